@@ -1,0 +1,760 @@
+/* The kernel <-> kernel-mode driver interface (the WDK's d3dkmddi.h / dispmprt.h subset):
+ * DXGKDDI_* functions the graphics kernel calls in the KMD, and DXGKCB_* callbacks the KMD
+ * calls back. Names, fields, bit positions and values are the WDK's (wddm-semantics §1, §2,
+ * §6, §8); the declarations are ours. */
+#ifndef WDDM_D3DKMDDI_H
+#define WDDM_D3DKMDDI_H
+
+#include <wddm/d3dukmdt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Memory descriptor lists ------------------------------------------------------------
+ * Simplified MDL: system memory is identity-mapped for the software GPU, so a PFN is the
+ * host address >> 12 (docs/architecture.md "Memory and addresses"). */
+typedef struct _MDL {
+    PVOID StartVa;          /* page-aligned start of the described system memory */
+    ULONG ByteOffset;
+    ULONG ByteCount;
+    SIZE_T PageCount;
+    PFN_NUMBER *PfnArray;   /* PageCount entries */
+} MDL, *PMDL;
+#define MmGetMdlPfnArray(mdl) ((mdl)->PfnArray)
+
+/* ---- Versions ---------------------------------------------------------------------------- */
+typedef enum _DXGK_WDDMVERSION {
+    DXGKDDI_WDDMv1 = 0x1000,
+    DXGKDDI_WDDMv1_2 = 0x1200,
+    DXGKDDI_WDDMv1_3 = 0x1300,
+    DXGKDDI_WDDMv2 = 0x2000,
+    DXGKDDI_WDDMv2_1 = 0x2100,
+    DXGKDDI_WDDMv2_2 = 0x2200,
+    DXGKDDI_WDDMv2_4 = 0x2400,
+    DXGKDDI_WDDMv2_7 = 0x2700,
+    DXGKDDI_WDDMv2_9 = 0x2900,
+    DXGKDDI_WDDMv3_0 = 0x3000,
+    DXGKDDI_WDDMv3_1 = 0x3100,
+} DXGK_WDDMVERSION;
+
+/* ---- Capabilities (wddm-semantics §6, seed 003) -------------------------------------------- */
+typedef struct _DXGK_VIDMMCAPS {
+    union {
+        struct {
+            UINT OutOfOrderLock : 1;              /* 0x1 */
+            UINT DedicatedPagingEngine : 1;       /* 0x2 reserved, must be 0 */
+            UINT PagingEngineCanSwizzle : 1;      /* 0x4 reserved, must be 0 */
+            UINT SectionBackedPrimary : 1;        /* 0x8 */
+            UINT CrossAdapterResource : 1;        /* 0x10 */
+            UINT VirtualAddressingSupported : 1;  /* 0x20 */
+            UINT GpuMmuSupported : 1;             /* 0x40 */
+            UINT IoMmuSupported : 1;              /* 0x80 */
+            UINT ReplicateGdiContent : 1;         /* 0x100 */
+            UINT NonCpuVisiblePrimary : 1;        /* 0x200 */
+            UINT ParavirtualizationSupported : 1; /* 0x400 */
+            UINT IoMmuSecureModeSupported : 1;    /* 0x800 */
+            UINT DisableSelfRefreshVRAMInS3 : 1;  /* 0x1000 */
+            UINT IoMmuSecureModeRequired : 1;     /* 0x2000 */
+            UINT MapAperture2Supported : 1;       /* 0x4000 */
+            UINT CrossAdapterResourceTexture : 1; /* 0x8000 */
+            UINT CrossAdapterResourceScanout : 1; /* 0x10000 */
+            UINT AlwaysPoweredVRAM : 1;           /* 0x20000 */
+            UINT Reserved : 14;
+        };
+        UINT Value;
+    };
+    UINT PagingNode; /* WDDM 1.x: node used for paging (honoured with MultiEngineAware) */
+} DXGK_VIDMMCAPS;
+
+typedef struct _DXGK_VIDSCHCAPS {
+    union {
+        struct {
+            UINT MultiEngineAware : 1;                     /* 0x1 */
+            UINT VSyncPowerSaveAware : 1;                  /* 0x2 */
+            UINT PreemptionAware : 1;                      /* 0x4 */
+            UINT NoDmaPatching : 1;                        /* 0x8 */
+            UINT CancelCommandAware : 1;                   /* 0x10 */
+            UINT No64BitAtomics : 1;                       /* 0x20 */
+            UINT LowIrqlPreemptCommand : 1;                /* 0x40 */
+            UINT HwQueuePacketCap : 4;                     /* bits 7-10 */
+            UINT NativeGpuFence : 1;                       /* 0x800 */
+            UINT OptimizedNativeFenceSignaledInterrupt : 1;/* 0x1000 */
+            UINT Reserved : 19;
+        };
+        UINT Value;
+    };
+} DXGK_VIDSCHCAPS;
+
+typedef struct _DXGK_GPUENGINETOPOLOGY {
+    UINT NbAsymetricProcessingNodes;
+} DXGK_GPUENGINETOPOLOGY;
+
+typedef enum _D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY {
+    D3DKMDT_GRAPHICS_PREEMPTION_NONE = 0,
+    D3DKMDT_GRAPHICS_PREEMPTION_DMA_BUFFER_BOUNDARY = 100,
+    D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY = 200,
+    D3DKMDT_GRAPHICS_PREEMPTION_TRIANGLE_BOUNDARY = 300,
+    D3DKMDT_GRAPHICS_PREEMPTION_PIXEL_BOUNDARY = 400,
+    D3DKMDT_GRAPHICS_PREEMPTION_SHADER_BOUNDARY = 500,
+} D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY;
+
+typedef enum _D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY {
+    D3DKMDT_COMPUTE_PREEMPTION_NONE = 0,
+    D3DKMDT_COMPUTE_PREEMPTION_DMA_BUFFER_BOUNDARY = 100,
+    D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY = 200,
+    D3DKMDT_COMPUTE_PREEMPTION_THREAD_GROUP_BOUNDARY = 300,
+    D3DKMDT_COMPUTE_PREEMPTION_THREAD_BOUNDARY = 400,
+    D3DKMDT_COMPUTE_PREEMPTION_SHADER_BOUNDARY = 500,
+} D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY;
+
+typedef struct _D3DKMDT_PREEMPTION_CAPS {
+    D3DKMDT_GRAPHICS_PREEMPTION_GRANULARITY GraphicsPreemptionGranularity;
+    D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY ComputePreemptionGranularity;
+} D3DKMDT_PREEMPTION_CAPS;
+
+typedef struct _DXGK_DRIVERCAPS {
+    PHYSICAL_ADDRESS HighestAcceptableAddress;
+    UINT MaxAllocationListSlotId;
+    SIZE_T ApertureSegmentCommitLimit;
+    UINT MaxPointerWidth;
+    UINT MaxPointerHeight;
+    UINT InterruptMessageNumber;
+    UINT NumberOfSwizzlingRanges;
+    UINT MaxOverlays;
+    UINT MaxQueuedFlipOnVSync;
+    DXGK_VIDSCHCAPS SchedulingCaps;
+    DXGK_VIDMMCAPS MemoryManagementCaps;
+    DXGK_GPUENGINETOPOLOGY GpuEngineTopology;
+    DXGK_WDDMVERSION WDDMVersion;
+    D3DKMDT_PREEMPTION_CAPS PreemptionCaps;
+    BOOLEAN SupportNonVGA;
+    BOOLEAN SupportSmoothRotation;
+    BOOLEAN SupportPerEngineTDR;
+    BOOLEAN SupportDirectFlip;
+    BOOLEAN SupportMultiPlaneOverlay;
+    BOOLEAN SupportRuntimePowerManagement;
+    BOOLEAN SupportSurpriseRemovalInHibernation;
+    BOOLEAN HybridDiscrete;
+    UINT MaxOverlayPlanes;
+    BOOLEAN HybridIntegrated;
+    D3DGPU_VIRTUAL_ADDRESS InternalGpuVirtualAddressRangeStart;
+    D3DGPU_VIRTUAL_ADDRESS InternalGpuVirtualAddressRangeEnd;
+    BOOLEAN SupportSurpriseRemoval;
+    BOOLEAN HybridAcpiChainingRequired;
+    BOOLEAN DetachableDevice;
+    UINT MaxHwQueuedFlips;
+} DXGK_DRIVERCAPS;
+
+/* ---- Segments (wddm-semantics §6.4) ------------------------------------------------------- */
+typedef struct _DXGK_SEGMENTFLAGS {
+    union {
+        struct {
+            UINT Aperture : 1;                        /* 0x1 */
+            UINT Agp : 1;                             /* 0x2 */
+            UINT CpuVisible : 1;                      /* 0x4 */
+            UINT UseBanking : 1;                      /* 0x8 */
+            UINT CacheCoherent : 1;                   /* 0x10 */
+            UINT PitchAlignment : 1;                  /* 0x20 */
+            UINT PopulatedFromSystemMemory : 1;       /* 0x40 */
+            UINT PreservedDuringStandby : 1;          /* 0x80 */
+            UINT PreservedDuringHibernate : 1;        /* 0x100 */
+            UINT PartiallyPreservedDuringHibernate : 1; /* 0x200 */
+            UINT DirectFlip : 1;                      /* 0x400 */
+            UINT Use64KBPages : 1;                    /* 0x800 */
+            UINT ReservedSysMem : 1;                  /* 0x1000 */
+            UINT SupportsCpuHostAperture : 1;         /* 0x2000 */
+            UINT SupportsCachedCpuHostAperture : 1;   /* 0x4000 */
+            UINT ApplicationTarget : 1;               /* 0x8000 */
+            UINT VprSupported : 1;                    /* 0x10000 */
+            UINT VprPreservedDuringStandby : 1;       /* 0x20000 */
+            UINT EncryptedPagingSupported : 1;        /* 0x40000 */
+            UINT LocalBudgetGroup : 1;                /* 0x80000 */
+            UINT NonLocalBudgetGroup : 1;             /* 0x100000 */
+            UINT PopulatedByReservedDDRByFirmware : 1;/* 0x200000 */
+            UINT Reserved : 10;
+        };
+        UINT Value;
+    };
+} DXGK_SEGMENTFLAGS;
+
+typedef struct _DXGK_SEGMENTDESCRIPTOR {
+    PHYSICAL_ADDRESS BaseAddress;          /* GPU address of offset 0 */
+    PHYSICAL_ADDRESS CpuTranslatedAddress; /* CPU (bus) address, CpuVisible memory segments */
+    SIZE_T Size;
+    UINT NbOfBanks;
+    SIZE_T *pBankRangeTable;
+    SIZE_T CommitLimit;
+    DXGK_SEGMENTFLAGS Flags;
+} DXGK_SEGMENTDESCRIPTOR;
+
+typedef struct _DXGK_QUERYSEGMENTIN {
+    PHYSICAL_ADDRESS AgpApertureBase;
+    LARGE_INTEGER AgpApertureSize;
+    UINT Flags;
+} DXGK_QUERYSEGMENTIN;
+
+/* Two-call protocol: pSegmentDescriptor NULL -> KMD fills NbSegment only. */
+typedef struct _DXGK_QUERYSEGMENTOUT {
+    UINT NbSegment;
+    DXGK_SEGMENTDESCRIPTOR *pSegmentDescriptor; /* descriptor i describes segment id i+1 */
+    UINT PagingBufferSegmentId;                 /* 0 = system memory */
+    UINT PagingBufferSize;
+    UINT PagingBufferPrivateDataSize;
+} DXGK_QUERYSEGMENTOUT;
+
+typedef enum _DXGK_QUERYADAPTERINFOTYPE {
+    DXGKQAITYPE_UMDRIVERPRIVATE = 0,
+    DXGKQAITYPE_DRIVERCAPS = 1,
+    DXGKQAITYPE_QUERYSEGMENT = 2,
+} DXGK_QUERYADAPTERINFOTYPE;
+
+typedef struct _DXGKARG_QUERYADAPTERINFO {
+    DXGK_QUERYADAPTERINFOTYPE Type;
+    VOID *pInputData;
+    UINT InputDataSize;
+    VOID *pOutputData;
+    UINT OutputDataSize;
+    UINT Flags;
+    HANDLE hKmdProcessHandle;
+} DXGKARG_QUERYADAPTERINFO;
+
+/* ---- Devices and contexts (wddm-semantics §0, §1.5) ----------------------------------------- */
+typedef struct _DXGK_CREATEDEVICEFLAGS {
+    union {
+        struct { UINT SystemDevice : 1; UINT GdiDevice : 1; UINT Reserved : 30; };
+        UINT Value;
+    };
+} DXGK_CREATEDEVICEFLAGS;
+
+typedef struct _DXGK_DEVICEINFO {
+    UINT DmaBufferSize;
+    UINT DmaBufferSegmentSet;
+    UINT DmaBufferPrivateDataSize;
+    UINT AllocationListSize;
+    UINT PatchLocationListSize;
+    UINT Flags;
+} DXGK_DEVICEINFO;
+
+typedef struct _DXGKARG_CREATEDEVICE {
+    HANDLE hDevice;           /* in: the kernel's device handle; out: the KMD's */
+    DXGK_CREATEDEVICEFLAGS Flags;
+    DXGK_DEVICEINFO *pInfo;   /* out */
+} DXGKARG_CREATEDEVICE;
+
+typedef struct _DXGK_CREATECONTEXTFLAGS {
+    union {
+        struct {
+            UINT SystemContext : 1;          /* 0x1 paging engine only */
+            UINT GdiContext : 1;             /* 0x2 */
+            UINT VirtualAddressing : 1;      /* 0x4 */
+            UINT SystemProtectedContext : 1; /* 0x8 */
+            UINT HwQueueSupported : 1;       /* 0x10 */
+            UINT TestContext : 1;            /* 0x20 */
+            UINT Reserved : 26;
+        };
+        UINT Value;
+    };
+} DXGK_CREATECONTEXTFLAGS;
+
+typedef struct _DXGK_CONTEXTINFO {
+    UINT DmaBufferSize;
+    UINT DmaBufferSegmentSet;
+    UINT DmaBufferPrivateDataSize;
+    UINT AllocationListSize;
+    UINT PatchLocationListSize;
+    UINT Reserved;
+    UINT Caps;
+    UINT PagingCompanionNodeId;
+} DXGK_CONTEXTINFO;
+
+typedef struct _DXGKARG_CREATECONTEXT {
+    HANDLE hContext;          /* in: the kernel's context handle; out: the KMD's */
+    UINT NodeOrdinal;
+    UINT EngineAffinity;
+    DXGK_CREATECONTEXTFLAGS Flags;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    DXGK_CONTEXTINFO ContextInfo; /* out */
+} DXGKARG_CREATECONTEXT;
+
+/* ---- Allocations (wddm-semantics §3.5, §6.4) -------------------------------------------------- */
+typedef D3DDDI_SEGMENTPREFERENCE DXGK_SEGMENTPREFERENCE;
+
+typedef struct _DXGK_SEGMENTBANKPREFERENCE {
+    union {
+        struct {
+            UINT Bank0 : 7; UINT Direction0 : 1;
+            UINT Bank1 : 7; UINT Direction1 : 1;
+            UINT Bank2 : 7; UINT Direction2 : 1;
+            UINT Bank3 : 7; UINT Direction3 : 1;
+        };
+        UINT Value;
+    };
+} DXGK_SEGMENTBANKPREFERENCE;
+
+typedef struct _DXGK_ALLOCATIONINFOFLAGS {
+    union {
+        struct {
+            UINT CpuVisible : 1;                    /* 0x1 */
+            UINT PermanentSysMem : 1;               /* 0x2 */
+            UINT Cached : 1;                        /* 0x4 */
+            UINT Protected : 1;                     /* 0x8 */
+            UINT ExistingSysMem : 1;                /* 0x10 */
+            UINT ExistingKernelSysMem : 1;          /* 0x20 */
+            UINT FromEndOfSegment : 1;              /* 0x40 */
+            UINT Swizzled : 1;                      /* 0x80 */
+            UINT Overlay : 1;                       /* 0x100 */
+            UINT Capture : 1;                       /* 0x200 */
+            UINT UseAlternateVA : 1;                /* 0x400 */
+            UINT SynchronousPaging : 1;             /* 0x800 */
+            UINT LinkMirrored : 1;                  /* 0x1000 */
+            UINT LinkInstanced : 1;                 /* 0x2000 */
+            UINT HistoryBuffer : 1;                 /* 0x4000 */
+            UINT AccessedPhysically : 1;            /* 0x8000 */
+            UINT ExplicitResidencyNotification : 1; /* 0x10000 */
+            UINT HardwareProtected : 1;             /* 0x20000 */
+            UINT CpuVisibleOnDemand : 1;            /* 0x40000 */
+            UINT Reserved : 13;
+        };
+        UINT Value;
+    };
+} DXGK_ALLOCATIONINFOFLAGS;
+
+typedef struct _DXGK_ALLOCATIONINFOFLAGS2 {
+    union {
+        struct {
+            UINT ShareBackingStoreWithKmd : 1;  /* 0x1 */
+            UINT NoImplicitSynchronization : 1; /* 0x2 */
+            UINT DisablePartialResidency : 1;   /* 0x4 */
+            UINT RestrictedToSingleSegment : 1; /* 0x8 */
+            UINT NotifyEviction : 1;            /* 0x10 */
+            UINT NotifyIoMmuUnmap : 1;          /* 0x20 */
+            UINT Reserved : 26;
+        };
+        UINT Value;
+    };
+} DXGK_ALLOCATIONINFOFLAGS2;
+
+typedef struct _DXGK_ALLOCATIONINFO {
+    VOID *pPrivateDriverData;          /* in: the UMD's per-allocation data */
+    UINT PrivateDriverDataSize;
+    UINT Alignment;                    /* out: bytes (0 = page) */
+    SIZE_T Size;                       /* out: bytes, rounded up to the page size */
+    SIZE_T PitchAlignedSize;
+    DXGK_SEGMENTBANKPREFERENCE HintedBank;
+    DXGK_SEGMENTPREFERENCE PreferredSegment;
+    UINT SupportedReadSegmentSet;
+    UINT SupportedWriteSegmentSet;
+    UINT EvictionSegmentSet;           /* aperture segments only; 0 = evict to system pages */
+    UINT MaximumRenamingListLength;    /* 0 = unlimited (§3.3) */
+    HANDLE hAllocation;                /* out: the KMD's handle for this allocation */
+    DXGK_ALLOCATIONINFOFLAGS Flags;
+    VOID *pAllocationUsageHint;
+    UINT AllocationPriority;           /* 0 invalid; default D3DDDI_ALLOCATIONPRIORITY_NORMAL */
+    DXGK_ALLOCATIONINFOFLAGS2 Flags2;
+} DXGK_ALLOCATIONINFO;
+
+typedef struct _DXGK_CREATEALLOCATIONFLAGS {
+    union {
+        struct { UINT Resource : 1; UINT Shared : 1; UINT Reserved : 30; };
+        UINT Value;
+    };
+} DXGK_CREATEALLOCATIONFLAGS;
+
+typedef struct _DXGKARG_CREATEALLOCATION {
+    const VOID *pPrivateDriverData;    /* per-resource data */
+    UINT PrivateDriverDataSize;
+    UINT NumAllocations;
+    DXGK_ALLOCATIONINFO *pAllocationInfo;
+    HANDLE hResource;                  /* out: KMD resource handle when Flags.Resource */
+    DXGK_CREATEALLOCATIONFLAGS Flags;
+} DXGKARG_CREATEALLOCATION;
+
+typedef struct _DXGKARG_DESTROYALLOCATION {
+    UINT NumAllocations;
+    const HANDLE *pAllocationList;     /* KMD allocation handles */
+    HANDLE hResource;
+    UINT Flags;
+} DXGKARG_DESTROYALLOCATION;
+
+typedef struct _DXGK_OPENALLOCATIONINFO {
+    D3DKMT_HANDLE hAllocation;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    HANDLE hDeviceSpecificAllocation;  /* out: used in DXGK_ALLOCATIONLIST */
+} DXGK_OPENALLOCATIONINFO;
+
+typedef struct _DXGKARG_OPENALLOCATION {
+    UINT NumAllocations;
+    DXGK_OPENALLOCATIONINFO *pOpenAllocation;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    UINT Flags;
+} DXGKARG_OPENALLOCATION;
+
+typedef struct _DXGKARG_CLOSEALLOCATION {
+    UINT NumAllocations;
+    const HANDLE *pOpenHandleList;     /* hDeviceSpecificAllocation values */
+} DXGKARG_CLOSEALLOCATION;
+
+typedef enum _DXGK_HANDLE_TYPE {
+    DXGK_HANDLE_ALLOCATION = 1,
+    DXGK_HANDLE_RESOURCE = 2,
+} DXGK_HANDLE_TYPE;
+
+typedef struct _DXGKARGCB_GETHANDLEDATA {
+    D3DKMT_HANDLE hObject;
+    DXGK_HANDLE_TYPE Type;
+    UINT Flags;
+} DXGKARGCB_GETHANDLEDATA;
+
+/* ---- Rendering, patching, submission (wddm-semantics §8.1) --------------------------------------- */
+typedef struct _DXGK_ALLOCATIONLIST {
+    HANDLE hDeviceSpecificAllocation;
+    union {
+        struct {
+            UINT WriteOperation : 1; /* 0x1 */
+            UINT SegmentId : 5;      /* bits 1-5: segment it is resident in (0 = none) */
+            UINT Reserved : 26;
+        };
+        UINT Value;
+    };
+    PHYSICAL_ADDRESS PhysicalAddress; /* segment BaseAddress + offset of the instance */
+} DXGK_ALLOCATIONLIST;
+
+typedef struct _DXGKARG_RENDER {
+    const VOID *pCommand;              /* the UMD's command buffer */
+    UINT CommandLength;
+    VOID *pDmaBuffer;                  /* in/out: KMD writes and advances */
+    UINT DmaSize;                      /* in/out: bytes left */
+    VOID *pDmaBufferPrivateData;
+    UINT DmaBufferPrivateDataSize;
+    DXGK_ALLOCATIONLIST *pAllocationList;
+    UINT AllocationListSize;
+    const D3DDDI_PATCHLOCATIONLIST *pPatchLocationListIn;
+    UINT PatchLocationListInSize;
+    D3DDDI_PATCHLOCATIONLIST *pPatchLocationListOut; /* in/out: KMD writes and advances */
+    UINT PatchLocationListOutSize;
+    UINT MultipassOffset;
+    UINT DmaBufferSegmentId;
+    PHYSICAL_ADDRESS DmaBufferPhysicalAddress;
+} DXGKARG_RENDER;
+
+typedef struct _DXGK_PATCHFLAGS {
+    union { struct { UINT Paging : 1; UINT Present : 1; UINT RedirectedPresent : 1; UINT NullRendering : 1; UINT Reserved : 28; }; UINT Value; };
+} DXGK_PATCHFLAGS;
+
+typedef struct _DXGKARG_PATCH {
+    union { HANDLE hDevice; HANDLE hContext; };
+    UINT DmaBufferSegmentId;
+    PHYSICAL_ADDRESS DmaBufferPhysicalAddress;
+    VOID *pDmaBuffer;
+    UINT DmaBufferSize;
+    UINT DmaBufferSubmissionStartOffset;
+    UINT DmaBufferSubmissionEndOffset;
+    VOID *pDmaBufferPrivateData;
+    UINT DmaBufferPrivateDataSize;
+    UINT DmaBufferPrivateDataSubmissionStartOffset;
+    UINT DmaBufferPrivateDataSubmissionEndOffset;
+    const DXGK_ALLOCATIONLIST *pAllocationList;
+    UINT AllocationListSize;
+    const D3DDDI_PATCHLOCATIONLIST *pPatchLocationList;
+    UINT PatchLocationListSize;
+    UINT PatchLocationListSubmissionStart;
+    UINT PatchLocationListSubmissionLength;
+    UINT SubmissionFenceId;
+    DXGK_PATCHFLAGS Flags;
+    UINT EngineOrdinal;
+} DXGKARG_PATCH;
+
+typedef struct _DXGK_SUBMITCOMMANDFLAGS {
+    union {
+        struct {
+            UINT Paging : 1;            /* 0x1 */
+            UINT Present : 1;           /* 0x2 */
+            UINT RedirectedPresent : 1; /* 0x4 */
+            UINT NullRendering : 1;     /* 0x8 */
+            UINT Flip : 1;              /* 0x10 */
+            UINT FlipWithNoWait : 1;    /* 0x20 */
+            UINT ContextSwitch : 1;     /* 0x40 */
+            UINT Resubmission : 1;      /* 0x80 */
+            UINT VirtualMachineData : 1;/* 0x100 */
+            UINT Reserved : 23;
+        };
+        UINT Value;
+    };
+} DXGK_SUBMITCOMMANDFLAGS;
+
+typedef struct _DXGKARG_SUBMITCOMMAND {
+    union { HANDLE hDevice; HANDLE hContext; }; /* NULL for paging buffers */
+    UINT DmaBufferSegmentId;                     /* 0 = system memory */
+    PHYSICAL_ADDRESS DmaBufferPhysicalAddress;   /* system memory: the host address */
+    UINT DmaBufferSize;
+    UINT DmaBufferSubmissionStartOffset;
+    UINT DmaBufferSubmissionEndOffset;
+    VOID *pDmaBufferPrivateData;
+    UINT DmaBufferPrivateDataSize;
+    UINT DmaBufferPrivateDataSubmissionStartOffset;
+    UINT DmaBufferPrivateDataSubmissionEndOffset;
+    UINT SubmissionFenceId;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    UINT FlipInterval;
+    DXGK_SUBMITCOMMANDFLAGS Flags;
+    UINT EngineOrdinal;
+    D3DGPU_VIRTUAL_ADDRESS DmaBufferVirtualAddress;
+    UINT NodeOrdinal;
+} DXGKARG_SUBMITCOMMAND;
+
+typedef struct _DXGKARG_QUERYCURRENTFENCE {
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+    UINT CurrentFence; /* out */
+} DXGKARG_QUERYCURRENTFENCE;
+
+/* ---- Paging (wddm-semantics §2) ---------------------------------------------------------------- */
+typedef enum _DXGK_BUILDPAGINGBUFFER_OPERATION {
+    DXGK_OPERATION_TRANSFER = 0,
+    DXGK_OPERATION_FILL = 1,
+    DXGK_OPERATION_DISCARD_CONTENT = 2,
+    DXGK_OPERATION_READ_PHYSICAL = 3,
+    DXGK_OPERATION_WRITE_PHYSICAL = 4,
+    DXGK_OPERATION_MAP_APERTURE_SEGMENT = 5,
+    DXGK_OPERATION_UNMAP_APERTURE_SEGMENT = 6,
+    DXGK_OPERATION_SPECIAL_LOCK_TRANSFER = 7,
+    DXGK_OPERATION_VIRTUAL_TRANSFER = 8,
+    DXGK_OPERATION_VIRTUAL_FILL = 9,
+    DXGK_OPERATION_INIT_CONTEXT_RESOURCE = 10,
+    DXGK_OPERATION_UPDATE_PAGE_TABLE = 11,
+    DXGK_OPERATION_FLUSH_TLB = 12,
+    DXGK_OPERATION_UPDATE_CONTEXT_ALLOCATION = 13,
+    DXGK_OPERATION_COPY_PAGE_TABLE_ENTRIES = 14,
+    DXGK_OPERATION_NOTIFY_RESIDENCY = 15,
+    DXGK_OPERATION_SIGNAL_MONITORED_FENCE = 16,
+    DXGK_OPERATION_MAP_APERTURE_SEGMENT2 = 17,
+} DXGK_BUILDPAGINGBUFFER_OPERATION;
+
+typedef struct _DXGK_TRANSFERFLAGS {
+    union {
+        struct {
+            UINT Swizzle : 1;          /* 0x1 */
+            UINT Unswizzle : 1;        /* 0x2 */
+            UINT AllocationIsIdle : 1; /* 0x4 */
+            UINT TransferStart : 1;    /* 0x8 */
+            UINT TransferEnd : 1;      /* 0x10 */
+            UINT Reserved : 27;
+        };
+        UINT Value;
+    };
+} DXGK_TRANSFERFLAGS;
+
+typedef struct _DXGK_DISCARDCONTENTFLAGS {
+    union { struct { UINT AllocationIsIdle : 1; UINT Reserved : 31; }; UINT Value; };
+} DXGK_DISCARDCONTENTFLAGS;
+
+typedef struct _DXGK_MAPAPERTUREFLAGS {
+    union { struct { UINT CacheCoherent : 1; UINT Reserved : 31; }; UINT Value; };
+} DXGK_MAPAPERTUREFLAGS;
+
+typedef struct _DXGK_BUILDPAGINGBUFFER_TRANSFER {
+    HANDLE hAllocation;        /* the KMD's handle, NULL = raw bytes */
+    UINT TransferOffset;       /* page-granular, segment sides only */
+    SIZE_T TransferSize;
+    struct {
+        UINT SegmentId;        /* 0 = described by pMdl */
+        union { LARGE_INTEGER SegmentAddress; PMDL pMdl; };
+    } Source, Destination;
+    DXGK_TRANSFERFLAGS Flags;
+    UINT MdlOffset;            /* in pages */
+} DXGK_BUILDPAGINGBUFFER_TRANSFER;
+
+typedef struct _DXGK_BUILDPAGINGBUFFER_FILL {
+    HANDLE hAllocation;
+    SIZE_T FillSize;
+    UINT FillPattern;
+    struct { UINT SegmentId; LARGE_INTEGER SegmentAddress; } Destination;
+} DXGK_BUILDPAGINGBUFFER_FILL;
+
+typedef struct _DXGK_BUILDPAGINGBUFFER_DISCARDCONTENT {
+    HANDLE hAllocation;
+    DXGK_DISCARDCONTENTFLAGS Flags;
+    UINT SegmentId;
+    PHYSICAL_ADDRESS SegmentAddress;
+} DXGK_BUILDPAGINGBUFFER_DISCARDCONTENT;
+
+typedef struct _DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT {
+    HANDLE hDevice;
+    HANDLE hAllocation;
+    UINT SegmentId;
+    SIZE_T OffsetInPages;
+    SIZE_T NumberOfPages;
+    PMDL pMdl;
+    DXGK_MAPAPERTUREFLAGS Flags;
+    ULONG MdlOffset;
+} DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT;
+
+typedef struct _DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT {
+    HANDLE hDevice;
+    HANDLE hAllocation;
+    UINT SegmentId;
+    SIZE_T OffsetInPages;
+    SIZE_T NumberOfPages;
+    PHYSICAL_ADDRESS DummyPage;
+} DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT;
+
+typedef struct _DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE {
+    HANDLE hAllocation;
+    struct {
+        UINT SegmentId;
+        union { PHYSICAL_ADDRESS SegmentAddress; PMDL pMdl; };
+        PVOID VirtualAddress;
+        D3DGPU_VIRTUAL_ADDRESS GpuVirtualAddress;
+    } Destination;
+} DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE;
+
+typedef struct _DXGKARG_BUILDPAGINGBUFFER {
+    VOID *pDmaBuffer;               /* in/out: first free byte; KMD advances it */
+    UINT DmaSize;                   /* in/out: bytes left */
+    VOID *pDmaBufferPrivateData;
+    UINT DmaBufferPrivateDataSize;
+    DXGK_BUILDPAGINGBUFFER_OPERATION Operation;
+    UINT MultipassOffset;           /* in/out: preserved by VidMm across retries */
+    union {
+        DXGK_BUILDPAGINGBUFFER_TRANSFER Transfer;
+        DXGK_BUILDPAGINGBUFFER_FILL Fill;
+        DXGK_BUILDPAGINGBUFFER_DISCARDCONTENT DiscardContent;
+        DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT MapApertureSegment;
+        DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT UnmapApertureSegment;
+        DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE InitContextResource;
+        struct { UINT Reserved[64]; } Reserved;
+    };
+    HANDLE hSystemContext;
+    D3DGPU_VIRTUAL_ADDRESS DmaBufferGpuVirtualAddress;
+    UINT DmaBufferWriteOffset;
+} DXGKARG_BUILDPAGINGBUFFER;
+
+/* ---- Interrupts (wddm-semantics §8.2) -------------------------------------------------------- */
+typedef enum _DXGK_INTERRUPT_TYPE {
+    DXGK_INTERRUPT_DMA_COMPLETED = 1,
+    DXGK_INTERRUPT_DMA_PREEMPTED = 2,
+    DXGK_INTERRUPT_CRTC_VSYNC = 3,
+    DXGK_INTERRUPT_DMA_FAULTED = 4,
+    DXGK_INTERRUPT_DISPLAYONLY_VSYNC = 5,
+    DXGK_INTERRUPT_DISPLAYONLY_PRESENT_PROGRESS = 6,
+    DXGK_INTERRUPT_CRTC_VSYNC_WITH_MULTIPLANE_OVERLAY = 7,
+    DXGK_INTERRUPT_MICACAST_CHUNK_PROCESSING_COMPLETE = 8,
+    DXGK_INTERRUPT_DMA_PAGE_FAULTED = 9,
+    DXGK_INTERRUPT_MONITORED_FENCE_SIGNALED = 11,
+    DXGK_INTERRUPT_GPU_ENGINE_TIMEOUT = 16,
+} DXGK_INTERRUPT_TYPE;
+
+typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA {
+    DXGK_INTERRUPT_TYPE InterruptType;
+    union {
+        struct { UINT SubmissionFenceId; UINT NodeOrdinal; UINT EngineOrdinal; } DmaCompleted;
+        struct { UINT PreemptionFenceId; UINT LastCompletedFenceId; UINT NodeOrdinal; UINT EngineOrdinal; } DmaPreempted;
+        struct { UINT FaultedFenceId; NTSTATUS Status; UINT NodeOrdinal; UINT EngineOrdinal; } DmaFaulted;
+        struct { UINT NodeOrdinal; UINT EngineOrdinal; } GpuEngineTimeout;
+        struct { UINT Reserved[16]; } Reserved;
+    };
+    UINT Flags;
+} DXGKARGCB_NOTIFY_INTERRUPT_DATA;
+
+/* ---- Callbacks the kernel gives the KMD at StartDevice (DXGKRNL_INTERFACE) ---------------- */
+typedef VOID (APIENTRY *DXGKCB_NOTIFY_INTERRUPT)(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *);
+typedef BOOLEAN (APIENTRY *DXGKCB_QUEUE_DPC)(HANDLE hAdapter);
+typedef VOID (APIENTRY *DXGKCB_NOTIFY_DPC)(HANDLE hAdapter);
+typedef PVOID (APIENTRY *DXGKCB_GETHANDLEDATA)(const DXGKARGCB_GETHANDLEDATA *);
+typedef BOOLEAN (*PKSYNCHRONIZE_ROUTINE)(PVOID SynchronizeContext);
+/* Runs SynchronizeRoutine serialized with the KMD's interrupt routine. */
+typedef NTSTATUS (APIENTRY *DXGKCB_SYNCHRONIZE_EXECUTION)(HANDLE DeviceHandle, PKSYNCHRONIZE_ROUTINE SynchronizeRoutine,
+                                                         PVOID Context, ULONG MessageNumber, BOOLEAN *ReturnValue);
+
+typedef struct _DXGKRNL_INTERFACE {
+    ULONG Size;
+    ULONG Version;
+    HANDLE DeviceHandle;                 /* the kernel's adapter handle: hAdapter of every callback */
+    DXGKCB_SYNCHRONIZE_EXECUTION DxgkCbSynchronizeExecution;
+    DXGKCB_NOTIFY_INTERRUPT DxgkCbNotifyInterrupt;
+    DXGKCB_NOTIFY_DPC DxgkCbNotifyDpc;
+    DXGKCB_QUEUE_DPC DxgkCbQueueDpc;
+    DXGKCB_GETHANDLEDATA DxgkCbGetHandleData;
+} DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
+
+typedef struct _DXGK_START_INFO {
+    ULONG RequiredDxgkInterfaceVersion;
+    GUID AdapterGuid;
+    LUID AdapterLuid;
+} DXGK_START_INFO;
+
+/* ---- DXGKDDI_* entry points and DRIVER_INITIALIZATION_DATA ------------------------------------ */
+typedef struct _DEVICE_OBJECT DEVICE_OBJECT, *PDEVICE_OBJECT; /* the kernel's physical device (opaque) */
+
+typedef NTSTATUS (APIENTRY *PDXGKDDI_ADD_DEVICE)(const PDEVICE_OBJECT PhysicalDeviceObject, PVOID *MiniportDeviceContext);
+typedef NTSTATUS (APIENTRY *PDXGKDDI_START_DEVICE)(const PVOID MiniportDeviceContext, DXGK_START_INFO *DxgkStartInfo,
+                                                   DXGKRNL_INTERFACE *DxgkInterface, ULONG *NumberOfVideoPresentSources,
+                                                   ULONG *NumberOfChildren);
+typedef NTSTATUS (APIENTRY *PDXGKDDI_STOP_DEVICE)(const PVOID MiniportDeviceContext);
+typedef NTSTATUS (APIENTRY *PDXGKDDI_REMOVE_DEVICE)(const PVOID MiniportDeviceContext);
+typedef BOOLEAN (APIENTRY *PDXGKDDI_INTERRUPT_ROUTINE)(const PVOID MiniportDeviceContext, ULONG MessageNumber);
+typedef VOID (APIENTRY *PDXGKDDI_DPC_ROUTINE)(const PVOID MiniportDeviceContext);
+typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYADAPTERINFO)(const HANDLE hAdapter, const DXGKARG_QUERYADAPTERINFO *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_CREATEDEVICE)(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_DESTROYDEVICE)(const HANDLE hDevice);
+typedef NTSTATUS (APIENTRY *DXGKDDI_CREATECONTEXT)(const HANDLE hDevice, DXGKARG_CREATECONTEXT *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_DESTROYCONTEXT)(const HANDLE hContext);
+typedef NTSTATUS (APIENTRY *DXGKDDI_CREATEALLOCATION)(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_DESTROYALLOCATION)(const HANDLE hAdapter, const DXGKARG_DESTROYALLOCATION *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_OPENALLOCATIONINFO)(const HANDLE hDevice, const DXGKARG_OPENALLOCATION *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_CLOSEALLOCATION)(const HANDLE hDevice, const DXGKARG_CLOSEALLOCATION *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_RENDER)(const HANDLE hContext, DXGKARG_RENDER *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_PATCH)(const HANDLE hAdapter, const DXGKARG_PATCH *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_SUBMITCOMMAND)(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_BUILDPAGINGBUFFER)(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYCURRENTFENCE)(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *);
+
+#define DXGKDDI_INTERFACE_VERSION_WIN7 0x2005
+#define DXGKDDI_INTERFACE_VERSION      DXGKDDI_INTERFACE_VERSION_WIN7
+
+typedef struct _DRIVER_INITIALIZATION_DATA {
+    ULONG Version;
+    PDXGKDDI_ADD_DEVICE DxgkDdiAddDevice;
+    PDXGKDDI_START_DEVICE DxgkDdiStartDevice;
+    PDXGKDDI_STOP_DEVICE DxgkDdiStopDevice;
+    PDXGKDDI_REMOVE_DEVICE DxgkDdiRemoveDevice;
+    PDXGKDDI_INTERRUPT_ROUTINE DxgkDdiInterruptRoutine;
+    PDXGKDDI_DPC_ROUTINE DxgkDdiDpcRoutine;
+    DXGKDDI_QUERYADAPTERINFO DxgkDdiQueryAdapterInfo;
+    DXGKDDI_CREATEDEVICE DxgkDdiCreateDevice;
+    DXGKDDI_CREATEALLOCATION DxgkDdiCreateAllocation;
+    DXGKDDI_DESTROYALLOCATION DxgkDdiDestroyAllocation;
+    DXGKDDI_PATCH DxgkDdiPatch;
+    DXGKDDI_SUBMITCOMMAND DxgkDdiSubmitCommand;
+    DXGKDDI_BUILDPAGINGBUFFER DxgkDdiBuildPagingBuffer;
+    DXGKDDI_QUERYCURRENTFENCE DxgkDdiQueryCurrentFence;
+    DXGKDDI_DESTROYDEVICE DxgkDdiDestroyDevice;
+    DXGKDDI_OPENALLOCATIONINFO DxgkDdiOpenAllocation;
+    DXGKDDI_CLOSEALLOCATION DxgkDdiCloseAllocation;
+    DXGKDDI_RENDER DxgkDdiRender;
+    DXGKDDI_CREATECONTEXT DxgkDdiCreateContext;
+    DXGKDDI_DESTROYCONTEXT DxgkDdiDestroyContext;
+} DRIVER_INITIALIZATION_DATA;
+
+/* Implemented by the kernel: a KMD's DriverEntry calls it to register its DDI table. */
+typedef struct _DRIVER_OBJECT DRIVER_OBJECT, *PDRIVER_OBJECT;
+NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PVOID RegistryPath, DRIVER_INITIALIZATION_DATA *DriverInitializationData);
+
+/* The platform's interrupt controller (libwddm; on Windows: the bus and the kernel's interrupt
+ * dispatch). A device raises its interrupt line; the kernel runs the KMD's
+ * DxgkDdiInterruptRoutine serialized with DxgkCbSynchronizeExecution (one fixed interrupt
+ * level, never re-entrant: wddm-semantics §8.2), then the DxgkDdiDpcRoutine if the ISR called
+ * DxgkCbQueueDpc. PhysicalDeviceObject is the one DxgkDdiAddDevice received. */
+VOID WddmInterruptLineRaise(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
+
+/* A KMD's entry point (DriverEntry). The built-in reference KMD's is SwKmdDriverEntry. */
+typedef NTSTATUS (*PDRIVER_INITIALIZE)(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WDDM_D3DKMDDI_H */

@@ -1,0 +1,221 @@
+/* D3DKMT* kernel thunks: the user-mode runtime's only way into the graphics kernel (the
+ * WDK's d3dkmthk.h subset). Every handle argument is typed and generation-checked: a stale,
+ * forged or wrong-type handle returns STATUS_INVALID_PARAMETER (issue 2 tests). */
+#ifndef WDDM_D3DKMTHK_H
+#define WDDM_D3DKMTHK_H
+
+#include <wddm/d3dukmdt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct _D3DKMT_ADAPTERINFO {
+    D3DKMT_HANDLE hAdapter;
+    LUID AdapterLuid;
+    ULONG NumOfSources;
+    BOOL bPrecisePresentRegionsPreferred;
+} D3DKMT_ADAPTERINFO;
+
+typedef struct _D3DKMT_ENUMADAPTERS2 {
+    ULONG NumAdapters;              /* in: capacity of pAdapters (0 with NULL = count only); out: count */
+    D3DKMT_ADAPTERINFO *pAdapters;  /* each returned hAdapter is opened and must be closed */
+} D3DKMT_ENUMADAPTERS2;
+
+typedef struct _D3DKMT_OPENADAPTERFROMLUID {
+    LUID AdapterLuid;
+    D3DKMT_HANDLE hAdapter;         /* out */
+} D3DKMT_OPENADAPTERFROMLUID;
+
+typedef struct _D3DKMT_CLOSEADAPTER { D3DKMT_HANDLE hAdapter; } D3DKMT_CLOSEADAPTER;
+
+typedef enum _KMTQUERYADAPTERINFOTYPE {
+    KMTQAITYPE_UMDRIVERPRIVATE = 0,  /* the KMD's DXGKQAITYPE_UMDRIVERPRIVATE blob */
+    KMTQAITYPE_UMDRIVERNAME = 1,
+    KMTQAITYPE_GETSEGMENTSIZE = 3,   /* D3DKMT_SEGMENTSIZEINFO */
+    /* libwddm extensions (Windows keeps these kernel-side; `wddm info` needs them): */
+    KMTQAITYPE_WDDM_DRIVERCAPS = 0x10000,  /* DXGK_DRIVERCAPS as the KMD reported it */
+    KMTQAITYPE_WDDM_SEGMENTS = 0x10001,    /* D3DKMT_WDDM_SEGMENTS */
+    KMTQAITYPE_WDDM_COUNTERS = 0x10002,    /* struct wddm_counters (include/wddm/wddm.h) */
+} KMTQUERYADAPTERINFOTYPE;
+
+typedef struct _D3DKMT_QUERYADAPTERINFO {
+    D3DKMT_HANDLE hAdapter;
+    KMTQUERYADAPTERINFOTYPE Type;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+} D3DKMT_QUERYADAPTERINFO;
+
+typedef struct _D3DKMT_SEGMENTSIZEINFO {
+    ULONGLONG DedicatedVideoMemorySize;
+    ULONGLONG DedicatedSystemMemorySize;
+    ULONGLONG SharedSystemMemorySize;
+} D3DKMT_SEGMENTSIZEINFO;
+
+/* KMTQAITYPE_WDDM_SEGMENTS: the segment descriptors as the KMD reported them. */
+#define D3DKMT_WDDM_MAX_SEGMENTS 8
+typedef struct _D3DKMT_WDDM_SEGMENTINFO {
+    UINT SegmentId;          /* 1-based */
+    UINT64 BaseAddress;
+    UINT64 Size;
+    UINT64 CommitLimit;
+    UINT Flags;              /* DXGK_SEGMENTFLAGS.Value */
+    UINT64 BytesResident;    /* what VidMm currently has placed there */
+} D3DKMT_WDDM_SEGMENTINFO;
+typedef struct _D3DKMT_WDDM_SEGMENTS {
+    UINT NbSegment;
+    D3DKMT_WDDM_SEGMENTINFO Segment[D3DKMT_WDDM_MAX_SEGMENTS];
+} D3DKMT_WDDM_SEGMENTS;
+
+typedef struct _D3DKMT_CREATEDEVICEFLAGS {
+    UINT LegacyMode : 1;
+    UINT RequestVSync : 1;
+    UINT DisableGpuTimeout : 1;
+    UINT Reserved : 29;
+} D3DKMT_CREATEDEVICEFLAGS;
+
+typedef struct _D3DKMT_CREATEDEVICE {
+    D3DKMT_HANDLE hAdapter;
+    D3DKMT_CREATEDEVICEFLAGS Flags;
+    D3DKMT_HANDLE hDevice;                        /* out */
+} D3DKMT_CREATEDEVICE;
+
+typedef struct _D3DKMT_DESTROYDEVICE { D3DKMT_HANDLE hDevice; } D3DKMT_DESTROYDEVICE;
+
+typedef struct _D3DDDI_CREATECONTEXTFLAGS {
+    union {
+        struct { UINT NullRendering : 1; UINT InitialData : 1; UINT DisableGpuTimeout : 1; UINT SynchronizationOnly : 1; UINT HwQueueSupported : 1; UINT Reserved : 27; };
+        UINT Value;
+    };
+} D3DDDI_CREATECONTEXTFLAGS;
+
+typedef enum _D3DKMT_CLIENTHINT {
+    D3DKMT_CLIENTHINT_UNKNOWN = 0,
+    D3DKMT_CLIENTHINT_OPENGL = 1,
+    D3DKMT_CLIENTHINT_CDD = 2,
+    D3DKMT_CLIENTHINT_DX7 = 7,
+    D3DKMT_CLIENTHINT_DX8 = 8,
+    D3DKMT_CLIENTHINT_DX9 = 9,
+    D3DKMT_CLIENTHINT_DX10 = 10,
+    D3DKMT_CLIENTHINT_DX11 = 11,
+} D3DKMT_CLIENTHINT;
+
+typedef struct _D3DKMT_CREATECONTEXT {
+    D3DKMT_HANDLE hDevice;
+    UINT NodeOrdinal;
+    UINT EngineAffinity;
+    D3DDDI_CREATECONTEXTFLAGS Flags;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    D3DKMT_CLIENTHINT ClientHint;
+    D3DKMT_HANDLE hContext;                       /* out */
+    VOID *pCommandBuffer;                         /* out: where the UMD writes commands */
+    UINT CommandBufferSize;                       /* out */
+    D3DDDI_ALLOCATIONLIST *pAllocationList;       /* out */
+    UINT AllocationListSize;                      /* out: entries */
+    D3DDDI_PATCHLOCATIONLIST *pPatchLocationList; /* out */
+    UINT PatchLocationListSize;                   /* out: entries */
+    D3DGPU_VIRTUAL_ADDRESS CommandBuffer;
+} D3DKMT_CREATECONTEXT;
+
+typedef struct _D3DKMT_DESTROYCONTEXT { D3DKMT_HANDLE hContext; } D3DKMT_DESTROYCONTEXT;
+
+typedef struct _D3DKMT_CREATEALLOCATIONFLAGS {
+    UINT CreateResource : 1;
+    UINT CreateShared : 1;
+    UINT NonSecure : 1;
+    UINT CreateProtected : 1;
+    UINT RestrictSharedAccess : 1;
+    UINT ExistingSysMem : 1;
+    UINT Reserved : 26;
+} D3DKMT_CREATEALLOCATIONFLAGS;
+
+typedef struct _D3DKMT_CREATEALLOCATION {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hResource;              /* in/out: kernel resource (CreateResource flag) */
+    D3DKMT_HANDLE hGlobalShare;           /* out, shared */
+    const VOID *pPrivateRuntimeData;
+    UINT PrivateRuntimeDataSize;
+    const VOID *pPrivateDriverData;       /* per-resource data for DxgkDdiCreateAllocation */
+    UINT PrivateDriverDataSize;
+    UINT NumAllocations;
+    D3DDDI_ALLOCATIONINFO *pAllocationInfo; /* in/out: hAllocation filled on success */
+    D3DKMT_CREATEALLOCATIONFLAGS Flags;
+    HANDLE hPrivateRuntimeResourceHandle;
+} D3DKMT_CREATEALLOCATION;
+
+typedef struct _D3DKMT_DESTROYALLOCATION {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hResource;              /* non-zero: every allocation of the resource, and it */
+    const D3DKMT_HANDLE *phAllocationList;
+    UINT AllocationCount;
+} D3DKMT_DESTROYALLOCATION;
+
+typedef struct _D3DKMT_LOCK {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hAllocation;
+    UINT PrivateDriverData;
+    UINT NumPages;
+    const UINT *pPages;
+    VOID *pData;                          /* out */
+    D3DDDICB_LOCKFLAGS Flags;
+    D3DGPU_VIRTUAL_ADDRESS GpuVirtualAddress;
+} D3DKMT_LOCK;
+
+typedef struct _D3DKMT_UNLOCK {
+    D3DKMT_HANDLE hDevice;
+    UINT NumAllocations;
+    const D3DKMT_HANDLE *phAllocations;
+} D3DKMT_UNLOCK;
+
+typedef struct _D3DKMT_RENDERFLAGS {
+    UINT ResizeCommandBuffer : 1;
+    UINT ResizeAllocationList : 1;
+    UINT ResizePatchLocationList : 1;
+    UINT NullRendering : 1;
+    UINT PresentRedirected : 1;
+    UINT RenderKm : 1;
+    UINT RenderKmReadback : 1;
+    UINT Reserved : 25;
+} D3DKMT_RENDERFLAGS;
+
+typedef struct _D3DKMT_RENDER {
+    union { D3DKMT_HANDLE hDevice; D3DKMT_HANDLE hContext; };
+    UINT CommandOffset;
+    UINT CommandLength;                   /* bytes written in the command buffer */
+    UINT AllocationCount;                 /* entries used in the allocation list */
+    UINT PatchLocationCount;              /* entries used in the patch-location list */
+    VOID *pNewCommandBuffer;              /* out: where to write next */
+    UINT NewCommandBufferSize;            /* in: wanted; out: got */
+    D3DDDI_ALLOCATIONLIST *pNewAllocationList;       /* out */
+    UINT NewAllocationListSize;                      /* in/out */
+    D3DDDI_PATCHLOCATIONLIST *pNewPatchLocationList; /* out */
+    UINT NewPatchLocationListSize;                   /* in/out */
+    D3DKMT_RENDERFLAGS Flags;
+    ULONGLONG PresentHistoryToken;
+    ULONG BroadcastContextCount;
+    D3DKMT_HANDLE BroadcastContext[64];
+    ULONG QueuedBufferCount;              /* out */
+    D3DGPU_VIRTUAL_ADDRESS NewCommandBuffer;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+} D3DKMT_RENDER;
+
+NTSTATUS APIENTRY D3DKMTEnumAdapters2(D3DKMT_ENUMADAPTERS2 *);
+NTSTATUS APIENTRY D3DKMTOpenAdapterFromLuid(D3DKMT_OPENADAPTERFROMLUID *);
+NTSTATUS APIENTRY D3DKMTCloseAdapter(const D3DKMT_CLOSEADAPTER *);
+NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *);
+NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *);
+NTSTATUS APIENTRY D3DKMTDestroyDevice(const D3DKMT_DESTROYDEVICE *);
+NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *);
+NTSTATUS APIENTRY D3DKMTDestroyContext(const D3DKMT_DESTROYCONTEXT *);
+NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *);
+NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *);
+NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *);
+NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *);
+NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WDDM_D3DKMTHK_H */

@@ -1,0 +1,121 @@
+/* Types shared by user mode and kernel mode (the WDK's d3dukmdt.h subset).
+ * Names, bit positions and values are the WDK's (wddm-semantics §3, §8.5, §9). */
+#ifndef WDDM_D3DUKMDT_H
+#define WDDM_D3DUKMDT_H
+
+#include <wddm/wintypes.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Kernel handles: typed and generation-checked by dxgkrnl (DESIGN.md "Errors"). */
+typedef UINT D3DKMT_HANDLE;
+typedef UINT64 D3DGPU_VIRTUAL_ADDRESS;
+typedef UINT64 D3DGPU_PHYSICAL_ADDRESS;
+typedef UINT D3DDDI_VIDEO_PRESENT_SOURCE_ID;
+typedef UINT D3DDDI_VIDEO_PRESENT_TARGET_ID;
+#define D3DDDI_ID_NOTAPPLICABLE 0xFFFFFFFFu
+
+/* D3DDDICB_LOCKFLAGS: bit n = n-th field (wddm-semantics §3.2). */
+typedef struct _D3DDDICB_LOCKFLAGS {
+    union {
+        struct {
+            UINT ReadOnly : 1;            /* 0x001 */
+            UINT WriteOnly : 1;           /* 0x002 */
+            UINT DonotWait : 1;           /* 0x004 */
+            UINT IgnoreSync : 1;          /* 0x008 */
+            UINT LockEntire : 1;          /* 0x010 */
+            UINT DonotEvict : 1;          /* 0x020 */
+            UINT AcquireAperture : 1;     /* 0x040 */
+            UINT Discard : 1;             /* 0x080 */
+            UINT NoExistingReference : 1; /* 0x100 */
+            UINT UseAlternateVA : 1;      /* 0x200 */
+            UINT IgnoreReadSync : 1;      /* 0x400 */
+            UINT Reserved : 21;
+        };
+        UINT Value;
+    };
+} D3DDDICB_LOCKFLAGS;
+
+typedef struct _D3DDDICB_LOCK2FLAGS {
+    union { struct { UINT Reserved : 32; }; UINT Value; };
+} D3DDDICB_LOCK2FLAGS;
+
+/* D3DDDI_ALLOCATIONLIST: one entry per allocation a command buffer references (§9.1). */
+typedef struct _D3DDDI_ALLOCATIONLIST {
+    D3DKMT_HANDLE hAllocation;
+    union {
+        struct {
+            UINT WriteOperation : 1;      /* 0x1 */
+            UINT DoNotRetireInstance : 1; /* 0x2 */
+            UINT OfferPriority : 3;       /* bits 2-4 */
+            UINT Reserved : 27;
+        };
+        UINT Value;
+    };
+} D3DDDI_ALLOCATIONLIST;
+
+/* D3DDDI_PATCHLOCATIONLIST: where in the command buffer an allocation's address goes. */
+typedef struct _D3DDDI_PATCHLOCATIONLIST {
+    UINT AllocationIndex;   /* index into the allocation list */
+    union {
+        struct { UINT SlotId : 24; UINT Reserved : 8; };
+        UINT Value;
+    };
+    UINT DriverId;
+    UINT AllocationOffset;  /* byte offset inside the allocation */
+    UINT PatchOffset;       /* byte offset of the address field in the command buffer */
+    UINT SplitOffset;
+} D3DDDI_PATCHLOCATIONLIST;
+
+/* D3DDDI_SEGMENTPREFERENCE: five ordered 5-bit segment ids (0 = no further preference). */
+typedef struct _D3DDDI_SEGMENTPREFERENCE {
+    union {
+        struct {
+            UINT SegmentId0 : 5; UINT Direction0 : 1;
+            UINT SegmentId1 : 5; UINT Direction1 : 1;
+            UINT SegmentId2 : 5; UINT Direction2 : 1;
+            UINT SegmentId3 : 5; UINT Direction3 : 1;
+            UINT SegmentId4 : 5; UINT Direction4 : 1;
+            UINT Reserved : 2;
+        };
+        UINT Value;
+    };
+} D3DDDI_SEGMENTPREFERENCE;
+
+/* Allocation priorities (§9.4). */
+#define D3DDDI_ALLOCATIONPRIORITY_MINIMUM 0x28000000u
+#define D3DDDI_ALLOCATIONPRIORITY_LOW     0x50000000u
+#define D3DDDI_ALLOCATIONPRIORITY_NORMAL  0x78000000u
+#define D3DDDI_ALLOCATIONPRIORITY_HIGH    0xA0000000u
+#define D3DDDI_ALLOCATIONPRIORITY_MAXIMUM 0xC8000000u
+
+/* D3DDDI_ALLOCATIONINFO: what the UMD asks pfnAllocateCb for, per allocation (§3.5). */
+typedef struct _D3DDDI_ALLOCATIONINFO {
+    D3DKMT_HANDLE hAllocation;          /* out */
+    const VOID *pSystemMem;             /* in: preallocated system memory or NULL */
+    VOID *pPrivateDriverData;           /* in: read by DxgkDdiCreateAllocation */
+    UINT PrivateDriverDataSize;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    union {
+        struct { UINT Primary : 1; UINT Stereo : 1; UINT Reserved : 30; };
+        UINT Value;
+    } Flags;
+} D3DDDI_ALLOCATIONINFO;
+
+/* Synchronization objects (§8.5). */
+typedef enum _D3DDDI_SYNCHRONIZATIONOBJECT_TYPE {
+    D3DDDI_SYNCHRONIZATION_MUTEX = 1,
+    D3DDDI_SEMAPHORE = 2,
+    D3DDDI_FENCE = 3,
+    D3DDDI_CPU_NOTIFICATION = 4,
+    D3DDDI_MONITORED_FENCE = 5,
+    D3DDDI_PERIODIC_MONITORED_FENCE = 6,
+    D3DDDI_NATIVE_FENCE = 7,
+} D3DDDI_SYNCHRONIZATIONOBJECT_TYPE;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WDDM_D3DUKMDT_H */

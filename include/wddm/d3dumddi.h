@@ -1,0 +1,135 @@
+/* Runtime callbacks a user-mode driver calls (the WDK's d3dumddi.h subset): how the UMD
+ * reaches VidMm and the scheduler (seed 001 §2). The runtime implements each callback by
+ * calling the matching D3DKMT thunk. */
+#ifndef WDDM_D3DUMDDI_H
+#define WDDM_D3DUMDDI_H
+
+#include <wddm/d3dukmdt.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* D3DDDIERR_* (MAKE_D3DHRESULT(code) = 0x88760000 | code), wddm-semantics §3.6. */
+#define MAKE_D3DHRESULT(code)               ((HRESULT)(0x88760000u | (code)))
+#define D3DERR_WASSTILLDRAWING              MAKE_D3DHRESULT(540)
+#define D3DDDIERR_WASSTILLDRAWING           MAKE_D3DHRESULT(540)   /* 0x8876021C */
+#define D3DERR_NOTAVAILABLE                 MAKE_D3DHRESULT(2154)
+#define D3DDDIERR_NOTAVAILABLE              MAKE_D3DHRESULT(2154)  /* 0x8876086A */
+#define D3DDDIERR_DEVICEREMOVED             MAKE_D3DHRESULT(2160)  /* 0x88760870 */
+#define D3DERR_OUTOFVIDEOMEMORY             MAKE_D3DHRESULT(380)
+#define D3DDDIERR_CANTEVICTPINNEDALLOCATION ((HRESULT)0xC01E0111)  /* HRESULT of ERROR_GRAPHICS_CANT_EVICT_PINNED_ALLOCATION */
+#define D3DDDIERR_CANTRENDERLOCKEDALLOCATION ((HRESULT)0xC01E0114) /* HRESULT of ERROR_GRAPHICS_CANT_RENDER_LOCKED_ALLOCATION */
+
+/* ---- pfnQueryAdapterInfoCb ---------------------------------------------------------------- */
+typedef struct _D3DDDICB_QUERYADAPTERINFO {
+    VOID *pPrivateDriverData;       /* receives the KMD's DXGKQAITYPE_UMDRIVERPRIVATE data */
+    UINT PrivateDriverDataSize;
+} D3DDDICB_QUERYADAPTERINFO;
+
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_QUERYADAPTERINFOCB)(HANDLE hAdapter, D3DDDICB_QUERYADAPTERINFO *);
+
+typedef struct _D3DDDI_ADAPTERCALLBACKS {
+    PFND3DDDI_QUERYADAPTERINFOCB pfnQueryAdapterInfoCb;
+} D3DDDI_ADAPTERCALLBACKS;
+
+/* ---- pfnAllocateCb / pfnDeallocateCb (§3.5) ----------------------------------------------- */
+typedef struct _D3DDDICB_ALLOCATE {
+    const VOID *pPrivateDriverData;   /* per-resource data for DxgkDdiCreateAllocation */
+    UINT PrivateDriverDataSize;
+    HANDLE hResource;                 /* runtime resource (hRTResource) or NULL */
+    D3DKMT_HANDLE hKMResource;        /* out */
+    UINT NumAllocations;
+    D3DDDI_ALLOCATIONINFO *pAllocationInfo;
+} D3DDDICB_ALLOCATE;
+
+typedef struct _D3DDDICB_DEALLOCATE {
+    HANDLE hResource;                 /* non-NULL: all allocations of the resource and it */
+    UINT NumAllocations;
+    const D3DKMT_HANDLE *HandleList;
+} D3DDDICB_DEALLOCATE;
+
+/* ---- pfnLockCb / pfnUnlockCb (§3.1) -------------------------------------------------------- */
+typedef struct _D3DDDICB_LOCK {
+    D3DKMT_HANDLE hAllocation;
+    UINT PrivateDriverData;
+    UINT NumPages;
+    const UINT *pPages;
+    VOID *pData;                      /* out */
+    D3DDDICB_LOCKFLAGS Flags;
+    D3DGPU_VIRTUAL_ADDRESS GpuVirtualAddress;
+} D3DDDICB_LOCK;
+
+typedef struct _D3DDDICB_UNLOCK {
+    UINT NumAllocations;
+    const D3DKMT_HANDLE *phAllocations;
+} D3DDDICB_UNLOCK;
+
+/* ---- pfnRenderCb ------------------------------------------------------------------------------ */
+typedef struct _D3DDDICB_RENDERFLAGS {
+    union {
+        struct { UINT ResizeCommandBuffer : 1; UINT ResizeAllocationList : 1; UINT ResizePatchLocationList : 1; UINT Reserved : 29; };
+        UINT Value;
+    };
+} D3DDDICB_RENDERFLAGS;
+
+typedef struct _D3DDDICB_RENDER {
+    UINT CommandLength;                              /* bytes of commands written */
+    UINT CommandOffset;
+    UINT NumAllocations;                             /* allocation-list entries used */
+    UINT NumPatchLocations;                          /* patch-location entries used */
+    VOID *pNewCommandBuffer;                         /* out */
+    UINT NewCommandBufferSize;                       /* in/out */
+    D3DDDI_ALLOCATIONLIST *pNewAllocationList;       /* out */
+    UINT NewAllocationListSize;                      /* in/out */
+    D3DDDI_PATCHLOCATIONLIST *pNewPatchLocationList; /* out */
+    UINT NewPatchLocationListSize;                   /* in/out */
+    D3DDDICB_RENDERFLAGS Flags;
+    HANDLE hContext;                                 /* the D3DKMT context handle */
+    UINT BroadcastContextCount;
+    HANDLE BroadcastContext[64];
+} D3DDDICB_RENDER;
+
+/* ---- pfnCreateContextCb / pfnDestroyContextCb ---------------------------------------------- */
+typedef struct _D3DDDICB_CREATECONTEXT {
+    UINT NodeOrdinal;
+    UINT EngineAffinity;
+    UINT Flags;                                      /* D3DDDI_CREATECONTEXTFLAGS.Value */
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    HANDLE hContext;                                 /* out */
+    VOID *pCommandBuffer;                            /* out */
+    UINT CommandBufferSize;                          /* out */
+    D3DDDI_ALLOCATIONLIST *pAllocationList;          /* out */
+    UINT AllocationListSize;                         /* out */
+    D3DDDI_PATCHLOCATIONLIST *pPatchLocationList;    /* out */
+    UINT PatchLocationListSize;                      /* out */
+    D3DGPU_VIRTUAL_ADDRESS CommandBuffer;
+} D3DDDICB_CREATECONTEXT;
+
+typedef struct _D3DDDICB_DESTROYCONTEXT { HANDLE hContext; } D3DDDICB_DESTROYCONTEXT;
+
+/* hDevice of every device callback is the runtime's device handle (D3D10DDI_HRTDEVICE.handle). */
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_ALLOCATECB)(HANDLE hDevice, D3DDDICB_ALLOCATE *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_DEALLOCATECB)(HANDLE hDevice, const D3DDDICB_DEALLOCATE *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_RENDERCB)(HANDLE hDevice, D3DDDICB_RENDER *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_LOCKCB)(HANDLE hDevice, D3DDDICB_LOCK *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_UNLOCKCB)(HANDLE hDevice, const D3DDDICB_UNLOCK *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_CREATECONTEXTCB)(HANDLE hDevice, D3DDDICB_CREATECONTEXT *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_DESTROYCONTEXTCB)(HANDLE hDevice, const D3DDDICB_DESTROYCONTEXT *);
+
+/* The WDK's table, with the members this model implements, in the WDK's relative order. */
+typedef struct _D3DDDI_DEVICECALLBACKS {
+    PFND3DDDI_ALLOCATECB pfnAllocateCb;
+    PFND3DDDI_DEALLOCATECB pfnDeallocateCb;
+    PFND3DDDI_RENDERCB pfnRenderCb;
+    PFND3DDDI_LOCKCB pfnLockCb;
+    PFND3DDDI_UNLOCKCB pfnUnlockCb;
+    PFND3DDDI_CREATECONTEXTCB pfnCreateContextCb;
+    PFND3DDDI_DESTROYCONTEXTCB pfnDestroyContextCb;
+} D3DDDI_DEVICECALLBACKS;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WDDM_D3DUMDDI_H */

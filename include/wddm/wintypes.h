@@ -1,0 +1,121 @@
+/* Windows base types and status codes used by every interface of libwddm.
+ *
+ * Names and numeric values are the Windows SDK's and WDK's (facts); the declarations are
+ * ours. Binary layout compatibility with Windows is not a goal (DESIGN.md "Headers"). */
+#ifndef WDDM_WINTYPES_H
+#define WDDM_WINTYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define APIENTRY
+#define WINAPI
+#define STDMETHODCALLTYPE
+#define CALLBACK
+#define IN
+#define OUT
+#define INOUT
+#define CONST const
+
+typedef void VOID;
+typedef void *PVOID;
+typedef void *HANDLE;
+typedef void *HMODULE;
+typedef uint8_t BYTE;
+typedef uint8_t UINT8;
+typedef uint8_t BOOLEAN;
+typedef uint16_t UINT16;
+typedef uint16_t USHORT;
+typedef uint16_t WORD;
+typedef uint32_t UINT;
+typedef uint32_t UINT32;
+typedef uint32_t ULONG;
+typedef uint32_t DWORD;
+typedef int32_t INT;
+typedef int32_t INT32;
+typedef int32_t LONG;
+typedef int32_t BOOL;
+typedef uint64_t UINT64;
+typedef uint64_t ULONGLONG;
+typedef uint64_t ULONG64;
+typedef int64_t INT64;
+typedef int64_t LONGLONG;
+typedef size_t SIZE_T;
+typedef uintptr_t ULONG_PTR;
+typedef uintptr_t UINT_PTR;
+typedef intptr_t LONG_PTR;
+typedef float FLOAT;
+typedef char CHAR;
+typedef const char *LPCSTR;
+typedef uint16_t WCHAR;
+typedef int32_t HRESULT;
+typedef int32_t NTSTATUS;
+typedef ULONG_PTR PFN_NUMBER;
+
+#ifndef TRUE
+#define TRUE 1
+#endif
+#ifndef FALSE
+#define FALSE 0
+#endif
+
+typedef union _LARGE_INTEGER {
+    struct { UINT32 LowPart; INT32 HighPart; };
+    LONGLONG QuadPart;
+} LARGE_INTEGER;
+typedef LARGE_INTEGER PHYSICAL_ADDRESS;
+
+typedef struct _LUID { DWORD LowPart; LONG HighPart; } LUID;
+
+typedef struct _GUID {
+    UINT32 Data1;
+    UINT16 Data2;
+    UINT16 Data3;
+    BYTE Data4[8];
+} GUID;
+typedef GUID IID;
+typedef const IID *REFIID;
+typedef const GUID *REFGUID;
+
+/* HRESULTs (winerror.h) */
+#define S_OK                    ((HRESULT)0x00000000)
+#define S_FALSE                 ((HRESULT)0x00000001)
+#define E_NOTIMPL               ((HRESULT)0x80004001)
+#define E_NOINTERFACE           ((HRESULT)0x80004002)
+#define E_POINTER               ((HRESULT)0x80004003)
+#define E_FAIL                  ((HRESULT)0x80004005)
+#define E_OUTOFMEMORY           ((HRESULT)0x8007000E)
+#define E_INVALIDARG            ((HRESULT)0x80070057)
+#define E_PENDING               ((HRESULT)0x8000000A)
+#define SUCCEEDED(hr)           (((HRESULT)(hr)) >= 0)
+#define FAILED(hr)              (((HRESULT)(hr)) < 0)
+
+/* NTSTATUS values used by the model (wddm-semantics "Conventions"). */
+#define STATUS_SUCCESS                          ((NTSTATUS)0x00000000)
+#define STATUS_TIMEOUT                          ((NTSTATUS)0x00000102)
+#define STATUS_PENDING                          ((NTSTATUS)0x00000103)
+#define STATUS_UNSUCCESSFUL                     ((NTSTATUS)0xC0000001)
+#define STATUS_NOT_IMPLEMENTED                  ((NTSTATUS)0xC0000002)
+#define STATUS_INVALID_HANDLE                   ((NTSTATUS)0xC0000008)
+#define STATUS_INVALID_PARAMETER                ((NTSTATUS)0xC000000D)
+#define STATUS_NO_MEMORY                        ((NTSTATUS)0xC0000017)
+#define STATUS_ACCESS_DENIED                    ((NTSTATUS)0xC0000022)
+#define STATUS_BUFFER_TOO_SMALL                 ((NTSTATUS)0xC0000023)
+#define STATUS_NOT_SUPPORTED                    ((NTSTATUS)0xC00000BB)
+#define STATUS_DEVICE_REMOVED                   ((NTSTATUS)0xC00002B6)
+#define STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER ((NTSTATUS)0xC01E0001)
+#define STATUS_GRAPHICS_NO_VIDEO_MEMORY         ((NTSTATUS)0xC01E0100)
+#define STATUS_GRAPHICS_ALLOCATION_BUSY         ((NTSTATUS)0xC01E0102)
+#define STATUS_GRAPHICS_TOO_MANY_REFERENCES     ((NTSTATUS)0xC01E0103)
+#define STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE ((NTSTATUS)0xC01E0112)
+#define STATUS_GRAPHICS_CANT_EVICT_PINNED_ALLOCATION ((NTSTATUS)0xC01E0111)
+#define NT_SUCCESS(s)           (((NTSTATUS)(s)) >= 0)
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WDDM_WINTYPES_H */

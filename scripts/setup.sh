@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what libwddm needs on a fresh Debian 12 machine (Debian packages only), configures
+# and builds it in ./build. With an argument, runs that `wddm` sub-command afterwards:
+#   scripts/setup.sh demo      -> install, build, run `wddm demo` (the README's first command)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(build-essential cmake libcmocka-dev)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"
+
+if (($#)); then
+  exec ./build/wddm "$@"
+fi

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The whole test suite (the README's second command, and what .ci/run runs):
+#   1. a plain build, every test;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), every test;
+#   3. ThreadSanitizer, every test (the stack is threaded end to end: GPU engines, scheduler).
+# Prints one closing line "N passed, N failed" over the three runs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh || exit 1
+
+passed=0
+failed=0
+run_suite() { # name, extra cmake args...
+  local name=$1; shift
+  local dir=build-$name
+  if [ "$name" = plain ]; then dir=build; else
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug "$@" >/dev/null || return 1
+    cmake --build "$dir" -j"$(nproc)" || return 1
+  fi
+  echo "== tests: $name"
+  local log
+  log=$(mktemp)
+  (cd "$dir" && ctest --output-on-failure -j2 2>&1) | tee "$log"
+  local total fails
+  total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+  fails=$(sed -n 's/.*, \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -1)
+  rm -f "$log"
+  [ -n "$total" ] || { failed=$((failed + 1)); return 1; }
+  passed=$((passed + total - fails))
+  failed=$((failed + fails))
+}
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+run_suite plain
+run_suite asan -DWDDM_SANITIZE=address
+run_suite tsan -DWDDM_SANITIZE=thread
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,12 @@
+/* The debug switch (DESIGN.md "Errors and bad input"): with WDDM_DEBUG=1, wddm_debug_set(1)
+ * or D3D11_CREATE_DEVICE_DEBUG, every refusal prints one line naming the broken rule:
+ *   wddm: <layer>: <rule>
+ */
+#ifndef WDDM_COMMON_DEBUG_H
+#define WDDM_COMMON_DEBUG_H
+
+int wddm_debug_enabled(void);
+void wddm_debug_set(int enabled);
+void wddm_debug(const char *layer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

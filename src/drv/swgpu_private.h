@@ -1,0 +1,43 @@
+/* The reference driver package's private contract between its UMD and its KMD, as a vendor
+ * ships it: the blobs that travel through pPrivateDriverData (D3DDDI_ALLOCATIONINFO ->
+ * DXGK_ALLOCATIONINFO, and DXGKQAITYPE_UMDRIVERPRIVATE). The kernel passes them through
+ * without reading them (seed 001 §4.2). */
+#ifndef SWGPU_PRIVATE_H
+#define SWGPU_PRIVATE_H
+
+#include <wddm/d3dukmdt.h>
+
+#define SWGPU_PRIVATE_MAGIC 0x41475753u /* "SWGA" */
+#define SWGPU_PRIVATE_VERSION 1u
+
+/* What the UMD wants an allocation for; the KMD turns it into placement (seed 001 §4.3). */
+enum swgpu_alloc_kind {
+    SWGPU_ALLOC_GPU_ONLY = 1, /* DEFAULT / IMMUTABLE: local video memory, never locked */
+    SWGPU_ALLOC_UPLOAD = 2,   /* DYNAMIC: CPU-visible, write-combined, Discard-renamable */
+    SWGPU_ALLOC_READBACK = 3, /* STAGING: CPU-visible, cached, linear */
+};
+
+/* Per-allocation private data (D3DDDI_ALLOCATIONINFO.pPrivateDriverData). */
+struct swgpu_alloc_private {
+    UINT32 magic;            /* SWGPU_PRIVATE_MAGIC */
+    UINT32 version;          /* SWGPU_PRIVATE_VERSION */
+    UINT32 kind;             /* enum swgpu_alloc_kind */
+    UINT32 format;           /* DXGI_FORMAT */
+    UINT64 size;             /* bytes the resource layout needs */
+    UINT32 dimension;        /* D3D10DDIRESOURCE_TYPE */
+    UINT32 width, height, depth;
+    UINT32 mip_levels, array_size;
+    UINT32 usage, bind_flags, cpu_access, misc_flags;
+};
+
+/* Adapter data the UMD reads with pfnQueryAdapterInfoCb (DXGKQAITYPE_UMDRIVERPRIVATE). */
+struct swgpu_umd_adapter_info {
+    UINT32 magic;            /* SWGPU_PRIVATE_MAGIC */
+    UINT32 version;
+    UINT32 node_count;
+    UINT32 render_node;      /* node ordinal of the 3D engine */
+    UINT32 copy_node;        /* node ordinal of the copy engine */
+    UINT32 row_pitch_alignment; /* 256 (seed 001 §7.2) */
+};
+
+#endif /* SWGPU_PRIVATE_H */

@@ -1,0 +1,102 @@
+/* The software GPU's command format ("ISA"): what a DMA buffer contains.
+ *
+ * Only the driver package (src/umd builds command buffers in this format, src/kmd validates,
+ * patches and submits them) and the GPU itself know it; the kernel never parses a DMA buffer
+ * (DESIGN.md "Rules of the house").
+ *
+ * A buffer is a sequence of commands, each starting with swgpu_cmd_header and padded to
+ * 8 bytes (size_bytes includes the header and padding). All addresses are GPU physical
+ * addresses (docs/architecture.md "Memory and addresses"):
+ *   bits 63..56 = segment id (1-based, as the KMD reports segments), bits 55..0 = offset;
+ *   segment id 0 = system memory, identity-mapped (the address is the host address).
+ * The UMD writes the offset inside the allocation into an address field and records a
+ * D3DDDI_PATCHLOCATIONLIST entry whose PatchOffset is the byte offset of that field in the
+ * command buffer; DxgkDdiPatch adds the allocation's segment address (WDDM 1.x patching).
+ */
+#ifndef SWGPU_ISA_H
+#define SWGPU_ISA_H
+
+#include <wddm/wintypes.h>
+
+#define SWGPU_ADDR_SEGMENT_SHIFT 56u
+#define SWGPU_ADDR_OFFSET_MASK   ((1ull << SWGPU_ADDR_SEGMENT_SHIFT) - 1)
+#define SWGPU_SEGMENT_BASE(id)   ((UINT64)(id) << SWGPU_ADDR_SEGMENT_SHIFT)
+#define SWGPU_PAGE_SIZE          4096u
+
+enum swgpu_opcode {
+    SWGPU_OP_NOP = 0,
+    SWGPU_OP_COPY = 1,       /* box copy between two 3-D pitched regions */
+    SWGPU_OP_FILL = 2,       /* repeat a pattern over a 3-D pitched region */
+    SWGPU_OP_WRITE = 3,      /* inline data (UpdateSubresource, initial data) to a region */
+    SWGPU_OP_FENCE = 4,      /* KMD only: write a 64-bit value, then raise DMA_COMPLETED */
+    SWGPU_OP_GART_MAP = 5,   /* paging only: map system pages into aperture pages */
+    SWGPU_OP_GART_UNMAP = 6, /* paging only: point aperture pages at the dummy page */
+    SWGPU_OP_COUNT
+};
+
+struct swgpu_cmd_header {
+    UINT32 opcode;     /* enum swgpu_opcode */
+    UINT32 size_bytes; /* whole command incl. header and payload, multiple of 8 */
+};
+
+/* A pitched 3-D region: `slices` slices of `rows` rows of `row_bytes` bytes.
+ * Buffers are 1 row, 1 slice. Block-compressed textures count rows in blocks. */
+struct swgpu_region {
+    UINT64 addr;        /* patched */
+    UINT32 row_pitch;
+    UINT32 slice_pitch;
+};
+
+struct swgpu_cmd_copy {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_COPY, size = sizeof */
+    struct swgpu_region dst;
+    struct swgpu_region src;
+    UINT32 row_bytes;
+    UINT32 rows;
+    UINT32 slices;
+    UINT32 reserved;
+};
+
+struct swgpu_cmd_fill {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_FILL, size = sizeof */
+    struct swgpu_region dst;
+    UINT32 row_bytes;
+    UINT32 rows;
+    UINT32 slices;
+    UINT32 pattern_bytes;  /* 1, 2, 4, 8 or 16; the pattern repeats from the start of each row */
+    BYTE pattern[16];
+};
+
+struct swgpu_cmd_write {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_WRITE, size = sizeof + align8(row_bytes*rows*slices) */
+    struct swgpu_region dst;
+    UINT32 row_bytes;
+    UINT32 rows;
+    UINT32 slices;
+    UINT32 reserved;
+    /* followed by row_bytes * rows * slices bytes, tightly packed */
+};
+
+struct swgpu_cmd_fence {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_FENCE, size = sizeof */
+    UINT64 addr;   /* where the GPU writes the value (system memory or segment) */
+    UINT64 value;  /* the SubmissionFenceId */
+};
+
+struct swgpu_cmd_gart_map {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_GART_MAP, size = sizeof + 8 * page_count */
+    UINT32 first_page;           /* aperture page index */
+    UINT32 page_count;
+    /* followed by page_count UINT64 system page addresses (PFN << 12) */
+};
+
+struct swgpu_cmd_gart_unmap {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_GART_UNMAP, size = sizeof */
+    UINT32 first_page;
+    UINT32 page_count;
+    UINT64 dummy_page;           /* system address every unmapped page is redirected to */
+};
+
+static inline UINT32 swgpu_align8(UINT32 n) { return (n + 7u) & ~7u; }
+
+#endif /* SWGPU_ISA_H */
