@@ -9,9 +9,10 @@
  * addresses (docs/architecture.md "Memory and addresses"):
  *   bits 63..56 = segment id (1-based, as the KMD reports segments), bits 55..0 = offset;
  *   segment id 0 = system memory, identity-mapped (the address is the host address).
- * The UMD writes the offset inside the allocation into an address field and records a
- * D3DDDI_PATCHLOCATIONLIST entry whose PatchOffset is the byte offset of that field in the
- * command buffer; DxgkDdiPatch adds the allocation's segment address (WDDM 1.x patching).
+ * The UMD writes 0 into an address field and records a D3DDDI_PATCHLOCATIONLIST entry whose
+ * PatchOffset is the byte offset of that field in the command buffer and whose
+ * AllocationOffset is the offset inside the allocation; DxgkDdiPatch writes the allocation's
+ * segment address + AllocationOffset into the field (WDDM 1.x patching).
  */
 #ifndef SWGPU_ISA_H
 #define SWGPU_ISA_H

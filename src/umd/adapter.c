@@ -1,0 +1,109 @@
+/* adapter.c - the UMD's entry point and adapter functions: OpenAdapter10_2 (and its
+ * OpenAdapter11 alias), CalcPrivateDeviceSize, CreateDevice, CloseAdapter,
+ * GetSupportedVersions, GetCaps (docs/architecture.md "Process model and entry points"). */
+#include "umd/umd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER, D3D10DDIARG_CREATEDEVICE *); /* device.c */
+
+static SIZE_T APIENTRY umd_CalcPrivateDeviceSize(D3D10DDI_HADAPTER hAdapter, const D3D10DDIARG_CALCPRIVATEDEVICESIZE *args)
+{
+    return sizeof(struct umd_device);
+}
+
+static HRESULT APIENTRY umd_CloseAdapter(D3D10DDI_HADAPTER hAdapter)
+{
+    /* The adapter object is the UMD's own (the runtime only holds hAdapter), so freeing it
+     * here is the pair of the calloc in OpenAdapter10_2. */
+    free(hAdapter.pDrvPrivate);
+    return S_OK;
+}
+
+static HRESULT APIENTRY umd_GetSupportedVersions(D3D10DDI_HADAPTER hAdapter, UINT32 *puEntries, UINT64 *pVersions)
+{
+    /* The WDK protocol: called once with NULL to learn the count, then with an array. */
+    if (!puEntries)
+        return E_INVALIDARG;
+    if (pVersions) {
+        if (*puEntries < 1)
+            return E_INVALIDARG;
+        pVersions[0] = D3D11_0_DDI_SUPPORTED;
+    }
+    *puEntries = 1;
+    return S_OK;
+}
+
+static HRESULT APIENTRY umd_GetCaps(D3D10DDI_HADAPTER hAdapter, const D3D10_2DDIARG_GETCAPS *args)
+{
+    if (!args)
+        return E_INVALIDARG;
+    switch (args->Type) {
+    case D3D11DDICAPS_THREADING: {
+        if (!args->pData || args->DataSize < sizeof(D3D11DDI_THREADING_CAPS))
+            return E_INVALIDARG;
+        /* Honest caps: no deferred contexts / command lists yet, and creates share the one
+         * command buffer (initial data), so they are not free-threaded: 0 makes the runtime
+         * serialise every call (FIXME: command lists, wddm-semantics §4.5). */
+        ((D3D11DDI_THREADING_CAPS *)args->pData)->Caps = 0;
+        return S_OK;
+    }
+    case D3D10_2DDICAPS_TYPE_GETFORMATCOUNT:
+        /* No extended format list beyond CheckFormatSupport. */
+        if (!args->pData || args->DataSize < sizeof(UINT))
+            return E_INVALIDARG;
+        *(UINT *)args->pData = 0;
+        return S_OK;
+    default:
+        /* FIXME: GETFORMATDATA / GETMULTISAMPLEQUALITYLEVELS: no MSAA in this UMD. */
+        UMD_REFUSE("GetCaps: caps type %d not implemented", (int)args->Type);
+        return E_NOTIMPL;
+    }
+}
+
+HRESULT APIENTRY OpenAdapter10_2(D3D10DDIARG_OPENADAPTER *args)
+{
+    if (!args || !args->pAdapterCallbacks || !args->pAdapterCallbacks->pfnQueryAdapterInfoCb || !args->pAdapterFuncs_2) {
+        UMD_REFUSE("OpenAdapter10_2: missing adapter callbacks or function table");
+        return E_INVALIDARG;
+    }
+    struct umd_adapter *ad = calloc(1, sizeof *ad);
+    if (!ad)
+        return E_OUTOFMEMORY;
+    ad->hRTAdapter = args->hRTAdapter;
+    ad->callbacks = *args->pAdapterCallbacks;
+
+    /* The driver package's private adapter data (swgpu_private.h), read through the runtime
+     * (seed 001 §2: the UMD reaches the kernel only through callbacks). */
+    D3DDDICB_QUERYADAPTERINFO q = { .pPrivateDriverData = &ad->info, .PrivateDriverDataSize = sizeof ad->info };
+    HRESULT hr = ad->callbacks.pfnQueryAdapterInfoCb(ad->hRTAdapter.handle, &q);
+    if (FAILED(hr)) {
+        UMD_REFUSE("OpenAdapter10_2: pfnQueryAdapterInfoCb failed (0x%08x)", (unsigned)hr);
+        free(ad);
+        return hr;
+    }
+    if (ad->info.magic != SWGPU_PRIVATE_MAGIC || ad->info.version != SWGPU_PRIVATE_VERSION) {
+        UMD_REFUSE("OpenAdapter10_2: adapter private data is not the swgpu package's (magic 0x%08x version %u)",
+                   (unsigned)ad->info.magic, (unsigned)ad->info.version);
+        free(ad);
+        return E_FAIL;
+    }
+    if (ad->info.row_pitch_alignment == 0 || (ad->info.row_pitch_alignment & (ad->info.row_pitch_alignment - 1)))
+        ad->info.row_pitch_alignment = UMD_DEFAULT_ROW_PITCH_ALIGNMENT;
+
+    D3D10_2DDI_ADAPTERFUNCS *f = args->pAdapterFuncs_2;
+    f->pfnCalcPrivateDeviceSize = umd_CalcPrivateDeviceSize;
+    f->pfnCreateDevice = umd_CreateDevice;
+    f->pfnCloseAdapter = umd_CloseAdapter;
+    f->pfnGetSupportedVersions = umd_GetSupportedVersions;
+    f->pfnGetCaps = umd_GetCaps;
+    args->hAdapter.pDrvPrivate = ad;
+    return S_OK;
+}
+
+/* "OpenAdapter11" in the issue text is the same entry point (docs/architecture.md). */
+HRESULT APIENTRY OpenAdapter11(D3D10DDIARG_OPENADAPTER *args)
+{
+    return OpenAdapter10_2(args);
+}

@@ -1,0 +1,128 @@
+/* device.c - the UMD device: CreateDevice (function tables, runtime callbacks, rendering
+ * context), DestroyDevice, CheckFormatSupport, Flush, and error reporting. */
+#include "umd/umd.h"
+
+#include <string.h>
+
+void umd_set_error(struct umd_device *dev, HRESULT hr)
+{
+    /* wddm-semantics §4: void DDIs report errors only through pfnSetErrorCb. */
+    if (dev->pfnSetErrorCb)
+        dev->pfnSetErrorCb(dev->hRTCoreLayer, hr);
+}
+
+static void APIENTRY umd_CheckFormatSupport(D3D10DDI_HDEVICE hDevice, DXGI_FORMAT format, UINT *pSupport)
+{
+    const struct wddm_format_info *fi = wddm_format_info(format);
+    if (pSupport)
+        *pSupport = fi ? fi->support : 0;
+}
+
+static VOID APIENTRY umd_Flush(D3D10DDI_HDEVICE hDevice)
+{
+    /* Seed 001 §8: Flush must really submit so a later Map(READ) can complete. */
+    struct umd_device *dev = umd_device(hDevice);
+    HRESULT hr = umd_flush(dev);
+    if (FAILED(hr))
+        umd_set_error(dev, hr);
+}
+
+static VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    /* Queued work is the application's; submit it before the context goes away. */
+    (void)umd_flush(dev);
+    if (dev->context_created && dev->kt.pfnDestroyContextCb) {
+        D3DDDICB_DESTROYCONTEXT dc = { .hContext = dev->hContext };
+        (void)dev->kt.pfnDestroyContextCb(dev->hRTDevice.handle, &dc);
+    }
+    dev->context_created = FALSE;
+    dev->cmd = NULL;
+    dev->alloc_list = NULL;
+    dev->patch_list = NULL;
+}
+
+static void umd_fill_device_funcs(D3D11DDI_DEVICEFUNCS *f)
+{
+    f->pfnCalcPrivateResourceSize = umd_CalcPrivateResourceSize;
+    f->pfnCreateResource = umd_CreateResource;
+    f->pfnDestroyResource = umd_DestroyResource;
+    f->pfnCalcPrivateRenderTargetViewSize = umd_CalcPrivateRenderTargetViewSize;
+    f->pfnCreateRenderTargetView = umd_CreateRenderTargetView;
+    f->pfnDestroyRenderTargetView = umd_DestroyRenderTargetView;
+    f->pfnCheckFormatSupport = umd_CheckFormatSupport;
+    f->pfnDestroyDevice = umd_DestroyDevice;
+}
+
+static void umd_fill_context_funcs(D3D11DDI_DEVICECONTEXTFUNCS *f)
+{
+    /* wddm-semantics §4.3: "A driver may point all of them at one implementation": every map
+     * slot is umd_ResourceMap, every unmap slot umd_ResourceUnmap; the map type and the
+     * resource's usage carry all the information the slot name would. */
+    f->pfnDynamicIABufferMapNoOverwrite = umd_ResourceMap;
+    f->pfnDynamicIABufferUnmap = umd_ResourceUnmap;
+    f->pfnDynamicConstantBufferMapDiscard = umd_ResourceMap;
+    f->pfnDynamicIABufferMapDiscard = umd_ResourceMap;
+    f->pfnDynamicConstantBufferUnmap = umd_ResourceUnmap;
+    f->pfnDefaultConstantBufferUpdateSubresourceUP = umd_ResourceUpdateSubresourceUP;
+    f->pfnFlush = umd_Flush;
+    f->pfnResourceCopyRegion = umd_ResourceCopyRegion;
+    f->pfnResourceCopy = umd_ResourceCopy;
+    f->pfnResourceUpdateSubresourceUP = umd_ResourceUpdateSubresourceUP;
+    f->pfnResourceMap = umd_ResourceMap;
+    f->pfnResourceUnmap = umd_ResourceUnmap;
+    f->pfnResourceIsStagingBusy = umd_ResourceIsStagingBusy;
+    f->pfnStagingResourceMap = umd_ResourceMap;
+    f->pfnStagingResourceUnmap = umd_ResourceUnmap;
+    f->pfnDynamicResourceMapDiscard = umd_ResourceMap;
+    f->pfnDynamicResourceUnmap = umd_ResourceUnmap;
+    f->pfnClearRenderTargetView = umd_ClearRenderTargetView;
+}
+
+HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATEDEVICE *args)
+{
+    struct umd_adapter *ad = hAdapter.pDrvPrivate;
+    if (!ad || !args || !args->hDrvDevice.pDrvPrivate || !args->pKTCallbacks || !args->p11DeviceFuncs ||
+        !args->p11ContextFuncs) {
+        UMD_REFUSE("CreateDevice: missing device memory, callbacks or function tables");
+        return E_INVALIDARG;
+    }
+    const D3DDDI_DEVICECALLBACKS *kt = args->pKTCallbacks;
+    if (!kt->pfnAllocateCb || !kt->pfnDeallocateCb || !kt->pfnRenderCb || !kt->pfnLockCb || !kt->pfnUnlockCb ||
+        !kt->pfnCreateContextCb) {
+        UMD_REFUSE("CreateDevice: a required runtime callback is NULL");
+        return E_INVALIDARG;
+    }
+
+    struct umd_device *dev = args->hDrvDevice.pDrvPrivate;
+    memset(dev, 0, sizeof *dev);
+    dev->adapter = ad;
+    dev->hRTDevice = args->hRTDevice;
+    dev->kt = *kt;
+    dev->hRTCoreLayer = args->hRTCoreLayer;
+    dev->pfnSetErrorCb = args->p11UMCallbacks ? args->p11UMCallbacks->pfnSetErrorCb : NULL;
+    dev->row_pitch_alignment = ad->info.row_pitch_alignment;
+    dev->cb_gen = 1; /* resources start at 0: not queued */
+
+    /* One rendering context on the 3D engine's node; the kernel hands back the first command
+     * buffer and lists (WDDM 1.x patching model, docs/architecture.md "Submission path"). */
+    D3DDDICB_CREATECONTEXT cc = { .NodeOrdinal = ad->info.render_node, .EngineAffinity = 0 };
+    HRESULT hr = dev->kt.pfnCreateContextCb(dev->hRTDevice.handle, &cc);
+    if (FAILED(hr)) {
+        UMD_REFUSE("CreateDevice: pfnCreateContextCb on node %u failed (0x%08x)", (unsigned)ad->info.render_node,
+                   (unsigned)hr);
+        return hr;
+    }
+    dev->hContext = cc.hContext;
+    dev->context_created = TRUE;
+    dev->cmd = cc.pCommandBuffer;
+    dev->cmd_size = cc.CommandBufferSize;
+    dev->alloc_list = cc.pAllocationList;
+    dev->alloc_size = cc.AllocationListSize;
+    dev->patch_list = cc.pPatchLocationList;
+    dev->patch_size = cc.PatchLocationListSize;
+
+    umd_fill_device_funcs(args->p11DeviceFuncs);
+    umd_fill_context_funcs(args->p11ContextFuncs);
+    return S_OK;
+}

@@ -1,0 +1,155 @@
+/* map.c - ResourceMap / ResourceUnmap (every map slot of D3D11DDI_DEVICECONTEXTFUNCS) and
+ * ResourceIsStagingBusy: CPU access only through pfnLockCb / pfnUnlockCb (seed 001 §6). */
+#include "umd/umd.h"
+
+/* Seed 001 §6.3: D3D10_DDI_MAP -> D3DDDICB_LOCKFLAGS, one row per map type.
+ *
+ * WRITE_NOOVERWRITE: seed 001 §6.3 asks for "WriteOnly = 1, NoOverwrite = 1", but
+ * D3DDDICB_LOCKFLAGS has no NoOverwrite bit (wddm-semantics §3.4). Its documented equivalent
+ * on an aperture-capable allocation is the "no-overwrite lock": IgnoreSync, which VidMm honours
+ * only together with DonotWait (wddm-semantics §3.2, IgnoreSync row and rule 5). DYNAMIC
+ * allocations are SWGPU_ALLOC_UPLOAD, CPU-visible and aperture-capable, so the row is
+ * WriteOnly + IgnoreSync + DonotWait. */
+static const D3DDDICB_LOCKFLAGS umd_map_lock_flags[D3D10_DDI_MAP_WRITE_NOOVERWRITE + 1] = {
+    [D3D10_DDI_MAP_READ]              = { .ReadOnly = 1 },
+    [D3D10_DDI_MAP_WRITE]             = { .WriteOnly = 1 },
+    [D3D10_DDI_MAP_READWRITE]         = { .ReadOnly = 0, .WriteOnly = 0 },
+    [D3D10_DDI_MAP_WRITE_DISCARD]     = { .WriteOnly = 1, .Discard = 1 },
+    [D3D10_DDI_MAP_WRITE_NOOVERWRITE] = { .WriteOnly = 1, .IgnoreSync = 1, .DonotWait = 1 },
+};
+/* ... and D3D10_DDI_MAP_FLAG_DONOTWAIT adds DonotWait to any row (seed 001 §6.3 "Additional flags"). */
+
+static void umd_map_fail(D3D10DDI_MAPPED_SUBRESOURCE *out)
+{
+    if (out) {
+        out->pData = NULL;
+        out->RowPitch = 0;
+        out->DepthPitch = 0;
+    }
+}
+
+VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hResource, UINT Subresource,
+                              D3D10_DDI_MAP DDIMap, UINT Flags, D3D10DDI_MAPPED_SUBRESOURCE *pMapped)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_resource *res = umd_resource(hResource);
+
+    if (res->usage == D3D10_DDI_USAGE_DEFAULT || res->usage == D3D10_DDI_USAGE_IMMUTABLE) {
+        /* Seed 001 §5: a GPU-only resource's Map fails cleanly; nothing is locked. */
+        UMD_REFUSE("Map: resource of usage %s is GPU-only (seed 001 §4.3: Map not allowed)",
+                   res->usage == D3D10_DDI_USAGE_DEFAULT ? "DEFAULT" : "IMMUTABLE");
+        umd_map_fail(pMapped);
+        umd_set_error(dev, E_INVALIDARG);
+        return;
+    }
+    if ((UINT)DDIMap < D3D10_DDI_MAP_READ || (UINT)DDIMap > D3D10_DDI_MAP_WRITE_NOOVERWRITE ||
+        (Flags & ~(UINT)D3D10_DDI_MAP_FLAG_MASK) || Subresource >= res->subresource_count || !pMapped) {
+        UMD_REFUSE("Map: map type %u, flags 0x%x or subresource %u (of %u) invalid", (unsigned)DDIMap, Flags,
+                   Subresource, res->subresource_count);
+        umd_map_fail(pMapped);
+        umd_set_error(dev, E_INVALIDARG);
+        return;
+    }
+    const struct umd_subresource *sr = &res->sub[Subresource];
+
+    if (res->lock_count == 0) {
+        /* Work queued against the allocation must reach the kernel first, or the lock's
+         * implicit synchronization cannot see it (wddm-semantics §8.1; seed 001 §8). */
+        if (umd_is_queued(dev, res)) {
+            HRESULT hr = umd_flush(dev);
+            if (FAILED(hr)) {
+                umd_map_fail(pMapped);
+                umd_set_error(dev, hr);
+                return;
+            }
+        }
+        D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = umd_map_lock_flags[DDIMap] };
+        if (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)
+            lock.Flags.DonotWait = 1;
+        HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+        if (hr == D3DDDIERR_WASSTILLDRAWING && !(Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)) {
+            /* Only the no-overwrite row sets DonotWait without the application asking; a kernel
+             * that does not honour IgnoreSync may still refuse it. WASSTILLDRAWING is legal only
+             * for a DONOTWAIT map (wddm-semantics §4.3), so wait instead: a plain WriteOnly lock. */
+            UMD_REFUSE("Map: no-overwrite lock refused as still drawing; retrying as a waiting WriteOnly lock");
+            lock = (D3DDDICB_LOCK){ .hAllocation = res->hAllocation, .Flags = { .WriteOnly = 1 } };
+            hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+        }
+        if (FAILED(hr) && lock.Flags.Discard && hr != D3DDDIERR_WASSTILLDRAWING && hr != D3DDDIERR_DEVICEREMOVED) {
+            /* wddm-semantics §3.3: a Discard lock that finds no instance to rename to is retried
+             * after a flush with NoExistingReference (nothing queued names any instance now). */
+            HRESULT fhr = umd_flush(dev);
+            if (SUCCEEDED(fhr)) {
+                lock.hAllocation = res->hAllocation;
+                lock.Flags.NoExistingReference = 1;
+                hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+            }
+        }
+        if (FAILED(hr)) {
+            umd_map_fail(pMapped);
+            if (hr == D3DDDIERR_WASSTILLDRAWING) {
+                umd_set_error(dev, DXGI_DDI_ERR_WASSTILLDRAWING); /* seed 001 §8, wddm-semantics §3.6 */
+            } else if (hr == D3DDDIERR_DEVICEREMOVED || hr == E_OUTOFMEMORY) {
+                umd_set_error(dev, hr);
+            } else {
+                /* Anything else is a critical error for the runtime (wddm-semantics §4.3). */
+                UMD_REFUSE("Map: pfnLockCb failed (0x%08x)", (unsigned)hr);
+                umd_set_error(dev, hr);
+            }
+            return;
+        }
+        /* With Discard VidMm may hand out another instance (wddm-semantics §3.3): later
+         * commands and the unlock name the new one. Nothing queued names the old one (flushed above). */
+        if (lock.hAllocation)
+            res->hAllocation = lock.hAllocation;
+        res->lock_data = lock.pData;
+    }
+    /* FIXME: a second Map of another subresource while the allocation is locked shares the
+     * first lock (one allocation per resource) and so does not re-apply its own lock flags. */
+    res->lock_count++;
+    pMapped->pData = res->lock_data + sr->offset;
+    pMapped->RowPitch = sr->row_pitch;     /* never 0 (wddm-semantics §4.3) */
+    pMapped->DepthPitch = sr->depth_pitch; /* never 0, even for 2-D */
+}
+
+VOID APIENTRY umd_ResourceUnmap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hResource, UINT Subresource)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_resource *res = umd_resource(hResource);
+    if (res->lock_count == 0) {
+        UMD_REFUSE("Unmap: subresource %u is not mapped", Subresource);
+        return;
+    }
+    if (--res->lock_count)
+        return;
+    res->lock_data = NULL;
+    D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
+    HRESULT hr = dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+    if (FAILED(hr)) {
+        UMD_REFUSE("Unmap: pfnUnlockCb failed (0x%08x)", (unsigned)hr);
+        if (hr == D3DDDIERR_DEVICEREMOVED)
+            umd_set_error(dev, hr); /* the only error Unmap may report (wddm-semantics §4.3) */
+    }
+}
+
+BOOL APIENTRY umd_ResourceIsStagingBusy(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hResource)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_resource *res = umd_resource(hResource);
+    /* Work not yet submitted certainly still uses it. */
+    if (umd_is_queued(dev, res))
+        return TRUE;
+    if (res->lock_count)
+        return FALSE; /* the application holds it mapped: the GPU is not using it */
+    /* The UMD tracks no fences (WDDM 1.x: the kernel does); ask the kernel with a lock that
+     * never waits and checks every GPU use (neither ReadOnly nor WriteOnly), then give it back. */
+    D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = { .DonotWait = 1 } };
+    HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+    if (hr == D3DDDIERR_WASSTILLDRAWING)
+        return TRUE;
+    if (FAILED(hr))
+        return FALSE;
+    D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
+    (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+    return FALSE;
+}

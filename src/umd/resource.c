@@ -1,0 +1,164 @@
+/* resource.c - CalcPrivateResourceSize, CreateResource, DestroyResource (seed 001 §3, §4).
+ *
+ * One allocation per resource holding every subresource (seed 001 §4.3 "minimal, one
+ * allocation per resource"), laid out by layout.c; allocated only with pfnAllocateCb and freed
+ * only with pfnDeallocateCb (DESIGN.md "The house"). */
+#include "umd/umd.h"
+
+#include <string.h>
+
+SIZE_T APIENTRY umd_CalcPrivateResourceSize(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATERESOURCE *args)
+{
+    UINT n = args ? umd_subresource_count(args) : 0;
+    /* An absurd request still gets a valid handle; CreateResource then refuses it. */
+    return sizeof(struct umd_resource) + (SIZE_T)(n ? n : 1) * sizeof(struct umd_subresource);
+}
+
+/* Seed 001 §4.3 / swgpu_private.h: usage decides what the KMD must place the allocation as. */
+static UINT umd_alloc_kind(UINT usage)
+{
+    switch (usage) {
+    case D3D10_DDI_USAGE_DYNAMIC: return SWGPU_ALLOC_UPLOAD;   /* CPU-visible, write-combined */
+    case D3D10_DDI_USAGE_STAGING: return SWGPU_ALLOC_READBACK; /* CPU-visible, cached, linear */
+    default:                      return SWGPU_ALLOC_GPU_ONLY; /* DEFAULT, IMMUTABLE */
+    }
+}
+
+static void umd_free_allocation(struct umd_device *dev, struct umd_resource *res)
+{
+    /* A queued command that references the allocation must reach the kernel before the
+     * allocation dies (the brief: flush first; VidMm then defers the destruction until that
+     * work retires). */
+    if (umd_is_queued(dev, res)) {
+        HRESULT hr = umd_flush(dev);
+        if (FAILED(hr))
+            umd_set_error(dev, hr);
+    }
+    /* hResource set: frees every allocation of the resource and the kernel resource
+     * (wddm-semantics §3.5); the handle list is given as well for a runtime that frees by list. */
+    D3DDDICB_DEALLOCATE d = { .hResource = res->hRTResource.handle, .NumAllocations = 1, .HandleList = &res->hAllocation };
+    HRESULT hr = dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
+    if (FAILED(hr)) {
+        UMD_REFUSE("DestroyResource: pfnDeallocateCb failed (0x%08x)", (unsigned)hr);
+        if (hr == D3DDDIERR_DEVICEREMOVED)
+            umd_set_error(dev, hr); /* the only error DestroyResource may report (wddm-semantics §4.2) */
+    }
+    res->hAllocation = 0;
+}
+
+VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATERESOURCE *args,
+                                 D3D10DDI_HRESOURCE hResource, D3D10DDI_HRTRESOURCE hRTResource)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_resource *res = umd_resource(hResource);
+    UINT count = umd_subresource_count(args);
+    /* Header only: sub[] is filled by umd_layout and is count entries long. */
+    memset(res, 0, sizeof *res);
+    res->device = dev;
+    res->hRTResource = hRTResource;
+    if (count == 0) {
+        UMD_REFUSE("CreateResource: %u mips x %u slices is beyond any D3D11 limit", args->MipLevels, args->ArraySize);
+        umd_set_error(dev, DXGI_DDI_ERR_UNSUPPORTED);
+        return;
+    }
+    if (args->SampleDesc.Count > 1) {
+        /* FIXME: multisampled resources (no resolve in the software GPU yet). */
+        UMD_REFUSE("CreateResource: multisampled resources are not supported");
+        umd_set_error(dev, DXGI_DDI_ERR_UNSUPPORTED);
+        return;
+    }
+    HRESULT hr = umd_layout(args, dev->row_pitch_alignment, res->sub, &res->size);
+    if (FAILED(hr)) {
+        umd_set_error(dev, hr);
+        return;
+    }
+    BOOL buffer = args->ResourceDimension == D3D10DDIRESOURCE_BUFFER ||
+                  args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX;
+    const struct wddm_format_info *fi = buffer ? NULL : wddm_format_info(args->Format);
+    res->dimension = args->ResourceDimension;
+    res->usage = args->Usage;
+    res->bind_flags = args->BindFlags;
+    res->cpu_access = args->MapFlags;
+    res->format = args->Format;
+    res->bytes_per_elem = fi ? fi->bytes_per_elem : 1;
+    res->block_width = fi ? fi->block_width : 1;
+    res->block_height = fi ? fi->block_height : 1;
+    res->mip_levels = buffer ? 1 : (args->MipLevels ? args->MipLevels : 1);
+    res->array_size = buffer || args->ResourceDimension == D3D10DDIRESOURCE_TEXTURE3D
+                          ? 1 : (args->ArraySize ? args->ArraySize : 1);
+    res->subresource_count = count;
+
+    /* The driver package's private data: everything the KMD needs to place it (seed 001 §4.2). */
+    res->priv = (struct swgpu_alloc_private){
+        .magic = SWGPU_PRIVATE_MAGIC,
+        .version = SWGPU_PRIVATE_VERSION,
+        .kind = umd_alloc_kind(args->Usage),
+        .format = (UINT32)args->Format,
+        .size = res->size,
+        .dimension = args->ResourceDimension,
+        .width = res->sub[0].width,
+        .height = res->sub[0].height,
+        .depth = res->sub[0].depth,
+        .mip_levels = res->mip_levels,
+        .array_size = res->array_size,
+        .usage = args->Usage,
+        .bind_flags = args->BindFlags,
+        .cpu_access = args->MapFlags,
+        .misc_flags = args->MiscFlags,
+    };
+    D3DDDI_ALLOCATIONINFO info = {
+        .pPrivateDriverData = &res->priv,
+        .PrivateDriverDataSize = sizeof res->priv,
+        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
+    };
+    D3DDDICB_ALLOCATE a = {
+        .hResource = hRTResource.handle,
+        .NumAllocations = 1,
+        .pAllocationInfo = &info,
+    };
+    hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
+    if (FAILED(hr)) {
+        /* Allowed: E_OUTOFMEMORY, DEVICEREMOVED (wddm-semantics §4.2); video memory
+         * exhaustion is out of memory to the application. */
+        UMD_REFUSE("CreateResource: pfnAllocateCb(%llu bytes) failed (0x%08x)", (unsigned long long)res->size,
+                   (unsigned)hr);
+        umd_set_error(dev, hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY);
+        return;
+    }
+    res->hAllocation = info.hAllocation;
+    res->hKMResource = a.hKMResource;
+
+    /* Initial data: SWGPU_OP_WRITE commands into the new allocation (seed 001 §4.3: DEFAULT
+     * resources are not CPU-visible, so the GPU writes it). Rows of blocks for BC formats. */
+    if (args->pInitialDataUP) {
+        for (UINT s = 0; s < count; s++) {
+            const D3D10_DDIARG_SUBRESOURCE_UP *up = &args->pInitialDataUP[s];
+            const struct umd_subresource *sr = &res->sub[s];
+            if (!up->pSysMem)
+                continue;
+            if (!umd_emit_write(dev, res, sr->offset, sr->row_pitch, sr->depth_pitch, sr->row_bytes, sr->rows,
+                                sr->depth, up->pSysMem, buffer ? sr->row_bytes : up->SysMemPitch,
+                                buffer ? sr->depth_pitch : up->SysMemSlicePitch)) {
+                /* The error is reported; the runtime will not call DestroyResource, so
+                 * free what was created here (wddm-semantics §4.2). */
+                umd_free_allocation(dev, res);
+                return;
+            }
+        }
+    } else if (args->Usage == D3D10_DDI_USAGE_IMMUTABLE) {
+        UMD_REFUSE("CreateResource: IMMUTABLE resource without initial data (contents stay zero)");
+    }
+}
+
+VOID APIENTRY umd_DestroyResource(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hResource)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_resource *res = umd_resource(hResource);
+    if (res->lock_count) {
+        /* Every pfnLockCb must be paired with pfnUnlockCb (wddm-semantics §3.2 rule 13). */
+        D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
+        (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+        res->lock_count = 0;
+    }
+    umd_free_allocation(dev, res);
+}

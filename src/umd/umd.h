@@ -1,0 +1,178 @@
+/* umd.h - the reference user-mode driver's private interface (src/umd/).
+ *
+ * The UMD sits between the D3D11 runtime (which calls the D3D10/11 DDI tables it fills in,
+ * include/wddm/d3d10umddi.h) and the runtime callbacks that reach the kernel
+ * (include/wddm/d3dumddi.h). It gets memory only through pfnAllocateCb and CPU pointers only
+ * through pfnLockCb (DESIGN.md "The house"), and writes GPU work in the software GPU's
+ * command format (src/gpu/swgpu_isa.h) into the command buffer the kernel handed it.
+ *
+ * Threading: the UMD reports no threading caps (D3D11DDICAPS_THREADING = 0), so the runtime
+ * serialises every call into one device; no field below has its own lock.
+ *
+ * Handle memory: struct umd_device, umd_resource and umd_rtv live in memory the runtime
+ * allocated with the size the matching CalcPrivate*Size returned (seed 001 §3,
+ * wddm-semantics §4.1); the UMD itself never mallocs on the resource or map paths, which is
+ * what keeps CreateResource/DestroyResource and Map/Unmap cheap.
+ */
+#ifndef WDDM_UMD_UMD_H
+#define WDDM_UMD_UMD_H
+
+#include "wddm/d3d10umddi.h"
+#include "drv/swgpu_private.h"
+#include "gpu/swgpu_isa.h"
+#include "common/debug.h"
+#include "common/format.h"
+
+/* One refusal line (DESIGN.md "Errors and bad input"): "wddm: umd: <rule>". */
+#define UMD_REFUSE(...) wddm_debug("umd", __VA_ARGS__)
+
+/* Row pitch alignment when the KMD does not say (seed 001 §7.2: Align(width_in_bytes, 256)). */
+#define UMD_DEFAULT_ROW_PITCH_ALIGNMENT 256u
+
+/* ---- adapter.c -------------------------------------------------------------------------------- */
+struct umd_adapter {
+    D3D10DDI_HRTADAPTER hRTAdapter;
+    D3DDDI_ADAPTERCALLBACKS callbacks;     /* copied: the runtime's table may be on its stack */
+    struct swgpu_umd_adapter_info info;    /* DXGKQAITYPE_UMDRIVERPRIVATE, read at open */
+};
+
+/* ---- device.c --------------------------------------------------------------------------------- */
+struct umd_device {
+    struct umd_adapter *adapter;
+    D3D10DDI_HRTDEVICE hRTDevice;          /* hDevice of every D3DDDI callback */
+    D3DDDI_DEVICECALLBACKS kt;             /* pKTCallbacks, copied (one indirection less per call) */
+    D3D10DDI_HRTCORELAYER hRTCoreLayer;
+    PFND3D10DDI_SETERROR_CB pfnSetErrorCb; /* p11UMCallbacks->pfnSetErrorCb */
+    UINT row_pitch_alignment;
+
+    /* The rendering context (pfnCreateContextCb on the adapter's render node) and the
+     * buffers the kernel handed out for it; replaced after every pfnRenderCb. */
+    HANDLE hContext;
+    BOOL context_created;
+    BYTE *cmd;                             /* command buffer */
+    UINT cmd_size;
+    UINT cmd_used;                         /* bytes of commands written */
+    D3DDDI_ALLOCATIONLIST *alloc_list;
+    UINT alloc_size;
+    UINT alloc_used;
+    D3DDDI_PATCHLOCATIONLIST *patch_list;
+    UINT patch_size;
+    UINT patch_used;
+    /* Generation of the command buffer being filled: bumped by every flush. A resource whose
+     * cb_gen equals it is in the current allocation list at cb_index (O(1) deduplication and
+     * "is it referenced by unflushed work" test, no list scan). */
+    UINT64 cb_gen;
+    UINT64 flushes;                        /* pfnRenderCb calls made (tests, debugging) */
+};
+
+/* ---- layout.c --------------------------------------------------------------------------------- */
+/* Linear layout of one subresource inside the resource's single allocation (seed 001 §4.3, §7). */
+struct umd_subresource {
+    UINT offset;        /* bytes from the start of the allocation */
+    UINT row_pitch;     /* align(row_bytes, 256); buffers: ByteWidth */
+    UINT depth_pitch;   /* row_pitch * rows; buffers: ByteWidth */
+    UINT row_bytes;     /* bytes of one row of blocks/texels actually used */
+    UINT rows;          /* rows of blocks (BC) or texels */
+    UINT depth;         /* slices (3-D textures), else 1 */
+    UINT width;         /* texels (buffers: bytes) */
+    UINT height;        /* texels */
+};
+
+/* ---- resource.c ------------------------------------------------------------------------------- */
+struct umd_resource {
+    struct umd_device *device;
+    D3D10DDI_HRTRESOURCE hRTResource;
+    D3DKMT_HANDLE hAllocation;             /* the one allocation; updated when Discard renames */
+    D3DKMT_HANDLE hKMResource;
+    UINT dimension;                        /* D3D10DDIRESOURCE_TYPE */
+    UINT usage;                            /* D3D10_DDI_RESOURCE_USAGE */
+    UINT bind_flags;
+    UINT cpu_access;                       /* D3D10_DDI_CPU_ACCESS */
+    DXGI_FORMAT format;
+    UINT bytes_per_elem;                   /* per texel or BC block; 1 for buffers */
+    UINT block_width, block_height;        /* 4x4 for BC, else 1x1 */
+    UINT mip_levels, array_size;
+    UINT subresource_count;
+    UINT64 size;                           /* bytes of the allocation */
+    UINT64 cb_gen;                         /* == device->cb_gen: in the current allocation list */
+    UINT cb_index;                         /*   ... at this index */
+    UINT lock_count;                       /* Maps outstanding (one pfnLockCb for all of them) */
+    BYTE *lock_data;                       /* pfnLockCb's pointer while lock_count > 0 */
+    struct swgpu_alloc_private priv;       /* what pfnAllocateCb carried to the KMD */
+    struct umd_subresource sub[];          /* subresource_count entries, index = mip + slice * MipLevels */
+};
+
+static inline struct umd_device *umd_device(D3D10DDI_HDEVICE h) { return (struct umd_device *)h.pDrvPrivate; }
+static inline struct umd_resource *umd_resource(D3D10DDI_HRESOURCE h) { return (struct umd_resource *)h.pDrvPrivate; }
+
+/* ---- view.c ----------------------------------------------------------------------------------- */
+struct umd_rtv {
+    struct umd_resource *resource;
+    DXGI_FORMAT format;                    /* the view's format (what ClearRenderTargetView converts to) */
+    UINT dimension;
+    UINT mip;
+    UINT first_slice, slice_count;         /* array slices, or W slices of a 3-D mip */
+    UINT first_element, element_count;     /* buffer views */
+};
+
+/* ---- device.c helpers ------------------------------------------------------------------------- */
+/* Report an error from a void DDI (wddm-semantics §4: errors only through pfnSetErrorCb). */
+void umd_set_error(struct umd_device *dev, HRESULT hr);
+
+/* ---- layout.c --------------------------------------------------------------------------------- */
+/* Subresource count of a create request (MipLevels * ArraySize; 0 if the request is absurd). */
+UINT umd_subresource_count(const D3D11DDIARG_CREATERESOURCE *args);
+/* Fills sub[] (umd_subresource_count entries) and *size. S_OK, DXGI_DDI_ERR_UNSUPPORTED
+ * (format/dimension the UMD cannot lay out) or E_OUTOFMEMORY (larger than 4 GiB). */
+HRESULT umd_layout(const D3D11DDIARG_CREATERESOURCE *args, UINT row_pitch_alignment,
+                   struct umd_subresource *sub, UINT64 *size);
+
+/* ---- cmdbuf.c --------------------------------------------------------------------------------- */
+/* Make room for a command of `bytes` bytes referencing up to `allocs` allocations with
+ * `patches` address fields, flushing first when the buffer or a list is full. Returns the
+ * command's memory (fixed fields zeroed), or NULL after reporting the error. */
+void *umd_cmd_begin(struct umd_device *dev, UINT bytes, UINT allocs, UINT patches);
+/* Finish the command begun last (advances the write pointer by its header's size). */
+void umd_cmd_end(struct umd_device *dev, void *cmd);
+/* Address field `field` (inside the command begun last) names `offset` bytes into res's
+ * allocation: adds the allocation-list entry (deduplicated) and the patch-location entry. */
+void umd_cmd_address(struct umd_device *dev, void *cmd, UINT64 *field, struct umd_resource *res,
+                     UINT offset, BOOL write);
+/* Submit what is queued (pfnRenderCb) and take the new buffers. S_OK when nothing is queued. */
+HRESULT umd_flush(struct umd_device *dev);
+/* True while res is referenced by the command buffer not yet submitted. */
+static inline BOOL umd_is_queued(const struct umd_device *dev, const struct umd_resource *res)
+{
+    return res->cb_gen == dev->cb_gen;
+}
+/* Queue SWGPU_OP_WRITE commands copying a row_bytes x rows x slices box from system memory
+ * (src, src_row_pitch, src_slice_pitch) to dst_offset in res with res's pitches, splitting it
+ * across commands and command buffers as needed. FALSE after reporting an error. */
+BOOL umd_emit_write(struct umd_device *dev, struct umd_resource *res, UINT dst_offset,
+                    UINT dst_row_pitch, UINT dst_slice_pitch, UINT row_bytes, UINT rows, UINT slices,
+                    const BYTE *src, UINT src_row_pitch, UINT src_slice_pitch);
+
+/* ---- DDI entry points (filled into the tables by device.c) -------------------------------------- */
+SIZE_T APIENTRY umd_CalcPrivateResourceSize(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATERESOURCE *);
+VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATERESOURCE *, D3D10DDI_HRESOURCE, D3D10DDI_HRTRESOURCE);
+VOID APIENTRY umd_DestroyResource(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE);
+SIZE_T APIENTRY umd_CalcPrivateRenderTargetViewSize(D3D10DDI_HDEVICE, const D3D10DDIARG_CREATERENDERTARGETVIEW *);
+VOID APIENTRY umd_CreateRenderTargetView(D3D10DDI_HDEVICE, const D3D10DDIARG_CREATERENDERTARGETVIEW *, D3D10DDI_HRENDERTARGETVIEW, D3D10DDI_HRTRENDERTARGETVIEW);
+VOID APIENTRY umd_DestroyRenderTargetView(D3D10DDI_HDEVICE, D3D10DDI_HRENDERTARGETVIEW);
+VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT, D3D10_DDI_MAP, UINT, D3D10DDI_MAPPED_SUBRESOURCE *);
+VOID APIENTRY umd_ResourceUnmap(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT);
+BOOL APIENTRY umd_ResourceIsStagingBusy(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE);
+VOID APIENTRY umd_ResourceCopy(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, D3D10DDI_HRESOURCE);
+VOID APIENTRY umd_ResourceCopyRegion(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT, UINT, UINT, UINT,
+                                     D3D10DDI_HRESOURCE, UINT, const D3D10_DDI_BOX *);
+VOID APIENTRY umd_ResourceUpdateSubresourceUP(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT, const D3D10_DDI_BOX *,
+                                              const VOID *, UINT, UINT);
+VOID APIENTRY umd_ClearRenderTargetView(D3D10DDI_HDEVICE, D3D10DDI_HRENDERTARGETVIEW, FLOAT[4]);
+
+/* ---- clear.c ---------------------------------------------------------------------------------- */
+/* Convert an RGBA float colour to one element of `format` (seed 001 brief: UNORM round+clamp,
+ * UNORM_SRGB linear->sRGB, SNORM, UINT, SINT, FLOAT, BGRA order). Returns the element size
+ * (bytes written to out[16]) or 0 for a format the UMD cannot clear. */
+UINT umd_pack_color(DXGI_FORMAT format, const FLOAT rgba[4], BYTE out[16]);
+
+#endif /* WDDM_UMD_UMD_H */

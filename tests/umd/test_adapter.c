@@ -1,0 +1,126 @@
+/* Opening the reference UMD: OpenAdapter10_2 / OpenAdapter11, adapter functions, GetCaps,
+ * CreateDevice (function tables, rendering context on the render node) and DestroyDevice
+ * (docs/architecture.md "Process model and entry points"). */
+#include "umd/umd_fake.h"
+
+/* OpenAdapter10_2 fills every D3D10_2DDI_ADAPTERFUNCS member and returns its adapter;
+ * OpenAdapter11 is the same entry point. */
+static void test_open_adapter_fills_adapter_funcs(void **state)
+{
+    for (int alias = 0; alias < 2; alias++) {
+        struct fake *f = fake_new_sized(4096, 8, 8);
+        f->open = (D3D10DDIARG_OPENADAPTER){ .hRTAdapter = { f }, .pAdapterCallbacks = &f->adapter_cb,
+                                             .pAdapterFuncs_2 = &f->adapter_funcs };
+        assert_int_equal(alias ? OpenAdapter11(&f->open) : OpenAdapter10_2(&f->open), S_OK);
+        assert_non_null(f->open.hAdapter.pDrvPrivate);
+        assert_non_null(f->adapter_funcs.pfnCalcPrivateDeviceSize);
+        assert_non_null(f->adapter_funcs.pfnCreateDevice);
+        assert_non_null(f->adapter_funcs.pfnCloseAdapter);
+        assert_non_null(f->adapter_funcs.pfnGetSupportedVersions);
+        assert_non_null(f->adapter_funcs.pfnGetCaps);
+        fake_teardown(f);
+    }
+}
+
+/* The UMD reads struct swgpu_umd_adapter_info through pfnQueryAdapterInfoCb and refuses data
+ * that is not its driver package's. */
+static void test_open_adapter_refuses_foreign_private_data(void **state)
+{
+    struct fake *f = fake_new_sized(4096, 8, 8);
+    f->info.magic = 0x12345678;
+    assert_int_equal(fake_open_adapter(f), E_FAIL);
+    assert_null(f->open.hAdapter.pDrvPrivate);
+    fake_teardown(f);
+}
+
+/* GetCaps(D3D11DDICAPS_THREADING) reports honestly: no free-threading, no command lists. */
+static void test_threading_caps_are_zero(void **state)
+{
+    struct fake *f = fake_new_sized(4096, 8, 8);
+    assert_int_equal(fake_open_adapter(f), S_OK);
+    D3D11DDI_THREADING_CAPS caps = { 0xFFFFFFFF };
+    D3D10_2DDIARG_GETCAPS gc = { .Type = D3D11DDICAPS_THREADING, .pData = &caps, .DataSize = sizeof caps };
+    assert_int_equal(f->adapter_funcs.pfnGetCaps(f->open.hAdapter, &gc), S_OK);
+    assert_int_equal(caps.Caps, 0);
+    fake_teardown(f);
+}
+
+/* GetSupportedVersions: count first, then the D3D11.0 DDI version. */
+static void test_supported_versions_report_d3d11_0(void **state)
+{
+    struct fake *f = fake_new_sized(4096, 8, 8);
+    assert_int_equal(fake_open_adapter(f), S_OK);
+    UINT32 n = 0;
+    assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &n, NULL), S_OK);
+    assert_int_equal(n, 1);
+    UINT64 v = 0;
+    assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &n, &v), S_OK);
+    assert_int_equal(v, D3D11_0_DDI_SUPPORTED);
+    fake_teardown(f);
+}
+
+/* CreateDevice creates the rendering context with pfnCreateContextCb on render_node, fills
+ * both function tables, and DestroyDevice destroys the context. */
+static void test_create_device_creates_context_on_render_node(void **state)
+{
+    struct fake *f = fake_new_sized(4096, 8, 8);
+    f->info.render_node = 3;
+    assert_int_equal(fake_open_adapter(f), S_OK);
+    assert_int_equal(fake_create_device(f), S_OK);
+    assert_int_equal(f->create_context_calls, 1);
+    assert_int_equal(f->node_ordinal, 3);
+    void **df = (void **)&f->df;
+    for (size_t i = 0; i < sizeof f->df / sizeof(void *); i++)
+        assert_non_null(df[i]);
+    void **cf = (void **)&f->cf;
+    for (size_t i = 0; i < sizeof f->cf / sizeof(void *); i++)
+        assert_non_null(cf[i]);
+    f->df.pfnDestroyDevice(f->hDevice);
+    assert_int_equal(f->destroy_context_calls, 1);
+    free(f->device_mem);
+    f->device_mem = NULL;
+    fake_teardown(f);
+}
+
+/* A failing pfnCreateContextCb fails CreateDevice with its HRESULT. */
+static HRESULT APIENTRY failing_CreateContextCb(HANDLE hDevice, D3DDDICB_CREATECONTEXT *c)
+{
+    return E_OUTOFMEMORY;
+}
+
+static void test_create_device_fails_when_context_creation_fails(void **state)
+{
+    struct fake *f = fake_new_sized(4096, 8, 8);
+    f->kt.pfnCreateContextCb = failing_CreateContextCb;
+    assert_int_equal(fake_open_adapter(f), S_OK);
+    assert_int_equal(fake_create_device(f), E_OUTOFMEMORY);
+    free(f->device_mem);
+    f->device_mem = NULL;
+    fake_teardown(f);
+}
+
+/* CheckFormatSupport answers from the shared format table. */
+static void test_check_format_support_uses_format_table(void **state)
+{
+    struct fake *f = fake_setup();
+    UINT s = 0;
+    f->df.pfnCheckFormatSupport(f->hDevice, DXGI_FORMAT_R8G8B8A8_UNORM, &s);
+    assert_int_equal(s, wddm_format_info(DXGI_FORMAT_R8G8B8A8_UNORM)->support);
+    f->df.pfnCheckFormatSupport(f->hDevice, (DXGI_FORMAT)9999, &s);
+    assert_int_equal(s, 0);
+    fake_teardown(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_adapter_fills_adapter_funcs),
+        cmocka_unit_test(test_open_adapter_refuses_foreign_private_data),
+        cmocka_unit_test(test_threading_caps_are_zero),
+        cmocka_unit_test(test_supported_versions_report_d3d11_0),
+        cmocka_unit_test(test_create_device_creates_context_on_render_node),
+        cmocka_unit_test(test_create_device_fails_when_context_creation_fails),
+        cmocka_unit_test(test_check_format_support_uses_format_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,309 @@
+/* Map / Unmap of the reference UMD, observed at the pfnLockCb boundary: seed 001 §6.3
+ * (both tables: D3D10_DDI_MAP with and without D3D10_DDI_MAP_FLAG_DONOTWAIT), §7 (pitches),
+ * §8 (flush before lock, WASSTILLDRAWING), wddm-semantics §3.4 (no NoOverwrite bit),
+ * §4.3 (allowed map errors). */
+#include "umd/umd_fake.h"
+
+#define DNW D3D10_DDI_MAP_FLAG_DONOTWAIT
+
+/* Map `map` (+flags) on a fresh resource of the right usage; returns the recorded lock flags. */
+static UINT lock_flags_for(D3D10_DDI_MAP map, UINT flags)
+{
+    struct fake *f = fake_setup();
+    BOOL dynamic = map == D3D10_DDI_MAP_WRITE_DISCARD || map == D3D10_DDI_MAP_WRITE_NOOVERWRITE;
+    struct fake_res *r = fake_buffer(f, dynamic ? D3D10_DDI_USAGE_DYNAMIC : D3D10_DDI_USAGE_STAGING, 64,
+                                     dynamic ? D3D10_DDI_CPU_ACCESS_WRITE
+                                             : D3D10_DDI_CPU_ACCESS_READ | D3D10_DDI_CPU_ACCESS_WRITE,
+                                     NULL);
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    f->cf.pfnResourceMap(f->hDevice, r->h, 0, map, flags, &m);
+    assert_int_equal(f->n_errors, 0);
+    assert_int_equal(f->lock_calls, 1);
+    assert_non_null(m.pData);
+    UINT v = f->lock_log[0].Value;
+    f->cf.pfnResourceUnmap(f->hDevice, r->h, 0);
+    assert_int_equal(f->unlock_calls, 1);
+    fake_res_destroy(f, r);
+    fake_teardown(f);
+    return v;
+}
+
+/* Seed 001 §6.3 row READ: ReadOnly = 1 (+ DoNotWait with DO_NOT_WAIT). */
+static void test_map_read_locks_readonly(void **state)
+{
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_READ, 0), 0x001);
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_READ, DNW), 0x001 | 0x004);
+}
+
+/* Row WRITE: WriteOnly = 1. */
+static void test_map_write_locks_writeonly(void **state)
+{
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE, 0), 0x002);
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE, DNW), 0x002 | 0x004);
+}
+
+/* Row READWRITE: ReadOnly = 0, WriteOnly = 0. */
+static void test_map_readwrite_locks_neither_readonly_nor_writeonly(void **state)
+{
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_READWRITE, 0), 0x000);
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_READWRITE, DNW), 0x004);
+}
+
+/* Row WRITE_DISCARD: WriteOnly = 1, Discard = 1. */
+static void test_map_write_discard_locks_writeonly_discard(void **state)
+{
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_DISCARD, 0), 0x002 | 0x080);
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_DISCARD, DNW), 0x002 | 0x080 | 0x004);
+}
+
+/* Row WRITE_NOOVERWRITE: WriteOnly = 1 + "NoOverwrite", which D3DDDICB_LOCKFLAGS spells
+ * IgnoreSync + DonotWait (wddm-semantics §3.2, §3.4). */
+static void test_map_write_nooverwrite_locks_writeonly_ignoresync_donotwait(void **state)
+{
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0), 0x002 | 0x008 | 0x004);
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_NOOVERWRITE, DNW), 0x002 | 0x008 | 0x004);
+}
+
+/* Seed 001 §8 / wddm-semantics §3.6: D3DDDIERR_WASSTILLDRAWING from pfnLockCb under
+ * DO_NOT_WAIT is reported as DXGI_DDI_ERR_WASSTILLDRAWING, and nothing stays locked. */
+static void test_map_donotwait_still_drawing_reports_dxgi_ddi_err_wasstilldrawing(void **state)
+{
+    struct fake *f = fake_setup();
+    struct fake_res *r = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 64, D3D10_DDI_CPU_ACCESS_READ, NULL);
+    f->lock_result = D3DDDIERR_WASSTILLDRAWING;
+    f->lock_fail_count = -1;
+    D3D10DDI_MAPPED_SUBRESOURCE m = { (void *)1, 1, 1 };
+    f->cf.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, DNW, &m);
+    assert_int_equal(f->n_errors, 1);
+    assert_int_equal(f->errors[0], DXGI_DDI_ERR_WASSTILLDRAWING);
+    assert_null(m.pData);
+    assert_int_equal(f->lock_log[0].DonotWait, 1);
+    /* a later successful map works normally */
+    f->lock_result = S_OK;
+    f->cf.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    assert_int_equal(f->n_errors, 1);
+    assert_non_null(m.pData);
+    f->cf.pfnStagingResourceUnmap(f->hDevice, r->h, 0);
+    assert_int_equal(f->locked, 0);
+    fake_res_destroy(f, r);
+    fake_teardown(f);
+}
+
+/* WASSTILLDRAWING is legal only for DONOTWAIT maps (wddm-semantics §4.3): a no-overwrite
+ * lock the kernel refuses as busy is retried as a plain waiting WriteOnly lock. */
+static void test_map_nooverwrite_refused_busy_retries_waiting_without_error(void **state)
+{
+    struct fake *f = fake_setup();
+    struct fake_res *r = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 64, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    f->lock_result = D3DDDIERR_WASSTILLDRAWING;
+    f->lock_fail_count = 1;
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    f->cf.pfnDynamicIABufferMapNoOverwrite(f->hDevice, r->h, 0, D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0, &m);
+    assert_int_equal(f->n_errors, 0);
+    assert_int_equal(f->lock_calls, 2);
+    assert_int_equal(f->lock_log[1].Value, 0x002);
+    assert_non_null(m.pData);
+    f->cf.pfnDynamicIABufferUnmap(f->hDevice, r->h, 0);
+    fake_res_destroy(f, r);
+    fake_teardown(f);
+}
+
+/* pfnLockCb D3DDDIERR_DEVICEREMOVED -> pfnSetErrorCb(D3DDDIERR_DEVICEREMOVED);
+ * E_OUTOFMEMORY -> E_OUTOFMEMORY. */
+static void test_map_lock_errors_are_propagated(void **state)
+{
+    HRESULT codes[] = { D3DDDIERR_DEVICEREMOVED, E_OUTOFMEMORY };
+    for (int i = 0; i < 2; i++) {
+        struct fake *f = fake_setup();
+        struct fake_res *r = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 64, D3D10_DDI_CPU_ACCESS_READ, NULL);
+        f->lock_result = codes[i];
+        f->lock_fail_count = -1;
+        D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+        f->cf.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+        assert_int_equal(f->n_errors, 1);
+        assert_int_equal(f->errors[0], codes[i]);
+        assert_null(m.pData);
+        f->lock_result = S_OK;
+        fake_res_destroy(f, r);
+        fake_teardown(f);
+    }
+}
+
+/* Seed 001 §4.3/§5: DEFAULT and IMMUTABLE are GPU-only: Map fails with E_INVALIDARG and
+ * pfnLockCb is never called. */
+static void test_map_of_default_or_immutable_fails_without_locking(void **state)
+{
+    struct fake *f = fake_setup();
+    BYTE init[64] = { 1 };
+    struct fake_res *d = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
+    struct fake_res *i = fake_buffer(f, D3D10_DDI_USAGE_IMMUTABLE, 64, 0, init);
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    f->cf.pfnResourceMap(f->hDevice, d->h, 0, D3D10_DDI_MAP_WRITE, 0, &m);
+    f->cf.pfnResourceMap(f->hDevice, i->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    assert_int_equal(f->n_errors, 2);
+    assert_int_equal(f->errors[0], E_INVALIDARG);
+    assert_int_equal(f->errors[1], E_INVALIDARG);
+    assert_int_equal(f->lock_calls, 0);
+    assert_null(m.pData);
+    fake_res_destroy(f, d);
+    fake_res_destroy(f, i);
+    fake_teardown(f);
+}
+
+/* Seed 001 §7: pData = lock pointer + subresource offset; RowPitch = align(row bytes, 256),
+ * DepthPitch = RowPitch * rows, never 0. */
+static void test_map_returns_subresource_pointer_and_pitches(void **state)
+{
+    struct fake *f = fake_setup();
+    struct fake_res *r = fake_tex2d(f, D3D10_DDI_USAGE_STAGING, DXGI_FORMAT_R8G8B8A8_UNORM, 257, 129, 3, 2,
+                                    D3D10_DDI_CPU_ACCESS_READ);
+    struct fake_alloc *a = fake_mem(f, r);
+    /* subresource 4 = mip 1 of slice 1 (index = mip + slice * MipLevels) */
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    f->cf.pfnStagingResourceMap(f->hDevice, r->h, 4, D3D10_DDI_MAP_READ, 0, &m);
+    assert_int_equal(f->n_errors, 0);
+    UINT s0 = 1280 * 129, s1 = 512 * 64, s2 = 256 * 32; /* mips 257x129, 128x64, 64x32 */
+    UINT slice = s0 + s1 + s2;
+    assert_ptr_equal(m.pData, a->mem + slice + s0);
+    assert_int_equal(m.RowPitch, 512);
+    assert_int_equal(m.DepthPitch, 512 * 64);
+    f->cf.pfnStagingResourceUnmap(f->hDevice, r->h, 4);
+    assert_int_equal(f->unlock_calls, 1);
+    assert_int_equal(a->size, 2 * slice);
+    fake_res_destroy(f, r);
+    fake_teardown(f);
+}
+
+/* wddm-semantics §8.1 / seed 001 §8: a lock of an allocation the unsubmitted command buffer
+ * references is preceded by pfnRenderCb, so the kernel's implicit sync sees the copy; the
+ * copied data is then what Map(READ) returns. */
+static void test_map_flushes_queued_work_on_the_allocation_first(void **state)
+{
+    struct fake *f = fake_setup();
+    BYTE data[256];
+    for (int i = 0; i < 256; i++)
+        data[i] = (BYTE)(i * 7);
+    struct fake_res *src = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 256, 0, data);
+    struct fake_res *st = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 256, D3D10_DDI_CPU_ACCESS_READ, NULL);
+    f->cf.pfnResourceCopy(f->hDevice, st->h, src->h);
+    assert_int_equal(f->render_calls, 0); /* queued, not yet submitted */
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    f->cf.pfnStagingResourceMap(f->hDevice, st->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    assert_int_equal(f->render_calls, 1);
+    assert_memory_equal(m.pData, data, 256);
+    f->cf.pfnStagingResourceUnmap(f->hDevice, st->h, 0);
+    /* nothing queued now: the next map does not flush */
+    f->cf.pfnStagingResourceMap(f->hDevice, st->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    assert_int_equal(f->render_calls, 1);
+    f->cf.pfnStagingResourceUnmap(f->hDevice, st->h, 0);
+    fake_res_destroy(f, src);
+    fake_res_destroy(f, st);
+    fake_teardown(f);
+}
+
+/* wddm-semantics §3.3: a Discard lock may return a new instance handle; the unlock and every
+ * later command name the new handle. */
+static void test_map_discard_rename_switches_to_the_new_instance(void **state)
+{
+    struct fake *f = fake_setup();
+    f->rename_on_discard = 1;
+    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 128, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 128, 0, NULL);
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    f->cf.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
+    memset(m.pData, 0x5A, 128);
+    f->cf.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0); /* fake_UnlockCb asserts the handle is live */
+    f->cf.pfnResourceCopy(f->hDevice, dst->h, dyn->h);
+    fake_flush(f);
+    BYTE expect[128];
+    memset(expect, 0x5A, 128);
+    assert_memory_equal(fake_mem(f, dst)->mem, expect, 128);
+    assert_int_equal(f->n_errors, 0);
+    fake_res_destroy(f, dyn);
+    fake_res_destroy(f, dst);
+    assert_int_equal(f->live_allocs, 0);
+    fake_teardown(f);
+}
+
+/* wddm-semantics §3.3: a Discard lock that fails (no instance available) is retried after a
+ * flush with Discard | NoExistingReference. */
+static void test_map_discard_failure_retries_with_noexistingreference(void **state)
+{
+    struct fake *f = fake_setup();
+    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 64, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    f->lock_result = E_OUTOFMEMORY;
+    f->lock_fail_count = 1;
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    f->cf.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
+    assert_int_equal(f->n_errors, 0);
+    assert_int_equal(f->lock_calls, 2);
+    assert_int_equal(f->lock_log[0].Value, 0x002 | 0x080);
+    assert_int_equal(f->lock_log[1].Value, 0x002 | 0x080 | 0x100);
+    assert_non_null(m.pData);
+    f->cf.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0);
+    f->lock_result = S_OK;
+    fake_res_destroy(f, dyn);
+    fake_teardown(f);
+}
+
+/* ResourceIsStagingBusy: queued work means busy; otherwise the kernel is asked with a
+ * DonotWait lock that is given back at once. */
+static void test_staging_busy_reflects_queued_and_gpu_work(void **state)
+{
+    struct fake *f = fake_setup();
+    struct fake_res *src = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
+    struct fake_res *st = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 64, D3D10_DDI_CPU_ACCESS_READ, NULL);
+    f->cf.pfnResourceCopy(f->hDevice, st->h, src->h);
+    assert_true(f->cf.pfnResourceIsStagingBusy(f->hDevice, st->h));
+    fake_flush(f);
+    assert_false(f->cf.pfnResourceIsStagingBusy(f->hDevice, st->h));
+    assert_int_equal(f->locked, 0);
+    f->lock_result = D3DDDIERR_WASSTILLDRAWING;
+    f->lock_fail_count = -1;
+    assert_true(f->cf.pfnResourceIsStagingBusy(f->hDevice, st->h));
+    assert_int_equal(f->n_errors, 0);
+    f->lock_result = S_OK;
+    fake_res_destroy(f, src);
+    fake_res_destroy(f, st);
+    fake_teardown(f);
+}
+
+/* Every map slot of D3D11DDI_DEVICECONTEXTFUNCS is filled (wddm-semantics §4.3 table). */
+static void test_every_map_slot_is_filled(void **state)
+{
+    struct fake *f = fake_setup();
+    assert_non_null(f->cf.pfnDynamicIABufferMapNoOverwrite);
+    assert_non_null(f->cf.pfnDynamicIABufferMapDiscard);
+    assert_non_null(f->cf.pfnDynamicConstantBufferMapDiscard);
+    assert_non_null(f->cf.pfnDynamicResourceMapDiscard);
+    assert_non_null(f->cf.pfnStagingResourceMap);
+    assert_non_null(f->cf.pfnResourceMap);
+    assert_non_null(f->cf.pfnDynamicIABufferUnmap);
+    assert_non_null(f->cf.pfnDynamicConstantBufferUnmap);
+    assert_non_null(f->cf.pfnDynamicResourceUnmap);
+    assert_non_null(f->cf.pfnStagingResourceUnmap);
+    assert_non_null(f->cf.pfnResourceUnmap);
+    fake_teardown(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_map_read_locks_readonly),
+        cmocka_unit_test(test_map_write_locks_writeonly),
+        cmocka_unit_test(test_map_readwrite_locks_neither_readonly_nor_writeonly),
+        cmocka_unit_test(test_map_write_discard_locks_writeonly_discard),
+        cmocka_unit_test(test_map_write_nooverwrite_locks_writeonly_ignoresync_donotwait),
+        cmocka_unit_test(test_map_donotwait_still_drawing_reports_dxgi_ddi_err_wasstilldrawing),
+        cmocka_unit_test(test_map_nooverwrite_refused_busy_retries_waiting_without_error),
+        cmocka_unit_test(test_map_lock_errors_are_propagated),
+        cmocka_unit_test(test_map_of_default_or_immutable_fails_without_locking),
+        cmocka_unit_test(test_map_returns_subresource_pointer_and_pitches),
+        cmocka_unit_test(test_map_flushes_queued_work_on_the_allocation_first),
+        cmocka_unit_test(test_map_discard_rename_switches_to_the_new_instance),
+        cmocka_unit_test(test_map_discard_failure_retries_with_noexistingreference),
+        cmocka_unit_test(test_staging_busy_reflects_queued_and_gpu_work),
+        cmocka_unit_test(test_every_map_slot_is_filled),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
