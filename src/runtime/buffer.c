@@ -1,0 +1,58 @@
+/*
+ * buffer.c - ID3D11Buffer and ID3D11Device::CreateBuffer.
+ */
+#include "runtime/runtime.h"
+
+RT_RESOURCE_COMMON_METHODS(buf, ID3D11Buffer)
+
+static void STDMETHODCALLTYPE buf_GetDesc(ID3D11Buffer *This, D3D11_BUFFER_DESC *desc)
+{
+    if (desc)
+        *desc = ((struct rt_resource *)This)->desc.buffer;
+}
+
+const struct ID3D11BufferVtbl rt_buffer_vtbl = {
+    buf_QueryInterface, buf_AddRef, buf_Release, buf_GetDevice,
+    buf_GetType, buf_SetEvictionPriority, buf_GetEvictionPriority,
+    buf_GetDesc,
+};
+
+HRESULT STDMETHODCALLTYPE rt_device_CreateBuffer(ID3D11Device *iface, const D3D11_BUFFER_DESC *desc,
+                                                 const D3D11_SUBRESOURCE_DATA *data, ID3D11Buffer **out)
+{
+    struct rt_device *dev = rt_device_from_iface(iface);
+    if (out)
+        *out = NULL;
+    if (!desc) {
+        RT_REFUSE("CreateBuffer: pDesc is NULL");
+        return E_INVALIDARG;
+    }
+    HRESULT hr = rt_validate_buffer_desc(desc, data);
+    if (FAILED(hr))
+        return hr;
+    if (!out)
+        return S_FALSE; /* D3D11: ppBuffer NULL = validate only */
+
+    struct rt_resource tmpl;
+    memset(&tmpl, 0, sizeof(tmpl));
+    tmpl.iface.lpVtbl = (const struct ID3D11ResourceVtbl *)(const void *)&rt_buffer_vtbl;
+    tmpl.dimension = D3D11_RESOURCE_DIMENSION_BUFFER;
+    tmpl.desc.buffer = *desc;
+    tmpl.width = desc->ByteWidth;
+    tmpl.height = tmpl.depth = 1;
+    tmpl.mip_levels = tmpl.array_size = 1;
+    tmpl.format = DXGI_FORMAT_UNKNOWN;
+    tmpl.sample_count = 1;
+    tmpl.usage = desc->Usage;
+    tmpl.bind_flags = desc->BindFlags;
+    tmpl.cpu_access = desc->CPUAccessFlags;
+    tmpl.misc_flags = desc->MiscFlags;
+    tmpl.subresource_count = 1;
+
+    struct rt_resource *res;
+    hr = rt_resource_create(dev, &tmpl, data, &res);
+    if (FAILED(hr))
+        return hr;
+    *out = (ID3D11Buffer *)(void *)res;
+    return S_OK;
+}

@@ -1,0 +1,282 @@
+/*
+ * callbacks.c - the runtime callbacks a UMD calls (D3DDDI_DEVICECALLBACKS,
+ * D3DDDI_ADAPTERCALLBACKS, D3D11DDI_CORELAYER_DEVICECALLBACKS).
+ *
+ * Each D3DDDI callback is one D3DKMT thunk (seed 001 §2: "the UMD gets memory only through
+ * pfnAllocateCb and CPU pointers only through pfnLockCb"); the kernel's NTSTATUS becomes the
+ * HRESULT the callback documents (wddm-semantics §3.1-3.6). The callbacks do not take the
+ * device lock: the UMD calls them from inside a DDI call that already holds it.
+ */
+#include "runtime/runtime.h"
+
+HRESULT rt_ntstatus_to_hresult(NTSTATUS st)
+{
+    switch (st) {
+    case STATUS_SUCCESS:
+        return S_OK;
+    case STATUS_GRAPHICS_ALLOCATION_BUSY:
+        return D3DDDIERR_WASSTILLDRAWING;        /* pfnLockCb with DonotWait (§3.2) */
+    case STATUS_DEVICE_REMOVED:
+        return D3DDDIERR_DEVICEREMOVED;
+    case STATUS_NO_MEMORY:
+    case STATUS_GRAPHICS_NO_VIDEO_MEMORY:
+        return E_OUTOFMEMORY;
+    case STATUS_INVALID_PARAMETER:
+    case STATUS_INVALID_HANDLE:
+    case STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE:
+    case STATUS_BUFFER_TOO_SMALL:
+        return E_INVALIDARG;
+    case STATUS_GRAPHICS_CANT_EVICT_PINNED_ALLOCATION:
+        return D3DDDIERR_CANTEVICTPINNEDALLOCATION;
+    case STATUS_NOT_SUPPORTED:
+    case STATUS_NOT_IMPLEMENTED:
+        return E_NOTIMPL;
+    default:
+        return NT_SUCCESS(st) ? S_OK : E_FAIL;
+    }
+}
+
+static struct rt_device *dev_from_handle(HANDLE h)
+{
+    return (struct rt_device *)h;
+}
+
+/* Every thunk's status goes through here: a removed device stays removed (the UMD must also
+ * propagate D3DDDIERR_DEVICEREMOVED through pfnSetErrorCb; this catches a UMD that does not). */
+static HRESULT thunk_result(struct rt_device *dev, NTSTATUS st, const char *cb)
+{
+    HRESULT hr = rt_ntstatus_to_hresult(st);
+    if (hr == D3DDDIERR_DEVICEREMOVED)
+        rt_device_set_removed(dev, DXGI_ERROR_DEVICE_REMOVED);
+    else if (FAILED(hr) && hr != D3DDDIERR_WASSTILLDRAWING)
+        RT_REFUSE("%s: kernel returned 0x%08x -> 0x%08x", cb, (UINT)st, (UINT)hr);
+    return hr;
+}
+
+static inline D3DKMT_HANDLE km_handle(HANDLE h)
+{
+    return (D3DKMT_HANDLE)(uintptr_t)h;
+}
+
+/* ---- pfnQueryAdapterInfoCb ------------------------------------------------------------------ */
+static HRESULT APIENTRY cb_QueryAdapterInfo(HANDLE hAdapter, D3DDDICB_QUERYADAPTERINFO *info)
+{
+    struct rt_device *dev = dev_from_handle(hAdapter);
+    if (!dev || !info)
+        return E_INVALIDARG;
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = dev->km_adapter, .Type = KMTQAITYPE_UMDRIVERPRIVATE,
+                                  .pPrivateDriverData = info->pPrivateDriverData,
+                                  .PrivateDriverDataSize = info->PrivateDriverDataSize };
+    return thunk_result(dev, D3DKMTQueryAdapterInfo(&q), "pfnQueryAdapterInfoCb");
+}
+
+/* ---- pfnAllocateCb / pfnDeallocateCb (wddm-semantics §3.5) ---------------------------------- */
+
+/* hResource of D3DDDICB_ALLOCATE/DEALLOCATE is the runtime resource handle the runtime gave in
+ * pfnCreateResource (hRTResource): our rt_resource. Recognise it before trusting it. */
+static struct rt_resource *rt_resource_from_handle(struct rt_device *dev, HANDLE h)
+{
+    struct rt_resource *res = (struct rt_resource *)h;
+    if (!res || res->magic != RT_RESOURCE_MAGIC || res->device != dev)
+        return NULL;
+    return res;
+}
+
+static HRESULT APIENTRY cb_Allocate(HANDLE hDevice, D3DDDICB_ALLOCATE *a)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !a || (a->NumAllocations && !a->pAllocationInfo))
+        return E_INVALIDARG;
+    if (rt_device_is_removed(dev))
+        return D3DDDIERR_DEVICEREMOVED;
+    struct rt_resource *res = NULL;
+    if (a->hResource) {
+        res = rt_resource_from_handle(dev, a->hResource);
+        if (!res) {
+            RT_REFUSE("pfnAllocateCb: hResource is not a runtime resource handle of this device");
+            return E_INVALIDARG;
+        }
+    }
+    D3DKMT_CREATEALLOCATION ca = { 0 };
+    ca.hDevice = dev->km_device;
+    ca.pPrivateDriverData = a->pPrivateDriverData;
+    ca.PrivateDriverDataSize = a->PrivateDriverDataSize;
+    ca.NumAllocations = a->NumAllocations;
+    ca.pAllocationInfo = a->pAllocationInfo;
+    if (res) {
+        /* First allocation of the resource creates the kernel resource; later ones attach to it. */
+        ca.hResource = res->km_resource;
+        ca.Flags.CreateResource = res->km_resource ? 0 : 1;
+        ca.hPrivateRuntimeResourceHandle = a->hResource;
+    }
+    HRESULT hr = thunk_result(dev, D3DKMTCreateAllocation(&ca), "pfnAllocateCb");
+    if (SUCCEEDED(hr) && res) {
+        res->km_resource = ca.hResource;
+        a->hKMResource = ca.hResource;
+    }
+    return hr;
+}
+
+static HRESULT APIENTRY cb_Deallocate(HANDLE hDevice, const D3DDDICB_DEALLOCATE *d)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !d)
+        return E_INVALIDARG;
+    D3DKMT_DESTROYALLOCATION da = { .hDevice = dev->km_device };
+    struct rt_resource *res = NULL;
+    if (d->hResource) {
+        /* hResource set: every allocation of the resource and the resource itself (§3.5). */
+        res = rt_resource_from_handle(dev, d->hResource);
+        if (!res) {
+            RT_REFUSE("pfnDeallocateCb: hResource is not a runtime resource handle of this device");
+            return E_INVALIDARG;
+        }
+        if (!res->km_resource)
+            return S_OK; /* nothing was allocated through it */
+        da.hResource = res->km_resource;
+    } else {
+        if (d->NumAllocations && !d->HandleList)
+            return E_INVALIDARG;
+        da.phAllocationList = d->HandleList;
+        da.AllocationCount = d->NumAllocations;
+    }
+    HRESULT hr = thunk_result(dev, D3DKMTDestroyAllocation(&da), "pfnDeallocateCb");
+    if (SUCCEEDED(hr) && res)
+        res->km_resource = 0;
+    /* Destruction after removal still frees memory; only removal itself is reported. */
+    return hr == D3DDDIERR_DEVICEREMOVED ? S_OK : hr;
+}
+
+/* ---- pfnLockCb / pfnUnlockCb (wddm-semantics §3.1, §3.2) ------------------------------------- */
+static HRESULT APIENTRY cb_Lock(HANDLE hDevice, D3DDDICB_LOCK *l)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !l)
+        return E_INVALIDARG;
+    D3DKMT_LOCK kl = { 0 };
+    kl.hDevice = dev->km_device;
+    kl.hAllocation = l->hAllocation;
+    kl.PrivateDriverData = l->PrivateDriverData;
+    kl.NumPages = l->NumPages;
+    kl.pPages = l->pPages;
+    kl.Flags = l->Flags;
+    kl.GpuVirtualAddress = l->GpuVirtualAddress;
+    HRESULT hr = thunk_result(dev, D3DKMTLock(&kl), "pfnLockCb");
+    if (SUCCEEDED(hr)) {
+        l->pData = kl.pData;
+        l->hAllocation = kl.hAllocation; /* Discard may hand out another instance (§3.3) */
+    }
+    return hr;
+}
+
+static HRESULT APIENTRY cb_Unlock(HANDLE hDevice, const D3DDDICB_UNLOCK *u)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !u || (u->NumAllocations && !u->phAllocations))
+        return E_INVALIDARG;
+    D3DKMT_UNLOCK ku = { .hDevice = dev->km_device, .NumAllocations = u->NumAllocations,
+                         .phAllocations = u->phAllocations };
+    return thunk_result(dev, D3DKMTUnlock(&ku), "pfnUnlockCb");
+}
+
+/* ---- pfnRenderCb ------------------------------------------------------------------------------ */
+static HRESULT APIENTRY cb_Render(HANDLE hDevice, D3DDDICB_RENDER *r)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !r)
+        return E_INVALIDARG;
+    if (r->BroadcastContextCount > 64)
+        return E_INVALIDARG;
+    D3DKMT_RENDER kr = { 0 };
+    kr.hContext = km_handle(r->hContext);
+    kr.CommandOffset = r->CommandOffset;
+    kr.CommandLength = r->CommandLength;
+    kr.AllocationCount = r->NumAllocations;
+    kr.PatchLocationCount = r->NumPatchLocations;
+    kr.NewCommandBufferSize = r->NewCommandBufferSize;
+    kr.NewAllocationListSize = r->NewAllocationListSize;
+    kr.NewPatchLocationListSize = r->NewPatchLocationListSize;
+    kr.Flags.ResizeCommandBuffer = r->Flags.ResizeCommandBuffer;
+    kr.Flags.ResizeAllocationList = r->Flags.ResizeAllocationList;
+    kr.Flags.ResizePatchLocationList = r->Flags.ResizePatchLocationList;
+    kr.BroadcastContextCount = r->BroadcastContextCount;
+    for (UINT i = 0; i < r->BroadcastContextCount; i++)
+        kr.BroadcastContext[i] = km_handle(r->BroadcastContext[i]);
+    HRESULT hr = thunk_result(dev, D3DKMTRender(&kr), "pfnRenderCb");
+    if (SUCCEEDED(hr)) {
+        r->pNewCommandBuffer = kr.pNewCommandBuffer;
+        r->NewCommandBufferSize = kr.NewCommandBufferSize;
+        r->pNewAllocationList = kr.pNewAllocationList;
+        r->NewAllocationListSize = kr.NewAllocationListSize;
+        r->pNewPatchLocationList = kr.pNewPatchLocationList;
+        r->NewPatchLocationListSize = kr.NewPatchLocationListSize;
+    }
+    return hr;
+}
+
+/* ---- pfnCreateContextCb / pfnDestroyContextCb ------------------------------------------------ */
+static HRESULT APIENTRY cb_CreateContext(HANDLE hDevice, D3DDDICB_CREATECONTEXT *c)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !c)
+        return E_INVALIDARG;
+    if (rt_device_is_removed(dev))
+        return D3DDDIERR_DEVICEREMOVED;
+    D3DKMT_CREATECONTEXT kc = { 0 };
+    kc.hDevice = dev->km_device;
+    kc.NodeOrdinal = c->NodeOrdinal;
+    kc.EngineAffinity = c->EngineAffinity;
+    kc.Flags.Value = c->Flags;
+    kc.pPrivateDriverData = c->pPrivateDriverData;
+    kc.PrivateDriverDataSize = c->PrivateDriverDataSize;
+    kc.ClientHint = D3DKMT_CLIENTHINT_DX11;
+    HRESULT hr = thunk_result(dev, D3DKMTCreateContext(&kc), "pfnCreateContextCb");
+    if (SUCCEEDED(hr)) {
+        c->hContext = (HANDLE)(uintptr_t)kc.hContext;
+        c->pCommandBuffer = kc.pCommandBuffer;
+        c->CommandBufferSize = kc.CommandBufferSize;
+        c->pAllocationList = kc.pAllocationList;
+        c->AllocationListSize = kc.AllocationListSize;
+        c->pPatchLocationList = kc.pPatchLocationList;
+        c->PatchLocationListSize = kc.PatchLocationListSize;
+        c->CommandBuffer = kc.CommandBuffer;
+    }
+    return hr;
+}
+
+static HRESULT APIENTRY cb_DestroyContext(HANDLE hDevice, const D3DDDICB_DESTROYCONTEXT *c)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !c)
+        return E_INVALIDARG;
+    D3DKMT_DESTROYCONTEXT kc = { .hContext = km_handle(c->hContext) };
+    HRESULT hr = thunk_result(dev, D3DKMTDestroyContext(&kc), "pfnDestroyContextCb");
+    return hr == D3DDDIERR_DEVICEREMOVED ? S_OK : hr;
+}
+
+/* ---- pfnSetErrorCb (wddm-semantics §4.2-4.4) ---------------------------------------------- */
+static VOID APIENTRY cb_SetError(D3D10DDI_HRTCORELAYER hCore, HRESULT hr)
+{
+    struct rt_device *dev = hCore.handle;
+    if (!dev)
+        return;
+    /* Called by the UMD from inside a DDI call: the device lock is held by that call, so the
+     * slot belongs to it. The first error wins (it names the cause). */
+    if (dev->call_error == S_OK)
+        dev->call_error = hr;
+    if (hr == D3DDDIERR_DEVICEREMOVED)
+        rt_device_set_removed(dev, DXGI_ERROR_DEVICE_REMOVED);
+}
+
+void rt_callbacks_init(struct rt_device *dev)
+{
+    dev->adapter_callbacks.pfnQueryAdapterInfoCb = cb_QueryAdapterInfo;
+    dev->kt_callbacks.pfnAllocateCb = cb_Allocate;
+    dev->kt_callbacks.pfnDeallocateCb = cb_Deallocate;
+    dev->kt_callbacks.pfnRenderCb = cb_Render;
+    dev->kt_callbacks.pfnLockCb = cb_Lock;
+    dev->kt_callbacks.pfnUnlockCb = cb_Unlock;
+    dev->kt_callbacks.pfnCreateContextCb = cb_CreateContext;
+    dev->kt_callbacks.pfnDestroyContextCb = cb_DestroyContext;
+    dev->core_callbacks.pfnSetErrorCb = cb_SetError;
+}

@@ -1,0 +1,90 @@
+/*
+ * context.c - the immediate context (ID3D11DeviceContext), embedded in the device.
+ *
+ * Reference counting follows the device-child rule: while the application holds the context,
+ * the context holds one device reference (taken on 0 -> 1, dropped on 1 -> 0), so the device
+ * lives as long as anything references it. Map/Unmap live in map.c, copies in copy.c.
+ */
+#include "runtime/runtime.h"
+
+static HRESULT STDMETHODCALLTYPE ctx_QueryInterface(ID3D11DeviceContext *iface, REFIID riid, void **ppv)
+{
+    if (!ppv)
+        return E_POINTER;
+    *ppv = NULL;
+    if (!riid)
+        return E_INVALIDARG;
+    if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
+        rt_iid_equal(riid, &IID_ID3D11DeviceContext)) {
+        ID3D11DeviceContext_AddRef(iface);
+        *ppv = iface;
+        return S_OK;
+    }
+    return E_NOINTERFACE;
+}
+
+static ULONG STDMETHODCALLTYPE ctx_AddRef(ID3D11DeviceContext *iface)
+{
+    struct rt_context *ctx = rt_context_from_iface(iface);
+    ULONG n = atomic_fetch_add(&ctx->refs, 1) + 1;
+    if (n == 1)
+        rt_device_addref(ctx->device);
+    return n;
+}
+
+static ULONG STDMETHODCALLTYPE ctx_Release(ID3D11DeviceContext *iface)
+{
+    struct rt_context *ctx = rt_context_from_iface(iface);
+    ULONG n = atomic_fetch_sub(&ctx->refs, 1) - 1;
+    if (n == 0)
+        rt_device_release(ctx->device); /* may destroy the device and this embedded context */
+    return n;
+}
+
+static void STDMETHODCALLTYPE ctx_GetDevice(ID3D11DeviceContext *iface, ID3D11Device **out)
+{
+    if (!out)
+        return;
+    struct rt_context *ctx = rt_context_from_iface(iface);
+    rt_device_addref(ctx->device);
+    *out = &ctx->device->iface;
+}
+
+static void STDMETHODCALLTYPE ctx_Flush(ID3D11DeviceContext *iface)
+{
+    struct rt_device *dev = rt_context_from_iface(iface)->device;
+    if (rt_device_is_removed(dev) || !dev->ctx_funcs.pfnFlush)
+        return;
+    static const HRESULT allowed[] = { D3DDDIERR_DEVICEREMOVED };
+    rt_ddi_begin(dev);
+    dev->ctx_funcs.pfnFlush(dev->drv_device);
+    HRESULT err = rt_ddi_end(dev);
+    (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnFlush");
+}
+
+static D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE ctx_GetType(ID3D11DeviceContext *iface)
+{
+    return D3D11_DEVICE_CONTEXT_IMMEDIATE;
+}
+
+static const struct ID3D11DeviceContextVtbl context_vtbl = {
+    ctx_QueryInterface,
+    ctx_AddRef,
+    ctx_Release,
+    ctx_GetDevice,
+    rt_context_Map,
+    rt_context_Unmap,
+    rt_context_CopySubresourceRegion,
+    rt_context_CopyResource,
+    rt_context_UpdateSubresource,
+    rt_context_ClearRenderTargetView,
+    ctx_Flush,
+    ctx_GetType,
+};
+
+void rt_context_init(struct rt_context *ctx, struct rt_device *dev)
+{
+    ctx->iface.lpVtbl = &context_vtbl;
+    atomic_init(&ctx->refs, 0);
+    ctx->device = dev;
+}

@@ -1,0 +1,542 @@
+/*
+ * device.c - D3D11CreateDevice and the ID3D11Device object.
+ *
+ * Device creation (docs/architecture.md "Process model and entry points"): the kernel side
+ * through D3DKMT thunks (EnumAdapters2 -> first adapter, CreateDevice), then the UMD through
+ * its OpenAdapter10_2 entry point: pfnGetSupportedVersions (D3D11.0 DDI), pfnGetCaps
+ * (threading), pfnCalcPrivateDeviceSize + pfnCreateDevice into runtime-allocated memory
+ * (seed 001 §3), which fills D3D11DDI_DEVICEFUNCS and D3D11DDI_DEVICECONTEXTFUNCS.
+ */
+#include "runtime/runtime.h"
+
+#include <stdlib.h>
+
+/* ---- device state helpers ------------------------------------------------------------------- */
+
+void rt_device_addref(struct rt_device *dev)
+{
+    atomic_fetch_add(&dev->refs, 1);
+}
+
+BOOL rt_device_is_removed(struct rt_device *dev)
+{
+    return atomic_load(&dev->removed_reason) != S_OK;
+}
+
+void rt_device_set_removed(struct rt_device *dev, HRESULT reason)
+{
+    int expected = S_OK;
+    /* The first reason sticks: GetDeviceRemovedReason answers why the device was lost. */
+    if (atomic_compare_exchange_strong(&dev->removed_reason, &expected, reason))
+        RT_REFUSE("device removed (reason 0x%08x): every later call fails with DXGI_ERROR_DEVICE_REMOVED",
+                  (UINT)reason);
+}
+
+void rt_ddi_begin(struct rt_device *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    dev->call_error = S_OK;
+}
+
+HRESULT rt_ddi_end(struct rt_device *dev)
+{
+    HRESULT hr = dev->call_error;
+    dev->call_error = S_OK;
+    pthread_mutex_unlock(&dev->lock);
+    return hr;
+}
+
+HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRESULT *allowed, UINT n_allowed,
+                            const char *ddi_name)
+{
+    if (ddi_error == S_OK)
+        return S_OK;
+    /* D3DDDIERR_DEVICEREMOVED is allowed from every DDI (wddm-semantics §4.2-4.4). */
+    if (ddi_error == D3DDDIERR_DEVICEREMOVED) {
+        rt_device_set_removed(dev, DXGI_ERROR_DEVICE_REMOVED);
+        return DXGI_ERROR_DEVICE_REMOVED;
+    }
+    BOOL ok = FALSE;
+    for (UINT i = 0; i < n_allowed; i++)
+        ok |= allowed[i] == ddi_error;
+    if (!ok) {
+        /* wddm-semantics §4.3: any error a DDI may not report is critical; the runtime logs it
+         * and removes the device. */
+        RT_REFUSE("%s reported 0x%08x, which that DDI may not report: device removed", ddi_name, (UINT)ddi_error);
+        rt_device_set_removed(dev, DXGI_ERROR_DRIVER_INTERNAL_ERROR);
+        return DXGI_ERROR_DEVICE_REMOVED;
+    }
+    if (ddi_error == DXGI_DDI_ERR_WASSTILLDRAWING)
+        return DXGI_ERROR_WAS_STILL_DRAWING;
+    if (ddi_error == DXGI_DDI_ERR_UNSUPPORTED)
+        return DXGI_ERROR_UNSUPPORTED;
+    return ddi_error; /* E_OUTOFMEMORY, E_INVALIDARG: same code at the API */
+}
+
+/* ---- destruction ---------------------------------------------------------------------------- */
+
+static void device_teardown(struct rt_device *dev)
+{
+    if (dev->drv_device_created && dev->funcs.pfnDestroyDevice) {
+        rt_ddi_begin(dev);
+        dev->funcs.pfnDestroyDevice(dev->drv_device);
+        (void)rt_ddi_end(dev);
+    }
+    free(dev->drv_device_mem);
+    if (dev->adapter_open && dev->adapter_funcs.pfnCloseAdapter)
+        dev->adapter_funcs.pfnCloseAdapter(dev->drv_adapter);
+    if (dev->km_device) {
+        D3DKMT_DESTROYDEVICE dd = { .hDevice = dev->km_device };
+        (void)D3DKMTDestroyDevice(&dd);
+    }
+    if (dev->km_adapter) {
+        D3DKMT_CLOSEADAPTER ca = { .hAdapter = dev->km_adapter };
+        (void)D3DKMTCloseAdapter(&ca);
+    }
+    pthread_mutex_destroy(&dev->lock);
+    free(dev);
+}
+
+void rt_device_release(struct rt_device *dev)
+{
+    if (atomic_fetch_sub(&dev->refs, 1) == 1)
+        device_teardown(dev);
+}
+
+/* ---- ID3D11Device methods ------------------------------------------------------------------- */
+
+static HRESULT STDMETHODCALLTYPE dev_QueryInterface(ID3D11Device *iface, REFIID riid, void **ppv)
+{
+    if (!ppv)
+        return E_POINTER;
+    *ppv = NULL;
+    if (!riid)
+        return E_INVALIDARG;
+    if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11Device)) {
+        rt_device_addref(rt_device_from_iface(iface));
+        *ppv = iface;
+        return S_OK;
+    }
+    return E_NOINTERFACE;
+}
+
+static ULONG STDMETHODCALLTYPE dev_AddRef(ID3D11Device *iface)
+{
+    return atomic_fetch_add(&rt_device_from_iface(iface)->refs, 1) + 1;
+}
+
+static ULONG STDMETHODCALLTYPE dev_Release(ID3D11Device *iface)
+{
+    struct rt_device *dev = rt_device_from_iface(iface);
+    ULONG left = atomic_fetch_sub(&dev->refs, 1) - 1;
+    if (left == 0)
+        device_teardown(dev);
+    return left;
+}
+
+static HRESULT STDMETHODCALLTYPE dev_CheckFormatSupport(ID3D11Device *iface, DXGI_FORMAT format, UINT *support)
+{
+    struct rt_device *dev = rt_device_from_iface(iface);
+    if (!support) {
+        RT_REFUSE("CheckFormatSupport: pFormatSupport is NULL");
+        return E_INVALIDARG;
+    }
+    *support = 0;
+    const struct wddm_format_info *fi = wddm_format_info(format);
+    if (!fi)
+        return E_FAIL; /* D3D11: E_FAIL for a format the device does not support */
+    UINT caps = fi->support;
+    if (dev->funcs.pfnCheckFormatSupport) {
+        /* The driver says whether it implements the format at all; the table says what D3D11
+         * allows for it. The bits are not intersected: the WDK numbers the DDI's answer with
+         * D3D10_DDI_FORMAT_SUPPORT_* (not in d3d10umddi.h here), unlike D3D11_FORMAT_SUPPORT. */
+        UINT drv = 0;
+        rt_ddi_begin(dev);
+        dev->funcs.pfnCheckFormatSupport(dev->drv_device, format, &drv);
+        (void)rt_ddi_end(dev);
+        if (!drv)
+            caps = 0;
+    }
+    *support = caps;
+    return caps ? S_OK : E_FAIL;
+}
+
+static HRESULT STDMETHODCALLTYPE dev_CheckFeatureSupport(ID3D11Device *iface, D3D11_FEATURE feature, void *data,
+                                                         UINT size)
+{
+    struct rt_device *dev = rt_device_from_iface(iface);
+    if (!data) {
+        RT_REFUSE("CheckFeatureSupport: pFeatureSupportData is NULL");
+        return E_INVALIDARG;
+    }
+    switch (feature) {
+    case D3D11_FEATURE_THREADING: {
+        if (size != sizeof(D3D11_FEATURE_DATA_THREADING)) {
+            RT_REFUSE("CheckFeatureSupport(THREADING): FeatureSupportDataSize %u != sizeof(D3D11_FEATURE_DATA_THREADING)",
+                      size);
+            return E_INVALIDARG;
+        }
+        D3D11_FEATURE_DATA_THREADING *t = data;
+        /* What the UMD reported through pfnGetCaps(D3D11DDICAPS_THREADING). */
+        t->DriverConcurrentCreates = (dev->threading_caps & D3D11DDICAPS_FREETHREADED) ? TRUE : FALSE;
+        t->DriverCommandLists =
+            (dev->threading_caps & (D3D11DDICAPS_COMMANDLISTS | D3D11DDICAPS_COMMANDLISTS_BUILD_2)) ? TRUE : FALSE;
+        return S_OK;
+    }
+    case D3D11_FEATURE_DOUBLES: {
+        if (size != sizeof(D3D11_FEATURE_DATA_DOUBLES)) {
+            RT_REFUSE("CheckFeatureSupport(DOUBLES): wrong FeatureSupportDataSize %u", size);
+            return E_INVALIDARG;
+        }
+        ((D3D11_FEATURE_DATA_DOUBLES *)data)->DoublePrecisionFloatShaderOps = FALSE;
+        return S_OK;
+    }
+    case D3D11_FEATURE_FORMAT_SUPPORT: {
+        if (size != sizeof(D3D11_FEATURE_DATA_FORMAT_SUPPORT)) {
+            RT_REFUSE("CheckFeatureSupport(FORMAT_SUPPORT): wrong FeatureSupportDataSize %u", size);
+            return E_INVALIDARG;
+        }
+        D3D11_FEATURE_DATA_FORMAT_SUPPORT *f = data;
+        return dev_CheckFormatSupport(iface, f->InFormat, &f->OutFormatSupport);
+    }
+    default:
+        RT_REFUSE("CheckFeatureSupport: feature %u is not supported by this runtime", (UINT)feature);
+        return E_INVALIDARG;
+    }
+}
+
+static D3D_FEATURE_LEVEL STDMETHODCALLTYPE dev_GetFeatureLevel(ID3D11Device *iface)
+{
+    return rt_device_from_iface(iface)->feature_level;
+}
+
+static UINT STDMETHODCALLTYPE dev_GetCreationFlags(ID3D11Device *iface)
+{
+    return rt_device_from_iface(iface)->create_flags;
+}
+
+static HRESULT STDMETHODCALLTYPE dev_GetDeviceRemovedReason(ID3D11Device *iface)
+{
+    return atomic_load(&rt_device_from_iface(iface)->removed_reason);
+}
+
+static void STDMETHODCALLTYPE dev_GetImmediateContext(ID3D11Device *iface, ID3D11DeviceContext **out)
+{
+    if (!out)
+        return;
+    struct rt_device *dev = rt_device_from_iface(iface);
+    ID3D11DeviceContext_AddRef(&dev->context.iface);
+    *out = &dev->context.iface;
+}
+
+static const struct ID3D11DeviceVtbl device_vtbl = {
+    dev_QueryInterface,
+    dev_AddRef,
+    dev_Release,
+    rt_device_CreateBuffer,
+    rt_device_CreateTexture1D,
+    rt_device_CreateTexture2D,
+    rt_device_CreateTexture3D,
+    rt_device_CreateRenderTargetView,
+    dev_CheckFormatSupport,
+    dev_CheckFeatureSupport,
+    dev_GetFeatureLevel,
+    dev_GetCreationFlags,
+    dev_GetDeviceRemovedReason,
+    dev_GetImmediateContext,
+};
+
+/* ---- D3D11CreateDevice ---------------------------------------------------------------------- */
+
+#define CREATE_FLAGS_KNOWN (D3D11_CREATE_DEVICE_SINGLETHREADED | D3D11_CREATE_DEVICE_DEBUG | \
+                            D3D11_CREATE_DEVICE_SWITCH_TO_REF | \
+                            D3D11_CREATE_DEVICE_PREVENT_INTERNAL_THREADING_OPTIMIZATIONS | \
+                            D3D11_CREATE_DEVICE_BGRA_SUPPORT | D3D11_CREATE_DEVICE_DEBUGGABLE | \
+                            D3D11_CREATE_DEVICE_PREVENT_ALTERING_LAYER_SETTINGS_FROM_REGISTRY | \
+                            D3D11_CREATE_DEVICE_DISABLE_GPU_TIMEOUT | D3D11_CREATE_DEVICE_VIDEO_SUPPORT)
+
+/* The D3D11.0 DDI serves feature levels up to 11_0; D3D11CreateDevice's default list
+ * (pFeatureLevels == NULL) is 11_0, 10_1, 10_0, 9_3, 9_2, 9_1. */
+static BOOL feature_level_supported(D3D_FEATURE_LEVEL fl)
+{
+    switch (fl) {
+    case D3D_FEATURE_LEVEL_9_1:
+    case D3D_FEATURE_LEVEL_9_2:
+    case D3D_FEATURE_LEVEL_9_3:
+    case D3D_FEATURE_LEVEL_10_0:
+    case D3D_FEATURE_LEVEL_10_1:
+    case D3D_FEATURE_LEVEL_11_0:
+        return TRUE;
+    default:
+        return FALSE;
+    }
+}
+
+static BOOL feature_level_known(D3D_FEATURE_LEVEL fl)
+{
+    return feature_level_supported(fl) || fl == D3D_FEATURE_LEVEL_11_1 || fl == D3D_FEATURE_LEVEL_12_0 ||
+           fl == D3D_FEATURE_LEVEL_12_1 || fl == D3D_FEATURE_LEVEL_1_0_CORE;
+}
+
+/* Kernel side: the first adapter of D3DKMTEnumAdapters2, and a kernel device on it. */
+static HRESULT open_kernel_side(struct rt_device *dev)
+{
+    D3DKMT_ENUMADAPTERS2 en = { 0 };
+    D3DKMT_ADAPTERINFO *infos = NULL;
+    ULONG n = 0;
+    NTSTATUS st = STATUS_SUCCESS;
+    /* Count, then fetch; retried if an adapter arrives in between (STATUS_BUFFER_TOO_SMALL). */
+    for (int attempt = 0; attempt < 3; attempt++) {
+        en.NumAdapters = 0;
+        en.pAdapters = NULL;
+        st = D3DKMTEnumAdapters2(&en);
+        if (!NT_SUCCESS(st) || en.NumAdapters == 0)
+            break;
+        n = en.NumAdapters;
+        free(infos);
+        infos = calloc(n, sizeof(*infos));
+        if (!infos)
+            return E_OUTOFMEMORY;
+        en.NumAdapters = n;
+        en.pAdapters = infos;
+        st = D3DKMTEnumAdapters2(&en);
+        if (st != STATUS_BUFFER_TOO_SMALL)
+            break;
+    }
+    if (!NT_SUCCESS(st) || en.NumAdapters == 0 || !infos) {
+        free(infos);
+        RT_REFUSE("D3D11CreateDevice: no adapter (D3DKMTEnumAdapters2 status 0x%08x)", (UINT)st);
+        /* D3D11CreateDevice answers DXGI_ERROR_UNSUPPORTED when no adapter can serve it. */
+        return (NT_SUCCESS(st) || st == STATUS_NOT_SUPPORTED) ? DXGI_ERROR_UNSUPPORTED : rt_ntstatus_to_hresult(st);
+    }
+    /* Default adapter = the first; every returned handle is open and the others are closed. */
+    dev->km_adapter = infos[0].hAdapter;
+    dev->adapter_luid = infos[0].AdapterLuid;
+    for (ULONG i = 1; i < en.NumAdapters && i < n; i++) {
+        D3DKMT_CLOSEADAPTER ca = { .hAdapter = infos[i].hAdapter };
+        (void)D3DKMTCloseAdapter(&ca);
+    }
+    free(infos);
+
+    D3DKMT_CREATEDEVICE cd = { .hAdapter = dev->km_adapter };
+    cd.Flags.DisableGpuTimeout = (dev->create_flags & D3D11_CREATE_DEVICE_DISABLE_GPU_TIMEOUT) ? 1 : 0;
+    st = D3DKMTCreateDevice(&cd);
+    if (!NT_SUCCESS(st)) {
+        RT_REFUSE("D3D11CreateDevice: D3DKMTCreateDevice failed (0x%08x)", (UINT)st);
+        return rt_ntstatus_to_hresult(st);
+    }
+    dev->km_device = cd.hDevice;
+    return S_OK;
+}
+
+/* UMD side: OpenAdapter10_2, version check, caps, device creation (seed 001 §3). */
+static HRESULT open_umd_side(struct rt_device *dev)
+{
+    PFND3D10DDI_OPENADAPTER open = rt_umd_entry();
+    if (!open) {
+        RT_REFUSE("D3D11CreateDevice: no user-mode driver entry point");
+        return DXGI_ERROR_UNSUPPORTED;
+    }
+    D3D10DDIARG_OPENADAPTER oa = { 0 };
+    oa.hRTAdapter.handle = dev;
+    oa.Interface = D3D11_0_DDI_INTERFACE_VERSION;
+    oa.Version = D3D11_0_DDI_BUILD_VERSION;
+    oa.pAdapterCallbacks = &dev->adapter_callbacks;
+    oa.pAdapterFuncs_2 = &dev->adapter_funcs;
+    HRESULT hr = open(&oa);
+    if (FAILED(hr)) {
+        RT_REFUSE("D3D11CreateDevice: the UMD's OpenAdapter10_2 failed (0x%08x)", (UINT)hr);
+        return hr;
+    }
+    dev->drv_adapter = oa.hAdapter;
+    dev->adapter_open = TRUE;
+    if (!dev->adapter_funcs.pfnCalcPrivateDeviceSize || !dev->adapter_funcs.pfnCreateDevice) {
+        RT_REFUSE("D3D11CreateDevice: the UMD's adapter table lacks pfnCalcPrivateDeviceSize/pfnCreateDevice");
+        return DXGI_ERROR_DRIVER_INTERNAL_ERROR;
+    }
+
+    /* The UMD must list the D3D11.0 DDI among its supported versions. */
+    if (dev->adapter_funcs.pfnGetSupportedVersions) {
+        UINT32 count = 0;
+        hr = dev->adapter_funcs.pfnGetSupportedVersions(dev->drv_adapter, &count, NULL);
+        if (SUCCEEDED(hr) && count > 0 && count < 1024) {
+            UINT64 *versions = calloc(count, sizeof(*versions));
+            if (!versions)
+                return E_OUTOFMEMORY;
+            hr = dev->adapter_funcs.pfnGetSupportedVersions(dev->drv_adapter, &count, versions);
+            BOOL found = FALSE;
+            for (UINT32 i = 0; SUCCEEDED(hr) && i < count; i++)
+                found |= (versions[i] >> 32) == D3D11_0_DDI_INTERFACE_VERSION;
+            free(versions);
+            if (!found) {
+                RT_REFUSE("D3D11CreateDevice: the UMD does not support the D3D11.0 DDI");
+                return DXGI_ERROR_UNSUPPORTED;
+            }
+        }
+    }
+
+    /* Threading caps (CheckFeatureSupport(THREADING) answers what the UMD reports). */
+    if (dev->adapter_funcs.pfnGetCaps) {
+        D3D11DDI_THREADING_CAPS tc = { 0 };
+        D3D10_2DDIARG_GETCAPS gc = { .Type = D3D11DDICAPS_THREADING, .pInfo = NULL, .pData = &tc,
+                                     .DataSize = sizeof(tc) };
+        if (SUCCEEDED(dev->adapter_funcs.pfnGetCaps(dev->drv_adapter, &gc)))
+            dev->threading_caps = tc.Caps;
+    }
+
+    D3D10DDIARG_CALCPRIVATEDEVICESIZE cs = { .Interface = D3D11_0_DDI_INTERFACE_VERSION,
+                                             .Version = D3D11_0_DDI_BUILD_VERSION,
+                                             .Flags = dev->create_flags };
+    SIZE_T size = dev->adapter_funcs.pfnCalcPrivateDeviceSize(dev->drv_adapter, &cs);
+    dev->drv_device_mem = calloc(1, size ? size : 1);
+    if (!dev->drv_device_mem)
+        return E_OUTOFMEMORY;
+    dev->drv_device.pDrvPrivate = dev->drv_device_mem;
+
+    D3D10DDIARG_CREATEDEVICE cd = { 0 };
+    cd.hRTDevice.handle = dev;
+    cd.Interface = D3D11_0_DDI_INTERFACE_VERSION;
+    cd.Version = D3D11_0_DDI_BUILD_VERSION;
+    cd.pKTCallbacks = &dev->kt_callbacks;
+    cd.p11DeviceFuncs = &dev->funcs;
+    cd.p11ContextFuncs = &dev->ctx_funcs;
+    cd.hDrvDevice = dev->drv_device;
+    cd.hRTCoreLayer.handle = dev;
+    cd.p11UMCallbacks = &dev->core_callbacks;
+    cd.Flags = dev->create_flags;
+    rt_ddi_begin(dev);
+    hr = dev->adapter_funcs.pfnCreateDevice(dev->drv_adapter, &cd);
+    HRESULT cb_err = rt_ddi_end(dev);
+    if (FAILED(hr) || FAILED(cb_err)) {
+        RT_REFUSE("D3D11CreateDevice: the UMD's pfnCreateDevice failed (0x%08x / 0x%08x)", (UINT)hr, (UINT)cb_err);
+        if (hr == D3DDDIERR_DEVICEREMOVED || cb_err == D3DDDIERR_DEVICEREMOVED)
+            return DXGI_ERROR_DEVICE_REMOVED;
+        return FAILED(hr) ? hr : cb_err;
+    }
+    dev->drv_device_created = TRUE;
+    if (!dev->funcs.pfnCalcPrivateResourceSize || !dev->funcs.pfnCreateResource || !dev->funcs.pfnDestroyResource) {
+        RT_REFUSE("D3D11CreateDevice: the UMD's device table lacks the resource functions");
+        return DXGI_ERROR_DRIVER_INTERNAL_ERROR;
+    }
+    return S_OK;
+}
+
+HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverType, HMODULE Software, UINT Flags,
+                                 const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels, UINT SDKVersion,
+                                 ID3D11Device **ppDevice, D3D_FEATURE_LEVEL *pFeatureLevel,
+                                 ID3D11DeviceContext **ppImmediateContext)
+{
+    static const D3D_FEATURE_LEVEL default_levels[] = {
+        D3D_FEATURE_LEVEL_11_0, D3D_FEATURE_LEVEL_10_1, D3D_FEATURE_LEVEL_10_0,
+        D3D_FEATURE_LEVEL_9_3,  D3D_FEATURE_LEVEL_9_2,  D3D_FEATURE_LEVEL_9_1,
+    };
+
+    if (ppDevice)
+        *ppDevice = NULL;
+    if (ppImmediateContext)
+        *ppImmediateContext = NULL;
+    if (Flags & D3D11_CREATE_DEVICE_DEBUG)
+        wddm_debug_set(1); /* debug.h: the D3D11 debug flag turns the refusal lines on */
+
+    if (SDKVersion != D3D11_SDK_VERSION) {
+        RT_REFUSE("D3D11CreateDevice: SDKVersion %u is not D3D11_SDK_VERSION (%u)", SDKVersion, D3D11_SDK_VERSION);
+        return E_INVALIDARG;
+    }
+    if (Flags & ~(UINT)CREATE_FLAGS_KNOWN) {
+        RT_REFUSE("D3D11CreateDevice: Flags 0x%x has unknown bits", Flags);
+        return E_INVALIDARG;
+    }
+    if (pAdapter) {
+        /* libwddm has no IDXGIAdapter objects yet: only the default adapter (NULL). */
+        RT_REFUSE("D3D11CreateDevice: pAdapter must be NULL (default adapter); DXGI adapters are not implemented");
+        return E_INVALIDARG;
+    }
+    switch (DriverType) {
+    case D3D_DRIVER_TYPE_HARDWARE:
+    case D3D_DRIVER_TYPE_REFERENCE:
+    case D3D_DRIVER_TYPE_WARP:
+        break; /* all served by the software GPU adapter */
+    case D3D_DRIVER_TYPE_UNKNOWN:
+        RT_REFUSE("D3D11CreateDevice: D3D_DRIVER_TYPE_UNKNOWN requires a non-NULL pAdapter");
+        return E_INVALIDARG;
+    case D3D_DRIVER_TYPE_SOFTWARE:
+        if (!Software) {
+            RT_REFUSE("D3D11CreateDevice: D3D_DRIVER_TYPE_SOFTWARE requires a Software module");
+            return E_INVALIDARG;
+        }
+        RT_REFUSE("D3D11CreateDevice: D3D_DRIVER_TYPE_SOFTWARE rasterizer modules are not supported");
+        return DXGI_ERROR_UNSUPPORTED;
+    case D3D_DRIVER_TYPE_NULL:
+        RT_REFUSE("D3D11CreateDevice: D3D_DRIVER_TYPE_NULL is not supported");
+        return DXGI_ERROR_UNSUPPORTED;
+    default:
+        RT_REFUSE("D3D11CreateDevice: DriverType %u is not a D3D_DRIVER_TYPE", (UINT)DriverType);
+        return E_INVALIDARG;
+    }
+    if (Software && DriverType != D3D_DRIVER_TYPE_SOFTWARE) {
+        RT_REFUSE("D3D11CreateDevice: Software must be NULL unless DriverType is SOFTWARE");
+        return E_INVALIDARG;
+    }
+
+    const D3D_FEATURE_LEVEL *levels = pFeatureLevels;
+    UINT n_levels = FeatureLevels;
+    if (!levels) {
+        if (n_levels) {
+            RT_REFUSE("D3D11CreateDevice: FeatureLevels is %u but pFeatureLevels is NULL", n_levels);
+            return E_INVALIDARG;
+        }
+        levels = default_levels;
+        n_levels = sizeof(default_levels) / sizeof(default_levels[0]);
+    } else if (n_levels == 0) {
+        RT_REFUSE("D3D11CreateDevice: pFeatureLevels given with FeatureLevels 0");
+        return E_INVALIDARG;
+    }
+    D3D_FEATURE_LEVEL chosen = 0;
+    for (UINT i = 0; i < n_levels; i++) {
+        if (!feature_level_known(levels[i])) {
+            RT_REFUSE("D3D11CreateDevice: pFeatureLevels[%u] = 0x%x is not a D3D_FEATURE_LEVEL", i, (UINT)levels[i]);
+            return E_INVALIDARG;
+        }
+        if (!chosen && feature_level_supported(levels[i]))
+            chosen = levels[i];
+    }
+    if (!chosen) {
+        RT_REFUSE("D3D11CreateDevice: none of the requested feature levels is supported (maximum 11_0)");
+        return E_INVALIDARG;
+    }
+
+    struct rt_device *dev = calloc(1, sizeof(*dev));
+    if (!dev)
+        return E_OUTOFMEMORY;
+    dev->iface.lpVtbl = &device_vtbl;
+    atomic_init(&dev->refs, 1);
+    atomic_init(&dev->removed_reason, S_OK);
+    dev->create_flags = Flags;
+    dev->feature_level = chosen;
+    pthread_mutex_init(&dev->lock, NULL);
+    rt_callbacks_init(dev);
+    rt_context_init(&dev->context, dev);
+
+    HRESULT hr = open_kernel_side(dev);
+    if (SUCCEEDED(hr))
+        hr = open_umd_side(dev);
+    if (FAILED(hr)) {
+        device_teardown(dev);
+        return hr;
+    }
+
+    if (pFeatureLevel)
+        *pFeatureLevel = chosen;
+    if (!ppDevice && !ppImmediateContext) {
+        /* D3D11: with no output pointers the call only reports whether creation would work. */
+        device_teardown(dev);
+        return S_FALSE;
+    }
+    if (ppImmediateContext)
+        dev_GetImmediateContext(&dev->iface, ppImmediateContext);
+    if (ppDevice)
+        *ppDevice = &dev->iface;          /* the creation reference */
+    else
+        dev_Release(&dev->iface);         /* only the context was asked for: it holds the device */
+    return S_OK;
+}

@@ -1,0 +1,256 @@
+/*
+ * runtime.h - the D3D11 runtime's private interface (src/runtime/, docs/architecture.md).
+ *
+ * The runtime owns the COM objects the application sees, validates every call against the
+ * Direct3D 11 rules (wddm-semantics §4, §5), allocates the driver's handle memory
+ * (seed 001 §3: CalcPrivate*Size then Create*), and implements the callbacks the UMD calls by
+ * translating them to D3DKMT thunks (seed 001 §2). It never touches kernel objects.
+ *
+ * Locking: one mutex per device (rt_device.lock) serialises every call into the UMD, so the
+ * error a UMD reports through pfnSetErrorCb lands in the slot of the call in flight
+ * (rt_device.call_error). The UMD's callbacks into the runtime (pfnAllocateCb ...) do not take
+ * it. Reference counts are atomics and need no lock.
+ */
+#ifndef WDDM_RUNTIME_RUNTIME_H
+#define WDDM_RUNTIME_RUNTIME_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "d3d11.h"
+#include "wddm/d3d10umddi.h"
+#include "wddm/d3dkmthk.h"
+#include "wddm/wddm.h"
+#include "common/debug.h"
+#include "common/format.h"
+
+/* One refusal line (DESIGN.md "Errors and bad input"): "wddm: runtime: <rule>". */
+#define RT_REFUSE(...) wddm_debug("runtime", __VA_ARGS__)
+
+/* Largest resource the runtime accepts, in bytes. D3D11 caps a resource at
+ * min(max(128 MiB, VRAM/4), 2 GiB) (D3D11_REQ_RESOURCE_SIZE_IN_MEGABYTES_EXPRESSION_*);
+ * model decision: use the upper bound, 2 GiB, and let VidMm refuse what it cannot place. */
+#define RT_MAX_RESOURCE_BYTES (2ull * 1024 * 1024 * 1024)
+
+struct rt_device;
+
+/* ---- immediate context (context.c) ---------------------------------------------------------- */
+struct rt_context {
+    ID3D11DeviceContext iface;      /* first: the COM pointer handed out */
+    atomic_uint refs;               /* 0 -> 1 takes a device reference, 1 -> 0 drops it */
+    struct rt_device *device;
+};
+
+/* ---- device (device.c) ------------------------------------------------------------------------ */
+struct rt_device {
+    ID3D11Device iface;             /* first: the COM pointer handed out */
+    atomic_uint refs;               /* application references + one per live child object */
+    struct rt_context context;      /* the immediate context, embedded */
+
+    UINT create_flags;              /* D3D11_CREATE_DEVICE_* as given */
+    D3D_FEATURE_LEVEL feature_level;
+    UINT threading_caps;            /* D3D11DDICAPS_* the UMD reported (pfnGetCaps THREADING) */
+
+    pthread_mutex_t lock;           /* serialises UMD calls; protects call_error and map state */
+    HRESULT call_error;             /* first error pfnSetErrorCb reported during the call in flight.
+                                     * Protected by lock. */
+    atomic_int removed_reason;      /* S_OK, or the API HRESULT GetDeviceRemovedReason answers */
+
+    /* kernel side (D3DKMT handles only: the runtime never sees kernel objects) */
+    D3DKMT_HANDLE km_adapter;
+    D3DKMT_HANDLE km_device;
+    LUID adapter_luid;
+
+    /* UMD side */
+    D3D10DDI_HADAPTER drv_adapter;
+    D3D10_2DDI_ADAPTERFUNCS adapter_funcs;
+    BOOL adapter_open;
+    void *drv_device_mem;           /* CalcPrivateDeviceSize bytes, allocated by the runtime */
+    D3D10DDI_HDEVICE drv_device;
+    BOOL drv_device_created;
+    D3D11DDI_DEVICEFUNCS funcs;
+    D3D11DDI_DEVICECONTEXTFUNCS ctx_funcs;
+
+    /* callbacks given to the UMD (callbacks.c); stable for the device's lifetime */
+    D3DDDI_ADAPTERCALLBACKS adapter_callbacks;
+    D3DDDI_DEVICECALLBACKS kt_callbacks;
+    D3D11DDI_CORELAYER_DEVICECALLBACKS core_callbacks;
+};
+
+/* ---- resources (resource.c, buffer.c, texture.c) ------------------------------------------------ */
+#define RT_RESOURCE_MAGIC 0x52545245u /* "RTRE": recognises our resources behind a COM pointer */
+
+struct rt_resource {
+    ID3D11Resource iface;           /* first: lpVtbl is the Buffer / Texture1D/2D/3D vtable */
+    UINT magic;
+    atomic_uint refs;
+    struct rt_device *device;       /* holds one device reference */
+
+    D3D11_RESOURCE_DIMENSION dimension;
+    union {                         /* the description as the application gave it, MipLevels resolved */
+        D3D11_BUFFER_DESC buffer;
+        D3D11_TEXTURE1D_DESC tex1d;
+        D3D11_TEXTURE2D_DESC tex2d;
+        D3D11_TEXTURE3D_DESC tex3d;
+    } desc;
+
+    /* normalised view of the description (every dimension filled, 1 where unused) */
+    UINT width, height, depth;      /* buffers: width = ByteWidth */
+    UINT mip_levels, array_size;
+    DXGI_FORMAT format;             /* DXGI_FORMAT_UNKNOWN for buffers */
+    UINT sample_count, sample_quality;
+    D3D11_USAGE usage;
+    UINT bind_flags, cpu_access, misc_flags;
+    UINT subresource_count;
+    UINT eviction_priority;
+
+    /* Map state, protected by device->lock: one bit per subresource (wddm-semantics §5.3:
+     * double map refused, Unmap must match a Map). */
+    UINT64 *mapped_bits;
+    UINT mapped_count;
+
+    /* driver handle memory (seed 001 §3) and the kernel resource the UMD created for it */
+    void *drv_mem;
+    D3D10DDI_HRESOURCE drv;
+    D3DKMT_HANDLE km_resource;      /* set by pfnAllocateCb when hResource names this resource */
+};
+
+/* ---- render target view (view.c) ------------------------------------------------------------- */
+#define RT_VIEW_MAGIC 0x52545654u /* "RTVT" */
+
+struct rt_rtv {
+    ID3D11RenderTargetView iface;   /* first */
+    UINT magic;
+    atomic_uint refs;
+    struct rt_device *device;       /* holds one device reference */
+    struct rt_resource *resource;   /* holds one resource reference (views keep it alive) */
+    D3D11_RENDER_TARGET_VIEW_DESC desc;
+    void *drv_mem;
+    D3D10DDI_HRENDERTARGETVIEW drv;
+};
+
+/* ---- helpers ----------------------------------------------------------------------------------- */
+
+BOOL rt_iid_equal(REFIID a, REFIID b);
+
+static inline struct rt_device *rt_device_from_iface(ID3D11Device *iface)
+{
+    return (struct rt_device *)iface;
+}
+static inline struct rt_context *rt_context_from_iface(ID3D11DeviceContext *iface)
+{
+    return (struct rt_context *)iface;
+}
+
+/* device.c */
+void rt_device_addref(struct rt_device *dev);
+void rt_device_release(struct rt_device *dev);
+BOOL rt_device_is_removed(struct rt_device *dev);
+void rt_device_set_removed(struct rt_device *dev, HRESULT reason);
+/* Take the device lock and clear the error slot before a UMD call; rt_ddi_end returns the
+ * error the UMD reported (S_OK if none) and releases the lock. */
+void rt_ddi_begin(struct rt_device *dev);
+HRESULT rt_ddi_end(struct rt_device *dev);
+/* Translate a DDI error into the API HRESULT. `allowed` lists the DDI errors the called DDI
+ * may report (wddm-semantics §4.2-4.4); anything else is critical: the device is removed
+ * (wddm-semantics §4.3 "anything else is critical"). */
+HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRESULT *allowed, UINT n_allowed,
+                            const char *ddi_name);
+
+/* callbacks.c */
+void rt_callbacks_init(struct rt_device *dev);
+HRESULT rt_ntstatus_to_hresult(NTSTATUS status);
+
+/* context.c */
+void rt_context_init(struct rt_context *ctx, struct rt_device *dev);
+
+/* resource.c: shared by buffers and textures */
+struct rt_resource *rt_resource_from_iface(ID3D11Resource *iface);
+/* Build the DDI arguments, allocate handle memory, call pfnCreateResource (seed 001 §3). On
+ * success *out holds a resource with one reference (and one device reference). */
+HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *res,
+                           const D3D11_SUBRESOURCE_DATA *initial_data, struct rt_resource **out);
+ULONG rt_resource_addref(struct rt_resource *res);
+ULONG rt_resource_release(struct rt_resource *res);
+HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void **ppv);
+BOOL rt_resource_is_mapped(const struct rt_resource *res, UINT subresource);
+void rt_resource_set_mapped(struct rt_resource *res, UINT subresource, BOOL mapped);
+/* Size of a mip level (mips: 0-based), at least 1. */
+UINT rt_mip_dim(UINT top, UINT mip);
+/* Subresource -> mip level and array slice (wddm-semantics §4.2: mip = s % MipLevels). */
+void rt_subresource_split(const struct rt_resource *res, UINT sub, UINT *mip, UINT *slice);
+/* Texel dimensions of one subresource. */
+void rt_subresource_dims(const struct rt_resource *res, UINT sub, UINT *w, UINT *h, UINT *d);
+
+/* buffer.c / texture.c: the vtables (also how rt_resource_from_iface recognises ours) */
+extern const struct ID3D11BufferVtbl rt_buffer_vtbl;
+extern const struct ID3D11Texture1DVtbl rt_texture1d_vtbl;
+extern const struct ID3D11Texture2DVtbl rt_texture2d_vtbl;
+extern const struct ID3D11Texture3DVtbl rt_texture3d_vtbl;
+HRESULT STDMETHODCALLTYPE rt_device_CreateBuffer(ID3D11Device *iface, const D3D11_BUFFER_DESC *desc,
+                                                 const D3D11_SUBRESOURCE_DATA *data, ID3D11Buffer **out);
+HRESULT STDMETHODCALLTYPE rt_device_CreateTexture1D(ID3D11Device *iface, const D3D11_TEXTURE1D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture1D **out);
+HRESULT STDMETHODCALLTYPE rt_device_CreateTexture2D(ID3D11Device *iface, const D3D11_TEXTURE2D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture2D **out);
+HRESULT STDMETHODCALLTYPE rt_device_CreateTexture3D(ID3D11Device *iface, const D3D11_TEXTURE3D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture3D **out);
+
+/* validate.c: API-level rules, pure functions of the description (no UMD call) */
+HRESULT rt_validate_buffer_desc(const D3D11_BUFFER_DESC *desc, const D3D11_SUBRESOURCE_DATA *data);
+/* Validates and fills the normalised fields of `res` (dimension and desc must be set). */
+HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DATA *data);
+HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initial_data, const char *what);
+UINT rt_full_mip_count(UINT w, UINT h, UINT d);
+
+/* view.c */
+HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, ID3D11Resource *resource,
+                                                           const D3D11_RENDER_TARGET_VIEW_DESC *desc,
+                                                           ID3D11RenderTargetView **out);
+struct rt_rtv *rt_rtv_from_iface(ID3D11RenderTargetView *iface);
+
+/* map.c */
+HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub,
+                                         D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped);
+void STDMETHODCALLTYPE rt_context_Unmap(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub);
+/* Unmap through the DDI slot that matches the resource (used by Unmap and on destruction of a
+ * still-mapped resource, so that every pfnLockCb stays paired: wddm-semantics §3.2 rule 13).
+ * Caller holds dev->lock (inside rt_ddi_begin/end). */
+void rt_unmap_ddi_locked(struct rt_device *dev, struct rt_resource *res, UINT sub);
+
+/* copy.c */
+void STDMETHODCALLTYPE rt_context_CopySubresourceRegion(ID3D11DeviceContext *iface, ID3D11Resource *dst,
+                                                        UINT dst_sub, UINT x, UINT y, UINT z,
+                                                        ID3D11Resource *src, UINT src_sub, const D3D11_BOX *box);
+void STDMETHODCALLTYPE rt_context_CopyResource(ID3D11DeviceContext *iface, ID3D11Resource *dst, ID3D11Resource *src);
+void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
+                                                    const D3D11_BOX *box, const void *data, UINT row_pitch,
+                                                    UINT depth_pitch);
+void STDMETHODCALLTYPE rt_context_ClearRenderTargetView(ID3D11DeviceContext *iface, ID3D11RenderTargetView *rtv,
+                                                        const FLOAT color[4]);
+
+/* Per-interface COM methods of a resource kind, forwarding to the shared implementation in
+ * resource.c (buffer.c, texture.c). One function per vtable slot keeps every call through a
+ * vtable at its exact function type. */
+void rt_resource_get_device(struct rt_resource *res, ID3D11Device **out);
+#define RT_RESOURCE_COMMON_METHODS(prefix, Iface)                                                        \
+    static HRESULT STDMETHODCALLTYPE prefix##_QueryInterface(Iface *This, REFIID riid, void **ppv)       \
+    { return rt_resource_query_interface((struct rt_resource *)This, riid, ppv); }                    \
+    static ULONG STDMETHODCALLTYPE prefix##_AddRef(Iface *This)                                        \
+    { return rt_resource_addref((struct rt_resource *)This); }                                        \
+    static ULONG STDMETHODCALLTYPE prefix##_Release(Iface *This)                                       \
+    { return rt_resource_release((struct rt_resource *)This); }                                       \
+    static void STDMETHODCALLTYPE prefix##_GetDevice(Iface *This, ID3D11Device **out)                  \
+    { rt_resource_get_device((struct rt_resource *)This, out); }                                      \
+    static void STDMETHODCALLTYPE prefix##_GetType(Iface *This, D3D11_RESOURCE_DIMENSION *dim)         \
+    { if (dim) *dim = ((struct rt_resource *)This)->dimension; }                                       \
+    static void STDMETHODCALLTYPE prefix##_SetEvictionPriority(Iface *This, UINT prio)                 \
+    { ((struct rt_resource *)This)->eviction_priority = prio; }                                        \
+    static UINT STDMETHODCALLTYPE prefix##_GetEvictionPriority(Iface *This)                            \
+    { return ((struct rt_resource *)This)->eviction_priority; }
+
+/* umd_entry.c */
+PFND3D10DDI_OPENADAPTER rt_umd_entry(void);
+
+#endif /* WDDM_RUNTIME_RUNTIME_H */

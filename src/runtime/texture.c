@@ -1,0 +1,106 @@
+/*
+ * texture.c - ID3D11Texture1D / 2D / 3D and their Create methods.
+ */
+#include "runtime/runtime.h"
+
+RT_RESOURCE_COMMON_METHODS(tex1d, ID3D11Texture1D)
+RT_RESOURCE_COMMON_METHODS(tex2d, ID3D11Texture2D)
+RT_RESOURCE_COMMON_METHODS(tex3d, ID3D11Texture3D)
+
+static void STDMETHODCALLTYPE tex1d_GetDesc(ID3D11Texture1D *This, D3D11_TEXTURE1D_DESC *desc)
+{
+    if (desc)
+        *desc = ((struct rt_resource *)This)->desc.tex1d;
+}
+static void STDMETHODCALLTYPE tex2d_GetDesc(ID3D11Texture2D *This, D3D11_TEXTURE2D_DESC *desc)
+{
+    if (desc)
+        *desc = ((struct rt_resource *)This)->desc.tex2d;
+}
+static void STDMETHODCALLTYPE tex3d_GetDesc(ID3D11Texture3D *This, D3D11_TEXTURE3D_DESC *desc)
+{
+    if (desc)
+        *desc = ((struct rt_resource *)This)->desc.tex3d;
+}
+
+const struct ID3D11Texture1DVtbl rt_texture1d_vtbl = {
+    tex1d_QueryInterface, tex1d_AddRef, tex1d_Release, tex1d_GetDevice,
+    tex1d_GetType, tex1d_SetEvictionPriority, tex1d_GetEvictionPriority, tex1d_GetDesc,
+};
+const struct ID3D11Texture2DVtbl rt_texture2d_vtbl = {
+    tex2d_QueryInterface, tex2d_AddRef, tex2d_Release, tex2d_GetDevice,
+    tex2d_GetType, tex2d_SetEvictionPriority, tex2d_GetEvictionPriority, tex2d_GetDesc,
+};
+const struct ID3D11Texture3DVtbl rt_texture3d_vtbl = {
+    tex3d_QueryInterface, tex3d_AddRef, tex3d_Release, tex3d_GetDevice,
+    tex3d_GetType, tex3d_SetEvictionPriority, tex3d_GetEvictionPriority, tex3d_GetDesc,
+};
+
+/* Shared tail of the three Create methods: validate, then create through the DDI. ppOut NULL
+ * means "validate only" (D3D11 returns S_FALSE). */
+static HRESULT create_texture(struct rt_device *dev, struct rt_resource *tmpl, const D3D11_SUBRESOURCE_DATA *data,
+                              void **out)
+{
+    HRESULT hr = rt_validate_texture(tmpl, data);
+    if (FAILED(hr))
+        return hr;
+    if (!out)
+        return S_FALSE;
+    struct rt_resource *res;
+    hr = rt_resource_create(dev, tmpl, data, &res);
+    if (FAILED(hr))
+        return hr;
+    *out = res;
+    return S_OK;
+}
+
+HRESULT STDMETHODCALLTYPE rt_device_CreateTexture1D(ID3D11Device *iface, const D3D11_TEXTURE1D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture1D **out)
+{
+    if (out)
+        *out = NULL;
+    if (!desc) {
+        RT_REFUSE("CreateTexture1D: pDesc is NULL");
+        return E_INVALIDARG;
+    }
+    struct rt_resource tmpl;
+    memset(&tmpl, 0, sizeof(tmpl));
+    tmpl.iface.lpVtbl = (const struct ID3D11ResourceVtbl *)(const void *)&rt_texture1d_vtbl;
+    tmpl.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE1D;
+    tmpl.desc.tex1d = *desc;
+    return create_texture(rt_device_from_iface(iface), &tmpl, data, (void **)out);
+}
+
+HRESULT STDMETHODCALLTYPE rt_device_CreateTexture2D(ID3D11Device *iface, const D3D11_TEXTURE2D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture2D **out)
+{
+    if (out)
+        *out = NULL;
+    if (!desc) {
+        RT_REFUSE("CreateTexture2D: pDesc is NULL");
+        return E_INVALIDARG;
+    }
+    struct rt_resource tmpl;
+    memset(&tmpl, 0, sizeof(tmpl));
+    tmpl.iface.lpVtbl = (const struct ID3D11ResourceVtbl *)(const void *)&rt_texture2d_vtbl;
+    tmpl.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE2D;
+    tmpl.desc.tex2d = *desc;
+    return create_texture(rt_device_from_iface(iface), &tmpl, data, (void **)out);
+}
+
+HRESULT STDMETHODCALLTYPE rt_device_CreateTexture3D(ID3D11Device *iface, const D3D11_TEXTURE3D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture3D **out)
+{
+    if (out)
+        *out = NULL;
+    if (!desc) {
+        RT_REFUSE("CreateTexture3D: pDesc is NULL");
+        return E_INVALIDARG;
+    }
+    struct rt_resource tmpl;
+    memset(&tmpl, 0, sizeof(tmpl));
+    tmpl.iface.lpVtbl = (const struct ID3D11ResourceVtbl *)(const void *)&rt_texture3d_vtbl;
+    tmpl.dimension = D3D11_RESOURCE_DIMENSION_TEXTURE3D;
+    tmpl.desc.tex3d = *desc;
+    return create_texture(rt_device_from_iface(iface), &tmpl, data, (void **)out);
+}

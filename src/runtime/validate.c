@@ -1,0 +1,430 @@
+/*
+ * validate.c - the Direct3D 11 creation rules, checked before anything reaches the UMD
+ * (wddm-semantics §4.2: "the runtime pre-validates all arguments against the API rules, so the
+ * driver should never see invalid combinations").
+ *
+ * Every refusal returns the documented HRESULT and prints one line naming the rule
+ * (DESIGN.md "Errors and bad input").
+ */
+#include "runtime/runtime.h"
+
+#define API_BIND_ALL (D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER | D3D11_BIND_CONSTANT_BUFFER | \
+                      D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_STREAM_OUTPUT | D3D11_BIND_RENDER_TARGET | \
+                      D3D11_BIND_DEPTH_STENCIL | D3D11_BIND_UNORDERED_ACCESS | D3D11_BIND_DECODER | \
+                      D3D11_BIND_VIDEO_ENCODER)
+/* Binds through which the GPU writes the resource ("output binds", wddm-semantics §5.1). */
+#define API_BIND_OUTPUT (D3D11_BIND_STREAM_OUTPUT | D3D11_BIND_RENDER_TARGET | D3D11_BIND_DEPTH_STENCIL | \
+                         D3D11_BIND_UNORDERED_ACCESS)
+#define API_CPU_ALL (D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE)
+/* Misc flags the runtime passes on; the rest (tiled, protected, keyed mutex, NT handles, GDI)
+ * need machinery libwddm does not have and are refused. */
+#define API_MISC_SUPPORTED (D3D11_RESOURCE_MISC_GENERATE_MIPS | D3D11_RESOURCE_MISC_SHARED | \
+                            D3D11_RESOURCE_MISC_TEXTURECUBE | D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS | \
+                            D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS | D3D11_RESOURCE_MISC_BUFFER_STRUCTURED | \
+                            D3D11_RESOURCE_MISC_RESOURCE_CLAMP)
+#define API_MISC_BUFFER_ONLY (D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS | D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS | \
+                              D3D11_RESOURCE_MISC_BUFFER_STRUCTURED)
+
+/* The usage x bind x CPU-access matrix (wddm-semantics §5.1). */
+HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initial_data, const char *what)
+{
+    if ((UINT)usage > D3D11_USAGE_STAGING) {
+        RT_REFUSE("%s: Usage %u is not a D3D11_USAGE value", what, (UINT)usage);
+        return E_INVALIDARG;
+    }
+    if (bind & ~(UINT)API_BIND_ALL) {
+        RT_REFUSE("%s: BindFlags 0x%x has unknown bits", what, bind);
+        return E_INVALIDARG;
+    }
+    if (bind & (D3D11_BIND_DECODER | D3D11_BIND_VIDEO_ENCODER)) {
+        RT_REFUSE("%s: BIND_DECODER / BIND_VIDEO_ENCODER need video support, which this device does not have", what);
+        return E_INVALIDARG;
+    }
+    if (cpu & ~(UINT)API_CPU_ALL) {
+        RT_REFUSE("%s: CPUAccessFlags 0x%x has bits other than CPU_ACCESS_READ/WRITE", what, cpu);
+        return E_INVALIDARG;
+    }
+    switch (usage) {
+    case D3D11_USAGE_DEFAULT:
+        if (cpu) {
+            RT_REFUSE("%s: USAGE_DEFAULT resources cannot have CPUAccessFlags (0x%x); use DYNAMIC or STAGING "
+                      "(wddm-semantics 5.1)", what, cpu);
+            return E_INVALIDARG;
+        }
+        break;
+    case D3D11_USAGE_IMMUTABLE:
+        if (!has_initial_data) {
+            RT_REFUSE("%s: USAGE_IMMUTABLE requires initial data (wddm-semantics 5.1)", what);
+            return E_INVALIDARG;
+        }
+        if (cpu) {
+            RT_REFUSE("%s: USAGE_IMMUTABLE resources cannot have CPUAccessFlags (0x%x) (wddm-semantics 5.1)", what, cpu);
+            return E_INVALIDARG;
+        }
+        if (bind & API_BIND_OUTPUT) {
+            RT_REFUSE("%s: USAGE_IMMUTABLE resources cannot be bound as an output (BindFlags 0x%x: "
+                      "STREAM_OUTPUT/RENDER_TARGET/DEPTH_STENCIL/UNORDERED_ACCESS) (wddm-semantics 5.1)", what, bind);
+            return E_INVALIDARG;
+        }
+        break;
+    case D3D11_USAGE_DYNAMIC:
+        if (cpu != D3D11_CPU_ACCESS_WRITE) {
+            RT_REFUSE("%s: USAGE_DYNAMIC requires CPUAccessFlags == CPU_ACCESS_WRITE exactly (got 0x%x) "
+                      "(wddm-semantics 5.1)", what, cpu);
+            return E_INVALIDARG;
+        }
+        if (bind & API_BIND_OUTPUT) {
+            RT_REFUSE("%s: USAGE_DYNAMIC resources cannot be bound as an output (BindFlags 0x%x: "
+                      "STREAM_OUTPUT/RENDER_TARGET/DEPTH_STENCIL/UNORDERED_ACCESS) (wddm-semantics 5.1)", what, bind);
+            return E_INVALIDARG;
+        }
+        break;
+    case D3D11_USAGE_STAGING:
+        if (!cpu) {
+            RT_REFUSE("%s: USAGE_STAGING requires CPU_ACCESS_READ and/or CPU_ACCESS_WRITE "
+                      "(wddm-semantics 5.1, model decision)", what);
+            return E_INVALIDARG;
+        }
+        if (bind) {
+            RT_REFUSE("%s: USAGE_STAGING resources cannot be bound (BindFlags must be 0, got 0x%x) "
+                      "(wddm-semantics 5.1)", what, bind);
+            return E_INVALIDARG;
+        }
+        break;
+    }
+    return S_OK;
+}
+
+static HRESULT validate_misc(UINT misc, const char *what)
+{
+    if (misc & ~(UINT)API_MISC_SUPPORTED) {
+        RT_REFUSE("%s: MiscFlags 0x%x has bits this device does not support (tiled, protected, keyed mutex, "
+                  "NT handle, GDI compatible ...)", what, misc & ~(UINT)API_MISC_SUPPORTED);
+        return E_INVALIDARG;
+    }
+    return S_OK;
+}
+
+HRESULT rt_validate_buffer_desc(const D3D11_BUFFER_DESC *d, const D3D11_SUBRESOURCE_DATA *data)
+{
+    const char *what = "CreateBuffer";
+    HRESULT hr = rt_validate_usage(d->Usage, d->BindFlags, d->CPUAccessFlags, data != NULL, what);
+    if (FAILED(hr))
+        return hr;
+    if ((hr = validate_misc(d->MiscFlags, what)) != S_OK)
+        return hr;
+    if (d->ByteWidth == 0) {
+        RT_REFUSE("%s: ByteWidth must be at least 1", what);
+        return E_INVALIDARG;
+    }
+    if (d->ByteWidth > RT_MAX_RESOURCE_BYTES) {
+        RT_REFUSE("%s: ByteWidth %u exceeds the maximum resource size", what, d->ByteWidth);
+        return E_OUTOFMEMORY;
+    }
+    if (d->BindFlags & D3D11_BIND_DEPTH_STENCIL) {
+        RT_REFUSE("%s: a buffer cannot be bound DEPTH_STENCIL", what);
+        return E_INVALIDARG;
+    }
+    if (d->MiscFlags & (D3D11_RESOURCE_MISC_GENERATE_MIPS | D3D11_RESOURCE_MISC_TEXTURECUBE)) {
+        RT_REFUSE("%s: MiscFlags GENERATE_MIPS / TEXTURECUBE apply to textures only", what);
+        return E_INVALIDARG;
+    }
+    if (d->BindFlags & D3D11_BIND_CONSTANT_BUFFER) {
+        /* D3D11.0: a constant buffer is bound only as a constant buffer, its size a multiple
+         * of 16 bytes and at most D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT 16-byte elements. */
+        if (d->BindFlags != D3D11_BIND_CONSTANT_BUFFER) {
+            RT_REFUSE("%s: BIND_CONSTANT_BUFFER cannot be combined with other bind flags (0x%x)", what, d->BindFlags);
+            return E_INVALIDARG;
+        }
+        if (d->ByteWidth % 16) {
+            RT_REFUSE("%s: a constant buffer's ByteWidth (%u) must be a multiple of 16", what, d->ByteWidth);
+            return E_INVALIDARG;
+        }
+        if (d->ByteWidth > D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT * 16) {
+            RT_REFUSE("%s: a constant buffer's ByteWidth (%u) must be at most %u", what, d->ByteWidth,
+                      D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT * 16);
+            return E_INVALIDARG;
+        }
+        if (d->MiscFlags & API_MISC_BUFFER_ONLY) {
+            RT_REFUSE("%s: a constant buffer cannot be structured, raw or indirect-args (MiscFlags 0x%x)", what,
+                      d->MiscFlags);
+            return E_INVALIDARG;
+        }
+    }
+    if ((d->MiscFlags & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED) &&
+        (d->MiscFlags & D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS)) {
+        RT_REFUSE("%s: MISC_BUFFER_STRUCTURED and MISC_BUFFER_ALLOW_RAW_VIEWS are exclusive", what);
+        return E_INVALIDARG;
+    }
+    if (d->MiscFlags & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED) {
+        if (d->StructureByteStride == 0 || d->StructureByteStride % 4 || d->StructureByteStride > 2048) {
+            RT_REFUSE("%s: a structured buffer needs StructureByteStride in [4, 2048], a multiple of 4 (got %u)",
+                      what, d->StructureByteStride);
+            return E_INVALIDARG;
+        }
+        if (d->ByteWidth % d->StructureByteStride) {
+            RT_REFUSE("%s: a structured buffer's ByteWidth (%u) must be a multiple of StructureByteStride (%u)", what,
+                      d->ByteWidth, d->StructureByteStride);
+            return E_INVALIDARG;
+        }
+        if (d->BindFlags & (D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER | D3D11_BIND_STREAM_OUTPUT |
+                            D3D11_BIND_RENDER_TARGET)) {
+            RT_REFUSE("%s: a structured buffer can be bound only as SHADER_RESOURCE / UNORDERED_ACCESS", what);
+            return E_INVALIDARG;
+        }
+    }
+    if (d->MiscFlags & D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS) {
+        if (d->ByteWidth % 4) {
+            RT_REFUSE("%s: a raw buffer's ByteWidth (%u) must be a multiple of 4", what, d->ByteWidth);
+            return E_INVALIDARG;
+        }
+        if (!(d->BindFlags & (D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_UNORDERED_ACCESS))) {
+            RT_REFUSE("%s: MISC_BUFFER_ALLOW_RAW_VIEWS needs BIND_SHADER_RESOURCE or BIND_UNORDERED_ACCESS", what);
+            return E_INVALIDARG;
+        }
+    }
+    if (d->MiscFlags & D3D11_RESOURCE_MISC_SHARED) {
+        RT_REFUSE("%s: MISC_SHARED applies to textures only", what);
+        return E_INVALIDARG;
+    }
+    if (data && !data->pSysMem) {
+        RT_REFUSE("%s: pInitialData->pSysMem is NULL", what);
+        return E_INVALIDARG;
+    }
+    return S_OK;
+}
+
+UINT rt_full_mip_count(UINT w, UINT h, UINT d)
+{
+    UINT m = w > h ? w : h;
+    if (d > m)
+        m = d;
+    UINT n = 1;
+    while (m > 1) {
+        m >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* Texture rules: dimensions, formats, mips, arrays, samples, usage, binds (D3D11 functional
+ * spec limits, wddm-semantics §5.1). Fills the normalised fields of res. */
+HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DATA *data)
+{
+    const char *what;
+    UINT w = 1, h = 1, d = 1, mips, array = 1, samples = 1, quality = 0, max_dim, max_array = 1;
+    DXGI_FORMAT fmt;
+    D3D11_USAGE usage;
+    UINT bind, cpu, misc, dim_support;
+
+    switch (res->dimension) {
+    case D3D11_RESOURCE_DIMENSION_TEXTURE1D: {
+        const D3D11_TEXTURE1D_DESC *t = &res->desc.tex1d;
+        what = "CreateTexture1D";
+        w = t->Width; mips = t->MipLevels; array = t->ArraySize; fmt = t->Format;
+        usage = t->Usage; bind = t->BindFlags; cpu = t->CPUAccessFlags; misc = t->MiscFlags;
+        max_dim = D3D11_REQ_TEXTURE1D_U_DIMENSION; max_array = D3D11_REQ_TEXTURE1D_ARRAY_AXIS_DIMENSION;
+        dim_support = WDDM_FMT_SUPPORT_TEXTURE1D;
+        break;
+    }
+    case D3D11_RESOURCE_DIMENSION_TEXTURE2D: {
+        const D3D11_TEXTURE2D_DESC *t = &res->desc.tex2d;
+        what = "CreateTexture2D";
+        w = t->Width; h = t->Height; mips = t->MipLevels; array = t->ArraySize; fmt = t->Format;
+        samples = t->SampleDesc.Count; quality = t->SampleDesc.Quality;
+        usage = t->Usage; bind = t->BindFlags; cpu = t->CPUAccessFlags; misc = t->MiscFlags;
+        max_dim = D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION; max_array = D3D11_REQ_TEXTURE2D_ARRAY_AXIS_DIMENSION;
+        dim_support = (misc & D3D11_RESOURCE_MISC_TEXTURECUBE) ? WDDM_FMT_SUPPORT_TEXTURECUBE
+                                                                : WDDM_FMT_SUPPORT_TEXTURE2D;
+        break;
+    }
+    case D3D11_RESOURCE_DIMENSION_TEXTURE3D: {
+        const D3D11_TEXTURE3D_DESC *t = &res->desc.tex3d;
+        what = "CreateTexture3D";
+        w = t->Width; h = t->Height; d = t->Depth; mips = t->MipLevels; fmt = t->Format;
+        usage = t->Usage; bind = t->BindFlags; cpu = t->CPUAccessFlags; misc = t->MiscFlags;
+        max_dim = D3D11_REQ_TEXTURE3D_U_V_OR_W_DIMENSION;
+        dim_support = WDDM_FMT_SUPPORT_TEXTURE3D;
+        break;
+    }
+    default:
+        return E_INVALIDARG;
+    }
+
+    HRESULT hr = rt_validate_usage(usage, bind, cpu, data != NULL, what);
+    if (FAILED(hr))
+        return hr;
+    if ((hr = validate_misc(misc, what)) != S_OK)
+        return hr;
+
+    if (w == 0 || h == 0 || d == 0) {
+        RT_REFUSE("%s: every dimension must be at least 1 (%ux%ux%u)", what, w, h, d);
+        return E_INVALIDARG;
+    }
+    if (w > max_dim || h > max_dim || d > max_dim) {
+        RT_REFUSE("%s: dimensions %ux%ux%u exceed the D3D11 limit of %u", what, w, h, d, max_dim);
+        return E_INVALIDARG;
+    }
+    if (array == 0 || array > max_array) {
+        RT_REFUSE("%s: ArraySize %u must be in [1, %u]", what, array, max_array);
+        return E_INVALIDARG;
+    }
+
+    const struct wddm_format_info *fi = wddm_format_info(fmt);
+    if (!fi) {
+        RT_REFUSE("%s: Format %u is not supported for textures", what, (UINT)fmt);
+        return E_INVALIDARG;
+    }
+    if (!(fi->support & dim_support)) {
+        RT_REFUSE("%s: Format %s cannot be used for this texture dimension", what, fi->name);
+        return E_INVALIDARG;
+    }
+    if (bind & (D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER | D3D11_BIND_CONSTANT_BUFFER |
+                D3D11_BIND_STREAM_OUTPUT)) {
+        RT_REFUSE("%s: VERTEX_BUFFER / INDEX_BUFFER / CONSTANT_BUFFER / STREAM_OUTPUT bind flags are for buffers "
+                  "only (BindFlags 0x%x)", what, bind);
+        return E_INVALIDARG;
+    }
+    if (misc & API_MISC_BUFFER_ONLY) {
+        RT_REFUSE("%s: MiscFlags 0x%x: DRAWINDIRECT_ARGS / BUFFER_ALLOW_RAW_VIEWS / BUFFER_STRUCTURED are for "
+                  "buffers only", what, misc);
+        return E_INVALIDARG;
+    }
+    if (fi->is_depth && (bind & ~(UINT)D3D11_BIND_DEPTH_STENCIL)) {
+        RT_REFUSE("%s: depth format %s can only be bound DEPTH_STENCIL (BindFlags 0x%x); create it TYPELESS to "
+                  "read it in a shader", what, fi->name, bind);
+        return E_INVALIDARG;
+    }
+    if (bind & ~fi->bind & (D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET | D3D11_BIND_DEPTH_STENCIL |
+                            D3D11_BIND_UNORDERED_ACCESS)) {
+        RT_REFUSE("%s: Format %s does not support BindFlags 0x%x", what, fi->name,
+                  bind & ~fi->bind & (UINT)(D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET |
+                                            D3D11_BIND_DEPTH_STENCIL | D3D11_BIND_UNORDERED_ACCESS));
+        return E_INVALIDARG;
+    }
+    if (fi->is_compressed && (w % fi->block_width || h % fi->block_height)) {
+        RT_REFUSE("%s: block-compressed format %s needs a top level whose width and height are multiples of 4 "
+                  "(%ux%u)", what, fi->name, w, h);
+        return E_INVALIDARG;
+    }
+
+    UINT full = rt_full_mip_count(w, h, d);
+    if (mips == 0) {
+        mips = full;            /* D3D11: MipLevels 0 = the full chain */
+    } else if (mips > full) {
+        RT_REFUSE("%s: MipLevels %u exceeds the full chain of %u for %ux%ux%u", what, mips, full, w, h, d);
+        return E_INVALIDARG;
+    }
+
+    /* Multisampling (Texture2D only): Count 1 Quality 0 is single-sampled. Counts 2/4/8 with
+     * Quality 0 are accepted on render-target / depth formats, DEFAULT usage, one mip. */
+    if (samples == 0) {
+        RT_REFUSE("%s: SampleDesc.Count must be at least 1", what);
+        return E_INVALIDARG;
+    }
+    if (samples == 1 && quality != 0) {
+        RT_REFUSE("%s: SampleDesc.Quality must be 0 when Count is 1 (got %u)", what, quality);
+        return E_INVALIDARG;
+    }
+    if (samples > 1) {
+        if ((samples != 2 && samples != 4 && samples != 8) || quality != 0) {
+            RT_REFUSE("%s: SampleDesc {%u, %u} is not supported (counts 2, 4, 8 with Quality 0)", what, samples,
+                      quality);
+            return E_INVALIDARG;
+        }
+        if (usage != D3D11_USAGE_DEFAULT) {
+            RT_REFUSE("%s: multisampled resources must be USAGE_DEFAULT (wddm-semantics 5.1)", what);
+            return E_INVALIDARG;
+        }
+        if (mips != 1) {
+            RT_REFUSE("%s: multisampled resources must have MipLevels 1 (got %u)", what, mips);
+            return E_INVALIDARG;
+        }
+        if (!(fi->support & (WDDM_FMT_SUPPORT_RENDER_TARGET | WDDM_FMT_SUPPORT_DEPTH_STENCIL)) &&
+            !(fi->bind & (WDDM_FMT_BIND_RENDER_TARGET | WDDM_FMT_BIND_DEPTH_STENCIL))) {
+            RT_REFUSE("%s: Format %s cannot be multisampled", what, fi->name);
+            return E_INVALIDARG;
+        }
+        if (misc & D3D11_RESOURCE_MISC_TEXTURECUBE) {
+            RT_REFUSE("%s: a cube texture cannot be multisampled", what);
+            return E_INVALIDARG;
+        }
+        if (data) {
+            RT_REFUSE("%s: a multisampled resource cannot be given initial data", what);
+            return E_INVALIDARG;
+        }
+    }
+
+    if (usage == D3D11_USAGE_DYNAMIC && (mips != 1 || array != 1)) {
+        /* wddm-semantics 5.1: dynamic textures are single-subresource (no array, no mip chain). */
+        RT_REFUSE("%s: a USAGE_DYNAMIC texture must have exactly one subresource (MipLevels %u, ArraySize %u)", what,
+                  mips, array);
+        return E_INVALIDARG;
+    }
+    if (misc & D3D11_RESOURCE_MISC_TEXTURECUBE) {
+        if (res->dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D) {
+            RT_REFUSE("%s: MISC_TEXTURECUBE applies to Texture2D only", what);
+            return E_INVALIDARG;
+        }
+        if (array % 6 || w != h) {
+            RT_REFUSE("%s: a cube texture needs ArraySize a multiple of 6 (%u) and square faces (%ux%u)", what, array,
+                      w, h);
+            return E_INVALIDARG;
+        }
+    }
+    if (misc & D3D11_RESOURCE_MISC_GENERATE_MIPS) {
+        if ((bind & (D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE)) !=
+            (D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE)) {
+            RT_REFUSE("%s: MISC_GENERATE_MIPS needs BIND_RENDER_TARGET and BIND_SHADER_RESOURCE", what);
+            return E_INVALIDARG;
+        }
+        if (usage != D3D11_USAGE_DEFAULT) {
+            RT_REFUSE("%s: MISC_GENERATE_MIPS needs USAGE_DEFAULT", what);
+            return E_INVALIDARG;
+        }
+    }
+    if ((misc & D3D11_RESOURCE_MISC_SHARED) &&
+        (usage != D3D11_USAGE_DEFAULT || res->dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D)) {
+        RT_REFUSE("%s: MISC_SHARED needs a USAGE_DEFAULT Texture2D", what);
+        return E_INVALIDARG;
+    }
+
+    /* Total size (64-bit: dimensions up to 16384 x 16384 x 2048 overflow 32 bits). */
+    UINT64 total = 0;
+    for (UINT m = 0; m < mips; m++) {
+        UINT64 row = wddm_format_row_bytes(fmt, rt_mip_dim(w, m));
+        UINT64 rows = wddm_format_rows(fmt, rt_mip_dim(h, m));
+        total += row * rows * rt_mip_dim(d, m);
+    }
+    total *= (UINT64)array * samples;
+    if (total > RT_MAX_RESOURCE_BYTES) {
+        RT_REFUSE("%s: the resource needs %llu bytes, more than the maximum resource size", what,
+                  (unsigned long long)total);
+        return E_OUTOFMEMORY;
+    }
+
+    UINT subs = mips * array;
+    if (data) {
+        for (UINT s = 0; s < subs; s++) {
+            if (!data[s].pSysMem) {
+                RT_REFUSE("%s: pInitialData[%u].pSysMem is NULL (one entry per subresource is required)", what, s);
+                return E_INVALIDARG;
+            }
+        }
+    }
+
+    res->width = w; res->height = h; res->depth = d;
+    res->mip_levels = mips; res->array_size = array;
+    res->format = fmt;
+    res->sample_count = samples; res->sample_quality = quality;
+    res->usage = usage; res->bind_flags = bind; res->cpu_access = cpu; res->misc_flags = misc;
+    res->subresource_count = subs;
+    /* GetDesc reports the resolved mip count, as D3D11 does. */
+    switch (res->dimension) {
+    case D3D11_RESOURCE_DIMENSION_TEXTURE1D: res->desc.tex1d.MipLevels = mips; break;
+    case D3D11_RESOURCE_DIMENSION_TEXTURE2D: res->desc.tex2d.MipLevels = mips; break;
+    case D3D11_RESOURCE_DIMENSION_TEXTURE3D: res->desc.tex3d.MipLevels = mips; break;
+    default: break;
+    }
+    return S_OK;
+}
