@@ -1,0 +1,284 @@
+/* GPU engines: one thread per engine executing its ring in order (DESIGN.md "Threads and
+ * waiting"). After each DMA buffer the engine writes the buffer's fence to its
+ * last-completed-fence register, then raises the interrupt line (wddm-semantics §8.1 step 5,
+ * §8.2 invariant 1: completion is in submission order per node).
+ *
+ * Waiting: an idle engine spins a few scheduler yields (a couple of microseconds) before
+ * blocking on its condition variable, so back-to-back submissions do not pay a futex wake-up
+ * each, and nothing busy-waits for long. */
+#include "gpu/gpu_internal.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ~2-5 µs of sched_yield before blocking. */
+#define SWGPU_SPIN_YIELDS 8
+
+void swgpu_raise_interrupt(struct swgpu *gpu)
+{
+    swgpu_stat_add(SWGPU_STAT_INTERRUPTS, 1);
+    if (gpu->interrupt)
+        gpu->interrupt(gpu->interrupt_context);
+}
+
+static int ring_ready_locked(struct swgpu_engine *e)
+{
+    return e->ring_count > 0 && !swgpu_control_paused();
+}
+
+/* Waits (lock held) until `ready` holds or the engine stops; spins briefly first. */
+static void wait_locked(struct swgpu_engine *e, pthread_cond_t *cv, int (*ready)(struct swgpu_engine *))
+{
+    int spins = 0;
+    while (!e->stop && !ready(e)) {
+        if (spins < SWGPU_SPIN_YIELDS) {
+            spins++;
+            pthread_mutex_unlock(&e->lock);
+            sched_yield();
+            pthread_mutex_lock(&e->lock);
+            continue;
+        }
+        pthread_cond_wait(cv, &e->lock);
+    }
+}
+
+static int unpaused(struct swgpu_engine *e)
+{
+    (void)e;
+    return !swgpu_control_paused();
+}
+
+static void record_fault_locked(struct swgpu_engine *e, const struct swgpu_fault *f)
+{
+    UINT32 slot;
+    if (e->fault_count == SWGPU_FAULT_QUEUE) {
+        /* Queue full: drop the oldest; faults_total still counts it. */
+        e->fault_head = (e->fault_head + 1) % SWGPU_FAULT_QUEUE;
+        e->fault_count--;
+    }
+    slot = (e->fault_head + e->fault_count) % SWGPU_FAULT_QUEUE;
+    e->faults[slot] = *f;
+    e->fault_count++;
+    atomic_fetch_add_explicit(&e->faults_total, 1, memory_order_relaxed);
+}
+
+static void *engine_main(void *arg)
+{
+    struct swgpu_engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        wait_locked(e, &e->work_cv, ring_ready_locked);
+        if (e->stop)
+            break;
+        struct swgpu_ring_entry entry = e->ring[e->ring_head];
+        e->ring_head = (e->ring_head + 1) % e->ring_cap;
+        e->ring_count--;
+        e->busy = 1;
+        pthread_mutex_unlock(&e->lock);
+
+        struct swgpu_fault fault;
+        memset(&fault, 0, sizeof fault);
+        fault.engine = e->index;
+        fault.fence_id = entry.fence_id;
+        int faulted = swgpu_exec_buffer(e, &entry, &fault) != 0;
+
+        pthread_mutex_lock(&e->lock);
+        /* Paused while executing: hold the completion too ("finishes nothing new"). */
+        wait_locked(e, &e->work_cv, unpaused);
+        if (faulted)
+            record_fault_locked(e, &fault);
+        /* The register is written before the interrupt so the ISR reads the new value; the
+         * release pairs with the ISR's acquire load and publishes the buffer's memory
+         * effects to whoever observes the fence. */
+        atomic_store_explicit(&e->last_completed, entry.fence_id, memory_order_release);
+        e->busy = 0;
+        pthread_cond_broadcast(&e->done_cv);
+        int stopping = e->stop;
+        pthread_mutex_unlock(&e->lock);
+
+        swgpu_stat_add(SWGPU_STAT_DMA_BUFFERS, 1);
+        if (!stopping)
+            swgpu_raise_interrupt(e->gpu);
+        pthread_mutex_lock(&e->lock);
+    }
+    e->busy = 0;
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+int swgpu_engines_start(struct swgpu *gpu)
+{
+    for (UINT32 i = 0; i < gpu->engine_count; i++) {
+        struct swgpu_engine *e = &gpu->engines[i];
+        e->gpu = gpu;
+        e->index = i;
+        e->ring_cap = 64;
+        e->ring = calloc(e->ring_cap, sizeof(*e->ring));
+        if (!e->ring)
+            return -1;
+        pthread_mutex_init(&e->lock, NULL);
+        pthread_cond_init(&e->work_cv, NULL);
+        pthread_cond_init(&e->done_cv, NULL);
+        atomic_init(&e->last_completed, 0);
+        atomic_init(&e->faults_total, 0);
+    }
+    for (UINT32 i = 0; i < gpu->engine_count; i++) {
+        struct swgpu_engine *e = &gpu->engines[i];
+        if (pthread_create(&e->thread, NULL, engine_main, e) != 0)
+            return -1;
+        e->thread_started = 1;
+    }
+    return 0;
+}
+
+void swgpu_engines_stop(struct swgpu *gpu)
+{
+    for (UINT32 i = 0; i < gpu->engine_count; i++) {
+        struct swgpu_engine *e = &gpu->engines[i];
+        if (!e->ring)
+            continue;
+        pthread_mutex_lock(&e->lock);
+        e->stop = 1;
+        pthread_cond_broadcast(&e->work_cv);
+        pthread_cond_broadcast(&e->done_cv);
+        pthread_mutex_unlock(&e->lock);
+    }
+    for (UINT32 i = 0; i < gpu->engine_count; i++) {
+        struct swgpu_engine *e = &gpu->engines[i];
+        if (e->thread_started)
+            pthread_join(e->thread, NULL);
+        e->thread_started = 0;
+        if (e->ring) {
+            pthread_mutex_destroy(&e->lock);
+            pthread_cond_destroy(&e->work_cv);
+            pthread_cond_destroy(&e->done_cv);
+            free(e->ring);
+            e->ring = NULL;
+        }
+    }
+}
+
+void swgpu_engine_kick(struct swgpu_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_mutex_unlock(&e->lock);
+}
+
+int swgpu_submit(struct swgpu *gpu, UINT32 engine, const void *dma, UINT32 start, UINT32 end,
+                 UINT32 fence_id, int paging)
+{
+    if (!gpu || engine >= gpu->engine_count)
+        return -1;
+    struct swgpu_engine *e = &gpu->engines[engine];
+    if (end < start)
+        end = start; /* an empty buffer still completes its fence */
+    pthread_mutex_lock(&e->lock);
+    if (e->ring_count == e->ring_cap) {
+        /* Grow instead of failing: DxgkDdiSubmitCommand must not fail (wddm-semantics §8.1). */
+        size_t cap = e->ring_cap * 2;
+        struct swgpu_ring_entry *r = malloc(cap * sizeof(*r));
+        while (!r && !e->stop) {
+            /* Out of memory: wait for the engine to drain one entry instead. */
+            pthread_cond_wait(&e->done_cv, &e->lock);
+            if (e->ring_count < e->ring_cap)
+                break;
+            r = malloc(cap * sizeof(*r));
+        }
+        if (r) {
+            for (size_t i = 0; i < e->ring_count; i++)
+                r[i] = e->ring[(e->ring_head + i) % e->ring_cap];
+            free(e->ring);
+            e->ring = r;
+            e->ring_cap = cap;
+            e->ring_head = 0;
+        }
+        if (e->ring_count == e->ring_cap) { /* stopping */
+            pthread_mutex_unlock(&e->lock);
+            return 0;
+        }
+    }
+    struct swgpu_ring_entry *slot = &e->ring[(e->ring_head + e->ring_count) % e->ring_cap];
+    slot->dma = dma;
+    slot->start = start;
+    slot->end = end;
+    slot->fence_id = fence_id;
+    slot->paging = paging;
+    e->ring_count++;
+    pthread_cond_signal(&e->work_cv);
+    pthread_mutex_unlock(&e->lock);
+    return 0;
+}
+
+UINT32 swgpu_last_completed_fence(struct swgpu *gpu, UINT32 engine)
+{
+    if (!gpu || engine >= gpu->engine_count)
+        return 0;
+    return atomic_load_explicit(&gpu->engines[engine].last_completed, memory_order_acquire);
+}
+
+static int idle(struct swgpu_engine *e)
+{
+    return e->ring_count == 0 && !e->busy;
+}
+
+void swgpu_wait_idle(struct swgpu *gpu, UINT32 engine)
+{
+    if (!gpu || engine >= gpu->engine_count)
+        return;
+    struct swgpu_engine *e = &gpu->engines[engine];
+    pthread_mutex_lock(&e->lock);
+    wait_locked(e, &e->done_cv, idle);
+    pthread_mutex_unlock(&e->lock);
+}
+
+void swgpu_wait_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id)
+{
+    if (!gpu || engine >= gpu->engine_count)
+        return;
+    struct swgpu_engine *e = &gpu->engines[engine];
+    pthread_mutex_lock(&e->lock);
+    int spins = 0;
+    while (!e->stop &&
+           (INT32)(atomic_load_explicit(&e->last_completed, memory_order_acquire) - fence_id) < 0) {
+        if (spins++ < SWGPU_SPIN_YIELDS) {
+            pthread_mutex_unlock(&e->lock);
+            sched_yield();
+            pthread_mutex_lock(&e->lock);
+            continue;
+        }
+        pthread_cond_wait(&e->done_cv, &e->lock);
+    }
+    pthread_mutex_unlock(&e->lock);
+}
+
+int swgpu_take_fault(struct swgpu *gpu, UINT32 engine, struct swgpu_fault *out)
+{
+    if (!gpu || engine >= gpu->engine_count)
+        return 0;
+    struct swgpu_engine *e = &gpu->engines[engine];
+    int taken = 0;
+    pthread_mutex_lock(&e->lock);
+    if (e->fault_count) {
+        *out = e->faults[e->fault_head];
+        e->fault_head = (e->fault_head + 1) % SWGPU_FAULT_QUEUE;
+        e->fault_count--;
+        taken = 1;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return taken;
+}
+
+UINT64 swgpu_fault_count(struct swgpu *gpu, UINT32 engine)
+{
+    if (!gpu || engine >= gpu->engine_count)
+        return 0;
+    return atomic_load_explicit(&gpu->engines[engine].faults_total, memory_order_relaxed);
+}
+
+UINT32 swgpu_engine_count(const struct swgpu *gpu)
+{
+    return gpu ? gpu->engine_count : 0;
+}

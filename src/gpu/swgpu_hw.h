@@ -1,0 +1,92 @@
+/* The software GPU's hardware interface: what the KMD (src/kmd/) sees of the device, as a
+ * register file and a ring per engine would be on real hardware. Only the KMD (and the GPU
+ * tests) include this header; the kernel never does (DESIGN.md "Rules of the house").
+ *
+ * Model (docs/architecture.md "Memory and addresses"):
+ *  - Segment ids are 1-based. A memory segment is one lazily committed host mapping; an
+ *    aperture segment is a GART of 4 KiB pages, each pointing at a system page.
+ *  - A GPU physical address is (segment id << SWGPU_ADDR_SEGMENT_SHIFT) | offset
+ *    (src/gpu/swgpu_isa.h); segment id 0 is system memory, identity-mapped.
+ *  - Each engine executes its ring in order on its own thread. After each DMA buffer it writes
+ *    the buffer's fence id to its last-completed-fence register, then raises the interrupt
+ *    line (wddm-semantics §8.2: completion is cumulative and in order per node).
+ *  - A bad address (outside its segment, or an aperture page never mapped) never crashes the
+ *    process: the engine records a fault, skips the rest of that DMA buffer and still
+ *    completes its fence. The KMD collects faults with swgpu_take_fault().
+ */
+#ifndef SWGPU_HW_H
+#define SWGPU_HW_H
+
+#include "gpu/swgpu_isa.h"
+
+#define SWGPU_MAX_SEGMENTS 8u
+#define SWGPU_MAX_ENGINES 8u
+
+struct swgpu;
+
+enum swgpu_segment_kind {
+    SWGPU_SEGMENT_MEMORY = 0,   /* content lives in the segment (local video memory) */
+    SWGPU_SEGMENT_APERTURE = 1, /* GART over system pages */
+};
+
+struct swgpu_segment_desc {
+    UINT64 size;                /* bytes, multiple of SWGPU_PAGE_SIZE */
+    enum swgpu_segment_kind kind;
+};
+
+/* The interrupt line: called on the engine thread after a DMA buffer completes (and for a
+ * SWGPU_OP_FENCE command). No GPU lock is held during the call, so the handler may read
+ * registers, take faults and submit more work. */
+typedef void (*swgpu_interrupt_fn)(void *context);
+
+struct swgpu_config {
+    UINT32 segment_count;                               /* <= SWGPU_MAX_SEGMENTS */
+    struct swgpu_segment_desc segments[SWGPU_MAX_SEGMENTS]; /* [i] describes segment id i+1 */
+    UINT32 engine_count;                                /* 1..SWGPU_MAX_ENGINES */
+    swgpu_interrupt_fn interrupt;                       /* may be NULL */
+    void *interrupt_context;
+};
+
+/* One fault recorded by an engine (the rest of that DMA buffer was skipped). */
+struct swgpu_fault {
+    UINT32 engine;
+    UINT32 fence_id;       /* the DMA buffer's fence */
+    UINT32 opcode;         /* the faulting command's opcode (or SWGPU_OP_COUNT: bad header) */
+    UINT32 command_offset; /* byte offset of the faulting command in the DMA buffer */
+    UINT64 address;        /* the GPU address that could not be accessed (0: bad command) */
+    const char *reason;    /* static string */
+};
+
+/* Creates the GPU and starts its engine threads. NULL on bad configuration or no memory. */
+struct swgpu *swgpu_create(const struct swgpu_config *config);
+/* Stops the engines (work still queued is dropped), unmaps memory, frees the GPU. */
+void swgpu_destroy(struct swgpu *gpu);
+
+UINT32 swgpu_engine_count(const struct swgpu *gpu);
+UINT32 swgpu_segment_count(const struct swgpu *gpu);
+UINT64 swgpu_segment_size(const struct swgpu *gpu, UINT32 segment_id);
+/* Host address of a memory segment's offset 0 (the KMD's CPU-visible mapping, the BAR);
+ * NULL for an aperture segment or a bad id. */
+void *swgpu_segment_host(const struct swgpu *gpu, UINT32 segment_id);
+
+/* Puts one DMA buffer in the engine's ring: bytes [start, end) of the buffer at host address
+ * `dma`. Never fails for a valid engine (the ring grows); returns 0, or -1 for a bad engine
+ * index. The buffer must stay valid until the engine reports `fence_id` completed. */
+int swgpu_submit(struct swgpu *gpu, UINT32 engine, const void *dma, UINT32 start, UINT32 end,
+                 UINT32 fence_id, int paging);
+
+/* The engine's last-completed-fence register (0 before anything completed). */
+UINT32 swgpu_last_completed_fence(struct swgpu *gpu, UINT32 engine);
+
+/* Blocks until the engine's ring is empty and nothing is executing (spins briefly, then waits
+ * on a condition variable). Returns at once while stopping. For the KMD's teardown and tests. */
+void swgpu_wait_idle(struct swgpu *gpu, UINT32 engine);
+/* Blocks until the engine's last completed fence is at least `fence_id` (32-bit wrap-aware). */
+void swgpu_wait_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id);
+
+/* Takes the oldest fault recorded by `engine` not yet taken; returns 1 if one was taken. */
+int swgpu_take_fault(struct swgpu *gpu, UINT32 engine, struct swgpu_fault *out);
+/* Total faults the engine recorded since creation (taken or not). */
+UINT64 swgpu_fault_count(struct swgpu *gpu, UINT32 engine);
+
+#endif /* SWGPU_HW_H */

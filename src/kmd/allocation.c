@@ -1,0 +1,173 @@
+/* DxgkDdiCreateAllocation / DestroyAllocation / OpenAllocation / CloseAllocation: the KMD turns
+ * the UMD's private description (src/drv/swgpu_private.h) into placement (seed 001 §4.3, §5;
+ * wddm-semantics §6.4 DXGK_ALLOCATIONINFO). */
+#include "kmd/kmd.h"
+
+#include "common/debug.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEGMENT_BIT(id) (1u << ((id) - 1u)) /* segment set: bit 0 = segment 1 */
+
+struct swkmd_allocation *swkmd_allocation_from(HANDLE h)
+{
+    struct swkmd_allocation *al = h;
+    return (al && al->magic == SWKMD_MAGIC_ALLOCATION) ? al : NULL;
+}
+
+static NTSTATUS describe(DXGK_ALLOCATIONINFO *info, UINT32 index)
+{
+    struct swgpu_alloc_private priv;
+    if (!info->pPrivateDriverData || info->PrivateDriverDataSize < sizeof(priv)) {
+        wddm_debug("kmd", "CreateAllocation[%u]: private data missing or %u bytes < %zu", index,
+                   info->PrivateDriverDataSize, sizeof(priv));
+        return STATUS_INVALID_PARAMETER;
+    }
+    memcpy(&priv, info->pPrivateDriverData, sizeof(priv));
+    if (priv.magic != SWGPU_PRIVATE_MAGIC || priv.version != SWGPU_PRIVATE_VERSION) {
+        wddm_debug("kmd", "CreateAllocation[%u]: private data magic 0x%x version %u not swgpu v%u", index, priv.magic,
+                   priv.version, SWGPU_PRIVATE_VERSION);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (priv.kind < SWGPU_ALLOC_GPU_ONLY || priv.kind > SWGPU_ALLOC_READBACK) {
+        wddm_debug("kmd", "CreateAllocation[%u]: unknown allocation kind %u", index, priv.kind);
+        return STATUS_INVALID_PARAMETER;
+    }
+    /* Size rounded up to the page; refuse sizes no segment offset can hold. */
+    if (priv.size == 0 || priv.size > SWGPU_ADDR_OFFSET_MASK - SWGPU_PAGE_SIZE) {
+        wddm_debug("kmd", "CreateAllocation[%u]: size %llu is zero or too large", index,
+                   (unsigned long long)priv.size);
+        return STATUS_INVALID_PARAMETER;
+    }
+    UINT64 size = (priv.size + SWGPU_PAGE_SIZE - 1) & ~(UINT64)(SWGPU_PAGE_SIZE - 1);
+
+    struct swkmd_allocation *al = calloc(1, sizeof(*al));
+    if (!al)
+        return STATUS_NO_MEMORY;
+    al->magic = SWKMD_MAGIC_ALLOCATION;
+    al->size = size;
+    al->kind = priv.kind;
+    al->priv = priv;
+
+    info->Alignment = SWGPU_PAGE_SIZE;
+    info->Size = (SIZE_T)size;
+    info->PitchAlignedSize = 0;
+    info->HintedBank.Value = 0;
+    info->PreferredSegment.Value = 0;
+    info->EvictionSegmentSet = 0; /* evict straight to system pages */
+    info->MaximumRenamingListLength = 0;
+    info->Flags.Value = 0;
+    info->Flags2.Value = 0;
+    info->AllocationPriority = D3DDDI_ALLOCATIONPRIORITY_NORMAL;
+    info->pAllocationUsageHint = NULL;
+    switch (priv.kind) {
+    case SWGPU_ALLOC_GPU_ONLY:
+        /* DEFAULT / IMMUTABLE: local memory, the visible window when local is full. */
+        info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_LOCAL;
+        info->PreferredSegment.SegmentId1 = SWKMD_SEGMENT_VISIBLE;
+        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_LOCAL) | SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE);
+        info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
+        break;
+    case SWGPU_ALLOC_UPLOAD:
+        /* DYNAMIC: CPU-visible, write-combined; renamed on Discard (wddm-semantics §3.3). */
+        info->Flags.CpuVisible = 1;
+        info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
+        info->PreferredSegment.SegmentId1 = SWKMD_SEGMENT_VISIBLE;
+        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE) | SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
+        info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
+        info->MaximumRenamingListLength = SWKMD_RENAMING_LIST_LENGTH;
+        break;
+    case SWGPU_ALLOC_READBACK:
+        /* STAGING: CPU-visible and cached, so only in the cache-coherent aperture
+         * (wddm-semantics §6.4: Cached => CpuVisible). */
+        info->Flags.CpuVisible = 1;
+        info->Flags.Cached = 1;
+        info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
+        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
+        info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
+        break;
+    }
+    info->hAllocation = al;
+    return STATUS_SUCCESS;
+}
+
+static void free_allocation(HANDLE h)
+{
+    struct swkmd_allocation *al = swkmd_allocation_from(h);
+    if (al) {
+        al->magic = 0;
+        free(al);
+    }
+}
+
+NTSTATUS APIENTRY SwKmdCreateAllocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *args)
+{
+    if (!swkmd_adapter_from(hAdapter) || !args || (args->NumAllocations && !args->pAllocationInfo)) {
+        wddm_debug("kmd", "CreateAllocation: bad adapter or NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    for (UINT32 i = 0; i < args->NumAllocations; i++) {
+        NTSTATUS st = describe(&args->pAllocationInfo[i], i);
+        if (!NT_SUCCESS(st)) {
+            /* All or nothing: free what this call created. */
+            for (UINT32 j = 0; j < i; j++) {
+                free_allocation(args->pAllocationInfo[j].hAllocation);
+                args->pAllocationInfo[j].hAllocation = NULL;
+            }
+            return st;
+        }
+    }
+    /* The KMD keeps no per-resource state: the allocations carry everything. */
+    args->hResource = NULL;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY SwKmdDestroyAllocation(const HANDLE hAdapter, const DXGKARG_DESTROYALLOCATION *args)
+{
+    if (!swkmd_adapter_from(hAdapter) || !args || (args->NumAllocations && !args->pAllocationList)) {
+        wddm_debug("kmd", "DestroyAllocation: bad adapter or NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    for (UINT32 i = 0; i < args->NumAllocations; i++) {
+        if (!swkmd_allocation_from(args->pAllocationList[i]))
+            wddm_debug("kmd", "DestroyAllocation[%u]: not an allocation handle", i);
+        free_allocation(args->pAllocationList[i]);
+    }
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY SwKmdOpenAllocation(const HANDLE hDevice, const DXGKARG_OPENALLOCATION *args)
+{
+    struct swkmd_device *d = swkmd_device_from(hDevice);
+    if (!d || !args || (args->NumAllocations && !args->pOpenAllocation)) {
+        wddm_debug("kmd", "OpenAllocation: bad device or NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    for (UINT32 i = 0; i < args->NumAllocations; i++) {
+        DXGK_OPENALLOCATIONINFO *o = &args->pOpenAllocation[i];
+        /* The kernel hands back the hAllocation we returned at creation (DxgkCbGetHandleData);
+         * the device-specific handle is that object: this KMD keeps no per-device state. */
+        struct swkmd_allocation *al = NULL;
+        if (d->adapter->dxgk.DxgkCbGetHandleData) {
+            DXGKARGCB_GETHANDLEDATA q = {o->hAllocation, DXGK_HANDLE_ALLOCATION, 0};
+            al = swkmd_allocation_from(d->adapter->dxgk.DxgkCbGetHandleData(&q));
+        }
+        if (!al) {
+            wddm_debug("kmd", "OpenAllocation[%u]: handle 0x%x has no KMD allocation", i, (unsigned)o->hAllocation);
+            return STATUS_INVALID_PARAMETER;
+        }
+        o->hDeviceSpecificAllocation = al;
+    }
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY SwKmdCloseAllocation(const HANDLE hDevice, const DXGKARG_CLOSEALLOCATION *args)
+{
+    if (!swkmd_device_from(hDevice) || !args || (args->NumAllocations && !args->pOpenHandleList)) {
+        wddm_debug("kmd", "CloseAllocation: bad device or NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    /* Nothing per device to release: the object belongs to DestroyAllocation. */
+    return STATUS_SUCCESS;
+}

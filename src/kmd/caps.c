@@ -1,0 +1,118 @@
+/* DxgkDdiQueryAdapterInfo: driver caps, segments, and the UMD's private adapter data
+ * (wddm-semantics §6). */
+#include "kmd/kmd.h"
+
+#include "common/debug.h"
+
+#include <string.h>
+
+static NTSTATUS query_driver_caps(struct swkmd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q)
+{
+    if (q->OutputDataSize < sizeof(DXGK_DRIVERCAPS)) {
+        wddm_debug("kmd", "QueryAdapterInfo(DRIVERCAPS): OutputDataSize %u < sizeof(DXGK_DRIVERCAPS)",
+                   q->OutputDataSize);
+        return STATUS_BUFFER_TOO_SMALL;
+    }
+    DXGK_DRIVERCAPS *caps = q->pOutputData;
+    memset(caps, 0, sizeof(*caps));
+    caps->HighestAcceptableAddress.QuadPart = -1; /* all ones: any system page will do */
+    caps->MaxAllocationListSlotId = SWKMD_ALLOCATION_LIST_SIZE;
+    caps->ApertureSegmentCommitLimit = (SIZE_T)a->segment_size[SWKMD_SEGMENT_APERTURE];
+    /* WDDM 1.x patching model: allocation list + patch-location list (architecture.md). */
+    caps->WDDMVersion = DXGKDDI_WDDMv1_3;
+    /* Two asymmetric nodes, scheduled independently (wddm-semantics §6.2); PagingNode is
+     * honoured only with MultiEngineAware (§6.1). */
+    caps->SchedulingCaps.MultiEngineAware = 1;
+    caps->MemoryManagementCaps.Value = 0;
+    caps->MemoryManagementCaps.PagingNode = SWKMD_NODE_COPY;
+    caps->GpuEngineTopology.NbAsymetricProcessingNodes = SWKMD_NODE_COUNT;
+    /* The engines check for nothing inside a DMA buffer: preemption only between buffers. */
+    caps->PreemptionCaps.GraphicsPreemptionGranularity = D3DKMDT_GRAPHICS_PREEMPTION_DMA_BUFFER_BOUNDARY;
+    caps->PreemptionCaps.ComputePreemptionGranularity = D3DKMDT_COMPUTE_PREEMPTION_DMA_BUFFER_BOUNDARY;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS query_segments(struct swkmd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q)
+{
+    if (q->OutputDataSize < sizeof(DXGK_QUERYSEGMENTOUT)) {
+        wddm_debug("kmd", "QueryAdapterInfo(QUERYSEGMENT): OutputDataSize %u < sizeof(DXGK_QUERYSEGMENTOUT)",
+                   q->OutputDataSize);
+        return STATUS_BUFFER_TOO_SMALL;
+    }
+    DXGK_QUERYSEGMENTOUT *out = q->pOutputData;
+    /* Two-call protocol (wddm-semantics §6.4): without an array, only the count. */
+    if (!out->pSegmentDescriptor) {
+        out->NbSegment = SWKMD_SEGMENT_COUNT;
+        return STATUS_SUCCESS;
+    }
+    if (out->NbSegment != 0 && out->NbSegment < SWKMD_SEGMENT_COUNT) {
+        wddm_debug("kmd", "QueryAdapterInfo(QUERYSEGMENT): array of %u descriptors, %u segments",
+                   out->NbSegment, SWKMD_SEGMENT_COUNT);
+        return STATUS_BUFFER_TOO_SMALL;
+    }
+    out->NbSegment = SWKMD_SEGMENT_COUNT;
+    for (UINT32 id = 1; id <= SWKMD_SEGMENT_COUNT; id++) {
+        DXGK_SEGMENTDESCRIPTOR *d = &out->pSegmentDescriptor[id - 1];
+        memset(d, 0, sizeof(*d));
+        /* The GPU address names the segment in its top bits (swgpu_isa.h). */
+        d->BaseAddress.QuadPart = (LONGLONG)SWGPU_SEGMENT_BASE(id);
+        d->Size = (SIZE_T)a->segment_size[id];
+        d->CommitLimit = d->Size;
+        d->NbOfBanks = 0;
+        d->pBankRangeTable = NULL;
+    }
+    /* Segment 2: CPU-visible local memory; the CPU reaches it at the GPU's host mapping. */
+    DXGK_SEGMENTDESCRIPTOR *vis = &out->pSegmentDescriptor[SWKMD_SEGMENT_VISIBLE - 1];
+    vis->Flags.CpuVisible = 1;
+    vis->CpuTranslatedAddress.QuadPart = (LONGLONG)(uintptr_t)swgpu_segment_host(a->gpu, SWKMD_SEGMENT_VISIBLE);
+    /* Segment 3: the aperture; the GPU snoops system memory (CacheCoherent is valid only with
+     * Aperture, §6.4). */
+    DXGK_SEGMENTDESCRIPTOR *ap = &out->pSegmentDescriptor[SWKMD_SEGMENT_APERTURE - 1];
+    ap->Flags.Aperture = 1;
+    ap->Flags.CacheCoherent = 1;
+    /* Paging buffers in system memory (architecture.md: DMA and paging buffers live there). */
+    out->PagingBufferSegmentId = 0;
+    out->PagingBufferSize = SWKMD_PAGING_BUFFER_SIZE;
+    out->PagingBufferPrivateDataSize = 0;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS query_umd_private(const DXGKARG_QUERYADAPTERINFO *q)
+{
+    if (q->OutputDataSize < sizeof(struct swgpu_umd_adapter_info)) {
+        wddm_debug("kmd", "QueryAdapterInfo(UMDRIVERPRIVATE): OutputDataSize %u < %zu", q->OutputDataSize,
+                   sizeof(struct swgpu_umd_adapter_info));
+        return STATUS_BUFFER_TOO_SMALL;
+    }
+    struct swgpu_umd_adapter_info *info = q->pOutputData;
+    memset(info, 0, sizeof(*info));
+    info->magic = SWGPU_PRIVATE_MAGIC;
+    info->version = SWGPU_PRIVATE_VERSION;
+    info->node_count = SWKMD_NODE_COUNT;
+    info->render_node = SWKMD_NODE_3D;
+    info->copy_node = SWKMD_NODE_COPY;
+    info->row_pitch_alignment = 256; /* seed 001 §7.2 */
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY SwKmdQueryAdapterInfo(const HANDLE hAdapter, const DXGKARG_QUERYADAPTERINFO *q)
+{
+    struct swkmd_adapter *a = swkmd_adapter_from(hAdapter);
+    if (!a || !q || !q->pOutputData) {
+        wddm_debug("kmd", "QueryAdapterInfo: bad adapter or NULL output buffer");
+        return STATUS_INVALID_PARAMETER;
+    }
+    switch (q->Type) {
+    case DXGKQAITYPE_DRIVERCAPS:
+        return query_driver_caps(a, q);
+    case DXGKQAITYPE_QUERYSEGMENT:
+        if (!a->started)
+            return STATUS_INVALID_PARAMETER;
+        return query_segments(a, q);
+    case DXGKQAITYPE_UMDRIVERPRIVATE:
+        return query_umd_private(q);
+    default:
+        wddm_debug("kmd", "QueryAdapterInfo: unknown type %d", (int)q->Type);
+        return STATUS_INVALID_PARAMETER;
+    }
+}

@@ -1,0 +1,38 @@
+/* The reference KMD's DriverEntry: registers the DDI table with the kernel (DxgkInitialize),
+ * as a WDDM miniport does (DESIGN.md "The UMD and the KMD are replaceable"). */
+#include "kmd/kmd.h"
+
+#include <string.h>
+
+void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->Version = DXGKDDI_INTERFACE_VERSION;
+    d->DxgkDdiAddDevice = SwKmdAddDevice;
+    d->DxgkDdiStartDevice = SwKmdStartDevice;
+    d->DxgkDdiStopDevice = SwKmdStopDevice;
+    d->DxgkDdiRemoveDevice = SwKmdRemoveDevice;
+    d->DxgkDdiInterruptRoutine = SwKmdInterruptRoutine;
+    d->DxgkDdiDpcRoutine = SwKmdDpcRoutine;
+    d->DxgkDdiQueryAdapterInfo = SwKmdQueryAdapterInfo;
+    d->DxgkDdiCreateDevice = SwKmdCreateDevice;
+    d->DxgkDdiCreateAllocation = SwKmdCreateAllocation;
+    d->DxgkDdiDestroyAllocation = SwKmdDestroyAllocation;
+    d->DxgkDdiPatch = SwKmdPatch;
+    d->DxgkDdiSubmitCommand = SwKmdSubmitCommand;
+    d->DxgkDdiBuildPagingBuffer = SwKmdBuildPagingBuffer;
+    d->DxgkDdiQueryCurrentFence = SwKmdQueryCurrentFence;
+    d->DxgkDdiDestroyDevice = SwKmdDestroyDevice;
+    d->DxgkDdiOpenAllocation = SwKmdOpenAllocation;
+    d->DxgkDdiCloseAllocation = SwKmdCloseAllocation;
+    d->DxgkDdiRender = SwKmdRender;
+    d->DxgkDdiCreateContext = SwKmdCreateContext;
+    d->DxgkDdiDestroyContext = SwKmdDestroyContext;
+}
+
+NTSTATUS SwKmdDriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath)
+{
+    DRIVER_INITIALIZATION_DATA data;
+    SwKmdGetDriverInitializationData(&data);
+    return DxgkInitialize(DriverObject, RegistryPath, &data);
+}

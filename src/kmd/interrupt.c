@@ -1,0 +1,78 @@
+/* DxgkDdiInterruptRoutine, DxgkDdiDpcRoutine, DxgkDdiQueryCurrentFence (wddm-semantics §8.2).
+ *
+ * The ISR reads each engine's last-completed-fence register and reports every advance with
+ * DXGK_INTERRUPT_DMA_COMPLETED (completion is cumulative per node: fence F means every buffer
+ * with fence <= F is done), then queues the DPC. GPU faults are reported by the hardware as
+ * completed buffers plus a fault record; the KMD logs them (DMA_FAULTED is reserved for the
+ * system, §8.2). */
+#include "kmd/kmd.h"
+
+#include "common/debug.h"
+
+BOOLEAN swkmd_report_completed_fences(struct swkmd_adapter *a)
+{
+    BOOLEAN ours = FALSE;
+    for (UINT32 node = 0; node < SWKMD_NODE_COUNT; node++) {
+        struct swgpu_fault f;
+        while (swgpu_take_fault(a->gpu, node, &f)) {
+            wddm_debug("kmd", "GPU fault on node %u: fence %u, opcode %u at DMA offset %u, address 0x%llx: %s", node,
+                       f.fence_id, f.opcode, f.command_offset, (unsigned long long)f.address, f.reason);
+            ours = TRUE;
+        }
+        UINT32 cur = swgpu_last_completed_fence(a->gpu, node);
+        if (cur == atomic_load_explicit(&a->notified_fence[node], memory_order_relaxed))
+            continue;
+        atomic_store_explicit(&a->notified_fence[node], cur, memory_order_relaxed);
+        DXGKARGCB_NOTIFY_INTERRUPT_DATA n = {0};
+        n.InterruptType = DXGK_INTERRUPT_DMA_COMPLETED;
+        n.DmaCompleted.SubmissionFenceId = cur;
+        n.DmaCompleted.NodeOrdinal = node;
+        n.DmaCompleted.EngineOrdinal = 0;
+        if (a->dxgk.DxgkCbNotifyInterrupt)
+            a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
+        ours = TRUE;
+    }
+    /* Every ISR notification is followed by a DPC request (§8.2 invariant 2). */
+    if (ours && a->dxgk.DxgkCbQueueDpc)
+        a->dxgk.DxgkCbQueueDpc(a->dxgk.DeviceHandle);
+    return ours;
+}
+
+BOOLEAN APIENTRY SwKmdInterruptRoutine(const PVOID MiniportDeviceContext, ULONG MessageNumber)
+{
+    struct swkmd_adapter *a = swkmd_adapter_from(MiniportDeviceContext);
+    if (!a || !a->gpu)
+        return FALSE;
+    return swkmd_report_completed_fences(a);
+}
+
+VOID APIENTRY SwKmdDpcRoutine(const PVOID MiniportDeviceContext)
+{
+    struct swkmd_adapter *a = swkmd_adapter_from(MiniportDeviceContext);
+    if (a && a->dxgk.DxgkCbNotifyDpc)
+        a->dxgk.DxgkCbNotifyDpc(a->dxgk.DeviceHandle);
+}
+
+static BOOLEAN sync_report(PVOID context)
+{
+    return swkmd_report_completed_fences(context);
+}
+
+NTSTATUS APIENTRY SwKmdQueryCurrentFence(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *q)
+{
+    struct swkmd_adapter *a = swkmd_adapter_from(hAdapter);
+    if (!a || !q || !a->gpu || q->NodeOrdinal >= SWKMD_NODE_COUNT || q->EngineOrdinal != 0) {
+        wddm_debug("kmd", "QueryCurrentFence: bad adapter or node/engine ordinal");
+        return STATUS_INVALID_PARAMETER;
+    }
+    /* Report any completion the ISR has not yet seen, serialized with the ISR, before
+     * answering (§8.2 invariant 3: VidSch recovers a missed fence this way). */
+    if (a->dxgk.DxgkCbSynchronizeExecution) {
+        BOOLEAN ret = FALSE;
+        a->dxgk.DxgkCbSynchronizeExecution(a->dxgk.DeviceHandle, sync_report, a, 0, &ret);
+        q->CurrentFence = atomic_load_explicit(&a->notified_fence[q->NodeOrdinal], memory_order_relaxed);
+    } else {
+        q->CurrentFence = swgpu_last_completed_fence(a->gpu, q->NodeOrdinal);
+    }
+    return STATUS_SUCCESS;
+}

@@ -1,0 +1,122 @@
+/* The reference kernel-mode driver for the software GPU: its objects and DDI functions.
+ *
+ * The kernel reaches the KMD only through the DRIVER_INITIALIZATION_DATA that
+ * SwKmdDriverEntry registers with DxgkInitialize (DESIGN.md "The UMD and the KMD are
+ * replaceable"). Everything else here is the KMD's own business; tests may include it. */
+#ifndef SWKMD_KMD_H
+#define SWKMD_KMD_H
+
+#include <wddm/d3dkmddi.h>
+
+#include "drv/swgpu_private.h"
+#include "gpu/swgpu_hw.h"
+
+#include <stdatomic.h>
+
+/* The built-in KMD's DriverEntry: the kernel calls it to start the default adapter. */
+NTSTATUS SwKmdDriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
+
+/* The DDI table SwKmdDriverEntry registers (also for tests that drive the KMD directly). */
+void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *out);
+
+/* ---- Engines, segments and lists the KMD reports ------------------------------------------ */
+#define SWKMD_NODE_3D 0u
+#define SWKMD_NODE_COPY 1u       /* also the paging node (DXGK_VIDMMCAPS.PagingNode) */
+#define SWKMD_NODE_COUNT 2u
+
+#define SWKMD_SEGMENT_LOCAL 1u    /* local video memory, not CPU-visible */
+#define SWKMD_SEGMENT_VISIBLE 2u  /* CPU-visible local window */
+#define SWKMD_SEGMENT_APERTURE 3u /* aperture over system memory (GART) */
+#define SWKMD_SEGMENT_COUNT 3u
+
+#define SWKMD_DMA_BUFFER_SIZE (256u * 1024u)
+#define SWKMD_ALLOCATION_LIST_SIZE 1024u
+#define SWKMD_PATCH_LIST_SIZE 4096u
+#define SWKMD_PAGING_BUFFER_SIZE (64u * 1024u)
+#define SWKMD_RENAMING_LIST_LENGTH 64u
+
+/* Object tags: every handle the kernel gives back is checked before use. */
+#define SWKMD_MAGIC_ADAPTER 0x4b414441u    /* "ADAK" */
+#define SWKMD_MAGIC_DEVICE 0x4b564544u     /* "DEVK" */
+#define SWKMD_MAGIC_CONTEXT 0x4b54584eu    /* "NXTK" */
+#define SWKMD_MAGIC_ALLOCATION 0x4b4c4c41u /* "ALLK" */
+
+typedef VOID (*swkmd_interrupt_line_fn)(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
+
+struct swkmd_adapter {
+    UINT32 magic;
+    PDEVICE_OBJECT pdo;                 /* from DxgkDdiAddDevice */
+    /* The platform interrupt line the GPU raises: WddmInterruptLineRaise (set in AddDevice). */
+    swkmd_interrupt_line_fn raise_line;
+    DXGKRNL_INTERFACE dxgk;             /* kept from DxgkDdiStartDevice */
+    int started;
+    struct swgpu *gpu;
+    UINT64 segment_size[SWKMD_SEGMENT_COUNT + 1]; /* by segment id */
+    /* Last fence the ISR reported per node. Written only inside the ISR or a routine run by
+     * DxgkCbSynchronizeExecution (serialized with it, wddm-semantics §8.2); atomic anyway. */
+    _Atomic(UINT32) notified_fence[SWKMD_NODE_COUNT];
+};
+
+struct swkmd_device {
+    UINT32 magic;
+    struct swkmd_adapter *adapter;
+    HANDLE kernel_handle;
+    DXGK_CREATEDEVICEFLAGS flags;
+};
+
+struct swkmd_context {
+    UINT32 magic;
+    struct swkmd_device *device;
+    HANDLE kernel_handle;
+    UINT32 node;
+    DXGK_CREATECONTEXTFLAGS flags;
+};
+
+struct swkmd_allocation {
+    UINT32 magic;
+    UINT64 size;                        /* DXGK_ALLOCATIONINFO.Size (page-rounded) */
+    UINT32 kind;                        /* enum swgpu_alloc_kind */
+    struct swgpu_alloc_private priv;    /* the UMD's description, kept */
+};
+
+/* Handle checks: NULL unless the handle is a live object of that type. */
+struct swkmd_adapter *swkmd_adapter_from(HANDLE h);
+struct swkmd_device *swkmd_device_from(HANDLE h);
+struct swkmd_context *swkmd_context_from(HANDLE h);
+struct swkmd_allocation *swkmd_allocation_from(HANDLE h);
+
+/* Environment-sized segment bytes (WDDM_SEGMENT_*_MB, docs/architecture.md). */
+UINT64 swkmd_env_megabytes(const char *name, UINT64 default_mb);
+
+/* Test seam: replaces the interrupt line the GPU raises (default WddmInterruptLineRaise). Must
+ * be called between AddDevice and StartDevice. */
+void swkmd_adapter_set_interrupt_line(struct swkmd_adapter *adapter, swkmd_interrupt_line_fn fn);
+
+/* Checks the engines' fence registers and reports every advance (ISR body). TRUE if any. */
+BOOLEAN swkmd_report_completed_fences(struct swkmd_adapter *adapter);
+
+/* ---- DDIs ---------------------------------------------------------------------------------- */
+NTSTATUS APIENTRY SwKmdAddDevice(const PDEVICE_OBJECT PhysicalDeviceObject, PVOID *MiniportDeviceContext);
+NTSTATUS APIENTRY SwKmdStartDevice(const PVOID MiniportDeviceContext, DXGK_START_INFO *DxgkStartInfo,
+                                   DXGKRNL_INTERFACE *DxgkInterface, ULONG *NumberOfVideoPresentSources,
+                                   ULONG *NumberOfChildren);
+NTSTATUS APIENTRY SwKmdStopDevice(const PVOID MiniportDeviceContext);
+NTSTATUS APIENTRY SwKmdRemoveDevice(const PVOID MiniportDeviceContext);
+BOOLEAN APIENTRY SwKmdInterruptRoutine(const PVOID MiniportDeviceContext, ULONG MessageNumber);
+VOID APIENTRY SwKmdDpcRoutine(const PVOID MiniportDeviceContext);
+NTSTATUS APIENTRY SwKmdQueryAdapterInfo(const HANDLE hAdapter, const DXGKARG_QUERYADAPTERINFO *pQueryAdapterInfo);
+NTSTATUS APIENTRY SwKmdCreateDevice(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *pCreateDevice);
+NTSTATUS APIENTRY SwKmdDestroyDevice(const HANDLE hDevice);
+NTSTATUS APIENTRY SwKmdCreateContext(const HANDLE hDevice, DXGKARG_CREATECONTEXT *pCreateContext);
+NTSTATUS APIENTRY SwKmdDestroyContext(const HANDLE hContext);
+NTSTATUS APIENTRY SwKmdCreateAllocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *pCreateAllocation);
+NTSTATUS APIENTRY SwKmdDestroyAllocation(const HANDLE hAdapter, const DXGKARG_DESTROYALLOCATION *pDestroyAllocation);
+NTSTATUS APIENTRY SwKmdOpenAllocation(const HANDLE hDevice, const DXGKARG_OPENALLOCATION *pOpenAllocation);
+NTSTATUS APIENTRY SwKmdCloseAllocation(const HANDLE hDevice, const DXGKARG_CLOSEALLOCATION *pCloseAllocation);
+NTSTATUS APIENTRY SwKmdRender(const HANDLE hContext, DXGKARG_RENDER *pRender);
+NTSTATUS APIENTRY SwKmdPatch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch);
+NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *pSubmitCommand);
+NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *pBuildPagingBuffer);
+NTSTATUS APIENTRY SwKmdQueryCurrentFence(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *pCurrentFence);
+
+#endif /* SWKMD_KMD_H */

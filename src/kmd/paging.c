@@ -1,0 +1,290 @@
+/* DxgkDdiBuildPagingBuffer (wddm-semantics §2): the commands the paging node (the copy
+ * engine) runs to move allocations between segments and system memory, fill new
+ * allocations, and map system pages into the aperture.
+ *
+ * Retry protocol (§2.4): when the remaining DmaSize cannot hold the next command, the KMD
+ * writes what fits, records its progress in MultipassOffset and returns
+ * STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER; VidMm submits that buffer and calls again with a
+ * fresh one, the same operation and the MultipassOffset left untouched. Progress is counted
+ * in bytes for TRANSFER and FILL, in pages for MAP_APERTURE_SEGMENT. */
+#include "kmd/kmd.h"
+
+#include "common/debug.h"
+
+#include <string.h>
+
+/* One COPY or FILL moves at most this much (row_bytes is 32-bit; a multiple of 16 keeps a
+ * fill pattern's phase across commands). */
+#define PAGING_CHUNK (1u << 30)
+
+static BYTE *reserve(DXGKARG_BUILDPAGINGBUFFER *a, UINT32 bytes)
+{
+    if (a->DmaSize < bytes)
+        return NULL;
+    BYTE *p = a->pDmaBuffer;
+    a->pDmaBuffer = p + bytes;
+    a->DmaSize -= bytes;
+    return p;
+}
+
+static NTSTATUS refuse(const char *what)
+{
+    wddm_debug("kmd", "BuildPagingBuffer: %s", what);
+    return STATUS_INVALID_PARAMETER;
+}
+
+/* The GPU address of a segment-described side. SegmentAddress is BaseAddress + offset
+ * (§2.3); a bare offset is accepted too and based on SegmentId. */
+static UINT64 segment_address(UINT32 segment_id, LONGLONG segment_address)
+{
+    UINT64 a = (UINT64)segment_address;
+    if ((a >> SWGPU_ADDR_SEGMENT_SHIFT) == 0)
+        a += SWGPU_SEGMENT_BASE(segment_id);
+    return a;
+}
+
+/* One side of a transfer: a segment range or an MDL's pages. */
+struct side {
+    int is_mdl;
+    UINT64 addr;           /* segment side: GPU address of byte 0 of the transfer */
+    const MDL *mdl;        /* MDL side */
+    UINT64 mdl_base;       /* MDL side: byte position of the transfer's byte 0 in the MDL */
+};
+
+/* GPU address of transfer byte `pos` and how many bytes from there are contiguous (at most
+ * `want`): MDL pages are system pages, identity-mapped (architecture.md), and consecutive
+ * PFNs coalesce into one run. Returns 0 if the MDL is too short. */
+static UINT64 side_run(const struct side *s, UINT64 pos, UINT64 want, UINT64 *addr)
+{
+    if (!s->is_mdl) {
+        *addr = s->addr + pos;
+        return want;
+    }
+    UINT64 b = s->mdl_base + pos;
+    UINT64 page = b / SWGPU_PAGE_SIZE;
+    if (page >= s->mdl->PageCount || !s->mdl->PfnArray)
+        return 0;
+    UINT64 pfn = s->mdl->PfnArray[page];
+    *addr = pfn * SWGPU_PAGE_SIZE + b % SWGPU_PAGE_SIZE;
+    UINT64 run = SWGPU_PAGE_SIZE - b % SWGPU_PAGE_SIZE;
+    while (run < want && page + 1 < s->mdl->PageCount && s->mdl->PfnArray[page + 1] == pfn + 1) {
+        page++;
+        pfn++;
+        run += SWGPU_PAGE_SIZE;
+    }
+    return run < want ? run : want;
+}
+
+static void put_copy(BYTE *p, UINT64 dst, UINT64 src, UINT32 bytes)
+{
+    struct swgpu_cmd_copy c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_COPY;
+    c.hdr.size_bytes = sizeof c;
+    c.dst.addr = dst;
+    c.src.addr = src;
+    c.row_bytes = bytes;
+    c.rows = 1;
+    c.slices = 1;
+    memcpy(p, &c, sizeof c);
+}
+
+static NTSTATUS build_transfer(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const DXGK_BUILDPAGINGBUFFER_TRANSFER *t = &a->Transfer;
+    UINT64 size = t->TransferSize;
+    UINT64 done = a->MultipassOffset;
+    if (size == 0) /* after a TDR: content is gone, nothing to copy (§2.3) */
+        return STATUS_SUCCESS;
+    if (done > size)
+        return refuse("TRANSFER MultipassOffset beyond TransferSize");
+    /* FIXME: progress is kept in bytes in the 32-bit MultipassOffset; a transfer of 4 GiB or
+     * more would need page units. No segment of the default layout is that large. */
+    if (size > 0xFFFFFFFFull)
+        return refuse("TRANSFER of 4 GiB or more");
+    struct side src = {0}, dst = {0};
+    const struct {
+        struct side *s;
+        UINT32 id;
+        LONGLONG addr;
+        const MDL *mdl;
+    } sides[2] = {{&src, t->Source.SegmentId, t->Source.SegmentAddress.QuadPart, t->Source.pMdl},
+                  {&dst, t->Destination.SegmentId, t->Destination.SegmentAddress.QuadPart, t->Destination.pMdl}};
+    for (int i = 0; i < 2; i++) {
+        struct side *s = sides[i].s;
+        if (sides[i].id == 0) {
+            if (!sides[i].mdl)
+                return refuse("TRANSFER MDL side without an MDL");
+            s->is_mdl = 1;
+            s->mdl = sides[i].mdl;
+            /* MdlOffset is in pages; TransferOffset does not apply to MDL sides (§2.3). */
+            s->mdl_base = (UINT64)t->MdlOffset * SWGPU_PAGE_SIZE + s->mdl->ByteOffset;
+            if (s->mdl_base + size > (UINT64)s->mdl->PageCount * SWGPU_PAGE_SIZE)
+                return refuse("TRANSFER larger than its MDL");
+        } else {
+            if (sides[i].id > SWKMD_SEGMENT_COUNT)
+                return refuse("TRANSFER segment id out of range");
+            s->addr = segment_address(sides[i].id, sides[i].addr) + t->TransferOffset;
+            if ((s->addr & SWGPU_ADDR_OFFSET_MASK) + size > ad->segment_size[sides[i].id])
+                return refuse("TRANSFER range outside its segment");
+        }
+    }
+    if (src.is_mdl && dst.is_mdl)
+        return refuse("TRANSFER between two MDLs");
+
+    while (done < size) {
+        UINT64 want = size - done;
+        if (want > PAGING_CHUNK)
+            want = PAGING_CHUNK;
+        UINT64 sa = 0, da = 0;
+        UINT64 n = side_run(&src, done, want, &sa);
+        UINT64 m = side_run(&dst, done, want, &da);
+        if (n == 0 || m == 0)
+            return refuse("TRANSFER runs past its MDL");
+        if (m < n)
+            n = m;
+        BYTE *p = reserve(a, sizeof(struct swgpu_cmd_copy));
+        if (!p) {
+            a->MultipassOffset = (UINT)done;
+            return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+        }
+        put_copy(p, da, sa, (UINT32)n);
+        done += n;
+    }
+    a->MultipassOffset = 0;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS build_fill(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const DXGK_BUILDPAGINGBUFFER_FILL *f = &a->Fill;
+    UINT32 id = f->Destination.SegmentId;
+    /* Memory segments only, never the aperture (§2.3). */
+    if (id == 0 || id > SWKMD_SEGMENT_COUNT || id == SWKMD_SEGMENT_APERTURE)
+        return refuse("FILL destination is not a memory segment");
+    UINT64 size = f->FillSize;
+    UINT64 dst = segment_address(id, f->Destination.SegmentAddress.QuadPart);
+    if ((dst & SWGPU_ADDR_OFFSET_MASK) + size > ad->segment_size[id])
+        return refuse("FILL range outside its segment");
+    UINT64 done = a->MultipassOffset;
+    if (done > size)
+        return refuse("FILL MultipassOffset beyond FillSize");
+    if (size > 0xFFFFFFFFull) /* FIXME: as TRANSFER, byte progress in a 32-bit field */
+        return refuse("FILL of 4 GiB or more");
+    while (done < size) {
+        UINT64 n = size - done;
+        if (n > PAGING_CHUNK)
+            n = PAGING_CHUNK;
+        BYTE *p = reserve(a, sizeof(struct swgpu_cmd_fill));
+        if (!p) {
+            a->MultipassOffset = (UINT)done;
+            return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+        }
+        struct swgpu_cmd_fill c;
+        memset(&c, 0, sizeof c);
+        c.hdr.opcode = SWGPU_OP_FILL;
+        c.hdr.size_bytes = sizeof c;
+        c.dst.addr = dst + done;
+        c.row_bytes = (UINT32)n;
+        c.rows = 1;
+        c.slices = 1;
+        c.pattern_bytes = 4; /* the 32-bit FillPattern */
+        memcpy(c.pattern, &f->FillPattern, 4);
+        memcpy(p, &c, sizeof c);
+        done += n;
+    }
+    a->MultipassOffset = 0;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS build_map_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT *m = &a->MapApertureSegment;
+    if (m->SegmentId != SWKMD_SEGMENT_APERTURE)
+        return refuse("MAP_APERTURE_SEGMENT of a segment that is not the aperture");
+    UINT64 aperture_pages = ad->segment_size[SWKMD_SEGMENT_APERTURE] / SWGPU_PAGE_SIZE;
+    if (m->OffsetInPages > aperture_pages || m->NumberOfPages > aperture_pages - m->OffsetInPages)
+        return refuse("MAP_APERTURE_SEGMENT range outside the aperture");
+    if (m->NumberOfPages && (!m->pMdl || !m->pMdl->PfnArray || m->MdlOffset > m->pMdl->PageCount ||
+                             m->NumberOfPages > m->pMdl->PageCount - m->MdlOffset))
+        return refuse("MAP_APERTURE_SEGMENT needs more pages than its MDL has");
+    UINT64 done = a->MultipassOffset;
+    if (done > m->NumberOfPages)
+        return refuse("MAP_APERTURE_SEGMENT MultipassOffset beyond NumberOfPages");
+    const UINT32 head = sizeof(struct swgpu_cmd_gart_map);
+    while (done < m->NumberOfPages) {
+        if (a->DmaSize < head + 8) {
+            a->MultipassOffset = (UINT)done;
+            return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+        }
+        UINT64 n = m->NumberOfPages - done;
+        UINT64 fit = (a->DmaSize - head) / 8;
+        if (n > fit)
+            n = fit;
+        BYTE *p = reserve(a, head + (UINT32)n * 8);
+        struct swgpu_cmd_gart_map c;
+        memset(&c, 0, sizeof c);
+        c.hdr.opcode = SWGPU_OP_GART_MAP;
+        c.hdr.size_bytes = head + (UINT32)n * 8;
+        c.first_page = (UINT32)(m->OffsetInPages + done);
+        c.page_count = (UINT32)n;
+        memcpy(p, &c, sizeof c);
+        for (UINT64 i = 0; i < n; i++) {
+            UINT64 addr = (UINT64)m->pMdl->PfnArray[m->MdlOffset + done + i] * SWGPU_PAGE_SIZE;
+            memcpy(p + head + i * 8, &addr, 8);
+        }
+        done += n;
+    }
+    a->MultipassOffset = 0;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS build_unmap_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT *u = &a->UnmapApertureSegment;
+    if (u->SegmentId != SWKMD_SEGMENT_APERTURE)
+        return refuse("UNMAP_APERTURE_SEGMENT of a segment that is not the aperture");
+    UINT64 aperture_pages = ad->segment_size[SWKMD_SEGMENT_APERTURE] / SWGPU_PAGE_SIZE;
+    if (u->OffsetInPages > aperture_pages || u->NumberOfPages > aperture_pages - u->OffsetInPages)
+        return refuse("UNMAP_APERTURE_SEGMENT range outside the aperture");
+    if (u->NumberOfPages == 0)
+        return STATUS_SUCCESS;
+    BYTE *p = reserve(a, sizeof(struct swgpu_cmd_gart_unmap));
+    if (!p)
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER; /* nothing written: MultipassOffset stays 0 */
+    struct swgpu_cmd_gart_unmap c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_GART_UNMAP;
+    c.hdr.size_bytes = sizeof c;
+    c.first_page = (UINT32)u->OffsetInPages;
+    c.page_count = (UINT32)u->NumberOfPages;
+    /* The range is redirected to DummyPage and stays GPU-accessible (§2.3). */
+    c.dummy_page = (UINT64)u->DummyPage.QuadPart;
+    memcpy(p, &c, sizeof c);
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    struct swkmd_adapter *ad = swkmd_adapter_from(hAdapter);
+    if (!ad || !a || !a->pDmaBuffer) {
+        wddm_debug("kmd", "BuildPagingBuffer: bad adapter, NULL arguments or NULL DMA buffer");
+        return STATUS_INVALID_PARAMETER;
+    }
+    switch (a->Operation) {
+    case DXGK_OPERATION_TRANSFER:
+        return build_transfer(ad, a);
+    case DXGK_OPERATION_FILL:
+        return build_fill(ad, a);
+    case DXGK_OPERATION_DISCARD_CONTENT:
+        /* The content is simply abandoned: nothing for the GPU to do. */
+        return STATUS_SUCCESS;
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT:
+        return build_map_aperture(ad, a);
+    case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
+        return build_unmap_aperture(ad, a);
+    default:
+        wddm_debug("kmd", "BuildPagingBuffer: operation %d not supported by this GPU", (int)a->Operation);
+        return STATUS_NOT_SUPPORTED;
+    }
+}

@@ -1,0 +1,192 @@
+/* A minimal stand-in for the graphics kernel's side of the DXGK interface, so the reference
+ * KMD can be driven through the DDI table its DriverEntry registers
+ * (SwKmdGetDriverInitializationData): DXGKRNL_INTERFACE callbacks that record what the KMD
+ * reports, and an interrupt line that runs the ISR then the DPC serialized, as the kernel
+ * does (wddm-semantics §8.2). */
+#ifndef KMD_TEST_UTIL_H
+#define KMD_TEST_UTIL_H
+
+#include "kmd/kmd.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The KMD's interrupt line is redirected (swkmd_adapter_set_interrupt_line) to fk_raise_line
+ * below, so the kernel's WddmInterruptLineRaise is never reached with this fake device; the
+ * tests never call SwKmdDriverEntry (that would register with the real kernel). */
+
+struct fake_kernel {
+    DRIVER_INITIALIZATION_DATA ddi;
+    PVOID adapter;
+    pthread_mutex_t isr_lock;
+    pthread_cond_t cv;
+    /* Protected by isr_lock: */
+    UINT32 completed[SWKMD_NODE_COUNT]; /* last DMA_COMPLETED fence per node */
+    UINT32 notifications;
+    int dpc_queued;
+    UINT32 dpcs;
+    atomic_int drop_interrupts; /* the line is "disconnected": lost interrupts */
+    /* Allocation handles for DxgkCbGetHandleData: index = D3DKMT handle. */
+    HANDLE handles[16];
+};
+
+static struct fake_kernel fk;
+
+static VOID APIENTRY fk_notify_interrupt(HANDLE h, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
+{
+    /* Called from the ISR, with isr_lock held by fk_raise_line / fk_sync. */
+    if (d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED && d->DmaCompleted.NodeOrdinal < SWKMD_NODE_COUNT) {
+        fk.completed[d->DmaCompleted.NodeOrdinal] = d->DmaCompleted.SubmissionFenceId;
+        fk.notifications++;
+    }
+}
+
+static BOOLEAN APIENTRY fk_queue_dpc(HANDLE h)
+{
+    fk.dpc_queued = 1;
+    return TRUE;
+}
+
+static VOID APIENTRY fk_notify_dpc(HANDLE h)
+{
+    fk.dpcs++;
+    pthread_cond_broadcast(&fk.cv);
+}
+
+static PVOID APIENTRY fk_get_handle_data(const DXGKARGCB_GETHANDLEDATA *q)
+{
+    if (q->Type != DXGK_HANDLE_ALLOCATION || q->hObject >= 16)
+        return NULL;
+    return fk.handles[q->hObject];
+}
+
+static void fk_run_dpc_locked(void)
+{
+    if (fk.dpc_queued) {
+        fk.dpc_queued = 0;
+        fk.ddi.DxgkDdiDpcRoutine(fk.adapter);
+    }
+}
+
+static NTSTATUS APIENTRY fk_sync(HANDLE h, PKSYNCHRONIZE_ROUTINE routine, PVOID ctx, ULONG msg, BOOLEAN *ret)
+{
+    pthread_mutex_lock(&fk.isr_lock);
+    BOOLEAN r = routine(ctx);
+    if (ret)
+        *ret = r;
+    fk_run_dpc_locked();
+    pthread_mutex_unlock(&fk.isr_lock);
+    return STATUS_SUCCESS;
+}
+
+/* The platform interrupt line: ISR, then DPC, one at a time. */
+static VOID fk_raise_line(PDEVICE_OBJECT pdo, ULONG msg)
+{
+    if (atomic_load(&fk.drop_interrupts))
+        return;
+    pthread_mutex_lock(&fk.isr_lock);
+    fk.ddi.DxgkDdiInterruptRoutine(fk.adapter, msg);
+    fk_run_dpc_locked();
+    pthread_mutex_unlock(&fk.isr_lock);
+}
+
+/* Waits until the KMD reported `fence` completed on `node`. */
+static inline void fk_wait_completed(UINT32 node, UINT32 fence)
+{
+    pthread_mutex_lock(&fk.isr_lock);
+    while ((INT32)(fk.completed[node] - fence) < 0)
+        pthread_cond_wait(&fk.cv, &fk.isr_lock);
+    pthread_mutex_unlock(&fk.isr_lock);
+}
+
+static inline UINT32 fk_completed(UINT32 node)
+{
+    pthread_mutex_lock(&fk.isr_lock);
+    UINT32 v = fk.completed[node];
+    pthread_mutex_unlock(&fk.isr_lock);
+    return v;
+}
+
+/* AddDevice + StartDevice with small segments (the environment sizes them). */
+static inline NTSTATUS fk_start(void)
+{
+    memset(&fk, 0, sizeof fk);
+    pthread_mutex_init(&fk.isr_lock, NULL);
+    pthread_cond_init(&fk.cv, NULL);
+    SwKmdGetDriverInitializationData(&fk.ddi);
+    setenv("WDDM_SEGMENT_LOCAL_MB", "16", 1);
+    setenv("WDDM_SEGMENT_VISIBLE_MB", "8", 1);
+    setenv("WDDM_SEGMENT_APERTURE_MB", "32", 1);
+    static int pdo_storage;
+    NTSTATUS st = fk.ddi.DxgkDdiAddDevice((PDEVICE_OBJECT)(void *)&pdo_storage, &fk.adapter);
+    if (!NT_SUCCESS(st))
+        return st;
+    swkmd_adapter_set_interrupt_line(fk.adapter, fk_raise_line);
+    DXGKRNL_INTERFACE ifc;
+    memset(&ifc, 0, sizeof ifc);
+    ifc.Size = sizeof ifc;
+    ifc.DeviceHandle = &fk;
+    ifc.DxgkCbSynchronizeExecution = fk_sync;
+    ifc.DxgkCbNotifyInterrupt = fk_notify_interrupt;
+    ifc.DxgkCbNotifyDpc = fk_notify_dpc;
+    ifc.DxgkCbQueueDpc = fk_queue_dpc;
+    ifc.DxgkCbGetHandleData = fk_get_handle_data;
+    DXGK_START_INFO si;
+    memset(&si, 0, sizeof si);
+    ULONG sources = 99, children = 99;
+    st = fk.ddi.DxgkDdiStartDevice(fk.adapter, &si, &ifc, &sources, &children);
+    if (NT_SUCCESS(st) && (sources != 0 || children != 0))
+        return STATUS_UNSUCCESSFUL;
+    return st;
+}
+
+static inline void fk_stop(void)
+{
+    fk.ddi.DxgkDdiStopDevice(fk.adapter);
+    fk.ddi.DxgkDdiRemoveDevice(fk.adapter);
+    pthread_mutex_destroy(&fk.isr_lock);
+    pthread_cond_destroy(&fk.cv);
+}
+
+static inline struct swgpu_alloc_private fk_private(UINT32 kind, UINT64 size)
+{
+    struct swgpu_alloc_private p;
+    memset(&p, 0, sizeof p);
+    p.magic = SWGPU_PRIVATE_MAGIC;
+    p.version = SWGPU_PRIVATE_VERSION;
+    p.kind = kind;
+    p.size = size;
+    return p;
+}
+
+/* Creates one allocation; returns the KMD's handle (NULL on failure). */
+static inline HANDLE fk_create_allocation(UINT32 kind, UINT64 size, DXGK_ALLOCATIONINFO *info_out)
+{
+    struct swgpu_alloc_private p = fk_private(kind, size);
+    DXGK_ALLOCATIONINFO info;
+    memset(&info, 0, sizeof info);
+    info.pPrivateDriverData = &p;
+    info.PrivateDriverDataSize = sizeof p;
+    DXGKARG_CREATEALLOCATION ca;
+    memset(&ca, 0, sizeof ca);
+    ca.NumAllocations = 1;
+    ca.pAllocationInfo = &info;
+    if (!NT_SUCCESS(fk.ddi.DxgkDdiCreateAllocation(fk.adapter, &ca)))
+        return NULL;
+    if (info_out)
+        *info_out = info;
+    return info.hAllocation;
+}
+
+static inline void fk_destroy_allocation(HANDLE h)
+{
+    DXGKARG_DESTROYALLOCATION da;
+    memset(&da, 0, sizeof da);
+    da.NumAllocations = 1;
+    da.pAllocationList = &h;
+    fk.ddi.DxgkDdiDestroyAllocation(fk.adapter, &da);
+}
+
+#endif
