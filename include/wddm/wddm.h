@@ -19,6 +19,10 @@ PFND3D10DDI_OPENADAPTER wddm_get_umd_entry(void);
  * (SwKmdDriverEntry). Takes effect when the adapter list is (re)started. */
 void wddm_set_kmd_entry(PDRIVER_INITIALIZE pfnDriverEntry);
 
+/* The built-in reference KMD's DriverEntry: calls DxgkInitialize with its
+ * DRIVER_INITIALIZATION_DATA (src/kmd/driver.c). */
+NTSTATUS SwKmdDriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
+
 /* Kernel event counters, summed over the process's adapters (DESIGN.md "Seeing what
  * happens"). Also readable with D3DKMTQueryAdapterInfo(KMTQAITYPE_WDDM_COUNTERS). */
 struct wddm_counters {

@@ -7,6 +7,7 @@
 #define SWKMD_KMD_H
 
 #include <wddm/d3dkmddi.h>
+#include <wddm/wddm.h>
 
 #include "drv/swgpu_private.h"
 #include "gpu/swgpu_hw.h"
@@ -14,7 +15,7 @@
 #include <stdatomic.h>
 
 /* The built-in KMD's DriverEntry: the kernel calls it to start the default adapter. */
-NTSTATUS SwKmdDriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
+/* SwKmdDriverEntry is declared in <wddm/wddm.h> (the built-in default KMD). */
 
 /* The DDI table SwKmdDriverEntry registers (also for tests that drive the KMD directly). */
 void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *out);

@@ -1,0 +1,375 @@
+/* dxgkrnl: the graphics kernel's private types (objects/, vidmm/, sched/, verifier.c).
+ *
+ * Locking (outermost first; never take an outer lock while holding an inner one):
+ *   process.lock            adapter list, start/stop                      (objects/adapter.c)
+ *   adapter->lock           VidMm state (segments, instances, residency, renaming), context
+ *                           queues, deferred destruction, packet pools      ("the adapter lock")
+ *   node->submit_lock       fence assignment + DxgkDdiPatch + DxgkDdiSubmitCommand of one node
+ *   adapter->interrupt_lock the interrupt level: DxgkDdiInterruptRoutine, SynchronizeExecution
+ *   node->lock              completed fences, in-flight and retired packets, worker wake-ups
+ *   handles.lock            the handle table (leaf; taken alone)
+ * The adapter lock is never held across a wait for the GPU (waits drop it: sched/fence.c),
+ * and the DPC never takes it (sched/interrupt.c): the GPU thread only touches node->lock.
+ */
+#ifndef DXGKRNL_DXGKRNL_H
+#define DXGKRNL_DXGKRNL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wddm/d3dkmddi.h>
+#include <wddm/d3dkmthk.h>
+#include <wddm/wddm.h>
+
+#include "common/debug.h"
+
+#define DXGK_LAYER "dxgkrnl"
+#define dxgk_refuse(...) wddm_debug(DXGK_LAYER, __VA_ARGS__)
+
+#define DXGK_PAGE_SIZE 4096u
+#define DXGK_MAX_NODES 8u
+#define DXGK_MAX_SEGMENTS D3DKMT_WDDM_MAX_SEGMENTS
+#define DXGK_DEFAULT_ADAPTER_COUNT 1u
+
+/* ---- objects and handles (objects/handle.c) ------------------------------------------------ */
+enum dxgk_type {
+    DXGK_TYPE_NONE = 0,
+    DXGK_TYPE_ADAPTER = 1,
+    DXGK_TYPE_DEVICE = 2,
+    DXGK_TYPE_CONTEXT = 3,
+    DXGK_TYPE_ALLOCATION = 4,
+    DXGK_TYPE_RESOURCE = 5,
+};
+
+/* Every kernel object starts with this. refs counts the handle (one) and every lookup in
+ * progress; the memory is freed at the last put, never while a lookup holds it. */
+struct dxgk_object {
+    atomic_uint refs;
+    enum dxgk_type type;                      /* immutable */
+    void (*release)(struct dxgk_object *obj); /* immutable; called at refs == 0 */
+};
+
+void dxgk_object_init(struct dxgk_object *obj, enum dxgk_type type, void (*release)(struct dxgk_object *));
+void dxgk_object_get(struct dxgk_object *obj);
+void dxgk_object_put(struct dxgk_object *obj);
+
+/* Returns a handle owning one reference to obj, 0 when the table is full. The handle is not
+ * usable by D3DKMT lookups until dxgk_handle_publish (DxgkCbGetHandleData sees it at once). */
+D3DKMT_HANDLE dxgk_handle_insert(struct dxgk_object *obj);
+void dxgk_handle_publish(D3DKMT_HANDLE h);
+/* Removes the handle; returns the object (its reference now belongs to the caller), NULL if
+ * the handle is not a live handle of that type. */
+struct dxgk_object *dxgk_handle_remove(D3DKMT_HANDLE h, enum dxgk_type type);
+/* Looks a published handle up and takes a reference; NULL for stale, forged or wrong-type
+ * handles (the caller prints the refusal). */
+struct dxgk_object *dxgk_handle_get(D3DKMT_HANDLE h, enum dxgk_type type);
+/* Looks up without publishing requirement and without a reference (DxgkCbGetHandleData). */
+struct dxgk_object *dxgk_handle_peek_unpublished(D3DKMT_HANDLE h, enum dxgk_type type);
+/* Every live object of a type, each with a reference (process teardown). Caller frees. */
+size_t dxgk_handle_collect(enum dxgk_type type, struct dxgk_object ***out, D3DKMT_HANDLE **handles);
+void dxgk_handle_table_fini(void);
+
+/* ---- VidMm (vidmm/) --------------------------------------------------------------------------- */
+struct vidmm_range {             /* a free range of a segment (vidmm/segment.c) */
+    struct vidmm_range *next;
+    UINT64 offset;
+    UINT64 size;
+};
+
+struct vidmm_segment {
+    UINT id;                     /* 1-based; immutable after start */
+    DXGK_SEGMENTDESCRIPTOR desc; /* as the KMD reported it; immutable */
+    UINT8 *cpu_base;             /* CPU mapping of a CpuVisible memory segment, else NULL */
+    bool aperture;               /* immutable */
+    bool cpu_accessible;         /* CPU can reach a placement: CpuVisible memory or aperture */
+    UINT64 limit;                /* bytes VidMm may place: CommitLimit or Size; immutable */
+    struct vidmm_range *free;    /* sorted by offset, coalesced; protected by adapter->lock */
+    UINT64 bytes_used;           /* protected by adapter->lock */
+};
+
+struct dxgk_allocation;
+
+/* One instance of an allocation (wddm-semantics §3.3: renaming gives an allocation several).
+ * Every field is protected by adapter->lock unless noted. */
+struct vidmm_instance {
+    struct vidmm_instance *next;      /* allocation's instance list, oldest first */
+    struct dxgk_allocation *alloc;    /* immutable */
+    UINT segment_id;                  /* 0 = not resident */
+    UINT64 offset;                    /* in the segment */
+    UINT8 *cpu;                       /* CPU pointer when resident in a CPU-accessible segment */
+    void *backing;                    /* aperture: page-aligned system-memory backing store */
+    MDL mdl;                          /* aperture: describes backing */
+    UINT64 last_use[DXGK_MAX_NODES];  /* node ticket of the last packet referencing it */
+    UINT64 last_write[DXGK_MAX_NODES];/* node ticket of the last packet writing it */
+    UINT64 paging_fence;              /* paging-node fence of the FILL that zeroed it (CPU waits) */
+    UINT64 gpu_fence;                 /* paging-node fence of any op that placed it (GPU waits) */
+    bool stamp_fill;                  /* the pending batch FILLs it */
+    struct vidmm_instance *paging_next; /* pending stamp list of a paging batch */
+};
+
+/* A paging batch: paging buffers built for one residency request (vidmm/paging.c). */
+struct dxgk_packet;
+struct vidmm_paging_batch {
+    struct dxgk_adapter *adapter;
+    struct dxgk_packet *pkt;          /* current paging buffer or NULL */
+    UINT64 fence;                     /* last paging fence submitted by this batch */
+    struct vidmm_instance *stamp;     /* instances to stamp with the final fence */
+};
+
+/* ---- scheduler (sched/) ---------------------------------------------------------------------- */
+struct dxgk_context;
+
+/* One DMA buffer (render) or paging buffer on its way to the GPU. A packet is owned by the
+ * list it is on: a context pool or queue and the adapter's paging pool (adapter->lock), a
+ * node's in-flight or retired list (node->lock), or the one thread that took it off one
+ * (D3DKMTRender while building it, the node worker between pick and submit). */
+struct dxgk_packet {
+    struct dxgk_packet *next;         /* context queue, pool, in-flight or retired list */
+    struct dxgk_context *ctx;         /* NULL for paging buffers; immutable */
+    UINT node;                        /* immutable */
+    bool paging;                      /* immutable */
+    bool dropped;                     /* residency failed: not submitted (protected by adapter->lock) */
+    UINT64 ticket;                    /* node ticket (render only; 0 for paging) */
+    UINT64 fence;                     /* 64-bit SubmissionFenceId, set at submit */
+    UINT8 *dma;                       /* system memory, page aligned */
+    UINT dma_capacity;
+    UINT dma_used;
+    UINT8 *priv;
+    UINT priv_size;
+    UINT alloc_count;
+    DXGK_ALLOCATIONLIST *alloc_list;  /* capacity = context AllocationListSize */
+    struct vidmm_instance **inst;     /* the snapshot taken at D3DKMTRender */
+    UINT patch_count;
+    D3DDDI_PATCHLOCATIONLIST *patch;  /* capacity = context PatchLocationListSize */
+};
+
+struct sched_node {
+    struct dxgk_adapter *adapter;     /* immutable */
+    UINT ordinal;                     /* immutable */
+    pthread_t thread;
+    bool thread_started;              /* set before/after the thread runs; start/stop only */
+    pthread_mutex_t lock;
+    pthread_cond_t done_cond;         /* broadcast when fences complete; waits on node->lock */
+    pthread_cond_t work_cond;         /* worker wake-up; waits on node->lock */
+    UINT pending;                     /* packets queued, not yet taken; protected by node->lock */
+    bool stop;                        /* protected by node->lock */
+    struct dxgk_packet *inflight, *inflight_tail; /* submitted, fence order; node->lock */
+    struct dxgk_packet *retired;      /* completed, to recycle; protected by node->lock */
+    _Atomic UINT64 completed_fence;   /* written under node->lock, read lock-free */
+    _Atomic UINT64 retired_ticket;    /* written under node->lock, read lock-free */
+    _Atomic UINT isr_fence;           /* last DMA_COMPLETED fence from the ISR */
+    pthread_mutex_t submit_lock;
+    UINT64 submitted_fence;           /* protected by submit_lock (read also under node->lock) */
+    UINT64 queued_ticket;             /* protected by adapter->lock */
+    struct dxgk_context *contexts;    /* contexts on this node; protected by adapter->lock */
+};
+
+/* ---- kernel objects (objects/) -------------------------------------------------------------- */
+struct dxgk_counters {
+    atomic_ullong dma_buffers_submitted, paging_buffers_submitted, fences_retired,
+        allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
+        lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches;
+};
+#define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
+
+struct _DEVICE_OBJECT { struct dxgk_adapter *adapter; };   /* the physical device object */
+struct _DRIVER_OBJECT {
+    DRIVER_INITIALIZATION_DATA ddi;   /* filled by DxgkInitialize */
+    bool registered;
+};
+
+/* Deferred destruction of allocations (objects/allocation.c). Protected by adapter->lock. */
+struct dxgk_deferred {
+    struct dxgk_deferred *next;
+    struct dxgk_device *device;
+    struct dxgk_resource *resource;   /* destroyed with its allocations, or NULL */
+    bool counted;                     /* in device->deferred_count until freed */
+    bool heap;                        /* malloc'ed (else the caller's stack storage) */
+    bool released;                    /* VidMm part already freed under the adapter lock */
+    UINT count;
+    struct dxgk_allocation *allocs[]; /* each holds the reference its handle held */
+};
+
+struct dxgk_adapter {
+    struct dxgk_object obj;
+    struct dxgk_adapter *next;        /* process adapter list; protected by process.lock */
+    bool listed;                      /* protected by process.lock */
+    DEVICE_OBJECT pdo;                /* immutable */
+    DRIVER_OBJECT driver;             /* immutable after start */
+    PVOID miniport;                   /* the KMD's hAdapter; immutable after start */
+    LUID luid;                        /* immutable */
+    DXGK_DRIVERCAPS caps;             /* immutable after start */
+    UINT segment_count;
+    struct vidmm_segment seg[DXGK_MAX_SEGMENTS];
+    UINT paging_buffer_size, paging_priv_size;
+    UINT node_count, paging_node;
+    struct sched_node node[DXGK_MAX_NODES];
+    HANDLE kmd_system_device, kmd_system_context;
+
+    pthread_mutex_t lock;             /* the adapter lock (see top of file) */
+    struct dxgk_deferred *deferred;   /* protected by adapter->lock */
+    struct dxgk_packet *paging_pool;  /* free paging buffers; protected by adapter->lock */
+    UINT64 deferred_count;            /* entries on a->deferred; protected by adapter->lock */
+    pthread_cond_t deferred_cond;     /* a counted entry was freed; waits on adapter->lock */
+
+    pthread_mutex_t interrupt_lock;   /* the interrupt level */
+    pthread_mutex_t dpc_lock;         /* DPCs of one adapter never run concurrently */
+    atomic_bool dpc_queued;
+    struct dxgk_counters counters;
+};
+
+struct dxgk_device {
+    struct dxgk_object obj;
+    struct dxgk_adapter *adapter;     /* holds a reference; immutable */
+    D3DKMT_HANDLE handle;             /* immutable */
+    HANDLE kmd;                       /* the KMD's hDevice; immutable */
+    bool dead;                        /* destroyed; protected by adapter->lock */
+    NTSTATUS error;                   /* first residency failure; protected by adapter->lock */
+    struct dxgk_context *contexts;    /* protected by adapter->lock */
+    struct dxgk_allocation *allocations; /* live (not destroyed) ones; adapter->lock */
+    UINT deferred_count;              /* deferred entries of this device not yet freed (on
+                                         the list or being freed); adapter->lock */
+};
+
+struct dxgk_context {
+    struct dxgk_object obj;
+    struct dxgk_device *device;       /* immutable; the device outlives its contexts */
+    D3DKMT_HANDLE handle;             /* immutable */
+    HANDLE kmd;                       /* the KMD's hContext; immutable */
+    UINT node;                        /* immutable */
+    DXGK_CONTEXTINFO info;            /* immutable */
+    UINT8 *cmd;                       /* command buffer given to the UMD; immutable */
+    UINT cmd_size;
+    D3DDDI_ALLOCATIONLIST *alloc_list;
+    UINT alloc_list_size;
+    D3DDDI_PATCHLOCATIONLIST *patch_list;
+    UINT patch_list_size;
+    bool dead;                        /* protected by adapter->lock */
+    struct dxgk_context *dev_next;    /* device->contexts; adapter->lock */
+    struct dxgk_context *node_next;   /* node->contexts; adapter->lock */
+    struct dxgk_packet *queue, *queue_tail; /* software queue; adapter->lock */
+    struct dxgk_packet *pool;         /* recycled packets + DMA buffers; adapter->lock */
+    UINT64 last_ticket;               /* last packet queued; adapter->lock */
+    atomic_uint queued;               /* queued or in flight, not retired */
+};
+
+struct dxgk_resource {
+    struct dxgk_object obj;
+    struct dxgk_device *device;       /* immutable */
+    D3DKMT_HANDLE handle;             /* immutable */
+    HANDLE kmd;                       /* the KMD's hResource; immutable after creation */
+    struct dxgk_allocation *allocations; /* members; protected by adapter->lock */
+    bool dead;                        /* protected by adapter->lock */
+};
+
+struct dxgk_allocation {
+    struct dxgk_object obj;
+    struct dxgk_device *device;       /* immutable */
+    struct dxgk_resource *resource;   /* immutable (holds no reference) */
+    D3DKMT_HANDLE handle;             /* immutable */
+    DXGK_ALLOCATIONINFO info;         /* the verified creation parameters; immutable */
+    HANDLE kmd_device_specific;       /* DxgkDdiOpenAllocation's handle; immutable */
+    bool dead;                        /* destroyed by the app; protected by adapter->lock */
+    struct vidmm_instance *current;   /* protected by adapter->lock */
+    struct vidmm_instance *instances; /* oldest first; protected by adapter->lock */
+    struct vidmm_instance *instances_tail; /* newest; protected by adapter->lock */
+    UINT instance_count;              /* protected by adapter->lock */
+    UINT lock_count;                  /* protected by adapter->lock */
+    struct dxgk_allocation *dev_next; /* device->allocations; adapter->lock */
+    struct dxgk_allocation *res_next; /* resource->allocations; adapter->lock */
+    struct vidmm_instance first;      /* storage of the first instance */
+};
+
+/* objects/adapter.c */
+struct dxgk_adapter *dxgk_adapter_get(D3DKMT_HANDLE h);
+void dxgk_adapter_put(struct dxgk_adapter *a);
+/* objects/device.c */
+struct dxgk_device *dxgk_device_get(D3DKMT_HANDLE h);
+void dxgk_device_put(struct dxgk_device *d);
+NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h);
+/* objects/context.c */
+void dxgk_context_destroy(struct dxgk_context *c);
+/* objects/allocation.c */
+void dxgk_allocation_release(struct dxgk_object *obj);
+void dxgk_deferred_process(struct dxgk_adapter *a, struct dxgk_device *only, bool wait);
+/* Room for DXGK_DEFERRED_STACK allocations on the caller's stack: an idle list is freed
+ * without a heap entry (the CreateBuffer+Release path). */
+#define DXGK_DEFERRED_STACK 8u
+union dxgk_deferred_stack {
+    struct dxgk_deferred e;
+    unsigned char bytes[sizeof(struct dxgk_deferred) + DXGK_DEFERRED_STACK * sizeof(struct dxgk_allocation *)];
+};
+NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
+                                              struct dxgk_resource *res, struct dxgk_allocation **allocs,
+                                              UINT count, union dxgk_deferred_stack *stack,
+                                              struct dxgk_deferred **out_now);
+void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *d);
+
+/* verifier.c: the documented MUST rules for what the KMD reports. */
+bool dxgk_verify_driver_init(const DRIVER_INITIALIZATION_DATA *ddi);
+bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *caps);
+bool dxgk_verify_segments(const DXGK_QUERYSEGMENTOUT *out);
+bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index);
+bool dxgk_verify_context_info(DXGK_CONTEXTINFO *info);
+
+/* vidmm/segment.c */
+bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESCRIPTOR *desc);
+void vidmm_segment_fini(struct vidmm_segment *s);
+bool vidmm_segment_alloc_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 *offset);
+void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 size);
+/* vidmm/placement.c */
+UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info);
+NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+/* vidmm/residency.c */
+NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
+                                    struct vidmm_paging_batch *batch, bool fill);
+bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);
+bool vidmm_instance_retired_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);
+void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);
+/* vidmm/paging.c */
+void vidmm_batch_init(struct vidmm_paging_batch *b, struct dxgk_adapter *a);
+NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPAGINGBUFFER *args,
+                                   const struct vidmm_instance *inst);
+void vidmm_paging_flush_locked(struct vidmm_paging_batch *b);
+void vidmm_paging_pool_fini(struct dxgk_adapter *a);
+/* vidmm/rename.c */
+struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc,
+                                           struct vidmm_paging_batch *batch);
+void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
+
+/* sched/fence.c */
+UINT64 sched_fence_extend(UINT64 last64, UINT fence32);
+bool sched_ticket_retired(const struct sched_node *n, UINT64 ticket);
+bool sched_fence_completed(const struct sched_node *n, UINT64 fence);
+void sched_wait_ticket(struct sched_node *n, UINT64 ticket);
+void sched_wait_fence(struct sched_node *n, UINT64 fence);
+void sched_wait_node_idle(struct sched_node *n);
+/* sched/node.c */
+bool sched_node_start(struct sched_node *n, struct dxgk_adapter *a, UINT ordinal);
+void sched_node_stop(struct sched_node *n);
+void sched_node_kick(struct sched_node *n, UINT new_packets);
+UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p);
+UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p);
+/* sched/queue.c */
+struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c);
+void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
+void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
+struct dxgk_packet *sched_queue_pick_locked(struct sched_node *n);
+void sched_packet_free(struct dxgk_packet *p);
+/* sched/interrupt.c */
+VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *data);
+BOOLEAN APIENTRY dxgk_cb_queue_dpc(HANDLE hAdapter);
+VOID APIENTRY dxgk_cb_notify_dpc(HANDLE hAdapter);
+NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_ROUTINE routine, PVOID ctx,
+                                                ULONG msg, BOOLEAN *ret);
+PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args);
+
+/* small helpers */
+void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */
+void dxgk_page_free(void *p, size_t size); /* size as allocated */
+UINT64 dxgk_now_ns(void);
+
+#endif /* DXGKRNL_DXGKRNL_H */

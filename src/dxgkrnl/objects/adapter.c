@@ -1,0 +1,610 @@
+/* Adapters: the process-wide adapter list (DESIGN.md: the only hidden global), KMD start-up
+ * (DriverEntry -> DxgkInitialize -> AddDevice -> StartDevice -> QueryAdapterInfo), adapter
+ * handles, D3DKMTQueryAdapterInfo, counters and teardown (last handle closed, or atexit). */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+/* The built-in reference KMD's DriverEntry (SwKmdDriverEntry); wddm_set_kmd_entry installs
+ * another one. Only its entry point is used: the KMD is reached through its DDI table. */
+#include <wddm/wddm.h>
+
+static struct {
+    pthread_mutex_t lock;
+    struct dxgk_adapter *adapters;   /* started adapters; protected by lock */
+    PDRIVER_INITIALIZE kmd_entry;    /* NULL = SwKmdDriverEntry; protected by lock */
+    bool atexit_registered;          /* protected by lock */
+    UINT luid_base;                  /* immutable */
+    struct wddm_counters stopped;    /* counters of adapters already stopped; protected by lock */
+} process = { .lock = PTHREAD_MUTEX_INITIALIZER, .luid_base = 0x1000 };
+
+/* System memory for DMA buffers, command buffers and aperture backing stores: page aligned
+ * and zeroed. Large buffers are anonymous mappings (zero pages committed lazily, so a 256 KiB
+ * DMA buffer costs no page faults until the KMD writes it); small ones come from the heap. */
+#define DXGK_MMAP_THRESHOLD (256u << 10)
+
+static size_t page_round(size_t size)
+{
+    size = (size + DXGK_PAGE_SIZE - 1) & ~(size_t)(DXGK_PAGE_SIZE - 1);
+    return size ? size : DXGK_PAGE_SIZE;
+}
+
+void *dxgk_page_alloc(size_t size)
+{
+    size = page_round(size);
+    if (size >= DXGK_MMAP_THRESHOLD) {
+        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    void *p = aligned_alloc(DXGK_PAGE_SIZE, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void dxgk_page_free(void *p, size_t size)
+{
+    if (!p)
+        return;
+    size = page_round(size);
+    if (size >= DXGK_MMAP_THRESHOLD)
+        munmap(p, size);
+    else
+        free(p);
+}
+
+UINT64 dxgk_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
+}
+
+/* DxgkInitialize: a KMD's DriverEntry registers its DDI table (wddm-semantics §0). */
+NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PVOID RegistryPath, DRIVER_INITIALIZATION_DATA *init)
+{
+    if (!DriverObject || !init) {
+        dxgk_refuse("DxgkInitialize: NULL driver object or initialization data");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (init->Version < DXGKDDI_INTERFACE_VERSION_WIN7) {
+        dxgk_refuse("DxgkInitialize: DRIVER_INITIALIZATION_DATA.Version 0x%x older than WIN7 (0x%x)",
+                    (unsigned)init->Version, DXGKDDI_INTERFACE_VERSION_WIN7);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (!dxgk_verify_driver_init(init))
+        return STATUS_INVALID_PARAMETER;
+    DriverObject->ddi = *init;
+    DriverObject->registered = true;
+    return STATUS_SUCCESS;
+}
+
+void wddm_set_kmd_entry(PDRIVER_INITIALIZE entry)
+{
+    pthread_mutex_lock(&process.lock);
+    process.kmd_entry = entry;
+    pthread_mutex_unlock(&process.lock);
+}
+
+static void adapter_stop(struct dxgk_adapter *a);
+static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c);
+
+static void adapter_release(struct dxgk_object *obj)
+{
+    struct dxgk_adapter *a = (struct dxgk_adapter *)obj;
+    pthread_mutex_lock(&process.lock);
+    if (a->listed) {
+        struct dxgk_adapter **pp = &process.adapters;
+        while (*pp && *pp != a)
+            pp = &(*pp)->next;
+        if (*pp)
+            *pp = a->next;
+        a->listed = false;
+    }
+    pthread_mutex_unlock(&process.lock);
+    adapter_stop(a);
+    /* wddm_get_counters sums over the process's adapters, including stopped ones. */
+    pthread_mutex_lock(&process.lock);
+    counters_read(a, &process.stopped);
+    pthread_mutex_unlock(&process.lock);
+    free(a);
+}
+
+struct dxgk_adapter *dxgk_adapter_get(D3DKMT_HANDLE h)
+{
+    return (struct dxgk_adapter *)dxgk_handle_get(h, DXGK_TYPE_ADAPTER);
+}
+
+void dxgk_adapter_put(struct dxgk_adapter *a)
+{
+    if (a)
+        dxgk_object_put(&a->obj);
+}
+
+static NTSTATUS query_kmd(struct dxgk_adapter *a, DXGK_QUERYADAPTERINFOTYPE type, void *in, UINT in_size,
+                          void *out, UINT out_size)
+{
+    DXGKARG_QUERYADAPTERINFO q = { .Type = type, .pInputData = in, .InputDataSize = in_size,
+                                   .pOutputData = out, .OutputDataSize = out_size };
+    return a->driver.ddi.DxgkDdiQueryAdapterInfo(a->miniport, &q);
+}
+
+/* The system device and its paging context on DXGK_VIDMMCAPS.PagingNode (wddm-semantics §0:
+ * a system context exists only for the paging engine). */
+static NTSTATUS create_system_context(struct dxgk_adapter *a)
+{
+    DXGK_DEVICEINFO info = { 0 };
+    DXGKARG_CREATEDEVICE cd = { .hDevice = (HANDLE)a, .pInfo = &info };
+    cd.Flags.SystemDevice = 1;
+    NTSTATUS st = a->driver.ddi.DxgkDdiCreateDevice(a->miniport, &cd);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiCreateDevice(system device) failed 0x%08x", (unsigned)st);
+        return st;
+    }
+    a->kmd_system_device = cd.hDevice;
+    DXGKARG_CREATECONTEXT cc = { .hContext = (HANDLE)a, .NodeOrdinal = a->paging_node, .EngineAffinity = 1 };
+    cc.Flags.SystemContext = 1;
+    st = a->driver.ddi.DxgkDdiCreateContext(a->kmd_system_device, &cc);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiCreateContext(system context, node %u) failed 0x%08x",
+                    a->paging_node, (unsigned)st);
+        a->driver.ddi.DxgkDdiDestroyDevice(a->kmd_system_device);
+        a->kmd_system_device = NULL;
+        return st;
+    }
+    a->kmd_system_context = cc.hContext;
+    return STATUS_SUCCESS;
+}
+
+/* Starts one adapter; on failure everything done so far is undone and a debug line says why. */
+static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
+{
+    NTSTATUS st;
+    bool added = false, started = false;
+    UINT nodes_started = 0;
+    a->pdo.adapter = a;
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_mutex_init(&a->interrupt_lock, NULL);
+    pthread_mutex_init(&a->dpc_lock, NULL);
+    pthread_cond_init(&a->deferred_cond, NULL);
+
+    if (!entry) {
+        dxgk_refuse("adapter start: no KMD entry point");
+        st = STATUS_NOT_SUPPORTED;
+        goto fail;
+    }
+    st = entry(&a->driver, NULL);
+    if (!NT_SUCCESS(st) || !a->driver.registered) {
+        dxgk_refuse("adapter start: DriverEntry failed 0x%08x or did not call DxgkInitialize", (unsigned)st);
+        st = NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
+        goto fail;
+    }
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    st = ddi->DxgkDdiAddDevice(&a->pdo, &a->miniport);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiAddDevice failed 0x%08x", (unsigned)st);
+        goto fail;
+    }
+    added = true;
+    DXGK_START_INFO si = { .RequiredDxgkInterfaceVersion = DXGKDDI_INTERFACE_VERSION, .AdapterLuid = a->luid };
+    DXGKRNL_INTERFACE ifc = {
+        .Size = sizeof ifc,
+        .Version = DXGKDDI_INTERFACE_VERSION,
+        .DeviceHandle = (HANDLE)a,
+        .DxgkCbSynchronizeExecution = dxgk_cb_synchronize_execution,
+        .DxgkCbNotifyInterrupt = dxgk_cb_notify_interrupt,
+        .DxgkCbNotifyDpc = dxgk_cb_notify_dpc,
+        .DxgkCbQueueDpc = dxgk_cb_queue_dpc,
+        .DxgkCbGetHandleData = dxgk_cb_get_handle_data,
+    };
+    ULONG sources = 0, children = 0;
+    st = ddi->DxgkDdiStartDevice(a->miniport, &si, &ifc, &sources, &children);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiStartDevice failed 0x%08x", (unsigned)st);
+        goto fail;
+    }
+    started = true;
+
+    st = query_kmd(a, DXGKQAITYPE_DRIVERCAPS, NULL, 0, &a->caps, sizeof a->caps);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiQueryAdapterInfo(DRIVERCAPS) failed 0x%08x", (unsigned)st);
+        goto fail;
+    }
+    if (!dxgk_verify_driver_caps(&a->caps)) {
+        st = STATUS_UNSUCCESSFUL;
+        goto fail;
+    }
+    /* Two-call segment query (wddm-semantics §6.4): count first, then the descriptors. */
+    DXGK_QUERYSEGMENTIN qin = { 0 };
+    DXGK_QUERYSEGMENTOUT qout = { 0 };
+    st = query_kmd(a, DXGKQAITYPE_QUERYSEGMENT, &qin, sizeof qin, &qout, sizeof qout);
+    if (!NT_SUCCESS(st) || qout.NbSegment == 0 || qout.NbSegment > DXGK_MAX_SEGMENTS) {
+        dxgk_refuse("adapter start: QUERYSEGMENT count call failed 0x%08x or NbSegment %u not in 1..%u",
+                    (unsigned)st, qout.NbSegment, DXGK_MAX_SEGMENTS);
+        st = NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
+        goto fail;
+    }
+    DXGK_SEGMENTDESCRIPTOR desc[DXGK_MAX_SEGMENTS];
+    memset(desc, 0, sizeof desc);
+    UINT nb = qout.NbSegment;
+    qout.pSegmentDescriptor = desc;
+    st = query_kmd(a, DXGKQAITYPE_QUERYSEGMENT, &qin, sizeof qin, &qout, sizeof qout);
+    if (!NT_SUCCESS(st) || qout.NbSegment != nb) {
+        dxgk_refuse("adapter start: QUERYSEGMENT descriptor call failed 0x%08x or changed NbSegment", (unsigned)st);
+        st = NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
+        goto fail;
+    }
+    if (!dxgk_verify_segments(&qout)) {
+        st = STATUS_UNSUCCESSFUL;
+        goto fail;
+    }
+    a->paging_buffer_size = qout.PagingBufferSize;
+    a->paging_priv_size = qout.PagingBufferPrivateDataSize;
+    for (UINT i = 0; i < nb; i++) {
+        if (!vidmm_segment_init(&a->seg[i], i + 1, &desc[i])) {
+            st = STATUS_NO_MEMORY;
+            a->segment_count = i;
+            goto fail;
+        }
+    }
+    a->segment_count = nb;
+
+    /* PagingNode is honoured only with MultiEngineAware (wddm-semantics §6.1). */
+    a->paging_node = a->caps.SchedulingCaps.MultiEngineAware ? a->caps.MemoryManagementCaps.PagingNode : 0;
+    for (UINT i = 0; i < a->caps.GpuEngineTopology.NbAsymetricProcessingNodes; i++) {
+        if (!sched_node_start(&a->node[i], a, i)) {
+            st = STATUS_NO_MEMORY;
+            goto fail;
+        }
+        nodes_started++;
+    }
+    a->node_count = nodes_started; /* the DPC walks only started nodes */
+    st = create_system_context(a);
+    if (!NT_SUCCESS(st))
+        goto fail;
+    return STATUS_SUCCESS;
+
+fail:
+    if (started && a->driver.ddi.DxgkDdiStopDevice)
+        a->driver.ddi.DxgkDdiStopDevice(a->miniport);
+    for (UINT i = 0; i < nodes_started; i++)
+        sched_node_stop(&a->node[i]);
+    for (UINT i = 0; i < a->segment_count; i++)
+        vidmm_segment_fini(&a->seg[i]);
+    a->segment_count = 0;
+    if (added && a->driver.ddi.DxgkDdiRemoveDevice)
+        a->driver.ddi.DxgkDdiRemoveDevice(a->miniport);
+    pthread_mutex_destroy(&a->lock);
+    pthread_mutex_destroy(&a->interrupt_lock);
+    pthread_mutex_destroy(&a->dpc_lock);
+    pthread_cond_destroy(&a->deferred_cond);
+    return st;
+}
+
+static void adapter_stop(struct dxgk_adapter *a)
+{
+    /* Devices hold adapter references, so none is left; drain the GPU and the deferred list. */
+    for (UINT i = 0; i < a->node_count; i++)
+        sched_wait_node_idle(&a->node[i]);
+    dxgk_deferred_process(a, NULL, true);
+    if (a->kmd_system_context)
+        a->driver.ddi.DxgkDdiDestroyContext(a->kmd_system_context);
+    if (a->kmd_system_device)
+        a->driver.ddi.DxgkDdiDestroyDevice(a->kmd_system_device);
+    for (UINT i = 0; i < a->node_count; i++)
+        sched_wait_node_idle(&a->node[i]);
+    /* Stop the device first: after StopDevice no interrupt or DPC can reach the node locks
+     * (a DPC may still be leaving node_retire when the last wait above returns). */
+    if (a->driver.ddi.DxgkDdiStopDevice)
+        a->driver.ddi.DxgkDdiStopDevice(a->miniport);
+    for (UINT i = 0; i < a->node_count; i++)
+        sched_node_stop(&a->node[i]);
+    vidmm_paging_pool_fini(a);
+    if (a->driver.ddi.DxgkDdiRemoveDevice)
+        a->driver.ddi.DxgkDdiRemoveDevice(a->miniport);
+    for (UINT i = 0; i < a->segment_count; i++)
+        vidmm_segment_fini(&a->seg[i]);
+    pthread_mutex_destroy(&a->lock);
+    pthread_mutex_destroy(&a->interrupt_lock);
+    pthread_mutex_destroy(&a->dpc_lock);
+    pthread_cond_destroy(&a->deferred_cond);
+}
+
+/* atexit: destroy what the application left (devices take their contexts and allocations
+ * with them), then close adapter handles; the last reference stops each adapter. */
+static void process_teardown(void)
+{
+    struct dxgk_object **objs;
+    D3DKMT_HANDLE *hs;
+    size_t n = dxgk_handle_collect(DXGK_TYPE_DEVICE, &objs, &hs);
+    for (size_t i = 0; i < n; i++) {
+        dxgk_device_destroy((struct dxgk_device *)objs[i], hs[i]);
+        dxgk_object_put(objs[i]);
+    }
+    free(objs);
+    free(hs);
+    n = dxgk_handle_collect(DXGK_TYPE_ADAPTER, &objs, &hs);
+    for (size_t i = 0; i < n; i++) {
+        struct dxgk_object *o = dxgk_handle_remove(hs[i], DXGK_TYPE_ADAPTER);
+        dxgk_object_put(o);
+        dxgk_object_put(objs[i]);
+    }
+    free(objs);
+    free(hs);
+    dxgk_handle_table_fini();
+}
+
+/* Returns the started adapters with a reference each; starts them if none is. */
+static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *count)
+{
+    NTSTATUS st = STATUS_SUCCESS;
+    pthread_mutex_lock(&process.lock);
+    if (!process.atexit_registered) {
+        atexit(process_teardown);
+        process.atexit_registered = true;
+    }
+    UINT n = 0;
+    for (struct dxgk_adapter *a = process.adapters; a && n < cap; a = a->next) {
+        /* get-unless-zero: an adapter whose last reference is going is being stopped. */
+        UINT r = atomic_load(&a->obj.refs);
+        while (r && !atomic_compare_exchange_weak(&a->obj.refs, &r, r + 1))
+            ;
+        if (!r)
+            continue;
+        out[n++] = a;
+    }
+    if (n == 0) {
+        PDRIVER_INITIALIZE entry = process.kmd_entry ? process.kmd_entry : SwKmdDriverEntry;
+        for (UINT i = 0; i < DXGK_DEFAULT_ADAPTER_COUNT && n < cap; i++) {
+            struct dxgk_adapter *a = calloc(1, sizeof *a);
+            if (!a) {
+                st = STATUS_NO_MEMORY;
+                break;
+            }
+            dxgk_object_init(&a->obj, DXGK_TYPE_ADAPTER, adapter_release);
+            /* Stable across restarts: a LUID from an earlier enumeration still opens it. */
+            a->luid.LowPart = process.luid_base + i;
+            st = adapter_start(a, entry);
+            if (!NT_SUCCESS(st)) {
+                free(a);
+                break;
+            }
+            a->listed = true;
+            a->next = process.adapters;
+            process.adapters = a;
+            out[n++] = a; /* the list holds no reference: the creation reference is the caller's */
+        }
+    }
+    pthread_mutex_unlock(&process.lock);
+    *count = n;
+    if (n)
+        return STATUS_SUCCESS;
+    return NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
+}
+
+static NTSTATUS open_handle(struct dxgk_adapter *a, D3DKMT_HANDLE *out)
+{
+    /* The handle takes over the caller's reference. */
+    D3DKMT_HANDLE h = dxgk_handle_insert(&a->obj);
+    if (!h) {
+        dxgk_object_put(&a->obj);
+        return STATUS_NO_MEMORY;
+    }
+    dxgk_handle_publish(h);
+    *out = h;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY D3DKMTEnumAdapters2(D3DKMT_ENUMADAPTERS2 *args)
+{
+    if (!args || (args->NumAdapters && !args->pAdapters)) {
+        dxgk_refuse("D3DKMTEnumAdapters2: NULL arguments or pAdapters NULL with NumAdapters %u",
+                    args ? args->NumAdapters : 0);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *list[DXGK_DEFAULT_ADAPTER_COUNT + 8];
+    UINT n = 0;
+    NTSTATUS st = adapters_acquire(list, DXGK_DEFAULT_ADAPTER_COUNT + 8, &n);
+    if (!NT_SUCCESS(st))
+        return st;
+    if (!args->pAdapters) {
+        args->NumAdapters = n;
+        for (UINT i = 0; i < n; i++)
+            dxgk_object_put(&list[i]->obj);
+        return STATUS_SUCCESS;
+    }
+    if (args->NumAdapters < n) {
+        dxgk_refuse("D3DKMTEnumAdapters2: NumAdapters %u too small for %u adapters", args->NumAdapters, n);
+        args->NumAdapters = n;
+        for (UINT i = 0; i < n; i++)
+            dxgk_object_put(&list[i]->obj);
+        return STATUS_BUFFER_TOO_SMALL;
+    }
+    for (UINT i = 0; i < n; i++) {
+        D3DKMT_ADAPTERINFO *info = &args->pAdapters[i];
+        memset(info, 0, sizeof *info);
+        info->AdapterLuid = list[i]->luid;
+        st = open_handle(list[i], &info->hAdapter);
+        if (!NT_SUCCESS(st)) {
+            for (UINT j = 0; j < i; j++)
+                dxgk_object_put(dxgk_handle_remove(args->pAdapters[j].hAdapter, DXGK_TYPE_ADAPTER));
+            for (UINT j = i + 1; j < n; j++)
+                dxgk_object_put(&list[j]->obj);
+            return st;
+        }
+    }
+    args->NumAdapters = n;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY D3DKMTOpenAdapterFromLuid(D3DKMT_OPENADAPTERFROMLUID *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTOpenAdapterFromLuid: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *list[DXGK_DEFAULT_ADAPTER_COUNT + 8];
+    UINT n = 0;
+    NTSTATUS st = adapters_acquire(list, DXGK_DEFAULT_ADAPTER_COUNT + 8, &n);
+    if (!NT_SUCCESS(st))
+        return st;
+    struct dxgk_adapter *found = NULL;
+    for (UINT i = 0; i < n; i++) {
+        if (!found && list[i]->luid.LowPart == args->AdapterLuid.LowPart &&
+            list[i]->luid.HighPart == args->AdapterLuid.HighPart)
+            found = list[i];
+        else
+            dxgk_object_put(&list[i]->obj);
+    }
+    if (!found) {
+        dxgk_refuse("D3DKMTOpenAdapterFromLuid: no adapter with LUID %08x:%08x",
+                    (unsigned)args->AdapterLuid.HighPart, (unsigned)args->AdapterLuid.LowPart);
+        return STATUS_INVALID_PARAMETER;
+    }
+    return open_handle(found, &args->hAdapter);
+}
+
+NTSTATUS APIENTRY D3DKMTCloseAdapter(const D3DKMT_CLOSEADAPTER *args)
+{
+    struct dxgk_object *o = args ? dxgk_handle_remove(args->hAdapter, DXGK_TYPE_ADAPTER) : NULL;
+    if (!o) {
+        dxgk_refuse("D3DKMTCloseAdapter: invalid adapter handle 0x%08x", args ? args->hAdapter : 0);
+        return STATUS_INVALID_PARAMETER;
+    }
+    dxgk_object_put(o); /* the last one stops the adapter (devices hold references too) */
+    return STATUS_SUCCESS;
+}
+
+static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c)
+{
+    c->dma_buffers_submitted += atomic_load(&a->counters.dma_buffers_submitted);
+    c->paging_buffers_submitted += atomic_load(&a->counters.paging_buffers_submitted);
+    c->fences_retired += atomic_load(&a->counters.fences_retired);
+    c->allocations_created += atomic_load(&a->counters.allocations_created);
+    c->allocations_destroyed += atomic_load(&a->counters.allocations_destroyed);
+    c->locks += atomic_load(&a->counters.locks);
+    c->lock_waits += atomic_load(&a->counters.lock_waits);
+    c->lock_wait_ns += atomic_load(&a->counters.lock_wait_ns);
+    c->lock_still_drawing += atomic_load(&a->counters.lock_still_drawing);
+    c->renames += atomic_load(&a->counters.renames);
+    c->bytes_paged_in += atomic_load(&a->counters.bytes_paged_in);
+    c->bytes_paged_out += atomic_load(&a->counters.bytes_paged_out);
+    c->evictions += atomic_load(&a->counters.evictions);
+    c->context_switches += atomic_load(&a->counters.context_switches);
+}
+
+NTSTATUS wddm_get_counters(struct wddm_counters *out)
+{
+    if (!out) {
+        dxgk_refuse("wddm_get_counters: NULL output");
+        return STATUS_INVALID_PARAMETER;
+    }
+    pthread_mutex_lock(&process.lock);
+    *out = process.stopped;
+    for (struct dxgk_adapter *a = process.adapters; a; a = a->next)
+        counters_read(a, out);
+    pthread_mutex_unlock(&process.lock);
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS query_segment_size(struct dxgk_adapter *a, D3DKMT_SEGMENTSIZEINFO *out)
+{
+    memset(out, 0, sizeof *out);
+    for (UINT i = 0; i < a->segment_count; i++) {
+        const struct vidmm_segment *s = &a->seg[i];
+        if (s->aperture)
+            out->SharedSystemMemorySize += s->limit;
+        else
+            out->DedicatedVideoMemorySize += s->desc.Size;
+    }
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS query_segments(struct dxgk_adapter *a, D3DKMT_WDDM_SEGMENTS *out)
+{
+    memset(out, 0, sizeof *out);
+    out->NbSegment = a->segment_count;
+    pthread_mutex_lock(&a->lock);
+    for (UINT i = 0; i < a->segment_count; i++) {
+        const struct vidmm_segment *s = &a->seg[i];
+        out->Segment[i] = (D3DKMT_WDDM_SEGMENTINFO){
+            .SegmentId = s->id, .BaseAddress = (UINT64)s->desc.BaseAddress.QuadPart, .Size = s->desc.Size,
+            .CommitLimit = s->desc.CommitLimit, .Flags = s->desc.Flags.Value, .BytesResident = s->bytes_used };
+    }
+    pthread_mutex_unlock(&a->lock);
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTQueryAdapterInfo: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
+    if (!a) {
+        dxgk_refuse("D3DKMTQueryAdapterInfo: invalid adapter handle 0x%08x", args->hAdapter);
+        return STATUS_INVALID_PARAMETER;
+    }
+    NTSTATUS st = STATUS_SUCCESS;
+    UINT need = 0;
+    switch ((int)args->Type) {
+    case KMTQAITYPE_UMDRIVERPRIVATE:
+        need = 1;
+        break;
+    case KMTQAITYPE_GETSEGMENTSIZE:
+        need = sizeof(D3DKMT_SEGMENTSIZEINFO);
+        break;
+    case KMTQAITYPE_WDDM_DRIVERCAPS:
+        need = sizeof(DXGK_DRIVERCAPS);
+        break;
+    case KMTQAITYPE_WDDM_SEGMENTS:
+        need = sizeof(D3DKMT_WDDM_SEGMENTS);
+        break;
+    case KMTQAITYPE_WDDM_COUNTERS:
+        need = sizeof(struct wddm_counters);
+        break;
+    default:
+        dxgk_refuse("D3DKMTQueryAdapterInfo: unsupported type %d", (int)args->Type);
+        st = STATUS_NOT_SUPPORTED;
+        goto out;
+    }
+    if (!args->pPrivateDriverData || args->PrivateDriverDataSize < need) {
+        dxgk_refuse("D3DKMTQueryAdapterInfo: type %d needs a buffer of %u bytes, got %u", (int)args->Type, need,
+                    args->pPrivateDriverData ? args->PrivateDriverDataSize : 0);
+        st = STATUS_INVALID_PARAMETER;
+        goto out;
+    }
+    switch ((int)args->Type) {
+    case KMTQAITYPE_UMDRIVERPRIVATE:
+        st = query_kmd(a, DXGKQAITYPE_UMDRIVERPRIVATE, NULL, 0, args->pPrivateDriverData,
+                       args->PrivateDriverDataSize);
+        if (!NT_SUCCESS(st))
+            dxgk_refuse("D3DKMTQueryAdapterInfo: KMD refused UMDRIVERPRIVATE 0x%08x", (unsigned)st);
+        break;
+    case KMTQAITYPE_GETSEGMENTSIZE:
+        st = query_segment_size(a, args->pPrivateDriverData);
+        break;
+    case KMTQAITYPE_WDDM_DRIVERCAPS:
+        memcpy(args->pPrivateDriverData, &a->caps, sizeof a->caps);
+        break;
+    case KMTQAITYPE_WDDM_SEGMENTS:
+        st = query_segments(a, args->pPrivateDriverData);
+        break;
+    case KMTQAITYPE_WDDM_COUNTERS: {
+        struct wddm_counters c;
+        memset(&c, 0, sizeof c);
+        counters_read(a, &c);
+        memcpy(args->pPrivateDriverData, &c, sizeof c);
+        break;
+    }
+    default:
+        break;
+    }
+out:
+    dxgk_adapter_put(a);
+    return st;
+}

@@ -1,0 +1,549 @@
+/* Allocations and resources (wddm-semantics §3.5): D3DKMTCreateAllocation ->
+ * DxgkDdiCreateAllocation (the KMD describes each allocation in DXGK_ALLOCATIONINFO) -> the
+ * verifier -> DxgkDdiOpenAllocation (the device-specific handle used in allocation lists).
+ * Nothing is placed at creation: residency is lazy (docs/architecture.md).
+ *
+ * Destruction is deferred until the GPU no longer uses any instance of the allocation (its
+ * last fences retired): then DxgkDdiCloseAllocation and DxgkDdiDestroyAllocation run and the
+ * segment ranges are freed. An idle allocation is freed at once, on the caller's thread. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void resource_release(struct dxgk_object *obj)
+{
+    free(obj);
+}
+
+void dxgk_allocation_release(struct dxgk_object *obj)
+{
+    free(obj);
+}
+
+static PVOID handle_data(const struct dxgk_object *o)
+{
+    if (o->type == DXGK_TYPE_ALLOCATION)
+        return ((const struct dxgk_allocation *)o)->info.hAllocation;
+    return ((const struct dxgk_resource *)o)->kmd;
+}
+
+/* DxgkCbGetHandleData: the KMD's own handle for a kernel allocation or resource handle (used
+ * by DxgkDdiOpenAllocation, so it sees handles that are not published yet). */
+PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args)
+{
+    if (!args)
+        return NULL;
+    enum dxgk_type t = args->Type == DXGK_HANDLE_ALLOCATION ? DXGK_TYPE_ALLOCATION
+                       : args->Type == DXGK_HANDLE_RESOURCE ? DXGK_TYPE_RESOURCE
+                                                            : DXGK_TYPE_NONE;
+    struct dxgk_object *o = t ? dxgk_handle_peek_unpublished(args->hObject, t) : NULL;
+    if (!o) {
+        dxgk_refuse("DxgkCbGetHandleData: invalid handle 0x%08x of type %d", args->hObject, (int)args->Type);
+        return NULL;
+    }
+    return handle_data(o);
+}
+
+static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred *e)
+{
+    for (UINT i = 0; i < e->count; i++)
+        for (const struct vidmm_instance *in = e->allocs[i]->instances; in; in = in->next)
+            if (!vidmm_instance_retired_locked(a, in))
+                return false;
+    return true;
+}
+
+/* The part of freeing an entry that needs the adapter lock: segment ranges and backing
+ * stores, resource membership, and (last use of the device) the device's deferred count. */
+static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
+{
+    for (UINT i = 0; i < e->count; i++) {
+        struct dxgk_allocation *al = e->allocs[i];
+        vidmm_instances_free_locked(a, al);
+        if (al->resource) {
+            struct dxgk_allocation **pp = &al->resource->allocations;
+            while (*pp && *pp != al)
+                pp = &(*pp)->res_next;
+            if (*pp)
+                *pp = al->res_next;
+        }
+    }
+    if (e->counted) {
+        e->device->deferred_count--;
+        pthread_cond_broadcast(&a->deferred_cond);
+    }
+    e->released = true;
+}
+
+/* Frees a deferred entry whose allocations are idle. Called without the adapter lock. */
+void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
+{
+    struct dxgk_device *d = e->device;
+    if (e->count) {
+        HANDLE stack_h[16];
+        HANDLE *h = e->count <= 16 ? stack_h : calloc(e->count, sizeof *h);
+        if (h) {
+            for (UINT i = 0; i < e->count; i++)
+                h[i] = e->allocs[i]->kmd_device_specific;
+            DXGKARG_CLOSEALLOCATION ca = { .NumAllocations = e->count, .pOpenHandleList = h };
+            NTSTATUS st = a->driver.ddi.DxgkDdiCloseAllocation(d->kmd, &ca);
+            if (!NT_SUCCESS(st))
+                dxgk_refuse("DestroyAllocation: DxgkDdiCloseAllocation failed 0x%08x (ignored)", (unsigned)st);
+            for (UINT i = 0; i < e->count; i++)
+                h[i] = e->allocs[i]->info.hAllocation;
+        }
+        DXGKARG_DESTROYALLOCATION da = { .NumAllocations = h ? e->count : 0, .pAllocationList = h,
+                                         .hResource = e->resource ? e->resource->kmd : NULL };
+        NTSTATUS st = a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
+        if (!NT_SUCCESS(st))
+            dxgk_refuse("DestroyAllocation: DxgkDdiDestroyAllocation failed 0x%08x (ignored)", (unsigned)st);
+        if (h != stack_h)
+            free(h);
+    } else if (e->resource) {
+        DXGKARG_DESTROYALLOCATION da = { .hResource = e->resource->kmd };
+        a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
+    }
+    if (!e->released) {
+        pthread_mutex_lock(&a->lock);
+        release_locked(a, e);
+        pthread_mutex_unlock(&a->lock);
+    }
+    DXGK_COUNT(a, allocations_destroyed, e->count);
+    for (UINT i = 0; i < e->count; i++)
+        dxgk_object_put(&e->allocs[i]->obj);
+    if (e->resource)
+        dxgk_object_put(&e->resource->obj);
+    if (e->heap)
+        free(e);
+}
+
+/* Marks allocs destroyed (their handles are already removed; their references move into the
+ * entry) and either hands the entry back to free now (idle) or defers it. */
+NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
+                                              struct dxgk_resource *res, struct dxgk_allocation **allocs,
+                                              UINT count, union dxgk_deferred_stack *stack,
+                                              struct dxgk_deferred **out_now)
+{
+    bool idle = true;
+    for (UINT i = 0; i < count && idle; i++)
+        for (const struct vidmm_instance *in = allocs[i]->instances; in && idle; in = in->next)
+            idle = vidmm_instance_retired_locked(a, in);
+    struct dxgk_deferred *e;
+    if (idle && stack && count <= DXGK_DEFERRED_STACK) {
+        e = &stack->e;
+        e->heap = false;
+    } else {
+        e = malloc(sizeof *e + count * sizeof e->allocs[0]);
+        if (!e)
+            return STATUS_NO_MEMORY; /* FIXME(oom): the handles are gone; the objects leak */
+        e->heap = true;
+    }
+    e->released = false;
+    e->next = NULL;
+    e->device = dev;
+    e->resource = res;
+    e->counted = false;
+    e->count = count;
+    for (UINT i = 0; i < count; i++) {
+        struct dxgk_allocation *al = allocs[i];
+        e->allocs[i] = al;
+        al->dead = true;
+        al->lock_count = 0; /* destroying a locked allocation unlocks it */
+        struct dxgk_allocation **pp = &dev->allocations;
+        while (*pp && *pp != al)
+            pp = &(*pp)->dev_next;
+        if (*pp)
+            *pp = al->dev_next;
+    }
+    if (res)
+        res->dead = true;
+    if (idle) {
+        release_locked(a, e); /* the KMD calls follow without the lock */
+        *out_now = e;
+    } else {
+        e->next = a->deferred;
+        a->deferred = e;
+        a->deferred_count++;
+        dev->deferred_count++;
+        e->counted = true;
+        *out_now = NULL;
+    }
+    return STATUS_SUCCESS;
+}
+
+/* Frees the deferred entries (of one device, or all) whose allocations became idle; with wait,
+ * blocks until every such entry is freed. Never holds the adapter lock across a wait. */
+void dxgk_deferred_process(struct dxgk_adapter *a, struct dxgk_device *only, bool wait)
+{
+    for (;;) {
+        struct dxgk_deferred *ready = NULL;
+        bool busy = false;
+        UINT64 tickets[DXGK_MAX_NODES];
+        pthread_mutex_lock(&a->lock);
+        for (struct dxgk_deferred **pp = &a->deferred; *pp;) {
+            struct dxgk_deferred *e = *pp;
+            if (only && e->device != only) {
+                pp = &e->next;
+                continue;
+            }
+            if (entry_idle_locked(a, e)) {
+                *pp = e->next;
+                a->deferred_count--;
+                e->next = ready;
+                ready = e;
+            } else {
+                busy = true;
+                pp = &e->next;
+            }
+        }
+        for (UINT i = 0; i < a->node_count; i++)
+            tickets[i] = a->node[i].queued_ticket;
+        pthread_mutex_unlock(&a->lock);
+        while (ready) {
+            struct dxgk_deferred *e = ready;
+            ready = e->next;
+            dxgk_deferred_free_now(a, e);
+        }
+        if (!wait || !busy)
+            return;
+        /* Everything queued so far retires, then the paging nodes drain. */
+        for (UINT i = 0; i < a->node_count; i++)
+            sched_wait_ticket(&a->node[i], tickets[i]);
+        for (UINT i = 0; i < a->node_count; i++)
+            sched_wait_node_idle(&a->node[i]);
+    }
+}
+
+static NTSTATUS kmd_destroy(struct dxgk_adapter *a, DXGK_ALLOCATIONINFO *info, UINT n, HANDLE kmd_res)
+{
+    HANDLE h[n ? n : 1];
+    UINT k = 0;
+    for (UINT i = 0; i < n; i++)
+        if (info[i].hAllocation)
+            h[k++] = info[i].hAllocation;
+    DXGKARG_DESTROYALLOCATION da = { .NumAllocations = k, .pAllocationList = h, .hResource = kmd_res };
+    return a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
+}
+
+#define CREATE_MAX_ALLOCATIONS 4096u
+
+NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTCreateAllocation: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    if (!d) {
+        dxgk_refuse("D3DKMTCreateAllocation: invalid device handle 0x%08x", args->hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = d->adapter;
+    struct dxgk_resource *res = NULL;
+    bool new_res = false;
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    UINT n = args->NumAllocations;
+    DXGK_ALLOCATIONINFO stack_info[4];
+    DXGK_ALLOCATIONINFO *info = stack_info;
+    struct dxgk_allocation *stack_al[4] = { 0 };
+    struct dxgk_allocation **al = stack_al;
+    bool kmd_created = false;
+
+    if (n == 0 || n > CREATE_MAX_ALLOCATIONS || !args->pAllocationInfo) {
+        dxgk_refuse("D3DKMTCreateAllocation: NumAllocations %u not in 1..%u or pAllocationInfo NULL", n,
+                    CREATE_MAX_ALLOCATIONS);
+        goto out;
+    }
+    if (args->PrivateDriverDataSize && !args->pPrivateDriverData) {
+        dxgk_refuse("D3DKMTCreateAllocation: PrivateDriverDataSize %u with NULL pPrivateDriverData",
+                    args->PrivateDriverDataSize);
+        goto out;
+    }
+    if (args->Flags.CreateShared || args->Flags.ExistingSysMem || args->Flags.CreateProtected) {
+        /* FIXME(sharing): shared, existing-sysmem and protected allocations are not modelled. */
+        dxgk_refuse("D3DKMTCreateAllocation: CreateShared/ExistingSysMem/CreateProtected not supported");
+        st = STATUS_NOT_SUPPORTED;
+        goto out;
+    }
+    for (UINT i = 0; i < n; i++) {
+        const D3DDDI_ALLOCATIONINFO *ui = &args->pAllocationInfo[i];
+        if (ui->PrivateDriverDataSize && !ui->pPrivateDriverData) {
+            dxgk_refuse("D3DKMTCreateAllocation: allocation %u has PrivateDriverDataSize %u with NULL data", i,
+                        ui->PrivateDriverDataSize);
+            goto out;
+        }
+        if (ui->pSystemMem) {
+            dxgk_refuse("D3DKMTCreateAllocation: allocation %u: pSystemMem not supported", i);
+            st = STATUS_NOT_SUPPORTED;
+            goto out;
+        }
+    }
+    if (args->Flags.CreateResource) {
+        res = calloc(1, sizeof *res);
+        if (!res) {
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+        dxgk_object_init(&res->obj, DXGK_TYPE_RESOURCE, resource_release);
+        res->device = d;
+        res->handle = dxgk_handle_insert(&res->obj);
+        if (!res->handle) {
+            free(res);
+            res = NULL;
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+        new_res = true;
+    } else if (args->hResource) {
+        res = (struct dxgk_resource *)dxgk_handle_get(args->hResource, DXGK_TYPE_RESOURCE);
+        if (!res || res->device != d) {
+            dxgk_refuse("D3DKMTCreateAllocation: invalid resource handle 0x%08x for device 0x%08x",
+                        args->hResource, args->hDevice);
+            goto out;
+        }
+    }
+    if (n > 4) {
+        info = calloc(n, sizeof *info);
+        al = calloc(n, sizeof *al);
+        if (!info || !al) {
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+    }
+    memset(info, 0, n * sizeof *info);
+    for (UINT i = 0; i < n; i++) {
+        info[i].pPrivateDriverData = args->pAllocationInfo[i].pPrivateDriverData;
+        info[i].PrivateDriverDataSize = args->pAllocationInfo[i].PrivateDriverDataSize;
+    }
+    DXGKARG_CREATEALLOCATION ca = { .pPrivateDriverData = args->pPrivateDriverData,
+                                    .PrivateDriverDataSize = args->PrivateDriverDataSize,
+                                    .NumAllocations = n, .pAllocationInfo = info,
+                                    .hResource = (res && !new_res) ? res->kmd : NULL };
+    ca.Flags.Resource = res ? 1 : 0;
+    st = a->driver.ddi.DxgkDdiCreateAllocation(a->miniport, &ca);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiCreateAllocation failed 0x%08x", (unsigned)st);
+        goto out;
+    }
+    kmd_created = true;
+    if (new_res)
+        res->kmd = ca.hResource;
+    for (UINT i = 0; i < n; i++) {
+        if (!dxgk_verify_allocation_info(a, &info[i], i)) {
+            st = STATUS_INVALID_PARAMETER;
+            goto out;
+        }
+    }
+    for (UINT i = 0; i < n; i++) {
+        struct dxgk_allocation *x = calloc(1, sizeof *x);
+        if (!x) {
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+        dxgk_object_init(&x->obj, DXGK_TYPE_ALLOCATION, dxgk_allocation_release);
+        x->device = d;
+        x->resource = res;
+        x->info = info[i];
+        x->first.alloc = x;
+        x->instances = x->instances_tail = x->current = &x->first;
+        x->instance_count = 1;
+        x->handle = dxgk_handle_insert(&x->obj);
+        if (!x->handle) {
+            free(x);
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+        al[i] = x;
+    }
+    {
+        DXGK_OPENALLOCATIONINFO stack_open[4];
+        DXGK_OPENALLOCATIONINFO *open = n <= 4 ? stack_open : calloc(n, sizeof *open);
+        if (!open) {
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+        for (UINT i = 0; i < n; i++)
+            open[i] = (DXGK_OPENALLOCATIONINFO){ .hAllocation = al[i]->handle,
+                                                 .pPrivateDriverData = info[i].pPrivateDriverData,
+                                                 .PrivateDriverDataSize = info[i].PrivateDriverDataSize };
+        DXGKARG_OPENALLOCATION oa = { .NumAllocations = n, .pOpenAllocation = open };
+        st = a->driver.ddi.DxgkDdiOpenAllocation(d->kmd, &oa);
+        for (UINT i = 0; i < n; i++)
+            al[i]->kmd_device_specific = open[i].hDeviceSpecificAllocation;
+        if (open != stack_open)
+            free(open);
+        if (!NT_SUCCESS(st)) {
+            dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiOpenAllocation failed 0x%08x", (unsigned)st);
+            goto out;
+        }
+    }
+    pthread_mutex_lock(&a->lock);
+    if (d->dead || (res && res->dead)) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTCreateAllocation: device or resource is being destroyed");
+        /* Close what was opened. */
+        for (UINT i = 0; i < n; i++) {
+            DXGKARG_CLOSEALLOCATION cl = { .NumAllocations = 1, .pOpenHandleList = &al[i]->kmd_device_specific };
+            a->driver.ddi.DxgkDdiCloseAllocation(d->kmd, &cl);
+        }
+        st = STATUS_INVALID_PARAMETER;
+        goto out;
+    }
+    for (UINT i = 0; i < n; i++) {
+        al[i]->dev_next = d->allocations;
+        d->allocations = al[i];
+        if (res) {
+            al[i]->res_next = res->allocations;
+            res->allocations = al[i];
+        }
+    }
+    pthread_mutex_unlock(&a->lock);
+    for (UINT i = 0; i < n; i++) {
+        dxgk_handle_publish(al[i]->handle);
+        args->pAllocationInfo[i].hAllocation = al[i]->handle;
+    }
+    if (res) {
+        if (new_res)
+            dxgk_handle_publish(res->handle);
+        args->hResource = res->handle;
+    }
+    DXGK_COUNT(a, allocations_created, n);
+    st = STATUS_SUCCESS;
+    res = new_res ? NULL : res; /* a new resource's reference stays with its handle */
+    kmd_created = false;
+    n = 0;
+
+out:
+    if (!NT_SUCCESS(st)) {
+        for (UINT i = 0; i < n && al; i++) {
+            if (al[i])
+                dxgk_object_put(dxgk_handle_remove(al[i]->handle, DXGK_TYPE_ALLOCATION));
+        }
+        if (kmd_created)
+            kmd_destroy(a, info, n, new_res && res ? res->kmd : NULL);
+        if (new_res && res) {
+            dxgk_object_put(dxgk_handle_remove(res->handle, DXGK_TYPE_RESOURCE));
+            res = NULL;
+        }
+    }
+    if (res)
+        dxgk_object_put(&res->obj);
+    if (info != stack_info)
+        free(info);
+    if (al != stack_al)
+        free(al);
+    dxgk_device_put(d);
+    return st;
+}
+
+NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTDestroyAllocation: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    if (!d) {
+        dxgk_refuse("D3DKMTDestroyAllocation: invalid device handle 0x%08x", args->hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = d->adapter;
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    struct dxgk_deferred *now = NULL;
+    union dxgk_deferred_stack stack;
+    struct dxgk_allocation *stack_al[8];
+    struct dxgk_allocation **al = stack_al;
+    UINT n = 0;
+
+    if (args->hResource) {
+        /* wddm-semantics §3.5: hResource != 0 releases every allocation of it and the resource. */
+        struct dxgk_resource *res = (struct dxgk_resource *)dxgk_handle_get(args->hResource, DXGK_TYPE_RESOURCE);
+        if (!res || res->device != d) {
+            dxgk_refuse("D3DKMTDestroyAllocation: invalid resource handle 0x%08x for device 0x%08x",
+                        args->hResource, args->hDevice);
+            if (res)
+                dxgk_object_put(&res->obj);
+            goto out;
+        }
+        pthread_mutex_lock(&a->lock);
+        struct dxgk_object *ro = dxgk_handle_remove(args->hResource, DXGK_TYPE_RESOURCE);
+        if (!ro) {
+            pthread_mutex_unlock(&a->lock);
+            dxgk_object_put(&res->obj);
+            dxgk_refuse("D3DKMTDestroyAllocation: resource 0x%08x already destroyed", args->hResource);
+            goto out;
+        }
+        UINT cnt = 0;
+        for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
+            if (!x->dead)
+                cnt++;
+        if (cnt > 8)
+            al = calloc(cnt, sizeof *al);
+        if (!al) {
+            al = stack_al;
+            pthread_mutex_unlock(&a->lock);
+            dxgk_object_put(ro);
+            dxgk_object_put(&res->obj);
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+        for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
+            if (!x->dead && dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION))
+                al[n++] = x;
+        st = dxgk_allocation_destroy_list_locked(a, d, res, al, n, &stack, &now);
+        pthread_mutex_unlock(&a->lock);
+        dxgk_object_put(&res->obj); /* the lookup; the handle's reference is in the entry */
+        goto out;
+    }
+    if (!args->AllocationCount || !args->phAllocationList) {
+        dxgk_refuse("D3DKMTDestroyAllocation: no hResource and no allocation list");
+        goto out;
+    }
+    if (args->AllocationCount > 8) {
+        al = calloc(args->AllocationCount, sizeof *al);
+        if (!al) {
+            al = stack_al;
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+    }
+    /* Validate every handle first: a bad one destroys nothing. */
+    for (UINT i = 0; i < args->AllocationCount; i++) {
+        struct dxgk_allocation *x =
+            (struct dxgk_allocation *)dxgk_handle_get(args->phAllocationList[i], DXGK_TYPE_ALLOCATION);
+        if (!x || x->device != d) {
+            dxgk_refuse("D3DKMTDestroyAllocation: invalid allocation handle 0x%08x (entry %u) for device 0x%08x",
+                        args->phAllocationList[i], i, args->hDevice);
+            if (x)
+                dxgk_object_put(&x->obj);
+            for (UINT j = 0; j < n; j++)
+                dxgk_object_put(&al[j]->obj);
+            n = 0;
+            goto out;
+        }
+        al[n++] = x;
+    }
+    pthread_mutex_lock(&a->lock);
+    UINT k = 0;
+    for (UINT i = 0; i < n; i++) {
+        struct dxgk_allocation *x = al[i];
+        /* The handle's reference moves into the deferred entry; then drop the lookup's. */
+        if (dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION))
+            al[k++] = x;
+        dxgk_object_put(&x->obj);
+    }
+    st = k ? dxgk_allocation_destroy_list_locked(a, d, NULL, al, k, &stack, &now) : STATUS_SUCCESS;
+    pthread_mutex_unlock(&a->lock);
+    if (k != n) {
+        dxgk_refuse("D3DKMTDestroyAllocation: an allocation in the list was destroyed twice");
+        st = STATUS_INVALID_PARAMETER;
+    }
+out:
+    if (now)
+        dxgk_deferred_free_now(a, now);
+    if (al != stack_al)
+        free(al);
+    dxgk_device_put(d);
+    return st;
+}

@@ -1,0 +1,167 @@
+/* Contexts (wddm-semantics §0): a stream of DMA buffers on one node. The kernel allocates the
+ * context's command buffer, allocation list and patch-location list in system memory and
+ * hands them to the UMD through D3DKMT_CREATECONTEXT (and again after every D3DKMTRender). */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void context_release(struct dxgk_object *obj)
+{
+    struct dxgk_context *c = (struct dxgk_context *)obj;
+    while (c->pool) {
+        struct dxgk_packet *p = c->pool;
+        c->pool = p->next;
+        sched_packet_free(p);
+    }
+    dxgk_page_free(c->cmd, c->cmd_size);
+    free(c->alloc_list);
+    free(c->patch_list);
+    free(c);
+}
+
+NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTCreateContext: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    if (!d) {
+        dxgk_refuse("D3DKMTCreateContext: invalid device handle 0x%08x", args->hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = d->adapter;
+    NTSTATUS st;
+    if (args->NodeOrdinal >= a->node_count) {
+        dxgk_refuse("D3DKMTCreateContext: NodeOrdinal %u but the adapter has %u nodes", args->NodeOrdinal,
+                    a->node_count);
+        st = STATUS_INVALID_PARAMETER;
+        goto out;
+    }
+    if (args->PrivateDriverDataSize && !args->pPrivateDriverData) {
+        dxgk_refuse("D3DKMTCreateContext: PrivateDriverDataSize %u with NULL pPrivateDriverData",
+                    args->PrivateDriverDataSize);
+        st = STATUS_INVALID_PARAMETER;
+        goto out;
+    }
+    struct dxgk_context *c = calloc(1, sizeof *c);
+    if (!c) {
+        st = STATUS_NO_MEMORY;
+        goto out;
+    }
+    dxgk_object_init(&c->obj, DXGK_TYPE_CONTEXT, context_release);
+    c->device = d;
+    c->node = args->NodeOrdinal;
+    c->handle = dxgk_handle_insert(&c->obj);
+    if (!c->handle) {
+        dxgk_object_put(&c->obj);
+        st = STATUS_NO_MEMORY;
+        goto out;
+    }
+    DXGKARG_CREATECONTEXT cc = { .hContext = (HANDLE)(uintptr_t)c->handle, .NodeOrdinal = args->NodeOrdinal,
+                                 .EngineAffinity = args->EngineAffinity ? args->EngineAffinity : 1,
+                                 .pPrivateDriverData = args->pPrivateDriverData,
+                                 .PrivateDriverDataSize = args->PrivateDriverDataSize };
+    st = a->driver.ddi.DxgkDdiCreateContext(d->kmd, &cc);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("D3DKMTCreateContext: DxgkDdiCreateContext failed 0x%08x", (unsigned)st);
+        dxgk_object_put(dxgk_handle_remove(c->handle, DXGK_TYPE_CONTEXT));
+        goto out;
+    }
+    c->kmd = cc.hContext;
+    c->info = cc.ContextInfo;
+    dxgk_verify_context_info(&c->info);
+    c->cmd_size = (c->info.DmaBufferSize + DXGK_PAGE_SIZE - 1) & ~(DXGK_PAGE_SIZE - 1);
+    c->cmd = dxgk_page_alloc(c->cmd_size);
+    c->alloc_list_size = c->info.AllocationListSize;
+    c->alloc_list = calloc(c->alloc_list_size, sizeof *c->alloc_list);
+    c->patch_list_size = c->info.PatchLocationListSize;
+    c->patch_list = calloc(c->patch_list_size, sizeof *c->patch_list);
+    pthread_mutex_lock(&a->lock);
+    bool dead = d->dead;
+    if (!dead && c->cmd && c->alloc_list && c->patch_list) {
+        c->dev_next = d->contexts;
+        d->contexts = c;
+        struct sched_node *n = &a->node[c->node];
+        c->node_next = n->contexts;
+        n->contexts = c;
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (dead || !c->cmd || !c->alloc_list || !c->patch_list) {
+        if (dead)
+            dxgk_refuse("D3DKMTCreateContext: device 0x%08x is being destroyed", args->hDevice);
+        a->driver.ddi.DxgkDdiDestroyContext(c->kmd);
+        dxgk_object_put(dxgk_handle_remove(c->handle, DXGK_TYPE_CONTEXT));
+        st = dead ? STATUS_INVALID_PARAMETER : STATUS_NO_MEMORY;
+        goto out;
+    }
+    dxgk_handle_publish(c->handle);
+    args->hContext = c->handle;
+    args->pCommandBuffer = c->cmd;
+    args->CommandBufferSize = c->cmd_size;
+    args->pAllocationList = c->alloc_list;
+    args->AllocationListSize = c->alloc_list_size;
+    args->pPatchLocationList = c->patch_list;
+    args->PatchLocationListSize = c->patch_list_size;
+    args->CommandBuffer = 0;
+    st = STATUS_SUCCESS;
+out:
+    dxgk_device_put(d);
+    return st;
+}
+
+/* The context's handle is already removed (and c is off device->contexts). Waits until the
+ * GPU retired every packet of the context, then tells the KMD; drops the handle's reference. */
+void dxgk_context_destroy(struct dxgk_context *c)
+{
+    struct dxgk_adapter *a = c->device->adapter;
+    struct sched_node *n = &a->node[c->node];
+    pthread_mutex_lock(&a->lock);
+    c->dead = true;
+    UINT64 last = c->last_ticket;
+    pthread_mutex_unlock(&a->lock);
+    sched_wait_ticket(n, last);
+    /* Retired packets go back to the pool on the worker thread; wait for that too. */
+    pthread_mutex_lock(&n->lock);
+    while (atomic_load(&c->queued))
+        pthread_cond_wait(&n->done_cond, &n->lock);
+    pthread_mutex_unlock(&n->lock);
+    pthread_mutex_lock(&a->lock);
+    struct dxgk_context **pp = &n->contexts;
+    while (*pp && *pp != c)
+        pp = &(*pp)->node_next;
+    if (*pp)
+        *pp = c->node_next;
+    pthread_mutex_unlock(&a->lock);
+    NTSTATUS st = a->driver.ddi.DxgkDdiDestroyContext(c->kmd);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("DestroyContext: DxgkDdiDestroyContext failed 0x%08x (ignored)", (unsigned)st);
+    dxgk_object_put(&c->obj);
+}
+
+NTSTATUS APIENTRY D3DKMTDestroyContext(const D3DKMT_DESTROYCONTEXT *args)
+{
+    struct dxgk_context *c = args ? (struct dxgk_context *)dxgk_handle_get(args->hContext, DXGK_TYPE_CONTEXT) : NULL;
+    if (!c) {
+        dxgk_refuse("D3DKMTDestroyContext: invalid context handle 0x%08x", args ? args->hContext : 0);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = c->device->adapter;
+    struct dxgk_object *o = dxgk_handle_remove(args->hContext, DXGK_TYPE_CONTEXT);
+    if (!o) {
+        dxgk_object_put(&c->obj);
+        dxgk_refuse("D3DKMTDestroyContext: context 0x%08x already being destroyed", args->hContext);
+        return STATUS_INVALID_PARAMETER;
+    }
+    pthread_mutex_lock(&a->lock);
+    struct dxgk_context **pp = &c->device->contexts;
+    while (*pp && *pp != c)
+        pp = &(*pp)->dev_next;
+    if (*pp)
+        *pp = c->dev_next;
+    pthread_mutex_unlock(&a->lock);
+    dxgk_context_destroy(c); /* drops the handle's reference */
+    dxgk_object_put(&c->obj);
+    return STATUS_SUCCESS;
+}

@@ -1,0 +1,153 @@
+/* Devices (wddm-semantics §0): DxgkDdiCreateDevice / DxgkDdiDestroyDevice. A device owns its
+ * contexts and allocations; destroying it destroys what the application left and waits for
+ * the GPU to finish with them, so nothing of the device survives D3DKMTDestroyDevice. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void device_release(struct dxgk_object *obj)
+{
+    struct dxgk_device *d = (struct dxgk_device *)obj;
+    struct dxgk_adapter *a = d->adapter;
+    free(d);
+    dxgk_adapter_put(a);
+}
+
+struct dxgk_device *dxgk_device_get(D3DKMT_HANDLE h)
+{
+    return (struct dxgk_device *)dxgk_handle_get(h, DXGK_TYPE_DEVICE);
+}
+
+void dxgk_device_put(struct dxgk_device *d)
+{
+    if (d)
+        dxgk_object_put(&d->obj);
+}
+
+NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTCreateDevice: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
+    if (!a) {
+        dxgk_refuse("D3DKMTCreateDevice: invalid adapter handle 0x%08x", args->hAdapter);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = calloc(1, sizeof *d);
+    if (!d) {
+        dxgk_adapter_put(a);
+        return STATUS_NO_MEMORY;
+    }
+    dxgk_object_init(&d->obj, DXGK_TYPE_DEVICE, device_release);
+    d->adapter = a; /* takes over the lookup reference */
+    d->handle = dxgk_handle_insert(&d->obj);
+    if (!d->handle) {
+        dxgk_object_put(&d->obj);
+        return STATUS_NO_MEMORY;
+    }
+    DXGK_DEVICEINFO info = { 0 };
+    DXGKARG_CREATEDEVICE cd = { .hDevice = (HANDLE)(uintptr_t)d->handle, .pInfo = &info };
+    NTSTATUS st = a->driver.ddi.DxgkDdiCreateDevice(a->miniport, &cd);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("D3DKMTCreateDevice: DxgkDdiCreateDevice failed 0x%08x", (unsigned)st);
+        dxgk_object_put(dxgk_handle_remove(d->handle, DXGK_TYPE_DEVICE));
+        return st;
+    }
+    d->kmd = cd.hDevice;
+    dxgk_handle_publish(d->handle);
+    args->hDevice = d->handle;
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
+{
+    struct dxgk_adapter *a = d->adapter;
+    /* Removing the handle first makes every later use of it STATUS_INVALID_PARAMETER; a
+     * concurrent destroy of the same handle loses here. */
+    struct dxgk_object *o = dxgk_handle_remove(h, DXGK_TYPE_DEVICE);
+    if (!o)
+        return STATUS_INVALID_PARAMETER;
+    pthread_mutex_lock(&a->lock);
+    d->dead = true;
+    pthread_mutex_unlock(&a->lock);
+
+    /* Contexts: each waits for its queue to drain. */
+    for (;;) {
+        pthread_mutex_lock(&a->lock);
+        struct dxgk_context *c = d->contexts;
+        if (c) {
+            d->contexts = c->dev_next;
+            c->dev_next = NULL;
+        }
+        pthread_mutex_unlock(&a->lock);
+        if (!c)
+            break;
+        /* A concurrent D3DKMTDestroyContext that removed the handle first destroys it. */
+        if (dxgk_handle_remove(c->handle, DXGK_TYPE_CONTEXT))
+            dxgk_context_destroy(c); /* drops the handle's reference */
+    }
+    /* Allocations the application did not destroy: destroyed as one list, deferred like any
+     * other, then the device's deferred entries are waited for. */
+    pthread_mutex_lock(&a->lock);
+    UINT n = 0;
+    for (struct dxgk_allocation *al = d->allocations; al; al = al->dev_next)
+        n++;
+    struct dxgk_allocation **list = n ? calloc(n, sizeof *list) : NULL;
+    UINT k = 0;
+    if (list) {
+        for (struct dxgk_allocation *al = d->allocations; al; al = al->dev_next) {
+            /* The handle's reference moves to the deferred entry. */
+            if (dxgk_handle_remove(al->handle, DXGK_TYPE_ALLOCATION))
+                list[k++] = al;
+        }
+    }
+    struct dxgk_deferred *now = NULL;
+    if (k)
+        dxgk_allocation_destroy_list_locked(a, d, NULL, list, k, NULL, &now);
+    pthread_mutex_unlock(&a->lock);
+    free(list);
+    if (now)
+        dxgk_deferred_free_now(a, now);
+    dxgk_deferred_process(a, d, true);
+    /* A node worker may still be freeing an entry of this device it took off the list. */
+    pthread_mutex_lock(&a->lock);
+    while (d->deferred_count)
+        pthread_cond_wait(&a->deferred_cond, &a->lock);
+    pthread_mutex_unlock(&a->lock);
+
+    /* Resources left behind have no allocations any more. */
+    struct dxgk_object **res;
+    D3DKMT_HANDLE *hs;
+    size_t nr = dxgk_handle_collect(DXGK_TYPE_RESOURCE, &res, &hs);
+    for (size_t i = 0; i < nr; i++) {
+        struct dxgk_resource *r = (struct dxgk_resource *)res[i];
+        if (r->device == d)
+            dxgk_object_put(dxgk_handle_remove(hs[i], DXGK_TYPE_RESOURCE));
+        dxgk_object_put(res[i]);
+    }
+    free(res);
+    free(hs);
+
+    NTSTATUS st = a->driver.ddi.DxgkDdiDestroyDevice(d->kmd);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("D3DKMTDestroyDevice: DxgkDdiDestroyDevice failed 0x%08x (ignored)", (unsigned)st);
+    dxgk_object_put(o); /* the handle's reference */
+    return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY D3DKMTDestroyDevice(const D3DKMT_DESTROYDEVICE *args)
+{
+    struct dxgk_device *d = args ? dxgk_device_get(args->hDevice) : NULL;
+    if (!d) {
+        dxgk_refuse("D3DKMTDestroyDevice: invalid device handle 0x%08x", args ? args->hDevice : 0);
+        return STATUS_INVALID_PARAMETER;
+    }
+    NTSTATUS st = dxgk_device_destroy(d, args->hDevice);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("D3DKMTDestroyDevice: device 0x%08x already being destroyed", args->hDevice);
+    dxgk_device_put(d);
+    return st;
+}

@@ -1,0 +1,82 @@
+/* Fences and waiting (docs/architecture.md "Fences and waiting").
+ *
+ * Per node, the scheduler assigns SubmissionFenceIds 1, 2, 3 ... (32-bit on the DDI) and the
+ * kernel extends them to 64-bit monotonic values; completion is cumulative (fence F completes
+ * everything <= F, wddm-semantics §8.2 invariant 1). Render packets also carry a node "ticket"
+ * assigned at D3DKMTRender time, in queue order, so that work queued but not yet submitted is
+ * already visible to lock synchronisation; a ticket retires with its packet's fence.
+ *
+ * Waiting spins briefly (a blocked thread takes ~20 µs to wake on this VM; most waits in a
+ * frame loop are shorter), then blocks on the node's condition variable. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#define SPIN_NS 4000u
+
+UINT64 sched_fence_extend(UINT64 last64, UINT fence32)
+{
+    INT32 delta = (INT32)(fence32 - (UINT)last64);
+    return delta > 0 ? last64 + (UINT64)delta : last64;
+}
+
+bool sched_ticket_retired(const struct sched_node *n, UINT64 ticket)
+{
+    return atomic_load_explicit(&((struct sched_node *)n)->retired_ticket, memory_order_acquire) >= ticket;
+}
+
+bool sched_fence_completed(const struct sched_node *n, UINT64 fence)
+{
+    return atomic_load_explicit(&((struct sched_node *)n)->completed_fence, memory_order_acquire) >= fence;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static bool spin(const struct sched_node *n, UINT64 v, bool (*done)(const struct sched_node *, UINT64))
+{
+    if (done(n, v))
+        return true;
+    UINT64 t0 = dxgk_now_ns();
+    do {
+        for (int i = 0; i < 64; i++)
+            cpu_relax();
+        if (done(n, v))
+            return true;
+    } while (dxgk_now_ns() - t0 < SPIN_NS);
+    return false;
+}
+
+static void wait_on(struct sched_node *n, UINT64 v, bool (*done)(const struct sched_node *, UINT64))
+{
+    if (spin(n, v, done))
+        return;
+    pthread_mutex_lock(&n->lock);
+    while (!done(n, v))
+        pthread_cond_wait(&n->done_cond, &n->lock);
+    pthread_mutex_unlock(&n->lock);
+}
+
+void sched_wait_ticket(struct sched_node *n, UINT64 ticket)
+{
+    wait_on(n, ticket, sched_ticket_retired);
+}
+
+void sched_wait_fence(struct sched_node *n, UINT64 fence)
+{
+    wait_on(n, fence, sched_fence_completed);
+}
+
+void sched_wait_node_idle(struct sched_node *n)
+{
+    if (!n->thread_started)
+        return;
+    pthread_mutex_lock(&n->lock);
+    while (n->pending || n->inflight || n->retired)
+        pthread_cond_wait(&n->done_cond, &n->lock);
+    pthread_mutex_unlock(&n->lock);
+}

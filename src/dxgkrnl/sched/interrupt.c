@@ -1,0 +1,111 @@
+/* Interrupts and DPCs (wddm-semantics §8.2). The GPU raises its line with
+ * WddmInterruptLineRaise: the kernel takes the adapter's interrupt lock (one fixed interrupt
+ * level, never re-entrant), runs DxgkDdiInterruptRoutine, releases it, then runs
+ * DxgkDdiDpcRoutine if the ISR queued a DPC. DxgkCbNotifyInterrupt(DMA_COMPLETED) records the
+ * node's completed fence; DxgkCbNotifyDpc retires everything up to it: the node's packets
+ * move to its retired list, tickets and fences advance, waiters and the node worker wake.
+ * The DPC takes only node locks: recycling DMA buffers and freeing deferred allocations is
+ * the node worker's job, so the GPU thread never waits for the adapter lock. */
+#include "dxgkrnl/dxgkrnl.h"
+
+VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *data)
+{
+    struct dxgk_adapter *a = hAdapter;
+    if (!a || !data)
+        return;
+    switch (data->InterruptType) {
+    case DXGK_INTERRUPT_DMA_COMPLETED:
+        if (data->DmaCompleted.NodeOrdinal >= a->node_count) {
+            dxgk_refuse("DxgkCbNotifyInterrupt: DMA_COMPLETED for node %u of %u", data->DmaCompleted.NodeOrdinal,
+                        a->node_count);
+            return;
+        }
+        atomic_store_explicit(&a->node[data->DmaCompleted.NodeOrdinal].isr_fence, data->DmaCompleted.SubmissionFenceId,
+                              memory_order_release);
+        break;
+    default:
+        /* FIXME(preemption, tdr, faults): DMA_PREEMPTED, DMA_PAGE_FAULTED and engine timeouts. */
+        dxgk_refuse("DxgkCbNotifyInterrupt: interrupt type %d not handled", (int)data->InterruptType);
+        break;
+    }
+}
+
+BOOLEAN APIENTRY dxgk_cb_queue_dpc(HANDLE hAdapter)
+{
+    struct dxgk_adapter *a = hAdapter;
+    if (!a)
+        return FALSE;
+    atomic_store(&a->dpc_queued, true);
+    return TRUE;
+}
+
+static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
+{
+    UINT f32 = atomic_load_explicit(&n->isr_fence, memory_order_acquire);
+    pthread_mutex_lock(&n->lock);
+    UINT64 last = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
+    UINT64 f64 = sched_fence_extend(last, f32);
+    if (f64 > n->submitted_fence) /* a fence never submitted: ignore the bogus part */
+        f64 = last;
+    UINT retired = 0;
+    if (f64 > last)
+        atomic_store_explicit(&n->completed_fence, f64, memory_order_release);
+    while (n->inflight && n->inflight->fence <= f64) {
+        struct dxgk_packet *p = n->inflight;
+        n->inflight = p->next;
+        if (!n->inflight)
+            n->inflight_tail = NULL;
+        if (p->ticket)
+            atomic_store_explicit(&n->retired_ticket, p->ticket, memory_order_release);
+        p->next = n->retired;
+        n->retired = p;
+        retired++;
+    }
+    if (retired || f64 > last) {
+        pthread_cond_broadcast(&n->done_cond);
+        pthread_cond_signal(&n->work_cond);
+    }
+    pthread_mutex_unlock(&n->lock);
+    if (retired)
+        DXGK_COUNT(a, fences_retired, retired);
+}
+
+VOID APIENTRY dxgk_cb_notify_dpc(HANDLE hAdapter)
+{
+    struct dxgk_adapter *a = hAdapter;
+    if (!a)
+        return;
+    for (UINT i = 0; i < a->node_count; i++)
+        node_retire(a, &a->node[i]);
+}
+
+NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_ROUTINE routine, PVOID ctx,
+                                                ULONG msg, BOOLEAN *ret)
+{
+    struct dxgk_adapter *a = hAdapter;
+    if (!a || !routine) {
+        dxgk_refuse("DxgkCbSynchronizeExecution: NULL adapter or routine");
+        return STATUS_INVALID_PARAMETER;
+    }
+    pthread_mutex_lock(&a->interrupt_lock);
+    BOOLEAN r = routine(ctx);
+    pthread_mutex_unlock(&a->interrupt_lock);
+    if (ret)
+        *ret = r;
+    return STATUS_SUCCESS;
+}
+
+VOID WddmInterruptLineRaise(PDEVICE_OBJECT pdo, ULONG msg)
+{
+    struct dxgk_adapter *a = pdo ? pdo->adapter : NULL;
+    if (!a)
+        return;
+    pthread_mutex_lock(&a->interrupt_lock);
+    a->driver.ddi.DxgkDdiInterruptRoutine(a->miniport, msg);
+    pthread_mutex_unlock(&a->interrupt_lock);
+    if (atomic_exchange(&a->dpc_queued, false)) {
+        pthread_mutex_lock(&a->dpc_lock);
+        a->driver.ddi.DxgkDdiDpcRoutine(a->miniport);
+        pthread_mutex_unlock(&a->dpc_lock);
+    }
+}

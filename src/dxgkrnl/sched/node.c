@@ -1,0 +1,255 @@
+/* Nodes: one worker thread per GPU node (DESIGN.md "Threads and waiting"). The worker takes
+ * the next packet of its node's context queues (queue.c), has VidMm make the packet's
+ * allocations resident (paging buffers first, on the paging node), fills DXGK_ALLOCATIONLIST
+ * with segment addresses, then assigns the SubmissionFenceId and calls DxgkDdiPatch and
+ * DxgkDdiSubmitCommand. It also recycles the packets the DPC retired and frees deferred
+ * allocations that became idle. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <string.h>
+
+/* Retires a packet that never runs (refused by the KMD, or its residency failed) together with
+ * the node's last submission, so tickets retire in queue order. Returns its fence. */
+UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
+{
+    pthread_mutex_lock(&n->submit_lock);
+    pthread_mutex_lock(&n->lock);
+    p->fence = n->submitted_fence;
+    p->next = NULL;
+    if (!n->inflight) {
+        if (p->ticket)
+            atomic_store_explicit(&n->retired_ticket, p->ticket, memory_order_release);
+        p->next = n->retired;
+        n->retired = p;
+        pthread_cond_broadcast(&n->done_cond);
+        pthread_cond_signal(&n->work_cond);
+    } else {
+        n->inflight_tail->next = p;
+        n->inflight_tail = p;
+    }
+    UINT64 f = p->fence;
+    pthread_mutex_unlock(&n->lock);
+    pthread_mutex_unlock(&n->submit_lock);
+    return f;
+}
+
+/* Fence assignment + Patch + SubmitCommand, serialized per node. Returns the 64-bit fence.
+ * A packet the KMD refuses is retired without running (fence of the previous submission). */
+UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p)
+{
+    struct dxgk_adapter *a = n->adapter;
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    pthread_mutex_lock(&n->submit_lock);
+    UINT64 f = n->submitted_fence + 1;
+    if ((UINT)f == 0) /* SubmissionFenceIds start at 1; 0 is never used on the DDI */
+        f++;
+    p->fence = f;
+    p->next = NULL;
+    HANDLE hctx = p->ctx ? p->ctx->kmd : NULL;
+    DXGKARG_PATCH pa = {
+        .hContext = hctx, .DmaBufferSegmentId = 0,
+        .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .pDmaBuffer = p->dma,
+        .DmaBufferSize = p->dma_capacity, .DmaBufferSubmissionStartOffset = 0,
+        .DmaBufferSubmissionEndOffset = p->dma_used, .pDmaBufferPrivateData = p->priv,
+        .DmaBufferPrivateDataSize = p->priv_size, .pAllocationList = p->alloc_list,
+        .AllocationListSize = p->alloc_count, .pPatchLocationList = p->patch,
+        .PatchLocationListSize = p->patch_count, .PatchLocationListSubmissionStart = 0,
+        .PatchLocationListSubmissionLength = p->patch_count, .SubmissionFenceId = (UINT)f };
+    pa.Flags.Paging = p->paging;
+    NTSTATUS st = ddi->DxgkDdiPatch(a->miniport, &pa);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("verifier: DxgkDdiPatch failed 0x%08x: packet dropped", (unsigned)st);
+        goto dropped;
+    }
+    pthread_mutex_lock(&n->lock);
+    n->submitted_fence = f;
+    if (n->inflight_tail)
+        n->inflight_tail->next = p;
+    else
+        n->inflight = p;
+    n->inflight_tail = p;
+    pthread_mutex_unlock(&n->lock);
+    DXGKARG_SUBMITCOMMAND sc = {
+        .hContext = hctx, .DmaBufferSegmentId = 0,
+        .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .DmaBufferSize = p->dma_capacity,
+        .DmaBufferSubmissionStartOffset = 0, .DmaBufferSubmissionEndOffset = p->dma_used,
+        .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
+        .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
+    sc.Flags.Paging = p->paging;
+    st = ddi->DxgkDdiSubmitCommand(a->miniport, &sc);
+    if (NT_SUCCESS(st)) {
+        pthread_mutex_unlock(&n->submit_lock);
+        if (!p->paging)
+            DXGK_COUNT(a, dma_buffers_submitted, 1);
+        return f;
+    }
+    /* wddm-semantics §8.1: SubmitCommand must not fail. Take the packet back (its fence
+     * cannot have completed: nothing after it was submitted). */
+    dxgk_refuse("verifier: DxgkDdiSubmitCommand failed 0x%08x (it must not fail): packet dropped", (unsigned)st);
+    pthread_mutex_lock(&n->lock);
+    struct dxgk_packet **pp = &n->inflight;
+    struct dxgk_packet *prev = NULL;
+    while (*pp && *pp != p) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    if (*pp) {
+        *pp = p->next;
+        if (n->inflight_tail == p)
+            n->inflight_tail = prev;
+        n->submitted_fence = f - 1;
+    }
+    pthread_mutex_unlock(&n->lock);
+dropped:
+    pthread_mutex_unlock(&n->submit_lock);
+    return sched_retire_dropped(n, p);
+}
+
+/* Makes one picked packet's allocations resident and its allocation list patched-ready.
+ * Returns the paging fence the packet must wait for (0 = none), or fails (packet dropped). */
+static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence)
+{
+    struct vidmm_paging_batch batch;
+    vidmm_batch_init(&batch, a);
+    NTSTATUS st = STATUS_SUCCESS;
+    UINT64 wait = 0;
+    for (UINT i = 0; i < p->alloc_count && NT_SUCCESS(st); i++)
+        st = vidmm_make_resident_locked(a, p->inst[i], &batch, true);
+    vidmm_paging_flush_locked(&batch);
+    if (!NT_SUCCESS(st))
+        return st;
+    for (UINT i = 0; i < p->alloc_count; i++) {
+        struct vidmm_instance *in = p->inst[i];
+        const struct vidmm_segment *s = &a->seg[in->segment_id - 1];
+        p->alloc_list[i].SegmentId = in->segment_id;
+        p->alloc_list[i].PhysicalAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        if (in->gpu_fence > wait)
+            wait = in->gpu_fence;
+    }
+    *paging_fence = wait;
+    return STATUS_SUCCESS;
+}
+
+static void recycle(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
+{
+    if (!list)
+        return;
+    pthread_mutex_lock(&a->lock);
+    while (list) {
+        struct dxgk_packet *p = list;
+        list = p->next;
+        sched_packet_recycle_locked(a, p);
+    }
+    UINT64 deferred = a->deferred_count;
+    pthread_mutex_unlock(&a->lock);
+    pthread_mutex_lock(&n->lock);
+    pthread_cond_broadcast(&n->done_cond); /* context destruction waits for its packets back */
+    pthread_mutex_unlock(&n->lock);
+    if (deferred)
+        dxgk_deferred_process(a, NULL, false);
+}
+
+static void *node_worker(void *arg)
+{
+    struct sched_node *n = arg;
+    struct dxgk_adapter *a = n->adapter;
+    for (;;) {
+        pthread_mutex_lock(&n->lock);
+        while (!n->stop && !n->pending && !n->retired)
+            pthread_cond_wait(&n->work_cond, &n->lock);
+        struct dxgk_packet *retired = n->retired;
+        n->retired = NULL;
+        bool stop = n->stop && !n->pending;
+        pthread_mutex_unlock(&n->lock);
+        recycle(a, n, retired);
+        if (stop)
+            break;
+
+        pthread_mutex_lock(&a->lock);
+        struct dxgk_packet *p = sched_queue_pick_locked(n);
+        if (!p) {
+            pthread_mutex_unlock(&a->lock);
+            continue;
+        }
+        UINT64 paging_fence = 0;
+        NTSTATUS st = p->ctx->device->error;
+        if (NT_SUCCESS(st))
+            st = prepare_locked(a, p, &paging_fence);
+        if (!NT_SUCCESS(st)) {
+            /* FIXME(eviction): with eviction this would evict and retry, or split the packet. */
+            dxgk_refuse("scheduler: packet of context 0x%08x dropped (0x%08x): its device is put in error",
+                        p->ctx->handle, (unsigned)st);
+            if (NT_SUCCESS(p->ctx->device->error))
+                p->ctx->device->error = st;
+            p->dropped = true;
+        }
+        pthread_mutex_unlock(&a->lock);
+        /* A DMA buffer that depends on paging runs only after the paging fence retired; on the
+         * paging node itself the ring keeps the order. */
+        if (paging_fence && a->paging_node != n->ordinal)
+            sched_wait_fence(&a->node[a->paging_node], paging_fence);
+        if (p->dropped)
+            sched_retire_dropped(n, p);
+        else
+            sched_submit(n, p);
+        pthread_mutex_lock(&n->lock);
+        n->pending--;
+        pthread_cond_broadcast(&n->done_cond);
+        pthread_mutex_unlock(&n->lock);
+    }
+    return NULL;
+}
+
+bool sched_node_start(struct sched_node *n, struct dxgk_adapter *a, UINT ordinal)
+{
+    memset(n, 0, sizeof *n);
+    n->adapter = a;
+    n->ordinal = ordinal;
+    pthread_mutex_init(&n->lock, NULL);
+    pthread_mutex_init(&n->submit_lock, NULL);
+    pthread_cond_init(&n->done_cond, NULL);
+    pthread_cond_init(&n->work_cond, NULL);
+    atomic_init(&n->completed_fence, 0);
+    atomic_init(&n->retired_ticket, 0);
+    atomic_init(&n->isr_fence, 0);
+    n->thread_started = true;
+    if (pthread_create(&n->thread, NULL, node_worker, n) != 0) {
+        n->thread_started = false;
+        pthread_mutex_destroy(&n->lock);
+        pthread_mutex_destroy(&n->submit_lock);
+        pthread_cond_destroy(&n->done_cond);
+        pthread_cond_destroy(&n->work_cond);
+        return false;
+    }
+    return true;
+}
+
+void sched_node_stop(struct sched_node *n)
+{
+    if (!n->thread_started)
+        return;
+    pthread_mutex_lock(&n->lock);
+    n->stop = true;
+    pthread_cond_signal(&n->work_cond);
+    pthread_mutex_unlock(&n->lock);
+    pthread_join(n->thread, NULL);
+    n->thread_started = false;
+    while (n->retired) { /* nothing should be left; be safe */
+        struct dxgk_packet *p = n->retired;
+        n->retired = p->next;
+        if (p->paging)
+            sched_packet_free(p);
+    }
+    pthread_mutex_destroy(&n->lock);
+    pthread_mutex_destroy(&n->submit_lock);
+    pthread_cond_destroy(&n->done_cond);
+    pthread_cond_destroy(&n->work_cond);
+}
+
+void sched_node_kick(struct sched_node *n, UINT new_packets)
+{
+    pthread_mutex_lock(&n->lock);
+    n->pending += new_packets;
+    pthread_cond_signal(&n->work_cond);
+    pthread_mutex_unlock(&n->lock);
+}

@@ -1,0 +1,311 @@
+/* Per-context software queues and D3DKMTRender (wddm-semantics §8.1, WDDM 1.x patching).
+ *
+ * D3DKMTRender validates the counts against the context's lists, resolves every allocation
+ * handle of the allocation list to the allocation's current instance (a bad handle fails the
+ * call with nothing queued), calls DxgkDdiRender to turn the command buffer into DMA buffers
+ * (splitting into several packets on STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER), gives each
+ * packet a node ticket, queues it and hands the same command buffer and lists back.
+ *
+ * Packets (a DMA buffer of at least the command buffer's size, its private data, allocation
+ * and patch lists) are pooled per context and recycled when the DPC retired them. The node
+ * worker serves a node's contexts in ticket order (FIFO across contexts).
+ * FIXME(scheduling): priorities, quanta and preemption between contexts.
+ * FIXME(instance-order): the renaming instance-ordering invariant (wddm-semantics §3.3: once a
+ * newer instance is referenced, DMA buffers referencing an older one are rejected unless
+ * D3DDDI_ALLOCATIONLIST.DoNotRetireInstance) is not enforced; every snapshot is accepted. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sched_packet_free(struct dxgk_packet *p)
+{
+    if (!p)
+        return;
+    dxgk_page_free(p->dma, p->dma_capacity);
+    free(p->priv);
+    free(p->alloc_list);
+    free(p->inst);
+    free(p->patch);
+    free(p);
+}
+
+static struct dxgk_packet *packet_new(struct dxgk_context *c)
+{
+    struct dxgk_packet *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->ctx = c;
+    p->node = c->node;
+    p->dma_capacity = c->cmd_size > c->info.DmaBufferSize ? c->cmd_size : c->info.DmaBufferSize;
+    p->dma = dxgk_page_alloc(p->dma_capacity);
+    p->priv_size = c->info.DmaBufferPrivateDataSize;
+    p->priv = p->priv_size ? calloc(1, p->priv_size) : NULL;
+    p->alloc_list = calloc(c->alloc_list_size, sizeof *p->alloc_list);
+    p->inst = calloc(c->alloc_list_size, sizeof *p->inst);
+    p->patch = calloc(c->patch_list_size, sizeof *p->patch);
+    if (!p->dma || (p->priv_size && !p->priv) || !p->alloc_list || !p->inst || !p->patch) {
+        sched_packet_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
+{
+    struct dxgk_packet *p = c->pool;
+    if (p)
+        c->pool = p->next;
+    else
+        p = packet_new(c);
+    if (p) {
+        p->next = NULL;
+        p->ticket = p->fence = 0;
+        p->dma_used = p->alloc_count = p->patch_count = 0;
+        p->dropped = false;
+    }
+    return p;
+}
+
+static void packet_put_locked(struct dxgk_context *c, struct dxgk_packet *p)
+{
+    p->next = c->pool;
+    c->pool = p;
+}
+
+void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
+{
+    if (p->paging) {
+        p->next = a->paging_pool;
+        a->paging_pool = p;
+        return;
+    }
+    struct dxgk_context *c = p->ctx;
+    packet_put_locked(c, p);
+    atomic_fetch_sub(&c->queued, 1);
+}
+
+void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count)
+{
+    struct dxgk_packet *last = first;
+    for (UINT i = 1; i < count; i++)
+        last = last->next;
+    if (c->queue_tail)
+        c->queue_tail->next = first;
+    else
+        c->queue = first;
+    c->queue_tail = last;
+}
+
+struct dxgk_packet *sched_queue_pick_locked(struct sched_node *n)
+{
+    struct dxgk_context *best = NULL;
+    for (struct dxgk_context *c = n->contexts; c; c = c->node_next)
+        if (c->queue && (!best || c->queue->ticket < best->queue->ticket))
+            best = c;
+    if (!best)
+        return NULL;
+    struct dxgk_packet *p = best->queue;
+    best->queue = p->next;
+    if (!best->queue)
+        best->queue_tail = NULL;
+    p->next = NULL;
+    return p;
+}
+
+#define RENDER_STACK 32u
+
+NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTRender: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_context *c = (struct dxgk_context *)dxgk_handle_get(args->hContext, DXGK_TYPE_CONTEXT);
+    if (!c) {
+        dxgk_refuse("D3DKMTRender: invalid context handle 0x%08x", args->hContext);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = c->device;
+    struct dxgk_adapter *a = d->adapter;
+    struct sched_node *n = &a->node[c->node];
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    struct dxgk_allocation *stack_al[RENDER_STACK];
+    struct dxgk_allocation **al = stack_al;
+    UINT nal = 0, npk = 0;
+    struct dxgk_packet *first = NULL, *last = NULL;
+
+    if (args->CommandOffset > c->cmd_size || args->CommandLength > c->cmd_size - args->CommandOffset) {
+        dxgk_refuse("D3DKMTRender: CommandOffset %u + CommandLength %u beyond the %u-byte command buffer",
+                    args->CommandOffset, args->CommandLength, c->cmd_size);
+        goto out;
+    }
+    if (args->AllocationCount > c->alloc_list_size || args->PatchLocationCount > c->patch_list_size) {
+        dxgk_refuse("D3DKMTRender: AllocationCount %u / PatchLocationCount %u exceed the lists (%u / %u)",
+                    args->AllocationCount, args->PatchLocationCount, c->alloc_list_size, c->patch_list_size);
+        goto out;
+    }
+    for (UINT i = 0; i < args->PatchLocationCount; i++) {
+        if (c->patch_list[i].AllocationIndex >= args->AllocationCount) {
+            dxgk_refuse("D3DKMTRender: patch location %u names allocation index %u of %u", i,
+                        c->patch_list[i].AllocationIndex, args->AllocationCount);
+            goto out;
+        }
+    }
+    if (args->AllocationCount > RENDER_STACK) {
+        al = calloc(args->AllocationCount, sizeof *al);
+        if (!al) {
+            al = stack_al;
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+    }
+    for (; nal < args->AllocationCount; nal++) {
+        D3DKMT_HANDLE h = c->alloc_list[nal].hAllocation;
+        struct dxgk_allocation *x = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+        if (!x || x->device != d) {
+            dxgk_refuse("D3DKMTRender: allocation list entry %u: invalid allocation handle 0x%08x", nal, h);
+            if (x)
+                dxgk_object_put(&x->obj);
+            goto out;
+        }
+        al[nal] = x;
+    }
+
+    /* Snapshot: each allocation's current instance now (wddm-semantics §3.3). */
+    pthread_mutex_lock(&a->lock);
+    if (c->dead || d->dead) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTRender: context 0x%08x or its device is being destroyed", args->hContext);
+        goto out;
+    }
+    if (!NT_SUCCESS(d->error)) {
+        st = d->error;
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTRender: device is in error 0x%08x after a failed residency", (unsigned)st);
+        goto out;
+    }
+    first = last = sched_packet_get_locked(c);
+    if (first) {
+        npk = 1;
+        first->alloc_count = nal;
+        for (UINT i = 0; i < nal; i++) {
+            struct vidmm_instance *in = al[i]->current;
+            first->inst[i] = in;
+            first->alloc_list[i] = (DXGK_ALLOCATIONLIST){ .hDeviceSpecificAllocation = al[i]->kmd_device_specific };
+            first->alloc_list[i].WriteOperation = c->alloc_list[i].WriteOperation;
+            first->alloc_list[i].SegmentId = in->segment_id;
+            if (in->segment_id)
+                first->alloc_list[i].PhysicalAddress.QuadPart =
+                    a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        }
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (!first) {
+        st = STATUS_NO_MEMORY;
+        goto out;
+    }
+
+    /* DxgkDdiRender, split on INSUFFICIENT_DMA_BUFFER; each part is a self-contained packet
+     * with its own patch-location list (wddm-semantics §9.1). */
+    UINT multipass = 0;
+    for (struct dxgk_packet *p = first;;) {
+        DXGKARG_RENDER r = {
+            .pCommand = c->cmd + args->CommandOffset, .CommandLength = args->CommandLength,
+            .pDmaBuffer = p->dma, .DmaSize = p->dma_capacity,
+            .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
+            .pAllocationList = p->alloc_list, .AllocationListSize = nal,
+            .pPatchLocationListIn = c->patch_list, .PatchLocationListInSize = args->PatchLocationCount,
+            .pPatchLocationListOut = p->patch, .PatchLocationListOutSize = c->patch_list_size,
+            .MultipassOffset = multipass, .DmaBufferSegmentId = 0,
+            .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma };
+        st = a->driver.ddi.DxgkDdiRender(c->kmd, &r);
+        UINT8 *end = r.pDmaBuffer;
+        D3DDDI_PATCHLOCATIONLIST *pend = r.pPatchLocationListOut;
+        if (end < p->dma || end > p->dma + p->dma_capacity || pend < p->patch || pend > p->patch + c->patch_list_size) {
+            dxgk_refuse("verifier: DxgkDdiRender moved pDmaBuffer or pPatchLocationListOut out of bounds");
+            st = STATUS_UNSUCCESSFUL;
+            break;
+        }
+        p->dma_used = (UINT)(end - p->dma);
+        p->patch_count = (UINT)(pend - p->patch);
+        multipass = r.MultipassOffset;
+        if (NT_SUCCESS(st))
+            break;
+        if (st != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
+            dxgk_refuse("D3DKMTRender: DxgkDdiRender failed 0x%08x", (unsigned)st);
+            break;
+        }
+        if (p->dma_used == 0) {
+            dxgk_refuse("verifier: DxgkDdiRender asks for a bigger DMA buffer but wrote nothing in %u bytes",
+                        p->dma_capacity);
+            st = STATUS_UNSUCCESSFUL;
+            break;
+        }
+        pthread_mutex_lock(&a->lock);
+        struct dxgk_packet *q = sched_packet_get_locked(c);
+        pthread_mutex_unlock(&a->lock);
+        if (!q) {
+            st = STATUS_NO_MEMORY;
+            break;
+        }
+        q->alloc_count = nal;
+        memcpy(q->alloc_list, first->alloc_list, nal * sizeof *q->alloc_list);
+        memcpy(q->inst, first->inst, nal * sizeof *q->inst);
+        p->next = q;
+        last = p = q;
+        npk++;
+    }
+
+    pthread_mutex_lock(&a->lock);
+    if (NT_SUCCESS(st) && (c->dead || d->dead)) {
+        dxgk_refuse("D3DKMTRender: context 0x%08x destroyed during the call", args->hContext);
+        st = STATUS_INVALID_PARAMETER;
+    }
+    if (NT_SUCCESS(st)) {
+        for (UINT i = 0; i < nal; i++)
+            if (al[i]->dead) {
+                dxgk_refuse("D3DKMTRender: allocation 0x%08x destroyed during the call", al[i]->handle);
+                st = STATUS_INVALID_PARAMETER;
+            }
+    }
+    if (NT_SUCCESS(st)) {
+        for (struct dxgk_packet *p = first; p; p = p->next)
+            p->ticket = ++n->queued_ticket;
+        UINT64 t = last->ticket;
+        for (UINT i = 0; i < nal; i++) {
+            struct vidmm_instance *in = first->inst[i];
+            in->last_use[c->node] = t;
+            if (first->alloc_list[i].WriteOperation)
+                in->last_write[c->node] = t;
+        }
+        c->last_ticket = t;
+        atomic_fetch_add(&c->queued, npk);
+        sched_queue_append_locked(c, first, npk);
+        sched_node_kick(n, npk); /* node->lock nests inside the adapter lock */
+    } else {
+        while (first) {
+            struct dxgk_packet *p = first;
+            first = p->next;
+            packet_put_locked(c, p);
+        }
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (NT_SUCCESS(st)) {
+        args->pNewCommandBuffer = c->cmd;
+        args->NewCommandBufferSize = c->cmd_size;
+        args->pNewAllocationList = c->alloc_list;
+        args->NewAllocationListSize = c->alloc_list_size;
+        args->pNewPatchLocationList = c->patch_list;
+        args->NewPatchLocationListSize = c->patch_list_size;
+        args->NewCommandBuffer = 0;
+        args->QueuedBufferCount = atomic_load(&c->queued);
+    }
+out:
+    for (UINT i = 0; i < nal; i++)
+        dxgk_object_put(&al[i]->obj);
+    if (al != stack_al)
+        free(al);
+    dxgk_object_put(&c->obj);
+    return st;
+}

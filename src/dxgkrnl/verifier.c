@@ -1,0 +1,155 @@
+/* The verifier: the documented MUST rules for what a KMD reports, checked at adapter start,
+ * context creation and allocation creation. Every failure prints the rule it broke. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#define VERIFY(cond, ...)                   \
+    do {                                    \
+        if (!(cond)) {                      \
+            dxgk_refuse("verifier: " __VA_ARGS__); \
+            return false;                   \
+        }                                   \
+    } while (0)
+
+bool dxgk_verify_driver_init(const DRIVER_INITIALIZATION_DATA *d)
+{
+    VERIFY(d->DxgkDdiAddDevice && d->DxgkDdiStartDevice && d->DxgkDdiQueryAdapterInfo &&
+               d->DxgkDdiCreateDevice && d->DxgkDdiDestroyDevice && d->DxgkDdiCreateContext &&
+               d->DxgkDdiDestroyContext && d->DxgkDdiCreateAllocation && d->DxgkDdiDestroyAllocation &&
+               d->DxgkDdiOpenAllocation && d->DxgkDdiCloseAllocation && d->DxgkDdiRender && d->DxgkDdiPatch &&
+               d->DxgkDdiSubmitCommand && d->DxgkDdiBuildPagingBuffer && d->DxgkDdiInterruptRoutine &&
+               d->DxgkDdiDpcRoutine,
+           "DRIVER_INITIALIZATION_DATA: a mandatory WDDM 1.x DDI is NULL");
+    return true;
+}
+
+bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *c)
+{
+    const DXGK_VIDMMCAPS *mm = &c->MemoryManagementCaps;
+    const DXGK_VIDSCHCAPS *s = &c->SchedulingCaps;
+    /* wddm-semantics §6.1: DedicatedPagingEngine, PagingEngineCanSwizzle and Reserved are 0. */
+    VERIFY(!mm->DedicatedPagingEngine && !mm->PagingEngineCanSwizzle && !mm->Reserved,
+           "DXGK_VIDMMCAPS reserved bits set (0x%08x)", mm->Value);
+    VERIFY(!(mm->GpuMmuSupported && mm->IoMmuSupported), "DXGK_VIDMMCAPS: GpuMmu and IoMmu are exclusive");
+    VERIFY(!mm->VirtualAddressingSupported || (mm->GpuMmuSupported ^ mm->IoMmuSupported),
+           "DXGK_VIDMMCAPS: VirtualAddressingSupported needs exactly one of GpuMmu/IoMmu");
+    VERIFY(!mm->CrossAdapterResourceTexture || mm->CrossAdapterResource,
+           "DXGK_VIDMMCAPS: CrossAdapterResourceTexture needs CrossAdapterResource");
+    VERIFY(!mm->CrossAdapterResourceScanout || (mm->CrossAdapterResource && mm->CrossAdapterResourceTexture),
+           "DXGK_VIDMMCAPS: CrossAdapterResourceScanout needs CrossAdapterResource(Texture)");
+    VERIFY(!mm->IoMmuSecureModeRequired || mm->IoMmuSecureModeSupported,
+           "DXGK_VIDMMCAPS: IoMmuSecureModeRequired needs IoMmuSecureModeSupported");
+    /* FIXME(wddm2): the GPU virtual addressing models are not implemented; WDDM 1.x only. */
+    VERIFY(!mm->VirtualAddressingSupported, "DXGK_VIDMMCAPS: GPU virtual addressing is not supported (WDDM 1.x)");
+    /* wddm-semantics §6.2 */
+    VERIFY(!s->PreemptionAware || s->MultiEngineAware, "DXGK_VIDSCHCAPS: PreemptionAware needs MultiEngineAware");
+    VERIFY(!s->NoDmaPatching || (s->PreemptionAware && s->MultiEngineAware),
+           "DXGK_VIDSCHCAPS: NoDmaPatching needs PreemptionAware and MultiEngineAware");
+    VERIFY(!s->CancelCommandAware || s->MultiEngineAware,
+           "DXGK_VIDSCHCAPS: CancelCommandAware needs MultiEngineAware");
+    UINT nodes = c->GpuEngineTopology.NbAsymetricProcessingNodes;
+    VERIFY(nodes >= 1 && nodes <= DXGK_MAX_NODES, "NbAsymetricProcessingNodes %u not in 1..%u", nodes,
+           DXGK_MAX_NODES);
+    VERIFY(!s->MultiEngineAware || mm->PagingNode < nodes, "DXGK_VIDMMCAPS.PagingNode %u >= %u nodes",
+           mm->PagingNode, nodes);
+    return true;
+}
+
+bool dxgk_verify_segments(const DXGK_QUERYSEGMENTOUT *out)
+{
+    UINT agp = 0;
+    VERIFY(out->PagingBufferSize >= 64, "DXGK_QUERYSEGMENTOUT.PagingBufferSize %u too small", out->PagingBufferSize);
+    /* docs/architecture.md: paging buffers live in system memory. */
+    VERIFY(out->PagingBufferSegmentId == 0, "PagingBufferSegmentId %u: only system memory (0) is supported",
+           out->PagingBufferSegmentId);
+    for (UINT i = 0; i < out->NbSegment; i++) {
+        const DXGK_SEGMENTDESCRIPTOR *d = &out->pSegmentDescriptor[i];
+        DXGK_SEGMENTFLAGS f = d->Flags;
+        UINT id = i + 1;
+        VERIFY(!f.Reserved, "segment %u: reserved DXGK_SEGMENTFLAGS bits set (0x%08x)", id, f.Value);
+        VERIFY(d->Size > 0 && d->Size % DXGK_PAGE_SIZE == 0, "segment %u: Size %zu not a positive page multiple",
+               id, (size_t)d->Size);
+        VERIFY(!f.Agp || f.Value == 0x2, "segment %u: Agp must be the only flag", id);
+        agp += f.Agp;
+        VERIFY(!f.CacheCoherent || f.Aperture, "segment %u: CacheCoherent only with Aperture", id);
+        VERIFY(!(f.Aperture && f.PopulatedFromSystemMemory), "segment %u: PopulatedFromSystemMemory on an aperture",
+               id);
+        UINT power = (f.PreservedDuringStandby << 2) | (f.PreservedDuringHibernate << 1) |
+                     f.PartiallyPreservedDuringHibernate;
+        VERIFY(power == 6 || power == 5 || power == 4 || power == 0,
+               "segment %u: invalid Standby/Hibernate/PartiallyPreserved combination", id);
+        VERIFY(!(f.SupportsCpuHostAperture && f.CpuVisible), "segment %u: SupportsCpuHostAperture with CpuVisible",
+               id);
+        VERIFY(!f.SupportsCachedCpuHostAperture || f.SupportsCpuHostAperture,
+               "segment %u: SupportsCachedCpuHostAperture needs SupportsCpuHostAperture", id);
+        VERIFY(!f.CpuVisible || f.Aperture || d->CpuTranslatedAddress.QuadPart != 0,
+               "segment %u: CpuVisible memory segment without CpuTranslatedAddress", id);
+        VERIFY(f.Aperture || d->CommitLimit == 0 || d->CommitLimit == d->Size,
+               "segment %u: a memory segment's CommitLimit must equal Size", id);
+        VERIFY(!f.UseBanking, "segment %u: UseBanking is not supported", id); /* FIXME(banking) */
+    }
+    VERIFY(agp == 0, "AGP segments are not supported");
+    return true;
+}
+
+bool dxgk_verify_context_info(DXGK_CONTEXTINFO *info)
+{
+    /* A KMD that leaves a size at 0 gets the kernel's default (and a debug line). */
+    if (!info->DmaBufferSize) {
+        dxgk_refuse("verifier: DXGK_CONTEXTINFO.DmaBufferSize 0, using 64 KiB");
+        info->DmaBufferSize = 64u << 10;
+    }
+    if (!info->AllocationListSize) {
+        dxgk_refuse("verifier: DXGK_CONTEXTINFO.AllocationListSize 0, using 256");
+        info->AllocationListSize = 256;
+    }
+    if (!info->PatchLocationListSize) {
+        dxgk_refuse("verifier: DXGK_CONTEXTINFO.PatchLocationListSize 0, using 1024");
+        info->PatchLocationListSize = 1024;
+    }
+    if (info->DmaBufferSegmentSet) {
+        dxgk_refuse("verifier: DXGK_CONTEXTINFO.DmaBufferSegmentSet 0x%x ignored: DMA buffers live in system memory",
+                    info->DmaBufferSegmentSet);
+        info->DmaBufferSegmentSet = 0;
+    }
+    return true;
+}
+
+bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index)
+{
+    UINT valid = a->segment_count >= 32 ? ~0u : ((1u << a->segment_count) - 1u);
+    VERIFY(i->Size > 0, "allocation %u: DXGK_ALLOCATIONINFO.Size is 0", index);
+    VERIFY(i->AllocationPriority != 0, "allocation %u: AllocationPriority 0 is invalid (wddm-semantics §6.4)", index);
+    VERIFY(i->SupportedWriteSegmentSet != 0, "allocation %u: empty SupportedWriteSegmentSet", index);
+    VERIFY(!(i->SupportedWriteSegmentSet & ~valid) && !(i->SupportedReadSegmentSet & ~valid),
+           "allocation %u: supported segment sets 0x%x/0x%x name segments that do not exist (valid 0x%x)", index,
+           i->SupportedReadSegmentSet, i->SupportedWriteSegmentSet, valid);
+    VERIFY(!(i->EvictionSegmentSet & ~valid), "allocation %u: EvictionSegmentSet 0x%x invalid", index,
+           i->EvictionSegmentSet);
+    VERIFY(i->Alignment == 0 || (i->Alignment & (i->Alignment - 1)) == 0,
+           "allocation %u: Alignment %u not a power of two", index, i->Alignment);
+    UINT supported = i->SupportedWriteSegmentSet | i->SupportedReadSegmentSet;
+    const D3DDDI_SEGMENTPREFERENCE *p = &i->PreferredSegment;
+    UINT ids[5] = { p->SegmentId0, p->SegmentId1, p->SegmentId2, p->SegmentId3, p->SegmentId4 };
+    for (UINT k = 0; k < 5 && ids[k]; k++) {
+        VERIFY(ids[k] <= a->segment_count, "allocation %u: preferred segment %u does not exist", index, ids[k]);
+        VERIFY(supported & (1u << (ids[k] - 1)),
+               "allocation %u: preferred segment %u not in the supported set 0x%x (wddm-semantics §6.4)", index,
+               ids[k], supported);
+    }
+    const DXGK_ALLOCATIONINFOFLAGS f = i->Flags;
+    VERIFY(!f.PermanentSysMem || f.CpuVisible, "allocation %u: PermanentSysMem needs CpuVisible", index);
+    VERIFY(!f.Cached || f.CpuVisible, "allocation %u: Cached needs CpuVisible", index);
+    VERIFY(!f.ExplicitResidencyNotification || f.AccessedPhysically,
+           "allocation %u: ExplicitResidencyNotification needs AccessedPhysically", index);
+    VERIFY(!(f.Protected && (f.PermanentSysMem || f.ExistingSysMem || f.ExistingKernelSysMem)),
+           "allocation %u: Protected with a system-memory flag", index);
+    if (f.CpuVisible) {
+        UINT cpu = 0;
+        for (UINT s = 0; s < a->segment_count; s++)
+            if (a->seg[s].cpu_accessible)
+                cpu |= 1u << s;
+        VERIFY(i->SupportedWriteSegmentSet & cpu,
+               "allocation %u: CpuVisible but no supported segment is CPU-accessible", index);
+    }
+    return true;
+}

@@ -1,0 +1,248 @@
+/* D3DKMTLock / D3DKMTUnlock (wddm-semantics §3.2, seed 001 §8).
+ *
+ * Only CpuVisible allocations lock. The flag algebra is validated first. A lock places a
+ * non-resident instance in a CPU-accessible segment; the pointer is the segment's CPU mapping
+ * + offset (a CpuVisible memory segment: CpuTranslatedAddress is the host address) or the
+ * aperture placement's backing store. Implicit synchronisation: ReadOnly (and IgnoreReadSync)
+ * waits for the last GPU write of the instance, other locks for its last GPU use; DonotWait
+ * on a busy instance returns STATUS_GRAPHICS_ALLOCATION_BUSY at once; Discard on a busy
+ * instance renames (vidmm/rename.c); IgnoreSync + DonotWait does not synchronise at all.
+ * NoExistingReference is accepted and treated like a plain Discard (VidMm still checks the GPU,
+ * which is always safe). A Discard of an allocation that is already locked does not rename
+ * (the outstanding pointer must stay valid): it synchronises like a plain lock.
+ * FIXME(swizzling): AcquireAperture / UseAlternateVA (swizzling ranges) are refused. */
+#include "dxgkrnl/dxgkrnl.h"
+
+static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
+{
+    D3DDDICB_LOCKFLAGS f = l->Flags;
+    if (f.Reserved) {
+        dxgk_refuse("D3DKMTLock: reserved D3DDDICB_LOCKFLAGS bits set (0x%08x)", f.Value);
+        return false;
+    }
+    if (f.ReadOnly && f.WriteOnly) {
+        dxgk_refuse("D3DKMTLock: ReadOnly with WriteOnly (wddm-semantics §3.2 rule 1)");
+        return false;
+    }
+    if (f.IgnoreSync && f.AcquireAperture) {
+        dxgk_refuse("D3DKMTLock: IgnoreSync with AcquireAperture (wddm-semantics §3.2 rule 2)");
+        return false;
+    }
+    if (f.UseAlternateVA && !f.AcquireAperture) {
+        dxgk_refuse("D3DKMTLock: UseAlternateVA without AcquireAperture (wddm-semantics §3.2 rule 3)");
+        return false;
+    }
+    if (f.AcquireAperture && a->caps.NumberOfSwizzlingRanges == 0) {
+        /* FIXME(swizzling): swizzling ranges (DxgkDdiAcquireSwizzlingRange) are not modelled. */
+        dxgk_refuse("D3DKMTLock: AcquireAperture but the KMD reports no swizzling ranges");
+        return false;
+    }
+    if (f.LockEntire && (l->NumPages || l->pPages)) {
+        dxgk_refuse("D3DKMTLock: LockEntire with a page list (NumPages %u)", l->NumPages);
+        return false;
+    }
+    if (l->NumPages && !l->pPages) {
+        dxgk_refuse("D3DKMTLock: NumPages %u with NULL pPages", l->NumPages);
+        return false;
+    }
+    if (l->GpuVirtualAddress) {
+        dxgk_refuse("D3DKMTLock: GpuVirtualAddress is reserved and must be 0");
+        return false;
+    }
+    return true;
+}
+
+NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTLock: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    if (!d) {
+        dxgk_refuse("D3DKMTLock: invalid device handle 0x%08x", args->hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = d->adapter;
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    struct dxgk_allocation *al =
+        (struct dxgk_allocation *)dxgk_handle_get(args->hAllocation, DXGK_TYPE_ALLOCATION);
+    if (!al || al->device != d) {
+        dxgk_refuse("D3DKMTLock: invalid allocation handle 0x%08x for device 0x%08x", args->hAllocation,
+                    args->hDevice);
+        goto out;
+    }
+    if (!lock_flags_valid(args, a))
+        goto out;
+    /* wddm-semantics §3.2 rule 8 */
+    if (!al->info.Flags.CpuVisible) {
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x was not created CpuVisible (wddm-semantics §3.2 rule 8)",
+                    args->hAllocation);
+        goto out;
+    }
+    UINT pages = (UINT)((al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
+    for (UINT i = 0; i < args->NumPages; i++) {
+        if (args->pPages[i] >= pages) {
+            dxgk_refuse("D3DKMTLock: page %u (entry %u) beyond the allocation's %u pages", args->pPages[i], i, pages);
+            goto out;
+        }
+    }
+    D3DDDICB_LOCKFLAGS f = args->Flags;
+    /* Rules 4 and 5: Discard neutralises IgnoreSync/DonotWait; IgnoreSync needs DonotWait. */
+    bool discard = f.Discard;
+    bool no_sync = !discard && f.IgnoreSync && f.DonotWait;
+    bool writes_only = f.ReadOnly || f.IgnoreReadSync; /* seed 001 §8: a read waits for writes */
+    bool renamed = false, waited = false;
+    UINT64 t0 = 0;
+    struct vidmm_paging_batch batch;
+    vidmm_batch_init(&batch, a);
+
+    pthread_mutex_lock(&a->lock);
+    if (al->dead) {
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x is being destroyed", args->hAllocation);
+        goto unlock;
+    }
+    struct vidmm_instance *in = al->current;
+    if (discard && al->lock_count == 0) {
+        while (!vidmm_instance_idle_locked(a, in, false)) {
+            struct vidmm_instance *n = vidmm_rename_locked(a, al, &batch);
+            if (n) {
+                in = n;
+                renamed = true;
+                DXGK_COUNT(a, renames, 1);
+                break;
+            }
+            /* At MaximumRenamingListLength (or out of memory): wait for the oldest instance. */
+            struct vidmm_instance *oldest = al->instances;
+            while (oldest && oldest == al->current && oldest->next)
+                oldest = oldest->next;
+            if (!oldest || vidmm_instance_idle_locked(a, oldest, false))
+                oldest = in; /* no instance to recycle (out of memory): stall on the current one */
+            if (!waited)
+                t0 = dxgk_now_ns();
+            waited = true;
+            vidmm_paging_flush_locked(&batch);
+            vidmm_instance_wait_locked(a, oldest, false);
+            if (al->dead) {
+                dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+                goto unlock;
+            }
+            in = al->current;
+        }
+    } else if (!no_sync && !vidmm_instance_idle_locked(a, in, writes_only)) {
+        if (f.DonotWait) {
+            DXGK_COUNT(a, lock_still_drawing, 1);
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x is busy and DonotWait is set", args->hAllocation);
+            st = STATUS_GRAPHICS_ALLOCATION_BUSY;
+            goto unlock;
+        }
+        t0 = dxgk_now_ns();
+        waited = true;
+        vidmm_instance_wait_locked(a, in, writes_only);
+        if (al->dead) {
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+            goto unlock;
+        }
+        in = al->current;
+    }
+    if (!in->segment_id) {
+        st = vidmm_make_resident_locked(a, in, &batch, !renamed);
+        if (!NT_SUCCESS(st)) {
+            vidmm_paging_flush_locked(&batch);
+            dxgk_refuse("D3DKMTLock: no CPU-visible room for allocation 0x%08x", args->hAllocation);
+            st = STATUS_NO_MEMORY;
+            goto unlock;
+        }
+    }
+    vidmm_paging_flush_locked(&batch);
+    /* The CPU must not race the kernel's own zero FILL of a fresh placement. */
+    if (in->paging_fence && !sched_fence_completed(&a->node[a->paging_node], in->paging_fence)) {
+        UINT64 pf = in->paging_fence;
+        pthread_mutex_unlock(&a->lock);
+        sched_wait_fence(&a->node[a->paging_node], pf);
+        pthread_mutex_lock(&a->lock);
+        if (al->dead) {
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+            st = STATUS_INVALID_PARAMETER;
+            goto unlock;
+        }
+    }
+    args->pData = in->cpu + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
+    al->lock_count++;
+    st = STATUS_SUCCESS;
+unlock:
+    pthread_mutex_unlock(&a->lock);
+    if (waited) {
+        DXGK_COUNT(a, lock_waits, 1);
+        DXGK_COUNT(a, lock_wait_ns, dxgk_now_ns() - t0);
+    }
+    if (NT_SUCCESS(st))
+        DXGK_COUNT(a, locks, 1);
+out:
+    if (al)
+        dxgk_object_put(&al->obj);
+    dxgk_device_put(d);
+    return st;
+}
+
+NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTUnlock: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    if (!d) {
+        dxgk_refuse("D3DKMTUnlock: invalid device handle 0x%08x", args->hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = d->adapter;
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    UINT n = args->NumAllocations;
+    if (!n || !args->phAllocations) {
+        dxgk_refuse("D3DKMTUnlock: NumAllocations %u with %s list", n, args->phAllocations ? "a" : "a NULL");
+        dxgk_device_put(d);
+        return st;
+    }
+    /* Unlock is all or nothing: every handle is validated before any is unlocked. */
+    UINT i = 0;
+    for (; i < n; i++) {
+        struct dxgk_allocation *al =
+            (struct dxgk_allocation *)dxgk_handle_get(args->phAllocations[i], DXGK_TYPE_ALLOCATION);
+        bool ok = al && al->device == d;
+        if (ok) {
+            pthread_mutex_lock(&a->lock);
+            ok = al->lock_count > 0 && !al->dead;
+            if (ok)
+                al->lock_count--;
+            pthread_mutex_unlock(&a->lock);
+            if (!ok)
+                dxgk_refuse("D3DKMTUnlock: allocation 0x%08x (entry %u) is not locked", args->phAllocations[i], i);
+        } else {
+            dxgk_refuse("D3DKMTUnlock: invalid allocation handle 0x%08x (entry %u) for device 0x%08x",
+                        args->phAllocations[i], i, args->hDevice);
+        }
+        if (al)
+            dxgk_object_put(&al->obj);
+        if (!ok)
+            break;
+    }
+    if (i == n) {
+        st = STATUS_SUCCESS;
+    } else {
+        /* Roll back the entries already unlocked. */
+        for (UINT j = 0; j < i; j++) {
+            struct dxgk_allocation *al =
+                (struct dxgk_allocation *)dxgk_handle_get(args->phAllocations[j], DXGK_TYPE_ALLOCATION);
+            if (!al)
+                continue;
+            pthread_mutex_lock(&a->lock);
+            if (!al->dead)
+                al->lock_count++;
+            pthread_mutex_unlock(&a->lock);
+            dxgk_object_put(&al->obj);
+        }
+    }
+    dxgk_device_put(d);
+    return st;
+}

@@ -1,0 +1,140 @@
+/* Paging buffers (wddm-semantics §2): system-memory buffers of PagingBufferSize, filled by
+ * DxgkDdiBuildPagingBuffer and submitted on the paging node (DXGK_VIDMMCAPS.PagingNode)
+ * through DxgkDdiSubmitCommand with Flags.Paging = 1 and no context (sched/node.c).
+ *
+ * The retry protocol (wddm-semantics §2.4):
+ *   STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER -> submit the filled part, take a fresh buffer and
+ *     call again with the same operation and the MultipassOffset the KMD left;
+ *   STATUS_GRAPHICS_ALLOCATION_BUSY -> wait until the allocation is idle, call again with
+ *     Flags.AllocationIsIdle = 1;
+ *   anything else is a KMD bug (a real OS bug-checks): refused with a debug line. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+
+void vidmm_batch_init(struct vidmm_paging_batch *b, struct dxgk_adapter *a)
+{
+    b->adapter = a;
+    b->pkt = NULL;
+    b->fence = 0;
+    b->stamp = NULL;
+}
+
+static struct dxgk_packet *paging_packet_get_locked(struct dxgk_adapter *a)
+{
+    struct dxgk_packet *p = a->paging_pool;
+    if (p) {
+        a->paging_pool = p->next;
+    } else {
+        p = calloc(1, sizeof *p);
+        if (!p)
+            return NULL;
+        p->paging = true;
+        p->node = a->paging_node;
+        p->dma_capacity = a->paging_buffer_size;
+        p->dma = dxgk_page_alloc(p->dma_capacity);
+        p->priv_size = a->paging_priv_size;
+        p->priv = p->priv_size ? calloc(1, p->priv_size) : NULL;
+        if (!p->dma || (p->priv_size && !p->priv)) {
+            sched_packet_free(p);
+            return NULL;
+        }
+    }
+    p->next = NULL;
+    p->dma_used = 0;
+    p->fence = 0;
+    return p;
+}
+
+void vidmm_paging_pool_fini(struct dxgk_adapter *a)
+{
+    while (a->paging_pool) {
+        struct dxgk_packet *p = a->paging_pool;
+        a->paging_pool = p->next;
+        sched_packet_free(p);
+    }
+}
+
+static void submit_current_locked(struct vidmm_paging_batch *b)
+{
+    struct dxgk_adapter *a = b->adapter;
+    struct dxgk_packet *p = b->pkt;
+    b->pkt = NULL;
+    if (!p)
+        return;
+    if (!p->dma_used) {
+        p->next = a->paging_pool;
+        a->paging_pool = p;
+        return;
+    }
+    b->fence = sched_submit(&a->node[a->paging_node], p);
+    DXGK_COUNT(a, paging_buffers_submitted, 1);
+}
+
+NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPAGINGBUFFER *args,
+                                   const struct vidmm_instance *inst)
+{
+    struct dxgk_adapter *a = b->adapter;
+    args->MultipassOffset = 0;
+    args->hSystemContext = a->kmd_system_context;
+    for (;;) {
+        if (!b->pkt) {
+            b->pkt = paging_packet_get_locked(a);
+            if (!b->pkt)
+                return STATUS_NO_MEMORY;
+        }
+        struct dxgk_packet *p = b->pkt;
+        UINT8 *start = p->dma + p->dma_used;
+        args->pDmaBuffer = start;
+        args->DmaSize = p->dma_capacity - p->dma_used;
+        args->pDmaBufferPrivateData = p->priv;
+        args->DmaBufferPrivateDataSize = p->priv_size;
+        args->DmaBufferWriteOffset = p->dma_used;
+        NTSTATUS st = a->driver.ddi.DxgkDdiBuildPagingBuffer(a->miniport, args);
+        UINT8 *end = args->pDmaBuffer;
+        if (end < start || end > p->dma + p->dma_capacity) {
+            dxgk_refuse("verifier: DxgkDdiBuildPagingBuffer moved pDmaBuffer outside the paging buffer");
+            return STATUS_UNSUCCESSFUL;
+        }
+        p->dma_used += (UINT)(end - start);
+        if (NT_SUCCESS(st))
+            return STATUS_SUCCESS;
+        if (st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
+            if (p->dma_used == 0) {
+                dxgk_refuse("verifier: DxgkDdiBuildPagingBuffer op %d does not fit an empty %u-byte paging buffer",
+                            (int)args->Operation, p->dma_capacity);
+                return STATUS_UNSUCCESSFUL;
+            }
+            submit_current_locked(b); /* MultipassOffset is left as the KMD set it */
+            continue;
+        }
+        if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && inst &&
+            (args->Operation == DXGK_OPERATION_TRANSFER || args->Operation == DXGK_OPERATION_DISCARD_CONTENT)) {
+            /* Submit what is built first: the wait may need it. */
+            submit_current_locked(b);
+            vidmm_instance_wait_locked(a, inst, false);
+            if (args->Operation == DXGK_OPERATION_TRANSFER)
+                args->Transfer.Flags.AllocationIsIdle = 1;
+            else
+                args->DiscardContent.Flags.AllocationIsIdle = 1;
+            continue;
+        }
+        dxgk_refuse("verifier: DxgkDdiBuildPagingBuffer op %d failed 0x%08x", (int)args->Operation, (unsigned)st);
+        return st;
+    }
+}
+
+void vidmm_paging_flush_locked(struct vidmm_paging_batch *b)
+{
+    submit_current_locked(b);
+    /* Fences are cumulative per node: the last one covers every buffer of the batch. */
+    while (b->stamp) {
+        struct vidmm_instance *in = b->stamp;
+        b->stamp = in->paging_next;
+        in->paging_next = NULL;
+        in->gpu_fence = b->fence;
+        if (in->stamp_fill)
+            in->paging_fence = b->fence;
+        in->stamp_fill = false;
+    }
+}

@@ -1,0 +1,115 @@
+/* Segments and their range allocator.
+ *
+ * Choice: first-fit over a free list kept sorted by offset, coalescing neighbours on free.
+ * Allocation is O(free ranges), free is O(free ranges). It is simple, deterministic (tests can
+ * predict offsets) and keeps low offsets dense, and VidMm places rarely: residency is lazy and
+ * renamed instances are recycled, so no allocation in the steady state of a frame loop. A
+ * size-bucketed or tree allocator (drm_mm style best-fit) is the upgrade path when eviction
+ * makes placement frequent. Protected by adapter->lock. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESCRIPTOR *desc)
+{
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    s->desc = *desc;
+    s->aperture = desc->Flags.Aperture;
+    s->cpu_accessible = s->aperture || desc->Flags.CpuVisible;
+    if (!s->aperture && desc->Flags.CpuVisible)
+        s->cpu_base = (UINT8 *)(uintptr_t)desc->CpuTranslatedAddress.QuadPart;
+    s->limit = desc->Size;
+    if (s->aperture && desc->CommitLimit && desc->CommitLimit < desc->Size)
+        s->limit = desc->CommitLimit;
+    s->free = malloc(sizeof *s->free);
+    if (!s->free)
+        return false;
+    s->free->next = NULL;
+    s->free->offset = 0;
+    s->free->size = desc->Size;
+    return true;
+}
+
+void vidmm_segment_fini(struct vidmm_segment *s)
+{
+    while (s->free) {
+        struct vidmm_range *r = s->free;
+        s->free = r->next;
+        free(r);
+    }
+}
+
+bool vidmm_segment_alloc_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 *offset)
+{
+    if (align < DXGK_PAGE_SIZE)
+        align = DXGK_PAGE_SIZE;
+    size = (size + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
+    if (s->bytes_used + size > s->limit) /* an aperture's CommitLimit */
+        return false;
+    for (struct vidmm_range **pp = &s->free; *pp; pp = &(*pp)->next) {
+        struct vidmm_range *r = *pp;
+        UINT64 start = (r->offset + align - 1) & ~(align - 1);
+        if (start < r->offset || start - r->offset > r->size || r->size - (start - r->offset) < size)
+            continue;
+        UINT64 head = start - r->offset;
+        UINT64 tail = r->size - head - size;
+        if (head && tail) {
+            struct vidmm_range *t = malloc(sizeof *t);
+            if (!t)
+                return false;
+            t->offset = start + size;
+            t->size = tail;
+            t->next = r->next;
+            r->next = t;
+            r->size = head;
+        } else if (head) {
+            r->size = head;
+        } else if (tail) {
+            r->offset = start + size;
+            r->size = tail;
+        } else {
+            *pp = r->next;
+            free(r);
+        }
+        s->bytes_used += size;
+        *offset = start;
+        return true;
+    }
+    return false;
+}
+
+void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 size)
+{
+    size = (size + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
+    s->bytes_used -= size;
+    struct vidmm_range *prev = NULL, *next = s->free;
+    while (next && next->offset < offset) {
+        prev = next;
+        next = next->next;
+    }
+    bool merge_prev = prev && prev->offset + prev->size == offset;
+    bool merge_next = next && offset + size == next->offset;
+    if (merge_prev && merge_next) {
+        prev->size += size + next->size;
+        prev->next = next->next;
+        free(next);
+    } else if (merge_prev) {
+        prev->size += size;
+    } else if (merge_next) {
+        next->offset = offset;
+        next->size += size;
+    } else {
+        struct vidmm_range *r = malloc(sizeof *r);
+        if (!r)
+            return; /* FIXME(oom): the range is lost until the adapter stops */
+        r->offset = offset;
+        r->size = size;
+        r->next = next;
+        if (prev)
+            prev->next = r;
+        else
+            s->free = r;
+    }
+}

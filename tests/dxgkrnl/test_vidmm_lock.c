@@ -1,0 +1,336 @@
+/* VidMm lock rules (wddm-semantics §3.2, §3.3, seed 001 §8), residency and deferred
+ * destruction, driven through the D3DKMT entry points against the mock KMD. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <time.h>
+#include <unistd.h>
+
+#include "mock_kmd.h"
+
+#define SEG2 0x2u /* CPU-visible memory window */
+#define SEG3 0x4u /* aperture */
+
+static UINT64 now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
+}
+
+static struct wddm_counters counters(void)
+{
+    struct wddm_counters c;
+    assert_int_equal(wddm_get_counters(&c), STATUS_SUCCESS);
+    return c;
+}
+
+static void wait_gpu_idle(struct mock_env *e, D3DKMT_HANDLE alloc)
+{
+    void *p;
+    assert_int_equal(mock_lock(e, alloc, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(e, alloc), STATUS_SUCCESS);
+}
+
+static void test_lock_flag_algebra_is_validated(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    void *p;
+    /* rule 1, 2, 3 and reserved bits */
+    assert_int_equal(mock_lock(&e, a, LOCK_READONLY | LOCK_WRITEONLY, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_lock(&e, a, LOCK_IGNORESYNC | LOCK_ACQUIREAPERTURE, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_lock(&e, a, LOCK_USEALTERNATEVA, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_lock(&e, a, 1u << 11, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_lock(&e, a, 1u << 31, &p), STATUS_INVALID_PARAMETER);
+    /* LockEntire excludes a page list; GpuVirtualAddress is reserved */
+    UINT page = 0;
+    D3DKMT_LOCK l = { .hDevice = e.device, .hAllocation = a, .NumPages = 1, .pPages = &page };
+    l.Flags.LockEntire = 1;
+    assert_int_equal(D3DKMTLock(&l), STATUS_INVALID_PARAMETER);
+    l = (D3DKMT_LOCK){ .hDevice = e.device, .hAllocation = a, .GpuVirtualAddress = 0x1000 };
+    assert_int_equal(D3DKMTLock(&l), STATUS_INVALID_PARAMETER);
+    l = (D3DKMT_LOCK){ .hDevice = e.device, .hAllocation = a, .NumPages = 1, .pPages = NULL };
+    assert_int_equal(D3DKMTLock(&l), STATUS_INVALID_PARAMETER);
+    page = 1; /* beyond a one-page allocation */
+    l = (D3DKMT_LOCK){ .hDevice = e.device, .hAllocation = a, .NumPages = 1, .pPages = &page };
+    assert_int_equal(D3DKMTLock(&l), STATUS_INVALID_PARAMETER);
+    /* rules 4 and 5: neutralised flags are not errors */
+    assert_int_equal(mock_lock(&e, a, LOCK_DISCARD | LOCK_IGNORESYNC | LOCK_DONOTWAIT, &p), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(mock_lock(&e, a, LOCK_IGNORESYNC, &p), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+static void test_lock_of_non_cpuvisible_allocation_is_refused(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, false, 0, 0, 0, NULL);
+    void *p = (void *)1;
+    assert_int_equal(mock_lock(&e, a, 0, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_unlock(&e, a), STATUS_INVALID_PARAMETER);
+    mock_close(&e);
+}
+
+static void test_unlock_of_unlocked_allocation_is_refused(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    D3DKMT_HANDLE b = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    void *p;
+    assert_int_equal(mock_unlock(&e, a), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_lock(&e, a, 0, &p), STATUS_SUCCESS);
+    /* all or nothing: b is not locked, so a stays locked */
+    D3DKMT_HANDLE list[2] = { a, b };
+    D3DKMT_UNLOCK u = { .hDevice = e.device, .NumAllocations = 2, .phAllocations = list };
+    assert_int_equal(D3DKMTUnlock(&u), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_INVALID_PARAMETER);
+    mock_close(&e);
+}
+
+static void test_fresh_memory_placement_is_zero_filled_by_paging(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 8192, true, 0, 0, SEG2, NULL);
+    UINT8 *p;
+    assert_int_equal(mock_lock(&e, a, LOCK_READONLY, (void **)&p), STATUS_SUCCESS);
+    for (int i = 0; i < 8192; i++) /* the mock's segment 2 starts as 0xAB garbage */
+        assert_int_equal(p[i], 0);
+    assert_true(atomic_load(&mock.fills) >= 1);
+    assert_true(counters().bytes_paged_in >= 8192);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+struct locker {
+    struct mock_env *e;
+    D3DKMT_HANDLE a;
+    UINT flags;
+    atomic_bool done;
+    NTSTATUS st;
+    void *p;
+    UINT32 value;
+};
+
+static void *locker_thread(void *arg)
+{
+    struct locker *l = arg;
+    l->st = mock_lock(l->e, l->a, l->flags, &l->p);
+    if (NT_SUCCESS(l->st))
+        memcpy(&l->value, l->p, 4);
+    atomic_store(&l->done, true);
+    return NULL;
+}
+
+static void test_lock_without_donotwait_blocks_until_gpu_write_retires(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    wait_gpu_idle(&e, a); /* placed and filled */
+    UINT64 waits = counters().lock_waits;
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 0x1234abcd, true), STATUS_SUCCESS);
+    struct locker l = { .e = &e, .a = a, .flags = LOCK_READONLY };
+    pthread_t t;
+    pthread_create(&t, NULL, locker_thread, &l);
+    usleep(50000);
+    assert_false(atomic_load(&l.done)); /* seed 001 §8: Map(READ) waits for the copy */
+    atomic_store(&mock.paused, false);
+    pthread_join(t, NULL);
+    assert_int_equal(l.st, STATUS_SUCCESS);
+    assert_int_equal(l.value, 0x1234abcd);
+    assert_true(counters().lock_waits > waits);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+static void test_readonly_lock_does_not_wait_for_gpu_reads(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    wait_gpu_idle(&e, a);
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 1, false), STATUS_SUCCESS); /* a GPU read */
+    void *p;
+    assert_int_equal(mock_lock(&e, a, LOCK_READONLY | LOCK_DONOTWAIT, &p), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    /* a write lock must wait for the read */
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY | LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
+    mock_close(&e);
+}
+
+static void test_donotwait_on_busy_allocation_returns_busy_immediately(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    wait_gpu_idle(&e, a);
+    UINT64 busy = counters().lock_still_drawing;
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 5, true), STATUS_SUCCESS);
+    void *p = NULL;
+    UINT64 t0 = now_ns();
+    assert_int_equal(mock_lock(&e, a, LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
+    assert_int_equal(mock_lock(&e, a, LOCK_READONLY | LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
+    assert_true(now_ns() - t0 < 5000000ull); /* no blocking */
+    assert_int_equal(counters().lock_still_drawing, busy + 2);
+    /* IgnoreSync + DonotWait does not synchronise at all */
+    assert_int_equal(mock_lock(&e, a, LOCK_IGNORESYNC | LOCK_DONOTWAIT, &p), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+static void test_discard_on_busy_allocation_renames_without_waiting(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    void *first, *second, *third;
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &first), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    UINT64 renames = counters().renames;
+    UINT created = atomic_load(&mock.live_allocations);
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 0x11, true), STATUS_SUCCESS);
+    UINT64 t0 = now_ns();
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &second), STATUS_SUCCESS);
+    assert_true(now_ns() - t0 < 5000000ull);
+    assert_ptr_not_equal(first, second);
+    assert_int_equal(counters().renames, renames + 1);
+    assert_int_equal(atomic_load(&mock.live_allocations), created); /* no new DxgkDdiCreateAllocation */
+    memcpy(second, "\x22\0\0\0", 4);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    /* The same handle now names the new instance: a later GPU write lands there. */
+    assert_int_equal(mock_render_write(&e, a, 0x33, true), STATUS_SUCCESS);
+    atomic_store(&mock.paused, false);
+    UINT32 v;
+    assert_int_equal(mock_lock(&e, a, LOCK_READONLY, &third), STATUS_SUCCESS);
+    assert_ptr_equal(third, second);
+    memcpy(&v, third, 4);
+    assert_int_equal(v, 0x33);
+    memcpy(&v, first, 4);
+    assert_int_equal(v, 0x11); /* the old instance got the earlier write */
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    /* An idle instance is recycled rather than a third one created. */
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 0x44, true), STATUS_SUCCESS);
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &third), STATUS_SUCCESS);
+    assert_ptr_equal(third, first);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+static void test_discard_at_renaming_cap_waits_for_the_oldest_instance(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 1 /* MaximumRenamingListLength */, 0, SEG2, NULL);
+    void *first;
+    assert_int_equal(mock_lock(&e, a, 0, &first), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 9, true), STATUS_SUCCESS);
+    struct locker l = { .e = &e, .a = a, .flags = LOCK_WRITEONLY | LOCK_DISCARD };
+    pthread_t t;
+    pthread_create(&t, NULL, locker_thread, &l);
+    usleep(30000);
+    assert_false(atomic_load(&l.done));
+    atomic_store(&mock.paused, false);
+    pthread_join(t, NULL);
+    assert_int_equal(l.st, STATUS_SUCCESS);
+    assert_ptr_equal(l.p, first);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+static void test_aperture_placement_maps_its_backing_store(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    /* 4 MiB: the MAP's PFN list needs several 4 KiB paging buffers (MultipassOffset). */
+    D3DKMT_HANDLE a = mock_alloc(&e, 4u << 20, true, 0, 0, SEG3, NULL);
+    UINT8 *p;
+    assert_int_equal(mock_lock(&e, a, 0, (void **)&p), STATUS_SUCCESS);
+    assert_int_equal((uintptr_t)p % 4096, 0);
+    assert_int_equal(p[(4u << 20) - 1], 0);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_true(atomic_load(&mock.paging_retries) >= 1);
+    assert_int_equal(mock_render_write(&e, a, 0xfeedf00d, true), STATUS_SUCCESS);
+    UINT32 v;
+    assert_int_equal(mock_lock(&e, a, LOCK_READONLY, (void **)&p), STATUS_SUCCESS);
+    memcpy(&v, p, 4);
+    assert_int_equal(v, 0xfeedf00d); /* the GPU wrote through the aperture into the backing store */
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+static void test_lock_without_room_returns_no_memory(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 8u << 20, true, 0, 0, SEG2, NULL); /* segment 2 has 4 MiB */
+    void *p;
+    assert_int_equal(mock_lock(&e, a, 0, &p), STATUS_NO_MEMORY);
+    mock_close(&e);
+}
+
+static void test_destruction_is_deferred_until_the_gpu_is_done(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    wait_gpu_idle(&e, a);
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 1, true), STATUS_SUCCESS);
+    UINT calls = atomic_load(&mock.destroy_calls);
+    assert_int_equal(mock_free(&e, a), STATUS_SUCCESS);
+    void *p;
+    assert_int_equal(mock_lock(&e, a, 0, &p), STATUS_INVALID_PARAMETER); /* the handle is gone */
+    usleep(20000);
+    assert_int_equal(atomic_load(&mock.destroy_calls), calls); /* still in use by the GPU */
+    atomic_store(&mock.paused, false);
+    for (int i = 0; i < 1000 && atomic_load(&mock.destroy_calls) == calls; i++)
+        usleep(1000);
+    assert_int_equal(atomic_load(&mock.destroy_calls), calls + 1);
+    /* An idle allocation is freed at once. */
+    D3DKMT_HANDLE b = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    assert_int_equal(mock_free(&e, b), STATUS_SUCCESS);
+    assert_int_equal(atomic_load(&mock.destroy_calls), calls + 2);
+    mock_close(&e);
+}
+
+static int reset(void **state)
+{
+    mock_reset();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_lock_flag_algebra_is_validated, reset),
+        cmocka_unit_test_setup(test_lock_of_non_cpuvisible_allocation_is_refused, reset),
+        cmocka_unit_test_setup(test_unlock_of_unlocked_allocation_is_refused, reset),
+        cmocka_unit_test_setup(test_fresh_memory_placement_is_zero_filled_by_paging, reset),
+        cmocka_unit_test_setup(test_lock_without_donotwait_blocks_until_gpu_write_retires, reset),
+        cmocka_unit_test_setup(test_readonly_lock_does_not_wait_for_gpu_reads, reset),
+        cmocka_unit_test_setup(test_donotwait_on_busy_allocation_returns_busy_immediately, reset),
+        cmocka_unit_test_setup(test_discard_on_busy_allocation_renames_without_waiting, reset),
+        cmocka_unit_test_setup(test_discard_at_renaming_cap_waits_for_the_oldest_instance, reset),
+        cmocka_unit_test_setup(test_aperture_placement_maps_its_backing_store, reset),
+        cmocka_unit_test_setup(test_lock_without_room_returns_no_memory, reset),
+        cmocka_unit_test_setup(test_destruction_is_deferred_until_the_gpu_is_done, reset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
