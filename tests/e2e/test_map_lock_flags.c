@@ -1,0 +1,181 @@
+/* Seed 001 §6.3: every row of both translation tables (D3D11 map types through the API, and
+ * D3D10_DDI_MAP values through the UMD's DDI) observed at the pfnLockCb boundary.
+ *
+ * A shim UMD sits between the runtime and the reference UMD, the way a filter driver would
+ * on Windows: the runtime opens it with wddm_set_umd_entry(); it opens the reference UMD,
+ * wraps the D3DDDI_DEVICECALLBACKS the reference UMD receives so that every pfnLockCb is
+ * recorded and forwarded to the real runtime callback, and records the driver handles so the
+ * D3D10 rows can be driven straight through the UMD's D3D11DDI_DEVICECONTEXTFUNCS. */
+#include "e2e/e2e.h"
+
+#include <wddm/wddm.h>
+
+/* D3DDDICB_LOCKFLAGS bits (wddm-semantics §3.2). */
+enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80 };
+
+/* WRITE_NO_OVERWRITE: D3DDDICB_LOCKFLAGS has no NoOverwrite bit (wddm-semantics §3.4); the
+ * reference UMD realises the seed's "NoOverwrite = 1" as the documented no-overwrite lock,
+ * IgnoreSync + DonotWait (docs/rules.md). */
+#define NOOVERWRITE_FLAGS (WO | IGNORESYNC | DNW)
+
+static struct shim {
+    PFND3D10DDI_CREATEDEVICE real_create_device;
+    PFND3D11DDI_CREATERESOURCE real_create_resource;
+    D3DDDI_DEVICECALLBACKS wrapped;       /* what the reference UMD calls */
+    const D3DDDI_DEVICECALLBACKS *real;   /* the runtime's */
+    D3D11DDI_DEVICECONTEXTFUNCS ctx;      /* the reference UMD's context functions */
+    D3D10DDI_HDEVICE hdev;
+    D3D10DDI_HRESOURCE last_resource;
+    UINT locks;
+    UINT last_flags;
+} shim;
+
+static HRESULT APIENTRY shim_lock_cb(HANDLE hDevice, D3DDDICB_LOCK *lock)
+{
+    shim.locks++;
+    shim.last_flags = lock->Flags.Value;
+    return shim.real->pfnLockCb(hDevice, lock);
+}
+
+static VOID APIENTRY shim_create_resource(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATERESOURCE *a, D3D10DDI_HRESOURCE r,
+                                          D3D10DDI_HRTRESOURCE rt)
+{
+    shim.last_resource = r;
+    shim.real_create_resource(d, a, r, rt);
+}
+
+static HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIARG_CREATEDEVICE *args)
+{
+    shim.real = args->pKTCallbacks;
+    shim.wrapped = *args->pKTCallbacks;
+    shim.wrapped.pfnLockCb = shim_lock_cb;
+    args->pKTCallbacks = &shim.wrapped;
+    HRESULT hr = shim.real_create_device(a, args);
+    if (SUCCEEDED(hr)) {
+        shim.ctx = *args->p11ContextFuncs;
+        shim.hdev = args->hDrvDevice;
+        shim.real_create_resource = args->p11DeviceFuncs->pfnCreateResource;
+        args->p11DeviceFuncs->pfnCreateResource = shim_create_resource;
+    }
+    return hr;
+}
+
+static HRESULT APIENTRY shim_open_adapter(D3D10DDIARG_OPENADAPTER *args)
+{
+    HRESULT hr = OpenAdapter10_2(args);
+    if (SUCCEEDED(hr)) {
+        shim.real_create_device = args->pAdapterFuncs_2->pfnCreateDevice;
+        args->pAdapterFuncs_2->pfnCreateDevice = shim_create_device;
+    }
+    return hr;
+}
+
+static int setup(void **state)
+{
+    memset(&shim, 0, sizeof shim);
+    wddm_set_umd_entry(shim_open_adapter);
+    int rc = e2e_setup(state);
+    wddm_set_umd_entry(NULL);
+    return rc;
+}
+
+static ID3D11Buffer *make_buffer(struct e2e *e, D3D11_USAGE usage, UINT bind, UINT cpu)
+{
+    D3D11_BUFFER_DESC bd = {.ByteWidth = 256, .Usage = usage, .BindFlags = bind, .CPUAccessFlags = cpu};
+    ID3D11Buffer *b = NULL;
+    assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &b), S_OK);
+    return b;
+}
+
+static void api_row(struct e2e *e, ID3D11Buffer *b, D3D11_MAP type, UINT map_flags, UINT want, const char *row)
+{
+    D3D11_MAPPED_SUBRESOURCE m;
+    UINT before = shim.locks;
+    HRESULT hr = ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)b, 0, type, map_flags, &m);
+    if (hr != S_OK)
+        fail_msg("%s: Map returned 0x%08x", row, (unsigned)hr);
+    if (shim.locks != before + 1)
+        fail_msg("%s: the UMD did not call pfnLockCb exactly once", row);
+    if (shim.last_flags != want)
+        fail_msg("%s: D3DDDICB_LOCKFLAGS 0x%x, want 0x%x", row, shim.last_flags, want);
+    ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)b, 0);
+}
+
+static void seed001_s6_3_d3d11_map_to_lockflags_every_row(void **state)
+{
+    struct e2e *e = *state;
+    ID3D11Buffer *stg = make_buffer(e, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE);
+    ID3D11Buffer *dyn = make_buffer(e, D3D11_USAGE_DYNAMIC, D3D11_BIND_VERTEX_BUFFER, D3D11_CPU_ACCESS_WRITE);
+    api_row(e, stg, D3D11_MAP_READ, 0, RO, "D3D11_MAP_READ");
+    api_row(e, stg, D3D11_MAP_WRITE, 0, WO, "D3D11_MAP_WRITE");
+    api_row(e, stg, D3D11_MAP_READ_WRITE, 0, 0, "D3D11_MAP_READ_WRITE");
+    api_row(e, dyn, D3D11_MAP_WRITE_DISCARD, 0, WO | DISCARD, "D3D11_MAP_WRITE_DISCARD");
+    api_row(e, dyn, D3D11_MAP_WRITE_NO_OVERWRITE, 0, NOOVERWRITE_FLAGS, "D3D11_MAP_WRITE_NO_OVERWRITE");
+    /* D3D11_MAP_FLAG_DO_NOT_WAIT -> DonotWait = 1, with each map type that accepts it. */
+    api_row(e, stg, D3D11_MAP_READ, D3D11_MAP_FLAG_DO_NOT_WAIT, RO | DNW, "READ + DO_NOT_WAIT");
+    api_row(e, stg, D3D11_MAP_WRITE, D3D11_MAP_FLAG_DO_NOT_WAIT, WO | DNW, "WRITE + DO_NOT_WAIT");
+    api_row(e, stg, D3D11_MAP_READ_WRITE, D3D11_MAP_FLAG_DO_NOT_WAIT, DNW, "READ_WRITE + DO_NOT_WAIT");
+    SAFE_RELEASE(stg);
+    SAFE_RELEASE(dyn);
+}
+
+static void ddi_row(PFND3D10DDI_RESOURCEMAP map, PFND3D10DDI_RESOURCEUNMAP unmap, D3D10DDI_HRESOURCE r,
+                    D3D10_DDI_MAP type, UINT flags, UINT want, const char *row)
+{
+    D3D10DDI_MAPPED_SUBRESOURCE m = {0};
+    UINT before = shim.locks;
+    map(shim.hdev, r, 0, type, flags, &m);
+    if (shim.locks != before + 1 || m.pData == NULL)
+        fail_msg("%s: the UMD did not lock through pfnLockCb", row);
+    if (shim.last_flags != want)
+        fail_msg("%s: D3DDDICB_LOCKFLAGS 0x%x, want 0x%x", row, shim.last_flags, want);
+    unmap(shim.hdev, r, 0);
+}
+
+static void seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row(void **state)
+{
+    struct e2e *e = *state;
+    ID3D11Buffer *stg = make_buffer(e, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE);
+    D3D10DDI_HRESOURCE hstg = shim.last_resource;
+    ID3D11Buffer *dyn = make_buffer(e, D3D11_USAGE_DYNAMIC, D3D11_BIND_VERTEX_BUFFER, D3D11_CPU_ACCESS_WRITE);
+    D3D10DDI_HRESOURCE hdyn = shim.last_resource;
+    const D3D11DDI_DEVICECONTEXTFUNCS *c = &shim.ctx;
+    ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_READ, 0, RO, "D3D10_DDI_MAP_READ");
+    ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_WRITE, 0, WO, "D3D10_DDI_MAP_WRITE");
+    ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_READWRITE, 0, 0, "D3D10_DDI_MAP_READWRITE");
+    ddi_row(c->pfnDynamicIABufferMapDiscard, c->pfnDynamicIABufferUnmap, hdyn, D3D10_DDI_MAP_WRITE_DISCARD, 0,
+            WO | DISCARD, "D3D10_DDI_MAP_WRITE_DISCARD");
+    ddi_row(c->pfnDynamicIABufferMapNoOverwrite, c->pfnDynamicIABufferUnmap, hdyn, D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0,
+            NOOVERWRITE_FLAGS, "D3D10_DDI_MAP_WRITE_NOOVERWRITE");
+    ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_READ, D3D10_DDI_MAP_FLAG_DONOTWAIT,
+            RO | DNW, "READ + D3D10_DDI_MAP_FLAG_DONOTWAIT");
+    ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_WRITE, D3D10_DDI_MAP_FLAG_DONOTWAIT,
+            WO | DNW, "WRITE + D3D10_DDI_MAP_FLAG_DONOTWAIT");
+    ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_READWRITE,
+            D3D10_DDI_MAP_FLAG_DONOTWAIT, DNW, "READWRITE + D3D10_DDI_MAP_FLAG_DONOTWAIT");
+    SAFE_RELEASE(stg);
+    SAFE_RELEASE(dyn);
+}
+
+/* Seed 001 §5: a DEFAULT resource is GPU-only; Map fails cleanly and nothing is locked. */
+static void seed001_s5_default_resource_cannot_be_mapped(void **state)
+{
+    struct e2e *e = *state;
+    ID3D11Buffer *def = make_buffer(e, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0);
+    D3D11_MAPPED_SUBRESOURCE m;
+    UINT before = shim.locks;
+    assert_int_equal(ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)def, 0, D3D11_MAP_READ, 0, &m), E_INVALIDARG);
+    assert_int_equal(ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)def, 0, D3D11_MAP_WRITE_DISCARD, 0, &m), E_INVALIDARG);
+    assert_int_equal(shim.locks, before);
+    SAFE_RELEASE(def);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(seed001_s6_3_d3d11_map_to_lockflags_every_row, setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row, setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(seed001_s5_default_resource_cannot_be_mapped, setup, e2e_teardown),
+    };
+    return cmocka_run_group_tests_name("e2e.map_lock_flags", tests, NULL, NULL);
+}

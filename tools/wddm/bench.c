@@ -1,0 +1,243 @@
+/* wddm bench: issue 2's benchmarks, each measured in the same run as its physical limit and
+ * reported as a ratio (medians over >= 20 repetitions after a warm-up):
+ *  W1  Map(WRITE_DISCARD) + write + Unmap of a DYNAMIC buffer, then a GPU CopyResource into a
+ *      DEFAULT buffer, per iteration; vs memcpy of the same bytes.
+ *  W2  1920x1080 RGBA8 readback: CopyResource DEFAULT -> STAGING, Map(READ), read every byte
+ *      through RowPitch, Unmap; vs memcpy of the same bytes.
+ *  W3  CreateBuffer(4 KiB, DEFAULT) + Release, per pair; vs malloc(4096) + free.
+ * `wddm bench quick` runs fewer iterations (a smoke run, same code). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <d3d11.h>
+
+#include "tool.h"
+
+#define REPS 21
+#define SAFE_RELEASE(p) do { if (p) (p)->lpVtbl->Release(p); } while (0)
+
+static volatile uint64_t sink;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(uint64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    return (double)v[n / 2];
+}
+
+/* Median ns of one memcpy of `bytes`, `iters` per repetition. */
+static double bench_memcpy(size_t bytes, int iters)
+{
+    BYTE *a = malloc(bytes), *b = malloc(bytes);
+    memset(a, 1, bytes);
+    memset(b, 2, bytes);
+    uint64_t t[REPS];
+    for (int r = -2; r < REPS; r++) {
+        uint64_t t0 = wddm_tool_now_ns();
+        for (int i = 0; i < iters; i++) {
+            memcpy(b, a, bytes);
+            a[i % bytes] ^= b[(i * 7) % bytes]; /* keep the copy observable */
+        }
+        uint64_t dt = wddm_tool_now_ns() - t0;
+        if (r >= 0)
+            t[r] = dt / (uint64_t)iters;
+    }
+    sink += b[bytes - 1];
+    free(a);
+    free(b);
+    return median(t, REPS);
+}
+
+/* Waits until the GPU has executed everything queued so far: a 16-byte copy into a small
+ * staging buffer is ordered after the earlier copies on the same engine. */
+static void gpu_sync(ID3D11DeviceContext *ctx, ID3D11Buffer *src, ID3D11Buffer *probe)
+{
+    D3D11_BOX box = {0, 0, 0, 16, 1, 1};
+    ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)probe, 0, 0, 0, 0, (ID3D11Resource *)src, 0, &box);
+    D3D11_MAPPED_SUBRESOURCE m;
+    if (SUCCEEDED(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)probe, 0, D3D11_MAP_READ, 0, &m))) {
+        sink += *(const BYTE *)m.pData;
+        ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)probe, 0);
+    }
+}
+
+static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int iters)
+{
+    ID3D11Buffer *dyn = NULL, *def = NULL, *probe = NULL;
+    D3D11_BUFFER_DESC bd = {.ByteWidth = bytes, .Usage = D3D11_USAGE_DYNAMIC, .BindFlags = D3D11_BIND_VERTEX_BUFFER,
+                            .CPUAccessFlags = D3D11_CPU_ACCESS_WRITE};
+    D3D11_BUFFER_DESC dd = {.ByteWidth = bytes, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_VERTEX_BUFFER};
+    D3D11_BUFFER_DESC pd = {.ByteWidth = 16, .Usage = D3D11_USAGE_STAGING, .CPUAccessFlags = D3D11_CPU_ACCESS_READ};
+    if (FAILED(ID3D11Device_CreateBuffer(dev, &bd, NULL, &dyn)) || FAILED(ID3D11Device_CreateBuffer(dev, &dd, NULL, &def)) ||
+        FAILED(ID3D11Device_CreateBuffer(dev, &pd, NULL, &probe))) {
+        fprintf(stderr, "W1: resource creation failed\n");
+        SAFE_RELEASE(dyn); SAFE_RELEASE(def); SAFE_RELEASE(probe);
+        return 1;
+    }
+    BYTE *src = malloc(bytes);
+    memset(src, 0x5a, bytes);
+    uint64_t t[REPS];
+    int failed = 0;
+    for (int r = -2; r < REPS && !failed; r++) {
+        uint64_t t0 = wddm_tool_now_ns();
+        for (int i = 0; i < iters; i++) {
+            D3D11_MAPPED_SUBRESOURCE m;
+            if (FAILED(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE_DISCARD, 0, &m))) {
+                failed = 1;
+                break;
+            }
+            src[0] = (BYTE)i;
+            memcpy(m.pData, src, bytes);
+            ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)dyn, 0);
+            ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)def, (ID3D11Resource *)dyn);
+        }
+        gpu_sync(ctx, def, probe);
+        uint64_t dt = wddm_tool_now_ns() - t0;
+        if (r >= 0)
+            t[r] = dt / (uint64_t)iters;
+    }
+    free(src);
+    SAFE_RELEASE(dyn); SAFE_RELEASE(def); SAFE_RELEASE(probe);
+    if (failed) {
+        fprintf(stderr, "W1: Map(WRITE_DISCARD) failed\n");
+        return 1;
+    }
+    double w1 = median(t, REPS), mc = bench_memcpy(bytes, iters);
+    printf("W1 dynamic upload %7u KiB: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d)\n",
+           bytes / 1024u, w1, mc, w1 / mc, iters, REPS);
+    return 0;
+}
+
+static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
+{
+    const UINT w = 1920, h = 1080;
+    D3D11_TEXTURE2D_DESC td = {.Width = w, .Height = h, .MipLevels = 1, .ArraySize = 1,
+                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
+                               .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_RENDER_TARGET};
+    ID3D11Texture2D *def = NULL, *stg = NULL;
+    HRESULT hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &def);
+    td.Usage = D3D11_USAGE_STAGING;
+    td.BindFlags = 0;
+    td.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    if (SUCCEEDED(hr))
+        hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &stg);
+    if (FAILED(hr)) {
+        fprintf(stderr, "W2: texture creation failed 0x%08x\n", (unsigned)hr);
+        SAFE_RELEASE(def); SAFE_RELEASE(stg);
+        return 1;
+    }
+    uint32_t *img = malloc((size_t)w * h * 4u);
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        img[i] = (uint32_t)(i * 2654435761u);
+    ID3D11DeviceContext_UpdateSubresource(ctx, (ID3D11Resource *)def, 0, NULL, img, w * 4u, 0);
+    free(img);
+    uint64_t t[REPS];
+    for (int r = -2; r < REPS; r++) {
+        uint64_t t0 = wddm_tool_now_ns();
+        for (int i = 0; i < iters; i++) {
+            ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)stg, (ID3D11Resource *)def);
+            D3D11_MAPPED_SUBRESOURCE m;
+            if (FAILED(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m))) {
+                fprintf(stderr, "W2: Map(READ) failed\n");
+                SAFE_RELEASE(def); SAFE_RELEASE(stg);
+                return 1;
+            }
+            uint64_t sum = 0;
+            for (UINT y = 0; y < h; y++) {
+                const uint64_t *row = (const uint64_t *)((const BYTE *)m.pData + (size_t)y * m.RowPitch);
+                for (UINT x = 0; x < w / 2u; x++)
+                    sum += row[x];
+            }
+            sink += sum;
+            ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)stg, 0);
+        }
+        uint64_t dt = wddm_tool_now_ns() - t0;
+        if (r >= 0)
+            t[r] = dt / (uint64_t)iters;
+    }
+    SAFE_RELEASE(def); SAFE_RELEASE(stg);
+    double w2 = median(t, REPS), mc = bench_memcpy((size_t)w * h * 4u, iters);
+    printf("W2 1920x1080 RGBA8 readback:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d)\n",
+           w2, mc, w2 / mc, iters, REPS);
+    return 0;
+}
+
+static int bench_w3(ID3D11Device *dev, int iters)
+{
+    D3D11_BUFFER_DESC bd = {.ByteWidth = 4096, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_VERTEX_BUFFER};
+    uint64_t t[REPS], m[REPS];
+    for (int r = -2; r < REPS; r++) {
+        uint64_t t0 = wddm_tool_now_ns();
+        for (int i = 0; i < iters; i++) {
+            ID3D11Buffer *b = NULL;
+            if (FAILED(ID3D11Device_CreateBuffer(dev, &bd, NULL, &b))) {
+                fprintf(stderr, "W3: CreateBuffer failed\n");
+                return 1;
+            }
+            ID3D11Buffer_Release(b);
+        }
+        uint64_t t1 = wddm_tool_now_ns();
+        for (int i = 0; i < iters; i++) {
+            void *p = malloc(4096);
+            sink += (uintptr_t)p;
+            free(p);
+        }
+        uint64_t t2 = wddm_tool_now_ns();
+        if (r >= 0) {
+            t[r] = (t1 - t0) / (uint64_t)iters;
+            m[r] = (t2 - t1) / (uint64_t)iters;
+        }
+    }
+    double w3 = median(t, REPS), mm = median(m, REPS);
+    printf("W3 CreateBuffer(4 KiB)+Release: %8.0f ns/pair   malloc+free %5.0f ns   ratio %5.1fx  (%d pairs x %d)\n",
+           w3, mm, w3 / mm, iters, REPS);
+    return 0;
+}
+
+static void print_machine(void)
+{
+    char model[256] = "unknown CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                const char *c = strchr(line, ':');
+                if (c) {
+                    snprintf(model, sizeof model, "%s", c + 2);
+                    model[strcspn(model, "\n")] = 0;
+                }
+                break;
+            }
+        fclose(f);
+    }
+    printf("machine: %s, %ld CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+int wddm_tool_bench(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+    ID3D11Device *dev = NULL;
+    ID3D11DeviceContext *ctx = NULL;
+    if (FAILED(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev, NULL, &ctx))) {
+        fprintf(stderr, "wddm bench: D3D11CreateDevice failed\n");
+        return 1;
+    }
+    print_machine();
+    int rc = 0;
+    /* 20 x 500 = 10,000 measured iterations for 64 KiB (issue 2 W1). */
+    rc |= bench_w1(dev, ctx, 64u * 1024u, quick ? 20 : 500);
+    rc |= bench_w1(dev, ctx, 4u * 1024u * 1024u, quick ? 2 : 25);
+    rc |= bench_w2(dev, ctx, quick ? 1 : 5);
+    rc |= bench_w3(dev, quick ? 100 : 10000);
+    ID3D11DeviceContext_Release(ctx);
+    ID3D11Device_Release(dev);
+    return rc;
+}

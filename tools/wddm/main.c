@@ -1,0 +1,29 @@
+/* wddm: the command-line tool. `wddm demo` is the main job (a realistic frame loop with
+ * verified readback), `wddm info` prints the adapter, `wddm bench` the benchmarks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tool.h"
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: wddm <command> [args]\n"
+            "  demo [frames]   frame loop: dynamic uploads, UpdateSubresource, GPU copies, verified readback\n"
+            "  info            the adapter: driver caps, every DXGK_VIDMMCAPS bit, the segments\n"
+            "  bench [quick]   W1 dynamic upload, W2 1080p readback, W3 create+release, as ratios to memcpy\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage();
+    if (strcmp(argv[1], "demo") == 0)
+        return wddm_tool_demo(argc - 1, argv + 1);
+    if (strcmp(argv[1], "info") == 0)
+        return wddm_tool_info(argc - 1, argv + 1);
+    if (strcmp(argv[1], "bench") == 0)
+        return wddm_tool_bench(argc - 1, argv + 1);
+    return usage();
+}
