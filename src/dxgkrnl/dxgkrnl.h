@@ -157,6 +157,9 @@ struct sched_node {
     bool stop;                        /* protected by node->lock */
     struct dxgk_packet *inflight, *inflight_tail; /* submitted, fence order; node->lock */
     struct dxgk_packet *retired;      /* completed, to recycle; protected by node->lock */
+    UINT retired_count;               /* packets on retired; protected by node->lock */
+    UINT idle_waiters;                /* threads in sched_wait_node_idle; protected by node->lock */
+    UINT direct_claims;               /* D3DKMTRender submitting directly (0 or 1); node->lock */
     _Atomic UINT64 completed_fence;   /* written under node->lock, read lock-free */
     _Atomic UINT64 retired_ticket;    /* written under node->lock, read lock-free */
     _Atomic UINT isr_fence;           /* last DMA_COMPLETED fence from the ISR */
@@ -347,6 +350,11 @@ bool sched_fence_completed(const struct sched_node *n, UINT64 fence);
 void sched_wait_ticket(struct sched_node *n, UINT64 ticket);
 void sched_wait_fence(struct sched_node *n, UINT64 fence);
 void sched_wait_node_idle(struct sched_node *n);
+/* Submission with node->submit_lock already held (released on return): see queue.c's direct
+ * submission. */
+UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p);
+/* Returns the node's retired packets to their pools; adapter->lock held. */
+void sched_recycle_retired_locked(struct dxgk_adapter *a, struct sched_node *n);
 /* sched/node.c */
 bool sched_node_start(struct sched_node *n, struct dxgk_adapter *a, UINT ordinal);
 void sched_node_stop(struct sched_node *n);

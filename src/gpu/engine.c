@@ -3,7 +3,7 @@
  * last-completed-fence register, then raises the interrupt line (wddm-semantics §8.1 step 5,
  * §8.2 invariant 1: completion is in submission order per node).
  *
- * Waiting: an idle engine spins a few scheduler yields (a couple of microseconds) before
+ * Waiting: an idle engine polls for up to SWGPU_SPIN_NS before
  * blocking on its condition variable, so back-to-back submissions do not pay a futex wake-up
  * each, and nothing busy-waits for long. */
 #include "gpu/gpu_internal.h"
@@ -12,8 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ~2-5 µs of sched_yield before blocking. */
-#define SWGPU_SPIN_YIELDS 8
+/* An idle engine polls this long before blocking. Work submitted back to back (a frame
+ * loop's DMA buffers are a few µs apart) then starts without a futex wake-up, which costs the
+ * submitter a system call and the engine ~20 µs to wake on this VM (issue 2 benchmark note);
+ * past it the engine sleeps, so nothing busy-waits for long. */
+#define SWGPU_SPIN_NS 50000ull
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static UINT64 now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
+}
 
 void swgpu_raise_interrupt(struct swgpu *gpu)
 {
@@ -30,12 +49,18 @@ static int ring_ready_locked(struct swgpu_engine *e)
 /* Waits (lock held) until `ready` holds or the engine stops; spins briefly first. */
 static void wait_locked(struct swgpu_engine *e, pthread_cond_t *cv, int (*ready)(struct swgpu_engine *))
 {
-    int spins = 0;
+    UINT64 t0 = 0;
     while (!e->stop && !ready(e)) {
-        if (spins < SWGPU_SPIN_YIELDS) {
-            spins++;
+        UINT64 t = now_ns();
+        if (!t0)
+            t0 = t;
+        if (t - t0 < SWGPU_SPIN_NS) {
+            /* Poll the doorbell, not the lock: re-taking the lock here would contend with
+             * the submitter it is waiting for. */
+            unsigned bell = atomic_load_explicit(&e->doorbell, memory_order_acquire);
             pthread_mutex_unlock(&e->lock);
-            sched_yield();
+            for (int i = 0; i < 64 && atomic_load_explicit(&e->doorbell, memory_order_acquire) == bell; i++)
+                cpu_relax();
             pthread_mutex_lock(&e->lock);
             continue;
         }
@@ -122,6 +147,7 @@ int swgpu_engines_start(struct swgpu *gpu)
         pthread_cond_init(&e->work_cv, NULL);
         pthread_cond_init(&e->done_cv, NULL);
         atomic_init(&e->last_completed, 0);
+        atomic_init(&e->doorbell, 0);
         atomic_init(&e->faults_total, 0);
     }
     for (UINT32 i = 0; i < gpu->engine_count; i++) {
@@ -207,6 +233,7 @@ int swgpu_submit(struct swgpu *gpu, UINT32 engine, const void *dma, UINT32 start
     slot->fence_id = fence_id;
     slot->paging = paging;
     e->ring_count++;
+    atomic_fetch_add_explicit(&e->doorbell, 1, memory_order_release);
     pthread_cond_signal(&e->work_cv);
     pthread_mutex_unlock(&e->lock);
     return 0;
@@ -243,7 +270,7 @@ void swgpu_wait_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id)
     int spins = 0;
     while (!e->stop &&
            (INT32)(atomic_load_explicit(&e->last_completed, memory_order_acquire) - fence_id) < 0) {
-        if (spins++ < SWGPU_SPIN_YIELDS) {
+        if (spins++ < 8) { /* a few yields: this wait is for tests and teardown, not a hot path */
             pthread_mutex_unlock(&e->lock);
             sched_yield();
             pthread_mutex_lock(&e->lock);

@@ -91,16 +91,28 @@ static int exec_copy(struct exec_state *st, const struct swgpu_cmd_copy *c)
      * the same segment, rows overlapping later source rows must be written last. */
     int backward = (c->dst.addr >> SWGPU_ADDR_SEGMENT_SHIFT) == (c->src.addr >> SWGPU_ADDR_SEGMENT_SHIFT) &&
                    c->dst.addr > c->src.addr;
-    for (UINT32 i = 0; i < c->slices; i++) {
-        UINT32 s = backward ? c->slices - 1 - i : i;
-        for (UINT32 j = 0; j < c->rows; j++) {
-            UINT32 r = backward ? c->rows - 1 - j : j;
+    /* Rows that follow each other without padding on both sides are one linear run (and so
+     * are slices): copy them as one, so that large copies run as a few long memmoves. */
+    UINT64 row_bytes = c->row_bytes, rows = c->rows, slices = c->slices;
+    if (rows > 1 && c->dst.row_pitch == row_bytes && c->src.row_pitch == row_bytes) {
+        if (slices > 1 && c->dst.slice_pitch == row_bytes * rows && c->src.slice_pitch == row_bytes * rows) {
+            row_bytes = total;
+            slices = 1;
+        } else {
+            row_bytes *= rows;
+        }
+        rows = 1;
+    }
+    for (UINT64 i = 0; i < slices; i++) {
+        UINT32 s = (UINT32)(backward ? slices - 1 - i : i);
+        for (UINT64 j = 0; j < rows; j++) {
+            UINT32 r = (UINT32)(backward ? rows - 1 - j : j);
             UINT64 d, sa;
             if (region_row(c->dst.addr, c->dst.row_pitch, c->dst.slice_pitch, r, s, &d))
                 return fail(st, c->dst.addr, "copy destination region overflows its segment");
             if (region_row(c->src.addr, c->src.row_pitch, c->src.slice_pitch, r, s, &sa))
                 return fail(st, c->src.addr, "copy source region overflows its segment");
-            int rc = backward ? copy_backward(st, d, sa, c->row_bytes) : copy_forward(st, d, sa, c->row_bytes);
+            int rc = backward ? copy_backward(st, d, sa, row_bytes) : copy_forward(st, d, sa, row_bytes);
             if (rc)
                 return rc;
         }

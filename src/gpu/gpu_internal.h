@@ -42,6 +42,7 @@ struct swgpu_engine {
     /* Protected by lock: */
     struct swgpu_ring_entry *ring;
     size_t ring_cap, ring_head, ring_count;
+    atomic_uint doorbell;             /* bumped by every submit: an idle engine polls it without the lock */
     int busy;                   /* a buffer is taken from the ring and not completed */
     int stop;
     struct swgpu_fault faults[SWGPU_FAULT_QUEUE];

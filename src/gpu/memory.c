@@ -85,6 +85,16 @@ BYTE *swgpu_mem_span(struct swgpu *gpu, UINT64 addr, UINT64 want, UINT64 *avail)
         return NULL;
     UINT64 in_page = off % SWGPU_PAGE_SIZE;
     UINT64 n = SWGPU_PAGE_SIZE - in_page;
+    /* Extend the span over following pages that map the next host page: an allocation's
+     * backing store is one contiguous block, so a copy through the aperture runs as one
+     * memmove instead of one per page. (off + want <= size was checked above, so every page
+     * looked at is inside the GART.) */
+    for (UINT64 page = off / SWGPU_PAGE_SIZE + 1, next = entry + SWGPU_PAGE_SIZE; n < want;
+         page++, next += SWGPU_PAGE_SIZE) {
+        if (atomic_load_explicit(&seg->gart[page], memory_order_acquire) != next)
+            break;
+        n += SWGPU_PAGE_SIZE;
+    }
     *avail = n < want ? n : want;
     return (BYTE *)(uintptr_t)(entry + in_page);
 }

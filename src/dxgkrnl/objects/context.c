@@ -122,7 +122,12 @@ void dxgk_context_destroy(struct dxgk_context *c)
     UINT64 last = c->last_ticket;
     pthread_mutex_unlock(&a->lock);
     sched_wait_ticket(n, last);
-    /* Retired packets go back to the pool on the worker thread; wait for that too. */
+    /* Retired packets wait on the node for the next D3DKMTRender or the worker to recycle
+     * them (sched/interrupt.c): return them now; one the worker already took is back when it
+     * broadcasts done_cond. */
+    pthread_mutex_lock(&a->lock);
+    sched_recycle_retired_locked(a, n);
+    pthread_mutex_unlock(&a->lock);
     pthread_mutex_lock(&n->lock);
     while (atomic_load(&c->queued))
         pthread_cond_wait(&n->done_cond, &n->lock);

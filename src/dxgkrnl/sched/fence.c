@@ -76,7 +76,12 @@ void sched_wait_node_idle(struct sched_node *n)
     if (!n->thread_started)
         return;
     pthread_mutex_lock(&n->lock);
-    while (n->pending || n->inflight || n->retired)
+    /* While someone waits here the DPC wakes the worker at every retirement, and the worker
+     * is woken now for what retired already, so that every packet goes back to its pool. */
+    n->idle_waiters++;
+    pthread_cond_signal(&n->work_cond);
+    while (n->pending || n->direct_claims || n->inflight || n->retired)
         pthread_cond_wait(&n->done_cond, &n->lock);
+    n->idle_waiters--;
     pthread_mutex_unlock(&n->lock);
 }

@@ -8,6 +8,9 @@
  * the node worker's job, so the GPU thread never waits for the adapter lock. */
 #include "dxgkrnl/dxgkrnl.h"
 
+/* Retired packets the DPC lets pile up before it wakes the node worker to recycle them. */
+#define SCHED_RECYCLE_BATCH 32u
+
 VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *data)
 {
     struct dxgk_adapter *a = hAdapter;
@@ -39,6 +42,18 @@ BOOLEAN APIENTRY dxgk_cb_queue_dpc(HANDLE hAdapter)
     return TRUE;
 }
 
+/* Whether destroyed allocations wait for the GPU to free them (objects/allocation.c): the
+ * worker frees them once their packets retired. The DPC never waits for the adapter lock: if
+ * it is busy, assume there are. */
+static bool deferred_waiting(struct dxgk_adapter *a)
+{
+    if (pthread_mutex_trylock(&a->lock) != 0)
+        return true;
+    bool waiting = a->deferred != NULL;
+    pthread_mutex_unlock(&a->lock);
+    return waiting;
+}
+
 static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
 {
     UINT f32 = atomic_load_explicit(&n->isr_fence, memory_order_acquire);
@@ -61,9 +76,15 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
         n->retired = p;
         retired++;
     }
+    n->retired_count += retired;
     if (retired || f64 > last) {
         pthread_cond_broadcast(&n->done_cond);
-        pthread_cond_signal(&n->work_cond);
+        /* Wake the worker only when it has something to do: packets waiting to be submitted,
+         * a thread waiting for the node to drain, or a batch of retired packets worth
+         * recycling. Otherwise the next D3DKMTRender recycles them: a wake-up per packet costs
+         * the GPU thread a futex call and takes a core from the application (issue 2 W1). */
+        if (n->pending || n->idle_waiters || n->retired_count >= SCHED_RECYCLE_BATCH || deferred_waiting(a))
+            pthread_cond_signal(&n->work_cond);
     }
     pthread_mutex_unlock(&n->lock);
     if (retired)

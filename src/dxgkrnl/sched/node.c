@@ -33,13 +33,14 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
     return f;
 }
 
-/* Fence assignment + Patch + SubmitCommand, serialized per node. Returns the 64-bit fence.
- * A packet the KMD refuses is retired without running (fence of the previous submission). */
-UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p)
+/* Fence assignment + Patch + SubmitCommand, serialized per node by submit_lock, which the
+ * caller took (so that it could take it before letting go of the adapter lock: queue.c) and
+ * which is released here. Returns the 64-bit fence. A packet the KMD refuses is retired
+ * without running (fence of the previous submission). */
+UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
 {
     struct dxgk_adapter *a = n->adapter;
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
-    pthread_mutex_lock(&n->submit_lock);
     UINT64 f = n->submitted_fence + 1;
     if ((UINT)f == 0) /* SubmissionFenceIds start at 1; 0 is never used on the DDI */
         f++;
@@ -105,6 +106,12 @@ dropped:
     return sched_retire_dropped(n, p);
 }
 
+UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p)
+{
+    pthread_mutex_lock(&n->submit_lock);
+    return sched_submit_locked(n, p);
+}
+
 /* Makes one picked packet's allocations resident and its allocation list patched-ready.
  * Returns the paging fence the packet must wait for (0 = none), or fails (packet dropped). */
 static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence)
@@ -130,21 +137,38 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
     return STATUS_SUCCESS;
 }
 
-static void recycle(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
+static void recycle_list_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
 {
     if (!list)
         return;
-    pthread_mutex_lock(&a->lock);
     while (list) {
         struct dxgk_packet *p = list;
         list = p->next;
         sched_packet_recycle_locked(a, p);
     }
-    UINT64 deferred = a->deferred_count;
-    pthread_mutex_unlock(&a->lock);
     pthread_mutex_lock(&n->lock);
     pthread_cond_broadcast(&n->done_cond); /* context destruction waits for its packets back */
     pthread_mutex_unlock(&n->lock);
+}
+
+void sched_recycle_retired_locked(struct dxgk_adapter *a, struct sched_node *n)
+{
+    pthread_mutex_lock(&n->lock);
+    struct dxgk_packet *list = n->retired;
+    n->retired = NULL;
+    n->retired_count = 0;
+    pthread_mutex_unlock(&n->lock);
+    recycle_list_locked(a, n, list);
+}
+
+static void recycle(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
+{
+    if (!list)
+        return;
+    pthread_mutex_lock(&a->lock);
+    recycle_list_locked(a, n, list);
+    UINT64 deferred = a->deferred_count;
+    pthread_mutex_unlock(&a->lock);
     if (deferred)
         dxgk_deferred_process(a, NULL, false);
 }
@@ -159,6 +183,7 @@ static void *node_worker(void *arg)
             pthread_cond_wait(&n->work_cond, &n->lock);
         struct dxgk_packet *retired = n->retired;
         n->retired = NULL;
+        n->retired_count = 0;
         bool stop = n->stop && !n->pending;
         pthread_mutex_unlock(&n->lock);
         recycle(a, n, retired);

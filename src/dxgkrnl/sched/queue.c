@@ -115,6 +115,37 @@ struct dxgk_packet *sched_queue_pick_locked(struct sched_node *n)
 
 #define RENDER_STACK 32u
 
+/* Direct submission: when nothing of this node is queued or on its way to the GPU, and every
+ * allocation of the packet is resident with its placement's paging done, the worker has
+ * nothing to add (no residency work, no ordering to keep), so the calling thread patches and
+ * submits the packet itself instead of waking the worker for it — a thread hop and a futex
+ * wake-up per DMA buffer saved (issue 2 W1). While the claim stands, later packets queue for
+ * the worker (which then waits for submit_lock behind this one) and sched_wait_node_idle waits
+ * for it; the DPC does not count it as work for the worker. Adapter lock held. */
+static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *p)
+{
+    const struct sched_node *paging = &a->node[a->paging_node];
+    for (UINT i = 0; i < p->alloc_count; i++) {
+        const struct vidmm_instance *in = p->inst[i];
+        if (!in->segment_id || (in->gpu_fence && !sched_fence_completed(paging, in->gpu_fence)))
+            return false;
+    }
+    pthread_mutex_lock(&n->lock);
+    bool claimed = n->pending == 0 && n->direct_claims == 0 && !n->stop;
+    if (claimed)
+        n->direct_claims = 1;
+    pthread_mutex_unlock(&n->lock);
+    if (!claimed)
+        return false;
+    for (UINT i = 0; i < p->alloc_count; i++) { /* where each instance lives now */
+        const struct vidmm_instance *in = p->inst[i];
+        p->alloc_list[i].SegmentId = in->segment_id;
+        p->alloc_list[i].PhysicalAddress.QuadPart =
+            a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+    }
+    return true;
+}
+
 NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
 {
     if (!args) {
@@ -133,6 +164,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
     struct dxgk_allocation *stack_al[RENDER_STACK];
     struct dxgk_allocation **al = stack_al;
     UINT nal = 0, npk = 0;
+    bool direct = false;
     struct dxgk_packet *first = NULL, *last = NULL;
 
     if (args->CommandOffset > c->cmd_size || args->CommandLength > c->cmd_size - args->CommandOffset) {
@@ -185,6 +217,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         dxgk_refuse("D3DKMTRender: device is in error 0x%08x after a failed residency", (unsigned)st);
         goto out;
     }
+    sched_recycle_retired_locked(a, n);
     first = last = sched_packet_get_locked(c);
     if (first) {
         npk = 1;
@@ -281,8 +314,15 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         }
         c->last_ticket = t;
         atomic_fetch_add(&c->queued, npk);
-        sched_queue_append_locked(c, first, npk);
-        sched_node_kick(n, npk); /* node->lock nests inside the adapter lock */
+        direct = npk == 1 && direct_submit_claim_locked(a, n, first);
+        if (direct) {
+            /* Taken before the adapter lock is let go, so no packet queued after this one
+             * can reach the node before it (lock order: adapter -> submit_lock). */
+            pthread_mutex_lock(&n->submit_lock);
+        } else {
+            sched_queue_append_locked(c, first, npk);
+            sched_node_kick(n, npk); /* node->lock nests inside the adapter lock */
+        }
     } else {
         while (first) {
             struct dxgk_packet *p = first;
@@ -291,6 +331,13 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         }
     }
     pthread_mutex_unlock(&a->lock);
+    if (direct) {
+        sched_submit_locked(n, first);
+        pthread_mutex_lock(&n->lock);
+        n->direct_claims = 0; /* the claim of direct_submit_claim_locked */
+        pthread_cond_broadcast(&n->done_cond);
+        pthread_mutex_unlock(&n->lock);
+    }
     if (NT_SUCCESS(st)) {
         args->pNewCommandBuffer = c->cmd;
         args->NewCommandBufferSize = c->cmd_size;
