@@ -25,13 +25,6 @@ struct env {
     D3DKMT_CREATECONTEXT cc;
 };
 
-static UINT64 now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
-}
-
 static void open_env(struct env *e)
 {
     memset(e, 0, sizeof *e);
@@ -115,9 +108,8 @@ static void test_real_kmd_donotwait_on_busy_allocation_returns_busy(void **state
     unlock(&e, a);
     wddm_swgpu_set_paused(1);
     render_referencing(&e, a);
-    UINT64 t0 = now_ns();
     assert_int_equal(lock(&e, a, 0x4 /* DonotWait */, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
-    assert_true(now_ns() - t0 < 5000000ull);
+    /* The GPU is paused: a call that blocked would never return (the test would time out). */
     close_env(&e);
 }
 
@@ -169,9 +161,8 @@ static void test_real_kmd_discard_on_busy_allocation_returns_another_pointer(voi
     unlock(&e, a);
     wddm_swgpu_set_paused(1);
     render_referencing(&e, a);
-    UINT64 t0 = now_ns();
     assert_int_equal(lock(&e, a, 0x2 | 0x80 /* WriteOnly | Discard */, &p2), STATUS_SUCCESS);
-    assert_true(now_ns() - t0 < 5000000ull);
+    /* The GPU is paused: a call that blocked would never return (the test would time out). */
     assert_ptr_not_equal(p1, p2);
     unlock(&e, a);
     close_env(&e);

@@ -14,13 +14,6 @@
 #define SEG2 0x2u /* CPU-visible memory window */
 #define SEG3 0x4u /* aperture */
 
-static UINT64 now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
-}
-
 static struct wddm_counters counters(void)
 {
     struct wddm_counters c;
@@ -180,10 +173,9 @@ static void test_donotwait_on_busy_allocation_returns_busy_immediately(void **st
     atomic_store(&mock.paused, true);
     assert_int_equal(mock_render_write(&e, a, 5, true), STATUS_SUCCESS);
     void *p = NULL;
-    UINT64 t0 = now_ns();
     assert_int_equal(mock_lock(&e, a, LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
     assert_int_equal(mock_lock(&e, a, LOCK_READONLY | LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
-    assert_true(now_ns() - t0 < 5000000ull); /* no blocking */
+    /* The GPU is paused: a call that blocked would never return (the test would time out). */
     assert_int_equal(counters().lock_still_drawing, busy + 2);
     /* IgnoreSync + DonotWait does not synchronise at all */
     assert_int_equal(mock_lock(&e, a, LOCK_IGNORESYNC | LOCK_DONOTWAIT, &p), STATUS_SUCCESS);
@@ -203,9 +195,8 @@ static void test_discard_on_busy_allocation_renames_without_waiting(void **state
     UINT created = atomic_load(&mock.live_allocations);
     atomic_store(&mock.paused, true);
     assert_int_equal(mock_render_write(&e, a, 0x11, true), STATUS_SUCCESS);
-    UINT64 t0 = now_ns();
     assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &second), STATUS_SUCCESS);
-    assert_true(now_ns() - t0 < 5000000ull);
+    /* The GPU is paused: a call that blocked would never return (the test would time out). */
     assert_ptr_not_equal(first, second);
     assert_int_equal(counters().renames, renames + 1);
     assert_int_equal(atomic_load(&mock.live_allocations), created); /* no new DxgkDdiCreateAllocation */
