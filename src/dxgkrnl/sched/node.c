@@ -77,10 +77,11 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
         .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
         .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
     sc.Flags.Paging = p->paging;
+    bool paging = p->paging; /* once submitted, the packet may retire and be recycled at any time */
     st = ddi->DxgkDdiSubmitCommand(a->miniport, &sc);
     if (NT_SUCCESS(st)) {
         pthread_mutex_unlock(&n->submit_lock);
-        if (!p->paging)
+        if (!paging)
             DXGK_COUNT(a, dma_buffers_submitted, 1);
         return f;
     }
