@@ -71,19 +71,10 @@ VOID APIENTRY umd_ResourceCopyRegion(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURC
     const struct umd_subresource *ds = &dst->sub[DstSubresource], *ss = &src->sub[SrcSubresource];
 
     /* Source box in texels (bytes for buffers), clipped to the source subresource. */
-    INT64 l = 0, t = 0, f = 0, r = ss->width, b = ss->height, k = ss->depth;
-    if (pSrcBox) {
-        l = pSrcBox->left; t = pSrcBox->top; f = pSrcBox->front;
-        r = pSrcBox->right; b = pSrcBox->bottom; k = pSrcBox->back;
-        if (l < 0) l = 0;
-        if (t < 0) t = 0;
-        if (f < 0) f = 0;
-        if (r > ss->width) r = ss->width;
-        if (b > ss->height) b = ss->height;
-        if (k > ss->depth) k = ss->depth;
-    }
-    if (l >= r || t >= b || f >= k)
+    struct umd_box bx;
+    if (!umd_clip_box(ss, pSrcBox, &bx))
         return; /* empty box: no-op (wddm-semantics §4.4) */
+    INT64 l = bx.left, t = bx.top, f = bx.front, r = bx.right, b = bx.bottom, k = bx.back;
 
     /* Texels -> elements (4x4 blocks for BC; a box edge at the mip edge covers a partial block). */
     UINT bw = src->block_width, bh = src->block_height, bpe = src->bytes_per_elem;

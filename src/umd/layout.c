@@ -89,3 +89,17 @@ HRESULT umd_layout(const D3D11DDIARG_CREATERESOURCE *args, UINT align, struct um
     *size = offset;
     return S_OK;
 }
+
+BOOL umd_clip_box(const struct umd_subresource *s, const D3D10_DDI_BOX *box, struct umd_box *out)
+{
+    *out = (struct umd_box){0, 0, 0, s->width, s->height, s->depth};
+    if (box) {
+        out->left = box->left > 0 ? box->left : 0;
+        out->top = box->top > 0 ? box->top : 0;
+        out->front = box->front > 0 ? box->front : 0;
+        out->right = box->right < (INT64)s->width ? box->right : (INT64)s->width;
+        out->bottom = box->bottom < (INT64)s->height ? box->bottom : (INT64)s->height;
+        out->back = box->back < (INT64)s->depth ? box->back : (INT64)s->depth;
+    }
+    return out->left < out->right && out->top < out->bottom && out->front < out->back;
+}

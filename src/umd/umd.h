@@ -78,6 +78,14 @@ struct umd_subresource {
     UINT height;        /* texels */
 };
 
+/* A box in texels (bytes for buffers), D3D10_DDI_BOX order. */
+struct umd_box {
+    INT64 left, top, front, right, bottom, back;
+};
+/* layout.c: `box` (NULL = the whole subresource) clipped to subresource s; FALSE when the
+ * result is empty, which copies and updates treat as a no-op (wddm-semantics §4.4). */
+BOOL umd_clip_box(const struct umd_subresource *s, const D3D10_DDI_BOX *box, struct umd_box *out);
+
 /* ---- resource.c ------------------------------------------------------------------------------- */
 struct umd_resource {
     struct umd_device *device;

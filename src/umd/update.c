@@ -19,19 +19,10 @@ VOID APIENTRY umd_ResourceUpdateSubresourceUP(D3D10DDI_HDEVICE hDevice, D3D10DDI
     BOOL buffer = res->dimension == D3D10DDIRESOURCE_BUFFER || res->dimension == D3D11DDIRESOURCE_BUFFEREX;
 
     /* Destination box in texels (bytes for buffers), clipped to the subresource. */
-    INT64 l = 0, t = 0, f = 0, r = sr->width, b = sr->height, k = sr->depth;
-    if (pDstBox) {
-        l = pDstBox->left; t = pDstBox->top; f = pDstBox->front;
-        r = pDstBox->right; b = pDstBox->bottom; k = pDstBox->back;
-        if (l < 0) l = 0;
-        if (t < 0) t = 0;
-        if (f < 0) f = 0;
-        if (r > sr->width) r = sr->width;
-        if (b > sr->height) b = sr->height;
-        if (k > sr->depth) k = sr->depth;
-    }
-    if (l >= r || t >= b || f >= k)
+    struct umd_box bx;
+    if (!umd_clip_box(sr, pDstBox, &bx))
         return; /* empty box: nothing to do */
+    INT64 l = bx.left, t = bx.top, f = bx.front, r = bx.right, b = bx.bottom, k = bx.back;
 
     UINT bw = res->block_width, bh = res->block_height, bpe = res->bytes_per_elem;
     UINT x = (UINT)l / bw, y = (UINT)t / bh;
