@@ -56,16 +56,33 @@ void dxgk_object_get(struct dxgk_object *obj);
 void dxgk_object_put(struct dxgk_object *obj);
 
 /* Returns a handle owning one reference to obj, 0 when the table is full. The handle is not
- * usable by D3DKMT lookups until dxgk_handle_publish (DxgkCbGetHandleData sees it at once). */
+ * usable by D3DKMT lookups until dxgk_handle_publish (DxgkCbGetHandleData sees it at once).
+ * Publish takes no lock (a compare-and-swap with release; lookups acquire) and is a no-op
+ * for a handle that was removed meanwhile. */
 D3DKMT_HANDLE dxgk_handle_insert(struct dxgk_object *obj);
 void dxgk_handle_publish(D3DKMT_HANDLE h);
+/* Several handles in one acquisition of the table lock (the create path of a resource and
+ * its allocations). All or nothing: FALSE leaves no handle. */
+bool dxgk_handle_insert_n(struct dxgk_object *const *objs, UINT n, D3DKMT_HANDLE *out);
+/* The table lock itself, for a caller that looks up and removes several handles in one
+ * acquisition (D3DKMTDestroyAllocation by resource). It is a leaf: nothing else is taken
+ * while it is held. The _locked forms require it. */
+void dxgk_handle_lock(void);
+void dxgk_handle_unlock(void);
+struct dxgk_object *dxgk_handle_get_locked(D3DKMT_HANDLE h, enum dxgk_type type);
+/* Like get_locked without taking a reference: the object stays alive only while the table
+ * lock is held (its handle's reference), or longer if the caller removes the handle and so
+ * takes that reference over. */
+struct dxgk_object *dxgk_handle_find_locked(D3DKMT_HANDLE h, enum dxgk_type type);
+struct dxgk_object *dxgk_handle_remove_locked(D3DKMT_HANDLE h, enum dxgk_type type);
 /* Removes the handle; returns the object (its reference now belongs to the caller), NULL if
  * the handle is not a live handle of that type. */
 struct dxgk_object *dxgk_handle_remove(D3DKMT_HANDLE h, enum dxgk_type type);
 /* Looks a published handle up and takes a reference; NULL for stale, forged or wrong-type
  * handles (the caller prints the refusal). */
 struct dxgk_object *dxgk_handle_get(D3DKMT_HANDLE h, enum dxgk_type type);
-/* Looks up without publishing requirement and without a reference (DxgkCbGetHandleData). */
+/* Looks up without publishing requirement and without a reference (DxgkCbGetHandleData).
+ * Lock-free: checks the slot's state word (generation, type, liveness), never the object. */
 struct dxgk_object *dxgk_handle_peek_unpublished(D3DKMT_HANDLE h, enum dxgk_type type);
 /* Every live object of a type, each with a reference (process teardown). Caller frees. */
 size_t dxgk_handle_collect(enum dxgk_type type, struct dxgk_object ***out, D3DKMT_HANDLE **handles);

@@ -93,6 +93,7 @@ static void device_teardown(struct rt_device *dev)
         D3DKMT_CLOSEADAPTER ca = { .hAdapter = dev->km_adapter };
         (void)D3DKMTCloseAdapter(&ca);
     }
+    rt_resource_cache_fini(dev);
     pthread_mutex_destroy(&dev->lock);
     free(dev);
 }

@@ -5,6 +5,7 @@
  */
 #include "runtime/runtime.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 struct rt_resource *rt_resource_from_iface(ID3D11Resource *iface)
@@ -111,6 +112,66 @@ static void drop_kernel_resource(struct rt_device *dev, struct rt_resource *res)
     res->km_resource = 0;
 }
 
+/* The driver's handle memory sits right behind the rt_resource, aligned for any type. */
+#define RT_DRV_OFFSET                                                                              \
+    ((sizeof(struct rt_resource) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t))
+
+/* A block for one resource with drv_size bytes of driver memory: a recycled one when the
+ * memory fits RT_RESOURCE_DRV_INLINE (the common case: CreateBuffer + Release in a loop
+ * reuses the same block, no malloc), else a fresh exact-size one. Caller holds dev->lock. */
+static struct rt_resource *block_get_locked(struct rt_device *dev, SIZE_T drv_size)
+{
+    struct rt_resource *res;
+    BOOL cacheable = drv_size <= RT_RESOURCE_DRV_INLINE;
+    if (cacheable && dev->res_cache) {
+        res = dev->res_cache;
+        dev->res_cache = res->cache_next;
+        dev->res_cache_count--;
+    } else {
+        res = malloc(RT_DRV_OFFSET + (cacheable ? RT_RESOURCE_DRV_INLINE : drv_size));
+        if (!res)
+            return NULL;
+    }
+    res->drv_mem = (char *)res + RT_DRV_OFFSET;
+    res->drv_inline = cacheable;
+    return res;
+}
+
+/* Gives a resource's block back (after DestroyResource, or on a failed creation): the runtime
+ * frees the private memory after Destroy* (wddm-semantics §4.1) - recycling it is freeing it
+ * as far as the driver can tell, since it never sees the block again until a new
+ * CalcPrivateResourceSize/CreateResource hands it out zeroed. Caller holds dev->lock. */
+static void block_put_locked(struct rt_device *dev, struct rt_resource *res)
+{
+    if (res->mapped_bits != &res->mapped_inline)
+        free(res->mapped_bits);
+    res->mapped_bits = NULL;
+    res->magic = 0; /* a stale pointer is no longer recognised (callbacks.c) */
+    if (res->drv_inline && dev->res_cache_count < RT_RESOURCE_CACHE_MAX) {
+        res->cache_next = dev->res_cache;
+        dev->res_cache = res;
+        dev->res_cache_count++;
+    } else {
+        free(res);
+    }
+}
+
+void rt_resource_cache_fini(struct rt_device *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    while (dev->res_cache) {
+        struct rt_resource *res = dev->res_cache;
+        dev->res_cache = res->cache_next;
+        free(res);
+    }
+    dev->res_cache_count = 0;
+    pthread_mutex_unlock(&dev->lock);
+}
+
+/* D3D11 allows at most 15 mip levels (16384 texels, D3D11_REQ_MIP_LEVELS); the mip list of
+ * every valid resource fits on the stack. */
+#define RT_STACK_MIPS 16u
+
 HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
                            const D3D11_SUBRESOURCE_DATA *initial_data, struct rt_resource **out)
 {
@@ -120,41 +181,37 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
         return DXGI_ERROR_DEVICE_REMOVED;
     }
     HRESULT hr = E_OUTOFMEMORY;
-    struct rt_resource *res = malloc(sizeof(*res));
-    D3D10DDI_MIPINFO *mips = NULL;
+    struct rt_resource *res = NULL;
+    D3D10DDI_MIPINFO stack_mips[RT_STACK_MIPS];
+    D3D10DDI_MIPINFO *mips = tmpl->mip_levels <= RT_STACK_MIPS ? stack_mips : calloc(tmpl->mip_levels, sizeof(*mips));
     D3D10_DDIARG_SUBRESOURCE_UP *init = NULL;
-    if (!res)
-        return E_OUTOFMEMORY;
-    *res = *tmpl;
-    res->magic = RT_RESOURCE_MAGIC;
-    atomic_init(&res->refs, 1);
-    res->device = dev;
-    res->mapped_count = 0;
-    res->drv_mem = NULL;
-    res->km_resource = 0;
-    res->eviction_priority = 0;
-    res->mapped_bits = calloc((res->subresource_count + 63) / 64, sizeof(UINT64));
-    mips = calloc(res->mip_levels, sizeof(*mips));
-    if (!res->mapped_bits || !mips)
+    /* Map bits: one inline word covers 64 subresources (every buffer); more get an array. */
+    UINT64 *mapped_heap = NULL;
+    if (tmpl->subresource_count > 64) {
+        mapped_heap = calloc((tmpl->subresource_count + 63) / 64, sizeof(UINT64));
+        if (!mapped_heap)
+            goto fail;
+    }
+    if (!mips)
         goto fail;
 
     /* pMipInfoList: texel sizes per level and physical sizes rounded to whole blocks
      * (wddm-semantics §4.2). Buffers: one level of ByteWidth x 1 x 1. */
-    const struct wddm_format_info *fi = wddm_format_info(res->format);
+    const struct wddm_format_info *fi = wddm_format_info(tmpl->format);
     UINT bw = fi ? fi->block_width : 1, bh = fi ? fi->block_height : 1;
-    for (UINT m = 0; m < res->mip_levels; m++) {
-        mips[m].TexelWidth = rt_mip_dim(res->width, m);
-        mips[m].TexelHeight = rt_mip_dim(res->height, m);
-        mips[m].TexelDepth = rt_mip_dim(res->depth, m);
+    for (UINT m = 0; m < tmpl->mip_levels; m++) {
+        mips[m].TexelWidth = rt_mip_dim(tmpl->width, m);
+        mips[m].TexelHeight = rt_mip_dim(tmpl->height, m);
+        mips[m].TexelDepth = rt_mip_dim(tmpl->depth, m);
         mips[m].PhysicalWidth = (mips[m].TexelWidth + bw - 1) / bw * bw;
         mips[m].PhysicalHeight = (mips[m].TexelHeight + bh - 1) / bh * bh;
         mips[m].PhysicalDepth = mips[m].TexelDepth;
     }
     if (initial_data) {
-        init = calloc(res->subresource_count, sizeof(*init));
+        init = calloc(tmpl->subresource_count, sizeof(*init));
         if (!init)
             goto fail;
-        for (UINT s = 0; s < res->subresource_count; s++) {
+        for (UINT s = 0; s < tmpl->subresource_count; s++) {
             init[s].pSysMem = initial_data[s].pSysMem;
             init[s].SysMemPitch = initial_data[s].SysMemPitch;
             init[s].SysMemSlicePitch = initial_data[s].SysMemSlicePitch;
@@ -164,31 +221,50 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
     D3D11DDIARG_CREATERESOURCE args = { 0 };
     args.pMipInfoList = mips;
     args.pInitialDataUP = init;
-    args.ResourceDimension = ddi_dimension(res);
-    args.Usage = (UINT)res->usage;                 /* D3D10_DDI_USAGE_* = D3D11_USAGE_* */
-    args.BindFlags = ddi_bind_flags(res->bind_flags);
-    args.MapFlags = res->cpu_access >> 16;         /* wddm-semantics §10 #4: CPU-access bitmask */
-    args.MiscFlags = ddi_misc_flags(res->misc_flags);
-    args.Format = res->format;
-    args.SampleDesc.Count = res->sample_count;
-    args.SampleDesc.Quality = res->sample_quality;
-    args.MipLevels = res->mip_levels;
-    args.ArraySize = res->array_size;
+    args.ResourceDimension = ddi_dimension(tmpl);
+    args.Usage = (UINT)tmpl->usage;                /* D3D10_DDI_USAGE_* = D3D11_USAGE_* */
+    args.BindFlags = ddi_bind_flags(tmpl->bind_flags);
+    args.MapFlags = tmpl->cpu_access >> 16;        /* wddm-semantics §10 #4: CPU-access bitmask */
+    args.MiscFlags = ddi_misc_flags(tmpl->misc_flags);
+    args.Format = tmpl->format;
+    args.SampleDesc.Count = tmpl->sample_count;
+    args.SampleDesc.Quality = tmpl->sample_quality;
+    args.MipLevels = tmpl->mip_levels;
+    args.ArraySize = tmpl->array_size;
     args.pPrimaryDesc = NULL;
-    args.ByteStride = res->dimension == D3D11_RESOURCE_DIMENSION_BUFFER ? res->desc.buffer.StructureByteStride : 0;
+    args.ByteStride = tmpl->dimension == D3D11_RESOURCE_DIMENSION_BUFFER ? tmpl->desc.buffer.StructureByteStride : 0;
 
     /* seed 001 §3: CalcPrivateResourceSize -> runtime allocates hResource.pDrvPrivate ->
-     * CreateResource(hDevice, pCreate, hResource, hRTResource). */
+     * CreateResource(hDevice, pCreate, hResource, hRTResource). The runtime object and the
+     * driver memory are one block, taken under the device lock the DDI calls hold anyway. */
     rt_ddi_begin(dev);
     SIZE_T size = dev->funcs.pfnCalcPrivateResourceSize(dev->drv_device, &args);
     HRESULT err = dev->call_error;
     if (err == S_OK) {
-        res->drv_mem = calloc(1, size ? size : 1);
-        if (!res->drv_mem) {
+        res = block_get_locked(dev, size ? size : 1);
+        if (!res) {
             (void)rt_ddi_end(dev);
             goto fail;
         }
-        res->drv.pDrvPrivate = res->drv_mem;
+        void *drv_mem = res->drv_mem;
+        BOOL drv_inline = res->drv_inline;
+        *res = *tmpl;
+        res->drv_mem = drv_mem;
+        res->drv_inline = drv_inline;
+        res->cache_next = NULL;
+        res->magic = RT_RESOURCE_MAGIC;
+        atomic_init(&res->refs, 1);
+        res->device = dev;
+        res->mapped_inline = 0;
+        res->mapped_bits = mapped_heap ? mapped_heap : &res->mapped_inline;
+        mapped_heap = NULL;
+        res->mapped_count = 0;
+        res->km_resource = 0;
+        res->eviction_priority = 0;
+        /* Zeroed, as calloc gave it before: a recycled block shows the driver nothing of the
+         * resource that used it last. */
+        memset(drv_mem, 0, size ? size : 1);
+        res->drv.pDrvPrivate = drv_mem;
         D3D10DDI_HRTRESOURCE hrt = { .handle = res };
         dev->funcs.pfnCreateResource(dev->drv_device, &args, res->drv, hrt);
     }
@@ -198,24 +274,26 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
         static const HRESULT allowed[] = { E_OUTOFMEMORY, DXGI_DDI_ERR_UNSUPPORTED };
         hr = rt_ddi_error_to_api(dev, err, allowed, 2, "pfnCreateResource");
         RT_REFUSE("resource creation failed in the driver (0x%08x)", (UINT)err);
-        drop_kernel_resource(dev, res);
+        if (res) {
+            drop_kernel_resource(dev, res);
+            pthread_mutex_lock(&dev->lock);
+            block_put_locked(dev, res);
+            pthread_mutex_unlock(&dev->lock);
+        }
         goto fail;
     }
-    free(mips);
+    if (mips != stack_mips)
+        free(mips);
     free(init);
     rt_device_addref(dev); /* every child holds the device */
     *out = res;
     return S_OK;
 
 fail:
-    free(mips);
+    if (mips != stack_mips)
+        free(mips);
     free(init);
-    if (res) {
-        free(res->drv_mem);
-        free(res->mapped_bits);
-        res->magic = 0;
-        free(res);
-    }
+    free(mapped_heap);
     return hr;
 }
 
@@ -237,19 +315,27 @@ static void resource_destroy(struct rt_resource *res)
         }
     }
     dev->funcs.pfnDestroyResource(dev->drv_device, res->drv);
+    /* The runtime frees the private memory after Destroy* (wddm-semantics §4.1): the block
+     * goes back to the device's cache while the lock is still held. */
+    block_put_locked(dev, res);
     HRESULT err = rt_ddi_end(dev);
     static const HRESULT allowed[] = { D3DDDIERR_DEVICEREMOVED };
     (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnDestroyResource");
-    /* The runtime frees the private memory after Destroy* (wddm-semantics §4.1). */
-    free(res->drv_mem);
-    free(res->mapped_bits);
-    res->magic = 0;
-    free(res);
     rt_device_release(dev);
 }
 
 ULONG rt_resource_release(struct rt_resource *res)
 {
+    /* COM: a reference is only ever gained from a holder (AddRef, QueryInterface, a view
+     * taking one). If the caller's is the only one, nobody can add one concurrently, so the
+     * last Release needs no atomic read-modify-write (the acquire load orders the other
+     * holders' earlier Releases before the destruction). One locked instruction less per
+     * CreateBuffer + Release (W3). */
+    if (atomic_load_explicit(&res->refs, memory_order_acquire) == 1) {
+        atomic_store_explicit(&res->refs, 0, memory_order_relaxed);
+        resource_destroy(res);
+        return 0;
+    }
     ULONG n = atomic_fetch_sub(&res->refs, 1) - 1;
     if (n == 0)
         resource_destroy(res);

@@ -72,6 +72,12 @@ struct rt_device {
     D3D11DDI_DEVICEFUNCS funcs;
     D3D11DDI_DEVICECONTEXTFUNCS ctx_funcs;
 
+    /* Recycled resource blocks (resource.c): each an rt_resource with RT_RESOURCE_DRV_INLINE
+     * bytes of driver handle memory behind it. Protected by lock (creation and destruction
+     * already hold it around the DDI call, so the cache costs no extra lock round trip). */
+    struct rt_resource *res_cache;
+    UINT res_cache_count;
+
     /* callbacks given to the UMD (callbacks.c); stable for the device's lifetime */
     D3DDDI_ADAPTERCALLBACKS adapter_callbacks;
     D3DDDI_DEVICECALLBACKS kt_callbacks;
@@ -106,15 +112,27 @@ struct rt_resource {
     UINT eviction_priority;
 
     /* Map state, protected by device->lock: one bit per subresource (wddm-semantics §5.3:
-     * double map refused, Unmap must match a Map). */
+     * double map refused, Unmap must match a Map). mapped_bits points at mapped_inline when
+     * 64 subresources or fewer (every buffer), else at a heap array. */
     UINT64 *mapped_bits;
+    UINT64 mapped_inline;
     UINT mapped_count;
 
-    /* driver handle memory (seed 001 §3) and the kernel resource the UMD created for it */
+    /* driver handle memory (seed 001 §3) and the kernel resource the UMD created for it.
+     * drv_mem is inline right behind the rt_resource (one block, as the D3D runtime lays its
+     * objects out) when drv_inline; the block is then recycled through device->res_cache. */
     void *drv_mem;
+    BOOL drv_inline;
+    struct rt_resource *cache_next; /* device->res_cache link while cached */
     D3D10DDI_HRESOURCE drv;
     D3DKMT_HANDLE km_resource;      /* set by pfnAllocateCb when hResource names this resource */
 };
+
+/* Driver handle memory that fits behind a cached rt_resource block. The reference UMD asks
+ * sizeof(umd_resource) + n * 32 bytes; 512 covers every buffer and small mip chains. */
+#define RT_RESOURCE_DRV_INLINE 512u
+/* Blocks a device keeps for reuse: bounds what an idle device holds (64 x ~700 bytes). */
+#define RT_RESOURCE_CACHE_MAX 64u
 
 /* ---- render target view (view.c) ------------------------------------------------------------- */
 #define RT_VIEW_MAGIC 0x52545654u /* "RTVT" */
@@ -157,6 +175,9 @@ HRESULT rt_ddi_end(struct rt_device *dev);
  * (wddm-semantics §4.3 "anything else is critical"). */
 HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRESULT *allowed, UINT n_allowed,
                             const char *ddi_name);
+
+/* resource.c: frees the device's cached resource blocks (device teardown). */
+void rt_resource_cache_fini(struct rt_device *dev);
 
 /* callbacks.c */
 void rt_callbacks_init(struct rt_device *dev);

@@ -11,6 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A zeroed kernel object whose struct dxgk_object header the caller initialises
+ * (dxgk_object_init). Not calloc: glibc's calloc bypasses the per-thread cache (tcache), so a
+ * create/destroy loop went through the arena's free-and-coalesce path on every pair. The
+ * header is left out of the memset on purpose: GCC folds malloc + memset of the whole block
+ * back into calloc. */
+__attribute__((noinline)) /* keeps the size variable: libc's vector memset, not an inline
+                            * `rep stos` (slow to start for a few hundred bytes) */
+static void *object_alloc(size_t size)
+{
+    unsigned char *p = malloc(size);
+    if (p)
+        memset(p + sizeof(struct dxgk_object), 0, size - sizeof(struct dxgk_object));
+    return p;
+}
+
 static void resource_release(struct dxgk_object *obj)
 {
     free(obj);
@@ -280,20 +295,15 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         }
     }
     if (args->Flags.CreateResource) {
-        res = calloc(1, sizeof *res);
+        res = object_alloc(sizeof *res);
         if (!res) {
             st = STATUS_NO_MEMORY;
             goto out;
         }
         dxgk_object_init(&res->obj, DXGK_TYPE_RESOURCE, resource_release);
         res->device = d;
-        res->handle = dxgk_handle_insert(&res->obj);
-        if (!res->handle) {
-            free(res);
-            res = NULL;
-            st = STATUS_NO_MEMORY;
-            goto out;
-        }
+        /* Its handle is inserted with the allocations' below (one table-lock round trip);
+         * the KMD's CreateAllocation does not see kernel resource handles. */
         new_res = true;
     } else if (args->hResource) {
         res = (struct dxgk_resource *)dxgk_handle_get(args->hResource, DXGK_TYPE_RESOURCE);
@@ -336,7 +346,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         }
     }
     for (UINT i = 0; i < n; i++) {
-        struct dxgk_allocation *x = calloc(1, sizeof *x);
+        struct dxgk_allocation *x = object_alloc(sizeof *x);
         if (!x) {
             st = STATUS_NO_MEMORY;
             goto out;
@@ -348,13 +358,38 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         x->first.alloc = x;
         x->instances = x->instances_tail = x->current = &x->first;
         x->instance_count = 1;
-        x->handle = dxgk_handle_insert(&x->obj);
-        if (!x->handle) {
-            free(x);
+        al[i] = x;
+    }
+    {
+        /* Every handle of the call (the allocations', then a new resource's) in one acquisition
+         * of the handle-table lock; unpublished until the end, as before. */
+        struct dxgk_object *stack_objs[5];
+        D3DKMT_HANDLE stack_h[5];
+        UINT m = n + (new_res ? 1u : 0u);
+        struct dxgk_object **objs = m <= 5 ? stack_objs : calloc(m, sizeof *objs);
+        D3DKMT_HANDLE *hs = m <= 5 ? stack_h : calloc(m, sizeof *hs);
+        bool ok = objs && hs;
+        if (ok) {
+            for (UINT i = 0; i < n; i++)
+                objs[i] = &al[i]->obj;
+            if (new_res)
+                objs[n] = &res->obj;
+            ok = dxgk_handle_insert_n(objs, m, hs);
+        }
+        if (ok) {
+            for (UINT i = 0; i < n; i++)
+                al[i]->handle = hs[i];
+            if (new_res)
+                res->handle = hs[n];
+        }
+        if (objs != stack_objs)
+            free(objs);
+        if (hs != stack_h)
+            free(hs);
+        if (!ok) {
             st = STATUS_NO_MEMORY;
             goto out;
         }
-        al[i] = x;
     }
     {
         DXGK_OPENALLOCATIONINFO stack_open[4];
@@ -399,15 +434,15 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         }
     }
     pthread_mutex_unlock(&a->lock);
-    for (UINT i = 0; i < n; i++) {
+    /* Publish the allocations, then a new resource (lock-free: objects/handle.c). */
+    for (UINT i = 0; i < n; i++)
         dxgk_handle_publish(al[i]->handle);
+    if (new_res)
+        dxgk_handle_publish(res->handle);
+    for (UINT i = 0; i < n; i++)
         args->pAllocationInfo[i].hAllocation = al[i]->handle;
-    }
-    if (res) {
-        if (new_res)
-            dxgk_handle_publish(res->handle);
+    if (res)
         args->hResource = res->handle;
-    }
     DXGK_COUNT(a, allocations_created, n);
     st = STATUS_SUCCESS;
     res = new_res ? NULL : res; /* a new resource's reference stays with its handle */
@@ -416,14 +451,17 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
 
 out:
     if (!NT_SUCCESS(st)) {
+        /* Objects whose handles were inserted give them back; the others (the batch insert
+         * failed or was not reached) are dropped directly. */
         for (UINT i = 0; i < n && al; i++) {
             if (al[i])
-                dxgk_object_put(dxgk_handle_remove(al[i]->handle, DXGK_TYPE_ALLOCATION));
+                dxgk_object_put(al[i]->handle ? dxgk_handle_remove(al[i]->handle, DXGK_TYPE_ALLOCATION)
+                                              : &al[i]->obj);
         }
         if (kmd_created)
             kmd_destroy(a, info, n, new_res && res ? res->kmd : NULL);
         if (new_res && res) {
-            dxgk_object_put(dxgk_handle_remove(res->handle, DXGK_TYPE_RESOURCE));
+            dxgk_object_put(res->handle ? dxgk_handle_remove(res->handle, DXGK_TYPE_RESOURCE) : &res->obj);
             res = NULL;
         }
     }
@@ -457,21 +495,21 @@ NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *args)
     UINT n = 0;
 
     if (args->hResource) {
-        /* wddm-semantics §3.5: hResource != 0 releases every allocation of it and the resource. */
-        struct dxgk_resource *res = (struct dxgk_resource *)dxgk_handle_get(args->hResource, DXGK_TYPE_RESOURCE);
+        /* wddm-semantics §3.5: hResource != 0 releases every allocation of it and the resource.
+         * Lookup, ownership check and removal of the resource's handle and of its allocations'
+         * handles happen in one acquisition of the handle-table lock (nested in the adapter
+         * lock, as every removal is): a concurrent destroy of the same handle finds it gone. */
+        pthread_mutex_lock(&a->lock);
+        dxgk_handle_lock();
+        /* No lookup reference: the handle's reference keeps it alive while the table lock is
+         * held, and moves to the deferred entry with the removal below. */
+        struct dxgk_resource *res =
+            (struct dxgk_resource *)dxgk_handle_find_locked(args->hResource, DXGK_TYPE_RESOURCE);
         if (!res || res->device != d) {
+            dxgk_handle_unlock();
+            pthread_mutex_unlock(&a->lock);
             dxgk_refuse("D3DKMTDestroyAllocation: invalid resource handle 0x%08x for device 0x%08x",
                         args->hResource, args->hDevice);
-            if (res)
-                dxgk_object_put(&res->obj);
-            goto out;
-        }
-        pthread_mutex_lock(&a->lock);
-        struct dxgk_object *ro = dxgk_handle_remove(args->hResource, DXGK_TYPE_RESOURCE);
-        if (!ro) {
-            pthread_mutex_unlock(&a->lock);
-            dxgk_object_put(&res->obj);
-            dxgk_refuse("D3DKMTDestroyAllocation: resource 0x%08x already destroyed", args->hResource);
             goto out;
         }
         UINT cnt = 0;
@@ -479,21 +517,23 @@ NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *args)
             if (!x->dead)
                 cnt++;
         if (cnt > 8)
-            al = calloc(cnt, sizeof *al);
+            al = calloc(cnt, sizeof *al); /* rare (this UMD makes one per resource) */
         if (!al) {
+            /* Out of memory before anything was removed: the resource stays intact. */
             al = stack_al;
+            dxgk_handle_unlock();
             pthread_mutex_unlock(&a->lock);
-            dxgk_object_put(ro);
-            dxgk_object_put(&res->obj);
             st = STATUS_NO_MEMORY;
             goto out;
         }
+        /* The handle's reference moves into the deferred entry. */
+        (void)dxgk_handle_remove_locked(args->hResource, DXGK_TYPE_RESOURCE);
         for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
-            if (!x->dead && dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION))
+            if (!x->dead && dxgk_handle_remove_locked(x->handle, DXGK_TYPE_ALLOCATION))
                 al[n++] = x;
+        dxgk_handle_unlock();
         st = dxgk_allocation_destroy_list_locked(a, d, res, al, n, &stack, &now);
         pthread_mutex_unlock(&a->lock);
-        dxgk_object_put(&res->obj); /* the lookup; the handle's reference is in the entry */
         goto out;
     }
     if (!args->AllocationCount || !args->phAllocationList) {
