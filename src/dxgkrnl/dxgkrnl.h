@@ -231,7 +231,8 @@ struct dxgk_adapter {
     pthread_mutex_t lock;             /* the adapter lock (see top of file) */
     struct dxgk_deferred *deferred;   /* protected by adapter->lock */
     struct dxgk_packet *paging_pool;  /* free paging buffers; protected by adapter->lock */
-    UINT64 deferred_count;            /* entries on a->deferred; protected by adapter->lock */
+    _Atomic UINT64 deferred_count;    /* entries on a->deferred; written under adapter->lock, read
+                                       * lock-free by the DPC (sched/interrupt.c) */
     pthread_cond_t deferred_cond;     /* a counted entry was freed; waits on adapter->lock */
 
     pthread_mutex_t interrupt_lock;   /* the interrupt level */

@@ -173,13 +173,27 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
     }
     if (res)
         res->dead = true;
+    if (!idle) {
+        e->next = a->deferred;
+        a->deferred = e;
+        a->deferred_count++;
+        /* The DPC reads deferred_count without the lock to decide whether to wake the worker
+         * that frees deferred entries (sched/interrupt.c). If the last packet using these
+         * allocations retired just before the count went up, nothing would free the entry
+         * until some later wake-up: look again after a full fence (the DPC fences between
+         * retiring packets and reading the count), so one side always sees the other. */
+        atomic_thread_fence(memory_order_seq_cst);
+        idle = entry_idle_locked(a, e);
+        if (idle) {
+            a->deferred = e->next;
+            a->deferred_count--;
+            e->next = NULL;
+        }
+    }
     if (idle) {
         release_locked(a, e); /* the KMD calls follow without the lock */
         *out_now = e;
     } else {
-        e->next = a->deferred;
-        a->deferred = e;
-        a->deferred_count++;
         dev->deferred_count++;
         e->counted = true;
         *out_now = NULL;

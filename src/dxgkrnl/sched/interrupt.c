@@ -43,15 +43,14 @@ BOOLEAN APIENTRY dxgk_cb_queue_dpc(HANDLE hAdapter)
 }
 
 /* Whether destroyed allocations wait for the GPU to free them (objects/allocation.c): the
- * worker frees them once their packets retired. The DPC never waits for the adapter lock: if
- * it is busy, assume there are. */
+ * worker frees them once their packets retired. Read lock-free: the DPC never takes the
+ * adapter lock. */
 static bool deferred_waiting(struct dxgk_adapter *a)
 {
-    if (pthread_mutex_trylock(&a->lock) != 0)
-        return true;
-    bool waiting = a->deferred != NULL;
-    pthread_mutex_unlock(&a->lock);
-    return waiting;
+    /* Pairs with the fence in dxgk_allocation_destroy_list_locked: the retirement above is
+     * visible to a destroyer, or its entry is visible here. */
+    atomic_thread_fence(memory_order_seq_cst);
+    return atomic_load_explicit(&a->deferred_count, memory_order_relaxed) != 0;
 }
 
 static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
