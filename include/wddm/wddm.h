@@ -47,6 +47,13 @@ NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
  * (DESIGN.md "Errors"). Also on with WDDM_DEBUG=1 or D3D11_CREATE_DEVICE_DEBUG. */
 void wddm_debug_set(int enabled);
 
+/* The last refusal lines of the calling thread ("<layer>: <rule broken>", up to four, oldest
+ * first, '\n'-separated), kept whether or not the debug switch is on: why the last failing
+ * call failed, and what caused it below. Copies them into buf (if any); returns the length.
+ * wddm_clear_refusals() forgets them. */
+size_t wddm_last_refusals(char *buf, size_t size);
+void wddm_clear_refusals(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,14 +26,43 @@ void wddm_debug_set(int enabled)
     atomic_store(&debug_state, enabled ? 1 : 0);
 }
 
+/* The last refusals of this thread, kept whether or not the switch is on, so that a caller (a
+ * test, `wddm info`) can show why a call failed: a refusal below usually causes one above it
+ * (the KMD names the bad line of a caps file, then the kernel says the start failed), so a
+ * few are kept, oldest first. */
+#define REFUSALS 4
+static _Thread_local char refusals[REFUSALS][256];
+static _Thread_local unsigned refusal_count;
+
 void wddm_debug(const char *layer, const char *fmt, ...)
 {
-    if (!wddm_debug_enabled())
-        return;
-    char line[512];
+    char line[224];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "wddm: %s: %s\n", layer, line);
+    char *slot = refusals[refusal_count++ % REFUSALS];
+    snprintf(slot, sizeof refusals[0], "%s: %s", layer, line);
+    if (wddm_debug_enabled())
+        fprintf(stderr, "wddm: %s\n", slot);
+}
+
+size_t wddm_last_refusals(char *buf, size_t size)
+{
+    size_t used = 0;
+    if (buf && size)
+        buf[0] = 0;
+    unsigned first = refusal_count > REFUSALS ? refusal_count - REFUSALS : 0;
+    for (unsigned i = first; i < refusal_count; i++) {
+        const char *r = refusals[i % REFUSALS];
+        if (buf && used < size)
+            snprintf(buf + used, size - used, "%s%s", used ? "\n" : "", r);
+        used += strlen(r) + (i > first);
+    }
+    return used;
+}
+
+void wddm_clear_refusals(void)
+{
+    refusal_count = 0;
 }

@@ -26,26 +26,41 @@ bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *c)
 {
     const DXGK_VIDMMCAPS *mm = &c->MemoryManagementCaps;
     const DXGK_VIDSCHCAPS *s = &c->SchedulingCaps;
-    /* wddm-semantics §6.1: DedicatedPagingEngine, PagingEngineCanSwizzle and Reserved are 0. */
-    VERIFY(!mm->DedicatedPagingEngine && !mm->PagingEngineCanSwizzle && !mm->Reserved,
-           "DXGK_VIDMMCAPS reserved bits set (0x%08x)", mm->Value);
-    VERIFY(!(mm->GpuMmuSupported && mm->IoMmuSupported), "DXGK_VIDMMCAPS: GpuMmu and IoMmu are exclusive");
-    VERIFY(!mm->VirtualAddressingSupported || (mm->GpuMmuSupported ^ mm->IoMmuSupported),
-           "DXGK_VIDMMCAPS: VirtualAddressingSupported needs exactly one of GpuMmu/IoMmu");
+    /* Seed 003 / wddm-semantics §6.1, checked at adapter start: each message names the
+     * members involved, and the adapter does not start. */
+    VERIFY(!mm->DedicatedPagingEngine, "DXGK_VIDMMCAPS.DedicatedPagingEngine is reserved and must be 0");
+    VERIFY(!mm->PagingEngineCanSwizzle, "DXGK_VIDMMCAPS.PagingEngineCanSwizzle is reserved and must be 0");
+    VERIFY(!mm->Reserved, "DXGK_VIDMMCAPS.Reserved must be 0 (Value 0x%08x)", mm->Value);
+    VERIFY(!(mm->GpuMmuSupported && mm->IoMmuSupported),
+           "DXGK_VIDMMCAPS.GpuMmuSupported and DXGK_VIDMMCAPS.IoMmuSupported are both set: an adapter "
+           "cannot support the GpuMmu and the IoMmu models at the same time");
+    VERIFY(!mm->VirtualAddressingSupported || mm->GpuMmuSupported || mm->IoMmuSupported,
+           "DXGK_VIDMMCAPS.VirtualAddressingSupported is set without DXGK_VIDMMCAPS.GpuMmuSupported or "
+           "DXGK_VIDMMCAPS.IoMmuSupported");
     VERIFY(!mm->CrossAdapterResourceTexture || mm->CrossAdapterResource,
-           "DXGK_VIDMMCAPS: CrossAdapterResourceTexture needs CrossAdapterResource");
+           "DXGK_VIDMMCAPS.CrossAdapterResourceTexture (tier 2) is set without DXGK_VIDMMCAPS.CrossAdapterResource "
+           "(tier 1)");
     VERIFY(!mm->CrossAdapterResourceScanout || (mm->CrossAdapterResource && mm->CrossAdapterResourceTexture),
-           "DXGK_VIDMMCAPS: CrossAdapterResourceScanout needs CrossAdapterResource(Texture)");
+           "DXGK_VIDMMCAPS.CrossAdapterResourceScanout (tier 3) needs DXGK_VIDMMCAPS.CrossAdapterResource and "
+           "DXGK_VIDMMCAPS.CrossAdapterResourceTexture");
     VERIFY(!mm->IoMmuSecureModeRequired || mm->IoMmuSecureModeSupported,
-           "DXGK_VIDMMCAPS: IoMmuSecureModeRequired needs IoMmuSecureModeSupported");
-    /* FIXME(wddm2): the GPU virtual addressing models are not implemented; WDDM 1.x only. */
-    VERIFY(!mm->VirtualAddressingSupported, "DXGK_VIDMMCAPS: GPU virtual addressing is not supported (WDDM 1.x)");
+           "DXGK_VIDMMCAPS.IoMmuSecureModeRequired is set without DXGK_VIDMMCAPS.IoMmuSecureModeSupported");
+    /* "The host KMD needs to set the cap if all DDIs are implemented" (seed 003): the GPU-PV
+     * DDIs are not part of this model's DRIVER_INITIALIZATION_DATA, so no KMD has them all. */
+    VERIFY(!mm->ParavirtualizationSupported,
+           "DXGK_VIDMMCAPS.ParavirtualizationSupported is set but the KMD implements none of the GPU "
+           "paravirtualization DDIs the cap requires");
+    /* FIXME(wddm2, issue 6): the GpuMmu and IoMmu models are not implemented; WDDM 1.x only. */
+    VERIFY(!mm->VirtualAddressingSupported,
+           "DXGK_VIDMMCAPS.VirtualAddressingSupported: GPU virtual addressing (WDDM 2.x GpuMmu/IoMmu) is not "
+           "implemented by this kernel yet");
+    VERIFY(!s->Reserved, "DXGK_VIDSCHCAPS.Reserved must be 0 (Value 0x%08x)", s->Value);
     /* wddm-semantics §6.2 */
-    VERIFY(!s->PreemptionAware || s->MultiEngineAware, "DXGK_VIDSCHCAPS: PreemptionAware needs MultiEngineAware");
+    VERIFY(!s->PreemptionAware || s->MultiEngineAware, "DXGK_VIDSCHCAPS.PreemptionAware is set without DXGK_VIDSCHCAPS.MultiEngineAware");
     VERIFY(!s->NoDmaPatching || (s->PreemptionAware && s->MultiEngineAware),
-           "DXGK_VIDSCHCAPS: NoDmaPatching needs PreemptionAware and MultiEngineAware");
+           "DXGK_VIDSCHCAPS.NoDmaPatching needs DXGK_VIDSCHCAPS.PreemptionAware and DXGK_VIDSCHCAPS.MultiEngineAware");
     VERIFY(!s->CancelCommandAware || s->MultiEngineAware,
-           "DXGK_VIDSCHCAPS: CancelCommandAware needs MultiEngineAware");
+           "DXGK_VIDSCHCAPS.CancelCommandAware is set without DXGK_VIDSCHCAPS.MultiEngineAware");
     UINT nodes = c->GpuEngineTopology.NbAsymetricProcessingNodes;
     VERIFY(nodes >= 1 && nodes <= DXGK_MAX_NODES, "NbAsymetricProcessingNodes %u not in 1..%u", nodes,
            DXGK_MAX_NODES);

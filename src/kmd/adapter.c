@@ -84,6 +84,9 @@ NTSTATUS APIENTRY SwKmdStartDevice(const PVOID MiniportDeviceContext, DXGK_START
         a->segment_size[id] = cfg.segments[id - 1].size;
     for (UINT32 n = 0; n < SWKMD_NODE_COUNT; n++)
         atomic_store(&a->notified_fence[n], 0);
+    NTSTATUS st = swkmd_caps_init(a);
+    if (!NT_SUCCESS(st))
+        return st; /* nothing built yet */
 
     a->gpu = swgpu_create(&cfg);
     if (!a->gpu) {

@@ -53,10 +53,14 @@ struct swkmd_adapter {
     int started;
     struct swgpu *gpu;
     UINT64 segment_size[SWKMD_SEGMENT_COUNT + 1]; /* by segment id */
+    DXGK_DRIVERCAPS caps;               /* set at StartDevice (caps.c), read-only after */
     /* Last fence the ISR reported per node. Written only inside the ISR or a routine run by
      * DxgkCbSynchronizeExecution (serialized with it, wddm-semantics §8.2); atomic anyway. */
     _Atomic(UINT32) notified_fence[SWKMD_NODE_COUNT];
 };
+
+/* caps.c: the adapter's DXGK_DRIVERCAPS, defaults then the WDDM_KMD_CAPS file (StartDevice). */
+NTSTATUS swkmd_caps_init(struct swkmd_adapter *a);
 
 struct swkmd_device {
     UINT32 magic;

@@ -2,25 +2,17 @@
  * `DXGK_VIDMMCAPS.<Member> = 0|1` / `DXGK_DRIVERCAPS.<Field> = value` is issue 6's). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <wddm/d3dkmddi.h>
 #include <wddm/d3dkmthk.h>
 
+#include <wddm/wddm.h>
+
+#include "common/caps.h"
 #include "tool.h"
 
-/* Bit positions are the WDK's declaration order (seed 003). */
-static const char *const vidmm_bits[] = {
-    "OutOfOrderLock", "DedicatedPagingEngine", "PagingEngineCanSwizzle", "SectionBackedPrimary",
-    "CrossAdapterResource", "VirtualAddressingSupported", "GpuMmuSupported", "IoMmuSupported",
-    "ReplicateGdiContent", "NonCpuVisiblePrimary", "ParavirtualizationSupported",
-    "IoMmuSecureModeSupported", "DisableSelfRefreshVRAMInS3", "IoMmuSecureModeRequired",
-    "MapAperture2Supported", "CrossAdapterResourceTexture", "CrossAdapterResourceScanout",
-    "AlwaysPoweredVRAM",
-};
-static const char *const vidsch_bits[] = {
-    "MultiEngineAware", "VSyncPowerSaveAware", "PreemptionAware", "NoDmaPatching",
-    "CancelCommandAware", "No64BitAtomics", "LowIrqlPreemptCommand",
-};
 static const char *const segment_bits[] = {
     "Aperture", "Agp", "CpuVisible", "UseBanking", "CacheCoherent", "PitchAlignment",
     "PopulatedFromSystemMemory", "PreservedDuringStandby", "PreservedDuringHibernate",
@@ -36,29 +28,6 @@ static NTSTATUS query(D3DKMT_HANDLE hAdapter, KMTQUERYADAPTERINFOTYPE type, void
     D3DKMT_QUERYADAPTERINFO q = {.hAdapter = hAdapter, .Type = type, .pPrivateDriverData = out,
                                  .PrivateDriverDataSize = size};
     return D3DKMTQueryAdapterInfo(&q);
-}
-
-static void print_caps(const DXGK_DRIVERCAPS *c)
-{
-    printf("DXGK_DRIVERCAPS.WDDMVersion = 0x%x\n", (unsigned)c->WDDMVersion);
-    printf("DXGK_DRIVERCAPS.HighestAcceptableAddress = 0x%" PRIx64 "\n", (uint64_t)c->HighestAcceptableAddress.QuadPart);
-    printf("DXGK_DRIVERCAPS.MaxAllocationListSlotId = %u\n", c->MaxAllocationListSlotId);
-    printf("DXGK_DRIVERCAPS.ApertureSegmentCommitLimit = %zu\n", (size_t)c->ApertureSegmentCommitLimit);
-    printf("DXGK_DRIVERCAPS.NumberOfSwizzlingRanges = %u\n", c->NumberOfSwizzlingRanges);
-    printf("DXGK_DRIVERCAPS.GpuEngineTopology.NbAsymetricProcessingNodes = %u\n",
-           c->GpuEngineTopology.NbAsymetricProcessingNodes);
-    printf("DXGK_DRIVERCAPS.PreemptionCaps.GraphicsPreemptionGranularity = %u\n",
-           (unsigned)c->PreemptionCaps.GraphicsPreemptionGranularity);
-    printf("DXGK_DRIVERCAPS.PreemptionCaps.ComputePreemptionGranularity = %u\n",
-           (unsigned)c->PreemptionCaps.ComputePreemptionGranularity);
-    printf("DXGK_DRIVERCAPS.SupportPerEngineTDR = %u\n", (unsigned)c->SupportPerEngineTDR);
-    for (unsigned i = 0; i < COUNT(vidsch_bits); i++)
-        printf("DXGK_VIDSCHCAPS.%s = %u\n", vidsch_bits[i], (c->SchedulingCaps.Value >> i) & 1u);
-    printf("DXGK_VIDSCHCAPS.HwQueuePacketCap = %u\n", (unsigned)c->SchedulingCaps.HwQueuePacketCap);
-    for (unsigned i = 0; i < COUNT(vidmm_bits); i++)
-        printf("DXGK_VIDMMCAPS.%s = %u\n", vidmm_bits[i], (c->MemoryManagementCaps.Value >> i) & 1u);
-    printf("DXGK_VIDMMCAPS.Reserved = 0x%x\n", c->MemoryManagementCaps.Value >> COUNT(vidmm_bits));
-    printf("DXGK_VIDMMCAPS.PagingNode = %u\n", c->MemoryManagementCaps.PagingNode);
 }
 
 static void print_segments(const D3DKMT_WDDM_SEGMENTS *s)
@@ -79,11 +48,22 @@ static void print_segments(const D3DKMT_WDDM_SEGMENTS *s)
 
 int wddm_tool_info(int argc, char **argv)
 {
+    /* `wddm info --caps FILE`: what that caps file would do — start the adapter with it (the
+     * reference KMD reads WDDM_KMD_CAPS) and show the result or the exact reason it fails. */
+    if (argc >= 3 && strcmp(argv[1], "--caps") == 0) {
+        setenv("WDDM_KMD_CAPS", argv[2], 1);
+    } else if (argc >= 2) {
+        fprintf(stderr, "usage: wddm info [--caps FILE]\n");
+        return 2;
+    }
     D3DKMT_ADAPTERINFO adapters[4];
     D3DKMT_ENUMADAPTERS2 e = {.NumAdapters = 4, .pAdapters = adapters};
+    wddm_clear_refusals();
     NTSTATUS st = D3DKMTEnumAdapters2(&e);
     if (!NT_SUCCESS(st)) {
-        fprintf(stderr, "wddm info: no adapter started (NTSTATUS 0x%08x)\n", (unsigned)st);
+        char why[1100];
+        wddm_last_refusals(why, sizeof why);
+        fprintf(stderr, "wddm info: the adapter did not start (NTSTATUS 0x%08x):\n%s\n", (unsigned)st, why);
         return 1;
     }
     int rc = 0;
@@ -97,7 +77,7 @@ int wddm_tool_info(int argc, char **argv)
             fprintf(stderr, "wddm info: adapter %lu does not answer its queries\n", (unsigned long)a);
             rc = 1;
         } else {
-            print_caps(&caps);
+            wddm_caps_print(stdout, &caps);
             print_segments(&segs);
         }
         D3DKMT_CLOSEADAPTER c = {.hAdapter = adapters[a].hAdapter};

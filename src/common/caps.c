@@ -1,0 +1,205 @@
+/* DXGK_DRIVERCAPS by name: see caps.h. */
+#include "common/caps.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BIT(prefix, member, word, pos, n, note) \
+    {prefix "." #member, offsetof(DXGK_DRIVERCAPS, word), 0, pos, n, note}
+#define VIDMM(member, pos, note) BIT("DXGK_VIDMMCAPS", member, MemoryManagementCaps.Value, pos, 1, note)
+#define VIDSCH(member, pos, n) BIT("DXGK_VIDSCHCAPS", member, SchedulingCaps.Value, pos, n, NULL)
+#define FIELD(name, member, note) \
+    {name, offsetof(DXGK_DRIVERCAPS, member), sizeof(((DXGK_DRIVERCAPS *)0)->member), 0, 0, note}
+#define DRIVER(member) FIELD("DXGK_DRIVERCAPS." #member, member, NULL)
+
+/* Bit positions: declaration order of the WDK's bitfields (seed 003 for DXGK_VIDMMCAPS). */
+static const struct wddm_cap_field fields[] = {
+    DRIVER(WDDMVersion),
+    FIELD("DXGK_DRIVERCAPS.HighestAcceptableAddress", HighestAcceptableAddress.QuadPart, NULL),
+    DRIVER(MaxAllocationListSlotId),
+    DRIVER(ApertureSegmentCommitLimit),
+    DRIVER(MaxPointerWidth),
+    DRIVER(MaxPointerHeight),
+    DRIVER(InterruptMessageNumber),
+    DRIVER(NumberOfSwizzlingRanges),
+    DRIVER(MaxOverlays),
+    DRIVER(MaxQueuedFlipOnVSync),
+    DRIVER(GpuEngineTopology.NbAsymetricProcessingNodes),
+    DRIVER(PreemptionCaps.GraphicsPreemptionGranularity),
+    DRIVER(PreemptionCaps.ComputePreemptionGranularity),
+    DRIVER(SupportNonVGA),
+    DRIVER(SupportSmoothRotation),
+    DRIVER(SupportPerEngineTDR),
+    DRIVER(SupportDirectFlip),
+    DRIVER(SupportMultiPlaneOverlay),
+    DRIVER(SupportRuntimePowerManagement),
+    DRIVER(SupportSurpriseRemovalInHibernation),
+    DRIVER(HybridDiscrete),
+    DRIVER(MaxOverlayPlanes),
+    DRIVER(HybridIntegrated),
+    DRIVER(InternalGpuVirtualAddressRangeStart),
+    DRIVER(InternalGpuVirtualAddressRangeEnd),
+    DRIVER(SupportSurpriseRemoval),
+    DRIVER(HybridAcpiChainingRequired),
+    DRIVER(DetachableDevice),
+    DRIVER(MaxHwQueuedFlips),
+    VIDSCH(MultiEngineAware, 0, 1),
+    VIDSCH(VSyncPowerSaveAware, 1, 1),
+    VIDSCH(PreemptionAware, 2, 1),
+    VIDSCH(NoDmaPatching, 3, 1),
+    VIDSCH(CancelCommandAware, 4, 1),
+    VIDSCH(No64BitAtomics, 5, 1),
+    VIDSCH(LowIrqlPreemptCommand, 6, 1),
+    VIDSCH(HwQueuePacketCap, 7, 4),
+    VIDSCH(NativeGpuFence, 11, 1),
+    VIDSCH(OptimizedNativeFenceSignaledInterrupt, 12, 1),
+    BIT("DXGK_VIDSCHCAPS", Reserved, SchedulingCaps.Value, 13, 19, "reserved, must be 0"),
+    VIDMM(OutOfOrderLock, 0, NULL),
+    VIDMM(DedicatedPagingEngine, 1, "reserved, must be 0"),
+    VIDMM(PagingEngineCanSwizzle, 2, "reserved, must be 0"),
+    VIDMM(SectionBackedPrimary, 3, "documentation only: the model has no primaries yet"),
+    VIDMM(CrossAdapterResource, 4, NULL),
+    VIDMM(VirtualAddressingSupported, 5, NULL),
+    VIDMM(GpuMmuSupported, 6, NULL),
+    VIDMM(IoMmuSupported, 7, NULL),
+    VIDMM(ReplicateGdiContent, 8, "documentation only: the model has no GDI"),
+    VIDMM(NonCpuVisiblePrimary, 9, "documentation only: the model has no primaries yet"),
+    VIDMM(ParavirtualizationSupported, 10, NULL),
+    VIDMM(IoMmuSecureModeSupported, 11, NULL),
+    VIDMM(DisableSelfRefreshVRAMInS3, 12, "documentation only: the model has no power states"),
+    VIDMM(IoMmuSecureModeRequired, 13, NULL),
+    VIDMM(MapAperture2Supported, 14, NULL),
+    VIDMM(CrossAdapterResourceTexture, 15, NULL),
+    VIDMM(CrossAdapterResourceScanout, 16, NULL),
+    VIDMM(AlwaysPoweredVRAM, 17, "documentation only: semantics undocumented"),
+    BIT("DXGK_VIDMMCAPS", Reserved, MemoryManagementCaps.Value, 18, 14, "reserved, must be 0"),
+    FIELD("DXGK_VIDMMCAPS.PagingNode", MemoryManagementCaps.PagingNode, NULL),
+};
+
+size_t wddm_caps_count(void)
+{
+    return sizeof fields / sizeof fields[0];
+}
+
+const struct wddm_cap_field *wddm_caps_at(size_t i)
+{
+    return i < wddm_caps_count() ? &fields[i] : NULL;
+}
+
+const struct wddm_cap_field *wddm_caps_find(const char *name)
+{
+    for (size_t i = 0; i < wddm_caps_count(); i++)
+        if (strcmp(fields[i].name, name) == 0)
+            return &fields[i];
+    return NULL;
+}
+
+UINT64 wddm_caps_get(const DXGK_DRIVERCAPS *caps, const struct wddm_cap_field *f)
+{
+    const BYTE *p = (const BYTE *)caps + f->offset;
+    if (f->size == 0) {
+        UINT word;
+        memcpy(&word, p, sizeof word);
+        return (word >> f->shift) & (UINT)((1ull << f->width) - 1);
+    }
+    UINT64 v = 0;
+    memcpy(&v, p, f->size); /* little-endian: the low bytes */
+    return v;
+}
+
+BOOL wddm_caps_set(DXGK_DRIVERCAPS *caps, const struct wddm_cap_field *f, UINT64 value)
+{
+    BYTE *p = (BYTE *)caps + f->offset;
+    if (f->size == 0) {
+        if (value >> f->width)
+            return FALSE;
+        UINT word, mask = (UINT)(((1ull << f->width) - 1) << f->shift);
+        memcpy(&word, p, sizeof word);
+        word = (word & ~mask) | ((UINT)value << f->shift);
+        memcpy(p, &word, sizeof word);
+        return TRUE;
+    }
+    if (f->size < 8 && value >> (8 * f->size))
+        return FALSE;
+    memcpy(p, &value, f->size);
+    return TRUE;
+}
+
+void wddm_caps_print(FILE *out, const DXGK_DRIVERCAPS *caps)
+{
+    for (size_t i = 0; i < wddm_caps_count(); i++) {
+        const struct wddm_cap_field *f = &fields[i];
+        UINT64 v = wddm_caps_get(caps, f);
+        /* Addresses, versions and masks read better in hex; counts and bits in decimal. */
+        if (strstr(f->name, "Address") || strstr(f->name, "WDDMVersion"))
+            fprintf(out, "%s = 0x%llx", f->name, (unsigned long long)v);
+        else
+            fprintf(out, "%s = %llu", f->name, (unsigned long long)v);
+        if (f->note)
+            fprintf(out, "  # %s", f->note);
+        fputc('\n', out);
+    }
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = 0;
+    return s;
+}
+
+BOOL wddm_caps_apply_file(const char *path, DXGK_DRIVERCAPS *caps, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        return FALSE;
+    }
+    DXGK_DRIVERCAPS work = *caps; /* all or nothing */
+    char line[512];
+    unsigned n = 0;
+    BOOL ok = TRUE;
+    while (ok && fgets(line, sizeof line, f)) {
+        n++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            snprintf(err, err_size, "%s:%u: expected 'NAME = value', got '%s'", path, n, s);
+            ok = FALSE;
+            break;
+        }
+        *eq = 0;
+        char *name = trim(s), *val = trim(eq + 1), *end = NULL;
+        const struct wddm_cap_field *fld = wddm_caps_find(name);
+        if (!fld) {
+            snprintf(err, err_size, "%s:%u: unknown capability '%s'", path, n, name);
+            ok = FALSE;
+            break;
+        }
+        errno = 0;
+        unsigned long long v = strtoull(val, &end, 0);
+        if (!*val || *end || errno || val[0] == '-') {
+            snprintf(err, err_size, "%s:%u: %s: '%s' is not a number", path, n, name, val);
+            ok = FALSE;
+            break;
+        }
+        if (!wddm_caps_set(&work, fld, v)) {
+            snprintf(err, err_size, "%s:%u: %s: %llu does not fit the field", path, n, name, v);
+            ok = FALSE;
+        }
+    }
+    fclose(f);
+    if (ok)
+        *caps = work;
+    return ok;
+}
