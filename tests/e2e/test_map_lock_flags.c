@@ -21,6 +21,12 @@ enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80 };
 static struct shim {
     PFND3D10DDI_CREATEDEVICE real_create_device;
     PFND3D11DDI_CREATERESOURCE real_create_resource;
+    PFND3D11DDI_CALCPRIVATERESOURCESIZE real_calc_size;
+    PFND3D10DDI_DESTROYRESOURCE real_destroy_resource;
+    SIZE_T last_size;            /* what CalcPrivateResourceSize answered last */
+    UINT calcs, creates, destroys;
+    BOOL create_before_calc;     /* a CreateResource came without a CalcPrivateResourceSize */
+    void *destroyed;             /* pDrvPrivate of the last DestroyResource */
     D3DDDI_DEVICECALLBACKS wrapped;       /* what the reference UMD calls */
     const D3DDDI_DEVICECALLBACKS *real;   /* the runtime's */
     D3D11DDI_DEVICECONTEXTFUNCS ctx;      /* the reference UMD's context functions */
@@ -37,11 +43,34 @@ static HRESULT APIENTRY shim_lock_cb(HANDLE hDevice, D3DDDICB_LOCK *lock)
     return shim.real->pfnLockCb(hDevice, lock);
 }
 
+/* Seed 001 §3: the runtime asks the size, allocates that much, then creates into it. The
+ * shim asks for 64 more bytes than the UMD and writes every one of them before the UMD
+ * runs: memory the runtime did not really allocate is an ASan error. */
+enum { SHIM_EXTRA = 64 };
+
+static SIZE_T APIENTRY shim_calc_size(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATERESOURCE *a)
+{
+    shim.calcs++;
+    shim.last_size = shim.real_calc_size(d, a) + SHIM_EXTRA;
+    return shim.last_size;
+}
+
 static VOID APIENTRY shim_create_resource(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATERESOURCE *a, D3D10DDI_HRESOURCE r,
                                           D3D10DDI_HRTRESOURCE rt)
 {
+    shim.creates++;
+    if (shim.creates != shim.calcs)
+        shim.create_before_calc = TRUE;
     shim.last_resource = r;
+    memset(r.pDrvPrivate, 0xA5, shim.last_size);
     shim.real_create_resource(d, a, r, rt);
+}
+
+static VOID APIENTRY shim_destroy_resource(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE r)
+{
+    shim.destroys++;
+    shim.destroyed = r.pDrvPrivate;
+    shim.real_destroy_resource(d, r);
 }
 
 static HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIARG_CREATEDEVICE *args)
@@ -56,6 +85,10 @@ static HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIARG_CREA
         shim.hdev = args->hDrvDevice;
         shim.real_create_resource = args->p11DeviceFuncs->pfnCreateResource;
         args->p11DeviceFuncs->pfnCreateResource = shim_create_resource;
+        shim.real_calc_size = args->p11DeviceFuncs->pfnCalcPrivateResourceSize;
+        args->p11DeviceFuncs->pfnCalcPrivateResourceSize = shim_calc_size;
+        shim.real_destroy_resource = args->p11DeviceFuncs->pfnDestroyResource;
+        args->p11DeviceFuncs->pfnDestroyResource = shim_destroy_resource;
     }
     return hr;
 }
@@ -170,12 +203,43 @@ static void seed001_s5_default_resource_cannot_be_mapped(void **state)
     SAFE_RELEASE(def);
 }
 
+/* Seed 001 §3 flow: CalcPrivateResourceSize, then CreateResource into runtime-allocated memory
+ * of that size; DestroyResource on the last Release, with the same handle memory. */
+static void seed001_s3_runtime_owns_the_drivers_handle_memory(void **state)
+{
+    struct e2e *e = *state;
+    UINT calcs = shim.calcs, creates = shim.creates, destroys = shim.destroys;
+    ID3D11Buffer *b = make_buffer(e, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0);
+    void *handle_memory = shim.last_resource.pDrvPrivate;
+    D3D11_TEXTURE2D_DESC td = {.Width = 9, .Height = 9, .MipLevels = 0, .ArraySize = 2,
+                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
+                               .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE};
+    ID3D11Texture2D *t = NULL;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &td, NULL, &t), S_OK);
+    assert_int_equal(shim.calcs, calcs + 2);
+    assert_int_equal(shim.creates, creates + 2);
+    assert_false(shim.create_before_calc);
+    assert_non_null(handle_memory);
+    assert_ptr_not_equal(handle_memory, shim.last_resource.pDrvPrivate); /* one block per resource */
+    /* A refused creation reaches neither. */
+    td.Usage = D3D11_USAGE_IMMUTABLE; /* without initial data: E_INVALIDARG */
+    ID3D11Texture2D *bad = NULL;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &td, NULL, &bad), E_INVALIDARG);
+    assert_int_equal(shim.calcs, calcs + 2);
+    ID3D11Buffer_Release(b);
+    assert_int_equal(shim.destroys, destroys + 1);
+    assert_ptr_equal(shim.destroyed, handle_memory);
+    ID3D11Texture2D_Release(t);
+    assert_int_equal(shim.destroys, destroys + 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(seed001_s6_3_d3d11_map_to_lockflags_every_row, setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row, setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(seed001_s5_default_resource_cannot_be_mapped, setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(seed001_s3_runtime_owns_the_drivers_handle_memory, setup, e2e_teardown),
     };
     return cmocka_run_group_tests_name("e2e.map_lock_flags", tests, NULL, NULL);
 }
