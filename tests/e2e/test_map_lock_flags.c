@@ -1,14 +1,10 @@
 /* Seed 001 §6.3: every row of both translation tables (D3D11 map types through the API, and
  * D3D10_DDI_MAP values through the UMD's DDI) observed at the pfnLockCb boundary.
  *
- * A shim UMD sits between the runtime and the reference UMD, the way a filter driver would
- * on Windows: the runtime opens it with wddm_set_umd_entry(); it opens the reference UMD,
- * wraps the D3DDDI_DEVICECALLBACKS the reference UMD receives so that every pfnLockCb is
- * recorded and forwarded to the real runtime callback, and records the driver handles so the
- * D3D10 rows can be driven straight through the UMD's D3D11DDI_DEVICECONTEXTFUNCS. */
-#include "e2e/e2e.h"
-
-#include <wddm/wddm.h>
+ * The shim UMD (shim_umd.h) records every pfnLockCb the reference UMD makes and its driver
+ * handles, so the D3D10 rows can be driven straight through the UMD's
+ * D3D11DDI_DEVICECONTEXTFUNCS. */
+#include "e2e/shim_umd.h"
 
 /* D3DDDICB_LOCKFLAGS bits (wddm-semantics §3.2). */
 enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80 };
@@ -17,100 +13,6 @@ enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80 };
  * reference UMD realises the seed's "NoOverwrite = 1" as the documented no-overwrite lock,
  * IgnoreSync + DonotWait (docs/rules.md). */
 #define NOOVERWRITE_FLAGS (WO | IGNORESYNC | DNW)
-
-static struct shim {
-    PFND3D10DDI_CREATEDEVICE real_create_device;
-    PFND3D11DDI_CREATERESOURCE real_create_resource;
-    PFND3D11DDI_CALCPRIVATERESOURCESIZE real_calc_size;
-    PFND3D10DDI_DESTROYRESOURCE real_destroy_resource;
-    SIZE_T last_size;            /* what CalcPrivateResourceSize answered last */
-    UINT calcs, creates, destroys;
-    BOOL create_before_calc;     /* a CreateResource came without a CalcPrivateResourceSize */
-    void *destroyed;             /* pDrvPrivate of the last DestroyResource */
-    D3DDDI_DEVICECALLBACKS wrapped;       /* what the reference UMD calls */
-    const D3DDDI_DEVICECALLBACKS *real;   /* the runtime's */
-    D3D11DDI_DEVICECONTEXTFUNCS ctx;      /* the reference UMD's context functions */
-    D3D10DDI_HDEVICE hdev;
-    D3D10DDI_HRESOURCE last_resource;
-    UINT locks;
-    UINT last_flags;
-} shim;
-
-static HRESULT APIENTRY shim_lock_cb(HANDLE hDevice, D3DDDICB_LOCK *lock)
-{
-    shim.locks++;
-    shim.last_flags = lock->Flags.Value;
-    return shim.real->pfnLockCb(hDevice, lock);
-}
-
-/* Seed 001 §3: the runtime asks the size, allocates that much, then creates into it. The
- * shim asks for 64 more bytes than the UMD and writes every one of them before the UMD
- * runs: memory the runtime did not really allocate is an ASan error. */
-enum { SHIM_EXTRA = 64 };
-
-static SIZE_T APIENTRY shim_calc_size(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATERESOURCE *a)
-{
-    shim.calcs++;
-    shim.last_size = shim.real_calc_size(d, a) + SHIM_EXTRA;
-    return shim.last_size;
-}
-
-static VOID APIENTRY shim_create_resource(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATERESOURCE *a, D3D10DDI_HRESOURCE r,
-                                          D3D10DDI_HRTRESOURCE rt)
-{
-    shim.creates++;
-    if (shim.creates != shim.calcs)
-        shim.create_before_calc = TRUE;
-    shim.last_resource = r;
-    memset(r.pDrvPrivate, 0xA5, shim.last_size);
-    shim.real_create_resource(d, a, r, rt);
-}
-
-static VOID APIENTRY shim_destroy_resource(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE r)
-{
-    shim.destroys++;
-    shim.destroyed = r.pDrvPrivate;
-    shim.real_destroy_resource(d, r);
-}
-
-static HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIARG_CREATEDEVICE *args)
-{
-    shim.real = args->pKTCallbacks;
-    shim.wrapped = *args->pKTCallbacks;
-    shim.wrapped.pfnLockCb = shim_lock_cb;
-    args->pKTCallbacks = &shim.wrapped;
-    HRESULT hr = shim.real_create_device(a, args);
-    if (SUCCEEDED(hr)) {
-        shim.ctx = *args->p11ContextFuncs;
-        shim.hdev = args->hDrvDevice;
-        shim.real_create_resource = args->p11DeviceFuncs->pfnCreateResource;
-        args->p11DeviceFuncs->pfnCreateResource = shim_create_resource;
-        shim.real_calc_size = args->p11DeviceFuncs->pfnCalcPrivateResourceSize;
-        args->p11DeviceFuncs->pfnCalcPrivateResourceSize = shim_calc_size;
-        shim.real_destroy_resource = args->p11DeviceFuncs->pfnDestroyResource;
-        args->p11DeviceFuncs->pfnDestroyResource = shim_destroy_resource;
-    }
-    return hr;
-}
-
-static HRESULT APIENTRY shim_open_adapter(D3D10DDIARG_OPENADAPTER *args)
-{
-    HRESULT hr = OpenAdapter10_2(args);
-    if (SUCCEEDED(hr)) {
-        shim.real_create_device = args->pAdapterFuncs_2->pfnCreateDevice;
-        args->pAdapterFuncs_2->pfnCreateDevice = shim_create_device;
-    }
-    return hr;
-}
-
-static int setup(void **state)
-{
-    memset(&shim, 0, sizeof shim);
-    wddm_set_umd_entry(shim_open_adapter);
-    int rc = e2e_setup(state);
-    wddm_set_umd_entry(NULL);
-    return rc;
-}
 
 static ID3D11Buffer *make_buffer(struct e2e *e, D3D11_USAGE usage, UINT bind, UINT cpu)
 {
@@ -236,10 +138,10 @@ static void seed001_s3_runtime_owns_the_drivers_handle_memory(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(seed001_s6_3_d3d11_map_to_lockflags_every_row, setup, e2e_teardown),
-        cmocka_unit_test_setup_teardown(seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row, setup, e2e_teardown),
-        cmocka_unit_test_setup_teardown(seed001_s5_default_resource_cannot_be_mapped, setup, e2e_teardown),
-        cmocka_unit_test_setup_teardown(seed001_s3_runtime_owns_the_drivers_handle_memory, setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(seed001_s6_3_d3d11_map_to_lockflags_every_row, shim_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row, shim_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(seed001_s5_default_resource_cannot_be_mapped, shim_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(seed001_s3_runtime_owns_the_drivers_handle_memory, shim_setup, e2e_teardown),
     };
     return cmocka_run_group_tests_name("e2e.map_lock_flags", tests, NULL, NULL);
 }

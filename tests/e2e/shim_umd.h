@@ -1,0 +1,128 @@
+/* A shim UMD for end-to-end tests: it sits between the runtime and the reference UMD, the way
+ * a filter driver would on Windows. The runtime opens it with wddm_set_umd_entry(); it opens
+ * the reference UMD and wraps what a test needs to observe or disturb at the DDI boundary:
+ * the D3DDDI_DEVICECALLBACKS the reference UMD receives (every pfnLockCb recorded and
+ * forwarded), the handle-memory protocol of seed 001 §3, and errors the UMD reports through
+ * the runtime's pfnSetErrorCb (injected on demand). */
+#ifndef WDDM_TESTS_SHIM_UMD_H
+#define WDDM_TESTS_SHIM_UMD_H
+
+#include "e2e/e2e.h"
+
+#include <wddm/wddm.h>
+
+static struct shim {
+    D3D10DDI_HRTCORELAYER core;          /* the runtime core layer of the device */
+    const D3D11DDI_CORELAYER_DEVICECALLBACKS *core_cb;
+    PFND3D10DDI_RESOURCECOPY real_resource_copy;
+    HRESULT copy_error;                  /* reported by the next ResourceCopy, then cleared */
+    PFND3D10DDI_CREATEDEVICE real_create_device;
+    PFND3D11DDI_CREATERESOURCE real_create_resource;
+    PFND3D11DDI_CALCPRIVATERESOURCESIZE real_calc_size;
+    PFND3D10DDI_DESTROYRESOURCE real_destroy_resource;
+    SIZE_T last_size;            /* what CalcPrivateResourceSize answered last */
+    UINT calcs, creates, destroys;
+    BOOL create_before_calc;     /* a CreateResource came without a CalcPrivateResourceSize */
+    void *destroyed;             /* pDrvPrivate of the last DestroyResource */
+    D3DDDI_DEVICECALLBACKS wrapped;       /* what the reference UMD calls */
+    const D3DDDI_DEVICECALLBACKS *real;   /* the runtime's */
+    D3D11DDI_DEVICECONTEXTFUNCS ctx;      /* the reference UMD's context functions */
+    D3D10DDI_HDEVICE hdev;
+    D3D10DDI_HRESOURCE last_resource;
+    UINT locks;
+    UINT last_flags;
+} shim;
+
+static inline HRESULT APIENTRY shim_lock_cb(HANDLE hDevice, D3DDDICB_LOCK *lock)
+{
+    shim.locks++;
+    shim.last_flags = lock->Flags.Value;
+    return shim.real->pfnLockCb(hDevice, lock);
+}
+
+/* Seed 001 §3: the runtime asks the size, allocates that much, then creates into it. The
+ * shim asks for 64 more bytes than the UMD and writes every one of them before the UMD
+ * runs: memory the runtime did not really allocate is an ASan error. */
+enum { SHIM_EXTRA = 64 };
+
+static inline SIZE_T APIENTRY shim_calc_size(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATERESOURCE *a)
+{
+    shim.calcs++;
+    shim.last_size = shim.real_calc_size(d, a) + SHIM_EXTRA;
+    return shim.last_size;
+}
+
+static inline VOID APIENTRY shim_create_resource(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATERESOURCE *a, D3D10DDI_HRESOURCE r,
+                                          D3D10DDI_HRTRESOURCE rt)
+{
+    shim.creates++;
+    if (shim.creates != shim.calcs)
+        shim.create_before_calc = TRUE;
+    shim.last_resource = r;
+    memset(r.pDrvPrivate, 0xA5, shim.last_size);
+    shim.real_create_resource(d, a, r, rt);
+}
+
+static inline VOID APIENTRY shim_destroy_resource(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE r)
+{
+    shim.destroys++;
+    shim.destroyed = r.pDrvPrivate;
+    shim.real_destroy_resource(d, r);
+}
+
+/* ResourceCopy may report only D3DDDIERR_DEVICEREMOVED (wddm-semantics §4.4): the tests make
+ * it report something else, through the real core-layer callback, as a broken UMD would. */
+static inline VOID APIENTRY shim_resource_copy(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE dst, D3D10DDI_HRESOURCE src)
+{
+    shim.real_resource_copy(d, dst, src);
+    if (shim.copy_error) {
+        HRESULT hr = shim.copy_error;
+        shim.copy_error = S_OK;
+        shim.core_cb->pfnSetErrorCb(shim.core, hr);
+    }
+}
+
+static inline HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIARG_CREATEDEVICE *args)
+{
+    shim.real = args->pKTCallbacks;
+    shim.wrapped = *args->pKTCallbacks;
+    shim.wrapped.pfnLockCb = shim_lock_cb;
+    args->pKTCallbacks = &shim.wrapped;
+    HRESULT hr = shim.real_create_device(a, args);
+    if (SUCCEEDED(hr)) {
+        shim.ctx = *args->p11ContextFuncs;
+        shim.core = args->hRTCoreLayer;
+        shim.core_cb = args->p11UMCallbacks;
+        shim.real_resource_copy = args->p11ContextFuncs->pfnResourceCopy;
+        args->p11ContextFuncs->pfnResourceCopy = shim_resource_copy;
+        shim.hdev = args->hDrvDevice;
+        shim.real_create_resource = args->p11DeviceFuncs->pfnCreateResource;
+        args->p11DeviceFuncs->pfnCreateResource = shim_create_resource;
+        shim.real_calc_size = args->p11DeviceFuncs->pfnCalcPrivateResourceSize;
+        args->p11DeviceFuncs->pfnCalcPrivateResourceSize = shim_calc_size;
+        shim.real_destroy_resource = args->p11DeviceFuncs->pfnDestroyResource;
+        args->p11DeviceFuncs->pfnDestroyResource = shim_destroy_resource;
+    }
+    return hr;
+}
+
+static inline HRESULT APIENTRY shim_open_adapter(D3D10DDIARG_OPENADAPTER *args)
+{
+    HRESULT hr = OpenAdapter10_2(args);
+    if (SUCCEEDED(hr)) {
+        shim.real_create_device = args->pAdapterFuncs_2->pfnCreateDevice;
+        args->pAdapterFuncs_2->pfnCreateDevice = shim_create_device;
+    }
+    return hr;
+}
+
+static inline int shim_setup(void **state)
+{
+    memset(&shim, 0, sizeof shim);
+    wddm_set_umd_entry(shim_open_adapter);
+    int rc = e2e_setup(state);
+    wddm_set_umd_entry(NULL);
+    return rc;
+}
+
+#endif
