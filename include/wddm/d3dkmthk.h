@@ -168,6 +168,40 @@ typedef struct _D3DKMT_UNLOCK {
     const D3DKMT_HANDLE *phAllocations;
 } D3DKMT_UNLOCK;
 
+/* D3DKMTSetAllocationPriority: with hResource, pPriorities[0] applies to every allocation of
+ * the resource; otherwise one D3DDDI_ALLOCATIONPRIORITY_* value per phAllocationList entry. */
+typedef struct _D3DKMT_SETALLOCATIONPRIORITY {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hResource;
+    const D3DKMT_HANDLE *phAllocationList;
+    UINT AllocationCount;
+    const UINT *pPriorities;
+} D3DKMT_SETALLOCATIONPRIORITY;
+
+typedef struct _D3DKMT_EVICT {
+    D3DKMT_HANDLE hDevice;
+    UINT NumAllocations;
+    const D3DKMT_HANDLE *AllocationList;
+    D3DDDI_EVICT_FLAGS Flags;
+    UINT64 NumBytesToTrim;            /* out */
+} D3DKMT_EVICT;
+
+typedef enum _D3DKMT_MEMORY_SEGMENT_GROUP {
+    D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL = 0,
+    D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL = 1,
+} D3DKMT_MEMORY_SEGMENT_GROUP;
+
+typedef struct _D3DKMT_QUERYVIDEOMEMORYINFO {
+    HANDLE hProcess;                  /* in, optional */
+    D3DKMT_HANDLE hAdapter;
+    D3DKMT_MEMORY_SEGMENT_GROUP MemorySegmentGroup;
+    UINT64 Budget;                    /* out */
+    UINT64 CurrentUsage;              /* out */
+    UINT64 CurrentReservation;        /* out */
+    UINT64 AvailableForReservation;   /* out */
+    UINT PhysicalAdapterIndex;        /* in */
+} D3DKMT_QUERYVIDEOMEMORYINFO;
+
 typedef struct _D3DKMT_RENDERFLAGS {
     UINT ResizeCommandBuffer : 1;
     UINT ResizeAllocationList : 1;
@@ -213,6 +247,10 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *);
 NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *);
 NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *);
 NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *);
+NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY *);
+NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *);
+NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *);
+NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *);
 NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *);
 
 #ifdef __cplusplus

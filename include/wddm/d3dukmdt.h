@@ -91,6 +91,39 @@ typedef struct _D3DDDI_SEGMENTPREFERENCE {
 #define D3DDDI_ALLOCATIONPRIORITY_HIGH    0xA0000000u
 #define D3DDDI_ALLOCATIONPRIORITY_MAXIMUM 0xC8000000u
 
+/* MakeResident / Evict (wddm-semantics §9.2). */
+typedef struct _D3DDDI_MAKERESIDENT_FLAGS {
+    union {
+        struct {
+            UINT CantTrimFurther : 1; /* 0x1 */
+            UINT MustSucceed : 1;     /* 0x2, requires CantTrimFurther */
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} D3DDDI_MAKERESIDENT_FLAGS;
+
+typedef struct _D3DDDI_MAKERESIDENT {
+    D3DKMT_HANDLE hPagingQueue;       /* in */
+    UINT NumAllocations;              /* in: entries; out: how many were made resident */
+    const D3DKMT_HANDLE *AllocationList;
+    const UINT *PriorityList;         /* ignored, may be NULL */
+    D3DDDI_MAKERESIDENT_FLAGS Flags;
+    UINT64 PagingFenceValue;          /* out: wait for it before GPU use (pending paging) */
+    UINT64 NumBytesToTrim;            /* out: on STATUS_NO_MEMORY, bytes over what fits */
+} D3DDDI_MAKERESIDENT;
+
+typedef struct _D3DDDI_EVICT_FLAGS {
+    union {
+        struct {
+            UINT EvictOnlyIfNecessary : 1; /* 0x1 */
+            UINT NotWrittenTo : 1;         /* 0x2 */
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} D3DDDI_EVICT_FLAGS;
+
 /* D3DDDI_ALLOCATIONINFO: what the UMD asks pfnAllocateCb for, per allocation (§3.5). */
 typedef struct _D3DDDI_ALLOCATIONINFO {
     D3DKMT_HANDLE hAllocation;          /* out */

@@ -104,6 +104,8 @@ struct vidmm_segment {
     UINT64 limit;                /* bytes VidMm may place: CommitLimit or Size; immutable */
     struct vidmm_range *free;    /* sorted by offset, coalesced; protected by adapter->lock */
     UINT64 bytes_used;           /* protected by adapter->lock */
+    /* Resident instances, least recently used first (vidmm/evict.c); adapter->lock. */
+    struct vidmm_instance *lru_head, *lru_tail;
 };
 
 struct dxgk_allocation;
@@ -116,13 +118,30 @@ struct vidmm_instance {
     UINT segment_id;                  /* 0 = not resident */
     UINT64 offset;                    /* in the segment */
     UINT8 *cpu;                       /* CPU pointer when resident in a CPU-accessible segment */
-    void *backing;                    /* aperture: page-aligned system-memory backing store */
-    MDL mdl;                          /* aperture: describes backing */
+    void *backing;                    /* page-aligned system-memory backing store: the pages of an
+                                         aperture placement, and where an eviction puts the
+                                         content; once committed it stays until destruction */
+    MDL mdl;                          /* describes backing */
+    bool evicted;                     /* not resident, content saved in backing (restore with
+                                         TRANSFER or MAP, never FILL) */
+    bool in_batch;                    /* on a paging batch's stamp list: never an eviction victim,
+                                         never freed (vidmm_instance_retired_locked is false) */
+    bool evicting;                    /* an eviction of it waits (ALLOCATION_BUSY) with the adapter
+                                         lock let go: not a victim, not freed meanwhile */
+    bool backing_valid;               /* backing holds the current content (restored or saved and
+                                         not written since: a DMA buffer with WriteOperation or a
+                                         lock without ReadOnly clears it): evicting it is then a
+                                         DISCARD_CONTENT, no copy */
+    struct vidmm_instance *lru_prev, *lru_next; /* the segment's LRU list while resident */
+    UINT64 last_touch;                /* adapter use clock at the last use (LRU across segments) */
     UINT64 last_use[DXGK_MAX_NODES];  /* node ticket of the last packet referencing it */
     UINT64 last_write[DXGK_MAX_NODES];/* node ticket of the last packet writing it */
+    UINT64 prepared_use[DXGK_MAX_NODES]; /* ticket of the last packet made ready for the GPU
+                                         (worker prepare or direct submission) referencing it */
     UINT64 paging_fence;              /* paging-node fence of the FILL that zeroed it (CPU waits) */
     UINT64 gpu_fence;                 /* paging-node fence of any op that placed it (GPU waits) */
-    bool stamp_fill;                  /* the pending batch FILLs it */
+    bool stamp_fill;                  /* the CPU must wait for the pending batch (FILL, restore,
+                                         or placement in a range an eviction of the batch frees) */
     struct vidmm_instance *paging_next; /* pending stamp list of a paging batch */
 };
 
@@ -133,6 +152,8 @@ struct vidmm_paging_batch {
     struct dxgk_packet *pkt;          /* current paging buffer or NULL */
     UINT64 fence;                     /* last paging fence submitted by this batch */
     struct vidmm_instance *stamp;     /* instances to stamp with the final fence */
+    bool evicted;                     /* an eviction freed ranges: every later placement of the
+                                         batch waits for the batch's fence (GPU and CPU) */
 };
 
 /* ---- scheduler (sched/) ---------------------------------------------------------------------- */
@@ -231,6 +252,7 @@ struct dxgk_adapter {
     pthread_mutex_t lock;             /* the adapter lock (see top of file) */
     struct dxgk_deferred *deferred;   /* protected by adapter->lock */
     struct dxgk_packet *paging_pool;  /* free paging buffers; protected by adapter->lock */
+    UINT64 use_clock;                 /* VidMm's LRU clock; protected by adapter->lock */
     _Atomic UINT64 deferred_count;    /* entries on a->deferred; written under adapter->lock, read
                                        * lock-free by the DPC (sched/interrupt.c) */
     pthread_cond_t deferred_cond;     /* a counted entry was freed; waits on adapter->lock */
@@ -298,6 +320,10 @@ struct dxgk_allocation {
     struct vidmm_instance *instances_tail; /* newest; protected by adapter->lock */
     UINT instance_count;              /* protected by adapter->lock */
     UINT lock_count;                  /* protected by adapter->lock */
+    UINT resident_refs;               /* D3DKMTMakeResident minus D3DKMTEvict: the current instance
+                                         is not evicted while > 0 (vidmm/makeresident.c); adapter->lock */
+    UINT priority;                    /* D3DDDI_ALLOCATIONPRIORITY_*: eviction order (lower goes
+                                         first; D3DKMTSetAllocationPriority); adapter->lock */
     struct dxgk_allocation *dev_next; /* device->allocations; adapter->lock */
     struct dxgk_allocation *res_next; /* resource->allocations; adapter->lock */
     struct vidmm_instance first;      /* storage of the first instance */
@@ -342,8 +368,27 @@ bool vidmm_segment_alloc_locked(struct vidmm_segment *s, UINT64 size, UINT64 ali
 void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 size);
 /* vidmm/placement.c */
 UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info);
-NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, struct vidmm_paging_batch *batch);
 void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+/* vidmm/budget.c: the system-memory budget of backing stores (WDDM_SYSMEM_BUDGET_MB) */
+bool vidmm_commit_charge(UINT64 bytes);
+void vidmm_commit_uncharge(UINT64 bytes);
+UINT64 vidmm_commit_budget(void);   /* 0 = unlimited */
+UINT64 vidmm_commit_used(void);
+/* vidmm/evict.c */
+void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
+                            struct vidmm_paging_batch *batch);
+bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);
+NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
+                                     struct vidmm_paging_batch *batch);
+bool vidmm_backing_commit(struct vidmm_instance *inst);
+void vidmm_backing_free(struct vidmm_instance *inst);
+/* Waits (adapter lock dropped) until every node retired what it had submitted at the call. */
+void vidmm_wait_submitted_locked(struct dxgk_adapter *a);
+void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instance *inst, bool cpu_wait);
 /* vidmm/residency.c */
 NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                     struct vidmm_paging_batch *batch, bool fill);

@@ -52,6 +52,10 @@ static struct {
     atomic_uint fills, maps;          /* paging records built */
     atomic_uint paging_retries;       /* INSUFFICIENT_DMA_BUFFER returned by BuildPagingBuffer */
     atomic_uint renders, submits, paging_submits;
+    atomic_uint transfer_busy;        /* TRANSFERs without AllocationIsIdle to answer BUSY */
+    atomic_uint busy_returned;        /* STATUS_GRAPHICS_ALLOCATION_BUSY answers given */
+    atomic_uint transfers_idle;       /* TRANSFERs built with AllocationIsIdle = 1 */
+    atomic_uint transfers;            /* TRANSFERs built */
 } mock;
 
 static inline void mock_reset(void)
@@ -59,6 +63,10 @@ static inline void mock_reset(void)
     atomic_store(&mock.paused, false);
     atomic_store(&mock.gpu_mmu_and_io_mmu, 0);
     atomic_store(&mock.render_split, 0);
+    atomic_store(&mock.transfer_busy, 0);
+    atomic_store(&mock.busy_returned, 0);
+    atomic_store(&mock.transfers_idle, 0);
+    atomic_store(&mock.transfers, 0);
     atomic_store(&mock.destroy_calls, 0);
     atomic_store(&mock.fills, 0);
     atomic_store(&mock.maps, 0);
@@ -96,7 +104,7 @@ struct mock_adapter {
 
 struct mock_kalloc { UINT32 magic; struct mock_alloc_priv p; };
 
-enum { MOCK_PG_FILL = 1, MOCK_PG_MAP = 2 };
+enum { MOCK_PG_FILL = 1, MOCK_PG_MAP = 2, MOCK_PG_COPY = 3 };
 struct mock_pg_hdr { UINT32 op, npages; UINT64 addr; UINT64 size; UINT32 value, first_page; };
 
 static UINT8 *mock_host(struct mock_adapter *m, UINT64 addr)
@@ -126,6 +134,13 @@ static void mock_execute(struct mock_adapter *m, struct mock_job *j)
                     if (p)
                         memset(p, (int)h.value, 4096);
                 }
+            } else if (h.op == MOCK_PG_COPY) {
+                /* addr = destination host address, value/first_page unused; the source host
+                 * address follows the header (both resolved when the buffer was built). */
+                UINT64 src;
+                memcpy(&src, j->dma + pos, 8);
+                pos += 8;
+                memcpy((void *)(uintptr_t)h.addr, (const void *)(uintptr_t)src, h.size);
             } else if (h.op == MOCK_PG_MAP) {
                 for (UINT i = 0; i < h.npages; i++) {
                     UINT64 pfn;
@@ -485,6 +500,38 @@ static NTSTATUS APIENTRY mock_build_paging(const HANDLE h, DXGKARG_BUILDPAGINGBU
         }
         return STATUS_SUCCESS;
     }
+    if (a->Operation == DXGK_OPERATION_TRANSFER) {
+        /* Whole transfers only (no MultipassOffset); BUSY on request when not known idle. */
+        const DXGK_BUILDPAGINGBUFFER_TRANSFER *t = &a->Transfer;
+        if (!t->Flags.AllocationIsIdle && atomic_load(&mock.transfer_busy)) {
+            atomic_fetch_sub(&mock.transfer_busy, 1);
+            atomic_fetch_add(&mock.busy_returned, 1);
+            return STATUS_GRAPHICS_ALLOCATION_BUSY;
+        }
+        if (a->DmaSize < sizeof hdr + 8)
+            return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+        struct mock_adapter *m = h;
+        UINT8 *src = t->Source.SegmentId ? mock_host(m, (UINT64)t->Source.SegmentAddress.QuadPart)
+                                         : (UINT8 *)(uintptr_t)(t->Source.pMdl->PfnArray[0] << 12);
+        UINT8 *dst = t->Destination.SegmentId ? mock_host(m, (UINT64)t->Destination.SegmentAddress.QuadPart)
+                                              : (UINT8 *)(uintptr_t)(t->Destination.pMdl->PfnArray[0] << 12);
+        if (!src || !dst)
+            return STATUS_INVALID_PARAMETER;
+        hdr.op = MOCK_PG_COPY;
+        hdr.addr = (UINT64)(uintptr_t)dst;
+        hdr.size = t->TransferSize;
+        UINT64 s64 = (UINT64)(uintptr_t)src;
+        memcpy(a->pDmaBuffer, &hdr, sizeof hdr);
+        memcpy((UINT8 *)a->pDmaBuffer + sizeof hdr, &s64, 8);
+        a->pDmaBuffer = (UINT8 *)a->pDmaBuffer + sizeof hdr + 8;
+        a->DmaSize -= (UINT)(sizeof hdr + 8);
+        atomic_fetch_add(&mock.transfers, 1);
+        if (t->Flags.AllocationIsIdle)
+            atomic_fetch_add(&mock.transfers_idle, 1);
+        return STATUS_SUCCESS;
+    }
+    if (a->Operation == DXGK_OPERATION_DISCARD_CONTENT || a->Operation == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT)
+        return STATUS_SUCCESS; /* nothing for the mock GPU to do */
     return STATUS_NOT_SUPPORTED;
 }
 

@@ -307,6 +307,58 @@ static int reset(void **state)
     return 0;
 }
 
+struct evicter {
+    struct mock_env *e;
+    D3DKMT_HANDLE a;
+    atomic_bool done;
+    NTSTATUS st;
+};
+
+static void *evicter_thread(void *arg)
+{
+    struct evicter *v = arg;
+    D3DKMT_EVICT ev = { .hDevice = v->e->device, .NumAllocations = 1, .AllocationList = &v->a };
+    v->st = D3DKMTEvict(&ev);
+    atomic_store(&v->done, true);
+    return NULL;
+}
+
+/* wddm-semantics §2.4: an eviction TRANSFER of an allocation whose own FILL is still pending
+ * is built without AllocationIsIdle; the KMD answers ALLOCATION_BUSY; VidMm submits what it
+ * built, waits until the allocation is idle (the GPU is paused: it must block), and calls again
+ * with AllocationIsIdle = 1. The content survives the round trip. */
+static void test_paging_allocation_busy_waits_then_retries_with_allocation_is_idle(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 64u << 10, true, 0, 0, SEG2, NULL);
+    atomic_store(&mock.paused, true);
+    D3DDDI_MAKERESIDENT mr = { .hPagingQueue = e.device, .NumAllocations = 1, .AllocationList = &a };
+    assert_int_equal(D3DKMTMakeResident(&mr), STATUS_PENDING); /* its FILL cannot run */
+    assert_true(mr.PagingFenceValue > 0);
+    atomic_store(&mock.transfer_busy, 1);
+    struct evicter v = { .e = &e, .a = a };
+    pthread_t t;
+    pthread_create(&t, NULL, evicter_thread, &v);
+    for (int i = 0; i < 2000 && atomic_load(&mock.busy_returned) == 0; i++)
+        usleep(1000);
+    assert_int_equal(atomic_load(&mock.busy_returned), 1);
+    usleep(20000);
+    assert_false(atomic_load(&v.done)); /* waiting for the FILL: the GPU is paused */
+    assert_int_equal(atomic_load(&mock.transfers_idle), 0);
+    atomic_store(&mock.paused, false);
+    pthread_join(t, NULL);
+    assert_int_equal(v.st, STATUS_SUCCESS);
+    assert_int_equal(atomic_load(&mock.transfers_idle), 1); /* the second call said idle */
+    UINT8 *p;
+    assert_int_equal(mock_lock(&e, a, LOCK_READONLY, (void **)&p), STATUS_SUCCESS); /* restored */
+    for (int i = 0; i < (64 << 10); i += 4096) /* the FILL's zeros came back, not 0xAB garbage */
+        assert_int_equal(p[i], 0);
+    assert_true(atomic_load(&mock.transfers) >= 2); /* out, and back in */
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +374,7 @@ int main(void)
         cmocka_unit_test_setup(test_aperture_placement_maps_its_backing_store, reset),
         cmocka_unit_test_setup(test_lock_without_room_returns_no_memory, reset),
         cmocka_unit_test_setup(test_destruction_is_deferred_until_the_gpu_is_done, reset),
+        cmocka_unit_test_setup(test_paging_allocation_busy_waits_then_retries_with_allocation_is_idle, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

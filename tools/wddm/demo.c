@@ -206,6 +206,9 @@ int wddm_tool_demo(int argc, char **argv)
     printf("  %-28s %12llu\n", "locks", (unsigned long long)(c1.locks - c0.locks));
     printf("  %-28s %12llu\n", "lock waits", (unsigned long long)(c1.lock_waits - c0.lock_waits));
     printf("  %-28s %12llu\n", "renames (Discard)", (unsigned long long)(c1.renames - c0.renames));
+    printf("  %-28s %12llu\n", "evictions", (unsigned long long)(c1.evictions - c0.evictions));
+    printf("  %-28s %12llu\n", "bytes paged in", (unsigned long long)(c1.bytes_paged_in - c0.bytes_paged_in));
+    printf("  %-28s %12llu\n", "bytes paged out", (unsigned long long)(c1.bytes_paged_out - c0.bytes_paged_out));
     printf("  %-28s %12llu\n", "readback errors", d.errors);
 
     SAFE_RELEASE(d.rtv);

@@ -11,7 +11,9 @@ static int usage(void)
             "usage: wddm <command> [args]\n"
             "  demo [frames]   frame loop: dynamic uploads, UpdateSubresource, GPU copies, verified readback\n"
             "  info            the adapter: driver caps, every DXGK_VIDMMCAPS bit, the segments\n"
-            "  bench [quick]   W1 dynamic upload, W2 1080p readback, W3 create+release, as ratios to memcpy\n");
+            "  bench [quick]   W1 dynamic upload, W2 1080p readback, W3 create+release, as ratios to memcpy\n"
+            "  soak [ops] [local-MiB]  a working set of 4x local memory through GPU copies, evictions and\n"
+            "                  restores, every read back checksummed (default 200000 ops, 4 MiB local)\n");
     return 2;
 }
 
@@ -25,5 +27,7 @@ int main(int argc, char **argv)
         return wddm_tool_info(argc - 1, argv + 1);
     if (strcmp(argv[1], "bench") == 0)
         return wddm_tool_bench(argc - 1, argv + 1);
+    if (strcmp(argv[1], "soak") == 0)
+        return wddm_tool_soak(argc - 1, argv + 1);
     return usage();
 }

@@ -8,6 +8,7 @@
 int wddm_tool_demo(int argc, char **argv);
 int wddm_tool_info(int argc, char **argv);
 int wddm_tool_bench(int argc, char **argv);
+int wddm_tool_soak(int argc, char **argv);
 
 static inline uint64_t wddm_tool_now_ns(void)
 {

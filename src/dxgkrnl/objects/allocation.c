@@ -278,6 +278,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     struct dxgk_allocation *stack_al[4] = { 0 };
     struct dxgk_allocation **al = stack_al;
     bool kmd_created = false;
+    UINT64 charge = 0; /* commit charged, given back on failure; on success each instance owns its part */
 
     if (n == 0 || n > CREATE_MAX_ALLOCATIONS || !args->pAllocationInfo) {
         dxgk_refuse("D3DKMTCreateAllocation: NumAllocations %u not in 1..%u or pAllocationInfo NULL", n,
@@ -359,6 +360,16 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
             goto out;
         }
     }
+    /* The backing stores' commit (vidmm/budget.c): all or nothing, before any object exists. */
+    for (UINT i = 0; i < n; i++)
+        charge += info[i].Size;
+    if (!vidmm_commit_charge(charge)) {
+        dxgk_refuse("D3DKMTCreateAllocation: %llu bytes exceed the system-memory budget",
+                    (unsigned long long)charge);
+        charge = 0;
+        st = STATUS_NO_MEMORY;
+        goto out;
+    }
     for (UINT i = 0; i < n; i++) {
         struct dxgk_allocation *x = object_alloc(sizeof *x);
         if (!x) {
@@ -369,6 +380,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         x->device = d;
         x->resource = res;
         x->info = info[i];
+        x->priority = info[i].AllocationPriority; /* the KMD's default until SetAllocationPriority */
         x->first.alloc = x;
         x->instances = x->instances_tail = x->current = &x->first;
         x->instance_count = 1;
@@ -461,6 +473,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     st = STATUS_SUCCESS;
     res = new_res ? NULL : res; /* a new resource's reference stays with its handle */
     kmd_created = false;
+    charge = 0;
     n = 0;
 
 out:
@@ -474,6 +487,8 @@ out:
         }
         if (kmd_created)
             kmd_destroy(a, info, n, new_res && res ? res->kmd : NULL);
+        if (charge)
+            vidmm_commit_uncharge(charge);
         if (new_res && res) {
             dxgk_object_put(res->handle ? dxgk_handle_remove(res->handle, DXGK_TYPE_RESOURCE) : &res->obj);
             res = NULL;

@@ -121,13 +121,28 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
     vidmm_batch_init(&batch, a);
     NTSTATUS st = STATUS_SUCCESS;
     UINT64 wait = 0;
-    for (UINT i = 0; i < p->alloc_count && NT_SUCCESS(st); i++)
-        st = vidmm_make_resident_locked(a, p->inst[i], &batch, true);
-    vidmm_paging_flush_locked(&batch);
+    /* From now on the GPU may touch them: never evicted until this packet retired. */
+    for (UINT i = 0; i < p->alloc_count; i++)
+        p->inst[i]->prepared_use[p->node] = p->ticket;
+    for (int attempt = 0;; attempt++) {
+        for (UINT i = 0; i < p->alloc_count && NT_SUCCESS(st); i++)
+            st = vidmm_make_resident_locked(a, p->inst[i], &batch, true);
+        vidmm_paging_flush_locked(&batch);
+        if (st != STATUS_NO_MEMORY || attempt == 1)
+            break;
+        /* Oversubscribed and every evictable candidate is referenced by work already submitted
+         * (this packet's own allocations are never victims: their tickets are not retired):
+         * wait for that work, then try once more (wddm-semantics §9.1). Work queued behind this
+         * packet cannot retire first, so a second failure is final. */
+        vidmm_wait_submitted_locked(a);
+        vidmm_batch_init(&batch, a);
+        st = STATUS_SUCCESS;
+    }
     if (!NT_SUCCESS(st))
         return st;
     for (UINT i = 0; i < p->alloc_count; i++) {
         struct vidmm_instance *in = p->inst[i];
+        vidmm_touch_locked(a, in);
         const struct vidmm_segment *s = &a->seg[in->segment_id - 1];
         p->alloc_list[i].SegmentId = in->segment_id;
         p->alloc_list[i].PhysicalAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
@@ -202,7 +217,9 @@ static void *node_worker(void *arg)
         if (NT_SUCCESS(st))
             st = prepare_locked(a, p, &paging_fence);
         if (!NT_SUCCESS(st)) {
-            /* FIXME(eviction): with eviction this would evict and retry, or split the packet. */
+            /* Nothing left to evict even after the work in flight retired: the packet's own
+             * allocations do not fit the allowed segments together (or a backing store could not
+             * be committed). FIXME(split): Windows would split the DMA buffer. */
             dxgk_refuse("scheduler: packet of context 0x%08x dropped (0x%08x): its device is put in error",
                         p->ctx->handle, (unsigned)st);
             if (NT_SUCCESS(p->ctx->device->error))

@@ -138,7 +138,8 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node
     if (!claimed)
         return false;
     for (UINT i = 0; i < p->alloc_count; i++) { /* where each instance lives now */
-        const struct vidmm_instance *in = p->inst[i];
+        struct vidmm_instance *in = p->inst[i];
+        in->prepared_use[p->node] = p->ticket; /* the GPU may touch it: not evicted (vidmm/evict.c) */
         p->alloc_list[i].SegmentId = in->segment_id;
         p->alloc_list[i].PhysicalAddress.QuadPart =
             a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
@@ -224,6 +225,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         first->alloc_count = nal;
         for (UINT i = 0; i < nal; i++) {
             struct vidmm_instance *in = al[i]->current;
+            vidmm_touch_locked(a, in); /* LRU order of use (vidmm/evict.c) */
             first->inst[i] = in;
             first->alloc_list[i] = (DXGK_ALLOCATIONLIST){ .hDeviceSpecificAllocation = al[i]->kmd_device_specific };
             first->alloc_list[i].WriteOperation = c->alloc_list[i].WriteOperation;
@@ -309,8 +311,10 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         for (UINT i = 0; i < nal; i++) {
             struct vidmm_instance *in = first->inst[i];
             in->last_use[c->node] = t;
-            if (first->alloc_list[i].WriteOperation)
+            if (first->alloc_list[i].WriteOperation) {
                 in->last_write[c->node] = t;
+                in->backing_valid = false; /* an eviction must copy it out (vidmm/evict.c) */
+            }
         }
         c->last_ticket = t;
         atomic_fetch_add(&c->queued, npk);

@@ -10,6 +10,11 @@
  * NoExistingReference is accepted and treated like a plain Discard (VidMm still checks the GPU,
  * which is always safe). A Discard of an allocation that is already locked does not rename
  * (the outstanding pointer must stay valid): it synchronises like a plain lock.
+ * An evicted instance (vidmm/evict.c) is restored first, always into a CPU-accessible segment
+ * (CpuVisible allocations are only placed there), and the CPU waits for that restore; with
+ * DonotWait the restore is started and the lock returns STATUS_GRAPHICS_ALLOCATION_BUSY. When
+ * nothing is evictable the lock waits once for the work in flight and retries, then fails with
+ * STATUS_NO_MEMORY. A locked current instance is never evicted (DonotEvict is implied).
  * FIXME(swizzling): AcquireAperture / UseAlternateVA (swizzling ranges) are refused. */
 #include "dxgkrnl/dxgkrnl.h"
 
@@ -145,18 +150,60 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         }
         in = al->current;
     }
+    bool paged = false; /* the lock had to restore the instance or evict others for it */
+resident:
     if (!in->segment_id) {
+        bool was_evicted = in->evicted;
         st = vidmm_make_resident_locked(a, in, &batch, !renamed);
+        if (st == STATUS_NO_MEMORY && !f.DonotWait) {
+            /* Everything evictable is referenced by work in flight: wait for it and retry once. */
+            vidmm_paging_flush_locked(&batch);
+            if (!waited)
+                t0 = dxgk_now_ns();
+            waited = true;
+            vidmm_wait_submitted_locked(a);
+            if (al->dead) {
+                dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+                st = STATUS_INVALID_PARAMETER;
+                goto unlock;
+            }
+            in = al->current;
+            was_evicted = in->evicted;
+            st = in->segment_id ? STATUS_SUCCESS : vidmm_make_resident_locked(a, in, &batch, !renamed);
+        }
         if (!NT_SUCCESS(st)) {
             vidmm_paging_flush_locked(&batch);
             dxgk_refuse("D3DKMTLock: no CPU-visible room for allocation 0x%08x", args->hAllocation);
             st = STATUS_NO_MEMORY;
             goto unlock;
         }
+        paged = was_evicted || batch.evicted;
     }
     vidmm_paging_flush_locked(&batch);
-    /* The CPU must not race the kernel's own zero FILL of a fresh placement. */
-    if (in->paging_fence && !sched_fence_completed(&a->node[a->paging_node], in->paging_fence)) {
+    if (!in->segment_id || in != al->current || al->dead) {
+        /* A BUSY wait inside the paging build let the lock go and the instance was evicted or
+         * replaced meanwhile: place the current one again. */
+        if (al->dead) {
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+            st = STATUS_INVALID_PARAMETER;
+            goto unlock;
+        }
+        in = al->current;
+        vidmm_batch_init(&batch, a);
+        goto resident;
+    }
+    vidmm_touch_locked(a, in);
+    /* DonotWait during eviction (wddm-semantics §3.2, §9.1): the restore or the evictions it
+     * needed are submitted, but the CPU may not wait for them: busy now, a retry succeeds. */
+    if (paged && f.DonotWait && in->paging_fence &&
+        !sched_fence_completed(&a->node[a->paging_node], in->paging_fence)) {
+        DXGK_COUNT(a, lock_still_drawing, 1);
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x is being paged in and DonotWait is set", args->hAllocation);
+        st = STATUS_GRAPHICS_ALLOCATION_BUSY;
+        goto unlock;
+    }
+    /* The CPU must not race the kernel's own zero FILL of a fresh placement, or a restore. */
+    while (in->paging_fence && !sched_fence_completed(&a->node[a->paging_node], in->paging_fence)) {
         UINT64 pf = in->paging_fence;
         pthread_mutex_unlock(&a->lock);
         sched_wait_fence(&a->node[a->paging_node], pf);
@@ -166,9 +213,19 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
             st = STATUS_INVALID_PARAMETER;
             goto unlock;
         }
+        /* Not locked yet while the adapter lock was let go: an eviction or a rename may have
+         * moved it (then start over from the current instance's residency), or an eviction and
+         * a restore by a DMA buffer (then the loop waits for that restore too). */
+        if (in != al->current || !in->segment_id) {
+            in = al->current;
+            vidmm_batch_init(&batch, a);
+            goto resident;
+        }
     }
     args->pData = in->cpu + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
     al->lock_count++;
+    if (!f.ReadOnly && !a->seg[in->segment_id - 1].aperture)
+        in->backing_valid = false; /* the CPU may write it: an eviction must copy it out */
     st = STATUS_SUCCESS;
 unlock:
     pthread_mutex_unlock(&a->lock);

@@ -6,7 +6,9 @@
  *   STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER -> submit the filled part, take a fresh buffer and
  *     call again with the same operation and the MultipassOffset the KMD left;
  *   STATUS_GRAPHICS_ALLOCATION_BUSY -> wait until the allocation is idle, call again with
- *     Flags.AllocationIsIdle = 1;
+ *     Flags.AllocationIsIdle = 1 (BUSY although AllocationIsIdle was set is a KMD bug). The wait
+ *     lets the adapter lock go: the caller keeps its instance alive through it (in_batch or
+ *     evicting: vidmm_instance_retired_locked) and re-checks what it relies on (vidmm/evict.c);
  *   anything else is a KMD bug (a real OS bug-checks): refused with a debug line. */
 #include "dxgkrnl/dxgkrnl.h"
 
@@ -18,6 +20,7 @@ void vidmm_batch_init(struct vidmm_paging_batch *b, struct dxgk_adapter *a)
     b->pkt = NULL;
     b->fence = 0;
     b->stamp = NULL;
+    b->evicted = false;
 }
 
 static struct dxgk_packet *paging_packet_get_locked(struct dxgk_adapter *a)
@@ -108,10 +111,14 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
             submit_current_locked(b); /* MultipassOffset is left as the KMD set it */
             continue;
         }
-        if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && inst &&
+        bool said_idle = args->Operation == DXGK_OPERATION_TRANSFER ? args->Transfer.Flags.AllocationIsIdle
+                                                                      : args->DiscardContent.Flags.AllocationIsIdle;
+        if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && inst && !said_idle &&
             (args->Operation == DXGK_OPERATION_TRANSFER || args->Operation == DXGK_OPERATION_DISCARD_CONTENT)) {
-            /* Submit what is built first: the wait may need it. */
-            submit_current_locked(b);
+            /* Submit what is built first (the wait may need it) and stamp the instances of the
+             * batch so far with its fence: while the lock is let go, others must see the real
+             * paging fences of what this batch placed. */
+            vidmm_paging_flush_locked(b);
             vidmm_instance_wait_locked(a, inst, false);
             if (args->Operation == DXGK_OPERATION_TRANSFER)
                 args->Transfer.Flags.AllocationIsIdle = 1;
@@ -132,6 +139,7 @@ void vidmm_paging_flush_locked(struct vidmm_paging_batch *b)
         struct vidmm_instance *in = b->stamp;
         b->stamp = in->paging_next;
         in->paging_next = NULL;
+        in->in_batch = false;
         in->gpu_fence = b->fence;
         if (in->stamp_fill)
             in->paging_fence = b->fence;

@@ -5,10 +5,12 @@
  * The supported set is SupportedWriteSegmentSet (an instance is written by the GPU or the
  * CPU) intersected with the read set when the KMD gave one. A CpuVisible allocation is placed
  * only in CPU-accessible segments (CpuVisible memory segments and apertures), so a lock never
- * needs to move it: without eviction (a later issue) nothing could move it back.
+ * needs to move it to a CPU-visible place beyond restoring it there (vidmm/lock.c).
  *
- * FIXME(eviction): when no allowed segment has room the placement fails with STATUS_NO_MEMORY;
- * VidMm should evict idle allocations (lower priority first, wddm-semantics §9.1) and retry. */
+ * When no allowed segment has room, VidMm evicts (vidmm/evict.c) from the allowed segments,
+ * one victim at a time (lowest priority, then least recently used across them), retrying the
+ * placement in the victim's segment after each, until it fits; when nothing evictable is left in any allowed segment the placement fails with
+ * STATUS_NO_MEMORY (the caller may wait for work in flight and retry: sched/node.c). */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -34,77 +36,79 @@ static bool try_segment_locked(struct dxgk_adapter *a, struct vidmm_instance *in
     struct vidmm_segment *s = &a->seg[id - 1];
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
     UINT64 offset;
+    if (!vidmm_segment_alloc_locked(s, info->Size, info->Alignment, &offset))
+        return false;
     if (s->aperture) {
-        /* An aperture placement is backed by page-aligned system memory, described by an MDL
-         * whose PFNs are host addresses >> 12 (docs/architecture.md "Memory and addresses"). */
-        size_t pages = (info->Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
-        if (!vidmm_segment_alloc_locked(s, info->Size, info->Alignment, &offset))
-            return false;
-        void *backing = dxgk_page_alloc(pages * DXGK_PAGE_SIZE);
-        PFN_NUMBER *pfn = calloc(pages, sizeof *pfn);
-        if (!backing || !pfn) {
-            dxgk_page_free(backing, pages * DXGK_PAGE_SIZE);
-            free(pfn);
+        /* An aperture placement is backed by page-aligned system memory: the backing store
+         * (an evicted instance's content, or freshly committed zeroed pages). */
+        if (!vidmm_backing_commit(inst)) {
             vidmm_segment_free_locked(s, offset, info->Size);
             return false;
         }
-        for (size_t p = 0; p < pages; p++)
-            pfn[p] = ((uintptr_t)backing >> 12) + p;
-        inst->backing = backing;
-        inst->mdl = (MDL){ .StartVa = backing, .ByteOffset = 0, .ByteCount = (ULONG)info->Size,
-                           .PageCount = pages, .PfnArray = pfn };
-        inst->cpu = backing;
+        inst->cpu = inst->backing;
     } else {
-        if (!vidmm_segment_alloc_locked(s, info->Size, info->Alignment, &offset))
-            return false;
         inst->cpu = s->cpu_base ? s->cpu_base + offset : NULL;
     }
     inst->segment_id = id;
     inst->offset = offset;
+    vidmm_lru_link_locked(a, inst);
     return true;
 }
 
-NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
+static UINT preference_order(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT order[DXGK_MAX_SEGMENTS])
 {
-    const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
-    UINT allowed = vidmm_allowed_segments(a, info);
-    UINT tried = 0;
+    UINT allowed = vidmm_allowed_segments(a, info), tried = 0, n = 0;
     const D3DDDI_SEGMENTPREFERENCE *p = &info->PreferredSegment;
     UINT pref[5] = { p->SegmentId0, p->SegmentId1, p->SegmentId2, p->SegmentId3, p->SegmentId4 };
     for (UINT k = 0; k < 5 && pref[k]; k++) {
         UINT bit = 1u << (pref[k] - 1);
-        if (!(allowed & bit) || (tried & bit))
+        if (pref[k] > a->segment_count || !(allowed & bit) || (tried & bit))
             continue;
         tried |= bit;
-        if (try_segment_locked(a, inst, pref[k]))
-            return STATUS_SUCCESS;
+        order[n++] = pref[k];
     }
     for (UINT id = 1; id <= a->segment_count; id++) {
         UINT bit = 1u << (id - 1);
-        if (!(allowed & bit) || (tried & bit))
-            continue;
+        if ((allowed & bit) && !(tried & bit))
+            order[n++] = id;
+    }
+    return n;
+}
+
+NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, struct vidmm_paging_batch *batch)
+{
+    const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
+    UINT order[DXGK_MAX_SEGMENTS];
+    UINT n = preference_order(a, info, order);
+    for (UINT k = 0; k < n; k++)
+        if (try_segment_locked(a, inst, order[k]))
+            return STATUS_SUCCESS;
+    /* Oversubscribed: evict (wddm-semantics §9.1) from the allowed segments that could ever
+     * hold it, one victim at a time, retrying in the segment that gained room. */
+    UINT fit[DXGK_MAX_SEGMENTS], nfit = 0;
+    for (UINT k = 0; k < n; k++)
+        if (a->seg[order[k] - 1].limit >= info->Size)
+            fit[nfit++] = order[k];
+    for (UINT id; nfit && (id = vidmm_evict_one_locked(a, fit, nfit, batch)) != 0;)
         if (try_segment_locked(a, inst, id))
             return STATUS_SUCCESS;
-    }
-    dxgk_refuse("vidmm: no room for %zu bytes in allowed segments 0x%x (FIXME(eviction): nothing is evicted yet)",
-                (size_t)info->Size, allowed);
+    dxgk_refuse("vidmm: no room for %zu bytes in allowed segments 0x%x and nothing evictable there",
+                (size_t)info->Size, vidmm_allowed_segments(a, info));
     return STATUS_NO_MEMORY;
 }
 
-/* Releases the instance's range and backing store. The instance must be idle. An aperture
- * range is left mapped to freed pages only until the next MAP over it; the GPU never reads
- * it in between because nothing references the instance any more.
- * FIXME(eviction): issue UNMAP_APERTURE_SEGMENT (pointing at the dummy page) when freeing. */
+/* Releases the instance's range and backing store (destruction). The instance must be
+ * retired. An aperture range is left mapped to freed pages only until the next MAP over it;
+ * the GPU never reads it in between because nothing references the instance any more. */
 void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
 {
-    if (!inst->segment_id)
-        return;
-    struct vidmm_segment *s = &a->seg[inst->segment_id - 1];
-    vidmm_segment_free_locked(s, inst->offset, inst->alloc->info.Size);
-    dxgk_page_free(inst->backing, inst->mdl.PageCount * DXGK_PAGE_SIZE);
-    free(inst->mdl.PfnArray);
-    inst->backing = NULL;
-    memset(&inst->mdl, 0, sizeof inst->mdl);
+    if (inst->segment_id) {
+        struct vidmm_segment *s = &a->seg[inst->segment_id - 1];
+        vidmm_lru_unlink_locked(a, inst);
+        vidmm_segment_free_locked(s, inst->offset, inst->alloc->info.Size);
+    }
+    vidmm_backing_free(inst);
+    inst->evicted = false;
     inst->cpu = NULL;
     inst->segment_id = 0;
     inst->offset = 0;

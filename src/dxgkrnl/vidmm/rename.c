@@ -5,7 +5,8 @@
  * paged in at another place), unless MaximumRenamingListLength (0 = unlimited) is reached;
  * then the caller waits for the oldest to retire and tries again. The allocation handle stays
  * the same; DMA buffers snapshot the current instance at D3DKMTRender time.
- * FIXME(eviction): trim idle instances under memory pressure. */
+ * Under memory pressure a retired instance that is not current is evicted with
+ * DISCARD_CONTENT (vidmm/evict.c); recycling it places it again, without content. */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -31,7 +32,9 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
         prev = old;
         old = old->next;
     }
-    if (old && old->segment_id && vidmm_instance_idle_locked(a, old, false)) {
+    if (old && !old->in_batch && vidmm_instance_retired_locked(a, old)) {
+        if (!old->segment_id && !NT_SUCCESS(vidmm_make_resident_locked(a, old, batch, false)))
+            return NULL;
         if (prev)
             prev->next = old->next;
         else
@@ -45,12 +48,18 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
     UINT cap = al->info.MaximumRenamingListLength;
     if (cap && al->instance_count >= cap)
         return NULL;
-    struct vidmm_instance *in = calloc(1, sizeof *in);
-    if (!in)
+    if (!vidmm_commit_charge(al->info.Size)) /* its backing store (vidmm/budget.c) */
         return NULL;
+    struct vidmm_instance *in = calloc(1, sizeof *in);
+    if (!in) {
+        vidmm_commit_uncharge(al->info.Size);
+        return NULL;
+    }
     in->alloc = al;
     /* Discard content is undefined (D3D11 WRITE_DISCARD): no FILL, so no GPU wait either. */
     if (!NT_SUCCESS(vidmm_make_resident_locked(a, in, batch, false))) {
+        vidmm_unplace_locked(a, in);
+        vidmm_commit_uncharge(al->info.Size);
         free(in);
         return NULL;
     }
@@ -66,6 +75,7 @@ void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation 
     while (in) {
         struct vidmm_instance *next = in->next;
         vidmm_unplace_locked(a, in);
+        vidmm_commit_uncharge(al->info.Size);
         if (in != &al->first)
             free(in);
         in = next;

@@ -3,9 +3,14 @@
  * Choice: first-fit over a free list kept sorted by offset, coalescing neighbours on free.
  * Allocation is O(free ranges), free is O(free ranges). It is simple, deterministic (tests can
  * predict offsets) and keeps low offsets dense, and VidMm places rarely: residency is lazy and
- * renamed instances are recycled, so no allocation in the steady state of a frame loop. A
- * size-bucketed or tree allocator (drm_mm style best-fit) is the upgrade path when eviction
- * makes placement frequent. Protected by adapter->lock. */
+ * renamed instances are recycled, so no allocation in the steady state of a frame loop. Under
+ * oversubscription (issue 3) placement is frequent: a placement that finds no hole evicts the
+ * next victim and tries again (vidmm/placement.c), so holes are made where the LRU frees them,
+ * not where they fit best. Fragmentation figure (`wddm soak 50000 4`: 224 allocations of 16 to
+ * 128 KiB in eight classes over 4 MiB local + 4 MiB visible): at the end 0.3 of 4 MiB of the
+ * local segment is free, in 12 ranges, the largest 128 KiB (7% unusable for a 256 KiB request).
+ * A size-bucketed or tree allocator (best fit) and a victim choice that prefers neighbours of
+ * existing holes are the upgrade path. Protected by adapter->lock. */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>

@@ -1,0 +1,365 @@
+/* Eviction under oversubscription (WDDM 1.x model, wddm-semantics §9.1).
+ *
+ * Every segment keeps its resident instances in least-recently-used order: an instance moves
+ * to the tail when a DMA buffer references it (D3DKMTRender's snapshot, the worker's prepare
+ * step) or the CPU locks it. When a placement finds no room in any allowed segment
+ * (vidmm/placement.c), VidMm evicts from the allowed segments in preference order until the
+ * new instance fits. The victim is the lowest-priority evictable instance (allocation priority:
+ * D3DKMTSetAllocationPriority, D3DDDI_ALLOCATIONPRIORITY_*), the least recently used among
+ * equals. Evictable means: resident; not referenced by any queued or in-flight packet (its
+ * node tickets retired: a ticket is given at D3DKMTRender, so queued work counts); not on the
+ * current paging batch (its pending paging operations are ordered before the eviction on the
+ * paging node); its
+ * allocation not locked by the CPU (the pointer must stay valid: DonotEvict is implied) and
+ * not being destroyed.
+ *
+ * The move is a real paging operation built by DxgkDdiBuildPagingBuffer:
+ *   memory segment -> TRANSFER to the instance's system-memory backing store (an MDL), committed
+ *     at the first eviction and kept until destruction (EvictionSegmentSet is 0 for every
+ *     allocation of the reference KMD: evict straight to system pages);
+ *   aperture      -> UNMAP_APERTURE_SEGMENT (the range points at the adapter's dummy page);
+ *     the backing store already is the content;
+ *   a retired renamed instance that is not current -> DISCARD_CONTENT (its content is dead:
+ *     WRITE_DISCARD semantics), and it is recycled without content;
+ *   a clean instance (its backing store still holds its content: restored, or saved, and not
+ *     written since) -> DISCARD_CONTENT: no copy, the backing store is the content.
+ * The range is free for the rest of the batch at once; ordering is kept by fences: the paging
+ * node runs its buffers in order, and every later placement of the batch waits for the batch's
+ * fence on the GPU (prepare's paging fence) and the CPU (a lock waits for paging_fence), so no
+ * write reaches the range before the eviction copied it out. A restore (vidmm/residency.c) is a
+ * TRANSFER from the backing store (or a MAP of it) on the next use. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Private (customer bit set): an eviction given up after a BUSY wait, the victim having been
+ * taken meanwhile; its caller picks another victim. Never leaves vidmm/. */
+#define STATUS_VIDMM_EVICTION_ABANDONED ((NTSTATUS)0xE01E0F01)
+
+void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
+{
+    struct vidmm_segment *s = &a->seg[in->segment_id - 1];
+    in->lru_next = NULL;
+    in->lru_prev = s->lru_tail;
+    if (s->lru_tail)
+        s->lru_tail->lru_next = in;
+    else
+        s->lru_head = in;
+    s->lru_tail = in;
+    in->last_touch = ++a->use_clock;
+}
+
+void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
+{
+    struct vidmm_segment *s = &a->seg[in->segment_id - 1];
+    if (in->lru_prev)
+        in->lru_prev->lru_next = in->lru_next;
+    else
+        s->lru_head = in->lru_next;
+    if (in->lru_next)
+        in->lru_next->lru_prev = in->lru_prev;
+    else
+        s->lru_tail = in->lru_prev;
+    in->lru_prev = in->lru_next = NULL;
+}
+
+void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
+{
+    if (!in->segment_id)
+        return;
+    if (a->seg[in->segment_id - 1].lru_tail == in) {
+        in->last_touch = ++a->use_clock;
+    } else {
+        vidmm_lru_unlink_locked(a, in);
+        vidmm_lru_link_locked(a, in);
+    }
+}
+
+bool vidmm_backing_commit(struct vidmm_instance *in)
+{
+    if (in->backing)
+        return true;
+    UINT64 size = in->alloc->info.Size;
+    size_t pages = (size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
+    void *backing = dxgk_page_alloc(pages * DXGK_PAGE_SIZE);
+    PFN_NUMBER *pfn = calloc(pages, sizeof *pfn);
+    if (!backing || !pfn) {
+        dxgk_page_free(backing, pages * DXGK_PAGE_SIZE);
+        free(pfn);
+        dxgk_refuse("vidmm: cannot commit a %zu-byte backing store", (size_t)size);
+        return false;
+    }
+    /* PFNs are host addresses >> 12 (docs/architecture.md "Memory and addresses"). */
+    for (size_t p = 0; p < pages; p++)
+        pfn[p] = ((uintptr_t)backing >> 12) + p;
+    in->backing = backing;
+    in->mdl = (MDL){ .StartVa = backing, .ByteOffset = 0, .ByteCount = (ULONG)size,
+                     .PageCount = pages, .PfnArray = pfn };
+    return true;
+}
+
+void vidmm_backing_free(struct vidmm_instance *in)
+{
+    if (!in->backing)
+        return;
+    dxgk_page_free(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE);
+    free(in->mdl.PfnArray);
+    in->backing = NULL;
+    memset(&in->mdl, 0, sizeof in->mdl);
+}
+
+void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instance *in, bool cpu_wait)
+{
+    if (cpu_wait)
+        in->stamp_fill = true;
+    if (in->in_batch)
+        return;
+    in->in_batch = true;
+    in->paging_next = b->stamp;
+    b->stamp = in;
+}
+
+static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in, bool queued_too)
+{
+    const struct dxgk_allocation *al = in->alloc;
+    if (in->in_batch || in->evicting || al->dead)
+        return false;
+    if (in == al->current && (al->lock_count || al->resident_refs))
+        return false; /* the CPU holds a pointer into it, or MakeResident pinned it */
+    /* No queued or in-flight DMA buffer references it. A paging operation of it still pending
+     * (its FILL, restore or MAP) is no obstacle: the eviction runs after it on the same
+     * paging node, in order. */
+    for (UINT n = 0; n < a->node_count; n++) {
+        UINT64 t = queued_too ? in->last_use[n] : in->prepared_use[n];
+        if (t && !sched_ticket_retired(&a->node[n], t))
+            return false;
+    }
+    return true;
+}
+
+bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in)
+{
+    return evictable_tier_locked(a, in, true);
+}
+
+/* The dummy page UNMAP_APERTURE_SEGMENT points the range at (wddm-semantics §2.3): one zeroed
+ * system page per process, committed at the first unmap and never freed (it must outlive every
+ * aperture mapping of every adapter). */
+static void *dummy_storage;
+static pthread_once_t dummy_once = PTHREAD_ONCE_INIT;
+static void dummy_init(void)
+{
+    dummy_storage = dxgk_page_alloc(DXGK_PAGE_SIZE);
+}
+
+static void *dummy_page(void)
+{
+    pthread_once(&dummy_once, dummy_init);
+    return dummy_storage;
+}
+
+NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *in,
+                                      struct vidmm_paging_batch *batch)
+{
+    struct dxgk_allocation *al = in->alloc;
+    struct vidmm_segment *s = &a->seg[in->segment_id - 1];
+    bool dead_content = in != al->current; /* a retired renamed instance: WRITE_DISCARD content */
+    /* No DMA buffer references it (it is a victim), but a paging operation of it may still be
+     * pending (its FILL or restore): then it is not idle, and a KMD may answer
+     * STATUS_GRAPHICS_ALLOCATION_BUSY (wddm-semantics §2.4): vidmm/paging.c waits for it with
+     * the adapter lock let go and calls again with AllocationIsIdle. */
+    UINT idle = vidmm_instance_retired_locked(a, in) ? 1u : 0u;
+    DXGKARG_BUILDPAGINGBUFFER args = { 0 };
+    if (s->aperture) {
+        args.Operation = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT;
+        args.UnmapApertureSegment.hDevice = al->device->kmd;
+        args.UnmapApertureSegment.hAllocation = al->info.hAllocation;
+        args.UnmapApertureSegment.SegmentId = in->segment_id;
+        args.UnmapApertureSegment.OffsetInPages = in->offset / DXGK_PAGE_SIZE;
+        args.UnmapApertureSegment.NumberOfPages = in->mdl.PageCount;
+        args.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(uintptr_t)dummy_page();
+    } else if (dead_content || (in->backing && in->backing_valid)) {
+        args.Operation = DXGK_OPERATION_DISCARD_CONTENT;
+        args.DiscardContent.hAllocation = al->info.hAllocation;
+        args.DiscardContent.SegmentId = in->segment_id;
+        args.DiscardContent.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        args.DiscardContent.Flags.AllocationIsIdle = idle;
+    } else {
+        if (!vidmm_backing_commit(in))
+            return STATUS_NO_MEMORY;
+        args.Operation = DXGK_OPERATION_TRANSFER;
+        args.Transfer.hAllocation = al->info.hAllocation;
+        args.Transfer.TransferOffset = 0;
+        args.Transfer.TransferSize = al->info.Size;
+        args.Transfer.Source.SegmentId = in->segment_id;
+        args.Transfer.Source.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        args.Transfer.Destination.SegmentId = 0;
+        args.Transfer.Destination.pMdl = &in->mdl;
+        args.Transfer.MdlOffset = 0;
+        args.Transfer.Flags.AllocationIsIdle = idle;
+    }
+    in->evicting = true; /* through a BUSY wait: neither freed nor chosen again meanwhile */
+    NTSTATUS st = vidmm_paging_build_locked(batch, &args, in);
+    in->evicting = false;
+    if (!NT_SUCCESS(st))
+        return st;
+    /* After a BUSY wait the lock was let go: if the CPU locked it, MakeResident pinned it or a
+     * DMA buffer took it meanwhile, the eviction is abandoned. The copy out already built only
+     * reads the range; the backing store is not marked valid. */
+    if (in == al->current && (al->lock_count || al->resident_refs))
+        return STATUS_VIDMM_EVICTION_ABANDONED;
+    if (!evictable_tier_locked(a, in, false))
+        return STATUS_VIDMM_EVICTION_ABANDONED;
+    vidmm_lru_unlink_locked(a, in);
+    vidmm_segment_free_locked(s, in->offset, al->info.Size);
+    in->segment_id = 0;
+    in->offset = 0;
+    in->cpu = NULL;
+    in->evicted = !dead_content; /* a committed backing store stays for the next eviction */
+    in->backing_valid = in->evicted;
+    vidmm_batch_stamp_locked(batch, in, false); /* destruction waits for the copy out */
+    batch->evicted = true;
+    DXGK_COUNT(a, evictions, 1);
+    if (args.Operation == DXGK_OPERATION_TRANSFER)
+        DXGK_COUNT(a, bytes_paged_out, al->info.Size);
+    return STATUS_SUCCESS;
+}
+
+/* Picks the victim among the given segments (the new instance's allowed segments): lowest
+ * priority first, then least recently used across all of them. First among the instances no
+ * queued or in-flight packet references (their tickets retired); only when there is none,
+ * among those referenced by queued packets that were not made ready for the GPU yet (no
+ * prepared_use outstanding): the worker's prepare step restores them when their packet comes
+ * (as Windows, which only protects what the GPU may touch), so a queue referencing more than
+ * the segments hold never deadlocks. Returns the segment it was evicted from, 0 when nothing
+ * is evictable. */
+/* Priority first, then the least recently used. (A segmented LRU that evicts instances used
+ * once since placement first was tried: on the V1 trace of `wddm bench` it paged 2-3x more,
+ * evicting newly restored members of the hot set.) */
+static bool better_victim(const struct vidmm_instance *in, const struct vidmm_instance *v)
+{
+    if (in->alloc->priority != v->alloc->priority)
+        return in->alloc->priority < v->alloc->priority;
+    return in->last_touch < v->last_touch;
+}
+
+UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
+                            struct vidmm_paging_batch *batch)
+{
+    struct vidmm_instance *victim = NULL;
+    for (int tier = 0; tier < 2 && !victim; tier++) {
+        for (UINT k = 0; k < count; k++) {
+            struct vidmm_segment *s = &a->seg[segments[k] - 1];
+            for (struct vidmm_instance *in = s->lru_head; in; in = in->lru_next) {
+                if (!evictable_tier_locked(a, in, tier == 0))
+                    continue;
+                if (!victim || better_victim(in, victim))
+                    victim = in;
+            }
+        }
+    }
+    if (!victim)
+        return 0;
+    UINT id = victim->segment_id;
+    NTSTATUS st = vidmm_evict_instance_locked(a, victim, batch);
+    if (st == STATUS_VIDMM_EVICTION_ABANDONED) /* abandoned after a BUSY wait: it is no victim any more, pick again */
+        return vidmm_evict_one_locked(a, segments, count, batch);
+    return NT_SUCCESS(st) ? id : 0;
+}
+
+void vidmm_wait_submitted_locked(struct dxgk_adapter *a)
+{
+    UINT64 f[DXGK_MAX_NODES];
+    for (UINT n = 0; n < a->node_count; n++) {
+        pthread_mutex_lock(&a->node[n].lock);
+        f[n] = a->node[n].submitted_fence;
+        pthread_mutex_unlock(&a->node[n].lock);
+    }
+    pthread_mutex_unlock(&a->lock);
+    for (UINT n = 0; n < a->node_count; n++) {
+        if (f[n])
+            sched_wait_fence(&a->node[n], f[n]);
+        /* The DPC publishes the completed fence and the retired tickets in one node->lock
+         * section: after this the tickets of those packets read retired. */
+        pthread_mutex_lock(&a->node[n].lock);
+        pthread_mutex_unlock(&a->node[n].lock);
+    }
+    /* Destroyed allocations that this work kept alive are never victims (they are dead) but
+     * hold segment ranges: free them now. The caller may be the node worker, which would
+     * otherwise free them only after the placement that needs their room has failed. */
+    dxgk_deferred_process(a, NULL, false);
+    pthread_mutex_lock(&a->lock);
+}
+
+/* D3DKMTSetAllocationPriority (wddm-semantics §9.4): the eviction order of allocations, effective
+ * at once. With hResource (and no list), its one priority applies to every allocation of the
+ * resource; otherwise one priority per handle of phAllocationList. 0 is refused. All handles
+ * are checked before anything changes. */
+NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY *args)
+{
+    if (!args || !args->pPriorities || (!args->hResource && (!args->AllocationCount || !args->phAllocationList)) ||
+        (args->hResource && (args->AllocationCount || args->phAllocationList))) {
+        dxgk_refuse("D3DKMTSetAllocationPriority: NULL priorities, or not exactly one of hResource and an "
+                    "allocation list (wddm-semantics §9.4)");
+        return STATUS_INVALID_PARAMETER;
+    }
+    for (UINT i = 0; i < (args->hResource ? 1u : args->AllocationCount); i++) {
+        if (args->pPriorities[i] == 0) {
+            dxgk_refuse("D3DKMTSetAllocationPriority: priority %u is 0, which is invalid (wddm-semantics §9.4)", i);
+            return STATUS_INVALID_PARAMETER;
+        }
+    }
+    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    if (!d) {
+        dxgk_refuse("D3DKMTSetAllocationPriority: invalid device handle 0x%08x", args->hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = d->adapter;
+    NTSTATUS st = STATUS_SUCCESS;
+    if (args->hResource) {
+        struct dxgk_resource *r = (struct dxgk_resource *)dxgk_handle_get(args->hResource, DXGK_TYPE_RESOURCE);
+        if (!r || r->device != d) {
+            dxgk_refuse("D3DKMTSetAllocationPriority: invalid resource handle 0x%08x", args->hResource);
+            st = STATUS_INVALID_PARAMETER;
+        } else {
+            pthread_mutex_lock(&a->lock);
+            for (struct dxgk_allocation *al = r->allocations; al; al = al->res_next)
+                al->priority = args->pPriorities[0];
+            pthread_mutex_unlock(&a->lock);
+        }
+        if (r)
+            dxgk_object_put(&r->obj);
+        dxgk_device_put(d);
+        return st;
+    }
+    UINT n = args->AllocationCount;
+    struct dxgk_allocation **al = calloc(n, sizeof *al);
+    if (!al) {
+        dxgk_device_put(d);
+        return STATUS_NO_MEMORY;
+    }
+    UINT got = 0;
+    for (; got < n; got++) {
+        al[got] = (struct dxgk_allocation *)dxgk_handle_get(args->phAllocationList[got], DXGK_TYPE_ALLOCATION);
+        if (!al[got] || al[got]->device != d) {
+            dxgk_refuse("D3DKMTSetAllocationPriority: entry %u: invalid allocation handle 0x%08x", got,
+                        args->phAllocationList[got]);
+            if (al[got])
+                dxgk_object_put(&al[got]->obj);
+            st = STATUS_INVALID_PARAMETER;
+            break;
+        }
+    }
+    if (NT_SUCCESS(st)) {
+        pthread_mutex_lock(&a->lock);
+        for (UINT i = 0; i < n; i++)
+            al[i]->priority = args->pPriorities[i];
+        pthread_mutex_unlock(&a->lock);
+    }
+    for (UINT i = 0; i < got; i++)
+        dxgk_object_put(&al[i]->obj);
+    free(al);
+    dxgk_device_put(d);
+    return st;
+}

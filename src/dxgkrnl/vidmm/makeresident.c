@@ -1,0 +1,223 @@
+/* D3DKMTMakeResident, D3DKMTEvict and D3DKMTQueryVideoMemoryInfo (wddm-semantics §9.2, §9.3).
+ *
+ * The kernel runs the WDDM 1.x model (the reference KMD is WDDM 1.3): the allocation list of
+ * each DMA buffer drives residency (sched/node.c). On top of it, MakeResident / Evict keep a
+ * reference count per allocation: while it is > 0 the allocation's current instance is never
+ * an eviction victim (vidmm/evict.c), so the app controls residency as in WDDM 2.x.
+ *   - MakeResident is atomic: every handle is checked first; the instances are placed (paged
+ *     in: FILL, TRANSFER from the backing store, MAP) one by one, each pinned as it is placed so
+ *     a later one cannot evict it; if one cannot be placed every pin of the call is undone,
+ *     nothing is counted, NumAllocations is 0, NumBytesToTrim the bytes that did not fit, and
+ *     the call fails with STATUS_NO_MEMORY (E_OUTOFMEMORY at the API). Success returns the
+ *     paging fence of the placements in PagingFenceValue: STATUS_PENDING while the paging node
+ *     has not reached it, STATUS_SUCCESS when nothing is left to wait for.
+ *   - Choice: there are no paging queues (a WDDM 2.0 object) in this kernel: hPagingQueue takes
+ *     the device handle (each device's implicit queue is the adapter's paging node), and
+ *     PagingFenceValue is a fence of the paging node.
+ *   - Evict decrements; a call naming an allocation whose count is 0 is refused whole. At 0 the
+ *     current instance is evicted at once (TRANSFER to its backing store / UNMAP) if nothing
+ *     references it, unless EvictOnlyIfNecessary (then only under pressure). NotWrittenTo is
+ *     accepted and not used (the content is always copied back). NumBytesToTrim is 0: no
+ *     per-process budget below the segments' sizes.
+ *   - QueryVideoMemoryInfo: LOCAL = the memory segments (local and CPU-visible local), NON_LOCAL
+ *     = the aperture. Budget = the bytes VidMm may place there, CurrentUsage = the bytes placed
+ *     now (every instance, every device: one process), CurrentReservation = 0 and
+ *     AvailableForReservation = Budget (SetVideoMemoryReservation is not implemented). */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+
+static struct dxgk_allocation **get_list(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who)
+{
+    struct dxgk_allocation **al = calloc(n, sizeof *al);
+    if (!al)
+        return NULL;
+    for (UINT i = 0; i < n; i++) {
+        al[i] = (struct dxgk_allocation *)dxgk_handle_get(h[i], DXGK_TYPE_ALLOCATION);
+        if (!al[i] || al[i]->device != d) {
+            dxgk_refuse("%s: entry %u: invalid allocation handle 0x%08x for device 0x%08x", who, i, h[i],
+                        d->handle);
+            for (UINT j = 0; j <= i; j++)
+                if (al[j])
+                    dxgk_object_put(&al[j]->obj);
+            free(al);
+            return NULL;
+        }
+    }
+    return al;
+}
+
+static void put_list(struct dxgk_allocation **al, UINT n)
+{
+    for (UINT i = 0; i < n; i++)
+        dxgk_object_put(&al[i]->obj);
+    free(al);
+}
+
+NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
+{
+    if (!args || !args->NumAllocations || !args->AllocationList) {
+        dxgk_refuse("D3DKMTMakeResident: NULL arguments or an empty allocation list");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->Flags.Reserved || (args->Flags.MustSucceed && !args->Flags.CantTrimFurther)) {
+        dxgk_refuse("D3DKMTMakeResident: flags 0x%x (MustSucceed requires CantTrimFurther; reserved bits)",
+                    args->Flags.Value);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = dxgk_device_get(args->hPagingQueue);
+    if (!d) {
+        dxgk_refuse("D3DKMTMakeResident: hPagingQueue 0x%08x is not a device (the device stands for its paging queue)",
+                    args->hPagingQueue);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = d->adapter;
+    UINT n = args->NumAllocations;
+    struct dxgk_allocation **al = get_list(d, args->AllocationList, n, "D3DKMTMakeResident");
+    if (!al) {
+        dxgk_device_put(d);
+        return STATUS_INVALID_PARAMETER;
+    }
+    args->NumAllocations = 0;
+    args->PagingFenceValue = 0;
+    args->NumBytesToTrim = 0;
+    NTSTATUS st = STATUS_SUCCESS;
+    struct vidmm_paging_batch batch;
+    vidmm_batch_init(&batch, a);
+    pthread_mutex_lock(&a->lock);
+    UINT done = 0;
+    for (; done < n; done++) {
+        if (al[done]->dead) {
+            dxgk_refuse("D3DKMTMakeResident: allocation 0x%08x is being destroyed", al[done]->handle);
+            st = STATUS_INVALID_PARAMETER;
+            break;
+        }
+        al[done]->resident_refs++; /* pinned now: the placements below cannot evict it */
+        st = vidmm_make_resident_locked(a, al[done]->current, &batch, true);
+        if (!NT_SUCCESS(st)) {
+            al[done]->resident_refs--;
+            break;
+        }
+        vidmm_touch_locked(a, al[done]->current);
+    }
+    if (!NT_SUCCESS(st)) {
+        /* Atomic failure: undo the pins of this call; report the bytes that did not fit. */
+        for (UINT i = 0; i < done; i++)
+            al[i]->resident_refs--;
+        if (st == STATUS_NO_MEMORY || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
+            for (UINT i = done; i < n; i++)
+                if (!al[i]->current->segment_id)
+                    args->NumBytesToTrim += al[i]->info.Size;
+            st = STATUS_NO_MEMORY;
+        }
+    }
+    vidmm_paging_flush_locked(&batch);
+    UINT64 fence = 0;
+    if (NT_SUCCESS(st)) {
+        for (UINT i = 0; i < n; i++)
+            if (al[i]->current->gpu_fence > fence)
+                fence = al[i]->current->gpu_fence;
+        args->NumAllocations = n;
+        args->PagingFenceValue = fence;
+        if (fence && !sched_fence_completed(&a->node[a->paging_node], fence))
+            st = STATUS_PENDING;
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (st == STATUS_NO_MEMORY)
+        dxgk_refuse("D3DKMTMakeResident: %llu bytes do not fit the allowed segments: nothing changed",
+                    (unsigned long long)args->NumBytesToTrim);
+    put_list(al, n);
+    dxgk_device_put(d);
+    return st;
+}
+
+NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
+{
+    if (!args || !args->NumAllocations || !args->AllocationList) {
+        dxgk_refuse("D3DKMTEvict: NULL arguments or an empty allocation list");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->Flags.Reserved) {
+        dxgk_refuse("D3DKMTEvict: reserved flag bits 0x%x", args->Flags.Value);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    if (!d) {
+        dxgk_refuse("D3DKMTEvict: invalid device handle 0x%08x", args->hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = d->adapter;
+    UINT n = args->NumAllocations;
+    struct dxgk_allocation **al = get_list(d, args->AllocationList, n, "D3DKMTEvict");
+    if (!al) {
+        dxgk_device_put(d);
+        return STATUS_INVALID_PARAMETER;
+    }
+    args->NumBytesToTrim = 0;
+    NTSTATUS st = STATUS_SUCCESS;
+    struct vidmm_paging_batch batch;
+    vidmm_batch_init(&batch, a);
+    pthread_mutex_lock(&a->lock);
+    /* All or nothing: every count must be > 0 (a handle named twice needs two references). */
+    for (UINT i = 0; i < n && NT_SUCCESS(st); i++) {
+        UINT named = 0;
+        for (UINT j = 0; j <= i; j++)
+            named += al[j] == al[i];
+        if (al[i]->dead || al[i]->resident_refs < named) {
+            dxgk_refuse("D3DKMTEvict: allocation 0x%08x (entry %u) has no MakeResident reference left",
+                        al[i]->handle, i);
+            st = STATUS_INVALID_PARAMETER;
+        }
+    }
+    for (UINT i = 0; i < n && NT_SUCCESS(st); i++) {
+        struct vidmm_instance *in = al[i]->current;
+        if (--al[i]->resident_refs == 0 && !args->Flags.EvictOnlyIfNecessary && in->segment_id &&
+            vidmm_evictable_locked(a, in))
+            (void)vidmm_evict_instance_locked(a, in, &batch); /* a failure leaves it resident */
+    }
+    vidmm_paging_flush_locked(&batch);
+    pthread_mutex_unlock(&a->lock);
+    put_list(al, n);
+    dxgk_device_put(d);
+    return st;
+}
+
+NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTQueryVideoMemoryInfo: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->MemorySegmentGroup != D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL &&
+        args->MemorySegmentGroup != D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL) {
+        dxgk_refuse("D3DKMTQueryVideoMemoryInfo: MemorySegmentGroup %d is neither LOCAL nor NON_LOCAL",
+                    (int)args->MemorySegmentGroup);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->PhysicalAdapterIndex != 0) {
+        dxgk_refuse("D3DKMTQueryVideoMemoryInfo: PhysicalAdapterIndex %u (no linked adapters)",
+                    args->PhysicalAdapterIndex);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
+    if (!a) {
+        dxgk_refuse("D3DKMTQueryVideoMemoryInfo: invalid adapter handle 0x%08x", args->hAdapter);
+        return STATUS_INVALID_PARAMETER;
+    }
+    bool non_local = args->MemorySegmentGroup == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL;
+    UINT64 budget = 0, usage = 0;
+    pthread_mutex_lock(&a->lock);
+    for (UINT s = 0; s < a->segment_count; s++) {
+        if (a->seg[s].aperture != non_local)
+            continue;
+        budget += a->seg[s].limit;
+        usage += a->seg[s].bytes_used;
+    }
+    pthread_mutex_unlock(&a->lock);
+    dxgk_adapter_put(a);
+    args->Budget = budget;
+    args->CurrentUsage = usage;
+    args->CurrentReservation = 0;
+    args->AvailableForReservation = budget;
+    return STATUS_SUCCESS;
+}

@@ -1,0 +1,154 @@
+/* Helpers of the VidMm tests that drive the D3DKMT entry points against the reference KMD and
+ * the software GPU (the whole kernel-side stack): allocations of the KMD's kinds, GPU copies
+ * built as real DMA buffers with patch locations, locks. Segment sizes come from the
+ * WDDM_SEGMENT_*_MB environment variables, set by each test's main() before the adapter
+ * starts. */
+#ifndef WDDM_TESTS_DXGKRNL_REAL_ENV_H
+#define WDDM_TESTS_DXGKRNL_REAL_ENV_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <wddm/d3dkmthk.h>
+#include <wddm/swgpu.h>
+#include <wddm/wddm.h>
+
+#include "drv/swgpu_private.h"
+#include "gpu/swgpu_isa.h"
+
+#define LOCK_READONLY 0x1u
+#define LOCK_WRITEONLY 0x2u
+#define LOCK_DONOTWAIT 0x4u
+#define LOCK_DISCARD 0x80u
+
+struct renv {
+    D3DKMT_HANDLE adapter, device, context;
+    D3DKMT_CREATECONTEXT cc;
+};
+
+static inline void renv_open(struct renv *e)
+{
+    memset(e, 0, sizeof *e);
+    wddm_set_kmd_entry(NULL); /* the built-in reference KMD */
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    assert_int_equal(en.NumAdapters, 1);
+    e->adapter = info[0].hAdapter;
+    D3DKMT_CREATEDEVICE cd = { .hAdapter = e->adapter };
+    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
+    e->device = cd.hDevice;
+    e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
+    assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
+    e->context = e->cc.hContext;
+}
+
+static inline void renv_close(struct renv *e)
+{
+    wddm_swgpu_set_paused(0);
+    D3DKMT_DESTROYDEVICE dd = { .hDevice = e->device };
+    assert_int_equal(D3DKMTDestroyDevice(&dd), STATUS_SUCCESS); /* takes everything along */
+    D3DKMT_CLOSEADAPTER ca = { .hAdapter = e->adapter };
+    assert_int_equal(D3DKMTCloseAdapter(&ca), STATUS_SUCCESS);
+}
+
+static inline NTSTATUS renv_try_alloc(struct renv *e, UINT32 kind, UINT64 size, D3DKMT_HANDLE *out)
+{
+    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                     .kind = kind, .size = size, .dimension = 1, .width = (UINT32)size,
+                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = e->device, .NumAllocations = 1, .pAllocationInfo = &ai };
+    NTSTATUS st = D3DKMTCreateAllocation(&ca);
+    *out = ai.hAllocation;
+    return st;
+}
+
+static inline D3DKMT_HANDLE renv_alloc(struct renv *e, UINT32 kind, UINT64 size)
+{
+    D3DKMT_HANDLE h = 0;
+    assert_int_equal(renv_try_alloc(e, kind, size, &h), STATUS_SUCCESS);
+    return h;
+}
+
+static inline void renv_free(struct renv *e, D3DKMT_HANDLE a)
+{
+    D3DKMT_DESTROYALLOCATION da = { .hDevice = e->device, .phAllocationList = &a, .AllocationCount = 1 };
+    assert_int_equal(D3DKMTDestroyAllocation(&da), STATUS_SUCCESS);
+}
+
+/* One DMA buffer: COPY of `bytes` from src to dst, both patched by the KMD. */
+static inline NTSTATUS renv_copy(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
+{
+    struct swgpu_cmd_copy c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_COPY;
+    c.hdr.size_bytes = sizeof c;
+    c.row_bytes = bytes;
+    c.rows = 1;
+    c.slices = 1;
+    memcpy(e->cc.pCommandBuffer, &c, sizeof c);
+    e->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
+    e->cc.pAllocationList[0].WriteOperation = 1;
+    e->cc.pAllocationList[1] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = src };
+    e->cc.pPatchLocationList[0] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 0, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
+    e->cc.pPatchLocationList[1] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 1, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
+    D3DKMT_RENDER r = { .hContext = e->context, .CommandLength = sizeof c, .AllocationCount = 2,
+                        .PatchLocationCount = 2 };
+    return D3DKMTRender(&r);
+}
+
+static inline NTSTATUS renv_lock(struct renv *e, D3DKMT_HANDLE a, UINT flags, void **p)
+{
+    D3DKMT_LOCK l = { .hDevice = e->device, .hAllocation = a };
+    l.Flags.Value = flags;
+    NTSTATUS st = D3DKMTLock(&l);
+    *p = l.pData;
+    return st;
+}
+
+static inline void renv_unlock(struct renv *e, D3DKMT_HANDLE a)
+{
+    D3DKMT_UNLOCK u = { .hDevice = e->device, .NumAllocations = 1, .phAllocations = &a };
+    assert_int_equal(D3DKMTUnlock(&u), STATUS_SUCCESS);
+}
+
+static inline struct wddm_counters renv_counters(void)
+{
+    struct wddm_counters c;
+    assert_int_equal(wddm_get_counters(&c), STATUS_SUCCESS);
+    return c;
+}
+
+/* Deterministic content and its checksum (FNV-1a 64). */
+static inline void renv_pattern(void *p, size_t n, uint32_t seed)
+{
+    uint8_t *b = p;
+    uint32_t x = seed * 2654435761u + 1u;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        b[i] = (uint8_t)x;
+    }
+}
+
+static inline uint64_t renv_checksum(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+#endif

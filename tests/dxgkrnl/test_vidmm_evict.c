@@ -1,0 +1,370 @@
+/* Eviction under oversubscription (wddm-semantics §9.1, vidmm/evict.c) against the reference
+ * KMD and the software GPU: real TRANSFER / UNMAP_APERTURE_SEGMENT paging, content checked
+ * byte for byte after every restore. Small segments: local 1 MiB, CPU-visible 1 MiB,
+ * aperture 4 MiB (set before the adapter starts). */
+#include "real_env.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+#include <stdio.h>
+
+#include "dxgkrnl/dxgkrnl.h"
+
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+#define LOCAL 1u
+#define VISIBLE 2u
+#define APERTURE 3u
+
+/* Where the allocation's current instance lives now (0 = not resident), read under the
+ * adapter lock; *evicted tells whether its content is in the backing store. */
+static UINT where(D3DKMT_HANDLE h, bool *evicted)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+    assert_non_null(al);
+    struct dxgk_adapter *a = al->device->adapter;
+    pthread_mutex_lock(&a->lock);
+    UINT s = al->current->segment_id;
+    if (evicted)
+        *evicted = al->current->evicted;
+    pthread_mutex_unlock(&a->lock);
+    dxgk_object_put(&al->obj);
+    return s;
+}
+
+/* GPU_ONLY allocation written by a GPU copy from an UPLOAD buffer holding pattern(seed). */
+static void gpu_write(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE upload, UINT32 size, uint32_t seed)
+{
+    void *p;
+    assert_int_equal(renv_lock(e, upload, LOCK_DISCARD | LOCK_WRITEONLY, &p), STATUS_SUCCESS);
+    renv_pattern(p, size, seed);
+    renv_unlock(e, upload);
+    assert_int_equal(renv_copy(e, dst, upload, size), STATUS_SUCCESS);
+}
+
+static void gpu_check(struct renv *e, D3DKMT_HANDLE src, D3DKMT_HANDLE readback, UINT32 size, uint32_t seed)
+{
+    assert_int_equal(renv_copy(e, readback, src, size), STATUS_SUCCESS);
+    void *p;
+    assert_int_equal(renv_lock(e, readback, LOCK_READONLY, &p), STATUS_SUCCESS);
+    UINT8 *want = malloc(size);
+    renv_pattern(want, size, seed);
+    assert_memory_equal(p, want, size);
+    free(want);
+    renv_unlock(e, readback);
+}
+
+static void test_oversubscribed_memory_segments_evict_and_restore_content(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 256 * KIB;
+    enum { N = 16 }; /* 4 MiB of GPU_ONLY over 2 MiB of local + visible memory */
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, sz);
+    D3DKMT_HANDLE a[N];
+    struct wddm_counters c0 = renv_counters();
+    for (int i = 0; i < N; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+        gpu_write(&e, a[i], up, sz, 100 + i);
+    }
+    for (int i = 0; i < N; i++)
+        gpu_check(&e, a[i], rb, sz, 100 + i);
+    struct wddm_counters c1 = renv_counters();
+    assert_true(c1.evictions - c0.evictions >= N / 2);
+    assert_true(c1.bytes_paged_out - c0.bytes_paged_out >= (UINT64)(N / 2) * sz);
+    bool ev = false;
+    int out = 0;
+    for (int i = 0; i < N; i++) {
+        UINT s = where(a[i], &ev);
+        assert_true(s == LOCAL || s == VISIBLE || (s == 0 && ev)); /* never in the aperture */
+        out += s == 0;
+    }
+    assert_true(out >= N / 2);
+    renv_close(&e);
+}
+
+static void test_lower_priority_allocation_is_evicted_first(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 256 * KIB;
+    enum { N = 8 }; /* exactly local + visible */
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, sz);
+    D3DKMT_HANDLE a[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+        gpu_write(&e, a[i], up, sz, 7 + i);
+    }
+    gpu_check(&e, a[N - 1], rb, sz, 7 + N - 1); /* all idle now; a[0] is the LRU */
+    /* Placement order: a[0..3] fill local (preferred), a[4..7] the visible window; eviction
+     * starts in the preferred segment, local, where a[0] is the least recently used. */
+    for (int i = 0; i < N; i++)
+        assert_int_equal(where(a[i], NULL), i < 4 ? LOCAL : VISIBLE);
+    /* a[2] drops to LOW: it goes before the least recently used a[0]. */
+    UINT low = D3DDDI_ALLOCATIONPRIORITY_LOW;
+    D3DKMT_SETALLOCATIONPRIORITY sp = { .hDevice = e.device, .phAllocationList = &a[2], .AllocationCount = 1,
+                                        .pPriorities = &low };
+    assert_int_equal(D3DKMTSetAllocationPriority(&sp), STATUS_SUCCESS);
+    D3DKMT_HANDLE extra = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+    gpu_write(&e, extra, up, sz, 99);
+    gpu_check(&e, extra, rb, sz, 99);
+    bool ev;
+    assert_int_equal(where(a[2], &ev), 0);
+    assert_true(ev);
+    for (int i = 0; i < N; i++)
+        if (i != 2)
+            assert_int_not_equal(where(a[i], NULL), 0);
+    /* Among equal priorities the least recently used goes: a[0]. */
+    D3DKMT_HANDLE extra2 = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+    gpu_write(&e, extra2, up, sz, 98);
+    gpu_check(&e, extra2, rb, sz, 98);
+    assert_int_equal(where(a[0], NULL), 0);
+    for (int i = 1; i < N; i++)
+        if (i != 2)
+            assert_int_not_equal(where(a[i], NULL), 0);
+    gpu_check(&e, a[2], rb, sz, 7 + 2); /* restored by TRANSFER, content intact */
+    gpu_check(&e, a[0], rb, sz, 7);
+    renv_close(&e);
+}
+
+static void test_set_allocation_priority_refuses_bad_handles(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    D3DKMT_HANDLE a = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, 4096);
+    UINT pr[2] = { D3DDDI_ALLOCATIONPRIORITY_HIGH, D3DDDI_ALLOCATIONPRIORITY_LOW };
+    D3DKMT_HANDLE list[2] = { a, 0x1234 };
+    D3DKMT_SETALLOCATIONPRIORITY sp = { .hDevice = e.device, .phAllocationList = list, .AllocationCount = 2,
+                                        .pPriorities = pr };
+    assert_int_equal(D3DKMTSetAllocationPriority(&sp), STATUS_INVALID_PARAMETER);
+    assert_int_equal(D3DKMTSetAllocationPriority(NULL), STATUS_INVALID_PARAMETER);
+    sp.AllocationCount = 1;
+    sp.hDevice = 0x5678;
+    assert_int_equal(D3DKMTSetAllocationPriority(&sp), STATUS_INVALID_PARAMETER);
+    renv_close(&e);
+}
+
+static void test_allocation_referenced_by_queued_work_is_never_evicted(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 256 * KIB;
+    enum { N = 8 };
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, sz);
+    D3DKMT_HANDLE a[N + 1];
+    for (int i = 0; i < N; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+        gpu_write(&e, a[i], up, sz, 300 + i);
+    }
+    gpu_check(&e, a[0], rb, sz, 300);
+    for (int i = 0; i < N; i++)
+        assert_int_not_equal(where(a[i], NULL), 0);
+    a[N] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+    struct wddm_counters c0 = renv_counters();
+    wddm_swgpu_set_paused(1);
+    /* Every resident allocation is referenced by work that cannot retire while the GPU is
+     * paused, then a packet needs one more: nothing may be evicted. */
+    for (int i = 0; i < N; i++)
+        assert_int_equal(renv_copy(&e, a[i], a[i], 16), STATUS_SUCCESS);
+    assert_int_equal(renv_copy(&e, a[N], up, sz), STATUS_SUCCESS);
+    usleep(50000);
+    struct wddm_counters c1 = renv_counters();
+    assert_int_equal(c1.evictions, c0.evictions);
+    assert_int_equal(where(a[N], NULL), 0);
+    wddm_swgpu_set_paused(0); /* the worker waits for the work in flight, then evicts */
+    void *p;
+    assert_int_equal(renv_lock(&e, up, LOCK_READONLY, &p), STATUS_SUCCESS); /* waits for the copy */
+    renv_unlock(&e, up);
+    for (int i = 0; i < N; i++)
+        gpu_check(&e, a[i], rb, sz, 300 + i);
+    assert_true(renv_counters().evictions > c0.evictions);
+    renv_close(&e);
+}
+
+static void test_lock_of_evicted_cpu_visible_allocation_restores_content(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 512 * KIB;
+    enum { N = 14 }; /* 7 MiB of UPLOAD over 1 MiB visible + 4 MiB aperture */
+    D3DKMT_HANDLE a[N];
+    struct wddm_counters c0 = renv_counters();
+    for (int i = 0; i < N; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz);
+        void *p;
+        assert_int_equal(renv_lock(&e, a[i], 0, &p), STATUS_SUCCESS);
+        renv_pattern(p, sz, 500 + i);
+        renv_unlock(&e, a[i]);
+    }
+    UINT8 *want = malloc(sz);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < N; i++) {
+            void *p;
+            assert_int_equal(renv_lock(&e, a[i], LOCK_READONLY, &p), STATUS_SUCCESS);
+            UINT s = where(a[i], NULL);
+            assert_true(s == VISIBLE || s == APERTURE); /* the CPU never gets GPU-only memory */
+            renv_pattern(want, sz, 500 + i);
+            assert_memory_equal(p, want, sz);
+            renv_unlock(&e, a[i]);
+        }
+    }
+    free(want);
+    assert_true(renv_counters().evictions - c0.evictions >= N - 10);
+    renv_close(&e);
+}
+
+static void test_no_space_in_any_allowed_segment_fails_the_lock(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    /* READBACK lives only in the aperture (4 MiB): four locked 1 MiB allocations fill it, and
+     * locked allocations are never evicted. */
+    D3DKMT_HANDLE a[5];
+    void *p;
+    for (int i = 0; i < 5; i++)
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_READBACK, MIB);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(renv_lock(&e, a[i], 0, &p), STATUS_SUCCESS);
+    assert_int_equal(renv_lock(&e, a[4], 0, &p), STATUS_NO_MEMORY);
+    /* An allocation larger than every allowed segment can never be placed. */
+    D3DKMT_HANDLE big = renv_alloc(&e, SWGPU_ALLOC_READBACK, 8 * MIB);
+    assert_int_equal(renv_lock(&e, big, 0, &p), STATUS_NO_MEMORY);
+    renv_unlock(&e, a[1]);
+    assert_int_equal(renv_lock(&e, a[4], 0, &p), STATUS_SUCCESS); /* a[1] evicted (UNMAP) */
+    assert_int_equal(where(a[1], NULL), 0);
+    renv_unlock(&e, a[4]);
+    for (int i = 0; i < 4; i++)
+        if (i != 1)
+            renv_unlock(&e, a[i]);
+    renv_close(&e);
+}
+
+static void test_donotwait_lock_during_restore_returns_busy_then_succeeds(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 512 * KIB;
+    enum { N = 12 };
+    D3DKMT_HANDLE a[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz);
+        void *p;
+        assert_int_equal(renv_lock(&e, a[i], 0, &p), STATUS_SUCCESS);
+        renv_pattern(p, sz, 700 + i);
+        renv_unlock(&e, a[i]);
+    }
+    int victim = -1;
+    for (int i = 0; i < N && victim < 0; i++) {
+        bool ev = false;
+        if (where(a[i], &ev) == 0 && ev)
+            victim = i;
+    }
+    assert_true(victim >= 0);
+    wddm_swgpu_set_paused(1);
+    void *p;
+    /* The restore's paging buffer cannot run: the CPU may not wait for it. */
+    assert_int_equal(renv_lock(&e, a[victim], LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
+    wddm_swgpu_set_paused(0);
+    assert_int_equal(renv_lock(&e, a[victim], 0, &p), STATUS_SUCCESS);
+    UINT8 *want = malloc(sz);
+    renv_pattern(want, sz, 700 + victim);
+    assert_memory_equal(p, want, sz);
+    free(want);
+    renv_unlock(&e, a[victim]);
+    renv_close(&e);
+}
+
+static void test_destroying_evicted_allocations_frees_their_backing_store(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 256 * KIB;
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz);
+    for (int round = 0; round < 3; round++) {
+        D3DKMT_HANDLE a[12];
+        for (int i = 0; i < 12; i++) {
+            a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+            gpu_write(&e, a[i], up, sz, i);
+        }
+        for (int i = 0; i < 12; i++)
+            renv_free(&e, a[i]); /* ASan's leak check proves the backing stores are freed */
+    }
+    renv_close(&e);
+}
+
+static void test_clean_allocation_is_evicted_without_a_copy(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 256 * KIB;
+    enum { N = 12 };
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, sz);
+    D3DKMT_HANDLE a[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+        gpu_write(&e, a[i], up, sz, 900 + i);
+    }
+    for (int i = 0; i < N; i++) /* every one saved once by now, and read back */
+        gpu_check(&e, a[i], rb, sz, 900 + i);
+    /* Only read from now on: restores, but evictions of clean allocations copy nothing. */
+    struct wddm_counters c0 = renv_counters();
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < N; i++)
+            gpu_check(&e, a[i], rb, sz, 900 + i);
+    struct wddm_counters c1 = renv_counters();
+    assert_true(c1.evictions - c0.evictions >= N);
+    assert_int_equal(c1.bytes_paged_out, c0.bytes_paged_out);
+    /* A GPU write makes it dirty again: its next eviction copies it out, content intact. */
+    gpu_write(&e, a[0], up, sz, 77);
+    for (int i = 1; i < N; i++)
+        gpu_check(&e, a[i], rb, sz, 900 + i);
+    assert_true(renv_counters().bytes_paged_out > c1.bytes_paged_out);
+    gpu_check(&e, a[0], rb, sz, 77);
+    renv_close(&e);
+}
+
+static void test_queue_referencing_more_than_the_segments_hold_still_runs(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 256 * KIB;
+    enum { N = 16 }; /* 4 MiB referenced by queued packets, 2 MiB of memory segments */
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, sz);
+    D3DKMT_HANDLE a[N];
+    for (int i = 0; i < N; i++)
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+    void *p;
+    assert_int_equal(renv_lock(&e, up, 0, &p), STATUS_SUCCESS);
+    renv_pattern(p, sz, 4242);
+    renv_unlock(&e, up);
+    wddm_swgpu_set_paused(1);
+    for (int i = 0; i < N; i++) /* all queued before any runs */
+        assert_int_equal(renv_copy(&e, a[i], up, sz), STATUS_SUCCESS);
+    wddm_swgpu_set_paused(0);
+    /* Allocations of packets not yet made ready were evicted and restored in turn: nothing was
+     * dropped (a dropped packet would put the device in error and fail these calls). */
+    for (int i = 0; i < N; i++)
+        gpu_check(&e, a[i], rb, sz, 4242);
+    renv_close(&e);
+}
+
+int main(void)
+{
+    setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
+    setenv("WDDM_SEGMENT_VISIBLE_MB", "1", 1);
+    setenv("WDDM_SEGMENT_APERTURE_MB", "4", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oversubscribed_memory_segments_evict_and_restore_content),
+        cmocka_unit_test(test_lower_priority_allocation_is_evicted_first),
+        cmocka_unit_test(test_set_allocation_priority_refuses_bad_handles),
+        cmocka_unit_test(test_allocation_referenced_by_queued_work_is_never_evicted),
+        cmocka_unit_test(test_lock_of_evicted_cpu_visible_allocation_restores_content),
+        cmocka_unit_test(test_no_space_in_any_allowed_segment_fails_the_lock),
+        cmocka_unit_test(test_donotwait_lock_during_restore_returns_busy_then_succeeds),
+        cmocka_unit_test(test_destroying_evicted_allocations_frees_their_backing_store),
+        cmocka_unit_test(test_clean_allocation_is_evicted_without_a_copy),
+        cmocka_unit_test(test_queue_referencing_more_than_the_segments_hold_still_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

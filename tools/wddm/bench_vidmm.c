@@ -1,0 +1,384 @@
+/* VidMm under oversubscription (issue 3's performance section).
+ *
+ * V1  A recorded access trace over a working set of 2x and 4x local memory (LOCAL segment group:
+ *     local + CPU-visible local, as D3DKMTQueryVideoMemoryInfo reports it) of 4 MiB GPU_ONLY
+ *     allocations, replayed on the D3DKMT interface (one small GPU copy out of the allocation
+ *     per access, so VidMm must make it resident). Bytes paged = bytes copied out by evictions
+ *     + bytes restored, from wddm_get_counters, minus the first-touch zero FILLs (content
+ *     creation, not paging). Belady's MIN is computed on the same trace with the same capacity
+ *     (free bytes of the group / 4 MiB) and the same cost model (a restore costs its size; an
+ *     eviction costs its size only when the content changed since it was last saved: a clean
+ *     allocation's backing store is still valid). The trace: frames of 64 accesses drawn from a
+ *     hot window of 90% of the capacity that slides by 2 allocations a frame, 10% of accesses
+ *     uniformly over the whole working set (a streaming working set with a cold tail).
+ * V2  Reading back a 16 MiB DEFAULT texture (2048x2048 RGBA8) chosen at random out of 1 GiB of
+ *     DEFAULT textures (64), through the D3D11 API: CopyResource DEFAULT -> STAGING, Map(READ),
+ *     read every byte, Unmap; vs memcpy of 16 MiB. Most picks are evicted: the restore is part
+ *     of the readback. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <d3d11.h>
+#include <wddm/d3dkmthk.h>
+#include <wddm/wddm.h>
+
+#include "bench_vidmm.h"
+#include "drv/swgpu_private.h"
+#include "gpu/swgpu_isa.h"
+#include "tool.h"
+
+#define V1_SIZE (4u << 20)
+#define SAFE_RELEASE(p) do { if (p) (p)->lpVtbl->Release(p); } while (0)
+
+static volatile uint64_t v_sink;
+
+static uint32_t rnd(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+static unsigned *make_trace(unsigned n, unsigned capacity, unsigned len)
+{
+    unsigned *t = malloc((size_t)len * sizeof *t);
+    if (!t)
+        return NULL;
+    unsigned hot = capacity * 9 / 10 ? capacity * 9 / 10 : 1, base = 0;
+    uint32_t x = 0xC0FFEEu;
+    for (unsigned i = 0; i < len; i++) {
+        if (i && i % 64 == 0)
+            base = (base + 2) % n;
+        t[i] = rnd(&x) % 10 == 0 ? rnd(&x) % n : (base + rnd(&x) % hot) % n;
+    }
+    return t;
+}
+
+/* Belady's MIN with write-back of dirty blocks only; every access is a read, a block is dirty
+ * from its first touch (zero fill) until it is saved once. Returns bytes paged. */
+static uint64_t belady_bytes(const unsigned *t, unsigned len, unsigned n, unsigned capacity)
+{
+    unsigned *next = malloc((size_t)len * sizeof *next), *last = malloc((size_t)n * sizeof *last);
+    unsigned char *resident = calloc(n, 1), *seen = calloc(n, 1), *dirty = calloc(n, 1);
+    unsigned *slots = malloc((size_t)capacity * sizeof *slots);
+    uint64_t bytes = 0;
+    if (!next || !last || !resident || !seen || !dirty || !slots)
+        goto out;
+    for (unsigned b = 0; b < n; b++)
+        last[b] = len;
+    for (unsigned i = len; i-- > 0;) {
+        next[i] = last[t[i]];
+        last[t[i]] = i;
+    }
+    /* nextuse[b] of a resident block: its next access after now. */
+    unsigned *nextuse = last; /* reuse: rewritten below as we go */
+    unsigned used = 0;
+    for (unsigned i = 0; i < len; i++) {
+        unsigned b = t[i];
+        if (!resident[b]) {
+            if (used == capacity) {
+                unsigned far = 0;
+                for (unsigned k = 1; k < used; k++)
+                    if (nextuse[slots[k]] > nextuse[slots[far]])
+                        far = k;
+                unsigned v = slots[far];
+                resident[v] = 0;
+                if (dirty[v])
+                    bytes += V1_SIZE;
+                dirty[v] = 0;
+                slots[far] = slots[--used];
+            }
+            if (seen[b])
+                bytes += V1_SIZE; /* restore */
+            else
+                dirty[b] = 1;     /* first touch: zero content, never saved */
+            seen[b] = 1;
+            resident[b] = 1;
+            slots[used++] = b;
+        }
+        nextuse[b] = next[i];
+    }
+out:
+    free(next);
+    free(last);
+    free(resident);
+    free(seen);
+    free(dirty);
+    free(slots);
+    return bytes;
+}
+
+/* Plain LRU on the same trace and cost model: tells the policy's share of the gap to MIN from
+ * the implementation's. */
+static uint64_t lru_bytes(const unsigned *t, unsigned len, unsigned n, unsigned capacity)
+{
+    uint64_t *stamp = calloc(n, sizeof *stamp), bytes = 0;
+    unsigned char *resident = calloc(n, 1), *seen = calloc(n, 1), *dirty = calloc(n, 1);
+    unsigned used = 0;
+    if (!stamp || !resident || !seen || !dirty)
+        goto out;
+    for (unsigned i = 0; i < len; i++) {
+        unsigned b = t[i];
+        if (!resident[b]) {
+            if (used == capacity) {
+                unsigned v = n;
+                for (unsigned k = 0; k < n; k++)
+                    if (resident[k] && (v == n || stamp[k] < stamp[v]))
+                        v = k;
+                resident[v] = 0;
+                if (dirty[v])
+                    bytes += V1_SIZE;
+                dirty[v] = 0;
+                used--;
+            }
+            if (seen[b])
+                bytes += V1_SIZE;
+            else
+                dirty[b] = 1;
+            seen[b] = 1;
+            resident[b] = 1;
+            used++;
+        }
+        stamp[b] = i + 1;
+    }
+out:
+    free(stamp);
+    free(resident);
+    free(seen);
+    free(dirty);
+    return bytes;
+}
+
+struct kmt {
+    D3DKMT_HANDLE adapter, device, context;
+    D3DKMT_CREATECONTEXT cc;
+};
+
+static int kmt_open(struct kmt *k)
+{
+    memset(k, 0, sizeof *k);
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    if (D3DKMTEnumAdapters2(&en) != STATUS_SUCCESS || !en.NumAdapters)
+        return 0;
+    k->adapter = info[0].hAdapter;
+    D3DKMT_CREATEDEVICE cd = { .hAdapter = k->adapter };
+    if (D3DKMTCreateDevice(&cd) != STATUS_SUCCESS)
+        return 0;
+    k->device = cd.hDevice;
+    k->cc = (D3DKMT_CREATECONTEXT){ .hDevice = k->device, .NodeOrdinal = 0 };
+    if (D3DKMTCreateContext(&k->cc) != STATUS_SUCCESS)
+        return 0;
+    k->context = k->cc.hContext;
+    return 1;
+}
+
+static void kmt_close(struct kmt *k)
+{
+    D3DKMT_DESTROYDEVICE dd = { .hDevice = k->device };
+    D3DKMTDestroyDevice(&dd);
+    D3DKMT_CLOSEADAPTER ca = { .hAdapter = k->adapter };
+    D3DKMTCloseAdapter(&ca);
+}
+
+static D3DKMT_HANDLE kmt_alloc(struct kmt *k, UINT32 kind, UINT64 size)
+{
+    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                     .kind = kind, .size = size, .dimension = 1, .width = (UINT32)size,
+                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = k->device, .NumAllocations = 1, .pAllocationInfo = &ai };
+    return D3DKMTCreateAllocation(&ca) == STATUS_SUCCESS ? ai.hAllocation : 0;
+}
+
+static NTSTATUS kmt_copy(struct kmt *k, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
+{
+    struct swgpu_cmd_copy c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_COPY;
+    c.hdr.size_bytes = sizeof c;
+    c.row_bytes = bytes;
+    c.rows = 1;
+    c.slices = 1;
+    memcpy(k->cc.pCommandBuffer, &c, sizeof c);
+    k->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
+    k->cc.pAllocationList[0].WriteOperation = 1;
+    k->cc.pAllocationList[1] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = src };
+    k->cc.pPatchLocationList[0] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 0, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
+    k->cc.pPatchLocationList[1] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 1, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
+    D3DKMT_RENDER r = { .hContext = k->context, .CommandLength = sizeof c, .AllocationCount = 2,
+                        .PatchLocationCount = 2 };
+    return D3DKMTRender(&r);
+}
+
+static int bench_v1(int factor, int quick)
+{
+    struct kmt k;
+    if (!kmt_open(&k)) {
+        fprintf(stderr, "V1: no adapter\n");
+        return 1;
+    }
+    D3DKMT_QUERYVIDEOMEMORYINFO q = { .hAdapter = k.adapter, .MemorySegmentGroup = D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL };
+    D3DKMTQueryVideoMemoryInfo(&q);
+    unsigned capacity = (unsigned)((q.Budget - q.CurrentUsage) / V1_SIZE);
+    unsigned n = (unsigned)((UINT64)factor * q.Budget / V1_SIZE);
+    unsigned len = quick ? 1500 : 6000;
+    unsigned *trace = make_trace(n, capacity, len);
+    D3DKMT_HANDLE *a = calloc(n, sizeof *a);
+    D3DKMT_HANDLE sink_alloc = kmt_alloc(&k, SWGPU_ALLOC_READBACK, 4096);
+    int ok = trace && a && sink_alloc && capacity > 1;
+    for (unsigned i = 0; ok && i < n; i++)
+        ok = (a[i] = kmt_alloc(&k, SWGPU_ALLOC_GPU_ONLY, V1_SIZE)) != 0;
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    uint64_t t0 = wddm_tool_now_ns();
+    unsigned touched = 0;
+    unsigned char *seen = calloc(n, 1);
+    for (unsigned i = 0; ok && i < len; i++) {
+        if (!seen[trace[i]]) {
+            seen[trace[i]] = 1;
+            touched++;
+        }
+        ok = kmt_copy(&k, sink_alloc, a[trace[i]], 256) == STATUS_SUCCESS;
+    }
+    D3DKMT_LOCK l = { .hDevice = k.device, .hAllocation = sink_alloc };
+    l.Flags.ReadOnly = 1;
+    if (ok && D3DKMTLock(&l) == STATUS_SUCCESS) { /* waits for the last copy: the replay is done */
+        D3DKMT_UNLOCK u = { .hDevice = k.device, .NumAllocations = 1, .phAllocations = &sink_alloc };
+        D3DKMTUnlock(&u);
+    }
+    uint64_t t1 = wddm_tool_now_ns();
+    wddm_get_counters(&c1);
+    if (ok) {
+        uint64_t fills = (uint64_t)touched * V1_SIZE;
+        uint64_t in = c1.bytes_paged_in - c0.bytes_paged_in, out = c1.bytes_paged_out - c0.bytes_paged_out;
+        uint64_t paged = in + out - (in >= fills ? fills : in);
+        uint64_t opt = belady_bytes(trace, len, n, capacity), lru = lru_bytes(trace, len, n, capacity);
+        printf("V1 trace %dx local (%u x 4 MiB over %u slots, %u accesses): VidMm %8.1f MiB paged, "
+               "Belady MIN %8.1f MiB, ratio %5.2fx (plain LRU simulated: %.2fx), %llu evictions, %.2f s\n",
+               factor, n, capacity, len, paged / 1048576.0, opt / 1048576.0, opt ? (double)paged / (double)opt : 0.0,
+               opt ? (double)lru / (double)opt : 0.0, (unsigned long long)(c1.evictions - c0.evictions),
+               (double)(t1 - t0) / 1e9);
+    } else {
+        fprintf(stderr, "V1: the replay failed\n");
+    }
+    free(seen);
+    free(a);
+    free(trace);
+    kmt_close(&k); /* destroys every allocation of the run */
+    return ok ? 0 : 1;
+}
+
+static int bench_v2(int quick)
+{
+    ID3D11Device *dev = NULL;
+    ID3D11DeviceContext *ctx = NULL;
+    if (FAILED(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev, NULL,
+                                 &ctx))) {
+        fprintf(stderr, "V2: D3D11CreateDevice failed\n");
+        return 1;
+    }
+    enum { W = 2048, H = 2048, COUNT = 64 }; /* 64 x 16 MiB = 1 GiB */
+    D3D11_TEXTURE2D_DESC td = {.Width = W, .Height = H, .MipLevels = 1, .ArraySize = 1,
+                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
+                               .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE};
+    ID3D11Texture2D *tex[COUNT] = { 0 }, *stg = NULL;
+    uint32_t *img = malloc((size_t)W * H * 4u);
+    int ok = img != NULL;
+    for (int i = 0; ok && i < COUNT; i++) {
+        for (size_t p = 0; p < (size_t)W * H; p += 1024)
+            img[p] = (uint32_t)(i * 2654435761u + p);
+        D3D11_SUBRESOURCE_DATA init = { .pSysMem = img, .SysMemPitch = W * 4u };
+        ok = SUCCEEDED(ID3D11Device_CreateTexture2D(dev, &td, &init, &tex[i]));
+    }
+    td.Usage = D3D11_USAGE_STAGING;
+    td.BindFlags = 0;
+    td.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    ok = ok && SUCCEEDED(ID3D11Device_CreateTexture2D(dev, &td, NULL, &stg));
+    struct wddm_counters c0, c1;
+    int iters = quick ? 8 : 40;
+    uint64_t *t = calloc((size_t)iters, sizeof *t);
+    uint32_t x = 0xBEEF;
+    unsigned bad = 0;
+    /* Warm-up: every texture read back once (each is saved to its backing store once, and the
+     * segments' pages are touched once), then the steady state is measured. */
+    for (int r = -COUNT; ok && r < iters; r++) {
+        int i = r < 0 ? r + COUNT : (int)(rnd(&x) % COUNT);
+        uint64_t t0 = wddm_tool_now_ns();
+        ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)stg, (ID3D11Resource *)tex[i]);
+        D3D11_MAPPED_SUBRESOURCE m;
+        if (FAILED(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m))) {
+            ok = 0;
+            break;
+        }
+        uint64_t sum = 0;
+        for (UINT y = 0; y < H; y++) {
+            const uint64_t *row = (const uint64_t *)((const BYTE *)m.pData + (size_t)y * m.RowPitch);
+            for (UINT c = 0; c < W / 2u; c++)
+                sum += row[c];
+        }
+        bad += ((const uint32_t *)m.pData)[0] != (uint32_t)(i * 2654435761u);
+        v_sink += sum;
+        ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)stg, 0);
+        if (r >= 0)
+            t[r] = wddm_tool_now_ns() - t0;
+        if (r == -1)
+            wddm_get_counters(&c0);
+    }
+    wddm_get_counters(&c1);
+    if (ok) {
+        /* memcpy of the same 16 MiB, median of as many runs */
+        size_t bytes = (size_t)W * H * 4u;
+        BYTE *s = malloc(bytes), *d = malloc(bytes);
+        uint64_t *mt = calloc((size_t)iters, sizeof *mt);
+        memset(s, 1, bytes);
+        memset(d, 2, bytes);
+        for (int r = -2; r < iters; r++) {
+            uint64_t t0 = wddm_tool_now_ns();
+            memcpy(d, s, bytes);
+            s[r & 1023] ^= d[(r * 7) & 1023];
+            if (r >= 0)
+                mt[r] = wddm_tool_now_ns() - t0;
+        }
+        v_sink += d[bytes - 1];
+        for (int i = 1; i < iters; i++) /* insertion sorts for the medians */
+            for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+                uint64_t v = t[j]; t[j] = t[j - 1]; t[j - 1] = v;
+            }
+        for (int i = 1; i < iters; i++)
+            for (int j = i; j > 0 && mt[j] < mt[j - 1]; j--) {
+                uint64_t v = mt[j]; mt[j] = mt[j - 1]; mt[j - 1] = v;
+            }
+        double v2 = (double)t[iters / 2], mc = (double)mt[iters / 2];
+        printf("V2 16 MiB readback out of 1 GiB of DEFAULT textures: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  "
+               "(%d iterations, %llu evictions, %.0f MiB paged in, %u wrong texels)\n",
+               v2, mc, v2 / mc, iters, (unsigned long long)(c1.evictions - c0.evictions),
+               (double)(c1.bytes_paged_in - c0.bytes_paged_in) / 1048576.0, bad);
+        free(mt);
+        free(s);
+        free(d);
+        ok = bad == 0;
+    } else {
+        fprintf(stderr, "V2: texture creation, Map or the working set failed\n");
+    }
+    free(t);
+    free(img);
+    for (int i = 0; i < COUNT; i++)
+        SAFE_RELEASE(tex[i]);
+    SAFE_RELEASE(stg);
+    SAFE_RELEASE(ctx);
+    SAFE_RELEASE(dev);
+    return ok ? 0 : 1;
+}
+
+int wddm_bench_vidmm(int quick)
+{
+    int rc = bench_v1(2, quick);
+    rc |= bench_v1(4, quick);
+    rc |= bench_v2(quick);
+    return rc;
+}

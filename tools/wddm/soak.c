@@ -1,0 +1,233 @@
+/* wddm soak [ops] [local-MiB]: nothing is lost under oversubscription (issue 3). A working set
+ * of 4x the local segment (GPU_ONLY allocations of 16 to 128 KiB, eight size classes, so the
+ * first-fit range allocator fragments) is cycled through GPU copies (upload
+ * -> allocation, allocation -> allocation, allocation -> readback) on the D3DKMT interface of
+ * the kernel, the reference KMD and the software GPU; VidMm evicts and restores all the time.
+ * Every read back is checksummed against what the allocation must hold. Segment sizes are set
+ * through WDDM_SEGMENT_*_MB before the adapter starts (local = visible = local-MiB, aperture =
+ * 8x), unless the environment already sets them. The CI version is
+ * tests/dxgkrnl/test_vidmm_soak.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <wddm/d3dkmthk.h>
+#include <wddm/swgpu.h>
+#include <wddm/wddm.h>
+
+#include "dxgkrnl/dxgkrnl.h"
+#include "drv/swgpu_private.h"
+#include "gpu/swgpu_isa.h"
+#include "tool.h"
+
+#define SOAK_SIZE (128u * 1024u)  /* the upload and readback buffers: the largest class */
+#define SOAK_CLASSES 8u
+#define SOAK_CLASS_SIZE(i) ((1u + (i) % SOAK_CLASSES) * 16u * 1024u) /* allocation i's size */
+
+struct soak {
+    D3DKMT_HANDLE adapter, device, context;
+    D3DKMT_CREATECONTEXT cc;
+};
+
+static D3DKMT_HANDLE soak_alloc(struct soak *s, UINT32 kind, UINT32 size)
+{
+    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                     .kind = kind, .size = size, .dimension = 1, .width = size,
+                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = s->device, .NumAllocations = 1, .pAllocationInfo = &ai };
+    return D3DKMTCreateAllocation(&ca) == STATUS_SUCCESS ? ai.hAllocation : 0;
+}
+
+static NTSTATUS soak_copy(struct soak *s, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
+{
+    struct swgpu_cmd_copy c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_COPY;
+    c.hdr.size_bytes = sizeof c;
+    c.row_bytes = bytes;
+    c.rows = 1;
+    c.slices = 1;
+    memcpy(s->cc.pCommandBuffer, &c, sizeof c);
+    s->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
+    s->cc.pAllocationList[0].WriteOperation = 1;
+    s->cc.pAllocationList[1] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = src };
+    s->cc.pPatchLocationList[0] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 0, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
+    s->cc.pPatchLocationList[1] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 1, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
+    D3DKMT_RENDER r = { .hContext = s->context, .CommandLength = sizeof c, .AllocationCount = 2,
+                        .PatchLocationCount = 2 };
+    return D3DKMTRender(&r);
+}
+
+static NTSTATUS soak_lock(struct soak *s, D3DKMT_HANDLE a, UINT flags, void **p)
+{
+    D3DKMT_LOCK l = { .hDevice = s->device, .hAllocation = a };
+    l.Flags.Value = flags;
+    NTSTATUS st = D3DKMTLock(&l);
+    *p = l.pData;
+    return st;
+}
+
+static void soak_unlock(struct soak *s, D3DKMT_HANDLE a)
+{
+    D3DKMT_UNLOCK u = { .hDevice = s->device, .NumAllocations = 1, .phAllocations = &a };
+    D3DKMTUnlock(&u);
+}
+
+static uint32_t rnd(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+static uint64_t checksum(const uint8_t *b, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static void set_default_env(const char *name, unsigned long long mb)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%llu", mb);
+    setenv(name, v, 0); /* an explicit environment wins */
+}
+
+int wddm_tool_soak(int argc, char **argv)
+{
+    unsigned long long ops = argc > 1 ? strtoull(argv[1], NULL, 10) : 200000;
+    unsigned long long local_mb = argc > 2 ? strtoull(argv[2], NULL, 10) : 4;
+    if (!ops || !local_mb || local_mb > 1024) {
+        fprintf(stderr, "wddm soak: ops and local-MiB (1..1024) must be positive numbers\n");
+        return 2;
+    }
+    set_default_env("WDDM_SEGMENT_LOCAL_MB", local_mb);
+    set_default_env("WDDM_SEGMENT_VISIBLE_MB", local_mb);
+    set_default_env("WDDM_SEGMENT_APERTURE_MB", 8 * local_mb);
+    local_mb = strtoull(getenv("WDDM_SEGMENT_LOCAL_MB"), NULL, 10);
+    /* Average size 72 KiB: n allocations of 4x the local segment in all. */
+    unsigned n = (unsigned)(4 * (local_mb << 20) / (72u * 1024u)) / SOAK_CLASSES * SOAK_CLASSES;
+
+    struct soak s;
+    memset(&s, 0, sizeof s);
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    if (D3DKMTEnumAdapters2(&en) != STATUS_SUCCESS || en.NumAdapters == 0) {
+        fprintf(stderr, "wddm soak: no adapter\n");
+        return 1;
+    }
+    s.adapter = info[0].hAdapter;
+    D3DKMT_CREATEDEVICE cd = { .hAdapter = s.adapter };
+    if (D3DKMTCreateDevice(&cd) != STATUS_SUCCESS)
+        return 1;
+    s.device = cd.hDevice;
+    s.cc = (D3DKMT_CREATECONTEXT){ .hDevice = s.device, .NodeOrdinal = 0 };
+    if (D3DKMTCreateContext(&s.cc) != STATUS_SUCCESS)
+        return 1;
+    s.context = s.cc.hContext;
+
+    D3DKMT_HANDLE up = soak_alloc(&s, SWGPU_ALLOC_UPLOAD, SOAK_SIZE), rb = soak_alloc(&s, SWGPU_ALLOC_READBACK, SOAK_SIZE);
+    D3DKMT_HANDLE *a = calloc(n, sizeof *a);
+    uint64_t *sum = calloc(n, sizeof *sum);
+    uint8_t *zero = calloc(1, SOAK_SIZE);
+    int ok = up && rb && a && sum && zero && n >= SOAK_CLASSES;
+    for (unsigned i = 0; ok && i < n; i++) {
+        a[i] = soak_alloc(&s, SWGPU_ALLOC_GPU_ONLY, SOAK_CLASS_SIZE(i));
+        sum[i] = checksum(zero, SOAK_CLASS_SIZE(i)); /* a fresh placement is zero-filled */
+        ok = a[i] != 0;
+    }
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    uint64_t t0 = wddm_tool_now_ns();
+    unsigned long long errors = 0, reads = 0, failed_calls = 0;
+    uint32_t x = 0x5eed;
+    for (unsigned long long op = 0; ok && op < ops; op++) {
+        uint32_t r = rnd(&x) % 10;
+        unsigned i = rnd(&x) % n;
+        UINT32 size = SOAK_CLASS_SIZE(i);
+        void *p;
+        if (r < 3) {
+            if (soak_lock(&s, up, 0x80 /* Discard */ | 0x2 /* WriteOnly */, &p) != STATUS_SUCCESS) {
+                failed_calls++;
+                continue;
+            }
+            uint32_t y = (uint32_t)op * 2654435761u + 1u;
+            uint8_t *b = p;
+            for (unsigned k = 0; k < size; k++)
+                b[k] = (uint8_t)rnd(&y);
+            sum[i] = checksum(b, size);
+            soak_unlock(&s, up);
+            failed_calls += soak_copy(&s, a[i], up, size) != STATUS_SUCCESS;
+        } else if (r < 7) {
+            /* Another allocation of the same size class. */
+            unsigned j = (rnd(&x) % (n / SOAK_CLASSES)) * SOAK_CLASSES + i % SOAK_CLASSES;
+            if (soak_copy(&s, a[i], a[j], size) == STATUS_SUCCESS)
+                sum[i] = sum[j];
+            else
+                failed_calls++;
+        } else {
+            if (soak_copy(&s, rb, a[i], size) != STATUS_SUCCESS ||
+                soak_lock(&s, rb, 0x1 /* ReadOnly */, &p) != STATUS_SUCCESS) {
+                failed_calls++;
+                continue;
+            }
+            uint64_t got = checksum(p, size);
+            soak_unlock(&s, rb);
+            reads++;
+            if (got != sum[i]) {
+                errors++;
+                fprintf(stderr, "wddm soak: op %llu: allocation %u checksum %016llx, expected %016llx\n", op, i,
+                        (unsigned long long)got, (unsigned long long)sum[i]);
+                sum[i] = got;
+            }
+        }
+    }
+    uint64_t t1 = wddm_tool_now_ns();
+    wddm_get_counters(&c1);
+    double secs = (double)(t1 - t0) / 1e9;
+    printf("wddm soak: %llu ops over %u allocations of 16-128 KiB (%.1f MiB, 4x the %llu MiB local segment) in "
+           "%.2f s\n", ops, n, n * 72.0 / 1024.0, local_mb, secs);
+    printf("  %-28s %12llu\n", "read backs checked", reads);
+    printf("  %-28s %12llu\n", "checksum errors", errors);
+    printf("  %-28s %12llu\n", "failed calls", failed_calls);
+    printf("  %-28s %12llu\n", "evictions", (unsigned long long)(c1.evictions - c0.evictions));
+    printf("  %-28s %12llu\n", "bytes paged in", (unsigned long long)(c1.bytes_paged_in - c0.bytes_paged_in));
+    printf("  %-28s %12llu\n", "bytes paged out", (unsigned long long)(c1.bytes_paged_out - c0.bytes_paged_out));
+    printf("  %-28s %12llu\n", "renames (Discard)", (unsigned long long)(c1.renames - c0.renames));
+    /* The first-fit range allocator's fragmentation after the run (vidmm/segment.c): free bytes,
+     * free ranges and the largest one, per memory segment (the kernel's own view). */
+    struct dxgk_adapter *ad = dxgk_adapter_get(s.adapter);
+    if (ad) {
+        pthread_mutex_lock(&ad->lock);
+        for (UINT i = 0; i < ad->segment_count; i++) {
+            const struct vidmm_segment *g = &ad->seg[i];
+            UINT64 free_bytes = 0, largest = 0, ranges = 0;
+            for (const struct vidmm_range *r = g->free; r; r = r->next) {
+                free_bytes += r->size;
+                largest = r->size > largest ? r->size : largest;
+                ranges++;
+            }
+            printf("  segment %u: %6.1f of %6.1f MiB free in %llu ranges, largest %6.1f MiB\n", g->id,
+                   free_bytes / 1048576.0, g->desc.Size / 1048576.0, (unsigned long long)ranges,
+                   largest / 1048576.0);
+        }
+        pthread_mutex_unlock(&ad->lock);
+        dxgk_adapter_put(ad);
+    }
+    free(zero);
+    free(sum);
+    free(a);
+    D3DKMT_DESTROYDEVICE dd = { .hDevice = s.device };
+    D3DKMTDestroyDevice(&dd);
+    D3DKMT_CLOSEADAPTER ca = { .hAdapter = s.adapter };
+    D3DKMTCloseAdapter(&ca);
+    ok = ok && !errors && !failed_calls;
+    printf("wddm soak: %s\n", ok ? "nothing lost" : "FAILED");
+    return ok ? 0 : 1;
+}
