@@ -279,6 +279,69 @@ typedef struct D3D11_RENDER_TARGET_VIEW_DESC {
     };
 } D3D11_RENDER_TARGET_VIEW_DESC;
 
+/* ---- shader resource / unordered access views (SDK names and values) ---------------------- */
+typedef enum D3D11_SRV_DIMENSION {
+    D3D11_SRV_DIMENSION_UNKNOWN          = 0,
+    D3D11_SRV_DIMENSION_BUFFER           = 1,
+    D3D11_SRV_DIMENSION_TEXTURE1D        = 2,
+    D3D11_SRV_DIMENSION_TEXTURE1DARRAY   = 3,
+    D3D11_SRV_DIMENSION_TEXTURE2D        = 4,
+    D3D11_SRV_DIMENSION_TEXTURE2DARRAY   = 5,
+    D3D11_SRV_DIMENSION_TEXTURE2DMS      = 6,
+    D3D11_SRV_DIMENSION_TEXTURE2DMSARRAY = 7,
+    D3D11_SRV_DIMENSION_TEXTURE3D        = 8,
+    D3D11_SRV_DIMENSION_TEXTURECUBE      = 9,
+    D3D11_SRV_DIMENSION_TEXTURECUBEARRAY = 10,
+    D3D11_SRV_DIMENSION_BUFFEREX         = 11
+} D3D11_SRV_DIMENSION;
+
+typedef struct D3D11_BUFFER_SRV {
+    union { UINT FirstElement; UINT ElementOffset; };
+    union { UINT NumElements; UINT ElementWidth; };
+} D3D11_BUFFER_SRV;
+typedef struct D3D11_TEX2D_SRV { UINT MostDetailedMip; UINT MipLevels; } D3D11_TEX2D_SRV;
+typedef struct D3D11_TEX2D_ARRAY_SRV { UINT MostDetailedMip; UINT MipLevels; UINT FirstArraySlice; UINT ArraySize; } D3D11_TEX2D_ARRAY_SRV;
+
+typedef struct D3D11_SHADER_RESOURCE_VIEW_DESC {
+    DXGI_FORMAT Format;
+    D3D11_SRV_DIMENSION ViewDimension;
+    union {
+        D3D11_BUFFER_SRV      Buffer;
+        D3D11_TEX2D_SRV       Texture2D;
+        D3D11_TEX2D_ARRAY_SRV Texture2DArray;
+    };
+} D3D11_SHADER_RESOURCE_VIEW_DESC;
+
+typedef enum D3D11_UAV_DIMENSION {
+    D3D11_UAV_DIMENSION_UNKNOWN        = 0,
+    D3D11_UAV_DIMENSION_BUFFER         = 1,
+    D3D11_UAV_DIMENSION_TEXTURE1D      = 2,
+    D3D11_UAV_DIMENSION_TEXTURE1DARRAY = 3,
+    D3D11_UAV_DIMENSION_TEXTURE2D      = 4,
+    D3D11_UAV_DIMENSION_TEXTURE2DARRAY = 5,
+    D3D11_UAV_DIMENSION_TEXTURE3D      = 8
+} D3D11_UAV_DIMENSION;
+
+typedef enum D3D11_BUFFER_UAV_FLAG {
+    D3D11_BUFFER_UAV_FLAG_RAW     = 0x1,
+    D3D11_BUFFER_UAV_FLAG_APPEND  = 0x2,
+    D3D11_BUFFER_UAV_FLAG_COUNTER = 0x4
+} D3D11_BUFFER_UAV_FLAG;
+
+typedef struct D3D11_BUFFER_UAV { UINT FirstElement; UINT NumElements; UINT Flags; } D3D11_BUFFER_UAV;
+typedef struct D3D11_TEX2D_UAV { UINT MipSlice; } D3D11_TEX2D_UAV;
+typedef struct D3D11_TEX2D_ARRAY_UAV { UINT MipSlice; UINT FirstArraySlice; UINT ArraySize; } D3D11_TEX2D_ARRAY_UAV;
+
+typedef struct D3D11_UNORDERED_ACCESS_VIEW_DESC {
+    DXGI_FORMAT Format;
+    D3D11_UAV_DIMENSION ViewDimension;
+    union {
+        D3D11_BUFFER_UAV      Buffer;
+        D3D11_TEX2D_UAV       Texture2D;
+        D3D11_TEX2D_ARRAY_UAV Texture2DArray;
+    };
+} D3D11_UNORDERED_ACCESS_VIEW_DESC;
+
 typedef struct D3D11_FEATURE_DATA_THREADING {
     BOOL DriverConcurrentCreates;
     BOOL DriverCommandLists;
@@ -304,6 +367,9 @@ extern const IID IID_ID3D11View;
 extern const IID IID_ID3D11RenderTargetView;
 extern const IID IID_ID3D11Device;
 extern const IID IID_ID3D11DeviceContext;
+extern const IID IID_ID3D11CommandList;
+extern const IID IID_ID3D11ShaderResourceView;
+extern const IID IID_ID3D11UnorderedAccessView;
 
 typedef struct ID3D11Device ID3D11Device;
 typedef struct ID3D11DeviceChild ID3D11DeviceChild;
@@ -315,6 +381,9 @@ typedef struct ID3D11Texture3D ID3D11Texture3D;
 typedef struct ID3D11View ID3D11View;
 typedef struct ID3D11RenderTargetView ID3D11RenderTargetView;
 typedef struct ID3D11DeviceContext ID3D11DeviceContext;
+typedef struct ID3D11CommandList ID3D11CommandList;
+typedef struct ID3D11ShaderResourceView ID3D11ShaderResourceView;
+typedef struct ID3D11UnorderedAccessView ID3D11UnorderedAccessView;
 /* The SDK's C bindings also name the vtable types. */
 typedef struct ID3D11DeviceChildVtbl ID3D11DeviceChildVtbl;
 typedef struct ID3D11ResourceVtbl ID3D11ResourceVtbl;
@@ -449,6 +518,30 @@ struct ID3D11RenderTargetView { const struct ID3D11RenderTargetViewVtbl *lpVtbl;
 #define ID3D11RenderTargetView_GetResource(This,ppResource) ((This)->lpVtbl->GetResource(This,ppResource))
 #define ID3D11RenderTargetView_GetDesc(This,pDesc) ((This)->lpVtbl->GetDesc(This,pDesc))
 
+/* ---- ID3D11ShaderResourceView / ID3D11UnorderedAccessView -------------------------------- */
+#define LIBWDDM_VIEW_VTBL(Iface, Desc)                                                                  \
+    struct Iface##Vtbl {                                                                                \
+        HRESULT (STDMETHODCALLTYPE *QueryInterface)(Iface *This, REFIID riid, void **ppvObject);        \
+        ULONG   (STDMETHODCALLTYPE *AddRef)(Iface *This);                                               \
+        ULONG   (STDMETHODCALLTYPE *Release)(Iface *This);                                              \
+        void    (STDMETHODCALLTYPE *GetDevice)(Iface *This, ID3D11Device **ppDevice);                   \
+        void    (STDMETHODCALLTYPE *GetResource)(Iface *This, ID3D11Resource **ppResource);             \
+        void    (STDMETHODCALLTYPE *GetDesc)(Iface *This, Desc *pDesc);                                  \
+    };                                                                                                  \
+    struct Iface { const struct Iface##Vtbl *lpVtbl; };
+LIBWDDM_VIEW_VTBL(ID3D11ShaderResourceView, D3D11_SHADER_RESOURCE_VIEW_DESC)
+LIBWDDM_VIEW_VTBL(ID3D11UnorderedAccessView, D3D11_UNORDERED_ACCESS_VIEW_DESC)
+#define ID3D11ShaderResourceView_AddRef(This) ((This)->lpVtbl->AddRef(This))
+#define ID3D11ShaderResourceView_Release(This) ((This)->lpVtbl->Release(This))
+#define ID3D11ShaderResourceView_GetDevice(This,ppDevice) ((This)->lpVtbl->GetDevice(This,ppDevice))
+#define ID3D11ShaderResourceView_GetResource(This,ppResource) ((This)->lpVtbl->GetResource(This,ppResource))
+#define ID3D11ShaderResourceView_GetDesc(This,pDesc) ((This)->lpVtbl->GetDesc(This,pDesc))
+#define ID3D11UnorderedAccessView_AddRef(This) ((This)->lpVtbl->AddRef(This))
+#define ID3D11UnorderedAccessView_Release(This) ((This)->lpVtbl->Release(This))
+#define ID3D11UnorderedAccessView_GetDevice(This,ppDevice) ((This)->lpVtbl->GetDevice(This,ppDevice))
+#define ID3D11UnorderedAccessView_GetResource(This,ppResource) ((This)->lpVtbl->GetResource(This,ppResource))
+#define ID3D11UnorderedAccessView_GetDesc(This,pDesc) ((This)->lpVtbl->GetDesc(This,pDesc))
+
 /* ---- ID3D11Device ------------------------------------------------------------------------ */
 struct ID3D11DeviceVtbl {
     HRESULT (STDMETHODCALLTYPE *QueryInterface)(ID3D11Device *This, REFIID riid, void **ppvObject);
@@ -472,6 +565,14 @@ struct ID3D11DeviceVtbl {
     UINT    (STDMETHODCALLTYPE *GetCreationFlags)(ID3D11Device *This);
     HRESULT (STDMETHODCALLTYPE *GetDeviceRemovedReason)(ID3D11Device *This);
     void    (STDMETHODCALLTYPE *GetImmediateContext)(ID3D11Device *This, ID3D11DeviceContext **ppImmediateContext);
+    HRESULT (STDMETHODCALLTYPE *CreateDeferredContext)(ID3D11Device *This, UINT ContextFlags,
+                                                       ID3D11DeviceContext **ppDeferredContext);
+    HRESULT (STDMETHODCALLTYPE *CreateShaderResourceView)(ID3D11Device *This, ID3D11Resource *pResource,
+                                                          const D3D11_SHADER_RESOURCE_VIEW_DESC *pDesc,
+                                                          ID3D11ShaderResourceView **ppSRView);
+    HRESULT (STDMETHODCALLTYPE *CreateUnorderedAccessView)(ID3D11Device *This, ID3D11Resource *pResource,
+                                                           const D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc,
+                                                           ID3D11UnorderedAccessView **ppUAView);
 };
 struct ID3D11Device { const struct ID3D11DeviceVtbl *lpVtbl; };
 
@@ -489,6 +590,24 @@ struct ID3D11Device { const struct ID3D11DeviceVtbl *lpVtbl; };
 #define ID3D11Device_GetCreationFlags(This) ((This)->lpVtbl->GetCreationFlags(This))
 #define ID3D11Device_GetDeviceRemovedReason(This) ((This)->lpVtbl->GetDeviceRemovedReason(This))
 #define ID3D11Device_GetImmediateContext(This,ppImmediateContext) ((This)->lpVtbl->GetImmediateContext(This,ppImmediateContext))
+#define ID3D11Device_CreateDeferredContext(This,ContextFlags,ppDeferredContext) ((This)->lpVtbl->CreateDeferredContext(This,ContextFlags,ppDeferredContext))
+#define ID3D11Device_CreateShaderResourceView(This,pResource,pDesc,ppSRView) ((This)->lpVtbl->CreateShaderResourceView(This,pResource,pDesc,ppSRView))
+#define ID3D11Device_CreateUnorderedAccessView(This,pResource,pDesc,ppUAView) ((This)->lpVtbl->CreateUnorderedAccessView(This,pResource,pDesc,ppUAView))
+
+/* ---- ID3D11CommandList ------------------------------------------------------------------- */
+typedef struct ID3D11CommandListVtbl {
+    HRESULT (STDMETHODCALLTYPE *QueryInterface)(ID3D11CommandList *This, REFIID riid, void **ppvObject);
+    ULONG   (STDMETHODCALLTYPE *AddRef)(ID3D11CommandList *This);
+    ULONG   (STDMETHODCALLTYPE *Release)(ID3D11CommandList *This);
+    void    (STDMETHODCALLTYPE *GetDevice)(ID3D11CommandList *This, ID3D11Device **ppDevice);
+    UINT    (STDMETHODCALLTYPE *GetContextFlags)(ID3D11CommandList *This);
+} ID3D11CommandListVtbl;
+struct ID3D11CommandList { const struct ID3D11CommandListVtbl *lpVtbl; };
+#define ID3D11CommandList_QueryInterface(This,riid,ppvObject) ((This)->lpVtbl->QueryInterface(This,riid,ppvObject))
+#define ID3D11CommandList_AddRef(This) ((This)->lpVtbl->AddRef(This))
+#define ID3D11CommandList_Release(This) ((This)->lpVtbl->Release(This))
+#define ID3D11CommandList_GetDevice(This,ppDevice) ((This)->lpVtbl->GetDevice(This,ppDevice))
+#define ID3D11CommandList_GetContextFlags(This) ((This)->lpVtbl->GetContextFlags(This))
 
 /* ---- ID3D11DeviceContext ----------------------------------------------------------------- */
 struct ID3D11DeviceContextVtbl {
@@ -513,6 +632,15 @@ struct ID3D11DeviceContextVtbl {
                                                        const FLOAT ColorRGBA[4]);
     void    (STDMETHODCALLTYPE *Flush)(ID3D11DeviceContext *This);
     D3D11_DEVICE_CONTEXT_TYPE (STDMETHODCALLTYPE *GetType)(ID3D11DeviceContext *This);
+    void    (STDMETHODCALLTYPE *ClearState)(ID3D11DeviceContext *This);
+    void    (STDMETHODCALLTYPE *ExecuteCommandList)(ID3D11DeviceContext *This, ID3D11CommandList *pCommandList,
+                                                    BOOL RestoreContextState);
+    HRESULT (STDMETHODCALLTYPE *FinishCommandList)(ID3D11DeviceContext *This, BOOL RestoreDeferredContextState,
+                                                   ID3D11CommandList **ppCommandList);
+    UINT    (STDMETHODCALLTYPE *GetContextFlags)(ID3D11DeviceContext *This);
+    void    (STDMETHODCALLTYPE *ClearUnorderedAccessViewUint)(ID3D11DeviceContext *This,
+                                                              ID3D11UnorderedAccessView *pUnorderedAccessView,
+                                                              const UINT Values[4]);
 };
 struct ID3D11DeviceContext { const struct ID3D11DeviceContextVtbl *lpVtbl; };
 
@@ -528,6 +656,11 @@ struct ID3D11DeviceContext { const struct ID3D11DeviceContextVtbl *lpVtbl; };
 #define ID3D11DeviceContext_ClearRenderTargetView(This,pRenderTargetView,ColorRGBA) ((This)->lpVtbl->ClearRenderTargetView(This,pRenderTargetView,ColorRGBA))
 #define ID3D11DeviceContext_Flush(This) ((This)->lpVtbl->Flush(This))
 #define ID3D11DeviceContext_GetType(This) ((This)->lpVtbl->GetType(This))
+#define ID3D11DeviceContext_ClearState(This) ((This)->lpVtbl->ClearState(This))
+#define ID3D11DeviceContext_ExecuteCommandList(This,pCommandList,RestoreContextState) ((This)->lpVtbl->ExecuteCommandList(This,pCommandList,RestoreContextState))
+#define ID3D11DeviceContext_FinishCommandList(This,RestoreDeferredContextState,ppCommandList) ((This)->lpVtbl->FinishCommandList(This,RestoreDeferredContextState,ppCommandList))
+#define ID3D11DeviceContext_GetContextFlags(This) ((This)->lpVtbl->GetContextFlags(This))
+#define ID3D11DeviceContext_ClearUnorderedAccessViewUint(This,pUnorderedAccessView,Values) ((This)->lpVtbl->ClearUnorderedAccessViewUint(This,pUnorderedAccessView,Values))
 
 /* ---- functions ----------------------------------------------------------------------------- */
 

@@ -67,6 +67,20 @@ static D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE ctx_GetType(ID3D11DeviceConte
     return D3D11_DEVICE_CONTEXT_IMMEDIATE;
 }
 
+static HRESULT STDMETHODCALLTYPE ctx_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
+                                                       ID3D11CommandList **out)
+{
+    if (out)
+        *out = NULL;
+    RT_REFUSE("FinishCommandList: only a deferred context records a command list");
+    return DXGI_ERROR_INVALID_CALL;
+}
+
+static UINT STDMETHODCALLTYPE ctx_GetContextFlags(ID3D11DeviceContext *iface)
+{
+    return 0;
+}
+
 static const struct ID3D11DeviceContextVtbl context_vtbl = {
     ctx_QueryInterface,
     ctx_AddRef,
@@ -80,6 +94,11 @@ static const struct ID3D11DeviceContextVtbl context_vtbl = {
     rt_context_ClearRenderTargetView,
     ctx_Flush,
     ctx_GetType,
+    rt_context_ClearState,
+    rt_context_ExecuteCommandList,
+    ctx_FinishCommandList,
+    ctx_GetContextFlags,
+    rt_context_ClearUnorderedAccessViewUint,
 };
 
 void rt_context_init(struct rt_context *ctx, struct rt_device *dev)
@@ -87,4 +106,5 @@ void rt_context_init(struct rt_context *ctx, struct rt_device *dev)
     ctx->iface.lpVtbl = &context_vtbl;
     atomic_init(&ctx->refs, 0);
     ctx->device = dev;
+    ctx->dc = NULL;
 }

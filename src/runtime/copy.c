@@ -129,6 +129,10 @@ void STDMETHODCALLTYPE rt_context_CopyResource(ID3D11DeviceContext *iface, ID3D1
         RT_REFUSE("%s: source and destination must have the same dimensions, mip levels and array size", what);
         return;
     }
+    if (rt_context_from_iface(iface)->dc) {
+        rt_dc_copy_resource(rt_context_from_iface(iface)->dc, dst, src);
+        return;
+    }
     rt_ddi_begin(dev);
     if (dst->mapped_count || src->mapped_count) {
         (void)rt_ddi_end(dev);
@@ -196,6 +200,10 @@ void STDMETHODCALLTYPE rt_context_CopySubresourceRegion(ID3D11DeviceContext *ifa
         return;
     }
 
+    if (rt_context_from_iface(iface)->dc) {
+        rt_dc_copy_region(rt_context_from_iface(iface)->dc, dst, dst_sub, x, y, z, src, src_sub, box);
+        return;
+    }
     rt_ddi_begin(dev);
     if (rt_resource_is_mapped(dst, dst_sub) || rt_resource_is_mapped(src, src_sub)) {
         (void)rt_ddi_end(dev);
@@ -254,6 +262,10 @@ void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, 
             return;
     }
 
+    if (rt_context_from_iface(iface)->dc) {
+        rt_dc_update(rt_context_from_iface(iface)->dc, dst, dst_sub, box, data, row_pitch, depth_pitch);
+        return;
+    }
     rt_ddi_begin(dev);
     if (rt_resource_is_mapped(dst, dst_sub)) {
         (void)rt_ddi_end(dev);
@@ -291,6 +303,10 @@ void STDMETHODCALLTYPE rt_context_ClearRenderTargetView(ID3D11DeviceContext *ifa
     }
     if (!color) {
         RT_REFUSE("%s: ColorRGBA is NULL", what);
+        return;
+    }
+    if (rt_context_from_iface(iface)->dc) {
+        rt_dc_clear_rtv(rt_context_from_iface(iface)->dc, rtv, color);
         return;
     }
     FLOAT c[4] = { color[0], color[1], color[2], color[3] };

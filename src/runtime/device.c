@@ -245,6 +245,9 @@ static const struct ID3D11DeviceVtbl device_vtbl = {
     dev_GetCreationFlags,
     dev_GetDeviceRemovedReason,
     dev_GetImmediateContext,
+    rt_device_CreateDeferredContext,
+    rt_device_CreateShaderResourceView,
+    rt_device_CreateUnorderedAccessView,
 };
 
 /* ---- D3D11CreateDevice ---------------------------------------------------------------------- */
@@ -419,6 +422,7 @@ static HRESULT open_umd_side(struct rt_device *dev)
         RT_REFUSE("D3D11CreateDevice: the UMD's device table lacks the resource functions");
         return DXGI_ERROR_DRIVER_INTERNAL_ERROR;
     }
+    rt_deferred_device_init(dev); /* CheckDeferredContextHandleSizes double poll (seed 004) */
     return S_OK;
 }
 

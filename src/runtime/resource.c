@@ -267,6 +267,9 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
         res->drv.pDrvPrivate = drv_mem;
         D3D10DDI_HRTRESOURCE hrt = { .handle = res };
         dev->funcs.pfnCreateResource(dev->drv_device, &args, res->drv, hrt);
+        /* seed 004: right after the IC object exists, ask its deferred-context handle size. */
+        res->dc_handle_size = dev->call_error == S_OK
+                                  ? rt_deferred_handle_size_locked(dev, D3D10DDI_HT_RESOURCE, drv_mem) : 0;
     }
     err = rt_ddi_end(dev);
     if (err != S_OK) {

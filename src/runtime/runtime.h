@@ -34,13 +34,19 @@
 #define RT_MAX_RESOURCE_BYTES (2ull * 1024 * 1024 * 1024)
 
 struct rt_device;
+struct rt_deferred;
 
-/* ---- immediate context (context.c) ---------------------------------------------------------- */
+/* ---- immediate context (context.c); deferred contexts embed one too (deferred.c) ------------- */
 struct rt_context {
     ID3D11DeviceContext iface;      /* first: the COM pointer handed out */
     atomic_uint refs;               /* 0 -> 1 takes a device reference, 1 -> 0 drops it */
     struct rt_device *device;
+    struct rt_deferred *dc;         /* NULL on the immediate context; set once at creation */
 };
+
+/* Deferred-context handle sizes the UMD listed in CheckDeferredContextHandleSizes (double
+ * poll at device creation, wddm-semantics §4.5 rule 1): the per-size allocator's classes. */
+#define RT_DC_MAX_SIZES 32u
 
 /* ---- device (device.c) ------------------------------------------------------------------------ */
 struct rt_device {
@@ -77,6 +83,13 @@ struct rt_device {
      * already hold it around the DDI call, so the cache costs no extra lock round trip). */
     struct rt_resource *res_cache;
     UINT res_cache_count;
+
+    /* Deferred contexts (deferred.c). Written once during device creation, then read-only. */
+    BOOL drv_command_lists;         /* the UMD reports D3D11DDICAPS_COMMANDLISTS(_BUILD_2) and fills the DC DDIs;
+                                     * FALSE: the runtime emulates command lists itself */
+    UINT dc_size_count;
+    D3D11DDI_HANDLESIZE dc_sizes[RT_DC_MAX_SIZES];
+    atomic_uint dc_size_violations; /* CalcDeferredContextHandleSize answers not listed (verifier) */
 
     /* callbacks given to the UMD (callbacks.c); stable for the device's lifetime */
     D3DDDI_ADAPTERCALLBACKS adapter_callbacks;
@@ -126,6 +139,7 @@ struct rt_resource {
     struct rt_resource *cache_next; /* device->res_cache link while cached */
     D3D10DDI_HRESOURCE drv;
     D3DKMT_HANDLE km_resource;      /* set by pfnAllocateCb when hResource names this resource */
+    SIZE_T dc_handle_size;          /* CalcDeferredContextHandleSize after creation; read-only after */
 };
 
 /* Driver handle memory that fits behind a cached rt_resource block. The reference UMD asks
@@ -146,7 +160,31 @@ struct rt_rtv {
     D3D11_RENDER_TARGET_VIEW_DESC desc;
     void *drv_mem;
     D3D10DDI_HRENDERTARGETVIEW drv;
+    SIZE_T dc_handle_size;          /* CalcDeferredContextHandleSize after creation; read-only after */
 };
+
+/* ---- shader resource / unordered access views (view_sruav.c) ------------------------------------ */
+struct rt_sview {
+    const void *iface;              /* first: the lpVtbl of an ID3D11ShaderResourceView / UnorderedAccessView */
+    UINT magic;                     /* RT_VIEW_MAGIC */
+    atomic_uint refs;
+    struct rt_device *device;       /* holds one device reference */
+    struct rt_resource *resource;   /* holds one resource reference */
+    BOOL is_uav;
+    union { D3D11_SHADER_RESOURCE_VIEW_DESC srv; D3D11_UNORDERED_ACCESS_VIEW_DESC uav; } desc;
+    void *drv_mem;                  /* CalcPrivate*ViewSize bytes */
+    void *drv;                      /* == drv_mem: the driver handle */
+    SIZE_T dc_handle_size;          /* CalcDeferredContextHandleSize after creation; read-only after */
+};
+struct rt_sview *rt_uav_from_iface(ID3D11UnorderedAccessView *iface);
+HRESULT STDMETHODCALLTYPE rt_device_CreateShaderResourceView(ID3D11Device *iface, ID3D11Resource *resource,
+                                                             const D3D11_SHADER_RESOURCE_VIEW_DESC *desc,
+                                                             ID3D11ShaderResourceView **out);
+HRESULT STDMETHODCALLTYPE rt_device_CreateUnorderedAccessView(ID3D11Device *iface, ID3D11Resource *resource,
+                                                              const D3D11_UNORDERED_ACCESS_VIEW_DESC *desc,
+                                                              ID3D11UnorderedAccessView **out);
+void STDMETHODCALLTYPE rt_context_ClearUnorderedAccessViewUint(ID3D11DeviceContext *iface,
+                                                               ID3D11UnorderedAccessView *uav, const UINT values[4]);
 
 /* ---- helpers ----------------------------------------------------------------------------------- */
 
@@ -270,6 +308,26 @@ void rt_resource_get_device(struct rt_resource *res, ID3D11Device **out);
     { ((struct rt_resource *)This)->eviction_priority = prio; }                                        \
     static UINT STDMETHODCALLTYPE prefix##_GetEvictionPriority(Iface *This)                            \
     { return ((struct rt_resource *)This)->eviction_priority; }
+
+/* deferred.c */
+/* Device creation: CheckDeferredContextHandleSizes double poll (caller holds no lock). */
+void rt_deferred_device_init(struct rt_device *dev);
+/* After an immediate-context object's creation (caller holds dev->lock): asks
+ * CalcDeferredContextHandleSize and checks the size against the listed ones (seed 004). */
+SIZE_T rt_deferred_handle_size_locked(struct rt_device *dev, D3D11DDI_HANDLETYPE type, void *ic_object);
+HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, UINT flags,
+                                                          ID3D11DeviceContext **out);
+void STDMETHODCALLTYPE rt_context_ExecuteCommandList(ID3D11DeviceContext *iface, ID3D11CommandList *list,
+                                                     BOOL restore);
+void STDMETHODCALLTYPE rt_context_ClearState(ID3D11DeviceContext *iface);
+/* Recording on a deferred context, after the API checks passed (copy.c). */
+void rt_dc_copy_resource(struct rt_deferred *dc, struct rt_resource *dst, struct rt_resource *src);
+void rt_dc_copy_region(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub, UINT x, UINT y, UINT z,
+                       struct rt_resource *src, UINT src_sub, const D3D11_BOX *box);
+void rt_dc_update(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub, const D3D11_BOX *box,
+                  const void *data, UINT row_pitch, UINT depth_pitch);
+void rt_dc_clear_rtv(struct rt_deferred *dc, struct rt_rtv *rtv, const FLOAT color[4]);
+void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT values[4]);
 
 /* umd_entry.c */
 PFND3D10DDI_OPENADAPTER rt_umd_entry(void);

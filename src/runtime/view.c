@@ -322,6 +322,8 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, 
     v->drv.pDrvPrivate = v->drv_mem;
     D3D10DDI_HRTRENDERTARGETVIEW hrt = { .handle = v };
     dev->funcs.pfnCreateRenderTargetView(dev->drv_device, &args, v->drv, hrt);
+    if (dev->call_error == S_OK) /* seed 004: the DC handle size, right after creation */
+        v->dc_handle_size = rt_deferred_handle_size_locked(dev, D3D10DDI_HT_RENDERTARGETVIEW, v->drv_mem);
     HRESULT err = rt_ddi_end(dev);
     if (err != S_OK) {
         /* As for resources: an error makes the handle dead, no Destroy follows. */

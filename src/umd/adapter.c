@@ -2,6 +2,7 @@
  * OpenAdapter11 alias), CalcPrivateDeviceSize, CreateDevice, CloseAdapter,
  * GetSupportedVersions, GetCaps (docs/architecture.md "Process model and entry points"). */
 #include "umd/umd.h"
+#include "umd/deferred.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +44,11 @@ static HRESULT APIENTRY umd_GetCaps(D3D10DDI_HADAPTER hAdapter, const D3D10_2DDI
     case D3D11DDICAPS_THREADING: {
         if (!args->pData || args->DataSize < sizeof(D3D11DDI_THREADING_CAPS))
             return E_INVALIDARG;
-        /* Honest caps: no deferred contexts / command lists yet, and creates share the one
-         * command buffer (initial data), so they are not free-threaded: 0 makes the runtime
-         * serialise every call (FIXME: command lists, wddm-semantics §4.5). */
-        ((D3D11DDI_THREADING_CAPS *)args->pData)->Caps = 0;
+        /* Creates share the one command buffer (initial data), so they are not free-threaded
+         * (the runtime serialises them). Command lists (deferred.c) unless switched off, which
+         * makes the runtime emulate them (wddm_umd_set_command_lists, deferred.h). */
+        ((D3D11DDI_THREADING_CAPS *)args->pData)->Caps =
+            wddm_umd_command_lists_enabled() ? (D3D11DDICAPS_COMMANDLISTS | D3D11DDICAPS_COMMANDLISTS_BUILD_2) : 0;
         return S_OK;
     }
     case D3D10_2DDICAPS_TYPE_GETFORMATCOUNT:

@@ -228,19 +228,11 @@ static void umd_emit_fill(struct umd_device *dev, struct umd_resource *res, UINT
     umd_cmd_end(dev, c);
 }
 
-VOID APIENTRY umd_ClearRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRENDERTARGETVIEW hView, FLOAT ColorRGBA[4])
+/* Fill every element a view names with an n-byte pattern (render-target and unordered-access
+ * views share struct umd_rtv). */
+static void umd_fill_view(struct umd_device *dev, const struct umd_rtv *v, const BYTE *pattern, UINT n)
 {
-    struct umd_device *dev = umd_device(hDevice);
-    const struct umd_rtv *v = hView.pDrvPrivate;
     struct umd_resource *res = v->resource;
-    BYTE pattern[16];
-    UINT n = umd_pack_color(v->format, ColorRGBA, pattern);
-    /* swgpu_isa.h: FILL patterns are 1, 2, 4, 8 or 16 bytes (R32G32B32 is not a render-target
-     * format, wddm_format_info; it never reaches here through a valid view). */
-    if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16) {
-        UMD_REFUSE("ClearRenderTargetView: cannot clear format %d", (int)v->format);
-        return;
-    }
     switch (v->dimension) {
     case D3D10DDIRESOURCE_BUFFER:
     case D3D11DDIRESOURCE_BUFFEREX: {
@@ -267,4 +259,62 @@ VOID APIENTRY umd_ClearRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HREND
         }
         break;
     }
+}
+
+VOID APIENTRY umd_ClearRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRENDERTARGETVIEW hView, FLOAT ColorRGBA[4])
+{
+    struct umd_device *dev = umd_device(hDevice);
+    const struct umd_rtv *v = hView.pDrvPrivate;
+    BYTE pattern[16];
+    UINT n = umd_pack_color(v->format, ColorRGBA, pattern);
+    /* swgpu_isa.h: FILL patterns are 1, 2, 4, 8 or 16 bytes (R32G32B32 is not a render-target
+     * format, wddm_format_info; it never reaches here through a valid view). */
+    if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16) {
+        UMD_REFUSE("ClearRenderTargetView: cannot clear format %d", (int)v->format);
+        return;
+    }
+    umd_fill_view(dev, v, pattern, n);
+}
+
+/* ClearUnorderedAccessViewUint: each UINT's low bits go bit-for-bit into the matching channel
+ * (D3D11 rule; no conversion). Formats with 1, 2 or 4 channels of 8, 16 or 32 bits. */
+VOID APIENTRY umd_ClearUnorderedAccessViewUint(D3D10DDI_HDEVICE hDevice, D3D11DDI_HUNORDEREDACCESSVIEW hView,
+                                               const UINT Values[4])
+{
+    struct umd_device *dev = umd_device(hDevice);
+    const struct umd_rtv *v = hView.pDrvPrivate;
+    UINT channels = 0, bits = 0;
+    switch (v->format) {
+    case DXGI_FORMAT_R32_TYPELESS: case DXGI_FORMAT_R32_UINT: case DXGI_FORMAT_R32_SINT: case DXGI_FORMAT_R32_FLOAT:
+        channels = 1; bits = 32; break;
+    case DXGI_FORMAT_R32G32_UINT: case DXGI_FORMAT_R32G32_SINT: case DXGI_FORMAT_R32G32_FLOAT:
+        channels = 2; bits = 32; break;
+    case DXGI_FORMAT_R32G32B32A32_UINT: case DXGI_FORMAT_R32G32B32A32_SINT: case DXGI_FORMAT_R32G32B32A32_FLOAT:
+        channels = 4; bits = 32; break;
+    case DXGI_FORMAT_R16_UINT: case DXGI_FORMAT_R16_SINT: case DXGI_FORMAT_R16_UNORM: case DXGI_FORMAT_R16_FLOAT:
+        channels = 1; bits = 16; break;
+    case DXGI_FORMAT_R16G16_UINT: case DXGI_FORMAT_R16G16_SINT: case DXGI_FORMAT_R16G16_UNORM:
+    case DXGI_FORMAT_R16G16_FLOAT:
+        channels = 2; bits = 16; break;
+    case DXGI_FORMAT_R16G16B16A16_UINT: case DXGI_FORMAT_R16G16B16A16_SINT: case DXGI_FORMAT_R16G16B16A16_UNORM:
+    case DXGI_FORMAT_R16G16B16A16_FLOAT:
+        channels = 4; bits = 16; break;
+    case DXGI_FORMAT_R8_UINT: case DXGI_FORMAT_R8_SINT: case DXGI_FORMAT_R8_UNORM:
+        channels = 1; bits = 8; break;
+    case DXGI_FORMAT_R8G8_UINT: case DXGI_FORMAT_R8G8_SINT: case DXGI_FORMAT_R8G8_UNORM:
+        channels = 2; bits = 8; break;
+    case DXGI_FORMAT_R8G8B8A8_UINT: case DXGI_FORMAT_R8G8B8A8_SINT: case DXGI_FORMAT_R8G8B8A8_UNORM:
+        channels = 4; bits = 8; break;
+    default:
+        UMD_REFUSE("ClearUnorderedAccessViewUint: format %d not implemented", (int)v->format);
+        return;
+    }
+    BYTE pattern[16];
+    UINT n = 0;
+    for (UINT c = 0; c < channels; c++) {
+        UINT x = Values[c];
+        for (UINT b = 0; b < bits / 8; b++)
+            pattern[n++] = (BYTE)(x >> (8 * b)); /* little-endian channel bytes */
+    }
+    umd_fill_view(dev, v, pattern, n);
 }

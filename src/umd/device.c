@@ -52,6 +52,12 @@ static void umd_fill_device_funcs(D3D11DDI_DEVICEFUNCS *f)
     f->pfnDestroyRenderTargetView = umd_DestroyRenderTargetView;
     f->pfnCheckFormatSupport = umd_CheckFormatSupport;
     f->pfnDestroyDevice = umd_DestroyDevice;
+    f->pfnCalcPrivateShaderResourceViewSize = umd_CalcPrivateShaderResourceViewSize;
+    f->pfnCreateShaderResourceView = umd_CreateShaderResourceView;
+    f->pfnDestroyShaderResourceView = umd_DestroyShaderResourceView;
+    f->pfnCalcPrivateUnorderedAccessViewSize = umd_CalcPrivateUnorderedAccessViewSize;
+    f->pfnCreateUnorderedAccessView = umd_CreateUnorderedAccessView;
+    f->pfnDestroyUnorderedAccessView = umd_DestroyUnorderedAccessView;
 }
 
 static void umd_fill_context_funcs(D3D11DDI_DEVICECONTEXTFUNCS *f)
@@ -77,6 +83,7 @@ static void umd_fill_context_funcs(D3D11DDI_DEVICECONTEXTFUNCS *f)
     f->pfnDynamicResourceMapDiscard = umd_ResourceMap;
     f->pfnDynamicResourceUnmap = umd_ResourceUnmap;
     f->pfnClearRenderTargetView = umd_ClearRenderTargetView;
+    f->pfnClearUnorderedAccessViewUint = umd_ClearUnorderedAccessViewUint;
 }
 
 HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATEDEVICE *args)
@@ -124,5 +131,6 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
 
     umd_fill_device_funcs(args->p11DeviceFuncs);
     umd_fill_context_funcs(args->p11ContextFuncs);
+    umd_fill_deferred_funcs(args->p11DeviceFuncs, args->p11ContextFuncs);
     return S_OK;
 }

@@ -4,6 +4,9 @@
  * allocation per resource"), laid out by layout.c; allocated only with pfnAllocateCb and freed
  * only with pfnDeallocateCb (DESIGN.md "The house"). */
 #include "umd/umd.h"
+#include "umd/deferred.h"
+
+#include <stdint.h>
 
 #include <string.h>
 
@@ -11,7 +14,18 @@ SIZE_T APIENTRY umd_CalcPrivateResourceSize(D3D10DDI_HDEVICE hDevice, const D3D1
 {
     UINT n = args ? umd_subresource_count(args) : 0;
     /* An absurd request still gets a valid handle; CreateResource then refuses it. */
-    return sizeof(struct umd_resource) + (SIZE_T)(n ? n : 1) * sizeof(struct umd_subresource);
+    n = n ? n : 1;
+    /* IC handle data, then (cache-line aligned) the read-only block (seed 004, umd.h). */
+    return umd_resource_ro_offset(n) + sizeof(struct umd_resource_ro) + (SIZE_T)n * sizeof(struct umd_subresource);
+}
+
+struct umd_resource_ro *umd_resource_ro(const struct umd_resource *res)
+{
+    UINT n = res->subresource_count ? res->subresource_count : 1;
+    uintptr_t end = (uintptr_t)res + sizeof(struct umd_resource) + (SIZE_T)n * sizeof(struct umd_subresource);
+    /* Next cache line after the IC data (8-byte alignment only under WDDM_UMD_NO_PADDING). */
+    uintptr_t ro = (end + UMD_RO_ALIGN - 1) & ~(uintptr_t)(UMD_RO_ALIGN - 1);
+    return (struct umd_resource_ro *)ro;
 }
 
 /* Seed 001 §4.3 / swgpu_private.h: usage decides what the KMD must place the allocation as. */
@@ -87,6 +101,17 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
     res->array_size = buffer || args->ResourceDimension == D3D10DDIRESOURCE_TEXTURE3D
                           ? 1 : (args->ArraySize ? args->ArraySize : 1);
     res->subresource_count = count;
+    struct umd_resource_ro *ro = umd_resource_ro(res);
+    ro->dimension = res->dimension;
+    ro->usage = res->usage;
+    ro->bind_flags = res->bind_flags;
+    ro->format = res->format;
+    ro->bytes_per_elem = res->bytes_per_elem;
+    ro->block_width = res->block_width;
+    ro->block_height = res->block_height;
+    ro->subresource_count = count;
+    ro->size = res->size;
+    memcpy(ro->sub, res->sub, (SIZE_T)count * sizeof(struct umd_subresource));
 
     /* The driver package's private data: everything the KMD needs to place it (seed 001 §4.2). */
     res->priv = (struct swgpu_alloc_private){

@@ -6,13 +6,17 @@
  * through pfnLockCb (DESIGN.md "The house"), and writes GPU work in the software GPU's
  * command format (src/gpu/swgpu_isa.h) into the command buffer the kernel handed it.
  *
- * Threading: the UMD reports no threading caps (D3D11DDICAPS_THREADING = 0), so the runtime
- * serialises every call into one device; no field below has its own lock.
+ * Threading: the UMD reports command lists but not free-threaded creates
+ * (D3D11DDICAPS_COMMANDLISTS | _BUILD_2, deferred.c), so the runtime serialises every call
+ * into the immediate context with its device lock; no field below has its own lock. A deferred
+ * context is driven by one thread and touches only its own memory plus the read-only blocks
+ * (umd_resource_ro), which are written once at creation (deferred.c).
  *
  * Handle memory: struct umd_device, umd_resource and umd_rtv live in memory the runtime
  * allocated with the size the matching CalcPrivate*Size returned (seed 001 §3,
- * wddm-semantics §4.1); the UMD itself never mallocs on the resource or map paths, which is
- * what keeps CreateResource/DestroyResource and Map/Unmap cheap.
+ * wddm-semantics §4.1); the UMD itself never mallocs on the immediate context's resource or
+ * map paths, which is what keeps CreateResource/DestroyResource and Map/Unmap cheap
+ * (deferred-context recording does malloc: a command list grows with every call, seed 004).
  */
 #ifndef WDDM_UMD_UMD_H
 #define WDDM_UMD_UMD_H
@@ -110,10 +114,43 @@ struct umd_resource {
     struct umd_subresource sub[];          /* subresource_count entries, index = mip + slice * MipLevels */
 };
 
+/* Read-only data shared by the IC handle and every DC handle of a resource (seed 004 "Driver
+ * Data Organization"): written once by CreateResource, then only read (by any context's
+ * thread). It lives after the IC handle data (umd_resource + sub[]), contiguous, starting on a
+ * new cache line (UMD_RO_ALIGN, deferred.h) so the IC thread's writes to umd_resource never
+ * share a line with DC threads reading this. */
+struct umd_resource_ro {
+    UINT dimension, usage, bind_flags;
+    DXGI_FORMAT format;
+    UINT bytes_per_elem, block_width, block_height;
+    UINT subresource_count;
+    UINT64 size;
+    struct umd_subresource sub[];          /* replicated layout (read by DC recording) */
+};
+/* Offset of the read-only block for a resource of n subresources (deferred.h UMD_RO_ALIGN). */
+static inline SIZE_T umd_resource_ro_offset(UINT n)
+{
+    SIZE_T ic = sizeof(struct umd_resource) + (SIZE_T)n * sizeof(struct umd_subresource);
+    return ic + 64; /* worst case: room to align the block to the next line (see umd_resource_ro) */
+}
+struct umd_resource_ro *umd_resource_ro(const struct umd_resource *res);
+
+/* A recording: ops (deferred.c struct umd_op) and the discard aliases they name. Owned by a
+ * deferred context while recording, then by its command list. Touched by one thread at a time
+ * (the recording thread, then whoever executes or destroys the list under the runtime). */
+struct umd_rec {
+    BYTE *ops;
+    SIZE_T used, cap;
+    UINT64 count;
+    struct umd_alias *aliases;
+};
+void umd_fill_deferred_funcs(D3D11DDI_DEVICEFUNCS *f, D3D11DDI_DEVICECONTEXTFUNCS *c);
+
 static inline struct umd_device *umd_device(D3D10DDI_HDEVICE h) { return (struct umd_device *)h.pDrvPrivate; }
 static inline struct umd_resource *umd_resource(D3D10DDI_HRESOURCE h) { return (struct umd_resource *)h.pDrvPrivate; }
 
 /* ---- view.c ----------------------------------------------------------------------------------- */
+/* A render-target, shader-resource or unordered-access view: the elements/subresources it names. */
 struct umd_rtv {
     struct umd_resource *resource;
     DXGI_FORMAT format;                    /* the view's format (what ClearRenderTargetView converts to) */
@@ -176,6 +213,15 @@ VOID APIENTRY umd_ResourceCopyRegion(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT,
 VOID APIENTRY umd_ResourceUpdateSubresourceUP(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT, const D3D10_DDI_BOX *,
                                               const VOID *, UINT, UINT);
 VOID APIENTRY umd_ClearRenderTargetView(D3D10DDI_HDEVICE, D3D10DDI_HRENDERTARGETVIEW, FLOAT[4]);
+SIZE_T APIENTRY umd_CalcPrivateShaderResourceViewSize(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *);
+VOID APIENTRY umd_CreateShaderResourceView(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *,
+                                           D3D10DDI_HSHADERRESOURCEVIEW, D3D10DDI_HRTSHADERRESOURCEVIEW);
+VOID APIENTRY umd_DestroyShaderResourceView(D3D10DDI_HDEVICE, D3D10DDI_HSHADERRESOURCEVIEW);
+SIZE_T APIENTRY umd_CalcPrivateUnorderedAccessViewSize(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATEUNORDEREDACCESSVIEW *);
+VOID APIENTRY umd_CreateUnorderedAccessView(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATEUNORDEREDACCESSVIEW *,
+                                            D3D11DDI_HUNORDEREDACCESSVIEW, D3D11DDI_HRTUNORDEREDACCESSVIEW);
+VOID APIENTRY umd_DestroyUnorderedAccessView(D3D10DDI_HDEVICE, D3D11DDI_HUNORDEREDACCESSVIEW);
+VOID APIENTRY umd_ClearUnorderedAccessViewUint(D3D10DDI_HDEVICE, D3D11DDI_HUNORDEREDACCESSVIEW, const UINT[4]);
 
 /* ---- clear.c ---------------------------------------------------------------------------------- */
 /* Convert an RGBA float colour to one element of `format` (seed 001 brief: UNORM round+clamp,

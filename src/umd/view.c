@@ -55,3 +55,63 @@ VOID APIENTRY umd_DestroyRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRE
 {
     /* Nothing owned: the view only names part of its resource. */
 }
+
+/* ---- shader resource and unordered access views (issue 5) ------------------------------------ */
+/* Both are described by struct umd_rtv (the elements or subresources they name). */
+SIZE_T APIENTRY umd_CalcPrivateShaderResourceViewSize(D3D10DDI_HDEVICE hDevice,
+                                                      const D3D11DDIARG_CREATESHADERRESOURCEVIEW *args)
+{
+    return sizeof(struct umd_rtv);
+}
+
+VOID APIENTRY umd_CreateShaderResourceView(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *args,
+                                           D3D10DDI_HSHADERRESOURCEVIEW hView, D3D10DDI_HRTSHADERRESOURCEVIEW hRT)
+{
+    struct umd_rtv *v = hView.pDrvPrivate;
+    struct umd_resource *res = umd_resource(args->hDrvResource);
+    memset(v, 0, sizeof *v);
+    v->resource = res;
+    v->format = args->Format;
+    v->dimension = args->ResourceDimension;
+    if (args->ResourceDimension == D3D10DDIRESOURCE_BUFFER || args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX) {
+        v->first_element = args->Buffer.FirstElement;
+        v->element_count = args->Buffer.NumElements;
+    } else {
+        v->mip = args->Tex2D.MostDetailedMip < res->mip_levels ? args->Tex2D.MostDetailedMip : 0;
+        v->first_slice = args->Tex2D.FirstArraySlice;
+        v->slice_count = umd_clamp_count(args->Tex2D.FirstArraySlice, args->Tex2D.ArraySize, res->array_size);
+    }
+}
+
+VOID APIENTRY umd_DestroyShaderResourceView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HSHADERRESOURCEVIEW hView)
+{
+}
+
+SIZE_T APIENTRY umd_CalcPrivateUnorderedAccessViewSize(D3D10DDI_HDEVICE hDevice,
+                                                       const D3D11DDIARG_CREATEUNORDEREDACCESSVIEW *args)
+{
+    return sizeof(struct umd_rtv);
+}
+
+VOID APIENTRY umd_CreateUnorderedAccessView(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATEUNORDEREDACCESSVIEW *args,
+                                            D3D11DDI_HUNORDEREDACCESSVIEW hView, D3D11DDI_HRTUNORDEREDACCESSVIEW hRT)
+{
+    struct umd_rtv *v = hView.pDrvPrivate;
+    struct umd_resource *res = umd_resource(args->hDrvResource);
+    memset(v, 0, sizeof *v);
+    v->resource = res;
+    v->format = args->Format;
+    v->dimension = args->ResourceDimension;
+    if (args->ResourceDimension == D3D10DDIRESOURCE_BUFFER || args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX) {
+        v->first_element = args->Buffer.FirstElement;
+        v->element_count = args->Buffer.NumElements;
+    } else {
+        v->mip = args->Tex2D.MipSlice < res->mip_levels ? args->Tex2D.MipSlice : 0;
+        v->first_slice = args->Tex2D.FirstArraySlice;
+        v->slice_count = umd_clamp_count(args->Tex2D.FirstArraySlice, args->Tex2D.ArraySize, res->array_size);
+    }
+}
+
+VOID APIENTRY umd_DestroyUnorderedAccessView(D3D10DDI_HDEVICE hDevice, D3D11DDI_HUNORDEREDACCESSVIEW hView)
+{
+}

@@ -2,6 +2,7 @@
  * CreateDevice (function tables, rendering context on the render node) and DestroyDevice
  * (docs/architecture.md "Process model and entry points"). */
 #include "umd/umd_fake.h"
+#include "umd/deferred.h"
 
 /* OpenAdapter10_2 fills every D3D10_2DDI_ADAPTERFUNCS member and returns its adapter;
  * OpenAdapter11 is the same entry point. */
@@ -33,15 +34,21 @@ static void test_open_adapter_refuses_foreign_private_data(void **state)
     fake_teardown(f);
 }
 
-/* GetCaps(D3D11DDICAPS_THREADING) reports honestly: no free-threading, no command lists. */
-static void test_threading_caps_are_zero(void **state)
+/* GetCaps(D3D11DDICAPS_THREADING) reports honestly: command lists (deferred.c) but no
+ * free-threaded creates; with the command-list switch off, nothing (the runtime emulates). */
+static void test_threading_caps_report_command_lists_unless_switched_off(void **state)
 {
     struct fake *f = fake_new_sized(4096, 8, 8);
     assert_int_equal(fake_open_adapter(f), S_OK);
     D3D11DDI_THREADING_CAPS caps = { 0xFFFFFFFF };
     D3D10_2DDIARG_GETCAPS gc = { .Type = D3D11DDICAPS_THREADING, .pData = &caps, .DataSize = sizeof caps };
+    wddm_umd_set_command_lists(1);
+    assert_int_equal(f->adapter_funcs.pfnGetCaps(f->open.hAdapter, &gc), S_OK);
+    assert_int_equal(caps.Caps, D3D11DDICAPS_COMMANDLISTS | D3D11DDICAPS_COMMANDLISTS_BUILD_2);
+    wddm_umd_set_command_lists(0);
     assert_int_equal(f->adapter_funcs.pfnGetCaps(f->open.hAdapter, &gc), S_OK);
     assert_int_equal(caps.Caps, 0);
+    wddm_umd_set_command_lists(-1);
     fake_teardown(f);
 }
 
@@ -69,11 +76,21 @@ static void test_create_device_creates_context_on_render_node(void **state)
     assert_int_equal(fake_create_device(f), S_OK);
     assert_int_equal(f->create_context_calls, 1);
     assert_int_equal(f->node_ordinal, 3);
+    /* Every object slot up to pfnDestroyDevice, and the IC's deferred-context slots (the
+     * DC-only ones, AbandonCommandList/CreateCommandList, and the SRV/UAV slots stay NULL). */
     void **df = (void **)&f->df;
-    for (size_t i = 0; i < sizeof f->df / sizeof(void *); i++)
+    for (size_t i = 0; i <= offsetof(D3D11DDI_DEVICEFUNCS, pfnDestroyDevice) / sizeof(void *); i++)
         assert_non_null(df[i]);
+    assert_non_null(f->df.pfnCheckDeferredContextHandleSizes);
+    assert_non_null(f->df.pfnCalcDeferredContextHandleSize);
+    assert_non_null(f->df.pfnCalcPrivateDeferredContextSize);
+    assert_non_null(f->df.pfnCreateDeferredContext);
+    assert_non_null(f->df.pfnCalcPrivateCommandListSize);
+    assert_non_null(f->df.pfnDestroyCommandList);
+    assert_null(f->df.pfnAbandonCommandList);
+    assert_null(f->df.pfnCreateCommandList);
     void **cf = (void **)&f->cf;
-    for (size_t i = 0; i < sizeof f->cf / sizeof(void *); i++)
+    for (size_t i = 0; i <= offsetof(D3D11DDI_DEVICECONTEXTFUNCS, pfnCommandListExecute) / sizeof(void *); i++)
         assert_non_null(cf[i]);
     f->df.pfnDestroyDevice(f->hDevice);
     assert_int_equal(f->destroy_context_calls, 1);
@@ -116,7 +133,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open_adapter_fills_adapter_funcs),
         cmocka_unit_test(test_open_adapter_refuses_foreign_private_data),
-        cmocka_unit_test(test_threading_caps_are_zero),
+        cmocka_unit_test(test_threading_caps_report_command_lists_unless_switched_off),
         cmocka_unit_test(test_supported_versions_report_d3d11_0),
         cmocka_unit_test(test_create_device_creates_context_on_render_node),
         cmocka_unit_test(test_create_device_fails_when_context_creation_fails),
