@@ -13,6 +13,8 @@
 
 #include <d3d11.h>
 
+#include "bench_deferred.h"
+#include "bench_vidmm.h"
 #include "tool.h"
 
 #define REPS 21
@@ -270,5 +272,9 @@ int wddm_tool_bench(int argc, char **argv)
     rc |= bench_w3(dev, quick ? 100 : 10000);
     ID3D11DeviceContext_Release(ctx);
     ID3D11Device_Release(dev);
+    /* Issue 3: oversubscription trace vs Belady's MIN, readback out of a large working set. */
+    rc |= wddm_bench_vidmm(quick);
+    /* Issue 5: deferred-context recording throughput on 1 and 2 threads. */
+    rc |= wddm_bench_deferred(quick);
     return rc;
 }
