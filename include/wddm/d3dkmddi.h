@@ -660,6 +660,66 @@ typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA {
     UINT Flags;
 } DXGKARGCB_NOTIFY_INTERRUPT_DATA;
 
+/* ---- Feature queries (WDDM 2.9+, wddm-semantics §7; seed 002) ------------------------------- */
+typedef enum _DXGK_FEATURE_ID {
+    DXGK_FEATURE_HWSCH = 0,
+    DXGK_FEATURE_HWFLIPQUEUE = 1,
+    DXGK_FEATURE_LDA_GPUPV = 2,
+    DXGK_FEATURE_KMD_SIGNAL_CPU_EVENT = 3,
+    DXGK_FEATURE_USER_MODE_SUBMISSION = 4,
+    DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD = 5,
+    DXGK_FEATURE_SAMPLE = 31,
+    DXGK_FEATURE_PAGE_BASED_MEMORY_MANAGER = 32,
+    DXGK_FEATURE_KERNEL_MODE_TESTING = 33,
+    DXGK_FEATURE_MAX
+} DXGK_FEATURE_ID;
+
+/* DXGKARGCB_QUERYFEATURESUPPORT.DriverSupportState: how far the driver's support goes. */
+#define DXGK_FEATURE_SUPPORT_ALWAYS_OFF 0u
+#define DXGK_FEATURE_SUPPORT_EXPERIMENTAL 1u
+#define DXGK_FEATURE_SUPPORT_STABLE 2u
+#define DXGK_FEATURE_SUPPORT_ALWAYS_ON 3u
+
+typedef struct _DXGKARGCB_QUERYFEATURESUPPORT {
+    HANDLE DeviceHandle;         /* DXGKRNL_INTERFACE.DeviceHandle */
+    DXGK_FEATURE_ID FeatureId;
+    UINT DriverSupportState;     /* DXGK_FEATURE_SUPPORT_* */
+    BOOLEAN Enabled;             /* out: the driver may use the feature */
+} DXGKARGCB_QUERYFEATURESUPPORT;
+
+typedef struct _DXGKARGCB_ISFEATUREENABLED {
+    HANDLE DeviceHandle;         /* DXGKRNL_INTERFACE.DeviceHandle */
+    DXGK_FEATURE_ID FeatureId;
+    BOOLEAN Enabled;             /* out */
+} DXGKARGCB_ISFEATUREENABLED;
+
+typedef NTSTATUS (APIENTRY *DXGKCB_QUERYFEATURESUPPORT)(DXGKARGCB_QUERYFEATURESUPPORT *);
+typedef NTSTATUS (APIENTRY *DXGKCB_ISFEATUREENABLED)(DXGKARGCB_ISFEATUREENABLED *);
+
+/* ---- Backing store shared with the KMD and escapes (seed 002) ------------------------------ */
+typedef struct _DXGKARG_SETALLOCATIONBACKINGSTORE {
+    HANDLE hDriverAllocation;    /* the KMD's DXGK_ALLOCATIONINFO.hAllocation */
+    VOID *pBackingStore;         /* valid until DxgkDdiDestroyAllocation of that allocation */
+} DXGKARG_SETALLOCATIONBACKINGSTORE;
+
+typedef struct _DXGK_ESCAPEFLAGS {
+    union {
+        struct {
+            UINT HardwareAccess : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_ESCAPEFLAGS;
+
+typedef struct _DXGKARG_ESCAPE {
+    HANDLE hDevice;              /* the KMD's device, or NULL */
+    DXGK_ESCAPEFLAGS Flags;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    HANDLE hContext;             /* the KMD's context, or NULL */
+} DXGKARG_ESCAPE;
+
 /* ---- Callbacks the kernel gives the KMD at StartDevice (DXGKRNL_INTERFACE) ---------------- */
 typedef VOID (APIENTRY *DXGKCB_NOTIFY_INTERRUPT)(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *);
 typedef BOOLEAN (APIENTRY *DXGKCB_QUEUE_DPC)(HANDLE hAdapter);
@@ -679,6 +739,8 @@ typedef struct _DXGKRNL_INTERFACE {
     DXGKCB_NOTIFY_DPC DxgkCbNotifyDpc;
     DXGKCB_QUEUE_DPC DxgkCbQueueDpc;
     DXGKCB_GETHANDLEDATA DxgkCbGetHandleData;
+    DXGKCB_QUERYFEATURESUPPORT DxgkCbQueryFeatureSupport; /* WDDM 2.9 */
+    DXGKCB_ISFEATUREENABLED DxgkCbIsFeatureEnabled;
 } DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
 
 typedef struct _DXGK_START_INFO {
@@ -712,6 +774,9 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_PATCH)(const HANDLE hAdapter, const DXGKARG_
 typedef NTSTATUS (APIENTRY *DXGKDDI_SUBMITCOMMAND)(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_BUILDPAGINGBUFFER)(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYCURRENTFENCE)(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_SETALLOCATIONBACKINGSTORE)(const HANDLE hAdapter,
+                                                                const DXGKARG_SETALLOCATIONBACKINGSTORE *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_ESCAPE)(const HANDLE hAdapter, const DXGKARG_ESCAPE *);
 
 #define DXGKDDI_INTERFACE_VERSION_WIN7 0x2005
 #define DXGKDDI_INTERFACE_VERSION      DXGKDDI_INTERFACE_VERSION_WIN7
@@ -738,6 +803,8 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     DXGKDDI_RENDER DxgkDdiRender;
     DXGKDDI_CREATECONTEXT DxgkDdiCreateContext;
     DXGKDDI_DESTROYCONTEXT DxgkDdiDestroyContext;
+    DXGKDDI_SETALLOCATIONBACKINGSTORE DxgkDdiSetAllocationBackingStore; /* optional (seed 002) */
+    DXGKDDI_ESCAPE DxgkDdiEscape;                                        /* optional */
 } DRIVER_INITIALIZATION_DATA;
 
 /* Implemented by the kernel: a KMD's DriverEntry calls it to register its DDI table. */

@@ -235,6 +235,100 @@ typedef struct _D3DKMT_RENDER {
     UINT PrivateDriverDataSize;
 } D3DKMT_RENDER;
 
+/* WDDM 2.x lock (wddm-semantics §3.3): no renaming, no implicit synchronisation
+ * (D3DDDICB_LOCK2FLAGS is in d3dukmdt.h). */
+typedef struct _D3DKMT_LOCK2 {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hAllocation;
+    D3DDDICB_LOCK2FLAGS Flags;
+    PVOID pData;                          /* out */
+} D3DKMT_LOCK2;
+
+typedef struct _D3DKMT_UNLOCK2 {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hAllocation;
+} D3DKMT_UNLOCK2;
+
+/* D3DKMTEscape: private data from the caller to the KMD's DxgkDdiEscape. */
+typedef enum _D3DKMT_ESCAPETYPE {
+    D3DKMT_ESCAPE_DRIVERPRIVATE = 0,
+} D3DKMT_ESCAPETYPE;
+
+typedef struct _D3DDDI_ESCAPEFLAGS {
+    union {
+        struct {
+            UINT HardwareAccess : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} D3DDDI_ESCAPEFLAGS;
+
+typedef struct _D3DKMT_ESCAPE {
+    D3DKMT_HANDLE hAdapter;
+    D3DKMT_HANDLE hDevice;                /* optional */
+    D3DKMT_ESCAPETYPE Type;
+    D3DDDI_ESCAPEFLAGS Flags;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    D3DKMT_HANDLE hContext;               /* optional */
+} D3DKMT_ESCAPE;
+
+/* Synchronization objects: monitored fences (wddm-semantics §8.5; issue 4). */
+typedef struct _D3DKMT_CREATESYNCHRONIZATIONOBJECT2 {
+    D3DKMT_HANDLE hDevice;
+    D3DDDI_SYNCHRONIZATIONOBJECTINFO2 Info;  /* in/out (MonitoredFence addresses are out) */
+    D3DKMT_HANDLE hSyncObject;               /* out */
+} D3DKMT_CREATESYNCHRONIZATIONOBJECT2;
+
+typedef struct _D3DKMT_DESTROYSYNCHRONIZATIONOBJECT {
+    D3DKMT_HANDLE hSyncObject;
+} D3DKMT_DESTROYSYNCHRONIZATIONOBJECT;
+
+typedef struct _D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU {
+    D3DKMT_HANDLE hDevice;
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    const UINT64 *FenceValueArray;
+    D3DDDICB_SIGNALFLAGS Flags;
+} D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU;
+
+typedef struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU {
+    D3DKMT_HANDLE hDevice;
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    const UINT64 *FenceValueArray;
+    HANDLE hAsyncEvent;                      /* NULL: the call blocks (only mode implemented) */
+    D3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMCPU_FLAGS Flags;
+} D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU;
+
+typedef struct _D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU {
+    D3DKMT_HANDLE hContext;
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    union {
+        const UINT64 *MonitoredFenceValueArray;
+        UINT64 Reserved[8];
+    };
+} D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU;
+
+typedef struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU {
+    D3DKMT_HANDLE hContext;
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    union {
+        const UINT64 *MonitoredFenceValueArray;
+        UINT64 FenceValue;
+        UINT64 Reserved[8];
+    };
+} D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU;
+
+NTSTATUS APIENTRY D3DKMTCreateSynchronizationObject2(D3DKMT_CREATESYNCHRONIZATIONOBJECT2 *);
+NTSTATUS APIENTRY D3DKMTDestroySynchronizationObject(const D3DKMT_DESTROYSYNCHRONIZATIONOBJECT *);
+NTSTATUS APIENTRY D3DKMTSignalSynchronizationObjectFromCpu(const D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU *);
+NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObjectFromCpu(const D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *);
+NTSTATUS APIENTRY D3DKMTSignalSynchronizationObjectFromGpu(const D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU *);
+NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObjectFromGpu(const D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU *);
 NTSTATUS APIENTRY D3DKMTEnumAdapters2(D3DKMT_ENUMADAPTERS2 *);
 NTSTATUS APIENTRY D3DKMTOpenAdapterFromLuid(D3DKMT_OPENADAPTERFROMLUID *);
 NTSTATUS APIENTRY D3DKMTCloseAdapter(const D3DKMT_CLOSEADAPTER *);
@@ -252,6 +346,9 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *);
 NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *);
 NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *);
 NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *);
+NTSTATUS APIENTRY D3DKMTLock2(D3DKMT_LOCK2 *);
+NTSTATUS APIENTRY D3DKMTUnlock2(const D3DKMT_UNLOCK2 *);
+NTSTATUS APIENTRY D3DKMTEscape(const D3DKMT_ESCAPE *);
 
 #ifdef __cplusplus
 }

@@ -148,6 +148,83 @@ typedef enum _D3DDDI_SYNCHRONIZATIONOBJECT_TYPE {
     D3DDDI_NATIVE_FENCE = 7,
 } D3DDDI_SYNCHRONIZATIONOBJECT_TYPE;
 
+#define D3DDDI_MAX_OBJECT_WAITED_ON 32   /* objects in one wait */
+#define D3DDDI_MAX_OBJECT_SIGNALED 32    /* objects in one signal */
+
+/* D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS (wddm-semantics §8.5; bit positions as in the WDK). */
+typedef struct _D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS {
+    union {
+        struct {
+            UINT Shared : 1;                   /* 0x1 */
+            UINT NtSecuritySharing : 1;        /* 0x2 */
+            UINT CrossAdapter : 1;             /* 0x4 */
+            UINT TopOfPipeline : 1;            /* 0x8: monitored fences only */
+            UINT NoSignal : 1;                 /* 0x10: monitored fences only */
+            UINT NoWait : 1;                   /* 0x20: monitored fences only */
+            UINT NoSignalMaxValueOnTdr : 1;    /* 0x40 */
+            UINT NoGPUAccess : 1;              /* 0x80 */
+            UINT SignalByKmd : 1;              /* 0x100 */
+            UINT Unused : 1;                   /* 0x200 */
+            UINT UnwaitCpuWaitersOnlyOnDestroy : 1; /* 0x400 */
+            UINT Reserved : 20;
+            UINT D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS_RESERVED0 : 1; /* 0x80000000 */
+        };
+        UINT Value;
+    };
+} D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS;
+
+typedef struct _D3DDDI_SYNCHRONIZATIONOBJECTINFO2 {
+    D3DDDI_SYNCHRONIZATIONOBJECT_TYPE Type;
+    D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS Flags;
+    union {
+        struct { BOOL InitialState; } SynchronizationMutex;
+        struct { UINT MaxCount; UINT InitialCount; } Semaphore;
+        struct { UINT64 FenceValue; } Fence;
+        struct { HANDLE Event; } CPUNotification;
+        struct {
+            UINT64 InitialFenceValue;
+            VOID *FenceValueCPUVirtualAddress;              /* out: read-only mapping */
+            D3DGPU_VIRTUAL_ADDRESS FenceValueGPUVirtualAddress; /* out */
+            UINT EngineAffinity;
+            UINT Padding;
+        } MonitoredFence;
+        struct {
+            D3DKMT_HANDLE hAdapter;
+            D3DDDI_VIDEO_PRESENT_TARGET_ID VidPnTargetId;
+            UINT64 Time;
+            VOID *FenceValueCPUVirtualAddress;
+            D3DGPU_VIRTUAL_ADDRESS FenceValueGPUVirtualAddress;
+            UINT EngineAffinity;
+            UINT Padding;
+        } PeriodicMonitoredFence;
+        struct { UINT64 Reserved[8]; } Reserved;
+    };
+    D3DKMT_HANDLE SharedHandle;
+} D3DDDI_SYNCHRONIZATIONOBJECTINFO2;
+
+typedef struct _D3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMCPU_FLAGS {
+    union {
+        struct {
+            UINT WaitAny : 1;                  /* 0x1 */
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} D3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMCPU_FLAGS;
+
+typedef struct _D3DDDICB_SIGNALFLAGS {
+    union {
+        struct {
+            UINT SignalAtSubmission : 1;       /* 0x1 */
+            UINT EnqueueCpuEvent : 1;          /* 0x2 */
+            UINT AllowFenceRewind : 1;         /* 0x4 */
+            UINT Reserved : 28;
+            UINT DXGK_SIGNAL_FLAG_INTERNAL0 : 1;
+        };
+        UINT Value;
+    };
+} D3DDDICB_SIGNALFLAGS;
+
 #ifdef __cplusplus
 }
 #endif

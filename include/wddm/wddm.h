@@ -43,6 +43,37 @@ struct wddm_counters {
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 
+/* Scheduling event trace (issue 4): a bounded in-memory ring (WDDM_SCHED_TRACE_CAPACITY events)
+ * of what the scheduler did, in the order it did it, so tests assert on order, not timing.
+ * Off by default; while off an event costs one relaxed load. sequence numbers start at 1 and
+ * grow by one per event; read returns the events still in the ring with sequence > the last
+ * clear, oldest first (older ones were overwritten: the sequence numbers show the gap). */
+#define WDDM_SCHED_TRACE_CAPACITY 4096u
+enum wddm_sched_event_type {
+    WDDM_SCHED_EVENT_SUBMIT = 1,   /* DMA buffer of `context` handed to DxgkDdiSubmitCommand */
+    WDDM_SCHED_EVENT_COMPLETE = 2, /* packet with `fence` retired on `node` (DPC) */
+    WDDM_SCHED_EVENT_SWITCH = 3,   /* node switched from `from_context` to `context` (seed 000) */
+};
+struct wddm_sched_event {
+    UINT64 sequence;
+    UINT type;                     /* enum wddm_sched_event_type */
+    UINT node;
+    D3DKMT_HANDLE context;         /* SUBMIT, SWITCH: 0 for a paging buffer */
+    D3DKMT_HANDLE from_context;    /* SWITCH */
+    UINT64 fence;                  /* SUBMIT, COMPLETE: the 64-bit SubmissionFenceId */
+};
+void wddm_sched_trace_enable(int enabled);
+size_t wddm_sched_trace_read(struct wddm_sched_event *events, size_t max);
+void wddm_sched_trace_clear(void);
+
+/* D3DKMTWaitForSynchronizationObjectFromCpu with a time limit (issue 4): the same rules and
+ * return codes, plus STATUS_TIMEOUT when the objects are not signalled within timeout_ms
+ * (0 = only look; WDDM_WAIT_INFINITE = the blocking D3DKMT call). */
+#define WDDM_WAIT_INFINITE 0xFFFFFFFFu
+struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU; /* <wddm/d3dkmthk.h> */
+NTSTATUS wddm_wait_for_synchronization_object_from_cpu_timeout(
+    const struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *pData, UINT timeout_ms);
+
 /* The debug switch: one line on stderr naming the broken rule for every refusal
  * (DESIGN.md "Errors"). Also on with WDDM_DEBUG=1 or D3D11_CREATE_DEVICE_DEBUG. */
 void wddm_debug_set(int enabled);

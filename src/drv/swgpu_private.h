@@ -28,6 +28,29 @@ struct swgpu_alloc_private {
     UINT32 width, height, depth;
     UINT32 mip_levels, array_size;
     UINT32 usage, bind_flags, cpu_access, misc_flags;
+    UINT32 flags;            /* SWGPU_ALLOC_FLAG_* */
+};
+
+/* flags: the UMD asks for the backing store to be shared with the KMD (seed 002). Only for a
+ * CPU-visible kind (UPLOAD or READBACK) created with D3DKMT_CREATEALLOCATIONFLAGS.CreateShared;
+ * the KMD then restricts it to the aperture segment and sets Flags2.ShareBackingStoreWithKmd,
+ * or refuses the creation when DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not enabled. */
+#define SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD 0x1u
+
+/* DxgkDdiEscape / D3DKMTEscape private data: read or write bytes of an allocation whose backing
+ * store is shared with the KMD, through the pointer DxgkDdiSetAllocationBackingStore gave. */
+enum swgpu_escape_op {
+    SWGPU_ESCAPE_READ_BACKING_STORE = 1,  /* KMD copies backing[offset..+size] into data */
+    SWGPU_ESCAPE_WRITE_BACKING_STORE = 2, /* KMD copies data into backing[offset..+size] */
+};
+#define SWGPU_ESCAPE_DATA_MAX 256u
+struct swgpu_escape {
+    UINT32 magic;            /* SWGPU_PRIVATE_MAGIC */
+    UINT32 version;          /* SWGPU_PRIVATE_VERSION */
+    UINT32 op;               /* enum swgpu_escape_op */
+    D3DKMT_HANDLE hAllocation; /* the kernel's allocation handle */
+    UINT32 offset, size;     /* bytes; size <= SWGPU_ESCAPE_DATA_MAX */
+    UINT8 data[SWGPU_ESCAPE_DATA_MAX];
 };
 
 /* Adapter data the UMD reads with pfnQueryAdapterInfoCb (DXGKQAITYPE_UMDRIVERPRIVATE). */

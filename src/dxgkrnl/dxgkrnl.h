@@ -4,6 +4,8 @@
  *   process.lock            adapter list, start/stop                      (objects/adapter.c)
  *   adapter->lock           VidMm state (segments, instances, residency, renaming), context
  *                           queues, deferred destruction, packet pools      ("the adapter lock")
+ *   sync lock               sync objects' values and waiters, the GPU-wait registry (sched/syncobj.c);
+ *                           never taken with submit_lock, interrupt_lock or node->lock held
  *   node->submit_lock       fence assignment + DxgkDdiPatch + DxgkDdiSubmitCommand of one node
  *   adapter->interrupt_lock the interrupt level: DxgkDdiInterruptRoutine, SynchronizeExecution
  *   node->lock              completed fences, in-flight and retired packets, worker wake-ups
@@ -41,6 +43,7 @@ enum dxgk_type {
     DXGK_TYPE_CONTEXT = 3,
     DXGK_TYPE_ALLOCATION = 4,
     DXGK_TYPE_RESOURCE = 5,
+    DXGK_TYPE_SYNCOBJECT = 6,                 /* sched/syncobj.c */
 };
 
 /* Every kernel object starts with this. refs counts the handle (one) and every lookup in
@@ -181,6 +184,12 @@ struct dxgk_packet {
     struct vidmm_instance **inst;     /* the snapshot taken at D3DKMTRender */
     UINT patch_count;
     D3DDDI_PATCHLOCATIONLIST *patch;  /* capacity = context PatchLocationListSize */
+    /* Held behind a GPU wait (sched/syncobj.c): no ticket yet; the allocations (one reference
+     * each, capacity = AllocationListSize) are resolved to their current instances when the
+     * wait is satisfied. adapter->lock. */
+    struct dxgk_allocation **held_alloc;
+    UINT64 wait_seq;                  /* the context's GPU waits this packet comes after */
+    UINT64 hold_seq;                  /* order among the context's held packets and signals */
 };
 
 struct sched_node {
@@ -198,13 +207,22 @@ struct sched_node {
     UINT retired_count;               /* packets on retired; protected by node->lock */
     UINT idle_waiters;                /* threads in sched_wait_node_idle; protected by node->lock */
     UINT direct_claims;               /* D3DKMTRender submitting directly (0 or 1); node->lock */
+    bool release_waits;               /* a GPU wait of a context of this node was satisfied:
+                                         the worker releases held packets; node->lock */
     _Atomic UINT64 completed_fence;   /* written under node->lock, read lock-free */
     _Atomic UINT64 retired_ticket;    /* written under node->lock, read lock-free */
     _Atomic UINT isr_fence;           /* last DMA_COMPLETED fence from the ISR */
     pthread_mutex_t submit_lock;
     UINT64 submitted_fence;           /* protected by submit_lock (read also under node->lock) */
+    D3DKMT_HANDLE hw_context;         /* lazy context switching (seed 000): the context whose DMA
+                                         buffer was last placed in the hardware queue, 0 before the
+                                         first; a handle, not a pointer, so a context created at a
+                                         freed one's address is still "another context";
+                                         protected by submit_lock */
     UINT64 queued_ticket;             /* protected by adapter->lock */
     struct dxgk_context *contexts;    /* contexts on this node; protected by adapter->lock */
+    struct sched_gpu_signal *signals; /* GPU signals waiting for a ticket to retire
+                                         (sched/syncobj.c); protected by node->lock */
 };
 
 /* ---- kernel objects (objects/) -------------------------------------------------------------- */
@@ -242,6 +260,8 @@ struct dxgk_adapter {
     PVOID miniport;                   /* the KMD's hAdapter; immutable after start */
     LUID luid;                        /* immutable */
     DXGK_DRIVERCAPS caps;             /* immutable after start */
+    UINT64 features;                  /* OS feature set, bit = DXGK_FEATURE_ID (objects/feature.c);
+                                         set before DxgkDdiStartDevice, immutable after */
     UINT segment_count;
     struct vidmm_segment seg[DXGK_MAX_SEGMENTS];
     UINT paging_buffer_size, paging_priv_size;
@@ -295,7 +315,14 @@ struct dxgk_context {
     struct dxgk_packet *queue, *queue_tail; /* software queue; adapter->lock */
     struct dxgk_packet *pool;         /* recycled packets + DMA buffers; adapter->lock */
     UINT64 last_ticket;               /* last packet queued; adapter->lock */
-    atomic_uint queued;               /* queued or in flight, not retired */
+    atomic_uint queued;               /* queued, held or in flight, not retired */
+    struct sched_gpu_wait *waits, *waits_tail; /* GPU waits not yet passed, in order; adapter->lock */
+    struct dxgk_packet *held, *held_tail; /* packets behind a GPU wait; adapter->lock */
+    UINT64 wait_seq;                  /* GPU waits recorded; adapter->lock */
+    UINT64 waits_done;                /* GPU waits passed (in order); adapter->lock */
+    struct sched_gpu_signal *held_signals, *held_signals_tail; /* GPU signals behind a GPU wait
+                                         or a held packet; adapter->lock */
+    UINT64 hold_seq;                  /* last hold_seq given; adapter->lock */
 };
 
 struct dxgk_resource {
@@ -320,6 +347,8 @@ struct dxgk_allocation {
     struct vidmm_instance *instances_tail; /* newest; protected by adapter->lock */
     UINT instance_count;              /* protected by adapter->lock */
     UINT lock_count;                  /* protected by adapter->lock */
+    bool kmd_backing;                 /* Flags2.ShareBackingStoreWithKmd: first.backing was handed
+                                         to the KMD at creation; never renamed (seed 002); immutable */
     UINT resident_refs;               /* D3DKMTMakeResident minus D3DKMTEvict: the current instance
                                          is not evicted while > 0 (vidmm/makeresident.c); adapter->lock */
     UINT priority;                    /* D3DDDI_ALLOCATIONPRIORITY_*: eviction order (lower goes
@@ -359,6 +388,8 @@ bool dxgk_verify_driver_init(const DRIVER_INITIALIZATION_DATA *ddi);
 bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *caps);
 bool dxgk_verify_segments(const DXGK_QUERYSEGMENTOUT *out);
 bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index);
+bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index,
+                                     bool shared, bool existing_sysmem);
 bool dxgk_verify_context_info(DXGK_CONTEXTINFO *info);
 
 /* vidmm/segment.c */
@@ -430,6 +461,64 @@ void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
 void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
 struct dxgk_packet *sched_queue_pick_locked(struct sched_node *n);
 void sched_packet_free(struct dxgk_packet *p);
+/* sched/syncobj.c: monitored fences (wddm-semantics §8.5). The value lives in a page mapped
+ * twice: writable for the kernel, read-only for the application (FenceValueCPUVirtualAddress).
+ * Waiters block on one process-wide condition variable. Its lock (the sync lock) sits between
+ * the adapter lock and node->lock: adapter->lock -> sync lock -> node->lock (a satisfied GPU
+ * wait wakes its node's worker under it); never taken with node->lock or submit_lock held. */
+struct dxgk_syncobj {
+    struct dxgk_object obj;
+    D3DKMT_HANDLE device;             /* the owning device's handle (compared, never looked up
+                                         from the DPC); immutable */
+    D3DKMT_HANDLE handle;             /* immutable */
+    D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS flags; /* immutable */
+    _Atomic UINT64 *value;            /* the kernel's writable view; written with the sync lock
+                                         held, read lock-free */
+    const volatile UINT64 *cpu_va;    /* the application's read-only view of the same page */
+    atomic_bool dead;                 /* destroyed: waiters are released with an error */
+};
+/* A SignalSynchronizationObjectFromGpu waiting for the work its context had queued. */
+struct sched_gpu_signal {
+    struct sched_gpu_signal *next;
+    UINT64 ticket;                    /* node ticket that must retire first */
+    UINT64 wait_seq, hold_seq;        /* while held on its context (as a packet's) */
+    UINT count;
+    struct dxgk_syncobj *obj[D3DDDI_MAX_OBJECT_SIGNALED]; /* each holds a reference */
+    UINT64 value[D3DDDI_MAX_OBJECT_SIGNALED];
+};
+/* A D3DKMTWaitForSynchronizationObjectFromGpu: the context's packets rendered after it are
+ * held (no ticket, not on the node's queue) until every object reached its value. */
+struct sched_gpu_wait {
+    struct sched_gpu_wait *next;      /* context->waits; adapter->lock */
+    struct sched_gpu_wait *reg_next;  /* process registry of unsatisfied waits; sync lock */
+    struct sched_node *node;          /* the context's node; immutable */
+    UINT64 seq;                       /* immutable */
+    atomic_bool satisfied;            /* set once, under the sync lock */
+    bool registered;                  /* on the registry; sync lock */
+    UINT count;
+    struct dxgk_syncobj *obj[D3DDDI_MAX_OBJECT_WAITED_ON]; /* each holds a reference */
+    UINT64 value[D3DDDI_MAX_OBJECT_WAITED_ON];
+};
+/* Moves the context's packets whose GPU waits are all satisfied to its queue (tickets, VidMm
+ * stamps) and kicks the worker; adapter->lock held. */
+void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
+/* Context destruction: drops the held packets and the waits; adapter->lock held. */
+void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
+/* Destroys the device's synchronization objects (for D3DKMTDestroyDevice; no lock held). */
+void dxgk_syncobj_destroy_device(D3DKMT_HANDLE device);
+/* Takes a wait off the registry (sync lock) and drops its references; adapter->lock may be held. */
+void sched_gpu_wait_free(struct sched_gpu_wait *w);
+/* Takes off the node's list the signals whose ticket retired (node->lock held); the caller
+ * applies them with sched_gpu_signals_apply once it let go of node->lock. */
+struct sched_gpu_signal *sched_gpu_signals_take_locked(struct sched_node *n);
+void sched_gpu_signals_apply(struct sched_gpu_signal *list);
+/* Puts a signal whose ticket is known on its node's list, or applies it if retired. */
+void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g);
+
+/* sched/trace.c: the scheduling event trace (wddm_sched_trace_*, include/wddm/wddm.h). Off by
+ * default: each call is one relaxed load then; on, one atomic index increment and the stores
+ * of one ring slot. */
+void sched_trace(UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from, UINT64 fence);
 /* sched/interrupt.c */
 VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *data);
 BOOLEAN APIENTRY dxgk_cb_queue_dpc(HANDLE hAdapter);
@@ -437,6 +526,11 @@ VOID APIENTRY dxgk_cb_notify_dpc(HANDLE hAdapter);
 NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_ROUTINE routine, PVOID ctx,
                                                 ULONG msg, BOOLEAN *ret);
 PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args);
+/* objects/feature.c: the OS feature set (WDDM_FEATURES) and the feature-query callbacks */
+NTSTATUS dxgk_features_init(struct dxgk_adapter *a);
+bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
+NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
+NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
 
 /* small helpers */
 void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */

@@ -168,3 +168,32 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
     }
     return true;
 }
+
+/* DXGK_ALLOCATIONINFO.Flags2.ShareBackingStoreWithKmd (seed 002, wddm-semantics §7 rules 2 and 6):
+ * only when the OS enabled DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD, only on an allocation
+ * created shared and CPU-visible, never with existing system memory as backing store, and
+ * placed only in the aperture (system memory) segment. Without the flag: nothing to check. */
+bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index,
+                                     bool shared, bool existing_sysmem)
+{
+    if (!i->Flags2.ShareBackingStoreWithKmd)
+        return true;
+    VERIFY(dxgk_feature_enabled(a, DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD),
+           "allocation %u: Flags2.ShareBackingStoreWithKmd set but DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD "
+           "is not enabled (seed 002: the KMD must not set it)", index);
+    VERIFY(shared, "allocation %u: Flags2.ShareBackingStoreWithKmd on an allocation not created shared "
+           "(seed 002: must be created as shared)", index);
+    VERIFY(!existing_sysmem && !i->Flags.ExistingSysMem && !i->Flags.ExistingKernelSysMem,
+           "allocation %u: Flags2.ShareBackingStoreWithKmd with existing system memory "
+           "(seed 002: cannot use existing system memory as backing store)", index);
+    VERIFY(i->Flags.CpuVisible, "allocation %u: Flags2.ShareBackingStoreWithKmd needs CpuVisible (seed 002)", index);
+    UINT aperture = 0;
+    for (UINT s = 0; s < a->segment_count; s++)
+        if (a->seg[s].aperture)
+            aperture |= 1u << s;
+    UINT supported = i->SupportedReadSegmentSet | i->SupportedWriteSegmentSet;
+    VERIFY(aperture && supported && !(supported & ~aperture),
+           "allocation %u: Flags2.ShareBackingStoreWithKmd with supported segment set 0x%x: only the aperture "
+           "segment 0x%x is allowed (seed 002: system memory segment only)", index, supported, aperture);
+    return true;
+}

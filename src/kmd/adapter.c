@@ -67,6 +67,16 @@ NTSTATUS APIENTRY SwKmdStartDevice(const PVOID MiniportDeviceContext, DXGK_START
     if (a->started)
         return STATUS_INVALID_PARAMETER;
     a->dxgk = *DxgkInterface;
+    /* Seed 002: the feature is usable only if the query succeeds and says Enabled; the answer
+     * is remembered for every DxgkDdiCreateAllocation. A kernel without the callback: off. */
+    a->share_backing_store = FALSE;
+    if (a->dxgk.DxgkCbQueryFeatureSupport) {
+        DXGKARGCB_QUERYFEATURESUPPORT q = { .DeviceHandle = a->dxgk.DeviceHandle,
+                                            .FeatureId = DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD,
+                                            .DriverSupportState = DXGK_FEATURE_SUPPORT_STABLE };
+        if (NT_SUCCESS(a->dxgk.DxgkCbQueryFeatureSupport(&q)))
+            a->share_backing_store = q.Enabled ? TRUE : FALSE;
+    }
 
     struct swgpu_config cfg;
     memset(&cfg, 0, sizeof cfg);

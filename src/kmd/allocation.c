@@ -5,6 +5,7 @@
 
 #include "common/debug.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,7 @@ struct swkmd_allocation *swkmd_allocation_from(HANDLE h)
     return (al && al->magic == SWKMD_MAGIC_ALLOCATION) ? al : NULL;
 }
 
-static NTSTATUS describe(DXGK_ALLOCATIONINFO *info, UINT32 index)
+static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info, UINT32 index)
 {
     struct swgpu_alloc_private priv;
     if (!info->pPrivateDriverData || info->PrivateDriverDataSize < sizeof(priv)) {
@@ -41,6 +42,21 @@ static NTSTATUS describe(DXGK_ALLOCATIONINFO *info, UINT32 index)
         return STATUS_INVALID_PARAMETER;
     }
     UINT64 size = (priv.size + SWGPU_PAGE_SIZE - 1) & ~(UINT64)(SWGPU_PAGE_SIZE - 1);
+    bool share = (priv.flags & SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD) != 0;
+    if (priv.flags & ~SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD) {
+        wddm_debug("kmd", "CreateAllocation[%u]: unknown private flags 0x%x", index, priv.flags);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (share && !a->share_backing_store) {
+        /* Seed 002: without the feature the KMD must not set ShareBackingStoreWithKmd. */
+        wddm_debug("kmd", "CreateAllocation[%u]: backing store shared with the KMD asked, but "
+                   "DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not enabled (seed 002)", index);
+        return STATUS_NOT_SUPPORTED;
+    }
+    if (share && priv.kind == SWGPU_ALLOC_GPU_ONLY) {
+        wddm_debug("kmd", "CreateAllocation[%u]: a shared backing store needs a CPU-visible kind (seed 002)", index);
+        return STATUS_INVALID_PARAMETER;
+    }
 
     /* malloc, not calloc: glibc's calloc skips the per-thread cache, which made every
      * CreateAllocation/DestroyAllocation pair a trip through the arena. Every field is
@@ -52,6 +68,8 @@ static NTSTATUS describe(DXGK_ALLOCATIONINFO *info, UINT32 index)
     al->size = size;
     al->kind = priv.kind;
     al->priv = priv;
+    al->share_backing_store = share ? TRUE : FALSE;
+    al->backing = NULL;
 
     info->Alignment = SWGPU_PAGE_SIZE;
     info->Size = (SIZE_T)size;
@@ -91,6 +109,15 @@ static NTSTATUS describe(DXGK_ALLOCATIONINFO *info, UINT32 index)
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
     }
+    if (share) {
+        /* Seed 002 / wddm-semantics §7 rule 6: aperture (system memory) only, never renamed. */
+        info->Flags2.ShareBackingStoreWithKmd = 1;
+        info->PreferredSegment.Value = 0;
+        info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
+        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
+        info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
+        info->MaximumRenamingListLength = 0;
+    }
     info->hAllocation = al;
     return STATUS_SUCCESS;
 }
@@ -111,7 +138,7 @@ NTSTATUS APIENTRY SwKmdCreateAllocation(const HANDLE hAdapter, DXGKARG_CREATEALL
         return STATUS_INVALID_PARAMETER;
     }
     for (UINT32 i = 0; i < args->NumAllocations; i++) {
-        NTSTATUS st = describe(&args->pAllocationInfo[i], i);
+        NTSTATUS st = describe(swkmd_adapter_from(hAdapter), &args->pAllocationInfo[i], i);
         if (!NT_SUCCESS(st)) {
             /* All or nothing: free what this call created. */
             for (UINT32 j = 0; j < i; j++) {
@@ -172,5 +199,22 @@ NTSTATUS APIENTRY SwKmdCloseAllocation(const HANDLE hDevice, const DXGKARG_CLOSE
         return STATUS_INVALID_PARAMETER;
     }
     /* Nothing per device to release: the object belongs to DestroyAllocation. */
+    return STATUS_SUCCESS;
+}
+
+/* DxgkDdiSetAllocationBackingStore (seed 002): the kernel's address of the backing store of an
+ * allocation created with ShareBackingStoreWithKmd; kept until DxgkDdiDestroyAllocation. */
+NTSTATUS APIENTRY SwKmdSetAllocationBackingStore(const HANDLE hAdapter, const DXGKARG_SETALLOCATIONBACKINGSTORE *args)
+{
+    struct swkmd_allocation *al = args ? swkmd_allocation_from(args->hDriverAllocation) : NULL;
+    if (!swkmd_adapter_from(hAdapter) || !al || !args->pBackingStore) {
+        wddm_debug("kmd", "SetAllocationBackingStore: bad adapter, allocation or NULL backing store");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (!al->share_backing_store) {
+        wddm_debug("kmd", "SetAllocationBackingStore: allocation was not created ShareBackingStoreWithKmd");
+        return STATUS_INVALID_PARAMETER;
+    }
+    al->backing = args->pBackingStore;
     return STATUS_SUCCESS;
 }

@@ -28,6 +28,8 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
     d->DxgkDdiRender = SwKmdRender;
     d->DxgkDdiCreateContext = SwKmdCreateContext;
     d->DxgkDdiDestroyContext = SwKmdDestroyContext;
+    d->DxgkDdiSetAllocationBackingStore = SwKmdSetAllocationBackingStore;
+    d->DxgkDdiEscape = SwKmdEscape;
 }
 
 NTSTATUS SwKmdDriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath)

@@ -54,6 +54,9 @@ struct swkmd_adapter {
     struct swgpu *gpu;
     UINT64 segment_size[SWKMD_SEGMENT_COUNT + 1]; /* by segment id */
     DXGK_DRIVERCAPS caps;               /* set at StartDevice (caps.c), read-only after */
+    /* DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD as DxgkCbQueryFeatureSupport answered at
+     * StartDevice (seed 002): set there, read-only after. */
+    BOOLEAN share_backing_store;
     /* Last fence the ISR reported per node. Written only inside the ISR or a routine run by
      * DxgkCbSynchronizeExecution (serialized with it, wddm-semantics §8.2); atomic anyway. */
     _Atomic(UINT32) notified_fence[SWKMD_NODE_COUNT];
@@ -82,6 +85,11 @@ struct swkmd_allocation {
     UINT64 size;                        /* DXGK_ALLOCATIONINFO.Size (page-rounded) */
     UINT32 kind;                        /* enum swgpu_alloc_kind */
     struct swgpu_alloc_private priv;    /* the UMD's description, kept */
+    BOOLEAN share_backing_store;        /* Flags2.ShareBackingStoreWithKmd was set; immutable */
+    /* The kernel's address of the backing store (DxgkDdiSetAllocationBackingStore, once, during
+     * D3DKMTCreateAllocation; seed 002): valid until DxgkDdiDestroyAllocation. Written before
+     * D3DKMTCreateAllocation returns the handle, read-only after. */
+    UINT8 *backing;
 };
 
 /* Handle checks: NULL unless the handle is a live object of that type. */
@@ -123,5 +131,7 @@ NTSTATUS APIENTRY SwKmdPatch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch)
 NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *pSubmitCommand);
 NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *pBuildPagingBuffer);
 NTSTATUS APIENTRY SwKmdQueryCurrentFence(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *pCurrentFence);
+NTSTATUS APIENTRY SwKmdSetAllocationBackingStore(const HANDLE hAdapter, const DXGKARG_SETALLOCATIONBACKINGSTORE *pArgs);
+NTSTATUS APIENTRY SwKmdEscape(const HANDLE hAdapter, const DXGKARG_ESCAPE *pEscape);
 
 #endif /* SWKMD_KMD_H */

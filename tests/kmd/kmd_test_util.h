@@ -34,6 +34,10 @@ struct fake_kernel {
 
 static struct fake_kernel fk;
 
+/* The feature-query callback fk_start puts in the DXGKRNL_INTERFACE (NULL: none, as a kernel
+ * older than WDDM 2.9). Set before fk_start; not reset by it. */
+static DXGKCB_QUERYFEATURESUPPORT fk_query_feature_support;
+
 static VOID APIENTRY fk_notify_interrupt(HANDLE h, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
 {
     /* Called from the ISR, with isr_lock held by fk_raise_line / fk_sync. */
@@ -133,6 +137,7 @@ static inline NTSTATUS fk_start(void)
     ifc.DxgkCbNotifyDpc = fk_notify_dpc;
     ifc.DxgkCbQueueDpc = fk_queue_dpc;
     ifc.DxgkCbGetHandleData = fk_get_handle_data;
+    ifc.DxgkCbQueryFeatureSupport = fk_query_feature_support;
     DXGK_START_INFO si;
     memset(&si, 0, sizeof si);
     ULONG sources = 99, children = 99;

@@ -189,6 +189,10 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
         goto fail;
     }
     added = true;
+    /* The OS feature set exists before the KMD can query it from StartDevice (objects/feature.c). */
+    st = dxgk_features_init(a);
+    if (!NT_SUCCESS(st))
+        goto fail;
     DXGK_START_INFO si = { .RequiredDxgkInterfaceVersion = DXGKDDI_INTERFACE_VERSION, .AdapterLuid = a->luid };
     DXGKRNL_INTERFACE ifc = {
         .Size = sizeof ifc,
@@ -199,6 +203,8 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
         .DxgkCbNotifyDpc = dxgk_cb_notify_dpc,
         .DxgkCbQueueDpc = dxgk_cb_queue_dpc,
         .DxgkCbGetHandleData = dxgk_cb_get_handle_data,
+        .DxgkCbQueryFeatureSupport = dxgk_cb_query_feature_support,
+        .DxgkCbIsFeatureEnabled = dxgk_cb_is_feature_enabled,
     };
     ULONG sources = 0, children = 0;
     st = ddi->DxgkDdiStartDevice(a->miniport, &si, &ifc, &sources, &children);

@@ -75,7 +75,18 @@ static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
 {
     for (UINT i = 0; i < e->count; i++) {
         struct dxgk_allocation *al = e->allocs[i];
+        struct vidmm_instance keep = { 0 };
+        if (al->kmd_backing) {
+            /* Seed 002: the KMD's pointer stays valid until DxgkDdiDestroyAllocation, which runs
+             * after this: the pages are set aside and freed after it (dxgk_deferred_free_now). */
+            keep.backing = al->first.backing;
+            keep.mdl = al->first.mdl;
+            al->first.backing = NULL;
+            memset(&al->first.mdl, 0, sizeof al->first.mdl);
+        }
         vidmm_instances_free_locked(a, al);
+        al->first.backing = keep.backing;
+        al->first.mdl = keep.mdl;
         if (al->resource) {
             struct dxgk_allocation **pp = &al->resource->allocations;
             while (*pp && *pp != al)
@@ -125,8 +136,11 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
         pthread_mutex_unlock(&a->lock);
     }
     DXGK_COUNT(a, allocations_destroyed, e->count);
-    for (UINT i = 0; i < e->count; i++)
+    for (UINT i = 0; i < e->count; i++) {
+        if (e->allocs[i]->kmd_backing)
+            vidmm_backing_free(&e->allocs[i]->first); /* after DxgkDdiDestroyAllocation (seed 002) */
         dxgk_object_put(&e->allocs[i]->obj);
+    }
     if (e->resource)
         dxgk_object_put(&e->resource->obj);
     if (e->heap)
@@ -290,12 +304,15 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
                     args->PrivateDriverDataSize);
         goto out;
     }
-    if (args->Flags.CreateShared || args->Flags.ExistingSysMem || args->Flags.CreateProtected) {
-        /* FIXME(sharing): shared, existing-sysmem and protected allocations are not modelled. */
-        dxgk_refuse("D3DKMTCreateAllocation: CreateShared/ExistingSysMem/CreateProtected not supported");
+    if (args->Flags.CreateProtected) {
+        /* FIXME(sharing): protected allocations are not modelled. */
+        dxgk_refuse("D3DKMTCreateAllocation: CreateProtected not supported");
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }
+    /* Existing system memory: the KMD first (it may ask ShareBackingStoreWithKmd, which the
+     * verifier refuses with it, seed 002), then refused as not modelled. */
+    bool existing_sysmem = args->Flags.ExistingSysMem;
     for (UINT i = 0; i < n; i++) {
         const D3DDDI_ALLOCATIONINFO *ui = &args->pAllocationInfo[i];
         if (ui->PrivateDriverDataSize && !ui->pPrivateDriverData) {
@@ -303,11 +320,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
                         ui->PrivateDriverDataSize);
             goto out;
         }
-        if (ui->pSystemMem) {
-            dxgk_refuse("D3DKMTCreateAllocation: allocation %u: pSystemMem not supported", i);
-            st = STATUS_NOT_SUPPORTED;
-            goto out;
-        }
+        if (ui->pSystemMem)
+            existing_sysmem = true;
     }
     if (args->Flags.CreateResource) {
         res = object_alloc(sizeof *res);
@@ -355,9 +369,28 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     if (new_res)
         res->kmd = ca.hResource;
     for (UINT i = 0; i < n; i++) {
-        if (!dxgk_verify_allocation_info(a, &info[i], i)) {
+        if (!dxgk_verify_allocation_info(a, &info[i], i) ||
+            !dxgk_verify_share_backing_store(a, &info[i], i, args->Flags.CreateShared, existing_sysmem)) {
             st = STATUS_INVALID_PARAMETER;
             goto out;
+        }
+    }
+    if (existing_sysmem) {
+        /* FIXME(sharing): existing system memory as backing store is not modelled. */
+        dxgk_refuse("D3DKMTCreateAllocation: ExistingSysMem / pSystemMem not supported");
+        st = STATUS_NOT_SUPPORTED;
+        goto out;
+    }
+    if (args->Flags.CreateShared) {
+        /* Only the seed 002 flavour of sharing is modelled: a backing store shared with the
+         * KMD. FIXME(sharing): other shared allocations (D3DKMTOpenResource) are not. */
+        for (UINT i = 0; i < n; i++) {
+            if (!info[i].Flags2.ShareBackingStoreWithKmd) {
+                dxgk_refuse("D3DKMTCreateAllocation: CreateShared is supported only for allocations the KMD "
+                            "marks Flags2.ShareBackingStoreWithKmd (allocation %u is not)", i);
+                st = STATUS_NOT_SUPPORTED;
+                goto out;
+            }
         }
     }
     /* The backing stores' commit (vidmm/budget.c): all or nothing, before any object exists. */
@@ -385,6 +418,29 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         x->instances = x->instances_tail = x->current = &x->first;
         x->instance_count = 1;
         al[i] = x;
+        if (info[i].Flags2.ShareBackingStoreWithKmd) {
+            /* Seed 002 / wddm-semantics §7 rules 3, 4 and 8: the backing store exists from now
+             * on (an aperture placement maps these pages, an eviction only unmaps them) and
+             * the KMD gets its address once, before D3DKMTCreateAllocation returns. */
+            if (!vidmm_backing_commit(&x->first)) {
+                st = STATUS_NO_MEMORY;
+                goto out;
+            }
+            x->kmd_backing = true;
+            if (!a->driver.ddi.DxgkDdiSetAllocationBackingStore) {
+                dxgk_refuse("D3DKMTCreateAllocation: allocation %u is ShareBackingStoreWithKmd but the KMD has "
+                            "no DxgkDdiSetAllocationBackingStore (seed 002)", i);
+                st = STATUS_INVALID_PARAMETER;
+                goto out;
+            }
+            DXGKARG_SETALLOCATIONBACKINGSTORE sb = { .hDriverAllocation = info[i].hAllocation,
+                                                     .pBackingStore = x->first.backing };
+            st = a->driver.ddi.DxgkDdiSetAllocationBackingStore(a->miniport, &sb);
+            if (!NT_SUCCESS(st)) {
+                dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiSetAllocationBackingStore failed 0x%08x", (unsigned)st);
+                goto out;
+            }
+        }
     }
     {
         /* Every handle of the call (the allocations', then a new resource's) in one acquisition
@@ -478,15 +534,19 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
 
 out:
     if (!NT_SUCCESS(st)) {
+        /* The KMD first: a backing store it was given stays valid until its DestroyAllocation
+         * (seed 002). */
+        if (kmd_created)
+            kmd_destroy(a, info, n, new_res && res ? res->kmd : NULL);
         /* Objects whose handles were inserted give them back; the others (the batch insert
          * failed or was not reached) are dropped directly. */
         for (UINT i = 0; i < n && al; i++) {
-            if (al[i])
-                dxgk_object_put(al[i]->handle ? dxgk_handle_remove(al[i]->handle, DXGK_TYPE_ALLOCATION)
-                                              : &al[i]->obj);
+            if (!al[i])
+                continue;
+            vidmm_backing_free(&al[i]->first); /* committed only for a ShareBackingStoreWithKmd one */
+            dxgk_object_put(al[i]->handle ? dxgk_handle_remove(al[i]->handle, DXGK_TYPE_ALLOCATION)
+                                          : &al[i]->obj);
         }
-        if (kmd_created)
-            kmd_destroy(a, info, n, new_res && res ? res->kmd : NULL);
         if (charge)
             vidmm_commit_uncharge(charge);
         if (new_res && res) {

@@ -108,7 +108,9 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         goto unlock;
     }
     struct vidmm_instance *in = al->current;
-    if (discard && al->lock_count == 0) {
+    /* Seed 002 / wddm-semantics §7 rule 8: a backing store shared with the KMD is never
+     * renamed: a Discard synchronises like a plain lock. */
+    if (discard && al->lock_count == 0 && !al->kmd_backing) {
         while (!vidmm_instance_idle_locked(a, in, false)) {
             struct vidmm_instance *n = vidmm_rename_locked(a, al, &batch);
             if (n) {
@@ -302,4 +304,37 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
     }
     dxgk_device_put(d);
     return st;
+}
+
+/* D3DKMTLock2 / D3DKMTUnlock2 (WDDM 2.x, wddm-semantics §3.3): a CPU pointer to the allocation,
+ * no renaming and no implicit synchronisation (the caller synchronises itself). The model
+ * places a non-resident allocation first, as D3DKMTLock does (CPU-accessible segment); for a
+ * backing store shared with the KMD this is the very memory the KMD was given (seed 002). */
+NTSTATUS APIENTRY D3DKMTLock2(D3DKMT_LOCK2 *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTLock2: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->Flags.Value) {
+        dxgk_refuse("D3DKMTLock2: reserved D3DDDICB_LOCK2FLAGS bits set (0x%08x)", args->Flags.Value);
+        return STATUS_INVALID_PARAMETER;
+    }
+    D3DKMT_LOCK l = { .hDevice = args->hDevice, .hAllocation = args->hAllocation };
+    l.Flags.IgnoreSync = 1;
+    l.Flags.DonotWait = 1;
+    l.Flags.LockEntire = 1;
+    NTSTATUS st = D3DKMTLock(&l);
+    args->pData = NT_SUCCESS(st) ? l.pData : NULL;
+    return st;
+}
+
+NTSTATUS APIENTRY D3DKMTUnlock2(const D3DKMT_UNLOCK2 *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTUnlock2: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    D3DKMT_UNLOCK u = { .hDevice = args->hDevice, .NumAllocations = 1, .phAllocations = &args->hAllocation };
+    return D3DKMTUnlock(&u);
 }
