@@ -119,6 +119,8 @@ void dxgk_context_destroy(struct dxgk_context *c)
     struct sched_node *n = &a->node[c->node];
     pthread_mutex_lock(&a->lock);
     c->dead = true;
+    /* Packets still behind a GPU wait never run: the wait is abandoned with its context. */
+    sched_drop_held_locked(a, c);
     UINT64 last = c->last_ticket;
     pthread_mutex_unlock(&a->lock);
     sched_wait_ticket(n, last);

@@ -131,6 +131,10 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
     free(res);
     free(hs);
 
+    /* Synchronization objects the application left: destroyed with their device, their CPU
+     * waiters released with an error (sched/syncobj.c). */
+    dxgk_syncobj_destroy_device(d->handle);
+
     NTSTATUS st = a->driver.ddi.DxgkDdiDestroyDevice(d->kmd);
     if (!NT_SUCCESS(st))
         dxgk_refuse("D3DKMTDestroyDevice: DxgkDdiDestroyDevice failed 0x%08x (ignored)", (unsigned)st);

@@ -62,8 +62,15 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
     if (f64 > n->submitted_fence) /* a fence never submitted: ignore the bogus part */
         f64 = last;
     UINT retired = 0;
-    if (f64 > last)
+    if (f64 > last) {
+        /* Traced before any waiter can see the completion (fence or ticket), so a test that
+         * waited for a packet finds its COMPLETE event. */
+        UINT64 prev = last; /* a dropped packet shares the fence before it: one event per fence */
+        for (const struct dxgk_packet *p = n->inflight; p && p->fence <= f64; p = p->next)
+            if (p->fence != prev)
+                sched_trace(WDDM_SCHED_EVENT_COMPLETE, n->ordinal, 0, 0, prev = p->fence);
         atomic_store_explicit(&n->completed_fence, f64, memory_order_release);
+    }
     while (n->inflight && n->inflight->fence <= f64) {
         struct dxgk_packet *p = n->inflight;
         n->inflight = p->next;
@@ -76,6 +83,8 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
         retired++;
     }
     n->retired_count += retired;
+    /* GPU signals whose context's work retired now (sched/syncobj.c, §8.5 rule 3). */
+    struct sched_gpu_signal *signals = retired && n->signals ? sched_gpu_signals_take_locked(n) : NULL;
     if (retired || f64 > last) {
         pthread_cond_broadcast(&n->done_cond);
         /* Wake the worker only when it has something to do: packets waiting to be submitted,
@@ -86,6 +95,7 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
             pthread_cond_signal(&n->work_cond);
     }
     pthread_mutex_unlock(&n->lock);
+    sched_gpu_signals_apply(signals); /* the sync lock is a leaf: node->lock let go first */
     if (retired)
         DXGK_COUNT(a, fences_retired, retired);
 }

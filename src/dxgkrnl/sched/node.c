@@ -16,11 +16,14 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
     pthread_mutex_lock(&n->lock);
     p->fence = n->submitted_fence;
     p->next = NULL;
+    struct sched_gpu_signal *signals = NULL;
     if (!n->inflight) {
         if (p->ticket)
             atomic_store_explicit(&n->retired_ticket, p->ticket, memory_order_release);
         p->next = n->retired;
         n->retired = p;
+        if (n->signals)
+            signals = sched_gpu_signals_take_locked(n);
         pthread_cond_broadcast(&n->done_cond);
         pthread_cond_signal(&n->work_cond);
     } else {
@@ -30,6 +33,7 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
     UINT64 f = p->fence;
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&n->submit_lock);
+    sched_gpu_signals_apply(signals);
     return f;
 }
 
@@ -62,6 +66,22 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
         dxgk_refuse("verifier: DxgkDdiPatch failed 0x%08x: packet dropped", (unsigned)st);
         goto dropped;
     }
+    /* Lazy context switching (seed 000): the hardware keeps a context's state after its command
+     * completed, so the node switches only when a DMA buffer of another context enters the
+     * hardware queue. Paging buffers run in the system context without touching the render
+     * context's state (the reference KMD's paging commands are copies and fills): they neither
+     * switch nor count. Loading the first context into a node that never ran one saves no
+     * state and is not counted either. submit_lock orders this with the submission itself. */
+    D3DKMT_HANDLE hc = p->ctx ? p->ctx->handle : 0;
+    if (!p->paging && hc != n->hw_context) {
+        if (n->hw_context) {
+            DXGK_COUNT(a, context_switches, 1);
+            sched_trace(WDDM_SCHED_EVENT_SWITCH, n->ordinal, hc, n->hw_context, 0);
+        }
+        n->hw_context = hc;
+    }
+    /* Recorded before the packet can complete, so its COMPLETE event always follows. */
+    sched_trace(WDDM_SCHED_EVENT_SUBMIT, n->ordinal, hc, 0, f);
     pthread_mutex_lock(&n->lock);
     n->submitted_fence = f;
     if (n->inflight_tail)
@@ -78,13 +98,16 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
         .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
     sc.Flags.Paging = p->paging;
     bool paging = p->paging; /* once submitted, the packet may retire and be recycled at any time */
+    /* Counted before the call: a packet seen completed (a fence, a GPU signal) is counted. */
+    if (!paging)
+        DXGK_COUNT(a, dma_buffers_submitted, 1);
     st = ddi->DxgkDdiSubmitCommand(a->miniport, &sc);
     if (NT_SUCCESS(st)) {
         pthread_mutex_unlock(&n->submit_lock);
-        if (!paging)
-            DXGK_COUNT(a, dma_buffers_submitted, 1);
         return f;
     }
+    if (!paging)
+        atomic_fetch_sub_explicit(&a->counters.dma_buffers_submitted, 1, memory_order_relaxed);
     /* wddm-semantics §8.1: SubmitCommand must not fail. Take the packet back (its fence
      * cannot have completed: nothing after it was submitted). */
     dxgk_refuse("verifier: DxgkDdiSubmitCommand failed 0x%08x (it must not fail): packet dropped", (unsigned)st);
@@ -195,8 +218,10 @@ static void *node_worker(void *arg)
     struct dxgk_adapter *a = n->adapter;
     for (;;) {
         pthread_mutex_lock(&n->lock);
-        while (!n->stop && !n->pending && !n->retired)
+        while (!n->stop && !n->pending && !n->retired && !n->release_waits)
             pthread_cond_wait(&n->work_cond, &n->lock);
+        bool release = n->release_waits;
+        n->release_waits = false;
         struct dxgk_packet *retired = n->retired;
         n->retired = NULL;
         n->retired_count = 0;
@@ -207,6 +232,10 @@ static void *node_worker(void *arg)
             break;
 
         pthread_mutex_lock(&a->lock);
+        if (release) /* a GPU wait was satisfied: its context's held packets join the queue */
+            for (struct dxgk_context *c = n->contexts; c; c = c->node_next)
+                if (c->waits || c->held || c->held_signals)
+                    sched_release_held_locked(a, c);
         struct dxgk_packet *p = sched_queue_pick_locked(n);
         if (!p) {
             pthread_mutex_unlock(&a->lock);
@@ -277,6 +306,10 @@ void sched_node_stop(struct sched_node *n)
     pthread_mutex_unlock(&n->lock);
     pthread_join(n->thread, NULL);
     n->thread_started = false;
+    /* Everything retired (the adapter drains before stopping): signals left behind can go. */
+    struct sched_gpu_signal *signals = n->signals;
+    n->signals = NULL;
+    sched_gpu_signals_apply(signals);
     while (n->retired) { /* nothing should be left; be safe */
         struct dxgk_packet *p = n->retired;
         n->retired = p->next;

@@ -27,6 +27,7 @@ void sched_packet_free(struct dxgk_packet *p)
     free(p->alloc_list);
     free(p->inst);
     free(p->patch);
+    free(p->held_alloc);
     free(p);
 }
 
@@ -63,6 +64,7 @@ struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
         p->ticket = p->fence = 0;
         p->dma_used = p->alloc_count = p->patch_count = 0;
         p->dropped = false;
+        p->wait_seq = 0;
     }
     return p;
 }
@@ -111,6 +113,124 @@ struct dxgk_packet *sched_queue_pick_locked(struct sched_node *n)
         best->queue_tail = NULL;
     p->next = NULL;
     return p;
+}
+
+/* GPU waits (sched/syncobj.c, wddm-semantics §8.5 rule 4). A context's packets rendered after a
+ * D3DKMTWaitForSynchronizationObjectFromGpu wait on the context's held list without a ticket:
+ * node tickets retire in order (VidMm relies on it), so a packet that may not run yet cannot
+ * take one. It keeps a reference to each allocation of its list; when every wait before it is
+ * satisfied it takes the next ticket, the allocations' current instances and the VidMm stamps a
+ * D3DKMTRender gives, and joins the queue. */
+void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
+{
+    while (c->waits && atomic_load_explicit(&c->waits->satisfied, memory_order_acquire)) {
+        struct sched_gpu_wait *w = c->waits;
+        c->waits = w->next;
+        if (!c->waits)
+            c->waits_tail = NULL;
+        c->waits_done = w->seq;
+        sched_gpu_wait_free(w);
+    }
+    struct sched_node *n = &a->node[c->node];
+    struct dxgk_packet *first = NULL, *last = NULL;
+    UINT k = 0;
+    for (;;) {
+        /* The context's stream in order: held packets and held GPU signals by hold_seq. */
+        struct sched_gpu_signal *g = c->held_signals;
+        if (g && g->wait_seq <= c->waits_done && (!c->held || g->hold_seq < c->held->hold_seq)) {
+            c->held_signals = g->next;
+            if (!c->held_signals)
+                c->held_signals_tail = NULL;
+            if (k) { /* the packets before it are queued before it is armed */
+                sched_queue_append_locked(c, first, k);
+                sched_node_kick(n, k);
+                first = last = NULL;
+                k = 0;
+            }
+            g->ticket = c->last_ticket;
+            sched_gpu_signal_arm(n, g); /* node->lock, then the sync lock: both inner */
+            continue;
+        }
+        if (!c->held || c->held->wait_seq > c->waits_done)
+            break;
+        struct dxgk_packet *p = c->held;
+        c->held = p->next;
+        if (!c->held)
+            c->held_tail = NULL;
+        p->next = NULL;
+        bool dead = false;
+        for (UINT i = 0; i < p->alloc_count; i++)
+            dead |= p->held_alloc[i]->dead;
+        if (!dead) {
+            p->ticket = ++n->queued_ticket;
+            for (UINT i = 0; i < p->alloc_count; i++) {
+                struct vidmm_instance *in = p->held_alloc[i]->current;
+                vidmm_touch_locked(a, in);
+                p->inst[i] = in;
+                p->alloc_list[i].SegmentId = in->segment_id;
+                p->alloc_list[i].PhysicalAddress.QuadPart =
+                    in->segment_id ? a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset : 0;
+                in->last_use[c->node] = p->ticket;
+                if (p->alloc_list[i].WriteOperation) {
+                    in->last_write[c->node] = p->ticket;
+                    in->backing_valid = false;
+                }
+            }
+            c->last_ticket = p->ticket;
+        }
+        for (UINT i = 0; i < p->alloc_count; i++) {
+            dxgk_object_put(&p->held_alloc[i]->obj); /* frees memory only: no lock taken */
+            p->held_alloc[i] = NULL;
+        }
+        if (dead) {
+            dxgk_refuse("scheduler: DMA buffer of context 0x%08x dropped: an allocation of its list was destroyed "
+                        "while it waited for a GPU wait", c->handle);
+            packet_put_locked(c, p);
+            atomic_fetch_sub(&c->queued, 1);
+            continue;
+        }
+        if (last)
+            last->next = p;
+        else
+            first = p;
+        last = p;
+        k++;
+    }
+    if (k) {
+        sched_queue_append_locked(c, first, k);
+        sched_node_kick(n, k);
+    }
+}
+
+void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
+{
+    (void)a;
+    while (c->held) {
+        struct dxgk_packet *p = c->held;
+        c->held = p->next;
+        for (UINT i = 0; i < p->alloc_count; i++) {
+            dxgk_object_put(&p->held_alloc[i]->obj);
+            p->held_alloc[i] = NULL;
+        }
+        packet_put_locked(c, p);
+        atomic_fetch_sub(&c->queued, 1);
+    }
+    c->held_tail = NULL;
+    while (c->held_signals) { /* never signalled: their context is gone */
+        struct sched_gpu_signal *g = c->held_signals;
+        c->held_signals = g->next;
+        g->next = NULL;
+        for (UINT i = 0; i < g->count; i++)
+            dxgk_object_put(&g->obj[i]->obj);
+        free(g);
+    }
+    c->held_signals_tail = NULL;
+    while (c->waits) {
+        struct sched_gpu_wait *w = c->waits;
+        c->waits = w->next;
+        sched_gpu_wait_free(w);
+    }
+    c->waits_tail = NULL;
 }
 
 #define RENDER_STACK 32u
@@ -304,7 +424,32 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
                 st = STATUS_INVALID_PARAMETER;
             }
     }
+    bool hold = false;
     if (NT_SUCCESS(st)) {
+        sched_release_held_locked(a, c); /* waits satisfied since: pass them first */
+        hold = c->waits || c->held || c->held_signals;
+        for (struct dxgk_packet *p = first; hold && p && NT_SUCCESS(st); p = p->next)
+            if (!p->held_alloc && !(p->held_alloc = calloc(c->alloc_list_size ? c->alloc_list_size : 1,
+                                                           sizeof *p->held_alloc)))
+                st = STATUS_NO_MEMORY;
+    }
+    if (NT_SUCCESS(st) && hold) {
+        /* Behind a GPU wait: held, no ticket (sched_release_held_locked). */
+        for (struct dxgk_packet *p = first; p; p = p->next) {
+            p->wait_seq = c->wait_seq;
+            p->hold_seq = ++c->hold_seq;
+            for (UINT i = 0; i < nal; i++) {
+                dxgk_object_get(&al[i]->obj);
+                p->held_alloc[i] = al[i];
+            }
+        }
+        if (c->held_tail)
+            c->held_tail->next = first;
+        else
+            c->held = first;
+        c->held_tail = last;
+        atomic_fetch_add(&c->queued, npk);
+    } else if (NT_SUCCESS(st)) {
         for (struct dxgk_packet *p = first; p; p = p->next)
             p->ticket = ++n->queued_ticket;
         UINT64 t = last->ticket;
