@@ -103,6 +103,39 @@ typedef enum D3D11_MAP_FLAG {
     D3D11_MAP_FLAG_DO_NOT_WAIT = 0x100000L
 } D3D11_MAP_FLAG;
 
+/* ---- Queries (issue 4: only D3D11_QUERY_EVENT is implemented, docs/rules.md) ------------- */
+typedef enum D3D11_QUERY {
+    D3D11_QUERY_EVENT = 0,
+    D3D11_QUERY_OCCLUSION = 1,
+    D3D11_QUERY_TIMESTAMP = 2,
+    D3D11_QUERY_TIMESTAMP_DISJOINT = 3,
+    D3D11_QUERY_PIPELINE_STATISTICS = 4,
+    D3D11_QUERY_OCCLUSION_PREDICATE = 5,
+    D3D11_QUERY_SO_STATISTICS = 6,
+    D3D11_QUERY_SO_OVERFLOW_PREDICATE = 7,
+    D3D11_QUERY_SO_STATISTICS_STREAM0 = 8,
+    D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM0 = 9,
+    D3D11_QUERY_SO_STATISTICS_STREAM1 = 10,
+    D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM1 = 11,
+    D3D11_QUERY_SO_STATISTICS_STREAM2 = 12,
+    D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM2 = 13,
+    D3D11_QUERY_SO_STATISTICS_STREAM3 = 14,
+    D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAM3 = 15
+} D3D11_QUERY;
+
+typedef enum D3D11_QUERY_MISC_FLAG {
+    D3D11_QUERY_MISC_PREDICATEHINT = 0x1
+} D3D11_QUERY_MISC_FLAG;
+
+typedef struct D3D11_QUERY_DESC {
+    D3D11_QUERY Query;
+    UINT MiscFlags;
+} D3D11_QUERY_DESC;
+
+typedef enum D3D11_ASYNC_GETDATA_FLAG {
+    D3D11_ASYNC_GETDATA_DONOTFLUSH = 0x1
+} D3D11_ASYNC_GETDATA_FLAG;
+
 typedef enum D3D11_RESOURCE_DIMENSION {
     D3D11_RESOURCE_DIMENSION_UNKNOWN   = 0,
     D3D11_RESOURCE_DIMENSION_BUFFER    = 1,
@@ -370,6 +403,8 @@ extern const IID IID_ID3D11DeviceContext;
 extern const IID IID_ID3D11CommandList;
 extern const IID IID_ID3D11ShaderResourceView;
 extern const IID IID_ID3D11UnorderedAccessView;
+extern const IID IID_ID3D11Asynchronous;
+extern const IID IID_ID3D11Query;
 
 typedef struct ID3D11Device ID3D11Device;
 typedef struct ID3D11DeviceChild ID3D11DeviceChild;
@@ -384,6 +419,8 @@ typedef struct ID3D11DeviceContext ID3D11DeviceContext;
 typedef struct ID3D11CommandList ID3D11CommandList;
 typedef struct ID3D11ShaderResourceView ID3D11ShaderResourceView;
 typedef struct ID3D11UnorderedAccessView ID3D11UnorderedAccessView;
+typedef struct ID3D11Asynchronous ID3D11Asynchronous;
+typedef struct ID3D11Query ID3D11Query;
 /* The SDK's C bindings also name the vtable types. */
 typedef struct ID3D11DeviceChildVtbl ID3D11DeviceChildVtbl;
 typedef struct ID3D11ResourceVtbl ID3D11ResourceVtbl;
@@ -542,6 +579,39 @@ LIBWDDM_VIEW_VTBL(ID3D11UnorderedAccessView, D3D11_UNORDERED_ACCESS_VIEW_DESC)
 #define ID3D11UnorderedAccessView_GetResource(This,ppResource) ((This)->lpVtbl->GetResource(This,ppResource))
 #define ID3D11UnorderedAccessView_GetDesc(This,pDesc) ((This)->lpVtbl->GetDesc(This,pDesc))
 
+/* ---- ID3D11Asynchronous / ID3D11Query ------------------------------------------------------
+ * ID3D11Query derives from ID3D11Asynchronous (GetDataSize), which derives from
+ * ID3D11DeviceChild (this header's ID3D11DeviceChild has no private-data methods). */
+typedef struct ID3D11AsynchronousVtbl {
+    HRESULT (STDMETHODCALLTYPE *QueryInterface)(ID3D11Asynchronous *This, REFIID riid, void **ppvObject);
+    ULONG   (STDMETHODCALLTYPE *AddRef)(ID3D11Asynchronous *This);
+    ULONG   (STDMETHODCALLTYPE *Release)(ID3D11Asynchronous *This);
+    void    (STDMETHODCALLTYPE *GetDevice)(ID3D11Asynchronous *This, ID3D11Device **ppDevice);
+    UINT    (STDMETHODCALLTYPE *GetDataSize)(ID3D11Asynchronous *This);
+} ID3D11AsynchronousVtbl;
+struct ID3D11Asynchronous { const struct ID3D11AsynchronousVtbl *lpVtbl; };
+#define ID3D11Asynchronous_QueryInterface(This,riid,ppvObject) ((This)->lpVtbl->QueryInterface(This,riid,ppvObject))
+#define ID3D11Asynchronous_AddRef(This) ((This)->lpVtbl->AddRef(This))
+#define ID3D11Asynchronous_Release(This) ((This)->lpVtbl->Release(This))
+#define ID3D11Asynchronous_GetDevice(This,ppDevice) ((This)->lpVtbl->GetDevice(This,ppDevice))
+#define ID3D11Asynchronous_GetDataSize(This) ((This)->lpVtbl->GetDataSize(This))
+
+typedef struct ID3D11QueryVtbl {
+    HRESULT (STDMETHODCALLTYPE *QueryInterface)(ID3D11Query *This, REFIID riid, void **ppvObject);
+    ULONG   (STDMETHODCALLTYPE *AddRef)(ID3D11Query *This);
+    ULONG   (STDMETHODCALLTYPE *Release)(ID3D11Query *This);
+    void    (STDMETHODCALLTYPE *GetDevice)(ID3D11Query *This, ID3D11Device **ppDevice);
+    UINT    (STDMETHODCALLTYPE *GetDataSize)(ID3D11Query *This);
+    void    (STDMETHODCALLTYPE *GetDesc)(ID3D11Query *This, D3D11_QUERY_DESC *pDesc);
+} ID3D11QueryVtbl;
+struct ID3D11Query { const struct ID3D11QueryVtbl *lpVtbl; };
+#define ID3D11Query_QueryInterface(This,riid,ppvObject) ((This)->lpVtbl->QueryInterface(This,riid,ppvObject))
+#define ID3D11Query_AddRef(This) ((This)->lpVtbl->AddRef(This))
+#define ID3D11Query_Release(This) ((This)->lpVtbl->Release(This))
+#define ID3D11Query_GetDevice(This,ppDevice) ((This)->lpVtbl->GetDevice(This,ppDevice))
+#define ID3D11Query_GetDataSize(This) ((This)->lpVtbl->GetDataSize(This))
+#define ID3D11Query_GetDesc(This,pDesc) ((This)->lpVtbl->GetDesc(This,pDesc))
+
 /* ---- ID3D11Device ------------------------------------------------------------------------ */
 struct ID3D11DeviceVtbl {
     HRESULT (STDMETHODCALLTYPE *QueryInterface)(ID3D11Device *This, REFIID riid, void **ppvObject);
@@ -573,6 +643,9 @@ struct ID3D11DeviceVtbl {
     HRESULT (STDMETHODCALLTYPE *CreateUnorderedAccessView)(ID3D11Device *This, ID3D11Resource *pResource,
                                                            const D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc,
                                                            ID3D11UnorderedAccessView **ppUAView);
+    /* issue 4 (appended: this header's vtables are in the model's order, not the SDK's) */
+    HRESULT (STDMETHODCALLTYPE *CreateQuery)(ID3D11Device *This, const D3D11_QUERY_DESC *pQueryDesc,
+                                             ID3D11Query **ppQuery);
 };
 struct ID3D11Device { const struct ID3D11DeviceVtbl *lpVtbl; };
 
@@ -593,6 +666,7 @@ struct ID3D11Device { const struct ID3D11DeviceVtbl *lpVtbl; };
 #define ID3D11Device_CreateDeferredContext(This,ContextFlags,ppDeferredContext) ((This)->lpVtbl->CreateDeferredContext(This,ContextFlags,ppDeferredContext))
 #define ID3D11Device_CreateShaderResourceView(This,pResource,pDesc,ppSRView) ((This)->lpVtbl->CreateShaderResourceView(This,pResource,pDesc,ppSRView))
 #define ID3D11Device_CreateUnorderedAccessView(This,pResource,pDesc,ppUAView) ((This)->lpVtbl->CreateUnorderedAccessView(This,pResource,pDesc,ppUAView))
+#define ID3D11Device_CreateQuery(This,pQueryDesc,ppQuery) ((This)->lpVtbl->CreateQuery(This,pQueryDesc,ppQuery))
 
 /* ---- ID3D11CommandList ------------------------------------------------------------------- */
 typedef struct ID3D11CommandListVtbl {
@@ -641,6 +715,11 @@ struct ID3D11DeviceContextVtbl {
     void    (STDMETHODCALLTYPE *ClearUnorderedAccessViewUint)(ID3D11DeviceContext *This,
                                                               ID3D11UnorderedAccessView *pUnorderedAccessView,
                                                               const UINT Values[4]);
+    /* issue 4 (appended) */
+    void    (STDMETHODCALLTYPE *Begin)(ID3D11DeviceContext *This, ID3D11Asynchronous *pAsync);
+    void    (STDMETHODCALLTYPE *End)(ID3D11DeviceContext *This, ID3D11Asynchronous *pAsync);
+    HRESULT (STDMETHODCALLTYPE *GetData)(ID3D11DeviceContext *This, ID3D11Asynchronous *pAsync, void *pData,
+                                         UINT DataSize, UINT GetDataFlags);
 };
 struct ID3D11DeviceContext { const struct ID3D11DeviceContextVtbl *lpVtbl; };
 
@@ -661,6 +740,9 @@ struct ID3D11DeviceContext { const struct ID3D11DeviceContextVtbl *lpVtbl; };
 #define ID3D11DeviceContext_FinishCommandList(This,RestoreDeferredContextState,ppCommandList) ((This)->lpVtbl->FinishCommandList(This,RestoreDeferredContextState,ppCommandList))
 #define ID3D11DeviceContext_GetContextFlags(This) ((This)->lpVtbl->GetContextFlags(This))
 #define ID3D11DeviceContext_ClearUnorderedAccessViewUint(This,pUnorderedAccessView,Values) ((This)->lpVtbl->ClearUnorderedAccessViewUint(This,pUnorderedAccessView,Values))
+#define ID3D11DeviceContext_Begin(This,pAsync) ((This)->lpVtbl->Begin(This,pAsync))
+#define ID3D11DeviceContext_End(This,pAsync) ((This)->lpVtbl->End(This,pAsync))
+#define ID3D11DeviceContext_GetData(This,pAsync,pData,DataSize,GetDataFlags) ((This)->lpVtbl->GetData(This,pAsync,pData,DataSize,GetDataFlags))
 
 /* ---- functions ----------------------------------------------------------------------------- */
 

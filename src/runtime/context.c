@@ -99,6 +99,9 @@ static const struct ID3D11DeviceContextVtbl context_vtbl = {
     ctx_FinishCommandList,
     ctx_GetContextFlags,
     rt_context_ClearUnorderedAccessViewUint,
+    rt_context_Begin,
+    rt_context_End,
+    rt_context_GetData,
 };
 
 void rt_context_init(struct rt_context *ctx, struct rt_device *dev)

@@ -129,6 +129,7 @@ struct rt_deferred {
     struct rt_emu_list emu;         /* emulation mode: the list being recorded */
     void **scratch;                 /* Map buffers handed out while lost */
     UINT scratch_count;
+    struct rt_query_ends ends;      /* event-query Ends recorded (issue 4, query.c) */
 };
 
 /* A finished list: immutable after FinishCommandList (any thread may execute it, the IC's
@@ -144,6 +145,7 @@ struct rt_cmdlist {
     struct rt_local *objs;          /* objects the list references (one API reference each) */
     UINT obj_count;
     struct rt_emu_list emu;         /* emulation mode */
+    struct rt_query_ends ends;      /* event-query Ends, issued after the list runs (query.c) */
 };
 
 static const struct ID3D11CommandListVtbl cmdlist_vtbl;
@@ -431,6 +433,7 @@ static void dc_reset(struct rt_deferred *dc, struct rt_cmdlist *keep)
 {
     dc_close_handles(dc, keep);
     emu_free(&dc->emu);
+    rt_query_ends_free(&dc->ends); /* moved to `keep` on success; dropped with a failed list */
     if (!dc->emulate) {
         dc_driver_destroy(dc);
         if (FAILED(dc_driver_create(dc)))
@@ -926,6 +929,7 @@ static ULONG STDMETHODCALLTYPE cl_Release(ID3D11CommandList *iface)
         obj_release(cl->objs[i].obj, cl->objs[i].type);
     free(cl->objs);
     emu_free(&cl->emu);
+    rt_query_ends_free(&cl->ends);
     free(cl->drv_mem);
     free(cl);
     rt_device_release(dev);
@@ -1020,6 +1024,8 @@ static HRESULT STDMETHODCALLTYPE dc_FinishCommandList(ID3D11DeviceContext *iface
         cl->emu = dc->emu;
         memset(&dc->emu, 0, sizeof dc->emu);
     }
+    cl->ends = dc->ends;
+    memset(&dc->ends, 0, sizeof dc->ends);
     /* The list keeps every object it names alive; the DC's handles close (views first). */
     dc_reset(dc, cl);
     rt_device_addref(dev);
@@ -1099,6 +1105,11 @@ void STDMETHODCALLTYPE rt_context_ExecuteCommandList(ID3D11DeviceContext *iface,
             dc_mark_lost(dc, E_OUTOFMEMORY, "ExecuteCommandList");
             return;
         }
+        /* The nested list's event-query Ends become this recording's (issued after it runs). */
+        if (!rt_query_ends_append(&dc->ends, &cl->ends)) {
+            dc_mark_lost(dc, E_OUTOFMEMORY, "ExecuteCommandList");
+            return;
+        }
         if (dc->emulate) {
             struct rt_emu_op *op = emu_add(dc, EMU_EXECUTE);
             if (op)
@@ -1123,6 +1134,13 @@ void STDMETHODCALLTYPE rt_context_ExecuteCommandList(ID3D11DeviceContext *iface,
     } else {
         emu_replay(dev, &cl->emu);
     }
+    /* Event queries ended in the list: End on the IC after the whole list (docs/rules.md). */
+    rt_query_ends_issue(iface, &cl->ends);
+}
+
+struct rt_query_ends *rt_dc_query_ends(struct rt_deferred *dc)
+{
+    return dc->lost ? NULL : &dc->ends;
 }
 
 void STDMETHODCALLTYPE rt_context_ClearState(ID3D11DeviceContext *iface)
@@ -1164,6 +1182,7 @@ static ULONG STDMETHODCALLTYPE dc_Release(ID3D11DeviceContext *iface)
         dc->funcs.pfnAbandonCommandList(dc->drv); /* an unfinished recording is dropped */
     dc_close_handles(dc, NULL);
     emu_free(&dc->emu);
+    rt_query_ends_free(&dc->ends);
     dc_driver_destroy(dc);
     for (struct rt_arena_chunk *c = dc->chunks; c;) {
         struct rt_arena_chunk *next = c->next;
@@ -1219,6 +1238,9 @@ static const struct ID3D11DeviceContextVtbl deferred_vtbl = {
     dc_FinishCommandList,
     dc_GetContextFlags,
     rt_context_ClearUnorderedAccessViewUint,
+    rt_context_Begin,
+    rt_context_End,
+    rt_context_GetData,
 };
 
 HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, UINT flags,

@@ -248,6 +248,7 @@ static const struct ID3D11DeviceVtbl device_vtbl = {
     rt_device_CreateDeferredContext,
     rt_device_CreateShaderResourceView,
     rt_device_CreateUnorderedAccessView,
+    rt_device_CreateQuery,
 };
 
 /* ---- D3D11CreateDevice ---------------------------------------------------------------------- */

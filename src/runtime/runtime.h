@@ -185,6 +185,24 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateUnorderedAccessView(ID3D11Device *ifac
                                                               ID3D11UnorderedAccessView **out);
 void STDMETHODCALLTYPE rt_context_ClearUnorderedAccessViewUint(ID3D11DeviceContext *iface,
                                                                ID3D11UnorderedAccessView *uav, const UINT values[4]);
+/* query.c (issue 4: D3D11_QUERY_EVENT) */
+/* Event-query Ends recorded by a deferred context, then owned by its command list (one query
+ * reference each). Touched by the recording thread, then read-only in the finished list. */
+struct rt_query_ends {
+    ID3D11Query **q;
+    UINT count, cap;
+};
+BOOL rt_query_ends_add(struct rt_query_ends *l, ID3D11Query *q);
+BOOL rt_query_ends_append(struct rt_query_ends *dst, const struct rt_query_ends *src);
+void rt_query_ends_issue(ID3D11DeviceContext *ic, const struct rt_query_ends *l);
+void rt_query_ends_free(struct rt_query_ends *l);
+/* deferred.c: the recording context's list (NULL while the context is removed locally). */
+struct rt_query_ends *rt_dc_query_ends(struct rt_deferred *dc);
+HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11_QUERY_DESC *desc, ID3D11Query **out);
+void STDMETHODCALLTYPE rt_context_Begin(ID3D11DeviceContext *iface, ID3D11Asynchronous *async);
+void STDMETHODCALLTYPE rt_context_End(ID3D11DeviceContext *iface, ID3D11Asynchronous *async);
+HRESULT STDMETHODCALLTYPE rt_context_GetData(ID3D11DeviceContext *iface, ID3D11Asynchronous *async, void *data,
+                                             UINT size, UINT flags);
 
 /* ---- helpers ----------------------------------------------------------------------------------- */
 

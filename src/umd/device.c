@@ -58,6 +58,9 @@ static void umd_fill_device_funcs(D3D11DDI_DEVICEFUNCS *f)
     f->pfnCalcPrivateUnorderedAccessViewSize = umd_CalcPrivateUnorderedAccessViewSize;
     f->pfnCreateUnorderedAccessView = umd_CreateUnorderedAccessView;
     f->pfnDestroyUnorderedAccessView = umd_DestroyUnorderedAccessView;
+    f->pfnCalcPrivateQuerySize = umd_CalcPrivateQuerySize;
+    f->pfnCreateQuery = umd_CreateQuery;
+    f->pfnDestroyQuery = umd_DestroyQuery;
 }
 
 static void umd_fill_context_funcs(D3D11DDI_DEVICECONTEXTFUNCS *f)
@@ -84,6 +87,9 @@ static void umd_fill_context_funcs(D3D11DDI_DEVICECONTEXTFUNCS *f)
     f->pfnDynamicResourceUnmap = umd_ResourceUnmap;
     f->pfnClearRenderTargetView = umd_ClearRenderTargetView;
     f->pfnClearUnorderedAccessViewUint = umd_ClearUnorderedAccessViewUint;
+    f->pfnQueryBegin = umd_QueryBegin;
+    f->pfnQueryEnd = umd_QueryEnd;
+    f->pfnQueryGetData = umd_QueryGetData;
 }
 
 HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATEDEVICE *args)

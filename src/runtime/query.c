@@ -1,0 +1,310 @@
+/*
+ * query.c - ID3D11Query (ID3D11Asynchronous, ID3D11DeviceChild), ID3D11Device::CreateQuery and
+ * ID3D11DeviceContext::Begin / End / GetData (issue 4 "D3D11_QUERY_EVENT on top").
+ *
+ * Only D3D11_QUERY_EVENT exists (docs/rules.md "Scheduler (issue 4)"). The runtime owns the
+ * driver handle memory (CalcPrivateQuerySize, then CreateQuery, as for resources: seed 001 §3,
+ * wddm-semantics §4.1); the UMD does the work (src/umd/query.c). GetData maps the UMD's
+ * DXGI_DDI_ERR_WASSTILLDRAWING (pfnSetErrorCb) to S_FALSE.
+ *
+ * Deferred contexts: GetData is immediate-context only (D3D11 docs: "you can only call GetData
+ * on the immediate context"). End on a deferred context is recorded by the runtime (the query
+ * referenced by the recording, then by the command list); ExecuteCommandList on the immediate
+ * context ends the list's queries after the whole list has been submitted to the UMD, so TRUE
+ * still means "everything before End completed" (docs/rules.md "Choices (issue 4)").
+ */
+#include "runtime/runtime.h"
+
+#include <stdlib.h>
+
+#define RT_QUERY_MAGIC 0x52545159u /* "RTQY" */
+
+struct rt_query {
+    ID3D11Query iface;              /* first: also the ID3D11Asynchronous pointer (same vtable prefix) */
+    UINT magic;
+    atomic_uint refs;
+    struct rt_device *device;       /* holds one device reference */
+    D3D11_QUERY_DESC desc;          /* read-only after creation */
+    void *drv_mem;                  /* CalcPrivateQuerySize bytes */
+    D3D10DDI_HQUERY drv;
+    BOOL ended;                     /* End reached the UMD at least once. Protected by device->lock */
+};
+
+static const struct ID3D11QueryVtbl query_vtbl;
+
+static struct rt_query *rt_query_from_async(ID3D11Asynchronous *iface)
+{
+    if (!iface || (const void *)iface->lpVtbl != (const void *)&query_vtbl)
+        return NULL;
+    struct rt_query *q = (struct rt_query *)iface;
+    return q->magic == RT_QUERY_MAGIC ? q : NULL;
+}
+
+static HRESULT STDMETHODCALLTYPE query_QueryInterface(ID3D11Query *iface, REFIID riid, void **ppv)
+{
+    if (!ppv)
+        return E_POINTER;
+    *ppv = NULL;
+    if (!riid)
+        return E_INVALIDARG;
+    if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
+        rt_iid_equal(riid, &IID_ID3D11Asynchronous) || rt_iid_equal(riid, &IID_ID3D11Query)) {
+        ID3D11Query_AddRef(iface);
+        *ppv = iface;
+        return S_OK;
+    }
+    return E_NOINTERFACE;
+}
+
+static ULONG STDMETHODCALLTYPE query_AddRef(ID3D11Query *iface)
+{
+    return atomic_fetch_add(&((struct rt_query *)iface)->refs, 1) + 1;
+}
+
+static ULONG STDMETHODCALLTYPE query_Release(ID3D11Query *iface)
+{
+    struct rt_query *q = (struct rt_query *)iface;
+    ULONG n = atomic_fetch_sub(&q->refs, 1) - 1;
+    if (n)
+        return n;
+    struct rt_device *dev = q->device;
+    rt_ddi_begin(dev);
+    if (dev->funcs.pfnDestroyQuery)
+        dev->funcs.pfnDestroyQuery(dev->drv_device, q->drv);
+    HRESULT err = rt_ddi_end(dev);
+    static const HRESULT allowed[] = { D3DDDIERR_DEVICEREMOVED };
+    (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnDestroyQuery");
+    free(q->drv_mem);
+    q->magic = 0;
+    free(q);
+    rt_device_release(dev);
+    return 0;
+}
+
+static void STDMETHODCALLTYPE query_GetDevice(ID3D11Query *iface, ID3D11Device **out)
+{
+    if (!out)
+        return;
+    struct rt_query *q = (struct rt_query *)iface;
+    rt_device_addref(q->device);
+    *out = &q->device->iface;
+}
+
+static UINT STDMETHODCALLTYPE query_GetDataSize(ID3D11Query *iface)
+{
+    (void)iface;
+    return sizeof(BOOL); /* D3D11_QUERY_EVENT: a BOOL (D3D11_QUERY table) */
+}
+
+static void STDMETHODCALLTYPE query_GetDesc(ID3D11Query *iface, D3D11_QUERY_DESC *desc)
+{
+    if (desc)
+        *desc = ((struct rt_query *)iface)->desc;
+}
+
+static const struct ID3D11QueryVtbl query_vtbl = {
+    query_QueryInterface, query_AddRef, query_Release, query_GetDevice, query_GetDataSize, query_GetDesc,
+};
+
+HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11_QUERY_DESC *desc, ID3D11Query **out)
+{
+    const char *what = "CreateQuery";
+    struct rt_device *dev = rt_device_from_iface(iface);
+    if (out)
+        *out = NULL;
+    if (!desc) {
+        RT_REFUSE("%s: pQueryDesc is NULL", what);
+        return E_INVALIDARG;
+    }
+    if (desc->Query != D3D11_QUERY_EVENT) {
+        /* docs/rules.md: only the event query is implemented; every other type is refused. */
+        RT_REFUSE("%s: query type %u is not supported (only D3D11_QUERY_EVENT is implemented)", what,
+                  (UINT)desc->Query);
+        return E_INVALIDARG;
+    }
+    if (desc->MiscFlags) {
+        /* D3D11_QUERY_MISC_PREDICATEHINT applies to predicates only. */
+        RT_REFUSE("%s: MiscFlags 0x%x invalid for D3D11_QUERY_EVENT", what, desc->MiscFlags);
+        return E_INVALIDARG;
+    }
+    if (!out)
+        return S_FALSE; /* validate only, as every D3D11 Create* */
+    if (rt_device_is_removed(dev)) {
+        RT_REFUSE("%s on a removed device", what);
+        return DXGI_ERROR_DEVICE_REMOVED;
+    }
+    if (!dev->funcs.pfnCalcPrivateQuerySize || !dev->funcs.pfnCreateQuery || !dev->funcs.pfnDestroyQuery ||
+        !dev->ctx_funcs.pfnQueryEnd || !dev->ctx_funcs.pfnQueryGetData) {
+        RT_REFUSE("%s: the UMD does not implement queries", what);
+        return E_NOTIMPL;
+    }
+    struct rt_query *q = calloc(1, sizeof(*q));
+    if (!q)
+        return E_OUTOFMEMORY;
+    q->iface.lpVtbl = &query_vtbl;
+    q->magic = RT_QUERY_MAGIC;
+    atomic_init(&q->refs, 1);
+    q->device = dev;
+    q->desc = *desc;
+    D3D10DDIARG_CREATEQUERY args = { .Query = D3D10DDI_QUERY_EVENT, .MiscFlags = 0 };
+
+    rt_ddi_begin(dev);
+    SIZE_T size = dev->funcs.pfnCalcPrivateQuerySize(dev->drv_device, &args);
+    q->drv_mem = calloc(1, size ? size : 1);
+    if (!q->drv_mem) {
+        (void)rt_ddi_end(dev);
+        free(q);
+        return E_OUTOFMEMORY;
+    }
+    q->drv.pDrvPrivate = q->drv_mem;
+    D3D10DDI_HRTQUERY hrt = { .handle = q };
+    dev->funcs.pfnCreateQuery(dev->drv_device, &args, q->drv, hrt);
+    HRESULT err = rt_ddi_end(dev);
+    if (err != S_OK) {
+        /* An error makes the handle dead: no DestroyQuery follows (as for resources). */
+        static const HRESULT allowed[] = { E_OUTOFMEMORY, DXGI_DDI_ERR_UNSUPPORTED };
+        HRESULT hr = rt_ddi_error_to_api(dev, err, allowed, 2, "pfnCreateQuery");
+        free(q->drv_mem);
+        free(q);
+        return hr == DXGI_ERROR_UNSUPPORTED ? E_INVALIDARG : hr;
+    }
+    rt_device_addref(dev);
+    *out = &q->iface;
+    return S_OK;
+}
+
+void STDMETHODCALLTYPE rt_context_Begin(ID3D11DeviceContext *iface, ID3D11Asynchronous *async)
+{
+    (void)iface;
+    if (!rt_query_from_async(async)) {
+        RT_REFUSE("Begin: pAsync is NULL or not a query");
+        return;
+    }
+    /* D3D11: an event query has only End; Begin on it is invalid and ignored. */
+    RT_REFUSE("Begin: D3D11_QUERY_EVENT does not take Begin (ignored; only End)");
+}
+
+void STDMETHODCALLTYPE rt_context_End(ID3D11DeviceContext *iface, ID3D11Asynchronous *async)
+{
+    struct rt_context *ctx = rt_context_from_iface(iface);
+    struct rt_query *q = rt_query_from_async(async);
+    if (!q) {
+        RT_REFUSE("End: pAsync is NULL or not a query");
+        return;
+    }
+    struct rt_device *dev = ctx->device;
+    if (q->device != dev) {
+        RT_REFUSE("End: the query belongs to another device");
+        return;
+    }
+    if (ctx->dc) {
+        struct rt_query_ends *ends = rt_dc_query_ends(ctx->dc);
+        if (!ends) {
+            RT_REFUSE("End: the deferred context was removed locally (dropped until FinishCommandList)");
+            return;
+        }
+        if (!rt_query_ends_add(ends, &q->iface))
+            RT_REFUSE("End: out of memory recording the query on a deferred context (dropped)");
+        return;
+    }
+    if (rt_device_is_removed(dev)) {
+        RT_REFUSE("End on a removed device (ignored)");
+        return;
+    }
+    rt_ddi_begin(dev);
+    dev->ctx_funcs.pfnQueryEnd(dev->drv_device, q->drv);
+    HRESULT err = dev->call_error;
+    if (err == S_OK)
+        q->ended = TRUE;
+    err = rt_ddi_end(dev);
+    static const HRESULT allowed[] = { E_OUTOFMEMORY };
+    (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnQueryEnd");
+}
+
+HRESULT STDMETHODCALLTYPE rt_context_GetData(ID3D11DeviceContext *iface, ID3D11Asynchronous *async, void *data,
+                                             UINT size, UINT flags)
+{
+    const char *what = "GetData";
+    struct rt_context *ctx = rt_context_from_iface(iface);
+    struct rt_device *dev = ctx->device;
+    if (ctx->dc) {
+        RT_REFUSE("%s: only the immediate context answers queries (D3D11 GetData remarks)", what);
+        return DXGI_ERROR_INVALID_CALL;
+    }
+    struct rt_query *q = rt_query_from_async(async);
+    if (!q || q->device != dev) {
+        RT_REFUSE("%s: pAsync is NULL, not a query or of another device", what);
+        return E_INVALIDARG;
+    }
+    if ((size != 0 && size != sizeof(BOOL)) || (!data && size != 0)) {
+        RT_REFUSE("%s: DataSize %u with pData %s (an event query takes 0 or sizeof(BOOL))", what, size,
+                  data ? "set" : "NULL");
+        return E_INVALIDARG;
+    }
+    if (flags & ~(UINT)D3D11_ASYNC_GETDATA_DONOTFLUSH) {
+        RT_REFUSE("%s: GetDataFlags 0x%x not a D3D11_ASYNC_GETDATA_FLAG", what, flags);
+        return E_INVALIDARG;
+    }
+    if (rt_device_is_removed(dev)) {
+        RT_REFUSE("%s on a removed device", what);
+        return DXGI_ERROR_DEVICE_REMOVED;
+    }
+    BOOL result = FALSE;
+    rt_ddi_begin(dev);
+    if (!q->ended) {
+        (void)rt_ddi_end(dev);
+        /* docs/rules.md: the D3D11 runtime answers a never-issued query with an invalid call. */
+        RT_REFUSE("%s: the query was never ended (End must come first)", what);
+        return DXGI_ERROR_INVALID_CALL;
+    }
+    dev->ctx_funcs.pfnQueryGetData(dev->drv_device, q->drv, &result, sizeof result,
+                                   (flags & D3D11_ASYNC_GETDATA_DONOTFLUSH) ? D3D10_DDI_GET_DATA_DO_NOT_FLUSH : 0);
+    HRESULT err = rt_ddi_end(dev);
+    if (err == DXGI_DDI_ERR_WASSTILLDRAWING)
+        return S_FALSE; /* not complete yet (wddm-semantics §4: the allowed QueryGetData error) */
+    if (err != S_OK) {
+        static const HRESULT allowed[] = { E_OUTOFMEMORY };
+        return rt_ddi_error_to_api(dev, err, allowed, 1, "pfnQueryGetData");
+    }
+    if (data && size)
+        memcpy(data, &result, sizeof result);
+    return S_OK;
+}
+
+/* ---- Ends recorded in deferred contexts and command lists ------------------------------------ */
+BOOL rt_query_ends_add(struct rt_query_ends *l, ID3D11Query *q)
+{
+    if (l->count == l->cap) {
+        UINT cap = l->cap ? l->cap * 2 : 4;
+        ID3D11Query **n = realloc(l->q, cap * sizeof *n);
+        if (!n)
+            return FALSE;
+        l->q = n;
+        l->cap = cap;
+    }
+    ID3D11Query_AddRef(q);
+    l->q[l->count++] = q;
+    return TRUE;
+}
+
+BOOL rt_query_ends_append(struct rt_query_ends *dst, const struct rt_query_ends *src)
+{
+    for (UINT i = 0; i < src->count; i++)
+        if (!rt_query_ends_add(dst, src->q[i]))
+            return FALSE;
+    return TRUE;
+}
+
+void rt_query_ends_issue(ID3D11DeviceContext *ic, const struct rt_query_ends *l)
+{
+    for (UINT i = 0; i < l->count; i++)
+        rt_context_End(ic, (ID3D11Asynchronous *)l->q[i]);
+}
+
+void rt_query_ends_free(struct rt_query_ends *l)
+{
+    for (UINT i = 0; i < l->count; i++)
+        ID3D11Query_Release(l->q[i]);
+    free(l->q);
+    memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,198 @@
+/* query.c - D3D10DDI_QUERY_EVENT (issue 4 "D3D11_QUERY_EVENT on top"): CalcPrivateQuerySize,
+ * CreateQuery, DestroyQuery, QueryBegin, QueryEnd, QueryGetData.
+ *
+ * Design (docs/architecture.md "Event queries"): no kernel object. Each query owns one small
+ * CPU-readable allocation (SWGPU_ALLOC_READBACK, 8 bytes) made with pfnAllocateCb. QueryEnd
+ * queues a SWGPU_OP_WRITE of the query's next sequence number into it, patched like every
+ * other command (cmdbuf.c); the device's one rendering context runs its commands in order, so
+ * the write completes only after every command queued before End. QueryGetData locks the
+ * allocation with DonotWait (wddm-semantics §3.2): WASSTILLDRAWING while the write is pending,
+ * else it reads the value and compares it with the sequence End issued.
+ *
+ * Handle memory (runtime-owned, CalcPrivateQuerySize bytes): struct umd_query, then an
+ * embedded struct umd_resource with one subresource describing the allocation, so the
+ * command-buffer helpers (umd_emit_write, umd_is_queued) treat it like any resource.
+ * Threading: immediate context only, serialised by the runtime's device lock (umd.h). */
+#include "umd/umd.h"
+
+#include <string.h>
+
+#define UMD_QUERY_ALLOC_BYTES 8u
+
+struct umd_query {
+    struct umd_device *device;
+    D3D10DDI_HRTQUERY hRTQuery;
+    UINT64 issued;          /* sequence number the last QueryEnd wrote; 0 = never ended */
+    BOOL created;           /* the allocation exists (CreateQuery succeeded) */
+    struct umd_resource *res; /* the allocation, described as a one-subresource buffer */
+};
+
+static SIZE_T umd_query_res_offset(void)
+{
+    return (sizeof(struct umd_query) + 15u) & ~(SIZE_T)15u;
+}
+
+static struct umd_query *umd_query(D3D10DDI_HQUERY h) { return (struct umd_query *)h.pDrvPrivate; }
+
+SIZE_T APIENTRY umd_CalcPrivateQuerySize(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_CREATEQUERY *args)
+{
+    (void)hDevice;
+    (void)args;
+    return umd_query_res_offset() + sizeof(struct umd_resource) + sizeof(struct umd_subresource);
+}
+
+VOID APIENTRY umd_CreateQuery(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_CREATEQUERY *args, D3D10DDI_HQUERY hQuery,
+                              D3D10DDI_HRTQUERY hRTQuery)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_query *q = umd_query(hQuery);
+    memset(q, 0, sizeof *q);
+    q->device = dev;
+    q->hRTQuery = hRTQuery;
+    q->res = (struct umd_resource *)((BYTE *)q + umd_query_res_offset());
+    if (!args || args->Query != D3D10DDI_QUERY_EVENT) {
+        UMD_REFUSE("CreateQuery: query type %u not supported (only D3D10DDI_QUERY_EVENT)",
+                   args ? (unsigned)args->Query : 0u);
+        umd_set_error(dev, DXGI_DDI_ERR_UNSUPPORTED);
+        return;
+    }
+    struct umd_resource *res = q->res;
+    memset(res, 0, sizeof *res + sizeof(struct umd_subresource));
+    res->device = dev;
+    res->dimension = D3D10DDIRESOURCE_BUFFER;
+    res->usage = D3D10_DDI_USAGE_STAGING;
+    res->cpu_access = D3D10_DDI_CPU_ACCESS_READ;
+    res->format = DXGI_FORMAT_UNKNOWN;
+    res->bytes_per_elem = res->block_width = res->block_height = 1;
+    res->mip_levels = res->array_size = res->subresource_count = 1;
+    res->size = UMD_QUERY_ALLOC_BYTES;
+    res->sub[0] = (struct umd_subresource){ .row_pitch = UMD_QUERY_ALLOC_BYTES, .depth_pitch = UMD_QUERY_ALLOC_BYTES,
+                                            .row_bytes = UMD_QUERY_ALLOC_BYTES, .rows = 1, .depth = 1,
+                                            .width = UMD_QUERY_ALLOC_BYTES, .height = 1 };
+    res->priv = (struct swgpu_alloc_private){
+        .magic = SWGPU_PRIVATE_MAGIC,
+        .version = SWGPU_PRIVATE_VERSION,
+        .kind = SWGPU_ALLOC_READBACK, /* CPU-visible, cached: read by QueryGetData */
+        .format = DXGI_FORMAT_UNKNOWN,
+        .size = UMD_QUERY_ALLOC_BYTES,
+        .dimension = D3D10DDIRESOURCE_BUFFER,
+        .width = UMD_QUERY_ALLOC_BYTES,
+        .height = 1,
+        .depth = 1,
+        .mip_levels = 1,
+        .array_size = 1,
+        .usage = D3D10_DDI_USAGE_STAGING,
+        .cpu_access = D3D10_DDI_CPU_ACCESS_READ,
+    };
+    D3DDDI_ALLOCATIONINFO info = {
+        .pPrivateDriverData = &res->priv,
+        .PrivateDriverDataSize = sizeof res->priv,
+        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
+    };
+    /* hResource NULL: a device allocation with no kernel resource (wddm-semantics §3.5). */
+    D3DDDICB_ALLOCATE a = { .NumAllocations = 1, .pAllocationInfo = &info };
+    HRESULT hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
+    if (FAILED(hr)) {
+        UMD_REFUSE("CreateQuery: pfnAllocateCb(%u bytes) failed (0x%08x)", UMD_QUERY_ALLOC_BYTES, (unsigned)hr);
+        umd_set_error(dev, hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY);
+        return;
+    }
+    res->hAllocation = info.hAllocation;
+    q->created = TRUE;
+}
+
+VOID APIENTRY umd_DestroyQuery(D3D10DDI_HDEVICE hDevice, D3D10DDI_HQUERY hQuery)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_query *q = umd_query(hQuery);
+    if (!q->created)
+        return;
+    /* A queued End names the allocation: submit it first; VidMm then defers the destruction
+     * until that work retires (as resource.c does), so a query released while pending leaks
+     * nothing and the GPU never writes freed memory. */
+    if (umd_is_queued(dev, q->res)) {
+        HRESULT hr = umd_flush(dev);
+        if (FAILED(hr))
+            umd_set_error(dev, hr);
+    }
+    D3DDDICB_DEALLOCATE d = { .NumAllocations = 1, .HandleList = &q->res->hAllocation };
+    HRESULT hr = dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
+    if (FAILED(hr)) {
+        UMD_REFUSE("DestroyQuery: pfnDeallocateCb failed (0x%08x)", (unsigned)hr);
+        if (hr == D3DDDIERR_DEVICEREMOVED)
+            umd_set_error(dev, hr);
+    }
+    q->created = FALSE;
+    q->res->hAllocation = 0;
+}
+
+VOID APIENTRY umd_QueryBegin(D3D10DDI_HDEVICE hDevice, D3D10DDI_HQUERY hQuery)
+{
+    /* An event query has no Begin (the runtime filters it; nothing to do if one arrives). */
+    (void)hDevice;
+    (void)hQuery;
+    UMD_REFUSE("QueryBegin: an event query has no Begin (ignored)");
+}
+
+VOID APIENTRY umd_QueryEnd(D3D10DDI_HDEVICE hDevice, D3D10DDI_HQUERY hQuery)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_query *q = umd_query(hQuery);
+    if (!q->created) {
+        UMD_REFUSE("QueryEnd: the query was not created");
+        return;
+    }
+    UINT64 seq = q->issued + 1;
+    /* The GPU writes seq after every command queued before it (one context, in order). */
+    if (!umd_emit_write(dev, q->res, 0, UMD_QUERY_ALLOC_BYTES, UMD_QUERY_ALLOC_BYTES, sizeof seq, 1, 1,
+                        (const BYTE *)&seq, sizeof seq, sizeof seq))
+        return; /* error reported */
+    q->issued = seq;
+}
+
+VOID APIENTRY umd_QueryGetData(D3D10DDI_HDEVICE hDevice, D3D10DDI_HQUERY hQuery, VOID *pData, UINT DataSize,
+                               UINT Flags)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_query *q = umd_query(hQuery);
+    if (!q->created || q->issued == 0) {
+        UMD_REFUSE("QueryGetData: the query was never ended");
+        umd_set_error(dev, E_INVALIDARG);
+        return;
+    }
+    if (umd_is_queued(dev, q->res)) {
+        /* The End is still in the unsubmitted buffer: it can never complete there. */
+        if (Flags & D3D10_DDI_GET_DATA_DO_NOT_FLUSH) {
+            umd_set_error(dev, DXGI_DDI_ERR_WASSTILLDRAWING);
+            return;
+        }
+        HRESULT hr = umd_flush(dev);
+        if (FAILED(hr)) {
+            umd_set_error(dev, hr);
+            return;
+        }
+    }
+    D3DDDICB_LOCK lock = { .hAllocation = q->res->hAllocation, .Flags = { .ReadOnly = 1, .DonotWait = 1 } };
+    HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+    if (hr == D3DDDIERR_WASSTILLDRAWING) {
+        umd_set_error(dev, DXGI_DDI_ERR_WASSTILLDRAWING);
+        return;
+    }
+    if (FAILED(hr)) {
+        UMD_REFUSE("QueryGetData: pfnLockCb failed (0x%08x)", (unsigned)hr);
+        umd_set_error(dev, hr);
+        return;
+    }
+    UINT64 done;
+    memcpy(&done, lock.pData, sizeof done);
+    D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &q->res->hAllocation };
+    (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+    if (done < q->issued) {
+        umd_set_error(dev, DXGI_DDI_ERR_WASSTILLDRAWING);
+        return;
+    }
+    if (pData && DataSize >= sizeof(BOOL)) {
+        BOOL t = TRUE;
+        memcpy(pData, &t, sizeof t);
+    }
+}
