@@ -720,6 +720,38 @@ typedef struct _DXGKARG_ESCAPE {
     HANDLE hContext;             /* the KMD's context, or NULL */
 } DXGKARG_ESCAPE;
 
+/* ---- Context allocations (WDDM 1.2, seed 000, wddm-semantics §1) ---------------------------- */
+typedef struct _DXGK_CREATECONTEXTALLOCATIONFLAGS {
+    union {
+        struct {
+            UINT SharedAcrossContexts : 1; /* 1 = device context allocation, 0 = GPU context allocation */
+            UINT MapGpuVirtualAddress : 1; /* WDDM 2.0 GPU VA: not supported by this 1.x model */
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_CREATECONTEXTALLOCATIONFLAGS;
+
+typedef struct _DXGKARGCB_CREATECONTEXTALLOCATION {
+    DXGK_CREATECONTEXTALLOCATIONFLAGS ContextAllocationFlags;
+    HANDLE hAdapter;                      /* DXGKRNL_INTERFACE.DeviceHandle */
+    HANDLE hDevice;                       /* the kernel's hDevice given to DxgkDdiCreateDevice */
+    HANDLE hContext;                      /* the kernel's hContext (GPU context allocation), else NULL */
+    HANDLE hDriverAllocation;             /* the KMD's handle, passed back in paging operations */
+    SIZE_T Size;
+    UINT Alignment;
+    UINT SupportedSegmentSet;
+    UINT EvictionSegmentSet;
+    DXGK_SEGMENTPREFERENCE PreferredSegment;
+    DXGK_SEGMENTBANKPREFERENCE HintedBank;
+    DXGK_ALLOCATIONINFOFLAGS Flags;
+    HANDLE hAllocation;                   /* out: for DxgkCbDestroyContextAllocation */
+    UINT PhysicalAdapterIndex;            /* WDDM 2.0 LDA; 0 here (one physical adapter) */
+} DXGKARGCB_CREATECONTEXTALLOCATION;
+
+typedef NTSTATUS (APIENTRY *DXGKCB_CREATECONTEXTALLOCATION)(DXGKARGCB_CREATECONTEXTALLOCATION *);
+typedef NTSTATUS (APIENTRY *DXGKCB_DESTROYCONTEXTALLOCATION)(HANDLE hAdapter, HANDLE hAllocation);
+
 /* ---- Callbacks the kernel gives the KMD at StartDevice (DXGKRNL_INTERFACE) ---------------- */
 typedef VOID (APIENTRY *DXGKCB_NOTIFY_INTERRUPT)(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *);
 typedef BOOLEAN (APIENTRY *DXGKCB_QUEUE_DPC)(HANDLE hAdapter);
@@ -741,6 +773,8 @@ typedef struct _DXGKRNL_INTERFACE {
     DXGKCB_GETHANDLEDATA DxgkCbGetHandleData;
     DXGKCB_QUERYFEATURESUPPORT DxgkCbQueryFeatureSupport; /* WDDM 2.9 */
     DXGKCB_ISFEATUREENABLED DxgkCbIsFeatureEnabled;
+    DXGKCB_CREATECONTEXTALLOCATION DxgkCbCreateContextAllocation;   /* WDDM 1.2, seed 000 */
+    DXGKCB_DESTROYCONTEXTALLOCATION DxgkCbDestroyContextAllocation; /* WDDM 1.2, seed 000 */
 } DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
 
 typedef struct _DXGK_START_INFO {

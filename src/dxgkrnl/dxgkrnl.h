@@ -44,6 +44,7 @@ enum dxgk_type {
     DXGK_TYPE_ALLOCATION = 4,
     DXGK_TYPE_RESOURCE = 5,
     DXGK_TYPE_SYNCOBJECT = 6,                 /* sched/syncobj.c */
+    DXGK_TYPE_CONTEXT_ALLOCATION = 7,         /* objects/context_allocation.c (seed 000) */
 };
 
 /* Every kernel object starts with this. refs counts the handle (one) and every lookup in
@@ -214,11 +215,12 @@ struct sched_node {
     _Atomic UINT isr_fence;           /* last DMA_COMPLETED fence from the ISR */
     pthread_mutex_t submit_lock;
     UINT64 submitted_fence;           /* protected by submit_lock (read also under node->lock) */
-    D3DKMT_HANDLE hw_context;         /* lazy context switching (seed 000): the context whose DMA
+    _Atomic D3DKMT_HANDLE hw_context; /* lazy context switching (seed 000): the context whose DMA
                                          buffer was last placed in the hardware queue, 0 before the
                                          first; a handle, not a pointer, so a context created at a
                                          freed one's address is still "another context";
-                                         protected by submit_lock */
+                                         written under submit_lock; read lock-free by the
+                                         context-allocation eviction rule (seq_cst) */
     UINT64 queued_ticket;             /* protected by adapter->lock */
     struct dxgk_context *contexts;    /* contexts on this node; protected by adapter->lock */
     struct sched_gpu_signal *signals; /* GPU signals waiting for a ticket to retire
@@ -294,6 +296,8 @@ struct dxgk_device {
     struct dxgk_allocation *allocations; /* live (not destroyed) ones; adapter->lock */
     UINT deferred_count;              /* deferred entries of this device not yet freed (on
                                          the list or being freed); adapter->lock */
+    struct dxgk_context_allocation *context_allocations; /* device context allocations
+                                         (objects/context_allocation.c); adapter->lock */
 };
 
 struct dxgk_context {
@@ -323,6 +327,34 @@ struct dxgk_context {
     struct sched_gpu_signal *held_signals, *held_signals_tail; /* GPU signals behind a GPU wait
                                          or a held packet; adapter->lock */
     UINT64 hold_seq;                  /* last hold_seq given; adapter->lock */
+    struct dxgk_context_allocation *context_allocations; /* GPU context allocations
+                                         (objects/context_allocation.c); adapter->lock */
+};
+
+/* A context allocation (DxgkCbCreateContextAllocation, seed 000, wddm-semantics §1): created by
+ * the KMD for a non-system context (GPU context allocation) or device (device context
+ * allocation). The handle's reference owns it; it is on exactly one owner list while its
+ * handle lives. */
+struct dxgk_context_allocation {
+    struct dxgk_object obj;
+    struct dxgk_adapter *adapter;     /* immutable; outlives every device */
+    struct dxgk_device *device;       /* the owning device (no reference: the device destroys its
+                                         context allocations before it goes); immutable */
+    struct dxgk_context *context;     /* the owning context, NULL for a device context allocation;
+                                         same lifetime rule; immutable */
+    D3DKMT_HANDLE handle;             /* immutable */
+    DXGKARGCB_CREATECONTEXTALLOCATION args; /* the verified creation parameters as the KMD gave
+                                         them (hAllocation = handle); immutable */
+    UINT priority;                    /* D3DDDI_ALLOCATIONPRIORITY_HIGH (§1.2 invariant 6); immutable */
+    struct dxgk_allocation *vm;       /* its VidMm object (placement, eviction, paging with
+                                         info.hAllocation = hDriverAllocation); one reference;
+                                         immutable */
+    void *kernel_va;                  /* Destination.VirtualAddress of INIT_CONTEXT_RESOURCE: the
+                                         backing store when CpuVisible + Protected + aperture-only
+                                         (wddm-semantics §1.3), else NULL; valid for its life;
+                                         immutable */
+    bool initialized;                 /* INIT_CONTEXT_RESOURCE built (once); adapter->lock */
+    struct dxgk_context_allocation *owner_next; /* owner's list; adapter->lock */
 };
 
 struct dxgk_resource {
@@ -356,6 +388,10 @@ struct dxgk_allocation {
     struct dxgk_allocation *dev_next; /* device->allocations; adapter->lock */
     struct dxgk_allocation *res_next; /* resource->allocations; adapter->lock */
     struct vidmm_instance first;      /* storage of the first instance */
+    struct dxgk_context_allocation *ctx_owner; /* the context allocation this VidMm object
+                                         belongs to (no handle, not on device->allocations:
+                                         objects/context_allocation.c), NULL for the
+                                         application's; immutable */
 };
 
 /* objects/adapter.c */
@@ -531,6 +567,23 @@ NTSTATUS dxgk_features_init(struct dxgk_adapter *a);
 bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
 NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
+/* objects/context_allocation.c (seed 000) */
+NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOCATION *args);
+NTSTATUS APIENTRY dxgk_cb_destroy_context_allocation(HANDLE hAdapter, HANDLE hAllocation);
+/* Destroys the context allocations left on a context (ctx != NULL) or device (implicit
+ * destruction, wddm-semantics §1.2 invariant 7); their handles become invalid. */
+/* Seed 000 residency rule: may VidMm evict this context allocation now? adapter->lock. */
+bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca);
+/* Makes every context allocation of c and of its device resident (INIT_CONTEXT_RESOURCE at
+ * the first page-in) in batch. */
+NTSTATUS dxgk_context_allocations_make_resident_locked(struct dxgk_adapter *a, struct dxgk_context *c,
+                                                        struct vidmm_paging_batch *batch);
+/* Records that c's packet with this ticket uses them; returns the paging fence that packet
+ * must wait for (after the batch was flushed). */
+UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 ticket);
+/* All of them resident with their paging done (the direct-submission path may skip prepare). */
+bool dxgk_context_allocations_ready_locked(const struct dxgk_adapter *a, const struct dxgk_context *c);
+void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_context *c);
 
 /* small helpers */
 void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */

@@ -33,6 +33,15 @@ NTSTATUS APIENTRY SwKmdCreateContext(const HANDLE hDevice, DXGKARG_CREATECONTEXT
     c->kernel_handle = args->hContext;
     c->node = args->NodeOrdinal;
     c->flags = args->Flags;
+    /* A context save area for every non-system context (seed 000): created now, initialised by
+     * INIT_CONTEXT_RESOURCE when VidMm first pages it in. */
+    if (!args->Flags.SystemContext) {
+        NTSTATUS st = swkmd_context_resource_create(d->adapter, d->kernel_handle, args->hContext, &c->save_area);
+        if (!NT_SUCCESS(st)) {
+            free(c);
+            return st;
+        }
+    }
     /* DMA buffers in system memory (segment set 0), sized so that any UMD command buffer of
      * the same size fits in one (Render only splits when the kernel gives less). */
     args->ContextInfo.DmaBufferSize = SWKMD_DMA_BUFFER_SIZE;
@@ -54,6 +63,8 @@ NTSTATUS APIENTRY SwKmdDestroyContext(const HANDLE hContext)
         wddm_debug("kmd", "DestroyContext: not a context handle");
         return STATUS_INVALID_PARAMETER;
     }
+    if (c->save_area)
+        swkmd_context_resource_destroy(c->device->adapter, c->save_area);
     c->magic = 0;
     free(c);
     return STATUS_SUCCESS;

@@ -26,6 +26,14 @@ NTSTATUS APIENTRY SwKmdCreateDevice(const HANDLE hAdapter, DXGKARG_CREATEDEVICE 
     d->adapter = a;
     d->kernel_handle = args->hDevice;
     d->flags = args->Flags;
+    /* Page-table storage for every non-system device (seed 000): a device context allocation. */
+    if (!args->Flags.SystemDevice) {
+        NTSTATUS st = swkmd_context_resource_create(a, args->hDevice, NULL, &d->page_tables);
+        if (!NT_SUCCESS(st)) {
+            free(d);
+            return st;
+        }
+    }
     if (args->pInfo) {
         /* The same limits every context reports (CreateContext). */
         args->pInfo->DmaBufferSize = SWKMD_DMA_BUFFER_SIZE;
@@ -46,6 +54,8 @@ NTSTATUS APIENTRY SwKmdDestroyDevice(const HANDLE hDevice)
         wddm_debug("kmd", "DestroyDevice: not a device handle");
         return STATUS_INVALID_PARAMETER;
     }
+    if (d->page_tables)
+        swkmd_context_resource_destroy(d->adapter, d->page_tables);
     d->magic = 0;
     free(d);
     return STATUS_SUCCESS;

@@ -13,6 +13,7 @@
 #include "gpu/swgpu_hw.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 /* The built-in KMD's DriverEntry: the kernel calls it to start the default adapter. */
 /* SwKmdDriverEntry is declared in <wddm/wddm.h> (the built-in default KMD). */
@@ -41,6 +42,7 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *out);
 #define SWKMD_MAGIC_DEVICE 0x4b564544u     /* "DEVK" */
 #define SWKMD_MAGIC_CONTEXT 0x4b54584eu    /* "NXTK" */
 #define SWKMD_MAGIC_ALLOCATION 0x4b4c4c41u /* "ALLK" */
+#define SWKMD_MAGIC_CONTEXT_RESOURCE 0x4b585443u /* "CTXK": a context allocation (context_resource.c) */
 
 typedef VOID (*swkmd_interrupt_line_fn)(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
 
@@ -65,11 +67,14 @@ struct swkmd_adapter {
 /* caps.c: the adapter's DXGK_DRIVERCAPS, defaults then the WDDM_KMD_CAPS file (StartDevice). */
 NTSTATUS swkmd_caps_init(struct swkmd_adapter *a);
 
+struct swkmd_context_resource;
+
 struct swkmd_device {
     UINT32 magic;
     struct swkmd_adapter *adapter;
     HANDLE kernel_handle;
     DXGK_CREATEDEVICEFLAGS flags;
+    struct swkmd_context_resource *page_tables; /* device context allocation (non-system only) */
 };
 
 struct swkmd_context {
@@ -78,7 +83,41 @@ struct swkmd_context {
     HANDLE kernel_handle;
     UINT32 node;
     DXGK_CREATECONTEXTFLAGS flags;
+    struct swkmd_context_resource *save_area;   /* GPU context allocation (non-system only) */
 };
+
+/* Context allocations of the reference KMD (context_resource.c, seed 000): a context save area
+ * per non-system context, page-table storage per non-system device. Both are created so that
+ * INIT_CONTEXT_RESOURCE gets a kernel VirtualAddress (CpuVisible + Protected, aperture only:
+ * wddm-semantics §1.3), through which the KMD writes the header below. */
+#define SWKMD_CONTEXT_RESOURCE_SIZE 4096u
+#define SWKMD_CSA_HEADER_MAGIC 0x30415343u        /* "CSA0" */
+#define SWKMD_PAGE_TABLE_HEADER_MAGIC 0x30535450u /* "PTS0" */
+struct swkmd_context_resource_header {
+    UINT32 magic;          /* SWKMD_CSA_HEADER_MAGIC or SWKMD_PAGE_TABLE_HEADER_MAGIC */
+    UINT32 size;           /* bytes of the allocation */
+    UINT64 owner;          /* the kernel's hContext / hDevice it belongs to */
+    UINT64 init_count;     /* INIT_CONTEXT_RESOURCE operations seen (must stay 1) */
+};
+struct swkmd_context_resource {
+    UINT32 magic;          /* SWKMD_MAGIC_CONTEXT_RESOURCE */
+    UINT32 header_magic;
+    HANDLE owner;          /* the kernel's handle of the context or device */
+    HANDLE kernel_allocation; /* DXGKARGCB_CREATECONTEXTALLOCATION.hAllocation */
+    UINT64 init_count;     /* INIT_CONTEXT_RESOURCE built for it */
+    _Atomic UINT32 mapped; /* a MAP_APERTURE_SEGMENT of it was built and no UNMAP since (the
+                              paging builds run under the kernel's adapter lock; SubmitCommand
+                              reads it from node threads) */
+};
+/* Seed 000 check on the KMD's side: DxgkDdiSubmitCommand of a context whose save area or whose
+ * device's page tables are not mapped counts here (and prints a line). Tests read it. */
+unsigned long long swkmd_context_resource_violations(void);
+void swkmd_context_resource_track_map(HANDLE hAllocation, bool mapped);
+bool swkmd_context_resources_mapped(HANDLE hContext);
+NTSTATUS swkmd_context_resource_create(struct swkmd_adapter *a, HANDLE kernel_device, HANDLE kernel_context,
+                                       struct swkmd_context_resource **out);
+void swkmd_context_resource_destroy(struct swkmd_adapter *a, struct swkmd_context_resource *r);
+NTSTATUS swkmd_build_init_context_resource(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a);
 
 struct swkmd_allocation {
     UINT32 magic;

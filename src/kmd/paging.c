@@ -264,6 +264,39 @@ static NTSTATUS build_unmap_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGI
     return STATUS_SUCCESS;
 }
 
+/* First page-in of a context allocation (wddm-semantics §1.3): the header, written by the CPU
+ * through Destination.VirtualAddress (this KMD creates them so that it is always given one);
+ * without one the allocation is filled with the header magic by the GPU instead. */
+NTSTATUS swkmd_build_init_context_resource(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE *ic = &a->InitContextResource;
+    struct swkmd_context_resource *r = ic->hAllocation;
+    if (!r || r->magic != SWKMD_MAGIC_CONTEXT_RESOURCE)
+        return refuse("INIT_CONTEXT_RESOURCE of something that is not a context allocation of this KMD");
+    if (ic->Destination.VirtualAddress) {
+        struct swkmd_context_resource_header h = { .magic = r->header_magic, .size = SWKMD_CONTEXT_RESOURCE_SIZE,
+                                                   .owner = (UINT64)(uintptr_t)r->owner,
+                                                   .init_count = ++r->init_count };
+        memcpy(ic->Destination.VirtualAddress, &h, sizeof h);
+        a->MultipassOffset = 0;
+        return STATUS_SUCCESS;
+    }
+    DXGKARG_BUILDPAGINGBUFFER f = *a;
+    f.Operation = DXGK_OPERATION_FILL;
+    memset(&f.Fill, 0, sizeof f.Fill);
+    f.Fill.hAllocation = ic->hAllocation;
+    f.Fill.FillSize = SWKMD_CONTEXT_RESOURCE_SIZE;
+    f.Fill.FillPattern = r->header_magic;
+    f.Fill.Destination.SegmentId = ic->Destination.SegmentId;
+    f.Fill.Destination.SegmentAddress = ic->Destination.SegmentAddress;
+    NTSTATUS st = build_fill(ad, &f);
+    a->pDmaBuffer = f.pDmaBuffer;
+    a->MultipassOffset = f.MultipassOffset;
+    if (NT_SUCCESS(st))
+        r->init_count++;
+    return st;
+}
+
 NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     struct swkmd_adapter *ad = swkmd_adapter_from(hAdapter);
@@ -279,10 +312,20 @@ NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAG
     case DXGK_OPERATION_DISCARD_CONTENT:
         /* The content is simply abandoned: nothing for the GPU to do. */
         return STATUS_SUCCESS;
-    case DXGK_OPERATION_MAP_APERTURE_SEGMENT:
-        return build_map_aperture(ad, a);
-    case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT:
-        return build_unmap_aperture(ad, a);
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT: {
+        NTSTATUS st = build_map_aperture(ad, a);
+        if (NT_SUCCESS(st))
+            swkmd_context_resource_track_map(a->MapApertureSegment.hAllocation, true);
+        return st;
+    }
+    case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT: {
+        NTSTATUS st = build_unmap_aperture(ad, a);
+        if (NT_SUCCESS(st))
+            swkmd_context_resource_track_map(a->UnmapApertureSegment.hAllocation, false);
+        return st;
+    }
+    case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:
+        return swkmd_build_init_context_resource(ad, a);
     default:
         wddm_debug("kmd", "BuildPagingBuffer: operation %d not supported by this GPU", (int)a->Operation);
         return STATUS_NOT_SUPPORTED;

@@ -28,6 +28,9 @@ NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMIT
                    a->DmaBufferSegmentId, start, end, a->SubmissionFenceId);
         end = start;
     }
+    /* Seed 000: the kernel made the context's context allocations resident first. */
+    if (!a->Flags.Paging)
+        (void)swkmd_context_resources_mapped(a->hContext);
     /* NullRendering: signal the fence without executing (wddm-semantics §8.1). */
     if (a->Flags.NullRendering)
         end = start;

@@ -195,6 +195,8 @@ static void *mock_gpu_thread(void *arg)
     }
 }
 
+static DXGKRNL_INTERFACE mock_started_cb; /* written at StartDevice, before any test reads it */
+
 static NTSTATUS APIENTRY mock_add_device(const PDEVICE_OBJECT pdo, PVOID *ctx)
 {
     struct mock_adapter *m = calloc(1, sizeof *m);
@@ -215,6 +217,7 @@ static NTSTATUS APIENTRY mock_start_device(const PVOID ctx, DXGK_START_INFO *si,
 {
     struct mock_adapter *m = ctx;
     m->cb = *ifc;
+    mock_started_cb = m->cb; /* the last started adapter's callbacks (context allocation tests) */
     *src = 0;
     *children = 0;
     pthread_create(&m->gpu, NULL, mock_gpu_thread, m);

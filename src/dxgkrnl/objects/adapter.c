@@ -205,6 +205,8 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
         .DxgkCbGetHandleData = dxgk_cb_get_handle_data,
         .DxgkCbQueryFeatureSupport = dxgk_cb_query_feature_support,
         .DxgkCbIsFeatureEnabled = dxgk_cb_is_feature_enabled,
+        .DxgkCbCreateContextAllocation = dxgk_cb_create_context_allocation,
+        .DxgkCbDestroyContextAllocation = dxgk_cb_destroy_context_allocation,
     };
     ULONG sources = 0, children = 0;
     st = ddi->DxgkDdiStartDevice(a->miniport, &si, &ifc, &sources, &children);

@@ -66,6 +66,7 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
     st = a->driver.ddi.DxgkDdiCreateContext(d->kmd, &cc);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("D3DKMTCreateContext: DxgkDdiCreateContext failed 0x%08x", (unsigned)st);
+        dxgk_context_allocations_destroy_owned(a, d, c); /* any the failing KMD left */
         dxgk_object_put(dxgk_handle_remove(c->handle, DXGK_TYPE_CONTEXT));
         goto out;
     }
@@ -92,6 +93,7 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
         if (dead)
             dxgk_refuse("D3DKMTCreateContext: device 0x%08x is being destroyed", args->hDevice);
         a->driver.ddi.DxgkDdiDestroyContext(c->kmd);
+        dxgk_context_allocations_destroy_owned(a, d, c); /* any the KMD left */
         dxgk_object_put(dxgk_handle_remove(c->handle, DXGK_TYPE_CONTEXT));
         st = dead ? STATUS_INVALID_PARAMETER : STATUS_NO_MEMORY;
         goto out;
@@ -144,6 +146,9 @@ void dxgk_context_destroy(struct dxgk_context *c)
     NTSTATUS st = a->driver.ddi.DxgkDdiDestroyContext(c->kmd);
     if (!NT_SUCCESS(st))
         dxgk_refuse("DestroyContext: DxgkDdiDestroyContext failed 0x%08x (ignored)", (unsigned)st);
+    /* GPU context allocations the KMD did not destroy (in its DxgkDdiDestroyContext) go with
+     * their context (wddm-semantics §1.2 invariant 7): their handles are invalid from now on. */
+    dxgk_context_allocations_destroy_owned(a, c->device, c);
     dxgk_object_put(&c->obj);
 }
 

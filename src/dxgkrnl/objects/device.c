@@ -53,6 +53,7 @@ NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
     NTSTATUS st = a->driver.ddi.DxgkDdiCreateDevice(a->miniport, &cd);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("D3DKMTCreateDevice: DxgkDdiCreateDevice failed 0x%08x", (unsigned)st);
+        dxgk_context_allocations_destroy_owned(a, d, NULL); /* any the failing KMD left */
         dxgk_object_put(dxgk_handle_remove(d->handle, DXGK_TYPE_DEVICE));
         return st;
     }
@@ -138,6 +139,9 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
     NTSTATUS st = a->driver.ddi.DxgkDdiDestroyDevice(d->kmd);
     if (!NT_SUCCESS(st))
         dxgk_refuse("D3DKMTDestroyDevice: DxgkDdiDestroyDevice failed 0x%08x (ignored)", (unsigned)st);
+    /* Device context allocations the KMD did not destroy (in its DxgkDdiDestroyDevice) go with
+     * their device (wddm-semantics §1.2 invariant 7). */
+    dxgk_context_allocations_destroy_owned(a, d, NULL);
     dxgk_object_put(o); /* the handle's reference */
     return STATUS_SUCCESS;
 }

@@ -148,6 +148,9 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
     for (UINT i = 0; i < p->alloc_count; i++)
         p->inst[i]->prepared_use[p->node] = p->ticket;
     for (int attempt = 0;; attempt++) {
+        /* Seed 000: the context's context allocations (and its device's) first: resident, and
+         * initialised, before the packet can reach the hardware queue. */
+        st = dxgk_context_allocations_make_resident_locked(a, p->ctx, &batch);
         for (UINT i = 0; i < p->alloc_count && NT_SUCCESS(st); i++)
             st = vidmm_make_resident_locked(a, p->inst[i], &batch, true);
         vidmm_paging_flush_locked(&batch);
@@ -172,6 +175,9 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
         if (in->gpu_fence > wait)
             wait = in->gpu_fence;
     }
+    UINT64 cw = dxgk_context_allocations_mark_used_locked(p->ctx, p->ticket);
+    if (cw > wait)
+        wait = cw;
     *paging_fence = wait;
     return STATUS_SUCCESS;
 }

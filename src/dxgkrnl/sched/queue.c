@@ -245,6 +245,10 @@ void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *p)
 {
     const struct sched_node *paging = &a->node[a->paging_node];
+    /* Seed 000: a context allocation not yet resident and initialised needs the worker's
+     * prepare step; once it is, the context's queued count keeps it (vidmm/evict.c). */
+    if (!dxgk_context_allocations_ready_locked(a, p->ctx))
+        return false;
     for (UINT i = 0; i < p->alloc_count; i++) {
         const struct vidmm_instance *in = p->inst[i];
         if (!in->segment_id || (in->gpu_fence && !sched_fence_completed(paging, in->gpu_fence)))
@@ -257,6 +261,7 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node
     pthread_mutex_unlock(&n->lock);
     if (!claimed)
         return false;
+    (void)dxgk_context_allocations_mark_used_locked(p->ctx, p->ticket); /* ready: no fence to wait */
     for (UINT i = 0; i < p->alloc_count; i++) { /* where each instance lives now */
         struct vidmm_instance *in = p->inst[i];
         in->prepared_use[p->node] = p->ticket; /* the GPU may touch it: not evicted (vidmm/evict.c) */
