@@ -24,6 +24,7 @@
 #include <wddm/wddm.h>
 
 #include "bench_vidmm.h"
+#include "kmt_client.h"
 #include "drv/swgpu_private.h"
 #include "gpu/swgpu_isa.h"
 #include "tool.h"
@@ -32,14 +33,6 @@
 #define SAFE_RELEASE(p) do { if (p) (p)->lpVtbl->Release(p); } while (0)
 
 static volatile uint64_t v_sink;
-
-static uint32_t rnd(uint32_t *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 17;
-    *x ^= *x << 5;
-    return *x;
-}
 
 static unsigned *make_trace(unsigned n, unsigned capacity, unsigned len)
 {
@@ -51,7 +44,7 @@ static unsigned *make_trace(unsigned n, unsigned capacity, unsigned len)
     for (unsigned i = 0; i < len; i++) {
         if (i && i % 64 == 0)
             base = (base + 2) % n;
-        t[i] = rnd(&x) % 10 == 0 ? rnd(&x) % n : (base + rnd(&x) % hot) % n;
+        t[i] = wddm_tool_rnd(&x) % 10 == 0 ? wddm_tool_rnd(&x) % n : (base + wddm_tool_rnd(&x) % hot) % n;
     }
     return t;
 }
@@ -151,74 +144,10 @@ out:
     return bytes;
 }
 
-struct kmt {
-    D3DKMT_HANDLE adapter, device, context;
-    D3DKMT_CREATECONTEXT cc;
-};
-
-static int kmt_open(struct kmt *k)
-{
-    memset(k, 0, sizeof *k);
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    if (D3DKMTEnumAdapters2(&en) != STATUS_SUCCESS || !en.NumAdapters)
-        return 0;
-    k->adapter = info[0].hAdapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = k->adapter };
-    if (D3DKMTCreateDevice(&cd) != STATUS_SUCCESS)
-        return 0;
-    k->device = cd.hDevice;
-    k->cc = (D3DKMT_CREATECONTEXT){ .hDevice = k->device, .NodeOrdinal = 0 };
-    if (D3DKMTCreateContext(&k->cc) != STATUS_SUCCESS)
-        return 0;
-    k->context = k->cc.hContext;
-    return 1;
-}
-
-static void kmt_close(struct kmt *k)
-{
-    D3DKMT_DESTROYDEVICE dd = { .hDevice = k->device };
-    D3DKMTDestroyDevice(&dd);
-    D3DKMT_CLOSEADAPTER ca = { .hAdapter = k->adapter };
-    D3DKMTCloseAdapter(&ca);
-}
-
-static D3DKMT_HANDLE kmt_alloc(struct kmt *k, UINT32 kind, UINT64 size)
-{
-    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
-                                     .kind = kind, .size = size, .dimension = 1, .width = (UINT32)size,
-                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
-    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
-    D3DKMT_CREATEALLOCATION ca = { .hDevice = k->device, .NumAllocations = 1, .pAllocationInfo = &ai };
-    return D3DKMTCreateAllocation(&ca) == STATUS_SUCCESS ? ai.hAllocation : 0;
-}
-
-static NTSTATUS kmt_copy(struct kmt *k, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
-{
-    struct swgpu_cmd_copy c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_COPY;
-    c.hdr.size_bytes = sizeof c;
-    c.row_bytes = bytes;
-    c.rows = 1;
-    c.slices = 1;
-    memcpy(k->cc.pCommandBuffer, &c, sizeof c);
-    k->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
-    k->cc.pAllocationList[0].WriteOperation = 1;
-    k->cc.pAllocationList[1] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = src };
-    k->cc.pPatchLocationList[0] = (D3DDDI_PATCHLOCATIONLIST){
-        .AllocationIndex = 0, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
-    k->cc.pPatchLocationList[1] = (D3DDDI_PATCHLOCATIONLIST){
-        .AllocationIndex = 1, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
-    D3DKMT_RENDER r = { .hContext = k->context, .CommandLength = sizeof c, .AllocationCount = 2,
-                        .PatchLocationCount = 2 };
-    return D3DKMTRender(&r);
-}
-
 static int bench_v1(int factor, int quick)
 {
-    struct kmt k;
-    if (!kmt_open(&k)) {
+    struct wddm_kmt k;
+    if (!wddm_kmt_open(&k)) {
         fprintf(stderr, "V1: no adapter\n");
         return 1;
     }
@@ -229,10 +158,10 @@ static int bench_v1(int factor, int quick)
     unsigned len = quick ? 1500 : 6000;
     unsigned *trace = make_trace(n, capacity, len);
     D3DKMT_HANDLE *a = calloc(n, sizeof *a);
-    D3DKMT_HANDLE sink_alloc = kmt_alloc(&k, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE sink_alloc = wddm_kmt_alloc(&k, SWGPU_ALLOC_READBACK, 4096);
     int ok = trace && a && sink_alloc && capacity > 1;
     for (unsigned i = 0; ok && i < n; i++)
-        ok = (a[i] = kmt_alloc(&k, SWGPU_ALLOC_GPU_ONLY, V1_SIZE)) != 0;
+        ok = (a[i] = wddm_kmt_alloc(&k, SWGPU_ALLOC_GPU_ONLY, V1_SIZE)) != 0;
     struct wddm_counters c0, c1;
     wddm_get_counters(&c0);
     uint64_t t0 = wddm_tool_now_ns();
@@ -243,7 +172,7 @@ static int bench_v1(int factor, int quick)
             seen[trace[i]] = 1;
             touched++;
         }
-        ok = kmt_copy(&k, sink_alloc, a[trace[i]], 256) == STATUS_SUCCESS;
+        ok = wddm_kmt_copy(&k, sink_alloc, a[trace[i]], 256) == STATUS_SUCCESS;
     }
     D3DKMT_LOCK l = { .hDevice = k.device, .hAllocation = sink_alloc };
     l.Flags.ReadOnly = 1;
@@ -269,7 +198,7 @@ static int bench_v1(int factor, int quick)
     free(seen);
     free(a);
     free(trace);
-    kmt_close(&k); /* destroys every allocation of the run */
+    wddm_kmt_close(&k); /* destroys every allocation of the run */
     return ok ? 0 : 1;
 }
 
@@ -307,7 +236,7 @@ static int bench_v2(int quick)
     /* Warm-up: every texture read back once (each is saved to its backing store once, and the
      * segments' pages are touched once), then the steady state is measured. */
     for (int r = -COUNT; ok && r < iters; r++) {
-        int i = r < 0 ? r + COUNT : (int)(rnd(&x) % COUNT);
+        int i = r < 0 ? r + COUNT : (int)(wddm_tool_rnd(&x) % COUNT);
         uint64_t t0 = wddm_tool_now_ns();
         ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)stg, (ID3D11Resource *)tex[i]);
         D3D11_MAPPED_SUBRESOURCE m;

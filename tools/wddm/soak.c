@@ -18,71 +18,12 @@
 #include "dxgkrnl/dxgkrnl.h"
 #include "drv/swgpu_private.h"
 #include "gpu/swgpu_isa.h"
+#include "kmt_client.h"
 #include "tool.h"
 
 #define SOAK_SIZE (128u * 1024u)  /* the upload and readback buffers: the largest class */
 #define SOAK_CLASSES 8u
 #define SOAK_CLASS_SIZE(i) ((1u + (i) % SOAK_CLASSES) * 16u * 1024u) /* allocation i's size */
-
-struct soak {
-    D3DKMT_HANDLE adapter, device, context;
-    D3DKMT_CREATECONTEXT cc;
-};
-
-static D3DKMT_HANDLE soak_alloc(struct soak *s, UINT32 kind, UINT32 size)
-{
-    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
-                                     .kind = kind, .size = size, .dimension = 1, .width = size,
-                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
-    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
-    D3DKMT_CREATEALLOCATION ca = { .hDevice = s->device, .NumAllocations = 1, .pAllocationInfo = &ai };
-    return D3DKMTCreateAllocation(&ca) == STATUS_SUCCESS ? ai.hAllocation : 0;
-}
-
-static NTSTATUS soak_copy(struct soak *s, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
-{
-    struct swgpu_cmd_copy c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_COPY;
-    c.hdr.size_bytes = sizeof c;
-    c.row_bytes = bytes;
-    c.rows = 1;
-    c.slices = 1;
-    memcpy(s->cc.pCommandBuffer, &c, sizeof c);
-    s->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
-    s->cc.pAllocationList[0].WriteOperation = 1;
-    s->cc.pAllocationList[1] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = src };
-    s->cc.pPatchLocationList[0] = (D3DDDI_PATCHLOCATIONLIST){
-        .AllocationIndex = 0, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
-    s->cc.pPatchLocationList[1] = (D3DDDI_PATCHLOCATIONLIST){
-        .AllocationIndex = 1, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
-    D3DKMT_RENDER r = { .hContext = s->context, .CommandLength = sizeof c, .AllocationCount = 2,
-                        .PatchLocationCount = 2 };
-    return D3DKMTRender(&r);
-}
-
-static NTSTATUS soak_lock(struct soak *s, D3DKMT_HANDLE a, UINT flags, void **p)
-{
-    D3DKMT_LOCK l = { .hDevice = s->device, .hAllocation = a };
-    l.Flags.Value = flags;
-    NTSTATUS st = D3DKMTLock(&l);
-    *p = l.pData;
-    return st;
-}
-
-static void soak_unlock(struct soak *s, D3DKMT_HANDLE a)
-{
-    D3DKMT_UNLOCK u = { .hDevice = s->device, .NumAllocations = 1, .phAllocations = &a };
-    D3DKMTUnlock(&u);
-}
-
-static uint32_t rnd(uint32_t *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 17;
-    *x ^= *x << 5;
-    return *x;
-}
 
 static uint64_t checksum(const uint8_t *b, size_t n)
 {
@@ -114,31 +55,19 @@ int wddm_tool_soak(int argc, char **argv)
     /* Average size 72 KiB: n allocations of 4x the local segment in all. */
     unsigned n = (unsigned)(4 * (local_mb << 20) / (72u * 1024u)) / SOAK_CLASSES * SOAK_CLASSES;
 
-    struct soak s;
-    memset(&s, 0, sizeof s);
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    if (D3DKMTEnumAdapters2(&en) != STATUS_SUCCESS || en.NumAdapters == 0) {
+    struct wddm_kmt s;
+    if (!wddm_kmt_open(&s)) {
         fprintf(stderr, "wddm soak: no adapter\n");
         return 1;
     }
-    s.adapter = info[0].hAdapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = s.adapter };
-    if (D3DKMTCreateDevice(&cd) != STATUS_SUCCESS)
-        return 1;
-    s.device = cd.hDevice;
-    s.cc = (D3DKMT_CREATECONTEXT){ .hDevice = s.device, .NodeOrdinal = 0 };
-    if (D3DKMTCreateContext(&s.cc) != STATUS_SUCCESS)
-        return 1;
-    s.context = s.cc.hContext;
 
-    D3DKMT_HANDLE up = soak_alloc(&s, SWGPU_ALLOC_UPLOAD, SOAK_SIZE), rb = soak_alloc(&s, SWGPU_ALLOC_READBACK, SOAK_SIZE);
+    D3DKMT_HANDLE up = wddm_kmt_alloc(&s, SWGPU_ALLOC_UPLOAD, SOAK_SIZE), rb = wddm_kmt_alloc(&s, SWGPU_ALLOC_READBACK, SOAK_SIZE);
     D3DKMT_HANDLE *a = calloc(n, sizeof *a);
     uint64_t *sum = calloc(n, sizeof *sum);
     uint8_t *zero = calloc(1, SOAK_SIZE);
     int ok = up && rb && a && sum && zero && n >= SOAK_CLASSES;
     for (unsigned i = 0; ok && i < n; i++) {
-        a[i] = soak_alloc(&s, SWGPU_ALLOC_GPU_ONLY, SOAK_CLASS_SIZE(i));
+        a[i] = wddm_kmt_alloc(&s, SWGPU_ALLOC_GPU_ONLY, SOAK_CLASS_SIZE(i));
         sum[i] = checksum(zero, SOAK_CLASS_SIZE(i)); /* a fresh placement is zero-filled */
         ok = a[i] != 0;
     }
@@ -148,37 +77,37 @@ int wddm_tool_soak(int argc, char **argv)
     unsigned long long errors = 0, reads = 0, failed_calls = 0;
     uint32_t x = 0x5eed;
     for (unsigned long long op = 0; ok && op < ops; op++) {
-        uint32_t r = rnd(&x) % 10;
-        unsigned i = rnd(&x) % n;
+        uint32_t r = wddm_tool_rnd(&x) % 10;
+        unsigned i = wddm_tool_rnd(&x) % n;
         UINT32 size = SOAK_CLASS_SIZE(i);
         void *p;
         if (r < 3) {
-            if (soak_lock(&s, up, 0x80 /* Discard */ | 0x2 /* WriteOnly */, &p) != STATUS_SUCCESS) {
+            if (wddm_kmt_lock(&s, up, 0x80 /* Discard */ | 0x2 /* WriteOnly */, &p) != STATUS_SUCCESS) {
                 failed_calls++;
                 continue;
             }
             uint32_t y = (uint32_t)op * 2654435761u + 1u;
             uint8_t *b = p;
             for (unsigned k = 0; k < size; k++)
-                b[k] = (uint8_t)rnd(&y);
+                b[k] = (uint8_t)wddm_tool_rnd(&y);
             sum[i] = checksum(b, size);
-            soak_unlock(&s, up);
-            failed_calls += soak_copy(&s, a[i], up, size) != STATUS_SUCCESS;
+            wddm_kmt_unlock(&s, up);
+            failed_calls += wddm_kmt_copy(&s, a[i], up, size) != STATUS_SUCCESS;
         } else if (r < 7) {
             /* Another allocation of the same size class. */
-            unsigned j = (rnd(&x) % (n / SOAK_CLASSES)) * SOAK_CLASSES + i % SOAK_CLASSES;
-            if (soak_copy(&s, a[i], a[j], size) == STATUS_SUCCESS)
+            unsigned j = (wddm_tool_rnd(&x) % (n / SOAK_CLASSES)) * SOAK_CLASSES + i % SOAK_CLASSES;
+            if (wddm_kmt_copy(&s, a[i], a[j], size) == STATUS_SUCCESS)
                 sum[i] = sum[j];
             else
                 failed_calls++;
         } else {
-            if (soak_copy(&s, rb, a[i], size) != STATUS_SUCCESS ||
-                soak_lock(&s, rb, 0x1 /* ReadOnly */, &p) != STATUS_SUCCESS) {
+            if (wddm_kmt_copy(&s, rb, a[i], size) != STATUS_SUCCESS ||
+                wddm_kmt_lock(&s, rb, 0x1 /* ReadOnly */, &p) != STATUS_SUCCESS) {
                 failed_calls++;
                 continue;
             }
             uint64_t got = checksum(p, size);
-            soak_unlock(&s, rb);
+            wddm_kmt_unlock(&s, rb);
             reads++;
             if (got != sum[i]) {
                 errors++;
@@ -223,10 +152,7 @@ int wddm_tool_soak(int argc, char **argv)
     free(zero);
     free(sum);
     free(a);
-    D3DKMT_DESTROYDEVICE dd = { .hDevice = s.device };
-    D3DKMTDestroyDevice(&dd);
-    D3DKMT_CLOSEADAPTER ca = { .hAdapter = s.adapter };
-    D3DKMTCloseAdapter(&ca);
+    wddm_kmt_close(&s);
     ok = ok && !errors && !failed_calls;
     printf("wddm soak: %s\n", ok ? "nothing lost" : "FAILED");
     return ok ? 0 : 1;

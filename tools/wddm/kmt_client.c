@@ -1,0 +1,94 @@
+/* The tools' client at the D3DKMT boundary: see kmt_client.h. */
+#include "kmt_client.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "drv/swgpu_private.h"
+#include "gpu/swgpu_isa.h"
+
+BOOL wddm_kmt_open(struct wddm_kmt *k)
+{
+    memset(k, 0, sizeof *k);
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    if (D3DKMTEnumAdapters2(&en) != STATUS_SUCCESS || !en.NumAdapters)
+        return FALSE;
+    for (ULONG i = 1; i < en.NumAdapters; i++) {
+        D3DKMT_CLOSEADAPTER c = { .hAdapter = info[i].hAdapter };
+        D3DKMTCloseAdapter(&c);
+    }
+    k->adapter = info[0].hAdapter;
+    D3DKMT_CREATEDEVICE cd = { .hAdapter = k->adapter };
+    if (D3DKMTCreateDevice(&cd) == STATUS_SUCCESS) {
+        k->device = cd.hDevice;
+        k->cc = (D3DKMT_CREATECONTEXT){ .hDevice = k->device, .NodeOrdinal = 0 };
+        if (D3DKMTCreateContext(&k->cc) == STATUS_SUCCESS) {
+            k->context = k->cc.hContext;
+            return TRUE;
+        }
+    }
+    wddm_kmt_close(k);
+    return FALSE;
+}
+
+void wddm_kmt_close(struct wddm_kmt *k)
+{
+    if (k->device) {
+        D3DKMT_DESTROYDEVICE dd = { .hDevice = k->device };
+        D3DKMTDestroyDevice(&dd);
+    }
+    if (k->adapter) {
+        D3DKMT_CLOSEADAPTER ca = { .hAdapter = k->adapter };
+        D3DKMTCloseAdapter(&ca);
+    }
+    memset(k, 0, sizeof *k);
+}
+
+D3DKMT_HANDLE wddm_kmt_alloc(struct wddm_kmt *k, UINT32 kind, UINT64 size)
+{
+    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                     .kind = kind, .size = size, .dimension = 1, .width = (UINT32)size,
+                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = k->device, .NumAllocations = 1, .pAllocationInfo = &ai };
+    return D3DKMTCreateAllocation(&ca) == STATUS_SUCCESS ? ai.hAllocation : 0;
+}
+
+NTSTATUS wddm_kmt_copy(struct wddm_kmt *k, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
+{
+    struct swgpu_cmd_copy c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_COPY;
+    c.hdr.size_bytes = sizeof c;
+    c.row_bytes = bytes;
+    c.rows = 1;
+    c.slices = 1;
+    memcpy(k->cc.pCommandBuffer, &c, sizeof c);
+    /* Address fields hold 0; the KMD patches allocation address + AllocationOffset in. */
+    k->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
+    k->cc.pAllocationList[0].WriteOperation = 1;
+    k->cc.pAllocationList[1] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = src };
+    k->cc.pPatchLocationList[0] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 0, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
+    k->cc.pPatchLocationList[1] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 1, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
+    D3DKMT_RENDER r = { .hContext = k->context, .CommandLength = sizeof c, .AllocationCount = 2,
+                        .PatchLocationCount = 2 };
+    return D3DKMTRender(&r);
+}
+
+NTSTATUS wddm_kmt_lock(struct wddm_kmt *k, D3DKMT_HANDLE a, UINT flags, void **p)
+{
+    D3DKMT_LOCK l = { .hDevice = k->device, .hAllocation = a };
+    l.Flags.Value = flags;
+    NTSTATUS st = D3DKMTLock(&l);
+    *p = l.pData;
+    return st;
+}
+
+void wddm_kmt_unlock(struct wddm_kmt *k, D3DKMT_HANDLE a)
+{
+    D3DKMT_UNLOCK u = { .hDevice = k->device, .NumAllocations = 1, .phAllocations = &a };
+    D3DKMTUnlock(&u);
+}
