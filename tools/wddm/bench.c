@@ -14,6 +14,7 @@
 #include <d3d11.h>
 
 #include "bench_deferred.h"
+#include "bench_sched.h"
 #include "bench_vidmm.h"
 #include "tool.h"
 
@@ -276,5 +277,7 @@ int wddm_tool_bench(int argc, char **argv)
     rc |= wddm_bench_vidmm(quick);
     /* Issue 5: deferred-context recording throughput on 1 and 2 threads. */
     rc |= wddm_bench_deferred(quick);
+    /* Issue 4: submission rate (1 and 8 contexts), submit-to-fence latency, CPU wake-up. */
+    rc |= wddm_bench_sched(quick);
     return rc;
 }

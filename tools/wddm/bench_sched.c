@@ -1,0 +1,241 @@
+/* Issue 4's scheduler benchmarks, each against its limit measured in the same run:
+ *  S1  submissions per second of tiny (one NOP) DMA buffers on one context, and on 8 contexts
+ *      round-robin (every submission then costs a context switch: seed 000);
+ *  S2  latency from a submission to its monitored fence signalled, GPU idle;
+ *  S3  CPU wake-up: a ping-pong between two threads through monitored fences
+ *      (SignalFromCpu / WaitForSynchronizationObjectFromCpu) against the same ping-pong through
+ *      a bare pthread mutex + condition variable (aim: within 2x).
+ * Medians over repeated runs; the tool drives the kernel below the D3D11 API (kmt_client.h). */
+#include "bench_sched.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <wddm/d3dkmthk.h>
+#include <wddm/wddm.h>
+
+#include "gpu/swgpu_isa.h"
+#include "kmt_client.h"
+#include "tool.h"
+
+#define CTX 8
+#define REPS 11
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    return v[n / 2];
+}
+
+static NTSTATUS submit_nop(const D3DKMT_CREATECONTEXT *cc)
+{
+    struct swgpu_cmd_header nop = { .opcode = SWGPU_OP_NOP, .size_bytes = sizeof nop };
+    memcpy(cc->pCommandBuffer, &nop, sizeof nop);
+    D3DKMT_RENDER r = { .hContext = cc->hContext, .CommandLength = sizeof nop };
+    return D3DKMTRender(&r);
+}
+
+static D3DKMT_HANDLE fence_create(D3DKMT_HANDLE device)
+{
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 c = { .hDevice = device };
+    c.Info.Type = D3DDDI_MONITORED_FENCE;
+    return D3DKMTCreateSynchronizationObject2(&c) == STATUS_SUCCESS ? c.hSyncObject : 0;
+}
+
+static void fence_destroy(D3DKMT_HANDLE h)
+{
+    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT d = { .hSyncObject = h };
+    D3DKMTDestroySynchronizationObject(&d);
+}
+
+static NTSTATUS gpu_signal(D3DKMT_HANDLE context, D3DKMT_HANDLE fence, UINT64 value)
+{
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU s = { .hContext = context, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &fence };
+    s.MonitoredFenceValueArray = &value;
+    return D3DKMTSignalSynchronizationObjectFromGpu(&s);
+}
+
+static NTSTATUS cpu_signal(D3DKMT_HANDLE device, D3DKMT_HANDLE fence, UINT64 value)
+{
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU s = { .hDevice = device, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &fence, .FenceValueArray = &value };
+    return D3DKMTSignalSynchronizationObjectFromCpu(&s);
+}
+
+static NTSTATUS cpu_wait(D3DKMT_HANDLE device, const D3DKMT_HANDLE *fences, const UINT64 *values, UINT n)
+{
+    D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU w = { .hDevice = device, .ObjectCount = n,
+                                                      .ObjectHandleArray = fences, .FenceValueArray = values };
+    return D3DKMTWaitForSynchronizationObjectFromCpu(&w);
+}
+
+/* S1: `n` NOP submissions spread over `contexts` contexts, then a fence per context. */
+static int bench_s1(struct wddm_kmt *k, D3DKMT_CREATECONTEXT *cc, const D3DKMT_HANDLE *fence, UINT contexts,
+                    int n, UINT64 *value)
+{
+    uint64_t t[REPS];
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    for (int r = -1; r < REPS; r++) {
+        uint64_t t0 = wddm_tool_now_ns();
+        for (int i = 0; i < n; i++)
+            if (submit_nop(&cc[(UINT)i % contexts]) != STATUS_SUCCESS)
+                return 1;
+        (*value)++;
+        UINT64 v[CTX];
+        for (UINT c = 0; c < contexts; c++) {
+            if (gpu_signal(cc[c].hContext, fence[c], *value) != STATUS_SUCCESS)
+                return 1;
+            v[c] = *value;
+        }
+        if (cpu_wait(k->device, fence, v, contexts) != STATUS_SUCCESS)
+            return 1;
+        if (r >= 0)
+            t[r] = wddm_tool_now_ns() - t0;
+    }
+    wddm_get_counters(&c1);
+    uint64_t m = median(t, REPS);
+    printf("S1 tiny DMA buffers, %u context%s: %9.0f submissions/s  (%d per run, median of %d; %llu context "
+           "switches over the runs)\n",
+           contexts, contexts > 1 ? "s round-robin" : "           ", (double)n * 1e9 / (double)m, n, REPS,
+           (unsigned long long)(c1.context_switches - c0.context_switches));
+    return 0;
+}
+
+/* S2: one NOP + its fence, waited for, on an idle GPU. */
+static int bench_s2(struct wddm_kmt *k, D3DKMT_HANDLE fence, int iters, UINT64 *value)
+{
+    uint64_t *t = malloc(sizeof *t * (size_t)iters);
+    for (int i = 0; i < iters; i++) {
+        uint64_t t0 = wddm_tool_now_ns();
+        (*value)++;
+        if (submit_nop(&k->cc) != STATUS_SUCCESS || gpu_signal(k->context, fence, *value) != STATUS_SUCCESS ||
+            cpu_wait(k->device, &fence, value, 1) != STATUS_SUCCESS) {
+            free(t);
+            return 1;
+        }
+        t[i] = wddm_tool_now_ns() - t0;
+    }
+    printf("S2 submission -> monitored fence signalled, idle GPU: %6.1f us median  (%d iterations)\n",
+           (double)median(t, iters) / 1e3, iters);
+    free(t);
+    return 0;
+}
+
+/* S3: ping-pong between two threads, through monitored fences and through a condvar. */
+struct pingpong {
+    struct wddm_kmt *k;
+    D3DKMT_HANDLE ping, pong;
+    int rounds;
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    UINT64 turn; /* condvar version: protected by m */
+};
+
+static void *fence_ponger(void *arg)
+{
+    struct pingpong *p = arg;
+    for (UINT64 i = 1; i <= (UINT64)p->rounds; i++) {
+        if (cpu_wait(p->k->device, &p->ping, &i, 1) != STATUS_SUCCESS ||
+            cpu_signal(p->k->device, p->pong, i) != STATUS_SUCCESS)
+            break;
+    }
+    return NULL;
+}
+
+static void *cv_ponger(void *arg)
+{
+    struct pingpong *p = arg;
+    pthread_mutex_lock(&p->m);
+    for (UINT64 i = 1; i <= (UINT64)p->rounds; i++) {
+        while (p->turn != 2 * i - 1)
+            pthread_cond_wait(&p->cv, &p->m);
+        p->turn = 2 * i;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->m);
+    return NULL;
+}
+
+static int bench_s3(struct wddm_kmt *k, int rounds)
+{
+    struct pingpong p = { .k = k, .rounds = rounds, .ping = fence_create(k->device), .pong = fence_create(k->device) };
+    pthread_mutex_init(&p.m, NULL);
+    pthread_cond_init(&p.cv, NULL);
+    uint64_t *tf = malloc(sizeof *tf * (size_t)rounds), *tc = malloc(sizeof *tc * (size_t)rounds);
+    int rc = !p.ping || !p.pong || !tf || !tc;
+    pthread_t th;
+    if (!rc && pthread_create(&th, NULL, fence_ponger, &p) == 0) {
+        for (UINT64 i = 1; i <= (UINT64)rounds && !rc; i++) {
+            uint64_t t0 = wddm_tool_now_ns();
+            rc = cpu_signal(k->device, p.ping, i) != STATUS_SUCCESS || cpu_wait(k->device, &p.pong, &i, 1) != STATUS_SUCCESS;
+            tf[i - 1] = wddm_tool_now_ns() - t0;
+        }
+        pthread_join(th, NULL);
+    }
+    if (!rc && pthread_create(&th, NULL, cv_ponger, &p) == 0) {
+        pthread_mutex_lock(&p.m);
+        for (UINT64 i = 1; i <= (UINT64)rounds; i++) {
+            uint64_t t0 = wddm_tool_now_ns();
+            p.turn = 2 * i - 1;
+            pthread_cond_broadcast(&p.cv);
+            while (p.turn != 2 * i)
+                pthread_cond_wait(&p.cv, &p.m);
+            tc[i - 1] = wddm_tool_now_ns() - t0;
+        }
+        pthread_mutex_unlock(&p.m);
+        pthread_join(th, NULL);
+    }
+    if (!rc) {
+        double f = (double)median(tf, rounds), c = (double)median(tc, rounds);
+        printf("S3 CPU wake-up round trip: monitored fences %6.1f us, pthread condvar %6.1f us  ratio %4.2fx  (%d rounds, "
+               "median)\n", f / 1e3, c / 1e3, f / c, rounds);
+    }
+    free(tf);
+    free(tc);
+    if (p.ping)
+        fence_destroy(p.ping);
+    if (p.pong)
+        fence_destroy(p.pong);
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.m);
+    return rc;
+}
+
+int wddm_bench_sched(int quick)
+{
+    struct wddm_kmt k;
+    if (!wddm_kmt_open(&k)) {
+        fprintf(stderr, "S: no adapter\n");
+        return 1;
+    }
+    D3DKMT_CREATECONTEXT cc[CTX];
+    D3DKMT_HANDLE fence[CTX];
+    cc[0] = k.cc;
+    int rc = 0;
+    for (int c = 0; c < CTX && !rc; c++) {
+        if (c) {
+            cc[c] = (D3DKMT_CREATECONTEXT){ .hDevice = k.device, .NodeOrdinal = 0 };
+            rc = D3DKMTCreateContext(&cc[c]) != STATUS_SUCCESS;
+        }
+        rc = rc || !(fence[c] = fence_create(k.device));
+    }
+    UINT64 value = 0;
+    int n = quick ? 500 : 20000;
+    if (!rc)
+        rc = bench_s1(&k, cc, fence, 1, n, &value) || bench_s1(&k, cc, fence, CTX, n, &value) ||
+             bench_s2(&k, fence[0], quick ? 20 : 500, &value) || bench_s3(&k, quick ? 50 : 2000);
+    if (rc)
+        fprintf(stderr, "S: a scheduler call failed\n");
+    wddm_kmt_close(&k); /* destroys the contexts and fences with the device */
+    return rc;
+}
