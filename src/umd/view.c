@@ -1,5 +1,5 @@
-/* view.c - render-target views: which subresources (or buffer elements) a view names and in
- * which format, so ClearRenderTargetView can fill them (clear.c). */
+/* view.c - render-target, shader-resource and unordered-access views: which subresources (or
+ * buffer elements) a view names and in which format, so the clears can fill them (clear.c). */
 #include "umd/umd.h"
 
 #include <string.h>
@@ -17,38 +17,40 @@ static UINT umd_clamp_count(UINT first, UINT count, UINT total)
     return count > total - first ? total - first : count;
 }
 
+/* Fills a view record (render-target, shader-resource and unordered-access views all use struct
+ * umd_rtv): a buffer's element range, or a mip (out of range: 0) and a slice range clamped to
+ * the array size, or to that mip's depth for a 3-D render-target view (FirstW/WSize). */
+static void view_fill(struct umd_rtv *v, struct umd_resource *res, DXGI_FORMAT format, D3D10DDIRESOURCE_TYPE dim,
+                      UINT first_element, UINT num_elements, UINT mip, UINT first_slice, UINT slice_count,
+                      BOOL depth_slices)
+{
+    memset(v, 0, sizeof *v);
+    v->resource = res;
+    v->format = format;
+    v->dimension = dim;
+    if (dim == D3D10DDIRESOURCE_BUFFER || dim == D3D11DDIRESOURCE_BUFFEREX) {
+        v->first_element = first_element;
+        v->element_count = num_elements;
+        return;
+    }
+    v->mip = mip < res->mip_levels ? mip : 0;
+    UINT total = depth_slices ? res->sub[v->mip].depth : res->array_size;
+    v->first_slice = first_slice;
+    v->slice_count = umd_clamp_count(first_slice, slice_count, total);
+}
+
 VOID APIENTRY umd_CreateRenderTargetView(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_CREATERENDERTARGETVIEW *args,
                                          D3D10DDI_HRENDERTARGETVIEW hView, D3D10DDI_HRTRENDERTARGETVIEW hRTView)
 {
-    struct umd_rtv *v = hView.pDrvPrivate;
     struct umd_resource *res = umd_resource(args->hDrvResource);
-    memset(v, 0, sizeof *v);
-    v->resource = res;
-    v->format = args->Format != DXGI_FORMAT_UNKNOWN ? args->Format : res->format;
-    v->dimension = args->ResourceDimension;
-    switch (args->ResourceDimension) {
-    case D3D10DDIRESOURCE_BUFFER:
-    case D3D11DDIRESOURCE_BUFFEREX:
-        v->first_element = args->Buffer.FirstElement;
-        v->element_count = args->Buffer.NumElements;
-        break;
-    case D3D10DDIRESOURCE_TEXTURE3D: {
-        v->mip = args->Tex3D.MipSlice < res->mip_levels ? args->Tex3D.MipSlice : 0;
-        UINT depth = res->sub[v->mip].depth;
-        v->first_slice = args->Tex3D.FirstW;
-        v->slice_count = umd_clamp_count(args->Tex3D.FirstW, args->Tex3D.WSize, depth);
-        break;
-    }
-    case D3D10DDIRESOURCE_TEXTURE1D:
-    case D3D10DDIRESOURCE_TEXTURE2D:
-    case D3D10DDIRESOURCE_TEXTURECUBE:
-    default:
-        /* Tex1D, Tex2D and TexCube views share one layout {MipSlice, FirstArraySlice, ArraySize}. */
-        v->mip = args->Tex2D.MipSlice < res->mip_levels ? args->Tex2D.MipSlice : 0;
-        v->first_slice = args->Tex2D.FirstArraySlice;
-        v->slice_count = umd_clamp_count(args->Tex2D.FirstArraySlice, args->Tex2D.ArraySize, res->array_size);
-        break;
-    }
+    DXGI_FORMAT format = args->Format != DXGI_FORMAT_UNKNOWN ? args->Format : res->format;
+    if (args->ResourceDimension == D3D10DDIRESOURCE_TEXTURE3D)
+        view_fill(hView.pDrvPrivate, res, format, args->ResourceDimension, 0, 0, args->Tex3D.MipSlice,
+                  args->Tex3D.FirstW, args->Tex3D.WSize, TRUE);
+    else /* buffers; Tex1D, Tex2D and TexCube views share one layout {MipSlice, FirstArraySlice, ArraySize} */
+        view_fill(hView.pDrvPrivate, res, format, args->ResourceDimension, args->Buffer.FirstElement,
+                  args->Buffer.NumElements, args->Tex2D.MipSlice, args->Tex2D.FirstArraySlice, args->Tex2D.ArraySize,
+                  FALSE);
 }
 
 VOID APIENTRY umd_DestroyRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRENDERTARGETVIEW hView)
@@ -67,20 +69,9 @@ SIZE_T APIENTRY umd_CalcPrivateShaderResourceViewSize(D3D10DDI_HDEVICE hDevice,
 VOID APIENTRY umd_CreateShaderResourceView(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *args,
                                            D3D10DDI_HSHADERRESOURCEVIEW hView, D3D10DDI_HRTSHADERRESOURCEVIEW hRT)
 {
-    struct umd_rtv *v = hView.pDrvPrivate;
-    struct umd_resource *res = umd_resource(args->hDrvResource);
-    memset(v, 0, sizeof *v);
-    v->resource = res;
-    v->format = args->Format;
-    v->dimension = args->ResourceDimension;
-    if (args->ResourceDimension == D3D10DDIRESOURCE_BUFFER || args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX) {
-        v->first_element = args->Buffer.FirstElement;
-        v->element_count = args->Buffer.NumElements;
-    } else {
-        v->mip = args->Tex2D.MostDetailedMip < res->mip_levels ? args->Tex2D.MostDetailedMip : 0;
-        v->first_slice = args->Tex2D.FirstArraySlice;
-        v->slice_count = umd_clamp_count(args->Tex2D.FirstArraySlice, args->Tex2D.ArraySize, res->array_size);
-    }
+    view_fill(hView.pDrvPrivate, umd_resource(args->hDrvResource), args->Format, args->ResourceDimension,
+              args->Buffer.FirstElement, args->Buffer.NumElements, args->Tex2D.MostDetailedMip,
+              args->Tex2D.FirstArraySlice, args->Tex2D.ArraySize, FALSE);
 }
 
 VOID APIENTRY umd_DestroyShaderResourceView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HSHADERRESOURCEVIEW hView)
@@ -96,20 +87,9 @@ SIZE_T APIENTRY umd_CalcPrivateUnorderedAccessViewSize(D3D10DDI_HDEVICE hDevice,
 VOID APIENTRY umd_CreateUnorderedAccessView(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATEUNORDEREDACCESSVIEW *args,
                                             D3D11DDI_HUNORDEREDACCESSVIEW hView, D3D11DDI_HRTUNORDEREDACCESSVIEW hRT)
 {
-    struct umd_rtv *v = hView.pDrvPrivate;
-    struct umd_resource *res = umd_resource(args->hDrvResource);
-    memset(v, 0, sizeof *v);
-    v->resource = res;
-    v->format = args->Format;
-    v->dimension = args->ResourceDimension;
-    if (args->ResourceDimension == D3D10DDIRESOURCE_BUFFER || args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX) {
-        v->first_element = args->Buffer.FirstElement;
-        v->element_count = args->Buffer.NumElements;
-    } else {
-        v->mip = args->Tex2D.MipSlice < res->mip_levels ? args->Tex2D.MipSlice : 0;
-        v->first_slice = args->Tex2D.FirstArraySlice;
-        v->slice_count = umd_clamp_count(args->Tex2D.FirstArraySlice, args->Tex2D.ArraySize, res->array_size);
-    }
+    view_fill(hView.pDrvPrivate, umd_resource(args->hDrvResource), args->Format, args->ResourceDimension,
+              args->Buffer.FirstElement, args->Buffer.NumElements, args->Tex2D.MipSlice,
+              args->Tex2D.FirstArraySlice, args->Tex2D.ArraySize, FALSE);
 }
 
 VOID APIENTRY umd_DestroyUnorderedAccessView(D3D10DDI_HDEVICE hDevice, D3D11DDI_HUNORDEREDACCESSVIEW hView)
