@@ -808,6 +808,57 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_PATCH)(const HANDLE hAdapter, const DXGKARG_
 typedef NTSTATUS (APIENTRY *DXGKDDI_SUBMITCOMMAND)(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_BUILDPAGINGBUFFER)(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYCURRENTFENCE)(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *);
+
+/* Preemption and recovery (wddm-semantics §8.2 invariant 4, §8.3; "TDR changes in Windows 8"). */
+typedef struct _DXGK_PREEMPTCOMMANDFLAGS {
+    union {
+        struct { UINT Reserved : 32; };
+        UINT Value;
+    };
+} DXGK_PREEMPTCOMMANDFLAGS;
+
+typedef struct _DXGKARG_PREEMPTCOMMAND {
+    UINT PreemptionFenceId;           /* the request's own fence, above every submitted one */
+    UINT NodeOrdinal;
+    UINT EngineOrdinal;
+    DXGK_PREEMPTCOMMANDFLAGS Flags;
+} DXGKARG_PREEMPTCOMMAND;
+
+typedef struct _DXGKARG_RESETENGINE {
+    UINT NodeOrdinal;                 /* [in] */
+    UINT EngineOrdinal;               /* [in] */
+    UINT LastAbortedFenceId;          /* [out] the packet aborted in the middle of execution, or the
+                                         last completed fence when the queue was already empty */
+} DXGKARG_RESETENGINE;
+
+typedef struct _DXGK_ENGINESTATUS {
+    union {
+        struct {
+            UINT Responsive : 1;      /* the node makes progress */
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} DXGK_ENGINESTATUS;
+
+typedef struct _DXGKARG_QUERYENGINESTATUS {
+    UINT NodeOrdinal;                 /* [in] */
+    UINT EngineOrdinal;               /* [in] */
+    DXGK_ENGINESTATUS EngineStatus;   /* [out] */
+} DXGKARG_QUERYENGINESTATUS;
+
+typedef struct _DXGKARG_QUERYDEPENDENTENGINEGROUP {
+    UINT NodeOrdinal;                 /* [in] */
+    UINT EngineOrdinal;               /* [in] */
+    ULONGLONG DependentNodeOrdinalMask; /* [out] every node a reset of this one affects */
+} DXGKARG_QUERYDEPENDENTENGINEGROUP;
+
+typedef NTSTATUS (APIENTRY *DXGKDDI_PREEMPTCOMMAND)(const HANDLE hAdapter, const DXGKARG_PREEMPTCOMMAND *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_RESETFROMTIMEOUT)(const PVOID MiniportDeviceContext);
+typedef NTSTATUS (APIENTRY *DXGKDDI_RESTARTFROMTIMEOUT)(const PVOID MiniportDeviceContext);
+typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYDEPENDENTENGINEGROUP)(const HANDLE hAdapter, DXGKARG_QUERYDEPENDENTENGINEGROUP *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYENGINESTATUS)(const HANDLE hAdapter, DXGKARG_QUERYENGINESTATUS *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_RESETENGINE)(const HANDLE hAdapter, DXGKARG_RESETENGINE *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_SETALLOCATIONBACKINGSTORE)(const HANDLE hAdapter,
                                                                 const DXGKARG_SETALLOCATIONBACKINGSTORE *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_ESCAPE)(const HANDLE hAdapter, const DXGKARG_ESCAPE *);
@@ -839,6 +890,14 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     DXGKDDI_DESTROYCONTEXT DxgkDdiDestroyContext;
     DXGKDDI_SETALLOCATIONBACKINGSTORE DxgkDdiSetAllocationBackingStore; /* optional (seed 002) */
     DXGKDDI_ESCAPE DxgkDdiEscape;                                        /* optional */
+    /* Preemption (required with SchedulingCaps.PreemptionAware) and recovery: ResetFromTimeout
+     * and RestartFromTimeout always; the other three with DXGK_DRIVERCAPS.SupportPerEngineTDR. */
+    DXGKDDI_PREEMPTCOMMAND DxgkDdiPreemptCommand;
+    DXGKDDI_RESETFROMTIMEOUT DxgkDdiResetFromTimeout;
+    DXGKDDI_RESTARTFROMTIMEOUT DxgkDdiRestartFromTimeout;
+    DXGKDDI_QUERYDEPENDENTENGINEGROUP DxgkDdiQueryDependentEngineGroup;
+    DXGKDDI_QUERYENGINESTATUS DxgkDdiQueryEngineStatus;
+    DXGKDDI_RESETENGINE DxgkDdiResetEngine;
 } DRIVER_INITIALIZATION_DATA;
 
 /* Implemented by the kernel: a KMD's DriverEntry calls it to register its DDI table. */

@@ -26,6 +26,12 @@ struct wddm_swgpu_stats {
 };
 void wddm_swgpu_get_stats(struct wddm_swgpu_stats *out);
 
+/* The next non-paging DMA buffer submitted to any software GPU engine in the process after
+ * this call never completes on its own: the engine stops in it (no command of it runs) until
+ * the kernel's timeout detection resets the engine (issue 4, WDDM_TDR_DELAY_MS). One call arms
+ * one hang. */
+void wddm_swgpu_inject_hang(void);
+
 #ifdef __cplusplus
 }
 #endif

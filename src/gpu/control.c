@@ -1,5 +1,5 @@
-/* Process-wide test control of every software GPU (include/wddm/swgpu.h): pause, bandwidth
- * and counters. Thread-safe: atomics, plus one lock for the instance list that pause uses to
+/* Process-wide test control of every software GPU (include/wddm/swgpu.h): pause, bandwidth,
+ * injected hangs and counters. Thread-safe: atomics, plus one lock for the instance list that pause uses to
  * wake engines. */
 #include "gpu/gpu_internal.h"
 
@@ -7,6 +7,7 @@
 #include <wddm/swgpu.h>
 
 static atomic_int g_paused;
+static atomic_uint g_hangs; /* armed by wddm_swgpu_inject_hang, taken by swgpu_submit2 */
 static _Atomic(unsigned long long) g_bandwidth;
 static _Atomic(unsigned long long) g_stats[SWGPU_STAT_COUNT];
 
@@ -50,6 +51,21 @@ void wddm_swgpu_set_paused(int paused)
         for (UINT32 i = 0; i < gpu->engine_count; i++)
             swgpu_engine_kick(&gpu->engines[i]);
     pthread_mutex_unlock(&g_list_lock);
+}
+
+void wddm_swgpu_inject_hang(void)
+{
+    atomic_fetch_add_explicit(&g_hangs, 1, memory_order_relaxed);
+}
+
+int swgpu_control_take_hang(void)
+{
+    /* One call arms one hang: the first submission to see it armed takes it. */
+    unsigned n = atomic_load_explicit(&g_hangs, memory_order_relaxed);
+    while (n && !atomic_compare_exchange_weak_explicit(&g_hangs, &n, n - 1, memory_order_relaxed,
+                                                       memory_order_relaxed))
+        ;
+    return n != 0;
 }
 
 void wddm_swgpu_set_bandwidth(unsigned long long bytes_per_second)

@@ -3,6 +3,10 @@
  * last-completed-fence register, then raises the interrupt line (wddm-semantics §8.1 step 5,
  * §8.2 invariant 1: completion is in submission order per node).
  *
+ * Preemption (preempt.c) and reset (reset.c) requests are handled here, on the engine's own
+ * thread: between two buffers by the main loop, between two commands through the command
+ * processor's boundary check (exec.c).
+ *
  * Waiting: an idle engine polls for up to SWGPU_SPIN_NS before
  * blocking on its condition variable, so back-to-back submissions do not pay a futex wake-up
  * each, and nothing busy-waits for long. */
@@ -41,9 +45,15 @@ void swgpu_raise_interrupt(struct swgpu *gpu)
         gpu->interrupt(gpu->interrupt_context);
 }
 
-static int ring_ready_locked(struct swgpu_engine *e)
+/* Something for the engine thread to do: a reset (even while paused: it is the hardware being
+ * reset), or, unless paused, a ring entry or a preemption request to answer. A paused engine
+ * answers nothing ("finishes nothing new", include/wddm/swgpu.h): a preemption requested
+ * while paused is answered when it resumes, before it takes any entry. */
+static int has_work_locked(struct swgpu_engine *e)
 {
-    return e->ring_count > 0 && !swgpu_control_paused();
+    if (swgpu_reset_pending_locked(e))
+        return 1;
+    return (e->ring_count > 0 || e->preempt_pending_count > 0) && !swgpu_control_paused();
 }
 
 /* Waits (lock held) until `ready` holds or the engine stops; spins briefly first. */
@@ -68,13 +78,17 @@ static void wait_locked(struct swgpu_engine *e, pthread_cond_t *cv, int (*ready)
     }
 }
 
-static int unpaused(struct swgpu_engine *e)
+static int unpaused_or_reset(struct swgpu_engine *e)
 {
-    (void)e;
-    return !swgpu_control_paused();
+    return !swgpu_control_paused() || swgpu_reset_pending_locked(e);
 }
 
-static void record_fault_locked(struct swgpu_engine *e, const struct swgpu_fault *f)
+static int reset_requested(struct swgpu_engine *e)
+{
+    return swgpu_reset_pending_locked(e);
+}
+
+void swgpu_record_fault_locked(struct swgpu_engine *e, const struct swgpu_fault *f)
 {
     UINT32 slot;
     if (e->fault_count == SWGPU_FAULT_QUEUE) {
@@ -88,46 +102,104 @@ static void record_fault_locked(struct swgpu_engine *e, const struct swgpu_fault
     atomic_fetch_add_explicit(&e->faults_total, 1, memory_order_relaxed);
 }
 
+void swgpu_update_stop_request_locked(struct swgpu_engine *e)
+{
+    unsigned bits = (swgpu_reset_pending_locked(e) ? SWGPU_STOP_RESET : 0u) |
+                    (e->preempt_mid_count ? SWGPU_STOP_PREEMPT_MID : 0u);
+    atomic_store_explicit(&e->stop_request, bits, memory_order_relaxed);
+}
+
+/* Runs one entry taken from the ring (lock not held); returns with the lock held. */
+static void run_entry(struct swgpu_engine *e, const struct swgpu_ring_entry *entry)
+{
+    struct swgpu_exec_run run = {.entry = entry, .from = entry->start};
+    struct swgpu_fault csa_fault, fault;
+    memset(&csa_fault, 0, sizeof csa_fault);
+    memset(&fault, 0, sizeof fault);
+    fault.engine = e->index;
+    fault.fence_id = entry->fence_id;
+    int csa_faulted = swgpu_csa_begin(e, &run, &csa_fault);
+    int rc = swgpu_exec_buffer(e, &run, &fault);
+
+    pthread_mutex_lock(&e->lock);
+    /* Paused while executing: hold the completion too ("finishes nothing new"); a reset
+     * still gets through. */
+    wait_locked(e, &e->work_cv, unpaused_or_reset);
+    if (csa_faulted)
+        swgpu_record_fault_locked(e, &csa_fault);
+    if (e->stop)
+        return;
+    if (swgpu_reset_pending_locked(e)) {
+        /* Stopped at a boundary for the reset, or finished while the reset waited: either
+         * way abandoned, its fence is not completed by an interrupt (wddm-semantics §8.3). */
+        swgpu_finish_reset_locked(e, entry);
+        return;
+    }
+    if (rc == SWGPU_EXEC_STOPPED) {
+        /* Preempted in the middle with its state in the save record: the fence does not
+         * complete; the scheduler resubmits the buffer (§8.2 invariant 4). The answer is
+         * raised by the main loop (the request is still pending). */
+        e->busy = 0;
+        pthread_cond_broadcast(&e->done_cv);
+        return;
+    }
+    if (rc == SWGPU_EXEC_FAULT)
+        swgpu_record_fault_locked(e, &fault);
+    /* The register is written before the interrupt so the ISR reads the new value; the
+     * release pairs with the ISR's acquire load and publishes the buffer's memory effects to
+     * whoever observes the fence. */
+    atomic_store_explicit(&e->last_completed, entry->fence_id, memory_order_release);
+    atomic_store_explicit(&e->progress, atomic_load_explicit(&e->progress, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    e->busy = 0;
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_mutex_unlock(&e->lock);
+
+    swgpu_stat_add(SWGPU_STAT_DMA_BUFFERS, 1);
+    swgpu_raise_interrupt(e->gpu);
+    pthread_mutex_lock(&e->lock);
+}
+
 static void *engine_main(void *arg)
 {
     struct swgpu_engine *e = arg;
     pthread_mutex_lock(&e->lock);
     for (;;) {
-        wait_locked(e, &e->work_cv, ring_ready_locked);
+        wait_locked(e, &e->work_cv, has_work_locked);
         if (e->stop)
             break;
+        /* Between buffers: a reset has nothing to abandon; a preemption stops here. */
+        if (swgpu_reset_pending_locked(e)) {
+            swgpu_finish_reset_locked(e, NULL);
+            continue;
+        }
+        if (e->preempt_pending_count) {
+            swgpu_answer_preemptions_locked(e);
+            continue;
+        }
         struct swgpu_ring_entry entry = e->ring[e->ring_head];
         e->ring_head = (e->ring_head + 1) % e->ring_cap;
         e->ring_count--;
         e->busy = 1;
+        if (entry.hang) {
+            /* Injected hang: no command runs and preemption is not answered; only a reset
+             * (or the GPU's destruction) gets the engine out (wddm-semantics §8.3). Blocks on
+             * the condition variable, no busy-wait. */
+            e->hung = 1;
+            wait_locked(e, &e->work_cv, reset_requested);
+            e->hung = 0;
+            if (e->stop)
+                break;
+            swgpu_finish_reset_locked(e, &entry);
+            continue;
+        }
         pthread_mutex_unlock(&e->lock);
-
-        struct swgpu_fault fault;
-        memset(&fault, 0, sizeof fault);
-        fault.engine = e->index;
-        fault.fence_id = entry.fence_id;
-        int faulted = swgpu_exec_buffer(e, &entry, &fault) != 0;
-
-        pthread_mutex_lock(&e->lock);
-        /* Paused while executing: hold the completion too ("finishes nothing new"). */
-        wait_locked(e, &e->work_cv, unpaused);
-        if (faulted)
-            record_fault_locked(e, &fault);
-        /* The register is written before the interrupt so the ISR reads the new value; the
-         * release pairs with the ISR's acquire load and publishes the buffer's memory
-         * effects to whoever observes the fence. */
-        atomic_store_explicit(&e->last_completed, entry.fence_id, memory_order_release);
-        e->busy = 0;
-        pthread_cond_broadcast(&e->done_cv);
-        int stopping = e->stop;
-        pthread_mutex_unlock(&e->lock);
-
-        swgpu_stat_add(SWGPU_STAT_DMA_BUFFERS, 1);
-        if (!stopping)
-            swgpu_raise_interrupt(e->gpu);
-        pthread_mutex_lock(&e->lock);
+        run_entry(e, &entry);
+        if (e->stop)
+            break;
     }
     e->busy = 0;
+    e->hung = 0;
     pthread_cond_broadcast(&e->done_cv);
     pthread_mutex_unlock(&e->lock);
     return NULL;
@@ -149,6 +221,8 @@ int swgpu_engines_start(struct swgpu *gpu)
         atomic_init(&e->last_completed, 0);
         atomic_init(&e->doorbell, 0);
         atomic_init(&e->faults_total, 0);
+        atomic_init(&e->stop_request, 0);
+        atomic_init(&e->progress, 0);
     }
     for (UINT32 i = 0; i < gpu->engine_count; i++) {
         struct swgpu_engine *e = &gpu->engines[i];
@@ -196,11 +270,18 @@ void swgpu_engine_kick(struct swgpu_engine *e)
 int swgpu_submit(struct swgpu *gpu, UINT32 engine, const void *dma, UINT32 start, UINT32 end,
                  UINT32 fence_id, int paging)
 {
-    if (!gpu || engine >= gpu->engine_count)
+    struct swgpu_submission s = {.dma = dma, .start = start, .end = end, .fence_id = fence_id, .paging = paging};
+    return swgpu_submit2(gpu, engine, &s);
+}
+
+int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submission *s)
+{
+    if (!gpu || !s || engine >= gpu->engine_count)
         return -1;
     struct swgpu_engine *e = &gpu->engines[engine];
-    if (end < start)
-        end = start; /* an empty buffer still completes its fence */
+    UINT32 end = s->end;
+    if (end < s->start)
+        end = s->start; /* an empty buffer still completes its fence */
     pthread_mutex_lock(&e->lock);
     if (e->ring_count == e->ring_cap) {
         /* Grow instead of failing: DxgkDdiSubmitCommand must not fail (wddm-semantics §8.1). */
@@ -227,11 +308,25 @@ int swgpu_submit(struct swgpu *gpu, UINT32 engine, const void *dma, UINT32 start
         }
     }
     struct swgpu_ring_entry *slot = &e->ring[(e->ring_head + e->ring_count) % e->ring_cap];
-    slot->dma = dma;
-    slot->start = start;
+    slot->dma = s->dma;
+    slot->start = s->start;
     slot->end = end;
-    slot->fence_id = fence_id;
-    slot->paging = paging;
+    slot->fence_id = s->fence_id;
+    slot->paging = s->paging;
+    slot->csa_addr = s->csa_addr;
+    slot->resubmission = s->resubmission;
+    slot->hang = 0;
+    /* wddm_swgpu_inject_hang arms the next non-paging buffer: paging buffers never hang (a
+     * hung paging engine would take every device down, not the test's). A hang dropped by a
+     * preemption goes to this engine's next one (the resubmission). */
+    if (!s->paging) {
+        if (e->rearm_hangs) {
+            e->rearm_hangs--;
+            slot->hang = 1;
+        } else {
+            slot->hang = swgpu_control_take_hang();
+        }
+    }
     e->ring_count++;
     atomic_fetch_add_explicit(&e->doorbell, 1, memory_order_release);
     pthread_cond_signal(&e->work_cv);
@@ -268,7 +363,10 @@ void swgpu_wait_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id)
     struct swgpu_engine *e = &gpu->engines[engine];
     pthread_mutex_lock(&e->lock);
     int spins = 0;
-    while (!e->stop &&
+    /* A reset drops work whose fences never complete: the wait ends there too, so no waiter
+     * hangs forever around a reset. */
+    UINT64 drops = e->drops;
+    while (!e->stop && e->drops == drops &&
            (INT32)(atomic_load_explicit(&e->last_completed, memory_order_acquire) - fence_id) < 0) {
         if (spins++ < 8) { /* a few yields: this wait is for tests and teardown, not a hot path */
             pthread_mutex_unlock(&e->lock);

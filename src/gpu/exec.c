@@ -1,7 +1,9 @@
 /* The command processor: executes one DMA buffer (src/gpu/swgpu_isa.h). Every address goes
  * through swgpu_mem_span (memory.c), so a bad command or address is a recorded fault that
  * ends the buffer, never a host crash. Data moves with memmove/memcpy/memset in the largest
- * host-contiguous runs (whole rows in memory segments, page pieces in the aperture). */
+ * host-contiguous runs (whole rows in memory segments, page pieces in the aperture).
+ * Between two commands it asks the engine whether a preemption or a reset stops it there
+ * (swgpu_engine_boundary, preempt.c). */
 #include "gpu/gpu_internal.h"
 
 #include <string.h>
@@ -221,12 +223,22 @@ static int exec_fence(struct exec_state *st, const struct swgpu_cmd_fence *c)
 /* Reads a fixed-size command; the DMA buffer may be at any alignment. */
 #define READ_CMD(var, ptr) memcpy(&(var), (ptr), sizeof(var))
 
-int swgpu_exec_buffer(struct swgpu_engine *engine, const struct swgpu_ring_entry *entry,
-                      struct swgpu_fault *fault)
+int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, struct swgpu_fault *fault)
 {
     struct exec_state st = {engine->gpu, fault};
-    UINT32 off = entry->start;
+    const struct swgpu_ring_entry *entry = run->entry;
+    UINT32 off = run->from;
+    /* Only the engine thread writes its progress counter: a plain load + store, no RMW. */
+    UINT64 progress = atomic_load_explicit(&engine->progress, memory_order_relaxed);
     while (off < entry->end) {
+        /* A command boundary: the only place a preemption or a reset stops the buffer
+         * (wddm-semantics §8.2 invariant 4; PRIMITIVE_BOUNDARY: a command is this GPU's
+         * primitive). One relaxed load per command; the engine lock only when a bit is set. */
+        if (atomic_load_explicit(&engine->stop_request, memory_order_relaxed) &&
+            swgpu_engine_boundary(engine, run, off)) {
+            run->stop_offset = off;
+            return SWGPU_EXEC_STOPPED;
+        }
         fault->command_offset = off;
         fault->opcode = SWGPU_OP_COUNT;
         UINT32 left = entry->end - off;
@@ -312,6 +324,8 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, const struct swgpu_ring_entry
         if (rc)
             return rc;
         swgpu_stat_add(SWGPU_STAT_COMMANDS, 1);
+        run->commands_done++;
+        atomic_store_explicit(&engine->progress, ++progress, memory_order_relaxed);
         if (moved && throttled)
             swgpu_control_throttle(moved, &start);
         off += h.size_bytes;

@@ -11,6 +11,10 @@
 
 /* Faults kept per engine until the KMD takes them; older ones are counted, not kept. */
 #define SWGPU_FAULT_QUEUE 16u
+/* Preemption requests waiting for an answer, and answers waiting for the KMD, per engine. The
+ * kernel has at most one request outstanding per node; a full queue merges (pending: the
+ * newest request replaces the last one) or drops the oldest answer. */
+#define SWGPU_PREEMPT_QUEUE 16u
 
 struct swgpu_segment {
     UINT64 size;
@@ -28,7 +32,26 @@ struct swgpu_ring_entry {
     UINT32 start, end;
     UINT32 fence_id;
     int paging;
+    UINT64 csa_addr;      /* the context's save record (struct swgpu_csa_record), 0 = none */
+    int resubmission;     /* resume from the save record if it holds this buffer's state */
+    int hang;             /* wddm_swgpu_inject_hang: the engine stops in it until reset */
 };
+
+/* Bits of swgpu_engine.stop_request: why the command processor must look at the engine
+ * between two commands (exec.c reads them with one relaxed load per command). */
+#define SWGPU_STOP_RESET 1u       /* swgpu_reset_engine is waiting */
+#define SWGPU_STOP_PREEMPT_MID 2u /* a mid-buffer preemption request is pending */
+
+/* One execution of a ring entry by the command processor (exec.c <-> engine.c). */
+struct swgpu_exec_run {
+    const struct swgpu_ring_entry *entry;
+    UINT32 from;          /* offset of the first command to run (a resumed buffer: the record's) */
+    UINT64 csa_addr;      /* save record usable by this run; 0 = a preemption finishes the buffer */
+    UINT32 commands_done; /* commands of the buffer executed so far, earlier runs included */
+    UINT32 stop_offset;   /* out (SWGPU_EXEC_STOPPED): first command not run */
+    unsigned stop_reason; /* out: SWGPU_STOP_RESET or SWGPU_STOP_PREEMPT_MID */
+};
+enum { SWGPU_EXEC_DONE = 0, SWGPU_EXEC_FAULT = -1, SWGPU_EXEC_STOPPED = 1 };
 
 struct swgpu_engine {
     struct swgpu *gpu;
@@ -47,9 +70,29 @@ struct swgpu_engine {
     int stop;
     struct swgpu_fault faults[SWGPU_FAULT_QUEUE];
     UINT32 fault_head, fault_count;
+    /* Preemption (preempt.c), protected by lock: requests not answered yet (how many of them
+     * ask for a mid-buffer stop), and answers the KMD has not taken. */
+    UINT32 preempt_pending[SWGPU_PREEMPT_QUEUE];
+    UINT32 preempt_pending_count, preempt_mid_count;
+    struct swgpu_preemption preemptions[SWGPU_PREEMPT_QUEUE];
+    UINT32 preempt_head, preempt_count;
+    /* Reset (reset.c), protected by lock: generations requested and done (a reset is pending
+     * while they differ), the fence the last reset abandoned, and how many times the engine
+     * dropped work (swgpu_wait_fence returns when it changes). */
+    UINT64 reset_requested, reset_done;
+    UINT32 reset_aborted;
+    UINT64 drops;
+    int hung;                   /* stopped in an injected hang (an entry with hang set) */
+    UINT32 rearm_hangs;         /* hang entries dropped by a preemption: the next non-paging
+                                 * submission to this engine hangs instead (the kernel
+                                 * resubmits the same buffer here) */
 
     _Atomic(UINT32) last_completed; /* the register */
     _Atomic(UINT64) faults_total;
+    /* SWGPU_STOP_* bits; written under lock, read by the command processor without it. */
+    atomic_uint stop_request;
+    /* Commands + buffers finished (swgpu_engine_progress); written by the engine thread only. */
+    _Atomic(UINT64) progress;
 };
 
 struct swgpu {
@@ -78,15 +121,40 @@ UINT64 swgpu_mem_back_span(const struct swgpu *gpu, UINT64 end_addr, UINT64 limi
 int swgpu_gart_map(struct swgpu *gpu, UINT32 first_page, UINT32 count, const BYTE *addrs);
 int swgpu_gart_unmap(struct swgpu *gpu, UINT32 first_page, UINT32 count, UINT64 dummy_page);
 
-/* exec.c: runs one DMA buffer; 0 when it completed, -1 on a fault (recorded in *fault). */
-int swgpu_exec_buffer(struct swgpu_engine *engine, const struct swgpu_ring_entry *entry,
-                      struct swgpu_fault *fault);
+/* exec.c: runs one DMA buffer from run->from: SWGPU_EXEC_DONE when it reached its end,
+ * SWGPU_EXEC_FAULT on a fault (recorded in *fault), SWGPU_EXEC_STOPPED when
+ * swgpu_engine_boundary stopped it between two commands (run->stop_offset, run->stop_reason). */
+int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, struct swgpu_fault *fault);
 
 /* engine.c */
 int swgpu_engines_start(struct swgpu *gpu);
 void swgpu_engines_stop(struct swgpu *gpu);
 void swgpu_engine_kick(struct swgpu_engine *engine); /* re-check pause state */
 void swgpu_raise_interrupt(struct swgpu *gpu);
+void swgpu_record_fault_locked(struct swgpu_engine *e, const struct swgpu_fault *f);
+/* Recomputes stop_request from the pending reset and preemption state (lock held). */
+void swgpu_update_stop_request_locked(struct swgpu_engine *e);
+static inline int swgpu_reset_pending_locked(const struct swgpu_engine *e)
+{
+    return e->reset_requested != e->reset_done;
+}
+
+/* preempt.c */
+/* Called by the command processor between two commands when stop_request is set: 1 = stop
+ * here (run->stop_reason says why; for a preemption the save record is already written). */
+int swgpu_engine_boundary(struct swgpu_engine *e, struct swgpu_exec_run *run, UINT32 next_offset);
+/* Reads the entry's save record when it starts (engine thread, no lock): sets run->from,
+ * run->commands_done and run->csa_addr, and clears the record's magic. 1 if the save area
+ * could not be accessed (*fault filled: the run has no save area and finishes the buffer). */
+int swgpu_csa_begin(struct swgpu_engine *e, struct swgpu_exec_run *run, struct swgpu_fault *fault);
+/* Answers every pending preemption request: drops the ring, records the answers, raises the
+ * interrupt (the lock is released around the call). Engine thread only. */
+void swgpu_answer_preemptions_locked(struct swgpu_engine *e);
+
+/* reset.c */
+/* Completes a pending reset on the engine thread: `abandoned` is the entry being executed
+ * (NULL: none), its fence becomes the register; the ring and pending preemptions are dropped. */
+void swgpu_finish_reset_locked(struct swgpu_engine *e, const struct swgpu_ring_entry *abandoned);
 
 /* control.c: process-wide test control and counters (include/wddm/swgpu.h). */
 int swgpu_control_paused(void);
@@ -96,6 +164,8 @@ void swgpu_control_unregister(struct swgpu *gpu);
 int swgpu_control_throttling(void);
 /* Sleeps so that `bytes` moved since `start` take at least bytes / bandwidth. */
 void swgpu_control_throttle(UINT64 bytes, const struct timespec *start);
+/* Takes one hang armed by wddm_swgpu_inject_hang; 1 if one was armed. */
+int swgpu_control_take_hang(void);
 enum swgpu_stat {
     SWGPU_STAT_DMA_BUFFERS,
     SWGPU_STAT_COMMANDS,

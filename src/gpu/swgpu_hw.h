@@ -75,13 +75,70 @@ void *swgpu_segment_host(const struct swgpu *gpu, UINT32 segment_id);
 int swgpu_submit(struct swgpu *gpu, UINT32 engine, const void *dma, UINT32 start, UINT32 end,
                  UINT32 fence_id, int paging);
 
+/* One submission with the context it runs for (issue 4: preemption). */
+struct swgpu_submission {
+    const void *dma;        /* host address of the DMA buffer */
+    UINT32 start, end;      /* bytes [start, end) */
+    UINT32 fence_id;
+    int paging;
+    UINT64 csa_addr;        /* GPU address of the context's save record (struct swgpu_csa_record),
+                             * 0 = none: the buffer can only be preempted at its end */
+    int resubmission;       /* DXGK_SUBMITCOMMANDFLAGS.Resubmission: resume from the save record
+                             * if it holds this buffer's state */
+};
+/* Like swgpu_submit, with a save area. */
+int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submission *s);
+
+/* What the engine writes at csa_addr when it stops a buffer in the middle (the context's
+ * state: this GPU's only state is where its command processor is). Read back by the engine
+ * when the same buffer is resubmitted. */
+#define SWGPU_CSA_RECORD_MAGIC 0x31415343u /* "CSA1" */
+struct swgpu_csa_record {
+    UINT32 magic;           /* SWGPU_CSA_RECORD_MAGIC while valid, 0 once consumed */
+    UINT32 resume_offset;   /* first command not executed */
+    UINT64 dma;             /* host address of the buffer it belongs to */
+    UINT32 end;             /* its end offset */
+    UINT32 commands_done;   /* commands of the buffer executed so far */
+};
+
+/* Preemption request (DxgkDdiPreemptCommand). The engine stops: with `mid_buffer`, after the
+ * command it is executing (saving the state to the buffer's save record when it has one;
+ * without one it finishes the buffer); without, at the end of the buffer. Entries still in
+ * the ring are dropped (the scheduler resubmits them). Then it records the preemption (its
+ * fence and the last completed fence) and raises the interrupt; an idle engine does so at
+ * once. A hung engine never answers. */
+void swgpu_preempt(struct swgpu *gpu, UINT32 engine, UINT32 preemption_fence_id, int mid_buffer);
+struct swgpu_preemption {
+    UINT32 preemption_fence_id;
+    UINT32 last_completed;  /* the last-completed-fence register when the engine stopped */
+};
+/* Takes the oldest preemption the engine answered and the KMD has not taken; 1 if one. */
+int swgpu_take_preemption(struct swgpu *gpu, UINT32 engine, struct swgpu_preemption *out);
+
+/* Engine reset (DxgkDdiResetEngine): abandons the buffer being executed (hung or not) and
+ * drops the ring. *last_aborted receives the abandoned buffer's fence, or the last completed
+ * fence when none was executing; the last-completed-fence register is set to it. Returns only
+ * once the engine is idle and takes new work; no interrupt is raised for the abandoned buffer.
+ * Returns 0 (-1 for a bad engine index). */
+int swgpu_reset_engine(struct swgpu *gpu, UINT32 engine, UINT32 *last_aborted);
+/* Sets the last-completed-fence register (adapter reset: every submitted fence completes). */
+void swgpu_force_completed_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id);
+/* Commands and buffers the engine finished since creation (DxgkDdiQueryEngineStatus compares
+ * two readings); and whether it is stopped in an injected hang. */
+UINT64 swgpu_engine_progress(struct swgpu *gpu, UINT32 engine);
+int swgpu_engine_hung(struct swgpu *gpu, UINT32 engine);
+/* Whether the engine is held by wddm_swgpu_set_paused (test control): a paused engine makes no
+ * progress without being hung (DxgkDdiQueryEngineStatus). */
+int swgpu_engine_paused(struct swgpu *gpu, UINT32 engine);
+
 /* The engine's last-completed-fence register (0 before anything completed). */
 UINT32 swgpu_last_completed_fence(struct swgpu *gpu, UINT32 engine);
 
 /* Blocks until the engine's ring is empty and nothing is executing (spins briefly, then waits
  * on a condition variable). Returns at once while stopping. For the KMD's teardown and tests. */
 void swgpu_wait_idle(struct swgpu *gpu, UINT32 engine);
-/* Blocks until the engine's last completed fence is at least `fence_id` (32-bit wrap-aware). */
+/* Blocks until the engine's last completed fence is at least `fence_id` (32-bit wrap-aware),
+ * or a reset dropped work (a dropped fence never completes: the wait ends instead of hanging). */
 void swgpu_wait_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id);
 
 /* Takes the oldest fault recorded by `engine` not yet taken; returns 1 if one was taken. */

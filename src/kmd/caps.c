@@ -23,9 +23,21 @@ static void default_caps(const struct swkmd_adapter *a, DXGK_DRIVERCAPS *caps)
     caps->MemoryManagementCaps.Value = 0;
     caps->MemoryManagementCaps.PagingNode = SWKMD_NODE_COPY;
     caps->GpuEngineTopology.NbAsymetricProcessingNodes = SWKMD_NODE_COUNT;
-    /* The engines check for nothing inside a DMA buffer: preemption only between buffers. */
-    caps->PreemptionCaps.GraphicsPreemptionGranularity = D3DKMDT_GRAPHICS_PREEMPTION_DMA_BUFFER_BOUNDARY;
-    caps->PreemptionCaps.ComputePreemptionGranularity = D3DKMDT_COMPUTE_PREEMPTION_DMA_BUFFER_BOUNDARY;
+    /* Preemption (issue 4, wddm-semantics §6.2, §8.2 invariant 4): the engines stop at any
+     * command boundary and save their position in the context's save area, and a command is
+     * this GPU's primitive (and its dispatch), hence PRIMITIVE_BOUNDARY / DISPATCH_BOUNDARY.
+     * PreemptionAware requires MultiEngineAware (§6.2), set above. A user may still declare
+     * DMA_BUFFER_BOUNDARY through WDDM_KMD_CAPS: PreemptCommand then stops only at buffer
+     * ends (preempt.c). */
+    caps->SchedulingCaps.PreemptionAware = 1;
+    caps->PreemptionCaps.GraphicsPreemptionGranularity = D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY;
+    caps->PreemptionCaps.ComputePreemptionGranularity = D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY;
+    /* How many DMA packets the kernel may queue per node (bits 7-10): enough to keep an
+     * engine busy between interrupts, few enough that a preemption drops little. */
+    caps->SchedulingCaps.HwQueuePacketCap = 8;
+    /* Engines reset alone (reset.c): each node is independent of the others, so a hang on one
+     * costs only that node's work (wddm-semantics §8.3, "engine reset first"). */
+    caps->SupportPerEngineTDR = TRUE;
 }
 
 NTSTATUS swkmd_caps_init(struct swkmd_adapter *a)

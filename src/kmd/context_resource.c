@@ -6,7 +6,12 @@
  * They are created CpuVisible + Protected and restricted to the aperture segment: the
  * conditions WDDM lists for INIT_CONTEXT_RESOURCE to carry a valid kernel VirtualAddress
  * (§1.3), through which paging.c writes the header (struct swkmd_context_resource_header).
- * This GPU has no mid-DMA-buffer preemption yet, so nothing else is saved there. */
+ *
+ * The save area holds what the GPU saves when it preempts a DMA buffer in the middle (issue 4,
+ * wddm-semantics §8.2 invariant 4): a struct swgpu_csa_record at SWKMD_CSA_RECORD_OFFSET,
+ * which the GPU reads back when the buffer is resubmitted. The KMD learns the save area's GPU
+ * address when it builds its MAP_APERTURE_SEGMENT (and forgets it at UNMAP), and passes the
+ * record's address with every DMA buffer of the context (SubmitCommand). */
 #include "kmd/kmd.h"
 
 #include "common/debug.h"
@@ -64,11 +69,22 @@ unsigned long long swkmd_context_resource_violations(void)
 
 /* hAllocation of a MAP/UNMAP: a context allocation of this KMD (else an ordinary allocation:
  * both start with their magic). */
-void swkmd_context_resource_track_map(HANDLE hAllocation, bool mapped)
+void swkmd_context_resource_track_map(HANDLE hAllocation, UINT64 gpu_addr)
 {
     struct swkmd_context_resource *r = hAllocation;
-    if (r && r->magic == SWKMD_MAGIC_CONTEXT_RESOURCE)
-        atomic_store(&r->mapped, mapped ? 1u : 0u);
+    if (r && r->magic == SWKMD_MAGIC_CONTEXT_RESOURCE) {
+        atomic_store(&r->gpu_addr, gpu_addr);
+        atomic_store(&r->mapped, gpu_addr ? 1u : 0u);
+    }
+}
+
+UINT64 swkmd_context_csa_record_addr(HANDLE hContext)
+{
+    struct swkmd_context *c = swkmd_context_from(hContext);
+    if (!c || c->flags.SystemContext || !c->save_area)
+        return 0; /* nowhere to save: the GPU finishes the buffer instead */
+    UINT64 base = atomic_load(&c->save_area->gpu_addr);
+    return base ? base + SWKMD_CSA_RECORD_OFFSET : 0;
 }
 
 bool swkmd_context_resources_mapped(HANDLE hContext)

@@ -30,6 +30,12 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
     d->DxgkDdiDestroyContext = SwKmdDestroyContext;
     d->DxgkDdiSetAllocationBackingStore = SwKmdSetAllocationBackingStore;
     d->DxgkDdiEscape = SwKmdEscape;
+    d->DxgkDdiPreemptCommand = SwKmdPreemptCommand;
+    d->DxgkDdiResetFromTimeout = SwKmdResetFromTimeout;
+    d->DxgkDdiRestartFromTimeout = SwKmdRestartFromTimeout;
+    d->DxgkDdiQueryDependentEngineGroup = SwKmdQueryDependentEngineGroup;
+    d->DxgkDdiQueryEngineStatus = SwKmdQueryEngineStatus;
+    d->DxgkDdiResetEngine = SwKmdResetEngine;
 }
 
 NTSTATUS SwKmdDriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath)

@@ -4,33 +4,66 @@
  * DXGK_INTERRUPT_DMA_COMPLETED (completion is cumulative per node: fence F means every buffer
  * with fence <= F is done), then queues the DPC. GPU faults are reported by the hardware as
  * completed buffers plus a fault record; the KMD logs them (DMA_FAULTED is reserved for the
- * system, §8.2). */
+ * system, §8.2). Preemption answers (preempt.c) are reported as DXGK_INTERRUPT_DMA_PREEMPTED,
+ * after the node's DMA_COMPLETED. */
 #include "kmd/kmd.h"
 
 #include "common/debug.h"
+
+/* Preemption answers reported per batch (the register is read again before each batch). */
+#define SWKMD_PREEMPTIONS_PER_ISR 8u
 
 BOOLEAN swkmd_report_completed_fences(struct swkmd_adapter *a)
 {
     BOOLEAN ours = FALSE;
     for (UINT32 node = 0; node < SWKMD_NODE_COUNT; node++) {
+        /* ResetEngine is moving this node's register to the aborted fence: the kernel ignores
+         * the engine's interrupts until it returns (wddm-semantics §8.3). */
+        if (atomic_load_explicit(&a->resetting[node], memory_order_relaxed))
+            continue;
         struct swgpu_fault f;
         while (swgpu_take_fault(a->gpu, node, &f)) {
             wddm_debug("kmd", "GPU fault on node %u: fence %u, opcode %u at DMA offset %u, address 0x%llx: %s", node,
                        f.fence_id, f.opcode, f.command_offset, (unsigned long long)f.address, f.reason);
             ours = TRUE;
         }
-        UINT32 cur = swgpu_last_completed_fence(a->gpu, node);
-        if (cur == atomic_load_explicit(&a->notified_fence[node], memory_order_relaxed))
-            continue;
-        atomic_store_explicit(&a->notified_fence[node], cur, memory_order_relaxed);
-        DXGKARGCB_NOTIFY_INTERRUPT_DATA n = {0};
-        n.InterruptType = DXGK_INTERRUPT_DMA_COMPLETED;
-        n.DmaCompleted.SubmissionFenceId = cur;
-        n.DmaCompleted.NodeOrdinal = node;
-        n.DmaCompleted.EngineOrdinal = 0;
-        if (a->dxgk.DxgkCbNotifyInterrupt)
-            a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
-        ours = TRUE;
+        /* Preemption answers are taken BEFORE the register is read: each answer's
+         * LastCompletedFenceId is then at most the fence reported with it, so DMA_COMPLETED
+         * never trails a DMA_PREEMPTED that claims more (§8.2 invariant 4). Every answer is
+         * reported, a batch at a time. */
+        for (int first = 1;; first = 0) {
+            struct swgpu_preemption pre[SWKMD_PREEMPTIONS_PER_ISR];
+            UINT32 npre = 0;
+            while (npre < SWKMD_PREEMPTIONS_PER_ISR && swgpu_take_preemption(a->gpu, node, &pre[npre]))
+                npre++;
+            if (!first && npre == 0)
+                break;
+            UINT32 cur = swgpu_last_completed_fence(a->gpu, node);
+            if (cur != atomic_load_explicit(&a->notified_fence[node], memory_order_relaxed)) {
+                atomic_store_explicit(&a->notified_fence[node], cur, memory_order_relaxed);
+                DXGKARGCB_NOTIFY_INTERRUPT_DATA n = {0};
+                n.InterruptType = DXGK_INTERRUPT_DMA_COMPLETED;
+                n.DmaCompleted.SubmissionFenceId = cur;
+                n.DmaCompleted.NodeOrdinal = node;
+                n.DmaCompleted.EngineOrdinal = 0;
+                if (a->dxgk.DxgkCbNotifyInterrupt)
+                    a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
+                ours = TRUE;
+            }
+            for (UINT32 i = 0; i < npre; i++) {
+                DXGKARGCB_NOTIFY_INTERRUPT_DATA n = {0};
+                n.InterruptType = DXGK_INTERRUPT_DMA_PREEMPTED;
+                n.DmaPreempted.PreemptionFenceId = pre[i].preemption_fence_id;
+                n.DmaPreempted.LastCompletedFenceId = pre[i].last_completed;
+                n.DmaPreempted.NodeOrdinal = node;
+                n.DmaPreempted.EngineOrdinal = 0;
+                if (a->dxgk.DxgkCbNotifyInterrupt)
+                    a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
+                ours = TRUE;
+            }
+            if (npre < SWKMD_PREEMPTIONS_PER_ISR)
+                break;
+        }
     }
     /* Every ISR notification is followed by a DPC request (§8.2 invariant 2). */
     if (ours && a->dxgk.DxgkCbQueueDpc)

@@ -62,6 +62,14 @@ struct swkmd_adapter {
     /* Last fence the ISR reported per node. Written only inside the ISR or a routine run by
      * DxgkCbSynchronizeExecution (serialized with it, wddm-semantics §8.2); atomic anyway. */
     _Atomic(UINT32) notified_fence[SWKMD_NODE_COUNT];
+    /* Last SubmissionFenceId put in each node's ring (SubmitCommand; DxgkDdiResetFromTimeout
+     * completes up to it, DxgkDdiQueryEngineStatus tells "has work" from it). */
+    _Atomic(UINT32) submitted_fence[SWKMD_NODE_COUNT];
+    /* Nonzero while DxgkDdiResetEngine runs on the node: the ISR leaves the node alone (the
+     * kernel ignores the engine's interrupts during the reset, wddm-semantics §8.3). */
+    atomic_int resetting[SWKMD_NODE_COUNT];
+    /* swgpu_engine_progress + 1 at the node's previous DxgkDdiQueryEngineStatus (0: none). */
+    _Atomic(UINT64) status_progress[SWKMD_NODE_COUNT];
 };
 
 /* caps.c: the adapter's DXGK_DRIVERCAPS, defaults then the WDDM_KMD_CAPS file (StartDevice). */
@@ -99,6 +107,14 @@ struct swkmd_context_resource_header {
     UINT64 owner;          /* the kernel's hContext / hDevice it belongs to */
     UINT64 init_count;     /* INIT_CONTEXT_RESOURCE operations seen (must stay 1) */
 };
+/* Where in a context save area the GPU keeps its struct swgpu_csa_record (the state of a
+ * buffer preempted in the middle, issue 4): a fixed offset after the header, inside the
+ * 4 KiB page (so the record never straddles two aperture pages). */
+#define SWKMD_CSA_RECORD_OFFSET 64u
+_Static_assert(sizeof(struct swkmd_context_resource_header) <= SWKMD_CSA_RECORD_OFFSET,
+               "the save record follows the header");
+_Static_assert(SWKMD_CSA_RECORD_OFFSET + sizeof(struct swgpu_csa_record) <= SWKMD_CONTEXT_RESOURCE_SIZE,
+               "the save record fits in the save area");
 struct swkmd_context_resource {
     UINT32 magic;          /* SWKMD_MAGIC_CONTEXT_RESOURCE */
     UINT32 header_magic;
@@ -108,12 +124,16 @@ struct swkmd_context_resource {
     _Atomic UINT32 mapped; /* a MAP_APERTURE_SEGMENT of it was built and no UNMAP since (the
                               paging builds run under the kernel's adapter lock; SubmitCommand
                               reads it from node threads) */
+    _Atomic UINT64 gpu_addr; /* its aperture address while mapped, 0 when not (same rules) */
 };
 /* Seed 000 check on the KMD's side: DxgkDdiSubmitCommand of a context whose save area or whose
  * device's page tables are not mapped counts here (and prints a line). Tests read it. */
 unsigned long long swkmd_context_resource_violations(void);
-void swkmd_context_resource_track_map(HANDLE hAllocation, bool mapped);
+/* MAP (gpu_addr = its aperture address) or UNMAP (gpu_addr 0) of an allocation built. */
+void swkmd_context_resource_track_map(HANDLE hAllocation, UINT64 gpu_addr);
 bool swkmd_context_resources_mapped(HANDLE hContext);
+/* GPU address of the save record of a non-system context's mapped save area, else 0. */
+UINT64 swkmd_context_csa_record_addr(HANDLE hContext);
 NTSTATUS swkmd_context_resource_create(struct swkmd_adapter *a, HANDLE kernel_device, HANDLE kernel_context,
                                        struct swkmd_context_resource **out);
 void swkmd_context_resource_destroy(struct swkmd_adapter *a, struct swkmd_context_resource *r);
@@ -172,5 +192,12 @@ NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAG
 NTSTATUS APIENTRY SwKmdQueryCurrentFence(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *pCurrentFence);
 NTSTATUS APIENTRY SwKmdSetAllocationBackingStore(const HANDLE hAdapter, const DXGKARG_SETALLOCATIONBACKINGSTORE *pArgs);
 NTSTATUS APIENTRY SwKmdEscape(const HANDLE hAdapter, const DXGKARG_ESCAPE *pEscape);
+/* Preemption and recovery (preempt.c, reset.c; wddm-semantics §8.2 invariant 4, §8.3). */
+NTSTATUS APIENTRY SwKmdPreemptCommand(const HANDLE hAdapter, const DXGKARG_PREEMPTCOMMAND *pPreemptCommand);
+NTSTATUS APIENTRY SwKmdResetFromTimeout(const PVOID MiniportDeviceContext);
+NTSTATUS APIENTRY SwKmdRestartFromTimeout(const PVOID MiniportDeviceContext);
+NTSTATUS APIENTRY SwKmdQueryDependentEngineGroup(const HANDLE hAdapter, DXGKARG_QUERYDEPENDENTENGINEGROUP *pArgs);
+NTSTATUS APIENTRY SwKmdQueryEngineStatus(const HANDLE hAdapter, DXGKARG_QUERYENGINESTATUS *pArgs);
+NTSTATUS APIENTRY SwKmdResetEngine(const HANDLE hAdapter, DXGKARG_RESETENGINE *pArgs);
 
 #endif /* SWKMD_KMD_H */

@@ -278,6 +278,8 @@ NTSTATUS swkmd_build_init_context_resource(struct swkmd_adapter *ad, DXGKARG_BUI
                                                    .owner = (UINT64)(uintptr_t)r->owner,
                                                    .init_count = ++r->init_count };
         memcpy(ic->Destination.VirtualAddress, &h, sizeof h);
+        /* No preemption record yet (a fresh save area must never resume anything). */
+        memset((BYTE *)ic->Destination.VirtualAddress + SWKMD_CSA_RECORD_OFFSET, 0, sizeof(struct swgpu_csa_record));
         a->MultipassOffset = 0;
         return STATUS_SUCCESS;
     }
@@ -314,14 +316,17 @@ NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAG
         return STATUS_SUCCESS;
     case DXGK_OPERATION_MAP_APERTURE_SEGMENT: {
         NTSTATUS st = build_map_aperture(ad, a);
+        /* A save area's GPU address is where the GPU keeps its preemption record (issue 4). */
         if (NT_SUCCESS(st))
-            swkmd_context_resource_track_map(a->MapApertureSegment.hAllocation, true);
+            swkmd_context_resource_track_map(a->MapApertureSegment.hAllocation,
+                                             SWGPU_SEGMENT_BASE(SWKMD_SEGMENT_APERTURE) +
+                                                 (UINT64)a->MapApertureSegment.OffsetInPages * SWGPU_PAGE_SIZE);
         return st;
     }
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT: {
         NTSTATUS st = build_unmap_aperture(ad, a);
         if (NT_SUCCESS(st))
-            swkmd_context_resource_track_map(a->UnmapApertureSegment.hAllocation, false);
+            swkmd_context_resource_track_map(a->UnmapApertureSegment.hAllocation, 0);
         return st;
     }
     case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:

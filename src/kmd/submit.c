@@ -1,7 +1,8 @@
 /* DxgkDdiSubmitCommand: puts a patched DMA buffer in the ring of its node's engine
  * (wddm-semantics §8.1 step 4). Runs at "DISPATCH_LEVEL" and must not fail: problems are
  * logged and the buffer degrades to an empty one that still completes its fence, so the
- * scheduler's fence accounting stays whole. */
+ * scheduler's fence accounting stays whole. Each buffer carries its context's save record
+ * (context_resource.c) so the GPU can preempt it in the middle (preempt.c). */
 #include "kmd/kmd.h"
 
 #include "common/debug.h"
@@ -34,6 +35,16 @@ NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMIT
     /* NullRendering: signal the fence without executing (wddm-semantics §8.1). */
     if (a->Flags.NullRendering)
         end = start;
-    swgpu_submit(ad->gpu, node, dma, start, end, a->SubmissionFenceId, a->Flags.Paging);
+    /* The context's save area travels with each of its buffers so that the GPU can stop one in
+     * the middle and resume it when it is resubmitted (issue 4; Resubmission: WDDM2's flag for
+     * a packet re-sent after preemption, wddm-semantics §8.1). Paging buffers run for the
+     * system context: none. */
+    struct swgpu_submission s = {.dma = dma, .start = start, .end = end, .fence_id = a->SubmissionFenceId,
+                                 .paging = a->Flags.Paging,
+                                 .csa_addr = a->Flags.Paging ? 0 : swkmd_context_csa_record_addr(a->hContext),
+                                 .resubmission = a->Flags.Resubmission};
+    /* Recorded before the ring sees it: ResetFromTimeout completes up to this fence. */
+    atomic_store_explicit(&ad->submitted_fence[node], a->SubmissionFenceId, memory_order_relaxed);
+    swgpu_submit2(ad->gpu, node, &s);
     return STATUS_SUCCESS;
 }

@@ -78,8 +78,11 @@ static void forbidden_vidschcaps_combinations_fail_the_start(void **state)
     /* wddm-semantics §6.2 */
     expect_refused("DXGK_VIDSCHCAPS.MultiEngineAware = 0\nDXGK_VIDSCHCAPS.PreemptionAware = 1\n",
                    "DXGK_VIDSCHCAPS.PreemptionAware|DXGK_VIDSCHCAPS.MultiEngineAware");
-    expect_refused("DXGK_VIDSCHCAPS.NoDmaPatching = 1\n", "DXGK_VIDSCHCAPS.NoDmaPatching");
-    expect_refused("DXGK_VIDSCHCAPS.MultiEngineAware = 0\nDXGK_VIDSCHCAPS.CancelCommandAware = 1\n",
+    /* The reference KMD is PreemptionAware by default (issue 4): turn it off to see the rule. */
+    expect_refused("DXGK_VIDSCHCAPS.PreemptionAware = 0\nDXGK_VIDSCHCAPS.NoDmaPatching = 1\n",
+                   "DXGK_VIDSCHCAPS.NoDmaPatching");
+    expect_refused("DXGK_VIDSCHCAPS.MultiEngineAware = 0\nDXGK_VIDSCHCAPS.PreemptionAware = 0\n"
+                   "DXGK_VIDSCHCAPS.CancelCommandAware = 1\n",
                    "DXGK_VIDSCHCAPS.CancelCommandAware");
     expect_refused("DXGK_VIDSCHCAPS.Reserved = 1\n", "DXGK_VIDSCHCAPS.Reserved");
 }

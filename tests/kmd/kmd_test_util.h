@@ -25,6 +25,20 @@ struct fake_kernel {
     /* Protected by isr_lock: */
     UINT32 completed[SWKMD_NODE_COUNT]; /* last DMA_COMPLETED fence per node */
     UINT32 notifications;
+    /* DMA_PREEMPTED notifications (issue 4): how many per node and the last one's payload. */
+    UINT32 preempted_count[SWKMD_NODE_COUNT];
+    UINT32 preempted_fence[SWKMD_NODE_COUNT];      /* PreemptionFenceId */
+    UINT32 preempted_last_completed[SWKMD_NODE_COUNT]; /* LastCompletedFenceId */
+    UINT32 preempted_engine[SWKMD_NODE_COUNT];
+    /* Every DMA notification in order (the first FK_MAX_EVENTS), so tests assert on order. */
+#define FK_MAX_EVENTS 256
+    struct fk_event {
+        DXGK_INTERRUPT_TYPE type;
+        UINT32 node;
+        UINT32 fence;      /* SubmissionFenceId, or PreemptionFenceId */
+        UINT32 completed;  /* DMA_PREEMPTED: LastCompletedFenceId */
+    } events[FK_MAX_EVENTS];
+    UINT32 nevents;
     int dpc_queued;
     UINT32 dpcs;
     atomic_int drop_interrupts; /* the line is "disconnected": lost interrupts */
@@ -38,12 +52,45 @@ static struct fake_kernel fk;
  * older than WDDM 2.9). Set before fk_start; not reset by it. */
 static DXGKCB_QUERYFEATURESUPPORT fk_query_feature_support;
 
+/* Context allocations (seed 000): when fk_context_allocations is set before fk_start, the
+ * interface offers DxgkCbCreate/DestroyContextAllocation, so the KMD gives its non-system
+ * contexts a save area (whose KMD handle, hDriverAllocation, the test then maps and
+ * initialises through BuildPagingBuffer as VidMm would). The last one created is kept. */
+static int fk_context_allocations;
+static HANDLE fk_last_context_allocation; /* hDriverAllocation of the last one created */
+
+static NTSTATUS APIENTRY fk_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOCATION *a)
+{
+    static int kernel_handle;
+    fk_last_context_allocation = a->hDriverAllocation;
+    a->hAllocation = &kernel_handle;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY fk_destroy_context_allocation(HANDLE hAdapter, HANDLE hAllocation)
+{
+    return STATUS_SUCCESS;
+}
+
 static VOID APIENTRY fk_notify_interrupt(HANDLE h, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
 {
     /* Called from the ISR, with isr_lock held by fk_raise_line / fk_sync. */
     if (d->InterruptType == DXGK_INTERRUPT_DMA_COMPLETED && d->DmaCompleted.NodeOrdinal < SWKMD_NODE_COUNT) {
         fk.completed[d->DmaCompleted.NodeOrdinal] = d->DmaCompleted.SubmissionFenceId;
         fk.notifications++;
+        if (fk.nevents < FK_MAX_EVENTS)
+            fk.events[fk.nevents++] = (struct fk_event){d->InterruptType, d->DmaCompleted.NodeOrdinal,
+                                                        d->DmaCompleted.SubmissionFenceId, 0};
+    }
+    if (d->InterruptType == DXGK_INTERRUPT_DMA_PREEMPTED && d->DmaPreempted.NodeOrdinal < SWKMD_NODE_COUNT) {
+        UINT32 n = d->DmaPreempted.NodeOrdinal;
+        fk.preempted_count[n]++;
+        fk.preempted_fence[n] = d->DmaPreempted.PreemptionFenceId;
+        fk.preempted_last_completed[n] = d->DmaPreempted.LastCompletedFenceId;
+        fk.preempted_engine[n] = d->DmaPreempted.EngineOrdinal;
+        if (fk.nevents < FK_MAX_EVENTS)
+            fk.events[fk.nevents++] = (struct fk_event){d->InterruptType, n, d->DmaPreempted.PreemptionFenceId,
+                                                        d->DmaPreempted.LastCompletedFenceId};
     }
 }
 
@@ -105,6 +152,15 @@ static inline void fk_wait_completed(UINT32 node, UINT32 fence)
     pthread_mutex_unlock(&fk.isr_lock);
 }
 
+/* Waits until the KMD reported `count` DMA_PREEMPTED notifications on `node`. */
+static inline void fk_wait_preempted(UINT32 node, UINT32 count)
+{
+    pthread_mutex_lock(&fk.isr_lock);
+    while (fk.preempted_count[node] < count)
+        pthread_cond_wait(&fk.cv, &fk.isr_lock);
+    pthread_mutex_unlock(&fk.isr_lock);
+}
+
 static inline UINT32 fk_completed(UINT32 node)
 {
     pthread_mutex_lock(&fk.isr_lock);
@@ -138,6 +194,10 @@ static inline NTSTATUS fk_start(void)
     ifc.DxgkCbQueueDpc = fk_queue_dpc;
     ifc.DxgkCbGetHandleData = fk_get_handle_data;
     ifc.DxgkCbQueryFeatureSupport = fk_query_feature_support;
+    if (fk_context_allocations) {
+        ifc.DxgkCbCreateContextAllocation = fk_create_context_allocation;
+        ifc.DxgkCbDestroyContextAllocation = fk_destroy_context_allocation;
+    }
     DXGK_START_INFO si;
     memset(&si, 0, sizeof si);
     ULONG sources = 99, children = 99;

@@ -20,7 +20,10 @@ static void driver_entry_table_has_every_ddi_and_the_win7_version(void **state)
                  (void *)d.DxgkDdiDestroyAllocation, (void *)d.DxgkDdiPatch, (void *)d.DxgkDdiSubmitCommand,
                  (void *)d.DxgkDdiBuildPagingBuffer, (void *)d.DxgkDdiQueryCurrentFence,
                  (void *)d.DxgkDdiDestroyDevice, (void *)d.DxgkDdiOpenAllocation, (void *)d.DxgkDdiCloseAllocation,
-                 (void *)d.DxgkDdiRender, (void *)d.DxgkDdiCreateContext, (void *)d.DxgkDdiDestroyContext};
+                 (void *)d.DxgkDdiRender, (void *)d.DxgkDdiCreateContext, (void *)d.DxgkDdiDestroyContext,
+                 (void *)d.DxgkDdiPreemptCommand, (void *)d.DxgkDdiResetFromTimeout,
+                 (void *)d.DxgkDdiRestartFromTimeout, (void *)d.DxgkDdiQueryDependentEngineGroup,
+                 (void *)d.DxgkDdiQueryEngineStatus, (void *)d.DxgkDdiResetEngine};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         assert_non_null(p[i]);
 }
@@ -33,12 +36,12 @@ static void driver_caps_describe_a_wddm13_two_node_patching_gpu(void **state)
     assert_int_equal(fk.ddi.DxgkDdiQueryAdapterInfo(fk.adapter, &q), STATUS_SUCCESS);
     assert_int_equal(caps.WDDMVersion, DXGKDDI_WDDMv1_3);
     assert_int_equal(caps.SchedulingCaps.MultiEngineAware, 1);
-    assert_int_equal(caps.SchedulingCaps.PreemptionAware, 0);
+    assert_int_equal(caps.SchedulingCaps.PreemptionAware, 1); /* issue 4 (test_kmd_preempt_reset) */
     assert_int_equal(caps.MemoryManagementCaps.Value, 0);
     assert_int_equal(caps.MemoryManagementCaps.PagingNode, 1);
     assert_int_equal(caps.GpuEngineTopology.NbAsymetricProcessingNodes, 2);
-    assert_int_equal(caps.PreemptionCaps.GraphicsPreemptionGranularity, D3DKMDT_GRAPHICS_PREEMPTION_DMA_BUFFER_BOUNDARY);
-    assert_int_equal(caps.PreemptionCaps.ComputePreemptionGranularity, D3DKMDT_COMPUTE_PREEMPTION_DMA_BUFFER_BOUNDARY);
+    assert_int_equal(caps.PreemptionCaps.GraphicsPreemptionGranularity, D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY);
+    assert_int_equal(caps.PreemptionCaps.ComputePreemptionGranularity, D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY);
     assert_int_equal(caps.ApertureSegmentCommitLimit, 32u << 20);
     assert_int_equal(caps.HighestAcceptableAddress.QuadPart, -1);
     assert_true(caps.MaxAllocationListSlotId >= SWKMD_ALLOCATION_LIST_SIZE);
