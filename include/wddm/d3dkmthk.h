@@ -323,6 +323,62 @@ typedef struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU {
     };
 } D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU;
 
+/* Device state (D3DKMTGetDeviceState): how a device lost to a TDR, a page fault or a failed
+ * residency learns why (the runtime's GetDeviceRemovedReason, wddm-semantics §8.3). */
+typedef enum _D3DKMT_DEVICESTATE_TYPE {
+    D3DKMT_DEVICESTATE_EXECUTION = 1,
+    D3DKMT_DEVICESTATE_PRESENT = 2,
+    D3DKMT_DEVICESTATE_RESET = 3,
+    D3DKMT_DEVICESTATE_PRESENT_DWM = 4,
+    D3DKMT_DEVICESTATE_PAGE_FAULT = 5,
+    D3DKMT_DEVICESTATE_PRESENT_QUEUE = 6,
+} D3DKMT_DEVICESTATE_TYPE;
+
+typedef enum _D3DKMT_DEVICEEXECUTION_STATE {
+    D3DKMT_DEVICEEXECUTION_ACTIVE = 1,
+    D3DKMT_DEVICEEXECUTION_RESET = 2,             /* lost to another device's recovery */
+    D3DKMT_DEVICEEXECUTION_HUNG = 3,              /* its own work timed out */
+    D3DKMT_DEVICEEXECUTION_STOPPED = 4,
+    D3DKMT_DEVICEEXECUTION_ERROR_OUTOFMEMORY = 5, /* a DMA buffer's allocations could not be resident */
+    D3DKMT_DEVICEEXECUTION_ERROR_DMAFAULT = 6,
+    D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT = 7,
+} D3DKMT_DEVICEEXECUTION_STATE;
+
+typedef struct _D3DKMT_DEVICERESET_STATE {
+    union {
+        struct {
+            UINT DesktopSwitched : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} D3DKMT_DEVICERESET_STATE;
+
+typedef struct _D3DKMT_GETDEVICESTATE {
+    D3DKMT_HANDLE hDevice;                          /* [in] */
+    D3DKMT_DEVICESTATE_TYPE StateType;              /* [in] EXECUTION or RESET here */
+    union {
+        D3DKMT_DEVICEEXECUTION_STATE ExecutionState; /* [out] */
+        D3DKMT_DEVICERESET_STATE ResetState;         /* [out] */
+        UINT64 Reserved[8];
+    };
+} D3DKMT_GETDEVICESTATE;
+
+/* Context scheduling priority: -7 (lowest) .. +7 (highest), 0 at creation (our range: the
+ * D3D9Ex SetGPUThreadPriority range; the WDK gives none). */
+typedef struct _D3DKMT_SETCONTEXTSCHEDULINGPRIORITY {
+    D3DKMT_HANDLE hContext;
+    INT Priority;
+} D3DKMT_SETCONTEXTSCHEDULINGPRIORITY;
+
+typedef struct _D3DKMT_GETCONTEXTSCHEDULINGPRIORITY {
+    D3DKMT_HANDLE hContext;                         /* [in] */
+    INT Priority;                                   /* [out] */
+} D3DKMT_GETCONTEXTSCHEDULINGPRIORITY;
+
+NTSTATUS APIENTRY D3DKMTGetDeviceState(D3DKMT_GETDEVICESTATE *);
+NTSTATUS APIENTRY D3DKMTSetContextSchedulingPriority(const D3DKMT_SETCONTEXTSCHEDULINGPRIORITY *);
+NTSTATUS APIENTRY D3DKMTGetContextSchedulingPriority(D3DKMT_GETCONTEXTSCHEDULINGPRIORITY *);
 NTSTATUS APIENTRY D3DKMTCreateSynchronizationObject2(D3DKMT_CREATESYNCHRONIZATIONOBJECT2 *);
 NTSTATUS APIENTRY D3DKMTDestroySynchronizationObject(const D3DKMT_DESTROYSYNCHRONIZATIONOBJECT *);
 NTSTATUS APIENTRY D3DKMTSignalSynchronizationObjectFromCpu(const D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU *);

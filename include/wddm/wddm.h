@@ -40,6 +40,9 @@ struct wddm_counters {
     UINT64 bytes_paged_out;
     UINT64 evictions;
     UINT64 context_switches;
+    UINT64 preemptions;             /* DxgkDdiPreemptCommand requests answered (issue 4) */
+    UINT64 engine_resets;           /* timeouts recovered with DxgkDdiResetEngine */
+    UINT64 adapter_resets;          /* timeouts recovered with DxgkDdiResetFromTimeout */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 
@@ -53,6 +56,11 @@ enum wddm_sched_event_type {
     WDDM_SCHED_EVENT_SUBMIT = 1,   /* DMA buffer of `context` handed to DxgkDdiSubmitCommand */
     WDDM_SCHED_EVENT_COMPLETE = 2, /* packet with `fence` retired on `node` (DPC) */
     WDDM_SCHED_EVENT_SWITCH = 3,   /* node switched from `from_context` to `context` (seed 000) */
+    WDDM_SCHED_EVENT_PREEMPT = 4,  /* DxgkDdiPreemptCommand for `context`'s higher-priority work;
+                                      `fence` = PreemptionFenceId */
+    WDDM_SCHED_EVENT_PREEMPTED = 5,/* DMA_PREEMPTED answered; `fence` = LastCompletedFenceId */
+    WDDM_SCHED_EVENT_RESET = 6,    /* engine (or, with node ~0u, adapter) reset after a timeout;
+                                      `context` = the guilty one, `fence` = last aborted */
 };
 struct wddm_sched_event {
     UINT64 sequence;

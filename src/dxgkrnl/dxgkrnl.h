@@ -175,6 +175,9 @@ struct dxgk_packet {
     bool dropped;                     /* residency failed: not submitted (protected by adapter->lock) */
     UINT64 ticket;                    /* node ticket (render only; 0 for paging) */
     UINT64 fence;                     /* 64-bit SubmissionFenceId, set at submit */
+    INT priority;                     /* its context's priority when it was submitted */
+    bool resubmit;                    /* preempted or behind a reset: DXGK_SUBMITCOMMANDFLAGS.Resubmission */
+    bool hw_slot;                     /* holds one of the node's hw_count places; node->lock */
     UINT8 *dma;                       /* system memory, page aligned */
     UINT dma_capacity;
     UINT dma_used;
@@ -192,6 +195,10 @@ struct dxgk_packet {
     UINT64 wait_seq;                  /* the context's GPU waits this packet comes after */
     UINT64 hold_seq;                  /* order among the context's held packets and signals */
 };
+
+#define SCHED_TICKET_WINDOW 4096u
+#define SCHED_GATE_PREEMPT 1u
+#define SCHED_GATE_RESET 2u
 
 struct sched_node {
     struct dxgk_adapter *adapter;     /* immutable */
@@ -225,13 +232,36 @@ struct sched_node {
     struct dxgk_context *contexts;    /* contexts on this node; protected by adapter->lock */
     struct sched_gpu_signal *signals; /* GPU signals waiting for a ticket to retire
                                          (sched/syncobj.c); protected by node->lock */
+    /* Hardware queue depth (issue 4): render packets reserved for or in the hardware queue, at
+     * most hw_queue_cap (DXGK_VIDSCHCAPS.HwQueuePacketCap). Paging buffers are not counted:
+     * VidMm submits them under the adapter lock, never held across a wait for the GPU.
+     * node->lock. */
+    UINT hw_count;
+    UINT hw_queue_cap;                /* immutable after start */
+    /* Tickets retire out of order once priorities reorder the queue (sched/preempt.c):
+     * retired_ticket is the watermark below which every ticket retired; the bitmap remembers
+     * the ones retired above it, SCHED_TICKET_WINDOW at most. node->lock. */
+    UINT64 ticket_bits[SCHED_TICKET_WINDOW / 64];
+    /* The gate (sched/preempt.c): closed while a preemption or an engine reset owns the node's
+     * hardware queue; nothing is submitted to the node meanwhile. Changed under submit_lock
+     * and node->lock, read under either. */
+    UINT gate;                        /* 0 open, else SCHED_GATE_PREEMPT / SCHED_GATE_RESET */
+    bool gate_closing;                /* no new direct claims; node->lock */
+    bool preempt_answered;            /* DMA_PREEMPTED arrived (or a reset answered it); node->lock */
+    UINT64 preempt_fence;             /* the pending request's fence; node->lock */
+    UINT64 preempt_last_completed;    /* the answer's LastCompletedFenceId, extended; node->lock */
+    bool preempt_checked;             /* the worker found nothing to preempt for what is queued;
+                                         cleared by new packets and priority changes; node->lock */
+    UINT64 preemptions;               /* preemptions answered; node->lock */
+    UINT64 kick_gen;                  /* bumped whenever packets join the queues; node->lock */
 };
 
 /* ---- kernel objects (objects/) -------------------------------------------------------------- */
 struct dxgk_counters {
     atomic_ullong dma_buffers_submitted, paging_buffers_submitted, fences_retired,
         allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
-        lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches;
+        lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches,
+        preemptions, engine_resets, adapter_resets;
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 
@@ -283,6 +313,14 @@ struct dxgk_adapter {
     pthread_mutex_t dpc_lock;         /* DPCs of one adapter never run concurrently */
     atomic_bool dpc_queued;
     struct dxgk_counters counters;
+    /* Timeout detection and recovery (sched/tdr.c). */
+    UINT tdr_delay_ms;                /* WDDM_TDR_DELAY_MS, default 2000; immutable after start */
+    pthread_t tdr_thread;
+    bool tdr_started;                 /* start/stop only */
+    pthread_mutex_t tdr_lock;
+    pthread_cond_t tdr_cond;
+    bool tdr_stop;                    /* tdr_lock */
+    _Atomic UINT tdr_count;           /* recoveries done (engine or adapter) */
 };
 
 struct dxgk_device {
@@ -291,7 +329,10 @@ struct dxgk_device {
     D3DKMT_HANDLE handle;             /* immutable */
     HANDLE kmd;                       /* the KMD's hDevice; immutable */
     bool dead;                        /* destroyed; protected by adapter->lock */
-    NTSTATUS error;                   /* first residency failure; protected by adapter->lock */
+    NTSTATUS error;                   /* why the device is lost (STATUS_SUCCESS while it is not):
+                                         set once, by dxgk_device_set_error_locked; adapter->lock */
+    D3DKMT_DEVICEEXECUTION_STATE exec_state; /* D3DKMTGetDeviceState's answer while error is set
+                                         (HUNG, RESET, ERROR_OUTOFMEMORY...); adapter->lock */
     struct dxgk_context *contexts;    /* protected by adapter->lock */
     struct dxgk_allocation *allocations; /* live (not destroyed) ones; adapter->lock */
     UINT deferred_count;              /* deferred entries of this device not yet freed (on
@@ -314,6 +355,8 @@ struct dxgk_context {
     D3DDDI_PATCHLOCATIONLIST *patch_list;
     UINT patch_list_size;
     bool dead;                        /* protected by adapter->lock */
+    INT priority;                     /* D3DKMTSetContextSchedulingPriority, -7..7, 0 at creation;
+                                         adapter->lock */
     struct dxgk_context *dev_next;    /* device->contexts; adapter->lock */
     struct dxgk_context *node_next;   /* node->contexts; adapter->lock */
     struct dxgk_packet *queue, *queue_tail; /* software queue; adapter->lock */
@@ -401,6 +444,11 @@ void dxgk_adapter_put(struct dxgk_adapter *a);
 struct dxgk_device *dxgk_device_get(D3DKMT_HANDLE h);
 void dxgk_device_put(struct dxgk_device *d);
 NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h);
+/* Puts the device in error (the first cause sticks): every later D3DKMT call on it fails with
+ * `st` and its queued work is dropped. Returns true if this call lost it. Adapter lock held.
+ * The caller then signals its monitored fences with dxgk_syncobj_signal_max_device (no lock
+ * held) when recovery requires it (wddm-semantics §8.3). (sched/tdr.c) */
+bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEVICEEXECUTION_STATE state);
 /* objects/context.c */
 void dxgk_context_destroy(struct dxgk_context *c);
 /* objects/allocation.c */
@@ -495,7 +543,31 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p);
 struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c);
 void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
 void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
-struct dxgk_packet *sched_queue_pick_locked(struct sched_node *n);
+struct dxgk_packet *sched_queue_peek_locked(struct sched_node *n);
+void sched_queue_take_locked(struct sched_node *n, struct dxgk_packet *p);
+/* sched/preempt.c: priorities, preemption, the gate and the ticket watermark (issue 4). */
+void sched_ticket_retire_locked(struct sched_node *n, UINT64 ticket); /* node->lock */
+bool sched_ticket_eligible(const struct sched_node *n, UINT64 ticket);
+bool sched_gate_close(struct sched_node *n, UINT why);   /* no lock held; false: already closed */
+void sched_gate_open(struct sched_node *n);              /* no lock held */
+void sched_gate_wait_locked(struct sched_node *n);       /* submit_lock held */
+/* Takes back every in-flight packet after `last_completed` (resubmitted later); the node's
+ * completed fence becomes its submitted fence. No lock held. */
+struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_completed, UINT *count);
+void sched_requeue_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list); /* adapter lock */
+bool sched_preemption_supported(const struct dxgk_adapter *a, const struct sched_node *n);
+INT sched_hw_lowest_priority(struct sched_node *n, bool *any);
+bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context);
+void sched_preempt_answer_locked(struct sched_node *n, UINT preemption_fence, UINT last_completed); /* node->lock */
+void sched_preempt_finish(struct sched_node *n);
+/* sched/interrupt.c: retires the node's packets up to a 64-bit fence (recovery). No lock held. */
+void sched_node_retire_to(struct sched_node *n, UINT64 fence);
+/* sched/tdr.c: timeout detection and recovery. */
+bool dxgk_tdr_start(struct dxgk_adapter *a);
+void dxgk_tdr_stop(struct dxgk_adapter *a);
+/* sched/syncobj.c: the device's monitored fences to their maximum value (wddm-semantics §8.3),
+ * except those created NoSignalMaxValueOnTdr. No lock held. */
+void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device);
 void sched_packet_free(struct dxgk_packet *p);
 /* sched/syncobj.c: monitored fences (wddm-semantics §8.5). The value lives in a page mapped
  * twice: writable for the kernel, read-only for the application (FenceValueCPUVirtualAddress).

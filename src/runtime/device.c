@@ -23,9 +23,62 @@ BOOL rt_device_is_removed(struct rt_device *dev)
     return atomic_load(&dev->removed_reason) != S_OK;
 }
 
+/* Why a device the kernel put in error is lost, as GetDeviceRemovedReason says it (DXGI_ERROR,
+ * "GetDeviceRemovedReason" and "DXGI_ERROR" in the Direct3D 11 / DXGI documentation;
+ * wddm-semantics §8.3, §8.4):
+ *
+ *   kernel execution state (D3DKMTGetDeviceState)  GetDeviceRemovedReason
+ *   ACTIVE                                          the runtime's own reason: DEVICE_REMOVED for a
+ *                                                   DDI's D3DDDIERR_DEVICEREMOVED, DRIVER_INTERNAL_ERROR
+ *                                                   for an error the DDI may not report (§4.3)
+ *   HUNG            its own work timed out (TDR)    DXGI_ERROR_DEVICE_HUNG: "failed due to badly
+ *                                                   formed commands sent by the application"
+ *   ERROR_DMAFAULT, ERROR_DMAPAGEFAULT              DXGI_ERROR_DEVICE_HUNG: its own commands faulted,
+ *                   (its DMA buffer faulted)        the same cause in DXGI's words; DEVICE_REMOVED
+ *                                                   means the adapter went away, which it did not
+ *   RESET           lost to another device's        DXGI_ERROR_DEVICE_RESET: failed "due to a badly
+ *                   recovery (innocent)             formed command", a run-time issue: recreate
+ *   ERROR_OUTOFMEMORY, STOPPED, anything else       DXGI_ERROR_DEVICE_REMOVED: lost, recreate; no
+ *                                                   DXGI code names the cause better */
+HRESULT rt_removed_reason_from_kernel(D3DKMT_DEVICEEXECUTION_STATE state, HRESULT local_reason)
+{
+    switch (state) {
+    case D3DKMT_DEVICEEXECUTION_ACTIVE:
+        return local_reason;
+    case D3DKMT_DEVICEEXECUTION_HUNG:
+    case D3DKMT_DEVICEEXECUTION_ERROR_DMAFAULT:
+    case D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT:
+        return DXGI_ERROR_DEVICE_HUNG;
+    case D3DKMT_DEVICEEXECUTION_RESET:
+        return DXGI_ERROR_DEVICE_RESET;
+    default:
+        return DXGI_ERROR_DEVICE_REMOVED;
+    }
+}
+
+/* The kernel's execution state of the device; FALSE when it cannot say (no kernel device yet,
+ * or the query refused). */
+static BOOL kernel_execution_state(struct rt_device *dev, D3DKMT_DEVICEEXECUTION_STATE *state)
+{
+    if (!dev->km_device)
+        return FALSE;
+    D3DKMT_GETDEVICESTATE gs = { .hDevice = dev->km_device, .StateType = D3DKMT_DEVICESTATE_EXECUTION };
+    if (!NT_SUCCESS(D3DKMTGetDeviceState(&gs)))
+        return FALSE;
+    *state = gs.ExecutionState;
+    return TRUE;
+}
+
 void rt_device_set_removed(struct rt_device *dev, HRESULT reason)
 {
     int expected = S_OK;
+    if (atomic_load(&dev->removed_reason) != S_OK)
+        return; /* already lost: the first reason stands, no kernel round trip */
+    /* The one place the reason is decided: the kernel knows why when it put the device in
+     * error (a TDR, a fault); ACTIVE means the runtime or the UMD lost it on its own. */
+    D3DKMT_DEVICEEXECUTION_STATE state;
+    if (kernel_execution_state(dev, &state))
+        reason = rt_removed_reason_from_kernel(state, reason);
     /* The first reason sticks: GetDeviceRemovedReason answers why the device was lost. */
     if (atomic_compare_exchange_strong(&dev->removed_reason, &expected, reason))
         RT_REFUSE("device removed (reason 0x%08x): every later call fails with DXGI_ERROR_DEVICE_REMOVED",
@@ -218,7 +271,14 @@ static UINT STDMETHODCALLTYPE dev_GetCreationFlags(ID3D11Device *iface)
 
 static HRESULT STDMETHODCALLTYPE dev_GetDeviceRemovedReason(ID3D11Device *iface)
 {
-    return atomic_load(&rt_device_from_iface(iface)->removed_reason);
+    struct rt_device *dev = rt_device_from_iface(iface);
+    /* A device the kernel lost (TDR, wddm-semantics §8.3) is removed even before one of its
+     * calls failed: ask the kernel while the runtime still believes it alive. */
+    D3DKMT_DEVICEEXECUTION_STATE state;
+    if (atomic_load(&dev->removed_reason) == S_OK && kernel_execution_state(dev, &state) &&
+        state != D3DKMT_DEVICEEXECUTION_ACTIVE)
+        rt_device_set_removed(dev, DXGI_ERROR_DEVICE_REMOVED);
+    return atomic_load(&dev->removed_reason);
 }
 
 static void STDMETHODCALLTYPE dev_GetImmediateContext(ID3D11Device *iface, ID3D11DeviceContext **out)

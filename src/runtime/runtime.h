@@ -221,7 +221,12 @@ static inline struct rt_context *rt_context_from_iface(ID3D11DeviceContext *ifac
 void rt_device_addref(struct rt_device *dev);
 void rt_device_release(struct rt_device *dev);
 BOOL rt_device_is_removed(struct rt_device *dev);
+/* Marks the device removed (the first reason sticks). `reason` is the runtime's own cause; when
+ * the kernel put the device in error, its execution state decides instead
+ * (rt_removed_reason_from_kernel). */
 void rt_device_set_removed(struct rt_device *dev, HRESULT reason);
+/* The table of device.c: kernel execution state -> GetDeviceRemovedReason. */
+HRESULT rt_removed_reason_from_kernel(D3DKMT_DEVICEEXECUTION_STATE state, HRESULT local_reason);
 /* Take the device lock and clear the error slot before a UMD call; rt_ddi_end returns the
  * error the UMD reported (S_OK if none) and releases the lock. */
 void rt_ddi_begin(struct rt_device *dev);

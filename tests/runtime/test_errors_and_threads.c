@@ -74,6 +74,60 @@ static void map_device_removed_means_no_unmap(void **state)
     assert_int_equal(mock.destroy_resource, 1);
 }
 
+/* The removal reason comes from the kernel (device.c rt_removed_reason_from_kernel, citing the
+ * DXGI_ERROR / GetDeviceRemovedReason documentation): the device the kernel lost to its own
+ * hang or fault is HUNG, an innocent victim of another's recovery RESET, anything else REMOVED;
+ * ACTIVE keeps the runtime's own reason. */
+static void removed_reason_table_follows_the_kernel_state(void **state)
+{
+    (void)state;
+    static const struct { D3DKMT_DEVICEEXECUTION_STATE st; HRESULT local, hr; } cases[] = {
+        { D3DKMT_DEVICEEXECUTION_ACTIVE, DXGI_ERROR_DEVICE_REMOVED, DXGI_ERROR_DEVICE_REMOVED },
+        { D3DKMT_DEVICEEXECUTION_ACTIVE, DXGI_ERROR_DRIVER_INTERNAL_ERROR, DXGI_ERROR_DRIVER_INTERNAL_ERROR },
+        { D3DKMT_DEVICEEXECUTION_HUNG, DXGI_ERROR_DEVICE_REMOVED, DXGI_ERROR_DEVICE_HUNG },
+        { D3DKMT_DEVICEEXECUTION_HUNG, DXGI_ERROR_DRIVER_INTERNAL_ERROR, DXGI_ERROR_DEVICE_HUNG },
+        { D3DKMT_DEVICEEXECUTION_RESET, DXGI_ERROR_DEVICE_REMOVED, DXGI_ERROR_DEVICE_RESET },
+        { D3DKMT_DEVICEEXECUTION_ERROR_DMAFAULT, DXGI_ERROR_DEVICE_REMOVED, DXGI_ERROR_DEVICE_HUNG },
+        { D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT, DXGI_ERROR_DEVICE_REMOVED, DXGI_ERROR_DEVICE_HUNG },
+        { D3DKMT_DEVICEEXECUTION_ERROR_OUTOFMEMORY, DXGI_ERROR_DRIVER_INTERNAL_ERROR, DXGI_ERROR_DEVICE_REMOVED },
+        { D3DKMT_DEVICEEXECUTION_STOPPED, DXGI_ERROR_DRIVER_INTERNAL_ERROR, DXGI_ERROR_DEVICE_REMOVED },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        assert_int_equal(rt_removed_reason_from_kernel(cases[i].st, cases[i].local), cases[i].hr);
+}
+
+/* A DDI's D3DDDIERR_DEVICEREMOVED (here from a map) removes the device; the reason is asked of
+ * the kernel, which still has the device ACTIVE (nothing went wrong on the GPU): the runtime's
+ * own DXGI_ERROR_DEVICE_REMOVED stands, and the kernel device is left as it was. */
+static void ddi_device_removed_reason_comes_from_the_active_kernel_device(void **state)
+{
+    struct mock_env *env = *state;
+    struct rt_device *rt = rt_device_from_iface(env->dev);
+    D3DKMT_GETDEVICESTATE gs = { .hDevice = rt->km_device, .StateType = D3DKMT_DEVICESTATE_EXECUTION };
+    assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
+    assert_int_equal(gs.ExecutionState, D3DKMT_DEVICEEXECUTION_ACTIVE);
+    /* Not lost yet: the kernel says ACTIVE, so GetDeviceRemovedReason answers S_OK. */
+    assert_int_equal(ID3D11Device_GetDeviceRemovedReason(env->dev), S_OK);
+
+    D3D11_BUFFER_DESC bd = { 64, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, 0, 0 };
+    ID3D11Buffer *b;
+    assert_int_equal(ID3D11Device_CreateBuffer(env->dev, &bd, NULL, &b), S_OK);
+    D3D11_MAPPED_SUBRESOURCE m;
+    mock.map_error = D3DDDIERR_DEVICEREMOVED;
+    assert_int_equal(ID3D11DeviceContext_Map(env->ctx, (ID3D11Resource *)b, 0, D3D11_MAP_READ, 0, &m),
+                     DXGI_ERROR_DEVICE_REMOVED);
+    assert_int_equal(ID3D11Device_GetDeviceRemovedReason(env->dev), DXGI_ERROR_DEVICE_REMOVED);
+    assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
+    assert_int_equal(gs.ExecutionState, D3DKMT_DEVICEEXECUTION_ACTIVE);
+    /* Every later call fails with DXGI_ERROR_DEVICE_REMOVED, whatever the reason says. */
+    ID3D11Buffer *b2 = NULL;
+    assert_int_equal(ID3D11Device_CreateBuffer(env->dev, &bd, NULL, &b2), DXGI_ERROR_DEVICE_REMOVED);
+    assert_null(b2);
+    assert_int_equal(ID3D11DeviceContext_Map(env->ctx, (ID3D11Resource *)b, 0, D3D11_MAP_READ, 0, &m),
+                     DXGI_ERROR_DEVICE_REMOVED);
+    ID3D11Buffer_Release(b);
+}
+
 struct thread_arg {
     ID3D11Device *dev;
     int failures;
@@ -122,6 +176,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(create_resource_device_removed_removes_the_device, mock_setup, mock_teardown),
         cmocka_unit_test_setup_teardown(create_resource_forbidden_error_is_critical, mock_setup, mock_teardown),
         cmocka_unit_test_setup_teardown(map_device_removed_means_no_unmap, mock_setup, mock_teardown),
+        cmocka_unit_test(removed_reason_table_follows_the_kernel_state),
+        cmocka_unit_test_setup_teardown(ddi_device_removed_reason_comes_from_the_active_kernel_device, mock_setup,
+                                        mock_teardown),
         cmocka_unit_test_setup_teardown(concurrent_creation_on_one_device, mock_setup, mock_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

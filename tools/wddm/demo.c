@@ -209,6 +209,10 @@ int wddm_tool_demo(int argc, char **argv)
     printf("  %-28s %12llu\n", "evictions", (unsigned long long)(c1.evictions - c0.evictions));
     printf("  %-28s %12llu\n", "bytes paged in", (unsigned long long)(c1.bytes_paged_in - c0.bytes_paged_in));
     printf("  %-28s %12llu\n", "bytes paged out", (unsigned long long)(c1.bytes_paged_out - c0.bytes_paged_out));
+    printf("  %-28s %12llu\n", "context switches", (unsigned long long)(c1.context_switches - c0.context_switches));
+    printf("  %-28s %12llu\n", "preemptions", (unsigned long long)(c1.preemptions - c0.preemptions));
+    printf("  %-28s %12llu\n", "engine / adapter resets",
+           (unsigned long long)(c1.engine_resets - c0.engine_resets + c1.adapter_resets - c0.adapter_resets));
     printf("  %-28s %12llu\n", "readback errors", d.errors);
 
     SAFE_RELEASE(d.rtv);

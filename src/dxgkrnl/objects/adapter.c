@@ -225,6 +225,18 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
         st = STATUS_UNSUCCESSFUL;
         goto fail;
     }
+    /* Caps that promise DDIs (wddm-semantics §6.2, §6.3): PreemptionAware needs
+     * DxgkDdiPreemptCommand; SupportPerEngineTDR needs QueryDependentEngineGroup,
+     * QueryEngineStatus and ResetEngine. */
+    if ((a->caps.SchedulingCaps.PreemptionAware && !ddi->DxgkDdiPreemptCommand) ||
+        (a->caps.SupportPerEngineTDR &&
+         (!ddi->DxgkDdiQueryDependentEngineGroup || !ddi->DxgkDdiQueryEngineStatus || !ddi->DxgkDdiResetEngine))) {
+        dxgk_refuse("verifier: DXGK_VIDSCHCAPS.PreemptionAware needs DxgkDdiPreemptCommand and "
+                    "DXGK_DRIVERCAPS.SupportPerEngineTDR needs DxgkDdiQueryDependentEngineGroup, "
+                    "DxgkDdiQueryEngineStatus and DxgkDdiResetEngine: one is missing");
+        st = STATUS_UNSUCCESSFUL;
+        goto fail;
+    }
     /* Two-call segment query (wddm-semantics §6.4): count first, then the descriptors. */
     DXGK_QUERYSEGMENTIN qin = { 0 };
     DXGK_QUERYSEGMENTOUT qout = { 0 };
@@ -270,12 +282,17 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
         nodes_started++;
     }
     a->node_count = nodes_started; /* the DPC walks only started nodes */
+    if (!dxgk_tdr_start(a)) { /* timeout detection (sched/tdr.c) */
+        st = STATUS_NO_MEMORY;
+        goto fail;
+    }
     st = create_system_context(a);
     if (!NT_SUCCESS(st))
         goto fail;
     return STATUS_SUCCESS;
 
 fail:
+    dxgk_tdr_stop(a);
     if (started && a->driver.ddi.DxgkDdiStopDevice)
         a->driver.ddi.DxgkDdiStopDevice(a->miniport);
     for (UINT i = 0; i < nodes_started; i++)
@@ -304,6 +321,8 @@ static void adapter_stop(struct dxgk_adapter *a)
         a->driver.ddi.DxgkDdiDestroyDevice(a->kmd_system_device);
     for (UINT i = 0; i < a->node_count; i++)
         sched_wait_node_idle(&a->node[i]);
+    /* The watchdog ran until now: a node stuck at teardown was recovered by it. */
+    dxgk_tdr_stop(a);
     /* Stop the device first: after StopDevice no interrupt or DPC can reach the node locks
      * (a DPC may still be leaving node_retire when the last wait above returns). */
     if (a->driver.ddi.DxgkDdiStopDevice)
@@ -502,6 +521,9 @@ static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c)
     c->bytes_paged_out += atomic_load(&a->counters.bytes_paged_out);
     c->evictions += atomic_load(&a->counters.evictions);
     c->context_switches += atomic_load(&a->counters.context_switches);
+    c->preemptions += atomic_load(&a->counters.preemptions);
+    c->engine_resets += atomic_load(&a->counters.engine_resets);
+    c->adapter_resets += atomic_load(&a->counters.adapter_resets);
 }
 
 NTSTATUS wddm_get_counters(struct wddm_counters *out)

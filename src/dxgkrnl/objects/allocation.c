@@ -282,6 +282,12 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         dxgk_refuse("D3DKMTCreateAllocation: invalid device handle 0x%08x", args->hDevice);
         return STATUS_INVALID_PARAMETER;
     }
+    if (__atomic_load_n(&d->error, __ATOMIC_RELAXED) == STATUS_DEVICE_REMOVED) {
+        /* A device lost to a timeout recovery creates nothing more (wddm-semantics §8.3). */
+        dxgk_refuse("D3DKMTCreateAllocation: device 0x%08x is lost", args->hDevice);
+        dxgk_device_put(d);
+        return STATUS_DEVICE_REMOVED;
+    }
     struct dxgk_adapter *a = d->adapter;
     struct dxgk_resource *res = NULL;
     bool new_res = false;

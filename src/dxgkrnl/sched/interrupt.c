@@ -26,8 +26,22 @@ VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_I
         atomic_store_explicit(&a->node[data->DmaCompleted.NodeOrdinal].isr_fence, data->DmaCompleted.SubmissionFenceId,
                               memory_order_release);
         break;
+    case DXGK_INTERRUPT_DMA_PREEMPTED: {
+        UINT node = data->DmaPreempted.NodeOrdinal;
+        if (node >= a->node_count) {
+            dxgk_refuse("DxgkCbNotifyInterrupt: DMA_PREEMPTED for node %u of %u", node, a->node_count);
+            return;
+        }
+        /* The completion it reports first (§8.2 invariant 4: LastCompletedFenceId), then the
+         * answer; the worker takes the preempted packets back (sched/preempt.c). */
+        struct sched_node *n = &a->node[node];
+        pthread_mutex_lock(&n->lock);
+        sched_preempt_answer_locked(n, data->DmaPreempted.PreemptionFenceId, data->DmaPreempted.LastCompletedFenceId);
+        pthread_mutex_unlock(&n->lock);
+        break;
+    }
     default:
-        /* FIXME(preemption, tdr, faults): DMA_PREEMPTED, DMA_PAGE_FAULTED and engine timeouts. */
+        /* FIXME(faults): DMA_PAGE_FAULTED and the other types. */
         dxgk_refuse("DxgkCbNotifyInterrupt: interrupt type %d not handled", (int)data->InterruptType);
         break;
     }
@@ -53,12 +67,13 @@ static bool deferred_waiting(struct dxgk_adapter *a)
     return atomic_load_explicit(&a->deferred_count, memory_order_relaxed) != 0;
 }
 
-static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
+/* Retires the node's packets up to `f32` (32-bit, extended) or, with f32 unused, `to64`. */
+static void node_retire(struct dxgk_adapter *a, struct sched_node *n, bool use64, UINT64 to64)
 {
     UINT f32 = atomic_load_explicit(&n->isr_fence, memory_order_acquire);
     pthread_mutex_lock(&n->lock);
     UINT64 last = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
-    UINT64 f64 = sched_fence_extend(last, f32);
+    UINT64 f64 = use64 ? (to64 > last ? to64 : last) : sched_fence_extend(last, f32);
     if (f64 > n->submitted_fence) /* a fence never submitted: ignore the bogus part */
         f64 = last;
     UINT retired = 0;
@@ -76,8 +91,11 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n)
         n->inflight = p->next;
         if (!n->inflight)
             n->inflight_tail = NULL;
-        if (p->ticket)
-            atomic_store_explicit(&n->retired_ticket, p->ticket, memory_order_release);
+        sched_ticket_retire_locked(n, p->ticket);
+        if (p->hw_slot) { /* its place in the hardware queue (issue 4) */
+            p->hw_slot = false;
+            n->hw_count--;
+        }
         p->next = n->retired;
         n->retired = p;
         retired++;
@@ -106,7 +124,12 @@ VOID APIENTRY dxgk_cb_notify_dpc(HANDLE hAdapter)
     if (!a)
         return;
     for (UINT i = 0; i < a->node_count; i++)
-        node_retire(a, &a->node[i]);
+        node_retire(a, &a->node[i], false, 0);
+}
+
+void sched_node_retire_to(struct sched_node *n, UINT64 fence)
+{
+    node_retire(n->adapter, n, true, fence);
 }
 
 NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_ROUTINE routine, PVOID ctx,

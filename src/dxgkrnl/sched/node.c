@@ -18,8 +18,11 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
     p->next = NULL;
     struct sched_gpu_signal *signals = NULL;
     if (!n->inflight) {
-        if (p->ticket)
-            atomic_store_explicit(&n->retired_ticket, p->ticket, memory_order_release);
+        sched_ticket_retire_locked(n, p->ticket);
+        if (p->hw_slot) {
+            p->hw_slot = false;
+            n->hw_count--;
+        }
         p->next = n->retired;
         n->retired = p;
         if (n->signals)
@@ -45,6 +48,8 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
 {
     struct dxgk_adapter *a = n->adapter;
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    /* Nothing enters the hardware queue while a preemption or a reset owns it (preempt.c). */
+    sched_gate_wait_locked(n);
     UINT64 f = n->submitted_fence + 1;
     if ((UINT)f == 0) /* SubmissionFenceIds start at 1; 0 is never used on the DDI */
         f++;
@@ -97,6 +102,9 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
         .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
         .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
     sc.Flags.Paging = p->paging;
+    /* Taken back by a preemption or an engine reset: the KMD may resume it from its context's
+     * save area (wddm-semantics §8.1: Resubmission). */
+    sc.Flags.Resubmission = p->resubmit;
     bool paging = p->paging; /* once submitted, the packet may retire and be recycled at any time */
     /* Counted before the call: a packet seen completed (a fence, a GPU signal) is counted. */
     if (!paging)
@@ -218,13 +226,27 @@ static void recycle(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_pa
         dxgk_deferred_process(a, NULL, false);
 }
 
+/* What wakes the worker (node->lock held): retired packets to recycle, held packets to
+ * release, a preemption answered, or queued packets it may place: room in the hardware queue,
+ * or a full one it has not yet checked for preemption (issue 4). */
+static bool worker_has_work_locked(const struct sched_node *n)
+{
+    if (n->stop || n->retired || n->release_waits)
+        return true;
+    if (n->gate == SCHED_GATE_PREEMPT && n->preempt_answered)
+        return true;
+    if (!n->pending || n->gate)
+        return false;
+    return n->hw_count < n->hw_queue_cap || !n->preempt_checked;
+}
+
 static void *node_worker(void *arg)
 {
     struct sched_node *n = arg;
     struct dxgk_adapter *a = n->adapter;
     for (;;) {
         pthread_mutex_lock(&n->lock);
-        while (!n->stop && !n->pending && !n->retired && !n->release_waits)
+        while (!worker_has_work_locked(n))
             pthread_cond_wait(&n->work_cond, &n->lock);
         bool release = n->release_waits;
         n->release_waits = false;
@@ -232,21 +254,64 @@ static void *node_worker(void *arg)
         n->retired = NULL;
         n->retired_count = 0;
         bool stop = n->stop && !n->pending;
+        bool answered = n->gate == SCHED_GATE_PREEMPT && n->preempt_answered;
+        bool gate = n->gate != 0;
+        bool room = n->hw_count < n->hw_queue_cap;
         pthread_mutex_unlock(&n->lock);
         recycle(a, n, retired);
         if (stop)
             break;
+        if (answered) {
+            sched_preempt_finish(n);
+            continue;
+        }
 
         pthread_mutex_lock(&a->lock);
         if (release) /* a GPU wait was satisfied: its context's held packets join the queue */
             for (struct dxgk_context *c = n->contexts; c; c = c->node_next)
                 if (c->waits || c->held || c->held_signals)
                     sched_release_held_locked(a, c);
-        struct dxgk_packet *p = sched_queue_pick_locked(n);
+        struct dxgk_packet *p = gate ? NULL : sched_queue_peek_locked(n);
         if (!p) {
+            /* Packets join the queues under the adapter lock, held here: what was queued
+             * when the queues looked empty is known by kick_gen. */
+            pthread_mutex_lock(&n->lock);
+            UINT64 gen = n->kick_gen;
+            pthread_mutex_unlock(&n->lock);
+            pthread_mutex_unlock(&a->lock);
+            /* Queued packets, none placeable yet (being taken back, or beyond the ticket
+             * window of preempt.c): sleep until a retirement or a new packet wakes us. */
+            pthread_mutex_lock(&n->lock);
+            if (!gate && n->pending && n->kick_gen == gen && !n->stop && !n->retired && !n->release_waits)
+                pthread_cond_wait(&n->work_cond, &n->lock);
+            pthread_mutex_unlock(&n->lock);
+            continue;
+        }
+        /* Higher-priority work than what the hardware queue holds: preempt it first
+         * (preempt.c); the answer wakes this worker, which takes the packets back. */
+        if (sched_preemption_supported(a, n)) {
+            bool any = false;
+            INT lowest = sched_hw_lowest_priority(n, &any);
+            if (any && lowest < p->ctx->priority) {
+                D3DKMT_HANDLE h = p->ctx->handle;
+                pthread_mutex_unlock(&a->lock);
+                sched_preempt_request(n, h);
+                continue;
+            }
+        }
+        if (!room) {
+            pthread_mutex_lock(&n->lock);
+            n->preempt_checked = true; /* until new packets or a priority change */
+            pthread_mutex_unlock(&n->lock);
             pthread_mutex_unlock(&a->lock);
             continue;
         }
+        sched_queue_take_locked(n, p);
+        p->priority = p->ctx->priority;
+        pthread_mutex_lock(&n->lock);
+        n->hw_count++; /* its place in the hardware queue, held until it retires */
+        p->hw_slot = true;
+        pthread_mutex_unlock(&n->lock);
         UINT64 paging_fence = 0;
         NTSTATUS st = p->ctx->device->error;
         if (NT_SUCCESS(st))
@@ -257,8 +322,7 @@ static void *node_worker(void *arg)
              * be committed). FIXME(split): Windows would split the DMA buffer. */
             dxgk_refuse("scheduler: packet of context 0x%08x dropped (0x%08x): its device is put in error",
                         p->ctx->handle, (unsigned)st);
-            if (NT_SUCCESS(p->ctx->device->error))
-                p->ctx->device->error = st;
+            (void)dxgk_device_set_error_locked(p->ctx->device, st, D3DKMT_DEVICEEXECUTION_ERROR_OUTOFMEMORY);
             p->dropped = true;
         }
         pthread_mutex_unlock(&a->lock);
@@ -283,6 +347,9 @@ bool sched_node_start(struct sched_node *n, struct dxgk_adapter *a, UINT ordinal
     memset(n, 0, sizeof *n);
     n->adapter = a;
     n->ordinal = ordinal;
+    /* DXGK_VIDSCHCAPS.HwQueuePacketCap: how many DMA packets the node's hardware queue takes.
+     * The WDK gives no default for 0; ours is 2 (docs/rules.md "Choices"). */
+    n->hw_queue_cap = a->caps.SchedulingCaps.HwQueuePacketCap ? a->caps.SchedulingCaps.HwQueuePacketCap : 2;
     pthread_mutex_init(&n->lock, NULL);
     pthread_mutex_init(&n->submit_lock, NULL);
     pthread_cond_init(&n->done_cond, NULL);
@@ -332,6 +399,8 @@ void sched_node_kick(struct sched_node *n, UINT new_packets)
 {
     pthread_mutex_lock(&n->lock);
     n->pending += new_packets;
+    n->kick_gen++;
+    n->preempt_checked = false;
     pthread_cond_signal(&n->work_cond);
     pthread_mutex_unlock(&n->lock);
 }

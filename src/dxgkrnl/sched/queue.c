@@ -8,8 +8,9 @@
  *
  * Packets (a DMA buffer of at least the command buffer's size, its private data, allocation
  * and patch lists) are pooled per context and recycled when the DPC retired them. The node
- * worker serves a node's contexts in ticket order (FIFO across contexts).
- * FIXME(scheduling): priorities, quanta and preemption between contexts.
+ * worker serves a node's contexts by priority, then in ticket order (FIFO across contexts of
+ * one priority), and preempts lower-priority work for higher (sched/preempt.c).
+ * FIXME(scheduling): no quanta or time slicing between contexts of one priority.
  * FIXME(instance-order): the renaming instance-ordering invariant (wddm-semantics §3.3: once a
  * newer instance is referenced, DMA buffers referencing an older one are rejected unless
  * D3DDDI_ALLOCATIONLIST.DoNotRetireInstance) is not enforced; every snapshot is accepted. */
@@ -64,6 +65,8 @@ struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
         p->ticket = p->fence = 0;
         p->dma_used = p->alloc_count = p->patch_count = 0;
         p->dropped = false;
+        p->resubmit = false;
+        p->hw_slot = false;
         p->wait_seq = 0;
     }
     return p;
@@ -99,20 +102,30 @@ void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first
     c->queue_tail = last;
 }
 
-struct dxgk_packet *sched_queue_pick_locked(struct sched_node *n)
+/* The next packet to place: the head of the highest-priority context's queue, the oldest
+ * ticket among equals (FIFO across contexts of one priority), within the ticket window of
+ * sched/preempt.c. Not dequeued. */
+struct dxgk_packet *sched_queue_peek_locked(struct sched_node *n)
 {
     struct dxgk_context *best = NULL;
-    for (struct dxgk_context *c = n->contexts; c; c = c->node_next)
-        if (c->queue && (!best || c->queue->ticket < best->queue->ticket))
+    for (struct dxgk_context *c = n->contexts; c; c = c->node_next) {
+        if (!c->queue || !sched_ticket_eligible(n, c->queue->ticket))
+            continue;
+        if (!best || c->priority > best->priority ||
+            (c->priority == best->priority && c->queue->ticket < best->queue->ticket))
             best = c;
-    if (!best)
-        return NULL;
-    struct dxgk_packet *p = best->queue;
-    best->queue = p->next;
-    if (!best->queue)
-        best->queue_tail = NULL;
+    }
+    return best ? best->queue : NULL;
+}
+
+void sched_queue_take_locked(struct sched_node *n, struct dxgk_packet *p)
+{
+    (void)n;
+    struct dxgk_context *c = p->ctx;
+    c->queue = p->next;
+    if (!c->queue)
+        c->queue_tail = NULL;
     p->next = NULL;
-    return p;
 }
 
 /* GPU waits (sched/syncobj.c, wddm-semantics §8.5 rule 4). A context's packets rendered after a
@@ -255,9 +268,19 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node
             return false;
     }
     pthread_mutex_lock(&n->lock);
-    bool claimed = n->pending == 0 && n->direct_claims == 0 && !n->stop;
-    if (claimed)
+    /* Issue 4: not past a closed or closing gate (sched/preempt.c), not beyond the hardware
+     * queue's depth, and not behind lower-priority work the worker would preempt. */
+    bool claimed = n->pending == 0 && n->direct_claims == 0 && !n->stop && !n->gate && !n->gate_closing &&
+                   n->hw_count < n->hw_queue_cap;
+    if (claimed && n->hw_count && sched_preemption_supported(a, n))
+        for (const struct dxgk_packet *q = n->inflight; q && claimed; q = q->next)
+            claimed = q->paging || q->priority >= p->ctx->priority;
+    if (claimed) {
         n->direct_claims = 1;
+        n->hw_count++;
+        p->hw_slot = true;
+        p->priority = p->ctx->priority;
+    }
     pthread_mutex_unlock(&n->lock);
     if (!claimed)
         return false;

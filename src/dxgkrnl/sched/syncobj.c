@@ -578,3 +578,27 @@ void dxgk_syncobj_destroy_device(D3DKMT_HANDLE device)
     if (woke)
         wake_waiters();
 }
+
+/* After a timeout recovery: every monitored fence of a lost device goes to its maximum value so
+ * that nothing waits forever for work that will never run (wddm-semantics §8.3), unless it was
+ * created NoSignalMaxValueOnTdr. CPU waiters wake; GPU waits on them are satisfied. */
+void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device)
+{
+    struct dxgk_object **objs;
+    D3DKMT_HANDLE *hs;
+    size_t n = dxgk_handle_collect(DXGK_TYPE_SYNCOBJECT, &objs, &hs);
+    pthread_mutex_lock(&sync_wait.lock);
+    for (size_t i = 0; i < n; i++) {
+        struct dxgk_syncobj *s = (struct dxgk_syncobj *)objs[i];
+        if (s->device == device && !s->flags.NoSignalMaxValueOnTdr)
+            atomic_store_explicit(s->value, UINT64_MAX, memory_order_release);
+    }
+    if (registry)
+        release_satisfied_waits_locked();
+    pthread_cond_broadcast(&sync_wait.cond);
+    pthread_mutex_unlock(&sync_wait.lock);
+    for (size_t i = 0; i < n; i++)
+        dxgk_object_put(objs[i]);
+    free(objs);
+    free(hs);
+}

@@ -107,6 +107,11 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         dxgk_refuse("D3DKMTLock: allocation 0x%08x is being destroyed", args->hAllocation);
         goto unlock;
     }
+    if (d->error == STATUS_DEVICE_REMOVED) { /* lost to a timeout recovery (sched/tdr.c) */
+        dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", args->hDevice, (unsigned)d->error);
+        st = d->error;
+        goto unlock;
+    }
     struct vidmm_instance *in = al->current;
     /* Seed 002 / wddm-semantics §7 rule 8: a backing store shared with the KMD is never
      * renamed: a Discard synchronises like a plain lock. */
@@ -223,6 +228,13 @@ resident:
             vidmm_batch_init(&batch, a);
             goto resident;
         }
+    }
+    if (d->error == STATUS_DEVICE_REMOVED) {
+        /* Lost while the lock waited (a timeout recovery, wddm-semantics §8.3): the work it
+         * waited for was aborted, so the content cannot be trusted. */
+        dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", args->hDevice, (unsigned)d->error);
+        st = d->error;
+        goto unlock;
     }
     args->pData = in->cpu + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
     al->lock_count++;

@@ -1,0 +1,271 @@
+/* Preemption and the hardware queue (issue 4; wddm-semantics §8.2 invariant 4, §8.3).
+ *
+ * Priorities: a node serves its contexts' queues highest D3DKMTSetContextSchedulingPriority
+ * first, FIFO (ticket order) within a priority (queue.c). When the worker is about to place a
+ * packet in the hardware queue while a packet of a lower-priority context is there, and the
+ * KMD is PreemptionAware, it preempts: DxgkDdiPreemptCommand with a PreemptionFenceId above
+ * every submitted fence; the KMD answers DMA_PREEMPTED {PreemptionFenceId,
+ * LastCompletedFenceId}; every packet after LastCompletedFenceId goes back to the head of its
+ * context's queue (it keeps its ticket) and is resubmitted later with a new fence and
+ * DXGK_SUBMITCOMMANDFLAGS.Resubmission, after the higher-priority work. How far the GPU got
+ * inside a DMA buffer is the KMD's business: the reference KMD's GPU saves it in the
+ * context's save area (seed 000) and resumes there.
+ *
+ * The gate: between the preemption request and the requeue, and during an engine reset
+ * (sched/tdr.c), nothing may enter the node's hardware queue. The gate is closed under
+ * submit_lock + node->lock; sched_submit_locked waits (without submit_lock) while it is closed.
+ * Direct submissions (queue.c) are claimed only with the gate open and not closing, and a
+ * closer waits for claims in progress, so a direct submitter never meets a closed gate.
+ * The paging node is never preempted: VidMm submits paging buffers there holding the adapter
+ * lock, and paging buffers would have to keep their fence IDs (wddm-semantics §8.2 inv. 4).
+ *
+ * Tickets: once priorities reorder the queue, packets retire out of ticket order. VidMm's
+ * "retired" test (sched_ticket_retired) must stay conservative: retired_ticket is the
+ * watermark below which every ticket retired, and a bitmap of SCHED_TICKET_WINDOW bits keeps
+ * the ones retired above it. The worker never picks a packet beyond the window, so the bitmap
+ * cannot overflow and the lowest ticket is always eligible. */
+#include "dxgkrnl/dxgkrnl.h"
+
+/* ---- tickets ------------------------------------------------------------------------------- */
+
+void sched_ticket_retire_locked(struct sched_node *n, UINT64 t)
+{
+    UINT64 wm = atomic_load_explicit(&n->retired_ticket, memory_order_relaxed);
+    if (!t || t <= wm)
+        return;
+    if (t > wm + SCHED_TICKET_WINDOW) {
+        /* Cannot happen: sched_queue_peek_locked honours the window. */
+        dxgk_refuse("scheduler: ticket %llu retired beyond the window of %u above %llu", (unsigned long long)t,
+                    SCHED_TICKET_WINDOW, (unsigned long long)wm);
+        return;
+    }
+    if (t != wm + 1) {
+        UINT i = (UINT)(t % SCHED_TICKET_WINDOW);
+        n->ticket_bits[i / 64] |= 1ull << (i % 64);
+        return;
+    }
+    wm = t;
+    for (;;) {
+        UINT i = (UINT)((wm + 1) % SCHED_TICKET_WINDOW);
+        UINT64 bit = 1ull << (i % 64);
+        if (!(n->ticket_bits[i / 64] & bit))
+            break;
+        n->ticket_bits[i / 64] &= ~bit;
+        wm++;
+    }
+    atomic_store_explicit(&n->retired_ticket, wm, memory_order_release);
+}
+
+bool sched_ticket_eligible(const struct sched_node *n, UINT64 t)
+{
+    return t <= atomic_load_explicit(&((struct sched_node *)n)->retired_ticket, memory_order_acquire) +
+                    SCHED_TICKET_WINDOW;
+}
+
+/* ---- the gate ------------------------------------------------------------------------------ */
+
+bool sched_gate_close(struct sched_node *n, UINT why)
+{
+    pthread_mutex_lock(&n->lock);
+    while (n->gate_closing)
+        pthread_cond_wait(&n->done_cond, &n->lock);
+    if (n->gate) {
+        pthread_mutex_unlock(&n->lock);
+        return false;
+    }
+    n->gate_closing = true; /* no new direct claim from now on */
+    while (n->direct_claims)
+        pthread_cond_wait(&n->done_cond, &n->lock);
+    pthread_mutex_unlock(&n->lock);
+    pthread_mutex_lock(&n->submit_lock);
+    pthread_mutex_lock(&n->lock);
+    n->gate = why;
+    n->gate_closing = false;
+    pthread_cond_broadcast(&n->done_cond);
+    pthread_mutex_unlock(&n->lock);
+    pthread_mutex_unlock(&n->submit_lock);
+    return true;
+}
+
+void sched_gate_open(struct sched_node *n)
+{
+    pthread_mutex_lock(&n->submit_lock);
+    pthread_mutex_lock(&n->lock);
+    n->gate = 0;
+    n->preempt_answered = false;
+    n->preempt_fence = 0;
+    pthread_cond_broadcast(&n->done_cond);
+    pthread_cond_signal(&n->work_cond);
+    pthread_mutex_unlock(&n->lock);
+    pthread_mutex_unlock(&n->submit_lock);
+}
+
+void sched_gate_wait_locked(struct sched_node *n)
+{
+    pthread_mutex_lock(&n->lock);
+    while (n->gate) {
+        pthread_mutex_unlock(&n->submit_lock);
+        pthread_cond_wait(&n->done_cond, &n->lock);
+        pthread_mutex_unlock(&n->lock);
+        pthread_mutex_lock(&n->submit_lock);
+        pthread_mutex_lock(&n->lock);
+    }
+    pthread_mutex_unlock(&n->lock);
+}
+
+/* ---- taking packets back ------------------------------------------------------------------- */
+
+struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_completed, UINT *count)
+{
+    struct dxgk_packet *taken = NULL;
+    UINT k = 0;
+    pthread_mutex_lock(&n->submit_lock);
+    pthread_mutex_lock(&n->lock);
+    struct dxgk_packet **pp = &n->inflight, *prev = NULL;
+    while (*pp && (*pp)->fence <= last_completed) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    taken = *pp;
+    *pp = NULL;
+    n->inflight_tail = prev;
+    for (struct dxgk_packet *p = taken; p; p = p->next) {
+        k++;
+        p->resubmit = true;
+        if (p->hw_slot) {
+            p->hw_slot = false;
+            n->hw_count--;
+        }
+    }
+    /* Every fence up to the last one handed out is now accounted for: completed, or taken
+     * back to be submitted again under a new fence. The next DMA_COMPLETED names a newer one. */
+    atomic_store_explicit(&n->completed_fence, n->submitted_fence, memory_order_release);
+    n->pending += k; /* no direct submission may pass them (queue.c) */
+    pthread_mutex_unlock(&n->lock);
+    pthread_mutex_unlock(&n->submit_lock);
+    *count = k;
+    return taken;
+}
+
+void sched_requeue_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
+{
+    (void)a;
+    /* Back to the head of each context's queue, in their order: reversed pushes keep it. */
+    struct dxgk_packet *rev = NULL;
+    while (list) {
+        struct dxgk_packet *p = list;
+        list = p->next;
+        p->next = rev;
+        rev = p;
+    }
+    while (rev) {
+        struct dxgk_packet *p = rev;
+        rev = p->next;
+        if (p->paging) {
+            /* Never detached: the paging node is not preempted and its timeouts reset the
+             * whole adapter (sched/tdr.c). Should one come, it is retired, not lost. */
+            dxgk_refuse("scheduler: paging buffer taken back from node %u: retired without running", n->ordinal);
+            pthread_mutex_lock(&n->lock);
+            n->pending--;
+            pthread_mutex_unlock(&n->lock);
+            sched_retire_dropped(n, p);
+            continue;
+        }
+        struct dxgk_context *c = p->ctx;
+        p->next = c->queue;
+        c->queue = p;
+        if (!c->queue_tail)
+            c->queue_tail = p;
+    }
+    pthread_mutex_lock(&n->lock);
+    n->preempt_checked = false;
+    n->kick_gen++;
+    pthread_cond_signal(&n->work_cond);
+    pthread_mutex_unlock(&n->lock);
+}
+
+/* ---- preemption ---------------------------------------------------------------------------- */
+
+bool sched_preemption_supported(const struct dxgk_adapter *a, const struct sched_node *n)
+{
+    return a->caps.SchedulingCaps.PreemptionAware && a->driver.ddi.DxgkDdiPreemptCommand &&
+           n->ordinal != a->paging_node;
+}
+
+INT sched_hw_lowest_priority(struct sched_node *n, bool *any)
+{
+    INT lowest = 8;
+    *any = false;
+    pthread_mutex_lock(&n->lock);
+    for (const struct dxgk_packet *p = n->inflight; p; p = p->next)
+        if (!p->paging && p->fence > atomic_load_explicit(&n->completed_fence, memory_order_relaxed)) {
+            *any = true;
+            if (p->priority < lowest)
+                lowest = p->priority;
+        }
+    pthread_mutex_unlock(&n->lock);
+    return lowest;
+}
+
+bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context)
+{
+    struct dxgk_adapter *a = n->adapter;
+    if (!sched_gate_close(n, SCHED_GATE_PREEMPT))
+        return false; /* a preemption or a reset owns the node already */
+    pthread_mutex_lock(&n->submit_lock);
+    UINT64 f = n->submitted_fence + 1;
+    if ((UINT)f == 0)
+        f++;
+    pthread_mutex_lock(&n->lock);
+    n->submitted_fence = f; /* the request's fence comes from the node's sequence */
+    n->preempt_fence = f;
+    n->preempt_answered = false;
+    pthread_mutex_unlock(&n->lock);
+    sched_trace(WDDM_SCHED_EVENT_PREEMPT, n->ordinal, for_context, 0, f);
+    DXGKARG_PREEMPTCOMMAND pc = { .PreemptionFenceId = (UINT)f, .NodeOrdinal = n->ordinal, .EngineOrdinal = 0 };
+    NTSTATUS st = a->driver.ddi.DxgkDdiPreemptCommand(a->miniport, &pc);
+    pthread_mutex_unlock(&n->submit_lock);
+    if (!NT_SUCCESS(st)) {
+        /* wddm-semantics §8.2 invariant 4: PreemptCommand must not fail. Nothing was stopped. */
+        dxgk_refuse("verifier: DxgkDdiPreemptCommand failed 0x%08x (it must not fail): no preemption",
+                    (unsigned)st);
+        sched_gate_open(n);
+        return false;
+    }
+    return true;
+}
+
+void sched_preempt_answer_locked(struct sched_node *n, UINT preemption_fence, UINT last_completed)
+{
+    if (n->gate != SCHED_GATE_PREEMPT || n->preempt_answered || (UINT)n->preempt_fence != preemption_fence) {
+        dxgk_refuse("DxgkCbNotifyInterrupt: DMA_PREEMPTED with fence %u on node %u, which has no such request",
+                    preemption_fence, n->ordinal);
+        return;
+    }
+    UINT64 done = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
+    n->preempt_last_completed = sched_fence_extend(done, last_completed);
+    if (n->preempt_last_completed > n->preempt_fence)
+        n->preempt_last_completed = done;
+    n->preempt_answered = true;
+    n->preemptions++;
+    pthread_cond_broadcast(&n->done_cond);
+    pthread_cond_signal(&n->work_cond);
+}
+
+void sched_preempt_finish(struct sched_node *n)
+{
+    struct dxgk_adapter *a = n->adapter;
+    pthread_mutex_lock(&n->lock);
+    UINT64 last = n->preempt_last_completed;
+    pthread_mutex_unlock(&n->lock);
+    sched_trace(WDDM_SCHED_EVENT_PREEMPTED, n->ordinal, 0, 0, last);
+    DXGK_COUNT(a, preemptions, 1);
+    /* What completed before the preemption retires first (the ISR reported it). */
+    sched_node_retire_to(n, last);
+    UINT k = 0;
+    struct dxgk_packet *list = sched_detach_after(n, last, &k);
+    pthread_mutex_lock(&a->lock);
+    sched_requeue_locked(a, n, list);
+    pthread_mutex_unlock(&a->lock);
+    sched_gate_open(n);
+}

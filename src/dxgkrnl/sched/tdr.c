@@ -1,0 +1,331 @@
+/* Timeout detection and recovery (issue 4; wddm-semantics §8.3, "TDR changes in Windows 8").
+ *
+ * Detection: one watchdog thread per adapter looks at every node a few times per TdrDelay
+ * (WDDM_TDR_DELAY_MS, default 2000 ms, the Windows default). A node with packets in its
+ * hardware queue whose completed fence has not moved makes no progress. Half way through the
+ * delay a PreemptionAware KMD is asked to preempt (the OS always tries to preempt before
+ * declaring a timeout); a preemption answered is progress. When the delay has passed, the KMD
+ * is asked DxgkDdiQueryEngineStatus: a Responsive engine (a paused test GPU, a long command
+ * still moving) restarts the clock; otherwise the node timed out.
+ *
+ * Recovery, engine first (DXGK_DRIVERCAPS.SupportPerEngineTDR): the device of the packet at the
+ * head of the hardware queue (the one the engine is stuck in) is put in error as HUNG before
+ * anything is reset, so a thread woken by the recovery already finds its device lost; the gate
+ * closes (sched/preempt.c); DxgkDdiResetEngine answers LastAbortedFenceId, which must lie
+ * between the last completed and the last submitted fence; packets up to it retire (their
+ * devices in error: the one stopped in the middle HUNG, any other RESET, as the documentation's
+ * race window requires), packets after it go back to their contexts' queues and are resubmitted
+ * with new fences; other devices lose nothing.
+ * Escalation to the adapter (DxgkDdiResetFromTimeout, then DxgkDdiRestartFromTimeout): without
+ * per-engine reset, when ResetEngine fails or answers an impossible fence, and for a timeout on
+ * the paging node (its paging buffers would have to be resubmitted with their fence IDs). Every
+ * device of the adapter is lost (the guilty one HUNG, the others RESET), every submitted packet
+ * retires. Lost devices' monitored fences are signalled to their maximum value. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEVICEEXECUTION_STATE state)
+{
+    if (!NT_SUCCESS(d->error))
+        return false; /* the first cause sticks (GetDeviceRemovedReason answers it) */
+    d->exec_state = state;
+    /* Atomic: D3DKMTCreateAllocation reads it without the adapter lock. */
+    __atomic_store_n(&d->error, st, __ATOMIC_RELAXED);
+    dxgk_refuse("device 0x%08x lost: 0x%08x, execution state %d; its queued work is dropped", d->handle,
+                (unsigned)st, (int)state);
+    return true;
+}
+
+static UINT tdr_delay_from_env(void)
+{
+    const char *s = getenv("WDDM_TDR_DELAY_MS");
+    if (!s || !*s)
+        return 2000;
+    char *end = NULL;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end || v == 0 || v > 3600000ul) {
+        dxgk_refuse("WDDM_TDR_DELAY_MS=\"%s\" is not a number of milliseconds in 1..3600000: using 2000", s);
+        return 2000;
+    }
+    return (UINT)v;
+}
+
+/* Devices to signal after recovery (no lock held then). */
+struct lost_list {
+    D3DKMT_HANDLE h[64];
+    UINT count;
+    bool overflow;
+};
+
+static void lost_add(struct lost_list *l, struct dxgk_device *d)
+{
+    if (l->count < 64)
+        l->h[l->count++] = d->handle;
+    else
+        l->overflow = true;
+}
+
+static void lost_signal(struct lost_list *l)
+{
+    for (UINT i = 0; i < l->count; i++)
+        dxgk_syncobj_signal_max_device(l->h[i]);
+    if (l->overflow)
+        dxgk_refuse("TDR: more than 64 devices lost at once: the others' monitored fences stay as they are");
+}
+
+/* The context of the packet the engine is stuck in: the oldest not completed. node->lock. */
+static struct dxgk_packet *hw_head_locked(struct sched_node *n)
+{
+    UINT64 done = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
+    for (struct dxgk_packet *p = n->inflight; p; p = p->next)
+        if (p->fence > done)
+            return p;
+    return NULL;
+}
+
+static void adapter_reset(struct dxgk_adapter *a, struct dxgk_device *guilty, struct lost_list *lost)
+{
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    /* Every device of the adapter is lost: the guilty one HUNG, the others RESET (§8.3). */
+    struct dxgk_object **objs;
+    D3DKMT_HANDLE *hs;
+    size_t count = dxgk_handle_collect(DXGK_TYPE_DEVICE, &objs, &hs);
+    pthread_mutex_lock(&a->lock);
+    for (size_t i = 0; i < count; i++) {
+        struct dxgk_device *d = (struct dxgk_device *)objs[i];
+        if (d->adapter != a || d->dead)
+            continue;
+        if (dxgk_device_set_error_locked(d, STATUS_DEVICE_REMOVED,
+                                         d == guilty ? D3DKMT_DEVICEEXECUTION_HUNG : D3DKMT_DEVICEEXECUTION_RESET))
+            lost_add(lost, d);
+    }
+    pthread_mutex_unlock(&a->lock);
+    for (size_t i = 0; i < count; i++)
+        dxgk_object_put(objs[i]);
+    free(objs);
+    free(hs);
+
+    bool owned[DXGK_MAX_NODES] = { false };
+    for (UINT i = 0; i < a->node_count; i++) {
+        struct sched_node *n = &a->node[i];
+        owned[i] = sched_gate_close(n, SCHED_GATE_RESET);
+        if (!owned[i]) { /* a preemption holds it: the reset answers it (below) */
+            pthread_mutex_lock(&n->submit_lock);
+            pthread_mutex_lock(&n->lock);
+            n->gate = SCHED_GATE_RESET;
+            pthread_mutex_unlock(&n->lock);
+            pthread_mutex_unlock(&n->submit_lock);
+        }
+    }
+    sched_trace(WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
+    NTSTATUS st = ddi->DxgkDdiResetFromTimeout ? ddi->DxgkDdiResetFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
+    if (!NT_SUCCESS(st))
+        /* Windows bugchecks here; the model carries on with every device lost. */
+        dxgk_refuse("verifier: DxgkDdiResetFromTimeout failed 0x%08x (Windows would bugcheck)", (unsigned)st);
+    /* For an adapter reset every node's completed fence is its last submitted one. */
+    for (UINT i = 0; i < a->node_count; i++) {
+        struct sched_node *n = &a->node[i];
+        pthread_mutex_lock(&n->submit_lock);
+        UINT64 f = n->submitted_fence;
+        pthread_mutex_unlock(&n->submit_lock);
+        sched_node_retire_to(n, f);
+    }
+    if (ddi->DxgkDdiRestartFromTimeout) {
+        st = ddi->DxgkDdiRestartFromTimeout(a->miniport);
+        if (!NT_SUCCESS(st))
+            dxgk_refuse("verifier: DxgkDdiRestartFromTimeout failed 0x%08x", (unsigned)st);
+    }
+    for (UINT i = 0; i < a->node_count; i++)
+        sched_gate_open(&a->node[i]);
+    DXGK_COUNT(a, adapter_resets, 1);
+}
+
+/* Engine reset of node `n`; false: escalate to the adapter. */
+static bool engine_reset(struct dxgk_adapter *a, struct sched_node *n, struct lost_list *lost)
+{
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    if (!a->caps.SupportPerEngineTDR || !ddi->DxgkDdiResetEngine || n->ordinal == a->paging_node)
+        return false;
+    if (!sched_gate_close(n, SCHED_GATE_RESET)) {
+        pthread_mutex_lock(&n->submit_lock);
+        pthread_mutex_lock(&n->lock);
+        n->gate = SCHED_GATE_RESET; /* a preemption that never came back: the reset ends it */
+        pthread_mutex_unlock(&n->lock);
+        pthread_mutex_unlock(&n->submit_lock);
+    }
+    pthread_mutex_lock(&n->submit_lock);
+    UINT64 submitted = n->submitted_fence;
+    pthread_mutex_unlock(&n->submit_lock);
+    UINT64 completed = atomic_load_explicit(&n->completed_fence, memory_order_acquire);
+    DXGKARG_RESETENGINE re = { .NodeOrdinal = n->ordinal, .EngineOrdinal = 0 };
+    NTSTATUS st = ddi->DxgkDdiResetEngine(a->miniport, &re);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("TDR: DxgkDdiResetEngine(node %u) failed 0x%08x: adapter reset", n->ordinal, (unsigned)st);
+        sched_gate_open(n);
+        return false;
+    }
+    UINT64 aborted = sched_fence_extend(completed, re.LastAbortedFenceId);
+    if (re.LastAbortedFenceId != (UINT)completed && (aborted <= completed || aborted > submitted)) {
+        dxgk_refuse("verifier: DxgkDdiResetEngine LastAbortedFenceId %u outside [last completed %llu, last submitted "
+                    "%llu] (Windows bugchecks 0x119/0xA): adapter reset",
+                    re.LastAbortedFenceId, (unsigned long long)completed, (unsigned long long)submitted);
+        sched_gate_open(n);
+        return false;
+    }
+    if (aborted < completed)
+        aborted = completed;
+    /* Packets up to the aborted one: lost with their devices (the one stopped in the middle
+     * HUNG, one that completed in the race window RESET); then they retire. */
+    pthread_mutex_lock(&a->lock);
+    pthread_mutex_lock(&n->lock);
+    D3DKMT_HANDLE guilty = 0;
+    for (struct dxgk_packet *p = n->inflight; p && p->fence <= aborted; p = p->next) {
+        if (p->paging || p->fence <= completed || !p->ctx)
+            continue;
+        bool head = p->fence == aborted;
+        if (head)
+            guilty = p->ctx->handle;
+        if (dxgk_device_set_error_locked(p->ctx->device, STATUS_DEVICE_REMOVED,
+                                         head ? D3DKMT_DEVICEEXECUTION_HUNG : D3DKMT_DEVICEEXECUTION_RESET))
+            lost_add(lost, p->ctx->device);
+    }
+    pthread_mutex_unlock(&n->lock);
+    pthread_mutex_unlock(&a->lock);
+    sched_trace(WDDM_SCHED_EVENT_RESET, n->ordinal, guilty, 0, aborted);
+    sched_node_retire_to(n, aborted);
+    UINT k = 0;
+    struct dxgk_packet *list = sched_detach_after(n, aborted, &k);
+    pthread_mutex_lock(&a->lock);
+    sched_requeue_locked(a, n, list);
+    pthread_mutex_unlock(&a->lock);
+    sched_gate_open(n);
+    DXGK_COUNT(a, engine_resets, 1);
+    return true;
+}
+
+static void recover(struct dxgk_adapter *a, struct sched_node *n)
+{
+    struct lost_list lost = { .count = 0 };
+    /* The packet the engine is stuck in names the guilty device; it is lost before anything
+     * is reset so that every thread the recovery wakes finds it so. */
+    struct dxgk_device *guilty = NULL;
+    pthread_mutex_lock(&a->lock);
+    pthread_mutex_lock(&n->lock);
+    struct dxgk_packet *head = hw_head_locked(n);
+    if (head && head->ctx) {
+        guilty = head->ctx->device;
+        dxgk_object_get(&guilty->obj);
+    }
+    pthread_mutex_unlock(&n->lock);
+    if (guilty && dxgk_device_set_error_locked(guilty, STATUS_DEVICE_REMOVED, D3DKMT_DEVICEEXECUTION_HUNG))
+        lost_add(&lost, guilty);
+    pthread_mutex_unlock(&a->lock);
+    dxgk_refuse("TDR: node %u made no progress for %u ms: recovering", n->ordinal, a->tdr_delay_ms);
+    if (!engine_reset(a, n, &lost))
+        adapter_reset(a, guilty, &lost);
+    atomic_fetch_add(&a->tdr_count, 1);
+    if (guilty)
+        dxgk_object_put(&guilty->obj);
+    lost_signal(&lost);
+}
+
+static UINT64 now_ms(void)
+{
+    return dxgk_now_ns() / 1000000u;
+}
+
+static void *tdr_main(void *arg)
+{
+    struct dxgk_adapter *a = arg;
+    UINT64 last_fence[DXGK_MAX_NODES] = { 0 }, since[DXGK_MAX_NODES] = { 0 };
+    bool preempted[DXGK_MAX_NODES] = { false };
+    UINT period = a->tdr_delay_ms / 8 ? a->tdr_delay_ms / 8 : 1;
+    if (period > 100)
+        period = 100;
+    for (UINT i = 0; i < a->node_count; i++)
+        since[i] = now_ms();
+    pthread_mutex_lock(&a->tdr_lock);
+    while (!a->tdr_stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += (long)(period % 1000) * 1000000l;
+        ts.tv_sec += period / 1000 + ts.tv_nsec / 1000000000l;
+        ts.tv_nsec %= 1000000000l;
+        pthread_cond_timedwait(&a->tdr_cond, &a->tdr_lock, &ts);
+        if (a->tdr_stop)
+            break;
+        pthread_mutex_unlock(&a->tdr_lock);
+        UINT64 now = now_ms();
+        for (UINT i = 0; i < a->node_count; i++) {
+            struct sched_node *n = &a->node[i];
+            pthread_mutex_lock(&n->lock);
+            bool busy = hw_head_locked(n) != NULL && !(n->gate == SCHED_GATE_PREEMPT && n->preempt_answered);
+            UINT64 done = atomic_load_explicit(&n->completed_fence, memory_order_relaxed) + n->preemptions;
+            pthread_mutex_unlock(&n->lock);
+            if (!busy || done != last_fence[i]) {
+                last_fence[i] = done;
+                since[i] = now;
+                preempted[i] = false;
+                continue;
+            }
+            UINT64 stalled = now - since[i];
+            if (!preempted[i] && stalled * 2 >= a->tdr_delay_ms && sched_preemption_supported(a, n)) {
+                preempted[i] = true; /* try to preempt before declaring a timeout (§8.2 inv. 5) */
+                (void)sched_preempt_request(n, 0);
+                continue;
+            }
+            if (stalled < a->tdr_delay_ms)
+                continue;
+            if (a->driver.ddi.DxgkDdiQueryEngineStatus) {
+                DXGKARG_QUERYENGINESTATUS q = { .NodeOrdinal = i, .EngineOrdinal = 0 };
+                NTSTATUS st = a->driver.ddi.DxgkDdiQueryEngineStatus(a->miniport, &q);
+                if (NT_SUCCESS(st) && q.EngineStatus.Responsive) {
+                    since[i] = now; /* still moving, or paused by a test: not hung */
+                    continue;
+                }
+            }
+            recover(a, n);
+            since[i] = now_ms();
+            preempted[i] = false;
+        }
+        pthread_mutex_lock(&a->tdr_lock);
+    }
+    pthread_mutex_unlock(&a->tdr_lock);
+    return NULL;
+}
+
+bool dxgk_tdr_start(struct dxgk_adapter *a)
+{
+    a->tdr_delay_ms = tdr_delay_from_env();
+    a->tdr_stop = false;
+    pthread_mutex_init(&a->tdr_lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&a->tdr_cond, &ca);
+    pthread_condattr_destroy(&ca);
+    if (pthread_create(&a->tdr_thread, NULL, tdr_main, a) != 0) {
+        pthread_mutex_destroy(&a->tdr_lock);
+        pthread_cond_destroy(&a->tdr_cond);
+        return false;
+    }
+    a->tdr_started = true;
+    return true;
+}
+
+void dxgk_tdr_stop(struct dxgk_adapter *a)
+{
+    if (!a->tdr_started)
+        return;
+    pthread_mutex_lock(&a->tdr_lock);
+    a->tdr_stop = true;
+    pthread_cond_signal(&a->tdr_cond);
+    pthread_mutex_unlock(&a->tdr_lock);
+    pthread_join(a->tdr_thread, NULL);
+    a->tdr_started = false;
+    pthread_mutex_destroy(&a->tdr_lock);
+    pthread_cond_destroy(&a->tdr_cond);
+}

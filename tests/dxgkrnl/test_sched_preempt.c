@@ -1,0 +1,254 @@
+/* Priorities, the bounded hardware queue and mid-DMA-buffer preemption (issue 4;
+ * wddm-semantics §6.2 HwQueuePacketCap, §8.2 invariant 4), against the reference KMD and the
+ * software GPU. The order of events is read from the scheduling trace, never from timing:
+ * the GPU is slowed down with wddm_swgpu_set_bandwidth only so that there is something to
+ * preempt. main() sets a caps file making the hardware queue 3 deep. */
+#include "sched_cmds.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#define HW_CAP 3u
+#define MAX_EVENTS 2048u
+#define CHUNK (64u * 1024u)
+
+static struct wddm_sched_event ev[MAX_EVENTS];
+
+static size_t trace_read(void)
+{
+    size_t n = wddm_sched_trace_read(ev, MAX_EVENTS);
+    assert_true(n < MAX_EVENTS);
+    return n;
+}
+
+/* One copy and a read back: both allocations are resident with their paging done, so that
+ * packets placed while the GPU is paused wait for nothing but the hardware queue. */
+static void warm(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE src)
+{
+    assert_int_equal(renv_copy(e, dst, src, 4096), STATUS_SUCCESS);
+    (void)renv_read_sum(e, dst, 0, 4096);
+}
+
+/* Waits (by polling the trace, no time limit asserted) until `ctx` has a SUBMIT event. */
+static void wait_submitted(D3DKMT_HANDLE ctx)
+{
+    for (;;) {
+        size_t n = wddm_sched_trace_read(ev, MAX_EVENTS);
+        for (size_t i = 0; i < n; i++)
+            if (ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context == ctx)
+                return;
+        usleep(1000);
+    }
+}
+
+static void test_hardware_queue_holds_at_most_HwQueuePacketCap_packets(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    D3DKMT_HANDLE dst = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE src = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096);
+    renv_write(&e, src, 4096, 7);
+    warm(&e, dst, src);
+    wddm_sched_trace_enable(1);
+    wddm_sched_trace_clear();
+    wddm_swgpu_set_paused(1);
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(renv_copy(&e, dst, src, 4096), STATUS_SUCCESS);
+    /* While paused nothing completes: exactly HW_CAP render packets reach the hardware. */
+    for (;;) { /* until the worker placed what it may */
+        size_t n = trace_read(), submits = 0;
+        for (size_t i = 0; i < n; i++)
+            submits += ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context == e.context;
+        if (submits >= HW_CAP)
+            break;
+        usleep(1000);
+    }
+    usleep(20000); /* give a wrong scheduler the chance to submit more; nothing is timed */
+    size_t n = trace_read(), submits = 0;
+    for (size_t i = 0; i < n; i++)
+        submits += ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context == e.context;
+    assert_int_equal(submits, HW_CAP);
+    wddm_swgpu_set_paused(0);
+    assert_int_equal(renv_read_sum(&e, dst, 0, 4096), renv_read_sum(&e, src, 0, 4096));
+    /* Over the whole run, never more than HW_CAP submitted and not completed on node 0. */
+    n = trace_read();
+    int depth = 0, max_depth = 0, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i].node != 0)
+            continue;
+        if (ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context) {
+            depth++;
+            total++;
+        }
+        if (ev[i].type == WDDM_SCHED_EVENT_COMPLETE && depth > 0)
+            depth--;
+        if (depth > max_depth)
+            max_depth = depth;
+    }
+    assert_int_equal(total, 12);
+    assert_true(max_depth <= (int)HW_CAP);
+    wddm_sched_trace_enable(0);
+    renv_close(&e);
+}
+
+static void test_higher_priority_context_is_placed_first(void **state)
+{
+    (void)state;
+    struct renv lo, hi;
+    renv_open(&lo);
+    renv_add_context(&lo, &hi, false);
+    renv_set_priority(&lo, -3);
+    renv_set_priority(&hi, 3);
+    D3DKMT_HANDLE dst = renv_alloc(&lo, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE src = renv_alloc(&lo, SWGPU_ALLOC_UPLOAD, 4096);
+    renv_write(&lo, src, 4096, 3);
+    warm(&lo, dst, src);
+    wddm_sched_trace_enable(1);
+    wddm_sched_trace_clear();
+    wddm_swgpu_set_paused(1);
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(renv_copy(&lo, dst, src, 4096), STATUS_SUCCESS);
+    wait_submitted(lo.context);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(renv_copy(&hi, dst, src, 4096), STATUS_SUCCESS);
+    wddm_swgpu_set_paused(0);
+    assert_int_equal(renv_read_sum(&lo, dst, 0, 4096), renv_read_sum(&lo, src, 0, 4096));
+    size_t n = trace_read();
+    /* Both of hi's packets are submitted before the last of lo's: the queued low-priority
+     * packets waited (and the ones in the hardware queue were preempted back). */
+    size_t last_hi = 0, last_lo = 0, his = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i].type != WDDM_SCHED_EVENT_SUBMIT)
+            continue;
+        if (ev[i].context == hi.context) {
+            last_hi = i;
+            his++;
+        }
+        if (ev[i].context == lo.context)
+            last_lo = i;
+    }
+    assert_int_equal(his, 2);
+    assert_true(last_hi < last_lo);
+    wddm_sched_trace_enable(0);
+    renv_close(&lo);
+}
+
+/* The hard case: one long DMA buffer of a low-priority context, made of many commands whose
+ * result depends on their order (a restart from the top would read what a later command
+ * overwrote), is preempted for a high-priority context's work and resumed; every byte is
+ * checked. */
+static void test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_right(void **state)
+{
+    (void)state;
+    struct renv lo, hi;
+    renv_open(&lo);
+    renv_add_context(&lo, &hi, true); /* another device too */
+    renv_set_priority(&lo, -7);
+    renv_set_priority(&hi, 7);
+    enum { STEPS = 12 };
+    D3DKMT_HANDLE a = renv_alloc(&lo, SWGPU_ALLOC_READBACK, CHUNK);
+    D3DKMT_HANDLE out = renv_alloc(&lo, SWGPU_ALLOC_READBACK, CHUNK * STEPS);
+    D3DKMT_HANDLE hsrc = renv_alloc(&hi, SWGPU_ALLOC_UPLOAD, 4096);
+    D3DKMT_HANDLE hdst = renv_alloc(&hi, SWGPU_ALLOC_READBACK, 4096);
+    renv_write(&lo, a, CHUNK, 11);
+    renv_write(&hi, hsrc, 4096, 12);
+    uint64_t original = renv_read_sum(&lo, a, 0, CHUNK);
+    struct wddm_counters c0 = renv_counters();
+    wddm_sched_trace_enable(1);
+    wddm_sched_trace_clear();
+    wddm_swgpu_set_bandwidth(16ull << 20); /* ~4 ms per 64 KiB step */
+    /* out[i] = a as it is after step i-1; then a = i (so out[0] = the original a, out[i] = i). */
+    struct cmds b;
+    cmds_begin(&b, &lo);
+    for (UINT i = 0; i < STEPS; i++) {
+        cmds_copy(&b, out, i * CHUNK, a, 0, CHUNK);
+        cmds_fill(&b, a, 0, CHUNK, (BYTE)(0x40 + i));
+    }
+    assert_int_equal(cmds_render(&b), STATUS_SUCCESS);
+    wait_submitted(lo.context);
+    assert_int_equal(renv_copy(&hi, hdst, hsrc, 4096), STATUS_SUCCESS);
+    /* (The lock waits for lo's buffer too: VidMm's retirement test is the ticket watermark,
+     * conservative once priorities reorder tickets: sched/preempt.c.) */
+    assert_int_equal(renv_read_sum(&hi, hdst, 0, 4096), renv_read_sum(&hi, hsrc, 0, 4096));
+    wddm_swgpu_set_bandwidth(0);
+    /* Every step's result is right. */
+    assert_int_equal(renv_read_sum(&lo, out, 0, CHUNK), original);
+    for (UINT i = 1; i < STEPS; i++) {
+        void *p = NULL;
+        assert_int_equal(renv_lock(&lo, out, LOCK_READONLY, &p), STATUS_SUCCESS);
+        const BYTE *q = (const BYTE *)p + (size_t)i * CHUNK;
+        for (UINT j = 0; j < CHUNK; j += 4093)
+            assert_int_equal(q[j], 0x40 + i - 1);
+        renv_unlock(&lo, out);
+    }
+    size_t n = trace_read();
+    size_t preempt = n, hi_submit = n, lo_resubmit = n, lo_first = n;
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i].type == WDDM_SCHED_EVENT_PREEMPT && preempt == n)
+            preempt = i;
+        if (ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context == lo.context) {
+            if (lo_first == n)
+                lo_first = i;
+            else if (lo_resubmit == n)
+                lo_resubmit = i;
+        }
+        if (ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context == hi.context && hi_submit == n)
+            hi_submit = i;
+    }
+    /* lo submitted, preempted, hi submitted, lo submitted again (resumed from its save area). */
+    assert_true(lo_first < preempt);
+    assert_true(preempt < hi_submit);
+    assert_true(hi_submit < lo_resubmit && lo_resubmit < n);
+    struct wddm_counters c1 = renv_counters();
+    assert_true(c1.preemptions > c0.preemptions);
+    assert_int_equal(c1.engine_resets, c0.engine_resets); /* preempted, not reset */
+    wddm_sched_trace_enable(0);
+    D3DKMT_DESTROYDEVICE dd = { .hDevice = hi.device };
+    assert_int_equal(D3DKMTDestroyDevice(&dd), STATUS_SUCCESS);
+    renv_close(&lo);
+}
+
+static void test_equal_priorities_are_never_preempted(void **state)
+{
+    (void)state;
+    struct renv x, y;
+    renv_open(&x);
+    renv_add_context(&x, &y, false);
+    D3DKMT_HANDLE dst = renv_alloc(&x, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE src = renv_alloc(&x, SWGPU_ALLOC_UPLOAD, 4096);
+    warm(&x, dst, src);
+    struct wddm_counters c0 = renv_counters();
+    wddm_swgpu_set_paused(1);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(renv_copy(&x, dst, src, 4096), STATUS_SUCCESS);
+        assert_int_equal(renv_copy(&y, dst, src, 4096), STATUS_SUCCESS);
+    }
+    wddm_swgpu_set_paused(0);
+    assert_int_equal(renv_read_sum(&x, dst, 0, 4096), renv_read_sum(&x, src, 0, 4096));
+    struct wddm_counters c1 = renv_counters();
+    assert_int_equal(c1.preemptions, c0.preemptions);
+    renv_close(&x);
+}
+
+int main(void)
+{
+    /* A 3-deep hardware queue (DXGK_VIDSCHCAPS.HwQueuePacketCap) through the caps file. */
+    char path[] = "/tmp/wddm-preempt-caps-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 1;
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "DXGK_VIDSCHCAPS.HwQueuePacketCap = %u\n", HW_CAP);
+    fclose(f);
+    setenv("WDDM_KMD_CAPS", path, 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hardware_queue_holds_at_most_HwQueuePacketCap_packets),
+        cmocka_unit_test(test_higher_priority_context_is_placed_first),
+        cmocka_unit_test(test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_right),
+        cmocka_unit_test(test_equal_priorities_are_never_preempted),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    unlink(path);
+    return rc;
+}
