@@ -61,6 +61,10 @@ enum wddm_sched_event_type {
     WDDM_SCHED_EVENT_PREEMPTED = 5,/* DMA_PREEMPTED answered; `fence` = LastCompletedFenceId */
     WDDM_SCHED_EVENT_RESET = 6,    /* engine (or, with node ~0u, adapter) reset after a timeout;
                                       `context` = the guilty one, `fence` = last aborted */
+    WDDM_SCHED_EVENT_START = 7,    /* the packet with `fence` (of `context`, 0 for paging) became the
+                                      head of its node's hardware queue: the GPU runs it now (the
+                                      kernel's view: submitted to an empty queue, or the packet
+                                      before it retired); after its SUBMIT, before its COMPLETE */
 };
 struct wddm_sched_event {
     UINT64 sequence;

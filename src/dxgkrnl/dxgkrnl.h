@@ -178,6 +178,7 @@ struct dxgk_packet {
     INT priority;                     /* its context's priority when it was submitted */
     bool resubmit;                    /* preempted or behind a reset: DXGK_SUBMITCOMMANDFLAGS.Resubmission */
     bool hw_slot;                     /* holds one of the node's hw_count places; node->lock */
+    bool started;                     /* its START event was traced; node->lock */
     UINT8 *dma;                       /* system memory, page aligned */
     UINT dma_capacity;
     UINT dma_used;

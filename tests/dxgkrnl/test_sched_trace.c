@@ -96,6 +96,51 @@ static void test_submits_come_in_submission_order_and_completes_follow_them(void
     renv_close(&t.a);
 }
 
+/* START: a packet becomes the head of its node's hardware queue once, after its SUBMIT and
+ * before its COMPLETE, in fence order per node (the GPU runs a node's queue in order). */
+static void test_every_packet_starts_once_between_its_submit_and_its_complete(void **state)
+{
+    (void)state;
+    struct two t;
+    two_open(&t);
+    wddm_sched_trace_enable(1);
+    wddm_sched_trace_clear();
+    wddm_swgpu_set_paused(1); /* a queue builds up: most packets start when the one before retires */
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(renv_copy(i % 2 ? &t.b : &t.a, t.dst, t.src, COPY_BYTES), STATUS_SUCCESS);
+    wddm_swgpu_set_paused(0);
+    drain(&t);
+    size_t n = wddm_sched_trace_read(ev, MAX_EVENTS);
+    wddm_sched_trace_enable(0);
+    assert_true(n > 0 && n < MAX_EVENTS);
+    size_t starts = 0, render_submits = 0;
+    UINT64 last_start[8] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context)
+            render_submits++;
+        if (ev[i].type != WDDM_SCHED_EVENT_START)
+            continue;
+        starts += ev[i].context != 0;
+        assert_true(ev[i].node < 8);
+        assert_true(ev[i].fence > last_start[ev[i].node]); /* in fence order, once each */
+        last_start[ev[i].node] = ev[i].fence;
+        size_t submit = n, complete = n;
+        for (size_t j = 0; j < n; j++) {
+            if (ev[j].node != ev[i].node || ev[j].fence != ev[i].fence)
+                continue;
+            if (ev[j].type == WDDM_SCHED_EVENT_SUBMIT)
+                submit = j;
+            if (ev[j].type == WDDM_SCHED_EVENT_COMPLETE)
+                complete = j;
+        }
+        assert_true(submit < i);
+        assert_true(i < complete && complete < n);
+    }
+    assert_int_equal(render_submits, 16);
+    assert_int_equal(starts, 16);
+    renv_close(&t.a);
+}
+
 static void test_clear_forgets_earlier_events(void **state)
 {
     (void)state;
@@ -139,6 +184,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_is_off_by_default_and_records_nothing),
         cmocka_unit_test(test_submits_come_in_submission_order_and_completes_follow_them),
+        cmocka_unit_test(test_every_packet_starts_once_between_its_submit_and_its_complete),
         cmocka_unit_test(test_clear_forgets_earlier_events),
         cmocka_unit_test(test_trace_keeps_the_newest_events_when_full),
     };

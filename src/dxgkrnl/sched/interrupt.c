@@ -101,6 +101,12 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n, bool use64
         retired++;
     }
     n->retired_count += retired;
+    /* The next packet is now the head of the hardware queue: the GPU runs it (issue 4 trace). */
+    struct dxgk_packet *head = n->inflight;
+    if (retired && head && !head->started) {
+        head->started = true;
+        sched_trace(WDDM_SCHED_EVENT_START, n->ordinal, head->ctx ? head->ctx->handle : 0, 0, head->fence);
+    }
     /* GPU signals whose context's work retired now (sched/syncobj.c, §8.5 rule 3). */
     struct sched_gpu_signal *signals = retired && n->signals ? sched_gpu_signals_take_locked(n) : NULL;
     if (retired || f64 > last) {

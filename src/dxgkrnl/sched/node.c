@@ -16,6 +16,7 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
     pthread_mutex_lock(&n->lock);
     p->fence = n->submitted_fence;
     p->next = NULL;
+    p->started = true; /* never runs: no START event */
     struct sched_gpu_signal *signals = NULL;
     if (!n->inflight) {
         sched_ticket_retire_locked(n, p->ticket);
@@ -94,6 +95,9 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     else
         n->inflight = p;
     n->inflight_tail = p;
+    p->started = n->inflight == p; /* the head of an empty hardware queue runs at once */
+    if (p->started)
+        sched_trace(WDDM_SCHED_EVENT_START, n->ordinal, hc, 0, f);
     pthread_mutex_unlock(&n->lock);
     DXGKARG_SUBMITCOMMAND sc = {
         .hContext = hctx, .DmaBufferSegmentId = 0,

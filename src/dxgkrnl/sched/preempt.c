@@ -132,6 +132,7 @@ struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_complet
     for (struct dxgk_packet *p = taken; p; p = p->next) {
         k++;
         p->resubmit = true;
+        p->started = false;
         if (p->hw_slot) {
             p->hw_slot = false;
             n->hw_count--;
