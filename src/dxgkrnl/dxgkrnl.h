@@ -524,6 +524,15 @@ void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation 
 
 /* sched/fence.c */
 UINT64 sched_fence_extend(UINT64 last64, UINT fence32);
+/* One pause of a polling loop. */
+static inline void sched_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
 bool sched_ticket_retired(const struct sched_node *n, UINT64 ticket);
 bool sched_fence_completed(const struct sched_node *n, UINT64 fence);
 void sched_wait_ticket(struct sched_node *n, UINT64 ticket);

@@ -279,7 +279,7 @@ static void caps_declare_primitive_preemption_and_per_engine_tdr(void **state)
     assert_int_equal(fk.ddi.DxgkDdiQueryAdapterInfo(fk.adapter, &q), STATUS_SUCCESS);
     assert_int_equal(caps.SchedulingCaps.PreemptionAware, 1);
     assert_int_equal(caps.SchedulingCaps.MultiEngineAware, 1); /* PreemptionAware => MultiEngineAware */
-    assert_int_equal(caps.SchedulingCaps.HwQueuePacketCap, 8);
+    assert_int_equal(caps.SchedulingCaps.HwQueuePacketCap, 15);
     assert_int_equal(caps.PreemptionCaps.GraphicsPreemptionGranularity, D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY);
     assert_int_equal(caps.PreemptionCaps.ComputePreemptionGranularity, D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY);
     assert_int_equal(caps.SupportPerEngineTDR, TRUE);

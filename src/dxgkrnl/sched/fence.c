@@ -28,14 +28,6 @@ bool sched_fence_completed(const struct sched_node *n, UINT64 fence)
     return atomic_load_explicit(&((struct sched_node *)n)->completed_fence, memory_order_acquire) >= fence;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
 
 static bool spin(const struct sched_node *n, UINT64 v, bool (*done)(const struct sched_node *, UINT64))
 {
@@ -44,7 +36,7 @@ static bool spin(const struct sched_node *n, UINT64 v, bool (*done)(const struct
     UINT64 t0 = dxgk_now_ns();
     do {
         for (int i = 0; i < 64; i++)
-            cpu_relax();
+            sched_cpu_relax();
         if (done(n, v))
             return true;
     } while (dxgk_now_ns() - t0 < SPIN_NS);

@@ -244,14 +244,38 @@ static bool worker_has_work_locked(const struct sched_node *n)
     return n->hw_count < n->hw_queue_cap || !n->preempt_checked;
 }
 
+/* A full hardware queue with packets waiting: tiny DMA buffers retire faster than a blocked
+ * worker wakes (~20 µs on this VM), so the worker polls briefly for a free place before it
+ * blocks, and the engine is not left idle between refills (issue 4, `wddm bench` S1). */
+#define WORKER_REFILL_SPIN_NS 50000u
+
+static void wait_for_work_locked(struct sched_node *n)
+{
+    UINT64 t0 = 0;
+    while (!worker_has_work_locked(n)) {
+        if (n->pending && !n->gate && n->hw_count >= n->hw_queue_cap) {
+            UINT64 t = dxgk_now_ns();
+            if (!t0)
+                t0 = t;
+            if (t - t0 < WORKER_REFILL_SPIN_NS) {
+                pthread_mutex_unlock(&n->lock);
+                for (int i = 0; i < 64; i++)
+                    sched_cpu_relax();
+                pthread_mutex_lock(&n->lock);
+                continue;
+            }
+        }
+        pthread_cond_wait(&n->work_cond, &n->lock);
+    }
+}
+
 static void *node_worker(void *arg)
 {
     struct sched_node *n = arg;
     struct dxgk_adapter *a = n->adapter;
     for (;;) {
         pthread_mutex_lock(&n->lock);
-        while (!worker_has_work_locked(n))
-            pthread_cond_wait(&n->work_cond, &n->lock);
+        wait_for_work_locked(n);
         bool release = n->release_waits;
         n->release_waits = false;
         struct dxgk_packet *retired = n->retired;
