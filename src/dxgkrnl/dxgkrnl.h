@@ -560,11 +560,11 @@ void sched_ticket_retire_locked(struct sched_node *n, UINT64 ticket); /* node->l
 bool sched_ticket_eligible(const struct sched_node *n, UINT64 ticket);
 bool sched_gate_close(struct sched_node *n, UINT why);   /* no lock held; false: already closed */
 void sched_gate_open(struct sched_node *n);              /* no lock held */
+void sched_gate_close_for_reset(struct sched_node *n);   /* closes it, or takes it from a preemption */
+/* After a preemption or an engine reset (gate closed): retires up to `last_completed`, puts
+ * every later packet back in its context's queue, opens the gate. No lock held. */
+void sched_resume_after(struct sched_node *n, UINT64 last_completed);
 void sched_gate_wait_locked(struct sched_node *n);       /* submit_lock held */
-/* Takes back every in-flight packet after `last_completed` (resubmitted later); the node's
- * completed fence becomes its submitted fence. No lock held. */
-struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_completed, UINT *count);
-void sched_requeue_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list); /* adapter lock */
 bool sched_preemption_supported(const struct dxgk_adapter *a, const struct sched_node *n);
 INT sched_hw_lowest_priority(struct sched_node *n, bool *any);
 bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context);

@@ -87,6 +87,19 @@ bool sched_gate_close(struct sched_node *n, UINT why)
     return true;
 }
 
+void sched_gate_close_for_reset(struct sched_node *n)
+{
+    if (sched_gate_close(n, SCHED_GATE_RESET))
+        return;
+    /* A preemption holds it and will never be answered (the engine is being reset): the
+     * reset takes the gate over and ends the preemption. */
+    pthread_mutex_lock(&n->submit_lock);
+    pthread_mutex_lock(&n->lock);
+    n->gate = SCHED_GATE_RESET;
+    pthread_mutex_unlock(&n->lock);
+    pthread_mutex_unlock(&n->submit_lock);
+}
+
 void sched_gate_open(struct sched_node *n)
 {
     pthread_mutex_lock(&n->submit_lock);
@@ -115,7 +128,9 @@ void sched_gate_wait_locked(struct sched_node *n)
 
 /* ---- taking packets back ------------------------------------------------------------------- */
 
-struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_completed, UINT *count)
+/* Takes back every in-flight packet after `last_completed` (resubmitted later); the node's
+ * completed fence becomes its submitted fence. No lock held. */
+static struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_completed)
 {
     struct dxgk_packet *taken = NULL;
     UINT k = 0;
@@ -144,13 +159,12 @@ struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_complet
     n->pending += k; /* no direct submission may pass them (queue.c) */
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&n->submit_lock);
-    *count = k;
     return taken;
 }
 
-void sched_requeue_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
+/* Adapter lock held. */
+static void sched_requeue_locked(struct sched_node *n, struct dxgk_packet *list)
 {
-    (void)a;
     /* Back to the head of each context's queue, in their order: reversed pushes keep it. */
     struct dxgk_packet *rev = NULL;
     while (list) {
@@ -262,11 +276,16 @@ void sched_preempt_finish(struct sched_node *n)
     sched_trace(WDDM_SCHED_EVENT_PREEMPTED, n->ordinal, 0, 0, last);
     DXGK_COUNT(a, preemptions, 1);
     /* What completed before the preemption retires first (the ISR reported it). */
-    sched_node_retire_to(n, last);
-    UINT k = 0;
-    struct dxgk_packet *list = sched_detach_after(n, last, &k);
+    sched_resume_after(n, last);
+}
+
+void sched_resume_after(struct sched_node *n, UINT64 last_completed)
+{
+    struct dxgk_adapter *a = n->adapter;
+    sched_node_retire_to(n, last_completed);
+    struct dxgk_packet *list = sched_detach_after(n, last_completed);
     pthread_mutex_lock(&a->lock);
-    sched_requeue_locked(a, n, list);
+    sched_requeue_locked(n, list);
     pthread_mutex_unlock(&a->lock);
     sched_gate_open(n);
 }

@@ -108,18 +108,8 @@ static void adapter_reset(struct dxgk_adapter *a, struct dxgk_device *guilty, st
     free(objs);
     free(hs);
 
-    bool owned[DXGK_MAX_NODES] = { false };
-    for (UINT i = 0; i < a->node_count; i++) {
-        struct sched_node *n = &a->node[i];
-        owned[i] = sched_gate_close(n, SCHED_GATE_RESET);
-        if (!owned[i]) { /* a preemption holds it: the reset answers it (below) */
-            pthread_mutex_lock(&n->submit_lock);
-            pthread_mutex_lock(&n->lock);
-            n->gate = SCHED_GATE_RESET;
-            pthread_mutex_unlock(&n->lock);
-            pthread_mutex_unlock(&n->submit_lock);
-        }
-    }
+    for (UINT i = 0; i < a->node_count; i++)
+        sched_gate_close_for_reset(&a->node[i]);
     sched_trace(WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
     NTSTATUS st = ddi->DxgkDdiResetFromTimeout ? ddi->DxgkDdiResetFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
     if (!NT_SUCCESS(st))
@@ -149,13 +139,7 @@ static bool engine_reset(struct dxgk_adapter *a, struct sched_node *n, struct lo
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     if (!a->caps.SupportPerEngineTDR || !ddi->DxgkDdiResetEngine || n->ordinal == a->paging_node)
         return false;
-    if (!sched_gate_close(n, SCHED_GATE_RESET)) {
-        pthread_mutex_lock(&n->submit_lock);
-        pthread_mutex_lock(&n->lock);
-        n->gate = SCHED_GATE_RESET; /* a preemption that never came back: the reset ends it */
-        pthread_mutex_unlock(&n->lock);
-        pthread_mutex_unlock(&n->submit_lock);
-    }
+    sched_gate_close_for_reset(n);
     pthread_mutex_lock(&n->submit_lock);
     UINT64 submitted = n->submitted_fence;
     pthread_mutex_unlock(&n->submit_lock);
@@ -195,13 +179,7 @@ static bool engine_reset(struct dxgk_adapter *a, struct sched_node *n, struct lo
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&a->lock);
     sched_trace(WDDM_SCHED_EVENT_RESET, n->ordinal, guilty, 0, aborted);
-    sched_node_retire_to(n, aborted);
-    UINT k = 0;
-    struct dxgk_packet *list = sched_detach_after(n, aborted, &k);
-    pthread_mutex_lock(&a->lock);
-    sched_requeue_locked(a, n, list);
-    pthread_mutex_unlock(&a->lock);
-    sched_gate_open(n);
+    sched_resume_after(n, aborted);
     DXGK_COUNT(a, engine_resets, 1);
     return true;
 }
