@@ -43,6 +43,7 @@ struct wddm_counters {
     UINT64 preemptions;             /* DxgkDdiPreemptCommand requests answered (issue 4) */
     UINT64 engine_resets;           /* timeouts recovered with DxgkDdiResetEngine */
     UINT64 adapter_resets;          /* timeouts recovered with DxgkDdiResetFromTimeout */
+    UINT64 dma_buffer_splits;       /* DMA buffers VidMm submitted in parts (issue 3, §9.1) */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 

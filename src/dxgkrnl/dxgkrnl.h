@@ -179,6 +179,13 @@ struct dxgk_packet {
     bool resubmit;                    /* preempted or behind a reset: DXGK_SUBMITCOMMANDFLAGS.Resubmission */
     bool hw_slot;                     /* holds one of the node's hw_count places; node->lock */
     bool started;                     /* its START event was traced; node->lock */
+    /* DMA-buffer splitting (sched/split.c): while `split`, sched_submit_locked submits bytes
+     * [sub_start, sub_end) with patch entries [patch_start, +patch_len); a `part` that is not
+     * the last is not put on the in-flight list (the worker waits for its fence). */
+    bool split, part;
+    UINT sub_start, sub_end, patch_start, patch_len;
+    UINT64 *saved_use;                /* prepared_use of each allocation before prepare
+                                         (capacity = AllocationListSize); worker only */
     UINT8 *dma;                       /* system memory, page aligned */
     UINT dma_capacity;
     UINT dma_used;
@@ -255,6 +262,7 @@ struct sched_node {
                                          cleared by new packets and priority changes; node->lock */
     UINT64 preemptions;               /* preemptions answered; node->lock */
     UINT64 kick_gen;                  /* bumped whenever packets join the queues; node->lock */
+    atomic_bool splitting;            /* the worker submits a DMA buffer in parts: no preemption */
 };
 
 /* ---- kernel objects (objects/) -------------------------------------------------------------- */
@@ -262,7 +270,7 @@ struct dxgk_counters {
     atomic_ullong dma_buffers_submitted, paging_buffers_submitted, fences_retired,
         allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
         lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches,
-        preemptions, engine_resets, adapter_resets;
+        preemptions, engine_resets, adapter_resets, dma_buffer_splits;
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 
@@ -572,6 +580,10 @@ void sched_preempt_answer_locked(struct sched_node *n, UINT preemption_fence, UI
 void sched_preempt_finish(struct sched_node *n);
 /* sched/interrupt.c: retires the node's packets up to a 64-bit fence (recovery). No lock held. */
 void sched_node_retire_to(struct sched_node *n, UINT64 fence);
+/* sched/split.c: submits a packet whose allocations do not fit together in parts, at the
+ * KMD's SplitOffsets (wddm-semantics §9.1). Adapter lock held on entry and on return (let go
+ * meanwhile); STATUS_SUCCESS: every part submitted. */
+NTSTATUS sched_split_submit_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *p);
 /* sched/tdr.c: timeout detection and recovery. */
 bool dxgk_tdr_start(struct dxgk_adapter *a);
 void dxgk_tdr_stop(struct dxgk_adapter *a);

@@ -308,6 +308,9 @@ NTSTATUS APIENTRY SwKmdRender(const HANDLE hContext, DXGKARG_RENDER *a)
         for (; k < kend; k++) {
             D3DDDI_PATCHLOCATIONLIST p = a->pPatchLocationListIn[patch_at(&rc, k)];
             p.PatchOffset = base + (p.PatchOffset - pass_start);
+            /* VidMm may split the DMA buffer before this command (wddm-semantics §9.1): the
+             * commands before it do not need this allocation. */
+            p.SplitOffset = base + (off - pass_start);
             a->pPatchLocationListOut[npatch++] = p;
         }
         written += h.size_bytes;

@@ -348,6 +348,10 @@ static void render_splits_at_command_boundaries_when_the_dma_buffer_is_short(voi
     assert_int_equal((BYTE *)r.pDmaBuffer - dma, 2 * cmd);
     assert_int_equal(r.pPatchLocationListOut - out, 2);
     assert_int_equal(out[1].PatchOffset, cmd + 8);
+    /* Each entry's SplitOffset is the start of its command in the DMA buffer: VidMm may split
+     * there (wddm-semantics §9.1). */
+    assert_int_equal(out[0].SplitOffset, 0);
+    assert_int_equal(out[1].SplitOffset, cmd);
     patch_submit_wait(0, dma, 2 * cmd, al, 1, out, 2, 0);
 
     /* The kernel calls again with a fresh DMA buffer and the same MultipassOffset. */
@@ -358,6 +362,7 @@ static void render_splits_at_command_boundaries_when_the_dma_buffer_is_short(voi
     assert_int_equal((BYTE *)r.pDmaBuffer - dma, cmd);
     assert_int_equal(r.pPatchLocationListOut - out, 1);
     assert_int_equal(out[0].PatchOffset, 8); /* relative to the new buffer */
+    assert_int_equal(out[0].SplitOffset, 0);
     patch_submit_wait(0, dma, cmd, al, 1, out, 1, 0);
     assert_memory_equal(g_visible + 0x8000, v, sizeof v);
 

@@ -524,6 +524,7 @@ static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c)
     c->preemptions += atomic_load(&a->counters.preemptions);
     c->engine_resets += atomic_load(&a->counters.engine_resets);
     c->adapter_resets += atomic_load(&a->counters.adapter_resets);
+    c->dma_buffer_splits += atomic_load(&a->counters.dma_buffer_splits);
 }
 
 NTSTATUS wddm_get_counters(struct wddm_counters *out)

@@ -57,15 +57,19 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     p->fence = f;
     p->next = NULL;
     HANDLE hctx = p->ctx ? p->ctx->kmd : NULL;
+    /* The whole DMA buffer, or one part of a split one (sched/split.c). */
+    UINT start = p->split ? p->sub_start : 0, end = p->split ? p->sub_end : p->dma_used;
+    UINT pstart = p->split ? p->patch_start : 0, plen = p->split ? p->patch_len : p->patch_count;
+    bool part = p->part;
     DXGKARG_PATCH pa = {
         .hContext = hctx, .DmaBufferSegmentId = 0,
         .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .pDmaBuffer = p->dma,
-        .DmaBufferSize = p->dma_capacity, .DmaBufferSubmissionStartOffset = 0,
-        .DmaBufferSubmissionEndOffset = p->dma_used, .pDmaBufferPrivateData = p->priv,
+        .DmaBufferSize = p->dma_capacity, .DmaBufferSubmissionStartOffset = start,
+        .DmaBufferSubmissionEndOffset = end, .pDmaBufferPrivateData = p->priv,
         .DmaBufferPrivateDataSize = p->priv_size, .pAllocationList = p->alloc_list,
         .AllocationListSize = p->alloc_count, .pPatchLocationList = p->patch,
-        .PatchLocationListSize = p->patch_count, .PatchLocationListSubmissionStart = 0,
-        .PatchLocationListSubmissionLength = p->patch_count, .SubmissionFenceId = (UINT)f };
+        .PatchLocationListSize = p->patch_count, .PatchLocationListSubmissionStart = pstart,
+        .PatchLocationListSubmissionLength = plen, .SubmissionFenceId = (UINT)f };
     pa.Flags.Paging = p->paging;
     NTSTATUS st = ddi->DxgkDdiPatch(a->miniport, &pa);
     if (!NT_SUCCESS(st)) {
@@ -90,19 +94,21 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     sched_trace(WDDM_SCHED_EVENT_SUBMIT, n->ordinal, hc, 0, f);
     pthread_mutex_lock(&n->lock);
     n->submitted_fence = f;
-    if (n->inflight_tail)
-        n->inflight_tail->next = p;
-    else
-        n->inflight = p;
-    n->inflight_tail = p;
-    p->started = n->inflight == p; /* the head of an empty hardware queue runs at once */
-    if (p->started)
-        sched_trace(WDDM_SCHED_EVENT_START, n->ordinal, hc, 0, f);
+    if (!part) { /* a part before the last is waited for by its worker, not retired */
+        if (n->inflight_tail)
+            n->inflight_tail->next = p;
+        else
+            n->inflight = p;
+        n->inflight_tail = p;
+        p->started = n->inflight == p; /* the head of an empty hardware queue runs at once */
+        if (p->started)
+            sched_trace(WDDM_SCHED_EVENT_START, n->ordinal, hc, 0, f);
+    }
     pthread_mutex_unlock(&n->lock);
     DXGKARG_SUBMITCOMMAND sc = {
         .hContext = hctx, .DmaBufferSegmentId = 0,
         .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .DmaBufferSize = p->dma_capacity,
-        .DmaBufferSubmissionStartOffset = 0, .DmaBufferSubmissionEndOffset = p->dma_used,
+        .DmaBufferSubmissionStartOffset = start, .DmaBufferSubmissionEndOffset = end,
         .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
         .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
     sc.Flags.Paging = p->paging;
@@ -123,6 +129,13 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     /* wddm-semantics §8.1: SubmitCommand must not fail. Take the packet back (its fence
      * cannot have completed: nothing after it was submitted). */
     dxgk_refuse("verifier: DxgkDdiSubmitCommand failed 0x%08x (it must not fail): packet dropped", (unsigned)st);
+    if (part) { /* nothing of it is on the in-flight list: the split gives up (split.c) */
+        pthread_mutex_lock(&n->lock);
+        n->submitted_fence = f - 1;
+        pthread_mutex_unlock(&n->lock);
+        pthread_mutex_unlock(&n->submit_lock);
+        return 0;
+    }
     pthread_mutex_lock(&n->lock);
     struct dxgk_packet **pp = &n->inflight;
     struct dxgk_packet *prev = NULL;
@@ -139,6 +152,8 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     pthread_mutex_unlock(&n->lock);
 dropped:
     pthread_mutex_unlock(&n->submit_lock);
+    if (part)
+        return 0;
     return sched_retire_dropped(n, p);
 }
 
@@ -156,9 +171,12 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
     vidmm_batch_init(&batch, a);
     NTSTATUS st = STATUS_SUCCESS;
     UINT64 wait = 0;
-    /* From now on the GPU may touch them: never evicted until this packet retired. */
-    for (UINT i = 0; i < p->alloc_count; i++)
+    /* From now on the GPU may touch them: never evicted until this packet retired. The stamps
+     * they had are kept, for a split (sched/split.c) to give them back. */
+    for (UINT i = 0; i < p->alloc_count; i++) {
+        p->saved_use[i] = p->inst[i]->prepared_use[p->node];
         p->inst[i]->prepared_use[p->node] = p->ticket;
+    }
     for (int attempt = 0;; attempt++) {
         /* Seed 000: the context's context allocations (and its device's) first: resident, and
          * initialised, before the packet can reach the hardware queue. */
@@ -341,26 +359,35 @@ static void *node_worker(void *arg)
         p->hw_slot = true;
         pthread_mutex_unlock(&n->lock);
         UINT64 paging_fence = 0;
+        bool split = false;
         NTSTATUS st = p->ctx->device->error;
         if (NT_SUCCESS(st))
             st = prepare_locked(a, p, &paging_fence);
+        if (st == STATUS_NO_MEMORY) {
+            /* Its allocations do not fit together even after the work in flight retired: VidMm
+             * splits the DMA buffer (wddm-semantics §9.1, sched/split.c). */
+            st = sched_split_submit_locked(a, n, p);
+            split = NT_SUCCESS(st);
+            paging_fence = 0;
+        }
         if (!NT_SUCCESS(st)) {
-            /* Nothing left to evict even after the work in flight retired: the packet's own
-             * allocations do not fit the allowed segments together (or a backing store could not
-             * be committed). FIXME(split): Windows would split the DMA buffer. */
+            /* Even one command's allocations do not fit (or a backing store could not be
+             * committed): the device is lost (D3DKMT_DEVICEEXECUTION_ERROR_OUTOFMEMORY). */
             dxgk_refuse("scheduler: packet of context 0x%08x dropped (0x%08x): its device is put in error",
                         p->ctx->handle, (unsigned)st);
             (void)dxgk_device_set_error_locked(p->ctx->device, st, D3DKMT_DEVICEEXECUTION_ERROR_OUTOFMEMORY);
             p->dropped = true;
         }
+        /* Not read from the packet later: a split one may already have retired. */
+        bool dropped = !split && p->dropped;
         pthread_mutex_unlock(&a->lock);
         /* A DMA buffer that depends on paging runs only after the paging fence retired; on the
          * paging node itself the ring keeps the order. */
         if (paging_fence && a->paging_node != n->ordinal)
             sched_wait_fence(&a->node[a->paging_node], paging_fence);
-        if (p->dropped)
+        if (dropped)
             sched_retire_dropped(n, p);
-        else
+        else if (!split) /* a split one went in parts already */
             sched_submit(n, p);
         pthread_mutex_lock(&n->lock);
         n->pending--;
@@ -385,6 +412,7 @@ bool sched_node_start(struct sched_node *n, struct dxgk_adapter *a, UINT ordinal
     atomic_init(&n->completed_fence, 0);
     atomic_init(&n->retired_ticket, 0);
     atomic_init(&n->isr_fence, 0);
+    atomic_init(&n->splitting, false);
     n->thread_started = true;
     if (pthread_create(&n->thread, NULL, node_worker, n) != 0) {
         n->thread_started = false;

@@ -203,8 +203,10 @@ static void sched_requeue_locked(struct sched_node *n, struct dxgk_packet *list)
 
 bool sched_preemption_supported(const struct dxgk_adapter *a, const struct sched_node *n)
 {
+    /* Not while a DMA buffer goes in parts (sched/split.c): a part is not on the in-flight
+     * list, so a preemption could not take it back. */
     return a->caps.SchedulingCaps.PreemptionAware && a->driver.ddi.DxgkDdiPreemptCommand &&
-           n->ordinal != a->paging_node;
+           n->ordinal != a->paging_node && !atomic_load_explicit(&n->splitting, memory_order_acquire);
 }
 
 INT sched_hw_lowest_priority(struct sched_node *n, bool *any)

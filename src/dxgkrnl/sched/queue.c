@@ -27,6 +27,7 @@ void sched_packet_free(struct dxgk_packet *p)
     free(p->priv);
     free(p->alloc_list);
     free(p->inst);
+    free(p->saved_use);
     free(p->patch);
     free(p->held_alloc);
     free(p);
@@ -45,8 +46,9 @@ static struct dxgk_packet *packet_new(struct dxgk_context *c)
     p->priv = p->priv_size ? calloc(1, p->priv_size) : NULL;
     p->alloc_list = calloc(c->alloc_list_size, sizeof *p->alloc_list);
     p->inst = calloc(c->alloc_list_size, sizeof *p->inst);
+    p->saved_use = calloc(c->alloc_list_size ? c->alloc_list_size : 1, sizeof *p->saved_use);
     p->patch = calloc(c->patch_list_size, sizeof *p->patch);
-    if (!p->dma || (p->priv_size && !p->priv) || !p->alloc_list || !p->inst || !p->patch) {
+    if (!p->dma || (p->priv_size && !p->priv) || !p->alloc_list || !p->inst || !p->patch || !p->saved_use) {
         sched_packet_free(p);
         return NULL;
     }
@@ -67,6 +69,7 @@ struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
         p->dropped = false;
         p->resubmit = false;
         p->hw_slot = false;
+        p->split = p->part = false;
         p->wait_seq = 0;
     }
     return p;
