@@ -503,6 +503,8 @@ UINT64 vidmm_commit_used(void);
 void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+/* The zeroed system page UNMAP_APERTURE_SEGMENT points a range at (vidmm/evict.c). */
+void *vidmm_dummy_page(void);
 UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
                             struct vidmm_paging_batch *batch);
 bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);

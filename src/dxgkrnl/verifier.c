@@ -138,8 +138,13 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
     VERIFY(!(i->SupportedWriteSegmentSet & ~valid) && !(i->SupportedReadSegmentSet & ~valid),
            "allocation %u: supported segment sets 0x%x/0x%x name segments that do not exist (valid 0x%x)", index,
            i->SupportedReadSegmentSet, i->SupportedWriteSegmentSet, valid);
-    VERIFY(!(i->EvictionSegmentSet & ~valid), "allocation %u: EvictionSegmentSet 0x%x invalid", index,
-           i->EvictionSegmentSet);
+    UINT aperture = 0;
+    for (UINT s = 0; s < a->segment_count; s++)
+        if (a->seg[s].aperture)
+            aperture |= 1u << s;
+    VERIFY(!(i->EvictionSegmentSet & ~aperture),
+           "allocation %u: EvictionSegmentSet 0x%x names segments that are not aperture segments or do not exist "
+           "(aperture 0x%x; wddm-semantics §6.4: aperture segments only)", index, i->EvictionSegmentSet, aperture);
     VERIFY(i->Alignment == 0 || (i->Alignment & (i->Alignment - 1)) == 0,
            "allocation %u: Alignment %u not a power of two", index, i->Alignment);
     UINT supported = i->SupportedWriteSegmentSet | i->SupportedReadSegmentSet;

@@ -267,7 +267,10 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node
         return false;
     for (UINT i = 0; i < p->alloc_count; i++) {
         const struct vidmm_instance *in = p->inst[i];
-        if (!in->segment_id || (in->gpu_fence && !sched_fence_completed(paging, in->gpu_fence)))
+        /* Resident where its allocation may be used: an instance an eviction moved into an
+         * aperture of its EvictionSegmentSet needs the worker's prepare to come back first. */
+        if (!in->segment_id || !(vidmm_allowed_segments(a, &in->alloc->info) & (1u << (in->segment_id - 1))) ||
+            (in->gpu_fence && !sched_fence_completed(paging, in->gpu_fence)))
             return false;
     }
     pthread_mutex_lock(&n->lock);

@@ -6,7 +6,9 @@
  * (vidmm/placement.c), VidMm evicts from the allowed segments in preference order until the
  * new instance fits. The victim is the lowest-priority evictable instance (allocation priority:
  * D3DKMTSetAllocationPriority, D3DDDI_ALLOCATIONPRIORITY_*), the least recently used among
- * equals. Evictable means: resident; not referenced by any queued or in-flight packet (its
+ * equals; a soft-pinned one (D3DDDI_ALLOCATIONPRIORITY_MAXIMUM and above, wddm-semantics §9.4)
+ * only when nothing else in the allowed segments is evictable. Evictable means: resident; not
+ * referenced by any queued or in-flight packet (its
  * node tickets retired: a ticket is given at D3DKMTRender, so queued work counts); not on the
  * current paging batch (its pending paging operations are ordered before the eviction on the
  * paging node); its
@@ -14,9 +16,17 @@
  * not being destroyed.
  *
  * The move is a real paging operation built by DxgkDdiBuildPagingBuffer:
- *   memory segment -> TRANSFER to the instance's system-memory backing store (an MDL), committed
- *     at the first eviction and kept until destruction (EvictionSegmentSet is 0 for every
- *     allocation of the reference KMD: evict straight to system pages);
+ *   memory segment -> when the allocation's EvictionSegmentSet (DXGK_ALLOCATIONINFO, aperture
+ *     segments only, wddm-semantics §6.4) names an aperture segment with a free range *now*
+ *     (nothing is evicted to make room for an eviction: the choice, docs/rules.md §17), the
+ *     instance moves there: MAP_APERTURE_SEGMENT of its backing store into that range, then a
+ *     TRANSFER from the memory segment into the aperture range (a DISCARD_CONTENT when the
+ *     backing store is clean); the GPU can still reach it and the backing store pages are the
+ *     aperture's pages, as for any aperture placement. A use that needs a segment of its
+ *     supported set brings it back (vidmm/residency.c). Otherwise (set 0, which is what the
+ *     reference KMD returns, or every named aperture full): TRANSFER to the instance's
+ *     system-memory backing store (an MDL), committed at the first eviction and kept until
+ *     destruction;
  *   aperture      -> UNMAP_APERTURE_SEGMENT (the range points at the adapter's dummy page);
  *     the backing store already is the content;
  *   a retired renamed instance that is not current -> DISCARD_CONTENT (its content is dead:
@@ -158,10 +168,25 @@ static void dummy_init(void)
     dummy_storage = dxgk_page_alloc(DXGK_PAGE_SIZE);
 }
 
-static void *dummy_page(void)
+void *vidmm_dummy_page(void)
 {
     pthread_once(&dummy_once, dummy_init);
     return dummy_storage;
+}
+
+/* The aperture segment of EvictionSegmentSet (ascending id) that has a free range for the
+ * instance right now, its range reserved in *offset; 0 when none. */
+static UINT eviction_aperture_locked(struct dxgk_adapter *a, const struct vidmm_instance *in, UINT64 *offset)
+{
+    const DXGK_ALLOCATIONINFO *info = &in->alloc->info;
+    for (UINT id = 1; id <= a->segment_count; id++) {
+        struct vidmm_segment *t = &a->seg[id - 1];
+        if (!(info->EvictionSegmentSet & (1u << (id - 1))) || !t->aperture || id == in->segment_id)
+            continue;
+        if (vidmm_segment_alloc_locked(t, info->Size, info->Alignment, offset))
+            return id;
+    }
+    return 0;
 }
 
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *in,
@@ -170,6 +195,28 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     struct dxgk_allocation *al = in->alloc;
     struct vidmm_segment *s = &a->seg[in->segment_id - 1];
     bool dead_content = in != al->current; /* a retired renamed instance: WRITE_DISCARD content */
+    /* EvictionSegmentSet: out of a memory segment into an aperture segment that has room. A
+     * renamed instance's content is dead: it is discarded, never moved. */
+    UINT64 ap_offset = 0;
+    UINT ap = 0;
+    if (!s->aperture && !dead_content && al->info.EvictionSegmentSet && vidmm_backing_commit(in))
+        ap = eviction_aperture_locked(a, in, &ap_offset);
+    if (ap) {
+        DXGKARG_BUILDPAGINGBUFFER map = { 0 };
+        map.Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT;
+        map.MapApertureSegment.hDevice = al->device->kmd;
+        map.MapApertureSegment.hAllocation = al->info.hAllocation;
+        map.MapApertureSegment.SegmentId = ap;
+        map.MapApertureSegment.OffsetInPages = ap_offset / DXGK_PAGE_SIZE;
+        map.MapApertureSegment.NumberOfPages = in->mdl.PageCount;
+        map.MapApertureSegment.pMdl = &in->mdl;
+        map.MapApertureSegment.MdlOffset = 0;
+        if (!NT_SUCCESS(vidmm_paging_build_locked(batch, &map, in))) {
+            /* Nothing moved: evict to system memory as without a set. */
+            vidmm_segment_free_locked(&a->seg[ap - 1], ap_offset, al->info.Size);
+            ap = 0;
+        }
+    }
     /* No DMA buffer references it (it is a victim), but a paging operation of it may still be
      * pending (its FILL or restore): then it is not idle, and a KMD may answer
      * STATUS_GRAPHICS_ALLOCATION_BUSY (wddm-semantics §2.4): vidmm/paging.c waits for it with
@@ -183,7 +230,20 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
         args.UnmapApertureSegment.SegmentId = in->segment_id;
         args.UnmapApertureSegment.OffsetInPages = in->offset / DXGK_PAGE_SIZE;
         args.UnmapApertureSegment.NumberOfPages = in->mdl.PageCount;
-        args.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(uintptr_t)dummy_page();
+        args.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(uintptr_t)vidmm_dummy_page();
+    } else if (ap && !in->backing_valid) {
+        /* Into the aperture range just mapped over the backing store (wddm-semantics §2.3: a
+         * segment side is BaseAddress + offset). */
+        args.Operation = DXGK_OPERATION_TRANSFER;
+        args.Transfer.hAllocation = al->info.hAllocation;
+        args.Transfer.TransferOffset = 0;
+        args.Transfer.TransferSize = al->info.Size;
+        args.Transfer.Source.SegmentId = in->segment_id;
+        args.Transfer.Source.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        args.Transfer.Destination.SegmentId = ap;
+        args.Transfer.Destination.SegmentAddress.QuadPart =
+            a->seg[ap - 1].desc.BaseAddress.QuadPart + (LONGLONG)ap_offset;
+        args.Transfer.Flags.AllocationIsIdle = idle;
     } else if (dead_content || (in->backing && in->backing_valid)) {
         args.Operation = DXGK_OPERATION_DISCARD_CONTENT;
         args.DiscardContent.hAllocation = al->info.hAllocation;
@@ -207,23 +267,41 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     in->evicting = true; /* through a BUSY wait: neither freed nor chosen again meanwhile */
     NTSTATUS st = vidmm_paging_build_locked(batch, &args, in);
     in->evicting = false;
-    if (!NT_SUCCESS(st))
-        return st;
     /* After a BUSY wait the lock was let go: if the CPU locked it, MakeResident pinned it or a
      * DMA buffer took it meanwhile, the eviction is abandoned. The copy out already built only
-     * reads the range; the backing store is not marked valid. */
-    if (in == al->current && (al->lock_count || al->resident_refs))
-        return STATUS_VIDMM_EVICTION_ABANDONED;
-    if (!evictable_tier_locked(a, in, false))
-        return STATUS_VIDMM_EVICTION_ABANDONED;
+     * reads the range (into the backing store, or the aperture range over it); the backing
+     * store is not marked valid. A reserved aperture range is given back: it stays mapped to
+     * the backing store until the next MAP over it, which nothing reads meanwhile. */
+    if (NT_SUCCESS(st) && ((in == al->current && (al->lock_count || al->resident_refs)) ||
+                           !evictable_tier_locked(a, in, false)))
+        st = STATUS_VIDMM_EVICTION_ABANDONED;
+    if (!NT_SUCCESS(st)) {
+        if (ap)
+            vidmm_segment_free_locked(&a->seg[ap - 1], ap_offset, al->info.Size);
+        return st;
+    }
+    UINT64 touch = in->last_touch;
     vidmm_lru_unlink_locked(a, in);
     vidmm_segment_free_locked(s, in->offset, al->info.Size);
-    in->segment_id = 0;
-    in->offset = 0;
-    in->cpu = NULL;
-    in->evicted = !dead_content; /* a committed backing store stays for the next eviction */
-    in->backing_valid = in->evicted;
-    vidmm_batch_stamp_locked(batch, in, false); /* destruction waits for the copy out */
+    if (ap) {
+        /* Resident in the aperture, content in its backing store: a later eviction from there is
+         * an UNMAP, a lock reads the backing store (wait for this batch: stamp_fill). It keeps
+         * its age: it was the least recently used, it stays the first victim there. */
+        in->segment_id = ap;
+        in->offset = ap_offset;
+        in->cpu = in->backing;
+        vidmm_lru_link_locked(a, in);
+        in->last_touch = touch;
+        in->evicted = false;
+        in->backing_valid = true;
+    } else {
+        in->segment_id = 0;
+        in->offset = 0;
+        in->cpu = NULL;
+        in->evicted = !dead_content; /* a committed backing store stays for the next eviction */
+        in->backing_valid = in->evicted;
+    }
+    vidmm_batch_stamp_locked(batch, in, ap != 0); /* destruction (and a lock in the aperture) waits for the copy out */
     batch->evicted = true;
     DXGK_COUNT(a, evictions, 1);
     if (args.Operation == DXGK_OPERATION_TRANSFER)
@@ -232,7 +310,8 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
 }
 
 /* Picks the victim among the given segments (the new instance's allowed segments): lowest
- * priority first, then least recently used across all of them. First among the instances no
+ * priority first, then least recently used across all of them; soft-pinned instances
+ * (MAXIMUM and above) only once no other is evictable in either tier below. First among the instances no
  * queued or in-flight packet references (their tickets retired); only when there is none,
  * among those referenced by queued packets that were not made ready for the GPU yet (no
  * prepared_use outstanding): the worker's prepare step restores them when their packet comes
@@ -249,15 +328,26 @@ static bool better_victim(const struct vidmm_instance *in, const struct vidmm_in
     return in->last_touch < v->last_touch;
 }
 
+/* D3DDDI_ALLOCATIONPRIORITY_MAXIMUM and above is soft-pinned (wddm-semantics §9.4): evicted only
+ * when nothing else resolves the request, after every other evictable allocation of the allowed
+ * segments, of any age and either tier. */
+static bool soft_pinned(const struct vidmm_instance *in)
+{
+    return in->alloc->priority >= D3DDDI_ALLOCATIONPRIORITY_MAXIMUM;
+}
+
 UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
                             struct vidmm_paging_batch *batch)
 {
     struct vidmm_instance *victim = NULL;
-    for (int tier = 0; tier < 2 && !victim; tier++) {
+    /* Passes: not soft-pinned (tier 0, then tier 1), then soft-pinned (tier 0, then tier 1). */
+    for (int pass = 0; pass < 4 && !victim; pass++) {
+        int tier = pass % 2;
+        bool soft = pass >= 2;
         for (UINT k = 0; k < count; k++) {
             struct vidmm_segment *s = &a->seg[segments[k] - 1];
             for (struct vidmm_instance *in = s->lru_head; in; in = in->lru_next) {
-                if (!evictable_tier_locked(a, in, tier == 0))
+                if (soft_pinned(in) != soft || !evictable_tier_locked(a, in, tier == 0))
                     continue;
                 if (!victim || better_victim(in, victim))
                     victim = in;

@@ -7,11 +7,94 @@
  * the backing store itself into the aperture; the CPU and the GPU wait for that paging fence. */
 #include "dxgkrnl/dxgkrnl.h"
 
+/* An instance that an eviction moved into an aperture of its EvictionSegmentSet (vidmm/evict.c)
+ * sits outside its supported set: a use brings it back into an allowed segment (placement as
+ * usual, evicting others if needed) with a TRANSFER from the aperture range (a MAP when the new
+ * place is an aperture too), then UNMAP_APERTURE_SEGMENT of the old range. When no allowed
+ * segment can take it, it stays where it is, content intact, and the placement fails as any. */
+static NTSTATUS bring_back_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
+                                  struct vidmm_paging_batch *batch)
+{
+    const struct dxgk_allocation *al = inst->alloc;
+    UINT old_id = inst->segment_id;
+    UINT64 old_offset = inst->offset, touch = inst->last_touch;
+    struct vidmm_segment *old = &a->seg[old_id - 1];
+    /* Off the aperture's LRU while it is placed: never its own victim; evicting keeps it alive
+     * (not freed) through a BUSY wait of an eviction the placement does. */
+    vidmm_lru_unlink_locked(a, inst);
+    inst->segment_id = 0;
+    inst->evicting = true;
+    NTSTATUS st = vidmm_place_locked(a, inst, batch);
+    DXGKARG_BUILDPAGINGBUFFER args = { 0 };
+    if (NT_SUCCESS(st)) {
+        const struct vidmm_segment *s = &a->seg[inst->segment_id - 1];
+        if (s->aperture) {
+            args.Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT;
+            args.MapApertureSegment.hDevice = al->device->kmd;
+            args.MapApertureSegment.hAllocation = al->info.hAllocation;
+            args.MapApertureSegment.SegmentId = inst->segment_id;
+            args.MapApertureSegment.OffsetInPages = inst->offset / DXGK_PAGE_SIZE;
+            args.MapApertureSegment.NumberOfPages = inst->mdl.PageCount;
+            args.MapApertureSegment.pMdl = &inst->mdl;
+        } else {
+            args.Operation = DXGK_OPERATION_TRANSFER;
+            args.Transfer.hAllocation = al->info.hAllocation;
+            args.Transfer.TransferSize = al->info.Size;
+            args.Transfer.Source.SegmentId = old_id;
+            args.Transfer.Source.SegmentAddress.QuadPart = old->desc.BaseAddress.QuadPart + (LONGLONG)old_offset;
+            args.Transfer.Destination.SegmentId = inst->segment_id;
+            args.Transfer.Destination.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)inst->offset;
+            args.Transfer.Flags.AllocationIsIdle = 1; /* a fresh placement: nothing references it */
+        }
+        st = vidmm_paging_build_locked(batch, &args, inst);
+        if (!NT_SUCCESS(st)) {
+            vidmm_lru_unlink_locked(a, inst);
+            vidmm_segment_free_locked(&a->seg[inst->segment_id - 1], inst->offset, al->info.Size);
+        }
+    }
+    inst->evicting = false;
+    if (!NT_SUCCESS(st)) {
+        inst->segment_id = old_id;
+        inst->offset = old_offset;
+        inst->cpu = inst->backing;
+        vidmm_lru_link_locked(a, inst);
+        inst->last_touch = touch;
+        return st;
+    }
+    /* The old range: the copy above reads it first (same paging node, in order). */
+    DXGKARG_BUILDPAGINGBUFFER un = { 0 };
+    un.Operation = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT;
+    un.UnmapApertureSegment.hDevice = al->device->kmd;
+    un.UnmapApertureSegment.hAllocation = al->info.hAllocation;
+    un.UnmapApertureSegment.SegmentId = old_id;
+    un.UnmapApertureSegment.OffsetInPages = old_offset / DXGK_PAGE_SIZE;
+    un.UnmapApertureSegment.NumberOfPages = inst->mdl.PageCount;
+    un.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(uintptr_t)vidmm_dummy_page();
+    if (!NT_SUCCESS(vidmm_paging_build_locked(batch, &un, inst)))
+        dxgk_refuse("vidmm: UNMAP_APERTURE_SEGMENT of a brought-back allocation refused; the range is freed "
+                    "anyway (the next MAP over it replaces the mapping)");
+    vidmm_segment_free_locked(old, old_offset, al->info.Size);
+    const struct vidmm_segment *s = &a->seg[inst->segment_id - 1];
+    bool write_pending = false; /* a queued DMA buffer writes it: D3DKMTRender cleared the flag */
+    for (UINT n = 0; n < a->node_count; n++)
+        if (inst->last_write[n] && !sched_ticket_retired(&a->node[n], inst->last_write[n]))
+            write_pending = true;
+    inst->evicted = false;
+    inst->backing_valid = !write_pending || s->aperture; /* the backing store holds what was copied */
+    vidmm_batch_stamp_locked(batch, inst, true);
+    if (!s->aperture)
+        DXGK_COUNT(a, bytes_paged_in, al->info.Size);
+    return STATUS_SUCCESS;
+}
+
 NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                     struct vidmm_paging_batch *batch, bool fill)
 {
-    if (inst->segment_id)
-        return STATUS_SUCCESS;
+    if (inst->segment_id) {
+        if (vidmm_allowed_segments(a, &inst->alloc->info) & (1u << (inst->segment_id - 1)))
+            return STATUS_SUCCESS;
+        return bring_back_locked(a, inst, batch);
+    }
     NTSTATUS st = vidmm_place_locked(a, inst, batch);
     if (!NT_SUCCESS(st))
         return st;
