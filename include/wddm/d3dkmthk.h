@@ -202,6 +202,17 @@ typedef struct _D3DKMT_QUERYVIDEOMEMORYINFO {
     UINT PhysicalAdapterIndex;        /* in */
 } D3DKMT_QUERYVIDEOMEMORYINFO;
 
+/* D3DKMTChangeVideoMemoryReservation (wddm-semantics §9.3; the WDK name of what
+ * IDXGIAdapter3::SetVideoMemoryReservation calls): the process's minimum of a segment group,
+ * 0..AvailableForReservation of D3DKMTQueryVideoMemoryInfo; 0 clears it. */
+typedef struct _D3DKMT_CHANGEVIDEOMEMORYRESERVATION {
+    HANDLE hProcess;                  /* in, optional: NULL = the current process */
+    D3DKMT_HANDLE hAdapter;
+    D3DKMT_MEMORY_SEGMENT_GROUP MemorySegmentGroup;
+    UINT64 Reservation;
+    UINT PhysicalAdapterIndex;
+} D3DKMT_CHANGEVIDEOMEMORYRESERVATION;
+
 typedef struct _D3DKMT_RENDERFLAGS {
     UINT ResizeCommandBuffer : 1;
     UINT ResizeAllocationList : 1;
@@ -376,6 +387,28 @@ typedef struct _D3DKMT_GETCONTEXTSCHEDULINGPRIORITY {
     INT Priority;                                   /* [out] */
 } D3DKMT_GETCONTEXTSCHEDULINGPRIORITY;
 
+/* Device paging queues (WDDM 2.0; WDK d3dkmthk.h / d3dukmdt.h, wddm-semantics §9.2). The
+ * priority enum belongs to d3dukmdt.h in the WDK; its values are those of the 2018 pages. */
+typedef enum _D3DDDI_PAGINGQUEUE_PRIORITY {
+    D3DDDI_PAGINGQUEUE_PRIORITY_BELOW_NORMAL = -1,
+    D3DDDI_PAGINGQUEUE_PRIORITY_NORMAL = 0,
+    D3DDDI_PAGINGQUEUE_PRIORITY_ABOVE_NORMAL = 1,
+} D3DDDI_PAGINGQUEUE_PRIORITY;
+
+typedef struct _D3DKMT_CREATEPAGINGQUEUE {
+    D3DKMT_HANDLE hDevice;                          /* [in] */
+    D3DDDI_PAGINGQUEUE_PRIORITY Priority;           /* [in] among the device's paging queues */
+    D3DKMT_HANDLE hPagingQueue;                     /* [out] */
+    D3DKMT_HANDLE hSyncObject;                      /* [out] its monitored fence, destroyed with it */
+    VOID *FenceValueCPUVirtualAddress;              /* [out] read-only view of the fence value */
+    UINT PhysicalAdapterIndex;                      /* [in] engine ordinal (0: no linked adapters) */
+} D3DKMT_CREATEPAGINGQUEUE;
+
+typedef struct _D3DDDI_DESTROYPAGINGQUEUE {
+    D3DKMT_HANDLE hPagingQueue;                     /* [in] */
+} D3DDDI_DESTROYPAGINGQUEUE;
+typedef D3DDDI_DESTROYPAGINGQUEUE D3DKMT_DESTROYPAGINGQUEUE;
+
 NTSTATUS APIENTRY D3DKMTGetDeviceState(D3DKMT_GETDEVICESTATE *);
 NTSTATUS APIENTRY D3DKMTSetContextSchedulingPriority(const D3DKMT_SETCONTEXTSCHEDULINGPRIORITY *);
 NTSTATUS APIENTRY D3DKMTGetContextSchedulingPriority(D3DKMT_GETCONTEXTSCHEDULINGPRIORITY *);
@@ -399,8 +432,12 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *);
 NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *);
 NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY *);
 NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *);
+/* Device paging queues (WDDM 2.0, wddm-semantics §8.5 rule 6, §9.2; vidmm/pagingqueue.c). */
+NTSTATUS APIENTRY D3DKMTCreatePagingQueue(D3DKMT_CREATEPAGINGQUEUE *);
+NTSTATUS APIENTRY D3DKMTDestroyPagingQueue(D3DKMT_DESTROYPAGINGQUEUE *);
 NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *);
 NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *);
+NTSTATUS APIENTRY D3DKMTChangeVideoMemoryReservation(const D3DKMT_CHANGEVIDEOMEMORYRESERVATION *);
 NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *);
 NTSTATUS APIENTRY D3DKMTLock2(D3DKMT_LOCK2 *);
 NTSTATUS APIENTRY D3DKMTUnlock2(const D3DKMT_UNLOCK2 *);

@@ -45,6 +45,7 @@ enum dxgk_type {
     DXGK_TYPE_RESOURCE = 5,
     DXGK_TYPE_SYNCOBJECT = 6,                 /* sched/syncobj.c */
     DXGK_TYPE_CONTEXT_ALLOCATION = 7,         /* objects/context_allocation.c (seed 000) */
+    DXGK_TYPE_PAGING_QUEUE = 8,               /* vidmm/pagingqueue.c (WDDM 2.0, §9.2) */
 };
 
 /* Every kernel object starts with this. refs counts the handle (one) and every lookup in
@@ -147,6 +148,9 @@ struct vidmm_instance {
     bool stamp_fill;                  /* the CPU must wait for the pending batch (FILL, restore,
                                          or placement in a range an eviction of the batch frees) */
     struct vidmm_instance *paging_next; /* pending stamp list of a paging batch */
+    bool resident_clean;              /* backing held the content at the last D3DKMTMakeResident
+                                         of this instance: D3DKMTEvict with NotWrittenTo may then
+                                         discard it (vidmm/makeresident.c) */
 };
 
 /* A paging batch: paging buffers built for one residency request (vidmm/paging.c). */
@@ -317,6 +321,7 @@ struct dxgk_adapter {
     _Atomic UINT64 deferred_count;    /* entries on a->deferred; written under adapter->lock, read
                                        * lock-free by the DPC (sched/interrupt.c) */
     pthread_cond_t deferred_cond;     /* a counted entry was freed; waits on adapter->lock */
+    pthread_cond_t held_cond;         /* held DMA buffers were released or dropped; adapter->lock */
 
     pthread_mutex_t interrupt_lock;   /* the interrupt level */
     pthread_mutex_t dpc_lock;         /* DPCs of one adapter never run concurrently */
@@ -330,6 +335,8 @@ struct dxgk_adapter {
     pthread_cond_t tdr_cond;
     bool tdr_stop;                    /* tdr_lock */
     _Atomic UINT tdr_count;           /* recoveries done (engine or adapter) */
+    UINT64 reservation[2];            /* D3DKMTChangeVideoMemoryReservation, per
+                                         D3DKMT_MEMORY_SEGMENT_GROUP (vidmm/reservation.c); lock */
 };
 
 struct dxgk_device {
@@ -431,6 +438,9 @@ struct dxgk_allocation {
     struct vidmm_instance *instances_tail; /* newest; protected by adapter->lock */
     UINT instance_count;              /* protected by adapter->lock */
     UINT lock_count;                  /* protected by adapter->lock */
+    UINT held_refs;                   /* DMA buffers held behind a GPU wait that name it: they take
+                                         their instance when released (sched/queue.c), so a lock
+                                         waits for them first (vidmm/lock.c); adapter->lock */
     bool kmd_backing;                 /* Flags2.ShareBackingStoreWithKmd: first.backing was handed
                                          to the KMD at creation; never renamed (seed 002); immutable */
     UINT resident_refs;               /* D3DKMTMakeResident minus D3DKMTEvict: the current instance
@@ -499,6 +509,9 @@ bool vidmm_commit_charge(UINT64 bytes);
 void vidmm_commit_uncharge(UINT64 bytes);
 UINT64 vidmm_commit_budget(void);   /* 0 = unlimited */
 UINT64 vidmm_commit_used(void);
+/* vidmm/reservation.c (wddm-semantics §9.3): the reservation of a group and what may be reserved. */
+UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
+UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
 /* vidmm/evict.c */
 void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
@@ -613,6 +626,9 @@ struct dxgk_syncobj {
 struct sched_gpu_signal {
     struct sched_gpu_signal *next;
     UINT64 ticket;                    /* node ticket that must retire first */
+    UINT64 fence;                     /* else, when not 0: node fence that must complete first (a
+                                         paging queue's signal, vidmm/pagingqueue.c); its values
+                                         are applied as a maximum, never lowering the fence */
     UINT64 wait_seq, hold_seq;        /* while held on its context (as a packet's) */
     UINT count;
     struct dxgk_syncobj *obj[D3DDDI_MAX_OBJECT_SIGNALED]; /* each holds a reference */
@@ -646,6 +662,36 @@ struct sched_gpu_signal *sched_gpu_signals_take_locked(struct sched_node *n);
 void sched_gpu_signals_apply(struct sched_gpu_signal *list);
 /* Puts a signal whose ticket is known on its node's list, or applies it if retired. */
 void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g);
+/* Signals `s` to `value` once node fence `fence` completed (at once if it has): the paging
+ * queue's fence (vidmm/pagingqueue.c). Takes its own reference to s. No lock or the adapter
+ * lock held. STATUS_NO_MEMORY when the signal cannot be recorded (nothing armed). */
+NTSTATUS sched_gpu_signal_arm_fence(struct sched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value);
+/* Raises s to `value` now if it is lower (never lowers it) and releases the satisfied CPU and
+ * GPU waiters. No lock or the adapter lock held. */
+void dxgk_syncobj_signal_at_least(struct dxgk_syncobj *s, UINT64 value);
+
+/* vidmm/pagingqueue.c: device paging queues (WDDM 2.0, wddm-semantics §8.5 rule 6, §9.2). */
+struct dxgk_paging_queue {
+    struct dxgk_object obj;
+    D3DKMT_HANDLE device;             /* the owning device's handle; immutable */
+    D3DKMT_HANDLE handle;             /* immutable */
+    D3DDDI_PAGINGQUEUE_PRIORITY priority; /* immutable */
+    struct dxgk_syncobj *fence;       /* its monitored fence (one reference); immutable */
+    D3DKMT_HANDLE fence_handle;       /* the fence's handle (hSyncObject); immutable */
+    UINT64 last_value;                /* last PagingFenceValue handed out; adapter->lock */
+    UINT64 last_paging_fence;         /* paging-node fence that value waits for; adapter->lock */
+};
+/* D3DDDI_MAKERESIDENT.hPagingQueue: a paging queue (*q set, one reference) or, for callers of
+ * the WDDM 1.x era, a device handle (*q NULL). Returns the device with a reference, NULL after
+ * a refusal line. */
+struct dxgk_device *dxgk_paging_queue_resolve(D3DKMT_HANDLE h, struct dxgk_paging_queue **q, const char *who);
+/* The PagingFenceValue of a MakeResident on q whose paging work ends at paging-node fence
+ * `paging_fence` (0 or completed: nothing to wait for, returns 0); arms the queue's fence to
+ * reach the returned value when that paging completed. adapter->lock held. */
+UINT64 dxgk_paging_queue_fence_locked(struct dxgk_adapter *a, struct dxgk_paging_queue *q, UINT64 paging_fence);
+void dxgk_paging_queue_put(struct dxgk_paging_queue *q);
+/* Destroys the device's paging queues (D3DKMTDestroyDevice; no lock held). */
+void dxgk_paging_queues_destroy_device(D3DKMT_HANDLE device);
 
 /* sched/trace.c: the scheduling event trace (wddm_sched_trace_*, include/wddm/wddm.h). Off by
  * default: each call is one relaxed load then; on, one atomic index increment and the stores

@@ -330,6 +330,38 @@ static void test_gpu_signal_happens_when_the_contexts_previous_work_completes(vo
     renv_close(&e);
 }
 
+/* Two GPU signals of one context behind the same work retire in one DPC: they are applied in
+ * the order they were issued, so the fence ends at the later value (§8.5 rule 4: a GPU signal
+ * writes its value when the work before it completed). */
+static void test_gpu_signals_retiring_together_apply_in_issue_order(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    const volatile UINT64 *v;
+    D3DKMT_HANDLE f = fence_create(e.device, 0, &v);
+    D3DKMT_HANDLE src = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096);
+    D3DKMT_HANDLE dst = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+    assert_int_equal(renv_copy(&e, dst, src, 4096), STATUS_SUCCESS); /* resident, paging done */
+    UINT64 one = 1;
+    assert_int_equal(gpu_signal(e.context, f, 1), STATUS_SUCCESS);
+    assert_int_equal(cpu_wait(e.device, 1, &f, &one, false, WDDM_WAIT_INFINITE), STATUS_SUCCESS);
+    wddm_swgpu_set_paused(1);
+    assert_int_equal(renv_copy(&e, dst, src, 4096), STATUS_SUCCESS);
+    for (UINT64 x = 2; x <= 5; x++)
+        assert_int_equal(gpu_signal(e.context, f, x), STATUS_SUCCESS); /* all behind the copy */
+    wddm_swgpu_set_paused(0);
+    UINT64 five = 5;
+    assert_int_equal(cpu_wait(e.device, 1, &f, &five, false, 10000), STATUS_SUCCESS);
+    /* Drain the node: nothing later may write an older value. */
+    void *p;
+    assert_int_equal(renv_lock(&e, dst, LOCK_READONLY, &p), STATUS_SUCCESS);
+    renv_unlock(&e, dst);
+    assert_true(*v == 5);
+    fence_destroy(f);
+    renv_close(&e);
+}
+
 static void test_gpu_signal_of_an_idle_context_is_immediate(void **state)
 {
     (void)state;
@@ -372,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_many_waiters_are_each_released_at_their_value),
         cmocka_unit_test(test_device_teardown_destroys_its_fences_and_releases_waiters),
         cmocka_unit_test(test_gpu_signal_happens_when_the_contexts_previous_work_completes),
+        cmocka_unit_test(test_gpu_signals_retiring_together_apply_in_issue_order),
         cmocka_unit_test(test_gpu_signal_of_an_idle_context_is_immediate),
         cmocka_unit_test(test_gpu_signal_of_a_nosignal_fence_is_denied),
     };

@@ -6,6 +6,7 @@
 #include "real_env.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #define BYTES 4096u
 
@@ -282,11 +283,51 @@ static void test_gpu_ping_pong_between_threads_and_nodes_completes(void **state)
     renv_close(&t.a);
 }
 
+static void *unpause_later(void *arg)
+{
+    (void)arg;
+    usleep(20000); /* the lock below has (almost certainly) started waiting: not asserted */
+    wddm_swgpu_set_paused(0);
+    return NULL;
+}
+
+/* A lock of an allocation named by a DMA buffer held behind a GPU wait waits for that buffer
+ * (it has no ticket yet, and takes the allocation when released): DonotWait says busy, a
+ * waiting lock returns the buffer's result. The GPU is paused while the lock starts, so a lock
+ * that did not wait could only read the old content. */
+static void test_lock_waits_for_a_dma_buffer_held_behind_a_gpu_wait(void **state)
+{
+    (void)state;
+    struct env t;
+    env_open(&t, 0);
+    D3DKMT_HANDLE f = fence_create(t.a.device, 0);
+    void *p;
+    assert_int_equal(renv_copy(&t.a, t.dst, t.src2, BYTES), STATUS_SUCCESS); /* dst = src2, resident */
+    assert_int_equal(renv_lock(&t.a, t.dst, LOCK_READONLY, &p), STATUS_SUCCESS);
+    renv_unlock(&t.a, t.dst);
+    wddm_swgpu_set_paused(1);
+    assert_int_equal(gpu_wait(t.a.context, f, 1), STATUS_SUCCESS);
+    assert_int_equal(renv_copy(&t.a, t.dst, t.src1, BYTES), STATUS_SUCCESS); /* held: dst = src1 */
+    assert_int_equal(renv_copy(&t.b, t.src2, t.src2, BYTES), STATUS_SUCCESS); /* B's work, paused */
+    assert_int_equal(gpu_signal(t.b.context, f, 1), STATUS_SUCCESS);            /* after it */
+    assert_int_equal(renv_lock(&t.a, t.dst, LOCK_READONLY | LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, unpause_later, NULL), 0);
+    assert_int_equal(renv_lock(&t.a, t.dst, LOCK_READONLY, &p), STATUS_SUCCESS);
+    uint64_t got = renv_checksum(p, BYTES);
+    renv_unlock(&t.a, t.dst);
+    pthread_join(th, NULL);
+    assert_true(got == t.sum1);
+    fence_destroy(f);
+    renv_close(&t.a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_wait_holds_the_contexts_later_work_until_the_value_is_reached),
         cmocka_unit_test(test_other_contexts_run_while_one_is_held),
+        cmocka_unit_test(test_lock_waits_for_a_dma_buffer_held_behind_a_gpu_wait),
         cmocka_unit_test(test_gpu_signal_and_wait_order_work_across_nodes),
         cmocka_unit_test(test_gpu_wait_already_satisfied_holds_nothing),
         cmocka_unit_test(test_gpu_wait_refuses_bad_handles_and_nowait_fences),

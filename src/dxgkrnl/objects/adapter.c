@@ -170,6 +170,7 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
     pthread_mutex_init(&a->interrupt_lock, NULL);
     pthread_mutex_init(&a->dpc_lock, NULL);
     pthread_cond_init(&a->deferred_cond, NULL);
+    pthread_cond_init(&a->held_cond, NULL);
 
     if (!entry) {
         dxgk_refuse("adapter start: no KMD entry point");
@@ -306,6 +307,7 @@ fail:
     pthread_mutex_destroy(&a->interrupt_lock);
     pthread_mutex_destroy(&a->dpc_lock);
     pthread_cond_destroy(&a->deferred_cond);
+    pthread_cond_destroy(&a->held_cond);
     return st;
 }
 
@@ -338,6 +340,7 @@ static void adapter_stop(struct dxgk_adapter *a)
     pthread_mutex_destroy(&a->interrupt_lock);
     pthread_mutex_destroy(&a->dpc_lock);
     pthread_cond_destroy(&a->deferred_cond);
+    pthread_cond_destroy(&a->held_cond);
 }
 
 /* atexit: destroy what the application left (devices take their contexts and allocations

@@ -133,7 +133,9 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
     free(hs);
 
     /* Synchronization objects the application left: destroyed with their device, their CPU
-     * waiters released with an error (sched/syncobj.c). */
+     * waiters released with an error (sched/syncobj.c). Its paging queues first: they take
+     * their fences along (vidmm/pagingqueue.c, WDK D3DKMT_CREATEPAGINGQUEUE remarks). */
+    dxgk_paging_queues_destroy_device(d->handle);
     dxgk_syncobj_destroy_device(d->handle);
 
     NTSTATUS st = a->driver.ddi.DxgkDdiDestroyDevice(d->kmd);

@@ -195,9 +195,11 @@ void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
             c->last_ticket = p->ticket;
         }
         for (UINT i = 0; i < p->alloc_count; i++) {
+            p->held_alloc[i]->held_refs--;
             dxgk_object_put(&p->held_alloc[i]->obj); /* frees memory only: no lock taken */
             p->held_alloc[i] = NULL;
         }
+        pthread_cond_broadcast(&a->held_cond);
         if (dead) {
             dxgk_refuse("scheduler: DMA buffer of context 0x%08x dropped: an allocation of its list was destroyed "
                         "while it waited for a GPU wait", c->handle);
@@ -220,14 +222,15 @@ void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 
 void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 {
-    (void)a;
     while (c->held) {
         struct dxgk_packet *p = c->held;
         c->held = p->next;
         for (UINT i = 0; i < p->alloc_count; i++) {
+            p->held_alloc[i]->held_refs--;
             dxgk_object_put(&p->held_alloc[i]->obj);
             p->held_alloc[i] = NULL;
         }
+        pthread_cond_broadcast(&a->held_cond);
         packet_put_locked(c, p);
         atomic_fetch_sub(&c->queued, 1);
     }
@@ -475,6 +478,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
             for (UINT i = 0; i < nal; i++) {
                 dxgk_object_get(&al[i]->obj);
                 p->held_alloc[i] = al[i];
+                al[i]->held_refs++; /* a lock waits for it (vidmm/lock.c) */
             }
         }
         if (c->held_tail)

@@ -345,17 +345,37 @@ NTSTATUS wddm_wait_for_synchronization_object_from_cpu_timeout(const D3DKMT_WAIT
 
 /* ---- GPU signal ------------------------------------------------------------------------------ */
 
+/* A context's signal waits for a ticket; a paging queue's for a fence of the paging node
+ * (vidmm/pagingqueue.c). node->lock held: the DPC advances both under it. */
+static bool signal_ready(const struct sched_node *n, const struct sched_gpu_signal *g)
+{
+    if (g->fence)
+        return sched_fence_completed(n, g->fence);
+    return sched_ticket_retired(n, g->ticket);
+}
+
+/* Raises the value, never lowers it (sync lock held): paging-queue signals of one queue may
+ * be applied out of order when several retire in one DPC. */
+static void store_at_least(struct dxgk_syncobj *s, UINT64 value)
+{
+    UINT64 cur = atomic_load_explicit(s->value, memory_order_relaxed);
+    if (cur < value)
+        atomic_store_explicit(s->value, value, memory_order_release);
+}
+
 struct sched_gpu_signal *sched_gpu_signals_take_locked(struct sched_node *n)
 {
-    struct sched_gpu_signal *taken = NULL, **tail = &taken;
+    /* n->signals is newest first (sched_gpu_signal_arm pushes at its head); the ones taken are
+     * returned oldest first, so that signals of one context retiring in the same DPC write
+     * their values in the order they were issued and the last one stays (§8.5 rule 4). */
+    struct sched_gpu_signal *taken = NULL;
     struct sched_gpu_signal **pp = &n->signals;
     while (*pp) {
         struct sched_gpu_signal *g = *pp;
-        if (sched_ticket_retired(n, g->ticket)) {
+        if (signal_ready(n, g)) {
             *pp = g->next;
-            g->next = NULL;
-            *tail = g;
-            tail = &g->next;
+            g->next = taken;
+            taken = g;
         } else {
             pp = &g->next;
         }
@@ -369,8 +389,12 @@ void sched_gpu_signals_apply(struct sched_gpu_signal *list)
         return;
     pthread_mutex_lock(&sync_wait.lock);
     for (struct sched_gpu_signal *g = list; g; g = g->next)
-        for (UINT i = 0; i < g->count; i++)
-            atomic_store_explicit(g->obj[i]->value, g->value[i], memory_order_release);
+        for (UINT i = 0; i < g->count; i++) {
+            if (g->fence)
+                store_at_least(g->obj[i], g->value[i]);
+            else
+                atomic_store_explicit(g->obj[i]->value, g->value[i], memory_order_release);
+        }
     if (registry)
         release_satisfied_waits_locked();
     pthread_cond_broadcast(&sync_wait.cond);
@@ -454,7 +478,7 @@ void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g)
      * retired here or found on the list by the retirement. */
     g->next = NULL;
     pthread_mutex_lock(&n->lock);
-    bool now = sched_ticket_retired(n, g->ticket);
+    bool now = signal_ready(n, g);
     if (!now) {
         g->next = n->signals;
         n->signals = g;
@@ -462,6 +486,30 @@ void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g)
     pthread_mutex_unlock(&n->lock);
     if (now)
         sched_gpu_signals_apply(g);
+}
+
+NTSTATUS sched_gpu_signal_arm_fence(struct sched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value)
+{
+    struct sched_gpu_signal *g = calloc(1, sizeof *g);
+    if (!g)
+        return STATUS_NO_MEMORY;
+    dxgk_object_get(&s->obj); /* dropped by sched_gpu_signals_apply */
+    g->fence = fence;
+    g->count = 1;
+    g->obj[0] = s;
+    g->value[0] = value;
+    sched_gpu_signal_arm(n, g);
+    return STATUS_SUCCESS;
+}
+
+void dxgk_syncobj_signal_at_least(struct dxgk_syncobj *s, UINT64 value)
+{
+    pthread_mutex_lock(&sync_wait.lock);
+    store_at_least(s, value);
+    if (registry)
+        release_satisfied_waits_locked();
+    pthread_cond_broadcast(&sync_wait.cond);
+    pthread_mutex_unlock(&sync_wait.lock);
 }
 
 /* ---- GPU wait --------------------------------------------------------------------------------- */

@@ -112,6 +112,27 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         st = d->error;
         goto unlock;
     }
+    /* A DMA buffer held behind a GPU wait names it and has no ticket yet: it takes the
+     * allocation's instance when it is released (sched/queue.c), so the CPU waits for that
+     * first, like for any queued work (seed 001 §8), or is told it is busy. */
+    if (!no_sync && al->held_refs) {
+        if (f.DonotWait) {
+            DXGK_COUNT(a, lock_still_drawing, 1);
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x is named by a DMA buffer held behind a GPU wait and "
+                        "DonotWait is set", args->hAllocation);
+            st = STATUS_GRAPHICS_ALLOCATION_BUSY;
+            goto unlock;
+        }
+        if (!waited)
+            t0 = dxgk_now_ns();
+        waited = true;
+        while (al->held_refs && !al->dead)
+            pthread_cond_wait(&a->held_cond, &a->lock);
+        if (al->dead) {
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+            goto unlock;
+        }
+    }
     struct vidmm_instance *in = al->current;
     /* Seed 002 / wddm-semantics §7 rule 8: a backing store shared with the KMD is never
      * renamed: a Discard synchronises like a plain lock. */

@@ -11,18 +11,29 @@
  *     the call fails with STATUS_NO_MEMORY (E_OUTOFMEMORY at the API). Success returns the
  *     paging fence of the placements in PagingFenceValue: STATUS_PENDING while the paging node
  *     has not reached it, STATUS_SUCCESS when nothing is left to wait for.
- *   - Choice: there are no paging queues (a WDDM 2.0 object) in this kernel: hPagingQueue takes
- *     the device handle (each device's implicit queue is the adapter's paging node), and
- *     PagingFenceValue is a fence of the paging node.
+ *   - MustSucceed (only with CantTrimFurther): when such a call cannot place everything it
+ *     fails the same atomic way (STATUS_NO_MEMORY, NumBytesToTrim) and its device is put in
+ *     error: STATUS_DEVICE_REMOVED, D3DKMTGetDeviceState answers ERROR_OUTOFMEMORY, no further
+ *     D3DKMTRender of any of its contexts nor MakeResident is accepted; other devices go on.
+ *   - hPagingQueue is a paging queue of the allocations' device (vidmm/pagingqueue.c): a
+ *     pending call's PagingFenceValue is a value of that queue's monitored fence, raised by the
+ *     kernel once this call's paging completed (0 when nothing is left to wait for). Kept for
+ *     the WDDM 1.x-era callers: the device handle itself, the fence then being the paging
+ *     node's own.
  *   - Evict decrements; a call naming an allocation whose count is 0 is refused whole. At 0 the
  *     current instance is evicted at once (TRANSFER to its backing store / UNMAP) if nothing
- *     references it, unless EvictOnlyIfNecessary (then only under pressure). NotWrittenTo is
- *     accepted and not used (the content is always copied back). NumBytesToTrim is 0: no
+ *     references it, unless EvictOnlyIfNecessary (then only under pressure). NotWrittenTo
+ *     (effective on any Evict call, at any count): the app vouches that the GPU did not write
+ *     since MakeResident, so the instance is marked clean and its eviction, now or later, is a
+ *     DISCARD_CONTENT instead of a TRANSFER, when the backing store was the content at that
+ *     MakeResident and the CPU cannot have written it since (not_written_to_discardable_locked);
+ *     a later GPU write or write lock makes it dirty again as usual. NumBytesToTrim is 0: no
  *     per-process budget below the segments' sizes.
  *   - QueryVideoMemoryInfo: LOCAL = the memory segments (local and CPU-visible local), NON_LOCAL
  *     = the aperture. Budget = the bytes VidMm may place there, CurrentUsage = the bytes placed
- *     now (every instance, every device: one process), CurrentReservation = 0 and
- *     AvailableForReservation = Budget (SetVideoMemoryReservation is not implemented). */
+ *     now (every instance, every device: one process), CurrentReservation and
+ *     AvailableForReservation (half the Budget) those of D3DKMTChangeVideoMemoryReservation
+ *     (vidmm/reservation.c). */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -65,16 +76,15 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
                     args->Flags.Value);
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_device *d = dxgk_device_get(args->hPagingQueue);
-    if (!d) {
-        dxgk_refuse("D3DKMTMakeResident: hPagingQueue 0x%08x is not a device (the device stands for its paging queue)",
-                    args->hPagingQueue);
+    struct dxgk_paging_queue *q; /* NULL: the device handle stands for its paging queue */
+    struct dxgk_device *d = dxgk_paging_queue_resolve(args->hPagingQueue, &q, "D3DKMTMakeResident");
+    if (!d)
         return STATUS_INVALID_PARAMETER;
-    }
     struct dxgk_adapter *a = d->adapter;
     UINT n = args->NumAllocations;
     struct dxgk_allocation **al = get_list(d, args->AllocationList, n, "D3DKMTMakeResident");
     if (!al) {
+        dxgk_paging_queue_put(q);
         dxgk_device_put(d);
         return STATUS_INVALID_PARAMETER;
     }
@@ -86,7 +96,12 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
     vidmm_batch_init(&batch, a);
     pthread_mutex_lock(&a->lock);
     UINT done = 0;
-    for (; done < n; done++) {
+    if (!NT_SUCCESS(d->error)) {
+        /* Lost (a failed MustSucceed, a residency failure, a TDR): nothing is made resident. */
+        dxgk_refuse("D3DKMTMakeResident: device 0x%08x is in error 0x%08x", d->handle, (unsigned)d->error);
+        st = STATUS_DEVICE_REMOVED;
+    }
+    for (; done < n && NT_SUCCESS(st); done++) {
         if (al[done]->dead) {
             dxgk_refuse("D3DKMTMakeResident: allocation 0x%08x is being destroyed", al[done]->handle);
             st = STATUS_INVALID_PARAMETER;
@@ -99,6 +114,9 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
             break;
         }
         vidmm_touch_locked(a, al[done]->current);
+        /* NotWrittenTo (D3DKMTEvict) vouches for no GPU write since this call: the backing store
+         * is then still the content if it is now. */
+        al[done]->current->resident_clean = al[done]->current->backing_valid;
     }
     if (!NT_SUCCESS(st)) {
         /* Atomic failure: undo the pins of this call; report the bytes that did not fit. */
@@ -109,6 +127,13 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
                 if (!al[i]->current->segment_id)
                     args->NumBytesToTrim += al[i]->info.Size;
             st = STATUS_NO_MEMORY;
+            /* MustSucceed (wddm-semantics §9.2): the app cannot progress without these, so the
+             * device is put in error; none of its contexts' submissions are accepted any more
+             * (D3DKMTRender returns the error), D3DKMTGetDeviceState answers ERROR_OUTOFMEMORY.
+             * The call itself still fails atomically with STATUS_NO_MEMORY and NumBytesToTrim. */
+            if (args->Flags.MustSucceed)
+                (void)dxgk_device_set_error_locked(d, STATUS_DEVICE_REMOVED,
+                                                   D3DKMT_DEVICEEXECUTION_ERROR_OUTOFMEMORY);
         }
     }
     vidmm_paging_flush_locked(&batch);
@@ -121,14 +146,32 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
         args->PagingFenceValue = fence;
         if (fence && !sched_fence_completed(&a->node[a->paging_node], fence))
             st = STATUS_PENDING;
+        if (q) { /* a value of the queue's own fence, armed to follow this paging (§9.2) */
+            args->PagingFenceValue = dxgk_paging_queue_fence_locked(a, q, fence);
+            st = args->PagingFenceValue ? STATUS_PENDING : STATUS_SUCCESS;
+        }
     }
     pthread_mutex_unlock(&a->lock);
     if (st == STATUS_NO_MEMORY)
         dxgk_refuse("D3DKMTMakeResident: %llu bytes do not fit the allowed segments: nothing changed",
                     (unsigned long long)args->NumBytesToTrim);
     put_list(al, n);
+    dxgk_paging_queue_put(q);
     dxgk_device_put(d);
     return st;
+}
+
+/* NotWrittenTo (wddm-semantics §9.2): the app vouches that the GPU did not write the allocation
+ * since its MakeResident, so VidMm may discard it instead of copying it back. Taken only when
+ * that makes the backing store the content: it was at that MakeResident (resident_clean), and
+ * the CPU cannot have written it since: the allocation is not CpuVisible (only CpuVisible
+ * allocations lock, vidmm/lock.c), nor shares its backing store with the KMD. Resident in a
+ * memory segment (an aperture placement's backing store is the content anyway). */
+static bool not_written_to_discardable_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *al,
+                                              const struct vidmm_instance *in)
+{
+    return in->resident_clean && in->backing && in->segment_id && !a->seg[in->segment_id - 1].aperture &&
+           !al->info.Flags.CpuVisible && !al->kmd_backing;
 }
 
 NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
@@ -171,6 +214,8 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
     }
     for (UINT i = 0; i < n && NT_SUCCESS(st); i++) {
         struct vidmm_instance *in = al[i]->current;
+        if (args->Flags.NotWrittenTo && not_written_to_discardable_locked(a, al[i], in))
+            in->backing_valid = true; /* any later eviction is a DISCARD_CONTENT (vidmm/evict.c) */
         if (--al[i]->resident_refs == 0 && !args->Flags.EvictOnlyIfNecessary && in->segment_id &&
             vidmm_evictable_locked(a, in))
             (void)vidmm_evict_instance_locked(a, in, &batch); /* a failure leaves it resident */
@@ -213,11 +258,13 @@ NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *args)
         budget += a->seg[s].limit;
         usage += a->seg[s].bytes_used;
     }
+    UINT64 reservation = vidmm_reservation_locked(a, args->MemorySegmentGroup); /* vidmm/reservation.c */
+    UINT64 reservable = vidmm_reservable_locked(a, args->MemorySegmentGroup);
     pthread_mutex_unlock(&a->lock);
     dxgk_adapter_put(a);
     args->Budget = budget;
     args->CurrentUsage = usage;
-    args->CurrentReservation = 0;
-    args->AvailableForReservation = budget;
+    args->CurrentReservation = reservation;
+    args->AvailableForReservation = reservable;
     return STATUS_SUCCESS;
 }

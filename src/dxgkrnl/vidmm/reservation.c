@@ -1,0 +1,85 @@
+/* D3DKMTChangeVideoMemoryReservation (wddm-semantics §9.3: CurrentReservation /
+ * AvailableForReservation back the app-reserved minimum; IDXGIAdapter3::SetVideoMemoryReservation
+ * reaches the kernel by this WDK entry point).
+ *
+ * The process asks VidMm to keep at least Reservation bytes of a segment group (LOCAL = the
+ * memory segments, NON_LOCAL = the aperture, as D3DKMTQueryVideoMemoryInfo groups them) for it.
+ *   - What may be reserved (AvailableForReservation): half of the group's Budget (the bytes VidMm
+ *     may place there), as Windows offers about half of a group for reservation; a request above
+ *     it is refused with STATUS_INVALID_PARAMETER and nothing changes. 0 clears the reservation.
+ *   - It is kept per adapter object (one process: the process's adapter state), for both groups
+ *     independently, until it is changed or the adapter object goes away with its last handle.
+ *     D3DKMTQueryVideoMemoryInfo reports it as CurrentReservation.
+ *   - Effect on eviction (choice): none. Windows uses the reservation so that the process is not
+ *     trimmed below it when *other* processes need memory (its budget never goes below it). Here
+ *     there is one process per adapter and its Budget is the whole group, always >= any
+ *     reservation, and VidMm only evicts this process's own allocations to place this process's
+ *     own allocations: there is nobody to protect the reservation from. The invariant
+ *     Budget >= CurrentReservation holds by construction.
+ *   - hProcess: only NULL (the current process) is accepted; there are no other processes.
+ *     PhysicalAdapterIndex: only 0 (no linked adapters). */
+#include "dxgkrnl/dxgkrnl.h"
+
+static UINT64 group_budget_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
+{
+    bool non_local = g == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL;
+    UINT64 budget = 0;
+    for (UINT s = 0; s < a->segment_count; s++)
+        if (a->seg[s].aperture == non_local)
+            budget += a->seg[s].limit;
+    return budget;
+}
+
+UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
+{
+    return group_budget_locked(a, g) / 2;
+}
+
+UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
+{
+    return a->reservation[g == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL ? 1 : 0];
+}
+
+NTSTATUS APIENTRY D3DKMTChangeVideoMemoryReservation(const D3DKMT_CHANGEVIDEOMEMORYRESERVATION *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTChangeVideoMemoryReservation: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->hProcess) {
+        dxgk_refuse("D3DKMTChangeVideoMemoryReservation: hProcess %p: only NULL (the current process) is supported",
+                    args->hProcess);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->MemorySegmentGroup != D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL &&
+        args->MemorySegmentGroup != D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL) {
+        dxgk_refuse("D3DKMTChangeVideoMemoryReservation: MemorySegmentGroup %d is neither LOCAL nor NON_LOCAL",
+                    (int)args->MemorySegmentGroup);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->PhysicalAdapterIndex != 0) {
+        dxgk_refuse("D3DKMTChangeVideoMemoryReservation: PhysicalAdapterIndex %u (no linked adapters)",
+                    args->PhysicalAdapterIndex);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
+    if (!a) {
+        dxgk_refuse("D3DKMTChangeVideoMemoryReservation: invalid adapter handle 0x%08x", args->hAdapter);
+        return STATUS_INVALID_PARAMETER;
+    }
+    NTSTATUS st = STATUS_SUCCESS;
+    pthread_mutex_lock(&a->lock);
+    UINT64 avail = vidmm_reservable_locked(a, args->MemorySegmentGroup);
+    if (args->Reservation > avail)
+        st = STATUS_INVALID_PARAMETER;
+    else
+        a->reservation[args->MemorySegmentGroup == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL ? 1 : 0] =
+            args->Reservation;
+    pthread_mutex_unlock(&a->lock);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("D3DKMTChangeVideoMemoryReservation: Reservation %llu bytes is above AvailableForReservation "
+                    "%llu (half of the group's budget, wddm-semantics §9.3): nothing changed",
+                    (unsigned long long)args->Reservation, (unsigned long long)avail);
+    dxgk_adapter_put(a);
+    return st;
+}
