@@ -7,21 +7,11 @@
 #include "real_env.h"
 
 #include "dxgkrnl/dxgkrnl.h"
+#include "kernel_peek.h"
 
 #define KIB 1024u
 #define SZ (256u * KIB)
 
-static UINT where(D3DKMT_HANDLE h)
-{
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
-    assert_non_null(al);
-    struct dxgk_adapter *a = al->device->adapter;
-    pthread_mutex_lock(&a->lock);
-    UINT s = al->current->segment_id;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_object_put(&al->obj);
-    return s;
-}
 
 /* Packets of the context held behind a GPU wait (sched/queue.c). */
 static bool context_holds_work(D3DKMT_HANDLE hctx)
@@ -96,7 +86,7 @@ static D3DKMT_HANDLE evicted_with_content(struct renv *e, D3DKMT_HANDLE up, D3DK
     NTSTATUS st = make_resident(e->device, &g, 1, &mr);
     assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
     evict(e, g);
-    assert_int_equal(where(g), 0);
+    assert_int_equal(kpeek_segment(g), 0);
     return g;
 }
 
@@ -199,8 +189,8 @@ static void test_make_resident_on_a_queue_signals_its_fence_when_the_paging_comp
                                                      .ObjectHandleArray = &q.hSyncObject, .FenceValueArray = &v2 };
     assert_int_equal(D3DKMTWaitForSynchronizationObjectFromCpu(&w), STATUS_SUCCESS);
     assert_true(fence_value(&q) >= v2);
-    assert_int_not_equal(where(g1), 0);
-    assert_int_not_equal(where(g2), 0);
+    assert_int_not_equal(kpeek_segment(g1), 0);
+    assert_int_not_equal(kpeek_segment(g2), 0);
     assert_int_equal(cpu_wait(e.device, cs.hSyncObject, 1, WDDM_WAIT_INFINITE), STATUS_SUCCESS);
     void *p;
     assert_int_equal(renv_lock(&e, rb, LOCK_READONLY, &p), STATUS_SUCCESS); /* the held copy ran */

@@ -7,21 +7,11 @@
 #include <unistd.h>
 
 #include "dxgkrnl/dxgkrnl.h"
+#include "kernel_peek.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 
-static UINT where(D3DKMT_HANDLE h)
-{
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
-    assert_non_null(al);
-    struct dxgk_adapter *a = al->device->adapter;
-    pthread_mutex_lock(&a->lock);
-    UINT s = al->current->segment_id;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_object_put(&al->obj);
-    return s;
-}
 
 static NTSTATUS make_resident(struct renv *e, const D3DKMT_HANDLE *h, UINT n, D3DDDI_MAKERESIDENT *out)
 {
@@ -93,21 +83,21 @@ static void test_make_resident_is_reference_counted_and_pins(void **state)
         renv_pattern(p, sz, i);
         renv_unlock(&e, up);
         assert_int_equal(renv_copy(&e, a[i], up, sz), STATUS_SUCCESS);
-        assert_int_not_equal(where(pinned), 0);
+        assert_int_not_equal(kpeek_segment(pinned), 0);
     }
     assert_int_equal(renv_copy(&e, rb, a[0], sz), STATUS_SUCCESS);
     void *p;
     assert_int_equal(renv_lock(&e, rb, LOCK_READONLY, &p), STATUS_SUCCESS);
     renv_unlock(&e, rb);
-    assert_int_not_equal(where(pinned), 0);
+    assert_int_not_equal(kpeek_segment(pinned), 0);
     assert_int_equal(evict(&e, &pinned, 1, 0), STATUS_SUCCESS); /* the last reference: evicted now */
-    assert_int_equal(where(pinned), 0);
+    assert_int_equal(kpeek_segment(pinned), 0);
     assert_int_equal(evict(&e, &pinned, 1, 0), STATUS_INVALID_PARAMETER); /* no reference left */
     /* EvictOnlyIfNecessary keeps it resident until pressure. */
     st = make_resident(&e, &pinned, 1, &mr);
     assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
     assert_int_equal(evict(&e, &pinned, 1, 0x1), STATUS_SUCCESS);
-    assert_int_not_equal(where(pinned), 0);
+    assert_int_not_equal(kpeek_segment(pinned), 0);
     renv_close(&e);
 }
 

@@ -7,22 +7,12 @@
 #include "real_env.h"
 
 #include "dxgkrnl/dxgkrnl.h"
+#include "kernel_peek.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 #define SZ (256u * KIB)
 
-static UINT where(D3DKMT_HANDLE h)
-{
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
-    assert_non_null(al);
-    struct dxgk_adapter *a = al->device->adapter;
-    pthread_mutex_lock(&a->lock);
-    UINT s = al->current->segment_id;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_object_put(&al->obj);
-    return s;
-}
 
 static bool in_aperture(D3DKMT_HANDLE h)
 {
@@ -207,16 +197,16 @@ static void test_evict_not_written_to_discards_instead_of_copying_back(void **st
     make_resident_ok(&e, &g, 1);
     struct wddm_counters c0 = renv_counters();
     assert_int_equal(evict(&e, &g, 1, 0), STATUS_SUCCESS);
-    assert_int_equal(where(g), 0);
+    assert_int_equal(kpeek_segment(g), 0);
     struct wddm_counters c1 = renv_counters();
     assert_int_equal(c1.bytes_paged_out - c0.bytes_paged_out, SZ);
     for (int flagged = 1; flagged >= 0; flagged--) {
         make_resident_ok(&e, &g, 1); /* restored from the backing store */
-        assert_int_not_equal(where(g), 0);
+        assert_int_not_equal(kpeek_segment(g), 0);
         gpu_copy_src_marked_written(&e, rb, g); /* read only, but marked written */
         c0 = renv_counters();
         assert_int_equal(evict(&e, &g, 1, flagged ? 0x2u : 0u), STATUS_SUCCESS);
-        assert_int_equal(where(g), 0);
+        assert_int_equal(kpeek_segment(g), 0);
         c1 = renv_counters();
         assert_int_equal(c1.evictions - c0.evictions, 1);
         assert_int_equal(c1.bytes_paged_out - c0.bytes_paged_out, flagged ? 0 : SZ);
@@ -230,7 +220,7 @@ static void test_evict_not_written_to_discards_instead_of_copying_back(void **st
     make_resident_ok(&e, &g, 1);
     c0 = renv_counters();
     assert_int_equal(evict(&e, &g, 1, 0x2), STATUS_SUCCESS);
-    assert_int_equal(where(g), 0);
+    assert_int_equal(kpeek_segment(g), 0);
     c1 = renv_counters();
     assert_int_equal(c1.bytes_paged_out - c0.bytes_paged_out, SZ);
     assert_true(gpu_read_sum(&e, rb, g) == pattern_sum(8));
@@ -262,11 +252,11 @@ static void test_evict_not_written_to_still_copies_what_the_cpu_wrote(void **sta
     assert_int_equal(renv_lock(&e, up, LOCK_WRITEONLY, &p), STATUS_SUCCESS);
     renv_pattern(p, SZ, 11);
     renv_unlock(&e, up);
-    assert_int_not_equal(where(up), 0);
+    assert_int_not_equal(kpeek_segment(up), 0);
     assert_false(in_aperture(up));
     make_resident_ok(&e, &up, 1);
     assert_int_equal(evict(&e, &up, 1, 0), STATUS_SUCCESS); /* copied out: backing = pattern 11 */
-    assert_int_equal(where(up), 0);
+    assert_int_equal(kpeek_segment(up), 0);
     make_resident_ok(&e, &up, 1); /* restored: clean at MakeResident */
     assert_false(in_aperture(up));
     assert_int_equal(renv_lock(&e, up, 0, &p), STATUS_SUCCESS);
@@ -274,7 +264,7 @@ static void test_evict_not_written_to_still_copies_what_the_cpu_wrote(void **sta
     renv_unlock(&e, up);
     struct wddm_counters c0 = renv_counters();
     assert_int_equal(evict(&e, &up, 1, 0x2), STATUS_SUCCESS);
-    assert_int_equal(where(up), 0);
+    assert_int_equal(kpeek_segment(up), 0);
     struct wddm_counters c1 = renv_counters();
     assert_int_equal(c1.bytes_paged_out - c0.bytes_paged_out, SZ);
     assert_int_equal(renv_lock(&e, up, LOCK_READONLY, &p), STATUS_SUCCESS); /* restores it */

@@ -1,0 +1,21 @@
+/* Test-only looks into the kernel's state behind a D3DKMT handle (the tests that include this
+ * also include dxgkrnl/dxgkrnl.h): where an allocation's current instance lives now. */
+#ifndef WDDM_TESTS_DXGKRNL_KERNEL_PEEK_H
+#define WDDM_TESTS_DXGKRNL_KERNEL_PEEK_H
+
+#include "dxgkrnl/dxgkrnl.h"
+
+/* Segment id of the allocation's current instance (0: not resident). */
+static inline UINT kpeek_segment(D3DKMT_HANDLE h)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+    assert_non_null(al);
+    struct dxgk_adapter *a = al->device->adapter;
+    pthread_mutex_lock(&a->lock);
+    UINT s = al->current->segment_id;
+    pthread_mutex_unlock(&a->lock);
+    dxgk_object_put(&al->obj);
+    return s;
+}
+
+#endif /* WDDM_TESTS_DXGKRNL_KERNEL_PEEK_H */
