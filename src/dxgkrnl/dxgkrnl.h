@@ -151,6 +151,9 @@ struct vidmm_instance {
     bool resident_clean;              /* backing held the content at the last D3DKMTMakeResident
                                          of this instance: D3DKMTEvict with NotWrittenTo may then
                                          discard it (vidmm/makeresident.c) */
+    UINT64 next_ref_scan, next_ref;   /* victim choice (vidmm/evict.c): the look at the queued
+                                         packets that last saw it, and how many node tickets
+                                         ahead its first queued reference was then; adapter->lock */
 };
 
 /* A paging batch: paging buffers built for one residency request (vidmm/paging.c). */

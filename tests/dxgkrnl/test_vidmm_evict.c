@@ -349,6 +349,49 @@ static void test_queue_referencing_more_than_the_segments_hold_still_runs(void *
     renv_close(&e);
 }
 
+/* Among equal priorities, the allocation the queued work needs last goes first (vidmm/evict.c
+ * better_victim: the next reference by a queued packet, then LRU). Memory is full of idle
+ * allocations a[0..N-1]; behind x's packet the queue reads a[0], a[1], ... a[N-1] in that order,
+ * so every candidate is referenced by queued work and D3DKMTRender touched them in that order
+ * (a[0] is the least recently used). VidMm evicts a[N-1] for x; a[N-1]'s own packet later needs
+ * one more eviction: 2 in all. LRU evicts a[0], whose packet comes next and takes a[1], and so
+ * on: 3 or more. Deterministic: a first packet waits for a paging operation while the GPU is
+ * paused, so the whole queue is in place before x's packet is prepared; x's copy is slowed down
+ * (bandwidth limit) so it is still running, not evictable, when the next choices are made. */
+static void test_allocation_needed_last_by_queued_work_is_evicted_first(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 256 * KIB;
+    enum { N = 8 }; /* exactly local + visible */
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, sz);
+    D3DKMT_HANDLE a[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+        gpu_write(&e, a[i], up, sz, 600 + i);
+    }
+    gpu_check(&e, a[N - 1], rb, sz, 600 + N - 1); /* all idle and resident */
+    D3DKMT_HANDLE x = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+    D3DKMT_HANDLE fresh = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096); /* never placed: needs a MAP */
+    struct wddm_counters c0 = renv_counters();
+    wddm_swgpu_set_paused(1);
+    assert_int_equal(renv_copy(&e, fresh, fresh, 16), STATUS_SUCCESS); /* its worker waits for the MAP */
+    assert_int_equal(renv_copy(&e, x, up, sz), STATUS_SUCCESS);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(renv_copy(&e, rb, a[i], 16), STATUS_SUCCESS);
+    wddm_swgpu_set_bandwidth(1u << 20); /* x's 256 KiB copy: ~250 ms */
+    wddm_swgpu_set_paused(0);
+    void *p;
+    assert_int_equal(renv_lock(&e, rb, LOCK_READONLY, &p), STATUS_SUCCESS); /* waits for all of it */
+    renv_unlock(&e, rb);
+    wddm_swgpu_set_bandwidth(0);
+    assert_int_equal(renv_counters().evictions - c0.evictions, 2);
+    for (int i = 0; i < N; i++)
+        gpu_check(&e, a[i], rb, sz, 600 + i);
+    renv_close(&e);
+}
+
 int main(void)
 {
     setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
@@ -365,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_destroying_evicted_allocations_frees_their_backing_store),
         cmocka_unit_test(test_clean_allocation_is_evicted_without_a_copy),
         cmocka_unit_test(test_queue_referencing_more_than_the_segments_hold_still_runs),
+        cmocka_unit_test(test_allocation_needed_last_by_queued_work_is_evicted_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
