@@ -92,6 +92,45 @@ static void test_hardware_queue_holds_at_most_HwQueuePacketCap_packets(void **st
     renv_close(&e);
 }
 
+/* Per-node tickets are given at D3DKMTRender (docs/rules.md "Choices"): a DMA buffer still in
+ * the kernel's software queue (the hardware queue is full) already makes its allocations busy
+ * for a lock, although it has no fence yet. */
+static void test_work_queued_but_not_submitted_is_visible_to_a_lock(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    D3DKMT_HANDLE dst = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096), other = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE src = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096);
+    warm(&e, dst, src);
+    warm(&e, other, src);
+    wddm_sched_trace_enable(1);
+    wddm_sched_trace_clear();
+    wddm_swgpu_set_paused(1);
+    for (unsigned i = 0; i < HW_CAP; i++) /* the hardware queue is full */
+        assert_int_equal(renv_copy(&e, other, src, 4096), STATUS_SUCCESS);
+    assert_int_equal(renv_copy(&e, dst, src, 4096), STATUS_SUCCESS); /* stays in the software queue */
+    for (;;) { /* the worker placed what it may: HW_CAP SUBMITs, none for the copy into dst */
+        size_t n = trace_read(), submits = 0;
+        for (size_t i = 0; i < n; i++)
+            submits += ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context == e.context;
+        if (submits >= HW_CAP)
+            break;
+        usleep(1000);
+    }
+    void *p;
+    assert_int_equal(renv_lock(&e, dst, LOCK_READONLY | LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
+    size_t n = trace_read(), submits = 0;
+    for (size_t i = 0; i < n; i++)
+        submits += ev[i].type == WDDM_SCHED_EVENT_SUBMIT && ev[i].context == e.context;
+    assert_int_equal(submits, HW_CAP); /* it really was not submitted when the lock said busy */
+    wddm_swgpu_set_paused(0);
+    assert_int_equal(renv_lock(&e, dst, LOCK_READONLY, &p), STATUS_SUCCESS);
+    renv_unlock(&e, dst);
+    wddm_sched_trace_enable(0);
+    renv_close(&e);
+}
+
 static void test_higher_priority_context_is_placed_first(void **state)
 {
     (void)state;
@@ -244,6 +283,7 @@ int main(void)
     setenv("WDDM_KMD_CAPS", path, 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hardware_queue_holds_at_most_HwQueuePacketCap_packets),
+        cmocka_unit_test(test_work_queued_but_not_submitted_is_visible_to_a_lock),
         cmocka_unit_test(test_higher_priority_context_is_placed_first),
         cmocka_unit_test(test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_right),
         cmocka_unit_test(test_equal_priorities_are_never_preempted),

@@ -141,6 +141,39 @@ static void test_every_packet_starts_once_between_its_submit_and_its_complete(vo
     renv_close(&t.a);
 }
 
+/* Paging buffers (wddm-semantics §2.4): the first use of a GPU-only allocation needs a FILL,
+ * which goes to the paging node (DXGK_VIDMMCAPS.PagingNode: the copy node, 1, for the reference
+ * KMD) as a DMA buffer of no context, before the render packet that needs it. */
+static void test_paging_buffers_go_to_the_paging_node_without_a_context(void **state)
+{
+    (void)state;
+    struct two t;
+    two_open(&t);
+    D3DKMT_HANDLE g = renv_alloc(&t.a, SWGPU_ALLOC_GPU_ONLY, 4096);
+    wddm_sched_trace_enable(1);
+    wddm_sched_trace_clear();
+    assert_int_equal(renv_copy(&t.a, g, t.src, COPY_BYTES), STATUS_SUCCESS);
+    assert_int_equal(renv_copy(&t.a, t.dst, g, COPY_BYTES), STATUS_SUCCESS);
+    drain(&t); /* waits for the second copy, after the first */
+    size_t n = wddm_sched_trace_read(ev, MAX_EVENTS);
+    wddm_sched_trace_enable(0);
+    size_t paging = n, render = n;
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i].type != WDDM_SCHED_EVENT_SUBMIT)
+            continue;
+        if (ev[i].context == 0 && paging == n) {
+            paging = i;
+            assert_int_equal(ev[i].node, 1);
+        }
+        if (ev[i].context == t.a.context && render == n) {
+            render = i;
+            assert_int_equal(ev[i].node, 0);
+        }
+    }
+    assert_true(paging < render && render < n);
+    renv_close(&t.a);
+}
+
 static void test_clear_forgets_earlier_events(void **state)
 {
     (void)state;
@@ -185,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_trace_is_off_by_default_and_records_nothing),
         cmocka_unit_test(test_submits_come_in_submission_order_and_completes_follow_them),
         cmocka_unit_test(test_every_packet_starts_once_between_its_submit_and_its_complete),
+        cmocka_unit_test(test_paging_buffers_go_to_the_paging_node_without_a_context),
         cmocka_unit_test(test_clear_forgets_earlier_events),
         cmocka_unit_test(test_trace_keeps_the_newest_events_when_full),
     };

@@ -31,6 +31,9 @@ static void open_adapter_from_luid_opens_the_enumerated_adapter(void **state)
     D3DKMT_ENUMADAPTERS2 e = {.NumAdapters = 4, .pAdapters = ai};
     assert_int_equal(D3DKMTEnumAdapters2(&e), STATUS_SUCCESS);
     LUID luid = ai[0].AdapterLuid;
+    /* Our choice (docs/rules.md "Choices"): LUIDs are 0x1000 + the adapter's index, stable. */
+    assert_int_equal(luid.LowPart, 0x1000);
+    assert_int_equal(luid.HighPart, 0);
     D3DKMT_OPENADAPTERFROMLUID o = {.AdapterLuid = luid};
     assert_int_equal(D3DKMTOpenAdapterFromLuid(&o), STATUS_SUCCESS);
     assert_int_not_equal(o.hAdapter, 0);
