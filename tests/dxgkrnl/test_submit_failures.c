@@ -1,0 +1,128 @@
+/* What the kernel does when a KMD's DxgkDdiPatch or DxgkDdiSubmitCommand fails (they must not:
+ * wddm-semantics §8.1), and that Patch is also called on paging buffers (§2.4 says so, §8.1
+ * says "not for paging buffers": docs/rules.md "Choices"). A wrapped reference KMD fails on
+ * request; the packet is dropped with a verifier line, its fence accounting stays whole (a lock
+ * waiting for it returns, later packets run and retire). */
+#include "real_env.h"
+
+#include "kmd/kmd.h"
+
+static atomic_int fail_patch, fail_submit, paging_patches;
+
+static NTSTATUS APIENTRY wrap_patch(const HANDLE a, const DXGKARG_PATCH *p)
+{
+    if (p->Flags.Paging)
+        atomic_fetch_add(&paging_patches, 1);
+    if (!p->Flags.Paging && atomic_exchange(&fail_patch, 0))
+        return STATUS_UNSUCCESSFUL;
+    return SwKmdPatch(a, p);
+}
+
+static NTSTATUS APIENTRY wrap_submit(const HANDLE a, const DXGKARG_SUBMITCOMMAND *s)
+{
+    if (!s->Flags.Paging && atomic_exchange(&fail_submit, 0))
+        return STATUS_UNSUCCESSFUL;
+    return SwKmdSubmitCommand(a, s);
+}
+
+static NTSTATUS wrap_entry(PDRIVER_OBJECT drv, PVOID reg)
+{
+    DRIVER_INITIALIZATION_DATA d;
+    SwKmdGetDriverInitializationData(&d);
+    d.DxgkDdiPatch = wrap_patch;
+    d.DxgkDdiSubmitCommand = wrap_submit;
+    return DxgkInitialize(drv, reg, &d);
+}
+
+static void open_wrapped(struct renv *e)
+{
+    memset(e, 0, sizeof *e);
+    wddm_set_kmd_entry(wrap_entry);
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    e->adapter = info[0].hAdapter;
+    D3DKMT_CREATEDEVICE cd = { .hAdapter = e->adapter };
+    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
+    e->device = cd.hDevice;
+    e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
+    assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
+    e->context = e->cc.hContext;
+}
+
+static void close_wrapped(struct renv *e)
+{
+    renv_close(e);
+    wddm_set_kmd_entry(NULL);
+}
+
+static uint64_t sum_of(struct renv *e, D3DKMT_HANDLE a)
+{
+    void *p;
+    assert_int_equal(renv_lock(e, a, LOCK_READONLY, &p), STATUS_SUCCESS);
+    uint64_t s = renv_checksum(p, 4096);
+    renv_unlock(e, a);
+    return s;
+}
+
+static void fill(struct renv *e, D3DKMT_HANDLE a, uint32_t seed)
+{
+    void *p;
+    assert_int_equal(renv_lock(e, a, LOCK_WRITEONLY, &p), STATUS_SUCCESS);
+    renv_pattern(p, 4096, seed);
+    renv_unlock(e, a);
+}
+
+static void test_failed_patch_or_submit_drops_the_packet_and_later_work_runs(void **state)
+{
+    (void)state;
+    struct renv e;
+    open_wrapped(&e);
+    D3DKMT_HANDLE src = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096), dst = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+    fill(&e, src, 1);
+    assert_int_equal(renv_copy(&e, dst, src, 4096), STATUS_SUCCESS);
+    uint64_t first = sum_of(&e, dst);
+    assert_true(first == sum_of(&e, src));
+    for (int which = 0; which < 2; which++) {
+        fill(&e, src, 10 + (uint32_t)which);
+        atomic_store(which ? &fail_submit : &fail_patch, 1);
+        wddm_clear_refusals();
+        /* D3DKMTRender queued it; the KMD then refuses it: it never runs, its device stays. */
+        assert_int_equal(renv_copy(&e, dst, src, 4096), STATUS_SUCCESS);
+        assert_true(sum_of(&e, dst) == first); /* the lock waited for the dropped packet: returns */
+        char why[1100];
+        wddm_last_refusals(why, sizeof why);
+        assert_non_null(strstr(why, which ? "DxgkDdiSubmitCommand failed" : "DxgkDdiPatch failed"));
+        /* The next packet runs and retires normally. */
+        assert_int_equal(renv_copy(&e, dst, src, 4096), STATUS_SUCCESS);
+        assert_true(sum_of(&e, dst) == sum_of(&e, src));
+        first = sum_of(&e, dst);
+    }
+    close_wrapped(&e);
+}
+
+static void test_patch_is_called_on_paging_buffers(void **state)
+{
+    (void)state;
+    struct renv e;
+    open_wrapped(&e);
+    int before = atomic_load(&paging_patches);
+    /* A GPU-only allocation's first use: its FILL is a paging buffer. */
+    D3DKMT_HANDLE g = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, 4096), src = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096);
+    D3DKMT_HANDLE dst = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+    fill(&e, src, 5);
+    assert_int_equal(renv_copy(&e, g, src, 4096), STATUS_SUCCESS);
+    assert_int_equal(renv_copy(&e, dst, g, 4096), STATUS_SUCCESS);
+    assert_true(sum_of(&e, dst) == sum_of(&e, src));
+    assert_true(atomic_load(&paging_patches) > before);
+    close_wrapped(&e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_failed_patch_or_submit_drops_the_packet_and_later_work_runs),
+        cmocka_unit_test(test_patch_is_called_on_paging_buffers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
