@@ -349,6 +349,29 @@ static void test_queue_referencing_more_than_the_segments_hold_still_runs(void *
     renv_close(&e);
 }
 
+/* Placement order (docs/rules.md "Choices"): the PreferredSegment ids in order, then the rest
+ * of the supported set; eviction only when none has room. The reference KMD prefers local (1)
+ * then the CPU-visible window (2) for GPU-only allocations: 1 MiB each here. */
+static void test_placement_follows_the_preferred_segments_in_order(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 256 * KIB;
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, sz);
+    D3DKMT_HANDLE a[8];
+    struct wddm_counters c0 = renv_counters();
+    for (int i = 0; i < 8; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+        gpu_write(&e, a[i], up, sz, 700 + i);
+        gpu_check(&e, a[i], rb, sz, 700 + i); /* waits: placed and written */
+        bool evicted = false;
+        assert_int_equal(where(a[i], &evicted), i < 4 ? 1 : 2); /* local fills first */
+    }
+    assert_int_equal(renv_counters().evictions, c0.evictions); /* room was found without evicting */
+    renv_close(&e);
+}
+
 /* Among equal priorities, the allocation the queued work needs last goes first (vidmm/evict.c
  * better_victim: the next reference by a queued packet, then LRU). Memory is full of idle
  * allocations a[0..N-1]; behind x's packet the queue reads a[0], a[1], ... a[N-1] in that order,
@@ -408,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_destroying_evicted_allocations_frees_their_backing_store),
         cmocka_unit_test(test_clean_allocation_is_evicted_without_a_copy),
         cmocka_unit_test(test_queue_referencing_more_than_the_segments_hold_still_runs),
+        cmocka_unit_test(test_placement_follows_the_preferred_segments_in_order),
         cmocka_unit_test(test_allocation_needed_last_by_queued_work_is_evicted_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
