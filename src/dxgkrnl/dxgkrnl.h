@@ -519,6 +519,18 @@ UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGME
 void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
+/* The segment address of an instance (0 while it is not resident). Adapter lock held. */
+static inline LONGLONG vidmm_instance_address(const struct dxgk_adapter *a, const struct vidmm_instance *in)
+{
+    return in->segment_id ? a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset : 0;
+}
+/* An allocation-list entry says where its instance lives now (what DxgkDdiPatch writes). */
+static inline void vidmm_list_entry_locate(const struct dxgk_adapter *a, DXGK_ALLOCATIONLIST *e,
+                                           const struct vidmm_instance *in)
+{
+    e->SegmentId = in->segment_id;
+    e->PhysicalAddress.QuadPart = vidmm_instance_address(a, in);
+}
 /* The zeroed system page UNMAP_APERTURE_SEGMENT points a range at (vidmm/evict.c). */
 void *vidmm_dummy_page(void);
 UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
@@ -567,6 +579,9 @@ void sched_wait_node_idle(struct sched_node *n);
 /* Submission with node->submit_lock already held (released on return): see queue.c's direct
  * submission. */
 UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p);
+/* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
+ * returns the paging fence the packet must wait for. Adapter lock held. (sched/node.c) */
+UINT64 sched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);
 /* Returns the node's retired packets to their pools; adapter->lock held. */
 void sched_recycle_retired_locked(struct dxgk_adapter *a, struct sched_node *n);
 /* sched/node.c */

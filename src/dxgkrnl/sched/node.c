@@ -163,6 +163,14 @@ UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p)
     return sched_submit_locked(n, p);
 }
 
+UINT64 sched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i)
+{
+    struct vidmm_instance *in = p->inst[i];
+    vidmm_touch_locked(a, in);
+    vidmm_list_entry_locate(a, &p->alloc_list[i], in);
+    return in->gpu_fence;
+}
+
 /* Makes one picked packet's allocations resident and its allocation list patched-ready.
  * Returns the paging fence the packet must wait for (0 = none), or fails (packet dropped). */
 static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence)
@@ -197,13 +205,9 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
     if (!NT_SUCCESS(st))
         return st;
     for (UINT i = 0; i < p->alloc_count; i++) {
-        struct vidmm_instance *in = p->inst[i];
-        vidmm_touch_locked(a, in);
-        const struct vidmm_segment *s = &a->seg[in->segment_id - 1];
-        p->alloc_list[i].SegmentId = in->segment_id;
-        p->alloc_list[i].PhysicalAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
-        if (in->gpu_fence > wait)
-            wait = in->gpu_fence;
+        UINT64 f = sched_entry_ready_locked(a, p, i);
+        if (f > wait)
+            wait = f;
     }
     UINT64 cw = dxgk_context_allocations_mark_used_locked(p->ctx, p->ticket);
     if (cw > wait)

@@ -183,9 +183,7 @@ void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
                 struct vidmm_instance *in = p->held_alloc[i]->current;
                 vidmm_touch_locked(a, in);
                 p->inst[i] = in;
-                p->alloc_list[i].SegmentId = in->segment_id;
-                p->alloc_list[i].PhysicalAddress.QuadPart =
-                    in->segment_id ? a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset : 0;
+                vidmm_list_entry_locate(a, &p->alloc_list[i], in);
                 in->last_use[c->node] = p->ticket;
                 if (p->alloc_list[i].WriteOperation) {
                     in->last_write[c->node] = p->ticket;
@@ -297,9 +295,7 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node
     for (UINT i = 0; i < p->alloc_count; i++) { /* where each instance lives now */
         struct vidmm_instance *in = p->inst[i];
         in->prepared_use[p->node] = p->ticket; /* the GPU may touch it: not evicted (vidmm/evict.c) */
-        p->alloc_list[i].SegmentId = in->segment_id;
-        p->alloc_list[i].PhysicalAddress.QuadPart =
-            a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        vidmm_list_entry_locate(a, &p->alloc_list[i], in);
     }
     return true;
 }
@@ -386,10 +382,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
             first->inst[i] = in;
             first->alloc_list[i] = (DXGK_ALLOCATIONLIST){ .hDeviceSpecificAllocation = al[i]->kmd_device_specific };
             first->alloc_list[i].WriteOperation = c->alloc_list[i].WriteOperation;
-            first->alloc_list[i].SegmentId = in->segment_id;
-            if (in->segment_id)
-                first->alloc_list[i].PhysicalAddress.QuadPart =
-                    a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+            vidmm_list_entry_locate(a, &first->alloc_list[i], in);
         }
     }
     pthread_mutex_unlock(&a->lock);

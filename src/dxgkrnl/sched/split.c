@@ -116,14 +116,9 @@ NTSTATUS sched_split_submit_locked(struct dxgk_adapter *a, struct sched_node *n,
         }
         UINT64 wait = 0;
         for (UINT k = g; k < e; k++) {
-            UINT i = p->patch[k].AllocationIndex;
-            struct vidmm_instance *in = p->inst[i];
-            vidmm_touch_locked(a, in);
-            p->alloc_list[i].SegmentId = in->segment_id;
-            p->alloc_list[i].PhysicalAddress.QuadPart =
-                a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
-            if (in->gpu_fence > wait)
-                wait = in->gpu_fence;
+            UINT64 f = sched_entry_ready_locked(a, p, p->patch[k].AllocationIndex);
+            if (f > wait)
+                wait = f;
         }
         UINT64 cw = dxgk_context_allocations_mark_used_locked(p->ctx, p->ticket);
         if (cw > wait)
