@@ -5,17 +5,25 @@
 
 #include "dxgkrnl/dxgkrnl.h"
 
-/* Segment id of the allocation's current instance (0: not resident). */
-static inline UINT kpeek_segment(D3DKMT_HANDLE h)
+/* Segment id of the allocation's current instance (0: not resident); *evicted (if not NULL):
+ * its content is in the backing store only. Read under the adapter lock. */
+static inline UINT kpeek_where(D3DKMT_HANDLE h, bool *evicted)
 {
     struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
     assert_non_null(al);
     struct dxgk_adapter *a = al->device->adapter;
     pthread_mutex_lock(&a->lock);
     UINT s = al->current->segment_id;
+    if (evicted)
+        *evicted = al->current->evicted;
     pthread_mutex_unlock(&a->lock);
     dxgk_object_put(&al->obj);
     return s;
+}
+
+static inline UINT kpeek_segment(D3DKMT_HANDLE h)
+{
+    return kpeek_where(h, NULL);
 }
 
 #endif /* WDDM_TESTS_DXGKRNL_KERNEL_PEEK_H */

@@ -151,4 +151,37 @@ static inline uint64_t renv_checksum(const void *p, size_t n)
     return h;
 }
 
+/* A GPU_ONLY allocation written by a GPU copy from an UPLOAD buffer holding pattern(seed). */
+static inline void renv_gpu_write(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE upload, UINT32 size, uint32_t seed)
+{
+    void *p;
+    assert_int_equal(renv_lock(e, upload, LOCK_DISCARD | LOCK_WRITEONLY, &p), STATUS_SUCCESS);
+    renv_pattern(p, size, seed);
+    renv_unlock(e, upload);
+    assert_int_equal(renv_copy(e, dst, upload, size), STATUS_SUCCESS);
+}
+
+/* Copies src into the READBACK buffer on the GPU and compares every byte with pattern(seed). */
+static inline void renv_gpu_check(struct renv *e, D3DKMT_HANDLE src, D3DKMT_HANDLE readback, UINT32 size,
+                                  uint32_t seed)
+{
+    assert_int_equal(renv_copy(e, readback, src, size), STATUS_SUCCESS);
+    void *p;
+    assert_int_equal(renv_lock(e, readback, LOCK_READONLY, &p), STATUS_SUCCESS);
+    UINT8 *want = malloc(size);
+    assert_non_null(want);
+    renv_pattern(want, size, seed);
+    assert_memory_equal(p, want, size);
+    free(want);
+    renv_unlock(e, readback);
+}
+
+/* D3DKMTGetDeviceState(EXECUTION) of a device. */
+static inline D3DKMT_DEVICEEXECUTION_STATE renv_exec_state(D3DKMT_HANDLE device)
+{
+    D3DKMT_GETDEVICESTATE gs = { .hDevice = device, .StateType = D3DKMT_DEVICESTATE_EXECUTION };
+    assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
+    return gs.ExecutionState;
+}
+
 #endif

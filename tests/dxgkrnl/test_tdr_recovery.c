@@ -11,13 +11,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static D3DKMT_DEVICEEXECUTION_STATE exec_state(D3DKMT_HANDLE device)
-{
-    D3DKMT_GETDEVICESTATE gs = { .hDevice = device, .StateType = D3DKMT_DEVICESTATE_EXECUTION };
-    assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
-    return gs.ExecutionState;
-}
-
 /* Recovery finishes on the watchdog's thread after the waiters it released woke: wait (no
  * time limit asserted) until the counters show it done. */
 static struct wddm_counters wait_recovered(const struct wddm_counters *before)
@@ -65,10 +58,10 @@ static void test_hang_resets_the_engine_and_loses_only_the_guilty_device(void **
     /* The lock waits for the hung copy; recovery ends the wait with the device lost. */
     void *p = NULL;
     assert_int_equal(renv_lock(&g, gdst, LOCK_READONLY, &p), STATUS_DEVICE_REMOVED);
-    assert_int_equal(exec_state(g.device), D3DKMT_DEVICEEXECUTION_HUNG);
+    assert_int_equal(renv_exec_state(g.device), D3DKMT_DEVICEEXECUTION_HUNG);
     /* The other device's copy ran after the reset, right. */
     assert_int_equal(renv_read_sum(&o, odst, 0, 4096), renv_read_sum(&o, osrc, 0, 4096));
-    assert_int_equal(exec_state(o.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    assert_int_equal(renv_exec_state(o.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
     struct wddm_counters c1 = wait_recovered(&c0);
     assert_int_equal(c1.engine_resets - c0.engine_resets, 1);
     assert_int_equal(c1.adapter_resets, c0.adapter_resets);
@@ -123,7 +116,7 @@ static void test_long_buffer_that_makes_progress_is_not_a_hang(void **state)
     wddm_swgpu_set_bandwidth(0);
     for (UINT i = 0; i < STEPS; i++)
         assert_int_equal(renv_read_sum(&e, dst, (size_t)i * CHUNK, CHUNK), want);
-    assert_int_equal(exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
     struct wddm_counters c1 = renv_counters();
     assert_int_equal(c1.engine_resets, c0.engine_resets);
     assert_int_equal(c1.adapter_resets, c0.adapter_resets);
@@ -147,7 +140,7 @@ static void test_paused_gpu_is_not_a_hang(void **state)
     struct wddm_counters c1 = renv_counters();
     assert_int_equal(c1.engine_resets, c0.engine_resets);
     assert_int_equal(c1.adapter_resets, c0.adapter_resets);
-    assert_int_equal(exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
     renv_close(&e);
 }
 
@@ -212,8 +205,8 @@ static void test_failed_engine_reset_escalates_to_adapter_reset_and_loses_every_
     assert_int_equal(c1.adapter_resets - c0.adapter_resets, 1);
     assert_int_equal(c1.engine_resets, c0.engine_resets);
     /* Every device of the adapter is lost: the guilty HUNG, the other RESET. */
-    assert_int_equal(exec_state(g.device), D3DKMT_DEVICEEXECUTION_HUNG);
-    assert_int_equal(exec_state(o.device), D3DKMT_DEVICEEXECUTION_RESET);
+    assert_int_equal(renv_exec_state(g.device), D3DKMT_DEVICEEXECUTION_HUNG);
+    assert_int_equal(renv_exec_state(o.device), D3DKMT_DEVICEEXECUTION_RESET);
     /* A new device on the recovered adapter works. */
     struct renv n;
     renv_add_context(&g, &n, true);

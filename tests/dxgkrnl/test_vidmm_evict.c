@@ -10,50 +10,13 @@
 #include <stdio.h>
 
 #include "dxgkrnl/dxgkrnl.h"
+#include "kernel_peek.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 #define LOCAL 1u
 #define VISIBLE 2u
 #define APERTURE 3u
-
-/* Where the allocation's current instance lives now (0 = not resident), read under the
- * adapter lock; *evicted tells whether its content is in the backing store. */
-static UINT where(D3DKMT_HANDLE h, bool *evicted)
-{
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
-    assert_non_null(al);
-    struct dxgk_adapter *a = al->device->adapter;
-    pthread_mutex_lock(&a->lock);
-    UINT s = al->current->segment_id;
-    if (evicted)
-        *evicted = al->current->evicted;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_object_put(&al->obj);
-    return s;
-}
-
-/* GPU_ONLY allocation written by a GPU copy from an UPLOAD buffer holding pattern(seed). */
-static void gpu_write(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE upload, UINT32 size, uint32_t seed)
-{
-    void *p;
-    assert_int_equal(renv_lock(e, upload, LOCK_DISCARD | LOCK_WRITEONLY, &p), STATUS_SUCCESS);
-    renv_pattern(p, size, seed);
-    renv_unlock(e, upload);
-    assert_int_equal(renv_copy(e, dst, upload, size), STATUS_SUCCESS);
-}
-
-static void gpu_check(struct renv *e, D3DKMT_HANDLE src, D3DKMT_HANDLE readback, UINT32 size, uint32_t seed)
-{
-    assert_int_equal(renv_copy(e, readback, src, size), STATUS_SUCCESS);
-    void *p;
-    assert_int_equal(renv_lock(e, readback, LOCK_READONLY, &p), STATUS_SUCCESS);
-    UINT8 *want = malloc(size);
-    renv_pattern(want, size, seed);
-    assert_memory_equal(p, want, size);
-    free(want);
-    renv_unlock(e, readback);
-}
 
 static void test_oversubscribed_memory_segments_evict_and_restore_content(void **state)
 {
@@ -66,17 +29,17 @@ static void test_oversubscribed_memory_segments_evict_and_restore_content(void *
     struct wddm_counters c0 = renv_counters();
     for (int i = 0; i < N; i++) {
         a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-        gpu_write(&e, a[i], up, sz, 100 + i);
+        renv_gpu_write(&e, a[i], up, sz, 100 + i);
     }
     for (int i = 0; i < N; i++)
-        gpu_check(&e, a[i], rb, sz, 100 + i);
+        renv_gpu_check(&e, a[i], rb, sz, 100 + i);
     struct wddm_counters c1 = renv_counters();
     assert_true(c1.evictions - c0.evictions >= N / 2);
     assert_true(c1.bytes_paged_out - c0.bytes_paged_out >= (UINT64)(N / 2) * sz);
     bool ev = false;
     int out = 0;
     for (int i = 0; i < N; i++) {
-        UINT s = where(a[i], &ev);
+        UINT s = kpeek_where(a[i], &ev);
         assert_true(s == LOCAL || s == VISIBLE || (s == 0 && ev)); /* never in the aperture */
         out += s == 0;
     }
@@ -94,37 +57,37 @@ static void test_lower_priority_allocation_is_evicted_first(void **state)
     D3DKMT_HANDLE a[N];
     for (int i = 0; i < N; i++) {
         a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-        gpu_write(&e, a[i], up, sz, 7 + i);
+        renv_gpu_write(&e, a[i], up, sz, 7 + i);
     }
-    gpu_check(&e, a[N - 1], rb, sz, 7 + N - 1); /* all idle now; a[0] is the LRU */
+    renv_gpu_check(&e, a[N - 1], rb, sz, 7 + N - 1); /* all idle now; a[0] is the LRU */
     /* Placement order: a[0..3] fill local (preferred), a[4..7] the visible window; eviction
      * starts in the preferred segment, local, where a[0] is the least recently used. */
     for (int i = 0; i < N; i++)
-        assert_int_equal(where(a[i], NULL), i < 4 ? LOCAL : VISIBLE);
+        assert_int_equal(kpeek_where(a[i], NULL), i < 4 ? LOCAL : VISIBLE);
     /* a[2] drops to LOW: it goes before the least recently used a[0]. */
     UINT low = D3DDDI_ALLOCATIONPRIORITY_LOW;
     D3DKMT_SETALLOCATIONPRIORITY sp = { .hDevice = e.device, .phAllocationList = &a[2], .AllocationCount = 1,
                                         .pPriorities = &low };
     assert_int_equal(D3DKMTSetAllocationPriority(&sp), STATUS_SUCCESS);
     D3DKMT_HANDLE extra = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-    gpu_write(&e, extra, up, sz, 99);
-    gpu_check(&e, extra, rb, sz, 99);
+    renv_gpu_write(&e, extra, up, sz, 99);
+    renv_gpu_check(&e, extra, rb, sz, 99);
     bool ev;
-    assert_int_equal(where(a[2], &ev), 0);
+    assert_int_equal(kpeek_where(a[2], &ev), 0);
     assert_true(ev);
     for (int i = 0; i < N; i++)
         if (i != 2)
-            assert_int_not_equal(where(a[i], NULL), 0);
+            assert_int_not_equal(kpeek_where(a[i], NULL), 0);
     /* Among equal priorities the least recently used goes: a[0]. */
     D3DKMT_HANDLE extra2 = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-    gpu_write(&e, extra2, up, sz, 98);
-    gpu_check(&e, extra2, rb, sz, 98);
-    assert_int_equal(where(a[0], NULL), 0);
+    renv_gpu_write(&e, extra2, up, sz, 98);
+    renv_gpu_check(&e, extra2, rb, sz, 98);
+    assert_int_equal(kpeek_where(a[0], NULL), 0);
     for (int i = 1; i < N; i++)
         if (i != 2)
-            assert_int_not_equal(where(a[i], NULL), 0);
-    gpu_check(&e, a[2], rb, sz, 7 + 2); /* restored by TRANSFER, content intact */
-    gpu_check(&e, a[0], rb, sz, 7);
+            assert_int_not_equal(kpeek_where(a[i], NULL), 0);
+    renv_gpu_check(&e, a[2], rb, sz, 7 + 2); /* restored by TRANSFER, content intact */
+    renv_gpu_check(&e, a[0], rb, sz, 7);
     renv_close(&e);
 }
 
@@ -155,11 +118,11 @@ static void test_allocation_referenced_by_queued_work_is_never_evicted(void **st
     D3DKMT_HANDLE a[N + 1];
     for (int i = 0; i < N; i++) {
         a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-        gpu_write(&e, a[i], up, sz, 300 + i);
+        renv_gpu_write(&e, a[i], up, sz, 300 + i);
     }
-    gpu_check(&e, a[0], rb, sz, 300);
+    renv_gpu_check(&e, a[0], rb, sz, 300);
     for (int i = 0; i < N; i++)
-        assert_int_not_equal(where(a[i], NULL), 0);
+        assert_int_not_equal(kpeek_where(a[i], NULL), 0);
     a[N] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
     struct wddm_counters c0 = renv_counters();
     wddm_swgpu_set_paused(1);
@@ -171,13 +134,13 @@ static void test_allocation_referenced_by_queued_work_is_never_evicted(void **st
     usleep(50000);
     struct wddm_counters c1 = renv_counters();
     assert_int_equal(c1.evictions, c0.evictions);
-    assert_int_equal(where(a[N], NULL), 0);
+    assert_int_equal(kpeek_where(a[N], NULL), 0);
     wddm_swgpu_set_paused(0); /* the worker waits for the work in flight, then evicts */
     void *p;
     assert_int_equal(renv_lock(&e, up, LOCK_READONLY, &p), STATUS_SUCCESS); /* waits for the copy */
     renv_unlock(&e, up);
     for (int i = 0; i < N; i++)
-        gpu_check(&e, a[i], rb, sz, 300 + i);
+        renv_gpu_check(&e, a[i], rb, sz, 300 + i);
     assert_true(renv_counters().evictions > c0.evictions);
     renv_close(&e);
 }
@@ -202,7 +165,7 @@ static void test_lock_of_evicted_cpu_visible_allocation_restores_content(void **
         for (int i = 0; i < N; i++) {
             void *p;
             assert_int_equal(renv_lock(&e, a[i], LOCK_READONLY, &p), STATUS_SUCCESS);
-            UINT s = where(a[i], NULL);
+            UINT s = kpeek_where(a[i], NULL);
             assert_true(s == VISIBLE || s == APERTURE); /* the CPU never gets GPU-only memory */
             renv_pattern(want, sz, 500 + i);
             assert_memory_equal(p, want, sz);
@@ -232,7 +195,7 @@ static void test_no_space_in_any_allowed_segment_fails_the_lock(void **state)
     assert_int_equal(renv_lock(&e, big, 0, &p), STATUS_NO_MEMORY);
     renv_unlock(&e, a[1]);
     assert_int_equal(renv_lock(&e, a[4], 0, &p), STATUS_SUCCESS); /* a[1] evicted (UNMAP) */
-    assert_int_equal(where(a[1], NULL), 0);
+    assert_int_equal(kpeek_where(a[1], NULL), 0);
     renv_unlock(&e, a[4]);
     for (int i = 0; i < 4; i++)
         if (i != 1)
@@ -257,7 +220,7 @@ static void test_donotwait_lock_during_restore_returns_busy_then_succeeds(void *
     int victim = -1;
     for (int i = 0; i < N && victim < 0; i++) {
         bool ev = false;
-        if (where(a[i], &ev) == 0 && ev)
+        if (kpeek_where(a[i], &ev) == 0 && ev)
             victim = i;
     }
     assert_true(victim >= 0);
@@ -285,7 +248,7 @@ static void test_destroying_evicted_allocations_frees_their_backing_store(void *
         D3DKMT_HANDLE a[12];
         for (int i = 0; i < 12; i++) {
             a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-            gpu_write(&e, a[i], up, sz, i);
+            renv_gpu_write(&e, a[i], up, sz, i);
         }
         for (int i = 0; i < 12; i++)
             renv_free(&e, a[i]); /* ASan's leak check proves the backing stores are freed */
@@ -303,24 +266,24 @@ static void test_clean_allocation_is_evicted_without_a_copy(void **state)
     D3DKMT_HANDLE a[N];
     for (int i = 0; i < N; i++) {
         a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-        gpu_write(&e, a[i], up, sz, 900 + i);
+        renv_gpu_write(&e, a[i], up, sz, 900 + i);
     }
     for (int i = 0; i < N; i++) /* every one saved once by now, and read back */
-        gpu_check(&e, a[i], rb, sz, 900 + i);
+        renv_gpu_check(&e, a[i], rb, sz, 900 + i);
     /* Only read from now on: restores, but evictions of clean allocations copy nothing. */
     struct wddm_counters c0 = renv_counters();
     for (int round = 0; round < 2; round++)
         for (int i = 0; i < N; i++)
-            gpu_check(&e, a[i], rb, sz, 900 + i);
+            renv_gpu_check(&e, a[i], rb, sz, 900 + i);
     struct wddm_counters c1 = renv_counters();
     assert_true(c1.evictions - c0.evictions >= N);
     assert_int_equal(c1.bytes_paged_out, c0.bytes_paged_out);
     /* A GPU write makes it dirty again: its next eviction copies it out, content intact. */
-    gpu_write(&e, a[0], up, sz, 77);
+    renv_gpu_write(&e, a[0], up, sz, 77);
     for (int i = 1; i < N; i++)
-        gpu_check(&e, a[i], rb, sz, 900 + i);
+        renv_gpu_check(&e, a[i], rb, sz, 900 + i);
     assert_true(renv_counters().bytes_paged_out > c1.bytes_paged_out);
-    gpu_check(&e, a[0], rb, sz, 77);
+    renv_gpu_check(&e, a[0], rb, sz, 77);
     renv_close(&e);
 }
 
@@ -345,7 +308,7 @@ static void test_queue_referencing_more_than_the_segments_hold_still_runs(void *
     /* Allocations of packets not yet made ready were evicted and restored in turn: nothing was
      * dropped (a dropped packet would put the device in error and fail these calls). */
     for (int i = 0; i < N; i++)
-        gpu_check(&e, a[i], rb, sz, 4242);
+        renv_gpu_check(&e, a[i], rb, sz, 4242);
     renv_close(&e);
 }
 
@@ -363,10 +326,10 @@ static void test_placement_follows_the_preferred_segments_in_order(void **state)
     struct wddm_counters c0 = renv_counters();
     for (int i = 0; i < 8; i++) {
         a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-        gpu_write(&e, a[i], up, sz, 700 + i);
-        gpu_check(&e, a[i], rb, sz, 700 + i); /* waits: placed and written */
+        renv_gpu_write(&e, a[i], up, sz, 700 + i);
+        renv_gpu_check(&e, a[i], rb, sz, 700 + i); /* waits: placed and written */
         bool evicted = false;
-        assert_int_equal(where(a[i], &evicted), i < 4 ? 1 : 2); /* local fills first */
+        assert_int_equal(kpeek_where(a[i], &evicted), i < 4 ? 1 : 2); /* local fills first */
     }
     assert_int_equal(renv_counters().evictions, c0.evictions); /* room was found without evicting */
     renv_close(&e);
@@ -392,9 +355,9 @@ static void test_allocation_needed_last_by_queued_work_is_evicted_first(void **s
     D3DKMT_HANDLE a[N];
     for (int i = 0; i < N; i++) {
         a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-        gpu_write(&e, a[i], up, sz, 600 + i);
+        renv_gpu_write(&e, a[i], up, sz, 600 + i);
     }
-    gpu_check(&e, a[N - 1], rb, sz, 600 + N - 1); /* all idle and resident */
+    renv_gpu_check(&e, a[N - 1], rb, sz, 600 + N - 1); /* all idle and resident */
     D3DKMT_HANDLE x = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
     D3DKMT_HANDLE fresh = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096); /* never placed: needs a MAP */
     struct wddm_counters c0 = renv_counters();
@@ -411,7 +374,7 @@ static void test_allocation_needed_last_by_queued_work_is_evicted_first(void **s
     wddm_swgpu_set_bandwidth(0);
     assert_int_equal(renv_counters().evictions - c0.evictions, 2);
     for (int i = 0; i < N; i++)
-        gpu_check(&e, a[i], rb, sz, 600 + i);
+        renv_gpu_check(&e, a[i], rb, sz, 600 + i);
     renv_close(&e);
 }
 

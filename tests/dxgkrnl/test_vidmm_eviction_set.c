@@ -14,6 +14,7 @@
 #include <wddm/d3dkmddi.h>
 
 #include "dxgkrnl/dxgkrnl.h"
+#include "kernel_peek.h"
 #include "kmd/kmd.h"
 
 #define KIB 1024u
@@ -82,22 +83,6 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Where the allocation's current instance lives now (0 = not resident); *evicted: its content
- * is in the backing store only. Read under the adapter lock. */
-static UINT where(D3DKMT_HANDLE h, bool *evicted)
-{
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
-    assert_non_null(al);
-    struct dxgk_adapter *a = al->device->adapter;
-    pthread_mutex_lock(&a->lock);
-    UINT s = al->current->segment_id;
-    if (evicted)
-        *evicted = al->current->evicted;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_object_put(&al->obj);
-    return s;
-}
-
 /* Checksum of the allocation's backing store when it is the aperture placement's pages
  * (cpu == backing), 0 otherwise. Only read once the paging that filled it has retired. */
 static uint64_t aperture_pages_checksum(D3DKMT_HANDLE h, size_t size)
@@ -123,26 +108,6 @@ static uint64_t pattern_checksum(size_t size, uint32_t seed)
     return sum;
 }
 
-/* GPU_ONLY allocation written by a GPU copy from an UPLOAD buffer holding pattern(seed). */
-static void gpu_write(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE upload, UINT32 size, uint32_t seed)
-{
-    void *p;
-    assert_int_equal(renv_lock(e, upload, LOCK_DISCARD | LOCK_WRITEONLY, &p), STATUS_SUCCESS);
-    renv_pattern(p, size, seed);
-    renv_unlock(e, upload);
-    assert_int_equal(renv_copy(e, dst, upload, size), STATUS_SUCCESS);
-}
-
-/* Copies src into the READBACK buffer on the GPU and compares with pattern(seed). */
-static void gpu_check(struct renv *e, D3DKMT_HANDLE src, D3DKMT_HANDLE readback, UINT32 size, uint32_t seed)
-{
-    assert_int_equal(renv_copy(e, readback, src, size), STATUS_SUCCESS);
-    void *p;
-    assert_int_equal(renv_lock(e, readback, LOCK_READONLY, &p), STATUS_SUCCESS);
-    assert_true(renv_checksum(p, size) == pattern_checksum(size, seed));
-    renv_unlock(e, readback);
-}
-
 static void set_priority(struct renv *e, D3DKMT_HANDLE h, UINT priority)
 {
     D3DKMT_SETALLOCATIONPRIORITY sp = { .hDevice = e->device, .phAllocationList = &h, .AllocationCount = 1,
@@ -165,11 +130,11 @@ static void fill_local_memory(struct renv *e, D3DKMT_HANDLE *up, D3DKMT_HANDLE *
     eviction_set = set;
     for (int i = 0; i < N; i++) {
         a[i] = renv_alloc(e, SWGPU_ALLOC_GPU_ONLY, SZ);
-        gpu_write(e, a[i], *up, SZ, base + (uint32_t)i);
+        renv_gpu_write(e, a[i], *up, SZ, base + (uint32_t)i);
     }
-    gpu_check(e, a[N - 1], *rb, SZ, base + N - 1);
+    renv_gpu_check(e, a[N - 1], *rb, SZ, base + N - 1);
     for (int i = 0; i < N; i++)
-        assert_int_equal(where(a[i], NULL), i < 4 ? LOCAL : VISIBLE);
+        assert_int_equal(kpeek_where(a[i], NULL), i < 4 ? LOCAL : VISIBLE);
 }
 
 static void test_eviction_segment_set_moves_the_evicted_allocation_into_the_aperture(void **state)
@@ -180,24 +145,24 @@ static void test_eviction_segment_set_moves_the_evicted_allocation_into_the_aper
     struct wddm_counters c0 = renv_counters();
     /* One more needs room in local: the least recently used a[0] goes, into the aperture. */
     D3DKMT_HANDLE extra = renv_alloc(e, SWGPU_ALLOC_GPU_ONLY, SZ);
-    gpu_write(e, extra, up, SZ, 90);
-    gpu_check(e, extra, rb, SZ, 90); /* waits for the copy, which waited for the paging */
+    renv_gpu_write(e, extra, up, SZ, 90);
+    renv_gpu_check(e, extra, rb, SZ, 90); /* waits for the copy, which waited for the paging */
     struct wddm_counters c1 = renv_counters();
     bool ev = true;
-    assert_int_equal(where(a[0], &ev), APERTURE);
+    assert_int_equal(kpeek_where(a[0], &ev), APERTURE);
     assert_false(ev); /* resident: the GPU can reach it */
     assert_int_equal(c1.evictions - c0.evictions, 1);
     assert_int_equal(c1.bytes_paged_out - c0.bytes_paged_out, SZ); /* a real TRANSFER out */
     /* The TRANSFER went into the aperture range, whose pages are the backing store's. */
     assert_true(aperture_pages_checksum(a[0], SZ) == pattern_checksum(SZ, 40));
     for (int i = 1; i < N; i++)
-        assert_int_equal(where(a[i], NULL), i < 4 ? LOCAL : VISIBLE);
+        assert_int_equal(kpeek_where(a[i], NULL), i < 4 ? LOCAL : VISIBLE);
     /* Its next use needs a segment of its supported set (local or visible): a TRANSFER brings
      * it back (the next least recently used, a[1], moves to the aperture for it). */
-    gpu_check(e, a[0], rb, SZ, 40);
-    UINT s = where(a[0], NULL);
+    renv_gpu_check(e, a[0], rb, SZ, 40);
+    UINT s = kpeek_where(a[0], NULL);
     assert_true(s == LOCAL || s == VISIBLE);
-    assert_int_equal(where(a[1], NULL), APERTURE);
+    assert_int_equal(kpeek_where(a[1], NULL), APERTURE);
     struct wddm_counters c2 = renv_counters();
     assert_true(c2.bytes_paged_in - c1.bytes_paged_in >= SZ);
     /* Brought back and only read since: its backing store (the aperture pages it came from)
@@ -205,19 +170,19 @@ static void test_eviction_segment_set_moves_the_evicted_allocation_into_the_aper
      * copy: the backing store is mapped there and the memory range discarded. */
     set_priority(e, a[0], D3DDDI_ALLOCATIONPRIORITY_LOW);
     D3DKMT_HANDLE extra2 = renv_alloc(e, SWGPU_ALLOC_GPU_ONLY, SZ);
-    gpu_write(e, extra2, up, SZ, 92);
-    gpu_check(e, extra2, rb, SZ, 92);
+    renv_gpu_write(e, extra2, up, SZ, 92);
+    renv_gpu_check(e, extra2, rb, SZ, 92);
     struct wddm_counters c3 = renv_counters();
-    assert_int_equal(where(a[0], NULL), APERTURE);
+    assert_int_equal(kpeek_where(a[0], NULL), APERTURE);
     assert_int_equal(c3.evictions - c2.evictions, 1);
     assert_int_equal(c3.bytes_paged_out, c2.bytes_paged_out);
     assert_true(aperture_pages_checksum(a[0], SZ) == pattern_checksum(SZ, 40));
-    gpu_check(e, a[0], rb, SZ, 40); /* and back again, by TRANSFER from the aperture */
+    renv_gpu_check(e, a[0], rb, SZ, 40); /* and back again, by TRANSFER from the aperture */
     /* Nothing lost anywhere, through every move back and forth. */
     for (int i = 0; i < N; i++)
-        gpu_check(e, a[i], rb, SZ, 40 + (uint32_t)i);
-    gpu_check(e, extra, rb, SZ, 90);
-    gpu_check(e, extra2, rb, SZ, 92);
+        renv_gpu_check(e, a[i], rb, SZ, 40 + (uint32_t)i);
+    renv_gpu_check(e, extra, rb, SZ, 90);
+    renv_gpu_check(e, extra2, rb, SZ, 92);
 }
 
 /* Takes every free byte of the aperture with READBACK allocations (placed by a lock, no
@@ -249,7 +214,7 @@ static int fill_aperture(struct renv *e, D3DKMT_HANDLE *fill, int max)
         void *p;
         assert_int_equal(renv_lock(e, fill[n], 0, &p), STATUS_SUCCESS);
         renv_unlock(e, fill[n]);
-        assert_int_equal(where(fill[n], NULL), APERTURE);
+        assert_int_equal(kpeek_where(fill[n], NULL), APERTURE);
     }
     pthread_mutex_lock(&ad->lock);
     assert_int_equal(ad->seg[APERTURE - 1].bytes_used, ad->seg[APERTURE - 1].limit);
@@ -267,21 +232,21 @@ static void test_eviction_into_a_full_aperture_falls_back_to_system_memory(void 
     struct wddm_counters c0 = renv_counters();
     eviction_set = BIT(APERTURE);
     D3DKMT_HANDLE extra = renv_alloc(e, SWGPU_ALLOC_GPU_ONLY, SZ);
-    gpu_write(e, extra, up, SZ, 91);
-    gpu_check(e, extra, rb, SZ, 91);
+    renv_gpu_write(e, extra, up, SZ, 91);
+    renv_gpu_check(e, extra, rb, SZ, 91);
     struct wddm_counters c1 = renv_counters();
     /* No room in the aperture and nothing evicted for an eviction: a[0] went to system memory
      * by TRANSFER, as without a set, and the aperture's occupants stayed. */
     bool ev = false;
-    assert_int_equal(where(a[0], &ev), 0);
+    assert_int_equal(kpeek_where(a[0], &ev), 0);
     assert_true(ev);
     assert_int_equal(c1.evictions - c0.evictions, 1);
     assert_int_equal(c1.bytes_paged_out - c0.bytes_paged_out, SZ);
     for (int i = 0; i < nf; i++)
-        assert_int_equal(where(fill[i], NULL), APERTURE);
-    gpu_check(e, a[0], rb, SZ, 60); /* restored from system memory, content intact */
+        assert_int_equal(kpeek_where(fill[i], NULL), APERTURE);
+    renv_gpu_check(e, a[0], rb, SZ, 60); /* restored from system memory, content intact */
     for (int i = 1; i < N; i++)
-        gpu_check(e, a[i], rb, SZ, 60 + (uint32_t)i);
+        renv_gpu_check(e, a[i], rb, SZ, 60 + (uint32_t)i);
 }
 
 static void test_eviction_segment_set_naming_non_aperture_segments_is_refused(void **state)
@@ -316,30 +281,30 @@ static void test_soft_pinned_allocation_is_evicted_only_after_every_lower_priori
     set_priority(e, a[1], D3DDDI_ALLOCATIONPRIORITY_HIGH);
     D3DKMT_HANDLE x[3];
     x[0] = renv_alloc(e, SWGPU_ALLOC_GPU_ONLY, SZ);
-    gpu_write(e, x[0], up, SZ, 80);
-    gpu_check(e, x[0], rb, SZ, 80);
-    assert_int_equal(where(a[2], NULL), 0); /* the least recently used NORMAL one */
-    assert_int_not_equal(where(a[0], NULL), 0);
-    assert_int_not_equal(where(a[1], NULL), 0);
+    renv_gpu_write(e, x[0], up, SZ, 80);
+    renv_gpu_check(e, x[0], rb, SZ, 80);
+    assert_int_equal(kpeek_where(a[2], NULL), 0); /* the least recently used NORMAL one */
+    assert_int_not_equal(kpeek_where(a[0], NULL), 0);
+    assert_int_not_equal(kpeek_where(a[1], NULL), 0);
     /* Every NORMAL one pinned by MakeResident: the HIGH a[1] goes, still not a[0]. */
     D3DKMT_HANDLE normal[N - 2] = { a[3], a[4], a[5], a[6], a[7], x[0] };
     pin(e, normal, N - 2);
     x[1] = renv_alloc(e, SWGPU_ALLOC_GPU_ONLY, SZ);
-    gpu_write(e, x[1], up, SZ, 81);
-    gpu_check(e, x[1], rb, SZ, 81);
-    assert_int_equal(where(a[1], NULL), 0);
-    assert_int_not_equal(where(a[0], NULL), 0);
+    renv_gpu_write(e, x[1], up, SZ, 81);
+    renv_gpu_check(e, x[1], rb, SZ, 81);
+    assert_int_equal(kpeek_where(a[1], NULL), 0);
+    assert_int_not_equal(kpeek_where(a[0], NULL), 0);
     /* Nothing else can make room: the soft-pinned a[0] is evicted, content saved. */
     pin(e, &x[1], 1);
     x[2] = renv_alloc(e, SWGPU_ALLOC_GPU_ONLY, SZ);
-    gpu_write(e, x[2], up, SZ, 82);
-    gpu_check(e, x[2], rb, SZ, 82);
+    renv_gpu_write(e, x[2], up, SZ, 82);
+    renv_gpu_check(e, x[2], rb, SZ, 82);
     bool ev = false;
-    assert_int_equal(where(a[0], &ev), 0);
+    assert_int_equal(kpeek_where(a[0], &ev), 0);
     assert_true(ev);
-    gpu_check(e, a[0], rb, SZ, 70);
-    gpu_check(e, a[1], rb, SZ, 71);
-    gpu_check(e, a[2], rb, SZ, 72);
+    renv_gpu_check(e, a[0], rb, SZ, 70);
+    renv_gpu_check(e, a[1], rb, SZ, 71);
+    renv_gpu_check(e, a[2], rb, SZ, 72);
 }
 
 #define RULE(t) cmocka_unit_test_setup_teardown(t, setup, teardown)

@@ -13,7 +13,6 @@
 #define MIB (1024u * 1024u)
 #define SZ (256u * KIB)
 
-
 static bool in_aperture(D3DKMT_HANDLE h)
 {
     struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
@@ -48,13 +47,6 @@ static NTSTATUS evict(struct renv *e, const D3DKMT_HANDLE *h, UINT n, UINT flags
     D3DKMT_EVICT ev = { .hDevice = e->device, .NumAllocations = n, .AllocationList = h };
     ev.Flags.Value = flags;
     return D3DKMTEvict(&ev);
-}
-
-static D3DKMT_DEVICEEXECUTION_STATE exec_state(D3DKMT_HANDLE device)
-{
-    D3DKMT_GETDEVICESTATE gs = { .hDevice = device, .StateType = D3DKMT_DEVICESTATE_EXECUTION };
-    assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
-    return gs.ExecutionState;
 }
 
 static D3DKMT_QUERYVIDEOMEMORYINFO query(struct renv *e, D3DKMT_MEMORY_SEGMENT_GROUP g)
@@ -149,19 +141,19 @@ static void test_must_succeed_make_resident_that_fails_puts_only_its_device_in_e
     NTSTATUS st = make_resident_flags(&e, a, 7, 0x3, &mr); /* 1.75 of 2 MiB pinned */
     assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
     assert_int_equal(mr.NumAllocations, 7);
-    assert_int_equal(exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
     /* CantTrimFurther alone that does not fit: atomic failure, the device stays usable. */
     assert_int_equal(make_resident_flags(&e, b, 2, 0x1, &mr), STATUS_NO_MEMORY);
     assert_int_equal(mr.NumAllocations, 0);
     assert_int_equal(mr.NumBytesToTrim, SZ);
-    assert_int_equal(exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
     fill_upload(&e, up, 5);
     assert_int_equal(renv_copy(&e, a[0], up, SZ), STATUS_SUCCESS);
     /* MustSucceed that does not fit: the same atomic failure, and the device is in error. */
     assert_int_equal(make_resident_flags(&e, b, 2, 0x3, &mr), STATUS_NO_MEMORY);
     assert_int_equal(mr.NumAllocations, 0);
     assert_int_equal(mr.NumBytesToTrim, SZ);
-    assert_int_equal(exec_state(e.device), D3DKMT_DEVICEEXECUTION_ERROR_OUTOFMEMORY);
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ERROR_OUTOFMEMORY);
     assert_int_equal(evict(&e, &b[0], 1, 0), STATUS_INVALID_PARAMETER); /* nothing was counted */
     /* No further submission of its context is accepted, nor residency work. */
     assert_int_not_equal(renv_copy(&e, a[1], up, SZ), STATUS_SUCCESS);
@@ -169,7 +161,7 @@ static void test_must_succeed_make_resident_that_fails_puts_only_its_device_in_e
     /* Only that device: a second device on the adapter copies and reads back right. */
     struct renv f;
     renv_open(&f);
-    assert_int_equal(exec_state(f.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    assert_int_equal(renv_exec_state(f.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
     D3DKMT_HANDLE fup = renv_alloc(&f, SWGPU_ALLOC_UPLOAD, SZ), frb = renv_alloc(&f, SWGPU_ALLOC_READBACK, SZ);
     D3DKMT_HANDLE fg = renv_alloc(&f, SWGPU_ALLOC_GPU_ONLY, SZ);
     fill_upload(&f, fup, 6);

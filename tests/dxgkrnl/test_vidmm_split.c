@@ -54,9 +54,7 @@ static void test_dma_buffer_whose_allocations_do_not_fit_together_is_split_and_l
     assert_int_equal(gpu_sum(&e, c, rb), want_c);
     struct wddm_counters c1 = renv_counters();
     assert_int_equal(c1.dma_buffer_splits - c0.dma_buffer_splits, 1);
-    D3DKMT_GETDEVICESTATE gs = { .hDevice = e.device, .StateType = D3DKMT_DEVICESTATE_EXECUTION };
-    assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
-    assert_int_equal(gs.ExecutionState, D3DKMT_DEVICEEXECUTION_ACTIVE); /* not lost, as before splitting */
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE); /* not lost, as before splitting */
     /* The trace shows the parts: several SUBMITs of the context before the read-back copies,
      * growing fences, and only the last part retires as the packet. */
     size_t n = wddm_sched_trace_read(ev, MAX_EVENTS), submits = 0;
