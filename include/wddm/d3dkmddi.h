@@ -207,7 +207,58 @@ typedef enum _DXGK_QUERYADAPTERINFOTYPE {
     DXGKQAITYPE_UMDRIVERPRIVATE = 0,
     DXGKQAITYPE_DRIVERCAPS = 1,
     DXGKQAITYPE_QUERYSEGMENT = 2,
+    DXGKQAITYPE_GPUMMUCAPS = 13,          /* in: DXGK_QUERYGPUMMUCAPSIN, out: DXGK_GPUMMUCAPS */
+    DXGKQAITYPE_PAGETABLELEVELDESC = 14,  /* in: DXGK_QUERYPAGETABLELEVELIN, out: DXGK_PAGE_TABLE_LEVEL_DESC */
 } DXGK_QUERYADAPTERINFOTYPE;
+
+/* ---- GpuMmu model (WDDM 2.0; issue 6 "GPU virtual addressing") ------------------------------ */
+typedef enum _DXGK_PAGETABLEUPDATEMODE {
+    DXGK_PAGETABLEUPDATE_CPU_VIRTUAL = 0,
+    DXGK_PAGETABLEUPDATE_GPU_VIRTUAL = 1,
+    DXGK_PAGETABLEUPDATE_GPU_PHYSICAL = 2,
+} DXGK_PAGETABLEUPDATEMODE;
+
+#define DXGK_MIN_PAGE_TABLE_LEVEL_COUNT 2
+#define DXGK_MAX_PAGE_TABLE_LEVEL_COUNT 6
+
+typedef struct _DXGK_GPUMMUCAPS {
+    union {
+        struct {
+            UINT ReadOnlyMemorySupported : 1;
+            UINT NoExecuteMemorySupported : 1;
+            UINT ZeroInPteSupported : 1;
+            UINT ExplicitPageTableInvalidation : 1;
+            UINT CacheCoherentMemorySupported : 1;
+            UINT PageTableUpdateRequireAddressSpaceIdle : 1;
+            UINT LargePageSupported : 1;
+            UINT DualPteSupported : 1;
+            UINT AllowNonAlignedLargePageAddress : 1;
+            UINT Reserved : 23;
+        };
+        UINT Value;
+    };
+    DXGK_PAGETABLEUPDATEMODE PageTableUpdateMode;
+    UINT VirtualAddressBitCount;
+    UINT LeafPageTableSizeFor64KPagesInBytes;
+    UINT PageTableLevelCount;        /* 2: the root (level 0) is resizable (DxgkDdiGetRootPageTableSize) */
+    struct {
+        UINT SourcePageTableVaInTransfer : 1;
+        UINT Reserved : 31;
+    } LegacyBehaviors;
+} DXGK_GPUMMUCAPS;
+
+typedef struct _DXGK_QUERYGPUMMUCAPSIN { UINT PhysicalAdapterIndex; } DXGK_QUERYGPUMMUCAPSIN;
+typedef struct _DXGK_QUERYPAGETABLELEVELIN { UINT PageTableLevel; } DXGK_QUERYPAGETABLELEVELIN;
+
+/* One level of the page-table tree, level 0 = root. Segment ids are 1-based like every other
+ * segment id here; 0 = system memory. */
+typedef struct _DXGK_PAGE_TABLE_LEVEL_DESC {
+    UINT PageTableIndexBitCount;     /* entries = 2^bits (root: initial count when resizable) */
+    UINT PageTableSegmentId;
+    UINT PagingProcessPageTableSegmentId;
+    D3DGPU_SIZE_T PageTableSizeInBytes;
+    D3DGPU_SIZE_T PageTableAlignmentInBytes;
+} DXGK_PAGE_TABLE_LEVEL_DESC;
 
 typedef struct _DXGKARG_QUERYADAPTERINFO {
     DXGK_QUERYADAPTERINFOTYPE Type;
@@ -612,6 +663,48 @@ typedef struct _DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE {
     } Destination;
 } DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE;
 
+typedef union _DXGK_PAGETABLEADDRESS {
+    ULONGLONG CpuVirtual;
+    D3DGPU_VIRTUAL_ADDRESS GpuVirtual;
+    D3DGPU_PHYSICAL_ADDRESS GpuPhysical;
+} DXGK_PAGETABLEADDRESS;
+
+typedef struct _DXGK_UPDATEPAGETABLEFLAGS {
+    union {
+        struct {
+            UINT Repeat : 1;          /* pPageTableEntries[0] goes into every entry */
+            UINT NotifyEviction : 1;
+            UINT Use64KBPages : 1;
+            UINT Reserved : 29;
+        };
+        UINT Value;
+    };
+} DXGK_UPDATEPAGETABLEFLAGS;
+
+/* DXGK_OPERATION_UPDATE_PAGE_TABLE: write NumPageTableEntries entries, from StartIndex, into
+ * the page table at PageTableAddress (by UpdateMode: GPU physical here). */
+typedef struct _DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE {
+    UINT PageTableLevel;
+    HANDLE hAllocation;                  /* the KMD's handle of the mapped allocation, or NULL */
+    DXGK_PAGETABLEADDRESS PageTableAddress;
+    DXGK_PTE *pPageTableEntries;
+    UINT StartIndex;
+    UINT NumPageTableEntries;
+    DXGK_UPDATEPAGETABLEFLAGS Flags;
+    UINT64 DriverProtection;
+    UINT64 AllocationOffsetInBytes;
+    HANDLE hProcess;                     /* the KMD's process (DxgkDdiCreateProcess), or NULL */
+    DXGK_PAGETABLEUPDATEMODE UpdateMode;
+    DXGK_PTE *pPageTableEntries64KB;
+    D3DGPU_VIRTUAL_ADDRESS FirstPteVirtualAddress;
+} DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE;
+
+/* DXGK_OPERATION_FLUSH_TLB: drop the GPU's cached translations for one root page table. */
+typedef struct _DXGK_BUILDPAGINGBUFFER_FLUSHTLB {
+    HANDLE hProcess;
+    D3DGPU_PHYSICAL_ADDRESS RootPageTableAddress;
+} DXGK_BUILDPAGINGBUFFER_FLUSHTLB;
+
 typedef struct _DXGKARG_BUILDPAGINGBUFFER {
     VOID *pDmaBuffer;               /* in/out: first free byte; KMD advances it */
     UINT DmaSize;                   /* in/out: bytes left */
@@ -626,6 +719,8 @@ typedef struct _DXGKARG_BUILDPAGINGBUFFER {
         DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT MapApertureSegment;
         DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT UnmapApertureSegment;
         DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE InitContextResource;
+        DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE UpdatePageTable;
+        DXGK_BUILDPAGINGBUFFER_FLUSHTLB FlushTlb;
         struct { UINT Reserved[64]; } Reserved;
     };
     HANDLE hSystemContext;
@@ -655,6 +750,19 @@ typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA {
         struct { UINT PreemptionFenceId; UINT LastCompletedFenceId; UINT NodeOrdinal; UINT EngineOrdinal; } DmaPreempted;
         struct { UINT FaultedFenceId; NTSTATUS Status; UINT NodeOrdinal; UINT EngineOrdinal; } DmaFaulted;
         struct { UINT NodeOrdinal; UINT EngineOrdinal; } GpuEngineTimeout;
+        struct {
+            UINT FaultedFenceId;
+            UINT64 FaultedPrimitiveAPISequenceNumber;
+            DXGK_RENDER_PIPELINE_STAGE FaultedPipelineStage;
+            UINT FaultedBindTableEntry;
+            DXGK_PAGE_FAULT_FLAGS PageFaultFlags;
+            D3DGPU_VIRTUAL_ADDRESS FaultedVirtualAddress;
+            UINT NodeOrdinal;
+            UINT EngineOrdinal;
+            UINT PageTableLevel;
+            DXGK_FAULT_ERROR_CODE FaultErrorCode;
+            HANDLE FaultedProcessHandle;
+        } DmaPageFaulted;
         struct { UINT Reserved[16]; } Reserved;
     };
     UINT Flags;
@@ -863,6 +971,52 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_SETALLOCATIONBACKINGSTORE)(const HANDLE hAda
                                                                 const DXGKARG_SETALLOCATIONBACKINGSTORE *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_ESCAPE)(const HANDLE hAdapter, const DXGKARG_ESCAPE *);
 
+/* GpuMmu model DDIs (WDDM 2.0). */
+typedef struct _DXGKARG_SETROOTPAGETABLE {
+    HANDLE hContext;                  /* the KMD's context */
+    D3DGPU_PHYSICAL_ADDRESS Address;  /* GPU physical address of the root page table */
+    UINT NumEntries;                  /* a VA whose root index is >= NumEntries faults */
+} DXGKARG_SETROOTPAGETABLE;
+
+typedef struct _DXGKARG_GETROOTPAGETABLESIZE {
+    UINT NumberOfPte;                 /* [in/out] entries wanted; the KMD may round up */
+    UINT PhysicalAdapterIndex;
+} DXGKARG_GETROOTPAGETABLESIZE;
+
+typedef struct _DXGK_CREATEPROCESSFLAGS {
+    union { struct { UINT SystemProcess : 1; UINT GdiProcess : 1; UINT Reserved : 30; }; UINT Value; };
+} DXGK_CREATEPROCESSFLAGS;
+
+typedef struct _DXGKARG_CREATEPROCESS {
+    HANDLE hDxgkProcess;              /* [in] the kernel's process */
+    HANDLE hKmdProcess;               /* [out] */
+    DXGK_CREATEPROCESSFLAGS Flags;
+    UINT NumPasid;
+    ULONG *pPasid;
+} DXGKARG_CREATEPROCESS;
+
+/* DxgkDdiSubmitCommandVirtual: a DMA buffer at a GPU virtual address of the context's process. */
+typedef struct _DXGKARG_SUBMITCOMMANDVIRTUAL {
+    HANDLE hContext;
+    D3DGPU_VIRTUAL_ADDRESS DmaBufferVirtualAddress;
+    UINT DmaBufferSize;
+    VOID *pDmaBufferPrivateData;
+    UINT DmaBufferPrivateDataSize;
+    UINT DmaBufferUmdPrivateDataSize;
+    UINT SubmissionFenceId;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    UINT FlipInterval;
+    DXGK_SUBMITCOMMANDFLAGS Flags;
+    UINT EngineOrdinal;
+    UINT NodeOrdinal;
+} DXGKARG_SUBMITCOMMANDVIRTUAL;
+
+typedef VOID (APIENTRY *DXGKDDI_SETROOTPAGETABLE)(const HANDLE hAdapter, const DXGKARG_SETROOTPAGETABLE *);
+typedef SIZE_T (APIENTRY *DXGKDDI_GETROOTPAGETABLESIZE)(const HANDLE hAdapter, DXGKARG_GETROOTPAGETABLESIZE *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_CREATEPROCESS)(const PVOID MiniportDeviceContext, DXGKARG_CREATEPROCESS *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_DESTROYPROCESS)(const PVOID MiniportDeviceContext, HANDLE KmdProcessHandle);
+typedef NTSTATUS (APIENTRY *DXGKDDI_SUBMITCOMMANDVIRTUAL)(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMANDVIRTUAL *);
+
 #define DXGKDDI_INTERFACE_VERSION_WIN7 0x2005
 #define DXGKDDI_INTERFACE_VERSION      DXGKDDI_INTERFACE_VERSION_WIN7
 
@@ -898,6 +1052,13 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     DXGKDDI_QUERYDEPENDENTENGINEGROUP DxgkDdiQueryDependentEngineGroup;
     DXGKDDI_QUERYENGINESTATUS DxgkDdiQueryEngineStatus;
     DXGKDDI_RESETENGINE DxgkDdiResetEngine;
+    /* GpuMmu model (WDDM 2.0): required with DXGK_VIDMMCAPS.VirtualAddressingSupported +
+     * GpuMmuSupported (the adapter refuses to start without them). */
+    DXGKDDI_SETROOTPAGETABLE DxgkDdiSetRootPageTable;
+    DXGKDDI_GETROOTPAGETABLESIZE DxgkDdiGetRootPageTableSize;
+    DXGKDDI_SUBMITCOMMANDVIRTUAL DxgkDdiSubmitCommandVirtual;
+    DXGKDDI_CREATEPROCESS DxgkDdiCreateProcess;
+    DXGKDDI_DESTROYPROCESS DxgkDdiDestroyProcess;
 } DRIVER_INITIALIZATION_DATA;
 
 /* Implemented by the kernel: a KMD's DriverEntry calls it to register its DDI table. */

@@ -365,12 +365,23 @@ typedef struct _D3DKMT_DEVICERESET_STATE {
     };
 } D3DKMT_DEVICERESET_STATE;
 
+/* The last GPU page fault of a device (D3DKMT_DEVICESTATE_PAGE_FAULT, WDDM 2.0). */
+typedef struct _D3DKMT_DEVICEPAGEFAULT_STATE {
+    UINT64 FaultedPrimitiveAPISequenceNumber;
+    DXGK_RENDER_PIPELINE_STAGE FaultedPipelineStage;
+    UINT FaultedBindTableEntry;
+    DXGK_PAGE_FAULT_FLAGS PageFaultFlags;
+    DXGK_FAULT_ERROR_CODE FaultErrorCode;
+    D3DGPU_VIRTUAL_ADDRESS FaultedVirtualAddress;
+} D3DKMT_DEVICEPAGEFAULT_STATE;
+
 typedef struct _D3DKMT_GETDEVICESTATE {
     D3DKMT_HANDLE hDevice;                          /* [in] */
-    D3DKMT_DEVICESTATE_TYPE StateType;              /* [in] EXECUTION or RESET here */
+    D3DKMT_DEVICESTATE_TYPE StateType;              /* [in] EXECUTION, RESET or PAGE_FAULT here */
     union {
         D3DKMT_DEVICEEXECUTION_STATE ExecutionState; /* [out] */
         D3DKMT_DEVICERESET_STATE ResetState;         /* [out] */
+        D3DKMT_DEVICEPAGEFAULT_STATE PageFaultState; /* [out] STATUS_NOT_FOUND when none */
         UINT64 Reserved[8];
     };
 } D3DKMT_GETDEVICESTATE;
@@ -442,6 +453,42 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *);
 NTSTATUS APIENTRY D3DKMTLock2(D3DKMT_LOCK2 *);
 NTSTATUS APIENTRY D3DKMTUnlock2(const D3DKMT_UNLOCK2 *);
 NTSTATUS APIENTRY D3DKMTEscape(const D3DKMT_ESCAPE *);
+
+
+/* ---- GPU virtual addressing and virtual submission (WDDM 2.0 GpuMmu model, issue 6) ------- */
+typedef struct _D3DKMT_FREEGPUVIRTUALADDRESS {
+    D3DKMT_HANDLE hAdapter;
+    D3DGPU_VIRTUAL_ADDRESS BaseAddress;   /* exactly a range Reserve or Map returned */
+    D3DGPU_SIZE_T Size;
+} D3DKMT_FREEGPUVIRTUALADDRESS;
+
+typedef struct _D3DKMT_SUBMITCOMMANDFLAGS {
+    UINT NullRendering : 1;
+    UINT PresentRedirected : 1;
+    UINT Reserved : 30;
+} D3DKMT_SUBMITCOMMANDFLAGS;
+
+/* D3DKMTSubmitCommand: a command buffer the UMD wrote in its own GPU-virtual memory, executed
+ * by the context's engine through the process's page tables; no allocation or patch list. */
+typedef struct _D3DKMT_SUBMITCOMMAND {
+    D3DGPU_VIRTUAL_ADDRESS Commands;
+    UINT CommandLength;
+    D3DKMT_SUBMITCOMMANDFLAGS Flags;
+    ULONGLONG PresentHistoryToken;
+    UINT BroadcastContextCount;           /* 1 here: BroadcastContext[0] is the context */
+    D3DKMT_HANDLE BroadcastContext[64];
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    UINT NumPrimaries;
+    D3DKMT_HANDLE WrittenPrimaries[16];
+    UINT NumHistoryBuffers;
+    D3DKMT_HANDLE *HistoryBufferArray;
+} D3DKMT_SUBMITCOMMAND;
+
+NTSTATUS APIENTRY D3DKMTReserveGpuVirtualAddress(D3DDDI_RESERVEGPUVIRTUALADDRESS *);
+NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *);
+NTSTATUS APIENTRY D3DKMTFreeGpuVirtualAddress(const D3DKMT_FREEGPUVIRTUALADDRESS *);
+NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *);
 
 #ifdef __cplusplus
 }

@@ -225,6 +225,137 @@ typedef struct _D3DDDICB_SIGNALFLAGS {
     };
 } D3DDDICB_SIGNALFLAGS;
 
+
+/* ---- GPU virtual addressing (WDDM 2.0 GpuMmu model; issue 6, DESIGN.md "Memory"; the WDK's
+ * d3dukmdt.h names and bit positions) ------------------------------------------------------ */
+typedef UINT64 D3DGPU_SIZE_T;
+
+/* What VidMm hands the KMD for one page-table entry in DXGK_OPERATION_UPDATE_PAGE_TABLE. For a
+ * leaf level, PageAddress is the page's address in 4 KiB units inside segment Segment (0 =
+ * system memory); for an upper level, PageTableAddress is the lower table's, in the same units.
+ * The KMD translates it into the GPU's own PTE format. */
+typedef struct _DXGK_PTE {
+    union {
+        struct {
+            ULONGLONG Valid : 1;
+            ULONGLONG Zero : 1;
+            ULONGLONG CacheCoherent : 1;
+            ULONGLONG ReadOnly : 1;
+            ULONGLONG NoExecute : 1;
+            ULONGLONG Segment : 5;
+            ULONGLONG LargePage : 1;
+            ULONGLONG PhysicalAdapterIndex : 6;
+            ULONGLONG PageTablePageSize : 2;
+            ULONGLONG SystemReserved0 : 1;
+            ULONGLONG Reserved : 44;
+        };
+        ULONGLONG Flags;
+    };
+    union {
+        ULONGLONG PageAddress;
+        ULONGLONG PageTableAddress;
+    };
+} DXGK_PTE;
+
+typedef struct _D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE {
+    union {
+        struct {
+            UINT64 Write : 1;         /* 0x1 */
+            UINT64 Execute : 1;       /* 0x2 */
+            UINT64 Zero : 1;          /* 0x4 */
+            UINT64 NoAccess : 1;      /* 0x8 */
+            UINT64 SystemUseOnly : 1; /* 0x10 */
+            UINT64 Reserved : 59;
+        };
+        UINT64 Value;
+    };
+} D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE;
+
+typedef enum _D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE {
+    D3DDDIGPUVIRTUALADDRESS_RESERVE_NO_ACCESS = 0,
+    D3DDDIGPUVIRTUALADDRESS_RESERVE_ZERO = 1,
+    D3DDDIGPUVIRTUALADDRESS_RESERVE_NO_COMMIT = 2,
+} D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE;
+
+/* D3DKMTMapGpuVirtualAddress / pfnMapGpuVirtualAddressCb. */
+typedef struct _D3DDDI_MAPGPUVIRTUALADDRESS {
+    D3DKMT_HANDLE hPagingQueue;              /* [in] the device's paging queue (or the device) */
+    D3DGPU_VIRTUAL_ADDRESS BaseAddress;      /* [in] 0: VidMm picks in [Minimum, Maximum) */
+    D3DGPU_VIRTUAL_ADDRESS MinimumAddress;
+    D3DGPU_VIRTUAL_ADDRESS MaximumAddress;   /* 0: no limit */
+    D3DKMT_HANDLE hAllocation;
+    D3DGPU_SIZE_T OffsetInPages;             /* first page of the allocation mapped */
+    D3DGPU_SIZE_T SizeInPages;
+    D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE Protection;
+    UINT64 DriverProtection;
+    UINT Reserved0;
+    UINT64 Reserved1;
+    D3DGPU_VIRTUAL_ADDRESS VirtualAddress;   /* [out] */
+    UINT64 PagingFenceValue;                 /* [out] wait for it before the GPU uses the VA */
+} D3DDDI_MAPGPUVIRTUALADDRESS;
+
+/* D3DKMTReserveGpuVirtualAddress / pfnReserveGpuVirtualAddressCb. */
+typedef struct _D3DDDI_RESERVEGPUVIRTUALADDRESS {
+    union {
+        D3DKMT_HANDLE hPagingQueue;          /* [in] user-mode driver callback */
+        D3DKMT_HANDLE hAdapter;              /* [in] D3DKMT thunk */
+    };
+    D3DGPU_VIRTUAL_ADDRESS BaseAddress;
+    D3DGPU_VIRTUAL_ADDRESS MinimumAddress;
+    D3DGPU_VIRTUAL_ADDRESS MaximumAddress;
+    D3DGPU_SIZE_T Size;                      /* bytes, page multiple */
+    D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE ReservationType;
+    UINT64 DriverProtection;
+    D3DGPU_VIRTUAL_ADDRESS VirtualAddress;   /* [out] */
+    UINT64 PagingFenceValue;                 /* [out] */
+} D3DDDI_RESERVEGPUVIRTUALADDRESS;
+
+/* GPU page faults (DXGK_INTERRUPT_DMA_PAGE_FAULTED, D3DKMT_DEVICESTATE_PAGE_FAULT). */
+typedef enum _DXGK_PAGE_FAULT_FLAGS {
+    DXGK_PAGE_FAULT_WRITE = 0x1,
+    DXGK_PAGE_FAULT_FENCE_INVALID = 0x2,
+    DXGK_PAGE_FAULT_ADAPTER_RESET_REQUIRED = 0x4,
+    DXGK_PAGE_FAULT_ENGINE_RESET_REQUIRED = 0x8,
+    DXGK_PAGE_FAULT_FATAL_HARDWARE_ERROR = 0x10,
+    DXGK_PAGE_FAULT_IOMMU = 0x20,
+    DXGK_PAGE_FAULT_HW_CONTEXT_VALID = 0x40,
+    DXGK_PAGE_FAULT_PROCESS_HANDLE_VALID = 0x80,
+} DXGK_PAGE_FAULT_FLAGS;
+
+typedef enum _DXGK_GENERAL_ERROR_CODE {
+    DXGK_GENERAL_ERROR_PAGE_FAULT = 0,
+    DXGK_GENERAL_ERROR_INVALID_INSTRUCTION = 1,
+} DXGK_GENERAL_ERROR_CODE;
+
+typedef struct _DXGK_FAULT_ERROR_CODE {
+    union {
+        struct {
+            UINT IsDeviceSpecificCode : 1;
+            UINT GeneralErrorCode : 31;      /* DXGK_GENERAL_ERROR_CODE */
+        };
+        struct {
+            UINT IsDeviceSpecificCodeReservedBit : 1;
+            UINT DeviceSpecificCode : 31;
+        };
+    };
+} DXGK_FAULT_ERROR_CODE;
+
+typedef enum _DXGK_RENDER_PIPELINE_STAGE {
+    DXGK_RENDER_PIPELINE_STAGE_UNKNOWN = 0,
+    DXGK_RENDER_PIPELINE_STAGE_INPUT_ASSEMBLER = 1,
+    DXGK_RENDER_PIPELINE_STAGE_VERTEX_SHADER = 2,
+    DXGK_RENDER_PIPELINE_STAGE_PIXEL_SHADER = 3,
+    DXGK_RENDER_PIPELINE_STAGE_HULL_SHADER = 4,
+    DXGK_RENDER_PIPELINE_STAGE_DOMAIN_SHADER = 5,
+    DXGK_RENDER_PIPELINE_STAGE_GEOMETRY_SHADER = 6,
+    DXGK_RENDER_PIPELINE_STAGE_COMPUTE_SHADER = 7,
+    DXGK_RENDER_PIPELINE_STAGE_STREAM_OUTPUT = 8,
+    DXGK_RENDER_PIPELINE_STAGE_RASTERIZATION = 9,
+    DXGK_RENDER_PIPELINE_STAGE_OUTPUT_MERGER = 10,
+} DXGK_RENDER_PIPELINE_STAGE;
+
+#define DXGK_PRIMITIVE_API_SEQUENCE_NUMBER_UNKNOWN 0xFFFFFFFFFFFFFFFFull
+
 #ifdef __cplusplus
 }
 #endif

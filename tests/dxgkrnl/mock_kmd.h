@@ -315,6 +315,8 @@ static NTSTATUS APIENTRY mock_query_adapter_info(const HANDLE h, const DXGKARG_Q
             return STATUS_BUFFER_TOO_SMALL;
         memcpy(q->pOutputData, "MOCK", 4);
         return STATUS_SUCCESS;
+    default: /* the mock is a WDDM 1.x KMD: no GpuMmu queries */
+        break;
     }
     return STATUS_NOT_SUPPORTED;
 }
