@@ -658,6 +658,7 @@ static inline NTSTATUS mock_unlock(struct mock_env *e, D3DKMT_HANDLE alloc)
 #define LOCK_IGNORESYNC 0x8u
 #define LOCK_ACQUIREAPERTURE 0x40u
 #define LOCK_DISCARD 0x80u
+#define LOCK_NOEXISTINGREFERENCE 0x100u
 #define LOCK_USEALTERNATEVA 0x200u
 
 #endif /* TESTS_DXGKRNL_MOCK_KMD_H */

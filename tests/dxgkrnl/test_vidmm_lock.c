@@ -218,6 +218,63 @@ static void test_discard_on_busy_allocation_renames_without_waiting(void **state
     assert_int_equal(mock_render_write(&e, a, 0x44, true), STATUS_SUCCESS);
     assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &third), STATUS_SUCCESS);
     assert_ptr_equal(third, first);
+    /* A recycled instance is not zero-filled: it still holds what the GPU last wrote into it
+     * (a WRITE_DISCARD map's content is undefined; VidMm spends no FILL on it). */
+    memcpy(&v, third, 4);
+    assert_int_equal(v, 0x11);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* wddm-semantics §3.3: after a failed Discard the UMD retries with Discard | NoExistingReference;
+ * the model treats it as a plain Discard: on a busy instance it renames without waiting. */
+static void test_discard_with_no_existing_reference_renames_like_discard(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    void *first, *second;
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &first), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    UINT64 renames = counters().renames;
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 0x55, true), STATUS_SUCCESS);
+    /* The GPU is paused: a lock that waited would never return. */
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY | LOCK_DISCARD | LOCK_NOEXISTINGREFERENCE, &second),
+                     STATUS_SUCCESS);
+    assert_ptr_not_equal(first, second);
+    assert_int_equal(counters().renames, renames + 1);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    atomic_store(&mock.paused, false);
+    mock_close(&e);
+}
+
+/* lock.c: a Discard of an allocation that is already locked must not rename (the pointer the
+ * first lock returned stays valid and names the current instance); it synchronises like a
+ * plain lock: it waits for the GPU and returns the same memory. */
+static void test_discard_of_a_locked_allocation_waits_and_does_not_rename(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    wait_gpu_idle(&e, a); /* placed and filled */
+    void *first;
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &first), STATUS_SUCCESS);
+    UINT64 renames = counters().renames;
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, a, 0x66, true), STATUS_SUCCESS);
+    struct locker l = { .e = &e, .a = a, .flags = LOCK_WRITEONLY | LOCK_DISCARD };
+    pthread_t t;
+    pthread_create(&t, NULL, locker_thread, &l);
+    usleep(30000);
+    assert_false(atomic_load(&l.done)); /* waiting for the GPU write, not renaming */
+    atomic_store(&mock.paused, false);
+    pthread_join(t, NULL);
+    assert_int_equal(l.st, STATUS_SUCCESS);
+    assert_ptr_equal(l.p, first);
+    assert_int_equal(l.value, 0x66); /* the GPU's write landed in the memory the lock names */
+    assert_int_equal(counters().renames, renames);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
     assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
     mock_close(&e);
 }
@@ -371,6 +428,8 @@ int main(void)
         cmocka_unit_test_setup(test_donotwait_on_busy_allocation_returns_busy_immediately, reset),
         cmocka_unit_test_setup(test_discard_on_busy_allocation_renames_without_waiting, reset),
         cmocka_unit_test_setup(test_discard_at_renaming_cap_waits_for_the_oldest_instance, reset),
+        cmocka_unit_test_setup(test_discard_with_no_existing_reference_renames_like_discard, reset),
+        cmocka_unit_test_setup(test_discard_of_a_locked_allocation_waits_and_does_not_rename, reset),
         cmocka_unit_test_setup(test_aperture_placement_maps_its_backing_store, reset),
         cmocka_unit_test_setup(test_lock_without_room_returns_no_memory, reset),
         cmocka_unit_test_setup(test_destruction_is_deferred_until_the_gpu_is_done, reset),
