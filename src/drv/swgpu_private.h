@@ -61,6 +61,9 @@ struct swgpu_umd_adapter_info {
     UINT32 render_node;      /* node ordinal of the 3D engine */
     UINT32 copy_node;        /* node ordinal of the copy engine */
     UINT32 row_pitch_alignment; /* 256 (seed 001 §7.2) */
+    UINT32 wddm_version;     /* DXGK_DRIVERCAPS.WDDMVersion: >= 0x2000, VidMm never renames and
+                              * the UMD renames and synchronises itself (wddm-semantics §3.3) */
+    UINT32 gpummu;           /* 1: the GpuMmu model (GPU virtual addresses, D3DKMTSubmitCommand) */
 };
 
 #endif /* SWGPU_PRIVATE_H */

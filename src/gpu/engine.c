@@ -119,6 +119,9 @@ static void run_entry(struct swgpu_engine *e, const struct swgpu_ring_entry *ent
     fault.engine = e->index;
     fault.fence_id = entry->fence_id;
     int csa_faulted = swgpu_csa_begin(e, &run, &csa_fault);
+    /* GpuMmu: the command processor reads the buffer through the MMU (issue 6). */
+    if (entry->root)
+        swgpu_mmu_fetch(e, &run);
     int rc = swgpu_exec_buffer(e, &run, &fault);
 
     pthread_mutex_lock(&e->lock);
@@ -223,6 +226,8 @@ int swgpu_engines_start(struct swgpu *gpu)
         atomic_init(&e->faults_total, 0);
         atomic_init(&e->stop_request, 0);
         atomic_init(&e->progress, 0);
+        atomic_init(&e->tlb_hits, 0);
+        atomic_init(&e->tlb_misses, 0);
     }
     for (UINT32 i = 0; i < gpu->engine_count; i++) {
         struct swgpu_engine *e = &gpu->engines[i];
@@ -254,6 +259,7 @@ void swgpu_engines_stop(struct swgpu *gpu)
             pthread_mutex_destroy(&e->lock);
             pthread_cond_destroy(&e->work_cv);
             pthread_cond_destroy(&e->done_cv);
+            swgpu_mmu_engine_fini(e);
             free(e->ring);
             e->ring = NULL;
         }
@@ -316,6 +322,13 @@ int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submissio
     slot->csa_addr = s->csa_addr;
     slot->resubmission = s->resubmission;
     slot->hang = 0;
+    /* A root page table makes this a VA-mode buffer (issue 6); root 0 keeps WDDM 1.x exactly.
+     * More root entries than the VA bits can index would only name VAs that fault anyway. */
+    slot->root = s->root_page_table & SWGPU_PTE_ADDR_MASK;
+    slot->root_entries = s->root_entries > SWGPU_PT_ROOT_MAX_ENTRIES ? SWGPU_PT_ROOT_MAX_ENTRIES : s->root_entries;
+    slot->dma_va = slot->root ? s->dma_va : 0;
+    if (slot->root)
+        slot->dma = NULL;
     /* wddm_swgpu_inject_hang arms the next non-paging buffer: paging buffers never hang (a
      * hung paging engine would take every device down, not the test's). A hang dropped by a
      * preemption goes to this engine's next one (the resubmission). */

@@ -10,14 +10,72 @@
 
 struct exec_state {
     struct swgpu *gpu;
+    struct swgpu_engine *engine;
     struct swgpu_fault *fault;
+    /* GpuMmu (mmu.c): the buffer's address space; root 0 = physical addresses (WDDM 1.x). */
+    UINT64 root;
+    UINT32 root_entries;
 };
+
+/* Records a command fault (address as the command names it: physical, or a VA in VA mode). A
+ * page fault already recorded by span() keeps its own details. */
+static int fail_rw(struct exec_state *st, UINT64 address, int write, const char *reason)
+{
+    struct swgpu_fault *f = st->fault;
+    if (f->kind != SWGPU_PF_NONE)
+        return -1;
+    if (st->root) {
+        f->virtual_address = address;
+        f->address = 0;
+    } else {
+        f->address = address;
+    }
+    f->write = write;
+    f->reason = reason;
+    return -1;
+}
 
 static int fail(struct exec_state *st, UINT64 address, const char *reason)
 {
-    st->fault->address = address;
-    st->fault->reason = reason;
+    return fail_rw(st, address, 0, reason);
+}
+
+/* Records a translation failure as the buffer's fault. */
+static int page_fault(struct exec_state *st, const struct swgpu_pf *pf)
+{
+    struct swgpu_fault *f = st->fault;
+    f->kind = pf->kind;
+    f->page_table_level = pf->level;
+    f->virtual_address = pf->va;
+    f->address = pf->phys;
+    f->write = pf->write;
+    f->reason = pf->reason;
     return -1;
+}
+
+/* Host pointer for `want` bytes at a command's address (or its longest contiguous prefix):
+ * physical addresses through swgpu_mem_span, VAs through the MMU (a failed translation is
+ * recorded as the page fault; the caller's fail() then keeps it). */
+static BYTE *span(struct exec_state *st, UINT64 addr, UINT64 want, int write, UINT64 *avail)
+{
+    if (!st->root)
+        return swgpu_mem_span(st->gpu, addr, want, avail);
+    struct swgpu_pf pf;
+    BYTE *p = swgpu_mmu_span(st->engine, st->root, st->root_entries, addr, want, write, avail, &pf);
+    if (!p)
+        page_fault(st, &pf);
+    return p;
+}
+
+/* Bytes just before `end_addr` that are host-contiguous (at most `limit`). In VA mode a page
+ * is the unit known to be contiguous. */
+static UINT64 back_span(struct exec_state *st, UINT64 end_addr, UINT64 limit)
+{
+    if (!st->root)
+        return swgpu_mem_back_span(st->gpu, end_addr, limit);
+    UINT64 in_page = end_addr % SWGPU_PAGE_SIZE;
+    UINT64 n = in_page ? in_page : SWGPU_PAGE_SIZE;
+    return n < limit ? n : limit;
 }
 
 /* Bytes of a row_bytes x rows x slices box; -1 if it cannot be represented (no region of a
@@ -46,12 +104,12 @@ static int copy_forward(struct exec_state *st, UINT64 dst, UINT64 src, UINT64 le
     UINT64 done = 0;
     while (done < len) {
         UINT64 a = 0, b = 0;
-        BYTE *s = swgpu_mem_span(st->gpu, src + done, len - done, &a);
+        BYTE *s = span(st, src + done, len - done, 0, &a);
         if (!s)
-            return fail(st, src + done, "copy source outside its segment or unmapped");
-        BYTE *d = swgpu_mem_span(st->gpu, dst + done, len - done, &b);
+            return fail_rw(st, src + done, 0, "copy source outside its segment or unmapped");
+        BYTE *d = span(st, dst + done, len - done, 1, &b);
         if (!d)
-            return fail(st, dst + done, "copy destination outside its segment or unmapped");
+            return fail_rw(st, dst + done, 1, "copy destination outside its segment or unmapped");
         UINT64 n = a < b ? a : b;
         memmove(d, s, n);
         done += n;
@@ -65,17 +123,17 @@ static int copy_backward(struct exec_state *st, UINT64 dst, UINT64 src, UINT64 l
 {
     UINT64 rem = len;
     while (rem) {
-        UINT64 n = swgpu_mem_back_span(st->gpu, src + rem, rem);
-        UINT64 m = swgpu_mem_back_span(st->gpu, dst + rem, rem);
+        UINT64 n = back_span(st, src + rem, rem);
+        UINT64 m = back_span(st, dst + rem, rem);
         if (m < n)
             n = m;
         UINT64 a = 0, b = 0;
-        BYTE *s = swgpu_mem_span(st->gpu, src + rem - n, n, &a);
+        BYTE *s = span(st, src + rem - n, n, 0, &a);
         if (!s || a != n)
-            return fail(st, src + rem - n, "copy source outside its segment or unmapped");
-        BYTE *d = swgpu_mem_span(st->gpu, dst + rem - n, n, &b);
+            return fail_rw(st, src + rem - n, 0, "copy source outside its segment or unmapped");
+        BYTE *d = span(st, dst + rem - n, n, 1, &b);
         if (!d || b != n)
-            return fail(st, dst + rem - n, "copy destination outside its segment or unmapped");
+            return fail_rw(st, dst + rem - n, 1, "copy destination outside its segment or unmapped");
         memmove(d, s, n);
         rem -= n;
     }
@@ -150,9 +208,9 @@ static int exec_fill(struct exec_state *st, const struct swgpu_cmd_fill *c)
             UINT64 done = 0;
             while (done < c->row_bytes) {
                 UINT64 n = 0;
-                BYTE *d = swgpu_mem_span(st->gpu, row + done, c->row_bytes - done, &n);
+                BYTE *d = span(st, row + done, c->row_bytes - done, 1, &n);
                 if (!d)
-                    return fail(st, row + done, "fill destination outside its segment or unmapped");
+                    return fail_rw(st, row + done, 1, "fill destination outside its segment or unmapped");
                 if (uniform) {
                     memset(d, c->pattern[0], n);
                 } else {
@@ -190,9 +248,9 @@ static int exec_write(struct exec_state *st, const struct swgpu_cmd_write *c, co
             UINT64 done = 0;
             while (done < c->row_bytes) {
                 UINT64 n = 0;
-                BYTE *d = swgpu_mem_span(st->gpu, row + done, c->row_bytes - done, &n);
+                BYTE *d = span(st, row + done, c->row_bytes - done, 1, &n);
                 if (!d)
-                    return fail(st, row + done, "write destination outside its segment or unmapped");
+                    return fail_rw(st, row + done, 1, "write destination outside its segment or unmapped");
                 memcpy(d, src + done, n);
                 done += n;
             }
@@ -210,9 +268,9 @@ static int exec_fence(struct exec_state *st, const struct swgpu_cmd_fence *c)
     UINT64 done = 0;
     while (done < sizeof v) {
         UINT64 n = 0;
-        BYTE *d = swgpu_mem_span(st->gpu, c->addr + done, sizeof v - done, &n);
+        BYTE *d = span(st, c->addr + done, sizeof v - done, 1, &n);
         if (!d)
-            return fail(st, c->addr + done, "fence address outside its segment or unmapped");
+            return fail_rw(st, c->addr + done, 1, "fence address outside its segment or unmapped");
         memcpy(d, v + done, n);
         done += n;
     }
@@ -225,8 +283,14 @@ static int exec_fence(struct exec_state *st, const struct swgpu_cmd_fence *c)
 
 int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, struct swgpu_fault *fault)
 {
-    struct exec_state st = {engine->gpu, fault};
     const struct swgpu_ring_entry *entry = run->entry;
+    struct exec_state st = {engine->gpu, engine, fault, entry->root, entry->root_entries};
+    fault->virtual_mode = entry->root != 0;
+    if (!entry->root) { /* physical mode: the buffer is host memory (segment 0, architecture.md) */
+        run->code = entry->dma ? entry->dma + entry->start : NULL;
+        run->code_start = entry->start;
+        run->code_end = entry->end;
+    }
     UINT32 off = run->from;
     /* Only the engine thread writes its progress counter: a plain load + store, no RMW. */
     UINT64 progress = atomic_load_explicit(&engine->progress, memory_order_relaxed);
@@ -241,15 +305,30 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
         }
         fault->command_offset = off;
         fault->opcode = SWGPU_OP_COUNT;
-        UINT32 left = entry->end - off;
-        const BYTE *p = entry->dma + off;
+        /* VA mode: a command reaching past what the fetch could translate faults with the
+         * fetch's page fault (the commands before it ran, as the engine fetches in order). */
+        UINT32 left = off < run->code_end ? run->code_end - off : 0; /* a resumed run may start past it */
         struct swgpu_cmd_header h;
-        if (left < sizeof h)
+        if (left < sizeof h) {
+            if (run->code_end < entry->end)
+                return page_fault(&st, &run->fetch_fault);
             return fail(&st, 0, "truncated command header");
+        }
+        const BYTE *p = run->code + (off - run->code_start);
         READ_CMD(h, p);
-        if (h.size_bytes < sizeof h || (h.size_bytes % 8) != 0 || h.size_bytes > left)
+        if (h.size_bytes < sizeof h || (h.size_bytes % 8) != 0 || h.size_bytes > entry->end - off)
             return fail(&st, 0, "command size not a multiple of 8 inside the buffer");
         fault->opcode = h.opcode;
+        if (h.size_bytes > left)
+            return page_fault(&st, &run->fetch_fault);
+        /* Paging-only commands change what every address space sees (the GART, the TLBs):
+         * a process's own buffer may not issue them (issue 6; paging buffers run in physical
+         * mode, common.md). WDDM 1.x buffers keep their old freedom. */
+        if (st.root && !entry->paging &&
+            (h.opcode == SWGPU_OP_GART_MAP || h.opcode == SWGPU_OP_GART_UNMAP || h.opcode == SWGPU_OP_FLUSH_TLB)) {
+            struct swgpu_pf pf = {SWGPU_PF_PRIVILEGED, 0, 0, 0, 0, "paging-only command in a process's DMA buffer"};
+            return page_fault(&st, &pf);
+        }
 
         /* The clock is read only while a bandwidth limit is set (the common case pays nothing). */
         struct timespec start = {0, 0};
@@ -316,6 +395,14 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
             if (swgpu_gart_unmap(engine->gpu, c.first_page, c.page_count, c.dummy_page))
                 return fail(&st, SWGPU_SEGMENT_BASE(engine->gpu->aperture_id) + (UINT64)c.first_page * SWGPU_PAGE_SIZE,
                             "GART unmap outside the aperture or to an unaligned dummy page");
+            break;
+        }
+        case SWGPU_OP_FLUSH_TLB: {
+            struct swgpu_cmd_flush_tlb c;
+            if (h.size_bytes < sizeof c)
+                return fail(&st, 0, "FLUSH_TLB command too small");
+            READ_CMD(c, p);
+            swgpu_mmu_flush(engine->gpu, c.root);
             break;
         }
         default:

@@ -16,9 +16,12 @@ struct swgpu *swgpu_create(const struct swgpu_config *config)
     gpu->engine_count = config->engine_count;
     gpu->interrupt = config->interrupt;
     gpu->interrupt_context = config->interrupt_context;
+    pthread_mutex_init(&gpu->tlb_lock, NULL);
+    atomic_init(&gpu->tlb_flush_seq, 0);
     if (swgpu_memory_init(gpu, config) != 0 || swgpu_engines_start(gpu) != 0) {
         swgpu_engines_stop(gpu);
         swgpu_memory_fini(gpu);
+        pthread_mutex_destroy(&gpu->tlb_lock);
         free(gpu);
         return NULL;
     }
@@ -35,5 +38,6 @@ void swgpu_destroy(struct swgpu *gpu)
     swgpu_control_unregister(gpu);
     swgpu_engines_stop(gpu);
     swgpu_memory_fini(gpu);
+    pthread_mutex_destroy(&gpu->tlb_lock);
     free(gpu);
 }

@@ -35,7 +35,31 @@ struct swgpu_ring_entry {
     UINT64 csa_addr;      /* the context's save record (struct swgpu_csa_record), 0 = none */
     int resubmission;     /* resume from the save record if it holds this buffer's state */
     int hang;             /* wddm_swgpu_inject_hang: the engine stops in it until reset */
+    UINT64 root;          /* root page table (GpuMmu), 0 = physical mode */
+    UINT32 root_entries;
+    UINT64 dma_va;        /* with a root: the buffer's GPU VA (dma unused) */
 };
+
+/* A translation failure (mmu.c -> exec.c). */
+struct swgpu_pf {
+    UINT32 kind;          /* enum swgpu_page_fault_kind */
+    UINT32 level;
+    UINT64 va;
+    UINT64 phys;          /* the physical address that failed (SWGPU_PF_BAD_TABLE), else 0 */
+    int write;
+    const char *reason;
+};
+
+/* Translation cache of one engine (mmu.c). Engine thread only. */
+#define SWGPU_TLB_ENTRIES 64u
+struct swgpu_tlb_entry {
+    UINT64 root;          /* 0 = empty slot */
+    UINT64 vpn;           /* VA >> 12 */
+    UINT64 pte;           /* the valid leaf entry */
+};
+/* FLUSH_TLB requests remembered for engines that have not looked yet; an engine more than
+ * this many behind drops its whole TLB. */
+#define SWGPU_TLB_FLUSH_LOG 16u
 
 /* Bits of swgpu_engine.stop_request: why the command processor must look at the engine
  * between two commands (exec.c reads them with one relaxed load per command). */
@@ -50,6 +74,13 @@ struct swgpu_exec_run {
     UINT32 commands_done; /* commands of the buffer executed so far, earlier runs included */
     UINT32 stop_offset;   /* out (SWGPU_EXEC_STOPPED): first command not run */
     unsigned stop_reason; /* out: SWGPU_STOP_RESET or SWGPU_STOP_PREEMPT_MID */
+    /* The command bytes: byte `off` of the buffer is code[off - code_start], valid for
+     * off < code_end. Physical mode: the ring entry's host buffer, code_end = end. VA mode: the
+     * engine's fetch copy; code_end < end when fetching stopped at a page that does not
+     * translate (fetch_fault says why; a command reaching past code_end faults with it). */
+    const BYTE *code;
+    UINT32 code_start, code_end;
+    struct swgpu_pf fetch_fault;
 };
 enum { SWGPU_EXEC_DONE = 0, SWGPU_EXEC_FAULT = -1, SWGPU_EXEC_STOPPED = 1 };
 
@@ -93,6 +124,16 @@ struct swgpu_engine {
     atomic_uint stop_request;
     /* Commands + buffers finished (swgpu_engine_progress); written by the engine thread only. */
     _Atomic(UINT64) progress;
+
+    /* MMU (mmu.c), engine thread only: the TLB, the FLUSH_TLB sequence it has applied, and the
+     * copy of a VA-mode DMA buffer the command processor runs from. */
+    struct swgpu_tlb_entry tlb[SWGPU_TLB_ENTRIES];
+    UINT64 tlb_seen;
+    UINT32 tlb_next;   /* round-robin victim */
+    UINT32 tlb_last;   /* slot of the last hit or fill */
+    BYTE *fetch;
+    size_t fetch_cap;
+    _Atomic(UINT64) tlb_hits, tlb_misses; /* read by tests from other threads */
 };
 
 struct swgpu {
@@ -104,7 +145,25 @@ struct swgpu {
     swgpu_interrupt_fn interrupt;
     void *interrupt_context;
     struct swgpu *next;         /* process-wide instance list (control.c), under its lock */
+    /* FLUSH_TLB broadcast (mmu.c): the paging engine appends the root to the log under
+     * tlb_lock and bumps tlb_flush_seq; each engine applies what it has not seen before its
+     * next translation. */
+    pthread_mutex_t tlb_lock;
+    _Atomic(UINT64) tlb_flush_seq;
+    UINT64 tlb_flush_log[SWGPU_TLB_FLUSH_LOG]; /* [seq % N] = root flushed (0 = all); under tlb_lock */
 };
+
+/* mmu.c */
+/* Host pointer for up to `want` bytes at virtual address `va` of the address space `root`
+ * (*avail: how many, at least 1 and up to where translation or host contiguity ends), or NULL
+ * with *pf filled. */
+BYTE *swgpu_mmu_span(struct swgpu_engine *e, UINT64 root, UINT32 root_entries, UINT64 va, UINT64 want,
+                     int write, UINT64 *avail, struct swgpu_pf *pf);
+/* Fetches the VA-mode buffer of run->entry into the engine's fetch copy (run->code...). */
+void swgpu_mmu_fetch(struct swgpu_engine *e, struct swgpu_exec_run *run);
+/* SWGPU_OP_FLUSH_TLB: every engine drops its cached translations of `root` (0: all). */
+void swgpu_mmu_flush(struct swgpu *gpu, UINT64 root);
+void swgpu_mmu_engine_fini(struct swgpu_engine *e);
 
 /* memory.c */
 int swgpu_memory_init(struct swgpu *gpu, const struct swgpu_config *config);

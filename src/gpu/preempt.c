@@ -41,6 +41,13 @@ static int csa_access(struct swgpu *gpu, UINT64 addr, void *host, UINT64 n, int 
     return 0;
 }
 
+/* What names a buffer in its save record: the host address in physical mode, the VA (with the
+ * root beside it) in VA mode, where the host address is not the buffer's (issue 6). */
+static UINT64 buffer_id(const struct swgpu_ring_entry *en)
+{
+    return en->root ? en->dma_va : (UINT64)(uintptr_t)en->dma;
+}
+
 static void csa_fault(struct swgpu_engine *e, const struct swgpu_exec_run *run, UINT32 offset,
                       struct swgpu_fault *f)
 {
@@ -67,7 +74,7 @@ int swgpu_csa_begin(struct swgpu_engine *e, struct swgpu_exec_run *run, struct s
         run->csa_addr = 0;
         return 1;
     }
-    if (en->resubmission && rec.magic == SWGPU_CSA_RECORD_MAGIC && rec.dma == (UINT64)(uintptr_t)en->dma &&
+    if (en->resubmission && rec.magic == SWGPU_CSA_RECORD_MAGIC && rec.dma == buffer_id(en) && rec.root == en->root &&
         rec.end == en->end && rec.resume_offset >= en->start && rec.resume_offset < en->end) {
         run->from = rec.resume_offset;
         run->commands_done = rec.commands_done;
@@ -94,9 +101,10 @@ int swgpu_engine_boundary(struct swgpu_engine *e, struct swgpu_exec_run *run, UI
     } else if (e->preempt_mid_count && run->csa_addr) {
         struct swgpu_csa_record rec = {.magic = SWGPU_CSA_RECORD_MAGIC,
                                        .resume_offset = next_offset,
-                                       .dma = (UINT64)(uintptr_t)run->entry->dma,
+                                       .dma = buffer_id(run->entry),
                                        .end = run->entry->end,
-                                       .commands_done = run->commands_done};
+                                       .commands_done = run->commands_done,
+                                       .root = run->entry->root};
         if (csa_access(e->gpu, run->csa_addr, &rec, sizeof rec, 1) == 0) {
             run->stop_reason = SWGPU_STOP_PREEMPT_MID;
             stop = 1;

@@ -13,6 +13,9 @@
  *  - A bad address (outside its segment, or an aperture page never mapped) never crashes the
  *    process: the engine records a fault, skips the rest of that DMA buffer and still
  *    completes its fence. The KMD collects faults with swgpu_take_fault().
+ *  - GpuMmu (issue 6): a buffer submitted with a root page table runs in that virtual address
+ *    space through the engine's MMU (page-table format in swgpu_isa.h); an access that does not
+ *    translate is a fault like any other, recorded with its VA, direction, level and kind.
  */
 #ifndef SWGPU_HW_H
 #define SWGPU_HW_H
@@ -47,14 +50,33 @@ struct swgpu_config {
     void *interrupt_context;
 };
 
+/* Why an access through the MMU failed (a buffer submitted with a root page table). */
+enum swgpu_page_fault_kind {
+    SWGPU_PF_NONE = 0,        /* not a translation fault (bad command, or a physical-mode buffer) */
+    SWGPU_PF_ROOT_RANGE = 1,  /* level 0: VA beyond SWGPU_VA_BITS or root index >= NumEntries */
+    SWGPU_PF_UNMAPPED = 2,    /* level 0: the root entry is not valid (no leaf table) */
+    SWGPU_PF_INVALID_PTE = 3, /* level 1: the leaf entry is not valid (non-resident / unmapped page) */
+    SWGPU_PF_READ_ONLY = 4,   /* level 1: a write through a SWGPU_PTE_READONLY entry */
+    SWGPU_PF_BAD_TABLE = 5,   /* a table or page address of an entry is not GPU memory */
+    SWGPU_PF_PRIVILEGED = 6,  /* a paging-only opcode (GART_MAP, GART_UNMAP, FLUSH_TLB) in a
+                               * non-paging VA buffer */
+};
+
 /* One fault recorded by an engine (the rest of that DMA buffer was skipped). */
 struct swgpu_fault {
     UINT32 engine;
     UINT32 fence_id;       /* the DMA buffer's fence */
     UINT32 opcode;         /* the faulting command's opcode (or SWGPU_OP_COUNT: bad header) */
     UINT32 command_offset; /* byte offset of the faulting command in the DMA buffer */
-    UINT64 address;        /* the GPU address that could not be accessed (0: bad command) */
+    UINT64 address;        /* the GPU physical address that could not be accessed (0: bad command,
+                            * or a VA that did not translate) */
     const char *reason;    /* static string */
+    /* GpuMmu (issue 6): set for every fault of a buffer submitted with a root page table. */
+    int virtual_mode;      /* the buffer ran with a root page table */
+    UINT64 virtual_address;/* the VA accessed (virtual_mode; 0 for a bad command) */
+    int write;             /* the access was a write */
+    UINT32 page_table_level; /* level whose entry failed (0 root, 1 leaf) for SWGPU_PF_* kinds */
+    UINT32 kind;           /* enum swgpu_page_fault_kind */
 };
 
 /* Creates the GPU and starts its engine threads. NULL on bad configuration or no memory. */
@@ -85,8 +107,16 @@ struct swgpu_submission {
                              * 0 = none: the buffer can only be preempted at its end */
     int resubmission;       /* DXGK_SUBMITCOMMANDFLAGS.Resubmission: resume from the save record
                              * if it holds this buffer's state */
+    /* GpuMmu (issue 6, DxgkDdiSubmitCommandVirtual): root page table of the context's address
+     * space, 0 = physical addressing exactly as WDDM 1.x (dma is then the host address). With a
+     * root, `dma` is unused: the engine fetches bytes [start, end) of the buffer at GPU virtual
+     * address dma_va through its MMU, and every address in the buffer is a VA. csa_addr stays a
+     * GPU physical address (the save area is the engine's, not the process's). */
+    UINT64 root_page_table;
+    UINT32 root_entries;    /* NumEntries of DxgkDdiSetRootPageTable (at most 2^19) */
+    UINT64 dma_va;
 };
-/* Like swgpu_submit, with a save area. */
+/* Like swgpu_submit, with a save area (and, with a root page table, in a virtual address space). */
 int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submission *s);
 
 /* What the engine writes at csa_addr when it stops a buffer in the middle (the context's
@@ -96,9 +126,11 @@ int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submissio
 struct swgpu_csa_record {
     UINT32 magic;           /* SWGPU_CSA_RECORD_MAGIC while valid, 0 once consumed */
     UINT32 resume_offset;   /* first command not executed */
-    UINT64 dma;             /* host address of the buffer it belongs to */
+    UINT64 dma;             /* the buffer it belongs to: host address (physical mode) or GPU VA */
     UINT32 end;             /* its end offset */
     UINT32 commands_done;   /* commands of the buffer executed so far */
+    UINT64 root;            /* root page table it ran with (0: physical mode): a VA names a
+                             * buffer only inside one address space */
 };
 
 /* Preemption request (DxgkDdiPreemptCommand). The engine stops: with `mid_buffer`, after the
@@ -140,6 +172,10 @@ void swgpu_wait_idle(struct swgpu *gpu, UINT32 engine);
 /* Blocks until the engine's last completed fence is at least `fence_id` (32-bit wrap-aware),
  * or a reset dropped work (a dropped fence never completes: the wait ends instead of hanging). */
 void swgpu_wait_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id);
+
+/* Counts of the engine's MMU (tests: the TLB really caches, FLUSH_TLB really drops). */
+UINT64 swgpu_tlb_hits(struct swgpu *gpu, UINT32 engine);
+UINT64 swgpu_tlb_misses(struct swgpu *gpu, UINT32 engine);
 
 /* Takes the oldest fault recorded by `engine` not yet taken; returns 1 if one was taken. */
 int swgpu_take_fault(struct swgpu *gpu, UINT32 engine, struct swgpu_fault *out);

@@ -5,8 +5,11 @@
  * (DESIGN.md "Rules of the house").
  *
  * A buffer is a sequence of commands, each starting with swgpu_cmd_header and padded to
- * 8 bytes (size_bytes includes the header and padding). All addresses are GPU physical
- * addresses (docs/architecture.md "Memory and addresses"):
+ * 8 bytes (size_bytes includes the header and padding). In a buffer submitted without a root
+ * page table (WDDM 1.x, and every paging buffer) all addresses are GPU physical addresses
+ * (docs/architecture.md "Memory and addresses"); in a buffer submitted with one (WDDM 2.x
+ * GpuMmu, DxgkDdiSubmitCommandVirtual) every address is a GPU virtual address translated
+ * through the page tables below. A GPU physical address is:
  *   bits 63..56 = segment id (1-based, as the KMD reports segments), bits 55..0 = offset;
  *   segment id 0 = system memory, identity-mapped (the address is the host address).
  * The UMD writes 0 into an address field and records a D3DDDI_PATCHLOCATIONLIST entry whose
@@ -32,6 +35,7 @@ enum swgpu_opcode {
     SWGPU_OP_FENCE = 4,      /* KMD only: write a 64-bit value, then raise DMA_COMPLETED */
     SWGPU_OP_GART_MAP = 5,   /* paging only: map system pages into aperture pages */
     SWGPU_OP_GART_UNMAP = 6, /* paging only: point aperture pages at the dummy page */
+    SWGPU_OP_FLUSH_TLB = 7,  /* paging only: drop every engine's cached translations of a root */
     SWGPU_OP_COUNT
 };
 
@@ -97,6 +101,42 @@ struct swgpu_cmd_gart_unmap {
     UINT32 page_count;
     UINT64 dummy_page;           /* system address every unmapped page is redirected to */
 };
+
+struct swgpu_cmd_flush_tlb {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_FLUSH_TLB, size = sizeof */
+    UINT64 root;                 /* GPU physical address of the root page table; 0 = all roots */
+};
+
+/* ---- The GPU's MMU (WDDM 2.x GpuMmu model, issue 6) -------------------------------------------
+ * Two levels, 4 KiB pages, 40-bit virtual addresses (the reference KMD's DXGK_GPUMMUCAPS):
+ *   root index = VA bits 39..21 (at most 2^19 entries; a context's root has NumEntries of them,
+ *                DxgkDdiSetRootPageTable), leaf index = VA bits 20..12 (512 entries, one 4 KiB
+ *                leaf table maps 2 MiB), page offset = VA bits 11..0.
+ * Both levels use the same 64-bit entry, this GPU's own format (VidMm's DXGK_PTE never reaches
+ * the GPU: the KMD converts it, wddm-semantics §2.3 UpdatePageTable):
+ *   bits 63..12  GPU physical address of the 4 KiB page (leaf) or of the leaf table (root),
+ *                segment id in bits 63..56 as every GPU physical address (segment 0 = system)
+ *   bit 1        SWGPU_PTE_READONLY: a write through this leaf entry faults (ignored in a root
+ *                entry)
+ *   bit 0        SWGPU_PTE_VALID: clear = not present, any access faults
+ *   bits 11..2   zero.
+ * Tables are read by the engines at GPU physical addresses; the paging engine writes them with
+ * ordinary WRITE / FILL commands. Each engine caches translations (a small TLB) that only
+ * SWGPU_OP_FLUSH_TLB drops, as on hardware (wddm-semantics §2.1 FLUSH_TLB); a not-present
+ * entry is never cached. */
+#define SWGPU_PTE_VALID          0x1ull
+#define SWGPU_PTE_READONLY       0x2ull
+#define SWGPU_PTE_ADDR_MASK      (~0xFFFull)
+#define SWGPU_VA_BITS            40u
+#define SWGPU_PT_LEAF_BITS       9u
+#define SWGPU_PT_ROOT_MAX_BITS   19u
+#define SWGPU_PT_LEAF_ENTRIES    (1u << SWGPU_PT_LEAF_BITS)
+#define SWGPU_PT_ROOT_MAX_ENTRIES (1u << SWGPU_PT_ROOT_MAX_BITS)
+#define SWGPU_PT_ENTRY_BYTES     8u
+#define SWGPU_VA_LEAF_SPAN       ((UINT64)SWGPU_PAGE_SIZE << SWGPU_PT_LEAF_BITS) /* 2 MiB per leaf table */
+
+static inline UINT64 swgpu_va_root_index(UINT64 va) { return va >> 21; }
+static inline UINT32 swgpu_va_leaf_index(UINT64 va) { return (UINT32)(va >> 12) & (SWGPU_PT_LEAF_ENTRIES - 1u); }
 
 static inline UINT32 swgpu_align8(UINT32 n) { return (n + 7u) & ~7u; }
 

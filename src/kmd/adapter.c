@@ -97,6 +97,7 @@ NTSTATUS APIENTRY SwKmdStartDevice(const PVOID MiniportDeviceContext, DXGK_START
     NTSTATUS st = swkmd_caps_init(a);
     if (!NT_SUCCESS(st))
         return st; /* nothing built yet */
+    a->gpummu = swkmd_caps_gpummu(&a->caps);
 
     a->gpu = swgpu_create(&cfg);
     if (!a->gpu) {

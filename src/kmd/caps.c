@@ -121,7 +121,7 @@ static NTSTATUS query_segments(struct swkmd_adapter *a, const DXGKARG_QUERYADAPT
     return STATUS_SUCCESS;
 }
 
-static NTSTATUS query_umd_private(const DXGKARG_QUERYADAPTERINFO *q)
+static NTSTATUS query_umd_private(const struct swkmd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q)
 {
     if (q->OutputDataSize < sizeof(struct swgpu_umd_adapter_info)) {
         wddm_debug("kmd", "QueryAdapterInfo(UMDRIVERPRIVATE): OutputDataSize %u < %zu", q->OutputDataSize,
@@ -136,6 +136,8 @@ static NTSTATUS query_umd_private(const DXGKARG_QUERYADAPTERINFO *q)
     info->render_node = SWKMD_NODE_3D;
     info->copy_node = SWKMD_NODE_COPY;
     info->row_pitch_alignment = 256; /* seed 001 §7.2 */
+    info->wddm_version = a->started ? (UINT32)a->caps.WDDMVersion : 0;
+    info->gpummu = a->started && a->gpummu;
     return STATUS_SUCCESS;
 }
 
@@ -154,7 +156,11 @@ NTSTATUS APIENTRY SwKmdQueryAdapterInfo(const HANDLE hAdapter, const DXGKARG_QUE
             return STATUS_INVALID_PARAMETER;
         return query_segments(a, q);
     case DXGKQAITYPE_UMDRIVERPRIVATE:
-        return query_umd_private(q);
+        return query_umd_private(a, q);
+    case DXGKQAITYPE_GPUMMUCAPS:
+        return swkmd_query_gpummu_caps(a, q);
+    case DXGKQAITYPE_PAGETABLELEVELDESC:
+        return swkmd_query_page_table_level(a, q);
     default:
         wddm_debug("kmd", "QueryAdapterInfo: unknown type %d", (int)q->Type);
         return STATUS_INVALID_PARAMETER;

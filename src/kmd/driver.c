@@ -36,6 +36,13 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
     d->DxgkDdiQueryDependentEngineGroup = SwKmdQueryDependentEngineGroup;
     d->DxgkDdiQueryEngineStatus = SwKmdQueryEngineStatus;
     d->DxgkDdiResetEngine = SwKmdResetEngine;
+    /* GpuMmu model (issue 6): always registered; they answer STATUS_NOT_SUPPORTED (or do
+     * nothing) unless the caps select the model, so one table serves both modes. */
+    d->DxgkDdiSetRootPageTable = SwKmdSetRootPageTable;
+    d->DxgkDdiGetRootPageTableSize = SwKmdGetRootPageTableSize;
+    d->DxgkDdiSubmitCommandVirtual = SwKmdSubmitCommandVirtual;
+    d->DxgkDdiCreateProcess = SwKmdCreateProcess;
+    d->DxgkDdiDestroyProcess = SwKmdDestroyProcess;
 }
 
 NTSTATUS SwKmdDriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath)

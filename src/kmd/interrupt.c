@@ -4,14 +4,42 @@
  * DXGK_INTERRUPT_DMA_COMPLETED (completion is cumulative per node: fence F means every buffer
  * with fence <= F is done), then queues the DPC. GPU faults are reported by the hardware as
  * completed buffers plus a fault record; the KMD logs them (DMA_FAULTED is reserved for the
- * system, §8.2). Preemption answers (preempt.c) are reported as DXGK_INTERRUPT_DMA_PREEMPTED,
+ * system, §8.2). A fault of a buffer that ran in a GPU virtual address space (GpuMmu, issue 6)
+ * is also reported as DXGK_INTERRUPT_DMA_PAGE_FAULTED, before the DMA_COMPLETED of its fence. Preemption answers (preempt.c) are reported as DXGK_INTERRUPT_DMA_PREEMPTED,
  * after the node's DMA_COMPLETED. */
 #include "kmd/kmd.h"
 
 #include "common/debug.h"
 
+#include <string.h>
+
 /* Preemption answers reported per batch (the register is read again before each batch). */
 #define SWKMD_PREEMPTIONS_PER_ISR 8u
+
+/* DXGK_INTERRUPT_DMA_PAGE_FAULTED for one fault of a VA-mode buffer (wddm-semantics §8.4):
+ * FENCE_INVALID clear, the faulting buffer's fence is known. A translation fault carries its
+ * VA, direction and level (DXGK_GENERAL_ERROR_PAGE_FAULT); a malformed or privileged command
+ * is not an address fault: VA 0 and DXGK_GENERAL_ERROR_INVALID_INSTRUCTION. */
+static void notify_page_fault(struct swkmd_adapter *a, UINT32 node, const struct swgpu_fault *f)
+{
+    int address_fault = f->kind != SWGPU_PF_NONE && f->kind != SWGPU_PF_PRIVILEGED;
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA n;
+    memset(&n, 0, sizeof n);
+    n.InterruptType = DXGK_INTERRUPT_DMA_PAGE_FAULTED;
+    n.DmaPageFaulted.FaultedFenceId = f->fence_id;
+    n.DmaPageFaulted.FaultedPrimitiveAPISequenceNumber = DXGK_PRIMITIVE_API_SEQUENCE_NUMBER_UNKNOWN;
+    n.DmaPageFaulted.FaultedPipelineStage = DXGK_RENDER_PIPELINE_STAGE_UNKNOWN;
+    n.DmaPageFaulted.PageFaultFlags = (address_fault && f->write) ? DXGK_PAGE_FAULT_WRITE : (DXGK_PAGE_FAULT_FLAGS)0;
+    n.DmaPageFaulted.FaultedVirtualAddress = address_fault ? f->virtual_address : 0;
+    n.DmaPageFaulted.NodeOrdinal = node;
+    n.DmaPageFaulted.EngineOrdinal = 0;
+    n.DmaPageFaulted.PageTableLevel = address_fault ? f->page_table_level : 0;
+    n.DmaPageFaulted.FaultErrorCode.IsDeviceSpecificCode = 0;
+    n.DmaPageFaulted.FaultErrorCode.GeneralErrorCode =
+        address_fault ? DXGK_GENERAL_ERROR_PAGE_FAULT : DXGK_GENERAL_ERROR_INVALID_INSTRUCTION;
+    if (a->dxgk.DxgkCbNotifyInterrupt)
+        a->dxgk.DxgkCbNotifyInterrupt(a->dxgk.DeviceHandle, &n);
+}
 
 BOOLEAN swkmd_report_completed_fences(struct swkmd_adapter *a)
 {
@@ -23,8 +51,15 @@ BOOLEAN swkmd_report_completed_fences(struct swkmd_adapter *a)
             continue;
         struct swgpu_fault f;
         while (swgpu_take_fault(a->gpu, node, &f)) {
-            wddm_debug("kmd", "GPU fault on node %u: fence %u, opcode %u at DMA offset %u, address 0x%llx: %s", node,
-                       f.fence_id, f.opcode, f.command_offset, (unsigned long long)f.address, f.reason);
+            wddm_debug("kmd", "GPU fault on node %u: fence %u, opcode %u at DMA offset %u, address 0x%llx, VA 0x%llx: %s",
+                       node, f.fence_id, f.opcode, f.command_offset, (unsigned long long)f.address,
+                       (unsigned long long)f.virtual_address, f.reason);
+            /* A buffer of a GPU virtual address space reports its fault as WDDM 2.x does, before
+             * the DMA_COMPLETED of its fence (read below: the engine records the fault before
+             * it writes the fence register), so the kernel puts the device in error
+             * (wddm-semantics §8.4, common.md). WDDM 1.x faults stay logged only. */
+            if (f.virtual_mode)
+                notify_page_fault(a, node, &f);
             ours = TRUE;
         }
         /* Preemption answers are taken BEFORE the register is read: each answer's

@@ -43,6 +43,12 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *out);
 #define SWKMD_MAGIC_CONTEXT 0x4b54584eu    /* "NXTK" */
 #define SWKMD_MAGIC_ALLOCATION 0x4b4c4c41u /* "ALLK" */
 #define SWKMD_MAGIC_CONTEXT_RESOURCE 0x4b585443u /* "CTXK": a context allocation (context_resource.c) */
+#define SWKMD_MAGIC_PROCESS 0x4b435250u    /* "PRCK": DxgkDdiCreateProcess (gpummu.c) */
+
+/* GpuMmu model (issue 6, common.md "GpuMmu caps of the reference KMD"): two levels, the root
+ * (level 0) resizable up to 2^19 entries, 512-entry leaf tables, both in local memory. */
+#define SWKMD_GPUMMU_LEVELS 2u
+#define SWKMD_PAGE_TABLE_SEGMENT SWKMD_SEGMENT_LOCAL
 
 typedef VOID (*swkmd_interrupt_line_fn)(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
 
@@ -70,7 +76,32 @@ struct swkmd_adapter {
     atomic_int resetting[SWKMD_NODE_COUNT];
     /* swgpu_engine_progress + 1 at the node's previous DxgkDdiQueryEngineStatus (0: none). */
     _Atomic(UINT64) status_progress[SWKMD_NODE_COUNT];
+    /* The GpuMmu model is on (issue 6): the caps say WDDMVersion >= DXGKDDI_WDDMv2,
+     * VirtualAddressingSupported and GpuMmuSupported. Set at StartDevice, read-only after. */
+    bool gpummu;
 };
+
+/* gpummu.c: whether the caps select the GpuMmu model (StartDevice). */
+bool swkmd_caps_gpummu(const DXGK_DRIVERCAPS *caps);
+/* QueryAdapterInfo DXGKQAITYPE_GPUMMUCAPS / DXGKQAITYPE_PAGETABLELEVELDESC. */
+NTSTATUS swkmd_query_gpummu_caps(struct swkmd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q);
+NTSTATUS swkmd_query_page_table_level(struct swkmd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q);
+/* page_table.c: DXGK_OPERATION_UPDATE_PAGE_TABLE and DXGK_OPERATION_FLUSH_TLB. */
+NTSTATUS swkmd_build_update_page_table(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a);
+NTSTATUS swkmd_build_flush_tlb(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a);
+/* The GPU's own entry for one DXGK_PTE (swgpu_isa.h format); -1 for an entry naming a segment
+ * this GPU does not have. */
+int swkmd_pte_to_gpu(const DXGK_PTE *pte, UINT32 level, UINT64 *out);
+
+/* A process of the GpuMmu model (DxgkDdiCreateProcess): the KMD's handle comes back in
+ * UpdatePageTable.hProcess / FlushTlb.hProcess. This GPU keeps no per-process state (the root
+ * page table address names the address space), so it only identifies. */
+struct swkmd_process {
+    UINT32 magic;
+    HANDLE kernel_process;           /* DXGKARG_CREATEPROCESS.hDxgkProcess */
+    DXGK_CREATEPROCESSFLAGS flags;
+};
+struct swkmd_process *swkmd_process_from(HANDLE h);
 
 /* caps.c: the adapter's DXGK_DRIVERCAPS, defaults then the WDDM_KMD_CAPS file (StartDevice). */
 NTSTATUS swkmd_caps_init(struct swkmd_adapter *a);
@@ -92,6 +123,11 @@ struct swkmd_context {
     UINT32 node;
     DXGK_CREATECONTEXTFLAGS flags;
     struct swkmd_context_resource *save_area;   /* GPU context allocation (non-system only) */
+    /* DxgkDdiSetRootPageTable (GpuMmu): the root of the context's address space, 0 = none yet.
+     * Written by the kernel before the context's first submission and when the root moves (it
+     * does not submit for the context meanwhile); read by SubmitCommandVirtual on node threads. */
+    _Atomic(UINT64) root_page_table;
+    _Atomic(UINT32) root_entries;
 };
 
 /* Context allocations of the reference KMD (context_resource.c, seed 000): a context save area
@@ -199,5 +235,11 @@ NTSTATUS APIENTRY SwKmdRestartFromTimeout(const PVOID MiniportDeviceContext);
 NTSTATUS APIENTRY SwKmdQueryDependentEngineGroup(const HANDLE hAdapter, DXGKARG_QUERYDEPENDENTENGINEGROUP *pArgs);
 NTSTATUS APIENTRY SwKmdQueryEngineStatus(const HANDLE hAdapter, DXGKARG_QUERYENGINESTATUS *pArgs);
 NTSTATUS APIENTRY SwKmdResetEngine(const HANDLE hAdapter, DXGKARG_RESETENGINE *pArgs);
+/* GpuMmu model (gpummu.c, submit.c; issue 6). */
+VOID APIENTRY SwKmdSetRootPageTable(const HANDLE hAdapter, const DXGKARG_SETROOTPAGETABLE *pSetPageTable);
+SIZE_T APIENTRY SwKmdGetRootPageTableSize(const HANDLE hAdapter, DXGKARG_GETROOTPAGETABLESIZE *pArgs);
+NTSTATUS APIENTRY SwKmdCreateProcess(const PVOID MiniportDeviceContext, DXGKARG_CREATEPROCESS *pArgs);
+NTSTATUS APIENTRY SwKmdDestroyProcess(const PVOID MiniportDeviceContext, HANDLE KmdProcessHandle);
+NTSTATUS APIENTRY SwKmdSubmitCommandVirtual(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMANDVIRTUAL *pArgs);
 
 #endif /* SWKMD_KMD_H */

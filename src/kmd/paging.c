@@ -331,6 +331,10 @@ NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAG
     }
     case DXGK_OPERATION_INIT_CONTEXT_RESOURCE:
         return swkmd_build_init_context_resource(ad, a);
+    case DXGK_OPERATION_UPDATE_PAGE_TABLE:
+        return swkmd_build_update_page_table(ad, a);
+    case DXGK_OPERATION_FLUSH_TLB:
+        return swkmd_build_flush_tlb(ad, a);
     default:
         wddm_debug("kmd", "BuildPagingBuffer: operation %d not supported by this GPU", (int)a->Operation);
         return STATUS_NOT_SUPPORTED;

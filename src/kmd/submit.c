@@ -48,3 +48,53 @@ NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMIT
     swgpu_submit2(ad->gpu, node, &s);
     return STATUS_SUCCESS;
 }
+
+/* DxgkDdiSubmitCommandVirtual (GpuMmu model, issue 6, common.md): the DMA buffer is at
+ * DmaBufferVirtualAddress in the context's address space; the engine fetches it through its
+ * MMU with the root DxgkDdiSetRootPageTable installed. No Patch, no allocation list. A context
+ * without a root is refused (the GPU would have no address space to run it in). */
+NTSTATUS APIENTRY SwKmdSubmitCommandVirtual(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMANDVIRTUAL *a)
+{
+    struct swkmd_adapter *ad = swkmd_adapter_from(hAdapter);
+    if (!ad || !a || !ad->gpu) {
+        wddm_debug("kmd", "SubmitCommandVirtual: bad adapter, NULL arguments or adapter not started");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (!ad->gpummu) {
+        wddm_debug("kmd", "SubmitCommandVirtual: the caps do not select the GpuMmu model");
+        return STATUS_NOT_SUPPORTED;
+    }
+    struct swkmd_context *c = swkmd_context_from(a->hContext);
+    if (!c) {
+        wddm_debug("kmd", "SubmitCommandVirtual: hContext is not a context of this KMD");
+        return STATUS_INVALID_PARAMETER;
+    }
+    UINT32 node = a->NodeOrdinal;
+    if (node >= SWKMD_NODE_COUNT || node != c->node) {
+        wddm_debug("kmd", "SubmitCommandVirtual: NodeOrdinal %u is not the context's node %u", node, c->node);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (a->Flags.Paging) {
+        wddm_debug("kmd", "SubmitCommandVirtual: paging buffers run in physical mode (DxgkDdiSubmitCommand)");
+        return STATUS_INVALID_PARAMETER;
+    }
+    UINT64 root = atomic_load_explicit(&c->root_page_table, memory_order_acquire);
+    UINT32 entries = atomic_load_explicit(&c->root_entries, memory_order_relaxed);
+    if (!root) {
+        wddm_debug("kmd", "SubmitCommandVirtual: context has no root page table (DxgkDdiSetRootPageTable first)");
+        return STATUS_INVALID_PARAMETER;
+    }
+    /* Seed 000: the kernel made the context's context allocations resident first. */
+    (void)swkmd_context_resources_mapped(a->hContext);
+    struct swgpu_submission s = {.start = 0,
+                                 .end = a->Flags.NullRendering ? 0 : a->DmaBufferSize,
+                                 .fence_id = a->SubmissionFenceId,
+                                 .csa_addr = swkmd_context_csa_record_addr(a->hContext),
+                                 .resubmission = a->Flags.Resubmission,
+                                 .root_page_table = root,
+                                 .root_entries = entries,
+                                 .dma_va = a->DmaBufferVirtualAddress};
+    atomic_store_explicit(&ad->submitted_fence[node], a->SubmissionFenceId, memory_order_relaxed);
+    swgpu_submit2(ad->gpu, node, &s);
+    return STATUS_SUCCESS;
+}

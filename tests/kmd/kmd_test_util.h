@@ -39,6 +39,11 @@ struct fake_kernel {
         UINT32 completed;  /* DMA_PREEMPTED: LastCompletedFenceId */
     } events[FK_MAX_EVENTS];
     UINT32 nevents;
+    /* DMA_PAGE_FAULTED notifications (issue 6, GpuMmu): the first FK_MAX_PAGE_FAULTS payloads.
+     * Their events[] entry has fence = FaultedFenceId. */
+#define FK_MAX_PAGE_FAULTS 16
+    DXGKARGCB_NOTIFY_INTERRUPT_DATA page_faults[FK_MAX_PAGE_FAULTS];
+    UINT32 npage_faults;
     int dpc_queued;
     UINT32 dpcs;
     atomic_int drop_interrupts; /* the line is "disconnected": lost interrupts */
@@ -72,6 +77,16 @@ static NTSTATUS APIENTRY fk_destroy_context_allocation(HANDLE hAdapter, HANDLE h
     return STATUS_SUCCESS;
 }
 
+static VOID APIENTRY fk_notify_page_fault(const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
+{
+    if (fk.npage_faults < FK_MAX_PAGE_FAULTS)
+        fk.page_faults[fk.npage_faults] = *d;
+    fk.npage_faults++;
+    if (fk.nevents < FK_MAX_EVENTS)
+        fk.events[fk.nevents++] = (struct fk_event){d->InterruptType, d->DmaPageFaulted.NodeOrdinal,
+                                                    d->DmaPageFaulted.FaultedFenceId, 0};
+}
+
 static VOID APIENTRY fk_notify_interrupt(HANDLE h, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *d)
 {
     /* Called from the ISR, with isr_lock held by fk_raise_line / fk_sync. */
@@ -82,6 +97,8 @@ static VOID APIENTRY fk_notify_interrupt(HANDLE h, const DXGKARGCB_NOTIFY_INTERR
             fk.events[fk.nevents++] = (struct fk_event){d->InterruptType, d->DmaCompleted.NodeOrdinal,
                                                         d->DmaCompleted.SubmissionFenceId, 0};
     }
+    if (d->InterruptType == DXGK_INTERRUPT_DMA_PAGE_FAULTED)
+        fk_notify_page_fault(d);
     if (d->InterruptType == DXGK_INTERRUPT_DMA_PREEMPTED && d->DmaPreempted.NodeOrdinal < SWKMD_NODE_COUNT) {
         UINT32 n = d->DmaPreempted.NodeOrdinal;
         fk.preempted_count[n]++;
