@@ -109,6 +109,74 @@ typedef struct _D3DDDICB_CREATECONTEXT {
 
 typedef struct _D3DDDICB_DESTROYCONTEXT { HANDLE hContext; } D3DDDICB_DESTROYCONTEXT;
 
+/* ---- WDDM 2.x synchronisation, residency and lock callbacks (wddm-semantics §3.3, §8.5, §9.2) --
+ * A WDDM 2.x UMD synchronises the CPU with the GPU itself: a monitored fence per context, signalled
+ * from the GPU after each submission and waited on from the CPU (never by polling), and locks
+ * through pfnLock2Cb, which neither renames nor waits. Each callback is one D3DKMT thunk. */
+typedef struct _D3DDDICB_CREATESYNCHRONIZATIONOBJECT2 {
+    D3DDDI_SYNCHRONIZATIONOBJECTINFO2 Info;          /* in/out (MonitoredFence addresses are out) */
+    D3DKMT_HANDLE hSyncObject;                       /* out */
+} D3DDDICB_CREATESYNCHRONIZATIONOBJECT2;
+
+typedef struct _D3DDDICB_DESTROYSYNCHRONIZATIONOBJECT {
+    D3DKMT_HANDLE hSyncObject;
+} D3DDDICB_DESTROYSYNCHRONIZATIONOBJECT;
+
+typedef struct _D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMCPU {
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    const UINT64 *FenceValueArray;
+    HANDLE hAsyncEvent;                              /* NULL: the call blocks */
+    D3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMCPU_FLAGS Flags;
+} D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMCPU;
+
+typedef struct _D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMCPU {
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    const UINT64 *FenceValueArray;
+    D3DDDICB_SIGNALFLAGS Flags;
+} D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMCPU;
+
+typedef struct _D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMGPU {
+    HANDLE hContext;                                 /* the D3DKMT context handle */
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    union {
+        const UINT64 *MonitoredFenceValueArray;
+        UINT64 FenceValue;
+        UINT64 Reserved[8];
+    };
+} D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMGPU;
+
+typedef struct _D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU {
+    HANDLE hContext;                                 /* the D3DKMT context handle */
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    union {
+        const UINT64 *MonitoredFenceValueArray;
+        UINT64 Reserved[8];
+    };
+} D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU;
+
+/* pfnMakeResidentCb takes D3DDDI_MAKERESIDENT (d3dukmdt.h) itself; S_OK, E_PENDING (wait for
+ * PagingFenceValue), E_OUTOFMEMORY (atomic failure, NumBytesToTrim set). */
+typedef struct _D3DDDICB_EVICT {
+    UINT NumAllocations;
+    const D3DKMT_HANDLE *AllocationList;
+    D3DDDI_EVICT_FLAGS Flags;
+    UINT64 NumBytesToTrim;                           /* out */
+} D3DDDICB_EVICT;
+
+typedef struct _D3DDDICB_LOCK2 {
+    D3DKMT_HANDLE hAllocation;
+    D3DDDICB_LOCK2FLAGS Flags;                       /* no flags defined: must be 0 */
+    VOID *pData;                                     /* out */
+} D3DDDICB_LOCK2;
+
+typedef struct _D3DDDICB_UNLOCK2 {
+    D3DKMT_HANDLE hAllocation;
+} D3DDDICB_UNLOCK2;
+
 /* hDevice of every device callback is the runtime's device handle (D3D10DDI_HRTDEVICE.handle). */
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_ALLOCATECB)(HANDLE hDevice, D3DDDICB_ALLOCATE *);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_DEALLOCATECB)(HANDLE hDevice, const D3DDDICB_DEALLOCATE *);
@@ -117,6 +185,22 @@ typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_LOCKCB)(HANDLE hDevice, D3DDDICB_L
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_UNLOCKCB)(HANDLE hDevice, const D3DDDICB_UNLOCK *);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_CREATECONTEXTCB)(HANDLE hDevice, D3DDDICB_CREATECONTEXT *);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_DESTROYCONTEXTCB)(HANDLE hDevice, const D3DDDICB_DESTROYCONTEXT *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_DESTROYSYNCHRONIZATIONOBJECTCB)(HANDLE hDevice,
+                                                                       const D3DDDICB_DESTROYSYNCHRONIZATIONOBJECT *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_CREATESYNCHRONIZATIONOBJECT2CB)(HANDLE hDevice,
+                                                                       D3DDDICB_CREATESYNCHRONIZATIONOBJECT2 *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_MAKERESIDENTCB)(HANDLE hDevice, D3DDDI_MAKERESIDENT *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_EVICTCB)(HANDLE hDevice, D3DDDICB_EVICT *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMCPUCB)(
+    HANDLE hDevice, const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_SIGNALSYNCHRONIZATIONOBJECTFROMCPUCB)(
+    HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMCPU *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMGPUCB)(
+    HANDLE hDevice, const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMGPU *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_SIGNALSYNCHRONIZATIONOBJECTFROMGPUCB)(
+    HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_LOCK2CB)(HANDLE hDevice, D3DDDICB_LOCK2 *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_UNLOCK2CB)(HANDLE hDevice, const D3DDDICB_UNLOCK2 *);
 
 /* The WDK's table, with the members this model implements, in the WDK's relative order. */
 typedef struct _D3DDDI_DEVICECALLBACKS {
@@ -127,6 +211,17 @@ typedef struct _D3DDDI_DEVICECALLBACKS {
     PFND3DDDI_UNLOCKCB pfnUnlockCb;
     PFND3DDDI_CREATECONTEXTCB pfnCreateContextCb;
     PFND3DDDI_DESTROYCONTEXTCB pfnDestroyContextCb;
+    PFND3DDDI_DESTROYSYNCHRONIZATIONOBJECTCB pfnDestroySynchronizationObjectCb;
+    PFND3DDDI_CREATESYNCHRONIZATIONOBJECT2CB pfnCreateSynchronizationObject2Cb;
+    /* WDDM 2.0 members (D3D_UMD_INTERFACE_VERSION_WDDM2_0 in the WDK) */
+    PFND3DDDI_MAKERESIDENTCB pfnMakeResidentCb;
+    PFND3DDDI_EVICTCB pfnEvictCb;
+    PFND3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMCPUCB pfnWaitForSynchronizationObjectFromCpuCb;
+    PFND3DDDI_SIGNALSYNCHRONIZATIONOBJECTFROMCPUCB pfnSignalSynchronizationObjectFromCpuCb;
+    PFND3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMGPUCB pfnWaitForSynchronizationObjectFromGpuCb;
+    PFND3DDDI_SIGNALSYNCHRONIZATIONOBJECTFROMGPUCB pfnSignalSynchronizationObjectFromGpuCb;
+    PFND3DDDI_LOCK2CB pfnLock2Cb;
+    PFND3DDDI_UNLOCK2CB pfnUnlock2Cb;
 } D3DDDI_DEVICECALLBACKS;
 
 #ifdef __cplusplus

@@ -254,6 +254,130 @@ static HRESULT APIENTRY cb_DestroyContext(HANDLE hDevice, const D3DDDICB_DESTROY
     return hr == D3DDDIERR_DEVICEREMOVED ? S_OK : hr;
 }
 
+/* ---- WDDM 2.x callbacks (wddm-semantics §3.3, §8.5, §9.2): one thunk each --------------------- */
+static HRESULT APIENTRY cb_CreateSynchronizationObject2(HANDLE hDevice, D3DDDICB_CREATESYNCHRONIZATIONOBJECT2 *c)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !c)
+        return E_INVALIDARG;
+    if (rt_device_is_removed(dev))
+        return D3DDDIERR_DEVICEREMOVED;
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 k = { .hDevice = dev->km_device, .Info = c->Info };
+    HRESULT hr = thunk_result(dev, D3DKMTCreateSynchronizationObject2(&k), "pfnCreateSynchronizationObject2Cb");
+    if (SUCCEEDED(hr)) {
+        c->Info = k.Info; /* the monitored fence's CPU and GPU addresses are out parameters */
+        c->hSyncObject = k.hSyncObject;
+    }
+    return hr;
+}
+
+static HRESULT APIENTRY cb_DestroySynchronizationObject(HANDLE hDevice, const D3DDDICB_DESTROYSYNCHRONIZATIONOBJECT *d)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !d)
+        return E_INVALIDARG;
+    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT k = { .hSyncObject = d->hSyncObject };
+    HRESULT hr = thunk_result(dev, D3DKMTDestroySynchronizationObject(&k), "pfnDestroySynchronizationObjectCb");
+    return hr == D3DDDIERR_DEVICEREMOVED ? S_OK : hr; /* destruction after removal still frees */
+}
+
+static HRESULT APIENTRY cb_MakeResident(HANDLE hDevice, D3DDDI_MAKERESIDENT *m)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !m)
+        return E_INVALIDARG;
+    NTSTATUS st = D3DKMTMakeResident(m);
+    /* pfnMakeResidentCb's codes (wddm-semantics §9.2): paging still in flight is E_PENDING, which
+     * tells the UMD to wait for PagingFenceValue; an atomic failure is E_OUTOFMEMORY. */
+    if (st == STATUS_PENDING)
+        return E_PENDING;
+    return thunk_result(dev, st, "pfnMakeResidentCb");
+}
+
+static HRESULT APIENTRY cb_Evict(HANDLE hDevice, D3DDDICB_EVICT *e)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !e)
+        return E_INVALIDARG;
+    D3DKMT_EVICT k = { .hDevice = dev->km_device, .NumAllocations = e->NumAllocations,
+                       .AllocationList = e->AllocationList, .Flags = e->Flags };
+    HRESULT hr = thunk_result(dev, D3DKMTEvict(&k), "pfnEvictCb");
+    e->NumBytesToTrim = k.NumBytesToTrim;
+    return hr;
+}
+
+static HRESULT APIENTRY cb_WaitForSynchronizationObjectFromCpu(HANDLE hDevice,
+                                                              const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *w)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !w)
+        return E_INVALIDARG;
+    D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU k = {
+        .hDevice = dev->km_device, .ObjectCount = w->ObjectCount, .ObjectHandleArray = w->ObjectHandleArray,
+        .FenceValueArray = w->FenceValueArray, .hAsyncEvent = w->hAsyncEvent, .Flags = w->Flags,
+    };
+    return thunk_result(dev, D3DKMTWaitForSynchronizationObjectFromCpu(&k), "pfnWaitForSynchronizationObjectFromCpuCb");
+}
+
+static HRESULT APIENTRY cb_SignalSynchronizationObjectFromCpu(HANDLE hDevice,
+                                                             const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMCPU *s)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !s)
+        return E_INVALIDARG;
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU k = {
+        .hDevice = dev->km_device, .ObjectCount = s->ObjectCount, .ObjectHandleArray = s->ObjectHandleArray,
+        .FenceValueArray = s->FenceValueArray, .Flags = s->Flags,
+    };
+    return thunk_result(dev, D3DKMTSignalSynchronizationObjectFromCpu(&k), "pfnSignalSynchronizationObjectFromCpuCb");
+}
+
+static HRESULT APIENTRY cb_WaitForSynchronizationObjectFromGpu(HANDLE hDevice,
+                                                              const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMGPU *w)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !w)
+        return E_INVALIDARG;
+    D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU k = {
+        .hContext = km_handle(w->hContext), .ObjectCount = w->ObjectCount, .ObjectHandleArray = w->ObjectHandleArray,
+    };
+    memcpy(k.Reserved, w->Reserved, sizeof k.Reserved); /* the union: value array pointer or FenceValue */
+    return thunk_result(dev, D3DKMTWaitForSynchronizationObjectFromGpu(&k), "pfnWaitForSynchronizationObjectFromGpuCb");
+}
+
+static HRESULT APIENTRY cb_SignalSynchronizationObjectFromGpu(HANDLE hDevice,
+                                                             const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU *s)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !s)
+        return E_INVALIDARG;
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU k = {
+        .hContext = km_handle(s->hContext), .ObjectCount = s->ObjectCount, .ObjectHandleArray = s->ObjectHandleArray,
+    };
+    memcpy(k.Reserved, s->Reserved, sizeof k.Reserved);
+    return thunk_result(dev, D3DKMTSignalSynchronizationObjectFromGpu(&k), "pfnSignalSynchronizationObjectFromGpuCb");
+}
+
+static HRESULT APIENTRY cb_Lock2(HANDLE hDevice, D3DDDICB_LOCK2 *l)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !l)
+        return E_INVALIDARG;
+    D3DKMT_LOCK2 k = { .hDevice = dev->km_device, .hAllocation = l->hAllocation, .Flags = l->Flags };
+    HRESULT hr = thunk_result(dev, D3DKMTLock2(&k), "pfnLock2Cb");
+    l->pData = SUCCEEDED(hr) ? k.pData : NULL;
+    return hr;
+}
+
+static HRESULT APIENTRY cb_Unlock2(HANDLE hDevice, const D3DDDICB_UNLOCK2 *u)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !u)
+        return E_INVALIDARG;
+    D3DKMT_UNLOCK2 k = { .hDevice = dev->km_device, .hAllocation = u->hAllocation };
+    return thunk_result(dev, D3DKMTUnlock2(&k), "pfnUnlock2Cb");
+}
+
 /* ---- pfnSetErrorCb (wddm-semantics §4.2-4.4) ---------------------------------------------- */
 static VOID APIENTRY cb_SetError(D3D10DDI_HRTCORELAYER hCore, HRESULT hr)
 {
@@ -278,5 +402,15 @@ void rt_callbacks_init(struct rt_device *dev)
     dev->kt_callbacks.pfnUnlockCb = cb_Unlock;
     dev->kt_callbacks.pfnCreateContextCb = cb_CreateContext;
     dev->kt_callbacks.pfnDestroyContextCb = cb_DestroyContext;
+    dev->kt_callbacks.pfnDestroySynchronizationObjectCb = cb_DestroySynchronizationObject;
+    dev->kt_callbacks.pfnCreateSynchronizationObject2Cb = cb_CreateSynchronizationObject2;
+    dev->kt_callbacks.pfnMakeResidentCb = cb_MakeResident;
+    dev->kt_callbacks.pfnEvictCb = cb_Evict;
+    dev->kt_callbacks.pfnWaitForSynchronizationObjectFromCpuCb = cb_WaitForSynchronizationObjectFromCpu;
+    dev->kt_callbacks.pfnSignalSynchronizationObjectFromCpuCb = cb_SignalSynchronizationObjectFromCpu;
+    dev->kt_callbacks.pfnWaitForSynchronizationObjectFromGpuCb = cb_WaitForSynchronizationObjectFromGpu;
+    dev->kt_callbacks.pfnSignalSynchronizationObjectFromGpuCb = cb_SignalSynchronizationObjectFromGpu;
+    dev->kt_callbacks.pfnLock2Cb = cb_Lock2;
+    dev->kt_callbacks.pfnUnlock2Cb = cb_Unlock2;
     dev->core_callbacks.pfnSetErrorCb = cb_SetError;
 }

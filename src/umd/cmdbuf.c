@@ -49,6 +49,9 @@ HRESULT umd_flush(struct umd_device *dev)
         dev->patch_list = r.pNewPatchLocationList;
         dev->patch_size = r.NewPatchLocationListSize;
     }
+    /* UMD renaming: the fence value dev->cb_gen means "this buffer retired" (rename.c). */
+    if (dev->renaming)
+        umd_rename_signal(dev, dev->cb_gen);
     /* Either submitted or dropped: nothing is queued any more, and every resource's
      * allocation-list index is stale. */
     dev->cmd_used = 0;

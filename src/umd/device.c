@@ -32,6 +32,7 @@ static VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
     struct umd_device *dev = umd_device(hDevice);
     /* Queued work is the application's; submit it before the context goes away. */
     (void)umd_flush(dev);
+    umd_rename_device_fini(dev);
     if (dev->context_created && dev->kt.pfnDestroyContextCb) {
         D3DDDICB_DESTROYCONTEXT dc = { .hContext = dev->hContext };
         (void)dev->kt.pfnDestroyContextCb(dev->hRTDevice.handle, &dc);
@@ -134,6 +135,19 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
     dev->alloc_size = cc.AllocationListSize;
     dev->patch_list = cc.pPatchLocationList;
     dev->patch_size = cc.PatchLocationListSize;
+
+    /* The UMD renames and synchronises itself on a WDDM 2.x adapter, or when forced by
+     * WDDM_UMD_RENAMING=1 (rename.c, wddm-semantics §3.3). */
+    if (umd_renaming_wanted(ad)) {
+        hr = umd_rename_device_init(dev);
+        if (FAILED(hr)) {
+            D3DDDICB_DESTROYCONTEXT dc = { .hContext = dev->hContext };
+            if (dev->kt.pfnDestroyContextCb)
+                (void)dev->kt.pfnDestroyContextCb(dev->hRTDevice.handle, &dc);
+            dev->context_created = FALSE;
+            return hr;
+        }
+    }
 
     umd_fill_device_funcs(args->p11DeviceFuncs);
     umd_fill_context_funcs(args->p11ContextFuncs);

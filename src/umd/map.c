@@ -52,7 +52,19 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
     }
     const struct umd_subresource *sr = &res->sub[Subresource];
 
-    if (res->lock_count == 0) {
+    if (res->lock_count == 0 && dev->renaming) {
+        /* The UMD renames and synchronises itself (rename.c, wddm-semantics §3.3 "WDDM 2.x"). */
+        BYTE *data = NULL;
+        HRESULT hr = umd_rename_map(dev, res, DDIMap, Flags, &data);
+        if (FAILED(hr)) {
+            umd_map_fail(pMapped);
+            /* WASSTILLDRAWING only comes back for a DONOTWAIT map; anything but it,
+             * DEVICEREMOVED and E_OUTOFMEMORY is critical for the runtime (wddm-semantics §4.3). */
+            umd_set_error(dev, hr);
+            return;
+        }
+        res->lock_data = data;
+    } else if (res->lock_count == 0) {
         /* Work queued against the allocation must reach the kernel first, or the lock's
          * implicit synchronization cannot see it (wddm-semantics §8.1; seed 001 §8). */
         if (umd_is_queued(dev, res)) {
@@ -123,8 +135,14 @@ VOID APIENTRY umd_ResourceUnmap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hRe
     if (--res->lock_count)
         return;
     res->lock_data = NULL;
-    D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
-    HRESULT hr = dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+    HRESULT hr;
+    if (dev->renaming) {
+        D3DDDICB_UNLOCK2 u2 = { .hAllocation = res->hAllocation };
+        hr = dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u2);
+    } else {
+        D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
+        hr = dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+    }
     if (FAILED(hr)) {
         UMD_REFUSE("Unmap: pfnUnlockCb failed (0x%08x)", (unsigned)hr);
         if (hr == D3DDDIERR_DEVICEREMOVED)
@@ -141,6 +159,8 @@ BOOL APIENTRY umd_ResourceIsStagingBusy(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESO
         return TRUE;
     if (res->lock_count)
         return FALSE; /* the application holds it mapped: the GPU is not using it */
+    if (dev->renaming)
+        return umd_rename_busy(dev, res); /* from the stamp, no kernel call (rename.c) */
     /* The UMD tracks no fences (WDDM 1.x: the kernel does); ask the kernel with a lock that
      * never waits and checks every GPU use (neither ReadOnly nor WriteOnly), then give it back. */
     D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = { .DonotWait = 1 } };

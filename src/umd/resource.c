@@ -181,9 +181,16 @@ VOID APIENTRY umd_DestroyResource(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE h
     struct umd_resource *res = umd_resource(hResource);
     if (res->lock_count) {
         /* Every pfnLockCb must be paired with pfnUnlockCb (wddm-semantics §3.2 rule 13). */
-        D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
-        (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+        if (dev->renaming) {
+            D3DDDICB_UNLOCK2 u2 = { .hAllocation = res->hAllocation };
+            (void)dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u2);
+        } else {
+            D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
+            (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+        }
         res->lock_count = 0;
     }
+    /* UMD renaming: the pool's allocations belong to the same hRTResource and are freed with it. */
+    umd_rename_resource_fini(dev, res);
     umd_free_allocation(dev, res);
 }

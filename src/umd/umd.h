@@ -67,6 +67,15 @@ struct umd_device {
      * "is it referenced by unflushed work" test, no list scan). */
     UINT64 cb_gen;
     UINT64 flushes;                        /* pfnRenderCb calls made (tests, debugging) */
+
+    /* UMD renaming (rename.c; wddm-semantics §3.3 "WDDM 2.x", issue 3). The monitored fence's
+     * value N means "the command buffer of generation N retired": umd_flush signals it from the
+     * GPU with the generation it submitted, so a resource's cb_gen is its allocation's stamp. */
+    BOOL renaming;                         /* the UMD renames and synchronises itself */
+    D3DKMT_HANDLE hFence;                  /* the rendering context's monitored fence */
+    const void *fence_cpu;                 /* its read-only CPU mapping (an UINT64) */
+    UINT rename_max_instances;             /* per resource, current one included */
+    UINT64 rename_bytes;                   /* bytes of this device's extra pool instances */
 };
 
 /* ---- layout.c --------------------------------------------------------------------------------- */
@@ -110,6 +119,7 @@ struct umd_resource {
     UINT cb_index;                         /*   ... at this index */
     UINT lock_count;                       /* Maps outstanding (one pfnLockCb for all of them) */
     BYTE *lock_data;                       /* pfnLockCb's pointer while lock_count > 0 */
+    struct umd_pool *pool;                 /* UMD renaming: the retired allocations (rename.c) */
     struct swgpu_alloc_private priv;       /* what pfnAllocateCb carried to the KMD */
     struct umd_subresource sub[];          /* subresource_count entries, index = mip + slice * MipLevels */
 };
@@ -196,6 +206,22 @@ static inline BOOL umd_is_queued(const struct umd_device *dev, const struct umd_
 BOOL umd_emit_write(struct umd_device *dev, struct umd_resource *res, UINT dst_offset,
                     UINT dst_row_pitch, UINT dst_slice_pitch, UINT row_bytes, UINT rows, UINT slices,
                     const BYTE *src, UINT src_row_pitch, UINT src_slice_pitch);
+
+/* ---- rename.c: the UMD renames and synchronises itself (wddm-semantics §3.3 "WDDM 2.x") ------- */
+/* Whether a new device of this adapter runs the mode (WDDM 2.x adapter or WDDM_UMD_RENAMING=1). */
+BOOL umd_renaming_wanted(const struct umd_adapter *ad);
+/* CreateDevice / DestroyDevice: the monitored fence. */
+HRESULT umd_rename_device_init(struct umd_device *dev);
+void umd_rename_device_fini(struct umd_device *dev);
+/* umd_flush, after pfnRenderCb of generation `gen`: signal the fence with gen from the GPU. */
+void umd_rename_signal(struct umd_device *dev, UINT64 gen);
+/* Map in renaming mode (map.c calls it instead of pfnLockCb): S_OK with *data, or the HRESULT
+ * for pfnSetErrorCb (DXGI_DDI_ERR_WASSTILLDRAWING only when DONOTWAIT was given). */
+HRESULT umd_rename_map(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags, BYTE **data);
+/* True while the GPU may still use res's current allocation (ResourceIsStagingBusy). */
+BOOL umd_rename_busy(struct umd_device *dev, struct umd_resource *res);
+/* DestroyResource: forget the pool (its allocations die with the resource's hResource). */
+void umd_rename_resource_fini(struct umd_device *dev, struct umd_resource *res);
 
 /* ---- DDI entry points (filled into the tables by device.c) -------------------------------------- */
 SIZE_T APIENTRY umd_CalcPrivateResourceSize(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATERESOURCE *);
