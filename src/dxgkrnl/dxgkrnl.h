@@ -209,6 +209,11 @@ struct dxgk_packet {
     struct dxgk_allocation **held_alloc;
     UINT64 wait_seq;                  /* the context's GPU waits this packet comes after */
     UINT64 hold_seq;                  /* order among the context's held packets and signals */
+    /* GpuMmu model (sched/submit_virtual.c): a D3DKMTSubmitCommand packet has no DMA buffer of
+     * its own and no lists; the engine fetches dma_used bytes at this GPU VA through the MMU
+     * (DxgkDdiSubmitCommandVirtual). Set while the packet is built; immutable after. */
+    bool virt;
+    D3DGPU_VIRTUAL_ADDRESS va;
 };
 
 #define SCHED_TICKET_WINDOW 4096u
@@ -338,6 +343,8 @@ struct dxgk_adapter {
     pthread_cond_t tdr_cond;
     bool tdr_stop;                    /* tdr_lock */
     _Atomic UINT tdr_count;           /* recoveries done (engine or adapter) */
+    struct vidmm_gpummu *mmu;         /* GpuMmu model state (vidmm/vaspace.c), NULL on a WDDM 1.x
+                                         adapter; set at start, immutable pointer */
     UINT64 reservation[2];            /* D3DKMTChangeVideoMemoryReservation, per
                                          D3DKMT_MEMORY_SEGMENT_GROUP (vidmm/reservation.c); lock */
 };
@@ -358,6 +365,12 @@ struct dxgk_device {
                                          the list or being freed); adapter->lock */
     struct dxgk_context_allocation *context_allocations; /* device context allocations
                                          (objects/context_allocation.c); adapter->lock */
+    /* The last GPU page fault of one of its packets (DMA_PAGE_FAULTED, sched/interrupt.c):
+     * written at interrupt level under the faulting node's lock, then `faulted` set (release);
+     * the device is put in error from it under the adapter lock (dxgk_device_fault_sync_locked). */
+    D3DKMT_DEVICEPAGEFAULT_STATE fault;
+    atomic_bool fault_claimed;        /* the first fault claims `fault` (faults of two nodes race) */
+    atomic_bool faulted;
 };
 
 struct dxgk_context {
@@ -391,6 +404,9 @@ struct dxgk_context {
     UINT64 hold_seq;                  /* last hold_seq given; adapter->lock */
     struct dxgk_context_allocation *context_allocations; /* GPU context allocations
                                          (objects/context_allocation.c); adapter->lock */
+    UINT64 root_gen;                  /* GpuMmu: the root page table generation the KMD was last
+                                         given for it (DxgkDdiSetRootPageTable); its node's worker
+                                         only, after creation (vidmm/vaspace.c) */
 };
 
 /* A context allocation (DxgkCbCreateContextAllocation, seed 000, wddm-semantics §1): created by
@@ -453,6 +469,7 @@ struct dxgk_allocation {
     struct dxgk_allocation *dev_next; /* device->allocations; adapter->lock */
     struct dxgk_allocation *res_next; /* resource->allocations; adapter->lock */
     struct vidmm_instance first;      /* storage of the first instance */
+    struct vidmm_mapping *mappings;   /* its GPU VA mappings (GpuMmu, vidmm/vaspace.c); adapter->lock */
     struct dxgk_context_allocation *ctx_owner; /* the context allocation this VidMm object
                                          belongs to (no handle, not on device->allocations:
                                          objects/context_allocation.c), NULL for the
@@ -497,6 +514,10 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
 bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index,
                                      bool shared, bool existing_sysmem);
 bool dxgk_verify_context_info(DXGK_CONTEXTINFO *info);
+bool dxgk_verify_gpummu_ddi(const DRIVER_INITIALIZATION_DATA *ddi);
+bool dxgk_verify_gpummu_caps(const DXGK_GPUMMUCAPS *caps);
+bool dxgk_verify_page_table_level(const struct dxgk_adapter *a, const DXGK_PAGE_TABLE_LEVEL_DESC *l, UINT level,
+                                  UINT levels);
 
 /* vidmm/segment.c */
 bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESCRIPTOR *desc);
@@ -744,6 +765,38 @@ UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 
 /* All of them resident with their paging done (the direct-submission path may skip prepare). */
 bool dxgk_context_allocations_ready_locked(const struct dxgk_adapter *a, const struct dxgk_context *c);
 void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_context *c);
+
+/* vidmm/vaspace.c: the GpuMmu model (issue 6, wddm-semantics §9.2): GPU VA space, page tables. */
+struct vidmm_gpummu;
+struct vidmm_mapping;
+/* Adapter start on a GpuMmu adapter: queries and verifies the GpuMmu caps and levels, creates
+ * the process (DxgkDdiCreateProcess) and its root page table. No lock held. */
+NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a);
+void vidmm_gpummu_stop(struct dxgk_adapter *a);
+/* The instance of a mapped allocation moved (placed, evicted, restored): its PTEs follow, in
+ * the same paging batch. Adapter lock held. */
+NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
+                                        struct vidmm_paging_batch *batch);
+/* No allocation list says what a virtual packet touches: an instance counts as used and written
+ * by every packet device d queued so far (its contexts' last tickets), so it is neither evicted
+ * nor freed before they retired (D3DKMTEvict, destruction). Adapter lock held.
+ * FIXME(gpummu): packets held behind a GPU wait get their ticket later. */
+void vidmm_va_device_use_locked(const struct dxgk_device *d, struct vidmm_instance *in);
+/* Destruction: every mapping of alloc is unmapped (PTEs invalidated). Adapter lock held. */
+void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
+/* DxgkDdiSetRootPageTable for a new context (objects/context.c). No lock held. */
+void vidmm_va_set_root(struct dxgk_adapter *a, struct dxgk_context *c);
+/* The root page table a virtual packet prepared now must run with (adapter->lock), and the
+ * worker's DxgkDdiSetRootPageTable when its context still has an older one (no lock held,
+ * after the packet's paging wait: the grown root's content is written by then). */
+struct vidmm_root_ref { D3DGPU_PHYSICAL_ADDRESS address; UINT entries; UINT64 gen; };
+void vidmm_va_root_locked(const struct dxgk_adapter *a, struct vidmm_root_ref *r);
+void vidmm_va_switch_root(struct dxgk_adapter *a, struct dxgk_context *c, const struct vidmm_root_ref *r);
+/* The paging fence of the last page-table update: virtual packets wait for it. adapter->lock. */
+UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a);
+/* sched/interrupt.c + objects/device_state.c: a recorded page fault puts its device in error
+ * (D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT). Adapter lock held. */
+void dxgk_device_fault_sync_locked(struct dxgk_device *d);
 
 /* small helpers */
 void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */

@@ -50,10 +50,16 @@ bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *c)
     VERIFY(!mm->ParavirtualizationSupported,
            "DXGK_VIDMMCAPS.ParavirtualizationSupported is set but the KMD implements none of the GPU "
            "paravirtualization DDIs the cap requires");
-    /* FIXME(wddm2, issue 6): the GpuMmu and IoMmu models are not implemented; WDDM 1.x only. */
-    VERIFY(!mm->VirtualAddressingSupported,
-           "DXGK_VIDMMCAPS.VirtualAddressingSupported: GPU virtual addressing (WDDM 2.x GpuMmu/IoMmu) is not "
-           "implemented by this kernel yet");
+    /* Issue 6: GPU virtual addressing is a WDDM 2.0 model: the GpuMmu model is implemented
+     * (vidmm/vaspace.c); the IoMmu model is not (FIXME(iommu): refused, docs/architecture.md). */
+    VERIFY(!mm->VirtualAddressingSupported || c->WDDMVersion >= DXGKDDI_WDDMv2,
+           "DXGK_VIDMMCAPS.VirtualAddressingSupported needs DXGK_DRIVERCAPS.WDDMVersion >= 0x2000 "
+           "(DXGKDDI_WDDMv2), got 0x%x", (unsigned)c->WDDMVersion);
+    VERIFY(!mm->IoMmuSupported,
+           "DXGK_VIDMMCAPS.IoMmuSupported: the IoMmu model is not supported yet by this kernel (use "
+           "DXGK_VIDMMCAPS.GpuMmuSupported)");
+    VERIFY(!mm->GpuMmuSupported || mm->VirtualAddressingSupported,
+           "DXGK_VIDMMCAPS.GpuMmuSupported is set without DXGK_VIDMMCAPS.VirtualAddressingSupported");
     VERIFY(!s->Reserved, "DXGK_VIDSCHCAPS.Reserved must be 0 (Value 0x%08x)", s->Value);
     /* wddm-semantics §6.2 */
     VERIFY(!s->PreemptionAware || s->MultiEngineAware, "DXGK_VIDSCHCAPS.PreemptionAware is set without DXGK_VIDSCHCAPS.MultiEngineAware");
@@ -200,5 +206,58 @@ bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_AL
     VERIFY(aperture && supported && !(supported & ~aperture),
            "allocation %u: Flags2.ShareBackingStoreWithKmd with supported segment set 0x%x: only the aperture "
            "segment 0x%x is allowed (seed 002: system memory segment only)", index, supported, aperture);
+    return true;
+}
+
+/* The GpuMmu model (issue 6, common brief): the five DDIs the model calls must exist. */
+bool dxgk_verify_gpummu_ddi(const DRIVER_INITIALIZATION_DATA *d)
+{
+    VERIFY(d->DxgkDdiSetRootPageTable && d->DxgkDdiGetRootPageTableSize && d->DxgkDdiSubmitCommandVirtual &&
+               d->DxgkDdiCreateProcess && d->DxgkDdiDestroyProcess,
+           "DXGK_VIDMMCAPS.VirtualAddressingSupported + GpuMmuSupported need DxgkDdiSetRootPageTable, "
+           "DxgkDdiGetRootPageTableSize, DxgkDdiSubmitCommandVirtual, DxgkDdiCreateProcess and "
+           "DxgkDdiDestroyProcess: one is NULL");
+    return true;
+}
+
+/* DXGK_GPUMMUCAPS (issue 6): the level count, the VA width and the update mode this kernel
+ * drives. Only GPU_PHYSICAL updates (the paging engine writes the tables by physical
+ * address, common brief) are implemented. */
+bool dxgk_verify_gpummu_caps(const DXGK_GPUMMUCAPS *c)
+{
+    VERIFY(c->PageTableLevelCount >= 2 && c->PageTableLevelCount <= 4,
+           "DXGK_GPUMMUCAPS.PageTableLevelCount %u not in 2..4", c->PageTableLevelCount);
+    /* FIXME(gpummu): 3 and 4 levels are valid but not implemented (vidmm/vaspace.c). */
+    VERIFY(c->PageTableLevelCount == 2,
+           "DXGK_GPUMMUCAPS.PageTableLevelCount %u: only 2 levels are supported yet", c->PageTableLevelCount);
+    VERIFY(c->VirtualAddressBitCount >= 32 && c->VirtualAddressBitCount <= 48,
+           "DXGK_GPUMMUCAPS.VirtualAddressBitCount %u not in 32..48", c->VirtualAddressBitCount);
+    VERIFY(c->PageTableUpdateMode == DXGK_PAGETABLEUPDATE_GPU_PHYSICAL,
+           "DXGK_GPUMMUCAPS.PageTableUpdateMode %d: only DXGK_PAGETABLEUPDATE_GPU_PHYSICAL is supported",
+           (int)c->PageTableUpdateMode);
+    VERIFY(!c->Reserved, "DXGK_GPUMMUCAPS.Reserved must be 0");
+    VERIFY(!c->LargePageSupported && !c->DualPteSupported,
+           "DXGK_GPUMMUCAPS.LargePageSupported / DualPteSupported: 64 KiB pages are not supported yet");
+    return true;
+}
+
+/* DXGK_PAGE_TABLE_LEVEL_DESC of one level: sizes a multiple of 4 KiB (the root may start at
+ * 0: resizable with 2 levels), an alignment that is a power of two, segments that exist. */
+bool dxgk_verify_page_table_level(const struct dxgk_adapter *a, const DXGK_PAGE_TABLE_LEVEL_DESC *l, UINT level,
+                                  UINT levels)
+{
+    bool root = level == 0;
+    VERIFY(l->PageTableIndexBitCount >= 1 && l->PageTableIndexBitCount <= 30,
+           "DXGK_PAGE_TABLE_LEVEL_DESC[%u].PageTableIndexBitCount %u not in 1..30", level, l->PageTableIndexBitCount);
+    VERIFY(l->PageTableSizeInBytes % DXGK_PAGE_SIZE == 0 && (l->PageTableSizeInBytes || (root && levels == 2)),
+           "DXGK_PAGE_TABLE_LEVEL_DESC[%u].PageTableSizeInBytes %llu is not a positive multiple of 4096", level,
+           (unsigned long long)l->PageTableSizeInBytes);
+    VERIFY(l->PageTableAlignmentInBytes && !(l->PageTableAlignmentInBytes & (l->PageTableAlignmentInBytes - 1)),
+           "DXGK_PAGE_TABLE_LEVEL_DESC[%u].PageTableAlignmentInBytes %llu is not a power of two", level,
+           (unsigned long long)l->PageTableAlignmentInBytes);
+    VERIFY(l->PageTableSegmentId >= 1 && l->PageTableSegmentId <= a->segment_count &&
+               !a->seg[l->PageTableSegmentId - 1].aperture,
+           "DXGK_PAGE_TABLE_LEVEL_DESC[%u].PageTableSegmentId %u is not a memory segment of this adapter", level,
+           l->PageTableSegmentId);
     return true;
 }

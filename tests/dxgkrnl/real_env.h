@@ -184,4 +184,105 @@ static inline D3DKMT_DEVICEEXECUTION_STATE renv_exec_state(D3DKMT_HANDLE device)
     return gs.ExecutionState;
 }
 
+/* ---- GpuMmu model (issue 6): the reference KMD started with the GpuMmu caps ----------------- */
+#include <stdio.h>
+#include <unistd.h>
+
+/* Writes the three caps lines of the GpuMmu model (plus `extra`) to a file named by
+ * WDDM_KMD_CAPS; the next adapter start runs the GpuMmu model. */
+static inline void renv_gpummu_caps(const char *extra)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/wddm-gpummu-%d.caps", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("DXGK_DRIVERCAPS.WDDMVersion = 0x2000\n"
+          "DXGK_VIDMMCAPS.VirtualAddressingSupported = 1\n"
+          "DXGK_VIDMMCAPS.GpuMmuSupported = 1\n", f);
+    if (extra)
+        fputs(extra, f);
+    fclose(f);
+    setenv("WDDM_KMD_CAPS", path, 1);
+}
+
+/* Maps pages of an allocation at a VA VidMm picks (Protection.Write as asked). */
+static inline D3DGPU_VIRTUAL_ADDRESS renv_map(D3DKMT_HANDLE queue_or_device, D3DKMT_HANDLE alloc, UINT64 pages,
+                                              bool write)
+{
+    D3DDDI_MAPGPUVIRTUALADDRESS m = { .hPagingQueue = queue_or_device, .hAllocation = alloc, .SizeInPages = pages };
+    m.Protection.Write = write;
+    NTSTATUS st = D3DKMTMapGpuVirtualAddress(&m);
+    assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
+    assert_int_not_equal(m.VirtualAddress, 0);
+    return m.VirtualAddress;
+}
+
+static inline NTSTATUS renv_make_resident(D3DKMT_HANDLE device, D3DKMT_HANDLE *list, UINT n)
+{
+    D3DDDI_MAKERESIDENT mr = { .hPagingQueue = device, .NumAllocations = n, .AllocationList = list };
+    return D3DKMTMakeResident(&mr);
+}
+
+static inline NTSTATUS renv_evict(D3DKMT_HANDLE device, D3DKMT_HANDLE *list, UINT n)
+{
+    D3DKMT_EVICT ev = { .hDevice = device, .NumAllocations = n, .AllocationList = list };
+    return D3DKMTEvict(&ev);
+}
+
+/* A CPU pointer with D3DKMTLock2 (no renaming, no synchronisation: WDDM 2.x). */
+static inline void *renv_lock2(D3DKMT_HANDLE device, D3DKMT_HANDLE alloc)
+{
+    D3DKMT_LOCK2 l = { .hDevice = device, .hAllocation = alloc };
+    assert_int_equal(D3DKMTLock2(&l), STATUS_SUCCESS);
+    return l.pData;
+}
+
+static inline void renv_unlock2(D3DKMT_HANDLE device, D3DKMT_HANDLE alloc)
+{
+    D3DKMT_UNLOCK2 u = { .hDevice = device, .hAllocation = alloc };
+    assert_int_equal(D3DKMTUnlock2(&u), STATUS_SUCCESS);
+}
+
+/* One COPY command with GPU virtual addresses (no patching in the GpuMmu model). */
+static inline UINT renv_va_copy_cmd(void *at, D3DGPU_VIRTUAL_ADDRESS dst, D3DGPU_VIRTUAL_ADDRESS src, UINT32 bytes)
+{
+    struct swgpu_cmd_copy c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_COPY;
+    c.hdr.size_bytes = sizeof c;
+    c.row_bytes = bytes;
+    c.rows = 1;
+    c.slices = 1;
+    c.dst.addr = dst;
+    c.src.addr = src;
+    memcpy(at, &c, sizeof c);
+    return (UINT)sizeof c;
+}
+
+static inline NTSTATUS renv_submit(D3DKMT_HANDLE context, D3DGPU_VIRTUAL_ADDRESS cmds, UINT length)
+{
+    D3DKMT_SUBMITCOMMAND s = { .Commands = cmds, .CommandLength = length, .BroadcastContextCount = 1 };
+    s.BroadcastContext[0] = context;
+    return D3DKMTSubmitCommand(&s);
+}
+
+/* Waits until the context's work submitted so far completed: a monitored fence signalled by
+ * the GPU after it (the GpuMmu model has no allocation list a lock could wait on). */
+static inline void renv_finish(D3DKMT_HANDLE device, D3DKMT_HANDLE context)
+{
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = device };
+    cs.Info.Type = D3DDDI_MONITORED_FENCE;
+    assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_SUCCESS);
+    UINT64 v = 1;
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU sg = { .hContext = context, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &cs.hSyncObject,
+                                                     .MonitoredFenceValueArray = &v };
+    assert_int_equal(D3DKMTSignalSynchronizationObjectFromGpu(&sg), STATUS_SUCCESS);
+    D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU w = { .hDevice = device, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &cs.hSyncObject, .FenceValueArray = &v };
+    assert_int_equal(wddm_wait_for_synchronization_object_from_cpu_timeout(&w, 20000), STATUS_SUCCESS);
+    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT ds = { .hSyncObject = cs.hSyncObject };
+    assert_int_equal(D3DKMTDestroySynchronizationObject(&ds), STATUS_SUCCESS);
+}
+
 #endif

@@ -290,6 +290,20 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
     st = create_system_context(a);
     if (!NT_SUCCESS(st))
         goto fail;
+    /* The GpuMmu model (issue 6): its caps, levels, process and root page table; the paging
+     * node and the system context exist already (the root is zeroed by a paging FILL). */
+    if (a->caps.MemoryManagementCaps.VirtualAddressingSupported) {
+        st = vidmm_gpummu_start(a);
+        if (!NT_SUCCESS(st)) {
+            for (UINT i = 0; i < a->node_count; i++)
+                sched_wait_node_idle(&a->node[i]);
+            vidmm_paging_pool_fini(a);
+            ddi->DxgkDdiDestroyContext(a->kmd_system_context);
+            ddi->DxgkDdiDestroyDevice(a->kmd_system_device);
+            a->kmd_system_context = a->kmd_system_device = NULL;
+            goto fail;
+        }
+    }
     return STATUS_SUCCESS;
 
 fail:
@@ -317,6 +331,9 @@ static void adapter_stop(struct dxgk_adapter *a)
     for (UINT i = 0; i < a->node_count; i++)
         sched_wait_node_idle(&a->node[i]);
     dxgk_deferred_process(a, NULL, true);
+    for (UINT i = 0; i < a->node_count; i++)
+        sched_wait_node_idle(&a->node[i]);
+    vidmm_gpummu_stop(a); /* DxgkDdiDestroyProcess (issue 6) */
     if (a->kmd_system_context)
         a->driver.ddi.DxgkDdiDestroyContext(a->kmd_system_context);
     if (a->kmd_system_device)

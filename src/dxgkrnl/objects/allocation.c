@@ -155,6 +155,11 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
                                               struct dxgk_deferred **out_now)
 {
     bool idle = true;
+    /* GpuMmu (issue 6): a mapped allocation may be read by any packet its device queued before
+     * the destruction: it is freed (and unmapped) only once they retired. */
+    for (UINT i = 0; i < count && a->mmu; i++)
+        if (allocs[i]->mappings && allocs[i]->current)
+            vidmm_va_device_use_locked(dev, allocs[i]->current);
     for (UINT i = 0; i < count && idle; i++)
         for (const struct vidmm_instance *in = allocs[i]->instances; in && idle; in = in->next)
             idle = vidmm_instance_retired_locked(a, in);

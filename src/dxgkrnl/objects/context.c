@@ -98,8 +98,23 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
         st = dead ? STATUS_INVALID_PARAMETER : STATUS_NO_MEMORY;
         goto out;
     }
+    /* GpuMmu (issue 6): the context's root page table before its first submission; it has no
+     * command buffer nor lists to give: the UMD writes commands in its own GPU-virtual memory
+     * and submits them with D3DKMTSubmitCommand. */
+    vidmm_va_set_root(a, c);
     dxgk_handle_publish(c->handle);
     args->hContext = c->handle;
+    if (a->mmu) {
+        args->pCommandBuffer = NULL;
+        args->CommandBufferSize = 0;
+        args->pAllocationList = NULL;
+        args->AllocationListSize = 0;
+        args->pPatchLocationList = NULL;
+        args->PatchLocationListSize = 0;
+        args->CommandBuffer = 0;
+        st = STATUS_SUCCESS;
+        goto out;
+    }
     args->pCommandBuffer = c->cmd;
     args->CommandBufferSize = c->cmd_size;
     args->pAllocationList = c->alloc_list;

@@ -5,12 +5,23 @@
  * STATUS_DEVICE_REMOVED learns why (its GetDeviceRemovedReason): the answer is the state the
  * kernel recorded when it put the device in error (dxgk_device_set_error_locked, sched/tdr.c).
  * It therefore answers for a device in error like for any other: a lost device must still be
- * able to say why it is lost. Only EXECUTION and RESET are modelled; the present, DWM,
- * page-fault and present-queue states belong to parts of WDDM this project does not implement.
+ * able to say why it is lost. EXECUTION, RESET and PAGE_FAULT (GpuMmu, issue 6) are modelled;
+ * the present, DWM and present-queue states belong to parts of WDDM this project does not implement.
  *
  * The context priority (-7..7, 0 at creation; the range is ours, include/wddm/d3dkmthk.h) is
  * stored on the context under the adapter lock, where the scheduler reads it. */
 #include "dxgkrnl/dxgkrnl.h"
+
+#include <string.h>
+
+/* A GPU page fault recorded at interrupt level (sched/interrupt.c) loses its device: every
+ * later submission fails STATUS_DEVICE_REMOVED and EXECUTION answers ERROR_DMAPAGEFAULT
+ * (issue 6, wddm-semantics §8.4). */
+void dxgk_device_fault_sync_locked(struct dxgk_device *d)
+{
+    if (atomic_load_explicit(&d->faulted, memory_order_acquire) && NT_SUCCESS(d->error))
+        (void)dxgk_device_set_error_locked(d, STATUS_DEVICE_REMOVED, D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
+}
 
 /* Name of a D3DKMT_DEVICESTATE_TYPE for the refusal line. */
 static const char *state_type_name(D3DKMT_DEVICESTATE_TYPE t)
@@ -44,15 +55,28 @@ NTSTATUS APIENTRY D3DKMTGetDeviceState(D3DKMT_GETDEVICESTATE *args)
         /* error and exec_state are written together under the adapter lock (dxgkrnl.h): read
          * them together so a device being lost right now answers one consistent state. */
         pthread_mutex_lock(&a->lock);
+        dxgk_device_fault_sync_locked(d);
         args->ExecutionState = NT_SUCCESS(d->error) ? D3DKMT_DEVICEEXECUTION_ACTIVE : d->exec_state;
         pthread_mutex_unlock(&a->lock);
+        break;
+    case D3DKMT_DEVICESTATE_PAGE_FAULT:
+        /* Issue 6: the device's recorded GPU page fault; STATUS_NOT_FOUND when it has none. */
+        pthread_mutex_lock(&a->lock);
+        dxgk_device_fault_sync_locked(d);
+        pthread_mutex_unlock(&a->lock);
+        if (atomic_load_explicit(&d->faulted, memory_order_acquire)) {
+            args->PageFaultState = d->fault;
+        } else {
+            memset(&args->PageFaultState, 0, sizeof args->PageFaultState);
+            st = STATUS_NOT_FOUND;
+        }
         break;
     case D3DKMT_DEVICESTATE_RESET:
         /* DesktopSwitched is the only flag, and there is no desktop here: nothing to report. */
         args->ResetState.Value = 0;
         break;
     default:
-        dxgk_refuse("D3DKMTGetDeviceState: StateType %u (%s) is not supported (only EXECUTION and RESET)",
+        dxgk_refuse("D3DKMTGetDeviceState: StateType %u (%s) is not supported (only EXECUTION, RESET and PAGE_FAULT)",
                     (unsigned)args->StateType, state_type_name(args->StateType));
         st = STATUS_NOT_SUPPORTED;
         break;

@@ -40,8 +40,50 @@ VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_I
         pthread_mutex_unlock(&n->lock);
         break;
     }
+    case DXGK_INTERRUPT_DMA_PAGE_FAULTED: {
+        /* Issue 6, wddm-semantics §8.4: the packet with FaultedFenceId faulted; its device is
+         * put in error (only it: every other device keeps working). At interrupt level only the
+         * node lock is taken: the fault is recorded on the device here and turned into the
+         * device error under the adapter lock by dxgk_device_fault_sync_locked (the next
+         * submission, the worker, D3DKMTGetDeviceState). The DMA_COMPLETED that follows
+         * retires the packet as usual. */
+        UINT node = data->DmaPageFaulted.NodeOrdinal;
+        if (node >= a->node_count) {
+            dxgk_refuse("DxgkCbNotifyInterrupt: DMA_PAGE_FAULTED for node %u of %u", node, a->node_count);
+            return;
+        }
+        if (data->DmaPageFaulted.PageFaultFlags & DXGK_PAGE_FAULT_FENCE_INVALID) {
+            /* FIXME(faults): an unknown culprit needs an engine/adapter reset (TDR path). */
+            dxgk_refuse("DxgkCbNotifyInterrupt: DMA_PAGE_FAULTED with FENCE_INVALID is not handled");
+            return;
+        }
+        struct sched_node *n = &a->node[node];
+        pthread_mutex_lock(&n->lock);
+        UINT64 f64 = sched_fence_extend(atomic_load_explicit(&n->completed_fence, memory_order_relaxed),
+                                        data->DmaPageFaulted.FaultedFenceId);
+        struct dxgk_packet *p = n->inflight;
+        while (p && p->fence != f64)
+            p = p->next;
+        if (p && p->ctx) {
+            struct dxgk_device *d = p->ctx->device;
+            if (!atomic_exchange(&d->fault_claimed, true)) { /* the first fault sticks */
+                d->fault.FaultedPrimitiveAPISequenceNumber = data->DmaPageFaulted.FaultedPrimitiveAPISequenceNumber;
+                d->fault.FaultedPipelineStage = data->DmaPageFaulted.FaultedPipelineStage;
+                d->fault.FaultedBindTableEntry = data->DmaPageFaulted.FaultedBindTableEntry;
+                d->fault.PageFaultFlags = data->DmaPageFaulted.PageFaultFlags;
+                d->fault.FaultErrorCode = data->DmaPageFaulted.FaultErrorCode;
+                d->fault.FaultedVirtualAddress = data->DmaPageFaulted.FaultedVirtualAddress;
+                atomic_store_explicit(&d->faulted, true, memory_order_release);
+            }
+        } else {
+            dxgk_refuse("DxgkCbNotifyInterrupt: DMA_PAGE_FAULTED fence %u is not a render packet in flight on node %u",
+                        data->DmaPageFaulted.FaultedFenceId, node);
+        }
+        pthread_mutex_unlock(&n->lock);
+        break;
+    }
     default:
-        /* FIXME(faults): DMA_PAGE_FAULTED and the other types. */
+        /* FIXME(faults): the other interrupt types. */
         dxgk_refuse("DxgkCbNotifyInterrupt: interrupt type %d not handled", (int)data->InterruptType);
         break;
     }

@@ -61,20 +61,23 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     UINT start = p->split ? p->sub_start : 0, end = p->split ? p->sub_end : p->dma_used;
     UINT pstart = p->split ? p->patch_start : 0, plen = p->split ? p->patch_len : p->patch_count;
     bool part = p->part;
-    DXGKARG_PATCH pa = {
-        .hContext = hctx, .DmaBufferSegmentId = 0,
-        .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .pDmaBuffer = p->dma,
-        .DmaBufferSize = p->dma_capacity, .DmaBufferSubmissionStartOffset = start,
-        .DmaBufferSubmissionEndOffset = end, .pDmaBufferPrivateData = p->priv,
-        .DmaBufferPrivateDataSize = p->priv_size, .pAllocationList = p->alloc_list,
-        .AllocationListSize = p->alloc_count, .pPatchLocationList = p->patch,
-        .PatchLocationListSize = p->patch_count, .PatchLocationListSubmissionStart = pstart,
-        .PatchLocationListSubmissionLength = plen, .SubmissionFenceId = (UINT)f };
-    pa.Flags.Paging = p->paging;
-    NTSTATUS st = ddi->DxgkDdiPatch(a->miniport, &pa);
-    if (!NT_SUCCESS(st)) {
-        dxgk_refuse("verifier: DxgkDdiPatch failed 0x%08x: packet dropped", (unsigned)st);
-        goto dropped;
+    NTSTATUS st;
+    if (!p->virt) { /* GpuMmu (issue 6): no patching, the engine fetches through the MMU */
+        DXGKARG_PATCH pa = {
+            .hContext = hctx, .DmaBufferSegmentId = 0,
+            .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .pDmaBuffer = p->dma,
+            .DmaBufferSize = p->dma_capacity, .DmaBufferSubmissionStartOffset = start,
+            .DmaBufferSubmissionEndOffset = end, .pDmaBufferPrivateData = p->priv,
+            .DmaBufferPrivateDataSize = p->priv_size, .pAllocationList = p->alloc_list,
+            .AllocationListSize = p->alloc_count, .pPatchLocationList = p->patch,
+            .PatchLocationListSize = p->patch_count, .PatchLocationListSubmissionStart = pstart,
+            .PatchLocationListSubmissionLength = plen, .SubmissionFenceId = (UINT)f };
+        pa.Flags.Paging = p->paging;
+        st = ddi->DxgkDdiPatch(a->miniport, &pa);
+        if (!NT_SUCCESS(st)) {
+            dxgk_refuse("verifier: DxgkDdiPatch failed 0x%08x: packet dropped", (unsigned)st);
+            goto dropped;
+        }
     }
     /* Lazy context switching (seed 000): the hardware keeps a context's state after its command
      * completed, so the node switches only when a DMA buffer of another context enters the
@@ -119,7 +122,16 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     /* Counted before the call: a packet seen completed (a fence, a GPU signal) is counted. */
     if (!paging)
         DXGK_COUNT(a, dma_buffers_submitted, 1);
-    st = ddi->DxgkDdiSubmitCommand(a->miniport, &sc);
+    if (p->virt) {
+        DXGKARG_SUBMITCOMMANDVIRTUAL sv = {
+            .hContext = hctx, .DmaBufferVirtualAddress = p->va, .DmaBufferSize = p->dma_used,
+            .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
+            .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
+        sv.Flags = sc.Flags;
+        st = ddi->DxgkDdiSubmitCommandVirtual(a->miniport, &sv);
+    } else {
+        st = ddi->DxgkDdiSubmitCommand(a->miniport, &sc);
+    }
     if (NT_SUCCESS(st)) {
         pthread_mutex_unlock(&n->submit_lock);
         return f;
@@ -364,10 +376,20 @@ static void *node_worker(void *arg)
         pthread_mutex_unlock(&n->lock);
         UINT64 paging_fence = 0;
         bool split = false;
+        dxgk_device_fault_sync_locked(p->ctx->device); /* a page fault loses the device (issue 6) */
         NTSTATUS st = p->ctx->device->error;
         if (NT_SUCCESS(st))
             st = prepare_locked(a, p, &paging_fence);
-        if (st == STATUS_NO_MEMORY) {
+        struct vidmm_root_ref root = { 0 };
+        if (NT_SUCCESS(st) && p->virt) {
+            /* GpuMmu: no allocation list; every page-table write submitted so far runs first,
+             * with the root page table current now (a grown root's content is among them). */
+            UINT64 pt = vidmm_va_pt_fence_locked(a);
+            if (pt > paging_fence)
+                paging_fence = pt;
+            vidmm_va_root_locked(a, &root);
+        }
+        if (st == STATUS_NO_MEMORY && !p->virt) { /* a virtual packet has no list to split */
             /* Its allocations do not fit together even after the work in flight retired: VidMm
              * splits the DMA buffer (wddm-semantics §9.1, sched/split.c). */
             st = sched_split_submit_locked(a, n, p);
@@ -389,6 +411,8 @@ static void *node_worker(void *arg)
          * paging node itself the ring keeps the order. */
         if (paging_fence && a->paging_node != n->ordinal)
             sched_wait_fence(&a->node[a->paging_node], paging_fence);
+        if (!dropped && root.gen)
+            vidmm_va_switch_root(a, p->ctx, &root); /* a root that grew since its last packet */
         if (dropped)
             sched_retire_dropped(n, p);
         else if (!split) /* a split one went in parts already */

@@ -314,6 +314,11 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
     struct dxgk_device *d = c->device;
     struct dxgk_adapter *a = d->adapter;
     struct sched_node *n = &a->node[c->node];
+    if (a->mmu) { /* issue 6: no allocation / patch lists in the GpuMmu model */
+        dxgk_refuse("D3DKMTRender: the adapter runs the GpuMmu model: submit with D3DKMTSubmitCommand");
+        dxgk_object_put(&c->obj);
+        return STATUS_NOT_SUPPORTED;
+    }
     NTSTATUS st = STATUS_INVALID_PARAMETER;
     struct dxgk_allocation *stack_al[RENDER_STACK];
     struct dxgk_allocation **al = stack_al;

@@ -302,6 +302,9 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
         in->evicted = !dead_content; /* a committed backing store stays for the next eviction */
         in->backing_valid = in->evicted;
     }
+    /* GpuMmu (issue 6): the PTEs follow (Valid 0 once not resident), in this batch, after the
+     * copy out: the engine faults instead of reading a freed range. */
+    (void)vidmm_va_instance_moved_locked(a, in, batch);
     vidmm_batch_stamp_locked(batch, in, ap != 0); /* destruction (and a lock in the aperture) waits for the copy out */
     batch->evicted = true;
     DXGK_COUNT(a, evictions, 1);

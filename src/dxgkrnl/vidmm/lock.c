@@ -93,6 +93,13 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         }
     }
     D3DDDICB_LOCKFLAGS f = args->Flags;
+    if (f.Discard && a->mmu) {
+        /* wddm-semantics §3.3: with a WDDM 2.x KMD VidMm never renames; the UMD does. */
+        dxgk_refuse("D3DKMTLock: Discard on a GpuMmu (WDDM 2.x) adapter: VidMm does not rename, the UMD "
+                    "renames its own allocations (wddm-semantics §3.3); lock with D3DKMTLock2");
+        st = STATUS_NOT_SUPPORTED;
+        goto out;
+    }
     /* Rules 4 and 5: Discard neutralises IgnoreSync/DonotWait; IgnoreSync needs DonotWait. */
     bool discard = f.Discard;
     bool no_sync = !discard && f.IgnoreSync && f.DonotWait;

@@ -107,12 +107,17 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
             st = STATUS_INVALID_PARAMETER;
             break;
         }
+        bool placed = al[done]->current->segment_id != 0;
         al[done]->resident_refs++; /* pinned now: the placements below cannot evict it */
         st = vidmm_make_resident_locked(a, al[done]->current, &batch, true);
         if (!NT_SUCCESS(st)) {
             al[done]->resident_refs--;
             break;
         }
+        /* GpuMmu (issue 3): its PTEs become Valid with its first reference; a placement above
+         * wrote them already, an allocation that was placed before (a Lock2) gets them now. */
+        if (placed && al[done]->resident_refs == 1)
+            (void)vidmm_va_instance_moved_locked(a, al[done]->current, &batch);
         vidmm_touch_locked(a, al[done]->current);
         /* NotWrittenTo (D3DKMTEvict) vouches for no GPU write since this call: the backing store
          * is then still the content if it is now. */
@@ -214,6 +219,15 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
     }
     for (UINT i = 0; i < n && NT_SUCCESS(st); i++) {
         struct vidmm_instance *in = al[i]->current;
+        if (a->mmu) {
+            /* GpuMmu (issue 3, wddm-semantics §9.2): no allocation list says what the GPU
+             * touches, so the allocation counts as used (and written: any writable mapping may
+             * have been) by every packet its device queued before this Evict; it leaves its
+             * segment only once they retired (vidmm/evict.c reads these tickets). */
+            vidmm_va_device_use_locked(d, in);
+            if (!args->Flags.NotWrittenTo)
+                in->backing_valid = false;
+        }
         if (args->Flags.NotWrittenTo && not_written_to_discardable_locked(a, al[i], in))
             in->backing_valid = true; /* any later eviction is a DISCARD_CONTENT (vidmm/evict.c) */
         if (--al[i]->resident_refs == 0 && !args->Flags.EvictOnlyIfNecessary && in->segment_id &&

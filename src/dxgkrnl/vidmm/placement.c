@@ -80,18 +80,25 @@ NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
     UINT order[DXGK_MAX_SEGMENTS];
     UINT n = preference_order(a, info, order);
-    for (UINT k = 0; k < n; k++)
-        if (try_segment_locked(a, inst, order[k]))
+    /* GpuMmu (issue 6): the PTEs of a mapped allocation follow every placement. */
+    for (UINT k = 0; k < n; k++) {
+        if (try_segment_locked(a, inst, order[k])) {
+            (void)vidmm_va_instance_moved_locked(a, inst, batch); /* a failure is a KMD bug: logged */
             return STATUS_SUCCESS;
+        }
+    }
     /* Oversubscribed: evict (wddm-semantics §9.1) from the allowed segments that could ever
      * hold it, one victim at a time, retrying in the segment that gained room. */
     UINT fit[DXGK_MAX_SEGMENTS], nfit = 0;
     for (UINT k = 0; k < n; k++)
         if (a->seg[order[k] - 1].limit >= info->Size)
             fit[nfit++] = order[k];
-    for (UINT id; nfit && (id = vidmm_evict_one_locked(a, fit, nfit, batch)) != 0;)
-        if (try_segment_locked(a, inst, id))
+    for (UINT id; nfit && (id = vidmm_evict_one_locked(a, fit, nfit, batch)) != 0;) {
+        if (try_segment_locked(a, inst, id)) {
+            (void)vidmm_va_instance_moved_locked(a, inst, batch);
             return STATUS_SUCCESS;
+        }
+    }
     dxgk_refuse("vidmm: no room for %zu bytes in allowed segments 0x%x and nothing evictable there",
                 (size_t)info->Size, vidmm_allowed_segments(a, info));
     return STATUS_NO_MEMORY;

@@ -71,6 +71,7 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
 
 void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *al)
 {
+    vidmm_va_unmap_allocation_locked(a, al); /* GpuMmu: its mappings go first (issue 6) */
     struct vidmm_instance *in = al->instances;
     while (in) {
         struct vidmm_instance *next = in->next;

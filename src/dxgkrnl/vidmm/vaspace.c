@@ -1,0 +1,847 @@
+/* The GpuMmu model (WDDM 2.0; issue 6, common brief "The shared model", wddm-semantics §9.2):
+ * the process's GPU virtual address space, its page tables, and the D3DKMTReserve / Map /
+ * FreeGpuVirtualAddress thunks.
+ *
+ * One process, one VA space per adapter: this library runs in one OS process, so each GpuMmu
+ * adapter creates one KMD process (DxgkDdiCreateProcess at start, DxgkDdiDestroyProcess at
+ * stop) and every device of the adapter maps into its space. The state is one struct
+ * vidmm_gpummu hung off the adapter, so a per-process space is a matter of keying it.
+ *
+ * The space: [64 KiB, 2^VirtualAddressBitCount), page granular. Reservations and mappings are
+ * two address-sorted lists; a mapping lies either wholly inside one reservation or wholly in
+ * space no reservation covers, and never overlaps another mapping (a Map over a live mapping
+ * is refused: FIXME(gpummu) replace semantics of D3DKMTUpdateGpuVirtualAddress).
+ *
+ * The page tables (2 levels, DXGK_GPUMMUCAPS.PageTableLevelCount = 2): the root starts at one
+ * page of entries and doubles (DxgkDdiGetRootPageTableSize) when a mapping reaches beyond it
+ * (root_grow_locked; every context gets the new one by DxgkDdiSetRootPageTable before its next
+ * packet), leaf tables (PageTableSizeInBytes, one per 2^(12 + leaf bits) bytes of VA) are created
+ * on the first mapping that touches them and kept until the adapter stops. All of them are
+ * VidMm-internal ranges pinned in their level's segment (never on an LRU list), zero-filled by
+ * a paging FILL before the root entry pointing at them is written. Every change of a mapping,
+ * and every move of a mapped allocation (placement, restore, eviction: the hooks in
+ * vidmm/placement.c and vidmm/evict.c), emits DXGK_OPERATION_UPDATE_PAGE_TABLE with the
+ * DXGK_PTEs of the common brief (Valid 0 while not resident, or while no D3DKMTMakeResident
+ * reference holds it: issue 3) and DXGK_OPERATION_FLUSH_TLB on
+ * the paging node, in the batch of the operation that caused it. A virtual packet waits for
+ * every paging buffer submitted before it was prepared (vidmm_va_pt_fence_locked), so the
+ * engine never runs on a stale entry. All of it under the adapter lock. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VA_FLOOR (64ull << 10) /* the first 64 KiB are never handed out (NULL stays invalid) */
+#define PTES_PER_CALL 512u
+
+struct vidmm_mapping {
+    struct vidmm_mapping *next;          /* its list in the space, by address */
+    struct vidmm_mapping *alloc_next;    /* alloc->mappings */
+    struct dxgk_allocation *alloc;       /* NULL for a reservation (holds no reference: the
+                                            allocation unmaps itself at destruction) */
+    D3DGPU_VIRTUAL_ADDRESS va;
+    UINT64 pages;
+    UINT64 offset_pages;                 /* first page of the allocation mapped */
+    D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE prot;
+};
+
+struct vidmm_old_root {
+    struct vidmm_old_root *next;
+    UINT64 offset, size;
+};
+
+struct vidmm_leaf {
+    UINT seg;                            /* 0: no leaf table yet (root entry invalid) */
+    UINT64 offset;
+};
+
+struct vidmm_gpummu {
+    DXGK_GPUMMUCAPS caps;                /* immutable after start */
+    DXGK_PAGE_TABLE_LEVEL_DESC level[2]; /* immutable after start */
+    HANDLE kmd_process;                  /* DxgkDdiCreateProcess; immutable */
+    UINT64 va_end;                       /* 2^VirtualAddressBitCount */
+    UINT leaf_shift;                     /* VA bits below the root index */
+    UINT leaf_entries;
+    UINT root_max;                       /* 2^(VA bits - leaf span): the root's largest size */
+    UINT root_entries;                   /* the current root's entries; adapter->lock */
+    UINT root_seg;
+    UINT64 root_offset, root_size;       /* adapter->lock */
+    UINT64 root_gen;                     /* bumped when the root grows; adapter->lock */
+    struct vidmm_old_root *old_roots;    /* grown out of: kept until stop; adapter->lock */
+    struct vidmm_leaf *leaf;             /* root_max entries; adapter->lock */
+    struct vidmm_mapping *reservations;  /* adapter->lock */
+    struct vidmm_mapping *mappings;      /* adapter->lock */
+};
+
+static LONGLONG phys(const struct dxgk_adapter *a, UINT seg, UINT64 offset)
+{
+    return a->seg[seg - 1].desc.BaseAddress.QuadPart + (LONGLONG)offset;
+}
+
+static NTSTATUS query(struct dxgk_adapter *a, DXGK_QUERYADAPTERINFOTYPE type, void *in, UINT in_size, void *out,
+                      UINT out_size)
+{
+    DXGKARG_QUERYADAPTERINFO q = { .Type = type, .pInputData = in, .InputDataSize = in_size,
+                                   .pOutputData = out, .OutputDataSize = out_size };
+    return a->driver.ddi.DxgkDdiQueryAdapterInfo(a->miniport, &q);
+}
+
+/* A pinned page-table range in `seg`: evicts (as a placement would) when the segment is full. */
+static NTSTATUS table_alloc_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT seg, UINT64 size,
+                                   UINT64 align, UINT64 *offset)
+{
+    if (vidmm_segment_alloc_locked(&a->seg[seg - 1], size, align, offset))
+        return STATUS_SUCCESS;
+    for (UINT got; (got = vidmm_evict_one_locked(a, &seg, 1, b)) != 0;)
+        if (vidmm_segment_alloc_locked(&a->seg[seg - 1], size, align, offset))
+            return STATUS_SUCCESS;
+    dxgk_refuse("vidmm: no room for a %llu-byte page table in segment %u", (unsigned long long)size, seg);
+    return STATUS_NO_MEMORY;
+}
+
+/* Zero-filled by the paging engine before any entry points at it (a fresh table is all
+ * invalid entries). */
+static NTSTATUS table_zero_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT seg, UINT64 offset,
+                                  UINT64 size)
+{
+    DXGKARG_BUILDPAGINGBUFFER f = { 0 };
+    f.Operation = DXGK_OPERATION_FILL;
+    f.Fill.hAllocation = NULL;
+    f.Fill.FillSize = (SIZE_T)size;
+    f.Fill.FillPattern = 0;
+    f.Fill.Destination.SegmentId = seg;
+    f.Fill.Destination.SegmentAddress.QuadPart = phys(a, seg, offset);
+    return vidmm_paging_build_locked(b, &f, NULL);
+}
+
+static NTSTATUS pt_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT level, UINT seg,
+                                UINT64 offset, UINT start, UINT count, DXGK_PTE *ptes, bool repeat,
+                                HANDLE hallocation, D3DGPU_VIRTUAL_ADDRESS first_va)
+{
+    struct vidmm_gpummu *m = a->mmu;
+    DXGKARG_BUILDPAGINGBUFFER u = { 0 };
+    u.Operation = DXGK_OPERATION_UPDATE_PAGE_TABLE;
+    u.UpdatePageTable.PageTableLevel = level;
+    u.UpdatePageTable.hAllocation = hallocation;
+    u.UpdatePageTable.PageTableAddress.GpuPhysical = (D3DGPU_PHYSICAL_ADDRESS)phys(a, seg, offset);
+    u.UpdatePageTable.pPageTableEntries = ptes;
+    u.UpdatePageTable.StartIndex = start;
+    u.UpdatePageTable.NumPageTableEntries = count;
+    u.UpdatePageTable.Flags.Repeat = repeat;
+    u.UpdatePageTable.hProcess = m->kmd_process;
+    u.UpdatePageTable.UpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
+    u.UpdatePageTable.FirstPteVirtualAddress = first_va;
+    return vidmm_paging_build_locked(b, &u, NULL);
+}
+
+static NTSTATUS tlb_flush_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b)
+{
+    struct vidmm_gpummu *m = a->mmu;
+    DXGKARG_BUILDPAGINGBUFFER f = { 0 };
+    f.Operation = DXGK_OPERATION_FLUSH_TLB;
+    f.FlushTlb.hProcess = m->kmd_process;
+    f.FlushTlb.RootPageTableAddress = (D3DGPU_PHYSICAL_ADDRESS)phys(a, m->root_seg, m->root_offset);
+    return vidmm_paging_build_locked(b, &f, NULL);
+}
+
+/* The root grows (level 0 is resizable with 2 levels, DxgkDdiGetRootPageTableSize) to cover root
+ * index ri: a bigger root, zero-filled, gets the entries of every existing leaf table, all in
+ * the batch; contexts switch to it before their next packet, once that paging ran
+ * (vidmm_va_switch_root). The old root keeps pointing at the same leaf tables, so work
+ * already submitted with it still translates; it is kept until the adapter stops (all the
+ * old roots together are smaller than the last one). */
+static NTSTATUS root_grow_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT ri)
+{
+    struct vidmm_gpummu *m = a->mmu;
+    UINT n = m->root_entries;
+    while (n <= ri)
+        n *= 2;
+    if (n > m->root_max)
+        n = m->root_max;
+    DXGKARG_GETROOTPAGETABLESIZE rs = { .NumberOfPte = n };
+    SIZE_T bytes = a->driver.ddi.DxgkDdiGetRootPageTableSize(a->miniport, &rs);
+    if (rs.NumberOfPte < n || bytes < (SIZE_T)n * sizeof(UINT64)) {
+        dxgk_refuse("verifier: DxgkDdiGetRootPageTableSize(%u entries) answered %zu bytes / %u entries", n,
+                    (size_t)bytes, rs.NumberOfPte);
+        return STATUS_UNSUCCESSFUL;
+    }
+    UINT64 size = (bytes + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1), off = 0;
+    struct vidmm_old_root *old = malloc(sizeof *old);
+    if (!old)
+        return STATUS_NO_MEMORY;
+    NTSTATUS st = table_alloc_locked(a, b, m->root_seg, size, m->level[0].PageTableAlignmentInBytes, &off);
+    bool placed = NT_SUCCESS(st);
+    if (placed)
+        st = table_zero_locked(a, b, m->root_seg, off, size);
+    DXGK_PTE ptes[PTES_PER_CALL];
+    for (UINT i = 0; i < m->root_entries && NT_SUCCESS(st); i += PTES_PER_CALL) {
+        UINT k = m->root_entries - i < PTES_PER_CALL ? m->root_entries - i : PTES_PER_CALL;
+        bool any = false;
+        for (UINT j = 0; j < k; j++) {
+            const struct vidmm_leaf *l = &m->leaf[i + j];
+            ptes[j] = (DXGK_PTE){ 0 };
+            if (l->seg) {
+                ptes[j].Valid = 1;
+                ptes[j].Segment = l->seg;
+                ptes[j].PageTableAddress = l->offset / DXGK_PAGE_SIZE;
+                any = true;
+            }
+        }
+        if (any)
+            st = pt_write_locked(a, b, 0, m->root_seg, off, i, k, ptes, false, NULL,
+                                 (D3DGPU_VIRTUAL_ADDRESS)i << m->leaf_shift);
+    }
+    if (!NT_SUCCESS(st)) {
+        free(old);
+        if (placed)
+            vidmm_segment_free_locked(&a->seg[m->root_seg - 1], off, size);
+        return st;
+    }
+    old->offset = m->root_offset;
+    old->size = m->root_size;
+    old->next = m->old_roots;
+    m->old_roots = old;
+    m->root_offset = off;
+    m->root_size = size;
+    m->root_entries = n;
+    m->root_gen++;
+    return STATUS_SUCCESS;
+}
+
+/* The leaf table of root index ri, created (zeroed, then linked from the root) on demand. */
+static NTSTATUS leaf_get_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT ri)
+{
+    struct vidmm_gpummu *m = a->mmu;
+    struct vidmm_leaf *l = &m->leaf[ri];
+    if (l->seg)
+        return STATUS_SUCCESS;
+    NTSTATUS st = ri < m->root_entries ? STATUS_SUCCESS : root_grow_locked(a, b, ri);
+    if (!NT_SUCCESS(st))
+        return st;
+    const DXGK_PAGE_TABLE_LEVEL_DESC *d = &m->level[1];
+    UINT64 off;
+    st = table_alloc_locked(a, b, d->PageTableSegmentId, d->PageTableSizeInBytes,
+                                     d->PageTableAlignmentInBytes, &off);
+    if (!NT_SUCCESS(st))
+        return st;
+    st = table_zero_locked(a, b, d->PageTableSegmentId, off, d->PageTableSizeInBytes);
+    DXGK_PTE root = { 0 };
+    root.Valid = 1;
+    root.Segment = d->PageTableSegmentId;
+    root.PageTableAddress = off / DXGK_PAGE_SIZE;
+    if (NT_SUCCESS(st))
+        st = pt_write_locked(a, b, 0, m->root_seg, m->root_offset, ri, 1, &root, false, NULL,
+                             (D3DGPU_VIRTUAL_ADDRESS)ri << m->leaf_shift);
+    if (!NT_SUCCESS(st)) {
+        vidmm_segment_free_locked(&a->seg[d->PageTableSegmentId - 1], off, d->PageTableSizeInBytes);
+        return st;
+    }
+    l->seg = d->PageTableSegmentId;
+    l->offset = off;
+    return STATUS_SUCCESS;
+}
+
+/* The DXGK_PTE of page `page` of a mapping (common brief): Valid while the allocation is
+ * resident and the mapping is accessible; ReadOnly without Protection.Write. */
+static DXGK_PTE leaf_pte(const struct vidmm_mapping *map, UINT64 page, bool clear)
+{
+    DXGK_PTE p = { 0 };
+    const struct vidmm_instance *in = map->alloc ? map->alloc->current : NULL;
+    /* WDDM 2.x residency (issue 3, wddm-semantics §9.2): only what a device made resident is
+     * reachable; placed for another reason (a Lock2) without MakeResident, it still faults. */
+    if (clear || !in || !in->segment_id || map->prot.NoAccess || !map->alloc->resident_refs)
+        return p;
+    p.Valid = 1;
+    p.ReadOnly = !map->prot.Write;
+    p.Segment = in->segment_id;
+    p.PageAddress = in->offset / DXGK_PAGE_SIZE + map->offset_pages + page;
+    return p;
+}
+
+/* Writes the leaf entries of a mapping (clear: invalid entries), then flushes the TLB. */
+static NTSTATUS mapping_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b,
+                                     const struct vidmm_mapping *map, bool clear)
+{
+    struct vidmm_gpummu *m = a->mmu;
+    DXGK_PTE ptes[PTES_PER_CALL];
+    UINT64 page = 0;
+    NTSTATUS st = STATUS_SUCCESS;
+    while (page < map->pages && NT_SUCCESS(st)) {
+        D3DGPU_VIRTUAL_ADDRESS va = map->va + page * DXGK_PAGE_SIZE;
+        UINT ri = (UINT)(va >> m->leaf_shift);
+        UINT li = (UINT)((va >> 12) & (m->leaf_entries - 1));
+        UINT n = m->leaf_entries - li;
+        if (n > PTES_PER_CALL)
+            n = PTES_PER_CALL;
+        if (n > map->pages - page)
+            n = (UINT)(map->pages - page);
+        if (clear && !m->leaf[ri].seg) { /* no table: the root entry is invalid already */
+            page += n;
+            continue;
+        }
+        st = leaf_get_locked(a, b, ri);
+        if (!NT_SUCCESS(st))
+            break;
+        for (UINT i = 0; i < n; i++)
+            ptes[i] = leaf_pte(map, page + i, clear);
+        st = pt_write_locked(a, b, 1, m->leaf[ri].seg, m->leaf[ri].offset, li, n, ptes, false,
+                             map->alloc ? map->alloc->info.hAllocation : NULL, va);
+        page += n;
+    }
+    if (NT_SUCCESS(st))
+        st = tlb_flush_locked(a, b);
+    return st;
+}
+
+NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
+                                        struct vidmm_paging_batch *batch)
+{
+    if (!a->mmu || inst != inst->alloc->current)
+        return STATUS_SUCCESS;
+    NTSTATUS st = STATUS_SUCCESS;
+    for (struct vidmm_mapping *map = inst->alloc->mappings; map && NT_SUCCESS(st); map = map->alloc_next)
+        st = mapping_write_locked(a, batch, map, false);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("vidmm: page-table update after a move of allocation 0x%08x failed 0x%08x",
+                    inst->alloc->handle, (unsigned)st);
+    return st;
+}
+
+void vidmm_va_device_use_locked(const struct dxgk_device *d, struct vidmm_instance *in)
+{
+    for (const struct dxgk_context *c = d->contexts; c; c = c->dev_next) {
+        if (c->last_ticket > in->last_use[c->node])
+            in->last_use[c->node] = c->last_ticket;
+        if (c->last_ticket > in->last_write[c->node])
+            in->last_write[c->node] = c->last_ticket;
+    }
+}
+
+UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a)
+{
+    /* Every paging buffer submitted so far: the page-table writes a virtual packet may depend
+     * on are among them (batches are flushed before the adapter lock is let go). */
+    struct sched_node *pn = (struct sched_node *)&a->node[a->paging_node];
+    pthread_mutex_lock(&pn->lock);
+    UINT64 f = pn->submitted_fence;
+    pthread_mutex_unlock(&pn->lock);
+    return f;
+}
+
+/* ---- the address space ---------------------------------------------------------------------- */
+static bool overlaps(const struct vidmm_mapping *list, UINT64 start, UINT64 size, UINT64 *end_of)
+{
+    for (const struct vidmm_mapping *r = list; r; r = r->next) {
+        UINT64 rend = r->va + r->pages * DXGK_PAGE_SIZE;
+        if (r->va < start + size && start < rend) {
+            if (end_of)
+                *end_of = rend;
+            return true;
+        }
+    }
+    return false;
+}
+
+static const struct vidmm_mapping *containing(const struct vidmm_mapping *list, UINT64 start, UINT64 size)
+{
+    for (const struct vidmm_mapping *r = list; r; r = r->next)
+        if (r->va <= start && start + size <= r->va + r->pages * DXGK_PAGE_SIZE)
+            return r;
+    return NULL;
+}
+
+/* Lowest free address in [lo, hi) for size bytes that no reservation or mapping covers. */
+static bool find_free(const struct vidmm_gpummu *m, UINT64 lo, UINT64 hi, UINT64 size, UINT64 *out)
+{
+    UINT64 cand = lo;
+    for (;;) {
+        if (cand + size > hi || cand + size < cand)
+            return false;
+        UINT64 end;
+        if (overlaps(m->reservations, cand, size, &end) || overlaps(m->mappings, cand, size, &end)) {
+            cand = end;
+            continue;
+        }
+        *out = cand;
+        return true;
+    }
+}
+
+static void list_insert(struct vidmm_mapping **list, struct vidmm_mapping *x)
+{
+    while (*list && (*list)->va < x->va)
+        list = &(*list)->next;
+    x->next = *list;
+    *list = x;
+}
+
+static void list_remove(struct vidmm_mapping **list, struct vidmm_mapping *x)
+{
+    while (*list && *list != x)
+        list = &(*list)->next;
+    if (*list)
+        *list = x->next;
+}
+
+/* [lo, hi) from Minimum/MaximumAddress (0 = no limit), clipped to the space. */
+static bool range_bounds(const struct vidmm_gpummu *m, UINT64 min, UINT64 max, UINT64 *lo, UINT64 *hi,
+                         const char *who)
+{
+    *lo = min < VA_FLOOR ? VA_FLOOR : min;
+    *hi = max == 0 || max > m->va_end ? m->va_end : max;
+    if (min % DXGK_PAGE_SIZE || max % DXGK_PAGE_SIZE || *lo >= *hi) {
+        dxgk_refuse("%s: MinimumAddress 0x%llx / MaximumAddress 0x%llx not page aligned or empty in [0x%llx, 0x%llx)",
+                    who, (unsigned long long)min, (unsigned long long)max, (unsigned long long)VA_FLOOR,
+                    (unsigned long long)m->va_end);
+        return false;
+    }
+    return true;
+}
+
+static void mapping_unlink_locked(struct dxgk_adapter *a, struct vidmm_mapping *map)
+{
+    list_remove(&a->mmu->mappings, map);
+    if (map->alloc) {
+        struct vidmm_mapping **pp = &map->alloc->mappings;
+        while (*pp && *pp != map)
+            pp = &(*pp)->alloc_next;
+        if (*pp)
+            *pp = map->alloc_next;
+    }
+}
+
+/* Unmaps (invalid PTEs + TLB flush in b) and frees a mapping. */
+static void mapping_destroy_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, struct vidmm_mapping *map)
+{
+    mapping_unlink_locked(a, map);
+    NTSTATUS st = mapping_write_locked(a, b, map, true);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("vidmm: invalidating VA 0x%llx failed 0x%08x", (unsigned long long)map->va, (unsigned)st);
+    free(map);
+}
+
+void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc)
+{
+    if (!a->mmu || !alloc->mappings)
+        return;
+    struct vidmm_paging_batch b;
+    vidmm_batch_init(&b, a);
+    while (alloc->mappings)
+        mapping_destroy_locked(a, &b, alloc->mappings);
+    vidmm_paging_flush_locked(&b);
+}
+
+/* ---- start / stop ---------------------------------------------------------------------------- */
+NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
+{
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    if (!dxgk_verify_gpummu_ddi(ddi))
+        return STATUS_UNSUCCESSFUL;
+    struct vidmm_gpummu *m = calloc(1, sizeof *m);
+    if (!m)
+        return STATUS_NO_MEMORY;
+    NTSTATUS st;
+    DXGK_QUERYGPUMMUCAPSIN cin = { .PhysicalAdapterIndex = 0 };
+    st = query(a, DXGKQAITYPE_GPUMMUCAPS, &cin, sizeof cin, &m->caps, sizeof m->caps);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiQueryAdapterInfo(DXGKQAITYPE_GPUMMUCAPS) failed 0x%08x", (unsigned)st);
+        goto fail;
+    }
+    if (!dxgk_verify_gpummu_caps(&m->caps)) {
+        st = STATUS_UNSUCCESSFUL;
+        goto fail;
+    }
+    for (UINT l = 0; l < m->caps.PageTableLevelCount; l++) {
+        DXGK_QUERYPAGETABLELEVELIN lin = { .PageTableLevel = l };
+        st = query(a, DXGKQAITYPE_PAGETABLELEVELDESC, &lin, sizeof lin, &m->level[l], sizeof m->level[l]);
+        if (!NT_SUCCESS(st)) {
+            dxgk_refuse("adapter start: DxgkDdiQueryAdapterInfo(DXGKQAITYPE_PAGETABLELEVELDESC, level %u) failed 0x%08x",
+                        l, (unsigned)st);
+            goto fail;
+        }
+        if (!dxgk_verify_page_table_level(a, &m->level[l], l, m->caps.PageTableLevelCount)) {
+            st = STATUS_UNSUCCESSFUL;
+            goto fail;
+        }
+    }
+    m->leaf_entries = 1u << m->level[1].PageTableIndexBitCount;
+    m->leaf_shift = 12 + m->level[1].PageTableIndexBitCount;
+    if (m->level[1].PageTableSizeInBytes < (UINT64)m->leaf_entries * sizeof(UINT64) ||
+        m->leaf_shift >= m->caps.VirtualAddressBitCount ||
+        m->caps.VirtualAddressBitCount - m->leaf_shift > m->level[0].PageTableIndexBitCount) {
+        dxgk_refuse("verifier: DXGK_PAGE_TABLE_LEVEL_DESC: leaf %u entries in %llu bytes, root %u index bits do "
+                    "not cover DXGK_GPUMMUCAPS.VirtualAddressBitCount %u", m->leaf_entries,
+                    (unsigned long long)m->level[1].PageTableSizeInBytes, m->level[0].PageTableIndexBitCount,
+                    m->caps.VirtualAddressBitCount);
+        st = STATUS_UNSUCCESSFUL;
+        goto fail;
+    }
+    m->va_end = 1ull << m->caps.VirtualAddressBitCount;
+    /* The root starts with one page of entries (the level's initial size when it gives one)
+     * and grows with the first mapping beyond it (root_grow_locked). */
+    m->root_max = 1u << (m->caps.VirtualAddressBitCount - m->leaf_shift);
+    m->root_entries = (UINT)(m->level[0].PageTableSizeInBytes / sizeof(UINT64));
+    if (m->root_entries < DXGK_PAGE_SIZE / sizeof(UINT64))
+        m->root_entries = DXGK_PAGE_SIZE / sizeof(UINT64);
+    if (m->root_entries > m->root_max)
+        m->root_entries = m->root_max;
+    m->root_gen = 1;
+    DXGKARG_GETROOTPAGETABLESIZE rs = { .NumberOfPte = m->root_entries };
+    SIZE_T bytes = ddi->DxgkDdiGetRootPageTableSize(a->miniport, &rs);
+    if (rs.NumberOfPte < m->root_entries || bytes < (SIZE_T)m->root_entries * sizeof(UINT64)) {
+        dxgk_refuse("verifier: DxgkDdiGetRootPageTableSize(%u entries) answered %zu bytes / %u entries",
+                    m->root_entries, (size_t)bytes, rs.NumberOfPte);
+        st = STATUS_UNSUCCESSFUL;
+        goto fail;
+    }
+    m->root_size = (bytes + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
+    m->root_seg = m->level[0].PageTableSegmentId;
+    m->leaf = calloc(m->root_max, sizeof *m->leaf);
+    if (!m->leaf) {
+        st = STATUS_NO_MEMORY;
+        goto fail;
+    }
+    DXGKARG_CREATEPROCESS cp = { .hDxgkProcess = (HANDLE)m };
+    st = ddi->DxgkDdiCreateProcess(a->miniport, &cp);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiCreateProcess failed 0x%08x", (unsigned)st);
+        goto fail;
+    }
+    m->kmd_process = cp.hKmdProcess;
+    a->mmu = m;
+    struct vidmm_paging_batch b;
+    vidmm_batch_init(&b, a);
+    pthread_mutex_lock(&a->lock);
+    st = table_alloc_locked(a, &b, m->root_seg, m->root_size, m->level[0].PageTableAlignmentInBytes, &m->root_offset);
+    if (NT_SUCCESS(st)) {
+        st = table_zero_locked(a, &b, m->root_seg, m->root_offset, m->root_size);
+        if (!NT_SUCCESS(st))
+            vidmm_segment_free_locked(&a->seg[m->root_seg - 1], m->root_offset, m->root_size);
+    }
+    vidmm_paging_flush_locked(&b);
+    pthread_mutex_unlock(&a->lock);
+    if (!NT_SUCCESS(st)) {
+        a->mmu = NULL;
+        ddi->DxgkDdiDestroyProcess(a->miniport, m->kmd_process);
+        goto fail;
+    }
+    /* Zeroed before any context can point at it (DxgkDdiSetRootPageTable). */
+    if (b.fence)
+        sched_wait_fence(&a->node[a->paging_node], b.fence);
+    return STATUS_SUCCESS;
+fail:
+    free(m->leaf);
+    free(m);
+    return NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
+}
+
+void vidmm_gpummu_stop(struct dxgk_adapter *a)
+{
+    struct vidmm_gpummu *m = a->mmu;
+    if (!m)
+        return;
+    pthread_mutex_lock(&a->lock);
+    while (m->mappings) {
+        struct vidmm_mapping *x = m->mappings;
+        mapping_unlink_locked(a, x);
+        free(x);
+    }
+    while (m->reservations) {
+        struct vidmm_mapping *x = m->reservations;
+        m->reservations = x->next;
+        free(x);
+    }
+    while (m->old_roots) {
+        struct vidmm_old_root *o = m->old_roots;
+        m->old_roots = o->next;
+        vidmm_segment_free_locked(&a->seg[m->root_seg - 1], o->offset, o->size);
+        free(o);
+    }
+    for (UINT i = 0; i < m->root_entries; i++)
+        if (m->leaf[i].seg)
+            vidmm_segment_free_locked(&a->seg[m->leaf[i].seg - 1], m->leaf[i].offset,
+                                      m->level[1].PageTableSizeInBytes);
+    vidmm_segment_free_locked(&a->seg[m->root_seg - 1], m->root_offset, m->root_size);
+    a->mmu = NULL;
+    pthread_mutex_unlock(&a->lock);
+    a->driver.ddi.DxgkDdiDestroyProcess(a->miniport, m->kmd_process);
+    free(m->leaf);
+    free(m);
+}
+
+void vidmm_va_root_locked(const struct dxgk_adapter *a, struct vidmm_root_ref *r)
+{
+    const struct vidmm_gpummu *m = a->mmu;
+    r->address = (D3DGPU_PHYSICAL_ADDRESS)phys(a, m->root_seg, m->root_offset);
+    r->entries = m->root_entries;
+    r->gen = m->root_gen;
+}
+
+void vidmm_va_switch_root(struct dxgk_adapter *a, struct dxgk_context *c, const struct vidmm_root_ref *r)
+{
+    if (c->root_gen == r->gen)
+        return;
+    DXGKARG_SETROOTPAGETABLE s = { .hContext = c->kmd, .Address = r->address, .NumEntries = r->entries };
+    a->driver.ddi.DxgkDdiSetRootPageTable(a->miniport, &s);
+    c->root_gen = r->gen;
+}
+
+void vidmm_va_set_root(struct dxgk_adapter *a, struct dxgk_context *c)
+{
+    if (!a->mmu)
+        return;
+    struct vidmm_root_ref r;
+    pthread_mutex_lock(&a->lock);
+    vidmm_va_root_locked(a, &r);
+    pthread_mutex_unlock(&a->lock);
+    vidmm_va_switch_root(a, c, &r);
+}
+
+/* ---- the thunks ------------------------------------------------------------------------------ */
+NTSTATUS APIENTRY D3DKMTReserveGpuVirtualAddress(D3DDDI_RESERVEGPUVIRTUALADDRESS *args)
+{
+    static const char who[] = "D3DKMTReserveGpuVirtualAddress";
+    if (!args) {
+        dxgk_refuse("%s: NULL arguments", who);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
+    if (!a) {
+        dxgk_refuse("%s: invalid adapter handle 0x%08x", who, args->hAdapter);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct vidmm_gpummu *m = a->mmu;
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    UINT64 lo, hi, va = 0;
+    if (!m) {
+        dxgk_refuse("%s: the adapter runs the WDDM 1.x model (no DXGK_VIDMMCAPS.GpuMmuSupported)", who);
+        st = STATUS_NOT_SUPPORTED;
+        goto out;
+    }
+    if (!args->Size || args->Size % DXGK_PAGE_SIZE || args->BaseAddress % DXGK_PAGE_SIZE) {
+        dxgk_refuse("%s: Size 0x%llx / BaseAddress 0x%llx not a positive page multiple", who,
+                    (unsigned long long)args->Size, (unsigned long long)args->BaseAddress);
+        goto out;
+    }
+    if (args->ReservationType > D3DDDIGPUVIRTUALADDRESS_RESERVE_NO_COMMIT) {
+        dxgk_refuse("%s: ReservationType %d unknown", who, (int)args->ReservationType);
+        goto out;
+    }
+    if (args->ReservationType == D3DDDIGPUVIRTUALADDRESS_RESERVE_ZERO && !m->caps.ZeroInPteSupported) {
+        dxgk_refuse("%s: D3DDDIGPUVIRTUALADDRESS_RESERVE_ZERO needs DXGK_GPUMMUCAPS.ZeroInPteSupported", who);
+        st = STATUS_NOT_SUPPORTED;
+        goto out;
+    }
+    if (!range_bounds(m, args->MinimumAddress, args->MaximumAddress, &lo, &hi, who))
+        goto out;
+    struct vidmm_mapping *r = calloc(1, sizeof *r);
+    if (!r) {
+        st = STATUS_NO_MEMORY;
+        goto out;
+    }
+    pthread_mutex_lock(&a->lock);
+    bool ok;
+    if (args->BaseAddress) {
+        va = args->BaseAddress;
+        ok = va >= VA_FLOOR && va + args->Size <= m->va_end && va + args->Size > va &&
+             !overlaps(m->reservations, va, args->Size, NULL) && !overlaps(m->mappings, va, args->Size, NULL);
+    } else {
+        ok = find_free(m, lo, hi, args->Size, &va);
+    }
+    if (ok) {
+        r->va = va;
+        r->pages = args->Size / DXGK_PAGE_SIZE;
+        list_insert(&m->reservations, r);
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (!ok) {
+        free(r);
+        dxgk_refuse("%s: no free range of 0x%llx bytes at 0x%llx / in [0x%llx, 0x%llx)", who,
+                    (unsigned long long)args->Size, (unsigned long long)args->BaseAddress, (unsigned long long)lo,
+                    (unsigned long long)hi);
+        st = args->BaseAddress ? STATUS_INVALID_PARAMETER : STATUS_NO_MEMORY;
+        goto out;
+    }
+    /* Fresh tables are zero: a reserved range faults until mapped, nothing to write. */
+    args->VirtualAddress = va;
+    args->PagingFenceValue = 0;
+    st = STATUS_SUCCESS;
+out:
+    dxgk_adapter_put(a);
+    return st;
+}
+
+NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
+{
+    static const char who[] = "D3DKMTMapGpuVirtualAddress";
+    if (!args) {
+        dxgk_refuse("%s: NULL arguments", who);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_paging_queue *q;
+    struct dxgk_device *d = dxgk_paging_queue_resolve(args->hPagingQueue, &q, who);
+    if (!d)
+        return STATUS_INVALID_PARAMETER;
+    struct dxgk_adapter *a = d->adapter;
+    struct vidmm_gpummu *m = a->mmu;
+    struct dxgk_allocation *al = NULL;
+    struct vidmm_mapping *map = NULL;
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    UINT64 lo, hi;
+    if (!m) {
+        dxgk_refuse("%s: the adapter runs the WDDM 1.x model (no DXGK_VIDMMCAPS.GpuMmuSupported)", who);
+        st = STATUS_NOT_SUPPORTED;
+        goto out;
+    }
+    al = (struct dxgk_allocation *)dxgk_handle_get(args->hAllocation, DXGK_TYPE_ALLOCATION);
+    if (!al || al->device != d) {
+        dxgk_refuse("%s: invalid allocation handle 0x%08x for device 0x%08x", who, args->hAllocation, d->handle);
+        goto out;
+    }
+    UINT64 alloc_pages = (al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
+    if (!args->SizeInPages || args->OffsetInPages >= alloc_pages || args->SizeInPages > alloc_pages - args->OffsetInPages) {
+        dxgk_refuse("%s: OffsetInPages %llu + SizeInPages %llu not inside the allocation's %llu pages", who,
+                    (unsigned long long)args->OffsetInPages, (unsigned long long)args->SizeInPages,
+                    (unsigned long long)alloc_pages);
+        goto out;
+    }
+    D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE pr = args->Protection;
+    if (pr.Reserved || (pr.NoAccess && (pr.Write || pr.Execute || pr.Zero)) || (pr.Zero && pr.Write)) {
+        dxgk_refuse("%s: Protection 0x%llx: reserved bits, or NoAccess/Zero with access bits", who,
+                    (unsigned long long)pr.Value);
+        goto out;
+    }
+    if (pr.Zero && !m->caps.ZeroInPteSupported) {
+        dxgk_refuse("%s: Protection.Zero needs DXGK_GPUMMUCAPS.ZeroInPteSupported", who);
+        st = STATUS_NOT_SUPPORTED;
+        goto out;
+    }
+    if (args->BaseAddress % DXGK_PAGE_SIZE) {
+        dxgk_refuse("%s: BaseAddress 0x%llx not page aligned", who, (unsigned long long)args->BaseAddress);
+        goto out;
+    }
+    if (!range_bounds(m, args->MinimumAddress, args->MaximumAddress, &lo, &hi, who))
+        goto out;
+    map = calloc(1, sizeof *map);
+    if (!map) {
+        st = STATUS_NO_MEMORY;
+        goto out;
+    }
+    UINT64 size = args->SizeInPages * DXGK_PAGE_SIZE;
+    struct vidmm_paging_batch b;
+    vidmm_batch_init(&b, a);
+    pthread_mutex_lock(&a->lock);
+    UINT64 va = 0;
+    bool ok;
+    if (!NT_SUCCESS(d->error)) {
+        st = STATUS_DEVICE_REMOVED;
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("%s: device 0x%08x is in error", who, d->handle);
+        goto out;
+    }
+    if (al->dead) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("%s: allocation 0x%08x is being destroyed", who, al->handle);
+        goto out;
+    }
+    if (args->BaseAddress) {
+        /* Inside one reservation, or in space no reservation covers; never over a mapping. */
+        va = args->BaseAddress;
+        ok = va >= VA_FLOOR && va + size <= m->va_end && va + size > va && !overlaps(m->mappings, va, size, NULL) &&
+             (containing(m->reservations, va, size) || !overlaps(m->reservations, va, size, NULL));
+    } else {
+        ok = find_free(m, lo, hi, size, &va);
+    }
+    if (!ok) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("%s: 0x%llx bytes at 0x%llx: %s", who, (unsigned long long)size,
+                    (unsigned long long)args->BaseAddress,
+                    args->BaseAddress ? "overlaps a mapping or straddles a reservation, or outside the space"
+                                      : "no free range in [MinimumAddress, MaximumAddress)");
+        st = args->BaseAddress ? STATUS_INVALID_PARAMETER : STATUS_NO_MEMORY;
+        goto out;
+    }
+    map->alloc = al;
+    map->va = va;
+    map->pages = args->SizeInPages;
+    map->offset_pages = args->OffsetInPages;
+    map->prot = pr;
+    st = mapping_write_locked(a, &b, map, false);
+    if (NT_SUCCESS(st)) {
+        list_insert(&m->mappings, map);
+        map->alloc_next = al->mappings;
+        al->mappings = map;
+        map = NULL;
+    }
+    vidmm_paging_flush_locked(&b);
+    UINT64 fence = b.fence;
+    if (NT_SUCCESS(st)) {
+        args->VirtualAddress = va;
+        args->PagingFenceValue = fence;
+        st = fence && !sched_fence_completed(&a->node[a->paging_node], fence) ? STATUS_PENDING : STATUS_SUCCESS;
+        if (q) { /* a value of the queue's own fence, as D3DKMTMakeResident (vidmm/pagingqueue.c) */
+            args->PagingFenceValue = dxgk_paging_queue_fence_locked(a, q, fence);
+            st = args->PagingFenceValue ? STATUS_PENDING : STATUS_SUCCESS;
+        }
+    }
+    pthread_mutex_unlock(&a->lock);
+out:
+    free(map);
+    if (al)
+        dxgk_object_put(&al->obj);
+    dxgk_paging_queue_put(q);
+    dxgk_device_put(d);
+    return st;
+}
+
+NTSTATUS APIENTRY D3DKMTFreeGpuVirtualAddress(const D3DKMT_FREEGPUVIRTUALADDRESS *args)
+{
+    static const char who[] = "D3DKMTFreeGpuVirtualAddress";
+    if (!args) {
+        dxgk_refuse("%s: NULL arguments", who);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
+    if (!a) {
+        dxgk_refuse("%s: invalid adapter handle 0x%08x", who, args->hAdapter);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct vidmm_gpummu *m = a->mmu;
+    if (!m) {
+        dxgk_refuse("%s: the adapter runs the WDDM 1.x model (no DXGK_VIDMMCAPS.GpuMmuSupported)", who);
+        dxgk_adapter_put(a);
+        return STATUS_NOT_SUPPORTED;
+    }
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    struct vidmm_paging_batch b;
+    vidmm_batch_init(&b, a);
+    pthread_mutex_lock(&a->lock);
+    /* Exactly a range Reserve or Map returned: a reservation goes with every mapping inside
+     * it; a mapping (inside a reservation or not) is unmapped, its reservation stays. */
+    struct vidmm_mapping *r = m->reservations, *x = m->mappings;
+    while (r && !(r->va == args->BaseAddress && r->pages * DXGK_PAGE_SIZE == args->Size))
+        r = r->next;
+    while (!r && x && !(x->va == args->BaseAddress && x->pages * DXGK_PAGE_SIZE == args->Size))
+        x = x->next;
+    if (r) {
+        UINT64 end = r->va + r->pages * DXGK_PAGE_SIZE;
+        for (struct vidmm_mapping *y = m->mappings, *next; y; y = next) {
+            next = y->next;
+            if (y->va >= r->va && y->va < end)
+                mapping_destroy_locked(a, &b, y);
+        }
+        list_remove(&m->reservations, r);
+        free(r);
+        st = STATUS_SUCCESS;
+    } else if (x) {
+        mapping_destroy_locked(a, &b, x);
+        st = STATUS_SUCCESS;
+    }
+    vidmm_paging_flush_locked(&b);
+    pthread_mutex_unlock(&a->lock);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("%s: [0x%llx, +0x%llx) is not a range Reserve or Map returned", who,
+                    (unsigned long long)args->BaseAddress, (unsigned long long)args->Size);
+    dxgk_adapter_put(a);
+    return st;
+}
