@@ -436,12 +436,23 @@ typedef struct _DXGK_OPENALLOCATIONINFO {
     HANDLE hDeviceSpecificAllocation;  /* out: used in DXGK_ALLOCATIONLIST */
 } DXGK_OPENALLOCATIONINFO;
 
+typedef struct _DXGK_OPENALLOCATIONFLAGS {
+    union {
+        struct {
+            UINT Create : 1;                /* 0x1: the allocations are being created, not opened */
+            UINT ReadOnly : 1;              /* 0x2 */
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} DXGK_OPENALLOCATIONFLAGS;
+
 typedef struct _DXGKARG_OPENALLOCATION {
     UINT NumAllocations;
     DXGK_OPENALLOCATIONINFO *pOpenAllocation;
     VOID *pPrivateDriverData;
     UINT PrivateDriverDataSize;
-    UINT Flags;
+    UINT Flags;                        /* DXGK_OPENALLOCATIONFLAGS.Value */
 } DXGKARG_OPENALLOCATION;
 
 typedef struct _DXGKARG_CLOSEALLOCATION {
@@ -1017,6 +1028,29 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_CREATEPROCESS)(const PVOID MiniportDeviceCon
 typedef NTSTATUS (APIENTRY *DXGKDDI_DESTROYPROCESS)(const PVOID MiniportDeviceContext, HANDLE KmdProcessHandle);
 typedef NTSTATUS (APIENTRY *DXGKDDI_SUBMITCOMMANDVIRTUAL)(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMANDVIRTUAL *);
 
+/* Swizzling ranges (WDDM 1.x, wddm-semantics §3.2 AcquireAperture): a CPU view of an allocation
+ * that looks exactly as it would after an unswizzling eviction. Called for a D3DKMTLock with
+ * AcquireAperture when DXGK_DRIVERCAPS.NumberOfSwizzlingRanges > 0; both DDIs are then required.
+ * Returns STATUS_SUCCESS, STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED (VidMm gives up) or
+ * STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE (VidMm releases a range and retries). */
+typedef struct _DXGKARG_ACQUIRESWIZZLINGRANGE {
+    HANDLE hAllocation;                   /* in: the KMD's handle (DxgkDdiCreateAllocation) */
+    UINT PrivateDriverData;               /* in: D3DDDICB_LOCK.PrivateDriverData (e.g. a MIP level) */
+    UINT RangeId;                         /* in: zero-based range to program */
+    UINT SegmentId;                       /* in: segment the allocation is paged in */
+    SIZE_T RangeSize;                     /* in: the allocation's size (UseAlternateVA: may change) */
+    PHYSICAL_ADDRESS CPUTranslatedAddress;/* out: where the CPU maps the range */
+} DXGKARG_ACQUIRESWIZZLINGRANGE;
+
+typedef struct _DXGKARG_RELEASESWIZZLINGRANGE {
+    HANDLE hAllocation;                   /* in: the KMD's handle */
+    UINT PrivateDriverData;               /* in: as at the acquire */
+    UINT RangeId;                         /* in: the range to release */
+} DXGKARG_RELEASESWIZZLINGRANGE;
+
+typedef NTSTATUS (APIENTRY *DXGKDDI_ACQUIRESWIZZLINGRANGE)(const HANDLE hAdapter, DXGKARG_ACQUIRESWIZZLINGRANGE *);
+typedef NTSTATUS (APIENTRY *DXGKDDI_RELEASESWIZZLINGRANGE)(const HANDLE hAdapter, const DXGKARG_RELEASESWIZZLINGRANGE *);
+
 #define DXGKDDI_INTERFACE_VERSION_WIN7 0x2005
 #define DXGKDDI_INTERFACE_VERSION      DXGKDDI_INTERFACE_VERSION_WIN7
 
@@ -1059,6 +1093,9 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     DXGKDDI_SUBMITCOMMANDVIRTUAL DxgkDdiSubmitCommandVirtual;
     DXGKDDI_CREATEPROCESS DxgkDdiCreateProcess;
     DXGKDDI_DESTROYPROCESS DxgkDdiDestroyProcess;
+    /* Required with DXGK_DRIVERCAPS.NumberOfSwizzlingRanges > 0 (AcquireAperture locks). */
+    DXGKDDI_ACQUIRESWIZZLINGRANGE DxgkDdiAcquireSwizzlingRange;
+    DXGKDDI_RELEASESWIZZLINGRANGE DxgkDdiReleaseSwizzlingRange;
 } DRIVER_INITIALIZATION_DATA;
 
 /* Implemented by the kernel: a KMD's DriverEntry calls it to register its DDI table. */

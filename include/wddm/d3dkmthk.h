@@ -127,8 +127,19 @@ typedef struct _D3DKMT_CREATEALLOCATIONFLAGS {
     UINT CreateProtected : 1;
     UINT RestrictSharedAccess : 1;
     UINT ExistingSysMem : 1;
-    UINT Reserved : 26;
+    UINT NtSecuritySharing : 1;           /* 0x40 */
+    UINT ReadOnly : 1;                    /* 0x80 */
+    UINT CreateWriteCombined : 1;         /* 0x100 */
+    UINT CreateCached : 1;                /* 0x200 */
+    UINT SwapChainBackBuffer : 1;         /* 0x400 */
+    UINT CrossAdapter : 1;                /* 0x800: a cross-adapter resource (seed 003, issue 6) */
+    UINT OpenCrossAdapter : 1;            /* 0x1000 */
+    UINT Reserved : 19;
 } D3DKMT_CREATEALLOCATIONFLAGS;
+
+/* Cross-adapter resources (seed 003, wddm-semantics §6.5): row pitch and height granularity. */
+#define D3DKMT_CROSS_ADAPTER_RESOURCE_PITCH_ALIGNMENT 128
+#define D3DKMT_CROSS_ADAPTER_RESOURCE_HEIGHT_ALIGNMENT 4
 
 typedef struct _D3DKMT_CREATEALLOCATION {
     D3DKMT_HANDLE hDevice;
@@ -398,14 +409,9 @@ typedef struct _D3DKMT_GETCONTEXTSCHEDULINGPRIORITY {
     INT Priority;                                   /* [out] */
 } D3DKMT_GETCONTEXTSCHEDULINGPRIORITY;
 
-/* Device paging queues (WDDM 2.0; WDK d3dkmthk.h / d3dukmdt.h, wddm-semantics §9.2). The
- * priority enum belongs to d3dukmdt.h in the WDK; its values are those of the 2018 pages. */
-typedef enum _D3DDDI_PAGINGQUEUE_PRIORITY {
-    D3DDDI_PAGINGQUEUE_PRIORITY_BELOW_NORMAL = -1,
-    D3DDDI_PAGINGQUEUE_PRIORITY_NORMAL = 0,
-    D3DDDI_PAGINGQUEUE_PRIORITY_ABOVE_NORMAL = 1,
-} D3DDDI_PAGINGQUEUE_PRIORITY;
-
+/* Device paging queues (WDDM 2.0; WDK d3dkmthk.h / d3dukmdt.h, wddm-semantics §9.2).
+ * D3DDDI_PAGINGQUEUE_PRIORITY and D3DDDI_DESTROYPAGINGQUEUE are in d3dukmdt.h, as in the WDK
+ * (the UMD's pfnCreatePagingQueueCb / pfnDestroyPagingQueueCb use them too). */
 typedef struct _D3DKMT_CREATEPAGINGQUEUE {
     D3DKMT_HANDLE hDevice;                          /* [in] */
     D3DDDI_PAGINGQUEUE_PRIORITY Priority;           /* [in] among the device's paging queues */
@@ -415,9 +421,6 @@ typedef struct _D3DKMT_CREATEPAGINGQUEUE {
     UINT PhysicalAdapterIndex;                      /* [in] engine ordinal (0: no linked adapters) */
 } D3DKMT_CREATEPAGINGQUEUE;
 
-typedef struct _D3DDDI_DESTROYPAGINGQUEUE {
-    D3DKMT_HANDLE hPagingQueue;                     /* [in] */
-} D3DDDI_DESTROYPAGINGQUEUE;
 typedef D3DDDI_DESTROYPAGINGQUEUE D3DKMT_DESTROYPAGINGQUEUE;
 
 NTSTATUS APIENTRY D3DKMTGetDeviceState(D3DKMT_GETDEVICESTATE *);
@@ -484,6 +487,35 @@ typedef struct _D3DKMT_SUBMITCOMMAND {
     UINT NumHistoryBuffers;
     D3DKMT_HANDLE *HistoryBufferArray;
 } D3DKMT_SUBMITCOMMAND;
+
+/* Opening a shared resource by its global share handle (D3DKMT_CREATEALLOCATION.hGlobalShare)
+ * from a device of any adapter of the process (issue 6: cross-adapter resources). */
+typedef struct _D3DKMT_QUERYRESOURCEINFO {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hGlobalShare;
+    VOID *pPrivateRuntimeData;            /* in/out: the creator's runtime data is copied here */
+    UINT PrivateRuntimeDataSize;          /* in/out */
+    UINT TotalPrivateDriverDataSize;      /* out */
+    UINT ResourcePrivateDriverDataSize;   /* out */
+    UINT NumAllocations;                  /* out */
+} D3DKMT_QUERYRESOURCEINFO;
+
+typedef struct _D3DKMT_OPENRESOURCE {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hGlobalShare;
+    UINT NumAllocations;
+    D3DDDI_OPENALLOCATIONINFO *pOpenAllocationInfo; /* out: hAllocation, private data */
+    VOID *pPrivateRuntimeData;
+    UINT PrivateRuntimeDataSize;
+    VOID *pResourcePrivateDriverData;
+    UINT ResourcePrivateDriverDataSize;
+    VOID *pTotalPrivateDriverDataBuffer;  /* receives every allocation's private data */
+    UINT TotalPrivateDriverDataBufferSize;
+    D3DKMT_HANDLE hResource;              /* out */
+} D3DKMT_OPENRESOURCE;
+
+NTSTATUS APIENTRY D3DKMTQueryResourceInfo(D3DKMT_QUERYRESOURCEINFO *);
+NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *);
 
 NTSTATUS APIENTRY D3DKMTReserveGpuVirtualAddress(D3DDDI_RESERVEGPUVIRTUALADDRESS *);
 NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *);

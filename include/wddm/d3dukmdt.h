@@ -137,6 +137,14 @@ typedef struct _D3DDDI_ALLOCATIONINFO {
     } Flags;
 } D3DDDI_ALLOCATIONINFO;
 
+/* D3DDDI_OPENALLOCATIONINFO: one allocation of a shared resource opened with
+ * D3DKMTOpenResource (the opener's handle and the creator's private driver data). */
+typedef struct _D3DDDI_OPENALLOCATIONINFO {
+    D3DKMT_HANDLE hAllocation;          /* out */
+    const VOID *pPrivateDriverData;     /* out: inside pTotalPrivateDriverDataBuffer */
+    UINT PrivateDriverDataSize;         /* out */
+} D3DDDI_OPENALLOCATIONINFO;
+
 /* Synchronization objects (§8.5). */
 typedef enum _D3DDDI_SYNCHRONIZATIONOBJECT_TYPE {
     D3DDDI_SYNCHRONIZATION_MUTEX = 1,
@@ -276,6 +284,18 @@ typedef enum _D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE {
     D3DDDIGPUVIRTUALADDRESS_RESERVE_ZERO = 1,
     D3DDDIGPUVIRTUALADDRESS_RESERVE_NO_COMMIT = 2,
 } D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE;
+
+/* Device paging queues (WDDM 2.0, wddm-semantics §9.2): D3DKMTCreatePagingQueue /
+ * pfnCreatePagingQueueCb; the priority values are those of the 2018 pages. */
+typedef enum _D3DDDI_PAGINGQUEUE_PRIORITY {
+    D3DDDI_PAGINGQUEUE_PRIORITY_BELOW_NORMAL = -1,
+    D3DDDI_PAGINGQUEUE_PRIORITY_NORMAL = 0,
+    D3DDDI_PAGINGQUEUE_PRIORITY_ABOVE_NORMAL = 1,
+} D3DDDI_PAGINGQUEUE_PRIORITY;
+
+typedef struct _D3DDDI_DESTROYPAGINGQUEUE {
+    D3DKMT_HANDLE hPagingQueue;                     /* [in] */
+} D3DDDI_DESTROYPAGINGQUEUE;
 
 /* D3DKMTMapGpuVirtualAddress / pfnMapGpuVirtualAddressCb. */
 typedef struct _D3DDDI_MAPGPUVIRTUALADDRESS {

@@ -15,7 +15,19 @@ enum swgpu_alloc_kind {
     SWGPU_ALLOC_GPU_ONLY = 1, /* DEFAULT / IMMUTABLE: local video memory, never locked */
     SWGPU_ALLOC_UPLOAD = 2,   /* DYNAMIC: CPU-visible, write-combined, Discard-renamable */
     SWGPU_ALLOC_READBACK = 3, /* STAGING: CPU-visible, cached, linear */
+    /* A cross-adapter resource (seed 003, issue 6): one linear surface in the aperture,
+     * shared, CPU-visible, write-combined, opened by the other adapter's UMD. The UMD fills
+     * format, width, height, xa_bytes_per_pixel and xa_usage; the KMD computes the layout and
+     * writes size, xa_row_pitch and xa_height back (the data travels to every opener). */
+    SWGPU_ALLOC_CROSS_ADAPTER = 4,
 };
+
+/* xa_usage of a SWGPU_ALLOC_CROSS_ADAPTER allocation: what the adapters will do with it; the
+ * KMD refuses a use its DXGK_VIDMMCAPS tier lacks (seed 003). */
+#define SWGPU_XA_USAGE_COPY 0x1u    /* tier 1, CrossAdapterResource: copy to and from */
+#define SWGPU_XA_USAGE_TEXTURE 0x2u /* tier 2, CrossAdapterResourceTexture: texture from */
+#define SWGPU_XA_USAGE_SCANOUT 0x4u /* tier 3, CrossAdapterResourceScanout: scan out (listed
+                                       formats, at most 1920x1080) */
 
 /* Per-allocation private data (D3DDDI_ALLOCATIONINFO.pPrivateDriverData). */
 struct swgpu_alloc_private {
@@ -29,6 +41,11 @@ struct swgpu_alloc_private {
     UINT32 mip_levels, array_size;
     UINT32 usage, bind_flags, cpu_access, misc_flags;
     UINT32 flags;            /* SWGPU_ALLOC_FLAG_* */
+    /* SWGPU_ALLOC_CROSS_ADAPTER only (zero otherwise): */
+    UINT32 xa_usage;         /* in: SWGPU_XA_USAGE_* */
+    UINT32 xa_bytes_per_pixel; /* in: bytes of one pixel of `format` */
+    UINT32 xa_row_pitch;     /* out: bytes per row, a multiple of 128 */
+    UINT32 xa_height;        /* out: rows allocated, a multiple of 4 */
 };
 
 /* flags: the UMD asks for the backing store to be shared with the KMD (seed 002). Only for a

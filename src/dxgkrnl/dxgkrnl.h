@@ -33,7 +33,9 @@
 #define DXGK_PAGE_SIZE 4096u
 #define DXGK_MAX_NODES 8u
 #define DXGK_MAX_SEGMENTS D3DKMT_WDDM_MAX_SEGMENTS
+#define DXGK_MAX_SWIZZLING_RANGES 16u  /* ranges VidMm arbitrates (more reported are not used) */
 #define DXGK_DEFAULT_ADAPTER_COUNT 1u
+#define DXGK_MAX_ADAPTERS 4u              /* WDDM_ADAPTER_COUNT's upper bound (objects/adapter.c) */
 
 /* ---- objects and handles (objects/handle.c) ------------------------------------------------ */
 enum dxgk_type {
@@ -154,6 +156,21 @@ struct vidmm_instance {
     UINT64 next_ref_scan, next_ref;   /* victim choice (vidmm/evict.c): the look at the queued
                                          packets that last saw it, and how many node tickets
                                          ahead its first queued reference was then; adapter->lock */
+    /* Instance handles and ordering (vidmm/rename.c, wddm-semantics §3.3, issue 3). */
+    D3DKMT_HANDLE handle;             /* its own handle (0 until a rename hands it out): names this
+                                         instance in locks and allocation lists; the allocation's
+                                         handle names whichever instance is current */
+    UINT64 gen;                       /* rename sequence number when it last became current */
+    UINT lock_count;                  /* CPU locks holding a pointer into it (part of the
+                                         allocation's lock_count); never evicted or recycled then */
+    bool keep;                        /* its last reference asked DoNotRetireInstance: a newer
+                                         reference does not retire it, it is not recycled */
+    UINT swz_range;                   /* AcquireAperture lock (vidmm/lock.c): 1 + the swizzling
+                                         range it holds, 0 = none; adapter->lock */
+    bool swz_lock;                    /* locked with AcquireAperture (through a range, or evicted to
+                                         system memory at the range limit): no DMA buffer may
+                                         reference it until unlocked (wddm-semantics §3.2 rule 11) */
+    UINT swz_private;                 /* D3DDDICB_LOCK.PrivateDriverData of that acquire */
 };
 
 /* A paging batch: paging buffers built for one residency request (vidmm/paging.c). */
@@ -313,6 +330,9 @@ struct dxgk_adapter {
     PVOID miniport;                   /* the KMD's hAdapter; immutable after start */
     LUID luid;                        /* immutable */
     DXGK_DRIVERCAPS caps;             /* immutable after start */
+    /* Swizzling ranges (vidmm/lock.c, DxgkDdiAcquireSwizzlingRange): the instance holding each of
+     * the first min(NumberOfSwizzlingRanges, DXGK_MAX_SWIZZLING_RANGES); adapter->lock. */
+    struct vidmm_instance *swz_owner[DXGK_MAX_SWIZZLING_RANGES];
     UINT64 features;                  /* OS feature set, bit = DXGK_FEATURE_ID (objects/feature.c);
                                          set before DxgkDdiStartDevice, immutable after */
     UINT segment_count;
@@ -469,7 +489,17 @@ struct dxgk_allocation {
     struct dxgk_allocation *dev_next; /* device->allocations; adapter->lock */
     struct dxgk_allocation *res_next; /* resource->allocations; adapter->lock */
     struct vidmm_instance first;      /* storage of the first instance */
+    UINT64 gen_seq;                   /* last vidmm_instance.gen handed out; adapter->lock */
+    UINT64 retired_below;             /* instance-ordering invariant (wddm-semantics §3.3): a DMA
+                                         buffer referenced the instance of this gen, so every older
+                                         instance without `keep` is retired for references;
+                                         adapter->lock (vidmm/rename.c) */
     struct vidmm_mapping *mappings;   /* its GPU VA mappings (GpuMmu, vidmm/vaspace.c); adapter->lock */
+    struct dxgk_share *share;         /* its global share (CreateShared), one reference; NULL
+                                         otherwise (objects/share.c); immutable */
+    bool opened;                      /* opened from another adapter's cross-adapter resource
+                                         (D3DKMTOpenResource): DxgkDdiCloseAllocation releases the
+                                         KMD's object, no DxgkDdiDestroyAllocation; immutable */
     struct dxgk_context_allocation *ctx_owner; /* the context allocation this VidMm object
                                          belongs to (no handle, not on device->allocations:
                                          objects/context_allocation.c), NULL for the
@@ -506,6 +536,16 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
                                               struct dxgk_deferred **out_now);
 void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *d);
 
+/* objects/share.c: global share handles and cross-adapter resources (issue 6, seed 003) */
+struct dxgk_share;
+NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION *args, const DXGK_ALLOCATIONINFO *info,
+                           bool cross_adapter, struct dxgk_share **out);
+D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s);
+void dxgk_share_put(struct dxgk_share *s);
+void dxgk_share_attach(struct dxgk_share *s, struct vidmm_instance *in);
+void dxgk_share_detach(struct vidmm_instance *in);
+bool dxgk_share_is_cross_adapter(const struct dxgk_share *s);
+
 /* verifier.c: the documented MUST rules for what the KMD reports. */
 bool dxgk_verify_driver_init(const DRIVER_INITIALIZATION_DATA *ddi);
 bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *caps);
@@ -514,6 +554,7 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
 bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index,
                                      bool shared, bool existing_sysmem);
 bool dxgk_verify_context_info(DXGK_CONTEXTINFO *info);
+bool dxgk_verify_cross_adapter(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index);
 bool dxgk_verify_gpummu_ddi(const DRIVER_INITIALIZATION_DATA *ddi);
 bool dxgk_verify_gpummu_caps(const DXGK_GPUMMUCAPS *caps);
 bool dxgk_verify_page_table_level(const struct dxgk_adapter *a, const DXGK_PAGE_TABLE_LEVEL_DESC *l, UINT level,
@@ -580,6 +621,24 @@ void vidmm_paging_pool_fini(struct dxgk_adapter *a);
 struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc,
                                            struct vidmm_paging_batch *batch);
 void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
+/* vidmm/rename.c: instance handles (wddm-semantics §3.3 "pfnLockCb returns the new instance").
+ * The instance handle h names in `alloc` (the allocation's own handle: its current instance);
+ * NULL when h names no instance of it. Adapter lock held. */
+struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *alloc, D3DKMT_HANDLE h);
+/* The instance's own handle, inserted and published on first use; 0 when the handle table is
+ * full (the caller keeps the allocation's handle). Adapter lock held. */
+D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *alloc, struct vidmm_instance *in);
+/* The instance-ordering invariant (wddm-semantics §3.3, issue 3): may a DMA buffer reference
+ * `in` now? False: an instance newer than it was referenced by an earlier buffer and `in` was
+ * not kept by DoNotRetireInstance. Adapter lock held. */
+bool vidmm_instance_reference_ok_locked(const struct dxgk_allocation *alloc, const struct vidmm_instance *in);
+/* Records an accepted reference: retires the instances older than `in` (except kept ones);
+ * do_not_retire = D3DDDI_ALLOCATIONLIST.DoNotRetireInstance keeps `in` itself valid for a later
+ * buffer. Adapter lock held. */
+void vidmm_instance_referenced_locked(struct dxgk_allocation *alloc, struct vidmm_instance *in, bool do_not_retire);
+/* vidmm/lock.c: gives back the swizzling range `in` holds (DxgkDdiReleaseSwizzlingRange) and
+ * ends its AcquireAperture lock state. Adapter lock held. */
+void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance *in);
 
 /* sched/fence.c */
 UINT64 sched_fence_extend(UINT64 last64, UINT fence32);

@@ -209,6 +209,36 @@ bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_AL
     return true;
 }
 
+/* A cross-adapter resource (D3DKMT_CREATEALLOCATIONFLAGS.CrossAdapter; seed 003, wddm-semantics
+ * §6.5): what the KMD answered must keep every listed property the kernel can see. The row
+ * pitch (128) and height (4 rows) granularity live in the resource's layout, which only the
+ * driver package knows (private data): the reference KMD computes them (kmd/allocation.c) and
+ * tests/dxgkrnl/test_cross_adapter.c checks them; here the size must at least be whole pages. */
+bool dxgk_verify_cross_adapter(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index)
+{
+    UINT aperture = 0;
+    for (UINT s = 0; s < a->segment_count; s++)
+        if (a->seg[s].aperture)
+            aperture |= 1u << s;
+    UINT supported = i->SupportedReadSegmentSet | i->SupportedWriteSegmentSet;
+    VERIFY(aperture && i->SupportedWriteSegmentSet && !(supported & ~aperture) && !(i->EvictionSegmentSet & ~aperture),
+           "cross-adapter allocation %u: supported segment set 0x%x (eviction 0x%x) is not aperture-only 0x%x "
+           "(seed 003: paged in only to the aperture segment)", index, supported, i->EvictionSegmentSet, aperture);
+    VERIFY(i->Flags.CpuVisible, "cross-adapter allocation %u: CpuVisible is not set (seed 003: must be marked "
+           "CPU visible)", index);
+    VERIFY(!i->Flags.Cached, "cross-adapter allocation %u: Cached is set (seed 003: the OS creates it "
+           "write-combined)", index);
+    VERIFY(i->Alignment % DXGK_PAGE_SIZE == 0, "cross-adapter allocation %u: Alignment %u is not a multiple of "
+           "the page (seed 003: the start address is page aligned)", index, (unsigned)i->Alignment);
+    VERIFY(i->Size && i->Size % DXGK_PAGE_SIZE == 0, "cross-adapter allocation %u: Size %zu is not whole pages "
+           "(seed 003: one linear, page-aligned allocation)", index, (size_t)i->Size);
+    VERIFY(!i->Flags.Protected && !i->Flags.ExistingSysMem && !i->Flags.ExistingKernelSysMem &&
+               !i->Flags.PermanentSysMem && !i->Flags2.ShareBackingStoreWithKmd,
+           "cross-adapter allocation %u: Protected, PermanentSysMem, ExistingSysMem, ExistingKernelSysMem or "
+           "Flags2.ShareBackingStoreWithKmd is set (the kernel owns its shared pages)", index);
+    return true;
+}
+
 /* The GpuMmu model (issue 6, common brief): the five DDIs the model calls must exist. */
 bool dxgk_verify_gpummu_ddi(const DRIVER_INITIALIZATION_DATA *d)
 {

@@ -5,6 +5,9 @@
 
 #include "common/debug.h"
 
+#include <dxgiformat.h>
+#include <wddm/d3dkmthk.h>
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,81 @@ struct swkmd_allocation *swkmd_allocation_from(HANDLE h)
 {
     struct swkmd_allocation *al = h;
     return (al && al->magic == SWKMD_MAGIC_ALLOCATION) ? al : NULL;
+}
+
+/* Bytes per pixel of the DisplayScanOut formats tier 3 must scan out (seed 003). */
+static UINT32 scanout_format_bpp(UINT32 format)
+{
+    switch (format) {
+    case DXGI_FORMAT_R16G16B16A16_FLOAT:
+        return 8;
+    case DXGI_FORMAT_R10G10B10A2_UNORM:
+    case DXGI_FORMAT_R8G8B8A8_UNORM:
+    case DXGI_FORMAT_R8G8B8A8_UNORM_SRGB:
+    case DXGI_FORMAT_B8G8R8A8_UNORM:
+    case DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM:
+    case DXGI_FORMAT_B8G8R8A8_UNORM_SRGB:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+/* A cross-adapter resource (seed 003, wddm-semantics §6.5): checks the use against this
+ * adapter's tier (DXGK_VIDMMCAPS CrossAdapterResource / ...Texture / ...Scanout) and computes
+ * the one linear layout every adapter agrees on: row pitch = the smallest multiple of
+ * D3DKMT_CROSS_ADAPTER_RESOURCE_PITCH_ALIGNMENT holding a row, height = the smallest multiple
+ * of D3DKMT_CROSS_ADAPTER_RESOURCE_HEIGHT_ALIGNMENT holding the rows, size page-rounded.
+ * `who` names the DDI for the debug line. */
+static NTSTATUS xa_layout(const struct swkmd_adapter *a, struct swgpu_alloc_private *p, const char *who,
+                          UINT32 index)
+{
+    const DXGK_VIDMMCAPS *mm = &a->caps.MemoryManagementCaps;
+    if (!mm->CrossAdapterResource) {
+        wddm_debug("kmd", "%s[%u]: cross-adapter resource refused: DXGK_VIDMMCAPS.CrossAdapterResource (tier 1) "
+                   "is not set (seed 003)", who, index);
+        return STATUS_NOT_SUPPORTED;
+    }
+    if (!p->xa_usage || (p->xa_usage & ~(SWGPU_XA_USAGE_COPY | SWGPU_XA_USAGE_TEXTURE | SWGPU_XA_USAGE_SCANOUT))) {
+        wddm_debug("kmd", "%s[%u]: cross-adapter usage 0x%x is empty or unknown", who, index, p->xa_usage);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if ((p->xa_usage & SWGPU_XA_USAGE_TEXTURE) && !mm->CrossAdapterResourceTexture) {
+        wddm_debug("kmd", "%s[%u]: cross-adapter texture usage refused: DXGK_VIDMMCAPS.CrossAdapterResourceTexture "
+                   "(tier 2) is not set (seed 003)", who, index);
+        return STATUS_NOT_SUPPORTED;
+    }
+    if (p->xa_usage & SWGPU_XA_USAGE_SCANOUT) {
+        if (!mm->CrossAdapterResourceScanout) {
+            wddm_debug("kmd", "%s[%u]: cross-adapter scanout usage refused: DXGK_VIDMMCAPS.CrossAdapterResourceScanout "
+                       "(tier 3) is not set (seed 003)", who, index);
+            return STATUS_NOT_SUPPORTED;
+        }
+        if (!scanout_format_bpp(p->format) || p->xa_bytes_per_pixel != scanout_format_bpp(p->format)) {
+            wddm_debug("kmd", "%s[%u]: cross-adapter scanout refused: format %u (%u bytes per pixel) is not a listed "
+                       "DisplayScanOut format (seed 003)", who, index, p->format, p->xa_bytes_per_pixel);
+            return STATUS_NOT_SUPPORTED;
+        }
+        if (p->width > 1920 || p->height > 1080) {
+            wddm_debug("kmd", "%s[%u]: cross-adapter scanout refused: %ux%u exceeds 1920x1080 (seed 003)", who, index,
+                       p->width, p->height);
+            return STATUS_NOT_SUPPORTED;
+        }
+    }
+    if (!p->width || !p->height || !p->xa_bytes_per_pixel || p->xa_bytes_per_pixel > 16 || p->width > 16384 ||
+        p->height > 16384) {
+        wddm_debug("kmd", "%s[%u]: cross-adapter surface %ux%u with %u bytes per pixel is empty or too large", who,
+                   index, p->width, p->height, p->xa_bytes_per_pixel);
+        return STATUS_INVALID_PARAMETER;
+    }
+    const UINT32 pa = D3DKMT_CROSS_ADAPTER_RESOURCE_PITCH_ALIGNMENT, ha = D3DKMT_CROSS_ADAPTER_RESOURCE_HEIGHT_ALIGNMENT;
+    UINT32 pitch = (p->width * p->xa_bytes_per_pixel + pa - 1) / pa * pa;
+    UINT32 rows = (p->height + ha - 1) / ha * ha;
+    UINT64 size = (UINT64)pitch * rows;
+    p->xa_row_pitch = pitch;
+    p->xa_height = rows;
+    p->size = (size + SWGPU_PAGE_SIZE - 1) & ~(UINT64)(SWGPU_PAGE_SIZE - 1);
+    return STATUS_SUCCESS;
 }
 
 static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info, UINT32 index)
@@ -31,9 +109,16 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
                    priv.version, SWGPU_PRIVATE_VERSION);
         return STATUS_INVALID_PARAMETER;
     }
-    if (priv.kind < SWGPU_ALLOC_GPU_ONLY || priv.kind > SWGPU_ALLOC_READBACK) {
+    if (priv.kind < SWGPU_ALLOC_GPU_ONLY || priv.kind > SWGPU_ALLOC_CROSS_ADAPTER) {
         wddm_debug("kmd", "CreateAllocation[%u]: unknown allocation kind %u", index, priv.kind);
         return STATUS_INVALID_PARAMETER;
+    }
+    if (priv.kind == SWGPU_ALLOC_CROSS_ADAPTER) {
+        NTSTATUS st = xa_layout(a, &priv, "CreateAllocation", index);
+        if (!NT_SUCCESS(st))
+            return st;
+        /* The layout goes back to the UMD (and, through the kernel, to every opener). */
+        memcpy(info->pPrivateDriverData, &priv, sizeof(priv));
     }
     /* Size rounded up to the page; refuse sizes no segment offset can hold. */
     if (priv.size == 0 || priv.size > SWGPU_ADDR_OFFSET_MASK - SWGPU_PAGE_SIZE) {
@@ -69,6 +154,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
     al->kind = priv.kind;
     al->priv = priv;
     al->share_backing_store = share ? TRUE : FALSE;
+    al->opened_foreign = FALSE;
     al->backing = NULL;
 
     info->Alignment = SWGPU_PAGE_SIZE;
@@ -104,6 +190,16 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
          * (wddm-semantics §6.4: Cached => CpuVisible). */
         info->Flags.CpuVisible = 1;
         info->Flags.Cached = 1;
+        info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
+        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
+        info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
+        break;
+    case SWGPU_ALLOC_CROSS_ADAPTER:
+        /* Seed 003: paged only into the aperture, CPU-visible, write-combined (CpuVisible
+         * without Cached), one linear allocation starting on a page, never renamed. There is
+         * no documented DXGK_ALLOCATIONINFOFLAGS bit for it: the kernel knows it from
+         * D3DKMT_CREATEALLOCATIONFLAGS.CrossAdapter and checks these properties. */
+        info->Flags.CpuVisible = 1;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
         info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
@@ -167,6 +263,67 @@ NTSTATUS APIENTRY SwKmdDestroyAllocation(const HANDLE hAdapter, const DXGKARG_DE
     return STATUS_SUCCESS;
 }
 
+/* The private data of a SWGPU_ALLOC_CROSS_ADAPTER allocation (whatever its validity). */
+static bool is_cross_adapter_blob(const DXGK_OPENALLOCATIONINFO *o)
+{
+    struct swgpu_alloc_private priv;
+    if (!o->pPrivateDriverData || o->PrivateDriverDataSize < sizeof(priv))
+        return false;
+    memcpy(&priv, o->pPrivateDriverData, sizeof(priv));
+    return priv.magic == SWGPU_PRIVATE_MAGIC && priv.kind == SWGPU_ALLOC_CROSS_ADAPTER;
+}
+
+/* DxgkDdiOpenAllocation without DXGK_OPENALLOCATIONFLAGS.Create: a shared resource opened
+ * (issue 6). The kernel opens here only cross-adapter resources another adapter created, so
+ * this KMD has no object for them: it makes one from the creator's private data (same
+ * layout rules, this adapter's tier), used as the device-specific handle and as the
+ * allocation handle of this adapter's paging operations, and freed by CloseAllocation. */
+static NTSTATUS open_foreign(struct swkmd_device *d, const DXGKARG_OPENALLOCATION *args)
+{
+    for (UINT32 i = 0; i < args->NumAllocations; i++) {
+        DXGK_OPENALLOCATIONINFO *o = &args->pOpenAllocation[i];
+        o->hDeviceSpecificAllocation = NULL;
+        struct swgpu_alloc_private priv, mine;
+        NTSTATUS st = STATUS_INVALID_PARAMETER;
+        if (!o->pPrivateDriverData || o->PrivateDriverDataSize < sizeof(priv)) {
+            wddm_debug("kmd", "OpenAllocation[%u]: private data missing or too small", i);
+        } else {
+            memcpy(&priv, o->pPrivateDriverData, sizeof(priv));
+            mine = priv;
+            if (priv.magic != SWGPU_PRIVATE_MAGIC || priv.version != SWGPU_PRIVATE_VERSION ||
+                priv.kind != SWGPU_ALLOC_CROSS_ADAPTER)
+                wddm_debug("kmd", "OpenAllocation[%u]: only cross-adapter allocations are opened (kind %u)", i,
+                           priv.kind);
+            else if (NT_SUCCESS(st = xa_layout(d->adapter, &mine, "OpenAllocation", i)) &&
+                     (mine.size != priv.size || mine.xa_row_pitch != priv.xa_row_pitch)) {
+                /* Both adapters must read the same bytes at the same place. */
+                wddm_debug("kmd", "OpenAllocation[%u]: the creator's layout (pitch %u, %llu bytes) is not the "
+                           "cross-adapter layout", i, priv.xa_row_pitch, (unsigned long long)priv.size);
+                st = STATUS_INVALID_PARAMETER;
+            }
+        }
+        struct swkmd_allocation *al = NT_SUCCESS(st) ? malloc(sizeof(*al)) : NULL;
+        if (NT_SUCCESS(st) && !al)
+            st = STATUS_NO_MEMORY;
+        if (!NT_SUCCESS(st)) {
+            for (UINT32 j = 0; j < i; j++) {
+                free_allocation(args->pOpenAllocation[j].hDeviceSpecificAllocation);
+                args->pOpenAllocation[j].hDeviceSpecificAllocation = NULL;
+            }
+            return st;
+        }
+        al->magic = SWKMD_MAGIC_ALLOCATION;
+        al->size = priv.size;
+        al->kind = priv.kind;
+        al->priv = priv;
+        al->share_backing_store = FALSE;
+        al->opened_foreign = TRUE;
+        al->backing = NULL;
+        o->hDeviceSpecificAllocation = al;
+    }
+    return STATUS_SUCCESS;
+}
+
 NTSTATUS APIENTRY SwKmdOpenAllocation(const HANDLE hDevice, const DXGKARG_OPENALLOCATION *args)
 {
     struct swkmd_device *d = swkmd_device_from(hDevice);
@@ -174,6 +331,9 @@ NTSTATUS APIENTRY SwKmdOpenAllocation(const HANDLE hDevice, const DXGKARG_OPENAL
         wddm_debug("kmd", "OpenAllocation: bad device or NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
+    DXGK_OPENALLOCATIONFLAGS flags = { .Value = args->Flags };
+    if (!flags.Create && args->NumAllocations && is_cross_adapter_blob(&args->pOpenAllocation[0]))
+        return open_foreign(d, args);
     for (UINT32 i = 0; i < args->NumAllocations; i++) {
         DXGK_OPENALLOCATIONINFO *o = &args->pOpenAllocation[i];
         /* The kernel hands back the hAllocation we returned at creation (DxgkCbGetHandleData);
@@ -198,7 +358,13 @@ NTSTATUS APIENTRY SwKmdCloseAllocation(const HANDLE hDevice, const DXGKARG_CLOSE
         wddm_debug("kmd", "CloseAllocation: bad device or NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    /* Nothing per device to release: the object belongs to DestroyAllocation. */
+    /* Nothing per device to release: the object belongs to DestroyAllocation, except for a
+     * cross-adapter allocation opened from another adapter (open_foreign). */
+    for (UINT32 i = 0; i < args->NumAllocations; i++) {
+        struct swkmd_allocation *al = swkmd_allocation_from(args->pOpenHandleList[i]);
+        if (al && al->opened_foreign)
+            free_allocation(al);
+    }
     return STATUS_SUCCESS;
 }
 

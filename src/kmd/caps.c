@@ -21,6 +21,11 @@ static void default_caps(const struct swkmd_adapter *a, DXGK_DRIVERCAPS *caps)
      * honoured only with MultiEngineAware (§6.1). */
     caps->SchedulingCaps.MultiEngineAware = 1;
     caps->MemoryManagementCaps.Value = 0;
+    /* Cross-adapter resources, tier 1 (seed 003, issue 6): the GPU copies to and from linear
+     * aperture surfaces. Not tier 2: it has no sampler to texture from them; not tier 3: no
+     * scan-out, flips or DXGKDDI_CHECKMULTIPLANEOVERLAYSUPPORT3. A caps file can declare more
+     * (the KMD then accepts those usages: allocation.c). */
+    caps->MemoryManagementCaps.CrossAdapterResource = 1;
     caps->MemoryManagementCaps.PagingNode = SWKMD_NODE_COPY;
     caps->GpuEngineTopology.NbAsymetricProcessingNodes = SWKMD_NODE_COUNT;
     /* Preemption (issue 4, wddm-semantics §6.2, §8.2 invariant 4): the engines stop at any

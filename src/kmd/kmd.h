@@ -181,6 +181,10 @@ struct swkmd_allocation {
     UINT32 kind;                        /* enum swgpu_alloc_kind */
     struct swgpu_alloc_private priv;    /* the UMD's description, kept */
     BOOLEAN share_backing_store;        /* Flags2.ShareBackingStoreWithKmd was set; immutable */
+    /* A cross-adapter allocation another adapter created, opened on this one: made by
+     * DxgkDdiOpenAllocation from the creator's private data, freed by DxgkDdiCloseAllocation
+     * (no DxgkDdiDestroyAllocation reaches this adapter for it; issue 6). Immutable. */
+    BOOLEAN opened_foreign;
     /* The kernel's address of the backing store (DxgkDdiSetAllocationBackingStore, once, during
      * D3DKMTCreateAllocation; seed 002): valid until DxgkDdiDestroyAllocation. Written before
      * D3DKMTCreateAllocation returns the handle, read-only after. */

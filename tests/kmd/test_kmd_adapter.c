@@ -37,7 +37,7 @@ static void driver_caps_describe_a_wddm13_two_node_patching_gpu(void **state)
     assert_int_equal(caps.WDDMVersion, DXGKDDI_WDDMv1_3);
     assert_int_equal(caps.SchedulingCaps.MultiEngineAware, 1);
     assert_int_equal(caps.SchedulingCaps.PreemptionAware, 1); /* issue 4 (test_kmd_preempt_reset) */
-    assert_int_equal(caps.MemoryManagementCaps.Value, 0);
+    assert_int_equal(caps.MemoryManagementCaps.Value, 0x10); /* CrossAdapterResource: tier 1 (seed 003) */
     assert_int_equal(caps.MemoryManagementCaps.PagingNode, 1);
     assert_int_equal(caps.GpuEngineTopology.NbAsymetricProcessingNodes, 2);
     assert_int_equal(caps.PreemptionCaps.GraphicsPreemptionGranularity, D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY);

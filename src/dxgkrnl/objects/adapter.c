@@ -384,6 +384,23 @@ static void process_teardown(void)
     dxgk_handle_table_fini();
 }
 
+/* How many reference adapters the process starts (issue 6: a hybrid system is two adapters
+ * in one process, each its own KMD instance and software GPU): WDDM_ADAPTER_COUNT, 1..4,
+ * default 1. Returns 0 (with a debug line) for a bad value. */
+static UINT adapter_count(void)
+{
+    const char *v = getenv("WDDM_ADAPTER_COUNT");
+    if (!v || !*v)
+        return DXGK_DEFAULT_ADAPTER_COUNT;
+    char *end = NULL;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*end || n < 1 || n > DXGK_MAX_ADAPTERS) {
+        dxgk_refuse("WDDM_ADAPTER_COUNT=\"%s\": not a number of adapters in 1..%u", v, DXGK_MAX_ADAPTERS);
+        return 0;
+    }
+    return (UINT)n;
+}
+
 /* Returns the started adapters with a reference each; starts them if none is. */
 static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *count)
 {
@@ -403,9 +420,13 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
             continue;
         out[n++] = a;
     }
-    if (n == 0) {
+    UINT want = n ? 0 : adapter_count();
+    if (n == 0 && want == 0)
+        st = STATUS_INVALID_PARAMETER;
+    if (n == 0 && want) {
         PDRIVER_INITIALIZE entry = process.kmd_entry ? process.kmd_entry : SwKmdDriverEntry;
-        for (UINT i = 0; i < DXGK_DEFAULT_ADAPTER_COUNT && n < cap; i++) {
+        struct dxgk_adapter **tail = &process.adapters;
+        for (UINT i = 0; i < want && n < cap; i++) {
             struct dxgk_adapter *a = calloc(1, sizeof *a);
             if (!a) {
                 st = STATUS_NO_MEMORY;
@@ -419,10 +440,22 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
                 free(a);
                 break;
             }
+            /* Listed in start order: D3DKMTEnumAdapters2 returns adapter 0 first. */
             a->listed = true;
-            a->next = process.adapters;
-            process.adapters = a;
+            a->next = NULL;
+            *tail = a;
+            tail = &a->next;
             out[n++] = a; /* the list holds no reference: the creation reference is the caller's */
+        }
+        if (!NT_SUCCESS(st)) {
+            /* All or none: an adapter that failed to start fails the enumeration (a half
+             * hybrid system would hide the failure). The started ones are stopped. */
+            for (UINT i = 0; i < n; i++) {
+                pthread_mutex_unlock(&process.lock);
+                dxgk_object_put(&out[i]->obj);
+                pthread_mutex_lock(&process.lock);
+            }
+            n = 0;
         }
     }
     pthread_mutex_unlock(&process.lock);
@@ -452,9 +485,9 @@ NTSTATUS APIENTRY D3DKMTEnumAdapters2(D3DKMT_ENUMADAPTERS2 *args)
                     args ? args->NumAdapters : 0);
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_adapter *list[DXGK_DEFAULT_ADAPTER_COUNT + 8];
+    struct dxgk_adapter *list[DXGK_MAX_ADAPTERS];
     UINT n = 0;
-    NTSTATUS st = adapters_acquire(list, DXGK_DEFAULT_ADAPTER_COUNT + 8, &n);
+    NTSTATUS st = adapters_acquire(list, DXGK_MAX_ADAPTERS, &n);
     if (!NT_SUCCESS(st))
         return st;
     if (!args->pAdapters) {
@@ -493,9 +526,9 @@ NTSTATUS APIENTRY D3DKMTOpenAdapterFromLuid(D3DKMT_OPENADAPTERFROMLUID *args)
         dxgk_refuse("D3DKMTOpenAdapterFromLuid: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_adapter *list[DXGK_DEFAULT_ADAPTER_COUNT + 8];
+    struct dxgk_adapter *list[DXGK_MAX_ADAPTERS];
     UINT n = 0;
-    NTSTATUS st = adapters_acquire(list, DXGK_DEFAULT_ADAPTER_COUNT + 8, &n);
+    NTSTATUS st = adapters_acquire(list, DXGK_MAX_ADAPTERS, &n);
     if (!NT_SUCCESS(st))
         return st;
     struct dxgk_adapter *found = NULL;

@@ -107,6 +107,7 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
 {
     struct dxgk_device *d = e->device;
     if (e->count) {
+        UINT k = e->count;
         HANDLE stack_h[16];
         HANDLE *h = e->count <= 16 ? stack_h : calloc(e->count, sizeof *h);
         if (h) {
@@ -116,12 +117,17 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
             NTSTATUS st = a->driver.ddi.DxgkDdiCloseAllocation(d->kmd, &ca);
             if (!NT_SUCCESS(st))
                 dxgk_refuse("DestroyAllocation: DxgkDdiCloseAllocation failed 0x%08x (ignored)", (unsigned)st);
+            /* An allocation opened from another adapter's cross-adapter resource has no
+             * DxgkDdiCreateAllocation on this adapter, so no DestroyAllocation either
+             * (objects/share.c): CloseAllocation above released the KMD's object. */
+            k = 0;
             for (UINT i = 0; i < e->count; i++)
-                h[i] = e->allocs[i]->info.hAllocation;
+                if (!e->allocs[i]->opened)
+                    h[k++] = e->allocs[i]->info.hAllocation;
         }
-        DXGKARG_DESTROYALLOCATION da = { .NumAllocations = h ? e->count : 0, .pAllocationList = h,
+        DXGKARG_DESTROYALLOCATION da = { .NumAllocations = h ? k : 0, .pAllocationList = h,
                                          .hResource = e->resource ? e->resource->kmd : NULL };
-        NTSTATUS st = a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
+        NTSTATUS st = (h && k == 0) ? STATUS_SUCCESS : a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
         if (!NT_SUCCESS(st))
             dxgk_refuse("DestroyAllocation: DxgkDdiDestroyAllocation failed 0x%08x (ignored)", (unsigned)st);
         if (h != stack_h)
@@ -137,8 +143,17 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
     }
     DXGK_COUNT(a, allocations_destroyed, e->count);
     for (UINT i = 0; i < e->count; i++) {
-        if (e->allocs[i]->kmd_backing)
-            vidmm_backing_free(&e->allocs[i]->first); /* after DxgkDdiDestroyAllocation (seed 002) */
+        struct dxgk_allocation *al = e->allocs[i];
+        if (al->share) {
+            /* A cross-adapter resource's pages belong to its share: they go with the last of
+             * the creator's and the openers' allocations (objects/share.c). */
+            if (dxgk_share_is_cross_adapter(al->share))
+                dxgk_share_detach(&al->first);
+            dxgk_share_put(al->share);
+            al->share = NULL;
+        }
+        if (al->kmd_backing)
+            vidmm_backing_free(&al->first); /* after DxgkDdiDestroyAllocation (seed 002) */
         dxgk_object_put(&e->allocs[i]->obj);
     }
     if (e->resource)
@@ -303,6 +318,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     struct dxgk_allocation *stack_al[4] = { 0 };
     struct dxgk_allocation **al = stack_al;
     bool kmd_created = false;
+    struct dxgk_share *share = NULL; /* CreateShared: owned here until the call succeeds */
     UINT64 charge = 0; /* commit charged, given back on failure; on success each instance owns its part */
 
     if (n == 0 || n > CREATE_MAX_ALLOCATIONS || !args->pAllocationInfo) {
@@ -314,6 +330,23 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         dxgk_refuse("D3DKMTCreateAllocation: PrivateDriverDataSize %u with NULL pPrivateDriverData",
                     args->PrivateDriverDataSize);
         goto out;
+    }
+    bool cross_adapter = args->Flags.CrossAdapter;
+    if (cross_adapter) {
+        /* Seed 003: a cross-adapter resource is shared and has one allocation; only an adapter
+         * that declares tier 1 (DXGK_VIDMMCAPS.CrossAdapterResource) makes one. */
+        if (!args->Flags.CreateShared || !args->Flags.CreateResource || n != 1 || args->Flags.ExistingSysMem) {
+            dxgk_refuse("D3DKMTCreateAllocation: a CrossAdapter resource needs CreateShared and CreateResource and "
+                        "exactly one allocation, without ExistingSysMem (seed 003); got shared %u, resource %u, "
+                        "%u allocations", args->Flags.CreateShared, args->Flags.CreateResource, n);
+            goto out;
+        }
+        if (!a->caps.MemoryManagementCaps.CrossAdapterResource) {
+            dxgk_refuse("D3DKMTCreateAllocation: CrossAdapter on an adapter without "
+                        "DXGK_VIDMMCAPS.CrossAdapterResource (seed 003)");
+            st = STATUS_NOT_SUPPORTED;
+            goto out;
+        }
     }
     if (args->Flags.CreateProtected) {
         /* FIXME(sharing): protected allocations are not modelled. */
@@ -381,7 +414,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         res->kmd = ca.hResource;
     for (UINT i = 0; i < n; i++) {
         if (!dxgk_verify_allocation_info(a, &info[i], i) ||
-            !dxgk_verify_share_backing_store(a, &info[i], i, args->Flags.CreateShared, existing_sysmem)) {
+            !dxgk_verify_share_backing_store(a, &info[i], i, args->Flags.CreateShared, existing_sysmem) ||
+            (cross_adapter && !dxgk_verify_cross_adapter(a, &info[i], i))) {
             st = STATUS_INVALID_PARAMETER;
             goto out;
         }
@@ -392,9 +426,10 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }
-    if (args->Flags.CreateShared) {
-        /* Only the seed 002 flavour of sharing is modelled: a backing store shared with the
-         * KMD. FIXME(sharing): other shared allocations (D3DKMTOpenResource) are not. */
+    if (args->Flags.CreateShared && !cross_adapter) {
+        /* Two flavours of sharing are modelled: cross-adapter resources (objects/share.c) and
+         * a backing store shared with the KMD (seed 002). FIXME(sharing): other shared
+         * allocations are not. */
         for (UINT i = 0; i < n; i++) {
             if (!info[i].Flags2.ShareBackingStoreWithKmd) {
                 dxgk_refuse("D3DKMTCreateAllocation: CreateShared is supported only for allocations the KMD "
@@ -414,6 +449,12 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         st = STATUS_NO_MEMORY;
         goto out;
     }
+    /* The global share (hGlobalShare) and, cross-adapter, the pages every adapter maps. */
+    if (args->Flags.CreateShared) {
+        st = dxgk_share_create(a, args, &info[0], cross_adapter, &share);
+        if (!NT_SUCCESS(st))
+            goto out;
+    }
     for (UINT i = 0; i < n; i++) {
         struct dxgk_allocation *x = object_alloc(sizeof *x);
         if (!x) {
@@ -429,6 +470,14 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         x->instances = x->instances_tail = x->current = &x->first;
         x->instance_count = 1;
         al[i] = x;
+        if (i == 0)
+            x->share = share; /* the share's first reference, once the call succeeds */
+        if (cross_adapter) {
+            /* Seed 003: its backing store is the share's pages from now on, never renamed
+             * (kmd_backing: fixed backing store, set aside at destruction). */
+            dxgk_share_attach(share, &x->first);
+            x->kmd_backing = true;
+        }
         if (info[i].Flags2.ShareBackingStoreWithKmd) {
             /* Seed 002 / wddm-semantics §7 rules 3, 4 and 8: the backing store exists from now
              * on (an aperture placement maps these pages, an eviction only unmaps them) and
@@ -495,7 +544,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
             open[i] = (DXGK_OPENALLOCATIONINFO){ .hAllocation = al[i]->handle,
                                                  .pPrivateDriverData = info[i].pPrivateDriverData,
                                                  .PrivateDriverDataSize = info[i].PrivateDriverDataSize };
-        DXGKARG_OPENALLOCATION oa = { .NumAllocations = n, .pOpenAllocation = open };
+        DXGKARG_OPENALLOCATION oa = { .NumAllocations = n, .pOpenAllocation = open,
+                                      .Flags = 0x1 /* DXGK_OPENALLOCATIONFLAGS.Create */ };
         st = a->driver.ddi.DxgkDdiOpenAllocation(d->kmd, &oa);
         for (UINT i = 0; i < n; i++)
             al[i]->kmd_device_specific = open[i].hDeviceSpecificAllocation;
@@ -526,6 +576,11 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
             res->allocations = al[i];
         }
     }
+    /* The global share before the adapter lock goes: from then on a device destruction may
+     * free al[0] and its share reference (objects/share.c: shares.lock nests inside). */
+    if (share)
+        args->hGlobalShare = dxgk_share_publish(share);
+    share = NULL; /* al[0] holds it */
     pthread_mutex_unlock(&a->lock);
     /* Publish the allocations, then a new resource (lock-free: objects/handle.c). */
     for (UINT i = 0; i < n; i++)
@@ -554,12 +609,16 @@ out:
         for (UINT i = 0; i < n && al; i++) {
             if (!al[i])
                 continue;
+            if (cross_adapter)
+                dxgk_share_detach(&al[i]->first); /* the share's pages, freed with it below */
+            al[i]->share = NULL;
             vidmm_backing_free(&al[i]->first); /* committed only for a ShareBackingStoreWithKmd one */
             dxgk_object_put(al[i]->handle ? dxgk_handle_remove(al[i]->handle, DXGK_TYPE_ALLOCATION)
                                           : &al[i]->obj);
         }
         if (charge)
             vidmm_commit_uncharge(charge);
+        dxgk_share_put(share);
         if (new_res && res) {
             dxgk_object_put(res->handle ? dxgk_handle_remove(res->handle, DXGK_TYPE_RESOURCE) : &res->obj);
             res = NULL;

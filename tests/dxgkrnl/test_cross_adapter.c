@@ -1,0 +1,652 @@
+/* Two adapters in one process and cross-adapter resources (issue 6, seed 003, wddm-semantics
+ * §6.5): WDDM_ADAPTER_COUNT=2 starts two reference adapters (each its own KMD instance and
+ * software GPU); a resource created CrossAdapter on one is opened with D3DKMTOpenResource on
+ * the other, and both GPUs reach the same system pages through their own apertures. Every
+ * listed property, each tier's refusals, each verifier refusal and the pages' lifetime. */
+#include "real_env.h"
+
+#include <dxgiformat.h>
+
+#include "dxgkrnl/dxgkrnl.h"
+#include "kmd/kmd.h"
+
+#define APERTURE_BIT (1u << (SWKMD_SEGMENT_APERTURE - 1))
+
+static char caps_path[64];
+
+/* A caps file on top of the reference KMD's defaults (tier 1), for the next adapter start. */
+static void use_caps(const char *lines)
+{
+    if (!lines) {
+        unsetenv("WDDM_KMD_CAPS");
+        return;
+    }
+    snprintf(caps_path, sizeof caps_path, "/tmp/wddm-xad-%d.caps", (int)getpid());
+    FILE *f = fopen(caps_path, "w");
+    assert_non_null(f);
+    fputs(lines, f);
+    fclose(f);
+    setenv("WDDM_KMD_CAPS", caps_path, 1);
+}
+
+static void open_side(struct renv *e, D3DKMT_HANDLE adapter)
+{
+    e->adapter = adapter;
+    D3DKMT_CREATEDEVICE cd = { .hAdapter = adapter };
+    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
+    e->device = cd.hDevice;
+    e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
+    assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
+    e->context = e->cc.hContext;
+}
+
+/* Adapter 0 is "A" (renders), adapter 1 is "B" (reads): one device and context each. */
+static void open_pair(struct renv *a, struct renv *b)
+{
+    memset(a, 0, sizeof *a);
+    memset(b, 0, sizeof *b);
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    assert_int_equal(en.NumAdapters, 2);
+    open_side(a, info[0].hAdapter);
+    open_side(b, info[1].hAdapter);
+}
+
+static void close_pair(struct renv *a, struct renv *b)
+{
+    renv_close(a);
+    renv_close(b);
+}
+
+struct xa {
+    D3DKMT_HANDLE alloc, res, share;
+    struct swgpu_alloc_private priv; /* with the KMD's layout */
+};
+
+static NTSTATUS xa_try_create(struct renv *e, UINT32 w, UINT32 h, UINT32 bpp, UINT32 format, UINT32 usage,
+                              D3DKMT_CREATEALLOCATIONFLAGS flags, struct xa *out)
+{
+    memset(out, 0, sizeof *out);
+    out->priv = (struct swgpu_alloc_private){ .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                              .kind = SWGPU_ALLOC_CROSS_ADAPTER, .format = format, .dimension = 3,
+                                              .width = w, .height = h, .depth = 1, .mip_levels = 1,
+                                              .array_size = 1, .xa_usage = usage, .xa_bytes_per_pixel = bpp };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &out->priv, .PrivateDriverDataSize = sizeof out->priv };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = e->device, .NumAllocations = 1, .pAllocationInfo = &ai,
+                                   .Flags = flags };
+    NTSTATUS st = D3DKMTCreateAllocation(&ca);
+    out->alloc = ai.hAllocation;
+    out->res = ca.hResource;
+    out->share = ca.hGlobalShare;
+    return st;
+}
+
+static D3DKMT_CREATEALLOCATIONFLAGS xa_flags(void)
+{
+    D3DKMT_CREATEALLOCATIONFLAGS f = { 0 };
+    f.CreateResource = 1;
+    f.CreateShared = 1;
+    f.CrossAdapter = 1;
+    return f;
+}
+
+static void xa_create(struct renv *e, UINT32 w, UINT32 h, struct xa *out)
+{
+    assert_int_equal(xa_try_create(e, w, h, 4, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_COPY, xa_flags(), out),
+                     STATUS_SUCCESS);
+    assert_int_not_equal(out->share, 0);
+}
+
+static NTSTATUS xa_try_open(struct renv *e, D3DKMT_HANDLE share, struct xa *out)
+{
+    memset(out, 0, sizeof *out);
+    D3DKMT_QUERYRESOURCEINFO q = { .hDevice = e->device, .hGlobalShare = share };
+    NTSTATUS st = D3DKMTQueryResourceInfo(&q);
+    if (!NT_SUCCESS(st))
+        return st;
+    assert_int_equal(q.NumAllocations, 1);
+    assert_int_equal(q.TotalPrivateDriverDataSize, sizeof out->priv);
+    UINT8 total[sizeof out->priv];
+    D3DDDI_OPENALLOCATIONINFO oi = { 0 };
+    D3DKMT_OPENRESOURCE o = { .hDevice = e->device, .hGlobalShare = share, .NumAllocations = 1,
+                              .pOpenAllocationInfo = &oi, .pTotalPrivateDriverDataBuffer = total,
+                              .TotalPrivateDriverDataBufferSize = sizeof total };
+    st = D3DKMTOpenResource(&o);
+    if (!NT_SUCCESS(st))
+        return st;
+    assert_int_not_equal(oi.hAllocation, 0);
+    assert_int_equal(oi.PrivateDriverDataSize, sizeof out->priv);
+    memcpy(&out->priv, oi.pPrivateDriverData, sizeof out->priv);
+    out->alloc = oi.hAllocation;
+    out->res = o.hResource;
+    out->share = share;
+    return STATUS_SUCCESS;
+}
+
+static void xa_destroy(struct renv *e, const struct xa *x)
+{
+    D3DKMT_DESTROYALLOCATION da = { .hDevice = e->device, .hResource = x->res };
+    assert_int_equal(D3DKMTDestroyAllocation(&da), STATUS_SUCCESS);
+}
+
+/* Waits until the GPU's writes of an allocation are done (a lock waits for them) and checks
+ * the bytes the CPU sees there. */
+static void settle_and_check_cpu(struct renv *e, D3DKMT_HANDLE a, UINT32 size, uint32_t seed)
+{
+    void *p;
+    assert_int_equal(renv_lock(e, a, LOCK_READONLY, &p), STATUS_SUCCESS);
+    UINT8 *want = malloc(size);
+    assert_non_null(want);
+    renv_pattern(want, size, seed);
+    assert_memory_equal(p, want, size);
+    free(want);
+    renv_unlock(e, a);
+}
+
+static void expect_refusal(const char *needle)
+{
+    char why[1100];
+    wddm_last_refusals(why, sizeof why);
+    if (!strstr(why, needle))
+        fail_msg("the refusal does not name \"%s\":\n%s", needle, why);
+}
+
+static struct dxgk_allocation *kernel_alloc(D3DKMT_HANDLE h)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+    assert_non_null(al);
+    return al;
+}
+
+/* ---- two adapters ------------------------------------------------------------------------ */
+
+static void adapter_count_two_starts_two_adapters_with_distinct_luids(void **state)
+{
+    (void)state;
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    assert_int_equal(en.NumAdapters, 2);
+    assert_false(info[0].AdapterLuid.LowPart == info[1].AdapterLuid.LowPart &&
+                 info[0].AdapterLuid.HighPart == info[1].AdapterLuid.HighPart);
+    /* Each LUID opens its own adapter; each has its own segments (its own software GPU). */
+    for (int i = 0; i < 2; i++) {
+        D3DKMT_OPENADAPTERFROMLUID ol = { .AdapterLuid = info[i].AdapterLuid };
+        assert_int_equal(D3DKMTOpenAdapterFromLuid(&ol), STATUS_SUCCESS);
+        struct dxgk_adapter *x = dxgk_adapter_get(ol.hAdapter), *y = dxgk_adapter_get(info[i].hAdapter);
+        assert_ptr_equal(x, y);
+        dxgk_adapter_put(x);
+        dxgk_adapter_put(y);
+        D3DKMT_CLOSEADAPTER c = { .hAdapter = ol.hAdapter };
+        assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS);
+    }
+    struct dxgk_adapter *a0 = dxgk_adapter_get(info[0].hAdapter), *a1 = dxgk_adapter_get(info[1].hAdapter);
+    assert_ptr_not_equal(a0, a1);
+    assert_ptr_not_equal(a0->miniport, a1->miniport); /* two KMD instances */
+    dxgk_adapter_put(a0);
+    dxgk_adapter_put(a1);
+    for (int i = 0; i < 2; i++) {
+        D3DKMT_CLOSEADAPTER c = { .hAdapter = info[i].hAdapter };
+        assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS);
+    }
+}
+
+static void adapter_count_out_of_range_is_refused_with_a_line(void **state)
+{
+    (void)state;
+    const char *bad[] = { "0", "5", "two", "-1" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("WDDM_ADAPTER_COUNT", bad[i], 1);
+        wddm_clear_refusals();
+        D3DKMT_ADAPTERINFO info[4];
+        D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+        assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_INVALID_PARAMETER);
+        expect_refusal("WDDM_ADAPTER_COUNT");
+    }
+    setenv("WDDM_ADAPTER_COUNT", "2", 1);
+}
+
+/* ---- data across adapters ---------------------------------------------------------------- */
+
+/* Seed 003 / issue 6: render (copy) on A into the cross-adapter resource, read on B. */
+static void copy_on_a_is_read_by_a_gpu_copy_on_b(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    open_pair(&a, &b);
+    struct xa made, opened;
+    xa_create(&a, 300, 50, &made);
+    assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
+    UINT32 size = (UINT32)made.priv.size;
+    D3DKMT_HANDLE upload = renv_alloc(&a, SWGPU_ALLOC_UPLOAD, size);
+    D3DKMT_HANDLE readback = renv_alloc(&b, SWGPU_ALLOC_READBACK, size);
+    renv_gpu_write(&a, made.alloc, upload, size, 31);
+    settle_and_check_cpu(&a, made.alloc, size, 31); /* A's GPU wrote it (cross-adapter sync: the app's) */
+    renv_gpu_check(&b, opened.alloc, readback, size, 31);
+    xa_destroy(&b, &opened);
+    xa_destroy(&a, &made);
+    close_pair(&a, &b);
+}
+
+/* The reverse: the opener (B) writes with its GPU, the creator (A) reads with its GPU. */
+static void copy_on_b_into_the_opened_resource_is_read_by_a(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    open_pair(&a, &b);
+    struct xa made, opened;
+    xa_create(&a, 64, 64, &made);
+    assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
+    UINT32 size = (UINT32)made.priv.size;
+    D3DKMT_HANDLE upload = renv_alloc(&b, SWGPU_ALLOC_UPLOAD, size);
+    D3DKMT_HANDLE readback = renv_alloc(&a, SWGPU_ALLOC_READBACK, size);
+    renv_gpu_write(&b, opened.alloc, upload, size, 77);
+    settle_and_check_cpu(&b, opened.alloc, size, 77);
+    renv_gpu_check(&a, made.alloc, readback, size, 77);
+    xa_destroy(&a, &made);
+    xa_destroy(&b, &opened);
+    close_pair(&a, &b);
+}
+
+/* ---- layout and properties --------------------------------------------------------------- */
+
+static void layout_is_pitch_128_height_4_page_aligned_aperture_only_on_both_adapters(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    open_pair(&a, &b);
+    /* 33 px * 4 B = 132 B -> 256; 5 rows -> 8; 2048 B -> one page. 1000 px * 3 B = 3000 -> 3072,
+     * 3 rows -> 4: 12288 B, three pages. 32 px * 4 B = 128 exactly, 4 rows exactly. */
+    const struct { UINT32 w, h, bpp, pitch, rows; UINT64 size; } cases[] = {
+        { 33, 5, 4, 256, 8, 4096 }, { 1000, 3, 3, 3072, 4, 12288 }, { 32, 4, 4, 128, 4, 4096 },
+        { 1920, 1081, 4, 7680, 1084, 8327168 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct xa made, opened;
+        assert_int_equal(xa_try_create(&a, cases[i].w, cases[i].h, cases[i].bpp, DXGI_FORMAT_UNKNOWN,
+                                       SWGPU_XA_USAGE_COPY, xa_flags(), &made),
+                         STATUS_SUCCESS);
+        assert_int_equal(made.priv.xa_row_pitch % D3DKMT_CROSS_ADAPTER_RESOURCE_PITCH_ALIGNMENT, 0);
+        assert_int_equal(made.priv.xa_height % D3DKMT_CROSS_ADAPTER_RESOURCE_HEIGHT_ALIGNMENT, 0);
+        assert_int_equal(made.priv.xa_row_pitch, cases[i].pitch); /* the smallest multiple */
+        assert_int_equal(made.priv.xa_height, cases[i].rows);
+        assert_int_equal(made.priv.size, cases[i].size);
+        assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
+        assert_int_equal(opened.priv.xa_row_pitch, cases[i].pitch);
+        struct dxgk_allocation *x = kernel_alloc(made.alloc), *y = kernel_alloc(opened.alloc);
+        const struct dxgk_allocation *both[2] = { x, y };
+        for (int k = 0; k < 2; k++) {
+            const DXGK_ALLOCATIONINFO *in = &both[k]->info;
+            assert_int_equal(in->SupportedWriteSegmentSet, APERTURE_BIT);
+            assert_int_equal(in->SupportedReadSegmentSet | in->SupportedWriteSegmentSet, APERTURE_BIT);
+            assert_int_equal(in->Flags.CpuVisible, 1);
+            assert_int_equal(in->Flags.Cached, 0); /* write-combined */
+            assert_int_equal(in->Alignment % DXGK_PAGE_SIZE, 0);
+            assert_int_equal(in->Size, cases[i].size);
+            assert_int_equal((uintptr_t)both[k]->first.backing % DXGK_PAGE_SIZE, 0); /* page-aligned start */
+        }
+        /* One set of pages, two adapters. */
+        assert_ptr_equal(x->first.backing, y->first.backing);
+        dxgk_object_put(&x->obj);
+        dxgk_object_put(&y->obj);
+        xa_destroy(&b, &opened);
+        xa_destroy(&a, &made);
+    }
+    close_pair(&a, &b);
+}
+
+static void creation_needs_shared_resource_and_one_allocation(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    open_pair(&a, &b);
+    struct xa x;
+    D3DKMT_CREATEALLOCATIONFLAGS f = xa_flags();
+    f.CreateShared = 0;
+    wddm_clear_refusals();
+    assert_int_equal(xa_try_create(&a, 16, 16, 4, 0, SWGPU_XA_USAGE_COPY, f, &x), STATUS_INVALID_PARAMETER);
+    expect_refusal("CreateShared");
+    /* Two allocations in one cross-adapter resource. */
+    struct swgpu_alloc_private p[2];
+    D3DDDI_ALLOCATIONINFO ai[2];
+    for (int i = 0; i < 2; i++) {
+        p[i] = (struct swgpu_alloc_private){ .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                             .kind = SWGPU_ALLOC_CROSS_ADAPTER, .width = 16, .height = 16,
+                                             .xa_usage = SWGPU_XA_USAGE_COPY, .xa_bytes_per_pixel = 4 };
+        ai[i] = (D3DDDI_ALLOCATIONINFO){ .pPrivateDriverData = &p[i], .PrivateDriverDataSize = sizeof p[i] };
+    }
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = a.device, .NumAllocations = 2, .pAllocationInfo = ai, .Flags = xa_flags() };
+    wddm_clear_refusals();
+    assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_INVALID_PARAMETER);
+    expect_refusal("exactly one allocation");
+    close_pair(&a, &b);
+}
+
+/* ---- tiers ------------------------------------------------------------------------------- */
+
+static void expect_create(struct renv *a, UINT32 w, UINT32 h, UINT32 format, UINT32 usage, NTSTATUS want,
+                          const char *needle)
+{
+    struct xa x;
+    wddm_clear_refusals();
+    UINT32 bpp = format == DXGI_FORMAT_R16G16B16A16_FLOAT ? 8 : 4;
+    NTSTATUS st = xa_try_create(a, w, h, bpp, format, usage, xa_flags(), &x);
+    assert_int_equal(st, want);
+    if (NT_SUCCESS(st))
+        xa_destroy(a, &x);
+    else
+        expect_refusal(needle);
+}
+
+static void tier_0_refuses_every_cross_adapter_resource(void **state)
+{
+    (void)state;
+    use_caps("DXGK_VIDMMCAPS.CrossAdapterResource = 0\n");
+    struct renv a, b;
+    open_pair(&a, &b);
+    expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_COPY, STATUS_NOT_SUPPORTED,
+                  "DXGK_VIDMMCAPS.CrossAdapterResource");
+    close_pair(&a, &b);
+    use_caps(NULL);
+}
+
+static void tier_1_copies_only(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    open_pair(&a, &b); /* the reference KMD's default: tier 1 */
+    expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_COPY, STATUS_SUCCESS, NULL);
+    expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_COPY | SWGPU_XA_USAGE_TEXTURE,
+                  STATUS_NOT_SUPPORTED, "DXGK_VIDMMCAPS.CrossAdapterResourceTexture");
+    expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
+                  "DXGK_VIDMMCAPS.CrossAdapterResourceScanout");
+    close_pair(&a, &b);
+}
+
+static void tier_2_textures_but_does_not_scan_out(void **state)
+{
+    (void)state;
+    use_caps("DXGK_VIDMMCAPS.CrossAdapterResourceTexture = 1\n");
+    struct renv a, b;
+    open_pair(&a, &b);
+    expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_TEXTURE, STATUS_SUCCESS, NULL);
+    expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
+                  "DXGK_VIDMMCAPS.CrossAdapterResourceScanout");
+    close_pair(&a, &b);
+    use_caps(NULL);
+}
+
+static void tier_3_scans_out_listed_formats_up_to_1920x1080(void **state)
+{
+    (void)state;
+    use_caps("DXGK_VIDMMCAPS.CrossAdapterResourceTexture = 1\nDXGK_VIDMMCAPS.CrossAdapterResourceScanout = 1\n");
+    setenv("WDDM_SEGMENT_APERTURE_MB", "32", 1); /* a 1920x1080 surface */
+    struct renv a, b;
+    open_pair(&a, &b);
+    const UINT32 listed[] = { DXGI_FORMAT_R16G16B16A16_FLOAT, DXGI_FORMAT_R10G10B10A2_UNORM,
+                              DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_R8G8B8A8_UNORM_SRGB,
+                              DXGI_FORMAT_B8G8R8A8_UNORM, DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM,
+                              DXGI_FORMAT_B8G8R8A8_UNORM_SRGB };
+    for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
+        expect_create(&a, 64, 64, listed[i], SWGPU_XA_USAGE_SCANOUT, STATUS_SUCCESS, NULL);
+    expect_create(&a, 1920, 1080, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_SUCCESS, NULL);
+    expect_create(&a, 1921, 1080, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
+                  "1920x1080");
+    expect_create(&a, 1920, 1081, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
+                  "1920x1080");
+    expect_create(&a, 64, 64, DXGI_FORMAT_R32_FLOAT, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
+                  "DisplayScanOut format");
+    /* The same surface for copies only is not held to the scan-out list. */
+    expect_create(&a, 64, 64, DXGI_FORMAT_R32_FLOAT, SWGPU_XA_USAGE_COPY, STATUS_SUCCESS, NULL);
+    close_pair(&a, &b);
+    setenv("WDDM_SEGMENT_APERTURE_MB", "4", 1);
+    use_caps(NULL);
+}
+
+/* ---- the verifier: a KMD that breaks one property ---------------------------------------- */
+
+static atomic_int breakage;
+
+static NTSTATUS APIENTRY wrap_create_allocation(const HANDLE h, DXGKARG_CREATEALLOCATION *args)
+{
+    NTSTATUS st = SwKmdCreateAllocation(h, args);
+    if (!NT_SUCCESS(st))
+        return st;
+    DXGK_ALLOCATIONINFO *i = &args->pAllocationInfo[0];
+    switch (atomic_load(&breakage)) {
+    case 1: /* local memory too */
+        i->SupportedWriteSegmentSet |= 1u << (SWKMD_SEGMENT_LOCAL - 1);
+        break;
+    case 2:
+        i->Flags.CpuVisible = 0;
+        break;
+    case 3:
+        i->Flags.Cached = 1;
+        break;
+    case 4:
+        i->Alignment = 64;
+        break;
+    case 5:
+        i->Size += 128;
+        break;
+    case 6: /* read from local memory */
+        i->SupportedReadSegmentSet |= 1u << (SWKMD_SEGMENT_VISIBLE - 1);
+        break;
+    default:
+        break;
+    }
+    return st;
+}
+
+static NTSTATUS wrap_entry(PDRIVER_OBJECT drv, PVOID reg)
+{
+    DRIVER_INITIALIZATION_DATA d;
+    SwKmdGetDriverInitializationData(&d);
+    d.DxgkDdiCreateAllocation = wrap_create_allocation;
+    return DxgkInitialize(drv, reg, &d);
+}
+
+static void verifier_refuses_a_kmd_breaking_each_property(void **state)
+{
+    (void)state;
+    wddm_set_kmd_entry(wrap_entry);
+    struct renv a, b;
+    open_pair(&a, &b);
+    const char *names[] = { NULL, "aperture", "CPU visible", "write-combined", "page aligned", "whole pages",
+                            "aperture" };
+    for (int k = 1; k <= 6; k++) {
+        atomic_store(&breakage, k);
+        struct xa x;
+        wddm_clear_refusals();
+        assert_int_equal(xa_try_create(&a, 16, 16, 4, 0, SWGPU_XA_USAGE_COPY, xa_flags(), &x),
+                         STATUS_INVALID_PARAMETER);
+        expect_refusal("cross-adapter allocation 0");
+        expect_refusal(names[k]);
+    }
+    /* The same wrapper, unbroken, is accepted (the refusals above are the breakages'). */
+    atomic_store(&breakage, 0);
+    struct xa x;
+    assert_int_equal(xa_try_create(&a, 16, 16, 4, 0, SWGPU_XA_USAGE_COPY, xa_flags(), &x), STATUS_SUCCESS);
+    xa_destroy(&a, &x);
+    close_pair(&a, &b);
+    wddm_set_kmd_entry(NULL);
+}
+
+/* ---- opening ----------------------------------------------------------------------------- */
+
+static void open_refuses_unshared_non_cross_adapter_and_same_adapter(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    open_pair(&a, &b);
+    struct xa made, x;
+    xa_create(&a, 16, 16, &made);
+    /* The creator's own adapter: FIXME(sharing), refused. */
+    wddm_clear_refusals();
+    assert_int_equal(xa_try_open(&a, made.share, &x), STATUS_NOT_SUPPORTED);
+    expect_refusal("adapter that created it");
+    /* A plain allocation has no global share: its handle is not one. */
+    D3DKMT_HANDLE plain = renv_alloc(&a, SWGPU_ALLOC_UPLOAD, 4096);
+    wddm_clear_refusals();
+    assert_int_equal(xa_try_open(&b, plain, &x), STATUS_INVALID_PARAMETER);
+    expect_refusal("not a global share handle");
+    assert_int_equal(xa_try_open(&b, made.share ^ 0x100, &x), STATUS_INVALID_PARAMETER);
+    /* Shared, but not cross-adapter (seed 002: a backing store shared with the KMD). */
+    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                     .kind = SWGPU_ALLOC_UPLOAD, .size = 4096, .dimension = 1, .width = 4096,
+                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1,
+                                     .flags = SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = a.device, .NumAllocations = 1, .pAllocationInfo = &ai };
+    ca.Flags.CreateShared = 1;
+    assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_SUCCESS);
+    assert_int_not_equal(ca.hGlobalShare, 0);
+    wddm_clear_refusals();
+    assert_int_equal(xa_try_open(&b, ca.hGlobalShare, &x), STATUS_NOT_SUPPORTED);
+    expect_refusal("not cross-adapter");
+    /* A too small private-data buffer. */
+    D3DDDI_OPENALLOCATIONINFO oi = { 0 };
+    UINT8 small[8];
+    D3DKMT_OPENRESOURCE o = { .hDevice = b.device, .hGlobalShare = made.share, .NumAllocations = 1,
+                              .pOpenAllocationInfo = &oi, .pTotalPrivateDriverDataBuffer = small,
+                              .TotalPrivateDriverDataBufferSize = sizeof small };
+    assert_int_equal(D3DKMTOpenResource(&o), STATUS_INVALID_PARAMETER);
+    o.TotalPrivateDriverDataBufferSize = 0;
+    o.NumAllocations = 2;
+    assert_int_equal(D3DKMTOpenResource(&o), STATUS_INVALID_PARAMETER);
+    xa_destroy(&a, &made);
+    close_pair(&a, &b);
+}
+
+/* ---- lifetime ---------------------------------------------------------------------------- */
+
+/* The pages live until the creator and every opener destroyed theirs: with the creator gone
+ * (its device too), the opener still reads the content with its GPU; destroying the opener
+ * then frees them (ASan: nothing leaks, nothing is read after free). */
+static void creator_destroyed_first_the_opener_still_reads(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    open_pair(&a, &b);
+    struct xa made, opened, second;
+    xa_create(&a, 128, 40, &made);
+    assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
+    assert_int_equal(xa_try_open(&b, made.share, &second), STATUS_SUCCESS); /* two openers */
+    UINT32 size = (UINT32)made.priv.size;
+    D3DKMT_HANDLE upload = renv_alloc(&a, SWGPU_ALLOC_UPLOAD, size);
+    renv_gpu_write(&a, made.alloc, upload, size, 5);
+    settle_and_check_cpu(&a, made.alloc, size, 5);
+    xa_destroy(&a, &made);
+    renv_close(&a); /* the creator's device and adapter handle: adapter A stops */
+    D3DKMT_HANDLE readback = renv_alloc(&b, SWGPU_ALLOC_READBACK, size);
+    renv_gpu_check(&b, opened.alloc, readback, size, 5);
+    xa_destroy(&b, &opened);
+    renv_gpu_check(&b, second.alloc, readback, size, 5);
+    /* The global share is gone with the last one. */
+    xa_destroy(&b, &second);
+    struct xa x;
+    wddm_clear_refusals();
+    assert_int_equal(xa_try_open(&b, made.share, &x), STATUS_INVALID_PARAMETER);
+    renv_close(&b);
+}
+
+static void opener_destroyed_first_the_creator_keeps_its_content(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    open_pair(&a, &b);
+    struct xa made, opened;
+    xa_create(&a, 64, 8, &made);
+    assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
+    UINT32 size = (UINT32)made.priv.size;
+    D3DKMT_HANDLE upload = renv_alloc(&b, SWGPU_ALLOC_UPLOAD, size);
+    renv_gpu_write(&b, opened.alloc, upload, size, 9);
+    settle_and_check_cpu(&b, opened.alloc, size, 9);
+    close_pair(&b, &a); /* B's device destroys the opened one; then A's */
+    (void)made;
+}
+
+/* ---- the GpuMmu model (issue 6): both adapters address the resource through GPU VAs ---- */
+
+#define VA_BYTES 8192u
+
+static void gpu_va_copy(struct renv *e, D3DKMT_HANDLE cmd, D3DGPU_VIRTUAL_ADDRESS cmd_va, D3DGPU_VIRTUAL_ADDRESS dst,
+                    D3DGPU_VIRTUAL_ADDRESS src)
+{
+    UINT8 *p = renv_lock2(e->device, cmd);
+    UINT len = renv_va_copy_cmd(p, dst, src, VA_BYTES);
+    renv_unlock2(e->device, cmd);
+    assert_int_equal(renv_submit(e->context, cmd_va, len), STATUS_SUCCESS);
+    renv_finish(e->device, e->context);
+}
+
+static void gpummu_copy_on_a_through_va_is_read_through_va_on_b(void **state)
+{
+    (void)state;
+    renv_gpummu_caps(NULL); /* WDDM 2.0 GpuMmu on both adapters, tier 1 by default */
+    struct renv a, b;
+    open_pair(&a, &b);
+    struct xa made, opened;
+    xa_create(&a, 512, 4, &made); /* pitch 2048, 4 rows: 8192 bytes */
+    assert_int_equal(made.priv.size, VA_BYTES);
+    assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
+
+    D3DKMT_HANDLE cmd_a = renv_alloc(&a, SWGPU_ALLOC_UPLOAD, 4096), src = renv_alloc(&a, SWGPU_ALLOC_UPLOAD, VA_BYTES);
+    D3DKMT_HANDLE list_a[3] = { cmd_a, src, made.alloc };
+    assert_true(NT_SUCCESS(renv_make_resident(a.device, list_a, 3)));
+    D3DGPU_VIRTUAL_ADDRESS cmd_a_va = renv_map(a.device, cmd_a, 1, false);
+    D3DGPU_VIRTUAL_ADDRESS src_va = renv_map(a.device, src, VA_BYTES / 4096, false);
+    D3DGPU_VIRTUAL_ADDRESS xa_a_va = renv_map(a.device, made.alloc, VA_BYTES / 4096, true);
+    void *p = renv_lock2(a.device, src);
+    renv_pattern(p, VA_BYTES, 23);
+    renv_unlock2(a.device, src);
+    gpu_va_copy(&a, cmd_a, cmd_a_va, xa_a_va, src_va);
+
+    D3DKMT_HANDLE cmd_b = renv_alloc(&b, SWGPU_ALLOC_UPLOAD, 4096), rb = renv_alloc(&b, SWGPU_ALLOC_READBACK, VA_BYTES);
+    D3DKMT_HANDLE list_b[3] = { cmd_b, rb, opened.alloc };
+    assert_true(NT_SUCCESS(renv_make_resident(b.device, list_b, 3)));
+    D3DGPU_VIRTUAL_ADDRESS cmd_b_va = renv_map(b.device, cmd_b, 1, false);
+    D3DGPU_VIRTUAL_ADDRESS rb_va = renv_map(b.device, rb, VA_BYTES / 4096, true);
+    D3DGPU_VIRTUAL_ADDRESS xa_b_va = renv_map(b.device, opened.alloc, VA_BYTES / 4096, false);
+    gpu_va_copy(&b, cmd_b, cmd_b_va, rb_va, xa_b_va);
+    UINT8 want[VA_BYTES];
+    renv_pattern(want, VA_BYTES, 23);
+    p = renv_lock2(b.device, rb);
+    assert_memory_equal(p, want, VA_BYTES);
+    renv_unlock2(b.device, rb);
+    assert_int_equal(renv_exec_state(a.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    assert_int_equal(renv_exec_state(b.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    close_pair(&a, &b);
+    unsetenv("WDDM_KMD_CAPS");
+}
+
+int main(void)
+{
+    setenv("WDDM_ADAPTER_COUNT", "2", 1);
+    setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
+    setenv("WDDM_SEGMENT_VISIBLE_MB", "1", 1);
+    setenv("WDDM_SEGMENT_APERTURE_MB", "4", 1);
+    unsetenv("WDDM_KMD_CAPS");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(adapter_count_two_starts_two_adapters_with_distinct_luids),
+        cmocka_unit_test(adapter_count_out_of_range_is_refused_with_a_line),
+        cmocka_unit_test(copy_on_a_is_read_by_a_gpu_copy_on_b),
+        cmocka_unit_test(copy_on_b_into_the_opened_resource_is_read_by_a),
+        cmocka_unit_test(layout_is_pitch_128_height_4_page_aligned_aperture_only_on_both_adapters),
+        cmocka_unit_test(creation_needs_shared_resource_and_one_allocation),
+        cmocka_unit_test(tier_0_refuses_every_cross_adapter_resource),
+        cmocka_unit_test(tier_1_copies_only),
+        cmocka_unit_test(tier_2_textures_but_does_not_scan_out),
+        cmocka_unit_test(tier_3_scans_out_listed_formats_up_to_1920x1080),
+        cmocka_unit_test(verifier_refuses_a_kmd_breaking_each_property),
+        cmocka_unit_test(open_refuses_unshared_non_cross_adapter_and_same_adapter),
+        cmocka_unit_test(creator_destroyed_first_the_opener_still_reads),
+        cmocka_unit_test(opener_destroyed_first_the_creator_keeps_its_content),
+        cmocka_unit_test(gpummu_copy_on_a_through_va_is_read_through_va_on_b),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    if (caps_path[0])
+        unlink(caps_path);
+    return rc;
+}
