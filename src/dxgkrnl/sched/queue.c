@@ -11,9 +11,15 @@
  * worker serves a node's contexts by priority, then in ticket order (FIFO across contexts of
  * one priority), and preempts lower-priority work for higher (sched/preempt.c).
  * FIXME(scheduling): no quanta or time slicing between contexts of one priority.
- * FIXME(instance-order): the renaming instance-ordering invariant (wddm-semantics §3.3: once a
- * newer instance is referenced, DMA buffers referencing an older one are rejected unless
- * D3DDDI_ALLOCATIONLIST.DoNotRetireInstance) is not enforced; every snapshot is accepted. */
+ *
+ * Instances (wddm-semantics §3.3, issue 3): an allocation-list entry naming the allocation's
+ * handle takes its current instance; one naming an instance handle (returned by a Discard
+ * lock, vidmm/rename.c) takes that instance. The instance-ordering invariant is enforced: once
+ * a DMA buffer referenced an instance, a later buffer naming an older instance of the same
+ * allocation is refused (STATUS_INVALID_PARAMETER, nothing queued) unless that older instance's
+ * last reference carried D3DDDI_ALLOCATIONLIST.DoNotRetireInstance. Checked before
+ * DxgkDdiRender and again, then recorded, when the buffer is queued (the adapter lock is let go
+ * in between). */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -180,7 +186,7 @@ void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
         if (!dead) {
             p->ticket = ++n->queued_ticket;
             for (UINT i = 0; i < p->alloc_count; i++) {
-                struct vidmm_instance *in = p->held_alloc[i]->current;
+                struct vidmm_instance *in = p->inst[i] ? p->inst[i] : p->held_alloc[i]->current;
                 vidmm_touch_locked(a, in);
                 p->inst[i] = in;
                 vidmm_list_entry_locate(a, &p->alloc_list[i], in);
@@ -382,7 +388,28 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         npk = 1;
         first->alloc_count = nal;
         for (UINT i = 0; i < nal; i++) {
-            struct vidmm_instance *in = al[i]->current;
+            struct vidmm_instance *in = vidmm_instance_resolve_locked(al[i], c->alloc_list[i].hAllocation);
+            if (in && in->swz_lock) {
+                /* wddm-semantics §3.2 rule 11: not while the CPU holds its unswizzled view. */
+                dxgk_refuse("D3DKMTRender: allocation list entry %u names allocation 0x%08x, locked with "
+                            "AcquireAperture (wddm-semantics §3.2 rule 11): unlock it first", i, al[i]->handle);
+                packet_put_locked(c, first);
+                first = last = NULL;
+                npk = 0;
+                pthread_mutex_unlock(&a->lock);
+                goto out;
+            }
+            if (!in || !vidmm_instance_reference_ok_locked(al[i], in)) {
+                dxgk_refuse("D3DKMTRender: allocation list entry %u names instance 0x%08x of allocation 0x%08x "
+                            "after a newer instance was referenced (instance ordering, wddm-semantics §3.3; "
+                            "DoNotRetireInstance keeps an instance valid)",
+                            i, c->alloc_list[i].hAllocation, al[i]->handle);
+                packet_put_locked(c, first);
+                first = last = NULL;
+                npk = 0;
+                pthread_mutex_unlock(&a->lock);
+                goto out;
+            }
             vidmm_touch_locked(a, in); /* LRU order of use (vidmm/evict.c) */
             first->inst[i] = in;
             first->alloc_list[i] = (DXGK_ALLOCATIONLIST){ .hDeviceSpecificAllocation = al[i]->kmd_device_specific };
@@ -459,6 +486,18 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
                 st = STATUS_INVALID_PARAMETER;
             }
     }
+    /* The instance-ordering invariant again (another thread may have queued a buffer naming a
+     * newer instance meanwhile), then recorded: the buffer is accepted (wddm-semantics §3.3). */
+    for (UINT i = 0; NT_SUCCESS(st) && i < nal; i++) {
+        if (!vidmm_instance_reference_ok_locked(al[i], first->inst[i])) {
+            dxgk_refuse("D3DKMTRender: allocation list entry %u names instance 0x%08x of allocation 0x%08x "
+                        "after a newer instance was referenced (instance ordering, wddm-semantics §3.3)",
+                        i, c->alloc_list[i].hAllocation, al[i]->handle);
+            st = STATUS_INVALID_PARAMETER;
+        }
+    }
+    for (UINT i = 0; NT_SUCCESS(st) && i < nal; i++)
+        vidmm_instance_referenced_locked(al[i], first->inst[i], c->alloc_list[i].DoNotRetireInstance);
     bool hold = false;
     if (NT_SUCCESS(st)) {
         sched_release_held_locked(a, c); /* waits satisfied since: pass them first */
@@ -474,6 +513,10 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
             p->wait_seq = c->wait_seq;
             p->hold_seq = ++c->hold_seq;
             for (UINT i = 0; i < nal; i++) {
+                /* An entry naming the allocation takes the instance current at release; one
+                 * naming an instance handle keeps that instance (NULL: current). */
+                if (c->alloc_list[i].hAllocation == al[i]->handle)
+                    p->inst[i] = NULL;
                 dxgk_object_get(&al[i]->obj);
                 p->held_alloc[i] = al[i];
                 al[i]->held_refs++; /* a lock waits for it (vidmm/lock.c) */

@@ -136,8 +136,9 @@ static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vid
     const struct dxgk_allocation *al = in->alloc;
     if (in->in_batch || in->evicting || al->dead)
         return false;
-    if (in == al->current && (al->lock_count || al->resident_refs))
-        return false; /* the CPU holds a pointer into it, or MakeResident pinned it */
+    if (in->lock_count || (in == al->current && al->resident_refs))
+        return false; /* the CPU holds a pointer into it (any instance: OutOfOrderLock, vidmm/lock.c),
+                         or MakeResident pinned it */
     /* No queued or in-flight DMA buffer references it. A paging operation of it still pending
      * (its FILL, restore or MAP) is no obstacle: the eviction runs after it on the same
      * paging node, in order. */
@@ -273,7 +274,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
      * reads the range (into the backing store, or the aperture range over it); the backing
      * store is not marked valid. A reserved aperture range is given back: it stays mapped to
      * the backing store until the next MAP over it, which nothing reads meanwhile. */
-    if (NT_SUCCESS(st) && ((in == al->current && (al->lock_count || al->resident_refs)) ||
+    if (NT_SUCCESS(st) && ((in->lock_count || (in == al->current && al->resident_refs)) ||
                            !evictable_tier_locked(a, in, false)))
         st = STATUS_VIDMM_EVICTION_ABANDONED;
     if (!NT_SUCCESS(st)) {

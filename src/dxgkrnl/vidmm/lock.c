@@ -15,8 +15,39 @@
  * DonotWait the restore is started and the lock returns STATUS_GRAPHICS_ALLOCATION_BUSY. When
  * nothing is evictable the lock waits once for the work in flight and retries, then fails with
  * STATUS_NO_MEMORY. A locked current instance is never evicted (DonotEvict is implied).
- * FIXME(swizzling): AcquireAperture / UseAlternateVA (swizzling ranges) are refused. */
+ *
+ * Instances (wddm-semantics §3.3, DXGK_VIDMMCAPS.OutOfOrderLock, issue 3): a Discard lock that
+ * renames returns the new instance's own handle in hAllocation (vidmm/rename.c). A lock naming
+ * an instance handle locks that instance. The newest instance may always be locked; an older
+ * one only when the KMD sets DXGK_VIDMMCAPS.OutOfOrderLock ("the driver can lock allocation
+ * instances other than the latest instance", e.g. a DDI thread locking a buffer the application
+ * thread already discarded): without the cap STATUS_INVALID_PARAMETER. Such a lock synchronises
+ * with that instance's own GPU use (not the newest's), never renames (Discard on it is refused),
+ * and keeps it from being recycled or evicted until unlocked (vidmm_instance.lock_count).
+ *
+ * AcquireAperture (wddm-semantics §3.2; "Locking Swizzled Allocations"; DxgkDdiAcquireSwizzlingRange),
+ * when the KMD reports DXGK_DRIVERCAPS.NumberOfSwizzlingRanges > 0: the lock synchronises as a
+ * plain lock (a Discard does not rename), places the instance, then VidMm hands a free range to
+ * DxgkDdiAcquireSwizzlingRange and returns its CPUTranslatedAddress: the allocation as it looks
+ * after an unswizzling eviction. The range is released at the unlock (or when the allocation is
+ * destroyed) with DxgkDdiReleaseSwizzlingRange; ranges are arbitrated among all allocations of
+ * the adapter. At the limit (no free range, or every free one answered UNAVAILABLE; ranges in use
+ * belong to outstanding locks and cannot be taken back): with DonotEvict the lock fails with
+ * STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE (D3DERR_NOTAVAILABLE at pfnLockCb); without, the
+ * instance is evicted to system memory and the CPU gets its backing store (the KMD stores a
+ * CPU-visible allocation linear when it evicts it, wddm-semantics §2.4). Refused: AcquireAperture
+ * on an allocation that can only live in an aperture segment, or that is already locked; any
+ * lock while an AcquireAperture lock of it is outstanding; a DMA buffer naming an instance locked
+ * that way (sched/queue.c) (§3.2 rules 6, 11). A locked instance is never evicted (DonotEvict is
+ * implied), so SPECIAL_LOCK_TRANSFER is never needed.
+ * FIXME(swizzling): UseAlternateVA (+ SPECIAL_LOCK_TRANSFER) is refused; an instance resident in
+ * an aperture segment is not paged into a memory segment for a range (STATUS_GRAPHICS_
+ * UNSWIZZLING_APERTURE_UNSUPPORTED); allocations the KMD marks Swizzled are not evicted at the
+ * range limit (that needs the Unswizzle/Swizzle TRANSFER flags and VidMm tracking which form the
+ * backing store holds): the lock fails with STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE. */
 #include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
 
 static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
 {
@@ -38,8 +69,19 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
         return false;
     }
     if (f.AcquireAperture && a->caps.NumberOfSwizzlingRanges == 0) {
-        /* FIXME(swizzling): swizzling ranges (DxgkDdiAcquireSwizzlingRange) are not modelled. */
-        dxgk_refuse("D3DKMTLock: AcquireAperture but the KMD reports no swizzling ranges");
+        dxgk_refuse("D3DKMTLock: AcquireAperture but the KMD reports no swizzling ranges "
+                    "(DXGK_DRIVERCAPS.NumberOfSwizzlingRanges 0)");
+        return false;
+    }
+    if (f.AcquireAperture &&
+        (!a->driver.ddi.DxgkDdiAcquireSwizzlingRange || !a->driver.ddi.DxgkDdiReleaseSwizzlingRange)) {
+        dxgk_refuse("verifier: the KMD reports %u swizzling ranges but no DxgkDdiAcquireSwizzlingRange / "
+                    "DxgkDdiReleaseSwizzlingRange", a->caps.NumberOfSwizzlingRanges);
+        return false;
+    }
+    if (f.UseAlternateVA) {
+        /* FIXME(swizzling): UseAlternateVA locks (and their SPECIAL_LOCK_TRANSFER) are not modelled. */
+        dxgk_refuse("D3DKMTLock: UseAlternateVA is not supported by this VidMm");
         return false;
     }
     if (f.LockEntire && (l->NumPages || l->pPages)) {
@@ -55,6 +97,66 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
         return false;
     }
     return true;
+}
+
+/* DxgkDdiAcquireSwizzlingRange for `in` (resident, idle, about to be locked): the first free range
+ * the KMD can program. STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE: the limit (every range
+ * in use or refused as UNAVAILABLE). Adapter lock held (the DDI calls are serialised by it). */
+static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in,
+                                       UINT private_data, UINT8 **cpu)
+{
+    if (a->seg[in->segment_id - 1].aperture) {
+        /* FIXME(swizzling): case 2 of Locking Swizzled Allocations (page it into a memory segment). */
+        dxgk_refuse("D3DKMTLock: AcquireAperture of allocation 0x%08x placed in aperture segment %u is not modelled",
+                    al->handle, in->segment_id);
+        return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED;
+    }
+    UINT n = a->caps.NumberOfSwizzlingRanges < DXGK_MAX_SWIZZLING_RANGES ? a->caps.NumberOfSwizzlingRanges
+                                                                          : DXGK_MAX_SWIZZLING_RANGES;
+    for (UINT r = 0; r < n; r++) {
+        if (a->swz_owner[r])
+            continue;
+        DXGKARG_ACQUIRESWIZZLINGRANGE arg = { .hAllocation = al->info.hAllocation, .PrivateDriverData = private_data,
+                                              .RangeId = r, .SegmentId = in->segment_id,
+                                              .RangeSize = (SIZE_T)al->info.Size };
+        NTSTATUS st = a->driver.ddi.DxgkDdiAcquireSwizzlingRange(a->miniport, &arg);
+        if (st == STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE)
+            continue; /* the KMD's own resource for this range is busy: the next free one */
+        if (!NT_SUCCESS(st)) {
+            dxgk_refuse("D3DKMTLock: DxgkDdiAcquireSwizzlingRange(range %u) failed 0x%08x", r, (unsigned)st);
+            return st;
+        }
+        if (!arg.CPUTranslatedAddress.QuadPart || arg.RangeSize != (SIZE_T)al->info.Size) {
+            DXGKARG_RELEASESWIZZLINGRANGE rel = { .hAllocation = arg.hAllocation, .PrivateDriverData = private_data,
+                                                  .RangeId = r };
+            a->driver.ddi.DxgkDdiReleaseSwizzlingRange(a->miniport, &rel);
+            dxgk_refuse("verifier: DxgkDdiAcquireSwizzlingRange returned no CPUTranslatedAddress or changed "
+                        "RangeSize without UseAlternateVA");
+            return STATUS_UNSUCCESSFUL;
+        }
+        a->swz_owner[r] = in;
+        in->swz_range = r + 1;
+        in->swz_private = private_data;
+        in->swz_lock = true;
+        *cpu = (UINT8 *)(uintptr_t)arg.CPUTranslatedAddress.QuadPart;
+        return STATUS_SUCCESS;
+    }
+    return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE;
+}
+
+void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
+{
+    if (in->swz_range) {
+        UINT r = in->swz_range - 1;
+        DXGKARG_RELEASESWIZZLINGRANGE rel = { .hAllocation = in->alloc->info.hAllocation,
+                                              .PrivateDriverData = in->swz_private, .RangeId = r };
+        NTSTATUS st = a->driver.ddi.DxgkDdiReleaseSwizzlingRange(a->miniport, &rel);
+        if (!NT_SUCCESS(st))
+            dxgk_refuse("DxgkDdiReleaseSwizzlingRange(range %u) failed 0x%08x (ignored)", r, (unsigned)st);
+        a->swz_owner[r] = NULL;
+        in->swz_range = 0;
+    }
+    in->swz_lock = false;
 }
 
 NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
@@ -100,8 +202,10 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }
-    /* Rules 4 and 5: Discard neutralises IgnoreSync/DonotWait; IgnoreSync needs DonotWait. */
-    bool discard = f.Discard;
+    /* Rules 4 and 5: Discard neutralises IgnoreSync/DonotWait; IgnoreSync needs DonotWait. An
+     * AcquireAperture lock does not rename: the KMD's range names the allocation's placement,
+     * and the KMD cannot tell instances apart (wddm-semantics §3.3). */
+    bool discard = f.Discard && !f.AcquireAperture;
     bool no_sync = !discard && f.IgnoreSync && f.DonotWait;
     bool writes_only = f.ReadOnly || f.IgnoreReadSync; /* seed 001 §8: a read waits for writes */
     bool renamed = false, waited = false;
@@ -114,6 +218,53 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         dxgk_refuse("D3DKMTLock: allocation 0x%08x is being destroyed", args->hAllocation);
         goto unlock;
     }
+    /* The instance the handle names: an older one is `want` (locked as such), else NULL (the
+     * current instance, whichever it is after a wait). */
+    struct vidmm_instance *want = vidmm_instance_resolve_locked(al, args->hAllocation);
+    if (!want) {
+        dxgk_refuse("D3DKMTLock: handle 0x%08x names no instance of its allocation", args->hAllocation);
+        goto unlock;
+    }
+    if (want == al->current) {
+        want = NULL;
+    } else {
+        if (!a->caps.MemoryManagementCaps.OutOfOrderLock) {
+            dxgk_refuse("D3DKMTLock: handle 0x%08x names an instance older than the newest and the KMD does not "
+                        "set DXGK_VIDMMCAPS.OutOfOrderLock (wddm-semantics §3.3)", args->hAllocation);
+            goto unlock;
+        }
+        if (f.Discard) {
+            dxgk_refuse("D3DKMTLock: Discard of instance 0x%08x, which is not the newest: only the newest "
+                        "instance is renamed (wddm-semantics §3.3)", args->hAllocation);
+            goto unlock;
+        }
+    }
+    /* wddm-semantics §3.2 rules 6 and 11: swizzled and unswizzled views are never outstanding
+     * together; a lock holding a range is the only lock. */
+    for (const struct vidmm_instance *x = al->instances; x; x = x->next) {
+        if (x->swz_lock) {
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x has an AcquireAperture lock outstanding: unlock it first "
+                        "(wddm-semantics §3.2 rule 11)", args->hAllocation);
+            goto unlock;
+        }
+    }
+    if (f.AcquireAperture) {
+        UINT allowed = vidmm_allowed_segments(a, &al->info);
+        bool memory = false;
+        for (UINT i = 0; i < a->segment_count; i++)
+            memory |= (allowed & (1u << i)) && !a->seg[i].aperture;
+        if (!memory) {
+            dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which can only be placed in an aperture "
+                        "segment (wddm-semantics §3.2 rule 6)", args->hAllocation);
+            goto unlock;
+        }
+        if (al->lock_count) {
+            dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which is already locked (wddm-semantics "
+                        "§3.2 rule 6)", args->hAllocation);
+            goto unlock;
+        }
+    }
+#define LOCK_TARGET() (want ? want : al->current)
     if (d->error == STATUS_DEVICE_REMOVED) { /* lost to a timeout recovery (sched/tdr.c) */
         dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", args->hDevice, (unsigned)d->error);
         st = d->error;
@@ -140,10 +291,12 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
             goto unlock;
         }
     }
-    struct vidmm_instance *in = al->current;
+    struct vidmm_instance *in = LOCK_TARGET();
     /* Seed 002 / wddm-semantics §7 rule 8: a backing store shared with the KMD is never
-     * renamed: a Discard synchronises like a plain lock. */
-    if (discard && al->lock_count == 0 && !al->kmd_backing) {
+     * renamed: a Discard synchronises like a plain lock. A locked current instance is not
+     * renamed either (its pointer stays valid); an older instance locked out of order is no
+     * obstacle. */
+    if (discard && in->lock_count == 0 && !al->kmd_backing) {
         while (!vidmm_instance_idle_locked(a, in, false)) {
             struct vidmm_instance *n = vidmm_rename_locked(a, al, &batch);
             if (n) {
@@ -183,7 +336,7 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
             dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
             goto unlock;
         }
-        in = al->current;
+        in = LOCK_TARGET();
     }
     bool paged = false; /* the lock had to restore the instance or evict others for it */
 resident:
@@ -202,7 +355,7 @@ resident:
                 st = STATUS_INVALID_PARAMETER;
                 goto unlock;
             }
-            in = al->current;
+            in = LOCK_TARGET();
             was_evicted = in->evicted;
             st = in->segment_id ? STATUS_SUCCESS : vidmm_make_resident_locked(a, in, &batch, !renamed);
         }
@@ -215,7 +368,7 @@ resident:
         paged = was_evicted || batch.evicted;
     }
     vidmm_paging_flush_locked(&batch);
-    if (!in->segment_id || in != al->current || al->dead) {
+    if (!in->segment_id || in != LOCK_TARGET() || al->dead) {
         /* A BUSY wait inside the paging build let the lock go and the instance was evicted or
          * replaced meanwhile: place the current one again. */
         if (al->dead) {
@@ -223,7 +376,7 @@ resident:
             st = STATUS_INVALID_PARAMETER;
             goto unlock;
         }
-        in = al->current;
+        in = LOCK_TARGET();
         vidmm_batch_init(&batch, a);
         goto resident;
     }
@@ -251,8 +404,8 @@ resident:
         /* Not locked yet while the adapter lock was let go: an eviction or a rename may have
          * moved it (then start over from the current instance's residency), or an eviction and
          * a restore by a DMA buffer (then the loop waits for that restore too). */
-        if (in != al->current || !in->segment_id) {
-            in = al->current;
+        if (in != LOCK_TARGET() || !in->segment_id) {
+            in = LOCK_TARGET();
             vidmm_batch_init(&batch, a);
             goto resident;
         }
@@ -264,10 +417,60 @@ resident:
         st = d->error;
         goto unlock;
     }
-    args->pData = in->cpu + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
+    UINT8 *cpu = in->cpu;
+    if (f.AcquireAperture) {
+        st = swizzle_acquire_locked(a, al, in, args->PrivateDriverData, &cpu);
+        if (st == STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE) {
+            if (f.DonotEvict || al->info.Flags.Swizzled) {
+                dxgk_refuse("D3DKMTLock: every swizzling range is in use and %s (locking-swizzled-allocations)",
+                            f.DonotEvict ? "DonotEvict is set" : "evicting a Swizzled allocation is not modelled");
+                goto unlock;
+            }
+            /* Locking Swizzled Allocations, case 1: no aperture, so the allocation goes back to
+             * system memory and the CPU uses it there. Marked before the adapter lock is let go:
+             * no DMA buffer takes it meanwhile (sched/queue.c). */
+            vidmm_batch_init(&batch, a);
+            st = vidmm_evict_instance_locked(a, in, &batch);
+            vidmm_paging_flush_locked(&batch);
+            if (!NT_SUCCESS(st) || in->segment_id || al->dead) {
+                dxgk_refuse("D3DKMTLock: no swizzling range and allocation 0x%08x could not be evicted (0x%08x)",
+                            args->hAllocation, (unsigned)st);
+                st = STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE;
+                goto unlock;
+            }
+            in->swz_lock = true;
+            al->lock_count++;
+            in->lock_count++;
+            while (batch.fence && !sched_fence_completed(&a->node[a->paging_node], batch.fence)) {
+                pthread_mutex_unlock(&a->lock);
+                sched_wait_fence(&a->node[a->paging_node], batch.fence);
+                pthread_mutex_lock(&a->lock);
+            }
+            if (al->dead) {
+                dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+                st = STATUS_INVALID_PARAMETER;
+                goto unlock;
+            }
+            al->lock_count--;
+            in->lock_count--;
+            cpu = in->backing;
+        } else if (!NT_SUCCESS(st)) {
+            goto unlock;
+        }
+    }
+    args->pData = cpu + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
     al->lock_count++;
-    if (!f.ReadOnly && !a->seg[in->segment_id - 1].aperture)
-        in->backing_valid = false; /* the CPU may write it: an eviction must copy it out */
+    in->lock_count++;
+    if (!f.ReadOnly && in->segment_id && !a->seg[in->segment_id - 1].aperture)
+        in->backing_valid = false; /* the CPU may write it: an eviction must copy it out (an
+                                      evicted instance is written in its backing store) */
+    if (renamed) {
+        /* D3DDDICB_LOCK.hAllocation: the new instance's handle (vidmm/rename.c). */
+        D3DKMT_HANDLE h = vidmm_instance_handle_locked(al, in);
+        if (h)
+            args->hAllocation = h;
+    }
+#undef LOCK_TARGET
     st = STATUS_SUCCESS;
 unlock:
     pthread_mutex_unlock(&a->lock);
@@ -303,7 +506,16 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
         dxgk_device_put(d);
         return st;
     }
-    /* Unlock is all or nothing: every handle is validated before any is unlocked. */
+    /* Unlock is all or nothing: every handle is validated before any is unlocked. The instance
+     * unlocked is the one the handle names when it is locked (an instance handle, or the
+     * allocation's handle for its current instance), else a locked instance of the allocation
+     * (the allocation's handle after an out-of-order lock). Remembered for the roll-back. */
+    struct vidmm_instance *stack_done[16];
+    struct vidmm_instance **done = n <= 16 ? stack_done : calloc(n, sizeof *done);
+    if (!done) {
+        dxgk_device_put(d);
+        return STATUS_NO_MEMORY;
+    }
     UINT i = 0;
     for (; i < n; i++) {
         struct dxgk_allocation *al =
@@ -312,8 +524,16 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
         if (ok) {
             pthread_mutex_lock(&a->lock);
             ok = al->lock_count > 0 && !al->dead;
-            if (ok)
+            struct vidmm_instance *in = ok ? vidmm_instance_resolve_locked(al, args->phAllocations[i]) : NULL;
+            if (ok && (!in || !in->lock_count))
+                for (in = al->instances; in && !in->lock_count; in = in->next)
+                    ;
+            ok = ok && in;
+            if (ok) {
                 al->lock_count--;
+                in->lock_count--;
+                done[i] = in;
+            }
             pthread_mutex_unlock(&a->lock);
             if (!ok)
                 dxgk_refuse("D3DKMTUnlock: allocation 0x%08x (entry %u) is not locked", args->phAllocations[i], i);
@@ -328,6 +548,19 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
     }
     if (i == n) {
         st = STATUS_SUCCESS;
+        /* The last unlock of an AcquireAperture lock gives its range back (all entries are
+         * unlocked now: nothing to roll back). The allocation keeps the instance alive. */
+        for (UINT j = 0; j < n; j++) {
+            struct dxgk_allocation *al =
+                (struct dxgk_allocation *)dxgk_handle_get(args->phAllocations[j], DXGK_TYPE_ALLOCATION);
+            if (!al)
+                continue;
+            pthread_mutex_lock(&a->lock);
+            if (!al->dead && !done[j]->lock_count && done[j]->swz_lock)
+                vidmm_swizzle_release_locked(a, done[j]);
+            pthread_mutex_unlock(&a->lock);
+            dxgk_object_put(&al->obj);
+        }
     } else {
         /* Roll back the entries already unlocked. */
         for (UINT j = 0; j < i; j++) {
@@ -336,12 +569,16 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
             if (!al)
                 continue;
             pthread_mutex_lock(&a->lock);
-            if (!al->dead)
+            if (!al->dead) {
                 al->lock_count++;
+                done[j]->lock_count++;
+            }
             pthread_mutex_unlock(&a->lock);
             dxgk_object_put(&al->obj);
         }
     }
+    if (done != stack_done)
+        free(done);
     dxgk_device_put(d);
     return st;
 }

@@ -6,7 +6,23 @@
  * then the caller waits for the oldest to retire and tries again. The allocation handle stays
  * the same; DMA buffers snapshot the current instance at D3DKMTRender time.
  * Under memory pressure a retired instance that is not current is evicted with
- * DISCARD_CONTENT (vidmm/evict.c); recycling it places it again, without content. */
+ * DISCARD_CONTENT (vidmm/evict.c); recycling it places it again, without content.
+ *
+ * Instance handles (wddm-semantics §3.3; D3DDDICB_LOCK.hAllocation: "the video memory manager
+ * creates a new instance of the allocation and returns a new handle that represents the new
+ * instance"): a Discard lock that renames returns the new current instance's own handle, an
+ * allocation-type handle of the same kernel object (each holds a reference; removed when the
+ * instances are freed). It names that instance for good, in locks (an older one only with
+ * DXGK_VIDMMCAPS.OutOfOrderLock, vidmm/lock.c) and allocation lists. The handle the allocation
+ * was created with keeps naming whichever instance is current (model decision: the UMD that
+ * ignores the returned handle keeps working as on WDDM 1.x runtimes that re-emit it).
+ *
+ * Instance ordering (wddm-semantics §3.3 "Instance ordering invariant"): every instance gets a
+ * generation when it becomes current. Once a DMA buffer referenced generation g, instances older
+ * than g are retired for references: D3DKMTRender refuses a buffer naming one (sched/queue.c),
+ * unless its last reference carried D3DDDI_ALLOCATIONLIST.DoNotRetireInstance ("the driver will
+ * reference it again in a subsequent DMA buffer"), which also keeps it from being recycled;
+ * the next reference without the flag lets it retire ("all instances are eventually retired"). */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -32,7 +48,9 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
         prev = old;
         old = old->next;
     }
-    if (old && !old->in_batch && vidmm_instance_retired_locked(a, old)) {
+    /* Not while the CPU holds a pointer into it (an OutOfOrderLock lock) or a DMA buffer is
+     * still to reference it (DoNotRetireInstance). */
+    if (old && !old->in_batch && !old->lock_count && !old->keep && vidmm_instance_retired_locked(a, old)) {
         if (!old->segment_id && !NT_SUCCESS(vidmm_make_resident_locked(a, old, batch, false)))
             return NULL;
         if (prev)
@@ -43,6 +61,7 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
             al->instances_tail = prev;
         append_locked(al, old);
         al->current = old;
+        old->gen = ++al->gen_seq;
         return old;
     }
     UINT cap = al->info.MaximumRenamingListLength;
@@ -66,7 +85,49 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
     append_locked(al, in);
     al->instance_count++;
     al->current = in;
+    in->gen = ++al->gen_seq;
     return in;
+}
+
+struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *al, D3DKMT_HANDLE h)
+{
+    if (h == al->handle)
+        return al->current;
+    for (struct vidmm_instance *in = al->instances; in; in = in->next)
+        if (in->handle == h)
+            return in;
+    return NULL;
+}
+
+D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
+{
+    if (!in->handle) {
+        /* An allocation-type handle of the same object: every D3DKMT lookup finds the
+         * allocation; the instance is told apart by vidmm_instance_resolve_locked. */
+        dxgk_object_get(&al->obj); /* the handle's own reference (insert takes one over) */
+        D3DKMT_HANDLE h = dxgk_handle_insert(&al->obj);
+        if (!h) {
+            dxgk_object_put(&al->obj);
+            dxgk_refuse("VidMm: handle table full: the renamed instance keeps the allocation's handle 0x%08x",
+                        al->handle);
+            return 0;
+        }
+        dxgk_handle_publish(h);
+        in->handle = h;
+    }
+    return in->handle;
+}
+
+bool vidmm_instance_reference_ok_locked(const struct dxgk_allocation *al, const struct vidmm_instance *in)
+{
+    return in->keep || in->gen >= al->retired_below;
+}
+
+void vidmm_instance_referenced_locked(struct dxgk_allocation *al, struct vidmm_instance *in, bool do_not_retire)
+{
+    if (in->gen > al->retired_below)
+        al->retired_below = in->gen;
+    in->keep = do_not_retire;
 }
 
 void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *al)
@@ -75,6 +136,11 @@ void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation 
     struct vidmm_instance *in = al->instances;
     while (in) {
         struct vidmm_instance *next = in->next;
+        if (in->swz_lock) /* destroyed while locked with AcquireAperture (vidmm/lock.c) */
+            vidmm_swizzle_release_locked(a, in);
+        if (in->handle) /* its handle's reference is not the last: the caller holds one */
+            dxgk_object_put(dxgk_handle_remove(in->handle, DXGK_TYPE_ALLOCATION));
+        in->handle = 0;
         vidmm_unplace_locked(a, in);
         vidmm_commit_uncharge(al->info.Size);
         if (in != &al->first)

@@ -1,0 +1,330 @@
+/* Swizzling ranges (issue 3; wddm-semantics §3.2 AcquireAperture, rules 6 and 11; MicrosoftDocs
+ * "Locking Swizzled Allocations", DxgkDdiAcquireSwizzlingRange / DxgkDdiReleaseSwizzlingRange):
+ * D3DKMTLock with AcquireAperture against the mock KMD, wrapped into a KMD with a tiled memory
+ * layout and DXGK_DRIVERCAPS.NumberOfSwizzlingRanges = 2 (vidmm/lock.c).
+ *
+ * The test KMD's layout: in a memory segment, the two 2 KiB halves of every 4 KiB page are
+ * swapped (raw[j] = linear[j ^ 0x800]); the GPU reads and writes raw bytes. Its paging TRANSFER
+ * between a segment and system memory swaps the halves (the KMD stores a CPU-visible allocation
+ * linear in system memory, wddm-semantics §2.4), and its swizzling range is a window holding
+ * the linear form: filled from the segment at the acquire, written back at the release (the
+ * software stand-in for an aperture that untiles on the fly). It learns where an allocation
+ * lives from its paging operations, as a real KMD does. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+
+#include <wddm/d3dkmddi.h>
+#include <wddm/d3dkmthk.h>
+
+static NTSTATUS wrap_initialize(PDRIVER_OBJECT drv, PVOID reg, DRIVER_INITIALIZATION_DATA *d);
+#define DxgkInitialize wrap_initialize
+#include "mock_kmd.h"
+#undef DxgkInitialize
+
+#include "kernel_peek.h"
+
+#define SEG2 0x2u /* CPU-visible memory segment */
+#define SEG3 0x4u /* aperture */
+#define HALF 0x800u
+#define RANGES 2u
+
+static DXGKDDI_QUERYADAPTERINFO inner_query;
+static DXGKDDI_BUILDPAGINGBUFFER inner_paging;
+
+static struct {
+    struct { HANDLE kalloc; UINT8 *raw; } where[16]; /* last placement per KMD allocation */
+    struct { UINT8 *window, *raw; SIZE_T size; } range[RANGES];
+    int unavailable;      /* range id answering UNAVAILABLE, -1: none */
+    UINT acquires, releases;
+    UINT last_private;
+} kmd;
+
+static void swap_halves(UINT8 *dst, const UINT8 *src, SIZE_T size)
+{
+    for (SIZE_T j = 0; j < size; j++)
+        dst[j] = src[j ^ HALF];
+}
+
+static void remember(HANDLE kalloc, UINT8 *raw)
+{
+    UINT free_slot = 16;
+    for (UINT i = 0; i < 16; i++) {
+        if (kmd.where[i].kalloc == kalloc) {
+            kmd.where[i].raw = raw;
+            return;
+        }
+        if (!kmd.where[i].kalloc && free_slot == 16)
+            free_slot = i;
+    }
+    assert_true(free_slot < 16);
+    kmd.where[free_slot].kalloc = kalloc;
+    kmd.where[free_slot].raw = raw;
+}
+
+static UINT8 *placement(HANDLE kalloc)
+{
+    for (UINT i = 0; i < 16; i++)
+        if (kmd.where[i].kalloc == kalloc)
+            return kmd.where[i].raw;
+    return NULL;
+}
+
+static NTSTATUS APIENTRY wrap_query(const HANDLE h, const DXGKARG_QUERYADAPTERINFO *q)
+{
+    NTSTATUS st = inner_query(h, q);
+    if (NT_SUCCESS(st) && q->Type == DXGKQAITYPE_DRIVERCAPS)
+        ((DXGK_DRIVERCAPS *)q->pOutputData)->NumberOfSwizzlingRanges = RANGES;
+    return st;
+}
+
+/* One mock GPU copy record (the mock's paging format). */
+static void emit_copy(DXGKARG_BUILDPAGINGBUFFER *a, UINT8 *dst, const UINT8 *src, UINT64 size)
+{
+    struct mock_pg_hdr hdr = { .op = MOCK_PG_COPY, .addr = (UINT64)(uintptr_t)dst, .size = size };
+    UINT64 s64 = (UINT64)(uintptr_t)src;
+    memcpy(a->pDmaBuffer, &hdr, sizeof hdr);
+    memcpy((UINT8 *)a->pDmaBuffer + sizeof hdr, &s64, 8);
+    a->pDmaBuffer = (UINT8 *)a->pDmaBuffer + sizeof hdr + 8;
+    a->DmaSize -= (UINT)(sizeof hdr + 8);
+}
+
+static NTSTATUS APIENTRY wrap_paging(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    struct mock_adapter *m = h;
+    if (a->Operation == DXGK_OPERATION_FILL && a->Fill.hAllocation)
+        remember(a->Fill.hAllocation, mock_host(m, (UINT64)a->Fill.Destination.SegmentAddress.QuadPart));
+    if (a->Operation != DXGK_OPERATION_TRANSFER || (a->Transfer.Source.SegmentId && a->Transfer.Destination.SegmentId))
+        return inner_paging(h, a);
+    /* Segment <-> system memory: the halves are swapped on the way (tiled <-> linear). */
+    const DXGK_BUILDPAGINGBUFFER_TRANSFER *t = &a->Transfer;
+    UINT pages = (UINT)((t->TransferSize + 4095) / 4096);
+    if (a->DmaSize < pages * 2 * (sizeof(struct mock_pg_hdr) + 8))
+        return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+    UINT8 *src = t->Source.SegmentId ? mock_host(m, (UINT64)t->Source.SegmentAddress.QuadPart)
+                                     : (UINT8 *)(uintptr_t)(t->Source.pMdl->PfnArray[0] << 12);
+    UINT8 *dst = t->Destination.SegmentId ? mock_host(m, (UINT64)t->Destination.SegmentAddress.QuadPart)
+                                          : (UINT8 *)(uintptr_t)(t->Destination.pMdl->PfnArray[0] << 12);
+    if (!src || !dst)
+        return STATUS_INVALID_PARAMETER;
+    if (t->Destination.SegmentId)
+        remember(t->hAllocation, dst);
+    for (UINT k = 0; k < pages; k++) {
+        emit_copy(a, dst + 4096 * k, src + 4096 * k + HALF, HALF);
+        emit_copy(a, dst + 4096 * k + HALF, src + 4096 * k, HALF);
+    }
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY kmd_acquire(const HANDLE h, DXGKARG_ACQUIRESWIZZLINGRANGE *a)
+{
+    (void)h;
+    if ((int)a->RangeId == kmd.unavailable)
+        return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE;
+    UINT8 *raw = placement(a->hAllocation);
+    if (!raw || a->RangeId >= RANGES || kmd.range[a->RangeId].window)
+        return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED;
+    UINT8 *w = aligned_alloc(4096, a->RangeSize);
+    swap_halves(w, raw, a->RangeSize);
+    kmd.range[a->RangeId].window = w;
+    kmd.range[a->RangeId].raw = raw;
+    kmd.range[a->RangeId].size = a->RangeSize;
+    a->CPUTranslatedAddress.QuadPart = (LONGLONG)(uintptr_t)w;
+    kmd.acquires++;
+    kmd.last_private = a->PrivateDriverData;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY kmd_release(const HANDLE h, const DXGKARG_RELEASESWIZZLINGRANGE *a)
+{
+    (void)h;
+    if (a->RangeId >= RANGES || !kmd.range[a->RangeId].window)
+        return STATUS_INVALID_PARAMETER;
+    swap_halves(kmd.range[a->RangeId].raw, kmd.range[a->RangeId].window, kmd.range[a->RangeId].size);
+    free(kmd.range[a->RangeId].window);
+    kmd.range[a->RangeId].window = NULL;
+    kmd.releases++;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS wrap_initialize(PDRIVER_OBJECT drv, PVOID reg, DRIVER_INITIALIZATION_DATA *d)
+{
+    inner_query = d->DxgkDdiQueryAdapterInfo;
+    inner_paging = d->DxgkDdiBuildPagingBuffer;
+    d->DxgkDdiQueryAdapterInfo = wrap_query;
+    d->DxgkDdiBuildPagingBuffer = wrap_paging;
+    d->DxgkDdiAcquireSwizzlingRange = kmd_acquire;
+    d->DxgkDdiReleaseSwizzlingRange = kmd_release;
+    return DxgkInitialize(drv, reg, d);
+}
+
+#define LOCK_DONOTEVICT 0x20u
+
+static NTSTATUS lock_pd(struct mock_env *e, D3DKMT_HANDLE h, UINT flags, UINT private_data, UINT8 **p)
+{
+    D3DKMT_LOCK l = { .hDevice = e->device, .hAllocation = h, .PrivateDriverData = private_data };
+    l.Flags.Value = flags;
+    NTSTATUS st = D3DKMTLock(&l);
+    *p = l.pData;
+    return st;
+}
+
+static D3DKMT_HANDLE placed(struct mock_env *e, UINT supported)
+{
+    D3DKMT_HANDLE a = mock_alloc(e, 4096, true, 0, 0, supported, NULL);
+    assert_int_not_equal(a, 0);
+    void *p;
+    assert_int_equal(mock_lock(e, a, LOCK_READONLY, &p), STATUS_SUCCESS); /* placed, zero-filled */
+    assert_int_equal(mock_unlock(e, a), STATUS_SUCCESS);
+    return a;
+}
+
+static UINT8 pattern(UINT j)
+{
+    return (UINT8)(j * 7u + (j >> 8));
+}
+
+/* An AcquireAperture lock returns the KMD's range (CPUTranslatedAddress), the allocation in
+ * linear form; what the CPU writes there lands tiled in the segment at the unlock (range
+ * released), and a GPU write at raw offset 0 shows at linear offset 0x800 in the next view.
+ * While the view is outstanding no other lock and no DMA buffer may use the allocation. */
+static void test_acquire_aperture_gives_a_linear_view_the_gpu_sees_swizzled(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2);
+    UINT8 *raw, *v;
+    assert_int_equal(lock_pd(&e, a, 0, 0, &raw), STATUS_SUCCESS); /* the segment's bytes */
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, a, LOCK_WRITEONLY | LOCK_ACQUIREAPERTURE, 7, &v), STATUS_SUCCESS);
+    assert_int_equal(kmd.acquires, 1);
+    assert_int_equal(kmd.last_private, 7); /* D3DDDICB_LOCK.PrivateDriverData reaches the KMD */
+    assert_ptr_not_equal(v, raw);
+    for (UINT j = 0; j < 4096; j++)
+        v[j] = pattern(j);
+    /* Rule 11: no second view, no DMA buffer while it is outstanding. */
+    UINT8 *q;
+    assert_int_equal(lock_pd(&e, a, LOCK_READONLY, 0, &q), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_render_write(&e, a, 1, true), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(kmd.releases, 1);
+    for (UINT j = 0; j < 4096; j++)
+        assert_int_equal(raw[j], pattern(j ^ HALF)); /* tiled in the segment */
+    assert_int_equal(mock_render_write(&e, a, 0xC0FFEE11u, true), STATUS_SUCCESS); /* raw offset 0 */
+    assert_int_equal(lock_pd(&e, a, LOCK_READONLY | LOCK_ACQUIREAPERTURE, 0, &v), STATUS_SUCCESS);
+    UINT32 w;
+    memcpy(&w, v + HALF, 4);
+    assert_int_equal(w, 0xC0FFEE11u);
+    for (UINT j = 0; j < 4096; j++)
+        if (j < HALF || j >= HALF + 4)
+            assert_int_equal(v[j], pattern(j));
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(kmd.releases, 2);
+    mock_close(&e);
+}
+
+/* Ranges are limited (NumberOfSwizzlingRanges 2, both held by outstanding locks): a third
+ * AcquireAperture lock with DonotEvict fails with STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE
+ * (D3DERR_NOTAVAILABLE) without a KMD call; without DonotEvict the allocation is evicted to
+ * system memory and the CPU gets it there, linear; the GPU gets it back tiled. An unlock frees
+ * a range for the next lock. */
+static void test_at_the_range_limit_donotevict_fails_and_otherwise_the_lock_evicts(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2), b = placed(&e, SEG2), c = placed(&e, SEG2);
+    UINT8 *pa, *pb, *pc, *raw;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE, 0, &pa), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, b, LOCK_ACQUIREAPERTURE, 0, &pb), STATUS_SUCCESS);
+    assert_int_equal(kmd.acquires, 2);
+    assert_int_equal(lock_pd(&e, c, LOCK_ACQUIREAPERTURE | LOCK_DONOTEVICT, 0, &pc),
+                     STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE);
+    assert_int_equal(kmd.acquires, 2);
+    assert_int_not_equal(kpeek_segment(c), 0); /* DonotEvict: left where it was */
+    assert_int_equal(lock_pd(&e, c, LOCK_WRITEONLY | LOCK_ACQUIREAPERTURE, 0, &pc), STATUS_SUCCESS);
+    assert_int_equal(kmd.acquires, 2);
+    assert_int_equal(kpeek_segment(c), 0); /* evicted: the view is its system-memory copy */
+    for (UINT j = 0; j < 4096; j++)
+        pc[j] = pattern(j);
+    assert_int_equal(mock_unlock(&e, c), STATUS_SUCCESS);
+    assert_int_equal(kmd.releases, 0);
+    assert_int_equal(lock_pd(&e, c, LOCK_READONLY, 0, &raw), STATUS_SUCCESS); /* paged back in */
+    assert_int_equal(kpeek_segment(c), 2);
+    for (UINT j = 0; j < 4096; j++)
+        assert_int_equal(raw[j], pattern(j ^ HALF));
+    assert_int_equal(mock_unlock(&e, c), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(kmd.releases, 1);
+    assert_int_equal(lock_pd(&e, c, LOCK_READONLY | LOCK_ACQUIREAPERTURE | LOCK_DONOTEVICT, 0, &pc), STATUS_SUCCESS);
+    assert_int_equal(kmd.acquires, 3);
+    for (UINT j = 0; j < 4096; j++)
+        assert_int_equal(pc[j], pattern(j));
+    assert_int_equal(mock_unlock(&e, c), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, b), STATUS_SUCCESS);
+    assert_int_equal(kmd.releases, 3);
+    mock_close(&e);
+}
+
+/* A range the KMD answers UNAVAILABLE for is skipped for the next free one; when every free
+ * range is unavailable the lock is at the limit (DonotEvict: UNAVAILABLE). */
+static void test_a_range_the_kmd_cannot_program_is_skipped(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2), b = placed(&e, SEG2);
+    kmd.unavailable = 0;
+    UINT8 *pa, *pb;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE, 0, &pa), STATUS_SUCCESS);
+    assert_ptr_equal(pa, kmd.range[1].window);
+    assert_int_equal(lock_pd(&e, b, LOCK_ACQUIREAPERTURE | LOCK_DONOTEVICT, 0, &pb),
+                     STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* wddm-semantics §3.2 rules 6, 11 and the FIXME: AcquireAperture on an allocation that can only
+ * live in an aperture, or that is already locked, and UseAlternateVA are refused; destroying
+ * an allocation whose view is outstanding gives its range back. */
+static void test_acquire_aperture_refusals_and_destruction(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE ap = placed(&e, SEG3), a = placed(&e, SEG2);
+    UINT8 *p;
+    assert_int_equal(lock_pd(&e, ap, LOCK_ACQUIREAPERTURE, 0, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(lock_pd(&e, a, LOCK_READONLY, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, a, LOCK_READONLY | LOCK_ACQUIREAPERTURE, 0, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(kmd.acquires, 0);
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(mock_free(&e, a), STATUS_SUCCESS);
+    assert_int_equal(kmd.releases, 1);
+    mock_close(&e);
+}
+
+static int reset(void **state)
+{
+    mock_reset();
+    for (UINT r = 0; r < RANGES; r++)
+        assert_null(kmd.range[r].window); /* every range was released */
+    memset(&kmd, 0, sizeof kmd);
+    kmd.unavailable = -1;
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_acquire_aperture_gives_a_linear_view_the_gpu_sees_swizzled, reset, reset),
+        cmocka_unit_test_setup_teardown(test_at_the_range_limit_donotevict_fails_and_otherwise_the_lock_evicts, reset,
+                                        reset),
+        cmocka_unit_test_setup_teardown(test_a_range_the_kmd_cannot_program_is_skipped, reset, reset),
+        cmocka_unit_test_setup_teardown(test_acquire_aperture_refusals_and_destruction, reset, reset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
