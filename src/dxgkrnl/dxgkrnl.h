@@ -135,6 +135,10 @@ struct vidmm_instance {
                                          never freed (vidmm_instance_retired_locked is false) */
     bool evicting;                    /* an eviction of it waits (ALLOCATION_BUSY) with the adapter
                                          lock let go: not a victim, not freed meanwhile */
+    UINT held_va_refs;                /* GpuMmu: contexts whose packets held behind a GPU wait may
+                                         use it (an Evict or destruction saw them; no allocation
+                                         list says): not idle until they are queued and stamped
+                                         (vidmm_va_device_use_locked); adapter->lock */
     bool backing_valid;               /* backing holds the current content (restored or saved and
                                          not written since: a DMA buffer with WriteOperation or a
                                          lock without ReadOnly clears it): evicting it is then a
@@ -417,6 +421,10 @@ struct dxgk_context {
     atomic_uint queued;               /* queued, held or in flight, not retired */
     struct sched_gpu_wait *waits, *waits_tail; /* GPU waits not yet passed, in order; adapter->lock */
     struct dxgk_packet *held, *held_tail; /* packets behind a GPU wait; adapter->lock */
+    struct vidmm_instance **va_stamp; /* GpuMmu: instances to stamp with last_ticket once no
+                                         packet is held any more (vidmm_va_device_use_locked);
+                                         each holds a held_va_refs; adapter->lock */
+    UINT va_stamp_count, va_stamp_cap;
     UINT64 wait_seq;                  /* GPU waits recorded; adapter->lock */
     UINT64 waits_done;                /* GPU waits passed (in order); adapter->lock */
     struct sched_gpu_signal *held_signals, *held_signals_tail; /* GPU signals behind a GPU wait
@@ -838,9 +846,13 @@ NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_ins
                                         struct vidmm_paging_batch *batch);
 /* No allocation list says what a virtual packet touches: an instance counts as used and written
  * by every packet device d queued so far (its contexts' last tickets), so it is neither evicted
- * nor freed before they retired (D3DKMTEvict, destruction). Adapter lock held.
- * FIXME(gpummu): packets held behind a GPU wait get their ticket later. */
-void vidmm_va_device_use_locked(const struct dxgk_device *d, struct vidmm_instance *in);
+ * nor freed before they retired (D3DKMTEvict, destruction); packets held behind a GPU wait
+ * get their ticket later, so the instance is parked on such a context until they did
+ * (held_va_refs). Adapter lock held. */
+void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in);
+/* GpuMmu: the context's held packets were all queued (stamp with its last_ticket) or dropped
+ * (stamp nothing): the instances vidmm_va_device_use_locked parked on it become free to go. */
+void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued);
 /* Destruction: every mapping of alloc is unmapped (PTEs invalidated). Adapter lock held. */
 void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
 /* DxgkDdiSetRootPageTable for a new context (objects/context.c). No lock held. */

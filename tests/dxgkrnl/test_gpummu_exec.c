@@ -306,6 +306,49 @@ static void destruction_waits_for_the_work_submitted_before(void **state)
     assert_int_equal(m.VirtualAddress, mid_va);
 }
 
+/* A packet held behind a GPU wait has no ticket yet: destroying an allocation it reads must
+ * still wait for it (the allocation is parked on the context until the packet is queued, then
+ * stamped with its ticket: vidmm_va_device_use_locked / vidmm_va_held_done_locked). Without
+ * that the range would be unmapped first and the copy would page-fault. */
+static void destruction_waits_for_packets_held_behind_a_gpu_wait(void **state)
+{
+    (void)state;
+    struct vdev v;
+    vdev_open(&v, e.device, e.context, 77);
+    D3DKMT_HANDLE mid = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, BYTES);
+    assert_true(NT_SUCCESS(renv_make_resident(e.device, &mid, 1)));
+    D3DGPU_VIRTUAL_ADDRESS mid_va = renv_map(e.device, mid, BYTES / 4096, true);
+    D3DGPU_VIRTUAL_ADDRESS d1 = mid_va, s1 = v.src_va;
+    assert_int_equal(vdev_copies(&v, &d1, &s1, 1), STATUS_SUCCESS);
+    renv_finish(e.device, e.context);
+    /* The context waits for a fence nobody signalled yet: the copy reading mid is held. */
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = e.device };
+    cs.Info.Type = D3DDDI_MONITORED_FENCE;
+    assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_SUCCESS);
+    UINT64 one = 1;
+    D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU w = { .hContext = e.context, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &cs.hSyncObject,
+                                                     .MonitoredFenceValueArray = &one };
+    assert_int_equal(D3DKMTWaitForSynchronizationObjectFromGpu(&w), STATUS_SUCCESS);
+    D3DGPU_VIRTUAL_ADDRESS d2 = v.rb_va, s2 = mid_va;
+    assert_int_equal(vdev_copies(&v, &d2, &s2, 1), STATUS_SUCCESS);
+    struct renv r = { .adapter = e.adapter, .device = e.device };
+    renv_free(&r, mid);
+    /* Still mapped while the packet is held: the range cannot be taken. */
+    D3DKMT_HANDLE other = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, BYTES);
+    D3DDDI_MAPGPUVIRTUALADDRESS m = { .hPagingQueue = e.device, .BaseAddress = mid_va, .hAllocation = other,
+                                      .SizeInPages = BYTES / 4096 };
+    assert_int_equal(D3DKMTMapGpuVirtualAddress(&m), STATUS_INVALID_PARAMETER);
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU sc = { .hDevice = e.device, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &cs.hSyncObject, .FenceValueArray = &one };
+    assert_int_equal(D3DKMTSignalSynchronizationObjectFromCpu(&sc), STATUS_SUCCESS);
+    renv_finish(e.device, e.context);
+    vdev_check(&v, 77); /* the held copy read mid's bytes, no fault */
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT ds = { .hSyncObject = cs.hSyncObject };
+    assert_int_equal(D3DKMTDestroySynchronizationObject(&ds), STATUS_SUCCESS);
+}
+
 /* Issue 3 on a GpuMmu adapter: under pressure MakeResident fails atomically (nothing counted,
  * NumAllocations 0, the bytes over in NumBytesToTrim); after the app trims it succeeds. Local
  * memory of 1 + 1 MiB (set before the adapter starts: small_setup). */
@@ -357,6 +400,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(evict_lets_the_allocation_leave_only_after_the_work_submitted_before, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(destruction_waits_for_the_work_submitted_before, setup, teardown),
+        cmocka_unit_test_setup_teardown(destruction_waits_for_packets_held_behind_a_gpu_wait, setup, teardown),
         cmocka_unit_test_setup_teardown(make_resident_under_pressure_fails_atomically, small_setup, small_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@ static void context_release(struct dxgk_object *obj)
     dxgk_page_free(c->cmd, c->cmd_size);
     free(c->alloc_list);
     free(c->patch_list);
+    free(c->va_stamp); /* empty: sched_drop_held_locked ran when the context was destroyed */
     free(c);
 }
 

@@ -222,6 +222,8 @@ void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
         sched_queue_append_locked(c, first, k);
         sched_node_kick(n, k);
     }
+    if (!c->held && c->va_stamp_count)
+        vidmm_va_held_done_locked(c, true); /* GpuMmu: every held packet has its ticket now */
 }
 
 void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
@@ -239,6 +241,7 @@ void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
         atomic_fetch_sub(&c->queued, 1);
     }
     c->held_tail = NULL;
+    vidmm_va_held_done_locked(c, false);
     while (c->held_signals) { /* never signalled: their context is gone */
         struct sched_gpu_signal *g = c->held_signals;
         c->held_signals = g->next;

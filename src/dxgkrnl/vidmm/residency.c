@@ -166,6 +166,8 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
 
 bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only)
 {
+    if (inst->held_va_refs) /* GpuMmu: held packets of its device may still use it */
+        return false;
     for (UINT n = 0; n < a->node_count; n++) {
         UINT64 t = writes_only ? inst->last_write[n] : inst->last_use[n];
         if (t && !sched_ticket_retired(&a->node[n], t))

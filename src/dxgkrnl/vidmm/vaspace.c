@@ -307,14 +307,47 @@ NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_ins
     return st;
 }
 
-void vidmm_va_device_use_locked(const struct dxgk_device *d, struct vidmm_instance *in)
+void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in)
 {
-    for (const struct dxgk_context *c = d->contexts; c; c = c->dev_next) {
+    for (struct dxgk_context *c = d->contexts; c; c = c->dev_next) {
         if (c->last_ticket > in->last_use[c->node])
             in->last_use[c->node] = c->last_ticket;
         if (c->last_ticket > in->last_write[c->node])
             in->last_write[c->node] = c->last_ticket;
+        if (!c->held)
+            continue;
+        /* Packets held behind a GPU wait have no ticket yet: the instance waits for them to be
+         * queued (then stamped with their tickets) or dropped (vidmm_va_held_done_locked). */
+        if (c->va_stamp_count == c->va_stamp_cap) {
+            UINT cap = c->va_stamp_cap ? 2 * c->va_stamp_cap : 8;
+            struct vidmm_instance **n = realloc(c->va_stamp, cap * sizeof *n);
+            if (!n) {
+                /* FIXME(oom): without the record the instance may go before a held packet
+                 * runs; that packet then page-faults and only its device is lost. */
+                dxgk_refuse("vidmm: no memory to wait for held packets of context 0x%08x", c->handle);
+                continue;
+            }
+            c->va_stamp = n;
+            c->va_stamp_cap = cap;
+        }
+        c->va_stamp[c->va_stamp_count++] = in;
+        in->held_va_refs++;
     }
+}
+
+void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued)
+{
+    for (UINT i = 0; i < c->va_stamp_count; i++) {
+        struct vidmm_instance *in = c->va_stamp[i];
+        if (queued) {
+            if (c->last_ticket > in->last_use[c->node])
+                in->last_use[c->node] = c->last_ticket;
+            if (c->last_ticket > in->last_write[c->node])
+                in->last_write[c->node] = c->last_ticket;
+        }
+        in->held_va_refs--;
+    }
+    c->va_stamp_count = 0;
 }
 
 UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a)
