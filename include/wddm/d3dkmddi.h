@@ -655,6 +655,40 @@ typedef struct _DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT {
     ULONG MdlOffset;
 } DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT;
 
+/* DXGK_ADL: an address descriptor list (WDDM 2.9), the page list of MAP_APERTURE_SEGMENT2 in
+ * place of an MDL. Contiguous: BasePageNumber is the first of PageCount consecutive pages;
+ * otherwise Pages holds exactly PageCount page numbers (the size of a PFN_NUMBER). */
+typedef PFN_NUMBER DXGK_PAGE_NUMBER;
+
+typedef struct _DXGK_ADL_FLAGS {
+    union { struct { UINT32 Contiguous : 1; UINT32 Reserved : 31; }; UINT32 Value; };
+} DXGK_ADL_FLAGS;
+
+typedef struct _DXGK_ADL {
+    UINT32 PageCount;
+    DXGK_ADL_FLAGS Flags;
+    union {
+        DXGK_PAGE_NUMBER BasePageNumber;   /* Flags.Contiguous */
+        const DXGK_PAGE_NUMBER *Pages;     /* otherwise: PageCount entries */
+    };
+} DXGK_ADL;
+
+/* DXGK_OPERATION_MAP_APERTURE_SEGMENT2 (wddm-semantics §2.1, §2.3): as MAP_APERTURE_SEGMENT,
+ * the pages described by an ADL (AdlOffset in pages into it); issued only to a KMD that sets
+ * DXGK_VIDMMCAPS.MapAperture2Supported. CpuVisibleAddress: the kernel's CPU mapping of those
+ * pages (ADL pages may be logical addresses the CPU cannot map itself), NULL if it has none. */
+typedef struct _DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT2 {
+    HANDLE hDevice;
+    HANDLE hAllocation;
+    UINT SegmentId;
+    SIZE_T OffsetInPages;
+    SIZE_T NumberOfPages;
+    DXGK_ADL Adl;
+    DXGK_MAPAPERTUREFLAGS Flags;
+    ULONG AdlOffset;
+    PVOID CpuVisibleAddress;
+} DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT2;
+
 typedef struct _DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT {
     HANDLE hDevice;
     HANDLE hAllocation;
@@ -732,6 +766,7 @@ typedef struct _DXGKARG_BUILDPAGINGBUFFER {
         DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE InitContextResource;
         DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE UpdatePageTable;
         DXGK_BUILDPAGINGBUFFER_FLUSHTLB FlushTlb;
+        DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT2 MapApertureSegment2;
         struct { UINT Reserved[64]; } Reserved;
     };
     HANDLE hSystemContext;

@@ -15,6 +15,10 @@
 #define DRIVER(member) FIELD("DXGK_DRIVERCAPS." #member, member, NULL)
 
 /* Bit positions: declaration order of the WDK's bitfields (seed 003 for DXGK_VIDMMCAPS). */
+/* A note marks a bit the model does nothing with (reserved or documentation only). The
+ * primaries' bits act on SWGPU_ALLOC_PRIMARY allocations (objects/allocation.c, verifier.c,
+ * vidmm/evict.c, kmd/allocation.c); MapAperture2Supported picks the aperture-mapping paging
+ * operation (vidmm/residency.c, kmd/paging.c). */
 static const struct wddm_cap_field fields[] = {
     DRIVER(WDDMVersion),
     FIELD("DXGK_DRIVERCAPS.HighestAcceptableAddress", HighestAcceptableAddress.QuadPart, NULL),
@@ -59,13 +63,13 @@ static const struct wddm_cap_field fields[] = {
     VIDMM(OutOfOrderLock, 0, NULL),
     VIDMM(DedicatedPagingEngine, 1, "reserved, must be 0"),
     VIDMM(PagingEngineCanSwizzle, 2, "reserved, must be 0"),
-    VIDMM(SectionBackedPrimary, 3, "documentation only: the model has no primaries yet"),
+    VIDMM(SectionBackedPrimary, 3, NULL),
     VIDMM(CrossAdapterResource, 4, NULL),
     VIDMM(VirtualAddressingSupported, 5, NULL),
     VIDMM(GpuMmuSupported, 6, NULL),
     VIDMM(IoMmuSupported, 7, NULL),
     VIDMM(ReplicateGdiContent, 8, "documentation only: the model has no GDI"),
-    VIDMM(NonCpuVisiblePrimary, 9, "documentation only: the model has no primaries yet"),
+    VIDMM(NonCpuVisiblePrimary, 9, NULL),
     VIDMM(ParavirtualizationSupported, 10, NULL),
     VIDMM(IoMmuSecureModeSupported, 11, NULL),
     VIDMM(DisableSelfRefreshVRAMInS3, 12, "documentation only: the model has no power states"),

@@ -20,6 +20,10 @@ enum swgpu_alloc_kind {
      * format, width, height, xa_bytes_per_pixel and xa_usage; the KMD computes the layout and
      * writes size, xa_row_pitch and xa_height back (the data travels to every opener). */
     SWGPU_ALLOC_CROSS_ADAPTER = 4,
+    /* A primary surface (issue 6, minimal: no display engine scans it out). Created with
+     * D3DDDI_ALLOCATIONINFO.Flags.Primary and VidPnSourceId 0; never renamed. The KMD places
+     * it by DXGK_VIDMMCAPS.NonCpuVisiblePrimary and SectionBackedPrimary (src/kmd/allocation.c). */
+    SWGPU_ALLOC_PRIMARY = 5,
 };
 
 /* xa_usage of a SWGPU_ALLOC_CROSS_ADAPTER allocation: what the adapters will do with it; the

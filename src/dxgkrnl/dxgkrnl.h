@@ -129,6 +129,9 @@ struct vidmm_instance {
                                          aperture placement, and where an eviction puts the
                                          content; once committed it stays until destruction */
     MDL mdl;                          /* describes backing */
+    bool section;                     /* backing is a view of a section (a shared memory object:
+                                         memfd), section_fd; a section-backed primary (issue 6) */
+    int section_fd;                   /* the section, while `section`; closed with the backing */
     bool evicted;                     /* not resident, content saved in backing (restore with
                                          TRANSFER or MAP, never FILL) */
     bool in_batch;                    /* on a paging batch's stamp list: never an eviction victim,
@@ -488,6 +491,8 @@ struct dxgk_allocation {
     UINT held_refs;                   /* DMA buffers held behind a GPU wait that name it: they take
                                          their instance when released (sched/queue.c), so a lock
                                          waits for them first (vidmm/lock.c); adapter->lock */
+    bool primary;                     /* D3DDDI_ALLOCATIONINFO.Flags.Primary: never renamed (§3.2),
+                                         placed by the NonCpuVisiblePrimary rule; immutable */
     bool kmd_backing;                 /* Flags2.ShareBackingStoreWithKmd: first.backing was handed
                                          to the KMD at creation; never renamed (seed 002); immutable */
     UINT resident_refs;               /* D3DKMTMakeResident minus D3DKMTEvict: the current instance
@@ -557,6 +562,8 @@ bool dxgk_share_is_cross_adapter(const struct dxgk_share *s);
 /* verifier.c: the documented MUST rules for what the KMD reports. */
 bool dxgk_verify_driver_init(const DRIVER_INITIALIZATION_DATA *ddi);
 bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *caps);
+/* A primary's DXGK_ALLOCATIONINFO (wddm-semantics §3.5, seed 003 NonCpuVisiblePrimary). */
+bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index);
 bool dxgk_verify_segments(const DXGK_QUERYSEGMENTOUT *out);
 bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index);
 bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index,
@@ -609,11 +616,25 @@ bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_ins
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                      struct vidmm_paging_batch *batch);
 bool vidmm_backing_commit(struct vidmm_instance *inst);
+/* The backing store as a section (memfd, mapped shared) from now on: a section-backed primary
+ * (DXGK_VIDMMCAPS.SectionBackedPrimary, issue 6). Not yet committed only. */
+bool vidmm_backing_commit_section(struct vidmm_instance *inst);
 void vidmm_backing_free(struct vidmm_instance *inst);
 /* Waits (adapter lock dropped) until every node retired what it had submitted at the call. */
 void vidmm_wait_submitted_locked(struct dxgk_adapter *a);
 void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instance *inst, bool cpu_wait);
 /* vidmm/residency.c */
+/* hDevice of (UN)MAP_APERTURE_SEGMENT(2): the owning device's KMD handle, NULL for a primary
+ * (wddm-semantics §2.3). */
+static inline HANDLE vidmm_aperture_owner(const struct dxgk_allocation *al)
+{
+    return al->primary ? NULL : al->device->kmd;
+}
+/* The paging operation that maps an instance's backing store at `offset` of aperture segment
+ * `segment_id`: MAP_APERTURE_SEGMENT2 with an ADL when the KMD declared
+ * DXGK_VIDMMCAPS.MapAperture2Supported, MAP_APERTURE_SEGMENT with its MDL otherwise (issue 6). */
+void vidmm_map_aperture_args(const struct dxgk_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
+                             const struct vidmm_instance *inst, UINT segment_id, UINT64 offset);
 NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                     struct vidmm_paging_batch *batch, bool fill);
 bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);

@@ -180,6 +180,31 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
     return true;
 }
 
+/* A primary (D3DDDI_ALLOCATIONINFO.Flags.Primary; the kernel knows it, the WDK has no
+ * DXGK_ALLOCATIONINFOFLAGS bit for it). wddm-semantics §3.5: the KMD may not set
+ * PermanentSysMem, Cached, Protected, ExistingSysMem or ExistingKernelSysMem on it, and every
+ * segment of its write set must be CPU-accessible. Seed 003: DXGK_VIDMMCAPS.NonCpuVisiblePrimary
+ * lifts the last rule (and the CpuVisible flag it implies). */
+bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index)
+{
+    const DXGK_ALLOCATIONINFOFLAGS f = i->Flags;
+    VERIFY(!(f.PermanentSysMem || f.Cached || f.Protected || f.ExistingSysMem || f.ExistingKernelSysMem),
+           "allocation %u: a primary with PermanentSysMem, Cached, Protected, ExistingSysMem or "
+           "ExistingKernelSysMem (flags 0x%x; wddm-semantics §3.5)", index, f.Value);
+    if (a->caps.MemoryManagementCaps.NonCpuVisiblePrimary)
+        return true;
+    UINT cpu = 0;
+    for (UINT s = 0; s < a->segment_count; s++)
+        if (a->seg[s].cpu_accessible)
+            cpu |= 1u << s;
+    UINT sets = i->SupportedWriteSegmentSet | i->SupportedReadSegmentSet;
+    VERIFY(f.CpuVisible && !(sets & ~cpu),
+           "allocation %u: a primary must be CpuVisible and placed only in CPU-accessible segments (supported "
+           "0x%x, CPU-accessible 0x%x, CpuVisible %u) unless DXGK_VIDMMCAPS.NonCpuVisiblePrimary is set "
+           "(wddm-semantics §3.5, seed 003)", index, sets, cpu, f.CpuVisible);
+    return true;
+}
+
 /* DXGK_ALLOCATIONINFO.Flags2.ShareBackingStoreWithKmd (seed 002, wddm-semantics §7 rules 2 and 6):
  * only when the OS enabled DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD, only on an allocation
  * created shared and CPU-visible, never with existing system memory as backing store, and

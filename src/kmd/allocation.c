@@ -109,7 +109,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
                    priv.version, SWGPU_PRIVATE_VERSION);
         return STATUS_INVALID_PARAMETER;
     }
-    if (priv.kind < SWGPU_ALLOC_GPU_ONLY || priv.kind > SWGPU_ALLOC_CROSS_ADAPTER) {
+    if (priv.kind < SWGPU_ALLOC_GPU_ONLY || priv.kind > SWGPU_ALLOC_PRIMARY) {
         wddm_debug("kmd", "CreateAllocation[%u]: unknown allocation kind %u", index, priv.kind);
         return STATUS_INVALID_PARAMETER;
     }
@@ -204,6 +204,32 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
+    case SWGPU_ALLOC_PRIMARY: {
+        /* A primary (wddm-semantics §3.5): never PermanentSysMem, Cached, Protected or existing
+         * system memory; never renamed (a Discard lock of it is a plain lock, §3.2). Without
+         * DXGK_VIDMMCAPS.NonCpuVisiblePrimary it is CPU-visible and every segment it may be
+         * written in is CPU-accessible (the visible window, the aperture); with the cap it
+         * need not be (seed 003): it may also live in local memory, which it prefers. With
+         * SectionBackedPrimary its system-memory backing store is a section, and the aperture
+         * over that section is where it prefers to live (vidmm: the section's pages). */
+        const DXGK_VIDMMCAPS *mm = &a->caps.MemoryManagementCaps;
+        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE) | SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
+        if (mm->NonCpuVisiblePrimary)
+            info->SupportedReadSegmentSet |= SEGMENT_BIT(SWKMD_SEGMENT_LOCAL);
+        else
+            info->Flags.CpuVisible = 1;
+        info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
+        UINT8 order[3], n = 0;
+        if (mm->SectionBackedPrimary)
+            order[n++] = SWKMD_SEGMENT_APERTURE;
+        if (mm->NonCpuVisiblePrimary)
+            order[n++] = SWKMD_SEGMENT_LOCAL;
+        order[n++] = SWKMD_SEGMENT_VISIBLE;
+        info->PreferredSegment.SegmentId0 = order[0];
+        info->PreferredSegment.SegmentId1 = n > 1 ? order[1] : 0;
+        info->PreferredSegment.SegmentId2 = n > 2 ? order[2] : 0;
+        break; /* MaximumRenamingListLength stays 0: the kernel never renames a primary anyway */
+    }
     }
     if (share) {
         /* Seed 002 / wddm-semantics §7 rule 6: aperture (system memory) only, never renamed. */

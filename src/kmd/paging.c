@@ -6,7 +6,7 @@
  * writes what fits, records its progress in MultipassOffset and returns
  * STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER; VidMm submits that buffer and calls again with a
  * fresh one, the same operation and the MultipassOffset left untouched. Progress is counted
- * in bytes for TRANSFER and FILL, in pages for MAP_APERTURE_SEGMENT. */
+ * in bytes for TRANSFER and FILL, in pages for MAP_APERTURE_SEGMENT(2). */
 #include "kmd/kmd.h"
 
 #include "common/debug.h"
@@ -197,27 +197,43 @@ static NTSTATUS build_fill(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *
     return STATUS_SUCCESS;
 }
 
-static NTSTATUS build_map_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+/* The page list of a map: an MDL's PFN array (op 5) or an ADL (op 17, contiguous or not). */
+struct map_pages {
+    const PFN_NUMBER *array;   /* NULL: contiguous from base */
+    UINT64 base;
+};
+
+static UINT64 map_page_addr(const struct map_pages *pg, UINT64 i)
 {
-    const DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT *m = &a->MapApertureSegment;
-    if (m->SegmentId != SWKMD_SEGMENT_APERTURE)
-        return refuse("MAP_APERTURE_SEGMENT of a segment that is not the aperture");
+    return (pg->array ? (UINT64)pg->array[i] : pg->base + i) * SWGPU_PAGE_SIZE;
+}
+
+/* GART_MAP commands for NumberOfPages pages from `pg` at OffsetInPages of the aperture, with
+ * the MultipassOffset protocol of §2.4 (progress in pages). */
+static NTSTATUS emit_gart_map(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a, UINT32 segment_id,
+                              UINT64 offset_in_pages, UINT64 pages, const struct map_pages *pg, const char *op)
+{
+    if (segment_id != SWKMD_SEGMENT_APERTURE) {
+        wddm_debug("kmd", "BuildPagingBuffer: %s of a segment that is not the aperture", op);
+        return STATUS_INVALID_PARAMETER;
+    }
     UINT64 aperture_pages = ad->segment_size[SWKMD_SEGMENT_APERTURE] / SWGPU_PAGE_SIZE;
-    if (m->OffsetInPages > aperture_pages || m->NumberOfPages > aperture_pages - m->OffsetInPages)
-        return refuse("MAP_APERTURE_SEGMENT range outside the aperture");
-    if (m->NumberOfPages && (!m->pMdl || !m->pMdl->PfnArray || m->MdlOffset > m->pMdl->PageCount ||
-                             m->NumberOfPages > m->pMdl->PageCount - m->MdlOffset))
-        return refuse("MAP_APERTURE_SEGMENT needs more pages than its MDL has");
+    if (offset_in_pages > aperture_pages || pages > aperture_pages - offset_in_pages) {
+        wddm_debug("kmd", "BuildPagingBuffer: %s range outside the aperture", op);
+        return STATUS_INVALID_PARAMETER;
+    }
     UINT64 done = a->MultipassOffset;
-    if (done > m->NumberOfPages)
-        return refuse("MAP_APERTURE_SEGMENT MultipassOffset beyond NumberOfPages");
+    if (done > pages) {
+        wddm_debug("kmd", "BuildPagingBuffer: %s MultipassOffset beyond NumberOfPages", op);
+        return STATUS_INVALID_PARAMETER;
+    }
     const UINT32 head = sizeof(struct swgpu_cmd_gart_map);
-    while (done < m->NumberOfPages) {
+    while (done < pages) {
         if (a->DmaSize < head + 8) {
             a->MultipassOffset = (UINT)done;
             return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         }
-        UINT64 n = m->NumberOfPages - done;
+        UINT64 n = pages - done;
         UINT64 fit = (a->DmaSize - head) / 8;
         if (n > fit)
             n = fit;
@@ -226,17 +242,49 @@ static NTSTATUS build_map_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGING
         memset(&c, 0, sizeof c);
         c.hdr.opcode = SWGPU_OP_GART_MAP;
         c.hdr.size_bytes = head + (UINT32)n * 8;
-        c.first_page = (UINT32)(m->OffsetInPages + done);
+        c.first_page = (UINT32)(offset_in_pages + done);
         c.page_count = (UINT32)n;
         memcpy(p, &c, sizeof c);
         for (UINT64 i = 0; i < n; i++) {
-            UINT64 addr = (UINT64)m->pMdl->PfnArray[m->MdlOffset + done + i] * SWGPU_PAGE_SIZE;
+            UINT64 addr = map_page_addr(pg, done + i);
             memcpy(p + head + i * 8, &addr, 8);
         }
         done += n;
     }
     a->MultipassOffset = 0;
     return STATUS_SUCCESS;
+}
+
+static NTSTATUS build_map_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT *m = &a->MapApertureSegment;
+    if (m->NumberOfPages && (!m->pMdl || !m->pMdl->PfnArray || m->MdlOffset > m->pMdl->PageCount ||
+                             m->NumberOfPages > m->pMdl->PageCount - m->MdlOffset))
+        return refuse("MAP_APERTURE_SEGMENT needs more pages than its MDL has");
+    struct map_pages pg = { .array = m->pMdl ? m->pMdl->PfnArray + m->MdlOffset : NULL };
+    return emit_gart_map(ad, a, m->SegmentId, m->OffsetInPages, m->NumberOfPages, &pg, "MAP_APERTURE_SEGMENT");
+}
+
+/* DXGK_OPERATION_MAP_APERTURE_SEGMENT2 (wddm-semantics §2.1): only a KMD that declares
+ * DXGK_VIDMMCAPS.MapAperture2Supported is given it; this one refuses it otherwise. The ADL's
+ * page numbers are what the GPU uses (this GPU has no IOMMU: physical = host page numbers),
+ * from AdlOffset on. */
+static NTSTATUS build_map_aperture2(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT2 *m = &a->MapApertureSegment2;
+    if (!ad->caps.MemoryManagementCaps.MapAperture2Supported)
+        return refuse("MAP_APERTURE_SEGMENT2 without DXGK_VIDMMCAPS.MapAperture2Supported (seed 003)");
+    if (m->Adl.Flags.Reserved)
+        return refuse("MAP_APERTURE_SEGMENT2 with reserved DXGK_ADL_FLAGS bits");
+    if (m->NumberOfPages && ((!m->Adl.Flags.Contiguous && !m->Adl.Pages) || m->AdlOffset > m->Adl.PageCount ||
+                             m->NumberOfPages > m->Adl.PageCount - m->AdlOffset))
+        return refuse("MAP_APERTURE_SEGMENT2 needs more pages than its ADL has");
+    struct map_pages pg;
+    if (m->Adl.Flags.Contiguous)
+        pg = (struct map_pages){ .array = NULL, .base = (UINT64)m->Adl.BasePageNumber + m->AdlOffset };
+    else
+        pg = (struct map_pages){ .array = m->Adl.Pages ? m->Adl.Pages + m->AdlOffset : NULL };
+    return emit_gart_map(ad, a, m->SegmentId, m->OffsetInPages, m->NumberOfPages, &pg, "MAP_APERTURE_SEGMENT2");
 }
 
 static NTSTATUS build_unmap_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
@@ -321,6 +369,14 @@ NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAG
             swkmd_context_resource_track_map(a->MapApertureSegment.hAllocation,
                                              SWGPU_SEGMENT_BASE(SWKMD_SEGMENT_APERTURE) +
                                                  (UINT64)a->MapApertureSegment.OffsetInPages * SWGPU_PAGE_SIZE);
+        return st;
+    }
+    case DXGK_OPERATION_MAP_APERTURE_SEGMENT2: {
+        NTSTATUS st = build_map_aperture2(ad, a);
+        if (NT_SUCCESS(st))
+            swkmd_context_resource_track_map(a->MapApertureSegment2.hAllocation,
+                                             SWGPU_SEGMENT_BASE(SWKMD_SEGMENT_APERTURE) +
+                                                 (UINT64)a->MapApertureSegment2.OffsetInPages * SWGPU_PAGE_SIZE);
         return st;
     }
     case DXGK_OPERATION_UNMAP_APERTURE_SEGMENT: {

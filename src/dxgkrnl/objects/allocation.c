@@ -366,6 +366,21 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         }
         if (ui->pSystemMem)
             existing_sysmem = true;
+        /* Primaries (issue 6, minimal: no display engine): the model has one video present
+         * source, 0. Stereo requires Primary (wddm-semantics §3.5); the reserved bits are 0. */
+        if (ui->Flags.Reserved || (ui->Flags.Stereo && !ui->Flags.Primary) ||
+            (ui->Flags.Primary && ui->VidPnSourceId != 0)) {
+            dxgk_refuse("D3DKMTCreateAllocation: allocation %u: D3DDDI_ALLOCATIONINFO.Flags 0x%x with VidPnSourceId "
+                        "%u: Stereo needs Primary, a primary names VidPnSourceId 0 (the one source), reserved "
+                        "bits must be 0", i, ui->Flags.Value, ui->VidPnSourceId);
+            goto out;
+        }
+        if (ui->Flags.Primary && (cross_adapter || args->Flags.CreateShared)) {
+            /* FIXME(primary): shared primaries (D3DKMDT_SHAREDPRIMARYSURFACEDATA) are not modelled. */
+            dxgk_refuse("D3DKMTCreateAllocation: allocation %u: a shared or cross-adapter primary is not supported", i);
+            st = STATUS_NOT_SUPPORTED;
+            goto out;
+        }
     }
     if (args->Flags.CreateResource) {
         res = object_alloc(sizeof *res);
@@ -415,6 +430,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     for (UINT i = 0; i < n; i++) {
         if (!dxgk_verify_allocation_info(a, &info[i], i) ||
             !dxgk_verify_share_backing_store(a, &info[i], i, args->Flags.CreateShared, existing_sysmem) ||
+            (args->pAllocationInfo[i].Flags.Primary && !dxgk_verify_primary(a, &info[i], i)) ||
             (cross_adapter && !dxgk_verify_cross_adapter(a, &info[i], i))) {
             st = STATUS_INVALID_PARAMETER;
             goto out;
@@ -476,6 +492,17 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
             /* Seed 003: its backing store is the share's pages from now on, never renamed
              * (kmd_backing: fixed backing store, set aside at destruction). */
             dxgk_share_attach(share, &x->first);
+            x->kmd_backing = true;
+        }
+        x->primary = args->pAllocationInfo[i].Flags.Primary;
+        if (x->primary && a->caps.MemoryManagementCaps.SectionBackedPrimary) {
+            /* Seed 003 SectionBackedPrimary: the primary's backing store is a section from its
+             * creation to its destruction (vidmm/evict.c), a fixed backing store like a
+             * KMD-shared one (kmd_backing: never renamed, freed after DxgkDdiDestroyAllocation). */
+            if (!vidmm_backing_commit_section(&x->first)) {
+                st = STATUS_NO_MEMORY;
+                goto out;
+            }
             x->kmd_backing = true;
         }
         if (info[i].Flags2.ShareBackingStoreWithKmd) {
@@ -612,7 +639,8 @@ out:
             if (cross_adapter)
                 dxgk_share_detach(&al[i]->first); /* the share's pages, freed with it below */
             al[i]->share = NULL;
-            vidmm_backing_free(&al[i]->first); /* committed only for a ShareBackingStoreWithKmd one */
+            vidmm_backing_free(&al[i]->first); /* committed only for a ShareBackingStoreWithKmd one or a
+                                                  section-backed primary */
             dxgk_object_put(al[i]->handle ? dxgk_handle_remove(al[i]->handle, DXGK_TYPE_ALLOCATION)
                                           : &al[i]->obj);
         }

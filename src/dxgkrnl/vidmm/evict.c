@@ -41,6 +41,9 @@
  * TRANSFER from the backing store (or a MAP of it) on the next use. */
 #include "dxgkrnl/dxgkrnl.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,11 +113,56 @@ bool vidmm_backing_commit(struct vidmm_instance *in)
     return true;
 }
 
+/* Seed 003 SectionBackedPrimary: the system-memory backing store of a primary is a section
+ * rather than private pages. The model's section is an anonymous shared memory object (memfd)
+ * mapped shared: it exists from the primary's creation, every view of it sees the same bytes
+ * (the lock's, the aperture's, a second mapping of the object), and it lives until the
+ * primary is destroyed (never discarded, never renamed). */
+bool vidmm_backing_commit_section(struct vidmm_instance *in)
+{
+    if (in->backing)
+        return in->section;
+    UINT64 size = in->alloc->info.Size;
+    size_t pages = (size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
+    int fd = memfd_create("wddm-section-primary", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)(pages * DXGK_PAGE_SIZE)) != 0) {
+        if (fd >= 0)
+            close(fd);
+        dxgk_refuse("vidmm: cannot create a %zu-byte section for a primary", (size_t)size);
+        return false;
+    }
+    void *view = mmap(NULL, pages * DXGK_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    PFN_NUMBER *pfn = calloc(pages, sizeof *pfn);
+    if (view == MAP_FAILED || !pfn) {
+        if (view != MAP_FAILED)
+            munmap(view, pages * DXGK_PAGE_SIZE);
+        free(pfn);
+        close(fd);
+        dxgk_refuse("vidmm: cannot map a %zu-byte section for a primary", (size_t)size);
+        return false;
+    }
+    for (size_t p = 0; p < pages; p++)
+        pfn[p] = ((uintptr_t)view >> 12) + p;
+    in->backing = view;
+    in->section = true;
+    in->section_fd = fd;
+    in->mdl = (MDL){ .StartVa = view, .ByteOffset = 0, .ByteCount = (ULONG)size,
+                     .PageCount = pages, .PfnArray = pfn };
+    return true;
+}
+
 void vidmm_backing_free(struct vidmm_instance *in)
 {
     if (!in->backing)
         return;
-    dxgk_page_free(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE);
+    if (in->section) {
+        munmap(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE);
+        close(in->section_fd);
+        in->section = false;
+        in->section_fd = -1;
+    } else {
+        dxgk_page_free(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE);
+    }
     free(in->mdl.PfnArray);
     in->backing = NULL;
     memset(&in->mdl, 0, sizeof in->mdl);
@@ -205,14 +253,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
         ap = eviction_aperture_locked(a, in, &ap_offset);
     if (ap) {
         DXGKARG_BUILDPAGINGBUFFER map = { 0 };
-        map.Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT;
-        map.MapApertureSegment.hDevice = al->device->kmd;
-        map.MapApertureSegment.hAllocation = al->info.hAllocation;
-        map.MapApertureSegment.SegmentId = ap;
-        map.MapApertureSegment.OffsetInPages = ap_offset / DXGK_PAGE_SIZE;
-        map.MapApertureSegment.NumberOfPages = in->mdl.PageCount;
-        map.MapApertureSegment.pMdl = &in->mdl;
-        map.MapApertureSegment.MdlOffset = 0;
+        vidmm_map_aperture_args(a, &map, in, ap, ap_offset); /* op 5, or 17 with MapAperture2Supported */
         if (!NT_SUCCESS(vidmm_paging_build_locked(batch, &map, in))) {
             /* Nothing moved: evict to system memory as without a set. */
             vidmm_segment_free_locked(&a->seg[ap - 1], ap_offset, al->info.Size);
@@ -227,7 +268,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     DXGKARG_BUILDPAGINGBUFFER args = { 0 };
     if (s->aperture) {
         args.Operation = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT;
-        args.UnmapApertureSegment.hDevice = al->device->kmd;
+        args.UnmapApertureSegment.hDevice = vidmm_aperture_owner(al);
         args.UnmapApertureSegment.hAllocation = al->info.hAllocation;
         args.UnmapApertureSegment.SegmentId = in->segment_id;
         args.UnmapApertureSegment.OffsetInPages = in->offset / DXGK_PAGE_SIZE;

@@ -296,7 +296,8 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
      * renamed: a Discard synchronises like a plain lock. A locked current instance is not
      * renamed either (its pointer stays valid); an older instance locked out of order is no
      * obstacle. */
-    if (discard && in->lock_count == 0 && !al->kmd_backing) {
+    /* A primary is never renamed either: Discard is ignored for primaries (wddm-semantics §3.2). */
+    if (discard && in->lock_count == 0 && !al->kmd_backing && !al->primary) {
         while (!vidmm_instance_idle_locked(a, in, false)) {
             struct vidmm_instance *n = vidmm_rename_locked(a, al, &batch);
             if (n) {

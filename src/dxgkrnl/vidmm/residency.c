@@ -2,10 +2,52 @@
  * instance becomes resident on first reference by a DMA buffer's allocation list (the node
  * worker, sched/node.c) or on lock (vidmm/lock.c). A new placement in a memory segment is
  * zero-filled by a FILL paging operation; an aperture placement maps its backing store with
- * MAP_APERTURE_SEGMENT (docs/architecture.md "Memory and addresses"). An evicted instance
+ * MAP_APERTURE_SEGMENT, or MAP_APERTURE_SEGMENT2 and an ADL when the KMD declares
+ * DXGK_VIDMMCAPS.MapAperture2Supported (docs/architecture.md "Memory and addresses"). An evicted instance
  * (vidmm/evict.c) is restored: TRANSFER from its backing store into a memory segment, or MAP of
  * the backing store itself into the aperture; the CPU and the GPU wait for that paging fence. */
 #include "dxgkrnl/dxgkrnl.h"
+
+void vidmm_map_aperture_args(const struct dxgk_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
+                             const struct vidmm_instance *inst, UINT segment_id, UINT64 offset)
+{
+    const struct dxgk_allocation *al = inst->alloc;
+    if (!a->caps.MemoryManagementCaps.MapAperture2Supported) {
+        args->Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT;
+        args->MapApertureSegment.hDevice = vidmm_aperture_owner(al);
+        args->MapApertureSegment.hAllocation = al->info.hAllocation;
+        args->MapApertureSegment.SegmentId = segment_id;
+        args->MapApertureSegment.OffsetInPages = offset / DXGK_PAGE_SIZE;
+        args->MapApertureSegment.NumberOfPages = inst->mdl.PageCount;
+        args->MapApertureSegment.pMdl = (PMDL)&inst->mdl;
+        args->MapApertureSegment.MdlOffset = 0;
+        return;
+    }
+    /* Seed 003 / wddm-semantics §2.1: a KMD with MapAperture2Supported gets operation 17 and
+     * an ADL, never 5. The backing store's pages are consecutive host pages when they are (one
+     * contiguous ADL: BasePageNumber), otherwise the ADL names the MDL's page array, which
+     * lives as long as the instance (DXGK_PAGE_NUMBER is a PFN_NUMBER). */
+    const MDL *m = &inst->mdl;
+    bool contiguous = m->PageCount > 0;
+    for (SIZE_T p = 1; contiguous && p < m->PageCount; p++)
+        contiguous = m->PfnArray[p] == m->PfnArray[0] + p;
+    DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT2 *m2 = &args->MapApertureSegment2;
+    args->Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT2;
+    m2->hDevice = vidmm_aperture_owner(al);
+    m2->hAllocation = al->info.hAllocation;
+    m2->SegmentId = segment_id;
+    m2->OffsetInPages = offset / DXGK_PAGE_SIZE;
+    m2->NumberOfPages = m->PageCount;
+    m2->Adl.PageCount = (UINT32)m->PageCount;
+    m2->Adl.Flags.Value = 0;
+    m2->Adl.Flags.Contiguous = contiguous;
+    if (contiguous)
+        m2->Adl.BasePageNumber = m->PfnArray[0];
+    else
+        m2->Adl.Pages = m->PfnArray;
+    m2->AdlOffset = 0;
+    m2->CpuVisibleAddress = inst->backing; /* the kernel's own mapping of those pages */
+}
 
 /* An instance that an eviction moved into an aperture of its EvictionSegmentSet (vidmm/evict.c)
  * sits outside its supported set: a use brings it back into an allowed segment (placement as
@@ -29,13 +71,7 @@ static NTSTATUS bring_back_locked(struct dxgk_adapter *a, struct vidmm_instance 
     if (NT_SUCCESS(st)) {
         const struct vidmm_segment *s = &a->seg[inst->segment_id - 1];
         if (s->aperture) {
-            args.Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT;
-            args.MapApertureSegment.hDevice = al->device->kmd;
-            args.MapApertureSegment.hAllocation = al->info.hAllocation;
-            args.MapApertureSegment.SegmentId = inst->segment_id;
-            args.MapApertureSegment.OffsetInPages = inst->offset / DXGK_PAGE_SIZE;
-            args.MapApertureSegment.NumberOfPages = inst->mdl.PageCount;
-            args.MapApertureSegment.pMdl = &inst->mdl;
+            vidmm_map_aperture_args(a, &args, inst, inst->segment_id, inst->offset);
         } else {
             args.Operation = DXGK_OPERATION_TRANSFER;
             args.Transfer.hAllocation = al->info.hAllocation;
@@ -64,7 +100,7 @@ static NTSTATUS bring_back_locked(struct dxgk_adapter *a, struct vidmm_instance 
     /* The old range: the copy above reads it first (same paging node, in order). */
     DXGKARG_BUILDPAGINGBUFFER un = { 0 };
     un.Operation = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT;
-    un.UnmapApertureSegment.hDevice = al->device->kmd;
+    un.UnmapApertureSegment.hDevice = vidmm_aperture_owner(al);
     un.UnmapApertureSegment.hAllocation = al->info.hAllocation;
     un.UnmapApertureSegment.SegmentId = old_id;
     un.UnmapApertureSegment.OffsetInPages = old_offset / DXGK_PAGE_SIZE;
@@ -103,14 +139,7 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
     bool restore = inst->evicted;
     DXGKARG_BUILDPAGINGBUFFER args = { 0 };
     if (s->aperture) {
-        args.Operation = DXGK_OPERATION_MAP_APERTURE_SEGMENT;
-        args.MapApertureSegment.hDevice = al->device->kmd;
-        args.MapApertureSegment.hAllocation = al->info.hAllocation;
-        args.MapApertureSegment.SegmentId = inst->segment_id;
-        args.MapApertureSegment.OffsetInPages = inst->offset / DXGK_PAGE_SIZE;
-        args.MapApertureSegment.NumberOfPages = inst->mdl.PageCount;
-        args.MapApertureSegment.pMdl = &inst->mdl;
-        args.MapApertureSegment.MdlOffset = 0;
+        vidmm_map_aperture_args(a, &args, inst, inst->segment_id, inst->offset);
     } else if (restore) {
         args.Operation = DXGK_OPERATION_TRANSFER;
         args.Transfer.hAllocation = al->info.hAllocation;
