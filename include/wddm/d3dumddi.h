@@ -177,6 +177,53 @@ typedef struct _D3DDDICB_UNLOCK2 {
     D3DKMT_HANDLE hAllocation;
 } D3DDDICB_UNLOCK2;
 
+/* ---- WDDM 2.0 GpuMmu callbacks (wddm-semantics §3.3 "WDDM 2.x", §9.2; issue 6) -----------------
+ * A UMD of a GpuMmu adapter gives every allocation a GPU virtual address (pfnMapGpuVirtualAddressCb
+ * takes D3DDDI_MAPGPUVIRTUALADDRESS, pfnReserveGpuVirtualAddressCb D3DDDI_RESERVEGPUVIRTUALADDRESS,
+ * both d3dukmdt.h), makes it resident itself, waits for the returned paging fence values on its
+ * paging queue's monitored fence, and submits command buffers it wrote in its own GPU-virtual
+ * memory with pfnSubmitCommandCb (no allocation or patch-location list). */
+typedef struct _D3DDDICB_CREATEPAGINGQUEUE {
+    D3DDDI_PAGINGQUEUE_PRIORITY Priority;            /* in */
+    D3DKMT_HANDLE hPagingQueue;                      /* out */
+    D3DKMT_HANDLE hSyncObject;                       /* out: the queue's monitored fence */
+    VOID *FenceValueCPUVirtualAddress;               /* out: read-only view of its value */
+    UINT PhysicalAdapterIndex;                       /* in: 0 (no linked adapters) */
+} D3DDDICB_CREATEPAGINGQUEUE;
+
+typedef struct _D3DDDICB_FREEGPUVIRTUALADDRESS {
+    D3DGPU_VIRTUAL_ADDRESS BaseAddress;              /* exactly a range Reserve or Map returned */
+    D3DGPU_SIZE_T Size;
+} D3DDDICB_FREEGPUVIRTUALADDRESS;
+
+typedef struct _D3DDDICB_SUBMITCOMMANDFLAGS {
+    union {
+        struct {
+            UINT NullRendering : 1;
+            UINT PresentRedirected : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} D3DDDICB_SUBMITCOMMANDFLAGS;
+
+#define D3DDDI_MAX_BROADCAST_CONTEXT 64
+
+typedef struct _D3DDDICB_SUBMITCOMMAND {
+    D3DGPU_VIRTUAL_ADDRESS Commands;                 /* GPU VA of the first command */
+    UINT CommandLength;                              /* bytes */
+    D3DDDICB_SUBMITCOMMANDFLAGS Flags;
+    UINT64 PresentHistoryToken;
+    UINT BroadcastContextCount;                      /* 1 in this model */
+    HANDLE BroadcastContext[D3DDDI_MAX_BROADCAST_CONTEXT];
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    UINT NumPrimaries;
+    D3DKMT_HANDLE WrittenPrimaries[16];
+    UINT NumHistoryBuffers;
+    D3DKMT_HANDLE *HistoryBufferArray;
+} D3DDDICB_SUBMITCOMMAND;
+
 /* hDevice of every device callback is the runtime's device handle (D3D10DDI_HRTDEVICE.handle). */
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_ALLOCATECB)(HANDLE hDevice, D3DDDICB_ALLOCATE *);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_DEALLOCATECB)(HANDLE hDevice, const D3DDDICB_DEALLOCATE *);
@@ -201,6 +248,14 @@ typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_SIGNALSYNCHRONIZATIONOBJECTFROMGPU
     HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU *);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_LOCK2CB)(HANDLE hDevice, D3DDDICB_LOCK2 *);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_UNLOCK2CB)(HANDLE hDevice, const D3DDDICB_UNLOCK2 *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_CREATEPAGINGQUEUECB)(HANDLE hDevice, D3DDDICB_CREATEPAGINGQUEUE *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_DESTROYPAGINGQUEUECB)(HANDLE hDevice, const D3DDDI_DESTROYPAGINGQUEUE *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_RESERVEGPUVIRTUALADDRESSCB)(HANDLE hDevice,
+                                                                        D3DDDI_RESERVEGPUVIRTUALADDRESS *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_MAPGPUVIRTUALADDRESSCB)(HANDLE hDevice, D3DDDI_MAPGPUVIRTUALADDRESS *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_FREEGPUVIRTUALADDRESSCB)(HANDLE hDevice,
+                                                                     const D3DDDICB_FREEGPUVIRTUALADDRESS *);
+typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_SUBMITCOMMANDCB)(HANDLE hDevice, const D3DDDICB_SUBMITCOMMAND *);
 
 /* The WDK's table, with the members this model implements, in the WDK's relative order. */
 typedef struct _D3DDDI_DEVICECALLBACKS {
@@ -220,8 +275,14 @@ typedef struct _D3DDDI_DEVICECALLBACKS {
     PFND3DDDI_SIGNALSYNCHRONIZATIONOBJECTFROMCPUCB pfnSignalSynchronizationObjectFromCpuCb;
     PFND3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMGPUCB pfnWaitForSynchronizationObjectFromGpuCb;
     PFND3DDDI_SIGNALSYNCHRONIZATIONOBJECTFROMGPUCB pfnSignalSynchronizationObjectFromGpuCb;
+    PFND3DDDI_CREATEPAGINGQUEUECB pfnCreatePagingQueueCb;
+    PFND3DDDI_DESTROYPAGINGQUEUECB pfnDestroyPagingQueueCb;
     PFND3DDDI_LOCK2CB pfnLock2Cb;
     PFND3DDDI_UNLOCK2CB pfnUnlock2Cb;
+    PFND3DDDI_RESERVEGPUVIRTUALADDRESSCB pfnReserveGpuVirtualAddressCb;
+    PFND3DDDI_MAPGPUVIRTUALADDRESSCB pfnMapGpuVirtualAddressCb;
+    PFND3DDDI_FREEGPUVIRTUALADDRESSCB pfnFreeGpuVirtualAddressCb;
+    PFND3DDDI_SUBMITCOMMANDCB pfnSubmitCommandCb;
 } D3DDDI_DEVICECALLBACKS;
 
 #ifdef __cplusplus

@@ -378,6 +378,95 @@ static HRESULT APIENTRY cb_Unlock2(HANDLE hDevice, const D3DDDICB_UNLOCK2 *u)
     return thunk_result(dev, D3DKMTUnlock2(&k), "pfnUnlock2Cb");
 }
 
+/* ---- WDDM 2.0 GpuMmu callbacks (wddm-semantics §9.2; issue 6): one thunk each ------------------ */
+static HRESULT APIENTRY cb_CreatePagingQueue(HANDLE hDevice, D3DDDICB_CREATEPAGINGQUEUE *c)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !c)
+        return E_INVALIDARG;
+    if (rt_device_is_removed(dev))
+        return D3DDDIERR_DEVICEREMOVED;
+    D3DKMT_CREATEPAGINGQUEUE k = { .hDevice = dev->km_device, .Priority = c->Priority,
+                                   .PhysicalAdapterIndex = c->PhysicalAdapterIndex };
+    HRESULT hr = thunk_result(dev, D3DKMTCreatePagingQueue(&k), "pfnCreatePagingQueueCb");
+    if (SUCCEEDED(hr)) {
+        c->hPagingQueue = k.hPagingQueue;
+        c->hSyncObject = k.hSyncObject;
+        c->FenceValueCPUVirtualAddress = k.FenceValueCPUVirtualAddress;
+    }
+    return hr;
+}
+
+static HRESULT APIENTRY cb_DestroyPagingQueue(HANDLE hDevice, const D3DDDI_DESTROYPAGINGQUEUE *d)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !d)
+        return E_INVALIDARG;
+    D3DKMT_DESTROYPAGINGQUEUE k = { .hPagingQueue = d->hPagingQueue };
+    HRESULT hr = thunk_result(dev, D3DKMTDestroyPagingQueue(&k), "pfnDestroyPagingQueueCb");
+    return hr == D3DDDIERR_DEVICEREMOVED ? S_OK : hr; /* destruction after removal still frees */
+}
+
+static HRESULT APIENTRY cb_ReserveGpuVirtualAddress(HANDLE hDevice, D3DDDI_RESERVEGPUVIRTUALADDRESS *r)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !r)
+        return E_INVALIDARG;
+    /* The UMD names its paging queue; the thunk takes the adapter (one VA space per process). */
+    D3DDDI_RESERVEGPUVIRTUALADDRESS k = *r;
+    k.hAdapter = dev->km_adapter;
+    HRESULT hr = thunk_result(dev, D3DKMTReserveGpuVirtualAddress(&k), "pfnReserveGpuVirtualAddressCb");
+    r->VirtualAddress = SUCCEEDED(hr) ? k.VirtualAddress : 0;
+    r->PagingFenceValue = SUCCEEDED(hr) ? k.PagingFenceValue : 0;
+    return hr;
+}
+
+static HRESULT APIENTRY cb_MapGpuVirtualAddress(HANDLE hDevice, D3DDDI_MAPGPUVIRTUALADDRESS *m)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !m)
+        return E_INVALIDARG;
+    NTSTATUS st = D3DKMTMapGpuVirtualAddress(m);
+    /* STATUS_PENDING: mapped; the page-table writes are queued and PagingFenceValue (a value
+     * of the paging queue's fence) must be waited for before the GPU uses the address. */
+    if (st == STATUS_PENDING)
+        return E_PENDING;
+    return thunk_result(dev, st, "pfnMapGpuVirtualAddressCb");
+}
+
+static HRESULT APIENTRY cb_FreeGpuVirtualAddress(HANDLE hDevice, const D3DDDICB_FREEGPUVIRTUALADDRESS *f)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !f)
+        return E_INVALIDARG;
+    D3DKMT_FREEGPUVIRTUALADDRESS k = { .hAdapter = dev->km_adapter, .BaseAddress = f->BaseAddress, .Size = f->Size };
+    return thunk_result(dev, D3DKMTFreeGpuVirtualAddress(&k), "pfnFreeGpuVirtualAddressCb");
+}
+
+static HRESULT APIENTRY cb_SubmitCommand(HANDLE hDevice, const D3DDDICB_SUBMITCOMMAND *s)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !s)
+        return E_INVALIDARG;
+    if (s->BroadcastContextCount > D3DDDI_MAX_BROADCAST_CONTEXT) {
+        RT_REFUSE("pfnSubmitCommandCb: BroadcastContextCount %u > %u", s->BroadcastContextCount,
+                  D3DDDI_MAX_BROADCAST_CONTEXT);
+        return E_INVALIDARG;
+    }
+    D3DKMT_SUBMITCOMMAND k = {
+        .Commands = s->Commands, .CommandLength = s->CommandLength,
+        .Flags = { .NullRendering = s->Flags.NullRendering, .PresentRedirected = s->Flags.PresentRedirected },
+        .PresentHistoryToken = s->PresentHistoryToken, .BroadcastContextCount = s->BroadcastContextCount,
+        .pPrivateDriverData = s->pPrivateDriverData, .PrivateDriverDataSize = s->PrivateDriverDataSize,
+        .NumPrimaries = s->NumPrimaries, .NumHistoryBuffers = s->NumHistoryBuffers,
+        .HistoryBufferArray = s->HistoryBufferArray,
+    };
+    for (UINT i = 0; i < s->BroadcastContextCount; i++)
+        k.BroadcastContext[i] = km_handle(s->BroadcastContext[i]);
+    memcpy(k.WrittenPrimaries, s->WrittenPrimaries, sizeof k.WrittenPrimaries);
+    return thunk_result(dev, D3DKMTSubmitCommand(&k), "pfnSubmitCommandCb");
+}
+
 /* ---- pfnSetErrorCb (wddm-semantics §4.2-4.4) ---------------------------------------------- */
 static VOID APIENTRY cb_SetError(D3D10DDI_HRTCORELAYER hCore, HRESULT hr)
 {
@@ -412,5 +501,11 @@ void rt_callbacks_init(struct rt_device *dev)
     dev->kt_callbacks.pfnSignalSynchronizationObjectFromGpuCb = cb_SignalSynchronizationObjectFromGpu;
     dev->kt_callbacks.pfnLock2Cb = cb_Lock2;
     dev->kt_callbacks.pfnUnlock2Cb = cb_Unlock2;
+    dev->kt_callbacks.pfnCreatePagingQueueCb = cb_CreatePagingQueue;
+    dev->kt_callbacks.pfnDestroyPagingQueueCb = cb_DestroyPagingQueue;
+    dev->kt_callbacks.pfnReserveGpuVirtualAddressCb = cb_ReserveGpuVirtualAddress;
+    dev->kt_callbacks.pfnMapGpuVirtualAddressCb = cb_MapGpuVirtualAddress;
+    dev->kt_callbacks.pfnFreeGpuVirtualAddressCb = cb_FreeGpuVirtualAddress;
+    dev->kt_callbacks.pfnSubmitCommandCb = cb_SubmitCommand;
     dev->core_callbacks.pfnSetErrorCb = cb_SetError;
 }

@@ -11,15 +11,38 @@
  * Allocation-list entries are deduplicated per command buffer (one entry per allocation,
  * WriteOperation set if any command writes it), which VidMm's residency pass relies on
  * (wddm-semantics §9.1).
+ *
+ * GpuMmu model (dev->gpuva, gpuva.c; issue 6): the same writers, no lists. umd_cmd_address is the
+ * one place that decides what an address field holds: there it is the VA of the resource's
+ * current allocation + offset (res->va follows renames, so a command list replayed later names
+ * the allocation current at execution); the buffer is a slot of the UMD's own ring, submitted
+ * with pfnSubmitCommandCb.
  */
 #include "umd/umd.h"
 
 #include <string.h>
 
+/* GpuMmu model: submit the ring slot, signal the generation, move to the next slot. */
+static HRESULT umd_flush_va(struct umd_device *dev)
+{
+    HRESULT hr = umd_va_submit(dev);
+    dev->flushes++;
+    if (FAILED(hr))
+        UMD_REFUSE("flush: pfnSubmitCommandCb failed (0x%08x); %u bytes of commands dropped", (unsigned)hr,
+                   (unsigned)dev->cmd_used);
+    umd_rename_signal(dev, dev->cb_gen); /* the slot's stamp (rename.c, gpuva.c) */
+    dev->cmd_used = 0;
+    dev->cb_gen++;
+    HRESULT nhr = umd_va_next_slot(dev);
+    return FAILED(hr) ? hr : nhr;
+}
+
 HRESULT umd_flush(struct umd_device *dev)
 {
     if (dev->cmd_used == 0)
         return S_OK;
+    if (dev->gpuva)
+        return umd_flush_va(dev);
     D3DDDICB_RENDER r = {
         .CommandLength = dev->cmd_used,
         .CommandOffset = 0,
@@ -63,6 +86,8 @@ HRESULT umd_flush(struct umd_device *dev)
 
 static BOOL umd_cmd_fits(const struct umd_device *dev, UINT bytes, UINT allocs, UINT patches)
 {
+    if (dev->gpuva) /* no lists: only the buffer's room counts */
+        return dev->cmd && (UINT64)dev->cmd_used + bytes <= dev->cmd_size;
     return dev->cmd && (UINT64)dev->cmd_used + bytes <= dev->cmd_size &&
            (UINT64)dev->alloc_used + allocs <= dev->alloc_size &&
            (UINT64)dev->patch_used + patches <= dev->patch_size;
@@ -118,6 +143,15 @@ static UINT umd_cmd_ref(struct umd_device *dev, struct umd_resource *res, BOOL w
 void umd_cmd_address(struct umd_device *dev, void *cmd, UINT64 *field, struct umd_resource *res, UINT offset,
                      BOOL write)
 {
+    if (dev->gpuva) {
+        /* WDDM 2.x GpuMmu (issue 6): the field holds the GPU VA itself; no allocation-list or
+         * patch entry. The stamp still marks the allocation as used by this generation
+         * (renaming, ResourceIsStagingBusy, destruction flush). */
+        (void)write;
+        res->cb_gen = dev->cb_gen;
+        *field = res->va + offset;
+        return;
+    }
     UINT idx = umd_cmd_ref(dev, res, write);
     D3DDDI_PATCHLOCATIONLIST *p = &dev->patch_list[dev->patch_used++];
     memset(p, 0, sizeof *p);
@@ -130,7 +164,9 @@ void umd_cmd_address(struct umd_device *dev, void *cmd, UINT64 *field, struct um
 /* Payload bytes a WRITE command could carry in what is left of the current buffer. */
 static UINT umd_write_room(const struct umd_device *dev)
 {
-    if (!dev->cmd || dev->alloc_used + 1 > dev->alloc_size || dev->patch_used + 1 > dev->patch_size)
+    if (!dev->cmd)
+        return 0;
+    if (!dev->gpuva && (dev->alloc_used + 1 > dev->alloc_size || dev->patch_used + 1 > dev->patch_size))
         return 0;
     UINT left = dev->cmd_size - dev->cmd_used;
     if (left <= sizeof(struct swgpu_cmd_write))

@@ -32,6 +32,7 @@ static VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
     struct umd_device *dev = umd_device(hDevice);
     /* Queued work is the application's; submit it before the context goes away. */
     (void)umd_flush(dev);
+    umd_va_device_fini(dev); /* the command ring needs the fence until here */
     umd_rename_device_fini(dev);
     if (dev->context_created && dev->kt.pfnDestroyContextCb) {
         D3DDDICB_DESTROYCONTEXT dc = { .hContext = dev->hContext };
@@ -141,6 +142,19 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
     if (umd_renaming_wanted(ad)) {
         hr = umd_rename_device_init(dev);
         if (FAILED(hr)) {
+            D3DDDICB_DESTROYCONTEXT dc = { .hContext = dev->hContext };
+            if (dev->kt.pfnDestroyContextCb)
+                (void)dev->kt.pfnDestroyContextCb(dev->hRTDevice.handle, &dc);
+            dev->context_created = FALSE;
+            return hr;
+        }
+    }
+    /* GpuMmu model (gpuva.c, issue 6): the kernel gave no command buffer; the UMD's own ring,
+     * paging queue and VAs replace it. The renaming mode above is always on then. */
+    if (ad->info.gpummu) {
+        hr = umd_va_device_init(dev);
+        if (FAILED(hr)) {
+            umd_rename_device_fini(dev);
             D3DDDICB_DESTROYCONTEXT dc = { .hContext = dev->hContext };
             if (dev->kt.pfnDestroyContextCb)
                 (void)dev->kt.pfnDestroyContextCb(dev->hRTDevice.handle, &dc);

@@ -98,6 +98,17 @@ VOID APIENTRY umd_CreateQuery(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_CREATE
         return;
     }
     res->hAllocation = info.hAllocation;
+    if (dev->gpuva) {
+        /* GpuMmu (gpuva.c, issue 6): End's WRITE reaches it through its VA. */
+        hr = umd_va_prepare(dev, res->hAllocation, UMD_QUERY_ALLOC_BYTES, TRUE, &res->va);
+        if (FAILED(hr)) {
+            D3DDDICB_DEALLOCATE d = { .NumAllocations = 1, .HandleList = &res->hAllocation };
+            (void)dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
+            res->hAllocation = 0;
+            umd_set_error(dev, hr);
+            return;
+        }
+    }
     q->created = TRUE;
 }
 
@@ -172,6 +183,26 @@ VOID APIENTRY umd_QueryGetData(D3D10DDI_HDEVICE hDevice, D3D10DDI_HQUERY hQuery,
             return;
         }
     }
+    UINT64 done;
+    if (dev->gpuva) {
+        /* GpuMmu (issue 6): no lock synchronises with a VA submission; the device's monitored
+         * fence says whether End's generation retired (rename.c), then pfnLock2Cb reads it. */
+        if (umd_rename_busy(dev, q->res)) {
+            umd_set_error(dev, DXGI_DDI_ERR_WASSTILLDRAWING);
+            return;
+        }
+        D3DDDICB_LOCK2 l2 = { .hAllocation = q->res->hAllocation };
+        HRESULT hr = dev->kt.pfnLock2Cb(dev->hRTDevice.handle, &l2);
+        if (FAILED(hr)) {
+            UMD_REFUSE("QueryGetData: pfnLock2Cb failed (0x%08x)", (unsigned)hr);
+            umd_set_error(dev, hr == D3DDDIERR_WASSTILLDRAWING ? DXGI_DDI_ERR_WASSTILLDRAWING : hr);
+            return;
+        }
+        memcpy(&done, l2.pData, sizeof done);
+        D3DDDICB_UNLOCK2 u2 = { .hAllocation = q->res->hAllocation };
+        (void)dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u2);
+        goto compare;
+    }
     D3DDDICB_LOCK lock = { .hAllocation = q->res->hAllocation, .Flags = { .ReadOnly = 1, .DonotWait = 1 } };
     HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
     if (hr == D3DDDIERR_WASSTILLDRAWING) {
@@ -183,10 +214,10 @@ VOID APIENTRY umd_QueryGetData(D3D10DDI_HDEVICE hDevice, D3D10DDI_HQUERY hQuery,
         umd_set_error(dev, hr);
         return;
     }
-    UINT64 done;
     memcpy(&done, lock.pData, sizeof done);
     D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &q->res->hAllocation };
     (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+compare:
     if (done < q->issued) {
         umd_set_error(dev, DXGI_DDI_ERR_WASSTILLDRAWING);
         return;

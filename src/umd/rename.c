@@ -34,6 +34,7 @@ struct umd_pool {
     UINT n;
     struct {
         D3DKMT_HANDLE hAllocation;
+        D3DGPU_VIRTUAL_ADDRESS va;  /* GpuMmu: its own mapping (gpuva.c), 0 otherwise */
         UINT64 stamp;               /* fence value after which the GPU no longer uses it */
     } inst[UMD_RENAME_MAX_INSTANCES - 1];
 };
@@ -55,7 +56,7 @@ BOOL umd_renaming_wanted(const struct umd_adapter *ad)
 {
     /* A WDDM 2.x KMD (DXGKQAITYPE_UMDRIVERPRIVATE): VidMm does not rename, the UMD must. The
      * environment switch turns the mode on over a WDDM 1.x KMD too (issue 3: both models). */
-    if (ad && ad->info.wddm_version >= 0x2000u) /* DXGKDDI_WDDMv2 */
+    if (ad && (ad->info.wddm_version >= 0x2000u || ad->info.gpummu)) /* DXGKDDI_WDDMv2; GpuMmu implies it */
         return TRUE;
     const char *e = getenv("WDDM_UMD_RENAMING");
     return e && e[0] == '1' && e[1] == '\0';
@@ -186,8 +187,20 @@ static HRESULT umd_fence_wait(struct umd_device *dev, UINT64 stamp, BOOL donotwa
     return hr;
 }
 
-/* A new pool allocation with the resource's own creation data (wddm-semantics §3.5). */
-static HRESULT umd_pool_allocate(struct umd_device *dev, struct umd_resource *res, D3DKMT_HANDLE *out)
+HRESULT umd_rename_wait(struct umd_device *dev, UINT64 stamp)
+{
+    return umd_fence_wait(dev, stamp, FALSE);
+}
+
+UINT64 umd_rename_completed(const struct umd_device *dev)
+{
+    return umd_fence_completed(dev);
+}
+
+/* A new pool allocation with the resource's own creation data (wddm-semantics §3.5); in the
+ * GpuMmu model it gets its own VA and is made resident like the resource's first one. */
+static HRESULT umd_pool_allocate(struct umd_device *dev, struct umd_resource *res, D3DKMT_HANDLE *out,
+                                 D3DGPU_VIRTUAL_ADDRESS *va)
 {
     struct swgpu_alloc_private priv = res->priv;
     D3DDDI_ALLOCATIONINFO info = {
@@ -202,6 +215,16 @@ static HRESULT umd_pool_allocate(struct umd_device *dev, struct umd_resource *re
         return hr;
     }
     *out = info.hAllocation;
+    *va = 0;
+    if (dev->gpuva) {
+        hr = umd_va_prepare(dev, info.hAllocation, res->size, TRUE, va);
+        if (FAILED(hr)) {
+            /* Not usable by the GPU: give it back (one allocation of the resource, by handle). */
+            D3DDDICB_DEALLOCATE d = { .NumAllocations = 1, .HandleList = &info.hAllocation };
+            (void)dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
+            return hr;
+        }
+    }
     return S_OK;
 }
 
@@ -230,12 +253,14 @@ static HRESULT umd_discard(struct umd_device *dev, struct umd_resource *res, BOO
     /* 2. A new one, below the bound. */
     if (pick < 0 && p->n + 1 < dev->rename_max_instances && dev->rename_bytes + res->size <= UMD_RENAME_MAX_BYTES) {
         D3DKMT_HANDLE h;
-        HRESULT hr = umd_pool_allocate(dev, res, &h);
+        D3DGPU_VIRTUAL_ADDRESS va;
+        HRESULT hr = umd_pool_allocate(dev, res, &h, &va);
         if (hr == D3DDDIERR_DEVICEREMOVED)
             return hr;
         if (SUCCEEDED(hr)) {
             pick = (int)p->n++;
             p->inst[pick].hAllocation = h;
+            p->inst[pick].va = va;
             p->inst[pick].stamp = 0;
             dev->rename_bytes += res->size;
             atomic_fetch_add(&c_created, 1);
@@ -259,10 +284,13 @@ static HRESULT umd_discard(struct umd_device *dev, struct umd_resource *res, BOO
      * its own (passed) stamp, which is below device->cb_gen, so the next command that names the
      * resource adds the new allocation to the allocation list (umd_cmd_ref). */
     D3DKMT_HANDLE h = p->inst[pick].hAllocation;
+    D3DGPU_VIRTUAL_ADDRESS va = p->inst[pick].va;
     UINT64 stamp = p->inst[pick].stamp;
     p->inst[pick].hAllocation = res->hAllocation;
+    p->inst[pick].va = res->va;
     p->inst[pick].stamp = res->cb_gen;
     res->hAllocation = h;
+    res->va = va; /* GpuMmu: later commands carry the new allocation's VA (cmdbuf.c) */
     res->cb_gen = stamp;
     atomic_fetch_add(&c_renames, 1);
     return S_OK;

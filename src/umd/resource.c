@@ -152,6 +152,22 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
     }
     res->hAllocation = info.hAllocation;
     res->hKMResource = a.hKMResource;
+    /* GpuMmu (gpuva.c, issue 6): a VA over the whole allocation, resident; read-only for
+     * IMMUTABLE (its initial data goes through a temporary writable mapping below). */
+    BOOL upload = FALSE;
+    if (dev->gpuva) {
+        BOOL immutable = args->Usage == D3D10_DDI_USAGE_IMMUTABLE;
+        hr = umd_va_prepare(dev, res->hAllocation, res->size, !immutable, &res->va);
+        if (SUCCEEDED(hr) && immutable && args->pInitialDataUP) {
+            hr = umd_va_upload_begin(dev, res);
+            upload = SUCCEEDED(hr);
+        }
+        if (FAILED(hr)) {
+            umd_set_error(dev, hr);
+            umd_free_allocation(dev, res);
+            return;
+        }
+    }
 
     /* Initial data: SWGPU_OP_WRITE commands into the new allocation (seed 001 §4.3: DEFAULT
      * resources are not CPU-visible, so the GPU writes it). Rows of blocks for BC formats. */
@@ -166,10 +182,16 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
                                 buffer ? sr->depth_pitch : up->SysMemSlicePitch)) {
                 /* The error is reported; the runtime will not call DestroyResource, so
                  * free what was created here (wddm-semantics §4.2). */
+                if (upload) {
+                    umd_va_upload_end(dev, res);
+                    umd_va_resource_fini(dev, res);
+                }
                 umd_free_allocation(dev, res);
                 return;
             }
         }
+        if (upload)
+            umd_va_upload_end(dev, res);
     } else if (args->Usage == D3D10_DDI_USAGE_IMMUTABLE) {
         UMD_REFUSE("CreateResource: IMMUTABLE resource without initial data (contents stay zero)");
     }
@@ -192,5 +214,7 @@ VOID APIENTRY umd_DestroyResource(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE h
     }
     /* UMD renaming: the pool's allocations belong to the same hRTResource and are freed with it. */
     umd_rename_resource_fini(dev, res);
+    if (dev->gpuva)
+        umd_va_resource_fini(dev, res); /* the kernel unmaps every VA with the allocation */
     umd_free_allocation(dev, res);
 }

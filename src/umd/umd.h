@@ -40,6 +40,22 @@ struct umd_adapter {
     struct swgpu_umd_adapter_info info;    /* DXGKQAITYPE_UMDRIVERPRIVATE, read at open */
 };
 
+/* ---- gpuva.c: the command ring of the GpuMmu model ------------------------------------------- */
+/* Command buffers are the UMD's own allocations (wddm-semantics §3.3 "WDDM 2.x"): a small ring of
+ * CPU-visible, mapped, resident allocations, each locked once with pfnLock2Cb. A slot is written
+ * again only after the monitored fence passed the generation submitted from it (`stamp`). */
+#define UMD_VA_RING_SLOTS 4u          /* created with the device */
+#define UMD_VA_RING_MAX 256u          /* grown to while the GPU lags (then the CPU waits) */
+#define UMD_VA_SLOT_BYTES (64u * 1024u)
+/* IMMUTABLE resources whose writable upload mapping waits to be freed (gpuva.c). */
+#define UMD_VA_UPLOAD_PENDING 32u
+struct umd_cmd_slot {
+    D3DKMT_HANDLE hAllocation;
+    D3DGPU_VIRTUAL_ADDRESS va;             /* read-only GPU mapping: the engine only fetches it */
+    BYTE *cpu;                             /* pfnLock2Cb's pointer, held for the slot's life */
+    UINT64 stamp;                          /* generation last submitted from it (0: never) */
+};
+
 /* ---- device.c --------------------------------------------------------------------------------- */
 struct umd_device {
     struct umd_adapter *adapter;
@@ -76,6 +92,20 @@ struct umd_device {
     const void *fence_cpu;                 /* its read-only CPU mapping (an UINT64) */
     UINT rename_max_instances;             /* per resource, current one included */
     UINT64 rename_bytes;                   /* bytes of this device's extra pool instances */
+
+    /* WDDM 2.x GpuMmu model (gpuva.c; wddm-semantics §3.3 "WDDM 2.x", §9.2; issue 6): no
+     * allocation or patch list; `cmd` is the current slot of the UMD's own command ring. */
+    BOOL gpuva;                            /* adapter info says gpummu: commands carry VAs */
+    D3DKMT_HANDLE hPagingQueue;            /* pfnCreatePagingQueueCb: Map/MakeResident go here */
+    D3DKMT_HANDLE hPagingFence;            /*   ... its monitored fence */
+    const void *paging_fence_cpu;          /*   ... read-only CPU view of its value (UINT64) */
+    UINT64 paging_fence_pending;           /* highest PagingFenceValue not yet waited for */
+    UINT64 paging_gpu_waited;              /* highest paging value a GPU wait was queued for */
+    struct umd_cmd_slot ring[UMD_VA_RING_MAX];
+    UINT ring_cur;                         /* the slot `cmd` points into */
+    UINT ring_count;                       /* slots created */
+    struct umd_resource *upload_pending[UMD_VA_UPLOAD_PENDING]; /* IMMUTABLE upload VAs to free */
+    UINT upload_pending_count;
 };
 
 /* ---- layout.c --------------------------------------------------------------------------------- */
@@ -120,6 +150,9 @@ struct umd_resource {
     UINT lock_count;                       /* Maps outstanding (one pfnLockCb for all of them) */
     BYTE *lock_data;                       /* pfnLockCb's pointer while lock_count > 0 */
     struct umd_pool *pool;                 /* UMD renaming: the retired allocations (rename.c) */
+    D3DGPU_VIRTUAL_ADDRESS va;             /* GpuMmu: VA of hAllocation (follows renames) */
+    D3DGPU_VIRTUAL_ADDRESS upload_va;      /* GpuMmu IMMUTABLE: writable mapping for the initial data */
+    UINT64 upload_stamp;                   /*   ... freed once the fence passed this generation */
     struct swgpu_alloc_private priv;       /* what pfnAllocateCb carried to the KMD */
     struct umd_subresource sub[];          /* subresource_count entries, index = mip + slice * MipLevels */
 };
@@ -190,7 +223,8 @@ void *umd_cmd_begin(struct umd_device *dev, UINT bytes, UINT allocs, UINT patche
 /* Finish the command begun last (advances the write pointer by its header's size). */
 void umd_cmd_end(struct umd_device *dev, void *cmd);
 /* Address field `field` (inside the command begun last) names `offset` bytes into res's
- * allocation: adds the allocation-list entry (deduplicated) and the patch-location entry. */
+ * allocation: adds the allocation-list entry (deduplicated) and the patch-location entry; in the
+ * GpuMmu model (dev->gpuva) writes res->va + offset instead, with no list entry (issue 6). */
 void umd_cmd_address(struct umd_device *dev, void *cmd, UINT64 *field, struct umd_resource *res,
                      UINT offset, BOOL write);
 /* Submit what is queued (pfnRenderCb) and take the new buffers. S_OK when nothing is queued. */
@@ -207,6 +241,25 @@ BOOL umd_emit_write(struct umd_device *dev, struct umd_resource *res, UINT dst_o
                     UINT dst_row_pitch, UINT dst_slice_pitch, UINT row_bytes, UINT rows, UINT slices,
                     const BYTE *src, UINT src_row_pitch, UINT src_slice_pitch);
 
+/* ---- gpuva.c: the WDDM 2.x GpuMmu model (wddm-semantics §3.3 "WDDM 2.x", §9.2; issue 6) ------ */
+/* CreateDevice (after umd_rename_device_init: the ring waits on its fence) / DestroyDevice. */
+HRESULT umd_va_device_init(struct umd_device *dev);
+void umd_va_device_fini(struct umd_device *dev);
+/* Give allocation h (size bytes) a GPU VA over its whole size and make it resident; the paging
+ * fence value is waited for before the next submission. Write protection unless !writable. */
+HRESULT umd_va_prepare(struct umd_device *dev, D3DKMT_HANDLE h, UINT64 size, BOOL writable,
+                       D3DGPU_VIRTUAL_ADDRESS *va);
+/* umd_flush in the GpuMmu model: pfnSubmitCommandCb of the current slot (after the paging wait). */
+HRESULT umd_va_submit(struct umd_device *dev);
+/* umd_flush, after the generation was signalled and bumped: move to the next ring slot (waits
+ * for its stamp) and free the upload mappings whose writes retired. */
+HRESULT umd_va_next_slot(struct umd_device *dev);
+/* DestroyResource: forget a pending upload mapping (the kernel unmaps with the allocation). */
+void umd_va_resource_fini(struct umd_device *dev, struct umd_resource *res);
+/* IMMUTABLE initial data in the GpuMmu model: a writable mapping for the WRITE commands. */
+HRESULT umd_va_upload_begin(struct umd_device *dev, struct umd_resource *res);
+void umd_va_upload_end(struct umd_device *dev, struct umd_resource *res);
+
 /* ---- rename.c: the UMD renames and synchronises itself (wddm-semantics §3.3 "WDDM 2.x") ------- */
 /* Whether a new device of this adapter runs the mode (WDDM 2.x adapter or WDDM_UMD_RENAMING=1). */
 BOOL umd_renaming_wanted(const struct umd_adapter *ad);
@@ -218,6 +271,11 @@ void umd_rename_signal(struct umd_device *dev, UINT64 gen);
 /* Map in renaming mode (map.c calls it instead of pfnLockCb): S_OK with *data, or the HRESULT
  * for pfnSetErrorCb (DXGI_DDI_ERR_WASSTILLDRAWING only when DONOTWAIT was given). */
 HRESULT umd_rename_map(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags, BYTE **data);
+/* Until the monitored fence reached `stamp` (CPU wait; submits first if stamp is the generation
+ * being filled). S_OK, or the wait's error. */
+HRESULT umd_rename_wait(struct umd_device *dev, UINT64 stamp);
+/* The monitored fence's CPU-visible value (no kernel call). */
+UINT64 umd_rename_completed(const struct umd_device *dev);
 /* True while the GPU may still use res's current allocation (ResourceIsStagingBusy). */
 BOOL umd_rename_busy(struct umd_device *dev, struct umd_resource *res);
 /* DestroyResource: forget the pool (its allocations die with the resource's hResource). */

@@ -14,6 +14,8 @@
 
 #include <d3d11.h>
 #include <wddm/swgpu.h>
+#include <wddm/d3dkmthk.h>
+#include "drv/swgpu_private.h"
 
 #define SAFE_RELEASE(p) do { if (p) { (p)->lpVtbl->Release(p); (p) = NULL; } } while (0)
 
@@ -60,5 +62,25 @@ static inline void e2e_fill(void *p, size_t n, uint32_t seed)
 }
 
 static inline size_t e2e_align(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+/* Which driver model the first adapter runs (issue 6: the suite runs in both, scripts/test.sh):
+ * 1 = WDDM 2.x GpuMmu (GPU virtual addresses, D3DKMTSubmitCommand, the UMD maps with
+ * pfnLock2Cb and renames itself), 0 = WDDM 1.x (allocation + patch lists, pfnLockCb). Read from
+ * the KMD's private data (KMTQAITYPE_UMDRIVERPRIVATE), as the UMD reads it. -1 on failure. */
+static inline int e2e_gpummu(void)
+{
+    D3DKMT_ADAPTERINFO ai[1];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 1, .pAdapters = ai };
+    if (!NT_SUCCESS(D3DKMTEnumAdapters2(&en)) || en.NumAdapters < 1)
+        return -1;
+    struct swgpu_umd_adapter_info info;
+    memset(&info, 0, sizeof info);
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = ai[0].hAdapter, .Type = KMTQAITYPE_UMDRIVERPRIVATE,
+                                  .pPrivateDriverData = &info, .PrivateDriverDataSize = sizeof info };
+    NTSTATUS st = D3DKMTQueryAdapterInfo(&q);
+    D3DKMT_CLOSEADAPTER ca = { .hAdapter = ai[0].hAdapter };
+    (void)D3DKMTCloseAdapter(&ca);
+    return NT_SUCCESS(st) ? (info.gpummu ? 1 : 0) : -1;
+}
 
 #endif

@@ -31,7 +31,38 @@ static struct shim {
     D3D10DDI_HRESOURCE last_resource;
     UINT locks;
     UINT last_flags;
+    UINT lock2s;                          /* pfnLock2Cb calls (the WDDM 2.x / GpuMmu map path) */
+    UINT last_lock2_flags;
 } shim;
+
+static struct {
+    UINT renders, submits, maps_va;       /* pfnRenderCb / pfnSubmitCommandCb / pfnMapGpuVirtualAddressCb */
+} shim_sub;
+
+static inline HRESULT APIENTRY shim_render_cb(HANDLE hDevice, D3DDDICB_RENDER *r)
+{
+    shim_sub.renders++;
+    return shim.real->pfnRenderCb(hDevice, r);
+}
+
+static inline HRESULT APIENTRY shim_submit_cb(HANDLE hDevice, const D3DDDICB_SUBMITCOMMAND *s)
+{
+    shim_sub.submits++;
+    return shim.real->pfnSubmitCommandCb(hDevice, s);
+}
+
+static inline HRESULT APIENTRY shim_map_va_cb(HANDLE hDevice, D3DDDI_MAPGPUVIRTUALADDRESS *m)
+{
+    shim_sub.maps_va++;
+    return shim.real->pfnMapGpuVirtualAddressCb(hDevice, m);
+}
+
+static inline HRESULT APIENTRY shim_lock2_cb(HANDLE hDevice, D3DDDICB_LOCK2 *lock)
+{
+    shim.lock2s++;
+    shim.last_lock2_flags = lock->Flags.Value;
+    return shim.real->pfnLock2Cb(hDevice, lock);
+}
 
 static inline HRESULT APIENTRY shim_lock_cb(HANDLE hDevice, D3DDDICB_LOCK *lock)
 {
@@ -87,6 +118,13 @@ static inline HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIA
     shim.real = args->pKTCallbacks;
     shim.wrapped = *args->pKTCallbacks;
     shim.wrapped.pfnLockCb = shim_lock_cb;
+    if (shim.wrapped.pfnLock2Cb)
+        shim.wrapped.pfnLock2Cb = shim_lock2_cb;
+    shim.wrapped.pfnRenderCb = shim_render_cb;
+    if (shim.wrapped.pfnSubmitCommandCb)
+        shim.wrapped.pfnSubmitCommandCb = shim_submit_cb;
+    if (shim.wrapped.pfnMapGpuVirtualAddressCb)
+        shim.wrapped.pfnMapGpuVirtualAddressCb = shim_map_va_cb;
     args->pKTCallbacks = &shim.wrapped;
     HRESULT hr = shim.real_create_device(a, args);
     if (SUCCEEDED(hr)) {

@@ -253,6 +253,11 @@ static NTSTATUS gpu_copy(D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
     c.row_bytes = bytes;
     c.rows = 1;
     c.slices = 1;
+    if (!env.cc.pCommandBuffer) {
+        /* GpuMmu adapter (issue 6): contexts get no command buffer and D3DKMTRender is refused. */
+        D3DKMT_RENDER r = {.hContext = env.context, .CommandLength = sizeof c};
+        return D3DKMTRender(&r);
+    }
     memcpy(env.cc.pCommandBuffer, &c, sizeof c);
     env.cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){.hAllocation = dst};
     env.cc.pAllocationList[0].WriteOperation = 1;
@@ -278,6 +283,16 @@ static void seed002_make_resident_works_and_the_gpu_sees_what_the_kmd_wrote(void
     UINT8 data[SWGPU_ESCAPE_DATA_MAX];
     e2e_fill(data, sizeof data, 24);
     assert_int_equal(escape(SWGPU_ESCAPE_WRITE_BACKING_STORE, h, 0, sizeof data, data), STATUS_SUCCESS);
+    if (e2e_gpummu() == 1) {
+        /* WDDM 1.x-only copy (allocation + patch list): in the GpuMmu model D3DKMTRender is
+         * refused; MakeResident of the shared backing store (above) and Lock2 still hold. */
+        assert_int_equal(gpu_copy(dst, h, sizeof data), STATUS_NOT_SUPPORTED);
+        assert_ptr_equal(lock2(h), rec.backing);
+        unlock2(h);
+        destroy(dst);
+        destroy(h);
+        return;
+    }
     assert_int_equal(gpu_copy(dst, h, sizeof data), STATUS_SUCCESS);
     D3DKMT_LOCK l = {.hDevice = env.device, .hAllocation = dst};
     l.Flags.ReadOnly = 1; /* waits for the copy */
@@ -298,6 +313,19 @@ static void seed002_a_shared_backing_store_is_never_renamed(void **state)
     D3DKMT_HANDLE h = create_shared();
     D3DKMT_HANDLE dst = 0;
     assert_int_equal(create(SWGPU_ALLOC_READBACK, 0, false, &dst), STATUS_SUCCESS);
+    if (e2e_gpummu() == 1) {
+        /* GpuMmu model (issue 6): VidMm never renames any allocation there — D3DKMTLock with
+         * Discard is refused outright and Lock2 hands out the one backing store. */
+        D3DKMT_LOCK dl = {.hDevice = env.device, .hAllocation = h};
+        dl.Flags.Discard = 1;
+        assert_int_equal(D3DKMTLock(&dl), STATUS_NOT_SUPPORTED);
+        assert_ptr_equal(lock2(h), rec.backing);
+        unlock2(h);
+        destroy(dst);
+        destroy(h);
+        assert_int_equal(rec.set_backing_calls, 1);
+        return;
+    }
     /* The GPU reads the allocation while paused: busy. A Discard lock of a renamable
      * allocation would get a new instance; this one waits and keeps its memory. */
     wddm_swgpu_set_paused(1);
