@@ -148,7 +148,9 @@ static void expect_refusal(const char *needle)
 {
     char why[1100];
     wddm_last_refusals(why, sizeof why);
-    if (!strstr(why, needle))
+    if (!needle)
+        fail_msg("a refusal was expected to name something");
+    else if (!strstr(why, needle))
         fail_msg("the refusal does not name \"%s\":\n%s", needle, why);
 }
 

@@ -309,6 +309,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         return STATUS_DEVICE_REMOVED;
     }
     struct dxgk_adapter *a = d->adapter;
+    bool cross_adapter = args->Flags.CrossAdapter; /* read before any `goto out` (seed 003) */
     struct dxgk_resource *res = NULL;
     bool new_res = false;
     NTSTATUS st = STATUS_INVALID_PARAMETER;
@@ -331,7 +332,6 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
                     args->PrivateDriverDataSize);
         goto out;
     }
-    bool cross_adapter = args->Flags.CrossAdapter;
     if (cross_adapter) {
         /* Seed 003: a cross-adapter resource is shared and has one allocation; only an adapter
          * that declares tier 1 (DXGK_VIDMMCAPS.CrossAdapterResource) makes one. */
