@@ -147,9 +147,11 @@ out:
 static int bench_v1(int factor, int quick)
 {
     struct wddm_kmt k;
-    if (!wddm_kmt_open(&k)) {
-        fprintf(stderr, "V1: no adapter\n");
-        return 1;
+    int o = wddm_kmt_open(&k);
+    if (o <= 0) {
+        if (o == 0)
+            fprintf(stderr, "V1: no adapter\n");
+        return o == 0; /* -1: the GpuMmu model, skipped with a line */
     }
     D3DKMT_QUERYVIDEOMEMORYINFO q = { .hAdapter = k.adapter, .MemorySegmentGroup = D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL };
     D3DKMTQueryVideoMemoryInfo(&q);

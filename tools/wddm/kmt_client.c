@@ -2,18 +2,19 @@
 #include "kmt_client.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "drv/swgpu_private.h"
 #include "gpu/swgpu_isa.h"
 
-BOOL wddm_kmt_open(struct wddm_kmt *k)
+int wddm_kmt_open(struct wddm_kmt *k)
 {
     memset(k, 0, sizeof *k);
     D3DKMT_ADAPTERINFO info[4];
     D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
     if (D3DKMTEnumAdapters2(&en) != STATUS_SUCCESS || !en.NumAdapters)
-        return FALSE;
+        return 0;
     for (ULONG i = 1; i < en.NumAdapters; i++) {
         D3DKMT_CLOSEADAPTER c = { .hAdapter = info[i].hAdapter };
         D3DKMTCloseAdapter(&c);
@@ -25,11 +26,18 @@ BOOL wddm_kmt_open(struct wddm_kmt *k)
         k->cc = (D3DKMT_CREATECONTEXT){ .hDevice = k->device, .NodeOrdinal = 0 };
         if (D3DKMTCreateContext(&k->cc) == STATUS_SUCCESS) {
             k->context = k->cc.hContext;
-            return TRUE;
+            if (k->cc.pCommandBuffer)
+                return 1;
+            /* The client writes DMA buffers with allocation and patch lists (WDDM 1.x); a GpuMmu
+             * adapter gives a context no command buffer (D3DKMTSubmitCommand only, issue 6). */
+            fprintf(stderr, "wddm: this tool drives the WDDM 1.x submission path; the adapter runs the "
+                            "GpuMmu model (WDDM_KMD_CAPS): skipped\n");
+            wddm_kmt_close(k);
+            return -1;
         }
     }
     wddm_kmt_close(k);
-    return FALSE;
+    return 0;
 }
 
 void wddm_kmt_close(struct wddm_kmt *k)

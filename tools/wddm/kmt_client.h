@@ -14,9 +14,10 @@ struct wddm_kmt {
     D3DKMT_CREATECONTEXT cc; /* the context's command buffer and lists */
 };
 
-/* Opens the first adapter, a device and a context on node 0; FALSE if any step fails (what
- * was opened is closed). */
-BOOL wddm_kmt_open(struct wddm_kmt *k);
+/* Opens the first adapter, a device and a context on node 0: 1. If any step fails, 0; if the
+ * adapter runs the GpuMmu model (no command buffer: this client writes WDDM 1.x DMA buffers),
+ * -1 after one line on stderr. What was opened is closed. */
+int wddm_kmt_open(struct wddm_kmt *k);
 /* Destroys the device (and so every allocation of it) and closes the adapter. */
 void wddm_kmt_close(struct wddm_kmt *k);
 /* One allocation of `kind` (enum swgpu_alloc_kind) holding a buffer of `size` bytes; 0 on failure. */

@@ -56,8 +56,8 @@ int wddm_tool_soak(int argc, char **argv)
     unsigned n = (unsigned)(4 * (local_mb << 20) / (72u * 1024u)) / SOAK_CLASSES * SOAK_CLASSES;
 
     struct wddm_kmt s;
-    if (!wddm_kmt_open(&s)) {
-        fprintf(stderr, "wddm soak: no adapter\n");
+    if (wddm_kmt_open(&s) <= 0) {
+        fprintf(stderr, "wddm soak: no adapter (or the GpuMmu model, which this D3DKMT client does not drive)\n");
         return 1;
     }
 
