@@ -148,6 +148,11 @@ void umd_cmd_address(struct umd_device *dev, void *cmd, UINT64 *field, struct um
          * patch entry. The stamp still marks the allocation as used by this generation
          * (renaming, ResourceIsStagingBusy, destruction flush). */
         (void)write;
+        /* The UMD owns residency (gpuva.c): what a command names is resident when submitted. */
+        if (res->evicted && FAILED(umd_va_ensure_resident(dev, res))) {
+            UMD_REFUSE("command names a resource that cannot be made resident: every other one is in use");
+            umd_set_error(dev, E_OUTOFMEMORY);
+        }
         res->cb_gen = dev->cb_gen;
         *field = res->va + offset;
         return;

@@ -70,8 +70,44 @@ static void umd_paging_fence(struct umd_device *dev, UINT64 v)
         dev->paging_fence_pending = v;
 }
 
+/* Evicts the least recently used resource of the residency list that no command being
+ * written names (its generation is older than the current one) and no Map holds; FALSE when
+ * there is none. The kernel keeps it in place until the work already submitted with it
+ * retired (D3DKMTEvict in the GpuMmu model). */
+static BOOL umd_trim_one(struct umd_device *dev, const struct umd_resource *except)
+{
+    struct umd_resource *victim = NULL;
+    for (struct umd_resource *r = dev->residency; r; r = r->res_next)
+        if (r != except && !r->evicted && !r->lock_count && r->cb_gen < dev->cb_gen &&
+            (!victim || r->cb_gen < victim->cb_gen))
+            victim = r;
+    if (!victim)
+        return FALSE;
+    D3DDDICB_EVICT e = { .NumAllocations = 1, .AllocationList = &victim->hAllocation };
+    if (FAILED(dev->kt.pfnEvictCb(dev->hRTDevice.handle, &e)))
+        return FALSE;
+    victim->evicted = TRUE;
+    return TRUE;
+}
+
+/* MakeResident of one allocation; when it does not fit (atomic failure, E_OUTOFMEMORY) the UMD
+ * trims its own residency list and tries again (wddm-semantics §9.2: the UMD owns residency). */
+static HRESULT umd_make_resident(struct umd_device *dev, D3DKMT_HANDLE h, const struct umd_resource *except)
+{
+    for (;;) {
+        D3DDDI_MAKERESIDENT r = { .hPagingQueue = dev->hPagingQueue, .NumAllocations = 1, .AllocationList = &h };
+        HRESULT hr = dev->kt.pfnMakeResidentCb(dev->hRTDevice.handle, &r);
+        if (SUCCEEDED(hr) || hr == E_PENDING) {
+            umd_paging_fence(dev, r.PagingFenceValue);
+            return S_OK;
+        }
+        if (hr != E_OUTOFMEMORY || !umd_trim_one(dev, except))
+            return hr;
+    }
+}
+
 HRESULT umd_va_prepare(struct umd_device *dev, D3DKMT_HANDLE h, UINT64 size, BOOL writable,
-                       D3DGPU_VIRTUAL_ADDRESS *va)
+                       D3DGPU_VIRTUAL_ADDRESS *va, BOOL may_stay_evicted)
 {
     *va = 0;
     D3DDDI_MAPGPUVIRTUALADDRESS m = {
@@ -89,18 +125,41 @@ HRESULT umd_va_prepare(struct umd_device *dev, D3DKMT_HANDLE h, UINT64 size, BOO
     }
     umd_paging_fence(dev, m.PagingFenceValue);
     /* wddm-semantics §9.2: in WDDM 2.x the UMD's residency list is the only control; a VA of a
-     * non-resident allocation faults. FIXME: no trimming / budget handling (every allocation the
-     * UMD creates stays resident until it is destroyed). */
-    D3DDDI_MAKERESIDENT r = { .hPagingQueue = dev->hPagingQueue, .NumAllocations = 1, .AllocationList = &h };
-    hr = dev->kt.pfnMakeResidentCb(dev->hRTDevice.handle, &r);
-    if (FAILED(hr) && hr != E_PENDING) {
+     * non-resident allocation faults. */
+    hr = umd_make_resident(dev, h, NULL);
+    *va = m.VirtualAddress;
+    if (hr == E_OUTOFMEMORY && may_stay_evicted)
+        return S_FALSE; /* mapped, not resident: umd_va_ensure_resident before the GPU uses it */
+    if (FAILED(hr)) {
         UMD_REFUSE("pfnMakeResidentCb(allocation 0x%x) failed (0x%08x)", h, (unsigned)hr);
         /* The mapping dies with the allocation, which the caller destroys. */
+        *va = 0;
         return hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY;
     }
-    umd_paging_fence(dev, r.PagingFenceValue);
-    *va = m.VirtualAddress;
     return S_OK;
+}
+
+void umd_va_track(struct umd_device *dev, struct umd_resource *res)
+{
+    /* DYNAMIC resources rename (their pool's allocations stay resident): not trimmed. */
+    if (res->usage == D3D10_DDI_USAGE_DYNAMIC)
+        return;
+    res->trimmable = TRUE;
+    res->res_prev = NULL;
+    res->res_next = dev->residency;
+    if (dev->residency)
+        dev->residency->res_prev = res;
+    dev->residency = res;
+}
+
+HRESULT umd_va_ensure_resident(struct umd_device *dev, struct umd_resource *res)
+{
+    if (!res->evicted)
+        return S_OK;
+    HRESULT hr = umd_make_resident(dev, res->hAllocation, res);
+    if (SUCCEEDED(hr))
+        res->evicted = FALSE;
+    return hr;
 }
 
 /* One ring slot: a device allocation (no kernel resource), CPU-visible (SWGPU_ALLOC_UPLOAD). */
@@ -122,7 +181,7 @@ static HRESULT umd_slot_create(struct umd_device *dev, struct umd_cmd_slot *s)
         return hr;
     }
     s->hAllocation = info.hAllocation;
-    hr = umd_va_prepare(dev, s->hAllocation, UMD_VA_SLOT_BYTES, FALSE, &s->va);
+    hr = umd_va_prepare(dev, s->hAllocation, UMD_VA_SLOT_BYTES, FALSE, &s->va, FALSE);
     if (SUCCEEDED(hr)) {
         D3DDDICB_LOCK2 l = { .hAllocation = s->hAllocation };
         hr = dev->kt.pfnLock2Cb(dev->hRTDevice.handle, &l);
@@ -325,6 +384,15 @@ void umd_va_upload_end(struct umd_device *dev, struct umd_resource *res)
 
 void umd_va_resource_fini(struct umd_device *dev, struct umd_resource *res)
 {
+    if (res->trimmable) {
+        if (res->res_prev)
+            res->res_prev->res_next = res->res_next;
+        else
+            dev->residency = res->res_next;
+        if (res->res_next)
+            res->res_next->res_prev = res->res_prev;
+        res->trimmable = FALSE;
+    }
     for (UINT i = 0; i < dev->upload_pending_count; i++) {
         if (dev->upload_pending[i] == res) {
             dev->upload_pending[i] = dev->upload_pending[--dev->upload_pending_count];

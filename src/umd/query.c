@@ -100,7 +100,7 @@ VOID APIENTRY umd_CreateQuery(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_CREATE
     res->hAllocation = info.hAllocation;
     if (dev->gpuva) {
         /* GpuMmu (gpuva.c, issue 6): End's WRITE reaches it through its VA. */
-        hr = umd_va_prepare(dev, res->hAllocation, UMD_QUERY_ALLOC_BYTES, TRUE, &res->va);
+        hr = umd_va_prepare(dev, res->hAllocation, UMD_QUERY_ALLOC_BYTES, TRUE, &res->va, FALSE);
         if (FAILED(hr)) {
             D3DDDICB_DEALLOCATE d = { .NumAllocations = 1, .HandleList = &res->hAllocation };
             (void)dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);

@@ -217,7 +217,7 @@ static HRESULT umd_pool_allocate(struct umd_device *dev, struct umd_resource *re
     *out = info.hAllocation;
     *va = 0;
     if (dev->gpuva) {
-        hr = umd_va_prepare(dev, info.hAllocation, res->size, TRUE, va);
+        hr = umd_va_prepare(dev, info.hAllocation, res->size, TRUE, va, FALSE);
         if (FAILED(hr)) {
             /* Not usable by the GPU: give it back (one allocation of the resource, by handle). */
             D3DDDICB_DEALLOCATE d = { .NumAllocations = 1, .HandleList = &info.hAllocation };

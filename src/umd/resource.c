@@ -157,13 +157,17 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
     BOOL upload = FALSE;
     if (dev->gpuva) {
         BOOL immutable = args->Usage == D3D10_DDI_USAGE_IMMUTABLE;
-        hr = umd_va_prepare(dev, res->hAllocation, res->size, !immutable, &res->va);
+        hr = umd_va_prepare(dev, res->hAllocation, res->size, !immutable, &res->va, TRUE);
+        res->evicted = hr == S_FALSE; /* no room now: made resident when a command names it */
+        if (SUCCEEDED(hr))
+            umd_va_track(dev, res);
         if (SUCCEEDED(hr) && immutable && args->pInitialDataUP) {
             hr = umd_va_upload_begin(dev, res);
             upload = SUCCEEDED(hr);
         }
         if (FAILED(hr)) {
             umd_set_error(dev, hr);
+            umd_va_resource_fini(dev, res); /* off the residency list before it goes */
             umd_free_allocation(dev, res);
             return;
         }
@@ -182,10 +186,10 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
                                 buffer ? sr->depth_pitch : up->SysMemSlicePitch)) {
                 /* The error is reported; the runtime will not call DestroyResource, so
                  * free what was created here (wddm-semantics §4.2). */
-                if (upload) {
+                if (upload)
                     umd_va_upload_end(dev, res);
+                if (dev->gpuva)
                     umd_va_resource_fini(dev, res);
-                }
                 umd_free_allocation(dev, res);
                 return;
             }

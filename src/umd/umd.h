@@ -96,6 +96,7 @@ struct umd_device {
     /* WDDM 2.x GpuMmu model (gpuva.c; wddm-semantics §3.3 "WDDM 2.x", §9.2; issue 6): no
      * allocation or patch list; `cmd` is the current slot of the UMD's own command ring. */
     BOOL gpuva;                            /* adapter info says gpummu: commands carry VAs */
+    struct umd_resource *residency;        /* GpuMmu: resources the UMD may trim (gpuva.c) */
     D3DKMT_HANDLE hPagingQueue;            /* pfnCreatePagingQueueCb: Map/MakeResident go here */
     D3DKMT_HANDLE hPagingFence;            /*   ... its monitored fence */
     const void *paging_fence_cpu;          /*   ... read-only CPU view of its value (UINT64) */
@@ -151,6 +152,9 @@ struct umd_resource {
     BYTE *lock_data;                       /* pfnLockCb's pointer while lock_count > 0 */
     struct umd_pool *pool;                 /* UMD renaming: the retired allocations (rename.c) */
     D3DGPU_VIRTUAL_ADDRESS va;             /* GpuMmu: VA of hAllocation (follows renames) */
+    BOOL trimmable;                        /* GpuMmu: on the device's residency list (gpuva.c) */
+    BOOL evicted;                          /*   ... trimmed (pfnEvictCb): made resident again on use */
+    struct umd_resource *res_prev, *res_next; /*   ... the list */
     D3DGPU_VIRTUAL_ADDRESS upload_va;      /* GpuMmu IMMUTABLE: writable mapping for the initial data */
     UINT64 upload_stamp;                   /*   ... freed once the fence passed this generation */
     struct swgpu_alloc_private priv;       /* what pfnAllocateCb carried to the KMD */
@@ -245,16 +249,24 @@ BOOL umd_emit_write(struct umd_device *dev, struct umd_resource *res, UINT dst_o
 /* CreateDevice (after umd_rename_device_init: the ring waits on its fence) / DestroyDevice. */
 HRESULT umd_va_device_init(struct umd_device *dev);
 void umd_va_device_fini(struct umd_device *dev);
-/* Give allocation h (size bytes) a GPU VA over its whole size and make it resident; the paging
- * fence value is waited for before the next submission. Write protection unless !writable. */
+/* Give allocation h (size bytes) a GPU VA over its whole size and make it resident (trimming the
+ * residency list when it does not fit); the paging fence value is waited for before the next
+ * submission. Write protection unless !writable. With may_stay_evicted, S_FALSE when it is
+ * mapped but could not be made resident (the caller marks it evicted). */
 HRESULT umd_va_prepare(struct umd_device *dev, D3DKMT_HANDLE h, UINT64 size, BOOL writable,
-                       D3DGPU_VIRTUAL_ADDRESS *va);
+                       D3DGPU_VIRTUAL_ADDRESS *va, BOOL may_stay_evicted);
 /* umd_flush in the GpuMmu model: pfnSubmitCommandCb of the current slot (after the paging wait). */
 HRESULT umd_va_submit(struct umd_device *dev);
 /* umd_flush, after the generation was signalled and bumped: move to the next ring slot (waits
  * for its stamp) and free the upload mappings whose writes retired. */
 HRESULT umd_va_next_slot(struct umd_device *dev);
 /* DestroyResource: forget a pending upload mapping (the kernel unmaps with the allocation). */
+/* GpuMmu residency (wddm-semantics §9.2: the UMD owns it): a resource joins the device's
+ * residency list at creation; when MakeResident fails for lack of room the UMD evicts the least
+ * recently used resources no command being written names, and retries; a resource that still
+ * does not fit stays evicted and is made resident when a command names it. */
+void umd_va_track(struct umd_device *dev, struct umd_resource *res);
+HRESULT umd_va_ensure_resident(struct umd_device *dev, struct umd_resource *res);
 void umd_va_resource_fini(struct umd_device *dev, struct umd_resource *res);
 /* IMMUTABLE initial data in the GpuMmu model: a writable mapping for the WRITE commands. */
 HRESULT umd_va_upload_begin(struct umd_device *dev, struct umd_resource *res);
