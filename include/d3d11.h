@@ -646,6 +646,10 @@ struct ID3D11DeviceVtbl {
     /* issue 4 (appended: this header's vtables are in the model's order, not the SDK's) */
     HRESULT (STDMETHODCALLTYPE *CreateQuery)(ID3D11Device *This, const D3D11_QUERY_DESC *pQueryDesc,
                                              ID3D11Query **ppQuery);
+    /* issue 6 (appended, same reason): opens a resource created with D3D11_RESOURCE_MISC_SHARED
+     * (IDXGIResource::GetSharedHandle) or a cross-adapter one, on this device. */
+    HRESULT (STDMETHODCALLTYPE *OpenSharedResource)(ID3D11Device *This, HANDLE hResource, REFIID ReturnedInterface,
+                                                    void **ppResource);
 };
 struct ID3D11Device { const struct ID3D11DeviceVtbl *lpVtbl; };
 
@@ -667,6 +671,7 @@ struct ID3D11Device { const struct ID3D11DeviceVtbl *lpVtbl; };
 #define ID3D11Device_CreateShaderResourceView(This,pResource,pDesc,ppSRView) ((This)->lpVtbl->CreateShaderResourceView(This,pResource,pDesc,ppSRView))
 #define ID3D11Device_CreateUnorderedAccessView(This,pResource,pDesc,ppUAView) ((This)->lpVtbl->CreateUnorderedAccessView(This,pResource,pDesc,ppUAView))
 #define ID3D11Device_CreateQuery(This,pQueryDesc,ppQuery) ((This)->lpVtbl->CreateQuery(This,pQueryDesc,ppQuery))
+#define ID3D11Device_OpenSharedResource(This,hResource,ReturnedInterface,ppResource) ((This)->lpVtbl->OpenSharedResource(This,hResource,ReturnedInterface,ppResource))
 
 /* ---- ID3D11CommandList ------------------------------------------------------------------- */
 typedef struct ID3D11CommandListVtbl {

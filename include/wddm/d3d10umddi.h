@@ -295,10 +295,26 @@ typedef VOID (APIENTRY *PFND3D10DDI_QUERYEND)(D3D10DDI_HDEVICE, D3D10DDI_HQUERY)
 typedef VOID (APIENTRY *PFND3D10DDI_QUERYGETDATA)(D3D10DDI_HDEVICE, D3D10DDI_HQUERY, VOID *pData, UINT DataSize, UINT Flags);
 typedef VOID (APIENTRY *PFND3D11DDI_CLEARUNORDEREDACCESSVIEWUINT)(D3D10DDI_HDEVICE, D3D11DDI_HUNORDEREDACCESSVIEW, const UINT[4]);
 
+/* A shared resource opened on this device (issue 6): the runtime got it with
+ * D3DKMTQueryResourceInfo + D3DKMTOpenResource and hands the UMD the kernel's allocation
+ * handles with the creator's private data; the UMD builds its resource from them. */
+typedef struct D3D10DDIARG_OPENRESOURCE {
+    UINT NumAllocations;
+    D3DDDI_OPENALLOCATIONINFO *pOpenAllocationInfo; /* hAllocation + the creator's allocation data */
+    D3DKMT_HANDLE hKMResource;                      /* the opened kernel resource */
+    VOID *pPrivateDriverData;                       /* the creator's resource-level data */
+    UINT PrivateDriverDataSize;
+} D3D10DDIARG_OPENRESOURCE;
+typedef SIZE_T (APIENTRY *PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE)(D3D10DDI_HDEVICE, const D3D10DDIARG_OPENRESOURCE *);
+typedef VOID (APIENTRY *PFND3D10DDI_OPENRESOURCE)(D3D10DDI_HDEVICE, const D3D10DDIARG_OPENRESOURCE *,
+                                                  D3D10DDI_HRESOURCE, D3D10DDI_HRTRESOURCE);
+
 /* Device (object creation) functions. */
 typedef struct D3D11DDI_DEVICEFUNCS {
     PFND3D11DDI_CALCPRIVATERESOURCESIZE pfnCalcPrivateResourceSize;
     PFND3D11DDI_CREATERESOURCE pfnCreateResource;
+    PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE pfnCalcPrivateOpenedResourceSize; /* NULL: no sharing */
+    PFND3D10DDI_OPENRESOURCE pfnOpenResource;
     PFND3D10DDI_DESTROYRESOURCE pfnDestroyResource;
     PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE pfnCalcPrivateRenderTargetViewSize;
     PFND3D10DDI_CREATERENDERTARGETVIEW pfnCreateRenderTargetView;

@@ -1086,6 +1086,74 @@ typedef struct _DXGKARG_RELEASESWIZZLINGRANGE {
 typedef NTSTATUS (APIENTRY *DXGKDDI_ACQUIRESWIZZLINGRANGE)(const HANDLE hAdapter, DXGKARG_ACQUIRESWIZZLINGRANGE *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_RELEASESWIZZLINGRANGE)(const HANDLE hAdapter, const DXGKARG_RELEASESWIZZLINGRANGE *);
 
+/* Standard allocations (DxgkDdiGetStandardAllocationDriverData): allocations the kernel itself
+ * makes (GDI / DWM surfaces, shared primaries ...). The kernel describes one with a standard
+ * type; the KMD answers with the private data its DxgkDdiCreateAllocation then receives.
+ * Issue 6 / seed 003: a cross-adapter resource created by the kernel is a GDI surface of type
+ * D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER. Only the GDI-surface member is modelled. */
+typedef enum _D3DDDIFORMAT {
+    D3DDDIFMT_UNKNOWN = 0,
+    D3DDDIFMT_A8R8G8B8 = 21,
+    D3DDDIFMT_X8R8G8B8 = 22,
+    D3DDDIFMT_A8 = 28,
+    D3DDDIFMT_A8B8G8R8 = 32,
+    D3DDDIFMT_X8B8G8R8 = 33,
+} D3DDDIFORMAT;
+
+typedef enum _D3DKMDT_STANDARDALLOCATION_TYPE {
+    D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE = 1,
+    D3DKMDT_STANDARDALLOCATION_SHADOWSURFACE = 2,
+    D3DKMDT_STANDARDALLOCATION_STAGINGSURFACE = 3,
+    D3DKMDT_STANDARDALLOCATION_GDISURFACE = 4,
+} D3DKMDT_STANDARDALLOCATION_TYPE;
+
+typedef enum _D3DKMDT_GDISURFACETYPE {
+    D3DKMDT_GDISURFACE_INVALID = 0,
+    D3DKMDT_GDISURFACE_TEXTURE = 1,
+    D3DKMDT_GDISURFACE_STAGING_CPUVISIBLE = 2,
+    D3DKMDT_GDISURFACE_STAGING = 3,
+    D3DKMDT_GDISURFACE_LOOKUPTABLE = 4,
+    D3DKMDT_GDISURFACE_EXISTINGSYSMEM = 5,
+    D3DKMDT_GDISURFACE_TEXTURE_CPUVISIBLE = 6,
+    D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER = 7,
+    D3DKMDT_GDISURFACE_TEXTURE_CPUVISIBLE_CROSSADAPTER = 8,
+} D3DKMDT_GDISURFACETYPE;
+
+typedef struct _D3DKMDT_GDISURFACEFLAGS {
+    union {
+        struct {
+            UINT Reserved : 32; /* must be zero */
+        };
+        UINT Value;
+    };
+} D3DKMDT_GDISURFACEFLAGS;
+
+typedef struct _D3DKMDT_GDISURFACEDATA {
+    UINT Width;                        /* in: pixels */
+    UINT Height;                       /* in: pixels */
+    D3DDDIFORMAT Format;               /* in */
+    D3DKMDT_GDISURFACETYPE Type;       /* in */
+    D3DKMDT_GDISURFACEFLAGS Flags;     /* in: zero */
+    UINT Pitch;                        /* out: bytes per row with padding (required for
+                                          TEXTURE_CROSSADAPTER, STAGING_CPUVISIBLE, EXISTINGSYSMEM) */
+} D3DKMDT_GDISURFACEDATA;
+
+typedef struct _DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA {
+    D3DKMDT_STANDARDALLOCATION_TYPE StandardAllocationType; /* in */
+    union {
+        D3DKMDT_GDISURFACEDATA *pCreateGdiSurfaceData;      /* in/out: GDISURFACE */
+        void *pCreateOtherSurfaceData;  /* the shared-primary, shadow and staging forms: not modelled */
+    };
+    VOID *pAllocationPrivateDriverData;   /* in/out: NULL on the first call (sizes only) */
+    UINT AllocationPrivateDriverDataSize; /* out */
+    VOID *pResourcePrivateDriverData;     /* in/out: NULL on the first call */
+    UINT ResourcePrivateDriverDataSize;   /* out */
+    UINT PhysicalAdapterIndex;            /* in: 0 (no linked adapters) */
+} DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA;
+
+typedef NTSTATUS (APIENTRY *DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA)(const HANDLE hAdapter,
+                                                                     DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA *);
+
 #define DXGKDDI_INTERFACE_VERSION_WIN7 0x2005
 #define DXGKDDI_INTERFACE_VERSION      DXGKDDI_INTERFACE_VERSION_WIN7
 
@@ -1131,6 +1199,8 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     /* Required with DXGK_DRIVERCAPS.NumberOfSwizzlingRanges > 0 (AcquireAperture locks). */
     DXGKDDI_ACQUIRESWIZZLINGRANGE DxgkDdiAcquireSwizzlingRange;
     DXGKDDI_RELEASESWIZZLINGRANGE DxgkDdiReleaseSwizzlingRange;
+    /* Optional: kernel-made standard allocations (issue 6: kernel-created cross-adapter resources). */
+    DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA DxgkDdiGetStandardAllocationDriverData;
 } DRIVER_INITIALIZATION_DATA;
 
 /* Implemented by the kernel: a KMD's DriverEntry calls it to register its DDI table. */

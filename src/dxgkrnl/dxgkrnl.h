@@ -513,6 +513,16 @@ struct dxgk_allocation {
     bool opened;                      /* opened from another adapter's cross-adapter resource
                                          (D3DKMTOpenResource): DxgkDdiCloseAllocation releases the
                                          KMD's object, no DxgkDdiDestroyAllocation; immutable */
+    struct dxgk_allocation *alias;    /* a same-adapter open (objects/share.c): the creator's
+                                         allocation whose memory (instances, placement, locks)
+                                         this handle names, one object reference; this object
+                                         then has no instance of its own; NULL otherwise; immutable */
+    struct dxgk_allocation *aliases;  /* the live same-adapter opens naming this one's memory
+                                         (alias_next); adapter->lock */
+    struct dxgk_allocation *alias_next; /* alias->aliases; adapter->lock */
+    bool orphan;                      /* destroyed by its creator while opens named it: not dead,
+                                         its memory stays until the last open goes too; adapter->lock */
+    bool orphan_entry_done;           /* the creator's deferred entry ran; adapter->lock */
     struct dxgk_context_allocation *ctx_owner; /* the context allocation this VidMm object
                                          belongs to (no handle, not on device->allocations:
                                          objects/context_allocation.c), NULL for the
@@ -549,8 +559,39 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
                                               struct dxgk_deferred **out_now);
 void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *d);
 
+/* An allocation handle of device d (or of any device when d is NULL) resolved to the
+ * allocation whose memory it names, with one reference: a same-adapter open's handle names its
+ * creator's allocation (objects/share.c). *device_specific (optional) gets the handle's own
+ * DxgkDdiOpenAllocation handle, the one d's allocation lists carry. NULL: no such handle. */
+struct dxgk_allocation *dxgk_allocation_get(D3DKMT_HANDLE h, const struct dxgk_device *d, HANDLE *device_specific);
+
+/* objects/standard_allocation.c (issue 6, seed 003: a cross-adapter resource "created as a
+ * standard allocation from kernel mode and later opened by the UMD"): the kernel's own
+ * cross-adapter surface, as dxgkrnl makes it for the hybrid present path. The KMD of hDevice's
+ * adapter describes it (DxgkDdiGetStandardAllocationDriverData, D3DKMDT_STANDARDALLOCATION_
+ * GDISURFACE of type D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER); it is created on hDevice through
+ * the usual D3DKMTCreateAllocation path (CrossAdapter + CreateShared + CreateResource). Out:
+ * the global share handle any adapter's device opens with D3DKMTOpenResource, the resource and
+ * allocation handles (of hDevice, destroyed like any) and the KMD's pitch (optional outputs may
+ * be NULL). pPrivateRuntimeData: what the runtime that will open it needs (D3D11: its
+ * description, src/runtime/runtime.h struct rt_shared_runtime_data), stored like a UMD-made
+ * resource's; may be NULL. No D3DKMT thunk exists for it: it is the kernel's. */
+NTSTATUS dxgk_create_standard_cross_adapter(D3DKMT_HANDLE hDevice, UINT width, UINT height, D3DDDIFORMAT format,
+                                            const void *pPrivateRuntimeData, UINT PrivateRuntimeDataSize,
+                                            D3DKMT_HANDLE *hGlobalShare, D3DKMT_HANDLE *hResource,
+                                            D3DKMT_HANDLE *hAllocation, UINT *pitch);
+
 /* objects/share.c: global share handles and cross-adapter resources (issue 6, seed 003) */
 struct dxgk_share;
+/* The creator's allocation, named by same-adapter opens of the share (set before publish). */
+void dxgk_share_set_owner(struct dxgk_share *s, struct dxgk_allocation *owner);
+/* Its memory is gone: the share no longer opens on the creator's adapter. */
+void dxgk_share_clear_owner(struct dxgk_share *s, const struct dxgk_allocation *owner);
+/* Releases what a same-adapter open named (objects/share.c), from its deferred entry, without
+ * the adapter lock, after its DxgkDdiCloseAllocation. */
+void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y);
+/* The memory of an allocation its creator destroyed while opens named it (objects/allocation.c). */
+void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation *x);
 NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION *args, const DXGK_ALLOCATIONINFO *info,
                            bool cross_adapter, struct dxgk_share **out);
 D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s);
@@ -654,6 +695,7 @@ void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation 
  * The instance handle h names in `alloc` (the allocation's own handle: its current instance);
  * NULL when h names no instance of it. Adapter lock held. */
 struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *alloc, D3DKMT_HANDLE h);
+bool vidmm_handle_names_allocation_locked(const struct dxgk_allocation *al, D3DKMT_HANDLE h);
 /* The instance's own handle, inserted and published on first use; 0 when the handle table is
  * full (the caller keeps the allocation's handle). Adapter lock held. */
 D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *alloc, struct vidmm_instance *in);
@@ -876,6 +918,8 @@ void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in
 void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued);
 /* Destruction: every mapping of alloc is unmapped (PTEs invalidated). Adapter lock held. */
 void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
+/* Unmaps the mappings made through handle `via` (a same-adapter open going, issue 6). */
+void vidmm_va_unmap_via_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc, D3DKMT_HANDLE via);
 /* DxgkDdiSetRootPageTable for a new context (objects/context.c). No lock held. */
 void vidmm_va_set_root(struct dxgk_adapter *a, struct dxgk_context *c);
 /* The root page table a virtual packet prepared now must run with (adapter->lock), and the

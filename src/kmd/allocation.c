@@ -289,6 +289,65 @@ NTSTATUS APIENTRY SwKmdDestroyAllocation(const HANDLE hAdapter, const DXGKARG_DE
     return STATUS_SUCCESS;
 }
 
+/* DxgkDdiGetStandardAllocationDriverData: the private data of an allocation the kernel makes
+ * itself. Modelled: a GDI surface of type D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER, the
+ * kernel-created cross-adapter resource of issue 6 / seed 003 (the hybrid present path). It
+ * becomes a SWGPU_ALLOC_CROSS_ADAPTER allocation with copy usage (tier 1) and the cross-adapter
+ * layout; Pitch returns its row pitch. The kernel calls twice: the sizes first (NULL
+ * buffers), then the data. */
+static UINT32 gdi_format_dxgi(D3DDDIFORMAT f)
+{
+    switch (f) {
+    case D3DDDIFMT_A8R8G8B8: return DXGI_FORMAT_B8G8R8A8_UNORM;
+    case D3DDDIFMT_X8R8G8B8: return DXGI_FORMAT_B8G8R8X8_UNORM;
+    case D3DDDIFMT_A8B8G8R8:
+    case D3DDDIFMT_X8B8G8R8: return DXGI_FORMAT_R8G8B8A8_UNORM;
+    default: return 0; /* D3DDDIFMT_A8: staging surfaces only */
+    }
+}
+
+NTSTATUS APIENTRY SwKmdGetStandardAllocationDriverData(const HANDLE hAdapter, DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA *args)
+{
+    const struct swkmd_adapter *a = swkmd_adapter_from(hAdapter);
+    if (!a || !args) {
+        wddm_debug("kmd", "GetStandardAllocationDriverData: bad adapter or NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    const D3DKMDT_GDISURFACEDATA *g = args->pCreateGdiSurfaceData;
+    if (args->StandardAllocationType != D3DKMDT_STANDARDALLOCATION_GDISURFACE || !g ||
+        (g->Type != D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER)) {
+        wddm_debug("kmd", "GetStandardAllocationDriverData: standard allocation type %d (GDI surface type %d) not "
+                   "supported: only D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER", (int)args->StandardAllocationType,
+                   g ? (int)g->Type : -1);
+        return STATUS_NOT_SUPPORTED;
+    }
+    UINT32 format = gdi_format_dxgi(g->Format);
+    if (!format || g->Flags.Value) {
+        wddm_debug("kmd", "GetStandardAllocationDriverData: GDI surface format %d or flags 0x%x not supported",
+                   (int)g->Format, g->Flags.Value);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct swgpu_alloc_private priv = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                        .kind = SWGPU_ALLOC_CROSS_ADAPTER, .format = format, .dimension = 3,
+                                        .width = g->Width, .height = g->Height, .depth = 1, .mip_levels = 1,
+                                        .array_size = 1, .xa_usage = SWGPU_XA_USAGE_COPY, .xa_bytes_per_pixel = 4 };
+    NTSTATUS st = xa_layout(a, &priv, "GetStandardAllocationDriverData", 0);
+    if (!NT_SUCCESS(st))
+        return st;
+    if (args->pAllocationPrivateDriverData) {
+        if (args->AllocationPrivateDriverDataSize < sizeof(priv)) {
+            wddm_debug("kmd", "GetStandardAllocationDriverData: %u bytes of allocation data, %zu needed",
+                       args->AllocationPrivateDriverDataSize, sizeof(priv));
+            return STATUS_INVALID_PARAMETER;
+        }
+        memcpy(args->pAllocationPrivateDriverData, &priv, sizeof(priv));
+        args->pCreateGdiSurfaceData->Pitch = priv.xa_row_pitch;
+    }
+    args->AllocationPrivateDriverDataSize = sizeof(priv);
+    args->ResourcePrivateDriverDataSize = 0; /* no resource-level data */
+    return STATUS_SUCCESS;
+}
+
 /* The private data of a SWGPU_ALLOC_CROSS_ADAPTER allocation (whatever its validity). */
 static bool is_cross_adapter_blob(const DXGK_OPENALLOCATIONINFO *o)
 {
@@ -350,6 +409,17 @@ static NTSTATUS open_foreign(struct swkmd_device *d, const DXGKARG_OPENALLOCATIO
     return STATUS_SUCCESS;
 }
 
+/* This adapter's object for a kernel allocation handle: NULL for a resource another adapter
+ * created (the kernel has no allocation of this KMD behind the handle yet). A same-adapter
+ * open of a shared resource (issue 6) names the creator's object: no per-device state here. */
+static struct swkmd_allocation *own_allocation(struct swkmd_device *d, D3DKMT_HANDLE h)
+{
+    if (!d->adapter->dxgk.DxgkCbGetHandleData)
+        return NULL;
+    DXGKARGCB_GETHANDLEDATA q = {h, DXGK_HANDLE_ALLOCATION, 0};
+    return swkmd_allocation_from(d->adapter->dxgk.DxgkCbGetHandleData(&q));
+}
+
 NTSTATUS APIENTRY SwKmdOpenAllocation(const HANDLE hDevice, const DXGKARG_OPENALLOCATION *args)
 {
     struct swkmd_device *d = swkmd_device_from(hDevice);
@@ -358,17 +428,14 @@ NTSTATUS APIENTRY SwKmdOpenAllocation(const HANDLE hDevice, const DXGKARG_OPENAL
         return STATUS_INVALID_PARAMETER;
     }
     DXGK_OPENALLOCATIONFLAGS flags = { .Value = args->Flags };
-    if (!flags.Create && args->NumAllocations && is_cross_adapter_blob(&args->pOpenAllocation[0]))
+    if (!flags.Create && args->NumAllocations && is_cross_adapter_blob(&args->pOpenAllocation[0]) &&
+        !own_allocation(d, args->pOpenAllocation[0].hAllocation))
         return open_foreign(d, args);
     for (UINT32 i = 0; i < args->NumAllocations; i++) {
         DXGK_OPENALLOCATIONINFO *o = &args->pOpenAllocation[i];
         /* The kernel hands back the hAllocation we returned at creation (DxgkCbGetHandleData);
          * the device-specific handle is that object: this KMD keeps no per-device state. */
-        struct swkmd_allocation *al = NULL;
-        if (d->adapter->dxgk.DxgkCbGetHandleData) {
-            DXGKARGCB_GETHANDLEDATA q = {o->hAllocation, DXGK_HANDLE_ALLOCATION, 0};
-            al = swkmd_allocation_from(d->adapter->dxgk.DxgkCbGetHandleData(&q));
-        }
+        struct swkmd_allocation *al = own_allocation(d, o->hAllocation);
         if (!al) {
             wddm_debug("kmd", "OpenAllocation[%u]: handle 0x%x has no KMD allocation", i, (unsigned)o->hAllocation);
             return STATUS_INVALID_PARAMETER;

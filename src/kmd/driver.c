@@ -25,6 +25,7 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
     d->DxgkDdiDestroyDevice = SwKmdDestroyDevice;
     d->DxgkDdiOpenAllocation = SwKmdOpenAllocation;
     d->DxgkDdiCloseAllocation = SwKmdCloseAllocation;
+    d->DxgkDdiGetStandardAllocationDriverData = SwKmdGetStandardAllocationDriverData;
     d->DxgkDdiRender = SwKmdRender;
     d->DxgkDdiCreateContext = SwKmdCreateContext;
     d->DxgkDdiDestroyContext = SwKmdDestroyContext;

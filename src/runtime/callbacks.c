@@ -103,14 +103,26 @@ static HRESULT APIENTRY cb_Allocate(HANDLE hDevice, D3DDDICB_ALLOCATE *a)
     ca.PrivateDriverDataSize = a->PrivateDriverDataSize;
     ca.NumAllocations = a->NumAllocations;
     ca.pAllocationInfo = a->pAllocationInfo;
+    struct rt_shared_runtime_data shared = { 0 };
     if (res) {
         /* First allocation of the resource creates the kernel resource; later ones attach to it. */
         ca.hResource = res->km_resource;
         ca.Flags.CreateResource = res->km_resource ? 0 : 1;
         ca.hPrivateRuntimeResourceHandle = a->hResource;
+        if ((res->misc_flags & D3D11_RESOURCE_MISC_SHARED) && !res->km_resource) {
+            /* Issue 6: a MISC_SHARED resource is created shared (a global share handle) with
+             * the runtime's description, which OpenSharedResource rebuilds it from. */
+            ca.Flags.CreateShared = 1;
+            shared = (struct rt_shared_runtime_data){ .magic = RT_SHARED_RUNTIME_MAGIC, .version = 1,
+                                                      .dimension = res->dimension, .tex2d = res->desc.tex2d };
+            ca.pPrivateRuntimeData = &shared;
+            ca.PrivateRuntimeDataSize = sizeof shared;
+        }
     }
     HRESULT hr = thunk_result(dev, D3DKMTCreateAllocation(&ca), "pfnAllocateCb");
     if (SUCCEEDED(hr) && res) {
+        if (ca.Flags.CreateShared)
+            res->global_share = ca.hGlobalShare;
         res->km_resource = ca.hResource;
         a->hKMResource = ca.hResource;
     }

@@ -309,6 +309,7 @@ static const struct ID3D11DeviceVtbl device_vtbl = {
     rt_device_CreateShaderResourceView,
     rt_device_CreateUnorderedAccessView,
     rt_device_CreateQuery,
+    rt_device_OpenSharedResource,
 };
 
 /* ---- D3D11CreateDevice ---------------------------------------------------------------------- */
@@ -374,10 +375,31 @@ static HRESULT open_kernel_side(struct rt_device *dev)
         /* D3D11CreateDevice answers DXGI_ERROR_UNSUPPORTED when no adapter can serve it. */
         return (NT_SUCCESS(st) || st == STATUS_NOT_SUPPORTED) ? DXGI_ERROR_UNSUPPORTED : rt_ntstatus_to_hresult(st);
     }
-    /* Default adapter = the first; every returned handle is open and the others are closed. */
-    dev->km_adapter = infos[0].hAdapter;
-    dev->adapter_luid = infos[0].AdapterLuid;
-    for (ULONG i = 1; i < en.NumAdapters && i < n; i++) {
+    /* Default adapter = the first, or the WDDM_D3D11_ADAPTER-th (issue 6: a device on the other
+     * adapter of a hybrid system, in place of the IDXGIAdapter libwddm does not have yet); every
+     * returned handle is open and the others are closed. */
+    ULONG pick = 0;
+    const char *v = getenv("WDDM_D3D11_ADAPTER");
+    if (v && *v) {
+        char *end = NULL;
+        unsigned long k = strtoul(v, &end, 10);
+        if (*end || k >= en.NumAdapters) {
+            RT_REFUSE("D3D11CreateDevice: WDDM_D3D11_ADAPTER=\"%s\" is not an adapter index below %lu", v,
+                      (unsigned long)en.NumAdapters);
+            for (ULONG i = 0; i < en.NumAdapters && i < n; i++) {
+                D3DKMT_CLOSEADAPTER ca = { .hAdapter = infos[i].hAdapter };
+                (void)D3DKMTCloseAdapter(&ca);
+            }
+            free(infos);
+            return E_INVALIDARG;
+        }
+        pick = (ULONG)k;
+    }
+    dev->km_adapter = infos[pick].hAdapter;
+    dev->adapter_luid = infos[pick].AdapterLuid;
+    for (ULONG i = 0; i < en.NumAdapters && i < n; i++) {
+        if (i == pick)
+            continue;
         D3DKMT_CLOSEADAPTER ca = { .hAdapter = infos[i].hAdapter };
         (void)D3DKMTCloseAdapter(&ca);
     }

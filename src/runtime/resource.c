@@ -261,6 +261,8 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
         res->mapped_count = 0;
         res->km_resource = 0;
         res->eviction_priority = 0;
+        res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
+        res->global_share = 0; /* MISC_SHARED: set by pfnAllocateCb (callbacks.c) */
         /* Zeroed, as calloc gave it before: a recycled block shows the driver nothing of the
          * resource that used it last. */
         memset(drv_mem, 0, size ? size : 1);
@@ -375,5 +377,80 @@ HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void *
         *ppv = res;
         return S_OK;
     }
+    if (rt_iid_equal(riid, &IID_IDXGIResource)) { /* issue 6: its DXGI face (share.c) */
+        rt_resource_addref(res);
+        *ppv = &res->dxgi;
+        return S_OK;
+    }
     return E_NOINTERFACE;
+}
+
+HRESULT rt_resource_open(struct rt_device *dev, struct rt_resource *tmpl, const D3D10DDIARG_OPENRESOURCE *args,
+                         struct rt_resource **out)
+{
+    *out = NULL;
+    HRESULT hr = E_OUTOFMEMORY;
+    struct rt_resource *res = NULL;
+    if (!dev->funcs.pfnCalcPrivateOpenedResourceSize || !dev->funcs.pfnOpenResource) {
+        RT_REFUSE("OpenSharedResource: the driver has no pfnOpenResource");
+        hr = E_NOTIMPL;
+        goto fail;
+    }
+    /* Seed 001 §3's pattern, for an opened resource: CalcPrivateOpenedResourceSize -> the
+     * runtime's block -> OpenResource(hDevice, pOpen, hResource, hRTResource). */
+    rt_ddi_begin(dev);
+    SIZE_T size = dev->funcs.pfnCalcPrivateOpenedResourceSize(dev->drv_device, args);
+    HRESULT err = dev->call_error;
+    if (err == S_OK) {
+        res = block_get_locked(dev, size ? size : 1);
+        if (!res) {
+            (void)rt_ddi_end(dev);
+            goto fail;
+        }
+        void *drv_mem = res->drv_mem;
+        BOOL drv_inline = res->drv_inline;
+        *res = *tmpl;
+        res->drv_mem = drv_mem;
+        res->drv_inline = drv_inline;
+        res->cache_next = NULL;
+        res->magic = RT_RESOURCE_MAGIC;
+        atomic_init(&res->refs, 1);
+        res->device = dev;
+        res->mapped_inline = 0;
+        res->mapped_bits = &res->mapped_inline; /* one subresource (validate.c: shared = 1 mip) */
+        res->mapped_count = 0;
+        res->km_resource = args->hKMResource; /* pfnDeallocateCb destroys it with the resource */
+        res->eviction_priority = 0;
+        res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
+        memset(drv_mem, 0, size ? size : 1);
+        res->drv.pDrvPrivate = drv_mem;
+        D3D10DDI_HRTRESOURCE hrt = { .handle = res };
+        dev->funcs.pfnOpenResource(dev->drv_device, args, res->drv, hrt);
+        res->dc_handle_size = dev->call_error == S_OK
+                                  ? rt_deferred_handle_size_locked(dev, D3D10DDI_HT_RESOURCE, drv_mem) : 0;
+    }
+    err = rt_ddi_end(dev);
+    if (err != S_OK) {
+        static const HRESULT allowed[] = { E_OUTOFMEMORY, DXGI_DDI_ERR_UNSUPPORTED, E_INVALIDARG };
+        hr = rt_ddi_error_to_api(dev, err, allowed, 3, "pfnOpenResource");
+        RT_REFUSE("OpenSharedResource: the driver failed to open the resource (0x%08x)", (UINT)err);
+        if (res) {
+            drop_kernel_resource(dev, res); /* unless the UMD's pfnDeallocateCb already did */
+            pthread_mutex_lock(&dev->lock);
+            block_put_locked(dev, res);
+            pthread_mutex_unlock(&dev->lock);
+            return hr;
+        }
+        goto fail;
+    }
+    rt_device_addref(dev);
+    *out = res;
+    return S_OK;
+
+fail: {
+        /* The opened kernel resource goes with the failed open. */
+        D3DKMT_DESTROYALLOCATION da = { .hDevice = dev->km_device, .hResource = args->hKMResource };
+        (void)D3DKMTDestroyAllocation(&da);
+    }
+    return hr;
 }

@@ -140,6 +140,23 @@ struct rt_resource {
     D3D10DDI_HRESOURCE drv;
     D3DKMT_HANDLE km_resource;      /* set by pfnAllocateCb when hResource names this resource */
     SIZE_T dc_handle_size;          /* CalcDeferredContextHandleSize after creation; read-only after */
+
+    /* Sharing (issue 6, share.c): the IDXGIResource face, and the global share handle of a
+     * MISC_SHARED resource (set by pfnAllocateCb) or of an opened one; read-only after. */
+    IDXGIResource dxgi;
+    D3DKMT_HANDLE global_share;
+};
+
+/* The runtime's private data of a shared resource (D3DKMT_CREATEALLOCATION.pPrivateRuntimeData,
+ * returned by D3DKMTQueryResourceInfo / D3DKMTOpenResource): what OpenSharedResource rebuilds
+ * the D3D11 description from (issue 6). Whoever creates a shared surface for D3D11 to open (the
+ * kernel's cross-adapter surfaces too) stores one. */
+#define RT_SHARED_RUNTIME_MAGIC 0x48535452u /* "RTSH" */
+struct rt_shared_runtime_data {
+    UINT magic;
+    UINT version;                   /* 1 */
+    D3D11_RESOURCE_DIMENSION dimension; /* TEXTURE2D (the only shareable kind, validate.c) */
+    D3D11_TEXTURE2D_DESC tex2d;     /* as created (MipLevels resolved) */
 };
 
 /* Driver handle memory that fits behind a cached rt_resource block. The reference UMD asks
@@ -256,6 +273,13 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *res,
 ULONG rt_resource_addref(struct rt_resource *res);
 ULONG rt_resource_release(struct rt_resource *res);
 HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void **ppv);
+/* share.c (issue 6) */
+extern const struct IDXGIResourceVtbl rt_dxgi_resource_vtbl;
+HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HANDLE handle, REFIID riid, void **out);
+/* A resource made from an opened kernel resource: pfnCalcPrivateOpenedResourceSize +
+ * pfnOpenResource (resource.c). On failure the kernel resource is destroyed. */
+HRESULT rt_resource_open(struct rt_device *dev, struct rt_resource *tmpl, const D3D10DDIARG_OPENRESOURCE *args,
+                         struct rt_resource **out);
 BOOL rt_resource_is_mapped(const struct rt_resource *res, UINT subresource);
 void rt_resource_set_mapped(struct rt_resource *res, UINT subresource, BOOL mapped);
 /* Size of a mip level (mips: 0-based), at least 1. */

@@ -48,6 +48,8 @@ static void umd_fill_device_funcs(D3D11DDI_DEVICEFUNCS *f)
 {
     f->pfnCalcPrivateResourceSize = umd_CalcPrivateResourceSize;
     f->pfnCreateResource = umd_CreateResource;
+    f->pfnCalcPrivateOpenedResourceSize = umd_CalcPrivateOpenedResourceSize;
+    f->pfnOpenResource = umd_OpenResource;
     f->pfnDestroyResource = umd_DestroyResource;
     f->pfnCalcPrivateRenderTargetViewSize = umd_CalcPrivateRenderTargetViewSize;
     f->pfnCreateRenderTargetView = umd_CreateRenderTargetView;

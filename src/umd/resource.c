@@ -60,11 +60,11 @@ static void umd_free_allocation(struct umd_device *dev, struct umd_resource *res
     res->hAllocation = 0;
 }
 
-VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATERESOURCE *args,
-                                 D3D10DDI_HRESOURCE hResource, D3D10DDI_HRTRESOURCE hRTResource)
+/* The UMD's view of a resource from its creation arguments: layout, read-only block, the KMD's
+ * private data. FALSE: the error is reported (pfnSetErrorCb). */
+static BOOL describe(struct umd_device *dev, struct umd_resource *res, const D3D11DDIARG_CREATERESOURCE *args,
+                     D3D10DDI_HRTRESOURCE hRTResource)
 {
-    struct umd_device *dev = umd_device(hDevice);
-    struct umd_resource *res = umd_resource(hResource);
     UINT count = umd_subresource_count(args);
     /* Header only: sub[] is filled by umd_layout and is count entries long. */
     memset(res, 0, sizeof *res);
@@ -73,18 +73,18 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
     if (count == 0) {
         UMD_REFUSE("CreateResource: %u mips x %u slices is beyond any D3D11 limit", args->MipLevels, args->ArraySize);
         umd_set_error(dev, DXGI_DDI_ERR_UNSUPPORTED);
-        return;
+        return FALSE;
     }
     if (args->SampleDesc.Count > 1) {
         /* FIXME: multisampled resources (no resolve in the software GPU yet). */
         UMD_REFUSE("CreateResource: multisampled resources are not supported");
         umd_set_error(dev, DXGI_DDI_ERR_UNSUPPORTED);
-        return;
+        return FALSE;
     }
     HRESULT hr = umd_layout(args, dev->row_pitch_alignment, res->sub, &res->size);
     if (FAILED(hr)) {
         umd_set_error(dev, hr);
-        return;
+        return FALSE;
     }
     BOOL buffer = args->ResourceDimension == D3D10DDIRESOURCE_BUFFER ||
                   args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX;
@@ -131,6 +131,20 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
         .cpu_access = args->MapFlags,
         .misc_flags = args->MiscFlags,
     };
+    return TRUE;
+}
+
+VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATERESOURCE *args,
+                                 D3D10DDI_HRESOURCE hResource, D3D10DDI_HRTRESOURCE hRTResource)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_resource *res = umd_resource(hResource);
+    if (!describe(dev, res, args, hRTResource))
+        return;
+    UINT count = res->subresource_count;
+    BOOL buffer = args->ResourceDimension == D3D10DDIRESOURCE_BUFFER ||
+                  args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX;
+    HRESULT hr;
     D3DDDI_ALLOCATIONINFO info = {
         .pPrivateDriverData = &res->priv,
         .PrivateDriverDataSize = sizeof res->priv,
@@ -198,6 +212,85 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
             umd_va_upload_end(dev, res);
     } else if (args->Usage == D3D10_DDI_USAGE_IMMUTABLE) {
         UMD_REFUSE("CreateResource: IMMUTABLE resource without initial data (contents stay zero)");
+    }
+}
+
+/* ---- opened shared resources (issue 6) -------------------------------------------------------- */
+
+/* The creator's private data (what its pfnAllocateCb carried; the KMD wrote the cross-adapter
+ * layout into it): a Texture2D of one subresource. NULL: not one this UMD can open. */
+static const struct swgpu_alloc_private *opened_priv(const D3D10DDIARG_OPENRESOURCE *args)
+{
+    if (!args || args->NumAllocations != 1 || !args->pOpenAllocationInfo)
+        return NULL;
+    const D3DDDI_OPENALLOCATIONINFO *oi = &args->pOpenAllocationInfo[0];
+    const struct swgpu_alloc_private *p = oi->pPrivateDriverData;
+    if (!p || oi->PrivateDriverDataSize != sizeof *p || p->magic != SWGPU_PRIVATE_MAGIC ||
+        p->version != SWGPU_PRIVATE_VERSION || p->dimension != D3D10DDIRESOURCE_TEXTURE2D || p->mip_levels != 1 ||
+        p->array_size != 1)
+        return NULL;
+    return p;
+}
+
+SIZE_T APIENTRY umd_CalcPrivateOpenedResourceSize(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_OPENRESOURCE *args)
+{
+    (void)hDevice, (void)args;
+    /* One subresource (opened_priv); OpenResource refuses anything else. */
+    return umd_resource_ro_offset(1) + sizeof(struct umd_resource_ro) + sizeof(struct umd_subresource);
+}
+
+/* pfnOpenResource: the resource another device (or the kernel) created, from the creator's
+ * private data. Its allocation is the opened one (D3DKMTOpenResource's hAllocation); in the
+ * GpuMmu model this UMD maps it and makes it resident like its own. A cross-adapter
+ * allocation keeps the KMD's layout (pitch a multiple of 128, seed 003). */
+VOID APIENTRY umd_OpenResource(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_OPENRESOURCE *args,
+                               D3D10DDI_HRESOURCE hResource, D3D10DDI_HRTRESOURCE hRTResource)
+{
+    struct umd_device *dev = umd_device(hDevice);
+    struct umd_resource *res = umd_resource(hResource);
+    memset(res, 0, sizeof *res);
+    const struct swgpu_alloc_private *p = opened_priv(args);
+    if (!p) {
+        UMD_REFUSE("OpenResource: not one allocation with this driver's Texture2D private data of one subresource");
+        umd_set_error(dev, E_INVALIDARG);
+        return;
+    }
+    const struct wddm_format_info *fi = wddm_format_info((DXGI_FORMAT)p->format);
+    UINT bw = fi ? fi->block_width : 1, bh = fi ? fi->block_height : 1;
+    D3D10DDI_MIPINFO mip = { .TexelWidth = p->width, .TexelHeight = p->height, .TexelDepth = 1,
+                             .PhysicalWidth = (p->width + bw - 1) / bw * bw,
+                             .PhysicalHeight = (p->height + bh - 1) / bh * bh, .PhysicalDepth = 1 };
+    D3D11DDIARG_CREATERESOURCE c = { .pMipInfoList = &mip, .ResourceDimension = D3D10DDIRESOURCE_TEXTURE2D,
+                                     .Usage = p->usage, .BindFlags = p->bind_flags, .MapFlags = p->cpu_access,
+                                     .MiscFlags = p->misc_flags, .Format = (DXGI_FORMAT)p->format,
+                                     .SampleDesc = { .Count = 1 }, .MipLevels = 1, .ArraySize = 1 };
+    if (!describe(dev, res, &c, hRTResource))
+        return;
+    struct umd_resource_ro *ro = umd_resource_ro(res);
+    if (p->kind == SWGPU_ALLOC_CROSS_ADAPTER) {
+        /* Seed 003: both adapters read the same bytes at the same place: the KMD's layout. */
+        res->sub[0].row_pitch = ro->sub[0].row_pitch = p->xa_row_pitch;
+        res->sub[0].depth_pitch = ro->sub[0].depth_pitch = (UINT64)p->xa_row_pitch * p->xa_height;
+        res->size = ro->size = p->size;
+    } else if (res->size != p->size) {
+        UMD_REFUSE("OpenResource: the creator's layout (%llu bytes) is not this driver's (%llu bytes)",
+                   (unsigned long long)p->size, (unsigned long long)res->size);
+        umd_set_error(dev, E_INVALIDARG);
+        return;
+    }
+    res->priv = *p;
+    res->hAllocation = args->pOpenAllocationInfo[0].hAllocation;
+    res->hKMResource = args->hKMResource;
+    if (dev->gpuva) {
+        HRESULT hr = umd_va_prepare(dev, res->hAllocation, res->size, TRUE, &res->va, TRUE);
+        res->evicted = hr == S_FALSE;
+        if (SUCCEEDED(hr))
+            umd_va_track(dev, res);
+        if (FAILED(hr)) {
+            umd_set_error(dev, hr);
+            umd_va_resource_fini(dev, res);
+            umd_free_allocation(dev, res);
+        }
     }
 }
 

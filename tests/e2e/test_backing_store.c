@@ -420,13 +420,16 @@ static void seed002_verifier_refuses_the_flag_with_existing_system_memory(void *
     assert_int_equal(rec.set_backing_calls, 0);
 }
 
-static void shared_allocations_without_a_kmd_backing_store_stay_unsupported(void **state)
+/* Issue 6: any allocation may be shared (tests/dxgkrnl/test_share.c opens them); without the
+ * flag the KMD gets no backing-store address. */
+static void shared_allocations_without_a_kmd_backing_store_get_no_backing_store_call(void **state)
 {
     (void)state;
     D3DKMT_HANDLE h = 0;
-    wddm_clear_refusals();
-    assert_int_equal(create(SWGPU_ALLOC_READBACK, 0, true, &h), STATUS_NOT_SUPPORTED);
-    expect_refusal_names("CreateShared");
+    int calls = rec.set_backing_calls;
+    assert_int_equal(create(SWGPU_ALLOC_READBACK, 0, true, &h), STATUS_SUCCESS);
+    assert_int_equal(rec.set_backing_calls, calls);
+    destroy(h);
 }
 
 static void escape_and_lock2_refuse_bad_input(void **state)
@@ -486,7 +489,7 @@ int main(void)
         T(seed002_verifier_refuses_the_flag_on_an_allocation_not_created_shared),
         T(seed002_verifier_refuses_the_flag_outside_the_aperture_segment),
         T(seed002_verifier_refuses_the_flag_with_existing_system_memory),
-        T(shared_allocations_without_a_kmd_backing_store_stay_unsupported),
+        T(shared_allocations_without_a_kmd_backing_store_get_no_backing_store_call),
         T(escape_and_lock2_refuse_bad_input),
     };
     return cmocka_run_group_tests_name("e2e.backing_store", tests, NULL, NULL);

@@ -33,7 +33,31 @@ static void resource_release(struct dxgk_object *obj)
 
 void dxgk_allocation_release(struct dxgk_object *obj)
 {
+    struct dxgk_allocation *al = (struct dxgk_allocation *)obj;
+    if (al->alias)
+        dxgk_object_put(&al->alias->obj); /* a same-adapter open's reference (objects/share.c) */
     free(obj);
+}
+
+struct dxgk_allocation *dxgk_allocation_get(D3DKMT_HANDLE h, const struct dxgk_device *d, HANDLE *device_specific)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+    if (!al || (d && al->device != d)) {
+        if (al)
+            dxgk_object_put(&al->obj);
+        return NULL;
+    }
+    if (device_specific)
+        *device_specific = al->kmd_device_specific;
+    if (al->alias) {
+        /* Issue 6: an opened handle names its creator's memory; the handle's reference holds
+         * the creator's object (dxgk_allocation_release), so it can be taken before the put. */
+        struct dxgk_allocation *x = al->alias;
+        dxgk_object_get(&x->obj);
+        dxgk_object_put(&al->obj);
+        al = x;
+    }
+    return al;
 }
 
 static PVOID handle_data(const struct dxgk_object *o)
@@ -60,10 +84,17 @@ PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args)
     return handle_data(o);
 }
 
+/* The allocation whose instances an allocation's work used: a same-adapter open's are its
+ * creator's (objects/share.c). */
+static struct dxgk_allocation *memory_of(struct dxgk_allocation *al)
+{
+    return al->alias ? al->alias : al;
+}
+
 static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred *e)
 {
     for (UINT i = 0; i < e->count; i++)
-        for (const struct vidmm_instance *in = e->allocs[i]->instances; in; in = in->next)
+        for (const struct vidmm_instance *in = memory_of(e->allocs[i])->instances; in; in = in->next)
             if (!vidmm_instance_retired_locked(a, in))
                 return false;
     return true;
@@ -76,6 +107,8 @@ static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
     for (UINT i = 0; i < e->count; i++) {
         struct dxgk_allocation *al = e->allocs[i];
         struct vidmm_instance keep = { 0 };
+        if (al->orphan)
+            goto membership; /* its memory stays for its opens (dxgk_allocation_orphan_free) */
         if (al->kmd_backing) {
             /* Seed 002: the KMD's pointer stays valid until DxgkDdiDestroyAllocation, which runs
              * after this: the pages are set aside and freed after it (dxgk_deferred_free_now). */
@@ -87,6 +120,7 @@ static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
         vidmm_instances_free_locked(a, al);
         al->first.backing = keep.backing;
         al->first.mdl = keep.mdl;
+    membership:
         if (al->resource) {
             struct dxgk_allocation **pp = &al->resource->allocations;
             while (*pp && *pp != al)
@@ -122,7 +156,7 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
              * (objects/share.c): CloseAllocation above released the KMD's object. */
             k = 0;
             for (UINT i = 0; i < e->count; i++)
-                if (!e->allocs[i]->opened)
+                if (!e->allocs[i]->opened && !e->allocs[i]->orphan)
                     h[k++] = e->allocs[i]->info.hAllocation;
         }
         DXGKARG_DESTROYALLOCATION da = { .NumAllocations = h ? k : 0, .pAllocationList = h,
@@ -144,7 +178,23 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
     DXGK_COUNT(a, allocations_destroyed, e->count);
     for (UINT i = 0; i < e->count; i++) {
         struct dxgk_allocation *al = e->allocs[i];
+        if (al->alias) {
+            dxgk_share_alias_release(a, al); /* may free its creator's memory (issue 6) */
+        } else if (al->orphan) {
+            /* The creator's handle is gone; the memory goes with the last of it and its opens. */
+            pthread_mutex_lock(&a->lock);
+            al->orphan_entry_done = true;
+            vidmm_va_unmap_via_locked(a, al, al->handle); /* the creator's own mappings go */
+            bool last = !al->aliases;
+            if (last)
+                al->dead = true; /* under the lock that decided it: no open links to it any more */
+            pthread_mutex_unlock(&a->lock);
+            if (last)
+                dxgk_allocation_orphan_free(a, al);
+            continue;
+        }
         if (al->share) {
+            dxgk_share_clear_owner(al->share, al);
             /* A cross-adapter resource's pages belong to its share: they go with the last of
              * the creator's and the openers' allocations (objects/share.c). */
             if (dxgk_share_is_cross_adapter(al->share))
@@ -162,6 +212,43 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
         free(e);
 }
 
+/* Issue 6: the memory of an allocation its creator destroyed while same-adapter opens named
+ * it, freed with the last of the creator's entry and those opens (the GPU is done with it:
+ * each of their deferred entries waited for its instances). */
+void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation *x)
+{
+    pthread_mutex_lock(&a->lock);
+    x->dead = true;
+    x->lock_count = 0;
+    struct vidmm_instance keep = { 0 };
+    if (x->kmd_backing) {
+        keep.backing = x->first.backing; /* set aside until after DestroyAllocation (seed 002) */
+        keep.mdl = x->first.mdl;
+        x->first.backing = NULL;
+        memset(&x->first.mdl, 0, sizeof x->first.mdl);
+    }
+    vidmm_instances_free_locked(a, x);
+    x->first.backing = keep.backing;
+    x->first.mdl = keep.mdl;
+    pthread_mutex_unlock(&a->lock);
+    if (!x->opened) {
+        DXGKARG_DESTROYALLOCATION da = { .NumAllocations = 1, .pAllocationList = &x->info.hAllocation };
+        NTSTATUS st = a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
+        if (!NT_SUCCESS(st))
+            dxgk_refuse("DestroyAllocation: DxgkDdiDestroyAllocation failed 0x%08x (ignored)", (unsigned)st);
+    }
+    if (x->share) {
+        dxgk_share_clear_owner(x->share, x);
+        if (dxgk_share_is_cross_adapter(x->share))
+            dxgk_share_detach(&x->first);
+        dxgk_share_put(x->share);
+        x->share = NULL;
+    }
+    if (x->kmd_backing)
+        vidmm_backing_free(&x->first);
+    dxgk_object_put(&x->obj); /* the reference its creator's deferred entry held */
+}
+
 /* Marks allocs destroyed (their handles are already removed; their references move into the
  * entry) and either hands the entry back to free now (idle) or defers it. */
 NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
@@ -173,10 +260,10 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
     /* GpuMmu (issue 6): a mapped allocation may be read by any packet its device queued before
      * the destruction: it is freed (and unmapped) only once they retired. */
     for (UINT i = 0; i < count && a->mmu; i++)
-        if (allocs[i]->mappings && allocs[i]->current)
-            vidmm_va_device_use_locked(dev, allocs[i]->current);
+        if (memory_of(allocs[i])->mappings && memory_of(allocs[i])->current)
+            vidmm_va_device_use_locked(dev, memory_of(allocs[i])->current);
     for (UINT i = 0; i < count && idle; i++)
-        for (const struct vidmm_instance *in = allocs[i]->instances; in && idle; in = in->next)
+        for (const struct vidmm_instance *in = memory_of(allocs[i])->instances; in && idle; in = in->next)
             idle = vidmm_instance_retired_locked(a, in);
     struct dxgk_deferred *e;
     if (idle && stack && count <= DXGK_DEFERRED_STACK) {
@@ -197,8 +284,13 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
     for (UINT i = 0; i < count; i++) {
         struct dxgk_allocation *al = allocs[i];
         e->allocs[i] = al;
-        al->dead = true;
-        al->lock_count = 0; /* destroying a locked allocation unlocks it */
+        if (al->aliases) {
+            /* Issue 6: same-adapter opens name its memory: it stays, usable through them. */
+            al->orphan = true;
+        } else {
+            al->dead = true;
+            al->lock_count = 0; /* destroying a locked allocation unlocks it */
+        }
         struct dxgk_allocation **pp = &dev->allocations;
         while (*pp && *pp != al)
             pp = &(*pp)->dev_next;
@@ -442,19 +534,6 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }
-    if (args->Flags.CreateShared && !cross_adapter) {
-        /* Two flavours of sharing are modelled: cross-adapter resources (objects/share.c) and
-         * a backing store shared with the KMD (seed 002). FIXME(sharing): other shared
-         * allocations are not. */
-        for (UINT i = 0; i < n; i++) {
-            if (!info[i].Flags2.ShareBackingStoreWithKmd) {
-                dxgk_refuse("D3DKMTCreateAllocation: CreateShared is supported only for allocations the KMD "
-                            "marks Flags2.ShareBackingStoreWithKmd (allocation %u is not)", i);
-                st = STATUS_NOT_SUPPORTED;
-                goto out;
-            }
-        }
-    }
     /* The backing stores' commit (vidmm/budget.c): all or nothing, before any object exists. */
     for (UINT i = 0; i < n; i++)
         charge += info[i].Size;
@@ -605,8 +684,10 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     }
     /* The global share before the adapter lock goes: from then on a device destruction may
      * free al[0] and its share reference (objects/share.c: shares.lock nests inside). */
-    if (share)
+    if (share) {
+        dxgk_share_set_owner(share, al[0]); /* same-adapter opens name its memory (issue 6) */
         args->hGlobalShare = dxgk_share_publish(share);
+    }
     share = NULL; /* al[0] holds it */
     pthread_mutex_unlock(&a->lock);
     /* Publish the allocations, then a new resource (lock-free: objects/handle.c). */

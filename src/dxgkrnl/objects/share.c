@@ -9,17 +9,21 @@
  * (MAP_APERTURE_SEGMENT of the same MDL). The pages are freed when the creator and every
  * opener destroyed theirs (after each adapter's DxgkDdiCloseAllocation / DestroyAllocation).
  *
- * D3DKMTQueryResourceInfo and D3DKMTOpenResource work from a device of any adapter. Modelled
- * opens: a cross-adapter resource from an adapter other than the creator's (DxgkDdiOpenAllocation
- * on the opener's KMD, DXGK_OPENALLOCATIONFLAGS.Create clear, with the creator's private
- * data). FIXME(sharing): opening a shared resource on its own adapter, and any shared resource
- * that is not cross-adapter (seed 002's ShareBackingStoreWithKmd ones), stay refused.
+ * D3DKMTQueryResourceInfo and D3DKMTOpenResource work from a device of any adapter
+ * (DxgkDdiOpenAllocation on the opener's KMD, DXGK_OPENALLOCATIONFLAGS.Create clear, with the
+ * creator's private data):
+ * - on the creator's adapter (any shared resource, issue 6): the opener's allocation handle
+ *   names the creator's allocation (dxgk_allocation.alias): the same instances, placement and
+ *   locks, so a write through one handle is read through the other. Its memory lives until
+ *   the last of the creator's handle and the opens goes (dxgk_allocation.orphan);
+ * - on another adapter: only a cross-adapter resource (seed 003), as its own allocation over
+ *   the share's pages; any other shared resource is refused there with a line.
+ * FIXME(sharing): a shared resource of several allocations is created but not opened.
  *
  * "Created by the kernel" (seed 003: "might be created as a standard allocation from kernel
- * mode and later opened by the UMD"): on Windows that is DxgkDdiGetStandardAllocationDriverData
- * with a D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER GDI surface, made for the hybrid present path.
- * FIXME(standard-allocation): kernel-made standard allocations are not modelled; every
- * cross-adapter resource here is created by a UMD (or a test) through D3DKMTCreateAllocation. */
+ * mode and later opened by the UMD"): objects/standard_allocation.c makes one
+ * (DxgkDdiGetStandardAllocationDriverData, D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER) through
+ * D3DKMTCreateAllocation; it is shared here like a UMD-made one. */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -31,6 +35,9 @@ struct dxgk_share {
     bool cross_adapter;               /* immutable */
     LUID creator;                     /* the creator's adapter; immutable */
     UINT64 size;                      /* the allocation's Size; immutable */
+    UINT alloc_count;                 /* the resource's allocations; immutable */
+    struct dxgk_allocation *owner;    /* the creator's allocation while its memory lives (same-
+                                         adapter opens name it), no reference; shares.lock */
     void *pages;                      /* cross-adapter: the shared backing store; immutable */
     size_t page_count;
     PFN_NUMBER *pfn;                  /* host addresses >> 12, as vidmm_backing_commit */
@@ -131,6 +138,7 @@ NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION
     s->cross_adapter = cross_adapter;
     s->creator = a->luid;
     s->size = info->Size;
+    s->alloc_count = args->NumAllocations;
     s->alloc_priv_size = info->pPrivateDriverData ? info->PrivateDriverDataSize : 0;
     s->res_priv_size = args->pPrivateDriverData ? args->PrivateDriverDataSize : 0;
     s->runtime_size = args->pPrivateRuntimeData ? args->PrivateRuntimeDataSize : 0;
@@ -157,6 +165,32 @@ NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION
     return STATUS_SUCCESS;
 }
 
+void dxgk_share_set_owner(struct dxgk_share *s, struct dxgk_allocation *owner)
+{
+    pthread_mutex_lock(&shares.lock);
+    s->owner = owner;
+    pthread_mutex_unlock(&shares.lock);
+}
+
+void dxgk_share_clear_owner(struct dxgk_share *s, const struct dxgk_allocation *owner)
+{
+    pthread_mutex_lock(&shares.lock);
+    if (s->owner == owner)
+        s->owner = NULL;
+    pthread_mutex_unlock(&shares.lock);
+}
+
+/* The creator's allocation with a reference, for a same-adapter open; NULL once its memory went. */
+static struct dxgk_allocation *share_owner_get(struct dxgk_share *s)
+{
+    pthread_mutex_lock(&shares.lock);
+    struct dxgk_allocation *x = s->owner;
+    if (x)
+        dxgk_object_get(&x->obj);
+    pthread_mutex_unlock(&shares.lock);
+    return x;
+}
+
 D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s)
 {
     pthread_mutex_lock(&shares.lock);
@@ -167,6 +201,11 @@ D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s)
     return s->handle;
 }
 
+static bool same_adapter(const struct dxgk_adapter *a, const struct dxgk_share *s)
+{
+    return a->luid.LowPart == s->creator.LowPart && a->luid.HighPart == s->creator.HighPart;
+}
+
 /* Looks the share up for a device of any adapter; refuses what is not openable there. */
 static NTSTATUS open_checks(const char *who, struct dxgk_device *d, D3DKMT_HANDLE hGlobalShare, struct dxgk_share **out)
 {
@@ -175,18 +214,23 @@ static NTSTATUS open_checks(const char *who, struct dxgk_device *d, D3DKMT_HANDL
         dxgk_refuse("%s: 0x%08x is not a global share handle", who, hGlobalShare);
         return STATUS_INVALID_PARAMETER;
     }
-    if (!s->cross_adapter) {
-        /* FIXME(sharing): other shared resources are not opened (see the top of this file). */
-        dxgk_refuse("%s: resource 0x%08x is shared but not cross-adapter: only cross-adapter resources are opened",
-                    who, hGlobalShare);
+    if (s->alloc_count != 1) {
+        /* FIXME(sharing): see the top of this file. */
+        dxgk_refuse("%s: shared resource 0x%08x has %u allocations: only a resource of one allocation is opened",
+                    who, hGlobalShare, s->alloc_count);
         dxgk_share_put(s);
         return STATUS_NOT_SUPPORTED;
     }
     const struct dxgk_adapter *a = d->adapter;
-    if (a->luid.LowPart == s->creator.LowPart && a->luid.HighPart == s->creator.HighPart) {
-        /* FIXME(sharing): a same-adapter open of a shared resource is not modelled. */
-        dxgk_refuse("%s: cross-adapter resource 0x%08x opened on the adapter that created it: only opens from "
-                    "another adapter are modelled", who, hGlobalShare);
+    if (same_adapter(a, s)) {
+        *out = s;
+        return STATUS_SUCCESS;
+    }
+    if (!s->cross_adapter) {
+        /* Issue 6 / seed 003: only a cross-adapter resource is reachable from another GPU. */
+        dxgk_refuse("%s: resource 0x%08x is shared but not cross-adapter: it opens only on the adapter that "
+                    "created it (%08x), not on %08x", who, hGlobalShare, (unsigned)s->creator.LowPart,
+                    (unsigned)a->luid.LowPart);
         dxgk_share_put(s);
         return STATUS_NOT_SUPPORTED;
     }
@@ -245,6 +289,154 @@ static void object_release(struct dxgk_object *obj)
     free(obj);
 }
 
+/* The outputs of D3DKMTOpenResource (buffers checked by the caller). */
+static void open_outputs(const struct dxgk_share *s, D3DKMT_OPENRESOURCE *args, D3DKMT_HANDLE h_alloc,
+                         D3DKMT_HANDLE h_res)
+{
+    if (s->alloc_priv_size)
+        memcpy(args->pTotalPrivateDriverDataBuffer, s->alloc_priv, s->alloc_priv_size);
+    if (s->runtime_size && args->pPrivateRuntimeData)
+        memcpy(args->pPrivateRuntimeData, s->runtime, s->runtime_size);
+    if (s->res_priv_size && args->pResourcePrivateDriverData)
+        memcpy(args->pResourcePrivateDriverData, s->res_priv, s->res_priv_size);
+    args->pOpenAllocationInfo[0] = (D3DDDI_OPENALLOCATIONINFO){
+        .hAllocation = h_alloc, .pPrivateDriverData = s->alloc_priv_size ? args->pTotalPrivateDriverDataBuffer : NULL,
+        .PrivateDriverDataSize = s->alloc_priv_size };
+    args->hResource = h_res;
+}
+
+/* Issue 6: an open on the creator's adapter. The new allocation handle names the creator's
+ * allocation (its instances: one memory); the opener's KMD gets DxgkDdiOpenAllocation for it
+ * like for its own allocations (DxgkCbGetHandleData gives the creator's KMD allocation). Takes
+ * over the caller's share reference. */
+static NTSTATUS open_same_adapter(struct dxgk_device *d, struct dxgk_share *s, D3DKMT_OPENRESOURCE *args)
+{
+    struct dxgk_adapter *a = d->adapter;
+    struct dxgk_allocation *x = share_owner_get(s), *y = NULL;
+    struct dxgk_resource *res = NULL;
+    bool kmd_opened = false, linked = false;
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    if (!x) {
+        dxgk_refuse("D3DKMTOpenResource: shared resource 0x%08x: its memory is gone (every handle was destroyed)",
+                    args->hGlobalShare);
+        goto out;
+    }
+    y = calloc(1, sizeof *y);
+    res = calloc(1, sizeof *res);
+    if (!y || !res) {
+        free(y);
+        free(res);
+        y = NULL;
+        st = STATUS_NO_MEMORY;
+        goto out;
+    }
+    dxgk_object_init(&res->obj, DXGK_TYPE_RESOURCE, object_release);
+    res->device = d;
+    dxgk_object_init(&y->obj, DXGK_TYPE_ALLOCATION, dxgk_allocation_release);
+    y->device = d;
+    y->resource = res;
+    y->info = x->info;  /* info.hAllocation: the KMD's allocation (DxgkCbGetHandleData) */
+    y->priority = x->priority;
+    y->opened = true;   /* no DxgkDdiDestroyAllocation for the handle: the creator's memory's */
+    y->alias = x;       /* share_owner_get's reference (dxgk_allocation_release puts it) */
+    x = NULL;
+    y->share = s;       /* keeps the global share alive while the handle lives */
+    s = NULL;
+    {
+        struct dxgk_object *objs[2] = { &y->obj, &res->obj };
+        D3DKMT_HANDLE hs[2];
+        if (!dxgk_handle_insert_n(objs, 2, hs)) {
+            st = STATUS_NO_MEMORY;
+            goto out;
+        }
+        y->handle = hs[0];
+        res->handle = hs[1];
+    }
+    /* Named by the creator's allocation before the KMD sees it: from now on a destruction of
+     * the creator's keeps its memory and its KMD object (orphan) for this open; a creator
+     * already destroyed (dead) is not opened. */
+    pthread_mutex_lock(&a->lock);
+    if (y->alias->dead) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTOpenResource: shared resource 0x%08x is being destroyed", args->hGlobalShare);
+        st = STATUS_INVALID_PARAMETER;
+        goto out;
+    }
+    y->alias_next = y->alias->aliases;
+    y->alias->aliases = y;
+    linked = true;
+    pthread_mutex_unlock(&a->lock);
+    DXGK_OPENALLOCATIONINFO oi = { .hAllocation = y->handle, .pPrivateDriverData = y->share->alloc_priv,
+                                   .PrivateDriverDataSize = y->share->alloc_priv_size };
+    DXGKARG_OPENALLOCATION oa = { .NumAllocations = 1, .pOpenAllocation = &oi,
+                                  .pPrivateDriverData = y->share->res_priv,
+                                  .PrivateDriverDataSize = y->share->res_priv_size };
+    st = a->driver.ddi.DxgkDdiOpenAllocation(d->kmd, &oa);
+    if (!NT_SUCCESS(st) || !oi.hDeviceSpecificAllocation) {
+        dxgk_refuse("D3DKMTOpenResource: DxgkDdiOpenAllocation failed 0x%08x", (unsigned)st);
+        st = NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
+        goto out;
+    }
+    kmd_opened = true;
+    y->kmd_device_specific = oi.hDeviceSpecificAllocation;
+    open_outputs(y->share, args, y->handle, res->handle);
+    D3DKMT_HANDLE h_alloc = y->handle, h_res = res->handle;
+    pthread_mutex_lock(&a->lock);
+    if (d->dead) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTOpenResource: device is being destroyed");
+        st = STATUS_INVALID_PARAMETER;
+        goto out;
+    }
+    y->dev_next = d->allocations;
+    d->allocations = y;
+    res->allocations = y;
+    pthread_mutex_unlock(&a->lock);
+    dxgk_handle_publish(h_alloc);
+    dxgk_handle_publish(h_res);
+    DXGK_COUNT(a, allocations_created, 1);
+    return STATUS_SUCCESS;
+
+out:
+    if (kmd_opened) {
+        DXGKARG_CLOSEALLOCATION cl = { .NumAllocations = 1, .pOpenHandleList = &y->kmd_device_specific };
+        a->driver.ddi.DxgkDdiCloseAllocation(d->kmd, &cl);
+    }
+    if (linked)
+        dxgk_share_alias_release(a, y); /* the creator's memory goes if this was its last open */
+    if (y) {
+        struct dxgk_share *ys = y->share;
+        y->share = NULL;
+        dxgk_share_put(ys);
+        dxgk_object_put(y->handle ? dxgk_handle_remove(y->handle, DXGK_TYPE_ALLOCATION) : &y->obj);
+        dxgk_object_put(res->handle ? dxgk_handle_remove(res->handle, DXGK_TYPE_RESOURCE) : &res->obj);
+    }
+    if (x)
+        dxgk_object_put(&x->obj);
+    dxgk_share_put(s);
+    return st;
+}
+
+/* A same-adapter open's entry ran (its DxgkDdiCloseAllocation done, the GPU done with the
+ * memory it named): its mappings go, and the creator's memory if the creator went first. */
+void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y)
+{
+    struct dxgk_allocation *x = y->alias;
+    pthread_mutex_lock(&a->lock);
+    struct dxgk_allocation **pp = &x->aliases;
+    while (*pp && *pp != y)
+        pp = &(*pp)->alias_next;
+    if (*pp)
+        *pp = y->alias_next;
+    vidmm_va_unmap_via_locked(a, x, y->handle);
+    bool last = !x->aliases && x->orphan && x->orphan_entry_done;
+    if (last)
+        x->dead = true; /* under the lock that decided it: no new open links to it */
+    pthread_mutex_unlock(&a->lock);
+    if (last)
+        dxgk_allocation_orphan_free(a, x);
+}
+
 NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
 {
     if (!args) {
@@ -287,6 +479,11 @@ NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
         (s->res_priv_size && args->pResourcePrivateDriverData && args->ResourcePrivateDriverDataSize < s->res_priv_size)) {
         dxgk_refuse("D3DKMTOpenResource: runtime or resource private data buffer too small (%u and %u needed)",
                     s->runtime_size, s->res_priv_size);
+        goto out;
+    }
+    if (same_adapter(a, s)) {
+        st = open_same_adapter(d, s, args);
+        s = NULL; /* taken over */
         goto out;
     }
     UINT first_ap;
@@ -362,17 +559,8 @@ NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
     x->info.hAllocation = oi.hDeviceSpecificAllocation;
     /* The outputs before the allocation is linked: from then on a device destruction may
      * free it and its share reference. */
-    if (s->alloc_priv_size)
-        memcpy(args->pTotalPrivateDriverDataBuffer, s->alloc_priv, s->alloc_priv_size);
-    if (s->runtime_size && args->pPrivateRuntimeData)
-        memcpy(args->pPrivateRuntimeData, s->runtime, s->runtime_size);
-    if (s->res_priv_size && args->pResourcePrivateDriverData)
-        memcpy(args->pResourcePrivateDriverData, s->res_priv, s->res_priv_size);
     D3DKMT_HANDLE h_alloc = x->handle, h_res = res->handle;
-    args->pOpenAllocationInfo[0] = (D3DDDI_OPENALLOCATIONINFO){
-        .hAllocation = h_alloc, .pPrivateDriverData = s->alloc_priv_size ? args->pTotalPrivateDriverDataBuffer : NULL,
-        .PrivateDriverDataSize = s->alloc_priv_size };
-    args->hResource = h_res;
+    open_outputs(s, args, h_alloc, h_res);
     pthread_mutex_lock(&a->lock);
     if (d->dead) {
         pthread_mutex_unlock(&a->lock);

@@ -331,6 +331,8 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
     NTSTATUS st = STATUS_INVALID_PARAMETER;
     struct dxgk_allocation *stack_al[RENDER_STACK];
     struct dxgk_allocation **al = stack_al;
+    HANDLE stack_ds[RENDER_STACK];
+    HANDLE *dspec = stack_ds; /* each entry's DxgkDdiOpenAllocation handle */
     UINT nal = 0, npk = 0;
     bool direct = false;
     struct dxgk_packet *first = NULL, *last = NULL;
@@ -354,22 +356,28 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
     }
     if (args->AllocationCount > RENDER_STACK) {
         al = calloc(args->AllocationCount, sizeof *al);
-        if (!al) {
+        dspec = calloc(args->AllocationCount, sizeof *dspec);
+        if (!al || !dspec) {
+            free(al);
+            free(dspec);
             al = stack_al;
+            dspec = stack_ds;
             st = STATUS_NO_MEMORY;
             goto out;
         }
     }
     for (; nal < args->AllocationCount; nal++) {
         D3DKMT_HANDLE h = c->alloc_list[nal].hAllocation;
-        struct dxgk_allocation *x = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
-        if (!x || x->device != d) {
+        /* A same-adapter open's handle names its creator's memory but carries its own
+         * DxgkDdiOpenAllocation handle (issue 6). */
+        HANDLE ds = NULL;
+        struct dxgk_allocation *x = dxgk_allocation_get(h, d, &ds);
+        if (!x) {
             dxgk_refuse("D3DKMTRender: allocation list entry %u: invalid allocation handle 0x%08x", nal, h);
-            if (x)
-                dxgk_object_put(&x->obj);
             goto out;
         }
         al[nal] = x;
+        dspec[nal] = ds;
     }
 
     /* Snapshot: each allocation's current instance now (wddm-semantics §3.3). */
@@ -415,7 +423,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
             }
             vidmm_touch_locked(a, in); /* LRU order of use (vidmm/evict.c) */
             first->inst[i] = in;
-            first->alloc_list[i] = (DXGK_ALLOCATIONLIST){ .hDeviceSpecificAllocation = al[i]->kmd_device_specific };
+            first->alloc_list[i] = (DXGK_ALLOCATIONLIST){ .hDeviceSpecificAllocation = dspec[i] };
             first->alloc_list[i].WriteOperation = c->alloc_list[i].WriteOperation;
             vidmm_list_entry_locate(a, &first->alloc_list[i], in);
         }
@@ -518,7 +526,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
             for (UINT i = 0; i < nal; i++) {
                 /* An entry naming the allocation takes the instance current at release; one
                  * naming an instance handle keeps that instance (NULL: current). */
-                if (c->alloc_list[i].hAllocation == al[i]->handle)
+                if (vidmm_handle_names_allocation_locked(al[i], c->alloc_list[i].hAllocation))
                     p->inst[i] = NULL;
                 dxgk_object_get(&al[i]->obj);
                 p->held_alloc[i] = al[i];
@@ -584,6 +592,8 @@ out:
         dxgk_object_put(&al[i]->obj);
     if (al != stack_al)
         free(al);
+    if (dspec != stack_ds)
+        free(dspec);
     dxgk_object_put(&c->obj);
     return st;
 }

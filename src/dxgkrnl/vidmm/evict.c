@@ -515,7 +515,7 @@ NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY
         } else {
             pthread_mutex_lock(&a->lock);
             for (struct dxgk_allocation *al = r->allocations; al; al = al->res_next)
-                al->priority = args->pPriorities[0];
+                (al->alias ? al->alias : al)->priority = args->pPriorities[0]; /* opened: the creator's */
             pthread_mutex_unlock(&a->lock);
         }
         if (r)
@@ -531,8 +531,8 @@ NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY
     }
     UINT got = 0;
     for (; got < n; got++) {
-        al[got] = (struct dxgk_allocation *)dxgk_handle_get(args->phAllocationList[got], DXGK_TYPE_ALLOCATION);
-        if (!al[got] || al[got]->device != d) {
+        al[got] = dxgk_allocation_get(args->phAllocationList[got], d, NULL); /* opened: the creator's */
+        if (!al[got]) {
             dxgk_refuse("D3DKMTSetAllocationPriority: entry %u: invalid allocation handle 0x%08x", got,
                         args->phAllocationList[got]);
             if (al[got])

@@ -172,9 +172,9 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
     }
     struct dxgk_adapter *a = d->adapter;
     NTSTATUS st = STATUS_INVALID_PARAMETER;
-    struct dxgk_allocation *al =
-        (struct dxgk_allocation *)dxgk_handle_get(args->hAllocation, DXGK_TYPE_ALLOCATION);
-    if (!al || al->device != d) {
+    /* A same-adapter open's handle locks its creator's memory (issue 6). */
+    struct dxgk_allocation *al = dxgk_allocation_get(args->hAllocation, d, NULL);
+    if (!al) {
         dxgk_refuse("D3DKMTLock: invalid allocation handle 0x%08x for device 0x%08x", args->hAllocation,
                     args->hDevice);
         goto out;
@@ -519,9 +519,8 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
     }
     UINT i = 0;
     for (; i < n; i++) {
-        struct dxgk_allocation *al =
-            (struct dxgk_allocation *)dxgk_handle_get(args->phAllocations[i], DXGK_TYPE_ALLOCATION);
-        bool ok = al && al->device == d;
+        struct dxgk_allocation *al = dxgk_allocation_get(args->phAllocations[i], d, NULL);
+        bool ok = al;
         if (ok) {
             pthread_mutex_lock(&a->lock);
             ok = al->lock_count > 0 && !al->dead;
@@ -552,8 +551,7 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
         /* The last unlock of an AcquireAperture lock gives its range back (all entries are
          * unlocked now: nothing to roll back). The allocation keeps the instance alive. */
         for (UINT j = 0; j < n; j++) {
-            struct dxgk_allocation *al =
-                (struct dxgk_allocation *)dxgk_handle_get(args->phAllocations[j], DXGK_TYPE_ALLOCATION);
+            struct dxgk_allocation *al = dxgk_allocation_get(args->phAllocations[j], NULL, NULL);
             if (!al)
                 continue;
             pthread_mutex_lock(&a->lock);
@@ -565,8 +563,7 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
     } else {
         /* Roll back the entries already unlocked. */
         for (UINT j = 0; j < i; j++) {
-            struct dxgk_allocation *al =
-                (struct dxgk_allocation *)dxgk_handle_get(args->phAllocations[j], DXGK_TYPE_ALLOCATION);
+            struct dxgk_allocation *al = dxgk_allocation_get(args->phAllocations[j], NULL, NULL);
             if (!al)
                 continue;
             pthread_mutex_lock(&a->lock);

@@ -44,8 +44,8 @@ static struct dxgk_allocation **get_list(struct dxgk_device *d, const D3DKMT_HAN
     if (!al)
         return NULL;
     for (UINT i = 0; i < n; i++) {
-        al[i] = (struct dxgk_allocation *)dxgk_handle_get(h[i], DXGK_TYPE_ALLOCATION);
-        if (!al[i] || al[i]->device != d) {
+        al[i] = dxgk_allocation_get(h[i], d, NULL); /* an opened handle: its creator's memory */
+        if (!al[i]) {
             dxgk_refuse("%s: entry %u: invalid allocation handle 0x%08x for device 0x%08x", who, i, h[i],
                         d->handle);
             for (UINT j = 0; j <= i; j++)

@@ -91,12 +91,24 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
 
 struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *al, D3DKMT_HANDLE h)
 {
-    if (h == al->handle)
+    if (vidmm_handle_names_allocation_locked(al, h))
         return al->current;
     for (struct vidmm_instance *in = al->instances; in; in = in->next)
         if (in->handle == h)
             return in;
     return NULL;
+}
+
+/* h is the allocation's own handle or a same-adapter open's (issue 6: both name the current
+ * instance), not one of its instance handles. */
+bool vidmm_handle_names_allocation_locked(const struct dxgk_allocation *al, D3DKMT_HANDLE h)
+{
+    if (h == al->handle)
+        return true;
+    for (const struct dxgk_allocation *y = al->aliases; y; y = y->alias_next)
+        if (y->handle == h)
+            return true;
+    return false;
 }
 
 D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *al, struct vidmm_instance *in)

@@ -43,6 +43,8 @@ struct vidmm_mapping {
     UINT64 pages;
     UINT64 offset_pages;                 /* first page of the allocation mapped */
     D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE prot;
+    D3DKMT_HANDLE via;                   /* the handle it was mapped through (a same-adapter
+                                            open's names its creator's allocation, issue 6) */
 };
 
 struct vidmm_old_root {
@@ -464,6 +466,20 @@ void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_alloca
     vidmm_paging_flush_locked(&b);
 }
 
+void vidmm_va_unmap_via_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc, D3DKMT_HANDLE via)
+{
+    if (!a->mmu || !alloc->mappings)
+        return;
+    struct vidmm_paging_batch b;
+    vidmm_batch_init(&b, a);
+    for (struct vidmm_mapping *map = alloc->mappings, *next; map; map = next) {
+        next = map->alloc_next;
+        if (map->via == via)
+            mapping_destroy_locked(a, &b, map);
+    }
+    vidmm_paging_flush_locked(&b);
+}
+
 /* ---- start / stop ---------------------------------------------------------------------------- */
 NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
 {
@@ -726,8 +742,8 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }
-    al = (struct dxgk_allocation *)dxgk_handle_get(args->hAllocation, DXGK_TYPE_ALLOCATION);
-    if (!al || al->device != d) {
+    al = dxgk_allocation_get(args->hAllocation, d, NULL); /* an opened handle: its creator's memory */
+    if (!al) {
         dxgk_refuse("%s: invalid allocation handle 0x%08x for device 0x%08x", who, args->hAllocation, d->handle);
         goto out;
     }
@@ -795,6 +811,7 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
         goto out;
     }
     map->alloc = al;
+    map->via = args->hAllocation;
     map->va = va;
     map->pages = args->SizeInPages;
     map->offset_pages = args->OffsetInPages;
