@@ -93,6 +93,10 @@ struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *al,
 {
     if (vidmm_handle_names_allocation_locked(al, h))
         return al->current;
+    /* The usual case: the UMD names the instance its last Discard lock returned, the current one
+     * (a W1-style upload loop would otherwise walk the whole instance list twice per frame). */
+    if (al->current && al->current->handle == h)
+        return al->current;
     for (struct vidmm_instance *in = al->instances; in; in = in->next)
         if (in->handle == h)
             return in;
