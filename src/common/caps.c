@@ -136,8 +136,9 @@ void wddm_caps_print(FILE *out, const DXGK_DRIVERCAPS *caps)
     for (size_t i = 0; i < wddm_caps_count(); i++) {
         const struct wddm_cap_field *f = &fields[i];
         UINT64 v = wddm_caps_get(caps, f);
-        /* Addresses, versions and masks read better in hex; counts and bits in decimal. */
-        if (strstr(f->name, "Address") || strstr(f->name, "WDDMVersion"))
+        /* Addresses, versions and masks read better in hex; counts and bits in decimal (a
+         * one-bit cap is 0|1 even when its name says "Address": VirtualAddressingSupported). */
+        if (f->width != 1 && (strstr(f->name, "Address") || strstr(f->name, "WDDMVersion")))
             fprintf(out, "%s = 0x%llx", f->name, (unsigned long long)v);
         else
             fprintf(out, "%s = %llu", f->name, (unsigned long long)v);
