@@ -137,6 +137,36 @@ static struct rt_resource *block_get_locked(struct rt_device *dev, SIZE_T drv_si
     return res;
 }
 
+/* block_get_locked, then the runtime object from tmpl, live (one reference, this device), its
+ * Map bits (mapped_heap, or the inline word) and zeroed driver memory, as calloc gave it before:
+ * a recycled block shows the driver nothing of the resource that used it last. For
+ * CreateResource and OpenResource alike. Caller holds dev->lock. */
+static struct rt_resource *block_init_locked(struct rt_device *dev, SIZE_T drv_size, const struct rt_resource *tmpl,
+                                             UINT64 *mapped_heap)
+{
+    struct rt_resource *res = block_get_locked(dev, drv_size ? drv_size : 1);
+    if (!res)
+        return NULL;
+    void *drv_mem = res->drv_mem;
+    BOOL drv_inline = res->drv_inline;
+    *res = *tmpl;
+    res->drv_mem = drv_mem;
+    res->drv_inline = drv_inline;
+    res->cache_next = NULL;
+    res->magic = RT_RESOURCE_MAGIC;
+    atomic_init(&res->refs, 1);
+    res->device = dev;
+    res->mapped_inline = 0;
+    res->mapped_bits = mapped_heap ? mapped_heap : &res->mapped_inline;
+    res->mapped_count = 0;
+    res->km_resource = 0;
+    res->eviction_priority = 0;
+    res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
+    memset(drv_mem, 0, drv_size ? drv_size : 1);
+    res->drv.pDrvPrivate = drv_mem;
+    return res;
+}
+
 /* Gives a resource's block back (after DestroyResource, or on a failed creation): the runtime
  * frees the private memory after Destroy* (wddm-semantics §4.1) - recycling it is freeing it
  * as far as the driver can tell, since it never sees the block again until a new
@@ -241,32 +271,14 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
     SIZE_T size = dev->funcs.pfnCalcPrivateResourceSize(dev->drv_device, &args);
     HRESULT err = dev->call_error;
     if (err == S_OK) {
-        res = block_get_locked(dev, size ? size : 1);
+        res = block_init_locked(dev, size, tmpl, mapped_heap);
         if (!res) {
             (void)rt_ddi_end(dev);
             goto fail;
         }
-        void *drv_mem = res->drv_mem;
-        BOOL drv_inline = res->drv_inline;
-        *res = *tmpl;
-        res->drv_mem = drv_mem;
-        res->drv_inline = drv_inline;
-        res->cache_next = NULL;
-        res->magic = RT_RESOURCE_MAGIC;
-        atomic_init(&res->refs, 1);
-        res->device = dev;
-        res->mapped_inline = 0;
-        res->mapped_bits = mapped_heap ? mapped_heap : &res->mapped_inline;
         mapped_heap = NULL;
-        res->mapped_count = 0;
-        res->km_resource = 0;
-        res->eviction_priority = 0;
-        res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
         res->global_share = 0; /* MISC_SHARED: set by pfnAllocateCb (callbacks.c) */
-        /* Zeroed, as calloc gave it before: a recycled block shows the driver nothing of the
-         * resource that used it last. */
-        memset(drv_mem, 0, size ? size : 1);
-        res->drv.pDrvPrivate = drv_mem;
+        void *drv_mem = res->drv_mem;
         D3D10DDI_HRTRESOURCE hrt = { .handle = res };
         dev->funcs.pfnCreateResource(dev->drv_device, &args, res->drv, hrt);
         /* seed 004: right after the IC object exists, ask its deferred-context handle size. */
@@ -402,28 +414,13 @@ HRESULT rt_resource_open(struct rt_device *dev, struct rt_resource *tmpl, const 
     SIZE_T size = dev->funcs.pfnCalcPrivateOpenedResourceSize(dev->drv_device, args);
     HRESULT err = dev->call_error;
     if (err == S_OK) {
-        res = block_get_locked(dev, size ? size : 1);
+        res = block_init_locked(dev, size, tmpl, NULL); /* one subresource (validate.c: shared = 1 mip) */
         if (!res) {
             (void)rt_ddi_end(dev);
             goto fail;
         }
-        void *drv_mem = res->drv_mem;
-        BOOL drv_inline = res->drv_inline;
-        *res = *tmpl;
-        res->drv_mem = drv_mem;
-        res->drv_inline = drv_inline;
-        res->cache_next = NULL;
-        res->magic = RT_RESOURCE_MAGIC;
-        atomic_init(&res->refs, 1);
-        res->device = dev;
-        res->mapped_inline = 0;
-        res->mapped_bits = &res->mapped_inline; /* one subresource (validate.c: shared = 1 mip) */
-        res->mapped_count = 0;
         res->km_resource = args->hKMResource; /* pfnDeallocateCb destroys it with the resource */
-        res->eviction_priority = 0;
-        res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
-        memset(drv_mem, 0, size ? size : 1);
-        res->drv.pDrvPrivate = drv_mem;
+        void *drv_mem = res->drv_mem;
         D3D10DDI_HRTRESOURCE hrt = { .handle = res };
         dev->funcs.pfnOpenResource(dev->drv_device, args, res->drv, hrt);
         res->dc_handle_size = dev->call_error == S_OK
