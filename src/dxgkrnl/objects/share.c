@@ -289,6 +289,27 @@ static void object_release(struct dxgk_object *obj)
     free(obj);
 }
 
+/* The opener's allocation and resource objects, of device d, the allocation in the resource;
+ * FALSE (both NULL) without memory. */
+static bool new_opened_objects(struct dxgk_device *d, struct dxgk_allocation **al, struct dxgk_resource **res)
+{
+    *al = calloc(1, sizeof **al);
+    *res = calloc(1, sizeof **res);
+    if (!*al || !*res) {
+        free(*al);
+        free(*res);
+        *al = NULL;
+        *res = NULL;
+        return false;
+    }
+    dxgk_object_init(&(*res)->obj, DXGK_TYPE_RESOURCE, object_release);
+    (*res)->device = d;
+    dxgk_object_init(&(*al)->obj, DXGK_TYPE_ALLOCATION, dxgk_allocation_release);
+    (*al)->device = d;
+    (*al)->resource = *res;
+    return true;
+}
+
 /* The outputs of D3DKMTOpenResource (buffers checked by the caller). */
 static void open_outputs(const struct dxgk_share *s, D3DKMT_OPENRESOURCE *args, D3DKMT_HANDLE h_alloc,
                          D3DKMT_HANDLE h_res)
@@ -321,20 +342,10 @@ static NTSTATUS open_same_adapter(struct dxgk_device *d, struct dxgk_share *s, D
                     args->hGlobalShare);
         goto out;
     }
-    y = calloc(1, sizeof *y);
-    res = calloc(1, sizeof *res);
-    if (!y || !res) {
-        free(y);
-        free(res);
-        y = NULL;
+    if (!new_opened_objects(d, &y, &res)) {
         st = STATUS_NO_MEMORY;
         goto out;
     }
-    dxgk_object_init(&res->obj, DXGK_TYPE_RESOURCE, object_release);
-    res->device = d;
-    dxgk_object_init(&y->obj, DXGK_TYPE_ALLOCATION, dxgk_allocation_release);
-    y->device = d;
-    y->resource = res;
     y->info = x->info;  /* info.hAllocation: the KMD's allocation (DxgkCbGetHandleData) */
     y->priority = x->priority;
     y->opened = true;   /* no DxgkDdiDestroyAllocation for the handle: the creator's memory's */
@@ -500,21 +511,10 @@ NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
         goto out;
     }
     charged = true;
-    x = calloc(1, sizeof *x);
-    res = calloc(1, sizeof *res);
-    if (!x || !res) {
-        free(x);
-        free(res);
-        x = NULL;
-        res = NULL;
+    if (!new_opened_objects(d, &x, &res)) {
         st = STATUS_NO_MEMORY;
         goto out;
     }
-    dxgk_object_init(&res->obj, DXGK_TYPE_RESOURCE, object_release);
-    res->device = d;
-    dxgk_object_init(&x->obj, DXGK_TYPE_ALLOCATION, dxgk_allocation_release);
-    x->device = d;
-    x->resource = res;
     /* This adapter's VidMm description follows seed 003 whatever the KMD: its aperture only,
      * CPU-visible, write-combined (not Cached), page aligned, never renamed. */
     x->info.Size = (SIZE_T)s->size;
