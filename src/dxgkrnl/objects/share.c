@@ -310,6 +310,29 @@ static bool new_opened_objects(struct dxgk_device *d, struct dxgk_allocation **a
     return true;
 }
 
+/* The last step of an open: the allocation joins its device (unless the device is being
+ * destroyed) and both handles are published. */
+static NTSTATUS link_opened(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_allocation *al,
+                                       struct dxgk_resource *res)
+{
+    /* Read before linking: once linked, a device destruction may free them. */
+    D3DKMT_HANDLE h_alloc = al->handle, h_res = res->handle;
+    pthread_mutex_lock(&a->lock);
+    if (d->dead) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTOpenResource: device is being destroyed");
+        return STATUS_INVALID_PARAMETER;
+    }
+    al->dev_next = d->allocations;
+    d->allocations = al;
+    res->allocations = al;
+    pthread_mutex_unlock(&a->lock);
+    dxgk_handle_publish(h_alloc);
+    dxgk_handle_publish(h_res);
+    DXGK_COUNT(a, allocations_created, 1);
+    return STATUS_SUCCESS;
+}
+
 /* The outputs of D3DKMTOpenResource (buffers checked by the caller). */
 static void open_outputs(const struct dxgk_share *s, D3DKMT_OPENRESOURCE *args, D3DKMT_HANDLE h_alloc,
                          D3DKMT_HANDLE h_res)
@@ -391,21 +414,9 @@ static NTSTATUS open_same_adapter(struct dxgk_device *d, struct dxgk_share *s, D
     kmd_opened = true;
     y->kmd_device_specific = oi.hDeviceSpecificAllocation;
     open_outputs(y->share, args, y->handle, res->handle);
-    D3DKMT_HANDLE h_alloc = y->handle, h_res = res->handle;
-    pthread_mutex_lock(&a->lock);
-    if (d->dead) {
-        pthread_mutex_unlock(&a->lock);
-        dxgk_refuse("D3DKMTOpenResource: device is being destroyed");
-        st = STATUS_INVALID_PARAMETER;
+    st = link_opened(a, d, y, res);
+    if (!NT_SUCCESS(st))
         goto out;
-    }
-    y->dev_next = d->allocations;
-    d->allocations = y;
-    res->allocations = y;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_handle_publish(h_alloc);
-    dxgk_handle_publish(h_res);
-    DXGK_COUNT(a, allocations_created, 1);
     return STATUS_SUCCESS;
 
 out:
@@ -559,22 +570,10 @@ NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
     x->info.hAllocation = oi.hDeviceSpecificAllocation;
     /* The outputs before the allocation is linked: from then on a device destruction may
      * free it and its share reference. */
-    D3DKMT_HANDLE h_alloc = x->handle, h_res = res->handle;
-    open_outputs(s, args, h_alloc, h_res);
-    pthread_mutex_lock(&a->lock);
-    if (d->dead) {
-        pthread_mutex_unlock(&a->lock);
-        dxgk_refuse("D3DKMTOpenResource: device is being destroyed");
-        st = STATUS_INVALID_PARAMETER;
+    open_outputs(s, args, x->handle, res->handle);
+    st = link_opened(a, d, x, res);
+    if (!NT_SUCCESS(st))
         goto out;
-    }
-    x->dev_next = d->allocations;
-    d->allocations = x;
-    res->allocations = x;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_handle_publish(h_alloc);
-    dxgk_handle_publish(h_res);
-    DXGK_COUNT(a, allocations_created, 1);
     dxgk_device_put(d);
     return STATUS_SUCCESS;
 
