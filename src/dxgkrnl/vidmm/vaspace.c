@@ -647,26 +647,39 @@ void vidmm_va_set_root(struct dxgk_adapter *a, struct dxgk_context *c)
 }
 
 /* ---- the thunks ------------------------------------------------------------------------------ */
+/* The adapter of an adapter-level GPU VA thunk (Reserve, Free), referenced; NULL with *st set
+ * and a line for NULL arguments, a bad handle or a WDDM 1.x adapter. */
+static struct dxgk_adapter *gpummu_adapter_get(const D3DKMT_HANDLE *h, const char *who, NTSTATUS *st)
+{
+    *st = STATUS_INVALID_PARAMETER;
+    if (!h) {
+        dxgk_refuse("%s: NULL arguments", who);
+        return NULL;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(*h);
+    if (!a) {
+        dxgk_refuse("%s: invalid adapter handle 0x%08x", who, *h);
+        return NULL;
+    }
+    if (!a->mmu) {
+        dxgk_refuse("%s: the adapter runs the WDDM 1.x model (no DXGK_VIDMMCAPS.GpuMmuSupported)", who);
+        dxgk_adapter_put(a);
+        *st = STATUS_NOT_SUPPORTED;
+        return NULL;
+    }
+    return a;
+}
+
 NTSTATUS APIENTRY D3DKMTReserveGpuVirtualAddress(D3DDDI_RESERVEGPUVIRTUALADDRESS *args)
 {
     static const char who[] = "D3DKMTReserveGpuVirtualAddress";
-    if (!args) {
-        dxgk_refuse("%s: NULL arguments", who);
-        return STATUS_INVALID_PARAMETER;
-    }
-    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
-    if (!a) {
-        dxgk_refuse("%s: invalid adapter handle 0x%08x", who, args->hAdapter);
-        return STATUS_INVALID_PARAMETER;
-    }
+    NTSTATUS st;
+    struct dxgk_adapter *a = gpummu_adapter_get(args ? &args->hAdapter : NULL, who, &st);
+    if (!a)
+        return st;
     struct vidmm_gpummu *m = a->mmu;
-    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    st = STATUS_INVALID_PARAMETER;
     UINT64 lo, hi, va = 0;
-    if (!m) {
-        dxgk_refuse("%s: the adapter runs the WDDM 1.x model (no DXGK_VIDMMCAPS.GpuMmuSupported)", who);
-        st = STATUS_NOT_SUPPORTED;
-        goto out;
-    }
     if (!args->Size || args->Size % DXGK_PAGE_SIZE || args->BaseAddress % DXGK_PAGE_SIZE) {
         dxgk_refuse("%s: Size 0x%llx / BaseAddress 0x%llx not a positive page multiple", who,
                     (unsigned long long)args->Size, (unsigned long long)args->BaseAddress);
@@ -847,22 +860,12 @@ out:
 NTSTATUS APIENTRY D3DKMTFreeGpuVirtualAddress(const D3DKMT_FREEGPUVIRTUALADDRESS *args)
 {
     static const char who[] = "D3DKMTFreeGpuVirtualAddress";
-    if (!args) {
-        dxgk_refuse("%s: NULL arguments", who);
-        return STATUS_INVALID_PARAMETER;
-    }
-    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
-    if (!a) {
-        dxgk_refuse("%s: invalid adapter handle 0x%08x", who, args->hAdapter);
-        return STATUS_INVALID_PARAMETER;
-    }
+    NTSTATUS st;
+    struct dxgk_adapter *a = gpummu_adapter_get(args ? &args->hAdapter : NULL, who, &st);
+    if (!a)
+        return st;
     struct vidmm_gpummu *m = a->mmu;
-    if (!m) {
-        dxgk_refuse("%s: the adapter runs the WDDM 1.x model (no DXGK_VIDMMCAPS.GpuMmuSupported)", who);
-        dxgk_adapter_put(a);
-        return STATUS_NOT_SUPPORTED;
-    }
-    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    st = STATUS_INVALID_PARAMETER;
     struct vidmm_paging_batch b;
     vidmm_batch_init(&b, a);
     pthread_mutex_lock(&a->lock);
