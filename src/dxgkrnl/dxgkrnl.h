@@ -657,6 +657,10 @@ bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_ins
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                      struct vidmm_paging_batch *batch);
 bool vidmm_backing_commit(struct vidmm_instance *inst);
+/* `bytes` of page-aligned system memory at `pages` as an MDL, its PFN array written into pfn
+ * (room for every page): a PFN is the host address >> 12 (docs/architecture.md "Memory and
+ * addresses"). */
+MDL vidmm_mdl_of(void *pages, UINT64 bytes, PFN_NUMBER *pfn);
 /* The backing store as a section (memfd, mapped shared) from now on: a section-backed primary
  * (DXGK_VIDMMCAPS.SectionBackedPrimary, issue 6). Not yet committed only. */
 bool vidmm_backing_commit_section(struct vidmm_instance *inst);

@@ -40,7 +40,8 @@ struct dxgk_share {
                                          adapter opens name it), no reference; shares.lock */
     void *pages;                      /* cross-adapter: the shared backing store; immutable */
     size_t page_count;
-    PFN_NUMBER *pfn;                  /* host addresses >> 12, as vidmm_backing_commit */
+    PFN_NUMBER *pfn;                  /* the pages' PFNs (vidmm_mdl_of) */
+    MDL mdl;                          /* describes pages: every attached instance's MDL; immutable */
     void *alloc_priv, *res_priv, *runtime; /* the creator's data, copied; immutable */
     UINT alloc_priv_size, res_priv_size, runtime_size;
     struct dxgk_share *next;          /* shares.list; shares.lock */
@@ -111,8 +112,7 @@ static struct dxgk_share *share_get(D3DKMT_HANDLE h)
 void dxgk_share_attach(struct dxgk_share *s, struct vidmm_instance *in)
 {
     in->backing = s->pages;
-    in->mdl = (MDL){ .StartVa = s->pages, .ByteOffset = 0, .ByteCount = (ULONG)s->size,
-                     .PageCount = s->page_count, .PfnArray = s->pfn };
+    in->mdl = s->mdl;
 }
 
 void dxgk_share_detach(struct vidmm_instance *in)
@@ -153,8 +153,8 @@ NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION
         s->pages = dxgk_page_alloc(s->page_count * DXGK_PAGE_SIZE);
         s->pfn = calloc(s->page_count, sizeof *s->pfn);
         ok = s->pages && s->pfn;
-        for (size_t p = 0; ok && p < s->page_count; p++)
-            s->pfn[p] = ((uintptr_t)s->pages >> 12) + p;
+        if (ok)
+            s->mdl = vidmm_mdl_of(s->pages, info->Size, s->pfn);
     }
     if (!ok) {
         dxgk_refuse("D3DKMTCreateAllocation: no memory for the shared resource's pages or data");

@@ -104,13 +104,17 @@ bool vidmm_backing_commit(struct vidmm_instance *in)
         dxgk_refuse("vidmm: cannot commit a %zu-byte backing store", (size_t)size);
         return false;
     }
-    /* PFNs are host addresses >> 12 (docs/architecture.md "Memory and addresses"). */
-    for (size_t p = 0; p < pages; p++)
-        pfn[p] = ((uintptr_t)backing >> 12) + p;
     in->backing = backing;
-    in->mdl = (MDL){ .StartVa = backing, .ByteOffset = 0, .ByteCount = (ULONG)size,
-                     .PageCount = pages, .PfnArray = pfn };
+    in->mdl = vidmm_mdl_of(backing, size, pfn);
     return true;
+}
+
+MDL vidmm_mdl_of(void *pages, UINT64 bytes, PFN_NUMBER *pfn)
+{
+    size_t n = (size_t)((bytes + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
+    for (size_t p = 0; p < n; p++)
+        pfn[p] = ((uintptr_t)pages >> 12) + p;
+    return (MDL){ .StartVa = pages, .ByteOffset = 0, .ByteCount = (ULONG)bytes, .PageCount = n, .PfnArray = pfn };
 }
 
 /* Seed 003 SectionBackedPrimary: the system-memory backing store of a primary is a section
@@ -141,13 +145,10 @@ bool vidmm_backing_commit_section(struct vidmm_instance *in)
         dxgk_refuse("vidmm: cannot map a %zu-byte section for a primary", (size_t)size);
         return false;
     }
-    for (size_t p = 0; p < pages; p++)
-        pfn[p] = ((uintptr_t)view >> 12) + p;
     in->backing = view;
     in->section = true;
     in->section_fd = fd;
-    in->mdl = (MDL){ .StartVa = view, .ByteOffset = 0, .ByteCount = (ULONG)size,
-                     .PageCount = pages, .PfnArray = pfn };
+    in->mdl = vidmm_mdl_of(view, size, pfn);
     return true;
 }
 
