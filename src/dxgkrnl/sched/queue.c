@@ -309,6 +309,16 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node
     return true;
 }
 
+/* The instance-ordering refusal (wddm-semantics §3.3): checked before DxgkDdiRender and again
+ * when the buffer is queued (the adapter lock is let go in between). */
+static void refuse_instance_order(UINT entry, D3DKMT_HANDLE named, D3DKMT_HANDLE allocation)
+{
+    dxgk_refuse("D3DKMTRender: allocation list entry %u names instance 0x%08x of allocation 0x%08x after a newer "
+                "instance was referenced (instance ordering, wddm-semantics §3.3; DoNotRetireInstance keeps an "
+                "instance valid)",
+                entry, named, allocation);
+}
+
 NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
 {
     if (!args) {
@@ -411,10 +421,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
                 goto out;
             }
             if (!in || !vidmm_instance_reference_ok_locked(al[i], in)) {
-                dxgk_refuse("D3DKMTRender: allocation list entry %u names instance 0x%08x of allocation 0x%08x "
-                            "after a newer instance was referenced (instance ordering, wddm-semantics §3.3; "
-                            "DoNotRetireInstance keeps an instance valid)",
-                            i, c->alloc_list[i].hAllocation, al[i]->handle);
+                refuse_instance_order(i, c->alloc_list[i].hAllocation, al[i]->handle);
                 packet_put_locked(c, first);
                 first = last = NULL;
                 npk = 0;
@@ -501,9 +508,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
      * newer instance meanwhile), then recorded: the buffer is accepted (wddm-semantics §3.3). */
     for (UINT i = 0; NT_SUCCESS(st) && i < nal; i++) {
         if (!vidmm_instance_reference_ok_locked(al[i], first->inst[i])) {
-            dxgk_refuse("D3DKMTRender: allocation list entry %u names instance 0x%08x of allocation 0x%08x "
-                        "after a newer instance was referenced (instance ordering, wddm-semantics §3.3)",
-                        i, c->alloc_list[i].hAllocation, al[i]->handle);
+            refuse_instance_order(i, c->alloc_list[i].hAllocation, al[i]->handle);
             st = STATUS_INVALID_PARAMETER;
         }
     }
