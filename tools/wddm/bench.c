@@ -255,6 +255,21 @@ static void print_machine(void)
     printf("machine: %s, %ld CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+/* `wddm bench [quick] [W1|W2|W3|V|D|S ...]`: with names, only those groups run (for profiling
+ * one of them); without, all of them. */
+static int selected(int argc, char **argv, const char *name)
+{
+    int named = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "quick") == 0)
+            continue;
+        named = 1;
+        if (strcmp(argv[i], name) == 0)
+            return 1;
+    }
+    return !named;
+}
+
 int wddm_tool_bench(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
@@ -266,18 +281,25 @@ int wddm_tool_bench(int argc, char **argv)
     }
     print_machine();
     int rc = 0;
-    /* 20 x 500 = 10,000 measured iterations for 64 KiB (issue 2 W1). */
-    rc |= bench_w1(dev, ctx, 64u * 1024u, quick ? 20 : 500);
-    rc |= bench_w1(dev, ctx, 4u * 1024u * 1024u, quick ? 2 : 25);
-    rc |= bench_w2(dev, ctx, quick ? 1 : 5);
-    rc |= bench_w3(dev, quick ? 100 : 10000);
+    if (selected(argc, argv, "W1")) {
+        /* 20 x 500 = 10,000 measured iterations for 64 KiB (issue 2 W1). */
+        rc |= bench_w1(dev, ctx, 64u * 1024u, quick ? 20 : 500);
+        rc |= bench_w1(dev, ctx, 4u * 1024u * 1024u, quick ? 2 : 25);
+    }
+    if (selected(argc, argv, "W2"))
+        rc |= bench_w2(dev, ctx, quick ? 1 : 5);
+    if (selected(argc, argv, "W3"))
+        rc |= bench_w3(dev, quick ? 100 : 10000);
     ID3D11DeviceContext_Release(ctx);
     ID3D11Device_Release(dev);
     /* Issue 3: oversubscription trace vs Belady's MIN, readback out of a large working set. */
-    rc |= wddm_bench_vidmm(quick);
+    if (selected(argc, argv, "V"))
+        rc |= wddm_bench_vidmm(quick);
     /* Issue 5: deferred-context recording throughput on 1 and 2 threads. */
-    rc |= wddm_bench_deferred(quick);
+    if (selected(argc, argv, "D"))
+        rc |= wddm_bench_deferred(quick);
     /* Issue 4: submission rate (1 and 8 contexts), submit-to-fence latency, CPU wake-up. */
-    rc |= wddm_bench_sched(quick);
+    if (selected(argc, argv, "S"))
+        rc |= wddm_bench_sched(quick);
     return rc;
 }
