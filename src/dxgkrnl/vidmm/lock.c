@@ -240,8 +240,9 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         }
     }
     /* wddm-semantics §3.2 rules 6 and 11: swizzled and unswizzled views are never outstanding
-     * together; a lock holding a range is the only lock. */
-    for (const struct vidmm_instance *x = al->instances; x; x = x->next) {
+     * together; a lock holding a range is the only lock. Such a lock is counted in lock_count, so
+     * an unlocked allocation (every W1 Map) skips the walk over its instances. */
+    for (const struct vidmm_instance *x = al->lock_count ? al->instances : NULL; x; x = x->next) {
         if (x->swz_lock) {
             dxgk_refuse("D3DKMTLock: allocation 0x%08x has an AcquireAperture lock outstanding: unlock it first "
                         "(wddm-semantics §3.2 rule 11)", args->hAllocation);
