@@ -692,8 +692,17 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
 void vidmm_paging_flush_locked(struct vidmm_paging_batch *b);
 void vidmm_paging_pool_fini(struct dxgk_adapter *a);
 /* vidmm/rename.c */
+/* Makes another instance current for a Discard lock: the recycling candidate once the GPU is
+ * done with it, else a new one; NULL when neither is possible (the list is at
+ * MaximumRenamingListLength, or memory is short). */
 struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc,
-                                           struct vidmm_paging_batch *batch);
+                                           struct vidmm_paging_batch *batch, bool no_existing_reference);
+/* The one instance a rename may recycle (the oldest that is not current) when nothing but the
+ * GPU's progress stands in its way; NULL if there is none. */
+struct vidmm_instance *vidmm_rename_candidate_locked(struct dxgk_allocation *alloc, bool no_existing_reference);
+/* `in` is a renamed instance no later DMA buffer may name (retired for references and not
+ * kept): its content is dead (WRITE_DISCARD) once the GPU is done with it. */
+bool vidmm_instance_dead_locked(const struct dxgk_allocation *alloc, const struct vidmm_instance *in);
 void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
 /* vidmm/rename.c: instance handles (wddm-semantics §3.3 "pfnLockCb returns the new instance").
  * The instance handle h names in `alloc` (the allocation's own handle: its current instance);

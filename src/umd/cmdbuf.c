@@ -80,6 +80,7 @@ HRESULT umd_flush(struct umd_device *dev)
     dev->cmd_used = 0;
     dev->alloc_used = 0;
     dev->patch_used = 0;
+    dev->queued_rename_bytes = 0;
     dev->cb_gen++;
     return hr;
 }
@@ -125,7 +126,8 @@ void umd_cmd_end(struct umd_device *dev, void *cmd)
  * res->cb_gen tells whether res is already in this buffer's list. */
 static UINT umd_cmd_ref(struct umd_device *dev, struct umd_resource *res, BOOL write)
 {
-    if (res->cb_gen == dev->cb_gen) {
+    /* After a Discard rename the resource names a new instance: a new entry (map.c). */
+    if (res->cb_gen == dev->cb_gen && dev->alloc_list[res->cb_index].hAllocation == res->hAllocation) {
         if (write)
             dev->alloc_list[res->cb_index].WriteOperation = 1;
         return res->cb_index;

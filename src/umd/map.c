@@ -66,8 +66,15 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
         res->lock_data = data;
     } else if (res->lock_count == 0) {
         /* Work queued against the allocation must reach the kernel first, or the lock's
-         * implicit synchronization cannot see it (wddm-semantics §8.1; seed 001 §8). */
-        if (umd_is_queued(dev, res)) {
+         * implicit synchronization cannot see it (wddm-semantics §8.1; seed 001 §8). A Discard
+         * lock needs no flush (wddm-semantics §3.3, pfnLockCb remarks): VidMm moves to another
+         * instance and the queued commands keep the instance handles they name, unless one
+         * names the allocation's own handle, which would follow the rename. The buffer is
+         * still submitted every UMD_RENAMED_BYTES_PER_FLUSH, so the GPU works meanwhile and
+         * retired instances come back for recycling. */
+        BOOL discard = DDIMap == D3D10_DDI_MAP_WRITE_DISCARD;
+        if (umd_is_queued(dev, res) && (!discard || res->hAllocation == res->hAllocationOwn ||
+                                        dev->queued_rename_bytes + res->size > UMD_RENAMED_BYTES_PER_FLUSH)) {
             HRESULT hr = umd_flush(dev);
             if (FAILED(hr)) {
                 umd_map_fail(pMapped);
@@ -75,7 +82,10 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
                 return;
             }
         }
+        BOOL queued = umd_is_queued(dev, res);
         D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = umd_map_lock_flags[DDIMap] };
+        /* Nothing queued names any instance: VidMm may keep the current one if it is idle. */
+        lock.Flags.NoExistingReference = discard && !queued;
         if (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)
             lock.Flags.DonotWait = 1;
         HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
@@ -87,7 +97,8 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
             lock = (D3DDDICB_LOCK){ .hAllocation = res->hAllocation, .Flags = { .WriteOnly = 1 } };
             hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
         }
-        if (FAILED(hr) && lock.Flags.Discard && hr != D3DDDIERR_WASSTILLDRAWING && hr != D3DDDIERR_DEVICEREMOVED) {
+        if (FAILED(hr) && lock.Flags.Discard && !lock.Flags.NoExistingReference && hr != D3DDDIERR_WASSTILLDRAWING &&
+            hr != D3DDDIERR_DEVICEREMOVED) {
             /* wddm-semantics §3.3: a Discard lock that finds no instance to rename to is retried
              * after a flush with NoExistingReference (nothing queued names any instance now). */
             HRESULT fhr = umd_flush(dev);
@@ -111,9 +122,11 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
             return;
         }
         /* With Discard VidMm may hand out another instance (wddm-semantics §3.3): later
-         * commands and the unlock name the new one. Nothing queued names the old one (flushed above). */
-        if (lock.hAllocation)
+         * commands (in a new allocation-list entry, cmdbuf.c) and the unlock name the new one. */
+        if (lock.hAllocation && lock.hAllocation != res->hAllocation) {
             res->hAllocation = lock.hAllocation;
+            dev->queued_rename_bytes += umd_is_queued(dev, res) ? res->size : 0u;
+        }
         res->lock_data = lock.pData;
     }
     /* FIXME: a second Map of another subresource while the allocation is locked shares the

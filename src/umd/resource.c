@@ -164,7 +164,7 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
         umd_set_error(dev, hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY);
         return;
     }
-    res->hAllocation = info.hAllocation;
+    res->hAllocation = res->hAllocationOwn = info.hAllocation;
     res->hKMResource = a.hKMResource;
     /* GpuMmu (gpuva.c, issue 6): a VA over the whole allocation, resident; read-only for
      * IMMUTABLE (its initial data goes through a temporary writable mapping below). */
@@ -279,7 +279,7 @@ VOID APIENTRY umd_OpenResource(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_OPENR
         return;
     }
     res->priv = *p;
-    res->hAllocation = args->pOpenAllocationInfo[0].hAllocation;
+    res->hAllocation = res->hAllocationOwn = args->pOpenAllocationInfo[0].hAllocation;
     res->hKMResource = args->hKMResource;
     if (dev->gpuva) {
         HRESULT hr = umd_va_prepare(dev, res->hAllocation, res->size, TRUE, &res->va, TRUE);

@@ -27,6 +27,7 @@
 #define LOCK_WRITEONLY 0x2u
 #define LOCK_DONOTWAIT 0x4u
 #define LOCK_DISCARD 0x80u
+#define LOCK_NOEXISTINGREFERENCE 0x100u
 
 struct renv {
     D3DKMT_HANDLE adapter, device, context;
@@ -155,7 +156,8 @@ static inline uint64_t renv_checksum(const void *p, size_t n)
 static inline void renv_gpu_write(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE upload, UINT32 size, uint32_t seed)
 {
     void *p;
-    assert_int_equal(renv_lock(e, upload, LOCK_DISCARD | LOCK_WRITEONLY, &p), STATUS_SUCCESS);
+    /* Nothing queued names the upload: an idle instance may be reused (wddm-semantics §3.3). */
+    assert_int_equal(renv_lock(e, upload, LOCK_DISCARD | LOCK_NOEXISTINGREFERENCE | LOCK_WRITEONLY, &p), STATUS_SUCCESS);
     renv_pattern(p, size, seed);
     renv_unlock(e, upload);
     assert_int_equal(renv_copy(e, dst, upload, size), STATUS_SUCCESS);

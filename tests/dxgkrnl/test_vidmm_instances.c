@@ -294,6 +294,108 @@ static void test_an_instance_locked_out_of_order_is_never_evicted(void **state)
     mock_close(&e);
 }
 
+/* A lock with the given flags that must succeed; returns the handle it hands back. */
+static D3DKMT_HANDLE lock_as(struct mock_env *e, D3DKMT_HANDLE h, UINT flags, void **p)
+{
+    D3DKMT_LOCK l = { .hDevice = e->device, .hAllocation = h };
+    l.Flags.Value = flags;
+    assert_int_equal(D3DKMTLock(&l), STATUS_SUCCESS);
+    *p = l.pData;
+    return l.hAllocation;
+}
+
+static UINT64 renames(void)
+{
+    struct wddm_counters c;
+    assert_int_equal(wddm_get_counters(&c), STATUS_SUCCESS);
+    return c.renames;
+}
+
+/* pfnLockCb remarks, wddm-semantics §3.3: without NoExistingReference the caller may have
+ * commands it has not submitted naming the current instance, so a Discard moves to another one
+ * even when the GPU is idle; with NoExistingReference the idle current instance is kept. */
+static void test_discard_without_no_existing_reference_never_reuses_the_current_instance(void **state)
+{
+    ooo_cap = 0;
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    void *p0, *p1, *p2;
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &p0), STATUS_SUCCESS); /* placed; nothing queued */
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    UINT64 r0 = renames();
+    D3DKMT_HANDLE h1 = lock_as(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &p1);
+    assert_int_not_equal(h1, a);
+    assert_ptr_not_equal(p1, p0);
+    assert_int_equal(renames(), r0 + 1);
+    assert_int_equal(mock_unlock(&e, h1), STATUS_SUCCESS);
+    D3DKMT_HANDLE h2 = lock_as(&e, h1, LOCK_WRITEONLY | LOCK_DISCARD | LOCK_NOEXISTINGREFERENCE, &p2);
+    assert_int_equal(h2, h1);
+    assert_ptr_equal(p2, p1);
+    assert_int_equal(renames(), r0 + 1);
+    assert_int_equal(mock_unlock(&e, h2), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* An instance is recycled only once a submitted DMA buffer named a newer one (it is retired for
+ * references) and the GPU is done with it: before that, unsubmitted commands may still name it. */
+static void test_an_instance_is_recycled_only_once_retired_for_references(void **state)
+{
+    ooo_cap = 0;
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    void *p0, *p1, *p2, *p3;
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &p0), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    D3DKMT_HANDLE h1 = lock_as(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &p1);
+    assert_int_equal(mock_unlock(&e, h1), STATUS_SUCCESS);
+    /* Instance 0 is idle but no buffer named a newer instance: not recycled. */
+    D3DKMT_HANDLE h2 = lock_as(&e, h1, LOCK_WRITEONLY | LOCK_DISCARD, &p2);
+    assert_ptr_not_equal(p2, p0);
+    assert_ptr_not_equal(p2, p1);
+    assert_int_equal(mock_unlock(&e, h2), STATUS_SUCCESS);
+    /* A buffer naming h2 retires instances 0 and 1; once it ran, the oldest comes back. */
+    assert_int_equal(render_entry(&e, h2, 0x22, false), STATUS_SUCCESS);
+    assert_int_equal(mock_lock(&e, h2, LOCK_READONLY, &p3), STATUS_SUCCESS); /* waits for it */
+    assert_int_equal(mock_unlock(&e, h2), STATUS_SUCCESS);
+    D3DKMT_HANDLE h3 = lock_as(&e, h2, LOCK_WRITEONLY | LOCK_DISCARD, &p3);
+    assert_ptr_equal(p3, p0);
+    assert_int_equal(mock_unlock(&e, h3), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* Nothing is lost: an instance that is no longer current but that no submitted buffer retired
+ * (the caller's unsubmitted commands may still name it) keeps its content through an eviction;
+ * only a retired one is evicted with DISCARD_CONTENT (vidmm/evict.c). */
+static void test_an_instance_not_retired_keeps_its_content_when_evicted(void **state)
+{
+    ooo_cap = 1;
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
+    void *p0, *p1, *p2, *q;
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &p0), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    D3DKMT_HANDLE h1 = lock_as(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &p1);
+    memset(p1, 0xAB, 4096);
+    assert_int_equal(mock_unlock(&e, h1), STATUS_SUCCESS);
+    D3DKMT_HANDLE h2 = lock_as(&e, h1, LOCK_WRITEONLY | LOCK_DISCARD, &p2);
+    assert_int_equal(mock_unlock(&e, h2), STATUS_SUCCESS);
+    /* The CPU-visible segment but one page: every instance of `a` but one must leave it. */
+    D3DKMT_HANDLE big = mock_alloc(&e, MOCK_SEG2_SIZE - 4096, true, 0, 0, SEG2, NULL);
+    void *pb;
+    assert_int_equal(mock_lock(&e, big, LOCK_WRITEONLY, &pb), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, big), STATUS_SUCCESS);
+    mock_free(&e, big);
+    assert_int_equal(mock_lock(&e, h1, LOCK_READONLY, &q), STATUS_SUCCESS); /* out of order: h1 is older */
+    for (int i = 0; i < 4096; i++)
+        if (((const UINT8 *)q)[i] != 0xAB)
+            fail_msg("byte %d of the evicted instance is 0x%02x, want 0xab", i, ((const UINT8 *)q)[i]);
+    assert_int_equal(mock_unlock(&e, h1), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
 /* Instance handles live as long as the allocation: destroying it through an instance handle
  * destroys the allocation; afterwards every handle of it is refused. */
 static void test_instance_handles_die_with_their_allocation(void **state)
@@ -334,6 +436,9 @@ int main(void)
         cmocka_unit_test_setup(test_do_not_retire_instance_keeps_an_instance_valid_for_a_later_buffer, reset),
         cmocka_unit_test_setup(test_an_instance_locked_out_of_order_is_never_evicted, reset),
         cmocka_unit_test_setup(test_instance_handles_die_with_their_allocation, reset),
+        cmocka_unit_test_setup(test_discard_without_no_existing_reference_never_reuses_the_current_instance, reset),
+        cmocka_unit_test_setup(test_an_instance_is_recycled_only_once_retired_for_references, reset),
+        cmocka_unit_test_setup(test_an_instance_not_retired_keeps_its_content_when_evicted, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

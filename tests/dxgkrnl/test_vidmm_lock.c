@@ -226,9 +226,10 @@ static void test_discard_on_busy_allocation_renames_without_waiting(void **state
     mock_close(&e);
 }
 
-/* wddm-semantics §3.3: after a failed Discard the UMD retries with Discard | NoExistingReference;
- * the model treats it as a plain Discard: on a busy instance it renames without waiting. */
-static void test_discard_with_no_existing_reference_renames_like_discard(void **state)
+/* wddm-semantics §3.3: after a failed Discard the UMD retries with Discard | NoExistingReference,
+ * which lets VidMm reuse any idle instance, the current one included; a busy current instance is
+ * still renamed without waiting while another instance can be had. */
+static void test_discard_with_no_existing_reference_renames_a_busy_instance_without_waiting(void **state)
 {
     struct mock_env e;
     assert_int_equal(mock_open(&e), STATUS_SUCCESS);
@@ -279,7 +280,30 @@ static void test_discard_of_a_locked_allocation_waits_and_does_not_rename(void *
     mock_close(&e);
 }
 
-static void test_discard_at_renaming_cap_waits_for_the_oldest_instance(void **state)
+/* vidmm/lock.c, pfnLockCb remarks: at MaximumRenamingListLength a Discard without
+ * NoExistingReference cannot reuse the current instance (the caller's unsubmitted commands may
+ * name it), and waiting for the GPU would not change that: it fails at once, renaming nothing. */
+static void test_discard_at_renaming_cap_fails_without_no_existing_reference(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 1 /* MaximumRenamingListLength */, 0, SEG2, NULL);
+    void *p;
+    assert_int_equal(mock_lock(&e, a, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    UINT64 renames = counters().renames;
+    wddm_clear_refusals();
+    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &p), STATUS_NO_MEMORY); /* GPU idle */
+    char why[1100];
+    wddm_last_refusals(why, sizeof why);
+    assert_non_null(strstr(why, "NoExistingReference"));
+    assert_int_equal(counters().renames, renames);
+    mock_close(&e);
+}
+
+/* ... and the retry the caller makes after flushing, Discard | NoExistingReference, waits for
+ * the busy current instance and reuses it. */
+static void test_discard_at_renaming_cap_waits_with_no_existing_reference(void **state)
 {
     struct mock_env e;
     assert_int_equal(mock_open(&e), STATUS_SUCCESS);
@@ -289,7 +313,7 @@ static void test_discard_at_renaming_cap_waits_for_the_oldest_instance(void **st
     assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
     atomic_store(&mock.paused, true);
     assert_int_equal(mock_render_write(&e, a, 9, true), STATUS_SUCCESS);
-    struct locker l = { .e = &e, .a = a, .flags = LOCK_WRITEONLY | LOCK_DISCARD };
+    struct locker l = { .e = &e, .a = a, .flags = LOCK_WRITEONLY | LOCK_DISCARD | LOCK_NOEXISTINGREFERENCE };
     pthread_t t;
     pthread_create(&t, NULL, locker_thread, &l);
     usleep(30000);
@@ -427,8 +451,9 @@ int main(void)
         cmocka_unit_test_setup(test_readonly_lock_does_not_wait_for_gpu_reads, reset),
         cmocka_unit_test_setup(test_donotwait_on_busy_allocation_returns_busy_immediately, reset),
         cmocka_unit_test_setup(test_discard_on_busy_allocation_renames_without_waiting, reset),
-        cmocka_unit_test_setup(test_discard_at_renaming_cap_waits_for_the_oldest_instance, reset),
-        cmocka_unit_test_setup(test_discard_with_no_existing_reference_renames_like_discard, reset),
+        cmocka_unit_test_setup(test_discard_at_renaming_cap_fails_without_no_existing_reference, reset),
+        cmocka_unit_test_setup(test_discard_at_renaming_cap_waits_with_no_existing_reference, reset),
+        cmocka_unit_test_setup(test_discard_with_no_existing_reference_renames_a_busy_instance_without_waiting, reset),
         cmocka_unit_test_setup(test_discard_of_a_locked_allocation_waits_and_does_not_rename, reset),
         cmocka_unit_test_setup(test_aperture_placement_maps_its_backing_store, reset),
         cmocka_unit_test_setup(test_lock_without_room_returns_no_memory, reset),

@@ -7,7 +7,7 @@
 #include "e2e/shim_umd.h"
 
 /* D3DDDICB_LOCKFLAGS bits (wddm-semantics §3.2). */
-enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80 };
+enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80, NOEXISTINGREF = 0x100 };
 
 /* WRITE_NO_OVERWRITE: D3DDDICB_LOCKFLAGS has no NoOverwrite bit (wddm-semantics §3.4); the
  * reference UMD realises the seed's "NoOverwrite = 1" as the documented no-overwrite lock,
@@ -68,7 +68,8 @@ static void seed001_s6_3_d3d11_map_to_lockflags_every_row(void **state)
     api_row(e, stg, D3D11_MAP_READ, 0, RO, "D3D11_MAP_READ");
     api_row(e, stg, D3D11_MAP_WRITE, 0, WO, "D3D11_MAP_WRITE");
     api_row(e, stg, D3D11_MAP_READ_WRITE, 0, 0, "D3D11_MAP_READ_WRITE");
-    api_row(e, dyn, D3D11_MAP_WRITE_DISCARD, 0, WO | DISCARD, "D3D11_MAP_WRITE_DISCARD");
+    /* + NoExistingReference: nothing queued names dyn (wddm-semantics §3.3). */
+    api_row(e, dyn, D3D11_MAP_WRITE_DISCARD, 0, WO | DISCARD | NOEXISTINGREF, "D3D11_MAP_WRITE_DISCARD");
     api_row(e, dyn, D3D11_MAP_WRITE_NO_OVERWRITE, 0, NOOVERWRITE_FLAGS, "D3D11_MAP_WRITE_NO_OVERWRITE");
     /* D3D11_MAP_FLAG_DO_NOT_WAIT -> DonotWait = 1, with each map type that accepts it. */
     api_row(e, stg, D3D11_MAP_READ, D3D11_MAP_FLAG_DO_NOT_WAIT, RO | DNW, "READ + DO_NOT_WAIT");
@@ -107,7 +108,7 @@ static void seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row(void **state)
     ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_WRITE, 0, WO, "D3D10_DDI_MAP_WRITE");
     ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_READWRITE, 0, 0, "D3D10_DDI_MAP_READWRITE");
     ddi_row(c->pfnDynamicIABufferMapDiscard, c->pfnDynamicIABufferUnmap, hdyn, D3D10_DDI_MAP_WRITE_DISCARD, 0,
-            WO | DISCARD, "D3D10_DDI_MAP_WRITE_DISCARD");
+            WO | DISCARD | NOEXISTINGREF, "D3D10_DDI_MAP_WRITE_DISCARD");
     ddi_row(c->pfnDynamicIABufferMapNoOverwrite, c->pfnDynamicIABufferUnmap, hdyn, D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0,
             NOOVERWRITE_FLAGS, "D3D10_DDI_MAP_WRITE_NOOVERWRITE");
     ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_READ, D3D10_DDI_MAP_FLAG_DONOTWAIT,

@@ -7,6 +7,8 @@
  *    the GPU has yet to read (seed 001 §4.3 "should not stall on GPU reads"). */
 #include "e2e/e2e.h"
 
+#include <wddm/wddm.h>
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -167,6 +169,51 @@ static void seed001_s4_3_write_discard_on_busy_dynamic_never_waits(void **state)
     SAFE_RELEASE(p2.stg);
 }
 
+/* wddm-semantics §3.3, pfnLockCb remarks: WRITE_DISCARDs with copies between them and no Flush
+ * (the UMD does not submit before a Discard lock; each copy names the instance its Map
+ * returned). The GPU is paused, so no map may wait; every copy must still see its own write. */
+static void discards_between_unsubmitted_copies_keep_every_copy_s_data(void **state)
+{
+    struct e2e *e = *state;
+    enum { K = 6 };
+    static uint8_t data[K][N], zero[N];
+    struct pair p[K];
+    for (int k = 0; k < K; k++) {
+        e2e_fill(data[k], N, 40u + (uint32_t)k);
+        p[k] = make_pair(e, zero);
+    }
+    ID3D11Buffer *dyn = NULL;
+    D3D11_BUFFER_DESC bd = {.ByteWidth = N, .Usage = D3D11_USAGE_DYNAMIC, .BindFlags = D3D11_BIND_VERTEX_BUFFER,
+                            .CPUAccessFlags = D3D11_CPU_ACCESS_WRITE};
+    assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &dyn), S_OK);
+    struct wddm_counters c0, c1;
+    assert_int_equal(wddm_get_counters(&c0), STATUS_SUCCESS);
+    wddm_swgpu_set_paused(1);
+    D3D11_MAPPED_SUBRESOURCE m;
+    for (int k = 0; k < K; k++) {
+        assert_int_equal(ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE_DISCARD, 0, &m), S_OK);
+        memcpy(m.pData, data[k], N);
+        ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)dyn, 0);
+        ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)p[k].def, (ID3D11Resource *)dyn);
+    }
+    wddm_swgpu_set_paused(0);
+    for (int k = 0; k < K; k++)
+        ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)p[k].stg, (ID3D11Resource *)p[k].def);
+    for (int k = 0; k < K; k++) {
+        assert_int_equal(ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)p[k].stg, 0, D3D11_MAP_READ, 0, &m), S_OK);
+        assert_memory_equal(m.pData, data[k], N);
+        ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)p[k].stg, 0);
+    }
+    assert_int_equal(wddm_get_counters(&c1), STATUS_SUCCESS);
+    if (!e2e_gpummu()) /* VidMm renamed (the GpuMmu UMD renames itself, rename.c) */
+        assert_true(c1.renames >= c0.renames + K - 1);
+    SAFE_RELEASE(dyn);
+    for (int k = 0; k < K; k++) {
+        SAFE_RELEASE(p[k].def);
+        SAFE_RELEASE(p[k].stg);
+    }
+}
+
 /* The device lives as long as anything references it (COM rules, issue 2). */
 static void device_outlives_its_last_reference(void **state)
 {
@@ -196,6 +243,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(seed001_s8_map_read_blocks_until_copy_retired, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(seed001_s8_do_not_wait_on_busy_staging_returns_was_still_drawing, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(seed001_s4_3_write_discard_on_busy_dynamic_never_waits, e2e_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(discards_between_unsubmitted_copies_keep_every_copy_s_data, e2e_setup,
+                                        e2e_teardown),
         cmocka_unit_test_setup_teardown(device_outlives_its_last_reference, e2e_setup, e2e_teardown),
     };
     return cmocka_run_group_tests_name("e2e.staging_sync", tests, NULL, NULL);

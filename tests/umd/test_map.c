@@ -3,6 +3,7 @@
  * §8 (flush before lock, WASSTILLDRAWING), wddm-semantics §3.4 (no NoOverwrite bit),
  * §4.3 (allowed map errors). */
 #include "umd/umd_fake.h"
+#include "umd/umd.h" /* UMD_RENAMED_BYTES_PER_FLUSH */
 
 #define DNW D3D10_DDI_MAP_FLAG_DONOTWAIT
 
@@ -49,11 +50,12 @@ static void test_map_readwrite_locks_neither_readonly_nor_writeonly(void **state
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_READWRITE, DNW), 0x004);
 }
 
-/* Row WRITE_DISCARD: WriteOnly = 1, Discard = 1. */
+/* Row WRITE_DISCARD: WriteOnly = 1, Discard = 1; nothing queued names the resource here, so the
+ * UMD also says NoExistingReference (0x100, wddm-semantics §3.3): VidMm may keep an idle instance. */
 static void test_map_write_discard_locks_writeonly_discard(void **state)
 {
-    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_DISCARD, 0), 0x002 | 0x080);
-    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_DISCARD, DNW), 0x002 | 0x080 | 0x004);
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_DISCARD, 0), 0x002 | 0x080 | 0x100);
+    assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_DISCARD, DNW), 0x002 | 0x080 | 0x100 | 0x004);
 }
 
 /* Row WRITE_NOOVERWRITE: WriteOnly = 1 + "NoOverwrite", which D3DDDICB_LOCKFLAGS spells
@@ -225,24 +227,116 @@ static void test_map_discard_rename_switches_to_the_new_instance(void **state)
     fake_teardown(f);
 }
 
-/* wddm-semantics §3.3: a Discard lock that fails (no instance available) is retried after a
- * flush with Discard | NoExistingReference. */
+/* Map(WRITE_DISCARD) + Unmap + copy of dyn into dst: returns the map's flags. */
+static UINT discard_and_copy(struct fake *f, struct fake_res *dyn, struct fake_res *dst, BYTE value)
+{
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    int before = f->lock_calls;
+    f->cf.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
+    assert_non_null(m.pData);
+    memset(m.pData, value, (size_t)fake_mem(f, dyn)->size);
+    f->cf.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0);
+    f->cf.pfnResourceCopy(f->hDevice, dst->h, dyn->h);
+    assert_int_equal(f->lock_calls, before + 1);
+    return f->lock_log[before].Value;
+}
+
+/* wddm-semantics §3.3 and pfnLockCb remarks: a Discard lock that fails (no instance can be
+ * created or reused) is retried after a flush with Discard | NoExistingReference. */
 static void test_map_discard_failure_retries_with_noexistingreference(void **state)
 {
     struct fake *f = fake_setup();
+    f->rename_on_discard = 1;
     struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 64, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
+    (void)discard_and_copy(f, dyn, dst, 1); /* queued, naming the instance the lock returned */
+    int renders = f->render_calls;
     f->lock_result = E_OUTOFMEMORY;
     f->lock_fail_count = 1;
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
     f->cf.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
     assert_int_equal(f->n_errors, 0);
-    assert_int_equal(f->lock_calls, 2);
-    assert_int_equal(f->lock_log[0].Value, 0x002 | 0x080);
-    assert_int_equal(f->lock_log[1].Value, 0x002 | 0x080 | 0x100);
+    assert_int_equal(f->lock_calls, 3);
+    assert_int_equal(f->lock_log[1].Value, 0x002 | 0x080);
+    assert_int_equal(f->lock_log[2].Value, 0x002 | 0x080 | 0x100);
+    assert_int_equal(f->render_calls, renders + 1); /* the flush between the two */
     assert_non_null(m.pData);
     f->cf.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0);
     f->lock_result = S_OK;
     fake_res_destroy(f, dyn);
+    fake_res_destroy(f, dst);
+    fake_teardown(f);
+}
+
+/* pfnLockCb remarks (wddm-semantics §3.3): a Discard map of a resource that queued commands
+ * name does not flush; VidMm hands out another instance and the queued copy keeps reading the
+ * one it names. No NoExistingReference then: a queued command names an instance. */
+static void test_map_discard_of_a_queued_resource_does_not_flush(void **state)
+{
+    struct fake *f = fake_setup();
+    f->rename_on_discard = 1;
+    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 128, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    struct fake_res *dst1 = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 128, 0, NULL);
+    struct fake_res *dst2 = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 128, 0, NULL);
+    assert_int_equal(discard_and_copy(f, dyn, dst1, 0x11), 0x002 | 0x080 | 0x100);
+    int renders = f->render_calls;
+    assert_int_equal(discard_and_copy(f, dyn, dst2, 0x22), 0x002 | 0x080);
+    assert_int_equal(f->render_calls, renders);
+    fake_flush(f);
+    assert_int_equal(f->render_calls, renders + 1);
+    assert_int_equal(f->last_num_allocs, 4); /* two instances of dyn, dst1, dst2 */
+    BYTE want[128];
+    memset(want, 0x11, sizeof want);
+    assert_memory_equal(fake_mem(f, dst1)->mem, want, sizeof want);
+    memset(want, 0x22, sizeof want);
+    assert_memory_equal(fake_mem(f, dst2)->mem, want, sizeof want);
+    assert_int_equal(f->n_errors, 0);
+    fake_res_destroy(f, dyn);
+    fake_res_destroy(f, dst1);
+    fake_res_destroy(f, dst2);
+    assert_int_equal(f->live_allocs, 0);
+    fake_teardown(f);
+}
+
+/* ... except when a queued command names the allocation's own handle, which names whichever
+ * instance is current when the buffer is submitted: that buffer is submitted first. */
+static void test_map_discard_flushes_first_when_the_own_handle_is_queued(void **state)
+{
+    struct fake *f = fake_setup();
+    f->rename_on_discard = 1;
+    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 128, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 128, 0, NULL);
+    f->cf.pfnResourceCopy(f->hDevice, dst->h, dyn->h); /* names dyn's own handle */
+    int renders = f->render_calls;
+    assert_int_equal(discard_and_copy(f, dyn, dst, 0x33), 0x002 | 0x080 | 0x100);
+    assert_int_equal(f->render_calls, renders + 1);
+    fake_res_destroy(f, dyn);
+    fake_res_destroy(f, dst);
+    fake_teardown(f);
+}
+
+/* The buffer is still submitted once the resources renamed under it reach
+ * UMD_RENAMED_BYTES_PER_FLUSH (umd.h): 64 KiB renames without a flush up to that total, the
+ * next one flushes first. */
+static void test_map_discard_flushes_after_the_renamed_bytes_bound(void **state)
+{
+    enum { SIZE = 64 * 1024 };
+    struct fake *f = fake_setup();
+    f->rename_on_discard = 1;
+    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, SIZE, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, SIZE, 0, NULL);
+    (void)discard_and_copy(f, dyn, dst, 0);
+    int renders = f->render_calls;
+    for (UINT i = 0; i < UMD_RENAMED_BYTES_PER_FLUSH / SIZE; i++)
+        (void)discard_and_copy(f, dyn, dst, (BYTE)(i + 1));
+    assert_int_equal(f->render_calls, renders);
+    assert_int_equal(discard_and_copy(f, dyn, dst, 0x77), 0x002 | 0x080 | 0x100);
+    assert_int_equal(f->render_calls, renders + 1);
+    fake_flush(f);
+    assert_int_equal(fake_mem(f, dst)->mem[SIZE - 1], 0x77);
+    assert_int_equal(f->n_errors, 0);
+    fake_res_destroy(f, dyn);
+    fake_res_destroy(f, dst);
     fake_teardown(f);
 }
 
@@ -302,6 +396,9 @@ int main(void)
         cmocka_unit_test(test_map_flushes_queued_work_on_the_allocation_first),
         cmocka_unit_test(test_map_discard_rename_switches_to_the_new_instance),
         cmocka_unit_test(test_map_discard_failure_retries_with_noexistingreference),
+        cmocka_unit_test(test_map_discard_of_a_queued_resource_does_not_flush),
+        cmocka_unit_test(test_map_discard_flushes_first_when_the_own_handle_is_queued),
+        cmocka_unit_test(test_map_discard_flushes_after_the_renamed_bytes_bound),
         cmocka_unit_test(test_staging_busy_reflects_queued_and_gpu_work),
         cmocka_unit_test(test_every_map_slot_is_filled),
     };

@@ -51,7 +51,7 @@ struct fake {
     D3DDDICB_LOCKFLAGS lock_log[FAKE_MAX_LOG];
     HRESULT lock_result;                       /* forced result of pfnLockCb (S_OK = normal) */
     int lock_fail_count;                       /* how many locks fail with lock_result (-1 = all) */
-    int rename_on_discard;                     /* Discard locks hand out a new handle */
+    int rename_on_discard;                     /* Discard locks hand out a new instance */
     /* context and submission */
     int create_context_calls, destroy_context_calls;
     UINT node_ordinal;
@@ -163,11 +163,14 @@ static inline HRESULT APIENTRY fake_LockCb(HANDLE hDevice, D3DDDICB_LOCK *l)
     }
     struct fake_alloc *a = fake_alloc_of(f, l->hAllocation);
     if (f->rename_on_discard && l->Flags.Discard) {
-        /* A new instance: move the allocation to another handle (same resource). */
+        /* A new instance under its own handle (same resource, fresh memory); the old one keeps
+         * its content for the commands that name it, as VidMm's instances do, and goes with
+         * the resource (DeallocateCb by hResource). */
         for (int i = 0; i < FAKE_MAX_ALLOCS; i++) {
             if (!f->allocs[i].live) {
                 f->allocs[i] = *a;
-                memset(a, 0, sizeof *a);
+                f->allocs[i].mem = calloc(1, a->size ? a->size : 1);
+                f->live_allocs++;
                 l->hAllocation = (D3DKMT_HANDLE)(i + 1);
                 a = &f->allocs[i];
                 break;

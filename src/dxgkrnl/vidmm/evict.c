@@ -30,8 +30,9 @@
  *     destruction;
  *   aperture      -> UNMAP_APERTURE_SEGMENT (the range points at the adapter's dummy page);
  *     the backing store already is the content;
- *   a retired renamed instance that is not current -> DISCARD_CONTENT (its content is dead:
- *     WRITE_DISCARD semantics), and it is recycled without content;
+ *   a renamed instance that is not current and that no DMA buffer may name again (retired for
+ *     references, vidmm/rename.c) -> DISCARD_CONTENT (its content is dead: WRITE_DISCARD
+ *     semantics), and it is recycled without content;
  *   a clean instance (its backing store still holds its content: restored, or saved, and not
  *     written since) -> DISCARD_CONTENT: no copy, the backing store is the content.
  * The range is free for the rest of the batch at once; ordering is kept by fences: the paging
@@ -245,7 +246,10 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
 {
     struct dxgk_allocation *al = in->alloc;
     struct vidmm_segment *s = &a->seg[in->segment_id - 1];
-    bool dead_content = in != al->current; /* a retired renamed instance: WRITE_DISCARD content */
+    /* A renamed instance no DMA buffer may name again holds dead WRITE_DISCARD content; one the
+     * caller's unsubmitted commands may still name (not yet retired for references, or kept by
+     * DoNotRetireInstance) does not (vidmm/rename.c). */
+    bool dead_content = vidmm_instance_dead_locked(al, in);
     /* EvictionSegmentSet: out of a memory segment into an aperture segment that has room. A
      * renamed instance's content is dead: it is discarded, never moved. */
     UINT64 ap_offset = 0;

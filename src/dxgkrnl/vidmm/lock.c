@@ -7,8 +7,10 @@
  * waits for the last GPU write of the instance, other locks for its last GPU use; DonotWait
  * on a busy instance returns STATUS_GRAPHICS_ALLOCATION_BUSY at once; Discard on a busy
  * instance renames (vidmm/rename.c); IgnoreSync + DonotWait does not synchronise at all.
- * NoExistingReference is accepted and treated like a plain Discard (VidMm still checks the GPU,
- * which is always safe). A Discard of an allocation that is already locked does not rename
+ * Discard without NoExistingReference always moves to another instance (the caller may have
+ * commands naming the current one it has not submitted) and fails with STATUS_NO_MEMORY when none
+ * can be created or recycled; with NoExistingReference the current instance is kept when idle
+ * (vidmm/rename.c). A Discard of an allocation that is already locked does not rename
  * (the outstanding pointer must stay valid): it synchronises like a plain lock.
  * An evicted instance (vidmm/evict.c) is restored first, always into a CPU-accessible segment
  * (CpuVisible allocations are only placed there), and the CPU waits for that restore; with
@@ -299,20 +301,32 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
      * obstacle. */
     /* A primary is never renamed either: Discard is ignored for primaries (wddm-semantics §3.2). */
     if (discard && in->lock_count == 0 && !al->kmd_backing && !al->primary) {
-        while (!vidmm_instance_idle_locked(a, in, false)) {
-            struct vidmm_instance *n = vidmm_rename_locked(a, al, &batch);
+        /* Without NoExistingReference the caller's unsubmitted commands may name the current
+         * instance: it is never reused, even idle (vidmm/rename.c, pfnLockCb remarks). */
+        bool no_ref = f.NoExistingReference;
+        while (!no_ref || !vidmm_instance_idle_locked(a, in, false)) {
+            struct vidmm_instance *n = vidmm_rename_locked(a, al, &batch, no_ref);
             if (n) {
                 in = n;
                 renamed = true;
                 DXGK_COUNT(a, renames, 1);
                 break;
             }
-            /* At MaximumRenamingListLength (or out of memory): wait for the oldest instance. */
-            struct vidmm_instance *oldest = al->instances;
-            while (oldest && oldest == al->current && oldest->next)
-                oldest = oldest->next;
-            if (!oldest || vidmm_instance_idle_locked(a, oldest, false))
-                oldest = in; /* no instance to recycle (out of memory): stall on the current one */
+            /* At MaximumRenamingListLength (or out of memory): wait for the instance to recycle,
+             * or, with NoExistingReference, for the current one when there is none. Without it,
+             * waiting for the GPU cannot help: the caller must flush and retry. */
+            struct vidmm_instance *oldest = vidmm_rename_candidate_locked(al, no_ref);
+            if (oldest && vidmm_instance_retired_locked(a, oldest))
+                oldest = NULL; /* free to recycle, yet not recycled: memory is short */
+            if (!no_ref && !oldest) {
+                dxgk_refuse("D3DKMTLock: Discard of allocation 0x%08x: no instance can be created or reused until "
+                            "the caller submits its commands and retries with NoExistingReference "
+                            "(wddm-semantics §3.3)", args->hAllocation);
+                st = STATUS_NO_MEMORY;
+                goto unlock;
+            }
+            if (!oldest)
+                oldest = in; /* nothing to recycle (out of memory): stall on the current one */
             if (!waited)
                 t0 = dxgk_now_ns();
             waited = true;
@@ -467,10 +481,11 @@ resident:
         in->backing_valid = false; /* the CPU may write it: an eviction must copy it out (an
                                       evicted instance is written in its backing store) */
     if (renamed) {
-        /* D3DDDICB_LOCK.hAllocation: the new instance's handle (vidmm/rename.c). */
+        /* D3DDDICB_LOCK.hAllocation: the new instance's handle (vidmm/rename.c); with the handle
+         * table full, the allocation's own, which names the current instance, never the old
+         * instance's handle the caller passed. */
         D3DKMT_HANDLE h = vidmm_instance_handle_locked(al, in);
-        if (h)
-            args->hAllocation = h;
+        args->hAllocation = h ? h : al->handle;
     }
 #undef LOCK_TARGET
     st = STATUS_SUCCESS;

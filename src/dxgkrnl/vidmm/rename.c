@@ -22,7 +22,17 @@
  * than g are retired for references: D3DKMTRender refuses a buffer naming one (sched/queue.c),
  * unless its last reference carried D3DDDI_ALLOCATIONLIST.DoNotRetireInstance ("the driver will
  * reference it again in a subsequent DMA buffer"), which also keeps it from being recycled;
- * the next reference without the flag lets it retire ("all instances are eventually retired"). */
+ * the next reference without the flag lets it retire ("all instances are eventually retired").
+ *
+ * Recycling follows the same retirement (pfnLockCb remarks, wddm-semantics §3.3): the caller
+ * of a Discard lock may still have commands it has not submitted naming the current instance
+ * or any instance no submitted buffer has retired, and "re-emits the new base address into the
+ * current command buffer" instead of flushing. So without NoExistingReference a Discard always
+ * moves to another instance (even when the current one is idle), and an instance is recycled
+ * only once a submitted buffer named a newer one and the GPU is done with it. When no instance
+ * can be created or reused that way the lock fails; the caller flushes and retries with
+ * Discard | NoExistingReference ("the driver does not currently have a reference to any
+ * instance ... queued"), and then any idle instance, the current one included, is reused. */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -37,20 +47,29 @@ static void append_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
     al->instances_tail = in;
 }
 
+bool vidmm_instance_dead_locked(const struct dxgk_allocation *al, const struct vidmm_instance *in)
+{
+    return in != al->current && !in->keep && in->gen < al->retired_below;
+}
+
 /* The list is in order of last use (oldest first), and packets retire in ticket order, so the
  * oldest instance that is not current is the only recycling candidate worth checking: O(1). */
-struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_allocation *al,
-                                           struct vidmm_paging_batch *batch)
+struct vidmm_instance *vidmm_rename_candidate_locked(struct dxgk_allocation *al, bool no_existing_reference)
 {
-    struct vidmm_instance *old = al->instances;
-    struct vidmm_instance *prev = NULL;
-    if (old == al->current) {
-        prev = old;
-        old = old->next;
-    }
+    struct vidmm_instance *old = al->instances == al->current ? al->current->next : al->instances;
     /* Not while the CPU holds a pointer into it (an OutOfOrderLock lock) or a DMA buffer is
-     * still to reference it (DoNotRetireInstance). */
-    if (old && !old->in_batch && !old->lock_count && !old->keep && vidmm_instance_retired_locked(a, old)) {
+     * still to reference it (DoNotRetireInstance, or not yet retired for references). */
+    if (!old || old->lock_count || old->keep || (!no_existing_reference && !vidmm_instance_dead_locked(al, old)))
+        return NULL;
+    return old;
+}
+
+struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_allocation *al,
+                                           struct vidmm_paging_batch *batch, bool no_existing_reference)
+{
+    struct vidmm_instance *old = vidmm_rename_candidate_locked(al, no_existing_reference);
+    struct vidmm_instance *prev = old && al->instances != old ? al->instances : NULL;
+    if (old && !old->in_batch && vidmm_instance_retired_locked(a, old)) {
         if (!old->segment_id && !NT_SUCCESS(vidmm_make_resident_locked(a, old, batch, false)))
             return NULL;
         if (prev)
