@@ -566,6 +566,12 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *d);
  * creator's allocation (objects/share.c). *device_specific (optional) gets the handle's own
  * DxgkDdiOpenAllocation handle, the one d's allocation lists carry. NULL: no such handle. */
 struct dxgk_allocation *dxgk_allocation_get(D3DKMT_HANDLE h, const struct dxgk_device *d, HANDLE *device_specific);
+/* The same with the handle table locked (dxgk_handle_lock), for a caller resolving several. */
+struct dxgk_allocation *dxgk_allocation_get_locked(D3DKMT_HANDLE h, const struct dxgk_device *d,
+                                                   HANDLE *device_specific);
+/* Device hDevice (*d, with a reference; NULL if invalid) and its allocation handle h, resolved
+ * under one handle-table lock (the D3DKMTLock / D3DKMTUnlock fast path). */
+struct dxgk_allocation *dxgk_device_allocation_get(D3DKMT_HANDLE hDevice, D3DKMT_HANDLE h, struct dxgk_device **d);
 
 /* objects/standard_allocation.c (issue 6, seed 003: a cross-adapter resource "created as a
  * standard allocation from kernel mode and later opened by the UMD"): the kernel's own

@@ -41,7 +41,27 @@ void dxgk_allocation_release(struct dxgk_object *obj)
 
 struct dxgk_allocation *dxgk_allocation_get(D3DKMT_HANDLE h, const struct dxgk_device *d, HANDLE *device_specific)
 {
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+    dxgk_handle_lock();
+    struct dxgk_allocation *al = dxgk_allocation_get_locked(h, d, device_specific);
+    dxgk_handle_unlock();
+    return al;
+}
+
+struct dxgk_allocation *dxgk_device_allocation_get(D3DKMT_HANDLE hDevice, D3DKMT_HANDLE h, struct dxgk_device **d)
+{
+    dxgk_handle_lock();
+    *d = (struct dxgk_device *)dxgk_handle_get_locked(hDevice, DXGK_TYPE_DEVICE);
+    struct dxgk_allocation *al = *d ? dxgk_allocation_get_locked(h, *d, NULL) : NULL;
+    dxgk_handle_unlock();
+    return al;
+}
+
+/* The puts below are never the last reference: the handles still hold theirs, and they cannot
+ * go while the table lock is held. */
+struct dxgk_allocation *dxgk_allocation_get_locked(D3DKMT_HANDLE h, const struct dxgk_device *d,
+                                                   HANDLE *device_specific)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get_locked(h, DXGK_TYPE_ALLOCATION);
     if (!al || (d && al->device != d)) {
         if (al)
             dxgk_object_put(&al->obj);

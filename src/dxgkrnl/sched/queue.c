@@ -376,18 +376,22 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
             goto out;
         }
     }
+    /* A same-adapter open's handle names its creator's memory but carries its own
+     * DxgkDdiOpenAllocation handle (issue 6). One handle-table lock for the whole list. */
+    dxgk_handle_lock();
     for (; nal < args->AllocationCount; nal++) {
-        D3DKMT_HANDLE h = c->alloc_list[nal].hAllocation;
-        /* A same-adapter open's handle names its creator's memory but carries its own
-         * DxgkDdiOpenAllocation handle (issue 6). */
         HANDLE ds = NULL;
-        struct dxgk_allocation *x = dxgk_allocation_get(h, d, &ds);
-        if (!x) {
-            dxgk_refuse("D3DKMTRender: allocation list entry %u: invalid allocation handle 0x%08x", nal, h);
-            goto out;
-        }
+        struct dxgk_allocation *x = dxgk_allocation_get_locked(c->alloc_list[nal].hAllocation, d, &ds);
+        if (!x)
+            break;
         al[nal] = x;
         dspec[nal] = ds;
+    }
+    dxgk_handle_unlock();
+    if (nal < args->AllocationCount) {
+        dxgk_refuse("D3DKMTRender: allocation list entry %u: invalid allocation handle 0x%08x", nal,
+                    c->alloc_list[nal].hAllocation);
+        goto out;
     }
 
     /* Snapshot: each allocation's current instance now (wddm-semantics §3.3). */

@@ -167,15 +167,15 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
         dxgk_refuse("D3DKMTLock: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    /* A same-adapter open's handle locks its creator's memory (issue 6). */
+    struct dxgk_device *d;
+    struct dxgk_allocation *al = dxgk_device_allocation_get(args->hDevice, args->hAllocation, &d);
     if (!d) {
         dxgk_refuse("D3DKMTLock: invalid device handle 0x%08x", args->hDevice);
         return STATUS_INVALID_PARAMETER;
     }
     struct dxgk_adapter *a = d->adapter;
     NTSTATUS st = STATUS_INVALID_PARAMETER;
-    /* A same-adapter open's handle locks its creator's memory (issue 6). */
-    struct dxgk_allocation *al = dxgk_allocation_get(args->hAllocation, d, NULL);
     if (!al) {
         dxgk_refuse("D3DKMTLock: invalid allocation handle 0x%08x for device 0x%08x", args->hAllocation,
                     args->hDevice);
@@ -510,14 +510,20 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
         dxgk_refuse("D3DKMTUnlock: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_device *d = dxgk_device_get(args->hDevice);
+    UINT n = args->NumAllocations;
+    /* The device and the first allocation under one handle-table lock (most unlocks name one). */
+    struct dxgk_device *d = NULL;
+    struct dxgk_allocation *first = NULL;
+    if (n && args->phAllocations)
+        first = dxgk_device_allocation_get(args->hDevice, args->phAllocations[0], &d);
+    else
+        d = dxgk_device_get(args->hDevice);
     if (!d) {
         dxgk_refuse("D3DKMTUnlock: invalid device handle 0x%08x", args->hDevice);
         return STATUS_INVALID_PARAMETER;
     }
     struct dxgk_adapter *a = d->adapter;
     NTSTATUS st = STATUS_INVALID_PARAMETER;
-    UINT n = args->NumAllocations;
     if (!n || !args->phAllocations) {
         dxgk_refuse("D3DKMTUnlock: NumAllocations %u with %s list", n, args->phAllocations ? "a" : "a NULL");
         dxgk_device_put(d);
@@ -530,12 +536,15 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
     struct vidmm_instance *stack_done[16];
     struct vidmm_instance **done = n <= 16 ? stack_done : calloc(n, sizeof *done);
     if (!done) {
+        if (first)
+            dxgk_object_put(&first->obj);
         dxgk_device_put(d);
         return STATUS_NO_MEMORY;
     }
     UINT i = 0;
+    bool ranges = false; /* an AcquireAperture lock may have ended: its range goes back below */
     for (; i < n; i++) {
-        struct dxgk_allocation *al = dxgk_allocation_get(args->phAllocations[i], d, NULL);
+        struct dxgk_allocation *al = i == 0 ? first : dxgk_allocation_get(args->phAllocations[i], d, NULL);
         bool ok = al;
         if (ok) {
             pthread_mutex_lock(&a->lock);
@@ -549,6 +558,7 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
                 al->lock_count--;
                 in->lock_count--;
                 done[i] = in;
+                ranges |= in->swz_lock;
             }
             pthread_mutex_unlock(&a->lock);
             if (!ok)
@@ -566,7 +576,7 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
         st = STATUS_SUCCESS;
         /* The last unlock of an AcquireAperture lock gives its range back (all entries are
          * unlocked now: nothing to roll back). The allocation keeps the instance alive. */
-        for (UINT j = 0; j < n; j++) {
+        for (UINT j = 0; ranges && j < n; j++) {
             struct dxgk_allocation *al = dxgk_allocation_get(args->phAllocations[j], NULL, NULL);
             if (!al)
                 continue;
