@@ -183,7 +183,10 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         info->PreferredSegment.SegmentId1 = SWKMD_SEGMENT_VISIBLE;
         info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE) | SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
-        info->MaximumRenamingListLength = SWKMD_RENAMING_LIST_LENGTH;
+        info->MaximumRenamingListLength =
+            size * SWKMD_RENAMING_LIST_LENGTH <= SWKMD_RENAMING_BYTES ? SWKMD_RENAMING_LIST_LENGTH
+            : SWKMD_RENAMING_BYTES / size > SWKMD_RENAMING_MIN     ? (UINT)(SWKMD_RENAMING_BYTES / size)
+                                                                    : SWKMD_RENAMING_MIN;
         break;
     case SWGPU_ALLOC_READBACK:
         /* STAGING: CPU-visible and cached, so only in the cache-coherent aperture
