@@ -185,13 +185,6 @@ static HRESULT umd_slot_create(struct umd_device *dev, struct umd_cmd_slot *s)
     if (SUCCEEDED(hr)) {
         D3DDDICB_LOCK2 l = { .hAllocation = s->hAllocation };
         hr = dev->kt.pfnLock2Cb(dev->hRTDevice.handle, &l);
-        if (hr == D3DDDIERR_WASSTILLDRAWING && dev->kt.pfnLockCb) {
-            /* FIXME(wddm2): as rename.c: the model's Lock2 answers "busy" while VidMm still pages
-             * the allocation in; a WDDM 1.x lock waits for that paging. Unlock2 releases either. */
-            D3DDDICB_LOCK lk = { .hAllocation = s->hAllocation, .Flags = { .WriteOnly = 1 } };
-            hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lk);
-            l.pData = lk.pData;
-        }
         s->cpu = SUCCEEDED(hr) ? l.pData : NULL;
         if (FAILED(hr))
             UMD_REFUSE("pfnLock2Cb of a command buffer failed (0x%08x)", (unsigned)hr);

@@ -308,26 +308,12 @@ HRESULT umd_rename_map(struct umd_device *dev, struct umd_resource *res, D3D10_D
         hr = umd_fence_wait(dev, res->cb_gen, donotwait);
     if (FAILED(hr))
         return hr;
+    /* VidMm waits for its own paging of the allocation, if any (vidmm/lock.c D3DKMTLock2). */
     D3DDDICB_LOCK2 l = { .hAllocation = res->hAllocation };
     hr = dev->kt.pfnLock2Cb(dev->hRTDevice.handle, &l);
-    if (hr == D3DDDIERR_WASSTILLDRAWING) {
-        /* Not the GPU's use (Lock2 ignores it) but VidMm still paging the allocation in. */
-        if (donotwait)
-            return DXGI_DDI_ERR_WASSTILLDRAWING;
-        if (dev->kt.pfnLockCb) {
-            /* FIXME(wddm2): the model's D3DKMTLock2 answers "busy" for an allocation being paged
-             * in instead of waiting for the paging; a plain WDDM 1.x lock waits for it (and for
-             * the GPU's use, which only matters for a NO_OVERWRITE map). D3DKMTUnlock2 releases
-             * either lock. */
-            D3DDDICB_LOCK lk = { .hAllocation = res->hAllocation, .Flags = { .WriteOnly = map != D3D10_DDI_MAP_READ &&
-                                                                                      map != D3D10_DDI_MAP_READWRITE } };
-            hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lk);
-            l.pData = lk.pData;
-        }
-    }
     if (FAILED(hr)) {
         UMD_REFUSE("Map: pfnLock2Cb failed (0x%08x)", (unsigned)hr);
-        return hr == D3DDDIERR_WASSTILLDRAWING ? E_OUTOFMEMORY : hr;
+        return hr;
     }
     *data = l.pData;
     return S_OK;

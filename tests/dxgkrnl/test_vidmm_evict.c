@@ -238,6 +238,67 @@ static void test_donotwait_lock_during_restore_returns_busy_then_succeeds(void *
     renv_close(&e);
 }
 
+struct lock2_call {
+    struct renv *e;
+    D3DKMT_HANDLE a;
+    NTSTATUS st;
+    void *p;
+    atomic_bool done;
+};
+
+static void *lock2_thread(void *arg)
+{
+    struct lock2_call *c = arg;
+    D3DKMT_LOCK2 l = { .hDevice = c->e->device, .hAllocation = c->a };
+    c->st = D3DKMTLock2(&l);
+    c->p = l.pData;
+    atomic_store(&c->done, true);
+    return NULL;
+}
+
+/* D3DKMTLock2 skips only the GPU-use sync (wddm-semantics §3.3 "WDDM 2.x"): VidMm's own restore
+ * of an evicted allocation is waited for by the CPU, not answered "busy" (pfnLock2Cb documents no
+ * such answer), and the pointer shows the restored content. */
+static void test_lock2_of_an_evicted_allocation_waits_for_its_restore(void **state)
+{
+    struct renv e;
+    renv_open(&e);
+    const UINT32 sz = 512 * KIB;
+    enum { N = 12 };
+    D3DKMT_HANDLE a[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz);
+        void *p;
+        assert_int_equal(renv_lock(&e, a[i], 0, &p), STATUS_SUCCESS);
+        renv_pattern(p, sz, 900 + i);
+        renv_unlock(&e, a[i]);
+    }
+    int victim = -1;
+    for (int i = 0; i < N && victim < 0; i++) {
+        bool ev = false;
+        if (kpeek_where(a[i], &ev) == 0 && ev)
+            victim = i;
+    }
+    assert_true(victim >= 0);
+    wddm_swgpu_set_paused(1);
+    struct lock2_call c = { .e = &e, .a = a[victim] };
+    pthread_t t;
+    pthread_create(&t, NULL, lock2_thread, &c);
+    usleep(30000);
+    bool early = atomic_load(&c.done); /* it must be waiting for the restore's paging buffer */
+    wddm_swgpu_set_paused(0);
+    pthread_join(t, NULL);
+    assert_false(early);
+    assert_int_equal(c.st, STATUS_SUCCESS);
+    UINT8 *want = malloc(sz);
+    renv_pattern(want, sz, 900 + victim);
+    assert_memory_equal(c.p, want, sz);
+    free(want);
+    D3DKMT_UNLOCK2 u = { .hDevice = e.device, .hAllocation = a[victim] };
+    assert_int_equal(D3DKMTUnlock2(&u), STATUS_SUCCESS);
+    renv_close(&e);
+}
+
 static void test_destroying_evicted_allocations_frees_their_backing_store(void **state)
 {
     struct renv e;
@@ -391,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_lock_of_evicted_cpu_visible_allocation_restores_content),
         cmocka_unit_test(test_no_space_in_any_allowed_segment_fails_the_lock),
         cmocka_unit_test(test_donotwait_lock_during_restore_returns_busy_then_succeeds),
+        cmocka_unit_test(test_lock2_of_an_evicted_allocation_waits_for_its_restore),
         cmocka_unit_test(test_destroying_evicted_allocations_frees_their_backing_store),
         cmocka_unit_test(test_clean_allocation_is_evicted_without_a_copy),
         cmocka_unit_test(test_queue_referencing_more_than_the_segments_hold_still_runs),

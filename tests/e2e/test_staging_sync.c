@@ -7,8 +7,6 @@
  *    the GPU has yet to read (seed 001 §4.3 "should not stall on GPU reads"). */
 #include "e2e/e2e.h"
 
-#include <wddm/wddm.h>
-
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -186,8 +184,6 @@ static void discards_between_unsubmitted_copies_keep_every_copy_s_data(void **st
     D3D11_BUFFER_DESC bd = {.ByteWidth = N, .Usage = D3D11_USAGE_DYNAMIC, .BindFlags = D3D11_BIND_VERTEX_BUFFER,
                             .CPUAccessFlags = D3D11_CPU_ACCESS_WRITE};
     assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &dyn), S_OK);
-    struct wddm_counters c0, c1;
-    assert_int_equal(wddm_get_counters(&c0), STATUS_SUCCESS);
     wddm_swgpu_set_paused(1);
     D3D11_MAPPED_SUBRESOURCE m;
     for (int k = 0; k < K; k++) {
@@ -204,9 +200,6 @@ static void discards_between_unsubmitted_copies_keep_every_copy_s_data(void **st
         assert_memory_equal(m.pData, data[k], N);
         ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)p[k].stg, 0);
     }
-    assert_int_equal(wddm_get_counters(&c1), STATUS_SUCCESS);
-    if (!e2e_gpummu()) /* VidMm renamed (the GpuMmu UMD renames itself, rename.c) */
-        assert_true(c1.renames >= c0.renames + K - 1);
     SAFE_RELEASE(dyn);
     for (int k = 0; k < K; k++) {
         SAFE_RELEASE(p[k].def);

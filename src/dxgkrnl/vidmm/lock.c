@@ -161,7 +161,11 @@ void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance 
     in->swz_lock = false;
 }
 
-NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
+/* D3DKMTLock, and D3DKMTLock2 with paging_waits: its DonotWait skips only the GPU-use sync
+ * (the UMD synchronises itself, wddm-semantics §3.3 "WDDM 2.x"); VidMm's own paging - a restore,
+ * the evictions it needs, or the wait for room - is still waited for by the CPU, as pfnLock2Cb
+ * documents no "busy" answer for it. */
+static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
 {
     if (!args) {
         dxgk_refuse("D3DKMTLock: NULL arguments");
@@ -359,7 +363,7 @@ resident:
     if (!in->segment_id) {
         bool was_evicted = in->evicted;
         st = vidmm_make_resident_locked(a, in, &batch, !renamed);
-        if (st == STATUS_NO_MEMORY && !f.DonotWait) {
+        if (st == STATUS_NO_MEMORY && (!f.DonotWait || paging_waits)) {
             /* Everything evictable is referenced by work in flight: wait for it and retry once. */
             vidmm_paging_flush_locked(&batch);
             if (!waited)
@@ -399,7 +403,7 @@ resident:
     vidmm_touch_locked(a, in);
     /* DonotWait during eviction (wddm-semantics §3.2, §9.1): the restore or the evictions it
      * needed are submitted, but the CPU may not wait for them: busy now, a retry succeeds. */
-    if (paged && f.DonotWait && in->paging_fence &&
+    if (paged && f.DonotWait && !paging_waits && in->paging_fence &&
         !sched_fence_completed(&a->node[a->paging_node], in->paging_fence)) {
         DXGK_COUNT(a, lock_still_drawing, 1);
         dxgk_refuse("D3DKMTLock: allocation 0x%08x is being paged in and DonotWait is set", args->hAllocation);
@@ -502,6 +506,11 @@ out:
         dxgk_object_put(&al->obj);
     dxgk_device_put(d);
     return st;
+}
+
+NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *args)
+{
+    return lock_allocation(args, false);
 }
 
 NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
@@ -609,8 +618,9 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
 
 /* D3DKMTLock2 / D3DKMTUnlock2 (WDDM 2.x, wddm-semantics §3.3): a CPU pointer to the allocation,
  * no renaming and no implicit synchronisation (the caller synchronises itself). The model
- * places a non-resident allocation first, as D3DKMTLock does (CPU-accessible segment); for a
- * backing store shared with the KMD this is the very memory the KMD was given (seed 002). */
+ * places a non-resident allocation first, as D3DKMTLock does (CPU-accessible segment), and the
+ * CPU waits for that paging: only the GPU's own use is not synchronised. For a backing store
+ * shared with the KMD this is the very memory the KMD was given (seed 002). */
 NTSTATUS APIENTRY D3DKMTLock2(D3DKMT_LOCK2 *args)
 {
     if (!args) {
@@ -625,7 +635,7 @@ NTSTATUS APIENTRY D3DKMTLock2(D3DKMT_LOCK2 *args)
     l.Flags.IgnoreSync = 1;
     l.Flags.DonotWait = 1;
     l.Flags.LockEntire = 1;
-    NTSTATUS st = D3DKMTLock(&l);
+    NTSTATUS st = lock_allocation(&l, true);
     args->pData = NT_SUCCESS(st) ? l.pData : NULL;
     return st;
 }
