@@ -9,7 +9,11 @@
  * linear in system memory, wddm-semantics §2.4), and its swizzling range is a window holding
  * the linear form: filled from the segment at the acquire, written back at the release (the
  * software stand-in for an aperture that untiles on the fly). It learns where an allocation
- * lives from its paging operations, as a real KMD does. */
+ * lives from its paging operations, as a real KMD does. In an aperture segment an allocation is
+ * its system pages, linear: a range over it copies without swapping (UseAlternateVA, "redirects
+ * the memory access to the system memory pages"). With grow_range set it answers a range of that
+ * size (UseAlternateVA lets the KMD change RangeSize); alt_next makes its next allocation
+ * DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,10 +39,14 @@ static NTSTATUS wrap_initialize(PDRIVER_OBJECT drv, PVOID reg, DRIVER_INITIALIZA
 
 static DXGKDDI_QUERYADAPTERINFO inner_query;
 static DXGKDDI_BUILDPAGINGBUFFER inner_paging;
+static DXGKDDI_CREATEALLOCATION inner_create;
 
 static struct {
-    struct { HANDLE kalloc; UINT8 *raw; } where[16]; /* last placement per KMD allocation */
-    struct { UINT8 *window, *raw; SIZE_T size; } range[RANGES];
+    struct { HANDLE kalloc; UINT8 *raw; bool linear; } where[16]; /* last placement per KMD allocation */
+    struct { UINT8 *window, *raw; SIZE_T size; bool linear; } range[RANGES];
+    SIZE_T grow_range;    /* non-zero: the RangeSize every acquire answers */
+    bool alt_next;        /* the next allocation is created UseAlternateVA */
+    UINT last_segment;    /* SegmentId of the last acquire */
     int unavailable;      /* range id answering UNAVAILABLE, -1: none */
     UINT acquires, releases;
     UINT last_private;
@@ -50,12 +58,13 @@ static void swap_halves(UINT8 *dst, const UINT8 *src, SIZE_T size)
         dst[j] = src[j ^ HALF];
 }
 
-static void remember(HANDLE kalloc, UINT8 *raw)
+static void remember(HANDLE kalloc, UINT8 *raw, bool linear)
 {
     UINT free_slot = 16;
     for (UINT i = 0; i < 16; i++) {
         if (kmd.where[i].kalloc == kalloc) {
             kmd.where[i].raw = raw;
+            kmd.where[i].linear = linear;
             return;
         }
         if (!kmd.where[i].kalloc && free_slot == 16)
@@ -64,13 +73,16 @@ static void remember(HANDLE kalloc, UINT8 *raw)
     assert_true(free_slot < 16);
     kmd.where[free_slot].kalloc = kalloc;
     kmd.where[free_slot].raw = raw;
+    kmd.where[free_slot].linear = linear;
 }
 
-static UINT8 *placement(HANDLE kalloc)
+static UINT8 *placement(HANDLE kalloc, bool *linear)
 {
     for (UINT i = 0; i < 16; i++)
-        if (kmd.where[i].kalloc == kalloc)
+        if (kmd.where[i].kalloc == kalloc) {
+            *linear = kmd.where[i].linear;
             return kmd.where[i].raw;
+        }
     return NULL;
 }
 
@@ -97,7 +109,10 @@ static NTSTATUS APIENTRY wrap_paging(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *
 {
     struct mock_adapter *m = h;
     if (a->Operation == DXGK_OPERATION_FILL && a->Fill.hAllocation)
-        remember(a->Fill.hAllocation, mock_host(m, (UINT64)a->Fill.Destination.SegmentAddress.QuadPart));
+        remember(a->Fill.hAllocation, mock_host(m, (UINT64)a->Fill.Destination.SegmentAddress.QuadPart), false);
+    if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT && a->MapApertureSegment.hAllocation)
+        remember(a->MapApertureSegment.hAllocation,
+                 (UINT8 *)(uintptr_t)(a->MapApertureSegment.pMdl->PfnArray[a->MapApertureSegment.MdlOffset] << 12), true);
     if (a->Operation != DXGK_OPERATION_TRANSFER || (a->Transfer.Source.SegmentId && a->Transfer.Destination.SegmentId))
         return inner_paging(h, a);
     /* Segment <-> system memory: the halves are swapped on the way (tiled <-> linear). */
@@ -112,7 +127,7 @@ static NTSTATUS APIENTRY wrap_paging(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *
     if (!src || !dst)
         return STATUS_INVALID_PARAMETER;
     if (t->Destination.SegmentId)
-        remember(t->hAllocation, dst);
+        remember(t->hAllocation, dst, false);
     for (UINT k = 0; k < pages; k++) {
         emit_copy(a, dst + 4096 * k, src + 4096 * k + HALF, HALF);
         emit_copy(a, dst + 4096 * k + HALF, src + 4096 * k, HALF);
@@ -125,15 +140,24 @@ static NTSTATUS APIENTRY kmd_acquire(const HANDLE h, DXGKARG_ACQUIRESWIZZLINGRAN
     (void)h;
     if ((int)a->RangeId == kmd.unavailable)
         return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE;
-    UINT8 *raw = placement(a->hAllocation);
+    bool linear = false;
+    UINT8 *raw = placement(a->hAllocation, &linear);
     if (!raw || a->RangeId >= RANGES || kmd.range[a->RangeId].window)
         return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED;
-    UINT8 *w = aligned_alloc(4096, a->RangeSize);
-    swap_halves(w, raw, a->RangeSize);
+    SIZE_T size = a->RangeSize, window = kmd.grow_range ? kmd.grow_range : size;
+    UINT8 *w = aligned_alloc(4096, window);
+    memset(w, 0, window);
+    if (linear)
+        memcpy(w, raw, size);
+    else
+        swap_halves(w, raw, size);
     kmd.range[a->RangeId].window = w;
     kmd.range[a->RangeId].raw = raw;
-    kmd.range[a->RangeId].size = a->RangeSize;
+    kmd.range[a->RangeId].size = size;
+    kmd.range[a->RangeId].linear = linear;
+    a->RangeSize = window;
     a->CPUTranslatedAddress.QuadPart = (LONGLONG)(uintptr_t)w;
+    kmd.last_segment = a->SegmentId;
     kmd.acquires++;
     kmd.last_private = a->PrivateDriverData;
     return STATUS_SUCCESS;
@@ -144,16 +168,32 @@ static NTSTATUS APIENTRY kmd_release(const HANDLE h, const DXGKARG_RELEASESWIZZL
     (void)h;
     if (a->RangeId >= RANGES || !kmd.range[a->RangeId].window)
         return STATUS_INVALID_PARAMETER;
-    swap_halves(kmd.range[a->RangeId].raw, kmd.range[a->RangeId].window, kmd.range[a->RangeId].size);
+    if (kmd.range[a->RangeId].linear)
+        memcpy(kmd.range[a->RangeId].raw, kmd.range[a->RangeId].window, kmd.range[a->RangeId].size);
+    else
+        swap_halves(kmd.range[a->RangeId].raw, kmd.range[a->RangeId].window, kmd.range[a->RangeId].size);
     free(kmd.range[a->RangeId].window);
     kmd.range[a->RangeId].window = NULL;
     kmd.releases++;
     return STATUS_SUCCESS;
 }
 
+static NTSTATUS APIENTRY wrap_create(const HANDLE h, DXGKARG_CREATEALLOCATION *a)
+{
+    NTSTATUS st = inner_create(h, a);
+    if (NT_SUCCESS(st) && kmd.alt_next) {
+        kmd.alt_next = false;
+        for (UINT i = 0; i < a->NumAllocations; i++)
+            a->pAllocationInfo[i].Flags.UseAlternateVA = 1;
+    }
+    return st;
+}
+
 static NTSTATUS wrap_initialize(PDRIVER_OBJECT drv, PVOID reg, DRIVER_INITIALIZATION_DATA *d)
 {
     inner_query = d->DxgkDdiQueryAdapterInfo;
+    inner_create = d->DxgkDdiCreateAllocation;
+    d->DxgkDdiCreateAllocation = wrap_create;
     inner_paging = d->DxgkDdiBuildPagingBuffer;
     d->DxgkDdiQueryAdapterInfo = wrap_query;
     d->DxgkDdiBuildPagingBuffer = wrap_paging;
@@ -286,9 +326,9 @@ static void test_a_range_the_kmd_cannot_program_is_skipped(void **state)
     mock_close(&e);
 }
 
-/* wddm-semantics §3.2 rules 6, 11 and the FIXME: AcquireAperture on an allocation that can only
- * live in an aperture, or that is already locked, and UseAlternateVA are refused; destroying
- * an allocation whose view is outstanding gives its range back. */
+/* wddm-semantics §3.2 rules 6, 11: AcquireAperture on an allocation that can only live in an
+ * aperture, or that is already locked, is refused; destroying an allocation whose view is
+ * outstanding gives its range back. */
 static void test_acquire_aperture_refusals_and_destruction(void **state)
 {
     struct mock_env e;
@@ -299,11 +339,130 @@ static void test_acquire_aperture_refusals_and_destruction(void **state)
     assert_int_equal(lock_pd(&e, a, LOCK_READONLY, 0, &p), STATUS_SUCCESS);
     assert_int_equal(lock_pd(&e, a, LOCK_READONLY | LOCK_ACQUIREAPERTURE, 0, &p), STATUS_INVALID_PARAMETER);
     assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
-    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(lock_pd(&e, a, LOCK_USEALTERNATEVA, 0, &p), STATUS_INVALID_PARAMETER); /* rule 3 */
     assert_int_equal(kmd.acquires, 0);
     assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE, 0, &p), STATUS_SUCCESS);
     assert_int_equal(mock_free(&e, a), STATUS_SUCCESS);
     assert_int_equal(kmd.releases, 1);
+    mock_close(&e);
+}
+
+/* D3DDDICB_LOCKFLAGS.UseAlternateVA: the KMD may give a view of another footprint (RangeSize),
+ * which VidMm refuses without the flag; an allocation resident in an aperture segment is locked
+ * through a range too ("redirects the memory access to the system memory pages"), which a plain
+ * AcquireAperture is not; what the CPU writes there is the allocation's content after the unlock. */
+static void test_use_alternate_va_may_change_the_range_and_reach_an_aperture(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2);
+    UINT8 *p;
+    kmd.grow_range = 8192;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE, 0, &p), STATUS_UNSUCCESSFUL); /* verifier */
+    assert_int_equal(kmd.releases, 1); /* the refused range was given back */
+    assert_int_equal(lock_pd(&e, a, LOCK_WRITEONLY | LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &p),
+                     STATUS_SUCCESS);
+    assert_int_equal(kmd.last_segment, 2);
+    for (UINT j = 0; j < 8192; j++) /* the whole footprint the KMD answered is the CPU's */
+        p[j] = pattern(j);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    kmd.grow_range = 0;
+
+    /* Supported in memory and aperture, preferring the aperture: resident there. */
+    D3DKMT_HANDLE ap = mock_alloc(&e, 4096, true, 0, 3, SEG2 | SEG3, NULL);
+    assert_int_equal(lock_pd(&e, ap, LOCK_READONLY, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, ap), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(ap), 3);
+    assert_int_equal(lock_pd(&e, ap, LOCK_ACQUIREAPERTURE, 0, &p), STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED);
+    UINT acquires = kmd.acquires;
+    assert_int_equal(lock_pd(&e, ap, LOCK_WRITEONLY | LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &p),
+                     STATUS_SUCCESS);
+    assert_int_equal(kmd.acquires, acquires + 1);
+    assert_int_equal(kmd.last_segment, 3);
+    for (UINT j = 0; j < 4096; j++)
+        p[j] = pattern(j);
+    UINT8 *q;
+    assert_int_equal(lock_pd(&e, ap, LOCK_READONLY, 0, &q), STATUS_INVALID_PARAMETER); /* locked with it: once */
+    assert_int_equal(mock_unlock(&e, ap), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, ap, LOCK_READONLY, 0, &q), STATUS_SUCCESS);
+    for (UINT j = 0; j < 4096; j++)
+        assert_int_equal(q[j], pattern(j));
+    assert_int_equal(mock_unlock(&e, ap), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* At the range limit a UseAlternateVA lock fails (no other view to fall back to) and leaves the
+ * allocation where it was, DonotEvict or not. */
+static void test_use_alternate_va_at_the_range_limit_fails_without_evicting(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2), b = placed(&e, SEG2), c = placed(&e, SEG2);
+    UINT8 *pa, *pb, *pc;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE, 0, &pa), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, b, LOCK_ACQUIREAPERTURE, 0, &pb), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, c, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &pc),
+                     STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE);
+    assert_int_equal(kpeek_segment(c), 2);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, b), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+static NTSTATUS create_primary(struct mock_env *e, D3DKMT_HANDLE *h)
+{
+    struct mock_alloc_priv p = { .magic = MOCK_ALLOC_MAGIC, .size = 4096, .cpu_visible = true, .supported = SEG2 };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p, .VidPnSourceId = 0 };
+    ai.Flags.Primary = 1;
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = e->device, .NumAllocations = 1, .pAllocationInfo = &ai };
+    NTSTATUS st = D3DKMTCreateAllocation(&ca);
+    *h = ai.hAllocation;
+    return st;
+}
+
+/* Rule 7: a primary uses UseAlternateVA exactly when the KMD created it with
+ * DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA ("can only be locked with the UseAlternateVA flag"). */
+static void test_use_alternate_va_on_a_primary_follows_its_creation_flag(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE plain, alt;
+    assert_int_equal(create_primary(&e, &plain), STATUS_SUCCESS);
+    kmd.alt_next = true;
+    assert_int_equal(create_primary(&e, &alt), STATUS_SUCCESS);
+    UINT8 *p;
+    assert_int_equal(lock_pd(&e, plain, LOCK_READONLY, 0, &p), STATUS_SUCCESS); /* placed */
+    assert_int_equal(mock_unlock(&e, plain), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, plain, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(lock_pd(&e, alt, LOCK_READONLY, 0, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(lock_pd(&e, alt, LOCK_ACQUIREAPERTURE, 0, &p), STATUS_INVALID_PARAMETER);
+    assert_int_equal(kmd.acquires, 0);
+    assert_int_equal(lock_pd(&e, alt, LOCK_READONLY | LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &p),
+                     STATUS_SUCCESS);
+    assert_int_equal(kmd.acquires, 1);
+    assert_int_equal(mock_unlock(&e, alt), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* Rule 7: "UseAlternateVA cannot be used on a shared allocation". */
+static void test_use_alternate_va_on_a_shared_allocation_is_refused(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    struct mock_alloc_priv p = { .magic = MOCK_ALLOC_MAGIC, .size = 4096, .cpu_visible = true, .supported = SEG2 };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = e.device, .NumAllocations = 1, .pAllocationInfo = &ai };
+    ca.Flags.CreateResource = 1;
+    ca.Flags.CreateShared = 1;
+    assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_SUCCESS);
+    UINT8 *q;
+    assert_int_equal(lock_pd(&e, ai.hAllocation, LOCK_READONLY, 0, &q), STATUS_SUCCESS); /* placed */
+    assert_int_equal(mock_unlock(&e, ai.hAllocation), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, ai.hAllocation, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &q),
+                     STATUS_INVALID_PARAMETER);
+    assert_int_equal(kmd.acquires, 0);
+    assert_int_equal(lock_pd(&e, ai.hAllocation, LOCK_ACQUIREAPERTURE, 0, &q), STATUS_SUCCESS); /* without: fine */
+    assert_int_equal(mock_unlock(&e, ai.hAllocation), STATUS_SUCCESS);
     mock_close(&e);
 }
 
@@ -325,6 +484,10 @@ int main(void)
                                         reset),
         cmocka_unit_test_setup_teardown(test_a_range_the_kmd_cannot_program_is_skipped, reset, reset),
         cmocka_unit_test_setup_teardown(test_acquire_aperture_refusals_and_destruction, reset, reset),
+        cmocka_unit_test_setup_teardown(test_use_alternate_va_may_change_the_range_and_reach_an_aperture, reset, reset),
+        cmocka_unit_test_setup_teardown(test_use_alternate_va_at_the_range_limit_fails_without_evicting, reset, reset),
+        cmocka_unit_test_setup_teardown(test_use_alternate_va_on_a_primary_follows_its_creation_flag, reset, reset),
+        cmocka_unit_test_setup_teardown(test_use_alternate_va_on_a_shared_allocation_is_refused, reset, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

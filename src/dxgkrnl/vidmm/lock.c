@@ -42,11 +42,16 @@
  * lock while an AcquireAperture lock of it is outstanding; a DMA buffer naming an instance locked
  * that way (sched/queue.c) (§3.2 rules 6, 11). A locked instance is never evicted (DonotEvict is
  * implied), so SPECIAL_LOCK_TRANSFER is never needed.
- * FIXME(swizzling): UseAlternateVA (+ SPECIAL_LOCK_TRANSFER) is refused; an instance resident in
- * an aperture segment is not paged into a memory segment for a range (STATUS_GRAPHICS_
- * UNSWIZZLING_APERTURE_UNSUPPORTED); allocations the KMD marks Swizzled are not evicted at the
- * range limit (that needs the Unswizzle/Swizzle TRANSFER flags and VidMm tracking which form the
- * backing store holds): the lock fails with STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE. */
+ * UseAlternateVA (D3DDDICB_LOCKFLAGS): the KMD may return a view of another address and size
+ * (CPUTranslatedAddress, RangeSize), also for an instance resident in an aperture segment (the
+ * range then untiles the system pages on the fly); at the range limit the lock fails (no other
+ * view); refused on shared allocations and on a primary not created UseAlternateVA, required on
+ * one created so (rule 7).
+ * FIXME(swizzling): without UseAlternateVA an instance resident in an aperture segment is not
+ * paged into a memory segment for a range (STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED);
+ * allocations the KMD marks Swizzled are not evicted at the range limit (that needs the
+ * Unswizzle/Swizzle TRANSFER flags and VidMm tracking which form the backing store holds): the
+ * lock fails with STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE. */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -81,11 +86,6 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
                     "DxgkDdiReleaseSwizzlingRange", a->caps.NumberOfSwizzlingRanges);
         return false;
     }
-    if (f.UseAlternateVA) {
-        /* FIXME(swizzling): UseAlternateVA locks (and their SPECIAL_LOCK_TRANSFER) are not modelled. */
-        dxgk_refuse("D3DKMTLock: UseAlternateVA is not supported by this VidMm");
-        return false;
-    }
     if (f.LockEntire && (l->NumPages || l->pPages)) {
         dxgk_refuse("D3DKMTLock: LockEntire with a page list (NumPages %u)", l->NumPages);
         return false;
@@ -105,11 +105,12 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
  * the KMD can program. STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE: the limit (every range
  * in use or refused as UNAVAILABLE). Adapter lock held (the DDI calls are serialised by it). */
 static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in,
-                                       UINT private_data, UINT8 **cpu)
+                                       UINT private_data, bool alternate_va, UINT8 **cpu)
 {
-    if (a->seg[in->segment_id - 1].aperture) {
+    if (a->seg[in->segment_id - 1].aperture && !alternate_va) {
         /* FIXME(swizzling): case 2 of Locking Swizzled Allocations (page it into a memory segment). */
-        dxgk_refuse("D3DKMTLock: AcquireAperture of allocation 0x%08x placed in aperture segment %u is not modelled",
+        dxgk_refuse("D3DKMTLock: AcquireAperture of allocation 0x%08x placed in aperture segment %u is not modelled "
+                    "without UseAlternateVA",
                     al->handle, in->segment_id);
         return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED;
     }
@@ -128,7 +129,9 @@ static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_alloc
             dxgk_refuse("D3DKMTLock: DxgkDdiAcquireSwizzlingRange(range %u) failed 0x%08x", r, (unsigned)st);
             return st;
         }
-        if (!arg.CPUTranslatedAddress.QuadPart || arg.RangeSize != (SIZE_T)al->info.Size) {
+        /* UseAlternateVA: the KMD may move the view and change its footprint (D3DDDICB_LOCKFLAGS). */
+        if (!arg.CPUTranslatedAddress.QuadPart || !arg.RangeSize ||
+            (arg.RangeSize != (SIZE_T)al->info.Size && !alternate_va)) {
             DXGKARG_RELEASESWIZZLINGRANGE rel = { .hAllocation = arg.hAllocation, .PrivateDriverData = private_data,
                                                   .RangeId = r };
             a->driver.ddi.DxgkDdiReleaseSwizzlingRange(a->miniport, &rel);
@@ -191,6 +194,20 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
     if (!al->info.Flags.CpuVisible) {
         dxgk_refuse("D3DKMTLock: allocation 0x%08x was not created CpuVisible (wddm-semantics §3.2 rule 8)",
                     args->hAllocation);
+        goto out;
+    }
+    /* Rule 7 (D3DDDICB_LOCKFLAGS.UseAlternateVA): never on a shared allocation; a primary uses it
+     * exactly when the KMD created it with DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA. A second lock
+     * while one is outstanding is refused below with every AcquireAperture lock (rule 11). */
+    if (args->Flags.UseAlternateVA && (al->share || al->opened)) {
+        dxgk_refuse("D3DKMTLock: UseAlternateVA on shared allocation 0x%08x (wddm-semantics §3.2 rule 7)",
+                    args->hAllocation);
+        goto out;
+    }
+    if (al->primary && args->Flags.UseAlternateVA != al->info.Flags.UseAlternateVA) {
+        dxgk_refuse("D3DKMTLock: primary 0x%08x %s (wddm-semantics §3.2 rule 7)", args->hAllocation,
+                    al->info.Flags.UseAlternateVA ? "was created UseAlternateVA and must be locked with it"
+                                                  : "was not created UseAlternateVA and cannot be locked with it");
         goto out;
     }
     UINT pages = (UINT)((al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
@@ -439,11 +456,15 @@ resident:
     }
     UINT8 *cpu = in->cpu;
     if (f.AcquireAperture) {
-        st = swizzle_acquire_locked(a, al, in, args->PrivateDriverData, &cpu);
+        st = swizzle_acquire_locked(a, al, in, args->PrivateDriverData, f.UseAlternateVA, &cpu);
         if (st == STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE) {
-            if (f.DonotEvict || al->info.Flags.Swizzled) {
+            /* UseAlternateVA: "if the video memory manager cannot allocate the new virtual address,
+             * the lock request fails" (D3DDDICB_LOCKFLAGS) - no fallback to the backing store. */
+            if (f.DonotEvict || f.UseAlternateVA || al->info.Flags.Swizzled) {
                 dxgk_refuse("D3DKMTLock: every swizzling range is in use and %s (locking-swizzled-allocations)",
-                            f.DonotEvict ? "DonotEvict is set" : "evicting a Swizzled allocation is not modelled");
+                            f.DonotEvict       ? "DonotEvict is set"
+                            : f.UseAlternateVA ? "UseAlternateVA has no other view"
+                                               : "evicting a Swizzled allocation is not modelled");
                 goto unlock;
             }
             /* Locking Swizzled Allocations, case 1: no aperture, so the allocation goes back to
