@@ -7,13 +7,10 @@
  * already visible to lock synchronisation; a ticket retires with its packet's fence.
  *
  * Waiting spins briefly (a blocked thread takes ~20 µs to wake on this VM; most waits in a
- * frame loop are shorter), then blocks on the node's condition variable. The spin is about one
- * wake-up long: a Discard that must wait for the GPU to free an instance waits for at most one
- * DMA buffer of a few copies, and blocking for it cost W1 (64 KiB) a wake-up per buffer in
- * about one run in three (3.0 us per frame instead of 1.2). */
+ * frame loop are shorter), then blocks on the node's condition variable. */
 #include "dxgkrnl/dxgkrnl.h"
 
-#define SPIN_NS 25000u
+#define SPIN_NS 4000u
 
 UINT64 sched_fence_extend(UINT64 last64, UINT fence32)
 {
