@@ -135,6 +135,46 @@ static void map_lies_in_a_reservation_or_free_space_and_inside_the_allocation(vo
     renv_free(&e, al);
 }
 
+/* VidMm picks the lowest free range, also in a hole between reservations and mappings (one
+ * merged walk over both address-sorted lists, vidmm/vaspace.c find_free), and skips a hole too
+ * small. */
+static void the_lowest_free_range_is_found_between_reservations_and_mappings(void **state)
+{
+    (void)state;
+    D3DKMT_HANDLE al = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, 2 * 4096);
+    const UINT64 base = 2ull << 30;
+    D3DGPU_VIRTUAL_ADDRESS r1, r2, r3, m1, h, big;
+    assert_int_equal(reserve(0, base, 0, MiB, &r1), STATUS_SUCCESS);
+    assert_int_equal(reserve(0, base, 0, MiB, &r2), STATUS_SUCCESS);
+    assert_int_equal(reserve(0, base, 0, MiB, &r3), STATUS_SUCCESS);
+    assert_int_equal(r1, base);
+    assert_int_equal(r2, base + MiB);
+    assert_int_equal(r3, base + 2 * MiB);
+    D3DDDI_MAPGPUVIRTUALADDRESS mp = { .hPagingQueue = e.device, .hAllocation = al, .SizeInPages = 2,
+                                       .MinimumAddress = base };
+    mp.Protection.Value = 1;
+    assert_true(ok(D3DKMTMapGpuVirtualAddress(&mp))); /* after the three reservations */
+    m1 = mp.VirtualAddress;
+    assert_int_equal(m1, base + 3 * MiB);
+    assert_int_equal(va_free(r2, MiB), STATUS_SUCCESS);
+    /* The hole r2 left is the lowest free range for 1 MiB, not room for 2 MiB. */
+    assert_int_equal(reserve(0, base, 0, MiB / 2, &h), STATUS_SUCCESS);
+    assert_int_equal(h, base + MiB);
+    assert_int_equal(reserve(0, base, 0, 2 * MiB, &big), STATUS_SUCCESS);
+    assert_int_equal(big, m1 + 2 * 4096);
+    /* A mapping lands in what is left of the hole, after the half reservation; the next one
+     * after that mapping, though a reservation follows it in address order. */
+    assert_true(ok(D3DKMTMapGpuVirtualAddress(&mp)));
+    assert_int_equal(mp.VirtualAddress, base + MiB + MiB / 2);
+    assert_true(ok(D3DKMTMapGpuVirtualAddress(&mp)));
+    assert_int_equal(mp.VirtualAddress, base + MiB + MiB / 2 + 2 * 4096);
+    renv_free(&e, al);
+    for (UINT64 v = r1; v <= r3; v += MiB)
+        (void)va_free(v, MiB);
+    assert_int_equal(va_free(h, MiB / 2), STATUS_SUCCESS);
+    assert_int_equal(va_free(big, 2 * MiB), STATUS_SUCCESS);
+}
+
 static void destroying_an_allocation_unmaps_it(void **state)
 {
     (void)state;
@@ -182,6 +222,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(reserve_hands_out_disjoint_page_aligned_ranges_inside_the_bounds, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(map_lies_in_a_reservation_or_free_space_and_inside_the_allocation, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(the_lowest_free_range_is_found_between_reservations_and_mappings, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(destroying_an_allocation_unmaps_it, setup, teardown),
         cmocka_unit_test_setup_teardown(map_through_a_paging_queue_returns_a_fence_value_it_reaches, setup,

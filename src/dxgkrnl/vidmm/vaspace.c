@@ -385,20 +385,30 @@ static const struct vidmm_mapping *containing(const struct vidmm_mapping *list, 
     return NULL;
 }
 
-/* Lowest free address in [lo, hi) for size bytes that no reservation or mapping covers. */
+/* Lowest free address in [lo, hi) for size bytes that no reservation or mapping covers. Both
+ * lists are sorted by address (list_insert), so one merged walk finds it: O(n), where a scan of
+ * every list per candidate was O(n^2) and made creation cost milliseconds once a few hundred
+ * mappings waited for their deferred destruction (W3 in the GpuMmu model). */
 static bool find_free(const struct vidmm_gpummu *m, UINT64 lo, UINT64 hi, UINT64 size, UINT64 *out)
 {
     UINT64 cand = lo;
+    const struct vidmm_mapping *r = m->reservations, *p = m->mappings;
     for (;;) {
         if (cand + size > hi || cand + size < cand)
             return false;
-        UINT64 end;
-        if (overlaps(m->reservations, cand, size, &end) || overlaps(m->mappings, cand, size, &end)) {
-            cand = end;
-            continue;
+        /* The next range in address order (reservations and mappings may overlap each other). */
+        const struct vidmm_mapping *x = !r ? p : !p ? r : r->va <= p->va ? r : p;
+        if (!x || x->va >= cand + size) {
+            *out = cand;
+            return true;
         }
-        *out = cand;
-        return true;
+        if (x == r)
+            r = r->next;
+        else
+            p = p->next;
+        UINT64 xend = x->va + x->pages * DXGK_PAGE_SIZE;
+        if (xend > cand)
+            cand = xend;
     }
 }
 
