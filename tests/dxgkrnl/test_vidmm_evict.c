@@ -203,27 +203,34 @@ static void test_no_space_in_any_allowed_segment_fails_the_lock(void **state)
     renv_close(&e);
 }
 
+/* 6 MiB of UPLOAD allocations written with pattern(seed + i) over 1 MiB visible + 4 MiB
+ * aperture: some are evicted. Returns the index of one that is. */
+enum { EVICTED_N = 12, EVICTED_SZ = 512 * KIB };
+static int evicted_upload(struct renv *e, D3DKMT_HANDLE a[EVICTED_N], uint32_t seed)
+{
+    for (int i = 0; i < EVICTED_N; i++) {
+        a[i] = renv_alloc(e, SWGPU_ALLOC_UPLOAD, EVICTED_SZ);
+        void *p;
+        assert_int_equal(renv_lock(e, a[i], 0, &p), STATUS_SUCCESS);
+        renv_pattern(p, EVICTED_SZ, seed + (uint32_t)i);
+        renv_unlock(e, a[i]);
+    }
+    for (int i = 0; i < EVICTED_N; i++) {
+        bool ev = false;
+        if (kpeek_where(a[i], &ev) == 0 && ev)
+            return i;
+    }
+    fail_msg("no UPLOAD allocation was evicted");
+    return -1;
+}
+
 static void test_donotwait_lock_during_restore_returns_busy_then_succeeds(void **state)
 {
     struct renv e;
     renv_open(&e);
-    const UINT32 sz = 512 * KIB;
-    enum { N = 12 };
-    D3DKMT_HANDLE a[N];
-    for (int i = 0; i < N; i++) {
-        a[i] = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz);
-        void *p;
-        assert_int_equal(renv_lock(&e, a[i], 0, &p), STATUS_SUCCESS);
-        renv_pattern(p, sz, 700 + i);
-        renv_unlock(&e, a[i]);
-    }
-    int victim = -1;
-    for (int i = 0; i < N && victim < 0; i++) {
-        bool ev = false;
-        if (kpeek_where(a[i], &ev) == 0 && ev)
-            victim = i;
-    }
-    assert_true(victim >= 0);
+    const UINT32 sz = EVICTED_SZ;
+    D3DKMT_HANDLE a[EVICTED_N];
+    int victim = evicted_upload(&e, a, 700);
     wddm_swgpu_set_paused(1);
     void *p;
     /* The restore's paging buffer cannot run: the CPU may not wait for it. */
@@ -263,23 +270,9 @@ static void test_lock2_of_an_evicted_allocation_waits_for_its_restore(void **sta
 {
     struct renv e;
     renv_open(&e);
-    const UINT32 sz = 512 * KIB;
-    enum { N = 12 };
-    D3DKMT_HANDLE a[N];
-    for (int i = 0; i < N; i++) {
-        a[i] = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz);
-        void *p;
-        assert_int_equal(renv_lock(&e, a[i], 0, &p), STATUS_SUCCESS);
-        renv_pattern(p, sz, 900 + i);
-        renv_unlock(&e, a[i]);
-    }
-    int victim = -1;
-    for (int i = 0; i < N && victim < 0; i++) {
-        bool ev = false;
-        if (kpeek_where(a[i], &ev) == 0 && ev)
-            victim = i;
-    }
-    assert_true(victim >= 0);
+    const UINT32 sz = EVICTED_SZ;
+    D3DKMT_HANDLE a[EVICTED_N];
+    int victim = evicted_upload(&e, a, 900);
     wddm_swgpu_set_paused(1);
     struct lock2_call c = { .e = &e, .a = a[victim] };
     pthread_t t;
