@@ -239,9 +239,10 @@ void umd_cmd_address(struct umd_device *dev, void *cmd, UINT64 *field, struct um
 /* A Discard map of a resource queued commands name does not flush (map.c) while the instances
  * renamed so far under the current buffer, this one included, total at most this: enough work
  * per DMA buffer to amortise the submission, few enough bytes in flight to stay in the CPU's
- * caches (W1 of `wddm bench`: 64 KiB ran at 2.4x memcpy with 512 KiB, 2.6x with 256 KiB). A
- * resource larger than it flushes before every Discard of it. */
-#define UMD_RENAMED_BYTES_PER_FLUSH (512u * 1024u)
+ * caches (W1 of `wddm bench`, 64 KiB, in its usual mode: 1.00-1.07 us per frame with 1 MiB,
+ * 1.16-1.24 us with 512 KiB; 2 MiB was no better). A resource larger than it flushes before
+ * every Discard of it. */
+#define UMD_RENAMED_BYTES_PER_FLUSH (1024u * 1024u)
 /* Submit what is queued (pfnRenderCb) and take the new buffers. S_OK when nothing is queued. */
 HRESULT umd_flush(struct umd_device *dev);
 /* True while res is referenced by the command buffer not yet submitted. */
