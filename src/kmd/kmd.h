@@ -36,13 +36,14 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *out);
 #define SWKMD_PATCH_LIST_SIZE 4096u
 #define SWKMD_PAGING_BUFFER_SIZE (64u * 1024u)
 /* MaximumRenamingListLength of an UPLOAD (DYNAMIC) allocation: at most this many instances,
- * and at most SWKMD_RENAMING_BYTES of them (never fewer than SWKMD_RENAMING_MIN): a deep list
- * for small buffers, whose per-frame overhead it hides, and a short one for large buffers, whose
- * cycle would otherwise leave the CPU caches (W1 of `wddm bench`, 4 MiB: 1.2-1.5x memcpy with
- * 8 instances, 1.6-2.2x with 64). */
+ * and at most SWKMD_RENAMING_BYTES of them (never fewer than SWKMD_RENAMING_MIN, triple
+ * buffering): a deep list for small buffers, whose per-frame overhead it hides, and a short one
+ * for large buffers, whose cycle would otherwise leave the CPU caches (W1 of `wddm bench` after
+ * its warm-up, 4 MiB: 88-105 us per frame with 3 instances, 100-107 with 4, 130-190 with 8,
+ * against a 70 us memcpy; the L3 is 32 MiB). */
 #define SWKMD_RENAMING_LIST_LENGTH 64u
-#define SWKMD_RENAMING_BYTES (32ull << 20)
-#define SWKMD_RENAMING_MIN 4u
+#define SWKMD_RENAMING_BYTES (12ull << 20)
+#define SWKMD_RENAMING_MIN 3u
 
 /* Object tags: every handle the kernel gives back is checked before use. */
 #define SWKMD_MAGIC_ADAPTER 0x4b414441u    /* "ADAK" */

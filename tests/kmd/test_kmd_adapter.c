@@ -175,16 +175,16 @@ static void allocation_placement_follows_the_kind(void **state)
     assert_int_equal(ui.SupportedReadSegmentSet, 0x6);
     assert_int_equal(ui.SupportedWriteSegmentSet, 0x6);
     assert_int_equal(ui.MaximumRenamingListLength, 64);
-    /* The list's bytes are bounded too (kmd.h SWKMD_RENAMING_BYTES, 32 MiB): 4 MiB -> 8
-     * instances, 64 MiB -> the floor of 4. */
+    /* The list's bytes are bounded too (kmd.h SWKMD_RENAMING_BYTES, 12 MiB): 1 MiB -> 12
+     * instances, 4 MiB -> the floor of 3. */
     DXGK_ALLOCATIONINFO bi;
-    HANDLE big = fk_create_allocation(SWGPU_ALLOC_UPLOAD, 4u << 20, &bi);
+    HANDLE big = fk_create_allocation(SWGPU_ALLOC_UPLOAD, 1u << 20, &bi);
     assert_non_null(big);
-    assert_int_equal(bi.MaximumRenamingListLength, 8);
+    assert_int_equal(bi.MaximumRenamingListLength, 12);
     fk_destroy_allocation(big);
-    big = fk_create_allocation(SWGPU_ALLOC_UPLOAD, 64u << 20, &bi);
+    big = fk_create_allocation(SWGPU_ALLOC_UPLOAD, 4u << 20, &bi);
     assert_non_null(big);
-    assert_int_equal(bi.MaximumRenamingListLength, 4);
+    assert_int_equal(bi.MaximumRenamingListLength, 3);
     fk_destroy_allocation(big);
 
     assert_int_equal(ri.Size, 65536);
