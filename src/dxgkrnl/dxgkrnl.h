@@ -138,6 +138,9 @@ struct vidmm_instance {
                                          TRANSFER or MAP, never FILL) */
     bool in_batch;                    /* on a paging batch's stamp list: never an eviction victim,
                                          never freed (vidmm_instance_retired_locked is false) */
+    UINT place_mask;                  /* non-zero while one D3DKMTLock places it: only these
+                                         segments (AcquireAperture pages it into a memory
+                                         segment, vidmm/lock.c); adapter->lock */
     bool evicting;                    /* an eviction of it waits (ALLOCATION_BUSY) with the adapter
                                          lock let go: not a victim, not freed meanwhile */
     UINT held_va_refs;                /* GpuMmu: contexts whose packets held behind a GPU wait may

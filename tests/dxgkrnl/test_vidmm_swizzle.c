@@ -113,6 +113,26 @@ static NTSTATUS APIENTRY wrap_paging(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *
     if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT && a->MapApertureSegment.hAllocation)
         remember(a->MapApertureSegment.hAllocation,
                  (UINT8 *)(uintptr_t)(a->MapApertureSegment.pMdl->PfnArray[a->MapApertureSegment.MdlOffset] << 12), true);
+    if (a->Operation == DXGK_OPERATION_TRANSFER && a->Transfer.Source.SegmentId == 3 &&
+        a->Transfer.Destination.SegmentId && a->Transfer.Destination.SegmentId != 3) {
+        /* Aperture (linear system pages: the ones its MAP named) -> memory segment (tiled), the
+         * halves swapped. */
+        const DXGK_BUILDPAGINGBUFFER_TRANSFER *t = &a->Transfer;
+        UINT pages = (UINT)((t->TransferSize + 4095) / 4096);
+        if (a->DmaSize < pages * 2 * (sizeof(struct mock_pg_hdr) + 8))
+            return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+        bool linear = false;
+        UINT8 *src = placement(t->hAllocation, &linear);
+        UINT8 *dst = mock_host(m, (UINT64)t->Destination.SegmentAddress.QuadPart);
+        if (!src || !linear || !dst)
+            return STATUS_INVALID_PARAMETER;
+        for (UINT k = 0; k < pages; k++) {
+            emit_copy(a, dst + 4096 * k, src + 4096 * k + HALF, HALF);
+            emit_copy(a, dst + 4096 * k + HALF, src + 4096 * k, HALF);
+        }
+        remember(t->hAllocation, dst, false);
+        return STATUS_SUCCESS;
+    }
     if (a->Operation != DXGK_OPERATION_TRANSFER || (a->Transfer.Source.SegmentId && a->Transfer.Destination.SegmentId))
         return inner_paging(h, a);
     /* Segment <-> system memory: the halves are swapped on the way (tiled <-> linear). */
@@ -349,8 +369,8 @@ static void test_acquire_aperture_refusals_and_destruction(void **state)
 
 /* D3DDDICB_LOCKFLAGS.UseAlternateVA: the KMD may give a view of another footprint (RangeSize),
  * which VidMm refuses without the flag; an allocation resident in an aperture segment is locked
- * through a range too ("redirects the memory access to the system memory pages"), which a plain
- * AcquireAperture is not; what the CPU writes there is the allocation's content after the unlock. */
+ * through a range where it is ("redirects the memory access to the system memory pages"); what
+ * the CPU writes there is the allocation's content after the unlock. */
 static void test_use_alternate_va_may_change_the_range_and_reach_an_aperture(void **state)
 {
     struct mock_env e;
@@ -373,7 +393,6 @@ static void test_use_alternate_va_may_change_the_range_and_reach_an_aperture(voi
     assert_int_equal(lock_pd(&e, ap, LOCK_READONLY, 0, &p), STATUS_SUCCESS);
     assert_int_equal(mock_unlock(&e, ap), STATUS_SUCCESS);
     assert_int_equal(kpeek_segment(ap), 3);
-    assert_int_equal(lock_pd(&e, ap, LOCK_ACQUIREAPERTURE, 0, &p), STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED);
     UINT acquires = kmd.acquires;
     assert_int_equal(lock_pd(&e, ap, LOCK_WRITEONLY | LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &p),
                      STATUS_SUCCESS);
@@ -388,6 +407,48 @@ static void test_use_alternate_va_may_change_the_range_and_reach_an_aperture(voi
     for (UINT j = 0; j < 4096; j++)
         assert_int_equal(q[j], pattern(j));
     assert_int_equal(mock_unlock(&e, ap), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* Locking Swizzled Allocations, case 2: without UseAlternateVA, an AcquireAperture lock of an
+ * allocation resident in an aperture segment, or evicted, first pages it into a memory segment
+ * (the KMD's range is over memory-segment bytes: SegmentId 2), and the view shows its content. */
+static void test_acquire_aperture_pages_an_aperture_or_evicted_allocation_into_memory_first(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE ap = mock_alloc(&e, 4096, true, 0, 3, SEG2 | SEG3, NULL);
+    UINT8 *p;
+    assert_int_equal(lock_pd(&e, ap, LOCK_WRITEONLY, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(ap), 3);
+    for (UINT j = 0; j < 4096; j++)
+        p[j] = pattern(j);
+    assert_int_equal(mock_unlock(&e, ap), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, ap, LOCK_READONLY | LOCK_ACQUIREAPERTURE, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(ap), 2);
+    assert_int_equal(kmd.last_segment, 2);
+    for (UINT j = 0; j < 4096; j++)
+        assert_int_equal(p[j], pattern(j));
+    assert_int_equal(mock_unlock(&e, ap), STATUS_SUCCESS);
+
+    /* Evicted (its content in system memory, linear): placed in a memory segment, not the
+     * aperture it prefers. */
+    D3DKMT_HANDLE ev = mock_alloc(&e, 4096, true, 0, 3, SEG2 | SEG3, NULL);
+    assert_int_equal(lock_pd(&e, ev, LOCK_WRITEONLY, 0, &p), STATUS_SUCCESS);
+    for (UINT j = 0; j < 4096; j++)
+        p[j] = pattern(j + 1);
+    assert_int_equal(mock_unlock(&e, ev), STATUS_SUCCESS);
+    D3DDDI_MAKERESIDENT mr = { .hPagingQueue = e.device, .NumAllocations = 1, .AllocationList = &ev };
+    NTSTATUS st = D3DKMTMakeResident(&mr);
+    assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
+    D3DKMT_EVICT ek = { .hDevice = e.device, .NumAllocations = 1, .AllocationList = &ev };
+    assert_int_equal(D3DKMTEvict(&ek), STATUS_SUCCESS); /* the last reference: paged out */
+    assert_int_equal(kpeek_segment(ev), 0);
+    assert_int_equal(lock_pd(&e, ev, LOCK_READONLY | LOCK_ACQUIREAPERTURE, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(ev), 2);
+    for (UINT j = 0; j < 4096; j++)
+        assert_int_equal(p[j], pattern(j + 1));
+    assert_int_equal(mock_unlock(&e, ev), STATUS_SUCCESS);
     mock_close(&e);
 }
 
@@ -485,6 +546,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_range_the_kmd_cannot_program_is_skipped, reset, reset),
         cmocka_unit_test_setup_teardown(test_acquire_aperture_refusals_and_destruction, reset, reset),
         cmocka_unit_test_setup_teardown(test_use_alternate_va_may_change_the_range_and_reach_an_aperture, reset, reset),
+        cmocka_unit_test_setup_teardown(test_acquire_aperture_pages_an_aperture_or_evicted_allocation_into_memory_first,
+                                        reset, reset),
         cmocka_unit_test_setup_teardown(test_use_alternate_va_at_the_range_limit_fails_without_evicting, reset, reset),
         cmocka_unit_test_setup_teardown(test_use_alternate_va_on_a_primary_follows_its_creation_flag, reset, reset),
         cmocka_unit_test_setup_teardown(test_use_alternate_va_on_a_shared_allocation_is_refused, reset, reset),

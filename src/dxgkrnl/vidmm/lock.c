@@ -47,11 +47,11 @@
  * range then untiles the system pages on the fly); at the range limit the lock fails (no other
  * view); refused on shared allocations and on a primary not created UseAlternateVA, required on
  * one created so (rule 7).
- * FIXME(swizzling): without UseAlternateVA an instance resident in an aperture segment is not
- * paged into a memory segment for a range (STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED);
- * allocations the KMD marks Swizzled are not evicted at the range limit (that needs the
- * Unswizzle/Swizzle TRANSFER flags and VidMm tracking which form the backing store holds): the
- * lock fails with STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE. */
+ * Without UseAlternateVA, an instance that is evicted or resident in an aperture segment is first
+ * paged into a memory segment (case 2 of Locking Swizzled Allocations), then acquired as case 1.
+ * FIXME(swizzling): allocations the KMD marks Swizzled are not evicted at the range limit (that
+ * needs the Unswizzle/Swizzle TRANSFER flags and VidMm tracking which form the backing store
+ * holds): the lock fails with STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE. */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -107,13 +107,7 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
 static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in,
                                        UINT private_data, bool alternate_va, UINT8 **cpu)
 {
-    if (a->seg[in->segment_id - 1].aperture && !alternate_va) {
-        /* FIXME(swizzling): case 2 of Locking Swizzled Allocations (page it into a memory segment). */
-        dxgk_refuse("D3DKMTLock: AcquireAperture of allocation 0x%08x placed in aperture segment %u is not modelled "
-                    "without UseAlternateVA",
-                    al->handle, in->segment_id);
-        return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED;
-    }
+    /* Without UseAlternateVA the lock paged the instance into a memory segment first (case 2). */
     UINT n = a->caps.NumberOfSwizzlingRanges < DXGK_MAX_SWIZZLING_RANGES ? a->caps.NumberOfSwizzlingRanges
                                                                           : DXGK_MAX_SWIZZLING_RANGES;
     for (UINT r = 0; r < n; r++) {
@@ -376,10 +370,21 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
         in = LOCK_TARGET();
     }
     bool paged = false; /* the lock had to restore the instance or evict others for it */
+    /* Locking Swizzled Allocations, case 2: an AcquireAperture lock (without UseAlternateVA) of an
+     * instance that is evicted or in an aperture segment first pages it into a memory segment,
+     * where a range can show it linear (case 1). */
+    UINT memory_only = 0;
+    if (f.AcquireAperture && !f.UseAlternateVA)
+        for (UINT i = 0; i < a->segment_count; i++)
+            if (!a->seg[i].aperture)
+                memory_only |= 1u << i;
+#define NEEDS_PLACE(x) (!(x)->segment_id || (memory_only && !(memory_only & (1u << ((x)->segment_id - 1)))))
 resident:
-    if (!in->segment_id) {
-        bool was_evicted = in->evicted;
+    if (NEEDS_PLACE(in)) {
+        bool was_evicted = in->evicted || in->segment_id; /* moving out of an aperture pages too */
+        in->place_mask = memory_only;
         st = vidmm_make_resident_locked(a, in, &batch, !renamed);
+        in->place_mask = 0;
         if (st == STATUS_NO_MEMORY && (!f.DonotWait || paging_waits)) {
             /* Everything evictable is referenced by work in flight: wait for it and retry once. */
             vidmm_paging_flush_locked(&batch);
@@ -393,19 +398,22 @@ resident:
                 goto unlock;
             }
             in = LOCK_TARGET();
-            was_evicted = in->evicted;
-            st = in->segment_id ? STATUS_SUCCESS : vidmm_make_resident_locked(a, in, &batch, !renamed);
+            was_evicted = in->evicted || in->segment_id;
+            in->place_mask = memory_only;
+            st = NEEDS_PLACE(in) ? vidmm_make_resident_locked(a, in, &batch, !renamed) : STATUS_SUCCESS;
+            in->place_mask = 0;
         }
         if (!NT_SUCCESS(st)) {
             vidmm_paging_flush_locked(&batch);
-            dxgk_refuse("D3DKMTLock: no CPU-visible room for allocation 0x%08x", args->hAllocation);
+            dxgk_refuse("D3DKMTLock: no %s room for allocation 0x%08x", memory_only ? "memory-segment" : "CPU-visible",
+                        args->hAllocation);
             st = STATUS_NO_MEMORY;
             goto unlock;
         }
         paged = was_evicted || batch.evicted;
     }
     vidmm_paging_flush_locked(&batch);
-    if (!in->segment_id || in != LOCK_TARGET() || al->dead) {
+    if (NEEDS_PLACE(in) || in != LOCK_TARGET() || al->dead) {
         /* A BUSY wait inside the paging build let the lock go and the instance was evicted or
          * replaced meanwhile: place the current one again. */
         if (al->dead) {
@@ -513,6 +521,7 @@ resident:
         args->hAllocation = h ? h : al->handle;
     }
 #undef LOCK_TARGET
+#undef NEEDS_PLACE
     st = STATUS_SUCCESS;
 unlock:
     pthread_mutex_unlock(&a->lock);

@@ -55,9 +55,11 @@ static bool try_segment_locked(struct dxgk_adapter *a, struct vidmm_instance *in
     return true;
 }
 
-static UINT preference_order(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT order[DXGK_MAX_SEGMENTS])
+static UINT preference_order(const struct dxgk_adapter *a, const struct vidmm_instance *inst,
+                             UINT order[DXGK_MAX_SEGMENTS])
 {
-    UINT allowed = vidmm_allowed_segments(a, info), tried = 0, n = 0;
+    const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
+    UINT allowed = vidmm_allowed_segments(a, info) & (inst->place_mask ? inst->place_mask : ~0u), tried = 0, n = 0;
     const D3DDDI_SEGMENTPREFERENCE *p = &info->PreferredSegment;
     UINT pref[5] = { p->SegmentId0, p->SegmentId1, p->SegmentId2, p->SegmentId3, p->SegmentId4 };
     for (UINT k = 0; k < 5 && pref[k]; k++) {
@@ -79,7 +81,7 @@ NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
 {
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
     UINT order[DXGK_MAX_SEGMENTS];
-    UINT n = preference_order(a, info, order);
+    UINT n = preference_order(a, inst, order);
     /* GpuMmu (issue 6): the PTEs of a mapped allocation follow every placement. */
     for (UINT k = 0; k < n; k++) {
         if (try_segment_locked(a, inst, order[k])) {

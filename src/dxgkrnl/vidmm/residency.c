@@ -127,7 +127,8 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
                                     struct vidmm_paging_batch *batch, bool fill)
 {
     if (inst->segment_id) {
-        if (vidmm_allowed_segments(a, &inst->alloc->info) & (1u << (inst->segment_id - 1)))
+        UINT allowed = vidmm_allowed_segments(a, &inst->alloc->info) & (inst->place_mask ? inst->place_mask : ~0u);
+        if (allowed & (1u << (inst->segment_id - 1)))
             return STATUS_SUCCESS;
         return bring_back_locked(a, inst, batch);
     }
