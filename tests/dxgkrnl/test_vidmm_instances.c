@@ -60,15 +60,29 @@ static NTSTATUS render_entry(struct mock_env *e, D3DKMT_HANDLE h, UINT32 value, 
     return D3DKMTRender(&r);
 }
 
-/* A Discard lock of h; returns the handle the lock hands back (the instance it locked). */
-static D3DKMT_HANDLE discard_lock(struct mock_env *e, D3DKMT_HANDLE h, void **p)
+/* A lock with the given flags that must succeed; returns the handle it hands back. */
+static D3DKMT_HANDLE lock_as(struct mock_env *e, D3DKMT_HANDLE h, UINT flags, void **p)
 {
     D3DKMT_LOCK l = { .hDevice = e->device, .hAllocation = h };
-    l.Flags.WriteOnly = 1;
-    l.Flags.Discard = 1;
+    l.Flags.Value = flags;
     assert_int_equal(D3DKMTLock(&l), STATUS_SUCCESS);
     *p = l.pData;
     return l.hAllocation;
+}
+
+/* A Discard lock of h; returns the handle the lock hands back (the instance it locked). */
+static D3DKMT_HANDLE discard_lock(struct mock_env *e, D3DKMT_HANDLE h, void **p)
+{
+    return lock_as(e, h, LOCK_WRITEONLY | LOCK_DISCARD, p);
+}
+
+/* A 4 KiB CPU-visible allocation, placed by a first lock (*p: its memory) with nothing queued. */
+static D3DKMT_HANDLE placed_alloc(struct mock_env *e, void **p)
+{
+    D3DKMT_HANDLE a = mock_alloc(e, 4096, true, 0, 0, SEG2, NULL);
+    assert_int_equal(mock_lock(e, a, LOCK_WRITEONLY, p), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(e, a), STATUS_SUCCESS);
+    return a;
 }
 
 static UINT32 read32(const void *p)
@@ -82,10 +96,8 @@ static UINT32 read32(const void *p)
  * instance 1 (`*h1`) each have a GPU write queued; instance 2 (`*h2`) is current, unused. */
 static D3DKMT_HANDLE three_instances(struct mock_env *e, D3DKMT_HANDLE *h1, D3DKMT_HANDLE *h2, void **p1, void **p2)
 {
-    D3DKMT_HANDLE a = mock_alloc(e, 4096, true, 0, 0, SEG2, NULL);
     void *p0;
-    assert_int_equal(mock_lock(e, a, LOCK_WRITEONLY, &p0), STATUS_SUCCESS); /* placed */
-    assert_int_equal(mock_unlock(e, a), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed_alloc(e, &p0);
     atomic_store(&mock.paused, true);
     assert_int_equal(render_entry(e, a, 0x10, false), STATUS_SUCCESS);
     *h1 = discard_lock(e, a, p1);
@@ -294,16 +306,6 @@ static void test_an_instance_locked_out_of_order_is_never_evicted(void **state)
     mock_close(&e);
 }
 
-/* A lock with the given flags that must succeed; returns the handle it hands back. */
-static D3DKMT_HANDLE lock_as(struct mock_env *e, D3DKMT_HANDLE h, UINT flags, void **p)
-{
-    D3DKMT_LOCK l = { .hDevice = e->device, .hAllocation = h };
-    l.Flags.Value = flags;
-    assert_int_equal(D3DKMTLock(&l), STATUS_SUCCESS);
-    *p = l.pData;
-    return l.hAllocation;
-}
-
 static UINT64 renames(void)
 {
     struct wddm_counters c;
@@ -319,12 +321,10 @@ static void test_discard_without_no_existing_reference_never_reuses_the_current_
     ooo_cap = 0;
     struct mock_env e;
     assert_int_equal(mock_open(&e), STATUS_SUCCESS);
-    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
     void *p0, *p1, *p2;
-    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &p0), STATUS_SUCCESS); /* placed; nothing queued */
-    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed_alloc(&e, &p0);
     UINT64 r0 = renames();
-    D3DKMT_HANDLE h1 = lock_as(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &p1);
+    D3DKMT_HANDLE h1 = discard_lock(&e, a, &p1);
     assert_int_not_equal(h1, a);
     assert_ptr_not_equal(p1, p0);
     assert_int_equal(renames(), r0 + 1);
@@ -344,14 +344,12 @@ static void test_an_instance_is_recycled_only_once_retired_for_references(void *
     ooo_cap = 0;
     struct mock_env e;
     assert_int_equal(mock_open(&e), STATUS_SUCCESS);
-    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
     void *p0, *p1, *p2, *p3;
-    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &p0), STATUS_SUCCESS);
-    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
-    D3DKMT_HANDLE h1 = lock_as(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &p1);
+    D3DKMT_HANDLE a = placed_alloc(&e, &p0);
+    D3DKMT_HANDLE h1 = discard_lock(&e, a, &p1);
     assert_int_equal(mock_unlock(&e, h1), STATUS_SUCCESS);
     /* Instance 0 is idle but no buffer named a newer instance: not recycled. */
-    D3DKMT_HANDLE h2 = lock_as(&e, h1, LOCK_WRITEONLY | LOCK_DISCARD, &p2);
+    D3DKMT_HANDLE h2 = discard_lock(&e, h1, &p2);
     assert_ptr_not_equal(p2, p0);
     assert_ptr_not_equal(p2, p1);
     assert_int_equal(mock_unlock(&e, h2), STATUS_SUCCESS);
@@ -359,7 +357,7 @@ static void test_an_instance_is_recycled_only_once_retired_for_references(void *
     assert_int_equal(render_entry(&e, h2, 0x22, false), STATUS_SUCCESS);
     assert_int_equal(mock_lock(&e, h2, LOCK_READONLY, &p3), STATUS_SUCCESS); /* waits for it */
     assert_int_equal(mock_unlock(&e, h2), STATUS_SUCCESS);
-    D3DKMT_HANDLE h3 = lock_as(&e, h2, LOCK_WRITEONLY | LOCK_DISCARD, &p3);
+    D3DKMT_HANDLE h3 = discard_lock(&e, h2, &p3);
     assert_ptr_equal(p3, p0);
     assert_int_equal(mock_unlock(&e, h3), STATUS_SUCCESS);
     mock_close(&e);
@@ -373,14 +371,12 @@ static void test_an_instance_not_retired_keeps_its_content_when_evicted(void **s
     ooo_cap = 1;
     struct mock_env e;
     assert_int_equal(mock_open(&e), STATUS_SUCCESS);
-    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, SEG2, NULL);
     void *p0, *p1, *p2, *q;
-    assert_int_equal(mock_lock(&e, a, LOCK_WRITEONLY, &p0), STATUS_SUCCESS);
-    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
-    D3DKMT_HANDLE h1 = lock_as(&e, a, LOCK_WRITEONLY | LOCK_DISCARD, &p1);
+    D3DKMT_HANDLE a = placed_alloc(&e, &p0);
+    D3DKMT_HANDLE h1 = discard_lock(&e, a, &p1);
     memset(p1, 0xAB, 4096);
     assert_int_equal(mock_unlock(&e, h1), STATUS_SUCCESS);
-    D3DKMT_HANDLE h2 = lock_as(&e, h1, LOCK_WRITEONLY | LOCK_DISCARD, &p2);
+    D3DKMT_HANDLE h2 = discard_lock(&e, h1, &p2);
     assert_int_equal(mock_unlock(&e, h2), STATUS_SUCCESS);
     /* The CPU-visible segment but one page: every instance of `a` but one must leave it. */
     D3DKMT_HANDLE big = mock_alloc(&e, MOCK_SEG2_SIZE - 4096, true, 0, 0, SEG2, NULL);
