@@ -99,15 +99,23 @@ static D3DKMT_DEVICEEXECUTION_STATE wait_lost(D3DKMT_HANDLE device)
     return renv_exec_state(device);
 }
 
+/* A GPU_ONLY allocation of BYTES on the test device, made resident and mapped writable at *va. */
+static D3DKMT_HANDLE resident_mapped(D3DGPU_VIRTUAL_ADDRESS *va)
+{
+    D3DKMT_HANDLE h = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, BYTES);
+    assert_true(NT_SUCCESS(renv_make_resident(e.device, &h, 1)));
+    *va = renv_map(e.device, h, BYTES / 4096, true);
+    return h;
+}
+
 static void va_copy_through_a_command_buffer_in_gpu_virtual_memory(void **state)
 {
     (void)state;
     struct vdev v;
     vdev_open(&v, e.device, e.context, 11);
     /* Through a GPU_ONLY allocation: src -> mid -> rb, two commands of one buffer. */
-    D3DKMT_HANDLE mid = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, BYTES);
-    assert_true(NT_SUCCESS(renv_make_resident(e.device, &mid, 1)));
-    D3DGPU_VIRTUAL_ADDRESS mid_va = renv_map(e.device, mid, BYTES / 4096, true);
+    D3DGPU_VIRTUAL_ADDRESS mid_va;
+    (void)resident_mapped(&mid_va);
     D3DGPU_VIRTUAL_ADDRESS dst[2] = { mid_va, v.rb_va }, src[2] = { v.src_va, mid_va };
     assert_int_equal(vdev_copies(&v, dst, src, 2), STATUS_SUCCESS);
     renv_finish(e.device, e.context);
@@ -149,9 +157,8 @@ static void eviction_and_restore_move_the_allocation_and_the_va_keeps_working(vo
     (void)state;
     struct vdev v;
     vdev_open(&v, e.device, e.context, 22);
-    D3DKMT_HANDLE mid = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, BYTES);
-    assert_true(NT_SUCCESS(renv_make_resident(e.device, &mid, 1)));
-    D3DGPU_VIRTUAL_ADDRESS mid_va = renv_map(e.device, mid, BYTES / 4096, true);
+    D3DGPU_VIRTUAL_ADDRESS mid_va;
+    D3DKMT_HANDLE mid = resident_mapped(&mid_va);
     D3DGPU_VIRTUAL_ADDRESS d1 = mid_va, s1 = v.src_va;
     assert_int_equal(vdev_copies(&v, &d1, &s1, 1), STATUS_SUCCESS);
     renv_finish(e.device, e.context);
@@ -249,9 +256,8 @@ static void evict_lets_the_allocation_leave_only_after_the_work_submitted_before
     (void)state;
     struct vdev v;
     vdev_open(&v, e.device, e.context, 66);
-    D3DKMT_HANDLE mid = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, BYTES);
-    assert_true(NT_SUCCESS(renv_make_resident(e.device, &mid, 1)));
-    D3DGPU_VIRTUAL_ADDRESS mid_va = renv_map(e.device, mid, BYTES / 4096, true);
+    D3DGPU_VIRTUAL_ADDRESS mid_va;
+    D3DKMT_HANDLE mid = resident_mapped(&mid_va);
     D3DGPU_VIRTUAL_ADDRESS d1 = mid_va, s1 = v.src_va;
     assert_int_equal(vdev_copies(&v, &d1, &s1, 1), STATUS_SUCCESS);
     renv_finish(e.device, e.context); /* mid holds pattern(66) */
@@ -275,9 +281,8 @@ static void destruction_waits_for_the_work_submitted_before(void **state)
     (void)state;
     struct vdev v;
     vdev_open(&v, e.device, e.context, 99);
-    D3DKMT_HANDLE mid = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, BYTES);
-    assert_true(NT_SUCCESS(renv_make_resident(e.device, &mid, 1)));
-    D3DGPU_VIRTUAL_ADDRESS mid_va = renv_map(e.device, mid, BYTES / 4096, true);
+    D3DGPU_VIRTUAL_ADDRESS mid_va;
+    D3DKMT_HANDLE mid = resident_mapped(&mid_va);
     D3DGPU_VIRTUAL_ADDRESS d1 = mid_va, s1 = v.src_va;
     assert_int_equal(vdev_copies(&v, &d1, &s1, 1), STATUS_SUCCESS);
     renv_finish(e.device, e.context);
@@ -315,9 +320,8 @@ static void destruction_waits_for_packets_held_behind_a_gpu_wait(void **state)
     (void)state;
     struct vdev v;
     vdev_open(&v, e.device, e.context, 77);
-    D3DKMT_HANDLE mid = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, BYTES);
-    assert_true(NT_SUCCESS(renv_make_resident(e.device, &mid, 1)));
-    D3DGPU_VIRTUAL_ADDRESS mid_va = renv_map(e.device, mid, BYTES / 4096, true);
+    D3DGPU_VIRTUAL_ADDRESS mid_va;
+    D3DKMT_HANDLE mid = resident_mapped(&mid_va);
     D3DGPU_VIRTUAL_ADDRESS d1 = mid_va, s1 = v.src_va;
     assert_int_equal(vdev_copies(&v, &d1, &s1, 1), STATUS_SUCCESS);
     renv_finish(e.device, e.context);
