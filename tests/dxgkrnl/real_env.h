@@ -34,21 +34,56 @@ struct renv {
     D3DKMT_CREATECONTEXT cc;
 };
 
-static inline void renv_open(struct renv *e)
+/* A device, and a 3-D context of it, on `adapter` (the renv then owns that adapter handle). */
+static inline void renv_open_on(struct renv *e, D3DKMT_HANDLE adapter)
 {
     memset(e, 0, sizeof *e);
-    wddm_set_kmd_entry(NULL); /* the built-in reference KMD */
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    assert_int_equal(en.NumAdapters, 1);
-    e->adapter = info[0].hAdapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = e->adapter };
+    e->adapter = adapter;
+    D3DKMT_CREATEDEVICE cd = { .hAdapter = adapter };
     assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
     e->device = cd.hDevice;
     e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
     assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
     e->context = e->cc.hContext;
+}
+
+/* The process's one adapter, started with whichever KMD wddm_set_kmd_entry named. */
+static inline void renv_open_kmd(struct renv *e)
+{
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    assert_int_equal(en.NumAdapters, 1);
+    renv_open_on(e, info[0].hAdapter);
+}
+
+/* ... with the built-in reference KMD. */
+static inline void renv_open(struct renv *e)
+{
+    wddm_set_kmd_entry(NULL);
+    renv_open_kmd(e);
+}
+
+/* WDDM_ADAPTER_COUNT=2: `a` on adapter 0, `b` on adapter 1 (one enumeration). */
+static inline void renv_open_pair(struct renv *a, struct renv *b)
+{
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    assert_int_equal(en.NumAdapters, 2);
+    renv_open_on(a, info[0].hAdapter);
+    renv_open_on(b, info[1].hAdapter);
+}
+
+/* The last refusal lines name `needle`. */
+static inline void renv_expect_refusal(const char *needle)
+{
+    char why[1100];
+    wddm_last_refusals(why, sizeof why);
+    if (!needle)
+        fail_msg("a refusal was expected to name something");
+    else if (!strstr(why, needle))
+        fail_msg("the refusal does not name \"%s\":\n%s", needle, why);
 }
 
 static inline void renv_close(struct renv *e)
@@ -190,21 +225,45 @@ static inline D3DKMT_DEVICEEXECUTION_STATE renv_exec_state(D3DKMT_HANDLE device)
 #include <stdio.h>
 #include <unistd.h>
 
-/* Writes the three caps lines of the GpuMmu model (plus `extra`) to a file named by
- * WDDM_KMD_CAPS; the next adapter start runs the GpuMmu model. */
-static inline void renv_gpummu_caps(const char *extra)
+/* This process's caps file. */
+static inline const char *renv_caps_path(void)
 {
     static char path[64];
-    snprintf(path, sizeof path, "/tmp/wddm-gpummu-%d.caps", (int)getpid());
-    FILE *f = fopen(path, "w");
+    if (!path[0])
+        snprintf(path, sizeof path, "/tmp/wddm-test-%d.caps", (int)getpid());
+    return path;
+}
+
+/* The next adapter start reads `lines` as its caps file (WDDM_KMD_CAPS); NULL: the KMD's own. */
+static inline void renv_caps(const char *lines)
+{
+    if (!lines) {
+        unsetenv("WDDM_KMD_CAPS");
+        return;
+    }
+    FILE *f = fopen(renv_caps_path(), "w");
     assert_non_null(f);
-    fputs("DXGK_DRIVERCAPS.WDDMVersion = 0x2000\n"
-          "DXGK_VIDMMCAPS.VirtualAddressingSupported = 1\n"
-          "DXGK_VIDMMCAPS.GpuMmuSupported = 1\n", f);
-    if (extra)
-        fputs(extra, f);
+    fputs(lines, f);
     fclose(f);
-    setenv("WDDM_KMD_CAPS", path, 1);
+    setenv("WDDM_KMD_CAPS", renv_caps_path(), 1);
+}
+
+/* Back to the KMD's own caps, and the file removed. */
+static inline void renv_caps_remove(void)
+{
+    unsetenv("WDDM_KMD_CAPS");
+    unlink(renv_caps_path());
+}
+
+/* The three caps lines of the GpuMmu model (plus `extra`) for the next adapter start. */
+static inline void renv_gpummu_caps(const char *extra)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "DXGK_DRIVERCAPS.WDDMVersion = 0x2000\n"
+             "DXGK_VIDMMCAPS.VirtualAddressingSupported = 1\n"
+             "DXGK_VIDMMCAPS.GpuMmuSupported = 1\n%s", extra ? extra : "");
+    renv_caps(text);
 }
 
 /* Maps pages of an allocation at a VA VidMm picks (Protection.Write as asked). */

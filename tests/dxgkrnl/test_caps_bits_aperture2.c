@@ -79,7 +79,6 @@ static NTSTATUS wrap_entry(PDRIVER_OBJECT drv, PVOID reg)
     return DxgkInitialize(drv, reg, &d);
 }
 
-static char caps_path[64];
 
 /* The test's environment, closed by the teardown even when an assertion jumped out of the
  * test (so that the next test starts its own adapter). */
@@ -87,36 +86,15 @@ static struct renv env;
 static bool env_is_open;
 
 
-static void write_caps(const char *text)
-{
-    snprintf(caps_path, sizeof caps_path, "/tmp/wddm-bits-ap2-%d.caps", (int)getpid());
-    FILE *f = fopen(caps_path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    setenv("WDDM_KMD_CAPS", caps_path, 1);
-}
-
 static void env_open(struct renv *e)
 {
-    memset(e, 0, sizeof *e);
     atomic_store(&ops5, 0);
     atomic_store(&ops17, 0);
     atomic_store(&ops17_refused, 0);
     atomic_store(&ops17_accepted, 0);
     atomic_store(&adl_bad, 0);
     wddm_set_kmd_entry(wrap_entry);
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    assert_int_equal(en.NumAdapters, 1);
-    e->adapter = info[0].hAdapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = e->adapter };
-    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
-    e->device = cd.hDevice;
-    e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
-    e->context = e->cc.hContext;
+    renv_open_kmd(e);
     env_is_open = true;
 }
 
@@ -133,9 +111,7 @@ static int teardown(void **state)
     }
     wddm_set_kmd_entry(NULL);
     eviction_set = 0;
-    unsetenv("WDDM_KMD_CAPS");
-    if (caps_path[0])
-        unlink(caps_path);
+    renv_caps_remove();
     return 0;
 }
 
@@ -160,7 +136,7 @@ static void round_trip_through_the_aperture(struct renv *e)
 static void map_aperture2_supported_maps_only_with_operation_17(void **state)
 {
     (void)state;
-    write_caps("DXGK_VIDMMCAPS.MapAperture2Supported = 1\n");
+    renv_caps("DXGK_VIDMMCAPS.MapAperture2Supported = 1\n");
     env_open(&env);
     round_trip_through_the_aperture(&env);
     assert_true(atomic_load(&ops17) >= 2); /* the UPLOAD and the READBACK buffer at least */
@@ -173,7 +149,7 @@ static void map_aperture2_supported_maps_only_with_operation_17(void **state)
 static void without_map_aperture2_supported_only_operation_5_and_17_is_refused(void **state)
 {
     (void)state;
-    write_caps("DXGK_VIDMMCAPS.MapAperture2Supported = 0\n");
+    renv_caps("DXGK_VIDMMCAPS.MapAperture2Supported = 0\n");
     env_open(&env);
     round_trip_through_the_aperture(&env);
     assert_true(atomic_load(&ops5) >= 2);
@@ -214,7 +190,7 @@ static void map_aperture2_supported_in_the_gpummu_model(void **state)
 static void map_aperture2_supported_eviction_into_the_aperture(void **state)
 {
     (void)state;
-    write_caps("DXGK_VIDMMCAPS.MapAperture2Supported = 1\n");
+    renv_caps("DXGK_VIDMMCAPS.MapAperture2Supported = 1\n");
     env_open(&env);
     enum { BIG = 256 * 1024, N = 8 }; /* N x 256 KiB fill local + visible (1 MiB each) */
     D3DKMT_HANDLE up = renv_alloc(&env, SWGPU_ALLOC_UPLOAD, BIG);

@@ -87,33 +87,16 @@ static NTSTATUS wrap_entry(PDRIVER_OBJECT drv, PVOID reg)
     return DxgkInitialize(drv, reg, &d);
 }
 
-static char caps_path[64];
 static struct renv env;
 static bool env_is_open;
 
 static void open_with_caps(const char *caps)
 {
-    snprintf(caps_path, sizeof caps_path, "/tmp/wddm-bits-primary-%d.caps", (int)getpid());
-    FILE *f = fopen(caps_path, "w");
-    assert_non_null(f);
-    fputs(caps, f);
-    fclose(f);
-    setenv("WDDM_KMD_CAPS", caps_path, 1);
+    renv_caps(caps);
     widen_primary = false;
     atomic_store(&map_count, 0);
-    memset(&env, 0, sizeof env);
     wddm_set_kmd_entry(wrap_entry);
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    assert_int_equal(en.NumAdapters, 1);
-    env.adapter = info[0].hAdapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = env.adapter };
-    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
-    env.device = cd.hDevice;
-    env.cc = (D3DKMT_CREATECONTEXT){ .hDevice = env.device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&env.cc), STATUS_SUCCESS);
-    env.context = env.cc.hContext;
+    renv_open_kmd(&env);
     env_is_open = true;
 }
 
@@ -132,9 +115,7 @@ static int teardown(void **state)
     }
     wddm_set_kmd_entry(NULL);
     widen_primary = false;
-    unsetenv("WDDM_KMD_CAPS");
-    if (caps_path[0])
-        unlink(caps_path);
+    renv_caps_remove();
     return 0;
 }
 

@@ -12,47 +12,6 @@
 
 #define APERTURE_BIT (1u << (SWKMD_SEGMENT_APERTURE - 1))
 
-static char caps_path[64];
-
-/* A caps file on top of the reference KMD's defaults (tier 1), for the next adapter start. */
-static void use_caps(const char *lines)
-{
-    if (!lines) {
-        unsetenv("WDDM_KMD_CAPS");
-        return;
-    }
-    snprintf(caps_path, sizeof caps_path, "/tmp/wddm-xad-%d.caps", (int)getpid());
-    FILE *f = fopen(caps_path, "w");
-    assert_non_null(f);
-    fputs(lines, f);
-    fclose(f);
-    setenv("WDDM_KMD_CAPS", caps_path, 1);
-}
-
-static void open_side(struct renv *e, D3DKMT_HANDLE adapter)
-{
-    e->adapter = adapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = adapter };
-    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
-    e->device = cd.hDevice;
-    e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
-    e->context = e->cc.hContext;
-}
-
-/* Adapter 0 is "A" (renders), adapter 1 is "B" (reads): one device and context each. */
-static void open_pair(struct renv *a, struct renv *b)
-{
-    memset(a, 0, sizeof *a);
-    memset(b, 0, sizeof *b);
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    assert_int_equal(en.NumAdapters, 2);
-    open_side(a, info[0].hAdapter);
-    open_side(b, info[1].hAdapter);
-}
-
 static void close_pair(struct renv *a, struct renv *b)
 {
     renv_close(a);
@@ -144,16 +103,6 @@ static void settle_and_check_cpu(struct renv *e, D3DKMT_HANDLE a, UINT32 size, u
     renv_unlock(e, a);
 }
 
-static void expect_refusal(const char *needle)
-{
-    char why[1100];
-    wddm_last_refusals(why, sizeof why);
-    if (!needle)
-        fail_msg("a refusal was expected to name something");
-    else if (!strstr(why, needle))
-        fail_msg("the refusal does not name \"%s\":\n%s", needle, why);
-}
-
 static struct dxgk_allocation *kernel_alloc(D3DKMT_HANDLE h)
 {
     struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
@@ -204,7 +153,7 @@ static void adapter_count_out_of_range_is_refused_with_a_line(void **state)
         D3DKMT_ADAPTERINFO info[4];
         D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
         assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_INVALID_PARAMETER);
-        expect_refusal("WDDM_ADAPTER_COUNT");
+        renv_expect_refusal("WDDM_ADAPTER_COUNT");
     }
     setenv("WDDM_ADAPTER_COUNT", "2", 1);
 }
@@ -216,7 +165,7 @@ static void copy_on_a_is_read_by_a_gpu_copy_on_b(void **state)
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     struct xa made, opened;
     xa_create(&a, 300, 50, &made);
     assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
@@ -236,7 +185,7 @@ static void copy_on_b_into_the_opened_resource_is_read_by_a(void **state)
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     struct xa made, opened;
     xa_create(&a, 64, 64, &made);
     assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
@@ -257,7 +206,7 @@ static void layout_is_pitch_128_height_4_page_aligned_aperture_only_on_both_adap
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     /* 33 px * 4 B = 132 B -> 256; 5 rows -> 8; 2048 B -> one page. 1000 px * 3 B = 3000 -> 3072,
      * 3 rows -> 4: 12288 B, three pages. 32 px * 4 B = 128 exactly, 4 rows exactly. */
     const struct { UINT32 w, h, bpp, pitch, rows; UINT64 size; } cases[] = {
@@ -302,13 +251,13 @@ static void creation_needs_shared_resource_and_one_allocation(void **state)
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     struct xa x;
     D3DKMT_CREATEALLOCATIONFLAGS f = xa_flags();
     f.CreateShared = 0;
     wddm_clear_refusals();
     assert_int_equal(xa_try_create(&a, 16, 16, 4, 0, SWGPU_XA_USAGE_COPY, f, &x), STATUS_INVALID_PARAMETER);
-    expect_refusal("CreateShared");
+    renv_expect_refusal("CreateShared");
     /* Two allocations in one cross-adapter resource. */
     struct swgpu_alloc_private p[2];
     D3DDDI_ALLOCATIONINFO ai[2];
@@ -321,7 +270,7 @@ static void creation_needs_shared_resource_and_one_allocation(void **state)
     D3DKMT_CREATEALLOCATION ca = { .hDevice = a.device, .NumAllocations = 2, .pAllocationInfo = ai, .Flags = xa_flags() };
     wddm_clear_refusals();
     assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_INVALID_PARAMETER);
-    expect_refusal("exactly one allocation");
+    renv_expect_refusal("exactly one allocation");
     close_pair(&a, &b);
 }
 
@@ -338,26 +287,26 @@ static void expect_create(struct renv *a, UINT32 w, UINT32 h, UINT32 format, UIN
     if (NT_SUCCESS(st))
         xa_destroy(a, &x);
     else
-        expect_refusal(needle);
+        renv_expect_refusal(needle);
 }
 
 static void tier_0_refuses_every_cross_adapter_resource(void **state)
 {
     (void)state;
-    use_caps("DXGK_VIDMMCAPS.CrossAdapterResource = 0\n");
+    renv_caps("DXGK_VIDMMCAPS.CrossAdapterResource = 0\n");
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_COPY, STATUS_NOT_SUPPORTED,
                   "DXGK_VIDMMCAPS.CrossAdapterResource");
     close_pair(&a, &b);
-    use_caps(NULL);
+    renv_caps_remove();
 }
 
 static void tier_1_copies_only(void **state)
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b); /* the reference KMD's default: tier 1 */
+    renv_open_pair(&a, &b); /* the reference KMD's default: tier 1 */
     expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_COPY, STATUS_SUCCESS, NULL);
     expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_COPY | SWGPU_XA_USAGE_TEXTURE,
                   STATUS_NOT_SUPPORTED, "DXGK_VIDMMCAPS.CrossAdapterResourceTexture");
@@ -369,23 +318,23 @@ static void tier_1_copies_only(void **state)
 static void tier_2_textures_but_does_not_scan_out(void **state)
 {
     (void)state;
-    use_caps("DXGK_VIDMMCAPS.CrossAdapterResourceTexture = 1\n");
+    renv_caps("DXGK_VIDMMCAPS.CrossAdapterResourceTexture = 1\n");
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_TEXTURE, STATUS_SUCCESS, NULL);
     expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
                   "DXGK_VIDMMCAPS.CrossAdapterResourceScanout");
     close_pair(&a, &b);
-    use_caps(NULL);
+    renv_caps_remove();
 }
 
 static void tier_3_scans_out_listed_formats_up_to_1920x1080(void **state)
 {
     (void)state;
-    use_caps("DXGK_VIDMMCAPS.CrossAdapterResourceTexture = 1\nDXGK_VIDMMCAPS.CrossAdapterResourceScanout = 1\n");
+    renv_caps("DXGK_VIDMMCAPS.CrossAdapterResourceTexture = 1\nDXGK_VIDMMCAPS.CrossAdapterResourceScanout = 1\n");
     setenv("WDDM_SEGMENT_APERTURE_MB", "32", 1); /* a 1920x1080 surface */
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     const UINT32 listed[] = { DXGI_FORMAT_R16G16B16A16_FLOAT, DXGI_FORMAT_R10G10B10A2_UNORM,
                               DXGI_FORMAT_R8G8B8A8_UNORM, DXGI_FORMAT_R8G8B8A8_UNORM_SRGB,
                               DXGI_FORMAT_B8G8R8A8_UNORM, DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM,
@@ -403,7 +352,7 @@ static void tier_3_scans_out_listed_formats_up_to_1920x1080(void **state)
     expect_create(&a, 64, 64, DXGI_FORMAT_R32_FLOAT, SWGPU_XA_USAGE_COPY, STATUS_SUCCESS, NULL);
     close_pair(&a, &b);
     setenv("WDDM_SEGMENT_APERTURE_MB", "4", 1);
-    use_caps(NULL);
+    renv_caps_remove();
 }
 
 /* ---- the verifier: a KMD that breaks one property ---------------------------------------- */
@@ -454,7 +403,7 @@ static void verifier_refuses_a_kmd_breaking_each_property(void **state)
     (void)state;
     wddm_set_kmd_entry(wrap_entry);
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     const char *names[] = { NULL, "aperture", "CPU visible", "write-combined", "page aligned", "whole pages",
                             "aperture" };
     for (int k = 1; k <= 6; k++) {
@@ -463,8 +412,8 @@ static void verifier_refuses_a_kmd_breaking_each_property(void **state)
         wddm_clear_refusals();
         assert_int_equal(xa_try_create(&a, 16, 16, 4, 0, SWGPU_XA_USAGE_COPY, xa_flags(), &x),
                          STATUS_INVALID_PARAMETER);
-        expect_refusal("cross-adapter allocation 0");
-        expect_refusal(names[k]);
+        renv_expect_refusal("cross-adapter allocation 0");
+        renv_expect_refusal(names[k]);
     }
     /* The same wrapper, unbroken, is accepted (the refusals above are the breakages'). */
     atomic_store(&breakage, 0);
@@ -481,7 +430,7 @@ static void open_refuses_unshared_and_non_cross_adapter_elsewhere(void **state)
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     struct xa made, x;
     xa_create(&a, 16, 16, &made);
     /* The creator's own adapter opens it too (tests/dxgkrnl/test_share.c: the same memory). */
@@ -491,7 +440,7 @@ static void open_refuses_unshared_and_non_cross_adapter_elsewhere(void **state)
     D3DKMT_HANDLE plain = renv_alloc(&a, SWGPU_ALLOC_UPLOAD, 4096);
     wddm_clear_refusals();
     assert_int_equal(xa_try_open(&b, plain, &x), STATUS_INVALID_PARAMETER);
-    expect_refusal("not a global share handle");
+    renv_expect_refusal("not a global share handle");
     assert_int_equal(xa_try_open(&b, made.share ^ 0x100, &x), STATUS_INVALID_PARAMETER);
     /* Shared, but not cross-adapter (seed 002: a backing store shared with the KMD). */
     struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
@@ -505,7 +454,7 @@ static void open_refuses_unshared_and_non_cross_adapter_elsewhere(void **state)
     assert_int_not_equal(ca.hGlobalShare, 0);
     wddm_clear_refusals();
     assert_int_equal(xa_try_open(&b, ca.hGlobalShare, &x), STATUS_NOT_SUPPORTED);
-    expect_refusal("opens only on the adapter that created it");
+    renv_expect_refusal("opens only on the adapter that created it");
     /* A too small private-data buffer. */
     D3DDDI_OPENALLOCATIONINFO oi = { 0 };
     UINT8 small[8];
@@ -529,7 +478,7 @@ static void creator_destroyed_first_the_opener_still_reads(void **state)
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     struct xa made, opened, second;
     xa_create(&a, 128, 40, &made);
     assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
@@ -556,7 +505,7 @@ static void opener_destroyed_first_the_creator_keeps_its_content(void **state)
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     struct xa made, opened;
     xa_create(&a, 64, 8, &made);
     assert_int_equal(xa_try_open(&b, made.share, &opened), STATUS_SUCCESS);
@@ -587,7 +536,7 @@ static void gpummu_copy_on_a_through_va_is_read_through_va_on_b(void **state)
     (void)state;
     renv_gpummu_caps(NULL); /* WDDM 2.0 GpuMmu on both adapters, tier 1 by default */
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     struct xa made, opened;
     xa_create(&a, 512, 4, &made); /* pitch 2048, 4 rows: 8192 bytes */
     assert_int_equal(made.priv.size, VA_BYTES);
@@ -647,7 +596,6 @@ int main(void)
         cmocka_unit_test(gpummu_copy_on_a_through_va_is_read_through_va_on_b),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    if (caps_path[0])
-        unlink(caps_path);
+    renv_caps_remove(); /* also after a failed assertion left a caps file */
     return rc;
 }

@@ -10,18 +10,6 @@
 
 #define SIZE 8192u
 
-static void side_on(struct renv *e, D3DKMT_HANDLE adapter)
-{
-    memset(e, 0, sizeof *e);
-    e->adapter = adapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = adapter };
-    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
-    e->device = cd.hDevice;
-    e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
-    e->context = e->cc.hContext;
-}
-
 /* Devices (each with a context) on the adapters `which[i]` of one enumeration; every side
  * closes its own adapter handle (renv_close), the unused handles are closed here. */
 static void sides_open(struct renv *e, const int *which, int n)
@@ -33,7 +21,7 @@ static void sides_open(struct renv *e, const int *which, int n)
         assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
         /* Both adapters, or the one still running (adapter 0: listed first). */
         assert_true(en.NumAdapters > (UINT)which[i]);
-        side_on(&e[i], info[which[i]].hAdapter);
+        renv_open_on(&e[i], info[which[i]].hAdapter);
         unused[i] = en.NumAdapters == 2 ? info[!which[i]].hAdapter : 0; /* closed once every side holds its own */
     }
     for (int i = 0; i < n; i++) {
@@ -115,14 +103,6 @@ static void destroy_res(struct renv *e, const struct shared *s)
     assert_int_equal(D3DKMTDestroyAllocation(&da), STATUS_SUCCESS);
 }
 
-static void expect_refusal(const char *needle)
-{
-    char why[1100];
-    wddm_last_refusals(why, sizeof why);
-    if (!strstr(why, needle))
-        fail_msg("the refusal does not name \"%s\":\n%s", needle, why);
-}
-
 /* ---- same memory ------------------------------------------------------------------------- */
 
 /* Issue 6: the opener's handle names the creator's allocation (one VidMm object, the same
@@ -183,7 +163,7 @@ static void same_adapter_open_locks_the_same_instance(void **state)
     D3DKMT_UNLOCK u = { .hDevice = a2.device, .NumAllocations = 1, .phAllocations = &opened.alloc };
     wddm_clear_refusals();
     assert_int_equal(D3DKMTUnlock(&u), STATUS_INVALID_PARAMETER);
-    expect_refusal("not locked");
+    renv_expect_refusal("not locked");
     renv_close(&a2); /* the device destruction takes the opened resource along */
     destroy_res(&a1, &made);
     renv_close(&a1);
@@ -226,7 +206,7 @@ static void creator_gone_first_the_opener_keeps_the_memory(void **state)
     /* The last handle went: the global share handle names nothing. */
     wddm_clear_refusals();
     assert_int_equal(try_open(&a3, made.share, &third), STATUS_INVALID_PARAMETER);
-    expect_refusal("not a global share handle");
+    renv_expect_refusal("not a global share handle");
     renv_close(&a3);
     renv_close(&a2);
 }
@@ -262,15 +242,15 @@ static void opens_refused_with_a_line(void **state)
     struct shared made = create_shared(&a1, SWGPU_ALLOC_GPU_ONLY), x;
     wddm_clear_refusals();
     assert_int_equal(try_open(&b, made.share, &x), STATUS_NOT_SUPPORTED);
-    expect_refusal("opens only on the adapter that created it");
+    renv_expect_refusal("opens only on the adapter that created it");
     wddm_clear_refusals();
     assert_int_equal(try_open(&a1, made.alloc, &x), STATUS_INVALID_PARAMETER);
-    expect_refusal("not a global share handle");
+    renv_expect_refusal("not a global share handle");
     struct shared two;
     assert_int_equal(try_create_shared(&a1, SWGPU_ALLOC_GPU_ONLY, 2, &two), STATUS_SUCCESS);
     wddm_clear_refusals();
     assert_int_equal(try_open(&a1, two.share, &x), STATUS_NOT_SUPPORTED);
-    expect_refusal("2 allocations");
+    renv_expect_refusal("2 allocations");
     renv_close(&b);
     renv_close(&a1);
 }

@@ -13,53 +13,6 @@
 #include "dxgkrnl/dxgkrnl.h"
 #include "kmd/kmd.h"
 
-static char caps_path[64];
-
-static void use_caps(const char *lines)
-{
-    if (!lines) {
-        unsetenv("WDDM_KMD_CAPS");
-        return;
-    }
-    snprintf(caps_path, sizeof caps_path, "/tmp/wddm-shs-%d.caps", (int)getpid());
-    FILE *f = fopen(caps_path, "w");
-    assert_non_null(f);
-    fputs(lines, f);
-    fclose(f);
-    setenv("WDDM_KMD_CAPS", caps_path, 1);
-}
-
-static void side_on(struct renv *e, D3DKMT_HANDLE adapter)
-{
-    memset(e, 0, sizeof *e);
-    e->adapter = adapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = adapter };
-    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
-    e->device = cd.hDevice;
-    e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
-    e->context = e->cc.hContext;
-}
-
-/* Adapter 0 is "A" (the kernel's surface, rendered to), adapter 1 is "B" (opens and reads). */
-static void open_pair(struct renv *a, struct renv *b)
-{
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    assert_int_equal(en.NumAdapters, 2);
-    side_on(a, info[0].hAdapter);
-    side_on(b, info[1].hAdapter);
-}
-
-static void expect_refusal(const char *needle)
-{
-    char why[1100];
-    wddm_last_refusals(why, sizeof why);
-    if (!strstr(why, needle))
-        fail_msg("the refusal does not name \"%s\":\n%s", needle, why);
-}
-
 struct opened {
     D3DKMT_HANDLE alloc, res;
     struct swgpu_alloc_private priv;
@@ -90,7 +43,7 @@ static void kernel_created_surface_is_opened_and_read_on_the_other_adapter(void 
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     D3DKMT_HANDLE share = 0, res = 0, alloc = 0;
     UINT pitch = 0;
     assert_int_equal(dxgk_create_standard_cross_adapter(a.device, 100, 30, D3DDDIFMT_A8R8G8B8, NULL, 0, &share, &res, &alloc,
@@ -125,16 +78,16 @@ static void refusals_name_the_rule(void **state)
 {
     (void)state;
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     D3DKMT_HANDLE share = 0;
     wddm_clear_refusals();
     assert_int_equal(dxgk_create_standard_cross_adapter(a.device, 16, 16, D3DDDIFMT_A8, NULL, 0, &share, NULL, NULL, NULL),
                      STATUS_INVALID_PARAMETER);
-    expect_refusal("DxgkDdiGetStandardAllocationDriverData");
+    renv_expect_refusal("DxgkDdiGetStandardAllocationDriverData");
     wddm_clear_refusals();
     assert_int_equal(dxgk_create_standard_cross_adapter(0x1234, 16, 16, D3DDDIFMT_A8R8G8B8, NULL, 0, &share, NULL, NULL, NULL),
                      STATUS_INVALID_PARAMETER);
-    expect_refusal("invalid device handle");
+    renv_expect_refusal("invalid device handle");
     assert_int_equal(dxgk_create_standard_cross_adapter(a.device, 0, 16, D3DDDIFMT_A8R8G8B8, NULL, 0, &share, NULL, NULL, NULL),
                      STATUS_INVALID_PARAMETER);
     assert_int_equal(dxgk_create_standard_cross_adapter(a.device, 16, 16, D3DDDIFMT_A8R8G8B8, NULL, 0, NULL, NULL, NULL, NULL),
@@ -167,17 +120,17 @@ static void refusals_name_the_rule(void **state)
 static void tier_0_kmd_refuses_the_kernel_surface(void **state)
 {
     (void)state;
-    use_caps("DXGK_VIDMMCAPS.CrossAdapterResource = 0\n");
+    renv_caps("DXGK_VIDMMCAPS.CrossAdapterResource = 0\n");
     struct renv a, b;
-    open_pair(&a, &b);
+    renv_open_pair(&a, &b);
     D3DKMT_HANDLE share = 0;
     wddm_clear_refusals();
     assert_int_equal(dxgk_create_standard_cross_adapter(a.device, 16, 16, D3DDDIFMT_X8R8G8B8, NULL, 0, &share, NULL, NULL, NULL),
                      STATUS_NOT_SUPPORTED);
-    expect_refusal("DxgkDdiGetStandardAllocationDriverData");
+    renv_expect_refusal("DxgkDdiGetStandardAllocationDriverData");
     renv_close(&a);
     renv_close(&b);
-    use_caps(NULL);
+    renv_caps_remove();
 }
 
 int main(void)
@@ -193,7 +146,6 @@ int main(void)
         cmocka_unit_test(tier_0_kmd_refuses_the_kernel_surface),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    if (caps_path[0])
-        unlink(caps_path);
+    renv_caps_remove(); /* also after a failed assertion left a caps file */
     return rc;
 }

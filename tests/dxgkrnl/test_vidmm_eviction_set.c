@@ -45,20 +45,9 @@ static NTSTATUS wrap_entry(PDRIVER_OBJECT drv, PVOID reg)
 /* renv_open with the wrapping KMD. */
 static void env_open(struct renv *e)
 {
-    memset(e, 0, sizeof *e);
     eviction_set = 0;
     wddm_set_kmd_entry(wrap_entry);
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    assert_int_equal(en.NumAdapters, 1);
-    e->adapter = info[0].hAdapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = e->adapter };
-    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
-    e->device = cd.hDevice;
-    e->cc = (D3DKMT_CREATECONTEXT){ .hDevice = e->device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&e->cc), STATUS_SUCCESS);
-    e->context = e->cc.hContext;
+    renv_open_kmd(e);
 }
 
 static void env_close(struct renv *e)

@@ -77,18 +77,8 @@ static void *watcher(void *unused)
 static struct renv env;
 static int setup(void **state)
 {
-    memset(&env, 0, sizeof env);
     wddm_set_kmd_entry(wrap_entry);
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    env.adapter = info[0].hAdapter;
-    D3DKMT_CREATEDEVICE cd = { .hAdapter = env.adapter };
-    assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
-    env.device = cd.hDevice;
-    env.cc = (D3DKMT_CREATECONTEXT){ .hDevice = env.device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&env.cc), STATUS_SUCCESS);
-    env.context = env.cc.hContext;
+    renv_open_kmd(&env);
     *state = &env;
     return 0;
 }
