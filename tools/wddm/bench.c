@@ -24,18 +24,6 @@
 
 static volatile uint64_t sink;
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(uint64_t *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_u64);
-    return (double)v[n / 2];
-}
-
 /* Median ns of one memcpy of `bytes`, `iters` per repetition. */
 static double bench_memcpy(size_t bytes, int iters)
 {
@@ -56,7 +44,7 @@ static double bench_memcpy(size_t bytes, int iters)
     sink += b[bytes - 1];
     free(a);
     free(b);
-    return median(t, REPS);
+    return (double)wddm_tool_median(t, REPS);
 }
 
 /* W2's physical floor on this machine: the same bytes copied once and then read once through
@@ -86,7 +74,7 @@ static double bench_copy_read(UINT w, UINT h, int iters)
     }
     free(a);
     free(b);
-    return median(t, REPS);
+    return (double)wddm_tool_median(t, REPS);
 }
 
 /* Waits until the GPU has executed everything queued so far: a 16-byte copy into a small
@@ -150,7 +138,7 @@ static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int
         fprintf(stderr, "W1: Map(WRITE_DISCARD) failed\n");
         return 1;
     }
-    double w1 = median(t, REPS), mc = bench_memcpy(bytes, iters);
+    double w1 = (double)wddm_tool_median(t, REPS), mc = bench_memcpy(bytes, iters);
     printf("W1 dynamic upload %7u KiB: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d)\n",
            bytes / 1024u, w1, mc, w1 / mc, iters, REPS);
     return 0;
@@ -204,7 +192,8 @@ static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
             t[r] = dt / (uint64_t)iters;
     }
     SAFE_RELEASE(def); SAFE_RELEASE(stg);
-    double w2 = median(t, REPS), mc = bench_memcpy((size_t)w * h * 4u, iters), cr = bench_copy_read(w, h, iters);
+    double w2 = (double)wddm_tool_median(t, REPS), mc = bench_memcpy((size_t)w * h * 4u, iters);
+    double cr = bench_copy_read(w, h, iters);
     printf("W2 1920x1080 RGBA8 readback:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d)\n",
            w2, mc, w2 / mc, iters, REPS);
     printf("   same bytes copied + read by one thread, no API: %9.0f ns   W2 / that %5.2fx\n", cr, w2 / cr);
@@ -237,7 +226,7 @@ static int bench_w3(ID3D11Device *dev, int iters)
             m[r] = (t2 - t1) / (uint64_t)iters;
         }
     }
-    double w3 = median(t, REPS), mm = median(m, REPS);
+    double w3 = (double)wddm_tool_median(t, REPS), mm = (double)wddm_tool_median(m, REPS);
     printf("W3 CreateBuffer(4 KiB)+Release: %8.0f ns/pair   malloc+free %5.0f ns   ratio %5.1fx  (%d pairs x %d)\n",
            w3, mm, w3 / mm, iters, REPS);
     return 0;
@@ -263,8 +252,8 @@ static void print_machine(void)
     printf("machine: %s, %ld CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
-/* `wddm bench [quick] [W1|W2|W3|V|D|S ...]`: with names, only those groups run (for profiling
- * one of them); without, all of them. */
+/* `wddm bench [quick] [W1|W2|W3|V|V1|V2|D|S ...]`: with names, only those groups run (for
+ * profiling one of them); without, all of them. V is V1 and V2. */
 static int selected(int argc, char **argv, const char *name)
 {
     int named = 0;
@@ -301,8 +290,9 @@ int wddm_tool_bench(int argc, char **argv)
     ID3D11DeviceContext_Release(ctx);
     ID3D11Device_Release(dev);
     /* Issue 3: oversubscription trace vs Belady's MIN, readback out of a large working set. */
-    if (selected(argc, argv, "V"))
-        rc |= wddm_bench_vidmm(quick);
+    int v = selected(argc, argv, "V"), v1 = v || selected(argc, argv, "V1"), v2 = v || selected(argc, argv, "V2");
+    if (v1 || v2)
+        rc |= wddm_bench_vidmm(quick, v1, v2);
     /* Issue 5: deferred-context recording throughput on 1 and 2 threads. */
     if (selected(argc, argv, "D"))
         rc |= wddm_bench_deferred(quick);

@@ -23,18 +23,6 @@
 #define CTX 8
 #define REPS 11
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static uint64_t median(uint64_t *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_u64);
-    return v[n / 2];
-}
-
 static NTSTATUS submit_nop(const D3DKMT_CREATECONTEXT *cc)
 {
     struct swgpu_cmd_header nop = { .opcode = SWGPU_OP_NOP, .size_bytes = sizeof nop };
@@ -103,7 +91,7 @@ static int bench_s1(struct wddm_kmt *k, D3DKMT_CREATECONTEXT *cc, const D3DKMT_H
             t[r] = wddm_tool_now_ns() - t0;
     }
     wddm_get_counters(&c1);
-    uint64_t m = median(t, REPS);
+    uint64_t m = wddm_tool_median(t, REPS);
     printf("S1 tiny DMA buffers, %u context%s: %9.0f submissions/s  (%d per run, median of %d; %llu context "
            "switches over the runs)\n",
            contexts, contexts > 1 ? "s round-robin" : "           ", (double)n * 1e9 / (double)m, n, REPS,
@@ -126,7 +114,7 @@ static int bench_s2(struct wddm_kmt *k, D3DKMT_HANDLE fence, int iters, UINT64 *
         t[i] = wddm_tool_now_ns() - t0;
     }
     printf("S2 submission -> monitored fence signalled, idle GPU: %6.1f us median  (%d iterations)\n",
-           (double)median(t, iters) / 1e3, iters);
+           (double)wddm_tool_median(t, iters) / 1e3, iters);
     free(t);
     return 0;
 }
@@ -196,7 +184,7 @@ static int bench_s3(struct wddm_kmt *k, int rounds)
         pthread_join(th, NULL);
     }
     if (!rc) {
-        double f = (double)median(tf, rounds), c = (double)median(tc, rounds);
+        double f = (double)wddm_tool_median(tf, rounds), c = (double)wddm_tool_median(tc, rounds);
         printf("S3 CPU wake-up round trip: monitored fences %6.1f us, pthread condvar %6.1f us  ratio %4.2fx  (%d rounds, "
                "median)\n", f / 1e3, c / 1e3, f / c, rounds);
     }

@@ -11,7 +11,7 @@ static int usage(void)
             "usage: wddm <command> [args]\n"
             "  demo [frames]   frame loop: dynamic uploads, UpdateSubresource, GPU copies, verified readback\n"
             "  info            the adapter: driver caps, every DXGK_VIDMMCAPS bit, the segments\n"
-            "  bench [quick] [W1 W2 W3 V D S]\n"
+            "  bench [quick] [W1 W2 W3 V V1 V2 D S]\n"
             "                  W1 dynamic upload, W2 1080p readback, W3 create+release (as ratios to memcpy),\n"
             "                  V VidMm paging, D deferred recording, S scheduling; names pick groups\n"
             "  soak [ops] [local-MiB]  a working set of 4x local memory through GPU copies, evictions and\n"
