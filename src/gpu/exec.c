@@ -148,9 +148,15 @@ static int exec_copy(struct exec_state *st, const struct swgpu_cmd_copy *c)
     if (total == 0)
         return 0;
     /* memmove semantics for the whole box: when the destination starts above the source in
-     * the same segment, rows overlapping later source rows must be written last. */
+     * the same segment and inside the source's extent, rows overlapping later source rows must
+     * be written last. Only then: a backward copy runs one aperture page per memmove, and a
+     * copy between two allocations of one aperture segment never overlaps. */
+    UINT64 src_last = 0;
     int backward = (c->dst.addr >> SWGPU_ADDR_SEGMENT_SHIFT) == (c->src.addr >> SWGPU_ADDR_SEGMENT_SHIFT) &&
-                   c->dst.addr > c->src.addr;
+                   c->dst.addr > c->src.addr &&
+                   !region_row(c->src.addr, c->src.row_pitch, c->src.slice_pitch, c->rows - 1, c->slices - 1,
+                               &src_last) &&
+                   c->dst.addr < src_last + c->row_bytes;
     /* Rows that follow each other without padding on both sides are one linear run (and so
      * are slices): copy them as one, so that large copies run as a few long memmoves. */
     UINT64 row_bytes = c->row_bytes, rows = c->rows, slices = c->slices;
