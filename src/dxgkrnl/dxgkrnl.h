@@ -676,8 +676,10 @@ MDL vidmm_mdl_of(void *pages, UINT64 bytes, PFN_NUMBER *pfn);
  * (DXGK_VIDMMCAPS.SectionBackedPrimary, issue 6). Not yet committed only. */
 bool vidmm_backing_commit_section(struct vidmm_instance *inst);
 void vidmm_backing_free(struct vidmm_instance *inst);
-/* Waits (adapter lock dropped) until every node retired what it had submitted at the call. */
+/* Waits (adapter lock dropped) until every node retired what it had submitted at the call
+ * (queued: every packet that had a ticket; packets held behind a GPU wait have none). */
 void vidmm_wait_submitted_locked(struct dxgk_adapter *a);
+void vidmm_wait_queued_locked(struct dxgk_adapter *a);
 void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instance *inst, bool cpu_wait);
 /* vidmm/residency.c */
 /* hDevice of (UN)MAP_APERTURE_SEGMENT(2): the owning device's KMD handle, NULL for a primary

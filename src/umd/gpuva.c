@@ -94,6 +94,7 @@ static BOOL umd_trim_one(struct umd_device *dev, const struct umd_resource *exce
  * trims its own residency list and tries again (wddm-semantics §9.2: the UMD owns residency). */
 static HRESULT umd_make_resident(struct umd_device *dev, D3DKMT_HANDLE h, const struct umd_resource *except)
 {
+    BOOL drained = FALSE;
     for (;;) {
         D3DDDI_MAKERESIDENT r = { .hPagingQueue = dev->hPagingQueue, .NumAllocations = 1, .AllocationList = &h };
         HRESULT hr = dev->kt.pfnMakeResidentCb(dev->hRTDevice.handle, &r);
@@ -101,8 +102,16 @@ static HRESULT umd_make_resident(struct umd_device *dev, D3DKMT_HANDLE h, const 
             umd_paging_fence(dev, r.PagingFenceValue);
             return S_OK;
         }
-        if (hr != E_OUTOFMEMORY || !umd_trim_one(dev, except))
+        if (hr != E_OUTOFMEMORY)
             return hr;
+        if (umd_trim_one(dev, except))
+            continue;
+        /* Nothing left to trim, yet what was trimmed keeps its room while work submitted
+         * before the Evict may read it (the kernel lets it go only after that work retired).
+         * Once: wait for everything submitted so far (the device's fence), then try again. */
+        if (drained || dev->cb_gen < 2 || FAILED(umd_rename_wait(dev, dev->cb_gen - 1)))
+            return hr;
+        drained = TRUE;
     }
 }
 

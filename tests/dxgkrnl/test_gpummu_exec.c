@@ -9,6 +9,9 @@
  * device submitted before retired. Order is proved by data and states, never by time. */
 #include "real_env.h"
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include "kernel_peek.h"
 
 #define BYTES 8192u
@@ -390,6 +393,85 @@ static void make_resident_under_pressure_fails_atomically(void **state)
     assert_true(NT_SUCCESS(renv_make_resident(e.device, b, 2)));
 }
 
+static void *unpause_later(void *arg)
+{
+    (void)arg;
+    usleep(20000);
+    wddm_swgpu_set_paused(0);
+    return NULL;
+}
+
+/* Under pressure a GpuMmu VidMm never evicts an allocation that a packet queued before its
+ * Evict reads through its VA: no prepare step would bring it back before the packet runs (no
+ * allocation list), so the packet would fault. MakeResident waits for that work instead, then
+ * places (vidmm/evict.c evictable_tier_locked, vidmm/makeresident.c). Whichever the order of
+ * the unpausing thread and the call, the copy reads the right bytes and the device stays
+ * active; the old behaviour lost it to a page fault. */
+static void pressure_never_evicts_what_queued_work_reads_make_resident_waits_for_it(void **state)
+{
+    (void)state;
+    struct vdev v;
+    vdev_open(&v, e.device, e.context, 44);
+    const UINT32 sz = 256u << 10;
+    D3DKMT_HANDLE a[16], b = 0;
+    UINT n = 0;
+    while (n < 16) { /* fill local and visible memory: the first that does not fit is b */
+        D3DKMT_HANDLE h = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
+        if (renv_make_resident(e.device, &h, 1) == STATUS_NO_MEMORY) {
+            b = h;
+            break;
+        }
+        a[n++] = h;
+    }
+    assert_true(b != 0 && n >= 2);
+    D3DGPU_VIRTUAL_ADDRESS mid_va = renv_map(e.device, a[0], BYTES / 4096, true);
+    D3DGPU_VIRTUAL_ADDRESS d1 = mid_va, s1 = v.src_va;
+    assert_int_equal(vdev_copies(&v, &d1, &s1, 1), STATUS_SUCCESS);
+    renv_finish(e.device, e.context); /* a[0] holds pattern(44) */
+    wddm_swgpu_set_paused(1);
+    D3DGPU_VIRTUAL_ADDRESS d2 = v.rb_va, s2 = mid_va;
+    assert_int_equal(vdev_copies(&v, &d2, &s2, 1), STATUS_SUCCESS); /* reads a[0], not run yet */
+    assert_int_equal(renv_evict(e.device, &a[0], 1), STATUS_SUCCESS); /* its only victim: a[0] */
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, unpause_later, NULL), 0);
+    NTSTATUS st = renv_make_resident(e.device, &b, 1);
+    pthread_join(t, NULL);
+    assert_true(NT_SUCCESS(st));
+    renv_finish(e.device, e.context);
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    vdev_check(&v, 44);
+}
+
+/* MakeResident's PagingFenceValue covers every paging operation the call queued, also the page
+ * table update that makes the PTEs of an allocation placed before (by a Lock2) Valid: until it
+ * passed, the VA still faults. With the paging engine paused the call is pending on a fence
+ * not reached yet; once it passed, a copy through the VA works. */
+static void make_resident_of_a_placed_allocation_waits_for_its_page_table_update(void **state)
+{
+    (void)state;
+    struct vdev v;
+    vdev_open(&v, e.device, e.context, 33);
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, BYTES);
+    D3DGPU_VIRTUAL_ADDRESS up_va = renv_map(e.device, up, BYTES / 4096, false);
+    void *p = renv_lock2(e.device, up);
+    renv_pattern(p, BYTES, 33);
+    renv_unlock2(e.device, up);
+    assert_int_not_equal(place_of(up), 0); /* placed by the lock, PTEs not Valid */
+    renv_finish(e.device, e.context);
+    wddm_swgpu_set_paused(1);
+    D3DDDI_MAKERESIDENT mr = { .hPagingQueue = e.device, .NumAllocations = 1, .AllocationList = &up };
+    NTSTATUS st = D3DKMTMakeResident(&mr);
+    wddm_swgpu_set_paused(0);
+    assert_int_equal(st, STATUS_PENDING);
+    assert_true(mr.PagingFenceValue != 0);
+    D3DGPU_VIRTUAL_ADDRESS d = v.rb_va, s = up_va;
+    renv_finish(e.device, e.context); /* the paging node ran the update meanwhile */
+    assert_int_equal(vdev_copies(&v, &d, &s, 1), STATUS_SUCCESS);
+    renv_finish(e.device, e.context);
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    vdev_check(&v, 33);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +488,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(destruction_waits_for_the_work_submitted_before, setup, teardown),
         cmocka_unit_test_setup_teardown(destruction_waits_for_packets_held_behind_a_gpu_wait, setup, teardown),
         cmocka_unit_test_setup_teardown(make_resident_under_pressure_fails_atomically, small_setup, small_teardown),
+        cmocka_unit_test_setup_teardown(pressure_never_evicts_what_queued_work_reads_make_resident_waits_for_it,
+                                        small_setup, small_teardown),
+        cmocka_unit_test_setup_teardown(make_resident_of_a_placed_allocation_waits_for_its_page_table_update, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

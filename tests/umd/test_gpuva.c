@@ -32,6 +32,10 @@ static struct gv {
     UINT nq;
     UINT submits, render_calls_seen;
     D3DGPU_VIRTUAL_ADDRESS submitted_va[MAX_QUEUED];
+    int full_while_queued; /* MakeResident fails while queued work holds the room (E_OUTOFMEMORY) */
+    UINT evicts;
+    D3DKMT_HANDLE leaving[16]; /* evicted while work was queued: they leave once it ran (§9.2) */
+    UINT nleaving;
 } gv;
 
 static int gv_find(D3DGPU_VIRTUAL_ADDRESS va, UINT64 extent, BOOL write, BYTE **out)
@@ -101,6 +105,9 @@ static void gv_resume(void)
             gv_execute(gv.q[i].va, gv.q[i].len);
     }
     gv.nq = 0;
+    for (UINT i = 0; i < gv.nleaving; i++)
+        gv.resident[gv.leaving[i]]--;
+    gv.nleaving = 0;
 }
 
 static HRESULT APIENTRY gv_RenderCb(HANDLE hDevice, D3DDDICB_RENDER *r)
@@ -213,9 +220,29 @@ static HRESULT APIENTRY gv_MakeResident(HANDLE hDevice, D3DDDI_MAKERESIDENT *r)
 {
     (void)hDevice;
     assert_int_equal(r->hPagingQueue, 0x6000);
+    if (gv.full_while_queued && gv.nq) {
+        r->NumBytesToTrim = 4096;
+        return E_OUTOFMEMORY;
+    }
     for (UINT i = 0; i < r->NumAllocations; i++)
         gv.resident[r->AllocationList[i]]++;
     r->PagingFenceValue = 0;
+    return S_OK;
+}
+
+static HRESULT APIENTRY gv_Evict(HANDLE hDevice, D3DDDICB_EVICT *e)
+{
+    (void)hDevice;
+    for (UINT i = 0; i < e->NumAllocations; i++) {
+        assert_true(gv.resident[e->AllocationList[i]] > 0);
+        if (gv.nq) { /* the kernel lets it go once the work submitted before ran */
+            assert_true(gv.nleaving < 16);
+            gv.leaving[gv.nleaving++] = e->AllocationList[i];
+        } else {
+            gv.resident[e->AllocationList[i]]--;
+        }
+    }
+    gv.evicts++;
     return S_OK;
 }
 
@@ -286,6 +313,7 @@ static struct fake *gv_setup(void)
     f->kt.pfnDestroyPagingQueueCb = gv_DestroyPagingQueue;
     f->kt.pfnMapGpuVirtualAddressCb = gv_Map;
     f->kt.pfnMakeResidentCb = gv_MakeResident;
+    f->kt.pfnEvictCb = gv_Evict;
     f->kt.pfnLock2Cb = gv_Lock2;
     f->kt.pfnUnlock2Cb = gv_Unlock2;
     f->kt.pfnFreeGpuVirtualAddressCb = gv_Free;
@@ -425,12 +453,42 @@ static void test_ring_slot_reused_only_after_its_fence(void **state)
     fake_teardown(f);
 }
 
+/* wddm-semantics §9.2, the UMD owns residency: when MakeResident does not fit and nothing is
+ * left to trim, what it trimmed may still hold its room because work submitted before the Evict
+ * reads it. The UMD then waits once for everything it submitted (the device's fence) and tries
+ * again, instead of failing the command that names the resource. */
+static void test_make_resident_waits_once_for_submitted_work_when_nothing_is_left_to_trim(void **state)
+{
+    (void)state;
+    struct fake *f = gv_setup();
+    BYTE v[64];
+    memset(v, 0x5A, sizeof v);
+    struct fake_res *a = gv_buffer(f, D3D10_DDI_USAGE_DEFAULT, sizeof v, 0, NULL);
+    gv.paused = 1;
+    f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, a->h, 0, NULL, v, 0, 0);
+    fake_flush(f); /* queued: reads nothing, but holds the room until it ran */
+    gv.full_while_queued = 1;
+    struct fake_res *b = gv_buffer(f, D3D10_DDI_USAGE_DEFAULT, sizeof v, 0, NULL);
+    f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, v, 0, 0);
+    assert_int_equal(f->n_errors, 0);
+    assert_int_equal(gv.evicts, 1);     /* a was trimmed first */
+    assert_int_equal(gv.cpu_waits, 1); /* then one wait for the submitted work */
+    fake_flush(f);
+    gv_resume();
+    assert_memory_equal(fake_mem(f, b)->mem, v, sizeof v);
+    assert_memory_equal(fake_mem(f, a)->mem, v, sizeof v);
+    fake_res_destroy(f, a);
+    fake_res_destroy(f, b);
+    fake_teardown(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commands_carry_vas_and_no_patch_lists),
         cmocka_unit_test(test_every_allocation_mapped_resident_immutable_read_only),
         cmocka_unit_test(test_ring_slot_reused_only_after_its_fence),
+        cmocka_unit_test(test_make_resident_waits_once_for_submitted_work_when_nothing_is_left_to_trim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

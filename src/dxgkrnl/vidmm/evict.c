@@ -189,6 +189,14 @@ static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vid
     if (in->lock_count || (in == al->current && al->resident_refs))
         return false; /* the CPU holds a pointer into it (any instance: OutOfOrderLock, vidmm/lock.c),
                          or MakeResident pinned it */
+    /* GpuMmu: a packet reaches memory through VAs, and no prepare step makes what it uses
+     * resident again before it runs (there is no allocation list): every packet its device
+     * queued before the Evict protects it, also one held behind a GPU wait (no ticket yet,
+     * vidmm_va_device_use_locked). */
+    if (a->mmu && in->held_va_refs)
+        return false;
+    if (a->mmu)
+        queued_too = true;
     /* No queued or in-flight DMA buffer references it. A paging operation of it still pending
      * (its FILL, restore or MAP) is no obstacle: the eviction runs after it on the same
      * paging node, in order. */
@@ -463,17 +471,28 @@ UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT c
     return NT_SUCCESS(st) ? id : 0;
 }
 
-void vidmm_wait_submitted_locked(struct dxgk_adapter *a)
+/* Waits (adapter lock dropped) until every node retired what it had submitted to the hardware
+ * at the call (queued: once the paging node ran dry, every ticket handed out by then). */
+static void wait_nodes_locked(struct dxgk_adapter *a, bool queued)
 {
     UINT64 f[DXGK_MAX_NODES];
+    if (queued) {
+        /* Packets held behind a GPU wait for a paging fence get their tickets when the paging
+         * node reaches it: let it run dry first, so that they are among the work waited for. */
+        pthread_mutex_unlock(&a->lock);
+        sched_wait_node_idle(&a->node[a->paging_node]);
+        pthread_mutex_lock(&a->lock);
+    }
     for (UINT n = 0; n < a->node_count; n++) {
         pthread_mutex_lock(&a->node[n].lock);
-        f[n] = a->node[n].submitted_fence;
+        f[n] = queued ? a->node[n].queued_ticket : a->node[n].submitted_fence;
         pthread_mutex_unlock(&a->node[n].lock);
     }
     pthread_mutex_unlock(&a->lock);
     for (UINT n = 0; n < a->node_count; n++) {
-        if (f[n])
+        if (f[n] && queued)
+            sched_wait_ticket(&a->node[n], f[n]);
+        else if (f[n])
             sched_wait_fence(&a->node[n], f[n]);
         /* The DPC publishes the completed fence and the retired tickets in one node->lock
          * section: after this the tickets of those packets read retired. */
@@ -485,6 +504,16 @@ void vidmm_wait_submitted_locked(struct dxgk_adapter *a)
      * otherwise free them only after the placement that needs their room has failed. */
     dxgk_deferred_process(a, NULL, false);
     pthread_mutex_lock(&a->lock);
+}
+
+void vidmm_wait_submitted_locked(struct dxgk_adapter *a)
+{
+    wait_nodes_locked(a, false);
+}
+
+void vidmm_wait_queued_locked(struct dxgk_adapter *a)
+{
+    wait_nodes_locked(a, true);
 }
 
 /* D3DKMTSetAllocationPriority (wddm-semantics §9.4): the eviction order of allocations, effective

@@ -65,6 +65,48 @@ static void put_list(struct dxgk_allocation **al, UINT n)
     free(al);
 }
 
+/* Pins and places the listed allocations in order (MakeResident's body); *done = how many were
+ * pinned. Adapter lock held. */
+static NTSTATUS place_list_locked(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_allocation **al, UINT n,
+                                  struct vidmm_paging_batch *batch, UINT *done_out)
+{
+    NTSTATUS st = STATUS_SUCCESS;
+    UINT done = 0;
+    if (!NT_SUCCESS(d->error)) {
+        /* Lost (a failed MustSucceed, a residency failure, a TDR): nothing is made resident. */
+        dxgk_refuse("D3DKMTMakeResident: device 0x%08x is in error 0x%08x", d->handle, (unsigned)d->error);
+        st = STATUS_DEVICE_REMOVED;
+    }
+    for (; done < n && NT_SUCCESS(st); done++) {
+        if (al[done]->dead) {
+            dxgk_refuse("D3DKMTMakeResident: allocation 0x%08x is being destroyed", al[done]->handle);
+            st = STATUS_INVALID_PARAMETER;
+            break;
+        }
+        bool placed = al[done]->current->segment_id != 0;
+        al[done]->resident_refs++; /* pinned now: the placements below cannot evict it */
+        st = vidmm_make_resident_locked(a, al[done]->current, batch, true);
+        if (!NT_SUCCESS(st)) {
+            al[done]->resident_refs--;
+            break;
+        }
+        /* GpuMmu (issue 3): its PTEs become Valid with its first reference; a placement above
+         * wrote them already, an allocation that was placed before (a Lock2) gets them now. */
+        if (placed && al[done]->resident_refs == 1)
+            (void)vidmm_va_instance_moved_locked(a, al[done]->current, batch);
+        vidmm_touch_locked(a, al[done]->current);
+        /* NotWrittenTo (D3DKMTEvict) vouches for no GPU write since this call: the backing store
+         * is then still the content if it is now. */
+        al[done]->current->resident_clean = al[done]->current->backing_valid;
+    }
+    *done_out = done;
+    return st;
+}
+
+/* GpuMmu: how many times a MakeResident that does not fit waits for the queued work and tries
+ * again before it fails. */
+#define MAKE_RESIDENT_WAITS 4
+
 NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
 {
     if (!args || !args->NumAllocations || !args->AllocationList) {
@@ -96,37 +138,27 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
     vidmm_batch_init(&batch, a);
     pthread_mutex_lock(&a->lock);
     UINT done = 0;
-    if (!NT_SUCCESS(d->error)) {
-        /* Lost (a failed MustSucceed, a residency failure, a TDR): nothing is made resident. */
-        dxgk_refuse("D3DKMTMakeResident: device 0x%08x is in error 0x%08x", d->handle, (unsigned)d->error);
-        st = STATUS_DEVICE_REMOVED;
-    }
-    for (; done < n && NT_SUCCESS(st); done++) {
-        if (al[done]->dead) {
-            dxgk_refuse("D3DKMTMakeResident: allocation 0x%08x is being destroyed", al[done]->handle);
-            st = STATUS_INVALID_PARAMETER;
+    for (int attempt = 0;; attempt++) {
+        done = 0;
+        st = place_list_locked(a, d, al, n, &batch, &done);
+        if (NT_SUCCESS(st))
             break;
-        }
-        bool placed = al[done]->current->segment_id != 0;
-        al[done]->resident_refs++; /* pinned now: the placements below cannot evict it */
-        st = vidmm_make_resident_locked(a, al[done]->current, &batch, true);
-        if (!NT_SUCCESS(st)) {
-            al[done]->resident_refs--;
-            break;
-        }
-        /* GpuMmu (issue 3): its PTEs become Valid with its first reference; a placement above
-         * wrote them already, an allocation that was placed before (a Lock2) gets them now. */
-        if (placed && al[done]->resident_refs == 1)
-            (void)vidmm_va_instance_moved_locked(a, al[done]->current, &batch);
-        vidmm_touch_locked(a, al[done]->current);
-        /* NotWrittenTo (D3DKMTEvict) vouches for no GPU write since this call: the backing store
-         * is then still the content if it is now. */
-        al[done]->current->resident_clean = al[done]->current->backing_valid;
-    }
-    if (!NT_SUCCESS(st)) {
-        /* Atomic failure: undo the pins of this call; report the bytes that did not fit. */
+        /* Atomic failure: undo the pins of this call. */
         for (UINT i = 0; i < done; i++)
             al[i]->resident_refs--;
+        if (st != STATUS_NO_MEMORY || attempt == MAKE_RESIDENT_WAITS || !a->mmu)
+            break;
+        /* GpuMmu: the room may be held by allocations the device evicted whose packets are
+         * still queued (a VA use protects them until it retired, vidmm/evict.c). Windows queues
+         * the paging behind that work; here the call waits for the work queued so far and
+         * tries again. Packets held behind a GPU wait join the queue only as their waits are
+         * satisfied, hence a few rounds before it fails. */
+        vidmm_paging_flush_locked(&batch);
+        vidmm_wait_queued_locked(a);
+        vidmm_batch_init(&batch, a);
+    }
+    if (!NT_SUCCESS(st)) {
+        /* Report the bytes that did not fit. */
         if (st == STATUS_NO_MEMORY || st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
             for (UINT i = done; i < n; i++)
                 if (!al[i]->current->segment_id)
@@ -147,6 +179,11 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
         for (UINT i = 0; i < n; i++)
             if (al[i]->current->gpu_fence > fence)
                 fence = al[i]->current->gpu_fence;
+        /* Every paging operation of this call, also the page-table updates of an allocation
+         * that was placed already (they stamp no instance): the GPU must not use its VA before
+         * its PTEs are Valid again. */
+        if (batch.fence > fence)
+            fence = batch.fence;
         args->NumAllocations = n;
         args->PagingFenceValue = fence;
         if (fence && !sched_fence_completed(&a->node[a->paging_node], fence))
