@@ -58,6 +58,13 @@ struct swgpu_alloc_private {
  * or refuses the creation when DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not enabled. */
 #define SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD 0x1u
 
+/* flags: a GPU_ONLY texture the GPU only samples (DEFAULT or IMMUTABLE, bound neither as render
+ * target, depth-stencil nor unordered-access view, not shared). The KMD lets it live in the
+ * aperture segment (system memory, "shared GPU memory") after local and visible memory, as
+ * drivers do for sampled textures: placed there when video memory is full instead of evicting.
+ * Surfaces the GPU writes and buffers stay in video memory (docs/rules.md §4). */
+#define SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE 0x2u
+
 /* DxgkDdiEscape / D3DKMTEscape private data: read or write bytes of an allocation whose backing
  * store is shared with the KMD, through the pointer DxgkDdiSetAllocationBackingStore gave. */
 enum swgpu_escape_op {

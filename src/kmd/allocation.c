@@ -128,8 +128,14 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
     }
     UINT64 size = (priv.size + SWGPU_PAGE_SIZE - 1) & ~(UINT64)(SWGPU_PAGE_SIZE - 1);
     bool share = (priv.flags & SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD) != 0;
-    if (priv.flags & ~SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD) {
+    bool sampled = (priv.flags & SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE) != 0;
+    if (priv.flags & ~(SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD | SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE)) {
         wddm_debug("kmd", "CreateAllocation[%u]: unknown private flags 0x%x", index, priv.flags);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (sampled && priv.kind != SWGPU_ALLOC_GPU_ONLY) {
+        wddm_debug("kmd", "CreateAllocation[%u]: SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE on kind %u (GPU_ONLY only)", index,
+                   priv.kind);
         return STATUS_INVALID_PARAMETER;
     }
     if (share && !a->share_backing_store) {
@@ -174,6 +180,12 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_LOCAL;
         info->PreferredSegment.SegmentId1 = SWKMD_SEGMENT_VISIBLE;
         info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_LOCAL) | SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE);
+        if (sampled) {
+            /* A texture the GPU only samples may live in system memory, after video memory:
+             * VidMm places it there when local and visible are full instead of evicting. */
+            info->PreferredSegment.SegmentId2 = SWKMD_SEGMENT_APERTURE;
+            info->SupportedReadSegmentSet |= SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
+        }
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
     case SWGPU_ALLOC_UPLOAD:

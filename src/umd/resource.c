@@ -38,6 +38,20 @@ static UINT umd_alloc_kind(UINT usage)
     }
 }
 
+/* SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE (swgpu_private.h): a texture the GPU only reads through its
+ * samplers may live in system memory when video memory is full. */
+static UINT32 umd_alloc_flags(const D3D11DDIARG_CREATERESOURCE *args)
+{
+    BOOL texture = args->ResourceDimension != D3D10DDIRESOURCE_BUFFER &&
+                   args->ResourceDimension != D3D11DDIRESOURCE_BUFFEREX;
+    BOOL gpu_only = args->Usage == D3D10_DDI_USAGE_DEFAULT || args->Usage == D3D10_DDI_USAGE_IMMUTABLE;
+    UINT written = D3D10_DDI_BIND_RENDER_TARGET | D3D10_DDI_BIND_DEPTH_STENCIL | D3D11_DDI_BIND_UNORDERED_ACCESS |
+                   D3D10_DDI_BIND_STREAM_OUTPUT;
+    return texture && gpu_only && !(args->BindFlags & written) && !(args->MiscFlags & D3D10_DDI_RESOURCE_MISC_SHARED)
+               ? SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE
+               : 0;
+}
+
 static void umd_free_allocation(struct umd_device *dev, struct umd_resource *res)
 {
     /* A queued command that references the allocation must reach the kernel before the
@@ -130,6 +144,7 @@ static BOOL describe(struct umd_device *dev, struct umd_resource *res, const D3D
         .bind_flags = args->BindFlags,
         .cpu_access = args->MapFlags,
         .misc_flags = args->MiscFlags,
+        .flags = umd_alloc_flags(args),
     };
     return TRUE;
 }

@@ -243,10 +243,12 @@ static inline struct swgpu_alloc_private fk_private(UINT32 kind, UINT64 size)
     return p;
 }
 
-/* Creates one allocation; returns the KMD's handle (NULL on failure). */
-static inline HANDLE fk_create_allocation(UINT32 kind, UINT64 size, DXGK_ALLOCATIONINFO *info_out)
+/* Creates one allocation with SWGPU_ALLOC_FLAG_* flags; returns the KMD's handle (NULL on
+ * failure). */
+static inline HANDLE fk_create_allocation_flags(UINT32 kind, UINT64 size, UINT32 flags, DXGK_ALLOCATIONINFO *info_out)
 {
     struct swgpu_alloc_private p = fk_private(kind, size);
+    p.flags = flags;
     DXGK_ALLOCATIONINFO info;
     memset(&info, 0, sizeof info);
     info.pPrivateDriverData = &p;
@@ -260,6 +262,11 @@ static inline HANDLE fk_create_allocation(UINT32 kind, UINT64 size, DXGK_ALLOCAT
     if (info_out)
         *info_out = info;
     return info.hAllocation;
+}
+
+static inline HANDLE fk_create_allocation(UINT32 kind, UINT64 size, DXGK_ALLOCATIONINFO *info_out)
+{
+    return fk_create_allocation_flags(kind, size, 0, info_out);
 }
 
 static inline void fk_destroy_allocation(HANDLE h)

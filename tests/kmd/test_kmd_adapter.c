@@ -225,6 +225,29 @@ static void allocation_placement_follows_the_kind(void **state)
     fk_stop();
 }
 
+/* swgpu_private.h SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE: a texture the GPU only samples may live in
+ * the aperture (system memory) after local and visible memory; the flag means nothing on a
+ * CPU-visible kind and is refused there. */
+static void a_sampled_texture_may_live_in_the_aperture_after_video_memory(void **state)
+{
+    assert_int_equal(fk_start(), STATUS_SUCCESS);
+    DXGK_ALLOCATIONINFO ti;
+    HANDLE t = fk_create_allocation_flags(SWGPU_ALLOC_GPU_ONLY, 65536, SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE, &ti);
+    assert_non_null(t);
+    assert_int_equal(ti.Flags.CpuVisible, 0);
+    assert_int_equal(ti.PreferredSegment.SegmentId0, 1);
+    assert_int_equal(ti.PreferredSegment.SegmentId1, 2);
+    assert_int_equal(ti.PreferredSegment.SegmentId2, 3);
+    assert_int_equal(ti.SupportedReadSegmentSet, 0x7);
+    assert_int_equal(ti.SupportedWriteSegmentSet, 0x7);
+    assert_int_equal(ti.EvictionSegmentSet, 0);
+    fk_destroy_allocation(t);
+    assert_null(fk_create_allocation_flags(SWGPU_ALLOC_UPLOAD, 65536, SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE, NULL));
+    assert_null(fk_create_allocation_flags(SWGPU_ALLOC_READBACK, 65536, SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE, NULL));
+    assert_null(fk_create_allocation_flags(SWGPU_ALLOC_GPU_ONLY, 65536, 0x80, NULL)); /* unknown flag */
+    fk_stop();
+}
+
 static void allocation_private_data_is_validated(void **state)
 {
     assert_int_equal(fk_start(), STATUS_SUCCESS);
@@ -266,6 +289,7 @@ int main(void)
         cmocka_unit_test(umd_private_data_names_the_nodes),
         cmocka_unit_test(contexts_report_dma_limits_and_check_the_node),
         cmocka_unit_test(allocation_placement_follows_the_kind),
+        cmocka_unit_test(a_sampled_texture_may_live_in_the_aperture_after_video_memory),
         cmocka_unit_test(allocation_private_data_is_validated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

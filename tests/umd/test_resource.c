@@ -154,6 +154,48 @@ static void test_create_allocates_one_allocation_with_kind_by_usage(void **state
     }
 }
 
+/* swgpu_private.h SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE: only a DEFAULT or IMMUTABLE texture the GPU
+ * only samples (no render-target, depth-stencil or UAV binding, not shared) may live in system
+ * memory; buffers, written surfaces and CPU-visible kinds never carry the flag. */
+static void test_only_a_texture_the_gpu_only_samples_is_marked_sampled(void **state)
+{
+    static const struct { UINT dim, usage, bind, misc, cpu; int sampled; } cases[] = {
+        { D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_DEFAULT, D3D10_DDI_BIND_SHADER_RESOURCE, 0, 0, 1 },
+        { D3D10DDIRESOURCE_TEXTURE3D, D3D10_DDI_USAGE_DEFAULT, D3D10_DDI_BIND_SHADER_RESOURCE, 0, 0, 1 },
+        { D3D10DDIRESOURCE_TEXTURE1D, D3D10_DDI_USAGE_IMMUTABLE, D3D10_DDI_BIND_SHADER_RESOURCE, 0, 0, 1 },
+        { D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_DEFAULT, 0, 0, 0, 1 },
+        { D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_DEFAULT,
+          D3D10_DDI_BIND_SHADER_RESOURCE | D3D10_DDI_BIND_RENDER_TARGET, 0, 0, 0 },
+        { D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_DEFAULT, D3D10_DDI_BIND_DEPTH_STENCIL, 0, 0, 0 },
+        { D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_DEFAULT,
+          D3D10_DDI_BIND_SHADER_RESOURCE | D3D11_DDI_BIND_UNORDERED_ACCESS, 0, 0, 0 },
+        { D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_DEFAULT, D3D10_DDI_BIND_SHADER_RESOURCE,
+          D3D10_DDI_RESOURCE_MISC_SHARED, 0, 0 },
+        { D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_DYNAMIC, D3D10_DDI_BIND_SHADER_RESOURCE, 0,
+          D3D10_DDI_CPU_ACCESS_WRITE, 0 },
+        { D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_STAGING, 0, 0, D3D10_DDI_CPU_ACCESS_READ, 0 },
+        { D3D10DDIRESOURCE_BUFFER, D3D10_DDI_USAGE_DEFAULT, D3D10_DDI_BIND_SHADER_RESOURCE, 0, 0, 0 },
+    };
+    BYTE init[64 * 64 * 4] = { 0 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fake *f = fake_setup();
+        BOOL buffer = cases[i].dim == D3D10DDIRESOURCE_BUFFER;
+        struct fake_res *r = fake_res_new(cases[i].dim, cases[i].usage,
+                                          buffer ? DXGI_FORMAT_UNKNOWN : DXGI_FORMAT_R8G8B8A8_UNORM, buffer ? 4096 : 16,
+                                          buffer ? 1 : 16, 1, 1, 1, cases[i].cpu);
+        r->args.BindFlags = cases[i].bind;
+        r->args.MiscFlags = cases[i].misc;
+        D3D10_DDIARG_SUBRESOURCE_UP up = { .pSysMem = init, .SysMemPitch = 64, .SysMemSlicePitch = sizeof init };
+        assert_true(fake_res_create(f, r, cases[i].usage == D3D10_DDI_USAGE_IMMUTABLE ? &up : NULL));
+        struct fake_alloc *a = fake_mem(f, r);
+        assert_int_equal(a->priv.flags & SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE,
+                         cases[i].sampled ? SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE : 0);
+        fake_res_destroy(f, r);
+        assert_int_equal(f->n_errors, 0);
+        fake_teardown(f);
+    }
+}
+
 /* wddm-semantics §4.2: a failed pfnAllocateCb is reported (E_OUTOFMEMORY / DEVICEREMOVED). */
 static void test_create_allocation_failure_is_reported(void **state)
 {
@@ -226,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_layout_texture1d_array_has_one_row_per_subresource),
         cmocka_unit_test(test_layout_texture3d_mip_holds_all_depth_slices),
         cmocka_unit_test(test_create_allocates_one_allocation_with_kind_by_usage),
+        cmocka_unit_test(test_only_a_texture_the_gpu_only_samples_is_marked_sampled),
         cmocka_unit_test(test_create_allocation_failure_is_reported),
         cmocka_unit_test(test_create_failing_after_allocation_frees_it),
         cmocka_unit_test(test_initial_data_is_uploaded_with_write_commands),
