@@ -504,7 +504,9 @@ struct dxgk_allocation {
                                          is not evicted while > 0 (vidmm/makeresident.c); adapter->lock */
     UINT priority;                    /* D3DDDI_ALLOCATIONPRIORITY_*: eviction order (lower goes
                                          first; D3DKMTSetAllocationPriority); adapter->lock */
-    struct dxgk_allocation *dev_next; /* device->allocations; adapter->lock */
+    struct dxgk_allocation *dev_next; /* device->allocations (doubly linked: unlinked in O(1) at
+                                         destruction); adapter->lock */
+    struct dxgk_allocation *dev_prev;
     struct dxgk_allocation *res_next; /* resource->allocations; adapter->lock */
     struct vidmm_instance first;      /* storage of the first instance */
     UINT64 gen_seq;                   /* last vidmm_instance.gen handed out; adapter->lock */
@@ -558,6 +560,10 @@ union dxgk_deferred_stack {
     struct dxgk_deferred e;
     unsigned char bytes[sizeof(struct dxgk_deferred) + DXGK_DEFERRED_STACK * sizeof(struct dxgk_allocation *)];
 };
+/* The device's list of its allocations (adapter->lock): linked at creation or open, unlinked
+ * once at destruction (a no-op for one not on it). */
+void dxgk_device_link_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al);
+void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al);
 NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
                                               struct dxgk_resource *res, struct dxgk_allocation **allocs,
                                               UINT count, union dxgk_deferred_stack *stack,

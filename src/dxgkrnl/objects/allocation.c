@@ -269,6 +269,28 @@ void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation 
     dxgk_object_put(&x->obj); /* the reference its creator's deferred entry held */
 }
 
+void dxgk_device_link_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al)
+{
+    al->dev_prev = NULL;
+    al->dev_next = d->allocations;
+    if (d->allocations)
+        d->allocations->dev_prev = al;
+    d->allocations = al;
+}
+
+void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al)
+{
+    if (al->dev_prev)
+        al->dev_prev->dev_next = al->dev_next;
+    else if (d->allocations == al)
+        d->allocations = al->dev_next;
+    else
+        return; /* not on the list */
+    if (al->dev_next)
+        al->dev_next->dev_prev = al->dev_prev;
+    al->dev_next = al->dev_prev = NULL;
+}
+
 /* Marks allocs destroyed (their handles are already removed; their references move into the
  * entry) and either hands the entry back to free now (idle) or defers it. */
 NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
@@ -311,11 +333,7 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
             al->dead = true;
             al->lock_count = 0; /* destroying a locked allocation unlocks it */
         }
-        struct dxgk_allocation **pp = &dev->allocations;
-        while (*pp && *pp != al)
-            pp = &(*pp)->dev_next;
-        if (*pp)
-            *pp = al->dev_next;
+        dxgk_device_unlink_allocation_locked(dev, al);
     }
     if (res)
         res->dead = true;
@@ -695,8 +713,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         goto out;
     }
     for (UINT i = 0; i < n; i++) {
-        al[i]->dev_next = d->allocations;
-        d->allocations = al[i];
+        dxgk_device_link_allocation_locked(d, al[i]);
         if (res) {
             al[i]->res_next = res->allocations;
             res->allocations = al[i];

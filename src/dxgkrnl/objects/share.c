@@ -323,8 +323,7 @@ static NTSTATUS link_opened(struct dxgk_adapter *a, struct dxgk_device *d, struc
         dxgk_refuse("D3DKMTOpenResource: device is being destroyed");
         return STATUS_INVALID_PARAMETER;
     }
-    al->dev_next = d->allocations;
-    d->allocations = al;
+    dxgk_device_link_allocation_locked(d, al);
     res->allocations = al;
     pthread_mutex_unlock(&a->lock);
     dxgk_handle_publish(h_alloc);
