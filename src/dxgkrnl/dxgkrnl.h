@@ -699,6 +699,10 @@ static inline HANDLE vidmm_aperture_owner(const struct dxgk_allocation *al)
  * DXGK_VIDMMCAPS.MapAperture2Supported, MAP_APERTURE_SEGMENT with its MDL otherwise (issue 6). */
 void vidmm_map_aperture_args(const struct dxgk_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
                              const struct vidmm_instance *inst, UINT segment_id, UINT64 offset);
+/* The paging operation that points the aperture range of an instance at the dummy page
+ * (UNMAP_APERTURE_SEGMENT, wddm-semantics §2.3). */
+void vidmm_unmap_aperture_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *inst, UINT segment_id,
+                               UINT64 offset);
 NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                     struct vidmm_paging_batch *batch, bool fill);
 bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);

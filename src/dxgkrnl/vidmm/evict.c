@@ -280,13 +280,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     UINT idle = vidmm_instance_retired_locked(a, in) ? 1u : 0u;
     DXGKARG_BUILDPAGINGBUFFER args = { 0 };
     if (s->aperture) {
-        args.Operation = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT;
-        args.UnmapApertureSegment.hDevice = vidmm_aperture_owner(al);
-        args.UnmapApertureSegment.hAllocation = al->info.hAllocation;
-        args.UnmapApertureSegment.SegmentId = in->segment_id;
-        args.UnmapApertureSegment.OffsetInPages = in->offset / DXGK_PAGE_SIZE;
-        args.UnmapApertureSegment.NumberOfPages = in->mdl.PageCount;
-        args.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(uintptr_t)vidmm_dummy_page();
+        vidmm_unmap_aperture_args(&args, in, in->segment_id, in->offset);
     } else if (ap && !in->backing_valid) {
         /* Into the aperture range just mapped over the backing store (wddm-semantics §2.3: a
          * segment side is BaseAddress + offset). */

@@ -8,6 +8,22 @@
  * the backing store itself into the aperture; the CPU and the GPU wait for that paging fence. */
 #include "dxgkrnl/dxgkrnl.h"
 
+#include <string.h>
+
+void vidmm_unmap_aperture_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *inst, UINT segment_id,
+                               UINT64 offset)
+{
+    const struct dxgk_allocation *al = inst->alloc;
+    memset(args, 0, sizeof *args);
+    args->Operation = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT;
+    args->UnmapApertureSegment.hDevice = vidmm_aperture_owner(al);
+    args->UnmapApertureSegment.hAllocation = al->info.hAllocation;
+    args->UnmapApertureSegment.SegmentId = segment_id;
+    args->UnmapApertureSegment.OffsetInPages = offset / DXGK_PAGE_SIZE;
+    args->UnmapApertureSegment.NumberOfPages = (al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
+    args->UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(uintptr_t)vidmm_dummy_page();
+}
+
 void vidmm_map_aperture_args(const struct dxgk_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
                              const struct vidmm_instance *inst, UINT segment_id, UINT64 offset)
 {
@@ -98,14 +114,8 @@ static NTSTATUS bring_back_locked(struct dxgk_adapter *a, struct vidmm_instance 
         return st;
     }
     /* The old range: the copy above reads it first (same paging node, in order). */
-    DXGKARG_BUILDPAGINGBUFFER un = { 0 };
-    un.Operation = DXGK_OPERATION_UNMAP_APERTURE_SEGMENT;
-    un.UnmapApertureSegment.hDevice = vidmm_aperture_owner(al);
-    un.UnmapApertureSegment.hAllocation = al->info.hAllocation;
-    un.UnmapApertureSegment.SegmentId = old_id;
-    un.UnmapApertureSegment.OffsetInPages = old_offset / DXGK_PAGE_SIZE;
-    un.UnmapApertureSegment.NumberOfPages = inst->mdl.PageCount;
-    un.UnmapApertureSegment.DummyPage.QuadPart = (LONGLONG)(uintptr_t)vidmm_dummy_page();
+    DXGKARG_BUILDPAGINGBUFFER un;
+    vidmm_unmap_aperture_args(&un, inst, old_id, old_offset);
     if (!NT_SUCCESS(vidmm_paging_build_locked(batch, &un, inst)))
         dxgk_refuse("vidmm: UNMAP_APERTURE_SEGMENT of a brought-back allocation refused; the range is freed "
                     "anyway (the next MAP over it replaces the mapping)");
