@@ -357,6 +357,8 @@ struct dxgk_adapter {
     pthread_mutex_t lock;             /* the adapter lock (see top of file) */
     struct dxgk_deferred *deferred;   /* protected by adapter->lock */
     struct dxgk_packet *paging_pool;  /* free paging buffers; protected by adapter->lock */
+    struct vidmm_retiring *retiring;  /* backing stores waiting for the UNMAP of their aperture
+                                         range (vidmm/placement.c); adapter->lock */
     UINT64 use_clock;                 /* VidMm's LRU clock; protected by adapter->lock */
     _Atomic UINT64 deferred_count;    /* entries on a->deferred; written under adapter->lock, read
                                        * lock-free by the DPC (sched/interrupt.c) */
@@ -504,6 +506,10 @@ struct dxgk_allocation {
                                          is not evicted while > 0 (vidmm/makeresident.c); adapter->lock */
     UINT priority;                    /* D3DDDI_ALLOCATIONPRIORITY_*: eviction order (lower goes
                                          first; D3DKMTSetAllocationPriority); adapter->lock */
+    UINT64 unmap_fence;               /* paging fence of the UNMAP_APERTURE_SEGMENT of its last
+                                         aperture range, issued at destruction: a backing store
+                                         shared with the KMD is freed only once it passed;
+                                         adapter->lock */
     struct dxgk_allocation *dev_next; /* device->allocations (doubly linked: unlinked in O(1) at
                                          destruction); adapter->lock */
     struct dxgk_allocation *dev_prev;
@@ -699,6 +705,20 @@ static inline HANDLE vidmm_aperture_owner(const struct dxgk_allocation *al)
  * DXGK_VIDMMCAPS.MapAperture2Supported, MAP_APERTURE_SEGMENT with its MDL otherwise (issue 6). */
 void vidmm_map_aperture_args(const struct dxgk_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
                              const struct vidmm_instance *inst, UINT segment_id, UINT64 offset);
+/* A backing store whose aperture range VidMm unmapped when it freed the placement: the pages
+ * go once the paging node passed that UNMAP, so the GART never names freed pages (vidmm/
+ * placement.c). `pages` carries what vidmm_backing_free releases. */
+struct vidmm_retiring {
+    struct vidmm_retiring *next;
+    UINT64 fence;
+    struct vidmm_instance pages;
+};
+/* Frees in's backing store now if the paging node passed `fence` (0: nothing to wait for), else
+ * parks it on the adapter until it has; in has none afterwards. Adapter lock held. */
+void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *in, UINT64 fence);
+/* Frees the parked backing stores whose UNMAP ran (all: every one; the adapter is stopping and
+ * its nodes are idle). Adapter lock held. */
+void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all);
 /* The paging operation that points the aperture range of an instance at the dummy page
  * (UNMAP_APERTURE_SEGMENT, wddm-semantics §2.3). */
 void vidmm_unmap_aperture_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *inst, UINT segment_id,

@@ -349,6 +349,9 @@ static void adapter_stop(struct dxgk_adapter *a)
     for (UINT i = 0; i < a->node_count; i++)
         sched_node_stop(&a->node[i]);
     vidmm_paging_pool_fini(a);
+    pthread_mutex_lock(&a->lock);
+    vidmm_retiring_reap_locked(a, true); /* the nodes are idle: every UNMAP ran */
+    pthread_mutex_unlock(&a->lock);
     if (a->driver.ddi.DxgkDdiRemoveDevice)
         a->driver.ddi.DxgkDdiRemoveDevice(a->miniport);
     for (UINT i = 0; i < a->segment_count; i++)

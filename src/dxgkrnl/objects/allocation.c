@@ -120,6 +120,15 @@ static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred
     return true;
 }
 
+/* A backing store shared with the KMD, set aside until after DxgkDdiDestroyAllocation: freed
+ * once the UNMAP of its aperture range ran (vidmm/placement.c). */
+static void backing_retire(struct dxgk_adapter *a, struct dxgk_allocation *al)
+{
+    pthread_mutex_lock(&a->lock);
+    vidmm_backing_retire_locked(a, &al->first, al->unmap_fence);
+    pthread_mutex_unlock(&a->lock);
+}
+
 /* The part of freeing an entry that needs the adapter lock: segment ranges and backing
  * stores, resource membership, and (last use of the device) the device's deferred count. */
 static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
@@ -160,6 +169,13 @@ static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
 void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
 {
     struct dxgk_device *d = e->device;
+    /* VidMm's part first: freeing an aperture placement builds an UNMAP_APERTURE_SEGMENT, for
+     * which the KMD still knows the allocation (vidmm/placement.c). */
+    if (!e->released) {
+        pthread_mutex_lock(&a->lock);
+        release_locked(a, e);
+        pthread_mutex_unlock(&a->lock);
+    }
     if (e->count) {
         UINT k = e->count;
         HANDLE stack_h[16];
@@ -190,11 +206,6 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
         DXGKARG_DESTROYALLOCATION da = { .hResource = e->resource->kmd };
         a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
     }
-    if (!e->released) {
-        pthread_mutex_lock(&a->lock);
-        release_locked(a, e);
-        pthread_mutex_unlock(&a->lock);
-    }
     DXGK_COUNT(a, allocations_destroyed, e->count);
     for (UINT i = 0; i < e->count; i++) {
         struct dxgk_allocation *al = e->allocs[i];
@@ -222,8 +233,8 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
             dxgk_share_put(al->share);
             al->share = NULL;
         }
-        if (al->kmd_backing)
-            vidmm_backing_free(&al->first); /* after DxgkDdiDestroyAllocation (seed 002) */
+        if (al->kmd_backing) /* after DxgkDdiDestroyAllocation (seed 002) and the UNMAP of its range */
+            backing_retire(a, al);
         dxgk_object_put(&e->allocs[i]->obj);
     }
     if (e->resource)
@@ -265,7 +276,7 @@ void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation 
         x->share = NULL;
     }
     if (x->kmd_backing)
-        vidmm_backing_free(&x->first);
+        backing_retire(a, x);
     dxgk_object_put(&x->obj); /* the reference its creator's deferred entry held */
 }
 

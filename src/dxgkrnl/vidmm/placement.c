@@ -106,19 +106,81 @@ NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
     return STATUS_NO_MEMORY;
 }
 
+/* An aperture range freed at destruction points at the dummy page again (wddm-semantics §2.3:
+ * UNMAP_APERTURE_SEGMENT), as an eviction out of the aperture does: the KMD sees every range it
+ * was told to map unmapped, and a stale GPU address reads the dummy page, never freed pages.
+ * Returns the UNMAP's paging fence (0 when the KMD refused it: a KMD bug, logged). */
+static UINT64 unmap_freed_range_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
+{
+    struct vidmm_paging_batch b;
+    vidmm_batch_init(&b, a);
+    DXGKARG_BUILDPAGINGBUFFER un;
+    vidmm_unmap_aperture_args(&un, inst, inst->segment_id, inst->offset);
+    if (!NT_SUCCESS(vidmm_paging_build_locked(&b, &un, NULL)))
+        dxgk_refuse("vidmm: UNMAP_APERTURE_SEGMENT of a destroyed allocation's range refused; the range is freed "
+                    "anyway (the next MAP over it replaces the mapping)");
+    vidmm_paging_flush_locked(&b);
+    if (b.fence > inst->alloc->unmap_fence)
+        inst->alloc->unmap_fence = b.fence;
+    return b.fence;
+}
+
 /* Releases the instance's range and backing store (destruction). The instance must be
- * retired. An aperture range is left mapped to freed pages only until the next MAP over it;
- * the GPU never reads it in between because nothing references the instance any more. */
+ * retired. An aperture range is unmapped first; its pages go once that ran. */
 void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
 {
+    vidmm_retiring_reap_locked(a, false);
+    UINT64 unmap = 0;
     if (inst->segment_id) {
         struct vidmm_segment *s = &a->seg[inst->segment_id - 1];
+        if (s->aperture)
+            unmap = unmap_freed_range_locked(a, inst);
         vidmm_lru_unlink_locked(a, inst);
         vidmm_segment_free_locked(s, inst->offset, inst->alloc->info.Size);
     }
-    vidmm_backing_free(inst);
+    vidmm_backing_retire_locked(a, inst, unmap);
     inst->evicted = false;
     inst->cpu = NULL;
     inst->segment_id = 0;
     inst->offset = 0;
+}
+
+void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *in, UINT64 fence)
+{
+    if (!in->backing)
+        return;
+    struct vidmm_retiring *r = NULL;
+    if (fence && !sched_fence_completed(&a->node[a->paging_node], fence))
+        r = calloc(1, sizeof *r);
+    if (!r) {
+        /* Passed already (or no memory to park it: then the pages go now, as before the
+         * UNMAP existed; only a stale GPU address could still reach them). */
+        vidmm_backing_free(in);
+        return;
+    }
+    r->fence = fence;
+    r->pages.backing = in->backing;
+    r->pages.mdl = in->mdl;
+    r->pages.section = in->section;
+    r->pages.section_fd = in->section_fd;
+    in->backing = NULL;
+    memset(&in->mdl, 0, sizeof in->mdl);
+    in->section = false;
+    in->section_fd = -1;
+    r->next = a->retiring;
+    a->retiring = r;
+}
+
+void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all)
+{
+    for (struct vidmm_retiring **pp = &a->retiring; *pp;) {
+        struct vidmm_retiring *r = *pp;
+        if (all || sched_fence_completed(&a->node[a->paging_node], r->fence)) {
+            *pp = r->next;
+            vidmm_backing_free(&r->pages);
+            free(r);
+        } else {
+            pp = &r->next;
+        }
+    }
 }
