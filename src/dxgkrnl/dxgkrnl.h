@@ -695,10 +695,11 @@ void vidmm_wait_queued_locked(struct dxgk_adapter *a);
 void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instance *inst, bool cpu_wait);
 /* vidmm/residency.c */
 /* hDevice of (UN)MAP_APERTURE_SEGMENT(2): the owning device's KMD handle, NULL for a primary
- * (wddm-semantics §2.3). */
+ * (wddm-semantics §2.3), and NULL for an orphan (issue 6: its creator destroyed it while
+ * same-adapter opens named it; it lives on for them and may outlive its device). */
 static inline HANDLE vidmm_aperture_owner(const struct dxgk_allocation *al)
 {
-    return al->primary ? NULL : al->device->kmd;
+    return al->primary || al->orphan ? NULL : al->device->kmd;
 }
 /* The paging operation that maps an instance's backing store at `offset` of aperture segment
  * `segment_id`: MAP_APERTURE_SEGMENT2 with an ADL when the KMD declared

@@ -47,18 +47,23 @@ static NTSTATUS APIENTRY wrap_create(const HANDLE a, DXGKARG_CREATEALLOCATION *a
 enum { MAPS = 64 };
 static struct { HANDLE alloc, device; } maps[MAPS];
 static atomic_int map_count;
+/* The (un)maps are built on the caller's thread or, for a deferred destruction, the node
+ * worker's: the records are written and read under this lock. */
+static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
 static DXGKDDI_BUILDPAGINGBUFFER real_build;
 
 static NTSTATUS APIENTRY wrap_build(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     if ((a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT || a->Operation == DXGK_OPERATION_UNMAP_APERTURE_SEGMENT) &&
         a->MultipassOffset == 0) {
+        pthread_mutex_lock(&maps_lock);
         int i = atomic_fetch_add(&map_count, 1);
         if (i < MAPS) {
             bool map = a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT;
             maps[i].alloc = map ? a->MapApertureSegment.hAllocation : a->UnmapApertureSegment.hAllocation;
             maps[i].device = map ? a->MapApertureSegment.hDevice : a->UnmapApertureSegment.hDevice;
         }
+        pthread_mutex_unlock(&maps_lock);
     }
     return real_build(h, a);
 }
@@ -71,10 +76,12 @@ static void maps_of(D3DKMT_HANDLE h, int *null_dev, int *with_dev)
     HANDLE kmd = al->info.hAllocation;
     dxgk_object_put(&al->obj);
     *null_dev = *with_dev = 0;
+    pthread_mutex_lock(&maps_lock);
     int n = atomic_load(&map_count);
     for (int i = 0; i < n && i < MAPS; i++)
         if (maps[i].alloc == kmd)
             (*(maps[i].device ? with_dev : null_dev))++;
+    pthread_mutex_unlock(&maps_lock);
 }
 
 static NTSTATUS wrap_entry(PDRIVER_OBJECT drv, PVOID reg)

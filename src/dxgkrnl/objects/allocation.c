@@ -130,7 +130,9 @@ static void backing_retire(struct dxgk_adapter *a, struct dxgk_allocation *al)
 }
 
 /* The part of freeing an entry that needs the adapter lock: segment ranges and backing
- * stores, resource membership, and (last use of the device) the device's deferred count. */
+ * stores (VidMm builds the UNMAP of an aperture range: before the KMD's DestroyAllocation),
+ * resource membership. The device's deferred count comes after the KMD calls
+ * (uncount_locked): they still use the device. */
 static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
 {
     for (UINT i = 0; i < e->count; i++) {
@@ -158,11 +160,18 @@ static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
                 *pp = al->res_next;
         }
     }
+    e->released = true;
+}
+
+/* The last use of the entry's device: a destruction waiting for its deferred entries may free
+ * it once this ran. */
+static void uncount_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
+{
     if (e->counted) {
+        e->counted = false;
         e->device->deferred_count--;
         pthread_cond_broadcast(&a->deferred_cond);
     }
-    e->released = true;
 }
 
 /* Frees a deferred entry whose allocations are idle. Called without the adapter lock. */
@@ -205,6 +214,11 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
     } else if (e->resource) {
         DXGKARG_DESTROYALLOCATION da = { .hResource = e->resource->kmd };
         a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
+    }
+    if (e->counted) {
+        pthread_mutex_lock(&a->lock);
+        uncount_locked(a, e);
+        pthread_mutex_unlock(&a->lock);
     }
     DXGK_COUNT(a, allocations_destroyed, e->count);
     for (UINT i = 0; i < e->count; i++) {
