@@ -619,6 +619,10 @@ NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION
                            bool cross_adapter, struct dxgk_share **out);
 D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s);
 void dxgk_share_put(struct dxgk_share *s);
+/* A cross-adapter share's pages (and the share) outlive a hold, though its global handle goes
+ * with its last reference: an adapter holds them until its UNMAP of them ran. */
+void dxgk_share_pages_hold(struct dxgk_share *s);
+void dxgk_share_pages_release(struct dxgk_share *s);
 void dxgk_share_attach(struct dxgk_share *s, struct vidmm_instance *in);
 void dxgk_share_detach(struct vidmm_instance *in);
 bool dxgk_share_is_cross_adapter(const struct dxgk_share *s);
@@ -713,10 +717,15 @@ struct vidmm_retiring {
     struct vidmm_retiring *next;
     UINT64 fence;
     struct vidmm_instance pages;
+    struct dxgk_share *share; /* or: a hold on a cross-adapter share's pages */
 };
 /* Frees in's backing store now if the paging node passed `fence` (0: nothing to wait for), else
  * parks it on the adapter until it has; in has none afterwards. Adapter lock held. */
 void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *in, UINT64 fence);
+/* The same for a cross-adapter share's pages, which this adapter mapped: nothing to do if the
+ * paging node passed `fence`, else a hold on them (dxgk_share_pages_hold) released once it
+ * has. Adapter lock held. */
+void vidmm_share_retire_locked(struct dxgk_adapter *a, struct dxgk_share *share, UINT64 fence);
 /* Frees the parked backing stores whose UNMAP ran (all: every one; the adapter is stopping and
  * its nodes are idle). Adapter lock held. */
 void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all);

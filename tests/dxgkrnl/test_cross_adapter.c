@@ -571,6 +571,51 @@ static void gpummu_copy_on_a_through_va_is_read_through_va_on_b(void **state)
     unsetenv("WDDM_KMD_CAPS");
 }
 
+/* Destroyed while the paging engine is paused: VidMm unmaps the pages' aperture range
+ * (vidmm/placement.c) and holds them until that UNMAP ran, though the global share handle goes
+ * with the last allocation at once (an open fails); once it ran, the next free releases them. */
+static void destroyed_cross_adapter_pages_outlive_the_unmap_of_their_range(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    renv_open_pair(&a, &b);
+    struct xa made;
+    xa_create(&a, 128, 40, &made);
+    UINT32 size = (UINT32)made.priv.size;
+    void *p;
+    assert_int_equal(renv_lock(&a, made.alloc, 0, &p), STATUS_SUCCESS);
+    memset(p, 0x6B, size);
+    renv_unlock(&a, made.alloc);
+    struct dxgk_allocation *al = kernel_alloc(made.alloc);
+    struct dxgk_adapter *ad = al->device->adapter;
+    pthread_mutex_lock(&ad->lock);
+    const UINT8 *pages = al->first.backing;
+    pthread_mutex_unlock(&ad->lock);
+    dxgk_object_put(&al->obj);
+    sched_wait_node_idle(&ad->node[ad->paging_node]); /* the placement's MAP ran: idle */
+    wddm_swgpu_set_paused(1);
+    xa_destroy(&a, &made);
+    pthread_mutex_lock(&ad->lock);
+    bool parked = ad->retiring && ad->retiring->share;
+    UINT8 first = pages[0], last = pages[size - 1]; /* still the share's: readable */
+    pthread_mutex_unlock(&ad->lock);
+    struct xa x;
+    wddm_clear_refusals();
+    NTSTATUS open = xa_try_open(&b, made.share, &x);
+    wddm_swgpu_set_paused(0); /* before any assertion */
+    assert_true(parked);
+    assert_int_equal(first, 0x6B);
+    assert_int_equal(last, 0x6B);
+    assert_int_equal(open, STATUS_INVALID_PARAMETER); /* the handle is gone */
+    sched_wait_node_idle(&ad->node[ad->paging_node]);
+    renv_free(&a, renv_alloc(&a, SWGPU_ALLOC_GPU_ONLY, 4096)); /* reaps what the GPU is done with */
+    pthread_mutex_lock(&ad->lock);
+    bool none = ad->retiring == NULL;
+    pthread_mutex_unlock(&ad->lock);
+    assert_true(none);
+    close_pair(&a, &b);
+}
+
 int main(void)
 {
     setenv("WDDM_ADAPTER_COUNT", "2", 1);
@@ -580,6 +625,7 @@ int main(void)
     unsetenv("WDDM_KMD_CAPS");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adapter_count_two_starts_two_adapters_with_distinct_luids),
+        cmocka_unit_test(destroyed_cross_adapter_pages_outlive_the_unmap_of_their_range),
         cmocka_unit_test(adapter_count_out_of_range_is_refused_with_a_line),
         cmocka_unit_test(copy_on_a_is_read_by_a_gpu_copy_on_b),
         cmocka_unit_test(copy_on_b_into_the_opened_resource_is_read_by_a),

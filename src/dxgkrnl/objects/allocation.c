@@ -120,12 +120,26 @@ static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred
     return true;
 }
 
-/* A backing store shared with the KMD, set aside until after DxgkDdiDestroyAllocation: freed
- * once the UNMAP of its aperture range ran (vidmm/placement.c). */
-static void backing_retire(struct dxgk_adapter *a, struct dxgk_allocation *al)
+/* After DxgkDdiDestroyAllocation: the allocation's share reference and a backing store fixed at
+ * creation (shared with the KMD, seed 002; a cross-adapter resource's pages, which belong to its
+ * share, seed 003). Both outlive the UNMAP of its last aperture range (al->unmap_fence,
+ * vidmm/placement.c). */
+static void fixed_memory_release(struct dxgk_adapter *a, struct dxgk_allocation *al)
 {
     pthread_mutex_lock(&a->lock);
-    vidmm_backing_retire_locked(a, &al->first, al->unmap_fence);
+    if (al->share) {
+        dxgk_share_clear_owner(al->share, al);
+        /* A cross-adapter resource's pages go with the last of the creator's and the openers'
+         * allocations (objects/share.c), and not before this adapter's UNMAP of them ran. */
+        if (dxgk_share_is_cross_adapter(al->share)) {
+            dxgk_share_detach(&al->first);
+            vidmm_share_retire_locked(a, al->share, al->unmap_fence);
+        }
+        dxgk_share_put(al->share);
+        al->share = NULL;
+    }
+    if (al->kmd_backing)
+        vidmm_backing_retire_locked(a, &al->first, al->unmap_fence);
     pthread_mutex_unlock(&a->lock);
 }
 
@@ -238,17 +252,7 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
                 dxgk_allocation_orphan_free(a, al);
             continue;
         }
-        if (al->share) {
-            dxgk_share_clear_owner(al->share, al);
-            /* A cross-adapter resource's pages belong to its share: they go with the last of
-             * the creator's and the openers' allocations (objects/share.c). */
-            if (dxgk_share_is_cross_adapter(al->share))
-                dxgk_share_detach(&al->first);
-            dxgk_share_put(al->share);
-            al->share = NULL;
-        }
-        if (al->kmd_backing) /* after DxgkDdiDestroyAllocation (seed 002) and the UNMAP of its range */
-            backing_retire(a, al);
+        fixed_memory_release(a, al);
         dxgk_object_put(&e->allocs[i]->obj);
     }
     if (e->resource)
@@ -282,15 +286,7 @@ void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation 
         if (!NT_SUCCESS(st))
             dxgk_refuse("DestroyAllocation: DxgkDdiDestroyAllocation failed 0x%08x (ignored)", (unsigned)st);
     }
-    if (x->share) {
-        dxgk_share_clear_owner(x->share, x);
-        if (dxgk_share_is_cross_adapter(x->share))
-            dxgk_share_detach(&x->first);
-        dxgk_share_put(x->share);
-        x->share = NULL;
-    }
-    if (x->kmd_backing)
-        backing_retire(a, x);
+    fixed_memory_release(a, x);
     dxgk_object_put(&x->obj); /* the reference its creator's deferred entry held */
 }
 

@@ -31,6 +31,9 @@
 
 struct dxgk_share {
     UINT refs;                        /* the creator's allocation + each opened one; shares.lock */
+    UINT page_holds;                  /* cross-adapter: adapters whose UNMAP of the pages has not
+                                         run yet (vidmm/placement.c); the pages (and this struct)
+                                         outlive them, the global handle does not; shares.lock */
     D3DKMT_HANDLE handle;             /* hGlobalShare; immutable */
     bool cross_adapter;               /* immutable */
     LUID creator;                     /* the creator's adapter; immutable */
@@ -90,8 +93,25 @@ void dxgk_share_put(struct dxgk_share *s)
         if (*pp)
             *pp = s->next;
     }
+    bool gone = last && !s->page_holds;
     pthread_mutex_unlock(&shares.lock);
-    if (last)
+    if (gone)
+        share_free(s);
+}
+
+void dxgk_share_pages_hold(struct dxgk_share *s)
+{
+    pthread_mutex_lock(&shares.lock);
+    s->page_holds++;
+    pthread_mutex_unlock(&shares.lock);
+}
+
+void dxgk_share_pages_release(struct dxgk_share *s)
+{
+    pthread_mutex_lock(&shares.lock);
+    bool gone = --s->page_holds == 0 && !s->refs;
+    pthread_mutex_unlock(&shares.lock);
+    if (gone)
         share_free(s);
 }
 

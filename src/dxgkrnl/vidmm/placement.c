@@ -171,13 +171,30 @@ void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *
     a->retiring = r;
 }
 
+void vidmm_share_retire_locked(struct dxgk_adapter *a, struct dxgk_share *share, UINT64 fence)
+{
+    struct vidmm_retiring *r = NULL;
+    if (fence && !sched_fence_completed(&a->node[a->paging_node], fence))
+        r = calloc(1, sizeof *r);
+    if (!r)
+        return; /* passed (or no memory to park it: as before the UNMAP existed) */
+    dxgk_share_pages_hold(share);
+    r->fence = fence;
+    r->share = share;
+    r->next = a->retiring;
+    a->retiring = r;
+}
+
 void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all)
 {
     for (struct vidmm_retiring **pp = &a->retiring; *pp;) {
         struct vidmm_retiring *r = *pp;
         if (all || sched_fence_completed(&a->node[a->paging_node], r->fence)) {
             *pp = r->next;
-            vidmm_backing_free(&r->pages);
+            if (r->share)
+                dxgk_share_pages_release(r->share); /* shares.lock is a leaf lock */
+            else
+                vidmm_backing_free(&r->pages);
             free(r);
         } else {
             pp = &r->next;
