@@ -145,20 +145,32 @@ void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
     inst->offset = 0;
 }
 
+/* A record on the adapter's retiring list for something that must outlive the paging fence
+ * `fence`; NULL when the paging node passed it already (or there is no memory for the record:
+ * then the caller releases it now, as before the UNMAP existed; only a stale GPU address could
+ * still reach it). */
+static struct vidmm_retiring *park_locked(struct dxgk_adapter *a, UINT64 fence)
+{
+    if (!fence || sched_fence_completed(&a->node[a->paging_node], fence))
+        return NULL;
+    struct vidmm_retiring *r = calloc(1, sizeof *r);
+    if (r) {
+        r->fence = fence;
+        r->next = a->retiring;
+        a->retiring = r;
+    }
+    return r;
+}
+
 void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *in, UINT64 fence)
 {
     if (!in->backing)
         return;
-    struct vidmm_retiring *r = NULL;
-    if (fence && !sched_fence_completed(&a->node[a->paging_node], fence))
-        r = calloc(1, sizeof *r);
+    struct vidmm_retiring *r = park_locked(a, fence);
     if (!r) {
-        /* Passed already (or no memory to park it: then the pages go now, as before the
-         * UNMAP existed; only a stale GPU address could still reach them). */
         vidmm_backing_free(in);
         return;
     }
-    r->fence = fence;
     r->pages.backing = in->backing;
     r->pages.mdl = in->mdl;
     r->pages.section = in->section;
@@ -167,22 +179,15 @@ void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *
     memset(&in->mdl, 0, sizeof in->mdl);
     in->section = false;
     in->section_fd = -1;
-    r->next = a->retiring;
-    a->retiring = r;
 }
 
 void vidmm_share_retire_locked(struct dxgk_adapter *a, struct dxgk_share *share, UINT64 fence)
 {
-    struct vidmm_retiring *r = NULL;
-    if (fence && !sched_fence_completed(&a->node[a->paging_node], fence))
-        r = calloc(1, sizeof *r);
-    if (!r)
-        return; /* passed (or no memory to park it: as before the UNMAP existed) */
-    dxgk_share_pages_hold(share);
-    r->fence = fence;
-    r->share = share;
-    r->next = a->retiring;
-    a->retiring = r;
+    struct vidmm_retiring *r = park_locked(a, fence);
+    if (r) {
+        dxgk_share_pages_hold(share);
+        r->share = share;
+    }
 }
 
 void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all)
