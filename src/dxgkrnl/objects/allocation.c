@@ -126,6 +126,8 @@ static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred
  * vidmm/placement.c). */
 static void fixed_memory_release(struct dxgk_adapter *a, struct dxgk_allocation *al)
 {
+    if (!al->share && !al->kmd_backing)
+        return; /* the common case (every W3 destruction): no adapter-lock round trip */
     pthread_mutex_lock(&a->lock);
     if (al->share) {
         dxgk_share_clear_owner(al->share, al);
