@@ -41,6 +41,16 @@ struct mapper {
     atomic_int done;
 };
 
+/* A DYNAMIC vertex buffer of N bytes the CPU writes with Map(WRITE_DISCARD). */
+static ID3D11Buffer *make_dynamic(struct e2e *e)
+{
+    ID3D11Buffer *dyn = NULL;
+    D3D11_BUFFER_DESC bd = {.ByteWidth = N, .Usage = D3D11_USAGE_DYNAMIC, .BindFlags = D3D11_BIND_VERTEX_BUFFER,
+                            .CPUAccessFlags = D3D11_CPU_ACCESS_WRITE};
+    assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &dyn), S_OK);
+    return dyn;
+}
+
 static void *map_read_thread(void *arg)
 {
     struct mapper *m = arg;
@@ -132,10 +142,7 @@ static void seed001_s4_3_write_discard_on_busy_dynamic_never_waits(void **state)
     e2e_fill(a, N, 5);
     e2e_fill(b, N, 6);
     struct pair p1 = make_pair(e, zero), p2 = make_pair(e, zero);
-    ID3D11Buffer *dyn = NULL;
-    D3D11_BUFFER_DESC bd = {.ByteWidth = N, .Usage = D3D11_USAGE_DYNAMIC, .BindFlags = D3D11_BIND_VERTEX_BUFFER,
-                            .CPUAccessFlags = D3D11_CPU_ACCESS_WRITE};
-    assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &dyn), S_OK);
+    ID3D11Buffer *dyn = make_dynamic(e);
 
     wddm_swgpu_set_paused(1);
     D3D11_MAPPED_SUBRESOURCE m;
@@ -180,10 +187,7 @@ static void discards_between_unsubmitted_copies_keep_every_copy_s_data(void **st
         e2e_fill(data[k], N, 40u + (uint32_t)k);
         p[k] = make_pair(e, zero);
     }
-    ID3D11Buffer *dyn = NULL;
-    D3D11_BUFFER_DESC bd = {.ByteWidth = N, .Usage = D3D11_USAGE_DYNAMIC, .BindFlags = D3D11_BIND_VERTEX_BUFFER,
-                            .CPUAccessFlags = D3D11_CPU_ACCESS_WRITE};
-    assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &dyn), S_OK);
+    ID3D11Buffer *dyn = make_dynamic(e);
     wddm_swgpu_set_paused(1);
     D3D11_MAPPED_SUBRESOURCE m;
     for (int k = 0; k < K; k++) {
