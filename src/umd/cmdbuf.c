@@ -145,6 +145,14 @@ static UINT umd_cmd_ref(struct umd_device *dev, struct umd_resource *res, BOOL w
 void umd_cmd_address(struct umd_device *dev, void *cmd, UINT64 *field, struct umd_resource *res, UINT offset,
                      BOOL write)
 {
+    if (res->chunk) {
+        /* A suballocated buffer (suballoc.c): its bytes are its chunk's. The chunk is what the
+         * allocation list (once per buffer) and the residency list hold. The buffer's own stamp
+         * keeps umd_is_queued meaningful for it. */
+        res->cb_gen = dev->cb_gen;
+        offset += res->chunk_offset;
+        res = res->chunk;
+    }
     if (dev->gpuva) {
         /* WDDM 2.x GpuMmu (issue 6): the field holds the GPU VA itself; no allocation-list or
          * patch entry. The stamp still marks the allocation as used by this generation

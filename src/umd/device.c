@@ -2,6 +2,7 @@
  * context), DestroyDevice, CheckFormatSupport, Flush, and error reporting. */
 #include "umd/umd.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void umd_set_error(struct umd_device *dev, HRESULT hr)
@@ -32,6 +33,7 @@ static VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
     struct umd_device *dev = umd_device(hDevice);
     /* Queued work is the application's; submit it before the context goes away. */
     (void)umd_flush(dev);
+    umd_suballoc_device_fini(dev); /* before the GpuMmu state its chunks' VAs belong to */
     umd_va_device_fini(dev); /* the command ring needs the fence until here */
     umd_rename_device_fini(dev);
     if (dev->context_created && dev->kt.pfnDestroyContextCb) {
@@ -120,6 +122,8 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
     dev->pfnSetErrorCb = args->p11UMCallbacks ? args->p11UMCallbacks->pfnSetErrorCb : NULL;
     dev->row_pitch_alignment = ad->info.row_pitch_alignment;
     dev->cb_gen = 1; /* resources start at 0: not queued */
+    const char *sub = getenv("WDDM_UMD_SUBALLOC");
+    dev->suballoc = !(sub && sub[0] == '0' && sub[1] == '\0'); /* suballoc.c */
 
     /* One rendering context on the 3D engine's node; the kernel hands back the first command
      * buffer and lists (WDDM 1.x patching model, docs/architecture.md "Submission path"). */

@@ -56,58 +56,12 @@ VOID APIENTRY umd_CreateQuery(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_CREATE
         umd_set_error(dev, DXGI_DDI_ERR_UNSUPPORTED);
         return;
     }
-    struct umd_resource *res = q->res;
-    memset(res, 0, sizeof *res + sizeof(struct umd_subresource));
-    res->device = dev;
-    res->dimension = D3D10DDIRESOURCE_BUFFER;
-    res->usage = D3D10_DDI_USAGE_STAGING;
-    res->cpu_access = D3D10_DDI_CPU_ACCESS_READ;
-    res->format = DXGI_FORMAT_UNKNOWN;
-    res->bytes_per_elem = res->block_width = res->block_height = 1;
-    res->mip_levels = res->array_size = res->subresource_count = 1;
-    res->size = UMD_QUERY_ALLOC_BYTES;
-    res->sub[0] = (struct umd_subresource){ .row_pitch = UMD_QUERY_ALLOC_BYTES, .depth_pitch = UMD_QUERY_ALLOC_BYTES,
-                                            .row_bytes = UMD_QUERY_ALLOC_BYTES, .rows = 1, .depth = 1,
-                                            .width = UMD_QUERY_ALLOC_BYTES, .height = 1 };
-    res->priv = (struct swgpu_alloc_private){
-        .magic = SWGPU_PRIVATE_MAGIC,
-        .version = SWGPU_PRIVATE_VERSION,
-        .kind = SWGPU_ALLOC_READBACK, /* CPU-visible, cached: read by QueryGetData */
-        .format = DXGI_FORMAT_UNKNOWN,
-        .size = UMD_QUERY_ALLOC_BYTES,
-        .dimension = D3D10DDIRESOURCE_BUFFER,
-        .width = UMD_QUERY_ALLOC_BYTES,
-        .height = 1,
-        .depth = 1,
-        .mip_levels = 1,
-        .array_size = 1,
-        .usage = D3D10_DDI_USAGE_STAGING,
-        .cpu_access = D3D10_DDI_CPU_ACCESS_READ,
-    };
-    D3DDDI_ALLOCATIONINFO info = {
-        .pPrivateDriverData = &res->priv,
-        .PrivateDriverDataSize = sizeof res->priv,
-        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
-    };
-    /* hResource NULL: a device allocation with no kernel resource (wddm-semantics §3.5). */
-    D3DDDICB_ALLOCATE a = { .NumAllocations = 1, .pAllocationInfo = &info };
-    HRESULT hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
+    /* CPU-visible, cached (SWGPU_ALLOC_READBACK): read by QueryGetData. */
+    HRESULT hr = umd_own_buffer_create(dev, q->res, UMD_QUERY_ALLOC_BYTES, SWGPU_ALLOC_READBACK,
+                                       D3D10_DDI_USAGE_STAGING, D3D10_DDI_CPU_ACCESS_READ, FALSE);
     if (FAILED(hr)) {
-        UMD_REFUSE("CreateQuery: pfnAllocateCb(%u bytes) failed (0x%08x)", UMD_QUERY_ALLOC_BYTES, (unsigned)hr);
-        umd_set_error(dev, hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY);
+        umd_set_error(dev, hr);
         return;
-    }
-    res->hAllocation = info.hAllocation;
-    if (dev->gpuva) {
-        /* GpuMmu (gpuva.c, issue 6): End's WRITE reaches it through its VA. */
-        hr = umd_va_prepare(dev, res->hAllocation, UMD_QUERY_ALLOC_BYTES, TRUE, &res->va, FALSE);
-        if (FAILED(hr)) {
-            D3DDDICB_DEALLOCATE d = { .NumAllocations = 1, .HandleList = &res->hAllocation };
-            (void)dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
-            res->hAllocation = 0;
-            umd_set_error(dev, hr);
-            return;
-        }
     }
     q->created = TRUE;
 }
@@ -118,23 +72,11 @@ VOID APIENTRY umd_DestroyQuery(D3D10DDI_HDEVICE hDevice, D3D10DDI_HQUERY hQuery)
     struct umd_query *q = umd_query(hQuery);
     if (!q->created)
         return;
-    /* A queued End names the allocation: submit it first; VidMm then defers the destruction
-     * until that work retires (as resource.c does), so a query released while pending leaks
+    /* A queued End names the allocation: umd_own_buffer_destroy submits it first, and VidMm
+     * defers the destruction until that work retires, so a query released while pending leaks
      * nothing and the GPU never writes freed memory. */
-    if (umd_is_queued(dev, q->res)) {
-        HRESULT hr = umd_flush(dev);
-        if (FAILED(hr))
-            umd_set_error(dev, hr);
-    }
-    D3DDDICB_DEALLOCATE d = { .NumAllocations = 1, .HandleList = &q->res->hAllocation };
-    HRESULT hr = dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
-    if (FAILED(hr)) {
-        UMD_REFUSE("DestroyQuery: pfnDeallocateCb failed (0x%08x)", (unsigned)hr);
-        if (hr == D3DDDIERR_DEVICEREMOVED)
-            umd_set_error(dev, hr);
-    }
+    umd_own_buffer_destroy(dev, q->res);
     q->created = FALSE;
-    q->res->hAllocation = 0;
 }
 
 VOID APIENTRY umd_QueryBegin(D3D10DDI_HDEVICE hDevice, D3D10DDI_HQUERY hQuery)

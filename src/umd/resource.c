@@ -2,7 +2,8 @@
  *
  * One allocation per resource holding every subresource (seed 001 §4.3 "minimal, one
  * allocation per resource"), laid out by layout.c; allocated only with pfnAllocateCb and freed
- * only with pfnDeallocateCb (DESIGN.md "The house"). */
+ * only with pfnDeallocateCb (DESIGN.md "The house"). The exception: small DEFAULT buffers take
+ * a slot of a pooled allocation (suballoc.c), as D3D11 drivers do. */
 #include "umd/umd.h"
 #include "umd/deferred.h"
 
@@ -72,6 +73,74 @@ static void umd_free_allocation(struct umd_device *dev, struct umd_resource *res
             umd_set_error(dev, hr); /* the only error DestroyResource may report (wddm-semantics §4.2) */
     }
     res->hAllocation = 0;
+}
+
+/* ---- allocations the UMD makes for itself (umd.h) ------------------------------------------- */
+
+HRESULT umd_own_buffer_create(struct umd_device *dev, struct umd_resource *res, UINT bytes, UINT kind, UINT usage,
+                              UINT cpu_access, BOOL track)
+{
+    memset(res, 0, sizeof *res + sizeof(struct umd_subresource));
+    res->device = dev;
+    res->dimension = D3D10DDIRESOURCE_BUFFER;
+    res->usage = usage;
+    res->cpu_access = cpu_access;
+    res->format = DXGI_FORMAT_UNKNOWN;
+    res->bytes_per_elem = res->block_width = res->block_height = 1;
+    res->mip_levels = res->array_size = res->subresource_count = 1;
+    res->size = bytes;
+    res->sub[0] = (struct umd_subresource){ .row_pitch = bytes, .depth_pitch = bytes, .row_bytes = bytes, .rows = 1,
+                                            .depth = 1, .width = bytes, .height = 1 };
+    res->priv = (struct swgpu_alloc_private){
+        .magic = SWGPU_PRIVATE_MAGIC,
+        .version = SWGPU_PRIVATE_VERSION,
+        .kind = kind,
+        .format = DXGI_FORMAT_UNKNOWN,
+        .size = bytes,
+        .dimension = D3D10DDIRESOURCE_BUFFER,
+        .width = bytes,
+        .height = 1,
+        .depth = 1,
+        .mip_levels = 1,
+        .array_size = 1,
+        .usage = usage,
+        .cpu_access = cpu_access,
+    };
+    D3DDDI_ALLOCATIONINFO info = {
+        .pPrivateDriverData = &res->priv,
+        .PrivateDriverDataSize = sizeof res->priv,
+        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
+    };
+    /* hResource NULL: a device allocation with no kernel resource (wddm-semantics §3.5). */
+    D3DDDICB_ALLOCATE a = { .NumAllocations = 1, .pAllocationInfo = &info };
+    HRESULT hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
+    if (FAILED(hr)) {
+        UMD_REFUSE("pfnAllocateCb(%u bytes) for the driver's own buffer failed (0x%08x)", bytes, (unsigned)hr);
+        return hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY;
+    }
+    res->hAllocation = res->hAllocationOwn = info.hAllocation;
+    if (dev->gpuva) {
+        /* GpuMmu (gpuva.c, issue 6): commands reach it through its VA. A tracked one may stay
+         * evicted for now and is made resident when a command names it. */
+        hr = umd_va_prepare(dev, res->hAllocation, bytes, TRUE, &res->va, track);
+        res->evicted = hr == S_FALSE;
+        if (SUCCEEDED(hr) && track)
+            umd_va_track(dev, res);
+        if (FAILED(hr)) {
+            umd_own_buffer_destroy(dev, res);
+            return hr;
+        }
+    }
+    return S_OK;
+}
+
+void umd_own_buffer_destroy(struct umd_device *dev, struct umd_resource *res)
+{
+    if (!res->hAllocation)
+        return;
+    if (dev->gpuva)
+        umd_va_resource_fini(dev, res);
+    umd_free_allocation(dev, res); /* hRTResource is NULL: freed by handle */
 }
 
 /* The UMD's view of a resource from its creation arguments: layout, read-only block, the KMD's
@@ -149,6 +218,66 @@ static BOOL describe(struct umd_device *dev, struct umd_resource *res, const D3D
     return TRUE;
 }
 
+/* The resource's own allocation (pfnAllocateCb with its hRTResource), and in the GpuMmu model its
+ * VA and residency; *upload: an IMMUTABLE resource's temporary writable mapping was made for
+ * its initial data. FALSE: the error is reported and nothing is left. */
+static BOOL umd_allocate(struct umd_device *dev, struct umd_resource *res, BOOL immutable_data, BOOL *upload)
+{
+    D3DDDI_ALLOCATIONINFO info = {
+        .pPrivateDriverData = &res->priv,
+        .PrivateDriverDataSize = sizeof res->priv,
+        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
+    };
+    D3DDDICB_ALLOCATE a = {
+        .hResource = res->hRTResource.handle,
+        .NumAllocations = 1,
+        .pAllocationInfo = &info,
+    };
+    HRESULT hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
+    if (FAILED(hr)) {
+        /* Allowed: E_OUTOFMEMORY, DEVICEREMOVED (wddm-semantics §4.2); video memory
+         * exhaustion is out of memory to the application. */
+        UMD_REFUSE("CreateResource: pfnAllocateCb(%llu bytes) failed (0x%08x)", (unsigned long long)res->size,
+                   (unsigned)hr);
+        umd_set_error(dev, hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY);
+        return FALSE;
+    }
+    res->hAllocation = res->hAllocationOwn = info.hAllocation;
+    res->hKMResource = a.hKMResource;
+    /* GpuMmu (gpuva.c, issue 6): a VA over the whole allocation, resident; read-only for
+     * IMMUTABLE (its initial data goes through a temporary writable mapping). */
+    if (dev->gpuva) {
+        BOOL immutable = res->usage == D3D10_DDI_USAGE_IMMUTABLE;
+        hr = umd_va_prepare(dev, res->hAllocation, res->size, !immutable, &res->va, TRUE);
+        res->evicted = hr == S_FALSE; /* no room now: made resident when a command names it */
+        if (SUCCEEDED(hr))
+            umd_va_track(dev, res);
+        if (SUCCEEDED(hr) && immutable_data) {
+            hr = umd_va_upload_begin(dev, res);
+            *upload = SUCCEEDED(hr);
+        }
+        if (FAILED(hr)) {
+            umd_set_error(dev, hr);
+            umd_va_resource_fini(dev, res); /* off the residency list before it goes */
+            umd_free_allocation(dev, res);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* The resource's memory goes: its slot, or its allocation (off the residency list first). */
+static void umd_release_memory(struct umd_device *dev, struct umd_resource *res)
+{
+    if (res->chunk) {
+        umd_suballoc_free(dev, res);
+        return;
+    }
+    if (dev->gpuva)
+        umd_va_resource_fini(dev, res); /* the kernel unmaps every VA with the allocation */
+    umd_free_allocation(dev, res);
+}
+
 VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATERESOURCE *args,
                                  D3D10DDI_HRESOURCE hResource, D3D10DDI_HRTRESOURCE hRTResource)
 {
@@ -160,47 +289,16 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
     BOOL buffer = args->ResourceDimension == D3D10DDIRESOURCE_BUFFER ||
                   args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX;
     HRESULT hr;
-    D3DDDI_ALLOCATIONINFO info = {
-        .pPrivateDriverData = &res->priv,
-        .PrivateDriverDataSize = sizeof res->priv,
-        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
-    };
-    D3DDDICB_ALLOCATE a = {
-        .hResource = hRTResource.handle,
-        .NumAllocations = 1,
-        .pAllocationInfo = &info,
-    };
-    hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
-    if (FAILED(hr)) {
-        /* Allowed: E_OUTOFMEMORY, DEVICEREMOVED (wddm-semantics §4.2); video memory
-         * exhaustion is out of memory to the application. */
-        UMD_REFUSE("CreateResource: pfnAllocateCb(%llu bytes) failed (0x%08x)", (unsigned long long)res->size,
-                   (unsigned)hr);
-        umd_set_error(dev, hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY);
-        return;
-    }
-    res->hAllocation = res->hAllocationOwn = info.hAllocation;
-    res->hKMResource = a.hKMResource;
-    /* GpuMmu (gpuva.c, issue 6): a VA over the whole allocation, resident; read-only for
-     * IMMUTABLE (its initial data goes through a temporary writable mapping below). */
     BOOL upload = FALSE;
-    if (dev->gpuva) {
-        BOOL immutable = args->Usage == D3D10_DDI_USAGE_IMMUTABLE;
-        hr = umd_va_prepare(dev, res->hAllocation, res->size, !immutable, &res->va, TRUE);
-        res->evicted = hr == S_FALSE; /* no room now: made resident when a command names it */
-        if (SUCCEEDED(hr))
-            umd_va_track(dev, res);
-        if (SUCCEEDED(hr) && immutable && args->pInitialDataUP) {
-            hr = umd_va_upload_begin(dev, res);
-            upload = SUCCEEDED(hr);
-        }
+    if (umd_suballoc_wanted(dev, args, res->size)) {
+        /* A slot of a pooled chunk (suballoc.c): no allocation of its own. */
+        hr = umd_suballoc(dev, res);
         if (FAILED(hr)) {
             umd_set_error(dev, hr);
-            umd_va_resource_fini(dev, res); /* off the residency list before it goes */
-            umd_free_allocation(dev, res);
             return;
         }
-    }
+    } else if (!umd_allocate(dev, res, args->Usage == D3D10_DDI_USAGE_IMMUTABLE && args->pInitialDataUP, &upload))
+        return;
 
     /* Initial data: SWGPU_OP_WRITE commands into the new allocation (seed 001 §4.3: DEFAULT
      * resources are not CPU-visible, so the GPU writes it). Rows of blocks for BC formats. */
@@ -217,9 +315,7 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
                  * free what was created here (wddm-semantics §4.2). */
                 if (upload)
                     umd_va_upload_end(dev, res);
-                if (dev->gpuva)
-                    umd_va_resource_fini(dev, res);
-                umd_free_allocation(dev, res);
+                umd_release_memory(dev, res);
                 return;
             }
         }
@@ -303,8 +399,7 @@ VOID APIENTRY umd_OpenResource(D3D10DDI_HDEVICE hDevice, const D3D10DDIARG_OPENR
             umd_va_track(dev, res);
         if (FAILED(hr)) {
             umd_set_error(dev, hr);
-            umd_va_resource_fini(dev, res);
-            umd_free_allocation(dev, res);
+            umd_release_memory(dev, res);
         }
     }
 }
@@ -326,7 +421,5 @@ VOID APIENTRY umd_DestroyResource(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE h
     }
     /* UMD renaming: the pool's allocations belong to the same hRTResource and are freed with it. */
     umd_rename_resource_fini(dev, res);
-    if (dev->gpuva)
-        umd_va_resource_fini(dev, res); /* the kernel unmaps every VA with the allocation */
-    umd_free_allocation(dev, res);
+    umd_release_memory(dev, res);
 }

@@ -57,6 +57,17 @@ struct umd_cmd_slot {
 };
 
 /* ---- device.c --------------------------------------------------------------------------------- */
+/* ---- suballoc.c: the bounds (functions below) ---------------------------------------------- */
+/* Buffers of at most UMD_SUBALLOC_MAX_BYTES take a slot of a size class (a power of two from
+ * UMD_SUBALLOC_MIN_BYTES) in a chunk allocation of that class (docs/architecture.md "Buffer
+ * suballocation"). */
+#define UMD_SUBALLOC_MIN_BYTES 256u
+#define UMD_SUBALLOC_MAX_BYTES (64u * 1024u)
+#define UMD_SUBALLOC_CLASSES 9u                /* 256 B .. 64 KiB */
+#define UMD_SUBALLOC_CHUNK_MIN (64u * 1024u)   /* a chunk: 16 slots, at least 64 KiB, */
+#define UMD_SUBALLOC_CHUNK_MAX (256u * 1024u)  /*   at most 256 KiB (so 4 slots of 64 KiB) */
+struct umd_slab;
+
 struct umd_device {
     struct umd_adapter *adapter;
     D3D10DDI_HRTDEVICE hRTDevice;          /* hDevice of every D3DDDI callback */
@@ -109,6 +120,14 @@ struct umd_device {
     UINT ring_count;                       /* slots created */
     struct umd_resource *upload_pending[UMD_VA_UPLOAD_PENDING]; /* IMMUTABLE upload VAs to free */
     UINT upload_pending_count;
+
+    /* Buffer suballocation (suballoc.c). */
+    BOOL suballoc;                         /* on (WDDM_UMD_SUBALLOC=0 turns it off) */
+    struct umd_slab *slabs[UMD_SUBALLOC_CLASSES]; /* per size class: chunks with a free slot */
+    struct umd_slab *slabs_full;           /* chunks with none, every class */
+    UINT slabs_empty[UMD_SUBALLOC_CLASSES]; /* chunks with no live buffer (at most one kept) */
+    UINT slab_count;                       /* chunks allocated now */
+    UINT64 suballocs;                      /* slots handed out (tests, debugging) */
 };
 
 /* ---- layout.c --------------------------------------------------------------------------------- */
@@ -163,6 +182,9 @@ struct umd_resource {
     D3DGPU_VIRTUAL_ADDRESS upload_va;      /* GpuMmu IMMUTABLE: writable mapping for the initial data */
     UINT64 upload_stamp;                   /*   ... freed once the fence passed this generation */
     struct swgpu_alloc_private priv;       /* what pfnAllocateCb carried to the KMD */
+    struct umd_resource *chunk;            /* suballocated (suballoc.c): no allocation of its
+                                              own; its bytes are chunk's at chunk_offset */
+    UINT chunk_offset;
     struct umd_subresource sub[];          /* subresource_count entries, index = mip + slice * MipLevels */
 };
 
@@ -186,6 +208,26 @@ static inline SIZE_T umd_resource_ro_offset(UINT n)
     return ic + 64; /* worst case: room to align the block to the next line (see umd_resource_ro) */
 }
 struct umd_resource_ro *umd_resource_ro(const struct umd_resource *res);
+/* An allocation the UMD makes for itself (an event query's, a buffer pool's chunk): `res`, with
+ * room for one umd_subresource, is filled in as a one-subresource buffer of `bytes` so the
+ * command-buffer helpers treat it like any resource. It is a device allocation (no kernel
+ * resource). In the GpuMmu model it gets a VA; with `track` it joins the residency list (the UMD
+ * may trim it) as a resource does. S_OK, or the HRESULT for pfnSetErrorCb (refusal logged). */
+HRESULT umd_own_buffer_create(struct umd_device *dev, struct umd_resource *res, UINT bytes, UINT kind, UINT usage,
+                              UINT cpu_access, BOOL track);
+/* Free it (after submitting queued commands that name it; VidMm defers the rest). */
+void umd_own_buffer_destroy(struct umd_device *dev, struct umd_resource *res);
+
+/* ---- suballoc.c: small DEFAULT buffers share pooled allocations ------------------------------ */
+/* Whether CreateResource puts this resource in a pool rather than an allocation of its own. */
+BOOL umd_suballoc_wanted(const struct umd_device *dev, const D3D11DDIARG_CREATERESOURCE *args, UINT64 size);
+/* Give res (described, size set) a slot: S_OK, or the HRESULT for pfnSetErrorCb (refusal
+ * logged). */
+HRESULT umd_suballoc(struct umd_device *dev, struct umd_resource *res);
+/* DestroyResource of a suballocated resource: its slot is free at once (see suballoc.c). */
+void umd_suballoc_free(struct umd_device *dev, struct umd_resource *res);
+/* DestroyDevice: free the chunks (every slot is free by then). */
+void umd_suballoc_device_fini(struct umd_device *dev);
 
 /* A recording: ops (deferred.c struct umd_op) and the discard aliases they name. Owned by a
  * deferred context while recording, then by its command list. Touched by one thread at a time

@@ -53,6 +53,7 @@ struct fake {
     int lock_fail_count;                       /* how many locks fail with lock_result (-1 = all) */
     int rename_on_discard;                     /* Discard locks hand out a new instance */
     /* context and submission */
+    int suballoc;                              /* leave the UMD's buffer pools on (suballoc.c) */
     int create_context_calls, destroy_context_calls;
     UINT node_ordinal;
     UINT cmd_size, alist_size, plist_size;     /* buffer sizes the "kernel" hands out */
@@ -409,6 +410,9 @@ static inline HRESULT fake_open_adapter(struct fake *f)
 
 static inline HRESULT fake_create_device(struct fake *f)
 {
+    /* Most tests here are about one resource's own allocation (its list entries, locks,
+     * renames), so small DEFAULT buffers get one unless a test sets f->suballoc first. */
+    setenv("WDDM_UMD_SUBALLOC", f->suballoc ? "1" : "0", 1);
     D3D10DDIARG_CALCPRIVATEDEVICESIZE cs = { .Interface = D3D11_0_DDI_INTERFACE_VERSION };
     SIZE_T size = f->adapter_funcs.pfnCalcPrivateDeviceSize(f->open.hAdapter, &cs);
     f->device_mem = calloc(1, size);
