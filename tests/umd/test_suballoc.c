@@ -125,7 +125,7 @@ static void test_only_small_gpu_only_unshared_default_buffers_are_pooled(void **
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct fake *f = setup_pooled();
-        BYTE init[16] = { 1 };
+        BYTE init[64] = { 1 }; /* a 16x1 RGBA8 row */
         BOOL tex = cases[i].dim == D3D10DDIRESOURCE_TEXTURE2D;
         struct fake_res *r = fake_res_new(cases[i].dim, cases[i].usage, tex ? DXGI_FORMAT_R8G8B8A8_UNORM : DXGI_FORMAT_UNKNOWN,
                                           cases[i].bytes, 1, 1, 1, 1, cases[i].cpu);
