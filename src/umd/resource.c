@@ -68,7 +68,7 @@ static void umd_free_allocation(struct umd_device *dev, struct umd_resource *res
     D3DDDICB_DEALLOCATE d = { .hResource = res->hRTResource.handle, .NumAllocations = 1, .HandleList = &res->hAllocation };
     HRESULT hr = dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
     if (FAILED(hr)) {
-        UMD_REFUSE("DestroyResource: pfnDeallocateCb failed (0x%08x)", (unsigned)hr);
+        UMD_REFUSE("pfnDeallocateCb failed (0x%08x)", (unsigned)hr);
         if (hr == D3DDDIERR_DEVICEREMOVED)
             umd_set_error(dev, hr); /* the only error DestroyResource may report (wddm-semantics §4.2) */
     }

@@ -15,8 +15,9 @@
  * Handle memory: struct umd_device, umd_resource and umd_rtv live in memory the runtime
  * allocated with the size the matching CalcPrivate*Size returned (seed 001 §3,
  * wddm-semantics §4.1); the UMD itself never mallocs on the immediate context's resource or
- * map paths, which is what keeps CreateResource/DestroyResource and Map/Unmap cheap
- * (deferred-context recording does malloc: a command list grows with every call, seed 004).
+ * map paths, which is what keeps CreateResource/DestroyResource and Map/Unmap cheap (two
+ * exceptions: a buffer pool's chunk header, once per 16 buffers at most (suballoc.c), and
+ * deferred-context recording: a command list grows with every call, seed 004).
  */
 #ifndef WDDM_UMD_UMD_H
 #define WDDM_UMD_UMD_H
