@@ -109,6 +109,9 @@ struct vidmm_segment {
     bool aperture;               /* immutable */
     bool cpu_accessible;         /* CPU can reach a placement: CpuVisible memory or aperture */
     UINT64 limit;                /* bytes VidMm may place: CommitLimit or Size; immutable */
+    UINT bank_count;             /* UseBanking: NbOfBanks, else 0; immutable */
+    UINT64 *bank_end;            /*   ... end offset of banks 1..n-1 (the KMD's pBankRangeTable,
+                                    copied: desc.pBankRangeTable is cleared); immutable */
     struct vidmm_range *free;    /* sorted by offset, coalesced; protected by adapter->lock */
     UINT64 bytes_used;           /* protected by adapter->lock */
     /* Resident instances, least recently used first (vidmm/evict.c); adapter->lock. */
@@ -633,6 +636,9 @@ bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *caps);
 /* A primary's DXGK_ALLOCATIONINFO (wddm-semantics §3.5, seed 003 NonCpuVisiblePrimary). */
 bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index);
 bool dxgk_verify_segments(const DXGK_QUERYSEGMENTOUT *out);
+/* HintedBank against PreferredSegment.SegmentId0's banks (one line naming `who` when refused). */
+bool dxgk_verify_hinted_bank(const struct dxgk_adapter *a, const DXGK_SEGMENTPREFERENCE *p,
+                             DXGK_SEGMENTBANKPREFERENCE h, const char *who);
 bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index);
 bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index,
                                      bool shared, bool existing_sysmem);
@@ -647,6 +653,13 @@ bool dxgk_verify_page_table_level(const struct dxgk_adapter *a, const DXGK_PAGE_
 bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESCRIPTOR *desc);
 void vidmm_segment_fini(struct vidmm_segment *s);
 bool vidmm_segment_alloc_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 *offset);
+/* Place `size` bytes inside [lo, hi) of the segment: the lowest fitting offset, or with top_down
+ * the highest (DXGK_SEGMENTPREFERENCE / DXGK_SEGMENTBANKPREFERENCE directions). */
+bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 lo, UINT64 hi,
+                                   bool top_down, UINT64 *offset);
+/* Bank `bank` (1-based, DXGK_SEGMENTBANKPREFERENCE) of a banked segment as [*lo, *hi); false if
+ * the segment has no such bank. */
+bool vidmm_segment_bank(const struct vidmm_segment *s, UINT bank, UINT64 *lo, UINT64 *hi);
 void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 size);
 /* vidmm/placement.c */
 UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info);

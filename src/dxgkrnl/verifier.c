@@ -106,7 +106,17 @@ bool dxgk_verify_segments(const DXGK_QUERYSEGMENTOUT *out)
                "segment %u: CpuVisible memory segment without CpuTranslatedAddress", id);
         VERIFY(f.Aperture || d->CommitLimit == 0 || d->CommitLimit == d->Size,
                "segment %u: a memory segment's CommitLimit must equal Size", id);
-        VERIFY(!f.UseBanking, "segment %u: UseBanking is not supported", id); /* FIXME(banking) */
+        /* DXGK_SEGMENTDESCRIPTOR.pBankRangeTable: the end offsets of banks 1..n-1, contiguous
+         * from offset 0, the last bank ending at Size; bank ids are 1..127 (HintedBank). */
+        if (f.UseBanking) {
+            VERIFY(d->NbOfBanks >= 1 && d->NbOfBanks <= 127, "segment %u: UseBanking with NbOfBanks %u (1..127)", id,
+                   d->NbOfBanks);
+            VERIFY(d->NbOfBanks == 1 || d->pBankRangeTable, "segment %u: UseBanking without pBankRangeTable", id);
+            for (UINT b = 0; b + 1 < d->NbOfBanks; b++)
+                VERIFY(d->pBankRangeTable[b] > (b ? d->pBankRangeTable[b - 1] : 0) && d->pBankRangeTable[b] < d->Size,
+                       "segment %u: pBankRangeTable[%u] = %zu: bank ends must ascend inside the segment", id, b,
+                       (size_t)d->pBankRangeTable[b]);
+        }
     }
     VERIFY(agp == 0, "AGP segments are not supported");
     return true;
@@ -132,6 +142,23 @@ bool dxgk_verify_context_info(DXGK_CONTEXTINFO *info)
                     info->DmaBufferSegmentSet);
         info->DmaBufferSegmentSet = 0;
     }
+    return true;
+}
+
+bool dxgk_verify_hinted_bank(const struct dxgk_adapter *a, const DXGK_SEGMENTPREFERENCE *p,
+                             DXGK_SEGMENTBANKPREFERENCE h, const char *who)
+{
+    /* HintedBank names banks of SegmentId0, "the most preferred segment", which must use banking
+     * (DXGK_ALLOCATIONINFO.HintedBank, DXGK_SEGMENTBANKPREFERENCE: ids 1..127, 0 = none). */
+    if (!h.Value)
+        return true;
+    UINT banks = p->SegmentId0 && p->SegmentId0 <= a->segment_count ? a->seg[p->SegmentId0 - 1].bank_count : 0;
+    VERIFY(banks, "%s: HintedBank 0x%08x but preferred segment %u does not use banking", who, h.Value,
+           p->SegmentId0);
+    UINT bank[4] = { h.Bank0, h.Bank1, h.Bank2, h.Bank3 };
+    for (UINT k = 0; k < 4; k++)
+        VERIFY(bank[k] <= banks, "%s: HintedBank.Bank%u = %u, segment %u has %u banks", who, k, bank[k],
+               p->SegmentId0, banks);
     return true;
 }
 
@@ -162,6 +189,8 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
                "allocation %u: preferred segment %u not in the supported set 0x%x (wddm-semantics §6.4)", index,
                ids[k], supported);
     }
+    if (!dxgk_verify_hinted_bank(a, p, i->HintedBank, "DXGK_ALLOCATIONINFO"))
+        return false;
     const DXGK_ALLOCATIONINFOFLAGS f = i->Flags;
     VERIFY(!f.PermanentSysMem || f.CpuVisible, "allocation %u: PermanentSysMem needs CpuVisible", index);
     VERIFY(!f.Cached || f.CpuVisible, "allocation %u: Cached needs CpuVisible", index);

@@ -26,4 +26,17 @@ static inline UINT kpeek_segment(D3DKMT_HANDLE h)
     return kpeek_where(h, NULL);
 }
 
+/* Offset of the allocation's current instance inside its segment (meaningful when resident). */
+static inline UINT64 kpeek_offset(D3DKMT_HANDLE h)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+    assert_non_null(al);
+    struct dxgk_adapter *a = al->device->adapter;
+    pthread_mutex_lock(&a->lock);
+    UINT64 off = al->current->offset;
+    pthread_mutex_unlock(&a->lock);
+    dxgk_object_put(&al->obj);
+    return off;
+}
+
 #endif /* WDDM_TESTS_DXGKRNL_KERNEL_PEEK_H */

@@ -56,6 +56,8 @@ static struct {
     atomic_uint busy_returned;        /* STATUS_GRAPHICS_ALLOCATION_BUSY answers given */
     atomic_uint transfers_idle;       /* TRANSFERs built with AllocationIsIdle = 1 */
     atomic_uint transfers;            /* TRANSFERs built */
+    atomic_uint aperture_banks;       /* segment 3 uses banking with this many equal banks (0: none;
+                                         read when the adapter starts, not reset by mock_reset) */
 } mock;
 
 static inline void mock_reset(void)
@@ -305,6 +307,15 @@ static NTSTATUS APIENTRY mock_query_adapter_info(const HANDLE h, const DXGKARG_Q
         d[2] = (DXGK_SEGMENTDESCRIPTOR){ .BaseAddress.QuadPart = 3ll << 40, .Size = MOCK_SEG3_SIZE,
                                          .CommitLimit = MOCK_SEG3_SIZE };
         d[2].Flags.Aperture = 1;
+        static SIZE_T bank_ends[126];
+        UINT banks = atomic_load(&mock.aperture_banks);
+        if (banks) {
+            for (UINT b = 0; b + 1 < banks; b++)
+                bank_ends[b] = (SIZE_T)MOCK_SEG3_SIZE / banks * (b + 1);
+            d[2].Flags.UseBanking = 1;
+            d[2].NbOfBanks = banks;
+            d[2].pBankRangeTable = bank_ends;
+        }
         o->PagingBufferSegmentId = 0;
         o->PagingBufferSize = MOCK_PAGING_SIZE;
         o->PagingBufferPrivateDataSize = 0;

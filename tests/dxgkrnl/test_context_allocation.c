@@ -98,7 +98,7 @@ static void test_system_owners_and_bad_fields_are_invalid_parameter(void **state
     D3DKMT_CREATECONTEXT cc2 = { .hDevice = cd2.hDevice };
     assert_int_equal(D3DKMTCreateContext(&cc2), STATUS_SUCCESS);
     HANDLE sys = mock_started_cb.DeviceHandle; /* the system device and context's kernel handle */
-    for (int k = 0; k < 19; k++) {
+    for (int k = 0; k < 21; k++) {
         DXGKARGCB_CREATECONTEXTALLOCATION p = gpu_args(&e);
         switch (k) {
         case 0: p.hContext = sys; break;                               /* system context */
@@ -122,6 +122,8 @@ static void test_system_owners_and_bad_fields_are_invalid_parameter(void **state
         case 16: p.hAdapter = H(0x42); break;                          /* not this adapter */
         case 17: p.hDevice = H(0x7fffffff); break;                     /* forged device */
         case 18: p.hContext = H(e.context + 1); break;                 /* forged context */
+        case 19: p.HintedBank.Bank1 = 3; break;                        /* segment 3 has 2 banks */
+        case 20: p.PreferredSegment.SegmentId0 = 0; break;             /* HintedBank of no segment */
         }
         assert_int_equal(mock_started_cb.DxgkCbCreateContextAllocation(&p), STATUS_INVALID_PARAMETER);
         assert_null(p.hAllocation);
@@ -185,6 +187,8 @@ static int reset(void **state)
 
 int main(void)
 {
+    /* The aperture (segment 3, gpu_args' preferred one) has two banks, so HintedBank is valid. */
+    atomic_store(&mock.aperture_banks, 2);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_gpu_context_allocation_records_every_field_with_high_priority, reset),
         cmocka_unit_test_setup(test_device_context_allocation_needs_shared_flag_and_null_context, reset),

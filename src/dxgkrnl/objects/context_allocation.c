@@ -4,7 +4,7 @@
  *
  * What is checked here (§1.2 invariants 4, 5, 7; §10 #1): every refusal is
  * STATUS_INVALID_PARAMETER with one verifier line naming the rule. The created object records
- * every field the KMD gave (HintedBank is accepted and recorded only) and gets priority
+ * every field the KMD gave (HintedBank and directions steer placement: vidmm/placement.c) and gets priority
  * D3DDDI_ALLOCATIONPRIORITY_HIGH (§1.2 invariant 6). Outstanding context allocations are
  * destroyed with their context or device; a later explicit destroy of the handle is refused.
  *
@@ -117,6 +117,8 @@ static bool verify_fields(const struct dxgk_adapter *a, const DXGKARGCB_CREATECO
             return false;
         }
     }
+    if (!dxgk_verify_hinted_bank(a, pr, p->HintedBank, "DxgkCbCreateContextAllocation"))
+        return false;
     if (p->PhysicalAdapterIndex != 0) {
         dxgk_refuse("DxgkCbCreateContextAllocation: PhysicalAdapterIndex %u but the adapter has one physical "
                     "adapter", p->PhysicalAdapterIndex);

@@ -2,6 +2,7 @@
  *
  * Order: the KMD's PreferredSegment ids first (in order), then the rest of the supported set
  * by ascending id (wddm-semantics §6.4: preferred segments are members of the supported set).
+ * Inside a segment: the hinted banks, then the preference's direction (alloc_in_segment_locked).
  * The supported set is SupportedWriteSegmentSet (an instance is written by the GPU or the
  * CPU) intersected with the read set when the KMD gave one. A CpuVisible allocation is placed
  * only in CPU-accessible segments (CpuVisible memory segments and apertures), so a lock never
@@ -31,12 +32,42 @@ UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONI
     return set;
 }
 
+/* Where in segment `id` the instance goes: first the banks HintedBank names, in its order and
+ * each in its own direction, when `id` is PreferredSegment.SegmentId0 and the segment uses
+ * banking (DXGK_ALLOCATIONINFO.HintedBank: "banking information about the most preferred
+ * segment"); then anywhere in the segment, from the top when PreferredSegment gives `id` with
+ * Direction 1 (DXGK_SEGMENTPREFERENCE), else from the bottom. A full hinted bank is not a
+ * reason to evict: the hints are preferences. */
+static bool alloc_in_segment_locked(struct vidmm_segment *s, const DXGK_ALLOCATIONINFO *info, UINT64 *offset)
+{
+    const D3DDDI_SEGMENTPREFERENCE *p = &info->PreferredSegment;
+    if (s->bank_count && p->SegmentId0 == s->id && info->HintedBank.Value) {
+        const DXGK_SEGMENTBANKPREFERENCE *h = &info->HintedBank;
+        UINT bank[4] = { h->Bank0, h->Bank1, h->Bank2, h->Bank3 };
+        bool down[4] = { h->Direction0, h->Direction1, h->Direction2, h->Direction3 };
+        UINT64 lo, hi;
+        for (UINT k = 0; k < 4 && bank[k]; k++)
+            if (vidmm_segment_bank(s, bank[k], &lo, &hi) &&
+                vidmm_segment_alloc_in_locked(s, info->Size, info->Alignment, lo, hi, down[k], offset))
+                return true;
+    }
+    UINT ids[5] = { p->SegmentId0, p->SegmentId1, p->SegmentId2, p->SegmentId3, p->SegmentId4 };
+    bool dirs[5] = { p->Direction0, p->Direction1, p->Direction2, p->Direction3, p->Direction4 };
+    bool top_down = false;
+    for (UINT k = 0; k < 5 && ids[k]; k++)
+        if (ids[k] == s->id) {
+            top_down = dirs[k];
+            break;
+        }
+    return vidmm_segment_alloc_in_locked(s, info->Size, info->Alignment, 0, s->desc.Size, top_down, offset);
+}
+
 static bool try_segment_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, UINT id)
 {
     struct vidmm_segment *s = &a->seg[id - 1];
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
     UINT64 offset;
-    if (!vidmm_segment_alloc_locked(s, info->Size, info->Alignment, &offset))
+    if (!alloc_in_segment_locked(s, info, &offset))
         return false;
     if (s->aperture) {
         /* An aperture placement is backed by page-aligned system memory: the backing store

@@ -10,7 +10,11 @@
  * 128 KiB in eight classes over 4 MiB local + 4 MiB visible): at the end 0.3 of 4 MiB of the
  * local segment is free, in 12 ranges, the largest 128 KiB (7% unusable for a 256 KiB request).
  * A size-bucketed or tree allocator (best fit) and a victim choice that prefers neighbours of
- * existing holes are the upgrade path. Protected by adapter->lock. */
+ * existing holes are the upgrade path. Protected by adapter->lock.
+ *
+ * Directions and banks (vidmm/placement.c): the same free list serves a search inside a
+ * window [lo, hi) (a bank of a UseBanking segment) from the bottom (lowest offset) or from the
+ * top (highest offset). */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -28,9 +32,24 @@ bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESC
     s->limit = desc->Size;
     if (s->aperture && desc->CommitLimit && desc->CommitLimit < desc->Size)
         s->limit = desc->CommitLimit;
+    /* The bank table is the KMD's memory, valid during the query only (the verifier checked it:
+     * ascending, inside the segment). */
+    s->desc.pBankRangeTable = NULL;
+    if (desc->Flags.UseBanking && desc->NbOfBanks) {
+        s->bank_count = desc->NbOfBanks;
+        s->bank_end = calloc(desc->NbOfBanks, sizeof *s->bank_end);
+        if (!s->bank_end)
+            return false;
+        for (UINT b = 0; b + 1 < desc->NbOfBanks; b++)
+            s->bank_end[b] = desc->pBankRangeTable[b];
+        s->bank_end[desc->NbOfBanks - 1] = desc->Size;
+    }
     s->free = malloc(sizeof *s->free);
-    if (!s->free)
+    if (!s->free) {
+        free(s->bank_end);
+        s->bank_end = NULL;
         return false;
+    }
     s->free->next = NULL;
     s->free->offset = 0;
     s->free->size = desc->Size;
@@ -39,6 +58,8 @@ bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESC
 
 void vidmm_segment_fini(struct vidmm_segment *s)
 {
+    free(s->bank_end);
+    s->bank_end = NULL;
     while (s->free) {
         struct vidmm_range *r = s->free;
         s->free = r->next;
@@ -46,43 +67,77 @@ void vidmm_segment_fini(struct vidmm_segment *s)
     }
 }
 
-bool vidmm_segment_alloc_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 *offset)
+bool vidmm_segment_bank(const struct vidmm_segment *s, UINT bank, UINT64 *lo, UINT64 *hi)
+{
+    if (bank == 0 || bank > s->bank_count)
+        return false;
+    *lo = bank == 1 ? 0 : s->bank_end[bank - 2];
+    *hi = s->bank_end[bank - 1];
+    return true;
+}
+
+bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 lo, UINT64 hi,
+                                   bool top_down, UINT64 *offset)
 {
     if (align < DXGK_PAGE_SIZE)
         align = DXGK_PAGE_SIZE;
     size = (size + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
     if (s->bytes_used + size > s->limit) /* an aperture's CommitLimit */
         return false;
+    struct vidmm_range **best = NULL;
+    UINT64 best_start = 0;
     for (struct vidmm_range **pp = &s->free; *pp; pp = &(*pp)->next) {
         struct vidmm_range *r = *pp;
-        UINT64 start = (r->offset + align - 1) & ~(align - 1);
-        if (start < r->offset || start - r->offset > r->size || r->size - (start - r->offset) < size)
+        UINT64 from = r->offset > lo ? r->offset : lo;
+        UINT64 to = r->offset + r->size < hi ? r->offset + r->size : hi;
+        if (from >= to || to - from < size)
             continue;
-        UINT64 head = start - r->offset;
-        UINT64 tail = r->size - head - size;
-        if (head && tail) {
-            struct vidmm_range *t = malloc(sizeof *t);
-            if (!t)
-                return false;
-            t->offset = start + size;
-            t->size = tail;
-            t->next = r->next;
-            r->next = t;
-            r->size = head;
-        } else if (head) {
-            r->size = head;
-        } else if (tail) {
-            r->offset = start + size;
-            r->size = tail;
+        UINT64 start;
+        if (top_down) {
+            start = (to - size) & ~(align - 1);
+            if (start < from)
+                continue;
         } else {
-            *pp = r->next;
-            free(r);
+            start = (from + align - 1) & ~(align - 1);
+            if (start < from || start > to || to - start < size)
+                continue;
         }
-        s->bytes_used += size;
-        *offset = start;
-        return true;
+        best = pp;
+        best_start = start;
+        if (!top_down)
+            break; /* the list is sorted: the first fit is the lowest; from the top, the last */
     }
-    return false;
+    if (!best)
+        return false;
+    struct vidmm_range *r = *best;
+    UINT64 head = best_start - r->offset;
+    UINT64 tail = r->size - head - size;
+    if (head && tail) {
+        struct vidmm_range *t = malloc(sizeof *t);
+        if (!t)
+            return false;
+        t->offset = best_start + size;
+        t->size = tail;
+        t->next = r->next;
+        r->next = t;
+        r->size = head;
+    } else if (head) {
+        r->size = head;
+    } else if (tail) {
+        r->offset = best_start + size;
+        r->size = tail;
+    } else {
+        *best = r->next;
+        free(r);
+    }
+    s->bytes_used += size;
+    *offset = best_start;
+    return true;
+}
+
+bool vidmm_segment_alloc_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 *offset)
+{
+    return vidmm_segment_alloc_in_locked(s, size, align, 0, s->desc.Size, false, offset);
 }
 
 void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 size)
