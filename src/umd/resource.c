@@ -75,6 +75,61 @@ static void umd_free_allocation(struct umd_device *dev, struct umd_resource *res
     res->hAllocation = 0;
 }
 
+/* pfnAllocateCb with res->priv: an allocation of res's hRTResource, or a device allocation (no
+ * kernel resource, wddm-semantics §3.5) when that is NULL. In the GpuMmu model also its VA over
+ * the whole allocation (read-only for IMMUTABLE, whose initial data goes through a temporary
+ * writable mapping) and its residency; with `track` it joins the residency list and may stay
+ * evicted for now (made resident when a command names it). S_OK or the HRESULT for
+ * pfnSetErrorCb (refusal logged); nothing is left on failure. */
+static HRESULT umd_allocate(struct umd_device *dev, struct umd_resource *res, BOOL track)
+{
+    D3DDDI_ALLOCATIONINFO info = {
+        .pPrivateDriverData = &res->priv,
+        .PrivateDriverDataSize = sizeof res->priv,
+        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
+    };
+    D3DDDICB_ALLOCATE a = {
+        .hResource = res->hRTResource.handle,
+        .NumAllocations = 1,
+        .pAllocationInfo = &info,
+    };
+    HRESULT hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
+    if (FAILED(hr)) {
+        /* Allowed: E_OUTOFMEMORY, DEVICEREMOVED (wddm-semantics §4.2); video memory
+         * exhaustion is out of memory to the application. */
+        UMD_REFUSE("pfnAllocateCb(%llu bytes) failed (0x%08x)", (unsigned long long)res->size, (unsigned)hr);
+        return hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY;
+    }
+    res->hAllocation = res->hAllocationOwn = info.hAllocation;
+    res->hKMResource = a.hKMResource;
+    if (dev->gpuva) {
+        hr = umd_va_prepare(dev, res->hAllocation, res->size, res->usage != D3D10_DDI_USAGE_IMMUTABLE, &res->va,
+                            track);
+        res->evicted = hr == S_FALSE;
+        if (SUCCEEDED(hr) && track)
+            umd_va_track(dev, res);
+        if (FAILED(hr)) {
+            umd_free_allocation(dev, res);
+            return hr;
+        }
+    }
+    return S_OK;
+}
+
+/* The resource's memory goes: its slot, or its allocation (off the residency list first). */
+static void umd_release_memory(struct umd_device *dev, struct umd_resource *res)
+{
+    if (res->chunk) {
+        umd_suballoc_free(dev, res);
+        return;
+    }
+    if (!res->hAllocation)
+        return;
+    if (dev->gpuva)
+        umd_va_resource_fini(dev, res); /* the kernel unmaps every VA with the allocation */
+    umd_free_allocation(dev, res);
+}
+
 /* ---- allocations the UMD makes for itself (umd.h) ------------------------------------------- */
 
 HRESULT umd_own_buffer_create(struct umd_device *dev, struct umd_resource *res, UINT bytes, UINT kind, UINT usage,
@@ -106,41 +161,12 @@ HRESULT umd_own_buffer_create(struct umd_device *dev, struct umd_resource *res, 
         .usage = usage,
         .cpu_access = cpu_access,
     };
-    D3DDDI_ALLOCATIONINFO info = {
-        .pPrivateDriverData = &res->priv,
-        .PrivateDriverDataSize = sizeof res->priv,
-        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
-    };
-    /* hResource NULL: a device allocation with no kernel resource (wddm-semantics §3.5). */
-    D3DDDICB_ALLOCATE a = { .NumAllocations = 1, .pAllocationInfo = &info };
-    HRESULT hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
-    if (FAILED(hr)) {
-        UMD_REFUSE("pfnAllocateCb(%u bytes) for the driver's own buffer failed (0x%08x)", bytes, (unsigned)hr);
-        return hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY;
-    }
-    res->hAllocation = res->hAllocationOwn = info.hAllocation;
-    if (dev->gpuva) {
-        /* GpuMmu (gpuva.c, issue 6): commands reach it through its VA. A tracked one may stay
-         * evicted for now and is made resident when a command names it. */
-        hr = umd_va_prepare(dev, res->hAllocation, bytes, TRUE, &res->va, track);
-        res->evicted = hr == S_FALSE;
-        if (SUCCEEDED(hr) && track)
-            umd_va_track(dev, res);
-        if (FAILED(hr)) {
-            umd_own_buffer_destroy(dev, res);
-            return hr;
-        }
-    }
-    return S_OK;
+    return umd_allocate(dev, res, track); /* hRTResource NULL: a device allocation */
 }
 
 void umd_own_buffer_destroy(struct umd_device *dev, struct umd_resource *res)
 {
-    if (!res->hAllocation)
-        return;
-    if (dev->gpuva)
-        umd_va_resource_fini(dev, res);
-    umd_free_allocation(dev, res); /* hRTResource is NULL: freed by handle */
+    umd_release_memory(dev, res);
 }
 
 /* The UMD's view of a resource from its creation arguments: layout, read-only block, the KMD's
@@ -218,66 +244,6 @@ static BOOL describe(struct umd_device *dev, struct umd_resource *res, const D3D
     return TRUE;
 }
 
-/* The resource's own allocation (pfnAllocateCb with its hRTResource), and in the GpuMmu model its
- * VA and residency; *upload: an IMMUTABLE resource's temporary writable mapping was made for
- * its initial data. FALSE: the error is reported and nothing is left. */
-static BOOL umd_allocate(struct umd_device *dev, struct umd_resource *res, BOOL immutable_data, BOOL *upload)
-{
-    D3DDDI_ALLOCATIONINFO info = {
-        .pPrivateDriverData = &res->priv,
-        .PrivateDriverDataSize = sizeof res->priv,
-        .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE,
-    };
-    D3DDDICB_ALLOCATE a = {
-        .hResource = res->hRTResource.handle,
-        .NumAllocations = 1,
-        .pAllocationInfo = &info,
-    };
-    HRESULT hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
-    if (FAILED(hr)) {
-        /* Allowed: E_OUTOFMEMORY, DEVICEREMOVED (wddm-semantics §4.2); video memory
-         * exhaustion is out of memory to the application. */
-        UMD_REFUSE("CreateResource: pfnAllocateCb(%llu bytes) failed (0x%08x)", (unsigned long long)res->size,
-                   (unsigned)hr);
-        umd_set_error(dev, hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY);
-        return FALSE;
-    }
-    res->hAllocation = res->hAllocationOwn = info.hAllocation;
-    res->hKMResource = a.hKMResource;
-    /* GpuMmu (gpuva.c, issue 6): a VA over the whole allocation, resident; read-only for
-     * IMMUTABLE (its initial data goes through a temporary writable mapping). */
-    if (dev->gpuva) {
-        BOOL immutable = res->usage == D3D10_DDI_USAGE_IMMUTABLE;
-        hr = umd_va_prepare(dev, res->hAllocation, res->size, !immutable, &res->va, TRUE);
-        res->evicted = hr == S_FALSE; /* no room now: made resident when a command names it */
-        if (SUCCEEDED(hr))
-            umd_va_track(dev, res);
-        if (SUCCEEDED(hr) && immutable_data) {
-            hr = umd_va_upload_begin(dev, res);
-            *upload = SUCCEEDED(hr);
-        }
-        if (FAILED(hr)) {
-            umd_set_error(dev, hr);
-            umd_va_resource_fini(dev, res); /* off the residency list before it goes */
-            umd_free_allocation(dev, res);
-            return FALSE;
-        }
-    }
-    return TRUE;
-}
-
-/* The resource's memory goes: its slot, or its allocation (off the residency list first). */
-static void umd_release_memory(struct umd_device *dev, struct umd_resource *res)
-{
-    if (res->chunk) {
-        umd_suballoc_free(dev, res);
-        return;
-    }
-    if (dev->gpuva)
-        umd_va_resource_fini(dev, res); /* the kernel unmaps every VA with the allocation */
-    umd_free_allocation(dev, res);
-}
-
 VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATERESOURCE *args,
                                  D3D10DDI_HRESOURCE hResource, D3D10DDI_HRTRESOURCE hRTResource)
 {
@@ -297,8 +263,19 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
             umd_set_error(dev, hr);
             return;
         }
-    } else if (!umd_allocate(dev, res, args->Usage == D3D10_DDI_USAGE_IMMUTABLE && args->pInitialDataUP, &upload))
-        return;
+    } else {
+        hr = umd_allocate(dev, res, TRUE);
+        if (SUCCEEDED(hr) && dev->gpuva && args->Usage == D3D10_DDI_USAGE_IMMUTABLE && args->pInitialDataUP) {
+            hr = umd_va_upload_begin(dev, res); /* a writable mapping for the WRITEs below */
+            upload = SUCCEEDED(hr);
+            if (FAILED(hr))
+                umd_release_memory(dev, res);
+        }
+        if (FAILED(hr)) {
+            umd_set_error(dev, hr);
+            return;
+        }
+    }
 
     /* Initial data: SWGPU_OP_WRITE commands into the new allocation (seed 001 §4.3: DEFAULT
      * resources are not CPU-visible, so the GPU writes it). Rows of blocks for BC formats. */
