@@ -186,6 +186,13 @@ struct vidmm_instance {
                                          system memory at the range limit): no DMA buffer may
                                          reference it until unlocked (wddm-semantics §3.2 rule 11) */
     UINT swz_private;                 /* D3DDDICB_LOCK.PrivateDriverData of that acquire */
+    /* DXGK_ALLOCATIONINFOFLAGS.Swizzled allocations ("Locking Swizzled Allocations"): VidMm
+     * tracks which form the backing store holds. adapter->lock. */
+    bool unswizzled;                  /* the backing store holds the linear form (an eviction with
+                                         DXGK_TRANSFERFLAGS.Unswizzle); a restore goes only into a
+                                         memory segment, with Swizzle */
+    bool unswizzle;                   /* the next eviction stores it linear (a lock at the range
+                                         limit asks; vidmm_evict_instance_locked clears it) */
 };
 
 /* A paging batch: paging buffers built for one residency request (vidmm/paging.c). */

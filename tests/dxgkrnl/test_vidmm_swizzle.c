@@ -13,7 +13,9 @@
  * its system pages, linear: a range over it copies without swapping (UseAlternateVA, "redirects
  * the memory access to the system memory pages"). With grow_range set it answers a range of that
  * size (UseAlternateVA lets the KMD change RangeSize); alt_next makes its next allocation
- * DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA. */
+ * DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA. swizzled_next makes it DXGK_ALLOCATIONINFOFLAGS.Swizzled
+ * instead: such an allocation is stored linear in system memory only when a TRANSFER says
+ * Unswizzle, and read back tiled only when it says Swizzle; other TRANSFERs copy the raw bytes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,6 +48,9 @@ static struct {
     struct { UINT8 *window, *raw; SIZE_T size; bool linear; } range[RANGES];
     SIZE_T grow_range;    /* non-zero: the RangeSize every acquire answers */
     bool alt_next;        /* the next allocation is created UseAlternateVA */
+    bool swizzled_next;   /* the next allocation is created Swizzled */
+    HANDLE swizzled[4];   /* the KMD allocations created Swizzled */
+    UINT swizzles, unswizzles, raw_transfers; /* TRANSFERs of Swizzled allocations, by flag */
     UINT last_segment;    /* SegmentId of the last acquire */
     int unavailable;      /* range id answering UNAVAILABLE, -1: none */
     UINT acquires, releases;
@@ -135,6 +140,21 @@ static NTSTATUS APIENTRY wrap_paging(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *
     }
     if (a->Operation != DXGK_OPERATION_TRANSFER || (a->Transfer.Source.SegmentId && a->Transfer.Destination.SegmentId))
         return inner_paging(h, a);
+    bool swizzled = false;
+    for (UINT i = 0; i < 4; i++)
+        swizzled |= kmd.swizzled[i] && kmd.swizzled[i] == a->Transfer.hAllocation;
+    if (swizzled) {
+        /* Swizzled allocations: the flags say whether the form changes on the way. */
+        kmd.swizzles += a->Transfer.Flags.Swizzle;
+        kmd.unswizzles += a->Transfer.Flags.Unswizzle;
+        if (!a->Transfer.Flags.Swizzle && !a->Transfer.Flags.Unswizzle) {
+            kmd.raw_transfers++;
+            if (a->Transfer.Destination.SegmentId)
+                remember(a->Transfer.hAllocation,
+                         mock_host(m, (UINT64)a->Transfer.Destination.SegmentAddress.QuadPart), false);
+            return inner_paging(h, a);
+        }
+    }
     /* Segment <-> system memory: the halves are swapped on the way (tiled <-> linear). */
     const DXGK_BUILDPAGINGBUFFER_TRANSFER *t = &a->Transfer;
     UINT pages = (UINT)((t->TransferSize + 4095) / 4096);
@@ -201,6 +221,15 @@ static NTSTATUS APIENTRY kmd_release(const HANDLE h, const DXGKARG_RELEASESWIZZL
 static NTSTATUS APIENTRY wrap_create(const HANDLE h, DXGKARG_CREATEALLOCATION *a)
 {
     NTSTATUS st = inner_create(h, a);
+    if (NT_SUCCESS(st) && kmd.swizzled_next) {
+        kmd.swizzled_next = false;
+        for (UINT i = 0; i < 4; i++)
+            if (!kmd.swizzled[i]) {
+                a->pAllocationInfo[0].Flags.Swizzled = 1;
+                kmd.swizzled[i] = a->pAllocationInfo[0].hAllocation;
+                break;
+            }
+    }
     if (NT_SUCCESS(st) && kmd.alt_next) {
         kmd.alt_next = false;
         for (UINT i = 0; i < a->NumAllocations; i++)
@@ -527,6 +556,68 @@ static void test_use_alternate_va_on_a_shared_allocation_is_refused(void **state
     mock_close(&e);
 }
 
+/* Locking Swizzled Allocations for an allocation the KMD created Swizzled: an ordinary eviction
+ * keeps it swizzled (a raw TRANSFER); at the range limit (no DonotEvict) VidMm evicts it asking
+ * the KMD to unswizzle, and the CPU gets the linear form in system memory; locked again while it
+ * is still evicted, it is handed out at once (case 3: no paging, no range); the GPU's next use
+ * restores it into the memory segment with Swizzle, tiled again. IgnoreSync on it is refused. */
+static void test_a_swizzled_allocation_is_unswizzled_only_at_the_range_limit_and_swizzled_back(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    kmd.swizzled_next = true;
+    D3DKMT_HANDLE s = placed(&e, SEG2);
+    D3DKMT_HANDLE a = placed(&e, SEG2), b = placed(&e, SEG2);
+    UINT8 *ps, *pa, *pb, *raw;
+    assert_int_equal(lock_pd(&e, s, LOCK_IGNORESYNC | LOCK_DONOTWAIT, 0, &ps), STATUS_INVALID_PARAMETER);
+    /* The GPU writes its tiled form: word W at raw offset 0 (linear offset 0x800). */
+    assert_int_equal(mock_render_write(&e, s, 0xABCD1234u, true), STATUS_SUCCESS);
+    /* An ordinary eviction (the whole segment wanted by another) keeps the tiled form. */
+    D3DKMT_HANDLE big = mock_alloc(&e, MOCK_SEG2_SIZE, true, 0, 0, SEG2, NULL);
+    assert_int_equal(lock_pd(&e, big, LOCK_READONLY, 0, &raw), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(s), 0);
+    assert_int_equal(kmd.raw_transfers, 1);
+    assert_int_equal(kmd.unswizzles, 0);
+    assert_int_equal(mock_unlock(&e, big), STATUS_SUCCESS);
+    assert_int_equal(mock_free(&e, big), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE, 0, &pa), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, b, LOCK_ACQUIREAPERTURE, 0, &pb), STATUS_SUCCESS);
+    /* Both ranges held: the lock pages it in (case 2, raw), then evicts it unswizzled. */
+    assert_int_equal(lock_pd(&e, s, LOCK_ACQUIREAPERTURE, 0, &ps), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(s), 0);
+    assert_int_equal(kmd.unswizzles, 1);
+    assert_int_equal(kmd.raw_transfers, 2);
+    UINT32 w;
+    memcpy(&w, ps + HALF, 4);
+    assert_int_equal(w, 0xABCD1234u); /* linear */
+    for (UINT j = 0; j < 4; j++)
+        ps[j] = 0x77;
+    assert_int_equal(mock_unlock(&e, s), STATUS_SUCCESS);
+    /* Case 3: still evicted unswizzled: the same backing store, nothing paged, no range. */
+    UINT8 *again;
+    UINT acquires = kmd.acquires;
+    assert_int_equal(lock_pd(&e, s, LOCK_READONLY | LOCK_ACQUIREAPERTURE, 0, &again), STATUS_SUCCESS);
+    assert_ptr_equal(again, ps);
+    assert_int_equal(kpeek_segment(s), 0);
+    assert_int_equal(kmd.acquires, acquires);
+    assert_int_equal(kmd.swizzles + kmd.unswizzles + kmd.raw_transfers, 3);
+    assert_int_equal(again[0], 0x77);
+    assert_int_equal(mock_render_write(&e, s, 1, true), STATUS_INVALID_PARAMETER); /* no DMA buffer meanwhile */
+    assert_int_equal(mock_unlock(&e, s), STATUS_SUCCESS);
+    /* The GPU's use restores it with Swizzle into the memory segment: tiled again. */
+    assert_int_equal(mock_render_write(&e, s, 0x5EEDu, true), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, s, LOCK_READONLY, 0, &raw), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(s), 2);
+    assert_int_equal(kmd.swizzles, 1);
+    assert_int_equal(raw[HALF], 0x77); /* linear offset 0 is raw 0x800 */
+    memcpy(&w, raw, 4);
+    assert_int_equal(w, 0x5EEDu);
+    assert_int_equal(mock_unlock(&e, s), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, b), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
 static int reset(void **state)
 {
     mock_reset();
@@ -551,6 +642,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_use_alternate_va_at_the_range_limit_fails_without_evicting, reset, reset),
         cmocka_unit_test_setup_teardown(test_use_alternate_va_on_a_primary_follows_its_creation_flag, reset, reset),
         cmocka_unit_test_setup_teardown(test_use_alternate_va_on_a_shared_allocation_is_refused, reset, reset),
+        cmocka_unit_test_setup_teardown(test_a_swizzled_allocation_is_unswizzled_only_at_the_range_limit_and_swizzled_back,
+                                        reset, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -258,11 +258,17 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
      * caller's unsubmitted commands may still name (not yet retired for references, or kept by
      * DoNotRetireInstance) does not (vidmm/rename.c). */
     bool dead_content = vidmm_instance_dead_locked(al, in);
+    /* Locking Swizzled Allocations: a Swizzled allocation is stored linear only when a lock asks
+     * (in->unswizzle), and a linear backing store can never back an aperture range. Any other
+     * CPU-visible allocation the KMD always stores linear; VidMm tracks nothing for it. */
+    bool swizzled = al->info.Flags.Swizzled, want_linear = swizzled && in->unswizzle;
+    in->unswizzle = false;
     /* EvictionSegmentSet: out of a memory segment into an aperture segment that has room. A
      * renamed instance's content is dead: it is discarded, never moved. */
     UINT64 ap_offset = 0;
     UINT ap = 0;
-    if (!s->aperture && !dead_content && al->info.EvictionSegmentSet && vidmm_backing_commit(in))
+    if (!s->aperture && !dead_content && al->info.EvictionSegmentSet && !(swizzled && (want_linear || in->unswizzled)) &&
+        vidmm_backing_commit(in))
         ap = eviction_aperture_locked(a, in, &ap_offset);
     if (ap) {
         DXGKARG_BUILDPAGINGBUFFER map = { 0 };
@@ -294,7 +300,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
         args.Transfer.Destination.SegmentAddress.QuadPart =
             a->seg[ap - 1].desc.BaseAddress.QuadPart + (LONGLONG)ap_offset;
         args.Transfer.Flags.AllocationIsIdle = idle;
-    } else if (dead_content || (in->backing && in->backing_valid)) {
+    } else if (dead_content || (in->backing && in->backing_valid && (!want_linear || in->unswizzled))) {
         args.Operation = DXGK_OPERATION_DISCARD_CONTENT;
         args.DiscardContent.hAllocation = al->info.hAllocation;
         args.DiscardContent.SegmentId = in->segment_id;
@@ -313,6 +319,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
         args.Transfer.Destination.pMdl = &in->mdl;
         args.Transfer.MdlOffset = 0;
         args.Transfer.Flags.AllocationIsIdle = idle;
+        args.Transfer.Flags.Unswizzle = want_linear;
     }
     in->evicting = true; /* through a BUSY wait: neither freed nor chosen again meanwhile */
     NTSTATUS st = vidmm_paging_build_locked(batch, &args, in);
@@ -350,6 +357,8 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
         in->cpu = NULL;
         in->evicted = !dead_content; /* a committed backing store stays for the next eviction */
         in->backing_valid = in->evicted;
+        if (swizzled && args.Operation == DXGK_OPERATION_TRANSFER)
+            in->unswizzled = want_linear; /* else the backing store keeps the form it had */
     }
     /* GpuMmu (issue 6): the PTEs follow (Valid 0 once not resident), in this batch, after the
      * copy out: the engine faults instead of reading a freed range. */

@@ -49,9 +49,12 @@
  * one created so (rule 7).
  * Without UseAlternateVA, an instance that is evicted or resident in an aperture segment is first
  * paged into a memory segment (case 2 of Locking Swizzled Allocations), then acquired as case 1.
- * FIXME(swizzling): allocations the KMD marks Swizzled are not evicted at the range limit (that
- * needs the Unswizzle/Swizzle TRANSFER flags and VidMm tracking which form the backing store
- * holds): the lock fails with STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE. */
+ * Allocations the KMD marks Swizzled: VidMm tracks the form of the backing store
+ * (vidmm_instance.unswizzled). An ordinary eviction keeps them swizzled (no TRANSFER flag); the
+ * eviction at the range limit asks the KMD to unswizzle (DXGK_TRANSFERFLAGS.Unswizzle), and a
+ * later AcquireAperture lock of the instance still evicted that way gets the backing store at
+ * once (case 3); its restore goes only into a memory segment, with Swizzle. IgnoreSync on them is
+ * refused. */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -266,6 +269,13 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
             goto unlock;
         }
     }
+    /* "A no-overwrite lock (that is, a lock obtained by setting IgnoreSync) is not allowed on a
+     * swizzled allocation" (Locking Swizzled Allocations). */
+    if (f.IgnoreSync && al->info.Flags.Swizzled) {
+        dxgk_refuse("D3DKMTLock: IgnoreSync on allocation 0x%08x, which the KMD created Swizzled "
+                    "(locking-swizzled-allocations)", args->hAllocation);
+        goto unlock;
+    }
     if (f.AcquireAperture) {
         UINT allowed = vidmm_allowed_segments(a, &al->info);
         bool memory = false;
@@ -369,6 +379,29 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
         }
         in = LOCK_TARGET();
     }
+    /* Locking Swizzled Allocations, case 3: a Swizzled allocation evicted unswizzled (a lock at
+     * the range limit stored it linear) is handed out where it is, its backing store, once that
+     * copy out is done: nothing is paged and no range is taken. As in case 1 it is then the only
+     * lock and no DMA buffer may name it; the GPU's next use restores it with Swizzle. */
+    if (f.AcquireAperture && !f.UseAlternateVA && in->evicted && in->unswizzled && !in->segment_id) {
+        in->swz_lock = true;
+        al->lock_count++;
+        in->lock_count++;
+        while (in->gpu_fence && !sched_fence_completed(&a->node[a->paging_node], in->gpu_fence)) {
+            UINT64 pf = in->gpu_fence;
+            pthread_mutex_unlock(&a->lock);
+            sched_wait_fence(&a->node[a->paging_node], pf);
+            pthread_mutex_lock(&a->lock);
+        }
+        if (al->dead) {
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+            st = STATUS_INVALID_PARAMETER;
+            goto unlock;
+        }
+        args->pData = in->backing + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
+        st = STATUS_SUCCESS;
+        goto unlock;
+    }
     bool paged = false; /* the lock had to restore the instance or evict others for it */
     /* Locking Swizzled Allocations, case 2: an AcquireAperture lock (without UseAlternateVA) of an
      * instance that is evicted or in an aperture segment first pages it into a memory segment,
@@ -468,17 +501,16 @@ resident:
         if (st == STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE) {
             /* UseAlternateVA: "if the video memory manager cannot allocate the new virtual address,
              * the lock request fails" (D3DDDICB_LOCKFLAGS) - no fallback to the backing store. */
-            if (f.DonotEvict || f.UseAlternateVA || al->info.Flags.Swizzled) {
+            if (f.DonotEvict || f.UseAlternateVA) {
                 dxgk_refuse("D3DKMTLock: every swizzling range is in use and %s (locking-swizzled-allocations)",
-                            f.DonotEvict       ? "DonotEvict is set"
-                            : f.UseAlternateVA ? "UseAlternateVA has no other view"
-                                               : "evicting a Swizzled allocation is not modelled");
+                            f.DonotEvict ? "DonotEvict is set" : "UseAlternateVA has no other view");
                 goto unlock;
             }
             /* Locking Swizzled Allocations, case 1: no aperture, so the allocation goes back to
              * system memory and the CPU uses it there. Marked before the adapter lock is let go:
              * no DMA buffer takes it meanwhile (sched/queue.c). */
             vidmm_batch_init(&batch, a);
+            in->unswizzle = al->info.Flags.Swizzled; /* the KMD unswizzles it on the way out */
             st = vidmm_evict_instance_locked(a, in, &batch);
             vidmm_paging_flush_locked(&batch);
             if (!NT_SUCCESS(st) || in->segment_id || al->dead) {

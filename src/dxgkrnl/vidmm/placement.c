@@ -91,6 +91,11 @@ static UINT preference_order(const struct dxgk_adapter *a, const struct vidmm_in
 {
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
     UINT allowed = vidmm_allowed_segments(a, info) & (inst->place_mask ? inst->place_mask : ~0u), tried = 0, n = 0;
+    /* A Swizzled allocation evicted linear "cannot be mapped into an aperture segment" (Locking
+     * Swizzled Allocations, case 3): only a memory segment, where the restore swizzles it. */
+    for (UINT id = 1; inst->evicted && inst->unswizzled && id <= a->segment_count; id++)
+        if (a->seg[id - 1].aperture)
+            allowed &= ~(1u << (id - 1));
     const D3DDDI_SEGMENTPREFERENCE *p = &info->PreferredSegment;
     UINT pref[5] = { p->SegmentId0, p->SegmentId1, p->SegmentId2, p->SegmentId3, p->SegmentId4 };
     for (UINT k = 0; k < 5 && pref[k]; k++) {

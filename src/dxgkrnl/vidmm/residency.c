@@ -162,6 +162,7 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
         args.Transfer.Destination.SegmentId = inst->segment_id;
         args.Transfer.Destination.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)inst->offset;
         args.Transfer.Flags.AllocationIsIdle = 1; /* a fresh placement: nothing references it */
+        args.Transfer.Flags.Swizzle = inst->unswizzled; /* Locking Swizzled Allocations, case 3 */
     } else if (fill) {
         /* Fill: only memory segments, allocation guaranteed idle (wddm-semantics §2.3). */
         args.Operation = DXGK_OPERATION_FILL;
