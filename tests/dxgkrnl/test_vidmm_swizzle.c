@@ -618,6 +618,40 @@ static void test_a_swizzled_allocation_is_unswizzled_only_at_the_range_limit_and
     mock_close(&e);
 }
 
+/* A Swizzled allocation evicted unswizzled "cannot be mapped into an aperture segment" (case 3):
+ * with its memory segment full of locked allocations, a lock that needs it resident fails with
+ * STATUS_NO_MEMORY although its supported set names the aperture, which has room; once the
+ * memory segment has room it is restored there, with Swizzle. */
+static void test_a_linear_backing_store_is_never_mapped_into_an_aperture(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2), b = placed(&e, SEG2); /* first: the free space stays one range */
+    kmd.swizzled_next = true;
+    D3DKMT_HANDLE s = placed(&e, SEG2 | SEG3);
+    assert_int_equal(kpeek_segment(s), 2);
+    UINT8 *ps, *pa, *pb, *p;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE, 0, &pa), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, b, LOCK_ACQUIREAPERTURE, 0, &pb), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, s, LOCK_ACQUIREAPERTURE, 0, &ps), STATUS_SUCCESS); /* evicted, linear */
+    assert_int_equal(kmd.unswizzles, 1);
+    assert_int_equal(mock_unlock(&e, s), STATUS_SUCCESS);
+    /* The rest of the memory segment, locked (not evictable). */
+    D3DKMT_HANDLE big = mock_alloc(&e, MOCK_SEG2_SIZE - 2 * 4096, true, 0, 0, SEG2, NULL);
+    assert_int_equal(lock_pd(&e, big, LOCK_READONLY, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, s, LOCK_READONLY, 0, &p), STATUS_NO_MEMORY);
+    assert_int_equal(kpeek_segment(s), 0);
+    assert_int_equal(mock_unlock(&e, big), STATUS_SUCCESS);
+    assert_int_equal(mock_free(&e, big), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, s, LOCK_READONLY, 0, &p), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(s), 2);
+    assert_int_equal(kmd.swizzles, 1);
+    assert_int_equal(mock_unlock(&e, s), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, b), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
 static int reset(void **state)
 {
     mock_reset();
@@ -644,6 +678,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_use_alternate_va_on_a_shared_allocation_is_refused, reset, reset),
         cmocka_unit_test_setup_teardown(test_a_swizzled_allocation_is_unswizzled_only_at_the_range_limit_and_swizzled_back,
                                         reset, reset),
+        cmocka_unit_test_setup_teardown(test_a_linear_backing_store_is_never_mapped_into_an_aperture, reset, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
