@@ -104,6 +104,30 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
     return true;
 }
 
+/* Locking Swizzled Allocations, cases 1 and 3: the CPU gets `in`'s backing store in system
+ * memory. It is marked an AcquireAperture lock (no DMA buffer may name it) and pinned while the
+ * paging fence `fence` (its copy out) passes with the adapter lock let go. False: the allocation
+ * was destroyed meanwhile (refusal logged). The caller then counts the lock as any. */
+static bool hold_backing_for_cpu_locked(struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in,
+                                        UINT64 fence, D3DKMT_HANDLE h)
+{
+    in->swz_lock = true;
+    al->lock_count++;
+    in->lock_count++;
+    while (fence && !sched_fence_completed(&a->node[a->paging_node], fence)) {
+        pthread_mutex_unlock(&a->lock);
+        sched_wait_fence(&a->node[a->paging_node], fence);
+        pthread_mutex_lock(&a->lock);
+    }
+    if (al->dead) {
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", h);
+        return false;
+    }
+    al->lock_count--;
+    in->lock_count--;
+    return true;
+}
+
 /* DxgkDdiAcquireSwizzlingRange for `in` (resident, idle, about to be locked): the first free range
  * the KMD can program. STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE: the limit (every range
  * in use or refused as UNAVAILABLE). Adapter lock held (the DDI calls are serialised by it). */
@@ -383,24 +407,14 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
      * the range limit stored it linear) is handed out where it is, its backing store, once that
      * copy out is done: nothing is paged and no range is taken. As in case 1 it is then the only
      * lock and no DMA buffer may name it; the GPU's next use restores it with Swizzle. */
+    UINT8 *cpu; /* what the CPU gets (hand_out) */
     if (f.AcquireAperture && !f.UseAlternateVA && in->evicted && in->unswizzled && !in->segment_id) {
-        in->swz_lock = true;
-        al->lock_count++;
-        in->lock_count++;
-        while (in->gpu_fence && !sched_fence_completed(&a->node[a->paging_node], in->gpu_fence)) {
-            UINT64 pf = in->gpu_fence;
-            pthread_mutex_unlock(&a->lock);
-            sched_wait_fence(&a->node[a->paging_node], pf);
-            pthread_mutex_lock(&a->lock);
-        }
-        if (al->dead) {
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+        if (!hold_backing_for_cpu_locked(a, al, in, in->gpu_fence, args->hAllocation)) {
             st = STATUS_INVALID_PARAMETER;
             goto unlock;
         }
-        args->pData = in->backing + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
-        st = STATUS_SUCCESS;
-        goto unlock;
+        cpu = in->backing;
+        goto hand_out;
     }
     bool paged = false; /* the lock had to restore the instance or evict others for it */
     /* Locking Swizzled Allocations, case 2: an AcquireAperture lock (without UseAlternateVA) of an
@@ -495,7 +509,7 @@ resident:
         st = d->error;
         goto unlock;
     }
-    UINT8 *cpu = in->cpu;
+    cpu = in->cpu;
     if (f.AcquireAperture) {
         st = swizzle_acquire_locked(a, al, in, args->PrivateDriverData, f.UseAlternateVA, &cpu);
         if (st == STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE) {
@@ -519,26 +533,16 @@ resident:
                 st = STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE;
                 goto unlock;
             }
-            in->swz_lock = true;
-            al->lock_count++;
-            in->lock_count++;
-            while (batch.fence && !sched_fence_completed(&a->node[a->paging_node], batch.fence)) {
-                pthread_mutex_unlock(&a->lock);
-                sched_wait_fence(&a->node[a->paging_node], batch.fence);
-                pthread_mutex_lock(&a->lock);
-            }
-            if (al->dead) {
-                dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
+            if (!hold_backing_for_cpu_locked(a, al, in, batch.fence, args->hAllocation)) {
                 st = STATUS_INVALID_PARAMETER;
                 goto unlock;
             }
-            al->lock_count--;
-            in->lock_count--;
             cpu = in->backing;
         } else if (!NT_SUCCESS(st)) {
             goto unlock;
         }
     }
+hand_out:
     args->pData = cpu + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
     al->lock_count++;
     in->lock_count++;
