@@ -16,11 +16,16 @@ static struct fake *setup_pooled(void)
 }
 
 /* The fake allocations of the pools: device allocations (no hResource) of GPU-only kind. */
+static int is_chunk(const struct fake_alloc *x)
+{
+    return x->live && !x->hResource && x->priv.kind == SWGPU_ALLOC_GPU_ONLY;
+}
+
 static int chunk_count(struct fake *f)
 {
     int n = 0;
     for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
-        n += f->allocs[i].live && !f->allocs[i].hResource && f->allocs[i].priv.kind == SWGPU_ALLOC_GPU_ONLY;
+        n += is_chunk(&f->allocs[i]);
     return n;
 }
 
@@ -28,7 +33,7 @@ static struct fake_alloc *only_chunk(struct fake *f)
 {
     assert_int_equal(chunk_count(f), 1);
     for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
-        if (f->allocs[i].live && !f->allocs[i].hResource && f->allocs[i].priv.kind == SWGPU_ALLOC_GPU_ONLY)
+        if (is_chunk(&f->allocs[i]))
             return &f->allocs[i];
     return NULL;
 }
