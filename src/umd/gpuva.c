@@ -109,7 +109,7 @@ static HRESULT umd_make_resident(struct umd_device *dev, D3DKMT_HANDLE h, const 
         /* Nothing left to trim, yet what was trimmed keeps its room while work submitted
          * before the Evict may read it (the kernel lets it go only after that work retired).
          * Once: wait for everything submitted so far (the device's fence), then try again. */
-        if (drained || dev->cb_gen < 2 || FAILED(umd_rename_wait(dev, dev->cb_gen - 1)))
+        if (drained || dev->cb_gen < 2 || FAILED(umd_rename_wait(dev, dev->cb_gen - 1, FALSE)))
             return hr;
         drained = TRUE;
     }
@@ -344,7 +344,7 @@ HRESULT umd_va_next_slot(struct umd_device *dev)
     dev->cmd_size = UMD_VA_SLOT_BYTES;
     /* Reuse only after the slot's last commands retired (the ring is at its bound). */
     if (s->stamp > done)
-        hr = umd_rename_wait(dev, s->stamp);
+        hr = umd_rename_wait(dev, s->stamp, FALSE);
     umd_upload_reap(dev);
     return hr;
 }

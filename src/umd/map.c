@@ -28,6 +28,106 @@ static void umd_map_fail(D3D10DDI_MAPPED_SUBRESOURCE *out)
     }
 }
 
+/* A failed pfnLockCb as the HRESULT a Map reports (wddm-semantics §3.6, §4.3; seed 001 §8). */
+static HRESULT umd_map_lock_error(HRESULT hr)
+{
+    if (hr == D3DDDIERR_WASSTILLDRAWING)
+        return DXGI_DDI_ERR_WASSTILLDRAWING;
+    if (hr != D3DDDIERR_DEVICEREMOVED && hr != E_OUTOFMEMORY) /* critical for the runtime */
+        UMD_REFUSE("Map: pfnLockCb failed (0x%08x)", (unsigned)hr);
+    return hr;
+}
+
+/* The first Map of a resource on the WDDM 1.x path: flush what must reach the kernel, then
+ * pfnLockCb with the row's flags (VidMm waits, renames or answers WASSTILLDRAWING). S_OK with
+ * res->lock_data set, or the HRESULT for pfnSetErrorCb. */
+static HRESULT umd_map_lock(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP DDIMap, UINT Flags)
+{
+    /* Work queued against the allocation must reach the kernel first, or the lock's
+     * implicit synchronization cannot see it (wddm-semantics §8.1; seed 001 §8). A Discard
+     * lock needs no flush (wddm-semantics §3.3, pfnLockCb remarks): VidMm moves to another
+     * instance and the queued commands keep the instance handles they name, unless one
+     * names the allocation's own handle, which would follow the rename. The buffer is
+     * still submitted every UMD_RENAMED_BYTES_PER_FLUSH, so the GPU works meanwhile and
+     * retired instances come back for recycling. */
+    BOOL discard = DDIMap == D3D10_DDI_MAP_WRITE_DISCARD;
+    if (umd_is_queued(dev, res) && (!discard || res->hAllocation == res->hAllocationOwn ||
+                                    dev->queued_rename_bytes + res->size > UMD_RENAMED_BYTES_PER_FLUSH)) {
+        HRESULT hr = umd_flush(dev);
+        if (FAILED(hr))
+            return hr;
+    }
+    BOOL queued = umd_is_queued(dev, res);
+    D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = umd_map_lock_flags[DDIMap] };
+    /* Nothing queued names any instance: VidMm may keep the current one if it is idle. */
+    lock.Flags.NoExistingReference = discard && !queued;
+    if (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)
+        lock.Flags.DonotWait = 1;
+    HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+    if (hr == D3DDDIERR_WASSTILLDRAWING && !(Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)) {
+        /* Only the no-overwrite row sets DonotWait without the application asking; a kernel
+         * that does not honour IgnoreSync may still refuse it. WASSTILLDRAWING is legal only
+         * for a DONOTWAIT map (wddm-semantics §4.3), so wait instead: a plain WriteOnly lock. */
+        UMD_REFUSE("Map: no-overwrite lock refused as still drawing; retrying as a waiting WriteOnly lock");
+        lock = (D3DDDICB_LOCK){ .hAllocation = res->hAllocation, .Flags = { .WriteOnly = 1 } };
+        hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+    }
+    if (FAILED(hr) && lock.Flags.Discard && !lock.Flags.NoExistingReference && hr != D3DDDIERR_WASSTILLDRAWING &&
+        hr != D3DDDIERR_DEVICEREMOVED) {
+        /* wddm-semantics §3.3: a Discard lock that finds no instance to rename to is retried
+         * after a flush with NoExistingReference (nothing queued names any instance now). */
+        HRESULT fhr = umd_flush(dev);
+        if (SUCCEEDED(fhr)) {
+            lock.hAllocation = res->hAllocation;
+            lock.Flags.NoExistingReference = 1;
+            hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+        }
+    }
+    if (FAILED(hr))
+        return umd_map_lock_error(hr);
+    /* With Discard VidMm may hand out another instance (wddm-semantics §3.3): later
+     * commands (in a new allocation-list entry, cmdbuf.c) and the unlock name the new one. */
+    if (lock.hAllocation && lock.hAllocation != res->hAllocation) {
+        res->hAllocation = lock.hAllocation;
+        dev->queued_rename_bytes += umd_is_queued(dev, res) ? res->size : 0u;
+    }
+    res->lock_data = lock.pData;
+    return S_OK;
+}
+
+/* A Map of one subresource while another of the same resource is mapped. The allocation is
+ * already locked and the CPU pointer stays the first lock's, but this Map still owes seed 001
+ * §8's synchronisation: GPU work queued since the first Map (a copy into this subresource) must
+ * retire first, or DONOTWAIT answers WASSTILLDRAWING. The UMD tracks no per-subresource
+ * writes, so it waits for every use of the allocation, as the first lock did. A no-overwrite
+ * map waits for nothing (the application's promise). */
+static HRESULT umd_map_sync_mapped(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP DDIMap, UINT Flags)
+{
+    BOOL donotwait = (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT) != 0;
+    if (DDIMap == D3D10_DDI_MAP_WRITE_NOOVERWRITE)
+        return S_OK;
+    if (dev->renaming) /* the UMD's own stamp (rename.c); flushes first if it is the open buffer */
+        return umd_rename_wait(dev, res->cb_gen, donotwait);
+    if (umd_is_queued(dev, res)) {
+        HRESULT hr = umd_flush(dev);
+        if (FAILED(hr))
+            return hr;
+    }
+    /* VidMm's implicit synchronisation, as for the first lock: a nested pfnLockCb of the locked
+     * allocation waits (or refuses with DonotWait) and never renames (a locked instance stays);
+     * given back at once, the first lock keeps the pointer. Discard cannot reach here: a
+     * DYNAMIC resource has one subresource. */
+    D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = umd_map_lock_flags[DDIMap] };
+    lock.Flags.Discard = 0;
+    lock.Flags.DonotWait = donotwait;
+    HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
+    if (FAILED(hr))
+        return umd_map_lock_error(hr);
+    D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
+    (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+    return S_OK;
+}
+
 VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hResource, UINT Subresource,
                               D3D10_DDI_MAP DDIMap, UINT Flags, D3D10DDI_MAPPED_SUBRESOURCE *pMapped)
 {
@@ -52,85 +152,24 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
     }
     const struct umd_subresource *sr = &res->sub[Subresource];
 
-    if (res->lock_count == 0 && dev->renaming) {
+    HRESULT hr;
+    if (res->lock_count) {
+        hr = umd_map_sync_mapped(dev, res, DDIMap, Flags);
+    } else if (dev->renaming) {
         /* The UMD renames and synchronises itself (rename.c, wddm-semantics §3.3 "WDDM 2.x"). */
         BYTE *data = NULL;
-        HRESULT hr = umd_rename_map(dev, res, DDIMap, Flags, &data);
-        if (FAILED(hr)) {
-            umd_map_fail(pMapped);
-            /* WASSTILLDRAWING only comes back for a DONOTWAIT map; anything but it,
-             * DEVICEREMOVED and E_OUTOFMEMORY is critical for the runtime (wddm-semantics §4.3). */
-            umd_set_error(dev, hr);
-            return;
-        }
-        res->lock_data = data;
-    } else if (res->lock_count == 0) {
-        /* Work queued against the allocation must reach the kernel first, or the lock's
-         * implicit synchronization cannot see it (wddm-semantics §8.1; seed 001 §8). A Discard
-         * lock needs no flush (wddm-semantics §3.3, pfnLockCb remarks): VidMm moves to another
-         * instance and the queued commands keep the instance handles they name, unless one
-         * names the allocation's own handle, which would follow the rename. The buffer is
-         * still submitted every UMD_RENAMED_BYTES_PER_FLUSH, so the GPU works meanwhile and
-         * retired instances come back for recycling. */
-        BOOL discard = DDIMap == D3D10_DDI_MAP_WRITE_DISCARD;
-        if (umd_is_queued(dev, res) && (!discard || res->hAllocation == res->hAllocationOwn ||
-                                        dev->queued_rename_bytes + res->size > UMD_RENAMED_BYTES_PER_FLUSH)) {
-            HRESULT hr = umd_flush(dev);
-            if (FAILED(hr)) {
-                umd_map_fail(pMapped);
-                umd_set_error(dev, hr);
-                return;
-            }
-        }
-        BOOL queued = umd_is_queued(dev, res);
-        D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = umd_map_lock_flags[DDIMap] };
-        /* Nothing queued names any instance: VidMm may keep the current one if it is idle. */
-        lock.Flags.NoExistingReference = discard && !queued;
-        if (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)
-            lock.Flags.DonotWait = 1;
-        HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
-        if (hr == D3DDDIERR_WASSTILLDRAWING && !(Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)) {
-            /* Only the no-overwrite row sets DonotWait without the application asking; a kernel
-             * that does not honour IgnoreSync may still refuse it. WASSTILLDRAWING is legal only
-             * for a DONOTWAIT map (wddm-semantics §4.3), so wait instead: a plain WriteOnly lock. */
-            UMD_REFUSE("Map: no-overwrite lock refused as still drawing; retrying as a waiting WriteOnly lock");
-            lock = (D3DDDICB_LOCK){ .hAllocation = res->hAllocation, .Flags = { .WriteOnly = 1 } };
-            hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
-        }
-        if (FAILED(hr) && lock.Flags.Discard && !lock.Flags.NoExistingReference && hr != D3DDDIERR_WASSTILLDRAWING &&
-            hr != D3DDDIERR_DEVICEREMOVED) {
-            /* wddm-semantics §3.3: a Discard lock that finds no instance to rename to is retried
-             * after a flush with NoExistingReference (nothing queued names any instance now). */
-            HRESULT fhr = umd_flush(dev);
-            if (SUCCEEDED(fhr)) {
-                lock.hAllocation = res->hAllocation;
-                lock.Flags.NoExistingReference = 1;
-                hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
-            }
-        }
-        if (FAILED(hr)) {
-            umd_map_fail(pMapped);
-            if (hr == D3DDDIERR_WASSTILLDRAWING) {
-                umd_set_error(dev, DXGI_DDI_ERR_WASSTILLDRAWING); /* seed 001 §8, wddm-semantics §3.6 */
-            } else if (hr == D3DDDIERR_DEVICEREMOVED || hr == E_OUTOFMEMORY) {
-                umd_set_error(dev, hr);
-            } else {
-                /* Anything else is a critical error for the runtime (wddm-semantics §4.3). */
-                UMD_REFUSE("Map: pfnLockCb failed (0x%08x)", (unsigned)hr);
-                umd_set_error(dev, hr);
-            }
-            return;
-        }
-        /* With Discard VidMm may hand out another instance (wddm-semantics §3.3): later
-         * commands (in a new allocation-list entry, cmdbuf.c) and the unlock name the new one. */
-        if (lock.hAllocation && lock.hAllocation != res->hAllocation) {
-            res->hAllocation = lock.hAllocation;
-            dev->queued_rename_bytes += umd_is_queued(dev, res) ? res->size : 0u;
-        }
-        res->lock_data = lock.pData;
+        hr = umd_rename_map(dev, res, DDIMap, Flags, &data);
+        res->lock_data = SUCCEEDED(hr) ? data : NULL;
+    } else {
+        hr = umd_map_lock(dev, res, DDIMap, Flags);
     }
-    /* FIXME: a second Map of another subresource while the allocation is locked shares the
-     * first lock (one allocation per resource) and so does not re-apply its own lock flags. */
+    if (FAILED(hr)) {
+        /* WASSTILLDRAWING only comes back for a DONOTWAIT map; anything but it, DEVICEREMOVED
+         * and E_OUTOFMEMORY is critical for the runtime (wddm-semantics §4.3). */
+        umd_map_fail(pMapped);
+        umd_set_error(dev, hr);
+        return;
+    }
     res->lock_count++;
     pMapped->pData = res->lock_data + sr->offset;
     pMapped->RowPitch = sr->row_pitch;     /* never 0 (wddm-semantics §4.3) */

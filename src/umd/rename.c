@@ -187,9 +187,9 @@ static HRESULT umd_fence_wait(struct umd_device *dev, UINT64 stamp, BOOL donotwa
     return hr;
 }
 
-HRESULT umd_rename_wait(struct umd_device *dev, UINT64 stamp)
+HRESULT umd_rename_wait(struct umd_device *dev, UINT64 stamp, BOOL donotwait)
 {
-    return umd_fence_wait(dev, stamp, FALSE);
+    return umd_fence_wait(dev, stamp, donotwait);
 }
 
 UINT64 umd_rename_completed(const struct umd_device *dev)

@@ -339,8 +339,8 @@ void umd_rename_signal(struct umd_device *dev, UINT64 gen);
  * for pfnSetErrorCb (DXGI_DDI_ERR_WASSTILLDRAWING only when DONOTWAIT was given). */
 HRESULT umd_rename_map(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags, BYTE **data);
 /* Until the monitored fence reached `stamp` (CPU wait; submits first if stamp is the generation
- * being filled). S_OK, or the wait's error. */
-HRESULT umd_rename_wait(struct umd_device *dev, UINT64 stamp);
+ * being filled). S_OK, the wait's error, or DXGI_DDI_ERR_WASSTILLDRAWING at once with donotwait. */
+HRESULT umd_rename_wait(struct umd_device *dev, UINT64 stamp, BOOL donotwait);
 /* The monitored fence's CPU-visible value (no kernel call). */
 UINT64 umd_rename_completed(const struct umd_device *dev);
 /* True while the GPU may still use res's current allocation (ResourceIsStagingBusy). */
