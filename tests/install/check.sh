@@ -1,0 +1,36 @@
+#!/bin/sh
+# The package test (CTest `tool.install`): install the build into a temporary prefix, then build
+# an outside program against it with pkg-config (shared and static) and with
+# find_package(libwddm) (shared and static), and run each. Usage: check.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+for f in include/libwddm/d3d11.h include/libwddm/wddm/d3dkmthk.h bin/wddm; do
+  test -e "$prefix/$f" || { echo "install: $f missing"; exit 1; }
+done
+lib=$(dirname "$(find "$prefix" -name libwddm.pc)")/..
+test -e "$lib/libwddm.a" || { echo "install: libwddm.a missing"; exit 1; }
+# The versioned soname: the library records it and the link name points at it.
+soname=$(objdump -p "$lib/libwddm.so" | sed -n 's/^ *SONAME *//p')
+case $soname in libwddm.so.[0-9]*) ;; *) echo "install: soname '$soname' is not versioned"; exit 1;; esac
+test -e "$lib/$soname" || { echo "install: $soname missing"; exit 1; }
+
+export PKG_CONFIG_PATH=$lib/pkgconfig
+pkg-config --exists libwddm
+cc -std=c17 -o "$tmp/hello_pc_shared" "$src/tests/install/hello.c" $(pkg-config --cflags --libs libwddm)
+LD_LIBRARY_PATH=$lib "$tmp/hello_pc_shared"
+# Static: the archive alone, with the libraries pkg-config lists as private.
+cc -std=c17 -o "$tmp/hello_pc_static" "$src/tests/install/hello.c" $(pkg-config --cflags libwddm) \
+  "$lib/libwddm.a" $(pkg-config --static --libs-only-other --libs-only-l libwddm | sed 's/-lwddm//')
+"$tmp/hello_pc_static"
+
+cmake -S "$src/tests/install" -B "$tmp/fp" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/fp" >/dev/null
+LD_LIBRARY_PATH=$lib "$tmp/fp/hello_shared"
+"$tmp/fp/hello_static"
+echo "install: headers, libraries, tool, pkg-config and find_package all work"
