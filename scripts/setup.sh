@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(build-essential cmake libcmocka-dev pkg-config)
+PACKAGES=(build-essential cmake libcmocka-dev libjson-c-dev pkg-config)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

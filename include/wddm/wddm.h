@@ -79,6 +79,17 @@ void wddm_sched_trace_enable(int enabled);
 size_t wddm_sched_trace_read(struct wddm_sched_event *events, size_t max);
 void wddm_sched_trace_clear(void);
 
+/* The timeline (issue 18): timestamped events from every layer — the GPU engines (each DMA and
+ * paging buffer, preemptions, resets, context switches), the context queues, VidMm (evictions,
+ * page-ins, renames, segment use) and the CPU threads (Map, Flush, submissions, waits) — written
+ * as Chrome / Perfetto trace-event JSON (docs/timeline.md). Off by default; while off an event
+ * costs one relaxed load. WDDM_TRACE=file.json turns it on for a whole run and writes the file
+ * at exit. write: STATUS_INVALID_PARAMETER for no path, STATUS_ACCESS_DENIED when the file cannot
+ * be created, STATUS_UNSUCCESSFUL when writing failed. clear: later writes start from now. */
+void wddm_timeline_enable(int enabled);
+void wddm_timeline_clear(void);
+NTSTATUS wddm_timeline_write(const char *path);
+
 /* D3DKMTWaitForSynchronizationObjectFromCpu with a time limit (issue 4): the same rules and
  * return codes, plus STATUS_TIMEOUT when the objects are not signalled within timeout_ms
  * (0 = only look; WDDM_WAIT_INFINITE = the blocking D3DKMT call). */

@@ -114,6 +114,7 @@ struct vidmm_segment {
                                     copied: desc.pBankRangeTable is cleared); immutable */
     struct vidmm_range *free;    /* sorted by offset, coalesced; protected by adapter->lock */
     UINT64 bytes_used;           /* protected by adapter->lock */
+    UINT32 timeline_track;       /* its counter lane (WDDM_TL_SEGMENT); immutable after start */
     /* Resident instances, least recently used first (vidmm/evict.c); adapter->lock. */
     struct vidmm_instance *lru_head, *lru_tail;
 };
@@ -948,10 +949,13 @@ void dxgk_paging_queue_put(struct dxgk_paging_queue *q);
 /* Destroys the device's paging queues (D3DKMTDestroyDevice; no lock held). */
 void dxgk_paging_queues_destroy_device(D3DKMT_HANDLE device);
 
-/* sched/trace.c: the scheduling event trace (wddm_sched_trace_*, include/wddm/wddm.h). Off by
- * default: each call is one relaxed load then; on, one atomic index increment and the stores
- * of one ring slot. */
-void sched_trace(UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from, UINT64 fence);
+/* sched/trace.c: the scheduling event trace (wddm_sched_trace_*, include/wddm/wddm.h) and the
+ * same event on the timeline (src/common/timeline.h). Each is off by default: a call is then
+ * two relaxed loads; on, one atomic index increment and the stores of one ring slot each. */
+void sched_trace(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from,
+                 UINT64 fence);
+/* The adapter's number on the timeline: its index (LUID 0x1000 + index, objects/adapter.c). */
+static inline UINT dxgk_timeline_adapter(const struct dxgk_adapter *a) { return a->luid.LowPart & 0xFFFu; }
 /* sched/interrupt.c */
 VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *data);
 BOOLEAN APIENTRY dxgk_cb_queue_dpc(HANDLE hAdapter);

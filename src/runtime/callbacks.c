@@ -8,6 +8,7 @@
  * device lock: the UMD calls them from inside a DDI call that already holds it.
  */
 #include "runtime/runtime.h"
+#include "common/timeline.h"
 
 HRESULT rt_ntstatus_to_hresult(NTSTATUS st)
 {
@@ -214,7 +215,9 @@ static HRESULT APIENTRY cb_Render(HANDLE hDevice, D3DDDICB_RENDER *r)
     kr.BroadcastContextCount = r->BroadcastContextCount;
     for (UINT i = 0; i < r->BroadcastContextCount; i++)
         kr.BroadcastContext[i] = km_handle(r->BroadcastContext[i]);
+    wddm_tl_begin(WDDM_TL_CALL_RENDER);
     HRESULT hr = thunk_result(dev, D3DKMTRender(&kr), "pfnRenderCb");
+    wddm_tl_end(WDDM_TL_CALL_RENDER, (UINT64)(UINT32)hr);
     if (SUCCEEDED(hr)) {
         r->pNewCommandBuffer = kr.pNewCommandBuffer;
         r->NewCommandBufferSize = kr.NewCommandBufferSize;
@@ -476,7 +479,10 @@ static HRESULT APIENTRY cb_SubmitCommand(HANDLE hDevice, const D3DDDICB_SUBMITCO
     for (UINT i = 0; i < s->BroadcastContextCount; i++)
         k.BroadcastContext[i] = km_handle(s->BroadcastContext[i]);
     memcpy(k.WrittenPrimaries, s->WrittenPrimaries, sizeof k.WrittenPrimaries);
-    return thunk_result(dev, D3DKMTSubmitCommand(&k), "pfnSubmitCommandCb");
+    wddm_tl_begin(WDDM_TL_CALL_RENDER);
+    HRESULT hr = thunk_result(dev, D3DKMTSubmitCommand(&k), "pfnSubmitCommandCb");
+    wddm_tl_end(WDDM_TL_CALL_RENDER, (UINT64)(UINT32)hr);
+    return hr;
 }
 
 /* ---- pfnSetErrorCb (wddm-semantics §4.2-4.4) ---------------------------------------------- */

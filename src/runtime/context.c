@@ -6,6 +6,7 @@
  * lives as long as anything references it. Map/Unmap live in map.c, copies in copy.c.
  */
 #include "runtime/runtime.h"
+#include "common/timeline.h"
 
 static HRESULT STDMETHODCALLTYPE ctx_QueryInterface(ID3D11DeviceContext *iface, REFIID riid, void **ppv)
 {
@@ -56,9 +57,11 @@ static void STDMETHODCALLTYPE ctx_Flush(ID3D11DeviceContext *iface)
     if (rt_device_is_removed(dev) || !dev->ctx_funcs.pfnFlush)
         return;
     static const HRESULT allowed[] = { D3DDDIERR_DEVICEREMOVED };
+    wddm_tl_begin(WDDM_TL_CALL_FLUSH);
     rt_ddi_begin(dev);
     dev->ctx_funcs.pfnFlush(dev->drv_device);
     HRESULT err = rt_ddi_end(dev);
+    wddm_tl_end(WDDM_TL_CALL_FLUSH, (UINT64)(UINT32)err);
     (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnFlush");
 }
 

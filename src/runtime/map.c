@@ -9,6 +9,7 @@
  * D3D10_DDI_MAP_FLAG_DONOTWAIT the number of D3D11_MAP_FLAG_DO_NOT_WAIT.
  */
 #include "runtime/runtime.h"
+#include "common/timeline.h"
 
 enum map_kind { MAP_KIND_STAGING, MAP_KIND_DYNAMIC_IA, MAP_KIND_DYNAMIC_CB, MAP_KIND_DYNAMIC_OTHER };
 
@@ -205,8 +206,10 @@ HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resou
     }
     D3D10DDI_MAPPED_SUBRESOURCE out = { 0 };
     UINT ddi_flags = (flags & D3D11_MAP_FLAG_DO_NOT_WAIT) ? D3D10_DDI_MAP_FLAG_DONOTWAIT : 0;
+    wddm_tl_begin(WDDM_TL_CALL_MAP);
     fn(dev->drv_device, res->drv, sub, (D3D10_DDI_MAP)type, ddi_flags, &out);
     HRESULT err = dev->call_error;
+    wddm_tl_end(WDDM_TL_CALL_MAP, (UINT64)(UINT32)err);
     if (err == S_OK)
         rt_resource_set_mapped(res, sub, TRUE);
     (void)rt_ddi_end(dev);

@@ -2,6 +2,7 @@
  * (DriverEntry -> DxgkInitialize -> AddDevice -> StartDevice -> QueryAdapterInfo), adapter
  * handles, D3DKMTQueryAdapterInfo, counters and teardown (last handle closed, or atexit). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,7 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
             a->segment_count = i;
             goto fail;
         }
+        a->seg[i].timeline_track = WDDM_TL_SEGMENT(dxgk_timeline_adapter(a), i + 1);
     }
     a->segment_count = nb;
 

@@ -125,7 +125,7 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n, bool use64
         UINT64 prev = last; /* a dropped packet shares the fence before it: one event per fence */
         for (const struct dxgk_packet *p = n->inflight; p && p->fence <= f64; p = p->next)
             if (p->fence != prev)
-                sched_trace(WDDM_SCHED_EVENT_COMPLETE, n->ordinal, 0, 0, prev = p->fence);
+                sched_trace(n->adapter, WDDM_SCHED_EVENT_COMPLETE, n->ordinal, 0, 0, prev = p->fence);
         atomic_store_explicit(&n->completed_fence, f64, memory_order_release);
     }
     while (n->inflight && n->inflight->fence <= f64) {
@@ -147,7 +147,7 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n, bool use64
     struct dxgk_packet *head = n->inflight;
     if (retired && head && !head->started) {
         head->started = true;
-        sched_trace(WDDM_SCHED_EVENT_START, n->ordinal, head->ctx ? head->ctx->handle : 0, 0, head->fence);
+        sched_trace(n->adapter, WDDM_SCHED_EVENT_START, n->ordinal, head->ctx ? head->ctx->handle : 0, 0, head->fence);
     }
     /* GPU signals whose context's work retired now (sched/syncobj.c, §8.5 rule 3). */
     struct sched_gpu_signal *signals = retired && n->signals ? sched_gpu_signals_take_locked(n) : NULL;

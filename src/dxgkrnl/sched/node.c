@@ -89,12 +89,12 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     if (!p->paging && hc != n->hw_context) {
         if (n->hw_context) {
             DXGK_COUNT(a, context_switches, 1);
-            sched_trace(WDDM_SCHED_EVENT_SWITCH, n->ordinal, hc, n->hw_context, 0);
+            sched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, hc, n->hw_context, 0);
         }
         n->hw_context = hc;
     }
     /* Recorded before the packet can complete, so its COMPLETE event always follows. */
-    sched_trace(WDDM_SCHED_EVENT_SUBMIT, n->ordinal, hc, 0, f);
+    sched_trace(n->adapter, WDDM_SCHED_EVENT_SUBMIT, n->ordinal, hc, 0, f);
     pthread_mutex_lock(&n->lock);
     n->submitted_fence = f;
     if (!part) { /* a part before the last is waited for by its worker, not retired */
@@ -105,7 +105,7 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
         n->inflight_tail = p;
         p->started = n->inflight == p; /* the head of an empty hardware queue runs at once */
         if (p->started)
-            sched_trace(WDDM_SCHED_EVENT_START, n->ordinal, hc, 0, f);
+            sched_trace(n->adapter, WDDM_SCHED_EVENT_START, n->ordinal, hc, 0, f);
     }
     pthread_mutex_unlock(&n->lock);
     DXGKARG_SUBMITCOMMAND sc = {

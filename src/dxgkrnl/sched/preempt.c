@@ -242,7 +242,7 @@ bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context)
     n->preempt_fence = f;
     n->preempt_answered = false;
     pthread_mutex_unlock(&n->lock);
-    sched_trace(WDDM_SCHED_EVENT_PREEMPT, n->ordinal, for_context, 0, f);
+    sched_trace(n->adapter, WDDM_SCHED_EVENT_PREEMPT, n->ordinal, for_context, 0, f);
     DXGKARG_PREEMPTCOMMAND pc = { .PreemptionFenceId = (UINT)f, .NodeOrdinal = n->ordinal, .EngineOrdinal = 0 };
     NTSTATUS st = a->driver.ddi.DxgkDdiPreemptCommand(a->miniport, &pc);
     pthread_mutex_unlock(&n->submit_lock);
@@ -279,7 +279,7 @@ void sched_preempt_finish(struct sched_node *n)
     pthread_mutex_lock(&n->lock);
     UINT64 last = n->preempt_last_completed;
     pthread_mutex_unlock(&n->lock);
-    sched_trace(WDDM_SCHED_EVENT_PREEMPTED, n->ordinal, 0, 0, last);
+    sched_trace(n->adapter, WDDM_SCHED_EVENT_PREEMPTED, n->ordinal, 0, 0, last);
     DXGK_COUNT(a, preemptions, 1);
     /* What completed before the preemption retires first (the ISR reported it). */
     sched_resume_after(n, last);

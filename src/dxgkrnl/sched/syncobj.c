@@ -14,6 +14,7 @@
  * Lock order: the sync lock is a leaf, taken with no other lock held (the DPC takes it after
  * letting go of node->lock). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -334,7 +335,10 @@ static NTSTATUS wait_from_cpu(const char *fn, const D3DKMT_WAITFORSYNCHRONIZATIO
 
 NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObjectFromCpu(const D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *args)
 {
-    return wait_from_cpu("D3DKMTWaitForSynchronizationObjectFromCpu", args, WDDM_WAIT_INFINITE);
+    wddm_tl_begin(WDDM_TL_CALL_FENCE_WAIT);
+    NTSTATUS st = wait_from_cpu("D3DKMTWaitForSynchronizationObjectFromCpu", args, WDDM_WAIT_INFINITE);
+    wddm_tl_end(WDDM_TL_CALL_FENCE_WAIT, (UINT64)(UINT32)st);
+    return st;
 }
 
 NTSTATUS wddm_wait_for_synchronization_object_from_cpu_timeout(const D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *args,

@@ -22,6 +22,7 @@
  * device of the adapter is lost (the guilty one HUNG, the others RESET), every submitted packet
  * retires. Lost devices' monitored fences are signalled to their maximum value. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEV
     __atomic_store_n(&d->error, st, __ATOMIC_RELAXED);
     dxgk_refuse("device 0x%08x lost: 0x%08x, execution state %d; its queued work is dropped", d->handle,
                 (unsigned)st, (int)state);
+    wddm_tl(WDDM_TL_DEVICE_LOST, WDDM_TL_VIDMM(dxgk_timeline_adapter(d->adapter)), d->handle, (UINT64)state);
     return true;
 }
 
@@ -110,7 +112,7 @@ static void adapter_reset(struct dxgk_adapter *a, struct dxgk_device *guilty, st
 
     for (UINT i = 0; i < a->node_count; i++)
         sched_gate_close_for_reset(&a->node[i]);
-    sched_trace(WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
+    sched_trace(a, WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
     NTSTATUS st = ddi->DxgkDdiResetFromTimeout ? ddi->DxgkDdiResetFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
     if (!NT_SUCCESS(st))
         /* Windows bugchecks here; the model carries on with every device lost. */
@@ -178,7 +180,7 @@ static bool engine_reset(struct dxgk_adapter *a, struct sched_node *n, struct lo
     }
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&a->lock);
-    sched_trace(WDDM_SCHED_EVENT_RESET, n->ordinal, guilty, 0, aborted);
+    sched_trace(n->adapter, WDDM_SCHED_EVENT_RESET, n->ordinal, guilty, 0, aborted);
     sched_resume_after(n, aborted);
     DXGK_COUNT(a, engine_resets, 1);
     return true;

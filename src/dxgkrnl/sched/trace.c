@@ -5,6 +5,7 @@
  * is the one it expects (a slot being rewritten, or overwritten by a newer lap, is skipped or
  * ends the read). Fields are atomics so that a reader racing a writer is defined behaviour. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 struct trace_slot {
     _Atomic UINT64 sequence;          /* 0 = never written; published last (release) */
@@ -19,8 +20,34 @@ static struct {
     struct trace_slot slot[WDDM_SCHED_TRACE_CAPACITY];
 } trace;
 
-void sched_trace(UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from, UINT64 fence)
+/* The scheduler's events as the timeline draws them: the engine lane's buffers and queue. */
+static void sched_timeline(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context,
+                           D3DKMT_HANDLE from, UINT64 fence)
 {
+    UINT ad = dxgk_timeline_adapter(a);
+    uint32_t engine = WDDM_TL_ENGINE(ad, node);
+    switch (type) {
+    case WDDM_SCHED_EVENT_SUBMIT: wddm_tl(WDDM_TL_SUBMIT, engine, fence, context); break;
+    case WDDM_SCHED_EVENT_START: wddm_tl(WDDM_TL_DMA_START, engine, fence, context); break;
+    case WDDM_SCHED_EVENT_COMPLETE: wddm_tl(WDDM_TL_DMA_COMPLETE, engine, fence, 0); break;
+    case WDDM_SCHED_EVENT_PREEMPTED: wddm_tl(WDDM_TL_DMA_PREEMPTED, engine, fence, 0); break;
+    case WDDM_SCHED_EVENT_PREEMPT: wddm_tl(WDDM_TL_PREEMPT_REQUEST, engine, fence, context); break;
+    case WDDM_SCHED_EVENT_SWITCH: wddm_tl(WDDM_TL_CONTEXT_SWITCH, engine, context, from); break;
+    case WDDM_SCHED_EVENT_RESET:
+        if (node == ~0u) /* an adapter reset stops every engine */
+            for (UINT i = 0; i < a->node_count; i++)
+                wddm_tl(WDDM_TL_ENGINE_RESET, WDDM_TL_ENGINE(ad, i), context, fence);
+        else
+            wddm_tl(WDDM_TL_ENGINE_RESET, engine, context, fence);
+        break;
+    }
+}
+
+void sched_trace(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from,
+                 UINT64 fence)
+{
+    if (atomic_load_explicit(&wddm_tl_on, memory_order_relaxed))
+        sched_timeline(a, type, node, context, from, fence);
     if (!atomic_load_explicit(&trace.enabled, memory_order_relaxed))
         return;
     UINT64 seq = atomic_fetch_add_explicit(&trace.next, 1, memory_order_relaxed) + 1;

@@ -41,6 +41,7 @@
  * write reaches the range before the eviction copied it out. A restore (vidmm/residency.c) is a
  * TRANSFER from the backing store (or a MAP of it) on the next use. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -366,6 +367,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     vidmm_batch_stamp_locked(batch, in, ap != 0); /* destruction (and a lock in the aperture) waits for the copy out */
     batch->evicted = true;
     DXGK_COUNT(a, evictions, 1);
+    wddm_tl(WDDM_TL_EVICT, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), al->handle, al->info.Size);
     if (args.Operation == DXGK_OPERATION_TRANSFER)
         DXGK_COUNT(a, bytes_paged_out, al->info.Size);
     return STATUS_SUCCESS;

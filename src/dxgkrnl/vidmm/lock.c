@@ -56,6 +56,7 @@
  * once (case 3); its restore goes only into a memory segment, with Swizzle. IgnoreSync on them is
  * refused. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 #include <stdlib.h>
 
@@ -359,6 +360,7 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
                 in = n;
                 renamed = true;
                 DXGK_COUNT(a, renames, 1);
+                wddm_tl(WDDM_TL_RENAME, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), args->hAllocation, al->info.Size);
                 break;
             }
             /* At MaximumRenamingListLength (or out of memory): wait for the instance to recycle,

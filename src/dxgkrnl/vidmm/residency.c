@@ -7,6 +7,7 @@
  * (vidmm/evict.c) is restored: TRANSFER from its backing store into a memory segment, or MAP of
  * the backing store itself into the aperture; the CPU and the GPU wait for that paging fence. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 #include <string.h>
 
@@ -130,6 +131,7 @@ static NTSTATUS bring_back_locked(struct dxgk_adapter *a, struct vidmm_instance 
     vidmm_batch_stamp_locked(batch, inst, true);
     if (!s->aperture)
         DXGK_COUNT(a, bytes_paged_in, al->info.Size);
+    wddm_tl(WDDM_TL_PAGE_IN, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), al->handle, al->info.Size);
     return STATUS_SUCCESS;
 }
 
@@ -202,6 +204,8 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
     vidmm_batch_stamp_locked(batch, inst, !s->aperture || restore || batch->evicted);
     if (restore || !s->aperture)
         DXGK_COUNT(a, bytes_paged_in, al->info.Size);
+    if (restore)
+        wddm_tl(WDDM_TL_PAGE_IN, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), al->handle, al->info.Size);
     return STATUS_SUCCESS;
 }
 
@@ -228,11 +232,13 @@ void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_insta
         t[n] = writes_only ? inst->last_write[n] : inst->last_use[n];
     UINT64 pf = inst->paging_fence;
     pthread_mutex_unlock(&a->lock);
+    wddm_tl_begin(WDDM_TL_CALL_LOCK_WAIT);
     for (UINT n = 0; n < a->node_count; n++)
         if (t[n])
             sched_wait_ticket(&a->node[n], t[n]);
     if (pf)
         sched_wait_fence(&a->node[a->paging_node], pf);
+    wddm_tl_end(WDDM_TL_CALL_LOCK_WAIT, 0);
     pthread_mutex_lock(&a->lock);
 }
 

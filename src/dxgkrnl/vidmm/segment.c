@@ -16,6 +16,7 @@
  * window [lo, hi) (a bank of a UseBanking segment) from the bottom (lowest offset) or from the
  * top (highest offset). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,7 @@ bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 
         free(r);
     }
     s->bytes_used += size;
+    wddm_tl(WDDM_TL_SEGMENT_USED, s->timeline_track, s->bytes_used, 0);
     *offset = best_start;
     return true;
 }
@@ -144,6 +146,7 @@ void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 si
 {
     size = (size + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
     s->bytes_used -= size;
+    wddm_tl(WDDM_TL_SEGMENT_USED, s->timeline_track, s->bytes_used, 0);
     struct vidmm_range *prev = NULL, *next = s->free;
     while (next && next->offset < offset) {
         prev = next;

@@ -1,0 +1,240 @@
+/* The timeline (issue 18, include/wddm/wddm.h, docs/timeline.md): a run through the whole stack,
+ * written as trace-event JSON and read back with a JSON parser, shows the lanes GPUView shows —
+ * every DMA buffer on its engine lane with its fence and context, the same packet on its context
+ * queue's lane, the paging buffers, the CPU thread's Map and submission spans, VidMm's evictions
+ * and page-ins and the segments' use as counters — and records nothing while it is off. Local
+ * memory is 2 + 2 MiB (set before the adapter starts) so render targets are evicted. Both driver
+ * models (scripts/test.sh). */
+#include "e2e.h"
+
+#include <json.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <wddm/wddm.h>
+
+enum { RT = 8, SIDE = 512 }; /* 8 render targets of 1 MiB */
+
+struct trace {
+    json_object *root;
+    json_object *events; /* the traceEvents array */
+};
+
+static struct trace write_and_parse(void)
+{
+    char path[] = "/tmp/wddm_timeline_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(wddm_timeline_write(path), STATUS_SUCCESS);
+    struct trace t = { .root = json_object_from_file(path) };
+    unlink(path);
+    if (!t.root)
+        fail_msg("the timeline is not valid JSON: %s", json_util_get_last_err());
+    assert_true(json_object_object_get_ex(t.root, "traceEvents", &t.events));
+    assert_true(json_object_is_type(t.events, json_type_array));
+    return t;
+}
+
+static const char *str(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
+}
+
+static int64_t num(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : -1;
+}
+
+static double dbl(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : -1.0;
+}
+
+static json_object *args(json_object *o)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, "args", &v) ? v : NULL;
+}
+
+/* The name metadata gave lane (pid, tid), or NULL. */
+static const char *lane_name(const struct trace *t, int64_t pid, int64_t tid)
+{
+    size_t n = json_object_array_length(t->events);
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(t->events, i);
+        const char *ph = str(e, "ph"), *name = str(e, "name");
+        if (ph && !strcmp(ph, "M") && name && !strcmp(name, "thread_name") && num(e, "pid") == pid &&
+            num(e, "tid") == tid)
+            return str(args(e), "name");
+    }
+    return NULL;
+}
+
+static size_t count_events(const struct trace *t, const char *ph)
+{
+    size_t n = json_object_array_length(t->events), c = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = str(json_object_array_get_idx(t->events, i), "ph");
+        c += p && !strcmp(p, ph);
+    }
+    return c;
+}
+
+static void make_work(struct e2e *e, ID3D11Texture2D **rt, ID3D11RenderTargetView **rtv, ID3D11Texture2D *stg)
+{
+    static const float color[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < RT; i++) {
+            ID3D11DeviceContext_ClearRenderTargetView(e->ctx, rtv[i], color);
+            ID3D11DeviceContext_Flush(e->ctx);
+        }
+    ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)stg, (ID3D11Resource *)rt[0]);
+    D3D11_MAPPED_SUBRESOURCE m;
+    assert_int_equal(ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m), S_OK);
+    assert_int_equal(((const uint8_t *)m.pData)[0], 64); /* 0.25 in UNORM8, as the GPU cleared it */
+    ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)stg, 0);
+}
+
+static void create_targets(struct e2e *e, ID3D11Texture2D **rt, ID3D11RenderTargetView **rtv, ID3D11Texture2D **stg)
+{
+    D3D11_TEXTURE2D_DESC d = { .Width = SIDE, .Height = SIDE, .MipLevels = 1, .ArraySize = 1,
+                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = { 1, 0 },
+                               .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_RENDER_TARGET };
+    for (int i = 0; i < RT; i++) {
+        assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &d, NULL, &rt[i]), S_OK);
+        assert_int_equal(ID3D11Device_CreateRenderTargetView(e->dev, (ID3D11Resource *)rt[i], NULL, &rtv[i]), S_OK);
+    }
+    d.Usage = D3D11_USAGE_STAGING;
+    d.BindFlags = 0;
+    d.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &d, NULL, stg), S_OK);
+}
+
+static void release_targets(ID3D11Texture2D **rt, ID3D11RenderTargetView **rtv, ID3D11Texture2D **stg)
+{
+    for (int i = 0; i < RT; i++) {
+        SAFE_RELEASE(rtv[i]);
+        SAFE_RELEASE(rt[i]);
+    }
+    SAFE_RELEASE(*stg);
+}
+
+static void the_timeline_shows_every_lane_of_a_run(void **state)
+{
+    struct e2e *e = *state;
+    ID3D11Texture2D *rt[RT], *stg;
+    ID3D11RenderTargetView *rtv[RT];
+    create_targets(e, rt, rtv, &stg);
+    wddm_timeline_clear();
+    wddm_timeline_enable(1);
+    make_work(e, rt, rtv, stg);
+    wddm_timeline_enable(0);
+    struct trace t = write_and_parse();
+    int64_t me = (int64_t)syscall(SYS_gettid);
+
+    size_t n = json_object_array_length(t.events);
+    size_t dma = 0, paging = 0, packets_matched = 0, maps = 0, renders = 0, evictions = 0, page_ins = 0, counters = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *ev = json_object_array_get_idx(t.events, i);
+        const char *ph = str(ev, "ph"), *name = str(ev, "name");
+        if (!ph || !name)
+            fail_msg("event %zu has no ph or name", i);
+        if (!strcmp(ph, "X") && !strncmp(name, "DMA buffer ", 11)) {
+            const char *lane = lane_name(&t, num(ev, "pid"), num(ev, "tid"));
+            assert_non_null(lane);
+            assert_non_null(strstr(lane, "(engine)"));
+            assert_true(dbl(ev, "dur") >= 0.0);
+            assert_string_equal(str(args(ev), "status"), "completed");
+            int64_t fence = num(args(ev), "fence");
+            assert_true(fence > 0);
+            const char *ctx = str(args(ev), "context");
+            assert_non_null(ctx);
+            assert_string_not_equal(ctx, "0x00000000");
+            dma++;
+            /* The same packet on its context's queue lane: in the hardware queue from before it
+             * ran until it completed. */
+            for (size_t j = 0; j < n; j++) {
+                json_object *q = json_object_array_get_idx(t.events, j);
+                const char *qn = str(q, "name"), *qph = str(q, "ph");
+                if (qph && !strcmp(qph, "X") && qn && !strncmp(qn, "packet ", 7) && num(args(q), "fence") == fence &&
+                    !strcmp(str(args(q), "context"), ctx)) {
+                    const char *ql = lane_name(&t, num(q, "pid"), num(q, "tid"));
+                    assert_non_null(ql);
+                    assert_non_null(strstr(ql, "queue"));
+                    assert_true(dbl(q, "ts") <= dbl(ev, "ts") + 0.001);
+                    assert_true(dbl(q, "ts") + dbl(q, "dur") + 0.001 >= dbl(ev, "ts") + dbl(ev, "dur"));
+                    packets_matched++;
+                    break;
+                }
+            }
+        } else if (!strcmp(ph, "X") && !strncmp(name, "paging buffer ", 14)) {
+            paging++;
+        } else if (!strcmp(ph, "B") && num(ev, "tid") == me) {
+            assert_string_equal(lane_name(&t, num(ev, "pid"), me) ? "named" : "unnamed", "named");
+            maps += !strcmp(name, "Map");
+            renders += !strcmp(name, "Render (submit)");
+        } else if (!strcmp(ph, "i")) {
+            evictions += !strcmp(name, "evict");
+            page_ins += !strcmp(name, "page in");
+        } else if (!strcmp(ph, "C")) {
+            assert_true(num(args(ev), "bytes") >= 0);
+            counters++;
+        }
+    }
+    /* 16 clears and a copy, each flushed on its own: one DMA buffer each at least. */
+    if (dma < 2 * RT || packets_matched != dma || maps != 1 || renders < 2 * RT || counters == 0)
+        fail_msg("DMA buffers %zu (matched on a queue lane %zu), Map spans %zu, submissions %zu, counters %zu", dma,
+                 packets_matched, maps, renders, counters);
+    /* 8 MiB of render targets through 4 MiB of video memory: VidMm evicted and paged back in
+     * (paging buffers on the paging engine carried the copies). */
+    if (!evictions || !page_ins || !paging)
+        fail_msg("evictions %zu, page-ins %zu, paging buffers %zu", evictions, page_ins, paging);
+    /* Every span the CPU began, it ended. */
+    assert_int_equal(count_events(&t, "B"), count_events(&t, "E"));
+    json_object_put(t.root);
+    release_targets(rt, rtv, &stg);
+}
+
+static void nothing_is_recorded_while_the_timeline_is_off(void **state)
+{
+    struct e2e *e = *state;
+    ID3D11Texture2D *rt[RT], *stg;
+    ID3D11RenderTargetView *rtv[RT];
+    create_targets(e, rt, rtv, &stg);
+    wddm_timeline_enable(0);
+    wddm_timeline_clear();
+    make_work(e, rt, rtv, stg);
+    struct trace t = write_and_parse();
+    /* Only the names of the processes: no lane, no event. */
+    size_t n = json_object_array_length(t.events);
+    for (size_t i = 0; i < n; i++) {
+        json_object *ev = json_object_array_get_idx(t.events, i);
+        if (strcmp(str(ev, "ph"), "M") || strcmp(str(ev, "name"), "process_name"))
+            fail_msg("event %zu (%s %s) recorded while the timeline was off", i, str(ev, "ph"), str(ev, "name"));
+    }
+    json_object_put(t.root);
+    release_targets(rt, rtv, &stg);
+}
+
+static void write_refuses_a_missing_path_or_an_unwritable_file(void **state)
+{
+    (void)state;
+    assert_int_equal(wddm_timeline_write(NULL), STATUS_INVALID_PARAMETER);
+    assert_int_equal(wddm_timeline_write(""), STATUS_INVALID_PARAMETER);
+    assert_int_equal(wddm_timeline_write("/nonexistent-folder/t.json"), STATUS_ACCESS_DENIED);
+}
+
+int main(void)
+{
+    setenv("WDDM_SEGMENT_LOCAL_MB", "2", 1);
+    setenv("WDDM_SEGMENT_VISIBLE_MB", "2", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(the_timeline_shows_every_lane_of_a_run, e2e_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(nothing_is_recorded_while_the_timeline_is_off, e2e_setup, e2e_teardown),
+        cmocka_unit_test(write_refuses_a_missing_path_or_an_unwritable_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
