@@ -1,6 +1,8 @@
 /* D3DKMT* kernel thunks: the user-mode runtime's only way into the graphics kernel (the
  * WDK's d3dkmthk.h subset). Every handle argument is typed and generation-checked: a stale,
- * forged or wrong-type handle returns STATUS_INVALID_PARAMETER (issue 2 tests). */
+ * forged or wrong-type handle returns STATUS_INVALID_PARAMETER (issue 2 tests), except where
+ * Windows answers STATUS_INVALID_HANDLE (D3DKMTCreateAllocation's hResource, the hProcess of the
+ * video-memory thunks: docs/rules.md §31). */
 #ifndef WDDM_D3DKMTHK_H
 #define WDDM_D3DKMTHK_H
 
