@@ -4,6 +4,7 @@
  * KMD's own buffers) and the WDK pages. Real stack: reference KMD, software GPU; both driver
  * models (WDDM_KMD_CAPS). */
 #include "conformance/d3dkmt_env.h"
+#include "dxgkrnl/kernel_peek.h"
 
 #define SIZE 4096u
 #define JUNK 0x1eadbeedu /* what Wine's tests leave in the outputs before a call */
@@ -110,13 +111,17 @@ static void create_allocation2_answers_like_create_allocation(void **state)
     assert_int_equal(ca.PrivateDriverDataSize, 0);
     assert_int_equal(ai2.PrivateDriverDataSize, sizeof p);
     assert_int_equal(ai2.GpuVirtualAddress, 0);
+    UINT kmd_priority = kpeek_priority(ai2.hAllocation); /* without OverridePriority: the KMD's */
+    assert_int_not_equal(kmd_priority, D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
     destroy_list(&k, ai2.hAllocation, STATUS_SUCCESS);
-    /* OverridePriority needs a priority (0 is none: wddm-semantics §9.4). */
+    /* WDK: D3DDDI_ALLOCATIONINFO2: with Flags.OverridePriority, Priority replaces the driver's;
+     * it needs a priority (0 is none: wddm-semantics §9.4). */
     ai2.Flags.OverridePriority = 1;
     ai2.Priority = 0;
     assert_int_equal(D3DKMTCreateAllocation2(&ca), STATUS_INVALID_PARAMETER);
-    ai2.Priority = D3DDDI_ALLOCATIONPRIORITY_HIGH;
+    ai2.Priority = D3DDDI_ALLOCATIONPRIORITY_MAXIMUM;
     assert_int_equal(D3DKMTCreateAllocation2(&ca), STATUS_SUCCESS);
+    assert_int_equal(kpeek_priority(ai2.hAllocation), D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
     destroy_list(&k, ai2.hAllocation, STATUS_SUCCESS);
     kmt_close(&k);
 }
