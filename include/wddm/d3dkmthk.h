@@ -1,6 +1,8 @@
 /* D3DKMT* kernel thunks: the user-mode runtime's only way into the graphics kernel (the
  * WDK's d3dkmthk.h subset). Every handle argument is typed and generation-checked: a stale,
- * forged or wrong-type handle returns STATUS_INVALID_PARAMETER (issue 2 tests). */
+ * forged or wrong-type handle returns STATUS_INVALID_PARAMETER (issue 2 tests), except where
+ * Windows answers STATUS_INVALID_HANDLE (D3DKMTCreateAllocation's hResource, the hProcess of the
+ * video-memory thunks: docs/rules.md §31). */
 #ifndef WDDM_D3DKMTHK_H
 #define WDDM_D3DKMTHK_H
 
@@ -17,8 +19,13 @@ typedef struct _D3DKMT_ADAPTERINFO {
     BOOL bPrecisePresentRegionsPreferred;
 } D3DKMT_ADAPTERINFO;
 
+/* D3DKMTEnumAdapters2 with NumAdapters 0 and pAdapters NULL answers this capacity, the most
+ * adapters Windows 10 enumerates, not how many are present (Wine win32u d3dkmt tests, run on
+ * Windows: 32; Windows 11 answers 34). */
+#define D3DKMT_ENUMADAPTERS2_MAX_ADAPTERS 32
+
 typedef struct _D3DKMT_ENUMADAPTERS2 {
-    ULONG NumAdapters;              /* in: capacity of pAdapters (0 with NULL = count only); out: count */
+    ULONG NumAdapters;              /* in: capacity of pAdapters (0 with NULL: the capacity to allocate); out: count */
     D3DKMT_ADAPTERINFO *pAdapters;  /* each returned hAdapter is opened and must be closed */
 } D3DKMT_ENUMADAPTERS2;
 
@@ -29,15 +36,62 @@ typedef struct _D3DKMT_OPENADAPTERFROMLUID {
 
 typedef struct _D3DKMT_CLOSEADAPTER { D3DKMT_HANDLE hAdapter; } D3DKMT_CLOSEADAPTER;
 
+/* The WDK's numbers; the kernel answers the types marked "answered", and refuses the others
+ * with STATUS_NOT_SUPPORTED. */
 typedef enum _KMTQUERYADAPTERINFOTYPE {
-    KMTQAITYPE_UMDRIVERPRIVATE = 0,  /* the KMD's DXGKQAITYPE_UMDRIVERPRIVATE blob */
+    KMTQAITYPE_UMDRIVERPRIVATE = 0,  /* answered: the KMD's DXGKQAITYPE_UMDRIVERPRIVATE blob */
     KMTQAITYPE_UMDRIVERNAME = 1,
-    KMTQAITYPE_GETSEGMENTSIZE = 3,   /* D3DKMT_SEGMENTSIZEINFO */
+    KMTQAITYPE_UMOPENGLINFO = 2,
+    KMTQAITYPE_GETSEGMENTSIZE = 3,   /* answered: D3DKMT_SEGMENTSIZEINFO */
+    KMTQAITYPE_ADAPTERGUID = 4,
+    KMTQAITYPE_FLIPQUEUEINFO = 5,
+    KMTQAITYPE_ADAPTERADDRESS = 6,
+    KMTQAITYPE_SETWORKINGSETINFO = 7,
+    KMTQAITYPE_ADAPTERREGISTRYINFO = 8,
+    KMTQAITYPE_CURRENTDISPLAYMODE = 9,
+    KMTQAITYPE_MODELIST = 10,
+    KMTQAITYPE_CHECKDRIVERUPDATESTATUS = 11, /* answered: a BOOL, FALSE (no driver update pending) */
+    KMTQAITYPE_VIRTUALADDRESSINFO = 12,
+    KMTQAITYPE_DRIVERVERSION = 13,   /* answered: a D3DKMT_DRIVERVERSION from the KMD's WDDMVersion */
+    KMTQAITYPE_ADAPTERTYPE = 15,
+    KMTQAITYPE_OUTPUTDUPLCONTEXTSCOUNT = 16,
+    KMTQAITYPE_WDDM_1_2_CAPS = 17,
+    KMTQAITYPE_UMD_DRIVER_VERSION = 18,
+    KMTQAITYPE_DIRECTFLIP_SUPPORT = 19,
+    KMTQAITYPE_MULTIPLANEOVERLAY_SUPPORT = 20,
+    KMTQAITYPE_DLIST_DRIVER_NAME = 21,
+    KMTQAITYPE_WDDM_1_3_CAPS = 22,
+    KMTQAITYPE_MULTIPLANEOVERLAY_HUD_SUPPORT = 23,
+    KMTQAITYPE_WDDM_2_0_CAPS = 24,
+    KMTQAITYPE_NODEMETADATA = 25,
+    KMTQAITYPE_CPDRIVERNAME = 26,
+    KMTQAITYPE_XBOX = 27,
     /* libwddm extensions (Windows keeps these kernel-side; `wddm info` needs them): */
     KMTQAITYPE_WDDM_DRIVERCAPS = 0x10000,  /* DXGK_DRIVERCAPS as the KMD reported it */
     KMTQAITYPE_WDDM_SEGMENTS = 0x10001,    /* D3DKMT_WDDM_SEGMENTS */
     KMTQAITYPE_WDDM_COUNTERS = 0x10002,    /* struct wddm_counters (include/wddm/wddm.h) */
 } KMTQUERYADAPTERINFOTYPE;
+
+/* KMTQAITYPE_DRIVERVERSION (WDK: D3DKMT_DRIVERVERSION, the display driver model version). */
+typedef enum _QAI_DRIVERVERSION {
+    KMT_DRIVERVERSION_WDDM_1_0 = 1000,
+    KMT_DRIVERVERSION_WDDM_1_1_PRERELEASE = 1102,
+    KMT_DRIVERVERSION_WDDM_1_1 = 1105,
+    KMT_DRIVERVERSION_WDDM_1_2 = 1200,
+    KMT_DRIVERVERSION_WDDM_1_3 = 1300,
+    KMT_DRIVERVERSION_WDDM_2_0 = 2000,
+    KMT_DRIVERVERSION_WDDM_2_1 = 2100,
+    KMT_DRIVERVERSION_WDDM_2_2 = 2200,
+    KMT_DRIVERVERSION_WDDM_2_3 = 2300,
+    KMT_DRIVERVERSION_WDDM_2_4 = 2400,
+    KMT_DRIVERVERSION_WDDM_2_5 = 2500,
+    KMT_DRIVERVERSION_WDDM_2_6 = 2600,
+    KMT_DRIVERVERSION_WDDM_2_7 = 2700,
+    KMT_DRIVERVERSION_WDDM_2_8 = 2800,
+    KMT_DRIVERVERSION_WDDM_2_9 = 2900,
+    KMT_DRIVERVERSION_WDDM_3_0 = 3000,
+    KMT_DRIVERVERSION_WDDM_3_1 = 3100,
+} D3DKMT_DRIVERVERSION;
 
 typedef struct _D3DKMT_QUERYADAPTERINFO {
     D3DKMT_HANDLE hAdapter;
@@ -74,10 +128,21 @@ typedef struct _D3DKMT_CREATEDEVICEFLAGS {
     UINT Reserved : 29;
 } D3DKMT_CREATEDEVICEFLAGS;
 
+/* The WDK layout: the command buffer and lists of a WDDM 1.0 device are out-only and always
+ * NULL / 0 (contexts own them: D3DKMTCreateContext; Wine win32u d3dkmt tests, run on Windows). */
 typedef struct _D3DKMT_CREATEDEVICE {
-    D3DKMT_HANDLE hAdapter;
+    union {
+        D3DKMT_HANDLE hAdapter;
+        VOID *pAdapter;
+    };
     D3DKMT_CREATEDEVICEFLAGS Flags;
     D3DKMT_HANDLE hDevice;                        /* out */
+    VOID *pCommandBuffer;                         /* out: NULL */
+    UINT CommandBufferSize;                       /* out: 0 */
+    D3DDDI_ALLOCATIONLIST *pAllocationList;       /* out: NULL */
+    UINT AllocationListSize;                      /* out: 0 */
+    D3DDDI_PATCHLOCATIONLIST *pPatchLocationList; /* out: NULL */
+    UINT PatchLocationListSize;                   /* out: 0 */
 } D3DKMT_CREATEDEVICE;
 
 typedef struct _D3DKMT_DESTROYDEVICE { D3DKMT_HANDLE hDevice; } D3DKMT_DESTROYDEVICE;
@@ -141,18 +206,24 @@ typedef struct _D3DKMT_CREATEALLOCATIONFLAGS {
 #define D3DKMT_CROSS_ADAPTER_RESOURCE_PITCH_ALIGNMENT 128
 #define D3DKMT_CROSS_ADAPTER_RESOURCE_HEIGHT_ALIGNMENT 4
 
+/* D3DKMTCreateAllocation reads pAllocationInfo, D3DKMTCreateAllocation2 pAllocationInfo2 (WDK:
+ * D3DKMT_CREATEALLOCATION; the union as in the WDK). Out: hResource (0 without CreateResource)
+ * and hGlobalShare (0 unless CreateShared) are always written on success. */
 typedef struct _D3DKMT_CREATEALLOCATION {
     D3DKMT_HANDLE hDevice;
-    D3DKMT_HANDLE hResource;              /* in/out: kernel resource (CreateResource flag) */
-    D3DKMT_HANDLE hGlobalShare;           /* out, shared */
+    D3DKMT_HANDLE hResource;              /* in: 0 (or a resource to add to); out: the resource or 0 */
+    D3DKMT_HANDLE hGlobalShare;           /* out: the global share, 0 when not shared */
     const VOID *pPrivateRuntimeData;
     UINT PrivateRuntimeDataSize;
     const VOID *pPrivateDriverData;       /* per-resource data for DxgkDdiCreateAllocation */
     UINT PrivateDriverDataSize;
     UINT NumAllocations;
-    D3DDDI_ALLOCATIONINFO *pAllocationInfo; /* in/out: hAllocation filled on success */
+    union {
+        D3DDDI_ALLOCATIONINFO *pAllocationInfo;   /* in/out: hAllocation filled on success */
+        D3DDDI_ALLOCATIONINFO2 *pAllocationInfo2; /* D3DKMTCreateAllocation2's */
+    };
     D3DKMT_CREATEALLOCATIONFLAGS Flags;
-    HANDLE hPrivateRuntimeResourceHandle;
+    HANDLE hPrivateRuntimeResourceHandle; /* in: an ETW tag, never written */
 } D3DKMT_CREATEALLOCATION;
 
 typedef struct _D3DKMT_DESTROYALLOCATION {
@@ -161,6 +232,27 @@ typedef struct _D3DKMT_DESTROYALLOCATION {
     const D3DKMT_HANDLE *phAllocationList;
     UINT AllocationCount;
 } D3DKMT_DESTROYALLOCATION;
+
+/* D3DKMTDestroyAllocation2 (WDK, WDDM 2.0): D3DKMTDestroyAllocation with flags. */
+typedef struct _D3DDDICB_DESTROYALLOCATION2FLAGS {
+    union {
+        struct {
+            UINT AssumeNotInUse : 1;      /* 0x1 */
+            UINT SynchronousDestroy : 1;  /* 0x2 */
+            UINT Reserved : 29;
+            UINT SystemUseOnly : 1;       /* 0x80000000 */
+        };
+        UINT Value;
+    };
+} D3DDDICB_DESTROYALLOCATION2FLAGS;
+
+typedef struct _D3DKMT_DESTROYALLOCATION2 {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hResource;
+    const D3DKMT_HANDLE *phAllocationList;
+    UINT AllocationCount;
+    D3DDDICB_DESTROYALLOCATION2FLAGS Flags;
+} D3DKMT_DESTROYALLOCATION2;
 
 typedef struct _D3DKMT_LOCK {
     D3DKMT_HANDLE hDevice;
@@ -442,6 +534,8 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *);
 NTSTATUS APIENTRY D3DKMTDestroyContext(const D3DKMT_DESTROYCONTEXT *);
 NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *);
 NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *);
+NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *);
+NTSTATUS APIENTRY D3DKMTDestroyAllocation2(const D3DKMT_DESTROYALLOCATION2 *);
 NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *);
 NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *);
 NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY *);
@@ -493,8 +587,8 @@ typedef struct _D3DKMT_SUBMITCOMMAND {
 typedef struct _D3DKMT_QUERYRESOURCEINFO {
     D3DKMT_HANDLE hDevice;
     D3DKMT_HANDLE hGlobalShare;
-    VOID *pPrivateRuntimeData;            /* in/out: the creator's runtime data is copied here */
-    UINT PrivateRuntimeDataSize;          /* in/out */
+    VOID *pPrivateRuntimeData;            /* in: never written (Windows copies nothing here) */
+    UINT PrivateRuntimeDataSize;          /* in/out: the creator's runtime data size */
     UINT TotalPrivateDriverDataSize;      /* out */
     UINT ResourcePrivateDriverDataSize;   /* out */
     UINT NumAllocations;                  /* out */
@@ -503,19 +597,23 @@ typedef struct _D3DKMT_QUERYRESOURCEINFO {
 typedef struct _D3DKMT_OPENRESOURCE {
     D3DKMT_HANDLE hDevice;
     D3DKMT_HANDLE hGlobalShare;
-    UINT NumAllocations;
-    D3DDDI_OPENALLOCATIONINFO *pOpenAllocationInfo; /* out: hAllocation, private data */
+    UINT NumAllocations;                  /* exactly the resource's */
+    union {
+        D3DDDI_OPENALLOCATIONINFO *pOpenAllocationInfo;   /* out: hAllocation, private data */
+        D3DDDI_OPENALLOCATIONINFO2 *pOpenAllocationInfo2; /* D3DKMTOpenResource2's */
+    };
     VOID *pPrivateRuntimeData;
-    UINT PrivateRuntimeDataSize;
+    UINT PrivateRuntimeDataSize;          /* exactly D3DKMTQueryResourceInfo's */
     VOID *pResourcePrivateDriverData;
-    UINT ResourcePrivateDriverDataSize;
+    UINT ResourcePrivateDriverDataSize;   /* exactly D3DKMTQueryResourceInfo's */
     VOID *pTotalPrivateDriverDataBuffer;  /* receives every allocation's private data */
-    UINT TotalPrivateDriverDataBufferSize;
+    UINT TotalPrivateDriverDataBufferSize; /* in: at least D3DKMTQueryResourceInfo's; out: written */
     D3DKMT_HANDLE hResource;              /* out */
 } D3DKMT_OPENRESOURCE;
 
 NTSTATUS APIENTRY D3DKMTQueryResourceInfo(D3DKMT_QUERYRESOURCEINFO *);
 NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *);
+NTSTATUS APIENTRY D3DKMTOpenResource2(D3DKMT_OPENRESOURCE *);
 
 NTSTATUS APIENTRY D3DKMTReserveGpuVirtualAddress(D3DDDI_RESERVEGPUVIRTUALADDRESS *);
 NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *);

@@ -137,6 +137,29 @@ typedef struct _D3DDDI_ALLOCATIONINFO {
     } Flags;
 } D3DDDI_ALLOCATIONINFO;
 
+/* D3DDDI_ALLOCATIONINFO2 (WDK, Windows 7 and later): D3DKMTCreateAllocation2's, with the GPU
+ * virtual address (0 here: the kernel maps nothing at creation) and a priority. */
+typedef struct _D3DDDI_ALLOCATIONINFO2 {
+    D3DKMT_HANDLE hAllocation;          /* out */
+    union {
+        HANDLE hSection;
+        const VOID *pSystemMem;         /* in: preallocated system memory or NULL */
+    };
+    VOID *pPrivateDriverData;           /* in: read by DxgkDdiCreateAllocation */
+    UINT PrivateDriverDataSize;
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    union {
+        struct { UINT Primary : 1; UINT Stereo : 1; UINT OverridePriority : 1; UINT Reserved : 29; };
+        UINT Value;
+    } Flags;
+    D3DGPU_VIRTUAL_ADDRESS GpuVirtualAddress; /* out */
+    union {
+        UINT Priority;
+        ULONG_PTR Unused;
+    };
+    ULONG_PTR Reserved[5];
+} D3DDDI_ALLOCATIONINFO2;
+
 /* D3DDDI_OPENALLOCATIONINFO: one allocation of a shared resource opened with
  * D3DKMTOpenResource (the opener's handle and the creator's private driver data). */
 typedef struct _D3DDDI_OPENALLOCATIONINFO {
@@ -144,6 +167,15 @@ typedef struct _D3DDDI_OPENALLOCATIONINFO {
     const VOID *pPrivateDriverData;     /* out: inside pTotalPrivateDriverDataBuffer */
     UINT PrivateDriverDataSize;         /* out */
 } D3DDDI_OPENALLOCATIONINFO;
+
+/* D3DDDI_OPENALLOCATIONINFO2 (WDK): D3DKMTOpenResource2's, with the GPU virtual address. */
+typedef struct _D3DDDI_OPENALLOCATIONINFO2 {
+    D3DKMT_HANDLE hAllocation;          /* out */
+    const VOID *pPrivateDriverData;     /* out: inside pTotalPrivateDriverDataBuffer */
+    UINT PrivateDriverDataSize;         /* out */
+    D3DGPU_VIRTUAL_ADDRESS GpuVirtualAddress; /* out: 0 (nothing mapped at open) */
+    ULONG_PTR Reserved[6];
+} D3DDDI_OPENALLOCATIONINFO2;
 
 /* Synchronization objects (§8.5). */
 typedef enum _D3DDDI_SYNCHRONIZATIONOBJECT_TYPE {

@@ -56,6 +56,9 @@ typedef int32_t HRESULT;
 typedef int32_t NTSTATUS;
 typedef ULONG_PTR PFN_NUMBER;
 
+/* The current process's pseudo handle (GetCurrentProcess / NtCurrentProcess). */
+#define NtCurrentProcess() ((HANDLE)(LONG_PTR)-1)
+
 #ifndef TRUE
 #define TRUE 1
 #endif

@@ -681,6 +681,9 @@ UINT64 vidmm_commit_used(void);
 /* vidmm/reservation.c (wddm-semantics §9.3): the reservation of a group and what may be reserved. */
 UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
 UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
+/* The hProcess of the video-memory thunks: NULL or NtCurrentProcess() names this process (the
+ * only one); anything else is not a process handle, STATUS_INVALID_HANDLE. */
+NTSTATUS vidmm_check_process_handle(const char *who, HANDLE hProcess);
 /* vidmm/evict.c */
 void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);

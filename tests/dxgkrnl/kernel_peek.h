@@ -26,6 +26,16 @@ static inline UINT kpeek_segment(D3DKMT_HANDLE h)
     return kpeek_where(h, NULL);
 }
 
+/* The allocation's D3DDDI_ALLOCATIONPRIORITY_* (its creator's for an opened handle). */
+static inline UINT kpeek_priority(D3DKMT_HANDLE h)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+    assert_non_null(al);
+    UINT p = (al->alias ? al->alias : al)->priority;
+    dxgk_object_put(&al->obj);
+    return p;
+}
+
 /* Offset of the allocation's current instance inside its segment (meaningful when resident). */
 static inline UINT64 kpeek_offset(D3DKMT_HANDLE h)
 {

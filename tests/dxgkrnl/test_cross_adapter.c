@@ -450,18 +450,20 @@ static void open_refuses_unshared_and_non_cross_adapter_elsewhere(void **state)
     D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
     D3DKMT_CREATEALLOCATION ca = { .hDevice = a.device, .NumAllocations = 1, .pAllocationInfo = &ai };
     ca.Flags.CreateShared = 1;
+    ca.Flags.CreateResource = 1; /* WDK: CreateShared needs CreateResource (Windows refuses it alone) */
     assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_SUCCESS);
     assert_int_not_equal(ca.hGlobalShare, 0);
     wddm_clear_refusals();
     assert_int_equal(xa_try_open(&b, ca.hGlobalShare, &x), STATUS_NOT_SUPPORTED);
     renv_expect_refusal("opens only on the adapter that created it");
-    /* A too small private-data buffer. */
+    /* A too small private-data buffer: STATUS_NO_MEMORY, as Windows answers (Wine win32u d3dkmt
+     * tests, run on Windows). */
     D3DDDI_OPENALLOCATIONINFO oi = { 0 };
     UINT8 small[8];
     D3DKMT_OPENRESOURCE o = { .hDevice = b.device, .hGlobalShare = made.share, .NumAllocations = 1,
                               .pOpenAllocationInfo = &oi, .pTotalPrivateDriverDataBuffer = small,
                               .TotalPrivateDriverDataBufferSize = sizeof small };
-    assert_int_equal(D3DKMTOpenResource(&o), STATUS_INVALID_PARAMETER);
+    assert_int_equal(D3DKMTOpenResource(&o), STATUS_NO_MEMORY);
     o.TotalPrivateDriverDataBufferSize = 0;
     o.NumAllocations = 2;
     assert_int_equal(D3DKMTOpenResource(&o), STATUS_INVALID_PARAMETER);

@@ -307,8 +307,10 @@ static void test_video_memory_reservation_is_reported_validated_and_cleared(void
     assert_int_equal(D3DKMTChangeVideoMemoryReservation(&bad), STATUS_INVALID_PARAMETER);
     bad = (D3DKMT_CHANGEVIDEOMEMORYRESERVATION){ .hAdapter = 0x777 };
     assert_int_equal(D3DKMTChangeVideoMemoryReservation(&bad), STATUS_INVALID_PARAMETER);
+    /* A handle that is no process: STATUS_INVALID_HANDLE, as D3DKMTQueryVideoMemoryInfo answers
+     * (Wine win32u d3dkmt tests, run on Windows). */
     bad = (D3DKMT_CHANGEVIDEOMEMORYRESERVATION){ .hAdapter = e.adapter, .hProcess = (HANDLE)(uintptr_t)0x1234 };
-    assert_int_equal(D3DKMTChangeVideoMemoryReservation(&bad), STATUS_INVALID_PARAMETER);
+    assert_int_equal(D3DKMTChangeVideoMemoryReservation(&bad), STATUS_INVALID_HANDLE);
     assert_int_equal(D3DKMTChangeVideoMemoryReservation(NULL), STATUS_INVALID_PARAMETER);
     assert_int_equal(query(&e, D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL).CurrentReservation, 512 * KIB);
     /* 0 clears it. */

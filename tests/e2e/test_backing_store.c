@@ -128,6 +128,7 @@ static NTSTATUS create(UINT32 kind, UINT32 flags, bool shared, D3DKMT_HANDLE *ou
     D3DDDI_ALLOCATIONINFO ai = {.pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p};
     D3DKMT_CREATEALLOCATION ca = {.hDevice = env.device, .NumAllocations = 1, .pAllocationInfo = &ai};
     ca.Flags.CreateShared = shared ? 1 : 0;
+    ca.Flags.CreateResource = shared ? 1 : 0; /* WDK: CreateShared needs CreateResource (Windows refuses it alone) */
     NTSTATUS st = D3DKMTCreateAllocation(&ca);
     *out = ai.hAllocation;
     return st;
@@ -408,6 +409,7 @@ static void seed002_verifier_refuses_the_flag_with_existing_system_memory(void *
     D3DDDI_ALLOCATIONINFO ai = {.pSystemMem = mem, .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p};
     D3DKMT_CREATEALLOCATION ca = {.hDevice = env.device, .NumAllocations = 1, .pAllocationInfo = &ai};
     ca.Flags.CreateShared = 1;
+    ca.Flags.CreateResource = 1; /* WDK: CreateShared needs CreateResource */
     wddm_clear_refusals();
     assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_INVALID_PARAMETER);
     expect_refusal_names("cannot use existing system memory");

@@ -490,17 +490,17 @@ NTSTATUS APIENTRY D3DKMTEnumAdapters2(D3DKMT_ENUMADAPTERS2 *args)
                     args ? args->NumAdapters : 0);
         return STATUS_INVALID_PARAMETER;
     }
+    if (!args->pAdapters) {
+        /* The capacity to allocate, not the present count: what Windows answers (Wine win32u
+         * d3dkmt tests, run on Windows); no adapter is started for it. */
+        args->NumAdapters = D3DKMT_ENUMADAPTERS2_MAX_ADAPTERS;
+        return STATUS_SUCCESS;
+    }
     struct dxgk_adapter *list[DXGK_MAX_ADAPTERS];
     UINT n = 0;
     NTSTATUS st = adapters_acquire(list, DXGK_MAX_ADAPTERS, &n);
     if (!NT_SUCCESS(st))
         return st;
-    if (!args->pAdapters) {
-        args->NumAdapters = n;
-        for (UINT i = 0; i < n; i++)
-            dxgk_object_put(&list[i]->obj);
-        return STATUS_SUCCESS;
-    }
     if (args->NumAdapters < n) {
         dxgk_refuse("D3DKMTEnumAdapters2: NumAdapters %u too small for %u adapters", args->NumAdapters, n);
         args->NumAdapters = n;
@@ -627,6 +627,17 @@ static NTSTATUS query_segments(struct dxgk_adapter *a, D3DKMT_WDDM_SEGMENTS *out
     return STATUS_SUCCESS;
 }
 
+/* KMTQAITYPE_DRIVERVERSION: the driver model the KMD reported in DXGK_DRIVERCAPS.WDDMVersion
+ * (0xMm00 -> M*1000 + m*100). A KMD without a WDDMVersion above 1.0 still has the Windows 7
+ * DDI interface (adapter_start requires it): WDDM 1.1. */
+static D3DKMT_DRIVERVERSION driver_version(const DXGK_DRIVERCAPS *caps)
+{
+    UINT v = (UINT)caps->WDDMVersion;
+    if (v <= DXGKDDI_WDDMv1)
+        return KMT_DRIVERVERSION_WDDM_1_1;
+    return (D3DKMT_DRIVERVERSION)(((v >> 12) & 0xf) * 1000 + ((v >> 8) & 0xf) * 100);
+}
+
 NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
 {
     if (!args) {
@@ -646,6 +657,12 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
         break;
     case KMTQAITYPE_GETSEGMENTSIZE:
         need = sizeof(D3DKMT_SEGMENTSIZEINFO);
+        break;
+    case KMTQAITYPE_CHECKDRIVERUPDATESTATUS:
+        need = sizeof(BOOL);
+        break;
+    case KMTQAITYPE_DRIVERVERSION:
+        need = sizeof(D3DKMT_DRIVERVERSION);
         break;
     case KMTQAITYPE_WDDM_DRIVERCAPS:
         need = sizeof(DXGK_DRIVERCAPS);
@@ -676,6 +693,14 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
         break;
     case KMTQAITYPE_GETSEGMENTSIZE:
         st = query_segment_size(a, args->pPrivateDriverData);
+        break;
+    case KMTQAITYPE_CHECKDRIVERUPDATESTATUS:
+        /* No driver update is ever in progress: the KMD is linked in (Windows answers FALSE
+         * outside an update: Wine win32u d3dkmt tests, run on Windows). */
+        *(BOOL *)args->pPrivateDriverData = FALSE;
+        break;
+    case KMTQAITYPE_DRIVERVERSION:
+        *(D3DKMT_DRIVERVERSION *)args->pPrivateDriverData = driver_version(&a->caps);
         break;
     case KMTQAITYPE_WDDM_DRIVERCAPS:
         memcpy(args->pPrivateDriverData, &a->caps, sizeof a->caps);

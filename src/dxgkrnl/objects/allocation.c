@@ -444,12 +444,11 @@ static NTSTATUS kmd_destroy(struct dxgk_adapter *a, DXGK_ALLOCATIONINFO *info, U
 
 #define CREATE_MAX_ALLOCATIONS 4096u
 
-NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
+/* D3DKMTCreateAllocation and D3DKMTCreateAllocation2: `ui` is the call's n allocation
+ * descriptions (the v1 form; D3DKMTCreateAllocation2 converts its own), `priority` NULL or one
+ * D3DDDI_ALLOCATIONPRIORITY_* per allocation to use in place of the KMD's (0: the KMD's). */
+static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATIONINFO *ui, const UINT *priority)
 {
-    if (!args) {
-        dxgk_refuse("D3DKMTCreateAllocation: NULL arguments");
-        return STATUS_INVALID_PARAMETER;
-    }
     struct dxgk_device *d = dxgk_device_get(args->hDevice);
     if (!d) {
         dxgk_refuse("D3DKMTCreateAllocation: invalid device handle 0x%08x", args->hDevice);
@@ -475,7 +474,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     struct dxgk_share *share = NULL; /* CreateShared: owned here until the call succeeds */
     UINT64 charge = 0; /* commit charged, given back on failure; on success each instance owns its part */
 
-    if (n == 0 || n > CREATE_MAX_ALLOCATIONS || !args->pAllocationInfo) {
+    if (n == 0 || n > CREATE_MAX_ALLOCATIONS || !ui) {
         dxgk_refuse("D3DKMTCreateAllocation: NumAllocations %u not in 1..%u or pAllocationInfo NULL", n,
                     CREATE_MAX_ALLOCATIONS);
         goto out;
@@ -511,29 +510,42 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
      * verifier refuses with it, seed 002), then refused as not modelled. */
     bool existing_sysmem = args->Flags.ExistingSysMem;
     for (UINT i = 0; i < n; i++) {
-        const D3DDDI_ALLOCATIONINFO *ui = &args->pAllocationInfo[i];
-        if (ui->PrivateDriverDataSize && !ui->pPrivateDriverData) {
+        const D3DDDI_ALLOCATIONINFO *u = &ui[i];
+        if (u->PrivateDriverDataSize && !u->pPrivateDriverData) {
             dxgk_refuse("D3DKMTCreateAllocation: allocation %u has PrivateDriverDataSize %u with NULL data", i,
-                        ui->PrivateDriverDataSize);
+                        u->PrivateDriverDataSize);
             goto out;
         }
-        if (ui->pSystemMem)
+        if (u->pSystemMem)
             existing_sysmem = true;
         /* Primaries (issue 6, minimal: no display engine): the model has one video present
          * source, 0. Stereo requires Primary (wddm-semantics §3.5); the reserved bits are 0. */
-        if (ui->Flags.Reserved || (ui->Flags.Stereo && !ui->Flags.Primary) ||
-            (ui->Flags.Primary && ui->VidPnSourceId != 0)) {
+        if (u->Flags.Reserved || (u->Flags.Stereo && !u->Flags.Primary) ||
+            (u->Flags.Primary && u->VidPnSourceId != 0)) {
             dxgk_refuse("D3DKMTCreateAllocation: allocation %u: D3DDDI_ALLOCATIONINFO.Flags 0x%x with VidPnSourceId "
                         "%u: Stereo needs Primary, a primary names VidPnSourceId 0 (the one source), reserved "
-                        "bits must be 0", i, ui->Flags.Value, ui->VidPnSourceId);
+                        "bits must be 0", i, u->Flags.Value, u->VidPnSourceId);
             goto out;
         }
-        if (ui->Flags.Primary && (cross_adapter || args->Flags.CreateShared)) {
+        if (u->Flags.Primary && (cross_adapter || args->Flags.CreateShared)) {
             /* FIXME(primary): shared primaries (D3DKMDT_SHAREDPRIMARYSURFACEDATA) are not modelled. */
             dxgk_refuse("D3DKMTCreateAllocation: allocation %u: a shared or cross-adapter primary is not supported", i);
             st = STATUS_NOT_SUPPORTED;
             goto out;
         }
+    }
+    if (args->Flags.CreateShared && !args->Flags.CreateResource) {
+        /* WDK: D3DKMT_CREATEALLOCATION ("If you set CreateShared, you must also set
+         * CreateResource"); Windows refuses it (Wine win32u d3dkmt tests, run on Windows). */
+        dxgk_refuse("D3DKMTCreateAllocation: CreateShared without CreateResource");
+        goto out;
+    }
+    if (args->Flags.CreateResource && args->hResource) {
+        /* Windows: hResource is 0 even with CreateResource; anything else is no handle of a
+         * resource to create (Wine win32u d3dkmt tests, run on Windows). */
+        dxgk_refuse("D3DKMTCreateAllocation: CreateResource with hResource 0x%08x (must be 0)", args->hResource);
+        st = STATUS_INVALID_HANDLE;
+        goto out;
     }
     if (args->Flags.CreateResource) {
         res = object_alloc(sizeof *res);
@@ -549,8 +561,10 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     } else if (args->hResource) {
         res = (struct dxgk_resource *)dxgk_handle_get(args->hResource, DXGK_TYPE_RESOURCE);
         if (!res || res->device != d) {
+            /* A bad hResource is an invalid handle (Wine win32u d3dkmt tests, run on Windows). */
             dxgk_refuse("D3DKMTCreateAllocation: invalid resource handle 0x%08x for device 0x%08x",
                         args->hResource, args->hDevice);
+            st = STATUS_INVALID_HANDLE;
             goto out;
         }
     }
@@ -564,8 +578,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     }
     memset(info, 0, n * sizeof *info);
     for (UINT i = 0; i < n; i++) {
-        info[i].pPrivateDriverData = args->pAllocationInfo[i].pPrivateDriverData;
-        info[i].PrivateDriverDataSize = args->pAllocationInfo[i].PrivateDriverDataSize;
+        info[i].pPrivateDriverData = ui[i].pPrivateDriverData;
+        info[i].PrivateDriverDataSize = ui[i].PrivateDriverDataSize;
     }
     DXGKARG_CREATEALLOCATION ca = { .pPrivateDriverData = args->pPrivateDriverData,
                                     .PrivateDriverDataSize = args->PrivateDriverDataSize,
@@ -583,7 +597,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     for (UINT i = 0; i < n; i++) {
         if (!dxgk_verify_allocation_info(a, &info[i], i) ||
             !dxgk_verify_share_backing_store(a, &info[i], i, args->Flags.CreateShared, existing_sysmem) ||
-            (args->pAllocationInfo[i].Flags.Primary && !dxgk_verify_primary(a, &info[i], i)) ||
+            (ui[i].Flags.Primary && !dxgk_verify_primary(a, &info[i], i)) ||
             (cross_adapter && !dxgk_verify_cross_adapter(a, &info[i], i))) {
             st = STATUS_INVALID_PARAMETER;
             goto out;
@@ -621,7 +635,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         x->device = d;
         x->resource = res;
         x->info = info[i];
-        x->priority = info[i].AllocationPriority; /* the KMD's default until SetAllocationPriority */
+        /* The KMD's default until SetAllocationPriority, unless D3DKMTCreateAllocation2 overrode it. */
+        x->priority = priority && priority[i] ? priority[i] : info[i].AllocationPriority;
         x->first.alloc = x;
         x->instances = x->instances_tail = x->current = &x->first;
         x->instance_count = 1;
@@ -634,7 +649,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
             dxgk_share_attach(share, &x->first);
             x->kmd_backing = true;
         }
-        x->primary = args->pAllocationInfo[i].Flags.Primary;
+        x->primary = ui[i].Flags.Primary;
         if (x->primary && a->caps.MemoryManagementCaps.SectionBackedPrimary) {
             /* Seed 003 SectionBackedPrimary: the primary's backing store is a section from its
              * creation to its destruction (vidmm/evict.c), a fixed backing store like a
@@ -744,6 +759,9 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     }
     /* The global share before the adapter lock goes: from then on a device destruction may
      * free al[0] and its share reference (objects/share.c: shares.lock nests inside). */
+    /* hGlobalShare and hResource are outputs, 0 when nothing is shared / no resource (Wine
+     * win32u d3dkmt tests, run on Windows). */
+    args->hGlobalShare = 0;
     if (share) {
         dxgk_share_set_owner(share, al[0]); /* same-adapter opens name its memory (issue 6) */
         args->hGlobalShare = dxgk_share_publish(share);
@@ -756,9 +774,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     if (new_res)
         dxgk_handle_publish(res->handle);
     for (UINT i = 0; i < n; i++)
-        args->pAllocationInfo[i].hAllocation = al[i]->handle;
-    if (res)
-        args->hResource = res->handle;
+        ui[i].hAllocation = al[i]->handle;
+    args->hResource = res ? res->handle : 0;
     DXGK_COUNT(a, allocations_created, n);
     st = STATUS_SUCCESS;
     res = new_res ? NULL : res; /* a new resource's reference stays with its handle */
@@ -803,12 +820,67 @@ out:
     return st;
 }
 
-NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *args)
+NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
 {
     if (!args) {
-        dxgk_refuse("D3DKMTDestroyAllocation: NULL arguments");
+        dxgk_refuse("D3DKMTCreateAllocation: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
+    return create_allocation(args, args->pAllocationInfo, NULL);
+}
+
+/* WDK: D3DKMTCreateAllocation2: D3DKMTCreateAllocation with D3DDDI_ALLOCATIONINFO2 descriptions;
+ * each one's GpuVirtualAddress is 0 (creation maps nothing: D3DKMTMapGpuVirtualAddress does) and
+ * with Flags.OverridePriority its Priority replaces the KMD's. */
+NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTCreateAllocation2: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    UINT n = args->NumAllocations;
+    D3DDDI_ALLOCATIONINFO2 *in = args->pAllocationInfo2;
+    if (!in || n == 0 || n > CREATE_MAX_ALLOCATIONS)
+        return create_allocation(args, NULL, NULL); /* refused there, with the same words */
+    D3DDDI_ALLOCATIONINFO *ui = calloc(n, sizeof *ui);
+    UINT *priority = calloc(n, sizeof *priority);
+    if (!ui || !priority) {
+        free(ui);
+        free(priority);
+        return STATUS_NO_MEMORY;
+    }
+    NTSTATUS st = STATUS_SUCCESS;
+    for (UINT i = 0; i < n; i++) {
+        if (in[i].Flags.OverridePriority && !in[i].Priority) {
+            dxgk_refuse("D3DKMTCreateAllocation2: allocation %u: OverridePriority with Priority 0 "
+                        "(wddm-semantics §9.4: 0 is no priority)", i);
+            st = STATUS_INVALID_PARAMETER;
+            break;
+        }
+        /* Primary and Stereo are the same bits in both forms; OverridePriority is taken here. */
+        ui[i] = (D3DDDI_ALLOCATIONINFO){ .pSystemMem = in[i].pSystemMem,
+                                         .pPrivateDriverData = in[i].pPrivateDriverData,
+                                         .PrivateDriverDataSize = in[i].PrivateDriverDataSize,
+                                         .VidPnSourceId = in[i].VidPnSourceId };
+        ui[i].Flags.Value = in[i].Flags.Value & ~0x4u;
+        priority[i] = in[i].Flags.OverridePriority ? in[i].Priority : 0;
+    }
+    if (NT_SUCCESS(st))
+        st = create_allocation(args, ui, priority);
+    if (NT_SUCCESS(st)) {
+        for (UINT i = 0; i < n; i++) {
+            in[i].hAllocation = ui[i].hAllocation;
+            in[i].GpuVirtualAddress = 0;
+        }
+    }
+    free(ui);
+    free(priority);
+    return st;
+}
+
+/* D3DKMTDestroyAllocation and D3DKMTDestroyAllocation2 (the same fields but the flags). */
+static NTSTATUS destroy_allocation(const D3DKMT_DESTROYALLOCATION *args)
+{
     struct dxgk_device *d = dxgk_device_get(args->hDevice);
     if (!d) {
         dxgk_refuse("D3DKMTDestroyAllocation: invalid device handle 0x%08x", args->hDevice);
@@ -864,8 +936,13 @@ NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *args)
         pthread_mutex_unlock(&a->lock);
         goto out;
     }
-    if (!args->AllocationCount || !args->phAllocationList) {
-        dxgk_refuse("D3DKMTDestroyAllocation: no hResource and no allocation list");
+    if (!args->AllocationCount) {
+        /* Nothing named, nothing destroyed: success (Wine win32u d3dkmt tests, run on Windows). */
+        st = STATUS_SUCCESS;
+        goto out;
+    }
+    if (!args->phAllocationList) {
+        dxgk_refuse("D3DKMTDestroyAllocation: AllocationCount %u with a NULL phAllocationList", args->AllocationCount);
         goto out;
     }
     if (args->AllocationCount > 8) {
@@ -914,4 +991,33 @@ out:
         free(al);
     dxgk_device_put(d);
     return st;
+}
+
+NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTDestroyAllocation: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    return destroy_allocation(args);
+}
+
+/* WDK: D3DKMTDestroyAllocation2. AssumeNotInUse and SynchronousDestroy change nothing here: the
+ * memory is freed once the GPU is done with it either way (deferred destruction above), and the
+ * handles are gone when the call returns. The reserved bits are 0. */
+NTSTATUS APIENTRY D3DKMTDestroyAllocation2(const D3DKMT_DESTROYALLOCATION2 *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTDestroyAllocation2: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->Flags.Reserved || args->Flags.SystemUseOnly) {
+        dxgk_refuse("D3DKMTDestroyAllocation2: Flags 0x%x: only AssumeNotInUse and SynchronousDestroy may be set",
+                    args->Flags.Value);
+        return STATUS_INVALID_PARAMETER;
+    }
+    const D3DKMT_DESTROYALLOCATION v1 = { .hDevice = args->hDevice, .hResource = args->hResource,
+                                          .phAllocationList = args->phAllocationList,
+                                          .AllocationCount = args->AllocationCount };
+    return destroy_allocation(&v1);
 }

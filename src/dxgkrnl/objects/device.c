@@ -60,6 +60,14 @@ NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
     d->kmd = cd.hDevice;
     dxgk_handle_publish(d->handle);
     args->hDevice = d->handle;
+    /* A device has no command buffer or lists of its own (its contexts have them): the WDK's
+     * out fields are NULL / 0 (Wine win32u d3dkmt tests, run on Windows). */
+    args->pCommandBuffer = NULL;
+    args->CommandBufferSize = 0;
+    args->pAllocationList = NULL;
+    args->AllocationListSize = 0;
+    args->pPatchLocationList = NULL;
+    args->PatchLocationListSize = 0;
     return STATUS_SUCCESS;
 }
 

@@ -278,8 +278,8 @@ NTSTATUS APIENTRY D3DKMTQueryResourceInfo(D3DKMT_QUERYRESOURCEINFO *args)
     struct dxgk_share *s = NULL;
     NTSTATUS st = open_checks("D3DKMTQueryResourceInfo", d, args->hGlobalShare, &s);
     if (NT_SUCCESS(st)) {
-        if (args->pPrivateRuntimeData && args->PrivateRuntimeDataSize >= s->runtime_size && s->runtime_size)
-            memcpy(args->pPrivateRuntimeData, s->runtime, s->runtime_size);
+        /* Sizes only: pPrivateRuntimeData is never written (Windows leaves it as it was: Wine
+         * win32u d3dkmt tests, run on Windows); D3DKMTOpenResource copies the data. */
         args->PrivateRuntimeDataSize = s->runtime_size;
         args->TotalPrivateDriverDataSize = s->alloc_priv_size;
         args->ResourcePrivateDriverDataSize = s->res_priv_size;
@@ -352,27 +352,70 @@ static NTSTATUS link_opened(struct dxgk_adapter *a, struct dxgk_device *d, struc
     return STATUS_SUCCESS;
 }
 
-/* The outputs of D3DKMTOpenResource (buffers checked by the caller). */
-static void open_outputs(const struct dxgk_share *s, D3DKMT_OPENRESOURCE *args, D3DKMT_HANDLE h_alloc,
+/* The outputs of D3DKMTOpenResource / D3DKMTOpenResource2 (info2: pOpenAllocationInfo2; the
+ * buffers were checked by open_buffer_checks). */
+static void open_outputs(const struct dxgk_share *s, D3DKMT_OPENRESOURCE *args, bool info2, D3DKMT_HANDLE h_alloc,
                          D3DKMT_HANDLE h_res)
 {
     if (s->alloc_priv_size)
         memcpy(args->pTotalPrivateDriverDataBuffer, s->alloc_priv, s->alloc_priv_size);
-    if (s->runtime_size && args->pPrivateRuntimeData)
+    if (s->runtime_size)
         memcpy(args->pPrivateRuntimeData, s->runtime, s->runtime_size);
-    if (s->res_priv_size && args->pResourcePrivateDriverData)
+    if (s->res_priv_size)
         memcpy(args->pResourcePrivateDriverData, s->res_priv, s->res_priv_size);
-    args->pOpenAllocationInfo[0] = (D3DDDI_OPENALLOCATIONINFO){
-        .hAllocation = h_alloc, .pPrivateDriverData = s->alloc_priv_size ? args->pTotalPrivateDriverDataBuffer : NULL,
-        .PrivateDriverDataSize = s->alloc_priv_size };
+    const VOID *priv = s->alloc_priv_size ? args->pTotalPrivateDriverDataBuffer : NULL;
+    if (info2)
+        args->pOpenAllocationInfo2[0] = (D3DDDI_OPENALLOCATIONINFO2){
+            .hAllocation = h_alloc, .pPrivateDriverData = priv, .PrivateDriverDataSize = s->alloc_priv_size,
+            .GpuVirtualAddress = 0 /* an open maps nothing: D3DKMTMapGpuVirtualAddress does */ };
+    else
+        args->pOpenAllocationInfo[0] = (D3DDDI_OPENALLOCATIONINFO){
+            .hAllocation = h_alloc, .pPrivateDriverData = priv, .PrivateDriverDataSize = s->alloc_priv_size };
+    args->TotalPrivateDriverDataBufferSize = s->alloc_priv_size; /* WDK: out, the bytes written */
     args->hResource = h_res;
+}
+
+/* The caller's buffers against what D3DKMTQueryResourceInfo answered (Wine win32u d3dkmt tests,
+ * run on Windows): NumAllocations, PrivateRuntimeDataSize and ResourcePrivateDriverDataSize are
+ * exactly those sizes, a buffer of a non-zero size is not NULL, and the total driver-data buffer
+ * is not NULL and holds at least TotalPrivateDriverDataSize (else STATUS_NO_MEMORY, as Windows
+ * answers a buffer one byte short). */
+static NTSTATUS open_buffer_checks(const struct dxgk_share *s, const D3DKMT_OPENRESOURCE *args)
+{
+    if (args->NumAllocations != s->alloc_count || !args->pOpenAllocationInfo) {
+        dxgk_refuse("D3DKMTOpenResource: NumAllocations %u (the resource has %u) or pOpenAllocationInfo NULL",
+                    args->NumAllocations, s->alloc_count);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->PrivateRuntimeDataSize != s->runtime_size || (s->runtime_size && !args->pPrivateRuntimeData)) {
+        dxgk_refuse("D3DKMTOpenResource: PrivateRuntimeDataSize %u (buffer %s): exactly %u bytes are needed",
+                    args->PrivateRuntimeDataSize, args->pPrivateRuntimeData ? "given" : "NULL", s->runtime_size);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->ResourcePrivateDriverDataSize != s->res_priv_size || (s->res_priv_size && !args->pResourcePrivateDriverData)) {
+        dxgk_refuse("D3DKMTOpenResource: ResourcePrivateDriverDataSize %u (buffer %s): exactly %u bytes are needed",
+                    args->ResourcePrivateDriverDataSize, args->pResourcePrivateDriverData ? "given" : "NULL",
+                    s->res_priv_size);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (!args->pTotalPrivateDriverDataBuffer) {
+        dxgk_refuse("D3DKMTOpenResource: pTotalPrivateDriverDataBuffer is NULL");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->TotalPrivateDriverDataBufferSize < s->alloc_priv_size) {
+        dxgk_refuse("D3DKMTOpenResource: pTotalPrivateDriverDataBuffer of %u bytes, %u needed",
+                    args->TotalPrivateDriverDataBufferSize, s->alloc_priv_size);
+        return STATUS_NO_MEMORY;
+    }
+    return STATUS_SUCCESS;
 }
 
 /* Issue 6: an open on the creator's adapter. The new allocation handle names the creator's
  * allocation (its instances: one memory); the opener's KMD gets DxgkDdiOpenAllocation for it
  * like for its own allocations (DxgkCbGetHandleData gives the creator's KMD allocation). Takes
  * over the caller's share reference. */
-static NTSTATUS open_same_adapter(struct dxgk_device *d, struct dxgk_share *s, D3DKMT_OPENRESOURCE *args)
+static NTSTATUS open_same_adapter(struct dxgk_device *d, struct dxgk_share *s, D3DKMT_OPENRESOURCE *args,
+                                  bool info2)
 {
     struct dxgk_adapter *a = d->adapter;
     struct dxgk_allocation *x = share_owner_get(s), *y = NULL;
@@ -432,7 +475,7 @@ static NTSTATUS open_same_adapter(struct dxgk_device *d, struct dxgk_share *s, D
     }
     kmd_opened = true;
     y->kmd_device_specific = oi.hDeviceSpecificAllocation;
-    open_outputs(y->share, args, y->handle, res->handle);
+    open_outputs(y->share, args, info2, y->handle, res->handle);
     st = link_opened(a, d, y, res);
     if (!NT_SUCCESS(st))
         goto out;
@@ -478,12 +521,10 @@ void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y)
         dxgk_allocation_orphan_free(a, x);
 }
 
-NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
+/* D3DKMTOpenResource and D3DKMTOpenResource2 (info2: the allocations are described in
+ * pOpenAllocationInfo2). */
+static NTSTATUS open_resource(D3DKMT_OPENRESOURCE *args, bool info2)
 {
-    if (!args) {
-        dxgk_refuse("D3DKMTOpenResource: NULL arguments");
-        return STATUS_INVALID_PARAMETER;
-    }
     struct dxgk_device *d = dxgk_device_get(args->hDevice);
     if (!d) {
         dxgk_refuse("D3DKMTOpenResource: invalid device handle 0x%08x", args->hDevice);
@@ -503,27 +544,11 @@ NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
     st = open_checks("D3DKMTOpenResource", d, args->hGlobalShare, &s);
     if (!NT_SUCCESS(st))
         goto out;
-    st = STATUS_INVALID_PARAMETER;
-    if (args->NumAllocations != 1 || !args->pOpenAllocationInfo) {
-        dxgk_refuse("D3DKMTOpenResource: NumAllocations %u (the resource has 1) or pOpenAllocationInfo NULL",
-                    args->NumAllocations);
+    st = open_buffer_checks(s, args);
+    if (!NT_SUCCESS(st))
         goto out;
-    }
-    if (s->alloc_priv_size && (!args->pTotalPrivateDriverDataBuffer ||
-                               args->TotalPrivateDriverDataBufferSize < s->alloc_priv_size)) {
-        dxgk_refuse("D3DKMTOpenResource: pTotalPrivateDriverDataBuffer of %u bytes, %u needed",
-                    args->pTotalPrivateDriverDataBuffer ? args->TotalPrivateDriverDataBufferSize : 0,
-                    s->alloc_priv_size);
-        goto out;
-    }
-    if ((s->runtime_size && args->pPrivateRuntimeData && args->PrivateRuntimeDataSize < s->runtime_size) ||
-        (s->res_priv_size && args->pResourcePrivateDriverData && args->ResourcePrivateDriverDataSize < s->res_priv_size)) {
-        dxgk_refuse("D3DKMTOpenResource: runtime or resource private data buffer too small (%u and %u needed)",
-                    s->runtime_size, s->res_priv_size);
-        goto out;
-    }
     if (same_adapter(a, s)) {
-        st = open_same_adapter(d, s, args);
+        st = open_same_adapter(d, s, args, info2);
         s = NULL; /* taken over */
         goto out;
     }
@@ -589,7 +614,7 @@ NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
     x->info.hAllocation = oi.hDeviceSpecificAllocation;
     /* The outputs before the allocation is linked: from then on a device destruction may
      * free it and its share reference. */
-    open_outputs(s, args, x->handle, res->handle);
+    open_outputs(s, args, info2, x->handle, res->handle);
     st = link_opened(a, d, x, res);
     if (!NT_SUCCESS(st))
         goto out;
@@ -612,4 +637,24 @@ out:
     dxgk_share_put(s);
     dxgk_device_put(d);
     return st;
+}
+
+NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTOpenResource: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    return open_resource(args, false);
+}
+
+/* WDK: D3DKMTOpenResource2: D3DKMTOpenResource describing the allocations in
+ * D3DDDI_OPENALLOCATIONINFO2 (with their GPU virtual address, 0: nothing is mapped at open). */
+NTSTATUS APIENTRY D3DKMTOpenResource2(D3DKMT_OPENRESOURCE *args)
+{
+    if (!args) {
+        dxgk_refuse("D3DKMTOpenResource2: NULL arguments");
+        return STATUS_INVALID_PARAMETER;
+    }
+    return open_resource(args, true);
 }

@@ -284,6 +284,9 @@ NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *args)
         dxgk_refuse("D3DKMTQueryVideoMemoryInfo: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
+    NTSTATUS pst = vidmm_check_process_handle("D3DKMTQueryVideoMemoryInfo", args->hProcess);
+    if (!NT_SUCCESS(pst))
+        return pst;
     if (args->MemorySegmentGroup != D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL &&
         args->MemorySegmentGroup != D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL) {
         dxgk_refuse("D3DKMTQueryVideoMemoryInfo: MemorySegmentGroup %d is neither LOCAL nor NON_LOCAL",

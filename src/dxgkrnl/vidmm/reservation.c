@@ -16,7 +16,7 @@
  *     reservation, and VidMm only evicts this process's own allocations to place this process's
  *     own allocations: there is nobody to protect the reservation from. The invariant
  *     Budget >= CurrentReservation holds by construction.
- *   - hProcess: only NULL (the current process) is accepted; there are no other processes.
+ *   - hProcess: NULL or NtCurrentProcess() (the one process); another is STATUS_INVALID_HANDLE.
  *     PhysicalAdapterIndex: only 0 (no linked adapters). */
 #include "dxgkrnl/dxgkrnl.h"
 
@@ -40,17 +40,27 @@ UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGM
     return a->reservation[g == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL ? 1 : 0];
 }
 
+NTSTATUS vidmm_check_process_handle(const char *who, HANDLE hProcess)
+{
+    /* Wine win32u d3dkmt tests (run on Windows): D3DKMTQueryVideoMemoryInfo answers the current
+     * process's pseudo handle, and STATUS_INVALID_HANDLE for a handle that is no process. */
+    if (hProcess && hProcess != NtCurrentProcess()) {
+        dxgk_refuse("%s: hProcess %p is not a process handle (NULL or the current process's pseudo handle)", who,
+                    hProcess);
+        return STATUS_INVALID_HANDLE;
+    }
+    return STATUS_SUCCESS;
+}
+
 NTSTATUS APIENTRY D3DKMTChangeVideoMemoryReservation(const D3DKMT_CHANGEVIDEOMEMORYRESERVATION *args)
 {
     if (!args) {
         dxgk_refuse("D3DKMTChangeVideoMemoryReservation: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    if (args->hProcess) {
-        dxgk_refuse("D3DKMTChangeVideoMemoryReservation: hProcess %p: only NULL (the current process) is supported",
-                    args->hProcess);
-        return STATUS_INVALID_PARAMETER;
-    }
+    NTSTATUS pst = vidmm_check_process_handle("D3DKMTChangeVideoMemoryReservation", args->hProcess);
+    if (!NT_SUCCESS(pst))
+        return pst;
     if (args->MemorySegmentGroup != D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL &&
         args->MemorySegmentGroup != D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL) {
         dxgk_refuse("D3DKMTChangeVideoMemoryReservation: MemorySegmentGroup %d is neither LOCAL nor NON_LOCAL",
