@@ -3,8 +3,8 @@
 #   1. a plain build, every test;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), every test;
 #   3. ThreadSanitizer, every test (the stack is threaded end to end: GPU engines, scheduler);
-# and after each, the end-to-end and UMD tests once more with the WDDM 2.x GpuMmu model
-# (WDDM_KMD_CAPS=configs/gpummu.caps; issue 6: both models pass the same suite).
+# and after each, the end-to-end, UMD and conformance tests once more with the WDDM 2.x GpuMmu
+# model (WDDM_KMD_CAPS=configs/gpummu.caps; issue 6: both models pass the same suite).
 # Prints one closing line "N passed, N failed" over all runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,11 +22,11 @@ count() { # log file: adds its ctest totals
   failed=$((failed + fails))
 }
 
-run_gpummu() { # build dir, name: the e2e and umd tests in the GpuMmu model
+run_gpummu() { # build dir, name: the e2e, umd and conformance tests in the GpuMmu model
   local dir=$1 name=$2 log
   echo "== tests: $name, GpuMmu model (configs/gpummu.caps)"
   log=$(mktemp)
-  (cd "$dir" && WDDM_KMD_CAPS="$root/configs/gpummu.caps" ctest --output-on-failure -j2 -R '^(e2e|umd)\.' 2>&1) \
+  (cd "$dir" && WDDM_KMD_CAPS="$root/configs/gpummu.caps" ctest --output-on-failure -j2 -R '^(e2e|umd|conformance)\.' 2>&1) \
     | tee "$log"
   count "$log"
   rm -f "$log"
