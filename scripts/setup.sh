@@ -2,10 +2,16 @@
 # Installs what libwddm needs on a fresh Debian 12 machine (Debian packages only), configures
 # and builds it in ./build. With an argument, runs that `wddm` sub-command afterwards:
 #   scripts/setup.sh demo      -> install, build, run `wddm demo` (the README's first command)
+#   scripts/setup.sh --test    -> also what only the test suite needs (scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(build-essential cmake libcmocka-dev libjson-c-dev pkg-config)
+if [ "${1:-}" = "--test" ]; then
+  shift
+  # Headless Chromium opens the timeline's HTML view (CTest tool.timeline_html).
+  PACKAGES+=(chromium)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -8,7 +8,7 @@
 # Prints one closing line "N passed, N failed" over all runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh || exit 1
+./scripts/setup.sh --test || exit 1
 
 root=$(pwd)
 passed=0

@@ -82,13 +82,15 @@ void wddm_sched_trace_clear(void);
 /* The timeline (issue 18): timestamped events from every layer — the GPU engines (each DMA and
  * paging buffer, preemptions, resets, context switches), the context queues, VidMm (evictions,
  * page-ins, renames, segment use) and the CPU threads (Map, Flush, submissions, waits) — written
- * as Chrome / Perfetto trace-event JSON (docs/timeline.md). Off by default; while off an event
- * costs one relaxed load. WDDM_TRACE=file.json turns it on for a whole run and writes the file
- * at exit. write: STATUS_INVALID_PARAMETER for no path, STATUS_ACCESS_DENIED when the file cannot
- * be created, STATUS_UNSUCCESSFUL when writing failed. clear: later writes start from now. */
+ * as Chrome / Perfetto trace-event JSON, or as a self-contained HTML page that draws the lanes
+ * (docs/timeline.md). Off by default; while off an event costs one relaxed load.
+ * WDDM_TRACE=file.json and/or WDDM_TRACE_HTML=file.html turn it on for a whole run and write the
+ * files at exit. write: STATUS_INVALID_PARAMETER for no path, STATUS_ACCESS_DENIED when the file
+ * cannot be created, STATUS_UNSUCCESSFUL when writing failed. clear: later writes start from now. */
 void wddm_timeline_enable(int enabled);
 void wddm_timeline_clear(void);
 NTSTATUS wddm_timeline_write(const char *path);
+NTSTATUS wddm_timeline_write_html(const char *path);
 
 /* D3DKMTWaitForSynchronizationObjectFromCpu with a time limit (issue 4): the same rules and
  * return codes, plus STATUS_TIMEOUT when the objects are not signalled within timeout_ms

@@ -465,19 +465,13 @@ static void tl_name_processes(struct tl_writer *w, const struct tl_event *ev, si
     }
 }
 
-NTSTATUS wddm_timeline_write(const char *path)
+/* The trace-event JSON of what is recorded, to f. Called with tl.lock held. */
+static bool tl_write_json(FILE *f)
 {
-    if (!path || !*path)
-        return STATUS_INVALID_PARAMETER;
-    pthread_mutex_lock(&tl.lock);
     size_t n = 0;
     struct tl_event *ev = tl_collect(&n);
-    FILE *f = ev ? fopen(path, "w") : NULL;
-    if (!f) {
-        pthread_mutex_unlock(&tl.lock);
-        free(ev);
-        return ev ? STATUS_ACCESS_DENIED : STATUS_NO_MEMORY;
-    }
+    if (!ev)
+        return false;
     struct tl_writer w = { .f = f, .first = true };
     struct tl_inflight *inf = NULL;
     size_t inf_n = 0, inf_cap = 0;
@@ -487,32 +481,81 @@ NTSTATUS wddm_timeline_write(const char *path)
         tl_write_event(&w, &ev[i], &inf, &inf_n, &inf_cap);
     fprintf(f, "\n],\"otherData\":{\"producer\":\"libwddm\",\"dropped_events\":%" PRIu64 "}}\n",
             atomic_load(&tl.dropped));
-    bool ok = !ferror(f);
-    ok &= fclose(f) == 0;
     free(inf);
     free(w.open);
     free(w.lanes);
     free(ev);
+    return true;
+}
+
+/* The viewer page (src/common/timeline_view.html, embedded by CMake) with the JSON at its
+ * marker. The JSON holds no "</" (names and numbers only), so it cannot end the script. */
+extern const char wddm_timeline_view_html[];
+static bool tl_write_html(FILE *f)
+{
+    static const char marker[] = "/*TRACE_JSON*/";
+    const char *at = strstr(wddm_timeline_view_html, marker);
+    if (!at)
+        return false;
+    fwrite(wddm_timeline_view_html, 1, (size_t)(at - wddm_timeline_view_html), f);
+    if (!tl_write_json(f))
+        return false;
+    fputs(at + sizeof marker - 1, f);
+    return true;
+}
+
+static NTSTATUS tl_write_file(const char *path, bool (*body)(FILE *))
+{
+    if (!path || !*path)
+        return STATUS_INVALID_PARAMETER;
+    pthread_mutex_lock(&tl.lock);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        pthread_mutex_unlock(&tl.lock);
+        return STATUS_ACCESS_DENIED;
+    }
+    bool ok = body(f);
+    ok &= !ferror(f);
+    ok &= fclose(f) == 0;
     pthread_mutex_unlock(&tl.lock);
     return ok ? STATUS_SUCCESS : STATUS_UNSUCCESSFUL;
 }
 
-/* WDDM_TRACE=file.json: record from the start, write at exit. */
-static char *tl_exit_path;
+NTSTATUS wddm_timeline_write(const char *path)
+{
+    return tl_write_file(path, tl_write_json);
+}
+
+NTSTATUS wddm_timeline_write_html(const char *path)
+{
+    return tl_write_file(path, tl_write_html);
+}
+
+/* WDDM_TRACE=file.json and WDDM_TRACE_HTML=file.html: record from the start, write at exit. */
+static char *tl_exit_json, *tl_exit_html;
 
 static void tl_write_at_exit(void)
 {
-    NTSTATUS st = wddm_timeline_write(tl_exit_path);
-    if (!NT_SUCCESS(st))
-        fprintf(stderr, "wddm: timeline: cannot write WDDM_TRACE=%s (0x%08x)\n", tl_exit_path, (unsigned)st);
-    free(tl_exit_path);
-    tl_exit_path = NULL;
+    const char *vars[2] = { "WDDM_TRACE", "WDDM_TRACE_HTML" };
+    char **paths[2] = { &tl_exit_json, &tl_exit_html };
+    NTSTATUS (*writers[2])(const char *) = { wddm_timeline_write, wddm_timeline_write_html };
+    for (int i = 0; i < 2; i++) {
+        if (!*paths[i])
+            continue;
+        NTSTATUS st = writers[i](*paths[i]);
+        if (!NT_SUCCESS(st))
+            fprintf(stderr, "wddm: timeline: cannot write %s=%s (0x%08x)\n", vars[i], *paths[i], (unsigned)st);
+        free(*paths[i]);
+        *paths[i] = NULL;
+    }
 }
 
 __attribute__((constructor)) static void tl_from_environment(void)
 {
-    const char *p = getenv("WDDM_TRACE");
-    if (!p || !*p || !(tl_exit_path = strdup(p)))
+    const char *j = getenv("WDDM_TRACE"), *h = getenv("WDDM_TRACE_HTML");
+    tl_exit_json = j && *j ? strdup(j) : NULL;
+    tl_exit_html = h && *h ? strdup(h) : NULL;
+    if (!tl_exit_json && !tl_exit_html)
         return;
     wddm_timeline_enable(1);
     atexit(tl_write_at_exit);
