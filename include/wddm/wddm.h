@@ -79,6 +79,43 @@ void wddm_sched_trace_enable(int enabled);
 size_t wddm_sched_trace_read(struct wddm_sched_event *events, size_t max);
 void wddm_sched_trace_clear(void);
 
+/* Memory statistics (issue 18 §2): one consistent moment of an adapter's segments and, when
+ * hDevice names one of its devices, that device's allocations. STATUS_INVALID_PARAMETER for a
+ * NULL output or a bad adapter handle, STATUS_INVALID_HANDLE for a device of another adapter or
+ * no device. */
+#define WDDM_MAX_STATISTICS_SEGMENTS 8u
+struct wddm_segment_statistics {
+    UINT id;                        /* 1-based segment id */
+    BOOL aperture;                  /* an aperture over system memory */
+    BOOL cpu_visible;               /* the CPU can reach what is placed in it */
+    UINT64 size;                    /* bytes VidMm may place (CommitLimit, or the size) */
+    UINT64 used;                    /* bytes placed */
+    UINT64 free;                    /* size - used */
+    UINT64 largest_free;            /* the largest free range: the largest placement that fits */
+    UINT free_ranges;               /* free ranges: more of them for the same free bytes is more
+                                       fragmentation */
+    UINT instances;                 /* allocation instances placed in it */
+};
+struct wddm_device_memory_statistics {
+    D3DKMT_HANDLE hDevice;
+    UINT allocations;               /* live allocations of the device */
+    UINT64 bytes;                   /* their sizes */
+    UINT resident_allocations;      /* whose current instance is placed in a segment */
+    UINT64 resident_bytes;
+    UINT evicted_allocations;       /* whose content waits in its backing store */
+};
+struct wddm_memory_statistics {
+    LUID AdapterLuid;
+    UINT segment_count;
+    struct wddm_segment_statistics segment[WDDM_MAX_STATISTICS_SEGMENTS];
+    struct wddm_device_memory_statistics device;  /* zero without hDevice */
+    UINT64 backing_budget;          /* WDDM_SYSMEM_BUDGET_MB in bytes, 0 = unlimited */
+    UINT64 backing_committed;       /* system memory charged against that budget for backing
+                                       stores (process-wide; counted only while there is one) */
+};
+NTSTATUS wddm_query_memory_statistics(D3DKMT_HANDLE hAdapter, D3DKMT_HANDLE hDevice,
+                                      struct wddm_memory_statistics *pStatistics);
+
 /* The timeline (issue 18): timestamped events from every layer — the GPU engines (each DMA and
  * paging buffer, preemptions, resets, context switches), the context queues, VidMm (evictions,
  * page-ins, renames, segment use) and the CPU threads (Map, Flush, submissions, waits) — written

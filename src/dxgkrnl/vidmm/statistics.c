@@ -1,0 +1,86 @@
+/* statistics.c - VidMm's memory statistics for tools and programs (issue 18 §2; the figures a
+ * Vulkan programmer gets from VMA's statistics string): per segment what is placed, what is free
+ * and how fragmented it is; per device what it allocated and how much of that is resident; the
+ * system memory committed for backing stores. Read under the adapter lock, so one call's figures
+ * are one consistent moment. include/wddm/wddm.h wddm_query_memory_statistics. */
+#include "dxgkrnl/dxgkrnl.h"
+
+#include <string.h>
+
+static void segment_statistics_locked(const struct vidmm_segment *s, struct wddm_segment_statistics *o)
+{
+    o->id = s->id;
+    o->aperture = s->aperture;
+    o->cpu_visible = s->cpu_accessible;
+    o->size = s->limit;
+    o->used = s->bytes_used;
+    o->free = s->limit - s->bytes_used;
+    for (const struct vidmm_range *r = s->free; r; r = r->next) {
+        o->free_ranges++;
+        if (r->size > o->largest_free)
+            o->largest_free = r->size;
+    }
+    /* An aperture's CommitLimit may be below its size: no free range is larger than what may
+     * still be placed. */
+    if (o->largest_free > o->free)
+        o->largest_free = o->free;
+    for (const struct vidmm_instance *in = s->lru_head; in; in = in->lru_next)
+        o->instances++;
+}
+
+static void device_statistics_locked(const struct dxgk_device *d, struct wddm_device_memory_statistics *o)
+{
+    o->hDevice = d->handle;
+    for (const struct dxgk_allocation *al = d->allocations; al; al = al->dev_next) {
+        o->allocations++;
+        o->bytes += al->info.Size;
+        const struct vidmm_instance *in = al->current;
+        if (in && in->segment_id) {
+            o->resident_allocations++;
+            o->resident_bytes += al->info.Size;
+        } else if (in && in->evicted) {
+            o->evicted_allocations++;
+        }
+    }
+}
+
+NTSTATUS wddm_query_memory_statistics(D3DKMT_HANDLE hAdapter, D3DKMT_HANDLE hDevice,
+                                      struct wddm_memory_statistics *out)
+{
+    if (!out) {
+        dxgk_refuse("wddm_query_memory_statistics: NULL output");
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(hAdapter);
+    if (!a) {
+        dxgk_refuse("wddm_query_memory_statistics: invalid adapter handle 0x%08x", hAdapter);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_device *d = NULL;
+    if (hDevice) {
+        d = dxgk_device_get(hDevice);
+        if (!d || d->adapter != a) {
+            dxgk_refuse("wddm_query_memory_statistics: 0x%08x is not a device of adapter 0x%08x", hDevice, hAdapter);
+            if (d)
+                dxgk_device_put(d);
+            dxgk_adapter_put(a);
+            return STATUS_INVALID_HANDLE;
+        }
+    }
+    memset(out, 0, sizeof *out);
+    out->AdapterLuid = a->luid;
+    pthread_mutex_lock(&a->lock);
+    out->segment_count = a->segment_count < WDDM_MAX_STATISTICS_SEGMENTS ? a->segment_count
+                                                                         : WDDM_MAX_STATISTICS_SEGMENTS;
+    for (UINT i = 0; i < out->segment_count; i++)
+        segment_statistics_locked(&a->seg[i], &out->segment[i]);
+    if (d)
+        device_statistics_locked(d, &out->device);
+    pthread_mutex_unlock(&a->lock);
+    out->backing_committed = vidmm_commit_used();
+    out->backing_budget = vidmm_commit_budget();
+    if (d)
+        dxgk_device_put(d);
+    dxgk_adapter_put(a);
+    return STATUS_SUCCESS;
+}
