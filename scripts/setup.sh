@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(build-essential cmake libcmocka-dev)
+# clang and libclang-rt-14-dev (libFuzzer's runtime for Debian 12's clang 14, only recommended by
+# clang) build the fuzzers of scripts/test.sh's fourth run (README "Fuzzing").
+PACKAGES=(build-essential cmake libcmocka-dev clang libclang-rt-14-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
