@@ -312,8 +312,10 @@ static void op_unmap(struct fz *f, struct state *s)
         return;
     }
     struct res *r = pick_res(f, s);
-    if (r) /* possibly not mapped, or a wrong subresource / context */
-        ID3D11DeviceContext_Unmap(pick_ctx(f, s), r->r, fz_u8(f) < 200 ? fz_below(f, 4) : fz_u32(f));
+    if (r) { /* possibly not mapped, or a wrong subresource / context */
+        ID3D11DeviceContext *ctx = pick_ctx(f, s); /* once: the COM macros evaluate This twice */
+        ID3D11DeviceContext_Unmap(ctx, r->r, fz_u8(f) < 200 ? fz_below(f, 4) : fz_u32(f));
+    }
 }
 
 static void decode_box(struct fz *f, D3D11_BOX *b, const struct res *r)
@@ -422,7 +424,8 @@ static void op_deferred(struct fz *f, struct state *s)
         }
     } else if (s->nlists) {
         ID3D11CommandList *l = s->lists[fz_u8(f) % s->nlists];
-        ID3D11DeviceContext_ExecuteCommandList(pick_ctx(f, s), fz_u8(f) < 252 ? l : NULL, fz_u8(f) & 1);
+        ID3D11DeviceContext *ctx = pick_ctx(f, s);
+        ID3D11DeviceContext_ExecuteCommandList(ctx, fz_u8(f) < 252 ? l : NULL, fz_u8(f) & 1);
     }
 }
 

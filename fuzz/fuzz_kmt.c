@@ -15,8 +15,7 @@
  * blocked; allocation sizes are bounded by small segments (WDDM_SEGMENT_*_MB) and the system
  * memory budget; command buffers by the kernel's own sizes.
  *
- * WDDM_KMD_CAPS=configs/gpummu.caps runs the same harness in the GpuMmu model (fuzz_kmt_gpummu.c
- * does so). */
+ * fuzz_kmt_gpummu.c is this harness in the WDDM 2.x GpuMmu model (configs/gpummu.caps). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +153,7 @@ static void op_create_allocation(struct fz *f, struct state *s)
         n = 0;
     D3DDDI_ALLOCATIONINFO *ai = calloc(n ? n : 1, sizeof *ai);
     struct swgpu_alloc_private *priv = calloc(n ? n : 1, sizeof *priv);
+    void **blobs = calloc(n ? n : 1, sizeof *blobs); /* each exactly PrivateDriverDataSize bytes */
     for (UINT i = 0; i < n; i++) {
         struct swgpu_alloc_private *p = &priv[i];
         p->magic = fz_u8(f) < 245 ? SWGPU_PRIVATE_MAGIC : fz_u32(f);
@@ -178,8 +178,11 @@ static void op_create_allocation(struct fz *f, struct state *s)
             p->xa_usage = fz_below(f, 8);
             p->xa_bytes_per_pixel = fz_below(f, 17);
         }
-        ai[i].pPrivateDriverData = fz_u8(f) < 250 ? p : NULL;
-        ai[i].PrivateDriverDataSize = fz_u8(f) < 245 ? (UINT)sizeof *p : fz_below(f, 2 * sizeof *p);
+        UINT psize = fz_u8(f) < 245 ? (UINT)sizeof *p : fz_below(f, 2 * sizeof *p);
+        blobs[i] = calloc(1, psize ? psize : 1);
+        memcpy(blobs[i], p, psize < sizeof *p ? psize : sizeof *p);
+        ai[i].pPrivateDriverData = fz_u8(f) < 250 ? blobs[i] : NULL;
+        ai[i].PrivateDriverDataSize = psize;
         ai[i].VidPnSourceId = fz_u8(f) < 245 ? 0 : fz_u32(f);
         ai[i].Flags.Value = fz_u8(f) < 230 ? 0 : fz_below(f, 4);
     }
@@ -206,6 +209,9 @@ static void op_create_allocation(struct fz *f, struct state *s)
         if (ca.hGlobalShare)
             add(&s->live[K_SHARE], ca.hGlobalShare);
     }
+    for (UINT i = 0; i < n; i++)
+        free(blobs[i]);
+    free(blobs);
     free(ai);
     free(priv);
 }
@@ -871,6 +877,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     setenv("WDDM_SEGMENT_VISIBLE_MB", "8", 0);
     setenv("WDDM_SEGMENT_APERTURE_MB", "32", 0);
     setenv("WDDM_SYSMEM_BUDGET_MB", "96", 0);
+#ifdef FUZZ_KMT_GPUMMU
+    setenv("WDDM_KMD_CAPS", WDDM_SOURCE_DIR "/configs/gpummu.caps", 1);
+#endif
     return 0;
 }
 
