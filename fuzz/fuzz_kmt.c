@@ -40,6 +40,7 @@ struct table {
 
 struct alloc_info {
     D3DKMT_HANDLE h;
+    D3DKMT_HANDLE device; /* destroyed with it */
     UINT64 size;
     void *locked; /* pData of a successful Lock / Lock2 */
 };
@@ -202,7 +203,7 @@ static void op_create_allocation(struct fz *f, struct state *s)
         for (UINT i = 0; i < n; i++) {
             add(&s->live[K_ALLOC], ai[i].hAllocation);
             if (s->nallocs < MAX_HANDLES)
-                s->allocs[s->nallocs++] = (struct alloc_info){ai[i].hAllocation, priv[i].size, NULL};
+                s->allocs[s->nallocs++] = (struct alloc_info){ai[i].hAllocation, ca.hDevice, priv[i].size, NULL};
         }
         if (ca.Flags.CreateResource)
             add(&s->live[K_RESOURCE], ca.hResource);
@@ -783,7 +784,7 @@ static void op_share(struct fz *f, struct state *s)
         for (UINT i = 0; o.pOpenAllocationInfo && i < o.NumAllocations; i++) {
             add(&s->live[K_ALLOC], oi[i].hAllocation);
             if (s->nallocs < MAX_HANDLES)
-                s->allocs[s->nallocs++] = (struct alloc_info){oi[i].hAllocation, 0, NULL};
+                s->allocs[s->nallocs++] = (struct alloc_info){oi[i].hAllocation, o.hDevice, 0, NULL};
         }
     }
     free(oi);
@@ -799,6 +800,19 @@ static void op_device(struct fz *f, struct state *s)
             return; /* the input's device goes at the end */
         if (D3DKMTDestroyDevice(&d) == STATUS_SUCCESS) {
             kill(s, K_DEVICE, d.hDevice);
+            /* Its contexts (their command buffers) and allocations (their locks) went with it. */
+            for (UINT i = 0; i < s->nctx;)
+                if (s->ctx[i].cc.hDevice == d.hDevice) {
+                    kill(s, K_CONTEXT, s->ctx[i].h);
+                    s->ctx[i] = s->ctx[--s->nctx];
+                } else {
+                    i++;
+                }
+            for (UINT i = 0; i < s->nallocs;)
+                if (s->allocs[i].device == d.hDevice)
+                    forget_alloc(s, s->allocs[i].h);
+                else
+                    i++;
             for (UINT i = 0; i < s->nextra; i++)
                 if (s->extra_devices[i] == d.hDevice)
                     s->extra_devices[i] = s->extra_devices[--s->nextra];
