@@ -9,8 +9,11 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake libcmocka-dev libjson-c-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
   shift
-  # Headless Chromium opens the timeline's HTML view (CTest tool.timeline_html).
-  PACKAGES+=(chromium)
+  # What only the test suite needs: headless Chromium opens the timeline's HTML view (CTest
+  # tool.timeline_html); clang and libclang-rt-14-dev (libFuzzer's runtime for Debian 12's
+  # clang 14, only recommended by clang) build the fuzzers of scripts/test.sh's fourth run
+  # (README "Fuzzing").
+  PACKAGES+=(chromium clang libclang-rt-14-dev)
 fi
 
 missing=()

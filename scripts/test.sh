@@ -4,7 +4,10 @@
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), every test;
 #   3. ThreadSanitizer, every test (the stack is threaded end to end: GPU engines, scheduler);
 # and after each, the end-to-end, UMD and conformance tests once more with the WDDM 2.x GpuMmu
-# model (WDDM_KMD_CAPS=configs/gpummu.caps; issue 6: both models pass the same suite).
+# model (WDDM_KMD_CAPS=configs/gpummu.caps; issue 6: both models pass the same suite);
+#   4. fuzz: clang, ASan+UBSan+libFuzzer (build-fuzz, -DWDDM_FUZZ=ON), every fuzz.<name> test:
+# each harness fuzz/fuzz_<name>.c fuzzes a copy of fuzz/corpus/<name>/ for WDDM_FUZZ_SECONDS
+# (README "Fuzzing").
 # Prints one closing line "N passed, N failed" over all runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +39,9 @@ run_suite() { # name, extra cmake args...
   local name=$1; shift
   local dir=build-$name
   if [ "$name" = plain ]; then dir=build; else
-    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug "$@" >/dev/null || return 1
-    cmake --build "$dir" -j"$(nproc)" || return 1
+    # A build that fails counts as one failure (and its tests do not run).
+    { cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug "$@" >/dev/null &&
+      cmake --build "$dir" -j"$(nproc)"; } || { failed=$((failed + 1)); return 1; }
   fi
   echo "== tests: $name"
   local log
@@ -52,9 +56,22 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
+run_fuzz() { # the fuzz.* tests, in their own clang build
+  local dir=build-fuzz log
+  # A build that fails counts as one failure.
+  { CC=clang cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DWDDM_FUZZ=ON >/dev/null &&
+    cmake --build "$dir" -j"$(nproc)" --target fuzzers; } || { failed=$((failed + 1)); return; }
+  echo "== tests: fuzz"
+  log=$(mktemp)
+  (cd "$dir" && ctest --output-on-failure -j2 -R '^fuzz\.' 2>&1) | tee "$log"
+  count "$log"
+  rm -f "$log"
+}
+
 run_suite plain
 run_suite asan -DWDDM_SANITIZE=address
 run_suite tsan -DWDDM_SANITIZE=thread
+run_fuzz
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -790,8 +790,10 @@ out:
         if (kmd_created)
             kmd_destroy(a, info, n, new_res && res ? res->kmd : NULL);
         /* Objects whose handles were inserted give them back; the others (the batch insert
-         * failed or was not reached) are dropped directly. */
-        for (UINT i = 0; i < n && al; i++) {
+         * failed or was not reached) are dropped directly. A refusal before the n > 4 arrays
+         * were allocated still has the 4-entry stack array: only its entries exist. */
+        UINT al_len = al == stack_al ? (UINT)(sizeof stack_al / sizeof stack_al[0]) : n;
+        for (UINT i = 0; i < n && i < al_len && al; i++) {
             if (!al[i])
                 continue;
             if (cross_adapter)
