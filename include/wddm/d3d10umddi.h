@@ -230,7 +230,7 @@ typedef struct D3D11DDIARG_CREATEUNORDEREDACCESSVIEW {
     };
 } D3D11DDIARG_CREATEUNORDEREDACCESSVIEW;
 
-/* ---- Queries (issue 4; the model implements D3D10DDI_QUERY_EVENT only) ------------------------ */
+/* ---- Queries (issue 4; the model implements EVENT, TIMESTAMP and TIMESTAMPDISJOINT) ------------ */
 typedef enum D3D10DDI_QUERY {
     D3D10DDI_QUERY_EVENT = 0,
     D3D10DDI_QUERY_OCCLUSION = 1,
@@ -246,6 +246,13 @@ typedef struct D3D10DDIARG_CREATEQUERY {
     D3D10DDI_QUERY Query;
     UINT MiscFlags;                                  /* D3D10DDI_QUERY_MISCFLAG_* */
 } D3D10DDIARG_CREATEQUERY;
+
+/* pfnQueryGetData's answer for D3D10DDI_QUERY_TIMESTAMPDISJOINT (a TIMESTAMP answers a UINT64,
+ * an EVENT a BOOL). */
+typedef struct D3D10_DDI_QUERY_DATA_TIMESTAMP_DISJOINT {
+    UINT64 Frequency;
+    BOOL Disjoint;
+} D3D10_DDI_QUERY_DATA_TIMESTAMP_DISJOINT;
 
 /* Flags of pfnQueryGetData: without it the driver flushes (so polling always terminates). */
 #define D3D10_DDI_GET_DATA_DO_NOT_FLUSH 0x01
