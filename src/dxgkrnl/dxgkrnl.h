@@ -670,8 +670,6 @@ bool vidmm_segment_bank(const struct vidmm_segment *s, UINT bank, UINT64 *lo, UI
 void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 size);
 /* vidmm/placement.c */
 UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info);
-/* Whether one segment the allocation may be placed in is large enough to ever hold it. */
-bool vidmm_fits_some_segment(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info);
 NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, struct vidmm_paging_batch *batch);
 void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 /* vidmm/budget.c: the system-memory budget of backing stores (WDDM_SYSMEM_BUDGET_MB) */

@@ -224,7 +224,6 @@ static HRESULT STDMETHODCALLTYPE dev_CheckFormatSupport(ID3D11Device *iface, DXG
 static HRESULT STDMETHODCALLTYPE dev_CheckMultisampleQualityLevels(ID3D11Device *iface, DXGI_FORMAT format,
                                                                    UINT count, UINT *levels)
 {
-    (void)iface;
     /* ID3D11Device::CheckMultisampleQualityLevels, as Windows answers it (Wine d3d11 tests,
      * test_check_multisample_quality_levels): NULL output or a non-format -> E_INVALIDARG;
      * SampleCount 0 or above D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT (32) -> E_FAIL with 0 levels;
@@ -243,7 +242,7 @@ static HRESULT STDMETHODCALLTYPE dev_CheckMultisampleQualityLevels(ID3D11Device 
                   D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT);
         return E_FAIL;
     }
-    *levels = rt_msaa_quality_levels(format, count);
+    *levels = rt_msaa_quality_levels(rt_device_from_iface(iface), format, count);
     return S_OK;
 }
 

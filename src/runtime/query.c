@@ -332,8 +332,10 @@ HRESULT STDMETHODCALLTYPE rt_context_GetData(ID3D11DeviceContext *iface, ID3D11A
     }
     if (q->desc.Query == D3D11_QUERY_TIMESTAMP_DISJOINT) {
         /* The API's D3D11_QUERY_DATA_TIMESTAMP_DISJOINT from the DDI's, field by field. */
-        D3D11_QUERY_DATA_TIMESTAMP_DISJOINT d = { .Frequency = result.disjoint.Frequency,
-                                                  .Disjoint = result.disjoint.Disjoint };
+        D3D11_QUERY_DATA_TIMESTAMP_DISJOINT d;
+        memset(&d, 0, sizeof d); /* the padding too: the caller gets no stack bytes */
+        d.Frequency = result.disjoint.Frequency;
+        d.Disjoint = result.disjoint.Disjoint;
         if (data && size)
             memcpy(data, &d, sizeof d);
         return S_OK;

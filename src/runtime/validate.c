@@ -212,7 +212,7 @@ HRESULT rt_validate_buffer_desc(const D3D11_BUFFER_DESC *d, const D3D11_SUBRESOU
  * knows; counts 2, 4 and 8 have one level (the standard pattern, Quality 0) on formats that can
  * be rendered to or used as depth; anything else has none (Wine d3d11 tests, run on Windows:
  * test_check_multisample_quality_levels, count 15 and block-compressed formats answer 0). */
-UINT rt_msaa_quality_levels(DXGI_FORMAT format, UINT count)
+static UINT api_msaa_quality_levels(DXGI_FORMAT format, UINT count)
 {
     const struct wddm_format_info *fi = wddm_format_info(format);
     if (!fi)
@@ -226,6 +226,22 @@ UINT rt_msaa_quality_levels(DXGI_FORMAT format, UINT count)
     BOOL target = (fi->support & (WDDM_FMT_SUPPORT_RENDER_TARGET | WDDM_FMT_SUPPORT_DEPTH_STENCIL)) ||
                   (fi->bind & (WDDM_FMT_BIND_RENDER_TARGET | WDDM_FMT_BIND_DEPTH_STENCIL));
     return target ? 1 : 0;
+}
+
+/* ... and the driver's answer (pfnCheckMultisampleQualityLevels) bounds it: the runtime never
+ * reports, nor accepts, a count the UMD cannot create. */
+UINT rt_msaa_quality_levels(struct rt_device *dev, DXGI_FORMAT format, UINT count)
+{
+    UINT levels = api_msaa_quality_levels(format, count);
+    if (levels && dev && dev->funcs.pfnCheckMultisampleQualityLevels) {
+        UINT drv = 0;
+        rt_ddi_begin(dev);
+        dev->funcs.pfnCheckMultisampleQualityLevels(dev->drv_device, format, count, &drv);
+        (void)rt_ddi_end(dev);
+        if (drv < levels)
+            levels = drv;
+    }
+    return levels;
 }
 
 UINT rt_full_mip_count(UINT w, UINT h, UINT d)
@@ -324,6 +340,13 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
                   "buffers only", what, misc);
         return E_INVALIDARG;
     }
+    if ((bind & D3D11_BIND_DEPTH_STENCIL) && (bind & (D3D11_BIND_RENDER_TARGET | D3D11_BIND_UNORDERED_ACCESS))) {
+        /* Wine d3d11 tests (run on Windows), test_create_texture2d: R32_TYPELESS bound
+         * DEPTH_STENCIL together with RENDER_TARGET or UNORDERED_ACCESS is refused. */
+        RT_REFUSE("%s: BIND_DEPTH_STENCIL cannot be combined with BIND_RENDER_TARGET or BIND_UNORDERED_ACCESS "
+                  "(BindFlags 0x%x)", what, bind);
+        return E_INVALIDARG;
+    }
     if (fi->is_depth && (bind & ~(UINT)D3D11_BIND_DEPTH_STENCIL)) {
         RT_REFUSE("%s: depth format %s can only be bound DEPTH_STENCIL (BindFlags 0x%x); create it TYPELESS to "
                   "read it in a shader", what, fi->name, bind);
@@ -356,12 +379,13 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
         RT_REFUSE("%s: SampleDesc.Count must be at least 1", what);
         return E_INVALIDARG;
     }
-    if (quality >= rt_msaa_quality_levels(fmt, samples)) {
+    UINT levels = rt_msaa_quality_levels(res->device, fmt, samples);
+    if (quality >= levels) {
         /* D3D11_TEXTURE2D_DESC / DXGI_SAMPLE_DESC: Quality must be below what
          * CheckMultisampleQualityLevels answers for the format and count (Wine d3d11 tests,
          * run on Windows, test_create_texture2d: Quality == that answer and Count 15 fail). */
         RT_REFUSE("%s: SampleDesc {%u, %u} is not supported for %s (CheckMultisampleQualityLevels answers %u)",
-                  what, samples, quality, fi->name, rt_msaa_quality_levels(fmt, samples));
+                  what, samples, quality, fi->name, levels);
         return E_INVALIDARG;
     }
     if (samples > 1) {

@@ -588,15 +588,6 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
             st = STATUS_INVALID_PARAMETER;
             goto out;
         }
-        if (!vidmm_fits_some_segment(a, &info[i])) {
-            /* An allocation larger than every segment it may live in could never be made
-             * resident: refused here (D3DKMTCreateAllocation: STATUS_GRAPHICS_NO_VIDEO_MEMORY,
-             * "insufficient video memory"), not accepted and then lost on first use. */
-            dxgk_refuse("D3DKMTCreateAllocation: allocation %u (%zu bytes) is larger than every segment it may be "
-                        "placed in (allowed 0x%x)", i, (size_t)info[i].Size, vidmm_allowed_segments(a, &info[i]));
-            st = STATUS_GRAPHICS_NO_VIDEO_MEMORY;
-            goto out;
-        }
     }
     if (existing_sysmem) {
         /* FIXME(sharing): existing system memory as backing store is not modelled. */

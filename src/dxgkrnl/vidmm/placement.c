@@ -113,15 +113,6 @@ static UINT preference_order(const struct dxgk_adapter *a, const struct vidmm_in
     return n;
 }
 
-bool vidmm_fits_some_segment(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info)
-{
-    UINT allowed = vidmm_allowed_segments(a, info);
-    for (UINT id = 1; id <= a->segment_count; id++)
-        if ((allowed & (1u << (id - 1))) && a->seg[id - 1].limit >= info->Size)
-            return true;
-    return false;
-}
-
 NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, struct vidmm_paging_batch *batch)
 {
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
