@@ -109,6 +109,15 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
 
 static HRESULT validate_misc(UINT misc, const char *what)
 {
+    if (misc & (D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE)) {
+        /* Windows creates these (Wine d3d11 tests, run on Windows: test_create_buffer,
+         * test_texture2d_interfaces); its REF and WARP devices, which cannot share such
+         * resources, answer E_OUTOFMEMORY (the tests' broken() case). This stack has no keyed
+         * mutexes nor NT-handle sharing: it answers as they do. */
+        RT_REFUSE("%s: MiscFlags 0x%x: keyed-mutex / NT-handle sharing is not supported by this device (out of "
+                  "memory, as Windows' REF and WARP devices answer)", what, misc);
+        return E_OUTOFMEMORY;
+    }
     if (misc & ~(UINT)API_MISC_SUPPORTED) {
         RT_REFUSE("%s: MiscFlags 0x%x has bits this device does not support (tiled, protected, keyed mutex, "
                   "NT handle, GDI compatible ...)", what, misc & ~(UINT)API_MISC_SUPPORTED);
@@ -196,8 +205,12 @@ HRESULT rt_validate_buffer_desc(const D3D11_BUFFER_DESC *d, const D3D11_SUBRESOU
         }
     }
     if (d->MiscFlags & D3D11_RESOURCE_MISC_SHARED) {
-        RT_REFUSE("%s: MISC_SHARED applies to textures only", what);
-        return E_INVALIDARG;
+        /* Windows creates a shared buffer (Wine test_create_buffer); REF and WARP answer
+         * E_OUTOFMEMORY (its broken() case). OpenSharedResource here rebuilds Texture2Ds only
+         * (share.c): a shared buffer is answered as those devices do. */
+        RT_REFUSE("%s: MISC_SHARED buffers are not supported by this device (out of memory, as Windows' REF and "
+                  "WARP devices answer)", what);
+        return E_OUTOFMEMORY;
     }
     if (data && !data->pSysMem) {
         RT_REFUSE("%s: pInitialData->pSysMem is NULL", what);

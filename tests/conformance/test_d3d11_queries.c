@@ -97,6 +97,12 @@ static void test_timestamp_disjoint_brackets_an_interval_and_reports_the_frequen
     assert_int_equal(ID3D11DeviceContext_GetData(c->ctx, a, NULL, 0, 0), S_OK);
     assert_int_equal(ID3D11DeviceContext_GetData(c->ctx, a, &d, sizeof d, D3D11_ASYNC_GETDATA_DONOTFLUSH), S_OK);
     assert_true(d.Frequency == prev.Frequency && d.Disjoint == prev.Disjoint);
+    /* A new Begin opens a new interval: building again until its End. */
+    ID3D11DeviceContext_Begin(c->ctx, a);
+    assert_int_equal(ID3D11DeviceContext_GetData(c->ctx, a, NULL, 0, 0), DXGI_ERROR_INVALID_CALL);
+    ID3D11DeviceContext_End(c->ctx, a);
+    wait_data(c, dq, &d, sizeof d);
+    assert_true(d.Frequency == prev.Frequency && d.Disjoint == FALSE);
     CONF_RELEASE(dq);
 }
 
