@@ -345,6 +345,48 @@ static void test_getdesc_refcounts_and_validate_only_calls(void **state)
     assert_int_equal(conf_refs(c->dev), before);
 }
 
+/* Every dimension with every bind it takes, DEFAULT usage, 64 texels a side, one mip or the
+ * full chain (Wine test_dxgi_resources, where each creation must succeed): buffer-only binds
+ * on buffers, DEPTH_STENCIL (D24_UNORM_S8_UINT) on 1-D and 2-D textures. */
+static void test_every_dimension_creates_with_each_bind_it_takes(void **state)
+{
+    struct conf *c = *state;
+    static const UINT binds[] = { 0, SR, RT, DS, UA, SR | RT, SR | UA, CB, VB, IB, SO };
+    for (size_t i = 0; i < sizeof binds / sizeof binds[0]; i++) {
+        UINT b = binds[i];
+        BOOL buffer_only = (b & (CB | VB | IB | SO)) != 0;
+        DXGI_FORMAT fmt = (b & DS) ? DXGI_FORMAT_D24_UNORM_S8_UINT : DXGI_FORMAT_R8G8B8A8_UNORM;
+        if (!(b & DS)) {
+            D3D11_BUFFER_DESC bd = { 64 * 4, D3D11_USAGE_DEFAULT, b, 0, 0, 0 };
+            ID3D11Buffer *buf = NULL;
+            if (ID3D11Device_CreateBuffer(c->dev, &bd, NULL, &buf) != S_OK)
+                fail_msg("buffer bind 0x%x refused", b);
+            CONF_RELEASE(buf);
+        }
+        if (buffer_only)
+            continue;
+        for (UINT mips = 0; mips <= 1; mips++) {
+            D3D11_TEXTURE1D_DESC d1 = { 64, mips, 1, fmt, D3D11_USAGE_DEFAULT, b, 0, 0 };
+            ID3D11Texture1D *t1 = NULL;
+            if (ID3D11Device_CreateTexture1D(c->dev, &d1, NULL, &t1) != S_OK)
+                fail_msg("1-D bind 0x%x mips %u refused", b, mips);
+            CONF_RELEASE(t1);
+            D3D11_TEXTURE2D_DESC d2 = { 64, 64, mips, 1, fmt, { 1, 0 }, D3D11_USAGE_DEFAULT, b, 0, 0 };
+            ID3D11Texture2D *t2 = NULL;
+            if (ID3D11Device_CreateTexture2D(c->dev, &d2, NULL, &t2) != S_OK)
+                fail_msg("2-D bind 0x%x mips %u refused", b, mips);
+            CONF_RELEASE(t2);
+            if (b & DS)
+                continue;
+            D3D11_TEXTURE3D_DESC d3 = { 64, 64, 1, mips, fmt, D3D11_USAGE_DEFAULT, b, 0, 0 };
+            ID3D11Texture3D *t3 = NULL;
+            if (ID3D11Device_CreateTexture3D(c->dev, &d3, NULL, &t3) != S_OK)
+                fail_msg("3-D bind 0x%x mips %u refused", b, mips);
+            CONF_RELEASE(t3);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +398,8 @@ int main(void)
                                         conf_teardown),
         cmocka_unit_test_setup_teardown(test_buffer_bind_misc_table_is_windows, conf_setup, conf_teardown),
         cmocka_unit_test_setup_teardown(test_getdesc_refcounts_and_validate_only_calls, conf_setup, conf_teardown),
+        cmocka_unit_test_setup_teardown(test_every_dimension_creates_with_each_bind_it_takes, conf_setup,
+                                        conf_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

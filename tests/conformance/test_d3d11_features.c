@@ -309,6 +309,30 @@ static void test_device_creation_and_getters_answer_as_windows(void **state)
     assert_int_equal(conf_refs(dev), expect - 1);
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(dev), S_OK);
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(dev), S_OK);
+    /* A SINGLETHREADED device creates no deferred context (test_create_deferred_context). */
+    ID3D11DeviceContext *dc = (ID3D11DeviceContext *)(uintptr_t)1;
+    assert_int_equal(ID3D11Device_CreateDeferredContext(dev, 0, &dc), DXGI_ERROR_INVALID_CALL);
+    assert_null(dc);
+    assert_int_equal(ID3D11Device_Release(dev), 0);
+
+    /* A deferred context holds one device reference and starts with one of its own; the
+     * immediate context has ContextFlags 0 and records no command list (test_immediate_context,
+     * test_create_deferred_context). */
+    assert_int_equal(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev, NULL,
+                                       &ctx), S_OK);
+    expect = conf_refs(dev) + 1;
+    assert_int_equal(ID3D11Device_CreateDeferredContext(dev, 0, &dc), S_OK);
+    assert_int_equal(conf_refs(dev), expect);
+    assert_int_equal(conf_refs(dc), 1);
+    assert_int_equal(ID3D11DeviceContext_GetType(dc), D3D11_DEVICE_CONTEXT_DEFERRED);
+    assert_int_equal(ID3D11DeviceContext_GetType(ctx), D3D11_DEVICE_CONTEXT_IMMEDIATE);
+    assert_int_equal(ID3D11DeviceContext_GetContextFlags(ctx), 0);
+    ID3D11CommandList *cl = (ID3D11CommandList *)(uintptr_t)1;
+    assert_int_equal(ID3D11DeviceContext_FinishCommandList(ctx, FALSE, &cl), DXGI_ERROR_INVALID_CALL);
+    assert_null(cl);
+    assert_int_equal(ID3D11DeviceContext_Release(dc), 0);
+    assert_int_equal(conf_refs(dev), expect - 1);
+    assert_int_equal(ID3D11DeviceContext_Release(ctx), 0); /* its own count; the device lives on */
     assert_int_equal(ID3D11Device_Release(dev), 0);
 }
 
