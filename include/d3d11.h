@@ -37,6 +37,7 @@ extern "C" {
 #define D3D11_SO_BUFFER_SLOT_COUNT                  4
 #define D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT      8
 #define D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT 14
+#define D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT          32
 
 /* ---- D3D11 API error codes (winerror.h, facility D3D11 = 0x87C) ------------------------- */
 #define D3D11_ERROR_TOO_MANY_UNIQUE_STATE_OBJECTS          ((HRESULT)0x887C0001L)
@@ -103,7 +104,7 @@ typedef enum D3D11_MAP_FLAG {
     D3D11_MAP_FLAG_DO_NOT_WAIT = 0x100000L
 } D3D11_MAP_FLAG;
 
-/* ---- Queries (issue 4: only D3D11_QUERY_EVENT is implemented, docs/rules.md) ------------- */
+/* ---- Queries (EVENT, TIMESTAMP and TIMESTAMP_DISJOINT are implemented, docs/rules.md) ------- */
 typedef enum D3D11_QUERY {
     D3D11_QUERY_EVENT = 0,
     D3D11_QUERY_OCCLUSION = 1,
@@ -166,7 +167,11 @@ typedef enum D3D11_FEATURE {
     D3D11_FEATURE_ARCHITECTURE_INFO              = 6,
     D3D11_FEATURE_D3D9_OPTIONS                   = 7,
     D3D11_FEATURE_SHADER_MIN_PRECISION_SUPPORT   = 8,
-    D3D11_FEATURE_D3D9_SHADOW_SUPPORT            = 9
+    D3D11_FEATURE_D3D9_SHADOW_SUPPORT            = 9,
+    D3D11_FEATURE_D3D11_OPTIONS1                 = 10,
+    D3D11_FEATURE_D3D9_SIMPLE_INSTANCING_SUPPORT = 11,
+    D3D11_FEATURE_MARKER_SUPPORT                 = 12,
+    D3D11_FEATURE_D3D9_OPTIONS1                  = 13
 } D3D11_FEATURE;
 
 typedef enum D3D11_DEVICE_CONTEXT_TYPE {
@@ -388,6 +393,104 @@ typedef struct D3D11_FEATURE_DATA_FORMAT_SUPPORT {
     DXGI_FORMAT InFormat;
     UINT        OutFormatSupport;
 } D3D11_FEATURE_DATA_FORMAT_SUPPORT;
+
+typedef enum D3D11_FORMAT_SUPPORT2 {
+    D3D11_FORMAT_SUPPORT2_UAV_ATOMIC_ADD                               = 0x1,
+    D3D11_FORMAT_SUPPORT2_UAV_ATOMIC_BITWISE_OPS                       = 0x2,
+    D3D11_FORMAT_SUPPORT2_UAV_ATOMIC_COMPARE_STORE_OR_COMPARE_EXCHANGE = 0x4,
+    D3D11_FORMAT_SUPPORT2_UAV_ATOMIC_EXCHANGE                          = 0x8,
+    D3D11_FORMAT_SUPPORT2_UAV_ATOMIC_SIGNED_MIN_OR_MAX                 = 0x10,
+    D3D11_FORMAT_SUPPORT2_UAV_ATOMIC_UNSIGNED_MIN_OR_MAX               = 0x20,
+    D3D11_FORMAT_SUPPORT2_UAV_TYPED_LOAD                               = 0x40,
+    D3D11_FORMAT_SUPPORT2_UAV_TYPED_STORE                              = 0x80,
+    D3D11_FORMAT_SUPPORT2_OUTPUT_MERGER_LOGIC_OP                       = 0x100,
+    D3D11_FORMAT_SUPPORT2_TILED                                        = 0x200,
+    D3D11_FORMAT_SUPPORT2_SHAREABLE                                    = 0x400,
+    D3D11_FORMAT_SUPPORT2_MULTIPLANE_OVERLAY                           = 0x4000
+} D3D11_FORMAT_SUPPORT2;
+
+typedef struct D3D11_FEATURE_DATA_FORMAT_SUPPORT2 {
+    DXGI_FORMAT InFormat;
+    UINT        OutFormatSupport2;
+} D3D11_FEATURE_DATA_FORMAT_SUPPORT2;
+
+typedef struct D3D11_FEATURE_DATA_D3D10_X_HARDWARE_OPTIONS {
+    BOOL ComputeShaders_Plus_RawAndStructuredBuffers_Via_Shader_4_x;
+} D3D11_FEATURE_DATA_D3D10_X_HARDWARE_OPTIONS;
+
+typedef struct D3D11_FEATURE_DATA_D3D11_OPTIONS {
+    BOOL OutputMergerLogicOp;
+    BOOL UAVOnlyRenderingForcedSampleCount;
+    BOOL DiscardAPIsSeenByDriver;
+    BOOL FlagsForUpdateAndCopySeenByDriver;
+    BOOL ClearView;
+    BOOL CopyWithOverlap;
+    BOOL ConstantBufferPartialUpdate;
+    BOOL ConstantBufferOffsetting;
+    BOOL MapNoOverwriteOnDynamicConstantBuffer;
+    BOOL MapNoOverwriteOnDynamicBufferSRV;
+    BOOL MultisampleRTVWithForcedSampleCountOne;
+    BOOL SAD4ShaderInstructions;
+    BOOL ExtendedDoublesShaderInstructions;
+    BOOL ExtendedResourceSharing;
+} D3D11_FEATURE_DATA_D3D11_OPTIONS;
+
+typedef struct D3D11_FEATURE_DATA_ARCHITECTURE_INFO {
+    BOOL TileBasedDeferredRenderer;
+} D3D11_FEATURE_DATA_ARCHITECTURE_INFO;
+
+typedef struct D3D11_FEATURE_DATA_D3D9_OPTIONS {
+    BOOL FullNonPow2TextureSupport;
+} D3D11_FEATURE_DATA_D3D9_OPTIONS;
+
+typedef enum D3D11_SHADER_MIN_PRECISION_SUPPORT {
+    D3D11_SHADER_MIN_PRECISION_10_BIT = 0x1,
+    D3D11_SHADER_MIN_PRECISION_16_BIT = 0x2
+} D3D11_SHADER_MIN_PRECISION_SUPPORT;
+
+typedef struct D3D11_FEATURE_DATA_SHADER_MIN_PRECISION_SUPPORT {
+    UINT PixelShaderMinPrecision;
+    UINT AllOtherShaderStagesMinPrecision;
+} D3D11_FEATURE_DATA_SHADER_MIN_PRECISION_SUPPORT;
+
+typedef struct D3D11_FEATURE_DATA_D3D9_SHADOW_SUPPORT {
+    BOOL SupportsDepthAsTextureWithLessEqualComparisonFilter;
+} D3D11_FEATURE_DATA_D3D9_SHADOW_SUPPORT;
+
+typedef enum D3D11_TILED_RESOURCES_TIER {
+    D3D11_TILED_RESOURCES_NOT_SUPPORTED = 0,
+    D3D11_TILED_RESOURCES_TIER_1        = 1,
+    D3D11_TILED_RESOURCES_TIER_2        = 2,
+    D3D11_TILED_RESOURCES_TIER_3        = 3
+} D3D11_TILED_RESOURCES_TIER;
+
+typedef struct D3D11_FEATURE_DATA_D3D11_OPTIONS1 {
+    D3D11_TILED_RESOURCES_TIER TiledResourcesTier;
+    BOOL MinMaxFiltering;
+    BOOL ClearViewAlsoSupportsDepthOnlyFormats;
+    BOOL MapOnDefaultBuffers;
+} D3D11_FEATURE_DATA_D3D11_OPTIONS1;
+
+typedef struct D3D11_FEATURE_DATA_D3D9_SIMPLE_INSTANCING_SUPPORT {
+    BOOL SimpleInstancingSupported;
+} D3D11_FEATURE_DATA_D3D9_SIMPLE_INSTANCING_SUPPORT;
+
+typedef struct D3D11_FEATURE_DATA_MARKER_SUPPORT {
+    BOOL Profile;
+} D3D11_FEATURE_DATA_MARKER_SUPPORT;
+
+typedef struct D3D11_FEATURE_DATA_D3D9_OPTIONS1 {
+    BOOL FullNonPow2TextureSupported;
+    BOOL DepthAsTextureWithLessEqualComparisonFilterSupported;
+    BOOL SimpleInstancingSupported;
+    BOOL TextureCubeFaceRenderTargetWithNonCube2DDepthStencilSupported;
+} D3D11_FEATURE_DATA_D3D9_OPTIONS1;
+
+/* GetData of a D3D11_QUERY_TIMESTAMP_DISJOINT query (a TIMESTAMP query answers one UINT64). */
+typedef struct D3D11_QUERY_DATA_TIMESTAMP_DISJOINT {
+    UINT64 Frequency;
+    BOOL   Disjoint;
+} D3D11_QUERY_DATA_TIMESTAMP_DISJOINT;
 
 /* ---- interface identifiers (values in src/runtime/iids.c) -------------------------------- */
 extern const IID IID_ID3D11DeviceChild;
@@ -629,6 +732,8 @@ struct ID3D11DeviceVtbl {
                                                         const D3D11_RENDER_TARGET_VIEW_DESC *pDesc,
                                                         ID3D11RenderTargetView **ppRTView);
     HRESULT (STDMETHODCALLTYPE *CheckFormatSupport)(ID3D11Device *This, DXGI_FORMAT Format, UINT *pFormatSupport);
+    HRESULT (STDMETHODCALLTYPE *CheckMultisampleQualityLevels)(ID3D11Device *This, DXGI_FORMAT Format,
+                                                               UINT SampleCount, UINT *pNumQualityLevels);
     HRESULT (STDMETHODCALLTYPE *CheckFeatureSupport)(ID3D11Device *This, D3D11_FEATURE Feature,
                                                      void *pFeatureSupportData, UINT FeatureSupportDataSize);
     D3D_FEATURE_LEVEL (STDMETHODCALLTYPE *GetFeatureLevel)(ID3D11Device *This);
@@ -662,6 +767,7 @@ struct ID3D11Device { const struct ID3D11DeviceVtbl *lpVtbl; };
 #define ID3D11Device_CreateTexture3D(This,pDesc,pInitialData,ppTexture3D) ((This)->lpVtbl->CreateTexture3D(This,pDesc,pInitialData,ppTexture3D))
 #define ID3D11Device_CreateRenderTargetView(This,pResource,pDesc,ppRTView) ((This)->lpVtbl->CreateRenderTargetView(This,pResource,pDesc,ppRTView))
 #define ID3D11Device_CheckFormatSupport(This,Format,pFormatSupport) ((This)->lpVtbl->CheckFormatSupport(This,Format,pFormatSupport))
+#define ID3D11Device_CheckMultisampleQualityLevels(This,Format,SampleCount,pNumQualityLevels) ((This)->lpVtbl->CheckMultisampleQualityLevels(This,Format,SampleCount,pNumQualityLevels))
 #define ID3D11Device_CheckFeatureSupport(This,Feature,pFeatureSupportData,FeatureSupportDataSize) ((This)->lpVtbl->CheckFeatureSupport(This,Feature,pFeatureSupportData,FeatureSupportDataSize))
 #define ID3D11Device_GetFeatureLevel(This) ((This)->lpVtbl->GetFeatureLevel(This))
 #define ID3D11Device_GetCreationFlags(This) ((This)->lpVtbl->GetCreationFlags(This))

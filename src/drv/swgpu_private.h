@@ -92,6 +92,15 @@ struct swgpu_umd_adapter_info {
     UINT32 wddm_version;     /* DXGK_DRIVERCAPS.WDDMVersion: >= 0x2000, VidMm never renames and
                               * the UMD renames and synchronises itself (wddm-semantics §3.3) */
     UINT32 gpummu;           /* 1: the GpuMmu model (GPU virtual addresses, D3DKMTSubmitCommand) */
+    UINT32 reserved;
+    /* The largest allocation of each kind some segment the KMD lists for that kind can hold
+     * (src/kmd/allocation.c: the segments it describes the kind with). A larger one could be
+     * created but never made resident: the UMD fails the resource creation instead, with
+     * E_OUTOFMEMORY (issue 14). 0 before the adapter started. */
+    UINT64 max_gpu_only_bytes;        /* SWGPU_ALLOC_GPU_ONLY */
+    UINT64 max_sampled_texture_bytes; /* SWGPU_ALLOC_GPU_ONLY with SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE */
+    UINT64 max_upload_bytes;          /* SWGPU_ALLOC_UPLOAD */
+    UINT64 max_readback_bytes;        /* SWGPU_ALLOC_READBACK */
 };
 
 #endif /* SWGPU_PRIVATE_H */

@@ -284,6 +284,28 @@ static int exec_fence(struct exec_state *st, const struct swgpu_cmd_fence *c)
     return 0;
 }
 
+/* SWGPU_OP_TIMESTAMP: the engine's clock (swgpu_isa.h SWGPU_TIMESTAMP_FREQUENCY) when the
+ * command executes, i.e. after every command before it in this buffer and every buffer before
+ * it on the engine. */
+static int exec_timestamp(struct exec_state *st, const struct swgpu_cmd_timestamp *c)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    UINT64 ticks = (UINT64)now.tv_sec * SWGPU_TIMESTAMP_FREQUENCY + (UINT64)now.tv_nsec;
+    BYTE v[8];
+    memcpy(v, &ticks, sizeof v);
+    UINT64 done = 0;
+    while (done < sizeof v) {
+        UINT64 n = 0;
+        BYTE *d = span(st, c->dst.addr + done, sizeof v - done, 1, &n);
+        if (!d)
+            return fail_rw(st, c->dst.addr + done, 1, "timestamp address outside its segment or unmapped");
+        memcpy(d, v + done, n);
+        done += n;
+    }
+    return 0;
+}
+
 /* Reads a fixed-size command; the DMA buffer may be at any alignment. */
 #define READ_CMD(var, ptr) memcpy(&(var), (ptr), sizeof(var))
 
@@ -379,6 +401,14 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
                 return fail(&st, 0, "fence command too small");
             READ_CMD(c, p);
             rc = exec_fence(&st, &c);
+            break;
+        }
+        case SWGPU_OP_TIMESTAMP: {
+            struct swgpu_cmd_timestamp c;
+            if (h.size_bytes < sizeof c)
+                return fail(&st, 0, "timestamp command too small");
+            READ_CMD(c, p);
+            rc = exec_timestamp(&st, &c);
             break;
         }
         case SWGPU_OP_GART_MAP: {

@@ -36,6 +36,7 @@ enum swgpu_opcode {
     SWGPU_OP_GART_MAP = 5,   /* paging only: map system pages into aperture pages */
     SWGPU_OP_GART_UNMAP = 6, /* paging only: point aperture pages at the dummy page */
     SWGPU_OP_FLUSH_TLB = 7,  /* paging only: drop every engine's cached translations of a root */
+    SWGPU_OP_TIMESTAMP = 8,  /* write the engine's timestamp clock (64-bit) to an address */
     SWGPU_OP_COUNT
 };
 
@@ -86,6 +87,19 @@ struct swgpu_cmd_fence {
     struct swgpu_cmd_header hdr; /* SWGPU_OP_FENCE, size = sizeof */
     UINT64 addr;   /* where the GPU writes the value (system memory or segment) */
     UINT64 value;  /* the SubmissionFenceId */
+};
+
+/* The engines' timestamp clock: a 64-bit tick count, SWGPU_TIMESTAMP_FREQUENCY ticks per
+ * second, never running backwards and never changing rate (the host's CLOCK_MONOTONIC in
+ * nanoseconds). A driver reports this frequency with the timestamps the GPU writes. */
+#define SWGPU_TIMESTAMP_FREQUENCY 1000000000ull
+
+/* SWGPU_OP_TIMESTAMP: when the engine reaches the command (every command before it in the
+ * buffer has executed) it writes its clock, 8 bytes little-endian, at dst.addr: a one-row
+ * region of 8 bytes, patched and bounds-checked as any other destination. */
+struct swgpu_cmd_timestamp {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_TIMESTAMP, size = sizeof */
+    struct swgpu_region dst;     /* row_pitch, slice_pitch: 8 */
 };
 
 struct swgpu_cmd_gart_map {

@@ -95,6 +95,31 @@ static NTSTATUS xa_layout(const struct swkmd_adapter *a, struct swgpu_alloc_priv
     return STATUS_SUCCESS;
 }
 
+/* The segments the switch below describes each kind with (PreferredSegment / Supported*Set):
+ * GPU_ONLY local + visible, and the aperture too for a sampled texture; UPLOAD visible +
+ * aperture; READBACK the aperture. The largest of them bounds what can ever be resident. */
+UINT64 swkmd_kind_max_bytes(const struct swkmd_adapter *a, UINT32 kind, bool sampled)
+{
+    UINT64 local = a->segment_size[SWKMD_SEGMENT_LOCAL], visible = a->segment_size[SWKMD_SEGMENT_VISIBLE],
+           aperture = a->segment_size[SWKMD_SEGMENT_APERTURE], m = 0;
+    switch (kind) {
+    case SWGPU_ALLOC_GPU_ONLY:
+        m = local > visible ? local : visible;
+        if (sampled && aperture > m)
+            m = aperture;
+        break;
+    case SWGPU_ALLOC_UPLOAD:
+        m = visible > aperture ? visible : aperture;
+        break;
+    case SWGPU_ALLOC_READBACK:
+        m = aperture;
+        break;
+    default:
+        break;
+    }
+    return m;
+}
+
 static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info, UINT32 index)
 {
     struct swgpu_alloc_private priv;

@@ -230,6 +230,10 @@ NTSTATUS APIENTRY SwKmdDestroyDevice(const HANDLE hDevice);
 NTSTATUS APIENTRY SwKmdCreateContext(const HANDLE hDevice, DXGKARG_CREATECONTEXT *pCreateContext);
 NTSTATUS APIENTRY SwKmdDestroyContext(const HANDLE hContext);
 NTSTATUS APIENTRY SwKmdCreateAllocation(const HANDLE hAdapter, DXGKARG_CREATEALLOCATION *pCreateAllocation);
+/* allocation.c: the largest allocation of `kind` (SWGPU_ALLOC_GPU_ONLY/UPLOAD/READBACK; sampled:
+ * a GPU_ONLY sampled texture) that one of the segments CreateAllocation describes it with can
+ * hold; reported to the UMD (caps.c). */
+UINT64 swkmd_kind_max_bytes(const struct swkmd_adapter *a, UINT32 kind, bool sampled);
 NTSTATUS APIENTRY SwKmdDestroyAllocation(const HANDLE hAdapter, const DXGKARG_DESTROYALLOCATION *pDestroyAllocation);
 NTSTATUS APIENTRY SwKmdOpenAllocation(const HANDLE hDevice, const DXGKARG_OPENALLOCATION *pOpenAllocation);
 NTSTATUS APIENTRY SwKmdCloseAllocation(const HANDLE hDevice, const DXGKARG_CLOSEALLOCATION *pCloseAllocation);

@@ -143,6 +143,21 @@ static NTSTATUS parse_command(const BYTE *buf, UINT32 off, UINT32 left, struct c
         d->slices = c.slices;
         return STATUS_SUCCESS;
     }
+    case SWGPU_OP_TIMESTAMP: {
+        /* Timestamp queries (D3D11_QUERY_TIMESTAMP): 8 bytes written at one patched address. */
+        struct swgpu_cmd_timestamp c;
+        if (h.size_bytes != sizeof c)
+            return refuse("TIMESTAMP size_bytes is not sizeof(struct swgpu_cmd_timestamp)", off);
+        memcpy(&c, buf + off, sizeof c);
+        d->naddr = 1;
+        d->addr_field[0] = offsetof(struct swgpu_cmd_timestamp, dst.addr);
+        d->row_pitch[0] = c.dst.row_pitch;
+        d->slice_pitch[0] = c.dst.slice_pitch;
+        d->row_bytes = 8;
+        d->rows = 1;
+        d->slices = 1;
+        return STATUS_SUCCESS;
+    }
     case SWGPU_OP_FENCE:
     case SWGPU_OP_GART_MAP:
     case SWGPU_OP_GART_UNMAP:

@@ -38,6 +38,10 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateBuffer(ID3D11Device *iface, const D3D1
     tmpl.iface.lpVtbl = (const struct ID3D11ResourceVtbl *)(const void *)&rt_buffer_vtbl;
     tmpl.dimension = D3D11_RESOURCE_DIMENSION_BUFFER;
     tmpl.desc.buffer = *desc;
+    /* Wine d3d11 tests (run on Windows), test_create_buffer: StructureByteStride is ignored
+     * unless MISC_BUFFER_STRUCTURED (513 is accepted) and GetDesc then reports 0. */
+    if (!(desc->MiscFlags & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED))
+        tmpl.desc.buffer.StructureByteStride = 0;
     tmpl.width = desc->ByteWidth;
     tmpl.height = tmpl.depth = 1;
     tmpl.mip_levels = tmpl.array_size = 1;

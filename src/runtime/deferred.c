@@ -746,8 +746,10 @@ static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resour
                                         D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped)
 {
     struct rt_deferred *dc = rt_context_from_iface(iface)->dc;
+    /* As on the immediate context (map.c): a failed Map sets pData to NULL and leaves the
+     * pitches alone (Wine d3d11 tests (run on Windows), test_deferred_context_map). */
     if (mapped)
-        memset(mapped, 0, sizeof *mapped);
+        mapped->pData = NULL;
     struct rt_resource *res = rt_resource_from_iface(resource);
     if (!res || res->device != dc->device) {
         RT_REFUSE("Map (deferred): pResource is NULL, not a resource, or of another device");
@@ -758,6 +760,8 @@ static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resour
         return E_INVALIDARG;
     }
     if (type != D3D11_MAP_WRITE_DISCARD && type != D3D11_MAP_WRITE_NO_OVERWRITE) {
+        /* Wine d3d11 tests (run on Windows), test_deferred_context_map: READ, READ_WRITE and
+         * WRITE answer E_INVALIDARG on a deferred context, first map or not. */
         RT_REFUSE("Map (deferred): map type %u; a deferred context accepts only WRITE_DISCARD and WRITE_NO_OVERWRITE",
                   (UINT)type);
         return E_INVALIDARG;
@@ -770,12 +774,23 @@ static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resour
         RT_REFUSE("Map (deferred): Subresource %u out of range or pMappedResource NULL", sub);
         return E_INVALIDARG;
     }
+    if (type == D3D11_MAP_WRITE_NO_OVERWRITE) {
+        /* The immediate context's rules first (map.c): NO_OVERWRITE is for dynamic buffers, and
+         * this D3D11.0 runtime takes it only on vertex/index buffers. */
+        UINT ia = D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER;
+        if (res->dimension != D3D11_RESOURCE_DIMENSION_BUFFER || !res->bind_flags || (res->bind_flags & ~ia)) {
+            RT_REFUSE("Map (deferred): WRITE_NO_OVERWRITE is for dynamic vertex/index buffers (wddm-semantics 5.2)");
+            return E_INVALIDARG;
+        }
+    }
     struct rt_local *known = local_find(dc, res);
-    if (type == D3D11_MAP_WRITE_NO_OVERWRITE &&
-        (res->dimension != D3D11_RESOURCE_DIMENSION_BUFFER || !known || !known->discarded)) {
-        RT_REFUSE("Map (deferred): WRITE_NO_OVERWRITE needs a buffer already mapped WRITE_DISCARD in this command "
-                  "list (the first map of a dynamic resource in a deferred context is a discard)");
-        return E_INVALIDARG;
+    if (type == D3D11_MAP_WRITE_NO_OVERWRITE && (!known || !known->discarded)) {
+        /* D3D11 return codes: "The first call to ID3D11DeviceContext::Map after either
+         * ID3D11Device::CreateDeferredContext or ID3D11DeviceContext::FinishCommandList per
+         * Resource was not D3D11_MAP_WRITE_DISCARD" (Wine test_deferred_context_map). */
+        RT_REFUSE("Map (deferred): the first map of a resource in a command list must be WRITE_DISCARD "
+                  "(D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD)");
+        return D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD;
     }
     if (known && known->mapped) {
         RT_REFUSE("Map (deferred): subresource %u is already mapped in this context", known->mapped_sub);

@@ -215,21 +215,92 @@ static HRESULT STDMETHODCALLTYPE dev_CheckFormatSupport(ID3D11Device *iface, DXG
     return caps ? S_OK : E_FAIL;
 }
 
+/* The highest DXGI_FORMAT value (DXGI_FORMAT_A4B4G4R4_UNORM = 191). Past it a value is not a
+ * format at all: CheckMultisampleQualityLevels answers E_INVALIDARG there and leaves the output
+ * alone (Wine d3d11 tests, run on Windows: format 65536), while a format the device merely does
+ * not support (DXGI_FORMAT_UNKNOWN, BC3) answers S_OK with 0 levels. */
+#define RT_DXGI_FORMAT_MAX 191u
+
+static HRESULT STDMETHODCALLTYPE dev_CheckMultisampleQualityLevels(ID3D11Device *iface, DXGI_FORMAT format,
+                                                                   UINT count, UINT *levels)
+{
+    /* ID3D11Device::CheckMultisampleQualityLevels, as Windows answers it (Wine d3d11 tests,
+     * test_check_multisample_quality_levels): NULL output or a non-format -> E_INVALIDARG;
+     * SampleCount 0 or above D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT (32) -> E_FAIL with 0 levels;
+     * any other count -> S_OK with the levels (0 when the pair is not supported). */
+    if (!levels) {
+        RT_REFUSE("CheckMultisampleQualityLevels: pNumQualityLevels is NULL");
+        return E_INVALIDARG;
+    }
+    if ((UINT)format > RT_DXGI_FORMAT_MAX) {
+        RT_REFUSE("CheckMultisampleQualityLevels: Format %u is not a DXGI_FORMAT value", (UINT)format);
+        return E_INVALIDARG;
+    }
+    *levels = 0;
+    if (count == 0 || count > D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT) {
+        RT_REFUSE("CheckMultisampleQualityLevels: SampleCount %u not in [1, %u]", count,
+                  D3D11_MAX_MULTISAMPLE_SAMPLE_COUNT);
+        return E_FAIL;
+    }
+    *levels = rt_msaa_quality_levels(rt_device_from_iface(iface), format, count);
+    return S_OK;
+}
+
+/* D3D11_FORMAT_SUPPORT2 of a format: this stack has no UAV atomics, typed UAV loads/stores
+ * from shaders, logic ops, tiled resources or overlays; a Texture2D of any format it supports
+ * can be created D3D11_RESOURCE_MISC_SHARED (validate.c, share.c), hence SHAREABLE. */
+static HRESULT format_support2(ID3D11Device *iface, DXGI_FORMAT format, UINT *out)
+{
+    UINT support = 0;
+    *out = 0;
+    HRESULT hr = ID3D11Device_CheckFormatSupport(iface, format, &support);
+    if (FAILED(hr))
+        return hr;
+    if (support & D3D11_FORMAT_SUPPORT_TEXTURE2D)
+        *out = D3D11_FORMAT_SUPPORT2_SHAREABLE;
+    return S_OK;
+}
+
 static HRESULT STDMETHODCALLTYPE dev_CheckFeatureSupport(ID3D11Device *iface, D3D11_FEATURE feature, void *data,
                                                          UINT size)
 {
     struct rt_device *dev = rt_device_from_iface(iface);
+    /* ID3D11Device::CheckFeatureSupport: E_INVALIDARG for NULL data, a size that is not the
+     * feature's structure, or a feature this runtime does not know; the data is then untouched
+     * (Wine d3d11 tests, run on Windows: test_check_feature_support). Every D3D11_FEATURE up to
+     * D3D11.2 is answered with what this stack does (no shaders: every shader-related option is
+     * FALSE). */
+    static const UINT sizes[] = {
+        [D3D11_FEATURE_THREADING] = sizeof(D3D11_FEATURE_DATA_THREADING),
+        [D3D11_FEATURE_DOUBLES] = sizeof(D3D11_FEATURE_DATA_DOUBLES),
+        [D3D11_FEATURE_FORMAT_SUPPORT] = sizeof(D3D11_FEATURE_DATA_FORMAT_SUPPORT),
+        [D3D11_FEATURE_FORMAT_SUPPORT2] = sizeof(D3D11_FEATURE_DATA_FORMAT_SUPPORT2),
+        [D3D11_FEATURE_D3D10_X_HARDWARE_OPTIONS] = sizeof(D3D11_FEATURE_DATA_D3D10_X_HARDWARE_OPTIONS),
+        [D3D11_FEATURE_D3D11_OPTIONS] = sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS),
+        [D3D11_FEATURE_ARCHITECTURE_INFO] = sizeof(D3D11_FEATURE_DATA_ARCHITECTURE_INFO),
+        [D3D11_FEATURE_D3D9_OPTIONS] = sizeof(D3D11_FEATURE_DATA_D3D9_OPTIONS),
+        [D3D11_FEATURE_SHADER_MIN_PRECISION_SUPPORT] = sizeof(D3D11_FEATURE_DATA_SHADER_MIN_PRECISION_SUPPORT),
+        [D3D11_FEATURE_D3D9_SHADOW_SUPPORT] = sizeof(D3D11_FEATURE_DATA_D3D9_SHADOW_SUPPORT),
+        [D3D11_FEATURE_D3D11_OPTIONS1] = sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS1),
+        [D3D11_FEATURE_D3D9_SIMPLE_INSTANCING_SUPPORT] = sizeof(D3D11_FEATURE_DATA_D3D9_SIMPLE_INSTANCING_SUPPORT),
+        [D3D11_FEATURE_MARKER_SUPPORT] = sizeof(D3D11_FEATURE_DATA_MARKER_SUPPORT),
+        [D3D11_FEATURE_D3D9_OPTIONS1] = sizeof(D3D11_FEATURE_DATA_D3D9_OPTIONS1),
+    };
+    if ((UINT)feature >= sizeof(sizes) / sizeof(sizes[0])) {
+        RT_REFUSE("CheckFeatureSupport: feature %u is not a D3D11_FEATURE this runtime knows", (UINT)feature);
+        return E_INVALIDARG;
+    }
     if (!data) {
         RT_REFUSE("CheckFeatureSupport: pFeatureSupportData is NULL");
         return E_INVALIDARG;
     }
+    if (size != sizes[feature]) {
+        RT_REFUSE("CheckFeatureSupport(%u): FeatureSupportDataSize %u is not the size of its structure (%u)",
+                  (UINT)feature, size, sizes[feature]);
+        return E_INVALIDARG;
+    }
     switch (feature) {
     case D3D11_FEATURE_THREADING: {
-        if (size != sizeof(D3D11_FEATURE_DATA_THREADING)) {
-            RT_REFUSE("CheckFeatureSupport(THREADING): FeatureSupportDataSize %u != sizeof(D3D11_FEATURE_DATA_THREADING)",
-                      size);
-            return E_INVALIDARG;
-        }
         D3D11_FEATURE_DATA_THREADING *t = data;
         /* What the UMD reported through pfnGetCaps(D3D11DDICAPS_THREADING). */
         t->DriverConcurrentCreates = (dev->threading_caps & D3D11DDICAPS_FREETHREADED) ? TRUE : FALSE;
@@ -237,25 +308,35 @@ static HRESULT STDMETHODCALLTYPE dev_CheckFeatureSupport(ID3D11Device *iface, D3
             (dev->threading_caps & (D3D11DDICAPS_COMMANDLISTS | D3D11DDICAPS_COMMANDLISTS_BUILD_2)) ? TRUE : FALSE;
         return S_OK;
     }
-    case D3D11_FEATURE_DOUBLES: {
-        if (size != sizeof(D3D11_FEATURE_DATA_DOUBLES)) {
-            RT_REFUSE("CheckFeatureSupport(DOUBLES): wrong FeatureSupportDataSize %u", size);
-            return E_INVALIDARG;
-        }
-        ((D3D11_FEATURE_DATA_DOUBLES *)data)->DoublePrecisionFloatShaderOps = FALSE;
-        return S_OK;
-    }
     case D3D11_FEATURE_FORMAT_SUPPORT: {
-        if (size != sizeof(D3D11_FEATURE_DATA_FORMAT_SUPPORT)) {
-            RT_REFUSE("CheckFeatureSupport(FORMAT_SUPPORT): wrong FeatureSupportDataSize %u", size);
-            return E_INVALIDARG;
-        }
         D3D11_FEATURE_DATA_FORMAT_SUPPORT *f = data;
         return dev_CheckFormatSupport(iface, f->InFormat, &f->OutFormatSupport);
     }
+    case D3D11_FEATURE_FORMAT_SUPPORT2: {
+        D3D11_FEATURE_DATA_FORMAT_SUPPORT2 *f = data;
+        return format_support2(iface, f->InFormat, &f->OutFormatSupport2);
+    }
+    case D3D11_FEATURE_D3D9_OPTIONS:
+        /* No power-of-two restriction on any texture size or mip chain (validate.c). */
+        ((D3D11_FEATURE_DATA_D3D9_OPTIONS *)data)->FullNonPow2TextureSupport = TRUE;
+        return S_OK;
+    case D3D11_FEATURE_D3D9_OPTIONS1: {
+        D3D11_FEATURE_DATA_D3D9_OPTIONS1 *o = data;
+        memset(o, 0, sizeof *o);
+        o->FullNonPow2TextureSupported = TRUE; /* as D3D9_OPTIONS */
+        return S_OK;
+    }
+    case D3D11_FEATURE_D3D11_OPTIONS1:
+        /* TiledResourcesTier NOT_SUPPORTED (0), no min/max filtering, no ClearView, and no Map of
+         * a USAGE_DEFAULT buffer (map.c refuses it): all zero. */
     default:
-        RT_REFUSE("CheckFeatureSupport: feature %u is not supported by this runtime", (UINT)feature);
-        return E_INVALIDARG;
+        /* DOUBLES, D3D10_X_HARDWARE_OPTIONS, D3D11_OPTIONS (no D3D11.1 DDI: no discard/flags
+         * seen by the driver, no NO_OVERWRITE on dynamic constant or SRV buffers, map.c),
+         * ARCHITECTURE_INFO (not a tile-based deferred renderer), SHADER_MIN_PRECISION_SUPPORT
+         * (full precision only: 0), D3D9_SHADOW_SUPPORT, D3D9_SIMPLE_INSTANCING_SUPPORT,
+         * MARKER_SUPPORT: FALSE / 0 throughout. */
+        memset(data, 0, size);
+        return S_OK;
     }
 }
 
@@ -300,6 +381,7 @@ static const struct ID3D11DeviceVtbl device_vtbl = {
     rt_device_CreateTexture3D,
     rt_device_CreateRenderTargetView,
     dev_CheckFormatSupport,
+    dev_CheckMultisampleQualityLevels,
     dev_CheckFeatureSupport,
     dev_GetFeatureLevel,
     dev_GetCreationFlags,
@@ -523,6 +605,8 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
         *ppDevice = NULL;
     if (ppImmediateContext)
         *ppImmediateContext = NULL;
+    if (pFeatureLevel)
+        *pFeatureLevel = 0; /* Wine d3d11 tests (run on Windows), test_create_device: 0 on failure */
     if (Flags & D3D11_CREATE_DEVICE_DEBUG)
         wddm_debug_set(1); /* debug.h: the D3D11 debug flag turns the refusal lines on */
 

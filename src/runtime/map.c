@@ -162,8 +162,11 @@ HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resou
                                          D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped)
 {
     struct rt_device *dev = rt_context_from_iface(iface)->device;
+    /* Wine d3d11 tests (run on Windows), test_resource_map: a Map that fails sets pData to NULL
+     * and leaves RowPitch and DepthPitch as the caller had them. Every return below either
+     * fails (pData stays NULL) or fills all three fields. */
     if (mapped)
-        memset(mapped, 0, sizeof(*mapped));
+        mapped->pData = NULL;
     struct rt_resource *res = rt_resource_from_iface(resource);
     if (!res) {
         RT_REFUSE("Map: pResource is NULL or not a resource");

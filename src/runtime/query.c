@@ -1,11 +1,18 @@
 /*
  * query.c - ID3D11Query (ID3D11Asynchronous, ID3D11DeviceChild), ID3D11Device::CreateQuery and
- * ID3D11DeviceContext::Begin / End / GetData (issue 4 "D3D11_QUERY_EVENT on top").
+ * ID3D11DeviceContext::Begin / End / GetData (issue 4 "D3D11_QUERY_EVENT on top"; issue 14:
+ * D3D11_QUERY_TIMESTAMP and D3D11_QUERY_TIMESTAMP_DISJOINT).
  *
- * Only D3D11_QUERY_EVENT exists (docs/rules.md "Scheduler (issue 4)"). The runtime owns the
- * driver handle memory (CalcPrivateQuerySize, then CreateQuery, as for resources: seed 001 §3,
- * wddm-semantics §4.1); the UMD does the work (src/umd/query.c). GetData maps the UMD's
+ * EVENT, TIMESTAMP and TIMESTAMP_DISJOINT exist (docs/rules.md "Scheduler (issue 4)", §30). The
+ * runtime owns the driver handle memory (CalcPrivateQuerySize, then CreateQuery, as for
+ * resources: seed 001 §3, wddm-semantics §4.1); the UMD does the work (src/umd/query.c: the GPU
+ * writes its clock when it reaches a TIMESTAMP's End). GetData maps the UMD's
  * DXGI_DDI_ERR_WASSTILLDRAWING (pfnSetErrorCb) to S_FALSE.
+ *
+ * States (ID3D11DeviceContext::Begin/End/GetData; Wine d3d11 tests, run on Windows:
+ * test_timestamp_query, test_occlusion_query): a query never ended, or begun and not yet ended,
+ * answers GetData with DXGI_ERROR_INVALID_CALL and leaves pData alone. EVENT and TIMESTAMP have
+ * no Begin (ignored); TIMESTAMP_DISJOINT brackets an interval with Begin and End.
  *
  * Deferred contexts: GetData is immediate-context only (D3D11 docs: "you can only call GetData
  * on the immediate context"). End on a deferred context is recorded by the runtime (the query
@@ -19,6 +26,22 @@
 
 #define RT_QUERY_MAGIC 0x52545159u /* "RTQY" */
 
+enum rt_query_state {
+    RT_QUERY_NEVER_ENDED = 0,       /* no End reached the UMD yet: GetData -> INVALID_CALL */
+    RT_QUERY_BUILDING,              /* Begin without its End yet: GetData -> INVALID_CALL */
+    RT_QUERY_ENDED,                 /* End reached the UMD: GetData -> S_FALSE until done, then S_OK */
+};
+
+/* GetDataSize per type (D3D11_QUERY: "BOOL", "UINT64", "D3D11_QUERY_DATA_TIMESTAMP_DISJOINT"). */
+static UINT query_data_size(D3D11_QUERY type)
+{
+    switch (type) {
+    case D3D11_QUERY_TIMESTAMP: return sizeof(UINT64);
+    case D3D11_QUERY_TIMESTAMP_DISJOINT: return sizeof(D3D11_QUERY_DATA_TIMESTAMP_DISJOINT);
+    default: return sizeof(BOOL);
+    }
+}
+
 struct rt_query {
     ID3D11Query iface;              /* first: also the ID3D11Asynchronous pointer (same vtable prefix) */
     UINT magic;
@@ -27,7 +50,7 @@ struct rt_query {
     D3D11_QUERY_DESC desc;          /* read-only after creation */
     void *drv_mem;                  /* CalcPrivateQuerySize bytes */
     D3D10DDI_HQUERY drv;
-    BOOL ended;                     /* End reached the UMD at least once. Protected by device->lock */
+    enum rt_query_state state;      /* protected by device->lock */
 };
 
 static const struct ID3D11QueryVtbl query_vtbl;
@@ -92,8 +115,7 @@ static void STDMETHODCALLTYPE query_GetDevice(ID3D11Query *iface, ID3D11Device *
 
 static UINT STDMETHODCALLTYPE query_GetDataSize(ID3D11Query *iface)
 {
-    (void)iface;
-    return sizeof(BOOL); /* D3D11_QUERY_EVENT: a BOOL (D3D11_QUERY table) */
+    return query_data_size(((struct rt_query *)iface)->desc.Query);
 }
 
 static void STDMETHODCALLTYPE query_GetDesc(ID3D11Query *iface, D3D11_QUERY_DESC *desc)
@@ -116,15 +138,17 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
         RT_REFUSE("%s: pQueryDesc is NULL", what);
         return E_INVALIDARG;
     }
-    if (desc->Query != D3D11_QUERY_EVENT) {
-        /* docs/rules.md: only the event query is implemented; every other type is refused. */
-        RT_REFUSE("%s: query type %u is not supported (only D3D11_QUERY_EVENT is implemented)", what,
+    if (desc->Query != D3D11_QUERY_EVENT && desc->Query != D3D11_QUERY_TIMESTAMP &&
+        desc->Query != D3D11_QUERY_TIMESTAMP_DISJOINT) {
+        /* docs/rules.md: occlusion, pipeline statistics and stream-output queries need shaders
+         * and rasterisation this stack does not have; they are refused. */
+        RT_REFUSE("%s: query type %u is not supported (EVENT, TIMESTAMP and TIMESTAMP_DISJOINT are)", what,
                   (UINT)desc->Query);
         return E_INVALIDARG;
     }
     if (desc->MiscFlags) {
         /* D3D11_QUERY_MISC_PREDICATEHINT applies to predicates only. */
-        RT_REFUSE("%s: MiscFlags 0x%x invalid for D3D11_QUERY_EVENT", what, desc->MiscFlags);
+        RT_REFUSE("%s: MiscFlags 0x%x invalid for query type %u", what, desc->MiscFlags, (UINT)desc->Query);
         return E_INVALIDARG;
     }
     if (!out)
@@ -146,7 +170,8 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
     atomic_init(&q->refs, 1);
     q->device = dev;
     q->desc = *desc;
-    D3D10DDIARG_CREATEQUERY args = { .Query = D3D10DDI_QUERY_EVENT, .MiscFlags = 0 };
+    /* D3D10DDI_QUERY has the numbers of D3D11_QUERY for these three. */
+    D3D10DDIARG_CREATEQUERY args = { .Query = (D3D10DDI_QUERY)desc->Query, .MiscFlags = 0 };
 
     rt_ddi_begin(dev);
     SIZE_T size = dev->funcs.pfnCalcPrivateQuerySize(dev->drv_device, &args);
@@ -175,13 +200,41 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
 
 void STDMETHODCALLTYPE rt_context_Begin(ID3D11DeviceContext *iface, ID3D11Asynchronous *async)
 {
-    (void)iface;
-    if (!rt_query_from_async(async)) {
+    struct rt_context *ctx = rt_context_from_iface(iface);
+    struct rt_query *q = rt_query_from_async(async);
+    if (!q) {
         RT_REFUSE("Begin: pAsync is NULL or not a query");
         return;
     }
-    /* D3D11: an event query has only End; Begin on it is invalid and ignored. */
-    RT_REFUSE("Begin: D3D11_QUERY_EVENT does not take Begin (ignored; only End)");
+    struct rt_device *dev = ctx->device;
+    if (q->device != dev) {
+        RT_REFUSE("Begin: the query belongs to another device");
+        return;
+    }
+    if (q->desc.Query != D3D11_QUERY_TIMESTAMP_DISJOINT) {
+        /* ID3D11DeviceContext::Begin: "Begin is disabled" for EVENT and TIMESTAMP queries; the
+         * call is invalid and ignored (only End). */
+        RT_REFUSE("Begin: query type %u takes only End (ignored)", (UINT)q->desc.Query);
+        return;
+    }
+    if (ctx->dc) {
+        /* docs/rules.md §30: the interval a deferred Begin opens starts when the command list
+         * executes, where its End is issued; the clock never stops, so nothing is recorded. */
+        return;
+    }
+    if (rt_device_is_removed(dev)) {
+        RT_REFUSE("Begin on a removed device (ignored)");
+        return;
+    }
+    rt_ddi_begin(dev);
+    if (dev->ctx_funcs.pfnQueryBegin)
+        dev->ctx_funcs.pfnQueryBegin(dev->drv_device, q->drv);
+    HRESULT err = dev->call_error;
+    if (err == S_OK)
+        q->state = RT_QUERY_BUILDING; /* GetData: INVALID_CALL until the End (Wine test_timestamp_query) */
+    err = rt_ddi_end(dev);
+    static const HRESULT allowed[] = { E_OUTOFMEMORY };
+    (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnQueryBegin");
 }
 
 void STDMETHODCALLTYPE rt_context_End(ID3D11DeviceContext *iface, ID3D11Asynchronous *async)
@@ -211,11 +264,12 @@ void STDMETHODCALLTYPE rt_context_End(ID3D11DeviceContext *iface, ID3D11Asynchro
         RT_REFUSE("End on a removed device (ignored)");
         return;
     }
+    /* A TIMESTAMP_DISJOINT ended without a Begin brackets an empty interval (docs/rules.md §30). */
     rt_ddi_begin(dev);
     dev->ctx_funcs.pfnQueryEnd(dev->drv_device, q->drv);
     HRESULT err = dev->call_error;
     if (err == S_OK)
-        q->ended = TRUE;
+        q->state = RT_QUERY_ENDED;
     err = rt_ddi_end(dev);
     static const HRESULT allowed[] = { E_OUTOFMEMORY };
     (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnQueryEnd");
@@ -236,9 +290,13 @@ HRESULT STDMETHODCALLTYPE rt_context_GetData(ID3D11DeviceContext *iface, ID3D11A
         RT_REFUSE("%s: pAsync is NULL, not a query or of another device", what);
         return E_INVALIDARG;
     }
-    if ((size != 0 && size != sizeof(BOOL)) || (!data && size != 0)) {
-        RT_REFUSE("%s: DataSize %u with pData %s (an event query takes 0 or sizeof(BOOL))", what, size,
-                  data ? "set" : "NULL");
+    /* ID3D11DeviceContext::GetData: DataSize is 0 (only ask whether the query is done) or
+     * exactly GetDataSize; anything else, or data NULL with a size, is E_INVALIDARG and pData is
+     * not touched (Wine d3d11 tests, run on Windows: test_occlusion_query, test_timestamp_query). */
+    UINT need = query_data_size(q->desc.Query);
+    if ((size != 0 && size != need) || (!data && size != 0)) {
+        RT_REFUSE("%s: DataSize %u with pData %s (this query takes 0 or %u)", what, size, data ? "set" : "NULL",
+                  need);
         return E_INVALIDARG;
     }
     if (flags & ~(UINT)D3D11_ASYNC_GETDATA_DONOTFLUSH) {
@@ -249,15 +307,21 @@ HRESULT STDMETHODCALLTYPE rt_context_GetData(ID3D11DeviceContext *iface, ID3D11A
         RT_REFUSE("%s on a removed device", what);
         return DXGI_ERROR_DEVICE_REMOVED;
     }
-    BOOL result = FALSE;
+    union {
+        BOOL event;
+        UINT64 timestamp;
+        D3D10_DDI_QUERY_DATA_TIMESTAMP_DISJOINT disjoint;
+    } result;
+    memset(&result, 0, sizeof result);
     rt_ddi_begin(dev);
-    if (!q->ended) {
+    if (q->state != RT_QUERY_ENDED) {
         (void)rt_ddi_end(dev);
-        /* docs/rules.md: the D3D11 runtime answers a never-issued query with an invalid call. */
-        RT_REFUSE("%s: the query was never ended (End must come first)", what);
+        /* docs/rules.md: the D3D11 runtime answers a query not (yet) ended with an invalid call. */
+        RT_REFUSE("%s: the query %s", what,
+                  q->state == RT_QUERY_BUILDING ? "was begun and not ended yet" : "was never ended (End must come first)");
         return DXGI_ERROR_INVALID_CALL;
     }
-    dev->ctx_funcs.pfnQueryGetData(dev->drv_device, q->drv, &result, sizeof result,
+    dev->ctx_funcs.pfnQueryGetData(dev->drv_device, q->drv, &result, need,
                                    (flags & D3D11_ASYNC_GETDATA_DONOTFLUSH) ? D3D10_DDI_GET_DATA_DO_NOT_FLUSH : 0);
     HRESULT err = rt_ddi_end(dev);
     if (err == DXGI_DDI_ERR_WASSTILLDRAWING)
@@ -266,8 +330,18 @@ HRESULT STDMETHODCALLTYPE rt_context_GetData(ID3D11DeviceContext *iface, ID3D11A
         static const HRESULT allowed[] = { E_OUTOFMEMORY };
         return rt_ddi_error_to_api(dev, err, allowed, 1, "pfnQueryGetData");
     }
+    if (q->desc.Query == D3D11_QUERY_TIMESTAMP_DISJOINT) {
+        /* The API's D3D11_QUERY_DATA_TIMESTAMP_DISJOINT from the DDI's, field by field. */
+        D3D11_QUERY_DATA_TIMESTAMP_DISJOINT d;
+        memset(&d, 0, sizeof d); /* the padding too: the caller gets no stack bytes */
+        d.Frequency = result.disjoint.Frequency;
+        d.Disjoint = result.disjoint.Disjoint;
+        if (data && size)
+            memcpy(data, &d, sizeof d);
+        return S_OK;
+    }
     if (data && size)
-        memcpy(data, &result, sizeof result);
+        memcpy(data, &result, need);
     return S_OK;
 }
 

@@ -309,6 +309,8 @@ HRESULT rt_validate_buffer_desc(const D3D11_BUFFER_DESC *desc, const D3D11_SUBRE
 HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DATA *data);
 HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initial_data, const char *what);
 UINT rt_full_mip_count(UINT w, UINT h, UINT d);
+/* CheckMultisampleQualityLevels' answer for a format and sample count (0: not supported). */
+UINT rt_msaa_quality_levels(struct rt_device *dev, DXGI_FORMAT format, UINT count);
 
 /* view.c */
 HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, ID3D11Resource *resource,

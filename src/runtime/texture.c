@@ -41,6 +41,7 @@ const struct ID3D11Texture3DVtbl rt_texture3d_vtbl = {
 static HRESULT create_texture(struct rt_device *dev, struct rt_resource *tmpl, const D3D11_SUBRESOURCE_DATA *data,
                               void **out)
 {
+    tmpl->device = dev; /* the feature level decides some rules (cube arrays, validate.c) */
     HRESULT hr = rt_validate_texture(tmpl, data);
     if (FAILED(hr))
         return hr;

@@ -53,6 +53,12 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
         }
         break;
     case D3D11_USAGE_IMMUTABLE:
+        if (!bind) {
+            /* Wine d3d11 tests (run on Windows), test_resource_access: an IMMUTABLE buffer or
+             * texture with BindFlags 0 is refused. */
+            RT_REFUSE("%s: a USAGE_IMMUTABLE resource must have at least one bind flag", what);
+            return E_INVALIDARG;
+        }
         if (!has_initial_data) {
             RT_REFUSE("%s: USAGE_IMMUTABLE requires initial data (wddm-semantics 5.1)", what);
             return E_INVALIDARG;
@@ -68,6 +74,12 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
         }
         break;
     case D3D11_USAGE_DYNAMIC:
+        if (!bind) {
+            /* Wine d3d11 tests (run on Windows), test_resource_access: a DYNAMIC resource with
+             * BindFlags 0 is refused (a CPU-written resource nothing can read is STAGING's job). */
+            RT_REFUSE("%s: a USAGE_DYNAMIC resource must have at least one bind flag", what);
+            return E_INVALIDARG;
+        }
         if (cpu != D3D11_CPU_ACCESS_WRITE) {
             RT_REFUSE("%s: USAGE_DYNAMIC requires CPUAccessFlags == CPU_ACCESS_WRITE exactly (got 0x%x) "
                       "(wddm-semantics 5.1)", what, cpu);
@@ -97,6 +109,15 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
 
 static HRESULT validate_misc(UINT misc, const char *what)
 {
+    if (misc & (D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE)) {
+        /* Windows creates these (Wine d3d11 tests, run on Windows: test_create_buffer,
+         * test_texture2d_interfaces); its REF and WARP devices, which cannot share such
+         * resources, answer E_OUTOFMEMORY (the tests' broken() case). This stack has no keyed
+         * mutexes nor NT-handle sharing: it answers as they do. */
+        RT_REFUSE("%s: MiscFlags 0x%x: keyed-mutex / NT-handle sharing is not supported by this device (out of "
+                  "memory, as Windows' REF and WARP devices answer)", what, misc);
+        return E_OUTOFMEMORY;
+    }
     if (misc & ~(UINT)API_MISC_SUPPORTED) {
         RT_REFUSE("%s: MiscFlags 0x%x has bits this device does not support (tiled, protected, keyed mutex, "
                   "NT handle, GDI compatible ...)", what, misc & ~(UINT)API_MISC_SUPPORTED);
@@ -184,14 +205,56 @@ HRESULT rt_validate_buffer_desc(const D3D11_BUFFER_DESC *d, const D3D11_SUBRESOU
         }
     }
     if (d->MiscFlags & D3D11_RESOURCE_MISC_SHARED) {
-        RT_REFUSE("%s: MISC_SHARED applies to textures only", what);
-        return E_INVALIDARG;
+        /* Windows creates a shared buffer (Wine test_create_buffer); REF and WARP answer
+         * E_OUTOFMEMORY (its broken() case). OpenSharedResource here rebuilds Texture2Ds only
+         * (share.c): a shared buffer is answered as those devices do. */
+        RT_REFUSE("%s: MISC_SHARED buffers are not supported by this device (out of memory, as Windows' REF and "
+                  "WARP devices answer)", what);
+        return E_OUTOFMEMORY;
     }
     if (data && !data->pSysMem) {
         RT_REFUSE("%s: pInitialData->pSysMem is NULL", what);
         return E_INVALIDARG;
     }
     return S_OK;
+}
+
+/* Quality levels a (format, sample count) pair has on this device: the answer of
+ * ID3D11Device::CheckMultisampleQualityLevels and the bound CreateTexture2D holds
+ * SampleDesc.Quality under. Count 1 is single sampling (one level) for every format the device
+ * knows; counts 2, 4 and 8 have one level (the standard pattern, Quality 0) on formats that can
+ * be rendered to or used as depth; anything else has none (Wine d3d11 tests, run on Windows:
+ * test_check_multisample_quality_levels, count 15 and block-compressed formats answer 0). */
+static UINT api_msaa_quality_levels(DXGI_FORMAT format, UINT count)
+{
+    const struct wddm_format_info *fi = wddm_format_info(format);
+    if (!fi)
+        return 0;
+    if (count == 1)
+        return 1;
+    if (count != 2 && count != 4 && count != 8)
+        return 0;
+    if (fi->is_compressed)
+        return 0;
+    BOOL target = (fi->support & (WDDM_FMT_SUPPORT_RENDER_TARGET | WDDM_FMT_SUPPORT_DEPTH_STENCIL)) ||
+                  (fi->bind & (WDDM_FMT_BIND_RENDER_TARGET | WDDM_FMT_BIND_DEPTH_STENCIL));
+    return target ? 1 : 0;
+}
+
+/* ... and the driver's answer (pfnCheckMultisampleQualityLevels) bounds it: the runtime never
+ * reports, nor accepts, a count the UMD cannot create. */
+UINT rt_msaa_quality_levels(struct rt_device *dev, DXGI_FORMAT format, UINT count)
+{
+    UINT levels = api_msaa_quality_levels(format, count);
+    if (levels && dev && dev->funcs.pfnCheckMultisampleQualityLevels) {
+        UINT drv = 0;
+        rt_ddi_begin(dev);
+        dev->funcs.pfnCheckMultisampleQualityLevels(dev->drv_device, format, count, &drv);
+        (void)rt_ddi_end(dev);
+        if (drv < levels)
+            levels = drv;
+    }
+    return levels;
 }
 
 UINT rt_full_mip_count(UINT w, UINT h, UINT d)
@@ -290,6 +353,13 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
                   "buffers only", what, misc);
         return E_INVALIDARG;
     }
+    if ((bind & D3D11_BIND_DEPTH_STENCIL) && (bind & (D3D11_BIND_RENDER_TARGET | D3D11_BIND_UNORDERED_ACCESS))) {
+        /* Wine d3d11 tests (run on Windows), test_create_texture2d: R32_TYPELESS bound
+         * DEPTH_STENCIL together with RENDER_TARGET or UNORDERED_ACCESS is refused. */
+        RT_REFUSE("%s: BIND_DEPTH_STENCIL cannot be combined with BIND_RENDER_TARGET or BIND_UNORDERED_ACCESS "
+                  "(BindFlags 0x%x)", what, bind);
+        return E_INVALIDARG;
+    }
     if (fi->is_depth && (bind & ~(UINT)D3D11_BIND_DEPTH_STENCIL)) {
         RT_REFUSE("%s: depth format %s can only be bound DEPTH_STENCIL (BindFlags 0x%x); create it TYPELESS to "
                   "read it in a shader", what, fi->name, bind);
@@ -322,16 +392,16 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
         RT_REFUSE("%s: SampleDesc.Count must be at least 1", what);
         return E_INVALIDARG;
     }
-    if (samples == 1 && quality != 0) {
-        RT_REFUSE("%s: SampleDesc.Quality must be 0 when Count is 1 (got %u)", what, quality);
+    UINT levels = rt_msaa_quality_levels(res->device, fmt, samples);
+    if (quality >= levels) {
+        /* D3D11_TEXTURE2D_DESC / DXGI_SAMPLE_DESC: Quality must be below what
+         * CheckMultisampleQualityLevels answers for the format and count (Wine d3d11 tests,
+         * run on Windows, test_create_texture2d: Quality == that answer and Count 15 fail). */
+        RT_REFUSE("%s: SampleDesc {%u, %u} is not supported for %s (CheckMultisampleQualityLevels answers %u)",
+                  what, samples, quality, fi->name, levels);
         return E_INVALIDARG;
     }
     if (samples > 1) {
-        if ((samples != 2 && samples != 4 && samples != 8) || quality != 0) {
-            RT_REFUSE("%s: SampleDesc {%u, %u} is not supported (counts 2, 4, 8 with Quality 0)", what, samples,
-                      quality);
-            return E_INVALIDARG;
-        }
         if (usage != D3D11_USAGE_DEFAULT) {
             RT_REFUSE("%s: multisampled resources must be USAGE_DEFAULT (wddm-semantics 5.1)", what);
             return E_INVALIDARG;
@@ -366,9 +436,17 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
             RT_REFUSE("%s: MISC_TEXTURECUBE applies to Texture2D only", what);
             return E_INVALIDARG;
         }
-        if (array % 6 || w != h) {
-            RT_REFUSE("%s: a cube texture needs ArraySize a multiple of 6 (%u) and square faces (%ux%u)", what, array,
-                      w, h);
+        /* Wine d3d11 tests (run on Windows), test_create_texture2d: a cube takes ArraySize 6 at
+         * feature levels below 10_1, and any ArraySize from 6 up at 10_1 and above (7, 10 and 12
+         * succeed there; 1, 3 and 5 fail everywhere) - not only multiples of 6. */
+        BOOL cube_arrays = res->device && res->device->feature_level >= D3D_FEATURE_LEVEL_10_1;
+        if (array < 6 || (!cube_arrays && array != 6)) {
+            RT_REFUSE("%s: a cube texture needs ArraySize %s (got %u)", what,
+                      cube_arrays ? "of at least 6" : "6 below feature level 10_1", array);
+            return E_INVALIDARG;
+        }
+        if (w != h) {
+            RT_REFUSE("%s: a cube texture needs square faces (%ux%u)", what, w, h);
             return E_INVALIDARG;
         }
     }

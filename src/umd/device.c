@@ -19,6 +19,16 @@ static void APIENTRY umd_CheckFormatSupport(D3D10DDI_HDEVICE hDevice, DXGI_FORMA
         *pSupport = fi ? fi->support : 0;
 }
 
+/* Single sampling on every format this driver knows; no multisampled resources
+ * (CreateResource refuses SampleDesc.Count > 1: the software GPU has no resolve yet). */
+static void APIENTRY umd_CheckMultisampleQualityLevels(D3D10DDI_HDEVICE hDevice, DXGI_FORMAT format, UINT count,
+                                                       UINT *pLevels)
+{
+    (void)hDevice;
+    if (pLevels)
+        *pLevels = (count == 1 && wddm_format_info(format)) ? 1 : 0;
+}
+
 static VOID APIENTRY umd_Flush(D3D10DDI_HDEVICE hDevice)
 {
     /* Seed 001 §8: Flush must really submit so a later Map(READ) can complete. */
@@ -57,6 +67,7 @@ static void umd_fill_device_funcs(D3D11DDI_DEVICEFUNCS *f)
     f->pfnCreateRenderTargetView = umd_CreateRenderTargetView;
     f->pfnDestroyRenderTargetView = umd_DestroyRenderTargetView;
     f->pfnCheckFormatSupport = umd_CheckFormatSupport;
+    f->pfnCheckMultisampleQualityLevels = umd_CheckMultisampleQualityLevels;
     f->pfnDestroyDevice = umd_DestroyDevice;
     f->pfnCalcPrivateShaderResourceViewSize = umd_CalcPrivateShaderResourceViewSize;
     f->pfnCreateShaderResourceView = umd_CreateShaderResourceView;

@@ -83,6 +83,26 @@ static void umd_free_allocation(struct umd_device *dev, struct umd_resource *res
  * pfnSetErrorCb (refusal logged); nothing is left on failure. */
 static HRESULT umd_allocate(struct umd_device *dev, struct umd_resource *res, BOOL track)
 {
+    /* Larger than every segment the KMD may place this kind in (adapter private data): it could
+     * be created but never made resident, and the first command naming it would lose the
+     * device. Refused now, as out of memory (D3D11: E_OUTOFMEMORY from Create*; issue 14). */
+    const struct swgpu_umd_adapter_info *ai = &dev->adapter->info;
+    UINT64 max = 0;
+    switch (res->priv.kind) {
+    case SWGPU_ALLOC_GPU_ONLY:
+        max = (res->priv.flags & SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE) ? ai->max_sampled_texture_bytes
+                                                                   : ai->max_gpu_only_bytes;
+        break;
+    case SWGPU_ALLOC_UPLOAD: max = ai->max_upload_bytes; break;
+    case SWGPU_ALLOC_READBACK: max = ai->max_readback_bytes; break;
+    default: break;
+    }
+    if (max && res->priv.size > max) {
+        UMD_REFUSE("allocation of %llu bytes (kind %u) is larger than every segment it may live in (%llu bytes): "
+                   "out of memory", (unsigned long long)res->priv.size, (unsigned)res->priv.kind,
+                   (unsigned long long)max);
+        return E_OUTOFMEMORY;
+    }
     D3DDDI_ALLOCATIONINFO info = {
         .pPrivateDriverData = &res->priv,
         .PrivateDriverDataSize = sizeof res->priv,

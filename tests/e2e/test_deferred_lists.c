@@ -225,7 +225,10 @@ static void test_discard_list_executed_many_times_renames_per_execution(void **s
 }
 
 /* wddm-semantics §5.2: on a deferred context only WRITE_DISCARD, and WRITE_NO_OVERWRITE after
- * a DISCARD of the same buffer in the same list, on DYNAMIC resources; else E_INVALIDARG. */
+ * a DISCARD of the same buffer in the same list, on DYNAMIC resources; else E_INVALIDARG, except
+ * a NO_OVERWRITE before the list's first DISCARD of the buffer, which Windows answers with
+ * D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD (Wine d3d11 tests, run on Windows:
+ * test_deferred_context_map; this test asserted E_INVALIDARG before issue 14). */
 static void test_deferred_map_accepts_only_discard_then_nooverwrite_on_dynamic(void **state)
 {
     struct e2e *e = *state;
@@ -239,7 +242,7 @@ static void test_deferred_map_accepts_only_discard_then_nooverwrite_on_dynamic(v
     assert_int_equal(ID3D11DeviceContext_Map(dc, (ID3D11Resource *)st, 0, D3D11_MAP_WRITE, 0, &m), E_INVALIDARG);
     assert_int_equal(ID3D11DeviceContext_Map(dc, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE, 0, &m), E_INVALIDARG);
     assert_int_equal(ID3D11DeviceContext_Map(dc, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE_NO_OVERWRITE, 0, &m),
-                     E_INVALIDARG); /* no DISCARD of it in this list yet */
+                     D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD); /* no DISCARD of it in this list yet */
     assert_int_equal(ID3D11DeviceContext_Map(dc, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE_DISCARD,
                                              D3D11_MAP_FLAG_DO_NOT_WAIT, &m), E_INVALIDARG);
     assert_int_equal(ID3D11DeviceContext_Map(dc, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE_DISCARD, 0, &m), S_OK);
@@ -253,7 +256,7 @@ static void test_deferred_map_accepts_only_discard_then_nooverwrite_on_dynamic(v
     assert_int_equal(ID3D11DeviceContext_FinishCommandList(dc, FALSE, &cl), S_OK);
     /* A new list: NO_OVERWRITE needs a new DISCARD first. */
     assert_int_equal(ID3D11DeviceContext_Map(dc, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE_NO_OVERWRITE, 0, &m),
-                     E_INVALIDARG);
+                     D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD);
     SAFE_RELEASE(cl);
     SAFE_RELEASE(st); SAFE_RELEASE(dyn); SAFE_RELEASE(def);
     SAFE_RELEASE(dc);

@@ -24,11 +24,13 @@ static struct fake_query fake_query_new(struct fake *f, D3D10DDI_QUERY type)
 
 static UINT64 query_value(struct fake *f)
 {
-    /* The only live allocation besides none: the query's (tests create nothing else). */
+    /* The only live allocation besides none: the query's (tests create nothing else). Its
+     * bytes 8..15 hold the last End's sequence number (bytes 0..7 a TIMESTAMP's clock value,
+     * src/umd/query.c since issue 14). */
     for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
         if (f->allocs[i].live) {
             UINT64 v;
-            memcpy(&v, f->allocs[i].mem, sizeof v);
+            memcpy(&v, (const BYTE *)f->allocs[i].mem + 8, sizeof v);
             return v;
         }
     fail();
