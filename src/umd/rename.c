@@ -23,6 +23,7 @@
  * are process-wide atomics for tests.
  */
 #include "umd/umd.h"
+#include "common/alloc.h"
 #include "umd/rename.h"
 
 #include <stdatomic.h>
@@ -239,7 +240,7 @@ static HRESULT umd_discard(struct umd_device *dev, struct umd_resource *res, BOO
     struct umd_pool *p = res->pool;
     if (!p) {
         /* The only allocation on the map path, once per resource and only when it first renames. */
-        p = calloc(1, sizeof *p);
+        p = wddm_calloc(1, sizeof *p);
         if (!p)
             return E_OUTOFMEMORY;
         res->pool = p;

@@ -7,6 +7,7 @@
  * last fences retired): then DxgkDdiCloseAllocation and DxgkDdiDestroyAllocation run and the
  * segment ranges are freed. An idle allocation is freed at once, on the caller's thread. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ __attribute__((noinline)) /* keeps the size variable: libc's vector memset, not 
                             * `rep stos` (slow to start for a few hundred bytes) */
 static void *object_alloc(size_t size)
 {
-    unsigned char *p = malloc(size);
+    unsigned char *p = wddm_malloc(size);
     if (p)
         memset(p + sizeof(struct dxgk_object), 0, size - sizeof(struct dxgk_object));
     return p;
@@ -204,7 +205,7 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
     if (e->count) {
         UINT k = e->count;
         HANDLE stack_h[16];
-        HANDLE *h = e->count <= 16 ? stack_h : calloc(e->count, sizeof *h);
+        HANDLE *h = e->count <= 16 ? stack_h : wddm_calloc(e->count, sizeof *h);
         if (h) {
             for (UINT i = 0; i < e->count; i++)
                 h[i] = e->allocs[i]->kmd_device_specific;
@@ -335,7 +336,7 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
         e = &stack->e;
         e->heap = false;
     } else {
-        e = malloc(sizeof *e + count * sizeof e->allocs[0]);
+        e = wddm_malloc(sizeof *e + count * sizeof e->allocs[0]);
         if (!e)
             return STATUS_NO_MEMORY; /* FIXME(oom): the handles are gone; the objects leak */
         e->heap = true;
@@ -555,8 +556,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         }
     }
     if (n > 4) {
-        info = calloc(n, sizeof *info);
-        al = calloc(n, sizeof *al);
+        info = wddm_calloc(n, sizeof *info);
+        al = wddm_calloc(n, sizeof *al);
         if (!info || !al) {
             st = STATUS_NO_MEMORY;
             goto out;
@@ -675,8 +676,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         struct dxgk_object *stack_objs[5];
         D3DKMT_HANDLE stack_h[5];
         UINT m = n + (new_res ? 1u : 0u);
-        struct dxgk_object **objs = m <= 5 ? stack_objs : calloc(m, sizeof *objs);
-        D3DKMT_HANDLE *hs = m <= 5 ? stack_h : calloc(m, sizeof *hs);
+        struct dxgk_object **objs = m <= 5 ? stack_objs : wddm_calloc(m, sizeof *objs);
+        D3DKMT_HANDLE *hs = m <= 5 ? stack_h : wddm_calloc(m, sizeof *hs);
         bool ok = objs && hs;
         if (ok) {
             for (UINT i = 0; i < n; i++)
@@ -702,7 +703,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
     }
     {
         DXGK_OPENALLOCATIONINFO stack_open[4];
-        DXGK_OPENALLOCATIONINFO *open = n <= 4 ? stack_open : calloc(n, sizeof *open);
+        DXGK_OPENALLOCATIONINFO *open = n <= 4 ? stack_open : wddm_calloc(n, sizeof *open);
         if (!open) {
             st = STATUS_NO_MEMORY;
             goto out;
@@ -845,7 +846,7 @@ NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *args)
             if (!x->dead)
                 cnt++;
         if (cnt > 8)
-            al = calloc(cnt, sizeof *al); /* rare (this UMD makes one per resource) */
+            al = wddm_calloc(cnt, sizeof *al); /* rare (this UMD makes one per resource) */
         if (!al) {
             /* Out of memory before anything was removed: the resource stays intact. */
             al = stack_al;
@@ -869,7 +870,7 @@ NTSTATUS APIENTRY D3DKMTDestroyAllocation(const D3DKMT_DESTROYALLOCATION *args)
         goto out;
     }
     if (args->AllocationCount > 8) {
-        al = calloc(args->AllocationCount, sizeof *al);
+        al = wddm_calloc(args->AllocationCount, sizeof *al);
         if (!al) {
             al = stack_al;
             st = STATUS_NO_MEMORY;

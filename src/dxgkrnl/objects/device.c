@@ -2,6 +2,7 @@
  * contexts and allocations; destroying it destroys what the application left and waits for
  * the GPU to finish with them, so nothing of the device survives D3DKMTDestroyDevice. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
         dxgk_refuse("D3DKMTCreateDevice: invalid adapter handle 0x%08x", args->hAdapter);
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_device *d = calloc(1, sizeof *d);
+    struct dxgk_device *d = wddm_calloc(1, sizeof *d);
     if (!d) {
         dxgk_adapter_put(a);
         return STATUS_NO_MEMORY;
@@ -96,7 +97,7 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
     UINT n = 0;
     for (struct dxgk_allocation *al = d->allocations; al; al = al->dev_next)
         n++;
-    struct dxgk_allocation **list = n ? calloc(n, sizeof *list) : NULL;
+    struct dxgk_allocation **list = n ? wddm_calloc(n, sizeof *list) : NULL;
     UINT k = 0;
     if (list) {
         for (struct dxgk_allocation *al = d->allocations; al; al = al->dev_next) {

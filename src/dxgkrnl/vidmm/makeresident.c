@@ -35,12 +35,13 @@
  *     AvailableForReservation (half the Budget) those of D3DKMTChangeVideoMemoryReservation
  *     (vidmm/reservation.c). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
 static struct dxgk_allocation **get_list(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who)
 {
-    struct dxgk_allocation **al = calloc(n, sizeof *al);
+    struct dxgk_allocation **al = wddm_calloc(n, sizeof *al);
     if (!al)
         return NULL;
     for (UINT i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
  * window [lo, hi) (a bank of a UseBanking segment) from the bottom (lowest offset) or from the
  * top (highest offset). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,14 +38,14 @@ bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESC
     s->desc.pBankRangeTable = NULL;
     if (desc->Flags.UseBanking && desc->NbOfBanks) {
         s->bank_count = desc->NbOfBanks;
-        s->bank_end = calloc(desc->NbOfBanks, sizeof *s->bank_end);
+        s->bank_end = wddm_calloc(desc->NbOfBanks, sizeof *s->bank_end);
         if (!s->bank_end)
             return false;
         for (UINT b = 0; b + 1 < desc->NbOfBanks; b++)
             s->bank_end[b] = desc->pBankRangeTable[b];
         s->bank_end[desc->NbOfBanks - 1] = desc->Size;
     }
-    s->free = malloc(sizeof *s->free);
+    s->free = wddm_malloc(sizeof *s->free);
     if (!s->free) {
         free(s->bank_end);
         s->bank_end = NULL;
@@ -113,7 +114,7 @@ bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 
     UINT64 head = best_start - r->offset;
     UINT64 tail = r->size - head - size;
     if (head && tail) {
-        struct vidmm_range *t = malloc(sizeof *t);
+        struct vidmm_range *t = wddm_malloc(sizeof *t);
         if (!t)
             return false;
         t->offset = best_start + size;
@@ -161,7 +162,7 @@ void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 si
         next->offset = offset;
         next->size += size;
     } else {
-        struct vidmm_range *r = malloc(sizeof *r);
+        struct vidmm_range *r = wddm_malloc(sizeof *r);
         if (!r)
             return; /* FIXME(oom): the range is lost until the adapter stops */
         r->offset = offset;
