@@ -961,6 +961,11 @@ NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_R
 PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args);
 /* objects/feature.c: the OS feature set (WDDM_FEATURES) and the feature-query callbacks */
 NTSTATUS dxgk_features_init(struct dxgk_adapter *a);
+/* The WDDM_FEATURES list in memory (size bytes, no terminator needed) applied over *set;
+ * on a refusal *set is unchanged (the fuzz harness fuzz/fuzz_features.c calls this). */
+#define DXGK_FEATURES_TEXT_MAX 511u
+UINT64 dxgk_features_default(void);
+NTSTATUS dxgk_features_parse(const char *text, size_t size, UINT64 *set);
 bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
 NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
