@@ -246,6 +246,7 @@ BOOL wddm_caps_apply_text(const char *name, const char *text, size_t size, DXGK_
 
 BOOL wddm_caps_apply_file(const char *path, DXGK_DRIVERCAPS *caps, char *err, size_t err_size)
 {
+    errno = 0;
     /* O_NONBLOCK: opening a FIFO nobody writes to must not wait; it is then refused as not a
      * regular file, like a directory or a device (/dev/zero would never end). */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -265,17 +266,19 @@ BOOL wddm_caps_apply_file(const char *path, DXGK_DRIVERCAPS *caps, char *err, si
         close(fd);
         return FALSE;
     }
-    /* Read at most one byte past the limit: a file that grew since fstat is caught too. */
-    char *buf = wddm_malloc((size_t)WDDM_CAPS_FILE_MAX + 1);
+    /* Read at most one byte more than fstat said: a file that changed meanwhile is caught. */
+    size_t cap = (size_t)st.st_size + 1;
+    char *buf = wddm_malloc(cap);
     if (!buf) {
         snprintf(err, err_size, "%s: out of memory reading it", path);
         close(fd);
+        errno = ENOMEM;
         return FALSE;
     }
     size_t got = 0;
     BOOL ok = TRUE;
-    while (got <= WDDM_CAPS_FILE_MAX) {
-        ssize_t r = read(fd, buf + got, (size_t)WDDM_CAPS_FILE_MAX + 1 - got);
+    while (got < cap) {
+        ssize_t r = read(fd, buf + got, cap - got);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
@@ -287,9 +290,14 @@ BOOL wddm_caps_apply_file(const char *path, DXGK_DRIVERCAPS *caps, char *err, si
             break;
         got += (size_t)r;
     }
+    if (ok && got > (size_t)st.st_size) {
+        snprintf(err, err_size, "%s: changed while it was read", path);
+        ok = FALSE;
+    }
     close(fd);
     if (ok)
         ok = wddm_caps_apply_text(path, buf, got, caps, err, err_size);
     free(buf);
+    errno = ok ? 0 : EINVAL;
     return ok;
 }

@@ -41,7 +41,8 @@ void wddm_caps_print(FILE *out, const DXGK_DRIVERCAPS *caps);
 /* Applies a file of "NAME = value" lines (blank lines and '#' comments allowed; values decimal
  * or 0x-hex) over *caps. On error returns FALSE, leaves *caps unchanged and writes one line
  * naming the file, the line number and what is wrong into err. A path that is not a regular
- * file (a FIFO, a device, a directory) is refused without reading it, so it never blocks. */
+ * file (a FIFO, a device, a directory) is refused without reading it, so it never blocks.
+ * errno is ENOMEM after a refusal for lack of memory (the file itself may be fine). */
 BOOL wddm_caps_apply_file(const char *path, DXGK_DRIVERCAPS *caps, char *err, size_t err_size);
 
 /* The same over size bytes in memory (the file reader is a thin wrapper; the fuzz harness

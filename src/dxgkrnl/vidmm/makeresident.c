@@ -255,6 +255,8 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
             st = STATUS_INVALID_PARAMETER;
         }
     }
+    if (NT_SUCCESS(st) && a->mmu)
+        st = vidmm_va_reserve_held_locked(d, n); /* before any change: a failure changes nothing */
     for (UINT i = 0; i < n && NT_SUCCESS(st); i++) {
         struct vidmm_instance *in = al[i]->current;
         if (a->mmu) {

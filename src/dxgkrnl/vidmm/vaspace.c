@@ -322,20 +322,33 @@ void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in
         /* Packets held behind a GPU wait have no ticket yet: the instance waits for them to be
          * queued (then stamped with their tickets) or dropped (vidmm_va_held_done_locked). */
         if (c->va_stamp_count == c->va_stamp_cap) {
-            UINT cap = c->va_stamp_cap ? 2 * c->va_stamp_cap : 8;
-            struct vidmm_instance **n = wddm_realloc(c->va_stamp, cap * sizeof *n);
-            if (!n) {
-                /* FIXME(oom): without the record the instance may go before a held packet
-                 * runs; that packet then page-faults and only its device is lost. */
-                dxgk_refuse("vidmm: no memory to wait for held packets of context 0x%08x", c->handle);
-                continue;
-            }
-            c->va_stamp = n;
-            c->va_stamp_cap = cap;
+            /* A caller that did not reserve (vidmm_va_reserve_held_locked): a bug, not a lack
+             * of memory; said rather than written past the array. */
+            dxgk_refuse("vidmm: internal: no room reserved to park an instance on context 0x%08x", c->handle);
+            continue;
         }
         c->va_stamp[c->va_stamp_count++] = in;
         in->held_va_refs++;
     }
+}
+
+NTSTATUS vidmm_va_reserve_held_locked(struct dxgk_device *d, UINT n)
+{
+    for (struct dxgk_context *c = d->contexts; c; c = c->dev_next) {
+        if (!c->held || c->va_stamp_cap - c->va_stamp_count >= n)
+            continue;
+        UINT cap = c->va_stamp_cap ? c->va_stamp_cap : 8;
+        while (cap - c->va_stamp_count < n)
+            cap *= 2;
+        struct vidmm_instance **grown = wddm_realloc(c->va_stamp, cap * sizeof *grown);
+        if (!grown) {
+            dxgk_refuse("vidmm: no memory to park instances on held context 0x%08x", c->handle);
+            return STATUS_NO_MEMORY;
+        }
+        c->va_stamp = grown;
+        c->va_stamp_cap = cap;
+    }
+    return STATUS_SUCCESS;
 }
 
 void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued)
