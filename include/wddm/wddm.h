@@ -104,7 +104,8 @@ void wddm_clear_refusals(void);
  * wddm_test_fail_alloc_after(n): of the calling thread's next allocations, the one n of them
  * later fails (0 = the very next), once; the others succeed. Only the calling thread counts:
  * the GPU engines' and scheduler's threads allocate at timing-dependent moments and never
- * fail, so the same n fails the same allocation on every run. n < 0 turns it off.
+ * fail, so n names an allocation of the caller's own path (which still varies a little where
+ * that path depends on the GPU's progress, e.g. whether a Map had to wait). n < 0 turns it off.
  * wddm_test_alloc_failures_injected(): how many failures the calling thread has had since
  * its last wddm_test_fail_alloc_after (0 or 1): 0 after a scenario means n was past its end. */
 void wddm_test_fail_alloc_after(long long n);

@@ -2,8 +2,9 @@
  *
  * The count is per thread: only the thread that armed it sees a failure. The GPU engines and
  * the scheduler's workers allocate at times that depend on timing, so counting them would make
- * "the Nth allocation" a different one on every run; the sweep test needs the same allocation
- * to fail each time it runs with the same N. */
+ * "the Nth allocation" a different one on every run; counting the caller's own allocations
+ * keeps a sweep over N repeatable up to the few allocations the caller's path makes or skips
+ * depending on the GPU's progress (a wait, a rename). */
 #include "common/alloc.h"
 
 #include <wddm/wddm.h>
