@@ -148,6 +148,19 @@ void wddm_debug_set(int enabled);
 size_t wddm_last_refusals(char *buf, size_t size);
 void wddm_clear_refusals(void);
 
+/* Test control (issue 14 §4), not for applications: makes an internal allocation of the
+ * library fail, to prove that every path answers its documented out-of-memory error
+ * (E_OUTOFMEMORY at the D3D11 API, STATUS_NO_MEMORY at D3DKMT) and releases everything.
+ * wddm_test_fail_alloc_after(n): of the calling thread's next allocations, the one n of them
+ * later fails (0 = the very next), once; the others succeed. Only the calling thread counts:
+ * the GPU engines' and scheduler's threads allocate at timing-dependent moments and never
+ * fail, so n names an allocation of the caller's own path (which still varies a little where
+ * that path depends on the GPU's progress, e.g. whether a Map had to wait). n < 0 turns it off.
+ * wddm_test_alloc_failures_injected(): how many failures the calling thread has had since
+ * its last wddm_test_fail_alloc_after (0 or 1): 0 after a scenario means n was past its end. */
+void wddm_test_fail_alloc_after(long long n);
+unsigned long long wddm_test_alloc_failures_injected(void);
+
 #ifdef __cplusplus
 }
 #endif

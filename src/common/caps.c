@@ -1,10 +1,16 @@
 /* DXGK_DRIVERCAPS by name: see caps.h. */
 #include "common/caps.h"
 
+#include "common/alloc.h"
+
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define BIT(prefix, member, word, pos, n, note) \
     {prefix "." #member, offsetof(DXGK_DRIVERCAPS, word), 0, pos, n, note}
@@ -158,53 +164,140 @@ static char *trim(char *s)
     return s;
 }
 
-BOOL wddm_caps_apply_file(const char *path, DXGK_DRIVERCAPS *caps, char *err, size_t err_size)
+/* A caps file is text: printable ASCII, tabs and line ends. Anything else (a NUL, other control
+ * bytes, a binary file) is refused rather than guessed at. Bytes >= 0x80 are let through into
+ * comments only: outside them no name or number contains one, so they fail as such. */
+static bool text_byte(unsigned char c)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+    return c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c != 0x7f);
+}
+
+/* One "NAME = value" line (its comment already cut off) applied to *work. */
+static bool apply_line(const char *name, unsigned n, char *s, DXGK_DRIVERCAPS *work, char *err, size_t err_size)
+{
+    s = trim(s);
+    if (!*s)
+        return true;
+    char *eq = strchr(s, '=');
+    if (!eq) {
+        snprintf(err, err_size, "%s:%u: expected 'NAME = value', got '%.64s'", name, n, s);
+        return false;
+    }
+    *eq = 0;
+    char *key = trim(s), *val = trim(eq + 1), *end = NULL;
+    const struct wddm_cap_field *fld = wddm_caps_find(key);
+    if (!fld) {
+        snprintf(err, err_size, "%s:%u: unknown capability '%.96s'", name, n, key);
+        return false;
+    }
+    errno = 0;
+    unsigned long long v = strtoull(val, &end, 0);
+    if (!*val || *end || errno || val[0] == '-' || val[0] == '+') {
+        snprintf(err, err_size, "%s:%u: %s: '%.32s' is not a number", name, n, key, val);
+        return false;
+    }
+    if (!wddm_caps_set(work, fld, v)) {
+        snprintf(err, err_size, "%s:%u: %s: %llu does not fit the field", name, n, key, v);
+        return false;
+    }
+    return true;
+}
+
+BOOL wddm_caps_apply_text(const char *name, const char *text, size_t size, DXGK_DRIVERCAPS *caps, char *err,
+                          size_t err_size)
+{
+    if (size > WDDM_CAPS_FILE_MAX) {
+        snprintf(err, err_size, "%s: larger than %u bytes (a caps file is a short text file)", name,
+                 WDDM_CAPS_FILE_MAX);
         return FALSE;
     }
     DXGK_DRIVERCAPS work = *caps; /* all or nothing */
-    char line[512];
+    char line[WDDM_CAPS_LINE_MAX + 1];
     unsigned n = 0;
-    BOOL ok = TRUE;
-    while (ok && fgets(line, sizeof line, f)) {
+    size_t pos = 0;
+    while (pos < size) {
         n++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char *s = trim(line);
-        if (!*s)
-            continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            snprintf(err, err_size, "%s:%u: expected 'NAME = value', got '%s'", path, n, s);
-            ok = FALSE;
-            break;
+        const char *start = text + pos;
+        const char *nl = memchr(start, '\n', size - pos);
+        size_t len = nl ? (size_t)(nl - start) : size - pos;
+        pos += len + (nl != NULL);
+        for (size_t i = 0; i < len; i++)
+            if (!text_byte((unsigned char)start[i])) {
+                snprintf(err, err_size, "%s:%u: byte 0x%02x at column %zu: a caps file is text (no NUL, "
+                         "no control or binary bytes)", name, n, (unsigned char)start[i], i + 1);
+                return FALSE;
+            }
+        /* A comment may be of any length; the part before it must fit a line. */
+        const char *hash = memchr(start, '#', len);
+        size_t used = hash ? (size_t)(hash - start) : len;
+        if (used > WDDM_CAPS_LINE_MAX) {
+            snprintf(err, err_size, "%s:%u: longer than %u characters before any comment", name, n,
+                     WDDM_CAPS_LINE_MAX);
+            return FALSE;
         }
-        *eq = 0;
-        char *name = trim(s), *val = trim(eq + 1), *end = NULL;
-        const struct wddm_cap_field *fld = wddm_caps_find(name);
-        if (!fld) {
-            snprintf(err, err_size, "%s:%u: unknown capability '%s'", path, n, name);
-            ok = FALSE;
-            break;
-        }
-        errno = 0;
-        unsigned long long v = strtoull(val, &end, 0);
-        if (!*val || *end || errno || val[0] == '-') {
-            snprintf(err, err_size, "%s:%u: %s: '%s' is not a number", path, n, name, val);
-            ok = FALSE;
-            break;
-        }
-        if (!wddm_caps_set(&work, fld, v)) {
-            snprintf(err, err_size, "%s:%u: %s: %llu does not fit the field", path, n, name, v);
-            ok = FALSE;
-        }
+        memcpy(line, start, used);
+        line[used] = 0;
+        if (!apply_line(name, n, line, &work, err, err_size))
+            return FALSE;
     }
-    fclose(f);
+    *caps = work;
+    return TRUE;
+}
+
+BOOL wddm_caps_apply_file(const char *path, DXGK_DRIVERCAPS *caps, char *err, size_t err_size)
+{
+    errno = 0;
+    /* O_NONBLOCK: opening a FIFO nobody writes to must not wait; it is then refused as not a
+     * regular file, like a directory or a device (/dev/zero would never end). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        return FALSE;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, "%s: not a regular file (a caps file must be one)", path);
+        close(fd);
+        return FALSE;
+    }
+    if (st.st_size > WDDM_CAPS_FILE_MAX) {
+        snprintf(err, err_size, "%s: larger than %u bytes (a caps file is a short text file)", path,
+                 WDDM_CAPS_FILE_MAX);
+        close(fd);
+        return FALSE;
+    }
+    /* Read at most one byte more than fstat said: a file that changed meanwhile is caught. */
+    size_t cap = (size_t)st.st_size + 1;
+    char *buf = wddm_malloc(cap);
+    if (!buf) {
+        snprintf(err, err_size, "%s: out of memory reading it", path);
+        close(fd);
+        errno = ENOMEM;
+        return FALSE;
+    }
+    size_t got = 0;
+    BOOL ok = TRUE;
+    while (got < cap) {
+        ssize_t r = read(fd, buf + got, cap - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+            ok = FALSE;
+            break;
+        }
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    if (ok && got > (size_t)st.st_size) {
+        snprintf(err, err_size, "%s: changed while it was read", path);
+        ok = FALSE;
+    }
+    close(fd);
     if (ok)
-        *caps = work;
+        ok = wddm_caps_apply_text(path, buf, got, caps, err, err_size);
+    free(buf);
+    errno = ok ? 0 : EINVAL;
     return ok;
 }

@@ -31,9 +31,23 @@ BOOL wddm_caps_set(DXGK_DRIVERCAPS *caps, const struct wddm_cap_field *f, UINT64
  * is itself a valid override file. */
 void wddm_caps_print(FILE *out, const DXGK_DRIVERCAPS *caps);
 
+/* What a caps file may be (issue 14 §4, docs/rules.md §32): a regular file of at most
+ * WDDM_CAPS_FILE_MAX bytes of text (printable ASCII, tabs, CR, LF; no NUL or other control
+ * bytes), each line at most WDDM_CAPS_LINE_MAX characters before its comment (a comment may
+ * be as long as the file). Anything else is refused whole. */
+#define WDDM_CAPS_FILE_MAX (1u << 20)
+#define WDDM_CAPS_LINE_MAX 511u
+
 /* Applies a file of "NAME = value" lines (blank lines and '#' comments allowed; values decimal
  * or 0x-hex) over *caps. On error returns FALSE, leaves *caps unchanged and writes one line
- * naming the file, the line number and what is wrong into err. */
+ * naming the file, the line number and what is wrong into err. A path that is not a regular
+ * file (a FIFO, a device, a directory) is refused without reading it, so it never blocks.
+ * errno is ENOMEM after a refusal for lack of memory (the file itself may be fine). */
 BOOL wddm_caps_apply_file(const char *path, DXGK_DRIVERCAPS *caps, char *err, size_t err_size);
+
+/* The same over size bytes in memory (the file reader is a thin wrapper; the fuzz harness
+ * fuzz/fuzz_caps.c calls this); name stands for the file in err. */
+BOOL wddm_caps_apply_text(const char *name, const char *text, size_t size, DXGK_DRIVERCAPS *caps, char *err,
+                          size_t err_size);
 
 #endif

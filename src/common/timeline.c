@@ -14,6 +14,7 @@
  * thread; VidMm operations instants; segment use a counter ("C"). Metadata events name the
  * processes (one per adapter, plus the CPU) and lanes. */
 #include "common/timeline.h"
+#include "common/alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -66,7 +67,7 @@ static struct tl_ring *tl_take_ring(void)
 {
     if (my_ring_refused)
         return NULL;
-    struct tl_ring *r = calloc(1, sizeof *r);
+    struct tl_ring *r = wddm_calloc(1, sizeof *r);
     pthread_mutex_lock(&tl.lock);
     uint32_t n = atomic_load(&tl.rings);
     if (r && n < WDDM_TL_MAX_THREADS) {
@@ -134,7 +135,7 @@ static struct tl_event *tl_collect(size_t *count)
         uint64_t h = atomic_load_explicit(&atomic_load(&tl.ring[i])->head, memory_order_acquire);
         cap += h < WDDM_TL_RING_EVENTS ? h : WDDM_TL_RING_EVENTS;
     }
-    struct tl_event *ev = malloc((cap ? cap : 1) * sizeof *ev);
+    struct tl_event *ev = wddm_malloc((cap ? cap : 1) * sizeof *ev);
     if (!ev)
         return NULL;
     for (uint32_t i = 0; i < rings; i++) {
@@ -215,7 +216,7 @@ static bool tl_lane_seen(struct tl_writer *w, uint32_t track)
             return true;
     if (w->lanes_n == w->lanes_cap) {
         size_t cap = w->lanes_cap ? 2 * w->lanes_cap : 64;
-        uint32_t *l = realloc(w->lanes, cap * sizeof *l);
+        uint32_t *l = wddm_realloc(w->lanes, cap * sizeof *l);
         if (!l)
             return true; /* unnamed lane: still drawn */
         w->lanes = l;
@@ -302,7 +303,7 @@ static void tl_open_span(struct tl_writer *w, uint32_t track, uint64_t ts, uint6
     if (!o) {
         if (w->open_n == w->open_cap) {
             size_t cap = w->open_cap ? 2 * w->open_cap : 32;
-            struct tl_open *p = realloc(w->open, cap * sizeof *p);
+            struct tl_open *p = wddm_realloc(w->open, cap * sizeof *p);
             if (!p)
                 return;
             w->open = p;
@@ -395,7 +396,7 @@ static void tl_write_event(struct tl_writer *w, const struct tl_event *e, struct
     case WDDM_TL_SUBMIT:
         if (*inf_n == *inf_cap) {
             size_t cap = *inf_cap ? 2 * *inf_cap : 64;
-            struct tl_inflight *p = realloc(*inf, cap * sizeof *p);
+            struct tl_inflight *p = wddm_realloc(*inf, cap * sizeof *p);
             if (!p)
                 break;
             *inf = p;

@@ -113,6 +113,10 @@ struct vidmm_segment {
     UINT64 *bank_end;            /*   ... end offset of banks 1..n-1 (the KMD's pBankRangeTable,
                                     copied: desc.pBankRangeTable is cleared); immutable */
     struct vidmm_range *free;    /* sorted by offset, coalesced; protected by adapter->lock */
+    /* Spare range records, at least one per placed block, so that freeing a block never needs
+     * memory (issue 14 §4: a free that cannot record its range would lose it); adapter->lock. */
+    struct vidmm_range *spare;
+    UINT64 spare_count, blocks;  /* spare records, blocks placed and not freed */
     UINT64 bytes_used;           /* protected by adapter->lock */
     UINT32 timeline_track;       /* its counter lane (WDDM_TL_SEGMENT); immutable after start */
     /* Resident instances, least recently used first (vidmm/evict.c); adapter->lock. */
@@ -583,8 +587,16 @@ void dxgk_device_link_allocation_locked(struct dxgk_device *d, struct dxgk_alloc
 void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al);
 NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
                                               struct dxgk_resource *res, struct dxgk_allocation **allocs,
-                                              UINT count, union dxgk_deferred_stack *stack,
+                                              UINT count, struct dxgk_deferred *e,
                                               struct dxgk_deferred **out_now);
+/* The entry dxgk_allocation_destroy_list_locked will need for these allocations of dev, taken
+ * before their handles are removed, so that running out of memory destroys nothing: the
+ * caller's stack storage when the list is idle, else the heap; NULL when out of memory (also
+ * for the GpuMmu room vidmm_va_reserve_held_locked makes). Adapter lock held from here to the
+ * destroy. */
+struct dxgk_deferred *dxgk_deferred_entry_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
+                                                struct dxgk_allocation *const *allocs, UINT count,
+                                                union dxgk_deferred_stack *stack);
 void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *d);
 
 /* An allocation handle of device d (or of any device when d is NULL) resolved to the
@@ -968,6 +980,11 @@ NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_R
 PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args);
 /* objects/feature.c: the OS feature set (WDDM_FEATURES) and the feature-query callbacks */
 NTSTATUS dxgk_features_init(struct dxgk_adapter *a);
+/* The WDDM_FEATURES list in memory (size bytes, no terminator needed) applied over *set;
+ * on a refusal *set is unchanged (the fuzz harness fuzz/fuzz_features.c calls this). */
+#define DXGK_FEATURES_TEXT_MAX 511u
+UINT64 dxgk_features_default(void);
+NTSTATUS dxgk_features_parse(const char *text, size_t size, UINT64 *set);
 bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
 NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
@@ -1006,6 +1023,10 @@ NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_ins
  * get their ticket later, so the instance is parked on such a context until they did
  * (held_va_refs). Adapter lock held. */
 void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in);
+/* Room for n more parked instances on each of d's held contexts, made before the change that
+ * needs it (so vidmm_va_device_use_locked never lacks memory); STATUS_NO_MEMORY changes nothing
+ * that matters (the arrays only grow). Adapter lock held. */
+NTSTATUS vidmm_va_reserve_held_locked(struct dxgk_device *d, UINT n);
 /* GpuMmu: the context's held packets were all queued (stamp with its last_ticket) or dropped
  * (stamp nothing): the instances vidmm_va_device_use_locked parked on it become free to go. */
 void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued);

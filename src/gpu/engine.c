@@ -11,6 +11,7 @@
  * blocking on its condition variable, so back-to-back submissions do not pay a futex wake-up
  * each, and nothing busy-waits for long. */
 #include "gpu/gpu_internal.h"
+#include "common/alloc.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -215,7 +216,7 @@ int swgpu_engines_start(struct swgpu *gpu)
         e->gpu = gpu;
         e->index = i;
         e->ring_cap = 64;
-        e->ring = calloc(e->ring_cap, sizeof(*e->ring));
+        e->ring = wddm_calloc(e->ring_cap, sizeof(*e->ring));
         if (!e->ring)
             return -1;
         pthread_mutex_init(&e->lock, NULL);
@@ -292,13 +293,13 @@ int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submissio
     if (e->ring_count == e->ring_cap) {
         /* Grow instead of failing: DxgkDdiSubmitCommand must not fail (wddm-semantics §8.1). */
         size_t cap = e->ring_cap * 2;
-        struct swgpu_ring_entry *r = malloc(cap * sizeof(*r));
+        struct swgpu_ring_entry *r = wddm_malloc(cap * sizeof(*r));
         while (!r && !e->stop) {
             /* Out of memory: wait for the engine to drain one entry instead. */
             pthread_cond_wait(&e->done_cv, &e->lock);
             if (e->ring_count < e->ring_cap)
                 break;
-            r = malloc(cap * sizeof(*r));
+            r = wddm_malloc(cap * sizeof(*r));
         }
         if (r) {
             for (size_t i = 0; i < e->ring_count; i++)

@@ -2,6 +2,7 @@
  * gart.c, the engines in engine.c, the command processor in exec.c, test control in
  * control.c. */
 #include "gpu/gpu_internal.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -10,7 +11,7 @@ struct swgpu *swgpu_create(const struct swgpu_config *config)
     if (!config || config->segment_count > SWGPU_MAX_SEGMENTS || config->engine_count == 0 ||
         config->engine_count > SWGPU_MAX_ENGINES)
         return NULL;
-    struct swgpu *gpu = calloc(1, sizeof(*gpu));
+    struct swgpu *gpu = wddm_calloc(1, sizeof(*gpu));
     if (!gpu)
         return NULL;
     gpu->engine_count = config->engine_count;

@@ -2,6 +2,7 @@
  * addresses"). Every access goes through swgpu_mem_span, which range-checks it: a bad
  * address is a GPU fault, never a host crash. */
 #include "gpu/gpu_internal.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -23,7 +24,7 @@ int swgpu_memory_init(struct swgpu *gpu, const struct swgpu_config *config)
         if (d->kind == SWGPU_SEGMENT_APERTURE) {
             seg->pages = d->size / SWGPU_PAGE_SIZE;
             /* calloc: an all-zero entry is "never mapped". */
-            seg->gart = calloc(seg->pages, sizeof(*seg->gart));
+            seg->gart = wddm_calloc(seg->pages, sizeof(*seg->gart));
             if (!seg->gart)
                 return -1;
             if (gpu->aperture_id == 0)

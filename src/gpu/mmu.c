@@ -16,6 +16,7 @@
  * each engine applies the log before its next translation (one relaxed-cost atomic load per
  * translation when nothing was flushed). */
 #include "gpu/gpu_internal.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,7 @@ void swgpu_mmu_fetch(struct swgpu_engine *e, struct swgpu_exec_run *run)
     run->code_end = en->start;
     memset(&run->fetch_fault, 0, sizeof run->fetch_fault);
     if (len > e->fetch_cap) {
-        BYTE *b = realloc(e->fetch, len);
+        BYTE *b = wddm_realloc(e->fetch, len);
         if (!b) {
             /* Nothing fetched: the first command faults (reported as a fetch failure). */
             run->code = e->fetch;

@@ -2,6 +2,7 @@
  * builds the software GPU with the segment layout of docs/architecture.md and wires its
  * interrupt line to the platform (WddmInterruptLineRaise). */
 #include "kmd/kmd.h"
+#include "common/alloc.h"
 
 #include "common/debug.h"
 
@@ -39,7 +40,7 @@ NTSTATUS APIENTRY SwKmdAddDevice(const PDEVICE_OBJECT PhysicalDeviceObject, PVOI
 {
     if (!MiniportDeviceContext)
         return STATUS_INVALID_PARAMETER;
-    struct swkmd_adapter *a = calloc(1, sizeof(*a));
+    struct swkmd_adapter *a = wddm_calloc(1, sizeof(*a));
     if (!a)
         return STATUS_NO_MEMORY;
     a->magic = SWKMD_MAGIC_ADAPTER;

@@ -2,6 +2,7 @@
  * the UMD's private description (src/drv/swgpu_private.h) into placement (seed 001 §4.3, §5;
  * wddm-semantics §6.4 DXGK_ALLOCATIONINFO). */
 #include "kmd/kmd.h"
+#include "common/alloc.h"
 
 #include "common/debug.h"
 
@@ -177,7 +178,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
     /* malloc, not calloc: glibc's calloc skips the per-thread cache, which made every
      * CreateAllocation/DestroyAllocation pair a trip through the arena. Every field is
      * assigned right below. */
-    struct swkmd_allocation *al = malloc(sizeof(*al));
+    struct swkmd_allocation *al = wddm_malloc(sizeof(*al));
     if (!al)
         return STATUS_NO_MEMORY;
     al->magic = SWKMD_MAGIC_ALLOCATION;
@@ -427,7 +428,7 @@ static NTSTATUS open_foreign(struct swkmd_device *d, const DXGKARG_OPENALLOCATIO
                 st = STATUS_INVALID_PARAMETER;
             }
         }
-        struct swkmd_allocation *al = NT_SUCCESS(st) ? malloc(sizeof(*al)) : NULL;
+        struct swkmd_allocation *al = NT_SUCCESS(st) ? wddm_malloc(sizeof(*al)) : NULL;
         if (NT_SUCCESS(st) && !al)
             st = STATUS_NO_MEMORY;
         if (!NT_SUCCESS(st)) {

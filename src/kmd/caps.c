@@ -5,6 +5,8 @@
 #include "common/caps.h"
 #include "common/debug.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,8 +60,9 @@ NTSTATUS swkmd_caps_init(struct swkmd_adapter *a)
         return STATUS_SUCCESS;
     char err[512];
     if (!wddm_caps_apply_file(path, &a->caps, err, sizeof err)) {
+        bool oom = errno == ENOMEM;
         wddm_debug("kmd", "WDDM_KMD_CAPS: %s", err);
-        return STATUS_INVALID_PARAMETER;
+        return oom ? STATUS_NO_MEMORY : STATUS_INVALID_PARAMETER;
     }
     /* What the software GPU cannot be, whatever a file says. */
     if (a->caps.GpuEngineTopology.NbAsymetricProcessingNodes != SWKMD_NODE_COUNT) {

@@ -2,6 +2,7 @@
  * node (wddm-semantics §0). It may fail only for lack of system memory; the KMD supports any
  * number of contexts. */
 #include "kmd/kmd.h"
+#include "common/alloc.h"
 
 #include "common/debug.h"
 
@@ -25,7 +26,7 @@ NTSTATUS APIENTRY SwKmdCreateContext(const HANDLE hDevice, DXGKARG_CREATECONTEXT
                    SWKMD_NODE_COUNT);
         return STATUS_INVALID_PARAMETER;
     }
-    struct swkmd_context *c = calloc(1, sizeof(*c));
+    struct swkmd_context *c = wddm_calloc(1, sizeof(*c));
     if (!c)
         return STATUS_NO_MEMORY;
     c->magic = SWKMD_MAGIC_CONTEXT;

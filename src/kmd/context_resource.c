@@ -13,6 +13,7 @@
  * address when it builds its MAP_APERTURE_SEGMENT (and forgets it at UNMAP), and passes the
  * record's address with every DMA buffer of the context (SubmitCommand). */
 #include "kmd/kmd.h"
+#include "common/alloc.h"
 
 #include "common/debug.h"
 
@@ -25,7 +26,7 @@ NTSTATUS swkmd_context_resource_create(struct swkmd_adapter *a, HANDLE kernel_de
     *out = NULL;
     if (!a->dxgk.DxgkCbCreateContextAllocation)
         return STATUS_SUCCESS; /* a kernel without context allocations: nothing to save into */
-    struct swkmd_context_resource *r = calloc(1, sizeof *r);
+    struct swkmd_context_resource *r = wddm_calloc(1, sizeof *r);
     if (!r)
         return STATUS_NO_MEMORY;
     r->magic = SWKMD_MAGIC_CONTEXT_RESOURCE;

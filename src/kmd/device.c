@@ -1,6 +1,7 @@
 /* DxgkDdiCreateDevice / DxgkDdiDestroyDevice: a device owns nothing on this GPU but its
  * contexts (wddm-semantics §0). */
 #include "kmd/kmd.h"
+#include "common/alloc.h"
 
 #include "common/debug.h"
 
@@ -19,7 +20,7 @@ NTSTATUS APIENTRY SwKmdCreateDevice(const HANDLE hAdapter, DXGKARG_CREATEDEVICE 
         wddm_debug("kmd", "CreateDevice: bad adapter or NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    struct swkmd_device *d = calloc(1, sizeof(*d));
+    struct swkmd_device *d = wddm_calloc(1, sizeof(*d));
     if (!d)
         return STATUS_NO_MEMORY;
     d->magic = SWKMD_MAGIC_DEVICE;

@@ -8,6 +8,7 @@
  * VirtualAddressingSupported + GpuMmuSupported, e.g. configs/gpummu.caps); otherwise every
  * entry point here answers STATUS_NOT_SUPPORTED and the KMD is the WDDM 1.3 one. */
 #include "kmd/kmd.h"
+#include "common/alloc.h"
 
 #include "common/debug.h"
 
@@ -144,7 +145,7 @@ NTSTATUS APIENTRY SwKmdCreateProcess(const PVOID MiniportDeviceContext, DXGKARG_
         wddm_debug("kmd", "CreateProcess: not in the GpuMmu model");
         return STATUS_NOT_SUPPORTED;
     }
-    struct swkmd_process *p = calloc(1, sizeof *p);
+    struct swkmd_process *p = wddm_calloc(1, sizeof *p);
     if (!p)
         return STATUS_NO_MEMORY;
     p->magic = SWKMD_MAGIC_PROCESS;

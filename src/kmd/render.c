@@ -11,6 +11,7 @@
  * of a 64-bit address field, AllocationOffset the offset inside the allocation; Patch stores
  * PhysicalAddress + AllocationOffset in the field. */
 #include "kmd/kmd.h"
+#include "common/alloc.h"
 
 #include "common/debug.h"
 
@@ -55,7 +56,7 @@ static int sort_patches(struct render_check *rc)
     rc->sorted = NULL;
     for (UINT32 i = 1; i < n; i++) {
         if (list[i].PatchOffset < list[i - 1].PatchOffset) {
-            rc->sorted = malloc(sizeof(*rc->sorted) * n);
+            rc->sorted = wddm_malloc(sizeof(*rc->sorted) * n);
             if (!rc->sorted)
                 return -1;
             for (UINT32 j = 0; j < n; j++)

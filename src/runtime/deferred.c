@@ -22,6 +22,7 @@
  * FinishCommandList returns E_OUTOFMEMORY and starts a fresh recording.
  */
 #include "runtime/runtime.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -192,7 +193,7 @@ static INT size_class_of(const struct rt_device *dev, UINT type, SIZE_T size)
 static void *handle_alloc(struct rt_deferred *dc, INT cls, SIZE_T size)
 {
     if (cls < 0)
-        return calloc(1, size ? size : 1); /* unlisted size (verifier reported it) */
+        return wddm_calloc(1, size ? size : 1); /* unlisted size (verifier reported it) */
     struct rt_free_block *b = dc->free_lists[cls];
     if (b) {
         dc->free_lists[cls] = b->next;
@@ -205,7 +206,7 @@ static void *handle_alloc(struct rt_deferred *dc, INT cls, SIZE_T size)
     struct rt_arena_chunk *c = dc->chunks;
     if (!c || c->used + need > c->size) {
         SIZE_T sz = need > RT_ARENA_CHUNK ? need : RT_ARENA_CHUNK;
-        c = aligned_alloc(64, (sizeof *c + sz + 63) & ~(SIZE_T)63);
+        c = wddm_aligned_alloc(64, (sizeof *c + sz + 63) & ~(SIZE_T)63);
         if (!c)
             return NULL;
         c->used = 0;
@@ -256,7 +257,7 @@ static struct rt_local *local_find(struct rt_deferred *dc, const void *obj)
 static BOOL local_grow(struct rt_deferred *dc)
 {
     UINT cap = dc->local_cap ? dc->local_cap * 2 : 64;
-    struct rt_local *n = calloc(cap, sizeof *n);
+    struct rt_local *n = wddm_calloc(cap, sizeof *n);
     if (!n)
         return FALSE;
     for (UINT i = 0; i < dc->local_cap; i++) {
@@ -397,7 +398,7 @@ static HRESULT dc_driver_create(struct rt_deferred *dc)
     rt_ddi_begin(dev);
     if (!dc->drv_mem) {
         SIZE_T size = dev->funcs.pfnCalcPrivateDeferredContextSize(dev->drv_device, &cs);
-        dc->drv_mem = calloc(1, size ? size : 1);
+        dc->drv_mem = wddm_calloc(1, size ? size : 1);
         if (!dc->drv_mem) {
             (void)rt_ddi_end(dev);
             return E_OUTOFMEMORY;
@@ -553,7 +554,7 @@ static struct rt_emu_op *emu_add(struct rt_deferred *dc, UINT type)
     struct rt_emu_list *e = &dc->emu;
     if (e->count == e->cap) {
         UINT cap = e->cap ? e->cap * 2 : 64;
-        struct rt_emu_op *n = realloc(e->ops, cap * sizeof *n);
+        struct rt_emu_op *n = wddm_realloc(e->ops, cap * sizeof *n);
         if (!n) {
             dc_mark_lost(dc, E_OUTOFMEMORY, "command list recording");
             return NULL;
@@ -662,7 +663,7 @@ void rt_dc_update(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub,
         struct rt_emu_op *op = emu_add(dc, EMU_UPDATE);
         if (!op)
             return;
-        op->data = bytes ? malloc(bytes) : NULL;
+        op->data = bytes ? wddm_malloc(bytes) : NULL;
         if (bytes && !op->data) {
             dc->emu.count--;
             dc_mark_lost(dc, E_OUTOFMEMORY, "UpdateSubresource");
@@ -801,8 +802,8 @@ static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resour
     if (dc->lost) {
         /* Removed locally: the call is accepted (the application keeps recording); it writes to
          * scratch memory that no list will ever read. */
-        void **n = realloc(dc->scratch, (dc->scratch_count + 1) * sizeof *n);
-        void *p = calloc(1, (SIZE_T)rb * rows * depth + 1);
+        void **n = wddm_realloc(dc->scratch, (dc->scratch_count + 1) * sizeof *n);
+        void *p = wddm_calloc(1, (SIZE_T)rb * rows * depth + 1);
         if (!n || !p) {
             free(p);
             if (n)
@@ -824,7 +825,7 @@ static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resour
             struct rt_emu_op *op = emu_add(dc, EMU_DISCARD);
             if (!op)
                 return dc_Map(iface, resource, sub, type, flags, mapped);
-            op->data = calloc(1, (SIZE_T)rb * rows * depth + 1);
+            op->data = wddm_calloc(1, (SIZE_T)rb * rows * depth + 1);
             if (!op->data) {
                 dc->emu.count--;
                 dc_mark_lost(dc, E_OUTOFMEMORY, "Map(WRITE_DISCARD)");
@@ -995,8 +996,8 @@ static HRESULT STDMETHODCALLTYPE dc_FinishCommandList(ID3D11DeviceContext *iface
         dc_reset(dc, NULL);
         return DXGI_ERROR_DEVICE_REMOVED;
     }
-    struct rt_cmdlist *cl = calloc(1, sizeof *cl);
-    struct rt_local *objs = calloc(dc->local_count ? dc->local_count : 1, sizeof *objs);
+    struct rt_cmdlist *cl = wddm_calloc(1, sizeof *cl);
+    struct rt_local *objs = wddm_calloc(dc->local_count ? dc->local_count : 1, sizeof *objs);
     if (!cl || !objs) {
         free(cl);
         free(objs);
@@ -1014,7 +1015,7 @@ static HRESULT STDMETHODCALLTYPE dc_FinishCommandList(ID3D11DeviceContext *iface
         rt_ddi_begin(dev); /* pfnCalcPrivate* exist only on the IC's table (wddm-semantics §4.5 rule 3) */
         SIZE_T size = dev->funcs.pfnCalcPrivateCommandListSize(dev->drv_device, &args);
         (void)rt_ddi_end(dev);
-        cl->drv_mem = calloc(1, size ? size : 1);
+        cl->drv_mem = wddm_calloc(1, size ? size : 1);
         if (!cl->drv_mem) {
             free(objs);
             free(cl);
@@ -1277,7 +1278,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, U
         return S_FALSE; /* validate only */
     if (rt_device_is_removed(dev))
         return DXGI_ERROR_DEVICE_REMOVED;
-    struct rt_deferred *dc = calloc(1, sizeof *dc);
+    struct rt_deferred *dc = wddm_calloc(1, sizeof *dc);
     if (!dc)
         return E_OUTOFMEMORY;
     dc->ctx.iface.lpVtbl = &deferred_vtbl;

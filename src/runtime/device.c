@@ -8,6 +8,7 @@
  * (seed 001 §3), which fills D3D11DDI_DEVICEFUNCS and D3D11DDI_DEVICECONTEXTFUNCS.
  */
 #include "runtime/runtime.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -442,7 +443,7 @@ static HRESULT open_kernel_side(struct rt_device *dev)
             break;
         n = en.NumAdapters;
         free(infos);
-        infos = calloc(n, sizeof(*infos));
+        infos = wddm_calloc(n, sizeof(*infos));
         if (!infos)
             return E_OUTOFMEMORY;
         en.NumAdapters = n;
@@ -529,7 +530,7 @@ static HRESULT open_umd_side(struct rt_device *dev)
         UINT32 count = 0;
         hr = dev->adapter_funcs.pfnGetSupportedVersions(dev->drv_adapter, &count, NULL);
         if (SUCCEEDED(hr) && count > 0 && count < 1024) {
-            UINT64 *versions = calloc(count, sizeof(*versions));
+            UINT64 *versions = wddm_calloc(count, sizeof(*versions));
             if (!versions)
                 return E_OUTOFMEMORY;
             hr = dev->adapter_funcs.pfnGetSupportedVersions(dev->drv_adapter, &count, versions);
@@ -557,7 +558,7 @@ static HRESULT open_umd_side(struct rt_device *dev)
                                              .Version = D3D11_0_DDI_BUILD_VERSION,
                                              .Flags = dev->create_flags };
     SIZE_T size = dev->adapter_funcs.pfnCalcPrivateDeviceSize(dev->drv_adapter, &cs);
-    dev->drv_device_mem = calloc(1, size ? size : 1);
+    dev->drv_device_mem = wddm_calloc(1, size ? size : 1);
     if (!dev->drv_device_mem)
         return E_OUTOFMEMORY;
     dev->drv_device.pDrvPrivate = dev->drv_device_mem;
@@ -677,7 +678,7 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
         return E_INVALIDARG;
     }
 
-    struct rt_device *dev = calloc(1, sizeof(*dev));
+    struct rt_device *dev = wddm_calloc(1, sizeof(*dev));
     if (!dev)
         return E_OUTOFMEMORY;
     dev->iface.lpVtbl = &device_vtbl;

@@ -21,6 +21,7 @@
  * still means "everything before End completed" (docs/rules.md "Choices (issue 4)").
  */
 #include "runtime/runtime.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -162,7 +163,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
         RT_REFUSE("%s: the UMD does not implement queries", what);
         return E_NOTIMPL;
     }
-    struct rt_query *q = calloc(1, sizeof(*q));
+    struct rt_query *q = wddm_calloc(1, sizeof(*q));
     if (!q)
         return E_OUTOFMEMORY;
     q->iface.lpVtbl = &query_vtbl;
@@ -175,7 +176,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
 
     rt_ddi_begin(dev);
     SIZE_T size = dev->funcs.pfnCalcPrivateQuerySize(dev->drv_device, &args);
-    q->drv_mem = calloc(1, size ? size : 1);
+    q->drv_mem = wddm_calloc(1, size ? size : 1);
     if (!q->drv_mem) {
         (void)rt_ddi_end(dev);
         free(q);
@@ -350,7 +351,7 @@ BOOL rt_query_ends_add(struct rt_query_ends *l, ID3D11Query *q)
 {
     if (l->count == l->cap) {
         UINT cap = l->cap ? l->cap * 2 : 4;
-        ID3D11Query **n = realloc(l->q, cap * sizeof *n);
+        ID3D11Query **n = wddm_realloc(l->q, cap * sizeof *n);
         if (!n)
             return FALSE;
         l->q = n;

@@ -4,6 +4,7 @@
  * per-subresource map bits.
  */
 #include "runtime/runtime.h"
+#include "common/alloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -128,7 +129,7 @@ static struct rt_resource *block_get_locked(struct rt_device *dev, SIZE_T drv_si
         dev->res_cache = res->cache_next;
         dev->res_cache_count--;
     } else {
-        res = malloc(RT_DRV_OFFSET + (cacheable ? RT_RESOURCE_DRV_INLINE : drv_size));
+        res = wddm_malloc(RT_DRV_OFFSET + (cacheable ? RT_RESOURCE_DRV_INLINE : drv_size));
         if (!res)
             return NULL;
     }
@@ -213,12 +214,12 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
     HRESULT hr = E_OUTOFMEMORY;
     struct rt_resource *res = NULL;
     D3D10DDI_MIPINFO stack_mips[RT_STACK_MIPS];
-    D3D10DDI_MIPINFO *mips = tmpl->mip_levels <= RT_STACK_MIPS ? stack_mips : calloc(tmpl->mip_levels, sizeof(*mips));
+    D3D10DDI_MIPINFO *mips = tmpl->mip_levels <= RT_STACK_MIPS ? stack_mips : wddm_calloc(tmpl->mip_levels, sizeof(*mips));
     D3D10_DDIARG_SUBRESOURCE_UP *init = NULL;
     /* Map bits: one inline word covers 64 subresources (every buffer); more get an array. */
     UINT64 *mapped_heap = NULL;
     if (tmpl->subresource_count > 64) {
-        mapped_heap = calloc((tmpl->subresource_count + 63) / 64, sizeof(UINT64));
+        mapped_heap = wddm_calloc((tmpl->subresource_count + 63) / 64, sizeof(UINT64));
         if (!mapped_heap)
             goto fail;
     }
@@ -238,7 +239,7 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
         mips[m].PhysicalDepth = mips[m].TexelDepth;
     }
     if (initial_data) {
-        init = calloc(tmpl->subresource_count, sizeof(*init));
+        init = wddm_calloc(tmpl->subresource_count, sizeof(*init));
         if (!init)
             goto fail;
         for (UINT s = 0; s < tmpl->subresource_count; s++) {

@@ -8,6 +8,7 @@
  * cross-adapter (the kernel refuses the rest with a line).
  */
 #include "runtime/runtime.h"
+#include "common/alloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -162,8 +163,8 @@ HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HAND
         return E_INVALIDARG;
     }
     struct rt_shared_runtime_data rd;
-    void *total = calloc(1, q.TotalPrivateDriverDataSize ? q.TotalPrivateDriverDataSize : 1);
-    void *resdata = q.ResourcePrivateDriverDataSize ? calloc(1, q.ResourcePrivateDriverDataSize) : NULL;
+    void *total = wddm_calloc(1, q.TotalPrivateDriverDataSize ? q.TotalPrivateDriverDataSize : 1);
+    void *resdata = q.ResourcePrivateDriverDataSize ? wddm_calloc(1, q.ResourcePrivateDriverDataSize) : NULL;
     if (!total || (q.ResourcePrivateDriverDataSize && !resdata)) {
         free(total);
         free(resdata);

@@ -5,6 +5,7 @@
  * after its views (wddm-semantics §4.2: DestroyResource comes when all views are destroyed).
  */
 #include "runtime/runtime.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -301,7 +302,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, 
     }
     args.hDrvResource = res->drv;
 
-    struct rt_rtv *v = calloc(1, sizeof(*v));
+    struct rt_rtv *v = wddm_calloc(1, sizeof(*v));
     if (!v)
         return E_OUTOFMEMORY;
     v->iface.lpVtbl = &rtv_vtbl;
@@ -313,7 +314,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, 
 
     rt_ddi_begin(dev);
     SIZE_T size = dev->funcs.pfnCalcPrivateRenderTargetViewSize(dev->drv_device, &args);
-    v->drv_mem = calloc(1, size ? size : 1);
+    v->drv_mem = wddm_calloc(1, size ? size : 1);
     if (!v->drv_mem) {
         (void)rt_ddi_end(dev);
         free(v);

@@ -8,6 +8,7 @@
  * on the device, as render-target views do (view.c).
  */
 #include "runtime/runtime.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -166,7 +167,7 @@ static HRESULT view_create(struct rt_device *dev, struct rt_resource *res, struc
     rt_ddi_begin(dev);
     SIZE_T size = v->is_uav ? dev->funcs.pfnCalcPrivateUnorderedAccessViewSize(dev->drv_device, args)
                             : dev->funcs.pfnCalcPrivateShaderResourceViewSize(dev->drv_device, args);
-    v->drv_mem = calloc(1, size ? size : 1);
+    v->drv_mem = wddm_calloc(1, size ? size : 1);
     if (!v->drv_mem) {
         (void)rt_ddi_end(dev);
         return E_OUTOFMEMORY;
@@ -272,7 +273,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateShaderResourceView(ID3D11Device *iface
         args.Tex2D.FirstArraySlice = r.first_slice;
         args.Tex2D.ArraySize = r.slice_count;
     }
-    struct rt_sview *v = calloc(1, sizeof *v);
+    struct rt_sview *v = wddm_calloc(1, sizeof *v);
     if (!v)
         return E_OUTOFMEMORY;
     v->iface = (void *)&srv_vtbl;
@@ -369,7 +370,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateUnorderedAccessView(ID3D11Device *ifac
         args.Tex2D.FirstArraySlice = r.first_slice;
         args.Tex2D.ArraySize = r.slice_count;
     }
-    struct rt_sview *v = calloc(1, sizeof *v);
+    struct rt_sview *v = wddm_calloc(1, sizeof *v);
     if (!v)
         return E_OUTOFMEMORY;
     v->iface = (void *)&uav_vtbl;

@@ -2,6 +2,7 @@
  * OpenAdapter11 alias), CalcPrivateDeviceSize, CreateDevice, CloseAdapter,
  * GetSupportedVersions, GetCaps (docs/architecture.md "Process model and entry points"). */
 #include "umd/umd.h"
+#include "common/alloc.h"
 #include "umd/deferred.h"
 
 #include <stdlib.h>
@@ -70,7 +71,7 @@ HRESULT APIENTRY OpenAdapter10_2(D3D10DDIARG_OPENADAPTER *args)
         UMD_REFUSE("OpenAdapter10_2: missing adapter callbacks or function table");
         return E_INVALIDARG;
     }
-    struct umd_adapter *ad = calloc(1, sizeof *ad);
+    struct umd_adapter *ad = wddm_calloc(1, sizeof *ad);
     if (!ad)
         return E_OUTOFMEMORY;
     ad->hRTAdapter = args->hRTAdapter;

@@ -18,6 +18,7 @@
  * CreateResource. The IC is entered only by CommandListExecute (runtime's device lock).
  */
 #include "umd/umd.h"
+#include "common/alloc.h"
 #include "umd/deferred.h"
 
 #include <stdatomic.h>
@@ -143,7 +144,7 @@ static struct umd_op *rec_op(struct umd_dc *dc, UINT type, UINT extra, const cha
         SIZE_T cap = r->cap ? r->cap : 4096;
         while (cap < r->used + size)
             cap *= 2;
-        BYTE *n = realloc(r->ops, cap);
+        BYTE *n = wddm_realloc(r->ops, cap);
         if (!n) {
             dc_oom(dc, what);
             return NULL;
@@ -461,7 +462,7 @@ static VOID APIENTRY dc_DynamicMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE 
         dc_map_fail(out);
         return;
     }
-    struct umd_alias *a = malloc(sizeof *a + (size ? size : 1));
+    struct umd_alias *a = wddm_malloc(sizeof *a + (size ? size : 1));
     if (!a) {
         dc->rec.used -= op->size; /* drop the op just added */
         dc->rec.count--;

@@ -23,6 +23,7 @@
  * are process-wide atomics for tests.
  */
 #include "umd/umd.h"
+#include "common/alloc.h"
 #include "umd/rename.h"
 
 #include <stdatomic.h>
@@ -148,9 +149,11 @@ void umd_rename_signal(struct umd_device *dev, UINT64 gen)
     };
     HRESULT hr = dev->kt.pfnSignalSynchronizationObjectFromGpuCb(dev->hRTDevice.handle, &s);
     atomic_fetch_add(&c_signals, 1);
+    if (SUCCEEDED(hr) && gen > dev->signalled_gen)
+        dev->signalled_gen = gen;
     if (FAILED(hr)) {
-        /* FIXME: a CPU wait for this generation can only end when the device is lost (the kernel
-         * then raises every monitored fence of it to UINT64_MAX, wddm-semantics §8.3). */
+        /* Until a later signal succeeds, no fence value covers this generation: umd_fence_wait
+         * signals again before it waits (or fails), so no CPU wait can hang on it. */
         UMD_REFUSE("flush: pfnSignalSynchronizationObjectFromGpuCb(%llu) failed (0x%08x)", (unsigned long long)gen,
                    (unsigned)hr);
         if (hr == D3DDDIERR_DEVICEREMOVED)
@@ -172,6 +175,14 @@ static HRESULT umd_fence_wait(struct umd_device *dev, UINT64 stamp, BOOL donotwa
     }
     if (stamp <= umd_fence_completed(dev))
         return S_OK;
+    if (stamp > dev->signalled_gen) {
+        /* The GPU signal for that generation failed (out of memory in the kernel): the signal of
+         * the last generation submitted covers it, since a context's buffers retire in order.
+         * Without one, the wait could never end: the call fails instead. */
+        umd_rename_signal(dev, dev->cb_gen - 1);
+        if (stamp > dev->signalled_gen)
+            return E_OUTOFMEMORY;
+    }
     if (donotwait) {
         atomic_fetch_add(&c_still_drawing, 1);
         return DXGI_DDI_ERR_WASSTILLDRAWING;
@@ -239,7 +250,7 @@ static HRESULT umd_discard(struct umd_device *dev, struct umd_resource *res, BOO
     struct umd_pool *p = res->pool;
     if (!p) {
         /* The only allocation on the map path, once per resource and only when it first renames. */
-        p = calloc(1, sizeof *p);
+        p = wddm_calloc(1, sizeof *p);
         if (!p)
             return E_OUTOFMEMORY;
         res->pool = p;

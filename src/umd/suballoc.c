@@ -27,6 +27,7 @@
  * WDDM_UMD_SUBALLOC=0 (read at CreateDevice) gives every buffer its own allocation again.
  * Threading: immediate-context calls only, serialised by the runtime (umd.h). */
 #include "umd/umd.h"
+#include "common/alloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -103,7 +104,7 @@ static void list_push(struct umd_slab **head, struct umd_slab *s)
 
 static HRESULT slab_create(struct umd_device *dev, UINT cls, struct umd_slab **out)
 {
-    struct umd_slab *s = malloc(sizeof *s + sizeof(struct umd_resource) + sizeof(struct umd_subresource));
+    struct umd_slab *s = wddm_malloc(sizeof *s + sizeof(struct umd_resource) + sizeof(struct umd_subresource));
     if (!s) {
         UMD_REFUSE("CreateResource: no host memory for a buffer pool chunk");
         return E_OUTOFMEMORY;

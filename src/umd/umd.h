@@ -104,6 +104,8 @@ struct umd_device {
     BOOL renaming;                         /* the UMD renames and synchronises itself */
     D3DKMT_HANDLE hFence;                  /* the rendering context's monitored fence */
     const void *fence_cpu;                 /* its read-only CPU mapping (an UINT64) */
+    UINT64 signalled_gen;                  /* the highest generation whose GPU signal the kernel
+                                              took (a failed one is covered by a later one) */
     UINT rename_max_instances;             /* per resource, current one included */
     UINT64 rename_bytes;                   /* bytes of this device's extra pool instances */
 

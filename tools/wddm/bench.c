@@ -252,6 +252,14 @@ static void print_machine(void)
     printf("machine: %s, %ld CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+static const char bench_usage[] =
+    "usage: wddm bench [quick] [W1 W2 W3 V V1 V2 D S ...]\n"
+    "  W1 dynamic upload, W2 1080p readback, W3 create+release (as ratios to memcpy),\n"
+    "  V VidMm paging (V1 and V2), D deferred recording, S scheduling.\n"
+    "  Names pick the groups to run (all without names); quick runs fewer iterations.\n";
+
+static const char *const bench_groups[] = {"W1", "W2", "W3", "V", "V1", "V2", "D", "S"};
+
 /* `wddm bench [quick] [W1|W2|W3|V|V1|V2|D|S ...]`: with names, only those groups run (for
  * profiling one of them); without, all of them. V is V1 and V2. */
 static int selected(int argc, char **argv, const char *name)
@@ -267,9 +275,29 @@ static int selected(int argc, char **argv, const char *name)
     return !named;
 }
 
+static int no_options(int opt, const char *arg, void *ctx)
+{
+    return WDDM_TOOL_USAGE; /* unreachable: bench has no options of its own */
+}
+
 int wddm_tool_bench(int argc, char **argv)
 {
-    int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+    int first;
+    int rc = wddm_tool_options("bench", bench_usage, argc, argv, NULL, no_options, NULL, &first);
+    if (rc)
+        return rc;
+    /* Every name is checked before the first benchmark runs. */
+    int quick = 0;
+    for (int i = first; i < argc; i++) {
+        int known = strcmp(argv[i], "quick") == 0;
+        quick |= known;
+        for (size_t g = 0; !known && g < sizeof bench_groups / sizeof bench_groups[0]; g++)
+            known = strcmp(argv[i], bench_groups[g]) == 0;
+        if (!known)
+            return wddm_tool_usage_error("bench", "unknown benchmark group '%.40s'", argv[i]);
+    }
+    argc -= first - 1; /* selected() looks at argv[1..] */
+    argv += first - 1;
     ID3D11Device *dev = NULL;
     ID3D11DeviceContext *ctx = NULL;
     if (FAILED(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev, NULL, &ctx))) {
@@ -277,7 +305,6 @@ int wddm_tool_bench(int argc, char **argv)
         return 1;
     }
     print_machine();
-    int rc = 0;
     if (selected(argc, argv, "W1")) {
         /* 20 x 500 = 10,000 measured iterations for 64 KiB (issue 2 W1). */
         rc |= bench_w1(dev, ctx, 64u * 1024u, quick ? 20 : 500);

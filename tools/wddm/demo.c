@@ -163,11 +163,29 @@ static int verify(struct demo *d, unsigned frame)
  * undefined behaviour in C. */
 #define SAFE_RELEASE(p) do { if (p) (p)->lpVtbl->Release(p); } while (0)
 
+static const char demo_usage[] =
+    "usage: wddm demo [frames]\n"
+    "  a frame loop on the default adapter: dynamic uploads with Map(WRITE_DISCARD),\n"
+    "  UpdateSubresource, GPU clears and copies, every readback checked.\n"
+    "  frames: 1..1000000 (default 240). Exit 1 if a readback is wrong.\n";
+
+static int no_options(int opt, const char *arg, void *ctx)
+{
+    return WDDM_TOOL_USAGE; /* unreachable: demo has no options of its own */
+}
+
 int wddm_tool_demo(int argc, char **argv)
 {
-    unsigned frames = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 240u;
-    if (frames == 0)
-        frames = 1;
+    int first;
+    int rc = wddm_tool_options("demo", demo_usage, argc, argv, NULL, no_options, NULL, &first);
+    if (rc)
+        return rc;
+    uint64_t frames64 = 240;
+    if (argc - first > 1)
+        return wddm_tool_usage_error("demo", "unexpected argument '%.40s'", argv[first + 1]);
+    if (argc - first == 1 && (rc = wddm_tool_parse_u64("demo", "frames", argv[first], 1, 1000000, &frames64)))
+        return rc;
+    unsigned frames = (unsigned)frames64;
     struct demo d = {0};
     D3D_FEATURE_LEVEL fl;
     HRESULT hr = D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &d.dev, &fl, &d.ctx);

@@ -1,5 +1,6 @@
 /* wddm info: the adapter as the KMD describes it (issue 2 "The main job"; the line format
  * `DXGK_VIDMMCAPS.<Member> = 0|1` / `DXGK_DRIVERCAPS.<Field> = value` is issue 6's). */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,16 +47,32 @@ static void print_segments(const D3DKMT_WDDM_SEGMENTS *s)
     }
 }
 
-int wddm_tool_info(int argc, char **argv)
+static const char info_usage[] =
+    "usage: wddm info [--caps FILE]\n"
+    "  the adapter as the KMD describes it: DXGK_DRIVERCAPS, every DXGK_VIDMMCAPS and\n"
+    "  DXGK_VIDSCHCAPS bit, the segments.\n"
+    "  --caps FILE  start the adapter with that caps file (as WDDM_KMD_CAPS=FILE does) and show\n"
+    "               the result, or the reason the file is refused (exit 1).\n";
+
+static int info_option(int opt, const char *arg, void *ctx)
 {
     /* `wddm info --caps FILE`: what that caps file would do — start the adapter with it (the
      * reference KMD reads WDDM_KMD_CAPS) and show the result or the exact reason it fails. */
-    if (argc >= 3 && strcmp(argv[1], "--caps") == 0) {
-        setenv("WDDM_KMD_CAPS", argv[2], 1);
-    } else if (argc >= 2) {
-        fprintf(stderr, "usage: wddm info [--caps FILE]\n");
-        return 2;
-    }
+    if (!*arg)
+        return wddm_tool_usage_error("info", "--caps needs a file name");
+    setenv("WDDM_KMD_CAPS", arg, 1);
+    return 0;
+}
+
+int wddm_tool_info(int argc, char **argv)
+{
+    static const struct option opts[] = {{"caps", required_argument, NULL, 'c'}, {0}};
+    int first;
+    int rc = wddm_tool_options("info", info_usage, argc, argv, opts, info_option, NULL, &first);
+    if (rc)
+        return rc;
+    if (first < argc)
+        return wddm_tool_usage_error("info", "unexpected argument '%.40s'", argv[first]);
     D3DKMT_ADAPTERINFO adapters[4];
     D3DKMT_ENUMADAPTERS2 e = {.NumAdapters = 4, .pAdapters = adapters};
     wddm_clear_refusals();
@@ -66,7 +83,7 @@ int wddm_tool_info(int argc, char **argv)
         fprintf(stderr, "wddm info: the adapter did not start (NTSTATUS 0x%08x):\n%s\n", (unsigned)st, why);
         return 1;
     }
-    int rc = 0;
+    rc = 0;
     for (ULONG a = 0; a < e.NumAdapters; a++) {
         printf("Adapter %lu: LUID %08x:%08x\n", (unsigned long)a, (unsigned)adapters[a].AdapterLuid.HighPart,
                (unsigned)adapters[a].AdapterLuid.LowPart);

@@ -40,18 +40,38 @@ static void set_default_env(const char *name, unsigned long long mb)
     setenv(name, v, 0); /* an explicit environment wins */
 }
 
+static const char soak_usage[] =
+    "usage: wddm soak [ops] [local-MiB]\n"
+    "  a working set of 4x the local segment cycled through GPU copies, evictions and restores,\n"
+    "  every read back checksummed. ops: 1..10^12 (default 200000); local-MiB: 1..1024\n"
+    "  (default 4; WDDM_SEGMENT_LOCAL_MB, if set, wins). Exit 1 if anything is lost.\n";
+
+static int no_options(int opt, const char *arg, void *ctx)
+{
+    return WDDM_TOOL_USAGE; /* unreachable: soak has no options of its own */
+}
+
 int wddm_tool_soak(int argc, char **argv)
 {
-    unsigned long long ops = argc > 1 ? strtoull(argv[1], NULL, 10) : 200000;
-    unsigned long long local_mb = argc > 2 ? strtoull(argv[2], NULL, 10) : 4;
-    if (!ops || !local_mb || local_mb > 1024) {
-        fprintf(stderr, "wddm soak: ops and local-MiB (1..1024) must be positive numbers\n");
-        return 2;
-    }
+    int first;
+    int rc = wddm_tool_options("soak", soak_usage, argc, argv, NULL, no_options, NULL, &first);
+    if (rc)
+        return rc;
+    uint64_t ops64 = 200000, local64 = 4;
+    if (argc - first > 2)
+        return wddm_tool_usage_error("soak", "unexpected argument '%.40s'", argv[first + 2]);
+    if (argc - first > 0 && (rc = wddm_tool_parse_u64("soak", "ops", argv[first], 1, 1000000000000ull, &ops64)))
+        return rc;
+    if (argc - first > 1 && (rc = wddm_tool_parse_u64("soak", "local-MiB", argv[first + 1], 1, 1024, &local64)))
+        return rc;
+    unsigned long long ops = ops64, local_mb = local64;
     set_default_env("WDDM_SEGMENT_LOCAL_MB", local_mb);
     set_default_env("WDDM_SEGMENT_VISIBLE_MB", local_mb);
     set_default_env("WDDM_SEGMENT_APERTURE_MB", 8 * local_mb);
-    local_mb = strtoull(getenv("WDDM_SEGMENT_LOCAL_MB"), NULL, 10);
+    if ((rc = wddm_tool_parse_u64("soak", "WDDM_SEGMENT_LOCAL_MB", getenv("WDDM_SEGMENT_LOCAL_MB"), 1, 1024,
+                                  &local64)))
+        return rc;
+    local_mb = local64;
     /* Average size 72 KiB: n allocations of 4x the local segment in all. */
     unsigned n = (unsigned)(4 * (local_mb << 20) / (72u * 1024u)) / SOAK_CLASSES * SOAK_CLASSES;
 

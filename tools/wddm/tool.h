@@ -11,6 +11,23 @@ int wddm_tool_info(int argc, char **argv);
 int wddm_tool_bench(int argc, char **argv);
 int wddm_tool_soak(int argc, char **argv);
 
+/* args.c: the command line's rules (docs/rules.md §32). Exit codes: 0 done, 1 the work failed,
+ * 2 a usage error (one line on stderr, nothing done). */
+#define WDDM_TOOL_USAGE 2
+#define WDDM_TOOL_HELP (-1) /* wddm_tool_options printed the usage: exit 0 */
+struct option;
+/* Prints "wddm <cmd>: <what is wrong> (see 'wddm <cmd> --help')" on stderr; returns 2. */
+int wddm_tool_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A decimal number of plain digits in min..max; otherwise a usage error (returns 2). */
+int wddm_tool_parse_u64(const char *cmd, const char *what, const char *text, uint64_t min, uint64_t max,
+                        uint64_t *out);
+/* getopt_long over argv (argv[0] is the command): -h/--help (prints usage on stdout, returns
+ * WDDM_TOOL_HELP), the command's long options in extra (up to 6, {0}-terminated, or NULL),
+ * handed to on_option; an unknown option or a missing value is a usage error. Options stop at
+ * the first non-option argument, whose index is stored in *first_arg. Returns 0 to go on. */
+int wddm_tool_options(const char *cmd, const char *usage, int argc, char **argv, const struct option *extra,
+                      int (*on_option)(int opt, const char *arg, void *ctx), void *ctx, int *first_arg);
+
 static inline uint64_t wddm_tool_now_ns(void)
 {
     struct timespec ts;

@@ -2,6 +2,7 @@
  * (DriverEntry -> DxgkInitialize -> AddDevice -> StartDevice -> QueryAdapterInfo), adapter
  * handles, D3DKMTQueryAdapterInfo, counters and teardown (last handle closed, or atexit). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 #include "common/timeline.h"
 
 #include <stdlib.h>
@@ -40,7 +41,7 @@ void *dxgk_page_alloc(size_t size)
         void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         return p == MAP_FAILED ? NULL : p;
     }
-    void *p = aligned_alloc(DXGK_PAGE_SIZE, size);
+    void *p = wddm_aligned_alloc(DXGK_PAGE_SIZE, size);
     if (p)
         memset(p, 0, size);
     return p;
@@ -432,7 +433,7 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
         PDRIVER_INITIALIZE entry = process.kmd_entry ? process.kmd_entry : SwKmdDriverEntry;
         struct dxgk_adapter **tail = &process.adapters;
         for (UINT i = 0; i < want && n < cap; i++) {
-            struct dxgk_adapter *a = calloc(1, sizeof *a);
+            struct dxgk_adapter *a = wddm_calloc(1, sizeof *a);
             if (!a) {
                 st = STATUS_NO_MEMORY;
                 break;

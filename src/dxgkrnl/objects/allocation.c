@@ -7,6 +7,7 @@
  * last fences retired): then DxgkDdiCloseAllocation and DxgkDdiDestroyAllocation run and the
  * segment ranges are freed. An idle allocation is freed at once, on the caller's thread. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ __attribute__((noinline)) /* keeps the size variable: libc's vector memset, not 
                             * `rep stos` (slow to start for a few hundred bytes) */
 static void *object_alloc(size_t size)
 {
-    unsigned char *p = malloc(size);
+    unsigned char *p = wddm_malloc(size);
     if (p)
         memset(p + sizeof(struct dxgk_object), 0, size - sizeof(struct dxgk_object));
     return p;
@@ -202,29 +203,42 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
         pthread_mutex_unlock(&a->lock);
     }
     if (e->count) {
-        UINT k = e->count;
+        /* The KMD hears of every allocation, in one call or, without memory for the handle
+         * array, in calls of 16 (the resource with the last). */
         HANDLE stack_h[16];
-        HANDLE *h = e->count <= 16 ? stack_h : calloc(e->count, sizeof *h);
-        if (h) {
-            for (UINT i = 0; i < e->count; i++)
-                h[i] = e->allocs[i]->kmd_device_specific;
-            DXGKARG_CLOSEALLOCATION ca = { .NumAllocations = e->count, .pOpenHandleList = h };
+        HANDLE *h = e->count <= 16 ? stack_h : wddm_calloc(e->count, sizeof *h);
+        UINT chunk = h ? e->count : 16;
+        if (!h)
+            h = stack_h;
+        for (UINT first = 0; first < e->count; first += chunk) {
+            UINT end = first + chunk < e->count ? first + chunk : e->count;
+            for (UINT i = first; i < end; i++)
+                h[i - first] = e->allocs[i]->kmd_device_specific;
+            DXGKARG_CLOSEALLOCATION ca = { .NumAllocations = end - first, .pOpenHandleList = h };
             NTSTATUS st = a->driver.ddi.DxgkDdiCloseAllocation(d->kmd, &ca);
             if (!NT_SUCCESS(st))
                 dxgk_refuse("DestroyAllocation: DxgkDdiCloseAllocation failed 0x%08x (ignored)", (unsigned)st);
-            /* An allocation opened from another adapter's cross-adapter resource has no
-             * DxgkDdiCreateAllocation on this adapter, so no DestroyAllocation either
-             * (objects/share.c): CloseAllocation above released the KMD's object. */
-            k = 0;
-            for (UINT i = 0; i < e->count; i++)
-                if (!e->allocs[i]->opened && !e->allocs[i]->orphan)
-                    h[k++] = e->allocs[i]->info.hAllocation;
         }
-        DXGKARG_DESTROYALLOCATION da = { .NumAllocations = h ? k : 0, .pAllocationList = h,
-                                         .hResource = e->resource ? e->resource->kmd : NULL };
-        NTSTATUS st = (h && k == 0) ? STATUS_SUCCESS : a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
-        if (!NT_SUCCESS(st))
-            dxgk_refuse("DestroyAllocation: DxgkDdiDestroyAllocation failed 0x%08x (ignored)", (unsigned)st);
+        /* An allocation opened from another adapter's cross-adapter resource has no
+         * DxgkDdiCreateAllocation on this adapter, so no DestroyAllocation either
+         * (objects/share.c): CloseAllocation above released the KMD's object. */
+        UINT total = 0, k = 0, done = 0;
+        for (UINT i = 0; i < e->count; i++)
+            total += !e->allocs[i]->opened && !e->allocs[i]->orphan;
+        for (UINT i = 0; i < e->count && done < total; i++) {
+            if (e->allocs[i]->opened || e->allocs[i]->orphan)
+                continue;
+            h[k++] = e->allocs[i]->info.hAllocation;
+            done++;
+            if (k < chunk && done < total)
+                continue;
+            DXGKARG_DESTROYALLOCATION da = { .NumAllocations = k, .pAllocationList = h,
+                                             .hResource = done == total && e->resource ? e->resource->kmd : NULL };
+            NTSTATUS st = a->driver.ddi.DxgkDdiDestroyAllocation(a->miniport, &da);
+            if (!NT_SUCCESS(st))
+                dxgk_refuse("DestroyAllocation: DxgkDdiDestroyAllocation failed 0x%08x (ignored)", (unsigned)st);
+            k = 0;
+        }
         if (h != stack_h)
             free(h);
     } else if (e->resource) {
@@ -316,9 +330,37 @@ void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_all
 
 /* Marks allocs destroyed (their handles are already removed; their references move into the
  * entry) and either hands the entry back to free now (idle) or defers it. */
+struct dxgk_deferred *dxgk_deferred_entry_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
+                                                struct dxgk_allocation *const *allocs, UINT count,
+                                                union dxgk_deferred_stack *stack)
+{
+    /* GpuMmu: room to park the mapped ones on contexts whose packets are held (vaspace.c). */
+    if (a->mmu && !NT_SUCCESS(vidmm_va_reserve_held_locked(dev, count)))
+        return NULL;
+    /* The caller's stack only when dxgk_allocation_destroy_list_locked will find the list idle:
+     * every instance retired (under the adapter lock none becomes busy again) and, GpuMmu, no
+     * mapped allocation that the device's contexts' tickets would stamp busy. */
+    bool idle = stack && count <= DXGK_DEFERRED_STACK;
+    for (UINT i = 0; i < count && idle; i++) {
+        const struct dxgk_allocation *m = memory_of(allocs[i]);
+        if (a->mmu && m->mappings && m->current && dev->contexts)
+            idle = false;
+        for (const struct vidmm_instance *in = m->instances; in && idle; in = in->next)
+            idle = vidmm_instance_retired_locked(a, in);
+    }
+    if (idle) {
+        stack->e.heap = false;
+        return &stack->e;
+    }
+    struct dxgk_deferred *e = wddm_malloc(sizeof *e + count * sizeof e->allocs[0]);
+    if (e)
+        e->heap = true;
+    return e;
+}
+
 NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
                                               struct dxgk_resource *res, struct dxgk_allocation **allocs,
-                                              UINT count, union dxgk_deferred_stack *stack,
+                                              UINT count, struct dxgk_deferred *e,
                                               struct dxgk_deferred **out_now)
 {
     bool idle = true;
@@ -330,16 +372,8 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
     for (UINT i = 0; i < count && idle; i++)
         for (const struct vidmm_instance *in = memory_of(allocs[i])->instances; in && idle; in = in->next)
             idle = vidmm_instance_retired_locked(a, in);
-    struct dxgk_deferred *e;
-    if (idle && stack && count <= DXGK_DEFERRED_STACK) {
-        e = &stack->e;
-        e->heap = false;
-    } else {
-        e = malloc(sizeof *e + count * sizeof e->allocs[0]);
-        if (!e)
-            return STATUS_NO_MEMORY; /* FIXME(oom): the handles are gone; the objects leak */
-        e->heap = true;
-    }
+    /* e came from dxgk_deferred_entry_locked before the handles went: a stack entry only for a
+     * list found idle here too, so nothing below can fail. */
     e->released = false;
     e->next = NULL;
     e->device = dev;
@@ -569,8 +603,8 @@ static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATI
         }
     }
     if (n > 4) {
-        info = calloc(n, sizeof *info);
-        al = calloc(n, sizeof *al);
+        info = wddm_calloc(n, sizeof *info);
+        al = wddm_calloc(n, sizeof *al);
         if (!info || !al) {
             st = STATUS_NO_MEMORY;
             goto out;
@@ -690,8 +724,8 @@ static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATI
         struct dxgk_object *stack_objs[5];
         D3DKMT_HANDLE stack_h[5];
         UINT m = n + (new_res ? 1u : 0u);
-        struct dxgk_object **objs = m <= 5 ? stack_objs : calloc(m, sizeof *objs);
-        D3DKMT_HANDLE *hs = m <= 5 ? stack_h : calloc(m, sizeof *hs);
+        struct dxgk_object **objs = m <= 5 ? stack_objs : wddm_calloc(m, sizeof *objs);
+        D3DKMT_HANDLE *hs = m <= 5 ? stack_h : wddm_calloc(m, sizeof *hs);
         bool ok = objs && hs;
         if (ok) {
             for (UINT i = 0; i < n; i++)
@@ -717,7 +751,7 @@ static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATI
     }
     {
         DXGK_OPENALLOCATIONINFO stack_open[4];
-        DXGK_OPENALLOCATIONINFO *open = n <= 4 ? stack_open : calloc(n, sizeof *open);
+        DXGK_OPENALLOCATIONINFO *open = n <= 4 ? stack_open : wddm_calloc(n, sizeof *open);
         if (!open) {
             st = STATUS_NO_MEMORY;
             goto out;
@@ -919,10 +953,17 @@ static NTSTATUS destroy_allocation(const D3DKMT_DESTROYALLOCATION *args)
             if (!x->dead)
                 cnt++;
         if (cnt > 8)
-            al = calloc(cnt, sizeof *al); /* rare (this UMD makes one per resource) */
-        if (!al) {
+            al = wddm_calloc(cnt, sizeof *al); /* rare (this UMD makes one per resource) */
+        if (al)
+            for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
+                if (!x->dead)
+                    al[n++] = x;
+        struct dxgk_deferred *e = al ? dxgk_deferred_entry_locked(a, d, al, n, &stack) : NULL;
+        if (!e) {
             /* Out of memory before anything was removed: the resource stays intact. */
-            al = stack_al;
+            if (!al)
+                al = stack_al;
+            n = 0;
             dxgk_handle_unlock();
             pthread_mutex_unlock(&a->lock);
             st = STATUS_NO_MEMORY;
@@ -930,11 +971,13 @@ static NTSTATUS destroy_allocation(const D3DKMT_DESTROYALLOCATION *args)
         }
         /* The handle's reference moves into the deferred entry. */
         (void)dxgk_handle_remove_locked(args->hResource, DXGK_TYPE_RESOURCE);
-        for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
-            if (!x->dead && dxgk_handle_remove_locked(x->handle, DXGK_TYPE_ALLOCATION))
-                al[n++] = x;
+        UINT k = 0;
+        for (UINT i = 0; i < n; i++)
+            if (dxgk_handle_remove_locked(al[i]->handle, DXGK_TYPE_ALLOCATION))
+                al[k++] = al[i];
+        n = k;
         dxgk_handle_unlock();
-        st = dxgk_allocation_destroy_list_locked(a, d, res, al, n, &stack, &now);
+        st = dxgk_allocation_destroy_list_locked(a, d, res, al, n, e, &now);
         pthread_mutex_unlock(&a->lock);
         goto out;
     }
@@ -948,7 +991,7 @@ static NTSTATUS destroy_allocation(const D3DKMT_DESTROYALLOCATION *args)
         goto out;
     }
     if (args->AllocationCount > 8) {
-        al = calloc(args->AllocationCount, sizeof *al);
+        al = wddm_calloc(args->AllocationCount, sizeof *al);
         if (!al) {
             al = stack_al;
             st = STATUS_NO_MEMORY;
@@ -972,6 +1015,15 @@ static NTSTATUS destroy_allocation(const D3DKMT_DESTROYALLOCATION *args)
         al[n++] = x;
     }
     pthread_mutex_lock(&a->lock);
+    struct dxgk_deferred *e = dxgk_deferred_entry_locked(a, d, al, n, &stack);
+    if (!e) {
+        /* Out of memory before any handle went: the allocations stay. */
+        pthread_mutex_unlock(&a->lock);
+        for (UINT j = 0; j < n; j++)
+            dxgk_object_put(&al[j]->obj);
+        st = STATUS_NO_MEMORY;
+        goto out;
+    }
     UINT k = 0;
     for (UINT i = 0; i < n; i++) {
         struct dxgk_allocation *x = al[i];
@@ -980,7 +1032,9 @@ static NTSTATUS destroy_allocation(const D3DKMT_DESTROYALLOCATION *args)
             al[k++] = x;
         dxgk_object_put(&x->obj);
     }
-    st = k ? dxgk_allocation_destroy_list_locked(a, d, NULL, al, k, &stack, &now) : STATUS_SUCCESS;
+    st = k ? dxgk_allocation_destroy_list_locked(a, d, NULL, al, k, e, &now) : STATUS_SUCCESS;
+    if (!k && e->heap)
+        free(e);
     pthread_mutex_unlock(&a->lock);
     if (k != n) {
         dxgk_refuse("D3DKMTDestroyAllocation: an allocation in the list was destroyed twice");

@@ -2,6 +2,7 @@
  * context's command buffer, allocation list and patch-location list in system memory and
  * hands them to the UMD through D3DKMT_CREATECONTEXT (and again after every D3DKMTRender). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
         st = STATUS_INVALID_PARAMETER;
         goto out;
     }
-    struct dxgk_context *c = calloc(1, sizeof *c);
+    struct dxgk_context *c = wddm_calloc(1, sizeof *c);
     if (!c) {
         st = STATUS_NO_MEMORY;
         goto out;
@@ -77,9 +78,9 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
     c->cmd_size = (c->info.DmaBufferSize + DXGK_PAGE_SIZE - 1) & ~(DXGK_PAGE_SIZE - 1);
     c->cmd = dxgk_page_alloc(c->cmd_size);
     c->alloc_list_size = c->info.AllocationListSize;
-    c->alloc_list = calloc(c->alloc_list_size, sizeof *c->alloc_list);
+    c->alloc_list = wddm_calloc(c->alloc_list_size, sizeof *c->alloc_list);
     c->patch_list_size = c->info.PatchLocationListSize;
-    c->patch_list = calloc(c->patch_list_size, sizeof *c->patch_list);
+    c->patch_list = wddm_calloc(c->patch_list_size, sizeof *c->patch_list);
     pthread_mutex_lock(&a->lock);
     bool dead = d->dead;
     if (!dead && c->cmd && c->alloc_list && c->patch_list) {

@@ -15,6 +15,7 @@
  * first page-in is DXGK_OPERATION_INIT_CONTEXT_RESOURCE (§1.3); later moves are the ordinary
  * TRANSFER / MAP paths, which preserve content. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static void context_allocation_release(struct dxgk_object *obj)
 static struct dxgk_allocation *vm_create(struct dxgk_context_allocation *ca)
 {
     const DXGKARGCB_CREATECONTEXTALLOCATION *p = &ca->args;
-    struct dxgk_allocation *x = calloc(1, sizeof *x);
+    struct dxgk_allocation *x = wddm_calloc(1, sizeof *x);
     if (!x)
         return NULL;
     dxgk_object_init(&x->obj, DXGK_TYPE_ALLOCATION, dxgk_allocation_release);
@@ -199,7 +200,7 @@ NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOC
     }
     if (!verify_fields(a, p))
         goto out;
-    ca = calloc(1, sizeof *ca);
+    ca = wddm_calloc(1, sizeof *ca);
     if (!ca) {
         st = STATUS_NO_MEMORY;
         goto out;

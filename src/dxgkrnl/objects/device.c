@@ -2,6 +2,7 @@
  * contexts and allocations; destroying it destroys what the application left and waits for
  * the GPU to finish with them, so nothing of the device survives D3DKMTDestroyDevice. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
         dxgk_refuse("D3DKMTCreateDevice: invalid adapter handle 0x%08x", args->hAdapter);
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_device *d = calloc(1, sizeof *d);
+    struct dxgk_device *d = wddm_calloc(1, sizeof *d);
     if (!d) {
         dxgk_adapter_put(a);
         return STATUS_NO_MEMORY;
@@ -71,6 +72,88 @@ NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
     return STATUS_SUCCESS;
 }
 
+/* Up to `max` of d's allocations into list; returns how many. Adapter lock held. */
+static UINT take_allocations_locked(struct dxgk_device *d, struct dxgk_allocation **list, UINT max)
+{
+    UINT k = 0;
+    for (struct dxgk_allocation *al = d->allocations; al && k < max; al = al->dev_next)
+        list[k++] = al;
+    return k;
+}
+
+/* Removes their handles (each handle's reference moves to the deferred entry); keeps those
+ * whose handle this call removed. Adapter lock held. */
+static UINT remove_handles_locked(struct dxgk_allocation **list, UINT k)
+{
+    UINT kept = 0;
+    for (UINT i = 0; i < k; i++)
+        if (dxgk_handle_remove(list[i]->handle, DXGK_TYPE_ALLOCATION))
+            list[kept++] = list[i];
+    return kept;
+}
+
+/* The allocations the application did not destroy, as one deferred list. A destroyed device
+ * gives back everything even without memory for that list (issue 14 §4): then they go a few
+ * at a time in the caller's stack storage, each batch once the GPU is done with it (waiting
+ * is the one way left that needs no memory). */
+static void destroy_remaining_allocations(struct dxgk_adapter *a, struct dxgk_device *d)
+{
+    pthread_mutex_lock(&a->lock);
+    UINT n = 0;
+    for (struct dxgk_allocation *al = d->allocations; al; al = al->dev_next)
+        n++;
+    struct dxgk_allocation **list = n ? wddm_calloc(n, sizeof *list) : NULL;
+    struct dxgk_deferred *e = NULL, *now = NULL;
+    if (list) {
+        n = take_allocations_locked(d, list, n);
+        e = dxgk_deferred_entry_locked(a, d, list, n, NULL);
+    }
+    if (e) {
+        UINT k = remove_handles_locked(list, n);
+        if (k)
+            dxgk_allocation_destroy_list_locked(a, d, NULL, list, k, e, &now);
+        else
+            free(e);
+    }
+    pthread_mutex_unlock(&a->lock);
+    free(list);
+    if (now)
+        dxgk_deferred_free_now(a, now);
+    if (e || !n)
+        return;
+    for (;;) {
+        union dxgk_deferred_stack stack;
+        struct dxgk_allocation *batch[DXGK_DEFERRED_STACK];
+        UINT64 tickets[DXGK_MAX_NODES];
+        pthread_mutex_lock(&a->lock);
+        UINT k = take_allocations_locked(d, batch, DXGK_DEFERRED_STACK);
+        e = k ? dxgk_deferred_entry_locked(a, d, batch, k, &stack) : NULL;
+        if (e) {
+            k = remove_handles_locked(batch, k);
+            now = NULL;
+            if (k)
+                dxgk_allocation_destroy_list_locked(a, d, NULL, batch, k, e, &now);
+            else if (e->heap)
+                free(e);
+        }
+        for (UINT i = 0; i < a->node_count; i++)
+            tickets[i] = a->node[i].queued_ticket;
+        pthread_mutex_unlock(&a->lock);
+        if (!k)
+            return; /* none left (or none whose handle this destroy still owned) */
+        if (e) {
+            if (now)
+                dxgk_deferred_free_now(a, now);
+            continue;
+        }
+        /* Busy and no memory for a heap entry: wait for what is queued, then try again. */
+        for (UINT i = 0; i < a->node_count; i++)
+            sched_wait_ticket(&a->node[i], tickets[i]);
+        for (UINT i = 0; i < a->node_count; i++)
+            sched_wait_node_idle(&a->node[i]);
+    }
+}
+
 NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
 {
     struct dxgk_adapter *a = d->adapter;
@@ -100,26 +183,7 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
     }
     /* Allocations the application did not destroy: destroyed as one list, deferred like any
      * other, then the device's deferred entries are waited for. */
-    pthread_mutex_lock(&a->lock);
-    UINT n = 0;
-    for (struct dxgk_allocation *al = d->allocations; al; al = al->dev_next)
-        n++;
-    struct dxgk_allocation **list = n ? calloc(n, sizeof *list) : NULL;
-    UINT k = 0;
-    if (list) {
-        for (struct dxgk_allocation *al = d->allocations; al; al = al->dev_next) {
-            /* The handle's reference moves to the deferred entry. */
-            if (dxgk_handle_remove(al->handle, DXGK_TYPE_ALLOCATION))
-                list[k++] = al;
-        }
-    }
-    struct dxgk_deferred *now = NULL;
-    if (k)
-        dxgk_allocation_destroy_list_locked(a, d, NULL, list, k, NULL, &now);
-    pthread_mutex_unlock(&a->lock);
-    free(list);
-    if (now)
-        dxgk_deferred_free_now(a, now);
+    destroy_remaining_allocations(a, d);
     dxgk_deferred_process(a, d, true);
     /* A node worker may still be freeing an entry of this device it took off the list. */
     pthread_mutex_lock(&a->lock);

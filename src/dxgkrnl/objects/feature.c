@@ -41,27 +41,39 @@ static const struct feature_def *feature_find(DXGK_FEATURE_ID id)
     return NULL;
 }
 
-NTSTATUS dxgk_features_init(struct dxgk_adapter *a)
+UINT64 dxgk_features_default(void)
 {
-    /* Default: every feature the model implements is on. */
-    a->features = 0;
+    /* Every feature the model implements is on. */
+    UINT64 set = 0;
     for (size_t i = 0; i < sizeof features / sizeof features[0]; i++)
         if (features[i].implemented)
-            a->features |= FEATURE_BIT(features[i].id);
-    const char *env = getenv("WDDM_FEATURES");
-    if (!env || !*env)
-        return STATUS_SUCCESS;
-    char buf[512];
-    if (strlen(env) >= sizeof buf) {
-        dxgk_refuse("adapter start: WDDM_FEATURES is longer than %zu characters", sizeof buf - 1);
+            set |= FEATURE_BIT(features[i].id);
+    return set;
+}
+
+NTSTATUS dxgk_features_parse(const char *text, size_t size, UINT64 *set)
+{
+    /* The list is short text (docs/rules.md §32): bounded, and no NUL or control bytes, which
+     * an environment string cannot hold anyway but a buffer can. */
+    char buf[DXGK_FEATURES_TEXT_MAX + 1];
+    if (size > DXGK_FEATURES_TEXT_MAX) {
+        dxgk_refuse("adapter start: WDDM_FEATURES is longer than %u characters", DXGK_FEATURES_TEXT_MAX);
         return STATUS_INVALID_PARAMETER;
     }
-    strcpy(buf, env);
+    for (size_t i = 0; i < size; i++)
+        if ((unsigned char)text[i] < 0x20 || (unsigned char)text[i] >= 0x7f) {
+            dxgk_refuse("adapter start: WDDM_FEATURES byte 0x%02x at %zu: the list is printable ASCII",
+                        (unsigned char)text[i], i + 1);
+            return STATUS_INVALID_PARAMETER;
+        }
+    memcpy(buf, text, size);
+    buf[size] = '\0';
+    UINT64 work = *set; /* all or nothing */
     char *save = NULL;
     for (char *entry = strtok_r(buf, ",", &save); entry; entry = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(entry, '=');
         if (!eq || (strcmp(eq + 1, "0") != 0 && strcmp(eq + 1, "1") != 0)) {
-            dxgk_refuse("adapter start: WDDM_FEATURES entry '%s' is not NAME=0 or NAME=1", entry);
+            dxgk_refuse("adapter start: WDDM_FEATURES entry '%.64s' is not NAME=0 or NAME=1", entry);
             return STATUS_INVALID_PARAMETER;
         }
         *eq = '\0';
@@ -70,7 +82,7 @@ NTSTATUS dxgk_features_init(struct dxgk_adapter *a)
             if (strcmp(features[i].name, entry) == 0)
                 f = &features[i];
         if (!f) {
-            dxgk_refuse("adapter start: WDDM_FEATURES names unknown feature '%s'", entry);
+            dxgk_refuse("adapter start: WDDM_FEATURES names unknown feature '%.64s'", entry);
             return STATUS_INVALID_PARAMETER;
         }
         if (eq[1] == '1' && !f->implemented) {
@@ -78,11 +90,22 @@ NTSTATUS dxgk_features_init(struct dxgk_adapter *a)
             return STATUS_INVALID_PARAMETER;
         }
         if (eq[1] == '1')
-            a->features |= FEATURE_BIT(f->id);
+            work |= FEATURE_BIT(f->id);
         else
-            a->features &= ~FEATURE_BIT(f->id);
+            work &= ~FEATURE_BIT(f->id);
     }
+    *set = work;
     return STATUS_SUCCESS;
+}
+
+NTSTATUS dxgk_features_init(struct dxgk_adapter *a)
+{
+    a->features = dxgk_features_default();
+    const char *env = getenv("WDDM_FEATURES");
+    if (!env || !*env)
+        return STATUS_SUCCESS;
+    /* strnlen: a longer string is refused without measuring all of it. */
+    return dxgk_features_parse(env, strnlen(env, DXGK_FEATURES_TEXT_MAX + 1), &a->features);
 }
 
 bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id)

@@ -15,6 +15,7 @@
  * pays two table-lock round trips fewer (W3 benchmark). Everything that takes a reference or
  * changes a slot (insert, remove, get, collect) still holds the lock. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,7 @@ static bool grow_locked(void)
 {
     if (table.cap >= HANDLE_MAX_SLOTS)
         return false;
-    struct handle_slot *c = calloc(HANDLE_CHUNK, sizeof *c);
+    struct handle_slot *c = wddm_calloc(HANDLE_CHUNK, sizeof *c);
     if (!c)
         return false;
     for (UINT k = 0; k < HANDLE_CHUNK; k++)
@@ -311,8 +312,8 @@ size_t dxgk_handle_collect(enum dxgk_type type, struct dxgk_object ***out, D3DKM
         if (slot_obj(s) && slot_obj(s)->type == type && published_locked(s))
             n++;
     }
-    *out = n ? calloc(n, sizeof **out) : NULL;
-    *handles = n ? calloc(n, sizeof **handles) : NULL;
+    *out = n ? wddm_calloc(n, sizeof **out) : NULL;
+    *handles = n ? wddm_calloc(n, sizeof **handles) : NULL;
     if (n && (!*out || !*handles)) {
         free(*out);
         free(*handles);

@@ -25,6 +25,7 @@
  * (DxgkDdiGetStandardAllocationDriverData, D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER) through
  * D3DKMTCreateAllocation; it is shared here like a UMD-made one. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,7 @@ static void *dup_data(const void *p, UINT size)
 {
     if (!p || !size)
         return NULL;
-    void *q = malloc(size);
+    void *q = wddm_malloc(size);
     if (q)
         memcpy(q, p, size);
     return q;
@@ -151,7 +152,7 @@ bool dxgk_share_is_cross_adapter(const struct dxgk_share *s)
 NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION *args, const DXGK_ALLOCATIONINFO *info,
                            bool cross_adapter, struct dxgk_share **out)
 {
-    struct dxgk_share *s = calloc(1, sizeof *s);
+    struct dxgk_share *s = wddm_calloc(1, sizeof *s);
     if (!s)
         return STATUS_NO_MEMORY;
     s->refs = 1;
@@ -171,7 +172,7 @@ NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION
         /* Page-aligned, zeroed system pages (seed 003: the start is page aligned). */
         s->page_count = (size_t)((info->Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
         s->pages = dxgk_page_alloc(s->page_count * DXGK_PAGE_SIZE);
-        s->pfn = calloc(s->page_count, sizeof *s->pfn);
+        s->pfn = wddm_calloc(s->page_count, sizeof *s->pfn);
         ok = s->pages && s->pfn;
         if (ok)
             s->mdl = vidmm_mdl_of(s->pages, info->Size, s->pfn);
@@ -313,8 +314,8 @@ static void object_release(struct dxgk_object *obj)
  * FALSE (both NULL) without memory. */
 static bool new_opened_objects(struct dxgk_device *d, struct dxgk_allocation **al, struct dxgk_resource **res)
 {
-    *al = calloc(1, sizeof **al);
-    *res = calloc(1, sizeof **res);
+    *al = wddm_calloc(1, sizeof **al);
+    *res = wddm_calloc(1, sizeof **res);
     if (!*al || !*res) {
         free(*al);
         free(*res);

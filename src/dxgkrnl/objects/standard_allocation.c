@@ -6,6 +6,7 @@
  * Modelled: the cross-adapter GDI surface (D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER), created
  * shared so that another adapter's UMD opens it (objects/share.c). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +55,8 @@ NTSTATUS dxgk_create_standard_cross_adapter(D3DKMT_HANDLE hDevice, UINT width, U
         goto out;
     }
     UINT alloc_size = q.AllocationPrivateDriverDataSize, res_size = q.ResourcePrivateDriverDataSize;
-    alloc_priv = calloc(1, alloc_size);
-    res_priv = res_size ? calloc(1, res_size) : NULL;
+    alloc_priv = wddm_calloc(1, alloc_size);
+    res_priv = res_size ? wddm_calloc(1, res_size) : NULL;
     if (!alloc_priv || (res_size && !res_priv)) {
         st = STATUS_NO_MEMORY;
         goto out;

@@ -21,6 +21,7 @@
  * DxgkDdiRender and again, then recorded, when the buffer is queued (the adapter lock is let go
  * in between). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ void sched_packet_free(struct dxgk_packet *p)
 
 static struct dxgk_packet *packet_new(struct dxgk_context *c)
 {
-    struct dxgk_packet *p = calloc(1, sizeof *p);
+    struct dxgk_packet *p = wddm_calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->ctx = c;
@@ -49,11 +50,11 @@ static struct dxgk_packet *packet_new(struct dxgk_context *c)
     p->dma_capacity = c->cmd_size > c->info.DmaBufferSize ? c->cmd_size : c->info.DmaBufferSize;
     p->dma = dxgk_page_alloc(p->dma_capacity);
     p->priv_size = c->info.DmaBufferPrivateDataSize;
-    p->priv = p->priv_size ? calloc(1, p->priv_size) : NULL;
-    p->alloc_list = calloc(c->alloc_list_size, sizeof *p->alloc_list);
-    p->inst = calloc(c->alloc_list_size, sizeof *p->inst);
-    p->saved_use = calloc(c->alloc_list_size ? c->alloc_list_size : 1, sizeof *p->saved_use);
-    p->patch = calloc(c->patch_list_size, sizeof *p->patch);
+    p->priv = p->priv_size ? wddm_calloc(1, p->priv_size) : NULL;
+    p->alloc_list = wddm_calloc(c->alloc_list_size, sizeof *p->alloc_list);
+    p->inst = wddm_calloc(c->alloc_list_size, sizeof *p->inst);
+    p->saved_use = wddm_calloc(c->alloc_list_size ? c->alloc_list_size : 1, sizeof *p->saved_use);
+    p->patch = wddm_calloc(c->patch_list_size, sizeof *p->patch);
     if (!p->dma || (p->priv_size && !p->priv) || !p->alloc_list || !p->inst || !p->patch || !p->saved_use) {
         sched_packet_free(p);
         return NULL;
@@ -365,8 +366,8 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         }
     }
     if (args->AllocationCount > RENDER_STACK) {
-        al = calloc(args->AllocationCount, sizeof *al);
-        dspec = calloc(args->AllocationCount, sizeof *dspec);
+        al = wddm_calloc(args->AllocationCount, sizeof *al);
+        dspec = wddm_calloc(args->AllocationCount, sizeof *dspec);
         if (!al || !dspec) {
             free(al);
             free(dspec);
@@ -523,7 +524,7 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         sched_release_held_locked(a, c); /* waits satisfied since: pass them first */
         hold = c->waits || c->held || c->held_signals;
         for (struct dxgk_packet *p = first; hold && p && NT_SUCCESS(st); p = p->next)
-            if (!p->held_alloc && !(p->held_alloc = calloc(c->alloc_list_size ? c->alloc_list_size : 1,
+            if (!p->held_alloc && !(p->held_alloc = wddm_calloc(c->alloc_list_size ? c->alloc_list_size : 1,
                                                            sizeof *p->held_alloc)))
                 st = STATUS_NO_MEMORY;
     }

@@ -14,6 +14,7 @@
  * Lock order: the sync lock is a leaf, taken with no other lock held (the DPC takes it after
  * letting go of node->lock). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 #include "common/timeline.h"
 
 #include <errno.h>
@@ -125,7 +126,7 @@ NTSTATUS APIENTRY D3DKMTCreateSynchronizationObject2(D3DKMT_CREATESYNCHRONIZATIO
                     "SignalByKmd is for CPU notifications, reserved bits)", f.Value);
         goto out;
     }
-    struct dxgk_syncobj *s = calloc(1, sizeof *s);
+    struct dxgk_syncobj *s = wddm_calloc(1, sizeof *s);
     if (!s) {
         st = STATUS_NO_MEMORY;
         goto out;
@@ -423,7 +424,7 @@ NTSTATUS APIENTRY D3DKMTSignalSynchronizationObjectFromGpu(const D3DKMT_SIGNALSY
         dxgk_refuse("%s: invalid context handle 0x%08x", fn, args->hContext);
         return STATUS_INVALID_PARAMETER;
     }
-    struct sched_gpu_signal *g = calloc(1, sizeof *g);
+    struct sched_gpu_signal *g = wddm_calloc(1, sizeof *g);
     if (!g) {
         dxgk_object_put(&c->obj);
         return STATUS_NO_MEMORY;
@@ -494,7 +495,7 @@ void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g)
 
 NTSTATUS sched_gpu_signal_arm_fence(struct sched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value)
 {
-    struct sched_gpu_signal *g = calloc(1, sizeof *g);
+    struct sched_gpu_signal *g = wddm_calloc(1, sizeof *g);
     if (!g)
         return STATUS_NO_MEMORY;
     dxgk_object_get(&s->obj); /* dropped by sched_gpu_signals_apply */
@@ -549,7 +550,7 @@ NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObjectFromGpu(const D3DKMT_WAITFOR
         dxgk_refuse("%s: invalid context handle 0x%08x", fn, args->hContext);
         return STATUS_INVALID_PARAMETER;
     }
-    struct sched_gpu_wait *w = calloc(1, sizeof *w);
+    struct sched_gpu_wait *w = wddm_calloc(1, sizeof *w);
     if (!w) {
         dxgk_object_put(&c->obj);
         return STATUS_NO_MEMORY;

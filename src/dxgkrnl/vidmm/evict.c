@@ -41,6 +41,7 @@
  * write reaches the range before the eviction copied it out. A restore (vidmm/residency.c) is a
  * TRANSFER from the backing store (or a MAP of it) on the next use. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 #include "common/timeline.h"
 
 #include <sys/mman.h>
@@ -99,7 +100,7 @@ bool vidmm_backing_commit(struct vidmm_instance *in)
     UINT64 size = in->alloc->info.Size;
     size_t pages = (size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
     void *backing = dxgk_page_alloc(pages * DXGK_PAGE_SIZE);
-    PFN_NUMBER *pfn = calloc(pages, sizeof *pfn);
+    PFN_NUMBER *pfn = wddm_calloc(pages, sizeof *pfn);
     if (!backing || !pfn) {
         dxgk_page_free(backing, pages * DXGK_PAGE_SIZE);
         free(pfn);
@@ -138,7 +139,7 @@ bool vidmm_backing_commit_section(struct vidmm_instance *in)
         return false;
     }
     void *view = mmap(NULL, pages * DXGK_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    PFN_NUMBER *pfn = calloc(pages, sizeof *pfn);
+    PFN_NUMBER *pfn = wddm_calloc(pages, sizeof *pfn);
     if (view == MAP_FAILED || !pfn) {
         if (view != MAP_FAILED)
             munmap(view, pages * DXGK_PAGE_SIZE);
@@ -563,7 +564,7 @@ NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY
         return st;
     }
     UINT n = args->AllocationCount;
-    struct dxgk_allocation **al = calloc(n, sizeof *al);
+    struct dxgk_allocation **al = wddm_calloc(n, sizeof *al);
     if (!al) {
         dxgk_device_put(d);
         return STATUS_NO_MEMORY;

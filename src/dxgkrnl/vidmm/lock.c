@@ -56,6 +56,7 @@
  * once (case 3); its restore goes only into a memory segment, with Swizzle. IgnoreSync on them is
  * refused. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 #include "common/timeline.h"
 
 #include <stdlib.h>
@@ -611,7 +612,7 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
      * allocation's handle for its current instance), else a locked instance of the allocation
      * (the allocation's handle after an out-of-order lock). Remembered for the roll-back. */
     struct vidmm_instance *stack_done[16];
-    struct vidmm_instance **done = n <= 16 ? stack_done : calloc(n, sizeof *done);
+    struct vidmm_instance **done = n <= 16 ? stack_done : wddm_calloc(n, sizeof *done);
     if (!done) {
         if (first)
             dxgk_object_put(&first->obj);

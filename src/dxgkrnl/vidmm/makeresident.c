@@ -35,12 +35,13 @@
  *     AvailableForReservation (half the Budget) those of D3DKMTChangeVideoMemoryReservation
  *     (vidmm/reservation.c). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
 static struct dxgk_allocation **get_list(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who)
 {
-    struct dxgk_allocation **al = calloc(n, sizeof *al);
+    struct dxgk_allocation **al = wddm_calloc(n, sizeof *al);
     if (!al)
         return NULL;
     for (UINT i = 0; i < n; i++) {
@@ -254,6 +255,8 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
             st = STATUS_INVALID_PARAMETER;
         }
     }
+    if (NT_SUCCESS(st) && a->mmu)
+        st = vidmm_va_reserve_held_locked(d, n); /* before any change: a failure changes nothing */
     for (UINT i = 0; i < n && NT_SUCCESS(st); i++) {
         struct vidmm_instance *in = al[i]->current;
         if (a->mmu) {

@@ -11,6 +11,7 @@
  *     evicting: vidmm_instance_retired_locked) and re-checks what it relies on (vidmm/evict.c);
  *   anything else is a KMD bug (a real OS bug-checks): refused with a debug line. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -29,7 +30,7 @@ static struct dxgk_packet *paging_packet_get_locked(struct dxgk_adapter *a)
     if (p) {
         a->paging_pool = p->next;
     } else {
-        p = calloc(1, sizeof *p);
+        p = wddm_calloc(1, sizeof *p);
         if (!p)
             return NULL;
         p->paging = true;
@@ -37,7 +38,7 @@ static struct dxgk_packet *paging_packet_get_locked(struct dxgk_adapter *a)
         p->dma_capacity = a->paging_buffer_size;
         p->dma = dxgk_page_alloc(p->dma_capacity);
         p->priv_size = a->paging_priv_size;
-        p->priv = p->priv_size ? calloc(1, p->priv_size) : NULL;
+        p->priv = p->priv_size ? wddm_calloc(1, p->priv_size) : NULL;
         if (!p->dma || (p->priv_size && !p->priv)) {
             sched_packet_free(p);
             return NULL;

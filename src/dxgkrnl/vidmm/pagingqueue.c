@@ -24,6 +24,7 @@
  *     vidmm/makeresident.c): the WDK names a paging queue, but this kernel runs a WDDM 1.3 KMD
  *     where no queue need exist; the fence is then the paging node's own. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -64,7 +65,7 @@ NTSTATUS APIENTRY D3DKMTCreatePagingQueue(D3DKMT_CREATEPAGINGQUEUE *args)
         dxgk_refuse("%s: invalid device handle 0x%08x", fn, args->hDevice);
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_paging_queue *q = calloc(1, sizeof *q);
+    struct dxgk_paging_queue *q = wddm_calloc(1, sizeof *q);
     if (!q) {
         dxgk_device_put(d);
         return STATUS_NO_MEMORY;

@@ -13,6 +13,7 @@
  * placement in the victim's segment after each, until it fits; when nothing evictable is left in any allowed segment the placement fails with
  * STATUS_NO_MEMORY (the caller may wait for work in flight and retry: sched/node.c). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,7 @@ static struct vidmm_retiring *park_locked(struct dxgk_adapter *a, UINT64 fence)
 {
     if (!fence || sched_fence_completed(&a->node[a->paging_node], fence))
         return NULL;
-    struct vidmm_retiring *r = calloc(1, sizeof *r);
+    struct vidmm_retiring *r = wddm_calloc(1, sizeof *r);
     if (r) {
         r->fence = fence;
         r->next = a->retiring;

@@ -34,6 +34,7 @@
  * Discard | NoExistingReference ("the driver does not currently have a reference to any
  * instance ... queued"), and then any idle instance, the current one included, is reused. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -98,7 +99,7 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
         return NULL;
     if (!vidmm_commit_charge(al->info.Size)) /* its backing store (vidmm/budget.c) */
         return NULL;
-    struct vidmm_instance *in = calloc(1, sizeof *in);
+    struct vidmm_instance *in = wddm_calloc(1, sizeof *in);
     if (!in) {
         vidmm_commit_uncharge(al->info.Size);
         return NULL;

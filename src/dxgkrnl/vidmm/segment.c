@@ -16,6 +16,7 @@
  * window [lo, hi) (a bank of a UseBanking segment) from the bottom (lowest offset) or from the
  * top (highest offset). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 #include "common/timeline.h"
 
 #include <stdlib.h>
@@ -38,14 +39,14 @@ bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESC
     s->desc.pBankRangeTable = NULL;
     if (desc->Flags.UseBanking && desc->NbOfBanks) {
         s->bank_count = desc->NbOfBanks;
-        s->bank_end = calloc(desc->NbOfBanks, sizeof *s->bank_end);
+        s->bank_end = wddm_calloc(desc->NbOfBanks, sizeof *s->bank_end);
         if (!s->bank_end)
             return false;
         for (UINT b = 0; b + 1 < desc->NbOfBanks; b++)
             s->bank_end[b] = desc->pBankRangeTable[b];
         s->bank_end[desc->NbOfBanks - 1] = desc->Size;
     }
-    s->free = malloc(sizeof *s->free);
+    s->free = wddm_malloc(sizeof *s->free);
     if (!s->free) {
         free(s->bank_end);
         s->bank_end = NULL;
@@ -66,6 +67,27 @@ void vidmm_segment_fini(struct vidmm_segment *s)
         s->free = r->next;
         free(r);
     }
+    while (s->spare) {
+        struct vidmm_range *r = s->spare;
+        s->spare = r->next;
+        free(r);
+    }
+    s->spare_count = 0;
+}
+
+static void spare_push(struct vidmm_segment *s, struct vidmm_range *r)
+{
+    r->next = s->spare;
+    s->spare = r;
+    s->spare_count++;
+}
+
+static struct vidmm_range *spare_pop(struct vidmm_segment *s)
+{
+    struct vidmm_range *r = s->spare;
+    s->spare = r->next;
+    s->spare_count--;
+    return r;
 }
 
 bool vidmm_segment_bank(const struct vidmm_segment *s, UINT bank, UINT64 *lo, UINT64 *hi)
@@ -113,10 +135,17 @@ bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 
     struct vidmm_range *r = *best;
     UINT64 head = best_start - r->offset;
     UINT64 tail = r->size - head - size;
+    /* The record this block's free may need is taken now, while failing changes nothing
+     * (an exact fit hands over the free list's own record instead). */
+    struct vidmm_range *spare = NULL;
+    if ((head || tail) && s->spare_count <= s->blocks && !(spare = wddm_malloc(sizeof *spare)))
+        return false;
     if (head && tail) {
-        struct vidmm_range *t = malloc(sizeof *t);
-        if (!t)
+        struct vidmm_range *t = wddm_malloc(sizeof *t);
+        if (!t) {
+            free(spare);
             return false;
+        }
         t->offset = best_start + size;
         t->size = tail;
         t->next = r->next;
@@ -129,8 +158,11 @@ bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 
         r->size = tail;
     } else {
         *best = r->next;
-        free(r);
+        spare_push(s, r);
     }
+    if (spare)
+        spare_push(s, spare);
+    s->blocks++;
     s->bytes_used += size;
     wddm_tl(WDDM_TL_SEGMENT_USED, s->timeline_track, s->bytes_used, 0);
     *offset = best_start;
@@ -147,6 +179,7 @@ void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 si
     size = (size + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
     s->bytes_used -= size;
     wddm_tl(WDDM_TL_SEGMENT_USED, s->timeline_track, s->bytes_used, 0);
+    s->blocks--; /* a block is freed whole: the spare records outnumber the blocks left */
     struct vidmm_range *prev = NULL, *next = s->free;
     while (next && next->offset < offset) {
         prev = next;
@@ -157,16 +190,14 @@ void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 si
     if (merge_prev && merge_next) {
         prev->size += size + next->size;
         prev->next = next->next;
-        free(next);
+        spare_push(s, next);
     } else if (merge_prev) {
         prev->size += size;
     } else if (merge_next) {
         next->offset = offset;
         next->size += size;
     } else {
-        struct vidmm_range *r = malloc(sizeof *r);
-        if (!r)
-            return; /* FIXME(oom): the range is lost until the adapter stops */
+        struct vidmm_range *r = spare_pop(s); /* there is one: taken when the block was placed */
         r->offset = offset;
         r->size = size;
         r->next = next;
@@ -175,4 +206,7 @@ void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 si
         else
             s->free = r;
     }
+    /* Spares beyond one per block (and a few for the next placements) go back. */
+    while (s->spare_count > s->blocks + 16)
+        free(spare_pop(s));
 }

@@ -27,6 +27,7 @@
  * every paging buffer submitted before it was prepared (vidmm_va_pt_fence_locked), so the
  * engine never runs on a stale entry. All of it under the adapter lock. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +169,7 @@ static NTSTATUS root_grow_locked(struct dxgk_adapter *a, struct vidmm_paging_bat
         return STATUS_UNSUCCESSFUL;
     }
     UINT64 size = (bytes + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1), off = 0;
-    struct vidmm_old_root *old = malloc(sizeof *old);
+    struct vidmm_old_root *old = wddm_malloc(sizeof *old);
     if (!old)
         return STATUS_NO_MEMORY;
     NTSTATUS st = table_alloc_locked(a, b, m->root_seg, size, m->level[0].PageTableAlignmentInBytes, &off);
@@ -321,20 +322,33 @@ void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in
         /* Packets held behind a GPU wait have no ticket yet: the instance waits for them to be
          * queued (then stamped with their tickets) or dropped (vidmm_va_held_done_locked). */
         if (c->va_stamp_count == c->va_stamp_cap) {
-            UINT cap = c->va_stamp_cap ? 2 * c->va_stamp_cap : 8;
-            struct vidmm_instance **n = realloc(c->va_stamp, cap * sizeof *n);
-            if (!n) {
-                /* FIXME(oom): without the record the instance may go before a held packet
-                 * runs; that packet then page-faults and only its device is lost. */
-                dxgk_refuse("vidmm: no memory to wait for held packets of context 0x%08x", c->handle);
-                continue;
-            }
-            c->va_stamp = n;
-            c->va_stamp_cap = cap;
+            /* A caller that did not reserve (vidmm_va_reserve_held_locked): a bug, not a lack
+             * of memory; said rather than written past the array. */
+            dxgk_refuse("vidmm: internal: no room reserved to park an instance on context 0x%08x", c->handle);
+            continue;
         }
         c->va_stamp[c->va_stamp_count++] = in;
         in->held_va_refs++;
     }
+}
+
+NTSTATUS vidmm_va_reserve_held_locked(struct dxgk_device *d, UINT n)
+{
+    for (struct dxgk_context *c = d->contexts; c; c = c->dev_next) {
+        if (!c->held || c->va_stamp_cap - c->va_stamp_count >= n)
+            continue;
+        UINT cap = c->va_stamp_cap ? c->va_stamp_cap : 8;
+        while (cap - c->va_stamp_count < n)
+            cap *= 2;
+        struct vidmm_instance **grown = wddm_realloc(c->va_stamp, cap * sizeof *grown);
+        if (!grown) {
+            dxgk_refuse("vidmm: no memory to park instances on held context 0x%08x", c->handle);
+            return STATUS_NO_MEMORY;
+        }
+        c->va_stamp = grown;
+        c->va_stamp_cap = cap;
+    }
+    return STATUS_SUCCESS;
 }
 
 void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued)
@@ -496,7 +510,7 @@ NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     if (!dxgk_verify_gpummu_ddi(ddi))
         return STATUS_UNSUCCESSFUL;
-    struct vidmm_gpummu *m = calloc(1, sizeof *m);
+    struct vidmm_gpummu *m = wddm_calloc(1, sizeof *m);
     if (!m)
         return STATUS_NO_MEMORY;
     NTSTATUS st;
@@ -555,7 +569,7 @@ NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
     }
     m->root_size = (bytes + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
     m->root_seg = m->level[0].PageTableSegmentId;
-    m->leaf = calloc(m->root_max, sizeof *m->leaf);
+    m->leaf = wddm_calloc(m->root_max, sizeof *m->leaf);
     if (!m->leaf) {
         st = STATUS_NO_MEMORY;
         goto fail;
@@ -706,7 +720,7 @@ NTSTATUS APIENTRY D3DKMTReserveGpuVirtualAddress(D3DDDI_RESERVEGPUVIRTUALADDRESS
     }
     if (!range_bounds(m, args->MinimumAddress, args->MaximumAddress, &lo, &hi, who))
         goto out;
-    struct vidmm_mapping *r = calloc(1, sizeof *r);
+    struct vidmm_mapping *r = wddm_calloc(1, sizeof *r);
     if (!r) {
         st = STATUS_NO_MEMORY;
         goto out;
@@ -794,7 +808,7 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
     }
     if (!range_bounds(m, args->MinimumAddress, args->MaximumAddress, &lo, &hi, who))
         goto out;
-    map = calloc(1, sizeof *map);
+    map = wddm_calloc(1, sizeof *map);
     if (!map) {
         st = STATUS_NO_MEMORY;
         goto out;

@@ -1,0 +1,111 @@
+/* Issue 14 §4, allocation failure in the kernel's destroy paths (docs/rules.md §32), with the
+ * test hook wddm_test_fail_alloc_after (<wddm/wddm.h>):
+ *  - D3DKMTDestroyAllocation of an allocation the GPU still uses needs a deferred entry; without
+ *    memory for it the call fails with STATUS_NO_MEMORY and destroys nothing: the handle still
+ *    works and a later destroy succeeds (before, the handle was gone and the objects leaked);
+ *  - freeing a segment range never allocates (a free that needed memory lost the range);
+ *  - D3DKMTDestroyDevice with allocations left succeeds at every allocation that fails inside
+ *    it (WDK: D3DKMTDestroyDevice releases everything the device still owns), and every
+ *    allocation is destroyed. */
+#include "real_env.h"
+
+#include <wddm/d3dkmddi.h>
+
+#include "dxgkrnl/dxgkrnl.h"
+
+enum { SIZE = 64 * 1024 };
+
+static UINT64 live_allocations(void)
+{
+    struct wddm_counters c = renv_counters();
+    return c.allocations_created - c.allocations_destroyed;
+}
+
+static void destroying_a_busy_allocation_without_memory_destroys_nothing(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    UINT64 live = live_allocations();
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, SIZE), dst = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SIZE);
+    wddm_swgpu_set_paused(1); /* the copy stays queued: dst is busy */
+    assert_int_equal(renv_copy(&e, dst, up, SIZE), STATUS_SUCCESS);
+    D3DKMT_DESTROYALLOCATION da = { .hDevice = e.device, .phAllocationList = &dst, .AllocationCount = 1 };
+    wddm_test_fail_alloc_after(0);
+    NTSTATUS st = D3DKMTDestroyAllocation(&da);
+    unsigned long long injected = wddm_test_alloc_failures_injected();
+    wddm_test_fail_alloc_after(-1);
+    assert_int_equal(injected, 1);
+    assert_int_equal(st, STATUS_NO_MEMORY);
+    /* Nothing was destroyed: the same handle is destroyed now. */
+    assert_int_equal(D3DKMTDestroyAllocation(&da), STATUS_SUCCESS);
+    wddm_swgpu_set_paused(0);
+    renv_free(&e, up);
+    renv_close(&e);
+    assert_int_equal(live_allocations(), live);
+}
+
+static void freeing_a_segment_range_never_allocates(void **state)
+{
+    (void)state;
+    struct vidmm_segment s;
+    DXGK_SEGMENTDESCRIPTOR desc = { .Size = 16 * DXGK_PAGE_SIZE };
+    assert_true(vidmm_segment_init(&s, 1, &desc));
+    UINT64 off[3];
+    for (int i = 0; i < 3; i++)
+        assert_true(vidmm_segment_alloc_locked(&s, DXGK_PAGE_SIZE, DXGK_PAGE_SIZE, &off[i]));
+    /* The middle block touches no free range: its free needs a record of its own. */
+    wddm_test_fail_alloc_after(0);
+    vidmm_segment_free_locked(&s, off[1], DXGK_PAGE_SIZE);
+    unsigned long long injected = wddm_test_alloc_failures_injected();
+    wddm_test_fail_alloc_after(-1);
+    assert_int_equal(injected, 0);
+    vidmm_segment_free_locked(&s, off[0], DXGK_PAGE_SIZE);
+    vidmm_segment_free_locked(&s, off[2], DXGK_PAGE_SIZE);
+    /* Every page came back, as one range. */
+    UINT64 all;
+    assert_true(vidmm_segment_alloc_locked(&s, desc.Size, DXGK_PAGE_SIZE, &all));
+    assert_int_equal(all, 0);
+    vidmm_segment_free_locked(&s, all, desc.Size);
+    vidmm_segment_fini(&s);
+}
+
+static void destroying_a_device_releases_everything_at_every_allocation_failure(void **state)
+{
+    (void)state;
+    for (long long n = 0;; n++) {
+        struct renv e;
+        renv_open(&e);
+        UINT64 live = live_allocations();
+        D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, SIZE);
+        for (int i = 0; i < 10; i++) /* more than fit the caller's stack entry */
+            (void)renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SIZE);
+        D3DKMT_HANDLE dst = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SIZE);
+        assert_int_equal(renv_copy(&e, dst, up, SIZE), STATUS_SUCCESS);
+        D3DKMT_DESTROYDEVICE dd = { .hDevice = e.device };
+        wddm_test_fail_alloc_after(n);
+        NTSTATUS st = D3DKMTDestroyDevice(&dd);
+        unsigned long long injected = wddm_test_alloc_failures_injected();
+        wddm_test_fail_alloc_after(-1);
+        if (st != STATUS_SUCCESS)
+            fail_msg("N=%lld: D3DKMTDestroyDevice answered 0x%08x", n, (unsigned)st);
+        if (live_allocations() != live)
+            fail_msg("N=%lld: %llu allocations outlived their device", n,
+                     (unsigned long long)(live_allocations() - live));
+        D3DKMT_CLOSEADAPTER ca = { .hAdapter = e.adapter };
+        assert_int_equal(D3DKMTCloseAdapter(&ca), STATUS_SUCCESS);
+        if (!injected)
+            break;
+        assert_true(n < 1000);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(destroying_a_busy_allocation_without_memory_destroys_nothing),
+        cmocka_unit_test(freeing_a_segment_range_never_allocates),
+        cmocka_unit_test(destroying_a_device_releases_everything_at_every_allocation_failure),
+    };
+    return cmocka_run_group_tests_name("dxgkrnl.alloc_failure_kernel", tests, NULL, NULL);
+}
