@@ -109,7 +109,12 @@ static void apply_in_child(const char *p, bool unprivileged, bool *accepted, cha
     if (buf[0] == 2)
         fail_msg("%s: refused, but a capability changed", p);
     *accepted = buf[0] == 1;
-    snprintf(err, err_size, "%s", buf + 1);
+    /* The child's refusal line, cut to what the caller keeps. */
+    size_t n = strnlen(buf + 1, got - 1);
+    if (n >= err_size)
+        n = err_size - 1;
+    memcpy(err, buf + 1, n);
+    err[n] = '\0';
 }
 
 static void expect_path_refused(const char *p, bool unprivileged, const char *rule)
