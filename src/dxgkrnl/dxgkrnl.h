@@ -828,6 +828,13 @@ void sched_node_kick(struct sched_node *n, UINT new_packets);
 UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p);
 UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p);
 /* sched/queue.c */
+/* DMA buffers a context may have queued, held or in flight before its next submission waits
+ * for the GPU to retire one (the per-context DMA buffer pool: issue 14 §4). */
+#define SCHED_CONTEXT_QUEUE_DEPTH 64u
+/* Adapter lock held (let go while waiting): waits until the context has fewer than
+ * SCHED_CONTEXT_QUEUE_DEPTH packets, recycling what retired. false when the context or its
+ * device died meanwhile (the caller refuses the submission). */
+bool sched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c);
 struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c);
 void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
 void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);

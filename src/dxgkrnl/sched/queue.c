@@ -81,6 +81,44 @@ struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
     return p;
 }
 
+/* Back-pressure (issue 14 §4; WDK "Submitting a Command Buffer": the runtime's pfnRenderCb
+ * waits when the context's DMA buffers are all in use). A context's packets come from its own
+ * pool and return to it when they retire; without a bound, an application that submits faster
+ * than the GPU retires (initial-data uploads in a create/release loop, copies to a slowed GPU)
+ * grows the pool, each packet a DMA buffer of the context's command-buffer size, without limit.
+ * So a submission that finds SCHED_CONTEXT_QUEUE_DEPTH packets of its context not yet recycled
+ * waits for the node to retire one. Packets held behind a GPU wait count too (GpuMmu UMDs wait
+ * for their paging fence that way before nearly every submission): as on Windows, an
+ * application that queues more than the depth behind a wait only it can satisfy from the CPU
+ * blocks itself. */
+static bool context_queue_full_locked(const struct dxgk_context *c)
+{
+    return atomic_load(&c->queued) >= SCHED_CONTEXT_QUEUE_DEPTH;
+}
+
+bool sched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c)
+{
+    struct sched_node *n = &a->node[c->node];
+    sched_recycle_retired_locked(a, n);
+    while (context_queue_full_locked(c)) {
+        pthread_mutex_unlock(&a->lock);
+        pthread_mutex_lock(&n->lock);
+        /* Retirement (the DPC) and recycling (the worker) both broadcast done_cond under
+         * node->lock after changing what this reads: no wake-up is lost. */
+        while (atomic_load(&c->queued) >= SCHED_CONTEXT_QUEUE_DEPTH && !n->retired && !n->stop &&
+               NT_SUCCESS(__atomic_load_n(&c->device->error, __ATOMIC_RELAXED)))
+            pthread_cond_wait(&n->done_cond, &n->lock);
+        pthread_mutex_unlock(&n->lock);
+        pthread_mutex_lock(&a->lock);
+        if (c->dead || c->device->dead)
+            return false;
+        sched_recycle_retired_locked(a, n);
+        if (!NT_SUCCESS(c->device->error) || n->stop)
+            break; /* the caller reports the error; a lost device's work is dropped anyway */
+    }
+    return true;
+}
+
 static void packet_put_locked(struct dxgk_context *c, struct dxgk_packet *p)
 {
     p->next = c->pool;
@@ -407,7 +445,18 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         dxgk_refuse("D3DKMTRender: device is in error 0x%08x after a failed residency", (unsigned)st);
         goto out;
     }
-    sched_recycle_retired_locked(a, n);
+    if (!sched_context_queue_wait_locked(a, c)) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTRender: context 0x%08x or its device was destroyed while the call waited for the GPU",
+                    args->hContext);
+        goto out;
+    }
+    if (!NT_SUCCESS(d->error)) {
+        st = d->error;
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTRender: device is in error 0x%08x", (unsigned)st);
+        goto out;
+    }
     first = last = sched_packet_get_locked(c);
     if (first) {
         npk = 1;
