@@ -22,7 +22,9 @@
 #endif
 #endif
 #ifdef HEAP_FROM_SANITIZER
-#include <sanitizer/allocator_interface.h>
+/* The sanitizer runtime's own count of bytes allocated and not freed (its public interface,
+ * sanitizer/allocator_interface.h, which not every toolchain installs). */
+size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
 /* Heap growth allowed: one context queue of packets (SCHED_CONTEXT_QUEUE_DEPTH of them, each

@@ -46,10 +46,20 @@ static struct dxgk_packet *packet_new(struct dxgk_context *c)
         return NULL;
     p->ctx = c;
     p->node = c->node;
-    p->dma_capacity = c->cmd_size > c->info.DmaBufferSize ? c->cmd_size : c->info.DmaBufferSize;
-    p->dma = dxgk_page_alloc(p->dma_capacity);
     p->priv_size = c->info.DmaBufferPrivateDataSize;
     p->priv = p->priv_size ? calloc(1, p->priv_size) : NULL;
+    if (c->device->adapter->mmu) {
+        /* GpuMmu: every packet is a D3DKMTSubmitCommand one (D3DKMTRender is refused), which
+         * carries only a VA and a length: no DMA buffer copy, no allocation or patch list to
+         * keep (~330 KiB of lists a packet otherwise, times the context's queue depth). */
+        if (p->priv_size && !p->priv) {
+            sched_packet_free(p);
+            return NULL;
+        }
+        return p;
+    }
+    p->dma_capacity = c->cmd_size > c->info.DmaBufferSize ? c->cmd_size : c->info.DmaBufferSize;
+    p->dma = dxgk_page_alloc(p->dma_capacity);
     p->alloc_list = calloc(c->alloc_list_size, sizeof *p->alloc_list);
     p->inst = calloc(c->alloc_list_size, sizeof *p->inst);
     p->saved_use = calloc(c->alloc_list_size ? c->alloc_list_size : 1, sizeof *p->saved_use);
