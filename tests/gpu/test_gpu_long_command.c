@@ -82,14 +82,24 @@ static UINT32 bounded_reset(struct swgpu *gpu, UINT32 engine)
     return r.aborted;
 }
 
-/* Waits (bounded) until the byte at `p` becomes `v`: the long command has started. */
-static void wait_byte(volatile const BYTE *p, BYTE v)
+/* Waits (bounded) until the engine finished the buffer's first command (a small marker; the
+ * progress counter is the engine's, read without touching memory it writes), then a little
+ * longer: the engine is inside the long command that follows. */
+static void wait_inside_long_command(struct swgpu *gpu, UINT32 engine, UINT64 progress0)
 {
-    for (int ms = 0; *p != v; ms++) {
+    for (int ms = 0; swgpu_engine_progress(gpu, engine) == progress0; ms++) {
         if (ms >= BOUND_MS)
-            fail_unbounded("the long command's start");
+            fail_unbounded("the buffer's first command");
         sleep_ms(1);
     }
+    sleep_ms(50);
+}
+
+/* 8 bytes: through a GPU slowed to 1 KiB/s it takes 8 ms. */
+static void put_start_marker(struct t_dma *d)
+{
+    BYTE s = 0x11;
+    t_fill(d, t_addr(T_SEG_LOCAL, MARK + 4096), 0, 0, 8, 1, 1, &s, 1);
 }
 
 /* The engine is consistent after the reset: a new buffer runs and writes its bytes. */
@@ -115,6 +125,7 @@ static void long_fill_buffer(struct t_dma *d)
 {
     BYTE v = 0xAB, m = 0x77;
     t_dma_init(d, 4096);
+    put_start_marker(d);
     t_fill(d, t_addr(T_SEG_LOCAL, TARGET), 0, 0, 4096, 0xFFFFFFFFu, 1u << 19, &v, 1);
     t_fill(d, t_addr(T_SEG_LOCAL, MARK), 0, 0, 4096, 1, 1, &m, 1);
 }
@@ -126,11 +137,12 @@ static void reset_stops_a_fill_of_2_to_the_51_rows(int paging)
     long_fill_buffer(&d);
     UINT64 progress = swgpu_engine_progress(gpu, 0);
     swgpu_submit(gpu, 0, d.buf, 0, d.len, 1, paging);
-    wait_byte(local(gpu) + TARGET + 4095, 0xAB); /* inside the FILL now */
+    wait_inside_long_command(gpu, 0, progress);
 
     assert_int_equal(bounded_reset(gpu, 0), 1);          /* LastAbortedFenceId: the buffer's */
     assert_int_equal(swgpu_last_completed_fence(gpu, 0), 1);
-    assert_int_equal(swgpu_engine_progress(gpu, 0), progress); /* no command finished */
+    assert_int_equal(swgpu_engine_progress(gpu, 0), progress + 1); /* the FILL did not finish */
+    assert_int_equal(local(gpu)[TARGET + 4095], 0xAB);    /* it was running */
     assert_int_equal(local(gpu)[MARK], 0);                /* the next command never ran */
     assert_int_equal(local(gpu)[TARGET + 4096], 0);       /* the fill stayed in its 4 KiB */
     assert_false(swgpu_engine_hung(gpu, 0));
@@ -160,16 +172,18 @@ static void reset_stops_a_copy_slowed_to_hours(void **state)
     struct t_dma d;
     BYTE m = 0x77;
     t_dma_init(&d, 4096);
+    put_start_marker(&d);
     t_copy(&d, t_addr(T_SEG_LOCAL, TARGET), 0, 0, t_addr(T_SEG_LOCAL, SRC), 0, 0, 1u << 20, 1, 1);
     t_fill(&d, t_addr(T_SEG_LOCAL, MARK), 0, 0, 4096, 1, 1, &m, 1);
     UINT64 progress = swgpu_engine_progress(gpu, 1);
     wddm_swgpu_set_bandwidth(1024);
     swgpu_submit(gpu, 1, d.buf, 0, d.len, 7, 0);
-    wait_byte(local(gpu) + TARGET, 0x3D); /* the first MiB piece moved; now it waits */
+    wait_inside_long_command(gpu, 1, progress);
 
     assert_int_equal(bounded_reset(gpu, 1), 7);
     wddm_swgpu_set_bandwidth(0);
-    assert_int_equal(swgpu_engine_progress(gpu, 1), progress);
+    assert_int_equal(swgpu_engine_progress(gpu, 1), progress + 1); /* the COPY did not finish */
+    assert_int_equal(local(gpu)[TARGET], 0x3D); /* its first MiB moved, then it waited */
     assert_int_equal(local(gpu)[MARK], 0);
     engine_runs_next_buffer(gpu, 1, 8);
     free(d.buf);
