@@ -367,6 +367,8 @@ struct dxgk_adapter {
     pthread_mutex_t lock;             /* the adapter lock (see top of file) */
     struct dxgk_deferred *deferred;   /* protected by adapter->lock */
     struct dxgk_packet *paging_pool;  /* free paging buffers; protected by adapter->lock */
+    atomic_uint paging_out;           /* paging buffers taken from the pool and not back yet
+                                       * (vidmm/paging.c; read lock-free by vidmm_paging_wait_room) */
     struct vidmm_retiring *retiring;  /* backing stores waiting for the UNMAP of their aperture
                                          range (vidmm/placement.c); adapter->lock */
     UINT64 use_clock;                 /* VidMm's LRU clock; protected by adapter->lock */
@@ -764,6 +766,11 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
                                    const struct vidmm_instance *inst);
 void vidmm_paging_flush_locked(struct vidmm_paging_batch *b);
 void vidmm_paging_pool_fini(struct dxgk_adapter *a);
+/* Paging buffers outstanding before a paging-queue call (D3DKMTMapGpuVirtualAddress,
+ * D3DKMTMakeResident) waits for the paging node to retire some (issue 14 §4). */
+#define VIDMM_PAGING_QUEUE_DEPTH 128u
+/* No lock held: waits while VIDMM_PAGING_QUEUE_DEPTH paging buffers are outstanding. */
+void vidmm_paging_wait_room(struct dxgk_adapter *a);
 /* vidmm/rename.c */
 /* Makes another instance current for a Discard lock: the recycling candidate once the GPU is
  * done with it, else a new one; NULL when neither is possible (the list is at

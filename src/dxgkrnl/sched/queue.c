@@ -140,6 +140,7 @@ void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
     if (p->paging) {
         p->next = a->paging_pool;
         a->paging_pool = p;
+        atomic_fetch_sub(&a->paging_out, 1);
         return;
     }
     struct dxgk_context *c = p->ctx;
