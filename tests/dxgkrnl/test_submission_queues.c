@@ -1,8 +1,8 @@
 /* The kernel's submission queues are bounded (issue 14 §4), read from the kernel's own state
  * while a process submits faster than a slowed GPU (wddm_swgpu_set_bandwidth) retires:
  *  - a context never has more than SCHED_CONTEXT_QUEUE_DEPTH DMA buffers queued or in flight:
- *    D3DKMTSubmitCommand waits for the GPU instead (WDK "Submitting a Command Buffer":
- *    pfnRenderCb waits for a free DMA buffer), and every copy still lands;
+ *    D3DKMTSubmitCommand waits for the GPU instead (our choice of depth and rule, docs/rules.md
+ *    §33), and every copy still lands;
  *  - GpuMmu paging queues: D3DKMTMakeResident / D3DKMTMapGpuVirtualAddress wait once
  *    VIDMM_PAGING_QUEUE_DEPTH paging buffers are outstanding, so the paging pool stops growing.
  * The bounds are checked after every call; a few buffers more than the depth are allowed, as

@@ -1,5 +1,5 @@
-/* Bounded submission (issue 14 §4; WDK "Submitting a Command Buffer": when a context's DMA
- * buffers are all in use, the runtime's pfnRenderCb waits for the GPU to retire one). Through
+/* Bounded submission (issue 14 §4; the depth and the waiting rule are our choice, docs/rules.md
+ * §33: a submission waits for the GPU when its context's DMA buffers are all in use). Through
  * the whole stack: an application that creates and releases resources with initial data in a
  * loop, or submits copies faster than a slowed GPU retires them, keeps the process's heap
  * bounded: the kernel's per-context packet pool stops at SCHED_CONTEXT_QUEUE_DEPTH (sched/queue.c)

@@ -91,16 +91,17 @@ struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
     return p;
 }
 
-/* Back-pressure (issue 14 §4; WDK "Submitting a Command Buffer": the runtime's pfnRenderCb
- * waits when the context's DMA buffers are all in use). A context's packets come from its own
+/* Back-pressure (issue 14 §4). The WDK gives a context a bounded set of DMA buffers
+ * (DXGK_CONTEXTINFO.DmaBufferSize each; D3DKMT_RENDER reports QueuedBufferCount) but names no
+ * depth and no waiting rule: the depth and the wait are our choice (docs/rules.md §33). A
+ * context's packets come from its own
  * pool and return to it when they retire; without a bound, an application that submits faster
  * than the GPU retires (initial-data uploads in a create/release loop, copies to a slowed GPU)
  * grows the pool, each packet a DMA buffer of the context's command-buffer size, without limit.
  * So a submission that finds SCHED_CONTEXT_QUEUE_DEPTH packets of its context not yet recycled
  * waits for the node to retire one. Packets held behind a GPU wait count too (GpuMmu UMDs wait
- * for their paging fence that way before nearly every submission): as on Windows, an
- * application that queues more than the depth behind a wait only it can satisfy from the CPU
- * blocks itself. */
+ * for their paging fence that way before nearly every submission): an application that
+ * queues more than the depth behind a wait only it can satisfy from the CPU blocks itself. */
 static bool context_queue_full_locked(const struct dxgk_context *c)
 {
     return atomic_load(&c->queued) >= SCHED_CONTEXT_QUEUE_DEPTH;
