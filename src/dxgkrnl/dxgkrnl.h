@@ -372,6 +372,8 @@ struct dxgk_adapter {
     pthread_mutex_t lock;             /* the adapter lock (see top of file) */
     struct dxgk_deferred *deferred;   /* protected by adapter->lock */
     struct dxgk_packet *paging_pool;  /* free paging buffers; protected by adapter->lock */
+    atomic_uint paging_out;           /* paging buffers taken from the pool and not back yet
+                                       * (vidmm/paging.c; read lock-free by vidmm_paging_wait_room) */
     struct vidmm_retiring *retiring;  /* backing stores waiting for the UNMAP of their aperture
                                          range (vidmm/placement.c); adapter->lock */
     UINT64 use_clock;                 /* VidMm's LRU clock; protected by adapter->lock */
@@ -780,6 +782,11 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
                                    const struct vidmm_instance *inst);
 void vidmm_paging_flush_locked(struct vidmm_paging_batch *b);
 void vidmm_paging_pool_fini(struct dxgk_adapter *a);
+/* Paging buffers outstanding before a paging-queue call (D3DKMTMapGpuVirtualAddress,
+ * D3DKMTMakeResident) waits for the paging node to retire some (issue 14 §4). */
+#define VIDMM_PAGING_QUEUE_DEPTH 128u
+/* No lock held: waits while VIDMM_PAGING_QUEUE_DEPTH paging buffers are outstanding. */
+void vidmm_paging_wait_room(struct dxgk_adapter *a);
 /* vidmm/rename.c */
 /* Makes another instance current for a Discard lock: the recycling candidate once the GPU is
  * done with it, else a new one; NULL when neither is possible (the list is at
@@ -844,6 +851,13 @@ void sched_node_kick(struct sched_node *n, UINT new_packets);
 UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p);
 UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p);
 /* sched/queue.c */
+/* DMA buffers a context may have queued, held or in flight before its next submission waits
+ * for the GPU to retire one (the per-context DMA buffer pool: issue 14 §4). */
+#define SCHED_CONTEXT_QUEUE_DEPTH 64u
+/* Adapter lock held (let go while waiting): waits until the context has fewer than
+ * SCHED_CONTEXT_QUEUE_DEPTH packets, recycling what retired. false when the context or its
+ * device died meanwhile (the caller refuses the submission). */
+bool sched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c);
 struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c);
 void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
 void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);

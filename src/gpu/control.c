@@ -11,6 +11,10 @@ static atomic_uint g_hangs; /* armed by wddm_swgpu_inject_hang, taken by swgpu_s
 static _Atomic(unsigned long long) g_bandwidth;
 static _Atomic(unsigned long long) g_stats[SWGPU_STAT_COUNT];
 
+/* A bandwidth-limited command sleeps in slices of at most this long, looking for a reset
+ * between them. */
+#define SWGPU_THROTTLE_SLICE_NS 5000000u
+
 static pthread_mutex_t g_list_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct swgpu *g_list; /* Protected by g_list_lock. */
 
@@ -96,20 +100,26 @@ int swgpu_control_throttling(void)
     return atomic_load_explicit(&g_bandwidth, memory_order_relaxed) != 0;
 }
 
-void swgpu_control_throttle(UINT64 bytes, const struct timespec *start)
+int swgpu_control_throttle(UINT64 bytes, const struct timespec *start, _Atomic(unsigned) *stop_request)
 {
     unsigned long long rate = atomic_load_explicit(&g_bandwidth, memory_order_relaxed);
     if (rate == 0 || bytes == 0)
-        return;
+        return 0;
     /* Target duration bytes / rate, in nanoseconds (128-bit: no overflow for any size). */
     unsigned __int128 need = (unsigned __int128)bytes * 1000000000u / rate;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    __int128 elapsed = (__int128)(now.tv_sec - start->tv_sec) * 1000000000 + (now.tv_nsec - start->tv_nsec);
-    if ((__int128)need <= elapsed)
-        return;
-    unsigned __int128 left = need - (unsigned __int128)elapsed;
-    struct timespec ts = {(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
+    for (;;) {
+        /* A reset ends the wait (issue 14 §4): at 1 byte per second one MiB would take days. */
+        if (atomic_load_explicit(stop_request, memory_order_relaxed) & SWGPU_STOP_RESET)
+            return 1;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        __int128 elapsed = (__int128)(now.tv_sec - start->tv_sec) * 1000000000 + (now.tv_nsec - start->tv_nsec);
+        if ((__int128)need <= elapsed)
+            return 0;
+        unsigned __int128 left = need - (unsigned __int128)elapsed;
+        if (left > SWGPU_THROTTLE_SLICE_NS)
+            left = SWGPU_THROTTLE_SLICE_NS;
+        struct timespec ts = {0, (long)left};
+        nanosleep(&ts, NULL);
+    }
 }

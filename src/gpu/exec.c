@@ -3,10 +3,22 @@
  * ends the buffer, never a host crash. Data moves with memmove/memcpy/memset in the largest
  * host-contiguous runs (whole rows in memory segments, page pieces in the aperture).
  * Between two commands it asks the engine whether a preemption or a reset stops it there
- * (swgpu_engine_boundary, preempt.c). */
+ * (swgpu_engine_boundary, preempt.c). Inside a command, every SWGPU_STOP_CHECK_BYTES of work it
+ * looks for a reset (issue 14 §4): one command may name 2^32 rows of 2^32 slices (a zero pitch
+ * keeps it inside its segment), or move a few MiB through a GPU slowed to bytes per second,
+ * and must still end when the kernel's timeout detection resets the engine. */
 #include "gpu/gpu_internal.h"
 
 #include <string.h>
+
+/* Granularity of the in-command reset check: bytes moved, each row counting SWGPU_ROW_COST more
+ * (so that a command of many tiny rows is checked as often as one of long rows). 1 MiB is a
+ * fraction of a millisecond of memmove, and one relaxed load per MiB costs nothing. */
+#define SWGPU_STOP_CHECK_BYTES (1ull << 20)
+#define SWGPU_ROW_COST 64u
+
+/* Returned by the data movers when a reset stopped them in the middle of a command. */
+#define EXEC_STOPPED_IN_COMMAND 1
 
 struct exec_state {
     struct swgpu *gpu;
@@ -15,7 +27,38 @@ struct exec_state {
     /* GpuMmu (mmu.c): the buffer's address space; root 0 = physical addresses (WDDM 1.x). */
     UINT64 root;
     UINT32 root_entries;
+    /* The command being executed: work since the last reset check, bytes moved, and its start
+     * time while a bandwidth limit is set. */
+    UINT64 budget;
+    UINT64 moved;
+    int throttled;
+    struct timespec start;
 };
+
+/* Called after each piece of a command's work (`bytes` moved, one row or part of one): every
+ * SWGPU_STOP_CHECK_BYTES of work, honours the bandwidth limit so far and looks for a reset.
+ * EXEC_STOPPED_IN_COMMAND when a reset is pending: the command is abandoned where it is (its
+ * buffer is abandoned anyway, wddm-semantics §8.3). Preemption still waits for the command's end:
+ * a command is this GPU's primitive (PRIMITIVE_BOUNDARY), there is no state to save inside one. */
+static int checkpoint(struct exec_state *st, UINT64 bytes)
+{
+    st->moved += bytes;
+    st->budget += bytes + SWGPU_ROW_COST;
+    if (st->budget < SWGPU_STOP_CHECK_BYTES)
+        return 0;
+    st->budget = 0;
+    if (st->throttled && swgpu_control_throttle(st->moved, &st->start, &st->engine->stop_request))
+        return EXEC_STOPPED_IN_COMMAND;
+    if (atomic_load_explicit(&st->engine->stop_request, memory_order_relaxed) & SWGPU_STOP_RESET)
+        return EXEC_STOPPED_IN_COMMAND;
+    return 0;
+}
+
+/* One piece of a command's data movement is at most this long, so checkpoint() runs in time. */
+static UINT64 piece(UINT64 n)
+{
+    return n < SWGPU_STOP_CHECK_BYTES ? n : SWGPU_STOP_CHECK_BYTES;
+}
 
 /* Records a command fault (address as the command names it: physical, or a VA in VA mode). A
  * page fault already recorded by span() keeps its own details. */
@@ -104,15 +147,17 @@ static int copy_forward(struct exec_state *st, UINT64 dst, UINT64 src, UINT64 le
     UINT64 done = 0;
     while (done < len) {
         UINT64 a = 0, b = 0;
-        BYTE *s = span(st, src + done, len - done, 0, &a);
+        BYTE *s = span(st, src + done, piece(len - done), 0, &a);
         if (!s)
             return fail_rw(st, src + done, 0, "copy source outside its segment or unmapped");
-        BYTE *d = span(st, dst + done, len - done, 1, &b);
+        BYTE *d = span(st, dst + done, piece(len - done), 1, &b);
         if (!d)
             return fail_rw(st, dst + done, 1, "copy destination outside its segment or unmapped");
         UINT64 n = a < b ? a : b;
         memmove(d, s, n);
         done += n;
+        if (checkpoint(st, n))
+            return EXEC_STOPPED_IN_COMMAND;
     }
     return 0;
 }
@@ -123,8 +168,8 @@ static int copy_backward(struct exec_state *st, UINT64 dst, UINT64 src, UINT64 l
 {
     UINT64 rem = len;
     while (rem) {
-        UINT64 n = back_span(st, src + rem, rem);
-        UINT64 m = back_span(st, dst + rem, rem);
+        UINT64 n = back_span(st, src + rem, piece(rem));
+        UINT64 m = back_span(st, dst + rem, piece(rem));
         if (m < n)
             n = m;
         UINT64 a = 0, b = 0;
@@ -136,6 +181,8 @@ static int copy_backward(struct exec_state *st, UINT64 dst, UINT64 src, UINT64 l
             return fail_rw(st, dst + rem - n, 1, "copy destination outside its segment or unmapped");
         memmove(d, s, n);
         rem -= n;
+        if (checkpoint(st, n))
+            return EXEC_STOPPED_IN_COMMAND;
     }
     return 0;
 }
@@ -214,7 +261,7 @@ static int exec_fill(struct exec_state *st, const struct swgpu_cmd_fill *c)
             UINT64 done = 0;
             while (done < c->row_bytes) {
                 UINT64 n = 0;
-                BYTE *d = span(st, row + done, c->row_bytes - done, 1, &n);
+                BYTE *d = span(st, row + done, piece(c->row_bytes - done), 1, &n);
                 if (!d)
                     return fail_rw(st, row + done, 1, "fill destination outside its segment or unmapped");
                 if (uniform) {
@@ -230,6 +277,8 @@ static int exec_fill(struct exec_state *st, const struct swgpu_cmd_fill *c)
                     }
                 }
                 done += n;
+                if (checkpoint(st, n))
+                    return EXEC_STOPPED_IN_COMMAND;
             }
         }
     }
@@ -254,11 +303,13 @@ static int exec_write(struct exec_state *st, const struct swgpu_cmd_write *c, co
             UINT64 done = 0;
             while (done < c->row_bytes) {
                 UINT64 n = 0;
-                BYTE *d = span(st, row + done, c->row_bytes - done, 1, &n);
+                BYTE *d = span(st, row + done, piece(c->row_bytes - done), 1, &n);
                 if (!d)
                     return fail_rw(st, row + done, 1, "write destination outside its segment or unmapped");
                 memcpy(d, src + done, n);
                 done += n;
+                if (checkpoint(st, n))
+                    return EXEC_STOPPED_IN_COMMAND;
             }
             src += c->row_bytes;
         }
@@ -359,10 +410,11 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
         }
 
         /* The clock is read only while a bandwidth limit is set (the common case pays nothing). */
-        struct timespec start = {0, 0};
-        int throttled = swgpu_control_throttling();
-        if (throttled)
-            clock_gettime(CLOCK_MONOTONIC, &start);
+        st.budget = 0;
+        st.moved = 0;
+        st.throttled = swgpu_control_throttling();
+        if (st.throttled)
+            clock_gettime(CLOCK_MONOTONIC, &st.start);
         int rc = 0;
         UINT64 moved = 0;
         switch (h.opcode) {
@@ -444,14 +496,25 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
         default:
             return fail(&st, 0, "unknown opcode");
         }
+        if (rc == EXEC_STOPPED_IN_COMMAND) {
+            /* A reset stopped the command in the middle (checkpoint): the buffer is abandoned
+             * here; run_entry finishes the reset. Not a completed command: no progress. */
+            run->stop_offset = off;
+            run->stop_reason = SWGPU_STOP_RESET;
+            return SWGPU_EXEC_STOPPED;
+        }
         if (rc)
             return rc;
         swgpu_stat_add(SWGPU_STAT_COMMANDS, 1);
         run->commands_done++;
         atomic_store_explicit(&engine->progress, ++progress, memory_order_relaxed);
-        if (moved && throttled)
-            swgpu_control_throttle(moved, &start);
         off += h.size_bytes;
+        /* The rest of the bandwidth limit's time, interrupted by a reset like the command. */
+        if (moved && st.throttled && swgpu_control_throttle(moved, &st.start, &engine->stop_request)) {
+            run->stop_offset = off;
+            run->stop_reason = SWGPU_STOP_RESET;
+            return SWGPU_EXEC_STOPPED;
+        }
     }
     return 0;
 }

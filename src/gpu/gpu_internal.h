@@ -221,8 +221,9 @@ void swgpu_control_register(struct swgpu *gpu);
 void swgpu_control_unregister(struct swgpu *gpu);
 /* Nonzero while a bandwidth limit is set. */
 int swgpu_control_throttling(void);
-/* Sleeps so that `bytes` moved since `start` take at least bytes / bandwidth. */
-void swgpu_control_throttle(UINT64 bytes, const struct timespec *start);
+/* Sleeps so that `bytes` moved since `start` take at least bytes / bandwidth; 1 (at once) when
+ * SWGPU_STOP_RESET is set in *stop_request, before or while it sleeps. */
+int swgpu_control_throttle(UINT64 bytes, const struct timespec *start, _Atomic(unsigned) *stop_request);
 /* Takes one hang armed by wddm_swgpu_inject_hang; 1 if one was armed. */
 int swgpu_control_take_hang(void);
 enum swgpu_stat {

@@ -878,8 +878,8 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *args)
     D3DDDI_ALLOCATIONINFO2 *in = args->pAllocationInfo2;
     if (!in || n == 0 || n > CREATE_MAX_ALLOCATIONS)
         return create_allocation(args, NULL, NULL); /* refused there, with the same words */
-    D3DDDI_ALLOCATIONINFO *ui = calloc(n, sizeof *ui);
-    UINT *priority = calloc(n, sizeof *priority);
+    D3DDDI_ALLOCATIONINFO *ui = wddm_calloc(n, sizeof *ui);
+    UINT *priority = wddm_calloc(n, sizeof *priority);
     if (!ui || !priority) {
         free(ui);
         free(priority);

@@ -47,10 +47,20 @@ static struct dxgk_packet *packet_new(struct dxgk_context *c)
         return NULL;
     p->ctx = c;
     p->node = c->node;
-    p->dma_capacity = c->cmd_size > c->info.DmaBufferSize ? c->cmd_size : c->info.DmaBufferSize;
-    p->dma = dxgk_page_alloc(p->dma_capacity);
     p->priv_size = c->info.DmaBufferPrivateDataSize;
     p->priv = p->priv_size ? wddm_calloc(1, p->priv_size) : NULL;
+    if (c->device->adapter->mmu) {
+        /* GpuMmu: every packet is a D3DKMTSubmitCommand one (D3DKMTRender is refused), which
+         * carries only a VA and a length: no DMA buffer copy, no allocation or patch list to
+         * keep (~330 KiB of lists a packet otherwise, times the context's queue depth). */
+        if (p->priv_size && !p->priv) {
+            sched_packet_free(p);
+            return NULL;
+        }
+        return p;
+    }
+    p->dma_capacity = c->cmd_size > c->info.DmaBufferSize ? c->cmd_size : c->info.DmaBufferSize;
+    p->dma = dxgk_page_alloc(p->dma_capacity);
     p->alloc_list = wddm_calloc(c->alloc_list_size, sizeof *p->alloc_list);
     p->inst = wddm_calloc(c->alloc_list_size, sizeof *p->inst);
     p->saved_use = wddm_calloc(c->alloc_list_size ? c->alloc_list_size : 1, sizeof *p->saved_use);
@@ -82,6 +92,45 @@ struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
     return p;
 }
 
+/* Back-pressure (issue 14 §4). The WDK gives a context a bounded set of DMA buffers
+ * (DXGK_CONTEXTINFO.DmaBufferSize each; D3DKMT_RENDER reports QueuedBufferCount) but names no
+ * depth and no waiting rule: the depth and the wait are our choice (docs/rules.md §33). A
+ * context's packets come from its own
+ * pool and return to it when they retire; without a bound, an application that submits faster
+ * than the GPU retires (initial-data uploads in a create/release loop, copies to a slowed GPU)
+ * grows the pool, each packet a DMA buffer of the context's command-buffer size, without limit.
+ * So a submission that finds SCHED_CONTEXT_QUEUE_DEPTH packets of its context not yet recycled
+ * waits for the node to retire one. Packets held behind a GPU wait count too (GpuMmu UMDs wait
+ * for their paging fence that way before nearly every submission): an application that
+ * queues more than the depth behind a wait only it can satisfy from the CPU blocks itself. */
+static bool context_queue_full_locked(const struct dxgk_context *c)
+{
+    return atomic_load(&c->queued) >= SCHED_CONTEXT_QUEUE_DEPTH;
+}
+
+bool sched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c)
+{
+    struct sched_node *n = &a->node[c->node];
+    sched_recycle_retired_locked(a, n);
+    while (context_queue_full_locked(c)) {
+        pthread_mutex_unlock(&a->lock);
+        pthread_mutex_lock(&n->lock);
+        /* Retirement (the DPC) and recycling (the worker) both broadcast done_cond under
+         * node->lock after changing what this reads: no wake-up is lost. */
+        while (atomic_load(&c->queued) >= SCHED_CONTEXT_QUEUE_DEPTH && !n->retired && !n->stop &&
+               NT_SUCCESS(__atomic_load_n(&c->device->error, __ATOMIC_RELAXED)))
+            pthread_cond_wait(&n->done_cond, &n->lock);
+        pthread_mutex_unlock(&n->lock);
+        pthread_mutex_lock(&a->lock);
+        if (c->dead || c->device->dead)
+            return false;
+        sched_recycle_retired_locked(a, n);
+        if (!NT_SUCCESS(c->device->error) || n->stop)
+            break; /* the caller reports the error; a lost device's work is dropped anyway */
+    }
+    return true;
+}
+
 static void packet_put_locked(struct dxgk_context *c, struct dxgk_packet *p)
 {
     p->next = c->pool;
@@ -93,6 +142,7 @@ void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
     if (p->paging) {
         p->next = a->paging_pool;
         a->paging_pool = p;
+        atomic_fetch_sub(&a->paging_out, 1);
         return;
     }
     struct dxgk_context *c = p->ctx;
@@ -408,7 +458,18 @@ NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *args)
         dxgk_refuse("D3DKMTRender: device is in error 0x%08x after a failed residency", (unsigned)st);
         goto out;
     }
-    sched_recycle_retired_locked(a, n);
+    if (!sched_context_queue_wait_locked(a, c)) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTRender: context 0x%08x or its device was destroyed while the call waited for the GPU",
+                    args->hContext);
+        goto out;
+    }
+    if (!NT_SUCCESS(d->error)) {
+        st = d->error;
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTRender: device is in error 0x%08x", (unsigned)st);
+        goto out;
+    }
     first = last = sched_packet_get_locked(c);
     if (first) {
         npk = 1;

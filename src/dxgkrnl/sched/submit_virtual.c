@@ -59,7 +59,19 @@ NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *args)
         dxgk_refuse("%s: device 0x%08x is in error 0x%08x", who, d->handle, (unsigned)st);
         goto out;
     }
-    sched_recycle_retired_locked(a, n);
+    /* The context's queue depth (sched/queue.c): wait for the GPU when it is full. */
+    if (!sched_context_queue_wait_locked(a, c)) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("%s: context 0x%08x or its device was destroyed while the call waited for the GPU", who,
+                    c->handle);
+        goto out;
+    }
+    if (!NT_SUCCESS(d->error)) {
+        st = d->error;
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("%s: device 0x%08x is in error 0x%08x", who, d->handle, (unsigned)st);
+        goto out;
+    }
     struct dxgk_packet *p = sched_packet_get_locked(c);
     if (!p) {
         pthread_mutex_unlock(&a->lock);

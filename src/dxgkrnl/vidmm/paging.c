@@ -47,7 +47,31 @@ static struct dxgk_packet *paging_packet_get_locked(struct dxgk_adapter *a)
     p->next = NULL;
     p->dma_used = 0;
     p->fence = 0;
+    atomic_fetch_add(&a->paging_out, 1);
     return p;
+}
+
+/* Back-pressure on the GpuMmu paging queues (issue 14 §4): VidMm builds paging buffers holding
+ * the adapter lock, which is never held across a wait, so a UMD that maps and makes resident
+ * faster than the paging engine runs would grow the paging pool without limit. Its paging-queue
+ * calls wait here first, on the caller's thread, as its render submissions wait for their
+ * context's queue (sched/queue.c). Retirement and recycling broadcast the paging node's
+ * done_cond under its lock after changing what this reads. */
+void vidmm_paging_wait_room(struct dxgk_adapter *a)
+{
+    struct sched_node *n = &a->node[a->paging_node];
+    while (atomic_load(&a->paging_out) >= VIDMM_PAGING_QUEUE_DEPTH) {
+        pthread_mutex_lock(&n->lock);
+        while (atomic_load(&a->paging_out) >= VIDMM_PAGING_QUEUE_DEPTH && !n->retired && !n->stop)
+            pthread_cond_wait(&n->done_cond, &n->lock);
+        bool stop = n->stop;
+        pthread_mutex_unlock(&n->lock);
+        if (stop)
+            return;
+        pthread_mutex_lock(&a->lock);
+        sched_recycle_retired_locked(a, n);
+        pthread_mutex_unlock(&a->lock);
+    }
 }
 
 void vidmm_paging_pool_fini(struct dxgk_adapter *a)
@@ -69,6 +93,7 @@ static void submit_current_locked(struct vidmm_paging_batch *b)
     if (!p->dma_used) {
         p->next = a->paging_pool;
         a->paging_pool = p;
+        atomic_fetch_sub(&a->paging_out, 1);
         return;
     }
     b->fence = sched_submit(&a->node[a->paging_node], p);

@@ -43,6 +43,8 @@ void dxgk_paging_queue_put(struct dxgk_paging_queue *q)
 }
 
 static void queue_destroy(struct dxgk_paging_queue *q);
+static struct dxgk_device *dxgk_paging_queue_resolve_nowait(D3DKMT_HANDLE h, struct dxgk_paging_queue **q,
+                                                            const char *who);
 
 NTSTATUS APIENTRY D3DKMTCreatePagingQueue(D3DKMT_CREATEPAGINGQUEUE *args)
 {
@@ -163,6 +165,15 @@ void dxgk_paging_queues_destroy_device(D3DKMT_HANDLE device)
 }
 
 struct dxgk_device *dxgk_paging_queue_resolve(D3DKMT_HANDLE h, struct dxgk_paging_queue **q, const char *who)
+{
+    struct dxgk_device *d = dxgk_paging_queue_resolve_nowait(h, q, who);
+    if (d)
+        vidmm_paging_wait_room(d->adapter); /* the paging pool's bound (vidmm/paging.c) */
+    return d;
+}
+
+static struct dxgk_device *dxgk_paging_queue_resolve_nowait(D3DKMT_HANDLE h, struct dxgk_paging_queue **q,
+                                                            const char *who)
 {
     *q = (struct dxgk_paging_queue *)dxgk_handle_get(h, DXGK_TYPE_PAGING_QUEUE);
     if (!*q) {
