@@ -20,9 +20,10 @@
  * addresses are left as the input says: checking them is the GPU's job.
  *
  * Bound on the work per input: a COPY / FILL / WRITE with a huge box (rows x slices up to
- * 2^64 with zero pitches: no address ever leaves its segment) runs for hours, and a command is
- * the GPU's unit of preemption and reset, so no TDR stops it (fuzz/findings/gpu-huge-box.md).
- * Until the GPU bounds it, the harness clamps each box to BOX_BUDGET bytes-rows. */
+ * 2^64 with zero pitches: no address ever leaves its segment) runs for hours. The GPU stops such
+ * a command when it is reset (it looks for a reset every 1 MiB of work, exec.c), but this harness
+ * has no timeout detection to reset it, so it clamps each box to BOX_BUDGET bytes-rows; the
+ * reset inside a long command is tested in gpu.test_gpu_long_command. */
 #include "gpu/gpu_internal.h"
 
 #include <stdlib.h>

@@ -460,9 +460,6 @@ static void op_submit_command(struct fz *f, struct state *s)
         sc.Commands = fz_u64(f);
         sc.CommandLength = fz_size(f, 4096);
     }
-    /* Until the GPU stops allocating the whole CommandLength up front for its fetch copy
-     * (fuzz/findings/gpu-fetch-length.md), lengths stay below 16 MiB. */
-    sc.CommandLength &= (16u << 20) - 1;
     sc.BroadcastContextCount = fz_u8(f) < 240 ? 1 : fz_size(f, 2);
     for (UINT i = 0; i < 64 && i < sc.BroadcastContextCount; i++)
         sc.BroadcastContext[i] = pick(f, s, K_CONTEXT);

@@ -152,6 +152,8 @@ static void run_entry(struct swgpu_engine *e, const struct swgpu_ring_entry *ent
     /* The register is written before the interrupt so the ISR reads the new value; the
      * release pairs with the ISR's acquire load and publishes the buffer's memory effects to
      * whoever observes the fence. */
+    /* Counted before the fence: whoever sees the fence also sees the buffer counted. */
+    swgpu_stat_add(SWGPU_STAT_DMA_BUFFERS, 1);
     atomic_store_explicit(&e->last_completed, entry->fence_id, memory_order_release);
     atomic_store_explicit(&e->progress, atomic_load_explicit(&e->progress, memory_order_relaxed) + 1,
                           memory_order_relaxed);
@@ -159,7 +161,6 @@ static void run_entry(struct swgpu_engine *e, const struct swgpu_ring_entry *ent
     pthread_cond_broadcast(&e->done_cv);
     pthread_mutex_unlock(&e->lock);
 
-    swgpu_stat_add(SWGPU_STAT_DMA_BUFFERS, 1);
     swgpu_raise_interrupt(e->gpu);
     pthread_mutex_lock(&e->lock);
 }

@@ -170,6 +170,25 @@ BYTE *swgpu_mmu_span(struct swgpu_engine *e, UINT64 root, UINT32 root_entries, U
     return p;
 }
 
+/* The fetch copy holds at least `need` bytes: false (the copy unchanged) without host memory.
+ * It grows geometrically, so a long buffer costs a few reallocations. */
+static bool fetch_reserve(struct swgpu_engine *e, UINT32 need, UINT32 len)
+{
+    if (need <= e->fetch_cap)
+        return true;
+    size_t cap = e->fetch_cap * 2;
+    if (cap < need)
+        cap = need;
+    if (cap > len)
+        cap = len;
+    BYTE *b = wddm_realloc(e->fetch, cap);
+    if (!b)
+        return false;
+    e->fetch = b;
+    e->fetch_cap = cap;
+    return true;
+}
+
 void swgpu_mmu_fetch(struct swgpu_engine *e, struct swgpu_exec_run *run)
 {
     const struct swgpu_ring_entry *en = run->entry;
@@ -177,18 +196,9 @@ void swgpu_mmu_fetch(struct swgpu_engine *e, struct swgpu_exec_run *run)
     run->code_start = en->start;
     run->code_end = en->start;
     memset(&run->fetch_fault, 0, sizeof run->fetch_fault);
-    if (len > e->fetch_cap) {
-        BYTE *b = wddm_realloc(e->fetch, len);
-        if (!b) {
-            /* Nothing fetched: the first command faults (reported as a fetch failure). */
-            run->code = e->fetch;
-            pf_fail(&run->fetch_fault, SWGPU_PF_NONE, 0, en->dma_va, 0, 0, "no host memory to fetch the DMA buffer");
-            return;
-        }
-        e->fetch = b;
-        e->fetch_cap = len;
-    }
-    run->code = e->fetch;
+    /* The copy grows only as far as the buffer translates: a length beyond what the process
+     * mapped costs no host memory past the mapped part (fuzz finding gpu-fetch-length: one
+     * D3DKMTSubmitCommand naming a one-page buffer with a 2.4 GB length reserved it all). */
     UINT32 done = 0;
     while (done < len) {
         UINT64 avail = 0;
@@ -199,9 +209,16 @@ void swgpu_mmu_fetch(struct swgpu_engine *e, struct swgpu_exec_run *run)
             break;
         if (avail > len - done)
             avail = len - done;
+        if (!fetch_reserve(e, done + (UINT32)avail, len)) {
+            /* What was fetched runs; the next command faults (reported as a fetch failure). */
+            pf_fail(&run->fetch_fault, SWGPU_PF_NONE, 0, en->dma_va + en->start + done, 0, 0,
+                    "no host memory to fetch the DMA buffer");
+            break;
+        }
         memcpy(e->fetch + done, p, avail);
         done += (UINT32)avail;
     }
+    run->code = e->fetch;
     run->code_end = en->start + done;
 }
 

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <wddm/swgpu.h>
 
+#include "gpu/gpu_internal.h" /* the engine's fetch copy (a host-memory bound) */
+
 #define ROOT_ENTRIES 1024u          /* VAs below 2 GiB */
 #define ROOT_OFF (1u << 20)         /* address space 1's root, in the local segment */
 #define ROOT2_OFF (8u << 20)        /* address space 2's root */
@@ -233,6 +235,39 @@ static void dma_buffer_is_fetched_through_the_mmu(void **state)
     assert_int_equal(*va_host(&as, VA_DST + 0x30), pattern_at(0x30));
     free(d.buf);
     free(e.buf);
+    swgpu_destroy(gpu);
+}
+
+/* A length far beyond the buffer's mapping (one page mapped, 2.25 GiB claimed, as one
+ * D3DKMTSubmitCommand may claim) runs the mapped commands, faults at the first page that does
+ * not translate, and costs no host memory past what was fetched (fuzz finding gpu-fetch-length:
+ * the whole length used to be reserved before the first translation). */
+static void a_length_past_the_mapping_fetches_only_the_mapped_part(void **state)
+{
+    struct swgpu *gpu = t_gpu_create();
+    struct as as;
+    as_init(&as, gpu, ROOT_OFF);
+    as_map(&as, VA_DST, phys_page(70), 0);
+    struct t_dma d;
+    t_dma_init(&d, PG);
+    const UINT32 v = 0x600DF00Du;
+    t_write(&d, VA_DST, 0, 0, 4, 1, 1, &v);
+    struct swgpu_cmd_header nop = {SWGPU_OP_NOP, PG - d.len};
+    t_dma_put(&d, &nop, sizeof nop);
+    d.len = PG; /* the NOP spans the rest: the page ends exactly on a command boundary */
+    memcpy(phys_host(gpu, phys_page(82)), d.buf, PG);
+    as_map(&as, VA_DMA, phys_page(82), 0);
+    submit_va(&as, 0, VA_DMA, 0x90000000u, 1, 0, 0);
+    swgpu_wait_fence(gpu, 0, 1);
+    UINT32 got;
+    memcpy(&got, va_host(&as, VA_DST), 4);
+    assert_int_equal(got, v);
+    struct swgpu_fault f;
+    assert_int_equal(swgpu_take_fault(gpu, 0, &f), 1);
+    assert_true(f.virtual_address == VA_DMA + PG);
+    if (gpu->engines[0].fetch_cap > 2 * PG)
+        fail_msg("the engine holds a %zu-byte fetch copy for one mapped page", gpu->engines[0].fetch_cap);
+    free(d.buf);
     swgpu_destroy(gpu);
 }
 
@@ -530,6 +565,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(commands_translate_page_by_page_across_non_contiguous_pages),
         cmocka_unit_test(dma_buffer_is_fetched_through_the_mmu),
+        cmocka_unit_test(a_length_past_the_mapping_fetches_only_the_mapped_part),
         cmocka_unit_test(each_fault_kind_is_recorded_with_its_va_and_direction),
         cmocka_unit_test(stale_translation_is_used_until_flush_tlb),
         cmocka_unit_test(physical_mode_without_a_root_is_unchanged),
