@@ -48,12 +48,21 @@ int wddm_tool_parse_u64(const char *cmd, const char *what, const char *text, uin
 int wddm_tool_options(const char *cmd, const char *usage, int argc, char **argv, const struct option *extra,
                       int (*on_option)(int opt, const char *arg, void *ctx), void *ctx, int *first_arg)
 {
-    /* --help / -h for every command, then the command's own long options (no short ones). */
+    /* --help / -h for every command, then the command's own long options; one whose value is a
+     * lower-case letter has that short form too (-o FILE for --output FILE). */
     struct option opts[8];
-    size_t n = 0;
+    char shorts[3 + 2 * 7 + 1] = "+:h";
+    size_t n = 0, k = 3;
     opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
-    for (; extra && extra[n - 1].name && n < 7; n++)
+    for (; extra && extra[n - 1].name && n < 7; n++) {
         opts[n] = extra[n - 1];
+        if (opts[n].val >= 'a' && opts[n].val <= 'z' && opts[n].val != 'h') {
+            shorts[k++] = (char)opts[n].val;
+            if (opts[n].has_arg == required_argument)
+                shorts[k++] = ':';
+        }
+    }
+    shorts[k] = '\0';
     opts[n] = (struct option){0};
     opterr = 0; /* our own one-line messages */
     optind = 1;
@@ -61,7 +70,7 @@ int wddm_tool_options(const char *cmd, const char *usage, int argc, char **argv,
     /* "-5" is a negative number, not an option: it stops the options, and the command's number
      * parser says what is wrong with it. */
     while (!(optind < argc && argv[optind][0] == '-' && isdigit((unsigned char)argv[optind][1])) &&
-           (c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+           (c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage, stdout);
             return WDDM_TOOL_HELP;

@@ -16,6 +16,9 @@ static const char usage[] =
     "                  V VidMm paging, D deferred recording, S scheduling; names pick groups\n"
     "  soak [ops] [local-MiB]  a working set of 4x local memory through GPU copies, evictions and\n"
     "                  restores, every read back checksummed (default 200000 ops, 4 MiB local)\n"
+    "  trace [-o FILE.json] [--html FILE.html] -- COMMAND [ARGS...]\n"
+    "                  run COMMAND with the timeline on and write it (Perfetto JSON, HTML view)\n"
+    "  stats [--json]  every adapter's memory: segments used, free, largest free range\n"
     "exit status: 0 done, 1 the work failed, 2 a usage error\n";
 
 static const struct {
@@ -26,6 +29,8 @@ static const struct {
     {"info", wddm_tool_info},
     {"bench", wddm_tool_bench},
     {"soak", wddm_tool_soak},
+    {"trace", wddm_tool_trace},
+    {"stats", wddm_tool_stats},
 };
 
 int main(int argc, char **argv)

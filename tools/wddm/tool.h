@@ -10,6 +10,8 @@ int wddm_tool_demo(int argc, char **argv);
 int wddm_tool_info(int argc, char **argv);
 int wddm_tool_bench(int argc, char **argv);
 int wddm_tool_soak(int argc, char **argv);
+int wddm_tool_trace(int argc, char **argv);
+int wddm_tool_stats(int argc, char **argv);
 
 /* args.c: the command line's rules (docs/rules.md §32). Exit codes: 0 done, 1 the work failed,
  * 2 a usage error (one line on stderr, nothing done). */

@@ -1,0 +1,119 @@
+/* The wddm tool's machine-readable output (issue 18 §1, §2), read back with a JSON parser:
+ * `wddm stats --json` describes every segment consistently, and `wddm trace -o FILE -- COMMAND`
+ * runs the command with the timeline on and leaves a trace-event file with the engine lanes of
+ * that run; a command that fails passes its exit status through. The tool is this build's
+ * (WDDM_TOOL_PATH). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs `args` through the shell, its stdout into out (at most n - 1 bytes); the exit status. */
+static int run(const char *args, char *out, size_t n)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "\"%s\" %s", WDDM_TOOL_PATH, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t got = out ? fread(out, 1, n - 1, p) : 0;
+    if (out)
+        out[got] = '\0';
+    else
+        while (fgetc(p) != EOF)
+            ;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    if (!json_object_object_get_ex(o, key, &v))
+        fail_msg("no \"%s\" in %s", key, json_object_to_json_string(o));
+    return v;
+}
+
+static void stats_json_describes_every_segment(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(run("stats --json", out, sizeof out), 0);
+    json_object *root = json_tokener_parse(out);
+    if (!root)
+        fail_msg("wddm stats --json is not JSON:\n%s", out);
+    json_object *adapters = get(root, "adapters");
+    assert_true(json_object_array_length(adapters) >= 1);
+    json_object *a = json_object_array_get_idx(adapters, 0);
+    assert_string_equal(json_object_get_string(get(a, "luid")), "00000000:00001000");
+    json_object *segs = get(a, "segments");
+    assert_int_equal(json_object_array_length(segs), 3);
+    for (size_t i = 0; i < 3; i++) {
+        json_object *g = json_object_array_get_idx(segs, i);
+        int64_t size = json_object_get_int64(get(g, "size")), used = json_object_get_int64(get(g, "used"));
+        int64_t free_ = json_object_get_int64(get(g, "free")), largest = json_object_get_int64(get(g, "largest_free"));
+        assert_int_equal(json_object_get_int(get(g, "id")), (int)i + 1);
+        assert_true(size > 0);
+        assert_true(free_ == size - used);
+        assert_true(largest <= free_);
+        assert_true(json_object_is_type(get(g, "aperture"), json_type_boolean));
+    }
+    assert_true(json_object_get_boolean(get(json_object_array_get_idx(segs, 2), "aperture")));
+    json_object_put(root);
+}
+
+static void trace_runs_the_command_and_writes_its_timeline(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/wddm_tool_trace_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char args[512];
+    snprintf(args, sizeof args, "trace -o %s -- \"%s\" demo 5", path, WDDM_TOOL_PATH);
+    assert_int_equal(run(args, NULL, 0), 0);
+    json_object *root = json_object_from_file(path);
+    unlink(path);
+    if (!root)
+        fail_msg("the trace is not JSON");
+    json_object *ev = get(root, "traceEvents");
+    size_t n = json_object_array_length(ev), dma = 0, engine_lanes = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(ev, i);
+        const char *name = json_object_get_string(get(e, "name"));
+        const char *ph = json_object_get_string(get(e, "ph"));
+        dma += !strcmp(ph, "X") && !strncmp(name, "DMA buffer ", 11);
+        if (!strcmp(ph, "M") && !strcmp(name, "thread_name"))
+            engine_lanes += strstr(json_object_get_string(get(get(e, "args"), "name")), "(engine)") != NULL;
+    }
+    /* Five frames of the demo: uploads, clears, copies, readbacks. */
+    if (dma < 5 || engine_lanes < 1)
+        fail_msg("the demo's trace has %zu DMA buffers on %zu engine lanes", dma, engine_lanes);
+    json_object_put(root);
+}
+
+static void trace_passes_the_command_s_failure_through(void **state)
+{
+    (void)state;
+    /* demo refuses a zero frame count: a usage error, exit 2, passed through. */
+    assert_int_equal(run("trace -o /dev/null -- \"" WDDM_TOOL_PATH "\" demo 0 2>/dev/null", NULL, 0), 2);
+    assert_int_equal(run("trace 2>/dev/null", NULL, 0), 2);                 /* no command */
+    assert_int_equal(run("trace -- /nonexistent/program 2>/dev/null", NULL, 0), 127);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(stats_json_describes_every_segment),
+        cmocka_unit_test(trace_runs_the_command_and_writes_its_timeline),
+        cmocka_unit_test(trace_passes_the_command_s_failure_through),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
