@@ -29,8 +29,10 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
-
 if (($#)); then
+  # A `wddm` command to run: build the library and the tool only (the test programs are the
+  # test suite's business), then run it.
+  cmake --build build -j"$(nproc)" --target wddm
   exec ./build/wddm "$@"
 fi
+cmake --build build -j"$(nproc)"

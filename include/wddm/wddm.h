@@ -79,6 +79,9 @@ void wddm_sched_trace_enable(int enabled);
 size_t wddm_sched_trace_read(struct wddm_sched_event *events, size_t max);
 void wddm_sched_trace_clear(void);
 
+/* The library's version, "MAJOR.MINOR.PATCH" (CMakeLists.txt project version; CHANGELOG.md). */
+const char *wddm_version(void);
+
 /* Memory statistics (issue 18 §2): one consistent moment of an adapter's segments and, when
  * hDevice names one of its devices, that device's allocations. STATUS_INVALID_PARAMETER for a
  * NULL output or a bad adapter handle, STATUS_INVALID_HANDLE for a device of another adapter or

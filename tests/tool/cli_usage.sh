@@ -35,7 +35,8 @@ help() {
 
 help "usage: wddm <command>" --help
 help "usage: wddm <command>" -h
-for c in demo info bench soak; do
+help "wddm (libwddm) [0-9]*\.[0-9]*\.[0-9]*" --version
+for c in demo info bench soak trace stats; do
     help "usage: wddm $c" $c --help
     help "usage: wddm $c" $c -h
 done
@@ -77,6 +78,12 @@ usage_error "unexpected argument 'extra'" info extra
 usage_error "unknown benchmark group 'W9'" bench W9
 usage_error "unknown benchmark group 'nosuch'" bench quick S nosuch
 usage_error "unknown benchmark group 'w1'" bench w1
+usage_error "no command to run" trace
+usage_error "no command to run" trace -o x.json
+usage_error "-o needs a file name" trace -o ""
+usage_error "unknown option" trace --nosuch -- true
+usage_error "unexpected argument 'x'" stats x
+usage_error "unknown option" stats --xml
 
 rm -f "$tmp.out" "$tmp.err"
 if [ $fail -ne 0 ]; then exit 1; fi

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <wddm/wddm.h>
+
 #include "tool.h"
 
 static const char usage[] =
@@ -19,6 +21,7 @@ static const char usage[] =
     "  trace [-o FILE.json] [--html FILE.html] -- COMMAND [ARGS...]\n"
     "                  run COMMAND with the timeline on and write it (Perfetto JSON, HTML view)\n"
     "  stats [--json]  every adapter's memory: segments used, free, largest free range\n"
+    "  --version       the version of libwddm this tool is built with\n"
     "exit status: 0 done, 1 the work failed, 2 a usage error\n";
 
 static const struct {
@@ -39,6 +42,10 @@ int main(int argc, char **argv)
         return wddm_tool_usage_error(NULL, "no command given");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("wddm (libwddm) %s\n", wddm_version());
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
