@@ -139,8 +139,9 @@ static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int
         return 1;
     }
     double w1 = (double)wddm_tool_median(t, REPS), mc = bench_memcpy(bytes, iters);
-    printf("W1 dynamic upload %7u KiB: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d)\n",
-           bytes / 1024u, w1, mc, w1 / mc, iters, REPS);
+    printf("W1 dynamic upload %7u KiB: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
+           "min-max %.0f-%.0f ns)\n",
+           bytes / 1024u, w1, mc, w1 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
     return 0;
 }
 
@@ -194,8 +195,9 @@ static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     SAFE_RELEASE(def); SAFE_RELEASE(stg);
     double w2 = (double)wddm_tool_median(t, REPS), mc = bench_memcpy((size_t)w * h * 4u, iters);
     double cr = bench_copy_read(w, h, iters);
-    printf("W2 1920x1080 RGBA8 readback:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d)\n",
-           w2, mc, w2 / mc, iters, REPS);
+    printf("W2 1920x1080 RGBA8 readback:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
+           "min-max %.0f-%.0f ns)\n",
+           w2, mc, w2 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
     printf("   same bytes copied + read by one thread, no API: %9.0f ns   W2 / that %5.2fx\n", cr, w2 / cr);
     return 0;
 }
@@ -227,8 +229,9 @@ static int bench_w3(ID3D11Device *dev, int iters)
         }
     }
     double w3 = (double)wddm_tool_median(t, REPS), mm = (double)wddm_tool_median(m, REPS);
-    printf("W3 CreateBuffer(4 KiB)+Release: %8.0f ns/pair   malloc+free %5.0f ns   ratio %5.1fx  (%d pairs x %d)\n",
-           w3, mm, w3 / mm, iters, REPS);
+    printf("W3 CreateBuffer(4 KiB)+Release: %8.0f ns/pair   malloc+free %5.0f ns   ratio %5.1fx  (%d pairs x %d; "
+           "min-max %.0f-%.0f ns)\n",
+           w3, mm, w3 / mm, iters, REPS, (double)t[0], (double)t[REPS - 1]);
     return 0;
 }
 
@@ -249,7 +252,20 @@ static void print_machine(void)
             }
         fclose(f);
     }
-    printf("machine: %s, %ld CPUs\n", model, sysconf(_SC_NPROCESSORS_ONLN));
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("machine: %s, %ld CPUs\n", model, cpus);
+    /* The benchmarks measure one engine thread beside the application thread: other runnable
+     * work on the machine moves the figures more than any change under test. */
+    double load = 0;
+    f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1)
+            load = 0;
+        fclose(f);
+    }
+    if (cpus > 0 && load > 0.5 * (double)cpus)
+        printf("warning: load average %.2f on %ld CPUs: other work is running; these figures may be skewed\n",
+               load, cpus);
 }
 
 static const char bench_usage[] =
