@@ -1,5 +1,6 @@
 /* The wddm tool's machine-readable output (issue 18 §1, §2), read back with a JSON parser:
- * `wddm stats --json` describes every segment consistently, and `wddm trace -o FILE -- COMMAND`
+ * `wddm stats --json` describes every segment consistently, `wddm demo --json` and `wddm soak
+ * --json` report their counters as one object, and `wddm trace -o FILE -- COMMAND`
  * runs the command with the timeline on and leaves a trace-event file with the engine lanes of
  * that run; a command that fails passes its exit status through. The tool is this build's
  * (WDDM_TOOL_PATH). */
@@ -69,6 +70,40 @@ static void stats_json_describes_every_segment(void **state)
     json_object_put(root);
 }
 
+/* `wddm demo --json` and `wddm soak --json`: one JSON object, the counters as numbers, "ok". */
+static void demo_and_soak_json_reports_parse(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(run("demo --json 5", out, sizeof out), 0);
+    json_object *d = json_tokener_parse(out);
+    if (!d)
+        fail_msg("wddm demo --json is not JSON:\n%s", out);
+    assert_string_equal(json_object_get_string(get(d, "command")), "demo");
+    assert_int_equal(json_object_get_int(get(d, "frames")), 5);
+    assert_true(json_object_get_int64(get(d, "dma_buffers_submitted")) > 0);
+    assert_int_equal(json_object_get_int64(get(d, "readback_errors")), 0);
+    assert_true(json_object_get_boolean(get(d, "ok")));
+    json_object_put(d);
+
+    assert_int_equal(run("soak --json 300 2", out, sizeof out), 0);
+    json_object *k = json_tokener_parse(out);
+    if (!k)
+        fail_msg("wddm soak --json is not JSON:\n%s", out);
+    assert_string_equal(json_object_get_string(get(k, "command")), "soak");
+    assert_int_equal(json_object_get_int64(get(k, "ops")), 300);
+    assert_int_equal(json_object_get_int64(get(k, "checksum_errors")), 0);
+    json_object *segs = get(k, "segments");
+    assert_int_equal(json_object_array_length(segs), 3);
+    /* Local memory after cycling 4x its size through it: used, and the figures agree. */
+    json_object *l = json_object_array_get_idx(segs, 0);
+    assert_true(json_object_get_int64(get(l, "used")) > 0);
+    assert_true(json_object_get_int64(get(l, "free")) ==
+                json_object_get_int64(get(l, "size")) - json_object_get_int64(get(l, "used")));
+    assert_true(json_object_get_boolean(get(k, "ok")));
+    json_object_put(k);
+}
+
 static void trace_runs_the_command_and_writes_its_timeline(void **state)
 {
     (void)state;
@@ -112,6 +147,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stats_json_describes_every_segment),
+        cmocka_unit_test(demo_and_soak_json_reports_parse),
         cmocka_unit_test(trace_runs_the_command_and_writes_its_timeline),
         cmocka_unit_test(trace_passes_the_command_s_failure_through),
     };

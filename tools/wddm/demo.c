@@ -6,6 +6,7 @@
  *  - GPU copies DEFAULT -> STAGING and readback with Map(READ) (seed 001 §9), every byte
  *    checked against what the CPU expects.
  * Prints what happened and exits 1 if any readback is wrong. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <wddm/swgpu.h>
 #include <wddm/wddm.h>
 
+#include "report.h"
 #include "tool.h"
 
 #define CHUNKS_PER_FRAME 8u
@@ -164,20 +166,24 @@ static int verify(struct demo *d, unsigned frame)
 #define SAFE_RELEASE(p) do { if (p) (p)->lpVtbl->Release(p); } while (0)
 
 static const char demo_usage[] =
-    "usage: wddm demo [frames]\n"
+    "usage: wddm demo [--json] [frames]\n"
     "  a frame loop on the default adapter: dynamic uploads with Map(WRITE_DISCARD),\n"
     "  UpdateSubresource, GPU clears and copies, every readback checked.\n"
-    "  frames: 1..1000000 (default 240). Exit 1 if a readback is wrong.\n";
+    "  frames: 1..1000000 (default 240). --json: the report as one JSON object.\n"
+    "  Exit 1 if a readback is wrong.\n";
 
-static int no_options(int opt, const char *arg, void *ctx)
+static int json_option(int opt, const char *arg, void *ctx)
 {
-    return WDDM_TOOL_USAGE; /* unreachable: demo has no options of its own */
+    ((struct wddm_report *)ctx)->json = true;
+    return 0;
 }
 
 int wddm_tool_demo(int argc, char **argv)
 {
+    static const struct option opts[] = {{"json", no_argument, NULL, 'J'}, {0}};
+    struct wddm_report rep = {0};
     int first;
-    int rc = wddm_tool_options("demo", demo_usage, argc, argv, NULL, no_options, NULL, &first);
+    int rc = wddm_tool_options("demo", demo_usage, argc, argv, opts, json_option, &rep, &first);
     if (rc)
         return rc;
     uint64_t frames64 = 240;
@@ -213,25 +219,29 @@ int wddm_tool_demo(int argc, char **argv)
     wddm_get_counters(&c1);
     wddm_swgpu_get_stats(&g1);
     double secs = (double)(t1 - t0) / 1e9;
-    printf("wddm demo: %u frames in %.3f s (%.1f frames/s)\n", frames, secs, frames / secs);
-    printf("  %-28s %12llu\n", "maps", d.maps);
-    printf("  %-28s %12llu\n", "bytes uploaded by the CPU", d.bytes_uploaded);
-    printf("  %-28s %12llu\n", "bytes copied by the GPU", g1.bytes_copied - g0.bytes_copied);
-    printf("  %-28s %12llu\n", "bytes filled by the GPU", g1.bytes_filled - g0.bytes_filled);
-    printf("  %-28s %12llu\n", "DMA buffers submitted", (unsigned long long)(c1.dma_buffers_submitted - c0.dma_buffers_submitted));
-    printf("  %-28s %12llu\n", "paging buffers submitted", (unsigned long long)(c1.paging_buffers_submitted - c0.paging_buffers_submitted));
-    printf("  %-28s %12llu\n", "fences retired", (unsigned long long)(c1.fences_retired - c0.fences_retired));
-    printf("  %-28s %12llu\n", "locks", (unsigned long long)(c1.locks - c0.locks));
-    printf("  %-28s %12llu\n", "lock waits", (unsigned long long)(c1.lock_waits - c0.lock_waits));
-    printf("  %-28s %12llu\n", "renames (Discard)", (unsigned long long)(c1.renames - c0.renames));
-    printf("  %-28s %12llu\n", "evictions", (unsigned long long)(c1.evictions - c0.evictions));
-    printf("  %-28s %12llu\n", "bytes paged in", (unsigned long long)(c1.bytes_paged_in - c0.bytes_paged_in));
-    printf("  %-28s %12llu\n", "bytes paged out", (unsigned long long)(c1.bytes_paged_out - c0.bytes_paged_out));
-    printf("  %-28s %12llu\n", "context switches", (unsigned long long)(c1.context_switches - c0.context_switches));
-    printf("  %-28s %12llu\n", "preemptions", (unsigned long long)(c1.preemptions - c0.preemptions));
-    printf("  %-28s %12llu\n", "engine / adapter resets",
-           (unsigned long long)(c1.engine_resets - c0.engine_resets + c1.adapter_resets - c0.adapter_resets));
-    printf("  %-28s %12llu\n", "readback errors", d.errors);
+    if (!rep.json)
+        printf("wddm demo: %u frames in %.3f s (%.1f frames/s)\n", frames, secs, frames / secs);
+    wddm_report_begin(&rep, "demo");
+    wddm_report_u64(&rep, "frames", frames);
+    wddm_report_f64(&rep, "seconds", secs);
+    wddm_report_u64(&rep, "maps", d.maps);
+    wddm_report_u64(&rep, "bytes uploaded by the CPU", d.bytes_uploaded);
+    wddm_report_u64(&rep, "bytes copied by the GPU", g1.bytes_copied - g0.bytes_copied);
+    wddm_report_u64(&rep, "bytes filled by the GPU", g1.bytes_filled - g0.bytes_filled);
+    wddm_report_u64(&rep, "DMA buffers submitted", c1.dma_buffers_submitted - c0.dma_buffers_submitted);
+    wddm_report_u64(&rep, "paging buffers submitted", c1.paging_buffers_submitted - c0.paging_buffers_submitted);
+    wddm_report_u64(&rep, "fences retired", c1.fences_retired - c0.fences_retired);
+    wddm_report_u64(&rep, "locks", c1.locks - c0.locks);
+    wddm_report_u64(&rep, "lock waits", c1.lock_waits - c0.lock_waits);
+    wddm_report_u64(&rep, "renames (Discard)", c1.renames - c0.renames);
+    wddm_report_u64(&rep, "evictions", c1.evictions - c0.evictions);
+    wddm_report_u64(&rep, "bytes paged in", c1.bytes_paged_in - c0.bytes_paged_in);
+    wddm_report_u64(&rep, "bytes paged out", c1.bytes_paged_out - c0.bytes_paged_out);
+    wddm_report_u64(&rep, "context switches", c1.context_switches - c0.context_switches);
+    wddm_report_u64(&rep, "preemptions", c1.preemptions - c0.preemptions);
+    wddm_report_u64(&rep, "engine / adapter resets",
+                    c1.engine_resets - c0.engine_resets + c1.adapter_resets - c0.adapter_resets);
+    wddm_report_u64(&rep, "readback errors", d.errors);
 
     SAFE_RELEASE(d.rtv);
     SAFE_RELEASE(d.tex_read);
@@ -241,10 +251,7 @@ int wddm_tool_demo(int argc, char **argv)
     SAFE_RELEASE(d.dyn);
     SAFE_RELEASE(d.ctx);
     SAFE_RELEASE(d.dev);
-    if (!ok || d.errors) {
-        printf("wddm demo: FAILED\n");
-        return 1;
-    }
-    printf("wddm demo: every readback verified\n");
-    return 0;
+    ok = ok && !d.errors;
+    wddm_report_end(&rep, "demo", ok, "every readback verified");
+    return ok ? 0 : 1;
 }

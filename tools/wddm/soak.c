@@ -7,6 +7,7 @@
  * through WDDM_SEGMENT_*_MB before the adapter starts (local = visible = local-MiB, aperture =
  * 8x), unless the environment already sets them. The CI version is
  * tests/dxgkrnl/test_vidmm_soak.c. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,10 @@
 #include <wddm/swgpu.h>
 #include <wddm/wddm.h>
 
-#include "dxgkrnl/dxgkrnl.h"
 #include "drv/swgpu_private.h"
 #include "gpu/swgpu_isa.h"
 #include "kmt_client.h"
+#include "report.h"
 #include "tool.h"
 
 #define SOAK_SIZE (128u * 1024u)  /* the upload and readback buffers: the largest class */
@@ -41,20 +42,24 @@ static void set_default_env(const char *name, unsigned long long mb)
 }
 
 static const char soak_usage[] =
-    "usage: wddm soak [ops] [local-MiB]\n"
+    "usage: wddm soak [--json] [ops] [local-MiB]\n"
     "  a working set of 4x the local segment cycled through GPU copies, evictions and restores,\n"
     "  every read back checksummed. ops: 1..10^12 (default 200000); local-MiB: 1..1024\n"
-    "  (default 4; WDDM_SEGMENT_LOCAL_MB, if set, wins). Exit 1 if anything is lost.\n";
+    "  (default 4; WDDM_SEGMENT_LOCAL_MB, if set, wins). --json: the report as one JSON object.\n"
+    "  Exit 1 if anything is lost.\n";
 
-static int no_options(int opt, const char *arg, void *ctx)
+static int json_option(int opt, const char *arg, void *ctx)
 {
-    return WDDM_TOOL_USAGE; /* unreachable: soak has no options of its own */
+    ((struct wddm_report *)ctx)->json = true;
+    return 0;
 }
 
 int wddm_tool_soak(int argc, char **argv)
 {
+    static const struct option opts[] = {{"json", no_argument, NULL, 'J'}, {0}};
+    struct wddm_report rep = {0};
     int first;
-    int rc = wddm_tool_options("soak", soak_usage, argc, argv, NULL, no_options, NULL, &first);
+    int rc = wddm_tool_options("soak", soak_usage, argc, argv, opts, json_option, &rep, &first);
     if (rc)
         return rc;
     uint64_t ops64 = 200000, local64 = 4;
@@ -140,40 +145,31 @@ int wddm_tool_soak(int argc, char **argv)
     uint64_t t1 = wddm_tool_now_ns();
     wddm_get_counters(&c1);
     double secs = (double)(t1 - t0) / 1e9;
-    printf("wddm soak: %llu ops over %u allocations of 16-128 KiB (%.1f MiB, 4x the %llu MiB local segment) in "
-           "%.2f s\n", ops, n, n * 72.0 / 1024.0, local_mb, secs);
-    printf("  %-28s %12llu\n", "read backs checked", reads);
-    printf("  %-28s %12llu\n", "checksum errors", errors);
-    printf("  %-28s %12llu\n", "failed calls", failed_calls);
-    printf("  %-28s %12llu\n", "evictions", (unsigned long long)(c1.evictions - c0.evictions));
-    printf("  %-28s %12llu\n", "bytes paged in", (unsigned long long)(c1.bytes_paged_in - c0.bytes_paged_in));
-    printf("  %-28s %12llu\n", "bytes paged out", (unsigned long long)(c1.bytes_paged_out - c0.bytes_paged_out));
-    printf("  %-28s %12llu\n", "renames (Discard)", (unsigned long long)(c1.renames - c0.renames));
-    /* The first-fit range allocator's fragmentation after the run (vidmm/segment.c): free bytes,
-     * free ranges and the largest one, per memory segment (the kernel's own view). */
-    struct dxgk_adapter *ad = dxgk_adapter_get(s.adapter);
-    if (ad) {
-        pthread_mutex_lock(&ad->lock);
-        for (UINT i = 0; i < ad->segment_count; i++) {
-            const struct vidmm_segment *g = &ad->seg[i];
-            UINT64 free_bytes = 0, largest = 0, ranges = 0;
-            for (const struct vidmm_range *r = g->free; r; r = r->next) {
-                free_bytes += r->size;
-                largest = r->size > largest ? r->size : largest;
-                ranges++;
-            }
-            printf("  segment %u: %6.1f of %6.1f MiB free in %llu ranges, largest %6.1f MiB\n", g->id,
-                   free_bytes / 1048576.0, g->desc.Size / 1048576.0, (unsigned long long)ranges,
-                   largest / 1048576.0);
-        }
-        pthread_mutex_unlock(&ad->lock);
-        dxgk_adapter_put(ad);
-    }
+    if (!rep.json)
+        printf("wddm soak: %llu ops over %u allocations of 16-128 KiB (%.1f MiB, 4x the %llu MiB local segment) in "
+               "%.2f s\n", ops, n, n * 72.0 / 1024.0, local_mb, secs);
+    wddm_report_begin(&rep, "soak");
+    wddm_report_u64(&rep, "ops", ops);
+    wddm_report_u64(&rep, "allocations", n);
+    wddm_report_u64(&rep, "local MiB", local_mb);
+    wddm_report_f64(&rep, "seconds", secs);
+    wddm_report_u64(&rep, "read backs checked", reads);
+    wddm_report_u64(&rep, "checksum errors", errors);
+    wddm_report_u64(&rep, "failed calls", failed_calls);
+    wddm_report_u64(&rep, "evictions", c1.evictions - c0.evictions);
+    wddm_report_u64(&rep, "bytes paged in", c1.bytes_paged_in - c0.bytes_paged_in);
+    wddm_report_u64(&rep, "bytes paged out", c1.bytes_paged_out - c0.bytes_paged_out);
+    wddm_report_u64(&rep, "renames (Discard)", c1.renames - c0.renames);
+    /* The segment allocator's fragmentation after the run (vidmm/segment.c): free bytes, free
+     * ranges and the largest one, per segment, through the public statistics. */
+    struct wddm_memory_statistics ms;
+    if (NT_SUCCESS(wddm_query_memory_statistics(s.adapter, 0, &ms)))
+        wddm_report_segments(&rep, &ms);
     free(zero);
     free(sum);
     free(a);
     wddm_kmt_close(&s);
     ok = ok && !errors && !failed_calls;
-    printf("wddm soak: %s\n", ok ? "nothing lost" : "FAILED");
+    wddm_report_end(&rep, "soak", ok, "nothing lost");
     return ok ? 0 : 1;
 }
