@@ -92,7 +92,8 @@ static UINT bind_support_of(ID3D11Device *dev, UINT f)
 /* At every feature level: a value that is no format (~0u) and every unsupported one answer
  * E_FAIL with 0, every supported one S_OK with a non-zero mask; FORMAT_SUPPORT through
  * CheckFeatureSupport answers the same; MIP_AUTOGEN implies TEXTURE2D; below 10_0 no BUFFER
- * and no SHADER_SAMPLE_COMPARISON, below 10_1 no SHADER_GATHER(_COMPARISON); R32G32B32A32_UINT
+ * and no SHADER_SAMPLE_COMPARISON, below 10_1 no SHADER_GATHER(_COMPARISON), below 11_0 no typed
+ * UAV; R32G32B32A32_UINT
  * is never sampled (Wine test_format_support). */
 static void test_answers_are_consistent_at_every_level(void **state)
 {
@@ -123,6 +124,10 @@ static void test_answers_are_consistent_at_every_level(void **state)
                 assert_true(s & D3D11_FORMAT_SUPPORT_TEXTURE2D);
             if (levels[l] < D3D_FEATURE_LEVEL_10_0)
                 assert_int_equal(s & (D3D11_FORMAT_SUPPORT_SHADER_SAMPLE_COMPARISON | D3D11_FORMAT_SUPPORT_BUFFER), 0);
+            /* Typed UAVs are a feature level 11_0 feature (10_x compute shaders have raw and
+             * structured buffer UAVs only: D3D11 "Compute Shader on Downlevel Hardware"). */
+            if (levels[l] < D3D_FEATURE_LEVEL_11_0)
+                assert_int_equal(s & D3D11_FORMAT_SUPPORT_TYPED_UNORDERED_ACCESS_VIEW, 0);
             if (levels[l] < D3D_FEATURE_LEVEL_10_1)
                 assert_int_equal(s & (D3D11_FORMAT_SUPPORT_SHADER_GATHER |
                                       D3D11_FORMAT_SUPPORT_SHADER_GATHER_COMPARISON), 0);
