@@ -1,11 +1,11 @@
 /*
  * format.c - the DXGI format table (see format.h).
  *
- * Capabilities follow the D3D11 format support tables for feature level 11_0 in spirit, kept
- * to what the model can honour: every colour format the software GPU can copy and clear is
- * render-target capable; depth formats may only be bound DEPTH_STENCIL (their typeless
- * parents and the R24_UNORM_X8 / R32_FLOAT_X8X24 style siblings carry SHADER_RESOURCE);
- * block-compressed formats are shader-resource only and not 1D textures.
+ * Support bits: this stack's answer at feature level 11_0 (see the support masks below; the
+ * runtime narrows them per feature level, src/runtime/format_support.c). Bind bits: depth
+ * formats may only be bound DEPTH_STENCIL (their typeless parents and the R24_UNORM_X8 /
+ * R32_FLOAT_X8X24 style siblings carry SHADER_RESOURCE); block-compressed formats are
+ * shader-resource only.
  */
 #include "common/format.h"
 
