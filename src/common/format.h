@@ -6,7 +6,7 @@
  * the same except UNORDERED_ACCESS (API 0x80, DDI D3D11_DDI_BIND_UNORDERED_ACCESS 0x100) and
  * PRESENT (DDI 0x80, no API bit): a DDI user translates those two.
  * Support bits (WDDM_FMT_SUPPORT_*) use the D3D11_FORMAT_SUPPORT numbers, so that
- * ID3D11Device::CheckFormatSupport can answer the mask as it stands.
+ * ID3D11Device::CheckFormatSupport can answer the mask (narrowed per feature level by the runtime).
  */
 #ifndef WDDM_COMMON_FORMAT_H
 #define WDDM_COMMON_FORMAT_H

@@ -311,6 +311,11 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
 UINT rt_full_mip_count(UINT w, UINT h, UINT d);
 /* CheckMultisampleQualityLevels' answer for a format and sample count (0: not supported). */
 UINT rt_msaa_quality_levels(struct rt_device *dev, DXGI_FORMAT format, UINT count);
+/* format_support.c: CheckFormatSupport's answer for the device's feature level (0 for a format
+ * the device does not support), and for binding a resource of the format (a TYPELESS format:
+ * what its family's typed formats support). */
+UINT rt_format_support(struct rt_device *dev, DXGI_FORMAT format);
+UINT rt_format_bind_support(struct rt_device *dev, DXGI_FORMAT format);
 
 /* view.c */
 HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, ID3D11Resource *resource,

@@ -334,11 +334,14 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
     }
 
     const struct wddm_format_info *fi = wddm_format_info(fmt);
-    if (!fi) {
-        RT_REFUSE("%s: Format %u is not supported for textures", what, (UINT)fmt);
+    /* Creation holds the description to what CheckFormatSupport answers for the device
+     * (format_support.c; D3D11 creation checks format support: E_INVALIDARG otherwise). */
+    UINT fmt_support = rt_format_support(res->device, fmt);
+    if (!fi || !fmt_support) {
+        RT_REFUSE("%s: Format %u is not supported for textures on this device", what, (UINT)fmt);
         return E_INVALIDARG;
     }
-    if (!(fi->support & dim_support)) {
+    if (!(fmt_support & dim_support)) {
         RT_REFUSE("%s: Format %s cannot be used for this texture dimension", what, fi->name);
         return E_INVALIDARG;
     }
@@ -365,11 +368,26 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
                   "read it in a shader", what, fi->name, bind);
         return E_INVALIDARG;
     }
-    if (bind & ~fi->bind & (D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET | D3D11_BIND_DEPTH_STENCIL |
-                            D3D11_BIND_UNORDERED_ACCESS)) {
-        RT_REFUSE("%s: Format %s does not support BindFlags 0x%x", what, fi->name,
-                  bind & ~fi->bind & (UINT)(D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET |
-                                            D3D11_BIND_DEPTH_STENCIL | D3D11_BIND_UNORDERED_ACCESS));
+    /* RENDER_TARGET / DEPTH_STENCIL / UNORDERED_ACCESS need the format's RENDER_TARGET /
+     * DEPTH_STENCIL / TYPED_UNORDERED_ACCESS_VIEW bit (a TYPELESS format: one of its family's);
+     * SHADER_RESOURCE has no bit of its own in D3D11_FORMAT_SUPPORT (no shader runs here): the
+     * table says which formats Windows lets a shader read (§30). */
+    UINT bind_support = rt_format_bind_support(res->device, fmt), refused = 0;
+    if ((bind & D3D11_BIND_RENDER_TARGET) && !(bind_support & WDDM_FMT_SUPPORT_RENDER_TARGET))
+        refused |= D3D11_BIND_RENDER_TARGET;
+    if ((bind & D3D11_BIND_DEPTH_STENCIL) && !(bind_support & WDDM_FMT_SUPPORT_DEPTH_STENCIL))
+        refused |= D3D11_BIND_DEPTH_STENCIL;
+    if ((bind & D3D11_BIND_UNORDERED_ACCESS) && !(bind_support & WDDM_FMT_SUPPORT_TYPED_UNORDERED_ACCESS_VIEW))
+        refused |= D3D11_BIND_UNORDERED_ACCESS;
+    if ((bind & D3D11_BIND_SHADER_RESOURCE) && !(fi->bind & WDDM_FMT_BIND_SHADER_RESOURCE))
+        refused |= D3D11_BIND_SHADER_RESOURCE;
+    if (refused) {
+        RT_REFUSE("%s: Format %s does not support BindFlags 0x%x on this device (CheckFormatSupport 0x%x)", what,
+                  fi->name, refused, bind_support);
+        return E_INVALIDARG;
+    }
+    if (cpu && !(fmt_support & WDDM_FMT_SUPPORT_CPU_LOCKABLE)) {
+        RT_REFUSE("%s: Format %s is not CPU_LOCKABLE: no CPUAccessFlags (0x%x)", what, fi->name, cpu);
         return E_INVALIDARG;
     }
     if (fi->is_compressed && (w % fi->block_width || h % fi->block_height)) {
@@ -383,6 +401,10 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
         mips = full;            /* D3D11: MipLevels 0 = the full chain */
     } else if (mips > full) {
         RT_REFUSE("%s: MipLevels %u exceeds the full chain of %u for %ux%ux%u", what, mips, full, w, h, d);
+        return E_INVALIDARG;
+    }
+    if (mips > 1 && !(fmt_support & WDDM_FMT_SUPPORT_MIP)) {
+        RT_REFUSE("%s: Format %s has no MIP support: MipLevels must be 1 (got %u)", what, fi->name, mips);
         return E_INVALIDARG;
     }
 

@@ -97,8 +97,16 @@ struct view_range {
     UINT mip, mip_count, first_slice, slice_count;
 };
 
-static HRESULT check_range(const struct rt_resource *res, struct view_range *r, BOOL raw, const char *what)
+/* need: the format support bit the view's format must have (CheckFormatSupport, §30): a typed
+ * buffer SRV needs BUFFER, a typed UAV TYPED_UNORDERED_ACCESS_VIEW; 0 for a texture SRV. */
+static HRESULT check_range(const struct rt_resource *res, struct view_range *r, BOOL raw, UINT need,
+                           const char *what)
 {
+    if (!raw && need && !(rt_format_support(res->device, r->format) & need)) {
+        RT_REFUSE("%s: view format %u lacks the %s support this view needs on this device", what, (UINT)r->format,
+                  need == WDDM_FMT_SUPPORT_BUFFER ? "BUFFER" : "TYPED_UNORDERED_ACCESS_VIEW");
+        return E_INVALIDARG;
+    }
     if (r->is_buffer) {
         UINT elem = 4;
         if (!raw) {
@@ -250,7 +258,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateShaderResourceView(ID3D11Device *iface
         RT_REFUSE("%s: ViewDimension %u does not match the resource type", what, (UINT)d.ViewDimension);
         return E_INVALIDARG;
     }
-    HRESULT hr = check_range(res, &r, FALSE, what);
+    HRESULT hr = check_range(res, &r, FALSE, r.is_buffer ? WDDM_FMT_SUPPORT_BUFFER : 0, what);
     if (FAILED(hr))
         return hr;
     if (!out)
@@ -345,7 +353,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateUnorderedAccessView(ID3D11Device *ifac
         RT_REFUSE("%s: ViewDimension %u does not match the resource type", what, (UINT)d.ViewDimension);
         return E_INVALIDARG;
     }
-    HRESULT hr = check_range(res, &r, raw, what);
+    HRESULT hr = check_range(res, &r, raw, WDDM_FMT_SUPPORT_TYPED_UNORDERED_ACCESS_VIEW, what);
     if (FAILED(hr))
         return hr;
     if (!out)

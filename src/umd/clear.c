@@ -276,45 +276,35 @@ VOID APIENTRY umd_ClearRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HREND
     umd_fill_view(dev, v, pattern, n);
 }
 
-/* ClearUnorderedAccessViewUint: each UINT's low bits go bit-for-bit into the matching channel
- * (D3D11 rule; no conversion). Formats with 1, 2 or 4 channels of 8, 16 or 32 bits. */
+/* ClearUnorderedAccessViewUint: the low bits of Values[i] go bit-for-bit into channel i of
+ * every element, no conversion (D3D11 API: ID3D11DeviceContext::ClearUnorderedAccessViewUint),
+ * for every typed-UAV format (the channel widths of the colour table above: 8/16/32-bit
+ * channels, R10G10B10A2, R11G11B10) and R32_TYPELESS (raw views: one 32-bit channel). */
 VOID APIENTRY umd_ClearUnorderedAccessViewUint(D3D10DDI_HDEVICE hDevice, D3D11DDI_HUNORDEREDACCESSVIEW hView,
                                                const UINT Values[4])
 {
     struct umd_device *dev = umd_device(hDevice);
     const struct umd_rtv *v = hView.pDrvPrivate;
-    UINT channels = 0, bits = 0;
-    switch (v->format) {
-    case DXGI_FORMAT_R32_TYPELESS: case DXGI_FORMAT_R32_UINT: case DXGI_FORMAT_R32_SINT: case DXGI_FORMAT_R32_FLOAT:
-        channels = 1; bits = 32; break;
-    case DXGI_FORMAT_R32G32_UINT: case DXGI_FORMAT_R32G32_SINT: case DXGI_FORMAT_R32G32_FLOAT:
-        channels = 2; bits = 32; break;
-    case DXGI_FORMAT_R32G32B32A32_UINT: case DXGI_FORMAT_R32G32B32A32_SINT: case DXGI_FORMAT_R32G32B32A32_FLOAT:
-        channels = 4; bits = 32; break;
-    case DXGI_FORMAT_R16_UINT: case DXGI_FORMAT_R16_SINT: case DXGI_FORMAT_R16_UNORM: case DXGI_FORMAT_R16_FLOAT:
-        channels = 1; bits = 16; break;
-    case DXGI_FORMAT_R16G16_UINT: case DXGI_FORMAT_R16G16_SINT: case DXGI_FORMAT_R16G16_UNORM:
-    case DXGI_FORMAT_R16G16_FLOAT:
-        channels = 2; bits = 16; break;
-    case DXGI_FORMAT_R16G16B16A16_UINT: case DXGI_FORMAT_R16G16B16A16_SINT: case DXGI_FORMAT_R16G16B16A16_UNORM:
-    case DXGI_FORMAT_R16G16B16A16_FLOAT:
-        channels = 4; bits = 16; break;
-    case DXGI_FORMAT_R8_UINT: case DXGI_FORMAT_R8_SINT: case DXGI_FORMAT_R8_UNORM:
-        channels = 1; bits = 8; break;
-    case DXGI_FORMAT_R8G8_UINT: case DXGI_FORMAT_R8G8_SINT: case DXGI_FORMAT_R8G8_UNORM:
-        channels = 2; bits = 8; break;
-    case DXGI_FORMAT_R8G8B8A8_UINT: case DXGI_FORMAT_R8G8B8A8_SINT: case DXGI_FORMAT_R8G8B8A8_UNORM:
-        channels = 4; bits = 8; break;
-    default:
-        UMD_REFUSE("ClearUnorderedAccessViewUint: format %d not implemented", (int)v->format);
+    DXGI_FORMAT f = v->format == DXGI_FORMAT_R32_TYPELESS ? DXGI_FORMAT_R32_UINT : v->format;
+    const struct umd_color_format *cf = umd_color_format(f);
+    if (!cf || cf->type == CT_SRGB) {
+        UMD_REFUSE("ClearUnorderedAccessViewUint: format %d has no typed UAV", (int)v->format);
         return;
     }
     BYTE pattern[16];
-    UINT n = 0;
-    for (UINT c = 0; c < channels; c++) {
-        UINT x = Values[c];
-        for (UINT b = 0; b < bits / 8; b++)
-            pattern[n++] = (BYTE)(x >> (8 * b)); /* little-endian channel bytes */
+    memset(pattern, 0, sizeof pattern);
+    UINT pos = 0;
+    for (UINT i = 0; i < cf->count; i++) {
+        UINT comp = cf->ch[i].comp, bits = cf->ch[i].bits;
+        UINT64 val = comp == CX ? 0 : Values[comp];
+        for (UINT b = 0; b < bits; b++, pos++)
+            if ((val >> b) & 1)
+                pattern[pos / 8] |= (BYTE)(1u << (pos % 8));
+    }
+    UINT n = (pos + 7) / 8;
+    if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16) {
+        UMD_REFUSE("ClearUnorderedAccessViewUint: cannot clear format %d", (int)v->format);
+        return;
     }
     umd_fill_view(dev, v, pattern, n);
 }
