@@ -56,11 +56,68 @@ static struct {
 static _Thread_local struct tl_ring *my_ring;
 static _Thread_local bool my_ring_refused;
 
-static uint64_t tl_now(void)
+static uint64_t tl_mono_ns(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Timestamps. On x86-64 a record stores the time-stamp counter (invariant on the processors of
+ * the last fifteen years, and the kernel's own clock source under most hypervisors): ~11 ns a
+ * read on the project's machine against ~27 for clock_gettime, which is most of what an event
+ * costs. The writer turns ticks into CLOCK_MONOTONIC nanoseconds with the rate measured between
+ * the first enable and the write (or over 2 ms at that enable, for a short recording). Elsewhere
+ * the ticks are nanoseconds already. */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+static uint64_t tl_now(void) { return __rdtsc(); }
+#define TL_TICKS_ARE_NS 0
+#else
+static uint64_t tl_now(void) { return tl_mono_ns(); }
+#define TL_TICKS_ARE_NS 1
+#endif
+
+static struct {
+    pthread_once_t once;
+    uint64_t ticks, ns;   /* one moment in both clocks, at the first enable */
+    double ns_per_tick;   /* measured then over 2 ms */
+} tl_clock = { .once = PTHREAD_ONCE_INIT, .ns_per_tick = 1.0 };
+
+static void tl_clock_anchor(void)
+{
+    tl_clock.ticks = tl_now();
+    tl_clock.ns = tl_mono_ns();
+    if (TL_TICKS_ARE_NS)
+        return;
+    struct timespec two_ms = { 0, 2000000 };
+    nanosleep(&two_ms, NULL);
+    uint64_t t = tl_now(), n = tl_mono_ns();
+    if (t > tl_clock.ticks)
+        tl_clock.ns_per_tick = (double)(n - tl_clock.ns) / (double)(t - tl_clock.ticks);
+}
+
+/* Nanoseconds (CLOCK_MONOTONIC) of a tick value, with the rate over the longest interval known. */
+struct tl_rate {
+    uint64_t ticks, ns;
+    double ns_per_tick;
+};
+
+static struct tl_rate tl_rate_now(void)
+{
+    struct tl_rate r = { tl_clock.ticks, tl_clock.ns, tl_clock.ns_per_tick };
+    uint64_t t = tl_now(), n = tl_mono_ns();
+    if (!TL_TICKS_ARE_NS && t > r.ticks && n - r.ns >= 100000000u) /* >= 100 ms: better than 2 */
+        r.ns_per_tick = (double)(n - r.ns) / (double)(t - r.ticks);
+    return r;
+}
+
+static uint64_t tl_ns(const struct tl_rate *r, uint64_t ticks)
+{
+    if (TL_TICKS_ARE_NS)
+        return ticks;
+    double d = ((double)ticks - (double)r->ticks) * r->ns_per_tick;
+    return d < -(double)r->ns ? 0 : (uint64_t)((double)r->ns + d);
 }
 
 static struct tl_ring *tl_take_ring(void)
@@ -104,6 +161,8 @@ void wddm_tl_record(enum wddm_tl_kind kind, uint32_t track, uint64_t a, uint64_t
 
 void wddm_timeline_enable(int enabled)
 {
+    if (enabled)
+        pthread_once(&tl_clock.once, tl_clock_anchor);
     atomic_store(&wddm_tl_on, enabled != 0);
 }
 
@@ -125,7 +184,8 @@ static int tl_event_cmp(const void *x, const void *y)
     return p->ts < q->ts ? -1 : p->ts > q->ts;
 }
 
-/* Every ring's records still present and newer than the last clear, oldest first. */
+/* Every ring's records still present and newer than the last clear, oldest first, their times
+ * in CLOCK_MONOTONIC nanoseconds. */
 static struct tl_event *tl_collect(size_t *count)
 {
     uint32_t rings = atomic_load(&tl.rings);
@@ -164,6 +224,9 @@ static struct tl_event *tl_collect(size_t *count)
         }
     }
     qsort(ev, n, sizeof *ev, tl_event_cmp);
+    struct tl_rate rate = tl_rate_now();
+    for (size_t i = 0; i < n; i++)
+        ev[i].ts = tl_ns(&rate, ev[i].ts);
     *count = n;
     return ev;
 }
