@@ -105,6 +105,7 @@ struct tl_rate {
 
 static struct tl_rate tl_rate_now(void)
 {
+    pthread_once(&tl_clock.once, tl_clock_anchor); /* also orders the anchor before its reads */
     struct tl_rate r = { tl_clock.ticks, tl_clock.ns, tl_clock.ns_per_tick };
     uint64_t t = tl_now(), n = tl_mono_ns();
     if (!TL_TICKS_ARE_NS && t > r.ticks && n - r.ns >= 100000000u) /* >= 100 ms: better than 2 */
