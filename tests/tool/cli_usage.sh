@@ -78,6 +78,7 @@ usage_error "unexpected argument 'extra'" info extra
 usage_error "unknown benchmark group 'W9'" bench W9
 usage_error "unknown benchmark group 'nosuch'" bench quick S nosuch
 usage_error "unknown benchmark group 'w1'" bench w1
+usage_error "exclude each other" info --json --summary
 usage_error "no command to run" trace
 usage_error "no command to run" trace -o x.json
 usage_error "-o needs a file name" trace -o ""

@@ -70,6 +70,29 @@ static void stats_json_describes_every_segment(void **state)
     json_object_put(root);
 }
 
+/* `wddm info --json`: every caps field by its WDK name, the segments with their flags. */
+static void info_json_names_every_caps_field_and_segment(void **state)
+{
+    (void)state;
+    static char out[1 << 17];
+    assert_int_equal(run("info --json", out, sizeof out), 0);
+    json_object *root = json_tokener_parse(out);
+    if (!root)
+        fail_msg("wddm info --json is not JSON:\n%.400s", out);
+    json_object *a = json_object_array_get_idx(get(root, "adapters"), 0);
+    json_object *caps = get(a, "caps");
+    assert_true(json_object_get_int64(get(caps, "DXGK_DRIVERCAPS.WDDMVersion")) > 0);
+    assert_true(json_object_is_type(get(caps, "DXGK_VIDMMCAPS.OutOfOrderLock"), json_type_int));
+    json_object *segs = get(a, "segments");
+    assert_int_equal(json_object_array_length(segs), 3);
+    json_object *names = get(json_object_array_get_idx(segs, 2), "flag_names");
+    int aperture = 0;
+    for (size_t i = 0; i < json_object_array_length(names); i++)
+        aperture |= !strcmp(json_object_get_string(json_object_array_get_idx(names, i)), "Aperture");
+    assert_true(aperture);
+    json_object_put(root);
+}
+
 /* `wddm demo --json` and `wddm soak --json`: one JSON object, the counters as numbers, "ok". */
 static void demo_and_soak_json_reports_parse(void **state)
 {
@@ -147,6 +170,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stats_json_describes_every_segment),
+        cmocka_unit_test(info_json_names_every_caps_field_and_segment),
         cmocka_unit_test(demo_and_soak_json_reports_parse),
         cmocka_unit_test(trace_runs_the_command_and_writes_its_timeline),
         cmocka_unit_test(trace_passes_the_command_s_failure_through),

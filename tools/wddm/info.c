@@ -2,6 +2,7 @@
  * `DXGK_VIDMMCAPS.<Member> = 0|1` / `DXGK_DRIVERCAPS.<Field> = value` is issue 6's). */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +49,67 @@ static void print_segments(const D3DKMT_WDDM_SEGMENTS *s)
 }
 
 static const char info_usage[] =
-    "usage: wddm info [--caps FILE]\n"
+    "usage: wddm info [--caps FILE] [--json | --summary]\n"
     "  the adapter as the KMD describes it: DXGK_DRIVERCAPS, every DXGK_VIDMMCAPS and\n"
     "  DXGK_VIDSCHCAPS bit, the segments.\n"
     "  --caps FILE  start the adapter with that caps file (as WDDM_KMD_CAPS=FILE does) and show\n"
-    "               the result, or the reason the file is refused (exit 1).\n";
+    "               the result, or the reason the file is refused (exit 1).\n"
+    "  --json       the same as one JSON object (every caps field by name, the segments).\n"
+    "  --summary    one short block per adapter: LUID, driver model, nodes, segments.\n";
+
+enum info_form { INFO_FULL, INFO_JSON, INFO_SUMMARY };
+
+static void print_json(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_DRIVERCAPS *caps,
+                       const D3DKMT_WDDM_SEGMENTS *segs)
+{
+    printf("%s{\"index\":%lu,\"luid\":\"%08x:%08x\",\"caps\":{", index ? "," : "", (unsigned long)index,
+           (unsigned)ai->AdapterLuid.HighPart, (unsigned)ai->AdapterLuid.LowPart);
+    for (size_t i = 0; i < wddm_caps_count(); i++) {
+        const struct wddm_cap_field *f = wddm_caps_at(i);
+        printf("%s\"%s\":%" PRIu64, i ? "," : "", f->name, wddm_caps_get(caps, f));
+    }
+    printf("},\"segments\":[");
+    for (UINT i = 0; i < segs->NbSegment && i < D3DKMT_WDDM_MAX_SEGMENTS; i++) {
+        const D3DKMT_WDDM_SEGMENTINFO *g = &segs->Segment[i];
+        printf("%s{\"id\":%u,\"base_address\":%" PRIu64 ",\"size\":%" PRIu64 ",\"commit_limit\":%" PRIu64
+               ",\"flags\":%u,\"bytes_resident\":%" PRIu64 ",\"flag_names\":[",
+               i ? "," : "", g->SegmentId, g->BaseAddress, g->Size, g->CommitLimit, g->Flags, g->BytesResident);
+        int n = 0;
+        for (unsigned b = 0; b < COUNT(segment_bits); b++)
+            if (g->Flags & (1u << b))
+                printf("%s\"%s\"", n++ ? "," : "", segment_bits[b]);
+        printf("]}");
+    }
+    printf("]}");
+}
+
+static void print_summary(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_DRIVERCAPS *caps,
+                          const D3DKMT_WDDM_SEGMENTS *segs)
+{
+    const struct wddm_cap_field *gpummu = wddm_caps_find("DXGK_VIDMMCAPS.GpuMmuSupported");
+    bool va = gpummu && wddm_caps_get(caps, gpummu);
+    printf("Adapter %lu: LUID %08x:%08x, WDDM version 0x%04x, %s model, %u nodes\n", (unsigned long)index,
+           (unsigned)ai->AdapterLuid.HighPart, (unsigned)ai->AdapterLuid.LowPart, (unsigned)caps->WDDMVersion,
+           va ? "WDDM 2.x GpuMmu" : "WDDM 1.x patching", (unsigned)caps->GpuEngineTopology.NbAsymetricProcessingNodes);
+    for (UINT i = 0; i < segs->NbSegment && i < D3DKMT_WDDM_MAX_SEGMENTS; i++) {
+        const D3DKMT_WDDM_SEGMENTINFO *g = &segs->Segment[i];
+        printf("  segment %u: %" PRIu64 " MiB, %s\n", g->SegmentId, g->Size >> 20,
+               (g->Flags & 0x1u) ? "aperture" : (g->Flags & 0x4u) ? "CPU-visible memory" : "local memory");
+    }
+    const char *file = getenv("WDDM_KMD_CAPS");
+    if (file && *file)
+        printf("  caps overridden by WDDM_KMD_CAPS=%s\n", file);
+}
 
 static int info_option(int opt, const char *arg, void *ctx)
 {
+    enum info_form *form = ctx;
+    if (opt == 'J' || opt == 'S') {
+        if (*form != INFO_FULL)
+            return wddm_tool_usage_error("info", "--json and --summary exclude each other");
+        *form = opt == 'J' ? INFO_JSON : INFO_SUMMARY;
+        return 0;
+    }
     /* `wddm info --caps FILE`: what that caps file would do — start the adapter with it (the
      * reference KMD reads WDDM_KMD_CAPS) and show the result or the exact reason it fails. */
     if (!*arg)
@@ -66,9 +120,13 @@ static int info_option(int opt, const char *arg, void *ctx)
 
 int wddm_tool_info(int argc, char **argv)
 {
-    static const struct option opts[] = {{"caps", required_argument, NULL, 'c'}, {0}};
+    static const struct option opts[] = {{"caps", required_argument, NULL, 'c'},
+                                         {"json", no_argument, NULL, 'J'},
+                                         {"summary", no_argument, NULL, 'S'},
+                                         {0}};
+    enum info_form form = INFO_FULL;
     int first;
-    int rc = wddm_tool_options("info", info_usage, argc, argv, opts, info_option, NULL, &first);
+    int rc = wddm_tool_options("info", info_usage, argc, argv, opts, info_option, &form, &first);
     if (rc)
         return rc;
     if (first < argc)
@@ -84,21 +142,29 @@ int wddm_tool_info(int argc, char **argv)
         return 1;
     }
     rc = 0;
+    if (form == INFO_JSON)
+        printf("{\"adapters\":[");
     for (ULONG a = 0; a < e.NumAdapters; a++) {
-        printf("Adapter %lu: LUID %08x:%08x\n", (unsigned long)a, (unsigned)adapters[a].AdapterLuid.HighPart,
-               (unsigned)adapters[a].AdapterLuid.LowPart);
         DXGK_DRIVERCAPS caps;
         D3DKMT_WDDM_SEGMENTS segs;
         if (!NT_SUCCESS(query(adapters[a].hAdapter, KMTQAITYPE_WDDM_DRIVERCAPS, &caps, sizeof caps)) ||
             !NT_SUCCESS(query(adapters[a].hAdapter, KMTQAITYPE_WDDM_SEGMENTS, &segs, sizeof segs))) {
             fprintf(stderr, "wddm info: adapter %lu does not answer its queries\n", (unsigned long)a);
             rc = 1;
+        } else if (form == INFO_JSON) {
+            print_json(a, &adapters[a], &caps, &segs);
+        } else if (form == INFO_SUMMARY) {
+            print_summary(a, &adapters[a], &caps, &segs);
         } else {
+            printf("Adapter %lu: LUID %08x:%08x\n", (unsigned long)a, (unsigned)adapters[a].AdapterLuid.HighPart,
+                   (unsigned)adapters[a].AdapterLuid.LowPart);
             wddm_caps_print(stdout, &caps);
             print_segments(&segs);
         }
         D3DKMT_CLOSEADAPTER c = {.hAdapter = adapters[a].hAdapter};
         D3DKMTCloseAdapter(&c);
     }
+    if (form == INFO_JSON)
+        printf("]}\n");
     return rc;
 }
