@@ -4,7 +4,8 @@
 # group; a number that is negative, garbage, too large, has trailing junk, or is zero where zero
 # means nothing; a missing or extra argument) exits 2 with exactly one line on stderr, and
 # nothing on stdout: the work never started. Every run has a time limit, so a check made after
-# the work started (a benchmark, a soak) fails instead of running on.
+# the work started (a benchmark, a soak) fails instead of running on. Soak's progress shows on a
+# terminal only (script(1) gives it one).
 # usage: cli_usage.sh path/to/wddm
 W=$1
 tmp=${TMPDIR:-/tmp}/wddm-cli-$$
@@ -85,6 +86,18 @@ usage_error "-o needs a file name" trace -o ""
 usage_error "unknown option" trace --nosuch -- true
 usage_error "unexpected argument 'x'" stats x
 usage_error "unknown option" stats --xml
+
+# Progress (issue 18 §4): on a terminal soak shows it on stderr; --quiet, --json or a pipe do not.
+if command -v script >/dev/null; then
+    timeout 60 script -qc "'$W' soak 5000 2>&1 >/dev/null" /dev/null >"$tmp.out"
+    grep -q "wddm soak: 0 of 5000 ops" "$tmp.out" || { echo "FAIL: wddm soak on a terminal shows no progress"; fail=1; }
+    timeout 60 script -qc "'$W' soak --quiet 5000 2>&1 >/dev/null" /dev/null >"$tmp.out"
+    if grep -q " of 5000 ops" "$tmp.out"; then echo "FAIL: wddm soak --quiet shows progress"; fail=1; fi
+else
+    echo "FAIL: script(1) (bsdutils) is missing: the terminal cases cannot run"; fail=1
+fi
+timeout 60 "$W" soak 5000 2>"$tmp.err" >/dev/null
+if grep -q " of 5000 ops" "$tmp.err"; then echo "FAIL: wddm soak shows progress on a pipe"; fail=1; fi
 
 rm -f "$tmp.out" "$tmp.err"
 if [ $fail -ne 0 ]; then exit 1; fi

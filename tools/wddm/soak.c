@@ -8,9 +8,11 @@
  * 8x), unless the environment already sets them. The CI version is
  * tests/dxgkrnl/test_vidmm_soak.c. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <wddm/d3dkmthk.h>
 #include <wddm/swgpu.h>
@@ -42,24 +44,34 @@ static void set_default_env(const char *name, unsigned long long mb)
 }
 
 static const char soak_usage[] =
-    "usage: wddm soak [--json] [ops] [local-MiB]\n"
+    "usage: wddm soak [--json] [--quiet] [ops] [local-MiB]\n"
     "  a working set of 4x the local segment cycled through GPU copies, evictions and restores,\n"
     "  every read back checksummed. ops: 1..10^12 (default 200000); local-MiB: 1..1024\n"
     "  (default 4; WDDM_SEGMENT_LOCAL_MB, if set, wins). --json: the report as one JSON object.\n"
+    "  On a terminal the progress is shown on stderr unless --quiet or --json.\n"
     "  Exit 1 if anything is lost.\n";
 
-static int json_option(int opt, const char *arg, void *ctx)
+struct soak_opts {
+    struct wddm_report rep;
+    bool quiet;
+};
+
+static int soak_option(int opt, const char *arg, void *ctx)
 {
-    ((struct wddm_report *)ctx)->json = true;
+    struct soak_opts *o = ctx;
+    if (opt == 'J')
+        o->rep.json = true;
+    else
+        o->quiet = true;
     return 0;
 }
 
 int wddm_tool_soak(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'J'}, {0}};
-    struct wddm_report rep = {0};
+    static const struct option opts[] = {{"json", no_argument, NULL, 'J'}, {"quiet", no_argument, NULL, 'Q'}, {0}};
+    struct soak_opts so = {0};
     int first;
-    int rc = wddm_tool_options("soak", soak_usage, argc, argv, opts, json_option, &rep, &first);
+    int rc = wddm_tool_options("soak", soak_usage, argc, argv, opts, soak_option, &so, &first);
     if (rc)
         return rc;
     uint64_t ops64 = 200000, local64 = 4;
@@ -101,7 +113,11 @@ int wddm_tool_soak(int argc, char **argv)
     uint64_t t0 = wddm_tool_now_ns();
     unsigned long long errors = 0, reads = 0, failed_calls = 0;
     uint32_t x = 0x5eed;
+    /* Progress for a person watching: a terminal on stderr, and neither --quiet nor --json. */
+    bool progress = !so.quiet && !so.rep.json && isatty(STDERR_FILENO);
     for (unsigned long long op = 0; ok && op < ops; op++) {
+        if (progress && op % 4096 == 0)
+            fprintf(stderr, "\rwddm soak: %llu of %llu ops", op, ops);
         uint32_t r = wddm_tool_rnd(&x) % 10;
         unsigned i = wddm_tool_rnd(&x) % n;
         UINT32 size = SOAK_CLASS_SIZE(i);
@@ -142,34 +158,36 @@ int wddm_tool_soak(int argc, char **argv)
             }
         }
     }
+    if (progress)
+        fprintf(stderr, "\r%60s\r", "");
     uint64_t t1 = wddm_tool_now_ns();
     wddm_get_counters(&c1);
     double secs = (double)(t1 - t0) / 1e9;
-    if (!rep.json)
+    if (!so.rep.json)
         printf("wddm soak: %llu ops over %u allocations of 16-128 KiB (%.1f MiB, 4x the %llu MiB local segment) in "
                "%.2f s\n", ops, n, n * 72.0 / 1024.0, local_mb, secs);
-    wddm_report_begin(&rep, "soak");
-    wddm_report_u64(&rep, "ops", ops);
-    wddm_report_u64(&rep, "allocations", n);
-    wddm_report_u64(&rep, "local MiB", local_mb);
-    wddm_report_f64(&rep, "seconds", secs);
-    wddm_report_u64(&rep, "read backs checked", reads);
-    wddm_report_u64(&rep, "checksum errors", errors);
-    wddm_report_u64(&rep, "failed calls", failed_calls);
-    wddm_report_u64(&rep, "evictions", c1.evictions - c0.evictions);
-    wddm_report_u64(&rep, "bytes paged in", c1.bytes_paged_in - c0.bytes_paged_in);
-    wddm_report_u64(&rep, "bytes paged out", c1.bytes_paged_out - c0.bytes_paged_out);
-    wddm_report_u64(&rep, "renames (Discard)", c1.renames - c0.renames);
+    wddm_report_begin(&so.rep, "soak");
+    wddm_report_u64(&so.rep, "ops", ops);
+    wddm_report_u64(&so.rep, "allocations", n);
+    wddm_report_u64(&so.rep, "local MiB", local_mb);
+    wddm_report_f64(&so.rep, "seconds", secs);
+    wddm_report_u64(&so.rep, "read backs checked", reads);
+    wddm_report_u64(&so.rep, "checksum errors", errors);
+    wddm_report_u64(&so.rep, "failed calls", failed_calls);
+    wddm_report_u64(&so.rep, "evictions", c1.evictions - c0.evictions);
+    wddm_report_u64(&so.rep, "bytes paged in", c1.bytes_paged_in - c0.bytes_paged_in);
+    wddm_report_u64(&so.rep, "bytes paged out", c1.bytes_paged_out - c0.bytes_paged_out);
+    wddm_report_u64(&so.rep, "renames (Discard)", c1.renames - c0.renames);
     /* The segment allocator's fragmentation after the run (vidmm/segment.c): free bytes, free
      * ranges and the largest one, per segment, through the public statistics. */
     struct wddm_memory_statistics ms;
     if (NT_SUCCESS(wddm_query_memory_statistics(s.adapter, 0, &ms)))
-        wddm_report_segments(&rep, &ms);
+        wddm_report_segments(&so.rep, &ms);
     free(zero);
     free(sum);
     free(a);
     wddm_kmt_close(&s);
     ok = ok && !errors && !failed_calls;
-    wddm_report_end(&rep, "soak", ok, "nothing lost");
+    wddm_report_end(&so.rep, "soak", ok, "nothing lost");
     return ok ? 0 : 1;
 }
