@@ -127,6 +127,31 @@ static void demo_and_soak_json_reports_parse(void **state)
     json_object_put(k);
 }
 
+/* `wddm bench --json`: the machine, then every figure with its median, spread, limit and ratio
+ * (the structure only: a benchmark's figures are never asserted by tests). */
+static void bench_json_carries_every_figure(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(run("bench --json quick W3", out, sizeof out), 0);
+    json_object *root = json_tokener_parse(out);
+    if (!root)
+        fail_msg("wddm bench --json is not JSON:\n%s", out);
+    assert_string_equal(json_object_get_string(get(root, "command")), "bench");
+    assert_true(json_object_get_int(get(root, "cpus")) >= 1);
+    json_object *results = get(root, "results");
+    assert_int_equal(json_object_array_length(results), 1);
+    json_object *w3 = json_object_array_get_idx(results, 0);
+    assert_string_equal(json_object_get_string(get(w3, "limit")), "malloc+free");
+    double median = json_object_get_double(get(w3, "median")), min = json_object_get_double(get(w3, "min"));
+    double max = json_object_get_double(get(w3, "max")), limit = json_object_get_double(get(w3, "limit_median"));
+    assert_true(min <= median && median <= max && limit > 0);
+    double ratio = json_object_get_double(get(w3, "ratio"));
+    assert_true(ratio > 0.99 * median / limit && ratio < 1.01 * median / limit);
+    assert_true(json_object_get_boolean(get(root, "ok")));
+    json_object_put(root);
+}
+
 static void trace_runs_the_command_and_writes_its_timeline(void **state)
 {
     (void)state;
@@ -172,6 +197,7 @@ int main(void)
         cmocka_unit_test(stats_json_describes_every_segment),
         cmocka_unit_test(info_json_names_every_caps_field_and_segment),
         cmocka_unit_test(demo_and_soak_json_reports_parse),
+        cmocka_unit_test(bench_json_carries_every_figure),
         cmocka_unit_test(trace_runs_the_command_and_writes_its_timeline),
         cmocka_unit_test(trace_passes_the_command_s_failure_through),
     };

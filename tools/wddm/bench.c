@@ -6,6 +6,7 @@
  *      through RowPitch, Unmap; vs memcpy of the same bytes.
  *  W3  CreateBuffer(4 KiB, DEFAULT) + Release, per pair; vs malloc(4096) + free.
  * `wddm bench quick` runs fewer iterations (a smoke run, same code). */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "bench_deferred.h"
 #include "bench_sched.h"
 #include "bench_vidmm.h"
+#include "bench_report.h"
 #include "tool.h"
 
 #define REPS 21
@@ -139,9 +141,12 @@ static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int
         return 1;
     }
     double w1 = (double)wddm_tool_median(t, REPS), mc = bench_memcpy(bytes, iters);
-    printf("W1 dynamic upload %7u KiB: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
-           "min-max %.0f-%.0f ns)\n",
-           bytes / 1024u, w1, mc, w1 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    wddm_bench_printf("W1 dynamic upload %7u KiB: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
+                      "min-max %.0f-%.0f ns)\n",
+                      bytes / 1024u, w1, mc, w1 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    char name[32];
+    snprintf(name, sizeof name, "W1 %u KiB", bytes / 1024u);
+    wddm_bench_result(name, "ns/iter", w1, (double)t[0], (double)t[REPS - 1], "memcpy", mc);
     return 0;
 }
 
@@ -195,10 +200,12 @@ static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     SAFE_RELEASE(def); SAFE_RELEASE(stg);
     double w2 = (double)wddm_tool_median(t, REPS), mc = bench_memcpy((size_t)w * h * 4u, iters);
     double cr = bench_copy_read(w, h, iters);
-    printf("W2 1920x1080 RGBA8 readback:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
-           "min-max %.0f-%.0f ns)\n",
-           w2, mc, w2 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
-    printf("   same bytes copied + read by one thread, no API: %9.0f ns   W2 / that %5.2fx\n", cr, w2 / cr);
+    wddm_bench_printf("W2 1920x1080 RGBA8 readback:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
+                      "min-max %.0f-%.0f ns)\n",
+                      w2, mc, w2 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    wddm_bench_printf("   same bytes copied + read by one thread, no API: %9.0f ns   W2 / that %5.2fx\n", cr, w2 / cr);
+    wddm_bench_result("W2 1080p readback", "ns/iter", w2, (double)t[0], (double)t[REPS - 1], "memcpy", mc);
+    wddm_bench_result("W2 1080p readback / copy+read", "ns/iter", w2, NAN, NAN, "copy + read by one thread", cr);
     return 0;
 }
 
@@ -229,13 +236,14 @@ static int bench_w3(ID3D11Device *dev, int iters)
         }
     }
     double w3 = (double)wddm_tool_median(t, REPS), mm = (double)wddm_tool_median(m, REPS);
-    printf("W3 CreateBuffer(4 KiB)+Release: %8.0f ns/pair   malloc+free %5.0f ns   ratio %5.1fx  (%d pairs x %d; "
-           "min-max %.0f-%.0f ns)\n",
-           w3, mm, w3 / mm, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    wddm_bench_printf("W3 CreateBuffer(4 KiB)+Release: %8.0f ns/pair   malloc+free %5.0f ns   ratio %5.1fx  (%d pairs x %d; "
+                      "min-max %.0f-%.0f ns)\n",
+                      w3, mm, w3 / mm, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    wddm_bench_result("W3 create+release 4 KiB", "ns/pair", w3, (double)t[0], (double)t[REPS - 1], "malloc+free", mm);
     return 0;
 }
 
-static void print_machine(void)
+static void print_machine(bool json)
 {
     char model[256] = "unknown CPU";
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -252,10 +260,6 @@ static void print_machine(void)
             }
         fclose(f);
     }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("machine: %s, %ld CPUs\n", model, cpus);
-    /* The benchmarks measure one engine thread beside the application thread: other runnable
-     * work on the machine moves the figures more than any change under test. */
     double load = 0;
     f = fopen("/proc/loadavg", "r");
     if (f) {
@@ -263,16 +267,15 @@ static void print_machine(void)
             load = 0;
         fclose(f);
     }
-    if (cpus > 0 && load > 0.5 * (double)cpus)
-        printf("warning: load average %.2f on %ld CPUs: other work is running; these figures may be skewed\n",
-               load, cpus);
+    wddm_bench_begin(json, model, sysconf(_SC_NPROCESSORS_ONLN), load);
 }
 
 static const char bench_usage[] =
-    "usage: wddm bench [quick] [W1 W2 W3 V V1 V2 D S ...]\n"
+    "usage: wddm bench [--json] [quick] [W1 W2 W3 V V1 V2 D S ...]\n"
     "  W1 dynamic upload, W2 1080p readback, W3 create+release (as ratios to memcpy),\n"
     "  V VidMm paging (V1 and V2), D deferred recording, S scheduling.\n"
-    "  Names pick the groups to run (all without names); quick runs fewer iterations.\n";
+    "  Names pick the groups to run (all without names); quick runs fewer iterations.\n"
+    "  --json: one JSON object, every figure with its median, min, max, limit and ratio.\n";
 
 static const char *const bench_groups[] = {"W1", "W2", "W3", "V", "V1", "V2", "D", "S"};
 
@@ -291,15 +294,18 @@ static int selected(int argc, char **argv, const char *name)
     return !named;
 }
 
-static int no_options(int opt, const char *arg, void *ctx)
+static int json_option(int opt, const char *arg, void *ctx)
 {
-    return WDDM_TOOL_USAGE; /* unreachable: bench has no options of its own */
+    *(bool *)ctx = true;
+    return 0;
 }
 
 int wddm_tool_bench(int argc, char **argv)
 {
+    static const struct option opts[] = {{"json", no_argument, NULL, 'J'}, {0}};
+    bool json = false;
     int first;
-    int rc = wddm_tool_options("bench", bench_usage, argc, argv, NULL, no_options, NULL, &first);
+    int rc = wddm_tool_options("bench", bench_usage, argc, argv, opts, json_option, &json, &first);
     if (rc)
         return rc;
     /* Every name is checked before the first benchmark runs. */
@@ -320,7 +326,7 @@ int wddm_tool_bench(int argc, char **argv)
         fprintf(stderr, "wddm bench: D3D11CreateDevice failed\n");
         return 1;
     }
-    print_machine();
+    print_machine(json);
     if (selected(argc, argv, "W1")) {
         /* 20 x 500 = 10,000 measured iterations for 64 KiB (issue 2 W1). */
         rc |= bench_w1(dev, ctx, 64u * 1024u, quick ? 20 : 500);
@@ -342,5 +348,6 @@ int wddm_tool_bench(int argc, char **argv)
     /* Issue 4: submission rate (1 and 8 contexts), submit-to-fence latency, CPU wake-up. */
     if (selected(argc, argv, "S"))
         rc |= wddm_bench_sched(quick);
+    wddm_bench_end(rc == 0);
     return rc;
 }

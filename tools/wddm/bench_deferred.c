@@ -18,6 +18,7 @@
 
 #include <d3d11.h>
 
+#include "bench_report.h"
 #include "tool.h"
 #include "bench_deferred.h"
 
@@ -176,7 +177,7 @@ int wddm_bench_deferred(int quick)
         }
     int reps = quick ? 3 : 11, lists = quick ? 4 : 40, cmds = 2000;
     int rc = 0;
-    printf("D1 deferred recording: %s; UMD read-only handle block %s; %ld CPUs\n",
+    wddm_bench_printf("D1 deferred recording: %s; UMD read-only handle block %s; %ld CPUs\n",
            th.DriverCommandLists ? "UMD command lists" : "runtime-emulated lists",
 #ifdef WDDM_UMD_NO_PADDING
            "NOT padded (built with WDDM_UMD_NO_PADDING)",
@@ -194,10 +195,12 @@ int wddm_bench_deferred(int quick)
             qsort(v, (size_t)reps, sizeof v[0], cmp_d);
             med[threads] = v[reps / 2];
         }
-        printf("   replay %-24s 1 thread %10.0f cmds/s   2 threads %10.0f cmds/s   ratio %4.2fx  "
-               "(%d lists x %d cmds per thread, median of %d)\n",
-               concurrent ? "on the IC meanwhile:" : "on the IC afterwards:", med[1], med[2],
-               med[1] > 0 ? med[2] / med[1] : 0.0, lists, cmds, reps);
+        wddm_bench_printf("   replay %-24s 1 thread %10.0f cmds/s   2 threads %10.0f cmds/s   ratio %4.2fx  "
+                          "(%d lists x %d cmds per thread, median of %d)\n",
+                          concurrent ? "on the IC meanwhile:" : "on the IC afterwards:", med[1], med[2],
+                          med[1] > 0 ? med[2] / med[1] : 0.0, lists, cmds, reps);
+        wddm_bench_result(concurrent ? "D1 recording, 2 threads, IC busy" : "D1 recording, 2 threads", "cmds/s",
+                          med[2], NAN, NAN, "1 thread", med[1]);
         rc |= !(med[1] > 0 && med[2] > 0);
     }
     for (int i = 0; i < NRES; i++)

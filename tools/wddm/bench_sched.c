@@ -18,6 +18,7 @@
 
 #include "gpu/swgpu_isa.h"
 #include "kmt_client.h"
+#include "bench_report.h"
 #include "tool.h"
 
 #define CTX 8
@@ -92,10 +93,13 @@ static int bench_s1(struct wddm_kmt *k, D3DKMT_CREATECONTEXT *cc, const D3DKMT_H
     }
     wddm_get_counters(&c1);
     uint64_t m = wddm_tool_median(t, REPS);
-    printf("S1 tiny DMA buffers, %u context%s: %9.0f submissions/s  (%d per run, median of %d; %llu context "
-           "switches over the runs)\n",
-           contexts, contexts > 1 ? "s round-robin" : "           ", (double)n * 1e9 / (double)m, n, REPS,
-           (unsigned long long)(c1.context_switches - c0.context_switches));
+    wddm_bench_printf("S1 tiny DMA buffers, %u context%s: %9.0f submissions/s  (%d per run, median of %d; %llu context "
+                      "switches over the runs)\n",
+                      contexts, contexts > 1 ? "s round-robin" : "           ", (double)n * 1e9 / (double)m, n, REPS,
+                      (unsigned long long)(c1.context_switches - c0.context_switches));
+    char name[40];
+    snprintf(name, sizeof name, "S1 %u context%s", contexts, contexts > 1 ? "s" : "");
+    wddm_bench_result(name, "submissions/s", (double)n * 1e9 / (double)m, NAN, NAN, NULL, NAN);
     return 0;
 }
 
@@ -113,8 +117,10 @@ static int bench_s2(struct wddm_kmt *k, D3DKMT_HANDLE fence, int iters, UINT64 *
         }
         t[i] = wddm_tool_now_ns() - t0;
     }
-    printf("S2 submission -> monitored fence signalled, idle GPU: %6.1f us median  (%d iterations)\n",
-           (double)wddm_tool_median(t, iters) / 1e3, iters);
+    double s2 = (double)wddm_tool_median(t, iters);
+    wddm_bench_printf("S2 submission -> monitored fence signalled, idle GPU: %6.1f us median  (%d iterations)\n",
+                      s2 / 1e3, iters);
+    wddm_bench_result("S2 submission to fence", "ns", s2, (double)t[0], (double)t[iters - 1], NULL, NAN);
     free(t);
     return 0;
 }
@@ -185,8 +191,9 @@ static int bench_s3(struct wddm_kmt *k, int rounds)
     }
     if (!rc) {
         double f = (double)wddm_tool_median(tf, rounds), c = (double)wddm_tool_median(tc, rounds);
-        printf("S3 CPU wake-up round trip: monitored fences %6.1f us, pthread condvar %6.1f us  ratio %4.2fx  (%d rounds, "
-               "median)\n", f / 1e3, c / 1e3, f / c, rounds);
+        wddm_bench_printf("S3 CPU wake-up round trip: monitored fences %6.1f us, pthread condvar %6.1f us  ratio %4.2fx  "
+                          "(%d rounds, median)\n", f / 1e3, c / 1e3, f / c, rounds);
+        wddm_bench_result("S3 wake-up round trip", "ns", f, NAN, NAN, "pthread condvar", c);
     }
     free(tf);
     free(tc);

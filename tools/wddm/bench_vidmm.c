@@ -29,6 +29,7 @@
 #include "kmt_client.h"
 #include "drv/swgpu_private.h"
 #include "gpu/swgpu_isa.h"
+#include "bench_report.h"
 #include "tool.h"
 
 #define V1_SIZE (4u << 20)
@@ -191,11 +192,16 @@ static int bench_v1(int factor, int quick)
         uint64_t in = c1.bytes_paged_in - c0.bytes_paged_in, out = c1.bytes_paged_out - c0.bytes_paged_out;
         uint64_t paged = in + out - (in >= fills ? fills : in);
         uint64_t opt = belady_bytes(trace, len, n, capacity), lru = lru_bytes(trace, len, n, capacity);
-        printf("V1 trace %dx local (%u x 4 MiB over %u slots, %u accesses): VidMm %8.1f MiB paged, "
-               "Belady MIN %8.1f MiB, ratio %5.2fx (plain LRU simulated: %.2fx), %llu evictions, %.2f s\n",
-               factor, n, capacity, len, paged / 1048576.0, opt / 1048576.0, opt ? (double)paged / (double)opt : 0.0,
-               opt ? (double)lru / (double)opt : 0.0, (unsigned long long)(c1.evictions - c0.evictions),
-               (double)(t1 - t0) / 1e9);
+        wddm_bench_printf("V1 trace %dx local (%u x 4 MiB over %u slots, %u accesses): VidMm %8.1f MiB paged, "
+                          "Belady MIN %8.1f MiB, ratio %5.2fx (plain LRU simulated: %.2fx), %llu evictions, %.2f s\n",
+                          factor, n, capacity, len, paged / 1048576.0, opt / 1048576.0,
+                          opt ? (double)paged / (double)opt : 0.0, opt ? (double)lru / (double)opt : 0.0,
+                          (unsigned long long)(c1.evictions - c0.evictions), (double)(t1 - t0) / 1e9);
+        char name[40];
+        snprintf(name, sizeof name, "V1 %dx local", factor);
+        wddm_bench_result(name, "bytes paged", (double)paged, NAN, NAN, "Belady MIN", (double)opt);
+        snprintf(name, sizeof name, "V1 %dx local, plain LRU", factor);
+        wddm_bench_result(name, "bytes paged", (double)lru, NAN, NAN, "Belady MIN", (double)opt);
     } else {
         fprintf(stderr, "V1: the replay failed\n");
     }
@@ -297,11 +303,15 @@ static int bench_v2(int quick, UINT bind, const char *what)
             v_sink += d[bytes - 1];
             double v2 = (double)wddm_tool_median(t, iters), mc = (double)wddm_tool_median(cold, iters);
             double mh = (double)wddm_tool_median(hot, iters);
-            printf("V2 16 MiB readback out of 1 GiB of %s: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  "
-                   "(memcpy out of 1 GiB %.0f ns: %.2fx; %d iterations, %llu evictions, %.0f MiB paged in, "
-                   "%u wrong texels)\n",
-                   what, v2, mh, v2 / mh, mc, v2 / mc, iters, (unsigned long long)(c1.evictions - c0.evictions),
-                   (double)(c1.bytes_paged_in - c0.bytes_paged_in) / 1048576.0, bad);
+            wddm_bench_printf("V2 16 MiB readback out of 1 GiB of %s: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  "
+                              "(memcpy out of 1 GiB %.0f ns: %.2fx; %d iterations, %llu evictions, %.0f MiB paged in, "
+                              "%u wrong texels)\n",
+                              what, v2, mh, v2 / mh, mc, v2 / mc, iters,
+                              (unsigned long long)(c1.evictions - c0.evictions),
+                              (double)(c1.bytes_paged_in - c0.bytes_paged_in) / 1048576.0, bad);
+            char name[64];
+            snprintf(name, sizeof name, "V2 readback out of 1 GiB of %s", what);
+            wddm_bench_result(name, "ns/iter", v2, NAN, NAN, "memcpy", mh);
         } else {
             fprintf(stderr, "V2: no memory for the memcpy baselines\n");
         }
