@@ -290,12 +290,19 @@ static bool tl_lane_seen(struct tl_writer *w, uint32_t track)
     return false;
 }
 
-/* What a (non-CPU) lane is: 1 engine, 2 paging queue, 3 VidMm, 4 segment counter (timeline.h),
- * 0 a context queue, whose lane is the context's handle (its type bits keep it above 4 << 24). */
+/* What a (non-CPU) lane is: 1 engine, 2 paging queue, 3 VidMm, 4 segment counter, 5 monitored
+ * fences (timeline.h), 0 a context queue, whose lane is the context's handle (its type bits keep
+ * it above 5 << 24). Classes 1-4 belong to an adapter. */
 static uint32_t tl_lane_class(uint32_t track)
 {
     uint32_t c = track >> 24;
-    return c >= 1 && c <= 4 ? c : 0;
+    return c >= 1 && c <= 5 ? c : 0;
+}
+
+static bool tl_adapter_lane(uint32_t track)
+{
+    uint32_t c = tl_lane_class(track);
+    return c >= 1 && c <= 4;
 }
 
 /* Where a lane is drawn: process and thread ids of the trace. */
@@ -305,10 +312,10 @@ static void tl_lane_ids(uint32_t track, bool cpu, uint32_t *pid, uint32_t *tid)
     *tid = track;
     if (cpu)
         *pid = TL_PID_CPU;
-    else if (tl_lane_class(track))
+    else if (tl_adapter_lane(track))
         *pid = tl_pid_of_adapter(tl_adapter_of(track));
     else
-        *pid = TL_PID_QUEUES; /* one process, a lane per context */
+        *pid = TL_PID_QUEUES; /* one process: a lane per context, and the fences' */
 }
 
 static void tl_name_lane(struct tl_writer *w, uint32_t track, bool cpu)
@@ -329,6 +336,7 @@ static void tl_name_lane(struct tl_writer *w, uint32_t track, bool cpu)
     case 1: snprintf(name, sizeof name, "GPU node %u (engine)", track & 0xFFu); break;
     case 2: snprintf(name, sizeof name, "node %u paging queue", track & 0xFFu); break;
     case 3: snprintf(name, sizeof name, "VidMm"); break;
+    case 5: snprintf(name, sizeof name, "monitored fences (GPU signals)"); break;
     default: snprintf(name, sizeof name, "segment %u", track & 0xFFu); break;
     }
     tl_sep(w);
@@ -479,6 +487,22 @@ static void tl_write_event(struct tl_writer *w, const struct tl_event *e, struct
         snprintf(args, sizeof args, "\"device\":\"0x%08" PRIx64 "\",\"state\":%" PRIu64, e->a, e->b);
         tl_instant(w, e, "device lost", args);
         break;
+    case WDDM_TL_FENCE_SIGNAL:
+        snprintf(args, sizeof args, "\"object\":\"0x%08" PRIx64 "\",\"value\":%" PRIu64, e->a, e->b);
+        tl_instant(w, e, "GPU signal", args);
+        break;
+    case WDDM_TL_GPU_WAIT:
+        snprintf(args, sizeof args, "\"object\":\"0x%08" PRIx64 "\",\"value\":%" PRIu64, e->a, e->b);
+        tl_instant(w, e, "GPU wait", args);
+        break;
+    case WDDM_TL_RESERVATION: {
+        uint32_t pid, tid;
+        tl_lane_ids(e->track, false, &pid, &tid);
+        tl_sep(w);
+        fprintf(w->f, "{\"ph\":\"C\",\"name\":\"%s reservation bytes\",\"pid\":%u,\"ts\":%.3f,"
+                "\"args\":{\"bytes\":%" PRIu64 "}}", e->b ? "non-local" : "local", pid, e->ts / 1000.0, e->a);
+        break;
+    }
     case WDDM_TL_SEGMENT_USED: {
         uint32_t pid, tid;
         tl_lane_ids(e->track, false, &pid, &tid);
@@ -515,7 +539,7 @@ static void tl_name_processes(struct tl_writer *w, const struct tl_event *ev, si
     uint32_t named[16];
     size_t k = 0;
     for (size_t i = 0; i < n && k < 16; i++) {
-        if (ev[i].kind == WDDM_TL_CPU_BEGIN || ev[i].kind == WDDM_TL_CPU_END || !tl_lane_class(ev[i].track))
+        if (ev[i].kind == WDDM_TL_CPU_BEGIN || ev[i].kind == WDDM_TL_CPU_END || !tl_adapter_lane(ev[i].track))
             continue;
         uint32_t a = tl_adapter_of(ev[i].track);
         bool seen = false;

@@ -29,6 +29,10 @@ enum wddm_tl_kind {
     WDDM_TL_PAGE_IN,           /* a = allocation handle, b = bytes */
     WDDM_TL_RENAME,            /* a = allocation handle, b = bytes */
     WDDM_TL_DEVICE_LOST,       /* a = device handle, b = reason (the device's error state) */
+    WDDM_TL_RESERVATION,       /* a = bytes reserved, b = D3DKMT_MEMORY_SEGMENT_GROUP: a counter */
+    /* Synchronization objects. */
+    WDDM_TL_FENCE_SIGNAL,      /* track = WDDM_TL_FENCES: a = object, b = the value the GPU wrote */
+    WDDM_TL_GPU_WAIT,          /* track = the waiting context: a = object, b = value waited for */
     /* Counters (track = WDDM_TL_SEGMENT(adapter, segment id)). */
     WDDM_TL_SEGMENT_USED,      /* a = bytes placed in the segment */
     /* CPU threads (track = the thread's id, filled in by the recorder). */
@@ -52,6 +56,7 @@ enum wddm_tl_call {
 #define WDDM_TL_PAGING_QUEUE(adapter, node) (0x02000000u | ((uint32_t)(adapter) & 0xFFFu) << 8 | ((node) & 0xFFu))
 #define WDDM_TL_VIDMM(adapter)             (0x03000000u | ((uint32_t)(adapter) & 0xFFFu) << 8)
 #define WDDM_TL_SEGMENT(adapter, segment)  (0x04000000u | ((uint32_t)(adapter) & 0xFFFu) << 8 | ((segment) & 0xFFu))
+#define WDDM_TL_FENCES                     0x05000000u /* process-wide, as the objects are */
 
 extern atomic_bool wddm_tl_on;
 void wddm_tl_record(enum wddm_tl_kind kind, uint32_t track, uint64_t a, uint64_t b);

@@ -219,6 +219,57 @@ static void nothing_is_recorded_while_the_timeline_is_off(void **state)
     release_targets(rt, rtv, &stg);
 }
 
+/* Synchronization and budgets: a reservation change is a counter on the adapter; in the GpuMmu
+ * model the UMD's monitored fence is signalled by the GPU after every submission, and each
+ * signal is on the fences lane with its object and value. */
+static void fence_signals_and_reservations_are_on_the_timeline(void **state)
+{
+    struct e2e *e = *state;
+    ID3D11Texture2D *rt[RT], *stg;
+    ID3D11RenderTargetView *rtv[RT];
+    create_targets(e, rt, rtv, &stg);
+    D3DKMT_ADAPTERINFO ai[1];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 1, .pAdapters = ai };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    wddm_timeline_clear();
+    wddm_timeline_enable(1);
+    D3DKMT_CHANGEVIDEOMEMORYRESERVATION r = { .hAdapter = ai[0].hAdapter,
+                                              .MemorySegmentGroup = D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL,
+                                              .Reservation = 1u << 20 };
+    assert_int_equal(D3DKMTChangeVideoMemoryReservation(&r), STATUS_SUCCESS);
+    make_work(e, rt, rtv, stg);
+    r.Reservation = 0;
+    assert_int_equal(D3DKMTChangeVideoMemoryReservation(&r), STATUS_SUCCESS);
+    wddm_timeline_enable(0);
+    D3DKMT_CLOSEADAPTER ca = { .hAdapter = ai[0].hAdapter };
+    (void)D3DKMTCloseAdapter(&ca);
+    struct trace t = write_and_parse();
+    size_t n = json_object_array_length(t.events), reservations = 0, signals = 0;
+    int64_t last_reserved = -1;
+    for (size_t i = 0; i < n; i++) {
+        json_object *ev = json_object_array_get_idx(t.events, i);
+        const char *ph = str(ev, "ph"), *name = str(ev, "name");
+        if (!strcmp(ph, "C") && !strcmp(name, "local reservation bytes")) {
+            reservations++;
+            last_reserved = num(args(ev), "bytes");
+            if (reservations == 1)
+                assert_int_equal(last_reserved, 1 << 20);
+        } else if (!strcmp(ph, "i") && !strcmp(name, "GPU signal")) {
+            const char *lane = lane_name(&t, num(ev, "pid"), num(ev, "tid"));
+            assert_non_null(lane);
+            assert_non_null(strstr(lane, "monitored fences"));
+            assert_true(num(args(ev), "value") > 0);
+            signals++;
+        }
+    }
+    assert_int_equal(reservations, 2);
+    assert_int_equal(last_reserved, 0);
+    if (e2e_gpummu() == 1 && signals == 0)
+        fail_msg("GpuMmu model: the UMD's monitored fence signals are not on the timeline");
+    json_object_put(t.root);
+    release_targets(rt, rtv, &stg);
+}
+
 static void write_refuses_a_missing_path_or_an_unwritable_file(void **state)
 {
     (void)state;
@@ -234,6 +285,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(the_timeline_shows_every_lane_of_a_run, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(nothing_is_recorded_while_the_timeline_is_off, e2e_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(fence_signals_and_reservations_are_on_the_timeline, e2e_setup, e2e_teardown),
         cmocka_unit_test(write_refuses_a_missing_path_or_an_unwritable_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -399,6 +399,7 @@ void sched_gpu_signals_apply(struct sched_gpu_signal *list)
                 store_at_least(g->obj[i], g->value[i]);
             else
                 atomic_store_explicit(g->obj[i]->value, g->value[i], memory_order_release);
+            wddm_tl(WDDM_TL_FENCE_SIGNAL, WDDM_TL_FENCES, g->obj[i]->handle, g->value[i]);
         }
     if (registry)
         release_satisfied_waits_locked();
@@ -563,6 +564,8 @@ NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObjectFromGpu(const D3DKMT_WAITFOR
         return st;
     }
     w->count = args->ObjectCount;
+    for (UINT i = 0; i < w->count; i++)
+        wddm_tl(WDDM_TL_GPU_WAIT, c->handle, w->obj[i]->handle, args->MonitoredFenceValueArray[i]);
     for (UINT i = 0; i < w->count; i++) {
         if (w->obj[i]->flags.NoWait) {
             dxgk_refuse("%s: object 0x%08x was created with NoWait (§8.5 rule 2)", fn, w->obj[i]->handle);

@@ -19,6 +19,7 @@
  *   - hProcess: NULL or NtCurrentProcess() (the one process); another is STATUS_INVALID_HANDLE.
  *     PhysicalAdapterIndex: only 0 (no linked adapters). */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 static UINT64 group_budget_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
 {
@@ -82,9 +83,11 @@ NTSTATUS APIENTRY D3DKMTChangeVideoMemoryReservation(const D3DKMT_CHANGEVIDEOMEM
     UINT64 avail = vidmm_reservable_locked(a, args->MemorySegmentGroup);
     if (args->Reservation > avail)
         st = STATUS_INVALID_PARAMETER;
-    else
-        a->reservation[args->MemorySegmentGroup == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL ? 1 : 0] =
-            args->Reservation;
+    else {
+        bool non_local = args->MemorySegmentGroup == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL;
+        a->reservation[non_local ? 1 : 0] = args->Reservation;
+        wddm_tl(WDDM_TL_RESERVATION, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), args->Reservation, non_local);
+    }
     pthread_mutex_unlock(&a->lock);
     if (!NT_SUCCESS(st))
         dxgk_refuse("D3DKMTChangeVideoMemoryReservation: Reservation %llu bytes is above AvailableForReservation "
