@@ -244,6 +244,12 @@ static const char *const tl_call_name[WDDM_TL_CALL_COUNT] = {
     [WDDM_TL_CALL_RENDER] = "Render (submit)",
     [WDDM_TL_CALL_LOCK_WAIT] = "Lock: wait for the GPU",
     [WDDM_TL_CALL_FENCE_WAIT] = "Fence wait",
+    [WDDM_TL_CALL_COPY] = "CopyResource",
+    [WDDM_TL_CALL_COPY_REGION] = "CopySubresourceRegion",
+    [WDDM_TL_CALL_UPDATE] = "UpdateSubresource",
+    [WDDM_TL_CALL_CLEAR] = "ClearRenderTargetView",
+    [WDDM_TL_CALL_EXECUTE] = "ExecuteCommandList",
+    [WDDM_TL_CALL_CREATE] = "Create resource",
 };
 
 static const char *tl_call(uint64_t c)

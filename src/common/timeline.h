@@ -48,6 +48,12 @@ enum wddm_tl_call {
     WDDM_TL_CALL_RENDER,       /* D3DKMTRender / D3DKMTSubmitCommand: a UMD submission */
     WDDM_TL_CALL_LOCK_WAIT,    /* D3DKMTLock waiting for the GPU */
     WDDM_TL_CALL_FENCE_WAIT,   /* a CPU wait for a fence or synchronisation object */
+    WDDM_TL_CALL_COPY,         /* CopyResource (runtime/traced.c) */
+    WDDM_TL_CALL_COPY_REGION,  /* CopySubresourceRegion */
+    WDDM_TL_CALL_UPDATE,       /* UpdateSubresource */
+    WDDM_TL_CALL_CLEAR,        /* ClearRenderTargetView */
+    WDDM_TL_CALL_EXECUTE,      /* ExecuteCommandList */
+    WDDM_TL_CALL_CREATE,       /* CreateBuffer / CreateTexture1D / 2D / 3D */
     WDDM_TL_CALL_COUNT
 };
 

@@ -337,6 +337,25 @@ void STDMETHODCALLTYPE rt_context_CopySubresourceRegion(ID3D11DeviceContext *ifa
                                                         UINT dst_sub, UINT x, UINT y, UINT z,
                                                         ID3D11Resource *src, UINT src_sub, const D3D11_BOX *box);
 void STDMETHODCALLTYPE rt_context_CopyResource(ID3D11DeviceContext *iface, ID3D11Resource *dst, ID3D11Resource *src);
+/* traced.c: the same entry points as spans on the timeline (the vtables point at these). */
+void STDMETHODCALLTYPE rt_traced_CopySubresourceRegion(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
+                                                       UINT x, UINT y, UINT z, ID3D11Resource *src, UINT src_sub,
+                                                       const D3D11_BOX *box);
+void STDMETHODCALLTYPE rt_traced_CopyResource(ID3D11DeviceContext *iface, ID3D11Resource *dst, ID3D11Resource *src);
+void STDMETHODCALLTYPE rt_traced_UpdateSubresource(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
+                                                   const D3D11_BOX *box, const void *data, UINT row_pitch,
+                                                   UINT depth_pitch);
+void STDMETHODCALLTYPE rt_traced_ClearRenderTargetView(ID3D11DeviceContext *iface, ID3D11RenderTargetView *rtv,
+                                                       const FLOAT color[4]);
+void STDMETHODCALLTYPE rt_traced_ExecuteCommandList(ID3D11DeviceContext *iface, ID3D11CommandList *list, BOOL restore);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateBuffer(ID3D11Device *iface, const D3D11_BUFFER_DESC *desc,
+                                                 const D3D11_SUBRESOURCE_DATA *data, ID3D11Buffer **out);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture1D(ID3D11Device *iface, const D3D11_TEXTURE1D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture1D **out);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture2D(ID3D11Device *iface, const D3D11_TEXTURE2D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture2D **out);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture3D(ID3D11Device *iface, const D3D11_TEXTURE3D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture3D **out);
 void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
                                                     const D3D11_BOX *box, const void *data, UINT row_pitch,
                                                     UINT depth_pitch);

@@ -137,6 +137,7 @@ static void the_timeline_shows_every_lane_of_a_run(void **state)
 
     size_t n = json_object_array_length(t.events);
     size_t dma = 0, paging = 0, packets_matched = 0, maps = 0, renders = 0, evictions = 0, page_ins = 0, counters = 0;
+    size_t clears = 0, copies = 0;
     for (size_t i = 0; i < n; i++) {
         json_object *ev = json_object_array_get_idx(t.events, i);
         const char *ph = str(ev, "ph"), *name = str(ev, "name");
@@ -176,6 +177,8 @@ static void the_timeline_shows_every_lane_of_a_run(void **state)
             assert_string_equal(lane_name(&t, num(ev, "pid"), me) ? "named" : "unnamed", "named");
             maps += !strcmp(name, "Map");
             renders += !strcmp(name, "Render (submit)");
+            clears += !strcmp(name, "ClearRenderTargetView");
+            copies += !strcmp(name, "CopyResource");
         } else if (!strcmp(ph, "i")) {
             evictions += !strcmp(name, "evict");
             page_ins += !strcmp(name, "page in");
@@ -185,9 +188,10 @@ static void the_timeline_shows_every_lane_of_a_run(void **state)
         }
     }
     /* 16 clears and a copy, each flushed on its own: one DMA buffer each at least. */
-    if (dma < 2 * RT || packets_matched != dma || maps != 1 || renders < 2 * RT || counters == 0)
-        fail_msg("DMA buffers %zu (matched on a queue lane %zu), Map spans %zu, submissions %zu, counters %zu", dma,
-                 packets_matched, maps, renders, counters);
+    if (dma < 2 * RT || packets_matched != dma || maps != 1 || renders < 2 * RT || counters == 0 ||
+        clears != 2 * RT || copies != 1)
+        fail_msg("DMA buffers %zu (matched on a queue lane %zu), Map spans %zu, submissions %zu, counters %zu, "
+                 "clears %zu, copies %zu", dma, packets_matched, maps, renders, counters, clears, copies);
     /* 8 MiB of render targets through 4 MiB of video memory: VidMm evicted and paged back in
      * (paging buffers on the paging engine carried the copies). */
     if (!evictions || !page_ins || !paging)

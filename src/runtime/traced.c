@@ -1,0 +1,83 @@
+/* traced.c - the API calls the timeline shows as spans on the calling thread (docs/timeline.md):
+ * the immediate context's copies, updates, clears and command-list executions and the device's
+ * resource creations, each wrapped once here and put in the vtables (context.c, device.c), so the
+ * entry points themselves keep one exit path of their own. Map and Flush record inside (their
+ * span covers the DDI call only). While the timeline is off a wrapper costs two relaxed loads. */
+#include "runtime/runtime.h"
+#include "common/timeline.h"
+
+void STDMETHODCALLTYPE rt_traced_CopySubresourceRegion(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
+                                                       UINT x, UINT y, UINT z, ID3D11Resource *src, UINT src_sub,
+                                                       const D3D11_BOX *box)
+{
+    wddm_tl_begin(WDDM_TL_CALL_COPY_REGION);
+    rt_context_CopySubresourceRegion(iface, dst, dst_sub, x, y, z, src, src_sub, box);
+    wddm_tl_end(WDDM_TL_CALL_COPY_REGION, 0);
+}
+
+void STDMETHODCALLTYPE rt_traced_CopyResource(ID3D11DeviceContext *iface, ID3D11Resource *dst, ID3D11Resource *src)
+{
+    wddm_tl_begin(WDDM_TL_CALL_COPY);
+    rt_context_CopyResource(iface, dst, src);
+    wddm_tl_end(WDDM_TL_CALL_COPY, 0);
+}
+
+void STDMETHODCALLTYPE rt_traced_UpdateSubresource(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
+                                                   const D3D11_BOX *box, const void *data, UINT row_pitch,
+                                                   UINT depth_pitch)
+{
+    wddm_tl_begin(WDDM_TL_CALL_UPDATE);
+    rt_context_UpdateSubresource(iface, dst, dst_sub, box, data, row_pitch, depth_pitch);
+    wddm_tl_end(WDDM_TL_CALL_UPDATE, 0);
+}
+
+void STDMETHODCALLTYPE rt_traced_ClearRenderTargetView(ID3D11DeviceContext *iface, ID3D11RenderTargetView *rtv,
+                                                       const FLOAT color[4])
+{
+    wddm_tl_begin(WDDM_TL_CALL_CLEAR);
+    rt_context_ClearRenderTargetView(iface, rtv, color);
+    wddm_tl_end(WDDM_TL_CALL_CLEAR, 0);
+}
+
+void STDMETHODCALLTYPE rt_traced_ExecuteCommandList(ID3D11DeviceContext *iface, ID3D11CommandList *list, BOOL restore)
+{
+    wddm_tl_begin(WDDM_TL_CALL_EXECUTE);
+    rt_context_ExecuteCommandList(iface, list, restore);
+    wddm_tl_end(WDDM_TL_CALL_EXECUTE, 0);
+}
+
+HRESULT STDMETHODCALLTYPE rt_traced_CreateBuffer(ID3D11Device *iface, const D3D11_BUFFER_DESC *desc,
+                                                 const D3D11_SUBRESOURCE_DATA *data, ID3D11Buffer **out)
+{
+    wddm_tl_begin(WDDM_TL_CALL_CREATE);
+    HRESULT hr = rt_device_CreateBuffer(iface, desc, data, out);
+    wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);
+    return hr;
+}
+
+HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture1D(ID3D11Device *iface, const D3D11_TEXTURE1D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture1D **out)
+{
+    wddm_tl_begin(WDDM_TL_CALL_CREATE);
+    HRESULT hr = rt_device_CreateTexture1D(iface, desc, data, out);
+    wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);
+    return hr;
+}
+
+HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture2D(ID3D11Device *iface, const D3D11_TEXTURE2D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture2D **out)
+{
+    wddm_tl_begin(WDDM_TL_CALL_CREATE);
+    HRESULT hr = rt_device_CreateTexture2D(iface, desc, data, out);
+    wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);
+    return hr;
+}
+
+HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture3D(ID3D11Device *iface, const D3D11_TEXTURE3D_DESC *desc,
+                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture3D **out)
+{
+    wddm_tl_begin(WDDM_TL_CALL_CREATE);
+    HRESULT hr = rt_device_CreateTexture3D(iface, desc, data, out);
+    wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);
+    return hr;
+}
