@@ -46,38 +46,18 @@ void STDMETHODCALLTYPE rt_traced_ExecuteCommandList(ID3D11DeviceContext *iface, 
     wddm_tl_end(WDDM_TL_CALL_EXECUTE, 0);
 }
 
-HRESULT STDMETHODCALLTYPE rt_traced_CreateBuffer(ID3D11Device *iface, const D3D11_BUFFER_DESC *desc,
-                                                 const D3D11_SUBRESOURCE_DATA *data, ID3D11Buffer **out)
-{
-    wddm_tl_begin(WDDM_TL_CALL_CREATE);
-    HRESULT hr = rt_device_CreateBuffer(iface, desc, data, out);
-    wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);
-    return hr;
-}
+/* The four creations differ only in their description and interface types. */
+#define TRACED_CREATE(Kind, Desc, Iface)                                                                   \
+    HRESULT STDMETHODCALLTYPE rt_traced_Create##Kind(ID3D11Device *iface, const Desc *desc,               \
+                                                     const D3D11_SUBRESOURCE_DATA *data, Iface **out)    \
+    {                                                                                                      \
+        wddm_tl_begin(WDDM_TL_CALL_CREATE);                                                                \
+        HRESULT hr = rt_device_Create##Kind(iface, desc, data, out);                                       \
+        wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);                                                      \
+        return hr;                                                                                         \
+    }
 
-HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture1D(ID3D11Device *iface, const D3D11_TEXTURE1D_DESC *desc,
-                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture1D **out)
-{
-    wddm_tl_begin(WDDM_TL_CALL_CREATE);
-    HRESULT hr = rt_device_CreateTexture1D(iface, desc, data, out);
-    wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);
-    return hr;
-}
-
-HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture2D(ID3D11Device *iface, const D3D11_TEXTURE2D_DESC *desc,
-                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture2D **out)
-{
-    wddm_tl_begin(WDDM_TL_CALL_CREATE);
-    HRESULT hr = rt_device_CreateTexture2D(iface, desc, data, out);
-    wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);
-    return hr;
-}
-
-HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture3D(ID3D11Device *iface, const D3D11_TEXTURE3D_DESC *desc,
-                                                    const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture3D **out)
-{
-    wddm_tl_begin(WDDM_TL_CALL_CREATE);
-    HRESULT hr = rt_device_CreateTexture3D(iface, desc, data, out);
-    wddm_tl_end(WDDM_TL_CALL_CREATE, (UINT32)hr);
-    return hr;
-}
+TRACED_CREATE(Buffer, D3D11_BUFFER_DESC, ID3D11Buffer)
+TRACED_CREATE(Texture1D, D3D11_TEXTURE1D_DESC, ID3D11Texture1D)
+TRACED_CREATE(Texture2D, D3D11_TEXTURE2D_DESC, ID3D11Texture2D)
+TRACED_CREATE(Texture3D, D3D11_TEXTURE3D_DESC, ID3D11Texture3D)

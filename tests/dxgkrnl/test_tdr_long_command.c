@@ -14,6 +14,7 @@
  * WDDM_TDR_DELAY_MS=200. A watchdog ends the process with a failure after BOUND_S seconds:
  * without the in-command check the reset never returns (the engine cannot be joined then). */
 #include "sched_cmds.h"
+#include "watchdog.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -21,45 +22,17 @@
 
 enum { BYTES = 8192, BOUND_S = 60 };
 
-static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t watch_cond = PTHREAD_COND_INITIALIZER;
-static int watch_done;
-static pthread_t watch_thread;
-
-static void *watchdog(void *arg)
-{
-    const char *what = arg;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += BOUND_S;
-    pthread_mutex_lock(&watch_lock);
-    int rc = 0;
-    while (!watch_done && rc == 0)
-        rc = pthread_cond_timedwait(&watch_cond, &watch_lock, &ts);
-    int done = watch_done;
-    pthread_mutex_unlock(&watch_lock);
-    if (!done) {
-        fprintf(stdout, "[  FAILED  ] %s: no recovery within %d s (the engine does not look for a reset inside a "
-                        "command)\n", what, BOUND_S);
-        fflush(stdout);
-        _exit(1);
-    }
-    return NULL;
-}
-
+/* A recovery that never comes fails the test after BOUND_S instead of hanging it. */
 static void watch_start(const char *what)
 {
-    watch_done = 0;
-    assert_int_equal(pthread_create(&watch_thread, NULL, watchdog, (void *)what), 0);
+    static char line[160];
+    snprintf(line, sizeof line, "%s: no recovery (the engine does not look for a reset inside a command)", what);
+    assert_int_equal(watchdog_start(line, BOUND_S), 0);
 }
 
 static void watch_stop(void)
 {
-    pthread_mutex_lock(&watch_lock);
-    watch_done = 1;
-    pthread_cond_signal(&watch_cond);
-    pthread_mutex_unlock(&watch_lock);
-    pthread_join(watch_thread, NULL);
+    watchdog_stop();
 }
 
 static struct wddm_counters wait_recovered(const struct wddm_counters *before)

@@ -12,6 +12,7 @@
  * Bounded: a watchdog ends the process with a failure after BOUND_S seconds — without the
  * in-command check the reset never returns and the Map would wait for minutes. */
 #include "e2e/e2e.h"
+#include "watchdog.h"
 
 #include <pthread.h>
 #include <time.h>
@@ -22,31 +23,6 @@
 /* B's copy is small enough to finish well within the TDR delay even at the slowed rate (its
  * resubmission may start before the test lifts the limit): 256 B at 4 KiB/s = 62 ms. */
 enum { N = 1 << 20, SMALL = 256, BOUND_S = 60 };
-
-static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t watch_cond = PTHREAD_COND_INITIALIZER;
-static int watch_done;
-
-static void *watchdog(void *arg)
-{
-    (void)arg;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += BOUND_S;
-    pthread_mutex_lock(&watch_lock);
-    int rc = 0;
-    while (!watch_done && rc == 0)
-        rc = pthread_cond_timedwait(&watch_cond, &watch_lock, &ts);
-    int done = watch_done;
-    pthread_mutex_unlock(&watch_lock);
-    if (!done) {
-        fprintf(stdout, "[  FAILED  ] the recovery did not end the long command within %d s: the engine does not "
-                        "look for a reset inside a command\n", BOUND_S);
-        fflush(stdout);
-        _exit(1);
-    }
-    return NULL;
-}
 
 struct dev {
     ID3D11Device *dev;
@@ -111,8 +87,8 @@ static void tdr_ends_a_copy_slowed_to_minutes_and_the_other_device_keeps_its_wor
     ID3D11DeviceContext_CopyResource(b.ctx, (ID3D11Resource *)b.stg, (ID3D11Resource *)b.def);
     assert_int_equal(map_and_compare(&b, db, SMALL), S_OK);
 
-    pthread_t w;
-    assert_int_equal(pthread_create(&w, NULL, watchdog, NULL), 0);
+    assert_int_equal(watchdog_start("the recovery ending the long command (the engine does not look for a reset "
+                                    "inside a command)", BOUND_S), 0);
     UINT64 r0 = resets();
     wddm_swgpu_set_bandwidth(4096); /* 1 MiB: 256 s */
     ID3D11DeviceContext_CopyResource(a.ctx, (ID3D11Resource *)a.stg, (ID3D11Resource *)a.def);
@@ -128,11 +104,7 @@ static void tdr_ends_a_copy_slowed_to_minutes_and_the_other_device_keeps_its_wor
         struct timespec ms = { 0, 1000000L };
         nanosleep(&ms, NULL);
     }
-    pthread_mutex_lock(&watch_lock);
-    watch_done = 1;
-    pthread_cond_signal(&watch_cond);
-    pthread_mutex_unlock(&watch_lock);
-    pthread_join(w, NULL);
+    watchdog_stop();
 
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(a.dev), DXGI_ERROR_DEVICE_HUNG);
     /* B: its queued copy ran after the reset with the right bytes, and it keeps working. */
