@@ -87,12 +87,17 @@ usage_error "unknown option" trace --nosuch -- true
 usage_error "unexpected argument 'x'" stats x
 usage_error "unknown option" stats --xml
 
-# Progress (issue 18 §4): on a terminal soak shows it on stderr; --quiet, --json or a pipe do not.
+# Progress (issue 18 §4): on a terminal soak and bench show it on stderr; --quiet, --json or a pipe
+# do not.
 if command -v script >/dev/null; then
     timeout 60 script -qc "'$W' soak 5000 2>&1 >/dev/null" /dev/null >"$tmp.out"
     grep -q "wddm soak: 0 of 5000 ops" "$tmp.out" || { echo "FAIL: wddm soak on a terminal shows no progress"; fail=1; }
     timeout 60 script -qc "'$W' soak --quiet 5000 2>&1 >/dev/null" /dev/null >"$tmp.out"
     if grep -q " of 5000 ops" "$tmp.out"; then echo "FAIL: wddm soak --quiet shows progress"; fail=1; fi
+    timeout 60 script -qc "'$W' bench quick W3 2>&1 >/dev/null" /dev/null >"$tmp.out"
+    grep -q "wddm bench: running W3" "$tmp.out" || { echo "FAIL: wddm bench on a terminal shows no progress"; fail=1; }
+    timeout 60 script -qc "'$W' bench --quiet quick W3 2>&1 >/dev/null" /dev/null >"$tmp.out"
+    if grep -q "running" "$tmp.out"; then echo "FAIL: wddm bench --quiet shows progress"; fail=1; fi
 else
     echo "FAIL: script(1) (bsdutils) is missing: the terminal cases cannot run"; fail=1
 fi

@@ -243,7 +243,7 @@ static int bench_w3(ID3D11Device *dev, int iters)
     return 0;
 }
 
-static void print_machine(bool json)
+static void print_machine(bool json, bool progress)
 {
     char model[256] = "unknown CPU";
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -267,15 +267,16 @@ static void print_machine(bool json)
             load = 0;
         fclose(f);
     }
-    wddm_bench_begin(json, model, sysconf(_SC_NPROCESSORS_ONLN), load);
+    wddm_bench_begin(json, progress, model, sysconf(_SC_NPROCESSORS_ONLN), load);
 }
 
 static const char bench_usage[] =
-    "usage: wddm bench [--json] [quick] [W1 W2 W3 V V1 V2 D S ...]\n"
+    "usage: wddm bench [--json] [--quiet] [quick] [W1 W2 W3 V V1 V2 D S ...]\n"
     "  W1 dynamic upload, W2 1080p readback, W3 create+release (as ratios to memcpy),\n"
     "  V VidMm paging (V1 and V2), D deferred recording, S scheduling.\n"
     "  Names pick the groups to run (all without names); quick runs fewer iterations.\n"
-    "  --json: one JSON object, every figure with its median, min, max, limit and ratio.\n";
+    "  --json: one JSON object, every figure with its median, min, max, limit and ratio.\n"
+    "  On a terminal the group running is shown on stderr unless --quiet or --json.\n";
 
 static const char *const bench_groups[] = {"W1", "W2", "W3", "V", "V1", "V2", "D", "S"};
 
@@ -294,18 +295,26 @@ static int selected(int argc, char **argv, const char *name)
     return !named;
 }
 
-static int json_option(int opt, const char *arg, void *ctx)
+struct bench_opts {
+    bool json, quiet;
+};
+
+static int bench_option(int opt, const char *arg, void *ctx)
 {
-    *(bool *)ctx = true;
+    struct bench_opts *o = ctx;
+    if (opt == 'J')
+        o->json = true;
+    else
+        o->quiet = true;
     return 0;
 }
 
 int wddm_tool_bench(int argc, char **argv)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'J'}, {0}};
-    bool json = false;
+    static const struct option opts[] = {{"json", no_argument, NULL, 'J'}, {"quiet", no_argument, NULL, 'Q'}, {0}};
+    struct bench_opts bo = {0};
     int first;
-    int rc = wddm_tool_options("bench", bench_usage, argc, argv, opts, json_option, &json, &first);
+    int rc = wddm_tool_options("bench", bench_usage, argc, argv, opts, bench_option, &bo, &first);
     if (rc)
         return rc;
     /* Every name is checked before the first benchmark runs. */
@@ -326,28 +335,40 @@ int wddm_tool_bench(int argc, char **argv)
         fprintf(stderr, "wddm bench: D3D11CreateDevice failed\n");
         return 1;
     }
-    print_machine(json);
+    print_machine(bo.json, !bo.quiet && isatty(STDERR_FILENO));
     if (selected(argc, argv, "W1")) {
+        wddm_bench_progress("W1");
         /* 20 x 500 = 10,000 measured iterations for 64 KiB (issue 2 W1). */
         rc |= bench_w1(dev, ctx, 64u * 1024u, quick ? 20 : 500);
         rc |= bench_w1(dev, ctx, 4u * 1024u * 1024u, quick ? 2 : 25);
     }
-    if (selected(argc, argv, "W2"))
+    if (selected(argc, argv, "W2")) {
+        wddm_bench_progress("W2");
         rc |= bench_w2(dev, ctx, quick ? 1 : 5);
-    if (selected(argc, argv, "W3"))
+    }
+    if (selected(argc, argv, "W3")) {
+        wddm_bench_progress("W3");
         rc |= bench_w3(dev, quick ? 100 : 10000);
+    }
     ID3D11DeviceContext_Release(ctx);
     ID3D11Device_Release(dev);
     /* Issue 3: oversubscription trace vs Belady's MIN, readback out of a large working set. */
     int v = selected(argc, argv, "V"), v1 = v || selected(argc, argv, "V1"), v2 = v || selected(argc, argv, "V2");
-    if (v1 || v2)
+    if (v1 || v2) {
+        wddm_bench_progress("V");
         rc |= wddm_bench_vidmm(quick, v1, v2);
+    }
     /* Issue 5: deferred-context recording throughput on 1 and 2 threads. */
-    if (selected(argc, argv, "D"))
+    if (selected(argc, argv, "D")) {
+        wddm_bench_progress("D");
         rc |= wddm_bench_deferred(quick);
+    }
     /* Issue 4: submission rate (1 and 8 contexts), submit-to-fence latency, CPU wake-up. */
-    if (selected(argc, argv, "S"))
+    if (selected(argc, argv, "S")) {
+        wddm_bench_progress("S");
         rc |= wddm_bench_sched(quick);
+    }
+    wddm_bench_progress(NULL);
     wddm_bench_end(rc == 0);
     return rc;
 }

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static bool json;
+static bool json, progress;
 static int results;
 
 static void number(double v)
@@ -15,9 +15,10 @@ static void number(double v)
         printf("%.6g", v);
 }
 
-void wddm_bench_begin(bool as_json, const char *model, long cpus, double load)
+void wddm_bench_begin(bool as_json, bool show_progress, const char *model, long cpus, double load)
 {
     json = as_json;
+    progress = show_progress && !as_json;
     results = 0;
     bool busy = cpus > 0 && load > 0.5 * (double)cpus;
     if (json) {
@@ -37,10 +38,22 @@ void wddm_bench_begin(bool as_json, const char *model, long cpus, double load)
                load, cpus);
 }
 
+void wddm_bench_progress(const char *group)
+{
+    if (!progress)
+        return;
+    if (group)
+        fprintf(stderr, "\rwddm bench: running %-4s", group);
+    else
+        fprintf(stderr, "\r%30s\r", "");
+    fflush(stderr);
+}
+
 void wddm_bench_printf(const char *fmt, ...)
 {
     if (json)
         return;
+    wddm_bench_progress(NULL); /* the result line replaces the progress line */
     va_list ap;
     va_start(ap, fmt);
     vprintf(fmt, ap);

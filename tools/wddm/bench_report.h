@@ -7,8 +7,11 @@
 #include <math.h>
 #include <stdbool.h>
 
-/* JSON: opens the object with the machine; text: the machine line (and the load warning). */
-void wddm_bench_begin(bool json, const char *model, long cpus, double load);
+/* JSON: opens the object with the machine; text: the machine line (and the load warning).
+ * progress: say on stderr which group runs (a terminal, neither --quiet nor --json). */
+void wddm_bench_begin(bool json, bool progress, const char *model, long cpus, double load);
+/* The group about to run, on stderr when progress is on; NULL clears the line. */
+void wddm_bench_progress(const char *group);
 /* A text line; nothing in JSON mode. */
 void wddm_bench_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One figure. min / max / limit: NAN when the benchmark has none (JSON null). */
