@@ -328,6 +328,16 @@ void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_all
     al->dev_next = al->dev_prev = NULL;
 }
 
+/* Every instance of every allocation of the list retired (nothing the GPU still uses). */
+static bool allocs_retired_locked(struct dxgk_adapter *a, struct dxgk_allocation *const *allocs, UINT count)
+{
+    for (UINT i = 0; i < count; i++)
+        for (const struct vidmm_instance *in = memory_of(allocs[i])->instances; in; in = in->next)
+            if (!vidmm_instance_retired_locked(a, in))
+                return false;
+    return true;
+}
+
 /* Marks allocs destroyed (their handles are already removed; their references move into the
  * entry) and either hands the entry back to free now (idle) or defers it. */
 struct dxgk_deferred *dxgk_deferred_entry_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
@@ -343,12 +353,9 @@ struct dxgk_deferred *dxgk_deferred_entry_locked(struct dxgk_adapter *a, struct 
     bool idle = stack && count <= DXGK_DEFERRED_STACK;
     for (UINT i = 0; i < count && idle; i++) {
         const struct dxgk_allocation *m = memory_of(allocs[i]);
-        if (a->mmu && m->mappings && m->current && dev->contexts)
-            idle = false;
-        for (const struct vidmm_instance *in = m->instances; in && idle; in = in->next)
-            idle = vidmm_instance_retired_locked(a, in);
+        idle = !(a->mmu && m->mappings && m->current && dev->contexts);
     }
-    if (idle) {
+    if (idle && allocs_retired_locked(a, allocs, count)) {
         stack->e.heap = false;
         return &stack->e;
     }
@@ -363,15 +370,12 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
                                               UINT count, struct dxgk_deferred *e,
                                               struct dxgk_deferred **out_now)
 {
-    bool idle = true;
     /* GpuMmu (issue 6): a mapped allocation may be read by any packet its device queued before
      * the destruction: it is freed (and unmapped) only once they retired. */
     for (UINT i = 0; i < count && a->mmu; i++)
         if (memory_of(allocs[i])->mappings && memory_of(allocs[i])->current)
             vidmm_va_device_use_locked(dev, memory_of(allocs[i])->current);
-    for (UINT i = 0; i < count && idle; i++)
-        for (const struct vidmm_instance *in = memory_of(allocs[i])->instances; in && idle; in = in->next)
-            idle = vidmm_instance_retired_locked(a, in);
+    bool idle = allocs_retired_locked(a, allocs, count);
     /* e came from dxgk_deferred_entry_locked before the handles went: a stack entry only for a
      * list found idle here too, so nothing below can fail. */
     e->released = false;
