@@ -263,15 +263,35 @@ struct tl_open {
     uint64_t ts, fence, context;
 };
 
+/* A packet in a hardware queue, from its submission to its completion (its context's lane). */
+struct tl_inflight {
+    uint32_t engine;
+    uint64_t fence, context, ts;
+};
+
 struct tl_writer {
     FILE *f;
     bool first;
-    struct tl_open *open;
+    struct tl_open *open;           /* each engine lane's running buffer */
     size_t open_n, open_cap;
-    /* Lanes seen, to name them in metadata. */
-    uint32_t *lanes;
+    struct tl_inflight *inflight;   /* packets submitted, not yet completed */
+    size_t inflight_n, inflight_cap;
+    uint32_t *lanes;                /* lanes seen, to name them in metadata */
     size_t lanes_n, lanes_cap;
 };
+
+/* `array` (n elements of elem bytes, capacity *cap) with room for one more: itself, or grown
+ * (doubling); NULL without memory, the array then unchanged. */
+static void *tl_room(void *array, size_t n, size_t *cap, size_t elem)
+{
+    if (n < *cap)
+        return array;
+    size_t c = *cap ? 2 * *cap : 64;
+    void *p = wddm_realloc(array, c * elem);
+    if (p)
+        *cap = c;
+    return p;
+}
 
 static void tl_sep(struct tl_writer *w)
 {
@@ -284,14 +304,10 @@ static bool tl_lane_seen(struct tl_writer *w, uint32_t track)
     for (size_t i = 0; i < w->lanes_n; i++)
         if (w->lanes[i] == track)
             return true;
-    if (w->lanes_n == w->lanes_cap) {
-        size_t cap = w->lanes_cap ? 2 * w->lanes_cap : 64;
-        uint32_t *l = wddm_realloc(w->lanes, cap * sizeof *l);
-        if (!l)
-            return true; /* unnamed lane: still drawn */
-        w->lanes = l;
-        w->lanes_cap = cap;
-    }
+    uint32_t *lanes = tl_room(w->lanes, w->lanes_n, &w->lanes_cap, sizeof *lanes);
+    if (!lanes)
+        return true; /* unnamed lane: still drawn */
+    w->lanes = lanes;
     w->lanes[w->lanes_n++] = track;
     return false;
 }
@@ -379,14 +395,10 @@ static void tl_open_span(struct tl_writer *w, uint32_t track, uint64_t ts, uint6
 {
     struct tl_open *o = tl_find_open(w, track);
     if (!o) {
-        if (w->open_n == w->open_cap) {
-            size_t cap = w->open_cap ? 2 * w->open_cap : 32;
-            struct tl_open *p = wddm_realloc(w->open, cap * sizeof *p);
-            if (!p)
-                return;
-            w->open = p;
-            w->open_cap = cap;
-        }
+        struct tl_open *open = tl_room(w->open, w->open_n, &w->open_cap, sizeof *open);
+        if (!open)
+            return;
+        w->open = open;
         o = &w->open[w->open_n++];
     }
     *o = (struct tl_open){ .track = track, .ts = ts, .fence = fence, .context = context };
@@ -425,14 +437,8 @@ static void tl_instant(struct tl_writer *w, const struct tl_event *e, const char
             "\"args\":{%s}}", name, pid, tid, e->ts / 1000.0, args);
 }
 
-/* The engine lanes' open buffers and the packets in each hardware queue (fence -> context). */
-struct tl_inflight {
-    uint32_t engine;
-    uint64_t fence, context, ts;
-};
 
-static void tl_write_event(struct tl_writer *w, const struct tl_event *e, struct tl_inflight **inf, size_t *inf_n,
-                           size_t *inf_cap)
+static void tl_write_event(struct tl_writer *w, const struct tl_event *e)
 {
     char args[160];
     switch ((enum wddm_tl_kind)e->kind) {
@@ -442,14 +448,14 @@ static void tl_write_event(struct tl_writer *w, const struct tl_event *e, struct
         break;
     case WDDM_TL_DMA_COMPLETE:
         tl_close_span(w, e->track, e->ts, e->a, "completed", true);
-        for (size_t i = 0; i < *inf_n; i++) {
-            struct tl_inflight *p = &(*inf)[i];
+        for (size_t i = 0; i < w->inflight_n; i++) {
+            struct tl_inflight *p = &w->inflight[i];
             if (p->engine == e->track && p->fence == e->a) {
                 char name[48];
                 snprintf(name, sizeof name, "packet %" PRIu64, p->fence);
                 tl_complete(w, tl_queue_lane(p->engine, p->context), p->ts, e->ts, name, "completed", p->fence,
                             p->context);
-                (*inf)[i] = (*inf)[--*inf_n];
+                w->inflight[i] = w->inflight[--w->inflight_n];
                 break;
             }
         }
@@ -471,17 +477,15 @@ static void tl_write_event(struct tl_writer *w, const struct tl_event *e, struct
         snprintf(args, sizeof args, "\"preemption fence\":%" PRIu64 ",\"for context\":\"0x%08" PRIx64 "\"", e->a, e->b);
         tl_instant(w, e, "preempt request", args);
         break;
-    case WDDM_TL_SUBMIT:
-        if (*inf_n == *inf_cap) {
-            size_t cap = *inf_cap ? 2 * *inf_cap : 64;
-            struct tl_inflight *p = wddm_realloc(*inf, cap * sizeof *p);
-            if (!p)
-                break;
-            *inf = p;
-            *inf_cap = cap;
-        }
-        (*inf)[(*inf_n)++] = (struct tl_inflight){ .engine = e->track, .fence = e->a, .context = e->b, .ts = e->ts };
+    case WDDM_TL_SUBMIT: {
+        struct tl_inflight *inflight = tl_room(w->inflight, w->inflight_n, &w->inflight_cap, sizeof *inflight);
+        if (!inflight)
+            break;
+        w->inflight = inflight;
+        w->inflight[w->inflight_n++] =
+            (struct tl_inflight){ .engine = e->track, .fence = e->a, .context = e->b, .ts = e->ts };
         break;
+    }
     case WDDM_TL_EVICT:
     case WDDM_TL_PAGE_IN:
     case WDDM_TL_RENAME:
@@ -568,15 +572,13 @@ static bool tl_write_json(FILE *f)
     if (!ev)
         return false;
     struct tl_writer w = { .f = f, .first = true };
-    struct tl_inflight *inf = NULL;
-    size_t inf_n = 0, inf_cap = 0;
     fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
     tl_name_processes(&w, ev, n);
     for (size_t i = 0; i < n; i++)
-        tl_write_event(&w, &ev[i], &inf, &inf_n, &inf_cap);
+        tl_write_event(&w, &ev[i]);
     fprintf(f, "\n],\"otherData\":{\"producer\":\"libwddm\",\"dropped_events\":%" PRIu64 "}}\n",
             atomic_load(&tl.dropped));
-    free(inf);
+    free(w.inflight);
     free(w.open);
     free(w.lanes);
     free(ev);
