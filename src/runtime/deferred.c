@@ -780,7 +780,7 @@ static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resour
          * this D3D11.0 runtime takes it only on vertex/index buffers. */
         UINT ia = D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER;
         if (res->dimension != D3D11_RESOURCE_DIMENSION_BUFFER || !res->bind_flags || (res->bind_flags & ~ia)) {
-            RT_REFUSE("Map (deferred): WRITE_NO_OVERWRITE is for dynamic vertex/index buffers (wddm-semantics 5.2)");
+            RT_REFUSE("Map (deferred): WRITE_NO_OVERWRITE is for dynamic vertex/index buffers (D3D11 API: D3D11_MAP)");
             return E_INVALIDARG;
         }
     }

@@ -893,7 +893,7 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *args)
     for (UINT i = 0; i < n; i++) {
         if (in[i].Flags.OverridePriority && !in[i].Priority) {
             dxgk_refuse("D3DKMTCreateAllocation2: allocation %u: OverridePriority with Priority 0 "
-                        "(wddm-semantics §9.4: 0 is no priority)", i);
+                        "(D3DDDI_ALLOCATIONPRIORITY: 0 is no priority)", i);
             st = STATUS_INVALID_PARAMETER;
             break;
         }
