@@ -96,28 +96,33 @@ static NTSTATUS xa_layout(const struct swkmd_adapter *a, struct swgpu_alloc_priv
     return STATUS_SUCCESS;
 }
 
-/* The segments the switch below describes each kind with (PreferredSegment / Supported*Set):
- * GPU_ONLY local + visible, and the aperture too for a sampled texture; UPLOAD visible +
- * aperture; READBACK the aperture. The largest of them bounds what can ever be resident. */
-UINT64 swkmd_kind_max_bytes(const struct swkmd_adapter *a, UINT32 kind, bool sampled)
+/* The segments a kind may live in (Supported{Read,Write}SegmentSet; describe() below gives
+ * the order): GPU_ONLY local + visible, and the aperture too for a texture the GPU only samples;
+ * UPLOAD visible + aperture; READBACK the aperture; 0 for the kinds described otherwise. */
+static UINT kind_segment_set(UINT32 kind, bool sampled)
 {
-    UINT64 local = a->segment_size[SWKMD_SEGMENT_LOCAL], visible = a->segment_size[SWKMD_SEGMENT_VISIBLE],
-           aperture = a->segment_size[SWKMD_SEGMENT_APERTURE], m = 0;
     switch (kind) {
     case SWGPU_ALLOC_GPU_ONLY:
-        m = local > visible ? local : visible;
-        if (sampled && aperture > m)
-            m = aperture;
-        break;
+        return SEGMENT_BIT(SWKMD_SEGMENT_LOCAL) | SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE) |
+               (sampled ? SEGMENT_BIT(SWKMD_SEGMENT_APERTURE) : 0u);
     case SWGPU_ALLOC_UPLOAD:
-        m = visible > aperture ? visible : aperture;
-        break;
+        return SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE) | SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
     case SWGPU_ALLOC_READBACK:
-        m = aperture;
-        break;
+        return SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
     default:
-        break;
+        return 0;
     }
+}
+
+/* The largest segment of the kind's set: what can ever be resident of it (the UMD refuses a
+ * larger resource at creation, caps.c). */
+UINT64 swkmd_kind_max_bytes(const struct swkmd_adapter *a, UINT32 kind, bool sampled)
+{
+    UINT set = kind_segment_set(kind, sampled);
+    UINT64 m = 0;
+    for (UINT id = 1; id <= SWKMD_SEGMENT_COUNT; id++)
+        if ((set & SEGMENT_BIT(id)) && a->segment_size[id] > m)
+            m = a->segment_size[id];
     return m;
 }
 
@@ -205,13 +210,11 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         /* DEFAULT / IMMUTABLE: local memory, the visible window when local is full. */
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_LOCAL;
         info->PreferredSegment.SegmentId1 = SWKMD_SEGMENT_VISIBLE;
-        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_LOCAL) | SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE);
-        if (sampled) {
-            /* A texture the GPU only samples may live in system memory, after video memory:
-             * VidMm places it there when local and visible are full instead of evicting. */
+        /* A texture the GPU only samples may live in system memory, after video memory: VidMm
+         * places it there when local and visible are full instead of evicting. */
+        if (sampled)
             info->PreferredSegment.SegmentId2 = SWKMD_SEGMENT_APERTURE;
-            info->SupportedReadSegmentSet |= SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
-        }
+        info->SupportedReadSegmentSet = kind_segment_set(priv.kind, sampled);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
     case SWGPU_ALLOC_UPLOAD:
@@ -219,7 +222,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         info->Flags.CpuVisible = 1;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
         info->PreferredSegment.SegmentId1 = SWKMD_SEGMENT_VISIBLE;
-        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_VISIBLE) | SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
+        info->SupportedReadSegmentSet = kind_segment_set(priv.kind, false);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         info->MaximumRenamingListLength =
             size * SWKMD_RENAMING_LIST_LENGTH <= SWKMD_RENAMING_BYTES ? SWKMD_RENAMING_LIST_LENGTH
@@ -232,7 +235,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         info->Flags.CpuVisible = 1;
         info->Flags.Cached = 1;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
-        info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);
+        info->SupportedReadSegmentSet = kind_segment_set(priv.kind, false);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
     case SWGPU_ALLOC_CROSS_ADAPTER:
