@@ -81,8 +81,31 @@ typedef struct _GUID {
     BYTE Data4[8];
 } GUID;
 typedef GUID IID;
+#ifdef __cplusplus
+/* C++ passes interface identifiers by reference (the SDK's REFIID); the same pointer in the ABI. */
+typedef const IID &REFIID;
+typedef const GUID &REFGUID;
+#else
 typedef const IID *REFIID;
 typedef const GUID *REFGUID;
+#endif
+
+/* What the application APIs name from windef.h / winnt.h (window system objects are opaque
+ * handles here: libwddm presents nothing on a screen). */
+typedef void *HWND;
+typedef void *HDC;
+typedef void *HMONITOR;
+typedef WCHAR *LPWSTR;
+typedef const WCHAR *LPCWSTR;
+typedef char *LPSTR;
+typedef struct tagRECT { LONG left; LONG top; LONG right; LONG bottom; } RECT;
+typedef struct tagPOINT { LONG x; LONG y; } POINT;
+typedef struct tagSIZE { LONG cx; LONG cy; } SIZE;
+typedef struct _SECURITY_ATTRIBUTES {
+    DWORD nLength;
+    void *lpSecurityDescriptor;
+    BOOL bInheritHandle;
+} SECURITY_ATTRIBUTES;
 
 /* HRESULTs (winerror.h) */
 #define S_OK                    ((HRESULT)0x00000000)
