@@ -36,7 +36,9 @@ typedef struct ID3D11RasterizerState1Vtbl ID3D11RasterizerState1Vtbl;
 typedef struct ID3D11Device1Vtbl ID3D11Device1Vtbl;
 #endif
 
-/* TYPES */
+/* TYPES-PIPELINE: Direct3D 11.1 types outside video */
+
+/* TYPES-VIDEO: Direct3D 11.1 video and content-protection types */
 
 /* ---- ID3D11BlendState1 : ID3D11BlendState (9 slots) ----------------------------------------------------- */
 extern const IID IID_ID3D11BlendState1;

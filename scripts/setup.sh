@@ -12,8 +12,10 @@ if [ "${1:-}" = "--test" ]; then
   # What only the test suite needs: headless Chromium opens the timeline's HTML view (CTest
   # tool.timeline_html); clang and libclang-rt-14-dev (libFuzzer's runtime for Debian 12's
   # clang 14, only recommended by clang) build the fuzzers of scripts/test.sh's fourth run
-  # (README "Fuzzing").
-  PACKAGES+=(chromium clang libclang-rt-14-dev)
+  # (README "Fuzzing"); python3 and mingw-w64-common (the SDK's headers, /usr/share/mingw-w64/
+  # include) hold the generated application headers to the SDK's slots (api.generated, api.slots;
+  # docs/api.md).
+  PACKAGES+=(chromium clang libclang-rt-14-dev python3 mingw-w64-common)
 fi
 
 missing=()

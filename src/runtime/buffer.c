@@ -2,6 +2,7 @@
  * buffer.c - ID3D11Buffer and ID3D11Device::CreateBuffer.
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 
 RT_RESOURCE_COMMON_METHODS(buf, ID3D11Buffer)
 
@@ -12,9 +13,16 @@ static void STDMETHODCALLTYPE buf_GetDesc(ID3D11Buffer *This, D3D11_BUFFER_DESC 
 }
 
 const struct ID3D11BufferVtbl rt_buffer_vtbl = {
-    buf_QueryInterface, buf_AddRef, buf_Release, buf_GetDevice,
-    buf_GetType, buf_SetEvictionPriority, buf_GetEvictionPriority,
-    buf_GetDesc,
+    RT_API_STUBS_ID3D11Buffer, /* every slot answers "not implemented" until named below */
+    .QueryInterface = buf_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(buf),
+    .AddRef = buf_AddRef,
+    .Release = buf_Release,
+    .GetDevice = buf_GetDevice,
+    .GetType = buf_GetType,
+    .SetEvictionPriority = buf_SetEvictionPriority,
+    .GetEvictionPriority = buf_GetEvictionPriority,
+    .GetDesc = buf_GetDesc,
 };
 
 HRESULT STDMETHODCALLTYPE rt_device_CreateBuffer(ID3D11Device *iface, const D3D11_BUFFER_DESC *desc,

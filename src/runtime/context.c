@@ -6,6 +6,7 @@
  * lives as long as anything references it. Map/Unmap live in map.c, copies in copy.c.
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 #include "common/timeline.h"
 
 static HRESULT STDMETHODCALLTYPE ctx_QueryInterface(ID3D11DeviceContext *iface, REFIID riid, void **ppv)
@@ -84,27 +85,32 @@ static UINT STDMETHODCALLTYPE ctx_GetContextFlags(ID3D11DeviceContext *iface)
     return 0;
 }
 
+RT_PRIVATE_DATA_METHODS(ctx, ID3D11DeviceContext, rt_context_from_iface(This)->device,
+                        &rt_context_from_iface(This)->private_data)
+
 static const struct ID3D11DeviceContextVtbl context_vtbl = {
-    ctx_QueryInterface,
-    ctx_AddRef,
-    ctx_Release,
-    ctx_GetDevice,
-    rt_context_Map,
-    rt_context_Unmap,
-    rt_traced_CopySubresourceRegion,
-    rt_traced_CopyResource,
-    rt_traced_UpdateSubresource,
-    rt_traced_ClearRenderTargetView,
-    ctx_Flush,
-    ctx_GetType,
-    rt_context_ClearState,
-    rt_traced_ExecuteCommandList,
-    ctx_FinishCommandList,
-    ctx_GetContextFlags,
-    rt_context_ClearUnorderedAccessViewUint,
-    rt_context_Begin,
-    rt_context_End,
-    rt_context_GetData,
+    RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
+    .QueryInterface = ctx_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(ctx),
+    .AddRef = ctx_AddRef,
+    .Release = ctx_Release,
+    .GetDevice = ctx_GetDevice,
+    .Map = rt_context_Map,
+    .Unmap = rt_context_Unmap,
+    .CopySubresourceRegion = rt_traced_CopySubresourceRegion,
+    .CopyResource = rt_traced_CopyResource,
+    .UpdateSubresource = rt_traced_UpdateSubresource,
+    .ClearRenderTargetView = rt_traced_ClearRenderTargetView,
+    .Flush = ctx_Flush,
+    .GetType = ctx_GetType,
+    .ClearState = rt_context_ClearState,
+    .ExecuteCommandList = rt_traced_ExecuteCommandList,
+    .FinishCommandList = ctx_FinishCommandList,
+    .GetContextFlags = ctx_GetContextFlags,
+    .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
+    .Begin = rt_context_Begin,
+    .End = rt_context_End,
+    .GetData = rt_context_GetData,
 };
 
 void rt_context_init(struct rt_context *ctx, struct rt_device *dev)

@@ -22,6 +22,7 @@
  * FinishCommandList returns E_OUTOFMEMORY and starts a fresh recording.
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>
@@ -139,6 +140,7 @@ struct rt_cmdlist {
     ID3D11CommandList iface;        /* first */
     atomic_uint refs;
     struct rt_device *device;       /* holds one device reference */
+    struct rt_private_data private_data;
     UINT flags;
     void *drv_mem;                  /* UMD mode: CalcPrivateCommandListSize bytes */
     D3D11DDI_HCOMMANDLIST drv;
@@ -936,6 +938,7 @@ static ULONG STDMETHODCALLTYPE cl_Release(ID3D11CommandList *iface)
     if (n)
         return n;
     struct rt_device *dev = cl->device;
+    rt_private_clear(&cl->private_data);
     if (cl->drv_created) {
         rt_ddi_begin(dev);
         dev->funcs.pfnDestroyCommandList(dev->drv_device, cl->drv);
@@ -966,8 +969,19 @@ static UINT STDMETHODCALLTYPE cl_GetContextFlags(ID3D11CommandList *iface)
     return ((struct rt_cmdlist *)iface)->flags;
 }
 
+RT_PRIVATE_DATA_METHODS(cl, ID3D11CommandList, ((struct rt_cmdlist *)This)->device,
+                        &((struct rt_cmdlist *)This)->private_data)
+RT_PRIVATE_DATA_METHODS(dc, ID3D11DeviceContext, rt_context_from_iface(This)->device,
+                        &rt_context_from_iface(This)->private_data)
+
 static const struct ID3D11CommandListVtbl cmdlist_vtbl = {
-    cl_QueryInterface, cl_AddRef, cl_Release, cl_GetDevice, cl_GetContextFlags,
+    RT_API_STUBS_ID3D11CommandList, /* every slot answers "not implemented" until named below */
+    .QueryInterface = cl_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(cl),
+    .AddRef = cl_AddRef,
+    .Release = cl_Release,
+    .GetDevice = cl_GetDevice,
+    .GetContextFlags = cl_GetContextFlags,
 };
 
 /* ---- FinishCommandList --------------------------------------------------------------------- */
@@ -1194,6 +1208,7 @@ static ULONG STDMETHODCALLTYPE dc_Release(ID3D11DeviceContext *iface)
     if (n)
         return n;
     struct rt_device *dev = dc->device;
+    rt_private_clear(&dc->ctx.private_data);
     if (!dc->emulate && dc->drv_created && !dc->lost && dc->funcs.pfnAbandonCommandList)
         dc->funcs.pfnAbandonCommandList(dc->drv); /* an unfinished recording is dropped */
     dc_close_handles(dc, NULL);
@@ -1237,26 +1252,28 @@ static UINT STDMETHODCALLTYPE dc_GetContextFlags(ID3D11DeviceContext *iface)
 }
 
 static const struct ID3D11DeviceContextVtbl deferred_vtbl = {
-    dc_QueryInterface,
-    dc_AddRef,
-    dc_Release,
-    dc_GetDevice,
-    dc_Map,
-    dc_Unmap,
-    rt_context_CopySubresourceRegion,
-    rt_context_CopyResource,
-    rt_context_UpdateSubresource,
-    rt_context_ClearRenderTargetView,
-    dc_Flush,
-    dc_GetType,
-    rt_context_ClearState,
-    rt_context_ExecuteCommandList,
-    dc_FinishCommandList,
-    dc_GetContextFlags,
-    rt_context_ClearUnorderedAccessViewUint,
-    rt_context_Begin,
-    rt_context_End,
-    rt_context_GetData,
+    RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
+    .QueryInterface = dc_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(dc),
+    .AddRef = dc_AddRef,
+    .Release = dc_Release,
+    .GetDevice = dc_GetDevice,
+    .Map = dc_Map,
+    .Unmap = dc_Unmap,
+    .CopySubresourceRegion = rt_context_CopySubresourceRegion,
+    .CopyResource = rt_context_CopyResource,
+    .UpdateSubresource = rt_context_UpdateSubresource,
+    .ClearRenderTargetView = rt_context_ClearRenderTargetView,
+    .Flush = dc_Flush,
+    .GetType = dc_GetType,
+    .ClearState = rt_context_ClearState,
+    .ExecuteCommandList = rt_context_ExecuteCommandList,
+    .FinishCommandList = dc_FinishCommandList,
+    .GetContextFlags = dc_GetContextFlags,
+    .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
+    .Begin = rt_context_Begin,
+    .End = rt_context_End,
+    .GetData = rt_context_GetData,
 };
 
 HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, UINT flags,

@@ -8,6 +8,7 @@
  * (seed 001 §3), which fills D3D11DDI_DEVICEFUNCS and D3D11DDI_DEVICECONTEXTFUNCS.
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>
@@ -131,6 +132,8 @@ HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRES
 
 static void device_teardown(struct rt_device *dev)
 {
+    rt_private_clear(&dev->private_data);
+    rt_private_clear(&dev->context.private_data);
     if (dev->drv_device_created && dev->funcs.pfnDestroyDevice) {
         rt_ddi_begin(dev);
         dev->funcs.pfnDestroyDevice(dev->drv_device);
@@ -149,6 +152,7 @@ static void device_teardown(struct rt_device *dev)
     }
     rt_resource_cache_fini(dev);
     pthread_mutex_destroy(&dev->lock);
+    pthread_mutex_destroy(&dev->private_lock);
     free(dev);
 }
 
@@ -360,27 +364,31 @@ static void STDMETHODCALLTYPE dev_GetImmediateContext(ID3D11Device *iface, ID3D1
     *out = &dev->context.iface;
 }
 
+RT_PRIVATE_DATA_METHODS(dev, ID3D11Device, rt_device_from_iface(This), &rt_device_from_iface(This)->private_data)
+
 static const struct ID3D11DeviceVtbl device_vtbl = {
-    dev_QueryInterface,
-    dev_AddRef,
-    dev_Release,
-    rt_traced_CreateBuffer,
-    rt_traced_CreateTexture1D,
-    rt_traced_CreateTexture2D,
-    rt_traced_CreateTexture3D,
-    rt_device_CreateRenderTargetView,
-    dev_CheckFormatSupport,
-    dev_CheckMultisampleQualityLevels,
-    dev_CheckFeatureSupport,
-    dev_GetFeatureLevel,
-    dev_GetCreationFlags,
-    dev_GetDeviceRemovedReason,
-    dev_GetImmediateContext,
-    rt_device_CreateDeferredContext,
-    rt_device_CreateShaderResourceView,
-    rt_device_CreateUnorderedAccessView,
-    rt_device_CreateQuery,
-    rt_device_OpenSharedResource,
+    RT_API_STUBS_ID3D11Device, /* every slot answers "not implemented" until named below */
+    .QueryInterface = dev_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(dev),
+    .AddRef = dev_AddRef,
+    .Release = dev_Release,
+    .CreateBuffer = rt_traced_CreateBuffer,
+    .CreateTexture1D = rt_traced_CreateTexture1D,
+    .CreateTexture2D = rt_traced_CreateTexture2D,
+    .CreateTexture3D = rt_traced_CreateTexture3D,
+    .CreateRenderTargetView = rt_device_CreateRenderTargetView,
+    .CheckFormatSupport = dev_CheckFormatSupport,
+    .CheckMultisampleQualityLevels = dev_CheckMultisampleQualityLevels,
+    .CheckFeatureSupport = dev_CheckFeatureSupport,
+    .GetFeatureLevel = dev_GetFeatureLevel,
+    .GetCreationFlags = dev_GetCreationFlags,
+    .GetDeviceRemovedReason = dev_GetDeviceRemovedReason,
+    .GetImmediateContext = dev_GetImmediateContext,
+    .CreateDeferredContext = rt_device_CreateDeferredContext,
+    .CreateShaderResourceView = rt_device_CreateShaderResourceView,
+    .CreateUnorderedAccessView = rt_device_CreateUnorderedAccessView,
+    .CreateQuery = rt_device_CreateQuery,
+    .OpenSharedResource = rt_device_OpenSharedResource,
 };
 
 /* ---- D3D11CreateDevice ---------------------------------------------------------------------- */
@@ -675,6 +683,7 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
     dev->create_flags = Flags;
     dev->feature_level = chosen;
     pthread_mutex_init(&dev->lock, NULL);
+    pthread_mutex_init(&dev->private_lock, NULL);
     rt_callbacks_init(dev);
     rt_context_init(&dev->context, dev);
 

@@ -21,6 +21,7 @@
  * still means "everything before End completed" (docs/rules.md "Choices (issue 4)").
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>
@@ -48,6 +49,7 @@ struct rt_query {
     UINT magic;
     atomic_uint refs;
     struct rt_device *device;       /* holds one device reference */
+    struct rt_private_data private_data;
     D3D11_QUERY_DESC desc;          /* read-only after creation */
     void *drv_mem;                  /* CalcPrivateQuerySize bytes */
     D3D10DDI_HQUERY drv;
@@ -92,6 +94,7 @@ static ULONG STDMETHODCALLTYPE query_Release(ID3D11Query *iface)
     if (n)
         return n;
     struct rt_device *dev = q->device;
+    rt_private_clear(&q->private_data);
     rt_ddi_begin(dev);
     if (dev->funcs.pfnDestroyQuery)
         dev->funcs.pfnDestroyQuery(dev->drv_device, q->drv);
@@ -125,8 +128,18 @@ static void STDMETHODCALLTYPE query_GetDesc(ID3D11Query *iface, D3D11_QUERY_DESC
         *desc = ((struct rt_query *)iface)->desc;
 }
 
+RT_PRIVATE_DATA_METHODS(query, ID3D11Query, ((struct rt_query *)This)->device,
+                        &((struct rt_query *)This)->private_data)
+
 static const struct ID3D11QueryVtbl query_vtbl = {
-    query_QueryInterface, query_AddRef, query_Release, query_GetDevice, query_GetDataSize, query_GetDesc,
+    RT_API_STUBS_ID3D11Query, /* every slot answers "not implemented" until named below */
+    .QueryInterface = query_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(query),
+    .AddRef = query_AddRef,
+    .Release = query_Release,
+    .GetDevice = query_GetDevice,
+    .GetDataSize = query_GetDataSize,
+    .GetDesc = query_GetDesc,
 };
 
 HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11_QUERY_DESC *desc, ID3D11Query **out)

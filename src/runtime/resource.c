@@ -162,6 +162,7 @@ static struct rt_resource *block_init_locked(struct rt_device *dev, SIZE_T drv_s
     res->mapped_count = 0;
     res->km_resource = 0;
     res->eviction_priority = 0;
+    res->private_data.head = NULL;
     res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
     memset(drv_mem, 0, drv_size ? drv_size : 1);
     res->drv.pDrvPrivate = drv_mem;
@@ -323,6 +324,8 @@ ULONG rt_resource_addref(struct rt_resource *res)
 static void resource_destroy(struct rt_resource *res)
 {
     struct rt_device *dev = res->device;
+    /* Before the device lock: a stored interface's release may call into this device. */
+    rt_private_clear(&res->private_data);
     rt_ddi_begin(dev);
     /* An application may release a resource it still has mapped: unmap first so every
      * pfnLockCb stays paired with pfnUnlockCb (wddm-semantics §3.2 rule 13). */

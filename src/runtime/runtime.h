@@ -36,12 +36,36 @@
 struct rt_device;
 struct rt_deferred;
 
+/* ---- private data (private_data.c; issue 15 §4): GUID-keyed data on every object ------------ */
+struct rt_private_entry;
+struct rt_private_data { struct rt_private_entry *head; }; /* guarded by the device's private_lock */
+HRESULT rt_private_set(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, UINT size, const void *data);
+HRESULT rt_private_set_interface(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, const IUnknown *unk);
+HRESULT rt_private_get(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, UINT *size, void *data);
+/* At the object's destruction (no other thread can reach it): frees the data, releases interfaces. */
+void rt_private_clear(struct rt_private_data *pd);
+/* The three methods of interface Iface over an object whose device and store `This` reaches
+ * through the expressions DEVICE and STORE; RT_PRIVATE_DATA_SLOTS names them in a vtable. */
+#define RT_PRIVATE_DATA_METHODS(prefix, Iface, DEVICE, STORE)                                              \
+    static HRESULT STDMETHODCALLTYPE prefix##_GetPrivateData(Iface *This, REFGUID guid, UINT *size, void *data) \
+    { return rt_private_get(DEVICE, STORE, guid, size, data); }                                          \
+    static HRESULT STDMETHODCALLTYPE prefix##_SetPrivateData(Iface *This, REFGUID guid, UINT size,         \
+                                                             const void *data)                            \
+    { return rt_private_set(DEVICE, STORE, guid, size, data); }                                          \
+    static HRESULT STDMETHODCALLTYPE prefix##_SetPrivateDataInterface(Iface *This, REFGUID guid,           \
+                                                                      const IUnknown *unk)                \
+    { return rt_private_set_interface(DEVICE, STORE, guid, unk); }
+#define RT_PRIVATE_DATA_SLOTS(prefix)                                                                      \
+    .GetPrivateData = prefix##_GetPrivateData, .SetPrivateData = prefix##_SetPrivateData,                \
+    .SetPrivateDataInterface = prefix##_SetPrivateDataInterface
+
 /* ---- immediate context (context.c); deferred contexts embed one too (deferred.c) ------------- */
 struct rt_context {
     ID3D11DeviceContext iface;      /* first: the COM pointer handed out */
     atomic_uint refs;               /* 0 -> 1 takes a device reference, 1 -> 0 drops it */
     struct rt_device *device;
     struct rt_deferred *dc;         /* NULL on the immediate context; set once at creation */
+    struct rt_private_data private_data;
 };
 
 /* Deferred-context handle sizes the UMD listed in CheckDeferredContextHandleSizes (double
@@ -59,6 +83,8 @@ struct rt_device {
     UINT threading_caps;            /* D3D11DDICAPS_* the UMD reported (pfnGetCaps THREADING) */
 
     pthread_mutex_t lock;           /* serialises UMD calls; protects call_error and map state */
+    pthread_mutex_t private_lock;   /* guards the private data of the device and all its objects */
+    struct rt_private_data private_data;
     HRESULT call_error;             /* first error pfnSetErrorCb reported during the call in flight.
                                      * Protected by lock. */
     atomic_int removed_reason;      /* S_OK, or the API HRESULT GetDeviceRemovedReason answers */
@@ -105,6 +131,7 @@ struct rt_resource {
     UINT magic;
     atomic_uint refs;
     struct rt_device *device;       /* holds one device reference */
+    struct rt_private_data private_data;
 
     D3D11_RESOURCE_DIMENSION dimension;
     union {                         /* the description as the application gave it, MipLevels resolved */
@@ -173,6 +200,7 @@ struct rt_rtv {
     UINT magic;
     atomic_uint refs;
     struct rt_device *device;       /* holds one device reference */
+    struct rt_private_data private_data;
     struct rt_resource *resource;   /* holds one resource reference (views keep it alive) */
     D3D11_RENDER_TARGET_VIEW_DESC desc;
     void *drv_mem;
@@ -186,6 +214,7 @@ struct rt_sview {
     UINT magic;                     /* RT_VIEW_MAGIC */
     atomic_uint refs;
     struct rt_device *device;       /* holds one device reference */
+    struct rt_private_data private_data;
     struct rt_resource *resource;   /* holds one resource reference */
     BOOL is_uav;
     union { D3D11_SHADER_RESOURCE_VIEW_DESC srv; D3D11_UNORDERED_ACCESS_VIEW_DESC uav; } desc;
@@ -380,7 +409,9 @@ void rt_resource_get_device(struct rt_resource *res, ID3D11Device **out);
     static void STDMETHODCALLTYPE prefix##_SetEvictionPriority(Iface *This, UINT prio)                 \
     { ((struct rt_resource *)This)->eviction_priority = prio; }                                        \
     static UINT STDMETHODCALLTYPE prefix##_GetEvictionPriority(Iface *This)                            \
-    { return ((struct rt_resource *)This)->eviction_priority; }
+    { return ((struct rt_resource *)This)->eviction_priority; }                                        \
+    RT_PRIVATE_DATA_METHODS(prefix, Iface, ((struct rt_resource *)This)->device,                      \
+                            &((struct rt_resource *)This)->private_data)
 
 /* deferred.c */
 /* Device creation: CheckDeferredContextHandleSizes double poll (caller holds no lock). */

@@ -8,6 +8,7 @@
  * cross-adapter (the kernel refuses the rest with a line).
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 #include "common/alloc.h"
 
 #include <stddef.h>
@@ -33,28 +34,8 @@ static ULONG STDMETHODCALLTYPE dxgi_Release(IDXGIResource *This)
     return rt_resource_release(from_dxgi(This));
 }
 
-static HRESULT STDMETHODCALLTYPE dxgi_SetPrivateData(IDXGIResource *This, REFGUID name, UINT size, const void *data)
-{
-    (void)This, (void)name, (void)size, (void)data;
-    /* FIXME(dxgi): DXGI private data is not modelled. */
-    RT_REFUSE("IDXGIResource::SetPrivateData is not implemented");
-    return E_NOTIMPL;
-}
-
-static HRESULT STDMETHODCALLTYPE dxgi_SetPrivateDataInterface(IDXGIResource *This, REFGUID name, const void *unk)
-{
-    (void)This, (void)name, (void)unk;
-    RT_REFUSE("IDXGIResource::SetPrivateDataInterface is not implemented");
-    return E_NOTIMPL;
-}
-
-static HRESULT STDMETHODCALLTYPE dxgi_GetPrivateData(IDXGIResource *This, REFGUID name, UINT *size, void *data)
-{
-    (void)This, (void)name, (void)data;
-    if (size)
-        *size = 0;
-    return DXGI_ERROR_NOT_FOUND;
-}
+/* The DXGI face shares the resource's private data (one object, two faces). */
+RT_PRIVATE_DATA_METHODS(dxgi, IDXGIResource, from_dxgi(This)->device, &from_dxgi(This)->private_data)
 
 static HRESULT STDMETHODCALLTYPE dxgi_GetParent(IDXGIResource *This, REFIID riid, void **parent)
 {
@@ -114,9 +95,17 @@ static HRESULT STDMETHODCALLTYPE dxgi_GetEvictionPriority(IDXGIResource *This, U
 }
 
 const struct IDXGIResourceVtbl rt_dxgi_resource_vtbl = {
-    dxgi_QueryInterface, dxgi_AddRef, dxgi_Release, dxgi_SetPrivateData, dxgi_SetPrivateDataInterface,
-    dxgi_GetPrivateData, dxgi_GetParent, dxgi_GetDevice, dxgi_GetSharedHandle, dxgi_GetUsage,
-    dxgi_SetEvictionPriority, dxgi_GetEvictionPriority,
+    RT_API_STUBS_IDXGIResource, /* every slot answers "not implemented" until named below */
+    .QueryInterface = dxgi_QueryInterface,
+    .AddRef = dxgi_AddRef,
+    .Release = dxgi_Release,
+    RT_PRIVATE_DATA_SLOTS(dxgi),
+    .GetParent = dxgi_GetParent,
+    .GetDevice = dxgi_GetDevice,
+    .GetSharedHandle = dxgi_GetSharedHandle,
+    .GetUsage = dxgi_GetUsage,
+    .SetEvictionPriority = dxgi_SetEvictionPriority,
+    .GetEvictionPriority = dxgi_GetEvictionPriority,
 };
 
 /* ---- ID3D11Device::OpenSharedResource --------------------------------------------------------- */

@@ -2,6 +2,7 @@
  * texture.c - ID3D11Texture1D / 2D / 3D and their Create methods.
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 
 RT_RESOURCE_COMMON_METHODS(tex1d, ID3D11Texture1D)
 RT_RESOURCE_COMMON_METHODS(tex2d, ID3D11Texture2D)
@@ -24,16 +25,40 @@ static void STDMETHODCALLTYPE tex3d_GetDesc(ID3D11Texture3D *This, D3D11_TEXTURE
 }
 
 const struct ID3D11Texture1DVtbl rt_texture1d_vtbl = {
-    tex1d_QueryInterface, tex1d_AddRef, tex1d_Release, tex1d_GetDevice,
-    tex1d_GetType, tex1d_SetEvictionPriority, tex1d_GetEvictionPriority, tex1d_GetDesc,
+    RT_API_STUBS_ID3D11Texture1D, /* every slot answers "not implemented" until named below */
+    .QueryInterface = tex1d_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(tex1d),
+    .AddRef = tex1d_AddRef,
+    .Release = tex1d_Release,
+    .GetDevice = tex1d_GetDevice,
+    .GetType = tex1d_GetType,
+    .SetEvictionPriority = tex1d_SetEvictionPriority,
+    .GetEvictionPriority = tex1d_GetEvictionPriority,
+    .GetDesc = tex1d_GetDesc,
 };
 const struct ID3D11Texture2DVtbl rt_texture2d_vtbl = {
-    tex2d_QueryInterface, tex2d_AddRef, tex2d_Release, tex2d_GetDevice,
-    tex2d_GetType, tex2d_SetEvictionPriority, tex2d_GetEvictionPriority, tex2d_GetDesc,
+    RT_API_STUBS_ID3D11Texture2D, /* every slot answers "not implemented" until named below */
+    .QueryInterface = tex2d_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(tex2d),
+    .AddRef = tex2d_AddRef,
+    .Release = tex2d_Release,
+    .GetDevice = tex2d_GetDevice,
+    .GetType = tex2d_GetType,
+    .SetEvictionPriority = tex2d_SetEvictionPriority,
+    .GetEvictionPriority = tex2d_GetEvictionPriority,
+    .GetDesc = tex2d_GetDesc,
 };
 const struct ID3D11Texture3DVtbl rt_texture3d_vtbl = {
-    tex3d_QueryInterface, tex3d_AddRef, tex3d_Release, tex3d_GetDevice,
-    tex3d_GetType, tex3d_SetEvictionPriority, tex3d_GetEvictionPriority, tex3d_GetDesc,
+    RT_API_STUBS_ID3D11Texture3D, /* every slot answers "not implemented" until named below */
+    .QueryInterface = tex3d_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(tex3d),
+    .AddRef = tex3d_AddRef,
+    .Release = tex3d_Release,
+    .GetDevice = tex3d_GetDevice,
+    .GetType = tex3d_GetType,
+    .SetEvictionPriority = tex3d_SetEvictionPriority,
+    .GetEvictionPriority = tex3d_GetEvictionPriority,
+    .GetDesc = tex3d_GetDesc,
 };
 
 /* Shared tail of the three Create methods: validate, then create through the DDI. ppOut NULL

@@ -5,6 +5,7 @@
  * after its views (wddm-semantics §4.2: DestroyResource comes when all views are destroyed).
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>
@@ -47,6 +48,7 @@ static ULONG STDMETHODCALLTYPE rtv_Release(ID3D11RenderTargetView *iface)
     if (n)
         return n;
     struct rt_device *dev = v->device;
+    rt_private_clear(&v->private_data);
     rt_ddi_begin(dev);
     if (dev->funcs.pfnDestroyRenderTargetView)
         dev->funcs.pfnDestroyRenderTargetView(dev->drv_device, v->drv);
@@ -86,8 +88,18 @@ static void STDMETHODCALLTYPE rtv_GetDesc(ID3D11RenderTargetView *iface, D3D11_R
         *desc = ((struct rt_rtv *)iface)->desc;
 }
 
+RT_PRIVATE_DATA_METHODS(rtv, ID3D11RenderTargetView, ((struct rt_rtv *)This)->device,
+                        &((struct rt_rtv *)This)->private_data)
+
 static const struct ID3D11RenderTargetViewVtbl rtv_vtbl = {
-    rtv_QueryInterface, rtv_AddRef, rtv_Release, rtv_GetDevice, rtv_GetResource, rtv_GetDesc,
+    RT_API_STUBS_ID3D11RenderTargetView, /* every slot answers "not implemented" until named below */
+    .QueryInterface = rtv_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(rtv),
+    .AddRef = rtv_AddRef,
+    .Release = rtv_Release,
+    .GetDevice = rtv_GetDevice,
+    .GetResource = rtv_GetResource,
+    .GetDesc = rtv_GetDesc,
 };
 
 /* The view a NULL description means: the whole resource, mip 0, in the resource's format. */

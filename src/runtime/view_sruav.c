@@ -8,6 +8,7 @@
  * on the device, as render-target views do (view.c).
  */
 #include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>
@@ -47,6 +48,7 @@ static ULONG view_release(struct rt_sview *v)
     if (n)
         return n;
     struct rt_device *dev = v->device;
+    rt_private_clear(&v->private_data);
     rt_ddi_begin(dev);
     if (v->is_uav && dev->funcs.pfnDestroyUnorderedAccessView) {
         D3D11DDI_HUNORDEREDACCESSVIEW h = { v->drv };
@@ -82,12 +84,31 @@ static ULONG view_release(struct rt_sview *v)
                  *out = &v->resource->iface; } }                                                         \
     static void STDMETHODCALLTYPE prefix##_GetDesc(Iface *This, Desc *d)                                 \
     { if (d) *d = ((struct rt_sview *)This)->desc.field; }                                               \
-    static const struct Iface##Vtbl prefix##_vtbl = {                                                    \
-        prefix##_QueryInterface, prefix##_AddRef, prefix##_Release, prefix##_GetDevice,                  \
-        prefix##_GetResource, prefix##_GetDesc,                                                          \
-    };
+    RT_PRIVATE_DATA_METHODS(prefix, Iface, ((struct rt_sview *)This)->device,                              \
+                            &((struct rt_sview *)This)->private_data)
 VIEW_METHODS(srv, ID3D11ShaderResourceView, D3D11_SHADER_RESOURCE_VIEW_DESC, srv)
 VIEW_METHODS(uav, ID3D11UnorderedAccessView, D3D11_UNORDERED_ACCESS_VIEW_DESC, uav)
+
+static const struct ID3D11ShaderResourceViewVtbl srv_vtbl = {
+    RT_API_STUBS_ID3D11ShaderResourceView, /* every slot answers "not implemented" until named below */
+    .QueryInterface = srv_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(srv),
+    .AddRef = srv_AddRef,
+    .Release = srv_Release,
+    .GetDevice = srv_GetDevice,
+    .GetResource = srv_GetResource,
+    .GetDesc = srv_GetDesc,
+};
+static const struct ID3D11UnorderedAccessViewVtbl uav_vtbl = {
+    RT_API_STUBS_ID3D11UnorderedAccessView, /* every slot answers "not implemented" until named below */
+    .QueryInterface = uav_QueryInterface,
+    RT_PRIVATE_DATA_SLOTS(uav),
+    .AddRef = uav_AddRef,
+    .Release = uav_Release,
+    .GetDevice = uav_GetDevice,
+    .GetResource = uav_GetResource,
+    .GetDesc = uav_GetDesc,
+};
 
 /* ---- validation: the parts both kinds share ------------------------------------------------ */
 struct view_range {

@@ -13,7 +13,7 @@
 
 #include "dxgkrnl/dxgkrnl.h"
 
-enum { SIZE = 64 * 1024 };
+enum { COPY_BYTES = 64 * 1024 };
 
 static UINT64 live_allocations(void)
 {
@@ -27,9 +27,9 @@ static void destroying_a_busy_allocation_without_memory_destroys_nothing(void **
     struct renv e;
     renv_open(&e);
     UINT64 live = live_allocations();
-    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, SIZE), dst = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SIZE);
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, COPY_BYTES), dst = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, COPY_BYTES);
     wddm_swgpu_set_paused(1); /* the copy stays queued: dst is busy */
-    assert_int_equal(renv_copy(&e, dst, up, SIZE), STATUS_SUCCESS);
+    assert_int_equal(renv_copy(&e, dst, up, COPY_BYTES), STATUS_SUCCESS);
     D3DKMT_DESTROYALLOCATION da = { .hDevice = e.device, .phAllocationList = &dst, .AllocationCount = 1 };
     wddm_test_fail_alloc_after(0);
     NTSTATUS st = D3DKMTDestroyAllocation(&da);
@@ -77,11 +77,11 @@ static void destroying_a_device_releases_everything_at_every_allocation_failure(
         struct renv e;
         renv_open(&e);
         UINT64 live = live_allocations();
-        D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, SIZE);
+        D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, COPY_BYTES);
         for (int i = 0; i < 10; i++) /* more than fit the caller's stack entry */
-            (void)renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SIZE);
-        D3DKMT_HANDLE dst = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SIZE);
-        assert_int_equal(renv_copy(&e, dst, up, SIZE), STATUS_SUCCESS);
+            (void)renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, COPY_BYTES);
+        D3DKMT_HANDLE dst = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, COPY_BYTES);
+        assert_int_equal(renv_copy(&e, dst, up, COPY_BYTES), STATUS_SUCCESS);
         D3DKMT_DESTROYDEVICE dd = { .hDevice = e.device };
         wddm_test_fail_alloc_after(n);
         NTSTATUS st = D3DKMTDestroyDevice(&dd);

@@ -96,14 +96,14 @@ static void a_context_waits_at_its_queue_depth_and_every_copy_lands(void **state
 static void paging_queue_calls_wait_at_the_paging_depth(void **state)
 {
     (void)state;
-    enum { ALLOCS = 400, SIZE = 64 * 1024 };
+    enum { ALLOCS = 400, TEST_BYTES = 64 * 1024 };
     struct dxgk_adapter *a = adapter_of(e.device);
     wddm_swgpu_set_bandwidth(64ull << 20);
     UINT most = 0;
     for (UINT i = 0; i < ALLOCS; i++) {
-        D3DKMT_HANDLE h = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SIZE);
+        D3DKMT_HANDLE h = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, TEST_BYTES);
         assert_true(NT_SUCCESS(renv_make_resident(e.device, &h, 1)));
-        (void)renv_map(e.device, h, SIZE / 4096, true);
+        (void)renv_map(e.device, h, TEST_BYTES / 4096, true);
         UINT out = atomic_load(&a->paging_out);
         if (out > most)
             most = out;

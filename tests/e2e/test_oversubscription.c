@@ -8,11 +8,11 @@
 
 #include <wddm/wddm.h>
 
-enum { COUNT = 12, SIZE = 512 * 1024 };
+enum { COUNT = 12, BUF_BYTES = 512 * 1024 };
 
 static ID3D11Buffer *make(struct e2e *e, D3D11_USAGE usage, UINT cpu, const void *init)
 {
-    D3D11_BUFFER_DESC bd = { .ByteWidth = SIZE, .Usage = usage, .CPUAccessFlags = cpu };
+    D3D11_BUFFER_DESC bd = { .ByteWidth = BUF_BYTES, .Usage = usage, .CPUAccessFlags = cpu };
     if (usage == D3D11_USAGE_DEFAULT)
         bd.BindFlags = D3D11_BIND_VERTEX_BUFFER;
     D3D11_SUBRESOURCE_DATA sd = { .pSysMem = init };
@@ -26,21 +26,21 @@ static void check(struct e2e *e, ID3D11Buffer *src, ID3D11Buffer *stg, uint32_t 
     ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)stg, (ID3D11Resource *)src);
     D3D11_MAPPED_SUBRESOURCE m;
     assert_true(SUCCEEDED(ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m)));
-    e2e_fill(want, SIZE, seed);
-    assert_memory_equal(m.pData, want, SIZE);
+    e2e_fill(want, BUF_BYTES, seed);
+    assert_memory_equal(m.pData, want, BUF_BYTES);
     ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)stg, 0);
 }
 
 static void working_set_of_three_times_local_memory_loses_no_byte(void **state)
 {
     struct e2e *e = *state;
-    uint8_t *data = malloc(SIZE);
+    uint8_t *data = malloc(BUF_BYTES);
     assert_non_null(data);
     struct wddm_counters c0;
     wddm_get_counters(&c0);
     ID3D11Buffer *b[COUNT];
     for (int i = 0; i < COUNT; i++) {
-        e2e_fill(data, SIZE, 100 + (uint32_t)i);
+        e2e_fill(data, BUF_BYTES, 100 + (uint32_t)i);
         b[i] = make(e, D3D11_USAGE_DEFAULT, 0, data); /* initial data: a GPU write into it */
     }
     ID3D11Buffer *stg = make(e, D3D11_USAGE_STAGING, D3D11_CPU_ACCESS_READ, NULL);

@@ -9,7 +9,7 @@
 
 #include <wddm/wddm.h>
 
-enum { COUNT = 8, W = 512, H = 512, SIZE = W * H * 4 };
+enum { COUNT = 8, W = 512, H = 512, TEST_BYTES = W * H * 4 };
 
 static ID3D11Texture2D *texture(struct e2e *e, D3D11_USAGE usage, UINT bind, UINT cpu, const void *init)
 {
@@ -42,7 +42,7 @@ static UINT64 aperture_usage(void)
  * *aperture_growth (if not NULL): how much the aperture's usage grew meanwhile. */
 static UINT64 cycle(struct e2e *e, UINT bind, int64_t *aperture_growth)
 {
-    uint8_t *data = malloc(SIZE);
+    uint8_t *data = malloc(TEST_BYTES);
     assert_non_null(data);
     struct wddm_counters c0, c1;
     wddm_get_counters(&c0);
@@ -50,7 +50,7 @@ static UINT64 cycle(struct e2e *e, UINT bind, int64_t *aperture_growth)
     ID3D11Texture2D *stg = texture(e, D3D11_USAGE_STAGING, 0, D3D11_CPU_ACCESS_READ, NULL);
     ID3D11Texture2D *t[COUNT];
     for (int i = 0; i < COUNT; i++) {
-        e2e_fill(data, SIZE, 300 + (uint32_t)i);
+        e2e_fill(data, TEST_BYTES, 300 + (uint32_t)i);
         t[i] = texture(e, D3D11_USAGE_DEFAULT, bind, 0, data); /* initial data: a GPU write */
     }
     for (int pass = 0; pass < 2; pass++)
@@ -59,7 +59,7 @@ static UINT64 cycle(struct e2e *e, UINT bind, int64_t *aperture_growth)
             ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)stg, (ID3D11Resource *)t[i]);
             D3D11_MAPPED_SUBRESOURCE m;
             assert_int_equal(ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m), S_OK);
-            e2e_fill(data, SIZE, 300 + (uint32_t)i);
+            e2e_fill(data, TEST_BYTES, 300 + (uint32_t)i);
             for (UINT y = 0; y < H; y++)
                 assert_memory_equal((const uint8_t *)m.pData + (size_t)y * m.RowPitch, data + (size_t)y * W * 4, W * 4);
             ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)stg, 0);
@@ -84,7 +84,7 @@ static void sampled_textures_beyond_video_memory_live_in_the_aperture_without_ev
     assert_int_equal(cycle(*state, D3D11_BIND_SHADER_RESOURCE, &growth), 0);
     /* 8 MiB of textures through 4 MiB of video memory: at least 4 live in the aperture, plus
      * the staging texture. */
-    assert_true(growth >= 5 * SIZE);
+    assert_true(growth >= 5 * TEST_BYTES);
 }
 
 static void render_target_textures_beyond_video_memory_are_evicted_instead(void **state)

@@ -320,20 +320,20 @@ static void test_map_discard_flushes_first_when_the_own_handle_is_queued(void **
  * next one flushes first. */
 static void test_map_discard_flushes_after_the_renamed_bytes_bound(void **state)
 {
-    enum { SIZE = 64 * 1024 };
+    enum { TEST_BYTES = 64 * 1024 };
     struct fake *f = fake_setup();
     f->rename_on_discard = 1;
-    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, SIZE, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
-    struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, SIZE, 0, NULL);
+    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, TEST_BYTES, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, TEST_BYTES, 0, NULL);
     (void)discard_and_copy(f, dyn, dst, 0);
     int renders = f->render_calls;
-    for (UINT i = 0; i < UMD_RENAMED_BYTES_PER_FLUSH / SIZE; i++)
+    for (UINT i = 0; i < UMD_RENAMED_BYTES_PER_FLUSH / TEST_BYTES; i++)
         (void)discard_and_copy(f, dyn, dst, (BYTE)(i + 1));
     assert_int_equal(f->render_calls, renders);
     assert_int_equal(discard_and_copy(f, dyn, dst, 0x77), 0x002 | 0x080 | 0x100);
     assert_int_equal(f->render_calls, renders + 1);
     fake_flush(f);
-    assert_int_equal(fake_mem(f, dst)->mem[SIZE - 1], 0x77);
+    assert_int_equal(fake_mem(f, dst)->mem[TEST_BYTES - 1], 0x77);
     assert_int_equal(f->n_errors, 0);
     fake_res_destroy(f, dyn);
     fake_res_destroy(f, dst);

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""check_slots.py - libwddm's application headers against the SDK's (issue 15 §2, docs/api.md).
+
+A program built for Windows calls an interface method by its slot, so every interface of the
+SDK headers listed below must exist in ours with every slot in the SDK's place, of the SDK's
+type, under the SDK's IID. The SDK's answer is read from the headers Debian's mingw-w64-common
+package ships (generated from IDL kept in step with Microsoft's SDK). Three checks:
+  1. text: each vtable of ours against the SDK's: same interfaces, same slot names in the same
+     order, same return and parameter types (parameter names may differ);
+  2. C compiler: offsetof(I##Vtbl, Method) == slot * sizeof(void *) and sizeof(I##Vtbl), as
+     the compiler lays our headers out, and every IID_I the library defines equals the SDK's;
+  3. C++ compiler: every interface is an abstract class of one pointer with every method, and
+     __uuidof(I) is IID_I.
+Usage: check_slots.py SDK_INCLUDE_DIR OUR_INCLUDE_DIR LIBWDDM_A WORK_DIR CC CXX
+"""
+import os
+import re
+import subprocess
+import sys
+
+HEADERS = ["unknwn.h", "dxgi.h", "dxgi1_2.h", "dxgi1_3.h", "dxgi1_4.h", "d3d10.h", "d3d10_1.h",
+           "d3d11.h", "d3d11_1.h", "d3d11sdklayers.h"]
+OURS_FOR = {"unknwn.h": "d3dcommon.h"}       # the SDK keeps IUnknown in unknwn.h, we in d3dcommon.h
+ONLY = {"unknwn.h": {"IUnknown"}}             # unknwn.h's other interfaces are COM's, not D3D's
+
+
+def normalise_type(param):
+    """A parameter's type without its name: 'const D3D11_BOX *pBox' -> 'const D3D11_BOX *'."""
+    p = " ".join(param.replace("WINBOOL", "BOOL").split())
+    p = re.sub(r"\[[^\]]*\]$", "[]", p)
+    m = re.match(r"^(.*?[\s*&])(\w+)(\[\])?$", p)
+    if m and m.group(1).strip():
+        p = m.group(1) + (m.group(3) or "")
+    return re.sub(r"\s*\*\s*", "*", p).replace(" []", "[]").strip()
+
+
+def vtables(text):
+    """{interface: [(slot name, return type, [parameter types])]} from C vtable definitions."""
+    out = {}
+    for m in re.finditer(r"struct (\w+)Vtbl \{(.*?)\n\}", text, re.S):
+        slots = []
+        body = re.sub(r"/\*.*?\*/", "", m.group(2), flags=re.S)
+        for s in re.finditer(r"([\w ]+?)\s*\(STDMETHODCALLTYPE \*(\w+)\)\((.*?)\);", body, re.S):
+            params = [x.strip() for x in " ".join(s.group(3).split()).split(",")][1:]   # drop This
+            slots.append((s.group(2), s.group(1).strip().replace("WINBOOL", "BOOL"),
+                          [normalise_type(p) for p in params]))
+        out[m.group(1)] = slots
+    return out
+
+
+def sdk_iids(text):
+    iids = {}
+    for m in re.finditer(r"DEFINE_GUID\(IID_(\w+),\s*([^)]*)\)", text):
+        iids[m.group(1)] = [int(x, 16) for x in m.group(2).replace(" ", "").split(",")]
+    return iids
+
+
+def main():
+    sdk_dir, our_dir, lib, work, cc, cxx = sys.argv[1:7]
+    os.makedirs(work, exist_ok=True)
+    errors = []
+    expected, iids = {}, {}
+    ours = {}
+    for h in HEADERS:
+        sdk_text = open(os.path.join(sdk_dir, h)).read()
+        tables = vtables(sdk_text)
+        keep = ONLY.get(h)
+        for name, slots in tables.items():
+            if keep is None or name in keep:
+                expected[name] = slots
+        iids.update(sdk_iids(sdk_text))
+        ours.update(vtables(open(os.path.join(our_dir, OURS_FOR.get(h, h))).read()))
+
+    # 1. text
+    for name, slots in expected.items():
+        if name not in ours:
+            errors.append("%s: missing (the SDK declares it)" % name)
+            continue
+        mine = ours[name]
+        for i, slot in enumerate(slots):
+            if i >= len(mine):
+                errors.append("%s: slot %d %s missing" % (name, i, slot[0]))
+            elif mine[i][0] != slot[0]:
+                errors.append("%s: slot %d is %s, the SDK's is %s" % (name, i, mine[i][0], slot[0]))
+            elif mine[i][1:] != slot[1:]:
+                errors.append("%s::%s: type %s(%s), the SDK's %s(%s)" % (
+                    name, slot[0], mine[i][1], ", ".join(mine[i][2]), slot[1], ", ".join(slot[2])))
+        if len(mine) > len(slots):
+            errors.append("%s: %d slots, the SDK's has %d" % (name, len(mine), len(slots)))
+        if name not in iids:
+            errors.append("%s: no IID in the SDK's headers" % name)
+
+    # 2. the C compiler's layout and the library's IIDs
+    includes = "".join('#include "%s"\n' % OURS_FOR.get(h, h) for h in HEADERS)
+    c = ["#include <stddef.h>", "#include <stdio.h>", "#include <string.h>", includes]
+    c.append("#define SLOT(I, M, N) _Static_assert(offsetof(struct I##Vtbl, M) == (N) * sizeof(void *), "
+             "#I \"::\" #M \" is not slot \" #N);")
+    c.append("#define SLOTS(I, N) _Static_assert(sizeof(struct I##Vtbl) == (N) * sizeof(void *), "
+             "#I \" does not have \" #N \" slots\");")
+    for name, slots in sorted(expected.items()):
+        if name in ours:
+            c.append("SLOTS(%s, %d)" % (name, len(slots)))
+            c += ["SLOT(%s, %s, %d)" % (name, s[0], i) for i, s in enumerate(slots)]
+    c.append("static int bad;")
+    c.append("static void iid(const IID *got, const char *name, unsigned a, unsigned b, unsigned c_, "
+             "const unsigned char d[8])")
+    c.append("{ IID want = { a, (UINT16)b, (UINT16)c_, { d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] } };"
+             "  if (memcmp(got, &want, sizeof(want))) { printf(\"IID_%s differs from the SDK's\\n\", name); bad = 1; } }")
+    c.append("int main(void)\n{")
+    for name in sorted(expected):
+        if name in ours and name in iids:
+            v = iids[name]
+            c.append("    iid(&IID_%s, \"%s\", 0x%x, 0x%x, 0x%x, (const unsigned char[8]){ %s });" % (
+                name, name, v[0], v[1], v[2], ", ".join("0x%x" % x for x in v[3:])))
+    c.append("    return bad;\n}")
+    c_path = os.path.join(work, "slots.c")
+    open(c_path, "w").write("\n".join(c) + "\n")
+    exe = os.path.join(work, "slots")
+    r = subprocess.run([cc, "-std=c17", "-Wall", "-Wextra", "-Werror", "-I", our_dir, c_path, lib,
+                        "-lpthread", "-lm", "-o", exe], capture_output=True, text=True)
+    if r.returncode:
+        errors.append("C layout check does not compile:\n" + r.stderr[-4000:])
+    else:
+        r = subprocess.run([exe], capture_output=True, text=True)
+        if r.returncode:
+            errors.append(r.stdout.strip())
+
+    # 3. C++: abstract classes of one vtable pointer, every method, __uuidof
+    cpp = ["#include <cstdio>", "#include <cstring>", "#include <type_traits>", includes, "int main()\n{",
+           "    int bad = 0;"]
+    for name, slots in sorted(expected.items()):
+        if name not in ours:
+            continue
+        cpp.append("    static_assert(std::is_abstract<%s>::value && sizeof(%s) == sizeof(void *), \"%s\");"
+                   % (name, name, name))
+        cpp += ["    (void)&%s::%s;" % (name, s[0]) for s in slots]
+        cpp.append("    if (&__uuidof(%s) != &IID_%s) { std::printf(\"__uuidof(%s) is not IID_%s\\n\"); bad = 1; }"
+                   % (name, name, name, name))
+    cpp.append("    return bad;\n}")
+    cpp_path = os.path.join(work, "slots.cpp")
+    open(cpp_path, "w").write("\n".join(cpp) + "\n")
+    exe = os.path.join(work, "slots_cxx")
+    r = subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", our_dir, cpp_path, lib,
+                        "-lpthread", "-lm", "-o", exe], capture_output=True, text=True)
+    if r.returncode:
+        errors.append("C++ check does not compile:\n" + r.stderr[-4000:])
+    else:
+        r = subprocess.run([exe], capture_output=True, text=True)
+        if r.returncode:
+            errors.append(r.stdout.strip())
+
+    total = sum(len(s) for s in expected.values())
+    if errors:
+        print("\n".join(errors))
+        print("check_slots: %d problem(s) over %d interfaces, %d slots" % (len(errors), len(expected), total))
+        return 1
+    print("check_slots: %d interfaces, %d slots and their IIDs are the SDK's (C and C++)" % (len(expected), total))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
