@@ -23,7 +23,119 @@ typedef struct ID3D10ShaderResourceView1Vtbl ID3D10ShaderResourceView1Vtbl;
 typedef struct ID3D10Device1Vtbl ID3D10Device1Vtbl;
 #endif
 
-/* TYPES */
+/* The SDK's types for this header: names, values and layouts are the SDK's (checked against
+ * the SDK headers, docs/api.md). */
+#define D3D10_1_DEFAULT_SAMPLE_MASK (0xffffffff)
+#define D3D10_1_FLOAT32_TO_INTEGER_TOLERANCE_IN_ULP (0.6f)
+#define D3D10_1_SDK_VERSION (0x20)
+
+typedef struct D3D10_RENDER_TARGET_BLEND_DESC1 {
+    BOOL BlendEnable;
+    D3D10_BLEND SrcBlend;
+    D3D10_BLEND DestBlend;
+    D3D10_BLEND_OP BlendOp;
+    D3D10_BLEND SrcBlendAlpha;
+    D3D10_BLEND DestBlendAlpha;
+    D3D10_BLEND_OP BlendOpAlpha;
+    UINT8 RenderTargetWriteMask;
+} D3D10_RENDER_TARGET_BLEND_DESC1;
+
+typedef struct D3D10_BLEND_DESC1 {
+    BOOL AlphaToCoverageEnable;
+    BOOL IndependentBlendEnable;
+    D3D10_RENDER_TARGET_BLEND_DESC1 RenderTarget[8];
+} D3D10_BLEND_DESC1;
+
+typedef enum D3D10_FEATURE_LEVEL1 {
+    D3D10_FEATURE_LEVEL_10_0 = 0xa000,
+    D3D10_FEATURE_LEVEL_10_1 = 0xa100,
+    D3D10_FEATURE_LEVEL_9_1 = 0x9100,
+    D3D10_FEATURE_LEVEL_9_2 = 0x9200,
+    D3D10_FEATURE_LEVEL_9_3 = 0x9300
+} D3D10_FEATURE_LEVEL1;
+
+typedef D3D_SRV_DIMENSION D3D10_SRV_DIMENSION1;
+
+typedef struct D3D10_TEXCUBE_ARRAY_SRV1 {
+    UINT MostDetailedMip;
+    UINT MipLevels;
+    UINT First2DArrayFace;
+    UINT NumCubes;
+} D3D10_TEXCUBE_ARRAY_SRV1;
+
+typedef struct D3D10_SHADER_RESOURCE_VIEW_DESC1 {
+    DXGI_FORMAT Format;
+    D3D10_SRV_DIMENSION1 ViewDimension;
+    union {
+        D3D10_BUFFER_SRV Buffer;
+        D3D10_TEX1D_SRV Texture1D;
+        D3D10_TEX1D_ARRAY_SRV Texture1DArray;
+        D3D10_TEX2D_SRV Texture2D;
+        D3D10_TEX2D_ARRAY_SRV Texture2DArray;
+        D3D10_TEX2DMS_SRV Texture2DMS;
+        D3D10_TEX2DMS_ARRAY_SRV Texture2DMSArray;
+        D3D10_TEX3D_SRV Texture3D;
+        D3D10_TEXCUBE_SRV TextureCube;
+        D3D10_TEXCUBE_ARRAY_SRV1 TextureCubeArray;
+    };
+} D3D10_SHADER_RESOURCE_VIEW_DESC1;
+
+
+#define D3D10_1_GS_INPUT_REGISTER_COUNT (32)
+
+
+#define D3D10_1_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT (32)
+
+
+#define D3D10_1_IA_VERTEX_INPUT_STRUCTURE_ELEMENTS_COMPONENTS (128)
+
+
+#define D3D10_1_IA_VERTEX_INPUT_STRUCTURE_ELEMENT_COUNT (32)
+
+
+#define D3D10_1_PS_OUTPUT_MASK_REGISTER_COMPONENTS (1)
+
+
+#define D3D10_1_PS_OUTPUT_MASK_REGISTER_COMPONENT_BIT_COUNT (32)
+
+
+#define D3D10_1_PS_OUTPUT_MASK_REGISTER_COUNT (1)
+
+
+#define D3D10_1_SHADER_MAJOR_VERSION (4)
+
+
+#define D3D10_1_SHADER_MINOR_VERSION (1)
+
+
+#define D3D10_1_SO_BUFFER_MAX_STRIDE_IN_BYTES (2048)
+
+
+#define D3D10_1_SO_BUFFER_MAX_WRITE_WINDOW_IN_BYTES (256)
+
+
+#define D3D10_1_SO_BUFFER_SLOT_COUNT (4)
+
+
+#define D3D10_1_SO_MULTIPLE_BUFFER_ELEMENTS_PER_BUFFER (1)
+
+
+#define D3D10_1_SO_SINGLE_BUFFER_COMPONENT_LIMIT (64)
+
+
+#define D3D10_1_STANDARD_VERTEX_ELEMENT_COUNT (32)
+
+
+#define D3D10_1_SUBPIXEL_FRACTIONAL_BIT_COUNT (8)
+
+
+#define D3D10_1_VS_INPUT_REGISTER_COUNT (32)
+
+
+#define D3D10_1_VS_OUTPUT_REGISTER_COUNT (32)
+
+
+#define D3D10_1_FLOAT16_FUSED_TOLERANCE_IN_ULP      (0.6)
 
 /* ---- ID3D10BlendState1 : ID3D10BlendState (9 slots) ----------------------------------------------------- */
 extern const IID IID_ID3D10BlendState1;
@@ -314,6 +426,10 @@ struct ID3D10Device1 { const struct ID3D10Device1Vtbl *lpVtbl; };
 #define ID3D10Device1_CreateBlendState1(This,pBlendStateDesc,ppBlendState) ((This)->lpVtbl->CreateBlendState1(This,pBlendStateDesc,ppBlendState))
 #define ID3D10Device1_GetFeatureLevel(This) ((This)->lpVtbl->GetFeatureLevel(This))
 #endif
+
+/* Answers E_NOTIMPL until the D3D10 API exists (docs/api.md). */
+HRESULT WINAPI D3D10CreateDevice1(IDXGIAdapter *pAdapter, D3D10_DRIVER_TYPE DriverType, HMODULE Software, UINT Flags,
+                                  D3D10_FEATURE_LEVEL1 HardwareLevel, UINT SDKVersion, ID3D10Device1 **ppDevice);
 
 #ifdef __cplusplus
 }

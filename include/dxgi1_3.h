@@ -33,7 +33,50 @@ typedef struct IDXGISwapChainMediaVtbl IDXGISwapChainMediaVtbl;
 typedef struct IDXGIOutput3Vtbl IDXGIOutput3Vtbl;
 #endif
 
-/* TYPES */
+/* The SDK's types for this header: names, values and layouts are the SDK's (checked against
+ * the SDK headers, docs/api.md). */
+#define DXGI_CREATE_FACTORY_DEBUG (0x1)
+
+typedef struct DXGI_DECODE_SWAP_CHAIN_DESC {
+    UINT Flags;
+} DXGI_DECODE_SWAP_CHAIN_DESC;
+
+typedef enum DXGI_FRAME_PRESENTATION_MODE {
+    DXGI_FRAME_PRESENTATION_MODE_COMPOSED = 0,
+    DXGI_FRAME_PRESENTATION_MODE_OVERLAY = 1,
+    DXGI_FRAME_PRESENTATION_MODE_NONE = 2,
+    DXGI_FRAME_PRESENTATION_MODE_COMPOSITION_FAILURE = 3
+} DXGI_FRAME_PRESENTATION_MODE;
+
+typedef struct DXGI_FRAME_STATISTICS_MEDIA {
+    UINT PresentCount;
+    UINT PresentRefreshCount;
+    UINT SyncRefreshCount;
+    LARGE_INTEGER SyncQPCTime;
+    LARGE_INTEGER SyncGPUTime;
+    DXGI_FRAME_PRESENTATION_MODE CompositionMode;
+    UINT ApprovedPresentDuration;
+} DXGI_FRAME_STATISTICS_MEDIA;
+
+typedef struct DXGI_MATRIX_3X2_F {
+    float _11;
+    float _12;
+    float _21;
+    float _22;
+    float _31;
+    float _32;
+} DXGI_MATRIX_3X2_F;
+
+typedef enum DXGI_MULTIPLANE_OVERLAY_YCbCr_FLAGS {
+    DXGI_MULTIPLANE_OVERLAY_YCbCr_FLAG_NOMINAL_RANGE = 0x1,
+    DXGI_MULTIPLANE_OVERLAY_YCbCr_FLAG_BT709 = 0x2,
+    DXGI_MULTIPLANE_OVERLAY_YCbCr_FLAG_xvYCC = 0x4
+} DXGI_MULTIPLANE_OVERLAY_YCbCr_FLAGS;
+
+typedef enum DXGI_OVERLAY_SUPPORT_FLAG {
+    DXGI_OVERLAY_SUPPORT_FLAG_DIRECT = 0x1,
+    DXGI_OVERLAY_SUPPORT_FLAG_SCALING = 0x2
+} DXGI_OVERLAY_SUPPORT_FLAG;
 
 /* ---- IDXGIDevice3 : IDXGIDevice2 (18 slots) ---------------------------------------------------------- */
 extern const IID IID_IDXGIDevice3;
@@ -486,6 +529,8 @@ struct IDXGIOutput3 { const struct IDXGIOutput3Vtbl *lpVtbl; };
 #define IDXGIOutput3_SupportsOverlays(This) ((This)->lpVtbl->SupportsOverlays(This))
 #define IDXGIOutput3_CheckOverlaySupport(This,enum_format,concerned_device,flags) ((This)->lpVtbl->CheckOverlaySupport(This,enum_format,concerned_device,flags))
 #endif
+
+HRESULT WINAPI CreateDXGIFactory2(UINT Flags, REFIID riid, void **ppFactory);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,28 @@ typedef struct IDXGIFactory4Vtbl IDXGIFactory4Vtbl;
 typedef struct IDXGIAdapter3Vtbl IDXGIAdapter3Vtbl;
 #endif
 
-/* TYPES */
+/* The SDK's types for this header: names, values and layouts are the SDK's (checked against
+ * the SDK headers, docs/api.md). */
+typedef enum DXGI_MEMORY_SEGMENT_GROUP {
+    DXGI_MEMORY_SEGMENT_GROUP_LOCAL = 0x0,
+    DXGI_MEMORY_SEGMENT_GROUP_NON_LOCAL = 0x1
+} DXGI_MEMORY_SEGMENT_GROUP;
+
+typedef enum DXGI_OVERLAY_COLOR_SPACE_SUPPORT_FLAG {
+    DXGI_OVERLAY_COLOR_SPACE_SUPPORT_FLAG_PRESENT = 0x1
+} DXGI_OVERLAY_COLOR_SPACE_SUPPORT_FLAG;
+
+typedef struct DXGI_QUERY_VIDEO_MEMORY_INFO {
+    UINT64 Budget;
+    UINT64 CurrentUsage;
+    UINT64 AvailableForReservation;
+    UINT64 CurrentReservation;
+} DXGI_QUERY_VIDEO_MEMORY_INFO;
+
+typedef enum DXGI_SWAP_CHAIN_COLOR_SPACE_SUPPORT_FLAG {
+    DXGI_SWAP_CHAIN_COLOR_SPACE_SUPPORT_FLAG_PRESENT = 0x1,
+    DXGI_SWAP_CHAIN_COLOR_SPACE_SUPPORT_FLAG_OVERLAY_PRESENT = 0x2
+} DXGI_SWAP_CHAIN_COLOR_SPACE_SUPPORT_FLAG;
 
 /* ---- IDXGISwapChain3 : IDXGISwapChain2 (40 slots) ------------------------------------------------------- */
 extern const IID IID_IDXGISwapChain3;

@@ -255,6 +255,7 @@ static HRESULT APIENTRY cb_CreateContext(HANDLE hDevice, D3DDDICB_CREATECONTEXT 
         c->pPatchLocationList = kc.pPatchLocationList;
         c->PatchLocationListSize = kc.PatchLocationListSize;
         c->CommandBuffer = kc.CommandBuffer;
+        rt_device_context_created(dev, kc.hContext);
     }
     return hr;
 }
@@ -265,6 +266,7 @@ static HRESULT APIENTRY cb_DestroyContext(HANDLE hDevice, const D3DDDICB_DESTROY
     if (!dev || !c)
         return E_INVALIDARG;
     D3DKMT_DESTROYCONTEXT kc = { .hContext = km_handle(c->hContext) };
+    rt_device_context_destroyed(dev, kc.hContext);
     HRESULT hr = thunk_result(dev, D3DKMTDestroyContext(&kc), "pfnDestroyContextCb");
     return hr == D3DDDIERR_DEVICEREMOVED ? S_OK : hr;
 }

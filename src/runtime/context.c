@@ -85,7 +85,7 @@ static UINT STDMETHODCALLTYPE ctx_GetContextFlags(ID3D11DeviceContext *iface)
     return 0;
 }
 
-RT_PRIVATE_DATA_METHODS(ctx, ID3D11DeviceContext, rt_context_from_iface(This)->device,
+RT_PRIVATE_DATA_METHODS(ctx, ID3D11DeviceContext, &rt_context_from_iface(This)->device->private_lock,
                         &rt_context_from_iface(This)->private_data)
 
 static const struct ID3D11DeviceContextVtbl context_vtbl = {

@@ -969,9 +969,9 @@ static UINT STDMETHODCALLTYPE cl_GetContextFlags(ID3D11CommandList *iface)
     return ((struct rt_cmdlist *)iface)->flags;
 }
 
-RT_PRIVATE_DATA_METHODS(cl, ID3D11CommandList, ((struct rt_cmdlist *)This)->device,
+RT_PRIVATE_DATA_METHODS(cl, ID3D11CommandList, &((struct rt_cmdlist *)This)->device->private_lock,
                         &((struct rt_cmdlist *)This)->private_data)
-RT_PRIVATE_DATA_METHODS(dc, ID3D11DeviceContext, rt_context_from_iface(This)->device,
+RT_PRIVATE_DATA_METHODS(dc, ID3D11DeviceContext, &rt_context_from_iface(This)->device->private_lock,
                         &rt_context_from_iface(This)->private_data)
 
 static const struct ID3D11CommandListVtbl cmdlist_vtbl = {

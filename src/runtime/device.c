@@ -150,7 +150,9 @@ static void device_teardown(struct rt_device *dev)
         D3DKMT_CLOSEADAPTER ca = { .hAdapter = dev->km_adapter };
         (void)D3DKMTCloseAdapter(&ca);
     }
-    rt_resource_cache_fini(dev);
+    rt_resource_cache_trim(dev);
+    if (dev->adapter)
+        dev->adapter->iface.lpVtbl->Release(&dev->adapter->iface);
     pthread_mutex_destroy(&dev->lock);
     pthread_mutex_destroy(&dev->private_lock);
     free(dev);
@@ -174,6 +176,11 @@ static HRESULT STDMETHODCALLTYPE dev_QueryInterface(ID3D11Device *iface, REFIID 
     if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11Device)) {
         rt_device_addref(rt_device_from_iface(iface));
         *ppv = iface;
+        return S_OK;
+    }
+    if (rt_dxgi_device_iid(riid)) { /* the same object's DXGI face (dxgi_device.c) */
+        rt_device_addref(rt_device_from_iface(iface));
+        *ppv = &rt_device_from_iface(iface)->dxgi;
         return S_OK;
     }
     return E_NOINTERFACE;
@@ -364,7 +371,7 @@ static void STDMETHODCALLTYPE dev_GetImmediateContext(ID3D11Device *iface, ID3D1
     *out = &dev->context.iface;
 }
 
-RT_PRIVATE_DATA_METHODS(dev, ID3D11Device, rt_device_from_iface(This), &rt_device_from_iface(This)->private_data)
+RT_PRIVATE_DATA_METHODS(dev, ID3D11Device, &rt_device_from_iface(This)->private_lock, &rt_device_from_iface(This)->private_data)
 
 static const struct ID3D11DeviceVtbl device_vtbl = {
     RT_API_STUBS_ID3D11Device, /* every slot answers "not implemented" until named below */
@@ -426,63 +433,39 @@ static BOOL feature_level_known(D3D_FEATURE_LEVEL fl)
 /* Kernel side: the first adapter of D3DKMTEnumAdapters2, and a kernel device on it. */
 static HRESULT open_kernel_side(struct rt_device *dev)
 {
-    D3DKMT_ENUMADAPTERS2 en = { 0 };
-    D3DKMT_ADAPTERINFO *infos = NULL;
-    ULONG n = 0;
-    NTSTATUS st = STATUS_SUCCESS;
-    /* Count, then fetch; retried if an adapter arrives in between (STATUS_BUFFER_TOO_SMALL). */
-    for (int attempt = 0; attempt < 3; attempt++) {
-        en.NumAdapters = 0;
-        en.pAdapters = NULL;
-        st = D3DKMTEnumAdapters2(&en);
-        if (!NT_SUCCESS(st) || en.NumAdapters == 0)
-            break;
-        n = en.NumAdapters;
-        free(infos);
-        infos = wddm_calloc(n, sizeof(*infos));
-        if (!infos)
-            return E_OUTOFMEMORY;
-        en.NumAdapters = n;
-        en.pAdapters = infos;
-        st = D3DKMTEnumAdapters2(&en);
-        if (st != STATUS_BUFFER_TOO_SMALL)
-            break;
-    }
-    if (!NT_SUCCESS(st) || en.NumAdapters == 0 || !infos) {
-        free(infos);
-        RT_REFUSE("D3D11CreateDevice: no adapter (D3DKMTEnumAdapters2 status 0x%08x)", (UINT)st);
-        /* D3D11CreateDevice answers DXGI_ERROR_UNSUPPORTED when no adapter can serve it. */
-        return (NT_SUCCESS(st) || st == STATUS_NOT_SUPPORTED) ? DXGI_ERROR_UNSUPPORTED : rt_ntstatus_to_hresult(st);
-    }
-    /* Default adapter = the first, or the WDDM_D3D11_ADAPTER-th (issue 6: a device on the other
-     * adapter of a hybrid system, in place of the IDXGIAdapter libwddm does not have yet); every
-     * returned handle is open and the others are closed. */
-    ULONG pick = 0;
-    const char *v = getenv("WDDM_D3D11_ADAPTER");
-    if (v && *v) {
-        char *end = NULL;
-        unsigned long k = strtoul(v, &end, 10);
-        if (*end || k >= en.NumAdapters) {
-            RT_REFUSE("D3D11CreateDevice: WDDM_D3D11_ADAPTER=\"%s\" is not an adapter index below %lu", v,
-                      (unsigned long)en.NumAdapters);
-            for (ULONG i = 0; i < en.NumAdapters && i < n; i++) {
-                D3DKMT_CLOSEADAPTER ca = { .hAdapter = infos[i].hAdapter };
-                (void)D3DKMTCloseAdapter(&ca);
+    /* An explicit DXGI adapter names its LUID; otherwise the default adapter is the first, or
+     * the WDDM_D3D11_ADAPTER-th (issue 6: a device on the other adapter of a hybrid system). */
+    if (!dev->adapter) {
+        LUID *luids = NULL;
+        UINT count = 0;
+        HRESULT hr = rt_adapters_enum(&luids, &count);
+        if (FAILED(hr))
+            return hr;
+        UINT pick = 0;
+        const char *v = getenv("WDDM_D3D11_ADAPTER");
+        if (v && *v) {
+            char *end = NULL;
+            unsigned long k = strtoul(v, &end, 10);
+            if (*end || k >= count) {
+                RT_REFUSE("D3D11CreateDevice: WDDM_D3D11_ADAPTER=\"%s\" is not an adapter index below %u", v, count);
+                free(luids);
+                return E_INVALIDARG;
             }
-            free(infos);
-            return E_INVALIDARG;
+            pick = (UINT)k;
         }
-        pick = (ULONG)k;
+        dev->adapter_luid = luids[pick];
+        free(luids);
+    } else {
+        dev->adapter_luid = dev->adapter->luid;
     }
-    dev->km_adapter = infos[pick].hAdapter;
-    dev->adapter_luid = infos[pick].AdapterLuid;
-    for (ULONG i = 0; i < en.NumAdapters && i < n; i++) {
-        if (i == pick)
-            continue;
-        D3DKMT_CLOSEADAPTER ca = { .hAdapter = infos[i].hAdapter };
-        (void)D3DKMTCloseAdapter(&ca);
+    D3DKMT_OPENADAPTERFROMLUID oa = { .AdapterLuid = dev->adapter_luid };
+    NTSTATUS st = D3DKMTOpenAdapterFromLuid(&oa);
+    if (!NT_SUCCESS(st)) {
+        RT_REFUSE("D3D11CreateDevice: the adapter is gone (D3DKMTOpenAdapterFromLuid 0x%08x)", (UINT)st);
+        return st == STATUS_INVALID_PARAMETER || st == STATUS_NOT_FOUND ? DXGI_ERROR_UNSUPPORTED
+                                                                         : rt_ntstatus_to_hresult(st);
     }
-    free(infos);
+    dev->km_adapter = oa.hAdapter;
 
     D3DKMT_CREATEDEVICE cd = { .hAdapter = dev->km_adapter };
     cd.Flags.DisableGpuTimeout = (dev->create_flags & D3D11_CREATE_DEVICE_DISABLE_GPU_TIMEOUT) ? 1 : 0;
@@ -615,10 +598,19 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
         RT_REFUSE("D3D11CreateDevice: Flags 0x%x has unknown bits", Flags);
         return E_INVALIDARG;
     }
+    /* An explicit adapter goes with D3D_DRIVER_TYPE_UNKNOWN, and only with it (D3D11CreateDevice
+     * reference): HARDWARE and the others name an adapter themselves. */
+    struct rt_adapter *adapter = rt_adapter_from_iface(pAdapter);
     if (pAdapter) {
-        /* libwddm has no IDXGIAdapter objects yet: only the default adapter (NULL). */
-        RT_REFUSE("D3D11CreateDevice: pAdapter must be NULL (default adapter); DXGI adapters are not implemented");
-        return E_INVALIDARG;
+        if (DriverType != D3D_DRIVER_TYPE_UNKNOWN) {
+            RT_REFUSE("D3D11CreateDevice: with pAdapter, DriverType must be D3D_DRIVER_TYPE_UNKNOWN (not %u)",
+                      (UINT)DriverType);
+            return E_INVALIDARG;
+        }
+        if (!adapter) {
+            RT_REFUSE("D3D11CreateDevice: pAdapter is not an adapter of libwddm's DXGI (IDXGIFactory::EnumAdapters)");
+            return E_INVALIDARG;
+        }
     }
     switch (DriverType) {
     case D3D_DRIVER_TYPE_HARDWARE:
@@ -626,6 +618,8 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
     case D3D_DRIVER_TYPE_WARP:
         break; /* all served by the software GPU adapter */
     case D3D_DRIVER_TYPE_UNKNOWN:
+        if (adapter)
+            break;
         RT_REFUSE("D3D11CreateDevice: D3D_DRIVER_TYPE_UNKNOWN requires a non-NULL pAdapter");
         return E_INVALIDARG;
     case D3D_DRIVER_TYPE_SOFTWARE:
@@ -678,6 +672,12 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
     if (!dev)
         return E_OUTOFMEMORY;
     dev->iface.lpVtbl = &device_vtbl;
+    dev->dxgi.lpVtbl = &rt_dxgi_device_vtbl;
+    dev->max_frame_latency = 3; /* IDXGIDevice1::GetMaximumFrameLatency's default */
+    if (adapter) {
+        atomic_fetch_add(&adapter->refs, 1);
+        dev->adapter = adapter;
+    }
     atomic_init(&dev->refs, 1);
     atomic_init(&dev->removed_reason, S_OK);
     dev->create_flags = Flags;

@@ -14,8 +14,8 @@
  *   with a new reference.
  * - The faces of one object (ID3D11Texture2D and its IDXGIResource) share one store.
  * One lock per device guards the stores of the device and of all its objects (they are small and
- * rarely touched); an interface is released after the lock is dropped, since its release may
- * reach this device again.
+ * rarely touched; a DXGI factory or adapter has its own); an interface is released after the
+ * lock is dropped, since its release may reach this device again.
  */
 #include "runtime/runtime.h"
 #include "common/alloc.h"
@@ -51,22 +51,22 @@ static void entry_free(struct rt_private_entry *e)
     free(e);
 }
 
-static HRESULT store(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid,
+static HRESULT store(pthread_mutex_t *lock, struct rt_private_data *pd, REFGUID guid,
                      struct rt_private_entry *e)
 {
-    pthread_mutex_lock(&dev->private_lock);
+    pthread_mutex_lock(lock);
     struct rt_private_entry *old = detach(pd, guid);
     if (e) {
         e->next = pd->head;
         pd->head = e;
     }
-    pthread_mutex_unlock(&dev->private_lock);
+    pthread_mutex_unlock(lock);
     HRESULT hr = e || old ? S_OK : S_FALSE;
     entry_free(old);
     return hr;
 }
 
-HRESULT rt_private_set(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, UINT size, const void *data)
+HRESULT rt_private_set(pthread_mutex_t *lock, struct rt_private_data *pd, REFGUID guid, UINT size, const void *data)
 {
     if (!guid) {
         RT_REFUSE("SetPrivateData: the GUID is NULL");
@@ -82,10 +82,10 @@ HRESULT rt_private_set(struct rt_device *dev, struct rt_private_data *pd, REFGUI
         *e = (struct rt_private_entry){ .guid = *guid, .size = size };
         memcpy(e->data, data, size);
     }
-    return store(dev, pd, guid, e);
+    return store(lock, pd, guid, e);
 }
 
-HRESULT rt_private_set_interface(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, const IUnknown *unk)
+HRESULT rt_private_set_interface(pthread_mutex_t *lock, struct rt_private_data *pd, REFGUID guid, const IUnknown *unk)
 {
     if (!guid) {
         RT_REFUSE("SetPrivateDataInterface: the GUID is NULL");
@@ -102,18 +102,18 @@ HRESULT rt_private_set_interface(struct rt_device *dev, struct rt_private_data *
     *e = (struct rt_private_entry){ .guid = *guid, .unk = held, .is_interface = TRUE, .size = sizeof(IUnknown *) };
     if (held)
         held->lpVtbl->AddRef(held);
-    (void)store(dev, pd, guid, e);
+    (void)store(lock, pd, guid, e);
     return S_OK;
 }
 
-HRESULT rt_private_get(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, UINT *size, void *data)
+HRESULT rt_private_get(pthread_mutex_t *lock, struct rt_private_data *pd, REFGUID guid, UINT *size, void *data)
 {
     if (!guid || !size) {
         RT_REFUSE("GetPrivateData: %s is NULL", !guid ? "the GUID" : "pDataSize");
         return E_INVALIDARG;
     }
     HRESULT hr = S_OK;
-    pthread_mutex_lock(&dev->private_lock);
+    pthread_mutex_lock(lock);
     const struct rt_private_entry *e = pd->head;
     while (e && !rt_iid_equal(&e->guid, guid))
         e = e->next;
@@ -133,7 +133,7 @@ HRESULT rt_private_get(struct rt_device *dev, struct rt_private_data *pd, REFGUI
             memcpy(data, e->data, e->size);
         }
     }
-    pthread_mutex_unlock(&dev->private_lock);
+    pthread_mutex_unlock(lock);
     return hr;
 }
 

@@ -128,7 +128,7 @@ static void STDMETHODCALLTYPE query_GetDesc(ID3D11Query *iface, D3D11_QUERY_DESC
         *desc = ((struct rt_query *)iface)->desc;
 }
 
-RT_PRIVATE_DATA_METHODS(query, ID3D11Query, ((struct rt_query *)This)->device,
+RT_PRIVATE_DATA_METHODS(query, ID3D11Query, &((struct rt_query *)This)->device->private_lock,
                         &((struct rt_query *)This)->private_data)
 
 static const struct ID3D11QueryVtbl query_vtbl = {

@@ -188,7 +188,7 @@ static void block_put_locked(struct rt_device *dev, struct rt_resource *res)
     }
 }
 
-void rt_resource_cache_fini(struct rt_device *dev)
+void rt_resource_cache_trim(struct rt_device *dev)
 {
     pthread_mutex_lock(&dev->lock);
     while (dev->res_cache) {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "d3d11.h"
+#include "dxgi1_4.h"
 #include "wddm/d3d10umddi.h"
 #include "wddm/d3dkmthk.h"
 #include "wddm/wddm.h"
@@ -38,23 +39,23 @@ struct rt_deferred;
 
 /* ---- private data (private_data.c; issue 15 §4): GUID-keyed data on every object ------------ */
 struct rt_private_entry;
-struct rt_private_data { struct rt_private_entry *head; }; /* guarded by the device's private_lock */
-HRESULT rt_private_set(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, UINT size, const void *data);
-HRESULT rt_private_set_interface(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, const IUnknown *unk);
-HRESULT rt_private_get(struct rt_device *dev, struct rt_private_data *pd, REFGUID guid, UINT *size, void *data);
+struct rt_private_data { struct rt_private_entry *head; }; /* guarded by its owner's private_lock */
+HRESULT rt_private_set(pthread_mutex_t *lock, struct rt_private_data *pd, REFGUID guid, UINT size, const void *data);
+HRESULT rt_private_set_interface(pthread_mutex_t *lock, struct rt_private_data *pd, REFGUID guid, const IUnknown *unk);
+HRESULT rt_private_get(pthread_mutex_t *lock, struct rt_private_data *pd, REFGUID guid, UINT *size, void *data);
 /* At the object's destruction (no other thread can reach it): frees the data, releases interfaces. */
 void rt_private_clear(struct rt_private_data *pd);
-/* The three methods of interface Iface over an object whose device and store `This` reaches
- * through the expressions DEVICE and STORE; RT_PRIVATE_DATA_SLOTS names them in a vtable. */
-#define RT_PRIVATE_DATA_METHODS(prefix, Iface, DEVICE, STORE)                                              \
+/* The three methods of interface Iface over an object whose lock and store `This` reaches
+ * through the expressions LOCK and STORE; RT_PRIVATE_DATA_SLOTS names them in a vtable. */
+#define RT_PRIVATE_DATA_METHODS(prefix, Iface, LOCK, STORE)                                              \
     static HRESULT STDMETHODCALLTYPE prefix##_GetPrivateData(Iface *This, REFGUID guid, UINT *size, void *data) \
-    { return rt_private_get(DEVICE, STORE, guid, size, data); }                                          \
+    { return rt_private_get(LOCK, STORE, guid, size, data); }                                          \
     static HRESULT STDMETHODCALLTYPE prefix##_SetPrivateData(Iface *This, REFGUID guid, UINT size,         \
                                                              const void *data)                            \
-    { return rt_private_set(DEVICE, STORE, guid, size, data); }                                          \
+    { return rt_private_set(LOCK, STORE, guid, size, data); }                                          \
     static HRESULT STDMETHODCALLTYPE prefix##_SetPrivateDataInterface(Iface *This, REFGUID guid,           \
                                                                       const IUnknown *unk)                \
-    { return rt_private_set_interface(DEVICE, STORE, guid, unk); }
+    { return rt_private_set_interface(LOCK, STORE, guid, unk); }
 #define RT_PRIVATE_DATA_SLOTS(prefix)                                                                      \
     .GetPrivateData = prefix##_GetPrivateData, .SetPrivateData = prefix##_SetPrivateData,                \
     .SetPrivateDataInterface = prefix##_SetPrivateDataInterface
@@ -72,7 +73,46 @@ struct rt_context {
  * poll at device creation, wddm-semantics §4.5 rule 1): the per-size allocator's classes. */
 #define RT_DC_MAX_SIZES 32u
 
+/* ---- DXGI: factory and adapters (dxgi_factory.c, dxgi_adapter.c; issue 15 §3) ----------------- */
+/* The kernel's adapters by LUID, in its order (adapters.c); *luids is the caller's to free. */
+HRESULT rt_adapters_enum(LUID **luids, UINT *count);
+BOOL rt_luid_equal(LUID a, LUID b);
+
+struct rt_factory {
+    IDXGIFactory4 iface;            /* first: one vtable serves IDXGIFactory .. IDXGIFactory4 */
+    atomic_uint refs;
+    UINT flags;                     /* CreateDXGIFactory2's Flags */
+    LUID *luids;                    /* the adapters when the factory was made (EnumAdapters' snapshot) */
+    UINT count;
+    pthread_mutex_t private_lock;
+    struct rt_private_data private_data;
+};
+
+struct rt_adapter {
+    IDXGIAdapter3 iface;            /* first: one vtable serves IDXGIAdapter .. IDXGIAdapter3 */
+    atomic_uint refs;
+    struct rt_factory *factory;     /* holds a reference (GetParent) */
+    LUID luid;
+    D3DKMT_HANDLE km_adapter;       /* open while the object lives */
+    DXGI_ADAPTER_DESC2 desc;
+    pthread_mutex_t private_lock;
+    struct rt_private_data private_data;
+};
+
+HRESULT rt_factory_create(UINT flags, struct rt_factory **out);
+ULONG rt_factory_release(struct rt_factory *f);
+/* A new adapter object for the LUID, child of the factory (which it references). */
+HRESULT rt_adapter_create(struct rt_factory *f, LUID luid, struct rt_adapter **out);
+/* The adapter behind an application's IDXGIAdapter pointer, or NULL if it is not one of ours. */
+struct rt_adapter *rt_adapter_from_iface(IDXGIAdapter *iface);
+
 /* ---- device (device.c) ------------------------------------------------------------------------ */
+/* Kernel contexts a device's UMD may create that SetGPUThreadPriority reaches (a UMD makes one
+ * per engine it uses; more are created but keep the default priority, with a debug line). */
+#define RT_MAX_KM_CONTEXTS 16u
+/* dxgi_device.c: a context the UMD created / destroyed (pfnCreateContextCb, pfnDestroyContextCb). */
+void rt_device_context_created(struct rt_device *dev, D3DKMT_HANDLE context);
+void rt_device_context_destroyed(struct rt_device *dev, D3DKMT_HANDLE context);
 struct rt_device {
     ID3D11Device iface;             /* first: the COM pointer handed out */
     atomic_uint refs;               /* application references + one per live child object */
@@ -93,6 +133,15 @@ struct rt_device {
     D3DKMT_HANDLE km_adapter;
     D3DKMT_HANDLE km_device;
     LUID adapter_luid;
+    struct rt_adapter *adapter;     /* the DXGI adapter (one reference): given to D3D11CreateDevice,
+                                     * or made at the first IDXGIDevice::GetAdapter; guarded by
+                                     * private_lock */
+    IDXGIDevice3 dxgi;              /* the device's DXGI face (dxgi_device.c): same object */
+    INT gpu_thread_priority;        /* IDXGIDevice::SetGPUThreadPriority, -7..7; every kernel
+                                     * context of the device runs at it (guarded by private_lock) */
+    D3DKMT_HANDLE km_contexts[RT_MAX_KM_CONTEXTS]; /* the UMD's kernel contexts (pfnCreateContextCb) */
+    UINT km_context_count;          /* guarded by private_lock */
+    UINT max_frame_latency;         /* IDXGIDevice1::SetMaximumFrameLatency, 1..16 (default 3) */
 
     /* UMD side */
     D3D10DDI_HADAPTER drv_adapter;
@@ -283,12 +332,15 @@ HRESULT rt_ddi_end(struct rt_device *dev);
 HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRESULT *allowed, UINT n_allowed,
                             const char *ddi_name);
 
-/* resource.c: frees the device's cached resource blocks (device teardown). */
-void rt_resource_cache_fini(struct rt_device *dev);
+/* resource.c: frees the device's cached resource blocks (device teardown, IDXGIDevice3::Trim). */
+void rt_resource_cache_trim(struct rt_device *dev);
 
 /* callbacks.c */
 void rt_callbacks_init(struct rt_device *dev);
 HRESULT rt_ntstatus_to_hresult(NTSTATUS status);
+/* dxgi_device.c: the DXGI face's vtable, and QueryInterface's answer for the DXGI IIDs. */
+extern const struct IDXGIDevice3Vtbl rt_dxgi_device_vtbl;
+BOOL rt_dxgi_device_iid(REFIID riid);
 
 /* context.c */
 void rt_context_init(struct rt_context *ctx, struct rt_device *dev);
@@ -410,7 +462,7 @@ void rt_resource_get_device(struct rt_resource *res, ID3D11Device **out);
     { ((struct rt_resource *)This)->eviction_priority = prio; }                                        \
     static UINT STDMETHODCALLTYPE prefix##_GetEvictionPriority(Iface *This)                            \
     { return ((struct rt_resource *)This)->eviction_priority; }                                        \
-    RT_PRIVATE_DATA_METHODS(prefix, Iface, ((struct rt_resource *)This)->device,                      \
+    RT_PRIVATE_DATA_METHODS(prefix, Iface, &((struct rt_resource *)This)->device->private_lock,       \
                             &((struct rt_resource *)This)->private_data)
 
 /* deferred.c */

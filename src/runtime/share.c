@@ -35,7 +35,7 @@ static ULONG STDMETHODCALLTYPE dxgi_Release(IDXGIResource *This)
 }
 
 /* The DXGI face shares the resource's private data (one object, two faces). */
-RT_PRIVATE_DATA_METHODS(dxgi, IDXGIResource, from_dxgi(This)->device, &from_dxgi(This)->private_data)
+RT_PRIVATE_DATA_METHODS(dxgi, IDXGIResource, &from_dxgi(This)->device->private_lock, &from_dxgi(This)->private_data)
 
 static HRESULT STDMETHODCALLTYPE dxgi_GetParent(IDXGIResource *This, REFIID riid, void **parent)
 {

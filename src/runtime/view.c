@@ -88,7 +88,7 @@ static void STDMETHODCALLTYPE rtv_GetDesc(ID3D11RenderTargetView *iface, D3D11_R
         *desc = ((struct rt_rtv *)iface)->desc;
 }
 
-RT_PRIVATE_DATA_METHODS(rtv, ID3D11RenderTargetView, ((struct rt_rtv *)This)->device,
+RT_PRIVATE_DATA_METHODS(rtv, ID3D11RenderTargetView, &((struct rt_rtv *)This)->device->private_lock,
                         &((struct rt_rtv *)This)->private_data)
 
 static const struct ID3D11RenderTargetViewVtbl rtv_vtbl = {

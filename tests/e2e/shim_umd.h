@@ -37,7 +37,17 @@ static struct shim {
 
 static struct {
     UINT renders, submits, maps_va;       /* pfnRenderCb / pfnSubmitCommandCb / pfnMapGpuVirtualAddressCb */
+    D3DKMT_HANDLE contexts[8];            /* kernel contexts the UMD created (pfnCreateContextCb) */
+    UINT context_count;
 } shim_sub;
+
+static inline HRESULT APIENTRY shim_create_context_cb(HANDLE hDevice, D3DDDICB_CREATECONTEXT *c)
+{
+    HRESULT hr = shim.real->pfnCreateContextCb(hDevice, c);
+    if (SUCCEEDED(hr) && shim_sub.context_count < 8)
+        shim_sub.contexts[shim_sub.context_count++] = (D3DKMT_HANDLE)(uintptr_t)c->hContext;
+    return hr;
+}
 
 static inline HRESULT APIENTRY shim_render_cb(HANDLE hDevice, D3DDDICB_RENDER *r)
 {
@@ -121,6 +131,7 @@ static inline HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIA
     if (shim.wrapped.pfnLock2Cb)
         shim.wrapped.pfnLock2Cb = shim_lock2_cb;
     shim.wrapped.pfnRenderCb = shim_render_cb;
+    shim.wrapped.pfnCreateContextCb = shim_create_context_cb;
     if (shim.wrapped.pfnSubmitCommandCb)
         shim.wrapped.pfnSubmitCommandCb = shim_submit_cb;
     if (shim.wrapped.pfnMapGpuVirtualAddressCb)
@@ -157,6 +168,7 @@ static inline HRESULT APIENTRY shim_open_adapter(D3D10DDIARG_OPENADAPTER *args)
 static inline int shim_setup(void **state)
 {
     memset(&shim, 0, sizeof shim);
+    memset(&shim_sub, 0, sizeof shim_sub);
     wddm_set_umd_entry(shim_open_adapter);
     int rc = e2e_setup(state);
     wddm_set_umd_entry(NULL);

@@ -1,0 +1,202 @@
+/*
+ * dxgi_device.c - the D3D11 device's DXGI face (IDXGIDevice .. IDXGIDevice3; issue 15 §3):
+ * the same object as the ID3D11Device (QueryInterface goes both ways, one reference count, one
+ * private-data store), through which a program reaches its adapter.
+ *
+ * Windows' answers (DXGI reference; Wine's dxgi tests, run on Windows):
+ * - GetAdapter hands out the same adapter object every time, and GetParent(IID_IDXGIAdapter) is
+ *   that object too; NULL → E_INVALIDARG.
+ * - SetGPUThreadPriority: -7..7, else E_INVALIDARG; GetGPUThreadPriority answers it (NULL →
+ *   E_POINTER).
+ * - SetMaximumFrameLatency: 0 restores the default 3; above 16 → DXGI_ERROR_INVALID_CALL;
+ *   GetMaximumFrameLatency(NULL) → DXGI_ERROR_INVALID_CALL.
+ * - Trim drops what the runtime keeps for reuse (the resource blocks it recycles, docs/api.md).
+ * CreateSurface, QueryResourceResidency and Offer/ReclaimResources answer E_NOTIMPL until the
+ * kernel has offers (issue 20) and surfaces exist.
+ */
+#include "runtime/runtime.h"
+#include "runtime/api_stubs.h"
+
+#define MAX_FRAME_LATENCY 16u     /* DXGI_MAX_SWAP_CHAIN_BUFFERS */
+#define DEFAULT_FRAME_LATENCY 3u
+
+static struct rt_device *device_from(IDXGIDevice3 *iface)
+{
+    return (struct rt_device *)((char *)iface - offsetof(struct rt_device, dxgi));
+}
+
+BOOL rt_dxgi_device_iid(REFIID riid)
+{
+    return rt_iid_equal(riid, &IID_IDXGIObject) || rt_iid_equal(riid, &IID_IDXGIDevice) ||
+           rt_iid_equal(riid, &IID_IDXGIDevice1) || rt_iid_equal(riid, &IID_IDXGIDevice2) ||
+           rt_iid_equal(riid, &IID_IDXGIDevice3);
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_QueryInterface(IDXGIDevice3 *This, REFIID riid, void **out)
+{
+    ID3D11Device *d = &device_from(This)->iface;
+    return d->lpVtbl->QueryInterface(d, riid, out);
+}
+
+static ULONG STDMETHODCALLTYPE dxdev_AddRef(IDXGIDevice3 *This)
+{
+    ID3D11Device *d = &device_from(This)->iface;
+    return d->lpVtbl->AddRef(d);
+}
+
+static ULONG STDMETHODCALLTYPE dxdev_Release(IDXGIDevice3 *This)
+{
+    ID3D11Device *d = &device_from(This)->iface;
+    return d->lpVtbl->Release(d);
+}
+
+RT_PRIVATE_DATA_METHODS(dxdev, IDXGIDevice3, &device_from(This)->private_lock, &device_from(This)->private_data)
+
+/* The device's adapter object, made at the first call when the device was created without one. */
+static HRESULT device_adapter(struct rt_device *dev, struct rt_adapter **out)
+{
+    pthread_mutex_lock(&dev->private_lock);
+    HRESULT hr = S_OK;
+    if (!dev->adapter) {
+        struct rt_factory *f = NULL;
+        hr = rt_factory_create(0, &f);
+        if (SUCCEEDED(hr)) {
+            hr = rt_adapter_create(f, dev->adapter_luid, &dev->adapter);
+            rt_factory_release(f); /* the adapter holds its factory */
+        }
+    }
+    if (SUCCEEDED(hr)) {
+        atomic_fetch_add(&dev->adapter->refs, 1);
+        *out = dev->adapter;
+    }
+    pthread_mutex_unlock(&dev->private_lock);
+    return hr;
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_GetAdapter(IDXGIDevice3 *This, IDXGIAdapter **out)
+{
+    if (!out) {
+        RT_REFUSE("IDXGIDevice::GetAdapter: pAdapter is NULL");
+        return E_INVALIDARG;
+    }
+    *out = NULL;
+    struct rt_adapter *a = NULL;
+    HRESULT hr = device_adapter(device_from(This), &a);
+    if (SUCCEEDED(hr))
+        *out = (IDXGIAdapter *)&a->iface;
+    return hr;
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_GetParent(IDXGIDevice3 *This, REFIID riid, void **parent)
+{
+    if (!parent)
+        return E_INVALIDARG;
+    *parent = NULL;
+    struct rt_adapter *a = NULL;
+    HRESULT hr = device_adapter(device_from(This), &a);
+    if (FAILED(hr))
+        return hr;
+    hr = a->iface.lpVtbl->QueryInterface(&a->iface, riid, parent);
+    a->iface.lpVtbl->Release(&a->iface);
+    return hr;
+}
+
+static void set_context_priority(D3DKMT_HANDLE context, INT priority)
+{
+    D3DKMT_SETCONTEXTSCHEDULINGPRIORITY p = { .hContext = context, .Priority = priority };
+    (void)D3DKMTSetContextSchedulingPriority(&p);
+}
+
+void rt_device_context_created(struct rt_device *dev, D3DKMT_HANDLE context)
+{
+    pthread_mutex_lock(&dev->private_lock);
+    if (dev->km_context_count < RT_MAX_KM_CONTEXTS) {
+        dev->km_contexts[dev->km_context_count++] = context;
+        if (dev->gpu_thread_priority)
+            set_context_priority(context, dev->gpu_thread_priority);
+    } else {
+        RT_REFUSE("kernel context 0x%08x: more than %u on one device, SetGPUThreadPriority will not reach it",
+                  context, RT_MAX_KM_CONTEXTS);
+    }
+    pthread_mutex_unlock(&dev->private_lock);
+}
+
+void rt_device_context_destroyed(struct rt_device *dev, D3DKMT_HANDLE context)
+{
+    pthread_mutex_lock(&dev->private_lock);
+    for (UINT i = 0; i < dev->km_context_count; i++) {
+        if (dev->km_contexts[i] == context) {
+            dev->km_contexts[i] = dev->km_contexts[--dev->km_context_count];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&dev->private_lock);
+}
+
+/* The priority is the kernel's scheduling priority of every context of the device (the same
+ * -7..7 range, D3DKMTSetContextSchedulingPriority), now and for contexts made later. */
+static HRESULT STDMETHODCALLTYPE dxdev_SetGPUThreadPriority(IDXGIDevice3 *This, INT priority)
+{
+    if (priority < -7 || priority > 7) {
+        RT_REFUSE("IDXGIDevice::SetGPUThreadPriority: %d is outside -7..7", priority);
+        return E_INVALIDARG;
+    }
+    struct rt_device *dev = device_from(This);
+    pthread_mutex_lock(&dev->private_lock);
+    dev->gpu_thread_priority = priority;
+    for (UINT i = 0; i < dev->km_context_count; i++)
+        set_context_priority(dev->km_contexts[i], priority);
+    pthread_mutex_unlock(&dev->private_lock);
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_GetGPUThreadPriority(IDXGIDevice3 *This, INT *priority)
+{
+    if (!priority)
+        return E_POINTER;
+    struct rt_device *dev = device_from(This);
+    pthread_mutex_lock(&dev->private_lock);
+    *priority = dev->gpu_thread_priority;
+    pthread_mutex_unlock(&dev->private_lock);
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_SetMaximumFrameLatency(IDXGIDevice3 *This, UINT latency)
+{
+    if (latency > MAX_FRAME_LATENCY) {
+        RT_REFUSE("IDXGIDevice1::SetMaximumFrameLatency: %u exceeds %u", latency, MAX_FRAME_LATENCY);
+        return DXGI_ERROR_INVALID_CALL;
+    }
+    device_from(This)->max_frame_latency = latency ? latency : DEFAULT_FRAME_LATENCY;
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_GetMaximumFrameLatency(IDXGIDevice3 *This, UINT *latency)
+{
+    if (!latency) {
+        RT_REFUSE("IDXGIDevice1::GetMaximumFrameLatency: pMaxLatency is NULL");
+        return DXGI_ERROR_INVALID_CALL;
+    }
+    *latency = device_from(This)->max_frame_latency;
+    return S_OK;
+}
+
+static void STDMETHODCALLTYPE dxdev_Trim(IDXGIDevice3 *This)
+{
+    rt_resource_cache_trim(device_from(This));
+}
+
+const struct IDXGIDevice3Vtbl rt_dxgi_device_vtbl = {
+    RT_API_STUBS_IDXGIDevice3, /* every slot answers "not implemented" until named below */
+    .QueryInterface = dxdev_QueryInterface,
+    .AddRef = dxdev_AddRef,
+    .Release = dxdev_Release,
+    RT_PRIVATE_DATA_SLOTS(dxdev),
+    .GetParent = dxdev_GetParent,
+    .GetAdapter = dxdev_GetAdapter,
+    .SetGPUThreadPriority = dxdev_SetGPUThreadPriority,
+    .GetGPUThreadPriority = dxdev_GetGPUThreadPriority,
+    .SetMaximumFrameLatency = dxdev_SetMaximumFrameLatency,
+    .GetMaximumFrameLatency = dxdev_GetMaximumFrameLatency,
+    .Trim = dxdev_Trim,
+};

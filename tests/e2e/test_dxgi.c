@@ -1,0 +1,306 @@
+/*
+ * test_dxgi.c - DXGI over the kernel (issue 15 §3): the factory enumerates the kernel's
+ * adapters, an adapter describes one and answers VidMm's budgets, a D3D11 device is made on an
+ * explicit adapter, and the device's DXGI face reaches its adapter and sets its contexts'
+ * scheduling priority. Windows' answers: DXGI reference and Wine's dxgi tests, run on Windows.
+ * docs/rules.md §41.
+ */
+#include "e2e/shim_umd.h"
+
+#include <dxgi1_4.h>
+#include <wddm/d3dkmthk.h>
+
+static ULONG refcount(IUnknown *u)
+{
+    u->lpVtbl->AddRef(u);
+    return u->lpVtbl->Release(u);
+}
+
+/* The kernel's first adapter, as D3DKMTEnumAdapters2 reports it, and its segment sizes. */
+static LUID kernel_first_adapter(D3DKMT_SEGMENTSIZEINFO *sizes, UINT *count)
+{
+    D3DKMT_ADAPTERINFO infos[8];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 8, .pAdapters = infos };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    assert_true(en.NumAdapters >= 1);
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = infos[0].hAdapter, .Type = KMTQAITYPE_GETSEGMENTSIZE,
+                                  .pPrivateDriverData = sizes, .PrivateDriverDataSize = sizeof *sizes };
+    assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_SUCCESS);
+    for (UINT i = 0; i < en.NumAdapters; i++) {
+        D3DKMT_CLOSEADAPTER ca = { .hAdapter = infos[i].hAdapter };
+        assert_int_equal(D3DKMTCloseAdapter(&ca), STATUS_SUCCESS);
+    }
+    *count = en.NumAdapters;
+    return infos[0].AdapterLuid;
+}
+
+static void factory_enumerates_the_kernel_adapters(void **state)
+{
+    (void)state;
+    D3DKMT_SEGMENTSIZEINFO sizes = { 0 };
+    UINT count = 0;
+    LUID luid = kernel_first_adapter(&sizes, &count);
+
+    IDXGIFactory1 *factory = NULL;
+    assert_int_equal(CreateDXGIFactory1(&IID_IDXGIFactory1, (void **)&factory), S_OK);
+    assert_true(IDXGIFactory1_IsCurrent(factory));
+    IDXGIAdapter1 *adapter = NULL;
+    assert_int_equal(IDXGIFactory1_EnumAdapters1(factory, 0, &adapter), S_OK);
+    DXGI_ADAPTER_DESC1 desc;
+    memset(&desc, 0xcc, sizeof desc);
+    assert_int_equal(IDXGIAdapter1_GetDesc1(adapter, &desc), S_OK);
+    assert_int_equal(desc.AdapterLuid.LowPart, luid.LowPart);
+    assert_int_equal(desc.AdapterLuid.HighPart, luid.HighPart);
+    assert_true(desc.DedicatedVideoMemory == sizes.DedicatedVideoMemorySize);
+    assert_true(desc.SharedSystemMemory == sizes.SharedSystemMemorySize);
+    assert_int_equal(desc.Flags, DXGI_ADAPTER_FLAG_NONE);
+    assert_true(desc.Description[0] != 0);
+    assert_int_equal(IDXGIAdapter1_GetDesc1(adapter, NULL), E_INVALIDARG);
+
+    /* Past the last adapter: NOT_FOUND and a NULL pointer; no output pointer: INVALID_CALL. */
+    IDXGIAdapter1 *none = (IDXGIAdapter1 *)(uintptr_t)1;
+    assert_int_equal(IDXGIFactory1_EnumAdapters1(factory, count, &none), DXGI_ERROR_NOT_FOUND);
+    assert_null(none);
+    assert_int_equal(IDXGIFactory1_EnumAdapters1(factory, 0, NULL), DXGI_ERROR_INVALID_CALL);
+
+    /* Parents: the adapter's is its factory, the factory has none. */
+    IDXGIFactory *parent = NULL;
+    assert_int_equal(IDXGIAdapter1_GetParent(adapter, &IID_IDXGIFactory, (void **)&parent), S_OK);
+    assert_ptr_equal(parent, factory);
+    IDXGIFactory_Release(parent);
+    IUnknown *root = (IUnknown *)(uintptr_t)1;
+    assert_int_equal(IDXGIFactory1_GetParent(factory, &IID_IUnknown, (void **)&root), E_NOINTERFACE);
+    assert_null(root);
+
+    /* No outputs: nothing is presented. */
+    IDXGIOutput *output = NULL;
+    assert_int_equal(IDXGIAdapter1_EnumOutputs(adapter, 0, NULL), E_INVALIDARG);
+    assert_int_equal(IDXGIAdapter1_EnumOutputs(adapter, 0, &output), DXGI_ERROR_NOT_FOUND);
+
+    /* CheckInterfaceSupport: IDXGIDevice yes; ID3D11Device is UNSUPPORTED, as on Windows. */
+    LARGE_INTEGER version = { .QuadPart = 0 };
+    assert_int_equal(IDXGIAdapter1_CheckInterfaceSupport(adapter, &IID_IDXGIDevice, &version), S_OK);
+    assert_true(version.QuadPart != 0);
+    version.QuadPart = 0x1234;
+    assert_int_equal(IDXGIAdapter1_CheckInterfaceSupport(adapter, &IID_ID3D11Device, &version),
+                     DXGI_ERROR_UNSUPPORTED);
+    assert_int_equal(version.QuadPart, 0x1234);
+
+    /* The adapter holds its factory: the factory lives until both are released. */
+    ULONG f_refs = refcount((IUnknown *)factory);
+    IDXGIAdapter1_Release(adapter);
+    assert_int_equal(refcount((IUnknown *)factory), f_refs - 1);
+    IDXGIFactory1_Release(factory);
+
+    /* Creation refusals. */
+    void *p = (void *)(uintptr_t)1;
+    assert_int_equal(CreateDXGIFactory(&IID_ID3D11Device, &p), E_NOINTERFACE);
+    assert_null(p);
+    assert_int_equal(CreateDXGIFactory2(0x8000, &IID_IDXGIFactory2, &p), E_INVALIDARG);
+    assert_int_equal(CreateDXGIFactory2(DXGI_CREATE_FACTORY_DEBUG, &IID_IDXGIFactory3, &p), S_OK);
+    assert_int_equal(IDXGIFactory3_GetCreationFlags((IDXGIFactory3 *)p), DXGI_CREATE_FACTORY_DEBUG);
+    IDXGIFactory3_Release((IDXGIFactory3 *)p);
+}
+
+static IDXGIAdapter *first_adapter(IDXGIFactory **factory)
+{
+    assert_int_equal(CreateDXGIFactory(&IID_IDXGIFactory, (void **)factory), S_OK);
+    IDXGIAdapter *adapter = NULL;
+    assert_int_equal(IDXGIFactory_EnumAdapters(*factory, 0, &adapter), S_OK);
+    return adapter;
+}
+
+/* D3D11CreateDevice on an explicit adapter: only with D3D_DRIVER_TYPE_UNKNOWN; the device
+ * works (a GPU copy reads back) and its DXGI face hands back that very adapter. */
+static void device_on_an_explicit_adapter(void **state)
+{
+    (void)state;
+    IDXGIFactory *factory = NULL;
+    IDXGIAdapter *adapter = first_adapter(&factory);
+    ID3D11Device *dev = NULL;
+    ID3D11DeviceContext *ctx = NULL;
+    assert_int_equal(D3D11CreateDevice(adapter, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev,
+                                       NULL, NULL), E_INVALIDARG);
+    assert_int_equal(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_UNKNOWN, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev,
+                                       NULL, NULL), E_INVALIDARG);
+    assert_int_equal(D3D11CreateDevice((IDXGIAdapter *)factory, D3D_DRIVER_TYPE_UNKNOWN, NULL, 0, NULL, 0,
+                                       D3D11_SDK_VERSION, &dev, NULL, NULL), E_INVALIDARG);
+    assert_int_equal(D3D11CreateDevice(adapter, D3D_DRIVER_TYPE_UNKNOWN, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev,
+                                       NULL, &ctx), S_OK);
+
+    D3D11_BUFFER_DESC bd = { .ByteWidth = 4096, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE };
+    ID3D11Buffer *gpu = NULL, *staging = NULL;
+    assert_int_equal(ID3D11Device_CreateBuffer(dev, &bd, NULL, &gpu), S_OK);
+    bd.Usage = D3D11_USAGE_STAGING;
+    bd.BindFlags = 0;
+    bd.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    assert_int_equal(ID3D11Device_CreateBuffer(dev, &bd, NULL, &staging), S_OK);
+    BYTE data[4096];
+    e2e_fill(data, sizeof data, 15);
+    ID3D11DeviceContext_UpdateSubresource(ctx, (ID3D11Resource *)gpu, 0, NULL, data, 0, 0);
+    ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)staging, (ID3D11Resource *)gpu);
+    D3D11_MAPPED_SUBRESOURCE m;
+    assert_int_equal(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)staging, 0, D3D11_MAP_READ, 0, &m), S_OK);
+    assert_memory_equal(m.pData, data, sizeof data);
+    ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)staging, 0);
+
+    IDXGIDevice *dxgi = NULL;
+    assert_int_equal(ID3D11Device_QueryInterface(dev, &IID_IDXGIDevice, (void **)&dxgi), S_OK);
+    IDXGIAdapter *got = NULL;
+    assert_int_equal(IDXGIDevice_GetAdapter(dxgi, &got), S_OK);
+    assert_ptr_equal(got, adapter);
+    IDXGIAdapter_Release(got);
+    IDXGIDevice_Release(dxgi);
+
+    ID3D11Buffer_Release(staging);
+    ID3D11Buffer_Release(gpu);
+    ID3D11DeviceContext_Release(ctx);
+    assert_int_equal(ID3D11Device_Release(dev), 0);
+    IDXGIAdapter_Release(adapter);
+    assert_int_equal(IDXGIFactory_Release(factory), 0);
+}
+
+/* The DXGI face is the same object: QueryInterface both ways, one reference count, one
+ * private-data store; GetAdapter and GetParent give one adapter object; frame latency and GPU
+ * thread priority keep Windows' ranges, and the priority reaches every kernel context. */
+static void the_device_s_dxgi_face(void **state)
+{
+    struct e2e *e = *state;
+    IDXGIDevice1 *dxgi = NULL;
+    assert_int_equal(ID3D11Device_QueryInterface(e->dev, &IID_IDXGIDevice1, (void **)&dxgi), S_OK);
+    ID3D11Device *back = NULL;
+    assert_int_equal(IDXGIDevice1_QueryInterface(dxgi, &IID_ID3D11Device, (void **)&back), S_OK);
+    assert_ptr_equal(back, e->dev);
+    assert_int_equal(refcount((IUnknown *)dxgi), refcount((IUnknown *)e->dev));
+    ID3D11Device_Release(back);
+
+    static const GUID key = { 0x3e1f0b7d, 0x2a64, 0x4c59, { 0x8b, 0x0e, 0x71, 0x9d, 0x44, 0xa2, 0x13, 0x6c } };
+    UINT32 v = 77, out = 0;
+    UINT sz = sizeof out;
+    assert_int_equal(ID3D11Device_SetPrivateData(e->dev, &key, sizeof v, &v), S_OK);
+    assert_int_equal(IDXGIDevice1_GetPrivateData(dxgi, &key, &sz, &out), S_OK);
+    assert_int_equal(out, 77);
+
+    IDXGIAdapter *a1 = NULL, *a2 = NULL;
+    assert_int_equal(IDXGIDevice1_GetAdapter(dxgi, &a1), S_OK);
+    assert_int_equal(IDXGIDevice1_GetParent(dxgi, &IID_IDXGIAdapter, (void **)&a2), S_OK);
+    assert_ptr_equal(a1, a2);
+    assert_int_equal(IDXGIDevice1_GetAdapter(dxgi, NULL), E_INVALIDARG);
+    IDXGIAdapter_Release(a2);
+    IDXGIAdapter_Release(a1);
+
+    UINT latency = 0;
+    assert_int_equal(IDXGIDevice1_GetMaximumFrameLatency(dxgi, &latency), S_OK);
+    assert_int_equal(latency, 3);
+    assert_int_equal(IDXGIDevice1_SetMaximumFrameLatency(dxgi, 17), DXGI_ERROR_INVALID_CALL);
+    assert_int_equal(IDXGIDevice1_SetMaximumFrameLatency(dxgi, 16), S_OK);
+    assert_int_equal(IDXGIDevice1_GetMaximumFrameLatency(dxgi, &latency), S_OK);
+    assert_int_equal(latency, 16);
+    assert_int_equal(IDXGIDevice1_SetMaximumFrameLatency(dxgi, 0), S_OK);
+    assert_int_equal(IDXGIDevice1_GetMaximumFrameLatency(dxgi, &latency), S_OK);
+    assert_int_equal(latency, 3);
+    assert_int_equal(IDXGIDevice1_GetMaximumFrameLatency(dxgi, NULL), DXGI_ERROR_INVALID_CALL);
+
+    /* Make the UMD create its contexts (a copy), then set the priority: every context the shim
+     * saw the UMD create runs at it in the kernel. */
+    D3D11_BUFFER_DESC bd = { .ByteWidth = 256, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE };
+    ID3D11Buffer *a = NULL, *b = NULL;
+    assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &a), S_OK);
+    assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &b), S_OK);
+    ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)a, (ID3D11Resource *)b);
+    ID3D11DeviceContext_Flush(e->ctx);
+    assert_true(shim_sub.context_count >= 1);
+    INT prio = 99;
+    assert_int_equal(IDXGIDevice1_SetGPUThreadPriority(dxgi, 8), E_INVALIDARG);
+    assert_int_equal(IDXGIDevice1_SetGPUThreadPriority(dxgi, -8), E_INVALIDARG);
+    assert_int_equal(IDXGIDevice1_SetGPUThreadPriority(dxgi, 5), S_OK);
+    assert_int_equal(IDXGIDevice1_GetGPUThreadPriority(dxgi, &prio), S_OK);
+    assert_int_equal(prio, 5);
+    for (UINT i = 0; i < shim_sub.context_count; i++) {
+        D3DKMT_GETCONTEXTSCHEDULINGPRIORITY g = { .hContext = shim_sub.contexts[i] };
+        assert_int_equal(D3DKMTGetContextSchedulingPriority(&g), STATUS_SUCCESS);
+        assert_int_equal(g.Priority, 5);
+    }
+    ID3D11Buffer_Release(b);
+    ID3D11Buffer_Release(a);
+
+    IDXGIDevice3 *d3 = NULL;
+    assert_int_equal(IDXGIDevice1_QueryInterface(dxgi, &IID_IDXGIDevice3, (void **)&d3), S_OK);
+    IDXGIDevice3_Trim(d3);
+    IDXGIDevice3_Release(d3);
+    IDXGIDevice1_Release(dxgi);
+}
+
+/* IDXGIAdapter3's budgets are VidMm's: the answer follows a reservation and the usage follows
+ * what a device of the adapter allocates. */
+static void adapter3_budgets_are_vidmm_s(void **state)
+{
+    (void)state;
+    IDXGIFactory *factory = NULL;
+    IDXGIAdapter *adapter = first_adapter(&factory);
+    IDXGIAdapter3 *a3 = NULL;
+    assert_int_equal(IDXGIAdapter_QueryInterface(adapter, &IID_IDXGIAdapter3, (void **)&a3), S_OK);
+
+    DXGI_QUERY_VIDEO_MEMORY_INFO local, nonlocal;
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &local), S_OK);
+    assert_true(local.Budget >= local.AvailableForReservation);
+    assert_true(local.Budget > 0);
+    assert_true(local.CurrentReservation == 0);
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_NON_LOCAL, &nonlocal), S_OK);
+    assert_true(nonlocal.Budget >= nonlocal.AvailableForReservation);
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, (DXGI_MEMORY_SEGMENT_GROUP)2, &local), E_INVALIDARG);
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 1, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &local), E_INVALIDARG);
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, NULL), E_INVALIDARG);
+
+    UINT64 want = local.AvailableForReservation / 2;
+    assert_int_equal(IDXGIAdapter3_SetVideoMemoryReservation(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, want), S_OK);
+    DXGI_QUERY_VIDEO_MEMORY_INFO now;
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &now), S_OK);
+    assert_true(now.CurrentReservation == want);
+    assert_int_equal(IDXGIAdapter3_SetVideoMemoryReservation(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL,
+                                                             local.AvailableForReservation + 1), E_INVALIDARG);
+    assert_int_equal(IDXGIAdapter3_SetVideoMemoryReservation(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, 0), S_OK);
+
+    /* A device of this adapter places 1 MiB in local memory: the process's usage grows. */
+    ID3D11Device *dev = NULL;
+    ID3D11DeviceContext *ctx = NULL;
+    assert_int_equal(D3D11CreateDevice(adapter, D3D_DRIVER_TYPE_UNKNOWN, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev,
+                                       NULL, &ctx), S_OK);
+    DXGI_QUERY_VIDEO_MEMORY_INFO before;
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &before), S_OK);
+    D3D11_BUFFER_DESC bd = { .ByteWidth = 1u << 20, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE };
+    ID3D11Buffer *big = NULL, *other = NULL;
+    assert_int_equal(ID3D11Device_CreateBuffer(dev, &bd, NULL, &big), S_OK);
+    assert_int_equal(ID3D11Device_CreateBuffer(dev, &bd, NULL, &other), S_OK);
+    ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)big, (ID3D11Resource *)other); /* makes both resident */
+    D3D11_QUERY_DESC qd = { .Query = D3D11_QUERY_EVENT };
+    ID3D11Query *q = NULL;
+    assert_int_equal(ID3D11Device_CreateQuery(dev, &qd, &q), S_OK);
+    ID3D11DeviceContext_End(ctx, (ID3D11Asynchronous *)q);
+    BOOL done = FALSE;
+    while (ID3D11DeviceContext_GetData(ctx, (ID3D11Asynchronous *)q, &done, sizeof done, 0) != S_OK)
+        ;
+    DXGI_QUERY_VIDEO_MEMORY_INFO after;
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &after), S_OK);
+    assert_true(after.CurrentUsage >= before.CurrentUsage + (2u << 20));
+    ID3D11Query_Release(q);
+    ID3D11Buffer_Release(other);
+    ID3D11Buffer_Release(big);
+    ID3D11DeviceContext_Release(ctx);
+    ID3D11Device_Release(dev);
+
+    IDXGIAdapter3_Release(a3);
+    IDXGIAdapter_Release(adapter);
+    IDXGIFactory_Release(factory);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(factory_enumerates_the_kernel_adapters),
+        cmocka_unit_test(device_on_an_explicit_adapter),
+        cmocka_unit_test_setup_teardown(the_device_s_dxgi_face, shim_setup, e2e_teardown),
+        cmocka_unit_test(adapter3_budgets_are_vidmm_s),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
