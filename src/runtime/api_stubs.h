@@ -38,6 +38,18 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10DeviceChild_SetPrivateData
     .GetPrivateData = rt_stub_ID3D10DeviceChild_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D10DeviceChild_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D10DeviceChild_SetPrivateDataInterface
+struct rt_own_ID3D10DeviceChild {
+    void (STDMETHODCALLTYPE *GetDevice)(ID3D10DeviceChild *This, ID3D10Device **ppDevice);
+    HRESULT (STDMETHODCALLTYPE *GetPrivateData)(ID3D10DeviceChild *This, REFGUID guid, UINT *pDataSize, void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateData)(ID3D10DeviceChild *This, REFGUID guid, UINT DataSize, const void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateDataInterface)(ID3D10DeviceChild *This, REFGUID guid, const IUnknown *pData);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D10DeviceChild) == sizeof(struct ID3D10DeviceChildVtbl), "ID3D10DeviceChild's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D10DeviceChild \
+    .GetDevice = rt_stub_ID3D10DeviceChild_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D10DeviceChild_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D10DeviceChild_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D10DeviceChild_SetPrivateDataInterface
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Resource_QueryInterface(ID3D10Resource *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10Resource_AddRef(ID3D10Resource *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -57,6 +69,16 @@ static inline UINT STDMETHODCALLTYPE rt_stub_ID3D10Resource_GetEvictionPriority(
     .GetPrivateData = rt_stub_ID3D10Resource_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D10Resource_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D10Resource_SetPrivateDataInterface, \
+    .GetType = rt_stub_ID3D10Resource_GetType, \
+    .SetEvictionPriority = rt_stub_ID3D10Resource_SetEvictionPriority, \
+    .GetEvictionPriority = rt_stub_ID3D10Resource_GetEvictionPriority
+struct rt_own_ID3D10Resource {
+    void (STDMETHODCALLTYPE *GetType)(ID3D10Resource *This, D3D10_RESOURCE_DIMENSION *rType);
+    void (STDMETHODCALLTYPE *SetEvictionPriority)(ID3D10Resource *This, UINT EvictionPriority);
+    UINT (STDMETHODCALLTYPE *GetEvictionPriority)(ID3D10Resource *This);
+};
+_Static_assert(sizeof(struct ID3D10DeviceChildVtbl) + sizeof(struct rt_own_ID3D10Resource) == sizeof(struct ID3D10ResourceVtbl), "ID3D10Resource's own slots follow ID3D10DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D10Resource \
     .GetType = rt_stub_ID3D10Resource_GetType, \
     .SetEvictionPriority = rt_stub_ID3D10Resource_SetEvictionPriority, \
     .GetEvictionPriority = rt_stub_ID3D10Resource_GetEvictionPriority
@@ -88,6 +110,16 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10Buffer_GetDesc(ID3D10Buffer *
     .Map = rt_stub_ID3D10Buffer_Map, \
     .Unmap = rt_stub_ID3D10Buffer_Unmap, \
     .GetDesc = rt_stub_ID3D10Buffer_GetDesc
+struct rt_own_ID3D10Buffer {
+    HRESULT (STDMETHODCALLTYPE *Map)(ID3D10Buffer *This, D3D10_MAP MapType, UINT MapFlags, void **ppData);
+    void (STDMETHODCALLTYPE *Unmap)(ID3D10Buffer *This);
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10Buffer *This, D3D10_BUFFER_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10ResourceVtbl) + sizeof(struct rt_own_ID3D10Buffer) == sizeof(struct ID3D10BufferVtbl), "ID3D10Buffer's own slots follow ID3D10Resource's");
+#define RT_API_OWN_STUBS_ID3D10Buffer \
+    .Map = rt_stub_ID3D10Buffer_Map, \
+    .Unmap = rt_stub_ID3D10Buffer_Unmap, \
+    .GetDesc = rt_stub_ID3D10Buffer_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Texture1D_QueryInterface(ID3D10Texture1D *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10Texture1D_AddRef(ID3D10Texture1D *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -113,6 +145,16 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10Texture1D_GetDesc(ID3D10Textu
     .GetType = rt_stub_ID3D10Texture1D_GetType, \
     .SetEvictionPriority = rt_stub_ID3D10Texture1D_SetEvictionPriority, \
     .GetEvictionPriority = rt_stub_ID3D10Texture1D_GetEvictionPriority, \
+    .Map = rt_stub_ID3D10Texture1D_Map, \
+    .Unmap = rt_stub_ID3D10Texture1D_Unmap, \
+    .GetDesc = rt_stub_ID3D10Texture1D_GetDesc
+struct rt_own_ID3D10Texture1D {
+    HRESULT (STDMETHODCALLTYPE *Map)(ID3D10Texture1D *This, UINT Subresource, D3D10_MAP MapType, UINT MapFlags, void **ppData);
+    void (STDMETHODCALLTYPE *Unmap)(ID3D10Texture1D *This, UINT Subresource);
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10Texture1D *This, D3D10_TEXTURE1D_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10ResourceVtbl) + sizeof(struct rt_own_ID3D10Texture1D) == sizeof(struct ID3D10Texture1DVtbl), "ID3D10Texture1D's own slots follow ID3D10Resource's");
+#define RT_API_OWN_STUBS_ID3D10Texture1D \
     .Map = rt_stub_ID3D10Texture1D_Map, \
     .Unmap = rt_stub_ID3D10Texture1D_Unmap, \
     .GetDesc = rt_stub_ID3D10Texture1D_GetDesc
@@ -144,6 +186,16 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10Texture2D_GetDesc(ID3D10Textu
     .Map = rt_stub_ID3D10Texture2D_Map, \
     .Unmap = rt_stub_ID3D10Texture2D_Unmap, \
     .GetDesc = rt_stub_ID3D10Texture2D_GetDesc
+struct rt_own_ID3D10Texture2D {
+    HRESULT (STDMETHODCALLTYPE *Map)(ID3D10Texture2D *This, UINT Subresource, D3D10_MAP MapType, UINT MapFlags, D3D10_MAPPED_TEXTURE2D *pMappedTex2D);
+    void (STDMETHODCALLTYPE *Unmap)(ID3D10Texture2D *This, UINT Subresource);
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10Texture2D *This, D3D10_TEXTURE2D_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10ResourceVtbl) + sizeof(struct rt_own_ID3D10Texture2D) == sizeof(struct ID3D10Texture2DVtbl), "ID3D10Texture2D's own slots follow ID3D10Resource's");
+#define RT_API_OWN_STUBS_ID3D10Texture2D \
+    .Map = rt_stub_ID3D10Texture2D_Map, \
+    .Unmap = rt_stub_ID3D10Texture2D_Unmap, \
+    .GetDesc = rt_stub_ID3D10Texture2D_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Texture3D_QueryInterface(ID3D10Texture3D *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10Texture3D_AddRef(ID3D10Texture3D *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -172,6 +224,16 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10Texture3D_GetDesc(ID3D10Textu
     .Map = rt_stub_ID3D10Texture3D_Map, \
     .Unmap = rt_stub_ID3D10Texture3D_Unmap, \
     .GetDesc = rt_stub_ID3D10Texture3D_GetDesc
+struct rt_own_ID3D10Texture3D {
+    HRESULT (STDMETHODCALLTYPE *Map)(ID3D10Texture3D *This, UINT Subresource, D3D10_MAP MapType, UINT MapFlags, D3D10_MAPPED_TEXTURE3D *pMappedTex3D);
+    void (STDMETHODCALLTYPE *Unmap)(ID3D10Texture3D *This, UINT Subresource);
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10Texture3D *This, D3D10_TEXTURE3D_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10ResourceVtbl) + sizeof(struct rt_own_ID3D10Texture3D) == sizeof(struct ID3D10Texture3DVtbl), "ID3D10Texture3D's own slots follow ID3D10Resource's");
+#define RT_API_OWN_STUBS_ID3D10Texture3D \
+    .Map = rt_stub_ID3D10Texture3D_Map, \
+    .Unmap = rt_stub_ID3D10Texture3D_Unmap, \
+    .GetDesc = rt_stub_ID3D10Texture3D_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10View_QueryInterface(ID3D10View *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10View_AddRef(ID3D10View *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -189,6 +251,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10View_GetResource(ID3D10View *
     .GetPrivateData = rt_stub_ID3D10View_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D10View_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D10View_SetPrivateDataInterface, \
+    .GetResource = rt_stub_ID3D10View_GetResource
+struct rt_own_ID3D10View {
+    void (STDMETHODCALLTYPE *GetResource)(ID3D10View *This, ID3D10Resource **ppResource);
+};
+_Static_assert(sizeof(struct ID3D10DeviceChildVtbl) + sizeof(struct rt_own_ID3D10View) == sizeof(struct ID3D10ViewVtbl), "ID3D10View's own slots follow ID3D10DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D10View \
     .GetResource = rt_stub_ID3D10View_GetResource
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10DepthStencilView_QueryInterface(ID3D10DepthStencilView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -210,6 +278,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10DepthStencilView_GetDesc(ID3D
     .SetPrivateDataInterface = rt_stub_ID3D10DepthStencilView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D10DepthStencilView_GetResource, \
     .GetDesc = rt_stub_ID3D10DepthStencilView_GetDesc
+struct rt_own_ID3D10DepthStencilView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10DepthStencilView *This, D3D10_DEPTH_STENCIL_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10ViewVtbl) + sizeof(struct rt_own_ID3D10DepthStencilView) == sizeof(struct ID3D10DepthStencilViewVtbl), "ID3D10DepthStencilView's own slots follow ID3D10View's");
+#define RT_API_OWN_STUBS_ID3D10DepthStencilView \
+    .GetDesc = rt_stub_ID3D10DepthStencilView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10RenderTargetView_QueryInterface(ID3D10RenderTargetView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10RenderTargetView_AddRef(ID3D10RenderTargetView *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -229,6 +303,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10RenderTargetView_GetDesc(ID3D
     .SetPrivateData = rt_stub_ID3D10RenderTargetView_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D10RenderTargetView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D10RenderTargetView_GetResource, \
+    .GetDesc = rt_stub_ID3D10RenderTargetView_GetDesc
+struct rt_own_ID3D10RenderTargetView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10RenderTargetView *This, D3D10_RENDER_TARGET_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10ViewVtbl) + sizeof(struct rt_own_ID3D10RenderTargetView) == sizeof(struct ID3D10RenderTargetViewVtbl), "ID3D10RenderTargetView's own slots follow ID3D10View's");
+#define RT_API_OWN_STUBS_ID3D10RenderTargetView \
     .GetDesc = rt_stub_ID3D10RenderTargetView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10ShaderResourceView_QueryInterface(ID3D10ShaderResourceView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -250,6 +330,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10ShaderResourceView_GetDesc(ID
     .SetPrivateDataInterface = rt_stub_ID3D10ShaderResourceView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D10ShaderResourceView_GetResource, \
     .GetDesc = rt_stub_ID3D10ShaderResourceView_GetDesc
+struct rt_own_ID3D10ShaderResourceView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10ShaderResourceView *This, D3D10_SHADER_RESOURCE_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10ViewVtbl) + sizeof(struct rt_own_ID3D10ShaderResourceView) == sizeof(struct ID3D10ShaderResourceViewVtbl), "ID3D10ShaderResourceView's own slots follow ID3D10View's");
+#define RT_API_OWN_STUBS_ID3D10ShaderResourceView \
+    .GetDesc = rt_stub_ID3D10ShaderResourceView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10BlendState_QueryInterface(ID3D10BlendState *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10BlendState_AddRef(ID3D10BlendState *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -268,6 +354,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10BlendState_GetDesc(ID3D10Blen
     .SetPrivateData = rt_stub_ID3D10BlendState_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D10BlendState_SetPrivateDataInterface, \
     .GetDesc = rt_stub_ID3D10BlendState_GetDesc
+struct rt_own_ID3D10BlendState {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10BlendState *This, D3D10_BLEND_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10DeviceChildVtbl) + sizeof(struct rt_own_ID3D10BlendState) == sizeof(struct ID3D10BlendStateVtbl), "ID3D10BlendState's own slots follow ID3D10DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D10BlendState \
+    .GetDesc = rt_stub_ID3D10BlendState_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10DepthStencilState_QueryInterface(ID3D10DepthStencilState *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10DepthStencilState_AddRef(ID3D10DepthStencilState *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -285,6 +377,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10DepthStencilState_GetDesc(ID3
     .GetPrivateData = rt_stub_ID3D10DepthStencilState_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D10DepthStencilState_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D10DepthStencilState_SetPrivateDataInterface, \
+    .GetDesc = rt_stub_ID3D10DepthStencilState_GetDesc
+struct rt_own_ID3D10DepthStencilState {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10DepthStencilState *This, D3D10_DEPTH_STENCIL_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10DeviceChildVtbl) + sizeof(struct rt_own_ID3D10DepthStencilState) == sizeof(struct ID3D10DepthStencilStateVtbl), "ID3D10DepthStencilState's own slots follow ID3D10DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D10DepthStencilState \
     .GetDesc = rt_stub_ID3D10DepthStencilState_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10GeometryShader_QueryInterface(ID3D10GeometryShader *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -352,6 +450,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10RasterizerState_GetDesc(ID3D1
     .SetPrivateData = rt_stub_ID3D10RasterizerState_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D10RasterizerState_SetPrivateDataInterface, \
     .GetDesc = rt_stub_ID3D10RasterizerState_GetDesc
+struct rt_own_ID3D10RasterizerState {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10RasterizerState *This, D3D10_RASTERIZER_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10DeviceChildVtbl) + sizeof(struct rt_own_ID3D10RasterizerState) == sizeof(struct ID3D10RasterizerStateVtbl), "ID3D10RasterizerState's own slots follow ID3D10DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D10RasterizerState \
+    .GetDesc = rt_stub_ID3D10RasterizerState_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10SamplerState_QueryInterface(ID3D10SamplerState *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10SamplerState_AddRef(ID3D10SamplerState *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -369,6 +473,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10SamplerState_GetDesc(ID3D10Sa
     .GetPrivateData = rt_stub_ID3D10SamplerState_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D10SamplerState_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D10SamplerState_SetPrivateDataInterface, \
+    .GetDesc = rt_stub_ID3D10SamplerState_GetDesc
+struct rt_own_ID3D10SamplerState {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10SamplerState *This, D3D10_SAMPLER_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10DeviceChildVtbl) + sizeof(struct rt_own_ID3D10SamplerState) == sizeof(struct ID3D10SamplerStateVtbl), "ID3D10SamplerState's own slots follow ID3D10DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D10SamplerState \
     .GetDesc = rt_stub_ID3D10SamplerState_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10VertexShader_QueryInterface(ID3D10VertexShader *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -410,6 +520,18 @@ static inline UINT STDMETHODCALLTYPE rt_stub_ID3D10Asynchronous_GetDataSize(ID3D
     .End = rt_stub_ID3D10Asynchronous_End, \
     .GetData = rt_stub_ID3D10Asynchronous_GetData, \
     .GetDataSize = rt_stub_ID3D10Asynchronous_GetDataSize
+struct rt_own_ID3D10Asynchronous {
+    void (STDMETHODCALLTYPE *Begin)(ID3D10Asynchronous *This);
+    void (STDMETHODCALLTYPE *End)(ID3D10Asynchronous *This);
+    HRESULT (STDMETHODCALLTYPE *GetData)(ID3D10Asynchronous *This, void *pData, UINT DataSize, UINT GetDataFlags);
+    UINT (STDMETHODCALLTYPE *GetDataSize)(ID3D10Asynchronous *This);
+};
+_Static_assert(sizeof(struct ID3D10DeviceChildVtbl) + sizeof(struct rt_own_ID3D10Asynchronous) == sizeof(struct ID3D10AsynchronousVtbl), "ID3D10Asynchronous's own slots follow ID3D10DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D10Asynchronous \
+    .Begin = rt_stub_ID3D10Asynchronous_Begin, \
+    .End = rt_stub_ID3D10Asynchronous_End, \
+    .GetData = rt_stub_ID3D10Asynchronous_GetData, \
+    .GetDataSize = rt_stub_ID3D10Asynchronous_GetDataSize
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Counter_QueryInterface(ID3D10Counter *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10Counter_AddRef(ID3D10Counter *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -436,6 +558,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10Counter_GetDesc(ID3D10Counter
     .GetData = rt_stub_ID3D10Counter_GetData, \
     .GetDataSize = rt_stub_ID3D10Counter_GetDataSize, \
     .GetDesc = rt_stub_ID3D10Counter_GetDesc
+struct rt_own_ID3D10Counter {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10Counter *This, D3D10_COUNTER_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10AsynchronousVtbl) + sizeof(struct rt_own_ID3D10Counter) == sizeof(struct ID3D10CounterVtbl), "ID3D10Counter's own slots follow ID3D10Asynchronous's");
+#define RT_API_OWN_STUBS_ID3D10Counter \
+    .GetDesc = rt_stub_ID3D10Counter_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Query_QueryInterface(ID3D10Query *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10Query_AddRef(ID3D10Query *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -461,6 +589,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10Query_GetDesc(ID3D10Query *Th
     .End = rt_stub_ID3D10Query_End, \
     .GetData = rt_stub_ID3D10Query_GetData, \
     .GetDataSize = rt_stub_ID3D10Query_GetDataSize, \
+    .GetDesc = rt_stub_ID3D10Query_GetDesc
+struct rt_own_ID3D10Query {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D10Query *This, D3D10_QUERY_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10AsynchronousVtbl) + sizeof(struct rt_own_ID3D10Query) == sizeof(struct ID3D10QueryVtbl), "ID3D10Query's own slots follow ID3D10Asynchronous's");
+#define RT_API_OWN_STUBS_ID3D10Query \
     .GetDesc = rt_stub_ID3D10Query_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Predicate_QueryInterface(ID3D10Predicate *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -686,6 +820,200 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10Device_GetTextFilterSize(ID3D
     .OpenSharedResource = rt_stub_ID3D10Device_OpenSharedResource, \
     .SetTextFilterSize = rt_stub_ID3D10Device_SetTextFilterSize, \
     .GetTextFilterSize = rt_stub_ID3D10Device_GetTextFilterSize
+struct rt_own_ID3D10Device {
+    void (STDMETHODCALLTYPE *VSSetConstantBuffers)(ID3D10Device *This, UINT StartSlot, UINT NumBuffers, ID3D10Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *PSSetShaderResources)(ID3D10Device *This, UINT StartSlot, UINT NumViews, ID3D10ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *PSSetShader)(ID3D10Device *This, ID3D10PixelShader *pPixelShader);
+    void (STDMETHODCALLTYPE *PSSetSamplers)(ID3D10Device *This, UINT StartSlot, UINT NumSamplers, ID3D10SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *VSSetShader)(ID3D10Device *This, ID3D10VertexShader *pVertexShader);
+    void (STDMETHODCALLTYPE *DrawIndexed)(ID3D10Device *This, UINT IndexCount, UINT StartIndexLocation, INT BaseVertexLocation);
+    void (STDMETHODCALLTYPE *Draw)(ID3D10Device *This, UINT VertexCount, UINT StartVertexLocation);
+    void (STDMETHODCALLTYPE *PSSetConstantBuffers)(ID3D10Device *This, UINT StartSlot, UINT NumBuffers, ID3D10Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *IASetInputLayout)(ID3D10Device *This, ID3D10InputLayout *pInputLayout);
+    void (STDMETHODCALLTYPE *IASetVertexBuffers)(ID3D10Device *This, UINT StartSlot, UINT NumBuffers, ID3D10Buffer *const *ppVertexBuffers, const UINT *pStrides, const UINT *pOffsets);
+    void (STDMETHODCALLTYPE *IASetIndexBuffer)(ID3D10Device *This, ID3D10Buffer *pIndexBuffer, DXGI_FORMAT Format, UINT Offset);
+    void (STDMETHODCALLTYPE *DrawIndexedInstanced)(ID3D10Device *This, UINT IndexCountPerInstance, UINT InstanceCount, UINT StartIndexLocation, INT BaseVertexLocation, UINT StartInstanceLocation);
+    void (STDMETHODCALLTYPE *DrawInstanced)(ID3D10Device *This, UINT VertexCountPerInstance, UINT InstanceCount, UINT StartVertexLocation, UINT StartInstanceLocation);
+    void (STDMETHODCALLTYPE *GSSetConstantBuffers)(ID3D10Device *This, UINT StartSlot, UINT NumBuffers, ID3D10Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *GSSetShader)(ID3D10Device *This, ID3D10GeometryShader *pShader);
+    void (STDMETHODCALLTYPE *IASetPrimitiveTopology)(ID3D10Device *This, D3D10_PRIMITIVE_TOPOLOGY Topology);
+    void (STDMETHODCALLTYPE *VSSetShaderResources)(ID3D10Device *This, UINT StartSlot, UINT NumViews, ID3D10ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *VSSetSamplers)(ID3D10Device *This, UINT StartSlot, UINT NumSamplers, ID3D10SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *SetPredication)(ID3D10Device *This, ID3D10Predicate *pPredicate, BOOL PredicateValue);
+    void (STDMETHODCALLTYPE *GSSetShaderResources)(ID3D10Device *This, UINT StartSlot, UINT NumViews, ID3D10ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *GSSetSamplers)(ID3D10Device *This, UINT StartSlot, UINT NumSamplers, ID3D10SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *OMSetRenderTargets)(ID3D10Device *This, UINT NumViews, ID3D10RenderTargetView *const *ppRenderTargetViews, ID3D10DepthStencilView *pDepthStencilView);
+    void (STDMETHODCALLTYPE *OMSetBlendState)(ID3D10Device *This, ID3D10BlendState *pBlendState, const FLOAT BlendFactor[4], UINT SampleMask);
+    void (STDMETHODCALLTYPE *OMSetDepthStencilState)(ID3D10Device *This, ID3D10DepthStencilState *pDepthStencilState, UINT StencilRef);
+    void (STDMETHODCALLTYPE *SOSetTargets)(ID3D10Device *This, UINT NumBuffers, ID3D10Buffer *const *ppSOTargets, const UINT *pOffsets);
+    void (STDMETHODCALLTYPE *DrawAuto)(ID3D10Device *This);
+    void (STDMETHODCALLTYPE *RSSetState)(ID3D10Device *This, ID3D10RasterizerState *pRasterizerState);
+    void (STDMETHODCALLTYPE *RSSetViewports)(ID3D10Device *This, UINT NumViewports, const D3D10_VIEWPORT *pViewports);
+    void (STDMETHODCALLTYPE *RSSetScissorRects)(ID3D10Device *This, UINT NumRects, const D3D10_RECT *pRects);
+    void (STDMETHODCALLTYPE *CopySubresourceRegion)(ID3D10Device *This, ID3D10Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D10Resource *pSrcResource, UINT SrcSubresource, const D3D10_BOX *pSrcBox);
+    void (STDMETHODCALLTYPE *CopyResource)(ID3D10Device *This, ID3D10Resource *pDstResource, ID3D10Resource *pSrcResource);
+    void (STDMETHODCALLTYPE *UpdateSubresource)(ID3D10Device *This, ID3D10Resource *pDstResource, UINT DstSubresource, const D3D10_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch);
+    void (STDMETHODCALLTYPE *ClearRenderTargetView)(ID3D10Device *This, ID3D10RenderTargetView *pRenderTargetView, const FLOAT ColorRGBA[4]);
+    void (STDMETHODCALLTYPE *ClearDepthStencilView)(ID3D10Device *This, ID3D10DepthStencilView *pDepthStencilView, UINT ClearFlags, FLOAT Depth, UINT8 Stencil);
+    void (STDMETHODCALLTYPE *GenerateMips)(ID3D10Device *This, ID3D10ShaderResourceView *pShaderResourceView);
+    void (STDMETHODCALLTYPE *ResolveSubresource)(ID3D10Device *This, ID3D10Resource *pDstResource, UINT DstSubresource, ID3D10Resource *pSrcResource, UINT SrcSubresource, DXGI_FORMAT Format);
+    void (STDMETHODCALLTYPE *VSGetConstantBuffers)(ID3D10Device *This, UINT StartSlot, UINT NumBuffers, ID3D10Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *PSGetShaderResources)(ID3D10Device *This, UINT StartSlot, UINT NumViews, ID3D10ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *PSGetShader)(ID3D10Device *This, ID3D10PixelShader **ppPixelShader);
+    void (STDMETHODCALLTYPE *PSGetSamplers)(ID3D10Device *This, UINT StartSlot, UINT NumSamplers, ID3D10SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *VSGetShader)(ID3D10Device *This, ID3D10VertexShader **ppVertexShader);
+    void (STDMETHODCALLTYPE *PSGetConstantBuffers)(ID3D10Device *This, UINT StartSlot, UINT NumBuffers, ID3D10Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *IAGetInputLayout)(ID3D10Device *This, ID3D10InputLayout **ppInputLayout);
+    void (STDMETHODCALLTYPE *IAGetVertexBuffers)(ID3D10Device *This, UINT StartSlot, UINT NumBuffers, ID3D10Buffer **ppVertexBuffers, UINT *pStrides, UINT *pOffsets);
+    void (STDMETHODCALLTYPE *IAGetIndexBuffer)(ID3D10Device *This, ID3D10Buffer **pIndexBuffer, DXGI_FORMAT *Format, UINT *Offset);
+    void (STDMETHODCALLTYPE *GSGetConstantBuffers)(ID3D10Device *This, UINT StartSlot, UINT NumBuffers, ID3D10Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *GSGetShader)(ID3D10Device *This, ID3D10GeometryShader **ppGeometryShader);
+    void (STDMETHODCALLTYPE *IAGetPrimitiveTopology)(ID3D10Device *This, D3D10_PRIMITIVE_TOPOLOGY *pTopology);
+    void (STDMETHODCALLTYPE *VSGetShaderResources)(ID3D10Device *This, UINT StartSlot, UINT NumViews, ID3D10ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *VSGetSamplers)(ID3D10Device *This, UINT StartSlot, UINT NumSamplers, ID3D10SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *GetPredication)(ID3D10Device *This, ID3D10Predicate **ppPredicate, BOOL *pPredicateValue);
+    void (STDMETHODCALLTYPE *GSGetShaderResources)(ID3D10Device *This, UINT StartSlot, UINT NumViews, ID3D10ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *GSGetSamplers)(ID3D10Device *This, UINT StartSlot, UINT NumSamplers, ID3D10SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *OMGetRenderTargets)(ID3D10Device *This, UINT NumViews, ID3D10RenderTargetView **ppRenderTargetViews, ID3D10DepthStencilView **ppDepthStencilView);
+    void (STDMETHODCALLTYPE *OMGetBlendState)(ID3D10Device *This, ID3D10BlendState **ppBlendState, FLOAT BlendFactor[4], UINT *pSampleMask);
+    void (STDMETHODCALLTYPE *OMGetDepthStencilState)(ID3D10Device *This, ID3D10DepthStencilState **ppDepthStencilState, UINT *pStencilRef);
+    void (STDMETHODCALLTYPE *SOGetTargets)(ID3D10Device *This, UINT NumBuffers, ID3D10Buffer **ppSOTargets, UINT *pOffsets);
+    void (STDMETHODCALLTYPE *RSGetState)(ID3D10Device *This, ID3D10RasterizerState **ppRasterizerState);
+    void (STDMETHODCALLTYPE *RSGetViewports)(ID3D10Device *This, UINT *NumViewports, D3D10_VIEWPORT *pViewports);
+    void (STDMETHODCALLTYPE *RSGetScissorRects)(ID3D10Device *This, UINT *NumRects, D3D10_RECT *pRects);
+    HRESULT (STDMETHODCALLTYPE *GetDeviceRemovedReason)(ID3D10Device *This);
+    HRESULT (STDMETHODCALLTYPE *SetExceptionMode)(ID3D10Device *This, UINT RaiseFlags);
+    UINT (STDMETHODCALLTYPE *GetExceptionMode)(ID3D10Device *This);
+    HRESULT (STDMETHODCALLTYPE *GetPrivateData)(ID3D10Device *This, REFGUID guid, UINT *pDataSize, void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateData)(ID3D10Device *This, REFGUID guid, UINT DataSize, const void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateDataInterface)(ID3D10Device *This, REFGUID guid, const IUnknown *pData);
+    void (STDMETHODCALLTYPE *ClearState)(ID3D10Device *This);
+    void (STDMETHODCALLTYPE *Flush)(ID3D10Device *This);
+    HRESULT (STDMETHODCALLTYPE *CreateBuffer)(ID3D10Device *This, const D3D10_BUFFER_DESC *pDesc, const D3D10_SUBRESOURCE_DATA *pInitialData, ID3D10Buffer **ppBuffer);
+    HRESULT (STDMETHODCALLTYPE *CreateTexture1D)(ID3D10Device *This, const D3D10_TEXTURE1D_DESC *pDesc, const D3D10_SUBRESOURCE_DATA *pInitialData, ID3D10Texture1D **ppTexture1D);
+    HRESULT (STDMETHODCALLTYPE *CreateTexture2D)(ID3D10Device *This, const D3D10_TEXTURE2D_DESC *pDesc, const D3D10_SUBRESOURCE_DATA *pInitialData, ID3D10Texture2D **ppTexture2D);
+    HRESULT (STDMETHODCALLTYPE *CreateTexture3D)(ID3D10Device *This, const D3D10_TEXTURE3D_DESC *pDesc, const D3D10_SUBRESOURCE_DATA *pInitialData, ID3D10Texture3D **ppTexture3D);
+    HRESULT (STDMETHODCALLTYPE *CreateShaderResourceView)(ID3D10Device *This, ID3D10Resource *pResource, const D3D10_SHADER_RESOURCE_VIEW_DESC *pDesc, ID3D10ShaderResourceView **ppSRView);
+    HRESULT (STDMETHODCALLTYPE *CreateRenderTargetView)(ID3D10Device *This, ID3D10Resource *pResource, const D3D10_RENDER_TARGET_VIEW_DESC *pDesc, ID3D10RenderTargetView **ppRTView);
+    HRESULT (STDMETHODCALLTYPE *CreateDepthStencilView)(ID3D10Device *This, ID3D10Resource *pResource, const D3D10_DEPTH_STENCIL_VIEW_DESC *pDesc, ID3D10DepthStencilView **ppDepthStencilView);
+    HRESULT (STDMETHODCALLTYPE *CreateInputLayout)(ID3D10Device *This, const D3D10_INPUT_ELEMENT_DESC *pInputElementDescs, UINT NumElements, const void *pShaderBytecodeWithInputSignature, SIZE_T BytecodeLength, ID3D10InputLayout **ppInputLayout);
+    HRESULT (STDMETHODCALLTYPE *CreateVertexShader)(ID3D10Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D10VertexShader **ppVertexShader);
+    HRESULT (STDMETHODCALLTYPE *CreateGeometryShader)(ID3D10Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D10GeometryShader **ppGeometryShader);
+    HRESULT (STDMETHODCALLTYPE *CreateGeometryShaderWithStreamOutput)(ID3D10Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, const D3D10_SO_DECLARATION_ENTRY *pSODeclaration, UINT NumEntries, UINT OutputStreamStride, ID3D10GeometryShader **ppGeometryShader);
+    HRESULT (STDMETHODCALLTYPE *CreatePixelShader)(ID3D10Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D10PixelShader **ppPixelShader);
+    HRESULT (STDMETHODCALLTYPE *CreateBlendState)(ID3D10Device *This, const D3D10_BLEND_DESC *pBlendStateDesc, ID3D10BlendState **ppBlendState);
+    HRESULT (STDMETHODCALLTYPE *CreateDepthStencilState)(ID3D10Device *This, const D3D10_DEPTH_STENCIL_DESC *pDepthStencilDesc, ID3D10DepthStencilState **ppDepthStencilState);
+    HRESULT (STDMETHODCALLTYPE *CreateRasterizerState)(ID3D10Device *This, const D3D10_RASTERIZER_DESC *pRasterizerDesc, ID3D10RasterizerState **ppRasterizerState);
+    HRESULT (STDMETHODCALLTYPE *CreateSamplerState)(ID3D10Device *This, const D3D10_SAMPLER_DESC *pSamplerDesc, ID3D10SamplerState **ppSamplerState);
+    HRESULT (STDMETHODCALLTYPE *CreateQuery)(ID3D10Device *This, const D3D10_QUERY_DESC *pQueryDesc, ID3D10Query **ppQuery);
+    HRESULT (STDMETHODCALLTYPE *CreatePredicate)(ID3D10Device *This, const D3D10_QUERY_DESC *pPredicateDesc, ID3D10Predicate **ppPredicate);
+    HRESULT (STDMETHODCALLTYPE *CreateCounter)(ID3D10Device *This, const D3D10_COUNTER_DESC *pCounterDesc, ID3D10Counter **ppCounter);
+    HRESULT (STDMETHODCALLTYPE *CheckFormatSupport)(ID3D10Device *This, DXGI_FORMAT Format, UINT *pFormatSupport);
+    HRESULT (STDMETHODCALLTYPE *CheckMultisampleQualityLevels)(ID3D10Device *This, DXGI_FORMAT Format, UINT SampleCount, UINT *pNumQualityLevels);
+    void (STDMETHODCALLTYPE *CheckCounterInfo)(ID3D10Device *This, D3D10_COUNTER_INFO *pCounterInfo);
+    HRESULT (STDMETHODCALLTYPE *CheckCounter)(ID3D10Device *This, const D3D10_COUNTER_DESC *pDesc, D3D10_COUNTER_TYPE *pType, UINT *pActiveCounters, char *name, UINT *pNameLength, char *units, UINT *pUnitsLength, char *description, UINT *pDescriptionLength);
+    UINT (STDMETHODCALLTYPE *GetCreationFlags)(ID3D10Device *This);
+    HRESULT (STDMETHODCALLTYPE *OpenSharedResource)(ID3D10Device *This, HANDLE hResource, REFIID ReturnedInterface, void **ppResource);
+    void (STDMETHODCALLTYPE *SetTextFilterSize)(ID3D10Device *This, UINT Width, UINT Height);
+    void (STDMETHODCALLTYPE *GetTextFilterSize)(ID3D10Device *This, UINT *pWidth, UINT *pHeight);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D10Device) == sizeof(struct ID3D10DeviceVtbl), "ID3D10Device's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D10Device \
+    .VSSetConstantBuffers = rt_stub_ID3D10Device_VSSetConstantBuffers, \
+    .PSSetShaderResources = rt_stub_ID3D10Device_PSSetShaderResources, \
+    .PSSetShader = rt_stub_ID3D10Device_PSSetShader, \
+    .PSSetSamplers = rt_stub_ID3D10Device_PSSetSamplers, \
+    .VSSetShader = rt_stub_ID3D10Device_VSSetShader, \
+    .DrawIndexed = rt_stub_ID3D10Device_DrawIndexed, \
+    .Draw = rt_stub_ID3D10Device_Draw, \
+    .PSSetConstantBuffers = rt_stub_ID3D10Device_PSSetConstantBuffers, \
+    .IASetInputLayout = rt_stub_ID3D10Device_IASetInputLayout, \
+    .IASetVertexBuffers = rt_stub_ID3D10Device_IASetVertexBuffers, \
+    .IASetIndexBuffer = rt_stub_ID3D10Device_IASetIndexBuffer, \
+    .DrawIndexedInstanced = rt_stub_ID3D10Device_DrawIndexedInstanced, \
+    .DrawInstanced = rt_stub_ID3D10Device_DrawInstanced, \
+    .GSSetConstantBuffers = rt_stub_ID3D10Device_GSSetConstantBuffers, \
+    .GSSetShader = rt_stub_ID3D10Device_GSSetShader, \
+    .IASetPrimitiveTopology = rt_stub_ID3D10Device_IASetPrimitiveTopology, \
+    .VSSetShaderResources = rt_stub_ID3D10Device_VSSetShaderResources, \
+    .VSSetSamplers = rt_stub_ID3D10Device_VSSetSamplers, \
+    .SetPredication = rt_stub_ID3D10Device_SetPredication, \
+    .GSSetShaderResources = rt_stub_ID3D10Device_GSSetShaderResources, \
+    .GSSetSamplers = rt_stub_ID3D10Device_GSSetSamplers, \
+    .OMSetRenderTargets = rt_stub_ID3D10Device_OMSetRenderTargets, \
+    .OMSetBlendState = rt_stub_ID3D10Device_OMSetBlendState, \
+    .OMSetDepthStencilState = rt_stub_ID3D10Device_OMSetDepthStencilState, \
+    .SOSetTargets = rt_stub_ID3D10Device_SOSetTargets, \
+    .DrawAuto = rt_stub_ID3D10Device_DrawAuto, \
+    .RSSetState = rt_stub_ID3D10Device_RSSetState, \
+    .RSSetViewports = rt_stub_ID3D10Device_RSSetViewports, \
+    .RSSetScissorRects = rt_stub_ID3D10Device_RSSetScissorRects, \
+    .CopySubresourceRegion = rt_stub_ID3D10Device_CopySubresourceRegion, \
+    .CopyResource = rt_stub_ID3D10Device_CopyResource, \
+    .UpdateSubresource = rt_stub_ID3D10Device_UpdateSubresource, \
+    .ClearRenderTargetView = rt_stub_ID3D10Device_ClearRenderTargetView, \
+    .ClearDepthStencilView = rt_stub_ID3D10Device_ClearDepthStencilView, \
+    .GenerateMips = rt_stub_ID3D10Device_GenerateMips, \
+    .ResolveSubresource = rt_stub_ID3D10Device_ResolveSubresource, \
+    .VSGetConstantBuffers = rt_stub_ID3D10Device_VSGetConstantBuffers, \
+    .PSGetShaderResources = rt_stub_ID3D10Device_PSGetShaderResources, \
+    .PSGetShader = rt_stub_ID3D10Device_PSGetShader, \
+    .PSGetSamplers = rt_stub_ID3D10Device_PSGetSamplers, \
+    .VSGetShader = rt_stub_ID3D10Device_VSGetShader, \
+    .PSGetConstantBuffers = rt_stub_ID3D10Device_PSGetConstantBuffers, \
+    .IAGetInputLayout = rt_stub_ID3D10Device_IAGetInputLayout, \
+    .IAGetVertexBuffers = rt_stub_ID3D10Device_IAGetVertexBuffers, \
+    .IAGetIndexBuffer = rt_stub_ID3D10Device_IAGetIndexBuffer, \
+    .GSGetConstantBuffers = rt_stub_ID3D10Device_GSGetConstantBuffers, \
+    .GSGetShader = rt_stub_ID3D10Device_GSGetShader, \
+    .IAGetPrimitiveTopology = rt_stub_ID3D10Device_IAGetPrimitiveTopology, \
+    .VSGetShaderResources = rt_stub_ID3D10Device_VSGetShaderResources, \
+    .VSGetSamplers = rt_stub_ID3D10Device_VSGetSamplers, \
+    .GetPredication = rt_stub_ID3D10Device_GetPredication, \
+    .GSGetShaderResources = rt_stub_ID3D10Device_GSGetShaderResources, \
+    .GSGetSamplers = rt_stub_ID3D10Device_GSGetSamplers, \
+    .OMGetRenderTargets = rt_stub_ID3D10Device_OMGetRenderTargets, \
+    .OMGetBlendState = rt_stub_ID3D10Device_OMGetBlendState, \
+    .OMGetDepthStencilState = rt_stub_ID3D10Device_OMGetDepthStencilState, \
+    .SOGetTargets = rt_stub_ID3D10Device_SOGetTargets, \
+    .RSGetState = rt_stub_ID3D10Device_RSGetState, \
+    .RSGetViewports = rt_stub_ID3D10Device_RSGetViewports, \
+    .RSGetScissorRects = rt_stub_ID3D10Device_RSGetScissorRects, \
+    .GetDeviceRemovedReason = rt_stub_ID3D10Device_GetDeviceRemovedReason, \
+    .SetExceptionMode = rt_stub_ID3D10Device_SetExceptionMode, \
+    .GetExceptionMode = rt_stub_ID3D10Device_GetExceptionMode, \
+    .GetPrivateData = rt_stub_ID3D10Device_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D10Device_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D10Device_SetPrivateDataInterface, \
+    .ClearState = rt_stub_ID3D10Device_ClearState, \
+    .Flush = rt_stub_ID3D10Device_Flush, \
+    .CreateBuffer = rt_stub_ID3D10Device_CreateBuffer, \
+    .CreateTexture1D = rt_stub_ID3D10Device_CreateTexture1D, \
+    .CreateTexture2D = rt_stub_ID3D10Device_CreateTexture2D, \
+    .CreateTexture3D = rt_stub_ID3D10Device_CreateTexture3D, \
+    .CreateShaderResourceView = rt_stub_ID3D10Device_CreateShaderResourceView, \
+    .CreateRenderTargetView = rt_stub_ID3D10Device_CreateRenderTargetView, \
+    .CreateDepthStencilView = rt_stub_ID3D10Device_CreateDepthStencilView, \
+    .CreateInputLayout = rt_stub_ID3D10Device_CreateInputLayout, \
+    .CreateVertexShader = rt_stub_ID3D10Device_CreateVertexShader, \
+    .CreateGeometryShader = rt_stub_ID3D10Device_CreateGeometryShader, \
+    .CreateGeometryShaderWithStreamOutput = rt_stub_ID3D10Device_CreateGeometryShaderWithStreamOutput, \
+    .CreatePixelShader = rt_stub_ID3D10Device_CreatePixelShader, \
+    .CreateBlendState = rt_stub_ID3D10Device_CreateBlendState, \
+    .CreateDepthStencilState = rt_stub_ID3D10Device_CreateDepthStencilState, \
+    .CreateRasterizerState = rt_stub_ID3D10Device_CreateRasterizerState, \
+    .CreateSamplerState = rt_stub_ID3D10Device_CreateSamplerState, \
+    .CreateQuery = rt_stub_ID3D10Device_CreateQuery, \
+    .CreatePredicate = rt_stub_ID3D10Device_CreatePredicate, \
+    .CreateCounter = rt_stub_ID3D10Device_CreateCounter, \
+    .CheckFormatSupport = rt_stub_ID3D10Device_CheckFormatSupport, \
+    .CheckMultisampleQualityLevels = rt_stub_ID3D10Device_CheckMultisampleQualityLevels, \
+    .CheckCounterInfo = rt_stub_ID3D10Device_CheckCounterInfo, \
+    .CheckCounter = rt_stub_ID3D10Device_CheckCounter, \
+    .GetCreationFlags = rt_stub_ID3D10Device_GetCreationFlags, \
+    .OpenSharedResource = rt_stub_ID3D10Device_OpenSharedResource, \
+    .SetTextFilterSize = rt_stub_ID3D10Device_SetTextFilterSize, \
+    .GetTextFilterSize = rt_stub_ID3D10Device_GetTextFilterSize
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Multithread_QueryInterface(ID3D10Multithread *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10Multithread_AddRef(ID3D10Multithread *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -698,6 +1026,18 @@ static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D10Multithread_GetMultithreadPro
     .QueryInterface = rt_stub_ID3D10Multithread_QueryInterface, \
     .AddRef = rt_stub_ID3D10Multithread_AddRef, \
     .Release = rt_stub_ID3D10Multithread_Release, \
+    .Enter = rt_stub_ID3D10Multithread_Enter, \
+    .Leave = rt_stub_ID3D10Multithread_Leave, \
+    .SetMultithreadProtected = rt_stub_ID3D10Multithread_SetMultithreadProtected, \
+    .GetMultithreadProtected = rt_stub_ID3D10Multithread_GetMultithreadProtected
+struct rt_own_ID3D10Multithread {
+    void (STDMETHODCALLTYPE *Enter)(ID3D10Multithread *This);
+    void (STDMETHODCALLTYPE *Leave)(ID3D10Multithread *This);
+    BOOL (STDMETHODCALLTYPE *SetMultithreadProtected)(ID3D10Multithread *This, BOOL bMTProtect);
+    BOOL (STDMETHODCALLTYPE *GetMultithreadProtected)(ID3D10Multithread *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D10Multithread) == sizeof(struct ID3D10MultithreadVtbl), "ID3D10Multithread's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D10Multithread \
     .Enter = rt_stub_ID3D10Multithread_Enter, \
     .Leave = rt_stub_ID3D10Multithread_Leave, \
     .SetMultithreadProtected = rt_stub_ID3D10Multithread_SetMultithreadProtected, \
@@ -722,6 +1062,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10BlendState1_GetDesc1(ID3D10Bl
     .SetPrivateDataInterface = rt_stub_ID3D10BlendState1_SetPrivateDataInterface, \
     .GetDesc = rt_stub_ID3D10BlendState1_GetDesc, \
     .GetDesc1 = rt_stub_ID3D10BlendState1_GetDesc1
+struct rt_own_ID3D10BlendState1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D10BlendState1 *This, D3D10_BLEND_DESC1 *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10BlendStateVtbl) + sizeof(struct rt_own_ID3D10BlendState1) == sizeof(struct ID3D10BlendState1Vtbl), "ID3D10BlendState1's own slots follow ID3D10BlendState's");
+#define RT_API_OWN_STUBS_ID3D10BlendState1 \
+    .GetDesc1 = rt_stub_ID3D10BlendState1_GetDesc1
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10ShaderResourceView1_QueryInterface(ID3D10ShaderResourceView1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10ShaderResourceView1_AddRef(ID3D10ShaderResourceView1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -743,6 +1089,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D10ShaderResourceView1_GetDesc1(
     .SetPrivateDataInterface = rt_stub_ID3D10ShaderResourceView1_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D10ShaderResourceView1_GetResource, \
     .GetDesc = rt_stub_ID3D10ShaderResourceView1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D10ShaderResourceView1_GetDesc1
+struct rt_own_ID3D10ShaderResourceView1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D10ShaderResourceView1 *This, D3D10_SHADER_RESOURCE_VIEW_DESC1 *pDesc);
+};
+_Static_assert(sizeof(struct ID3D10ShaderResourceViewVtbl) + sizeof(struct rt_own_ID3D10ShaderResourceView1) == sizeof(struct ID3D10ShaderResourceView1Vtbl), "ID3D10ShaderResourceView1's own slots follow ID3D10ShaderResourceView's");
+#define RT_API_OWN_STUBS_ID3D10ShaderResourceView1 \
     .GetDesc1 = rt_stub_ID3D10ShaderResourceView1_GetDesc1
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Device1_QueryInterface(ID3D10Device1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -948,6 +1300,16 @@ static inline D3D10_FEATURE_LEVEL1 STDMETHODCALLTYPE rt_stub_ID3D10Device1_GetFe
     .CreateShaderResourceView1 = rt_stub_ID3D10Device1_CreateShaderResourceView1, \
     .CreateBlendState1 = rt_stub_ID3D10Device1_CreateBlendState1, \
     .GetFeatureLevel = rt_stub_ID3D10Device1_GetFeatureLevel
+struct rt_own_ID3D10Device1 {
+    HRESULT (STDMETHODCALLTYPE *CreateShaderResourceView1)(ID3D10Device1 *This, ID3D10Resource *pResource, const D3D10_SHADER_RESOURCE_VIEW_DESC1 *pDesc, ID3D10ShaderResourceView1 **ppSRView);
+    HRESULT (STDMETHODCALLTYPE *CreateBlendState1)(ID3D10Device1 *This, const D3D10_BLEND_DESC1 *pBlendStateDesc, ID3D10BlendState1 **ppBlendState);
+    D3D10_FEATURE_LEVEL1 (STDMETHODCALLTYPE *GetFeatureLevel)(ID3D10Device1 *This);
+};
+_Static_assert(sizeof(struct ID3D10DeviceVtbl) + sizeof(struct rt_own_ID3D10Device1) == sizeof(struct ID3D10Device1Vtbl), "ID3D10Device1's own slots follow ID3D10Device's");
+#define RT_API_OWN_STUBS_ID3D10Device1 \
+    .CreateShaderResourceView1 = rt_stub_ID3D10Device1_CreateShaderResourceView1, \
+    .CreateBlendState1 = rt_stub_ID3D10Device1_CreateBlendState1, \
+    .GetFeatureLevel = rt_stub_ID3D10Device1_GetFeatureLevel
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceChild_QueryInterface(ID3D11DeviceChild *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DeviceChild_AddRef(ID3D11DeviceChild *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -960,6 +1322,18 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceChild_SetPrivateData
     .QueryInterface = rt_stub_ID3D11DeviceChild_QueryInterface, \
     .AddRef = rt_stub_ID3D11DeviceChild_AddRef, \
     .Release = rt_stub_ID3D11DeviceChild_Release, \
+    .GetDevice = rt_stub_ID3D11DeviceChild_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11DeviceChild_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11DeviceChild_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11DeviceChild_SetPrivateDataInterface
+struct rt_own_ID3D11DeviceChild {
+    void (STDMETHODCALLTYPE *GetDevice)(ID3D11DeviceChild *This, ID3D11Device **ppDevice);
+    HRESULT (STDMETHODCALLTYPE *GetPrivateData)(ID3D11DeviceChild *This, REFGUID guid, UINT *pDataSize, void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateData)(ID3D11DeviceChild *This, REFGUID guid, UINT DataSize, const void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateDataInterface)(ID3D11DeviceChild *This, REFGUID guid, const IUnknown *pData);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D11DeviceChild) == sizeof(struct ID3D11DeviceChildVtbl), "ID3D11DeviceChild's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D11DeviceChild \
     .GetDevice = rt_stub_ID3D11DeviceChild_GetDevice, \
     .GetPrivateData = rt_stub_ID3D11DeviceChild_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D11DeviceChild_SetPrivateData, \
@@ -982,6 +1356,12 @@ static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Asynchronous_GetDataSize(ID3D
     .SetPrivateData = rt_stub_ID3D11Asynchronous_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11Asynchronous_SetPrivateDataInterface, \
     .GetDataSize = rt_stub_ID3D11Asynchronous_GetDataSize
+struct rt_own_ID3D11Asynchronous {
+    UINT (STDMETHODCALLTYPE *GetDataSize)(ID3D11Asynchronous *This);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11Asynchronous) == sizeof(struct ID3D11AsynchronousVtbl), "ID3D11Asynchronous's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11Asynchronous \
+    .GetDataSize = rt_stub_ID3D11Asynchronous_GetDataSize
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Query_QueryInterface(ID3D11Query *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Query_AddRef(ID3D11Query *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1001,6 +1381,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11Query_GetDesc(ID3D11Query *Th
     .SetPrivateData = rt_stub_ID3D11Query_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11Query_SetPrivateDataInterface, \
     .GetDataSize = rt_stub_ID3D11Query_GetDataSize, \
+    .GetDesc = rt_stub_ID3D11Query_GetDesc
+struct rt_own_ID3D11Query {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11Query *This, D3D11_QUERY_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11AsynchronousVtbl) + sizeof(struct rt_own_ID3D11Query) == sizeof(struct ID3D11QueryVtbl), "ID3D11Query's own slots follow ID3D11Asynchronous's");
+#define RT_API_OWN_STUBS_ID3D11Query \
     .GetDesc = rt_stub_ID3D11Query_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Resource_QueryInterface(ID3D11Resource *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1024,6 +1410,16 @@ static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Resource_GetEvictionPriority(
     .GetType = rt_stub_ID3D11Resource_GetType, \
     .SetEvictionPriority = rt_stub_ID3D11Resource_SetEvictionPriority, \
     .GetEvictionPriority = rt_stub_ID3D11Resource_GetEvictionPriority
+struct rt_own_ID3D11Resource {
+    void (STDMETHODCALLTYPE *GetType)(ID3D11Resource *This, D3D11_RESOURCE_DIMENSION *pResourceDimension);
+    void (STDMETHODCALLTYPE *SetEvictionPriority)(ID3D11Resource *This, UINT EvictionPriority);
+    UINT (STDMETHODCALLTYPE *GetEvictionPriority)(ID3D11Resource *This);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11Resource) == sizeof(struct ID3D11ResourceVtbl), "ID3D11Resource's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11Resource \
+    .GetType = rt_stub_ID3D11Resource_GetType, \
+    .SetEvictionPriority = rt_stub_ID3D11Resource_SetEvictionPriority, \
+    .GetEvictionPriority = rt_stub_ID3D11Resource_GetEvictionPriority
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11View_QueryInterface(ID3D11View *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11View_AddRef(ID3D11View *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1042,6 +1438,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11View_GetResource(ID3D11View *
     .SetPrivateData = rt_stub_ID3D11View_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11View_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D11View_GetResource
+struct rt_own_ID3D11View {
+    void (STDMETHODCALLTYPE *GetResource)(ID3D11View *This, ID3D11Resource **ppResource);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11View) == sizeof(struct ID3D11ViewVtbl), "ID3D11View's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11View \
+    .GetResource = rt_stub_ID3D11View_GetResource
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11BlendState_QueryInterface(ID3D11BlendState *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11BlendState_AddRef(ID3D11BlendState *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1059,6 +1461,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11BlendState_GetDesc(ID3D11Blen
     .GetPrivateData = rt_stub_ID3D11BlendState_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D11BlendState_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11BlendState_SetPrivateDataInterface, \
+    .GetDesc = rt_stub_ID3D11BlendState_GetDesc
+struct rt_own_ID3D11BlendState {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11BlendState *This, D3D11_BLEND_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11BlendState) == sizeof(struct ID3D11BlendStateVtbl), "ID3D11BlendState's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11BlendState \
     .GetDesc = rt_stub_ID3D11BlendState_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Buffer_QueryInterface(ID3D11Buffer *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1084,6 +1492,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11Buffer_GetDesc(ID3D11Buffer *
     .SetEvictionPriority = rt_stub_ID3D11Buffer_SetEvictionPriority, \
     .GetEvictionPriority = rt_stub_ID3D11Buffer_GetEvictionPriority, \
     .GetDesc = rt_stub_ID3D11Buffer_GetDesc
+struct rt_own_ID3D11Buffer {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11Buffer *This, D3D11_BUFFER_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ResourceVtbl) + sizeof(struct rt_own_ID3D11Buffer) == sizeof(struct ID3D11BufferVtbl), "ID3D11Buffer's own slots follow ID3D11Resource's");
+#define RT_API_OWN_STUBS_ID3D11Buffer \
+    .GetDesc = rt_stub_ID3D11Buffer_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ClassInstance_QueryInterface(ID3D11ClassInstance *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11ClassInstance_AddRef(ID3D11ClassInstance *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1108,6 +1522,18 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11ClassInstance_GetTypeName(ID3
     .GetDesc = rt_stub_ID3D11ClassInstance_GetDesc, \
     .GetInstanceName = rt_stub_ID3D11ClassInstance_GetInstanceName, \
     .GetTypeName = rt_stub_ID3D11ClassInstance_GetTypeName
+struct rt_own_ID3D11ClassInstance {
+    void (STDMETHODCALLTYPE *GetClassLinkage)(ID3D11ClassInstance *This, ID3D11ClassLinkage **ppLinkage);
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11ClassInstance *This, D3D11_CLASS_INSTANCE_DESC *pDesc);
+    void (STDMETHODCALLTYPE *GetInstanceName)(ID3D11ClassInstance *This, LPSTR pInstanceName, SIZE_T *pBufferLength);
+    void (STDMETHODCALLTYPE *GetTypeName)(ID3D11ClassInstance *This, LPSTR pTypeName, SIZE_T *pBufferLength);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11ClassInstance) == sizeof(struct ID3D11ClassInstanceVtbl), "ID3D11ClassInstance's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11ClassInstance \
+    .GetClassLinkage = rt_stub_ID3D11ClassInstance_GetClassLinkage, \
+    .GetDesc = rt_stub_ID3D11ClassInstance_GetDesc, \
+    .GetInstanceName = rt_stub_ID3D11ClassInstance_GetInstanceName, \
+    .GetTypeName = rt_stub_ID3D11ClassInstance_GetTypeName
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ClassLinkage_QueryInterface(ID3D11ClassLinkage *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11ClassLinkage_AddRef(ID3D11ClassLinkage *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1128,6 +1554,14 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ClassLinkage_CreateClassIn
     .SetPrivateDataInterface = rt_stub_ID3D11ClassLinkage_SetPrivateDataInterface, \
     .GetClassInstance = rt_stub_ID3D11ClassLinkage_GetClassInstance, \
     .CreateClassInstance = rt_stub_ID3D11ClassLinkage_CreateClassInstance
+struct rt_own_ID3D11ClassLinkage {
+    HRESULT (STDMETHODCALLTYPE *GetClassInstance)(ID3D11ClassLinkage *This, LPCSTR pClassInstanceName, UINT InstanceIndex, ID3D11ClassInstance **ppInstance);
+    HRESULT (STDMETHODCALLTYPE *CreateClassInstance)(ID3D11ClassLinkage *This, LPCSTR pClassTypeName, UINT ConstantBufferOffset, UINT ConstantVectorOffset, UINT TextureOffset, UINT SamplerOffset, ID3D11ClassInstance **ppInstance);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11ClassLinkage) == sizeof(struct ID3D11ClassLinkageVtbl), "ID3D11ClassLinkage's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11ClassLinkage \
+    .GetClassInstance = rt_stub_ID3D11ClassLinkage_GetClassInstance, \
+    .CreateClassInstance = rt_stub_ID3D11ClassLinkage_CreateClassInstance
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11CommandList_QueryInterface(ID3D11CommandList *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11CommandList_AddRef(ID3D11CommandList *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1145,6 +1579,12 @@ static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11CommandList_GetContextFlags(I
     .GetPrivateData = rt_stub_ID3D11CommandList_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D11CommandList_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11CommandList_SetPrivateDataInterface, \
+    .GetContextFlags = rt_stub_ID3D11CommandList_GetContextFlags
+struct rt_own_ID3D11CommandList {
+    UINT (STDMETHODCALLTYPE *GetContextFlags)(ID3D11CommandList *This);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11CommandList) == sizeof(struct ID3D11CommandListVtbl), "ID3D11CommandList's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11CommandList \
     .GetContextFlags = rt_stub_ID3D11CommandList_GetContextFlags
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ComputeShader_QueryInterface(ID3D11ComputeShader *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1182,6 +1622,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11Counter_GetDesc(ID3D11Counter
     .SetPrivateDataInterface = rt_stub_ID3D11Counter_SetPrivateDataInterface, \
     .GetDataSize = rt_stub_ID3D11Counter_GetDataSize, \
     .GetDesc = rt_stub_ID3D11Counter_GetDesc
+struct rt_own_ID3D11Counter {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11Counter *This, D3D11_COUNTER_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11AsynchronousVtbl) + sizeof(struct rt_own_ID3D11Counter) == sizeof(struct ID3D11CounterVtbl), "ID3D11Counter's own slots follow ID3D11Asynchronous's");
+#define RT_API_OWN_STUBS_ID3D11Counter \
+    .GetDesc = rt_stub_ID3D11Counter_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DepthStencilState_QueryInterface(ID3D11DepthStencilState *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DepthStencilState_AddRef(ID3D11DepthStencilState *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1199,6 +1645,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11DepthStencilState_GetDesc(ID3
     .GetPrivateData = rt_stub_ID3D11DepthStencilState_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D11DepthStencilState_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11DepthStencilState_SetPrivateDataInterface, \
+    .GetDesc = rt_stub_ID3D11DepthStencilState_GetDesc
+struct rt_own_ID3D11DepthStencilState {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11DepthStencilState *This, D3D11_DEPTH_STENCIL_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11DepthStencilState) == sizeof(struct ID3D11DepthStencilStateVtbl), "ID3D11DepthStencilState's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11DepthStencilState \
     .GetDesc = rt_stub_ID3D11DepthStencilState_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DepthStencilView_QueryInterface(ID3D11DepthStencilView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1219,6 +1671,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11DepthStencilView_GetDesc(ID3D
     .SetPrivateData = rt_stub_ID3D11DepthStencilView_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11DepthStencilView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D11DepthStencilView_GetResource, \
+    .GetDesc = rt_stub_ID3D11DepthStencilView_GetDesc
+struct rt_own_ID3D11DepthStencilView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11DepthStencilView *This, D3D11_DEPTH_STENCIL_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ViewVtbl) + sizeof(struct rt_own_ID3D11DepthStencilView) == sizeof(struct ID3D11DepthStencilViewVtbl), "ID3D11DepthStencilView's own slots follow ID3D11View's");
+#define RT_API_OWN_STUBS_ID3D11DepthStencilView \
     .GetDesc = rt_stub_ID3D11DepthStencilView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DomainShader_QueryInterface(ID3D11DomainShader *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1338,6 +1796,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState_GetDesc(ID3D1
     .SetPrivateData = rt_stub_ID3D11RasterizerState_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11RasterizerState_SetPrivateDataInterface, \
     .GetDesc = rt_stub_ID3D11RasterizerState_GetDesc
+struct rt_own_ID3D11RasterizerState {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11RasterizerState *This, D3D11_RASTERIZER_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11RasterizerState) == sizeof(struct ID3D11RasterizerStateVtbl), "ID3D11RasterizerState's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11RasterizerState \
+    .GetDesc = rt_stub_ID3D11RasterizerState_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView_QueryInterface(ID3D11RenderTargetView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView_AddRef(ID3D11RenderTargetView *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1358,6 +1822,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView_GetDesc(ID3D
     .SetPrivateDataInterface = rt_stub_ID3D11RenderTargetView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D11RenderTargetView_GetResource, \
     .GetDesc = rt_stub_ID3D11RenderTargetView_GetDesc
+struct rt_own_ID3D11RenderTargetView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11RenderTargetView *This, D3D11_RENDER_TARGET_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ViewVtbl) + sizeof(struct rt_own_ID3D11RenderTargetView) == sizeof(struct ID3D11RenderTargetViewVtbl), "ID3D11RenderTargetView's own slots follow ID3D11View's");
+#define RT_API_OWN_STUBS_ID3D11RenderTargetView \
+    .GetDesc = rt_stub_ID3D11RenderTargetView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11SamplerState_QueryInterface(ID3D11SamplerState *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11SamplerState_AddRef(ID3D11SamplerState *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1375,6 +1845,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11SamplerState_GetDesc(ID3D11Sa
     .GetPrivateData = rt_stub_ID3D11SamplerState_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D11SamplerState_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11SamplerState_SetPrivateDataInterface, \
+    .GetDesc = rt_stub_ID3D11SamplerState_GetDesc
+struct rt_own_ID3D11SamplerState {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11SamplerState *This, D3D11_SAMPLER_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11SamplerState) == sizeof(struct ID3D11SamplerStateVtbl), "ID3D11SamplerState's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11SamplerState \
     .GetDesc = rt_stub_ID3D11SamplerState_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView_QueryInterface(ID3D11ShaderResourceView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1395,6 +1871,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView_GetDesc(ID
     .SetPrivateData = rt_stub_ID3D11ShaderResourceView_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11ShaderResourceView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D11ShaderResourceView_GetResource, \
+    .GetDesc = rt_stub_ID3D11ShaderResourceView_GetDesc
+struct rt_own_ID3D11ShaderResourceView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11ShaderResourceView *This, D3D11_SHADER_RESOURCE_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ViewVtbl) + sizeof(struct rt_own_ID3D11ShaderResourceView) == sizeof(struct ID3D11ShaderResourceViewVtbl), "ID3D11ShaderResourceView's own slots follow ID3D11View's");
+#define RT_API_OWN_STUBS_ID3D11ShaderResourceView \
     .GetDesc = rt_stub_ID3D11ShaderResourceView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture1D_QueryInterface(ID3D11Texture1D *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1420,6 +1902,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture1D_GetDesc(ID3D11Textu
     .SetEvictionPriority = rt_stub_ID3D11Texture1D_SetEvictionPriority, \
     .GetEvictionPriority = rt_stub_ID3D11Texture1D_GetEvictionPriority, \
     .GetDesc = rt_stub_ID3D11Texture1D_GetDesc
+struct rt_own_ID3D11Texture1D {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11Texture1D *This, D3D11_TEXTURE1D_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ResourceVtbl) + sizeof(struct rt_own_ID3D11Texture1D) == sizeof(struct ID3D11Texture1DVtbl), "ID3D11Texture1D's own slots follow ID3D11Resource's");
+#define RT_API_OWN_STUBS_ID3D11Texture1D \
+    .GetDesc = rt_stub_ID3D11Texture1D_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture2D_QueryInterface(ID3D11Texture2D *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Texture2D_AddRef(ID3D11Texture2D *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1443,6 +1931,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture2D_GetDesc(ID3D11Textu
     .GetType = rt_stub_ID3D11Texture2D_GetType, \
     .SetEvictionPriority = rt_stub_ID3D11Texture2D_SetEvictionPriority, \
     .GetEvictionPriority = rt_stub_ID3D11Texture2D_GetEvictionPriority, \
+    .GetDesc = rt_stub_ID3D11Texture2D_GetDesc
+struct rt_own_ID3D11Texture2D {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11Texture2D *This, D3D11_TEXTURE2D_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ResourceVtbl) + sizeof(struct rt_own_ID3D11Texture2D) == sizeof(struct ID3D11Texture2DVtbl), "ID3D11Texture2D's own slots follow ID3D11Resource's");
+#define RT_API_OWN_STUBS_ID3D11Texture2D \
     .GetDesc = rt_stub_ID3D11Texture2D_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture3D_QueryInterface(ID3D11Texture3D *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1468,6 +1962,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture3D_GetDesc(ID3D11Textu
     .SetEvictionPriority = rt_stub_ID3D11Texture3D_SetEvictionPriority, \
     .GetEvictionPriority = rt_stub_ID3D11Texture3D_GetEvictionPriority, \
     .GetDesc = rt_stub_ID3D11Texture3D_GetDesc
+struct rt_own_ID3D11Texture3D {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11Texture3D *This, D3D11_TEXTURE3D_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ResourceVtbl) + sizeof(struct rt_own_ID3D11Texture3D) == sizeof(struct ID3D11Texture3DVtbl), "ID3D11Texture3D's own slots follow ID3D11Resource's");
+#define RT_API_OWN_STUBS_ID3D11Texture3D \
+    .GetDesc = rt_stub_ID3D11Texture3D_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView_QueryInterface(ID3D11UnorderedAccessView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView_AddRef(ID3D11UnorderedAccessView *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1487,6 +1987,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView_GetDesc(I
     .SetPrivateData = rt_stub_ID3D11UnorderedAccessView_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11UnorderedAccessView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D11UnorderedAccessView_GetResource, \
+    .GetDesc = rt_stub_ID3D11UnorderedAccessView_GetDesc
+struct rt_own_ID3D11UnorderedAccessView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11UnorderedAccessView *This, D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ViewVtbl) + sizeof(struct rt_own_ID3D11UnorderedAccessView) == sizeof(struct ID3D11UnorderedAccessViewVtbl), "ID3D11UnorderedAccessView's own slots follow ID3D11View's");
+#define RT_API_OWN_STUBS_ID3D11UnorderedAccessView \
     .GetDesc = rt_stub_ID3D11UnorderedAccessView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VertexShader_QueryInterface(ID3D11VertexShader *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1736,6 +2242,226 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext_FinishComman
     .GetType = rt_stub_ID3D11DeviceContext_GetType, \
     .GetContextFlags = rt_stub_ID3D11DeviceContext_GetContextFlags, \
     .FinishCommandList = rt_stub_ID3D11DeviceContext_FinishCommandList
+struct rt_own_ID3D11DeviceContext {
+    void (STDMETHODCALLTYPE *VSSetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *PSSetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *PSSetShader)(ID3D11DeviceContext *This, ID3D11PixelShader *pPixelShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances);
+    void (STDMETHODCALLTYPE *PSSetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *VSSetShader)(ID3D11DeviceContext *This, ID3D11VertexShader *pVertexShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances);
+    void (STDMETHODCALLTYPE *DrawIndexed)(ID3D11DeviceContext *This, UINT IndexCount, UINT StartIndexLocation, INT BaseVertexLocation);
+    void (STDMETHODCALLTYPE *Draw)(ID3D11DeviceContext *This, UINT VertexCount, UINT StartVertexLocation);
+    HRESULT (STDMETHODCALLTYPE *Map)(ID3D11DeviceContext *This, ID3D11Resource *pResource, UINT Subresource, D3D11_MAP MapType, UINT MapFlags, D3D11_MAPPED_SUBRESOURCE *pMappedResource);
+    void (STDMETHODCALLTYPE *Unmap)(ID3D11DeviceContext *This, ID3D11Resource *pResource, UINT Subresource);
+    void (STDMETHODCALLTYPE *PSSetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *IASetInputLayout)(ID3D11DeviceContext *This, ID3D11InputLayout *pInputLayout);
+    void (STDMETHODCALLTYPE *IASetVertexBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppVertexBuffers, const UINT *pStrides, const UINT *pOffsets);
+    void (STDMETHODCALLTYPE *IASetIndexBuffer)(ID3D11DeviceContext *This, ID3D11Buffer *pIndexBuffer, DXGI_FORMAT Format, UINT Offset);
+    void (STDMETHODCALLTYPE *DrawIndexedInstanced)(ID3D11DeviceContext *This, UINT IndexCountPerInstance, UINT InstanceCount, UINT StartIndexLocation, INT BaseVertexLocation, UINT StartInstanceLocation);
+    void (STDMETHODCALLTYPE *DrawInstanced)(ID3D11DeviceContext *This, UINT VertexCountPerInstance, UINT InstanceCount, UINT StartVertexLocation, UINT StartInstanceLocation);
+    void (STDMETHODCALLTYPE *GSSetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *GSSetShader)(ID3D11DeviceContext *This, ID3D11GeometryShader *pShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances);
+    void (STDMETHODCALLTYPE *IASetPrimitiveTopology)(ID3D11DeviceContext *This, D3D11_PRIMITIVE_TOPOLOGY Topology);
+    void (STDMETHODCALLTYPE *VSSetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *VSSetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *Begin)(ID3D11DeviceContext *This, ID3D11Asynchronous *pAsync);
+    void (STDMETHODCALLTYPE *End)(ID3D11DeviceContext *This, ID3D11Asynchronous *pAsync);
+    HRESULT (STDMETHODCALLTYPE *GetData)(ID3D11DeviceContext *This, ID3D11Asynchronous *pAsync, void *pData, UINT DataSize, UINT GetDataFlags);
+    void (STDMETHODCALLTYPE *SetPredication)(ID3D11DeviceContext *This, ID3D11Predicate *pPredicate, BOOL PredicateValue);
+    void (STDMETHODCALLTYPE *GSSetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *GSSetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *OMSetRenderTargets)(ID3D11DeviceContext *This, UINT NumViews, ID3D11RenderTargetView *const *ppRenderTargetViews, ID3D11DepthStencilView *pDepthStencilView);
+    void (STDMETHODCALLTYPE *OMSetRenderTargetsAndUnorderedAccessViews)(ID3D11DeviceContext *This, UINT NumRTVs, ID3D11RenderTargetView *const *ppRenderTargetViews, ID3D11DepthStencilView *pDepthStencilView, UINT UAVStartSlot, UINT NumUAVs, ID3D11UnorderedAccessView *const *ppUnorderedAccessViews, const UINT *pUAVInitialCounts);
+    void (STDMETHODCALLTYPE *OMSetBlendState)(ID3D11DeviceContext *This, ID3D11BlendState *pBlendState, const FLOAT BlendFactor[4], UINT SampleMask);
+    void (STDMETHODCALLTYPE *OMSetDepthStencilState)(ID3D11DeviceContext *This, ID3D11DepthStencilState *pDepthStencilState, UINT StencilRef);
+    void (STDMETHODCALLTYPE *SOSetTargets)(ID3D11DeviceContext *This, UINT NumBuffers, ID3D11Buffer *const *ppSOTargets, const UINT *pOffsets);
+    void (STDMETHODCALLTYPE *DrawAuto)(ID3D11DeviceContext *This);
+    void (STDMETHODCALLTYPE *DrawIndexedInstancedIndirect)(ID3D11DeviceContext *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs);
+    void (STDMETHODCALLTYPE *DrawInstancedIndirect)(ID3D11DeviceContext *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs);
+    void (STDMETHODCALLTYPE *Dispatch)(ID3D11DeviceContext *This, UINT ThreadGroupCountX, UINT ThreadGroupCountY, UINT ThreadGroupCountZ);
+    void (STDMETHODCALLTYPE *DispatchIndirect)(ID3D11DeviceContext *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs);
+    void (STDMETHODCALLTYPE *RSSetState)(ID3D11DeviceContext *This, ID3D11RasterizerState *pRasterizerState);
+    void (STDMETHODCALLTYPE *RSSetViewports)(ID3D11DeviceContext *This, UINT NumViewports, const D3D11_VIEWPORT *pViewports);
+    void (STDMETHODCALLTYPE *RSSetScissorRects)(ID3D11DeviceContext *This, UINT NumRects, const D3D11_RECT *pRects);
+    void (STDMETHODCALLTYPE *CopySubresourceRegion)(ID3D11DeviceContext *This, ID3D11Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox);
+    void (STDMETHODCALLTYPE *CopyResource)(ID3D11DeviceContext *This, ID3D11Resource *pDstResource, ID3D11Resource *pSrcResource);
+    void (STDMETHODCALLTYPE *UpdateSubresource)(ID3D11DeviceContext *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch);
+    void (STDMETHODCALLTYPE *CopyStructureCount)(ID3D11DeviceContext *This, ID3D11Buffer *pDstBuffer, UINT DstAlignedByteOffset, ID3D11UnorderedAccessView *pSrcView);
+    void (STDMETHODCALLTYPE *ClearRenderTargetView)(ID3D11DeviceContext *This, ID3D11RenderTargetView *pRenderTargetView, const FLOAT ColorRGBA[4]);
+    void (STDMETHODCALLTYPE *ClearUnorderedAccessViewUint)(ID3D11DeviceContext *This, ID3D11UnorderedAccessView *pUnorderedAccessView, const UINT Values[4]);
+    void (STDMETHODCALLTYPE *ClearUnorderedAccessViewFloat)(ID3D11DeviceContext *This, ID3D11UnorderedAccessView *pUnorderedAccessView, const FLOAT Values[4]);
+    void (STDMETHODCALLTYPE *ClearDepthStencilView)(ID3D11DeviceContext *This, ID3D11DepthStencilView *pDepthStencilView, UINT ClearFlags, FLOAT Depth, UINT8 Stencil);
+    void (STDMETHODCALLTYPE *GenerateMips)(ID3D11DeviceContext *This, ID3D11ShaderResourceView *pShaderResourceView);
+    void (STDMETHODCALLTYPE *SetResourceMinLOD)(ID3D11DeviceContext *This, ID3D11Resource *pResource, FLOAT MinLOD);
+    FLOAT (STDMETHODCALLTYPE *GetResourceMinLOD)(ID3D11DeviceContext *This, ID3D11Resource *pResource);
+    void (STDMETHODCALLTYPE *ResolveSubresource)(ID3D11DeviceContext *This, ID3D11Resource *pDstResource, UINT DstSubresource, ID3D11Resource *pSrcResource, UINT SrcSubresource, DXGI_FORMAT Format);
+    void (STDMETHODCALLTYPE *ExecuteCommandList)(ID3D11DeviceContext *This, ID3D11CommandList *pCommandList, BOOL RestoreContextState);
+    void (STDMETHODCALLTYPE *HSSetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *HSSetShader)(ID3D11DeviceContext *This, ID3D11HullShader *pHullShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances);
+    void (STDMETHODCALLTYPE *HSSetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *HSSetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *DSSetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *DSSetShader)(ID3D11DeviceContext *This, ID3D11DomainShader *pDomainShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances);
+    void (STDMETHODCALLTYPE *DSSetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *DSSetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *CSSetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *CSSetUnorderedAccessViews)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumUAVs, ID3D11UnorderedAccessView *const *ppUnorderedAccessViews, const UINT *pUAVInitialCounts);
+    void (STDMETHODCALLTYPE *CSSetShader)(ID3D11DeviceContext *This, ID3D11ComputeShader *pComputeShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances);
+    void (STDMETHODCALLTYPE *CSSetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers);
+    void (STDMETHODCALLTYPE *CSSetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers);
+    void (STDMETHODCALLTYPE *VSGetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *PSGetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *PSGetShader)(ID3D11DeviceContext *This, ID3D11PixelShader **ppPixelShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances);
+    void (STDMETHODCALLTYPE *PSGetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *VSGetShader)(ID3D11DeviceContext *This, ID3D11VertexShader **ppVertexShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances);
+    void (STDMETHODCALLTYPE *PSGetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *IAGetInputLayout)(ID3D11DeviceContext *This, ID3D11InputLayout **ppInputLayout);
+    void (STDMETHODCALLTYPE *IAGetVertexBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppVertexBuffers, UINT *pStrides, UINT *pOffsets);
+    void (STDMETHODCALLTYPE *IAGetIndexBuffer)(ID3D11DeviceContext *This, ID3D11Buffer **pIndexBuffer, DXGI_FORMAT *Format, UINT *Offset);
+    void (STDMETHODCALLTYPE *GSGetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *GSGetShader)(ID3D11DeviceContext *This, ID3D11GeometryShader **ppGeometryShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances);
+    void (STDMETHODCALLTYPE *IAGetPrimitiveTopology)(ID3D11DeviceContext *This, D3D11_PRIMITIVE_TOPOLOGY *pTopology);
+    void (STDMETHODCALLTYPE *VSGetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *VSGetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *GetPredication)(ID3D11DeviceContext *This, ID3D11Predicate **ppPredicate, BOOL *pPredicateValue);
+    void (STDMETHODCALLTYPE *GSGetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *GSGetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *OMGetRenderTargets)(ID3D11DeviceContext *This, UINT NumViews, ID3D11RenderTargetView **ppRenderTargetViews, ID3D11DepthStencilView **ppDepthStencilView);
+    void (STDMETHODCALLTYPE *OMGetRenderTargetsAndUnorderedAccessViews)(ID3D11DeviceContext *This, UINT NumRTVs, ID3D11RenderTargetView **ppRenderTargetViews, ID3D11DepthStencilView **ppDepthStencilView, UINT UAVStartSlot, UINT NumUAVs, ID3D11UnorderedAccessView **ppUnorderedAccessViews);
+    void (STDMETHODCALLTYPE *OMGetBlendState)(ID3D11DeviceContext *This, ID3D11BlendState **ppBlendState, FLOAT BlendFactor[4], UINT *pSampleMask);
+    void (STDMETHODCALLTYPE *OMGetDepthStencilState)(ID3D11DeviceContext *This, ID3D11DepthStencilState **ppDepthStencilState, UINT *pStencilRef);
+    void (STDMETHODCALLTYPE *SOGetTargets)(ID3D11DeviceContext *This, UINT NumBuffers, ID3D11Buffer **ppSOTargets);
+    void (STDMETHODCALLTYPE *RSGetState)(ID3D11DeviceContext *This, ID3D11RasterizerState **ppRasterizerState);
+    void (STDMETHODCALLTYPE *RSGetViewports)(ID3D11DeviceContext *This, UINT *pNumViewports, D3D11_VIEWPORT *pViewports);
+    void (STDMETHODCALLTYPE *RSGetScissorRects)(ID3D11DeviceContext *This, UINT *pNumRects, D3D11_RECT *pRects);
+    void (STDMETHODCALLTYPE *HSGetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *HSGetShader)(ID3D11DeviceContext *This, ID3D11HullShader **ppHullShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances);
+    void (STDMETHODCALLTYPE *HSGetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *HSGetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *DSGetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *DSGetShader)(ID3D11DeviceContext *This, ID3D11DomainShader **ppDomainShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances);
+    void (STDMETHODCALLTYPE *DSGetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *DSGetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *CSGetShaderResources)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews);
+    void (STDMETHODCALLTYPE *CSGetUnorderedAccessViews)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumUAVs, ID3D11UnorderedAccessView **ppUnorderedAccessViews);
+    void (STDMETHODCALLTYPE *CSGetShader)(ID3D11DeviceContext *This, ID3D11ComputeShader **ppComputeShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances);
+    void (STDMETHODCALLTYPE *CSGetSamplers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers);
+    void (STDMETHODCALLTYPE *CSGetConstantBuffers)(ID3D11DeviceContext *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers);
+    void (STDMETHODCALLTYPE *ClearState)(ID3D11DeviceContext *This);
+    void (STDMETHODCALLTYPE *Flush)(ID3D11DeviceContext *This);
+    D3D11_DEVICE_CONTEXT_TYPE (STDMETHODCALLTYPE *GetType)(ID3D11DeviceContext *This);
+    UINT (STDMETHODCALLTYPE *GetContextFlags)(ID3D11DeviceContext *This);
+    HRESULT (STDMETHODCALLTYPE *FinishCommandList)(ID3D11DeviceContext *This, BOOL RestoreDeferredContextState, ID3D11CommandList **ppCommandList);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11DeviceContext) == sizeof(struct ID3D11DeviceContextVtbl), "ID3D11DeviceContext's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11DeviceContext \
+    .VSSetConstantBuffers = rt_stub_ID3D11DeviceContext_VSSetConstantBuffers, \
+    .PSSetShaderResources = rt_stub_ID3D11DeviceContext_PSSetShaderResources, \
+    .PSSetShader = rt_stub_ID3D11DeviceContext_PSSetShader, \
+    .PSSetSamplers = rt_stub_ID3D11DeviceContext_PSSetSamplers, \
+    .VSSetShader = rt_stub_ID3D11DeviceContext_VSSetShader, \
+    .DrawIndexed = rt_stub_ID3D11DeviceContext_DrawIndexed, \
+    .Draw = rt_stub_ID3D11DeviceContext_Draw, \
+    .Map = rt_stub_ID3D11DeviceContext_Map, \
+    .Unmap = rt_stub_ID3D11DeviceContext_Unmap, \
+    .PSSetConstantBuffers = rt_stub_ID3D11DeviceContext_PSSetConstantBuffers, \
+    .IASetInputLayout = rt_stub_ID3D11DeviceContext_IASetInputLayout, \
+    .IASetVertexBuffers = rt_stub_ID3D11DeviceContext_IASetVertexBuffers, \
+    .IASetIndexBuffer = rt_stub_ID3D11DeviceContext_IASetIndexBuffer, \
+    .DrawIndexedInstanced = rt_stub_ID3D11DeviceContext_DrawIndexedInstanced, \
+    .DrawInstanced = rt_stub_ID3D11DeviceContext_DrawInstanced, \
+    .GSSetConstantBuffers = rt_stub_ID3D11DeviceContext_GSSetConstantBuffers, \
+    .GSSetShader = rt_stub_ID3D11DeviceContext_GSSetShader, \
+    .IASetPrimitiveTopology = rt_stub_ID3D11DeviceContext_IASetPrimitiveTopology, \
+    .VSSetShaderResources = rt_stub_ID3D11DeviceContext_VSSetShaderResources, \
+    .VSSetSamplers = rt_stub_ID3D11DeviceContext_VSSetSamplers, \
+    .Begin = rt_stub_ID3D11DeviceContext_Begin, \
+    .End = rt_stub_ID3D11DeviceContext_End, \
+    .GetData = rt_stub_ID3D11DeviceContext_GetData, \
+    .SetPredication = rt_stub_ID3D11DeviceContext_SetPredication, \
+    .GSSetShaderResources = rt_stub_ID3D11DeviceContext_GSSetShaderResources, \
+    .GSSetSamplers = rt_stub_ID3D11DeviceContext_GSSetSamplers, \
+    .OMSetRenderTargets = rt_stub_ID3D11DeviceContext_OMSetRenderTargets, \
+    .OMSetRenderTargetsAndUnorderedAccessViews = rt_stub_ID3D11DeviceContext_OMSetRenderTargetsAndUnorderedAccessViews, \
+    .OMSetBlendState = rt_stub_ID3D11DeviceContext_OMSetBlendState, \
+    .OMSetDepthStencilState = rt_stub_ID3D11DeviceContext_OMSetDepthStencilState, \
+    .SOSetTargets = rt_stub_ID3D11DeviceContext_SOSetTargets, \
+    .DrawAuto = rt_stub_ID3D11DeviceContext_DrawAuto, \
+    .DrawIndexedInstancedIndirect = rt_stub_ID3D11DeviceContext_DrawIndexedInstancedIndirect, \
+    .DrawInstancedIndirect = rt_stub_ID3D11DeviceContext_DrawInstancedIndirect, \
+    .Dispatch = rt_stub_ID3D11DeviceContext_Dispatch, \
+    .DispatchIndirect = rt_stub_ID3D11DeviceContext_DispatchIndirect, \
+    .RSSetState = rt_stub_ID3D11DeviceContext_RSSetState, \
+    .RSSetViewports = rt_stub_ID3D11DeviceContext_RSSetViewports, \
+    .RSSetScissorRects = rt_stub_ID3D11DeviceContext_RSSetScissorRects, \
+    .CopySubresourceRegion = rt_stub_ID3D11DeviceContext_CopySubresourceRegion, \
+    .CopyResource = rt_stub_ID3D11DeviceContext_CopyResource, \
+    .UpdateSubresource = rt_stub_ID3D11DeviceContext_UpdateSubresource, \
+    .CopyStructureCount = rt_stub_ID3D11DeviceContext_CopyStructureCount, \
+    .ClearRenderTargetView = rt_stub_ID3D11DeviceContext_ClearRenderTargetView, \
+    .ClearUnorderedAccessViewUint = rt_stub_ID3D11DeviceContext_ClearUnorderedAccessViewUint, \
+    .ClearUnorderedAccessViewFloat = rt_stub_ID3D11DeviceContext_ClearUnorderedAccessViewFloat, \
+    .ClearDepthStencilView = rt_stub_ID3D11DeviceContext_ClearDepthStencilView, \
+    .GenerateMips = rt_stub_ID3D11DeviceContext_GenerateMips, \
+    .SetResourceMinLOD = rt_stub_ID3D11DeviceContext_SetResourceMinLOD, \
+    .GetResourceMinLOD = rt_stub_ID3D11DeviceContext_GetResourceMinLOD, \
+    .ResolveSubresource = rt_stub_ID3D11DeviceContext_ResolveSubresource, \
+    .ExecuteCommandList = rt_stub_ID3D11DeviceContext_ExecuteCommandList, \
+    .HSSetShaderResources = rt_stub_ID3D11DeviceContext_HSSetShaderResources, \
+    .HSSetShader = rt_stub_ID3D11DeviceContext_HSSetShader, \
+    .HSSetSamplers = rt_stub_ID3D11DeviceContext_HSSetSamplers, \
+    .HSSetConstantBuffers = rt_stub_ID3D11DeviceContext_HSSetConstantBuffers, \
+    .DSSetShaderResources = rt_stub_ID3D11DeviceContext_DSSetShaderResources, \
+    .DSSetShader = rt_stub_ID3D11DeviceContext_DSSetShader, \
+    .DSSetSamplers = rt_stub_ID3D11DeviceContext_DSSetSamplers, \
+    .DSSetConstantBuffers = rt_stub_ID3D11DeviceContext_DSSetConstantBuffers, \
+    .CSSetShaderResources = rt_stub_ID3D11DeviceContext_CSSetShaderResources, \
+    .CSSetUnorderedAccessViews = rt_stub_ID3D11DeviceContext_CSSetUnorderedAccessViews, \
+    .CSSetShader = rt_stub_ID3D11DeviceContext_CSSetShader, \
+    .CSSetSamplers = rt_stub_ID3D11DeviceContext_CSSetSamplers, \
+    .CSSetConstantBuffers = rt_stub_ID3D11DeviceContext_CSSetConstantBuffers, \
+    .VSGetConstantBuffers = rt_stub_ID3D11DeviceContext_VSGetConstantBuffers, \
+    .PSGetShaderResources = rt_stub_ID3D11DeviceContext_PSGetShaderResources, \
+    .PSGetShader = rt_stub_ID3D11DeviceContext_PSGetShader, \
+    .PSGetSamplers = rt_stub_ID3D11DeviceContext_PSGetSamplers, \
+    .VSGetShader = rt_stub_ID3D11DeviceContext_VSGetShader, \
+    .PSGetConstantBuffers = rt_stub_ID3D11DeviceContext_PSGetConstantBuffers, \
+    .IAGetInputLayout = rt_stub_ID3D11DeviceContext_IAGetInputLayout, \
+    .IAGetVertexBuffers = rt_stub_ID3D11DeviceContext_IAGetVertexBuffers, \
+    .IAGetIndexBuffer = rt_stub_ID3D11DeviceContext_IAGetIndexBuffer, \
+    .GSGetConstantBuffers = rt_stub_ID3D11DeviceContext_GSGetConstantBuffers, \
+    .GSGetShader = rt_stub_ID3D11DeviceContext_GSGetShader, \
+    .IAGetPrimitiveTopology = rt_stub_ID3D11DeviceContext_IAGetPrimitiveTopology, \
+    .VSGetShaderResources = rt_stub_ID3D11DeviceContext_VSGetShaderResources, \
+    .VSGetSamplers = rt_stub_ID3D11DeviceContext_VSGetSamplers, \
+    .GetPredication = rt_stub_ID3D11DeviceContext_GetPredication, \
+    .GSGetShaderResources = rt_stub_ID3D11DeviceContext_GSGetShaderResources, \
+    .GSGetSamplers = rt_stub_ID3D11DeviceContext_GSGetSamplers, \
+    .OMGetRenderTargets = rt_stub_ID3D11DeviceContext_OMGetRenderTargets, \
+    .OMGetRenderTargetsAndUnorderedAccessViews = rt_stub_ID3D11DeviceContext_OMGetRenderTargetsAndUnorderedAccessViews, \
+    .OMGetBlendState = rt_stub_ID3D11DeviceContext_OMGetBlendState, \
+    .OMGetDepthStencilState = rt_stub_ID3D11DeviceContext_OMGetDepthStencilState, \
+    .SOGetTargets = rt_stub_ID3D11DeviceContext_SOGetTargets, \
+    .RSGetState = rt_stub_ID3D11DeviceContext_RSGetState, \
+    .RSGetViewports = rt_stub_ID3D11DeviceContext_RSGetViewports, \
+    .RSGetScissorRects = rt_stub_ID3D11DeviceContext_RSGetScissorRects, \
+    .HSGetShaderResources = rt_stub_ID3D11DeviceContext_HSGetShaderResources, \
+    .HSGetShader = rt_stub_ID3D11DeviceContext_HSGetShader, \
+    .HSGetSamplers = rt_stub_ID3D11DeviceContext_HSGetSamplers, \
+    .HSGetConstantBuffers = rt_stub_ID3D11DeviceContext_HSGetConstantBuffers, \
+    .DSGetShaderResources = rt_stub_ID3D11DeviceContext_DSGetShaderResources, \
+    .DSGetShader = rt_stub_ID3D11DeviceContext_DSGetShader, \
+    .DSGetSamplers = rt_stub_ID3D11DeviceContext_DSGetSamplers, \
+    .DSGetConstantBuffers = rt_stub_ID3D11DeviceContext_DSGetConstantBuffers, \
+    .CSGetShaderResources = rt_stub_ID3D11DeviceContext_CSGetShaderResources, \
+    .CSGetUnorderedAccessViews = rt_stub_ID3D11DeviceContext_CSGetUnorderedAccessViews, \
+    .CSGetShader = rt_stub_ID3D11DeviceContext_CSGetShader, \
+    .CSGetSamplers = rt_stub_ID3D11DeviceContext_CSGetSamplers, \
+    .CSGetConstantBuffers = rt_stub_ID3D11DeviceContext_CSGetConstantBuffers, \
+    .ClearState = rt_stub_ID3D11DeviceContext_ClearState, \
+    .Flush = rt_stub_ID3D11DeviceContext_Flush, \
+    .GetType = rt_stub_ID3D11DeviceContext_GetType, \
+    .GetContextFlags = rt_stub_ID3D11DeviceContext_GetContextFlags, \
+    .FinishCommandList = rt_stub_ID3D11DeviceContext_FinishCommandList
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11AuthenticatedChannel_QueryInterface(ID3D11AuthenticatedChannel *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11AuthenticatedChannel_AddRef(ID3D11AuthenticatedChannel *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1755,6 +2481,16 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11AuthenticatedChannel_GetChann
     .GetPrivateData = rt_stub_ID3D11AuthenticatedChannel_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D11AuthenticatedChannel_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11AuthenticatedChannel_SetPrivateDataInterface, \
+    .GetCertificateSize = rt_stub_ID3D11AuthenticatedChannel_GetCertificateSize, \
+    .GetCertificate = rt_stub_ID3D11AuthenticatedChannel_GetCertificate, \
+    .GetChannelHandle = rt_stub_ID3D11AuthenticatedChannel_GetChannelHandle
+struct rt_own_ID3D11AuthenticatedChannel {
+    HRESULT (STDMETHODCALLTYPE *GetCertificateSize)(ID3D11AuthenticatedChannel *This, UINT *pCertificateSize);
+    HRESULT (STDMETHODCALLTYPE *GetCertificate)(ID3D11AuthenticatedChannel *This, UINT CertificateSize, BYTE *pCertificate);
+    void (STDMETHODCALLTYPE *GetChannelHandle)(ID3D11AuthenticatedChannel *This, HANDLE *pChannelHandle);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11AuthenticatedChannel) == sizeof(struct ID3D11AuthenticatedChannelVtbl), "ID3D11AuthenticatedChannel's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11AuthenticatedChannel \
     .GetCertificateSize = rt_stub_ID3D11AuthenticatedChannel_GetCertificateSize, \
     .GetCertificate = rt_stub_ID3D11AuthenticatedChannel_GetCertificate, \
     .GetChannelHandle = rt_stub_ID3D11AuthenticatedChannel_GetChannelHandle
@@ -1784,6 +2520,20 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11CryptoSession_GetCryptoSessio
     .GetCertificateSize = rt_stub_ID3D11CryptoSession_GetCertificateSize, \
     .GetCertificate = rt_stub_ID3D11CryptoSession_GetCertificate, \
     .GetCryptoSessionHandle = rt_stub_ID3D11CryptoSession_GetCryptoSessionHandle
+struct rt_own_ID3D11CryptoSession {
+    void (STDMETHODCALLTYPE *GetCryptoType)(ID3D11CryptoSession *This, GUID *pCryptoType);
+    void (STDMETHODCALLTYPE *GetDecoderProfile)(ID3D11CryptoSession *This, GUID *pDecoderProfile);
+    HRESULT (STDMETHODCALLTYPE *GetCertificateSize)(ID3D11CryptoSession *This, UINT *pCertificateSize);
+    HRESULT (STDMETHODCALLTYPE *GetCertificate)(ID3D11CryptoSession *This, UINT CertificateSize, BYTE *pCertificate);
+    void (STDMETHODCALLTYPE *GetCryptoSessionHandle)(ID3D11CryptoSession *This, HANDLE *pCryptoSessionHandle);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11CryptoSession) == sizeof(struct ID3D11CryptoSessionVtbl), "ID3D11CryptoSession's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11CryptoSession \
+    .GetCryptoType = rt_stub_ID3D11CryptoSession_GetCryptoType, \
+    .GetDecoderProfile = rt_stub_ID3D11CryptoSession_GetDecoderProfile, \
+    .GetCertificateSize = rt_stub_ID3D11CryptoSession_GetCertificateSize, \
+    .GetCertificate = rt_stub_ID3D11CryptoSession_GetCertificate, \
+    .GetCryptoSessionHandle = rt_stub_ID3D11CryptoSession_GetCryptoSessionHandle
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoDecoder_QueryInterface(ID3D11VideoDecoder *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoDecoder_AddRef(ID3D11VideoDecoder *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1802,6 +2552,14 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoDecoder_GetDriverHand
     .GetPrivateData = rt_stub_ID3D11VideoDecoder_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D11VideoDecoder_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11VideoDecoder_SetPrivateDataInterface, \
+    .GetCreationParameters = rt_stub_ID3D11VideoDecoder_GetCreationParameters, \
+    .GetDriverHandle = rt_stub_ID3D11VideoDecoder_GetDriverHandle
+struct rt_own_ID3D11VideoDecoder {
+    HRESULT (STDMETHODCALLTYPE *GetCreationParameters)(ID3D11VideoDecoder *This, D3D11_VIDEO_DECODER_DESC *pVideoDesc, D3D11_VIDEO_DECODER_CONFIG *pConfig);
+    HRESULT (STDMETHODCALLTYPE *GetDriverHandle)(ID3D11VideoDecoder *This, HANDLE *pDriverHandle);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11VideoDecoder) == sizeof(struct ID3D11VideoDecoderVtbl), "ID3D11VideoDecoder's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11VideoDecoder \
     .GetCreationParameters = rt_stub_ID3D11VideoDecoder_GetCreationParameters, \
     .GetDriverHandle = rt_stub_ID3D11VideoDecoder_GetDriverHandle
 
@@ -1832,6 +2590,22 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorEnumerator_G
     .GetVideoProcessorRateConversionCaps = rt_stub_ID3D11VideoProcessorEnumerator_GetVideoProcessorRateConversionCaps, \
     .GetVideoProcessorCustomRate = rt_stub_ID3D11VideoProcessorEnumerator_GetVideoProcessorCustomRate, \
     .GetVideoProcessorFilterRange = rt_stub_ID3D11VideoProcessorEnumerator_GetVideoProcessorFilterRange
+struct rt_own_ID3D11VideoProcessorEnumerator {
+    HRESULT (STDMETHODCALLTYPE *GetVideoProcessorContentDesc)(ID3D11VideoProcessorEnumerator *This, D3D11_VIDEO_PROCESSOR_CONTENT_DESC *pContentDesc);
+    HRESULT (STDMETHODCALLTYPE *CheckVideoProcessorFormat)(ID3D11VideoProcessorEnumerator *This, DXGI_FORMAT Format, UINT *pFlags);
+    HRESULT (STDMETHODCALLTYPE *GetVideoProcessorCaps)(ID3D11VideoProcessorEnumerator *This, D3D11_VIDEO_PROCESSOR_CAPS *pCaps);
+    HRESULT (STDMETHODCALLTYPE *GetVideoProcessorRateConversionCaps)(ID3D11VideoProcessorEnumerator *This, UINT TypeIndex, D3D11_VIDEO_PROCESSOR_RATE_CONVERSION_CAPS *pCaps);
+    HRESULT (STDMETHODCALLTYPE *GetVideoProcessorCustomRate)(ID3D11VideoProcessorEnumerator *This, UINT TypeIndex, UINT CustomRateIndex, D3D11_VIDEO_PROCESSOR_CUSTOM_RATE *pRate);
+    HRESULT (STDMETHODCALLTYPE *GetVideoProcessorFilterRange)(ID3D11VideoProcessorEnumerator *This, D3D11_VIDEO_PROCESSOR_FILTER Filter, D3D11_VIDEO_PROCESSOR_FILTER_RANGE *pRange);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11VideoProcessorEnumerator) == sizeof(struct ID3D11VideoProcessorEnumeratorVtbl), "ID3D11VideoProcessorEnumerator's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11VideoProcessorEnumerator \
+    .GetVideoProcessorContentDesc = rt_stub_ID3D11VideoProcessorEnumerator_GetVideoProcessorContentDesc, \
+    .CheckVideoProcessorFormat = rt_stub_ID3D11VideoProcessorEnumerator_CheckVideoProcessorFormat, \
+    .GetVideoProcessorCaps = rt_stub_ID3D11VideoProcessorEnumerator_GetVideoProcessorCaps, \
+    .GetVideoProcessorRateConversionCaps = rt_stub_ID3D11VideoProcessorEnumerator_GetVideoProcessorRateConversionCaps, \
+    .GetVideoProcessorCustomRate = rt_stub_ID3D11VideoProcessorEnumerator_GetVideoProcessorCustomRate, \
+    .GetVideoProcessorFilterRange = rt_stub_ID3D11VideoProcessorEnumerator_GetVideoProcessorFilterRange
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessor_QueryInterface(ID3D11VideoProcessor *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessor_AddRef(ID3D11VideoProcessor *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1850,6 +2624,14 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessor_GetRateConvers
     .GetPrivateData = rt_stub_ID3D11VideoProcessor_GetPrivateData, \
     .SetPrivateData = rt_stub_ID3D11VideoProcessor_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11VideoProcessor_SetPrivateDataInterface, \
+    .GetContentDesc = rt_stub_ID3D11VideoProcessor_GetContentDesc, \
+    .GetRateConversionCaps = rt_stub_ID3D11VideoProcessor_GetRateConversionCaps
+struct rt_own_ID3D11VideoProcessor {
+    void (STDMETHODCALLTYPE *GetContentDesc)(ID3D11VideoProcessor *This, D3D11_VIDEO_PROCESSOR_CONTENT_DESC *pDesc);
+    void (STDMETHODCALLTYPE *GetRateConversionCaps)(ID3D11VideoProcessor *This, D3D11_VIDEO_PROCESSOR_RATE_CONVERSION_CAPS *pCaps);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11VideoProcessor) == sizeof(struct ID3D11VideoProcessorVtbl), "ID3D11VideoProcessor's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11VideoProcessor \
     .GetContentDesc = rt_stub_ID3D11VideoProcessor_GetContentDesc, \
     .GetRateConversionCaps = rt_stub_ID3D11VideoProcessor_GetRateConversionCaps
 
@@ -1872,6 +2654,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoDecoderOutputView_GetDes
     .SetPrivateDataInterface = rt_stub_ID3D11VideoDecoderOutputView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D11VideoDecoderOutputView_GetResource, \
     .GetDesc = rt_stub_ID3D11VideoDecoderOutputView_GetDesc
+struct rt_own_ID3D11VideoDecoderOutputView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11VideoDecoderOutputView *This, D3D11_VIDEO_DECODER_OUTPUT_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ViewVtbl) + sizeof(struct rt_own_ID3D11VideoDecoderOutputView) == sizeof(struct ID3D11VideoDecoderOutputViewVtbl), "ID3D11VideoDecoderOutputView's own slots follow ID3D11View's");
+#define RT_API_OWN_STUBS_ID3D11VideoDecoderOutputView \
+    .GetDesc = rt_stub_ID3D11VideoDecoderOutputView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorInputView_QueryInterface(ID3D11VideoProcessorInputView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorInputView_AddRef(ID3D11VideoProcessorInputView *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1892,6 +2680,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorInputView_GetDe
     .SetPrivateDataInterface = rt_stub_ID3D11VideoProcessorInputView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D11VideoProcessorInputView_GetResource, \
     .GetDesc = rt_stub_ID3D11VideoProcessorInputView_GetDesc
+struct rt_own_ID3D11VideoProcessorInputView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11VideoProcessorInputView *This, D3D11_VIDEO_PROCESSOR_INPUT_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ViewVtbl) + sizeof(struct rt_own_ID3D11VideoProcessorInputView) == sizeof(struct ID3D11VideoProcessorInputViewVtbl), "ID3D11VideoProcessorInputView's own slots follow ID3D11View's");
+#define RT_API_OWN_STUBS_ID3D11VideoProcessorInputView \
+    .GetDesc = rt_stub_ID3D11VideoProcessorInputView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorOutputView_QueryInterface(ID3D11VideoProcessorOutputView *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorOutputView_AddRef(ID3D11VideoProcessorOutputView *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -1911,6 +2705,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorOutputView_GetD
     .SetPrivateData = rt_stub_ID3D11VideoProcessorOutputView_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11VideoProcessorOutputView_SetPrivateDataInterface, \
     .GetResource = rt_stub_ID3D11VideoProcessorOutputView_GetResource, \
+    .GetDesc = rt_stub_ID3D11VideoProcessorOutputView_GetDesc
+struct rt_own_ID3D11VideoProcessorOutputView {
+    void (STDMETHODCALLTYPE *GetDesc)(ID3D11VideoProcessorOutputView *This, D3D11_VIDEO_PROCESSOR_OUTPUT_VIEW_DESC *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11ViewVtbl) + sizeof(struct rt_own_ID3D11VideoProcessorOutputView) == sizeof(struct ID3D11VideoProcessorOutputViewVtbl), "ID3D11VideoProcessorOutputView's own slots follow ID3D11View's");
+#define RT_API_OWN_STUBS_ID3D11VideoProcessorOutputView \
     .GetDesc = rt_stub_ID3D11VideoProcessorOutputView_GetDesc
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoDevice_QueryInterface(ID3D11VideoDevice *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -1937,6 +2737,44 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoDevice_SetPrivateData
     .QueryInterface = rt_stub_ID3D11VideoDevice_QueryInterface, \
     .AddRef = rt_stub_ID3D11VideoDevice_AddRef, \
     .Release = rt_stub_ID3D11VideoDevice_Release, \
+    .CreateVideoDecoder = rt_stub_ID3D11VideoDevice_CreateVideoDecoder, \
+    .CreateVideoProcessor = rt_stub_ID3D11VideoDevice_CreateVideoProcessor, \
+    .CreateAuthenticatedChannel = rt_stub_ID3D11VideoDevice_CreateAuthenticatedChannel, \
+    .CreateCryptoSession = rt_stub_ID3D11VideoDevice_CreateCryptoSession, \
+    .CreateVideoDecoderOutputView = rt_stub_ID3D11VideoDevice_CreateVideoDecoderOutputView, \
+    .CreateVideoProcessorInputView = rt_stub_ID3D11VideoDevice_CreateVideoProcessorInputView, \
+    .CreateVideoProcessorOutputView = rt_stub_ID3D11VideoDevice_CreateVideoProcessorOutputView, \
+    .CreateVideoProcessorEnumerator = rt_stub_ID3D11VideoDevice_CreateVideoProcessorEnumerator, \
+    .GetVideoDecoderProfileCount = rt_stub_ID3D11VideoDevice_GetVideoDecoderProfileCount, \
+    .GetVideoDecoderProfile = rt_stub_ID3D11VideoDevice_GetVideoDecoderProfile, \
+    .CheckVideoDecoderFormat = rt_stub_ID3D11VideoDevice_CheckVideoDecoderFormat, \
+    .GetVideoDecoderConfigCount = rt_stub_ID3D11VideoDevice_GetVideoDecoderConfigCount, \
+    .GetVideoDecoderConfig = rt_stub_ID3D11VideoDevice_GetVideoDecoderConfig, \
+    .GetContentProtectionCaps = rt_stub_ID3D11VideoDevice_GetContentProtectionCaps, \
+    .CheckCryptoKeyExchange = rt_stub_ID3D11VideoDevice_CheckCryptoKeyExchange, \
+    .SetPrivateData = rt_stub_ID3D11VideoDevice_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11VideoDevice_SetPrivateDataInterface
+struct rt_own_ID3D11VideoDevice {
+    HRESULT (STDMETHODCALLTYPE *CreateVideoDecoder)(ID3D11VideoDevice *This, const D3D11_VIDEO_DECODER_DESC *pVideoDesc, const D3D11_VIDEO_DECODER_CONFIG *pConfig, ID3D11VideoDecoder **ppDecoder);
+    HRESULT (STDMETHODCALLTYPE *CreateVideoProcessor)(ID3D11VideoDevice *This, ID3D11VideoProcessorEnumerator *pEnum, UINT RateConversionIndex, ID3D11VideoProcessor **ppVideoProcessor);
+    HRESULT (STDMETHODCALLTYPE *CreateAuthenticatedChannel)(ID3D11VideoDevice *This, D3D11_AUTHENTICATED_CHANNEL_TYPE ChannelType, ID3D11AuthenticatedChannel **ppAuthenticatedChannel);
+    HRESULT (STDMETHODCALLTYPE *CreateCryptoSession)(ID3D11VideoDevice *This, const GUID *pCryptoType, const GUID *pDecoderProfile, const GUID *pKeyExchangeType, ID3D11CryptoSession **ppCryptoSession);
+    HRESULT (STDMETHODCALLTYPE *CreateVideoDecoderOutputView)(ID3D11VideoDevice *This, ID3D11Resource *pResource, const D3D11_VIDEO_DECODER_OUTPUT_VIEW_DESC *pDesc, ID3D11VideoDecoderOutputView **ppVDOVView);
+    HRESULT (STDMETHODCALLTYPE *CreateVideoProcessorInputView)(ID3D11VideoDevice *This, ID3D11Resource *pResource, ID3D11VideoProcessorEnumerator *pEnum, const D3D11_VIDEO_PROCESSOR_INPUT_VIEW_DESC *pDesc, ID3D11VideoProcessorInputView **ppVPIView);
+    HRESULT (STDMETHODCALLTYPE *CreateVideoProcessorOutputView)(ID3D11VideoDevice *This, ID3D11Resource *pResource, ID3D11VideoProcessorEnumerator *pEnum, const D3D11_VIDEO_PROCESSOR_OUTPUT_VIEW_DESC *pDesc, ID3D11VideoProcessorOutputView **ppVPOView);
+    HRESULT (STDMETHODCALLTYPE *CreateVideoProcessorEnumerator)(ID3D11VideoDevice *This, const D3D11_VIDEO_PROCESSOR_CONTENT_DESC *pDesc, ID3D11VideoProcessorEnumerator **ppEnum);
+    UINT (STDMETHODCALLTYPE *GetVideoDecoderProfileCount)(ID3D11VideoDevice *This);
+    HRESULT (STDMETHODCALLTYPE *GetVideoDecoderProfile)(ID3D11VideoDevice *This, UINT Index, GUID *pDecoderProfile);
+    HRESULT (STDMETHODCALLTYPE *CheckVideoDecoderFormat)(ID3D11VideoDevice *This, const GUID *pDecoderProfile, DXGI_FORMAT Format, BOOL *pSupported);
+    HRESULT (STDMETHODCALLTYPE *GetVideoDecoderConfigCount)(ID3D11VideoDevice *This, const D3D11_VIDEO_DECODER_DESC *pDesc, UINT *pCount);
+    HRESULT (STDMETHODCALLTYPE *GetVideoDecoderConfig)(ID3D11VideoDevice *This, const D3D11_VIDEO_DECODER_DESC *pDesc, UINT Index, D3D11_VIDEO_DECODER_CONFIG *pConfig);
+    HRESULT (STDMETHODCALLTYPE *GetContentProtectionCaps)(ID3D11VideoDevice *This, const GUID *pCryptoType, const GUID *pDecoderProfile, D3D11_VIDEO_CONTENT_PROTECTION_CAPS *pCaps);
+    HRESULT (STDMETHODCALLTYPE *CheckCryptoKeyExchange)(ID3D11VideoDevice *This, const GUID *pCryptoType, const GUID *pDecoderProfile, UINT Index, GUID *pKeyExchangeType);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateData)(ID3D11VideoDevice *This, REFGUID guid, UINT DataSize, const void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateDataInterface)(ID3D11VideoDevice *This, REFGUID guid, const IUnknown *pData);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D11VideoDevice) == sizeof(struct ID3D11VideoDeviceVtbl), "ID3D11VideoDevice's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D11VideoDevice \
     .CreateVideoDecoder = rt_stub_ID3D11VideoDevice_CreateVideoDecoder, \
     .CreateVideoProcessor = rt_stub_ID3D11VideoDevice_CreateVideoProcessor, \
     .CreateAuthenticatedChannel = rt_stub_ID3D11VideoDevice_CreateAuthenticatedChannel, \
@@ -2086,6 +2924,126 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext_VideoProcessorGe
     .ConfigureAuthenticatedChannel = rt_stub_ID3D11VideoContext_ConfigureAuthenticatedChannel, \
     .VideoProcessorSetStreamRotation = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamRotation, \
     .VideoProcessorGetStreamRotation = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamRotation
+struct rt_own_ID3D11VideoContext {
+    HRESULT (STDMETHODCALLTYPE *GetDecoderBuffer)(ID3D11VideoContext *This, ID3D11VideoDecoder *decoder, D3D11_VIDEO_DECODER_BUFFER_TYPE type, UINT *buffer_size, void **buffer);
+    HRESULT (STDMETHODCALLTYPE *ReleaseDecoderBuffer)(ID3D11VideoContext *This, ID3D11VideoDecoder *decoder, D3D11_VIDEO_DECODER_BUFFER_TYPE type);
+    HRESULT (STDMETHODCALLTYPE *DecoderBeginFrame)(ID3D11VideoContext *This, ID3D11VideoDecoder *decoder, ID3D11VideoDecoderOutputView *view, UINT key_size, const void *key);
+    HRESULT (STDMETHODCALLTYPE *DecoderEndFrame)(ID3D11VideoContext *This, ID3D11VideoDecoder *decoder);
+    HRESULT (STDMETHODCALLTYPE *SubmitDecoderBuffers)(ID3D11VideoContext *This, ID3D11VideoDecoder *decoder, UINT buffers_count, const D3D11_VIDEO_DECODER_BUFFER_DESC *buffer_desc);
+    HRESULT (STDMETHODCALLTYPE *DecoderExtension)(ID3D11VideoContext *This, ID3D11VideoDecoder *decoder, const D3D11_VIDEO_DECODER_EXTENSION *extension);
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputTargetRect)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, BOOL enable, const RECT *rect);
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputBackgroundColor)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, BOOL y_cb_cr, const D3D11_VIDEO_COLOR *color);
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputColorSpace)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, const D3D11_VIDEO_PROCESSOR_COLOR_SPACE *color_space);
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputAlphaFillMode)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, D3D11_VIDEO_PROCESSOR_ALPHA_FILL_MODE alpha_fill_mode, UINT stream_idx);
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputConstriction)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, BOOL enable, SIZE size);
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputStereoMode)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, BOOL enable);
+    HRESULT (STDMETHODCALLTYPE *VideoProcessorSetOutputExtension)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, const GUID *guid, UINT data_size, void *data);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputTargetRect)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, BOOL *enabled, RECT *rect);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputBackgroundColor)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, BOOL *y_cb_cr, D3D11_VIDEO_COLOR *color);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputColorSpace)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, D3D11_VIDEO_PROCESSOR_COLOR_SPACE *color_space);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputAlphaFillMode)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, D3D11_VIDEO_PROCESSOR_ALPHA_FILL_MODE *alpha_fill_mode, UINT *stream_idx);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputConstriction)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, BOOL *enabled, SIZE *size);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputStereoMode)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, BOOL *enabled);
+    HRESULT (STDMETHODCALLTYPE *VideoProcessorGetOutputExtension)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, const GUID *guid, UINT data_size, void *data);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamFrameFormat)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_FRAME_FORMAT format);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamColorSpace)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, const D3D11_VIDEO_PROCESSOR_COLOR_SPACE *color_space);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamOutputRate)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_OUTPUT_RATE rate, BOOL repeat, const DXGI_RATIONAL *custom_rate);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamSourceRect)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, const RECT *rect);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamDestRect)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, const RECT *rect);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamAlpha)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, float alpha);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamPalette)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, UINT entry_count, const UINT *entries);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamPixelAspectRatio)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, const DXGI_RATIONAL *src_aspect_ratio, const DXGI_RATIONAL *dst_aspect_ratio);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamLumaKey)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, float lower, float upper);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamStereoFormat)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, D3D11_VIDEO_PROCESSOR_STEREO_FORMAT format, BOOL left_view_frame0, BOOL base_view_frame0, D3D11_VIDEO_PROCESSOR_STEREO_FLIP_MODE flip_mode, int mono_offset);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamAutoProcessingMode)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamFilter)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_FILTER filter, BOOL enable, int level);
+    HRESULT (STDMETHODCALLTYPE *VideoProcessorSetStreamExtension)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, const GUID *guid, UINT data_size, void *data);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamFrameFormat)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_FRAME_FORMAT *format);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamColorSpace)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_COLOR_SPACE *color_space);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamOutputRate)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_OUTPUT_RATE *rate, BOOL *repeat, DXGI_RATIONAL *custom_rate);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamSourceRect)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, RECT *rect);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamDestRect)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, RECT *rect);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamAlpha)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, float *alpha);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamPalette)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, UINT entry_count, UINT *entries);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamPixelAspectRatio)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, DXGI_RATIONAL *src_aspect_ratio, DXGI_RATIONAL *dst_aspect_ratio);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamLumaKey)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, float *lower, float *upper);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamStereoFormat)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, D3D11_VIDEO_PROCESSOR_STEREO_FORMAT *format, BOOL *left_view_frame0, BOOL *base_view_frame0, D3D11_VIDEO_PROCESSOR_STEREO_FLIP_MODE *flip_mode, int *mono_offset);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamAutoProcessingMode)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamFilter)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_FILTER filter, BOOL *enabled, int *level);
+    HRESULT (STDMETHODCALLTYPE *VideoProcessorGetStreamExtension)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, const GUID *guid, UINT data_size, void *data);
+    HRESULT (STDMETHODCALLTYPE *VideoProcessorBlt)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, ID3D11VideoProcessorOutputView *view, UINT frame_idx, UINT stream_count, const D3D11_VIDEO_PROCESSOR_STREAM *streams);
+    HRESULT (STDMETHODCALLTYPE *NegotiateCryptoSessionKeyExchange)(ID3D11VideoContext *This, ID3D11CryptoSession *session, UINT data_size, void *data);
+    void (STDMETHODCALLTYPE *EncryptionBlt)(ID3D11VideoContext *This, ID3D11CryptoSession *session, ID3D11Texture2D *src_surface, ID3D11Texture2D *dst_surface, UINT iv_size, void *iv);
+    void (STDMETHODCALLTYPE *DecryptionBlt)(ID3D11VideoContext *This, ID3D11CryptoSession *session, ID3D11Texture2D *src_surface, ID3D11Texture2D *dst_surface, D3D11_ENCRYPTED_BLOCK_INFO *block_info, UINT key_size, const void *key, UINT iv_size, void *iv);
+    void (STDMETHODCALLTYPE *StartSessionKeyRefresh)(ID3D11VideoContext *This, ID3D11CryptoSession *session, UINT random_number_size, void *random_number);
+    void (STDMETHODCALLTYPE *FinishSessionKeyRefresh)(ID3D11VideoContext *This, ID3D11CryptoSession *session);
+    HRESULT (STDMETHODCALLTYPE *GetEncryptionBltKey)(ID3D11VideoContext *This, ID3D11CryptoSession *session, UINT key_size, void *key);
+    HRESULT (STDMETHODCALLTYPE *NegotiateAuthenticatedChannelKeyExchange)(ID3D11VideoContext *This, ID3D11AuthenticatedChannel *channel, UINT data_size, void *data);
+    HRESULT (STDMETHODCALLTYPE *QueryAuthenticatedChannel)(ID3D11VideoContext *This, ID3D11AuthenticatedChannel *channel, UINT input_size, const void *input, UINT output_size, void *output);
+    HRESULT (STDMETHODCALLTYPE *ConfigureAuthenticatedChannel)(ID3D11VideoContext *This, ID3D11AuthenticatedChannel *channel, UINT input_size, const void *input, D3D11_AUTHENTICATED_CONFIGURE_OUTPUT *output);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamRotation)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, D3D11_VIDEO_PROCESSOR_ROTATION rotation);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamRotation)(ID3D11VideoContext *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enable, D3D11_VIDEO_PROCESSOR_ROTATION *rotation);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11VideoContext) == sizeof(struct ID3D11VideoContextVtbl), "ID3D11VideoContext's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11VideoContext \
+    .GetDecoderBuffer = rt_stub_ID3D11VideoContext_GetDecoderBuffer, \
+    .ReleaseDecoderBuffer = rt_stub_ID3D11VideoContext_ReleaseDecoderBuffer, \
+    .DecoderBeginFrame = rt_stub_ID3D11VideoContext_DecoderBeginFrame, \
+    .DecoderEndFrame = rt_stub_ID3D11VideoContext_DecoderEndFrame, \
+    .SubmitDecoderBuffers = rt_stub_ID3D11VideoContext_SubmitDecoderBuffers, \
+    .DecoderExtension = rt_stub_ID3D11VideoContext_DecoderExtension, \
+    .VideoProcessorSetOutputTargetRect = rt_stub_ID3D11VideoContext_VideoProcessorSetOutputTargetRect, \
+    .VideoProcessorSetOutputBackgroundColor = rt_stub_ID3D11VideoContext_VideoProcessorSetOutputBackgroundColor, \
+    .VideoProcessorSetOutputColorSpace = rt_stub_ID3D11VideoContext_VideoProcessorSetOutputColorSpace, \
+    .VideoProcessorSetOutputAlphaFillMode = rt_stub_ID3D11VideoContext_VideoProcessorSetOutputAlphaFillMode, \
+    .VideoProcessorSetOutputConstriction = rt_stub_ID3D11VideoContext_VideoProcessorSetOutputConstriction, \
+    .VideoProcessorSetOutputStereoMode = rt_stub_ID3D11VideoContext_VideoProcessorSetOutputStereoMode, \
+    .VideoProcessorSetOutputExtension = rt_stub_ID3D11VideoContext_VideoProcessorSetOutputExtension, \
+    .VideoProcessorGetOutputTargetRect = rt_stub_ID3D11VideoContext_VideoProcessorGetOutputTargetRect, \
+    .VideoProcessorGetOutputBackgroundColor = rt_stub_ID3D11VideoContext_VideoProcessorGetOutputBackgroundColor, \
+    .VideoProcessorGetOutputColorSpace = rt_stub_ID3D11VideoContext_VideoProcessorGetOutputColorSpace, \
+    .VideoProcessorGetOutputAlphaFillMode = rt_stub_ID3D11VideoContext_VideoProcessorGetOutputAlphaFillMode, \
+    .VideoProcessorGetOutputConstriction = rt_stub_ID3D11VideoContext_VideoProcessorGetOutputConstriction, \
+    .VideoProcessorGetOutputStereoMode = rt_stub_ID3D11VideoContext_VideoProcessorGetOutputStereoMode, \
+    .VideoProcessorGetOutputExtension = rt_stub_ID3D11VideoContext_VideoProcessorGetOutputExtension, \
+    .VideoProcessorSetStreamFrameFormat = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamFrameFormat, \
+    .VideoProcessorSetStreamColorSpace = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamColorSpace, \
+    .VideoProcessorSetStreamOutputRate = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamOutputRate, \
+    .VideoProcessorSetStreamSourceRect = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamSourceRect, \
+    .VideoProcessorSetStreamDestRect = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamDestRect, \
+    .VideoProcessorSetStreamAlpha = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamAlpha, \
+    .VideoProcessorSetStreamPalette = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamPalette, \
+    .VideoProcessorSetStreamPixelAspectRatio = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamPixelAspectRatio, \
+    .VideoProcessorSetStreamLumaKey = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamLumaKey, \
+    .VideoProcessorSetStreamStereoFormat = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamStereoFormat, \
+    .VideoProcessorSetStreamAutoProcessingMode = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamAutoProcessingMode, \
+    .VideoProcessorSetStreamFilter = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamFilter, \
+    .VideoProcessorSetStreamExtension = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamExtension, \
+    .VideoProcessorGetStreamFrameFormat = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamFrameFormat, \
+    .VideoProcessorGetStreamColorSpace = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamColorSpace, \
+    .VideoProcessorGetStreamOutputRate = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamOutputRate, \
+    .VideoProcessorGetStreamSourceRect = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamSourceRect, \
+    .VideoProcessorGetStreamDestRect = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamDestRect, \
+    .VideoProcessorGetStreamAlpha = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamAlpha, \
+    .VideoProcessorGetStreamPalette = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamPalette, \
+    .VideoProcessorGetStreamPixelAspectRatio = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamPixelAspectRatio, \
+    .VideoProcessorGetStreamLumaKey = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamLumaKey, \
+    .VideoProcessorGetStreamStereoFormat = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamStereoFormat, \
+    .VideoProcessorGetStreamAutoProcessingMode = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamAutoProcessingMode, \
+    .VideoProcessorGetStreamFilter = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamFilter, \
+    .VideoProcessorGetStreamExtension = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamExtension, \
+    .VideoProcessorBlt = rt_stub_ID3D11VideoContext_VideoProcessorBlt, \
+    .NegotiateCryptoSessionKeyExchange = rt_stub_ID3D11VideoContext_NegotiateCryptoSessionKeyExchange, \
+    .EncryptionBlt = rt_stub_ID3D11VideoContext_EncryptionBlt, \
+    .DecryptionBlt = rt_stub_ID3D11VideoContext_DecryptionBlt, \
+    .StartSessionKeyRefresh = rt_stub_ID3D11VideoContext_StartSessionKeyRefresh, \
+    .FinishSessionKeyRefresh = rt_stub_ID3D11VideoContext_FinishSessionKeyRefresh, \
+    .GetEncryptionBltKey = rt_stub_ID3D11VideoContext_GetEncryptionBltKey, \
+    .NegotiateAuthenticatedChannelKeyExchange = rt_stub_ID3D11VideoContext_NegotiateAuthenticatedChannelKeyExchange, \
+    .QueryAuthenticatedChannel = rt_stub_ID3D11VideoContext_QueryAuthenticatedChannel, \
+    .ConfigureAuthenticatedChannel = rt_stub_ID3D11VideoContext_ConfigureAuthenticatedChannel, \
+    .VideoProcessorSetStreamRotation = rt_stub_ID3D11VideoContext_VideoProcessorSetStreamRotation, \
+    .VideoProcessorGetStreamRotation = rt_stub_ID3D11VideoContext_VideoProcessorGetStreamRotation
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device_QueryInterface(ID3D11Device *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device_AddRef(ID3D11Device *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2174,6 +3132,90 @@ static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device_GetExceptionMode(ID3D1
     .GetImmediateContext = rt_stub_ID3D11Device_GetImmediateContext, \
     .SetExceptionMode = rt_stub_ID3D11Device_SetExceptionMode, \
     .GetExceptionMode = rt_stub_ID3D11Device_GetExceptionMode
+struct rt_own_ID3D11Device {
+    HRESULT (STDMETHODCALLTYPE *CreateBuffer)(ID3D11Device *This, const D3D11_BUFFER_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Buffer **ppBuffer);
+    HRESULT (STDMETHODCALLTYPE *CreateTexture1D)(ID3D11Device *This, const D3D11_TEXTURE1D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture1D **ppTexture1D);
+    HRESULT (STDMETHODCALLTYPE *CreateTexture2D)(ID3D11Device *This, const D3D11_TEXTURE2D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D **ppTexture2D);
+    HRESULT (STDMETHODCALLTYPE *CreateTexture3D)(ID3D11Device *This, const D3D11_TEXTURE3D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D **ppTexture3D);
+    HRESULT (STDMETHODCALLTYPE *CreateShaderResourceView)(ID3D11Device *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC *pDesc, ID3D11ShaderResourceView **ppSRView);
+    HRESULT (STDMETHODCALLTYPE *CreateUnorderedAccessView)(ID3D11Device *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc, ID3D11UnorderedAccessView **ppUAView);
+    HRESULT (STDMETHODCALLTYPE *CreateRenderTargetView)(ID3D11Device *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC *pDesc, ID3D11RenderTargetView **ppRTView);
+    HRESULT (STDMETHODCALLTYPE *CreateDepthStencilView)(ID3D11Device *This, ID3D11Resource *pResource, const D3D11_DEPTH_STENCIL_VIEW_DESC *pDesc, ID3D11DepthStencilView **ppDepthStencilView);
+    HRESULT (STDMETHODCALLTYPE *CreateInputLayout)(ID3D11Device *This, const D3D11_INPUT_ELEMENT_DESC *pInputElementDescs, UINT NumElements, const void *pShaderBytecodeWithInputSignature, SIZE_T BytecodeLength, ID3D11InputLayout **ppInputLayout);
+    HRESULT (STDMETHODCALLTYPE *CreateVertexShader)(ID3D11Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11VertexShader **ppVertexShader);
+    HRESULT (STDMETHODCALLTYPE *CreateGeometryShader)(ID3D11Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader);
+    HRESULT (STDMETHODCALLTYPE *CreateGeometryShaderWithStreamOutput)(ID3D11Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, const D3D11_SO_DECLARATION_ENTRY *pSODeclaration, UINT NumEntries, const UINT *pBufferStrides, UINT NumStrides, UINT RasterizedStream, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader);
+    HRESULT (STDMETHODCALLTYPE *CreatePixelShader)(ID3D11Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11PixelShader **ppPixelShader);
+    HRESULT (STDMETHODCALLTYPE *CreateHullShader)(ID3D11Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11HullShader **ppHullShader);
+    HRESULT (STDMETHODCALLTYPE *CreateDomainShader)(ID3D11Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11DomainShader **ppDomainShader);
+    HRESULT (STDMETHODCALLTYPE *CreateComputeShader)(ID3D11Device *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11ComputeShader **ppComputeShader);
+    HRESULT (STDMETHODCALLTYPE *CreateClassLinkage)(ID3D11Device *This, ID3D11ClassLinkage **ppLinkage);
+    HRESULT (STDMETHODCALLTYPE *CreateBlendState)(ID3D11Device *This, const D3D11_BLEND_DESC *pBlendStateDesc, ID3D11BlendState **ppBlendState);
+    HRESULT (STDMETHODCALLTYPE *CreateDepthStencilState)(ID3D11Device *This, const D3D11_DEPTH_STENCIL_DESC *pDepthStencilDesc, ID3D11DepthStencilState **ppDepthStencilState);
+    HRESULT (STDMETHODCALLTYPE *CreateRasterizerState)(ID3D11Device *This, const D3D11_RASTERIZER_DESC *pRasterizerDesc, ID3D11RasterizerState **ppRasterizerState);
+    HRESULT (STDMETHODCALLTYPE *CreateSamplerState)(ID3D11Device *This, const D3D11_SAMPLER_DESC *pSamplerDesc, ID3D11SamplerState **ppSamplerState);
+    HRESULT (STDMETHODCALLTYPE *CreateQuery)(ID3D11Device *This, const D3D11_QUERY_DESC *pQueryDesc, ID3D11Query **ppQuery);
+    HRESULT (STDMETHODCALLTYPE *CreatePredicate)(ID3D11Device *This, const D3D11_QUERY_DESC *pPredicateDesc, ID3D11Predicate **ppPredicate);
+    HRESULT (STDMETHODCALLTYPE *CreateCounter)(ID3D11Device *This, const D3D11_COUNTER_DESC *pCounterDesc, ID3D11Counter **ppCounter);
+    HRESULT (STDMETHODCALLTYPE *CreateDeferredContext)(ID3D11Device *This, UINT ContextFlags, ID3D11DeviceContext **ppDeferredContext);
+    HRESULT (STDMETHODCALLTYPE *OpenSharedResource)(ID3D11Device *This, HANDLE hResource, REFIID ReturnedInterface, void **ppResource);
+    HRESULT (STDMETHODCALLTYPE *CheckFormatSupport)(ID3D11Device *This, DXGI_FORMAT Format, UINT *pFormatSupport);
+    HRESULT (STDMETHODCALLTYPE *CheckMultisampleQualityLevels)(ID3D11Device *This, DXGI_FORMAT Format, UINT SampleCount, UINT *pNumQualityLevels);
+    void (STDMETHODCALLTYPE *CheckCounterInfo)(ID3D11Device *This, D3D11_COUNTER_INFO *pCounterInfo);
+    HRESULT (STDMETHODCALLTYPE *CheckCounter)(ID3D11Device *This, const D3D11_COUNTER_DESC *pDesc, D3D11_COUNTER_TYPE *pType, UINT *pActiveCounters, LPSTR szName, UINT *pNameLength, LPSTR szUnits, UINT *pUnitsLength, LPSTR szDescription, UINT *pDescriptionLength);
+    HRESULT (STDMETHODCALLTYPE *CheckFeatureSupport)(ID3D11Device *This, D3D11_FEATURE Feature, void *pFeatureSupportData, UINT FeatureSupportDataSize);
+    HRESULT (STDMETHODCALLTYPE *GetPrivateData)(ID3D11Device *This, REFGUID guid, UINT *pDataSize, void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateData)(ID3D11Device *This, REFGUID guid, UINT DataSize, const void *pData);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateDataInterface)(ID3D11Device *This, REFGUID guid, const IUnknown *pData);
+    D3D_FEATURE_LEVEL (STDMETHODCALLTYPE *GetFeatureLevel)(ID3D11Device *This);
+    UINT (STDMETHODCALLTYPE *GetCreationFlags)(ID3D11Device *This);
+    HRESULT (STDMETHODCALLTYPE *GetDeviceRemovedReason)(ID3D11Device *This);
+    void (STDMETHODCALLTYPE *GetImmediateContext)(ID3D11Device *This, ID3D11DeviceContext **ppImmediateContext);
+    HRESULT (STDMETHODCALLTYPE *SetExceptionMode)(ID3D11Device *This, UINT RaiseFlags);
+    UINT (STDMETHODCALLTYPE *GetExceptionMode)(ID3D11Device *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D11Device) == sizeof(struct ID3D11DeviceVtbl), "ID3D11Device's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D11Device \
+    .CreateBuffer = rt_stub_ID3D11Device_CreateBuffer, \
+    .CreateTexture1D = rt_stub_ID3D11Device_CreateTexture1D, \
+    .CreateTexture2D = rt_stub_ID3D11Device_CreateTexture2D, \
+    .CreateTexture3D = rt_stub_ID3D11Device_CreateTexture3D, \
+    .CreateShaderResourceView = rt_stub_ID3D11Device_CreateShaderResourceView, \
+    .CreateUnorderedAccessView = rt_stub_ID3D11Device_CreateUnorderedAccessView, \
+    .CreateRenderTargetView = rt_stub_ID3D11Device_CreateRenderTargetView, \
+    .CreateDepthStencilView = rt_stub_ID3D11Device_CreateDepthStencilView, \
+    .CreateInputLayout = rt_stub_ID3D11Device_CreateInputLayout, \
+    .CreateVertexShader = rt_stub_ID3D11Device_CreateVertexShader, \
+    .CreateGeometryShader = rt_stub_ID3D11Device_CreateGeometryShader, \
+    .CreateGeometryShaderWithStreamOutput = rt_stub_ID3D11Device_CreateGeometryShaderWithStreamOutput, \
+    .CreatePixelShader = rt_stub_ID3D11Device_CreatePixelShader, \
+    .CreateHullShader = rt_stub_ID3D11Device_CreateHullShader, \
+    .CreateDomainShader = rt_stub_ID3D11Device_CreateDomainShader, \
+    .CreateComputeShader = rt_stub_ID3D11Device_CreateComputeShader, \
+    .CreateClassLinkage = rt_stub_ID3D11Device_CreateClassLinkage, \
+    .CreateBlendState = rt_stub_ID3D11Device_CreateBlendState, \
+    .CreateDepthStencilState = rt_stub_ID3D11Device_CreateDepthStencilState, \
+    .CreateRasterizerState = rt_stub_ID3D11Device_CreateRasterizerState, \
+    .CreateSamplerState = rt_stub_ID3D11Device_CreateSamplerState, \
+    .CreateQuery = rt_stub_ID3D11Device_CreateQuery, \
+    .CreatePredicate = rt_stub_ID3D11Device_CreatePredicate, \
+    .CreateCounter = rt_stub_ID3D11Device_CreateCounter, \
+    .CreateDeferredContext = rt_stub_ID3D11Device_CreateDeferredContext, \
+    .OpenSharedResource = rt_stub_ID3D11Device_OpenSharedResource, \
+    .CheckFormatSupport = rt_stub_ID3D11Device_CheckFormatSupport, \
+    .CheckMultisampleQualityLevels = rt_stub_ID3D11Device_CheckMultisampleQualityLevels, \
+    .CheckCounterInfo = rt_stub_ID3D11Device_CheckCounterInfo, \
+    .CheckCounter = rt_stub_ID3D11Device_CheckCounter, \
+    .CheckFeatureSupport = rt_stub_ID3D11Device_CheckFeatureSupport, \
+    .GetPrivateData = rt_stub_ID3D11Device_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Device_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Device_SetPrivateDataInterface, \
+    .GetFeatureLevel = rt_stub_ID3D11Device_GetFeatureLevel, \
+    .GetCreationFlags = rt_stub_ID3D11Device_GetCreationFlags, \
+    .GetDeviceRemovedReason = rt_stub_ID3D11Device_GetDeviceRemovedReason, \
+    .GetImmediateContext = rt_stub_ID3D11Device_GetImmediateContext, \
+    .SetExceptionMode = rt_stub_ID3D11Device_SetExceptionMode, \
+    .GetExceptionMode = rt_stub_ID3D11Device_GetExceptionMode
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11BlendState1_QueryInterface(ID3D11BlendState1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11BlendState1_AddRef(ID3D11BlendState1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2193,6 +3235,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11BlendState1_GetDesc1(ID3D11Bl
     .SetPrivateData = rt_stub_ID3D11BlendState1_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11BlendState1_SetPrivateDataInterface, \
     .GetDesc = rt_stub_ID3D11BlendState1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11BlendState1_GetDesc1
+struct rt_own_ID3D11BlendState1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D11BlendState1 *This, D3D11_BLEND_DESC1 *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11BlendStateVtbl) + sizeof(struct rt_own_ID3D11BlendState1) == sizeof(struct ID3D11BlendState1Vtbl), "ID3D11BlendState1's own slots follow ID3D11BlendState's");
+#define RT_API_OWN_STUBS_ID3D11BlendState1 \
     .GetDesc1 = rt_stub_ID3D11BlendState1_GetDesc1
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3DDeviceContextState_QueryInterface(ID3DDeviceContextState *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -2480,6 +3528,48 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext1_DiscardView1(I
     .SwapDeviceContextState = rt_stub_ID3D11DeviceContext1_SwapDeviceContextState, \
     .ClearView = rt_stub_ID3D11DeviceContext1_ClearView, \
     .DiscardView1 = rt_stub_ID3D11DeviceContext1_DiscardView1
+struct rt_own_ID3D11DeviceContext1 {
+    void (STDMETHODCALLTYPE *CopySubresourceRegion1)(ID3D11DeviceContext1 *This, ID3D11Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox, UINT CopyFlags);
+    void (STDMETHODCALLTYPE *UpdateSubresource1)(ID3D11DeviceContext1 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch, UINT CopyFlags);
+    void (STDMETHODCALLTYPE *DiscardResource)(ID3D11DeviceContext1 *This, ID3D11Resource *pResource);
+    void (STDMETHODCALLTYPE *DiscardView)(ID3D11DeviceContext1 *This, ID3D11View *pResourceView);
+    void (STDMETHODCALLTYPE *VSSetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *HSSetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *DSSetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *GSSetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *PSSetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *CSSetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *VSGetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *HSGetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *DSGetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *GSGetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *PSGetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *CSGetConstantBuffers1)(ID3D11DeviceContext1 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants);
+    void (STDMETHODCALLTYPE *SwapDeviceContextState)(ID3D11DeviceContext1 *This, ID3DDeviceContextState *pState, ID3DDeviceContextState **ppPreviousState);
+    void (STDMETHODCALLTYPE *ClearView)(ID3D11DeviceContext1 *This, ID3D11View *pView, const FLOAT Color[4], const D3D11_RECT *pRect, UINT NumRects);
+    void (STDMETHODCALLTYPE *DiscardView1)(ID3D11DeviceContext1 *This, ID3D11View *pResourceView, const D3D11_RECT *pRects, UINT NumRects);
+};
+_Static_assert(sizeof(struct ID3D11DeviceContextVtbl) + sizeof(struct rt_own_ID3D11DeviceContext1) == sizeof(struct ID3D11DeviceContext1Vtbl), "ID3D11DeviceContext1's own slots follow ID3D11DeviceContext's");
+#define RT_API_OWN_STUBS_ID3D11DeviceContext1 \
+    .CopySubresourceRegion1 = rt_stub_ID3D11DeviceContext1_CopySubresourceRegion1, \
+    .UpdateSubresource1 = rt_stub_ID3D11DeviceContext1_UpdateSubresource1, \
+    .DiscardResource = rt_stub_ID3D11DeviceContext1_DiscardResource, \
+    .DiscardView = rt_stub_ID3D11DeviceContext1_DiscardView, \
+    .VSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_VSSetConstantBuffers1, \
+    .HSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_HSSetConstantBuffers1, \
+    .DSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_DSSetConstantBuffers1, \
+    .GSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_GSSetConstantBuffers1, \
+    .PSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_PSSetConstantBuffers1, \
+    .CSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_CSSetConstantBuffers1, \
+    .VSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_VSGetConstantBuffers1, \
+    .HSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_HSGetConstantBuffers1, \
+    .DSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_DSGetConstantBuffers1, \
+    .GSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_GSGetConstantBuffers1, \
+    .PSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_PSGetConstantBuffers1, \
+    .CSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext1_CSGetConstantBuffers1, \
+    .SwapDeviceContextState = rt_stub_ID3D11DeviceContext1_SwapDeviceContextState, \
+    .ClearView = rt_stub_ID3D11DeviceContext1_ClearView, \
+    .DiscardView1 = rt_stub_ID3D11DeviceContext1_DiscardView1
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext1_QueryInterface(ID3D11VideoContext1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoContext1_AddRef(ID3D11VideoContext1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2640,6 +3730,38 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext1_VideoProcess
     .VideoProcessorGetStreamColorSpace1 = rt_stub_ID3D11VideoContext1_VideoProcessorGetStreamColorSpace1, \
     .VideoProcessorGetStreamMirror = rt_stub_ID3D11VideoContext1_VideoProcessorGetStreamMirror, \
     .VideoProcessorGetBehaviorHints = rt_stub_ID3D11VideoContext1_VideoProcessorGetBehaviorHints
+struct rt_own_ID3D11VideoContext1 {
+    HRESULT (STDMETHODCALLTYPE *SubmitDecoderBuffers1)(ID3D11VideoContext1 *This, ID3D11VideoDecoder *decoder, UINT buffer_count, const D3D11_VIDEO_DECODER_BUFFER_DESC1 *buffer_desc);
+    HRESULT (STDMETHODCALLTYPE *GetDataForNewHardwareKey)(ID3D11VideoContext1 *This, ID3D11CryptoSession *session, UINT input_size, const void *input_data, UINT64 *output_data);
+    HRESULT (STDMETHODCALLTYPE *CheckCryptoSessionStatus)(ID3D11VideoContext1 *This, ID3D11CryptoSession *session, D3D11_CRYPTO_SESSION_STATUS *status);
+    HRESULT (STDMETHODCALLTYPE *DecoderEnableDownsampling)(ID3D11VideoContext1 *This, ID3D11VideoDecoder *decoder, DXGI_COLOR_SPACE_TYPE colour_space, const D3D11_VIDEO_SAMPLE_DESC *output_desc, UINT reference_frame_count);
+    HRESULT (STDMETHODCALLTYPE *DecoderUpdateDownsampling)(ID3D11VideoContext1 *This, ID3D11VideoDecoder *decoder, const D3D11_VIDEO_SAMPLE_DESC *output_desc);
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputColorSpace1)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, DXGI_COLOR_SPACE_TYPE colour_space);
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputShaderUsage)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, BOOL shader_usage);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputColorSpace1)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, DXGI_COLOR_SPACE_TYPE *colour_space);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputShaderUsage)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, BOOL *shader_usage);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamColorSpace1)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, UINT stream_index, DXGI_COLOR_SPACE_TYPE colour_space);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamMirror)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, UINT stream_index, BOOL enable, BOOL flip_horizontal, BOOL flip_vertical);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamColorSpace1)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, UINT stream_index, DXGI_COLOR_SPACE_TYPE *colour_space);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamMirror)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, UINT stream_index, BOOL *enable, BOOL *flip_horizontal, BOOL *flip_vertical);
+    HRESULT (STDMETHODCALLTYPE *VideoProcessorGetBehaviorHints)(ID3D11VideoContext1 *This, ID3D11VideoProcessor *processor, UINT output_width, UINT output_height, DXGI_FORMAT output_format, UINT stream_count, const D3D11_VIDEO_PROCESSOR_STREAM_BEHAVIOR_HINT *streams, UINT *behaviour_hints);
+};
+_Static_assert(sizeof(struct ID3D11VideoContextVtbl) + sizeof(struct rt_own_ID3D11VideoContext1) == sizeof(struct ID3D11VideoContext1Vtbl), "ID3D11VideoContext1's own slots follow ID3D11VideoContext's");
+#define RT_API_OWN_STUBS_ID3D11VideoContext1 \
+    .SubmitDecoderBuffers1 = rt_stub_ID3D11VideoContext1_SubmitDecoderBuffers1, \
+    .GetDataForNewHardwareKey = rt_stub_ID3D11VideoContext1_GetDataForNewHardwareKey, \
+    .CheckCryptoSessionStatus = rt_stub_ID3D11VideoContext1_CheckCryptoSessionStatus, \
+    .DecoderEnableDownsampling = rt_stub_ID3D11VideoContext1_DecoderEnableDownsampling, \
+    .DecoderUpdateDownsampling = rt_stub_ID3D11VideoContext1_DecoderUpdateDownsampling, \
+    .VideoProcessorSetOutputColorSpace1 = rt_stub_ID3D11VideoContext1_VideoProcessorSetOutputColorSpace1, \
+    .VideoProcessorSetOutputShaderUsage = rt_stub_ID3D11VideoContext1_VideoProcessorSetOutputShaderUsage, \
+    .VideoProcessorGetOutputColorSpace1 = rt_stub_ID3D11VideoContext1_VideoProcessorGetOutputColorSpace1, \
+    .VideoProcessorGetOutputShaderUsage = rt_stub_ID3D11VideoContext1_VideoProcessorGetOutputShaderUsage, \
+    .VideoProcessorSetStreamColorSpace1 = rt_stub_ID3D11VideoContext1_VideoProcessorSetStreamColorSpace1, \
+    .VideoProcessorSetStreamMirror = rt_stub_ID3D11VideoContext1_VideoProcessorSetStreamMirror, \
+    .VideoProcessorGetStreamColorSpace1 = rt_stub_ID3D11VideoContext1_VideoProcessorGetStreamColorSpace1, \
+    .VideoProcessorGetStreamMirror = rt_stub_ID3D11VideoContext1_VideoProcessorGetStreamMirror, \
+    .VideoProcessorGetBehaviorHints = rt_stub_ID3D11VideoContext1_VideoProcessorGetBehaviorHints
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoDevice1_QueryInterface(ID3D11VideoDevice1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoDevice1_AddRef(ID3D11VideoDevice1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2690,6 +3812,18 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoDevice1_RecommendVide
     .GetVideoDecoderCaps = rt_stub_ID3D11VideoDevice1_GetVideoDecoderCaps, \
     .CheckVideoDecoderDownsampling = rt_stub_ID3D11VideoDevice1_CheckVideoDecoderDownsampling, \
     .RecommendVideoDecoderDownsampleParameters = rt_stub_ID3D11VideoDevice1_RecommendVideoDecoderDownsampleParameters
+struct rt_own_ID3D11VideoDevice1 {
+    HRESULT (STDMETHODCALLTYPE *GetCryptoSessionPrivateDataSize)(ID3D11VideoDevice1 *This, const GUID *crypto_type, const GUID *decoder_profile, const GUID *key_exchange_type, UINT *input_size, UINT *output_size);
+    HRESULT (STDMETHODCALLTYPE *GetVideoDecoderCaps)(ID3D11VideoDevice1 *This, const GUID *decoder_profile, UINT sample_width, UINT sample_height, const DXGI_RATIONAL *framerate, UINT bitrate, const GUID *crypto_type, UINT *decoder_caps);
+    HRESULT (STDMETHODCALLTYPE *CheckVideoDecoderDownsampling)(ID3D11VideoDevice1 *This, const D3D11_VIDEO_DECODER_DESC *input_desc, DXGI_COLOR_SPACE_TYPE input_colour_space, const D3D11_VIDEO_DECODER_CONFIG *input_config, const DXGI_RATIONAL *framerate, const D3D11_VIDEO_SAMPLE_DESC *output_desc, BOOL *supported, BOOL *real_time_hint);
+    HRESULT (STDMETHODCALLTYPE *RecommendVideoDecoderDownsampleParameters)(ID3D11VideoDevice1 *This, const D3D11_VIDEO_DECODER_DESC *input_desc, DXGI_COLOR_SPACE_TYPE input_colour_space, const D3D11_VIDEO_DECODER_CONFIG *input_config, const DXGI_RATIONAL *framerate, D3D11_VIDEO_SAMPLE_DESC *recommended_output_desc);
+};
+_Static_assert(sizeof(struct ID3D11VideoDeviceVtbl) + sizeof(struct rt_own_ID3D11VideoDevice1) == sizeof(struct ID3D11VideoDevice1Vtbl), "ID3D11VideoDevice1's own slots follow ID3D11VideoDevice's");
+#define RT_API_OWN_STUBS_ID3D11VideoDevice1 \
+    .GetCryptoSessionPrivateDataSize = rt_stub_ID3D11VideoDevice1_GetCryptoSessionPrivateDataSize, \
+    .GetVideoDecoderCaps = rt_stub_ID3D11VideoDevice1_GetVideoDecoderCaps, \
+    .CheckVideoDecoderDownsampling = rt_stub_ID3D11VideoDevice1_CheckVideoDecoderDownsampling, \
+    .RecommendVideoDecoderDownsampleParameters = rt_stub_ID3D11VideoDevice1_RecommendVideoDecoderDownsampleParameters
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorEnumerator1_QueryInterface(ID3D11VideoProcessorEnumerator1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorEnumerator1_AddRef(ID3D11VideoProcessorEnumerator1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2720,6 +3854,12 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoProcessorEnumerator1_
     .GetVideoProcessorCustomRate = rt_stub_ID3D11VideoProcessorEnumerator1_GetVideoProcessorCustomRate, \
     .GetVideoProcessorFilterRange = rt_stub_ID3D11VideoProcessorEnumerator1_GetVideoProcessorFilterRange, \
     .CheckVideoProcessorFormatConversion = rt_stub_ID3D11VideoProcessorEnumerator1_CheckVideoProcessorFormatConversion
+struct rt_own_ID3D11VideoProcessorEnumerator1 {
+    HRESULT (STDMETHODCALLTYPE *CheckVideoProcessorFormatConversion)(ID3D11VideoProcessorEnumerator1 *This, DXGI_FORMAT input_format, DXGI_COLOR_SPACE_TYPE input_colour_space, DXGI_FORMAT output_format, DXGI_COLOR_SPACE_TYPE output_colour_space, BOOL *supported);
+};
+_Static_assert(sizeof(struct ID3D11VideoProcessorEnumeratorVtbl) + sizeof(struct rt_own_ID3D11VideoProcessorEnumerator1) == sizeof(struct ID3D11VideoProcessorEnumerator1Vtbl), "ID3D11VideoProcessorEnumerator1's own slots follow ID3D11VideoProcessorEnumerator's");
+#define RT_API_OWN_STUBS_ID3D11VideoProcessorEnumerator1 \
+    .CheckVideoProcessorFormatConversion = rt_stub_ID3D11VideoProcessorEnumerator1_CheckVideoProcessorFormatConversion
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3DUserDefinedAnnotation_QueryInterface(ID3DUserDefinedAnnotation *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3DUserDefinedAnnotation_AddRef(ID3DUserDefinedAnnotation *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2732,6 +3872,18 @@ static inline BOOL STDMETHODCALLTYPE rt_stub_ID3DUserDefinedAnnotation_GetStatus
     .QueryInterface = rt_stub_ID3DUserDefinedAnnotation_QueryInterface, \
     .AddRef = rt_stub_ID3DUserDefinedAnnotation_AddRef, \
     .Release = rt_stub_ID3DUserDefinedAnnotation_Release, \
+    .BeginEvent = rt_stub_ID3DUserDefinedAnnotation_BeginEvent, \
+    .EndEvent = rt_stub_ID3DUserDefinedAnnotation_EndEvent, \
+    .SetMarker = rt_stub_ID3DUserDefinedAnnotation_SetMarker, \
+    .GetStatus = rt_stub_ID3DUserDefinedAnnotation_GetStatus
+struct rt_own_ID3DUserDefinedAnnotation {
+    INT (STDMETHODCALLTYPE *BeginEvent)(ID3DUserDefinedAnnotation *This, LPCWSTR Name);
+    INT (STDMETHODCALLTYPE *EndEvent)(ID3DUserDefinedAnnotation *This);
+    void (STDMETHODCALLTYPE *SetMarker)(ID3DUserDefinedAnnotation *This, LPCWSTR Name);
+    BOOL (STDMETHODCALLTYPE *GetStatus)(ID3DUserDefinedAnnotation *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3DUserDefinedAnnotation) == sizeof(struct ID3DUserDefinedAnnotationVtbl), "ID3DUserDefinedAnnotation's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3DUserDefinedAnnotation \
     .BeginEvent = rt_stub_ID3DUserDefinedAnnotation_BeginEvent, \
     .EndEvent = rt_stub_ID3DUserDefinedAnnotation_EndEvent, \
     .SetMarker = rt_stub_ID3DUserDefinedAnnotation_SetMarker, \
@@ -2755,6 +3907,12 @@ static inline void STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState1_GetDesc1(ID3
     .SetPrivateData = rt_stub_ID3D11RasterizerState1_SetPrivateData, \
     .SetPrivateDataInterface = rt_stub_ID3D11RasterizerState1_SetPrivateDataInterface, \
     .GetDesc = rt_stub_ID3D11RasterizerState1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11RasterizerState1_GetDesc1
+struct rt_own_ID3D11RasterizerState1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D11RasterizerState1 *This, D3D11_RASTERIZER_DESC1 *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11RasterizerStateVtbl) + sizeof(struct rt_own_ID3D11RasterizerState1) == sizeof(struct ID3D11RasterizerState1Vtbl), "ID3D11RasterizerState1's own slots follow ID3D11RasterizerState's");
+#define RT_API_OWN_STUBS_ID3D11RasterizerState1 \
     .GetDesc1 = rt_stub_ID3D11RasterizerState1_GetDesc1
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device1_QueryInterface(ID3D11Device1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -2858,6 +4016,24 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device1_OpenSharedResource
     .CreateDeviceContextState = rt_stub_ID3D11Device1_CreateDeviceContextState, \
     .OpenSharedResource1 = rt_stub_ID3D11Device1_OpenSharedResource1, \
     .OpenSharedResourceByName = rt_stub_ID3D11Device1_OpenSharedResourceByName
+struct rt_own_ID3D11Device1 {
+    void (STDMETHODCALLTYPE *GetImmediateContext1)(ID3D11Device1 *This, ID3D11DeviceContext1 **ppImmediateContext);
+    HRESULT (STDMETHODCALLTYPE *CreateDeferredContext1)(ID3D11Device1 *This, UINT ContextFlags, ID3D11DeviceContext1 **ppDeferredContext);
+    HRESULT (STDMETHODCALLTYPE *CreateBlendState1)(ID3D11Device1 *This, const D3D11_BLEND_DESC1 *pBlendStateDesc, ID3D11BlendState1 **ppBlendState);
+    HRESULT (STDMETHODCALLTYPE *CreateRasterizerState1)(ID3D11Device1 *This, const D3D11_RASTERIZER_DESC1 *pRasterizerDesc, ID3D11RasterizerState1 **ppRasterizerState);
+    HRESULT (STDMETHODCALLTYPE *CreateDeviceContextState)(ID3D11Device1 *This, UINT Flags, const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels, UINT SDKVersion, REFIID EmulatedInterface, D3D_FEATURE_LEVEL *pChosenFeatureLevel, ID3DDeviceContextState **ppContextState);
+    HRESULT (STDMETHODCALLTYPE *OpenSharedResource1)(ID3D11Device1 *This, HANDLE hResource, REFIID returnedInterface, void **ppResource);
+    HRESULT (STDMETHODCALLTYPE *OpenSharedResourceByName)(ID3D11Device1 *This, LPCWSTR lpName, DWORD dwDesiredAccess, REFIID returnedInterface, void **ppResource);
+};
+_Static_assert(sizeof(struct ID3D11DeviceVtbl) + sizeof(struct rt_own_ID3D11Device1) == sizeof(struct ID3D11Device1Vtbl), "ID3D11Device1's own slots follow ID3D11Device's");
+#define RT_API_OWN_STUBS_ID3D11Device1 \
+    .GetImmediateContext1 = rt_stub_ID3D11Device1_GetImmediateContext1, \
+    .CreateDeferredContext1 = rt_stub_ID3D11Device1_CreateDeferredContext1, \
+    .CreateBlendState1 = rt_stub_ID3D11Device1_CreateBlendState1, \
+    .CreateRasterizerState1 = rt_stub_ID3D11Device1_CreateRasterizerState1, \
+    .CreateDeviceContextState = rt_stub_ID3D11Device1_CreateDeviceContextState, \
+    .OpenSharedResource1 = rt_stub_ID3D11Device1_OpenSharedResource1, \
+    .OpenSharedResourceByName = rt_stub_ID3D11Device1_OpenSharedResourceByName
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Debug_QueryInterface(ID3D11Debug *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Debug_AddRef(ID3D11Debug *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2884,6 +4060,28 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Debug_ValidateContextForDi
     .ValidateContext = rt_stub_ID3D11Debug_ValidateContext, \
     .ReportLiveDeviceObjects = rt_stub_ID3D11Debug_ReportLiveDeviceObjects, \
     .ValidateContextForDispatch = rt_stub_ID3D11Debug_ValidateContextForDispatch
+struct rt_own_ID3D11Debug {
+    HRESULT (STDMETHODCALLTYPE *SetFeatureMask)(ID3D11Debug *This, UINT Mask);
+    UINT (STDMETHODCALLTYPE *GetFeatureMask)(ID3D11Debug *This);
+    HRESULT (STDMETHODCALLTYPE *SetPresentPerRenderOpDelay)(ID3D11Debug *This, UINT Milliseconds);
+    UINT (STDMETHODCALLTYPE *GetPresentPerRenderOpDelay)(ID3D11Debug *This);
+    HRESULT (STDMETHODCALLTYPE *SetSwapChain)(ID3D11Debug *This, IDXGISwapChain *pSwapChain);
+    HRESULT (STDMETHODCALLTYPE *GetSwapChain)(ID3D11Debug *This, IDXGISwapChain **ppSwapChain);
+    HRESULT (STDMETHODCALLTYPE *ValidateContext)(ID3D11Debug *This, ID3D11DeviceContext *pContext);
+    HRESULT (STDMETHODCALLTYPE *ReportLiveDeviceObjects)(ID3D11Debug *This, D3D11_RLDO_FLAGS Flags);
+    HRESULT (STDMETHODCALLTYPE *ValidateContextForDispatch)(ID3D11Debug *This, ID3D11DeviceContext *pContext);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D11Debug) == sizeof(struct ID3D11DebugVtbl), "ID3D11Debug's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D11Debug \
+    .SetFeatureMask = rt_stub_ID3D11Debug_SetFeatureMask, \
+    .GetFeatureMask = rt_stub_ID3D11Debug_GetFeatureMask, \
+    .SetPresentPerRenderOpDelay = rt_stub_ID3D11Debug_SetPresentPerRenderOpDelay, \
+    .GetPresentPerRenderOpDelay = rt_stub_ID3D11Debug_GetPresentPerRenderOpDelay, \
+    .SetSwapChain = rt_stub_ID3D11Debug_SetSwapChain, \
+    .GetSwapChain = rt_stub_ID3D11Debug_GetSwapChain, \
+    .ValidateContext = rt_stub_ID3D11Debug_ValidateContext, \
+    .ReportLiveDeviceObjects = rt_stub_ID3D11Debug_ReportLiveDeviceObjects, \
+    .ValidateContextForDispatch = rt_stub_ID3D11Debug_ValidateContextForDispatch
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11SwitchToRef_QueryInterface(ID3D11SwitchToRef *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11SwitchToRef_AddRef(ID3D11SwitchToRef *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2894,6 +4092,14 @@ static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D11SwitchToRef_GetUseRef(ID3D11S
     .QueryInterface = rt_stub_ID3D11SwitchToRef_QueryInterface, \
     .AddRef = rt_stub_ID3D11SwitchToRef_AddRef, \
     .Release = rt_stub_ID3D11SwitchToRef_Release, \
+    .SetUseRef = rt_stub_ID3D11SwitchToRef_SetUseRef, \
+    .GetUseRef = rt_stub_ID3D11SwitchToRef_GetUseRef
+struct rt_own_ID3D11SwitchToRef {
+    BOOL (STDMETHODCALLTYPE *SetUseRef)(ID3D11SwitchToRef *This, BOOL useref);
+    BOOL (STDMETHODCALLTYPE *GetUseRef)(ID3D11SwitchToRef *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D11SwitchToRef) == sizeof(struct ID3D11SwitchToRefVtbl), "ID3D11SwitchToRef's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D11SwitchToRef \
     .SetUseRef = rt_stub_ID3D11SwitchToRef_SetUseRef, \
     .GetUseRef = rt_stub_ID3D11SwitchToRef_GetUseRef
 
@@ -2974,6 +4180,80 @@ static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D11InfoQueue_GetMuteDebugOutput(
     .GetBreakOnID = rt_stub_ID3D11InfoQueue_GetBreakOnID, \
     .SetMuteDebugOutput = rt_stub_ID3D11InfoQueue_SetMuteDebugOutput, \
     .GetMuteDebugOutput = rt_stub_ID3D11InfoQueue_GetMuteDebugOutput
+struct rt_own_ID3D11InfoQueue {
+    HRESULT (STDMETHODCALLTYPE *SetMessageCountLimit)(ID3D11InfoQueue *This, UINT64 MessageCountLimit);
+    void (STDMETHODCALLTYPE *ClearStoredMessages)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *GetMessage)(ID3D11InfoQueue *This, UINT64 MessageIndex, D3D11_MESSAGE *pMessage, SIZE_T *pMessageByteLength);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesAllowedByStorageFilter)(ID3D11InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesDeniedByStorageFilter)(ID3D11InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetNumStoredMessages)(ID3D11InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetNumStoredMessagesAllowedByRetrievalFilter)(ID3D11InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesDiscardedByMessageCountLimit)(ID3D11InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetMessageCountLimit)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *AddStorageFilterEntries)(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *pFilter);
+    HRESULT (STDMETHODCALLTYPE *GetStorageFilter)(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength);
+    void (STDMETHODCALLTYPE *ClearStorageFilter)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushEmptyStorageFilter)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushCopyOfStorageFilter)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushStorageFilter)(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *pFilter);
+    void (STDMETHODCALLTYPE *PopStorageFilter)(ID3D11InfoQueue *This);
+    UINT (STDMETHODCALLTYPE *GetStorageFilterStackSize)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *AddRetrievalFilterEntries)(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *pFilter);
+    HRESULT (STDMETHODCALLTYPE *GetRetrievalFilter)(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength);
+    void (STDMETHODCALLTYPE *ClearRetrievalFilter)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushEmptyRetrievalFilter)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushCopyOfRetrievalFilter)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushRetrievalFilter)(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *pFilter);
+    void (STDMETHODCALLTYPE *PopRetrievalFilter)(ID3D11InfoQueue *This);
+    UINT (STDMETHODCALLTYPE *GetRetrievalFilterStackSize)(ID3D11InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *AddMessage)(ID3D11InfoQueue *This, D3D11_MESSAGE_CATEGORY Category, D3D11_MESSAGE_SEVERITY Severity, D3D11_MESSAGE_ID ID, LPCSTR pDescription);
+    HRESULT (STDMETHODCALLTYPE *AddApplicationMessage)(ID3D11InfoQueue *This, D3D11_MESSAGE_SEVERITY Severity, LPCSTR pDescription);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnCategory)(ID3D11InfoQueue *This, D3D11_MESSAGE_CATEGORY Category, BOOL bEnable);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnSeverity)(ID3D11InfoQueue *This, D3D11_MESSAGE_SEVERITY Severity, BOOL bEnable);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnID)(ID3D11InfoQueue *This, D3D11_MESSAGE_ID ID, BOOL bEnable);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnCategory)(ID3D11InfoQueue *This, D3D11_MESSAGE_CATEGORY Category);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnSeverity)(ID3D11InfoQueue *This, D3D11_MESSAGE_SEVERITY Severity);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnID)(ID3D11InfoQueue *This, D3D11_MESSAGE_ID ID);
+    void (STDMETHODCALLTYPE *SetMuteDebugOutput)(ID3D11InfoQueue *This, BOOL bMute);
+    BOOL (STDMETHODCALLTYPE *GetMuteDebugOutput)(ID3D11InfoQueue *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D11InfoQueue) == sizeof(struct ID3D11InfoQueueVtbl), "ID3D11InfoQueue's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D11InfoQueue \
+    .SetMessageCountLimit = rt_stub_ID3D11InfoQueue_SetMessageCountLimit, \
+    .ClearStoredMessages = rt_stub_ID3D11InfoQueue_ClearStoredMessages, \
+    .GetMessage = rt_stub_ID3D11InfoQueue_GetMessage, \
+    .GetNumMessagesAllowedByStorageFilter = rt_stub_ID3D11InfoQueue_GetNumMessagesAllowedByStorageFilter, \
+    .GetNumMessagesDeniedByStorageFilter = rt_stub_ID3D11InfoQueue_GetNumMessagesDeniedByStorageFilter, \
+    .GetNumStoredMessages = rt_stub_ID3D11InfoQueue_GetNumStoredMessages, \
+    .GetNumStoredMessagesAllowedByRetrievalFilter = rt_stub_ID3D11InfoQueue_GetNumStoredMessagesAllowedByRetrievalFilter, \
+    .GetNumMessagesDiscardedByMessageCountLimit = rt_stub_ID3D11InfoQueue_GetNumMessagesDiscardedByMessageCountLimit, \
+    .GetMessageCountLimit = rt_stub_ID3D11InfoQueue_GetMessageCountLimit, \
+    .AddStorageFilterEntries = rt_stub_ID3D11InfoQueue_AddStorageFilterEntries, \
+    .GetStorageFilter = rt_stub_ID3D11InfoQueue_GetStorageFilter, \
+    .ClearStorageFilter = rt_stub_ID3D11InfoQueue_ClearStorageFilter, \
+    .PushEmptyStorageFilter = rt_stub_ID3D11InfoQueue_PushEmptyStorageFilter, \
+    .PushCopyOfStorageFilter = rt_stub_ID3D11InfoQueue_PushCopyOfStorageFilter, \
+    .PushStorageFilter = rt_stub_ID3D11InfoQueue_PushStorageFilter, \
+    .PopStorageFilter = rt_stub_ID3D11InfoQueue_PopStorageFilter, \
+    .GetStorageFilterStackSize = rt_stub_ID3D11InfoQueue_GetStorageFilterStackSize, \
+    .AddRetrievalFilterEntries = rt_stub_ID3D11InfoQueue_AddRetrievalFilterEntries, \
+    .GetRetrievalFilter = rt_stub_ID3D11InfoQueue_GetRetrievalFilter, \
+    .ClearRetrievalFilter = rt_stub_ID3D11InfoQueue_ClearRetrievalFilter, \
+    .PushEmptyRetrievalFilter = rt_stub_ID3D11InfoQueue_PushEmptyRetrievalFilter, \
+    .PushCopyOfRetrievalFilter = rt_stub_ID3D11InfoQueue_PushCopyOfRetrievalFilter, \
+    .PushRetrievalFilter = rt_stub_ID3D11InfoQueue_PushRetrievalFilter, \
+    .PopRetrievalFilter = rt_stub_ID3D11InfoQueue_PopRetrievalFilter, \
+    .GetRetrievalFilterStackSize = rt_stub_ID3D11InfoQueue_GetRetrievalFilterStackSize, \
+    .AddMessage = rt_stub_ID3D11InfoQueue_AddMessage, \
+    .AddApplicationMessage = rt_stub_ID3D11InfoQueue_AddApplicationMessage, \
+    .SetBreakOnCategory = rt_stub_ID3D11InfoQueue_SetBreakOnCategory, \
+    .SetBreakOnSeverity = rt_stub_ID3D11InfoQueue_SetBreakOnSeverity, \
+    .SetBreakOnID = rt_stub_ID3D11InfoQueue_SetBreakOnID, \
+    .GetBreakOnCategory = rt_stub_ID3D11InfoQueue_GetBreakOnCategory, \
+    .GetBreakOnSeverity = rt_stub_ID3D11InfoQueue_GetBreakOnSeverity, \
+    .GetBreakOnID = rt_stub_ID3D11InfoQueue_GetBreakOnID, \
+    .SetMuteDebugOutput = rt_stub_ID3D11InfoQueue_SetMuteDebugOutput, \
+    .GetMuteDebugOutput = rt_stub_ID3D11InfoQueue_GetMuteDebugOutput
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IUnknown_QueryInterface(IUnknown *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IUnknown_AddRef(IUnknown *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -2998,6 +4278,18 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIObject_GetParent(IDXGIObjec
     .SetPrivateDataInterface = rt_stub_IDXGIObject_SetPrivateDataInterface, \
     .GetPrivateData = rt_stub_IDXGIObject_GetPrivateData, \
     .GetParent = rt_stub_IDXGIObject_GetParent
+struct rt_own_IDXGIObject {
+    HRESULT (STDMETHODCALLTYPE *SetPrivateData)(IDXGIObject *This, REFGUID guid, UINT data_size, const void *data);
+    HRESULT (STDMETHODCALLTYPE *SetPrivateDataInterface)(IDXGIObject *This, REFGUID guid, const IUnknown *object);
+    HRESULT (STDMETHODCALLTYPE *GetPrivateData)(IDXGIObject *This, REFGUID guid, UINT *data_size, void *data);
+    HRESULT (STDMETHODCALLTYPE *GetParent)(IDXGIObject *This, REFIID riid, void **parent);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_IDXGIObject) == sizeof(struct IDXGIObjectVtbl), "IDXGIObject's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_IDXGIObject \
+    .SetPrivateData = rt_stub_IDXGIObject_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_IDXGIObject_SetPrivateDataInterface, \
+    .GetPrivateData = rt_stub_IDXGIObject_GetPrivateData, \
+    .GetParent = rt_stub_IDXGIObject_GetParent
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDeviceSubObject_QueryInterface(IDXGIDeviceSubObject *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIDeviceSubObject_AddRef(IDXGIDeviceSubObject *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3015,6 +4307,12 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDeviceSubObject_GetDevice(I
     .SetPrivateDataInterface = rt_stub_IDXGIDeviceSubObject_SetPrivateDataInterface, \
     .GetPrivateData = rt_stub_IDXGIDeviceSubObject_GetPrivateData, \
     .GetParent = rt_stub_IDXGIDeviceSubObject_GetParent, \
+    .GetDevice = rt_stub_IDXGIDeviceSubObject_GetDevice
+struct rt_own_IDXGIDeviceSubObject {
+    HRESULT (STDMETHODCALLTYPE *GetDevice)(IDXGIDeviceSubObject *This, REFIID riid, void **device);
+};
+_Static_assert(sizeof(struct IDXGIObjectVtbl) + sizeof(struct rt_own_IDXGIDeviceSubObject) == sizeof(struct IDXGIDeviceSubObjectVtbl), "IDXGIDeviceSubObject's own slots follow IDXGIObject's");
+#define RT_API_OWN_STUBS_IDXGIDeviceSubObject \
     .GetDevice = rt_stub_IDXGIDeviceSubObject_GetDevice
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIResource_QueryInterface(IDXGIResource *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -3042,6 +4340,18 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIResource_GetEvictionPriorit
     .GetUsage = rt_stub_IDXGIResource_GetUsage, \
     .SetEvictionPriority = rt_stub_IDXGIResource_SetEvictionPriority, \
     .GetEvictionPriority = rt_stub_IDXGIResource_GetEvictionPriority
+struct rt_own_IDXGIResource {
+    HRESULT (STDMETHODCALLTYPE *GetSharedHandle)(IDXGIResource *This, HANDLE *pSharedHandle);
+    HRESULT (STDMETHODCALLTYPE *GetUsage)(IDXGIResource *This, DXGI_USAGE *pUsage);
+    HRESULT (STDMETHODCALLTYPE *SetEvictionPriority)(IDXGIResource *This, UINT EvictionPriority);
+    HRESULT (STDMETHODCALLTYPE *GetEvictionPriority)(IDXGIResource *This, UINT *pEvictionPriority);
+};
+_Static_assert(sizeof(struct IDXGIDeviceSubObjectVtbl) + sizeof(struct rt_own_IDXGIResource) == sizeof(struct IDXGIResourceVtbl), "IDXGIResource's own slots follow IDXGIDeviceSubObject's");
+#define RT_API_OWN_STUBS_IDXGIResource \
+    .GetSharedHandle = rt_stub_IDXGIResource_GetSharedHandle, \
+    .GetUsage = rt_stub_IDXGIResource_GetUsage, \
+    .SetEvictionPriority = rt_stub_IDXGIResource_SetEvictionPriority, \
+    .GetEvictionPriority = rt_stub_IDXGIResource_GetEvictionPriority
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIKeyedMutex_QueryInterface(IDXGIKeyedMutex *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIKeyedMutex_AddRef(IDXGIKeyedMutex *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3062,6 +4372,14 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIKeyedMutex_ReleaseSync(IDXG
     .GetPrivateData = rt_stub_IDXGIKeyedMutex_GetPrivateData, \
     .GetParent = rt_stub_IDXGIKeyedMutex_GetParent, \
     .GetDevice = rt_stub_IDXGIKeyedMutex_GetDevice, \
+    .AcquireSync = rt_stub_IDXGIKeyedMutex_AcquireSync, \
+    .ReleaseSync = rt_stub_IDXGIKeyedMutex_ReleaseSync
+struct rt_own_IDXGIKeyedMutex {
+    HRESULT (STDMETHODCALLTYPE *AcquireSync)(IDXGIKeyedMutex *This, UINT64 Key, DWORD dwMilliseconds);
+    HRESULT (STDMETHODCALLTYPE *ReleaseSync)(IDXGIKeyedMutex *This, UINT64 Key);
+};
+_Static_assert(sizeof(struct IDXGIDeviceSubObjectVtbl) + sizeof(struct rt_own_IDXGIKeyedMutex) == sizeof(struct IDXGIKeyedMutexVtbl), "IDXGIKeyedMutex's own slots follow IDXGIDeviceSubObject's");
+#define RT_API_OWN_STUBS_IDXGIKeyedMutex \
     .AcquireSync = rt_stub_IDXGIKeyedMutex_AcquireSync, \
     .ReleaseSync = rt_stub_IDXGIKeyedMutex_ReleaseSync
 
@@ -3085,6 +4403,16 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISurface_Unmap(IDXGISurface 
     .GetPrivateData = rt_stub_IDXGISurface_GetPrivateData, \
     .GetParent = rt_stub_IDXGISurface_GetParent, \
     .GetDevice = rt_stub_IDXGISurface_GetDevice, \
+    .GetDesc = rt_stub_IDXGISurface_GetDesc, \
+    .Map = rt_stub_IDXGISurface_Map, \
+    .Unmap = rt_stub_IDXGISurface_Unmap
+struct rt_own_IDXGISurface {
+    HRESULT (STDMETHODCALLTYPE *GetDesc)(IDXGISurface *This, DXGI_SURFACE_DESC *desc);
+    HRESULT (STDMETHODCALLTYPE *Map)(IDXGISurface *This, DXGI_MAPPED_RECT *mapped_rect, UINT flags);
+    HRESULT (STDMETHODCALLTYPE *Unmap)(IDXGISurface *This);
+};
+_Static_assert(sizeof(struct IDXGIDeviceSubObjectVtbl) + sizeof(struct rt_own_IDXGISurface) == sizeof(struct IDXGISurfaceVtbl), "IDXGISurface's own slots follow IDXGIDeviceSubObject's");
+#define RT_API_OWN_STUBS_IDXGISurface \
     .GetDesc = rt_stub_IDXGISurface_GetDesc, \
     .Map = rt_stub_IDXGISurface_Map, \
     .Unmap = rt_stub_IDXGISurface_Unmap
@@ -3114,6 +4442,14 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISurface1_ReleaseDC(IDXGISur
     .GetDesc = rt_stub_IDXGISurface1_GetDesc, \
     .Map = rt_stub_IDXGISurface1_Map, \
     .Unmap = rt_stub_IDXGISurface1_Unmap, \
+    .GetDC = rt_stub_IDXGISurface1_GetDC, \
+    .ReleaseDC = rt_stub_IDXGISurface1_ReleaseDC
+struct rt_own_IDXGISurface1 {
+    HRESULT (STDMETHODCALLTYPE *GetDC)(IDXGISurface1 *This, BOOL discard, HDC *hdc);
+    HRESULT (STDMETHODCALLTYPE *ReleaseDC)(IDXGISurface1 *This, RECT *dirty_rect);
+};
+_Static_assert(sizeof(struct IDXGISurfaceVtbl) + sizeof(struct rt_own_IDXGISurface1) == sizeof(struct IDXGISurface1Vtbl), "IDXGISurface1's own slots follow IDXGISurface's");
+#define RT_API_OWN_STUBS_IDXGISurface1 \
     .GetDC = rt_stub_IDXGISurface1_GetDC, \
     .ReleaseDC = rt_stub_IDXGISurface1_ReleaseDC
 
@@ -3156,6 +4492,34 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutput_GetFrameStatistics(I
     .SetDisplaySurface = rt_stub_IDXGIOutput_SetDisplaySurface, \
     .GetDisplaySurfaceData = rt_stub_IDXGIOutput_GetDisplaySurfaceData, \
     .GetFrameStatistics = rt_stub_IDXGIOutput_GetFrameStatistics
+struct rt_own_IDXGIOutput {
+    HRESULT (STDMETHODCALLTYPE *GetDesc)(IDXGIOutput *This, DXGI_OUTPUT_DESC *desc);
+    HRESULT (STDMETHODCALLTYPE *GetDisplayModeList)(IDXGIOutput *This, DXGI_FORMAT format, UINT flags, UINT *mode_count, DXGI_MODE_DESC *desc);
+    HRESULT (STDMETHODCALLTYPE *FindClosestMatchingMode)(IDXGIOutput *This, const DXGI_MODE_DESC *mode, DXGI_MODE_DESC *closest_match, IUnknown *device);
+    HRESULT (STDMETHODCALLTYPE *WaitForVBlank)(IDXGIOutput *This);
+    HRESULT (STDMETHODCALLTYPE *TakeOwnership)(IDXGIOutput *This, IUnknown *device, BOOL exclusive);
+    void (STDMETHODCALLTYPE *ReleaseOwnership)(IDXGIOutput *This);
+    HRESULT (STDMETHODCALLTYPE *GetGammaControlCapabilities)(IDXGIOutput *This, DXGI_GAMMA_CONTROL_CAPABILITIES *gamma_caps);
+    HRESULT (STDMETHODCALLTYPE *SetGammaControl)(IDXGIOutput *This, const DXGI_GAMMA_CONTROL *gamma_control);
+    HRESULT (STDMETHODCALLTYPE *GetGammaControl)(IDXGIOutput *This, DXGI_GAMMA_CONTROL *gamma_control);
+    HRESULT (STDMETHODCALLTYPE *SetDisplaySurface)(IDXGIOutput *This, IDXGISurface *surface);
+    HRESULT (STDMETHODCALLTYPE *GetDisplaySurfaceData)(IDXGIOutput *This, IDXGISurface *surface);
+    HRESULT (STDMETHODCALLTYPE *GetFrameStatistics)(IDXGIOutput *This, DXGI_FRAME_STATISTICS *stats);
+};
+_Static_assert(sizeof(struct IDXGIObjectVtbl) + sizeof(struct rt_own_IDXGIOutput) == sizeof(struct IDXGIOutputVtbl), "IDXGIOutput's own slots follow IDXGIObject's");
+#define RT_API_OWN_STUBS_IDXGIOutput \
+    .GetDesc = rt_stub_IDXGIOutput_GetDesc, \
+    .GetDisplayModeList = rt_stub_IDXGIOutput_GetDisplayModeList, \
+    .FindClosestMatchingMode = rt_stub_IDXGIOutput_FindClosestMatchingMode, \
+    .WaitForVBlank = rt_stub_IDXGIOutput_WaitForVBlank, \
+    .TakeOwnership = rt_stub_IDXGIOutput_TakeOwnership, \
+    .ReleaseOwnership = rt_stub_IDXGIOutput_ReleaseOwnership, \
+    .GetGammaControlCapabilities = rt_stub_IDXGIOutput_GetGammaControlCapabilities, \
+    .SetGammaControl = rt_stub_IDXGIOutput_SetGammaControl, \
+    .GetGammaControl = rt_stub_IDXGIOutput_GetGammaControl, \
+    .SetDisplaySurface = rt_stub_IDXGIOutput_SetDisplaySurface, \
+    .GetDisplaySurfaceData = rt_stub_IDXGIOutput_GetDisplaySurfaceData, \
+    .GetFrameStatistics = rt_stub_IDXGIOutput_GetFrameStatistics
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIAdapter_QueryInterface(IDXGIAdapter *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIAdapter_AddRef(IDXGIAdapter *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3175,6 +4539,16 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIAdapter_CheckInterfaceSuppo
     .SetPrivateDataInterface = rt_stub_IDXGIAdapter_SetPrivateDataInterface, \
     .GetPrivateData = rt_stub_IDXGIAdapter_GetPrivateData, \
     .GetParent = rt_stub_IDXGIAdapter_GetParent, \
+    .EnumOutputs = rt_stub_IDXGIAdapter_EnumOutputs, \
+    .GetDesc = rt_stub_IDXGIAdapter_GetDesc, \
+    .CheckInterfaceSupport = rt_stub_IDXGIAdapter_CheckInterfaceSupport
+struct rt_own_IDXGIAdapter {
+    HRESULT (STDMETHODCALLTYPE *EnumOutputs)(IDXGIAdapter *This, UINT output_idx, IDXGIOutput **output);
+    HRESULT (STDMETHODCALLTYPE *GetDesc)(IDXGIAdapter *This, DXGI_ADAPTER_DESC *desc);
+    HRESULT (STDMETHODCALLTYPE *CheckInterfaceSupport)(IDXGIAdapter *This, REFGUID guid, LARGE_INTEGER *umd_version);
+};
+_Static_assert(sizeof(struct IDXGIObjectVtbl) + sizeof(struct rt_own_IDXGIAdapter) == sizeof(struct IDXGIAdapterVtbl), "IDXGIAdapter's own slots follow IDXGIObject's");
+#define RT_API_OWN_STUBS_IDXGIAdapter \
     .EnumOutputs = rt_stub_IDXGIAdapter_EnumOutputs, \
     .GetDesc = rt_stub_IDXGIAdapter_GetDesc, \
     .CheckInterfaceSupport = rt_stub_IDXGIAdapter_CheckInterfaceSupport
@@ -3216,6 +4590,30 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISwapChain_GetLastPresentCou
     .GetContainingOutput = rt_stub_IDXGISwapChain_GetContainingOutput, \
     .GetFrameStatistics = rt_stub_IDXGISwapChain_GetFrameStatistics, \
     .GetLastPresentCount = rt_stub_IDXGISwapChain_GetLastPresentCount
+struct rt_own_IDXGISwapChain {
+    HRESULT (STDMETHODCALLTYPE *Present)(IDXGISwapChain *This, UINT sync_interval, UINT flags);
+    HRESULT (STDMETHODCALLTYPE *GetBuffer)(IDXGISwapChain *This, UINT buffer_idx, REFIID riid, void **surface);
+    HRESULT (STDMETHODCALLTYPE *SetFullscreenState)(IDXGISwapChain *This, BOOL fullscreen, IDXGIOutput *target);
+    HRESULT (STDMETHODCALLTYPE *GetFullscreenState)(IDXGISwapChain *This, BOOL *fullscreen, IDXGIOutput **target);
+    HRESULT (STDMETHODCALLTYPE *GetDesc)(IDXGISwapChain *This, DXGI_SWAP_CHAIN_DESC *desc);
+    HRESULT (STDMETHODCALLTYPE *ResizeBuffers)(IDXGISwapChain *This, UINT buffer_count, UINT width, UINT height, DXGI_FORMAT format, UINT flags);
+    HRESULT (STDMETHODCALLTYPE *ResizeTarget)(IDXGISwapChain *This, const DXGI_MODE_DESC *target_mode_desc);
+    HRESULT (STDMETHODCALLTYPE *GetContainingOutput)(IDXGISwapChain *This, IDXGIOutput **output);
+    HRESULT (STDMETHODCALLTYPE *GetFrameStatistics)(IDXGISwapChain *This, DXGI_FRAME_STATISTICS *stats);
+    HRESULT (STDMETHODCALLTYPE *GetLastPresentCount)(IDXGISwapChain *This, UINT *last_present_count);
+};
+_Static_assert(sizeof(struct IDXGIDeviceSubObjectVtbl) + sizeof(struct rt_own_IDXGISwapChain) == sizeof(struct IDXGISwapChainVtbl), "IDXGISwapChain's own slots follow IDXGIDeviceSubObject's");
+#define RT_API_OWN_STUBS_IDXGISwapChain \
+    .Present = rt_stub_IDXGISwapChain_Present, \
+    .GetBuffer = rt_stub_IDXGISwapChain_GetBuffer, \
+    .SetFullscreenState = rt_stub_IDXGISwapChain_SetFullscreenState, \
+    .GetFullscreenState = rt_stub_IDXGISwapChain_GetFullscreenState, \
+    .GetDesc = rt_stub_IDXGISwapChain_GetDesc, \
+    .ResizeBuffers = rt_stub_IDXGISwapChain_ResizeBuffers, \
+    .ResizeTarget = rt_stub_IDXGISwapChain_ResizeTarget, \
+    .GetContainingOutput = rt_stub_IDXGISwapChain_GetContainingOutput, \
+    .GetFrameStatistics = rt_stub_IDXGISwapChain_GetFrameStatistics, \
+    .GetLastPresentCount = rt_stub_IDXGISwapChain_GetLastPresentCount
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactory_QueryInterface(IDXGIFactory *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIFactory_AddRef(IDXGIFactory *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3237,6 +4635,20 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactory_CreateSoftwareAdapt
     .SetPrivateDataInterface = rt_stub_IDXGIFactory_SetPrivateDataInterface, \
     .GetPrivateData = rt_stub_IDXGIFactory_GetPrivateData, \
     .GetParent = rt_stub_IDXGIFactory_GetParent, \
+    .EnumAdapters = rt_stub_IDXGIFactory_EnumAdapters, \
+    .MakeWindowAssociation = rt_stub_IDXGIFactory_MakeWindowAssociation, \
+    .GetWindowAssociation = rt_stub_IDXGIFactory_GetWindowAssociation, \
+    .CreateSwapChain = rt_stub_IDXGIFactory_CreateSwapChain, \
+    .CreateSoftwareAdapter = rt_stub_IDXGIFactory_CreateSoftwareAdapter
+struct rt_own_IDXGIFactory {
+    HRESULT (STDMETHODCALLTYPE *EnumAdapters)(IDXGIFactory *This, UINT adapter_idx, IDXGIAdapter **adapter);
+    HRESULT (STDMETHODCALLTYPE *MakeWindowAssociation)(IDXGIFactory *This, HWND window, UINT flags);
+    HRESULT (STDMETHODCALLTYPE *GetWindowAssociation)(IDXGIFactory *This, HWND *window);
+    HRESULT (STDMETHODCALLTYPE *CreateSwapChain)(IDXGIFactory *This, IUnknown *device, DXGI_SWAP_CHAIN_DESC *desc, IDXGISwapChain **swapchain);
+    HRESULT (STDMETHODCALLTYPE *CreateSoftwareAdapter)(IDXGIFactory *This, HMODULE swrast, IDXGIAdapter **adapter);
+};
+_Static_assert(sizeof(struct IDXGIObjectVtbl) + sizeof(struct rt_own_IDXGIFactory) == sizeof(struct IDXGIFactoryVtbl), "IDXGIFactory's own slots follow IDXGIObject's");
+#define RT_API_OWN_STUBS_IDXGIFactory \
     .EnumAdapters = rt_stub_IDXGIFactory_EnumAdapters, \
     .MakeWindowAssociation = rt_stub_IDXGIFactory_MakeWindowAssociation, \
     .GetWindowAssociation = rt_stub_IDXGIFactory_GetWindowAssociation, \
@@ -3268,6 +4680,20 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDevice_GetGPUThreadPriority
     .QueryResourceResidency = rt_stub_IDXGIDevice_QueryResourceResidency, \
     .SetGPUThreadPriority = rt_stub_IDXGIDevice_SetGPUThreadPriority, \
     .GetGPUThreadPriority = rt_stub_IDXGIDevice_GetGPUThreadPriority
+struct rt_own_IDXGIDevice {
+    HRESULT (STDMETHODCALLTYPE *GetAdapter)(IDXGIDevice *This, IDXGIAdapter **adapter);
+    HRESULT (STDMETHODCALLTYPE *CreateSurface)(IDXGIDevice *This, const DXGI_SURFACE_DESC *desc, UINT surface_count, DXGI_USAGE usage, const DXGI_SHARED_RESOURCE *shared_resource, IDXGISurface **surface);
+    HRESULT (STDMETHODCALLTYPE *QueryResourceResidency)(IDXGIDevice *This, IUnknown *const *resources, DXGI_RESIDENCY *residency, UINT resource_count);
+    HRESULT (STDMETHODCALLTYPE *SetGPUThreadPriority)(IDXGIDevice *This, INT priority);
+    HRESULT (STDMETHODCALLTYPE *GetGPUThreadPriority)(IDXGIDevice *This, INT *priority);
+};
+_Static_assert(sizeof(struct IDXGIObjectVtbl) + sizeof(struct rt_own_IDXGIDevice) == sizeof(struct IDXGIDeviceVtbl), "IDXGIDevice's own slots follow IDXGIObject's");
+#define RT_API_OWN_STUBS_IDXGIDevice \
+    .GetAdapter = rt_stub_IDXGIDevice_GetAdapter, \
+    .CreateSurface = rt_stub_IDXGIDevice_CreateSurface, \
+    .QueryResourceResidency = rt_stub_IDXGIDevice_QueryResourceResidency, \
+    .SetGPUThreadPriority = rt_stub_IDXGIDevice_SetGPUThreadPriority, \
+    .GetGPUThreadPriority = rt_stub_IDXGIDevice_GetGPUThreadPriority
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIAdapter1_QueryInterface(IDXGIAdapter1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIAdapter1_AddRef(IDXGIAdapter1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3291,6 +4717,12 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIAdapter1_GetDesc1(IDXGIAdap
     .EnumOutputs = rt_stub_IDXGIAdapter1_EnumOutputs, \
     .GetDesc = rt_stub_IDXGIAdapter1_GetDesc, \
     .CheckInterfaceSupport = rt_stub_IDXGIAdapter1_CheckInterfaceSupport, \
+    .GetDesc1 = rt_stub_IDXGIAdapter1_GetDesc1
+struct rt_own_IDXGIAdapter1 {
+    HRESULT (STDMETHODCALLTYPE *GetDesc1)(IDXGIAdapter1 *This, DXGI_ADAPTER_DESC1 *pDesc);
+};
+_Static_assert(sizeof(struct IDXGIAdapterVtbl) + sizeof(struct rt_own_IDXGIAdapter1) == sizeof(struct IDXGIAdapter1Vtbl), "IDXGIAdapter1's own slots follow IDXGIAdapter's");
+#define RT_API_OWN_STUBS_IDXGIAdapter1 \
     .GetDesc1 = rt_stub_IDXGIAdapter1_GetDesc1
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDevice1_QueryInterface(IDXGIDevice1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -3320,6 +4752,14 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDevice1_GetMaximumFrameLate
     .QueryResourceResidency = rt_stub_IDXGIDevice1_QueryResourceResidency, \
     .SetGPUThreadPriority = rt_stub_IDXGIDevice1_SetGPUThreadPriority, \
     .GetGPUThreadPriority = rt_stub_IDXGIDevice1_GetGPUThreadPriority, \
+    .SetMaximumFrameLatency = rt_stub_IDXGIDevice1_SetMaximumFrameLatency, \
+    .GetMaximumFrameLatency = rt_stub_IDXGIDevice1_GetMaximumFrameLatency
+struct rt_own_IDXGIDevice1 {
+    HRESULT (STDMETHODCALLTYPE *SetMaximumFrameLatency)(IDXGIDevice1 *This, UINT MaxLatency);
+    HRESULT (STDMETHODCALLTYPE *GetMaximumFrameLatency)(IDXGIDevice1 *This, UINT *pMaxLatency);
+};
+_Static_assert(sizeof(struct IDXGIDeviceVtbl) + sizeof(struct rt_own_IDXGIDevice1) == sizeof(struct IDXGIDevice1Vtbl), "IDXGIDevice1's own slots follow IDXGIDevice's");
+#define RT_API_OWN_STUBS_IDXGIDevice1 \
     .SetMaximumFrameLatency = rt_stub_IDXGIDevice1_SetMaximumFrameLatency, \
     .GetMaximumFrameLatency = rt_stub_IDXGIDevice1_GetMaximumFrameLatency
 
@@ -3352,6 +4792,14 @@ static inline BOOL STDMETHODCALLTYPE rt_stub_IDXGIFactory1_IsCurrent(IDXGIFactor
     .CreateSoftwareAdapter = rt_stub_IDXGIFactory1_CreateSoftwareAdapter, \
     .EnumAdapters1 = rt_stub_IDXGIFactory1_EnumAdapters1, \
     .IsCurrent = rt_stub_IDXGIFactory1_IsCurrent
+struct rt_own_IDXGIFactory1 {
+    HRESULT (STDMETHODCALLTYPE *EnumAdapters1)(IDXGIFactory1 *This, UINT Adapter, IDXGIAdapter1 **ppAdapter);
+    BOOL (STDMETHODCALLTYPE *IsCurrent)(IDXGIFactory1 *This);
+};
+_Static_assert(sizeof(struct IDXGIFactoryVtbl) + sizeof(struct rt_own_IDXGIFactory1) == sizeof(struct IDXGIFactory1Vtbl), "IDXGIFactory1's own slots follow IDXGIFactory's");
+#define RT_API_OWN_STUBS_IDXGIFactory1 \
+    .EnumAdapters1 = rt_stub_IDXGIFactory1_EnumAdapters1, \
+    .IsCurrent = rt_stub_IDXGIFactory1_IsCurrent
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutputDuplication_QueryInterface(IDXGIOutputDuplication *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIOutputDuplication_AddRef(IDXGIOutputDuplication *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3376,6 +4824,26 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutputDuplication_ReleaseFr
     .SetPrivateDataInterface = rt_stub_IDXGIOutputDuplication_SetPrivateDataInterface, \
     .GetPrivateData = rt_stub_IDXGIOutputDuplication_GetPrivateData, \
     .GetParent = rt_stub_IDXGIOutputDuplication_GetParent, \
+    .GetDesc = rt_stub_IDXGIOutputDuplication_GetDesc, \
+    .AcquireNextFrame = rt_stub_IDXGIOutputDuplication_AcquireNextFrame, \
+    .GetFrameDirtyRects = rt_stub_IDXGIOutputDuplication_GetFrameDirtyRects, \
+    .GetFrameMoveRects = rt_stub_IDXGIOutputDuplication_GetFrameMoveRects, \
+    .GetFramePointerShape = rt_stub_IDXGIOutputDuplication_GetFramePointerShape, \
+    .MapDesktopSurface = rt_stub_IDXGIOutputDuplication_MapDesktopSurface, \
+    .UnMapDesktopSurface = rt_stub_IDXGIOutputDuplication_UnMapDesktopSurface, \
+    .ReleaseFrame = rt_stub_IDXGIOutputDuplication_ReleaseFrame
+struct rt_own_IDXGIOutputDuplication {
+    void (STDMETHODCALLTYPE *GetDesc)(IDXGIOutputDuplication *This, DXGI_OUTDUPL_DESC *desc);
+    HRESULT (STDMETHODCALLTYPE *AcquireNextFrame)(IDXGIOutputDuplication *This, UINT timeout_in_milliseconds, DXGI_OUTDUPL_FRAME_INFO *frame_info, IDXGIResource **desktop_resource);
+    HRESULT (STDMETHODCALLTYPE *GetFrameDirtyRects)(IDXGIOutputDuplication *This, UINT dirty_rects_buffer_size, RECT *dirty_rects_buffer, UINT *dirty_rects_buffer_size_required);
+    HRESULT (STDMETHODCALLTYPE *GetFrameMoveRects)(IDXGIOutputDuplication *This, UINT move_rects_buffer_size, DXGI_OUTDUPL_MOVE_RECT *move_rect_buffer, UINT *move_rects_buffer_size_required);
+    HRESULT (STDMETHODCALLTYPE *GetFramePointerShape)(IDXGIOutputDuplication *This, UINT pointer_shape_buffer_size, void *pointer_shape_buffer, UINT *pointer_shape_buffer_size_required, DXGI_OUTDUPL_POINTER_SHAPE_INFO *pointer_shape_info);
+    HRESULT (STDMETHODCALLTYPE *MapDesktopSurface)(IDXGIOutputDuplication *This, DXGI_MAPPED_RECT *locked_rect);
+    HRESULT (STDMETHODCALLTYPE *UnMapDesktopSurface)(IDXGIOutputDuplication *This);
+    HRESULT (STDMETHODCALLTYPE *ReleaseFrame)(IDXGIOutputDuplication *This);
+};
+_Static_assert(sizeof(struct IDXGIObjectVtbl) + sizeof(struct rt_own_IDXGIOutputDuplication) == sizeof(struct IDXGIOutputDuplicationVtbl), "IDXGIOutputDuplication's own slots follow IDXGIObject's");
+#define RT_API_OWN_STUBS_IDXGIOutputDuplication \
     .GetDesc = rt_stub_IDXGIOutputDuplication_GetDesc, \
     .AcquireNextFrame = rt_stub_IDXGIOutputDuplication_AcquireNextFrame, \
     .GetFrameDirtyRects = rt_stub_IDXGIOutputDuplication_GetFrameDirtyRects, \
@@ -3414,6 +4882,12 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISurface2_GetResource(IDXGIS
     .GetDC = rt_stub_IDXGISurface2_GetDC, \
     .ReleaseDC = rt_stub_IDXGISurface2_ReleaseDC, \
     .GetResource = rt_stub_IDXGISurface2_GetResource
+struct rt_own_IDXGISurface2 {
+    HRESULT (STDMETHODCALLTYPE *GetResource)(IDXGISurface2 *This, REFIID iid, void **parent_resource, UINT *subresource_idx);
+};
+_Static_assert(sizeof(struct IDXGISurface1Vtbl) + sizeof(struct rt_own_IDXGISurface2) == sizeof(struct IDXGISurface2Vtbl), "IDXGISurface2's own slots follow IDXGISurface1's");
+#define RT_API_OWN_STUBS_IDXGISurface2 \
+    .GetResource = rt_stub_IDXGISurface2_GetResource
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIResource1_QueryInterface(IDXGIResource1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIResource1_AddRef(IDXGIResource1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3444,6 +4918,14 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIResource1_CreateSharedHandl
     .GetEvictionPriority = rt_stub_IDXGIResource1_GetEvictionPriority, \
     .CreateSubresourceSurface = rt_stub_IDXGIResource1_CreateSubresourceSurface, \
     .CreateSharedHandle = rt_stub_IDXGIResource1_CreateSharedHandle
+struct rt_own_IDXGIResource1 {
+    HRESULT (STDMETHODCALLTYPE *CreateSubresourceSurface)(IDXGIResource1 *This, UINT index, IDXGISurface2 **surface);
+    HRESULT (STDMETHODCALLTYPE *CreateSharedHandle)(IDXGIResource1 *This, const SECURITY_ATTRIBUTES *attributes, DWORD access, const WCHAR *name, HANDLE *handle);
+};
+_Static_assert(sizeof(struct IDXGIResourceVtbl) + sizeof(struct rt_own_IDXGIResource1) == sizeof(struct IDXGIResource1Vtbl), "IDXGIResource1's own slots follow IDXGIResource's");
+#define RT_API_OWN_STUBS_IDXGIResource1 \
+    .CreateSubresourceSurface = rt_stub_IDXGIResource1_CreateSubresourceSurface, \
+    .CreateSharedHandle = rt_stub_IDXGIResource1_CreateSharedHandle
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDisplayControl_QueryInterface(IDXGIDisplayControl *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIDisplayControl_AddRef(IDXGIDisplayControl *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3454,6 +4936,14 @@ static inline void STDMETHODCALLTYPE rt_stub_IDXGIDisplayControl_SetStereoEnable
     .QueryInterface = rt_stub_IDXGIDisplayControl_QueryInterface, \
     .AddRef = rt_stub_IDXGIDisplayControl_AddRef, \
     .Release = rt_stub_IDXGIDisplayControl_Release, \
+    .IsStereoEnabled = rt_stub_IDXGIDisplayControl_IsStereoEnabled, \
+    .SetStereoEnabled = rt_stub_IDXGIDisplayControl_SetStereoEnabled
+struct rt_own_IDXGIDisplayControl {
+    BOOL (STDMETHODCALLTYPE *IsStereoEnabled)(IDXGIDisplayControl *This);
+    void (STDMETHODCALLTYPE *SetStereoEnabled)(IDXGIDisplayControl *This, BOOL enabled);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_IDXGIDisplayControl) == sizeof(struct IDXGIDisplayControlVtbl), "IDXGIDisplayControl's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_IDXGIDisplayControl \
     .IsStereoEnabled = rt_stub_IDXGIDisplayControl_IsStereoEnabled, \
     .SetStereoEnabled = rt_stub_IDXGIDisplayControl_SetStereoEnabled
 
@@ -3489,6 +4979,16 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDevice2_EnqueueSetEvent(IDX
     .GetGPUThreadPriority = rt_stub_IDXGIDevice2_GetGPUThreadPriority, \
     .SetMaximumFrameLatency = rt_stub_IDXGIDevice2_SetMaximumFrameLatency, \
     .GetMaximumFrameLatency = rt_stub_IDXGIDevice2_GetMaximumFrameLatency, \
+    .OfferResources = rt_stub_IDXGIDevice2_OfferResources, \
+    .ReclaimResources = rt_stub_IDXGIDevice2_ReclaimResources, \
+    .EnqueueSetEvent = rt_stub_IDXGIDevice2_EnqueueSetEvent
+struct rt_own_IDXGIDevice2 {
+    HRESULT (STDMETHODCALLTYPE *OfferResources)(IDXGIDevice2 *This, UINT NumResources, IDXGIResource *const *ppResources, DXGI_OFFER_RESOURCE_PRIORITY Priority);
+    HRESULT (STDMETHODCALLTYPE *ReclaimResources)(IDXGIDevice2 *This, UINT NumResources, IDXGIResource *const *ppResources, BOOL *pDiscarded);
+    HRESULT (STDMETHODCALLTYPE *EnqueueSetEvent)(IDXGIDevice2 *This, HANDLE hEvent);
+};
+_Static_assert(sizeof(struct IDXGIDevice1Vtbl) + sizeof(struct rt_own_IDXGIDevice2) == sizeof(struct IDXGIDevice2Vtbl), "IDXGIDevice2's own slots follow IDXGIDevice1's");
+#define RT_API_OWN_STUBS_IDXGIDevice2 \
     .OfferResources = rt_stub_IDXGIDevice2_OfferResources, \
     .ReclaimResources = rt_stub_IDXGIDevice2_ReclaimResources, \
     .EnqueueSetEvent = rt_stub_IDXGIDevice2_EnqueueSetEvent
@@ -3552,6 +5052,32 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISwapChain1_GetRotation(IDXG
     .GetBackgroundColor = rt_stub_IDXGISwapChain1_GetBackgroundColor, \
     .SetRotation = rt_stub_IDXGISwapChain1_SetRotation, \
     .GetRotation = rt_stub_IDXGISwapChain1_GetRotation
+struct rt_own_IDXGISwapChain1 {
+    HRESULT (STDMETHODCALLTYPE *GetDesc1)(IDXGISwapChain1 *This, DXGI_SWAP_CHAIN_DESC1 *pDesc);
+    HRESULT (STDMETHODCALLTYPE *GetFullscreenDesc)(IDXGISwapChain1 *This, DXGI_SWAP_CHAIN_FULLSCREEN_DESC *pDesc);
+    HRESULT (STDMETHODCALLTYPE *GetHwnd)(IDXGISwapChain1 *This, HWND *pHwnd);
+    HRESULT (STDMETHODCALLTYPE *GetCoreWindow)(IDXGISwapChain1 *This, REFIID refiid, void **ppUnk);
+    HRESULT (STDMETHODCALLTYPE *Present1)(IDXGISwapChain1 *This, UINT SyncInterval, UINT PresentFlags, const DXGI_PRESENT_PARAMETERS *pPresentParameters);
+    BOOL (STDMETHODCALLTYPE *IsTemporaryMonoSupported)(IDXGISwapChain1 *This);
+    HRESULT (STDMETHODCALLTYPE *GetRestrictToOutput)(IDXGISwapChain1 *This, IDXGIOutput **ppRestrictToOutput);
+    HRESULT (STDMETHODCALLTYPE *SetBackgroundColor)(IDXGISwapChain1 *This, const DXGI_RGBA *pColor);
+    HRESULT (STDMETHODCALLTYPE *GetBackgroundColor)(IDXGISwapChain1 *This, DXGI_RGBA *pColor);
+    HRESULT (STDMETHODCALLTYPE *SetRotation)(IDXGISwapChain1 *This, DXGI_MODE_ROTATION Rotation);
+    HRESULT (STDMETHODCALLTYPE *GetRotation)(IDXGISwapChain1 *This, DXGI_MODE_ROTATION *pRotation);
+};
+_Static_assert(sizeof(struct IDXGISwapChainVtbl) + sizeof(struct rt_own_IDXGISwapChain1) == sizeof(struct IDXGISwapChain1Vtbl), "IDXGISwapChain1's own slots follow IDXGISwapChain's");
+#define RT_API_OWN_STUBS_IDXGISwapChain1 \
+    .GetDesc1 = rt_stub_IDXGISwapChain1_GetDesc1, \
+    .GetFullscreenDesc = rt_stub_IDXGISwapChain1_GetFullscreenDesc, \
+    .GetHwnd = rt_stub_IDXGISwapChain1_GetHwnd, \
+    .GetCoreWindow = rt_stub_IDXGISwapChain1_GetCoreWindow, \
+    .Present1 = rt_stub_IDXGISwapChain1_Present1, \
+    .IsTemporaryMonoSupported = rt_stub_IDXGISwapChain1_IsTemporaryMonoSupported, \
+    .GetRestrictToOutput = rt_stub_IDXGISwapChain1_GetRestrictToOutput, \
+    .SetBackgroundColor = rt_stub_IDXGISwapChain1_SetBackgroundColor, \
+    .GetBackgroundColor = rt_stub_IDXGISwapChain1_GetBackgroundColor, \
+    .SetRotation = rt_stub_IDXGISwapChain1_SetRotation, \
+    .GetRotation = rt_stub_IDXGISwapChain1_GetRotation
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactory2_QueryInterface(IDXGIFactory2 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIFactory2_AddRef(IDXGIFactory2 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3604,6 +5130,32 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactory2_CreateSwapChainFor
     .RegisterOcclusionStatusEvent = rt_stub_IDXGIFactory2_RegisterOcclusionStatusEvent, \
     .UnregisterOcclusionStatus = rt_stub_IDXGIFactory2_UnregisterOcclusionStatus, \
     .CreateSwapChainForComposition = rt_stub_IDXGIFactory2_CreateSwapChainForComposition
+struct rt_own_IDXGIFactory2 {
+    BOOL (STDMETHODCALLTYPE *IsWindowedStereoEnabled)(IDXGIFactory2 *This);
+    HRESULT (STDMETHODCALLTYPE *CreateSwapChainForHwnd)(IDXGIFactory2 *This, IUnknown *pDevice, HWND hWnd, const DXGI_SWAP_CHAIN_DESC1 *pDesc, const DXGI_SWAP_CHAIN_FULLSCREEN_DESC *pFullscreenDesc, IDXGIOutput *pRestrictToOutput, IDXGISwapChain1 **ppSwapChain);
+    HRESULT (STDMETHODCALLTYPE *CreateSwapChainForCoreWindow)(IDXGIFactory2 *This, IUnknown *pDevice, IUnknown *pWindow, const DXGI_SWAP_CHAIN_DESC1 *pDesc, IDXGIOutput *pRestrictToOutput, IDXGISwapChain1 **ppSwapChain);
+    HRESULT (STDMETHODCALLTYPE *GetSharedResourceAdapterLuid)(IDXGIFactory2 *This, HANDLE hResource, LUID *pLuid);
+    HRESULT (STDMETHODCALLTYPE *RegisterStereoStatusWindow)(IDXGIFactory2 *This, HWND WindowHandle, UINT wMsg, DWORD *pdwCookie);
+    HRESULT (STDMETHODCALLTYPE *RegisterStereoStatusEvent)(IDXGIFactory2 *This, HANDLE hEvent, DWORD *pdwCookie);
+    void (STDMETHODCALLTYPE *UnregisterStereoStatus)(IDXGIFactory2 *This, DWORD dwCookie);
+    HRESULT (STDMETHODCALLTYPE *RegisterOcclusionStatusWindow)(IDXGIFactory2 *This, HWND WindowHandle, UINT wMsg, DWORD *pdwCookie);
+    HRESULT (STDMETHODCALLTYPE *RegisterOcclusionStatusEvent)(IDXGIFactory2 *This, HANDLE hEvent, DWORD *pdwCookie);
+    void (STDMETHODCALLTYPE *UnregisterOcclusionStatus)(IDXGIFactory2 *This, DWORD dwCookie);
+    HRESULT (STDMETHODCALLTYPE *CreateSwapChainForComposition)(IDXGIFactory2 *This, IUnknown *pDevice, const DXGI_SWAP_CHAIN_DESC1 *pDesc, IDXGIOutput *pRestrictToOutput, IDXGISwapChain1 **ppSwapChain);
+};
+_Static_assert(sizeof(struct IDXGIFactory1Vtbl) + sizeof(struct rt_own_IDXGIFactory2) == sizeof(struct IDXGIFactory2Vtbl), "IDXGIFactory2's own slots follow IDXGIFactory1's");
+#define RT_API_OWN_STUBS_IDXGIFactory2 \
+    .IsWindowedStereoEnabled = rt_stub_IDXGIFactory2_IsWindowedStereoEnabled, \
+    .CreateSwapChainForHwnd = rt_stub_IDXGIFactory2_CreateSwapChainForHwnd, \
+    .CreateSwapChainForCoreWindow = rt_stub_IDXGIFactory2_CreateSwapChainForCoreWindow, \
+    .GetSharedResourceAdapterLuid = rt_stub_IDXGIFactory2_GetSharedResourceAdapterLuid, \
+    .RegisterStereoStatusWindow = rt_stub_IDXGIFactory2_RegisterStereoStatusWindow, \
+    .RegisterStereoStatusEvent = rt_stub_IDXGIFactory2_RegisterStereoStatusEvent, \
+    .UnregisterStereoStatus = rt_stub_IDXGIFactory2_UnregisterStereoStatus, \
+    .RegisterOcclusionStatusWindow = rt_stub_IDXGIFactory2_RegisterOcclusionStatusWindow, \
+    .RegisterOcclusionStatusEvent = rt_stub_IDXGIFactory2_RegisterOcclusionStatusEvent, \
+    .UnregisterOcclusionStatus = rt_stub_IDXGIFactory2_UnregisterOcclusionStatus, \
+    .CreateSwapChainForComposition = rt_stub_IDXGIFactory2_CreateSwapChainForComposition
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIAdapter2_QueryInterface(IDXGIAdapter2 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIAdapter2_AddRef(IDXGIAdapter2 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3629,6 +5181,12 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIAdapter2_GetDesc2(IDXGIAdap
     .GetDesc = rt_stub_IDXGIAdapter2_GetDesc, \
     .CheckInterfaceSupport = rt_stub_IDXGIAdapter2_CheckInterfaceSupport, \
     .GetDesc1 = rt_stub_IDXGIAdapter2_GetDesc1, \
+    .GetDesc2 = rt_stub_IDXGIAdapter2_GetDesc2
+struct rt_own_IDXGIAdapter2 {
+    HRESULT (STDMETHODCALLTYPE *GetDesc2)(IDXGIAdapter2 *This, DXGI_ADAPTER_DESC2 *pDesc);
+};
+_Static_assert(sizeof(struct IDXGIAdapter1Vtbl) + sizeof(struct rt_own_IDXGIAdapter2) == sizeof(struct IDXGIAdapter2Vtbl), "IDXGIAdapter2's own slots follow IDXGIAdapter1's");
+#define RT_API_OWN_STUBS_IDXGIAdapter2 \
     .GetDesc2 = rt_stub_IDXGIAdapter2_GetDesc2
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutput1_QueryInterface(IDXGIOutput1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -3678,6 +5236,18 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutput1_DuplicateOutput(IDX
     .FindClosestMatchingMode1 = rt_stub_IDXGIOutput1_FindClosestMatchingMode1, \
     .GetDisplaySurfaceData1 = rt_stub_IDXGIOutput1_GetDisplaySurfaceData1, \
     .DuplicateOutput = rt_stub_IDXGIOutput1_DuplicateOutput
+struct rt_own_IDXGIOutput1 {
+    HRESULT (STDMETHODCALLTYPE *GetDisplayModeList1)(IDXGIOutput1 *This, DXGI_FORMAT enum_format, UINT flags, UINT *num_modes, DXGI_MODE_DESC1 *desc);
+    HRESULT (STDMETHODCALLTYPE *FindClosestMatchingMode1)(IDXGIOutput1 *This, const DXGI_MODE_DESC1 *mode_to_match, DXGI_MODE_DESC1 *closest_match, IUnknown *concerned_device);
+    HRESULT (STDMETHODCALLTYPE *GetDisplaySurfaceData1)(IDXGIOutput1 *This, IDXGIResource *destination);
+    HRESULT (STDMETHODCALLTYPE *DuplicateOutput)(IDXGIOutput1 *This, IUnknown *device, IDXGIOutputDuplication **output_duplication);
+};
+_Static_assert(sizeof(struct IDXGIOutputVtbl) + sizeof(struct rt_own_IDXGIOutput1) == sizeof(struct IDXGIOutput1Vtbl), "IDXGIOutput1's own slots follow IDXGIOutput's");
+#define RT_API_OWN_STUBS_IDXGIOutput1 \
+    .GetDisplayModeList1 = rt_stub_IDXGIOutput1_GetDisplayModeList1, \
+    .FindClosestMatchingMode1 = rt_stub_IDXGIOutput1_FindClosestMatchingMode1, \
+    .GetDisplaySurfaceData1 = rt_stub_IDXGIOutput1_GetDisplaySurfaceData1, \
+    .DuplicateOutput = rt_stub_IDXGIOutput1_DuplicateOutput
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDevice3_QueryInterface(IDXGIDevice3 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIDevice3_AddRef(IDXGIDevice3 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3715,6 +5285,12 @@ static inline void STDMETHODCALLTYPE rt_stub_IDXGIDevice3_Trim(IDXGIDevice3 *Thi
     .OfferResources = rt_stub_IDXGIDevice3_OfferResources, \
     .ReclaimResources = rt_stub_IDXGIDevice3_ReclaimResources, \
     .EnqueueSetEvent = rt_stub_IDXGIDevice3_EnqueueSetEvent, \
+    .Trim = rt_stub_IDXGIDevice3_Trim
+struct rt_own_IDXGIDevice3 {
+    void (STDMETHODCALLTYPE *Trim)(IDXGIDevice3 *This);
+};
+_Static_assert(sizeof(struct IDXGIDevice2Vtbl) + sizeof(struct rt_own_IDXGIDevice3) == sizeof(struct IDXGIDevice3Vtbl), "IDXGIDevice3's own slots follow IDXGIDevice2's");
+#define RT_API_OWN_STUBS_IDXGIDevice3 \
     .Trim = rt_stub_IDXGIDevice3_Trim
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISwapChain2_QueryInterface(IDXGISwapChain2 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -3790,6 +5366,24 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISwapChain2_GetMatrixTransfo
     .GetFrameLatencyWaitableObject = rt_stub_IDXGISwapChain2_GetFrameLatencyWaitableObject, \
     .SetMatrixTransform = rt_stub_IDXGISwapChain2_SetMatrixTransform, \
     .GetMatrixTransform = rt_stub_IDXGISwapChain2_GetMatrixTransform
+struct rt_own_IDXGISwapChain2 {
+    HRESULT (STDMETHODCALLTYPE *SetSourceSize)(IDXGISwapChain2 *This, UINT width, UINT height);
+    HRESULT (STDMETHODCALLTYPE *GetSourceSize)(IDXGISwapChain2 *This, UINT *width, UINT *height);
+    HRESULT (STDMETHODCALLTYPE *SetMaximumFrameLatency)(IDXGISwapChain2 *This, UINT max_latency);
+    HRESULT (STDMETHODCALLTYPE *GetMaximumFrameLatency)(IDXGISwapChain2 *This, UINT *max_latency);
+    HANDLE (STDMETHODCALLTYPE *GetFrameLatencyWaitableObject)(IDXGISwapChain2 *This);
+    HRESULT (STDMETHODCALLTYPE *SetMatrixTransform)(IDXGISwapChain2 *This, const DXGI_MATRIX_3X2_F *matrix);
+    HRESULT (STDMETHODCALLTYPE *GetMatrixTransform)(IDXGISwapChain2 *This, DXGI_MATRIX_3X2_F *matrix);
+};
+_Static_assert(sizeof(struct IDXGISwapChain1Vtbl) + sizeof(struct rt_own_IDXGISwapChain2) == sizeof(struct IDXGISwapChain2Vtbl), "IDXGISwapChain2's own slots follow IDXGISwapChain1's");
+#define RT_API_OWN_STUBS_IDXGISwapChain2 \
+    .SetSourceSize = rt_stub_IDXGISwapChain2_SetSourceSize, \
+    .GetSourceSize = rt_stub_IDXGISwapChain2_GetSourceSize, \
+    .SetMaximumFrameLatency = rt_stub_IDXGISwapChain2_SetMaximumFrameLatency, \
+    .GetMaximumFrameLatency = rt_stub_IDXGISwapChain2_GetMaximumFrameLatency, \
+    .GetFrameLatencyWaitableObject = rt_stub_IDXGISwapChain2_GetFrameLatencyWaitableObject, \
+    .SetMatrixTransform = rt_stub_IDXGISwapChain2_SetMatrixTransform, \
+    .GetMatrixTransform = rt_stub_IDXGISwapChain2_GetMatrixTransform
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutput2_QueryInterface(IDXGIOutput2 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIOutput2_AddRef(IDXGIOutput2 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3839,6 +5433,12 @@ static inline BOOL STDMETHODCALLTYPE rt_stub_IDXGIOutput2_SupportsOverlays(IDXGI
     .FindClosestMatchingMode1 = rt_stub_IDXGIOutput2_FindClosestMatchingMode1, \
     .GetDisplaySurfaceData1 = rt_stub_IDXGIOutput2_GetDisplaySurfaceData1, \
     .DuplicateOutput = rt_stub_IDXGIOutput2_DuplicateOutput, \
+    .SupportsOverlays = rt_stub_IDXGIOutput2_SupportsOverlays
+struct rt_own_IDXGIOutput2 {
+    BOOL (STDMETHODCALLTYPE *SupportsOverlays)(IDXGIOutput2 *This);
+};
+_Static_assert(sizeof(struct IDXGIOutput1Vtbl) + sizeof(struct rt_own_IDXGIOutput2) == sizeof(struct IDXGIOutput2Vtbl), "IDXGIOutput2's own slots follow IDXGIOutput1's");
+#define RT_API_OWN_STUBS_IDXGIOutput2 \
     .SupportsOverlays = rt_stub_IDXGIOutput2_SupportsOverlays
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactory3_QueryInterface(IDXGIFactory3 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -3894,6 +5494,12 @@ static inline UINT STDMETHODCALLTYPE rt_stub_IDXGIFactory3_GetCreationFlags(IDXG
     .UnregisterOcclusionStatus = rt_stub_IDXGIFactory3_UnregisterOcclusionStatus, \
     .CreateSwapChainForComposition = rt_stub_IDXGIFactory3_CreateSwapChainForComposition, \
     .GetCreationFlags = rt_stub_IDXGIFactory3_GetCreationFlags
+struct rt_own_IDXGIFactory3 {
+    UINT (STDMETHODCALLTYPE *GetCreationFlags)(IDXGIFactory3 *This);
+};
+_Static_assert(sizeof(struct IDXGIFactory2Vtbl) + sizeof(struct rt_own_IDXGIFactory3) == sizeof(struct IDXGIFactory3Vtbl), "IDXGIFactory3's own slots follow IDXGIFactory2's");
+#define RT_API_OWN_STUBS_IDXGIFactory3 \
+    .GetCreationFlags = rt_stub_IDXGIFactory3_GetCreationFlags
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDecodeSwapChain_QueryInterface(IDXGIDecodeSwapChain *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIDecodeSwapChain_AddRef(IDXGIDecodeSwapChain *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3920,6 +5526,28 @@ static inline DXGI_MULTIPLANE_OVERLAY_YCbCr_FLAGS STDMETHODCALLTYPE rt_stub_IDXG
     .GetDestSize = rt_stub_IDXGIDecodeSwapChain_GetDestSize, \
     .SetColorSpace = rt_stub_IDXGIDecodeSwapChain_SetColorSpace, \
     .GetColorSpace = rt_stub_IDXGIDecodeSwapChain_GetColorSpace
+struct rt_own_IDXGIDecodeSwapChain {
+    HRESULT (STDMETHODCALLTYPE *PresentBuffer)(IDXGIDecodeSwapChain *This, UINT buffer_to_present, UINT sync_interval, UINT flags);
+    HRESULT (STDMETHODCALLTYPE *SetSourceRect)(IDXGIDecodeSwapChain *This, const RECT *rect);
+    HRESULT (STDMETHODCALLTYPE *SetTargetRect)(IDXGIDecodeSwapChain *This, const RECT *rect);
+    HRESULT (STDMETHODCALLTYPE *SetDestSize)(IDXGIDecodeSwapChain *This, UINT width, UINT height);
+    HRESULT (STDMETHODCALLTYPE *GetSourceRect)(IDXGIDecodeSwapChain *This, RECT *rect);
+    HRESULT (STDMETHODCALLTYPE *GetTargetRect)(IDXGIDecodeSwapChain *This, RECT *rect);
+    HRESULT (STDMETHODCALLTYPE *GetDestSize)(IDXGIDecodeSwapChain *This, UINT *width, UINT *height);
+    HRESULT (STDMETHODCALLTYPE *SetColorSpace)(IDXGIDecodeSwapChain *This, DXGI_MULTIPLANE_OVERLAY_YCbCr_FLAGS colorspace);
+    DXGI_MULTIPLANE_OVERLAY_YCbCr_FLAGS (STDMETHODCALLTYPE *GetColorSpace)(IDXGIDecodeSwapChain *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_IDXGIDecodeSwapChain) == sizeof(struct IDXGIDecodeSwapChainVtbl), "IDXGIDecodeSwapChain's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_IDXGIDecodeSwapChain \
+    .PresentBuffer = rt_stub_IDXGIDecodeSwapChain_PresentBuffer, \
+    .SetSourceRect = rt_stub_IDXGIDecodeSwapChain_SetSourceRect, \
+    .SetTargetRect = rt_stub_IDXGIDecodeSwapChain_SetTargetRect, \
+    .SetDestSize = rt_stub_IDXGIDecodeSwapChain_SetDestSize, \
+    .GetSourceRect = rt_stub_IDXGIDecodeSwapChain_GetSourceRect, \
+    .GetTargetRect = rt_stub_IDXGIDecodeSwapChain_GetTargetRect, \
+    .GetDestSize = rt_stub_IDXGIDecodeSwapChain_GetDestSize, \
+    .SetColorSpace = rt_stub_IDXGIDecodeSwapChain_SetColorSpace, \
+    .GetColorSpace = rt_stub_IDXGIDecodeSwapChain_GetColorSpace
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactoryMedia_QueryInterface(IDXGIFactoryMedia *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIFactoryMedia_AddRef(IDXGIFactoryMedia *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -3930,6 +5558,14 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactoryMedia_CreateDecodeSw
     .QueryInterface = rt_stub_IDXGIFactoryMedia_QueryInterface, \
     .AddRef = rt_stub_IDXGIFactoryMedia_AddRef, \
     .Release = rt_stub_IDXGIFactoryMedia_Release, \
+    .CreateSwapChainForCompositionSurfaceHandle = rt_stub_IDXGIFactoryMedia_CreateSwapChainForCompositionSurfaceHandle, \
+    .CreateDecodeSwapChainForCompositionSurfaceHandle = rt_stub_IDXGIFactoryMedia_CreateDecodeSwapChainForCompositionSurfaceHandle
+struct rt_own_IDXGIFactoryMedia {
+    HRESULT (STDMETHODCALLTYPE *CreateSwapChainForCompositionSurfaceHandle)(IDXGIFactoryMedia *This, IUnknown *device, HANDLE surface, const DXGI_SWAP_CHAIN_DESC1 *desc, IDXGIOutput *restrict_to_output, IDXGISwapChain1 **swapchain);
+    HRESULT (STDMETHODCALLTYPE *CreateDecodeSwapChainForCompositionSurfaceHandle)(IDXGIFactoryMedia *This, IUnknown *device, HANDLE surface, DXGI_DECODE_SWAP_CHAIN_DESC *desc, IDXGIResource *yuv_decode_buffers, IDXGIOutput *restrict_to_output, IDXGIDecodeSwapChain **swapchain);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_IDXGIFactoryMedia) == sizeof(struct IDXGIFactoryMediaVtbl), "IDXGIFactoryMedia's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_IDXGIFactoryMedia \
     .CreateSwapChainForCompositionSurfaceHandle = rt_stub_IDXGIFactoryMedia_CreateSwapChainForCompositionSurfaceHandle, \
     .CreateDecodeSwapChainForCompositionSurfaceHandle = rt_stub_IDXGIFactoryMedia_CreateDecodeSwapChainForCompositionSurfaceHandle
 
@@ -3943,6 +5579,16 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISwapChainMedia_CheckPresent
     .QueryInterface = rt_stub_IDXGISwapChainMedia_QueryInterface, \
     .AddRef = rt_stub_IDXGISwapChainMedia_AddRef, \
     .Release = rt_stub_IDXGISwapChainMedia_Release, \
+    .GetFrameStatisticsMedia = rt_stub_IDXGISwapChainMedia_GetFrameStatisticsMedia, \
+    .SetPresentDuration = rt_stub_IDXGISwapChainMedia_SetPresentDuration, \
+    .CheckPresentDurationSupport = rt_stub_IDXGISwapChainMedia_CheckPresentDurationSupport
+struct rt_own_IDXGISwapChainMedia {
+    HRESULT (STDMETHODCALLTYPE *GetFrameStatisticsMedia)(IDXGISwapChainMedia *This, DXGI_FRAME_STATISTICS_MEDIA *stats);
+    HRESULT (STDMETHODCALLTYPE *SetPresentDuration)(IDXGISwapChainMedia *This, UINT duration);
+    HRESULT (STDMETHODCALLTYPE *CheckPresentDurationSupport)(IDXGISwapChainMedia *This, UINT desired_present_duration, UINT *closest_smaller_present_duration, UINT *closest_larger_present_duration);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_IDXGISwapChainMedia) == sizeof(struct IDXGISwapChainMediaVtbl), "IDXGISwapChainMedia's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_IDXGISwapChainMedia \
     .GetFrameStatisticsMedia = rt_stub_IDXGISwapChainMedia_GetFrameStatisticsMedia, \
     .SetPresentDuration = rt_stub_IDXGISwapChainMedia_SetPresentDuration, \
     .CheckPresentDurationSupport = rt_stub_IDXGISwapChainMedia_CheckPresentDurationSupport
@@ -3997,6 +5643,12 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutput3_CheckOverlaySupport
     .GetDisplaySurfaceData1 = rt_stub_IDXGIOutput3_GetDisplaySurfaceData1, \
     .DuplicateOutput = rt_stub_IDXGIOutput3_DuplicateOutput, \
     .SupportsOverlays = rt_stub_IDXGIOutput3_SupportsOverlays, \
+    .CheckOverlaySupport = rt_stub_IDXGIOutput3_CheckOverlaySupport
+struct rt_own_IDXGIOutput3 {
+    HRESULT (STDMETHODCALLTYPE *CheckOverlaySupport)(IDXGIOutput3 *This, DXGI_FORMAT enum_format, IUnknown *concerned_device, UINT *flags);
+};
+_Static_assert(sizeof(struct IDXGIOutput2Vtbl) + sizeof(struct rt_own_IDXGIOutput3) == sizeof(struct IDXGIOutput3Vtbl), "IDXGIOutput3's own slots follow IDXGIOutput2's");
+#define RT_API_OWN_STUBS_IDXGIOutput3 \
     .CheckOverlaySupport = rt_stub_IDXGIOutput3_CheckOverlaySupport
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISwapChain3_QueryInterface(IDXGISwapChain3 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -4080,6 +5732,18 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGISwapChain3_ResizeBuffers1(I
     .CheckColorSpaceSupport = rt_stub_IDXGISwapChain3_CheckColorSpaceSupport, \
     .SetColorSpace1 = rt_stub_IDXGISwapChain3_SetColorSpace1, \
     .ResizeBuffers1 = rt_stub_IDXGISwapChain3_ResizeBuffers1
+struct rt_own_IDXGISwapChain3 {
+    UINT (STDMETHODCALLTYPE *GetCurrentBackBufferIndex)(IDXGISwapChain3 *This);
+    HRESULT (STDMETHODCALLTYPE *CheckColorSpaceSupport)(IDXGISwapChain3 *This, DXGI_COLOR_SPACE_TYPE colour_space, UINT *colour_space_support);
+    HRESULT (STDMETHODCALLTYPE *SetColorSpace1)(IDXGISwapChain3 *This, DXGI_COLOR_SPACE_TYPE colour_space);
+    HRESULT (STDMETHODCALLTYPE *ResizeBuffers1)(IDXGISwapChain3 *This, UINT buffer_count, UINT width, UINT height, DXGI_FORMAT format, UINT flags, const UINT *node_mask, IUnknown *const *present_queue);
+};
+_Static_assert(sizeof(struct IDXGISwapChain2Vtbl) + sizeof(struct rt_own_IDXGISwapChain3) == sizeof(struct IDXGISwapChain3Vtbl), "IDXGISwapChain3's own slots follow IDXGISwapChain2's");
+#define RT_API_OWN_STUBS_IDXGISwapChain3 \
+    .GetCurrentBackBufferIndex = rt_stub_IDXGISwapChain3_GetCurrentBackBufferIndex, \
+    .CheckColorSpaceSupport = rt_stub_IDXGISwapChain3_CheckColorSpaceSupport, \
+    .SetColorSpace1 = rt_stub_IDXGISwapChain3_SetColorSpace1, \
+    .ResizeBuffers1 = rt_stub_IDXGISwapChain3_ResizeBuffers1
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutput4_QueryInterface(IDXGIOutput4 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIOutput4_AddRef(IDXGIOutput4 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -4133,6 +5797,12 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIOutput4_CheckOverlayColorSp
     .DuplicateOutput = rt_stub_IDXGIOutput4_DuplicateOutput, \
     .SupportsOverlays = rt_stub_IDXGIOutput4_SupportsOverlays, \
     .CheckOverlaySupport = rt_stub_IDXGIOutput4_CheckOverlaySupport, \
+    .CheckOverlayColorSpaceSupport = rt_stub_IDXGIOutput4_CheckOverlayColorSpaceSupport
+struct rt_own_IDXGIOutput4 {
+    HRESULT (STDMETHODCALLTYPE *CheckOverlayColorSpaceSupport)(IDXGIOutput4 *This, DXGI_FORMAT format, DXGI_COLOR_SPACE_TYPE colour_space, IUnknown *device, UINT *flags);
+};
+_Static_assert(sizeof(struct IDXGIOutput3Vtbl) + sizeof(struct rt_own_IDXGIOutput4) == sizeof(struct IDXGIOutput4Vtbl), "IDXGIOutput4's own slots follow IDXGIOutput3's");
+#define RT_API_OWN_STUBS_IDXGIOutput4 \
     .CheckOverlayColorSpaceSupport = rt_stub_IDXGIOutput4_CheckOverlayColorSpaceSupport
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactory4_QueryInterface(IDXGIFactory4 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
@@ -4192,6 +5862,14 @@ static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIFactory4_EnumWarpAdapter(ID
     .GetCreationFlags = rt_stub_IDXGIFactory4_GetCreationFlags, \
     .EnumAdapterByLuid = rt_stub_IDXGIFactory4_EnumAdapterByLuid, \
     .EnumWarpAdapter = rt_stub_IDXGIFactory4_EnumWarpAdapter
+struct rt_own_IDXGIFactory4 {
+    HRESULT (STDMETHODCALLTYPE *EnumAdapterByLuid)(IDXGIFactory4 *This, LUID luid, REFIID iid, void **adapter);
+    HRESULT (STDMETHODCALLTYPE *EnumWarpAdapter)(IDXGIFactory4 *This, REFIID iid, void **adapter);
+};
+_Static_assert(sizeof(struct IDXGIFactory3Vtbl) + sizeof(struct rt_own_IDXGIFactory4) == sizeof(struct IDXGIFactory4Vtbl), "IDXGIFactory4's own slots follow IDXGIFactory3's");
+#define RT_API_OWN_STUBS_IDXGIFactory4 \
+    .EnumAdapterByLuid = rt_stub_IDXGIFactory4_EnumAdapterByLuid, \
+    .EnumWarpAdapter = rt_stub_IDXGIFactory4_EnumWarpAdapter
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIAdapter3_QueryInterface(IDXGIAdapter3 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIAdapter3_AddRef(IDXGIAdapter3 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
@@ -4224,6 +5902,22 @@ static inline void STDMETHODCALLTYPE rt_stub_IDXGIAdapter3_UnregisterVideoMemory
     .CheckInterfaceSupport = rt_stub_IDXGIAdapter3_CheckInterfaceSupport, \
     .GetDesc1 = rt_stub_IDXGIAdapter3_GetDesc1, \
     .GetDesc2 = rt_stub_IDXGIAdapter3_GetDesc2, \
+    .RegisterHardwareContentProtectionTeardownStatusEvent = rt_stub_IDXGIAdapter3_RegisterHardwareContentProtectionTeardownStatusEvent, \
+    .UnregisterHardwareContentProtectionTeardownStatus = rt_stub_IDXGIAdapter3_UnregisterHardwareContentProtectionTeardownStatus, \
+    .QueryVideoMemoryInfo = rt_stub_IDXGIAdapter3_QueryVideoMemoryInfo, \
+    .SetVideoMemoryReservation = rt_stub_IDXGIAdapter3_SetVideoMemoryReservation, \
+    .RegisterVideoMemoryBudgetChangeNotificationEvent = rt_stub_IDXGIAdapter3_RegisterVideoMemoryBudgetChangeNotificationEvent, \
+    .UnregisterVideoMemoryBudgetChangeNotification = rt_stub_IDXGIAdapter3_UnregisterVideoMemoryBudgetChangeNotification
+struct rt_own_IDXGIAdapter3 {
+    HRESULT (STDMETHODCALLTYPE *RegisterHardwareContentProtectionTeardownStatusEvent)(IDXGIAdapter3 *This, HANDLE event, DWORD *cookie);
+    void (STDMETHODCALLTYPE *UnregisterHardwareContentProtectionTeardownStatus)(IDXGIAdapter3 *This, DWORD cookie);
+    HRESULT (STDMETHODCALLTYPE *QueryVideoMemoryInfo)(IDXGIAdapter3 *This, UINT node_index, DXGI_MEMORY_SEGMENT_GROUP segment_group, DXGI_QUERY_VIDEO_MEMORY_INFO *memory_info);
+    HRESULT (STDMETHODCALLTYPE *SetVideoMemoryReservation)(IDXGIAdapter3 *This, UINT node_index, DXGI_MEMORY_SEGMENT_GROUP segment_group, UINT64 reservation);
+    HRESULT (STDMETHODCALLTYPE *RegisterVideoMemoryBudgetChangeNotificationEvent)(IDXGIAdapter3 *This, HANDLE event, DWORD *cookie);
+    void (STDMETHODCALLTYPE *UnregisterVideoMemoryBudgetChangeNotification)(IDXGIAdapter3 *This, DWORD cookie);
+};
+_Static_assert(sizeof(struct IDXGIAdapter2Vtbl) + sizeof(struct rt_own_IDXGIAdapter3) == sizeof(struct IDXGIAdapter3Vtbl), "IDXGIAdapter3's own slots follow IDXGIAdapter2's");
+#define RT_API_OWN_STUBS_IDXGIAdapter3 \
     .RegisterHardwareContentProtectionTeardownStatusEvent = rt_stub_IDXGIAdapter3_RegisterHardwareContentProtectionTeardownStatusEvent, \
     .UnregisterHardwareContentProtectionTeardownStatus = rt_stub_IDXGIAdapter3_UnregisterHardwareContentProtectionTeardownStatus, \
     .QueryVideoMemoryInfo = rt_stub_IDXGIAdapter3_QueryVideoMemoryInfo, \

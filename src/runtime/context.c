@@ -16,8 +16,7 @@ static HRESULT STDMETHODCALLTYPE ctx_QueryInterface(ID3D11DeviceContext *iface, 
     *ppv = NULL;
     if (!riid)
         return E_INVALIDARG;
-    if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
-        rt_iid_equal(riid, &IID_ID3D11DeviceContext)) {
+    if (rt_context_iid(riid)) {
         ID3D11DeviceContext_AddRef(iface);
         *ppv = iface;
         return S_OK;
@@ -88,34 +87,41 @@ static UINT STDMETHODCALLTYPE ctx_GetContextFlags(ID3D11DeviceContext *iface)
 RT_PRIVATE_DATA_METHODS(ctx, ID3D11DeviceContext, &rt_context_from_iface(This)->device->private_lock,
                         &rt_context_from_iface(This)->private_data)
 
-static const struct ID3D11DeviceContextVtbl context_vtbl = {
-    RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
-    .QueryInterface = ctx_QueryInterface,
-    RT_PRIVATE_DATA_SLOTS(ctx),
-    .AddRef = ctx_AddRef,
-    .Release = ctx_Release,
-    .GetDevice = ctx_GetDevice,
-    .Map = rt_context_Map,
-    .Unmap = rt_context_Unmap,
-    .CopySubresourceRegion = rt_traced_CopySubresourceRegion,
-    .CopyResource = rt_traced_CopyResource,
-    .UpdateSubresource = rt_traced_UpdateSubresource,
-    .ClearRenderTargetView = rt_traced_ClearRenderTargetView,
-    .Flush = ctx_Flush,
-    .GetType = ctx_GetType,
-    .ClearState = rt_context_ClearState,
-    .ExecuteCommandList = rt_traced_ExecuteCommandList,
-    .FinishCommandList = ctx_FinishCommandList,
-    .GetContextFlags = ctx_GetContextFlags,
-    .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
-    .Begin = rt_context_Begin,
-    .End = rt_context_End,
-    .GetData = rt_context_GetData,
+/* ID3D11DeviceContext's vtable and ID3D11DeviceContext1's own slots after it: one object. */
+static const struct {
+    struct ID3D11DeviceContextVtbl base;
+    struct rt_own_ID3D11DeviceContext1 ext;
+} context_vtbl = {
+    .base = {
+        RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
+        .QueryInterface = ctx_QueryInterface,
+        RT_PRIVATE_DATA_SLOTS(ctx),
+        .AddRef = ctx_AddRef,
+        .Release = ctx_Release,
+        .GetDevice = ctx_GetDevice,
+        .Map = rt_context_Map,
+        .Unmap = rt_context_Unmap,
+        .CopySubresourceRegion = rt_traced_CopySubresourceRegion,
+        .CopyResource = rt_traced_CopyResource,
+        .UpdateSubresource = rt_traced_UpdateSubresource,
+        .ClearRenderTargetView = rt_traced_ClearRenderTargetView,
+        .Flush = ctx_Flush,
+        .GetType = ctx_GetType,
+        .ClearState = rt_context_ClearState,
+        .ExecuteCommandList = rt_traced_ExecuteCommandList,
+        .FinishCommandList = ctx_FinishCommandList,
+        .GetContextFlags = ctx_GetContextFlags,
+        .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
+        .Begin = rt_context_Begin,
+        .End = rt_context_End,
+        .GetData = rt_context_GetData,
+    },
+    .ext = { RT_API_OWN_STUBS_ID3D11DeviceContext1, RT_CONTEXT1_SLOTS },
 };
 
 void rt_context_init(struct rt_context *ctx, struct rt_device *dev)
 {
-    ctx->iface.lpVtbl = &context_vtbl;
+    ctx->iface.lpVtbl = &context_vtbl.base;
     atomic_init(&ctx->refs, 0);
     ctx->device = dev;
     ctx->dc = NULL;

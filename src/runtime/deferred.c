@@ -1187,8 +1187,7 @@ static HRESULT STDMETHODCALLTYPE dc_QueryInterface(ID3D11DeviceContext *iface, R
     *ppv = NULL;
     if (!riid)
         return E_INVALIDARG;
-    if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
-        rt_iid_equal(riid, &IID_ID3D11DeviceContext)) {
+    if (rt_context_iid(riid)) {
         ID3D11DeviceContext_AddRef(iface);
         *ppv = iface;
         return S_OK;
@@ -1251,29 +1250,36 @@ static UINT STDMETHODCALLTYPE dc_GetContextFlags(ID3D11DeviceContext *iface)
     return rt_context_from_iface(iface)->dc->flags;
 }
 
-static const struct ID3D11DeviceContextVtbl deferred_vtbl = {
-    RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
-    .QueryInterface = dc_QueryInterface,
-    RT_PRIVATE_DATA_SLOTS(dc),
-    .AddRef = dc_AddRef,
-    .Release = dc_Release,
-    .GetDevice = dc_GetDevice,
-    .Map = dc_Map,
-    .Unmap = dc_Unmap,
-    .CopySubresourceRegion = rt_context_CopySubresourceRegion,
-    .CopyResource = rt_context_CopyResource,
-    .UpdateSubresource = rt_context_UpdateSubresource,
-    .ClearRenderTargetView = rt_context_ClearRenderTargetView,
-    .Flush = dc_Flush,
-    .GetType = dc_GetType,
-    .ClearState = rt_context_ClearState,
-    .ExecuteCommandList = rt_context_ExecuteCommandList,
-    .FinishCommandList = dc_FinishCommandList,
-    .GetContextFlags = dc_GetContextFlags,
-    .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
-    .Begin = rt_context_Begin,
-    .End = rt_context_End,
-    .GetData = rt_context_GetData,
+/* As the immediate context's (context.c): the base vtable, then ID3D11DeviceContext1's slots. */
+static const struct {
+    struct ID3D11DeviceContextVtbl base;
+    struct rt_own_ID3D11DeviceContext1 ext;
+} deferred_vtbl = {
+    .base = {
+        RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
+        .QueryInterface = dc_QueryInterface,
+        RT_PRIVATE_DATA_SLOTS(dc),
+        .AddRef = dc_AddRef,
+        .Release = dc_Release,
+        .GetDevice = dc_GetDevice,
+        .Map = dc_Map,
+        .Unmap = dc_Unmap,
+        .CopySubresourceRegion = rt_context_CopySubresourceRegion,
+        .CopyResource = rt_context_CopyResource,
+        .UpdateSubresource = rt_context_UpdateSubresource,
+        .ClearRenderTargetView = rt_context_ClearRenderTargetView,
+        .Flush = dc_Flush,
+        .GetType = dc_GetType,
+        .ClearState = rt_context_ClearState,
+        .ExecuteCommandList = rt_context_ExecuteCommandList,
+        .FinishCommandList = dc_FinishCommandList,
+        .GetContextFlags = dc_GetContextFlags,
+        .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
+        .Begin = rt_context_Begin,
+        .End = rt_context_End,
+        .GetData = rt_context_GetData,
+    },
+    .ext = { RT_API_OWN_STUBS_ID3D11DeviceContext1, RT_CONTEXT1_SLOTS },
 };
 
 HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, UINT flags,
@@ -1298,7 +1304,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, U
     struct rt_deferred *dc = wddm_calloc(1, sizeof *dc);
     if (!dc)
         return E_OUTOFMEMORY;
-    dc->ctx.iface.lpVtbl = &deferred_vtbl;
+    dc->ctx.iface.lpVtbl = &deferred_vtbl.base;
     atomic_init(&dc->ctx.refs, 1);
     dc->ctx.device = dev;
     dc->ctx.dc = dc;

@@ -173,7 +173,8 @@ static HRESULT STDMETHODCALLTYPE dev_QueryInterface(ID3D11Device *iface, REFIID 
     *ppv = NULL;
     if (!riid)
         return E_INVALIDARG;
-    if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11Device)) {
+    if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11Device) ||
+        rt_iid_equal(riid, &IID_ID3D11Device1)) {
         rt_device_addref(rt_device_from_iface(iface));
         *ppv = iface;
         return S_OK;
@@ -373,29 +374,51 @@ static void STDMETHODCALLTYPE dev_GetImmediateContext(ID3D11Device *iface, ID3D1
 
 RT_PRIVATE_DATA_METHODS(dev, ID3D11Device, &rt_device_from_iface(This)->private_lock, &rt_device_from_iface(This)->private_data)
 
-static const struct ID3D11DeviceVtbl device_vtbl = {
-    RT_API_STUBS_ID3D11Device, /* every slot answers "not implemented" until named below */
-    .QueryInterface = dev_QueryInterface,
-    RT_PRIVATE_DATA_SLOTS(dev),
-    .AddRef = dev_AddRef,
-    .Release = dev_Release,
-    .CreateBuffer = rt_traced_CreateBuffer,
-    .CreateTexture1D = rt_traced_CreateTexture1D,
-    .CreateTexture2D = rt_traced_CreateTexture2D,
-    .CreateTexture3D = rt_traced_CreateTexture3D,
-    .CreateRenderTargetView = rt_device_CreateRenderTargetView,
-    .CheckFormatSupport = dev_CheckFormatSupport,
-    .CheckMultisampleQualityLevels = dev_CheckMultisampleQualityLevels,
-    .CheckFeatureSupport = dev_CheckFeatureSupport,
-    .GetFeatureLevel = dev_GetFeatureLevel,
-    .GetCreationFlags = dev_GetCreationFlags,
-    .GetDeviceRemovedReason = dev_GetDeviceRemovedReason,
-    .GetImmediateContext = dev_GetImmediateContext,
-    .CreateDeferredContext = rt_device_CreateDeferredContext,
-    .CreateShaderResourceView = rt_device_CreateShaderResourceView,
-    .CreateUnorderedAccessView = rt_device_CreateUnorderedAccessView,
-    .CreateQuery = rt_device_CreateQuery,
-    .OpenSharedResource = rt_device_OpenSharedResource,
+/* ID3D11Device1: the same contexts, seen as ID3D11DeviceContext1 (their vtables carry its slots). */
+static void STDMETHODCALLTYPE dev_GetImmediateContext1(ID3D11Device1 *iface, ID3D11DeviceContext1 **out)
+{
+    dev_GetImmediateContext((ID3D11Device *)iface, (ID3D11DeviceContext **)out);
+}
+
+static HRESULT STDMETHODCALLTYPE dev_CreateDeferredContext1(ID3D11Device1 *iface, UINT flags, ID3D11DeviceContext1 **out)
+{
+    return rt_device_CreateDeferredContext((ID3D11Device *)iface, flags, (ID3D11DeviceContext **)out);
+}
+
+/* ID3D11Device's vtable and ID3D11Device1's own slots after it: one object. */
+static const struct {
+    struct ID3D11DeviceVtbl base;
+    struct rt_own_ID3D11Device1 ext;
+} device_vtbl = {
+    .base = {
+        RT_API_STUBS_ID3D11Device, /* every slot answers "not implemented" until named below */
+        .QueryInterface = dev_QueryInterface,
+        RT_PRIVATE_DATA_SLOTS(dev),
+        .AddRef = dev_AddRef,
+        .Release = dev_Release,
+        .CreateBuffer = rt_traced_CreateBuffer,
+        .CreateTexture1D = rt_traced_CreateTexture1D,
+        .CreateTexture2D = rt_traced_CreateTexture2D,
+        .CreateTexture3D = rt_traced_CreateTexture3D,
+        .CreateRenderTargetView = rt_device_CreateRenderTargetView,
+        .CheckFormatSupport = dev_CheckFormatSupport,
+        .CheckMultisampleQualityLevels = dev_CheckMultisampleQualityLevels,
+        .CheckFeatureSupport = dev_CheckFeatureSupport,
+        .GetFeatureLevel = dev_GetFeatureLevel,
+        .GetCreationFlags = dev_GetCreationFlags,
+        .GetDeviceRemovedReason = dev_GetDeviceRemovedReason,
+        .GetImmediateContext = dev_GetImmediateContext,
+        .CreateDeferredContext = rt_device_CreateDeferredContext,
+        .CreateShaderResourceView = rt_device_CreateShaderResourceView,
+        .CreateUnorderedAccessView = rt_device_CreateUnorderedAccessView,
+        .CreateQuery = rt_device_CreateQuery,
+        .OpenSharedResource = rt_device_OpenSharedResource,
+    },
+    .ext = {
+        RT_API_OWN_STUBS_ID3D11Device1,
+        .GetImmediateContext1 = dev_GetImmediateContext1,
+        .CreateDeferredContext1 = dev_CreateDeferredContext1,
+    },
 };
 
 /* ---- D3D11CreateDevice ---------------------------------------------------------------------- */
@@ -600,13 +623,14 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
     }
     /* An explicit adapter goes with D3D_DRIVER_TYPE_UNKNOWN, and only with it (D3D11CreateDevice
      * reference): HARDWARE and the others name an adapter themselves. */
-    struct rt_adapter *adapter = rt_adapter_from_iface(pAdapter);
+    struct rt_adapter *adapter = NULL;
     if (pAdapter) {
-        if (DriverType != D3D_DRIVER_TYPE_UNKNOWN) {
+        if (DriverType != D3D_DRIVER_TYPE_UNKNOWN) { /* refused before the pointer is looked at */
             RT_REFUSE("D3D11CreateDevice: with pAdapter, DriverType must be D3D_DRIVER_TYPE_UNKNOWN (not %u)",
                       (UINT)DriverType);
             return E_INVALIDARG;
         }
+        adapter = rt_adapter_from_iface(pAdapter);
         if (!adapter) {
             RT_REFUSE("D3D11CreateDevice: pAdapter is not an adapter of libwddm's DXGI (IDXGIFactory::EnumAdapters)");
             return E_INVALIDARG;
@@ -671,7 +695,7 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
     struct rt_device *dev = wddm_calloc(1, sizeof(*dev));
     if (!dev)
         return E_OUTOFMEMORY;
-    dev->iface.lpVtbl = &device_vtbl;
+    dev->iface.lpVtbl = &device_vtbl.base;
     dev->dxgi.lpVtbl = &rt_dxgi_device_vtbl;
     dev->max_frame_latency = 3; /* IDXGIDevice1::GetMaximumFrameLatency's default */
     if (adapter) {

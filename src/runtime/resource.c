@@ -164,6 +164,7 @@ static struct rt_resource *block_init_locked(struct rt_device *dev, SIZE_T drv_s
     res->eviction_priority = 0;
     res->private_data.head = NULL;
     res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
+    res->surface.lpVtbl = &rt_dxgi_surface_vtbl;
     memset(drv_mem, 0, drv_size ? drv_size : 1);
     res->drv.pDrvPrivate = drv_mem;
     return res;
@@ -393,9 +394,16 @@ HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void *
         *ppv = res;
         return S_OK;
     }
-    if (rt_iid_equal(riid, &IID_IDXGIResource)) { /* issue 6: its DXGI face (share.c) */
+    if (rt_iid_equal(riid, &IID_IDXGIResource) || rt_iid_equal(riid, &IID_IDXGIDeviceSubObject) ||
+        rt_iid_equal(riid, &IID_IDXGIObject)) { /* issue 6: its DXGI face (share.c) */
         rt_resource_addref(res);
         *ppv = &res->dxgi;
+        return S_OK;
+    }
+    if ((rt_iid_equal(riid, &IID_IDXGISurface) || rt_iid_equal(riid, &IID_IDXGISurface1)) &&
+        rt_resource_is_surface(res)) { /* issue 15 §3: surface.c */
+        rt_resource_addref(res);
+        *ppv = &res->surface;
         return S_OK;
     }
     return E_NOINTERFACE;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "d3d11.h"
+#include "d3d11_1.h"
 #include "dxgi1_4.h"
 #include "wddm/d3d10umddi.h"
 #include "wddm/d3dkmthk.h"
@@ -221,6 +222,8 @@ struct rt_resource {
      * MISC_SHARED resource (set by pfnAllocateCb) or of an opened one; read-only after. */
     IDXGIResource dxgi;
     D3DKMT_HANDLE global_share;
+    IDXGISurface1 surface;          /* the IDXGISurface face of a one-mip, one-slice 2D texture
+                                     * (surface.c) */
 };
 
 /* The runtime's private data of a shared resource (D3DKMT_CREATEALLOCATION.pPrivateRuntimeData,
@@ -338,6 +341,33 @@ void rt_resource_cache_trim(struct rt_device *dev);
 /* callbacks.c */
 void rt_callbacks_init(struct rt_device *dev);
 HRESULT rt_ntstatus_to_hresult(NTSTATUS status);
+/* context1.c: the ID3D11DeviceContext1 methods both kinds of context share; RT_CONTEXT1_SLOTS
+ * names them in the own part of a context vtable (after RT_API_OWN_STUBS_ID3D11DeviceContext1). */
+void STDMETHODCALLTYPE rt_context_CopySubresourceRegion1(ID3D11DeviceContext1 *This, ID3D11Resource *dst,
+                                                         UINT dst_sub, UINT x, UINT y, UINT z, ID3D11Resource *src,
+                                                         UINT src_sub, const D3D11_BOX *box, UINT flags);
+void STDMETHODCALLTYPE rt_context_UpdateSubresource1(ID3D11DeviceContext1 *This, ID3D11Resource *dst, UINT dst_sub,
+                                                     const D3D11_BOX *box, const void *data, UINT row_pitch,
+                                                     UINT depth_pitch, UINT flags);
+void STDMETHODCALLTYPE rt_context_DiscardResource(ID3D11DeviceContext1 *This, ID3D11Resource *res);
+void STDMETHODCALLTYPE rt_context_DiscardView(ID3D11DeviceContext1 *This, ID3D11View *view);
+void STDMETHODCALLTYPE rt_context_DiscardView1(ID3D11DeviceContext1 *This, ID3D11View *view, const D3D11_RECT *rects,
+                                               UINT count);
+#define RT_CONTEXT1_SLOTS                                                                                   \
+    .CopySubresourceRegion1 = rt_context_CopySubresourceRegion1,                                          \
+    .UpdateSubresource1 = rt_context_UpdateSubresource1, .DiscardResource = rt_context_DiscardResource,   \
+    .DiscardView = rt_context_DiscardView, .DiscardView1 = rt_context_DiscardView1
+/* A context answers QueryInterface for these (the same pointer: one vtable serves both). */
+static inline BOOL rt_context_iid(REFIID riid)
+{
+    return rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
+           rt_iid_equal(riid, &IID_ID3D11DeviceContext) || rt_iid_equal(riid, &IID_ID3D11DeviceContext1);
+}
+
+/* surface.c: the IDXGISurface face's vtable, and whether a resource has that face. */
+extern const struct IDXGISurface1Vtbl rt_dxgi_surface_vtbl;
+BOOL rt_resource_is_surface(const struct rt_resource *res);
+
 /* dxgi_device.c: the DXGI face's vtable, and QueryInterface's answer for the DXGI IIDs. */
 extern const struct IDXGIDevice3Vtbl rt_dxgi_device_vtbl;
 BOOL rt_dxgi_device_iid(REFIID riid);

@@ -294,6 +294,91 @@ static void adapter3_budgets_are_vidmm_s(void **state)
     IDXGIFactory_Release(factory);
 }
 
+/* A one-mip, one-slice 2D texture's IDXGISurface face: its description, its parent (the
+ * device's IDXGIDevice), Map / Unmap of its bytes through the GPU path; other resources have no
+ * such face. */
+static void a_texture_s_surface_face(void **state)
+{
+    struct e2e *e = *state;
+    enum { W = 64, H = 16 };
+    D3D11_TEXTURE2D_DESC td = { .Width = W, .Height = H, .MipLevels = 1, .ArraySize = 1,
+                                .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = { 1, 0 },
+                                .Usage = D3D11_USAGE_STAGING,
+                                .CPUAccessFlags = D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE };
+    ID3D11Texture2D *up = NULL, *back = NULL, *gpu = NULL;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &td, NULL, &up), S_OK);
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &td, NULL, &back), S_OK);
+    td.Usage = D3D11_USAGE_DEFAULT;
+    td.CPUAccessFlags = 0;
+    td.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &td, NULL, &gpu), S_OK);
+
+    IDXGISurface *s_up = NULL, *s_back = NULL, *s_gpu = NULL;
+    assert_int_equal(ID3D11Texture2D_QueryInterface(up, &IID_IDXGISurface, (void **)&s_up), S_OK);
+    assert_int_equal(ID3D11Texture2D_QueryInterface(back, &IID_IDXGISurface, (void **)&s_back), S_OK);
+    assert_int_equal(ID3D11Texture2D_QueryInterface(gpu, &IID_IDXGISurface, (void **)&s_gpu), S_OK);
+    DXGI_SURFACE_DESC sd;
+    assert_int_equal(IDXGISurface_GetDesc(s_up, &sd), S_OK);
+    assert_int_equal(sd.Width, W);
+    assert_int_equal(sd.Height, H);
+    assert_int_equal(sd.Format, DXGI_FORMAT_R8G8B8A8_UNORM);
+    assert_int_equal(sd.SampleDesc.Count, 1);
+
+    IDXGIDevice *dxgi = NULL, *parent = NULL;
+    assert_int_equal(ID3D11Device_QueryInterface(e->dev, &IID_IDXGIDevice, (void **)&dxgi), S_OK);
+    assert_int_equal(IDXGISurface_GetParent(s_up, &IID_IDXGIDevice, (void **)&parent), S_OK);
+    assert_ptr_equal(parent, dxgi);
+    IDXGIDevice_Release(parent);
+    IDXGIDevice_Release(dxgi);
+
+    /* Write through the surface, copy on the GPU there and back, read through the surface. */
+    BYTE want[W * 4 * H];
+    e2e_fill(want, sizeof want, 21);
+    DXGI_MAPPED_RECT r;
+    assert_int_equal(IDXGISurface_Map(s_up, &r, 0), E_INVALIDARG);
+    assert_int_equal(IDXGISurface_Map(s_up, NULL, DXGI_MAP_WRITE), E_INVALIDARG);
+    assert_int_equal(IDXGISurface_Map(s_up, &r, DXGI_MAP_WRITE), S_OK);
+    for (UINT y = 0; y < H; y++)
+        memcpy(r.pBits + (size_t)y * (size_t)r.Pitch, want + y * W * 4, W * 4);
+    assert_int_equal(IDXGISurface_Unmap(s_up), S_OK);
+    ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)gpu, (ID3D11Resource *)up);
+    ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)back, (ID3D11Resource *)gpu);
+    assert_int_equal(IDXGISurface_Map(s_back, &r, DXGI_MAP_READ), S_OK);
+    for (UINT y = 0; y < H; y++)
+        assert_memory_equal(r.pBits + (size_t)y * (size_t)r.Pitch, want + y * W * 4, W * 4);
+    assert_int_equal(IDXGISurface_Unmap(s_back), S_OK);
+    /* A texture the CPU cannot reach is refused by the D3D11 Map beneath. */
+    assert_int_equal(IDXGISurface_Map(s_gpu, &r, DXGI_MAP_READ), E_INVALIDARG);
+
+    IDXGISurface_Release(s_gpu);
+    IDXGISurface_Release(s_back);
+    IDXGISurface_Release(s_up);
+    ID3D11Texture2D_Release(gpu);
+    ID3D11Texture2D_Release(back);
+    ID3D11Texture2D_Release(up);
+
+    /* No face: a mip chain, two slices, a 3D texture, a buffer. */
+    IDXGISurface *none = NULL;
+    td.MipLevels = 0;
+    ID3D11Texture2D *t2 = NULL;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &td, NULL, &t2), S_OK);
+    assert_int_equal(ID3D11Texture2D_QueryInterface(t2, &IID_IDXGISurface, (void **)&none), E_NOINTERFACE);
+    ID3D11Texture2D_Release(t2);
+    td.MipLevels = 1;
+    td.ArraySize = 2;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &td, NULL, &t2), S_OK);
+    assert_int_equal(ID3D11Texture2D_QueryInterface(t2, &IID_IDXGISurface, (void **)&none), E_NOINTERFACE);
+    ID3D11Texture2D_Release(t2);
+    D3D11_TEXTURE3D_DESC t3d = { .Width = 8, .Height = 8, .Depth = 2, .MipLevels = 1,
+                                 .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .Usage = D3D11_USAGE_DEFAULT,
+                                 .BindFlags = D3D11_BIND_SHADER_RESOURCE };
+    ID3D11Texture3D *t3 = NULL;
+    assert_int_equal(ID3D11Device_CreateTexture3D(e->dev, &t3d, NULL, &t3), S_OK);
+    assert_int_equal(ID3D11Texture3D_QueryInterface(t3, &IID_IDXGISurface, (void **)&none), E_NOINTERFACE);
+    ID3D11Texture3D_Release(t3);
+    assert_null(none);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +386,7 @@ int main(void)
         cmocka_unit_test(device_on_an_explicit_adapter),
         cmocka_unit_test_setup_teardown(the_device_s_dxgi_face, shim_setup, e2e_teardown),
         cmocka_unit_test(adapter3_budgets_are_vidmm_s),
+        cmocka_unit_test_setup_teardown(a_texture_s_surface_face, e2e_setup, e2e_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -392,8 +392,9 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
         }
     } else if (!no_sync && !vidmm_instance_idle_locked(a, in, writes_only)) {
         if (f.DonotWait) {
+            /* An expected answer, not a broken rule: no refusal line (a program polling with
+             * DO_NOT_WAIT would print one per poll); the counter keeps the count. */
             DXGK_COUNT(a, lock_still_drawing, 1);
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x is busy and DonotWait is set", args->hAllocation);
             st = STATUS_GRAPHICS_ALLOCATION_BUSY;
             goto unlock;
         }
