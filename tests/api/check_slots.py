@@ -55,6 +55,18 @@ def sdk_iids(text):
     return iids
 
 
+def build_and_run(compiler, std, path, lines, our_dir, lib, what):
+    """Writes the program, builds it against our headers and the library, runs it: its errors."""
+    open(path, "w").write("\n".join(lines) + "\n")
+    exe = os.path.splitext(path)[0] + ("_cxx" if path.endswith(".cpp") else "")
+    r = subprocess.run([compiler, "-std=" + std, "-Wall", "-Wextra", "-Werror", "-I", our_dir, path, lib,
+                        "-lpthread", "-lm", "-o", exe], capture_output=True, text=True)
+    if r.returncode:
+        return ["%s does not compile:\n%s" % (what, r.stderr[-4000:])]
+    r = subprocess.run([exe], capture_output=True, text=True)
+    return [r.stdout.strip()] if r.returncode else []
+
+
 def main():
     sdk_dir, our_dir, lib, work, cc, cxx = sys.argv[1:7]
     os.makedirs(work, exist_ok=True)
@@ -113,17 +125,7 @@ def main():
             c.append("    iid(&IID_%s, \"%s\", 0x%x, 0x%x, 0x%x, (const unsigned char[8]){ %s });" % (
                 name, name, v[0], v[1], v[2], ", ".join("0x%x" % x for x in v[3:])))
     c.append("    return bad;\n}")
-    c_path = os.path.join(work, "slots.c")
-    open(c_path, "w").write("\n".join(c) + "\n")
-    exe = os.path.join(work, "slots")
-    r = subprocess.run([cc, "-std=c17", "-Wall", "-Wextra", "-Werror", "-I", our_dir, c_path, lib,
-                        "-lpthread", "-lm", "-o", exe], capture_output=True, text=True)
-    if r.returncode:
-        errors.append("C layout check does not compile:\n" + r.stderr[-4000:])
-    else:
-        r = subprocess.run([exe], capture_output=True, text=True)
-        if r.returncode:
-            errors.append(r.stdout.strip())
+    errors += build_and_run(cc, "c17", os.path.join(work, "slots.c"), c, our_dir, lib, "C layout check")
 
     # 3. C++: abstract classes of one vtable pointer, every method, __uuidof
     cpp = ["#include <cstdio>", "#include <cstring>", "#include <type_traits>", includes, "int main()\n{",
@@ -137,17 +139,7 @@ def main():
         cpp.append("    if (&__uuidof(%s) != &IID_%s) { std::printf(\"__uuidof(%s) is not IID_%s\\n\"); bad = 1; }"
                    % (name, name, name, name))
     cpp.append("    return bad;\n}")
-    cpp_path = os.path.join(work, "slots.cpp")
-    open(cpp_path, "w").write("\n".join(cpp) + "\n")
-    exe = os.path.join(work, "slots_cxx")
-    r = subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", our_dir, cpp_path, lib,
-                        "-lpthread", "-lm", "-o", exe], capture_output=True, text=True)
-    if r.returncode:
-        errors.append("C++ check does not compile:\n" + r.stderr[-4000:])
-    else:
-        r = subprocess.run([exe], capture_output=True, text=True)
-        if r.returncode:
-            errors.append(r.stdout.strip())
+    errors += build_and_run(cxx, "c++17", os.path.join(work, "slots.cpp"), cpp, our_dir, lib, "C++ check")
 
     total = sum(len(s) for s in expected.values())
     if errors:
