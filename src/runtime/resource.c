@@ -372,6 +372,23 @@ void rt_resource_get_device(struct rt_resource *res, ID3D11Device **out)
     *out = &res->device->iface;
 }
 
+/* The priority is VidMm's for the resource's allocations (D3DKMTSetAllocationPriority with the
+ * kernel resource: DXGI_RESOURCE_PRIORITY_* are the D3DDDI_ALLOCATIONPRIORITY_* values). A
+ * resource without a kernel resource of its own (a buffer the UMD placed inside a shared
+ * allocation) keeps the value at the API only: its allocation is its neighbours' too. 0 is no
+ * priority VidMm knows: kept at the API only. */
+void rt_resource_set_eviction_priority(struct rt_resource *res, UINT prio)
+{
+    res->eviction_priority = prio;
+    if (!res->km_resource || !prio)
+        return;
+    D3DKMT_SETALLOCATIONPRIORITY p = { .hDevice = res->device->km_device, .hResource = res->km_resource,
+                                       .pPriorities = &prio };
+    NTSTATUS st = D3DKMTSetAllocationPriority(&p);
+    if (!NT_SUCCESS(st))
+        RT_REFUSE("SetEvictionPriority: D3DKMTSetAllocationPriority answered 0x%08x", (UINT)st);
+}
+
 HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void **ppv)
 {
     if (!ppv)

@@ -477,6 +477,9 @@ void STDMETHODCALLTYPE rt_context_ClearRenderTargetView(ID3D11DeviceContext *ifa
  * resource.c (buffer.c, texture.c). One function per vtable slot keeps every call through a
  * vtable at its exact function type. */
 void rt_resource_get_device(struct rt_resource *res, ID3D11Device **out);
+/* ID3D11Resource / IDXGIResource::SetEvictionPriority: one value for both faces, and VidMm's
+ * priority of the resource's allocations (resource.c). */
+void rt_resource_set_eviction_priority(struct rt_resource *res, UINT prio);
 #define RT_RESOURCE_COMMON_METHODS(prefix, Iface)                                                        \
     static HRESULT STDMETHODCALLTYPE prefix##_QueryInterface(Iface *This, REFIID riid, void **ppv)       \
     { return rt_resource_query_interface((struct rt_resource *)This, riid, ppv); }                    \
@@ -489,7 +492,7 @@ void rt_resource_get_device(struct rt_resource *res, ID3D11Device **out);
     static void STDMETHODCALLTYPE prefix##_GetType(Iface *This, D3D11_RESOURCE_DIMENSION *dim)         \
     { if (dim) *dim = ((struct rt_resource *)This)->dimension; }                                       \
     static void STDMETHODCALLTYPE prefix##_SetEvictionPriority(Iface *This, UINT prio)                 \
-    { ((struct rt_resource *)This)->eviction_priority = prio; }                                        \
+    { rt_resource_set_eviction_priority((struct rt_resource *)This, prio); }                           \
     static UINT STDMETHODCALLTYPE prefix##_GetEvictionPriority(Iface *This)                            \
     { return ((struct rt_resource *)This)->eviction_priority; }                                        \
     RT_PRIVATE_DATA_METHODS(prefix, Iface, &((struct rt_resource *)This)->device->private_lock,       \

@@ -82,7 +82,7 @@ static HRESULT STDMETHODCALLTYPE dxgi_GetUsage(IDXGIResource *This, DXGI_USAGE *
 
 static HRESULT STDMETHODCALLTYPE dxgi_SetEvictionPriority(IDXGIResource *This, UINT prio)
 {
-    from_dxgi(This)->eviction_priority = prio;
+    rt_resource_set_eviction_priority(from_dxgi(This), prio);
     return S_OK;
 }
 

@@ -39,7 +39,19 @@ static struct {
     UINT renders, submits, maps_va;       /* pfnRenderCb / pfnSubmitCommandCb / pfnMapGpuVirtualAddressCb */
     D3DKMT_HANDLE contexts[8];            /* kernel contexts the UMD created (pfnCreateContextCb) */
     UINT context_count;
+    D3DKMT_HANDLE last_allocation;        /* the first allocation of the last pfnAllocateCb */
+    D3DKMT_HANDLE last_km_resource;       /* and its kernel resource (0: none) */
 } shim_sub;
+
+static inline HRESULT APIENTRY shim_allocate_cb(HANDLE hDevice, D3DDDICB_ALLOCATE *a)
+{
+    HRESULT hr = shim.real->pfnAllocateCb(hDevice, a);
+    if (SUCCEEDED(hr) && a->NumAllocations) {
+        shim_sub.last_allocation = a->pAllocationInfo[0].hAllocation;
+        shim_sub.last_km_resource = a->hKMResource;
+    }
+    return hr;
+}
 
 static inline HRESULT APIENTRY shim_create_context_cb(HANDLE hDevice, D3DDDICB_CREATECONTEXT *c)
 {
@@ -132,6 +144,7 @@ static inline HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIA
         shim.wrapped.pfnLock2Cb = shim_lock2_cb;
     shim.wrapped.pfnRenderCb = shim_render_cb;
     shim.wrapped.pfnCreateContextCb = shim_create_context_cb;
+    shim.wrapped.pfnAllocateCb = shim_allocate_cb;
     if (shim.wrapped.pfnSubmitCommandCb)
         shim.wrapped.pfnSubmitCommandCb = shim_submit_cb;
     if (shim.wrapped.pfnMapGpuVirtualAddressCb)

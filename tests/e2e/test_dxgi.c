@@ -9,6 +9,7 @@
 
 #include <dxgi1_4.h>
 #include <wddm/d3dkmthk.h>
+#include "dxgkrnl/kernel_peek.h"
 
 static ULONG refcount(IUnknown *u)
 {
@@ -379,6 +380,37 @@ static void a_texture_s_surface_face(void **state)
     assert_null(none);
 }
 
+/* One eviction priority for both faces of a resource, and it is VidMm's priority of the
+ * resource's allocation (D3DKMTSetAllocationPriority through its kernel resource). */
+static void eviction_priority_reaches_vidmm(void **state)
+{
+    struct e2e *e = *state;
+    D3D11_TEXTURE2D_DESC td = { .Width = 256, .Height = 256, .MipLevels = 1, .ArraySize = 1,
+                                .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = { 1, 0 },
+                                .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE };
+    ID3D11Texture2D *tex = NULL;
+    shim_sub.last_allocation = 0;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &td, NULL, &tex), S_OK);
+    D3DKMT_HANDLE al = shim_sub.last_allocation;
+    assert_true(al != 0);
+    assert_true(shim_sub.last_km_resource != 0);
+    IDXGIResource *dxgi = NULL;
+    assert_int_equal(ID3D11Texture2D_QueryInterface(tex, &IID_IDXGIResource, (void **)&dxgi), S_OK);
+
+    ID3D11Texture2D_SetEvictionPriority(tex, DXGI_RESOURCE_PRIORITY_MAXIMUM);
+    UINT prio = 0;
+    assert_int_equal(IDXGIResource_GetEvictionPriority(dxgi, &prio), S_OK);
+    assert_int_equal(prio, DXGI_RESOURCE_PRIORITY_MAXIMUM);
+    assert_int_equal(kpeek_priority(al), D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
+
+    assert_int_equal(IDXGIResource_SetEvictionPriority(dxgi, DXGI_RESOURCE_PRIORITY_LOW), S_OK);
+    assert_int_equal(ID3D11Texture2D_GetEvictionPriority(tex), DXGI_RESOURCE_PRIORITY_LOW);
+    assert_int_equal(kpeek_priority(al), D3DDDI_ALLOCATIONPRIORITY_LOW);
+
+    IDXGIResource_Release(dxgi);
+    ID3D11Texture2D_Release(tex);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -387,6 +419,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_device_s_dxgi_face, shim_setup, e2e_teardown),
         cmocka_unit_test(adapter3_budgets_are_vidmm_s),
         cmocka_unit_test_setup_teardown(a_texture_s_surface_face, e2e_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(eviction_priority_reaches_vidmm, shim_setup, e2e_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
