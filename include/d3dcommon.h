@@ -204,6 +204,11 @@ typedef enum D3D_SRV_DIMENSION {
     D3D11_SRV_DIMENSION_BUFFEREX = 11
 } D3D_SRV_DIMENSION;
 
+/* Well-known private-data GUIDs: a debug name set with SetPrivateData on any object. */
+extern const GUID WKPDID_D3DDebugObjectName;
+extern const GUID WKPDID_D3DDebugObjectNameW;
+extern const GUID WKPDID_CommentStringW;
+
 #if defined(__cplusplus) && !defined(CINTERFACE)
 }
 extern "C++" {

@@ -32,6 +32,15 @@ static void set_and_remove(void **state)
     assert_null(ptr);
     assert_int_equal(size, sizeof(IUnknown *));
     assert_int_equal(ID3D11Device_SetPrivateData(dev, &guid_a, 0, NULL), S_OK);
+
+    /* The SDK's debug-name GUID is one key like any other. */
+    static const char name[] = "staging ring";
+    char got[32] = { 0 };
+    size = sizeof got;
+    assert_int_equal(ID3D11Device_SetPrivateData(dev, &WKPDID_D3DDebugObjectName, sizeof name - 1, name), S_OK);
+    assert_int_equal(ID3D11Device_GetPrivateData(dev, &WKPDID_D3DDebugObjectName, &size, got), S_OK);
+    assert_int_equal(size, sizeof name - 1);
+    assert_string_equal(got, name);
 }
 
 /* Sizes and refusals of GetPrivateData, and the stored bytes are a copy. */
