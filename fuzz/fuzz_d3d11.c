@@ -7,8 +7,9 @@
  * data; Map / Unmap with decoded types, flags and subresources; CopyResource,
  * CopySubresourceRegion with decoded boxes, UpdateSubresource, render-target views and
  * ClearRenderTargetView, Flush, ClearState, event queries, deferred contexts with
- * FinishCommandList / ExecuteCommandList, and Release. Each call goes to the immediate context
- * or a deferred one. Every return code is accepted.
+ * FinishCommandList / ExecuteCommandList, and Release; private data, the 11.1 copies, eviction
+ * priorities and a surface's Map (op_face). Each call goes to the immediate context or a
+ * deferred one. Every return code is accepted.
  *
  * Checked: no crash, no sanitizer report, no leak, no hang (libFuzzer's -timeout), and the
  * device is never removed: whatever the application passes, the runtime refuses what is
@@ -23,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <d3d11.h>
+#include <d3d11_1.h>
 
 #include "common/format.h"
 #include "fuzz_input.h"
@@ -471,10 +472,79 @@ static void op_misc(struct fz *f, struct state *s)
     }
 }
 
+/* The faces beside the D3D11 calls (issue 15): private data of decoded sizes on a resource or
+ * the device (GetPrivateData writes into a buffer exactly as large as it says), the 11.1 copy
+ * methods with decoded flags, eviction priorities, and a surface's Map / Unmap. An interface is
+ * stored only as the device or NULL: a resource holding another would make a cycle, which
+ * Windows leaks too. */
+static void op_face(struct fz *f, struct state *s)
+{
+    static const GUID keys[2] = { { 0x6a1f3c22, 0x1b2d, 0x4e5f, { 1, 2, 3, 4, 5, 6, 7, 8 } },
+                                  { 0x0b7e44d1, 0x9c3a, 0x4d2e, { 8, 7, 6, 5, 4, 3, 2, 1 } } };
+    const GUID *key = &keys[fz_u8(f) & 1];
+    struct res *r = pick_res(f, s);
+    UINT8 what = fz_u8(f) % 6;
+    if (what == 0) {
+        UINT n = fz_size(f, 64);
+        void *buf = NULL;
+        if (fz_u8(f) < 240) { /* the data the application really has: at most MAX_DATA bytes */
+            n %= MAX_DATA + 1;
+            buf = data_buffer(f, n);
+        }
+        if (r)
+            ID3D11Resource_SetPrivateData(r->r, key, n, buf);
+        else
+            ID3D11Device_SetPrivateData(dev, key, n, buf);
+        free(buf);
+    } else if (what == 1) {
+        IUnknown *u = fz_u8(f) & 1 ? (IUnknown *)dev : NULL;
+        if (r)
+            ID3D11Resource_SetPrivateDataInterface(r->r, key, u);
+        else
+            ID3D11Device_SetPrivateDataInterface(dev, key, u);
+    } else if (what == 2) {
+        UINT n = fz_size(f, 64) % (MAX_DATA + 1), size = n;
+        void *buf = fz_u8(f) < 240 ? malloc(n ? n : 1) : NULL;
+        HRESULT hr = r ? ID3D11Resource_GetPrivateData(r->r, key, fz_u8(f) < 250 ? &size : NULL, buf)
+                       : ID3D11Device_GetPrivateData(dev, key, fz_u8(f) < 250 ? &size : NULL, buf);
+        /* An interface came back with a reference: give it back. */
+        if (hr == S_OK && buf && size == sizeof(IUnknown *) && n >= sizeof(IUnknown *)) {
+            IUnknown *u;
+            memcpy(&u, buf, sizeof u);
+            if (u == (IUnknown *)dev)
+                IUnknown_Release(u);
+        }
+        free(buf);
+    } else if (what == 3 && r) {
+        ID3D11Resource_SetEvictionPriority(r->r, fz_u32(f));
+    } else if (what == 4 && s->nres) {
+        ID3D11DeviceContext1 *ctx1 = NULL;
+        ID3D11DeviceContext *ctx = pick_ctx(f, s);
+        if (SUCCEEDED(ID3D11DeviceContext_QueryInterface(ctx, &IID_ID3D11DeviceContext1, (void **)&ctx1))) {
+            struct res *a = pick_res(f, s), *b = pick_res(f, s);
+            D3D11_BOX box;
+            decode_box(f, &box, b);
+            ID3D11DeviceContext1_CopySubresourceRegion1(ctx1, a->r, fz_below(f, 4), fz_below(f, 64), fz_below(f, 8),
+                                                        fz_below(f, 2), b->r, fz_below(f, 4),
+                                                        fz_u8(f) & 1 ? &box : NULL, fz_below(f, 5));
+            ID3D11DeviceContext1_DiscardResource(ctx1, fz_u8(f) < 240 ? a->r : NULL);
+            ID3D11DeviceContext1_Release(ctx1);
+        }
+    } else if (what == 5 && r) {
+        IDXGISurface *surface = NULL;
+        if (SUCCEEDED(ID3D11Resource_QueryInterface(r->r, &IID_IDXGISurface, (void **)&surface))) {
+            DXGI_MAPPED_RECT rect;
+            if (SUCCEEDED(IDXGISurface_Map(surface, fz_u8(f) < 250 ? &rect : NULL, fz_below(f, 8))))
+                IDXGISurface_Unmap(surface);
+            IDXGISurface_Release(surface);
+        }
+    }
+}
+
 typedef void (*op_fn)(struct fz *, struct state *);
 static const op_fn ops[] = {
     op_create_buffer, op_create_texture, op_create_texture, op_map, op_map, op_unmap, op_copy, op_copy,
-    op_update, op_view, op_deferred, op_misc,
+    op_update, op_view, op_deferred, op_misc, op_face,
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
