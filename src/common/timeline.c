@@ -250,6 +250,10 @@ static const char *const tl_call_name[WDDM_TL_CALL_COUNT] = {
     [WDDM_TL_CALL_CLEAR] = "ClearRenderTargetView",
     [WDDM_TL_CALL_EXECUTE] = "ExecuteCommandList",
     [WDDM_TL_CALL_CREATE] = "Create resource",
+    [WDDM_TL_CALL_CREATE_VIEW] = "Create view",
+    [WDDM_TL_CALL_QUERY_END] = "End (query)",
+    [WDDM_TL_CALL_GET_DATA] = "GetData",
+    [WDDM_TL_CALL_FINISH] = "FinishCommandList",
 };
 
 static const char *tl_call(uint64_t c)

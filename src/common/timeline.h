@@ -54,6 +54,10 @@ enum wddm_tl_call {
     WDDM_TL_CALL_CLEAR,        /* ClearRenderTargetView */
     WDDM_TL_CALL_EXECUTE,      /* ExecuteCommandList */
     WDDM_TL_CALL_CREATE,       /* CreateBuffer / CreateTexture1D / 2D / 3D */
+    WDDM_TL_CALL_CREATE_VIEW,  /* CreateRenderTargetView / ShaderResourceView / UnorderedAccessView */
+    WDDM_TL_CALL_QUERY_END,    /* ID3D11DeviceContext::End of a query */
+    WDDM_TL_CALL_GET_DATA,     /* ID3D11DeviceContext::GetData */
+    WDDM_TL_CALL_FINISH,       /* FinishCommandList: the end of a deferred context's recording */
     WDDM_TL_CALL_COUNT
 };
 

@@ -113,8 +113,8 @@ static const struct {
         .GetContextFlags = ctx_GetContextFlags,
         .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
         .Begin = rt_context_Begin,
-        .End = rt_context_End,
-        .GetData = rt_context_GetData,
+        .End = rt_traced_End,
+        .GetData = rt_traced_GetData,
     },
     .ext = { RT_API_OWN_STUBS_ID3D11DeviceContext1, RT_CONTEXT1_SLOTS },
 };

@@ -985,8 +985,8 @@ static const struct ID3D11CommandListVtbl cmdlist_vtbl = {
 };
 
 /* ---- FinishCommandList --------------------------------------------------------------------- */
-static HRESULT STDMETHODCALLTYPE dc_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
-                                                      ID3D11CommandList **out)
+HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
+                                                       ID3D11CommandList **out)
 {
     struct rt_deferred *dc = rt_context_from_iface(iface)->dc;
     struct rt_device *dev = dc->device;
@@ -1264,20 +1264,20 @@ static const struct {
         .GetDevice = dc_GetDevice,
         .Map = dc_Map,
         .Unmap = dc_Unmap,
-        .CopySubresourceRegion = rt_context_CopySubresourceRegion,
-        .CopyResource = rt_context_CopyResource,
-        .UpdateSubresource = rt_context_UpdateSubresource,
-        .ClearRenderTargetView = rt_context_ClearRenderTargetView,
+        .CopySubresourceRegion = rt_traced_CopySubresourceRegion,
+        .CopyResource = rt_traced_CopyResource,
+        .UpdateSubresource = rt_traced_UpdateSubresource,
+        .ClearRenderTargetView = rt_traced_ClearRenderTargetView,
         .Flush = dc_Flush,
         .GetType = dc_GetType,
         .ClearState = rt_context_ClearState,
-        .ExecuteCommandList = rt_context_ExecuteCommandList,
-        .FinishCommandList = dc_FinishCommandList,
+        .ExecuteCommandList = rt_traced_ExecuteCommandList,
+        .FinishCommandList = rt_traced_FinishCommandList,
         .GetContextFlags = dc_GetContextFlags,
         .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
         .Begin = rt_context_Begin,
-        .End = rt_context_End,
-        .GetData = rt_context_GetData,
+        .End = rt_traced_End,
+        .GetData = rt_traced_GetData,
     },
     .ext = { RT_API_OWN_STUBS_ID3D11DeviceContext1, RT_CONTEXT1_SLOTS },
 };

@@ -467,6 +467,23 @@ HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture2D(ID3D11Device *iface, const D
                                                     const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture2D **out);
 HRESULT STDMETHODCALLTYPE rt_traced_CreateTexture3D(ID3D11Device *iface, const D3D11_TEXTURE3D_DESC *desc,
                                                     const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture3D **out);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateRenderTargetView(ID3D11Device *iface, ID3D11Resource *resource,
+                                                           const D3D11_RENDER_TARGET_VIEW_DESC *desc,
+                                                           ID3D11RenderTargetView **out);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateShaderResourceView(ID3D11Device *iface, ID3D11Resource *resource,
+                                                             const D3D11_SHADER_RESOURCE_VIEW_DESC *desc,
+                                                             ID3D11ShaderResourceView **out);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateUnorderedAccessView(ID3D11Device *iface, ID3D11Resource *resource,
+                                                              const D3D11_UNORDERED_ACCESS_VIEW_DESC *desc,
+                                                              ID3D11UnorderedAccessView **out);
+void STDMETHODCALLTYPE rt_traced_End(ID3D11DeviceContext *iface, ID3D11Asynchronous *async);
+HRESULT STDMETHODCALLTYPE rt_traced_GetData(ID3D11DeviceContext *iface, ID3D11Asynchronous *async, void *data,
+                                            UINT size, UINT flags);
+HRESULT STDMETHODCALLTYPE rt_traced_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
+                                                      ID3D11CommandList **out);
+/* deferred.c: FinishCommandList of a deferred context (traced.c wraps it). */
+HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
+                                                        ID3D11CommandList **out);
 void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
                                                     const D3D11_BOX *box, const void *data, UINT row_pitch,
                                                     UINT depth_pitch);

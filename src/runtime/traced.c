@@ -1,6 +1,7 @@
 /* traced.c - the API calls the timeline shows as spans on the calling thread (docs/timeline.md):
- * the immediate context's copies, updates, clears and command-list executions and the device's
- * resource creations, each wrapped once here and put in the vtables (context.c, device.c), so the
+ * both kinds of context's copies, updates, clears, command-list executions, query ends and
+ * GetData, a deferred context's FinishCommandList, and the device's resource and view creations,
+ * each wrapped once here and put in the vtables (context.c, deferred.c, device.c), so the
  * entry points themselves keep one exit path of their own. Map and Flush record inside (their
  * span covers the DDI call only). While the timeline is off a wrapper costs two relaxed loads. */
 #include "runtime/runtime.h"
@@ -61,3 +62,43 @@ TRACED_CREATE(Buffer, D3D11_BUFFER_DESC, ID3D11Buffer)
 TRACED_CREATE(Texture1D, D3D11_TEXTURE1D_DESC, ID3D11Texture1D)
 TRACED_CREATE(Texture2D, D3D11_TEXTURE2D_DESC, ID3D11Texture2D)
 TRACED_CREATE(Texture3D, D3D11_TEXTURE3D_DESC, ID3D11Texture3D)
+
+/* The three view creations likewise. */
+#define TRACED_CREATE_VIEW(Kind, Desc, Iface)                                                              \
+    HRESULT STDMETHODCALLTYPE rt_traced_Create##Kind(ID3D11Device *iface, ID3D11Resource *resource,       \
+                                                     const Desc *desc, Iface **out)                       \
+    {                                                                                                      \
+        wddm_tl_begin(WDDM_TL_CALL_CREATE_VIEW);                                                           \
+        HRESULT hr = rt_device_Create##Kind(iface, resource, desc, out);                                   \
+        wddm_tl_end(WDDM_TL_CALL_CREATE_VIEW, (UINT32)hr);                                                 \
+        return hr;                                                                                         \
+    }
+
+TRACED_CREATE_VIEW(RenderTargetView, D3D11_RENDER_TARGET_VIEW_DESC, ID3D11RenderTargetView)
+TRACED_CREATE_VIEW(ShaderResourceView, D3D11_SHADER_RESOURCE_VIEW_DESC, ID3D11ShaderResourceView)
+TRACED_CREATE_VIEW(UnorderedAccessView, D3D11_UNORDERED_ACCESS_VIEW_DESC, ID3D11UnorderedAccessView)
+
+void STDMETHODCALLTYPE rt_traced_End(ID3D11DeviceContext *iface, ID3D11Asynchronous *async)
+{
+    wddm_tl_begin(WDDM_TL_CALL_QUERY_END);
+    rt_context_End(iface, async);
+    wddm_tl_end(WDDM_TL_CALL_QUERY_END, 0);
+}
+
+HRESULT STDMETHODCALLTYPE rt_traced_GetData(ID3D11DeviceContext *iface, ID3D11Asynchronous *async, void *data,
+                                            UINT size, UINT flags)
+{
+    wddm_tl_begin(WDDM_TL_CALL_GET_DATA);
+    HRESULT hr = rt_context_GetData(iface, async, data, size, flags);
+    wddm_tl_end(WDDM_TL_CALL_GET_DATA, (UINT32)hr);
+    return hr;
+}
+
+HRESULT STDMETHODCALLTYPE rt_traced_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
+                                                      ID3D11CommandList **out)
+{
+    wddm_tl_begin(WDDM_TL_CALL_FINISH);
+    HRESULT hr = rt_deferred_FinishCommandList(iface, restore, out);
+    wddm_tl_end(WDDM_TL_CALL_FINISH, (UINT32)hr);
+    return hr;
+}

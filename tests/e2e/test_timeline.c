@@ -282,6 +282,78 @@ static void write_refuses_a_missing_path_or_an_unwritable_file(void **state)
     assert_int_equal(wddm_timeline_write("/nonexistent-folder/t.json"), STATUS_ACCESS_DENIED);
 }
 
+/* Spans a thread's lane counts by name (B events on this thread). */
+static size_t spans_named(const struct trace *t, const char *want)
+{
+    int64_t me = (int64_t)syscall(SYS_gettid);
+    size_t n = json_object_array_length(t->events), c = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *ev = json_object_array_get_idx(t->events, i);
+        const char *ph = str(ev, "ph"), *name = str(ev, "name");
+        c += ph && name && !strcmp(ph, "B") && num(ev, "tid") == me && !strcmp(name, want);
+    }
+    return c;
+}
+
+/* The rest of the API a program spends time in is on its thread's lane too: view creation, a
+ * query's End and GetData polls, and a deferred context's recording (its copy, then
+ * FinishCommandList) before the immediate context executes it (issue 18 §1). */
+static void views_queries_and_deferred_recording_are_spans(void **state)
+{
+    struct e2e *e = *state;
+    D3D11_TEXTURE2D_DESC d = { .Width = 64, .Height = 64, .MipLevels = 1, .ArraySize = 1,
+                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = { 1, 0 },
+                               .Usage = D3D11_USAGE_DEFAULT,
+                               .BindFlags = D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE };
+    ID3D11Texture2D *a = NULL, *b = NULL;
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &d, NULL, &a), S_OK);
+    assert_int_equal(ID3D11Device_CreateTexture2D(e->dev, &d, NULL, &b), S_OK);
+    D3D11_QUERY_DESC qd = { .Query = D3D11_QUERY_EVENT };
+    ID3D11Query *q = NULL;
+    assert_int_equal(ID3D11Device_CreateQuery(e->dev, &qd, &q), S_OK);
+    ID3D11DeviceContext *dc = NULL;
+    assert_int_equal(ID3D11Device_CreateDeferredContext(e->dev, 0, &dc), S_OK);
+
+    wddm_timeline_clear();
+    wddm_timeline_enable(1);
+    ID3D11RenderTargetView *rtv = NULL;
+    ID3D11ShaderResourceView *srv = NULL;
+    assert_int_equal(ID3D11Device_CreateRenderTargetView(e->dev, (ID3D11Resource *)a, NULL, &rtv), S_OK);
+    assert_int_equal(ID3D11Device_CreateShaderResourceView(e->dev, (ID3D11Resource *)a, NULL, &srv), S_OK);
+    ID3D11DeviceContext_CopyResource(dc, (ID3D11Resource *)b, (ID3D11Resource *)a);
+    ID3D11CommandList *list = NULL;
+    assert_int_equal(ID3D11DeviceContext_FinishCommandList(dc, FALSE, &list), S_OK);
+    ID3D11DeviceContext_ExecuteCommandList(e->ctx, list, FALSE);
+    ID3D11DeviceContext_End(e->ctx, (ID3D11Asynchronous *)q);
+    BOOL done = FALSE;
+    size_t polls = 0;
+    HRESULT hr;
+    while ((hr = ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)q, &done, sizeof done, 0)) == S_FALSE)
+        polls++;
+    assert_int_equal(hr, S_OK);
+    wddm_timeline_enable(0);
+    struct trace t = write_and_parse();
+
+    if (spans_named(&t, "Create view") != 2 || spans_named(&t, "CopyResource") != 1 ||
+        spans_named(&t, "FinishCommandList") != 1 || spans_named(&t, "ExecuteCommandList") != 1 ||
+        spans_named(&t, "End (query)") != 1 || spans_named(&t, "GetData") != polls + 1)
+        fail_msg("Create view %zu, CopyResource (deferred) %zu, FinishCommandList %zu, ExecuteCommandList %zu, "
+                 "End %zu, GetData %zu for %zu polls",
+                 spans_named(&t, "Create view"), spans_named(&t, "CopyResource"),
+                 spans_named(&t, "FinishCommandList"), spans_named(&t, "ExecuteCommandList"),
+                 spans_named(&t, "End (query)"), spans_named(&t, "GetData"), polls + 1);
+    assert_int_equal(count_events(&t, "B"), count_events(&t, "E"));
+    json_object_put(t.root);
+
+    SAFE_RELEASE(list);
+    SAFE_RELEASE(dc);
+    SAFE_RELEASE(q);
+    SAFE_RELEASE(srv);
+    SAFE_RELEASE(rtv);
+    SAFE_RELEASE(b);
+    SAFE_RELEASE(a);
+}
+
 int main(void)
 {
     setenv("WDDM_SEGMENT_LOCAL_MB", "2", 1);
@@ -290,6 +362,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_timeline_shows_every_lane_of_a_run, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(nothing_is_recorded_while_the_timeline_is_off, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(fence_signals_and_reservations_are_on_the_timeline, e2e_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(views_queries_and_deferred_recording_are_spans, e2e_setup, e2e_teardown),
         cmocka_unit_test(write_refuses_a_missing_path_or_an_unwritable_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
