@@ -253,7 +253,14 @@ typedef enum D3D11_FEATURE {
     D3D11_FEATURE_D3D11_OPTIONS1                 = 10,
     D3D11_FEATURE_D3D9_SIMPLE_INSTANCING_SUPPORT = 11,
     D3D11_FEATURE_MARKER_SUPPORT                 = 12,
-    D3D11_FEATURE_D3D9_OPTIONS1                  = 13
+    D3D11_FEATURE_D3D9_OPTIONS1                  = 13,
+    /* Direct3D 11.3 and later (CheckFeatureSupport answers E_INVALIDARG: docs/rules.md §30) */
+    D3D11_FEATURE_D3D11_OPTIONS2                 = 14,
+    D3D11_FEATURE_D3D11_OPTIONS3                 = 15,
+    D3D11_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT    = 16,
+    D3D11_FEATURE_D3D11_OPTIONS4                 = 17,
+    D3D11_FEATURE_SHADER_CACHE                   = 18,
+    D3D11_FEATURE_D3D11_OPTIONS5                 = 19
 } D3D11_FEATURE;
 
 typedef enum D3D11_DEVICE_CONTEXT_TYPE {
@@ -300,7 +307,11 @@ typedef enum D3D11_FORMAT_SUPPORT {
     D3D11_FORMAT_SUPPORT_SHADER_GATHER               = 0x800000,
     D3D11_FORMAT_SUPPORT_BACK_BUFFER_CAST            = 0x1000000,
     D3D11_FORMAT_SUPPORT_TYPED_UNORDERED_ACCESS_VIEW = 0x2000000,
-    D3D11_FORMAT_SUPPORT_SHADER_GATHER_COMPARISON    = 0x4000000
+    D3D11_FORMAT_SUPPORT_SHADER_GATHER_COMPARISON    = 0x4000000,
+    D3D11_FORMAT_SUPPORT_DECODER_OUTPUT              = 0x8000000,
+    D3D11_FORMAT_SUPPORT_VIDEO_PROCESSOR_OUTPUT      = 0x10000000,
+    D3D11_FORMAT_SUPPORT_VIDEO_PROCESSOR_INPUT       = 0x20000000,
+    D3D11_FORMAT_SUPPORT_VIDEO_ENCODER               = 0x40000000
 } D3D11_FORMAT_SUPPORT;
 
 /* ---- structures -------------------------------------------------------------------------- */
@@ -474,7 +485,7 @@ typedef struct D3D11_FEATURE_DATA_D3D9_OPTIONS1 {
     BOOL FullNonPow2TextureSupported;
     BOOL DepthAsTextureWithLessEqualComparisonFilterSupported;
     BOOL SimpleInstancingSupported;
-    BOOL TextureCubeFaceRenderTargetWithNonCube2DDepthStencilSupported;
+    BOOL TextureCubeFaceRenderTargetWithNonCubeDepthStencilSupported;
 } D3D11_FEATURE_DATA_D3D9_OPTIONS1;
 
 /* GetData of a D3D11_QUERY_TIMESTAMP_DISJOINT query (a TIMESTAMP query answers one UINT64). */

@@ -1212,7 +1212,8 @@ typedef struct D3D11_MESSAGE {
 
 typedef enum D3D11_RLDO_FLAGS {
     D3D11_RLDO_SUMMARY = 1,
-    D3D11_RLDO_DETAIL = 2
+    D3D11_RLDO_DETAIL = 2,
+    D3D11_RLDO_IGNORE_INTERNAL = 4 /* the SDK has it (ID3D11Debug::ReportLiveDeviceObjects reference) */
 } D3D11_RLDO_FLAGS;
 
 

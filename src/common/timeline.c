@@ -141,6 +141,11 @@ static struct tl_ring *tl_take_ring(void)
     return r;
 }
 
+uint64_t wddm_tl_now(void)
+{
+    return tl_now();
+}
+
 void wddm_tl_record(enum wddm_tl_kind kind, uint32_t track, uint64_t a, uint64_t b)
 {
     struct tl_ring *r = my_ring;
@@ -226,8 +231,11 @@ static struct tl_event *tl_collect(size_t *count)
     }
     qsort(ev, n, sizeof *ev, tl_event_cmp);
     struct tl_rate rate = tl_rate_now();
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         ev[i].ts = tl_ns(&rate, ev[i].ts);
+        if (ev[i].kind == WDDM_TL_QUEUED) /* its second moment is on the same clock */
+            ev[i].b = tl_ns(&rate, ev[i].b);
+    }
     *count = n;
     return ev;
 }
@@ -488,6 +496,12 @@ static void tl_write_event(struct tl_writer *w, const struct tl_event *e)
         w->inflight = inflight;
         w->inflight[w->inflight_n++] =
             (struct tl_inflight){ .engine = e->track, .fence = e->a, .context = e->b, .ts = e->ts };
+        break;
+    }
+    case WDDM_TL_QUEUED: {
+        char name[48];
+        snprintf(name, sizeof name, "queued %" PRIu64, e->a);
+        tl_complete(w, e->track, e->b <= e->ts ? e->b : e->ts, e->ts, name, "software queue", e->a, e->track);
         break;
     }
     case WDDM_TL_EVICT:

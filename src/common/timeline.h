@@ -24,6 +24,10 @@ enum wddm_tl_kind {
      * packet is drawn on its context's queue lane (paging: WDDM_TL_PAGING_QUEUE) until it
      * completes. */
     WDDM_TL_SUBMIT,
+    /* Out of the software queue (track = the context): a = fence, b = when the packet joined
+     * its context's software queue (wddm_tl_now). Drawn on the context's queue lane as the time
+     * it waited there, up to its hardware-queue span. */
+    WDDM_TL_QUEUED,
     /* VidMm (track = WDDM_TL_VIDMM(adapter)). */
     WDDM_TL_EVICT,             /* a = allocation handle, b = bytes */
     WDDM_TL_PAGE_IN,           /* a = allocation handle, b = bytes */
@@ -70,6 +74,9 @@ enum wddm_tl_call {
 
 extern atomic_bool wddm_tl_on;
 void wddm_tl_record(enum wddm_tl_kind kind, uint32_t track, uint64_t a, uint64_t b);
+/* The timeline's clock now (what an event's own time is taken from), for an event that names a
+ * second moment (WDDM_TL_QUEUED). */
+uint64_t wddm_tl_now(void);
 
 static inline void wddm_tl(enum wddm_tl_kind kind, uint32_t track, uint64_t a, uint64_t b)
 {

@@ -226,6 +226,8 @@ struct dxgk_packet {
     bool dropped;                     /* residency failed: not submitted (protected by adapter->lock) */
     UINT64 ticket;                    /* node ticket (render only; 0 for paging) */
     UINT64 fence;                     /* 64-bit SubmissionFenceId, set at submit */
+    UINT64 queued_ts;                 /* wddm_tl_now() when it joined its context's software queue
+                                         (0: the timeline was off, or it went straight to the GPU) */
     INT priority;                     /* its context's priority when it was submitted */
     bool resubmit;                    /* preempted or behind a reset: DXGK_SUBMITCOMMANDFLAGS.Resubmission */
     bool hw_slot;                     /* holds one of the node's hw_count places; node->lock */

@@ -6,7 +6,9 @@ SDK headers listed below must exist in ours with every slot in the SDK's place, 
 type, under the SDK's IID. The SDK's answer is read from the headers Debian's mingw-w64-common
 package ships (generated from IDL kept in step with Microsoft's SDK). Three checks:
   1. text: each vtable of ours against the SDK's: same interfaces, same slot names in the same
-     order, same return and parameter types (parameter names may differ);
+     order, same return and parameter types (parameter names may differ); and every struct both
+     declare has the SDK's fields in order, every enum both declare the SDK's values (ours may
+     add values of newer SDKs);
   2. C compiler: offsetof(I##Vtbl, Method) == slot * sizeof(void *) and sizeof(I##Vtbl), as
      the compiler lays our headers out, and every IID_I the library defines equals the SDK's;
   3. C++ compiler: every interface is an abstract class of one pointer with every method, and
@@ -46,6 +48,37 @@ def vtables(text):
                           [normalise_type(p) for p in params]))
         out[m.group(1)] = slots
     return out
+
+
+def clean(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"__C89_NAMELESS(UNION|STRUCT)NAME\d*|__C89_NAMELESS", "", text)
+    return text.replace("WINBOOL", "BOOL")
+
+
+def types(text):
+    """({struct: [fields]}, {enum: {name: value}}) of typedef'd structs and enums."""
+    text = clean(text)
+    structs, enums = {}, {}
+    for m in re.finditer(r"typedef (struct|union) \w*\s*\{(.*?)^\}\s*(\w+)\s*;", text, re.S | re.M):
+        fields = [" ".join(f.split()) for f in m.group(2).split(";") if f.strip()]
+        structs[m.group(3)] = [re.sub(r"\s*([*,:\[\]{}])\s*", r"\1", f) for f in fields]
+    for m in re.finditer(r"typedef enum \w*\s*\{(.*?)\}\s*(\w+)\s*;", text, re.S):
+        values = {}
+        for item in m.group(1).split(","):
+            if "=" in item:
+                k, v = item.split("=", 1)
+                values[k.strip()] = " ".join(v.split()).rstrip("uUlL") if re.match(r"^\s*-?(0x)?[0-9a-fA-F]+[uUlL]*\s*$", v) else " ".join(v.split())
+        enums[m.group(2)] = values
+    return structs, enums
+
+
+def number(v):
+    try:
+        return int(v, 0)
+    except ValueError:
+        return v
 
 
 def sdk_iids(text):
@@ -102,6 +135,30 @@ def main():
         if name not in iids:
             errors.append("%s: no IID in the SDK's headers" % name)
 
+    # 1b. the types both sides declare: a struct's fields, an enum's SDK values (ours may add)
+    sdk_structs, sdk_enums, our_structs, our_enums = {}, {}, {}, {}
+    for h in HEADERS[1:]:
+        s, e = types(open(os.path.join(sdk_dir, h)).read())
+        sdk_structs.update(s)
+        sdk_enums.update(e)
+    for h in set(OURS_FOR.get(h, h) for h in HEADERS) | {"dxgiformat.h"}:
+        s, e = types(open(os.path.join(our_dir, h)).read())
+        our_structs.update(s)
+        our_enums.update(e)
+    compared = 0
+    for name in sorted(set(sdk_structs) & set(our_structs)):
+        compared += 1
+        if sdk_structs[name] != our_structs[name]:
+            errors.append("%s: fields %s, the SDK's %s" % (name, our_structs[name], sdk_structs[name]))
+    for name in sorted(set(sdk_enums) & set(our_enums)):
+        compared += 1
+        for k, v in sdk_enums[name].items():
+            mine = our_enums[name].get(k)
+            if mine is None:
+                errors.append("%s: %s missing" % (name, k))
+            elif number(mine) != number(v) and not (isinstance(number(v), str) or isinstance(number(mine), str)):
+                errors.append("%s: %s = %s, the SDK's %s" % (name, k, mine, v))
+
     # 2. the C compiler's layout and the library's IIDs
     includes = "".join('#include "%s"\n' % OURS_FOR.get(h, h) for h in HEADERS)
     c = ["#include <stddef.h>", "#include <stdio.h>", "#include <string.h>", includes]
@@ -146,7 +203,8 @@ def main():
         print("\n".join(errors))
         print("check_slots: %d problem(s) over %d interfaces, %d slots" % (len(errors), len(expected), total))
         return 1
-    print("check_slots: %d interfaces, %d slots and their IIDs are the SDK's (C and C++)" % (len(expected), total))
+    print("check_slots: %d interfaces, %d slots and their IIDs are the SDK's (C and C++); %d types compared"
+          % (len(expected), total, compared))
     return 0
 
 

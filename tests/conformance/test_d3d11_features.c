@@ -142,7 +142,7 @@ static void test_feature_answers_match_what_the_device_does(void **state)
     assert_true(o91.FullNonPow2TextureSupported == TRUE);
     assert_false(o91.DepthAsTextureWithLessEqualComparisonFilterSupported);
     assert_false(o91.SimpleInstancingSupported);
-    assert_false(o91.TextureCubeFaceRenderTargetWithNonCube2DDepthStencilSupported);
+    assert_false(o91.TextureCubeFaceRenderTargetWithNonCubeDepthStencilSupported);
     D3D11_TEXTURE2D_DESC npot = { 3, 5, 0, 1, DXGI_FORMAT_R8G8B8A8_UNORM, { 1, 0 }, D3D11_USAGE_DEFAULT,
                                   D3D11_BIND_SHADER_RESOURCE, 0, 0 };
     ID3D11Texture2D *t = NULL;

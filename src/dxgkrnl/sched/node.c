@@ -5,6 +5,7 @@
  * DxgkDdiSubmitCommand. It also recycles the packets the DPC retired and frees deferred
  * allocations that became idle. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/timeline.h"
 
 #include <string.h>
 
@@ -93,7 +94,12 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
         }
         n->hw_context = hc;
     }
-    /* Recorded before the packet can complete, so its COMPLETE event always follows. */
+    /* Recorded before the packet can complete, so its COMPLETE event always follows. The time it
+     * waited in its context's software queue first (a split packet's first part only). */
+    if (p->queued_ts && hc) {
+        wddm_tl(WDDM_TL_QUEUED, hc, f, p->queued_ts);
+        p->queued_ts = 0;
+    }
     sched_trace(n->adapter, WDDM_SCHED_EVENT_SUBMIT, n->ordinal, hc, 0, f);
     pthread_mutex_lock(&n->lock);
     n->submitted_fence = f;

@@ -22,6 +22,7 @@
  * in between). */
 #include "dxgkrnl/dxgkrnl.h"
 #include "common/alloc.h"
+#include "common/timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,7 @@ struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
         p = packet_new(c);
     if (p) {
         p->next = NULL;
-        p->ticket = p->fence = 0;
+        p->ticket = p->fence = p->queued_ts = 0;
         p->dma_used = p->alloc_count = p->patch_count = 0;
         p->dropped = false;
         p->resubmit = false;
@@ -152,9 +153,14 @@ void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
 
 void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count)
 {
+    /* The timeline shows how long each packet waits here (WDDM_TL_QUEUED at its submission). */
+    UINT64 now = atomic_load_explicit(&wddm_tl_on, memory_order_relaxed) ? wddm_tl_now() : 0;
     struct dxgk_packet *last = first;
-    for (UINT i = 1; i < count; i++)
+    first->queued_ts = now;
+    for (UINT i = 1; i < count; i++) {
         last = last->next;
+        last->queued_ts = now;
+    }
     if (c->queue_tail)
         c->queue_tail->next = first;
     else
