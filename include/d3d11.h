@@ -3927,6 +3927,13 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
                                  UINT Flags, const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels,
                                  UINT SDKVersion, ID3D11Device **ppDevice, D3D_FEATURE_LEVEL *pFeatureLevel,
                                  ID3D11DeviceContext **ppImmediateContext);
+/* D3D11CreateDevice plus a swap chain. Nothing is presented here: asked for a swap chain it
+ * answers E_NOTIMPL and makes nothing; without one it is D3D11CreateDevice (docs/api.md). */
+HRESULT WINAPI D3D11CreateDeviceAndSwapChain(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverType, HMODULE Software,
+                                             UINT Flags, const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels,
+                                             UINT SDKVersion, const DXGI_SWAP_CHAIN_DESC *pSwapChainDesc,
+                                             IDXGISwapChain **ppSwapChain, ID3D11Device **ppDevice,
+                                             D3D_FEATURE_LEVEL *pFeatureLevel, ID3D11DeviceContext **ppImmediateContext);
 
 #ifdef __cplusplus
 }

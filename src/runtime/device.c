@@ -453,7 +453,8 @@ static BOOL feature_level_known(D3D_FEATURE_LEVEL fl)
            fl == D3D_FEATURE_LEVEL_12_1 || fl == D3D_FEATURE_LEVEL_1_0_CORE;
 }
 
-/* Kernel side: the first adapter of D3DKMTEnumAdapters2, and a kernel device on it. */
+/* Kernel side: the adapter (the DXGI adapter given, or the default one), opened by its LUID, and
+ * a kernel device on it. */
 static HRESULT open_kernel_side(struct rt_device *dev)
 {
     /* An explicit DXGI adapter names its LUID; otherwise the default adapter is the first, or
@@ -733,4 +734,26 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
     else
         dev_Release(&dev->iface);         /* only the context was asked for: it holds the device */
     return S_OK;
+}
+
+HRESULT WINAPI D3D11CreateDeviceAndSwapChain(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverType, HMODULE Software,
+                                             UINT Flags, const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels,
+                                             UINT SDKVersion, const DXGI_SWAP_CHAIN_DESC *pSwapChainDesc,
+                                             IDXGISwapChain **ppSwapChain, ID3D11Device **ppDevice,
+                                             D3D_FEATURE_LEVEL *pFeatureLevel, ID3D11DeviceContext **ppImmediateContext)
+{
+    if (ppSwapChain || pSwapChainDesc) {
+        /* Refused before anything is made: no device to leak, no half-done answer. */
+        if (ppSwapChain)
+            *ppSwapChain = NULL;
+        if (ppDevice)
+            *ppDevice = NULL;
+        if (ppImmediateContext)
+            *ppImmediateContext = NULL;
+        RT_REFUSE("D3D11CreateDeviceAndSwapChain: swap chains are not implemented (nothing is presented on a "
+                  "screen; docs/api.md): pass no swap chain, or call D3D11CreateDevice");
+        return E_NOTIMPL;
+    }
+    return D3D11CreateDevice(pAdapter, DriverType, Software, Flags, pFeatureLevels, FeatureLevels, SDKVersion,
+                             ppDevice, pFeatureLevel, ppImmediateContext);
 }

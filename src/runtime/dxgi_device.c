@@ -11,8 +11,8 @@
  * - SetMaximumFrameLatency: 0 restores the default 3; above 16 → DXGI_ERROR_INVALID_CALL;
  *   GetMaximumFrameLatency(NULL) → DXGI_ERROR_INVALID_CALL.
  * - Trim drops what the runtime keeps for reuse (the resource blocks it recycles, docs/api.md).
- * CreateSurface, QueryResourceResidency and Offer/ReclaimResources answer E_NOTIMPL until the
- * kernel has offers (issue 20) and surfaces exist.
+ * QueryResourceResidency and Offer/ReclaimResources answer E_NOTIMPL until the kernel has
+ * offers and residency queries (issue 20).
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
@@ -181,6 +181,76 @@ static HRESULT STDMETHODCALLTYPE dxdev_GetMaximumFrameLatency(IDXGIDevice3 *This
     return S_OK;
 }
 
+/* CreateSurface: NumSurfaces one-mip 2D textures of the description, as the D3D11 device makes
+ * them (CreateTexture2D's rules apply), each handed out as its IDXGISurface. DXGI_USAGE's bind
+ * bits become bind flags (SHADER_INPUT, RENDER_TARGET_OUTPUT, UNORDERED_ACCESS) and its CPU
+ * access the usage (DYNAMIC: dynamic, writable; READ_WRITE or SCRATCH: staging, read-write).
+ * All or none: a failure releases the surfaces made so far. Opening a shared resource
+ * (pSharedResource) is not implemented. */
+static HRESULT surface_texture_desc(const DXGI_SURFACE_DESC *desc, DXGI_USAGE usage, D3D11_TEXTURE2D_DESC *t)
+{
+    memset(t, 0, sizeof *t);
+    t->Width = desc->Width;
+    t->Height = desc->Height;
+    t->MipLevels = 1;
+    t->ArraySize = 1;
+    t->Format = desc->Format;
+    t->SampleDesc = desc->SampleDesc;
+    t->BindFlags = (usage & DXGI_USAGE_SHADER_INPUT ? D3D11_BIND_SHADER_RESOURCE : 0) |
+                   (usage & DXGI_USAGE_RENDER_TARGET_OUTPUT ? D3D11_BIND_RENDER_TARGET : 0) |
+                   (usage & DXGI_USAGE_UNORDERED_ACCESS ? D3D11_BIND_UNORDERED_ACCESS : 0);
+    switch (usage & DXGI_CPU_ACCESS_FIELD) {
+    case DXGI_CPU_ACCESS_NONE: t->Usage = D3D11_USAGE_DEFAULT; break;
+    case DXGI_CPU_ACCESS_DYNAMIC:
+        t->Usage = D3D11_USAGE_DYNAMIC;
+        t->CPUAccessFlags = D3D11_CPU_ACCESS_WRITE;
+        break;
+    case DXGI_CPU_ACCESS_READ_WRITE:
+    case DXGI_CPU_ACCESS_SCRATCH:
+        t->Usage = D3D11_USAGE_STAGING;
+        t->CPUAccessFlags = D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE;
+        break;
+    default:
+        RT_REFUSE("IDXGIDevice::CreateSurface: CPU access %u is not a DXGI_CPU_ACCESS value", usage & 15u);
+        return E_INVALIDARG;
+    }
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_CreateSurface(IDXGIDevice3 *This, const DXGI_SURFACE_DESC *desc, UINT count,
+                                                     DXGI_USAGE usage, const DXGI_SHARED_RESOURCE *shared,
+                                                     IDXGISurface **out)
+{
+    if (!desc || !out || !count) {
+        RT_REFUSE("IDXGIDevice::CreateSurface: %s", !desc ? "pDesc is NULL" : !out ? "ppSurface is NULL"
+                                                                                   : "NumSurfaces is 0");
+        return E_INVALIDARG;
+    }
+    if (shared) {
+        RT_REFUSE("IDXGIDevice::CreateSurface: opening a shared resource is not implemented "
+                  "(ID3D11Device::OpenSharedResource opens one)");
+        return E_NOTIMPL;
+    }
+    D3D11_TEXTURE2D_DESC td;
+    HRESULT hr = surface_texture_desc(desc, usage, &td);
+    ID3D11Device *d = &device_from(This)->iface;
+    for (UINT i = 0; SUCCEEDED(hr) && i < count; i++) {
+        ID3D11Texture2D *tex = NULL;
+        out[i] = NULL;
+        hr = d->lpVtbl->CreateTexture2D(d, &td, NULL, &tex);
+        if (SUCCEEDED(hr)) {
+            hr = tex->lpVtbl->QueryInterface(tex, &IID_IDXGISurface, (void **)&out[i]);
+            tex->lpVtbl->Release(tex);
+        }
+        if (FAILED(hr))
+            while (i--) {
+                out[i]->lpVtbl->Release(out[i]);
+                out[i] = NULL;
+            }
+    }
+    return hr;
+}
+
 static void STDMETHODCALLTYPE dxdev_Trim(IDXGIDevice3 *This)
 {
     rt_resource_cache_trim(device_from(This));
@@ -194,6 +264,7 @@ const struct IDXGIDevice3Vtbl rt_dxgi_device_vtbl = {
     RT_PRIVATE_DATA_SLOTS(dxdev),
     .GetParent = dxdev_GetParent,
     .GetAdapter = dxdev_GetAdapter,
+    .CreateSurface = dxdev_CreateSurface,
     .SetGPUThreadPriority = dxdev_SetGPUThreadPriority,
     .GetGPUThreadPriority = dxdev_GetGPUThreadPriority,
     .SetMaximumFrameLatency = dxdev_SetMaximumFrameLatency,

@@ -364,6 +364,9 @@ static inline BOOL rt_context_iid(REFIID riid)
            rt_iid_equal(riid, &IID_ID3D11DeviceContext) || rt_iid_equal(riid, &IID_ID3D11DeviceContext1);
 }
 
+/* share.c: GetParent / GetDevice of a resource's DXGI faces (IDXGIResource, IDXGISurface). */
+HRESULT rt_resource_dxgi_parent(struct rt_resource *res, REFIID riid, void **parent);
+HRESULT rt_resource_dxgi_device(struct rt_resource *res, REFIID riid, void **device);
 /* surface.c: the IDXGISurface face's vtable, and whether a resource has that face. */
 extern const struct IDXGISurface1Vtbl rt_dxgi_surface_vtbl;
 BOOL rt_resource_is_surface(const struct rt_resource *res);

@@ -37,22 +37,32 @@ static ULONG STDMETHODCALLTYPE dxgi_Release(IDXGIResource *This)
 /* The DXGI face shares the resource's private data (one object, two faces). */
 RT_PRIVATE_DATA_METHODS(dxgi, IDXGIResource, &from_dxgi(This)->device->private_lock, &from_dxgi(This)->private_data)
 
+/* IDXGIDeviceSubObject of a resource's DXGI faces (this one and surface.c's): the parent is the
+ * device's IDXGIDevice face, the device the ID3D11Device (DXGI reference; Wine dxgi tests). */
+HRESULT rt_resource_dxgi_parent(struct rt_resource *res, REFIID riid, void **parent)
+{
+    if (!parent)
+        return E_INVALIDARG;
+    IDXGIDevice3 *d = &res->device->dxgi;
+    return d->lpVtbl->QueryInterface(d, riid, parent);
+}
+
+HRESULT rt_resource_dxgi_device(struct rt_resource *res, REFIID riid, void **device)
+{
+    if (!device)
+        return E_POINTER;
+    ID3D11Device *d = &res->device->iface;
+    return d->lpVtbl->QueryInterface(d, riid, device);
+}
+
 static HRESULT STDMETHODCALLTYPE dxgi_GetParent(IDXGIResource *This, REFIID riid, void **parent)
 {
-    (void)This, (void)riid;
-    if (parent)
-        *parent = NULL;
-    /* FIXME(dxgi): no IDXGIDevice / IDXGIAdapter objects yet. */
-    return E_NOINTERFACE;
+    return rt_resource_dxgi_parent(from_dxgi(This), riid, parent);
 }
 
 static HRESULT STDMETHODCALLTYPE dxgi_GetDevice(IDXGIResource *This, REFIID riid, void **device)
 {
-    if (!device)
-        return E_POINTER;
-    *device = NULL;
-    ID3D11Device *d = &from_dxgi(This)->device->iface;
-    return d->lpVtbl->QueryInterface(d, riid, device);
+    return rt_resource_dxgi_device(from_dxgi(This), riid, device);
 }
 
 /* The global share handle (issue 6). Only a MISC_SHARED resource (or an opened one) has one. */

@@ -42,18 +42,12 @@ RT_PRIVATE_DATA_METHODS(surface, IDXGISurface1, &surface_from(This)->device->pri
 
 static HRESULT STDMETHODCALLTYPE surface_GetParent(IDXGISurface1 *This, REFIID riid, void **parent)
 {
-    if (!parent)
-        return E_INVALIDARG;
-    IDXGIDevice3 *d = &surface_from(This)->device->dxgi;
-    return d->lpVtbl->QueryInterface(d, riid, parent);
+    return rt_resource_dxgi_parent(surface_from(This), riid, parent);
 }
 
 static HRESULT STDMETHODCALLTYPE surface_GetDevice(IDXGISurface1 *This, REFIID riid, void **device)
 {
-    if (!device)
-        return E_INVALIDARG;
-    ID3D11Device *d = &surface_from(This)->device->iface;
-    return d->lpVtbl->QueryInterface(d, riid, device);
+    return rt_resource_dxgi_device(surface_from(This), riid, device);
 }
 
 static HRESULT STDMETHODCALLTYPE surface_GetDesc(IDXGISurface1 *This, DXGI_SURFACE_DESC *desc)

@@ -407,8 +407,95 @@ static void eviction_priority_reaches_vidmm(void **state)
     assert_int_equal(ID3D11Texture2D_GetEvictionPriority(tex), DXGI_RESOURCE_PRIORITY_LOW);
     assert_int_equal(kpeek_priority(al), D3DDDI_ALLOCATIONPRIORITY_LOW);
 
+    /* Its parent is the device's IDXGIDevice, as the surface's is. */
+    IDXGIDevice *parent = NULL, *dev_dxgi = NULL;
+    assert_int_equal(IDXGIResource_GetParent(dxgi, &IID_IDXGIDevice, (void **)&parent), S_OK);
+    assert_int_equal(ID3D11Device_QueryInterface(e->dev, &IID_IDXGIDevice, (void **)&dev_dxgi), S_OK);
+    assert_ptr_equal(parent, dev_dxgi);
+    IDXGIDevice_Release(dev_dxgi);
+    IDXGIDevice_Release(parent);
+
     IDXGIResource_Release(dxgi);
     ID3D11Texture2D_Release(tex);
+}
+
+/* D3D11CreateDeviceAndSwapChain links; asked for a swap chain it makes nothing (E_NOTIMPL, NULL
+ * outputs); without one it is D3D11CreateDevice. */
+static void create_device_and_swap_chain(void **state)
+{
+    (void)state;
+    DXGI_SWAP_CHAIN_DESC sc;
+    memset(&sc, 0, sizeof sc);
+    sc.BufferCount = 2;
+    sc.BufferDesc.Width = 64;
+    sc.BufferDesc.Height = 64;
+    sc.BufferDesc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    sc.BufferUsage = DXGI_USAGE_RENDER_TARGET_OUTPUT;
+    sc.SampleDesc.Count = 1;
+    sc.Windowed = TRUE;
+    IDXGISwapChain *chain = (IDXGISwapChain *)(uintptr_t)1;
+    ID3D11Device *dev = (ID3D11Device *)(uintptr_t)1;
+    ID3D11DeviceContext *ctx = NULL;
+    assert_int_equal(D3D11CreateDeviceAndSwapChain(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION,
+                                                   &sc, &chain, &dev, NULL, &ctx), E_NOTIMPL);
+    assert_null(chain);
+    assert_null(dev);
+    assert_null(ctx);
+    assert_int_equal(D3D11CreateDeviceAndSwapChain(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION,
+                                                   NULL, NULL, &dev, NULL, &ctx), S_OK);
+    assert_non_null(dev);
+    assert_non_null(ctx);
+    ID3D11DeviceContext_Release(ctx);
+    assert_int_equal(ID3D11Device_Release(dev), 0);
+}
+
+/* IDXGIDevice::CreateSurface makes one-mip 2D textures of the description, bind flags from the
+ * DXGI usage, CPU access from its low bits; all or none. */
+static void dxgi_device_creates_surfaces(void **state)
+{
+    struct e2e *e = *state;
+    IDXGIDevice *dxgi = NULL;
+    assert_int_equal(ID3D11Device_QueryInterface(e->dev, &IID_IDXGIDevice, (void **)&dxgi), S_OK);
+    DXGI_SURFACE_DESC sd = { .Width = 32, .Height = 8, .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = { 1, 0 } };
+    IDXGISurface *s[2] = { NULL, NULL };
+    assert_int_equal(IDXGIDevice_CreateSurface(dxgi, &sd, 2, DXGI_USAGE_RENDER_TARGET_OUTPUT | DXGI_USAGE_SHADER_INPUT,
+                                               NULL, s), S_OK);
+    for (int i = 0; i < 2; i++) {
+        ID3D11Texture2D *tex = NULL;
+        assert_int_equal(IDXGISurface_QueryInterface(s[i], &IID_ID3D11Texture2D, (void **)&tex), S_OK);
+        D3D11_TEXTURE2D_DESC td;
+        ID3D11Texture2D_GetDesc(tex, &td);
+        assert_int_equal(td.Width, 32);
+        assert_int_equal(td.MipLevels, 1);
+        assert_int_equal(td.BindFlags, D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE);
+        assert_int_equal(td.Usage, D3D11_USAGE_DEFAULT);
+        IDXGIDevice *parent = NULL;
+        assert_int_equal(IDXGISurface_GetParent(s[i], &IID_IDXGIDevice, (void **)&parent), S_OK);
+        assert_ptr_equal(parent, dxgi);
+        IDXGIDevice_Release(parent);
+        ID3D11Texture2D_Release(tex);
+        IDXGISurface_Release(s[i]);
+    }
+    assert_true(s[0] != s[1]);
+
+    /* READ_WRITE CPU access: a staging surface the CPU maps. */
+    IDXGISurface *rw = NULL;
+    assert_int_equal(IDXGIDevice_CreateSurface(dxgi, &sd, 1, DXGI_CPU_ACCESS_READ_WRITE, NULL, &rw), S_OK);
+    DXGI_MAPPED_RECT r;
+    assert_int_equal(IDXGISurface_Map(rw, &r, DXGI_MAP_READ | DXGI_MAP_WRITE), S_OK);
+    r.pBits[0] = 0x5a;
+    assert_int_equal(IDXGISurface_Unmap(rw), S_OK);
+    IDXGISurface_Release(rw);
+
+    /* Refusals leave nothing behind. */
+    IDXGISurface *none[2] = { (IDXGISurface *)(uintptr_t)1, (IDXGISurface *)(uintptr_t)1 };
+    assert_int_equal(IDXGIDevice_CreateSurface(dxgi, &sd, 0, DXGI_USAGE_SHADER_INPUT, NULL, none), E_INVALIDARG);
+    DXGI_SHARED_RESOURCE shared = { .Handle = NULL };
+    assert_int_equal(IDXGIDevice_CreateSurface(dxgi, &sd, 1, DXGI_USAGE_SHADER_INPUT, &shared, none), E_NOTIMPL);
+    sd.Format = DXGI_FORMAT_UNKNOWN;
+    assert_int_equal(IDXGIDevice_CreateSurface(dxgi, &sd, 2, DXGI_USAGE_SHADER_INPUT, NULL, none), E_INVALIDARG);
+    assert_null(none[0]);
+    IDXGIDevice_Release(dxgi);
 }
 
 int main(void)
@@ -420,6 +507,8 @@ int main(void)
         cmocka_unit_test(adapter3_budgets_are_vidmm_s),
         cmocka_unit_test_setup_teardown(a_texture_s_surface_face, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(eviction_priority_reaches_vidmm, shim_setup, e2e_teardown),
+        cmocka_unit_test(create_device_and_swap_chain),
+        cmocka_unit_test_setup_teardown(dxgi_device_creates_surfaces, e2e_setup, e2e_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
