@@ -209,6 +209,9 @@ typedef enum _DXGK_QUERYADAPTERINFOTYPE {
     DXGKQAITYPE_QUERYSEGMENT = 2,
     DXGKQAITYPE_GPUMMUCAPS = 13,          /* in: DXGK_QUERYGPUMMUCAPSIN, out: DXGK_GPUMMUCAPS */
     DXGKQAITYPE_PAGETABLELEVELDESC = 14,  /* in: DXGK_QUERYPAGETABLELEVELIN, out: DXGK_PAGE_TABLE_LEVEL_DESC */
+    /* libwddm, optional for a KMD: out: the DXGK_DRIVERCAPS it reports when no caps file
+     * (WDDM_KMD_CAPS) changes them, so tools can show what a file changed. */
+    DXGKQAITYPE_LIBWDDM_DEFAULTCAPS = 0x10000,
 } DXGK_QUERYADAPTERINFOTYPE;
 
 /* ---- GpuMmu model (WDDM 2.0; issue 6 "GPU virtual addressing") ------------------------------ */

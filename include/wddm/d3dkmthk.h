@@ -70,6 +70,10 @@ typedef enum _KMTQUERYADAPTERINFOTYPE {
     KMTQAITYPE_WDDM_DRIVERCAPS = 0x10000,  /* DXGK_DRIVERCAPS as the KMD reported it */
     KMTQAITYPE_WDDM_SEGMENTS = 0x10001,    /* D3DKMT_WDDM_SEGMENTS */
     KMTQAITYPE_WDDM_COUNTERS = 0x10002,    /* struct wddm_counters (include/wddm/wddm.h) */
+    KMTQAITYPE_WDDM_DEFAULT_DRIVERCAPS = 0x10003, /* DXGK_DRIVERCAPS the KMD reports without a caps
+                                                     file (DXGKQAITYPE_LIBWDDM_DEFAULTCAPS);
+                                                     STATUS_NOT_SUPPORTED from a KMD that does not
+                                                     say */
 } KMTQUERYADAPTERINFOTYPE;
 
 /* KMTQAITYPE_DRIVERVERSION (WDK: D3DKMT_DRIVERVERSION, the display driver model version). */

@@ -165,6 +165,11 @@ NTSTATUS APIENTRY SwKmdQueryAdapterInfo(const HANDLE hAdapter, const DXGKARG_QUE
     switch (q->Type) {
     case DXGKQAITYPE_DRIVERCAPS:
         return query_driver_caps(a, q);
+    case DXGKQAITYPE_LIBWDDM_DEFAULTCAPS:
+        if (q->OutputDataSize < sizeof(DXGK_DRIVERCAPS))
+            return STATUS_BUFFER_TOO_SMALL;
+        default_caps(a, q->pOutputData);
+        return STATUS_SUCCESS;
     case DXGKQAITYPE_QUERYSEGMENT:
         if (!a->started)
             return STATUS_INVALID_PARAMETER;

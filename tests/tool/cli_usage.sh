@@ -104,6 +104,17 @@ fi
 timeout 60 "$W" soak 5000 2>"$tmp.err" >/dev/null
 if grep -q " of 5000 ops" "$tmp.err"; then echo "FAIL: wddm soak shows progress on a pipe"; fail=1; fi
 
-rm -f "$tmp.out" "$tmp.err"
+# info --summary names the caps that differ from the KMD's defaults (issue 18 §2), and only those.
+"$W" info --summary >"$tmp.out" 2>&1
+grep -q "caps: the KMD's defaults" "$tmp.out" || { echo "FAIL: wddm info --summary without a caps file"; fail=1; }
+printf 'DXGK_VIDMMCAPS.OutOfOrderLock = 1\n' >"$tmp.caps"
+"$W" info --summary --caps "$tmp.caps" >"$tmp.out" 2>&1
+grep -q "DXGK_VIDMMCAPS.OutOfOrderLock = 0x1 (default 0x0)" "$tmp.out" ||
+    { echo "FAIL: wddm info --summary does not name the changed cap"; fail=1; }
+if [ "$(grep -c '(default ' "$tmp.out")" -ne 1 ]; then
+    echo "FAIL: wddm info --summary names caps the file did not change"; fail=1
+fi
+
+rm -f "$tmp.out" "$tmp.err" "$tmp.caps"
 if [ $fail -ne 0 ]; then exit 1; fi
 echo "wddm command line: every rule holds"

@@ -55,7 +55,8 @@ static const char info_usage[] =
     "  --caps FILE  start the adapter with that caps file (as WDDM_KMD_CAPS=FILE does) and show\n"
     "               the result, or the reason the file is refused (exit 1).\n"
     "  --json       the same as one JSON object (every caps field by name, the segments).\n"
-    "  --summary    one short block per adapter: LUID, driver model, nodes, segments.\n";
+    "  --summary    one short block per adapter: LUID, driver model, nodes, segments, and the\n"
+    "               caps that differ from the KMD's defaults.\n";
 
 enum info_form { INFO_FULL, INFO_JSON, INFO_SUMMARY };
 
@@ -83,6 +84,29 @@ static void print_json(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_DRI
     printf("]}");
 }
 
+/* The caps that differ from what the KMD reports without a caps file (like vulkaninfo --summary,
+ * the interesting part is what is not the default), or why that cannot be said. */
+static void print_caps_changes(D3DKMT_HANDLE adapter, const DXGK_DRIVERCAPS *caps)
+{
+    DXGK_DRIVERCAPS defaults;
+    if (!NT_SUCCESS(query(adapter, KMTQAITYPE_WDDM_DEFAULT_DRIVERCAPS, &defaults, sizeof defaults))) {
+        printf("  caps: the KMD does not report its defaults\n");
+        return;
+    }
+    size_t changed = 0;
+    for (size_t i = 0; i < wddm_caps_count(); i++) {
+        const struct wddm_cap_field *f = wddm_caps_at(i);
+        UINT64 now = wddm_caps_get(caps, f), was = wddm_caps_get(&defaults, f);
+        if (now == was)
+            continue;
+        if (!changed++)
+            printf("  caps that differ from the KMD's defaults:\n");
+        printf("    %s = 0x%" PRIx64 " (default 0x%" PRIx64 ")\n", f->name, now, was);
+    }
+    if (!changed)
+        printf("  caps: the KMD's defaults\n");
+}
+
 static void print_summary(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_DRIVERCAPS *caps,
                           const D3DKMT_WDDM_SEGMENTS *segs)
 {
@@ -99,6 +123,7 @@ static void print_summary(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_
     const char *file = getenv("WDDM_KMD_CAPS");
     if (file && *file)
         printf("  caps overridden by WDDM_KMD_CAPS=%s\n", file);
+    print_caps_changes(ai->hAdapter, caps);
 }
 
 static int info_option(int opt, const char *arg, void *ctx)

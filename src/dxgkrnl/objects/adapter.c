@@ -666,6 +666,7 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
         need = sizeof(D3DKMT_DRIVERVERSION);
         break;
     case KMTQAITYPE_WDDM_DRIVERCAPS:
+    case KMTQAITYPE_WDDM_DEFAULT_DRIVERCAPS:
         need = sizeof(DXGK_DRIVERCAPS);
         break;
     case KMTQAITYPE_WDDM_SEGMENTS:
@@ -705,6 +706,12 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
         break;
     case KMTQAITYPE_WDDM_DRIVERCAPS:
         memcpy(args->pPrivateDriverData, &a->caps, sizeof a->caps);
+        break;
+    case KMTQAITYPE_WDDM_DEFAULT_DRIVERCAPS:
+        /* Optional for a KMD: one that does not answer has no defaults to show. */
+        st = query_kmd(a, DXGKQAITYPE_LIBWDDM_DEFAULTCAPS, NULL, 0, args->pPrivateDriverData, sizeof(DXGK_DRIVERCAPS));
+        if (!NT_SUCCESS(st))
+            st = STATUS_NOT_SUPPORTED;
         break;
     case KMTQAITYPE_WDDM_SEGMENTS:
         st = query_segments(a, args->pPrivateDriverData);
