@@ -106,6 +106,17 @@ struct wddm_device_memory_statistics {
     UINT resident_allocations;      /* whose current instance is placed in a segment */
     UINT64 resident_bytes;
     UINT evicted_allocations;       /* whose content waits in its backing store */
+    /* Allocations by kind, as the KMD described them (DXGK_ALLOCATIONINFO) and as VidMm holds
+     * them; one allocation may count in several. */
+    struct {
+        UINT cpu_visible;           /* DXGK_ALLOCATIONINFOFLAGS.CpuVisible */
+        UINT primary;               /* D3DDDI_ALLOCATIONINFO.Flags.Primary */
+        UINT swizzled;              /* DXGK_ALLOCATIONINFOFLAGS.Swizzled */
+        UINT system_memory;         /* PermanentSysMem or ExistingSysMem: never in a segment of
+                                       its own */
+        UINT shared;                /* created shareable (a global share) */
+        UINT opened;                /* opened from another device's or adapter's share */
+    } kinds;
 };
 struct wddm_memory_statistics {
     LUID AdapterLuid;

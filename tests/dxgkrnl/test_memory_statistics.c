@@ -55,6 +55,12 @@ static void statistics_follow_placements_frees_and_evictions(void **state)
     struct wddm_memory_statistics s1 = stats(&e, e.device);
     check_segments(&s1);
     assert_int_equal(s1.device.allocations, s0.device.allocations + N + 1);
+    /* By kind: the upload allocation is CPU-visible, the GPU-only ones are not; none is a primary
+     * or shared (issue 18 §2). */
+    assert_int_equal(s1.device.kinds.cpu_visible, s0.device.kinds.cpu_visible + 1);
+    assert_int_equal(s1.device.kinds.primary, s0.device.kinds.primary);
+    assert_int_equal(s1.device.kinds.shared, s0.device.kinds.shared);
+    assert_int_equal(s1.device.kinds.opened, s0.device.kinds.opened);
     assert_true(s1.device.bytes == s0.device.bytes + (UINT64)(N + 1) * sz);
     /* Local memory is full of GPU_ONLY allocations: four of 256 KiB, one range-free tail or none. */
     assert_int_equal(s1.segment[LOCAL - 1].used, 1 * MIB);

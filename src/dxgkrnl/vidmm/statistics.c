@@ -34,6 +34,12 @@ static void device_statistics_locked(const struct dxgk_device *d, struct wddm_de
     for (const struct dxgk_allocation *al = d->allocations; al; al = al->dev_next) {
         o->allocations++;
         o->bytes += al->info.Size;
+        o->kinds.cpu_visible += al->info.Flags.CpuVisible;
+        o->kinds.primary += al->primary;
+        o->kinds.swizzled += al->info.Flags.Swizzled;
+        o->kinds.system_memory += al->info.Flags.PermanentSysMem || al->info.Flags.ExistingSysMem;
+        o->kinds.shared += al->share != NULL;
+        o->kinds.opened += al->alias != NULL || al->opened;
         const struct vidmm_instance *in = al->current;
         if (in && in->segment_id) {
             o->resident_allocations++;
