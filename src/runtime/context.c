@@ -9,14 +9,15 @@
 #include "runtime/api_stubs.h"
 #include "common/timeline.h"
 
-static HRESULT STDMETHODCALLTYPE ctx_QueryInterface(ID3D11DeviceContext *iface, REFIID riid, void **ppv)
+HRESULT STDMETHODCALLTYPE rt_context_QueryInterface(ID3D11DeviceContext *iface, REFIID riid, void **ppv)
 {
     if (!ppv)
         return E_POINTER;
     *ppv = NULL;
     if (!riid)
         return E_INVALIDARG;
-    if (rt_context_iid(riid)) {
+    if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
+        rt_iid_equal(riid, &IID_ID3D11DeviceContext) || rt_iid_equal(riid, &IID_ID3D11DeviceContext1)) {
         ID3D11DeviceContext_AddRef(iface);
         *ppv = iface;
         return S_OK;
@@ -84,8 +85,8 @@ static UINT STDMETHODCALLTYPE ctx_GetContextFlags(ID3D11DeviceContext *iface)
     return 0;
 }
 
-RT_PRIVATE_DATA_METHODS(ctx, ID3D11DeviceContext, &rt_context_from_iface(This)->device->private_lock,
-                        &rt_context_from_iface(This)->private_data)
+RT_PRIVATE_DATA_DEFINE(, rt_context, ID3D11DeviceContext, &rt_context_from_iface(This)->device->private_lock,
+                       &rt_context_from_iface(This)->private_data)
 
 /* ID3D11DeviceContext's vtable and ID3D11DeviceContext1's own slots after it: one object. */
 static const struct {
@@ -94,8 +95,8 @@ static const struct {
 } context_vtbl = {
     .base = {
         RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
-        .QueryInterface = ctx_QueryInterface,
-        RT_PRIVATE_DATA_SLOTS(ctx),
+        .QueryInterface = rt_context_QueryInterface,
+        RT_PRIVATE_DATA_SLOTS(rt_context),
         .AddRef = ctx_AddRef,
         .Release = ctx_Release,
         .GetDevice = ctx_GetDevice,

@@ -971,8 +971,6 @@ static UINT STDMETHODCALLTYPE cl_GetContextFlags(ID3D11CommandList *iface)
 
 RT_PRIVATE_DATA_METHODS(cl, ID3D11CommandList, &((struct rt_cmdlist *)This)->device->private_lock,
                         &((struct rt_cmdlist *)This)->private_data)
-RT_PRIVATE_DATA_METHODS(dc, ID3D11DeviceContext, &rt_context_from_iface(This)->device->private_lock,
-                        &rt_context_from_iface(This)->private_data)
 
 static const struct ID3D11CommandListVtbl cmdlist_vtbl = {
     RT_API_STUBS_ID3D11CommandList, /* every slot answers "not implemented" until named below */
@@ -1180,21 +1178,6 @@ void STDMETHODCALLTYPE rt_context_ClearState(ID3D11DeviceContext *iface)
 }
 
 /* ---- the deferred context object ---------------------------------------------------------- */
-static HRESULT STDMETHODCALLTYPE dc_QueryInterface(ID3D11DeviceContext *iface, REFIID riid, void **ppv)
-{
-    if (!ppv)
-        return E_POINTER;
-    *ppv = NULL;
-    if (!riid)
-        return E_INVALIDARG;
-    if (rt_context_iid(riid)) {
-        ID3D11DeviceContext_AddRef(iface);
-        *ppv = iface;
-        return S_OK;
-    }
-    return E_NOINTERFACE;
-}
-
 static ULONG STDMETHODCALLTYPE dc_AddRef(ID3D11DeviceContext *iface)
 {
     return atomic_fetch_add(&rt_context_from_iface(iface)->refs, 1) + 1;
@@ -1257,8 +1240,8 @@ static const struct {
 } deferred_vtbl = {
     .base = {
         RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
-        .QueryInterface = dc_QueryInterface,
-        RT_PRIVATE_DATA_SLOTS(dc),
+        .QueryInterface = rt_context_QueryInterface,
+        RT_PRIVATE_DATA_SLOTS(rt_context),
         .AddRef = dc_AddRef,
         .Release = dc_Release,
         .GetDevice = dc_GetDevice,

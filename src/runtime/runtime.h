@@ -47,16 +47,18 @@ HRESULT rt_private_get(pthread_mutex_t *lock, struct rt_private_data *pd, REFGUI
 /* At the object's destruction (no other thread can reach it): frees the data, releases interfaces. */
 void rt_private_clear(struct rt_private_data *pd);
 /* The three methods of interface Iface over an object whose lock and store `This` reaches
- * through the expressions LOCK and STORE; RT_PRIVATE_DATA_SLOTS names them in a vtable. */
-#define RT_PRIVATE_DATA_METHODS(prefix, Iface, LOCK, STORE)                                              \
-    static HRESULT STDMETHODCALLTYPE prefix##_GetPrivateData(Iface *This, REFGUID guid, UINT *size, void *data) \
+ * through the expressions LOCK and STORE, with the given linkage (static, or empty for methods
+ * two files' vtables share); RT_PRIVATE_DATA_SLOTS names them in a vtable. */
+#define RT_PRIVATE_DATA_DEFINE(linkage, prefix, Iface, LOCK, STORE)                                        \
+    linkage HRESULT STDMETHODCALLTYPE prefix##_GetPrivateData(Iface *This, REFGUID guid, UINT *size, void *data) \
     { return rt_private_get(LOCK, STORE, guid, size, data); }                                          \
-    static HRESULT STDMETHODCALLTYPE prefix##_SetPrivateData(Iface *This, REFGUID guid, UINT size,         \
-                                                             const void *data)                            \
+    linkage HRESULT STDMETHODCALLTYPE prefix##_SetPrivateData(Iface *This, REFGUID guid, UINT size,        \
+                                                              const void *data)                           \
     { return rt_private_set(LOCK, STORE, guid, size, data); }                                          \
-    static HRESULT STDMETHODCALLTYPE prefix##_SetPrivateDataInterface(Iface *This, REFGUID guid,           \
-                                                                      const IUnknown *unk)                \
+    linkage HRESULT STDMETHODCALLTYPE prefix##_SetPrivateDataInterface(Iface *This, REFGUID guid,          \
+                                                                       const IUnknown *unk)               \
     { return rt_private_set_interface(LOCK, STORE, guid, unk); }
+#define RT_PRIVATE_DATA_METHODS(prefix, Iface, LOCK, STORE) RT_PRIVATE_DATA_DEFINE(static, prefix, Iface, LOCK, STORE)
 #define RT_PRIVATE_DATA_SLOTS(prefix)                                                                      \
     .GetPrivateData = prefix##_GetPrivateData, .SetPrivateData = prefix##_SetPrivateData,                \
     .SetPrivateDataInterface = prefix##_SetPrivateDataInterface
@@ -357,12 +359,14 @@ void STDMETHODCALLTYPE rt_context_DiscardView1(ID3D11DeviceContext1 *This, ID3D1
     .CopySubresourceRegion1 = rt_context_CopySubresourceRegion1,                                          \
     .UpdateSubresource1 = rt_context_UpdateSubresource1, .DiscardResource = rt_context_DiscardResource,   \
     .DiscardView = rt_context_DiscardView, .DiscardView1 = rt_context_DiscardView1
-/* A context answers QueryInterface for these (the same pointer: one vtable serves both). */
-static inline BOOL rt_context_iid(REFIID riid)
-{
-    return rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
-           rt_iid_equal(riid, &IID_ID3D11DeviceContext) || rt_iid_equal(riid, &IID_ID3D11DeviceContext1);
-}
+/* context.c: what both kinds of context answer alike: QueryInterface (ID3D11DeviceContext and
+ * ID3D11DeviceContext1 are the same pointer: one vtable serves both) and private data. */
+HRESULT STDMETHODCALLTYPE rt_context_QueryInterface(ID3D11DeviceContext *iface, REFIID riid, void **ppv);
+HRESULT STDMETHODCALLTYPE rt_context_GetPrivateData(ID3D11DeviceContext *This, REFGUID guid, UINT *size, void *data);
+HRESULT STDMETHODCALLTYPE rt_context_SetPrivateData(ID3D11DeviceContext *This, REFGUID guid, UINT size,
+                                                    const void *data);
+HRESULT STDMETHODCALLTYPE rt_context_SetPrivateDataInterface(ID3D11DeviceContext *This, REFGUID guid,
+                                                             const IUnknown *unk);
 
 /* share.c: GetParent / GetDevice of a resource's DXGI faces (IDXGIResource, IDXGISurface). */
 HRESULT rt_resource_dxgi_parent(struct rt_resource *res, REFIID riid, void **parent);

@@ -84,7 +84,7 @@ static ULONG view_release(struct rt_sview *v)
                  *out = &v->resource->iface; } }                                                         \
     static void STDMETHODCALLTYPE prefix##_GetDesc(Iface *This, Desc *d)                                 \
     { if (d) *d = ((struct rt_sview *)This)->desc.field; }                                               \
-    RT_PRIVATE_DATA_METHODS(prefix, Iface, &((struct rt_sview *)This)->device->private_lock,                             \
+    RT_PRIVATE_DATA_METHODS(prefix, Iface, &((struct rt_sview *)This)->device->private_lock,            \
                             &((struct rt_sview *)This)->private_data)
 VIEW_METHODS(srv, ID3D11ShaderResourceView, D3D11_SHADER_RESOURCE_VIEW_DESC, srv)
 VIEW_METHODS(uav, ID3D11UnorderedAccessView, D3D11_UNORDERED_ACCESS_VIEW_DESC, uav)
