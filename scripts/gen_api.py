@@ -309,12 +309,21 @@ def runtime_vtables():
     whose own slots extend a parent's vtable in the same object (RT_API_OWN_STUBS_<I>)."""
     found, own = {}, set()
     src = os.path.join(ROOT, "src", "runtime")
+    # The slot-naming macros of runtime.h (RT_PRIVATE_DATA_SLOTS, RT_CONTEXT1_SLOTS ...): the
+    # slots each names, so a vtable that uses one counts them.
+    header = open(os.path.join(src, "runtime.h")).read()
+    macros = {m.group(1): set(re.findall(r"\.(\w+)\s*=", m.group(2)))
+              for m in re.finditer(r"#define (RT_\w*_SLOTS)\b(?:\([^)]*\))?((?:[^\n]*\\\n)*[^\n]*)", header)}
     for f in sorted(os.listdir(src)):
         if not f.endswith(".c"):
             continue
         text = open(os.path.join(src, f)).read()
-        for m in re.finditer(r"RT_API_(OWN_)?STUBS_(\w+),[^\n]*\n(.*?)\n\s*\}", text, re.S):
-            found.setdefault(m.group(2), set()).update(re.findall(r"\.(\w+)\s*=", m.group(3)))
+        # An initialiser runs from its stubs to its closing brace (no braces nest inside one).
+        for m in re.finditer(r"RT_API_(OWN_)?STUBS_(\w+),(.*?)\}", text, re.S):
+            slots = found.setdefault(m.group(2), set())
+            slots.update(re.findall(r"\.(\w+)\s*=", m.group(3)))
+            for name in re.findall(r"\b(RT_\w*_SLOTS)\b", m.group(3)):
+                slots |= macros.get(name, set())
             if m.group(1):
                 own.add(m.group(2))
     return found, own
