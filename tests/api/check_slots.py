@@ -69,14 +69,16 @@ def types(text):
         for item in m.group(1).split(","):
             if "=" in item:
                 k, v = item.split("=", 1)
-                values[k.strip()] = " ".join(v.split()).rstrip("uUlL") if re.match(r"^\s*-?(0x)?[0-9a-fA-F]+[uUlL]*\s*$", v) else " ".join(v.split())
+                values[k.strip()] = " ".join(v.split())
         enums[m.group(2)] = values
     return structs, enums
 
 
 def number(v):
+    """An enumerator's value as an integer when it is a literal (a U or L suffix allowed), else its
+    text (an expression of other enumerators, compared by neither side)."""
     try:
-        return int(v, 0)
+        return int(re.sub(r"[uUlL]+$", "", v), 0)
     except ValueError:
         return v
 
