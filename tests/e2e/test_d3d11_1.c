@@ -3,8 +3,9 @@
  * ID3D11Device1 and ID3D11DeviceContext1 are the same objects; CopySubresourceRegion1 and
  * UpdateSubresource1 copy with D3D11_COPY_NO_OVERWRITE or D3D11_COPY_DISCARD and refuse
  * anything else; the Discard methods keep the content (the driver sees no discards:
- * D3D11_OPTIONS). Through the whole stack, on the immediate and on a deferred context.
- * docs/rules.md §42.
+ * D3D11_OPTIONS). Windows' answers: the D3D11 API reference (ID3D11DeviceContext1::
+ * CopySubresourceRegion1, ::DiscardResource, D3D11_COPY_FLAGS, D3D11_FEATURE_DATA_D3D11_OPTIONS).
+ * Through the whole stack, on the immediate and on a deferred context. docs/rules.md §42.
  */
 #include "e2e/e2e.h"
 
