@@ -37,6 +37,15 @@ typedef struct D3D10DDI_HRTQUERY { void *handle; } D3D10DDI_HRTQUERY;
 
 /* ---- Versions -------------------------------------------------------------------------------- */
 #define D3D10_DDI_MAJOR_VERSION 10
+/* The D3D10.0 and D3D10.1 DDIs (issue 15 §1): the D3D10 API's devices drive them. */
+#define D3D10_0_DDI_MINOR_VERSION 1
+#define D3D10_0_DDI_INTERFACE_VERSION ((D3D10_DDI_MAJOR_VERSION << 16) | D3D10_0_DDI_MINOR_VERSION)
+#define D3D10_0_DDI_BUILD_VERSION 4
+#define D3D10_0_DDI_SUPPORTED ((((UINT64)D3D10_0_DDI_INTERFACE_VERSION) << 32) | (((UINT64)D3D10_0_DDI_BUILD_VERSION) << 16))
+#define D3D10_1_DDI_MINOR_VERSION 2
+#define D3D10_1_DDI_INTERFACE_VERSION ((D3D10_DDI_MAJOR_VERSION << 16) | D3D10_1_DDI_MINOR_VERSION)
+#define D3D10_1_DDI_BUILD_VERSION 1
+#define D3D10_1_DDI_SUPPORTED ((((UINT64)D3D10_1_DDI_INTERFACE_VERSION) << 32) | (((UINT64)D3D10_1_DDI_BUILD_VERSION) << 16))
 #define D3D11_DDI_MAJOR_VERSION 11
 #define D3D11_0_DDI_MINOR_VERSION 1
 #define D3D11_0_DDI_INTERFACE_VERSION ((D3D11_DDI_MAJOR_VERSION << 16) | D3D11_0_DDI_MINOR_VERSION)
@@ -126,6 +135,23 @@ typedef struct D3D11DDIARG_CREATERESOURCE {
     const VOID *pPrimaryDesc;
     UINT ByteStride;
 } D3D11DDIARG_CREATERESOURCE;
+
+/* The D3D10.0 / 10.1 DDIs' resource description: D3D11's without ByteStride (no structured
+ * buffers before D3D11), and MiscFlags without the D3D11-only bits. */
+typedef struct D3D10DDIARG_CREATERESOURCE {
+    const D3D10DDI_MIPINFO *pMipInfoList;
+    const D3D10_DDIARG_SUBRESOURCE_UP *pInitialDataUP;
+    D3D10DDIRESOURCE_TYPE ResourceDimension;
+    UINT Usage;
+    UINT BindFlags;
+    UINT MapFlags;
+    UINT MiscFlags;
+    DXGI_FORMAT Format;
+    DXGI_SAMPLE_DESC SampleDesc;
+    UINT MipLevels;
+    UINT ArraySize;
+    const VOID *pPrimaryDesc;
+} D3D10DDIARG_CREATERESOURCE;
 
 /* ---- Map (wddm-semantics §4.3) -------------------------------------------------------------- */
 typedef enum D3D10_DDI_MAP {
@@ -218,6 +244,27 @@ typedef struct D3D11DDIARG_CREATESHADERRESOURCEVIEW {
     };
 } D3D11DDIARG_CREATESHADERRESOURCEVIEW;
 
+/* The D3D10.0 and D3D10.1 views (same members in this model; 10.0 requires the view's
+ * ResourceDimension to be the resource's, 10.1 lets a cube be viewed as a 2D array). */
+typedef struct D3D10DDIARG_CREATESHADERRESOURCEVIEW {
+    D3D10DDI_HRESOURCE hDrvResource;
+    DXGI_FORMAT Format;
+    D3D10DDIRESOURCE_TYPE ResourceDimension;
+    union {
+        D3D10DDIARG_BUFFER_SHADERRESOURCEVIEW Buffer;
+        D3D10DDIARG_TEX2D_SHADERRESOURCEVIEW Tex2D;
+    };
+} D3D10DDIARG_CREATESHADERRESOURCEVIEW;
+typedef struct D3D10_1DDIARG_CREATESHADERRESOURCEVIEW {
+    D3D10DDI_HRESOURCE hDrvResource;
+    DXGI_FORMAT Format;
+    D3D10DDIRESOURCE_TYPE ResourceDimension;
+    union {
+        D3D10DDIARG_BUFFER_SHADERRESOURCEVIEW Buffer;
+        D3D10DDIARG_TEX2D_SHADERRESOURCEVIEW Tex2D;
+    };
+} D3D10_1DDIARG_CREATESHADERRESOURCEVIEW;
+
 typedef struct D3D11DDIARG_BUFFER_UNORDEREDACCESSVIEW { UINT FirstElement; UINT NumElements; UINT Flags; } D3D11DDIARG_BUFFER_UNORDEREDACCESSVIEW;
 typedef struct D3D11DDIARG_TEX2D_UNORDEREDACCESSVIEW { UINT MipSlice; UINT FirstArraySlice; UINT ArraySize; } D3D11DDIARG_TEX2D_UNORDEREDACCESSVIEW;
 typedef struct D3D11DDIARG_CREATEUNORDEREDACCESSVIEW {
@@ -260,6 +307,8 @@ typedef struct D3D10_DDI_QUERY_DATA_TIMESTAMP_DISJOINT {
 /* ---- Function prototypes ---------------------------------------------------------------------- */
 typedef SIZE_T (APIENTRY *PFND3D11DDI_CALCPRIVATERESOURCESIZE)(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATERESOURCE *);
 typedef VOID (APIENTRY *PFND3D11DDI_CREATERESOURCE)(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATERESOURCE *, D3D10DDI_HRESOURCE, D3D10DDI_HRTRESOURCE);
+typedef SIZE_T (APIENTRY *PFND3D10DDI_CALCPRIVATERESOURCESIZE)(D3D10DDI_HDEVICE, const D3D10DDIARG_CREATERESOURCE *);
+typedef VOID (APIENTRY *PFND3D10DDI_CREATERESOURCE)(D3D10DDI_HDEVICE, const D3D10DDIARG_CREATERESOURCE *, D3D10DDI_HRESOURCE, D3D10DDI_HRTRESOURCE);
 typedef VOID (APIENTRY *PFND3D10DDI_DESTROYRESOURCE)(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE);
 typedef SIZE_T (APIENTRY *PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE)(D3D10DDI_HDEVICE, const D3D10DDIARG_CREATERENDERTARGETVIEW *);
 typedef VOID (APIENTRY *PFND3D10DDI_CREATERENDERTARGETVIEW)(D3D10DDI_HDEVICE, const D3D10DDIARG_CREATERENDERTARGETVIEW *, D3D10DDI_HRENDERTARGETVIEW, D3D10DDI_HRTRENDERTARGETVIEW);
@@ -292,6 +341,10 @@ typedef VOID (APIENTRY *PFND3D11DDI_DESTROYCOMMANDLIST)(D3D10DDI_HDEVICE, D3D11D
 typedef VOID (APIENTRY *PFND3D11DDI_COMMANDLISTEXECUTE)(D3D10DDI_HDEVICE, D3D11DDI_HCOMMANDLIST);
 typedef SIZE_T (APIENTRY *PFND3D11DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE)(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *);
 typedef VOID (APIENTRY *PFND3D11DDI_CREATESHADERRESOURCEVIEW)(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *, D3D10DDI_HSHADERRESOURCEVIEW, D3D10DDI_HRTSHADERRESOURCEVIEW);
+typedef SIZE_T (APIENTRY *PFND3D10DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE)(D3D10DDI_HDEVICE, const D3D10DDIARG_CREATESHADERRESOURCEVIEW *);
+typedef VOID (APIENTRY *PFND3D10DDI_CREATESHADERRESOURCEVIEW)(D3D10DDI_HDEVICE, const D3D10DDIARG_CREATESHADERRESOURCEVIEW *, D3D10DDI_HSHADERRESOURCEVIEW, D3D10DDI_HRTSHADERRESOURCEVIEW);
+typedef SIZE_T (APIENTRY *PFND3D10_1DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE)(D3D10DDI_HDEVICE, const D3D10_1DDIARG_CREATESHADERRESOURCEVIEW *);
+typedef VOID (APIENTRY *PFND3D10_1DDI_CREATESHADERRESOURCEVIEW)(D3D10DDI_HDEVICE, const D3D10_1DDIARG_CREATESHADERRESOURCEVIEW *, D3D10DDI_HSHADERRESOURCEVIEW, D3D10DDI_HRTSHADERRESOURCEVIEW);
 typedef VOID (APIENTRY *PFND3D10DDI_DESTROYSHADERRESOURCEVIEW)(D3D10DDI_HDEVICE, D3D10DDI_HSHADERRESOURCEVIEW);
 typedef SIZE_T (APIENTRY *PFND3D11DDI_CALCPRIVATEUNORDEREDACCESSVIEWSIZE)(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATEUNORDEREDACCESSVIEW *);
 typedef VOID (APIENTRY *PFND3D11DDI_CREATEUNORDEREDACCESSVIEW)(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATEUNORDEREDACCESSVIEW *, D3D11DDI_HUNORDEREDACCESSVIEW, D3D11DDI_HRTUNORDEREDACCESSVIEW);
@@ -384,8 +437,61 @@ typedef struct D3D11DDI_DEVICECONTEXTFUNCS {
     PFND3D10DDI_QUERYGETDATA pfnQueryGetData;
 } D3D11DDI_DEVICECONTEXTFUNCS;
 
+/* The D3D10.0 device table (issue 15 §1): object creation and the commands in one table, Map
+ * and Unmap among the device functions (seed 001 §3, §5). The members this model implements,
+ * in the WDK's relative order. */
+#define D3D10DDI_DEVICEFUNCS_MEMBERS(CALCSRV, CREATESRV)                                             \
+    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnDefaultConstantBufferUpdateSubresourceUP;          \
+    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapNoOverwrite;                                     \
+    PFND3D10DDI_RESOURCEUNMAP pfnDynamicIABufferUnmap;                                            \
+    PFND3D10DDI_RESOURCEMAP pfnDynamicConstantBufferMapDiscard;                                   \
+    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapDiscard;                                         \
+    PFND3D10DDI_RESOURCEUNMAP pfnDynamicConstantBufferUnmap;                                      \
+    PFND3D10DDI_RESOURCEMAP pfnDynamicResourceMapDiscard;                                         \
+    PFND3D10DDI_RESOURCEUNMAP pfnDynamicResourceUnmap;                                            \
+    PFND3D10DDI_RESOURCEMAP pfnStagingResourceMap;                                                \
+    PFND3D10DDI_RESOURCEUNMAP pfnStagingResourceUnmap;                                            \
+    PFND3D10DDI_QUERYEND pfnQueryEnd;                                                             \
+    PFND3D10DDI_QUERYBEGIN pfnQueryBegin;                                                         \
+    PFND3D10DDI_RESOURCECOPYREGION pfnResourceCopyRegion;                                         \
+    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnResourceUpdateSubresourceUP;                       \
+    PFND3D10DDI_CLEARRENDERTARGETVIEW pfnClearRenderTargetView;                                   \
+    PFND3D10DDI_QUERYGETDATA pfnQueryGetData;                                                     \
+    PFND3D10DDI_FLUSH pfnFlush;                                                                   \
+    PFND3D10DDI_RESOURCECOPY pfnResourceCopy;                                                     \
+    PFND3D10DDI_RESOURCEMAP pfnResourceMap;                                                       \
+    PFND3D10DDI_RESOURCEUNMAP pfnResourceUnmap;                                                   \
+    PFND3D10DDI_RESOURCEISSTAGINGBUSY pfnResourceIsStagingBusy;                                   \
+    PFND3D10DDI_CALCPRIVATERESOURCESIZE pfnCalcPrivateResourceSize;                               \
+    PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE pfnCalcPrivateOpenedResourceSize;                   \
+    PFND3D10DDI_CREATERESOURCE pfnCreateResource;                                                 \
+    PFND3D10DDI_OPENRESOURCE pfnOpenResource;                                                     \
+    PFND3D10DDI_DESTROYRESOURCE pfnDestroyResource;                                               \
+    CALCSRV pfnCalcPrivateShaderResourceViewSize;                                                 \
+    CREATESRV pfnCreateShaderResourceView;                                                        \
+    PFND3D10DDI_DESTROYSHADERRESOURCEVIEW pfnDestroyShaderResourceView;                           \
+    PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE pfnCalcPrivateRenderTargetViewSize;               \
+    PFND3D10DDI_CREATERENDERTARGETVIEW pfnCreateRenderTargetView;                                 \
+    PFND3D10DDI_DESTROYRENDERTARGETVIEW pfnDestroyRenderTargetView;                               \
+    PFND3D10DDI_CALCPRIVATEQUERYSIZE pfnCalcPrivateQuerySize;                                     \
+    PFND3D10DDI_CREATEQUERY pfnCreateQuery;                                                       \
+    PFND3D10DDI_DESTROYQUERY pfnDestroyQuery;                                                     \
+    PFND3D10DDI_CHECKFORMATSUPPORT pfnCheckFormatSupport;                                         \
+    PFND3D10DDI_CHECKMULTISAMPLEQUALITYLEVELS pfnCheckMultisampleQualityLevels;                   \
+    PFND3D10DDI_DESTROYDEVICE pfnDestroyDevice;
+typedef struct D3D10DDI_DEVICEFUNCS {
+    D3D10DDI_DEVICEFUNCS_MEMBERS(PFND3D10DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE, PFND3D10DDI_CREATESHADERRESOURCEVIEW)
+} D3D10DDI_DEVICEFUNCS;
+/* The D3D10.1 table: the 10.0 one with the 10.1 view functions. */
+typedef struct D3D10_1DDI_DEVICEFUNCS {
+    D3D10DDI_DEVICEFUNCS_MEMBERS(PFND3D10_1DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE, PFND3D10_1DDI_CREATESHADERRESOURCEVIEW)
+} D3D10_1DDI_DEVICEFUNCS;
+
 /* ---- Callbacks the runtime's core layer gives the UMD ----------------------------------------- */
 typedef VOID (APIENTRY CALLBACK *PFND3D10DDI_SETERROR_CB)(D3D10DDI_HRTCORELAYER, HRESULT);
+typedef struct D3D10DDI_CORELAYER_DEVICECALLBACKS {
+    PFND3D10DDI_SETERROR_CB pfnSetErrorCb;
+} D3D10DDI_CORELAYER_DEVICECALLBACKS;
 typedef struct D3D11DDI_CORELAYER_DEVICECALLBACKS {
     PFND3D10DDI_SETERROR_CB pfnSetErrorCb;
 } D3D11DDI_CORELAYER_DEVICECALLBACKS;
@@ -413,11 +519,18 @@ typedef struct D3D10DDIARG_CREATEDEVICE {
     UINT Interface;
     UINT Version;
     const D3DDDI_DEVICECALLBACKS *pKTCallbacks;
-    D3D11DDI_DEVICEFUNCS *p11DeviceFuncs;            /* out: filled by the UMD */
-    D3D11DDI_DEVICECONTEXTFUNCS *p11ContextFuncs;    /* out: filled by the UMD */
+    union {                                          /* out: filled by the UMD; which one Interface says */
+        D3D10DDI_DEVICEFUNCS *pDeviceFuncs;          /* D3D10_0_DDI_INTERFACE_VERSION */
+        D3D10_1DDI_DEVICEFUNCS *p10_1DeviceFuncs;    /* D3D10_1_DDI_INTERFACE_VERSION */
+        D3D11DDI_DEVICEFUNCS *p11DeviceFuncs;        /* D3D11_0_DDI_INTERFACE_VERSION */
+    };
+    D3D11DDI_DEVICECONTEXTFUNCS *p11ContextFuncs;    /* out: filled by the UMD (D3D11 only; NULL for 10.x) */
     D3D10DDI_HDEVICE hDrvDevice;                     /* runtime-allocated, CalcPrivateDeviceSize bytes */
     D3D10DDI_HRTCORELAYER hRTCoreLayer;
-    const D3D11DDI_CORELAYER_DEVICECALLBACKS *p11UMCallbacks;
+    union {
+        const D3D10DDI_CORELAYER_DEVICECALLBACKS *pUMCallbacks;   /* 10.x */
+        const D3D11DDI_CORELAYER_DEVICECALLBACKS *p11UMCallbacks; /* 11.0 */
+    };
     UINT Flags;
 } D3D10DDIARG_CREATEDEVICE;
 
@@ -454,20 +567,31 @@ typedef struct D3D10_2DDI_ADAPTERFUNCS {
     PFND3D10_2DDI_GETCAPS pfnGetCaps;
 } D3D10_2DDI_ADAPTERFUNCS;
 
+/* OpenAdapter10's table (the D3D10.0 / 10.1 runtimes'): no version or caps queries. */
+typedef struct D3D10DDI_ADAPTERFUNCS {
+    PFND3D10DDI_CALCPRIVATEDEVICESIZE pfnCalcPrivateDeviceSize;
+    PFND3D10DDI_CREATEDEVICE pfnCreateDevice;
+    PFND3D10DDI_CLOSEADAPTER pfnCloseAdapter;
+} D3D10DDI_ADAPTERFUNCS;
+
 typedef struct D3D10DDIARG_OPENADAPTER {
     D3D10DDI_HRTADAPTER hRTAdapter;                  /* passed back as hAdapter of pfnQueryAdapterInfoCb */
     D3D10DDI_HADAPTER hAdapter;                      /* out: the UMD's adapter */
     UINT Interface;
     UINT Version;
     const D3DDDI_ADAPTERCALLBACKS *pAdapterCallbacks;
-    D3D10_2DDI_ADAPTERFUNCS *pAdapterFuncs_2;        /* out: filled by the UMD */
+    union {                                          /* out: filled by the UMD */
+        D3D10DDI_ADAPTERFUNCS *pAdapterFuncs;        /* OpenAdapter10 */
+        D3D10_2DDI_ADAPTERFUNCS *pAdapterFuncs_2;    /* OpenAdapter10_2 */
+    };
 } D3D10DDIARG_OPENADAPTER;
 
 typedef HRESULT (APIENTRY *PFND3D10DDI_OPENADAPTER)(D3D10DDIARG_OPENADAPTER *);
 
-/* The reference UMD's entry point (the export the D3D11 runtime calls; "OpenAdapter11" in
- * the issue text is the same function). */
+/* The reference UMD's entry points: OpenAdapter10_2 the D3D11 runtime calls ("OpenAdapter11" in
+ * the issue text is the same function), OpenAdapter10 the D3D10 one (D3D10.0 / 10.1 DDIs). */
 HRESULT APIENTRY OpenAdapter10_2(D3D10DDIARG_OPENADAPTER *);
+HRESULT APIENTRY OpenAdapter10(D3D10DDIARG_OPENADAPTER *);
 HRESULT APIENTRY OpenAdapter11(D3D10DDIARG_OPENADAPTER *);
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
-/* adapter.c - the UMD's entry point and adapter functions: OpenAdapter10_2 (and its
- * OpenAdapter11 alias), CalcPrivateDeviceSize, CreateDevice, CloseAdapter,
+/* adapter.c - the UMD's entry points and adapter functions: OpenAdapter10_2 (and its
+ * OpenAdapter11 alias), OpenAdapter10 (the D3D10 runtime's), CalcPrivateDeviceSize, CreateDevice, CloseAdapter,
  * GetSupportedVersions, GetCaps (docs/architecture.md "Process model and entry points"). */
 #include "umd/umd.h"
 #include "common/alloc.h"
@@ -28,12 +28,14 @@ static HRESULT APIENTRY umd_GetSupportedVersions(D3D10DDI_HADAPTER hAdapter, UIN
     /* The WDK protocol: called once with NULL to learn the count, then with an array. */
     if (!puEntries)
         return E_INVALIDARG;
+    static const UINT64 supported[] = { D3D10_0_DDI_SUPPORTED, D3D10_1_DDI_SUPPORTED, D3D11_0_DDI_SUPPORTED };
+    const UINT32 n = sizeof supported / sizeof supported[0];
     if (pVersions) {
-        if (*puEntries < 1)
+        if (*puEntries < n)
             return E_INVALIDARG;
-        pVersions[0] = D3D11_0_DDI_SUPPORTED;
+        memcpy(pVersions, supported, sizeof supported);
     }
-    *puEntries = 1;
+    *puEntries = n;
     return S_OK;
 }
 
@@ -65,10 +67,11 @@ static HRESULT APIENTRY umd_GetCaps(D3D10DDI_HADAPTER hAdapter, const D3D10_2DDI
     }
 }
 
-HRESULT APIENTRY OpenAdapter10_2(D3D10DDIARG_OPENADAPTER *args)
+/* Both entry points: the adapter object and its private data (seed 001 §2). */
+static HRESULT open_adapter(D3D10DDIARG_OPENADAPTER *args, const char *entry)
 {
     if (!args || !args->pAdapterCallbacks || !args->pAdapterCallbacks->pfnQueryAdapterInfoCb || !args->pAdapterFuncs_2) {
-        UMD_REFUSE("OpenAdapter10_2: missing adapter callbacks or function table");
+        UMD_REFUSE("%s: missing adapter callbacks or function table", entry);
         return E_INVALIDARG;
     }
     struct umd_adapter *ad = wddm_calloc(1, sizeof *ad);
@@ -82,12 +85,12 @@ HRESULT APIENTRY OpenAdapter10_2(D3D10DDIARG_OPENADAPTER *args)
     D3DDDICB_QUERYADAPTERINFO q = { .pPrivateDriverData = &ad->info, .PrivateDriverDataSize = sizeof ad->info };
     HRESULT hr = ad->callbacks.pfnQueryAdapterInfoCb(ad->hRTAdapter.handle, &q);
     if (FAILED(hr)) {
-        UMD_REFUSE("OpenAdapter10_2: pfnQueryAdapterInfoCb failed (0x%08x)", (unsigned)hr);
+        UMD_REFUSE("%s: pfnQueryAdapterInfoCb failed (0x%08x)", entry, (unsigned)hr);
         free(ad);
         return hr;
     }
     if (ad->info.magic != SWGPU_PRIVATE_MAGIC || ad->info.version != SWGPU_PRIVATE_VERSION) {
-        UMD_REFUSE("OpenAdapter10_2: adapter private data is not the swgpu package's (magic 0x%08x version %u)",
+        UMD_REFUSE("%s: adapter private data is not the swgpu package's (magic 0x%08x version %u)", entry,
                    (unsigned)ad->info.magic, (unsigned)ad->info.version);
         free(ad);
         return E_FAIL;
@@ -95,13 +98,39 @@ HRESULT APIENTRY OpenAdapter10_2(D3D10DDIARG_OPENADAPTER *args)
     if (ad->info.row_pitch_alignment == 0 || (ad->info.row_pitch_alignment & (ad->info.row_pitch_alignment - 1)))
         ad->info.row_pitch_alignment = UMD_DEFAULT_ROW_PITCH_ALIGNMENT;
 
+    args->hAdapter.pDrvPrivate = ad;
+    return S_OK;
+}
+
+HRESULT APIENTRY OpenAdapter10_2(D3D10DDIARG_OPENADAPTER *args)
+{
+    HRESULT hr = open_adapter(args, "OpenAdapter10_2");
+    if (FAILED(hr))
+        return hr;
     D3D10_2DDI_ADAPTERFUNCS *f = args->pAdapterFuncs_2;
     f->pfnCalcPrivateDeviceSize = umd_CalcPrivateDeviceSize;
     f->pfnCreateDevice = umd_CreateDevice;
     f->pfnCloseAdapter = umd_CloseAdapter;
     f->pfnGetSupportedVersions = umd_GetSupportedVersions;
     f->pfnGetCaps = umd_GetCaps;
-    args->hAdapter.pDrvPrivate = ad;
+    return S_OK;
+}
+
+/* The D3D10 runtime's entry (issue 15 §1): Interface names the D3D10.0 or 10.1 DDI, and the
+ * table has no version or caps queries. */
+HRESULT APIENTRY OpenAdapter10(D3D10DDIARG_OPENADAPTER *args)
+{
+    if (args && args->Interface != D3D10_0_DDI_INTERFACE_VERSION && args->Interface != D3D10_1_DDI_INTERFACE_VERSION) {
+        UMD_REFUSE("OpenAdapter10: interface version 0x%08x is not D3D10.0 or D3D10.1", args->Interface);
+        return E_INVALIDARG;
+    }
+    HRESULT hr = open_adapter(args, "OpenAdapter10");
+    if (FAILED(hr))
+        return hr;
+    D3D10DDI_ADAPTERFUNCS *f = args->pAdapterFuncs;
+    f->pfnCalcPrivateDeviceSize = umd_CalcPrivateDeviceSize;
+    f->pfnCreateDevice = umd_CreateDevice;
+    f->pfnCloseAdapter = umd_CloseAdapter;
     return S_OK;
 }
 

@@ -12,7 +12,7 @@ void umd_set_error(struct umd_device *dev, HRESULT hr)
         dev->pfnSetErrorCb(dev->hRTCoreLayer, hr);
 }
 
-static void APIENTRY umd_CheckFormatSupport(D3D10DDI_HDEVICE hDevice, DXGI_FORMAT format, UINT *pSupport)
+void APIENTRY umd_CheckFormatSupport(D3D10DDI_HDEVICE hDevice, DXGI_FORMAT format, UINT *pSupport)
 {
     const struct wddm_format_info *fi = wddm_format_info(format);
     if (pSupport)
@@ -21,7 +21,7 @@ static void APIENTRY umd_CheckFormatSupport(D3D10DDI_HDEVICE hDevice, DXGI_FORMA
 
 /* Single sampling on every format this driver knows; no multisampled resources
  * (CreateResource refuses SampleDesc.Count > 1: the software GPU has no resolve yet). */
-static void APIENTRY umd_CheckMultisampleQualityLevels(D3D10DDI_HDEVICE hDevice, DXGI_FORMAT format, UINT count,
+void APIENTRY umd_CheckMultisampleQualityLevels(D3D10DDI_HDEVICE hDevice, DXGI_FORMAT format, UINT count,
                                                        UINT *pLevels)
 {
     (void)hDevice;
@@ -29,7 +29,7 @@ static void APIENTRY umd_CheckMultisampleQualityLevels(D3D10DDI_HDEVICE hDevice,
         *pLevels = (count == 1 && wddm_format_info(format)) ? 1 : 0;
 }
 
-static VOID APIENTRY umd_Flush(D3D10DDI_HDEVICE hDevice)
+VOID APIENTRY umd_Flush(D3D10DDI_HDEVICE hDevice)
 {
     /* Seed 001 §8: Flush must really submit so a later Map(READ) can complete. */
     struct umd_device *dev = umd_device(hDevice);
@@ -38,7 +38,7 @@ static VOID APIENTRY umd_Flush(D3D10DDI_HDEVICE hDevice)
         umd_set_error(dev, hr);
 }
 
-static VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
+VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
 {
     struct umd_device *dev = umd_device(hDevice);
     /* Queued work is the application's; submit it before the context goes away. */
@@ -112,9 +112,19 @@ static void umd_fill_context_funcs(D3D11DDI_DEVICECONTEXTFUNCS *f)
 HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATEDEVICE *args)
 {
     struct umd_adapter *ad = hAdapter.pDrvPrivate;
-    if (!ad || !args || !args->hDrvDevice.pDrvPrivate || !args->pKTCallbacks || !args->p11DeviceFuncs ||
-        !args->p11ContextFuncs) {
+    if (!ad || !args || !args->hDrvDevice.pDrvPrivate || !args->pKTCallbacks || !args->p11DeviceFuncs) {
         UMD_REFUSE("CreateDevice: missing device memory, callbacks or function tables");
+        return E_INVALIDARG;
+    }
+    /* The DDI the runtime asks for picks the table (D3D10DDIARG_CREATEDEVICE: pDeviceFuncs,
+     * p10_1DeviceFuncs or p11DeviceFuncs + p11ContextFuncs); one implementation behind all. */
+    BOOL ddi11 = args->Interface == D3D11_0_DDI_INTERFACE_VERSION;
+    if (!ddi11 && args->Interface != D3D10_0_DDI_INTERFACE_VERSION && args->Interface != D3D10_1_DDI_INTERFACE_VERSION) {
+        UMD_REFUSE("CreateDevice: DDI interface version 0x%08x is not D3D10.0, D3D10.1 or D3D11.0", args->Interface);
+        return E_INVALIDARG;
+    }
+    if (ddi11 && !args->p11ContextFuncs) {
+        UMD_REFUSE("CreateDevice: the D3D11.0 DDI needs p11ContextFuncs");
         return E_INVALIDARG;
     }
     const D3DDDI_DEVICECALLBACKS *kt = args->pKTCallbacks;
@@ -130,7 +140,9 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
     dev->hRTDevice = args->hRTDevice;
     dev->kt = *kt;
     dev->hRTCoreLayer = args->hRTCoreLayer;
-    dev->pfnSetErrorCb = args->p11UMCallbacks ? args->p11UMCallbacks->pfnSetErrorCb : NULL;
+    /* pUMCallbacks (10.x) and p11UMCallbacks (11.0) share the slot and start with pfnSetErrorCb. */
+    dev->pfnSetErrorCb = ddi11 ? (args->p11UMCallbacks ? args->p11UMCallbacks->pfnSetErrorCb : NULL)
+                               : (args->pUMCallbacks ? args->pUMCallbacks->pfnSetErrorCb : NULL);
     dev->row_pitch_alignment = ad->info.row_pitch_alignment;
     dev->cb_gen = 1; /* resources start at 0: not queued */
     const char *sub = getenv("WDDM_UMD_SUBALLOC");
@@ -180,8 +192,14 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
         }
     }
 
-    umd_fill_device_funcs(args->p11DeviceFuncs);
-    umd_fill_context_funcs(args->p11ContextFuncs);
-    umd_fill_deferred_funcs(args->p11DeviceFuncs, args->p11ContextFuncs);
+    if (args->Interface == D3D10_0_DDI_INTERFACE_VERSION) {
+        umd_fill_device_funcs10(args->pDeviceFuncs);
+    } else if (args->Interface == D3D10_1_DDI_INTERFACE_VERSION) {
+        umd_fill_device_funcs10_1(args->p10_1DeviceFuncs);
+    } else {
+        umd_fill_device_funcs(args->p11DeviceFuncs);
+        umd_fill_context_funcs(args->p11ContextFuncs);
+        umd_fill_deferred_funcs(args->p11DeviceFuncs, args->p11ContextFuncs);
+    }
     return S_OK;
 }

@@ -351,6 +351,14 @@ BOOL umd_rename_busy(struct umd_device *dev, struct umd_resource *res);
 void umd_rename_resource_fini(struct umd_device *dev, struct umd_resource *res);
 
 /* ---- DDI entry points (filled into the tables by device.c) -------------------------------------- */
+/* device.c */
+VOID APIENTRY umd_CheckFormatSupport(D3D10DDI_HDEVICE, DXGI_FORMAT, UINT *);
+VOID APIENTRY umd_CheckMultisampleQualityLevels(D3D10DDI_HDEVICE, DXGI_FORMAT, UINT, UINT *);
+VOID APIENTRY umd_Flush(D3D10DDI_HDEVICE);
+VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE);
+/* ddi10.c: the D3D10.0 / 10.1 device tables over the same implementation (issue 15 §1) */
+void umd_fill_device_funcs10(D3D10DDI_DEVICEFUNCS *f);
+void umd_fill_device_funcs10_1(D3D10_1DDI_DEVICEFUNCS *f);
 SIZE_T APIENTRY umd_CalcPrivateResourceSize(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATERESOURCE *);
 VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATERESOURCE *, D3D10DDI_HRESOURCE, D3D10DDI_HRTRESOURCE);
 SIZE_T APIENTRY umd_CalcPrivateOpenedResourceSize(D3D10DDI_HDEVICE, const D3D10DDIARG_OPENRESOURCE *);

@@ -52,18 +52,91 @@ static void test_threading_caps_report_command_lists_unless_switched_off(void **
     fake_teardown(f);
 }
 
-/* GetSupportedVersions: count first, then the D3D11.0 DDI version. */
-static void test_supported_versions_report_d3d11_0(void **state)
+/* GetSupportedVersions: count first, then every DDI the one code base serves: D3D10.0,
+ * D3D10.1 and D3D11.0 (issue 15 §1), each as the WDK's *_SUPPORTED value. */
+static void test_supported_versions_report_d3d10_and_d3d11(void **state)
 {
     struct fake *f = fake_new_sized(4096, 8, 8);
     assert_int_equal(fake_open_adapter(f), S_OK);
     UINT32 n = 0;
     assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &n, NULL), S_OK);
-    assert_int_equal(n, 1);
-    UINT64 v = 0;
-    assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &n, &v), S_OK);
-    assert_int_equal(v, D3D11_0_DDI_SUPPORTED);
+    assert_int_equal(n, 3);
+    UINT64 v[3] = { 0 };
+    UINT32 small = 2;
+    assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &small, v), E_INVALIDARG);
+    assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &n, v), S_OK);
+    assert_int_equal(v[0], D3D10_0_DDI_SUPPORTED);
+    assert_int_equal(v[1], D3D10_1_DDI_SUPPORTED);
+    assert_int_equal(v[2], D3D11_0_DDI_SUPPORTED);
+    assert_int_equal(v[0] >> 32, (10u << 16) | 1);
+    assert_int_equal(v[1] >> 32, (10u << 16) | 2);
     fake_teardown(f);
+}
+
+/* OpenAdapter10 (the D3D10 runtime's entry) fills the three-member D3D10DDI_ADAPTERFUNCS and
+ * takes only the D3D10.0 / 10.1 interfaces; CreateDevice with Interface = D3D10.0 fills
+ * D3D10DDI_DEVICEFUNCS, with Map and Unmap among the device functions (seed 001 §1, §5), and
+ * the table drives a staging buffer through pfnLockCb. */
+static void test_open_adapter10_and_d3d10_device_table(void **state)
+{
+    for (int v = 0; v < 2; v++) {
+        struct fake *f = fake_new_sized(64 * 1024, 64, 64);
+        UINT iface = v ? D3D10_1_DDI_INTERFACE_VERSION : D3D10_0_DDI_INTERFACE_VERSION;
+        D3D10DDI_ADAPTERFUNCS af = { 0 };
+        f->open = (D3D10DDIARG_OPENADAPTER){ .hRTAdapter = { f }, .Interface = D3D11_0_DDI_INTERFACE_VERSION,
+                                             .pAdapterCallbacks = &f->adapter_cb, .pAdapterFuncs = &af };
+        assert_int_equal(OpenAdapter10(&f->open), E_INVALIDARG); /* not a D3D10 interface */
+        f->open.Interface = iface;
+        assert_int_equal(OpenAdapter10(&f->open), S_OK);
+        assert_non_null(af.pfnCalcPrivateDeviceSize);
+        assert_non_null(af.pfnCreateDevice);
+        assert_non_null(af.pfnCloseAdapter);
+        f->adapter_funcs.pfnCloseAdapter = af.pfnCloseAdapter; /* fake_teardown closes through it */
+
+        D3D10DDIARG_CALCPRIVATEDEVICESIZE cs = { .Interface = iface };
+        f->device_mem = calloc(1, af.pfnCalcPrivateDeviceSize(f->open.hAdapter, &cs));
+        f->hDevice.pDrvPrivate = f->device_mem;
+        D3D10DDI_CORELAYER_DEVICECALLBACKS um = { .pfnSetErrorCb = f->core.pfnSetErrorCb };
+        union { D3D10DDI_DEVICEFUNCS f10; D3D10_1DDI_DEVICEFUNCS f10_1; } t;
+        memset(&t, 0, sizeof t);
+        D3D10DDIARG_CREATEDEVICE cd = { .hRTDevice = { f }, .Interface = 0x000b0009, .pKTCallbacks = &f->kt,
+                                        .pDeviceFuncs = &t.f10, .hDrvDevice = f->hDevice, .hRTCoreLayer = { f },
+                                        .pUMCallbacks = &um };
+        assert_int_equal(af.pfnCreateDevice(f->open.hAdapter, &cd), E_INVALIDARG); /* unknown interface */
+        cd.Interface = iface;
+        assert_int_equal(af.pfnCreateDevice(f->open.hAdapter, &cd), S_OK);
+        /* Every member of the model's 10.x table is filled (both tables have the same layout). */
+        void **slots = (void **)&t.f10;
+        for (size_t i = 0; i < sizeof(D3D10DDI_DEVICEFUNCS) / sizeof(void *); i++)
+            assert_non_null(slots[i]);
+        f->df.pfnDestroyDevice = t.f10.pfnDestroyDevice;
+
+        /* A staging buffer, created through the 10.x CreateResource, read through the device's
+         * pfnResourceMap: one pfnLockCb with ReadOnly (seed 001 §6.3 row MAP_READ). */
+        D3D10DDI_MIPINFO mip = { 256, 1, 1, 256, 1, 1 };
+        D3D10DDIARG_CREATERESOURCE ra = { .pMipInfoList = &mip, .ResourceDimension = D3D10DDIRESOURCE_BUFFER,
+                                          .Usage = D3D10_DDI_USAGE_STAGING,
+                                          .MapFlags = D3D10_DDI_CPU_ACCESS_READ | D3D10_DDI_CPU_ACCESS_WRITE,
+                                          .Format = DXGI_FORMAT_UNKNOWN, .SampleDesc = { 1, 0 }, .MipLevels = 1,
+                                          .ArraySize = 1 };
+        SIZE_T rs = t.f10.pfnCalcPrivateResourceSize(f->hDevice, &ra);
+        assert_true(rs > 0);
+        D3D10DDI_HRESOURCE hr_ = { calloc(1, rs) };
+        t.f10.pfnCreateResource(f->hDevice, &ra, hr_, (D3D10DDI_HRTRESOURCE){ f });
+        assert_int_equal(f->n_errors, 0);
+        int locks = f->lock_calls;
+        D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+        t.f10.pfnResourceMap(f->hDevice, hr_, 0, D3D10_DDI_MAP_READ, 0, &m);
+        assert_int_equal(f->n_errors, 0);
+        assert_non_null(m.pData);
+        assert_int_equal(f->lock_calls, locks + 1);
+        assert_true(f->lock_log[locks].ReadOnly);
+        assert_false(f->lock_log[locks].WriteOnly);
+        t.f10.pfnResourceUnmap(f->hDevice, hr_, 0);
+        t.f10.pfnDestroyResource(f->hDevice, hr_);
+        free(hr_.pDrvPrivate);
+        fake_teardown(f);
+    }
 }
 
 /* CreateDevice creates the rendering context with pfnCreateContextCb on render_node, fills
@@ -134,7 +207,8 @@ int main(void)
         cmocka_unit_test(test_open_adapter_fills_adapter_funcs),
         cmocka_unit_test(test_open_adapter_refuses_foreign_private_data),
         cmocka_unit_test(test_threading_caps_report_command_lists_unless_switched_off),
-        cmocka_unit_test(test_supported_versions_report_d3d11_0),
+        cmocka_unit_test(test_supported_versions_report_d3d10_and_d3d11),
+        cmocka_unit_test(test_open_adapter10_and_d3d10_device_table),
         cmocka_unit_test(test_create_device_creates_context_on_render_node),
         cmocka_unit_test(test_create_device_fails_when_context_creation_fails),
         cmocka_unit_test(test_check_format_support_uses_format_table),
