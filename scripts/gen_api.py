@@ -309,11 +309,18 @@ def runtime_vtables():
     whose own slots extend a parent's vtable in the same object (RT_API_OWN_STUBS_<I>)."""
     found, own = {}, set()
     src = os.path.join(ROOT, "src", "runtime")
-    # The slot-naming macros of runtime.h (RT_PRIVATE_DATA_SLOTS, RT_CONTEXT1_SLOTS ...): the
-    # slots each names, so a vtable that uses one counts them.
-    header = open(os.path.join(src, "runtime.h")).read()
-    macros = {m.group(1): set(re.findall(r"\.(\w+)\s*=", m.group(2)))
-              for m in re.finditer(r"#define (RT_\w*_SLOTS)\b(?:\([^)]*\))?((?:[^\n]*\\\n)*[^\n]*)", header)}
+    # The slot-naming macros of the runtime's files (RT_PRIVATE_DATA_SLOTS, RT_CONTEXT1_SLOTS ...):
+    # the slots each names, with those of the macros it uses, so a vtable that uses one counts them.
+    macros, uses = {}, {}
+    for f in sorted(os.listdir(src)):
+        if f.endswith((".c", ".h")):
+            for m in re.finditer(r"#define (RT_\w*_SLOTS)\b(?:\([^)]*\))?((?:[^\n]*\\\n)*[^\n]*)",
+                                 open(os.path.join(src, f)).read()):
+                macros[m.group(1)] = set(re.findall(r"\.(\w+)\s*=", m.group(2)))
+                uses[m.group(1)] = set(re.findall(r"\b(RT_\w*_SLOTS)\b", m.group(2)))
+    for name in macros:
+        for used in uses[name]:
+            macros[name] |= macros.get(used, set())
     for f in sorted(os.listdir(src)):
         if not f.endswith(".c"):
             continue

@@ -14,6 +14,11 @@ extern "C" {
  * the built-in reference UMD (OpenAdapter10_2). Takes effect for devices created afterwards. */
 void wddm_set_umd_entry(PFND3D10DDI_OPENADAPTER pfnOpenAdapter);
 PFND3D10DDI_OPENADAPTER wddm_get_umd_entry(void);
+/* The same UMD's OpenAdapter10 export, which D3D10CreateDevice / D3D10CreateDevice1 call with
+ * the D3D10.0 / 10.1 DDI interface (the D3D10 runtime's entry). NULL restores the reference
+ * UMD's OpenAdapter10. */
+void wddm_set_umd_entry10(PFND3D10DDI_OPENADAPTER pfnOpenAdapter10);
+PFND3D10DDI_OPENADAPTER wddm_get_umd_entry10(void);
 
 /* Which KMD the kernel starts (DriverEntry). NULL restores the built-in reference KMD
  * (SwKmdDriverEntry). Takes effect when the adapter list is (re)started. */

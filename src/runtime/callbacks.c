@@ -528,4 +528,5 @@ void rt_callbacks_init(struct rt_device *dev)
     dev->kt_callbacks.pfnFreeGpuVirtualAddressCb = cb_FreeGpuVirtualAddress;
     dev->kt_callbacks.pfnSubmitCommandCb = cb_SubmitCommand;
     dev->core_callbacks.pfnSetErrorCb = cb_SetError;
+    dev->core_callbacks10.pfnSetErrorCb = cb_SetError; /* a D3D10 device's (pUMCallbacks) */
 }

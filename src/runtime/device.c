@@ -155,6 +155,8 @@ static void device_teardown(struct rt_device *dev)
         dev->adapter->iface.lpVtbl->Release(&dev->adapter->iface);
     pthread_mutex_destroy(&dev->lock);
     pthread_mutex_destroy(&dev->private_lock);
+    if (rt_device_is_d3d10(dev))
+        rt_d3d10_device_fini(dev);
     free(dev);
 }
 
@@ -177,6 +179,12 @@ static HRESULT STDMETHODCALLTYPE dev_QueryInterface(ID3D11Device *iface, REFIID 
         rt_iid_equal(riid, &IID_ID3D11Device1)) {
         rt_device_addref(rt_device_from_iface(iface));
         *ppv = iface;
+        return S_OK;
+    }
+    void *face = rt_d3d10_device_face(rt_device_from_iface(iface), riid); /* a D3D10 device (d3d10_device.c) */
+    if (face) {
+        rt_device_addref(rt_device_from_iface(iface));
+        *ppv = face;
         return S_OK;
     }
     if (rt_dxgi_device_iid(riid)) { /* the same object's DXGI face (dxgi_device.c) */
@@ -471,7 +479,7 @@ static HRESULT open_kernel_side(struct rt_device *dev)
             char *end = NULL;
             unsigned long k = strtoul(v, &end, 10);
             if (*end || k >= count) {
-                RT_REFUSE("D3D11CreateDevice: WDDM_D3D11_ADAPTER=\"%s\" is not an adapter index below %u", v, count);
+                RT_REFUSE("%s: WDDM_D3D11_ADAPTER=\"%s\" is not an adapter index below %u", rt_device_creator(dev), v, count);
                 free(luids);
                 return E_INVALIDARG;
             }
@@ -485,7 +493,7 @@ static HRESULT open_kernel_side(struct rt_device *dev)
     D3DKMT_OPENADAPTERFROMLUID oa = { .AdapterLuid = dev->adapter_luid };
     NTSTATUS st = D3DKMTOpenAdapterFromLuid(&oa);
     if (!NT_SUCCESS(st)) {
-        RT_REFUSE("D3D11CreateDevice: the adapter is gone (D3DKMTOpenAdapterFromLuid 0x%08x)", (UINT)st);
+        RT_REFUSE("%s: the adapter is gone (D3DKMTOpenAdapterFromLuid 0x%08x)", rt_device_creator(dev), (UINT)st);
         return st == STATUS_INVALID_PARAMETER || st == STATUS_NOT_FOUND ? DXGI_ERROR_UNSUPPORTED
                                                                          : rt_ntstatus_to_hresult(st);
     }
@@ -495,40 +503,63 @@ static HRESULT open_kernel_side(struct rt_device *dev)
     cd.Flags.DisableGpuTimeout = (dev->create_flags & D3D11_CREATE_DEVICE_DISABLE_GPU_TIMEOUT) ? 1 : 0;
     st = D3DKMTCreateDevice(&cd);
     if (!NT_SUCCESS(st)) {
-        RT_REFUSE("D3D11CreateDevice: D3DKMTCreateDevice failed (0x%08x)", (UINT)st);
+        RT_REFUSE("%s: D3DKMTCreateDevice failed (0x%08x)", rt_device_creator(dev), (UINT)st);
         return rt_ntstatus_to_hresult(st);
     }
     dev->km_device = cd.hDevice;
     return S_OK;
 }
 
-/* UMD side: OpenAdapter10_2, version check, caps, device creation (seed 001 §3). */
-static HRESULT open_umd_side(struct rt_device *dev)
+/* The UMD's adapter: a D3D11 device opens it through OpenAdapter10_2, a D3D10 one through
+ * OpenAdapter10 with the D3D10.0 / 10.1 interface, whose three-member table is kept in the
+ * first members of the _2 one (issue 15 §1). */
+static HRESULT open_umd_adapter(struct rt_device *dev)
 {
-    PFND3D10DDI_OPENADAPTER open = rt_umd_entry();
+    BOOL ddi10 = dev->ddi_interface != D3D11_0_DDI_INTERFACE_VERSION;
+    PFND3D10DDI_OPENADAPTER open = ddi10 ? rt_umd_entry10() : rt_umd_entry();
     if (!open) {
-        RT_REFUSE("D3D11CreateDevice: no user-mode driver entry point");
+        RT_REFUSE("%s: no user-mode driver entry point", rt_device_creator(dev));
         return DXGI_ERROR_UNSUPPORTED;
     }
     D3D10DDIARG_OPENADAPTER oa = { 0 };
+    D3D10DDI_ADAPTERFUNCS funcs10 = { 0 };
     oa.hRTAdapter.handle = dev;
-    oa.Interface = D3D11_0_DDI_INTERFACE_VERSION;
-    oa.Version = D3D11_0_DDI_BUILD_VERSION;
+    oa.Interface = dev->ddi_interface;
+    oa.Version = rt_ddi_build_version(dev->ddi_interface);
     oa.pAdapterCallbacks = &dev->adapter_callbacks;
-    oa.pAdapterFuncs_2 = &dev->adapter_funcs;
+    if (ddi10)
+        oa.pAdapterFuncs = &funcs10;
+    else
+        oa.pAdapterFuncs_2 = &dev->adapter_funcs;
     HRESULT hr = open(&oa);
     if (FAILED(hr)) {
-        RT_REFUSE("D3D11CreateDevice: the UMD's OpenAdapter10_2 failed (0x%08x)", (UINT)hr);
+        RT_REFUSE("%s: the UMD's %s failed (0x%08x)", rt_device_creator(dev), ddi10 ? "OpenAdapter10" : "OpenAdapter10_2",
+                  (UINT)hr);
         return hr;
+    }
+    if (ddi10) {
+        dev->adapter_funcs.pfnCalcPrivateDeviceSize = funcs10.pfnCalcPrivateDeviceSize;
+        dev->adapter_funcs.pfnCreateDevice = funcs10.pfnCreateDevice;
+        dev->adapter_funcs.pfnCloseAdapter = funcs10.pfnCloseAdapter;
     }
     dev->drv_adapter = oa.hAdapter;
     dev->adapter_open = TRUE;
     if (!dev->adapter_funcs.pfnCalcPrivateDeviceSize || !dev->adapter_funcs.pfnCreateDevice) {
-        RT_REFUSE("D3D11CreateDevice: the UMD's adapter table lacks pfnCalcPrivateDeviceSize/pfnCreateDevice");
+        RT_REFUSE("%s: the UMD's adapter table lacks pfnCalcPrivateDeviceSize/pfnCreateDevice", rt_device_creator(dev));
         return DXGI_ERROR_DRIVER_INTERNAL_ERROR;
     }
+    return S_OK;
+}
 
-    /* The UMD must list the D3D11.0 DDI among its supported versions. */
+/* UMD side: the adapter, version check, caps, device creation (seed 001 §3). */
+static HRESULT open_umd_side(struct rt_device *dev)
+{
+    HRESULT hr = open_umd_adapter(dev);
+    if (FAILED(hr))
+        return hr;
+
+    /* The UMD must list the DDI the device drives among its supported versions (OpenAdapter10's
+     * table has no such query). */
     if (dev->adapter_funcs.pfnGetSupportedVersions) {
         UINT32 count = 0;
         hr = dev->adapter_funcs.pfnGetSupportedVersions(dev->drv_adapter, &count, NULL);
@@ -539,10 +570,11 @@ static HRESULT open_umd_side(struct rt_device *dev)
             hr = dev->adapter_funcs.pfnGetSupportedVersions(dev->drv_adapter, &count, versions);
             BOOL found = FALSE;
             for (UINT32 i = 0; SUCCEEDED(hr) && i < count; i++)
-                found |= (versions[i] >> 32) == D3D11_0_DDI_INTERFACE_VERSION;
+                found |= (versions[i] >> 32) == dev->ddi_interface;
             free(versions);
             if (!found) {
-                RT_REFUSE("D3D11CreateDevice: the UMD does not support the D3D11.0 DDI");
+                RT_REFUSE("%s: the UMD does not list DDI interface 0x%08x among its versions", rt_device_creator(dev),
+                          dev->ddi_interface);
                 return DXGI_ERROR_UNSUPPORTED;
             }
         }
@@ -557,8 +589,8 @@ static HRESULT open_umd_side(struct rt_device *dev)
             dev->threading_caps = tc.Caps;
     }
 
-    D3D10DDIARG_CALCPRIVATEDEVICESIZE cs = { .Interface = D3D11_0_DDI_INTERFACE_VERSION,
-                                             .Version = D3D11_0_DDI_BUILD_VERSION,
+    D3D10DDIARG_CALCPRIVATEDEVICESIZE cs = { .Interface = dev->ddi_interface,
+                                             .Version = rt_ddi_build_version(dev->ddi_interface),
                                              .Flags = dev->create_flags };
     SIZE_T size = dev->adapter_funcs.pfnCalcPrivateDeviceSize(dev->drv_adapter, &cs);
     dev->drv_device_mem = wddm_calloc(1, size ? size : 1);
@@ -568,30 +600,77 @@ static HRESULT open_umd_side(struct rt_device *dev)
 
     D3D10DDIARG_CREATEDEVICE cd = { 0 };
     cd.hRTDevice.handle = dev;
-    cd.Interface = D3D11_0_DDI_INTERFACE_VERSION;
-    cd.Version = D3D11_0_DDI_BUILD_VERSION;
+    cd.Interface = dev->ddi_interface;
+    cd.Version = rt_ddi_build_version(dev->ddi_interface);
     cd.pKTCallbacks = &dev->kt_callbacks;
-    cd.p11DeviceFuncs = &dev->funcs;
-    cd.p11ContextFuncs = &dev->ctx_funcs;
     cd.hDrvDevice = dev->drv_device;
     cd.hRTCoreLayer.handle = dev;
-    cd.p11UMCallbacks = &dev->core_callbacks;
     cd.Flags = dev->create_flags;
+    if (dev->ddi_interface == D3D11_0_DDI_INTERFACE_VERSION) {
+        cd.p11DeviceFuncs = &dev->funcs;
+        cd.p11ContextFuncs = &dev->ctx_funcs;
+        cd.p11UMCallbacks = &dev->core_callbacks;
+    } else {
+        cd.pDeviceFuncs = &dev->funcs10.f10; /* p10_1DeviceFuncs: the same storage (ddi10.c) */
+        cd.pUMCallbacks = &dev->core_callbacks10;
+    }
     rt_ddi_begin(dev);
     hr = dev->adapter_funcs.pfnCreateDevice(dev->drv_adapter, &cd);
     HRESULT cb_err = rt_ddi_end(dev);
     if (FAILED(hr) || FAILED(cb_err)) {
-        RT_REFUSE("D3D11CreateDevice: the UMD's pfnCreateDevice failed (0x%08x / 0x%08x)", (UINT)hr, (UINT)cb_err);
+        RT_REFUSE("%s: the UMD's pfnCreateDevice failed (0x%08x / 0x%08x)", rt_device_creator(dev), (UINT)hr,
+                  (UINT)cb_err);
         if (hr == D3DDDIERR_DEVICEREMOVED || cb_err == D3DDDIERR_DEVICEREMOVED)
             return DXGI_ERROR_DEVICE_REMOVED;
         return FAILED(hr) ? hr : cb_err;
     }
     dev->drv_device_created = TRUE;
-    if (!dev->funcs.pfnCalcPrivateResourceSize || !dev->funcs.pfnCreateResource || !dev->funcs.pfnDestroyResource) {
-        RT_REFUSE("D3D11CreateDevice: the UMD's device table lacks the resource functions");
+    if (dev->ddi_interface != D3D11_0_DDI_INTERFACE_VERSION)
+        rt_ddi10_adopt(dev); /* the shared members into the tables the runtime calls (ddi10.c) */
+    if (!rt_ddi_has_resource_functions(dev) || !dev->funcs.pfnDestroyResource) {
+        RT_REFUSE("%s: the UMD's device table lacks the resource functions", rt_device_creator(dev));
         return DXGI_ERROR_DRIVER_INTERNAL_ERROR;
     }
     rt_deferred_device_init(dev); /* CheckDeferredContextHandleSizes double poll (seed 004) */
+    return S_OK;
+}
+
+/* A device object on the adapter (NULL: the default one), opened in the kernel and in the UMD
+ * through the given DDI (D3D11.0, or D3D10.0 / 10.1 for D3D10CreateDevice(1)). */
+HRESULT rt_device_create(struct rt_adapter *adapter, UINT flags, D3D_FEATURE_LEVEL feature_level, UINT ddi_interface,
+                         struct rt_device **out)
+{
+    *out = NULL;
+    struct rt_device *dev = wddm_calloc(1, sizeof(*dev));
+    if (!dev)
+        return E_OUTOFMEMORY;
+    dev->iface.lpVtbl = &device_vtbl.base;
+    dev->dxgi.lpVtbl = &rt_dxgi_device_vtbl;
+    dev->ddi_interface = ddi_interface;
+    if (ddi_interface != D3D11_0_DDI_INTERFACE_VERSION)
+        rt_d3d10_device_init(dev); /* the ID3D10Device1 face and its ID3D10Multithread (d3d10_device.c) */
+    dev->max_frame_latency = 3; /* IDXGIDevice1::GetMaximumFrameLatency's default */
+    if (adapter) {
+        atomic_fetch_add(&adapter->refs, 1);
+        dev->adapter = adapter;
+    }
+    atomic_init(&dev->refs, 1);
+    atomic_init(&dev->removed_reason, S_OK);
+    dev->create_flags = flags;
+    dev->feature_level = feature_level;
+    pthread_mutex_init(&dev->lock, NULL);
+    pthread_mutex_init(&dev->private_lock, NULL);
+    rt_callbacks_init(dev);
+    rt_context_init(&dev->context, dev);
+
+    HRESULT hr = open_kernel_side(dev);
+    if (SUCCEEDED(hr))
+        hr = open_umd_side(dev);
+    if (FAILED(hr)) {
+        device_teardown(dev);
+        return hr;
+    }
+    *out = dev;
     return S_OK;
 }
 
@@ -693,32 +772,10 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
         return E_INVALIDARG;
     }
 
-    struct rt_device *dev = wddm_calloc(1, sizeof(*dev));
-    if (!dev)
-        return E_OUTOFMEMORY;
-    dev->iface.lpVtbl = &device_vtbl.base;
-    dev->dxgi.lpVtbl = &rt_dxgi_device_vtbl;
-    dev->max_frame_latency = 3; /* IDXGIDevice1::GetMaximumFrameLatency's default */
-    if (adapter) {
-        atomic_fetch_add(&adapter->refs, 1);
-        dev->adapter = adapter;
-    }
-    atomic_init(&dev->refs, 1);
-    atomic_init(&dev->removed_reason, S_OK);
-    dev->create_flags = Flags;
-    dev->feature_level = chosen;
-    pthread_mutex_init(&dev->lock, NULL);
-    pthread_mutex_init(&dev->private_lock, NULL);
-    rt_callbacks_init(dev);
-    rt_context_init(&dev->context, dev);
-
-    HRESULT hr = open_kernel_side(dev);
-    if (SUCCEEDED(hr))
-        hr = open_umd_side(dev);
-    if (FAILED(hr)) {
-        device_teardown(dev);
+    struct rt_device *dev = NULL;
+    HRESULT hr = rt_device_create(adapter, Flags, chosen, D3D11_0_DDI_INTERFACE_VERSION, &dev);
+    if (FAILED(hr))
         return hr;
-    }
 
     if (pFeatureLevel)
         *pFeatureLevel = chosen;

@@ -26,13 +26,7 @@
 
 #include <stdlib.h>
 
-#define RT_QUERY_MAGIC 0x52545159u /* "RTQY" */
 
-enum rt_query_state {
-    RT_QUERY_NEVER_ENDED = 0,       /* no End reached the UMD yet: GetData -> INVALID_CALL */
-    RT_QUERY_BUILDING,              /* Begin without its End yet: GetData -> INVALID_CALL */
-    RT_QUERY_ENDED,                 /* End reached the UMD: GetData -> S_FALSE until done, then S_OK */
-};
 
 /* GetDataSize per type (D3D11_QUERY: "BOOL", "UINT64", "D3D11_QUERY_DATA_TIMESTAMP_DISJOINT"). */
 static UINT query_data_size(D3D11_QUERY type)
@@ -44,17 +38,6 @@ static UINT query_data_size(D3D11_QUERY type)
     }
 }
 
-struct rt_query {
-    ID3D11Query iface;              /* first: also the ID3D11Asynchronous pointer (same vtable prefix) */
-    UINT magic;
-    atomic_uint refs;
-    struct rt_device *device;       /* holds one device reference */
-    struct rt_private_data private_data;
-    D3D11_QUERY_DESC desc;          /* read-only after creation */
-    void *drv_mem;                  /* CalcPrivateQuerySize bytes */
-    D3D10DDI_HQUERY drv;
-    enum rt_query_state state;      /* protected by device->lock */
-};
 
 static const struct ID3D11QueryVtbl query_vtbl;
 
@@ -77,6 +60,12 @@ static HRESULT STDMETHODCALLTYPE query_QueryInterface(ID3D11Query *iface, REFIID
         rt_iid_equal(riid, &IID_ID3D11Asynchronous) || rt_iid_equal(riid, &IID_ID3D11Query)) {
         ID3D11Query_AddRef(iface);
         *ppv = iface;
+        return S_OK;
+    }
+    void *face = rt_d3d10_query_face((struct rt_query *)iface, riid); /* issue 15 §1: d3d10_query.c */
+    if (face) {
+        ID3D11Query_AddRef(iface);
+        *ppv = face;
         return S_OK;
     }
     return E_NOINTERFACE;
@@ -180,6 +169,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
     if (!q)
         return E_OUTOFMEMORY;
     q->iface.lpVtbl = &query_vtbl;
+    q->d3d10.lpVtbl = &rt_d3d10_query_vtbl;
     q->magic = RT_QUERY_MAGIC;
     atomic_init(&q->refs, 1);
     q->device = dev;

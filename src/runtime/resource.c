@@ -165,6 +165,7 @@ static struct rt_resource *block_init_locked(struct rt_device *dev, SIZE_T drv_s
     res->private_data.head = NULL;
     res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
     res->surface.lpVtbl = &rt_dxgi_surface_vtbl;
+    res->d3d10.lpVtbl = rt_d3d10_resource_vtbl(tmpl->dimension);
     memset(drv_mem, 0, drv_size ? drv_size : 1);
     res->drv.pDrvPrivate = drv_mem;
     return res;
@@ -212,6 +213,16 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
     if (rt_device_is_removed(dev)) {
         RT_REFUSE("resource creation on a removed device");
         return DXGI_ERROR_DEVICE_REMOVED;
+    }
+    /* A D3D10 device's UMD speaks the D3D10 DDI (ddi10.c), which has no unordered-access views,
+     * structured or raw buffers, indirect arguments or clamped resources. */
+    const UINT misc10 = D3D11_RESOURCE_MISC_GENERATE_MIPS | D3D11_RESOURCE_MISC_SHARED |
+                        D3D11_RESOURCE_MISC_TEXTURECUBE | D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX |
+                        D3D11_RESOURCE_MISC_GDI_COMPATIBLE;
+    if (rt_device_is_d3d10(dev) && ((tmpl->misc_flags & ~misc10) || (tmpl->bind_flags & D3D11_BIND_UNORDERED_ACCESS))) {
+        RT_REFUSE("resource creation: MiscFlags 0x%x / BindFlags 0x%x need the D3D11 DDI; this device drives "
+                  "the D3D10 one (%s)", tmpl->misc_flags, tmpl->bind_flags, rt_device_creator(dev));
+        return E_INVALIDARG;
     }
     HRESULT hr = E_OUTOFMEMORY;
     struct rt_resource *res = NULL;
@@ -271,7 +282,7 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
      * CreateResource(hDevice, pCreate, hResource, hRTResource). The runtime object and the
      * driver memory are one block, taken under the device lock the DDI calls hold anyway. */
     rt_ddi_begin(dev);
-    SIZE_T size = dev->funcs.pfnCalcPrivateResourceSize(dev->drv_device, &args);
+    SIZE_T size = rt_ddi_calc_resource_size(dev, &args);
     HRESULT err = dev->call_error;
     if (err == S_OK) {
         res = block_init_locked(dev, size, tmpl, mapped_heap);
@@ -283,7 +294,7 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
         res->global_share = 0; /* MISC_SHARED: set by pfnAllocateCb (callbacks.c) */
         void *drv_mem = res->drv_mem;
         D3D10DDI_HRTRESOURCE hrt = { .handle = res };
-        dev->funcs.pfnCreateResource(dev->drv_device, &args, res->drv, hrt);
+        rt_ddi_create_resource(dev, &args, res->drv, hrt);
         /* seed 004: right after the IC object exists, ask its deferred-context handle size. */
         res->dc_handle_size = dev->call_error == S_OK
                                   ? rt_deferred_handle_size_locked(dev, D3D10DDI_HT_RESOURCE, drv_mem) : 0;
@@ -421,6 +432,12 @@ HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void *
         rt_resource_is_surface(res)) { /* issue 15 §3: surface.c */
         rt_resource_addref(res);
         *ppv = &res->surface;
+        return S_OK;
+    }
+    void *face = rt_d3d10_resource_face(res, riid); /* issue 15 §1: d3d10_resource.c */
+    if (face) {
+        rt_resource_addref(res);
+        *ppv = face;
         return S_OK;
     }
     return E_NOINTERFACE;

@@ -21,6 +21,7 @@
 #include "d3d11.h"
 #include "d3d11_1.h"
 #include "dxgi1_4.h"
+#include "d3d10_1.h"
 #include "wddm/d3d10umddi.h"
 #include "wddm/d3dkmthk.h"
 #include "wddm/wddm.h"
@@ -155,6 +156,20 @@ struct rt_device {
     BOOL drv_device_created;
     D3D11DDI_DEVICEFUNCS funcs;
     D3D11DDI_DEVICECONTEXTFUNCS ctx_funcs;
+    /* The DDI the device drives (issue 15 §1): D3D11_0_DDI_INTERFACE_VERSION, or the D3D10.0 /
+     * 10.1 one for a D3D10CreateDevice(1) device, whose UMD filled funcs10 (the members both
+     * table kinds share are then copied into funcs / ctx_funcs, ddi10.c). Set at creation. */
+    UINT ddi_interface;
+    union { D3D10DDI_DEVICEFUNCS f10; D3D10_1DDI_DEVICEFUNCS f10_1; } funcs10;
+    D3D10DDI_CORELAYER_DEVICECALLBACKS core_callbacks10;
+    /* The D3D10 API's faces of the device (d3d10_device.c): set only on a D3D10 device. */
+    ID3D10Device1 d3d10;
+    ID3D10Multithread multithread;
+    atomic_int mt_protected;        /* ID3D10Multithread::SetMultithreadProtected (D3D10's default TRUE) */
+    pthread_mutex_t mt_lock;        /* ID3D10Multithread::Enter / Leave (recursive) */
+    UINT d3d10_flags;               /* D3D10_CREATE_DEVICE_* as given (GetCreationFlags) */
+    atomic_uint exception_mode;     /* ID3D10Device::SetExceptionMode */
+    atomic_uint text_filter_w, text_filter_h; /* ID3D10Device::SetTextFilterSize */
 
     /* Recycled resource blocks (resource.c): each an rt_resource with RT_RESOURCE_DRV_INLINE
      * bytes of driver handle memory behind it. Protected by lock (creation and destruction
@@ -226,6 +241,8 @@ struct rt_resource {
     D3DKMT_HANDLE global_share;
     IDXGISurface1 surface;          /* the IDXGISurface face of a one-mip, one-slice 2D texture
                                      * (surface.c) */
+    ID3D10Resource d3d10;           /* the D3D10 face on a D3D10 device: lpVtbl is the
+                                     * ID3D10Buffer / Texture1D/2D/3D vtable (d3d10_resource.c) */
 };
 
 /* The runtime's private data of a shared resource (D3DKMT_CREATEALLOCATION.pPrivateRuntimeData,
@@ -257,6 +274,7 @@ struct rt_rtv {
     struct rt_private_data private_data;
     struct rt_resource *resource;   /* holds one resource reference (views keep it alive) */
     D3D11_RENDER_TARGET_VIEW_DESC desc;
+    ID3D10RenderTargetView d3d10;   /* the D3D10 face on a D3D10 device (d3d10_view.c) */
     void *drv_mem;
     D3D10DDI_HRENDERTARGETVIEW drv;
     SIZE_T dc_handle_size;          /* CalcDeferredContextHandleSize after creation; read-only after */
@@ -272,6 +290,7 @@ struct rt_sview {
     struct rt_resource *resource;   /* holds one resource reference */
     BOOL is_uav;
     union { D3D11_SHADER_RESOURCE_VIEW_DESC srv; D3D11_UNORDERED_ACCESS_VIEW_DESC uav; } desc;
+    ID3D10ShaderResourceView1 d3d10; /* an SRV's D3D10 face on a D3D10 device (d3d10_view.c) */
     void *drv_mem;                  /* CalcPrivate*ViewSize bytes */
     void *drv;                      /* == drv_mem: the driver handle */
     SIZE_T dc_handle_size;          /* CalcDeferredContextHandleSize after creation; read-only after */
@@ -286,6 +305,27 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateUnorderedAccessView(ID3D11Device *ifac
 void STDMETHODCALLTYPE rt_context_ClearUnorderedAccessViewUint(ID3D11DeviceContext *iface,
                                                                ID3D11UnorderedAccessView *uav, const UINT values[4]);
 /* query.c (issue 4: D3D11_QUERY_EVENT) */
+#define RT_QUERY_MAGIC 0x52545159u /* "RTQY" */
+enum rt_query_state {
+    RT_QUERY_NEVER_ENDED = 0,       /* no End reached the UMD yet: GetData -> INVALID_CALL */
+    RT_QUERY_BUILDING,              /* Begin without its End yet: GetData -> INVALID_CALL */
+    RT_QUERY_ENDED,                 /* End reached the UMD: GetData -> S_FALSE until done, then S_OK */
+};
+struct rt_query {
+    ID3D11Query iface;              /* first: also the ID3D11Asynchronous pointer (same vtable prefix) */
+    UINT magic;
+    atomic_uint refs;
+    struct rt_device *device;       /* holds one device reference */
+    struct rt_private_data private_data;
+    D3D11_QUERY_DESC desc;          /* read-only after creation */
+    void *drv_mem;                  /* CalcPrivateQuerySize bytes */
+    D3D10DDI_HQUERY drv;
+    enum rt_query_state state;      /* protected by device->lock */
+    ID3D10Query d3d10;              /* the D3D10 face on a D3D10 device (d3d10_query.c) */
+};
+/* d3d10_query.c: a query's D3D10 face for a D3D10 IID (NULL: none), and its vtable. */
+void *rt_d3d10_query_face(struct rt_query *q, REFIID riid);
+extern const struct ID3D10QueryVtbl rt_d3d10_query_vtbl;
 /* Event-query Ends recorded by a deferred context, then owned by its command list (one query
  * reference each). Touched by the recording thread, then read-only in the finished list. */
 struct rt_query_ends {
@@ -544,5 +584,38 @@ void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT va
 
 /* umd_entry.c */
 PFND3D10DDI_OPENADAPTER rt_umd_entry(void);
+PFND3D10DDI_OPENADAPTER rt_umd_entry10(void);   /* the UMD's OpenAdapter10 (D3D10 devices) */
+
+/* device.c: a device opened through the given DDI (D3D11.0, or D3D10.0 / 10.1), one reference. */
+HRESULT rt_device_create(struct rt_adapter *adapter, UINT flags, D3D_FEATURE_LEVEL feature_level, UINT ddi_interface,
+                         struct rt_device **out);
+
+/* ddi10.c: the D3D10.0 / 10.1 device tables behind a D3D10 device (issue 15 §1). */
+UINT rt_ddi_build_version(UINT ddi_interface);
+const char *rt_device_creator(const struct rt_device *dev); /* "D3D10CreateDevice1" ... for messages */
+void rt_ddi10_adopt(struct rt_device *dev);
+BOOL rt_ddi_has_resource_functions(const struct rt_device *dev);
+BOOL rt_device_is_d3d10(const struct rt_device *dev);
+SIZE_T rt_ddi_calc_resource_size(struct rt_device *dev, const D3D11DDIARG_CREATERESOURCE *args);
+void rt_ddi_create_resource(struct rt_device *dev, const D3D11DDIARG_CREATERESOURCE *args, D3D10DDI_HRESOURCE h,
+                            D3D10DDI_HRTRESOURCE rt);
+BOOL rt_ddi_has_srv_functions(const struct rt_device *dev);
+SIZE_T rt_ddi_calc_srv_size(struct rt_device *dev, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *args);
+void rt_ddi_create_srv(struct rt_device *dev, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *args,
+                       D3D10DDI_HSHADERRESOURCEVIEW h, D3D10DDI_HRTSHADERRESOURCEVIEW rt);
+
+/* d3d10_device.c: the ID3D10Device1 and ID3D10Multithread faces of a D3D10 device; fini at
+ * its teardown. */
+void rt_d3d10_device_init(struct rt_device *dev);
+void rt_d3d10_device_fini(struct rt_device *dev);
+void *rt_d3d10_device_face(struct rt_device *dev, REFIID riid);
+/* d3d10_resource.c / d3d10_view.c / d3d10_query.c: an object's D3D10 face for a D3D10 IID
+ * (NULL: not one, or not a D3D10 device's object), and the vtable a resource's face gets. */
+void *rt_d3d10_resource_face(struct rt_resource *res, REFIID riid);
+const void *rt_d3d10_resource_vtbl(D3D11_RESOURCE_DIMENSION dim);
+void *rt_d3d10_rtv_face(struct rt_rtv *v, REFIID riid);
+extern const struct ID3D10RenderTargetViewVtbl rt_d3d10_rtv_vtbl;
+extern const struct ID3D10ShaderResourceView1Vtbl rt_d3d10_srv_vtbl;
+void *rt_d3d10_srv_face(struct rt_sview *v, REFIID riid);
 
 #endif /* WDDM_RUNTIME_RUNTIME_H */

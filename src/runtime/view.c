@@ -33,6 +33,12 @@ static HRESULT STDMETHODCALLTYPE rtv_QueryInterface(ID3D11RenderTargetView *ifac
         *ppv = iface;
         return S_OK;
     }
+    void *face = rt_d3d10_rtv_face((struct rt_rtv *)iface, riid); /* issue 15 §1: d3d10_view.c */
+    if (face) {
+        ID3D11RenderTargetView_AddRef(iface);
+        *ppv = face;
+        return S_OK;
+    }
     return E_NOINTERFACE;
 }
 
@@ -318,6 +324,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, 
     if (!v)
         return E_OUTOFMEMORY;
     v->iface.lpVtbl = &rtv_vtbl;
+    v->d3d10.lpVtbl = &rt_d3d10_rtv_vtbl;
     v->magic = RT_VIEW_MAGIC;
     atomic_init(&v->refs, 1);
     v->device = dev;

@@ -39,6 +39,12 @@ static HRESULT view_qi(struct rt_sview *v, REFIID riid, void **ppv)
         *ppv = v;
         return S_OK;
     }
+    void *face = v->is_uav ? NULL : rt_d3d10_srv_face(v, riid); /* issue 15 §1: d3d10_view.c */
+    if (face) {
+        atomic_fetch_add(&v->refs, 1);
+        *ppv = face;
+        return S_OK;
+    }
     return E_NOINTERFACE;
 }
 
@@ -195,7 +201,7 @@ static HRESULT view_create(struct rt_device *dev, struct rt_resource *res, struc
     v->resource = res;
     rt_ddi_begin(dev);
     SIZE_T size = v->is_uav ? dev->funcs.pfnCalcPrivateUnorderedAccessViewSize(dev->drv_device, args)
-                            : dev->funcs.pfnCalcPrivateShaderResourceViewSize(dev->drv_device, args);
+                            : rt_ddi_calc_srv_size(dev, args);
     v->drv_mem = wddm_calloc(1, size ? size : 1);
     if (!v->drv_mem) {
         (void)rt_ddi_end(dev);
@@ -209,7 +215,7 @@ static HRESULT view_create(struct rt_device *dev, struct rt_resource *res, struc
     } else {
         D3D10DDI_HSHADERRESOURCEVIEW h = { v->drv };
         D3D10DDI_HRTSHADERRESOURCEVIEW rt = { v };
-        dev->funcs.pfnCreateShaderResourceView(dev->drv_device, args, h, rt);
+        rt_ddi_create_srv(dev, args, h, rt);
     }
     if (dev->call_error == S_OK)
         v->dc_handle_size = rt_deferred_handle_size_locked(
@@ -286,7 +292,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateShaderResourceView(ID3D11Device *iface
         return S_FALSE;
     if (rt_device_is_removed(dev))
         return DXGI_ERROR_DEVICE_REMOVED;
-    if (!dev->funcs.pfnCreateShaderResourceView || !dev->funcs.pfnCalcPrivateShaderResourceViewSize) {
+    if (!rt_ddi_has_srv_functions(dev)) {
         RT_REFUSE("%s: the UMD does not implement shader resource views", what);
         return E_NOTIMPL;
     }
@@ -306,6 +312,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateShaderResourceView(ID3D11Device *iface
     if (!v)
         return E_OUTOFMEMORY;
     v->iface = (void *)&srv_vtbl;
+    v->d3d10.lpVtbl = &rt_d3d10_srv_vtbl;
     v->desc.srv = d;
     hr = view_create(dev, res, v, &args);
     if (FAILED(hr)) {
