@@ -33,6 +33,17 @@ static struct shim {
     UINT last_flags;
     UINT lock2s;                          /* pfnLock2Cb calls (the WDDM 2.x / GpuMmu map path) */
     UINT last_lock2_flags;
+    /* D3D10 devices (issue 15 §1): what OpenAdapter10 and CreateDevice were asked, the UMD's
+     * D3D10.0 / 10.1 table, and the map calls the runtime made through it. */
+    UINT open10_calls, open10_interface;  /* OpenAdapter10 calls and the Interface of the last */
+    UINT open_calls;                      /* OpenAdapter10_2 calls */
+    UINT device_interface;                /* D3D10DDIARG_CREATEDEVICE.Interface of the last device */
+    D3D10DDI_DEVICEFUNCS f10;             /* the UMD's 10.x table (10.1: same members, shim.f10 is
+                                           * only used for the members both share) */
+    PFND3D10DDI_CREATEDEVICE real_create_device10;
+    PFND3D10DDI_CREATERESOURCE real_create_resource10;
+    PFND3D10DDI_RESOURCEMAP real_map10[5];
+    UINT maps10;                          /* map calls through the 10.x table's five map slots */
 } shim;
 
 static struct {
@@ -150,6 +161,7 @@ static inline HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIA
     if (shim.wrapped.pfnMapGpuVirtualAddressCb)
         shim.wrapped.pfnMapGpuVirtualAddressCb = shim_map_va_cb;
     args->pKTCallbacks = &shim.wrapped;
+    shim.device_interface = args->Interface;
     HRESULT hr = shim.real_create_device(a, args);
     if (SUCCEEDED(hr)) {
         shim.ctx = *args->p11ContextFuncs;
@@ -168,8 +180,69 @@ static inline HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIA
     return hr;
 }
 
+/* The 10.x table's map slots, each counted then forwarded to the UMD's function for it. */
+#define SHIM_MAP10(i)                                                                                     \
+    static inline VOID APIENTRY shim_map10_##i(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE r, UINT s, D3D10_DDI_MAP t, \
+                                               UINT f, D3D10DDI_MAPPED_SUBRESOURCE *m)                    \
+    { shim.maps10++; shim.real_map10[i](d, r, s, t, f, m); }
+SHIM_MAP10(0)
+SHIM_MAP10(1)
+SHIM_MAP10(2)
+SHIM_MAP10(3)
+SHIM_MAP10(4)
+
+static inline VOID APIENTRY shim_create_resource10(D3D10DDI_HDEVICE d, const D3D10DDIARG_CREATERESOURCE *a,
+                                                   D3D10DDI_HRESOURCE r, D3D10DDI_HRTRESOURCE rt)
+{
+    shim.creates++;
+    shim.last_resource = r;
+    shim.real_create_resource10(d, a, r, rt);
+}
+
+static inline HRESULT APIENTRY shim_create_device10(D3D10DDI_HADAPTER a, D3D10DDIARG_CREATEDEVICE *args)
+{
+    shim.real = args->pKTCallbacks;
+    shim.wrapped = *args->pKTCallbacks;
+    shim.wrapped.pfnLockCb = shim_lock_cb;
+    if (shim.wrapped.pfnLock2Cb)
+        shim.wrapped.pfnLock2Cb = shim_lock2_cb;
+    args->pKTCallbacks = &shim.wrapped;
+    shim.device_interface = args->Interface;
+    HRESULT hr = shim.real_create_device10(a, args);
+    if (SUCCEEDED(hr)) {
+        D3D10DDI_DEVICEFUNCS *f = args->pDeviceFuncs; /* the members below sit alike in the 10.1 table */
+        shim.f10 = *f;
+        shim.hdev = args->hDrvDevice;
+        shim.real_create_resource10 = f->pfnCreateResource;
+        f->pfnCreateResource = shim_create_resource10;
+        PFND3D10DDI_RESOURCEMAP *slots[5] = { &f->pfnResourceMap, &f->pfnStagingResourceMap,
+                                               &f->pfnDynamicIABufferMapDiscard, &f->pfnDynamicIABufferMapNoOverwrite,
+                                               &f->pfnDynamicResourceMapDiscard };
+        PFND3D10DDI_RESOURCEMAP wraps[5] = { shim_map10_0, shim_map10_1, shim_map10_2, shim_map10_3, shim_map10_4 };
+        for (int i = 0; i < 5; i++) {
+            shim.real_map10[i] = *slots[i];
+            *slots[i] = wraps[i];
+        }
+    }
+    return hr;
+}
+
+/* The D3D10 runtime's entry (wddm_set_umd_entry10): the reference UMD's OpenAdapter10, wrapped. */
+static inline HRESULT APIENTRY shim_open_adapter10(D3D10DDIARG_OPENADAPTER *args)
+{
+    shim.open10_calls++;
+    shim.open10_interface = args->Interface;
+    HRESULT hr = OpenAdapter10(args);
+    if (SUCCEEDED(hr)) {
+        shim.real_create_device10 = args->pAdapterFuncs->pfnCreateDevice;
+        args->pAdapterFuncs->pfnCreateDevice = shim_create_device10;
+    }
+    return hr;
+}
+
 static inline HRESULT APIENTRY shim_open_adapter(D3D10DDIARG_OPENADAPTER *args)
 {
+    shim.open_calls++;
     HRESULT hr = OpenAdapter10_2(args);
     if (SUCCEEDED(hr)) {
         shim.real_create_device = args->pAdapterFuncs_2->pfnCreateDevice;
