@@ -34,6 +34,18 @@ void wddm_debug_set(int enabled)
 static _Thread_local char refusals[REFUSALS][256];
 static _Thread_local unsigned refusal_count;
 
+static const char *note(const char *layer, const char *text)
+{
+    char *slot = refusals[refusal_count++ % REFUSALS];
+    snprintf(slot, sizeof refusals[0], "%s: %s", layer, text);
+    return slot;
+}
+
+void wddm_debug_note(const char *layer, const char *text)
+{
+    (void)note(layer, text);
+}
+
 void wddm_debug(const char *layer, const char *fmt, ...)
 {
     char line[224];
@@ -41,8 +53,7 @@ void wddm_debug(const char *layer, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    char *slot = refusals[refusal_count++ % REFUSALS];
-    snprintf(slot, sizeof refusals[0], "%s: %s", layer, line);
+    const char *slot = note(layer, line);
     if (wddm_debug_enabled())
         fprintf(stderr, "wddm: %s\n", slot);
 }

@@ -745,7 +745,7 @@ void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT va
 }
 
 /* ---- Map / Unmap on a deferred context (wddm-semantics §5.2 "Deferred context") ---------------- */
-static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub,
+HRESULT STDMETHODCALLTYPE rt_deferred_Map(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub,
                                         D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped)
 {
     struct rt_deferred *dc = rt_context_from_iface(iface)->dc;
@@ -821,17 +821,17 @@ static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resour
     }
     struct rt_local *l = dc_use_resource(dc, res);
     if (!l)
-        return dc->lost ? dc_Map(iface, resource, sub, type, flags, mapped) : E_OUTOFMEMORY;
+        return dc->lost ? rt_deferred_Map(iface, resource, sub, type, flags, mapped) : E_OUTOFMEMORY;
     if (dc->emulate) {
         if (type == D3D11_MAP_WRITE_DISCARD) {
             struct rt_emu_op *op = emu_add(dc, EMU_DISCARD);
             if (!op)
-                return dc_Map(iface, resource, sub, type, flags, mapped);
+                return rt_deferred_Map(iface, resource, sub, type, flags, mapped);
             op->data = wddm_calloc(1, (SIZE_T)rb * rows * depth + 1);
             if (!op->data) {
                 dc->emu.count--;
                 dc_mark_lost(dc, E_OUTOFMEMORY, "Map(WRITE_DISCARD)");
-                return dc_Map(iface, resource, sub, type, flags, mapped);
+                return rt_deferred_Map(iface, resource, sub, type, flags, mapped);
             }
             op->a = res;
             op->dst_sub = sub;
@@ -864,7 +864,7 @@ static HRESULT STDMETHODCALLTYPE dc_Map(ID3D11DeviceContext *iface, ID3D11Resour
         fn(dc->drv, h, sub, type == D3D11_MAP_WRITE_DISCARD ? D3D10_DDI_MAP_WRITE_DISCARD
                                                              : D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0, &m);
         if (!dc_call_end(dc, "Map") || !m.pData)
-            return dc_Map(iface, resource, sub, type, flags, mapped); /* lost: scratch */
+            return rt_deferred_Map(iface, resource, sub, type, flags, mapped); /* lost: scratch */
         mapped->pData = m.pData;
         mapped->RowPitch = m.RowPitch;
         mapped->DepthPitch = m.DepthPitch;
@@ -896,7 +896,7 @@ static void dc_unmap_locked_entry(struct rt_deferred *dc, struct rt_local *l)
     (void)dc_call_end(dc, "Unmap");
 }
 
-static void STDMETHODCALLTYPE dc_Unmap(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub)
+void STDMETHODCALLTYPE rt_deferred_Unmap(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub)
 {
     struct rt_deferred *dc = rt_context_from_iface(iface)->dc;
     struct rt_resource *res = rt_resource_from_iface(resource);
@@ -951,6 +951,7 @@ static ULONG STDMETHODCALLTYPE cl_Release(ID3D11CommandList *iface)
     rt_query_ends_free(&cl->ends);
     free(cl->drv_mem);
     free(cl);
+    RT_LIVE_ADD(dev, RT_LIVE_COMMANDLIST, -1);
     rt_device_release(dev);
     return 0;
 }
@@ -1057,6 +1058,7 @@ HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *ifa
     /* The list keeps every object it names alive; the DC's handles close (views first). */
     dc_reset(dc, cl);
     rt_device_addref(dev);
+    RT_LIVE_ADD(dev, RT_LIVE_COMMANDLIST, 1);
     *out = &cl->iface;
     return S_OK;
 }
@@ -1205,6 +1207,7 @@ static ULONG STDMETHODCALLTYPE dc_Release(ID3D11DeviceContext *iface)
     free(dc->locals);
     free(dc->drv_mem);
     free(dc);
+    RT_LIVE_ADD(dev, RT_LIVE_CONTEXT, -1);
     rt_device_release(dev);
     return 0;
 }
@@ -1245,8 +1248,8 @@ static const struct {
         .AddRef = dc_AddRef,
         .Release = dc_Release,
         .GetDevice = dc_GetDevice,
-        .Map = dc_Map,
-        .Unmap = dc_Unmap,
+        .Map = rt_traced_Map,
+        .Unmap = rt_traced_Unmap,
         .CopySubresourceRegion = rt_traced_CopySubresourceRegion,
         .CopyResource = rt_traced_CopyResource,
         .UpdateSubresource = rt_traced_UpdateSubresource,
@@ -1257,8 +1260,8 @@ static const struct {
         .ExecuteCommandList = rt_traced_ExecuteCommandList,
         .FinishCommandList = rt_traced_FinishCommandList,
         .GetContextFlags = dc_GetContextFlags,
-        .ClearUnorderedAccessViewUint = rt_context_ClearUnorderedAccessViewUint,
-        .Begin = rt_context_Begin,
+        .ClearUnorderedAccessViewUint = rt_traced_ClearUnorderedAccessViewUint,
+        .Begin = rt_traced_Begin,
         .End = rt_traced_End,
         .GetData = rt_traced_GetData,
     },
@@ -1304,6 +1307,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, U
         }
     }
     rt_device_addref(dev);
+    RT_LIVE_ADD(dev, RT_LIVE_CONTEXT, 1);
     *out = &dc->ctx.iface;
     return S_OK;
 }

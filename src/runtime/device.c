@@ -157,6 +157,7 @@ static void device_teardown(struct rt_device *dev)
     pthread_mutex_destroy(&dev->private_lock);
     if (rt_device_is_d3d10(dev))
         rt_d3d10_device_fini(dev);
+    rt_info_queue_destroy(dev->info_queue);
     free(dev);
 }
 
@@ -181,7 +182,14 @@ static HRESULT STDMETHODCALLTYPE dev_QueryInterface(ID3D11Device *iface, REFIID 
         *ppv = iface;
         return S_OK;
     }
-    void *face = rt_d3d10_device_face(rt_device_from_iface(iface), riid); /* a D3D10 device (d3d10_device.c) */
+    struct rt_device *dev = rt_device_from_iface(iface);
+    void *face = rt_d3d10_device_face(dev, riid); /* a D3D10 device (d3d10_device.c) */
+    if (!face && dev->info_queue) { /* the debug layer's faces (debug_layer.c, info_queue.c) */
+        if (rt_iid_equal(riid, &IID_ID3D11Debug))
+            face = &dev->debug;
+        else if (rt_iid_equal(riid, &IID_ID3D11InfoQueue))
+            face = rt_info_queue_iface(dev->info_queue);
+    }
     if (face) {
         rt_device_addref(rt_device_from_iface(iface));
         *ppv = face;
@@ -390,7 +398,7 @@ static void STDMETHODCALLTYPE dev_GetImmediateContext1(ID3D11Device1 *iface, ID3
 
 static HRESULT STDMETHODCALLTYPE dev_CreateDeferredContext1(ID3D11Device1 *iface, UINT flags, ID3D11DeviceContext1 **out)
 {
-    return rt_device_CreateDeferredContext((ID3D11Device *)iface, flags, (ID3D11DeviceContext **)out);
+    return rt_traced_CreateDeferredContext((ID3D11Device *)iface, flags, (ID3D11DeviceContext **)out);
 }
 
 /* ID3D11Device's vtable and ID3D11Device1's own slots after it: one object. */
@@ -416,11 +424,11 @@ static const struct {
         .GetCreationFlags = dev_GetCreationFlags,
         .GetDeviceRemovedReason = dev_GetDeviceRemovedReason,
         .GetImmediateContext = dev_GetImmediateContext,
-        .CreateDeferredContext = rt_device_CreateDeferredContext,
+        .CreateDeferredContext = rt_traced_CreateDeferredContext,
         .CreateShaderResourceView = rt_traced_CreateShaderResourceView,
         .CreateUnorderedAccessView = rt_traced_CreateUnorderedAccessView,
-        .CreateQuery = rt_device_CreateQuery,
-        .OpenSharedResource = rt_device_OpenSharedResource,
+        .CreateQuery = rt_traced_CreateQuery,
+        .OpenSharedResource = rt_traced_OpenSharedResource,
     },
     .ext = {
         RT_API_OWN_STUBS_ID3D11Device1,
@@ -663,7 +671,13 @@ HRESULT rt_device_create(struct rt_adapter *adapter, UINT flags, D3D_FEATURE_LEV
     rt_callbacks_init(dev);
     rt_context_init(&dev->context, dev);
 
-    HRESULT hr = open_kernel_side(dev);
+    HRESULT hr = S_OK;
+    if (flags & D3D11_CREATE_DEVICE_DEBUG) { /* the debug layer: ID3D11Debug, ID3D11InfoQueue */
+        dev->debug.lpVtbl = &rt_debug_vtbl;
+        hr = rt_info_queue_create(dev);
+    }
+    if (SUCCEEDED(hr))
+        hr = open_kernel_side(dev);
     if (SUCCEEDED(hr))
         hr = open_umd_side(dev);
     if (FAILED(hr)) {

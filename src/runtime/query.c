@@ -93,6 +93,7 @@ static ULONG STDMETHODCALLTYPE query_Release(ID3D11Query *iface)
     free(q->drv_mem);
     q->magic = 0;
     free(q);
+    RT_LIVE_ADD(dev, RT_LIVE_QUERY, -1);
     rt_device_release(dev);
     return 0;
 }
@@ -198,6 +199,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
         return hr == DXGI_ERROR_UNSUPPORTED ? E_INVALIDARG : hr;
     }
     rt_device_addref(dev);
+    RT_LIVE_ADD(dev, RT_LIVE_QUERY, 1);
     *out = &q->iface;
     return S_OK;
 }

@@ -317,6 +317,7 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
         free(mips);
     free(init);
     rt_device_addref(dev); /* every child holds the device */
+    RT_LIVE_ADD(dev, rt_live_kind_of(res), 1);
     *out = res;
     return S_OK;
 
@@ -348,6 +349,7 @@ static void resource_destroy(struct rt_resource *res)
         }
     }
     dev->funcs.pfnDestroyResource(dev->drv_device, res->drv);
+    RT_LIVE_ADD(dev, rt_live_kind_of(res), -1);
     /* The runtime frees the private memory after Destroy* (wddm-semantics §4.1): the block
      * goes back to the device's cache while the lock is still held. */
     block_put_locked(dev, res);
@@ -487,6 +489,7 @@ HRESULT rt_resource_open(struct rt_device *dev, struct rt_resource *tmpl, const 
         goto fail;
     }
     rt_device_addref(dev);
+    RT_LIVE_ADD(dev, rt_live_kind_of(res), 1);
     *out = res;
     return S_OK;
 

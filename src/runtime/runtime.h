@@ -22,14 +22,19 @@
 #include "d3d11_1.h"
 #include "dxgi1_4.h"
 #include "d3d10_1.h"
+#include "d3d11sdklayers.h"
 #include "wddm/d3d10umddi.h"
 #include "wddm/d3dkmthk.h"
 #include "wddm/wddm.h"
 #include "common/debug.h"
 #include "common/format.h"
 
-/* One refusal line (DESIGN.md "Errors and bad input"): "wddm: runtime: <rule>". */
-#define RT_REFUSE(...) wddm_debug("runtime", __VA_ARGS__)
+/* One refusal line (DESIGN.md "Errors and bad input"): "wddm: runtime: <rule>"; inside an API
+ * call of a debug device, a message of its ID3D11InfoQueue (debug_layer.c) with the call's
+ * D3D11_MESSAGE_ID, or the site's own (RT_REFUSE_ID). */
+void rt_refuse(D3D11_MESSAGE_ID id, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define RT_REFUSE(...) rt_refuse(D3D11_MESSAGE_ID_UNKNOWN, __VA_ARGS__)
+#define RT_REFUSE_ID(id, ...) rt_refuse(id, __VA_ARGS__)
 
 /* Largest resource the runtime accepts, in bytes. D3D11 caps a resource at
  * min(max(128 MiB, VRAM/4), 2 GiB) (D3D11_REQ_RESOURCE_SIZE_IN_MEGABYTES_EXPRESSION_*);
@@ -110,6 +115,33 @@ HRESULT rt_adapter_create(struct rt_factory *f, LUID luid, struct rt_adapter **o
 /* The adapter behind an application's IDXGIAdapter pointer, or NULL if it is not one of ours. */
 struct rt_adapter *rt_adapter_from_iface(IDXGIAdapter *iface);
 
+/* ---- the debug layer (debug_layer.c, info_queue.c; issue 15 §4) ------------------------------------- */
+/* Live objects a device counts by kind, for ID3D11Debug::ReportLiveDeviceObjects. */
+enum rt_live_kind {
+    RT_LIVE_BUFFER, RT_LIVE_TEXTURE1D, RT_LIVE_TEXTURE2D, RT_LIVE_TEXTURE3D, RT_LIVE_SRV, RT_LIVE_RTV, RT_LIVE_UAV,
+    RT_LIVE_QUERY, RT_LIVE_CONTEXT, RT_LIVE_COMMANDLIST, RT_LIVE_KINDS
+};
+#define RT_LIVE_ADD(dev, kind, n) atomic_fetch_add_explicit(&(dev)->live[kind], (unsigned)(n), memory_order_relaxed)
+/* A resource's kind: RT_LIVE_BUFFER .. TEXTURE3D follow D3D11_RESOURCE_DIMENSION_BUFFER .. TEXTURE3D. */
+#define rt_live_kind_of(res) ((enum rt_live_kind)((res)->dimension - D3D11_RESOURCE_DIMENSION_BUFFER))
+/* An API call in flight on this thread (a stack: a call may make another). */
+struct rt_api_call {
+    struct rt_device *device;
+    D3D11_MESSAGE_ID id;            /* what a refusal in it reports, unless the site names its own */
+    D3D11_MESSAGE_CATEGORY category;
+    struct rt_api_call *prev;
+};
+void rt_call_begin(struct rt_api_call *c, struct rt_device *dev, D3D11_MESSAGE_ID id, D3D11_MESSAGE_CATEGORY category);
+void rt_call_end(struct rt_api_call *c);
+struct rt_info_queue;
+HRESULT rt_info_queue_create(struct rt_device *dev); /* sets dev->info_queue */
+void rt_info_queue_destroy(struct rt_info_queue *q);
+ID3D11InfoQueue *rt_info_queue_iface(struct rt_info_queue *q);
+void rt_info_queue_add(struct rt_device *dev, D3D11_MESSAGE_CATEGORY c, D3D11_MESSAGE_SEVERITY s, D3D11_MESSAGE_ID id,
+                       const char *text);
+extern const struct ID3D11DebugVtbl rt_debug_vtbl;
+void rt_debug_render_op(struct rt_device *dev, ID3D11DeviceContext *ctx);
+
 /* ---- device (device.c) ------------------------------------------------------------------------ */
 /* Kernel contexts a device's UMD may create that SetGPUThreadPriority reaches (a UMD makes one
  * per engine it uses; more are created but keep the default priority, with a debug line). */
@@ -168,6 +200,12 @@ struct rt_device {
     atomic_int mt_protected;        /* ID3D10Multithread::SetMultithreadProtected (D3D10's default TRUE) */
     pthread_mutex_t mt_lock;        /* ID3D10Multithread::Enter / Leave (recursive) */
     UINT d3d10_flags;               /* D3D10_CREATE_DEVICE_* as given (GetCreationFlags) */
+    /* The debug layer (D3D11_CREATE_DEVICE_DEBUG; debug_layer.c, info_queue.c): NULL without. */
+    struct rt_info_queue *info_queue;
+    ID3D11Debug debug;              /* the ID3D11Debug face (with info_queue only) */
+    atomic_uint debug_features;     /* ID3D11Debug::SetFeatureMask */
+    atomic_uint debug_present_delay;
+    atomic_uint live[RT_LIVE_KINDS]; /* live objects by kind (ReportLiveDeviceObjects) */
     atomic_uint exception_mode;     /* ID3D10Device::SetExceptionMode */
     atomic_uint text_filter_w, text_filter_h; /* ID3D10Device::SetTextFilterSize */
 
@@ -495,7 +533,8 @@ void STDMETHODCALLTYPE rt_context_CopySubresourceRegion(ID3D11DeviceContext *ifa
                                                         UINT dst_sub, UINT x, UINT y, UINT z,
                                                         ID3D11Resource *src, UINT src_sub, const D3D11_BOX *box);
 void STDMETHODCALLTYPE rt_context_CopyResource(ID3D11DeviceContext *iface, ID3D11Resource *dst, ID3D11Resource *src);
-/* traced.c: the same entry points as spans on the timeline (the vtables point at these). */
+/* traced.c: the same entry points as spans on the timeline and call scopes of the debug layer
+ * (the vtables point at these). */
 void STDMETHODCALLTYPE rt_traced_CopySubresourceRegion(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
                                                        UINT x, UINT y, UINT z, ID3D11Resource *src, UINT src_sub,
                                                        const D3D11_BOX *box);
@@ -528,9 +567,21 @@ HRESULT STDMETHODCALLTYPE rt_traced_GetData(ID3D11DeviceContext *iface, ID3D11As
                                             UINT size, UINT flags);
 HRESULT STDMETHODCALLTYPE rt_traced_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
                                                       ID3D11CommandList **out);
-/* deferred.c: FinishCommandList of a deferred context (traced.c wraps it). */
+HRESULT STDMETHODCALLTYPE rt_traced_Map(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub,
+                                        D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped);
+void STDMETHODCALLTYPE rt_traced_Unmap(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub);
+void STDMETHODCALLTYPE rt_traced_Begin(ID3D11DeviceContext *iface, ID3D11Asynchronous *async);
+void STDMETHODCALLTYPE rt_traced_ClearUnorderedAccessViewUint(ID3D11DeviceContext *iface,
+                                                              ID3D11UnorderedAccessView *uav, const UINT values[4]);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateQuery(ID3D11Device *iface, const D3D11_QUERY_DESC *desc, ID3D11Query **out);
+HRESULT STDMETHODCALLTYPE rt_traced_CreateDeferredContext(ID3D11Device *iface, UINT flags, ID3D11DeviceContext **out);
+HRESULT STDMETHODCALLTYPE rt_traced_OpenSharedResource(ID3D11Device *iface, HANDLE handle, REFIID riid, void **out);
+/* deferred.c: FinishCommandList, Map and Unmap of a deferred context (traced.c wraps them). */
 HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
                                                         ID3D11CommandList **out);
+HRESULT STDMETHODCALLTYPE rt_deferred_Map(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub,
+                                          D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped);
+void STDMETHODCALLTYPE rt_deferred_Unmap(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub);
 void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub,
                                                     const D3D11_BOX *box, const void *data, UINT row_pitch,
                                                     UINT depth_pitch);

@@ -66,6 +66,7 @@ static ULONG STDMETHODCALLTYPE rtv_Release(ID3D11RenderTargetView *iface)
     v->magic = 0;
     free(v);
     rt_resource_release(res);
+    RT_LIVE_ADD(dev, RT_LIVE_RTV, -1);
     rt_device_release(dev);
     return 0;
 }
@@ -355,6 +356,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, 
     }
     rt_resource_addref(res);
     rt_device_addref(dev);
+    RT_LIVE_ADD(dev, RT_LIVE_RTV, 1);
     *out = &v->iface;
     return S_OK;
 }

@@ -68,6 +68,7 @@ static ULONG view_release(struct rt_sview *v)
     (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnDestroy*View");
     free(v->drv_mem);
     struct rt_resource *res = v->resource;
+    RT_LIVE_ADD(dev, v->is_uav ? RT_LIVE_UAV : RT_LIVE_SRV, -1);
     v->magic = 0;
     free(v);
     rt_resource_release(res);
@@ -229,6 +230,7 @@ static HRESULT view_create(struct rt_device *dev, struct rt_resource *res, struc
     }
     rt_resource_addref(res);
     rt_device_addref(dev);
+    RT_LIVE_ADD(dev, v->is_uav ? RT_LIVE_UAV : RT_LIVE_SRV, 1);
     return S_OK;
 }
 
