@@ -81,12 +81,25 @@ static HRESULT STDMETHODCALLTYPE dxgi_GetSharedHandle(IDXGIResource *This, HANDL
     return S_OK;
 }
 
+/* The DXGI view of the resource's binds and CPU access: the inverse of IDXGIDevice::CreateSurface's
+ * translation (dxgi_device.c), so a surface's usage comes back as it was asked; MISC_SHARED is
+ * DXGI_USAGE_SHARED (DXGI_USAGE reference). */
 static HRESULT STDMETHODCALLTYPE dxgi_GetUsage(IDXGIResource *This, DXGI_USAGE *usage)
 {
-    (void)This;
-    if (!usage)
+    if (!usage) {
+        RT_REFUSE("IDXGIResource::GetUsage: pUsage is NULL");
         return E_INVALIDARG;
-    *usage = 0; /* FIXME(dxgi): DXGI_USAGE_* from the bind flags is not modelled */
+    }
+    const struct rt_resource *res = from_dxgi(This);
+    DXGI_USAGE u = (res->bind_flags & D3D11_BIND_SHADER_RESOURCE ? DXGI_USAGE_SHADER_INPUT : 0) |
+                   (res->bind_flags & D3D11_BIND_RENDER_TARGET ? DXGI_USAGE_RENDER_TARGET_OUTPUT : 0) |
+                   (res->bind_flags & D3D11_BIND_UNORDERED_ACCESS ? DXGI_USAGE_UNORDERED_ACCESS : 0) |
+                   (res->misc_flags & D3D11_RESOURCE_MISC_SHARED ? DXGI_USAGE_SHARED : 0);
+    if (res->usage == D3D11_USAGE_DYNAMIC)
+        u |= DXGI_CPU_ACCESS_DYNAMIC;
+    else if (res->usage == D3D11_USAGE_STAGING)
+        u |= DXGI_CPU_ACCESS_READ_WRITE;
+    *usage = u;
     return S_OK;
 }
 

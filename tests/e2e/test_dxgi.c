@@ -473,6 +473,14 @@ static void dxgi_device_creates_surfaces(void **state)
         assert_int_equal(IDXGISurface_GetParent(s[i], &IID_IDXGIDevice, (void **)&parent), S_OK);
         assert_ptr_equal(parent, dxgi);
         IDXGIDevice_Release(parent);
+        /* IDXGIResource::GetUsage gives back the usage the surface was made with. */
+        IDXGIResource *r = NULL;
+        assert_int_equal(IDXGISurface_QueryInterface(s[i], &IID_IDXGIResource, (void **)&r), S_OK);
+        DXGI_USAGE u = 0;
+        assert_int_equal(IDXGIResource_GetUsage(r, &u), S_OK);
+        assert_int_equal(u, DXGI_USAGE_RENDER_TARGET_OUTPUT | DXGI_USAGE_SHADER_INPUT);
+        assert_int_equal(IDXGIResource_GetUsage(r, NULL), E_INVALIDARG);
+        IDXGIResource_Release(r);
         ID3D11Texture2D_Release(tex);
         IDXGISurface_Release(s[i]);
     }
@@ -481,6 +489,12 @@ static void dxgi_device_creates_surfaces(void **state)
     /* READ_WRITE CPU access: a staging surface the CPU maps. */
     IDXGISurface *rw = NULL;
     assert_int_equal(IDXGIDevice_CreateSurface(dxgi, &sd, 1, DXGI_CPU_ACCESS_READ_WRITE, NULL, &rw), S_OK);
+    IDXGIResource *rwres = NULL;
+    assert_int_equal(IDXGISurface_QueryInterface(rw, &IID_IDXGIResource, (void **)&rwres), S_OK);
+    DXGI_USAGE rwu = 0;
+    assert_int_equal(IDXGIResource_GetUsage(rwres, &rwu), S_OK);
+    assert_int_equal(rwu, DXGI_CPU_ACCESS_READ_WRITE);
+    IDXGIResource_Release(rwres);
     DXGI_MAPPED_RECT r;
     assert_int_equal(IDXGISurface_Map(rw, &r, DXGI_MAP_READ | DXGI_MAP_WRITE), S_OK);
     r.pBits[0] = 0x5a;
