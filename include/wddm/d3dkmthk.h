@@ -55,7 +55,7 @@ typedef enum _KMTQUERYADAPTERINFOTYPE {
     KMTQAITYPE_DRIVERVERSION = 13,   /* answered: a D3DKMT_DRIVERVERSION from the KMD's WDDMVersion */
     KMTQAITYPE_ADAPTERTYPE = 15,
     KMTQAITYPE_OUTPUTDUPLCONTEXTSCOUNT = 16,
-    KMTQAITYPE_WDDM_1_2_CAPS = 17,
+    KMTQAITYPE_WDDM_1_2_CAPS = 17,   /* answered: D3DKMT_WDDM_1_2_CAPS from the KMD's DXGK_DRIVERCAPS */
     KMTQAITYPE_UMD_DRIVER_VERSION = 18,
     KMTQAITYPE_DIRECTFLIP_SUPPORT = 19,
     KMTQAITYPE_MULTIPLANEOVERLAY_SUPPORT = 20,
@@ -103,6 +103,27 @@ typedef struct _D3DKMT_QUERYADAPTERINFO {
     VOID *pPrivateDriverData;
     UINT PrivateDriverDataSize;
 } D3DKMT_QUERYADAPTERINFO;
+
+/* KMTQAITYPE_WDDM_1_2_CAPS: what DXGI reads for DXGI_ADAPTER_DESC2's preemption granularity. */
+typedef struct _D3DKMT_WDDM_1_2_CAPS {
+    D3DKMDT_PREEMPTION_CAPS PreemptionCaps;
+    union {
+        struct {
+            UINT SupportNonVGA : 1;
+            UINT SupportSmoothRotation : 1;
+            UINT SupportPerEngineTDR : 1;
+            UINT SupportKernelModeCommandBuffer : 1;
+            UINT SupportCCD : 1;
+            UINT SupportSoftwareDeviceBitmaps : 1;
+            UINT SupportGammaRamp : 1;
+            UINT SupportHWCursor : 1;
+            UINT SupportHWVSync : 1;
+            UINT SupportSurpriseRemovalInHibernation : 1;
+            UINT Reserved : 22;
+        };
+        UINT Value;
+    };
+} D3DKMT_WDDM_1_2_CAPS;
 
 typedef struct _D3DKMT_SEGMENTSIZEINFO {
     ULONGLONG DedicatedVideoMemorySize;

@@ -221,8 +221,21 @@ static void describe(struct rt_adapter *a)
     }
     d->AdapterLuid = a->luid;
     d->Flags = DXGI_ADAPTER_FLAG_NONE;
-    d->GraphicsPreemptionGranularity = DXGI_GRAPHICS_PREEMPTION_DMA_BUFFER_BOUNDARY;
-    d->ComputePreemptionGranularity = DXGI_COMPUTE_PREEMPTION_DMA_BUFFER_BOUNDARY;
+    /* Preemption granularity: the KMD's (KMTQAITYPE_WDDM_1_2_CAPS). D3DKMDT_*_PREEMPTION_* count
+     * in hundreds from DMA_BUFFER_BOUNDARY (100), DXGI_*_PREEMPTION_* from 0; NONE (a KMD that
+     * cannot preempt) is reported as the coarsest DXGI level, DMA_BUFFER_BOUNDARY. */
+    D3DKMT_WDDM_1_2_CAPS caps = { 0 };
+    q = (D3DKMT_QUERYADAPTERINFO){ .hAdapter = a->km_adapter, .Type = KMTQAITYPE_WDDM_1_2_CAPS,
+                                   .pPrivateDriverData = &caps, .PrivateDriverDataSize = sizeof caps };
+    UINT g = 0, c = 0;
+    if (NT_SUCCESS(D3DKMTQueryAdapterInfo(&q))) {
+        UINT kg = (UINT)caps.PreemptionCaps.GraphicsPreemptionGranularity;
+        UINT kc = (UINT)caps.PreemptionCaps.ComputePreemptionGranularity;
+        g = kg >= 100 && kg <= 500 ? kg / 100 - 1 : 0;
+        c = kc >= 100 && kc <= 500 ? kc / 100 - 1 : 0;
+    }
+    d->GraphicsPreemptionGranularity = (DXGI_GRAPHICS_PREEMPTION_GRANULARITY)g;
+    d->ComputePreemptionGranularity = (DXGI_COMPUTE_PREEMPTION_GRANULARITY)c;
 }
 
 HRESULT rt_adapter_create(struct rt_factory *f, LUID luid, struct rt_adapter **out)

@@ -512,6 +512,50 @@ static void dxgi_device_creates_surfaces(void **state)
     IDXGIDevice_Release(dxgi);
 }
 
+/* DXGI_ADAPTER_DESC2's preemption granularity is the KMD's (DXGK_DRIVERCAPS.PreemptionCaps,
+ * passed on by the kernel as KMTQAITYPE_WDDM_1_2_CAPS): D3DKMDT_*_PREEMPTION_* 100..500 are
+ * DXGI_*_PREEMPTION_* 0..4 (the reference KMD reports PRIMITIVE / DISPATCH boundaries). */
+static void adapter_desc2_reports_the_kmd_preemption(void **state)
+{
+    (void)state;
+    IDXGIFactory1 *f = NULL;
+    assert_int_equal(CreateDXGIFactory1(&IID_IDXGIFactory1, (void **)&f), S_OK);
+    IDXGIAdapter1 *a1 = NULL;
+    assert_int_equal(IDXGIFactory1_EnumAdapters1(f, 0, &a1), S_OK);
+    IDXGIAdapter2 *a2 = NULL;
+    assert_int_equal(IDXGIAdapter1_QueryInterface(a1, &IID_IDXGIAdapter2, (void **)&a2), S_OK);
+    DXGI_ADAPTER_DESC2 d;
+    assert_int_equal(IDXGIAdapter2_GetDesc2(a2, &d), S_OK);
+
+    D3DKMT_OPENADAPTERFROMLUID oa = { .AdapterLuid = d.AdapterLuid };
+    assert_true(NT_SUCCESS(D3DKMTOpenAdapterFromLuid(&oa)));
+    D3DKMT_WDDM_1_2_CAPS caps;
+    DXGK_DRIVERCAPS kmd;
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = oa.hAdapter, .Type = KMTQAITYPE_WDDM_1_2_CAPS,
+                                  .pPrivateDriverData = &caps, .PrivateDriverDataSize = sizeof caps };
+    assert_true(NT_SUCCESS(D3DKMTQueryAdapterInfo(&q)));
+    q.Type = KMTQAITYPE_WDDM_DRIVERCAPS;
+    q.pPrivateDriverData = &kmd;
+    q.PrivateDriverDataSize = sizeof kmd;
+    assert_true(NT_SUCCESS(D3DKMTQueryAdapterInfo(&q)));
+    assert_int_equal(caps.PreemptionCaps.GraphicsPreemptionGranularity, kmd.PreemptionCaps.GraphicsPreemptionGranularity);
+    assert_int_equal(caps.PreemptionCaps.ComputePreemptionGranularity, kmd.PreemptionCaps.ComputePreemptionGranularity);
+    assert_int_equal(caps.SupportPerEngineTDR, kmd.SupportPerEngineTDR ? 1 : 0);
+    q.Type = KMTQAITYPE_WDDM_1_2_CAPS;
+    q.PrivateDriverDataSize = sizeof caps - 1;
+    assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_INVALID_PARAMETER);
+    D3DKMT_CLOSEADAPTER ca = { .hAdapter = oa.hAdapter };
+    assert_true(NT_SUCCESS(D3DKMTCloseAdapter(&ca)));
+
+    assert_int_equal(d.GraphicsPreemptionGranularity, kmd.PreemptionCaps.GraphicsPreemptionGranularity / 100 - 1);
+    assert_int_equal(d.ComputePreemptionGranularity, kmd.PreemptionCaps.ComputePreemptionGranularity / 100 - 1);
+    if (kmd.PreemptionCaps.GraphicsPreemptionGranularity == D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY)
+        assert_int_equal(d.GraphicsPreemptionGranularity, DXGI_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY);
+    IDXGIAdapter2_Release(a2);
+    IDXGIAdapter1_Release(a1);
+    IDXGIFactory1_Release(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +567,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(eviction_priority_reaches_vidmm, shim_setup, e2e_teardown),
         cmocka_unit_test(create_device_and_swap_chain),
         cmocka_unit_test_setup_teardown(dxgi_device_creates_surfaces, e2e_setup, e2e_teardown),
+        cmocka_unit_test(adapter_desc2_reports_the_kmd_preemption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -665,6 +665,9 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
     case KMTQAITYPE_DRIVERVERSION:
         need = sizeof(D3DKMT_DRIVERVERSION);
         break;
+    case KMTQAITYPE_WDDM_1_2_CAPS:
+        need = sizeof(D3DKMT_WDDM_1_2_CAPS);
+        break;
     case KMTQAITYPE_WDDM_DRIVERCAPS:
     case KMTQAITYPE_WDDM_DEFAULT_DRIVERCAPS:
         need = sizeof(DXGK_DRIVERCAPS);
@@ -704,6 +707,18 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
     case KMTQAITYPE_DRIVERVERSION:
         *(D3DKMT_DRIVERVERSION *)args->pPrivateDriverData = driver_version(&a->caps);
         break;
+    case KMTQAITYPE_WDDM_1_2_CAPS: {
+        /* The KMD's own answers (DXGK_DRIVERCAPS); a WDDM 1.x-only model has no CCD or display
+         * features to report. */
+        D3DKMT_WDDM_1_2_CAPS c;
+        memset(&c, 0, sizeof c);
+        c.PreemptionCaps = a->caps.PreemptionCaps;
+        c.SupportNonVGA = a->caps.SupportNonVGA ? 1 : 0;
+        c.SupportSmoothRotation = a->caps.SupportSmoothRotation ? 1 : 0;
+        c.SupportPerEngineTDR = a->caps.SupportPerEngineTDR ? 1 : 0;
+        memcpy(args->pPrivateDriverData, &c, sizeof c);
+        break;
+    }
     case KMTQAITYPE_WDDM_DRIVERCAPS:
         memcpy(args->pPrivateDriverData, &a->caps, sizeof a->caps);
         break;
