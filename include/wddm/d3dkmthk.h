@@ -306,6 +306,55 @@ typedef struct _D3DKMT_SETALLOCATIONPRIORITY {
     const UINT *pPriorities;
 } D3DKMT_SETALLOCATIONPRIORITY;
 
+/* Offers (D3DKMTOfferAllocations / D3DKMTReclaimAllocations(2)): exactly one of pResources
+ * (kernel resource handles) and HandleList (allocation handles) names the allocations. */
+typedef enum _D3DKMT_OFFER_PRIORITY {
+    D3DKMT_OFFER_PRIORITY_LOW = 1,    /* the content is not useful */
+    D3DKMT_OFFER_PRIORITY_NORMAL,     /* useful but easy to regenerate */
+    D3DKMT_OFFER_PRIORITY_HIGH,       /* useful and hard to regenerate */
+    D3DKMT_OFFER_PRIORITY_AUTO,       /* VidMm decides (here: NORMAL) */
+} D3DKMT_OFFER_PRIORITY;
+
+typedef struct _D3DKMT_OFFER_FLAGS {
+    union {
+        struct {
+            UINT OfferImmediately : 1;
+            UINT AllowDecommit : 1;
+            UINT Reserved : 30;
+        };
+        UINT Value;
+    };
+} D3DKMT_OFFER_FLAGS;
+
+typedef struct _D3DKMT_OFFERALLOCATIONS {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE *pResources;
+    const D3DKMT_HANDLE *HandleList;
+    UINT NumAllocations;
+    D3DKMT_OFFER_PRIORITY Priority;
+    D3DKMT_OFFER_FLAGS Flags;
+} D3DKMT_OFFERALLOCATIONS;
+
+typedef struct _D3DKMT_RECLAIMALLOCATIONS {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE *pResources;
+    const D3DKMT_HANDLE *HandleList;
+    BOOL *pDiscarded;                 /* out: one per entry */
+    UINT NumAllocations;
+} D3DKMT_RECLAIMALLOCATIONS;
+
+typedef struct _D3DKMT_RECLAIMALLOCATIONS2 {
+    D3DKMT_HANDLE hPagingQueue;
+    UINT NumAllocations;
+    D3DKMT_HANDLE *pResources;
+    const D3DKMT_HANDLE *HandleList;
+    union {
+        BOOL *pDiscarded;
+        D3DDDI_RECLAIM_RESULT *pResults; /* out: one per entry */
+    };
+    UINT64 PagingFenceValue;          /* out */
+} D3DKMT_RECLAIMALLOCATIONS2;
+
 typedef struct _D3DKMT_EVICT {
     D3DKMT_HANDLE hDevice;
     UINT NumAllocations;
@@ -569,6 +618,9 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *);
 NTSTATUS APIENTRY D3DKMTCreatePagingQueue(D3DKMT_CREATEPAGINGQUEUE *);
 NTSTATUS APIENTRY D3DKMTDestroyPagingQueue(D3DKMT_DESTROYPAGINGQUEUE *);
 NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *);
+NTSTATUS APIENTRY D3DKMTOfferAllocations(const D3DKMT_OFFERALLOCATIONS *);
+NTSTATUS APIENTRY D3DKMTReclaimAllocations(D3DKMT_RECLAIMALLOCATIONS *);
+NTSTATUS APIENTRY D3DKMTReclaimAllocations2(D3DKMT_RECLAIMALLOCATIONS2 *);
 NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *);
 NTSTATUS APIENTRY D3DKMTChangeVideoMemoryReservation(const D3DKMT_CHANGEVIDEOMEMORYRESERVATION *);
 NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *);

@@ -113,6 +113,13 @@ typedef struct _D3DDDI_MAKERESIDENT {
     UINT64 NumBytesToTrim;            /* out: on STATUS_NO_MEMORY, bytes over what fits */
 } D3DDDI_MAKERESIDENT;
 
+/* D3DKMTReclaimAllocations2's answer per entry (offers, vidmm/offer.c). */
+typedef enum _D3DDDI_RECLAIM_RESULT {
+    D3DDDI_RECLAIM_RESULT_OK = 0,
+    D3DDDI_RECLAIM_RESULT_DISCARDED = 1,
+    D3DDDI_RECLAIM_RESULT_NOT_COMMITTED = 2,
+} D3DDDI_RECLAIM_RESULT;
+
 typedef struct _D3DDDI_EVICT_FLAGS {
     union {
         struct {

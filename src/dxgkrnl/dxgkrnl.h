@@ -525,6 +525,10 @@ struct dxgk_allocation {
                                          is not evicted while > 0 (vidmm/makeresident.c); adapter->lock */
     UINT priority;                    /* D3DDDI_ALLOCATIONPRIORITY_*: eviction order (lower goes
                                          first; D3DKMTSetAllocationPriority); adapter->lock */
+    UINT offer_priority;              /* D3DKMT_OFFER_PRIORITY while offered (AUTO as NORMAL), 0
+                                         when not: offered ones are the first victims and lose
+                                         their content (vidmm/offer.c); adapter->lock */
+    bool discarded;                   /* offered content dropped since the offer; adapter->lock */
     UINT64 unmap_fence;               /* paging fence of the UNMAP_APERTURE_SEGMENT of its last
                                          aperture range, issued at destruction: a backing store
                                          shared with the KMD is freed only once it passed;

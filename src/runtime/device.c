@@ -487,7 +487,8 @@ static HRESULT open_kernel_side(struct rt_device *dev)
             char *end = NULL;
             unsigned long k = strtoul(v, &end, 10);
             if (*end || k >= count) {
-                RT_REFUSE("%s: WDDM_D3D11_ADAPTER=\"%s\" is not an adapter index below %u", rt_device_creator(dev), v, count);
+                RT_REFUSE("%s: WDDM_D3D11_ADAPTER=\"%s\" is not an adapter index below %u", rt_device_creator(dev), v,
+                          count);
                 free(luids);
                 return E_INVALIDARG;
             }
@@ -541,8 +542,8 @@ static HRESULT open_umd_adapter(struct rt_device *dev)
         oa.pAdapterFuncs_2 = &dev->adapter_funcs;
     HRESULT hr = open(&oa);
     if (FAILED(hr)) {
-        RT_REFUSE("%s: the UMD's %s failed (0x%08x)", rt_device_creator(dev), ddi10 ? "OpenAdapter10" : "OpenAdapter10_2",
-                  (UINT)hr);
+        RT_REFUSE("%s: the UMD's %s failed (0x%08x)", rt_device_creator(dev),
+                  ddi10 ? "OpenAdapter10" : "OpenAdapter10_2", (UINT)hr);
         return hr;
     }
     if (ddi10) {

@@ -11,11 +11,19 @@
  * - SetMaximumFrameLatency: 0 restores the default 3; above 16 → DXGI_ERROR_INVALID_CALL;
  *   GetMaximumFrameLatency(NULL) → DXGI_ERROR_INVALID_CALL.
  * - Trim drops what the runtime keeps for reuse (the resource blocks it recycles, docs/api.md).
- * QueryResourceResidency and Offer/ReclaimResources answer E_NOTIMPL until the kernel has
- * offers and residency queries (issue 20).
+ * - OfferResources / ReclaimResources: VidMm's offers of the resources' kernel resources
+ *   (D3DKMTOfferAllocations / D3DKMTReclaimAllocations, vidmm/offer.c); E_INVALIDARG for no
+ *   resources, a priority that is not a DXGI_OFFER_RESOURCE_PRIORITY, a resource of another
+ *   device or a mapped one. A resource without a kernel resource of its own (a small buffer the
+ *   UMD suballocates) is offered at the API only: its content is kept, which an offer allows.
+ *   An offered resource cannot be mapped until it is reclaimed (map.c).
+ * QueryResourceResidency and EnqueueSetEvent (no Win32 events here) answer E_NOTIMPL.
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
+#include "common/alloc.h"
+
+#include <stdlib.h>
 
 #define MAX_FRAME_LATENCY 16u     /* DXGI_MAX_SWAP_CHAIN_BUFFERS */
 #define DEFAULT_FRAME_LATENCY 3u
@@ -256,6 +264,96 @@ static void STDMETHODCALLTYPE dxdev_Trim(IDXGIDevice3 *This)
     rt_resource_cache_trim(device_from(This));
 }
 
+/* The resources of this device behind an application's array, or NULL (refused) if any is not. */
+static HRESULT offer_targets(struct rt_device *dev, const char *what, UINT n, IDXGIResource *const *in,
+                             struct rt_resource ***out)
+{
+    if (!n || !in) {
+        RT_REFUSE("IDXGIDevice2::%s: no resources", what);
+        return E_INVALIDARG;
+    }
+    struct rt_resource **res = wddm_calloc(n, sizeof *res);
+    if (!res)
+        return E_OUTOFMEMORY;
+    for (UINT i = 0; i < n; i++) {
+        res[i] = rt_resource_from_dxgi(in[i]);
+        if (!res[i] || res[i]->device != dev) {
+            RT_REFUSE("IDXGIDevice2::%s: entry %u is not a resource of this device", what, i);
+            free(res);
+            return E_INVALIDARG;
+        }
+    }
+    *out = res;
+    return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_OfferResources(IDXGIDevice3 *This, UINT n, IDXGIResource *const *resources,
+                                                      DXGI_OFFER_RESOURCE_PRIORITY priority)
+{
+    struct rt_device *dev = device_from(This);
+    if (priority < DXGI_OFFER_RESOURCE_PRIORITY_LOW || priority > DXGI_OFFER_RESOURCE_PRIORITY_HIGH) {
+        RT_REFUSE("IDXGIDevice2::OfferResources: Priority %u is not a DXGI_OFFER_RESOURCE_PRIORITY", (UINT)priority);
+        return E_INVALIDARG;
+    }
+    struct rt_resource **res = NULL;
+    HRESULT hr = offer_targets(dev, "OfferResources", n, resources, &res);
+    if (FAILED(hr))
+        return hr;
+    pthread_mutex_lock(&dev->lock); /* the map state (map.c) */
+    for (UINT i = 0; i < n && SUCCEEDED(hr); i++) {
+        if (res[i]->mapped_count) {
+            RT_REFUSE("IDXGIDevice2::OfferResources: entry %u is mapped; Unmap it first", i);
+            hr = E_INVALIDARG;
+        }
+    }
+    /* DXGI_OFFER_RESOURCE_PRIORITY_* are D3DKMT_OFFER_PRIORITY_LOW .. HIGH. */
+    for (UINT i = 0; i < n && SUCCEEDED(hr); i++) {
+        if (res[i]->km_resource) {
+            D3DKMT_OFFERALLOCATIONS o = { .hDevice = dev->km_device, .pResources = &res[i]->km_resource,
+                                          .NumAllocations = 1, .Priority = (D3DKMT_OFFER_PRIORITY)priority };
+            NTSTATUS st = D3DKMTOfferAllocations(&o);
+            if (!NT_SUCCESS(st)) {
+                RT_REFUSE("IDXGIDevice2::OfferResources: D3DKMTOfferAllocations failed (0x%08x)", (UINT)st);
+                hr = E_INVALIDARG;
+                break;
+            }
+        }
+        res[i]->offered = TRUE;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    free(res);
+    return hr;
+}
+
+static HRESULT STDMETHODCALLTYPE dxdev_ReclaimResources(IDXGIDevice3 *This, UINT n, IDXGIResource *const *resources,
+                                                        BOOL *discarded)
+{
+    struct rt_device *dev = device_from(This);
+    struct rt_resource **res = NULL;
+    HRESULT hr = offer_targets(dev, "ReclaimResources", n, resources, &res);
+    if (FAILED(hr))
+        return hr;
+    pthread_mutex_lock(&dev->lock);
+    for (UINT i = 0; i < n; i++) {
+        BOOL lost = FALSE;
+        if (res[i]->km_resource) {
+            D3DKMT_RECLAIMALLOCATIONS r = { .hDevice = dev->km_device, .pResources = &res[i]->km_resource,
+                                            .pDiscarded = &lost, .NumAllocations = 1 };
+            NTSTATUS st = D3DKMTReclaimAllocations(&r);
+            if (!NT_SUCCESS(st)) {
+                RT_REFUSE("IDXGIDevice2::ReclaimResources: D3DKMTReclaimAllocations failed (0x%08x)", (UINT)st);
+                hr = E_INVALIDARG;
+            }
+        }
+        res[i]->offered = FALSE;
+        if (discarded)
+            discarded[i] = lost;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    free(res);
+    return hr;
+}
+
 const struct IDXGIDevice3Vtbl rt_dxgi_device_vtbl = {
     RT_API_STUBS_IDXGIDevice3, /* every slot answers "not implemented" until named below */
     .QueryInterface = dxdev_QueryInterface,
@@ -270,4 +368,6 @@ const struct IDXGIDevice3Vtbl rt_dxgi_device_vtbl = {
     .SetMaximumFrameLatency = dxdev_SetMaximumFrameLatency,
     .GetMaximumFrameLatency = dxdev_GetMaximumFrameLatency,
     .Trim = dxdev_Trim,
+    .OfferResources = dxdev_OfferResources,
+    .ReclaimResources = dxdev_ReclaimResources,
 };

@@ -150,6 +150,17 @@ static SIZE_T filter_bytes(const struct iq_filter *f)
     return sizeof(D3D11_INFO_QUEUE_FILTER) + n * sizeof(UINT);
 }
 
+/* One list copied to *p (advanced past it); NULL for an empty list. */
+static UINT *list_out(UINT **p, const struct iq_list *l)
+{
+    if (!l->n)
+        return NULL;
+    UINT *at = *p;
+    memcpy(at, l->v, l->n * sizeof *at);
+    *p += l->n;
+    return at;
+}
+
 /* Get*Filter: the length first (pFilter NULL), then the filter with its lists behind it. */
 static HRESULT filter_get(const struct iq_filter *f, D3D11_INFO_QUEUE_FILTER *out, SIZE_T *len)
 {
@@ -172,26 +183,25 @@ static HRESULT filter_get(const struct iq_filter *f, D3D11_INFO_QUEUE_FILTER *ou
     const struct iq_list *in[2] = { f->allow, f->deny };
     for (int i = 0; i < 2; i++) {
         d[i]->NumCategories = in[i][CAT].n;
-        d[i]->pCategoryList = in[i][CAT].n ? (D3D11_MESSAGE_CATEGORY *)p : NULL;
-        memcpy(p, in[i][CAT].v, in[i][CAT].n * sizeof *p), p += in[i][CAT].n;
+        d[i]->pCategoryList = (D3D11_MESSAGE_CATEGORY *)list_out(&p, &in[i][CAT]);
         d[i]->NumSeverities = in[i][SEV].n;
-        d[i]->pSeverityList = in[i][SEV].n ? (D3D11_MESSAGE_SEVERITY *)p : NULL;
-        memcpy(p, in[i][SEV].v, in[i][SEV].n * sizeof *p), p += in[i][SEV].n;
+        d[i]->pSeverityList = (D3D11_MESSAGE_SEVERITY *)list_out(&p, &in[i][SEV]);
         d[i]->NumIDs = in[i][ID].n;
-        d[i]->pIDList = in[i][ID].n ? (D3D11_MESSAGE_ID *)p : NULL;
-        memcpy(p, in[i][ID].v, in[i][ID].n * sizeof *p), p += in[i][ID].n;
+        d[i]->pIDList = (D3D11_MESSAGE_ID *)list_out(&p, &in[i][ID]);
     }
     *len = need;
     return S_OK;
 }
 
-static HRESULT stack_push(struct iq_stack *s, const struct iq_filter *copy_of, const D3D11_INFO_QUEUE_FILTER *in)
+/* Pushes an empty filter, a copy of the top one (copy_top), or the application's `in`. */
+static HRESULT stack_push(struct iq_stack *s, BOOL copy_top, const D3D11_INFO_QUEUE_FILTER *in)
 {
     struct iq_filter *f = realloc(s->f, ((size_t)s->n + 1) * sizeof *f);
     if (!f)
         return E_OUTOFMEMORY;
-    s->f = f;
+    s->f = f; /* the old top moved with the array: taken from it only now */
     struct iq_filter *top = &f[s->n];
+    const struct iq_filter *copy_of = copy_top && s->n ? &f[s->n - 1] : NULL;
     memset(top, 0, sizeof *top);
     HRESULT hr = S_OK;
     if (copy_of) {
@@ -436,14 +446,14 @@ static UINT64 STDMETHODCALLTYPE iq_GetNumStoredMessagesAllowedByRetrievalFilter(
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
         HRESULT hr;                                                                                        \
-        LOCKED(q, hr = stack_push(&q->field, NULL, NULL));                                                 \
+        LOCKED(q, hr = stack_push(&q->field, FALSE, NULL));                                                \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_PushCopyOf##Kind##Filter(ID3D11InfoQueue *This)                    \
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
         HRESULT hr;                                                                                        \
-        LOCKED(q, hr = stack_push(&q->field, &q->field.f[q->field.n - 1], NULL));                          \
+        LOCKED(q, hr = stack_push(&q->field, TRUE, NULL));                                                 \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_Push##Kind##Filter(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *f) \
@@ -454,7 +464,7 @@ static UINT64 STDMETHODCALLTYPE iq_GetNumStoredMessagesAllowedByRetrievalFilter(
             return E_INVALIDARG;                                                                           \
         }                                                                                                  \
         HRESULT hr;                                                                                        \
-        LOCKED(q, hr = stack_push(&q->field, NULL, f));                                                    \
+        LOCKED(q, hr = stack_push(&q->field, FALSE, f));                                                   \
         return hr;                                                                                         \
     }                                                                                                      \
     static void STDMETHODCALLTYPE iq_Pop##Kind##Filter(ID3D11InfoQueue *This)                              \
@@ -625,7 +635,7 @@ HRESULT rt_info_queue_create(struct rt_device *dev)
     q->device = dev;
     q->limit = D3D11_INFO_QUEUE_DEFAULT_MESSAGE_COUNT_LIMIT;
     pthread_mutex_init(&q->lock, NULL);
-    if (FAILED(stack_push(&q->storage, NULL, NULL)) || FAILED(stack_push(&q->retrieval, NULL, NULL))) {
+    if (FAILED(stack_push(&q->storage, FALSE, NULL)) || FAILED(stack_push(&q->retrieval, FALSE, NULL))) {
         rt_info_queue_destroy(q);
         return E_OUTOFMEMORY;
     }

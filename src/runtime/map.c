@@ -95,11 +95,13 @@ static const char *map_name(D3D11_MAP t)
 static HRESULT validate_map(const struct rt_resource *res, D3D11_MAP type, UINT flags)
 {
     if ((UINT)type < D3D11_MAP_READ || (UINT)type > D3D11_MAP_WRITE_NO_OVERWRITE) {
-        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDMAPTYPE, "Map: MapType %u is not a D3D11_MAP value", (UINT)type);
+        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDMAPTYPE, "Map: MapType %u is not a D3D11_MAP value",
+                     (UINT)type);
         return E_INVALIDARG;
     }
     if (flags & ~(UINT)D3D11_MAP_FLAG_DO_NOT_WAIT) {
-        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDFLAGS, "Map: MapFlags 0x%x has bits other than D3D11_MAP_FLAG_DO_NOT_WAIT", flags);
+        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDFLAGS,
+                     "Map: MapFlags 0x%x has bits other than D3D11_MAP_FLAG_DO_NOT_WAIT", flags);
         return E_INVALIDARG;
     }
     switch (res->usage) {
@@ -180,7 +182,8 @@ HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resou
     if (FAILED(hr))
         return hr;
     if (sub >= res->subresource_count) {
-        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDSUBRESOURCE, "Map: Subresource %u out of range (the resource has %u)", sub, res->subresource_count);
+        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDSUBRESOURCE,
+                     "Map: Subresource %u out of range (the resource has %u)", sub, res->subresource_count);
         return E_INVALIDARG;
     }
     if (!mapped) {
@@ -194,7 +197,13 @@ HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resou
     rt_ddi_begin(dev);
     if (rt_resource_is_mapped(res, sub)) {
         (void)rt_ddi_end(dev);
-        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_ALREADYMAPPED, "Map: subresource %u is already mapped; Unmap it first (wddm-semantics 5.3)", sub);
+        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_ALREADYMAPPED,
+                     "Map: subresource %u is already mapped; Unmap it first (wddm-semantics 5.3)", sub);
+        return E_INVALIDARG;
+    }
+    if (res->offered) {
+        (void)rt_ddi_end(dev);
+        RT_REFUSE("Map: the resource is offered (IDXGIDevice2::OfferResources); ReclaimResources it first");
         return E_INVALIDARG;
     }
     if (rt_device_is_removed(dev)) {
@@ -244,13 +253,16 @@ void STDMETHODCALLTYPE rt_context_Unmap(ID3D11DeviceContext *iface, ID3D11Resour
         return;
     }
     if (sub >= res->subresource_count) {
-        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_UNMAP_INVALIDSUBRESOURCE, "Unmap: Subresource %u out of range (the resource has %u)", sub, res->subresource_count);
+        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_UNMAP_INVALIDSUBRESOURCE,
+                     "Unmap: Subresource %u out of range (the resource has %u)", sub, res->subresource_count);
         return;
     }
     rt_ddi_begin(dev);
     if (!rt_resource_is_mapped(res, sub)) {
         (void)rt_ddi_end(dev);
-        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_UNMAP_NOTMAPPED, "Unmap: subresource %u is not mapped (Unmap must match a successful Map, wddm-semantics 5.3)", sub);
+        RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_UNMAP_NOTMAPPED,
+                     "Unmap: subresource %u is not mapped (Unmap must match a successful Map, wddm-semantics 5.3)",
+                     sub);
         return;
     }
     rt_unmap_ddi_locked(dev, res, sub);

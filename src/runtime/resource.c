@@ -160,6 +160,7 @@ static struct rt_resource *block_init_locked(struct rt_device *dev, SIZE_T drv_s
     res->mapped_inline = 0;
     res->mapped_bits = mapped_heap ? mapped_heap : &res->mapped_inline;
     res->mapped_count = 0;
+    res->offered = FALSE;
     res->km_resource = 0;
     res->eviction_priority = 0;
     res->private_data.head = NULL;

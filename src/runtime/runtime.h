@@ -262,6 +262,7 @@ struct rt_resource {
     UINT64 *mapped_bits;
     UINT64 mapped_inline;
     UINT mapped_count;
+    BOOL offered;                   /* IDXGIDevice2::OfferResources until ReclaimResources: no Map */
 
     /* driver handle memory (seed 001 §3) and the kernel resource the UMD created for it.
      * drv_mem is inline right behind the rt_resource (one block, as the D3D runtime lays its
@@ -471,6 +472,7 @@ ULONG rt_resource_release(struct rt_resource *res);
 HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void **ppv);
 /* share.c (issue 6) */
 extern const struct IDXGIResourceVtbl rt_dxgi_resource_vtbl;
+struct rt_resource *rt_resource_from_dxgi(IDXGIResource *iface); /* NULL: not one of ours */
 HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HANDLE handle, REFIID riid, void **out);
 /* A resource made from an opened kernel resource: pfnCalcPrivateOpenedResourceSize +
  * pfnOpenResource (resource.c). On failure the kernel resource is destroyed. */

@@ -19,6 +19,14 @@ static struct rt_resource *from_dxgi(IDXGIResource *iface)
     return (struct rt_resource *)(void *)((char *)iface - offsetof(struct rt_resource, dxgi));
 }
 
+struct rt_resource *rt_resource_from_dxgi(IDXGIResource *iface)
+{
+    if (!iface || iface->lpVtbl != &rt_dxgi_resource_vtbl)
+        return NULL;
+    struct rt_resource *res = from_dxgi(iface);
+    return res->magic == RT_RESOURCE_MAGIC ? res : NULL;
+}
+
 static HRESULT STDMETHODCALLTYPE dxgi_QueryInterface(IDXGIResource *This, REFIID riid, void **ppv)
 {
     return rt_resource_query_interface(from_dxgi(This), riid, ppv);

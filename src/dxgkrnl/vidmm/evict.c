@@ -260,6 +260,9 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
      * caller's unsubmitted commands may still name (not yet retired for references, or kept by
      * DoNotRetireInstance) does not (vidmm/rename.c). */
     bool dead_content = vidmm_instance_dead_locked(al, in);
+    /* An offered allocation's content is the application's to lose (vidmm/offer.c). */
+    bool offered = al->offer_priority && in == al->current;
+    dead_content |= offered;
     /* Locking Swizzled Allocations: a Swizzled allocation is stored linear only when a lock asks
      * (in->unswizzle), and a linear backing store can never back an aperture range. Any other
      * CPU-visible allocation the KMD always stores linear; VidMm tracks nothing for it. */
@@ -367,6 +370,8 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     (void)vidmm_va_instance_moved_locked(a, in, batch);
     vidmm_batch_stamp_locked(batch, in, ap != 0); /* destruction (and a lock in the aperture) waits for the copy out */
     batch->evicted = true;
+    if (offered)
+        al->discarded = true;
     DXGK_COUNT(a, evictions, 1);
     wddm_tl(WDDM_TL_EVICT, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), al->handle, al->info.Size);
     if (args.Operation == DXGK_OPERATION_TRANSFER)
@@ -432,6 +437,11 @@ static UINT64 scan_queued_locked(struct dxgk_adapter *a)
  * more, evicting newly restored members of the hot set.) */
 static bool better_victim(const struct vidmm_instance *in, const struct vidmm_instance *v, UINT64 scan)
 {
+    /* Offered allocations go first, the lowest offer priority first (vidmm/offer.c). */
+    UINT oi = in->alloc->offer_priority ? in->alloc->offer_priority : UINT32_MAX;
+    UINT ov = v->alloc->offer_priority ? v->alloc->offer_priority : UINT32_MAX;
+    if (oi != ov)
+        return oi < ov;
     if (in->alloc->priority != v->alloc->priority)
         return in->alloc->priority < v->alloc->priority;
     UINT64 ni = in->next_ref_scan == scan ? in->next_ref : UINT64_MAX;
@@ -446,7 +456,7 @@ static bool better_victim(const struct vidmm_instance *in, const struct vidmm_in
  * segments, of any age and either tier. */
 static bool soft_pinned(const struct vidmm_instance *in)
 {
-    return in->alloc->priority >= D3DDDI_ALLOCATIONPRIORITY_MAXIMUM;
+    return in->alloc->priority >= D3DDDI_ALLOCATIONPRIORITY_MAXIMUM && !in->alloc->offer_priority;
 }
 
 UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,

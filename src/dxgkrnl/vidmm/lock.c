@@ -233,6 +233,14 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
                                                   : "was not created UseAlternateVA and cannot be locked with it");
         goto out;
     }
+    /* An offered allocation's content may go at any moment: reclaim it first (vidmm/offer.c). */
+    pthread_mutex_lock(&a->lock);
+    bool offered = al->offer_priority != 0;
+    pthread_mutex_unlock(&a->lock);
+    if (offered) {
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x is offered; reclaim it before locking it", args->hAllocation);
+        goto out;
+    }
     UINT pages = (UINT)((al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
     for (UINT i = 0; i < args->NumPages; i++) {
         if (args->pPages[i] >= pages) {
