@@ -6,38 +6,43 @@
  */
 #include "runtime/runtime.h"
 
-static _Atomic(PFND3D10DDI_OPENADAPTER) umd_entry_override;
-static _Atomic(PFND3D10DDI_OPENADAPTER) umd_entry10_override;
+/* A UMD's two exports: OpenAdapter10_2, which D3D11 devices open, and OpenAdapter10, which
+ * D3D10CreateDevice(1) open (issue 15 §1). NULL: the built-in reference UMD's. */
+enum { ENTRY_10_2, ENTRY_10, ENTRIES };
+static _Atomic(PFND3D10DDI_OPENADAPTER) overrides[ENTRIES];
+
+static PFND3D10DDI_OPENADAPTER entry(int which)
+{
+    PFND3D10DDI_OPENADAPTER e = atomic_load(&overrides[which]);
+    return e ? e : which == ENTRY_10 ? OpenAdapter10 : OpenAdapter10_2;
+}
 
 void wddm_set_umd_entry(PFND3D10DDI_OPENADAPTER pfnOpenAdapter)
 {
-    atomic_store(&umd_entry_override, pfnOpenAdapter);
+    atomic_store(&overrides[ENTRY_10_2], pfnOpenAdapter);
 }
 
 PFND3D10DDI_OPENADAPTER wddm_get_umd_entry(void)
 {
-    PFND3D10DDI_OPENADAPTER e = atomic_load(&umd_entry_override);
-    return e ? e : OpenAdapter10_2; /* the built-in reference UMD */
+    return entry(ENTRY_10_2);
 }
 
-PFND3D10DDI_OPENADAPTER rt_umd_entry(void)
-{
-    return wddm_get_umd_entry();
-}
-
-/* The same UMD's OpenAdapter10 export, which D3D10CreateDevice(1) opens (issue 15 §1). */
 void wddm_set_umd_entry10(PFND3D10DDI_OPENADAPTER pfnOpenAdapter10)
 {
-    atomic_store(&umd_entry10_override, pfnOpenAdapter10);
+    atomic_store(&overrides[ENTRY_10], pfnOpenAdapter10);
 }
 
 PFND3D10DDI_OPENADAPTER wddm_get_umd_entry10(void)
 {
-    PFND3D10DDI_OPENADAPTER e = atomic_load(&umd_entry10_override);
-    return e ? e : OpenAdapter10; /* the built-in reference UMD */
+    return entry(ENTRY_10);
+}
+
+PFND3D10DDI_OPENADAPTER rt_umd_entry(void)
+{
+    return entry(ENTRY_10_2);
 }
 
 PFND3D10DDI_OPENADAPTER rt_umd_entry10(void)
 {
-    return wddm_get_umd_entry10();
+    return entry(ENTRY_10);
 }
