@@ -278,7 +278,7 @@ struct rt_resource {
      * MISC_SHARED resource (set by pfnAllocateCb) or of an opened one; read-only after. */
     IDXGIResource dxgi;
     D3DKMT_HANDLE global_share;
-    IDXGISurface1 surface;          /* the IDXGISurface face of a one-mip, one-slice 2D texture
+    IDXGISurface1 surface;          /* the IDXGISurface face of a one-mip, one-slice 1D or 2D texture
                                      * (surface.c) */
     ID3D10Resource d3d10;           /* the D3D10 face on a D3D10 device: lpVtbl is the
                                      * ID3D10Buffer / Texture1D/2D/3D vtable (d3d10_resource.c) */

@@ -19,7 +19,11 @@ static struct rt_resource *surface_from(IDXGISurface1 *iface)
 
 BOOL rt_resource_is_surface(const struct rt_resource *res)
 {
-    return res->dimension == D3D11_RESOURCE_DIMENSION_TEXTURE2D && res->mip_levels == 1 && res->array_size == 1;
+    /* One mip, one slice, 1D or 2D (Wine's d3d10core tests, run on Windows: a 1D texture of one
+     * level has the face too, test_create_texture1d). */
+    return (res->dimension == D3D11_RESOURCE_DIMENSION_TEXTURE2D ||
+            res->dimension == D3D11_RESOURCE_DIMENSION_TEXTURE1D) &&
+           res->mip_levels == 1 && res->array_size == 1;
 }
 
 static HRESULT STDMETHODCALLTYPE surface_QueryInterface(IDXGISurface1 *This, REFIID riid, void **out)
@@ -54,11 +58,12 @@ static HRESULT STDMETHODCALLTYPE surface_GetDesc(IDXGISurface1 *This, DXGI_SURFA
 {
     if (!desc)
         return E_INVALIDARG;
-    const D3D11_TEXTURE2D_DESC *t = &surface_from(This)->desc.tex2d;
-    desc->Width = t->Width;
-    desc->Height = t->Height;
-    desc->Format = t->Format;
-    desc->SampleDesc = t->SampleDesc;
+    const struct rt_resource *res = surface_from(This);
+    desc->Width = res->width;
+    desc->Height = res->height; /* 1 for a 1D texture */
+    desc->Format = res->format;
+    desc->SampleDesc.Count = res->sample_count;
+    desc->SampleDesc.Quality = res->sample_quality;
     return S_OK;
 }
 
