@@ -272,76 +272,100 @@ UINT rt_full_mip_count(UINT w, UINT h, UINT d)
 
 /* Texture rules: dimensions, formats, mips, arrays, samples, usage, binds (D3D11 functional
  * spec limits, wddm-semantics §5.1). Fills the normalised fields of res. */
-HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DATA *data)
-{
+/* A texture description under check (rt_validate_texture): what the description says, then
+ * what the phases below resolve (the format's entry and support, MipLevels 0 -> the chain). */
+struct tex_check {
+    struct rt_device *dev;
+    D3D11_RESOURCE_DIMENSION dimension;
     const char *what;
-    UINT w = 1, h = 1, d = 1, mips, array = 1, samples = 1, quality = 0, max_dim, max_array = 1;
+    UINT w, h, d, mips, array, samples, quality, max_dim, max_array;
     DXGI_FORMAT fmt;
     D3D11_USAGE usage;
     UINT bind, cpu, misc, dim_support;
+    const struct wddm_format_info *fi;
+    UINT fmt_support;
+};
 
+/* Phase 1: the description of each dimension, in one shape. */
+static HRESULT tex_read(const struct rt_resource *res, struct tex_check *c)
+{
+    memset(c, 0, sizeof *c);
+    c->dev = res->device;
+    c->dimension = res->dimension;
+    c->w = c->h = c->d = c->array = c->samples = c->max_array = 1;
     switch (res->dimension) {
     case D3D11_RESOURCE_DIMENSION_TEXTURE1D: {
         const D3D11_TEXTURE1D_DESC *t = &res->desc.tex1d;
-        what = "CreateTexture1D";
-        w = t->Width; mips = t->MipLevels; array = t->ArraySize; fmt = t->Format;
-        usage = t->Usage; bind = t->BindFlags; cpu = t->CPUAccessFlags; misc = t->MiscFlags;
-        max_dim = D3D11_REQ_TEXTURE1D_U_DIMENSION; max_array = D3D11_REQ_TEXTURE1D_ARRAY_AXIS_DIMENSION;
-        dim_support = WDDM_FMT_SUPPORT_TEXTURE1D;
-        break;
+        c->what = "CreateTexture1D";
+        c->w = t->Width; c->mips = t->MipLevels; c->array = t->ArraySize; c->fmt = t->Format;
+        c->usage = t->Usage; c->bind = t->BindFlags; c->cpu = t->CPUAccessFlags; c->misc = t->MiscFlags;
+        c->max_dim = D3D11_REQ_TEXTURE1D_U_DIMENSION; c->max_array = D3D11_REQ_TEXTURE1D_ARRAY_AXIS_DIMENSION;
+        c->dim_support = WDDM_FMT_SUPPORT_TEXTURE1D;
+        return S_OK;
     }
     case D3D11_RESOURCE_DIMENSION_TEXTURE2D: {
         const D3D11_TEXTURE2D_DESC *t = &res->desc.tex2d;
-        what = "CreateTexture2D";
-        w = t->Width; h = t->Height; mips = t->MipLevels; array = t->ArraySize; fmt = t->Format;
-        samples = t->SampleDesc.Count; quality = t->SampleDesc.Quality;
-        usage = t->Usage; bind = t->BindFlags; cpu = t->CPUAccessFlags; misc = t->MiscFlags;
-        max_dim = D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION; max_array = D3D11_REQ_TEXTURE2D_ARRAY_AXIS_DIMENSION;
-        dim_support = (misc & D3D11_RESOURCE_MISC_TEXTURECUBE) ? WDDM_FMT_SUPPORT_TEXTURECUBE
-                                                                : WDDM_FMT_SUPPORT_TEXTURE2D;
-        break;
+        c->what = "CreateTexture2D";
+        c->w = t->Width; c->h = t->Height; c->mips = t->MipLevels; c->array = t->ArraySize; c->fmt = t->Format;
+        c->samples = t->SampleDesc.Count; c->quality = t->SampleDesc.Quality;
+        c->usage = t->Usage; c->bind = t->BindFlags; c->cpu = t->CPUAccessFlags; c->misc = t->MiscFlags;
+        c->max_dim = D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION; c->max_array = D3D11_REQ_TEXTURE2D_ARRAY_AXIS_DIMENSION;
+        c->dim_support = (c->misc & D3D11_RESOURCE_MISC_TEXTURECUBE) ? WDDM_FMT_SUPPORT_TEXTURECUBE
+                                                                      : WDDM_FMT_SUPPORT_TEXTURE2D;
+        return S_OK;
     }
     case D3D11_RESOURCE_DIMENSION_TEXTURE3D: {
         const D3D11_TEXTURE3D_DESC *t = &res->desc.tex3d;
-        what = "CreateTexture3D";
-        w = t->Width; h = t->Height; d = t->Depth; mips = t->MipLevels; fmt = t->Format;
-        usage = t->Usage; bind = t->BindFlags; cpu = t->CPUAccessFlags; misc = t->MiscFlags;
-        max_dim = D3D11_REQ_TEXTURE3D_U_V_OR_W_DIMENSION;
-        dim_support = WDDM_FMT_SUPPORT_TEXTURE3D;
-        break;
+        c->what = "CreateTexture3D";
+        c->w = t->Width; c->h = t->Height; c->d = t->Depth; c->mips = t->MipLevels; c->fmt = t->Format;
+        c->usage = t->Usage; c->bind = t->BindFlags; c->cpu = t->CPUAccessFlags; c->misc = t->MiscFlags;
+        c->max_dim = D3D11_REQ_TEXTURE3D_U_V_OR_W_DIMENSION;
+        c->dim_support = WDDM_FMT_SUPPORT_TEXTURE3D;
+        return S_OK;
     }
     default:
         return E_INVALIDARG;
     }
+}
 
-    HRESULT hr = rt_validate_usage(usage, bind, cpu, data != NULL, what);
+/* Phase 2: usage, misc flags and the extent against D3D11's limits. */
+static HRESULT tex_check_extent(struct tex_check *c, BOOL has_data)
+{
+    HRESULT hr = rt_validate_usage(c->usage, c->bind, c->cpu, has_data, c->what);
     if (FAILED(hr))
         return hr;
-    if ((hr = validate_misc(misc, what)) != S_OK)
+    if ((hr = validate_misc(c->misc, c->what)) != S_OK)
         return hr;
+    if (c->w == 0 || c->h == 0 || c->d == 0) {
+        RT_REFUSE("%s: every dimension must be at least 1 (%ux%ux%u)", c->what, c->w, c->h, c->d);
+        return E_INVALIDARG;
+    }
+    if (c->w > c->max_dim || c->h > c->max_dim || c->d > c->max_dim) {
+        RT_REFUSE("%s: dimensions %ux%ux%u exceed the D3D11 limit of %u", c->what, c->w, c->h, c->d, c->max_dim);
+        return E_INVALIDARG;
+    }
+    if (c->array == 0 || c->array > c->max_array) {
+        RT_REFUSE("%s: ArraySize %u must be in [1, %u]", c->what, c->array, c->max_array);
+        return E_INVALIDARG;
+    }
+    return S_OK;
+}
 
-    if (w == 0 || h == 0 || d == 0) {
-        RT_REFUSE("%s: every dimension must be at least 1 (%ux%ux%u)", what, w, h, d);
-        return E_INVALIDARG;
-    }
-    if (w > max_dim || h > max_dim || d > max_dim) {
-        RT_REFUSE("%s: dimensions %ux%ux%u exceed the D3D11 limit of %u", what, w, h, d, max_dim);
-        return E_INVALIDARG;
-    }
-    if (array == 0 || array > max_array) {
-        RT_REFUSE("%s: ArraySize %u must be in [1, %u]", what, array, max_array);
-        return E_INVALIDARG;
-    }
-
-    const struct wddm_format_info *fi = wddm_format_info(fmt);
+/* Phase 3: the format - supported for the dimension on this device, and for each bind flag and
+ * CPU access; block-compressed extents. */
+static HRESULT tex_check_format(struct tex_check *c)
+{
+    const char *what = c->what;
+    UINT bind = c->bind;
+    const struct wddm_format_info *fi = c->fi = wddm_format_info(c->fmt);
     /* Creation holds the description to what CheckFormatSupport answers for the device
      * (format_support.c; D3D11 creation checks format support: E_INVALIDARG otherwise). */
-    UINT fmt_support = rt_format_support(res->device, fmt);
-    if (!fi || !fmt_support) {
-        RT_REFUSE("%s: Format %u is not supported for textures on this device", what, (UINT)fmt);
+    c->fmt_support = rt_format_support(c->dev, c->fmt);
+    if (!fi || !c->fmt_support) {
+        RT_REFUSE("%s: Format %u is not supported for textures on this device", what, (UINT)c->fmt);
         return E_INVALIDARG;
     }
-    if (!(fmt_support & dim_support)) {
+    if (!(c->fmt_support & c->dim_support)) {
         RT_REFUSE("%s: Format %s cannot be used for this texture dimension", what, fi->name);
         return E_INVALIDARG;
     }
@@ -351,9 +375,9 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
                   "only (BindFlags 0x%x)", what, bind);
         return E_INVALIDARG;
     }
-    if (misc & API_MISC_BUFFER_ONLY) {
+    if (c->misc & API_MISC_BUFFER_ONLY) {
         RT_REFUSE("%s: MiscFlags 0x%x: DRAWINDIRECT_ARGS / BUFFER_ALLOW_RAW_VIEWS / BUFFER_STRUCTURED are for "
-                  "buffers only", what, misc);
+                  "buffers only", what, c->misc);
         return E_INVALIDARG;
     }
     if ((bind & D3D11_BIND_DEPTH_STENCIL) && (bind & (D3D11_BIND_RENDER_TARGET | D3D11_BIND_UNORDERED_ACCESS))) {
@@ -372,7 +396,7 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
      * DEPTH_STENCIL / TYPED_UNORDERED_ACCESS_VIEW bit (a TYPELESS format: one of its family's);
      * SHADER_RESOURCE has no bit of its own in D3D11_FORMAT_SUPPORT (no shader runs here): the
      * table says which formats Windows lets a shader read (§30). */
-    UINT bind_support = rt_format_bind_support(res->device, fmt), refused = 0;
+    UINT bind_support = rt_format_bind_support(c->dev, c->fmt), refused = 0;
     if ((bind & D3D11_BIND_RENDER_TARGET) && !(bind_support & WDDM_FMT_SUPPORT_RENDER_TARGET))
         refused |= D3D11_BIND_RENDER_TARGET;
     if ((bind & D3D11_BIND_DEPTH_STENCIL) && !(bind_support & WDDM_FMT_SUPPORT_DEPTH_STENCIL))
@@ -386,145 +410,185 @@ HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DAT
                   fi->name, refused, bind_support);
         return E_INVALIDARG;
     }
-    if (cpu && !(fmt_support & WDDM_FMT_SUPPORT_CPU_LOCKABLE)) {
-        RT_REFUSE("%s: Format %s is not CPU_LOCKABLE: no CPUAccessFlags (0x%x)", what, fi->name, cpu);
+    if (c->cpu && !(c->fmt_support & WDDM_FMT_SUPPORT_CPU_LOCKABLE)) {
+        RT_REFUSE("%s: Format %s is not CPU_LOCKABLE: no CPUAccessFlags (0x%x)", what, fi->name, c->cpu);
         return E_INVALIDARG;
     }
-    if (fi->is_compressed && (w % fi->block_width || h % fi->block_height)) {
+    if (fi->is_compressed && (c->w % fi->block_width || c->h % fi->block_height)) {
         RT_REFUSE("%s: block-compressed format %s needs a top level whose width and height are multiples of 4 "
-                  "(%ux%u)", what, fi->name, w, h);
+                  "(%ux%u)", what, fi->name, c->w, c->h);
         return E_INVALIDARG;
     }
+    return S_OK;
+}
 
-    UINT full = rt_full_mip_count(w, h, d);
-    if (mips == 0) {
-        mips = full;            /* D3D11: MipLevels 0 = the full chain */
-    } else if (mips > full) {
-        RT_REFUSE("%s: MipLevels %u exceeds the full chain of %u for %ux%ux%u", what, mips, full, w, h, d);
+/* Phase 4: the mip chain (MipLevels 0 = the full chain) and multisampling (Texture2D only:
+ * Count 1 Quality 0 is single-sampled; counts 2/4/8 with Quality 0 on render-target / depth
+ * formats, DEFAULT usage, one mip). */
+static HRESULT tex_check_levels(struct tex_check *c, BOOL has_data)
+{
+    const char *what = c->what;
+    const struct wddm_format_info *fi = c->fi;
+    UINT full = rt_full_mip_count(c->w, c->h, c->d);
+    if (c->mips == 0) {
+        c->mips = full; /* D3D11: MipLevels 0 = the full chain */
+    } else if (c->mips > full) {
+        RT_REFUSE("%s: MipLevels %u exceeds the full chain of %u for %ux%ux%u", what, c->mips, full, c->w, c->h,
+                  c->d);
         return E_INVALIDARG;
     }
-    if (mips > 1 && !(fmt_support & WDDM_FMT_SUPPORT_MIP)) {
-        RT_REFUSE("%s: Format %s has no MIP support: MipLevels must be 1 (got %u)", what, fi->name, mips);
+    if (c->mips > 1 && !(c->fmt_support & WDDM_FMT_SUPPORT_MIP)) {
+        RT_REFUSE("%s: Format %s has no MIP support: MipLevels must be 1 (got %u)", what, fi->name, c->mips);
         return E_INVALIDARG;
     }
-
-    /* Multisampling (Texture2D only): Count 1 Quality 0 is single-sampled. Counts 2/4/8 with
-     * Quality 0 are accepted on render-target / depth formats, DEFAULT usage, one mip. */
-    if (samples == 0) {
+    if (c->samples == 0) {
         RT_REFUSE("%s: SampleDesc.Count must be at least 1", what);
         return E_INVALIDARG;
     }
-    UINT levels = rt_msaa_quality_levels(res->device, fmt, samples);
-    if (quality >= levels) {
+    UINT levels = rt_msaa_quality_levels(c->dev, c->fmt, c->samples);
+    if (c->quality >= levels) {
         /* D3D11_TEXTURE2D_DESC / DXGI_SAMPLE_DESC: Quality must be below what
          * CheckMultisampleQualityLevels answers for the format and count (Wine d3d11 tests,
          * run on Windows, test_create_texture2d: Quality == that answer and Count 15 fail). */
         RT_REFUSE("%s: SampleDesc {%u, %u} is not supported for %s (CheckMultisampleQualityLevels answers %u)",
-                  what, samples, quality, fi->name, levels);
+                  what, c->samples, c->quality, fi->name, levels);
         return E_INVALIDARG;
     }
-    if (samples > 1) {
-        if (usage != D3D11_USAGE_DEFAULT) {
-            RT_REFUSE("%s: multisampled resources must be USAGE_DEFAULT (wddm-semantics 5.1)", what);
-            return E_INVALIDARG;
-        }
-        if (mips != 1) {
-            RT_REFUSE("%s: multisampled resources must have MipLevels 1 (got %u)", what, mips);
-            return E_INVALIDARG;
-        }
-        if (!(fi->support & (WDDM_FMT_SUPPORT_RENDER_TARGET | WDDM_FMT_SUPPORT_DEPTH_STENCIL)) &&
-            !(fi->bind & (WDDM_FMT_BIND_RENDER_TARGET | WDDM_FMT_BIND_DEPTH_STENCIL))) {
-            RT_REFUSE("%s: Format %s cannot be multisampled", what, fi->name);
-            return E_INVALIDARG;
-        }
-        if (misc & D3D11_RESOURCE_MISC_TEXTURECUBE) {
-            RT_REFUSE("%s: a cube texture cannot be multisampled", what);
-            return E_INVALIDARG;
-        }
-        if (data) {
-            RT_REFUSE("%s: a multisampled resource cannot be given initial data", what);
-            return E_INVALIDARG;
-        }
+    if (c->samples == 1)
+        return S_OK;
+    if (c->usage != D3D11_USAGE_DEFAULT) {
+        RT_REFUSE("%s: multisampled resources must be USAGE_DEFAULT (wddm-semantics 5.1)", what);
+        return E_INVALIDARG;
     }
+    if (c->mips != 1) {
+        RT_REFUSE("%s: multisampled resources must have MipLevels 1 (got %u)", what, c->mips);
+        return E_INVALIDARG;
+    }
+    if (!(fi->support & (WDDM_FMT_SUPPORT_RENDER_TARGET | WDDM_FMT_SUPPORT_DEPTH_STENCIL)) &&
+        !(fi->bind & (WDDM_FMT_BIND_RENDER_TARGET | WDDM_FMT_BIND_DEPTH_STENCIL))) {
+        RT_REFUSE("%s: Format %s cannot be multisampled", what, fi->name);
+        return E_INVALIDARG;
+    }
+    if (c->misc & D3D11_RESOURCE_MISC_TEXTURECUBE) {
+        RT_REFUSE("%s: a cube texture cannot be multisampled", what);
+        return E_INVALIDARG;
+    }
+    if (has_data) {
+        RT_REFUSE("%s: a multisampled resource cannot be given initial data", what);
+        return E_INVALIDARG;
+    }
+    return S_OK;
+}
 
-    if (usage == D3D11_USAGE_DYNAMIC && (mips != 1 || array != 1)) {
+/* Phase 5: what the usage and the misc flags ask of the kind of texture - dynamic ones are
+ * single-subresource, cubes, mip generation, sharing. */
+static HRESULT tex_check_kind(const struct tex_check *c)
+{
+    const char *what = c->what;
+    if (c->usage == D3D11_USAGE_DYNAMIC && (c->mips != 1 || c->array != 1)) {
         /* wddm-semantics 5.1: dynamic textures are single-subresource (no array, no mip chain). */
         RT_REFUSE("%s: a USAGE_DYNAMIC texture must have exactly one subresource (MipLevels %u, ArraySize %u)", what,
-                  mips, array);
+                  c->mips, c->array);
         return E_INVALIDARG;
     }
-    if (misc & D3D11_RESOURCE_MISC_TEXTURECUBE) {
-        if (res->dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D) {
+    if (c->misc & D3D11_RESOURCE_MISC_TEXTURECUBE) {
+        if (c->dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D) {
             RT_REFUSE("%s: MISC_TEXTURECUBE applies to Texture2D only", what);
             return E_INVALIDARG;
         }
         /* Wine d3d11 tests (run on Windows), test_create_texture2d: a cube takes ArraySize 6 at
          * feature levels below 10_1, and any ArraySize from 6 up at 10_1 and above (7, 10 and 12
          * succeed there; 1, 3 and 5 fail everywhere) - not only multiples of 6. */
-        BOOL cube_arrays = res->device && res->device->feature_level >= D3D_FEATURE_LEVEL_10_1;
-        if (array < 6 || (!cube_arrays && array != 6)) {
+        BOOL cube_arrays = c->dev && c->dev->feature_level >= D3D_FEATURE_LEVEL_10_1;
+        if (c->array < 6 || (!cube_arrays && c->array != 6)) {
             RT_REFUSE("%s: a cube texture needs ArraySize %s (got %u)", what,
-                      cube_arrays ? "of at least 6" : "6 below feature level 10_1", array);
+                      cube_arrays ? "of at least 6" : "6 below feature level 10_1", c->array);
             return E_INVALIDARG;
         }
-        if (w != h) {
-            RT_REFUSE("%s: a cube texture needs square faces (%ux%u)", what, w, h);
+        if (c->w != c->h) {
+            RT_REFUSE("%s: a cube texture needs square faces (%ux%u)", what, c->w, c->h);
             return E_INVALIDARG;
         }
     }
-    if (misc & D3D11_RESOURCE_MISC_GENERATE_MIPS) {
-        if ((bind & (D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE)) !=
+    if (c->misc & D3D11_RESOURCE_MISC_GENERATE_MIPS) {
+        if ((c->bind & (D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE)) !=
             (D3D11_BIND_RENDER_TARGET | D3D11_BIND_SHADER_RESOURCE)) {
             RT_REFUSE("%s: MISC_GENERATE_MIPS needs BIND_RENDER_TARGET and BIND_SHADER_RESOURCE", what);
             return E_INVALIDARG;
         }
-        if (usage != D3D11_USAGE_DEFAULT) {
+        if (c->usage != D3D11_USAGE_DEFAULT) {
             RT_REFUSE("%s: MISC_GENERATE_MIPS needs USAGE_DEFAULT", what);
             return E_INVALIDARG;
         }
     }
-    if ((misc & D3D11_RESOURCE_MISC_SHARED) &&
-        (usage != D3D11_USAGE_DEFAULT || res->dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D)) {
+    if ((c->misc & D3D11_RESOURCE_MISC_SHARED) &&
+        (c->usage != D3D11_USAGE_DEFAULT || c->dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D)) {
         RT_REFUSE("%s: MISC_SHARED needs a USAGE_DEFAULT Texture2D", what);
         return E_INVALIDARG;
     }
+    return S_OK;
+}
 
-    /* Total size (64-bit: dimensions up to 16384 x 16384 x 2048 overflow 32 bits). */
+/* Phase 6: the total size (64-bit: 16384 x 16384 x 2048 overflows 32 bits) and one initial-data
+ * entry per subresource. */
+static HRESULT tex_check_size(const struct tex_check *c, const D3D11_SUBRESOURCE_DATA *data)
+{
     UINT64 total = 0;
-    for (UINT m = 0; m < mips; m++) {
-        UINT64 row = wddm_format_row_bytes(fmt, rt_mip_dim(w, m));
-        UINT64 rows = wddm_format_rows(fmt, rt_mip_dim(h, m));
-        total += row * rows * rt_mip_dim(d, m);
+    for (UINT m = 0; m < c->mips; m++) {
+        UINT64 row = wddm_format_row_bytes(c->fmt, rt_mip_dim(c->w, m));
+        UINT64 rows = wddm_format_rows(c->fmt, rt_mip_dim(c->h, m));
+        total += row * rows * rt_mip_dim(c->d, m);
     }
-    total *= (UINT64)array * samples;
+    total *= (UINT64)c->array * c->samples;
     if (total > RT_MAX_RESOURCE_BYTES) {
-        RT_REFUSE("%s: the resource needs %llu bytes, more than the maximum resource size", what,
+        RT_REFUSE("%s: the resource needs %llu bytes, more than the maximum resource size", c->what,
                   (unsigned long long)total);
         return E_OUTOFMEMORY;
     }
-
-    UINT subs = mips * array;
-    if (data) {
-        for (UINT s = 0; s < subs; s++) {
-            if (!data[s].pSysMem) {
-                RT_REFUSE("%s: pInitialData[%u].pSysMem is NULL (one entry per subresource is required)", what, s);
-                return E_INVALIDARG;
-            }
+    for (UINT s = 0; data && s < c->mips * c->array; s++) {
+        if (!data[s].pSysMem) {
+            RT_REFUSE("%s: pInitialData[%u].pSysMem is NULL (one entry per subresource is required)", c->what, s);
+            return E_INVALIDARG;
         }
     }
+    return S_OK;
+}
 
-    res->width = w; res->height = h; res->depth = d;
-    res->mip_levels = mips; res->array_size = array;
-    res->format = fmt;
-    res->sample_count = samples; res->sample_quality = quality;
-    res->usage = usage; res->bind_flags = bind; res->cpu_access = cpu; res->misc_flags = misc;
-    res->subresource_count = subs;
-    /* GetDesc reports the resolved mip count, as D3D11 does. */
+/* Phase 7: the normalised fields; GetDesc reports the resolved mip count, as D3D11 does. */
+static void tex_commit(struct rt_resource *res, const struct tex_check *c)
+{
+    res->width = c->w; res->height = c->h; res->depth = c->d;
+    res->mip_levels = c->mips; res->array_size = c->array;
+    res->format = c->fmt;
+    res->sample_count = c->samples; res->sample_quality = c->quality;
+    res->usage = c->usage; res->bind_flags = c->bind; res->cpu_access = c->cpu; res->misc_flags = c->misc;
+    res->subresource_count = c->mips * c->array;
     switch (res->dimension) {
-    case D3D11_RESOURCE_DIMENSION_TEXTURE1D: res->desc.tex1d.MipLevels = mips; break;
-    case D3D11_RESOURCE_DIMENSION_TEXTURE2D: res->desc.tex2d.MipLevels = mips; break;
-    case D3D11_RESOURCE_DIMENSION_TEXTURE3D: res->desc.tex3d.MipLevels = mips; break;
+    case D3D11_RESOURCE_DIMENSION_TEXTURE1D: res->desc.tex1d.MipLevels = c->mips; break;
+    case D3D11_RESOURCE_DIMENSION_TEXTURE2D: res->desc.tex2d.MipLevels = c->mips; break;
+    case D3D11_RESOURCE_DIMENSION_TEXTURE3D: res->desc.tex3d.MipLevels = c->mips; break;
     default: break;
     }
+}
+
+/* The phases in order; the first refusal is the answer (issue 16: phases over an explicit
+ * operation context, not one long function). */
+HRESULT rt_validate_texture(struct rt_resource *res, const D3D11_SUBRESOURCE_DATA *data)
+{
+    struct tex_check c;
+    HRESULT hr = tex_read(res, &c);
+    if (SUCCEEDED(hr))
+        hr = tex_check_extent(&c, data != NULL);
+    if (SUCCEEDED(hr))
+        hr = tex_check_format(&c);
+    if (SUCCEEDED(hr))
+        hr = tex_check_levels(&c, data != NULL);
+    if (SUCCEEDED(hr))
+        hr = tex_check_kind(&c);
+    if (SUCCEEDED(hr))
+        hr = tex_check_size(&c, data);
+    if (FAILED(hr))
+        return hr;
+    tex_commit(res, &c);
     return S_OK;
 }
