@@ -162,40 +162,39 @@ static NTSTATUS create_system_context(struct dxgk_adapter *a)
 }
 
 /* Starts one adapter; on failure everything done so far is undone and a debug line says why. */
-static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
-{
-    NTSTATUS st;
-    bool added = false, started = false;
-    UINT nodes_started = 0;
-    a->pdo.adapter = a;
-    pthread_mutex_init(&a->lock, NULL);
-    pthread_mutex_init(&a->interrupt_lock, NULL);
-    pthread_mutex_init(&a->dpc_lock, NULL);
-    pthread_cond_init(&a->deferred_cond, NULL);
-    pthread_cond_init(&a->held_cond, NULL);
+/* Adapter start as phases over one operation (issue 16): what has been brought up, so a failure
+ * takes down exactly that, in reverse. */
+struct start_op {
+    struct dxgk_adapter *a;
+    bool added, started;              /* DxgkDdiAddDevice / DxgkDdiStartDevice succeeded */
+    UINT nodes_started;
+};
 
+/* Phase 1: DriverEntry (which calls DxgkInitialize), DxgkDdiAddDevice, the OS feature set,
+ * DxgkDdiStartDevice with the kernel's callbacks. */
+static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
+{
+    struct dxgk_adapter *a = op->a;
     if (!entry) {
         dxgk_refuse("adapter start: no KMD entry point");
-        st = STATUS_NOT_SUPPORTED;
-        goto fail;
+        return STATUS_NOT_SUPPORTED;
     }
-    st = entry(&a->driver, NULL);
+    NTSTATUS st = entry(&a->driver, NULL);
     if (!NT_SUCCESS(st) || !a->driver.registered) {
         dxgk_refuse("adapter start: DriverEntry failed 0x%08x or did not call DxgkInitialize", (unsigned)st);
-        st = NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
-        goto fail;
+        return NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
     }
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     st = ddi->DxgkDdiAddDevice(&a->pdo, &a->miniport);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("adapter start: DxgkDdiAddDevice failed 0x%08x", (unsigned)st);
-        goto fail;
+        return st;
     }
-    added = true;
+    op->added = true;
     /* The OS feature set exists before the KMD can query it from StartDevice (objects/feature.c). */
     st = dxgk_features_init(a);
     if (!NT_SUCCESS(st))
-        goto fail;
+        return st;
     DXGK_START_INFO si = { .RequiredDxgkInterfaceVersion = DXGKDDI_INTERFACE_VERSION, .AdapterLuid = a->luid };
     DXGKRNL_INTERFACE ifc = {
         .Size = sizeof ifc,
@@ -215,40 +214,49 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
     st = ddi->DxgkDdiStartDevice(a->miniport, &si, &ifc, &sources, &children);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("adapter start: DxgkDdiStartDevice failed 0x%08x", (unsigned)st);
-        goto fail;
+        return st;
     }
-    started = true;
+    op->started = true;
+    return STATUS_SUCCESS;
+}
 
-    st = query_kmd(a, DXGKQAITYPE_DRIVERCAPS, NULL, 0, &a->caps, sizeof a->caps);
+/* Phase 2: the driver caps, verified, and the DDIs they promise (wddm-semantics §6.2, §6.3:
+ * PreemptionAware needs DxgkDdiPreemptCommand; SupportPerEngineTDR needs
+ * QueryDependentEngineGroup, QueryEngineStatus and ResetEngine). */
+static NTSTATUS start_caps(struct start_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    NTSTATUS st = query_kmd(a, DXGKQAITYPE_DRIVERCAPS, NULL, 0, &a->caps, sizeof a->caps);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("adapter start: DxgkDdiQueryAdapterInfo(DRIVERCAPS) failed 0x%08x", (unsigned)st);
-        goto fail;
+        return st;
     }
-    if (!dxgk_verify_driver_caps(&a->caps)) {
-        st = STATUS_UNSUCCESSFUL;
-        goto fail;
-    }
-    /* Caps that promise DDIs (wddm-semantics §6.2, §6.3): PreemptionAware needs
-     * DxgkDdiPreemptCommand; SupportPerEngineTDR needs QueryDependentEngineGroup,
-     * QueryEngineStatus and ResetEngine. */
+    if (!dxgk_verify_driver_caps(&a->caps))
+        return STATUS_UNSUCCESSFUL;
     if ((a->caps.SchedulingCaps.PreemptionAware && !ddi->DxgkDdiPreemptCommand) ||
         (a->caps.SupportPerEngineTDR &&
          (!ddi->DxgkDdiQueryDependentEngineGroup || !ddi->DxgkDdiQueryEngineStatus || !ddi->DxgkDdiResetEngine))) {
         dxgk_refuse("verifier: DXGK_VIDSCHCAPS.PreemptionAware needs DxgkDdiPreemptCommand and "
                     "DXGK_DRIVERCAPS.SupportPerEngineTDR needs DxgkDdiQueryDependentEngineGroup, "
                     "DxgkDdiQueryEngineStatus and DxgkDdiResetEngine: one is missing");
-        st = STATUS_UNSUCCESSFUL;
-        goto fail;
+        return STATUS_UNSUCCESSFUL;
     }
-    /* Two-call segment query (wddm-semantics §6.4): count first, then the descriptors. */
+    return STATUS_SUCCESS;
+}
+
+/* Phase 3: the segments, by the two-call query (wddm-semantics §6.4: count first, then the
+ * descriptors), verified and set up. */
+static NTSTATUS start_segments(struct start_op *op)
+{
+    struct dxgk_adapter *a = op->a;
     DXGK_QUERYSEGMENTIN qin = { 0 };
     DXGK_QUERYSEGMENTOUT qout = { 0 };
-    st = query_kmd(a, DXGKQAITYPE_QUERYSEGMENT, &qin, sizeof qin, &qout, sizeof qout);
+    NTSTATUS st = query_kmd(a, DXGKQAITYPE_QUERYSEGMENT, &qin, sizeof qin, &qout, sizeof qout);
     if (!NT_SUCCESS(st) || qout.NbSegment == 0 || qout.NbSegment > DXGK_MAX_SEGMENTS) {
         dxgk_refuse("adapter start: QUERYSEGMENT count call failed 0x%08x or NbSegment %u not in 1..%u",
                     (unsigned)st, qout.NbSegment, DXGK_MAX_SEGMENTS);
-        st = NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
-        goto fail;
+        return NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
     }
     DXGK_SEGMENTDESCRIPTOR desc[DXGK_MAX_SEGMENTS];
     memset(desc, 0, sizeof desc);
@@ -257,74 +265,93 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
     st = query_kmd(a, DXGKQAITYPE_QUERYSEGMENT, &qin, sizeof qin, &qout, sizeof qout);
     if (!NT_SUCCESS(st) || qout.NbSegment != nb) {
         dxgk_refuse("adapter start: QUERYSEGMENT descriptor call failed 0x%08x or changed NbSegment", (unsigned)st);
-        st = NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
-        goto fail;
+        return NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
     }
-    if (!dxgk_verify_segments(&qout)) {
-        st = STATUS_UNSUCCESSFUL;
-        goto fail;
-    }
+    if (!dxgk_verify_segments(&qout))
+        return STATUS_UNSUCCESSFUL;
     a->paging_buffer_size = qout.PagingBufferSize;
     a->paging_priv_size = qout.PagingBufferPrivateDataSize;
     for (UINT i = 0; i < nb; i++) {
         if (!vidmm_segment_init(&a->seg[i], i + 1, &desc[i])) {
-            st = STATUS_NO_MEMORY;
             a->segment_count = i;
-            goto fail;
+            return STATUS_NO_MEMORY;
         }
         a->seg[i].timeline_track = WDDM_TL_SEGMENT(dxgk_timeline_adapter(a), i + 1);
     }
     a->segment_count = nb;
+    return STATUS_SUCCESS;
+}
 
-    /* PagingNode is honoured only with MultiEngineAware (wddm-semantics §6.1). */
+/* Phase 4: the engines - one scheduler node per node of the topology (PagingNode honoured only
+ * with MultiEngineAware, wddm-semantics §6.1), timeout detection, the system context, and in the
+ * GpuMmu model (issue 6) its levels, process and root page table (zeroed by a paging FILL). */
+static NTSTATUS start_engines(struct start_op *op)
+{
+    struct dxgk_adapter *a = op->a;
     a->paging_node = a->caps.SchedulingCaps.MultiEngineAware ? a->caps.MemoryManagementCaps.PagingNode : 0;
     for (UINT i = 0; i < a->caps.GpuEngineTopology.NbAsymetricProcessingNodes; i++) {
-        if (!sched_node_start(&a->node[i], a, i)) {
-            st = STATUS_NO_MEMORY;
-            goto fail;
-        }
-        nodes_started++;
+        if (!sched_node_start(&a->node[i], a, i))
+            return STATUS_NO_MEMORY;
+        op->nodes_started++;
     }
-    a->node_count = nodes_started; /* the DPC walks only started nodes */
-    if (!dxgk_tdr_start(a)) { /* timeout detection (sched/tdr.c) */
-        st = STATUS_NO_MEMORY;
-        goto fail;
+    a->node_count = op->nodes_started; /* the DPC walks only started nodes */
+    if (!dxgk_tdr_start(a)) /* timeout detection (sched/tdr.c) */
+        return STATUS_NO_MEMORY;
+    NTSTATUS st = create_system_context(a);
+    if (!NT_SUCCESS(st) || !a->caps.MemoryManagementCaps.VirtualAddressingSupported)
+        return st;
+    st = vidmm_gpummu_start(a);
+    if (!NT_SUCCESS(st)) {
+        const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+        for (UINT i = 0; i < a->node_count; i++)
+            sched_wait_node_idle(&a->node[i]);
+        vidmm_paging_pool_fini(a);
+        ddi->DxgkDdiDestroyContext(a->kmd_system_context);
+        ddi->DxgkDdiDestroyDevice(a->kmd_system_device);
+        a->kmd_system_context = a->kmd_system_device = NULL;
     }
-    st = create_system_context(a);
-    if (!NT_SUCCESS(st))
-        goto fail;
-    /* The GpuMmu model (issue 6): its caps, levels, process and root page table; the paging
-     * node and the system context exist already (the root is zeroed by a paging FILL). */
-    if (a->caps.MemoryManagementCaps.VirtualAddressingSupported) {
-        st = vidmm_gpummu_start(a);
-        if (!NT_SUCCESS(st)) {
-            for (UINT i = 0; i < a->node_count; i++)
-                sched_wait_node_idle(&a->node[i]);
-            vidmm_paging_pool_fini(a);
-            ddi->DxgkDdiDestroyContext(a->kmd_system_context);
-            ddi->DxgkDdiDestroyDevice(a->kmd_system_device);
-            a->kmd_system_context = a->kmd_system_device = NULL;
-            goto fail;
-        }
-    }
-    return STATUS_SUCCESS;
+    return st;
+}
 
-fail:
+/* A failed start: what the phases brought up, taken down in reverse. */
+static void start_undo(struct start_op *op)
+{
+    struct dxgk_adapter *a = op->a;
     dxgk_tdr_stop(a);
-    if (started && a->driver.ddi.DxgkDdiStopDevice)
+    if (op->started && a->driver.ddi.DxgkDdiStopDevice)
         a->driver.ddi.DxgkDdiStopDevice(a->miniport);
-    for (UINT i = 0; i < nodes_started; i++)
+    for (UINT i = 0; i < op->nodes_started; i++)
         sched_node_stop(&a->node[i]);
     for (UINT i = 0; i < a->segment_count; i++)
         vidmm_segment_fini(&a->seg[i]);
     a->segment_count = 0;
-    if (added && a->driver.ddi.DxgkDdiRemoveDevice)
+    if (op->added && a->driver.ddi.DxgkDdiRemoveDevice)
         a->driver.ddi.DxgkDdiRemoveDevice(a->miniport);
     pthread_mutex_destroy(&a->lock);
     pthread_mutex_destroy(&a->interrupt_lock);
     pthread_mutex_destroy(&a->dpc_lock);
     pthread_cond_destroy(&a->deferred_cond);
     pthread_cond_destroy(&a->held_cond);
+}
+
+static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
+{
+    struct start_op op = { .a = a };
+    a->pdo.adapter = a;
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_mutex_init(&a->interrupt_lock, NULL);
+    pthread_mutex_init(&a->dpc_lock, NULL);
+    pthread_cond_init(&a->deferred_cond, NULL);
+    pthread_cond_init(&a->held_cond, NULL);
+    NTSTATUS st = start_driver(&op, entry);
+    if (NT_SUCCESS(st))
+        st = start_caps(&op);
+    if (NT_SUCCESS(st))
+        st = start_segments(&op);
+    if (NT_SUCCESS(st))
+        st = start_engines(&op);
+    if (!NT_SUCCESS(st))
+        start_undo(&op);
     return st;
 }
 
