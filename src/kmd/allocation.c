@@ -126,47 +126,49 @@ UINT64 swkmd_kind_max_bytes(const struct swkmd_adapter *a, UINT32 kind, bool sam
     return m;
 }
 
-static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info, UINT32 index)
+/* The UMD's private data of one allocation (struct swgpu_alloc_private), checked: the swgpu
+ * package's, a known kind and flags, a size a segment offset can hold, the backing-store sharing
+ * of seed 002 only when the feature is on; a cross-adapter one gets its layout (written back). */
+static NTSTATUS read_private(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info, UINT32 index,
+                             struct swgpu_alloc_private *priv)
 {
-    struct swgpu_alloc_private priv;
-    if (!info->pPrivateDriverData || info->PrivateDriverDataSize < sizeof(priv)) {
+    if (!info->pPrivateDriverData || info->PrivateDriverDataSize < sizeof(*priv)) {
         wddm_debug("kmd", "CreateAllocation[%u]: private data missing or %u bytes < %zu", index,
-                   info->PrivateDriverDataSize, sizeof(priv));
+                   info->PrivateDriverDataSize, sizeof(*priv));
         return STATUS_INVALID_PARAMETER;
     }
-    memcpy(&priv, info->pPrivateDriverData, sizeof(priv));
-    if (priv.magic != SWGPU_PRIVATE_MAGIC || priv.version != SWGPU_PRIVATE_VERSION) {
-        wddm_debug("kmd", "CreateAllocation[%u]: private data magic 0x%x version %u not swgpu v%u", index, priv.magic,
-                   priv.version, SWGPU_PRIVATE_VERSION);
+    memcpy(priv, info->pPrivateDriverData, sizeof(*priv));
+    if (priv->magic != SWGPU_PRIVATE_MAGIC || priv->version != SWGPU_PRIVATE_VERSION) {
+        wddm_debug("kmd", "CreateAllocation[%u]: private data magic 0x%x version %u not swgpu v%u", index, priv->magic,
+                   priv->version, SWGPU_PRIVATE_VERSION);
         return STATUS_INVALID_PARAMETER;
     }
-    if (priv.kind < SWGPU_ALLOC_GPU_ONLY || priv.kind > SWGPU_ALLOC_PRIMARY) {
-        wddm_debug("kmd", "CreateAllocation[%u]: unknown allocation kind %u", index, priv.kind);
+    if (priv->kind < SWGPU_ALLOC_GPU_ONLY || priv->kind > SWGPU_ALLOC_PRIMARY) {
+        wddm_debug("kmd", "CreateAllocation[%u]: unknown allocation kind %u", index, priv->kind);
         return STATUS_INVALID_PARAMETER;
     }
-    if (priv.kind == SWGPU_ALLOC_CROSS_ADAPTER) {
-        NTSTATUS st = xa_layout(a, &priv, "CreateAllocation", index);
+    if (priv->kind == SWGPU_ALLOC_CROSS_ADAPTER) {
+        NTSTATUS st = xa_layout(a, priv, "CreateAllocation", index);
         if (!NT_SUCCESS(st))
             return st;
         /* The layout goes back to the UMD (and, through the kernel, to every opener). */
-        memcpy(info->pPrivateDriverData, &priv, sizeof(priv));
+        memcpy(info->pPrivateDriverData, priv, sizeof(*priv));
     }
     /* Size rounded up to the page; refuse sizes no segment offset can hold. */
-    if (priv.size == 0 || priv.size > SWGPU_ADDR_OFFSET_MASK - SWGPU_PAGE_SIZE) {
+    if (priv->size == 0 || priv->size > SWGPU_ADDR_OFFSET_MASK - SWGPU_PAGE_SIZE) {
         wddm_debug("kmd", "CreateAllocation[%u]: size %llu is zero or too large", index,
-                   (unsigned long long)priv.size);
+                   (unsigned long long)priv->size);
         return STATUS_INVALID_PARAMETER;
     }
-    UINT64 size = (priv.size + SWGPU_PAGE_SIZE - 1) & ~(UINT64)(SWGPU_PAGE_SIZE - 1);
-    bool share = (priv.flags & SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD) != 0;
-    bool sampled = (priv.flags & SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE) != 0;
-    if (priv.flags & ~(SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD | SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE)) {
-        wddm_debug("kmd", "CreateAllocation[%u]: unknown private flags 0x%x", index, priv.flags);
+    bool share = (priv->flags & SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD) != 0;
+    bool sampled = (priv->flags & SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE) != 0;
+    if (priv->flags & ~(SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD | SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE)) {
+        wddm_debug("kmd", "CreateAllocation[%u]: unknown private flags 0x%x", index, priv->flags);
         return STATUS_INVALID_PARAMETER;
     }
-    if (sampled && priv.kind != SWGPU_ALLOC_GPU_ONLY) {
+    if (sampled && priv->kind != SWGPU_ALLOC_GPU_ONLY) {
         wddm_debug("kmd", "CreateAllocation[%u]: SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE on kind %u (GPU_ONLY only)", index,
-                   priv.kind);
+                   priv->kind);
         return STATUS_INVALID_PARAMETER;
     }
     if (share && !a->share_backing_store) {
@@ -175,37 +177,18 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
                    "DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not enabled (seed 002)", index);
         return STATUS_NOT_SUPPORTED;
     }
-    if (share && priv.kind == SWGPU_ALLOC_GPU_ONLY) {
+    if (share && priv->kind == SWGPU_ALLOC_GPU_ONLY) {
         wddm_debug("kmd", "CreateAllocation[%u]: a shared backing store needs a CPU-visible kind (seed 002)", index);
         return STATUS_INVALID_PARAMETER;
     }
+    return STATUS_SUCCESS;
+}
 
-    /* malloc, not calloc: glibc's calloc skips the per-thread cache, which made every
-     * CreateAllocation/DestroyAllocation pair a trip through the arena. Every field is
-     * assigned right below. */
-    struct swkmd_allocation *al = wddm_malloc(sizeof(*al));
-    if (!al)
-        return STATUS_NO_MEMORY;
-    al->magic = SWKMD_MAGIC_ALLOCATION;
-    al->size = size;
-    al->kind = priv.kind;
-    al->priv = priv;
-    al->share_backing_store = share ? TRUE : FALSE;
-    al->opened_foreign = FALSE;
-    al->backing = NULL;
-
-    info->Alignment = SWGPU_PAGE_SIZE;
-    info->Size = (SIZE_T)size;
-    info->PitchAlignedSize = 0;
-    info->HintedBank.Value = 0;
-    info->PreferredSegment.Value = 0;
-    info->EvictionSegmentSet = 0; /* evict straight to system pages */
-    info->MaximumRenamingListLength = 0;
-    info->Flags.Value = 0;
-    info->Flags2.Value = 0;
-    info->AllocationPriority = D3DDDI_ALLOCATIONPRIORITY_NORMAL;
-    info->pAllocationUsageHint = NULL;
-    switch (priv.kind) {
+/* Where a kind lives and how the CPU sees it (the DXGK_ALLOCATIONINFO fields by kind). */
+static void place_kind(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info, UINT32 kind, UINT64 size,
+                       bool sampled)
+{
+    switch (kind) {
     case SWGPU_ALLOC_GPU_ONLY:
         /* DEFAULT / IMMUTABLE: local memory, the visible window when local is full. */
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_LOCAL;
@@ -214,7 +197,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
          * places it there when local and visible are full instead of evicting. */
         if (sampled)
             info->PreferredSegment.SegmentId2 = SWKMD_SEGMENT_APERTURE;
-        info->SupportedReadSegmentSet = kind_segment_set(priv.kind, sampled);
+        info->SupportedReadSegmentSet = kind_segment_set(kind, sampled);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
     case SWGPU_ALLOC_UPLOAD:
@@ -222,7 +205,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         info->Flags.CpuVisible = 1;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
         info->PreferredSegment.SegmentId1 = SWKMD_SEGMENT_VISIBLE;
-        info->SupportedReadSegmentSet = kind_segment_set(priv.kind, false);
+        info->SupportedReadSegmentSet = kind_segment_set(kind, false);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         info->MaximumRenamingListLength =
             size * SWKMD_RENAMING_LIST_LENGTH <= SWKMD_RENAMING_BYTES ? SWKMD_RENAMING_LIST_LENGTH
@@ -235,7 +218,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         info->Flags.CpuVisible = 1;
         info->Flags.Cached = 1;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
-        info->SupportedReadSegmentSet = kind_segment_set(priv.kind, false);
+        info->SupportedReadSegmentSet = kind_segment_set(kind, false);
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
     case SWGPU_ALLOC_CROSS_ADAPTER:
@@ -275,6 +258,44 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
         break; /* MaximumRenamingListLength stays 0: the kernel never renames a primary anyway */
     }
     }
+}
+
+static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info, UINT32 index)
+{
+    struct swgpu_alloc_private priv;
+    NTSTATUS st = read_private(a, info, index, &priv);
+    if (!NT_SUCCESS(st))
+        return st;
+    UINT64 size = (priv.size + SWGPU_PAGE_SIZE - 1) & ~(UINT64)(SWGPU_PAGE_SIZE - 1);
+    bool share = (priv.flags & SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD) != 0;
+    bool sampled = (priv.flags & SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE) != 0;
+
+    /* malloc, not calloc: glibc's calloc skips the per-thread cache, which made every
+     * CreateAllocation/DestroyAllocation pair a trip through the arena. Every field is
+     * assigned right below. */
+    struct swkmd_allocation *al = wddm_malloc(sizeof(*al));
+    if (!al)
+        return STATUS_NO_MEMORY;
+    al->magic = SWKMD_MAGIC_ALLOCATION;
+    al->size = size;
+    al->kind = priv.kind;
+    al->priv = priv;
+    al->share_backing_store = share ? TRUE : FALSE;
+    al->opened_foreign = FALSE;
+    al->backing = NULL;
+
+    info->Alignment = SWGPU_PAGE_SIZE;
+    info->Size = (SIZE_T)size;
+    info->PitchAlignedSize = 0;
+    info->HintedBank.Value = 0;
+    info->PreferredSegment.Value = 0;
+    info->EvictionSegmentSet = 0; /* evict straight to system pages */
+    info->MaximumRenamingListLength = 0;
+    info->Flags.Value = 0;
+    info->Flags2.Value = 0;
+    info->AllocationPriority = D3DDDI_ALLOCATIONPRIORITY_NORMAL;
+    info->pAllocationUsageHint = NULL;
+    place_kind(a, info, priv.kind, size, sampled);
     if (share) {
         /* Seed 002 / wddm-semantics §7 rule 6: aperture (system memory) only, never renamed. */
         info->Flags2.ShareBackingStoreWithKmd = 1;
