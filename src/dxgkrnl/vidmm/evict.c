@@ -251,6 +251,54 @@ static UINT eviction_aperture_locked(struct dxgk_adapter *a, const struct vidmm_
     return 0;
 }
 
+/* The paging operation that takes `in` out of its segment: an UNMAP from the aperture; a
+ * TRANSFER into the aperture range `ap` just mapped over its backing store; a DISCARD_CONTENT
+ * when its content is dead (renamed, offered) or already in a clean backing store; else a
+ * TRANSFER to its system-memory backing store (committed here; false: no memory). */
+static bool evict_op(struct dxgk_adapter *a, struct vidmm_instance *in, UINT ap, UINT64 ap_offset, bool dead_content,
+                     bool want_linear, UINT idle, DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    struct dxgk_allocation *al = in->alloc;
+    struct vidmm_segment *s = &a->seg[in->segment_id - 1];
+    if (s->aperture) {
+        vidmm_unmap_aperture_args(args, in, in->segment_id, in->offset);
+    } else if (ap && !in->backing_valid) {
+        /* Into the aperture range just mapped over the backing store (wddm-semantics §2.3: a
+         * segment side is BaseAddress + offset). */
+        args->Operation = DXGK_OPERATION_TRANSFER;
+        args->Transfer.hAllocation = al->info.hAllocation;
+        args->Transfer.TransferOffset = 0;
+        args->Transfer.TransferSize = al->info.Size;
+        args->Transfer.Source.SegmentId = in->segment_id;
+        args->Transfer.Source.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        args->Transfer.Destination.SegmentId = ap;
+        args->Transfer.Destination.SegmentAddress.QuadPart =
+            a->seg[ap - 1].desc.BaseAddress.QuadPart + (LONGLONG)ap_offset;
+        args->Transfer.Flags.AllocationIsIdle = idle;
+    } else if (dead_content || (in->backing && in->backing_valid && (!want_linear || in->unswizzled))) {
+        args->Operation = DXGK_OPERATION_DISCARD_CONTENT;
+        args->DiscardContent.hAllocation = al->info.hAllocation;
+        args->DiscardContent.SegmentId = in->segment_id;
+        args->DiscardContent.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        args->DiscardContent.Flags.AllocationIsIdle = idle;
+    } else {
+        if (!vidmm_backing_commit(in))
+            return false;
+        args->Operation = DXGK_OPERATION_TRANSFER;
+        args->Transfer.hAllocation = al->info.hAllocation;
+        args->Transfer.TransferOffset = 0;
+        args->Transfer.TransferSize = al->info.Size;
+        args->Transfer.Source.SegmentId = in->segment_id;
+        args->Transfer.Source.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
+        args->Transfer.Destination.SegmentId = 0;
+        args->Transfer.Destination.pMdl = &in->mdl;
+        args->Transfer.MdlOffset = 0;
+        args->Transfer.Flags.AllocationIsIdle = idle;
+        args->Transfer.Flags.Unswizzle = want_linear;
+    }
+    return true;
+}
+
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *in,
                                       struct vidmm_paging_batch *batch)
 {
@@ -290,42 +338,8 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
      * the adapter lock let go and calls again with AllocationIsIdle. */
     UINT idle = vidmm_instance_retired_locked(a, in) ? 1u : 0u;
     DXGKARG_BUILDPAGINGBUFFER args = { 0 };
-    if (s->aperture) {
-        vidmm_unmap_aperture_args(&args, in, in->segment_id, in->offset);
-    } else if (ap && !in->backing_valid) {
-        /* Into the aperture range just mapped over the backing store (wddm-semantics §2.3: a
-         * segment side is BaseAddress + offset). */
-        args.Operation = DXGK_OPERATION_TRANSFER;
-        args.Transfer.hAllocation = al->info.hAllocation;
-        args.Transfer.TransferOffset = 0;
-        args.Transfer.TransferSize = al->info.Size;
-        args.Transfer.Source.SegmentId = in->segment_id;
-        args.Transfer.Source.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
-        args.Transfer.Destination.SegmentId = ap;
-        args.Transfer.Destination.SegmentAddress.QuadPart =
-            a->seg[ap - 1].desc.BaseAddress.QuadPart + (LONGLONG)ap_offset;
-        args.Transfer.Flags.AllocationIsIdle = idle;
-    } else if (dead_content || (in->backing && in->backing_valid && (!want_linear || in->unswizzled))) {
-        args.Operation = DXGK_OPERATION_DISCARD_CONTENT;
-        args.DiscardContent.hAllocation = al->info.hAllocation;
-        args.DiscardContent.SegmentId = in->segment_id;
-        args.DiscardContent.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
-        args.DiscardContent.Flags.AllocationIsIdle = idle;
-    } else {
-        if (!vidmm_backing_commit(in))
-            return STATUS_NO_MEMORY;
-        args.Operation = DXGK_OPERATION_TRANSFER;
-        args.Transfer.hAllocation = al->info.hAllocation;
-        args.Transfer.TransferOffset = 0;
-        args.Transfer.TransferSize = al->info.Size;
-        args.Transfer.Source.SegmentId = in->segment_id;
-        args.Transfer.Source.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
-        args.Transfer.Destination.SegmentId = 0;
-        args.Transfer.Destination.pMdl = &in->mdl;
-        args.Transfer.MdlOffset = 0;
-        args.Transfer.Flags.AllocationIsIdle = idle;
-        args.Transfer.Flags.Unswizzle = want_linear;
-    }
+    if (!evict_op(a, in, ap, ap_offset, dead_content, want_linear, idle, &args))
+        return STATUS_NO_MEMORY;
     in->evicting = true; /* through a BUSY wait: neither freed nor chosen again meanwhile */
     NTSTATUS st = vidmm_paging_build_locked(batch, &args, in);
     in->evicting = false;
