@@ -485,6 +485,384 @@ static NTSTATUS kmd_destroy(struct dxgk_adapter *a, DXGK_ALLOCATIONINFO *info, U
 /* D3DKMTCreateAllocation and D3DKMTCreateAllocation2: `ui` is the call's n allocation
  * descriptions (the v1 form; D3DKMTCreateAllocation2 converts its own), `priority` NULL or one
  * D3DDDI_ALLOCATIONPRIORITY_* per allocation to use in place of the KMD's (0: the KMD's). */
+/* D3DKMTCreateAllocation as phases over one operation (issue 16): validate the call, its
+ * resource, describe the allocations through the KMD, charge their commit (and create the
+ * share), build the objects, give them handles, open them for the device, publish - or undo
+ * exactly what was done. */
+struct create_op {
+    D3DKMT_CREATEALLOCATION *args;
+    D3DDDI_ALLOCATIONINFO *ui;        /* the call's n descriptions (v1 form) */
+    const UINT *priority;             /* NULL, or per allocation (0: the KMD's) */
+    struct dxgk_device *d;
+    struct dxgk_adapter *a;
+    UINT n;
+    bool cross_adapter, existing_sysmem;
+    struct dxgk_resource *res;        /* the resource the allocations join, one reference; NULL: none */
+    bool new_res;                     /* CreateResource: made by this call */
+    DXGK_ALLOCATIONINFO stack_info[4];
+    DXGK_ALLOCATIONINFO *info;
+    struct dxgk_allocation *stack_al[4];
+    struct dxgk_allocation **al;
+    bool kmd_created;                 /* DxgkDdiCreateAllocation succeeded: undone by kmd_destroy */
+    struct dxgk_share *share;         /* CreateShared: owned here until the call succeeds */
+    UINT64 charge;                    /* commit charged, given back on failure */
+};
+
+/* Phase 1 (a): the flags and each description, before anything is made. */
+static NTSTATUS create_check_entries(struct create_op *op)
+{
+    const D3DKMT_CREATEALLOCATION *args = op->args;
+    for (UINT i = 0; i < op->n; i++) {
+        const D3DDDI_ALLOCATIONINFO *u = &op->ui[i];
+        if (u->PrivateDriverDataSize && !u->pPrivateDriverData) {
+            dxgk_refuse("D3DKMTCreateAllocation: allocation %u has PrivateDriverDataSize %u with NULL data", i,
+                        u->PrivateDriverDataSize);
+            return STATUS_INVALID_PARAMETER;
+        }
+        if (u->pSystemMem)
+            op->existing_sysmem = true;
+        /* Primaries (issue 6, minimal: no display engine): the model has one video present
+         * source, 0. Stereo requires Primary (wddm-semantics §3.5); the reserved bits are 0. */
+        if (u->Flags.Reserved || (u->Flags.Stereo && !u->Flags.Primary) ||
+            (u->Flags.Primary && u->VidPnSourceId != 0)) {
+            dxgk_refuse("D3DKMTCreateAllocation: allocation %u: D3DDDI_ALLOCATIONINFO.Flags 0x%x with VidPnSourceId "
+                        "%u: Stereo needs Primary, a primary names VidPnSourceId 0 (the one source), reserved "
+                        "bits must be 0", i, u->Flags.Value, u->VidPnSourceId);
+            return STATUS_INVALID_PARAMETER;
+        }
+        if (u->Flags.Primary && (op->cross_adapter || args->Flags.CreateShared)) {
+            /* FIXME(primary): shared primaries (D3DKMDT_SHAREDPRIMARYSURFACEDATA) are not modelled. */
+            dxgk_refuse("D3DKMTCreateAllocation: allocation %u: a shared or cross-adapter primary is not supported", i);
+            return STATUS_NOT_SUPPORTED;
+        }
+    }
+    if (args->Flags.CreateShared && !args->Flags.CreateResource) {
+        /* WDK: D3DKMT_CREATEALLOCATION ("If you set CreateShared, you must also set
+         * CreateResource"); Windows refuses it (Wine win32u d3dkmt tests, run on Windows). */
+        dxgk_refuse("D3DKMTCreateAllocation: CreateShared without CreateResource");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->Flags.CreateResource && args->hResource) {
+        /* Windows: hResource is 0 even with CreateResource; anything else is no handle of a
+         * resource to create (Wine win32u d3dkmt tests, run on Windows). */
+        dxgk_refuse("D3DKMTCreateAllocation: CreateResource with hResource 0x%08x (must be 0)", args->hResource);
+        return STATUS_INVALID_HANDLE;
+    }
+    return STATUS_SUCCESS;
+}
+
+/* Phase 1: the call - counts, private data, cross-adapter (seed 003), protected content,
+ * existing system memory (the KMD sees it first: it may ask ShareBackingStoreWithKmd, which the
+ * verifier refuses with it, seed 002; then it is refused as not modelled). */
+static NTSTATUS create_check(struct create_op *op)
+{
+    const D3DKMT_CREATEALLOCATION *args = op->args;
+    if (op->n == 0 || op->n > CREATE_MAX_ALLOCATIONS || !op->ui) {
+        dxgk_refuse("D3DKMTCreateAllocation: NumAllocations %u not in 1..%u or pAllocationInfo NULL", op->n,
+                    CREATE_MAX_ALLOCATIONS);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->PrivateDriverDataSize && !args->pPrivateDriverData) {
+        dxgk_refuse("D3DKMTCreateAllocation: PrivateDriverDataSize %u with NULL pPrivateDriverData",
+                    args->PrivateDriverDataSize);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (op->cross_adapter) {
+        /* Seed 003: a cross-adapter resource is shared and has one allocation; only an adapter
+         * that declares tier 1 (DXGK_VIDMMCAPS.CrossAdapterResource) makes one. */
+        if (!args->Flags.CreateShared || !args->Flags.CreateResource || op->n != 1 || args->Flags.ExistingSysMem) {
+            dxgk_refuse("D3DKMTCreateAllocation: a CrossAdapter resource needs CreateShared and CreateResource and "
+                        "exactly one allocation, without ExistingSysMem (seed 003); got shared %u, resource %u, "
+                        "%u allocations", args->Flags.CreateShared, args->Flags.CreateResource, op->n);
+            return STATUS_INVALID_PARAMETER;
+        }
+        if (!op->a->caps.MemoryManagementCaps.CrossAdapterResource) {
+            dxgk_refuse("D3DKMTCreateAllocation: CrossAdapter on an adapter without "
+                        "DXGK_VIDMMCAPS.CrossAdapterResource (seed 003)");
+            return STATUS_NOT_SUPPORTED;
+        }
+    }
+    if (args->Flags.CreateProtected) {
+        /* FIXME(sharing): protected allocations are not modelled. */
+        dxgk_refuse("D3DKMTCreateAllocation: CreateProtected not supported");
+        return STATUS_NOT_SUPPORTED;
+    }
+    op->existing_sysmem = args->Flags.ExistingSysMem;
+    return create_check_entries(op);
+}
+
+/* Phase 2: the resource - a new one (its handle is inserted with the allocations'; the KMD's
+ * CreateAllocation does not see kernel resource handles) or the existing hResource. */
+static NTSTATUS create_resource(struct create_op *op)
+{
+    const D3DKMT_CREATEALLOCATION *args = op->args;
+    if (args->Flags.CreateResource) {
+        struct dxgk_resource *res = object_alloc(sizeof *res);
+        if (!res)
+            return STATUS_NO_MEMORY;
+        dxgk_object_init(&res->obj, DXGK_TYPE_RESOURCE, resource_release);
+        res->device = op->d;
+        op->res = res;
+        op->new_res = true;
+    } else if (args->hResource) {
+        op->res = (struct dxgk_resource *)dxgk_handle_get(args->hResource, DXGK_TYPE_RESOURCE);
+        if (!op->res || op->res->device != op->d) {
+            /* A bad hResource is an invalid handle (Wine win32u d3dkmt tests, run on Windows). */
+            dxgk_refuse("D3DKMTCreateAllocation: invalid resource handle 0x%08x for device 0x%08x",
+                        args->hResource, args->hDevice);
+            return STATUS_INVALID_HANDLE;
+        }
+    }
+    return STATUS_SUCCESS;
+}
+
+/* Phase 3: DxgkDdiCreateAllocation describes them; the verifier holds each description to the
+ * rules (and to the flags of the call). */
+static NTSTATUS create_describe(struct create_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    UINT n = op->n;
+    if (n > 4) {
+        op->info = wddm_calloc(n, sizeof *op->info);
+        op->al = wddm_calloc(n, sizeof *op->al);
+        if (!op->info || !op->al)
+            return STATUS_NO_MEMORY;
+    }
+    memset(op->info, 0, n * sizeof *op->info);
+    for (UINT i = 0; i < n; i++) {
+        op->info[i].pPrivateDriverData = op->ui[i].pPrivateDriverData;
+        op->info[i].PrivateDriverDataSize = op->ui[i].PrivateDriverDataSize;
+    }
+    DXGKARG_CREATEALLOCATION ca = { .pPrivateDriverData = op->args->pPrivateDriverData,
+                                    .PrivateDriverDataSize = op->args->PrivateDriverDataSize,
+                                    .NumAllocations = n, .pAllocationInfo = op->info,
+                                    .hResource = (op->res && !op->new_res) ? op->res->kmd : NULL };
+    ca.Flags.Resource = op->res ? 1 : 0;
+    NTSTATUS st = a->driver.ddi.DxgkDdiCreateAllocation(a->miniport, &ca);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiCreateAllocation failed 0x%08x", (unsigned)st);
+        return st;
+    }
+    op->kmd_created = true;
+    if (op->new_res)
+        op->res->kmd = ca.hResource;
+    for (UINT i = 0; i < n; i++) {
+        if (!dxgk_verify_allocation_info(a, &op->info[i], i) ||
+            !dxgk_verify_share_backing_store(a, &op->info[i], i, op->args->Flags.CreateShared,
+                                             op->existing_sysmem) ||
+            (op->ui[i].Flags.Primary && !dxgk_verify_primary(a, &op->info[i], i)) ||
+            (op->cross_adapter && !dxgk_verify_cross_adapter(a, &op->info[i], i)))
+            return STATUS_INVALID_PARAMETER;
+    }
+    if (op->existing_sysmem) {
+        /* FIXME(sharing): existing system memory as backing store is not modelled. */
+        dxgk_refuse("D3DKMTCreateAllocation: ExistingSysMem / pSystemMem not supported");
+        return STATUS_NOT_SUPPORTED;
+    }
+    return STATUS_SUCCESS;
+}
+
+/* Phase 4: the backing stores' commit (vidmm/budget.c), all or nothing, before any object
+ * exists; then the global share (hGlobalShare) and, cross-adapter, the pages every adapter maps. */
+static NTSTATUS create_charge(struct create_op *op)
+{
+    UINT64 charge = 0;
+    for (UINT i = 0; i < op->n; i++)
+        charge += op->info[i].Size;
+    if (!vidmm_commit_charge(charge)) {
+        dxgk_refuse("D3DKMTCreateAllocation: %llu bytes exceed the system-memory budget", (unsigned long long)charge);
+        return STATUS_NO_MEMORY;
+    }
+    op->charge = charge;
+    if (op->args->Flags.CreateShared)
+        return dxgk_share_create(op->a, op->args, &op->info[0], op->cross_adapter, &op->share);
+    return STATUS_SUCCESS;
+}
+
+/* Phase 5 (one allocation): the object, with its fixed backing store where it has one - the
+ * share's pages (cross-adapter, seed 003), a section (SectionBackedPrimary), or pages given to
+ * the KMD before the call returns (ShareBackingStoreWithKmd: seed 002, wddm-semantics §7 rules
+ * 3, 4 and 8). Each is kmd_backing: never renamed, freed after DxgkDdiDestroyAllocation. */
+static NTSTATUS create_build_one(struct create_op *op, UINT i)
+{
+    struct dxgk_adapter *a = op->a;
+    const DXGK_ALLOCATIONINFO *info = &op->info[i];
+    struct dxgk_allocation *x = object_alloc(sizeof *x);
+    if (!x)
+        return STATUS_NO_MEMORY;
+    dxgk_object_init(&x->obj, DXGK_TYPE_ALLOCATION, dxgk_allocation_release);
+    x->device = op->d;
+    x->resource = op->res;
+    x->info = *info;
+    /* The KMD's default until SetAllocationPriority, unless D3DKMTCreateAllocation2 overrode it. */
+    x->priority = op->priority && op->priority[i] ? op->priority[i] : info->AllocationPriority;
+    x->first.alloc = x;
+    x->instances = x->instances_tail = x->current = &x->first;
+    x->instance_count = 1;
+    op->al[i] = x;
+    if (i == 0)
+        x->share = op->share; /* the share's first reference, once the call succeeds */
+    if (op->cross_adapter) {
+        dxgk_share_attach(op->share, &x->first);
+        x->kmd_backing = true;
+    }
+    x->primary = op->ui[i].Flags.Primary;
+    if (x->primary && a->caps.MemoryManagementCaps.SectionBackedPrimary) {
+        if (!vidmm_backing_commit_section(&x->first))
+            return STATUS_NO_MEMORY;
+        x->kmd_backing = true;
+    }
+    if (!info->Flags2.ShareBackingStoreWithKmd)
+        return STATUS_SUCCESS;
+    if (!vidmm_backing_commit(&x->first))
+        return STATUS_NO_MEMORY;
+    x->kmd_backing = true;
+    if (!a->driver.ddi.DxgkDdiSetAllocationBackingStore) {
+        dxgk_refuse("D3DKMTCreateAllocation: allocation %u is ShareBackingStoreWithKmd but the KMD has "
+                    "no DxgkDdiSetAllocationBackingStore (seed 002)", i);
+        return STATUS_INVALID_PARAMETER;
+    }
+    DXGKARG_SETALLOCATIONBACKINGSTORE sb = { .hDriverAllocation = info->hAllocation,
+                                             .pBackingStore = x->first.backing };
+    NTSTATUS st = a->driver.ddi.DxgkDdiSetAllocationBackingStore(a->miniport, &sb);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiSetAllocationBackingStore failed 0x%08x", (unsigned)st);
+    return st;
+}
+
+/* Phase 6: every handle of the call (the allocations', then a new resource's) in one
+ * acquisition of the handle-table lock; unpublished until the end. */
+static NTSTATUS create_handles(struct create_op *op)
+{
+    UINT n = op->n;
+    struct dxgk_object *stack_objs[5];
+    D3DKMT_HANDLE stack_h[5];
+    UINT m = n + (op->new_res ? 1u : 0u);
+    struct dxgk_object **objs = m <= 5 ? stack_objs : wddm_calloc(m, sizeof *objs);
+    D3DKMT_HANDLE *hs = m <= 5 ? stack_h : wddm_calloc(m, sizeof *hs);
+    bool ok = objs && hs;
+    if (ok) {
+        for (UINT i = 0; i < n; i++)
+            objs[i] = &op->al[i]->obj;
+        if (op->new_res)
+            objs[n] = &op->res->obj;
+        ok = dxgk_handle_insert_n(objs, m, hs);
+    }
+    if (ok) {
+        for (UINT i = 0; i < n; i++)
+            op->al[i]->handle = hs[i];
+        if (op->new_res)
+            op->res->handle = hs[n];
+    }
+    if (objs != stack_objs)
+        free(objs);
+    if (hs != stack_h)
+        free(hs);
+    return ok ? STATUS_SUCCESS : STATUS_NO_MEMORY;
+}
+
+/* Phase 7: DxgkDdiOpenAllocation for the creating device (DXGK_OPENALLOCATIONFLAGS.Create). */
+static NTSTATUS create_open(struct create_op *op)
+{
+    UINT n = op->n;
+    DXGK_OPENALLOCATIONINFO stack_open[4];
+    DXGK_OPENALLOCATIONINFO *open = n <= 4 ? stack_open : wddm_calloc(n, sizeof *open);
+    if (!open)
+        return STATUS_NO_MEMORY;
+    for (UINT i = 0; i < n; i++)
+        open[i] = (DXGK_OPENALLOCATIONINFO){ .hAllocation = op->al[i]->handle,
+                                             .pPrivateDriverData = op->info[i].pPrivateDriverData,
+                                             .PrivateDriverDataSize = op->info[i].PrivateDriverDataSize };
+    DXGKARG_OPENALLOCATION oa = { .NumAllocations = n, .pOpenAllocation = open,
+                                  .Flags = 0x1 /* DXGK_OPENALLOCATIONFLAGS.Create */ };
+    NTSTATUS st = op->a->driver.ddi.DxgkDdiOpenAllocation(op->d->kmd, &oa);
+    for (UINT i = 0; i < n; i++)
+        op->al[i]->kmd_device_specific = open[i].hDeviceSpecificAllocation;
+    if (open != stack_open)
+        free(open);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiOpenAllocation failed 0x%08x", (unsigned)st);
+    return st;
+}
+
+/* Phase 8: linked to the device and the resource (unless either is being destroyed: then the
+ * opens are closed and the call fails), the share published before the adapter lock goes (from
+ * then on a device destruction may free al[0] and its share reference: objects/share.c), then
+ * the handles (lock-free: objects/handle.c) and the outputs (hGlobalShare and hResource 0 when
+ * nothing is shared / no resource: Wine win32u d3dkmt tests, run on Windows). */
+static NTSTATUS create_publish(struct create_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    struct dxgk_device *d = op->d;
+    pthread_mutex_lock(&a->lock);
+    if (d->dead || (op->res && op->res->dead)) {
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTCreateAllocation: device or resource is being destroyed");
+        for (UINT i = 0; i < op->n; i++) {
+            DXGKARG_CLOSEALLOCATION cl = { .NumAllocations = 1, .pOpenHandleList = &op->al[i]->kmd_device_specific };
+            a->driver.ddi.DxgkDdiCloseAllocation(d->kmd, &cl);
+        }
+        return STATUS_INVALID_PARAMETER;
+    }
+    for (UINT i = 0; i < op->n; i++) {
+        dxgk_device_link_allocation_locked(d, op->al[i]);
+        if (op->res) {
+            op->al[i]->res_next = op->res->allocations;
+            op->res->allocations = op->al[i];
+        }
+    }
+    op->args->hGlobalShare = 0;
+    if (op->share) {
+        dxgk_share_set_owner(op->share, op->al[0]); /* same-adapter opens name its memory (issue 6) */
+        op->args->hGlobalShare = dxgk_share_publish(op->share);
+    }
+    op->share = NULL; /* al[0] holds it */
+    pthread_mutex_unlock(&a->lock);
+    for (UINT i = 0; i < op->n; i++)
+        dxgk_handle_publish(op->al[i]->handle);
+    if (op->new_res)
+        dxgk_handle_publish(op->res->handle);
+    for (UINT i = 0; i < op->n; i++)
+        op->ui[i].hAllocation = op->al[i]->handle;
+    op->args->hResource = op->res ? op->res->handle : 0;
+    DXGK_COUNT(a, allocations_created, op->n);
+    /* Success: a new resource's reference stays with its handle; the objects are the caller's. */
+    if (op->new_res)
+        op->res = NULL;
+    op->kmd_created = false;
+    op->charge = 0;
+    op->n = 0;
+    return STATUS_SUCCESS;
+}
+
+/* A failed call: the KMD first (a backing store it was given stays valid until its
+ * DestroyAllocation, seed 002); objects whose handles were inserted give them back, the others
+ * are dropped directly (before the n > 4 arrays exist only the 4-entry stack array does). */
+static void create_undo(struct create_op *op)
+{
+    if (op->kmd_created)
+        kmd_destroy(op->a, op->info, op->n, op->new_res && op->res ? op->res->kmd : NULL);
+    UINT al_len = op->al == op->stack_al ? (UINT)(sizeof op->stack_al / sizeof op->stack_al[0]) : op->n;
+    for (UINT i = 0; i < op->n && i < al_len && op->al; i++) {
+        struct dxgk_allocation *x = op->al[i];
+        if (!x)
+            continue;
+        if (op->cross_adapter)
+            dxgk_share_detach(&x->first); /* the share's pages, freed with it below */
+        x->share = NULL;
+        vidmm_backing_free(&x->first); /* committed only for a ShareBackingStoreWithKmd one or a
+                                          section-backed primary */
+        dxgk_object_put(x->handle ? dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION) : &x->obj);
+    }
+    if (op->charge)
+        vidmm_commit_uncharge(op->charge);
+    dxgk_share_put(op->share);
+    if (op->new_res && op->res) {
+        dxgk_object_put(op->res->handle ? dxgk_handle_remove(op->res->handle, DXGK_TYPE_RESOURCE) : &op->res->obj);
+        op->res = NULL;
+    }
+}
+
 static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATIONINFO *ui, const UINT *priority)
 {
     struct dxgk_device *d = dxgk_device_get(args->hDevice);
@@ -498,364 +876,33 @@ static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATI
         dxgk_device_put(d);
         return STATUS_DEVICE_REMOVED;
     }
-    struct dxgk_adapter *a = d->adapter;
-    bool cross_adapter = args->Flags.CrossAdapter; /* read before any `goto out` (seed 003) */
-    struct dxgk_resource *res = NULL;
-    bool new_res = false;
-    NTSTATUS st = STATUS_INVALID_PARAMETER;
-    UINT n = args->NumAllocations;
-    DXGK_ALLOCATIONINFO stack_info[4];
-    DXGK_ALLOCATIONINFO *info = stack_info;
-    struct dxgk_allocation *stack_al[4] = { 0 };
-    struct dxgk_allocation **al = stack_al;
-    bool kmd_created = false;
-    struct dxgk_share *share = NULL; /* CreateShared: owned here until the call succeeds */
-    UINT64 charge = 0; /* commit charged, given back on failure; on success each instance owns its part */
-
-    if (n == 0 || n > CREATE_MAX_ALLOCATIONS || !ui) {
-        dxgk_refuse("D3DKMTCreateAllocation: NumAllocations %u not in 1..%u or pAllocationInfo NULL", n,
-                    CREATE_MAX_ALLOCATIONS);
-        goto out;
-    }
-    if (args->PrivateDriverDataSize && !args->pPrivateDriverData) {
-        dxgk_refuse("D3DKMTCreateAllocation: PrivateDriverDataSize %u with NULL pPrivateDriverData",
-                    args->PrivateDriverDataSize);
-        goto out;
-    }
-    if (cross_adapter) {
-        /* Seed 003: a cross-adapter resource is shared and has one allocation; only an adapter
-         * that declares tier 1 (DXGK_VIDMMCAPS.CrossAdapterResource) makes one. */
-        if (!args->Flags.CreateShared || !args->Flags.CreateResource || n != 1 || args->Flags.ExistingSysMem) {
-            dxgk_refuse("D3DKMTCreateAllocation: a CrossAdapter resource needs CreateShared and CreateResource and "
-                        "exactly one allocation, without ExistingSysMem (seed 003); got shared %u, resource %u, "
-                        "%u allocations", args->Flags.CreateShared, args->Flags.CreateResource, n);
-            goto out;
-        }
-        if (!a->caps.MemoryManagementCaps.CrossAdapterResource) {
-            dxgk_refuse("D3DKMTCreateAllocation: CrossAdapter on an adapter without "
-                        "DXGK_VIDMMCAPS.CrossAdapterResource (seed 003)");
-            st = STATUS_NOT_SUPPORTED;
-            goto out;
-        }
-    }
-    if (args->Flags.CreateProtected) {
-        /* FIXME(sharing): protected allocations are not modelled. */
-        dxgk_refuse("D3DKMTCreateAllocation: CreateProtected not supported");
-        st = STATUS_NOT_SUPPORTED;
-        goto out;
-    }
-    /* Existing system memory: the KMD first (it may ask ShareBackingStoreWithKmd, which the
-     * verifier refuses with it, seed 002), then refused as not modelled. */
-    bool existing_sysmem = args->Flags.ExistingSysMem;
-    for (UINT i = 0; i < n; i++) {
-        const D3DDDI_ALLOCATIONINFO *u = &ui[i];
-        if (u->PrivateDriverDataSize && !u->pPrivateDriverData) {
-            dxgk_refuse("D3DKMTCreateAllocation: allocation %u has PrivateDriverDataSize %u with NULL data", i,
-                        u->PrivateDriverDataSize);
-            goto out;
-        }
-        if (u->pSystemMem)
-            existing_sysmem = true;
-        /* Primaries (issue 6, minimal: no display engine): the model has one video present
-         * source, 0. Stereo requires Primary (wddm-semantics §3.5); the reserved bits are 0. */
-        if (u->Flags.Reserved || (u->Flags.Stereo && !u->Flags.Primary) ||
-            (u->Flags.Primary && u->VidPnSourceId != 0)) {
-            dxgk_refuse("D3DKMTCreateAllocation: allocation %u: D3DDDI_ALLOCATIONINFO.Flags 0x%x with VidPnSourceId "
-                        "%u: Stereo needs Primary, a primary names VidPnSourceId 0 (the one source), reserved "
-                        "bits must be 0", i, u->Flags.Value, u->VidPnSourceId);
-            goto out;
-        }
-        if (u->Flags.Primary && (cross_adapter || args->Flags.CreateShared)) {
-            /* FIXME(primary): shared primaries (D3DKMDT_SHAREDPRIMARYSURFACEDATA) are not modelled. */
-            dxgk_refuse("D3DKMTCreateAllocation: allocation %u: a shared or cross-adapter primary is not supported", i);
-            st = STATUS_NOT_SUPPORTED;
-            goto out;
-        }
-    }
-    if (args->Flags.CreateShared && !args->Flags.CreateResource) {
-        /* WDK: D3DKMT_CREATEALLOCATION ("If you set CreateShared, you must also set
-         * CreateResource"); Windows refuses it (Wine win32u d3dkmt tests, run on Windows). */
-        dxgk_refuse("D3DKMTCreateAllocation: CreateShared without CreateResource");
-        goto out;
-    }
-    if (args->Flags.CreateResource && args->hResource) {
-        /* Windows: hResource is 0 even with CreateResource; anything else is no handle of a
-         * resource to create (Wine win32u d3dkmt tests, run on Windows). */
-        dxgk_refuse("D3DKMTCreateAllocation: CreateResource with hResource 0x%08x (must be 0)", args->hResource);
-        st = STATUS_INVALID_HANDLE;
-        goto out;
-    }
-    if (args->Flags.CreateResource) {
-        res = object_alloc(sizeof *res);
-        if (!res) {
-            st = STATUS_NO_MEMORY;
-            goto out;
-        }
-        dxgk_object_init(&res->obj, DXGK_TYPE_RESOURCE, resource_release);
-        res->device = d;
-        /* Its handle is inserted with the allocations' below (one table-lock round trip);
-         * the KMD's CreateAllocation does not see kernel resource handles. */
-        new_res = true;
-    } else if (args->hResource) {
-        res = (struct dxgk_resource *)dxgk_handle_get(args->hResource, DXGK_TYPE_RESOURCE);
-        if (!res || res->device != d) {
-            /* A bad hResource is an invalid handle (Wine win32u d3dkmt tests, run on Windows). */
-            dxgk_refuse("D3DKMTCreateAllocation: invalid resource handle 0x%08x for device 0x%08x",
-                        args->hResource, args->hDevice);
-            st = STATUS_INVALID_HANDLE;
-            goto out;
-        }
-    }
-    if (n > 4) {
-        info = wddm_calloc(n, sizeof *info);
-        al = wddm_calloc(n, sizeof *al);
-        if (!info || !al) {
-            st = STATUS_NO_MEMORY;
-            goto out;
-        }
-    }
-    memset(info, 0, n * sizeof *info);
-    for (UINT i = 0; i < n; i++) {
-        info[i].pPrivateDriverData = ui[i].pPrivateDriverData;
-        info[i].PrivateDriverDataSize = ui[i].PrivateDriverDataSize;
-    }
-    DXGKARG_CREATEALLOCATION ca = { .pPrivateDriverData = args->pPrivateDriverData,
-                                    .PrivateDriverDataSize = args->PrivateDriverDataSize,
-                                    .NumAllocations = n, .pAllocationInfo = info,
-                                    .hResource = (res && !new_res) ? res->kmd : NULL };
-    ca.Flags.Resource = res ? 1 : 0;
-    st = a->driver.ddi.DxgkDdiCreateAllocation(a->miniport, &ca);
-    if (!NT_SUCCESS(st)) {
-        dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiCreateAllocation failed 0x%08x", (unsigned)st);
-        goto out;
-    }
-    kmd_created = true;
-    if (new_res)
-        res->kmd = ca.hResource;
-    for (UINT i = 0; i < n; i++) {
-        if (!dxgk_verify_allocation_info(a, &info[i], i) ||
-            !dxgk_verify_share_backing_store(a, &info[i], i, args->Flags.CreateShared, existing_sysmem) ||
-            (ui[i].Flags.Primary && !dxgk_verify_primary(a, &info[i], i)) ||
-            (cross_adapter && !dxgk_verify_cross_adapter(a, &info[i], i))) {
-            st = STATUS_INVALID_PARAMETER;
-            goto out;
-        }
-    }
-    if (existing_sysmem) {
-        /* FIXME(sharing): existing system memory as backing store is not modelled. */
-        dxgk_refuse("D3DKMTCreateAllocation: ExistingSysMem / pSystemMem not supported");
-        st = STATUS_NOT_SUPPORTED;
-        goto out;
-    }
-    /* The backing stores' commit (vidmm/budget.c): all or nothing, before any object exists. */
-    for (UINT i = 0; i < n; i++)
-        charge += info[i].Size;
-    if (!vidmm_commit_charge(charge)) {
-        dxgk_refuse("D3DKMTCreateAllocation: %llu bytes exceed the system-memory budget",
-                    (unsigned long long)charge);
-        charge = 0;
-        st = STATUS_NO_MEMORY;
-        goto out;
-    }
-    /* The global share (hGlobalShare) and, cross-adapter, the pages every adapter maps. */
-    if (args->Flags.CreateShared) {
-        st = dxgk_share_create(a, args, &info[0], cross_adapter, &share);
-        if (!NT_SUCCESS(st))
-            goto out;
-    }
-    for (UINT i = 0; i < n; i++) {
-        struct dxgk_allocation *x = object_alloc(sizeof *x);
-        if (!x) {
-            st = STATUS_NO_MEMORY;
-            goto out;
-        }
-        dxgk_object_init(&x->obj, DXGK_TYPE_ALLOCATION, dxgk_allocation_release);
-        x->device = d;
-        x->resource = res;
-        x->info = info[i];
-        /* The KMD's default until SetAllocationPriority, unless D3DKMTCreateAllocation2 overrode it. */
-        x->priority = priority && priority[i] ? priority[i] : info[i].AllocationPriority;
-        x->first.alloc = x;
-        x->instances = x->instances_tail = x->current = &x->first;
-        x->instance_count = 1;
-        al[i] = x;
-        if (i == 0)
-            x->share = share; /* the share's first reference, once the call succeeds */
-        if (cross_adapter) {
-            /* Seed 003: its backing store is the share's pages from now on, never renamed
-             * (kmd_backing: fixed backing store, set aside at destruction). */
-            dxgk_share_attach(share, &x->first);
-            x->kmd_backing = true;
-        }
-        x->primary = ui[i].Flags.Primary;
-        if (x->primary && a->caps.MemoryManagementCaps.SectionBackedPrimary) {
-            /* Seed 003 SectionBackedPrimary: the primary's backing store is a section from its
-             * creation to its destruction (vidmm/evict.c), a fixed backing store like a
-             * KMD-shared one (kmd_backing: never renamed, freed after DxgkDdiDestroyAllocation). */
-            if (!vidmm_backing_commit_section(&x->first)) {
-                st = STATUS_NO_MEMORY;
-                goto out;
-            }
-            x->kmd_backing = true;
-        }
-        if (info[i].Flags2.ShareBackingStoreWithKmd) {
-            /* Seed 002 / wddm-semantics §7 rules 3, 4 and 8: the backing store exists from now
-             * on (an aperture placement maps these pages, an eviction only unmaps them) and
-             * the KMD gets its address once, before D3DKMTCreateAllocation returns. */
-            if (!vidmm_backing_commit(&x->first)) {
-                st = STATUS_NO_MEMORY;
-                goto out;
-            }
-            x->kmd_backing = true;
-            if (!a->driver.ddi.DxgkDdiSetAllocationBackingStore) {
-                dxgk_refuse("D3DKMTCreateAllocation: allocation %u is ShareBackingStoreWithKmd but the KMD has "
-                            "no DxgkDdiSetAllocationBackingStore (seed 002)", i);
-                st = STATUS_INVALID_PARAMETER;
-                goto out;
-            }
-            DXGKARG_SETALLOCATIONBACKINGSTORE sb = { .hDriverAllocation = info[i].hAllocation,
-                                                     .pBackingStore = x->first.backing };
-            st = a->driver.ddi.DxgkDdiSetAllocationBackingStore(a->miniport, &sb);
-            if (!NT_SUCCESS(st)) {
-                dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiSetAllocationBackingStore failed 0x%08x", (unsigned)st);
-                goto out;
-            }
-        }
-    }
-    {
-        /* Every handle of the call (the allocations', then a new resource's) in one acquisition
-         * of the handle-table lock; unpublished until the end, as before. */
-        struct dxgk_object *stack_objs[5];
-        D3DKMT_HANDLE stack_h[5];
-        UINT m = n + (new_res ? 1u : 0u);
-        struct dxgk_object **objs = m <= 5 ? stack_objs : wddm_calloc(m, sizeof *objs);
-        D3DKMT_HANDLE *hs = m <= 5 ? stack_h : wddm_calloc(m, sizeof *hs);
-        bool ok = objs && hs;
-        if (ok) {
-            for (UINT i = 0; i < n; i++)
-                objs[i] = &al[i]->obj;
-            if (new_res)
-                objs[n] = &res->obj;
-            ok = dxgk_handle_insert_n(objs, m, hs);
-        }
-        if (ok) {
-            for (UINT i = 0; i < n; i++)
-                al[i]->handle = hs[i];
-            if (new_res)
-                res->handle = hs[n];
-        }
-        if (objs != stack_objs)
-            free(objs);
-        if (hs != stack_h)
-            free(hs);
-        if (!ok) {
-            st = STATUS_NO_MEMORY;
-            goto out;
-        }
-    }
-    {
-        DXGK_OPENALLOCATIONINFO stack_open[4];
-        DXGK_OPENALLOCATIONINFO *open = n <= 4 ? stack_open : wddm_calloc(n, sizeof *open);
-        if (!open) {
-            st = STATUS_NO_MEMORY;
-            goto out;
-        }
-        for (UINT i = 0; i < n; i++)
-            open[i] = (DXGK_OPENALLOCATIONINFO){ .hAllocation = al[i]->handle,
-                                                 .pPrivateDriverData = info[i].pPrivateDriverData,
-                                                 .PrivateDriverDataSize = info[i].PrivateDriverDataSize };
-        DXGKARG_OPENALLOCATION oa = { .NumAllocations = n, .pOpenAllocation = open,
-                                      .Flags = 0x1 /* DXGK_OPENALLOCATIONFLAGS.Create */ };
-        st = a->driver.ddi.DxgkDdiOpenAllocation(d->kmd, &oa);
-        for (UINT i = 0; i < n; i++)
-            al[i]->kmd_device_specific = open[i].hDeviceSpecificAllocation;
-        if (open != stack_open)
-            free(open);
-        if (!NT_SUCCESS(st)) {
-            dxgk_refuse("D3DKMTCreateAllocation: DxgkDdiOpenAllocation failed 0x%08x", (unsigned)st);
-            goto out;
-        }
-    }
-    pthread_mutex_lock(&a->lock);
-    if (d->dead || (res && res->dead)) {
-        pthread_mutex_unlock(&a->lock);
-        dxgk_refuse("D3DKMTCreateAllocation: device or resource is being destroyed");
-        /* Close what was opened. */
-        for (UINT i = 0; i < n; i++) {
-            DXGKARG_CLOSEALLOCATION cl = { .NumAllocations = 1, .pOpenHandleList = &al[i]->kmd_device_specific };
-            a->driver.ddi.DxgkDdiCloseAllocation(d->kmd, &cl);
-        }
-        st = STATUS_INVALID_PARAMETER;
-        goto out;
-    }
-    for (UINT i = 0; i < n; i++) {
-        dxgk_device_link_allocation_locked(d, al[i]);
-        if (res) {
-            al[i]->res_next = res->allocations;
-            res->allocations = al[i];
-        }
-    }
-    /* The global share before the adapter lock goes: from then on a device destruction may
-     * free al[0] and its share reference (objects/share.c: shares.lock nests inside). */
-    /* hGlobalShare and hResource are outputs, 0 when nothing is shared / no resource (Wine
-     * win32u d3dkmt tests, run on Windows). */
-    args->hGlobalShare = 0;
-    if (share) {
-        dxgk_share_set_owner(share, al[0]); /* same-adapter opens name its memory (issue 6) */
-        args->hGlobalShare = dxgk_share_publish(share);
-    }
-    share = NULL; /* al[0] holds it */
-    pthread_mutex_unlock(&a->lock);
-    /* Publish the allocations, then a new resource (lock-free: objects/handle.c). */
-    for (UINT i = 0; i < n; i++)
-        dxgk_handle_publish(al[i]->handle);
-    if (new_res)
-        dxgk_handle_publish(res->handle);
-    for (UINT i = 0; i < n; i++)
-        ui[i].hAllocation = al[i]->handle;
-    args->hResource = res ? res->handle : 0;
-    DXGK_COUNT(a, allocations_created, n);
-    st = STATUS_SUCCESS;
-    res = new_res ? NULL : res; /* a new resource's reference stays with its handle */
-    kmd_created = false;
-    charge = 0;
-    n = 0;
-
-out:
-    if (!NT_SUCCESS(st)) {
-        /* The KMD first: a backing store it was given stays valid until its DestroyAllocation
-         * (seed 002). */
-        if (kmd_created)
-            kmd_destroy(a, info, n, new_res && res ? res->kmd : NULL);
-        /* Objects whose handles were inserted give them back; the others (the batch insert
-         * failed or was not reached) are dropped directly. A refusal before the n > 4 arrays
-         * were allocated still has the 4-entry stack array: only its entries exist. */
-        UINT al_len = al == stack_al ? (UINT)(sizeof stack_al / sizeof stack_al[0]) : n;
-        for (UINT i = 0; i < n && i < al_len && al; i++) {
-            if (!al[i])
-                continue;
-            if (cross_adapter)
-                dxgk_share_detach(&al[i]->first); /* the share's pages, freed with it below */
-            al[i]->share = NULL;
-            vidmm_backing_free(&al[i]->first); /* committed only for a ShareBackingStoreWithKmd one or a
-                                                  section-backed primary */
-            dxgk_object_put(al[i]->handle ? dxgk_handle_remove(al[i]->handle, DXGK_TYPE_ALLOCATION)
-                                          : &al[i]->obj);
-        }
-        if (charge)
-            vidmm_commit_uncharge(charge);
-        dxgk_share_put(share);
-        if (new_res && res) {
-            dxgk_object_put(res->handle ? dxgk_handle_remove(res->handle, DXGK_TYPE_RESOURCE) : &res->obj);
-            res = NULL;
-        }
-    }
-    if (res)
-        dxgk_object_put(&res->obj);
-    if (info != stack_info)
-        free(info);
-    if (al != stack_al)
-        free(al);
+    struct create_op op = { .args = args, .ui = ui, .priority = priority, .d = d, .a = d->adapter,
+                            .n = args->NumAllocations, .cross_adapter = args->Flags.CrossAdapter };
+    op.info = op.stack_info;
+    op.al = op.stack_al;
+    NTSTATUS st = create_check(&op);
+    if (NT_SUCCESS(st))
+        st = create_resource(&op);
+    if (NT_SUCCESS(st))
+        st = create_describe(&op);
+    if (NT_SUCCESS(st))
+        st = create_charge(&op);
+    for (UINT i = 0; NT_SUCCESS(st) && i < op.n; i++)
+        st = create_build_one(&op, i);
+    if (NT_SUCCESS(st))
+        st = create_handles(&op);
+    if (NT_SUCCESS(st))
+        st = create_open(&op);
+    if (NT_SUCCESS(st))
+        st = create_publish(&op);
+    if (!NT_SUCCESS(st))
+        create_undo(&op);
+    if (op.res)
+        dxgk_object_put(&op.res->obj);
+    if (op.info != op.stack_info)
+        free(op.info);
+    if (op.al != op.stack_al)
+        free(op.al);
     dxgk_device_put(d);
     return st;
 }
