@@ -187,6 +187,450 @@ void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance 
     in->swz_lock = false;
 }
 
+/* D3DKMTLock as phases over one operation (issue 16): the arguments; the instance the handle
+ * names; synchronisation (or a Discard's rename); placement where the CPU can reach it; the
+ * view (an AcquireAperture range); handing it out. The adapter lock is held from the instance
+ * on; every phase that lets it go checks the allocation is still alive (lock_alive_locked). */
+struct lock_op {
+    D3DKMT_LOCK *args;
+    bool paging_waits;                /* D3DKMTLock2: VidMm's own paging is waited for */
+    struct dxgk_device *d;
+    struct dxgk_adapter *a;
+    struct dxgk_allocation *al;       /* one object reference */
+    D3DDDICB_LOCKFLAGS f;
+    bool discard, no_sync, writes_only;
+    bool renamed, waited;
+    UINT64 t0;                        /* when the first wait began */
+    struct vidmm_paging_batch batch;
+    struct vidmm_instance *want;      /* an older instance the handle names, NULL: the current one */
+    struct vidmm_instance *in;        /* the instance being locked */
+    UINT memory_only;                 /* AcquireAperture without UseAlternateVA: memory segments only */
+    UINT8 *cpu;                       /* what the CPU gets */
+};
+
+static struct vidmm_instance *lock_target(const struct lock_op *op)
+{
+    return op->want ? op->want : op->al->current;
+}
+
+/* After the adapter lock was let go: false (with the refusal) if the allocation was destroyed. */
+static bool lock_alive_locked(const struct lock_op *op)
+{
+    if (!op->al->dead)
+        return true;
+    dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", op->args->hAllocation);
+    return false;
+}
+
+static void lock_wait_begins(struct lock_op *op)
+{
+    if (!op->waited)
+        op->t0 = dxgk_now_ns();
+    op->waited = true;
+}
+
+/* Phase 1 (no lock): the flags, the CPU-visibility rules of wddm-semantics §3.2, the pages, an
+ * offer (vidmm/offer.c), and the model's renaming rule (§3.3). */
+static NTSTATUS lock_check_args(struct lock_op *op)
+{
+    D3DKMT_LOCK *args = op->args;
+    struct dxgk_adapter *a = op->a;
+    struct dxgk_allocation *al = op->al;
+    NTSTATUS st = STATUS_INVALID_PARAMETER;
+    if (!lock_flags_valid(args, a))
+        return st;
+    /* wddm-semantics §3.2 rule 8 */
+    if (!al->info.Flags.CpuVisible) {
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x was not created CpuVisible (wddm-semantics §3.2 rule 8)",
+                    args->hAllocation);
+        return st;
+    }
+    /* Rule 7 (D3DDDICB_LOCKFLAGS.UseAlternateVA): never on a shared allocation; a primary uses it
+     * exactly when the KMD created it with DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA. A second lock
+     * while one is outstanding is refused below with every AcquireAperture lock (rule 11). */
+    if (args->Flags.UseAlternateVA && (al->share || al->opened)) {
+        dxgk_refuse("D3DKMTLock: UseAlternateVA on shared allocation 0x%08x (wddm-semantics §3.2 rule 7)",
+                    args->hAllocation);
+        return st;
+    }
+    if (al->primary && args->Flags.UseAlternateVA != al->info.Flags.UseAlternateVA) {
+        dxgk_refuse("D3DKMTLock: primary 0x%08x %s (wddm-semantics §3.2 rule 7)", args->hAllocation,
+                    al->info.Flags.UseAlternateVA ? "was created UseAlternateVA and must be locked with it"
+                                                  : "was not created UseAlternateVA and cannot be locked with it");
+        return st;
+    }
+    /* An offered allocation's content may go at any moment: reclaim it first (vidmm/offer.c). */
+    pthread_mutex_lock(&a->lock);
+    bool offered = al->offer_priority != 0;
+    pthread_mutex_unlock(&a->lock);
+    if (offered) {
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x is offered; reclaim it before locking it", args->hAllocation);
+        return st;
+    }
+    UINT pages = (UINT)((al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
+    for (UINT i = 0; i < args->NumPages; i++) {
+        if (args->pPages[i] >= pages) {
+            dxgk_refuse("D3DKMTLock: page %u (entry %u) beyond the allocation's %u pages", args->pPages[i], i, pages);
+            return st;
+        }
+    }
+    D3DDDICB_LOCKFLAGS f = args->Flags;
+    if (f.Discard && a->mmu) {
+        /* wddm-semantics §3.3: with a WDDM 2.x KMD VidMm never renames; the UMD does. */
+        dxgk_refuse("D3DKMTLock: Discard on a GpuMmu (WDDM 2.x) adapter: VidMm does not rename, the UMD "
+                    "renames its own allocations (wddm-semantics §3.3); lock with D3DKMTLock2");
+        st = STATUS_NOT_SUPPORTED;
+        return st;
+    }
+    /* Rules 4 and 5: Discard neutralises IgnoreSync/DonotWait; IgnoreSync needs DonotWait. An
+     * AcquireAperture lock does not rename: the KMD's range names the allocation's placement,
+     * and the KMD cannot tell instances apart (wddm-semantics §3.3). */
+    op->f = f;
+    op->discard = f.Discard && !f.AcquireAperture;
+    op->no_sync = !op->discard && f.IgnoreSync && f.DonotWait;
+    op->writes_only = f.ReadOnly || f.IgnoreReadSync; /* seed 001 §8: a read waits for writes */
+    return STATUS_SUCCESS;
+}
+
+/* Phase 2 (adapter lock): the instance the handle names - an older one is `want` (locked as
+ * such, OutOfOrderLock), else the current one whichever it is after a wait - and the rules that
+ * depend on the allocation's locks now (wddm-semantics §3.2 rules 6 and 11, Locking Swizzled
+ * Allocations), then the device's state. */
+static NTSTATUS lock_resolve_locked(struct lock_op *op)
+{
+    D3DKMT_LOCK *args = op->args;
+    struct dxgk_adapter *a = op->a;
+    struct dxgk_allocation *al = op->al;
+    if (al->dead) {
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x is being destroyed", args->hAllocation);
+        return STATUS_INVALID_PARAMETER;
+    }
+    op->want = vidmm_instance_resolve_locked(al, args->hAllocation);
+    if (!op->want) {
+        dxgk_refuse("D3DKMTLock: handle 0x%08x names no instance of its allocation", args->hAllocation);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (op->want == al->current) {
+        op->want = NULL;
+    } else if (!a->caps.MemoryManagementCaps.OutOfOrderLock) {
+        dxgk_refuse("D3DKMTLock: handle 0x%08x names an instance older than the newest and the KMD does not "
+                    "set DXGK_VIDMMCAPS.OutOfOrderLock (wddm-semantics §3.3)", args->hAllocation);
+        return STATUS_INVALID_PARAMETER;
+    } else if (op->f.Discard) {
+        dxgk_refuse("D3DKMTLock: Discard of instance 0x%08x, which is not the newest: only the newest "
+                    "instance is renamed (wddm-semantics §3.3)", args->hAllocation);
+        return STATUS_INVALID_PARAMETER;
+    }
+    /* Swizzled and unswizzled views are never outstanding together; a lock holding a range is
+     * the only lock. Such a lock is counted in lock_count, so an unlocked allocation (every W1
+     * Map) skips the walk over its instances. */
+    for (const struct vidmm_instance *x = al->lock_count ? al->instances : NULL; x; x = x->next) {
+        if (x->swz_lock) {
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x has an AcquireAperture lock outstanding: unlock it first "
+                        "(wddm-semantics §3.2 rule 11)", args->hAllocation);
+            return STATUS_INVALID_PARAMETER;
+        }
+    }
+    /* "A no-overwrite lock (that is, a lock obtained by setting IgnoreSync) is not allowed on a
+     * swizzled allocation" (Locking Swizzled Allocations). */
+    if (op->f.IgnoreSync && al->info.Flags.Swizzled) {
+        dxgk_refuse("D3DKMTLock: IgnoreSync on allocation 0x%08x, which the KMD created Swizzled "
+                    "(locking-swizzled-allocations)", args->hAllocation);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (op->f.AcquireAperture) {
+        UINT allowed = vidmm_allowed_segments(a, &al->info);
+        bool memory = false;
+        for (UINT i = 0; i < a->segment_count; i++)
+            memory |= (allowed & (1u << i)) && !a->seg[i].aperture;
+        if (!memory) {
+            dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which can only be placed in an aperture "
+                        "segment (wddm-semantics §3.2 rule 6)", args->hAllocation);
+            return STATUS_INVALID_PARAMETER;
+        }
+        if (al->lock_count) {
+            dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which is already locked (wddm-semantics "
+                        "§3.2 rule 6)", args->hAllocation);
+            return STATUS_INVALID_PARAMETER;
+        }
+    }
+    if (op->d->error == STATUS_DEVICE_REMOVED) { /* lost to a timeout recovery (sched/tdr.c) */
+        dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", args->hDevice, (unsigned)op->d->error);
+        return op->d->error;
+    }
+    return STATUS_SUCCESS;
+}
+
+/* Phase 3a: a Discard renames the current instance (vidmm/rename.c) - unless it is locked, its
+ * backing store is shared with the KMD (seed 002 / wddm-semantics §7 rule 8) or it is a primary
+ * (§3.2): then it synchronises like a plain lock. Without NoExistingReference the caller's
+ * unsubmitted commands may name the current instance: it is never reused, even idle. At
+ * MaximumRenamingListLength (or out of memory) it waits for an instance to recycle, or, with
+ * NoExistingReference, for the current one when there is none; without it, waiting for the GPU
+ * cannot help: the caller must flush and retry. */
+static NTSTATUS lock_rename_locked(struct lock_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    struct dxgk_allocation *al = op->al;
+    bool no_ref = op->f.NoExistingReference;
+    while (!no_ref || !vidmm_instance_idle_locked(a, op->in, false)) {
+        struct vidmm_instance *n = vidmm_rename_locked(a, al, &op->batch, no_ref);
+        if (n) {
+            op->in = n;
+            op->renamed = true;
+            DXGK_COUNT(a, renames, 1);
+            wddm_tl(WDDM_TL_RENAME, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), op->args->hAllocation, al->info.Size);
+            return STATUS_SUCCESS;
+        }
+        struct vidmm_instance *oldest = vidmm_rename_candidate_locked(al, no_ref);
+        if (oldest && vidmm_instance_retired_locked(a, oldest))
+            oldest = NULL; /* free to recycle, yet not recycled: memory is short */
+        if (!no_ref && !oldest) {
+            dxgk_refuse("D3DKMTLock: Discard of allocation 0x%08x: no instance can be created or reused until "
+                        "the caller submits its commands and retries with NoExistingReference "
+                        "(wddm-semantics §3.3)", op->args->hAllocation);
+            return STATUS_NO_MEMORY;
+        }
+        if (!oldest)
+            oldest = op->in; /* nothing to recycle (out of memory): stall on the current one */
+        lock_wait_begins(op);
+        vidmm_paging_flush_locked(&op->batch);
+        vidmm_instance_wait_locked(a, oldest, false);
+        if (!lock_alive_locked(op))
+            return STATUS_INVALID_PARAMETER;
+        op->in = al->current;
+    }
+    return STATUS_SUCCESS;
+}
+
+/* Phase 3: synchronisation with the GPU's use (seed 001 §8): a DMA buffer held behind a GPU wait
+ * names the allocation and has no ticket yet - it takes the instance when released
+ * (sched/queue.c), so the CPU waits for that first, or is told it is busy; then a Discard
+ * renames (lock_rename_locked), or the CPU waits until the instance is idle (DonotWait: busy,
+ * an expected answer with no refusal line - a program polling with DO_NOT_WAIT would print one
+ * per poll; the counter keeps the count). */
+static NTSTATUS lock_sync_locked(struct lock_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    struct dxgk_allocation *al = op->al;
+    if (!op->no_sync && al->held_refs) {
+        if (op->f.DonotWait) {
+            DXGK_COUNT(a, lock_still_drawing, 1);
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x is named by a DMA buffer held behind a GPU wait and "
+                        "DonotWait is set", op->args->hAllocation);
+            return STATUS_GRAPHICS_ALLOCATION_BUSY;
+        }
+        lock_wait_begins(op);
+        while (al->held_refs && !al->dead)
+            pthread_cond_wait(&a->held_cond, &a->lock);
+        if (!lock_alive_locked(op))
+            return STATUS_INVALID_PARAMETER;
+    }
+    op->in = lock_target(op);
+    if (op->discard && op->in->lock_count == 0 && !al->kmd_backing && !al->primary)
+        return lock_rename_locked(op);
+    if (op->no_sync || vidmm_instance_idle_locked(a, op->in, op->writes_only))
+        return STATUS_SUCCESS;
+    if (op->f.DonotWait) {
+        DXGK_COUNT(a, lock_still_drawing, 1);
+        return STATUS_GRAPHICS_ALLOCATION_BUSY;
+    }
+    op->t0 = dxgk_now_ns();
+    op->waited = true;
+    vidmm_instance_wait_locked(a, op->in, op->writes_only);
+    if (!lock_alive_locked(op))
+        return STATUS_INVALID_PARAMETER;
+    op->in = lock_target(op);
+    return STATUS_SUCCESS;
+}
+
+/* Whether `x` must still be placed: not resident, or (AcquireAperture without UseAlternateVA,
+ * Locking Swizzled Allocations case 2) not in a memory segment, where a range shows it linear. */
+static bool lock_needs_place(const struct lock_op *op, const struct vidmm_instance *x)
+{
+    return !x->segment_id || (op->memory_only && !(op->memory_only & (1u << (x->segment_id - 1))));
+}
+
+/* Phase 4 (a): one placement of the target where the CPU can reach it; with everything evictable
+ * referenced by work in flight, wait for that work and try once more. *paged: the lock had to
+ * restore the instance or evict others for it. */
+static NTSTATUS lock_place_once_locked(struct lock_op *op, bool *paged)
+{
+    struct dxgk_adapter *a = op->a;
+    struct vidmm_instance *in = op->in;
+    bool was_evicted = in->evicted || in->segment_id; /* moving out of an aperture pages too */
+    in->place_mask = op->memory_only;
+    NTSTATUS st = vidmm_make_resident_locked(a, in, &op->batch, !op->renamed);
+    in->place_mask = 0;
+    if (st == STATUS_NO_MEMORY && (!op->f.DonotWait || op->paging_waits)) {
+        vidmm_paging_flush_locked(&op->batch);
+        lock_wait_begins(op);
+        vidmm_wait_submitted_locked(a);
+        if (!lock_alive_locked(op))
+            return STATUS_INVALID_PARAMETER;
+        in = op->in = lock_target(op);
+        was_evicted = in->evicted || in->segment_id;
+        in->place_mask = op->memory_only;
+        st = lock_needs_place(op, in) ? vidmm_make_resident_locked(a, in, &op->batch, !op->renamed) : STATUS_SUCCESS;
+        in->place_mask = 0;
+    }
+    if (!NT_SUCCESS(st)) {
+        vidmm_paging_flush_locked(&op->batch);
+        dxgk_refuse("D3DKMTLock: no %s room for allocation 0x%08x", op->memory_only ? "memory-segment" : "CPU-visible",
+                    op->args->hAllocation);
+        return STATUS_NO_MEMORY;
+    }
+    *paged = was_evicted || op->batch.evicted;
+    return STATUS_SUCCESS;
+}
+
+/* Phase 4: resident where the CPU can reach it, its paging done. The adapter lock is let go by a
+ * BUSY wait inside the paging build and by the waits for paging fences: whenever the instance
+ * was evicted or replaced meanwhile, start over from the current instance's residency. The CPU
+ * must not race the kernel's own zero FILL of a fresh placement, or a restore; with DonotWait
+ * (not D3DKMTLock2) a lock whose restore or evictions are still running is busy (wddm-semantics
+ * §3.2, §9.1): a retry succeeds. */
+static NTSTATUS lock_place_locked(struct lock_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    struct sched_node *paging = &a->node[a->paging_node];
+    if (op->f.AcquireAperture && !op->f.UseAlternateVA)
+        for (UINT i = 0; i < a->segment_count; i++)
+            if (!a->seg[i].aperture)
+                op->memory_only |= 1u << i;
+    bool paged = false;
+    for (;;) {
+        if (lock_needs_place(op, op->in)) {
+            NTSTATUS st = lock_place_once_locked(op, &paged);
+            if (!NT_SUCCESS(st))
+                return st;
+        }
+        vidmm_paging_flush_locked(&op->batch);
+        if (lock_needs_place(op, op->in) || op->in != lock_target(op) || op->al->dead) {
+            if (!lock_alive_locked(op))
+                return STATUS_INVALID_PARAMETER;
+            op->in = lock_target(op);
+            vidmm_batch_init(&op->batch, a);
+            continue;
+        }
+        vidmm_touch_locked(a, op->in);
+        if (paged && op->f.DonotWait && !op->paging_waits && op->in->paging_fence &&
+            !sched_fence_completed(paging, op->in->paging_fence)) {
+            DXGK_COUNT(a, lock_still_drawing, 1);
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x is being paged in and DonotWait is set", op->args->hAllocation);
+            return STATUS_GRAPHICS_ALLOCATION_BUSY;
+        }
+        bool moved = false;
+        while (!moved && op->in->paging_fence && !sched_fence_completed(paging, op->in->paging_fence)) {
+            UINT64 pf = op->in->paging_fence;
+            pthread_mutex_unlock(&a->lock);
+            sched_wait_fence(paging, pf);
+            pthread_mutex_lock(&a->lock);
+            if (!lock_alive_locked(op))
+                return STATUS_INVALID_PARAMETER;
+            /* Not locked yet while the adapter lock was let go: an eviction or a rename may have
+             * moved it (start over), or an eviction and a restore by a DMA buffer (the loop waits
+             * for that restore too). */
+            moved = op->in != lock_target(op) || !op->in->segment_id;
+        }
+        if (!moved)
+            return STATUS_SUCCESS;
+        op->in = lock_target(op);
+        vidmm_batch_init(&op->batch, a);
+    }
+}
+
+/* Phase 5: the view - an AcquireAperture lock takes a swizzling range (Locking Swizzled
+ * Allocations case 1); with none free it is refused under DonotEvict or UseAlternateVA ("if the
+ * video memory manager cannot allocate the new virtual address, the lock request fails",
+ * D3DDDICB_LOCKFLAGS), else the allocation goes back to system memory (the KMD unswizzles it on
+ * the way out, marked before the adapter lock is let go: no DMA buffer takes it meanwhile) and
+ * the CPU uses it there. A device lost while the lock waited is refused first (wddm-semantics
+ * §8.3: the work it waited for was aborted, so the content cannot be trusted). */
+static NTSTATUS lock_view_locked(struct lock_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    struct dxgk_allocation *al = op->al;
+    struct vidmm_instance *in = op->in;
+    if (op->d->error == STATUS_DEVICE_REMOVED) {
+        dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", op->args->hDevice, (unsigned)op->d->error);
+        return op->d->error;
+    }
+    op->cpu = in->cpu;
+    if (!op->f.AcquireAperture)
+        return STATUS_SUCCESS;
+    NTSTATUS st = swizzle_acquire_locked(a, al, in, op->args->PrivateDriverData, op->f.UseAlternateVA, &op->cpu);
+    if (st != STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE)
+        return st;
+    if (op->f.DonotEvict || op->f.UseAlternateVA) {
+        dxgk_refuse("D3DKMTLock: every swizzling range is in use and %s (locking-swizzled-allocations)",
+                    op->f.DonotEvict ? "DonotEvict is set" : "UseAlternateVA has no other view");
+        return st;
+    }
+    vidmm_batch_init(&op->batch, a);
+    in->unswizzle = al->info.Flags.Swizzled;
+    st = vidmm_evict_instance_locked(a, in, &op->batch);
+    vidmm_paging_flush_locked(&op->batch);
+    if (!NT_SUCCESS(st) || in->segment_id || al->dead) {
+        dxgk_refuse("D3DKMTLock: no swizzling range and allocation 0x%08x could not be evicted (0x%08x)",
+                    op->args->hAllocation, (unsigned)st);
+        return STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE;
+    }
+    if (!hold_backing_for_cpu_locked(a, al, in, op->batch.fence, op->args->hAllocation))
+        return STATUS_INVALID_PARAMETER;
+    op->cpu = in->backing;
+    return STATUS_SUCCESS;
+}
+
+/* Phase 6: the pointer (at the first page asked), the lock counts, and for a rename the new
+ * instance's handle (D3DDDICB_LOCK.hAllocation, vidmm/rename.c; with the handle table full, the
+ * allocation's own, which names the current instance - never the old instance's handle). A
+ * memory-segment instance the CPU may write is no longer clean: an eviction must copy it out. */
+static void lock_hand_out_locked(struct lock_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    struct dxgk_allocation *al = op->al;
+    struct vidmm_instance *in = op->in;
+    D3DKMT_LOCK *args = op->args;
+    args->pData = op->cpu + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
+    al->lock_count++;
+    in->lock_count++;
+    if (!op->f.ReadOnly && in->segment_id && !a->seg[in->segment_id - 1].aperture)
+        in->backing_valid = false;
+    if (op->renamed) {
+        D3DKMT_HANDLE h = vidmm_instance_handle_locked(al, in);
+        args->hAllocation = h ? h : al->handle;
+    }
+}
+
+/* The phases under the adapter lock. Locking Swizzled Allocations case 3: a Swizzled allocation
+ * evicted unswizzled (a lock at the range limit stored it linear) is handed out where it is,
+ * its backing store, once that copy out is done: nothing is paged and no range is taken; as in
+ * case 1 it is then the only lock and no DMA buffer may name it (the GPU's next use restores it
+ * with Swizzle). */
+static NTSTATUS lock_locked(struct lock_op *op)
+{
+    NTSTATUS st = lock_resolve_locked(op);
+    if (NT_SUCCESS(st))
+        st = lock_sync_locked(op);
+    if (!NT_SUCCESS(st))
+        return st;
+    struct vidmm_instance *in = op->in;
+    if (op->f.AcquireAperture && !op->f.UseAlternateVA && in->evicted && in->unswizzled && !in->segment_id) {
+        if (!hold_backing_for_cpu_locked(op->a, op->al, in, in->gpu_fence, op->args->hAllocation))
+            return STATUS_INVALID_PARAMETER;
+        op->cpu = in->backing;
+    } else {
+        st = lock_place_locked(op);
+        if (NT_SUCCESS(st))
+            st = lock_view_locked(op);
+        if (!NT_SUCCESS(st))
+            return st;
+    }
+    lock_hand_out_locked(op);
+    return STATUS_SUCCESS;
+}
+
 /* D3DKMTLock, and D3DKMTLock2 with paging_waits: its DonotWait skips only the GPU-use sync
  * (the UMD synchronises itself, wddm-semantics §3.3 "WDDM 2.x"); VidMm's own paging - a restore,
  * the evictions it needs, or the wait for room - is still waited for by the CPU, as pfnLock2Cb
@@ -204,382 +648,26 @@ static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
         dxgk_refuse("D3DKMTLock: invalid device handle 0x%08x", args->hDevice);
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_adapter *a = d->adapter;
+    struct lock_op op = { .args = args, .paging_waits = paging_waits, .d = d, .a = d->adapter, .al = al };
     NTSTATUS st = STATUS_INVALID_PARAMETER;
-    if (!al) {
+    if (!al)
         dxgk_refuse("D3DKMTLock: invalid allocation handle 0x%08x for device 0x%08x", args->hAllocation,
                     args->hDevice);
-        goto out;
-    }
-    if (!lock_flags_valid(args, a))
-        goto out;
-    /* wddm-semantics §3.2 rule 8 */
-    if (!al->info.Flags.CpuVisible) {
-        dxgk_refuse("D3DKMTLock: allocation 0x%08x was not created CpuVisible (wddm-semantics §3.2 rule 8)",
-                    args->hAllocation);
-        goto out;
-    }
-    /* Rule 7 (D3DDDICB_LOCKFLAGS.UseAlternateVA): never on a shared allocation; a primary uses it
-     * exactly when the KMD created it with DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA. A second lock
-     * while one is outstanding is refused below with every AcquireAperture lock (rule 11). */
-    if (args->Flags.UseAlternateVA && (al->share || al->opened)) {
-        dxgk_refuse("D3DKMTLock: UseAlternateVA on shared allocation 0x%08x (wddm-semantics §3.2 rule 7)",
-                    args->hAllocation);
-        goto out;
-    }
-    if (al->primary && args->Flags.UseAlternateVA != al->info.Flags.UseAlternateVA) {
-        dxgk_refuse("D3DKMTLock: primary 0x%08x %s (wddm-semantics §3.2 rule 7)", args->hAllocation,
-                    al->info.Flags.UseAlternateVA ? "was created UseAlternateVA and must be locked with it"
-                                                  : "was not created UseAlternateVA and cannot be locked with it");
-        goto out;
-    }
-    /* An offered allocation's content may go at any moment: reclaim it first (vidmm/offer.c). */
-    pthread_mutex_lock(&a->lock);
-    bool offered = al->offer_priority != 0;
-    pthread_mutex_unlock(&a->lock);
-    if (offered) {
-        dxgk_refuse("D3DKMTLock: allocation 0x%08x is offered; reclaim it before locking it", args->hAllocation);
-        goto out;
-    }
-    UINT pages = (UINT)((al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
-    for (UINT i = 0; i < args->NumPages; i++) {
-        if (args->pPages[i] >= pages) {
-            dxgk_refuse("D3DKMTLock: page %u (entry %u) beyond the allocation's %u pages", args->pPages[i], i, pages);
-            goto out;
-        }
-    }
-    D3DDDICB_LOCKFLAGS f = args->Flags;
-    if (f.Discard && a->mmu) {
-        /* wddm-semantics §3.3: with a WDDM 2.x KMD VidMm never renames; the UMD does. */
-        dxgk_refuse("D3DKMTLock: Discard on a GpuMmu (WDDM 2.x) adapter: VidMm does not rename, the UMD "
-                    "renames its own allocations (wddm-semantics §3.3); lock with D3DKMTLock2");
-        st = STATUS_NOT_SUPPORTED;
-        goto out;
-    }
-    /* Rules 4 and 5: Discard neutralises IgnoreSync/DonotWait; IgnoreSync needs DonotWait. An
-     * AcquireAperture lock does not rename: the KMD's range names the allocation's placement,
-     * and the KMD cannot tell instances apart (wddm-semantics §3.3). */
-    bool discard = f.Discard && !f.AcquireAperture;
-    bool no_sync = !discard && f.IgnoreSync && f.DonotWait;
-    bool writes_only = f.ReadOnly || f.IgnoreReadSync; /* seed 001 §8: a read waits for writes */
-    bool renamed = false, waited = false;
-    UINT64 t0 = 0;
-    struct vidmm_paging_batch batch;
-    vidmm_batch_init(&batch, a);
-
-    pthread_mutex_lock(&a->lock);
-    if (al->dead) {
-        dxgk_refuse("D3DKMTLock: allocation 0x%08x is being destroyed", args->hAllocation);
-        goto unlock;
-    }
-    /* The instance the handle names: an older one is `want` (locked as such), else NULL (the
-     * current instance, whichever it is after a wait). */
-    struct vidmm_instance *want = vidmm_instance_resolve_locked(al, args->hAllocation);
-    if (!want) {
-        dxgk_refuse("D3DKMTLock: handle 0x%08x names no instance of its allocation", args->hAllocation);
-        goto unlock;
-    }
-    if (want == al->current) {
-        want = NULL;
-    } else {
-        if (!a->caps.MemoryManagementCaps.OutOfOrderLock) {
-            dxgk_refuse("D3DKMTLock: handle 0x%08x names an instance older than the newest and the KMD does not "
-                        "set DXGK_VIDMMCAPS.OutOfOrderLock (wddm-semantics §3.3)", args->hAllocation);
-            goto unlock;
-        }
-        if (f.Discard) {
-            dxgk_refuse("D3DKMTLock: Discard of instance 0x%08x, which is not the newest: only the newest "
-                        "instance is renamed (wddm-semantics §3.3)", args->hAllocation);
-            goto unlock;
-        }
-    }
-    /* wddm-semantics §3.2 rules 6 and 11: swizzled and unswizzled views are never outstanding
-     * together; a lock holding a range is the only lock. Such a lock is counted in lock_count, so
-     * an unlocked allocation (every W1 Map) skips the walk over its instances. */
-    for (const struct vidmm_instance *x = al->lock_count ? al->instances : NULL; x; x = x->next) {
-        if (x->swz_lock) {
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x has an AcquireAperture lock outstanding: unlock it first "
-                        "(wddm-semantics §3.2 rule 11)", args->hAllocation);
-            goto unlock;
-        }
-    }
-    /* "A no-overwrite lock (that is, a lock obtained by setting IgnoreSync) is not allowed on a
-     * swizzled allocation" (Locking Swizzled Allocations). */
-    if (f.IgnoreSync && al->info.Flags.Swizzled) {
-        dxgk_refuse("D3DKMTLock: IgnoreSync on allocation 0x%08x, which the KMD created Swizzled "
-                    "(locking-swizzled-allocations)", args->hAllocation);
-        goto unlock;
-    }
-    if (f.AcquireAperture) {
-        UINT allowed = vidmm_allowed_segments(a, &al->info);
-        bool memory = false;
-        for (UINT i = 0; i < a->segment_count; i++)
-            memory |= (allowed & (1u << i)) && !a->seg[i].aperture;
-        if (!memory) {
-            dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which can only be placed in an aperture "
-                        "segment (wddm-semantics §3.2 rule 6)", args->hAllocation);
-            goto unlock;
-        }
-        if (al->lock_count) {
-            dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which is already locked (wddm-semantics "
-                        "§3.2 rule 6)", args->hAllocation);
-            goto unlock;
-        }
-    }
-#define LOCK_TARGET() (want ? want : al->current)
-    if (d->error == STATUS_DEVICE_REMOVED) { /* lost to a timeout recovery (sched/tdr.c) */
-        dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", args->hDevice, (unsigned)d->error);
-        st = d->error;
-        goto unlock;
-    }
-    /* A DMA buffer held behind a GPU wait names it and has no ticket yet: it takes the
-     * allocation's instance when it is released (sched/queue.c), so the CPU waits for that
-     * first, like for any queued work (seed 001 §8), or is told it is busy. */
-    if (!no_sync && al->held_refs) {
-        if (f.DonotWait) {
-            DXGK_COUNT(a, lock_still_drawing, 1);
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x is named by a DMA buffer held behind a GPU wait and "
-                        "DonotWait is set", args->hAllocation);
-            st = STATUS_GRAPHICS_ALLOCATION_BUSY;
-            goto unlock;
-        }
-        if (!waited)
-            t0 = dxgk_now_ns();
-        waited = true;
-        while (al->held_refs && !al->dead)
-            pthread_cond_wait(&a->held_cond, &a->lock);
-        if (al->dead) {
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
-            goto unlock;
-        }
-    }
-    struct vidmm_instance *in = LOCK_TARGET();
-    /* Seed 002 / wddm-semantics §7 rule 8: a backing store shared with the KMD is never
-     * renamed: a Discard synchronises like a plain lock. A locked current instance is not
-     * renamed either (its pointer stays valid); an older instance locked out of order is no
-     * obstacle. */
-    /* A primary is never renamed either: Discard is ignored for primaries (wddm-semantics §3.2). */
-    if (discard && in->lock_count == 0 && !al->kmd_backing && !al->primary) {
-        /* Without NoExistingReference the caller's unsubmitted commands may name the current
-         * instance: it is never reused, even idle (vidmm/rename.c, pfnLockCb remarks). */
-        bool no_ref = f.NoExistingReference;
-        while (!no_ref || !vidmm_instance_idle_locked(a, in, false)) {
-            struct vidmm_instance *n = vidmm_rename_locked(a, al, &batch, no_ref);
-            if (n) {
-                in = n;
-                renamed = true;
-                DXGK_COUNT(a, renames, 1);
-                wddm_tl(WDDM_TL_RENAME, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), args->hAllocation, al->info.Size);
-                break;
-            }
-            /* At MaximumRenamingListLength (or out of memory): wait for the instance to recycle,
-             * or, with NoExistingReference, for the current one when there is none. Without it,
-             * waiting for the GPU cannot help: the caller must flush and retry. */
-            struct vidmm_instance *oldest = vidmm_rename_candidate_locked(al, no_ref);
-            if (oldest && vidmm_instance_retired_locked(a, oldest))
-                oldest = NULL; /* free to recycle, yet not recycled: memory is short */
-            if (!no_ref && !oldest) {
-                dxgk_refuse("D3DKMTLock: Discard of allocation 0x%08x: no instance can be created or reused until "
-                            "the caller submits its commands and retries with NoExistingReference "
-                            "(wddm-semantics §3.3)", args->hAllocation);
-                st = STATUS_NO_MEMORY;
-                goto unlock;
-            }
-            if (!oldest)
-                oldest = in; /* nothing to recycle (out of memory): stall on the current one */
-            if (!waited)
-                t0 = dxgk_now_ns();
-            waited = true;
-            vidmm_paging_flush_locked(&batch);
-            vidmm_instance_wait_locked(a, oldest, false);
-            if (al->dead) {
-                dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
-                goto unlock;
-            }
-            in = al->current;
-        }
-    } else if (!no_sync && !vidmm_instance_idle_locked(a, in, writes_only)) {
-        if (f.DonotWait) {
-            /* An expected answer, not a broken rule: no refusal line (a program polling with
-             * DO_NOT_WAIT would print one per poll); the counter keeps the count. */
-            DXGK_COUNT(a, lock_still_drawing, 1);
-            st = STATUS_GRAPHICS_ALLOCATION_BUSY;
-            goto unlock;
-        }
-        t0 = dxgk_now_ns();
-        waited = true;
-        vidmm_instance_wait_locked(a, in, writes_only);
-        if (al->dead) {
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
-            goto unlock;
-        }
-        in = LOCK_TARGET();
-    }
-    /* Locking Swizzled Allocations, case 3: a Swizzled allocation evicted unswizzled (a lock at
-     * the range limit stored it linear) is handed out where it is, its backing store, once that
-     * copy out is done: nothing is paged and no range is taken. As in case 1 it is then the only
-     * lock and no DMA buffer may name it; the GPU's next use restores it with Swizzle. */
-    UINT8 *cpu; /* what the CPU gets (hand_out) */
-    if (f.AcquireAperture && !f.UseAlternateVA && in->evicted && in->unswizzled && !in->segment_id) {
-        if (!hold_backing_for_cpu_locked(a, al, in, in->gpu_fence, args->hAllocation)) {
-            st = STATUS_INVALID_PARAMETER;
-            goto unlock;
-        }
-        cpu = in->backing;
-        goto hand_out;
-    }
-    bool paged = false; /* the lock had to restore the instance or evict others for it */
-    /* Locking Swizzled Allocations, case 2: an AcquireAperture lock (without UseAlternateVA) of an
-     * instance that is evicted or in an aperture segment first pages it into a memory segment,
-     * where a range can show it linear (case 1). */
-    UINT memory_only = 0;
-    if (f.AcquireAperture && !f.UseAlternateVA)
-        for (UINT i = 0; i < a->segment_count; i++)
-            if (!a->seg[i].aperture)
-                memory_only |= 1u << i;
-#define NEEDS_PLACE(x) (!(x)->segment_id || (memory_only && !(memory_only & (1u << ((x)->segment_id - 1)))))
-resident:
-    if (NEEDS_PLACE(in)) {
-        bool was_evicted = in->evicted || in->segment_id; /* moving out of an aperture pages too */
-        in->place_mask = memory_only;
-        st = vidmm_make_resident_locked(a, in, &batch, !renamed);
-        in->place_mask = 0;
-        if (st == STATUS_NO_MEMORY && (!f.DonotWait || paging_waits)) {
-            /* Everything evictable is referenced by work in flight: wait for it and retry once. */
-            vidmm_paging_flush_locked(&batch);
-            if (!waited)
-                t0 = dxgk_now_ns();
-            waited = true;
-            vidmm_wait_submitted_locked(a);
-            if (al->dead) {
-                dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
-                st = STATUS_INVALID_PARAMETER;
-                goto unlock;
-            }
-            in = LOCK_TARGET();
-            was_evicted = in->evicted || in->segment_id;
-            in->place_mask = memory_only;
-            st = NEEDS_PLACE(in) ? vidmm_make_resident_locked(a, in, &batch, !renamed) : STATUS_SUCCESS;
-            in->place_mask = 0;
-        }
-        if (!NT_SUCCESS(st)) {
-            vidmm_paging_flush_locked(&batch);
-            dxgk_refuse("D3DKMTLock: no %s room for allocation 0x%08x", memory_only ? "memory-segment" : "CPU-visible",
-                        args->hAllocation);
-            st = STATUS_NO_MEMORY;
-            goto unlock;
-        }
-        paged = was_evicted || batch.evicted;
-    }
-    vidmm_paging_flush_locked(&batch);
-    if (NEEDS_PLACE(in) || in != LOCK_TARGET() || al->dead) {
-        /* A BUSY wait inside the paging build let the lock go and the instance was evicted or
-         * replaced meanwhile: place the current one again. */
-        if (al->dead) {
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
-            st = STATUS_INVALID_PARAMETER;
-            goto unlock;
-        }
-        in = LOCK_TARGET();
-        vidmm_batch_init(&batch, a);
-        goto resident;
-    }
-    vidmm_touch_locked(a, in);
-    /* DonotWait during eviction (wddm-semantics §3.2, §9.1): the restore or the evictions it
-     * needed are submitted, but the CPU may not wait for them: busy now, a retry succeeds. */
-    if (paged && f.DonotWait && !paging_waits && in->paging_fence &&
-        !sched_fence_completed(&a->node[a->paging_node], in->paging_fence)) {
-        DXGK_COUNT(a, lock_still_drawing, 1);
-        dxgk_refuse("D3DKMTLock: allocation 0x%08x is being paged in and DonotWait is set", args->hAllocation);
-        st = STATUS_GRAPHICS_ALLOCATION_BUSY;
-        goto unlock;
-    }
-    /* The CPU must not race the kernel's own zero FILL of a fresh placement, or a restore. */
-    while (in->paging_fence && !sched_fence_completed(&a->node[a->paging_node], in->paging_fence)) {
-        UINT64 pf = in->paging_fence;
-        pthread_mutex_unlock(&a->lock);
-        sched_wait_fence(&a->node[a->paging_node], pf);
+    else
+        st = lock_check_args(&op);
+    if (NT_SUCCESS(st)) {
+        struct dxgk_adapter *a = op.a;
+        vidmm_batch_init(&op.batch, a);
         pthread_mutex_lock(&a->lock);
-        if (al->dead) {
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", args->hAllocation);
-            st = STATUS_INVALID_PARAMETER;
-            goto unlock;
+        st = lock_locked(&op);
+        pthread_mutex_unlock(&a->lock);
+        if (op.waited) {
+            DXGK_COUNT(a, lock_waits, 1);
+            DXGK_COUNT(a, lock_wait_ns, dxgk_now_ns() - op.t0);
         }
-        /* Not locked yet while the adapter lock was let go: an eviction or a rename may have
-         * moved it (then start over from the current instance's residency), or an eviction and
-         * a restore by a DMA buffer (then the loop waits for that restore too). */
-        if (in != LOCK_TARGET() || !in->segment_id) {
-            in = LOCK_TARGET();
-            vidmm_batch_init(&batch, a);
-            goto resident;
-        }
+        if (NT_SUCCESS(st))
+            DXGK_COUNT(a, locks, 1);
     }
-    if (d->error == STATUS_DEVICE_REMOVED) {
-        /* Lost while the lock waited (a timeout recovery, wddm-semantics §8.3): the work it
-         * waited for was aborted, so the content cannot be trusted. */
-        dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", args->hDevice, (unsigned)d->error);
-        st = d->error;
-        goto unlock;
-    }
-    cpu = in->cpu;
-    if (f.AcquireAperture) {
-        st = swizzle_acquire_locked(a, al, in, args->PrivateDriverData, f.UseAlternateVA, &cpu);
-        if (st == STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE) {
-            /* UseAlternateVA: "if the video memory manager cannot allocate the new virtual address,
-             * the lock request fails" (D3DDDICB_LOCKFLAGS) - no fallback to the backing store. */
-            if (f.DonotEvict || f.UseAlternateVA) {
-                dxgk_refuse("D3DKMTLock: every swizzling range is in use and %s (locking-swizzled-allocations)",
-                            f.DonotEvict ? "DonotEvict is set" : "UseAlternateVA has no other view");
-                goto unlock;
-            }
-            /* Locking Swizzled Allocations, case 1: no aperture, so the allocation goes back to
-             * system memory and the CPU uses it there. Marked before the adapter lock is let go:
-             * no DMA buffer takes it meanwhile (sched/queue.c). */
-            vidmm_batch_init(&batch, a);
-            in->unswizzle = al->info.Flags.Swizzled; /* the KMD unswizzles it on the way out */
-            st = vidmm_evict_instance_locked(a, in, &batch);
-            vidmm_paging_flush_locked(&batch);
-            if (!NT_SUCCESS(st) || in->segment_id || al->dead) {
-                dxgk_refuse("D3DKMTLock: no swizzling range and allocation 0x%08x could not be evicted (0x%08x)",
-                            args->hAllocation, (unsigned)st);
-                st = STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE;
-                goto unlock;
-            }
-            if (!hold_backing_for_cpu_locked(a, al, in, batch.fence, args->hAllocation)) {
-                st = STATUS_INVALID_PARAMETER;
-                goto unlock;
-            }
-            cpu = in->backing;
-        } else if (!NT_SUCCESS(st)) {
-            goto unlock;
-        }
-    }
-hand_out:
-    args->pData = cpu + (args->NumPages ? (size_t)args->pPages[0] * DXGK_PAGE_SIZE : 0);
-    al->lock_count++;
-    in->lock_count++;
-    if (!f.ReadOnly && in->segment_id && !a->seg[in->segment_id - 1].aperture)
-        in->backing_valid = false; /* the CPU may write it: an eviction must copy it out (an
-                                      evicted instance is written in its backing store) */
-    if (renamed) {
-        /* D3DDDICB_LOCK.hAllocation: the new instance's handle (vidmm/rename.c); with the handle
-         * table full, the allocation's own, which names the current instance, never the old
-         * instance's handle the caller passed. */
-        D3DKMT_HANDLE h = vidmm_instance_handle_locked(al, in);
-        args->hAllocation = h ? h : al->handle;
-    }
-#undef LOCK_TARGET
-#undef NEEDS_PLACE
-    st = STATUS_SUCCESS;
-unlock:
-    pthread_mutex_unlock(&a->lock);
-    if (waited) {
-        DXGK_COUNT(a, lock_waits, 1);
-        DXGK_COUNT(a, lock_wait_ns, dxgk_now_ns() - t0);
-    }
-    if (NT_SUCCESS(st))
-        DXGK_COUNT(a, locks, 1);
-out:
     if (al)
         dxgk_object_put(&al->obj);
     dxgk_device_put(d);
