@@ -360,6 +360,114 @@ static int exec_timestamp(struct exec_state *st, const struct swgpu_cmd_timestam
 /* Reads a fixed-size command; the DMA buffer may be at any alignment. */
 #define READ_CMD(var, ptr) memcpy(&(var), (ptr), sizeof(var))
 
+/* One handler per opcode (the command's bytes at p, size_bytes of them, the header included):
+ * each reads its fixed part (refusing a command too small for it), executes it, and says how
+ * many bytes it moved (the bandwidth limit's measure). 0, a fault code, or
+ * EXEC_STOPPED_IN_COMMAND. */
+typedef int (*exec_handler)(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved);
+
+/* The fixed part of a command into `var`, or a refusal naming it. */
+#define CMD_FIXED(var, p, size, what)                                                                    \
+    do {                                                                                                 \
+        if ((size) < sizeof(var))                                                                        \
+            return fail(st, 0, what " command too small");                                                \
+        READ_CMD(var, p);                                                                                \
+    } while (0)
+
+static int op_nop(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    (void)st, (void)p, (void)size, (void)moved;
+    return 0;
+}
+
+static int op_copy(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_copy c;
+    CMD_FIXED(c, p, size, "copy");
+    int rc = exec_copy(st, &c);
+    box_bytes(c.row_bytes, c.rows, c.slices, moved);
+    return rc;
+}
+
+static int op_fill(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_fill c;
+    CMD_FIXED(c, p, size, "fill");
+    int rc = exec_fill(st, &c);
+    box_bytes(c.row_bytes, c.rows, c.slices, moved);
+    return rc;
+}
+
+static int op_write(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_write c;
+    CMD_FIXED(c, p, size, "write");
+    int rc = exec_write(st, &c, p + sizeof c, size - sizeof c);
+    box_bytes(c.row_bytes, c.rows, c.slices, moved);
+    return rc;
+}
+
+static int op_fence(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_fence c;
+    (void)moved;
+    CMD_FIXED(c, p, size, "fence");
+    return exec_fence(st, &c);
+}
+
+static int op_timestamp(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_timestamp c;
+    (void)moved;
+    CMD_FIXED(c, p, size, "timestamp");
+    return exec_timestamp(st, &c);
+}
+
+static int op_gart_map(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_gart_map c;
+    (void)moved;
+    CMD_FIXED(c, p, size, "GART map");
+    if ((UINT64)c.page_count * 8 > size - sizeof c)
+        return fail(st, 0, "GART map page list larger than the command");
+    if (swgpu_gart_map(st->gpu, c.first_page, c.page_count, p + sizeof c))
+        return fail(st, SWGPU_SEGMENT_BASE(st->gpu->aperture_id) + (UINT64)c.first_page * SWGPU_PAGE_SIZE,
+                    "GART map outside the aperture or of an unaligned page");
+    return 0;
+}
+
+static int op_gart_unmap(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_gart_unmap c;
+    (void)moved;
+    CMD_FIXED(c, p, size, "GART unmap");
+    if (swgpu_gart_unmap(st->gpu, c.first_page, c.page_count, c.dummy_page))
+        return fail(st, SWGPU_SEGMENT_BASE(st->gpu->aperture_id) + (UINT64)c.first_page * SWGPU_PAGE_SIZE,
+                    "GART unmap outside the aperture or to an unaligned dummy page");
+    return 0;
+}
+
+static int op_flush_tlb(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_flush_tlb c;
+    (void)moved;
+    CMD_FIXED(c, p, size, "FLUSH_TLB");
+    swgpu_mmu_flush(st->gpu, c.root);
+    return 0;
+}
+
+static const exec_handler handlers[SWGPU_OP_COUNT] = {
+    [SWGPU_OP_NOP] = op_nop,
+    [SWGPU_OP_COPY] = op_copy,
+    [SWGPU_OP_FILL] = op_fill,
+    [SWGPU_OP_WRITE] = op_write,
+    [SWGPU_OP_FENCE] = op_fence,
+    [SWGPU_OP_TIMESTAMP] = op_timestamp,
+    [SWGPU_OP_GART_MAP] = op_gart_map,
+    [SWGPU_OP_GART_UNMAP] = op_gart_unmap,
+    [SWGPU_OP_FLUSH_TLB] = op_flush_tlb,
+};
+
 int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, struct swgpu_fault *fault)
 {
     const struct swgpu_ring_entry *entry = run->entry;
@@ -415,87 +523,11 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
         st.throttled = swgpu_control_throttling();
         if (st.throttled)
             clock_gettime(CLOCK_MONOTONIC, &st.start);
-        int rc = 0;
         UINT64 moved = 0;
-        switch (h.opcode) {
-        case SWGPU_OP_NOP:
-            break;
-        case SWGPU_OP_COPY: {
-            struct swgpu_cmd_copy c;
-            if (h.size_bytes < sizeof c)
-                return fail(&st, 0, "copy command too small");
-            READ_CMD(c, p);
-            rc = exec_copy(&st, &c);
-            box_bytes(c.row_bytes, c.rows, c.slices, &moved);
-            break;
-        }
-        case SWGPU_OP_FILL: {
-            struct swgpu_cmd_fill c;
-            if (h.size_bytes < sizeof c)
-                return fail(&st, 0, "fill command too small");
-            READ_CMD(c, p);
-            rc = exec_fill(&st, &c);
-            box_bytes(c.row_bytes, c.rows, c.slices, &moved);
-            break;
-        }
-        case SWGPU_OP_WRITE: {
-            struct swgpu_cmd_write c;
-            if (h.size_bytes < sizeof c)
-                return fail(&st, 0, "write command too small");
-            READ_CMD(c, p);
-            rc = exec_write(&st, &c, p + sizeof c, h.size_bytes - sizeof c);
-            box_bytes(c.row_bytes, c.rows, c.slices, &moved);
-            break;
-        }
-        case SWGPU_OP_FENCE: {
-            struct swgpu_cmd_fence c;
-            if (h.size_bytes < sizeof c)
-                return fail(&st, 0, "fence command too small");
-            READ_CMD(c, p);
-            rc = exec_fence(&st, &c);
-            break;
-        }
-        case SWGPU_OP_TIMESTAMP: {
-            struct swgpu_cmd_timestamp c;
-            if (h.size_bytes < sizeof c)
-                return fail(&st, 0, "timestamp command too small");
-            READ_CMD(c, p);
-            rc = exec_timestamp(&st, &c);
-            break;
-        }
-        case SWGPU_OP_GART_MAP: {
-            struct swgpu_cmd_gart_map c;
-            if (h.size_bytes < sizeof c)
-                return fail(&st, 0, "GART map command too small");
-            READ_CMD(c, p);
-            if ((UINT64)c.page_count * 8 > h.size_bytes - sizeof c)
-                return fail(&st, 0, "GART map page list larger than the command");
-            if (swgpu_gart_map(engine->gpu, c.first_page, c.page_count, p + sizeof c))
-                return fail(&st, SWGPU_SEGMENT_BASE(engine->gpu->aperture_id) + (UINT64)c.first_page * SWGPU_PAGE_SIZE,
-                            "GART map outside the aperture or of an unaligned page");
-            break;
-        }
-        case SWGPU_OP_GART_UNMAP: {
-            struct swgpu_cmd_gart_unmap c;
-            if (h.size_bytes < sizeof c)
-                return fail(&st, 0, "GART unmap command too small");
-            READ_CMD(c, p);
-            if (swgpu_gart_unmap(engine->gpu, c.first_page, c.page_count, c.dummy_page))
-                return fail(&st, SWGPU_SEGMENT_BASE(engine->gpu->aperture_id) + (UINT64)c.first_page * SWGPU_PAGE_SIZE,
-                            "GART unmap outside the aperture or to an unaligned dummy page");
-            break;
-        }
-        case SWGPU_OP_FLUSH_TLB: {
-            struct swgpu_cmd_flush_tlb c;
-            if (h.size_bytes < sizeof c)
-                return fail(&st, 0, "FLUSH_TLB command too small");
-            READ_CMD(c, p);
-            swgpu_mmu_flush(engine->gpu, c.root);
-            break;
-        }
-        default:
+        exec_handler run_op = h.opcode < SWGPU_OP_COUNT ? handlers[h.opcode] : NULL;
+        if (!run_op)
             return fail(&st, 0, "unknown opcode");
-        }
+        int rc = run_op(&st, p, h.size_bytes, &moved);
         if (rc == EXEC_STOPPED_IN_COMMAND) {
             /* A reset stopped the command in the middle (checkpoint): the buffer is abandoned
              * here; run_entry finishes the reset. Not a completed command: no progress. */
