@@ -845,6 +845,8 @@ void sched_wait_node_idle(struct sched_node *n);
 /* Submission with node->submit_lock already held (released on return): see queue.c's direct
  * submission. */
 UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p);
+/* Lazy context switching before a packet enters the hardware queue; submit_lock held. (sched/switch.c) */
+void sched_switch_locked(struct sched_node *n, const struct dxgk_packet *p);
 /* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
  * returns the paging fence the packet must wait for. Adapter lock held. (sched/node.c) */
 UINT64 sched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);

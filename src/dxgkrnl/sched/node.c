@@ -42,60 +42,49 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
     return f;
 }
 
-/* Fence assignment + Patch + SubmitCommand, serialized per node by submit_lock, which the
- * caller took (so that it could take it before letting go of the adapter lock: queue.c) and
- * which is released here. Returns the 64-bit fence. A packet the KMD refuses is retired
- * without running (fence of the previous submission). */
-UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
+/* The bytes of one submission: the whole DMA buffer, or one part of a split one (split.c). */
+struct submit_range {
+    UINT start, end;   /* DMA buffer offsets */
+    UINT pstart, plen; /* patch-location list window */
+};
+
+static struct submit_range submit_range_of(const struct dxgk_packet *p)
 {
+    if (p->split)
+        return (struct submit_range){ p->sub_start, p->sub_end, p->patch_start, p->patch_len };
+    return (struct submit_range){ 0, p->dma_used, 0, p->patch_count };
+}
+
+/* DxgkDdiPatch for the packet's range (GpuMmu packets are not patched: issue 6, the engine
+ * fetches through the MMU). */
+static NTSTATUS patch_locked(struct sched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
+{
+    if (p->virt)
+        return STATUS_SUCCESS;
     struct dxgk_adapter *a = n->adapter;
-    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
-    /* Nothing enters the hardware queue while a preemption or a reset owns it (preempt.c). */
-    sched_gate_wait_locked(n);
-    UINT64 f = n->submitted_fence + 1;
-    if ((UINT)f == 0) /* SubmissionFenceIds start at 1; 0 is never used on the DDI */
-        f++;
-    p->fence = f;
-    p->next = NULL;
-    HANDLE hctx = p->ctx ? p->ctx->kmd : NULL;
-    /* The whole DMA buffer, or one part of a split one (sched/split.c). */
-    UINT start = p->split ? p->sub_start : 0, end = p->split ? p->sub_end : p->dma_used;
-    UINT pstart = p->split ? p->patch_start : 0, plen = p->split ? p->patch_len : p->patch_count;
-    bool part = p->part;
-    NTSTATUS st;
-    if (!p->virt) { /* GpuMmu (issue 6): no patching, the engine fetches through the MMU */
-        DXGKARG_PATCH pa = {
-            .hContext = hctx, .DmaBufferSegmentId = 0,
-            .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .pDmaBuffer = p->dma,
-            .DmaBufferSize = p->dma_capacity, .DmaBufferSubmissionStartOffset = start,
-            .DmaBufferSubmissionEndOffset = end, .pDmaBufferPrivateData = p->priv,
-            .DmaBufferPrivateDataSize = p->priv_size, .pAllocationList = p->alloc_list,
-            .AllocationListSize = p->alloc_count, .pPatchLocationList = p->patch,
-            .PatchLocationListSize = p->patch_count, .PatchLocationListSubmissionStart = pstart,
-            .PatchLocationListSubmissionLength = plen, .SubmissionFenceId = (UINT)f };
-        pa.Flags.Paging = p->paging;
-        st = ddi->DxgkDdiPatch(a->miniport, &pa);
-        if (!NT_SUCCESS(st)) {
-            dxgk_refuse("verifier: DxgkDdiPatch failed 0x%08x: packet dropped", (unsigned)st);
-            goto dropped;
-        }
-    }
-    /* Lazy context switching (seed 000): the hardware keeps a context's state after its command
-     * completed, so the node switches only when a DMA buffer of another context enters the
-     * hardware queue. Paging buffers run in the system context without touching the render
-     * context's state (the reference KMD's paging commands are copies and fills): they neither
-     * switch nor count. Loading the first context into a node that never ran one saves no
-     * state and is not counted either. submit_lock orders this with the submission itself. */
+    DXGKARG_PATCH pa = {
+        .hContext = p->ctx ? p->ctx->kmd : NULL, .DmaBufferSegmentId = 0,
+        .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .pDmaBuffer = p->dma,
+        .DmaBufferSize = p->dma_capacity, .DmaBufferSubmissionStartOffset = r.start,
+        .DmaBufferSubmissionEndOffset = r.end, .pDmaBufferPrivateData = p->priv,
+        .DmaBufferPrivateDataSize = p->priv_size, .pAllocationList = p->alloc_list,
+        .AllocationListSize = p->alloc_count, .pPatchLocationList = p->patch,
+        .PatchLocationListSize = p->patch_count, .PatchLocationListSubmissionStart = r.pstart,
+        .PatchLocationListSubmissionLength = r.plen, .SubmissionFenceId = (UINT)f };
+    pa.Flags.Paging = p->paging;
+    NTSTATUS st = a->driver.ddi.DxgkDdiPatch(a->miniport, &pa);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("verifier: DxgkDdiPatch failed 0x%08x: packet dropped", (unsigned)st);
+    return st;
+}
+
+/* The packet enters the hardware queue: the node's submitted fence, and (except a part before
+ * the last, which its worker waits for instead of retiring it) the in-flight list, whose head
+ * runs at once. Recorded before the packet can complete, so its COMPLETE event always follows,
+ * with the time it waited in its context's software queue (a split packet's first part only). */
+static void inflight_enter(struct sched_node *n, struct dxgk_packet *p, UINT64 f)
+{
     D3DKMT_HANDLE hc = p->ctx ? p->ctx->handle : 0;
-    if (!p->paging && hc != n->hw_context) {
-        if (n->hw_context) {
-            DXGK_COUNT(a, context_switches, 1);
-            sched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, hc, n->hw_context, 0);
-        }
-        n->hw_context = hc;
-    }
-    /* Recorded before the packet can complete, so its COMPLETE event always follows. The time it
-     * waited in its context's software queue first (a split packet's first part only). */
     if (p->queued_ts && hc) {
         wddm_tl(WDDM_TL_QUEUED, hc, f, p->queued_ts);
         p->queued_ts = 0;
@@ -103,58 +92,29 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     sched_trace(n->adapter, WDDM_SCHED_EVENT_SUBMIT, n->ordinal, hc, 0, f);
     pthread_mutex_lock(&n->lock);
     n->submitted_fence = f;
-    if (!part) { /* a part before the last is waited for by its worker, not retired */
+    if (!p->part) {
         if (n->inflight_tail)
             n->inflight_tail->next = p;
         else
             n->inflight = p;
         n->inflight_tail = p;
-        p->started = n->inflight == p; /* the head of an empty hardware queue runs at once */
+        p->started = n->inflight == p;
         if (p->started)
             sched_trace(n->adapter, WDDM_SCHED_EVENT_START, n->ordinal, hc, 0, f);
     }
     pthread_mutex_unlock(&n->lock);
-    DXGKARG_SUBMITCOMMAND sc = {
-        .hContext = hctx, .DmaBufferSegmentId = 0,
-        .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .DmaBufferSize = p->dma_capacity,
-        .DmaBufferSubmissionStartOffset = start, .DmaBufferSubmissionEndOffset = end,
-        .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
-        .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
-    sc.Flags.Paging = p->paging;
-    /* Taken back by a preemption or an engine reset: the KMD may resume it from its context's
-     * save area (wddm-semantics §8.1: Resubmission). */
-    sc.Flags.Resubmission = p->resubmit;
-    bool paging = p->paging; /* once submitted, the packet may retire and be recycled at any time */
-    /* Counted before the call: a packet seen completed (a fence, a GPU signal) is counted. */
-    if (!paging)
-        DXGK_COUNT(a, dma_buffers_submitted, 1);
-    if (p->virt) {
-        DXGKARG_SUBMITCOMMANDVIRTUAL sv = {
-            .hContext = hctx, .DmaBufferVirtualAddress = p->va, .DmaBufferSize = p->dma_used,
-            .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
-            .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
-        sv.Flags = sc.Flags;
-        st = ddi->DxgkDdiSubmitCommandVirtual(a->miniport, &sv);
-    } else {
-        st = ddi->DxgkDdiSubmitCommand(a->miniport, &sc);
-    }
-    if (NT_SUCCESS(st)) {
-        pthread_mutex_unlock(&n->submit_lock);
-        return f;
-    }
-    if (!paging)
-        atomic_fetch_sub_explicit(&a->counters.dma_buffers_submitted, 1, memory_order_relaxed);
-    /* wddm-semantics §8.1: SubmitCommand must not fail. Take the packet back (its fence
-     * cannot have completed: nothing after it was submitted). */
-    dxgk_refuse("verifier: DxgkDdiSubmitCommand failed 0x%08x (it must not fail): packet dropped", (unsigned)st);
+}
+
+/* Takes back a packet the KMD refused to submit (its fence cannot have completed: nothing
+ * after it was submitted). */
+static void inflight_take_back(struct sched_node *n, struct dxgk_packet *p, bool part, UINT64 f)
+{
+    pthread_mutex_lock(&n->lock);
     if (part) { /* nothing of it is on the in-flight list: the split gives up (split.c) */
-        pthread_mutex_lock(&n->lock);
         n->submitted_fence = f - 1;
         pthread_mutex_unlock(&n->lock);
-        pthread_mutex_unlock(&n->submit_lock);
-        return 0;
+        return;
     }
-    pthread_mutex_lock(&n->lock);
     struct dxgk_packet **pp = &n->inflight;
     struct dxgk_packet *prev = NULL;
     while (*pp && *pp != p) {
@@ -168,7 +128,73 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
         n->submitted_fence = f - 1;
     }
     pthread_mutex_unlock(&n->lock);
-dropped:
+}
+
+/* DxgkDdiSubmitCommand, or DxgkDdiSubmitCommandVirtual for a GpuMmu packet. A packet taken
+ * back by a preemption or an engine reset is flagged Resubmission: the KMD may resume it from
+ * its context's save area (wddm-semantics §8.1). */
+static NTSTATUS submit_ddi(struct sched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
+{
+    struct dxgk_adapter *a = n->adapter;
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    HANDLE hctx = p->ctx ? p->ctx->kmd : NULL;
+    DXGK_SUBMITCOMMANDFLAGS flags = { 0 };
+    flags.Paging = p->paging;
+    flags.Resubmission = p->resubmit;
+    if (p->virt) {
+        DXGKARG_SUBMITCOMMANDVIRTUAL sv = {
+            .hContext = hctx, .DmaBufferVirtualAddress = p->va, .DmaBufferSize = p->dma_used,
+            .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
+            .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
+        sv.Flags = flags;
+        return ddi->DxgkDdiSubmitCommandVirtual(a->miniport, &sv);
+    }
+    DXGKARG_SUBMITCOMMAND sc = {
+        .hContext = hctx, .DmaBufferSegmentId = 0,
+        .DmaBufferPhysicalAddress.QuadPart = (LONGLONG)(uintptr_t)p->dma, .DmaBufferSize = p->dma_capacity,
+        .DmaBufferSubmissionStartOffset = r.start, .DmaBufferSubmissionEndOffset = r.end,
+        .pDmaBufferPrivateData = p->priv, .DmaBufferPrivateDataSize = p->priv_size,
+        .SubmissionFenceId = (UINT)f, .VidPnSourceId = D3DDDI_ID_NOTAPPLICABLE, .NodeOrdinal = n->ordinal };
+    sc.Flags = flags;
+    return ddi->DxgkDdiSubmitCommand(a->miniport, &sc);
+}
+
+/* Fence assignment + Patch + SubmitCommand, serialized per node by submit_lock, which the
+ * caller took (so that it could take it before letting go of the adapter lock: queue.c) and
+ * which is released here. Returns the 64-bit fence. A packet the KMD refuses is retired
+ * without running (fence of the previous submission); a refused part of a split packet
+ * returns 0. */
+UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
+{
+    struct dxgk_adapter *a = n->adapter;
+    /* Nothing enters the hardware queue while a preemption or a reset owns it (preempt.c). */
+    sched_gate_wait_locked(n);
+    UINT64 f = n->submitted_fence + 1;
+    if ((UINT)f == 0) /* SubmissionFenceIds start at 1; 0 is never used on the DDI */
+        f++;
+    p->fence = f;
+    p->next = NULL;
+    struct submit_range r = submit_range_of(p);
+    bool part = p->part;
+    if (NT_SUCCESS(patch_locked(n, p, r, f))) {
+        sched_switch_locked(n, p);
+        inflight_enter(n, p, f);
+        bool paging = p->paging; /* once submitted, the packet may retire and be recycled */
+        /* Counted before the call: a packet seen completed (a fence, a GPU signal) is counted. */
+        if (!paging)
+            DXGK_COUNT(a, dma_buffers_submitted, 1);
+        NTSTATUS st = submit_ddi(n, p, r, f);
+        if (NT_SUCCESS(st)) {
+            pthread_mutex_unlock(&n->submit_lock);
+            return f;
+        }
+        if (!paging)
+            atomic_fetch_sub_explicit(&a->counters.dma_buffers_submitted, 1, memory_order_relaxed);
+        /* wddm-semantics §8.1: SubmitCommand must not fail. */
+        dxgk_refuse("verifier: DxgkDdiSubmitCommand failed 0x%08x (it must not fail): packet dropped",
+                    (unsigned)st);
+        inflight_take_back(n, p, part, f);
+    }
     pthread_mutex_unlock(&n->submit_lock);
     if (part)
         return 0;
