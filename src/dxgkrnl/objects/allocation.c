@@ -965,6 +965,141 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *args)
     return st;
 }
 
+/* One D3DKMTDestroyAllocation(2): the allocations it takes down and what is freed after the
+ * locks are released. */
+struct destroy_op {
+    struct dxgk_device *d;
+    struct dxgk_adapter *a;
+    union dxgk_deferred_stack stack;
+    struct dxgk_allocation *stack_al[8];
+    struct dxgk_allocation **al; /* stack_al, or the heap for more than 8 (rare: this UMD makes one per resource) */
+    UINT n;
+    struct dxgk_deferred *now; /* allocations already idle: freed at the end */
+};
+
+/* Room for cnt allocations; false (out of memory) leaves al on the stack. */
+static bool destroy_room(struct destroy_op *op, UINT cnt)
+{
+    if (cnt <= sizeof op->stack_al / sizeof op->stack_al[0])
+        return true;
+    struct dxgk_allocation **al = wddm_calloc(cnt, sizeof *al);
+    if (al)
+        op->al = al;
+    return al != NULL;
+}
+
+/* wddm-semantics §3.5: hResource != 0 releases every allocation of it and the resource. Lookup,
+ * ownership check and removal of the resource's handle and of its allocations' handles happen in
+ * one acquisition of the handle-table lock (nested in the adapter lock, as every removal is): a
+ * concurrent destroy of the same handle finds it gone. */
+static NTSTATUS destroy_resource(struct destroy_op *op, const D3DKMT_DESTROYALLOCATION *args)
+{
+    struct dxgk_adapter *a = op->a;
+    pthread_mutex_lock(&a->lock);
+    dxgk_handle_lock();
+    /* No lookup reference: the handle's reference keeps it alive while the table lock is held,
+     * and moves to the deferred entry with the removal below. */
+    struct dxgk_resource *res =
+        (struct dxgk_resource *)dxgk_handle_find_locked(args->hResource, DXGK_TYPE_RESOURCE);
+    if (!res || res->device != op->d) {
+        dxgk_handle_unlock();
+        pthread_mutex_unlock(&a->lock);
+        dxgk_refuse("D3DKMTDestroyAllocation: invalid resource handle 0x%08x for device 0x%08x",
+                    args->hResource, args->hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    UINT cnt = 0;
+    for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
+        if (!x->dead)
+            cnt++;
+    struct dxgk_deferred *e = NULL;
+    if (destroy_room(op, cnt)) {
+        for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
+            if (!x->dead)
+                op->al[op->n++] = x;
+        e = dxgk_deferred_entry_locked(a, op->d, op->al, op->n, &op->stack);
+    }
+    if (!e) { /* out of memory before anything was removed: the resource stays intact */
+        op->n = 0;
+        dxgk_handle_unlock();
+        pthread_mutex_unlock(&a->lock);
+        return STATUS_NO_MEMORY;
+    }
+    /* The handle's reference moves into the deferred entry. */
+    (void)dxgk_handle_remove_locked(args->hResource, DXGK_TYPE_RESOURCE);
+    UINT k = 0;
+    for (UINT i = 0; i < op->n; i++)
+        if (dxgk_handle_remove_locked(op->al[i]->handle, DXGK_TYPE_ALLOCATION))
+            op->al[k++] = op->al[i];
+    op->n = k;
+    dxgk_handle_unlock();
+    NTSTATUS st = dxgk_allocation_destroy_list_locked(a, op->d, res, op->al, op->n, e, &op->now);
+    pthread_mutex_unlock(&a->lock);
+    return st;
+}
+
+/* Looks up every handle of the list first, with a reference each: a bad one destroys nothing. */
+static NTSTATUS destroy_list_lookup(struct destroy_op *op, const D3DKMT_DESTROYALLOCATION *args)
+{
+    for (UINT i = 0; i < args->AllocationCount; i++) {
+        struct dxgk_allocation *x =
+            (struct dxgk_allocation *)dxgk_handle_get(args->phAllocationList[i], DXGK_TYPE_ALLOCATION);
+        if (!x || x->device != op->d) {
+            dxgk_refuse("D3DKMTDestroyAllocation: invalid allocation handle 0x%08x (entry %u) for device 0x%08x",
+                        args->phAllocationList[i], i, args->hDevice);
+            if (x)
+                dxgk_object_put(&x->obj);
+            for (UINT j = 0; j < op->n; j++)
+                dxgk_object_put(&op->al[j]->obj);
+            op->n = 0;
+            return STATUS_INVALID_PARAMETER;
+        }
+        op->al[op->n++] = x;
+    }
+    return STATUS_SUCCESS;
+}
+
+/* The allocations named by phAllocationList. */
+static NTSTATUS destroy_list(struct destroy_op *op, const D3DKMT_DESTROYALLOCATION *args)
+{
+    if (!args->phAllocationList) {
+        dxgk_refuse("D3DKMTDestroyAllocation: AllocationCount %u with a NULL phAllocationList", args->AllocationCount);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (!destroy_room(op, args->AllocationCount))
+        return STATUS_NO_MEMORY;
+    NTSTATUS st = destroy_list_lookup(op, args);
+    if (!NT_SUCCESS(st))
+        return st;
+    struct dxgk_adapter *a = op->a;
+    UINT n = op->n;
+    pthread_mutex_lock(&a->lock);
+    struct dxgk_deferred *e = dxgk_deferred_entry_locked(a, op->d, op->al, n, &op->stack);
+    if (!e) { /* out of memory before any handle went: the allocations stay */
+        pthread_mutex_unlock(&a->lock);
+        for (UINT j = 0; j < n; j++)
+            dxgk_object_put(&op->al[j]->obj);
+        return STATUS_NO_MEMORY;
+    }
+    UINT k = 0;
+    for (UINT i = 0; i < n; i++) {
+        struct dxgk_allocation *x = op->al[i];
+        /* The handle's reference moves into the deferred entry; then drop the lookup's. */
+        if (dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION))
+            op->al[k++] = x;
+        dxgk_object_put(&x->obj);
+    }
+    st = k ? dxgk_allocation_destroy_list_locked(a, op->d, NULL, op->al, k, e, &op->now) : STATUS_SUCCESS;
+    if (!k && e->heap)
+        free(e);
+    pthread_mutex_unlock(&a->lock);
+    if (k != n) {
+        dxgk_refuse("D3DKMTDestroyAllocation: an allocation in the list was destroyed twice");
+        st = STATUS_INVALID_PARAMETER;
+    }
+    return st;
+}
+
 /* D3DKMTDestroyAllocation and D3DKMTDestroyAllocation2 (the same fields but the flags). */
 static NTSTATUS destroy_allocation(const D3DKMT_DESTROYALLOCATION *args)
 {
@@ -973,129 +1108,19 @@ static NTSTATUS destroy_allocation(const D3DKMT_DESTROYALLOCATION *args)
         dxgk_refuse("D3DKMTDestroyAllocation: invalid device handle 0x%08x", args->hDevice);
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_adapter *a = d->adapter;
-    NTSTATUS st = STATUS_INVALID_PARAMETER;
-    struct dxgk_deferred *now = NULL;
-    union dxgk_deferred_stack stack;
-    struct dxgk_allocation *stack_al[8];
-    struct dxgk_allocation **al = stack_al;
-    UINT n = 0;
-
-    if (args->hResource) {
-        /* wddm-semantics §3.5: hResource != 0 releases every allocation of it and the resource.
-         * Lookup, ownership check and removal of the resource's handle and of its allocations'
-         * handles happen in one acquisition of the handle-table lock (nested in the adapter
-         * lock, as every removal is): a concurrent destroy of the same handle finds it gone. */
-        pthread_mutex_lock(&a->lock);
-        dxgk_handle_lock();
-        /* No lookup reference: the handle's reference keeps it alive while the table lock is
-         * held, and moves to the deferred entry with the removal below. */
-        struct dxgk_resource *res =
-            (struct dxgk_resource *)dxgk_handle_find_locked(args->hResource, DXGK_TYPE_RESOURCE);
-        if (!res || res->device != d) {
-            dxgk_handle_unlock();
-            pthread_mutex_unlock(&a->lock);
-            dxgk_refuse("D3DKMTDestroyAllocation: invalid resource handle 0x%08x for device 0x%08x",
-                        args->hResource, args->hDevice);
-            goto out;
-        }
-        UINT cnt = 0;
-        for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
-            if (!x->dead)
-                cnt++;
-        if (cnt > 8)
-            al = wddm_calloc(cnt, sizeof *al); /* rare (this UMD makes one per resource) */
-        if (al)
-            for (struct dxgk_allocation *x = res->allocations; x; x = x->res_next)
-                if (!x->dead)
-                    al[n++] = x;
-        struct dxgk_deferred *e = al ? dxgk_deferred_entry_locked(a, d, al, n, &stack) : NULL;
-        if (!e) {
-            /* Out of memory before anything was removed: the resource stays intact. */
-            if (!al)
-                al = stack_al;
-            n = 0;
-            dxgk_handle_unlock();
-            pthread_mutex_unlock(&a->lock);
-            st = STATUS_NO_MEMORY;
-            goto out;
-        }
-        /* The handle's reference moves into the deferred entry. */
-        (void)dxgk_handle_remove_locked(args->hResource, DXGK_TYPE_RESOURCE);
-        UINT k = 0;
-        for (UINT i = 0; i < n; i++)
-            if (dxgk_handle_remove_locked(al[i]->handle, DXGK_TYPE_ALLOCATION))
-                al[k++] = al[i];
-        n = k;
-        dxgk_handle_unlock();
-        st = dxgk_allocation_destroy_list_locked(a, d, res, al, n, e, &now);
-        pthread_mutex_unlock(&a->lock);
-        goto out;
-    }
-    if (!args->AllocationCount) {
-        /* Nothing named, nothing destroyed: success (Wine win32u d3dkmt tests, run on Windows). */
-        st = STATUS_SUCCESS;
-        goto out;
-    }
-    if (!args->phAllocationList) {
-        dxgk_refuse("D3DKMTDestroyAllocation: AllocationCount %u with a NULL phAllocationList", args->AllocationCount);
-        goto out;
-    }
-    if (args->AllocationCount > 8) {
-        al = wddm_calloc(args->AllocationCount, sizeof *al);
-        if (!al) {
-            al = stack_al;
-            st = STATUS_NO_MEMORY;
-            goto out;
-        }
-    }
-    /* Validate every handle first: a bad one destroys nothing. */
-    for (UINT i = 0; i < args->AllocationCount; i++) {
-        struct dxgk_allocation *x =
-            (struct dxgk_allocation *)dxgk_handle_get(args->phAllocationList[i], DXGK_TYPE_ALLOCATION);
-        if (!x || x->device != d) {
-            dxgk_refuse("D3DKMTDestroyAllocation: invalid allocation handle 0x%08x (entry %u) for device 0x%08x",
-                        args->phAllocationList[i], i, args->hDevice);
-            if (x)
-                dxgk_object_put(&x->obj);
-            for (UINT j = 0; j < n; j++)
-                dxgk_object_put(&al[j]->obj);
-            n = 0;
-            goto out;
-        }
-        al[n++] = x;
-    }
-    pthread_mutex_lock(&a->lock);
-    struct dxgk_deferred *e = dxgk_deferred_entry_locked(a, d, al, n, &stack);
-    if (!e) {
-        /* Out of memory before any handle went: the allocations stay. */
-        pthread_mutex_unlock(&a->lock);
-        for (UINT j = 0; j < n; j++)
-            dxgk_object_put(&al[j]->obj);
-        st = STATUS_NO_MEMORY;
-        goto out;
-    }
-    UINT k = 0;
-    for (UINT i = 0; i < n; i++) {
-        struct dxgk_allocation *x = al[i];
-        /* The handle's reference moves into the deferred entry; then drop the lookup's. */
-        if (dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION))
-            al[k++] = x;
-        dxgk_object_put(&x->obj);
-    }
-    st = k ? dxgk_allocation_destroy_list_locked(a, d, NULL, al, k, e, &now) : STATUS_SUCCESS;
-    if (!k && e->heap)
-        free(e);
-    pthread_mutex_unlock(&a->lock);
-    if (k != n) {
-        dxgk_refuse("D3DKMTDestroyAllocation: an allocation in the list was destroyed twice");
-        st = STATUS_INVALID_PARAMETER;
-    }
-out:
-    if (now)
-        dxgk_deferred_free_now(a, now);
-    if (al != stack_al)
-        free(al);
+    struct destroy_op op = { .d = d, .a = d->adapter };
+    op.al = op.stack_al;
+    NTSTATUS st;
+    if (args->hResource)
+        st = destroy_resource(&op, args);
+    else if (!args->AllocationCount)
+        st = STATUS_SUCCESS; /* nothing named, nothing destroyed (Wine win32u d3dkmt tests, run on Windows) */
+    else
+        st = destroy_list(&op, args);
+    if (op.now)
+        dxgk_deferred_free_now(op.a, op.now);
+    if (op.al != op.stack_al)
+        free(op.al);
     dxgk_device_put(d);
     return st;
 }
