@@ -757,6 +757,51 @@ out:
     return st;
 }
 
+/* D3DKMTMapGpuVirtualAddress's arguments against the allocation and the space: the page window
+ * inside the allocation, the protection bits, the base address, the range. */
+static NTSTATUS map_check_args(const struct vidmm_gpummu *m, const D3DDDI_MAPGPUVIRTUALADDRESS *args,
+                               const struct dxgk_allocation *al, UINT64 *lo, UINT64 *hi)
+{
+    static const char who[] = "D3DKMTMapGpuVirtualAddress";
+    UINT64 alloc_pages = (al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
+    if (!args->SizeInPages || args->OffsetInPages >= alloc_pages || args->SizeInPages > alloc_pages - args->OffsetInPages) {
+        dxgk_refuse("%s: OffsetInPages %llu + SizeInPages %llu not inside the allocation's %llu pages", who,
+                    (unsigned long long)args->OffsetInPages, (unsigned long long)args->SizeInPages,
+                    (unsigned long long)alloc_pages);
+        return STATUS_INVALID_PARAMETER;
+    }
+    D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE pr = args->Protection;
+    if (pr.Reserved || (pr.NoAccess && (pr.Write || pr.Execute || pr.Zero)) || (pr.Zero && pr.Write)) {
+        dxgk_refuse("%s: Protection 0x%llx: reserved bits, or NoAccess/Zero with access bits", who,
+                    (unsigned long long)pr.Value);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (pr.Zero && !m->caps.ZeroInPteSupported) {
+        dxgk_refuse("%s: Protection.Zero needs DXGK_GPUMMUCAPS.ZeroInPteSupported", who);
+        return STATUS_NOT_SUPPORTED;
+    }
+    if (args->BaseAddress % DXGK_PAGE_SIZE) {
+        dxgk_refuse("%s: BaseAddress 0x%llx not page aligned", who, (unsigned long long)args->BaseAddress);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (!range_bounds(m, args->MinimumAddress, args->MaximumAddress, lo, hi, who))
+        return STATUS_INVALID_PARAMETER;
+    return STATUS_SUCCESS;
+}
+
+/* Where a mapping of size bytes goes: at base, inside one reservation or in space no
+ * reservation covers, never over a mapping; or (base 0) the first free range in [lo, hi). */
+static bool map_place_locked(const struct vidmm_gpummu *m, UINT64 base, UINT64 size, UINT64 lo, UINT64 hi,
+                             UINT64 *va)
+{
+    if (!base)
+        return find_free(m, lo, hi, size, va);
+    *va = base;
+    return base >= VA_FLOOR && base + size <= m->va_end && base + size > base &&
+           !overlaps(m->mappings, base, size, NULL) &&
+           (containing(m->reservations, base, size) || !overlaps(m->reservations, base, size, NULL));
+}
+
 NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
 {
     static const char who[] = "D3DKMTMapGpuVirtualAddress";
@@ -784,30 +829,10 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
         dxgk_refuse("%s: invalid allocation handle 0x%08x for device 0x%08x", who, args->hAllocation, d->handle);
         goto out;
     }
-    UINT64 alloc_pages = (al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
-    if (!args->SizeInPages || args->OffsetInPages >= alloc_pages || args->SizeInPages > alloc_pages - args->OffsetInPages) {
-        dxgk_refuse("%s: OffsetInPages %llu + SizeInPages %llu not inside the allocation's %llu pages", who,
-                    (unsigned long long)args->OffsetInPages, (unsigned long long)args->SizeInPages,
-                    (unsigned long long)alloc_pages);
+    st = map_check_args(m, args, al, &lo, &hi);
+    if (!NT_SUCCESS(st))
         goto out;
-    }
     D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE pr = args->Protection;
-    if (pr.Reserved || (pr.NoAccess && (pr.Write || pr.Execute || pr.Zero)) || (pr.Zero && pr.Write)) {
-        dxgk_refuse("%s: Protection 0x%llx: reserved bits, or NoAccess/Zero with access bits", who,
-                    (unsigned long long)pr.Value);
-        goto out;
-    }
-    if (pr.Zero && !m->caps.ZeroInPteSupported) {
-        dxgk_refuse("%s: Protection.Zero needs DXGK_GPUMMUCAPS.ZeroInPteSupported", who);
-        st = STATUS_NOT_SUPPORTED;
-        goto out;
-    }
-    if (args->BaseAddress % DXGK_PAGE_SIZE) {
-        dxgk_refuse("%s: BaseAddress 0x%llx not page aligned", who, (unsigned long long)args->BaseAddress);
-        goto out;
-    }
-    if (!range_bounds(m, args->MinimumAddress, args->MaximumAddress, &lo, &hi, who))
-        goto out;
     map = wddm_calloc(1, sizeof *map);
     if (!map) {
         st = STATUS_NO_MEMORY;
@@ -818,7 +843,6 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
     vidmm_batch_init(&b, a);
     pthread_mutex_lock(&a->lock);
     UINT64 va = 0;
-    bool ok;
     if (!NT_SUCCESS(d->error)) {
         st = STATUS_DEVICE_REMOVED;
         pthread_mutex_unlock(&a->lock);
@@ -830,15 +854,7 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
         dxgk_refuse("%s: allocation 0x%08x is being destroyed", who, al->handle);
         goto out;
     }
-    if (args->BaseAddress) {
-        /* Inside one reservation, or in space no reservation covers; never over a mapping. */
-        va = args->BaseAddress;
-        ok = va >= VA_FLOOR && va + size <= m->va_end && va + size > va && !overlaps(m->mappings, va, size, NULL) &&
-             (containing(m->reservations, va, size) || !overlaps(m->reservations, va, size, NULL));
-    } else {
-        ok = find_free(m, lo, hi, size, &va);
-    }
-    if (!ok) {
+    if (!map_place_locked(m, args->BaseAddress, size, lo, hi, &va)) {
         pthread_mutex_unlock(&a->lock);
         dxgk_refuse("%s: 0x%llx bytes at 0x%llx: %s", who, (unsigned long long)size,
                     (unsigned long long)args->BaseAddress,
