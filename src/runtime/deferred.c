@@ -745,15 +745,10 @@ void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT va
 }
 
 /* ---- Map / Unmap on a deferred context (wddm-semantics §5.2 "Deferred context") ---------------- */
-HRESULT STDMETHODCALLTYPE rt_deferred_Map(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub,
-                                        D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped)
+/* The deferred Map's rules, in the order Windows checks them. */
+static HRESULT deferred_map_check(struct rt_deferred *dc, const struct rt_resource *res, UINT sub, D3D11_MAP type,
+                                  UINT flags, const D3D11_MAPPED_SUBRESOURCE *mapped)
 {
-    struct rt_deferred *dc = rt_context_from_iface(iface)->dc;
-    /* As on the immediate context (map.c): a failed Map sets pData to NULL and leaves the
-     * pitches alone (Wine d3d11 tests (run on Windows), test_deferred_context_map). */
-    if (mapped)
-        mapped->pData = NULL;
-    struct rt_resource *res = rt_resource_from_iface(resource);
     if (!res || res->device != dc->device) {
         RT_REFUSE("Map (deferred): pResource is NULL, not a resource, or of another device");
         return E_INVALIDARG;
@@ -799,76 +794,113 @@ HRESULT STDMETHODCALLTYPE rt_deferred_Map(ID3D11DeviceContext *iface, ID3D11Reso
         RT_REFUSE("Map (deferred): subresource %u is already mapped in this context", known->mapped_sub);
         return E_INVALIDARG;
     }
+    return S_OK;
+}
+
+/* On a context removed locally the call is accepted (the application keeps recording); it
+ * writes to scratch memory that no list will ever read. */
+static HRESULT deferred_map_scratch(struct rt_deferred *dc, UINT rb, UINT rows, UINT depth,
+                                    D3D11_MAPPED_SUBRESOURCE *mapped)
+{
+    void **n = wddm_realloc(dc->scratch, (dc->scratch_count + 1) * sizeof *n);
+    void *p = wddm_calloc(1, (SIZE_T)rb * rows * depth + 1);
+    if (!n || !p) {
+        free(p);
+        if (n)
+            dc->scratch = n;
+        return E_OUTOFMEMORY;
+    }
+    dc->scratch = n;
+    dc->scratch[dc->scratch_count++] = p;
+    mapped->pData = p;
+    mapped->RowPitch = rb;
+    mapped->DepthPitch = rb * rows;
+    return S_OK;
+}
+
+/* The runtime's emulated list: a DISCARD records fresh memory the replay copies in; a
+ * NO_OVERWRITE hands out the same memory again. False: the context was lost meanwhile. */
+static bool deferred_map_emulated(struct rt_deferred *dc, struct rt_local *l, struct rt_resource *res, UINT sub,
+                                  D3D11_MAP type, UINT rb, UINT rows, UINT depth, D3D11_MAPPED_SUBRESOURCE *mapped)
+{
+    if (type == D3D11_MAP_WRITE_DISCARD) {
+        struct rt_emu_op *op = emu_add(dc, EMU_DISCARD);
+        if (!op)
+            return false;
+        op->data = wddm_calloc(1, (SIZE_T)rb * rows * depth + 1);
+        if (!op->data) {
+            dc->emu.count--;
+            dc_mark_lost(dc, E_OUTOFMEMORY, "Map(WRITE_DISCARD)");
+            return false;
+        }
+        op->a = res;
+        op->dst_sub = sub;
+        op->row_bytes = rb;
+        op->rows = rows;
+        op->depth = depth;
+        op->row_pitch = rb;
+        op->depth_pitch = rb * rows;
+        l->alias = op->data;
+        l->alias_row_pitch = rb;
+        l->alias_depth_pitch = rb * rows;
+    }
+    mapped->pData = l->alias;
+    mapped->RowPitch = l->alias_row_pitch;
+    mapped->DepthPitch = l->alias_depth_pitch;
+    return true;
+}
+
+/* The driver's command list: the dynamic-map DDI that fits the resource's binding. False: the
+ * context was lost. */
+static bool deferred_map_ddi(struct rt_deferred *dc, struct rt_local *l, const struct rt_resource *res, UINT sub,
+                             D3D11_MAP type, D3D11_MAPPED_SUBRESOURCE *mapped)
+{
+    UINT ia = D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER;
+    PFND3D10DDI_RESOURCEMAP fn;
+    if (type == D3D11_MAP_WRITE_NO_OVERWRITE)
+        fn = dc->ctx_funcs.pfnDynamicIABufferMapNoOverwrite;
+    else if (res->bind_flags && !(res->bind_flags & ~ia))
+        fn = dc->ctx_funcs.pfnDynamicIABufferMapDiscard;
+    else if (res->bind_flags == D3D11_BIND_CONSTANT_BUFFER)
+        fn = dc->ctx_funcs.pfnDynamicConstantBufferMapDiscard;
+    else
+        fn = dc->ctx_funcs.pfnDynamicResourceMapDiscard;
+    D3D10DDI_HRESOURCE h = { l->mem };
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    dc_call_begin(dc);
+    fn(dc->drv, h, sub, type == D3D11_MAP_WRITE_DISCARD ? D3D10_DDI_MAP_WRITE_DISCARD : D3D10_DDI_MAP_WRITE_NOOVERWRITE,
+       0, &m);
+    if (!dc_call_end(dc, "Map") || !m.pData)
+        return false;
+    mapped->pData = m.pData;
+    mapped->RowPitch = m.RowPitch;
+    mapped->DepthPitch = m.DepthPitch;
+    return true;
+}
+
+HRESULT STDMETHODCALLTYPE rt_deferred_Map(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub,
+                                        D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped)
+{
+    struct rt_deferred *dc = rt_context_from_iface(iface)->dc;
+    /* As on the immediate context (map.c): a failed Map sets pData to NULL and leaves the
+     * pitches alone (Wine d3d11 tests (run on Windows), test_deferred_context_map). */
+    if (mapped)
+        mapped->pData = NULL;
+    struct rt_resource *res = rt_resource_from_iface(resource);
+    HRESULT hr = deferred_map_check(dc, res, sub, type, flags, mapped);
+    if (FAILED(hr))
+        return hr;
     UINT rb, rows, depth;
     tight_layout(res, sub, NULL, &rb, &rows, &depth);
-    if (dc->lost) {
-        /* Removed locally: the call is accepted (the application keeps recording); it writes to
-         * scratch memory that no list will ever read. */
-        void **n = wddm_realloc(dc->scratch, (dc->scratch_count + 1) * sizeof *n);
-        void *p = wddm_calloc(1, (SIZE_T)rb * rows * depth + 1);
-        if (!n || !p) {
-            free(p);
-            if (n)
-                dc->scratch = n;
-            return E_OUTOFMEMORY;
-        }
-        dc->scratch = n;
-        dc->scratch[dc->scratch_count++] = p;
-        mapped->pData = p;
-        mapped->RowPitch = rb;
-        mapped->DepthPitch = rb * rows;
-        return S_OK;
-    }
+    if (dc->lost)
+        return deferred_map_scratch(dc, rb, rows, depth, mapped);
     struct rt_local *l = dc_use_resource(dc, res);
     if (!l)
         return dc->lost ? rt_deferred_Map(iface, resource, sub, type, flags, mapped) : E_OUTOFMEMORY;
-    if (dc->emulate) {
-        if (type == D3D11_MAP_WRITE_DISCARD) {
-            struct rt_emu_op *op = emu_add(dc, EMU_DISCARD);
-            if (!op)
-                return rt_deferred_Map(iface, resource, sub, type, flags, mapped);
-            op->data = wddm_calloc(1, (SIZE_T)rb * rows * depth + 1);
-            if (!op->data) {
-                dc->emu.count--;
-                dc_mark_lost(dc, E_OUTOFMEMORY, "Map(WRITE_DISCARD)");
-                return rt_deferred_Map(iface, resource, sub, type, flags, mapped);
-            }
-            op->a = res;
-            op->dst_sub = sub;
-            op->row_bytes = rb;
-            op->rows = rows;
-            op->depth = depth;
-            op->row_pitch = rb;
-            op->depth_pitch = rb * rows;
-            l->alias = op->data;
-            l->alias_row_pitch = rb;
-            l->alias_depth_pitch = rb * rows;
-        }
-        mapped->pData = l->alias;
-        mapped->RowPitch = l->alias_row_pitch;
-        mapped->DepthPitch = l->alias_depth_pitch;
-    } else {
-        UINT ia = D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER;
-        PFND3D10DDI_RESOURCEMAP fn;
-        if (type == D3D11_MAP_WRITE_NO_OVERWRITE)
-            fn = dc->ctx_funcs.pfnDynamicIABufferMapNoOverwrite;
-        else if (res->bind_flags && !(res->bind_flags & ~ia))
-            fn = dc->ctx_funcs.pfnDynamicIABufferMapDiscard;
-        else if (res->bind_flags == D3D11_BIND_CONSTANT_BUFFER)
-            fn = dc->ctx_funcs.pfnDynamicConstantBufferMapDiscard;
-        else
-            fn = dc->ctx_funcs.pfnDynamicResourceMapDiscard;
-        D3D10DDI_HRESOURCE h = { l->mem };
-        D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-        dc_call_begin(dc);
-        fn(dc->drv, h, sub, type == D3D11_MAP_WRITE_DISCARD ? D3D10_DDI_MAP_WRITE_DISCARD
-                                                             : D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0, &m);
-        if (!dc_call_end(dc, "Map") || !m.pData)
-            return rt_deferred_Map(iface, resource, sub, type, flags, mapped); /* lost: scratch */
-        mapped->pData = m.pData;
-        mapped->RowPitch = m.RowPitch;
-        mapped->DepthPitch = m.DepthPitch;
-    }
+    bool ok = dc->emulate ? deferred_map_emulated(dc, l, res, sub, type, rb, rows, depth, mapped)
+                          : deferred_map_ddi(dc, l, res, sub, type, mapped);
+    if (!ok) /* lost meanwhile: asked again, on a lost context (scratch) */
+        return rt_deferred_Map(iface, resource, sub, type, flags, mapped);
     if (type == D3D11_MAP_WRITE_DISCARD)
         l->discarded = TRUE;
     l->mapped = TRUE;
