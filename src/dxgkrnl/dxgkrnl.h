@@ -26,6 +26,7 @@
 #include <wddm/wddm.h>
 
 #include "common/debug.h"
+#include "common/lock_held.h"
 
 #define DXGK_LAYER "dxgkrnl"
 #define dxgk_refuse(...) wddm_debug(DXGK_LAYER, __VA_ARGS__)

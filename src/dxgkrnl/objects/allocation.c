@@ -114,6 +114,7 @@ static struct dxgk_allocation *memory_of(struct dxgk_allocation *al)
 
 static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred *e)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     for (UINT i = 0; i < e->count; i++)
         for (const struct vidmm_instance *in = memory_of(e->allocs[i])->instances; in; in = in->next)
             if (!vidmm_instance_retired_locked(a, in))
@@ -152,6 +153,7 @@ static void fixed_memory_release(struct dxgk_adapter *a, struct dxgk_allocation 
  * (uncount_locked): they still use the device. */
 static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     for (UINT i = 0; i < e->count; i++) {
         struct dxgk_allocation *al = e->allocs[i];
         struct vidmm_instance keep = { 0 };
@@ -184,6 +186,7 @@ static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
  * it once this ran. */
 static void uncount_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (e->counted) {
         e->counted = false;
         e->device->deferred_count--;
@@ -308,6 +311,7 @@ void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation 
 
 void dxgk_device_link_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     al->dev_prev = NULL;
     al->dev_next = d->allocations;
     if (d->allocations)
@@ -331,6 +335,7 @@ void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_all
 /* Every instance of every allocation of the list retired (nothing the GPU still uses). */
 static bool allocs_retired_locked(struct dxgk_adapter *a, struct dxgk_allocation *const *allocs, UINT count)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     for (UINT i = 0; i < count; i++)
         for (const struct vidmm_instance *in = memory_of(allocs[i])->instances; in; in = in->next)
             if (!vidmm_instance_retired_locked(a, in))
@@ -344,6 +349,7 @@ struct dxgk_deferred *dxgk_deferred_entry_locked(struct dxgk_adapter *a, struct 
                                                 struct dxgk_allocation *const *allocs, UINT count,
                                                 union dxgk_deferred_stack *stack)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     /* GpuMmu: room to park the mapped ones on contexts whose packets are held (vaspace.c). */
     if (a->mmu && !NT_SUCCESS(vidmm_va_reserve_held_locked(dev, count)))
         return NULL;
@@ -370,6 +376,7 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
                                               UINT count, struct dxgk_deferred *e,
                                               struct dxgk_deferred **out_now)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     /* GpuMmu (issue 6): a mapped allocation may be read by any packet its device queued before
      * the destruction: it is freed (and unmapped) only once they retired. */
     for (UINT i = 0; i < count && a->mmu; i++)

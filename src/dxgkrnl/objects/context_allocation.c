@@ -60,6 +60,7 @@ static struct dxgk_allocation *vm_create(struct dxgk_context_allocation *ca)
  * while waiting). vm->dead keeps eviction away meanwhile. */
 static void vm_release_locked(struct dxgk_adapter *a, struct dxgk_allocation *vm)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     vm->dead = true;
     while (!vidmm_instance_retired_locked(a, &vm->first))
         vidmm_instance_wait_locked(a, &vm->first, false);
@@ -363,6 +364,7 @@ bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, cons
 static NTSTATUS make_one_resident_locked(struct dxgk_adapter *a, struct dxgk_context_allocation *ca,
                                          struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_instance *in = &ca->vm->first;
     /* fill = false: a fresh memory-segment placement gets no FILL, the KMD's INIT writes it. */
     NTSTATUS st = vidmm_make_resident_locked(a, in, batch, false);
@@ -392,6 +394,7 @@ static NTSTATUS make_one_resident_locked(struct dxgk_adapter *a, struct dxgk_con
 NTSTATUS dxgk_context_allocations_make_resident_locked(struct dxgk_adapter *a, struct dxgk_context *c,
                                                         struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     NTSTATUS st = STATUS_SUCCESS;
     for (struct dxgk_context_allocation *ca = c->context_allocations; ca && NT_SUCCESS(st); ca = ca->owner_next)
         st = make_one_resident_locked(a, ca, batch);

@@ -19,6 +19,7 @@
  * (issue 6, wddm-semantics §8.4). */
 void dxgk_device_fault_sync_locked(struct dxgk_device *d)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     if (atomic_load_explicit(&d->faulted, memory_order_acquire) && NT_SUCCESS(d->error))
         (void)dxgk_device_set_error_locked(d, STATUS_DEVICE_REMOVED, D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
 }

@@ -166,6 +166,7 @@ static NTSTATUS submit_ddi(struct sched_node *n, struct dxgk_packet *p, struct s
  * returns 0. */
 UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
 {
+    WDDM_ASSERT_HELD(&n->submit_lock);
     struct dxgk_adapter *a = n->adapter;
     /* Nothing enters the hardware queue while a preemption or a reset owns it (preempt.c). */
     sched_gate_wait_locked(n);
@@ -209,6 +210,7 @@ UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p)
 
 UINT64 sched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_instance *in = p->inst[i];
     vidmm_touch_locked(a, in);
     vidmm_list_entry_locate(a, &p->alloc_list[i], in);
@@ -219,6 +221,7 @@ UINT64 sched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, U
  * Returns the paging fence the packet must wait for (0 = none), or fails (packet dropped). */
 static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_paging_batch batch;
     vidmm_batch_init(&batch, a);
     NTSTATUS st = STATUS_SUCCESS;
@@ -262,6 +265,7 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
 
 static void recycle_list_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!list)
         return;
     while (list) {
@@ -276,6 +280,7 @@ static void recycle_list_locked(struct dxgk_adapter *a, struct sched_node *n, st
 
 void sched_recycle_retired_locked(struct dxgk_adapter *a, struct sched_node *n)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     pthread_mutex_lock(&n->lock);
     struct dxgk_packet *list = n->retired;
     n->retired = NULL;

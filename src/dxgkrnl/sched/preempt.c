@@ -30,6 +30,7 @@
 
 void sched_ticket_retire_locked(struct sched_node *n, UINT64 t)
 {
+    WDDM_ASSERT_HELD(&n->lock);
     UINT64 wm = atomic_load_explicit(&n->retired_ticket, memory_order_relaxed);
     if (!t || t <= wm)
         return;
@@ -115,6 +116,7 @@ void sched_gate_open(struct sched_node *n)
 
 void sched_gate_wait_locked(struct sched_node *n)
 {
+    WDDM_ASSERT_HELD(&n->submit_lock);
     /* Every writer of the gate holds submit_lock, which the caller holds: reading it here
      * needs no node lock (the common case on every submission: the gate is open). */
     if (!n->gate)
@@ -258,6 +260,7 @@ bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context)
 
 void sched_preempt_answer_locked(struct sched_node *n, UINT preemption_fence, UINT last_completed)
 {
+    WDDM_ASSERT_HELD(&n->lock);
     if (n->gate != SCHED_GATE_PREEMPT || n->preempt_answered || (UINT)n->preempt_fence != preemption_fence) {
         dxgk_refuse("DxgkCbNotifyInterrupt: DMA_PREEMPTED with fence %u on node %u, which has no such request",
                     preemption_fence, n->ordinal);

@@ -111,6 +111,7 @@ static bool context_queue_full_locked(const struct dxgk_context *c)
 
 bool sched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct sched_node *n = &a->node[c->node];
     sched_recycle_retired_locked(a, n);
     while (context_queue_full_locked(c)) {
@@ -140,6 +141,7 @@ static void packet_put_locked(struct dxgk_context *c, struct dxgk_packet *p)
 
 void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (p->paging) {
         p->next = a->paging_pool;
         a->paging_pool = p;
@@ -202,6 +204,7 @@ void sched_queue_take_locked(struct sched_node *n, struct dxgk_packet *p)
  * D3DKMTRender gives, and joins the queue. */
 void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     while (c->waits && atomic_load_explicit(&c->waits->satisfied, memory_order_acquire)) {
         struct sched_gpu_wait *w = c->waits;
         c->waits = w->next;
@@ -285,6 +288,7 @@ void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 
 void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     while (c->held) {
         struct dxgk_packet *p = c->held;
         c->held = p->next;
@@ -327,6 +331,7 @@ void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
  * for it; the DPC does not count it as work for the worker. Adapter lock held. */
 static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *p)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     const struct sched_node *paging = &a->node[a->paging_node];
     /* Seed 000: a context allocation not yet resident and initialised needs the worker's
      * prepare step; once it is, the context's queued count keeps it (vidmm/evict.c). */

@@ -55,6 +55,7 @@ static bool split_offsets_valid(const struct dxgk_packet *p)
  * the end of the part (> g), or g when even the first command does not fit. */
 static UINT fit_part_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT g, NTSTATUS *st)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_paging_batch batch;
     vidmm_batch_init(&batch, a);
     *st = dxgk_context_allocations_make_resident_locked(a, p->ctx, &batch);
@@ -95,6 +96,7 @@ static UINT fit_part_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT 
 
 NTSTATUS sched_split_submit_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *p)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     /* Once its last part is submitted the packet may retire and be recycled at any time:
      * nothing of it is read after that. */
     D3DKMT_HANDLE ctx = p->ctx->handle;

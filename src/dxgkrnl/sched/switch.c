@@ -8,6 +8,7 @@
 
 void sched_switch_locked(struct sched_node *n, const struct dxgk_packet *p)
 {
+    WDDM_ASSERT_HELD(&n->submit_lock);
     D3DKMT_HANDLE hc = p->ctx ? p->ctx->handle : 0;
     if (p->paging || hc == n->hw_context)
         return;

@@ -370,6 +370,7 @@ static void store_at_least(struct dxgk_syncobj *s, UINT64 value)
 
 struct sched_gpu_signal *sched_gpu_signals_take_locked(struct sched_node *n)
 {
+    WDDM_ASSERT_HELD(&n->lock);
     /* n->signals is newest first (sched_gpu_signal_arm pushes at its head); the ones taken are
      * returned oldest first, so that signals of one context retiring in the same DPC write
      * their values in the order they were issued and the last one stays (§8.5 rule 4). */

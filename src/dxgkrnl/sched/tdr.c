@@ -30,6 +30,7 @@
 
 bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEVICEEXECUTION_STATE state)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     if (!NT_SUCCESS(d->error))
         return false; /* the first cause sticks (GetDeviceRemovedReason answers it) */
     d->exec_state = state;

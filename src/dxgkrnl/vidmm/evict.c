@@ -56,6 +56,7 @@
 
 void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_segment *s = &a->seg[in->segment_id - 1];
     in->lru_next = NULL;
     in->lru_prev = s->lru_tail;
@@ -69,6 +70,7 @@ void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
 
 void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_segment *s = &a->seg[in->segment_id - 1];
     if (in->lru_prev)
         in->lru_prev->lru_next = in->lru_next;
@@ -83,6 +85,7 @@ void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
 
 void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!in->segment_id)
         return;
     if (a->seg[in->segment_id - 1].lru_tail == in) {
@@ -240,6 +243,7 @@ void *vidmm_dummy_page(void)
  * instance right now, its range reserved in *offset; 0 when none. */
 static UINT eviction_aperture_locked(struct dxgk_adapter *a, const struct vidmm_instance *in, UINT64 *offset)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     const DXGK_ALLOCATIONINFO *info = &in->alloc->info;
     for (UINT id = 1; id <= a->segment_count; id++) {
         struct vidmm_segment *t = &a->seg[id - 1];
@@ -302,6 +306,7 @@ static bool evict_op(struct dxgk_adapter *a, struct vidmm_instance *in, UINT ap,
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *in,
                                       struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct dxgk_allocation *al = in->alloc;
     struct vidmm_segment *s = &a->seg[in->segment_id - 1];
     /* A renamed instance no DMA buffer may name again holds dead WRITE_DISCARD content; one the
@@ -420,6 +425,7 @@ static _Atomic UINT64 scan_clock; /* numbers the walks; unique across adapters *
  * lookahead. Packets held behind a GPU wait have no ticket yet and are not looked at. */
 static UINT64 scan_queued_locked(struct dxgk_adapter *a)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     UINT64 scan = atomic_fetch_add(&scan_clock, 1) + 1;
     for (UINT n = 0; n < a->node_count; n++) {
         UINT64 base = UINT64_MAX;
@@ -476,6 +482,7 @@ static bool soft_pinned(const struct vidmm_instance *in)
 UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
                             struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_instance *victim = NULL;
     UINT64 scan = scan_queued_locked(a);
     /* Passes: not soft-pinned (tier 0, then tier 1), then soft-pinned (tier 0, then tier 1). */
@@ -505,6 +512,7 @@ UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT c
  * at the call (queued: once the paging node ran dry, every ticket handed out by then). */
 static void wait_nodes_locked(struct dxgk_adapter *a, bool queued)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     UINT64 f[DXGK_MAX_NODES];
     if (queued) {
         /* Packets held behind a GPU wait for a paging fence get their tickets when the paging
@@ -538,11 +546,13 @@ static void wait_nodes_locked(struct dxgk_adapter *a, bool queued)
 
 void vidmm_wait_submitted_locked(struct dxgk_adapter *a)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     wait_nodes_locked(a, false);
 }
 
 void vidmm_wait_queued_locked(struct dxgk_adapter *a)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     wait_nodes_locked(a, true);
 }
 

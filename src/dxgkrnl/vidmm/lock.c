@@ -113,6 +113,7 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
 static bool hold_backing_for_cpu_locked(struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in,
                                         UINT64 fence, D3DKMT_HANDLE h)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     in->swz_lock = true;
     al->lock_count++;
     in->lock_count++;
@@ -136,6 +137,7 @@ static bool hold_backing_for_cpu_locked(struct dxgk_adapter *a, struct dxgk_allo
 static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in,
                                        UINT private_data, bool alternate_va, UINT8 **cpu)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     /* Without UseAlternateVA the lock paged the instance into a memory segment first (case 2). */
     UINT n = a->caps.NumberOfSwizzlingRanges < DXGK_MAX_SWIZZLING_RANGES ? a->caps.NumberOfSwizzlingRanges
                                                                           : DXGK_MAX_SWIZZLING_RANGES;
@@ -174,6 +176,7 @@ static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_alloc
 
 void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (in->swz_range) {
         UINT r = in->swz_range - 1;
         DXGKARG_RELEASESWIZZLINGRANGE rel = { .hAllocation = in->alloc->info.hAllocation,

@@ -71,6 +71,7 @@ static void put_list(struct dxgk_allocation **al, UINT n)
 static NTSTATUS place_list_locked(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_allocation **al, UINT n,
                                   struct vidmm_paging_batch *batch, UINT *done_out)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     NTSTATUS st = STATUS_SUCCESS;
     UINT done = 0;
     if (!NT_SUCCESS(d->error)) {

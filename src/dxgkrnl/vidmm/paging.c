@@ -26,6 +26,7 @@ void vidmm_batch_init(struct vidmm_paging_batch *b, struct dxgk_adapter *a)
 
 static struct dxgk_packet *paging_packet_get_locked(struct dxgk_adapter *a)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct dxgk_packet *p = a->paging_pool;
     if (p) {
         a->paging_pool = p->next;

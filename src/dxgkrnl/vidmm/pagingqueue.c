@@ -193,6 +193,7 @@ static struct dxgk_device *dxgk_paging_queue_resolve_nowait(D3DKMT_HANDLE h, str
 
 UINT64 dxgk_paging_queue_fence_locked(struct dxgk_adapter *a, struct dxgk_paging_queue *q, UINT64 paging_fence)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct sched_node *n = &a->node[a->paging_node];
     if (!paging_fence || sched_fence_completed(n, paging_fence))
         return 0;

@@ -65,6 +65,7 @@ static bool alloc_in_segment_locked(struct vidmm_segment *s, const DXGK_ALLOCATI
 
 static bool try_segment_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, UINT id)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_segment *s = &a->seg[id - 1];
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
     UINT64 offset;
@@ -116,6 +117,7 @@ static UINT preference_order(const struct dxgk_adapter *a, const struct vidmm_in
 
 NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
     UINT order[DXGK_MAX_SEGMENTS];
     UINT n = preference_order(a, inst, order);
@@ -149,6 +151,7 @@ NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
  * Returns the UNMAP's paging fence (0 when the KMD refused it: a KMD bug, logged). */
 static UINT64 unmap_freed_range_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_paging_batch b;
     vidmm_batch_init(&b, a);
     DXGKARG_BUILDPAGINGBUFFER un;
@@ -166,6 +169,7 @@ static UINT64 unmap_freed_range_locked(struct dxgk_adapter *a, struct vidmm_inst
  * retired. An aperture range is unmapped first; its pages go once that ran. */
 void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     vidmm_retiring_reap_locked(a, false);
     UINT64 unmap = 0;
     if (inst->segment_id) {
@@ -188,6 +192,7 @@ void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
  * still reach it). */
 static struct vidmm_retiring *park_locked(struct dxgk_adapter *a, UINT64 fence)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!fence || sched_fence_completed(&a->node[a->paging_node], fence))
         return NULL;
     struct vidmm_retiring *r = wddm_calloc(1, sizeof *r);
@@ -201,6 +206,7 @@ static struct vidmm_retiring *park_locked(struct dxgk_adapter *a, UINT64 fence)
 
 void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *in, UINT64 fence)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!in->backing)
         return;
     struct vidmm_retiring *r = park_locked(a, fence);
@@ -220,6 +226,7 @@ void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *
 
 void vidmm_share_retire_locked(struct dxgk_adapter *a, struct dxgk_share *share, UINT64 fence)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_retiring *r = park_locked(a, fence);
     if (r) {
         dxgk_share_pages_hold(share);
@@ -229,6 +236,7 @@ void vidmm_share_retire_locked(struct dxgk_adapter *a, struct dxgk_share *share,
 
 void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     for (struct vidmm_retiring **pp = &a->retiring; *pp;) {
         struct vidmm_retiring *r = *pp;
         if (all || sched_fence_completed(&a->node[a->paging_node], r->fence)) {

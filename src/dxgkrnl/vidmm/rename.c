@@ -81,6 +81,7 @@ static void unlink_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
 struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_allocation *al,
                                            struct vidmm_paging_batch *batch, bool no_existing_reference)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     /* The oldest first: the most recently retired instance is still in the GPU engine's cache,
      * and writing it from the CPU at once costs more (W1 of `wddm bench`, 64 KiB: 1.2 us per
      * frame oldest first, 1.5 us newest first). */
@@ -179,6 +180,7 @@ void vidmm_instance_referenced_locked(struct dxgk_allocation *al, struct vidmm_i
 
 void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *al)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     vidmm_va_unmap_allocation_locked(a, al); /* GpuMmu: its mappings go first (issue 6) */
     struct vidmm_instance *in = al->instances;
     while (in) {

@@ -74,6 +74,7 @@ void vidmm_map_aperture_args(const struct dxgk_adapter *a, DXGKARG_BUILDPAGINGBU
 static NTSTATUS bring_back_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                   struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     const struct dxgk_allocation *al = inst->alloc;
     UINT old_id = inst->segment_id;
     UINT64 old_offset = inst->offset, touch = inst->last_touch;
@@ -138,6 +139,7 @@ static NTSTATUS bring_back_locked(struct dxgk_adapter *a, struct vidmm_instance 
 NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                     struct vidmm_paging_batch *batch, bool fill)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (inst->segment_id) {
         UINT allowed = vidmm_allowed_segments(a, &inst->alloc->info) & (inst->place_mask ? inst->place_mask : ~0u);
         if (allowed & (1u << (inst->segment_id - 1)))
@@ -227,6 +229,7 @@ bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm
  * its allocation is still alive. */
 void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     UINT64 t[DXGK_MAX_NODES];
     for (UINT n = 0; n < a->node_count; n++)
         t[n] = writes_only ? inst->last_write[n] : inst->last_use[n];

@@ -93,6 +93,7 @@ static NTSTATUS query(struct dxgk_adapter *a, DXGK_QUERYADAPTERINFOTYPE type, vo
 static NTSTATUS table_alloc_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT seg, UINT64 size,
                                    UINT64 align, UINT64 *offset)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (vidmm_segment_alloc_locked(&a->seg[seg - 1], size, align, offset))
         return STATUS_SUCCESS;
     for (UINT got; (got = vidmm_evict_one_locked(a, &seg, 1, b)) != 0;)
@@ -107,6 +108,7 @@ static NTSTATUS table_alloc_locked(struct dxgk_adapter *a, struct vidmm_paging_b
 static NTSTATUS table_zero_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT seg, UINT64 offset,
                                   UINT64 size)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     DXGKARG_BUILDPAGINGBUFFER f = { 0 };
     f.Operation = DXGK_OPERATION_FILL;
     f.Fill.hAllocation = NULL;
@@ -121,6 +123,7 @@ static NTSTATUS pt_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batc
                                 UINT64 offset, UINT start, UINT count, DXGK_PTE *ptes, bool repeat,
                                 HANDLE hallocation, D3DGPU_VIRTUAL_ADDRESS first_va)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_gpummu *m = a->mmu;
     DXGKARG_BUILDPAGINGBUFFER u = { 0 };
     u.Operation = DXGK_OPERATION_UPDATE_PAGE_TABLE;
@@ -139,6 +142,7 @@ static NTSTATUS pt_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batc
 
 static NTSTATUS tlb_flush_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_gpummu *m = a->mmu;
     DXGKARG_BUILDPAGINGBUFFER f = { 0 };
     f.Operation = DXGK_OPERATION_FLUSH_TLB;
@@ -155,6 +159,7 @@ static NTSTATUS tlb_flush_locked(struct dxgk_adapter *a, struct vidmm_paging_bat
  * old roots together are smaller than the last one). */
 static NTSTATUS root_grow_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT ri)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_gpummu *m = a->mmu;
     UINT n = m->root_entries;
     while (n <= ri)
@@ -214,6 +219,7 @@ static NTSTATUS root_grow_locked(struct dxgk_adapter *a, struct vidmm_paging_bat
 /* The leaf table of root index ri, created (zeroed, then linked from the root) on demand. */
 static NTSTATUS leaf_get_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT ri)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_gpummu *m = a->mmu;
     struct vidmm_leaf *l = &m->leaf[ri];
     if (l->seg)
@@ -265,6 +271,7 @@ static DXGK_PTE leaf_pte(const struct vidmm_mapping *map, UINT64 page, bool clea
 static NTSTATUS mapping_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b,
                                      const struct vidmm_mapping *map, bool clear)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_gpummu *m = a->mmu;
     DXGK_PTE ptes[PTES_PER_CALL];
     UINT64 page = 0;
@@ -299,6 +306,7 @@ static NTSTATUS mapping_write_locked(struct dxgk_adapter *a, struct vidmm_paging
 NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                         struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!a->mmu || inst != inst->alloc->current)
         return STATUS_SUCCESS;
     NTSTATUS st = STATUS_SUCCESS;
@@ -459,6 +467,7 @@ static bool range_bounds(const struct vidmm_gpummu *m, UINT64 min, UINT64 max, U
 
 static void mapping_unlink_locked(struct dxgk_adapter *a, struct vidmm_mapping *map)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     list_remove(&a->mmu->mappings, map);
     if (map->alloc) {
         struct vidmm_mapping **pp = &map->alloc->mappings;
@@ -472,6 +481,7 @@ static void mapping_unlink_locked(struct dxgk_adapter *a, struct vidmm_mapping *
 /* Unmaps (invalid PTEs + TLB flush in b) and frees a mapping. */
 static void mapping_destroy_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, struct vidmm_mapping *map)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     mapping_unlink_locked(a, map);
     NTSTATUS st = mapping_write_locked(a, b, map, true);
     if (!NT_SUCCESS(st))
@@ -481,6 +491,7 @@ static void mapping_destroy_locked(struct dxgk_adapter *a, struct vidmm_paging_b
 
 void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!a->mmu || !alloc->mappings)
         return;
     struct vidmm_paging_batch b;
@@ -492,6 +503,7 @@ void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_alloca
 
 void vidmm_va_unmap_via_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc, D3DKMT_HANDLE via)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!a->mmu || !alloc->mappings)
         return;
     struct vidmm_paging_batch b;
