@@ -977,11 +977,11 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *args)
 struct destroy_op {
     struct dxgk_device *d;
     struct dxgk_adapter *a;
-    union dxgk_deferred_stack stack;
     struct dxgk_allocation *stack_al[8];
     struct dxgk_allocation **al; /* stack_al, or the heap for more than 8 (rare: this UMD makes one per resource) */
     UINT n;
     struct dxgk_deferred *now; /* allocations already idle: freed at the end */
+    union dxgk_deferred_stack stack; /* last: its entry ends in a flexible array */
 };
 
 /* Room for cnt allocations; false (out of memory) leaves al on the stack. */
