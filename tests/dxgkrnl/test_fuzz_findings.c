@@ -53,10 +53,41 @@ static void early_refusals_of_many_allocations_fail_cleanly(void **state)
     renv_close(&e);
 }
 
+/* fuzz.kmt found: an allocation of a resource destroyed on its own while the GPU still used it
+ * (its deferred entry waits), then the resource destroyed while its other allocation was idle
+ * (freed at once, the resource with it): the deferred entry, freed later by the node worker,
+ * unlinked its allocation from the freed resource (ASan: heap-use-after-free in
+ * release_locked). A destroyed allocation leaves its resource at once (wddm-semantics §3.5:
+ * its handle is gone when the call returns). */
+static void an_allocation_outlived_by_its_resource_frees_cleanly(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                     .kind = SWGPU_ALLOC_READBACK, .size = 4096, .dimension = 1, .width = 4096,
+                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+    D3DDDI_ALLOCATIONINFO ai[2] = { { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p },
+                                    { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p } };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = e.device, .NumAllocations = 2, .pAllocationInfo = ai };
+    ca.Flags.CreateResource = 1;
+    assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_SUCCESS);
+    D3DKMT_HANDLE src = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+    wddm_swgpu_set_paused(1);
+    assert_int_equal(renv_copy(&e, ai[0].hAllocation, src, 4096), STATUS_SUCCESS); /* ai[0] busy */
+    renv_free(&e, ai[0].hAllocation); /* deferred: the GPU has not run the copy */
+    D3DKMT_DESTROYALLOCATION dr = { .hDevice = e.device, .hResource = ca.hResource };
+    assert_int_equal(D3DKMTDestroyAllocation(&dr), STATUS_SUCCESS); /* ai[1] idle: freed now */
+    wddm_swgpu_set_paused(0);
+    renv_free(&e, src);
+    renv_close(&e); /* waits for the deferred entry */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(early_refusals_of_many_allocations_fail_cleanly),
+        cmocka_unit_test(an_allocation_outlived_by_its_resource_frees_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -158,7 +158,7 @@ static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
         struct dxgk_allocation *al = e->allocs[i];
         struct vidmm_instance keep = { 0 };
         if (al->orphan)
-            goto membership; /* its memory stays for its opens (dxgk_allocation_orphan_free) */
+            continue; /* its memory stays for its opens (dxgk_allocation_orphan_free) */
         if (al->kmd_backing) {
             /* Seed 002: the KMD's pointer stays valid until DxgkDdiDestroyAllocation, which runs
              * after this: the pages are set aside and freed after it (dxgk_deferred_free_now). */
@@ -170,14 +170,6 @@ static void release_locked(struct dxgk_adapter *a, struct dxgk_deferred *e)
         vidmm_instances_free_locked(a, al);
         al->first.backing = keep.backing;
         al->first.mdl = keep.mdl;
-    membership:
-        if (al->resource) {
-            struct dxgk_allocation **pp = &al->resource->allocations;
-            while (*pp && *pp != al)
-                pp = &(*pp)->res_next;
-            if (*pp)
-                *pp = al->res_next;
-        }
     }
     e->released = true;
 }
@@ -332,6 +324,23 @@ void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_all
     al->dev_next = al->dev_prev = NULL;
 }
 
+/* Takes a destroyed allocation out of its resource's list at once, not when its deferred entry
+ * is freed: the resource's own destruction may free the resource first (the allocation holds no
+ * reference on it), and a destroyed allocation is no member a later resource destruction may
+ * take again (found by fuzz.kmt: a use after free in the deferred free). */
+static void resource_unlink_locked(struct dxgk_allocation *al)
+{
+    if (!al->resource)
+        return;
+    struct dxgk_allocation **pp = &al->resource->allocations;
+    while (*pp && *pp != al)
+        pp = &(*pp)->res_next;
+    if (*pp)
+        *pp = al->res_next;
+    al->resource = NULL;
+    al->res_next = NULL;
+}
+
 /* Every instance of every allocation of the list retired (nothing the GPU still uses). */
 static bool allocs_retired_locked(struct dxgk_adapter *a, struct dxgk_allocation *const *allocs, UINT count)
 {
@@ -402,6 +411,7 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
             al->lock_count = 0; /* destroying a locked allocation unlocks it */
         }
         dxgk_device_unlink_allocation_locked(dev, al);
+        resource_unlink_locked(al);
     }
     if (res)
         res->dead = true;
