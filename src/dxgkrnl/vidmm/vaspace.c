@@ -772,9 +772,8 @@ out:
 /* D3DKMTMapGpuVirtualAddress's arguments against the allocation and the space: the page window
  * inside the allocation, the protection bits, the base address, the range. */
 static NTSTATUS map_check_args(const struct vidmm_gpummu *m, const D3DDDI_MAPGPUVIRTUALADDRESS *args,
-                               const struct dxgk_allocation *al, UINT64 *lo, UINT64 *hi)
+                               const struct dxgk_allocation *al, UINT64 *lo, UINT64 *hi, const char *who)
 {
-    static const char who[] = "D3DKMTMapGpuVirtualAddress";
     UINT64 alloc_pages = (al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
     if (!args->SizeInPages || args->OffsetInPages >= alloc_pages || args->SizeInPages > alloc_pages - args->OffsetInPages) {
         dxgk_refuse("%s: OffsetInPages %llu + SizeInPages %llu not inside the allocation's %llu pages", who,
@@ -841,7 +840,7 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
         dxgk_refuse("%s: invalid allocation handle 0x%08x for device 0x%08x", who, args->hAllocation, d->handle);
         goto out;
     }
-    st = map_check_args(m, args, al, &lo, &hi);
+    st = map_check_args(m, args, al, &lo, &hi, who);
     if (!NT_SUCCESS(st))
         goto out;
     D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE pr = args->Protection;
