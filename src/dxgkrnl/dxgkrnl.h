@@ -96,6 +96,17 @@ struct dxgk_object *dxgk_handle_peek_unpublished(D3DKMT_HANDLE h, enum dxgk_type
 size_t dxgk_handle_collect(enum dxgk_type type, struct dxgk_object ***out, D3DKMT_HANDLE **handles);
 void dxgk_handle_table_fini(void);
 
+/* Global handles (objects/global_handle.c): process-wide names of shared objects, in Windows'
+ * form (0xC0000000 set, low six bits 2), one namespace for every kind. */
+D3DKMT_HANDLE dxgk_global_handle_new(void);          /* a fresh number, registering nothing */
+bool dxgk_global_handle_is(D3DKMT_HANDLE h);         /* has the global form (maybe stale) */
+/* Names obj (no reference held: obj's release calls dxgk_global_unregister). 0: no memory. */
+D3DKMT_HANDLE dxgk_global_register(struct dxgk_object *obj);
+void dxgk_global_unregister(D3DKMT_HANDLE h);
+/* The object h names, with a reference; NULL for a stale, forged or other-kind handle or an
+ * object already being released (get-unless-zero). */
+struct dxgk_object *dxgk_global_get(D3DKMT_HANDLE h, enum dxgk_type type);
+
 /* ---- VidMm (vidmm/) --------------------------------------------------------------------------- */
 struct vidmm_range {             /* a free range of a segment (vidmm/segment.c) */
     struct vidmm_range *next;

@@ -54,12 +54,7 @@ struct dxgk_share {
 static struct {
     pthread_mutex_t lock;
     struct dxgk_share *list;          /* published shares; lock */
-    UINT next_handle;                 /* lock */
-} shares = { .lock = PTHREAD_MUTEX_INITIALIZER, .next_handle = 1 };
-
-/* Global share handles are their own namespace, marked by the top bits (never a kernel
- * object handle: D3DKMT lookups of one as an allocation or a resource fail). */
-#define SHARE_HANDLE_TAG 0xC0000000u
+} shares = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void *dup_data(const void *p, UINT size)
 {
@@ -214,8 +209,9 @@ static struct dxgk_allocation *share_owner_get(struct dxgk_share *s)
 
 D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s)
 {
+    D3DKMT_HANDLE h = dxgk_global_handle_new(); /* the namespace of every shared object */
     pthread_mutex_lock(&shares.lock);
-    s->handle = SHARE_HANDLE_TAG | (shares.next_handle++ & ~SHARE_HANDLE_TAG);
+    s->handle = h;
     s->next = shares.list;
     shares.list = s;
     pthread_mutex_unlock(&shares.lock);
