@@ -692,6 +692,97 @@ NTSTATUS APIENTRY D3DKMTQueryResourceInfo(D3DKMT_QUERYRESOURCEINFO *);
 NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *);
 NTSTATUS APIENTRY D3DKMTOpenResource2(D3DKMT_OPENRESOURCE *);
 
+/* Keyed mutexes (objects/keyed_mutex.c; docs/architecture.md "Keyed mutexes and global
+ * handles"): a process-wide lock with a 64-bit key, created released with InitialValue as its
+ * key. D3DKMTAcquireKeyedMutex(2) waits until the mutex is released with the key asked for and
+ * then owns it through the handle that acquired; D3DKMTReleaseKeyedMutex(2) by that owner hands
+ * it on under a new key with the GPU fence value the next owner must wait for. hSharedHandle is
+ * a global handle (the form of D3DKMT_CREATEALLOCATION.hGlobalShare) any caller opens a handle
+ * of its own by, until the last handle on the mutex is destroyed. No device: a keyed mutex
+ * belongs to the process. */
+typedef struct _D3DKMT_CREATEKEYEDMUTEX {
+    UINT64 InitialValue;                  /* [in] the key a first acquire must ask for */
+    D3DKMT_HANDLE hSharedHandle;          /* [out] global handle */
+    D3DKMT_HANDLE hKeyedMutex;            /* [out] this caller's handle */
+} D3DKMT_CREATEKEYEDMUTEX;
+
+typedef struct _D3DKMT_OPENKEYEDMUTEX {
+    D3DKMT_HANDLE hSharedHandle;          /* [in] global handle (a local one is refused) */
+    D3DKMT_HANDLE hKeyedMutex;            /* [out] a new handle of this caller's */
+} D3DKMT_OPENKEYEDMUTEX;
+
+typedef struct _D3DKMT_DESTROYKEYEDMUTEX {
+    D3DKMT_HANDLE hKeyedMutex;            /* [in] a handle from Create or Open */
+} D3DKMT_DESTROYKEYEDMUTEX;
+
+typedef struct _D3DKMT_ACQUIREKEYEDMUTEX {
+    D3DKMT_HANDLE hKeyedMutex;            /* [in] */
+    UINT64 Key;                           /* [in] the key to acquire the mutex for */
+    PLARGE_INTEGER pTimeout;              /* [in] 100-ns units: negative relative, positive absolute
+                                             (since 1601), 0 only tests, NULL waits for ever */
+    UINT64 FenceValue;                    /* [out] the fence value of the last release */
+} D3DKMT_ACQUIREKEYEDMUTEX;
+
+typedef struct _D3DKMT_RELEASEKEYEDMUTEX {
+    D3DKMT_HANDLE hKeyedMutex;            /* [in] the handle that acquired it */
+    UINT64 Key;                           /* [in] the key to release the mutex to */
+    UINT64 FenceValue;                    /* [in] the GPU fence value the next owner waits for */
+} D3DKMT_RELEASEKEYEDMUTEX;
+
+/* Windows 8: the same objects with the runtime's private data. */
+typedef struct _D3DKMT_CREATEKEYEDMUTEX2_FLAGS {
+    union {
+        struct {
+            UINT NtSecuritySharing : 1;   /* shared by an NT handle, no global handle (0 out) */
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} D3DKMT_CREATEKEYEDMUTEX2_FLAGS;
+
+typedef struct _D3DKMT_CREATEKEYEDMUTEX2 {
+    UINT64 InitialValue;                  /* [in] */
+    D3DKMT_HANDLE hSharedHandle;          /* [out] global handle, 0 with NtSecuritySharing */
+    D3DKMT_HANDLE hKeyedMutex;            /* [out] */
+    VOID *pPrivateRuntimeData;            /* [in] the mutex's runtime data (copied) */
+    UINT PrivateRuntimeDataSize;          /* [in] */
+    D3DKMT_CREATEKEYEDMUTEX2_FLAGS Flags; /* [in] */
+} D3DKMT_CREATEKEYEDMUTEX2;
+
+typedef struct _D3DKMT_OPENKEYEDMUTEX2 {
+    D3DKMT_HANDLE hSharedHandle;          /* [in] */
+    D3DKMT_HANDLE hKeyedMutex;            /* [out] */
+    VOID *pPrivateRuntimeData;            /* [in] never written; the mutex's data if it has none */
+    UINT PrivateRuntimeDataSize;          /* [in] 0, or at least the mutex's runtime data size */
+} D3DKMT_OPENKEYEDMUTEX2;
+
+typedef struct _D3DKMT_ACQUIREKEYEDMUTEX2 {
+    D3DKMT_HANDLE hKeyedMutex;            /* [in] */
+    UINT64 Key;                           /* [in] */
+    PLARGE_INTEGER pTimeout;              /* [in] as D3DKMT_ACQUIREKEYEDMUTEX's */
+    UINT64 FenceValue;                    /* [out] */
+    VOID *pPrivateRuntimeData;            /* [out] receives the mutex's runtime data */
+    UINT PrivateRuntimeDataSize;          /* [in] 0, or at least the mutex's runtime data size */
+} D3DKMT_ACQUIREKEYEDMUTEX2;
+
+typedef struct _D3DKMT_RELEASEKEYEDMUTEX2 {
+    D3DKMT_HANDLE hKeyedMutex;            /* [in] */
+    UINT64 Key;                           /* [in] */
+    UINT64 FenceValue;                    /* [in] */
+    VOID *pPrivateRuntimeData;            /* [in] the mutex's new runtime data */
+    UINT PrivateRuntimeDataSize;          /* [in] 0 (data unchanged), or at least its size */
+} D3DKMT_RELEASEKEYEDMUTEX2;
+
+NTSTATUS APIENTRY D3DKMTCreateKeyedMutex(D3DKMT_CREATEKEYEDMUTEX *);
+NTSTATUS APIENTRY D3DKMTCreateKeyedMutex2(D3DKMT_CREATEKEYEDMUTEX2 *);
+NTSTATUS APIENTRY D3DKMTOpenKeyedMutex(D3DKMT_OPENKEYEDMUTEX *);
+NTSTATUS APIENTRY D3DKMTOpenKeyedMutex2(D3DKMT_OPENKEYEDMUTEX2 *);
+NTSTATUS APIENTRY D3DKMTDestroyKeyedMutex(const D3DKMT_DESTROYKEYEDMUTEX *);
+NTSTATUS APIENTRY D3DKMTAcquireKeyedMutex(D3DKMT_ACQUIREKEYEDMUTEX *);
+NTSTATUS APIENTRY D3DKMTAcquireKeyedMutex2(D3DKMT_ACQUIREKEYEDMUTEX2 *);
+NTSTATUS APIENTRY D3DKMTReleaseKeyedMutex(D3DKMT_RELEASEKEYEDMUTEX *);
+NTSTATUS APIENTRY D3DKMTReleaseKeyedMutex2(D3DKMT_RELEASEKEYEDMUTEX2 *);
+
 NTSTATUS APIENTRY D3DKMTReserveGpuVirtualAddress(D3DDDI_RESERVEGPUVIRTUALADDRESS *);
 NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *);
 NTSTATUS APIENTRY D3DKMTFreeGpuVirtualAddress(const D3DKMT_FREEGPUVIRTUALADDRESS *);

@@ -69,7 +69,7 @@ typedef ULONG_PTR PFN_NUMBER;
 typedef union _LARGE_INTEGER {
     struct { UINT32 LowPart; INT32 HighPart; };
     LONGLONG QuadPart;
-} LARGE_INTEGER;
+} LARGE_INTEGER, *PLARGE_INTEGER;
 typedef LARGE_INTEGER PHYSICAL_ADDRESS;
 
 typedef struct _LUID { DWORD LowPart; LONG HighPart; } LUID;
@@ -124,6 +124,10 @@ typedef struct _SECURITY_ATTRIBUTES {
 #define STATUS_SUCCESS                          ((NTSTATUS)0x00000000)
 #define STATUS_TIMEOUT                          ((NTSTATUS)0x00000102)
 #define STATUS_PENDING                          ((NTSTATUS)0x00000103)
+/* A wait that ended because the owner of what it waited for went away (ntstatus.h; DXGI's
+ * WAIT_ABANDONED): a success code, like STATUS_TIMEOUT. */
+#define STATUS_ABANDONED                        ((NTSTATUS)0x00000080)
+#define STATUS_ABANDONED_WAIT_0                 ((NTSTATUS)0x00000080)
 #define STATUS_UNSUCCESSFUL                     ((NTSTATUS)0xC0000001)
 #define STATUS_NOT_IMPLEMENTED                  ((NTSTATUS)0xC0000002)
 #define STATUS_INVALID_HANDLE                   ((NTSTATUS)0xC0000008)

@@ -10,6 +10,8 @@
  *   adapter->interrupt_lock the interrupt level: DxgkDdiInterruptRoutine, SynchronizeExecution
  *   node->lock              completed fences, in-flight and retired packets, worker wake-ups
  *   handles.lock            the handle table (leaf; taken alone)
+ *   keyed mutex lock        one per keyed mutex: key, owner, fence, runtime data, waiters
+ *                           (objects/keyed_mutex.c; leaf, its waits hold nothing else)
  * The adapter lock is never held across a wait for the GPU (waits drop it: sched/fence.c),
  * and the DPC never takes it (sched/interrupt.c): the GPU thread only touches node->lock.
  */
@@ -49,6 +51,8 @@ enum dxgk_type {
     DXGK_TYPE_SYNCOBJECT = 6,                 /* sched/syncobj.c */
     DXGK_TYPE_CONTEXT_ALLOCATION = 7,         /* objects/context_allocation.c (seed 000) */
     DXGK_TYPE_PAGING_QUEUE = 8,               /* vidmm/pagingqueue.c (WDDM 2.0, §9.2) */
+    DXGK_TYPE_KEYED_MUTEX = 9,                /* objects/keyed_mutex.c: a handle's object in the
+                                                 table, the shared mutex in the global registry */
 };
 
 /* Every kernel object starts with this. refs counts the handle (one) and every lookup in
@@ -106,6 +110,13 @@ void dxgk_global_unregister(D3DKMT_HANDLE h);
 /* The object h names, with a reference; NULL for a stale, forged or other-kind handle or an
  * object already being released (get-unless-zero). */
 struct dxgk_object *dxgk_global_get(D3DKMT_HANDLE h, enum dxgk_type type);
+
+/* Keyed mutexes (objects/keyed_mutex.c). Process teardown destroys every handle left (their
+ * blocked acquirers return STATUS_INVALID_PARAMETER). */
+void dxgk_keyed_mutexes_destroy_all(void);
+/* Test hook: blocks until at least n threads wait in D3DKMTAcquireKeyedMutex(2) on the mutex the
+ * handle h names (through any of its handles); FALSE at once for a handle that names none. */
+bool dxgk_keyed_mutex_await_waiters(D3DKMT_HANDLE h, UINT n);
 
 /* ---- VidMm (vidmm/) --------------------------------------------------------------------------- */
 struct vidmm_range {             /* a free range of a segment (vidmm/segment.c) */

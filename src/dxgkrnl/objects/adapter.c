@@ -394,7 +394,8 @@ static void adapter_stop(struct dxgk_adapter *a)
 }
 
 /* atexit: destroy what the application left (devices take their contexts and allocations
- * with them), then close adapter handles; the last reference stops each adapter. */
+ * with them), then close adapter handles; the last reference stops each adapter. Keyed mutexes
+ * belong to no device: their handles go last. */
 static void process_teardown(void)
 {
     struct dxgk_object **objs;
@@ -414,6 +415,7 @@ static void process_teardown(void)
     }
     free(objs);
     free(hs);
+    dxgk_keyed_mutexes_destroy_all(); /* the process's own objects (no device) */
     dxgk_handle_table_fini();
 }
 
