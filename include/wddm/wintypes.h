@@ -151,4 +151,9 @@ typedef struct _SECURITY_ATTRIBUTES {
 #ifdef __cplusplus
 }
 #endif
+
+/* The Win32 event subset (CreateEvent, SetEvent, WaitForSingleObject, CloseHandle ...): every
+ * program that includes the D3D or D3DKMT headers has it, as <windows.h> gives it on Windows. */
+#include "winevent.h"
+
 #endif /* WDDM_WINTYPES_H */
