@@ -477,16 +477,64 @@ static void op_sync_create(struct fz *f, struct state *s)
             kill(s, K_SYNC, d.hSyncObject);
         return;
     }
+    if (fz_u8(f) < 30) { /* a global handle: a sync object's, a resource's, or forged */
+        D3DKMT_OPENSYNCHRONIZATIONOBJECT o;
+        memset(&o, 0, sizeof o);
+        o.hSharedHandle = pick(f, s, K_SHARE);
+        if (D3DKMTOpenSynchronizationObject(&o) == STATUS_SUCCESS)
+            add(&s->live[K_SYNC], o.hSyncObject);
+        return;
+    }
+    if (fz_u8(f) < 30) { /* the first form: mutexes and semaphores */
+        D3DKMT_CREATESYNCHRONIZATIONOBJECT c1;
+        memset(&c1, 0, sizeof c1);
+        c1.hDevice = pick(f, s, K_DEVICE);
+        c1.Info.Type = fz_below(f, 8);
+        c1.Info.Semaphore.MaxCount = fz_below(f, 4);
+        c1.Info.Semaphore.InitialCount = fz_below(f, 4);
+        if (D3DKMTCreateSynchronizationObject(&c1) == STATUS_SUCCESS)
+            add(&s->live[K_SYNC], c1.hSyncObject);
+        return;
+    }
     D3DKMT_CREATESYNCHRONIZATIONOBJECT2 c;
     memset(&c, 0, sizeof c);
     c.hDevice = pick(f, s, K_DEVICE);
     c.Info.Type = fz_u8(f) < 200 ? D3DDDI_MONITORED_FENCE : fz_below(f, 9);
+    c.Info.Flags.Shared = fz_u8(f) < 40;
     /* Not NoSignal (0x10): a GPU wait on it would block its queue for ever, on Windows too. */
     c.Info.Flags.Value = fz_u8(f) < 200 ? 0 : fz_u32(f) & ~0x10u;
     c.Info.MonitoredFence.InitialFenceValue = fz_u8(f) < 200 ? fz_u8(f) : fz_u64(f);
     c.Info.MonitoredFence.EngineAffinity = fz_u8(f) < 240 ? 0 : fz_u32(f);
-    if (D3DKMTCreateSynchronizationObject2(&c) == STATUS_SUCCESS)
+    if (D3DKMTCreateSynchronizationObject2(&c) == STATUS_SUCCESS) {
         add(&s->live[K_SYNC], c.hSyncObject);
+        add(&s->live[K_SHARE], c.Info.SharedHandle);
+    }
+}
+
+/* The first forms' GPU signals (mutexes, semaphores, fences, CPU notifications). Their waits
+ * are left out: a wait on a mutex nobody frees holds its context for ever, on Windows too. */
+static void op_sync_gpu_legacy(struct fz *f, struct state *s)
+{
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECT2 a;
+    memset(&a, 0, sizeof a);
+    a.hContext = pick(f, s, K_CONTEXT);
+    a.ObjectCount = fz_u8(f) < 240 ? 1 + fz_below(f, 3) : fz_size(f, 40);
+    for (UINT i = 0; i < a.ObjectCount && i < D3DDDI_MAX_OBJECT_SIGNALED; i++)
+        a.ObjectHandleArray[i] = pick(f, s, K_SYNC);
+    a.Flags.Value = fz_u8(f) < 200 ? fz_below(f, 8) : fz_u32(f);
+    a.BroadcastContextCount = fz_u8(f) < 240 ? 0 : fz_size(f, 2);
+    a.Fence.FenceValue = fz_u64(f); /* also a forged CpuEventHandle under EnqueueCpuEvent */
+    if (fz_u8(f) & 1) {
+        D3DKMT_SIGNALSYNCHRONIZATIONOBJECT a1;
+        memset(&a1, 0, sizeof a1);
+        a1.hContext = a.hContext;
+        a1.ObjectCount = a.ObjectCount;
+        memcpy(a1.ObjectHandleArray, a.ObjectHandleArray, sizeof a1.ObjectHandleArray);
+        a1.Flags = a.Flags;
+        D3DKMTSignalSynchronizationObject(&a1);
+    } else {
+        D3DKMTSignalSynchronizationObject2(&a);
+    }
 }
 
 static void op_sync_cpu(struct fz *f, struct state *s)
@@ -881,7 +929,7 @@ typedef void (*op_fn)(struct fz *, struct state *);
 static const op_fn ops[] = {
     op_create_allocation, op_destroy_allocation, op_lock, op_unlock, op_lock2, op_create_context, op_render,
     op_submit_command, op_sync_create, op_sync_cpu, op_sync_gpu, op_residency, op_priority, op_paging_queue,
-    op_va, op_query, op_share, op_device, op_adapter,
+    op_va, op_query, op_share, op_device, op_adapter, op_sync_gpu_legacy,
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

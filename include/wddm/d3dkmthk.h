@@ -462,12 +462,64 @@ typedef struct _D3DKMT_ESCAPE {
     D3DKMT_HANDLE hContext;               /* optional */
 } D3DKMT_ESCAPE;
 
-/* Synchronization objects: monitored fences (wddm-semantics §8.5; issue 4). */
+/* Synchronization objects (wddm-semantics §8.5; issues 4 and 20): mutexes, semaphores, fences,
+ * CPU notifications and monitored fences; shared ones have a global handle (Info.SharedHandle). */
 typedef struct _D3DKMT_CREATESYNCHRONIZATIONOBJECT2 {
     D3DKMT_HANDLE hDevice;
     D3DDDI_SYNCHRONIZATIONOBJECTINFO2 Info;  /* in/out (MonitoredFence addresses are out) */
     D3DKMT_HANDLE hSyncObject;               /* out */
 } D3DKMT_CREATESYNCHRONIZATIONOBJECT2;
+
+typedef struct _D3DKMT_CREATESYNCHRONIZATIONOBJECT {
+    D3DKMT_HANDLE hDevice;
+    D3DDDI_SYNCHRONIZATIONOBJECTINFO Info;
+    D3DKMT_HANDLE hSyncObject;               /* out */
+} D3DKMT_CREATESYNCHRONIZATIONOBJECT;
+
+typedef struct _D3DKMT_OPENSYNCHRONIZATIONOBJECT {
+    D3DKMT_HANDLE hSharedHandle;             /* a Shared object's global handle */
+    D3DKMT_HANDLE hSyncObject;               /* out: a new local handle */
+    UINT64 Reserved[8];
+} D3DKMT_OPENSYNCHRONIZATIONOBJECT;
+
+/* GPU waits and signals of mutexes, semaphores, fences and CPU notifications, queued in a
+ * context's stream like the monitored-fence forms below. */
+typedef struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECT {
+    D3DKMT_HANDLE hContext;
+    UINT ObjectCount;
+    D3DKMT_HANDLE ObjectHandleArray[D3DDDI_MAX_OBJECT_WAITED_ON];
+} D3DKMT_WAITFORSYNCHRONIZATIONOBJECT;
+
+typedef struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECT2 {
+    D3DKMT_HANDLE hContext;
+    UINT ObjectCount;
+    D3DKMT_HANDLE ObjectHandleArray[D3DDDI_MAX_OBJECT_WAITED_ON];
+    union {
+        struct { UINT64 FenceValue; } Fence;
+        UINT64 Reserved[8];
+    };
+} D3DKMT_WAITFORSYNCHRONIZATIONOBJECT2;
+
+typedef struct _D3DKMT_SIGNALSYNCHRONIZATIONOBJECT {
+    D3DKMT_HANDLE hContext;
+    UINT ObjectCount;
+    D3DKMT_HANDLE ObjectHandleArray[D3DDDI_MAX_OBJECT_SIGNALED];
+    D3DDDICB_SIGNALFLAGS Flags;
+} D3DKMT_SIGNALSYNCHRONIZATIONOBJECT;
+
+typedef struct _D3DKMT_SIGNALSYNCHRONIZATIONOBJECT2 {
+    D3DKMT_HANDLE hContext;
+    UINT ObjectCount;
+    D3DKMT_HANDLE ObjectHandleArray[D3DDDI_MAX_OBJECT_SIGNALED];
+    D3DDDICB_SIGNALFLAGS Flags;
+    ULONG BroadcastContextCount;
+    D3DKMT_HANDLE BroadcastContext[D3DDDI_MAX_BROADCAST_CONTEXT];
+    union {
+        struct { UINT64 FenceValue; } Fence;
+        HANDLE CpuEventHandle;               /* Flags.EnqueueCpuEvent */
+        UINT64 Reserved[8];
+    };
+} D3DKMT_SIGNALSYNCHRONIZATIONOBJECT2;
 
 typedef struct _D3DKMT_DESTROYSYNCHRONIZATIONOBJECT {
     D3DKMT_HANDLE hSyncObject;
@@ -592,7 +644,13 @@ typedef D3DDDI_DESTROYPAGINGQUEUE D3DKMT_DESTROYPAGINGQUEUE;
 NTSTATUS APIENTRY D3DKMTGetDeviceState(D3DKMT_GETDEVICESTATE *);
 NTSTATUS APIENTRY D3DKMTSetContextSchedulingPriority(const D3DKMT_SETCONTEXTSCHEDULINGPRIORITY *);
 NTSTATUS APIENTRY D3DKMTGetContextSchedulingPriority(D3DKMT_GETCONTEXTSCHEDULINGPRIORITY *);
+NTSTATUS APIENTRY D3DKMTCreateSynchronizationObject(D3DKMT_CREATESYNCHRONIZATIONOBJECT *);
 NTSTATUS APIENTRY D3DKMTCreateSynchronizationObject2(D3DKMT_CREATESYNCHRONIZATIONOBJECT2 *);
+NTSTATUS APIENTRY D3DKMTOpenSynchronizationObject(D3DKMT_OPENSYNCHRONIZATIONOBJECT *);
+NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObject(const D3DKMT_WAITFORSYNCHRONIZATIONOBJECT *);
+NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObject2(const D3DKMT_WAITFORSYNCHRONIZATIONOBJECT2 *);
+NTSTATUS APIENTRY D3DKMTSignalSynchronizationObject(const D3DKMT_SIGNALSYNCHRONIZATIONOBJECT *);
+NTSTATUS APIENTRY D3DKMTSignalSynchronizationObject2(const D3DKMT_SIGNALSYNCHRONIZATIONOBJECT2 *);
 NTSTATUS APIENTRY D3DKMTDestroySynchronizationObject(const D3DKMT_DESTROYSYNCHRONIZATIONOBJECT *);
 NTSTATUS APIENTRY D3DKMTSignalSynchronizationObjectFromCpu(const D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU *);
 NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObjectFromCpu(const D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *);

@@ -249,6 +249,18 @@ typedef struct _D3DDDI_SYNCHRONIZATIONOBJECTINFO2 {
     D3DKMT_HANDLE SharedHandle;
 } D3DDDI_SYNCHRONIZATIONOBJECTINFO2;
 
+/* The first creation form (D3DKMTCreateSynchronizationObject): mutexes and semaphores only. */
+typedef struct _D3DDDI_SYNCHRONIZATIONOBJECTINFO {
+    D3DDDI_SYNCHRONIZATIONOBJECT_TYPE Type;
+    union {
+        struct { BOOL InitialState; } SynchronizationMutex;
+        struct { UINT MaxCount; UINT InitialCount; } Semaphore;
+        struct { UINT Reserved[16]; } Reserved;
+    };
+} D3DDDI_SYNCHRONIZATIONOBJECTINFO;
+
+#define D3DDDI_MAX_BROADCAST_CONTEXT 64  /* contexts one signal may broadcast to */
+
 typedef struct _D3DDDI_WAITFORSYNCHRONIZATIONOBJECTFROMCPU_FLAGS {
     union {
         struct {

@@ -53,6 +53,9 @@ enum dxgk_type {
     DXGK_TYPE_PAGING_QUEUE = 8,               /* vidmm/pagingqueue.c (WDDM 2.0, §9.2) */
     DXGK_TYPE_KEYED_MUTEX = 9,                /* objects/keyed_mutex.c: a handle's object in the
                                                  table, the shared mutex in the global registry */
+    DXGK_TYPE_SYNC_SHARED = 10,               /* sched/syncobj.c: what the local handles of one
+                                                 synchronization object share; never in the
+                                                 handle table, only in the global registry */
 };
 
 /* Every kernel object starts with this. refs counts the handle (one) and every lookup in
@@ -922,23 +925,46 @@ void dxgk_tdr_stop(struct dxgk_adapter *a);
  * except those created NoSignalMaxValueOnTdr. No lock held. */
 void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device);
 void sched_packet_free(struct dxgk_packet *p);
-/* sched/syncobj.c: monitored fences (wddm-semantics §8.5). The value lives in a page mapped
- * twice: writable for the kernel, read-only for the application (FenceValueCPUVirtualAddress).
+/* sched/syncobj.c: synchronization objects (wddm-semantics §8.5, issue 20). Every type keeps
+ * its state in one 64-bit word: a monitored fence's or a fence's value, a semaphore's count, a
+ * mutex's 1 (owned) or 0 (free); a CPU notification sets its event instead. A monitored
+ * fence's word lives in a page mapped twice: writable for the kernel, read-only for the
+ * application (FenceValueCPUVirtualAddress). The state is shared by every local handle on the
+ * object (the creator's, and each D3DKMTOpenSynchronizationObject's), so it lives in
+ * dxgk_sync_shared; a local handle adds its device and its own destroyed flag.
  * Waiters block on one process-wide condition variable. Its lock (the sync lock) sits between
  * the adapter lock and node->lock: adapter->lock -> sync lock -> node->lock (a satisfied GPU
  * wait wakes its node's worker under it); never taken with node->lock or submit_lock held. */
-struct dxgk_syncobj {
-    struct dxgk_object obj;
-    D3DKMT_HANDLE device;             /* the owning device's handle (compared, never looked up
-                                         from the DPC); immutable */
-    D3DKMT_HANDLE handle;             /* immutable */
+struct wddm_event;
+struct dxgk_sync_shared {
+    struct dxgk_object obj;           /* DXGK_TYPE_SYNC_SHARED; one reference per local handle */
+    D3DDDI_SYNCHRONIZATIONOBJECT_TYPE type; /* immutable */
     D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS flags; /* immutable */
-    _Atomic UINT64 *value;            /* the kernel's writable view; written with the sync lock
+    LUID adapter;                     /* the creator's adapter; immutable */
+    UINT max_count;                   /* a semaphore's MaxCount; immutable */
+    _Atomic UINT64 *value;            /* the state word (see above); written with the sync lock
                                          held, read lock-free */
-    const volatile UINT64 *cpu_va;    /* the application's read-only view of the same page */
-    atomic_bool dead;                 /* destroyed: waiters are released with an error */
+    _Atomic UINT64 word;              /* value points here but for a monitored fence */
+    const volatile UINT64 *cpu_va;    /* a monitored fence's read-only view of its page */
+    struct wddm_event *event;         /* a CPU notification's event (one reference); immutable */
+    D3DKMT_HANDLE global;             /* Info.SharedHandle of a Shared object, else 0; immutable */
 };
-/* A SignalSynchronizationObjectFromGpu waiting for the work its context had queued. */
+struct dxgk_syncobj {                 /* one local handle */
+    struct dxgk_object obj;
+    D3DKMT_HANDLE device;             /* the creating device's handle, 0 for an opened handle
+                                         (usable by any device of the object's adapter);
+                                         compared, never looked up from the DPC; immutable */
+    D3DKMT_HANDLE handle;             /* immutable */
+    struct dxgk_sync_shared *shared;  /* one reference; immutable */
+    /* Copies of the shared object's immutable fields, read on every wait and signal. */
+    D3DDDI_SYNCHRONIZATIONOBJECT_TYPE type;
+    D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS flags;
+    _Atomic UINT64 *value;
+    const volatile UINT64 *cpu_va;
+    atomic_bool dead;                 /* this handle destroyed: its waiters fail */
+};
+/* A GPU signal (D3DKMTSignalSynchronizationObject*, ...FromGpu) waiting for the work its
+ * context had queued. */
 struct sched_gpu_signal {
     struct sched_gpu_signal *next;
     UINT64 ticket;                    /* node ticket that must retire first */
@@ -949,9 +975,14 @@ struct sched_gpu_signal {
     UINT count;
     struct dxgk_syncobj *obj[D3DDDI_MAX_OBJECT_SIGNALED]; /* each holds a reference */
     UINT64 value[D3DDDI_MAX_OBJECT_SIGNALED];
+    struct wddm_event *event;         /* EnqueueCpuEvent's event, set after the objects (one
+                                         reference), or NULL */
+    bool rewind;                      /* AllowFenceRewind: a fence may go down */
 };
-/* A D3DKMTWaitForSynchronizationObjectFromGpu: the context's packets rendered after it are
- * held (no ticket, not on the node's queue) until every object reached its value. */
+/* A GPU wait (D3DKMTWaitForSynchronizationObject*, ...FromGpu): the context's packets rendered
+ * after it are held (no ticket, not on the node's queue) until every object is available at
+ * once (a fence reached its value, a mutex is free, a semaphore counts above 0); a mutex or a
+ * semaphore is then taken by the wait (sched/syncobj_wait.c). */
 struct sched_gpu_wait {
     struct sched_gpu_wait *next;      /* context->waits; adapter->lock */
     struct sched_gpu_wait *reg_next;  /* process registry of unsatisfied waits; sync lock */
@@ -968,14 +999,25 @@ struct sched_gpu_wait {
 void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
 /* Context destruction: drops the held packets and the waits; adapter->lock held. */
 void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
-/* Destroys the device's synchronization objects (for D3DKMTDestroyDevice; no lock held). */
+/* Destroys the device's synchronization objects (for D3DKMTDestroyDevice; no lock held);
+ * device 0: the opened handles no device owns (process teardown). */
 void dxgk_syncobj_destroy_device(D3DKMT_HANDLE device);
+/* sched/syncobj.c: looks up count local handles usable by device d (its own or opened ones
+ * of its adapter) whose type is in `types` (a mask of 1u << D3DDDI_SYNCHRONIZATIONOBJECT_TYPE),
+ * each with a reference; all or nothing, with one refusal line naming `fn`. */
+NTSTATUS dxgk_syncobj_get_n(const char *fn, const struct dxgk_device *d, UINT count, const D3DKMT_HANDLE *handles,
+                            UINT max, UINT types, struct dxgk_syncobj **out);
+void dxgk_syncobj_put_n(struct dxgk_syncobj **objs, UINT count);
+/* sched/syncobj_wait.c: wakes every blocked CPU waiter (after a destruction). */
+void dxgk_sync_wake_all(void);
 /* Takes a wait off the registry (sync lock) and drops its references; adapter->lock may be held. */
 void sched_gpu_wait_free(struct sched_gpu_wait *w);
 /* Takes off the node's list the signals whose ticket retired (node->lock held); the caller
  * applies them with sched_gpu_signals_apply once it let go of node->lock. */
 struct sched_gpu_signal *sched_gpu_signals_take_locked(struct sched_node *n);
 void sched_gpu_signals_apply(struct sched_gpu_signal *list);
+/* Drops a signal that will never be applied (its context is gone) with its references. */
+void sched_gpu_signal_free(struct sched_gpu_signal *g);
 /* Puts a signal whose ticket is known on its node's list, or applies it if retired. */
 void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g);
 /* Signals `s` to `value` once node fence `fence` completed (at once if it has): the paging

@@ -195,16 +195,15 @@ static void test_bad_handles_and_arguments_are_refused(void **state)
     assert_int_equal(D3DKMTWaitForSynchronizationObjectFromCpu(NULL), STATUS_INVALID_PARAMETER);
     D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU w = { .hDevice = e.device, .ObjectCount = 1, .ObjectHandleArray = &f,
                                                      .FenceValueArray = v, .hAsyncEvent = (HANDLE)1 };
-    assert_int_equal(D3DKMTWaitForSynchronizationObjectFromCpu(&w), STATUS_INVALID_PARAMETER);
-    /* Creation: only monitored fences; NoSignal with NoWait; sharing not supported. */
+    assert_int_equal(D3DKMTWaitForSynchronizationObjectFromCpu(&w), STATUS_INVALID_HANDLE); /* not an event */
+    /* Creation: NoSignal with NoWait; cross-adapter not supported (the other types and sharing:
+     * dxgkrnl.test_syncobj_types). */
     D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = e.device };
-    cs.Info.Type = D3DDDI_SEMAPHORE;
-    assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_INVALID_PARAMETER);
     cs.Info.Type = D3DDDI_MONITORED_FENCE;
     cs.Info.Flags.NoSignal = 1;
     cs.Info.Flags.NoWait = 1;
     assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_INVALID_PARAMETER);
-    cs.Info.Flags.Value = 0x1; /* Shared */
+    cs.Info.Flags.Value = 0x4; /* CrossAdapter */
     assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_INVALID_PARAMETER);
     cs.Info.Flags.Value = 0;
     cs.hDevice = e.context;
@@ -241,7 +240,7 @@ static void test_destroying_a_fence_releases_its_blocked_waiters_with_an_error(v
     renv_close(&e);
 }
 
-/* The kernel's device teardown hook (sched/syncobj.c; D3DKMTDestroyDevice is to call it). */
+/* The kernel's device teardown hook (sched/syncobj.c; D3DKMTDestroyDevice calls it). */
 void dxgk_syncobj_destroy_device(D3DKMT_HANDLE device);
 
 static void test_device_teardown_destroys_its_fences_and_releases_waiters(void **state)

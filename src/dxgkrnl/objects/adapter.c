@@ -407,6 +407,7 @@ static void process_teardown(void)
     }
     free(objs);
     free(hs);
+    dxgk_syncobj_destroy_device(0); /* the opened synchronization objects no device owns */
     n = dxgk_handle_collect(DXGK_TYPE_ADAPTER, &objs, &hs);
     for (size_t i = 0; i < n; i++) {
         struct dxgk_object *o = dxgk_handle_remove(hs[i], DXGK_TYPE_ADAPTER);

@@ -306,10 +306,7 @@ void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
     while (c->held_signals) { /* never signalled: their context is gone */
         struct sched_gpu_signal *g = c->held_signals;
         c->held_signals = g->next;
-        g->next = NULL;
-        for (UINT i = 0; i < g->count; i++)
-            dxgk_object_put(&g->obj[i]->obj);
-        free(g);
+        sched_gpu_signal_free(g);
     }
     c->held_signals_tail = NULL;
     while (c->waits) {
