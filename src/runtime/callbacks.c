@@ -110,12 +110,14 @@ static HRESULT APIENTRY cb_Allocate(HANDLE hDevice, D3DDDICB_ALLOCATE *a)
         ca.hResource = res->km_resource;
         ca.Flags.CreateResource = res->km_resource ? 0 : 1;
         ca.hPrivateRuntimeResourceHandle = a->hResource;
-        if ((res->misc_flags & D3D11_RESOURCE_MISC_SHARED) && !res->km_resource) {
-            /* Issue 6: a MISC_SHARED resource is created shared (a global share handle) with
-             * the runtime's description, which OpenSharedResource rebuilds it from. */
+        if ((res->misc_flags & RT_MISC_SHARED_ANY) && !res->km_resource) {
+            /* Issue 6: a MISC_SHARED (or keyed-mutex) resource is created shared (a global
+             * share handle) with the runtime's description, which OpenSharedResource rebuilds
+             * it from, and the global handles of its keyed mutex and fence. */
             ca.Flags.CreateShared = 1;
             shared = (struct rt_shared_runtime_data){ .magic = RT_SHARED_RUNTIME_MAGIC, .version = 1,
                                                       .dimension = res->dimension, .tex2d = res->desc.tex2d };
+            rt_keyed_mutex_globals(res->km, &shared.keyed_mutex, &shared.keyed_mutex_sync);
             ca.pPrivateRuntimeData = &shared;
             ca.PrivateRuntimeDataSize = sizeof shared;
         }

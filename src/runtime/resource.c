@@ -81,7 +81,7 @@ static UINT ddi_misc_flags(UINT api)
 {
     UINT ddi = 0;
     if (api & D3D11_RESOURCE_MISC_GENERATE_MIPS) ddi |= D3D10_DDI_RESOURCE_MISC_GENERATE_MIPS;
-    if (api & D3D11_RESOURCE_MISC_SHARED) ddi |= D3D10_DDI_RESOURCE_MISC_SHARED;
+    if (api & RT_MISC_SHARED_ANY) ddi |= D3D10_DDI_RESOURCE_MISC_SHARED; /* keyed mutex: runtime's own */
     if (api & D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS) ddi |= D3D11_DDI_RESOURCE_MISC_DRAWINDIRECT_ARGS;
     if (api & D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS) ddi |= D3D11_DDI_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS;
     if (api & D3D11_RESOURCE_MISC_BUFFER_STRUCTURED) ddi |= D3D11_DDI_RESOURCE_MISC_BUFFER_STRUCTURED;
@@ -166,6 +166,7 @@ static struct rt_resource *block_init_locked(struct rt_device *dev, SIZE_T drv_s
     res->private_data.head = NULL;
     res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
     res->surface.lpVtbl = &rt_dxgi_surface_vtbl;
+    res->keyed_mutex.lpVtbl = &rt_keyed_mutex_vtbl; /* handed out only when km is set */
     res->d3d10.lpVtbl = rt_d3d10_resource_vtbl(tmpl->dimension);
     memset(drv_mem, 0, drv_size ? drv_size : 1);
     res->drv.pDrvPrivate = drv_mem;
@@ -207,6 +208,22 @@ void rt_resource_cache_trim(struct rt_device *dev)
  * every valid resource fits on the stack. */
 #define RT_STACK_MIPS 16u
 
+/* pMipInfoList: texel sizes per level and physical sizes rounded to whole blocks
+ * (wddm-semantics §4.2). Buffers: one level of ByteWidth x 1 x 1. */
+static void fill_mip_info(const struct rt_resource *tmpl, D3D10DDI_MIPINFO *mips)
+{
+    const struct wddm_format_info *fi = wddm_format_info(tmpl->format);
+    UINT bw = fi ? fi->block_width : 1, bh = fi ? fi->block_height : 1;
+    for (UINT m = 0; m < tmpl->mip_levels; m++) {
+        mips[m].TexelWidth = rt_mip_dim(tmpl->width, m);
+        mips[m].TexelHeight = rt_mip_dim(tmpl->height, m);
+        mips[m].TexelDepth = rt_mip_dim(tmpl->depth, m);
+        mips[m].PhysicalWidth = (mips[m].TexelWidth + bw - 1) / bw * bw;
+        mips[m].PhysicalHeight = (mips[m].TexelHeight + bh - 1) / bh * bh;
+        mips[m].PhysicalDepth = mips[m].TexelDepth;
+    }
+}
+
 HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
                            const D3D11_SUBRESOURCE_DATA *initial_data, struct rt_resource **out)
 {
@@ -239,19 +256,15 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
     }
     if (!mips)
         goto fail;
-
-    /* pMipInfoList: texel sizes per level and physical sizes rounded to whole blocks
-     * (wddm-semantics §4.2). Buffers: one level of ByteWidth x 1 x 1. */
-    const struct wddm_format_info *fi = wddm_format_info(tmpl->format);
-    UINT bw = fi ? fi->block_width : 1, bh = fi ? fi->block_height : 1;
-    for (UINT m = 0; m < tmpl->mip_levels; m++) {
-        mips[m].TexelWidth = rt_mip_dim(tmpl->width, m);
-        mips[m].TexelHeight = rt_mip_dim(tmpl->height, m);
-        mips[m].TexelDepth = rt_mip_dim(tmpl->depth, m);
-        mips[m].PhysicalWidth = (mips[m].TexelWidth + bw - 1) / bw * bw;
-        mips[m].PhysicalHeight = (mips[m].TexelHeight + bh - 1) / bh * bh;
-        mips[m].PhysicalDepth = mips[m].TexelDepth;
+    if (tmpl->misc_flags & D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX) {
+        /* Its keyed mutex and fence exist before the UMD allocates: pfnAllocateCb names them in
+         * the shared resource's runtime data (callbacks.c). The resource owns them from here. */
+        hr = rt_keyed_mutex_create(dev, &tmpl->km);
+        if (FAILED(hr))
+            goto fail;
     }
+
+    fill_mip_info(tmpl, mips);
     if (initial_data) {
         init = wddm_calloc(tmpl->subresource_count, sizeof(*init));
         if (!init)
@@ -327,6 +340,8 @@ fail:
         free(mips);
     free(init);
     free(mapped_heap);
+    rt_keyed_mutex_free(tmpl->km);
+    tmpl->km = NULL;
     return hr;
 }
 
@@ -351,12 +366,14 @@ static void resource_destroy(struct rt_resource *res)
     }
     dev->funcs.pfnDestroyResource(dev->drv_device, res->drv);
     RT_LIVE_ADD(dev, rt_live_kind_of(res), -1);
+    struct rt_keyed_mutex *km = res->km; /* the block is recycled below; destroyed after the lock */
     /* The runtime frees the private memory after Destroy* (wddm-semantics §4.1): the block
      * goes back to the device's cache while the lock is still held. */
     block_put_locked(dev, res);
     HRESULT err = rt_ddi_end(dev);
     static const HRESULT allowed[] = { D3DDDIERR_DEVICEREMOVED };
     (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnDestroyResource");
+    rt_keyed_mutex_free(km);
     rt_device_release(dev);
 }
 
@@ -429,6 +446,11 @@ HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void *
         rt_iid_equal(riid, &IID_IDXGIObject)) { /* issue 6: its DXGI face (share.c) */
         rt_resource_addref(res);
         *ppv = &res->dxgi;
+        return S_OK;
+    }
+    if (rt_iid_equal(riid, &IID_IDXGIKeyedMutex) && res->km) { /* keyed_mutex.c */
+        rt_resource_addref(res);
+        *ppv = &res->keyed_mutex;
         return S_OK;
     }
     if ((rt_iid_equal(riid, &IID_IDXGISurface) || rt_iid_equal(riid, &IID_IDXGISurface1)) &&

@@ -280,6 +280,10 @@ struct rt_resource {
     D3DKMT_HANDLE global_share;
     IDXGISurface1 surface;          /* the IDXGISurface face of a one-mip, one-slice 1D or 2D texture
                                      * (surface.c) */
+    /* A MISC_SHARED_KEYEDMUTEX texture's IDXGIKeyedMutex face and its kernel keyed mutex and
+     * fence (keyed_mutex.c), created or opened with the resource; NULL for any other. */
+    IDXGIKeyedMutex keyed_mutex;
+    struct rt_keyed_mutex *km;
     ID3D10Resource d3d10;           /* the D3D10 face on a D3D10 device: lpVtbl is the
                                      * ID3D10Buffer / Texture1D/2D/3D vtable (d3d10_resource.c) */
 };
@@ -294,7 +298,21 @@ struct rt_shared_runtime_data {
     UINT version;                   /* 1 */
     D3D11_RESOURCE_DIMENSION dimension; /* TEXTURE2D (the only shareable kind, validate.c) */
     D3D11_TEXTURE2D_DESC tex2d;     /* as created (MipLevels resolved) */
+    D3DKMT_HANDLE keyed_mutex;      /* MISC_SHARED_KEYEDMUTEX: the global handles of its keyed */
+    D3DKMT_HANDLE keyed_mutex_sync; /* mutex and of its fence (keyed_mutex.c), else 0 */
 };
+/* The misc flags that make a resource shared (a global share handle, OpenSharedResource). */
+#define RT_MISC_SHARED_ANY (D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX)
+
+/* keyed_mutex.c: a keyed-mutex resource's kernel objects. Create makes new ones (on dev's
+ * device), open opens those a shared resource's runtime data names; free destroys this
+ * resource's handles (an owned mutex is then abandoned, as DXGI documents). */
+struct rt_keyed_mutex;
+extern const struct IDXGIKeyedMutexVtbl rt_keyed_mutex_vtbl;
+HRESULT rt_keyed_mutex_create(struct rt_device *dev, struct rt_keyed_mutex **out);
+HRESULT rt_keyed_mutex_open(D3DKMT_HANDLE mutex_global, D3DKMT_HANDLE sync_global, struct rt_keyed_mutex **out);
+void rt_keyed_mutex_globals(const struct rt_keyed_mutex *km, D3DKMT_HANDLE *mutex, D3DKMT_HANDLE *sync);
+void rt_keyed_mutex_free(struct rt_keyed_mutex *km);
 
 /* Driver handle memory that fits behind a cached rt_resource block. The reference UMD asks
  * sizeof(umd_resource) + n * 32 bytes; 512 covers every buffer and small mip chains. */

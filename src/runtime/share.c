@@ -83,7 +83,8 @@ static HRESULT STDMETHODCALLTYPE dxgi_GetSharedHandle(IDXGIResource *This, HANDL
     struct rt_resource *res = from_dxgi(This);
     *handle = (HANDLE)(uintptr_t)res->global_share;
     if (!res->global_share) {
-        RT_REFUSE("IDXGIResource::GetSharedHandle: the resource was not created with D3D11_RESOURCE_MISC_SHARED");
+        RT_REFUSE("IDXGIResource::GetSharedHandle: the resource was not created with D3D11_RESOURCE_MISC_SHARED or "
+                  "D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX");
         return E_INVALIDARG;
     }
     return S_OK;
@@ -102,7 +103,7 @@ static HRESULT STDMETHODCALLTYPE dxgi_GetUsage(IDXGIResource *This, DXGI_USAGE *
     DXGI_USAGE u = (res->bind_flags & D3D11_BIND_SHADER_RESOURCE ? DXGI_USAGE_SHADER_INPUT : 0) |
                    (res->bind_flags & D3D11_BIND_RENDER_TARGET ? DXGI_USAGE_RENDER_TARGET_OUTPUT : 0) |
                    (res->bind_flags & D3D11_BIND_UNORDERED_ACCESS ? DXGI_USAGE_UNORDERED_ACCESS : 0) |
-                   (res->misc_flags & D3D11_RESOURCE_MISC_SHARED ? DXGI_USAGE_SHARED : 0);
+                   (res->misc_flags & RT_MISC_SHARED_ANY ? DXGI_USAGE_SHARED : 0);
     if (res->usage == D3D11_USAGE_DYNAMIC)
         u |= DXGI_CPU_ACCESS_DYNAMIC;
     else if (res->usage == D3D11_USAGE_STAGING)
@@ -242,13 +243,23 @@ HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HAND
     tmpl.misc_flags = td->MiscFlags;
     tmpl.subresource_count = 1;
     tmpl.global_share = share;
+    if (rd.keyed_mutex) { /* keyed_mutex.c: this device's handles on the creator's objects */
+        hr = rt_keyed_mutex_open(rd.keyed_mutex, rd.keyed_mutex_sync, &tmpl.km);
+        if (FAILED(hr)) {
+            D3DKMT_DESTROYALLOCATION da = { .hDevice = dev->km_device, .hResource = o.hResource };
+            (void)D3DKMTDestroyAllocation(&da);
+            goto out;
+        }
+    }
     D3D10DDIARG_OPENRESOURCE args = { .NumAllocations = 1, .pOpenAllocationInfo = &oi, .hKMResource = o.hResource,
                                       .pPrivateDriverData = resdata,
                                       .PrivateDriverDataSize = q.ResourcePrivateDriverDataSize };
     struct rt_resource *res;
     hr = rt_resource_open(dev, &tmpl, &args, &res);
-    if (FAILED(hr))
+    if (FAILED(hr)) {
+        rt_keyed_mutex_free(tmpl.km);
         goto out;
+    }
     hr = rt_resource_query_interface(res, riid, out);
     rt_resource_release(res); /* the interface's reference is the caller's */
 out:

@@ -16,9 +16,9 @@
 #define API_BIND_OUTPUT (D3D11_BIND_STREAM_OUTPUT | D3D11_BIND_RENDER_TARGET | D3D11_BIND_DEPTH_STENCIL | \
                          D3D11_BIND_UNORDERED_ACCESS)
 #define API_CPU_ALL (D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE)
-/* Misc flags the runtime passes on; the rest (tiled, protected, keyed mutex, NT handles, GDI)
- * need machinery libwddm does not have and are refused. */
-#define API_MISC_SUPPORTED (D3D11_RESOURCE_MISC_GENERATE_MIPS | D3D11_RESOURCE_MISC_SHARED | \
+/* Misc flags the runtime passes on; the rest (tiled, protected, NT handles, GDI) need machinery
+ * libwddm does not have and are refused. */
+#define API_MISC_SUPPORTED (D3D11_RESOURCE_MISC_GENERATE_MIPS | RT_MISC_SHARED_ANY | \
                             D3D11_RESOURCE_MISC_TEXTURECUBE | D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS | \
                             D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS | D3D11_RESOURCE_MISC_BUFFER_STRUCTURED | \
                             D3D11_RESOURCE_MISC_RESOURCE_CLAMP)
@@ -109,14 +109,20 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
 
 static HRESULT validate_misc(UINT misc, const char *what)
 {
-    if (misc & (D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE)) {
+    if (misc & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) {
         /* Windows creates these (Wine d3d11 tests, run on Windows: test_create_buffer,
          * test_texture2d_interfaces); its REF and WARP devices, which cannot share such
-         * resources, answer E_OUTOFMEMORY (the tests' broken() case). This stack has no keyed
-         * mutexes nor NT-handle sharing: it answers as they do. */
-        RT_REFUSE("%s: MiscFlags 0x%x: keyed-mutex / NT-handle sharing is not supported by this device (out of "
-                  "memory, as Windows' REF and WARP devices answer)", what, misc);
+         * resources, answer E_OUTOFMEMORY (the tests' broken() case). This stack has no NT
+         * handles: it answers as they do. */
+        RT_REFUSE("%s: MiscFlags 0x%x: NT-handle sharing is not supported by this device (out of memory, as "
+                  "Windows' REF and WARP devices answer)", what, misc);
         return E_OUTOFMEMORY;
+    }
+    if ((misc & RT_MISC_SHARED_ANY) == RT_MISC_SHARED_ANY) {
+        /* D3D11_RESOURCE_MISC_FLAG: "You can't simultaneously set this flag and the
+         * D3D11_RESOURCE_MISC_SHARED flag." */
+        RT_REFUSE("%s: MISC_SHARED and MISC_SHARED_KEYEDMUTEX together", what);
+        return E_INVALIDARG;
     }
     if (misc & ~(UINT)API_MISC_SUPPORTED) {
         RT_REFUSE("%s: MiscFlags 0x%x has bits this device does not support (tiled, protected, keyed mutex, "
@@ -204,7 +210,7 @@ HRESULT rt_validate_buffer_desc(const D3D11_BUFFER_DESC *d, const D3D11_SUBRESOU
             return E_INVALIDARG;
         }
     }
-    if (d->MiscFlags & D3D11_RESOURCE_MISC_SHARED) {
+    if (d->MiscFlags & RT_MISC_SHARED_ANY) {
         /* Windows creates a shared buffer (Wine test_create_buffer); REF and WARP answer
          * E_OUTOFMEMORY (its broken() case). OpenSharedResource here rebuilds Texture2Ds only
          * (share.c): a shared buffer is answered as those devices do. */
@@ -521,9 +527,9 @@ static HRESULT tex_check_kind(const struct tex_check *c)
             return E_INVALIDARG;
         }
     }
-    if ((c->misc & D3D11_RESOURCE_MISC_SHARED) &&
+    if ((c->misc & RT_MISC_SHARED_ANY) &&
         (c->usage != D3D11_USAGE_DEFAULT || c->dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D)) {
-        RT_REFUSE("%s: MISC_SHARED needs a USAGE_DEFAULT Texture2D", what);
+        RT_REFUSE("%s: MISC_SHARED / MISC_SHARED_KEYEDMUTEX need a USAGE_DEFAULT Texture2D", what);
         return E_INVALIDARG;
     }
     return S_OK;

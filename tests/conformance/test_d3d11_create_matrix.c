@@ -261,7 +261,7 @@ static void test_buffer_bind_misc_table_is_windows(void **state)
         }
         CONF_RELEASE(b);
     }
-    /* Shared flavours this stack cannot share (a MISC_SHARED buffer, keyed mutexes, NT handles):
+    /* Shared flavours this stack cannot share (a MISC_SHARED or keyed-mutex buffer, NT handles):
      * Windows creates them; its REF and WARP devices, which cannot share them either, answer
      * E_OUTOFMEMORY (test_create_buffer, test_texture2d_interfaces: broken(E_OUTOFMEMORY)). */
     static const UINT unshareable[] = { D3D11_RESOURCE_MISC_SHARED, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX };
