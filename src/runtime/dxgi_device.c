@@ -17,11 +17,14 @@
  *   device or a mapped one. A resource without a kernel resource of its own (a small buffer the
  *   UMD suballocates) is offered at the API only: its content is kept, which an offer allows.
  *   An offered resource cannot be mapped until it is reclaimed (map.c).
- * QueryResourceResidency and EnqueueSetEvent (no Win32 events here) answer E_NOTIMPL.
+ * EnqueueSetEvent flushes and sets the event once the GPU finished everything submitted before
+ *   (the kernel's EnqueueCpuEvent signal after each context's work, gpu_sync.c).
+ * QueryResourceResidency answers E_NOTIMPL.
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
 #include "common/alloc.h"
+#include "common/event.h"
 
 #include <stdlib.h>
 
@@ -259,6 +262,25 @@ static HRESULT STDMETHODCALLTYPE dxdev_CreateSurface(IDXGIDevice3 *This, const D
     return hr;
 }
 
+/* "Flushes any outstanding rendering commands and sets the specified event object when all
+ * previously submitted rendering commands complete" (DXGI reference). */
+static HRESULT STDMETHODCALLTYPE dxdev_EnqueueSetEvent(IDXGIDevice3 *This, HANDLE event)
+{
+    struct wddm_event *e = wddm_event_get(event);
+    if (!e) {
+        RT_REFUSE("IDXGIDevice2::EnqueueSetEvent: %p is not an event handle", event);
+        return E_INVALIDARG;
+    }
+    wddm_event_put(e);
+    struct rt_device *dev = device_from(This);
+    if (rt_device_is_removed(dev)) {
+        RT_REFUSE("IDXGIDevice2::EnqueueSetEvent on a removed device");
+        return DXGI_ERROR_DEVICE_REMOVED;
+    }
+    (void)rt_gpu_signal_after_work(dev, 0, 0, event);
+    return S_OK;
+}
+
 static void STDMETHODCALLTYPE dxdev_Trim(IDXGIDevice3 *This)
 {
     rt_resource_cache_trim(device_from(This));
@@ -370,4 +392,5 @@ const struct IDXGIDevice3Vtbl rt_dxgi_device_vtbl = {
     .Trim = dxdev_Trim,
     .OfferResources = dxdev_OfferResources,
     .ReclaimResources = dxdev_ReclaimResources,
+    .EnqueueSetEvent = dxdev_EnqueueSetEvent,
 };

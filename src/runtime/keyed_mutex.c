@@ -125,23 +125,6 @@ HRESULT rt_keyed_mutex_open(D3DKMT_HANDLE mutex_global, D3DKMT_HANDLE sync_globa
     return S_OK;
 }
 
-/* The device's kernel contexts, copied under the lock that guards the list. */
-static UINT device_contexts(struct rt_device *dev, D3DKMT_HANDLE *out)
-{
-    pthread_mutex_lock(&dev->private_lock);
-    UINT n = dev->km_context_count;
-    for (UINT i = 0; i < n; i++)
-        out[i] = dev->km_contexts[i];
-    pthread_mutex_unlock(&dev->private_lock);
-    return n;
-}
-
-static void flush_device(struct rt_device *dev)
-{
-    ID3D11DeviceContext *ic = &dev->context.iface;
-    ic->lpVtbl->Flush(ic);
-}
-
 static HRESULT status_to_hr(NTSTATUS st)
 {
     switch (st) {
@@ -162,7 +145,8 @@ static HRESULT STDMETHODCALLTYPE km_AcquireSync(IDXGIKeyedMutex *This, UINT64 ke
     D3DKMT_ACQUIREKEYEDMUTEX a = { .hKeyedMutex = km->mutex, .Key = key,
                                    .pTimeout = ms == INFINITE ? NULL : &timeout };
     /* Commands recorded before AcquireSync are not the acquisition's: they go first. */
-    flush_device(res->device);
+    ID3D11DeviceContext *ic = &res->device->context.iface;
+    ic->lpVtbl->Flush(ic);
     NTSTATUS st = D3DKMTAcquireKeyedMutex(&a);
     if (st != STATUS_SUCCESS) {
         if (st != STATUS_TIMEOUT)
@@ -172,14 +156,7 @@ static HRESULT STDMETHODCALLTYPE km_AcquireSync(IDXGIKeyedMutex *This, UINT64 ke
                       (UINT)st);
         return status_to_hr(st);
     }
-    D3DKMT_HANDLE ctx[RT_MAX_KM_CONTEXTS];
-    UINT n = device_contexts(res->device, ctx);
-    for (UINT i = 0; i < n; i++) {
-        D3DKMT_WAITFORSYNCHRONIZATIONOBJECT2 w = { .hContext = ctx[i], .ObjectCount = 1,
-                                                   .ObjectHandleArray = { km->sync } };
-        w.Fence.FenceValue = a.FenceValue;
-        (void)D3DKMTWaitForSynchronizationObject2(&w);
-    }
+    rt_gpu_wait(res->device, km->sync, a.FenceValue);
     pthread_mutex_lock(&km->lock);
     km->owned = TRUE;
     km->fence = a.FenceValue;
@@ -200,23 +177,8 @@ static HRESULT STDMETHODCALLTYPE km_ReleaseSync(IDXGIKeyedMutex *This, UINT64 ke
                   (unsigned long long)key);
         return E_FAIL;
     }
-    /* The commands recorded while it was owned are submitted, then each context signals after
-     * them; each waits for the one before, so the last value means all of them are through. */
-    flush_device(res->device);
-    D3DKMT_HANDLE ctx[RT_MAX_KM_CONTEXTS];
-    UINT n = device_contexts(res->device, ctx);
-    for (UINT i = 0; i < n; i++) {
-        if (i) {
-            D3DKMT_WAITFORSYNCHRONIZATIONOBJECT2 w = { .hContext = ctx[i], .ObjectCount = 1,
-                                                       .ObjectHandleArray = { km->sync } };
-            w.Fence.FenceValue = value;
-            (void)D3DKMTWaitForSynchronizationObject2(&w);
-        }
-        D3DKMT_SIGNALSYNCHRONIZATIONOBJECT2 s = { .hContext = ctx[i], .ObjectCount = 1,
-                                                  .ObjectHandleArray = { km->sync } };
-        s.Fence.FenceValue = ++value;
-        (void)D3DKMTSignalSynchronizationObject2(&s);
-    }
+    /* The commands recorded while it was owned go first; the next owner waits for this value. */
+    value = rt_gpu_signal_after_work(res->device, km->sync, value, NULL);
     D3DKMT_RELEASEKEYEDMUTEX r = { .hKeyedMutex = km->mutex, .Key = key, .FenceValue = value };
     NTSTATUS st = D3DKMTReleaseKeyedMutex(&r);
     if (!NT_SUCCESS(st)) {

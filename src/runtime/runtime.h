@@ -313,6 +313,13 @@ HRESULT rt_keyed_mutex_create(struct rt_device *dev, struct rt_keyed_mutex **out
 HRESULT rt_keyed_mutex_open(D3DKMT_HANDLE mutex_global, D3DKMT_HANDLE sync_global, struct rt_keyed_mutex **out);
 void rt_keyed_mutex_globals(const struct rt_keyed_mutex *km, D3DKMT_HANDLE *mutex, D3DKMT_HANDLE *sync);
 void rt_keyed_mutex_free(struct rt_keyed_mutex *km);
+/* gpu_sync.c: the runtime's GPU-side ordering over its UMD's kernel contexts. rt_gpu_wait makes
+ * every context wait for fence >= value before its later work; rt_gpu_signal_after_work flushes
+ * the immediate context, then signals `fence` (if not 0) with value + 1 ... after every
+ * context's earlier work, chained, and sets `event` (if not NULL) at that point; it returns the
+ * last value signalled. */
+void rt_gpu_wait(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value);
+UINT64 rt_gpu_signal_after_work(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value, HANDLE event);
 
 /* Driver handle memory that fits behind a cached rt_resource block. The reference UMD asks
  * sizeof(umd_resource) + n * 32 bytes; 512 covers every buffer and small mip chains. */
