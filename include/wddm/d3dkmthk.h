@@ -379,6 +379,46 @@ typedef struct _D3DKMT_QUERYVIDEOMEMORYINFO {
     UINT PhysicalAdapterIndex;        /* in */
 } D3DKMT_QUERYVIDEOMEMORYINFO;
 
+/* Budget-change and trim notifications (vidmm/process_budget.c): VidMm calls the callback
+ * when the process's budget on the device's adapter changes, or asks the process to trim
+ * when its usage is above a lowered budget. */
+typedef struct _D3DKMT_BUDGETCHANGENOTIFICATION {
+    VOID *Context;
+    UINT64 Budget;                    /* the new budget of the group that changed */
+} D3DKMT_BUDGETCHANGENOTIFICATION;
+typedef VOID (APIENTRY *PFND3DKMT_BUDGETCHANGENOTIFICATIONCALLBACK)(D3DKMT_BUDGETCHANGENOTIFICATION *);
+
+typedef struct _D3DKMT_REGISTERBUDGETCHANGENOTIFICATION {
+    D3DKMT_HANDLE hDevice;
+    PFND3DKMT_BUDGETCHANGENOTIFICATIONCALLBACK Callback;
+    VOID *Context;
+    VOID *Handle;                     /* out: for the unregistration */
+} D3DKMT_REGISTERBUDGETCHANGENOTIFICATION;
+
+typedef struct _D3DKMT_UNREGISTERBUDGETCHANGENOTIFICATION {
+    VOID *Handle;
+} D3DKMT_UNREGISTERBUDGETCHANGENOTIFICATION;
+
+typedef struct _D3DKMT_TRIMNOTIFICATION {
+    VOID *Context;
+    D3DDDI_TRIMRESIDENCYSET_FLAGS Flags;
+    UINT64 NumBytesToTrim;            /* TrimToBudget: bytes to evict to meet the budget */
+} D3DKMT_TRIMNOTIFICATION;
+typedef VOID (APIENTRY *PFND3DKMT_TRIMNOTIFICATIONCALLBACK)(D3DKMT_TRIMNOTIFICATION *);
+
+typedef struct _D3DKMT_REGISTERTRIMNOTIFICATION {
+    LUID AdapterLuid;
+    D3DKMT_HANDLE hDevice;
+    PFND3DKMT_TRIMNOTIFICATIONCALLBACK Callback;
+    VOID *Context;
+    VOID *Handle;                     /* out: for the unregistration */
+} D3DKMT_REGISTERTRIMNOTIFICATION;
+
+typedef struct _D3DKMT_UNREGISTERTRIMNOTIFICATION {
+    VOID *Handle;
+    PFND3DKMT_TRIMNOTIFICATIONCALLBACK Callback;
+} D3DKMT_UNREGISTERTRIMNOTIFICATION;
+
 /* D3DKMTChangeVideoMemoryReservation (wddm-semantics §9.3; the WDK name of what
  * IDXGIAdapter3::SetVideoMemoryReservation calls): the process's minimum of a segment group,
  * 0..AvailableForReservation of D3DKMTQueryVideoMemoryInfo; 0 clears it. */
@@ -680,6 +720,10 @@ NTSTATUS APIENTRY D3DKMTOfferAllocations(const D3DKMT_OFFERALLOCATIONS *);
 NTSTATUS APIENTRY D3DKMTReclaimAllocations(D3DKMT_RECLAIMALLOCATIONS *);
 NTSTATUS APIENTRY D3DKMTReclaimAllocations2(D3DKMT_RECLAIMALLOCATIONS2 *);
 NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *);
+NTSTATUS APIENTRY D3DKMTRegisterBudgetChangeNotification(D3DKMT_REGISTERBUDGETCHANGENOTIFICATION *);
+NTSTATUS APIENTRY D3DKMTUnregisterBudgetChangeNotification(const D3DKMT_UNREGISTERBUDGETCHANGENOTIFICATION *);
+NTSTATUS APIENTRY D3DKMTRegisterTrimNotification(D3DKMT_REGISTERTRIMNOTIFICATION *);
+NTSTATUS APIENTRY D3DKMTUnregisterTrimNotification(const D3DKMT_UNREGISTERTRIMNOTIFICATION *);
 NTSTATUS APIENTRY D3DKMTChangeVideoMemoryReservation(const D3DKMT_CHANGEVIDEOMEMORYRESERVATION *);
 NTSTATUS APIENTRY D3DKMTRender(D3DKMT_RENDER *);
 NTSTATUS APIENTRY D3DKMTLock2(D3DKMT_LOCK2 *);

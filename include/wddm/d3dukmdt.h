@@ -113,6 +113,19 @@ typedef struct _D3DDDI_MAKERESIDENT {
     UINT64 NumBytesToTrim;            /* out: on STATUS_NO_MEMORY, bytes over what fits */
 } D3DDDI_MAKERESIDENT;
 
+/* Why a process is asked to trim (D3DKMT_TRIMNOTIFICATION). */
+typedef struct _D3DDDI_TRIMRESIDENCYSET_FLAGS {
+    union {
+        struct {
+            UINT PeriodicTrim : 1;            /* 0x1 */
+            UINT RestartPeriodicTrim : 1;     /* 0x2 */
+            UINT TrimToBudget : 1;            /* 0x4: NumBytesToTrim says how much */
+            UINT Reserved : 29;
+        };
+        UINT Value;
+    };
+} D3DDDI_TRIMRESIDENCYSET_FLAGS;
+
 /* D3DKMTReclaimAllocations2's answer per entry (offers, vidmm/offer.c). */
 typedef enum _D3DDDI_RECLAIM_RESULT {
     D3DDDI_RECLAIM_RESULT_OK = 0,

@@ -180,6 +180,16 @@ void wddm_clear_refusals(void);
 void wddm_test_fail_alloc_after(long long n);
 unsigned long long wddm_test_alloc_failures_injected(void);
 
+/* Test control (issue 20 §4): how much of a segment group of the adapter other processes use
+ * (0 at first). On Windows they share the GPU; here the process is alone, so this plays their
+ * part: the process's budget of the group (D3DKMTQueryVideoMemoryInfo, IDXGIAdapter3) is the
+ * group's size less this, never below the process's reservation. A change of the budget calls
+ * the budget-change notifications of the adapter's devices; a budget now below the process's
+ * use of the group calls its trim notifications (TrimToBudget, NumBytesToTrim = the excess).
+ * The notifications run on the calling thread before the call returns.
+ * STATUS_INVALID_PARAMETER for a bad adapter handle, group, or a use above the group's size. */
+NTSTATUS wddm_vidmm_set_external_usage(UINT hAdapter, UINT group, UINT64 bytes);
+
 #ifdef __cplusplus
 }
 #endif

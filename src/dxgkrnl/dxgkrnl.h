@@ -426,6 +426,8 @@ struct dxgk_adapter {
                                          adapter; set at start, immutable pointer */
     UINT64 reservation[2];            /* D3DKMTChangeVideoMemoryReservation, per
                                          D3DKMT_MEMORY_SEGMENT_GROUP (vidmm/reservation.c); lock */
+    UINT64 external[2];               /* other processes' use of each group, lowering this
+                                         process's budget (vidmm/process_budget.c); lock */
 };
 
 struct dxgk_device {
@@ -724,6 +726,12 @@ bool vidmm_commit_charge(UINT64 bytes);
 void vidmm_commit_uncharge(UINT64 bytes);
 UINT64 vidmm_commit_budget(void);   /* 0 = unlimited */
 UINT64 vidmm_commit_used(void);
+/* vidmm/process_budget.c: the process's budget of a group (its segments' limits less other
+ * processes' use, never below its reservation) and its use of the group now. */
+UINT64 vidmm_group_budget_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
+UINT64 vidmm_group_usage_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
+/* Drops the device's budget-change and trim registrations (D3DKMTDestroyDevice; no lock held). */
+void vidmm_notifications_drop_device(D3DKMT_HANDLE device);
 /* vidmm/reservation.c (wddm-semantics §9.3): the reservation of a group and what may be reserved. */
 UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
 UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);

@@ -14,6 +14,7 @@
  * - QueryVideoMemoryInfo: node 0 only; a group past NON_LOCAL → E_INVALIDARG; the answer is
  *   D3DKMTQueryVideoMemoryInfo's (Budget ≥ AvailableForReservation, no reservation at first).
  *   SetVideoMemoryReservation → D3DKMTChangeVideoMemoryReservation.
+ * - RegisterVideoMemoryBudgetChangeNotificationEvent / Unregister…: dxgi_budget.c.
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
@@ -63,6 +64,7 @@ static ULONG STDMETHODCALLTYPE adapter_Release(IDXGIAdapter3 *This)
     if (n)
         return n;
     rt_private_clear(&a->private_data);
+    rt_adapter_budget_events_close(a); /* dxgi_budget.c */
     if (a->km_adapter) {
         D3DKMT_CLOSEADAPTER ca = { .hAdapter = a->km_adapter };
         (void)D3DKMTCloseAdapter(&ca);
@@ -187,6 +189,17 @@ static HRESULT STDMETHODCALLTYPE adapter_SetVideoMemoryReservation(IDXGIAdapter3
     return NT_SUCCESS(st) ? S_OK : rt_ntstatus_to_hresult(st);
 }
 
+static HRESULT STDMETHODCALLTYPE adapter_RegisterVideoMemoryBudgetChangeNotificationEvent(IDXGIAdapter3 *This,
+                                                                                          HANDLE event, DWORD *cookie)
+{
+    return rt_adapter_register_budget_event(adapter_from(This), event, cookie);
+}
+
+static void STDMETHODCALLTYPE adapter_UnregisterVideoMemoryBudgetChangeNotification(IDXGIAdapter3 *This, DWORD cookie)
+{
+    rt_adapter_unregister_budget_event(adapter_from(This), cookie);
+}
+
 static const struct IDXGIAdapter3Vtbl adapter_vtbl = {
     RT_API_STUBS_IDXGIAdapter3, /* every slot answers "not implemented" until named below */
     .QueryInterface = adapter_QueryInterface,
@@ -200,6 +213,8 @@ static const struct IDXGIAdapter3Vtbl adapter_vtbl = {
     .GetDesc1 = adapter_GetDesc1,
     .GetDesc2 = adapter_GetDesc2,
     .QueryVideoMemoryInfo = adapter_QueryVideoMemoryInfo,
+    .RegisterVideoMemoryBudgetChangeNotificationEvent = adapter_RegisterVideoMemoryBudgetChangeNotificationEvent,
+    .UnregisterVideoMemoryBudgetChangeNotification = adapter_UnregisterVideoMemoryBudgetChangeNotification,
     .SetVideoMemoryReservation = adapter_SetVideoMemoryReservation,
 };
 

@@ -106,6 +106,11 @@ struct rt_adapter {
     DXGI_ADAPTER_DESC2 desc;
     pthread_mutex_t private_lock;
     struct rt_private_data private_data;
+    /* Budget-change events (dxgi_budget.c), and the kernel device their registrations need,
+     * opened by the first one; guarded by private_lock. */
+    struct rt_budget_event *budget_events;
+    DWORD next_budget_cookie;
+    D3DKMT_HANDLE km_device;
 };
 
 HRESULT rt_factory_create(UINT flags, struct rt_factory **out);
@@ -114,6 +119,10 @@ ULONG rt_factory_release(struct rt_factory *f);
 HRESULT rt_adapter_create(struct rt_factory *f, LUID luid, struct rt_adapter **out);
 /* The adapter behind an application's IDXGIAdapter pointer, or NULL if it is not one of ours. */
 struct rt_adapter *rt_adapter_from_iface(IDXGIAdapter *iface);
+/* dxgi_budget.c: IDXGIAdapter3's budget-change events; close drops them with the adapter. */
+HRESULT rt_adapter_register_budget_event(struct rt_adapter *a, HANDLE event, DWORD *cookie);
+void rt_adapter_unregister_budget_event(struct rt_adapter *a, DWORD cookie);
+void rt_adapter_budget_events_close(struct rt_adapter *a);
 
 /* ---- the debug layer (debug_layer.c, info_queue.c; issue 15 §4) ------------------------------------- */
 /* Live objects a device counts by kind, for ID3D11Debug::ReportLiveDeviceObjects. */

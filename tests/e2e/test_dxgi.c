@@ -9,6 +9,7 @@
 
 #include <dxgi1_4.h>
 #include <wddm/d3dkmthk.h>
+#include <wddm/wddm.h>
 #include "dxgkrnl/kernel_peek.h"
 
 static ULONG refcount(IUnknown *u)
@@ -556,6 +557,64 @@ static void adapter_desc2_reports_the_kmd_preemption(void **state)
     IDXGIFactory1_Release(f);
 }
 
+/* RegisterVideoMemoryBudgetChangeNotificationEvent: the event is set when VidMm changes the
+ * budget (other processes' use, the test control wddm_vidmm_set_external_usage), and the new
+ * budget is what QueryVideoMemoryInfo answers; unregistered, it is no longer set. */
+static void adapter3_budget_change_sets_the_registered_event(void **state)
+{
+    (void)state;
+    IDXGIFactory *factory = NULL;
+    IDXGIAdapter *adapter = first_adapter(&factory);
+    IDXGIAdapter3 *a3 = NULL;
+    assert_int_equal(IDXGIAdapter_QueryInterface(adapter, &IID_IDXGIAdapter3, (void **)&a3), S_OK);
+    D3DKMT_ADAPTERINFO info[8];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 8, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    DXGI_QUERY_VIDEO_MEMORY_INFO before, after;
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &before), S_OK);
+
+    HANDLE ev = CreateEventW(NULL, FALSE, FALSE, NULL);
+    DWORD cookie = 0;
+    assert_int_equal(IDXGIAdapter3_RegisterVideoMemoryBudgetChangeNotificationEvent(a3, ev, &cookie), S_OK);
+    assert_int_equal(WaitForSingleObject(ev, 0), WAIT_TIMEOUT);
+    UINT64 others = before.Budget / 4;
+    assert_int_equal(wddm_vidmm_set_external_usage(info[0].hAdapter, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, others),
+                     STATUS_SUCCESS);
+    assert_int_equal(WaitForSingleObject(ev, 0), WAIT_OBJECT_0);
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &after), S_OK);
+    assert_true(after.Budget == before.Budget - others);
+    /* The application may close its handle first: the runtime keeps the event. */
+    assert_true(CloseHandle(ev));
+    assert_int_equal(wddm_vidmm_set_external_usage(info[0].hAdapter, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, 0),
+                     STATUS_SUCCESS);
+    IDXGIAdapter3_UnregisterVideoMemoryBudgetChangeNotification(a3, cookie);
+    /* Unregistered: not set any more. */
+    HANDLE ev2 = CreateEventW(NULL, TRUE, FALSE, NULL);
+    DWORD cookie2 = 0;
+    assert_int_equal(IDXGIAdapter3_RegisterVideoMemoryBudgetChangeNotificationEvent(a3, ev2, &cookie2), S_OK);
+    assert_int_not_equal(cookie2, cookie);
+    IDXGIAdapter3_UnregisterVideoMemoryBudgetChangeNotification(a3, cookie2);
+    assert_int_equal(wddm_vidmm_set_external_usage(info[0].hAdapter, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, others),
+                     STATUS_SUCCESS);
+    assert_int_equal(WaitForSingleObject(ev2, 0), WAIT_TIMEOUT);
+    assert_int_equal(wddm_vidmm_set_external_usage(info[0].hAdapter, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, 0),
+                     STATUS_SUCCESS);
+    /* Bad arguments. */
+    assert_int_equal(IDXGIAdapter3_RegisterVideoMemoryBudgetChangeNotificationEvent(a3, ev2, NULL), E_INVALIDARG);
+    assert_int_equal(IDXGIAdapter3_RegisterVideoMemoryBudgetChangeNotificationEvent(a3, NULL, &cookie), E_INVALIDARG);
+    IDXGIAdapter3_UnregisterVideoMemoryBudgetChangeNotification(a3, 12345); /* not registered: harmless */
+    /* Left registered: goes with the adapter object. */
+    assert_int_equal(IDXGIAdapter3_RegisterVideoMemoryBudgetChangeNotificationEvent(a3, ev2, &cookie2), S_OK);
+    assert_true(CloseHandle(ev2));
+    for (UINT i = 0; i < en.NumAdapters; i++) {
+        D3DKMT_CLOSEADAPTER ca = { .hAdapter = info[i].hAdapter };
+        assert_int_equal(D3DKMTCloseAdapter(&ca), STATUS_SUCCESS);
+    }
+    IDXGIAdapter3_Release(a3);
+    IDXGIAdapter_Release(adapter);
+    IDXGIFactory_Release(factory);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -568,6 +627,7 @@ int main(void)
         cmocka_unit_test(create_device_and_swap_chain),
         cmocka_unit_test_setup_teardown(dxgi_device_creates_surfaces, e2e_setup, e2e_teardown),
         cmocka_unit_test(adapter_desc2_reports_the_kmd_preemption),
+        cmocka_unit_test(adapter3_budget_change_sets_the_registered_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -209,6 +209,7 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
      * their fences along (vidmm/pagingqueue.c, WDK D3DKMT_CREATEPAGINGQUEUE remarks). */
     dxgk_paging_queues_destroy_device(d->handle);
     dxgk_syncobj_destroy_device(d->handle);
+    vidmm_notifications_drop_device(d->handle); /* vidmm/process_budget.c */
 
     NTSTATUS st = a->driver.ddi.DxgkDdiDestroyDevice(d->kmd);
     if (!NT_SUCCESS(st))

@@ -30,7 +30,8 @@
  *     a later GPU write or write lock makes it dirty again as usual. NumBytesToTrim is 0: no
  *     per-process budget below the segments' sizes.
  *   - QueryVideoMemoryInfo: LOCAL = the memory segments (local and CPU-visible local), NON_LOCAL
- *     = the aperture. Budget = the bytes VidMm may place there, CurrentUsage = the bytes placed
+ *     = the aperture. Budget = the bytes VidMm may place there less other processes' use
+ *     (vidmm/process_budget.c), CurrentUsage = the bytes placed
  *     now (every instance, every device: one process), CurrentReservation and
  *     AvailableForReservation (half the Budget) those of D3DKMTChangeVideoMemoryReservation
  *     (vidmm/reservation.c). */
@@ -307,15 +308,9 @@ NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *args)
         dxgk_refuse("D3DKMTQueryVideoMemoryInfo: invalid adapter handle 0x%08x", args->hAdapter);
         return STATUS_INVALID_PARAMETER;
     }
-    bool non_local = args->MemorySegmentGroup == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL;
-    UINT64 budget = 0, usage = 0;
     pthread_mutex_lock(&a->lock);
-    for (UINT s = 0; s < a->segment_count; s++) {
-        if (a->seg[s].aperture != non_local)
-            continue;
-        budget += a->seg[s].limit;
-        usage += a->seg[s].bytes_used;
-    }
+    UINT64 budget = vidmm_group_budget_locked(a, args->MemorySegmentGroup); /* vidmm/process_budget.c */
+    UINT64 usage = vidmm_group_usage_locked(a, args->MemorySegmentGroup);
     UINT64 reservation = vidmm_reservation_locked(a, args->MemorySegmentGroup); /* vidmm/reservation.c */
     UINT64 reservable = vidmm_reservable_locked(a, args->MemorySegmentGroup);
     pthread_mutex_unlock(&a->lock);

@@ -10,30 +10,19 @@
  *   - It is kept per adapter object (one process: the process's adapter state), for both groups
  *     independently, until it is changed or the adapter object goes away with its last handle.
  *     D3DKMTQueryVideoMemoryInfo reports it as CurrentReservation.
- *   - Effect on eviction (choice): none. Windows uses the reservation so that the process is not
- *     trimmed below it when *other* processes need memory (its budget never goes below it). Here
- *     there is one process per adapter and its Budget is the whole group, always >= any
- *     reservation, and VidMm only evicts this process's own allocations to place this process's
- *     own allocations: there is nobody to protect the reservation from. The invariant
- *     Budget >= CurrentReservation holds by construction.
+ *   - Effect: Windows uses the reservation so that the process is not trimmed below it when
+ *     *other* processes need memory: its budget never goes below it. Here the other processes
+ *     are a test control (vidmm/process_budget.c, wddm_vidmm_set_external_usage), and the
+ *     budget it lowers stops at the reservation. VidMm itself only evicts this process's own
+ *     allocations to place this process's own allocations.
  *   - hProcess: NULL or NtCurrentProcess() (the one process); another is STATUS_INVALID_HANDLE.
  *     PhysicalAdapterIndex: only 0 (no linked adapters). */
 #include "dxgkrnl/dxgkrnl.h"
 #include "common/timeline.h"
 
-static UINT64 group_budget_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
-{
-    bool non_local = g == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL;
-    UINT64 budget = 0;
-    for (UINT s = 0; s < a->segment_count; s++)
-        if (a->seg[s].aperture == non_local)
-            budget += a->seg[s].limit;
-    return budget;
-}
-
 UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
 {
-    return group_budget_locked(a, g) / 2;
+    return vidmm_group_budget_locked(a, g) / 2;
 }
 
 UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
