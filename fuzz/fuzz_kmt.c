@@ -31,7 +31,7 @@
 #define MAX_HANDLES 32
 #define MAX_ARRAY 64u /* entries of an array argument, beyond which only NULL is passed */
 
-enum kind { K_ADAPTER, K_DEVICE, K_CONTEXT, K_ALLOC, K_RESOURCE, K_SYNC, K_PAGINGQ, K_SHARE, K_COUNT };
+enum kind { K_ADAPTER, K_DEVICE, K_CONTEXT, K_ALLOC, K_RESOURCE, K_SYNC, K_PAGINGQ, K_SHARE, K_KMUTEX, K_COUNT };
 
 struct table {
     D3DKMT_HANDLE h[MAX_HANDLES];
@@ -65,6 +65,8 @@ struct state {
     D3DGPU_VIRTUAL_ADDRESS vas[8];
     D3DGPU_SIZE_T va_sizes[8];
     UINT nvas;
+    void *notifications[8];       /* budget-change / trim registration handles */
+    UINT nnotifications;
 };
 
 static D3DKMT_HANDLE adapter; /* opened once per process */
@@ -598,6 +600,93 @@ static void op_sync_gpu(struct fz *f, struct state *s)
     free(vals);
 }
 
+/* Keyed mutexes: create, open by a global handle (theirs, a sync object's, a resource's or
+ * forged), acquire without waiting (timeout 0: an input never blocks), release, destroy. */
+static void op_keyed_mutex(struct fz *f, struct state *s)
+{
+    UINT what = fz_u8(f) % 5;
+    if (what == 0) {
+        D3DKMT_CREATEKEYEDMUTEX c;
+        memset(&c, 0, sizeof c);
+        c.InitialValue = fz_below(f, 3);
+        if (D3DKMTCreateKeyedMutex(&c) == STATUS_SUCCESS) {
+            add(&s->live[K_KMUTEX], c.hKeyedMutex);
+            add(&s->live[K_SHARE], c.hSharedHandle);
+        }
+    } else if (what == 1) {
+        D3DKMT_OPENKEYEDMUTEX o;
+        memset(&o, 0, sizeof o);
+        o.hSharedHandle = pick(f, s, K_SHARE);
+        if (D3DKMTOpenKeyedMutex(&o) == STATUS_SUCCESS)
+            add(&s->live[K_KMUTEX], o.hKeyedMutex);
+    } else if (what == 2) {
+        LARGE_INTEGER zero = {.QuadPart = 0};
+        D3DKMT_ACQUIREKEYEDMUTEX a;
+        memset(&a, 0, sizeof a);
+        a.hKeyedMutex = pick(f, s, K_KMUTEX);
+        a.Key = fz_below(f, 3);
+        a.pTimeout = &zero;
+        D3DKMTAcquireKeyedMutex(&a);
+    } else if (what == 3) {
+        D3DKMT_RELEASEKEYEDMUTEX r;
+        memset(&r, 0, sizeof r);
+        r.hKeyedMutex = pick(f, s, K_KMUTEX);
+        r.Key = fz_below(f, 3);
+        r.FenceValue = fz_u64(f);
+        D3DKMTReleaseKeyedMutex(&r);
+    } else {
+        D3DKMT_DESTROYKEYEDMUTEX d = {pick(f, s, K_KMUTEX)};
+        if (D3DKMTDestroyKeyedMutex(&d) == STATUS_SUCCESS)
+            kill(s, K_KMUTEX, d.hKeyedMutex);
+    }
+}
+
+static void APIENTRY fz_on_budget(D3DKMT_BUDGETCHANGENOTIFICATION *n)
+{
+    (void)n;
+}
+
+static void APIENTRY fz_on_trim(D3DKMT_TRIMNOTIFICATION *n)
+{
+    (void)n;
+}
+
+/* Other processes' pressure and the notifications it reaches (vidmm/process_budget.c). */
+static void op_budget(struct fz *f, struct state *s)
+{
+    UINT what = fz_u8(f) % 4;
+    if (what == 0 && s->nnotifications < 8) {
+        D3DKMT_REGISTERBUDGETCHANGENOTIFICATION r;
+        memset(&r, 0, sizeof r);
+        r.hDevice = pick(f, s, K_DEVICE);
+        r.Callback = fz_u8(f) < 240 ? fz_on_budget : NULL;
+        if (D3DKMTRegisterBudgetChangeNotification(&r) == STATUS_SUCCESS)
+            s->notifications[s->nnotifications++] = r.Handle;
+    } else if (what == 1 && s->nnotifications < 8) {
+        D3DKMT_REGISTERTRIMNOTIFICATION r;
+        memset(&r, 0, sizeof r);
+        r.AdapterLuid = fz_u8(f) < 240 ? adapter_luid : (LUID){fz_u32(f), 0};
+        r.hDevice = pick(f, s, K_DEVICE);
+        r.Callback = fz_on_trim;
+        if (D3DKMTRegisterTrimNotification(&r) == STATUS_SUCCESS)
+            s->notifications[s->nnotifications++] = r.Handle;
+    } else if (what == 2) {
+        /* A registration's handle (maybe already gone with its device) or a forged pointer. */
+        void *h = s->nnotifications && fz_u8(f) < 220 ? s->notifications[fz_below(f, s->nnotifications)]
+                                                       : (void *)(uintptr_t)fz_u64(f);
+        if (fz_u8(f) & 1) {
+            D3DKMT_UNREGISTERBUDGETCHANGENOTIFICATION u = {h};
+            D3DKMTUnregisterBudgetChangeNotification(&u);
+        } else {
+            D3DKMT_UNREGISTERTRIMNOTIFICATION u = {h, fz_on_trim};
+            D3DKMTUnregisterTrimNotification(&u);
+        }
+    } else {
+        wddm_vidmm_set_external_usage(fz_u8(f) < 240 ? adapter : pick(f, s, K_ADAPTER), fz_below(f, 3),
+                                      fz_u8(f) < 200 ? (UINT64)fz_below(f, 64) << 20 : fz_u64(f));
+    }
+}
+
 /* ---- residency, priorities, paging queues, GPU virtual addresses -------------------------- */
 
 static void op_residency(struct fz *f, struct state *s)
@@ -929,7 +1018,7 @@ typedef void (*op_fn)(struct fz *, struct state *);
 static const op_fn ops[] = {
     op_create_allocation, op_destroy_allocation, op_lock, op_unlock, op_lock2, op_create_context, op_render,
     op_submit_command, op_sync_create, op_sync_cpu, op_sync_gpu, op_residency, op_priority, op_paging_queue,
-    op_va, op_query, op_share, op_device, op_adapter, op_sync_gpu_legacy,
+    op_va, op_query, op_share, op_device, op_adapter, op_sync_gpu_legacy, op_keyed_mutex, op_budget,
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -979,6 +1068,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         D3DKMT_DESTROYSYNCHRONIZATIONOBJECT d = {s->live[K_SYNC].h[i]};
         D3DKMTDestroySynchronizationObject(&d);
     }
+    for (UINT i = 0; i < s->live[K_KMUTEX].n; i++) {
+        D3DKMT_DESTROYKEYEDMUTEX d = {s->live[K_KMUTEX].h[i]};
+        D3DKMTDestroyKeyedMutex(&d);
+    }
+    for (UINT g = 0; g < 2; g++) /* the other processes let go (registrations go with devices) */
+        wddm_vidmm_set_external_usage(adapter, g, 0);
     for (UINT i = 0; i < s->nextra; i++) {
         D3DKMT_DESTROYDEVICE d = {s->extra_devices[i]};
         D3DKMTDestroyDevice(&d);
