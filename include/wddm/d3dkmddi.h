@@ -1137,6 +1137,10 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA)(const HANDL
                                                                      DXGKARG_GETSTANDARDALLOCATIONDRIVERDATA *);
 
 #define DXGKDDI_INTERFACE_VERSION_WIN7 0x2005
+/* WDDM 3.0 (Windows 11) and 3.1 (Windows 11 22H2): the DDI of seed 002 ("Sharing the backing
+ * store with KMD", DxgkDdiSetAllocationBackingStore) is available from WDDM 3.1. */
+#define DXGKDDI_INTERFACE_VERSION_WDDM3_0 0xF003
+#define DXGKDDI_INTERFACE_VERSION_WDDM3_1 0x10004
 #define DXGKDDI_INTERFACE_VERSION      DXGKDDI_INTERFACE_VERSION_WIN7
 
 typedef struct _DRIVER_INITIALIZATION_DATA {

@@ -390,6 +390,11 @@ struct dxgk_adapter {
     struct vidmm_instance *swz_owner[DXGK_MAX_SWIZZLING_RANGES];
     UINT64 features;                  /* OS feature set, bit = DXGK_FEATURE_ID (objects/feature.c);
                                          set before DxgkDdiStartDevice, immutable after */
+    _Atomic UINT64 features_granted;  /* seed 002: the features THIS KMD asked about through
+                                         DxgkCbQueryFeatureSupport / DxgkCbIsFeatureEnabled and was
+                                         answered Enabled TRUE (the last answer per feature
+                                         counts); cleared before DxgkDdiStartDevice, then updated
+                                         lock-free from the callbacks (objects/feature.c) */
     UINT segment_count;
     struct vidmm_segment seg[DXGK_MAX_SEGMENTS];
     UINT paging_buffer_size, paging_priv_size;
@@ -1081,6 +1086,8 @@ NTSTATUS dxgk_features_init(struct dxgk_adapter *a);
 UINT64 dxgk_features_default(void);
 NTSTATUS dxgk_features_parse(const char *text, size_t size, UINT64 *set);
 bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
+/* Seed 002: the KMD of `a` asked about `id` and its last answer was Enabled TRUE. */
+bool dxgk_feature_granted(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
 NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
 /* objects/context_allocation.c (seed 000) */

@@ -234,8 +234,10 @@ bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO
     return true;
 }
 
-/* DXGK_ALLOCATIONINFO.Flags2.ShareBackingStoreWithKmd (seed 002, wddm-semantics §7 rules 2 and 6):
- * only when the OS enabled DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD, only on an allocation
+/* DXGK_ALLOCATIONINFO.Flags2.ShareBackingStoreWithKmd (seed 002, wddm-semantics §7 rules 1, 2
+ * and 6): only when the OS enabled DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD and THIS KMD asked
+ * (DxgkCbQueryFeatureSupport or DxgkCbIsFeatureEnabled) and was last answered Enabled TRUE -
+ * which a KMD older than WDDM 3.1 never is (objects/feature.c) -, only on an allocation
  * created shared and CPU-visible, never with existing system memory as backing store, and
  * placed only in the aperture (system memory) segment. Without the flag: nothing to check. */
 bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index,
@@ -246,6 +248,9 @@ bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_AL
     VERIFY(dxgk_feature_enabled(a, DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD),
            "allocation %u: Flags2.ShareBackingStoreWithKmd set but DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD "
            "is not enabled (seed 002: the KMD must not set it)", index);
+    VERIFY(dxgk_feature_granted(a, DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD),
+           "allocation %u: Flags2.ShareBackingStoreWithKmd set but this KMD never queried the feature or was "
+           "last told Enabled FALSE (seed 002: usable only if the callback succeeds and Enable is TRUE)", index);
     VERIFY(shared, "allocation %u: Flags2.ShareBackingStoreWithKmd on an allocation not created shared "
            "(seed 002: must be created as shared)", index);
     VERIFY(!existing_sysmem && !i->Flags.ExistingSysMem && !i->Flags.ExistingKernelSysMem,

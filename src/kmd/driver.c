@@ -7,7 +7,10 @@
 void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
 {
     memset(d, 0, sizeof(*d));
-    d->Version = DXGKDDI_INTERFACE_VERSION;
+    /* WDDM 3.1: the oldest interface the kernel offers DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD
+     * to (seed 002: "The DDI is available for WDDM 3.1 drivers or newer"); the kernel checks
+     * only that it is at least WIN7, and nothing else reads it. */
+    d->Version = DXGKDDI_INTERFACE_VERSION_WDDM3_1;
     d->DxgkDdiAddDevice = SwKmdAddDevice;
     d->DxgkDdiStartDevice = SwKmdStartDevice;
     d->DxgkDdiStopDevice = SwKmdStopDevice;

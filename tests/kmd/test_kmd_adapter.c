@@ -9,11 +9,11 @@
 
 #include "kmd/kmd_test_util.h"
 
-static void driver_entry_table_has_every_ddi_and_the_win7_version(void **state)
+static void driver_entry_table_has_every_ddi_and_the_wddm31_version(void **state)
 {
     DRIVER_INITIALIZATION_DATA d;
     SwKmdGetDriverInitializationData(&d);
-    assert_int_equal(d.Version, DXGKDDI_INTERFACE_VERSION);
+    assert_int_equal(d.Version, DXGKDDI_INTERFACE_VERSION_WDDM3_1); /* seed 002 needs 3.1 */
     void *p[] = {(void *)d.DxgkDdiAddDevice, (void *)d.DxgkDdiStartDevice, (void *)d.DxgkDdiStopDevice,
                  (void *)d.DxgkDdiRemoveDevice, (void *)d.DxgkDdiInterruptRoutine, (void *)d.DxgkDdiDpcRoutine,
                  (void *)d.DxgkDdiQueryAdapterInfo, (void *)d.DxgkDdiCreateDevice, (void *)d.DxgkDdiCreateAllocation,
@@ -283,7 +283,7 @@ static void allocation_private_data_is_validated(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(driver_entry_table_has_every_ddi_and_the_win7_version),
+        cmocka_unit_test(driver_entry_table_has_every_ddi_and_the_wddm31_version),
         cmocka_unit_test(driver_caps_describe_a_wddm13_two_node_patching_gpu),
         cmocka_unit_test(segments_follow_the_two_call_protocol),
         cmocka_unit_test(umd_private_data_names_the_nodes),

@@ -7,7 +7,15 @@
  * DXGK_FEATURE_ prefix (e.g. WDDM_FEATURES=SHARE_BACKING_STORE_WITH_KMD=0). Only features the
  * model implements can be turned on; an unknown name, a bad value, or turning on a feature
  * the model does not implement fails the adapter start with a line naming the entry
- * (docs/rules.md §15). */
+ * (docs/rules.md §15).
+ *
+ * Seed 002 "The feature can only be used if the callback succeeds and Enable is set to TRUE":
+ * each adapter records which features its KMD asked about and was told are enabled
+ * (dxgk_adapter.features_granted, the last answer per feature counts); the verifier refuses
+ * DXGK_ALLOCATIONINFO.Flags2.ShareBackingStoreWithKmd from a KMD that has no such answer. And
+ * "The DDI is available for WDDM 3.1 drivers or newer": a feature with a minimum
+ * DXGKDDI_INTERFACE_VERSION is answered Enabled FALSE, with a line, to a KMD whose
+ * DRIVER_INITIALIZATION_DATA.Version is older. */
 #include "dxgkrnl/dxgkrnl.h"
 
 #include <stdlib.h>
@@ -16,19 +24,25 @@
 struct feature_def {
     const char *name;
     DXGK_FEATURE_ID id;
-    bool implemented; /* the model does what the feature promises */
+    bool implemented;      /* the model does what the feature promises */
+    ULONG min_interface;   /* the oldest DRIVER_INITIALIZATION_DATA.Version told Enabled TRUE */
+    const char *min_name;  /* its DXGKDDI_INTERFACE_VERSION_* name */
+    const char *min_why;   /* the source of that minimum, for the debug line */
 };
 
 static const struct feature_def features[] = {
-    { "HWSCH", DXGK_FEATURE_HWSCH, false },
-    { "HWFLIPQUEUE", DXGK_FEATURE_HWFLIPQUEUE, false },
-    { "LDA_GPUPV", DXGK_FEATURE_LDA_GPUPV, false },
-    { "KMD_SIGNAL_CPU_EVENT", DXGK_FEATURE_KMD_SIGNAL_CPU_EVENT, false },
-    { "USER_MODE_SUBMISSION", DXGK_FEATURE_USER_MODE_SUBMISSION, false },
-    { "SHARE_BACKING_STORE_WITH_KMD", DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD, true },
-    { "SAMPLE", DXGK_FEATURE_SAMPLE, false },
-    { "PAGE_BASED_MEMORY_MANAGER", DXGK_FEATURE_PAGE_BASED_MEMORY_MANAGER, false },
-    { "KERNEL_MODE_TESTING", DXGK_FEATURE_KERNEL_MODE_TESTING, false },
+    { "HWSCH", DXGK_FEATURE_HWSCH, false, 0, NULL, NULL },
+    { "HWFLIPQUEUE", DXGK_FEATURE_HWFLIPQUEUE, false, 0, NULL, NULL },
+    { "LDA_GPUPV", DXGK_FEATURE_LDA_GPUPV, false, 0, NULL, NULL },
+    { "KMD_SIGNAL_CPU_EVENT", DXGK_FEATURE_KMD_SIGNAL_CPU_EVENT, false, 0, NULL, NULL },
+    { "USER_MODE_SUBMISSION", DXGK_FEATURE_USER_MODE_SUBMISSION, false, 0, NULL, NULL },
+    /* Seed 002: "The DDI is available for WDDM 3.1 drivers or newer." */
+    { "SHARE_BACKING_STORE_WITH_KMD", DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD, true,
+      DXGKDDI_INTERFACE_VERSION_WDDM3_1, "DXGKDDI_INTERFACE_VERSION_WDDM3_1",
+      "seed 002: WDDM 3.1 drivers or newer only" },
+    { "SAMPLE", DXGK_FEATURE_SAMPLE, false, 0, NULL, NULL },
+    { "PAGE_BASED_MEMORY_MANAGER", DXGK_FEATURE_PAGE_BASED_MEMORY_MANAGER, false, 0, NULL, NULL },
+    { "KERNEL_MODE_TESTING", DXGK_FEATURE_KERNEL_MODE_TESTING, false, 0, NULL, NULL },
 };
 
 #define FEATURE_BIT(id) (1ull << (unsigned)(id))
@@ -101,6 +115,7 @@ NTSTATUS dxgk_features_parse(const char *text, size_t size, UINT64 *set)
 NTSTATUS dxgk_features_init(struct dxgk_adapter *a)
 {
     a->features = dxgk_features_default();
+    atomic_store(&a->features_granted, 0); /* the KMD has asked nothing yet (seed 002) */
     const char *env = getenv("WDDM_FEATURES");
     if (!env || !*env)
         return STATUS_SUCCESS;
@@ -111,6 +126,34 @@ NTSTATUS dxgk_features_init(struct dxgk_adapter *a)
 bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id)
 {
     return (unsigned)id < 64 && (a->features & FEATURE_BIT(id)) != 0;
+}
+
+bool dxgk_feature_granted(const struct dxgk_adapter *a, DXGK_FEATURE_ID id)
+{
+    return (unsigned)id < 64 && (atomic_load(&a->features_granted) & FEATURE_BIT(id)) != 0;
+}
+
+/* The answer to this adapter's KMD about feature f (the driver does not refuse it): the OS
+ * feature set, and for a feature with a minimum interface version, the KMD's
+ * DRIVER_INITIALIZATION_DATA.Version (seed 002: WDDM 3.1 or newer). The answer is recorded
+ * lock-free: the KMD may ask from any thread, the verifier reads it at DxgkDdiCreateAllocation. */
+static BOOLEAN feature_answer(struct dxgk_adapter *a, const struct feature_def *f, bool driver_wants, const char *who)
+{
+    bool on = driver_wants && dxgk_feature_enabled(a, f->id);
+    /* a->driver is immutable once DxgkInitialize registered it (before DxgkDdiAddDevice). */
+    ULONG version = a->driver.ddi.Version;
+    if (on && version < f->min_interface) {
+        /* One debug line holds 223 characters: the DRIVER_INITIALIZATION_DATA.Version is the
+         * "KMD interface version". */
+        dxgk_refuse("%s: DXGK_FEATURE_%s answered Enabled FALSE: KMD interface version 0x%x < %s 0x%x (%s)", who,
+                    f->name, (unsigned)version, f->min_name, (unsigned)f->min_interface, f->min_why);
+        on = false;
+    }
+    if (on)
+        atomic_fetch_or(&a->features_granted, FEATURE_BIT(f->id));
+    else
+        atomic_fetch_and(&a->features_granted, ~FEATURE_BIT(f->id));
+    return on ? TRUE : FALSE;
 }
 
 /* DeviceHandle is DXGKRNL_INTERFACE.DeviceHandle: the kernel's adapter object. */
@@ -149,8 +192,9 @@ NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *a
         return STATUS_INVALID_PARAMETER;
     }
     /* A driver that reports ALWAYS_OFF never gets the feature; otherwise the OS decides. */
-    args->Enabled = args->DriverSupportState != DXGK_FEATURE_SUPPORT_ALWAYS_OFF &&
-                    dxgk_feature_enabled(a, args->FeatureId);
+    args->Enabled = feature_answer(a, feature_find(args->FeatureId),
+                                   args->DriverSupportState != DXGK_FEATURE_SUPPORT_ALWAYS_OFF,
+                                   "DxgkCbQueryFeatureSupport");
     return STATUS_SUCCESS;
 }
 
@@ -163,6 +207,6 @@ NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args)
     }
     if (!feature_args_valid("DxgkCbIsFeatureEnabled", args->DeviceHandle, args->FeatureId, &a))
         return STATUS_INVALID_PARAMETER;
-    args->Enabled = dxgk_feature_enabled(a, args->FeatureId);
+    args->Enabled = feature_answer(a, feature_find(args->FeatureId), true, "DxgkCbIsFeatureEnabled");
     return STATUS_SUCCESS;
 }
