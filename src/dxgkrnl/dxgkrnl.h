@@ -189,6 +189,9 @@ struct vidmm_instance {
     UINT64 last_touch;                /* adapter use clock at the last use (LRU across segments) */
     UINT64 last_use[DXGK_MAX_NODES];  /* node ticket of the last packet referencing it */
     UINT64 last_write[DXGK_MAX_NODES];/* node ticket of the last packet writing it */
+    UINT64 prior_use[DXGK_MAX_NODES]; /* every other use is at or below it or retired (0: all
+                                         retired); see vidmm_stamp_locked */
+    UINT64 prior_write[DXGK_MAX_NODES];
     UINT64 prepared_use[DXGK_MAX_NODES]; /* ticket of the last packet made ready for the GPU
                                          (worker prepare or direct submission) referencing it */
     UINT64 paging_fence;              /* paging-node fence of the FILL that zeroed it (CPU waits) */
@@ -333,7 +336,7 @@ struct sched_node {
     /* Tickets retire out of order once priorities reorder the queue (sched/preempt.c):
      * retired_ticket is the watermark below which every ticket retired; the bitmap remembers
      * the ones retired above it, SCHED_TICKET_WINDOW at most. node->lock. */
-    UINT64 ticket_bits[SCHED_TICKET_WINDOW / 64];
+    _Atomic UINT64 ticket_bits[SCHED_TICKET_WINDOW / 64]; /* also read lock-free (sched_ticket_done) */
     /* The gate (sched/preempt.c): closed while a preemption or an engine reset owns the node's
      * hardware queue; nothing is submitted to the node meanwhile. Changed under submit_lock
      * and node->lock, read under either. */
@@ -818,6 +821,11 @@ void vidmm_unmap_aperture_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vid
                                UINT64 offset);
 NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                     struct vidmm_paging_batch *batch, bool fill);
+/* vidmm/residency.c: records that the packet with ticket t on node uses (writes) the instance,
+ * keeping last_use/prior_use (last_write/prior_write) such that the instance is idle when its
+ * last packet itself retired and every ticket up to prior did: a high-priority packet that
+ * retired before a preempted one is seen done at once when only it used the instance. */
+void vidmm_stamp_locked(const struct dxgk_adapter *a, struct vidmm_instance *in, UINT node, UINT64 t, bool write);
 bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);
 bool vidmm_instance_retired_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);
 void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);
@@ -878,6 +886,11 @@ static inline void sched_cpu_relax(void)
 }
 bool sched_ticket_retired(const struct sched_node *n, UINT64 ticket);
 bool sched_fence_completed(const struct sched_node *n, UINT64 fence);
+/* sched/preempt.c: has the packet with this very ticket retired (the watermark or, above it,
+ * its bit)? Exact, where sched_ticket_retired says whether every ticket up to it did. Lock-free;
+ * may answer "not yet" for a moment after the fact, never "done" early. */
+bool sched_ticket_done(const struct sched_node *n, UINT64 ticket);
+void sched_wait_ticket_done(struct sched_node *n, UINT64 ticket);
 void sched_wait_ticket(struct sched_node *n, UINT64 ticket);
 void sched_wait_fence(struct sched_node *n, UINT64 fence);
 void sched_wait_node_idle(struct sched_node *n);

@@ -207,8 +207,6 @@ static void test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_ri
     assert_int_equal(cmds_render(&b), STATUS_SUCCESS);
     wait_submitted(lo.context);
     assert_int_equal(renv_copy(&hi, hdst, hsrc, 4096), STATUS_SUCCESS);
-    /* (The lock waits for lo's buffer too: VidMm's retirement test is the ticket watermark,
-     * conservative once priorities reorder tickets: sched/preempt.c.) */
     assert_int_equal(renv_read_sum(&hi, hdst, 0, 4096), renv_read_sum(&hi, hsrc, 0, 4096));
     wddm_swgpu_set_bandwidth(0);
     /* Every step's result is right. */
@@ -243,6 +241,66 @@ static void test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_ri
     assert_true(c1.preemptions > c0.preemptions);
     assert_int_equal(c1.engine_resets, c0.engine_resets); /* preempted, not reset */
     wddm_sched_trace_enable(0);
+    D3DKMT_DESTROYDEVICE dd = { .hDevice = hi.device };
+    assert_int_equal(D3DKMTDestroyDevice(&dd), STATUS_SUCCESS);
+    renv_close(&lo);
+}
+
+/* Issue 20 §2: the CPU sees the high-priority work done as soon as it is. While a long
+ * low-priority buffer (preempted for it, older ticket) still runs, the high-priority context's
+ * GPU signal has come and its allocations are idle for a DO_NOT_WAIT lock; the low-priority
+ * one's are still busy. Without per-ticket completion both would wait for the old buffer. */
+static void test_high_priority_work_is_seen_done_while_the_preempted_buffer_still_runs(void **state)
+{
+    (void)state;
+    struct renv lo, hi;
+    renv_open(&lo);
+    renv_add_context(&lo, &hi, true);
+    renv_set_priority(&lo, -7);
+    renv_set_priority(&hi, 7);
+    enum { STEPS = 16 };
+    D3DKMT_HANDLE a = renv_alloc(&lo, SWGPU_ALLOC_READBACK, CHUNK);
+    D3DKMT_HANDLE out = renv_alloc(&lo, SWGPU_ALLOC_READBACK, CHUNK * STEPS);
+    D3DKMT_HANDLE hsrc = renv_alloc(&hi, SWGPU_ALLOC_UPLOAD, 4096);
+    D3DKMT_HANDLE hdst = renv_alloc(&hi, SWGPU_ALLOC_READBACK, 4096);
+    renv_write(&lo, a, CHUNK, 21);
+    renv_write(&hi, hsrc, 4096, 22);
+    warm(&hi, hdst, hsrc);
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = hi.device };
+    cs.Info.Type = D3DDDI_MONITORED_FENCE;
+    assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_SUCCESS);
+    wddm_sched_trace_enable(1);
+    wddm_sched_trace_clear();
+    wddm_swgpu_set_bandwidth(2ull << 20); /* ~30 ms per 64 KiB step: ~0.5 s in all */
+    struct cmds b;
+    cmds_begin(&b, &lo);
+    for (UINT i = 0; i < STEPS; i++) {
+        cmds_copy(&b, out, i * CHUNK, a, 0, CHUNK);
+        cmds_fill(&b, a, 0, CHUNK, (BYTE)(0x60 + i));
+    }
+    assert_int_equal(cmds_render(&b), STATUS_SUCCESS);
+    wait_submitted(lo.context);
+    assert_int_equal(renv_copy(&hi, hdst, hsrc, 4096), STATUS_SUCCESS);
+    UINT64 one = 1;
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU sg = { .hContext = hi.context, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &cs.hSyncObject,
+                                                     .MonitoredFenceValueArray = &one };
+    assert_int_equal(D3DKMTSignalSynchronizationObjectFromGpu(&sg), STATUS_SUCCESS);
+    D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU w = { .hDevice = hi.device, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &cs.hSyncObject, .FenceValueArray = &one };
+    assert_int_equal(D3DKMTWaitForSynchronizationObjectFromCpu(&w), STATUS_SUCCESS);
+    void *p = NULL;
+    assert_int_equal(renv_lock(&hi, hdst, LOCK_READONLY | LOCK_DONOTWAIT, &p), STATUS_SUCCESS);
+    assert_int_equal(renv_checksum(p, 4096), renv_read_sum(&hi, hsrc, 0, 4096));
+    renv_unlock(&hi, hdst);
+    /* The preempted buffer has most of its ~0.5 s still to run. */
+    assert_int_equal(renv_lock(&lo, out, LOCK_READONLY | LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
+    wddm_swgpu_set_bandwidth(0);
+    assert_int_equal(renv_lock(&lo, out, LOCK_READONLY, &p), STATUS_SUCCESS);
+    renv_unlock(&lo, out);
+    wddm_sched_trace_enable(0);
+    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT ds = { .hSyncObject = cs.hSyncObject };
+    assert_int_equal(D3DKMTDestroySynchronizationObject(&ds), STATUS_SUCCESS);
     D3DKMT_DESTROYDEVICE dd = { .hDevice = hi.device };
     assert_int_equal(D3DKMTDestroyDevice(&dd), STATUS_SUCCESS);
     renv_close(&lo);
@@ -286,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_work_queued_but_not_submitted_is_visible_to_a_lock),
         cmocka_unit_test(test_higher_priority_context_is_placed_first),
         cmocka_unit_test(test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_right),
+        cmocka_unit_test(test_high_priority_work_is_seen_done_while_the_preempted_buffer_still_runs),
         cmocka_unit_test(test_equal_priorities_are_never_preempted),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -406,11 +406,11 @@ NTSTATUS dxgk_context_allocations_make_resident_locked(struct dxgk_adapter *a, s
 
 /* Records that the packet with this ticket uses them: destruction waits for it
  * (vidmm_instance_retired_locked), like for the allocations of its list. */
-static void mark_one_locked(struct dxgk_context_allocation *ca, UINT node, UINT64 ticket, UINT64 *fence)
+static void mark_one_locked(const struct dxgk_adapter *a, struct dxgk_context_allocation *ca, UINT node,
+                            UINT64 ticket, UINT64 *fence)
 {
     struct vidmm_instance *in = &ca->vm->first;
-    if (ticket > in->last_use[node])
-        in->last_use[node] = ticket;
+    vidmm_stamp_locked(a, in, node, ticket, false);
     if (ticket > in->prepared_use[node])
         in->prepared_use[node] = ticket;
     if (in->gpu_fence > *fence)
@@ -421,9 +421,9 @@ UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 
 {
     UINT64 fence = 0;
     for (struct dxgk_context_allocation *ca = c->context_allocations; ca; ca = ca->owner_next)
-        mark_one_locked(ca, c->node, ticket, &fence);
+        mark_one_locked(c->device->adapter, ca, c->node, ticket, &fence);
     for (struct dxgk_context_allocation *ca = c->device->context_allocations; ca; ca = ca->owner_next)
-        mark_one_locked(ca, c->node, ticket, &fence);
+        mark_one_locked(c->device->adapter, ca, c->node, ticket, &fence);
     return fence;
 }
 

@@ -58,6 +58,11 @@ void sched_wait_ticket(struct sched_node *n, UINT64 ticket)
     wait_on(n, ticket, sched_ticket_retired);
 }
 
+void sched_wait_ticket_done(struct sched_node *n, UINT64 ticket)
+{
+    wait_on(n, ticket, sched_ticket_done);
+}
+
 void sched_wait_fence(struct sched_node *n, UINT64 fence)
 {
     wait_on(n, fence, sched_fence_completed);

@@ -42,19 +42,32 @@ void sched_ticket_retire_locked(struct sched_node *n, UINT64 t)
     }
     if (t != wm + 1) {
         UINT i = (UINT)(t % SCHED_TICKET_WINDOW);
-        n->ticket_bits[i / 64] |= 1ull << (i % 64);
+        atomic_fetch_or_explicit(&n->ticket_bits[i / 64], 1ull << (i % 64), memory_order_release);
         return;
     }
     wm = t;
     for (;;) {
         UINT i = (UINT)((wm + 1) % SCHED_TICKET_WINDOW);
         UINT64 bit = 1ull << (i % 64);
-        if (!(n->ticket_bits[i / 64] & bit))
+        if (!(atomic_load_explicit(&n->ticket_bits[i / 64], memory_order_relaxed) & bit))
             break;
-        n->ticket_bits[i / 64] &= ~bit;
+        atomic_fetch_and_explicit(&n->ticket_bits[i / 64], ~bit, memory_order_relaxed);
         wm++;
     }
     atomic_store_explicit(&n->retired_ticket, wm, memory_order_release);
+}
+
+/* The bit is read before the watermark: a bit is cleared only after the watermark passed it
+ * was decided, and the watermark is published after, so a reader may miss both for a moment
+ * (answering "not yet") but never sees a bit of another ticket: a ticket above the watermark
+ * by the window or more has not been eligible, so its slot's bit is not set. */
+bool sched_ticket_done(const struct sched_node *n, UINT64 t)
+{
+    struct sched_node *m = (struct sched_node *)n;
+    UINT i = (UINT)(t % SCHED_TICKET_WINDOW);
+    bool bit = atomic_load_explicit(&m->ticket_bits[i / 64], memory_order_acquire) & (1ull << (i % 64));
+    UINT64 wm = atomic_load_explicit(&m->retired_ticket, memory_order_acquire);
+    return t <= wm || (bit && t <= wm + SCHED_TICKET_WINDOW);
 }
 
 bool sched_ticket_eligible(const struct sched_node *n, UINT64 t)

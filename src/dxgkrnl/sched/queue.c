@@ -250,11 +250,9 @@ void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
                 vidmm_touch_locked(a, in);
                 p->inst[i] = in;
                 vidmm_list_entry_locate(a, &p->alloc_list[i], in);
-                in->last_use[c->node] = p->ticket;
-                if (p->alloc_list[i].WriteOperation) {
-                    in->last_write[c->node] = p->ticket;
+                vidmm_stamp_locked(a, in, c->node, p->ticket, p->alloc_list[i].WriteOperation);
+                if (p->alloc_list[i].WriteOperation)
                     in->backing_valid = false;
-                }
             }
             c->last_ticket = p->ticket;
         }
@@ -636,11 +634,9 @@ static void render_queue_locked(struct render_op *op)
     UINT64 t = op->last->ticket;
     for (UINT i = 0; i < op->nal; i++) {
         struct vidmm_instance *in = op->first->inst[i];
-        in->last_use[c->node] = t;
-        if (op->first->alloc_list[i].WriteOperation) {
-            in->last_write[c->node] = t;
+        vidmm_stamp_locked(op->a, in, c->node, t, op->first->alloc_list[i].WriteOperation);
+        if (op->first->alloc_list[i].WriteOperation)
             in->backing_valid = false;
-        }
     }
     c->last_ticket = t;
     atomic_fetch_add(&c->queued, op->npk);

@@ -333,12 +333,15 @@ NTSTATUS wddm_wait_for_synchronization_object_from_cpu_timeout(const D3DKMT_WAIT
 /* ---- GPU signal ------------------------------------------------------------------------------ */
 
 /* A context's signal waits for a ticket; a paging queue's for a fence of the paging node
- * (vidmm/pagingqueue.c). node->lock held: the DPC advances both under it. */
+ * (vidmm/pagingqueue.c). node->lock held: the DPC advances both under it. The context's last
+ * ticket itself is enough (sched_ticket_done): a context's packets retire in their order, so
+ * a higher-priority context's signal comes as soon as its own work is done, not when a
+ * preempted lower-priority packet with an older ticket is (issue 20 §2). */
 static bool signal_ready(const struct sched_node *n, const struct sched_gpu_signal *g)
 {
     if (g->fence)
         return sched_fence_completed(n, g->fence);
-    return sched_ticket_retired(n, g->ticket);
+    return sched_ticket_done(n, g->ticket);
 }
 
 /* Raises the value, never lowers it (sync lock held): paging-queue signals of one queue may

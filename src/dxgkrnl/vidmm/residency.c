@@ -211,13 +211,42 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
     return STATUS_SUCCESS;
 }
 
+/* One field pair (last, prior): the invariant after each stamp is that every use other than
+ * `last` is at or below `prior` or already retired (0: none pending). So the instance is idle
+ * when `last` itself retired (exactly: out of order is fine) and every ticket up to `prior`
+ * did (cumulatively). */
+static void stamp_pair(const struct sched_node *n, UINT64 *last, UINT64 *prior, UINT64 t)
+{
+    if (t > *last) {
+        /* The old last becomes the prior unless everything up to it retired already. */
+        *prior = *last && !sched_ticket_retired(n, *last) ? *last : 0;
+        *last = t;
+    } else if (t < *last && !sched_ticket_retired(n, t) && t > *prior) {
+        *prior = t;
+    }
+}
+
+void vidmm_stamp_locked(const struct dxgk_adapter *a, struct vidmm_instance *in, UINT node, UINT64 t, bool write)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    stamp_pair(&a->node[node], &in->last_use[node], &in->prior_use[node], t);
+    if (write)
+        stamp_pair(&a->node[node], &in->last_write[node], &in->prior_write[node], t);
+}
+
+static bool pair_done(const struct sched_node *n, UINT64 last, UINT64 prior)
+{
+    return !last || (sched_ticket_done(n, last) && (!prior || sched_ticket_retired(n, prior)));
+}
+
 bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only)
 {
     if (inst->held_va_refs) /* GpuMmu: held packets of its device may still use it */
         return false;
     for (UINT n = 0; n < a->node_count; n++) {
-        UINT64 t = writes_only ? inst->last_write[n] : inst->last_use[n];
-        if (t && !sched_ticket_retired(&a->node[n], t))
+        bool done = writes_only ? pair_done(&a->node[n], inst->last_write[n], inst->prior_write[n])
+                                : pair_done(&a->node[n], inst->last_use[n], inst->prior_use[n]);
+        if (!done)
             return false;
     }
     /* The kernel's own FILL is a GPU write of the instance. */
@@ -230,15 +259,20 @@ bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm
 void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only)
 {
     WDDM_ASSERT_HELD(&a->lock);
-    UINT64 t[DXGK_MAX_NODES];
-    for (UINT n = 0; n < a->node_count; n++)
+    UINT64 t[DXGK_MAX_NODES], prior[DXGK_MAX_NODES];
+    for (UINT n = 0; n < a->node_count; n++) {
         t[n] = writes_only ? inst->last_write[n] : inst->last_use[n];
+        prior[n] = writes_only ? inst->prior_write[n] : inst->prior_use[n];
+    }
     UINT64 pf = inst->paging_fence;
     pthread_mutex_unlock(&a->lock);
     wddm_tl_begin(WDDM_TL_CALL_LOCK_WAIT);
-    for (UINT n = 0; n < a->node_count; n++)
+    for (UINT n = 0; n < a->node_count; n++) {
+        if (prior[n])
+            sched_wait_ticket(&a->node[n], prior[n]);
         if (t[n])
-            sched_wait_ticket(&a->node[n], t[n]);
+            sched_wait_ticket_done(&a->node[n], t[n]);
+    }
     if (pf)
         sched_wait_fence(&a->node[a->paging_node], pf);
     wddm_tl_end(WDDM_TL_CALL_LOCK_WAIT, 0);

@@ -321,10 +321,8 @@ NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_ins
 void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in)
 {
     for (struct dxgk_context *c = d->contexts; c; c = c->dev_next) {
-        if (c->last_ticket > in->last_use[c->node])
-            in->last_use[c->node] = c->last_ticket;
-        if (c->last_ticket > in->last_write[c->node])
-            in->last_write[c->node] = c->last_ticket;
+        if (c->last_ticket)
+            vidmm_stamp_locked(d->adapter, in, c->node, c->last_ticket, true);
         if (!c->held)
             continue;
         /* Packets held behind a GPU wait have no ticket yet: the instance waits for them to be
@@ -363,12 +361,8 @@ void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued)
 {
     for (UINT i = 0; i < c->va_stamp_count; i++) {
         struct vidmm_instance *in = c->va_stamp[i];
-        if (queued) {
-            if (c->last_ticket > in->last_use[c->node])
-                in->last_use[c->node] = c->last_ticket;
-            if (c->last_ticket > in->last_write[c->node])
-                in->last_write[c->node] = c->last_ticket;
-        }
+        if (queued && c->last_ticket)
+            vidmm_stamp_locked(c->device->adapter, in, c->node, c->last_ticket, true);
         in->held_va_refs--;
     }
     c->va_stamp_count = 0;
