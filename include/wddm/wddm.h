@@ -49,6 +49,8 @@ struct wddm_counters {
     UINT64 engine_resets;           /* timeouts recovered with DxgkDdiResetEngine */
     UINT64 adapter_resets;          /* timeouts recovered with DxgkDdiResetFromTimeout */
     UINT64 dma_buffer_splits;       /* DMA buffers VidMm submitted in parts (issue 3, §9.1) */
+    UINT64 adapter_stops;           /* adapter timeouts past WDDM_TDR_LIMIT_COUNT within
+                                       WDDM_TDR_LIMIT_TIME_S: the adapter stopped, not recovered */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 
@@ -179,6 +181,11 @@ void wddm_clear_refusals(void);
  * its last wddm_test_fail_alloc_after (0 or 1): 0 after a scenario means n was past its end. */
 void wddm_test_fail_alloc_after(long long n);
 unsigned long long wddm_test_alloc_failures_injected(void);
+
+/* Test control, not for applications: moves the clock the TDR limits read (WDDM_TDR_LIMIT_TIME_S)
+ * `seconds` forward, process-wide and for good, so that a test makes earlier adapter timeouts
+ * fall out of the window without sleeping. Timeout detection keeps the real clock. */
+void wddm_test_tdr_clock_advance(UINT seconds);
 
 #ifdef __cplusplus
 }
