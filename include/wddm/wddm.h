@@ -49,6 +49,8 @@ struct wddm_counters {
     UINT64 engine_resets;           /* timeouts recovered with DxgkDdiResetEngine */
     UINT64 adapter_resets;          /* timeouts recovered with DxgkDdiResetFromTimeout */
     UINT64 dma_buffer_splits;       /* DMA buffers VidMm submitted in parts (issue 3, §9.1) */
+    UINT64 adapter_stops;           /* adapter timeouts past WDDM_TDR_LIMIT_COUNT within
+                                       WDDM_TDR_LIMIT_TIME_S: the adapter stopped, not recovered */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 
@@ -189,6 +191,11 @@ unsigned long long wddm_test_alloc_failures_injected(void);
  * The notifications run on the calling thread before the call returns.
  * STATUS_INVALID_PARAMETER for a bad adapter handle, group, or a use above the group's size. */
 NTSTATUS wddm_vidmm_set_external_usage(UINT hAdapter, UINT group, UINT64 bytes);
+
+/* Test control, not for applications: moves the clock the TDR limits read (WDDM_TDR_LIMIT_TIME_S)
+ * `seconds` forward, process-wide and for good, so that a test makes earlier adapter timeouts
+ * fall out of the window without sleeping. Timeout detection keeps the real clock. */
+void wddm_test_tdr_clock_advance(UINT seconds);
 
 #ifdef __cplusplus
 }

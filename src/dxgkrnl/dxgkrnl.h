@@ -35,6 +35,8 @@
 
 #define DXGK_PAGE_SIZE 4096u
 #define DXGK_MAX_NODES 8u
+/* The largest WDDM_TDR_LIMIT_COUNT (sched/tdr.c): adapter timeouts remembered per adapter. */
+#define DXGK_TDR_LIMIT_MAX 64u
 #define DXGK_MAX_SEGMENTS D3DKMT_WDDM_MAX_SEGMENTS
 #define DXGK_MAX_SWIZZLING_RANGES 16u  /* ranges VidMm arbitrates (more reported are not used) */
 #define DXGK_DEFAULT_ADAPTER_COUNT 1u
@@ -357,7 +359,7 @@ struct dxgk_counters {
     atomic_ullong dma_buffers_submitted, paging_buffers_submitted, fences_retired,
         allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
         lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches,
-        preemptions, engine_resets, adapter_resets, dma_buffer_splits;
+        preemptions, engine_resets, adapter_resets, dma_buffer_splits, adapter_stops;
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 
@@ -430,6 +432,17 @@ struct dxgk_adapter {
     pthread_cond_t tdr_cond;
     bool tdr_stop;                    /* tdr_lock */
     _Atomic UINT tdr_count;           /* recoveries done (engine or adapter) */
+    /* The TDR limits (sched/tdr.c): more than tdr_limit_count adapter timeouts within
+     * tdr_limit_ms and the adapter is stopped instead of recovered. */
+    UINT tdr_limit_count;             /* WDDM_TDR_LIMIT_COUNT (TdrLimitCount), default 5; immutable
+                                         after start */
+    UINT64 tdr_limit_ms;              /* WDDM_TDR_LIMIT_TIME_S (TdrLimitTime) in ms, default 60 s;
+                                         immutable after start */
+    UINT64 tdr_times[DXGK_TDR_LIMIT_MAX]; /* when the last adapter timeouts were recovered (ms of
+                                         the limit clock), a ring; the watchdog thread only */
+    UINT tdr_times_next, tdr_times_count; /* the ring's next slot and fill; the watchdog thread only */
+    bool tdr_stopped;                 /* past the limits: no device or context is created on the
+                                         adapter again (its devices are lost); adapter->lock */
     struct vidmm_gpummu *mmu;         /* GpuMmu model state (vidmm/vaspace.c), NULL on a WDDM 1.x
                                          adapter; set at start, immutable pointer */
     UINT64 reservation[2];            /* D3DKMTChangeVideoMemoryReservation, per
@@ -947,6 +960,9 @@ NTSTATUS sched_split_submit_locked(struct dxgk_adapter *a, struct sched_node *n,
 /* sched/tdr.c: timeout detection and recovery. */
 bool dxgk_tdr_start(struct dxgk_adapter *a);
 void dxgk_tdr_stop(struct dxgk_adapter *a);
+/* STATUS_SUCCESS, or STATUS_DEVICE_REMOVED and a line naming `call` once the adapter was
+ * stopped past the TDR limits (D3DKMTCreateDevice, D3DKMTCreateContext). Adapter lock held. */
+NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call);
 /* sched/syncobj.c: the device's monitored fences to their maximum value (wddm-semantics §8.3),
  * except those created NoSignalMaxValueOnTdr. No lock held. */
 void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device);

@@ -614,6 +614,7 @@ static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c)
     c->engine_resets += atomic_load(&a->counters.engine_resets);
     c->adapter_resets += atomic_load(&a->counters.adapter_resets);
     c->dma_buffer_splits += atomic_load(&a->counters.dma_buffer_splits);
+    c->adapter_stops += atomic_load(&a->counters.adapter_stops);
 }
 
 NTSTATUS wddm_get_counters(struct wddm_counters *out)

@@ -83,7 +83,8 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
     c->patch_list = wddm_calloc(c->patch_list_size, sizeof *c->patch_list);
     pthread_mutex_lock(&a->lock);
     bool dead = d->dead;
-    if (!dead && c->cmd && c->alloc_list && c->patch_list) {
+    NTSTATUS refused = dead ? STATUS_INVALID_PARAMETER : dxgk_tdr_check_stopped_locked(a, "D3DKMTCreateContext");
+    if (NT_SUCCESS(refused) && c->cmd && c->alloc_list && c->patch_list) {
         c->dev_next = d->contexts;
         d->contexts = c;
         struct sched_node *n = &a->node[c->node];
@@ -91,13 +92,13 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
         n->contexts = c;
     }
     pthread_mutex_unlock(&a->lock);
-    if (dead || !c->cmd || !c->alloc_list || !c->patch_list) {
+    if (!NT_SUCCESS(refused) || !c->cmd || !c->alloc_list || !c->patch_list) {
         if (dead)
             dxgk_refuse("D3DKMTCreateContext: device 0x%08x is being destroyed", args->hDevice);
         a->driver.ddi.DxgkDdiDestroyContext(c->kmd);
         dxgk_context_allocations_destroy_owned(a, d, c); /* any the KMD left */
         dxgk_object_put(dxgk_handle_remove(c->handle, DXGK_TYPE_CONTEXT));
-        st = dead ? STATUS_INVALID_PARAMETER : STATUS_NO_MEMORY;
+        st = NT_SUCCESS(refused) ? STATUS_NO_MEMORY : refused;
         goto out;
     }
     /* GpuMmu (issue 6): the context's root page table before its first submission; it has no

@@ -59,7 +59,19 @@ NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
         return st;
     }
     d->kmd = cd.hDevice;
-    dxgk_handle_publish(d->handle);
+    /* Published under the adapter lock: a TDR stop (sched/tdr.c) marks the adapter first, then
+     * loses every published device, so this one is either refused here or lost there. */
+    pthread_mutex_lock(&a->lock);
+    st = dxgk_tdr_check_stopped_locked(a, "D3DKMTCreateDevice");
+    if (NT_SUCCESS(st))
+        dxgk_handle_publish(d->handle);
+    pthread_mutex_unlock(&a->lock);
+    if (!NT_SUCCESS(st)) {
+        a->driver.ddi.DxgkDdiDestroyDevice(d->kmd);
+        dxgk_context_allocations_destroy_owned(a, d, NULL);
+        dxgk_object_put(dxgk_handle_remove(d->handle, DXGK_TYPE_DEVICE));
+        return st;
+    }
     args->hDevice = d->handle;
     /* A device has no command buffer or lists of its own (its contexts have them): the WDK's
      * out fields are NULL / 0 (Wine win32u d3dkmt tests, run on Windows). */

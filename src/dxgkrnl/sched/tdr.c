@@ -20,7 +20,21 @@
  * per-engine reset, when ResetEngine fails or answers an impossible fence, and for a timeout on
  * the paging node (its paging buffers would have to be resubmitted with their fence IDs). Every
  * device of the adapter is lost (the guilty one HUNG, the others RESET), every submitted packet
- * retires. Lost devices' monitored fences are signalled to their maximum value. */
+ * retires. Lost devices' monitored fences are signalled to their maximum value.
+ *
+ * Limits (WDK "TDR registry keys": TdrLimitCount, default 5, TdrLimitTime, default 60 s;
+ * "Timeout detection and recovery": after that many GPU hangs and recoveries within the time,
+ * the OS bug-checks on the next one; bug check 0x116 VIDEO_TDR_FAILURE lists too many TDRs in a
+ * short time as a cause): every adapter timeout - the adapter resets above, the 0x117 kind - is
+ * counted per adapter with its time (WDDM_TDR_LIMIT_COUNT, WDDM_TDR_LIMIT_TIME_S). Engine
+ * timeouts (0x141) do not add to that count (same page) and are not counted here. An adapter
+ * timeout that would be the (count+1)-th within the time is not recovered. There is no machine to
+ * stop, so the adapter is stopped: every device of it is lost (the guilty one HUNG, the others
+ * STOPPED, D3DKMT's "the device is stopped", which the runtime answers as
+ * DXGI_ERROR_DEVICE_REMOVED), the reset DDIs still drop the hardware's work so that no packet,
+ * lock or CPU wait waits for ever and the kernel's own paging still runs while the devices are
+ * destroyed, and D3DKMTCreateDevice and D3DKMTCreateContext refuse it with STATUS_DEVICE_REMOVED
+ * until the adapter is started anew (every handle of it closed, then enumerated again). */
 #include "dxgkrnl/dxgkrnl.h"
 #include "common/timeline.h"
 
@@ -42,16 +56,18 @@ bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEV
     return true;
 }
 
-static UINT tdr_delay_from_env(void)
+/* A number from the environment in lo..hi, else a line and `def` (the registry's role). */
+static UINT env_uint(const char *name, const char *unit, unsigned long lo, unsigned long hi, UINT def)
 {
-    const char *s = getenv("WDDM_TDR_DELAY_MS");
+    const char *s = getenv(name);
     if (!s || !*s)
-        return 2000;
+        return def;
     char *end = NULL;
+    errno = 0;
     unsigned long v = strtoul(s, &end, 10);
-    if (*end || v == 0 || v > 3600000ul) {
-        dxgk_refuse("WDDM_TDR_DELAY_MS=\"%s\" is not a number of milliseconds in 1..3600000: using 2000", s);
-        return 2000;
+    if (*end || errno || *s < '0' || *s > '9' || v < lo || v > hi) {
+        dxgk_refuse("%s=\"%s\" is not a number of %s in %lu..%lu: using %u", name, s, unit, lo, hi, def);
+        return def;
     }
     return (UINT)v;
 }
@@ -79,9 +95,50 @@ static void lost_signal(struct lost_list *l)
         dxgk_refuse("TDR: more than 64 devices lost at once: the others' monitored fences stay as they are");
 }
 
+/* One timeout's recovery as phases over one operation (issue 16): blame the device the engine is
+ * stuck in, reset the engine, else check the limits and reset (or stop) the adapter, then
+ * signal what was lost. The watchdog thread only. */
+struct tdr_op {
+    struct dxgk_adapter *a;
+    struct sched_node *n;             /* the node that timed out */
+    struct dxgk_device *guilty;       /* one reference, or NULL (a paging buffer is stuck) */
+    bool stop;                        /* past the limits: the adapter is stopped, not recovered */
+    struct lost_list lost;
+};
+
+static UINT64 now_ms(void)
+{
+    return dxgk_now_ns() / 1000000u;
+}
+
+/* The clock of the limits: wddm_test_tdr_clock_advance moves it forward. */
+static _Atomic UINT64 limit_clock_offset_ms;
+
+void wddm_test_tdr_clock_advance(UINT seconds)
+{
+    atomic_fetch_add_explicit(&limit_clock_offset_ms, (UINT64)seconds * 1000u, memory_order_relaxed);
+}
+
+static UINT64 limit_clock_ms(void)
+{
+    return now_ms() + atomic_load_explicit(&limit_clock_offset_ms, memory_order_relaxed);
+}
+
+NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    if (!a->tdr_stopped)
+        return STATUS_SUCCESS;
+    dxgk_refuse("%s: adapter stopped, more than WDDM_TDR_LIMIT_COUNT=%u adapter timeouts within "
+                "WDDM_TDR_LIMIT_TIME_S=%llu s (Windows bug-checks 0x116): nothing new until it is started again",
+                call, a->tdr_limit_count, (unsigned long long)(a->tdr_limit_ms / 1000u));
+    return STATUS_DEVICE_REMOVED;
+}
+
 /* The context of the packet the engine is stuck in: the oldest not completed. node->lock. */
 static struct dxgk_packet *hw_head_locked(struct sched_node *n)
 {
+    WDDM_ASSERT_HELD(&n->lock);
     UINT64 done = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
     for (struct dxgk_packet *p = n->inflight; p; p = p->next)
         if (p->fence > done)
@@ -89,56 +146,30 @@ static struct dxgk_packet *hw_head_locked(struct sched_node *n)
     return NULL;
 }
 
-static void adapter_reset(struct dxgk_adapter *a, struct dxgk_device *guilty, struct lost_list *lost)
+/* Phase 1: the packet the engine is stuck in names the guilty device; it is lost before
+ * anything is reset so that every thread the recovery wakes finds it so. */
+static void tdr_blame(struct tdr_op *op)
 {
-    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
-    /* Every device of the adapter is lost: the guilty one HUNG, the others RESET (§8.3). */
-    struct dxgk_object **objs;
-    D3DKMT_HANDLE *hs;
-    size_t count = dxgk_handle_collect(DXGK_TYPE_DEVICE, &objs, &hs);
+    struct dxgk_adapter *a = op->a;
     pthread_mutex_lock(&a->lock);
-    for (size_t i = 0; i < count; i++) {
-        struct dxgk_device *d = (struct dxgk_device *)objs[i];
-        if (d->adapter != a || d->dead)
-            continue;
-        if (dxgk_device_set_error_locked(d, STATUS_DEVICE_REMOVED,
-                                         d == guilty ? D3DKMT_DEVICEEXECUTION_HUNG : D3DKMT_DEVICEEXECUTION_RESET))
-            lost_add(lost, d);
+    pthread_mutex_lock(&op->n->lock);
+    struct dxgk_packet *head = hw_head_locked(op->n);
+    if (head && head->ctx) {
+        op->guilty = head->ctx->device;
+        dxgk_object_get(&op->guilty->obj);
     }
+    pthread_mutex_unlock(&op->n->lock);
+    if (op->guilty && dxgk_device_set_error_locked(op->guilty, STATUS_DEVICE_REMOVED, D3DKMT_DEVICEEXECUTION_HUNG))
+        lost_add(&op->lost, op->guilty);
     pthread_mutex_unlock(&a->lock);
-    for (size_t i = 0; i < count; i++)
-        dxgk_object_put(objs[i]);
-    free(objs);
-    free(hs);
-
-    for (UINT i = 0; i < a->node_count; i++)
-        sched_gate_close_for_reset(&a->node[i]);
-    sched_trace(a, WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
-    NTSTATUS st = ddi->DxgkDdiResetFromTimeout ? ddi->DxgkDdiResetFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
-    if (!NT_SUCCESS(st))
-        /* Windows bugchecks here; the model carries on with every device lost. */
-        dxgk_refuse("verifier: DxgkDdiResetFromTimeout failed 0x%08x (Windows would bugcheck)", (unsigned)st);
-    /* For an adapter reset every node's completed fence is its last submitted one. */
-    for (UINT i = 0; i < a->node_count; i++) {
-        struct sched_node *n = &a->node[i];
-        pthread_mutex_lock(&n->submit_lock);
-        UINT64 f = n->submitted_fence;
-        pthread_mutex_unlock(&n->submit_lock);
-        sched_node_retire_to(n, f);
-    }
-    if (ddi->DxgkDdiRestartFromTimeout) {
-        st = ddi->DxgkDdiRestartFromTimeout(a->miniport);
-        if (!NT_SUCCESS(st))
-            dxgk_refuse("verifier: DxgkDdiRestartFromTimeout failed 0x%08x", (unsigned)st);
-    }
-    for (UINT i = 0; i < a->node_count; i++)
-        sched_gate_open(&a->node[i]);
-    DXGK_COUNT(a, adapter_resets, 1);
+    dxgk_refuse("TDR: node %u made no progress for %u ms: timeout", op->n->ordinal, a->tdr_delay_ms);
 }
 
-/* Engine reset of node `n`; false: escalate to the adapter. */
-static bool engine_reset(struct dxgk_adapter *a, struct sched_node *n, struct lost_list *lost)
+/* Phase 2: engine reset of the node; false: escalate to the adapter. */
+static bool engine_reset(struct tdr_op *op)
 {
+    struct dxgk_adapter *a = op->a;
+    struct sched_node *n = op->n;
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     if (!a->caps.SupportPerEngineTDR || !ddi->DxgkDdiResetEngine || n->ordinal == a->paging_node)
         return false;
@@ -177,7 +208,7 @@ static bool engine_reset(struct dxgk_adapter *a, struct sched_node *n, struct lo
             guilty = p->ctx->handle;
         if (dxgk_device_set_error_locked(p->ctx->device, STATUS_DEVICE_REMOVED,
                                          head ? D3DKMT_DEVICEEXECUTION_HUNG : D3DKMT_DEVICEEXECUTION_RESET))
-            lost_add(lost, p->ctx->device);
+            lost_add(&op->lost, p->ctx->device);
     }
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&a->lock);
@@ -187,35 +218,115 @@ static bool engine_reset(struct dxgk_adapter *a, struct sched_node *n, struct lo
     return true;
 }
 
-static void recover(struct dxgk_adapter *a, struct sched_node *n)
+/* Phase 3, an adapter timeout: within the limits it is remembered and recovered; the one that
+ * would be the (WDDM_TDR_LIMIT_COUNT+1)-th within WDDM_TDR_LIMIT_TIME_S stops the adapter. It
+ * is, when the count-th most recent adapter timeout recovered lies within the time (count 0:
+ * the first one stops it). */
+static void tdr_limit(struct tdr_op *op)
 {
-    struct lost_list lost = { .count = 0 };
-    /* The packet the engine is stuck in names the guilty device; it is lost before anything
-     * is reset so that every thread the recovery wakes finds it so. */
-    struct dxgk_device *guilty = NULL;
-    pthread_mutex_lock(&a->lock);
-    pthread_mutex_lock(&n->lock);
-    struct dxgk_packet *head = hw_head_locked(n);
-    if (head && head->ctx) {
-        guilty = head->ctx->device;
-        dxgk_object_get(&guilty->obj);
+    struct dxgk_adapter *a = op->a;
+    UINT64 now = limit_clock_ms();
+    UINT count = a->tdr_limit_count;
+    if (a->tdr_times_count >= count) {
+        UINT64 oldest = count ? a->tdr_times[(a->tdr_times_next + DXGK_TDR_LIMIT_MAX - count) % DXGK_TDR_LIMIT_MAX]
+                              : now;
+        if (now - oldest < a->tdr_limit_ms) {
+            op->stop = true;
+            dxgk_refuse("TDR: node %u: one adapter timeout more than WDDM_TDR_LIMIT_COUNT=%u within "
+                        "WDDM_TDR_LIMIT_TIME_S=%llu s: not recovered, the adapter is stopped and its devices lost "
+                        "(Windows bug-checks 0x116)",
+                        op->n->ordinal, count, (unsigned long long)(a->tdr_limit_ms / 1000u));
+            return;
+        }
     }
-    pthread_mutex_unlock(&n->lock);
-    if (guilty && dxgk_device_set_error_locked(guilty, STATUS_DEVICE_REMOVED, D3DKMT_DEVICEEXECUTION_HUNG))
-        lost_add(&lost, guilty);
-    pthread_mutex_unlock(&a->lock);
-    dxgk_refuse("TDR: node %u made no progress for %u ms: recovering", n->ordinal, a->tdr_delay_ms);
-    if (!engine_reset(a, n, &lost))
-        adapter_reset(a, guilty, &lost);
-    atomic_fetch_add(&a->tdr_count, 1);
-    if (guilty)
-        dxgk_object_put(&guilty->obj);
-    lost_signal(&lost);
+    a->tdr_times[a->tdr_times_next] = now;
+    a->tdr_times_next = (a->tdr_times_next + 1) % DXGK_TDR_LIMIT_MAX;
+    if (a->tdr_times_count < DXGK_TDR_LIMIT_MAX)
+        a->tdr_times_count++;
 }
 
-static UINT64 now_ms(void)
+/* Every device of the adapter is lost: the guilty one HUNG, the others RESET (§8.3) or, when
+ * the adapter stops, STOPPED. A stop is marked first, under the adapter lock, so that a device
+ * D3DKMTCreateDevice publishes later is refused and one published before is collected here. */
+static void adapter_lose_devices(struct tdr_op *op)
 {
-    return dxgk_now_ns() / 1000000u;
+    struct dxgk_adapter *a = op->a;
+    if (op->stop) {
+        pthread_mutex_lock(&a->lock);
+        a->tdr_stopped = true;
+        pthread_mutex_unlock(&a->lock);
+    }
+    D3DKMT_DEVICEEXECUTION_STATE innocent = op->stop ? D3DKMT_DEVICEEXECUTION_STOPPED : D3DKMT_DEVICEEXECUTION_RESET;
+    struct dxgk_object **objs;
+    D3DKMT_HANDLE *hs;
+    size_t count = dxgk_handle_collect(DXGK_TYPE_DEVICE, &objs, &hs);
+    pthread_mutex_lock(&a->lock);
+    for (size_t i = 0; i < count; i++) {
+        struct dxgk_device *d = (struct dxgk_device *)objs[i];
+        if (d->adapter != a || d->dead)
+            continue;
+        if (dxgk_device_set_error_locked(d, STATUS_DEVICE_REMOVED,
+                                         d == op->guilty ? D3DKMT_DEVICEEXECUTION_HUNG : innocent))
+            lost_add(&op->lost, d);
+    }
+    pthread_mutex_unlock(&a->lock);
+    for (size_t i = 0; i < count; i++)
+        dxgk_object_put(objs[i]);
+    free(objs);
+    free(hs);
+}
+
+/* Phase 4: every device lost, DxgkDdiResetFromTimeout, every submitted packet retires,
+ * DxgkDdiRestartFromTimeout. A stopped adapter goes through the same reset: it is what drops
+ * the hardware's work (the devices are lost; the kernel's paging keeps running for their
+ * destruction). */
+static void adapter_reset(struct tdr_op *op)
+{
+    struct dxgk_adapter *a = op->a;
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    adapter_lose_devices(op);
+    for (UINT i = 0; i < a->node_count; i++)
+        sched_gate_close_for_reset(&a->node[i]);
+    sched_trace(a, WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
+    NTSTATUS st = ddi->DxgkDdiResetFromTimeout ? ddi->DxgkDdiResetFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
+    if (!NT_SUCCESS(st))
+        /* Windows bugchecks here; the model carries on with every device lost. */
+        dxgk_refuse("verifier: DxgkDdiResetFromTimeout failed 0x%08x (Windows would bugcheck)", (unsigned)st);
+    /* For an adapter reset every node's completed fence is its last submitted one. */
+    for (UINT i = 0; i < a->node_count; i++) {
+        struct sched_node *n = &a->node[i];
+        pthread_mutex_lock(&n->submit_lock);
+        UINT64 f = n->submitted_fence;
+        pthread_mutex_unlock(&n->submit_lock);
+        sched_node_retire_to(n, f);
+    }
+    if (ddi->DxgkDdiRestartFromTimeout) {
+        st = ddi->DxgkDdiRestartFromTimeout(a->miniport);
+        if (!NT_SUCCESS(st))
+            dxgk_refuse("verifier: DxgkDdiRestartFromTimeout failed 0x%08x", (unsigned)st);
+    }
+    for (UINT i = 0; i < a->node_count; i++)
+        sched_gate_open(&a->node[i]);
+    if (op->stop)
+        DXGK_COUNT(a, adapter_stops, 1);
+    else
+        DXGK_COUNT(a, adapter_resets, 1);
+}
+
+static void recover(struct dxgk_adapter *a, struct sched_node *n)
+{
+    struct tdr_op op = { .a = a, .n = n };
+    tdr_blame(&op);
+    if (!engine_reset(&op)) {
+        tdr_limit(&op);
+        adapter_reset(&op);
+    }
+    /* Phase 5: what was lost is signalled (no lock held). */
+    if (!op.stop)
+        atomic_fetch_add(&a->tdr_count, 1);
+    if (op.guilty)
+        dxgk_object_put(&op.guilty->obj);
+    lost_signal(&op.lost);
 }
 
 static void *tdr_main(void *arg)
@@ -280,7 +391,9 @@ static void *tdr_main(void *arg)
 
 bool dxgk_tdr_start(struct dxgk_adapter *a)
 {
-    a->tdr_delay_ms = tdr_delay_from_env();
+    a->tdr_delay_ms = env_uint("WDDM_TDR_DELAY_MS", "milliseconds", 1, 3600000ul, 2000);
+    a->tdr_limit_count = env_uint("WDDM_TDR_LIMIT_COUNT", "adapter timeouts", 0, DXGK_TDR_LIMIT_MAX, 5);
+    a->tdr_limit_ms = env_uint("WDDM_TDR_LIMIT_TIME_S", "seconds", 1, 86400ul, 60) * 1000ull;
     a->tdr_stop = false;
     pthread_mutex_init(&a->tdr_lock, NULL);
     pthread_condattr_t ca;
