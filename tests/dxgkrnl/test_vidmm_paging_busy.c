@@ -30,9 +30,18 @@ static atomic_int idle_retries;    /* calls with AllocationIsIdle after a BUSY *
 static atomic_int retry_while_paused; /* a retry came while the GPU was still paused */
 static atomic_int gpu_resumed;
 static atomic_int arm;             /* the wrapper answers BUSY only while armed */
+static atomic_int transfers;       /* TRANSFER calls seen */
+static atomic_int bad_transfer_flags; /* TransferEnd clear, or TransferStart not = first call */
 
 static NTSTATUS APIENTRY wrap_build(const HANDLE a, DXGKARG_BUILDPAGINGBUFFER *args)
 {
+    /* DXGK_TRANSFERFLAGS (issue 20 §7): every whole-allocation transfer starts and ends; a
+     * multipass continuation is no start. */
+    if (args->Operation == DXGK_OPERATION_TRANSFER) {
+        atomic_fetch_add(&transfers, 1);
+        if (!args->Transfer.Flags.TransferEnd || args->Transfer.Flags.TransferStart != (args->MultipassOffset == 0))
+            atomic_fetch_add(&bad_transfer_flags, 1);
+    }
     /* A copy out of a segment (TRANSFER) or the drop of a copy already backed (DISCARD_CONTENT:
      * a[0] below was only read since its restore, so its backing store is still valid). */
     bool leaves = (args->Operation == DXGK_OPERATION_TRANSFER && args->Transfer.Source.SegmentId != 0) ||
@@ -158,6 +167,8 @@ static void test_busy_allocation_is_waited_for_and_the_transfer_retried_as_idle(
     for (int i = 1; i < N; i++)
         renv_gpu_check(e, a[i], rb, SZ, 70 + (uint32_t)i);
     renv_gpu_check(e, x, rb, SZ, 90);
+    assert_true(atomic_load(&transfers) > 0);
+    assert_int_equal(atomic_load(&bad_transfer_flags), 0);
 }
 
 int main(void)

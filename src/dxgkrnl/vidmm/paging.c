@@ -9,7 +9,9 @@
  *     Flags.AllocationIsIdle = 1 (BUSY although AllocationIsIdle was set is a KMD bug). The wait
  *     lets the adapter lock go: the caller keeps its instance alive through it (in_batch or
  *     evicting: vidmm_instance_retired_locked) and re-checks what it relies on (vidmm/evict.c);
- *   anything else is a KMD bug (a real OS bug-checks): refused with a debug line. */
+ *   anything else is a KMD bug (a real OS bug-checks): refused with a debug line.
+ * A TRANSFER carries TransferStart on its first call and TransferEnd on every call (one
+ * transfer per allocation: see vidmm_paging_build_locked). */
 #include "dxgkrnl/dxgkrnl.h"
 #include "common/alloc.h"
 
@@ -120,6 +122,13 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
         args->pDmaBufferPrivateData = p->priv;
         args->DmaBufferPrivateDataSize = p->priv_size;
         args->DmaBufferWriteOffset = p->dma_used;
+        if (args->Operation == DXGK_OPERATION_TRANSFER) {
+            /* DXGK_TRANSFERFLAGS: VidMm moves an allocation in one transfer (TransferOffset 0,
+             * the whole size), so each is its own start and end; a multipass call that goes on
+             * where the KMD stopped (MultipassOffset set) is not a new start. */
+            args->Transfer.Flags.TransferStart = args->MultipassOffset == 0;
+            args->Transfer.Flags.TransferEnd = 1;
+        }
         NTSTATUS st = a->driver.ddi.DxgkDdiBuildPagingBuffer(a->miniport, args);
         UINT8 *end = args->pDmaBuffer;
         if (end < start || end > p->dma + p->dma_capacity) {
