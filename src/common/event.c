@@ -29,6 +29,7 @@
  * Lock order: the table lock alone; an event's lock, then a wait block's lock; several events'
  * locks only in address order, and never with a wait block's lock. Nothing else is taken under
  * any of them, so the library's kernel may signal an event while holding any lock of its own. */
+#include "common/deadline.h"
 #include "common/event.h"
 #include "common/alloc.h"
 #include "common/debug.h"
@@ -585,15 +586,7 @@ static void block_destroy(struct wait_block *b)
 
 static struct timespec deadline_after(DWORD ms)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    t.tv_sec += ms / 1000u;
-    t.tv_nsec += (long)(ms % 1000u) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
+    return wddm_deadline_after_ms(CLOCK_MONOTONIC, ms);
 }
 
 /* One sleep on the block; false when the deadline has passed. */

@@ -21,6 +21,7 @@
  * are printed after it is let go, references are dropped after it), and an acquirer waits on
  * the mutex's condition variable (CLOCK_MONOTONIC deadlines) holding only it. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/deadline.h"
 #include "common/alloc.h"
 
 #include <errno.h>
@@ -347,13 +348,7 @@ static enum km_wait wait_deadline(const LARGE_INTEGER *timeout, struct timespec 
     if (ticks == 0)
         return KM_WAIT_NONE;
     UINT64 rel = 0u - (UINT64)ticks;
-    clock_gettime(CLOCK_MONOTONIC, deadline);
-    deadline->tv_sec += (time_t)(rel / NT_TICKS_PER_SEC);
-    deadline->tv_nsec += (long)(rel % NT_TICKS_PER_SEC) * 100;
-    if (deadline->tv_nsec >= 1000000000L) {
-        deadline->tv_sec++;
-        deadline->tv_nsec -= 1000000000L;
-    }
+    *deadline = wddm_deadline_after(CLOCK_MONOTONIC, rel / NT_TICKS_PER_SEC, (long)(rel % NT_TICKS_PER_SEC) * 100);
     return KM_WAIT_UNTIL;
 }
 

@@ -22,6 +22,7 @@
  * possibly the adapter lock held (the DPC takes it after letting go of node->lock). */
 #include "dxgkrnl/dxgkrnl.h"
 #include "common/alloc.h"
+#include "common/deadline.h"
 #include "common/event.h"
 #include "common/timeline.h"
 
@@ -289,14 +290,7 @@ static NTSTATUS wait_from_cpu(const char *fn, const D3DKMT_WAITFORSYNCHRONIZATIO
         } while (state == 0 && dxgk_now_ns() - t0 < SYNC_SPIN_NS);
     }
     if (state == 0 && timeout_ms != 0) {
-        struct timespec deadline;
-        clock_gettime(CLOCK_REALTIME, &deadline);
-        deadline.tv_sec += timeout_ms / 1000u;
-        deadline.tv_nsec += (long)(timeout_ms % 1000u) * 1000000L;
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec++;
-            deadline.tv_nsec -= 1000000000L;
-        }
+        struct timespec deadline = wddm_deadline_after_ms(CLOCK_REALTIME, timeout_ms);
         pthread_mutex_lock(&sync_wait.lock);
         while ((state = wait_state(objs, values, count, any)) == 0) {
             if (timeout_ms == WDDM_WAIT_INFINITE)
