@@ -458,7 +458,12 @@ struct dxgk_device {
     HANDLE kmd;                       /* the KMD's hDevice; immutable */
     bool dead;                        /* destroyed; protected by adapter->lock */
     NTSTATUS error;                   /* why the device is lost (STATUS_SUCCESS while it is not):
-                                         set once, by dxgk_device_set_error_locked; adapter->lock */
+                                         set once, by dxgk_device_set_error_locked under
+                                         adapter->lock (a relaxed atomic store); read under it,
+                                         or lock-free with a relaxed atomic load where a stale
+                                         "not lost" only delays a refusal to the next check
+                                         (sched/queue.c's queue-depth wait, objects/share.c,
+                                         objects/allocation.c) */
     D3DKMT_DEVICEEXECUTION_STATE exec_state; /* D3DKMTGetDeviceState's answer while error is set
                                          (HUNG, RESET, ERROR_OUTOFMEMORY...); adapter->lock */
     struct dxgk_context *contexts;    /* protected by adapter->lock */
