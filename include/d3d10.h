@@ -10,6 +10,7 @@
 
 #include "d3dcommon.h"
 #include "dxgi.h"
+#include "d3d10sdklayers.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -12,6 +12,7 @@
 
 #include "d3d10.h"
 #include "d3d10_1.h"
+#include "d3d10sdklayers.h"
 #include "d3d11.h"
 #include "d3d11_1.h"
 #include "d3d11sdklayers.h"
@@ -1310,6 +1311,218 @@ _Static_assert(sizeof(struct ID3D10DeviceVtbl) + sizeof(struct rt_own_ID3D10Devi
     .CreateShaderResourceView1 = rt_stub_ID3D10Device1_CreateShaderResourceView1, \
     .CreateBlendState1 = rt_stub_ID3D10Device1_CreateBlendState1, \
     .GetFeatureLevel = rt_stub_ID3D10Device1_GetFeatureLevel
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Debug_QueryInterface(ID3D10Debug *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10Debug_AddRef(ID3D10Debug *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10Debug_Release(ID3D10Debug *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Debug_SetFeatureMask(ID3D10Debug *This, UINT Mask) { return rt_api_not_implemented("ID3D10Debug::SetFeatureMask"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D10Debug_GetFeatureMask(ID3D10Debug *This) { rt_api_not_implemented("ID3D10Debug::GetFeatureMask"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Debug_SetPresentPerRenderOpDelay(ID3D10Debug *This, UINT Milliseconds) { return rt_api_not_implemented("ID3D10Debug::SetPresentPerRenderOpDelay"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D10Debug_GetPresentPerRenderOpDelay(ID3D10Debug *This) { rt_api_not_implemented("ID3D10Debug::GetPresentPerRenderOpDelay"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Debug_SetSwapChain(ID3D10Debug *This, IDXGISwapChain *pSwapChain) { return rt_api_not_implemented("ID3D10Debug::SetSwapChain"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Debug_GetSwapChain(ID3D10Debug *This, IDXGISwapChain **ppSwapChain) { return rt_api_not_implemented("ID3D10Debug::GetSwapChain"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10Debug_Validate(ID3D10Debug *This) { return rt_api_not_implemented("ID3D10Debug::Validate"); }
+#define RT_API_STUBS_ID3D10Debug \
+    .QueryInterface = rt_stub_ID3D10Debug_QueryInterface, \
+    .AddRef = rt_stub_ID3D10Debug_AddRef, \
+    .Release = rt_stub_ID3D10Debug_Release, \
+    .SetFeatureMask = rt_stub_ID3D10Debug_SetFeatureMask, \
+    .GetFeatureMask = rt_stub_ID3D10Debug_GetFeatureMask, \
+    .SetPresentPerRenderOpDelay = rt_stub_ID3D10Debug_SetPresentPerRenderOpDelay, \
+    .GetPresentPerRenderOpDelay = rt_stub_ID3D10Debug_GetPresentPerRenderOpDelay, \
+    .SetSwapChain = rt_stub_ID3D10Debug_SetSwapChain, \
+    .GetSwapChain = rt_stub_ID3D10Debug_GetSwapChain, \
+    .Validate = rt_stub_ID3D10Debug_Validate
+struct rt_own_ID3D10Debug {
+    HRESULT (STDMETHODCALLTYPE *SetFeatureMask)(ID3D10Debug *This, UINT Mask);
+    UINT (STDMETHODCALLTYPE *GetFeatureMask)(ID3D10Debug *This);
+    HRESULT (STDMETHODCALLTYPE *SetPresentPerRenderOpDelay)(ID3D10Debug *This, UINT Milliseconds);
+    UINT (STDMETHODCALLTYPE *GetPresentPerRenderOpDelay)(ID3D10Debug *This);
+    HRESULT (STDMETHODCALLTYPE *SetSwapChain)(ID3D10Debug *This, IDXGISwapChain *pSwapChain);
+    HRESULT (STDMETHODCALLTYPE *GetSwapChain)(ID3D10Debug *This, IDXGISwapChain **ppSwapChain);
+    HRESULT (STDMETHODCALLTYPE *Validate)(ID3D10Debug *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D10Debug) == sizeof(struct ID3D10DebugVtbl), "ID3D10Debug's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D10Debug \
+    .SetFeatureMask = rt_stub_ID3D10Debug_SetFeatureMask, \
+    .GetFeatureMask = rt_stub_ID3D10Debug_GetFeatureMask, \
+    .SetPresentPerRenderOpDelay = rt_stub_ID3D10Debug_SetPresentPerRenderOpDelay, \
+    .GetPresentPerRenderOpDelay = rt_stub_ID3D10Debug_GetPresentPerRenderOpDelay, \
+    .SetSwapChain = rt_stub_ID3D10Debug_SetSwapChain, \
+    .GetSwapChain = rt_stub_ID3D10Debug_GetSwapChain, \
+    .Validate = rt_stub_ID3D10Debug_Validate
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10SwitchToRef_QueryInterface(ID3D10SwitchToRef *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10SwitchToRef_AddRef(ID3D10SwitchToRef *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10SwitchToRef_Release(ID3D10SwitchToRef *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D10SwitchToRef_SetUseRef(ID3D10SwitchToRef *This, BOOL UseRef) { rt_api_not_implemented("ID3D10SwitchToRef::SetUseRef"); return (BOOL)0; }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D10SwitchToRef_GetUseRef(ID3D10SwitchToRef *This) { rt_api_not_implemented("ID3D10SwitchToRef::GetUseRef"); return (BOOL)0; }
+#define RT_API_STUBS_ID3D10SwitchToRef \
+    .QueryInterface = rt_stub_ID3D10SwitchToRef_QueryInterface, \
+    .AddRef = rt_stub_ID3D10SwitchToRef_AddRef, \
+    .Release = rt_stub_ID3D10SwitchToRef_Release, \
+    .SetUseRef = rt_stub_ID3D10SwitchToRef_SetUseRef, \
+    .GetUseRef = rt_stub_ID3D10SwitchToRef_GetUseRef
+struct rt_own_ID3D10SwitchToRef {
+    BOOL (STDMETHODCALLTYPE *SetUseRef)(ID3D10SwitchToRef *This, BOOL UseRef);
+    BOOL (STDMETHODCALLTYPE *GetUseRef)(ID3D10SwitchToRef *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D10SwitchToRef) == sizeof(struct ID3D10SwitchToRefVtbl), "ID3D10SwitchToRef's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D10SwitchToRef \
+    .SetUseRef = rt_stub_ID3D10SwitchToRef_SetUseRef, \
+    .GetUseRef = rt_stub_ID3D10SwitchToRef_GetUseRef
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_QueryInterface(ID3D10InfoQueue *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_AddRef(ID3D10InfoQueue *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_Release(ID3D10InfoQueue *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_SetMessageCountLimit(ID3D10InfoQueue *This, UINT64 MessageCountLimit) { return rt_api_not_implemented("ID3D10InfoQueue::SetMessageCountLimit"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_ClearStoredMessages(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::ClearStoredMessages"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetMessage(ID3D10InfoQueue *This, UINT64 MessageIndex, D3D10_MESSAGE *pMessage, SIZE_T *pMessageByteLength) { return rt_api_not_implemented("ID3D10InfoQueue::GetMessage"); }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetNumMessagesAllowedByStorageFilter(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetNumMessagesAllowedByStorageFilter"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetNumMessagesDeniedByStorageFilter(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetNumMessagesDeniedByStorageFilter"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetNumStoredMessages(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetNumStoredMessages"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetNumStoredMessagesAllowedByRetrievalFilter(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetNumStoredMessagesAllowedByRetrievalFilter"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetNumMessagesDiscardedByMessageCountLimit(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetNumMessagesDiscardedByMessageCountLimit"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetMessageCountLimit(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetMessageCountLimit"); return (UINT64)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_AddStorageFilterEntries(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter) { return rt_api_not_implemented("ID3D10InfoQueue::AddStorageFilterEntries"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetStorageFilter(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength) { return rt_api_not_implemented("ID3D10InfoQueue::GetStorageFilter"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_ClearStorageFilter(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::ClearStorageFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_PushEmptyStorageFilter(ID3D10InfoQueue *This) { return rt_api_not_implemented("ID3D10InfoQueue::PushEmptyStorageFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_PushCopyOfStorageFilter(ID3D10InfoQueue *This) { return rt_api_not_implemented("ID3D10InfoQueue::PushCopyOfStorageFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_PushStorageFilter(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter) { return rt_api_not_implemented("ID3D10InfoQueue::PushStorageFilter"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_PopStorageFilter(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::PopStorageFilter"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetStorageFilterStackSize(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetStorageFilterStackSize"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_AddRetrievalFilterEntries(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter) { return rt_api_not_implemented("ID3D10InfoQueue::AddRetrievalFilterEntries"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetRetrievalFilter(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength) { return rt_api_not_implemented("ID3D10InfoQueue::GetRetrievalFilter"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_ClearRetrievalFilter(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::ClearRetrievalFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_PushEmptyRetrievalFilter(ID3D10InfoQueue *This) { return rt_api_not_implemented("ID3D10InfoQueue::PushEmptyRetrievalFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_PushCopyOfRetrievalFilter(ID3D10InfoQueue *This) { return rt_api_not_implemented("ID3D10InfoQueue::PushCopyOfRetrievalFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_PushRetrievalFilter(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter) { return rt_api_not_implemented("ID3D10InfoQueue::PushRetrievalFilter"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_PopRetrievalFilter(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::PopRetrievalFilter"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetRetrievalFilterStackSize(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetRetrievalFilterStackSize"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_AddMessage(ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY Category, D3D10_MESSAGE_SEVERITY Severity, D3D10_MESSAGE_ID ID, const char *pDescription) { return rt_api_not_implemented("ID3D10InfoQueue::AddMessage"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_AddApplicationMessage(ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY Severity, const char *pDescription) { return rt_api_not_implemented("ID3D10InfoQueue::AddApplicationMessage"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_SetBreakOnCategory(ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY Category, BOOL bEnable) { return rt_api_not_implemented("ID3D10InfoQueue::SetBreakOnCategory"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_SetBreakOnSeverity(ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY Severity, BOOL bEnable) { return rt_api_not_implemented("ID3D10InfoQueue::SetBreakOnSeverity"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_SetBreakOnID(ID3D10InfoQueue *This, D3D10_MESSAGE_ID ID, BOOL bEnable) { return rt_api_not_implemented("ID3D10InfoQueue::SetBreakOnID"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetBreakOnCategory(ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY Category) { rt_api_not_implemented("ID3D10InfoQueue::GetBreakOnCategory"); return (BOOL)0; }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetBreakOnSeverity(ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY Severity) { rt_api_not_implemented("ID3D10InfoQueue::GetBreakOnSeverity"); return (BOOL)0; }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetBreakOnID(ID3D10InfoQueue *This, D3D10_MESSAGE_ID ID) { rt_api_not_implemented("ID3D10InfoQueue::GetBreakOnID"); return (BOOL)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_SetMuteDebugOutput(ID3D10InfoQueue *This, BOOL bMute) { rt_api_not_implemented("ID3D10InfoQueue::SetMuteDebugOutput"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D10InfoQueue_GetMuteDebugOutput(ID3D10InfoQueue *This) { rt_api_not_implemented("ID3D10InfoQueue::GetMuteDebugOutput"); return (BOOL)0; }
+#define RT_API_STUBS_ID3D10InfoQueue \
+    .QueryInterface = rt_stub_ID3D10InfoQueue_QueryInterface, \
+    .AddRef = rt_stub_ID3D10InfoQueue_AddRef, \
+    .Release = rt_stub_ID3D10InfoQueue_Release, \
+    .SetMessageCountLimit = rt_stub_ID3D10InfoQueue_SetMessageCountLimit, \
+    .ClearStoredMessages = rt_stub_ID3D10InfoQueue_ClearStoredMessages, \
+    .GetMessage = rt_stub_ID3D10InfoQueue_GetMessage, \
+    .GetNumMessagesAllowedByStorageFilter = rt_stub_ID3D10InfoQueue_GetNumMessagesAllowedByStorageFilter, \
+    .GetNumMessagesDeniedByStorageFilter = rt_stub_ID3D10InfoQueue_GetNumMessagesDeniedByStorageFilter, \
+    .GetNumStoredMessages = rt_stub_ID3D10InfoQueue_GetNumStoredMessages, \
+    .GetNumStoredMessagesAllowedByRetrievalFilter = rt_stub_ID3D10InfoQueue_GetNumStoredMessagesAllowedByRetrievalFilter, \
+    .GetNumMessagesDiscardedByMessageCountLimit = rt_stub_ID3D10InfoQueue_GetNumMessagesDiscardedByMessageCountLimit, \
+    .GetMessageCountLimit = rt_stub_ID3D10InfoQueue_GetMessageCountLimit, \
+    .AddStorageFilterEntries = rt_stub_ID3D10InfoQueue_AddStorageFilterEntries, \
+    .GetStorageFilter = rt_stub_ID3D10InfoQueue_GetStorageFilter, \
+    .ClearStorageFilter = rt_stub_ID3D10InfoQueue_ClearStorageFilter, \
+    .PushEmptyStorageFilter = rt_stub_ID3D10InfoQueue_PushEmptyStorageFilter, \
+    .PushCopyOfStorageFilter = rt_stub_ID3D10InfoQueue_PushCopyOfStorageFilter, \
+    .PushStorageFilter = rt_stub_ID3D10InfoQueue_PushStorageFilter, \
+    .PopStorageFilter = rt_stub_ID3D10InfoQueue_PopStorageFilter, \
+    .GetStorageFilterStackSize = rt_stub_ID3D10InfoQueue_GetStorageFilterStackSize, \
+    .AddRetrievalFilterEntries = rt_stub_ID3D10InfoQueue_AddRetrievalFilterEntries, \
+    .GetRetrievalFilter = rt_stub_ID3D10InfoQueue_GetRetrievalFilter, \
+    .ClearRetrievalFilter = rt_stub_ID3D10InfoQueue_ClearRetrievalFilter, \
+    .PushEmptyRetrievalFilter = rt_stub_ID3D10InfoQueue_PushEmptyRetrievalFilter, \
+    .PushCopyOfRetrievalFilter = rt_stub_ID3D10InfoQueue_PushCopyOfRetrievalFilter, \
+    .PushRetrievalFilter = rt_stub_ID3D10InfoQueue_PushRetrievalFilter, \
+    .PopRetrievalFilter = rt_stub_ID3D10InfoQueue_PopRetrievalFilter, \
+    .GetRetrievalFilterStackSize = rt_stub_ID3D10InfoQueue_GetRetrievalFilterStackSize, \
+    .AddMessage = rt_stub_ID3D10InfoQueue_AddMessage, \
+    .AddApplicationMessage = rt_stub_ID3D10InfoQueue_AddApplicationMessage, \
+    .SetBreakOnCategory = rt_stub_ID3D10InfoQueue_SetBreakOnCategory, \
+    .SetBreakOnSeverity = rt_stub_ID3D10InfoQueue_SetBreakOnSeverity, \
+    .SetBreakOnID = rt_stub_ID3D10InfoQueue_SetBreakOnID, \
+    .GetBreakOnCategory = rt_stub_ID3D10InfoQueue_GetBreakOnCategory, \
+    .GetBreakOnSeverity = rt_stub_ID3D10InfoQueue_GetBreakOnSeverity, \
+    .GetBreakOnID = rt_stub_ID3D10InfoQueue_GetBreakOnID, \
+    .SetMuteDebugOutput = rt_stub_ID3D10InfoQueue_SetMuteDebugOutput, \
+    .GetMuteDebugOutput = rt_stub_ID3D10InfoQueue_GetMuteDebugOutput
+struct rt_own_ID3D10InfoQueue {
+    HRESULT (STDMETHODCALLTYPE *SetMessageCountLimit)(ID3D10InfoQueue *This, UINT64 MessageCountLimit);
+    void (STDMETHODCALLTYPE *ClearStoredMessages)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *GetMessage)(ID3D10InfoQueue *This, UINT64 MessageIndex, D3D10_MESSAGE *pMessage, SIZE_T *pMessageByteLength);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesAllowedByStorageFilter)(ID3D10InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesDeniedByStorageFilter)(ID3D10InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetNumStoredMessages)(ID3D10InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetNumStoredMessagesAllowedByRetrievalFilter)(ID3D10InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesDiscardedByMessageCountLimit)(ID3D10InfoQueue *This);
+    UINT64 (STDMETHODCALLTYPE *GetMessageCountLimit)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *AddStorageFilterEntries)(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter);
+    HRESULT (STDMETHODCALLTYPE *GetStorageFilter)(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength);
+    void (STDMETHODCALLTYPE *ClearStorageFilter)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushEmptyStorageFilter)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushCopyOfStorageFilter)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushStorageFilter)(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter);
+    void (STDMETHODCALLTYPE *PopStorageFilter)(ID3D10InfoQueue *This);
+    UINT (STDMETHODCALLTYPE *GetStorageFilterStackSize)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *AddRetrievalFilterEntries)(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter);
+    HRESULT (STDMETHODCALLTYPE *GetRetrievalFilter)(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength);
+    void (STDMETHODCALLTYPE *ClearRetrievalFilter)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushEmptyRetrievalFilter)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushCopyOfRetrievalFilter)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *PushRetrievalFilter)(ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *pFilter);
+    void (STDMETHODCALLTYPE *PopRetrievalFilter)(ID3D10InfoQueue *This);
+    UINT (STDMETHODCALLTYPE *GetRetrievalFilterStackSize)(ID3D10InfoQueue *This);
+    HRESULT (STDMETHODCALLTYPE *AddMessage)(ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY Category, D3D10_MESSAGE_SEVERITY Severity, D3D10_MESSAGE_ID ID, const char *pDescription);
+    HRESULT (STDMETHODCALLTYPE *AddApplicationMessage)(ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY Severity, const char *pDescription);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnCategory)(ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY Category, BOOL bEnable);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnSeverity)(ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY Severity, BOOL bEnable);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnID)(ID3D10InfoQueue *This, D3D10_MESSAGE_ID ID, BOOL bEnable);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnCategory)(ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY Category);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnSeverity)(ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY Severity);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnID)(ID3D10InfoQueue *This, D3D10_MESSAGE_ID ID);
+    void (STDMETHODCALLTYPE *SetMuteDebugOutput)(ID3D10InfoQueue *This, BOOL bMute);
+    BOOL (STDMETHODCALLTYPE *GetMuteDebugOutput)(ID3D10InfoQueue *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D10InfoQueue) == sizeof(struct ID3D10InfoQueueVtbl), "ID3D10InfoQueue's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D10InfoQueue \
+    .SetMessageCountLimit = rt_stub_ID3D10InfoQueue_SetMessageCountLimit, \
+    .ClearStoredMessages = rt_stub_ID3D10InfoQueue_ClearStoredMessages, \
+    .GetMessage = rt_stub_ID3D10InfoQueue_GetMessage, \
+    .GetNumMessagesAllowedByStorageFilter = rt_stub_ID3D10InfoQueue_GetNumMessagesAllowedByStorageFilter, \
+    .GetNumMessagesDeniedByStorageFilter = rt_stub_ID3D10InfoQueue_GetNumMessagesDeniedByStorageFilter, \
+    .GetNumStoredMessages = rt_stub_ID3D10InfoQueue_GetNumStoredMessages, \
+    .GetNumStoredMessagesAllowedByRetrievalFilter = rt_stub_ID3D10InfoQueue_GetNumStoredMessagesAllowedByRetrievalFilter, \
+    .GetNumMessagesDiscardedByMessageCountLimit = rt_stub_ID3D10InfoQueue_GetNumMessagesDiscardedByMessageCountLimit, \
+    .GetMessageCountLimit = rt_stub_ID3D10InfoQueue_GetMessageCountLimit, \
+    .AddStorageFilterEntries = rt_stub_ID3D10InfoQueue_AddStorageFilterEntries, \
+    .GetStorageFilter = rt_stub_ID3D10InfoQueue_GetStorageFilter, \
+    .ClearStorageFilter = rt_stub_ID3D10InfoQueue_ClearStorageFilter, \
+    .PushEmptyStorageFilter = rt_stub_ID3D10InfoQueue_PushEmptyStorageFilter, \
+    .PushCopyOfStorageFilter = rt_stub_ID3D10InfoQueue_PushCopyOfStorageFilter, \
+    .PushStorageFilter = rt_stub_ID3D10InfoQueue_PushStorageFilter, \
+    .PopStorageFilter = rt_stub_ID3D10InfoQueue_PopStorageFilter, \
+    .GetStorageFilterStackSize = rt_stub_ID3D10InfoQueue_GetStorageFilterStackSize, \
+    .AddRetrievalFilterEntries = rt_stub_ID3D10InfoQueue_AddRetrievalFilterEntries, \
+    .GetRetrievalFilter = rt_stub_ID3D10InfoQueue_GetRetrievalFilter, \
+    .ClearRetrievalFilter = rt_stub_ID3D10InfoQueue_ClearRetrievalFilter, \
+    .PushEmptyRetrievalFilter = rt_stub_ID3D10InfoQueue_PushEmptyRetrievalFilter, \
+    .PushCopyOfRetrievalFilter = rt_stub_ID3D10InfoQueue_PushCopyOfRetrievalFilter, \
+    .PushRetrievalFilter = rt_stub_ID3D10InfoQueue_PushRetrievalFilter, \
+    .PopRetrievalFilter = rt_stub_ID3D10InfoQueue_PopRetrievalFilter, \
+    .GetRetrievalFilterStackSize = rt_stub_ID3D10InfoQueue_GetRetrievalFilterStackSize, \
+    .AddMessage = rt_stub_ID3D10InfoQueue_AddMessage, \
+    .AddApplicationMessage = rt_stub_ID3D10InfoQueue_AddApplicationMessage, \
+    .SetBreakOnCategory = rt_stub_ID3D10InfoQueue_SetBreakOnCategory, \
+    .SetBreakOnSeverity = rt_stub_ID3D10InfoQueue_SetBreakOnSeverity, \
+    .SetBreakOnID = rt_stub_ID3D10InfoQueue_SetBreakOnID, \
+    .GetBreakOnCategory = rt_stub_ID3D10InfoQueue_GetBreakOnCategory, \
+    .GetBreakOnSeverity = rt_stub_ID3D10InfoQueue_GetBreakOnSeverity, \
+    .GetBreakOnID = rt_stub_ID3D10InfoQueue_GetBreakOnID, \
+    .SetMuteDebugOutput = rt_stub_ID3D10InfoQueue_SetMuteDebugOutput, \
+    .GetMuteDebugOutput = rt_stub_ID3D10InfoQueue_GetMuteDebugOutput
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceChild_QueryInterface(ID3D11DeviceChild *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DeviceChild_AddRef(ID3D11DeviceChild *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }

@@ -13,10 +13,22 @@
 #include "runtime/runtime.h"
 
 /* d3d10_device.c */
-/* A D3D10 call's critical section: taken while multithread protection is on; leave releases
- * what enter took (protection may change in between). */
-BOOL rt_d3d10_enter(struct rt_device *dev);
-void rt_d3d10_leave(struct rt_device *dev, BOOL locked);
+/* A D3D10 API call: its scope in the debug layer (the method's D3D10 message ID and category;
+ * a refusal inside becomes a message with an ID D3D10 names, debug_layer.c) and its critical
+ * section, taken while multithread protection is on; leave releases what enter took
+ * (protection may change in between). */
+struct rt_d3d10_call {
+    struct rt_api_call scope;       /* scope.device: the device */
+    BOOL locked;
+};
+void rt_d3d10_enter(struct rt_d3d10_call *c, struct rt_device *dev, D3D10_MESSAGE_ID id,
+                    D3D10_MESSAGE_CATEGORY category);
+void rt_d3d10_leave(struct rt_d3d10_call *c);
+/* The same, in a method: `call10_` opened by D3D10_CALL, closed by D3D10_DONE. */
+#define D3D10_CALL(dev, id, category)                                                                      \
+    struct rt_d3d10_call call10_;                                                                          \
+    rt_d3d10_enter(&call10_, (dev), D3D10_MESSAGE_ID_##id, D3D10_MESSAGE_CATEGORY_##category)
+#define D3D10_DONE() rt_d3d10_leave(&call10_)
 void rt_d3d10_get_device(struct rt_device *dev, ID3D10Device **out);
 struct rt_device *rt_device_from_d3d10(ID3D10Device *iface); /* NULL: not one of ours */
 

@@ -15,6 +15,11 @@
  * thread-safe by default - each call through a D3D10 face runs in the device's critical
  * section, which ID3D10Multithread::Enter / Leave also take - unless created SINGLETHREADED or
  * switched off with SetMultithreadProtected(FALSE).
+ *
+ * The debug layer: each such call is also a call scope of its own (rt_d3d10_enter), so a
+ * refusal in it - the D3D10 layer's or the D3D11 method's it calls - becomes a message with the
+ * D3D10 method's category and an ID the D3D10 API names (debug_layer.c); a debug device answers
+ * ID3D10Debug and ID3D10InfoQueue (rt_d3d10_device_face).
  */
 #include "runtime/runtime.h"
 #include "runtime/d3d10.h"
@@ -48,18 +53,20 @@ void rt_d3d10_get_device(struct rt_device *dev, ID3D10Device **out)
     *out = (ID3D10Device *)&dev->d3d10;
 }
 
-BOOL rt_d3d10_enter(struct rt_device *dev)
+void rt_d3d10_enter(struct rt_d3d10_call *c, struct rt_device *dev, D3D10_MESSAGE_ID id,
+                    D3D10_MESSAGE_CATEGORY category)
 {
-    if (!atomic_load(&dev->mt_protected))
-        return FALSE;
-    pthread_mutex_lock(&dev->mt_lock);
-    return TRUE;
+    rt_call_begin_d3d10(&c->scope, dev, id, category);
+    c->locked = atomic_load(&dev->mt_protected) ? TRUE : FALSE;
+    if (c->locked)
+        pthread_mutex_lock(&dev->mt_lock);
 }
 
-void rt_d3d10_leave(struct rt_device *dev, BOOL locked)
+void rt_d3d10_leave(struct rt_d3d10_call *c)
 {
-    if (locked)
-        pthread_mutex_unlock(&dev->mt_lock);
+    if (c->locked)
+        pthread_mutex_unlock(&c->scope.device->mt_lock);
+    rt_call_end(&c->scope);
 }
 
 /* The D3D11 resource behind a D3D10 one; NULL (which the D3D11 method refuses) if not ours. */
@@ -95,18 +102,18 @@ static void STDMETHODCALLTYPE dev10_CopySubresourceRegion(ID3D10Device1 *This, I
 {
     _Static_assert(sizeof(D3D10_BOX) == sizeof(D3D11_BOX), "box layout");
     struct rt_device *dev = dev_of(This);
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, COPYSUBRESOURCEREGION_INVALIDSOURCE, RESOURCE_MANIPULATION);
     ID3D11DeviceContext_CopySubresourceRegion(IC(dev), res11(dst), dst_sub, x, y, z, res11(src), src_sub,
                                               (const D3D11_BOX *)box);
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
 }
 
 static void STDMETHODCALLTYPE dev10_CopyResource(ID3D10Device1 *This, ID3D10Resource *dst, ID3D10Resource *src)
 {
     struct rt_device *dev = dev_of(This);
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, COPYRESOURCE_INVALIDSOURCE, RESOURCE_MANIPULATION);
     ID3D11DeviceContext_CopyResource(IC(dev), res11(dst), res11(src));
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
 }
 
 static void STDMETHODCALLTYPE dev10_UpdateSubresource(ID3D10Device1 *This, ID3D10Resource *dst, UINT sub,
@@ -114,10 +121,10 @@ static void STDMETHODCALLTYPE dev10_UpdateSubresource(ID3D10Device1 *This, ID3D1
                                                       UINT depth_pitch)
 {
     struct rt_device *dev = dev_of(This);
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, UPDATESUBRESOURCE_INVALIDDESTINATIONSTATE, RESOURCE_MANIPULATION);
     ID3D11DeviceContext_UpdateSubresource(IC(dev), res11(dst), sub, (const D3D11_BOX *)box, data, row_pitch,
                                           depth_pitch);
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
 }
 
 static void STDMETHODCALLTYPE dev10_ClearRenderTargetView(ID3D10Device1 *This, ID3D10RenderTargetView *view,
@@ -125,25 +132,25 @@ static void STDMETHODCALLTYPE dev10_ClearRenderTargetView(ID3D10Device1 *This, I
 {
     struct rt_device *dev = dev_of(This);
     struct rt_rtv *v = rt_rtv_from_d3d10(view);
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, UNKNOWN, RESOURCE_MANIPULATION); /* D3D10 has no ID for a bad view to clear */
     ID3D11DeviceContext_ClearRenderTargetView(IC(dev), v ? &v->iface : NULL, color);
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
 }
 
 static void STDMETHODCALLTYPE dev10_ClearState(ID3D10Device1 *This)
 {
     struct rt_device *dev = dev_of(This);
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, UNKNOWN, STATE_SETTING);
     ID3D11DeviceContext_ClearState(IC(dev));
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
 }
 
 static void STDMETHODCALLTYPE dev10_Flush(ID3D10Device1 *This)
 {
     struct rt_device *dev = dev_of(This);
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, UNKNOWN, EXECUTION);
     ID3D11DeviceContext_Flush(IC(dev));
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
 }
 
 /* ---- device state and queries ------------------------------------------------------------------ */
@@ -225,8 +232,8 @@ static void *face_of(void *res11_iface)
     return res11_iface ? &((struct rt_resource *)res11_iface)->d3d10 : NULL;
 }
 
-static HRESULT STDMETHODCALLTYPE dev10_CreateBuffer(ID3D10Device1 *This, const D3D10_BUFFER_DESC *desc,
-                                                    const D3D10_SUBRESOURCE_DATA *data, ID3D10Buffer **out)
+static HRESULT create_buffer(struct rt_device *dev, const D3D10_BUFFER_DESC *desc,
+                             const D3D10_SUBRESOURCE_DATA *data, ID3D10Buffer **out)
 {
     _Static_assert(sizeof(D3D10_SUBRESOURCE_DATA) == sizeof(D3D11_SUBRESOURCE_DATA), "initial data layout");
     if (out)
@@ -242,19 +249,25 @@ static HRESULT STDMETHODCALLTYPE dev10_CreateBuffer(ID3D10Device1 *This, const D
     if (FAILED(hr))
         return hr;
     ID3D11Buffer *b = NULL;
-    struct rt_device *dev = dev_of(This);
-    BOOL locked = rt_d3d10_enter(dev);
     hr = ID3D11Device_CreateBuffer(&dev->iface, &d, (const D3D11_SUBRESOURCE_DATA *)data, out ? &b : NULL);
-    rt_d3d10_leave(dev, locked);
     if (out)
         *out = face_of(b);
     return hr;
 }
 
+static HRESULT STDMETHODCALLTYPE dev10_CreateBuffer(ID3D10Device1 *This, const D3D10_BUFFER_DESC *desc,
+                                                    const D3D10_SUBRESOURCE_DATA *data, ID3D10Buffer **out)
+{
+    D3D10_CALL(dev_of(This), CREATEBUFFER_INVALIDARG_RETURN, STATE_CREATION);
+    HRESULT hr = create_buffer(dev_of(This), desc, data, out);
+    D3D10_DONE();
+    return hr;
+}
+
 /* The three texture kinds: D3D11's description layout with the misc flags restated. */
 #define CREATE_TEXTURE(kind, Desc10, Desc11, Iface10, Iface11)                                                  \
-    static HRESULT STDMETHODCALLTYPE dev10_CreateTexture##kind(ID3D10Device1 *This, const Desc10 *desc,         \
-                                                               const D3D10_SUBRESOURCE_DATA *data, Iface10 **out) \
+    static HRESULT create_texture##kind(struct rt_device *dev, const Desc10 *desc,                             \
+                                        const D3D10_SUBRESOURCE_DATA *data, Iface10 **out)                     \
     {                                                                                                          \
         _Static_assert(sizeof(Desc10) == sizeof(Desc11), "texture desc layout");                               \
         if (out)                                                                                               \
@@ -271,13 +284,18 @@ static HRESULT STDMETHODCALLTYPE dev10_CreateBuffer(ID3D10Device1 *This, const D
         if (FAILED(hr))                                                                                        \
             return hr;                                                                                         \
         Iface11 *t = NULL;                                                                                     \
-        struct rt_device *dev = dev_of(This);                                                                  \
-        BOOL locked = rt_d3d10_enter(dev);                                                                     \
         hr = ID3D11Device_CreateTexture##kind(&dev->iface, &d, (const D3D11_SUBRESOURCE_DATA *)data,          \
                                              out ? &t : NULL);                                                 \
-        rt_d3d10_leave(dev, locked);                                                                           \
         if (out)                                                                                               \
             *out = face_of(t);                                                                                 \
+        return hr;                                                                                             \
+    }                                                                                                          \
+    static HRESULT STDMETHODCALLTYPE dev10_CreateTexture##kind(ID3D10Device1 *This, const Desc10 *desc,         \
+                                                               const D3D10_SUBRESOURCE_DATA *data, Iface10 **out) \
+    {                                                                                                          \
+        D3D10_CALL(dev_of(This), CREATETEXTURE##kind##_INVALIDARG_RETURN, STATE_CREATION);                      \
+        HRESULT hr = create_texture##kind(dev_of(This), desc, data, out);                                      \
+        D3D10_DONE();                                                                                          \
         return hr;                                                                                             \
     }
 CREATE_TEXTURE(1D, D3D10_TEXTURE1D_DESC, D3D11_TEXTURE1D_DESC, ID3D10Texture1D, ID3D11Texture1D)
@@ -292,10 +310,10 @@ static HRESULT STDMETHODCALLTYPE dev10_CreateRenderTargetView(ID3D10Device1 *Thi
         *out = NULL;
     struct rt_device *dev = dev_of(This);
     ID3D11RenderTargetView *v = NULL;
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, CREATERENDERTARGETVIEW_INVALIDARG_RETURN, STATE_CREATION);
     HRESULT hr = ID3D11Device_CreateRenderTargetView(&dev->iface, res11(resource),
                                                      (const D3D11_RENDER_TARGET_VIEW_DESC *)desc, out ? &v : NULL);
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
     if (out && v)
         *out = &((struct rt_rtv *)v)->d3d10;
     return hr;
@@ -312,10 +330,10 @@ static HRESULT create_srv(struct rt_device *dev, ID3D10Resource *resource, const
     if (desc)
         memcpy(&d, desc, desc_size);
     ID3D11ShaderResourceView *v = NULL;
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, CREATESHADERRESOURCEVIEW_INVALIDARG_RETURN, STATE_CREATION);
     HRESULT hr = ID3D11Device_CreateShaderResourceView(&dev->iface, res11(resource), desc ? &d : NULL,
                                                        out ? &v : NULL);
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
     if (out && v)
         *out = &((struct rt_sview *)v)->d3d10;
     return hr;
@@ -339,14 +357,13 @@ static HRESULT STDMETHODCALLTYPE dev10_CreateQuery(ID3D10Device1 *This, const D3
                                                    ID3D10Query **out)
 {
     struct rt_device *dev = dev_of(This);
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, CREATEQUERYORPREDICATE_INVALIDQUERY, STATE_CREATION);
     HRESULT hr = rt_d3d10_create_query(dev, desc, out);
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
     return hr;
 }
 
-static HRESULT STDMETHODCALLTYPE dev10_OpenSharedResource(ID3D10Device1 *This, HANDLE handle, REFIID riid,
-                                                          void **out)
+static HRESULT open_shared(struct rt_device *dev, HANDLE handle, REFIID riid, void **out)
 {
     if (!out) {
         RT_REFUSE("ID3D10Device::OpenSharedResource: ppResource is NULL");
@@ -354,11 +371,20 @@ static HRESULT STDMETHODCALLTYPE dev10_OpenSharedResource(ID3D10Device1 *This, H
     }
     *out = NULL;
     ID3D11Resource *r = NULL;
-    HRESULT hr = ID3D11Device_OpenSharedResource(&dev_of(This)->iface, handle, &IID_ID3D11Resource, (void **)&r);
+    HRESULT hr = ID3D11Device_OpenSharedResource(&dev->iface, handle, &IID_ID3D11Resource, (void **)&r);
     if (FAILED(hr))
         return hr;
     hr = ID3D11Resource_QueryInterface(r, riid, out); /* the D3D10 faces answer too */
     ID3D11Resource_Release(r);
+    return hr;
+}
+
+static HRESULT STDMETHODCALLTYPE dev10_OpenSharedResource(ID3D10Device1 *This, HANDLE handle, REFIID riid,
+                                                          void **out)
+{
+    D3D10_CALL(dev_of(This), DEVICE_OPEN_SHARED_RESOURCE_INVALIDARG_RETURN, STATE_CREATION);
+    HRESULT hr = open_shared(dev_of(This), handle, riid, out);
+    D3D10_DONE();
     return hr;
 }
 
@@ -462,6 +488,10 @@ void *rt_d3d10_device_face(struct rt_device *dev, REFIID riid)
         return &dev->d3d10;
     if (rt_iid_equal(riid, &IID_ID3D10Multithread))
         return &dev->multithread;
+    if (dev->info_queue && rt_iid_equal(riid, &IID_ID3D10Debug)) /* D3D10_CREATE_DEVICE_DEBUG (debug_layer.c) */
+        return &dev->debug10;
+    if (dev->info_queue && rt_iid_equal(riid, &IID_ID3D10InfoQueue))
+        return rt_info_queue_iface10(dev->info_queue);
     return NULL;
 }
 

@@ -70,25 +70,25 @@ RT_PRIVATE_DATA_METHODS(query10, ID3D10Query, &query_of(This)->device->private_l
 static void STDMETHODCALLTYPE query10_Begin(ID3D10Query *This)
 {
     struct rt_device *dev = query_of(This)->device;
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, QUERY_BEGIN_UNSUPPORTED, EXECUTION);
     ID3D11DeviceContext_Begin(&dev->context.iface, (ID3D11Asynchronous *)q11(This));
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
 }
 
 static void STDMETHODCALLTYPE query10_End(ID3D10Query *This)
 {
     struct rt_device *dev = query_of(This)->device;
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, QUERY_END_WITHOUT_BEGIN, EXECUTION);
     ID3D11DeviceContext_End(&dev->context.iface, (ID3D11Asynchronous *)q11(This));
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
 }
 
 static HRESULT STDMETHODCALLTYPE query10_GetData(ID3D10Query *This, void *data, UINT size, UINT flags)
 {
     struct rt_device *dev = query_of(This)->device;
-    BOOL locked = rt_d3d10_enter(dev);
+    D3D10_CALL(dev, QUERY_GETDATA_INVALID_CALL, EXECUTION);
     HRESULT hr = ID3D11DeviceContext_GetData(&dev->context.iface, (ID3D11Asynchronous *)q11(This), data, size, flags);
-    rt_d3d10_leave(dev, locked);
+    D3D10_DONE();
     return hr;
 }
 

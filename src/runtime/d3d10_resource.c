@@ -136,14 +136,31 @@ D3D10_RESOURCE_METHODS(tex1d10, ID3D10Texture1D)
 D3D10_RESOURCE_METHODS(tex2d10, ID3D10Texture2D)
 D3D10_RESOURCE_METHODS(tex3d10, ID3D10Texture3D)
 
-/* Map through the immediate context under the D3D10 device's multithread lock. */
-static HRESULT map(struct rt_resource *res, UINT sub, D3D10_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *m)
+/* The D3D10 calls of a resource kind's Map and Unmap: D3D10 names their refusals per kind
+ * (BUFFER_MAP_*, TEXTURE2D_UNMAP_* ...), which the debug layer derives from these (debug_layer.c). */
+static const D3D10_MESSAGE_ID map_calls[4][2] = {
+    { D3D10_MESSAGE_ID_BUFFER_MAP_INVALIDMAPTYPE, D3D10_MESSAGE_ID_BUFFER_UNMAP_NOTMAPPED },
+    { D3D10_MESSAGE_ID_TEXTURE1D_MAP_INVALIDMAPTYPE, D3D10_MESSAGE_ID_TEXTURE1D_UNMAP_NOTMAPPED },
+    { D3D10_MESSAGE_ID_TEXTURE2D_MAP_INVALIDMAPTYPE, D3D10_MESSAGE_ID_TEXTURE2D_UNMAP_NOTMAPPED },
+    { D3D10_MESSAGE_ID_TEXTURE3D_MAP_INVALIDMAPTYPE, D3D10_MESSAGE_ID_TEXTURE3D_UNMAP_NOTMAPPED },
+};
+#define MAP_CALL(res, unmap) map_calls[(res)->dimension - D3D11_RESOURCE_DIMENSION_BUFFER][unmap]
+
+/* Map through the immediate context, in the D3D10 call of the resource's Map; `out` is the
+ * method's output pointer, `what` names it for the refusal when it is NULL. */
+static HRESULT map(struct rt_resource *res, UINT sub, D3D10_MAP type, UINT flags, const void *out, const char *what,
+                   D3D11_MAPPED_SUBRESOURCE *m)
 {
     struct rt_device *dev = res->device;
-    BOOL locked = rt_d3d10_enter(dev);
-    HRESULT hr = ID3D11DeviceContext_Map(&dev->context.iface, (ID3D11Resource *)&res->iface, sub, (D3D11_MAP)type,
-                                         flags, m);
-    rt_d3d10_leave(dev, locked);
+    struct rt_d3d10_call call;
+    rt_d3d10_enter(&call, dev, MAP_CALL(res, 0), D3D10_MESSAGE_CATEGORY_RESOURCE_MANIPULATION);
+    HRESULT hr = E_INVALIDARG;
+    if (!out)
+        RT_REFUSE("%s is NULL", what);
+    else
+        hr = ID3D11DeviceContext_Map(&dev->context.iface, (ID3D11Resource *)&res->iface, sub, (D3D11_MAP)type, flags,
+                                     m);
+    rt_d3d10_leave(&call);
     if (FAILED(hr))
         m->pData = NULL;
     return hr;
@@ -152,20 +169,18 @@ static HRESULT map(struct rt_resource *res, UINT sub, D3D10_MAP type, UINT flags
 static void unmap(struct rt_resource *res, UINT sub)
 {
     struct rt_device *dev = res->device;
-    BOOL locked = rt_d3d10_enter(dev);
+    struct rt_d3d10_call call;
+    rt_d3d10_enter(&call, dev, MAP_CALL(res, 1), D3D10_MESSAGE_CATEGORY_RESOURCE_MANIPULATION);
     ID3D11DeviceContext_Unmap(&dev->context.iface, (ID3D11Resource *)&res->iface, sub);
-    rt_d3d10_leave(dev, locked);
+    rt_d3d10_leave(&call);
 }
 
 static HRESULT STDMETHODCALLTYPE buf10_Map(ID3D10Buffer *This, D3D10_MAP type, UINT flags, void **data)
 {
-    if (!data) {
-        RT_REFUSE("ID3D10Buffer::Map: ppData is NULL");
-        return E_INVALIDARG;
-    }
     D3D11_MAPPED_SUBRESOURCE m = { 0 };
-    HRESULT hr = map(res_of(This), 0, type, flags, &m);
-    *data = m.pData;
+    HRESULT hr = map(res_of(This), 0, type, flags, data, "ID3D10Buffer::Map: ppData", &m);
+    if (data)
+        *data = m.pData;
     return hr;
 }
 
@@ -188,13 +203,10 @@ static void STDMETHODCALLTYPE buf10_GetDesc(ID3D10Buffer *This, D3D10_BUFFER_DES
 
 static HRESULT STDMETHODCALLTYPE tex1d10_Map(ID3D10Texture1D *This, UINT sub, D3D10_MAP type, UINT flags, void **data)
 {
-    if (!data) {
-        RT_REFUSE("ID3D10Texture1D::Map: ppData is NULL");
-        return E_INVALIDARG;
-    }
     D3D11_MAPPED_SUBRESOURCE m = { 0 };
-    HRESULT hr = map(res_of(This), sub, type, flags, &m);
-    *data = m.pData;
+    HRESULT hr = map(res_of(This), sub, type, flags, data, "ID3D10Texture1D::Map: ppData", &m);
+    if (data)
+        *data = m.pData;
     return hr;
 }
 
@@ -206,15 +218,13 @@ static void STDMETHODCALLTYPE tex1d10_Unmap(ID3D10Texture1D *This, UINT sub)
 static HRESULT STDMETHODCALLTYPE tex2d10_Map(ID3D10Texture2D *This, UINT sub, D3D10_MAP type, UINT flags,
                                              D3D10_MAPPED_TEXTURE2D *out)
 {
-    if (!out) {
-        RT_REFUSE("ID3D10Texture2D::Map: pMappedTex2D is NULL");
-        return E_INVALIDARG;
-    }
     D3D11_MAPPED_SUBRESOURCE m = { 0 };
-    HRESULT hr = map(res_of(This), sub, type, flags, &m);
-    out->pData = m.pData;
-    if (SUCCEEDED(hr))
-        out->RowPitch = m.RowPitch;
+    HRESULT hr = map(res_of(This), sub, type, flags, out, "ID3D10Texture2D::Map: pMappedTex2D", &m);
+    if (out) {
+        out->pData = m.pData;
+        if (SUCCEEDED(hr))
+            out->RowPitch = m.RowPitch;
+    }
     return hr;
 }
 
@@ -226,16 +236,14 @@ static void STDMETHODCALLTYPE tex2d10_Unmap(ID3D10Texture2D *This, UINT sub)
 static HRESULT STDMETHODCALLTYPE tex3d10_Map(ID3D10Texture3D *This, UINT sub, D3D10_MAP type, UINT flags,
                                              D3D10_MAPPED_TEXTURE3D *out)
 {
-    if (!out) {
-        RT_REFUSE("ID3D10Texture3D::Map: pMappedTex3D is NULL");
-        return E_INVALIDARG;
-    }
     D3D11_MAPPED_SUBRESOURCE m = { 0 };
-    HRESULT hr = map(res_of(This), sub, type, flags, &m);
-    out->pData = m.pData;
-    if (SUCCEEDED(hr)) {
-        out->RowPitch = m.RowPitch;
-        out->DepthPitch = m.DepthPitch;
+    HRESULT hr = map(res_of(This), sub, type, flags, out, "ID3D10Texture3D::Map: pMappedTex3D", &m);
+    if (out) {
+        out->pData = m.pData;
+        if (SUCCEEDED(hr)) {
+            out->RowPitch = m.RowPitch;
+            out->DepthPitch = m.DepthPitch;
+        }
     }
     return hr;
 }

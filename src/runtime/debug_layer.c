@@ -10,10 +10,17 @@
  * WDDM_DEBUG prints the line itself. The scope is a thread-local stack of caller-owned frames,
  * so nothing outlives the call that pushed it.
  *
+ * A call through a D3D10 face (d3d10_*.c) opens its own scope with the D3D10 method's ID; the
+ * D3D11 calls it makes inherit it, and a refusal inside reports an ID the D3D10 API names: the
+ * site's or the inner call's when D3D10 has it (D3D10's IDs are D3D11's namesakes at the same
+ * values), Map's and Unmap's per resource kind as D3D10 spells them, else the D3D10 method's.
+ *
  * ID3D11Debug: the feature mask is kept and FLUSH_PER_RENDER_OP / FINISH_PER_RENDER_OP act
  * after every copy, update and clear (debug_render_op); ReportLiveDeviceObjects reports the
  * device and its live objects by kind as LIVE_* messages; the swap-chain and context-validation
  * methods answer as not implemented (no swap chains, no pipeline state to validate).
+ * ID3D10Debug is the same settings under the D3D10 interface (its three feature bits); its
+ * Validate answers S_OK: the pipeline state it checks cannot be set here, so nothing is invalid.
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
@@ -30,12 +37,71 @@ void rt_call_begin(struct rt_api_call *c, struct rt_device *dev, D3D11_MESSAGE_I
     c->id = id;
     c->category = category;
     c->prev = current_call;
+    c->d3d10 = current_call && current_call->device == dev ? current_call->d3d10 : NULL;
     current_call = c;
+}
+
+void rt_call_begin_d3d10(struct rt_api_call *c, struct rt_device *dev, D3D10_MESSAGE_ID id,
+                         D3D10_MESSAGE_CATEGORY category)
+{
+    /* D3D10's categories and IDs are D3D11's namesakes, same values (api.slots checks each). */
+    rt_call_begin(c, dev, (D3D11_MESSAGE_ID)id, (D3D11_MESSAGE_CATEGORY)category);
+    c->d3d10 = c;
 }
 
 void rt_call_end(struct rt_api_call *c)
 {
     current_call = c->prev;
+}
+
+/* D3D10 names a D3D11 ID up to D3D10_MESSAGES_END and in its 10L9 range, at the same value. */
+static BOOL d3d10_names(D3D11_MESSAGE_ID id)
+{
+    UINT v = (UINT)id;
+    return v <= (UINT)D3D10_MESSAGE_ID_D3D10_MESSAGES_END ||
+           (v >= (UINT)D3D10_MESSAGE_ID_D3D10L9_MESSAGES_START && v <= (UINT)D3D10_MESSAGE_ID_D3D10L9_MESSAGES_END);
+}
+
+/* Map's and Unmap's IDs: one set for every resource in D3D11, one per resource kind in D3D10
+ * (buffer, 1D, 2D, 3D texture; UNKNOWN where the kind has none: a buffer has no subresources). */
+#define PER_KIND(what)                                                                                      \
+    { D3D10_MESSAGE_ID_BUFFER_##what, D3D10_MESSAGE_ID_TEXTURE1D_##what, D3D10_MESSAGE_ID_TEXTURE2D_##what, \
+      D3D10_MESSAGE_ID_TEXTURE3D_##what }
+#define TEXTURES(what)                                                                                       \
+    { D3D10_MESSAGE_ID_UNKNOWN, D3D10_MESSAGE_ID_TEXTURE1D_##what, D3D10_MESSAGE_ID_TEXTURE2D_##what,          \
+      D3D10_MESSAGE_ID_TEXTURE3D_##what }
+static const struct { D3D11_MESSAGE_ID d3d11; D3D10_MESSAGE_ID d3d10[4]; } map_ids[] = {
+    { D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDMAPTYPE, PER_KIND(MAP_INVALIDMAPTYPE) },
+    { D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDSUBRESOURCE, TEXTURES(MAP_INVALIDSUBRESOURCE) },
+    { D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDFLAGS, PER_KIND(MAP_INVALIDFLAGS) },
+    { D3D11_MESSAGE_ID_RESOURCE_MAP_ALREADYMAPPED, PER_KIND(MAP_ALREADYMAPPED) },
+    { D3D11_MESSAGE_ID_RESOURCE_MAP_DEVICEREMOVED_RETURN, PER_KIND(MAP_DEVICEREMOVED_RETURN) },
+    { D3D11_MESSAGE_ID_RESOURCE_UNMAP_INVALIDSUBRESOURCE, TEXTURES(UNMAP_INVALIDSUBRESOURCE) },
+    { D3D11_MESSAGE_ID_RESOURCE_UNMAP_NOTMAPPED, PER_KIND(UNMAP_NOTMAPPED) },
+};
+#define MAP_ROWS (sizeof map_ids / sizeof map_ids[0])
+
+/* The resource kind (column of map_ids) whose Map or Unmap the D3D10 call is: a resource's
+ * Map and Unmap open their calls with their kind's IDs (d3d10_resource.c); -1 for any other. */
+static int map_kind(D3D11_MESSAGE_ID call10)
+{
+    for (size_t r = 0; r < MAP_ROWS; r++)
+        for (int k = 0; k < 4; k++)
+            if (call10 != D3D11_MESSAGE_ID_UNKNOWN && (D3D11_MESSAGE_ID)map_ids[r].d3d10[k] == call10)
+                return k;
+    return -1;
+}
+
+/* The ID a refusal inside a D3D10 call reports (the call's own ID is one D3D10 names). */
+static D3D11_MESSAGE_ID d3d10_id(D3D11_MESSAGE_ID id, D3D11_MESSAGE_ID call10)
+{
+    if (d3d10_names(id))
+        return id;
+    int k = map_kind(call10);
+    for (size_t r = 0; k >= 0 && r < MAP_ROWS; r++)
+        if (map_ids[r].d3d11 == id && map_ids[r].d3d10[k] != D3D10_MESSAGE_ID_UNKNOWN)
+            return (D3D11_MESSAGE_ID)map_ids[r].d3d10[k];
+    return call10;
 }
 
 void rt_refuse(D3D11_MESSAGE_ID id, const char *fmt, ...)
@@ -48,7 +114,10 @@ void rt_refuse(D3D11_MESSAGE_ID id, const char *fmt, ...)
     const struct rt_api_call *c = current_call;
     if (c && c->device->info_queue) {
         wddm_debug_note("runtime", text); /* the info queue prints it (info_queue.c) */
-        rt_info_queue_add(c->device, c->category, D3D11_MESSAGE_SEVERITY_ERROR, id ? id : c->id, text);
+        D3D11_MESSAGE_ID mid = id ? id : c->id;
+        if (c->d3d10)
+            mid = d3d10_id(mid, c->d3d10->id);
+        rt_info_queue_add(c->device, c->category, D3D11_MESSAGE_SEVERITY_ERROR, mid, text);
     } else {
         wddm_debug("runtime", "%s", text);
     }
@@ -81,14 +150,20 @@ static ULONG STDMETHODCALLTYPE dbg_Release(ID3D11Debug *This)
                         D3D11_DEBUG_FEATURE_AVOID_BEHAVIOR_CHANGING_DEBUG_AIDS | \
                         D3D11_DEBUG_FEATURE_DISABLE_TILED_RESOURCE_MAPPING_TRACKING_AND_VALIDATION)
 
-static HRESULT STDMETHODCALLTYPE dbg_SetFeatureMask(ID3D11Debug *This, UINT mask)
+/* SetFeatureMask of either face: `api` is "D3D11" or "D3D10", `known` its feature bits. */
+static HRESULT set_features(struct rt_device *dev, UINT mask, UINT known, const char *api)
 {
-    if (mask & ~(UINT)FEATURES_KNOWN) {
-        RT_REFUSE("ID3D11Debug::SetFeatureMask: mask 0x%x has bits that are not D3D11_DEBUG_FEATURE_*", mask);
+    if (mask & ~known) {
+        RT_REFUSE("I%sDebug::SetFeatureMask: mask 0x%x has bits that are not %s_DEBUG_FEATURE_*", api, mask, api);
         return E_INVALIDARG;
     }
-    atomic_store(&dbg_dev(This)->debug_features, mask);
+    atomic_store(&dev->debug_features, mask);
     return S_OK;
+}
+
+static HRESULT STDMETHODCALLTYPE dbg_SetFeatureMask(ID3D11Debug *This, UINT mask)
+{
+    return set_features(dbg_dev(This), mask, FEATURES_KNOWN, "D3D11");
 }
 
 static UINT STDMETHODCALLTYPE dbg_GetFeatureMask(ID3D11Debug *This)
@@ -160,6 +235,70 @@ const struct ID3D11DebugVtbl rt_debug_vtbl = {
     .SetPresentPerRenderOpDelay = dbg_SetPresentPerRenderOpDelay,
     .GetPresentPerRenderOpDelay = dbg_GetPresentPerRenderOpDelay,
     .ReportLiveDeviceObjects = dbg_ReportLiveDeviceObjects,
+};
+
+/* ---- ID3D10Debug: the same settings, D3D10's interface ------------------------------------------- */
+
+static struct rt_device *dbg10_dev(ID3D10Debug *iface)
+{
+    return (struct rt_device *)((char *)iface - offsetof(struct rt_device, debug10));
+}
+
+static HRESULT STDMETHODCALLTYPE dbg10_QueryInterface(ID3D10Debug *This, REFIID riid, void **ppv)
+{
+    return dbg_QueryInterface(&dbg10_dev(This)->debug, riid, ppv);
+}
+static ULONG STDMETHODCALLTYPE dbg10_AddRef(ID3D10Debug *This)
+{
+    return dbg_AddRef(&dbg10_dev(This)->debug);
+}
+static ULONG STDMETHODCALLTYPE dbg10_Release(ID3D10Debug *This)
+{
+    return dbg_Release(&dbg10_dev(This)->debug);
+}
+
+#define FEATURES10_KNOWN (D3D10_DEBUG_FEATURE_FLUSH_PER_RENDER_OP | D3D10_DEBUG_FEATURE_FINISH_PER_RENDER_OP | \
+                          D3D10_DEBUG_FEATURE_PRESENT_PER_RENDER_OP)
+_Static_assert(D3D10_DEBUG_FEATURE_FLUSH_PER_RENDER_OP == D3D11_DEBUG_FEATURE_FLUSH_PER_RENDER_OP &&
+                   D3D10_DEBUG_FEATURE_FINISH_PER_RENDER_OP == D3D11_DEBUG_FEATURE_FINISH_PER_RENDER_OP &&
+                   D3D10_DEBUG_FEATURE_PRESENT_PER_RENDER_OP == D3D11_DEBUG_FEATURE_PRESENT_PER_RENDER_OP,
+               "one feature mask serves both faces");
+
+static HRESULT STDMETHODCALLTYPE dbg10_SetFeatureMask(ID3D10Debug *This, UINT mask)
+{
+    return set_features(dbg10_dev(This), mask, FEATURES10_KNOWN, "D3D10");
+}
+static UINT STDMETHODCALLTYPE dbg10_GetFeatureMask(ID3D10Debug *This)
+{
+    return dbg_GetFeatureMask(&dbg10_dev(This)->debug);
+}
+static HRESULT STDMETHODCALLTYPE dbg10_SetPresentPerRenderOpDelay(ID3D10Debug *This, UINT ms)
+{
+    return dbg_SetPresentPerRenderOpDelay(&dbg10_dev(This)->debug, ms);
+}
+static UINT STDMETHODCALLTYPE dbg10_GetPresentPerRenderOpDelay(ID3D10Debug *This)
+{
+    return dbg_GetPresentPerRenderOpDelay(&dbg10_dev(This)->debug);
+}
+
+/* The state Validate checks (shaders, input layout, bound views against a Draw) cannot be set
+ * on this device (those methods are not implemented): nothing is invalid. */
+static HRESULT STDMETHODCALLTYPE dbg10_Validate(ID3D10Debug *This)
+{
+    (void)This;
+    return S_OK;
+}
+
+const struct ID3D10DebugVtbl rt_debug10_vtbl = {
+    RT_API_STUBS_ID3D10Debug, /* SetSwapChain / GetSwapChain: not implemented, as ID3D11Debug's */
+    .QueryInterface = dbg10_QueryInterface,
+    .AddRef = dbg10_AddRef,
+    .Release = dbg10_Release,
+    .SetFeatureMask = dbg10_SetFeatureMask,
+    .GetFeatureMask = dbg10_GetFeatureMask,
+    .SetPresentPerRenderOpDelay = dbg10_SetPresentPerRenderOpDelay,
+    .GetPresentPerRenderOpDelay = dbg10_GetPresentPerRenderOpDelay,
+    .Validate = dbg10_Validate,
 };
 
 /* After a copy, update or clear on the immediate context (traced.c): FLUSH_PER_RENDER_OP

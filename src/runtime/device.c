@@ -673,8 +673,9 @@ HRESULT rt_device_create(struct rt_adapter *adapter, UINT flags, D3D_FEATURE_LEV
     rt_context_init(&dev->context, dev);
 
     HRESULT hr = S_OK;
-    if (flags & D3D11_CREATE_DEVICE_DEBUG) { /* the debug layer: ID3D11Debug, ID3D11InfoQueue */
+    if (flags & D3D11_CREATE_DEVICE_DEBUG) { /* the debug layer: ID3D11Debug, ID3D11InfoQueue (and D3D10's) */
         dev->debug.lpVtbl = &rt_debug_vtbl;
+        dev->debug10.lpVtbl = &rt_debug10_vtbl;
         hr = rt_info_queue_create(dev);
     }
     if (SUCCEEDED(hr))

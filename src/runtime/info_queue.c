@@ -21,6 +21,14 @@
  * (with WDDM_DEBUG, the output a debugger would show on Windows) unless SetMuteDebugOutput(TRUE).
  * The break settings are stored and read back; nothing stops the process (there is no debugger
  * to break into).
+ *
+ * A D3D10 device created with D3D10_CREATE_DEVICE_DEBUG has the same queue with a second face,
+ * ID3D10InfoQueue: one store, one set of filters and counters, read and written through either.
+ * D3D10's message, filter and enum types are D3D11's in layout and values (the D3D10 names are
+ * D3D11's namesakes; api.slots checks every value), so each D3D10 method is the D3D11 one on
+ * the same queue. A message keeps the number it was stored with: a refusal in a D3D10 call
+ * carries an ID D3D10 names (debug_layer.c), one in a D3D11 call its D3D11 ID. The queue's own
+ * refusals name their method as ID3D1xInfoQueue::, whichever face was called.
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
@@ -62,6 +70,7 @@ struct iq_breaks {
 
 struct rt_info_queue {
     ID3D11InfoQueue iface;          /* first */
+    ID3D10InfoQueue iface10;        /* the same queue's D3D10 face */
     struct rt_device *device;       /* the queue's references are the device's */
     pthread_mutex_t lock;           /* guards everything below */
     struct iq_message *msgs;        /* oldest first */
@@ -114,7 +123,7 @@ static HRESULT list_append(struct iq_list *l, UINT n, const void *vals)
     if (!n)
         return S_OK;
     if (!vals) {
-        RT_REFUSE("ID3D11InfoQueue: a filter list of %u entries has a NULL array", n);
+        RT_REFUSE("ID3D1xInfoQueue: a filter list of %u entries has a NULL array", n);
         return E_INVALIDARG;
     }
     UINT *v = realloc(l->v, ((size_t)l->n + n) * sizeof *v);
@@ -165,7 +174,7 @@ static UINT *list_out(UINT **p, const struct iq_list *l)
 static HRESULT filter_get(const struct iq_filter *f, D3D11_INFO_QUEUE_FILTER *out, SIZE_T *len)
 {
     if (!len) {
-        RT_REFUSE("ID3D11InfoQueue::Get*Filter: pFilterByteLength is NULL");
+        RT_REFUSE("ID3D1xInfoQueue::Get*Filter: pFilterByteLength is NULL");
         return E_INVALIDARG;
     }
     SIZE_T need = filter_bytes(f);
@@ -174,7 +183,7 @@ static HRESULT filter_get(const struct iq_filter *f, D3D11_INFO_QUEUE_FILTER *ou
         return S_FALSE;
     }
     if (*len < need) {
-        RT_REFUSE("ID3D11InfoQueue::Get*Filter: %zu bytes given, %zu needed", (size_t)*len, (size_t)need);
+        RT_REFUSE("ID3D1xInfoQueue::Get*Filter: %zu bytes given, %zu needed", (size_t)*len, (size_t)need);
         return E_INVALIDARG;
     }
     memset(out, 0, sizeof *out);
@@ -255,8 +264,8 @@ static HRESULT store_locked(struct rt_info_queue *q, D3D11_MESSAGE_CATEGORY c, D
     }
     q->allowed++;
     if (!q->mute && wddm_debug_enabled())
-        fprintf(stderr, "wddm: runtime: D3D11 %s: %s [ %s %s #%u ]\n", severity_names[s], text, category_names[c],
-                severity_names[s], (UINT)id);
+        fprintf(stderr, "wddm: runtime: %s %s: %s [ %s %s #%u ]\n", rt_device_is_d3d10(q->device) ? "D3D10" : "D3D11",
+                severity_names[s], text, category_names[c], severity_names[s], (UINT)id);
     if (q->limit == 0) {
         q->discarded++;
         return S_OK;
@@ -364,7 +373,7 @@ static HRESULT STDMETHODCALLTYPE iq_GetMessage(ID3D11InfoQueue *This, UINT64 ind
 {
     struct rt_info_queue *q = iq_of(This);
     if (!len) {
-        RT_REFUSE("ID3D11InfoQueue::GetMessage: pMessageByteLength is NULL");
+        RT_REFUSE("ID3D1xInfoQueue::GetMessage: pMessageByteLength is NULL");
         return E_INVALIDARG;
     }
     HRESULT hr = S_OK;
@@ -388,7 +397,7 @@ static HRESULT STDMETHODCALLTYPE iq_GetMessage(ID3D11InfoQueue *This, UINT64 ind
     }
     pthread_mutex_unlock(&q->lock);
     if (hr == E_INVALIDARG)
-        RT_REFUSE("ID3D11InfoQueue::GetMessage: no message %llu past the retrieval filter, or a buffer too small",
+        RT_REFUSE("ID3D1xInfoQueue::GetMessage: no message %llu past the retrieval filter, or a buffer too small",
                   (unsigned long long)index);
     return hr;
 }
@@ -422,7 +431,7 @@ static UINT64 STDMETHODCALLTYPE iq_GetNumStoredMessagesAllowedByRetrievalFilter(
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
         if (!filter) {                                                                                     \
-            RT_REFUSE("ID3D11InfoQueue::Add" #Kind "FilterEntries: pFilter is NULL");                       \
+            RT_REFUSE("ID3D1xInfoQueue::Add" #Kind "FilterEntries: pFilter is NULL");                       \
             return E_INVALIDARG;                                                                           \
         }                                                                                                  \
         HRESULT hr;                                                                                        \
@@ -460,7 +469,7 @@ static UINT64 STDMETHODCALLTYPE iq_GetNumStoredMessagesAllowedByRetrievalFilter(
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
         if (!f) {                                                                                          \
-            RT_REFUSE("ID3D11InfoQueue::Push" #Kind "Filter: pFilter is NULL");                             \
+            RT_REFUSE("ID3D1xInfoQueue::Push" #Kind "Filter: pFilter is NULL");                             \
             return E_INVALIDARG;                                                                           \
         }                                                                                                  \
         HRESULT hr;                                                                                        \
@@ -486,7 +495,7 @@ static HRESULT STDMETHODCALLTYPE iq_AddMessage(ID3D11InfoQueue *This, D3D11_MESS
                                                D3D11_MESSAGE_SEVERITY s, D3D11_MESSAGE_ID id, LPCSTR text)
 {
     if (!category_valid(c) || !severity_valid(s) || !text) {
-        RT_REFUSE("ID3D11InfoQueue::AddMessage: category %u / severity %u out of range, or no description", (UINT)c,
+        RT_REFUSE("ID3D1xInfoQueue::AddMessage: category %u / severity %u out of range, or no description", (UINT)c,
                   (UINT)s);
         return E_INVALIDARG;
     }
@@ -506,7 +515,7 @@ static HRESULT STDMETHODCALLTYPE iq_AddApplicationMessage(ID3D11InfoQueue *This,
 static HRESULT STDMETHODCALLTYPE iq_SetBreakOnCategory(ID3D11InfoQueue *This, D3D11_MESSAGE_CATEGORY c, BOOL on)
 {
     if (!category_valid(c)) {
-        RT_REFUSE("ID3D11InfoQueue::SetBreakOnCategory: category %u out of range", (UINT)c);
+        RT_REFUSE("ID3D1xInfoQueue::SetBreakOnCategory: category %u out of range", (UINT)c);
         return E_INVALIDARG;
     }
     struct rt_info_queue *q = iq_of(This);
@@ -517,7 +526,7 @@ static HRESULT STDMETHODCALLTYPE iq_SetBreakOnCategory(ID3D11InfoQueue *This, D3
 static HRESULT STDMETHODCALLTYPE iq_SetBreakOnSeverity(ID3D11InfoQueue *This, D3D11_MESSAGE_SEVERITY s, BOOL on)
 {
     if (!severity_valid(s)) {
-        RT_REFUSE("ID3D11InfoQueue::SetBreakOnSeverity: severity %u out of range", (UINT)s);
+        RT_REFUSE("ID3D1xInfoQueue::SetBreakOnSeverity: severity %u out of range", (UINT)s);
         return E_INVALIDARG;
     }
     struct rt_info_queue *q = iq_of(This);
@@ -626,12 +635,125 @@ static const struct ID3D11InfoQueueVtbl info_queue_vtbl = {
     .GetMuteDebugOutput = iq_GetMuteDebugOutput,
 };
 
+/* ---- ID3D10InfoQueue: the same queue, D3D10's types ------------------------------------------- */
+
+_Static_assert(sizeof(D3D10_MESSAGE) == sizeof(D3D11_MESSAGE) &&
+                   offsetof(D3D10_MESSAGE, ID) == offsetof(D3D11_MESSAGE, ID) &&
+                   offsetof(D3D10_MESSAGE, pDescription) == offsetof(D3D11_MESSAGE, pDescription) &&
+                   offsetof(D3D10_MESSAGE, DescriptionByteLength) == offsetof(D3D11_MESSAGE, DescriptionByteLength),
+               "D3D10_MESSAGE is D3D11_MESSAGE's layout");
+_Static_assert(sizeof(D3D10_INFO_QUEUE_FILTER) == sizeof(D3D11_INFO_QUEUE_FILTER) &&
+                   offsetof(D3D10_INFO_QUEUE_FILTER, DenyList) == offsetof(D3D11_INFO_QUEUE_FILTER, DenyList) &&
+                   offsetof(D3D10_INFO_QUEUE_FILTER_DESC, pIDList) == offsetof(D3D11_INFO_QUEUE_FILTER_DESC, pIDList) &&
+                   sizeof(D3D10_MESSAGE_ID) == sizeof(UINT) && sizeof(D3D10_MESSAGE_CATEGORY) == sizeof(UINT) &&
+                   sizeof(D3D10_MESSAGE_SEVERITY) == sizeof(UINT),
+               "D3D10_INFO_QUEUE_FILTER is D3D11_INFO_QUEUE_FILTER's layout");
+
+static ID3D11InfoQueue *iq11(ID3D10InfoQueue *This)
+{
+    return &((struct rt_info_queue *)((char *)This - offsetof(struct rt_info_queue, iface10)))->iface;
+}
+
+/* Each D3D10 method: the D3D11 one with the same arguments, D3D10's types restated. */
+#define IQ10(ret, Name, params, args)                                                                     \
+    static ret STDMETHODCALLTYPE iq10_##Name params { return iq_##Name args; }
+#define IQ10_VOID(Name, params, args)                                                                     \
+    static void STDMETHODCALLTYPE iq10_##Name params { iq_##Name args; }
+#define CAT(c) ((D3D11_MESSAGE_CATEGORY)(c))
+#define SEV(s) ((D3D11_MESSAGE_SEVERITY)(s))
+#define MID(id) ((D3D11_MESSAGE_ID)(id))
+#define FILTER(f) ((D3D11_INFO_QUEUE_FILTER *)(f))
+IQ10(HRESULT, QueryInterface, (ID3D10InfoQueue *This, REFIID riid, void **ppv), (iq11(This), riid, ppv))
+IQ10(ULONG, AddRef, (ID3D10InfoQueue *This), (iq11(This)))
+IQ10(ULONG, Release, (ID3D10InfoQueue *This), (iq11(This)))
+IQ10(HRESULT, SetMessageCountLimit, (ID3D10InfoQueue *This, UINT64 limit), (iq11(This), limit))
+IQ10_VOID(ClearStoredMessages, (ID3D10InfoQueue *This), (iq11(This)))
+IQ10(HRESULT, GetMessage, (ID3D10InfoQueue *This, UINT64 index, D3D10_MESSAGE *out, SIZE_T *len),
+     (iq11(This), index, (D3D11_MESSAGE *)out, len))
+IQ10(UINT64, GetNumMessagesAllowedByStorageFilter, (ID3D10InfoQueue *This), (iq11(This)))
+IQ10(UINT64, GetNumMessagesDeniedByStorageFilter, (ID3D10InfoQueue *This), (iq11(This)))
+IQ10(UINT64, GetNumStoredMessages, (ID3D10InfoQueue *This), (iq11(This)))
+IQ10(UINT64, GetNumStoredMessagesAllowedByRetrievalFilter, (ID3D10InfoQueue *This), (iq11(This)))
+IQ10(UINT64, GetNumMessagesDiscardedByMessageCountLimit, (ID3D10InfoQueue *This), (iq11(This)))
+IQ10(UINT64, GetMessageCountLimit, (ID3D10InfoQueue *This), (iq11(This)))
+/* The storage- and retrieval-filter methods, as for the D3D11 face. */
+#define FILTER_METHODS10(Kind)                                                                            \
+    IQ10(HRESULT, Add##Kind##FilterEntries, (ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *f),           \
+         (iq11(This), FILTER(f)))                                                                         \
+    IQ10(HRESULT, Get##Kind##Filter, (ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *f, SIZE_T *len),     \
+         (iq11(This), FILTER(f), len))                                                                    \
+    IQ10_VOID(Clear##Kind##Filter, (ID3D10InfoQueue *This), (iq11(This)))                                 \
+    IQ10(HRESULT, PushEmpty##Kind##Filter, (ID3D10InfoQueue *This), (iq11(This)))                         \
+    IQ10(HRESULT, PushCopyOf##Kind##Filter, (ID3D10InfoQueue *This), (iq11(This)))                        \
+    IQ10(HRESULT, Push##Kind##Filter, (ID3D10InfoQueue *This, D3D10_INFO_QUEUE_FILTER *f),                 \
+         (iq11(This), FILTER(f)))                                                                         \
+    IQ10_VOID(Pop##Kind##Filter, (ID3D10InfoQueue *This), (iq11(This)))                                   \
+    IQ10(UINT, Get##Kind##FilterStackSize, (ID3D10InfoQueue *This), (iq11(This)))
+FILTER_METHODS10(Storage)
+FILTER_METHODS10(Retrieval)
+IQ10(HRESULT, AddMessage,
+     (ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY c, D3D10_MESSAGE_SEVERITY s, D3D10_MESSAGE_ID id, const char *text),
+     (iq11(This), CAT(c), SEV(s), MID(id), text))
+IQ10(HRESULT, AddApplicationMessage, (ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY s, const char *text),
+     (iq11(This), SEV(s), text))
+IQ10(HRESULT, SetBreakOnCategory, (ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY c, BOOL on), (iq11(This), CAT(c), on))
+IQ10(HRESULT, SetBreakOnSeverity, (ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY s, BOOL on), (iq11(This), SEV(s), on))
+IQ10(HRESULT, SetBreakOnID, (ID3D10InfoQueue *This, D3D10_MESSAGE_ID id, BOOL on), (iq11(This), MID(id), on))
+IQ10(BOOL, GetBreakOnCategory, (ID3D10InfoQueue *This, D3D10_MESSAGE_CATEGORY c), (iq11(This), CAT(c)))
+IQ10(BOOL, GetBreakOnSeverity, (ID3D10InfoQueue *This, D3D10_MESSAGE_SEVERITY s), (iq11(This), SEV(s)))
+IQ10(BOOL, GetBreakOnID, (ID3D10InfoQueue *This, D3D10_MESSAGE_ID id), (iq11(This), MID(id)))
+IQ10_VOID(SetMuteDebugOutput, (ID3D10InfoQueue *This, BOOL mute), (iq11(This), mute))
+IQ10(BOOL, GetMuteDebugOutput, (ID3D10InfoQueue *This), (iq11(This)))
+
+static const struct ID3D10InfoQueueVtbl info_queue10_vtbl = {
+    RT_API_STUBS_ID3D10InfoQueue,
+    .QueryInterface = iq10_QueryInterface,
+    .AddRef = iq10_AddRef,
+    .Release = iq10_Release,
+    .SetMessageCountLimit = iq10_SetMessageCountLimit,
+    .ClearStoredMessages = iq10_ClearStoredMessages,
+    .GetMessage = iq10_GetMessage,
+    .GetNumMessagesAllowedByStorageFilter = iq10_GetNumMessagesAllowedByStorageFilter,
+    .GetNumMessagesDeniedByStorageFilter = iq10_GetNumMessagesDeniedByStorageFilter,
+    .GetNumStoredMessages = iq10_GetNumStoredMessages,
+    .GetNumStoredMessagesAllowedByRetrievalFilter = iq10_GetNumStoredMessagesAllowedByRetrievalFilter,
+    .GetNumMessagesDiscardedByMessageCountLimit = iq10_GetNumMessagesDiscardedByMessageCountLimit,
+    .GetMessageCountLimit = iq10_GetMessageCountLimit,
+    .AddStorageFilterEntries = iq10_AddStorageFilterEntries,
+    .GetStorageFilter = iq10_GetStorageFilter,
+    .ClearStorageFilter = iq10_ClearStorageFilter,
+    .PushEmptyStorageFilter = iq10_PushEmptyStorageFilter,
+    .PushCopyOfStorageFilter = iq10_PushCopyOfStorageFilter,
+    .PushStorageFilter = iq10_PushStorageFilter,
+    .PopStorageFilter = iq10_PopStorageFilter,
+    .GetStorageFilterStackSize = iq10_GetStorageFilterStackSize,
+    .AddRetrievalFilterEntries = iq10_AddRetrievalFilterEntries,
+    .GetRetrievalFilter = iq10_GetRetrievalFilter,
+    .ClearRetrievalFilter = iq10_ClearRetrievalFilter,
+    .PushEmptyRetrievalFilter = iq10_PushEmptyRetrievalFilter,
+    .PushCopyOfRetrievalFilter = iq10_PushCopyOfRetrievalFilter,
+    .PushRetrievalFilter = iq10_PushRetrievalFilter,
+    .PopRetrievalFilter = iq10_PopRetrievalFilter,
+    .GetRetrievalFilterStackSize = iq10_GetRetrievalFilterStackSize,
+    .AddMessage = iq10_AddMessage,
+    .AddApplicationMessage = iq10_AddApplicationMessage,
+    .SetBreakOnCategory = iq10_SetBreakOnCategory,
+    .SetBreakOnSeverity = iq10_SetBreakOnSeverity,
+    .SetBreakOnID = iq10_SetBreakOnID,
+    .GetBreakOnCategory = iq10_GetBreakOnCategory,
+    .GetBreakOnSeverity = iq10_GetBreakOnSeverity,
+    .GetBreakOnID = iq10_GetBreakOnID,
+    .SetMuteDebugOutput = iq10_SetMuteDebugOutput,
+    .GetMuteDebugOutput = iq10_GetMuteDebugOutput,
+};
+
 HRESULT rt_info_queue_create(struct rt_device *dev)
 {
     struct rt_info_queue *q = wddm_calloc(1, sizeof *q);
     if (!q)
         return E_OUTOFMEMORY;
     q->iface.lpVtbl = &info_queue_vtbl;
+    q->iface10.lpVtbl = &info_queue10_vtbl;
     q->device = dev;
     q->limit = D3D11_INFO_QUEUE_DEFAULT_MESSAGE_COUNT_LIMIT;
     pthread_mutex_init(&q->lock, NULL);
@@ -664,4 +786,9 @@ void rt_info_queue_destroy(struct rt_info_queue *q)
 ID3D11InfoQueue *rt_info_queue_iface(struct rt_info_queue *q)
 {
     return &q->iface;
+}
+
+ID3D10InfoQueue *rt_info_queue_iface10(struct rt_info_queue *q)
+{
+    return &q->iface10;
 }

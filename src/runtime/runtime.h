@@ -133,22 +133,30 @@ enum rt_live_kind {
 #define RT_LIVE_ADD(dev, kind, n) atomic_fetch_add_explicit(&(dev)->live[kind], (unsigned)(n), memory_order_relaxed)
 /* A resource's kind: RT_LIVE_BUFFER .. TEXTURE3D follow D3D11_RESOURCE_DIMENSION_BUFFER .. TEXTURE3D. */
 #define rt_live_kind_of(res) ((enum rt_live_kind)((res)->dimension - D3D11_RESOURCE_DIMENSION_BUFFER))
-/* An API call in flight on this thread (a stack: a call may make another). */
+/* An API call in flight on this thread (a stack: a call may make another). A call through a
+ * D3D10 face opens one too, with its D3D10 ID (D3D10's IDs are D3D11's namesakes, same values);
+ * the D3D11 calls it makes on the same device inherit it in `d3d10`, so a refusal inside one
+ * reports an ID the D3D10 API names (debug_layer.c). */
 struct rt_api_call {
     struct rt_device *device;
     D3D11_MESSAGE_ID id;            /* what a refusal in it reports, unless the site names its own */
     D3D11_MESSAGE_CATEGORY category;
+    const struct rt_api_call *d3d10; /* the D3D10 API call this one serves; NULL in a D3D11 call */
     struct rt_api_call *prev;
 };
 void rt_call_begin(struct rt_api_call *c, struct rt_device *dev, D3D11_MESSAGE_ID id, D3D11_MESSAGE_CATEGORY category);
+void rt_call_begin_d3d10(struct rt_api_call *c, struct rt_device *dev, D3D10_MESSAGE_ID id,
+                         D3D10_MESSAGE_CATEGORY category);
 void rt_call_end(struct rt_api_call *c);
 struct rt_info_queue;
 HRESULT rt_info_queue_create(struct rt_device *dev); /* sets dev->info_queue */
 void rt_info_queue_destroy(struct rt_info_queue *q);
 ID3D11InfoQueue *rt_info_queue_iface(struct rt_info_queue *q);
+ID3D10InfoQueue *rt_info_queue_iface10(struct rt_info_queue *q); /* the same queue's D3D10 face */
 void rt_info_queue_add(struct rt_device *dev, D3D11_MESSAGE_CATEGORY c, D3D11_MESSAGE_SEVERITY s, D3D11_MESSAGE_ID id,
                        const char *text);
 extern const struct ID3D11DebugVtbl rt_debug_vtbl;
+extern const struct ID3D10DebugVtbl rt_debug10_vtbl;
 void rt_debug_render_op(struct rt_device *dev, ID3D11DeviceContext *ctx);
 
 /* ---- device (device.c) ------------------------------------------------------------------------ */
@@ -209,10 +217,12 @@ struct rt_device {
     atomic_int mt_protected;        /* ID3D10Multithread::SetMultithreadProtected (D3D10's default TRUE) */
     pthread_mutex_t mt_lock;        /* ID3D10Multithread::Enter / Leave (recursive) */
     UINT d3d10_flags;               /* D3D10_CREATE_DEVICE_* as given (GetCreationFlags) */
-    /* The debug layer (D3D11_CREATE_DEVICE_DEBUG; debug_layer.c, info_queue.c): NULL without. */
+    /* The debug layer (D3D11_CREATE_DEVICE_DEBUG, D3D10_CREATE_DEVICE_DEBUG; debug_layer.c,
+     * info_queue.c): NULL without. */
     struct rt_info_queue *info_queue;
     ID3D11Debug debug;              /* the ID3D11Debug face (with info_queue only) */
-    atomic_uint debug_features;     /* ID3D11Debug::SetFeatureMask */
+    ID3D10Debug debug10;            /* the ID3D10Debug face (with info_queue, on a D3D10 device) */
+    atomic_uint debug_features;     /* ID3D11Debug / ID3D10Debug::SetFeatureMask */
     atomic_uint debug_present_delay;
     atomic_uint live[RT_LIVE_KINDS]; /* live objects by kind (ReportLiveDeviceObjects) */
     atomic_uint exception_mode;     /* ID3D10Device::SetExceptionMode */

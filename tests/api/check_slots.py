@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 HEADERS = ["unknwn.h", "dxgi.h", "dxgi1_2.h", "dxgi1_3.h", "dxgi1_4.h", "d3d10.h", "d3d10_1.h",
-           "d3d11.h", "d3d11_1.h", "d3d11sdklayers.h"]
+           "d3d10sdklayers.h", "d3d11.h", "d3d11_1.h", "d3d11sdklayers.h"]
 OURS_FOR = {"unknwn.h": "d3dcommon.h"}       # the SDK keeps IUnknown in unknwn.h, we in d3dcommon.h
 ONLY = {"unknwn.h": {"IUnknown"}}             # unknwn.h's other interfaces are COM's, not D3D's
 
@@ -147,6 +147,14 @@ def main():
         s, e = types(open(os.path.join(our_dir, h)).read())
         our_structs.update(s)
         our_enums.update(e)
+    # 1c. the debug layer's enums: every D3D10 value is its D3D11 namesake's, which lets the
+    # runtime keep one message store behind ID3D10InfoQueue and ID3D11InfoQueue (docs/api.md)
+    for kind in ("CATEGORY", "SEVERITY", "ID"):
+        d3d11 = our_enums.get("D3D11_MESSAGE_" + kind, {})
+        for k, v in our_enums.get("D3D10_MESSAGE_" + kind, {}).items():
+            twin = "D3D11" + k[len("D3D10"):]
+            if twin not in d3d11 or number(d3d11[twin]) != number(v):
+                errors.append("D3D10_MESSAGE_%s: %s = %s, but %s is %s" % (kind, k, v, twin, d3d11.get(twin)))
     compared = 0
     for name in sorted(set(sdk_structs) & set(our_structs)):
         compared += 1

@@ -1,18 +1,21 @@
 /*
  * test_cxx_device.cpp - the D3D11 API from C++, as a program written for Windows uses it
  * (issue 15 §2): method calls on abstract classes (dev->CreateBuffer(...)), IID_PPV_ARGS and
- * __uuidof, through the same objects the C library hands out. C and C++ share one vtable layout,
- * so every call lands in the runtime and travels the whole stack to the GPU and back.
+ * __uuidof, through the same objects the C library hands out (and a D3D10 debug device's info
+ * queue). C and C++ share one vtable layout, so every call lands in the runtime and travels the
+ * whole stack to the GPU and back.
  */
 #include <cstdarg>
 #include <cstddef>
 #include <csetjmp>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 extern "C" {
 #include <cmocka.h>
 }
 
+#include <d3d10.h>
 #include <d3d11.h>
 #include <d3d11_1.h>
 
@@ -108,6 +111,28 @@ void unexecuted_methods_answer_honestly(void **)
     d.ctx->Flush();
 }
 
+/* The D3D10 debug layer from C++ (d3d10.h brings d3d10sdklayers.h, as the SDK's does): the
+ * info queue of a D3D10_CREATE_DEVICE_DEBUG device by IID_PPV_ARGS, a message in and out. */
+void d3d10_info_queue_by_methods(void **)
+{
+    ID3D10Device *dev = nullptr;
+    assert_int_equal(D3D10CreateDevice(nullptr, D3D10_DRIVER_TYPE_HARDWARE, nullptr, D3D10_CREATE_DEVICE_DEBUG,
+                                       D3D10_SDK_VERSION, &dev), S_OK);
+    ID3D10InfoQueue *iq = nullptr;
+    assert_int_equal(dev->QueryInterface(IID_PPV_ARGS(&iq)), S_OK);
+    iq->SetMuteDebugOutput(TRUE);
+    assert_int_equal(iq->AddApplicationMessage(D3D10_MESSAGE_SEVERITY_INFO, "from C++"), S_OK);
+    SIZE_T len = 0;
+    assert_int_equal(iq->GetMessage(0, nullptr, &len), S_FALSE);
+    D3D10_MESSAGE *m = static_cast<D3D10_MESSAGE *>(std::malloc(len));
+    assert_int_equal(iq->GetMessage(0, m, &len), S_OK);
+    assert_string_equal(m->pDescription, "from C++");
+    assert_int_equal(m->ID, D3D10_MESSAGE_ID_STRING_FROM_APPLICATION);
+    std::free(m);
+    iq->Release();
+    assert_int_equal(dev->Release(), 0);
+}
+
 } // namespace
 
 int main()
@@ -116,6 +141,7 @@ int main()
         cmocka_unit_test(readback_through_methods),
         cmocka_unit_test(query_interface_by_uuidof),
         cmocka_unit_test(unexecuted_methods_answer_honestly),
+        cmocka_unit_test(d3d10_info_queue_by_methods),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
