@@ -678,6 +678,42 @@ static void private_data(void **state)
     assert_int_equal(ID3D10Device_GetPrivateData(t->dev, &key, &size, &v), DXGI_ERROR_NOT_FOUND);
 }
 
+/* A D3D10 texture created with D3D10_RESOURCE_MISC_SHARED_KEYEDMUTEX has IDXGIKeyedMutex, and
+ * another D3D10 device that opens it acquires the key the first one released (DXGI reference,
+ * IDXGIKeyedMutex::AcquireSync's D3D10 example). */
+static void keyed_mutex_texture(void **state)
+{
+    struct t10 *t = *state;
+    D3D10_TEXTURE2D_DESC d = { 32, 32, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, { 1, 0 }, D3D10_USAGE_DEFAULT,
+                               D3D10_BIND_SHADER_RESOURCE | D3D10_BIND_RENDER_TARGET, 0,
+                               D3D10_RESOURCE_MISC_SHARED_KEYEDMUTEX };
+    ID3D10Texture2D *tex = NULL;
+    assert_int_equal(ID3D10Device_CreateTexture2D(t->dev, &d, NULL, &tex), S_OK);
+    IDXGIKeyedMutex *km = NULL;
+    assert_int_equal(ID3D10Texture2D_QueryInterface(tex, &IID_IDXGIKeyedMutex, (void **)&km), S_OK);
+    assert_int_equal(IDXGIKeyedMutex_AcquireSync(km, 0, INFINITE), S_OK);
+    assert_int_equal(IDXGIKeyedMutex_ReleaseSync(km, 1), S_OK);
+    IDXGIResource *r = NULL;
+    assert_int_equal(ID3D10Texture2D_QueryInterface(tex, &IID_IDXGIResource, (void **)&r), S_OK);
+    HANDLE h = NULL;
+    assert_int_equal(IDXGIResource_GetSharedHandle(r, &h), S_OK);
+    IDXGIResource_Release(r);
+    ID3D10Device *other = NULL;
+    assert_int_equal(D3D10CreateDevice(NULL, D3D10_DRIVER_TYPE_HARDWARE, NULL, 0, D3D10_SDK_VERSION, &other), S_OK);
+    ID3D10Texture2D *opened = NULL;
+    assert_int_equal(ID3D10Device_OpenSharedResource(other, h, &IID_ID3D10Texture2D, (void **)&opened), S_OK);
+    IDXGIKeyedMutex *km2 = NULL;
+    assert_int_equal(ID3D10Texture2D_QueryInterface(opened, &IID_IDXGIKeyedMutex, (void **)&km2), S_OK);
+    assert_int_equal(IDXGIKeyedMutex_AcquireSync(km2, 0, 0), WAIT_TIMEOUT); /* released to 1 */
+    assert_int_equal(IDXGIKeyedMutex_AcquireSync(km2, 1, 0), S_OK);
+    assert_int_equal(IDXGIKeyedMutex_ReleaseSync(km2, 0), S_OK);
+    IDXGIKeyedMutex_Release(km2);
+    ID3D10Texture2D_Release(opened);
+    ID3D10Device_Release(other);
+    IDXGIKeyedMutex_Release(km);
+    ID3D10Texture2D_Release(tex);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -694,6 +730,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(do_not_wait_readback, setup10, teardown10),
         cmocka_unit_test_setup_teardown(event_query, setup10, teardown10),
         cmocka_unit_test_setup_teardown(private_data, setup10, teardown10),
+        cmocka_unit_test_setup_teardown(keyed_mutex_texture, setup10, teardown10),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
