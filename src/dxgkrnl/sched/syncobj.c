@@ -18,7 +18,8 @@
  *
  * Sharing (Flags.Shared): the object gets a global handle (Info.SharedHandle, objects/
  * global_handle.c) that D3DKMTOpenSynchronizationObject turns into a new local handle, usable by
- * any device of the creator's adapter. The object lives while a local handle does; its global
+ * any device of the creator's adapter, or of any adapter for a CrossAdapter monitored fence
+ * (Direct3D 12's cross-adapter fences; the value lives in system memory either way). The object lives while a local handle does; its global
  * handle opens nothing after the last one is destroyed. Shared with NtSecuritySharing, Windows
  * hands out no global handle (the object is shared through an NT handle, D3DKMTShareObjects,
  * which this process-only model does not have): such an object is created and used, and only
@@ -111,10 +112,17 @@ static NTSTATUS check_info(const char *fn, const D3DDDI_SYNCHRONIZATIONOBJECTINF
         dxgk_refuse("%s: NoSignal and NoWait are mutually exclusive (§8.5 rule 2)", fn);
         return STATUS_INVALID_PARAMETER;
     }
-    if (f.CrossAdapter || f.SignalByKmd || f.Reserved || f.D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS_RESERVED0) {
-        /* FIXME(syncobj-cross-adapter): cross-adapter objects; SignalByKmd is a KMD's CPU
-         * notification (DxgkCbSignalEvent), which the reference KMD does not raise. */
-        dxgk_refuse("%s: flags 0x%x not supported (CrossAdapter, SignalByKmd, reserved bits)", fn, f.Value);
+    if (f.CrossAdapter && (!f.Shared || info->Type != D3DDDI_MONITORED_FENCE)) {
+        /* A cross-adapter object is opened by a device of another adapter: it must be shared,
+         * and, as Direct3D 12's cross-adapter fences, a monitored fence. */
+        dxgk_refuse("%s: CrossAdapter needs Shared and a monitored fence (flags 0x%x, type %d)", fn, f.Value,
+                    (int)info->Type);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (f.SignalByKmd || f.Reserved || f.D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS_RESERVED0) {
+        /* SignalByKmd is a KMD's CPU notification (DxgkCbSignalEvent), which the reference KMD
+         * does not raise. */
+        dxgk_refuse("%s: flags 0x%x not supported (SignalByKmd, reserved bits)", fn, f.Value);
         return STATUS_INVALID_PARAMETER;
     }
     if (info->Type == D3DDDI_CPU_NOTIFICATION && !info->CPUNotification.Event) {
@@ -345,7 +353,10 @@ static const char *type_name(D3DDDI_SYNCHRONIZATIONOBJECT_TYPE t)
 static struct dxgk_syncobj *get_one(const char *fn, const struct dxgk_device *d, UINT i, D3DKMT_HANDLE h, UINT types)
 {
     struct dxgk_syncobj *s = (struct dxgk_syncobj *)dxgk_handle_get(h, DXGK_TYPE_SYNCOBJECT);
-    if (!s || (s->device ? s->device != d->handle : !same_luid(s->shared->adapter, d->adapter->luid))) {
+    /* An opened handle serves any device of the object's adapter, or of any adapter when the
+     * object is CrossAdapter. */
+    if (!s || (s->device ? s->device != d->handle
+                         : !s->flags.CrossAdapter && !same_luid(s->shared->adapter, d->adapter->luid))) {
         dxgk_refuse("%s: object %u: invalid synchronization object handle 0x%08x for device 0x%08x", fn, i, h,
                     d->handle);
     } else if (!(types & (1u << s->type))) {
