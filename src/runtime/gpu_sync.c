@@ -32,9 +32,7 @@ void rt_gpu_wait(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value)
         gpu_wait(ctx[i], fence, value);
 }
 
-/* The immediate context's commands are submitted first: a signal queued in the kernel must
- * come after them. */
-static void flush_device(struct rt_device *dev)
+void rt_gpu_flush(struct rt_device *dev)
 {
     ID3D11DeviceContext *ic = &dev->context.iface;
     ic->lpVtbl->Flush(ic);
@@ -42,7 +40,7 @@ static void flush_device(struct rt_device *dev)
 
 UINT64 rt_gpu_signal_after_work(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value, HANDLE event)
 {
-    flush_device(dev);
+    rt_gpu_flush(dev); /* a signal queued in the kernel comes after the commands recorded before it */
     D3DKMT_HANDLE ctx[RT_MAX_KM_CONTEXTS];
     UINT n = device_contexts(dev, ctx);
     D3DKMT_HANDLE chain = fence;

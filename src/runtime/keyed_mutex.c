@@ -145,8 +145,7 @@ static HRESULT STDMETHODCALLTYPE km_AcquireSync(IDXGIKeyedMutex *This, UINT64 ke
     D3DKMT_ACQUIREKEYEDMUTEX a = { .hKeyedMutex = km->mutex, .Key = key,
                                    .pTimeout = ms == INFINITE ? NULL : &timeout };
     /* Commands recorded before AcquireSync are not the acquisition's: they go first. */
-    ID3D11DeviceContext *ic = &res->device->context.iface;
-    ic->lpVtbl->Flush(ic);
+    rt_gpu_flush(res->device);
     NTSTATUS st = D3DKMTAcquireKeyedMutex(&a);
     if (st != STATUS_SUCCESS) {
         if (st != STATUS_TIMEOUT)

@@ -338,6 +338,8 @@ void rt_keyed_mutex_free(struct rt_keyed_mutex *km);
  * context's earlier work, chained, and sets `event` (if not NULL) at that point; it returns the
  * last value signalled. */
 void rt_gpu_wait(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value);
+/* Submits what the immediate context recorded so far (its Flush). */
+void rt_gpu_flush(struct rt_device *dev);
 UINT64 rt_gpu_signal_after_work(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value, HANDLE event);
 
 /* Driver handle memory that fits behind a cached rt_resource block. The reference UMD asks

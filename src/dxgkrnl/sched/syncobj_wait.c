@@ -141,21 +141,22 @@ static void finish_async_waits_locked(void)
     }
 }
 
-/* After values changed or an object was destroyed (sync lock held). */
+/* After values changed or an object was destroyed (sync lock held): the GPU waits that can
+ * now take their objects, the async waits that are over, and every blocked CPU waiter, which
+ * re-checks its own objects. */
 static void values_changed_locked(void)
 {
     if (registry)
         release_satisfied_waits_locked();
     if (async_waits)
         finish_async_waits_locked();
+    pthread_cond_broadcast(&sync_wait.cond);
 }
 
 void dxgk_sync_wake_all(void)
 {
     pthread_mutex_lock(&sync_wait.lock);
-    if (async_waits)
-        finish_async_waits_locked();
-    pthread_cond_broadcast(&sync_wait.cond);
+    values_changed_locked();
     pthread_mutex_unlock(&sync_wait.lock);
 }
 
@@ -200,7 +201,6 @@ NTSTATUS APIENTRY D3DKMTSignalSynchronizationObjectFromCpu(const D3DKMT_SIGNALSY
     for (UINT i = 0; i < args->ObjectCount; i++)
         atomic_store_explicit(objs[i]->value, args->FenceValueArray[i], memory_order_release);
     values_changed_locked();
-    pthread_cond_broadcast(&sync_wait.cond);
     pthread_mutex_unlock(&sync_wait.lock);
     dxgk_syncobj_put_n(objs, args->ObjectCount);
     return STATUS_SUCCESS;
@@ -417,7 +417,6 @@ void sched_gpu_signals_apply(struct sched_gpu_signal *list)
             wddm_event_signal(g->event);
     }
     values_changed_locked();
-    pthread_cond_broadcast(&sync_wait.cond);
     pthread_mutex_unlock(&sync_wait.lock);
     while (list) {
         struct sched_gpu_signal *g = list;
@@ -637,7 +636,6 @@ void dxgk_syncobj_signal_at_least(struct dxgk_syncobj *s, UINT64 value)
     pthread_mutex_lock(&sync_wait.lock);
     store_at_least(s, value);
     values_changed_locked();
-    pthread_cond_broadcast(&sync_wait.cond);
     pthread_mutex_unlock(&sync_wait.lock);
 }
 
@@ -768,7 +766,6 @@ void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device)
             atomic_store_explicit(s->value, UINT64_MAX, memory_order_release);
     }
     values_changed_locked();
-    pthread_cond_broadcast(&sync_wait.cond);
     pthread_mutex_unlock(&sync_wait.lock);
     for (size_t i = 0; i < n; i++)
         dxgk_object_put(objs[i]);
