@@ -12,24 +12,6 @@
 #define W 64u
 #define H 16u
 
-struct dev {
-    ID3D11Device *dev;
-    ID3D11DeviceContext *ctx;
-};
-
-static void dev_open(struct dev *d)
-{
-    assert_int_equal(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &d->dev,
-                                       NULL, &d->ctx),
-                     S_OK);
-}
-
-static void dev_close(struct dev *d)
-{
-    SAFE_RELEASE(d->ctx);
-    SAFE_RELEASE(d->dev);
-}
-
 static D3D11_TEXTURE2D_DESC desc(D3D11_USAGE usage, UINT misc)
 {
     D3D11_TEXTURE2D_DESC td = { .Width = W, .Height = H, .MipLevels = 1, .ArraySize = 1,
@@ -42,7 +24,7 @@ static D3D11_TEXTURE2D_DESC desc(D3D11_USAGE usage, UINT misc)
     return td;
 }
 
-static ID3D11Texture2D *texture_with(struct dev *d, D3D11_USAGE usage, UINT misc, uint32_t seed)
+static ID3D11Texture2D *texture_with(struct e2e *d, D3D11_USAGE usage, UINT misc, uint32_t seed)
 {
     D3D11_TEXTURE2D_DESC td = desc(usage, misc);
     static uint8_t data[W * H * 4];
@@ -53,14 +35,14 @@ static ID3D11Texture2D *texture_with(struct dev *d, D3D11_USAGE usage, UINT misc
     return t;
 }
 
-static ID3D11Texture2D *texture(struct dev *d, D3D11_USAGE usage, UINT misc)
+static ID3D11Texture2D *texture(struct e2e *d, D3D11_USAGE usage, UINT misc)
 {
     return texture_with(d, usage, misc, 0);
 }
 
 /* Holds every later GPU command of d's device (its kernel contexts wait for a fence the test
  * signals with gate_open): the owner's work cannot have run when the next owner records. */
-static D3DKMT_HANDLE gate_close(struct dev *d)
+static D3DKMT_HANDLE gate_close(struct e2e *d)
 {
     struct rt_device *rd = rt_device_from_iface(d->dev);
     D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = rd->km_device };
@@ -78,7 +60,7 @@ static D3DKMT_HANDLE gate_close(struct dev *d)
     return cs.hSyncObject;
 }
 
-static void gate_open(struct dev *d, D3DKMT_HANDLE gate)
+static void gate_open(struct e2e *d, D3DKMT_HANDLE gate)
 {
     UINT64 one = 1;
     D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU s = { .hDevice = rt_device_from_iface(d->dev)->km_device,
@@ -96,7 +78,7 @@ static IDXGIKeyedMutex *keyed_mutex(ID3D11Texture2D *t)
     return km;
 }
 
-static ID3D11Texture2D *open_on(struct dev *d, ID3D11Texture2D *t)
+static ID3D11Texture2D *open_on(struct e2e *d, ID3D11Texture2D *t)
 {
     IDXGIResource *dr = NULL;
     assert_int_equal(ID3D11Texture2D_QueryInterface(t, &IID_IDXGIResource, (void **)&dr), S_OK);
@@ -111,14 +93,14 @@ static ID3D11Texture2D *open_on(struct dev *d, ID3D11Texture2D *t)
     return o;
 }
 
-static void write_texture(struct dev *d, ID3D11Texture2D *t, uint32_t seed)
+static void write_texture(struct e2e *d, ID3D11Texture2D *t, uint32_t seed)
 {
     static uint8_t data[W * H * 4];
     e2e_fill(data, sizeof data, seed);
     ID3D11DeviceContext_UpdateSubresource(d->ctx, (ID3D11Resource *)t, 0, NULL, data, W * 4, 0);
 }
 
-static void expect_staging(struct dev *d, ID3D11Texture2D *stg, uint32_t seed)
+static void expect_staging(struct e2e *d, ID3D11Texture2D *stg, uint32_t seed)
 {
     D3D11_MAPPED_SUBRESOURCE m;
     assert_int_equal(ID3D11DeviceContext_Map(d->ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m), S_OK);
@@ -132,13 +114,13 @@ static void expect_staging(struct dev *d, ID3D11Texture2D *stg, uint32_t seed)
 static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(void **state)
 {
     (void)state;
-    struct dev a, b;
-    dev_open(&a);
-    dev_open(&b);
-    ID3D11Texture2D *ta = texture_with(&a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX, 10);
-    ID3D11Texture2D *tb = open_on(&b, ta);
+    struct e2e *a, *b;
+    assert_int_equal(e2e_setup((void **)&a), 0);
+    assert_int_equal(e2e_setup((void **)&b), 0);
+    ID3D11Texture2D *ta = texture_with(a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX, 10);
+    ID3D11Texture2D *tb = open_on(b, ta);
     IDXGIKeyedMutex *ka = keyed_mutex(ta), *kb = keyed_mutex(tb);
-    ID3D11Texture2D *stg = texture(&b, D3D11_USAGE_STAGING, 0);
+    ID3D11Texture2D *stg = texture(b, D3D11_USAGE_STAGING, 0);
 
     assert_int_equal(IDXGIKeyedMutex_AcquireSync(kb, 1, 0), WAIT_TIMEOUT); /* first, key 0 only */
     assert_int_equal(IDXGIKeyedMutex_AcquireSync(ka, 0, 0), S_OK);
@@ -150,23 +132,23 @@ static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(
      * copies: its copy waits on the GPU for a's work, so it reads a's bytes (11), not the
      * texture's earlier content (10), although a's work is let go only after b's copy was
      * submitted. */
-    D3DKMT_HANDLE gate = gate_close(&a);
-    write_texture(&a, ta, 11);
+    D3DKMT_HANDLE gate = gate_close(a);
+    write_texture(a, ta, 11);
     assert_int_equal(IDXGIKeyedMutex_ReleaseSync(ka, 1), S_OK);
     assert_int_equal(IDXGIKeyedMutex_AcquireSync(kb, 1, INFINITE), S_OK);
-    ID3D11DeviceContext_CopyResource(b.ctx, (ID3D11Resource *)stg, (ID3D11Resource *)tb);
-    ID3D11DeviceContext_Flush(b.ctx);
-    gate_open(&a, gate);
-    expect_staging(&b, stg, 11);
+    ID3D11DeviceContext_CopyResource(b->ctx, (ID3D11Resource *)stg, (ID3D11Resource *)tb);
+    ID3D11DeviceContext_Flush(b->ctx);
+    gate_open(a, gate);
+    expect_staging(b, stg, 11);
 
     /* And back: b writes, releases to 2; a acquires 2 and reads b's bytes. */
-    write_texture(&b, tb, 12);
+    write_texture(b, tb, 12);
     assert_int_equal(IDXGIKeyedMutex_ReleaseSync(kb, 2), S_OK);
     assert_int_equal(IDXGIKeyedMutex_AcquireSync(ka, 1, 0), WAIT_TIMEOUT); /* released to 2, not 1 */
     assert_int_equal(IDXGIKeyedMutex_AcquireSync(ka, 2, INFINITE), S_OK);
-    ID3D11Texture2D *stga = texture(&a, D3D11_USAGE_STAGING, 0);
-    ID3D11DeviceContext_CopyResource(a.ctx, (ID3D11Resource *)stga, (ID3D11Resource *)ta);
-    expect_staging(&a, stga, 12);
+    ID3D11Texture2D *stga = texture(a, D3D11_USAGE_STAGING, 0);
+    ID3D11DeviceContext_CopyResource(a->ctx, (ID3D11Resource *)stga, (ID3D11Resource *)ta);
+    expect_staging(a, stga, 12);
     assert_int_equal(IDXGIKeyedMutex_ReleaseSync(ka, 0), S_OK);
 
     SAFE_RELEASE(stga);
@@ -175,18 +157,18 @@ static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(
     SAFE_RELEASE(ka);
     SAFE_RELEASE(tb);
     SAFE_RELEASE(ta);
-    dev_close(&b);
-    dev_close(&a);
+    e2e_teardown((void **)&b);
+    e2e_teardown((void **)&a);
 }
 
 static void an_owner_destroyed_while_holding_it_leaves_it_abandoned(void **state)
 {
     (void)state;
-    struct dev a, b;
-    dev_open(&a);
-    dev_open(&b);
-    ID3D11Texture2D *ta = texture(&a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX);
-    ID3D11Texture2D *tb = open_on(&b, ta);
+    struct e2e *a, *b;
+    assert_int_equal(e2e_setup((void **)&a), 0);
+    assert_int_equal(e2e_setup((void **)&b), 0);
+    ID3D11Texture2D *ta = texture(a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX);
+    ID3D11Texture2D *tb = open_on(b, ta);
     IDXGIKeyedMutex *ka = keyed_mutex(ta), *kb = keyed_mutex(tb);
     assert_int_equal(IDXGIKeyedMutex_AcquireSync(ka, 0, INFINITE), S_OK);
     SAFE_RELEASE(ka);
@@ -194,17 +176,17 @@ static void an_owner_destroyed_while_holding_it_leaves_it_abandoned(void **state
     assert_int_equal(IDXGIKeyedMutex_AcquireSync(kb, 0, 0), WAIT_ABANDONED);
     SAFE_RELEASE(kb);
     SAFE_RELEASE(tb);
-    dev_close(&b);
-    dev_close(&a);
+    e2e_teardown((void **)&b);
+    e2e_teardown((void **)&a);
 }
 
 static void only_keyed_mutex_textures_have_the_interface(void **state)
 {
     (void)state;
-    struct dev a;
-    dev_open(&a);
-    ID3D11Texture2D *plain = texture(&a, D3D11_USAGE_DEFAULT, 0);
-    ID3D11Texture2D *shared = texture(&a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED);
+    struct e2e *a;
+    assert_int_equal(e2e_setup((void **)&a), 0);
+    ID3D11Texture2D *plain = texture(a, D3D11_USAGE_DEFAULT, 0);
+    ID3D11Texture2D *shared = texture(a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED);
     IDXGIKeyedMutex *km = (IDXGIKeyedMutex *)(uintptr_t)1;
     assert_int_equal(ID3D11Texture2D_QueryInterface(plain, &IID_IDXGIKeyedMutex, (void **)&km), E_NOINTERFACE);
     assert_null(km);
@@ -213,11 +195,11 @@ static void only_keyed_mutex_textures_have_the_interface(void **state)
     D3D11_TEXTURE2D_DESC both = desc(D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED |
                                                             D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX);
     ID3D11Texture2D *t = NULL;
-    assert_int_equal(ID3D11Device_CreateTexture2D(a.dev, &both, NULL, &t), E_INVALIDARG);
+    assert_int_equal(ID3D11Device_CreateTexture2D(a->dev, &both, NULL, &t), E_INVALIDARG);
     D3D11_TEXTURE2D_DESC stg = desc(D3D11_USAGE_STAGING, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX);
-    assert_int_equal(ID3D11Device_CreateTexture2D(a.dev, &stg, NULL, &t), E_INVALIDARG);
+    assert_int_equal(ID3D11Device_CreateTexture2D(a->dev, &stg, NULL, &t), E_INVALIDARG);
     /* The interface's parent chain: the resource and its device. */
-    ID3D11Texture2D *tk = texture(&a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX);
+    ID3D11Texture2D *tk = texture(a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX);
     km = keyed_mutex(tk);
     ID3D11Texture2D *back = NULL;
     assert_int_equal(IDXGIKeyedMutex_QueryInterface(km, &IID_ID3D11Texture2D, (void **)&back), S_OK);
@@ -225,13 +207,13 @@ static void only_keyed_mutex_textures_have_the_interface(void **state)
     SAFE_RELEASE(back);
     ID3D11Device *dev = NULL;
     assert_int_equal(IDXGIKeyedMutex_GetDevice(km, &IID_ID3D11Device, (void **)&dev), S_OK);
-    assert_ptr_equal(dev, a.dev);
+    assert_ptr_equal(dev, a->dev);
     SAFE_RELEASE(dev);
     SAFE_RELEASE(km);
     SAFE_RELEASE(tk);
     SAFE_RELEASE(shared);
     SAFE_RELEASE(plain);
-    dev_close(&a);
+    e2e_teardown((void **)&a);
 }
 
 int main(void)
