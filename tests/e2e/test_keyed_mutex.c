@@ -114,7 +114,7 @@ static void expect_staging(struct e2e *d, ID3D11Texture2D *stg, uint32_t seed)
 static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(void **state)
 {
     (void)state;
-    struct e2e *a, *b;
+    struct e2e *a = NULL, *b = NULL;
     assert_int_equal(e2e_setup((void **)&a), 0);
     assert_int_equal(e2e_setup((void **)&b), 0);
     ID3D11Texture2D *ta = texture_with(a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX, 10);
@@ -164,7 +164,7 @@ static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(
 static void an_owner_destroyed_while_holding_it_leaves_it_abandoned(void **state)
 {
     (void)state;
-    struct e2e *a, *b;
+    struct e2e *a = NULL, *b = NULL;
     assert_int_equal(e2e_setup((void **)&a), 0);
     assert_int_equal(e2e_setup((void **)&b), 0);
     ID3D11Texture2D *ta = texture(a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX);
@@ -183,7 +183,7 @@ static void an_owner_destroyed_while_holding_it_leaves_it_abandoned(void **state
 static void only_keyed_mutex_textures_have_the_interface(void **state)
 {
     (void)state;
-    struct e2e *a;
+    struct e2e *a = NULL;
     assert_int_equal(e2e_setup((void **)&a), 0);
     ID3D11Texture2D *plain = texture(a, D3D11_USAGE_DEFAULT, 0);
     ID3D11Texture2D *shared = texture(a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED);
