@@ -51,6 +51,9 @@ struct wddm_counters {
     UINT64 dma_buffer_splits;       /* DMA buffers VidMm submitted in parts (issue 3, §9.1) */
     UINT64 adapter_stops;           /* adapter timeouts past WDDM_TDR_LIMIT_COUNT within
                                        WDDM_TDR_LIMIT_TIME_S: the adapter stopped, not recovered */
+    UINT64 null_context_switches;   /* zero-length ContextSwitch buffers: a node switched to the null
+                                       context so that VidMm may move the loaded context's save
+                                       area, or the context could go (seed 000) */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 

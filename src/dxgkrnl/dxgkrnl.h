@@ -254,6 +254,9 @@ struct dxgk_packet {
     struct dxgk_context *ctx;         /* NULL for paging buffers; immutable */
     UINT node;                        /* immutable */
     bool paging;                      /* immutable */
+    bool ctx_switch;                  /* a zero-length switch to the null context (sched/switch.c):
+                                         a paging-pool packet submitted with
+                                         DXGK_SUBMITCOMMANDFLAGS.ContextSwitch; set once taken */
     bool dropped;                     /* residency failed: not submitted (protected by adapter->lock) */
     UINT64 ticket;                    /* node ticket (render only; 0 for paging) */
     UINT64 fence;                     /* 64-bit SubmissionFenceId, set at submit */
@@ -325,6 +328,9 @@ struct sched_node {
                                          freed one's address is still "another context";
                                          written under submit_lock; read lock-free by the
                                          context-allocation eviction rule (seq_cst) */
+    struct dxgk_context *hw_ctx;      /* the context of hw_context (NULL with 0): a context is never
+                                         destroyed while loaded (sched_unload_context);
+                                         submit_lock */
     UINT64 queued_ticket;             /* protected by adapter->lock */
     struct dxgk_context *contexts;    /* contexts on this node; protected by adapter->lock */
     struct sched_gpu_signal *signals; /* GPU signals waiting for a ticket to retire
@@ -359,7 +365,7 @@ struct dxgk_counters {
     atomic_ullong dma_buffers_submitted, paging_buffers_submitted, fences_retired,
         allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
         lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches,
-        preemptions, engine_resets, adapter_resets, dma_buffer_splits, adapter_stops;
+        preemptions, engine_resets, adapter_resets, dma_buffer_splits, adapter_stops, null_context_switches;
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 
@@ -515,6 +521,10 @@ struct dxgk_context {
     UINT64 hold_seq;                  /* last hold_seq given; adapter->lock */
     struct dxgk_context_allocation *context_allocations; /* GPU context allocations
                                          (objects/context_allocation.c); adapter->lock */
+    _Atomic UINT64 save_fence;        /* lazy switching (sched/switch.c): fence on its node of the
+                                         buffer that switched the node away from it, which saves its
+                                         state (0: never switched away); written under the node's
+                                         submit_lock, read lock-free (seq_cst) */
     UINT64 root_gen;                  /* GpuMmu: the root page table generation the KMD was last
                                          given for it (DxgkDdiSetRootPageTable); its node's worker
                                          only, after creation (vidmm/vaspace.c) */
@@ -853,6 +863,8 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
                                    const struct vidmm_instance *inst);
 void vidmm_paging_flush_locked(struct vidmm_paging_batch *b);
 void vidmm_paging_pool_fini(struct dxgk_adapter *a);
+/* A packet of the paging pool (DMA buffer empty); NULL when out of memory. Adapter lock held. */
+struct dxgk_packet *vidmm_paging_packet_get_locked(struct dxgk_adapter *a);
 /* Paging buffers outstanding before a paging-queue call (D3DKMTMapGpuVirtualAddress,
  * D3DKMTMakeResident) waits for the paging node to retire some (issue 14 §4). */
 #define VIDMM_PAGING_QUEUE_DEPTH 128u
@@ -915,8 +927,18 @@ void sched_wait_node_idle(struct sched_node *n);
 /* Submission with node->submit_lock already held (released on return): see queue.c's direct
  * submission. */
 UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p);
-/* Lazy context switching before a packet enters the hardware queue; submit_lock held. (sched/switch.c) */
+/* Lazy context switching (sched/switch.c). Before a packet enters the hardware queue (its fence
+ * set; submit_lock held): */
 void sched_switch_locked(struct sched_node *n, const struct dxgk_packet *p);
+/* After a preemption or a reset, which leave the engine in the null context; submit_lock held. */
+void sched_switch_forget_locked(struct sched_node *n);
+/* Whether the context's state may be on its node's engine, or on its way to its save area: its
+ * GPU context allocations must stay where they are. Lock-free. */
+bool sched_context_loaded(const struct sched_node *n, const struct dxgk_context *c);
+/* Switches the context's node to the null context if the context is loaded there (a zero-length
+ * ContextSwitch buffer) and waits until its state is saved. No lock held. Returns whether the
+ * context is unloaded now. */
+bool sched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c);
 /* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
  * returns the paging fence the packet must wait for. Adapter lock held. (sched/node.c) */
 UINT64 sched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);
@@ -1129,8 +1151,14 @@ NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOC
 NTSTATUS APIENTRY dxgk_cb_destroy_context_allocation(HANDLE hAdapter, HANDLE hAllocation);
 /* Destroys the context allocations left on a context (ctx != NULL) or device (implicit
  * destruction, wddm-semantics §1.2 invariant 7); their handles become invalid. */
-/* Seed 000 residency rule: may VidMm evict this context allocation now? adapter->lock. */
-bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca);
+/* Seed 000 residency rule: may VidMm evict this context allocation now? When it may not only
+ * because a context is loaded (or its save is on its way), *loaded (if not NULL) names that
+ * context: a switch to the null context frees it (sched_unload_context). adapter->lock. */
+bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca,
+                                              struct dxgk_context **loaded);
+/* The packet with this ticket is being readied: c's context allocations are not evicted to make
+ * room for its other allocations (their prepared_use). adapter->lock. */
+void dxgk_context_allocations_claim_locked(struct dxgk_context *c, UINT64 ticket);
 /* Makes every context allocation of c and of its device resident (INIT_CONTEXT_RESOURCE at
  * the first page-in) in batch. */
 NTSTATUS dxgk_context_allocations_make_resident_locked(struct dxgk_adapter *a, struct dxgk_context *c,

@@ -114,11 +114,14 @@ void swgpu_update_stop_request_locked(struct swgpu_engine *e)
 static void run_entry(struct swgpu_engine *e, const struct swgpu_ring_entry *entry)
 {
     struct swgpu_exec_run run = {.entry = entry, .from = entry->start};
-    struct swgpu_fault csa_fault, fault;
+    struct swgpu_fault state_fault, csa_fault, fault;
+    memset(&state_fault, 0, sizeof state_fault);
     memset(&csa_fault, 0, sizeof csa_fault);
     memset(&fault, 0, sizeof fault);
     fault.engine = e->index;
     fault.fence_id = entry->fence_id;
+    /* The context's registers first (context_state.c), then where its command processor was. */
+    int state_faulted = swgpu_state_switch(e, entry, &state_fault);
     int csa_faulted = swgpu_csa_begin(e, &run, &csa_fault);
     /* GpuMmu: the command processor reads the buffer through the MMU (issue 6). */
     if (entry->root)
@@ -129,6 +132,8 @@ static void run_entry(struct swgpu_engine *e, const struct swgpu_ring_entry *ent
     /* Paused while executing: hold the completion too ("finishes nothing new"); a reset
      * still gets through. */
     wait_locked(e, &e->work_cv, unpaused_or_reset);
+    if (state_faulted)
+        swgpu_record_fault_locked(e, &state_fault);
     if (csa_faulted)
         swgpu_record_fault_locked(e, &csa_fault);
     if (e->stop)
@@ -230,6 +235,9 @@ int swgpu_engines_start(struct swgpu *gpu)
         atomic_init(&e->progress, 0);
         atomic_init(&e->tlb_hits, 0);
         atomic_init(&e->tlb_misses, 0);
+        atomic_init(&e->loaded_context, 0);
+        atomic_init(&e->state_saves, 0);
+        atomic_init(&e->state_loads, 0);
     }
     for (UINT32 i = 0; i < gpu->engine_count; i++) {
         struct swgpu_engine *e = &gpu->engines[i];
@@ -323,6 +331,9 @@ int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submissio
     slot->paging = s->paging;
     slot->csa_addr = s->csa_addr;
     slot->resubmission = s->resubmission;
+    slot->context_id = s->context_id;
+    slot->state_addr = s->state_addr;
+    slot->switch_to_null = s->switch_to_null;
     slot->hang = 0;
     /* A root page table makes this a VA-mode buffer (issue 6); root 0 keeps WDDM 1.x exactly.
      * More root entries than the VA bits can index would only name VAs that fault anyway. */
@@ -332,9 +343,10 @@ int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submissio
     if (slot->root)
         slot->dma = NULL;
     /* wddm_swgpu_inject_hang arms the next non-paging buffer: paging buffers never hang (a
-     * hung paging engine would take every device down, not the test's). A hang dropped by a
+     * hung paging engine would take every device down, not the test's), nor do the kernel's
+     * zero-length context switches. A hang dropped by a
      * preemption goes to this engine's next one (the resubmission). */
-    if (!s->paging) {
+    if (!s->paging && !s->switch_to_null) {
         if (e->rearm_hangs) {
             e->rearm_hangs--;
             slot->hang = 1;

@@ -318,19 +318,27 @@ static int exec_write(struct exec_state *st, const struct swgpu_cmd_write *c, co
     return 0;
 }
 
-static int exec_fence(struct exec_state *st, const struct swgpu_cmd_fence *c)
+/* Writes 8 bytes little-endian at a command's address (piece by piece across pages). */
+static int write8(struct exec_state *st, UINT64 addr, UINT64 value, const char *reason)
 {
     BYTE v[8];
-    memcpy(v, &c->value, sizeof v);
+    memcpy(v, &value, sizeof v);
     UINT64 done = 0;
     while (done < sizeof v) {
         UINT64 n = 0;
-        BYTE *d = span(st, c->addr + done, sizeof v - done, 1, &n);
+        BYTE *d = span(st, addr + done, sizeof v - done, 1, &n);
         if (!d)
-            return fail_rw(st, c->addr + done, 1, "fence address outside its segment or unmapped");
+            return fail_rw(st, addr + done, 1, reason);
         memcpy(d, v + done, n);
         done += n;
     }
+    return 0;
+}
+
+static int exec_fence(struct exec_state *st, const struct swgpu_cmd_fence *c)
+{
+    if (write8(st, c->addr, c->value, "fence address outside its segment or unmapped"))
+        return -1;
     swgpu_raise_interrupt(st->gpu);
     return 0;
 }
@@ -343,18 +351,7 @@ static int exec_timestamp(struct exec_state *st, const struct swgpu_cmd_timestam
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     UINT64 ticks = (UINT64)now.tv_sec * SWGPU_TIMESTAMP_FREQUENCY + (UINT64)now.tv_nsec;
-    BYTE v[8];
-    memcpy(v, &ticks, sizeof v);
-    UINT64 done = 0;
-    while (done < sizeof v) {
-        UINT64 n = 0;
-        BYTE *d = span(st, c->dst.addr + done, sizeof v - done, 1, &n);
-        if (!d)
-            return fail_rw(st, c->dst.addr + done, 1, "timestamp address outside its segment or unmapped");
-        memcpy(d, v + done, n);
-        done += n;
-    }
-    return 0;
+    return write8(st, c->dst.addr, ticks, "timestamp address outside its segment or unmapped");
 }
 
 /* Reads a fixed-size command; the DMA buffer may be at any alignment. */
@@ -423,6 +420,28 @@ static int op_timestamp(struct exec_state *st, const BYTE *p, UINT32 size, UINT6
     return exec_timestamp(st, &c);
 }
 
+/* The loaded context's state registers (context_state.c, swgpu_isa.h "Context state"). */
+static int op_set_reg(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_set_reg c;
+    (void)moved;
+    CMD_FIXED(c, p, size, "SET_REG");
+    if (c.reg >= SWGPU_STATE_REGS)
+        return fail(st, 0, "SET_REG register index out of range");
+    st->engine->regs[c.reg] = c.value;
+    return 0;
+}
+
+static int op_store_reg(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
+{
+    struct swgpu_cmd_store_reg c;
+    (void)moved;
+    CMD_FIXED(c, p, size, "STORE_REG");
+    if (c.reg >= SWGPU_STATE_REGS)
+        return fail(st, 0, "STORE_REG register index out of range");
+    return write8(st, c.dst.addr, st->engine->regs[c.reg], "STORE_REG address outside its segment or unmapped");
+}
+
 static int op_gart_map(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved)
 {
     struct swgpu_cmd_gart_map c;
@@ -463,6 +482,8 @@ static const exec_handler handlers[SWGPU_OP_COUNT] = {
     [SWGPU_OP_WRITE] = op_write,
     [SWGPU_OP_FENCE] = op_fence,
     [SWGPU_OP_TIMESTAMP] = op_timestamp,
+    [SWGPU_OP_SET_REG] = op_set_reg,
+    [SWGPU_OP_STORE_REG] = op_store_reg,
     [SWGPU_OP_GART_MAP] = op_gart_map,
     [SWGPU_OP_GART_UNMAP] = op_gart_unmap,
     [SWGPU_OP_FLUSH_TLB] = op_flush_tlb,

@@ -38,6 +38,9 @@ struct swgpu_ring_entry {
     UINT64 root;          /* root page table (GpuMmu), 0 = physical mode */
     UINT32 root_entries;
     UINT64 dma_va;        /* with a root: the buffer's GPU VA (dma unused) */
+    UINT64 context_id;    /* context state (context_state.c): 0 = none (paging) */
+    UINT64 state_addr;
+    int switch_to_null;
 };
 
 /* A translation failure (mmu.c -> exec.c). */
@@ -134,6 +137,14 @@ struct swgpu_engine {
     BYTE *fetch;
     size_t fetch_cap;
     _Atomic(UINT64) tlb_hits, tlb_misses; /* read by tests from other threads */
+
+    /* Context state (context_state.c), engine thread only: the loaded context's registers, its
+     * id (0: the null context) and the state area it was loaded from (where a switch saves it).
+     * The counts and the loaded id are also read by other threads. */
+    UINT64 regs[SWGPU_STATE_REGS];
+    _Atomic(UINT64) loaded_context;
+    UINT64 loaded_state;
+    _Atomic(UINT64) state_saves, state_loads;
 };
 
 struct swgpu {
@@ -209,6 +220,15 @@ int swgpu_csa_begin(struct swgpu_engine *e, struct swgpu_exec_run *run, struct s
 /* Answers every pending preemption request: drops the ring, records the answers, raises the
  * interrupt (the lock is released around the call). Engine thread only. */
 void swgpu_answer_preemptions_locked(struct swgpu_engine *e);
+
+/* context_state.c (engine thread only) */
+/* Before a ring entry runs: the context switch it needs, if any. 1 if the loaded context's
+ * state area or the incoming one's could not be accessed (*fault filled; the registers are then
+ * zero, or left unsaved). */
+int swgpu_state_switch(struct swgpu_engine *e, const struct swgpu_ring_entry *entry, struct swgpu_fault *fault);
+/* Preemption (save = 1: the loaded context's registers go to its state area) or reset (save = 0:
+ * they are lost): the engine is left with the null context loaded. */
+void swgpu_state_unload(struct swgpu_engine *e, int save);
 
 /* reset.c */
 /* Completes a pending reset on the engine thread: `abandoned` is the entry being executed

@@ -128,6 +128,9 @@ void swgpu_answer_preemptions_locked(struct swgpu_engine *e)
         if (e->ring[(e->ring_head + i) % e->ring_cap].hang)
             e->rearm_hangs++;
     e->ring_count = 0;
+    /* The engine stops in the null context: the loaded context's registers go to its state
+     * area, from which it resumes when its buffers come back (context_state.c). */
+    swgpu_state_unload(e, 1);
     UINT32 last = atomic_load_explicit(&e->last_completed, memory_order_acquire);
     for (UINT32 i = 0; i < e->preempt_pending_count; i++) {
         if (e->preempt_count == SWGPU_PREEMPT_QUEUE) {

@@ -14,6 +14,9 @@ void swgpu_finish_reset_locked(struct swgpu_engine *e, const struct swgpu_ring_e
 {
     UINT32 aborted = abandoned ? abandoned->fence_id : atomic_load_explicit(&e->last_completed, memory_order_acquire);
     e->ring_count = 0;
+    /* The loaded context's registers are lost with the work (context_state.c): it resumes from
+     * its last save. */
+    swgpu_state_unload(e, 0);
     /* Pending preemption requests die with the work they were about (the kernel asks again
      * after recovery if it needs to). */
     e->preempt_pending_count = 0;

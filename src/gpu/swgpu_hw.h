@@ -115,6 +115,17 @@ struct swgpu_submission {
     UINT64 root_page_table;
     UINT32 root_entries;    /* NumEntries of DxgkDdiSetRootPageTable (at most 2^19) */
     UINT64 dma_va;
+    /* Context state (swgpu_isa.h "Context state"): the context the buffer runs for, nonzero and
+     * unique for the GPU's lifetime (0: none, a paging buffer: the loaded state is left alone),
+     * and the GPU physical address of its struct swgpu_context_state (0: it starts from zeros and
+     * is never saved). When context_id is not the loaded one, the engine saves the loaded
+     * context's registers to the state address it was loaded from, then loads this one's.
+     * switch_to_null (DXGK_SUBMITCOMMANDFLAGS.ContextSwitch): only save the loaded context and
+     * load none. A state area must stay where it is while its context is loaded: the engine
+     * writes it back there at the next switch. */
+    UINT64 context_id;
+    UINT64 state_addr;
+    int switch_to_null;
 };
 /* Like swgpu_submit, with a save area (and, with a root page table, in a virtual address space). */
 int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submission *s);
@@ -172,6 +183,14 @@ void swgpu_wait_idle(struct swgpu *gpu, UINT32 engine);
 /* Blocks until the engine's last completed fence is at least `fence_id` (32-bit wrap-aware),
  * or a reset dropped work (a dropped fence never completes: the wait ends instead of hanging). */
 void swgpu_wait_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id);
+
+/* Context switches the engine performed since creation (swgpu_isa.h "Context state"): state
+ * saves and loads, and the context loaded now (0: none). For tests and the KMD's checks. */
+struct swgpu_switch_counts {
+    UINT64 saves, loads;
+    UINT64 loaded_context;
+};
+void swgpu_switch_counts(struct swgpu *gpu, UINT32 engine, struct swgpu_switch_counts *out);
 
 /* Counts of the engine's MMU (tests: the TLB really caches, FLUSH_TLB really drops). */
 UINT64 swgpu_tlb_hits(struct swgpu *gpu, UINT32 engine);

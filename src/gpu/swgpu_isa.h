@@ -37,6 +37,8 @@ enum swgpu_opcode {
     SWGPU_OP_GART_UNMAP = 6, /* paging only: point aperture pages at the dummy page */
     SWGPU_OP_FLUSH_TLB = 7,  /* paging only: drop every engine's cached translations of a root */
     SWGPU_OP_TIMESTAMP = 8,  /* write the engine's timestamp clock (64-bit) to an address */
+    SWGPU_OP_SET_REG = 9,    /* set one of the context's state registers */
+    SWGPU_OP_STORE_REG = 10, /* write one of the context's state registers (64-bit) to an address */
     SWGPU_OP_COUNT
 };
 
@@ -100,6 +102,40 @@ struct swgpu_cmd_fence {
 struct swgpu_cmd_timestamp {
     struct swgpu_cmd_header hdr; /* SWGPU_OP_TIMESTAMP, size = sizeof */
     struct swgpu_region dst;     /* row_pitch, slice_pitch: 8 */
+};
+
+/* ---- Context state (issue 20 §1, seed 000) ------------------------------------------------------
+ * Besides where its command processor is, a context has state on this GPU: SWGPU_STATE_REGS
+ * 64-bit registers that its commands set (SET_REG) and use (STORE_REG), and that persist from
+ * one of the context's DMA buffers to the next, as a real GPU's pipeline state does. The engine
+ * holds the registers of one context at a time, the one loaded: when it starts a buffer of
+ * another context it saves them into the loaded context's state area and loads the incoming
+ * context's (a context switch, swgpu_hw.h swgpu_submission.context_id); between buffers of the
+ * same context it does neither (lazy switching). A state area is struct swgpu_context_state in
+ * GPU memory, which the KMD keeps in the context's save area (its GPU context allocation); a
+ * fresh one is zero. A switch to the null context (the kernel's zero-length ContextSwitch
+ * buffer) and a preemption save the loaded context and load none; an engine reset loses the
+ * loaded registers (their last save is what the context resumes from). */
+#define SWGPU_STATE_REGS 8u
+struct swgpu_context_state {
+    UINT64 regs[SWGPU_STATE_REGS];
+};
+
+/* SWGPU_OP_SET_REG: regs[reg] = value. A register index >= SWGPU_STATE_REGS faults. */
+struct swgpu_cmd_set_reg {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_SET_REG, size = sizeof */
+    UINT32 reg;
+    UINT32 reserved;
+    UINT64 value;
+};
+
+/* SWGPU_OP_STORE_REG: regs[reg], 8 bytes little-endian, at dst.addr: a one-row region of 8
+ * bytes, patched and bounds-checked as any other destination. */
+struct swgpu_cmd_store_reg {
+    struct swgpu_cmd_header hdr; /* SWGPU_OP_STORE_REG, size = sizeof */
+    struct swgpu_region dst;     /* row_pitch, slice_pitch: 8 */
+    UINT32 reg;
+    UINT32 reserved;
 };
 
 struct swgpu_cmd_gart_map {

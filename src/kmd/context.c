@@ -6,6 +6,7 @@
 
 #include "common/debug.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 struct swkmd_context *swkmd_context_from(HANDLE h)
@@ -34,6 +35,8 @@ NTSTATUS APIENTRY SwKmdCreateContext(const HANDLE hDevice, DXGKARG_CREATECONTEXT
     c->kernel_handle = args->hContext;
     c->node = args->NodeOrdinal;
     c->flags = args->Flags;
+    static _Atomic UINT64 next_gpu_id; /* process-wide: unique on every adapter too */
+    c->gpu_id = atomic_fetch_add(&next_gpu_id, 1) + 1;
     /* A context save area for every non-system context (seed 000): created now, initialised by
      * INIT_CONTEXT_RESOURCE when VidMm first pages it in. */
     if (!args->Flags.SystemContext) {

@@ -7,11 +7,13 @@
  * conditions WDDM lists for INIT_CONTEXT_RESOURCE to carry a valid kernel VirtualAddress
  * (§1.3), through which paging.c writes the header (struct swkmd_context_resource_header).
  *
- * The save area holds what the GPU saves when it preempts a DMA buffer in the middle (issue 4,
- * wddm-semantics §8.2 invariant 4): a struct swgpu_csa_record at SWKMD_CSA_RECORD_OFFSET,
- * which the GPU reads back when the buffer is resubmitted. The KMD learns the save area's GPU
- * address when it builds its MAP_APERTURE_SEGMENT (and forgets it at UNMAP), and passes the
- * record's address with every DMA buffer of the context (SubmitCommand). */
+ * The save area holds what the GPU saves of the context: where a DMA buffer preempted in the
+ * middle stopped (issue 4, wddm-semantics §8.2 invariant 4: a struct swgpu_csa_record at
+ * SWKMD_CSA_RECORD_OFFSET, read back when the buffer is resubmitted) and the context's registers
+ * while another context is loaded (issue 20 §1: struct swgpu_context_state at
+ * SWKMD_CSA_STATE_OFFSET). The KMD learns the save area's GPU address when it builds its
+ * MAP_APERTURE_SEGMENT (and forgets it at UNMAP), and passes both addresses with every DMA
+ * buffer of the context (SubmitCommand); the GPU switches contexts itself (src/gpu/context_state.c). */
 #include "kmd/kmd.h"
 #include "common/alloc.h"
 
@@ -79,13 +81,18 @@ void swkmd_context_resource_track_map(HANDLE hAllocation, UINT64 gpu_addr)
     }
 }
 
-UINT64 swkmd_context_csa_record_addr(HANDLE hContext)
+void swkmd_context_describe(HANDLE hContext, struct swgpu_submission *s)
 {
     struct swkmd_context *c = swkmd_context_from(hContext);
-    if (!c || c->flags.SystemContext || !c->save_area)
-        return 0; /* nowhere to save: the GPU finishes the buffer instead */
-    UINT64 base = atomic_load(&c->save_area->gpu_addr);
-    return base ? base + SWKMD_CSA_RECORD_OFFSET : 0;
+    s->csa_addr = s->state_addr = s->context_id = 0;
+    if (!c || c->flags.SystemContext)
+        return; /* the system context has no state of its own */
+    s->context_id = c->gpu_id;
+    UINT64 base = c->save_area ? atomic_load(&c->save_area->gpu_addr) : 0;
+    if (!base)
+        return; /* nowhere to save: the GPU finishes a preempted buffer, the registers start at zero */
+    s->csa_addr = base + SWKMD_CSA_RECORD_OFFSET;
+    s->state_addr = base + SWKMD_CSA_STATE_OFFSET;
 }
 
 bool swkmd_context_resources_mapped(HANDLE hContext)

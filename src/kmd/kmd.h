@@ -131,6 +131,8 @@ struct swkmd_context {
     UINT32 node;
     DXGK_CREATECONTEXTFLAGS flags;
     struct swkmd_context_resource *save_area;   /* GPU context allocation (non-system only) */
+    UINT64 gpu_id;         /* names the context to the GPU (swgpu_submission.context_id):
+                              unique for the adapter's lifetime, never 0 */
     /* DxgkDdiSetRootPageTable (GpuMmu): the root of the context's address space, 0 = none yet.
      * Written by the kernel before the context's first submission and when the root moves (it
      * does not submit for the context meanwhile); read by SubmitCommandVirtual on node threads. */
@@ -159,6 +161,14 @@ _Static_assert(sizeof(struct swkmd_context_resource_header) <= SWKMD_CSA_RECORD_
                "the save record follows the header");
 _Static_assert(SWKMD_CSA_RECORD_OFFSET + sizeof(struct swgpu_csa_record) <= SWKMD_CONTEXT_RESOURCE_SIZE,
                "the save record fits in the save area");
+/* Where the GPU keeps the context's registers (struct swgpu_context_state, issue 20 §1): saved
+ * there when the engine switches away from the context, loaded from there when it switches
+ * back. INIT_CONTEXT_RESOURCE zeroes it: a fresh context starts from zeroed registers. */
+#define SWKMD_CSA_STATE_OFFSET 128u
+_Static_assert(SWKMD_CSA_RECORD_OFFSET + sizeof(struct swgpu_csa_record) <= SWKMD_CSA_STATE_OFFSET,
+               "the register state follows the save record");
+_Static_assert(SWKMD_CSA_STATE_OFFSET + sizeof(struct swgpu_context_state) <= SWKMD_CONTEXT_RESOURCE_SIZE,
+               "the register state fits in the save area");
 struct swkmd_context_resource {
     UINT32 magic;          /* SWKMD_MAGIC_CONTEXT_RESOURCE */
     UINT32 header_magic;
@@ -176,8 +186,10 @@ unsigned long long swkmd_context_resource_violations(void);
 /* MAP (gpu_addr = its aperture address) or UNMAP (gpu_addr 0) of an allocation built. */
 void swkmd_context_resource_track_map(HANDLE hAllocation, UINT64 gpu_addr);
 bool swkmd_context_resources_mapped(HANDLE hContext);
-/* GPU address of the save record of a non-system context's mapped save area, else 0. */
-UINT64 swkmd_context_csa_record_addr(HANDLE hContext);
+/* What a submission of the context tells the GPU about it: the save record's GPU address
+ * (csa_addr), its register state's (state_addr), both 0 while its save area is not mapped or for
+ * a system context, and its context_id (0: none, the paging buffers' system context). */
+void swkmd_context_describe(HANDLE hContext, struct swgpu_submission *s);
 NTSTATUS swkmd_context_resource_create(struct swkmd_adapter *a, HANDLE kernel_device, HANDLE kernel_context,
                                        struct swkmd_context_resource **out);
 void swkmd_context_resource_destroy(struct swkmd_adapter *a, struct swkmd_context_resource *r);

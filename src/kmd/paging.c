@@ -326,8 +326,10 @@ NTSTATUS swkmd_build_init_context_resource(struct swkmd_adapter *ad, DXGKARG_BUI
                                                    .owner = (UINT64)(uintptr_t)r->owner,
                                                    .init_count = ++r->init_count };
         memcpy(ic->Destination.VirtualAddress, &h, sizeof h);
-        /* No preemption record yet (a fresh save area must never resume anything). */
+        /* No preemption record yet (a fresh save area must never resume anything), and zeroed
+         * registers (a new context's state, issue 20 §1). */
         memset((BYTE *)ic->Destination.VirtualAddress + SWKMD_CSA_RECORD_OFFSET, 0, sizeof(struct swgpu_csa_record));
+        memset((BYTE *)ic->Destination.VirtualAddress + SWKMD_CSA_STATE_OFFSET, 0, sizeof(struct swgpu_context_state));
         a->MultipassOffset = 0;
         return STATUS_SUCCESS;
     }

@@ -159,6 +159,32 @@ static NTSTATUS parse_command(const BYTE *buf, UINT32 off, UINT32 left, struct c
         d->slices = 1;
         return STATUS_SUCCESS;
     }
+    case SWGPU_OP_SET_REG: {
+        /* The context's state registers (swgpu_isa.h "Context state"): no address. */
+        struct swgpu_cmd_set_reg c;
+        if (h.size_bytes != sizeof c)
+            return refuse("SET_REG size_bytes is not sizeof(struct swgpu_cmd_set_reg)", off);
+        memcpy(&c, buf + off, sizeof c);
+        if (c.reg >= SWGPU_STATE_REGS)
+            return refuse("SET_REG register index >= SWGPU_STATE_REGS", off);
+        return STATUS_SUCCESS;
+    }
+    case SWGPU_OP_STORE_REG: {
+        struct swgpu_cmd_store_reg c;
+        if (h.size_bytes != sizeof c)
+            return refuse("STORE_REG size_bytes is not sizeof(struct swgpu_cmd_store_reg)", off);
+        memcpy(&c, buf + off, sizeof c);
+        if (c.reg >= SWGPU_STATE_REGS)
+            return refuse("STORE_REG register index >= SWGPU_STATE_REGS", off);
+        d->naddr = 1;
+        d->addr_field[0] = offsetof(struct swgpu_cmd_store_reg, dst.addr);
+        d->row_pitch[0] = c.dst.row_pitch;
+        d->slice_pitch[0] = c.dst.slice_pitch;
+        d->row_bytes = 8;
+        d->rows = 1;
+        d->slices = 1;
+        return STATUS_SUCCESS;
+    }
     case SWGPU_OP_FENCE:
     case SWGPU_OP_GART_MAP:
     case SWGPU_OP_GART_UNMAP:

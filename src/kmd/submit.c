@@ -30,19 +30,23 @@ NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMIT
         end = start;
     }
     /* Seed 000: the kernel made the context's context allocations resident first. */
-    if (!a->Flags.Paging)
+    if (!a->Flags.Paging && !a->Flags.ContextSwitch)
         (void)swkmd_context_resources_mapped(a->hContext);
-    /* NullRendering: signal the fence without executing (wddm-semantics §8.1). */
-    if (a->Flags.NullRendering)
+    /* NullRendering: signal the fence without executing (wddm-semantics §8.1); ContextSwitch: a
+     * zero-length buffer that only switches the engine to the null context (wddm-semantics
+     * §1.2 invariant 3), saving the loaded context's registers into its save area. */
+    if (a->Flags.NullRendering || a->Flags.ContextSwitch)
         end = start;
     /* The context's save area travels with each of its buffers so that the GPU can stop one in
      * the middle and resume it when it is resubmitted (issue 4; Resubmission: WDDM2's flag for
-     * a packet re-sent after preemption, wddm-semantics §8.1). Paging buffers run for the
-     * system context: none. */
+     * a packet re-sent after preemption, wddm-semantics §8.1), and switch to its registers when
+     * another context is loaded (issue 20 §1). Paging buffers run for the system context: none. */
     struct swgpu_submission s = {.dma = dma, .start = start, .end = end, .fence_id = a->SubmissionFenceId,
-                                 .paging = a->Flags.Paging,
-                                 .csa_addr = a->Flags.Paging ? 0 : swkmd_context_csa_record_addr(a->hContext),
-                                 .resubmission = a->Flags.Resubmission};
+                                 .paging = a->Flags.Paging && !a->Flags.ContextSwitch,
+                                 .resubmission = a->Flags.Resubmission,
+                                 .switch_to_null = a->Flags.ContextSwitch};
+    if (!s.paging && !s.switch_to_null)
+        swkmd_context_describe(a->hContext, &s);
     /* Recorded before the ring sees it: ResetFromTimeout completes up to this fence. */
     atomic_store_explicit(&ad->submitted_fence[node], a->SubmissionFenceId, memory_order_relaxed);
     swgpu_submit2(ad->gpu, node, &s);
@@ -89,11 +93,11 @@ NTSTATUS APIENTRY SwKmdSubmitCommandVirtual(const HANDLE hAdapter, const DXGKARG
     struct swgpu_submission s = {.start = 0,
                                  .end = a->Flags.NullRendering ? 0 : a->DmaBufferSize,
                                  .fence_id = a->SubmissionFenceId,
-                                 .csa_addr = swkmd_context_csa_record_addr(a->hContext),
                                  .resubmission = a->Flags.Resubmission,
                                  .root_page_table = root,
                                  .root_entries = entries,
                                  .dma_va = a->DmaBufferVirtualAddress};
+    swkmd_context_describe(a->hContext, &s);
     atomic_store_explicit(&ad->submitted_fence[node], a->SubmissionFenceId, memory_order_relaxed);
     swgpu_submit2(ad->gpu, node, &s);
     return STATUS_SUCCESS;

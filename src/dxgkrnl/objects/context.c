@@ -132,7 +132,8 @@ out:
 }
 
 /* The context's handle is already removed (and c is off device->contexts). Waits until the
- * GPU retired every packet of the context, then tells the KMD; drops the handle's reference. */
+ * GPU retired every packet of the context and saved its state, then tells the KMD; drops the
+ * handle's reference. */
 void dxgk_context_destroy(struct dxgk_context *c)
 {
     struct dxgk_adapter *a = c->device->adapter;
@@ -154,6 +155,9 @@ void dxgk_context_destroy(struct dxgk_context *c)
     while (atomic_load(&c->queued))
         pthread_cond_wait(&n->done_cond, &n->lock);
     pthread_mutex_unlock(&n->lock);
+    /* Seed 000: its state may still be on the engine (lazy switching), which would save it into
+     * its save area at the next switch: the node goes to the null context first. */
+    (void)sched_unload_context(a, c);
     pthread_mutex_lock(&a->lock);
     struct dxgk_context **pp = &n->contexts;
     while (*pp && *pp != c)

@@ -337,27 +337,36 @@ void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_
  * use stamps: prepare (or the direct path) stamps a context allocation with the ticket of each
  * packet it readies, and VidMm never evicts an instance whose stamped tickets have not retired
  * (vidmm/evict.c). On top of that, lazy switching: after its packets retired, the context is
- * still the one loaded on its node until a packet of another context is submitted there
- * (hw_context). The retirement VidMm saw (an acquire of the node's retired ticket) follows the
- * submission's store of hw_context, so that store, or a later one, is what is read here.
+ * still the one loaded on its node until a packet of another context is submitted there, and
+ * its save area is written when that packet starts (sched_context_loaded: hw_context, then
+ * save_fence). The retirement VidMm saw (an acquire of the node's retired ticket) follows the
+ * submission's stores, so they, or later ones, are what is read here.
  * A GPU context allocation is NOT kept merely because its context has packets waiting in the
  * software queue (not yet readied): prepare restores it for them, and pinning every queued
  * context's save area could leave no room to run any of them. */
-static bool context_loaded(const struct dxgk_adapter *a, const struct dxgk_context *c)
+bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca,
+                                              struct dxgk_context **loaded)
 {
-    return atomic_load(&a->node[c->node].hw_context) == c->handle;
-}
-
-bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca)
-{
-    if (ca->context)
-        return !context_loaded(a, ca->context);
-    /* A device context allocation is kept while any context of the device has work queued,
-     * held or in flight, or is loaded on its node. */
-    for (const struct dxgk_context *c = ca->device->contexts; c; c = c->dev_next)
-        if (atomic_load(&c->queued) || context_loaded(a, c))
-            return false;
-    return true;
+    struct dxgk_context *keeper = NULL;
+    if (ca->context) {
+        if (sched_context_loaded(&a->node[ca->context->node], ca->context))
+            keeper = ca->context;
+    } else {
+        /* A device context allocation is kept while any context of the device has work queued,
+         * held or in flight (no null switch ends that), or is loaded on its node. */
+        for (struct dxgk_context *c = ca->device->contexts; c; c = c->dev_next) {
+            if (atomic_load(&c->queued)) {
+                if (loaded)
+                    *loaded = NULL;
+                return false;
+            }
+            if (!keeper && sched_context_loaded(&a->node[c->node], c))
+                keeper = c;
+        }
+    }
+    if (loaded)
+        *loaded = keeper;
+    return !keeper;
 }
 
 /* One context allocation resident; INIT_CONTEXT_RESOURCE after its first placement. */
@@ -415,6 +424,14 @@ static void mark_one_locked(const struct dxgk_adapter *a, struct dxgk_context_al
         in->prepared_use[node] = ticket;
     if (in->gpu_fence > *fence)
         *fence = in->gpu_fence;
+}
+
+void dxgk_context_allocations_claim_locked(struct dxgk_context *c, UINT64 ticket)
+{
+    for (struct dxgk_context_allocation *ca = c->context_allocations; ca; ca = ca->owner_next)
+        ca->vm->first.prepared_use[c->node] = ticket;
+    for (struct dxgk_context_allocation *ca = c->device->context_allocations; ca; ca = ca->owner_next)
+        ca->vm->first.prepared_use[c->node] = ticket;
 }
 
 UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 ticket)

@@ -59,7 +59,7 @@ static struct submit_range submit_range_of(const struct dxgk_packet *p)
  * fetches through the MMU). */
 static NTSTATUS patch_locked(struct sched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
 {
-    if (p->virt)
+    if (p->virt || p->ctx_switch) /* a null-context switch has no commands */
         return STATUS_SUCCESS;
     struct dxgk_adapter *a = n->adapter;
     DXGKARG_PATCH pa = {
@@ -139,7 +139,8 @@ static NTSTATUS submit_ddi(struct sched_node *n, struct dxgk_packet *p, struct s
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     HANDLE hctx = p->ctx ? p->ctx->kmd : NULL;
     DXGK_SUBMITCOMMANDFLAGS flags = { 0 };
-    flags.Paging = p->paging;
+    flags.Paging = p->paging && !p->ctx_switch;
+    flags.ContextSwitch = p->ctx_switch; /* zero-length: to the null context (sched/switch.c) */
     flags.Resubmission = p->resubmit;
     if (p->virt) {
         DXGKARG_SUBMITCOMMANDVIRTUAL sv = {
@@ -232,6 +233,9 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
         p->saved_use[i] = p->inst[i]->prepared_use[p->node];
         p->inst[i]->prepared_use[p->node] = p->ticket;
     }
+    /* Its context allocations too: placing the rest must not evict them again (nor switch their
+     * context out to do so, vidmm/evict.c). */
+    dxgk_context_allocations_claim_locked(p->ctx, p->ticket);
     for (int attempt = 0;; attempt++) {
         /* Seed 000: the context's context allocations (and its device's) first: resident, and
          * initialised, before the packet can reach the hardware queue. */

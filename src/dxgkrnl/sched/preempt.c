@@ -175,6 +175,9 @@ static struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_
     /* Every fence up to the last one handed out is now accounted for: completed, or taken
      * back to be submitted again under a new fence. The next DMA_COMPLETED names a newer one. */
     atomic_store_explicit(&n->completed_fence, n->submitted_fence, memory_order_release);
+    /* The engine answered in the null context, the loaded context saved (src/gpu/preempt.c):
+     * what the resubmissions load is decided anew (sched/switch.c). */
+    sched_switch_forget_locked(n);
     n->pending += k; /* no direct submission may pass them (queue.c) */
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&n->submit_lock);
@@ -197,8 +200,10 @@ static void sched_requeue_locked(struct sched_node *n, struct dxgk_packet *list)
         rev = p->next;
         if (p->paging) {
             /* Never detached: the paging node is not preempted and its timeouts reset the
-             * whole adapter (sched/tdr.c). Should one come, it is retired, not lost. */
-            dxgk_refuse("scheduler: paging buffer taken back from node %u: retired without running", n->ordinal);
+             * whole adapter (sched/tdr.c). Should one come, it is retired, not lost. A switch to
+             * the null context is done already: the preemption left the engine there. */
+            if (!p->ctx_switch)
+                dxgk_refuse("scheduler: paging buffer taken back from node %u: retired without running", n->ordinal);
             pthread_mutex_lock(&n->lock);
             n->pending--;
             pthread_mutex_unlock(&n->lock);

@@ -1,14 +1,44 @@
-/* Lazy context switching (seed 000): the hardware keeps a context's state after its command
- * completed, so a node switches only when a DMA buffer of another context enters its hardware
- * queue. Paging buffers run in the system context without touching the render context's state
- * (the reference KMD's paging commands are copies and fills): they neither switch nor count.
- * Loading the first context into a node that never ran one saves no state and is not counted
- * either. Called under the node's submit_lock, which orders it with the submission itself. */
+/* Lazy context switching (seed 000, wddm-semantics §1.2 invariants 2 and 3).
+ *
+ * The hardware keeps a context's state after its command completed, so a node switches only
+ * when a DMA buffer of another context enters its hardware queue; the KMD and the GPU perform
+ * the switch (the reference GPU saves the outgoing context's registers into its save area and
+ * loads the incoming one's, src/gpu/context_state.c). The kernel keeps what VidMm needs to know
+ * from it: which context is loaded on each node (hw_context), and for a context switched away
+ * from, the fence of the buffer that saves it (save_fence): its GPU context allocations stay
+ * resident until that buffer completed, since the GPU writes them then
+ * (objects/context_allocation.c). Paging buffers run in the system context without touching the
+ * render context's state: they neither switch nor count. Loading the first context into a node
+ * that runs none saves nothing and is not counted either.
+ *
+ * When VidMm must move a GPU context allocation of the context loaded on a node, or the context
+ * goes away while loaded, the scheduler first submits a zero-length buffer with
+ * DXGK_SUBMITCOMMANDFLAGS.ContextSwitch, which switches the node to the null context
+ * (sched_unload_context). A preemption and an engine or adapter reset leave the engine in the
+ * null context too (the GPU saves on a preemption, and loses the state on a reset):
+ * sched_switch_forget_locked. */
 #include "dxgkrnl/dxgkrnl.h"
+
+static void switch_from_locked(struct sched_node *n, UINT64 fence)
+{
+    struct dxgk_context *old = n->hw_ctx;
+    /* Stored before hw_context changes: a reader that sees the context unloaded sees the fence
+     * of the buffer that saves it (both seq_cst, context_allocation.c). */
+    if (old)
+        atomic_store(&old->save_fence, fence);
+}
 
 void sched_switch_locked(struct sched_node *n, const struct dxgk_packet *p)
 {
     WDDM_ASSERT_HELD(&n->submit_lock);
+    if (p->ctx_switch) {
+        switch_from_locked(n, p->fence);
+        if (n->hw_context)
+            sched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, 0, n->hw_context, 0);
+        n->hw_ctx = NULL;
+        atomic_store(&n->hw_context, 0);
+        return;
+    }
     D3DKMT_HANDLE hc = p->ctx ? p->ctx->handle : 0;
     if (p->paging || hc == n->hw_context)
         return;
@@ -16,5 +46,59 @@ void sched_switch_locked(struct sched_node *n, const struct dxgk_packet *p)
         DXGK_COUNT(n->adapter, context_switches, 1);
         sched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, hc, n->hw_context, 0);
     }
-    n->hw_context = hc;
+    switch_from_locked(n, p->fence);
+    n->hw_ctx = p->ctx;
+    atomic_store(&n->hw_context, hc);
+}
+
+void sched_switch_forget_locked(struct sched_node *n)
+{
+    WDDM_ASSERT_HELD(&n->submit_lock);
+    n->hw_ctx = NULL;
+    atomic_store(&n->hw_context, 0);
+}
+
+bool sched_context_loaded(const struct sched_node *n, const struct dxgk_context *c)
+{
+    if (atomic_load(&((struct sched_node *)n)->hw_context) == c->handle)
+        return true;
+    UINT64 f = atomic_load(&((struct dxgk_context *)c)->save_fence);
+    return f && !sched_fence_completed(n, f);
+}
+
+bool sched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c)
+{
+    struct sched_node *n = &a->node[c->node];
+    pthread_mutex_lock(&n->lock);
+    bool stopping = n->stop;
+    pthread_mutex_unlock(&n->lock);
+    if (stopping)
+        return false; /* the engines go with the adapter: nothing will load again */
+    bool submitted = false;
+    if (atomic_load(&n->hw_context) == c->handle) {
+        pthread_mutex_lock(&a->lock);
+        struct dxgk_packet *p = vidmm_paging_packet_get_locked(a);
+        pthread_mutex_unlock(&a->lock);
+        if (p) {
+            p->ctx_switch = true;
+            p->dma_used = 0;
+            pthread_mutex_lock(&n->submit_lock);
+            /* Another packet may have switched away from it meanwhile: then no switch is needed,
+             * its save is already on its way. */
+            if (atomic_load(&n->hw_context) == c->handle) {
+                DXGK_COUNT(a, null_context_switches, 1);
+                (void)sched_submit_locked(n, p); /* releases submit_lock */
+                submitted = true;
+            } else {
+                pthread_mutex_unlock(&n->submit_lock);
+                pthread_mutex_lock(&a->lock);
+                sched_packet_recycle_locked(a, p);
+                pthread_mutex_unlock(&a->lock);
+            }
+        }
+    }
+    UINT64 f = atomic_load(&c->save_fence);
+    if (f)
+        sched_wait_fence(n, f);
+    return submitted || (f && atomic_load(&n->hw_context) != c->handle);
 }

@@ -180,6 +180,12 @@ static bool engine_reset(struct tdr_op *op)
     UINT64 completed = atomic_load_explicit(&n->completed_fence, memory_order_acquire);
     DXGKARG_RESETENGINE re = { .NodeOrdinal = n->ordinal, .EngineOrdinal = 0 };
     NTSTATUS st = ddi->DxgkDdiResetEngine(a->miniport, &re);
+    /* Reset or not, nothing of the node's contexts is loaded any more that the kernel must keep:
+     * a reset engine starts in the null context (sched/switch.c). */
+    pthread_mutex_lock(&n->submit_lock);
+    if (NT_SUCCESS(st))
+        sched_switch_forget_locked(n);
+    pthread_mutex_unlock(&n->submit_lock);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("TDR: DxgkDdiResetEngine(node %u) failed 0x%08x: adapter reset", n->ordinal, (unsigned)st);
         sched_gate_open(n);
@@ -297,6 +303,8 @@ static void adapter_reset(struct tdr_op *op)
         struct sched_node *n = &a->node[i];
         pthread_mutex_lock(&n->submit_lock);
         UINT64 f = n->submitted_fence;
+        if (NT_SUCCESS(st))
+            sched_switch_forget_locked(n); /* every engine restarts in the null context */
         pthread_mutex_unlock(&n->submit_lock);
         sched_node_retire_to(n, f);
     }

@@ -186,9 +186,13 @@ void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instanc
     b->stamp = in;
 }
 
-static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in, bool queued_too)
+/* *loaded (when not NULL) is set when only a loaded context keeps the instance (seed 000). */
+static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in, bool queued_too,
+                                  struct dxgk_context **loaded)
 {
     const struct dxgk_allocation *al = in->alloc;
+    if (loaded)
+        *loaded = NULL;
     if (in->in_batch || in->evicting || al->dead)
         return false;
     if (in->lock_count || (in == al->current && al->resident_refs))
@@ -213,14 +217,14 @@ static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vid
     /* A context allocation also stays while its context is still loaded on its node (lazy
      * switching), a device's while a context of the device has work or is loaded (seed 000,
      * objects/context_allocation.c). Checked after the tickets: see there why. */
-    if (al->ctx_owner && !dxgk_context_allocation_evictable_locked(a, al->ctx_owner))
+    if (al->ctx_owner && !dxgk_context_allocation_evictable_locked(a, al->ctx_owner, loaded))
         return false;
     return true;
 }
 
 bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in)
 {
-    return evictable_tier_locked(a, in, true);
+    return evictable_tier_locked(a, in, true, NULL);
 }
 
 /* The dummy page UNMAP_APERTURE_SEGMENT points the range at (wddm-semantics §2.3): one zeroed
@@ -354,7 +358,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
      * store is not marked valid. A reserved aperture range is given back: it stays mapped to
      * the backing store until the next MAP over it, which nothing reads meanwhile. */
     if (NT_SUCCESS(st) && ((in->lock_count || (in == al->current && al->resident_refs)) ||
-                           !evictable_tier_locked(a, in, false)))
+                           !evictable_tier_locked(a, in, false, NULL)))
         st = STATUS_VIDMM_EVICTION_ABANDONED;
     if (!NT_SUCCESS(st)) {
         if (ap)
@@ -479,11 +483,18 @@ static bool soft_pinned(const struct vidmm_instance *in)
     return in->alloc->priority >= D3DDDI_ALLOCATIONPRIORITY_MAXIMUM && !in->alloc->offer_priority;
 }
 
-UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
-                            struct vidmm_paging_batch *batch)
+/* Seed 000, wddm-semantics §1.2 invariant 3: when nothing else is evictable, a context
+ * allocation kept only because its context is loaded on a node is freed by switching that node
+ * to the null context first. How many such switches one eviction may wait for before it gives
+ * up (each frees one context; a context loaded again meanwhile needs another). */
+#define VIDMM_UNLOAD_ATTEMPTS 4
+
+static struct vidmm_instance *pick_victim_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
+                                                 struct dxgk_context **unload)
 {
     WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_instance *victim = NULL;
+    *unload = NULL;
     UINT64 scan = scan_queued_locked(a);
     /* Passes: not soft-pinned (tier 0, then tier 1), then soft-pinned (tier 0, then tier 1). */
     for (int pass = 0; pass < 4 && !victim; pass++) {
@@ -492,20 +503,47 @@ UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT c
         for (UINT k = 0; k < count; k++) {
             struct vidmm_segment *s = &a->seg[segments[k] - 1];
             for (struct vidmm_instance *in = s->lru_head; in; in = in->lru_next) {
-                if (soft_pinned(in) != soft || !evictable_tier_locked(a, in, tier == 0))
+                struct dxgk_context *loaded = NULL;
+                if (soft_pinned(in) != soft || !evictable_tier_locked(a, in, tier == 0, &loaded)) {
+                    if (loaded && !*unload)
+                        *unload = loaded;
                     continue;
+                }
                 if (!victim || better_victim(in, victim, scan))
                     victim = in;
             }
         }
     }
-    if (!victim)
-        return 0;
-    UINT id = victim->segment_id;
-    NTSTATUS st = vidmm_evict_instance_locked(a, victim, batch);
-    if (st == STATUS_VIDMM_EVICTION_ABANDONED) /* abandoned after a BUSY wait: it is no victim any more, pick again */
-        return vidmm_evict_one_locked(a, segments, count, batch);
-    return NT_SUCCESS(st) ? id : 0;
+    return victim;
+}
+
+UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
+                            struct vidmm_paging_batch *batch)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    for (int unloads = 0;;) {
+        struct dxgk_context *unload = NULL;
+        struct vidmm_instance *victim = pick_victim_locked(a, segments, count, &unload);
+        if (!victim) {
+            if (!unload || unloads++ == VIDMM_UNLOAD_ATTEMPTS)
+                return 0;
+            /* The adapter lock is let go while the node switches (as for a BUSY wait, paging.c):
+             * the context may be destroyed meanwhile, its reference keeps it. */
+            dxgk_object_get(&unload->obj);
+            pthread_mutex_unlock(&a->lock);
+            bool unloaded = sched_unload_context(a, unload);
+            dxgk_object_put(&unload->obj);
+            pthread_mutex_lock(&a->lock);
+            if (!unloaded)
+                return 0;
+            continue;
+        }
+        UINT id = victim->segment_id;
+        NTSTATUS st = vidmm_evict_instance_locked(a, victim, batch);
+        if (st == STATUS_VIDMM_EVICTION_ABANDONED) /* abandoned after a BUSY wait: it is no victim any more, pick again */
+            continue;
+        return NT_SUCCESS(st) ? id : 0;
+    }
 }
 
 /* Waits (adapter lock dropped) until every node retired what it had submitted to the hardware

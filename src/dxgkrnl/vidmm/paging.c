@@ -26,7 +26,7 @@ void vidmm_batch_init(struct vidmm_paging_batch *b, struct dxgk_adapter *a)
     b->evicted = false;
 }
 
-static struct dxgk_packet *paging_packet_get_locked(struct dxgk_adapter *a)
+struct dxgk_packet *vidmm_paging_packet_get_locked(struct dxgk_adapter *a)
 {
     WDDM_ASSERT_HELD(&a->lock);
     struct dxgk_packet *p = a->paging_pool;
@@ -50,6 +50,7 @@ static struct dxgk_packet *paging_packet_get_locked(struct dxgk_adapter *a)
     p->next = NULL;
     p->dma_used = 0;
     p->fence = 0;
+    p->ctx_switch = false;
     atomic_fetch_add(&a->paging_out, 1);
     return p;
 }
@@ -111,7 +112,7 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
     args->hSystemContext = a->kmd_system_context;
     for (;;) {
         if (!b->pkt) {
-            b->pkt = paging_packet_get_locked(a);
+            b->pkt = vidmm_paging_packet_get_locked(a);
             if (!b->pkt)
                 return STATUS_NO_MEMORY;
         }
