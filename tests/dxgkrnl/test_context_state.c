@@ -247,6 +247,58 @@ static void test_null_context_switch_precedes_evicting_the_loaded_save_area(void
     renv_close(&e);
 }
 
+/* The same rule in the GpuMmu model (DxgkDdiSubmitCommandVirtual, issue 6): the KMD describes
+ * the context to the GPU for every virtual submission too. Four buffers at their own offsets of
+ * one mapped command allocation: A sets, B sets, A stores, B stores. */
+static UINT va_cmd(BYTE *at, UINT32 reg, bool set, UINT64 value, D3DGPU_VIRTUAL_ADDRESS store_to)
+{
+    if (set) {
+        struct swgpu_cmd_set_reg c = { .hdr = { SWGPU_OP_SET_REG, sizeof c }, .reg = reg, .value = value };
+        memcpy(at, &c, sizeof c);
+        return sizeof c;
+    }
+    struct swgpu_cmd_store_reg c = { .hdr = { SWGPU_OP_STORE_REG, sizeof c }, .reg = reg };
+    c.dst.addr = store_to;
+    c.dst.row_pitch = c.dst.slice_pitch = 8;
+    memcpy(at, &c, sizeof c);
+    return sizeof c;
+}
+
+static void test_gpummu_contexts_keep_their_registers_across_switches(void **state)
+{
+    (void)state;
+    renv_gpummu_caps(NULL);
+    struct renv e;
+    renv_open(&e);
+    D3DKMT_CREATECONTEXT cb = { .hDevice = e.device, .NodeOrdinal = 0 };
+    assert_int_equal(D3DKMTCreateContext(&cb), STATUS_SUCCESS);
+    D3DKMT_HANDLE cmd = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE list[2] = { cmd, rb };
+    assert_true(NT_SUCCESS(renv_make_resident(e.device, list, 2)));
+    D3DGPU_VIRTUAL_ADDRESS cmd_va = renv_map(e.device, cmd, 1, false), rb_va = renv_map(e.device, rb, 1, true);
+    BYTE *p = renv_lock2(e.device, cmd);
+    UINT len[4];
+    len[0] = va_cmd(p + 0, 2, true, 0xAAAA, 0);
+    len[1] = va_cmd(p + 64, 2, true, 0xBBBB, 0);
+    len[2] = va_cmd(p + 128, 2, false, 0, rb_va);
+    len[3] = va_cmd(p + 192, 2, false, 0, rb_va + 8);
+    renv_unlock2(e.device, cmd);
+    struct swgpu_switch_counts s0 = gpu_switches(&e);
+    for (UINT i = 0; i < 4; i++)
+        assert_int_equal(renv_submit(i % 2 ? cb.hContext : e.context, cmd_va + 64 * i, len[i]), STATUS_SUCCESS);
+    renv_finish(e.device, cb.hContext);
+    UINT64 *r = renv_lock2(e.device, rb);
+    assert_true(r[0] == 0xAAAA);
+    assert_true(r[1] == 0xBBBB);
+    renv_unlock2(e.device, rb);
+    struct swgpu_switch_counts s1 = gpu_switches(&e);
+    assert_true(s1.loads - s0.loads >= 3); /* A (B) A B: every buffer changed the context */
+    D3DKMT_DESTROYCONTEXT dc = { .hContext = cb.hContext };
+    assert_int_equal(D3DKMTDestroyContext(&dc), STATUS_SUCCESS);
+    renv_close(&e);
+    renv_caps_remove();
+}
+
 int main(void)
 {
     setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
@@ -257,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_lazy_switching_saves_and_loads_only_on_a_change_of_context),
         cmocka_unit_test(test_the_state_of_a_context_switched_out_is_its_save_area),
         cmocka_unit_test(test_null_context_switch_precedes_evicting_the_loaded_save_area),
+        cmocka_unit_test(test_gpummu_contexts_keep_their_registers_across_switches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
