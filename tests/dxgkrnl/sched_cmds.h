@@ -70,6 +70,24 @@ static inline void cmds_fill(struct cmds *b, D3DKMT_HANDLE dst, UINT dst_off, UI
     cmds_patch(b, cmds_slot(b, dst, true), at + (UINT)offsetof(struct swgpu_cmd_fill, dst.addr), dst_off);
 }
 
+/* The context's state registers (issue 20 §1, swgpu_isa.h "Context state"). */
+static inline void cmds_set_reg(struct cmds *b, UINT32 reg, UINT64 value)
+{
+    struct swgpu_cmd_set_reg c = { .hdr = { SWGPU_OP_SET_REG, sizeof c }, .reg = reg, .value = value };
+    memcpy((BYTE *)b->e->cc.pCommandBuffer + b->used, &c, sizeof c);
+    b->used += sizeof c;
+}
+
+static inline void cmds_store_reg(struct cmds *b, UINT32 reg, D3DKMT_HANDLE dst, UINT dst_off)
+{
+    struct swgpu_cmd_store_reg c = { .hdr = { SWGPU_OP_STORE_REG, sizeof c }, .reg = reg };
+    c.dst.row_pitch = c.dst.slice_pitch = 8;
+    UINT at = b->used;
+    memcpy((BYTE *)b->e->cc.pCommandBuffer + at, &c, sizeof c);
+    b->used += sizeof c;
+    cmds_patch(b, cmds_slot(b, dst, true), at + (UINT)offsetof(struct swgpu_cmd_store_reg, dst.addr), dst_off);
+}
+
 static inline NTSTATUS cmds_render(struct cmds *b)
 {
     D3DKMT_RENDER r = { .hContext = b->e->context, .CommandLength = b->used, .AllocationCount = b->allocs,

@@ -193,22 +193,41 @@ static void test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_ri
     renv_write(&lo, a, CHUNK, 11);
     renv_write(&hi, hsrc, 4096, 12);
     uint64_t original = renv_read_sum(&lo, a, 0, CHUNK);
+    D3DKMT_HANDLE regs = renv_alloc(&lo, SWGPU_ALLOC_READBACK, 4096), hregs = renv_alloc(&hi, SWGPU_ALLOC_READBACK, 4096);
+    warm(&lo, regs, a);
+    warm(&hi, hregs, hsrc);
     struct wddm_counters c0 = renv_counters();
     wddm_sched_trace_enable(1);
     wddm_sched_trace_clear();
     wddm_swgpu_set_bandwidth(16ull << 20); /* ~4 ms per 64 KiB step */
-    /* out[i] = a as it is after step i-1; then a = i (so out[0] = the original a, out[i] = i). */
+    /* out[i] = a as it is after step i-1; then a = i (so out[0] = the original a, out[i] = i).
+     * A register set first and stored last crosses the preemption too (issue 20 §1: the engine
+     * saves the preempted context's registers, hi runs with its own, lo gets its own back). */
     struct cmds b;
     cmds_begin(&b, &lo);
+    cmds_set_reg(&b, 4, 0x1010);
     for (UINT i = 0; i < STEPS; i++) {
         cmds_copy(&b, out, i * CHUNK, a, 0, CHUNK);
         cmds_fill(&b, a, 0, CHUNK, (BYTE)(0x40 + i));
     }
+    cmds_store_reg(&b, 4, regs, 0);
     assert_int_equal(cmds_render(&b), STATUS_SUCCESS);
     wait_submitted(lo.context);
-    assert_int_equal(renv_copy(&hi, hdst, hsrc, 4096), STATUS_SUCCESS);
+    struct cmds h;
+    cmds_begin(&h, &hi);
+    cmds_store_reg(&h, 4, hregs, 0); /* hi's own registers: zero */
+    cmds_set_reg(&h, 4, 0x2020);
+    cmds_copy(&h, hdst, 0, hsrc, 0, 4096);
+    assert_int_equal(cmds_render(&h), STATUS_SUCCESS);
     assert_int_equal(renv_read_sum(&hi, hdst, 0, 4096), renv_read_sum(&hi, hsrc, 0, 4096));
     wddm_swgpu_set_bandwidth(0);
+    void *rp = NULL;
+    assert_int_equal(renv_lock(&lo, regs, LOCK_READONLY, &rp), STATUS_SUCCESS);
+    assert_true(*(const UINT64 *)rp == 0x1010);
+    renv_unlock(&lo, regs);
+    assert_int_equal(renv_lock(&hi, hregs, LOCK_READONLY, &rp), STATUS_SUCCESS);
+    assert_true(*(const UINT64 *)rp == 0);
+    renv_unlock(&hi, hregs);
     /* Every step's result is right. */
     assert_int_equal(renv_read_sum(&lo, out, 0, CHUNK), original);
     for (UINT i = 1; i < STEPS; i++) {
