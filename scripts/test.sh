@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (the README's second command, and what .ci/run runs):
+#   0. first, docs/rules.md's citations (scripts/check_rules.py, issue 16 §5): one test, failed by
+#      any cited test, test function, file or function that does not exist;
 #   1. a plain build, every test;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), every test;
 #   3. ThreadSanitizer, every test (the stack is threaded end to end: GPU engines, scheduler);
@@ -67,6 +69,9 @@ run_fuzz() { # the fuzz.* tests, in their own clang build
   count "$log"
   rm -f "$log"
 }
+
+echo "== docs/rules.md citations"
+if python3 scripts/check_rules.py; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 run_suite plain
 run_suite asan -DWDDM_SANITIZE=address
