@@ -32,6 +32,13 @@ void wddm_swgpu_get_stats(struct wddm_swgpu_stats *out);
  * one hang. */
 void wddm_swgpu_inject_hang(void);
 
+/* The reference KMD answers STATUS_GRAPHICS_ALLOCATION_BUSY to every TRANSFER out of a segment
+ * and every DISCARD_CONTENT that VidMm did not flag AllocationIsIdle, as a KMD whose copy engine
+ * cannot order a copy against the allocation's pending work would; VidMm then waits for the
+ * allocation and asks again with AllocationIsIdle (issue 20 §7: the retry path runs against the
+ * real KMD). Process-wide; off by default, or on from the start with WDDM_KMD_PAGING_BUSY=1. */
+void wddm_swkmd_set_paging_busy(int on);
+
 #ifdef __cplusplus
 }
 #endif

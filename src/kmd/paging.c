@@ -11,7 +11,34 @@
 
 #include "common/debug.h"
 
+#include <wddm/swgpu.h>
+
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* wddm_swkmd_set_paging_busy (include/wddm/swgpu.h): -1 until the environment was read. */
+static atomic_int paging_busy = -1;
+
+void wddm_swkmd_set_paging_busy(int on)
+{
+    atomic_store(&paging_busy, on ? 1 : 0);
+}
+
+/* Whether a copy out of an allocation VidMm did not call idle is answered BUSY (§2.4). */
+static bool answer_busy(int idle)
+{
+    if (idle)
+        return false;
+    int v = atomic_load(&paging_busy);
+    if (v < 0) {
+        const char *e = getenv("WDDM_KMD_PAGING_BUSY");
+        int want = e && *e && strcmp(e, "0") != 0;
+        atomic_compare_exchange_strong(&paging_busy, &v, want);
+        v = atomic_load(&paging_busy);
+    }
+    return v == 1;
+}
 
 /* One COPY or FILL moves at most this much (row_bytes is 32-bit; a multiple of 16 keeps a
  * fill pattern's phase across commands). */
@@ -96,6 +123,8 @@ static NTSTATUS build_transfer(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFF
     UINT64 done = a->MultipassOffset;
     if (size == 0) /* after a TDR: content is gone, nothing to copy (§2.3) */
         return STATUS_SUCCESS;
+    if (t->Source.SegmentId != 0 && done == 0 && answer_busy(t->Flags.AllocationIsIdle))
+        return STATUS_GRAPHICS_ALLOCATION_BUSY; /* nothing written: pDmaBuffer unchanged */
     if (done > size)
         return refuse("TRANSFER MultipassOffset beyond TransferSize");
     /* FIXME: progress is kept in bytes in the 32-bit MultipassOffset; a transfer of 4 GiB or
@@ -362,8 +391,9 @@ NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAG
     case DXGK_OPERATION_FILL:
         return build_fill(ad, a);
     case DXGK_OPERATION_DISCARD_CONTENT:
-        /* The content is simply abandoned: nothing for the GPU to do. */
-        return STATUS_SUCCESS;
+        /* The content is simply abandoned: nothing for the GPU to do (once it is idle). */
+        return answer_busy(a->DiscardContent.Flags.AllocationIsIdle) ? STATUS_GRAPHICS_ALLOCATION_BUSY
+                                                                      : STATUS_SUCCESS;
     case DXGK_OPERATION_MAP_APERTURE_SEGMENT: {
         NTSTATUS st = build_map_aperture(ad, a);
         /* A save area's GPU address is where the GPU keeps its preemption record (issue 4). */

@@ -4,9 +4,10 @@
  * let go, until the allocation's earlier GPU work (here: the paging transfer that restored it)
  * has retired, and calls again with Flags.AllocationIsIdle = 1 (vidmm/paging.c).
  *
- * The reference KMD never answers BUSY (its paging engine runs operations in order). The test's
- * KMD wraps it and answers BUSY to every TRANSFER out of a segment without AllocationIsIdle,
- * as a KMD whose copy engine cannot order against pending work would. The GPU is paused so the
+ * The reference KMD answers BUSY to every TRANSFER out of a segment (and DISCARD_CONTENT)
+ * without AllocationIsIdle while wddm_swkmd_set_paging_busy is on (issue 20 §7), as a KMD whose
+ * copy engine cannot order against pending work would; the test wraps it only to watch its
+ * answers. The GPU is paused so the
  * victim's restore is still pending when VidMm evicts it; a watcher thread resumes the GPU only
  * after the BUSY answer, so an immediate retry (no wait) would find the GPU still paused. */
 #include "real_env.h"
@@ -29,7 +30,8 @@ static atomic_int busy_answers;    /* BUSY returned by the wrapper */
 static atomic_int idle_retries;    /* calls with AllocationIsIdle after a BUSY */
 static atomic_int retry_while_paused; /* a retry came while the GPU was still paused */
 static atomic_int gpu_resumed;
-static atomic_int arm;             /* the wrapper answers BUSY only while armed */
+static atomic_int arm;             /* the wrapper watches the KMD's answers only while armed */
+static atomic_int not_busy;        /* a copy out not called idle that the KMD did not answer BUSY */
 static atomic_int transfers;       /* TRANSFER calls seen */
 static atomic_int bad_transfer_flags; /* TransferEnd clear, or TransferStart not = first call */
 
@@ -46,20 +48,21 @@ static NTSTATUS APIENTRY wrap_build(const HANDLE a, DXGKARG_BUILDPAGINGBUFFER *a
      * a[0] below was only read since its restore, so its backing store is still valid). */
     bool leaves = (args->Operation == DXGK_OPERATION_TRANSFER && args->Transfer.Source.SegmentId != 0) ||
                   args->Operation == DXGK_OPERATION_DISCARD_CONTENT;
+    NTSTATUS st = SwKmdBuildPagingBuffer(a, args);
     if (atomic_load(&arm) && leaves) {
         bool idle = args->Operation == DXGK_OPERATION_TRANSFER ? args->Transfer.Flags.AllocationIsIdle
                                                                 : args->DiscardContent.Flags.AllocationIsIdle;
         if (!idle) {
+            if (st != STATUS_GRAPHICS_ALLOCATION_BUSY)
+                atomic_fetch_add(&not_busy, 1);
             atomic_fetch_add(&busy_answers, 1);
-            return STATUS_GRAPHICS_ALLOCATION_BUSY; /* nothing written: pDmaBuffer unchanged */
-        }
-        if (atomic_load(&busy_answers) > atomic_load(&idle_retries)) {
+        } else if (atomic_load(&busy_answers) > atomic_load(&idle_retries)) {
             atomic_fetch_add(&idle_retries, 1);
             if (!atomic_load(&gpu_resumed))
                 atomic_fetch_add(&retry_while_paused, 1);
         }
     }
-    return SwKmdBuildPagingBuffer(a, args);
+    return st;
 }
 
 static NTSTATUS wrap_entry(PDRIVER_OBJECT drv, PVOID reg)
@@ -149,13 +152,16 @@ static void test_busy_allocation_is_waited_for_and_the_transfer_retried_as_idle(
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, watcher, NULL), 0);
     atomic_store(&arm, 1);
+    wddm_swkmd_set_paging_busy(1);
     /* One more allocation made resident needs a[0]'s place: its copy out is answered BUSY, the
      * kernel waits (the watcher resumes the GPU) and retries with AllocationIsIdle. */
     D3DKMT_HANDLE y = renv_alloc(e, SWGPU_ALLOC_GPU_ONLY, SZ);
     assert_int_equal(make_resident(e, y), STATUS_SUCCESS);
+    wddm_swkmd_set_paging_busy(0);
     atomic_store(&arm, 0);
     assert_int_equal(pthread_join(t, NULL), 0);
 
+    assert_int_equal(atomic_load(&not_busy), 0);
     assert_int_equal(atomic_load(&busy_answers), 1);
     assert_int_equal(atomic_load(&idle_retries), 1);
     assert_int_equal(atomic_load(&retry_while_paused), 0); /* the retry came after the wait */
