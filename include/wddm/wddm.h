@@ -54,6 +54,8 @@ struct wddm_counters {
     UINT64 null_context_switches;   /* zero-length ContextSwitch buffers: a node switched to the null
                                        context so that VidMm may move the loaded context's save
                                        area, or the context could go (seed 000) */
+    UINT64 allocations_purged;      /* allocations taken out of their segment by an adapter reset
+                                       (local memory content lost; issue 20 §7) */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 

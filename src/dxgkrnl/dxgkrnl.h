@@ -365,7 +365,8 @@ struct dxgk_counters {
     atomic_ullong dma_buffers_submitted, paging_buffers_submitted, fences_retired,
         allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
         lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches,
-        preemptions, engine_resets, adapter_resets, dma_buffer_splits, adapter_stops, null_context_switches;
+        preemptions, engine_resets, adapter_resets, dma_buffer_splits, adapter_stops, null_context_switches,
+        allocations_purged;
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 
@@ -863,6 +864,10 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
                                    const struct vidmm_instance *inst);
 void vidmm_paging_flush_locked(struct vidmm_paging_batch *b);
 void vidmm_paging_pool_fini(struct dxgk_adapter *a);
+/* vidmm/purge.c: after DxgkDdiResetFromTimeout, every allocation leaves its segment (memory
+ * segments: content lost, TRANSFER of size 0; apertures: UNMAP); waits for the paging node.
+ * No lock held; the paging node's gate open. Returns how many instances were purged. */
+UINT64 vidmm_purge_after_reset(struct dxgk_adapter *a);
 /* A packet of the paging pool (DMA buffer empty); NULL when out of memory. Adapter lock held. */
 struct dxgk_packet *vidmm_paging_packet_get_locked(struct dxgk_adapter *a);
 /* Paging buffers outstanding before a paging-queue call (D3DKMTMapGpuVirtualAddress,

@@ -616,6 +616,7 @@ static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c)
     c->dma_buffer_splits += atomic_load(&a->counters.dma_buffer_splits);
     c->adapter_stops += atomic_load(&a->counters.adapter_stops);
     c->null_context_switches += atomic_load(&a->counters.null_context_switches);
+    c->allocations_purged += atomic_load(&a->counters.allocations_purged);
 }
 
 NTSTATUS wddm_get_counters(struct wddm_counters *out)

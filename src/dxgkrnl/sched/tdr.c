@@ -282,8 +282,8 @@ static void adapter_lose_devices(struct tdr_op *op)
     free(hs);
 }
 
-/* Phase 4: every device lost, DxgkDdiResetFromTimeout, every submitted packet retires,
- * DxgkDdiRestartFromTimeout. A stopped adapter goes through the same reset: it is what drops
+/* Phase 4: every device lost, DxgkDdiResetFromTimeout, every submitted packet retires, video
+ * memory purged, DxgkDdiRestartFromTimeout. A stopped adapter goes through the same reset: it is what drops
  * the hardware's work (the devices are lost; the kernel's paging keeps running for their
  * destruction). */
 static void adapter_reset(struct tdr_op *op)
@@ -308,13 +308,20 @@ static void adapter_reset(struct tdr_op *op)
         pthread_mutex_unlock(&n->submit_lock);
         sched_node_retire_to(n, f);
     }
+    /* The cleanup between reset and restart: local video memory lost its content, VidMm takes
+     * every allocation out of its segment (vidmm/purge.c); its paging buffers run on the paging
+     * node, opened first. */
+    sched_gate_open(&a->node[a->paging_node]);
+    UINT64 purged = vidmm_purge_after_reset(a);
+    DXGK_COUNT(a, allocations_purged, purged);
     if (ddi->DxgkDdiRestartFromTimeout) {
         st = ddi->DxgkDdiRestartFromTimeout(a->miniport);
         if (!NT_SUCCESS(st))
             dxgk_refuse("verifier: DxgkDdiRestartFromTimeout failed 0x%08x", (unsigned)st);
     }
     for (UINT i = 0; i < a->node_count; i++)
-        sched_gate_open(&a->node[i]);
+        if (i != a->paging_node)
+            sched_gate_open(&a->node[i]);
     if (op->stop)
         DXGK_COUNT(a, adapter_stops, 1);
     else
