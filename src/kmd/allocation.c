@@ -74,11 +74,8 @@ static NTSTATUS xa_layout(const struct swkmd_adapter *a, struct swgpu_alloc_priv
                        "DisplayScanOut format (seed 003)", who, index, p->format, p->xa_bytes_per_pixel);
             return STATUS_NOT_SUPPORTED;
         }
-        if (p->width > 1920 || p->height > 1080) {
-            wddm_debug("kmd", "%s[%u]: cross-adapter scanout refused: %ux%u exceeds 1920x1080 (seed 003)", who, index,
-                       p->width, p->height);
-            return STATUS_NOT_SUPPORTED;
-        }
+        /* Seed 003's 1920x1080 is the least tier 3 must scan out, not a limit: this display
+         * engine scans out any surface the size checks below accept (issue 20 §5). */
     }
     if (!p->width || !p->height || !p->xa_bytes_per_pixel || p->xa_bytes_per_pixel > 16 || p->width > 16384 ||
         p->height > 16384) {

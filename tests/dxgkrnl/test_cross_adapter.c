@@ -328,7 +328,7 @@ static void tier_2_textures_but_does_not_scan_out(void **state)
     renv_caps_remove();
 }
 
-static void tier_3_scans_out_listed_formats_up_to_1920x1080(void **state)
+static void tier_3_scans_out_listed_formats_at_1920x1080_and_beyond(void **state)
 {
     (void)state;
     renv_caps("DXGK_VIDMMCAPS.CrossAdapterResourceTexture = 1\nDXGK_VIDMMCAPS.CrossAdapterResourceScanout = 1\n");
@@ -341,11 +341,11 @@ static void tier_3_scans_out_listed_formats_up_to_1920x1080(void **state)
                               DXGI_FORMAT_B8G8R8A8_UNORM_SRGB };
     for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
         expect_create(&a, 64, 64, listed[i], SWGPU_XA_USAGE_SCANOUT, STATUS_SUCCESS, NULL);
+    /* 1920x1080 is the minimum tier 3 must scan out (seed 003), not a maximum: the reference KMD
+     * scans out larger surfaces too (issue 20 §5). */
     expect_create(&a, 1920, 1080, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_SUCCESS, NULL);
-    expect_create(&a, 1921, 1080, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
-                  "1920x1080");
-    expect_create(&a, 1920, 1081, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
-                  "1920x1080");
+    expect_create(&a, 1921, 1080, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_SUCCESS, NULL);
+    expect_create(&a, 2560, 1440, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_SUCCESS, NULL);
     expect_create(&a, 64, 64, DXGI_FORMAT_R32_FLOAT, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
                   "DisplayScanOut format");
     /* The same surface for copies only is not held to the scan-out list. */
@@ -636,7 +636,7 @@ int main(void)
         cmocka_unit_test(tier_0_refuses_every_cross_adapter_resource),
         cmocka_unit_test(tier_1_copies_only),
         cmocka_unit_test(tier_2_textures_but_does_not_scan_out),
-        cmocka_unit_test(tier_3_scans_out_listed_formats_up_to_1920x1080),
+        cmocka_unit_test(tier_3_scans_out_listed_formats_at_1920x1080_and_beyond),
         cmocka_unit_test(verifier_refuses_a_kmd_breaking_each_property),
         cmocka_unit_test(open_refuses_unshared_and_non_cross_adapter_elsewhere),
         cmocka_unit_test(creator_destroyed_first_the_opener_still_reads),
