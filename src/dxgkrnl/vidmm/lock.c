@@ -225,6 +225,15 @@ static bool lock_alive_locked(const struct lock_op *op)
     return false;
 }
 
+/* The lock's device was lost to a timeout recovery (sched/tdr.c): refused, with the reason. */
+static bool lock_device_lost(const struct lock_op *op)
+{
+    if (op->d->error != STATUS_DEVICE_REMOVED)
+        return false;
+    dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", op->args->hDevice, (unsigned)op->d->error);
+    return true;
+}
+
 static void lock_wait_begins(struct lock_op *op)
 {
     if (!op->waited)
@@ -357,11 +366,7 @@ static NTSTATUS lock_resolve_locked(struct lock_op *op)
             return STATUS_INVALID_PARAMETER;
         }
     }
-    if (op->d->error == STATUS_DEVICE_REMOVED) { /* lost to a timeout recovery (sched/tdr.c) */
-        dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", args->hDevice, (unsigned)op->d->error);
-        return op->d->error;
-    }
-    return STATUS_SUCCESS;
+    return lock_device_lost(op) ? STATUS_DEVICE_REMOVED : STATUS_SUCCESS;
 }
 
 /* Phase 3a: a Discard renames the current instance (vidmm/rename.c) - unless it is locked, its
@@ -503,6 +508,10 @@ static NTSTATUS lock_place_locked(struct lock_op *op)
                 op->memory_only |= 1u << i;
     bool paged = false;
     for (;;) {
+        /* Lost while the lock waited (the work it waited for was aborted): nothing is placed for
+         * it, also not during an adapter reset's cleanup (vidmm/purge.c). */
+        if (lock_device_lost(op))
+            return STATUS_DEVICE_REMOVED;
         if (lock_needs_place(op, op->in)) {
             NTSTATUS st = lock_place_once_locked(op, &paged);
             if (!NT_SUCCESS(st))
@@ -555,10 +564,8 @@ static NTSTATUS lock_view_locked(struct lock_op *op)
     struct dxgk_adapter *a = op->a;
     struct dxgk_allocation *al = op->al;
     struct vidmm_instance *in = op->in;
-    if (op->d->error == STATUS_DEVICE_REMOVED) {
-        dxgk_refuse("D3DKMTLock: device 0x%08x is lost (0x%08x)", op->args->hDevice, (unsigned)op->d->error);
-        return op->d->error;
-    }
+    if (lock_device_lost(op))
+        return STATUS_DEVICE_REMOVED;
     op->cpu = in->cpu;
     if (!op->f.AcquireAperture)
         return STATUS_SUCCESS;
