@@ -74,6 +74,18 @@ static NTSTATUS refuse(const char *what, UINT32 offset)
     return STATUS_INVALID_PARAMETER;
 }
 
+/* A command that writes 8 bytes at one patched address (TIMESTAMP, STORE_REG). */
+static void eight_bytes_at(struct cmd_desc *d, size_t addr_field, const struct swgpu_region *dst)
+{
+    d->naddr = 1;
+    d->addr_field[0] = (UINT32)addr_field;
+    d->row_pitch[0] = dst->row_pitch;
+    d->slice_pitch[0] = dst->slice_pitch;
+    d->row_bytes = 8;
+    d->rows = 1;
+    d->slices = 1;
+}
+
 /* Parses one command header and payload shape; fills d (not yet the patches). */
 static NTSTATUS parse_command(const BYTE *buf, UINT32 off, UINT32 left, struct cmd_desc *d)
 {
@@ -150,13 +162,7 @@ static NTSTATUS parse_command(const BYTE *buf, UINT32 off, UINT32 left, struct c
         if (h.size_bytes != sizeof c)
             return refuse("TIMESTAMP size_bytes is not sizeof(struct swgpu_cmd_timestamp)", off);
         memcpy(&c, buf + off, sizeof c);
-        d->naddr = 1;
-        d->addr_field[0] = offsetof(struct swgpu_cmd_timestamp, dst.addr);
-        d->row_pitch[0] = c.dst.row_pitch;
-        d->slice_pitch[0] = c.dst.slice_pitch;
-        d->row_bytes = 8;
-        d->rows = 1;
-        d->slices = 1;
+        eight_bytes_at(d, offsetof(struct swgpu_cmd_timestamp, dst.addr), &c.dst);
         return STATUS_SUCCESS;
     }
     case SWGPU_OP_SET_REG: {
@@ -165,9 +171,7 @@ static NTSTATUS parse_command(const BYTE *buf, UINT32 off, UINT32 left, struct c
         if (h.size_bytes != sizeof c)
             return refuse("SET_REG size_bytes is not sizeof(struct swgpu_cmd_set_reg)", off);
         memcpy(&c, buf + off, sizeof c);
-        if (c.reg >= SWGPU_STATE_REGS)
-            return refuse("SET_REG register index >= SWGPU_STATE_REGS", off);
-        return STATUS_SUCCESS;
+        return c.reg < SWGPU_STATE_REGS ? STATUS_SUCCESS : refuse("SET_REG register index >= SWGPU_STATE_REGS", off);
     }
     case SWGPU_OP_STORE_REG: {
         struct swgpu_cmd_store_reg c;
@@ -176,13 +180,7 @@ static NTSTATUS parse_command(const BYTE *buf, UINT32 off, UINT32 left, struct c
         memcpy(&c, buf + off, sizeof c);
         if (c.reg >= SWGPU_STATE_REGS)
             return refuse("STORE_REG register index >= SWGPU_STATE_REGS", off);
-        d->naddr = 1;
-        d->addr_field[0] = offsetof(struct swgpu_cmd_store_reg, dst.addr);
-        d->row_pitch[0] = c.dst.row_pitch;
-        d->slice_pitch[0] = c.dst.slice_pitch;
-        d->row_bytes = 8;
-        d->rows = 1;
-        d->slices = 1;
+        eight_bytes_at(d, offsetof(struct swgpu_cmd_store_reg, dst.addr), &c.dst);
         return STATUS_SUCCESS;
     }
     case SWGPU_OP_FENCE:
