@@ -10,7 +10,8 @@
  *          pages, holes, and entries pointing outside GPU memory (VA_* below).
  *   bit 1  physical mode: submitted as a paging buffer.
  *   bit 2  submitted twice with a context save area in local memory, the second time as a
- *          resubmission (resumes from whatever save record the first run left, or wrote).
+ *          resubmission (resumes from whatever save record the first run left, or wrote), and
+ *          (unless a paging buffer) for two contexts, so the engine switches their registers.
  *
  * What the harness does in the KMD's place, because the GPU trusts it by design
  * (swgpu_isa.h, memory.c): system memory is identity-mapped (segment 0 addresses are host
@@ -145,6 +146,22 @@ static void prepare(BYTE *dma, UINT32 len, int physical)
                 memcpy(&c, p, sizeof c);
                 if (!(c.addr >> SWGPU_ADDR_SEGMENT_SHIFT))
                     c.addr = arena_addr(c.addr) & ~7ull;
+                memcpy(p, &c, sizeof c);
+            }
+            break;
+        case SWGPU_OP_TIMESTAMP:
+            if (physical && h.size_bytes >= sizeof(struct swgpu_cmd_timestamp)) {
+                struct swgpu_cmd_timestamp c;
+                memcpy(&c, p, sizeof c);
+                fix_system_region(&c.dst, 8, 1, 1);
+                memcpy(p, &c, sizeof c);
+            }
+            break;
+        case SWGPU_OP_STORE_REG:
+            if (physical && h.size_bytes >= sizeof(struct swgpu_cmd_store_reg)) {
+                struct swgpu_cmd_store_reg c;
+                memcpy(&c, p, sizeof c);
+                fix_system_region(&c.dst, 8, 1, 1);
                 memcpy(p, &c, sizeof c);
             }
             break;
@@ -300,6 +317,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (UINT32 run = 0; run < (twice ? 2u : 1u); run++) {
         s.fence_id = ++fences[0];
         s.resubmission = run == 1;
+        /* Twice: as two contexts, so the second run switches (saves the first's registers,
+         * loads its own: context_state.c); their state areas follow the save area. */
+        if (twice && !paging) {
+            s.context_id = run + 1;
+            s.state_addr = SWGPU_SEGMENT_BASE(SEG_LOCAL) + CSA_OFF + 256u + run * sizeof(struct swgpu_context_state);
+        }
         if (swgpu_submit2(gpu, 0, &s))
             abort();
         swgpu_wait_fence(gpu, 0, s.fence_id);

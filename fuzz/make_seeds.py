@@ -51,6 +51,18 @@ def nop():
     return hdr(0, 8)
 
 
+def timestamp(dst):
+    return hdr(8, 24) + region(dst, 8, 8)
+
+
+def set_reg(reg, value):
+    return hdr(9, 24) + struct.pack('<IIQ', reg, 0, value)
+
+
+def store_reg(dst, reg):
+    return hdr(10, 32) + region(dst, 8, 8) + struct.pack('<II', reg, 0)
+
+
 L, V, A = SEG(1), SEG(2), SEG(3)
 VA = 0x200000  # fuzz_gpu.c VA_DATA: page i kind = i % 8
 seeds = {
@@ -77,6 +89,10 @@ seeds = {
     'va_privileged': b'\1' + flush(0),
     'va_code_fault': b'\1' + nop() + hdr(3, 0x2000),
     'va_resubmit': b'\5' + copy(VA, VA + PG, 64) + nop() + copy(VA + 6 * PG, VA, 8),
+    'phys_registers': b'\0' + set_reg(3, 0x1122334455667788) + store_reg(L + 0x50000, 3) + store_reg(0x20000, 3) +
+    set_reg(8, 1) + timestamp(V + 64),
+    'two_contexts_registers': b'\4' + store_reg(L + 0x50000, 0) + set_reg(0, 0xABCD) + store_reg(VA, 0),
+    'va_registers': b'\1' + set_reg(7, 42) + store_reg(VA + 5 * PG, 7) + store_reg(VA + 3 * PG, 7) + timestamp(VA),
 }
 out = 'fuzz/corpus/gpu'
 os.makedirs(out, exist_ok=True)
