@@ -992,6 +992,31 @@ typedef struct _DXGKARG_QUERYDEPENDENTENGINEGROUP {
 typedef NTSTATUS (APIENTRY *DXGKDDI_PREEMPTCOMMAND)(const HANDLE hAdapter, const DXGKARG_PREEMPTCOMMAND *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_RESETFROMTIMEOUT)(const PVOID MiniportDeviceContext);
 typedef NTSTATUS (APIENTRY *DXGKDDI_RESTARTFROMTIMEOUT)(const PVOID MiniportDeviceContext);
+
+/* Power (DxgkDdiSetPowerState, wdm.h's DEVICE_POWER_STATE and POWER_ACTION): the adapter itself
+ * is DeviceUid DISPLAY_ADAPTER_HW_ID; its children (monitors) have their own ids. */
+typedef enum _DEVICE_POWER_STATE {
+    PowerDeviceUnspecified = 0,
+    PowerDeviceD0 = 1,
+    PowerDeviceD1 = 2,
+    PowerDeviceD2 = 3,
+    PowerDeviceD3 = 4,
+    PowerDeviceMaximum = 5
+} DEVICE_POWER_STATE;
+typedef enum _POWER_ACTION {
+    PowerActionNone = 0,
+    PowerActionReserved = 1,
+    PowerActionSleep = 2,
+    PowerActionHibernate = 3,
+    PowerActionShutdown = 4,
+    PowerActionShutdownReset = 5,
+    PowerActionShutdownOff = 6,
+    PowerActionWarmEject = 7,
+    PowerActionDisplayOff = 8
+} POWER_ACTION;
+#define DISPLAY_ADAPTER_HW_ID 0x0000FFFFu
+typedef NTSTATUS (APIENTRY *DXGKDDI_SETPOWERSTATE)(const PVOID MiniportDeviceContext, ULONG DeviceUid,
+                                                   DEVICE_POWER_STATE DevicePowerState, POWER_ACTION ActionType);
 typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYDEPENDENTENGINEGROUP)(const HANDLE hAdapter, DXGKARG_QUERYDEPENDENTENGINEGROUP *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYENGINESTATUS)(const HANDLE hAdapter, DXGKARG_QUERYENGINESTATUS *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_RESETENGINE)(const HANDLE hAdapter, DXGKARG_RESETENGINE *);
@@ -1187,6 +1212,8 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     DXGKDDI_RELEASESWIZZLINGRANGE DxgkDdiReleaseSwizzlingRange;
     /* Optional: kernel-made standard allocations (issue 6: kernel-created cross-adapter resources). */
     DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA DxgkDdiGetStandardAllocationDriverData;
+    /* Power transitions of the adapter (issue 20 §5; required for wddm_test_system_power_cycle). */
+    DXGKDDI_SETPOWERSTATE DxgkDdiSetPowerState;
 } DRIVER_INITIALIZATION_DATA;
 
 /* Implemented by the kernel: a KMD's DriverEntry calls it to register its DDI table. */

@@ -202,6 +202,20 @@ NTSTATUS wddm_vidmm_set_external_usage(UINT hAdapter, UINT group, UINT64 bytes);
  * fall out of the window without sleeping. Timeout detection keeps the real clock. */
 void wddm_test_tdr_clock_advance(UINT seconds);
 
+/* Test control (issue 20 §5): the system goes to standby (S3) or hibernation (S4) and wakes up
+ * again, as far as the adapter sees it. The caller submits nothing meanwhile. The kernel lets
+ * the GPU run dry, switches every node to the null context (the contexts' state goes to their
+ * save areas), takes out of video memory what will not survive the transition (segments not
+ * DXGK_SEGMENTFLAGS.PreservedDuringStandby / PreservedDuringHibernate for it; standby purges
+ * every memory segment under DXGK_VIDMMCAPS.DisableSelfRefreshVRAMInS3 and none under
+ * AlwaysPoweredVRAM), then calls DxgkDdiSetPowerState(D3) and (D0). Allocations come back on
+ * their next use, with their content. STATUS_INVALID_PARAMETER for a bad handle or state,
+ * STATUS_NOT_SUPPORTED for a KMD without DxgkDdiSetPowerState or an adapter in the GpuMmu model
+ * (its page tables are not saved yet). */
+#define WDDM_SYSTEM_STANDBY 3u   /* S3: PowerActionSleep */
+#define WDDM_SYSTEM_HIBERNATE 4u /* S4: PowerActionHibernate */
+NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state);
+
 #ifdef __cplusplus
 }
 #endif

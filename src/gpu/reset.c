@@ -1,5 +1,6 @@
 /* Engine reset on the software GPU (DxgkDdiResetEngine / DxgkDdiResetFromTimeout's hardware
- * side, wddm-semantics §8.3) and what the KMD's timeout detection reads (progress, hang).
+ * side, wddm-semantics §8.3), what the KMD's timeout detection reads (progress, hang), and the
+ * loss of power (DxgkDdiSetPowerState to D3: swgpu_power_off).
  *
  * swgpu_reset_engine asks the engine's thread to abandon what it executes — a buffer stopped in
  * an injected hang, or a running one at its next command boundary — and to drop its ring; it
@@ -9,6 +10,8 @@
  * submitted] as §8.3 requires. No interrupt is raised for the abandoned buffer: the KMD
  * updates its own record of the reported fence under interrupt synchronization instead. */
 #include "gpu/gpu_internal.h"
+
+#include <sys/mman.h>
 
 void swgpu_finish_reset_locked(struct swgpu_engine *e, const struct swgpu_ring_entry *abandoned)
 {
@@ -48,6 +51,24 @@ int swgpu_reset_engine(struct swgpu *gpu, UINT32 engine, UINT32 *last_aborted)
     if (last_aborted)
         *last_aborted = aborted;
     return 0;
+}
+
+void swgpu_power_off(struct swgpu *gpu, UINT32 lost_segments)
+{
+    if (!gpu)
+        return;
+    for (UINT32 i = 0; i < gpu->engine_count; i++) {
+        struct swgpu_engine *e = &gpu->engines[i];
+        pthread_mutex_lock(&e->lock); /* idle: its thread waits for work under this lock */
+        swgpu_state_unload(e, 0);
+        pthread_mutex_unlock(&e->lock);
+    }
+    for (UINT32 i = 0; i < gpu->segment_count; i++) {
+        struct swgpu_segment *s = &gpu->segments[i];
+        /* Unpowered DRAM forgets: the lazily committed pages go back, and read zero again. */
+        if ((lost_segments & (1u << i)) && s->host)
+            (void)madvise(s->host, s->size, MADV_DONTNEED);
+    }
 }
 
 void swgpu_force_completed_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id)

@@ -164,6 +164,10 @@ int swgpu_take_preemption(struct swgpu *gpu, UINT32 engine, struct swgpu_preempt
  * once the engine is idle and takes new work; no interrupt is raised for the abandoned buffer.
  * Returns 0 (-1 for a bad engine index). */
 int swgpu_reset_engine(struct swgpu *gpu, UINT32 engine, UINT32 *last_aborted);
+/* The device loses power (D3): each memory segment in `lost_segments` (bit id-1) loses its
+ * content (it reads zero afterwards) and every engine its loaded context's registers. The
+ * engines must be idle. Power comes back with the next submission. */
+void swgpu_power_off(struct swgpu *gpu, UINT32 lost_segments);
 /* Sets the last-completed-fence register (adapter reset: every submitted fence completes). */
 void swgpu_force_completed_fence(struct swgpu *gpu, UINT32 engine, UINT32 fence_id);
 /* Commands and buffers the engine finished since creation (DxgkDdiQueryEngineStatus compares

@@ -112,6 +112,9 @@ static NTSTATUS query_segments(struct swkmd_adapter *a, const DXGKARG_QUERYADAPT
         d->CommitLimit = d->Size;
         d->NbOfBanks = 0;
         d->pBankRangeTable = NULL;
+        /* Self-refreshing VRAM (power.c): local memory keeps its content in standby. */
+        if (id != SWKMD_SEGMENT_APERTURE)
+            d->Flags.PreservedDuringStandby = 1;
     }
     /* Segment 2: CPU-visible local memory; the CPU reaches it at the GPU's host mapping. */
     DXGK_SEGMENTDESCRIPTOR *vis = &out->pSegmentDescriptor[SWKMD_SEGMENT_VISIBLE - 1];

@@ -36,6 +36,7 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
     d->DxgkDdiEscape = SwKmdEscape;
     d->DxgkDdiPreemptCommand = SwKmdPreemptCommand;
     d->DxgkDdiResetFromTimeout = SwKmdResetFromTimeout;
+    d->DxgkDdiSetPowerState = SwKmdSetPowerState;
     d->DxgkDdiRestartFromTimeout = SwKmdRestartFromTimeout;
     d->DxgkDdiQueryDependentEngineGroup = SwKmdQueryDependentEngineGroup;
     d->DxgkDdiQueryEngineStatus = SwKmdQueryEngineStatus;

@@ -261,6 +261,8 @@ NTSTATUS APIENTRY SwKmdEscape(const HANDLE hAdapter, const DXGKARG_ESCAPE *pEsca
 /* Preemption and recovery (preempt.c, reset.c; wddm-semantics §8.2 invariant 4, §8.3). */
 NTSTATUS APIENTRY SwKmdPreemptCommand(const HANDLE hAdapter, const DXGKARG_PREEMPTCOMMAND *pPreemptCommand);
 NTSTATUS APIENTRY SwKmdResetFromTimeout(const PVOID MiniportDeviceContext);
+NTSTATUS APIENTRY SwKmdSetPowerState(const PVOID MiniportDeviceContext, ULONG DeviceUid,
+                                     DEVICE_POWER_STATE DevicePowerState, POWER_ACTION ActionType);
 NTSTATUS APIENTRY SwKmdRestartFromTimeout(const PVOID MiniportDeviceContext);
 NTSTATUS APIENTRY SwKmdQueryDependentEngineGroup(const HANDLE hAdapter, DXGKARG_QUERYDEPENDENTENGINEGROUP *pArgs);
 NTSTATUS APIENTRY SwKmdQueryEngineStatus(const HANDLE hAdapter, DXGKARG_QUERYENGINESTATUS *pArgs);

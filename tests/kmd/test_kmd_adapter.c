@@ -79,7 +79,13 @@ static void segments_follow_the_two_call_protocol(void **state)
     assert_int_equal(seg[0].Size, 16u << 20); /* WDDM_SEGMENT_LOCAL_MB */
     assert_int_equal(seg[1].Size, 8u << 20);
     assert_int_equal(seg[2].Size, 32u << 20);
-    assert_int_equal(seg[0].Flags.Value, 0);
+    /* Local memory: self-refreshing VRAM, nothing else (issue 20 §5); the aperture is system
+     * memory and claims no power preservation. */
+    DXGK_SEGMENTFLAGS local = { .Value = 0 };
+    local.PreservedDuringStandby = 1;
+    assert_int_equal(seg[0].Flags.Value, local.Value);
+    assert_int_equal(seg[1].Flags.PreservedDuringStandby, 1);
+    assert_int_equal(seg[2].Flags.PreservedDuringStandby, 0);
     assert_int_equal(seg[1].Flags.CpuVisible, 1);
     assert_int_equal(seg[1].Flags.Aperture, 0);
     assert_true(seg[1].CpuTranslatedAddress.QuadPart != 0);

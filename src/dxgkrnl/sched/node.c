@@ -171,6 +171,15 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     struct dxgk_adapter *a = n->adapter;
     /* Nothing enters the hardware queue while a preemption or a reset owns it (preempt.c). */
     sched_gate_wait_locked(n);
+    /* A device lost meanwhile (a timeout recovery loses devices before it closes the gate:
+     * sched/tdr.c) runs nothing more: the packet a worker readied and then waited with (for its
+     * paging, or the gate) is dropped, not run on memory the reset may have given to another
+     * allocation (vidmm/purge.c). */
+    if (p->ctx && !NT_SUCCESS(__atomic_load_n(&p->ctx->device->error, __ATOMIC_RELAXED))) {
+        bool part_only = p->part;
+        pthread_mutex_unlock(&n->submit_lock);
+        return part_only ? 0 : sched_retire_dropped(n, p);
+    }
     UINT64 f = n->submitted_fence + 1;
     if ((UINT)f == 0) /* SubmissionFenceIds start at 1; 0 is never used on the DDI */
         f++;
