@@ -868,6 +868,12 @@ void vidmm_paging_pool_fini(struct dxgk_adapter *a);
  * segments: content lost, TRANSFER of size 0; apertures: UNMAP); waits for the paging node.
  * No lock held; the paging node's gate open. Returns how many instances were purged. */
 UINT64 vidmm_purge_after_reset(struct dxgk_adapter *a);
+/* vidmm/purge.c: applies `clear` to every instance resident in the segments of the mask (bit
+ * id-1) that the CPU has not locked and that is not dead (nor, with keep_pinned, pinned by
+ * MakeResident), in one paging batch, and waits for it. GPU idle; no lock held. Returns how
+ * many `clear` moved. */
+typedef NTSTATUS (*vidmm_clear_fn)(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch);
+UINT64 vidmm_clear_segments(struct dxgk_adapter *a, UINT segments, bool keep_pinned, vidmm_clear_fn clear);
 /* A packet of the paging pool (DMA buffer empty); NULL when out of memory. Adapter lock held. */
 struct dxgk_packet *vidmm_paging_packet_get_locked(struct dxgk_adapter *a);
 /* Paging buffers outstanding before a paging-queue call (D3DKMTMapGpuVirtualAddress,

@@ -70,35 +70,39 @@ bool sched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c)
 {
     struct sched_node *n = &a->node[c->node];
     pthread_mutex_lock(&n->lock);
-    bool stopping = n->stop;
+    bool stopping = n->stop; /* the engines go with the adapter: nothing runs any more */
     pthread_mutex_unlock(&n->lock);
-    if (stopping)
-        return false; /* the engines go with the adapter: nothing will load again */
-    bool submitted = false;
     if (atomic_load(&n->hw_context) == c->handle) {
-        pthread_mutex_lock(&a->lock);
-        struct dxgk_packet *p = vidmm_paging_packet_get_locked(a);
-        pthread_mutex_unlock(&a->lock);
-        if (p) {
+        struct dxgk_packet *p = NULL;
+        if (!stopping) {
+            pthread_mutex_lock(&a->lock);
+            p = vidmm_paging_packet_get_locked(a);
+            pthread_mutex_unlock(&a->lock);
+        }
+        pthread_mutex_lock(&n->submit_lock);
+        if (n->hw_ctx != c) {
+            /* Another packet switched away from it meanwhile: its save is on its way. */
+            pthread_mutex_unlock(&n->submit_lock);
+        } else if (!p) {
+            /* No packet (stopping, or out of memory): the state is not saved, and the node
+             * forgets the context rather than keep a pointer to one that may go. */
+            sched_switch_forget_locked(n);
+            pthread_mutex_unlock(&n->submit_lock);
+        } else {
             p->ctx_switch = true;
             p->dma_used = 0;
-            pthread_mutex_lock(&n->submit_lock);
-            /* Another packet may have switched away from it meanwhile: then no switch is needed,
-             * its save is already on its way. */
-            if (atomic_load(&n->hw_context) == c->handle) {
-                DXGK_COUNT(a, null_context_switches, 1);
-                (void)sched_submit_locked(n, p); /* releases submit_lock */
-                submitted = true;
-            } else {
-                pthread_mutex_unlock(&n->submit_lock);
-                pthread_mutex_lock(&a->lock);
-                sched_packet_recycle_locked(a, p);
-                pthread_mutex_unlock(&a->lock);
-            }
+            DXGK_COUNT(a, null_context_switches, 1);
+            (void)sched_submit_locked(n, p); /* releases submit_lock */
+            p = NULL;
+        }
+        if (p) {
+            pthread_mutex_lock(&a->lock);
+            sched_packet_recycle_locked(a, p);
+            pthread_mutex_unlock(&a->lock);
         }
     }
     UINT64 f = atomic_load(&c->save_fence);
-    if (f)
+    if (f && !stopping)
         sched_wait_fence(n, f);
-    return submitted || (f && atomic_load(&n->hw_context) != c->handle);
+    return !sched_context_loaded(n, c);
 }

@@ -24,31 +24,14 @@ static bool segment_survives(const DXGK_VIDMMCAPS *mm, DXGK_SEGMENTFLAGS f, bool
     return f.PreservedDuringHibernate;
 }
 
-static UINT64 purge_for_power(struct dxgk_adapter *a, bool standby)
+/* The memory segments that lose their content in the transition (bit id-1). */
+static UINT segments_to_purge(const struct dxgk_adapter *a, bool standby)
 {
-    UINT64 evicted = 0;
-    pthread_mutex_lock(&a->lock);
-    struct vidmm_paging_batch batch;
-    vidmm_batch_init(&batch, a);
-    for (UINT id = 1; id <= a->segment_count; id++) {
-        if (segment_survives(&a->caps.MemoryManagementCaps, a->seg[id - 1].desc.Flags, standby))
-            continue;
-        struct vidmm_instance *next;
-        for (struct vidmm_instance *in = a->seg[id - 1].lru_head; in; in = next) {
-            next = in->lru_next;
-            if (in->lock_count || in->in_batch || in->evicting || in->alloc->dead)
-                continue;
-            /* The GPU is idle: AllocationIsIdle, no BUSY wait lets the lock go mid-walk. */
-            if (NT_SUCCESS(vidmm_evict_instance_locked(a, in, &batch)))
-                evicted++;
-        }
-    }
-    vidmm_paging_flush_locked(&batch);
-    UINT64 fence = batch.fence;
-    pthread_mutex_unlock(&a->lock);
-    if (fence)
-        sched_wait_fence(&a->node[a->paging_node], fence);
-    return evicted;
+    UINT mask = 0;
+    for (UINT id = 1; id <= a->segment_count; id++)
+        if (!segment_survives(&a->caps.MemoryManagementCaps, a->seg[id - 1].desc.Flags, standby))
+            mask |= 1u << (id - 1);
+    return mask;
 }
 
 /* Every node to the null context: the engines lose their registers in D3, the contexts' state
@@ -94,7 +77,8 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
         sched_wait_node_idle(&a->node[i]);
     unload_every_node(a);
     bool standby = system_state == WDDM_SYSTEM_STANDBY;
-    (void)purge_for_power(a, standby);
+    /* Pinned allocations too: their content would go with the power (they come back when used). */
+    (void)vidmm_clear_segments(a, segments_to_purge(a, standby), false, vidmm_evict_instance_locked);
     st = set_power(a->miniport, DISPLAY_ADAPTER_HW_ID, PowerDeviceD3, standby ? PowerActionSleep : PowerActionHibernate);
     if (!NT_SUCCESS(st))
         dxgk_refuse("verifier: DxgkDdiSetPowerState(D3) failed 0x%08x", (unsigned)st);

@@ -17,12 +17,6 @@
  * is what a new device or another adapter's user of a shared allocation touches next. */
 #include "dxgkrnl/dxgkrnl.h"
 
-static bool purged_locked(const struct vidmm_instance *in)
-{
-    const struct dxgk_allocation *al = in->alloc;
-    return !(in->lock_count || in->in_batch || in->evicting || al->dead || (in == al->current && al->resident_refs));
-}
-
 /* The notification for one instance, then its bookkeeping: out of its segment and LRU. */
 static NTSTATUS purge_one_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch)
 {
@@ -65,27 +59,38 @@ static NTSTATUS purge_one_locked(struct dxgk_adapter *a, struct vidmm_instance *
     return STATUS_SUCCESS;
 }
 
-UINT64 vidmm_purge_after_reset(struct dxgk_adapter *a)
+UINT64 vidmm_clear_segments(struct dxgk_adapter *a, UINT segments, bool keep_pinned, vidmm_clear_fn clear)
 {
-    UINT64 purged = 0;
+    UINT64 moved = 0;
     pthread_mutex_lock(&a->lock);
     struct vidmm_paging_batch batch;
     vidmm_batch_init(&batch, a);
     for (UINT id = 1; id <= a->segment_count; id++) {
+        if (!(segments & (1u << (id - 1))))
+            continue;
         struct vidmm_instance *next;
         for (struct vidmm_instance *in = a->seg[id - 1].lru_head; in; in = next) {
             next = in->lru_next;
-            if (!purged_locked(in))
+            const struct dxgk_allocation *al = in->alloc;
+            if (in->lock_count || in->in_batch || in->evicting || al->dead ||
+                (keep_pinned && in == al->current && al->resident_refs))
                 continue;
-            if (NT_SUCCESS(purge_one_locked(a, in, &batch)))
-                purged++;
+            /* Every packet retired (a reset, or the GPU run dry): no BUSY wait lets the lock go
+             * in the middle of the walk. */
+            if (NT_SUCCESS(clear(a, in, &batch)))
+                moved++;
         }
     }
     vidmm_paging_flush_locked(&batch);
     UINT64 fence = batch.fence;
     pthread_mutex_unlock(&a->lock);
-    /* Done before the adapter restarts: new work finds every range free. */
     if (fence)
         sched_wait_fence(&a->node[a->paging_node], fence);
-    return purged;
+    return moved;
+}
+
+UINT64 vidmm_purge_after_reset(struct dxgk_adapter *a)
+{
+    /* Done before the adapter restarts: new work finds every range free. */
+    return vidmm_clear_segments(a, ~0u, true, purge_one_locked);
 }
