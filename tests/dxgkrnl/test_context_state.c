@@ -299,6 +299,58 @@ static void test_gpummu_contexts_keep_their_registers_across_switches(void **sta
     renv_caps_remove();
 }
 
+/* The null-context switch before evicting the loaded context's save area, in the GpuMmu model:
+ * the aperture filled with allocations pinned by D3DKMTMakeResident (the model's only residency
+ * control), A's save area is all that is left to evict. */
+static void test_gpummu_null_context_switch_precedes_evicting_the_loaded_save_area(void **state)
+{
+    (void)state;
+    renv_gpummu_caps(NULL);
+    struct renv e;
+    renv_open(&e);
+    D3DKMT_CREATECONTEXT cb = { .hDevice = e.device, .NodeOrdinal = 0 };
+    assert_int_equal(D3DKMTCreateContext(&cb), STATUS_SUCCESS);
+    D3DKMT_HANDLE cmd = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE list[2] = { cmd, rb };
+    assert_true(NT_SUCCESS(renv_make_resident(e.device, list, 2)));
+    D3DGPU_VIRTUAL_ADDRESS cmd_va = renv_map(e.device, cmd, 1, false), rb_va = renv_map(e.device, rb, 1, true);
+    BYTE *p = renv_lock2(e.device, cmd);
+    UINT len[3];
+    len[0] = va_cmd(p + 0, 1, true, 0xFEED, 0);   /* A */
+    len[1] = va_cmd(p + 64, 1, true, 0xBBBB, 0);  /* B */
+    len[2] = va_cmd(p + 128, 1, false, 0, rb_va); /* A */
+    renv_unlock2(e.device, cmd);
+    assert_int_equal(renv_submit(e.context, cmd_va, len[0]), STATUS_SUCCESS);
+    renv_finish(e.device, e.context); /* A loaded, its save area resident */
+    assert_int_equal(save_area_segment(e.context), SWKMD_SEGMENT_APERTURE);
+    struct wddm_counters c0 = renv_counters();
+    static D3DKMT_HANDLE pin[PINS];
+    int pinned = 0;
+    for (; pinned < PINS; pinned++) {
+        pin[pinned] = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
+        if (!NT_SUCCESS(renv_make_resident(e.device, &pin[pinned], 1)))
+            break;
+    }
+    assert_true(pinned < PINS);
+    struct wddm_counters c1 = renv_counters();
+    assert_int_equal(c1.null_context_switches - c0.null_context_switches, 1);
+    assert_int_equal(save_area_segment(e.context), 0);
+    if (pinned)
+        assert_int_equal(renv_evict(e.device, pin, (UINT)pinned), STATUS_SUCCESS);
+    for (int i = 0; i <= pinned && i < PINS; i++)
+        renv_free(&e, pin[i]);
+    assert_int_equal(renv_submit(cb.hContext, cmd_va + 64, len[1]), STATUS_SUCCESS);
+    assert_int_equal(renv_submit(e.context, cmd_va + 128, len[2]), STATUS_SUCCESS);
+    renv_finish(e.device, e.context);
+    UINT64 *r = renv_lock2(e.device, rb);
+    assert_true(r[0] == 0xFEED);
+    renv_unlock2(e.device, rb);
+    D3DKMT_DESTROYCONTEXT dc = { .hContext = cb.hContext };
+    assert_int_equal(D3DKMTDestroyContext(&dc), STATUS_SUCCESS);
+    renv_close(&e);
+    renv_caps_remove();
+}
+
 int main(void)
 {
     setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
@@ -310,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_the_state_of_a_context_switched_out_is_its_save_area),
         cmocka_unit_test(test_null_context_switch_precedes_evicting_the_loaded_save_area),
         cmocka_unit_test(test_gpummu_contexts_keep_their_registers_across_switches),
+        cmocka_unit_test(test_gpummu_null_context_switch_precedes_evicting_the_loaded_save_area),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
