@@ -210,8 +210,8 @@ void wddm_test_tdr_clock_advance(UINT seconds);
  * every memory segment under DXGK_VIDMMCAPS.DisableSelfRefreshVRAMInS3 and none under
  * AlwaysPoweredVRAM), then calls DxgkDdiSetPowerState(D3) and (D0). Allocations come back on
  * their next use, with their content. STATUS_INVALID_PARAMETER for a bad handle or state,
- * STATUS_NOT_SUPPORTED for a KMD without DxgkDdiSetPowerState or an adapter in the GpuMmu model
- * (its page tables are not saved yet). */
+ * STATUS_NOT_SUPPORTED for a KMD without DxgkDdiSetPowerState, or in the GpuMmu model for a
+ * transition that would lose a memory segment (its page tables live there, not saved yet). */
 #define WDDM_SYSTEM_STANDBY 3u   /* S3: PowerActionSleep */
 #define WDDM_SYSTEM_HIBERNATE 4u /* S4: PowerActionHibernate */
 NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state);

@@ -66,19 +66,22 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
     }
     NTSTATUS st = STATUS_SUCCESS;
     DXGKDDI_SETPOWERSTATE set_power = a->driver.ddi.DxgkDdiSetPowerState;
-    if (!set_power || a->mmu) {
+    bool standby = system_state == WDDM_SYSTEM_STANDBY;
+    UINT purge = segments_to_purge(a, standby);
+    /* GpuMmu: VidMm's page tables live in local memory and are not saved yet: only a transition
+     * that keeps every memory segment is possible. */
+    if (!set_power || (a->mmu && purge)) {
         dxgk_refuse("wddm_test_system_power_cycle: %s", !set_power ? "the KMD has no DxgkDdiSetPowerState"
-                                                                     : "the GpuMmu model's page tables are not saved "
-                                                                       "across power transitions yet");
+                                                                     : "the GpuMmu model's page tables would be lost "
+                                                                       "(they are not saved across power transitions yet)");
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }
     for (UINT i = 0; i < a->node_count; i++)
         sched_wait_node_idle(&a->node[i]);
     unload_every_node(a);
-    bool standby = system_state == WDDM_SYSTEM_STANDBY;
     /* Pinned allocations too: their content would go with the power (they come back when used). */
-    (void)vidmm_clear_segments(a, segments_to_purge(a, standby), false, vidmm_evict_instance_locked);
+    (void)vidmm_clear_segments(a, purge, false, vidmm_evict_instance_locked);
     st = set_power(a->miniport, DISPLAY_ADAPTER_HW_ID, PowerDeviceD3, standby ? PowerActionSleep : PowerActionHibernate);
     if (!NT_SUCCESS(st))
         dxgk_refuse("verifier: DxgkDdiSetPowerState(D3) failed 0x%08x", (unsigned)st);
