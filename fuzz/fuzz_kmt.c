@@ -375,6 +375,17 @@ static UINT put_command(struct fz *f, struct context *c, UINT at, UINT nalloc, U
             size = k.hdr.size_bytes;
             fields[nfields++] = offsetof(struct swgpu_cmd_write, dst.addr);
         }
+    } else if (what == 4 && room >= sizeof(struct swgpu_cmd_store_reg)) {
+        /* The context's registers (issue 20 §1): a register index may be out of range. */
+        UINT32 reg = fz_u8(f) < 230 ? fz_below(f, SWGPU_STATE_REGS) : fz_u32(f);
+        if (fz_u8(f) & 1) {
+            struct swgpu_cmd_set_reg k = {{SWGPU_OP_SET_REG, sizeof k}, reg, 0, fz_u64(f)};
+            memcpy(cmd, &k, size = sizeof k);
+        } else {
+            struct swgpu_cmd_store_reg k = {{SWGPU_OP_STORE_REG, sizeof k}, r1, reg, 0};
+            memcpy(cmd, &k, size = sizeof k);
+            fields[nfields++] = offsetof(struct swgpu_cmd_store_reg, dst.addr);
+        }
     } else if (what == 3) {
         size = fz_below(f, 65);
         if (size > room)
@@ -1014,11 +1025,20 @@ static void op_adapter(struct fz *f, struct state *s)
     }
 }
 
+/* A system standby or hibernation and wake-up (issue 20 §5): evictions, null-context switches
+ * and the GPU losing local memory, in whatever state the input left. */
+static void op_power(struct fz *f, struct state *s)
+{
+    (void)s;
+    UINT state = fz_u8(f) < 240 ? WDDM_SYSTEM_STANDBY + fz_below(f, 2) : fz_u32(f);
+    (void)wddm_test_system_power_cycle(fz_u8(f) < 240 ? adapter : fz_u32(f), state);
+}
+
 typedef void (*op_fn)(struct fz *, struct state *);
 static const op_fn ops[] = {
     op_create_allocation, op_destroy_allocation, op_lock, op_unlock, op_lock2, op_create_context, op_render,
     op_submit_command, op_sync_create, op_sync_cpu, op_sync_gpu, op_residency, op_priority, op_paging_queue,
-    op_va, op_query, op_share, op_device, op_adapter, op_sync_gpu_legacy, op_keyed_mutex, op_budget,
+    op_va, op_query, op_share, op_device, op_adapter, op_sync_gpu_legacy, op_keyed_mutex, op_budget, op_power,
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
