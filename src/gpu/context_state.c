@@ -17,26 +17,6 @@
 
 #include <string.h>
 
-static int state_access(struct swgpu *gpu, UINT64 addr, struct swgpu_context_state *s, int write)
-{
-    BYTE *host = (BYTE *)s;
-    UINT64 done = 0;
-    while (done < sizeof *s) {
-        UINT64 avail = 0;
-        BYTE *p = swgpu_mem_span(gpu, addr + done, sizeof *s - done, &avail);
-        if (!p || !avail)
-            return -1;
-        if (avail > sizeof *s - done)
-            avail = sizeof *s - done;
-        if (write)
-            memcpy(p, host + done, avail);
-        else
-            memcpy(host + done, p, avail);
-        done += avail;
-    }
-    return 0;
-}
-
 static void state_fault(struct swgpu_engine *e, const struct swgpu_ring_entry *en, UINT64 addr, int write,
                         struct swgpu_fault *f)
 {
@@ -58,7 +38,7 @@ static int save_loaded(struct swgpu_engine *e, const struct swgpu_ring_entry *en
     struct swgpu_context_state s;
     memcpy(s.regs, e->regs, sizeof s.regs);
     atomic_fetch_add_explicit(&e->state_saves, 1, memory_order_relaxed);
-    if (state_access(e->gpu, e->loaded_state, &s, 1) != 0) {
+    if (swgpu_mem_copy(e->gpu, e->loaded_state, &s, sizeof s, 1) != 0) {
         state_fault(e, en, e->loaded_state, 1, fault);
         return 1;
     }
@@ -81,7 +61,7 @@ int swgpu_state_switch(struct swgpu_engine *e, const struct swgpu_ring_entry *en
     if (en->state_addr) {
         struct swgpu_context_state s;
         atomic_fetch_add_explicit(&e->state_loads, 1, memory_order_relaxed);
-        if (state_access(e->gpu, en->state_addr, &s, 0) == 0) {
+        if (swgpu_mem_copy(e->gpu, en->state_addr, &s, sizeof s, 0) == 0) {
             memcpy(e->regs, s.regs, sizeof e->regs);
         } else if (!faulted) {
             state_fault(e, en, en->state_addr, 0, fault);

@@ -186,6 +186,10 @@ BYTE *swgpu_mem_span(struct swgpu *gpu, UINT64 addr, UINT64 want, UINT64 *avail)
 /* How many bytes just before offset `end` of the address's segment are host-contiguous
  * (at most `limit`): used to copy backwards across aperture pages. */
 UINT64 swgpu_mem_back_span(const struct swgpu *gpu, UINT64 end_addr, UINT64 limit);
+/* Copies n bytes between the host buffer and GPU memory at `addr` (write: to the GPU), piece by
+ * piece across aperture pages; -1 (nothing more copied) where an address is not GPU memory. The
+ * engine's own reads and writes of save areas (preempt.c, context_state.c). */
+int swgpu_mem_copy(struct swgpu *gpu, UINT64 addr, void *host, UINT64 n, int write);
 
 /* gart.c */
 int swgpu_gart_map(struct swgpu *gpu, UINT32 first_page, UINT32 count, const BYTE *addrs);

@@ -5,6 +5,7 @@
 #include "common/alloc.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* System addresses below this are treated as a null pointer dereference by the GPU: a
@@ -128,4 +129,23 @@ void *swgpu_segment_host(const struct swgpu *gpu, UINT32 segment_id)
     if (!gpu || segment_id == 0 || segment_id > gpu->segment_count)
         return NULL;
     return gpu->segments[segment_id - 1].host;
+}
+
+int swgpu_mem_copy(struct swgpu *gpu, UINT64 addr, void *host, UINT64 n, int write)
+{
+    UINT64 done = 0;
+    while (done < n) {
+        UINT64 avail = 0;
+        BYTE *p = swgpu_mem_span(gpu, addr + done, n - done, &avail);
+        if (!p || avail == 0)
+            return -1;
+        if (avail > n - done)
+            avail = n - done;
+        if (write)
+            memcpy(p, (BYTE *)host + done, avail);
+        else
+            memcpy((BYTE *)host + done, p, avail);
+        done += avail;
+    }
+    return 0;
 }

@@ -21,26 +21,6 @@
 
 #include <string.h>
 
-/* Copies between the host and GPU memory at `addr`, piece by piece across aperture pages. */
-static int csa_access(struct swgpu *gpu, UINT64 addr, void *host, UINT64 n, int write)
-{
-    UINT64 done = 0;
-    while (done < n) {
-        UINT64 avail = 0;
-        BYTE *p = swgpu_mem_span(gpu, addr + done, n - done, &avail);
-        if (!p || avail == 0)
-            return -1;
-        if (avail > n - done)
-            avail = n - done;
-        if (write)
-            memcpy(p, (BYTE *)host + done, avail);
-        else
-            memcpy((BYTE *)host + done, p, avail);
-        done += avail;
-    }
-    return 0;
-}
-
 /* What names a buffer in its save record: the host address in physical mode, the VA (with the
  * root beside it) in VA mode, where the host address is not the buffer's (issue 6). */
 static UINT64 buffer_id(const struct swgpu_ring_entry *en)
@@ -69,7 +49,7 @@ int swgpu_csa_begin(struct swgpu_engine *e, struct swgpu_exec_run *run, struct s
     if (!en->csa_addr)
         return 0;
     struct swgpu_csa_record rec;
-    if (csa_access(e->gpu, en->csa_addr, &rec, sizeof rec, 0) != 0) {
+    if (swgpu_mem_copy(e->gpu, en->csa_addr, &rec, sizeof rec, 0) != 0) {
         csa_fault(e, run, en->start, fault);
         run->csa_addr = 0;
         return 1;
@@ -82,7 +62,7 @@ int swgpu_csa_begin(struct swgpu_engine *e, struct swgpu_exec_run *run, struct s
     /* Consumed, used or not: a later buffer never resumes from a stale record. */
     if (rec.magic != 0) {
         UINT32 zero = 0;
-        if (csa_access(e->gpu, en->csa_addr, &zero, sizeof zero, 1) != 0) {
+        if (swgpu_mem_copy(e->gpu, en->csa_addr, &zero, sizeof zero, 1) != 0) {
             csa_fault(e, run, en->start, fault);
             run->csa_addr = 0;
             return 1;
@@ -105,7 +85,7 @@ int swgpu_engine_boundary(struct swgpu_engine *e, struct swgpu_exec_run *run, UI
                                        .end = run->entry->end,
                                        .commands_done = run->commands_done,
                                        .root = run->entry->root};
-        if (csa_access(e->gpu, run->csa_addr, &rec, sizeof rec, 1) == 0) {
+        if (swgpu_mem_copy(e->gpu, run->csa_addr, &rec, sizeof rec, 1) == 0) {
             run->stop_reason = SWGPU_STOP_PREEMPT_MID;
             stop = 1;
         } else {
