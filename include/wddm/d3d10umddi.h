@@ -47,10 +47,15 @@ typedef struct D3D10DDI_HRTQUERY { void *handle; } D3D10DDI_HRTQUERY;
 #define D3D10_1_DDI_BUILD_VERSION 1
 #define D3D10_1_DDI_SUPPORTED ((((UINT64)D3D10_1_DDI_INTERFACE_VERSION) << 32) | (((UINT64)D3D10_1_DDI_BUILD_VERSION) << 16))
 #define D3D11_DDI_MAJOR_VERSION 11
-#define D3D11_0_DDI_MINOR_VERSION 1
+#define D3D11_0_DDI_MINOR_VERSION 10
 #define D3D11_0_DDI_INTERFACE_VERSION ((D3D11_DDI_MAJOR_VERSION << 16) | D3D11_0_DDI_MINOR_VERSION)
-#define D3D11_0_DDI_BUILD_VERSION 3
+#define D3D11_0_DDI_BUILD_VERSION 2
 #define D3D11_0_DDI_SUPPORTED ((((UINT64)D3D11_0_DDI_INTERFACE_VERSION) << 32) | (((UINT64)D3D11_0_DDI_BUILD_VERSION) << 16))
+/* The D3D11.1 DDI (WDDM 1.2, issue 15 §4): copy flags, discards, Flush with flags. */
+#define D3D11_1_DDI_MINOR_VERSION 15
+#define D3D11_1_DDI_INTERFACE_VERSION ((D3D11_DDI_MAJOR_VERSION << 16) | D3D11_1_DDI_MINOR_VERSION)
+#define D3D11_1_DDI_BUILD_VERSION 0
+#define D3D11_1_DDI_SUPPORTED ((((UINT64)D3D11_1_DDI_INTERFACE_VERSION) << 32) | (((UINT64)D3D11_1_DDI_BUILD_VERSION) << 16))
 
 /* ---- Errors a UMD reports through pfnSetErrorCb (wddm-semantics §3.6) --------------------------- */
 #define DXGI_DDI_ERR_WASSTILLDRAWING ((HRESULT)0x887B0001)
@@ -327,6 +332,26 @@ typedef VOID (APIENTRY *PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP)(D3D10DDI_HDEVIC
                                                                  const VOID *pSysMemUP, UINT RowPitch, UINT DepthPitch);
 typedef VOID (APIENTRY *PFND3D10DDI_CLEARRENDERTARGETVIEW)(D3D10DDI_HDEVICE, D3D10DDI_HRENDERTARGETVIEW, FLOAT ColorRGBA[4]);
 typedef VOID (APIENTRY *PFND3D10DDI_FLUSH)(D3D10DDI_HDEVICE);
+/* D3D11.1: the copies take D3D11_1_DDI_COPY_FLAGS, Flush takes D3D11_1_DDI_FLUSH_FLAGS and says
+ * whether it flushed, and Discard names a resource or a view by handle type. */
+typedef enum D3D11_1_DDI_COPY_FLAGS {
+    D3D11_1DDI_COPY_NO_OVERWRITE = 0x00000001,
+    D3D11_1DDI_COPY_DISCARD = 0x00000002,
+    D3D11_1DDI_COPY_TILEABLE = 0x00000004,
+} D3D11_1_DDI_COPY_FLAGS;
+typedef enum D3D11_1_DDI_FLUSH_FLAGS {
+    D3D11_1DDI_FLUSH_UNLESS_NO_COMMANDS = 0x00000001,
+} D3D11_1_DDI_FLUSH_FLAGS;
+typedef RECT D3D10_DDI_RECT;
+typedef VOID (APIENTRY *PFND3D11_1DDI_RESOURCECOPYREGION)(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE hDst, UINT DstSubresource, UINT DstX, UINT DstY,
+                                                          UINT DstZ, D3D10DDI_HRESOURCE hSrc, UINT SrcSubresource,
+                                                          const D3D10_DDI_BOX *pSrcBox, UINT CopyFlags);
+typedef VOID (APIENTRY *PFND3D11_1DDI_RESOURCEUPDATESUBRESOURCEUP)(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE hDst, UINT DstSubresource,
+                                                                   const D3D10_DDI_BOX *pDstBox, const VOID *pSysMemUP, UINT RowPitch,
+                                                                   UINT DepthPitch, UINT CopyFlags);
+typedef BOOL (APIENTRY *PFND3D11_1DDI_FLUSH)(D3D10DDI_HDEVICE, UINT FlushFlags);
+typedef VOID (APIENTRY *PFND3D11_1DDI_DISCARD)(D3D10DDI_HDEVICE, D3D11DDI_HANDLETYPE HandleType, VOID *hResourceOrView,
+                                               const D3D10_DDI_RECT *pRects, UINT NumRects);
 typedef BOOL (APIENTRY *PFND3D10DDI_RESOURCEISSTAGINGBUSY)(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE);
 
 typedef VOID (APIENTRY *PFND3D11DDI_CHECKDEFERREDCONTEXTHANDLESIZES)(D3D10DDI_HDEVICE, UINT *pHSizes, D3D11DDI_HANDLESIZE *pHandleSize);
@@ -408,34 +433,47 @@ typedef struct D3D11DDI_DEVICEFUNCS {
 } D3D11DDI_DEVICEFUNCS;
 
 /* Immediate-context functions. The map slots share one prototype; the runtime picks the
- * slot from usage, bind flags and map type (wddm-semantics §4.3 table). */
-typedef struct D3D11DDI_DEVICECONTEXTFUNCS {
-    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapNoOverwrite;
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicIABufferUnmap;
-    PFND3D10DDI_RESOURCEMAP pfnDynamicConstantBufferMapDiscard;
-    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapDiscard;
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicConstantBufferUnmap;
-    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnDefaultConstantBufferUpdateSubresourceUP;
-    PFND3D10DDI_FLUSH pfnFlush;
-    PFND3D10DDI_RESOURCECOPYREGION pfnResourceCopyRegion;
-    PFND3D10DDI_RESOURCECOPY pfnResourceCopy;
-    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnResourceUpdateSubresourceUP;
-    PFND3D10DDI_RESOURCEMAP pfnResourceMap;
-    PFND3D10DDI_RESOURCEUNMAP pfnResourceUnmap;
-    PFND3D10DDI_RESOURCEISSTAGINGBUSY pfnResourceIsStagingBusy;
-    PFND3D10DDI_RESOURCEMAP pfnStagingResourceMap;
-    PFND3D10DDI_RESOURCEUNMAP pfnStagingResourceUnmap;
-    PFND3D10DDI_RESOURCEMAP pfnDynamicResourceMapDiscard;
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicResourceUnmap;
-    PFND3D10DDI_CLEARRENDERTARGETVIEW pfnClearRenderTargetView;
-    PFND3D11DDI_COMMANDLISTEXECUTE pfnCommandListExecute;
-    PFND3D11DDI_CLEARUNORDEREDACCESSVIEWUINT pfnClearUnorderedAccessViewUint;
-    /* Queries (issue 4). QueryGetData reports DXGI_DDI_ERR_WASSTILLDRAWING through
-     * pfnSetErrorCb while the result is not ready (wddm-semantics §4). */
-    PFND3D10DDI_QUERYBEGIN pfnQueryBegin;
-    PFND3D10DDI_QUERYEND pfnQueryEnd;
+ * slot from usage, bind flags and map type (wddm-semantics §4.3 table). The D3D11.0 and D3D11.1
+ * tables hold the same members, four of them with the 11.1 types, and the 11.1 one adds the
+ * members that DDI brought. */
+#define D3D11DDI_DEVICECONTEXTFUNCS_MEMBERS(UPDATEUP, FLUSH, COPYREGION)                              \
+    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapNoOverwrite;                                     \
+    PFND3D10DDI_RESOURCEUNMAP pfnDynamicIABufferUnmap;                                            \
+    PFND3D10DDI_RESOURCEMAP pfnDynamicConstantBufferMapDiscard;                                   \
+    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapDiscard;                                         \
+    PFND3D10DDI_RESOURCEUNMAP pfnDynamicConstantBufferUnmap;                                      \
+    UPDATEUP pfnDefaultConstantBufferUpdateSubresourceUP;                                         \
+    FLUSH pfnFlush;                                                                               \
+    COPYREGION pfnResourceCopyRegion;                                                             \
+    PFND3D10DDI_RESOURCECOPY pfnResourceCopy;                                                     \
+    UPDATEUP pfnResourceUpdateSubresourceUP;                                                      \
+    PFND3D10DDI_RESOURCEMAP pfnResourceMap;                                                       \
+    PFND3D10DDI_RESOURCEUNMAP pfnResourceUnmap;                                                   \
+    PFND3D10DDI_RESOURCEISSTAGINGBUSY pfnResourceIsStagingBusy;                                   \
+    PFND3D10DDI_RESOURCEMAP pfnStagingResourceMap;                                                \
+    PFND3D10DDI_RESOURCEUNMAP pfnStagingResourceUnmap;                                            \
+    PFND3D10DDI_RESOURCEMAP pfnDynamicResourceMapDiscard;                                         \
+    PFND3D10DDI_RESOURCEUNMAP pfnDynamicResourceUnmap;                                            \
+    PFND3D10DDI_CLEARRENDERTARGETVIEW pfnClearRenderTargetView;                                   \
+    PFND3D11DDI_COMMANDLISTEXECUTE pfnCommandListExecute;                                         \
+    PFND3D11DDI_CLEARUNORDEREDACCESSVIEWUINT pfnClearUnorderedAccessViewUint;                     \
+    /* Queries (issue 4). QueryGetData reports DXGI_DDI_ERR_WASSTILLDRAWING through             \
+     * pfnSetErrorCb while the result is not ready (wddm-semantics §4). */                         \
+    PFND3D10DDI_QUERYBEGIN pfnQueryBegin;                                                         \
+    PFND3D10DDI_QUERYEND pfnQueryEnd;                                                             \
     PFND3D10DDI_QUERYGETDATA pfnQueryGetData;
+typedef struct D3D11DDI_DEVICECONTEXTFUNCS {
+    D3D11DDI_DEVICECONTEXTFUNCS_MEMBERS(PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP, PFND3D10DDI_FLUSH,
+                                        PFND3D10DDI_RESOURCECOPYREGION)
 } D3D11DDI_DEVICECONTEXTFUNCS;
+/* The D3D11.1 table (D3D11_1_DDI_INTERFACE_VERSION). pfnDiscard may be NULL in a deferred
+ * context's table only if the immediate one has none either. */
+typedef struct D3D11_1DDI_DEVICECONTEXTFUNCS {
+    D3D11DDI_DEVICECONTEXTFUNCS_MEMBERS(PFND3D11_1DDI_RESOURCEUPDATESUBRESOURCEUP, PFND3D11_1DDI_FLUSH,
+                                        PFND3D11_1DDI_RESOURCECOPYREGION)
+    PFND3D11_1DDI_DISCARD pfnDiscard;
+    PFND3D10DDI_RESOURCEMAP pfnDynamicConstantBufferMapNoOverwrite;
+} D3D11_1DDI_DEVICECONTEXTFUNCS;
 
 /* The D3D10.0 device table (issue 15 §1): object creation and the commands in one table, Map
  * and Unmap among the device functions (seed 001 §3, §5). The members this model implements,
@@ -500,7 +538,10 @@ typedef struct D3D11DDI_CORELAYER_DEVICECALLBACKS {
  * D3D10DDIARG_CREATEDEVICE does), so the deferred context gets both halves. */
 typedef struct D3D11DDIARG_CREATEDEFERREDCONTEXT {
     D3D11DDI_DEVICEFUNCS *p11ContextFuncs;           /* out: the deferred context's object functions */
-    D3D11DDI_DEVICECONTEXTFUNCS *p11DeviceContextFuncs; /* out: its recording functions */
+    union {                                          /* out: its recording functions, as CreateDevice's */
+        D3D11DDI_DEVICECONTEXTFUNCS *p11DeviceContextFuncs;     /* D3D11_0_DDI_INTERFACE_VERSION */
+        D3D11_1DDI_DEVICECONTEXTFUNCS *p11_1DeviceContextFuncs; /* D3D11_1_DDI_INTERFACE_VERSION */
+    };
     D3D10DDI_HDEVICE hDrvContext;                    /* runtime-allocated, CalcPrivateDeferredContextSize bytes */
     D3D10DDI_HRTCORELAYER hRTCoreLayer;              /* the context's own: its pfnSetErrorCb reports land there */
     const D3D11DDI_CORELAYER_DEVICECALLBACKS *p11UMCallbacks;
@@ -522,14 +563,17 @@ typedef struct D3D10DDIARG_CREATEDEVICE {
     union {                                          /* out: filled by the UMD; which one Interface says */
         D3D10DDI_DEVICEFUNCS *pDeviceFuncs;          /* D3D10_0_DDI_INTERFACE_VERSION */
         D3D10_1DDI_DEVICEFUNCS *p10_1DeviceFuncs;    /* D3D10_1_DDI_INTERFACE_VERSION */
-        D3D11DDI_DEVICEFUNCS *p11DeviceFuncs;        /* D3D11_0_DDI_INTERFACE_VERSION */
+        D3D11DDI_DEVICEFUNCS *p11DeviceFuncs;        /* D3D11_0 and D3D11_1_DDI_INTERFACE_VERSION */
     };
-    D3D11DDI_DEVICECONTEXTFUNCS *p11ContextFuncs;    /* out: filled by the UMD (D3D11 only; NULL for 10.x) */
+    union {                                          /* out: filled by the UMD (D3D11 only; NULL for 10.x) */
+        D3D11DDI_DEVICECONTEXTFUNCS *p11ContextFuncs;     /* D3D11_0_DDI_INTERFACE_VERSION */
+        D3D11_1DDI_DEVICECONTEXTFUNCS *p11_1ContextFuncs; /* D3D11_1_DDI_INTERFACE_VERSION */
+    };
     D3D10DDI_HDEVICE hDrvDevice;                     /* runtime-allocated, CalcPrivateDeviceSize bytes */
     D3D10DDI_HRTCORELAYER hRTCoreLayer;
     union {
         const D3D10DDI_CORELAYER_DEVICECALLBACKS *pUMCallbacks;   /* 10.x */
-        const D3D11DDI_CORELAYER_DEVICECALLBACKS *p11UMCallbacks; /* 11.0 */
+        const D3D11DDI_CORELAYER_DEVICECALLBACKS *p11UMCallbacks; /* 11.0, 11.1 */
     };
     UINT Flags;
 } D3D10DDIARG_CREATEDEVICE;

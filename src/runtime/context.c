@@ -55,12 +55,12 @@ static void STDMETHODCALLTYPE ctx_GetDevice(ID3D11DeviceContext *iface, ID3D11De
 static void STDMETHODCALLTYPE ctx_Flush(ID3D11DeviceContext *iface)
 {
     struct rt_device *dev = rt_context_from_iface(iface)->device;
-    if (rt_device_is_removed(dev) || !dev->ctx_funcs.pfnFlush)
+    if (rt_device_is_removed(dev) || !rt_ddi_has_flush(dev))
         return;
     static const HRESULT allowed[] = { D3DDDIERR_DEVICEREMOVED };
     wddm_tl_begin(WDDM_TL_CALL_FLUSH);
     rt_ddi_begin(dev);
-    dev->ctx_funcs.pfnFlush(dev->drv_device);
+    rt_ddi_flush(dev);
     HRESULT err = rt_ddi_end(dev);
     wddm_tl_end(WDDM_TL_CALL_FLUSH, (UINT64)(UINT32)err);
     (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnFlush");

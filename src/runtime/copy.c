@@ -152,7 +152,14 @@ void STDMETHODCALLTYPE rt_context_CopySubresourceRegion(ID3D11DeviceContext *ifa
                                                         UINT dst_sub, UINT x, UINT y, UINT z,
                                                         ID3D11Resource *src_iface, UINT src_sub, const D3D11_BOX *box)
 {
-    const char *what = "CopySubresourceRegion";
+    rt_context_copy_region(iface, dst_iface, dst_sub, x, y, z, src_iface, src_sub, box, 0, "CopySubresourceRegion");
+}
+
+/* CopySubresourceRegion(1): flags are D3D11_COPY_FLAGS, checked by the caller (context1.c). */
+void rt_context_copy_region(ID3D11DeviceContext *iface, ID3D11Resource *dst_iface, UINT dst_sub, UINT x, UINT y,
+                            UINT z, ID3D11Resource *src_iface, UINT src_sub, const D3D11_BOX *box, UINT flags,
+                            const char *what)
+{
     struct rt_device *dev = rt_context_from_iface(iface)->device;
     struct rt_resource *dst = context_resource(dev, dst_iface, what, "pDstResource");
     struct rt_resource *src = context_resource(dev, src_iface, what, "pSrcResource");
@@ -201,7 +208,7 @@ void STDMETHODCALLTYPE rt_context_CopySubresourceRegion(ID3D11DeviceContext *ifa
     }
 
     if (rt_context_from_iface(iface)->dc) {
-        rt_dc_copy_region(rt_context_from_iface(iface)->dc, dst, dst_sub, x, y, z, src, src_sub, box);
+        rt_dc_copy_region(rt_context_from_iface(iface)->dc, dst, dst_sub, x, y, z, src, src_sub, box, flags);
         return;
     }
     rt_ddi_begin(dev);
@@ -210,15 +217,15 @@ void STDMETHODCALLTYPE rt_context_CopySubresourceRegion(ID3D11DeviceContext *ifa
         RT_REFUSE("%s: source or destination subresource is mapped", what);
         return;
     }
-    if (rt_device_is_removed(dev) || !dev->ctx_funcs.pfnResourceCopyRegion) {
+    if (rt_device_is_removed(dev) || !rt_ddi_has_copy_region(&dev->ctx_funcs, rt_device_ctx_funcs1(dev))) {
         (void)rt_ddi_end(dev);
         return;
     }
     D3D10_DDI_BOX db;
     if (box)
         db = ddi_box(box);
-    dev->ctx_funcs.pfnResourceCopyRegion(dev->drv_device, dst->drv, dst_sub, x, y, z, src->drv, src_sub,
-                                         box ? &db : NULL);
+    rt_ddi_copy_region(&dev->ctx_funcs, rt_device_ctx_funcs1(dev), dev->drv_device, dst->drv, dst_sub, x, y, z,
+                       src->drv, src_sub, box ? &db : NULL, flags);
     HRESULT err = rt_ddi_end(dev);
     (void)rt_ddi_error_to_api(dev, err, allowed_removed_only, 1, "pfnResourceCopyRegion");
 }
@@ -227,7 +234,13 @@ void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, 
                                                     UINT dst_sub, const D3D11_BOX *box, const void *data,
                                                     UINT row_pitch, UINT depth_pitch)
 {
-    const char *what = "UpdateSubresource";
+    rt_context_update(iface, dst_iface, dst_sub, box, data, row_pitch, depth_pitch, 0, "UpdateSubresource");
+}
+
+/* UpdateSubresource(1): flags are D3D11_COPY_FLAGS, checked by the caller (context1.c). */
+void rt_context_update(ID3D11DeviceContext *iface, ID3D11Resource *dst_iface, UINT dst_sub, const D3D11_BOX *box,
+                       const void *data, UINT row_pitch, UINT depth_pitch, UINT flags, const char *what)
+{
     struct rt_device *dev = rt_context_from_iface(iface)->device;
     struct rt_resource *dst = context_resource(dev, dst_iface, what, "pDstResource");
     if (!dst)
@@ -250,9 +263,11 @@ void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, 
         RT_REFUSE("%s: pSrcData is NULL", what);
         return;
     }
-    if (box && (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER)) {
-        /* D3D11.0: a constant buffer is updated whole (partial updates are D3D11.1). */
-        RT_REFUSE("%s: a constant buffer cannot be partially updated (pDstBox must be NULL)", what);
+    if (box && (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) && !rt_device_ctx_funcs1(dev)) {
+        /* A constant buffer is updated whole unless the driver has the D3D11.1 DDI
+         * (D3D11_FEATURE_DATA_D3D11_OPTIONS.ConstantBufferPartialUpdate). */
+        RT_REFUSE("%s: a constant buffer cannot be partially updated without the D3D11.1 DDI (pDstBox must be NULL)",
+                  what);
         return;
     }
     if (box) {
@@ -263,7 +278,7 @@ void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, 
     }
 
     if (rt_context_from_iface(iface)->dc) {
-        rt_dc_update(rt_context_from_iface(iface)->dc, dst, dst_sub, box, data, row_pitch, depth_pitch);
+        rt_dc_update(rt_context_from_iface(iface)->dc, dst, dst_sub, box, data, row_pitch, depth_pitch, flags);
         return;
     }
     rt_ddi_begin(dev);
@@ -272,17 +287,16 @@ void STDMETHODCALLTYPE rt_context_UpdateSubresource(ID3D11DeviceContext *iface, 
         RT_REFUSE("%s: the destination subresource is mapped", what);
         return;
     }
-    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP fn = dev->ctx_funcs.pfnResourceUpdateSubresourceUP;
-    if ((dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) && dev->ctx_funcs.pfnDefaultConstantBufferUpdateSubresourceUP)
-        fn = dev->ctx_funcs.pfnDefaultConstantBufferUpdateSubresourceUP;
-    if (rt_device_is_removed(dev) || !fn) {
+    BOOL cb = (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) != 0;
+    if (rt_device_is_removed(dev) || !rt_ddi_has_update(&dev->ctx_funcs, rt_device_ctx_funcs1(dev))) {
         (void)rt_ddi_end(dev);
         return;
     }
     D3D10_DDI_BOX db;
     if (box)
         db = ddi_box(box);
-    fn(dev->drv_device, dst->drv, dst_sub, box ? &db : NULL, data, row_pitch, depth_pitch);
+    rt_ddi_update(&dev->ctx_funcs, rt_device_ctx_funcs1(dev), cb, dev->drv_device, dst->drv, dst_sub,
+                  box ? &db : NULL, data, row_pitch, depth_pitch, flags);
     HRESULT err = rt_ddi_end(dev);
     (void)rt_ddi_error_to_api(dev, err, allowed_removed_only, 1, "pfnResourceUpdateSubresourceUP");
 }

@@ -20,6 +20,8 @@ UINT rt_ddi_build_version(UINT ddi_interface)
         return D3D10_0_DDI_BUILD_VERSION;
     case D3D10_1_DDI_INTERFACE_VERSION:
         return D3D10_1_DDI_BUILD_VERSION;
+    case D3D11_1_DDI_INTERFACE_VERSION:
+        return D3D11_1_DDI_BUILD_VERSION;
     default:
         return D3D11_0_DDI_BUILD_VERSION;
     }

@@ -91,7 +91,10 @@ struct rt_free_block { struct rt_free_block *next; };
 #define RT_ARENA_CHUNK 16384u
 struct rt_arena_chunk { struct rt_arena_chunk *next; SIZE_T used, size; _Alignas(64) BYTE data[]; };
 
-enum rt_emu_type { EMU_COPY = 1, EMU_COPY_REGION, EMU_UPDATE, EMU_CLEAR_RTV, EMU_DISCARD, EMU_EXECUTE, EMU_CLEAR_UAV };
+enum rt_emu_type {
+    EMU_COPY = 1, EMU_COPY_REGION, EMU_UPDATE, EMU_CLEAR_RTV, EMU_DISCARD, EMU_EXECUTE, EMU_CLEAR_UAV,
+    EMU_DISCARD_API, /* DiscardResource / DiscardView(1): data holds the rectangles */
+};
 struct rt_emu_op {
     UINT type;
     void *a, *b;                    /* rt objects (references held by the list's object table) */
@@ -101,6 +104,8 @@ struct rt_emu_op {
     UINT values[4];                 /* CLEAR_UAV */
     BYTE *data;                     /* UPDATE source copy / DISCARD alias (owned by the op) */
     UINT row_pitch, depth_pitch, row_bytes, rows, depth;
+    UINT copy_flags;                /* COPY_REGION, UPDATE: D3D11_COPY_FLAGS */
+    D3D11DDI_HANDLETYPE handle_type; /* DISCARD_API: what a is; rows holds the rectangle count */
 };
 
 struct rt_emu_list {
@@ -120,6 +125,7 @@ struct rt_deferred {
     BOOL drv_created;
     D3D11DDI_DEVICEFUNCS funcs;
     D3D11DDI_DEVICECONTEXTFUNCS ctx_funcs;
+    D3D11_1DDI_DEVICECONTEXTFUNCS ctx_funcs1; /* as the device's: the UMD's 11.1 table (ddi11_1.c) */
     D3D11DDI_CORELAYER_DEVICECALLBACKS core_callbacks;
     HRESULT call_error;             /* this context's pfnSetErrorCb slot (first error wins) */
 
@@ -408,7 +414,10 @@ static HRESULT dc_driver_create(struct rt_deferred *dc)
     }
     dc->drv.pDrvPrivate = dc->drv_mem;
     a.p11ContextFuncs = &dc->funcs;
-    a.p11DeviceContextFuncs = &dc->ctx_funcs;
+    if (rt_device_ctx_funcs1(dev))
+        a.p11_1DeviceContextFuncs = &dc->ctx_funcs1;
+    else
+        a.p11DeviceContextFuncs = &dc->ctx_funcs;
     a.hDrvContext = dc->drv;
     a.hRTCoreLayer.handle = dc;
     a.p11UMCallbacks = &dc->core_callbacks;
@@ -419,6 +428,8 @@ static HRESULT dc_driver_create(struct rt_deferred *dc)
         static const HRESULT allowed[] = { E_OUTOFMEMORY };
         return rt_ddi_error_to_api(dev, err, allowed, 1, "pfnCreateDeferredContext");
     }
+    if (rt_device_ctx_funcs1(dev))
+        rt_ddi11_1_adopt(&dc->ctx_funcs, &dc->ctx_funcs1);
     dc->drv_created = TRUE;
     return S_OK;
 }
@@ -515,39 +526,57 @@ static struct rt_local *dc_use_rtv(struct rt_deferred *dc, struct rt_rtv *rtv)
     return l;
 }
 
-static struct rt_local *dc_use_uav(struct rt_deferred *dc, struct rt_sview *uav)
+/* A shader-resource or unordered-access view's context-local handle. */
+static struct rt_local *dc_use_sview(struct rt_deferred *dc, struct rt_sview *v)
 {
-    struct rt_local *l = local_find(dc, uav);
+    struct rt_local *l = local_find(dc, v);
     if (l)
         return l;
-    struct rt_local *rl = dc_use_resource(dc, uav->resource); /* dependency first (seed 004) */
+    struct rt_local *rl = dc_use_resource(dc, v->resource); /* dependency first (seed 004) */
     if (!rl)
         return NULL;
     void *res_mem = rl->mem;
-    l = local_insert(dc, uav, D3D11DDI_HT_UNORDEREDACCESSVIEW);
+    D3D11DDI_HANDLETYPE type = v->is_uav ? D3D11DDI_HT_UNORDEREDACCESSVIEW : D3D10DDI_HT_SHADERRESOURCEVIEW;
+    l = local_insert(dc, v, type);
     if (!l) {
         dc_mark_lost(dc, E_OUTOFMEMORY, "context-local handle table");
         return NULL;
     }
     if (dc->emulate)
         return l;
-    l->size_class = size_class_of(dc->device, D3D11DDI_HT_UNORDEREDACCESSVIEW, uav->dc_handle_size);
-    l->mem = handle_alloc(dc, l->size_class, uav->dc_handle_size);
+    l->size_class = size_class_of(dc->device, type, v->dc_handle_size);
+    l->mem = handle_alloc(dc, l->size_class, v->dc_handle_size);
     if (!l->mem) {
         dc_mark_lost(dc, E_OUTOFMEMORY, "context-local handle memory");
         return NULL;
     }
-    D3D11DDIARG_CREATEUNORDEREDACCESSVIEW args; /* dependency-only: hDrvResource, the rest zero */
-    memset(&args, 0, sizeof args);
-    args.hDrvResource.pDrvPrivate = res_mem;
-    D3D11DDI_HUNORDEREDACCESSVIEW h = { l->mem };
-    D3D11DDI_HRTUNORDEREDACCESSVIEW ic = { uav->drv };
-    dc_call_begin(dc);
-    dc->funcs.pfnCreateUnorderedAccessView(dc->drv, &args, h, ic);
-    if (!dc_call_end(dc, "CreateUnorderedAccessView (context-local handle)"))
+    dc_call_begin(dc); /* dependency-only descriptions: hDrvResource, the rest zero */
+    if (v->is_uav) {
+        D3D11DDIARG_CREATEUNORDEREDACCESSVIEW args;
+        memset(&args, 0, sizeof args);
+        args.hDrvResource.pDrvPrivate = res_mem;
+        D3D11DDI_HUNORDEREDACCESSVIEW h = { l->mem };
+        D3D11DDI_HRTUNORDEREDACCESSVIEW ic = { v->drv };
+        dc->funcs.pfnCreateUnorderedAccessView(dc->drv, &args, h, ic);
+    } else {
+        D3D11DDIARG_CREATESHADERRESOURCEVIEW args;
+        memset(&args, 0, sizeof args);
+        args.hDrvResource.pDrvPrivate = res_mem;
+        D3D10DDI_HSHADERRESOURCEVIEW h = { l->mem };
+        D3D10DDI_HRTSHADERRESOURCEVIEW ic = { v->drv };
+        dc->funcs.pfnCreateShaderResourceView(dc->drv, &args, h, ic);
+    }
+    if (!dc_call_end(dc, v->is_uav ? "CreateUnorderedAccessView (context-local handle)"
+                                   : "CreateShaderResourceView (context-local handle)"))
         return NULL;
     l->created = TRUE;
     return l;
+}
+
+/* The deferred context's 11.1 table, NULL below 11.1 (ddi11_1.c). */
+static const D3D11_1DDI_DEVICECONTEXTFUNCS *dc_ctx_funcs1(const struct rt_deferred *dc)
+{
+    return rt_device_ctx_funcs1(dc->device) ? &dc->ctx_funcs1 : NULL;
 }
 
 /* ---- emulation recording --------------------------------------------------------------------- */
@@ -615,7 +644,7 @@ void rt_dc_copy_resource(struct rt_deferred *dc, struct rt_resource *dst, struct
 }
 
 void rt_dc_copy_region(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub, UINT x, UINT y, UINT z,
-                       struct rt_resource *src, UINT src_sub, const D3D11_BOX *box)
+                       struct rt_resource *src, UINT src_sub, const D3D11_BOX *box, UINT flags)
 {
     if (dc->lost)
         return;
@@ -629,6 +658,7 @@ void rt_dc_copy_region(struct rt_deferred *dc, struct rt_resource *dst, UINT dst
             op->b = src;
             op->dst_sub = dst_sub;
             op->src_sub = src_sub;
+            op->copy_flags = flags;
             op->x = x;
             op->y = y;
             op->z = z;
@@ -646,12 +676,13 @@ void rt_dc_copy_region(struct rt_deferred *dc, struct rt_resource *dst, UINT dst
                               (INT)box->back };
     }
     dc_call_begin(dc);
-    dc->ctx_funcs.pfnResourceCopyRegion(dc->drv, hd, dst_sub, x, y, z, hs, src_sub, box ? &db : NULL);
+    rt_ddi_copy_region(&dc->ctx_funcs, dc_ctx_funcs1(dc), dc->drv, hd, dst_sub, x, y, z, hs, src_sub, box ? &db : NULL,
+                       flags);
     (void)dc_call_end(dc, "ResourceCopyRegion");
 }
 
 void rt_dc_update(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub, const D3D11_BOX *box,
-                  const void *data, UINT row_pitch, UINT depth_pitch)
+                  const void *data, UINT row_pitch, UINT depth_pitch, UINT flags)
 {
     if (dc->lost)
         return;
@@ -684,6 +715,7 @@ void rt_dc_update(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub,
         }
         op->row_pitch = rb;
         op->depth_pitch = rb * rows;
+        op->copy_flags = flags;
         return;
     }
     D3D10DDI_HRESOURCE hd = { d->mem };
@@ -692,11 +724,9 @@ void rt_dc_update(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub,
         db = (D3D10_DDI_BOX){ (INT)box->left, (INT)box->top, (INT)box->front, (INT)box->right, (INT)box->bottom,
                               (INT)box->back };
     }
-    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP fn = dc->ctx_funcs.pfnResourceUpdateSubresourceUP;
-    if ((dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) && dc->ctx_funcs.pfnDefaultConstantBufferUpdateSubresourceUP)
-        fn = dc->ctx_funcs.pfnDefaultConstantBufferUpdateSubresourceUP;
     dc_call_begin(dc);
-    fn(dc->drv, hd, dst_sub, box ? &db : NULL, data, row_pitch, depth_pitch);
+    rt_ddi_update(&dc->ctx_funcs, dc_ctx_funcs1(dc), (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) != 0, dc->drv, hd,
+                  dst_sub, box ? &db : NULL, data, row_pitch, depth_pitch, flags);
     (void)dc_call_end(dc, "ResourceUpdateSubresourceUP");
 }
 
@@ -726,7 +756,7 @@ void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT va
 {
     if (dc->lost)
         return;
-    struct rt_local *v = dc_use_uav(dc, uav);
+    struct rt_local *v = dc_use_sview(dc, uav);
     if (!v)
         return;
     if (dc->emulate) {
@@ -742,6 +772,48 @@ void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT va
     dc_call_begin(dc);
     dc->ctx_funcs.pfnClearUnorderedAccessViewUint(dc->drv, h, vals);
     (void)dc_call_end(dc, "ClearUnorderedAccessViewUint");
+}
+
+/* A discard the API accepted (context1.c), recorded: replayed through the immediate context when
+ * the runtime emulates the list, else handed to the driver's deferred context with the object's
+ * context-local handle. Only an 11.1 driver is given one (context1.c ends it otherwise). */
+void rt_dc_discard(struct rt_deferred *dc, const struct rt_discard *d)
+{
+    if (dc->lost || (!dc->emulate && !dc_ctx_funcs1(dc)))
+        return;
+    struct rt_local *l;
+    if (d->type == D3D10DDI_HT_RESOURCE)
+        l = dc_use_resource(dc, d->object);
+    else if (d->type == D3D10DDI_HT_RENDERTARGETVIEW)
+        l = dc_use_rtv(dc, d->object);
+    else
+        l = dc_use_sview(dc, d->object);
+    if (!l)
+        return;
+    if (dc->emulate) {
+        struct rt_emu_op *op = emu_add(dc, EMU_DISCARD_API);
+        if (!op)
+            return;
+        SIZE_T bytes = (SIZE_T)d->rect_count * sizeof(D3D11_RECT);
+        op->data = bytes ? wddm_malloc(bytes) : NULL;
+        if (bytes && !op->data) {
+            dc->emu.count--;
+            dc_mark_lost(dc, E_OUTOFMEMORY, "DiscardView1");
+            return;
+        }
+        if (bytes)
+            memcpy(op->data, d->rects, bytes);
+        op->a = d->object;
+        op->handle_type = d->type;
+        op->rows = d->rect_count;
+        return;
+    }
+    const D3D11_1DDI_DEVICECONTEXTFUNCS *f1 = dc_ctx_funcs1(dc);
+    if (!f1->pfnDiscard)
+        return;
+    dc_call_begin(dc);
+    f1->pfnDiscard(dc->drv, d->type, l->mem, (const D3D10_DDI_RECT *)d->rects, d->rect_count);
+    (void)dc_call_end(dc, "Discard");
 }
 
 /* ---- Map / Unmap on a deferred context (wddm-semantics §5.2 "Deferred context") ---------------- */
@@ -772,15 +844,9 @@ static HRESULT deferred_map_check(struct rt_deferred *dc, const struct rt_resour
         RT_REFUSE("Map (deferred): Subresource %u out of range or pMappedResource NULL", sub);
         return E_INVALIDARG;
     }
-    if (type == D3D11_MAP_WRITE_NO_OVERWRITE) {
-        /* The immediate context's rules first (map.c): NO_OVERWRITE is for dynamic buffers, and
-         * this D3D11.0 runtime takes it only on vertex/index buffers. */
-        UINT ia = D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER;
-        if (res->dimension != D3D11_RESOURCE_DIMENSION_BUFFER || !res->bind_flags || (res->bind_flags & ~ia)) {
-            RT_REFUSE("Map (deferred): WRITE_NO_OVERWRITE is for dynamic vertex/index buffers (D3D11 API: D3D11_MAP)");
-            return E_INVALIDARG;
-        }
-    }
+    /* The immediate context's rule first (map.c). */
+    if (type == D3D11_MAP_WRITE_NO_OVERWRITE && !rt_map_no_overwrite_allowed(dc->device, res, "Map (deferred)"))
+        return E_INVALIDARG;
     struct rt_local *known = local_find(dc, res);
     if (type == D3D11_MAP_WRITE_NO_OVERWRITE && (!known || !known->discarded)) {
         /* D3D11 return codes: "The first call to ID3D11DeviceContext::Map after either
@@ -857,8 +923,11 @@ static bool deferred_map_ddi(struct rt_deferred *dc, struct rt_local *l, const s
 {
     UINT ia = D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER;
     PFND3D10DDI_RESOURCEMAP fn;
-    if (type == D3D11_MAP_WRITE_NO_OVERWRITE)
-        fn = dc->ctx_funcs.pfnDynamicIABufferMapNoOverwrite;
+    if (type == D3D11_MAP_WRITE_NO_OVERWRITE && res->bind_flags == D3D11_BIND_CONSTANT_BUFFER && dc_ctx_funcs1(dc) &&
+        dc->ctx_funcs1.pfnDynamicConstantBufferMapNoOverwrite)
+        fn = dc->ctx_funcs1.pfnDynamicConstantBufferMapNoOverwrite; /* 11.1 only (rt_map_no_overwrite_allowed) */
+    else if (type == D3D11_MAP_WRITE_NO_OVERWRITE)
+        fn = dc->ctx_funcs.pfnDynamicIABufferMapNoOverwrite; /* a DC's one other NO_OVERWRITE slot */
     else if (res->bind_flags && !(res->bind_flags & ~ia))
         fn = dc->ctx_funcs.pfnDynamicIABufferMapDiscard;
     else if (res->bind_flags == D3D11_BIND_CONSTANT_BUFFER)
@@ -1106,14 +1175,14 @@ static void emu_replay(struct rt_device *dev, const struct rt_emu_list *e)
             rt_context_CopyResource(ic, &((struct rt_resource *)op->a)->iface, &((struct rt_resource *)op->b)->iface);
             break;
         case EMU_COPY_REGION:
-            rt_context_CopySubresourceRegion(ic, &((struct rt_resource *)op->a)->iface, op->dst_sub, op->x, op->y,
-                                             op->z, &((struct rt_resource *)op->b)->iface, op->src_sub,
-                                             op->has_box ? &op->box : NULL);
+            rt_context_copy_region(ic, &((struct rt_resource *)op->a)->iface, op->dst_sub, op->x, op->y, op->z,
+                                   &((struct rt_resource *)op->b)->iface, op->src_sub, op->has_box ? &op->box : NULL,
+                                   op->copy_flags, op->copy_flags ? "CopySubresourceRegion1" : "CopySubresourceRegion");
             break;
         case EMU_UPDATE:
-            rt_context_UpdateSubresource(ic, &((struct rt_resource *)op->a)->iface, op->dst_sub,
-                                         op->has_box ? &op->box : NULL, op->data ? (const void *)op->data : "",
-                                         op->row_pitch, op->depth_pitch);
+            rt_context_update(ic, &((struct rt_resource *)op->a)->iface, op->dst_sub, op->has_box ? &op->box : NULL,
+                              op->data ? (const void *)op->data : "", op->row_pitch, op->depth_pitch, op->copy_flags,
+                              op->copy_flags ? "UpdateSubresource1" : "UpdateSubresource");
             break;
         case EMU_CLEAR_RTV:
             rt_context_ClearRenderTargetView(ic, &((struct rt_rtv *)op->a)->iface, op->color);
@@ -1129,6 +1198,12 @@ static void emu_replay(struct rt_device *dev, const struct rt_emu_list *e)
                     memcpy((BYTE *)m.pData + (SIZE_T)z * m.DepthPitch + (SIZE_T)y * m.RowPitch,
                            op->data + (SIZE_T)z * op->depth_pitch + (SIZE_T)y * op->row_pitch, op->row_bytes);
             rt_context_Unmap(ic, r, op->dst_sub);
+            break;
+        }
+        case EMU_DISCARD_API: {
+            struct rt_discard d = { .type = op->handle_type, .object = op->a, .rect_count = op->rows,
+                                    .rects = (const D3D11_RECT *)op->data };
+            rt_context_discard(ic, &d);
             break;
         }
         case EMU_CLEAR_UAV:

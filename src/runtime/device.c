@@ -343,15 +343,27 @@ static HRESULT STDMETHODCALLTYPE dev_CheckFeatureSupport(ID3D11Device *iface, D3
         o->FullNonPow2TextureSupported = TRUE; /* as D3D9_OPTIONS */
         return S_OK;
     }
+    case D3D11_FEATURE_D3D11_OPTIONS: {
+        /* What the driver's DDI lets the runtime hand on (ddi11_1.c); the rest - logic ops,
+         * UAV-only rendering, ClearView, overlapping copies, constant buffer offsetting,
+         * forced sample counts, SAD4 / double instructions, extended sharing - FALSE. */
+        D3D11_FEATURE_DATA_D3D11_OPTIONS *o = data;
+        memset(o, 0, sizeof *o);
+        BOOL ddi11_1 = rt_device_ctx_funcs1(rt_device_from_iface(iface)) != NULL;
+        o->DiscardAPIsSeenByDriver = ddi11_1;
+        o->FlagsForUpdateAndCopySeenByDriver = ddi11_1;
+        o->ConstantBufferPartialUpdate = ddi11_1;
+        o->MapNoOverwriteOnDynamicConstantBuffer = ddi11_1;
+        o->MapNoOverwriteOnDynamicBufferSRV = ddi11_1;
+        return S_OK;
+    }
     case D3D11_FEATURE_D3D11_OPTIONS1:
         /* TiledResourcesTier NOT_SUPPORTED (0), no min/max filtering, no ClearView, and no Map of
          * a USAGE_DEFAULT buffer (map.c refuses it): all zero. */
     default:
-        /* DOUBLES, D3D10_X_HARDWARE_OPTIONS, D3D11_OPTIONS (no D3D11.1 DDI: no discard/flags
-         * seen by the driver, no NO_OVERWRITE on dynamic constant or SRV buffers, map.c),
-         * ARCHITECTURE_INFO (not a tile-based deferred renderer), SHADER_MIN_PRECISION_SUPPORT
-         * (full precision only: 0), D3D9_SHADOW_SUPPORT, D3D9_SIMPLE_INSTANCING_SUPPORT,
-         * MARKER_SUPPORT: FALSE / 0 throughout. */
+        /* DOUBLES, D3D10_X_HARDWARE_OPTIONS, ARCHITECTURE_INFO (not a tile-based deferred
+         * renderer), SHADER_MIN_PRECISION_SUPPORT (full precision only: 0), D3D9_SHADOW_SUPPORT,
+         * D3D9_SIMPLE_INSTANCING_SUPPORT, MARKER_SUPPORT: FALSE / 0 throughout. */
         memset(data, 0, size);
         return S_OK;
     }
@@ -524,7 +536,7 @@ static HRESULT open_kernel_side(struct rt_device *dev)
  * first members of the _2 one (issue 15 §1). */
 static HRESULT open_umd_adapter(struct rt_device *dev)
 {
-    BOOL ddi10 = dev->ddi_interface != D3D11_0_DDI_INTERFACE_VERSION;
+    BOOL ddi10 = rt_device_is_d3d10(dev);
     PFND3D10DDI_OPENADAPTER open = ddi10 ? rt_umd_entry10() : rt_umd_entry();
     if (!open) {
         RT_REFUSE("%s: no user-mode driver entry point", rt_device_creator(dev));
@@ -568,7 +580,8 @@ static HRESULT open_umd_side(struct rt_device *dev)
         return hr;
 
     /* The UMD must list the DDI the device drives among its supported versions (OpenAdapter10's
-     * table has no such query). */
+     * table has no such query). A D3D11 device takes D3D11.1 when listed, else D3D11.0 (a UMD
+     * written before the 11.1 DDI; ddi11_1.c). */
     if (dev->adapter_funcs.pfnGetSupportedVersions) {
         UINT32 count = 0;
         hr = dev->adapter_funcs.pfnGetSupportedVersions(dev->drv_adapter, &count, NULL);
@@ -577,16 +590,24 @@ static HRESULT open_umd_side(struct rt_device *dev)
             if (!versions)
                 return E_OUTOFMEMORY;
             hr = dev->adapter_funcs.pfnGetSupportedVersions(dev->drv_adapter, &count, versions);
-            BOOL found = FALSE;
-            for (UINT32 i = 0; SUCCEEDED(hr) && i < count; i++)
+            BOOL found = FALSE, has11_0 = FALSE;
+            for (UINT32 i = 0; SUCCEEDED(hr) && i < count; i++) {
                 found |= (versions[i] >> 32) == dev->ddi_interface;
+                has11_0 |= (versions[i] >> 32) == D3D11_0_DDI_INTERFACE_VERSION;
+            }
             free(versions);
+            if (!found && dev->ddi_interface == D3D11_1_DDI_INTERFACE_VERSION && has11_0) {
+                dev->ddi_interface = D3D11_0_DDI_INTERFACE_VERSION;
+                found = TRUE;
+            }
             if (!found) {
                 RT_REFUSE("%s: the UMD does not list DDI interface 0x%08x among its versions", rt_device_creator(dev),
                           dev->ddi_interface);
                 return DXGI_ERROR_UNSUPPORTED;
             }
         }
+    } else if (dev->ddi_interface == D3D11_1_DDI_INTERFACE_VERSION) {
+        dev->ddi_interface = D3D11_0_DDI_INTERFACE_VERSION; /* no version query: the oldest D3D11 DDI */
     }
 
     /* Threading caps (CheckFeatureSupport(THREADING) answers what the UMD reports). */
@@ -615,7 +636,11 @@ static HRESULT open_umd_side(struct rt_device *dev)
     cd.hDrvDevice = dev->drv_device;
     cd.hRTCoreLayer.handle = dev;
     cd.Flags = dev->create_flags;
-    if (dev->ddi_interface == D3D11_0_DDI_INTERFACE_VERSION) {
+    if (dev->ddi_interface == D3D11_1_DDI_INTERFACE_VERSION) {
+        cd.p11DeviceFuncs = &dev->funcs;
+        cd.p11_1ContextFuncs = &dev->ctx_funcs1;
+        cd.p11UMCallbacks = &dev->core_callbacks;
+    } else if (dev->ddi_interface == D3D11_0_DDI_INTERFACE_VERSION) {
         cd.p11DeviceFuncs = &dev->funcs;
         cd.p11ContextFuncs = &dev->ctx_funcs;
         cd.p11UMCallbacks = &dev->core_callbacks;
@@ -634,8 +659,10 @@ static HRESULT open_umd_side(struct rt_device *dev)
         return FAILED(hr) ? hr : cb_err;
     }
     dev->drv_device_created = TRUE;
-    if (dev->ddi_interface != D3D11_0_DDI_INTERFACE_VERSION)
+    if (rt_device_is_d3d10(dev))
         rt_ddi10_adopt(dev); /* the shared members into the tables the runtime calls (ddi10.c) */
+    else if (dev->ddi_interface == D3D11_1_DDI_INTERFACE_VERSION)
+        rt_ddi11_1_adopt(&dev->ctx_funcs, &dev->ctx_funcs1); /* (ddi11_1.c) */
     if (!rt_ddi_has_resource_functions(dev) || !dev->funcs.pfnDestroyResource) {
         RT_REFUSE("%s: the UMD's device table lacks the resource functions", rt_device_creator(dev));
         return DXGI_ERROR_DRIVER_INTERNAL_ERROR;
@@ -656,7 +683,7 @@ HRESULT rt_device_create(struct rt_adapter *adapter, UINT flags, D3D_FEATURE_LEV
     dev->iface.lpVtbl = &device_vtbl.base;
     dev->dxgi.lpVtbl = &rt_dxgi_device_vtbl;
     dev->ddi_interface = ddi_interface;
-    if (ddi_interface != D3D11_0_DDI_INTERFACE_VERSION)
+    if (rt_device_is_d3d10(dev))
         rt_d3d10_device_init(dev); /* the ID3D10Device1 face and its ID3D10Multithread (d3d10_device.c) */
     dev->max_frame_latency = 3; /* IDXGIDevice1::GetMaximumFrameLatency's default */
     if (adapter) {
@@ -789,7 +816,7 @@ HRESULT WINAPI D3D11CreateDevice(IDXGIAdapter *pAdapter, D3D_DRIVER_TYPE DriverT
     }
 
     struct rt_device *dev = NULL;
-    HRESULT hr = rt_device_create(adapter, Flags, chosen, D3D11_0_DDI_INTERFACE_VERSION, &dev);
+    HRESULT hr = rt_device_create(adapter, Flags, chosen, D3D11_1_DDI_INTERFACE_VERSION, &dev);
     if (FAILED(hr))
         return hr;
 

@@ -46,10 +46,20 @@ static PFND3D10DDI_RESOURCEMAP map_slot(const struct rt_device *dev, const struc
         }
         break;
     case MAP_KIND_DYNAMIC_CB:
-        fn = f->pfnDynamicConstantBufferMapDiscard; *name = "pfnDynamicConstantBufferMapDiscard";
+        if (type == D3D11_MAP_WRITE_NO_OVERWRITE) { /* D3D11.1 only (validate_map) */
+            const D3D11_1DDI_DEVICECONTEXTFUNCS *f1 = rt_device_ctx_funcs1(dev);
+            fn = f1 ? f1->pfnDynamicConstantBufferMapNoOverwrite : NULL;
+            *name = "pfnDynamicConstantBufferMapNoOverwrite";
+        } else {
+            fn = f->pfnDynamicConstantBufferMapDiscard; *name = "pfnDynamicConstantBufferMapDiscard";
+        }
         break;
     case MAP_KIND_DYNAMIC_OTHER:
-        fn = f->pfnDynamicResourceMapDiscard; *name = "pfnDynamicResourceMapDiscard";
+        /* NO_OVERWRITE of a shader-resource buffer (D3D11.1 only) has no slot of its own: the
+         * general pfnResourceMap below takes it. */
+        if (type != D3D11_MAP_WRITE_NO_OVERWRITE) {
+            fn = f->pfnDynamicResourceMapDiscard; *name = "pfnDynamicResourceMapDiscard";
+        }
         break;
     }
     if (!fn) {
@@ -91,8 +101,25 @@ static const char *map_name(D3D11_MAP t)
     return "?";
 }
 
+/* MAP_WRITE_NO_OVERWRITE on a dynamic buffer: vertex/index buffers always; constant and
+ * shader-resource buffers when the driver has the D3D11.1 DDI (MapNoOverwriteOnDynamic-
+ * ConstantBuffer / ...BufferSRV, ddi11_1.c). The immediate and deferred contexts' rule. */
+BOOL rt_map_no_overwrite_allowed(const struct rt_device *dev, const struct rt_resource *res, const char *what)
+{
+    BOOL ddi11_1 = rt_device_ctx_funcs1(dev) != NULL;
+    if (res->dimension == D3D11_RESOURCE_DIMENSION_BUFFER &&
+        (map_kind_of(res) == MAP_KIND_DYNAMIC_IA ||
+         (ddi11_1 && (map_kind_of(res) == MAP_KIND_DYNAMIC_CB || (res->bind_flags & D3D11_BIND_SHADER_RESOURCE)))))
+        return TRUE;
+    RT_REFUSE("%s: MAP_WRITE_NO_OVERWRITE on a dynamic resource bound as 0x%x needs a buffer bound only as vertex/index "
+              "buffer, or a constant / shader-resource buffer with the D3D11.1 DDI (this device's DDI: %s) "
+              "(wddm-semantics 5.2)",
+              what, res->bind_flags, ddi11_1 ? "11.1" : "older");
+    return FALSE;
+}
+
 /* wddm-semantics §5.2: is this map type allowed on this resource? */
-static HRESULT validate_map(const struct rt_resource *res, D3D11_MAP type, UINT flags)
+static HRESULT validate_map(const struct rt_device *dev, const struct rt_resource *res, D3D11_MAP type, UINT flags)
 {
     if ((UINT)type < D3D11_MAP_READ || (UINT)type > D3D11_MAP_WRITE_NO_OVERWRITE) {
         RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_INVALIDMAPTYPE, "Map: MapType %u is not a D3D11_MAP value",
@@ -124,14 +151,8 @@ static HRESULT validate_map(const struct rt_resource *res, D3D11_MAP type, UINT 
                           "(wddm-semantics 5.2)");
                 return E_INVALIDARG;
             }
-            if (map_kind_of(res) != MAP_KIND_DYNAMIC_IA) {
-                /* Constant / shader-resource buffers need the D3D11.1 MapNoOverwriteOnDynamic* caps,
-                 * which this D3D11.0 runtime does not report. */
-                RT_REFUSE("Map: MAP_WRITE_NO_OVERWRITE on a dynamic buffer not bound only as a vertex/index buffer "
-                          "(BindFlags 0x%x) needs D3D11.1 caps this device does not have (wddm-semantics 5.2)",
-                          res->bind_flags);
+            if (!rt_map_no_overwrite_allowed(dev, res, "Map"))
                 return E_INVALIDARG;
-            }
         }
         if (flags & D3D11_MAP_FLAG_DO_NOT_WAIT) {
             /* Model decision #5 (strict): the API forbids DO_NOT_WAIT with DISCARD/NO_OVERWRITE. */
@@ -178,7 +199,7 @@ HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resou
         RT_REFUSE("Map: pResource belongs to another device");
         return E_INVALIDARG;
     }
-    HRESULT hr = validate_map(res, type, flags);
+    HRESULT hr = validate_map(dev, res, type, flags);
     if (FAILED(hr))
         return hr;
     if (sub >= res->subresource_count) {

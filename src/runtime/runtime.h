@@ -43,6 +43,7 @@ void rt_refuse(D3D11_MESSAGE_ID id, const char *fmt, ...) __attribute__((format(
 
 struct rt_device;
 struct rt_deferred;
+struct rt_discard;
 
 /* ---- private data (private_data.c; issue 15 §4): GUID-keyed data on every object ------------ */
 struct rt_private_entry;
@@ -205,10 +206,12 @@ struct rt_device {
     BOOL drv_device_created;
     D3D11DDI_DEVICEFUNCS funcs;
     D3D11DDI_DEVICECONTEXTFUNCS ctx_funcs;
-    /* The DDI the device drives (issue 15 §1): D3D11_0_DDI_INTERFACE_VERSION, or the D3D10.0 /
-     * 10.1 one for a D3D10CreateDevice(1) device, whose UMD filled funcs10 (the members both
-     * table kinds share are then copied into funcs / ctx_funcs, ddi10.c). Set at creation. */
+    /* The DDI the device drives (issue 15 §1, §4): D3D11_1_DDI_INTERFACE_VERSION (or 11.0 when
+     * the UMD does not list 11.1), or the D3D10.0 / 10.1 one for a D3D10CreateDevice(1)
+     * device, whose UMD filled funcs10. The members a newer table shares with the ones every
+     * path calls are copied into funcs / ctx_funcs (ddi10.c, ddi11_1.c). Set at creation. */
     UINT ddi_interface;
+    D3D11_1DDI_DEVICECONTEXTFUNCS ctx_funcs1; /* the UMD's 11.1 context table (ddi11_1.c) */
     union { D3D10DDI_DEVICEFUNCS f10; D3D10_1DDI_DEVICEFUNCS f10_1; } funcs10;
     D3D10DDI_CORELAYER_DEVICECALLBACKS core_callbacks10;
     /* The D3D10 API's faces of the device (d3d10_device.c): set only on a D3D10 device. */
@@ -381,6 +384,7 @@ struct rt_sview {
     SIZE_T dc_handle_size;          /* CalcDeferredContextHandleSize after creation; read-only after */
 };
 struct rt_sview *rt_uav_from_iface(ID3D11UnorderedAccessView *iface);
+struct rt_sview *rt_sview_from_iface(ID3D11View *iface); /* an SRV or a UAV */
 HRESULT STDMETHODCALLTYPE rt_device_CreateShaderResourceView(ID3D11Device *iface, ID3D11Resource *resource,
                                                              const D3D11_SHADER_RESOURCE_VIEW_DESC *desc,
                                                              ID3D11ShaderResourceView **out);
@@ -574,6 +578,7 @@ void STDMETHODCALLTYPE rt_context_Unmap(ID3D11DeviceContext *iface, ID3D11Resour
 /* Unmap through the DDI slot that matches the resource (used by Unmap and on destruction of a
  * still-mapped resource, so that every pfnLockCb stays paired: wddm-semantics §3.2 rule 13).
  * Caller holds dev->lock (inside rt_ddi_begin/end). */
+BOOL rt_map_no_overwrite_allowed(const struct rt_device *dev, const struct rt_resource *res, const char *what);
 void rt_unmap_ddi_locked(struct rt_device *dev, struct rt_resource *res, UINT sub);
 
 /* copy.c */
@@ -675,9 +680,10 @@ void STDMETHODCALLTYPE rt_context_ClearState(ID3D11DeviceContext *iface);
 /* Recording on a deferred context, after the API checks passed (copy.c). */
 void rt_dc_copy_resource(struct rt_deferred *dc, struct rt_resource *dst, struct rt_resource *src);
 void rt_dc_copy_region(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub, UINT x, UINT y, UINT z,
-                       struct rt_resource *src, UINT src_sub, const D3D11_BOX *box);
+                       struct rt_resource *src, UINT src_sub, const D3D11_BOX *box, UINT flags);
 void rt_dc_update(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub, const D3D11_BOX *box,
-                  const void *data, UINT row_pitch, UINT depth_pitch);
+                  const void *data, UINT row_pitch, UINT depth_pitch, UINT flags);
+void rt_dc_discard(struct rt_deferred *dc, const struct rt_discard *d);
 void rt_dc_clear_rtv(struct rt_deferred *dc, struct rt_rtv *rtv, const FLOAT color[4]);
 void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT values[4]);
 
@@ -693,6 +699,32 @@ HRESULT rt_device_create(struct rt_adapter *adapter, UINT flags, D3D_FEATURE_LEV
 UINT rt_ddi_build_version(UINT ddi_interface);
 const char *rt_device_creator(const struct rt_device *dev); /* "D3D10CreateDevice1" ... for messages */
 void rt_ddi10_adopt(struct rt_device *dev);
+/* ddi11_1.c: the D3D11.1 DDI (issue 15 §4). f1 is a context's 11.1 table, NULL below 11.1. */
+const D3D11_1DDI_DEVICECONTEXTFUNCS *rt_device_ctx_funcs1(const struct rt_device *dev);
+void rt_ddi11_1_adopt(D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1);
+BOOL rt_ddi_has_copy_region(const D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1);
+void rt_ddi_copy_region(const D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1,
+                        D3D10DDI_HDEVICE h, D3D10DDI_HRESOURCE dst, UINT dst_sub, UINT x, UINT y, UINT z,
+                        D3D10DDI_HRESOURCE src, UINT src_sub, const D3D10_DDI_BOX *box, UINT flags);
+BOOL rt_ddi_has_update(const D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1);
+void rt_ddi_update(const D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1, BOOL cb,
+                   D3D10DDI_HDEVICE h, D3D10DDI_HRESOURCE dst, UINT dst_sub, const D3D10_DDI_BOX *box,
+                   const void *data, UINT row_pitch, UINT depth_pitch, UINT flags);
+BOOL rt_ddi_has_flush(const struct rt_device *dev);
+void rt_ddi_flush(struct rt_device *dev);
+/* copy.c: the copies behind the 11.0 and 11.1 methods (flags: D3D11_COPY_FLAGS, already checked). */
+void rt_context_copy_region(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub, UINT x, UINT y, UINT z,
+                            ID3D11Resource *src, UINT src_sub, const D3D11_BOX *box, UINT flags, const char *what);
+void rt_context_update(ID3D11DeviceContext *iface, ID3D11Resource *dst, UINT dst_sub, const D3D11_BOX *box,
+                       const void *data, UINT row_pitch, UINT depth_pitch, UINT flags, const char *what);
+/* context1.c: a discard the API accepted, as the DDI names it (the object holds no reference). */
+struct rt_discard {
+    D3D11DDI_HANDLETYPE type;
+    void *object;                   /* struct rt_resource, rt_rtv or rt_sview */
+    UINT rect_count;
+    const D3D11_RECT *rects;        /* NULL when rect_count is 0 */
+};
+void rt_context_discard(ID3D11DeviceContext *iface, const struct rt_discard *d);
 BOOL rt_ddi_has_resource_functions(const struct rt_device *dev);
 BOOL rt_device_is_d3d10(const struct rt_device *dev);
 SIZE_T rt_ddi_calc_resource_size(struct rt_device *dev, const D3D11DDIARG_CREATERESOURCE *args);

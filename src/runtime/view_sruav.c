@@ -24,6 +24,15 @@ struct rt_sview *rt_uav_from_iface(ID3D11UnorderedAccessView *iface)
     return v->magic == RT_VIEW_MAGIC ? v : NULL;
 }
 
+/* A shader-resource or an unordered-access view of ours behind an ID3D11View, else NULL. */
+struct rt_sview *rt_sview_from_iface(ID3D11View *iface)
+{
+    if (!iface || (iface->lpVtbl != (const void *)&srv_vtbl && iface->lpVtbl != (const void *)&uav_vtbl))
+        return NULL;
+    struct rt_sview *v = (struct rt_sview *)iface;
+    return v->magic == RT_VIEW_MAGIC ? v : NULL;
+}
+
 /* ---- COM methods shared by both kinds ---------------------------------------------------- */
 static HRESULT view_qi(struct rt_sview *v, REFIID riid, void **ppv)
 {

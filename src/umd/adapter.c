@@ -28,7 +28,8 @@ static HRESULT APIENTRY umd_GetSupportedVersions(D3D10DDI_HADAPTER hAdapter, UIN
     /* The WDK protocol: called once with NULL to learn the count, then with an array. */
     if (!puEntries)
         return E_INVALIDARG;
-    static const UINT64 supported[] = { D3D10_0_DDI_SUPPORTED, D3D10_1_DDI_SUPPORTED, D3D11_0_DDI_SUPPORTED };
+    static const UINT64 supported[] = { D3D10_0_DDI_SUPPORTED, D3D10_1_DDI_SUPPORTED, D3D11_0_DDI_SUPPORTED,
+                                        D3D11_1_DDI_SUPPORTED };
     const UINT32 n = sizeof supported / sizeof supported[0];
     if (pVersions) {
         if (*puEntries < n)

@@ -43,7 +43,10 @@ void wddm_umd_fail_deferred_after(int n) { atomic_store(&umd_fail_after, n); }
 void wddm_umd_test_bad_handle_size(int on) { atomic_store(&umd_bad_size, on); }
 
 /* ---- ops --------------------------------------------------------------------------------------- */
-enum umd_op_type { OP_COPY = 1, OP_COPY_REGION, OP_UPDATE, OP_CLEAR_RTV, OP_DISCARD_UPLOAD, OP_EXECUTE, OP_CLEAR_UAV };
+enum umd_op_type {
+    OP_COPY = 1, OP_COPY_REGION, OP_UPDATE, OP_CLEAR_RTV, OP_DISCARD_UPLOAD, OP_EXECUTE, OP_CLEAR_UAV,
+    OP_DISCARD, /* Discard(D3D11_1) */
+};
 
 struct umd_op {
     UINT type;
@@ -57,6 +60,8 @@ struct umd_op {
     BYTE *alias;                    /* DISCARD_UPLOAD: the list's alias (owned by the list) */
     UINT alias_size;
     UINT data_size;                 /* UPDATE: bytes following the op */
+    UINT copy_flags;                /* COPY_REGION, UPDATE: D3D11_1_DDI_COPY_FLAGS (0 through 11.0) */
+    D3D11DDI_HANDLETYPE handle_type; /* DISCARD: what a names */
 };
 
 /* Aliases are separate blocks so pointers stay valid while the op array grows. */
@@ -87,7 +92,7 @@ struct umd_dc_resource {
 };
 
 /* DC-local view handle (render-target, shader-resource and unordered-access views alike). */
-struct umd_dc_rtv {
+struct umd_dc_view {
     struct umd_rtv *ic;
     struct umd_dc_resource *resource;       /* the DC-local resource handle (dependency) */
     UINT64 uses;
@@ -168,9 +173,9 @@ static inline struct umd_dc_resource *dc_res(D3D10DDI_HRESOURCE h) { return h.pD
 /* One size per handle type: resources vary only in their IC data, the DC data is fixed. */
 static const D3D11DDI_HANDLESIZE umd_handle_sizes[] = {
     { D3D10DDI_HT_RESOURCE, sizeof(struct umd_dc_resource) },
-    { D3D10DDI_HT_RENDERTARGETVIEW, sizeof(struct umd_dc_rtv) },
-    { D3D10DDI_HT_SHADERRESOURCEVIEW, sizeof(struct umd_dc_rtv) },
-    { D3D11DDI_HT_UNORDEREDACCESSVIEW, sizeof(struct umd_dc_rtv) },
+    { D3D10DDI_HT_RENDERTARGETVIEW, sizeof(struct umd_dc_view) },
+    { D3D10DDI_HT_SHADERRESOURCEVIEW, sizeof(struct umd_dc_view) },
+    { D3D11DDI_HT_UNORDEREDACCESSVIEW, sizeof(struct umd_dc_view) },
     { D3D11DDI_HT_COMMANDLIST, sizeof(struct umd_cmdlist) },
 };
 
@@ -196,7 +201,7 @@ static SIZE_T APIENTRY umd_CalcDeferredContextHandleSize(D3D10DDI_HDEVICE hDevic
     case D3D10DDI_HT_RESOURCE: return sizeof(struct umd_dc_resource);
     case D3D10DDI_HT_RENDERTARGETVIEW:
     case D3D10DDI_HT_SHADERRESOURCEVIEW:
-    case D3D11DDI_HT_UNORDEREDACCESSVIEW: return sizeof(struct umd_dc_rtv);
+    case D3D11DDI_HT_UNORDEREDACCESSVIEW: return sizeof(struct umd_dc_view);
     default: return 0;
     }
 }
@@ -241,7 +246,7 @@ static VOID APIENTRY dc_CreateRenderTargetView(D3D10DDI_HDEVICE hDevice, const D
 {
     /* Dependency-only description: only hDrvResource (the DC-local resource handle) is valid. */
     struct umd_dc *dc = umd_dc(hDevice);
-    struct umd_dc_rtv *v = hView.pDrvPrivate;
+    struct umd_dc_view *v = hView.pDrvPrivate;
     memset(v, 0, sizeof *v);
     v->ic = hRT.handle;
     v->resource = args ? dc_res(args->hDrvResource) : NULL;
@@ -258,11 +263,11 @@ static VOID APIENTRY dc_CreateRenderTargetView(D3D10DDI_HDEVICE hDevice, const D
 
 static VOID APIENTRY dc_DestroyRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRENDERTARGETVIEW hView)
 {
-    memset(hView.pDrvPrivate, 0, sizeof(struct umd_dc_rtv));
+    memset(hView.pDrvPrivate, 0, sizeof(struct umd_dc_view));
 }
 
 /* Dependency-only view creation shared by SRVs and UAVs: only the DC resource handle is valid. */
-static void dc_open_view(struct umd_dc *dc, struct umd_dc_rtv *v, void *ic_view, D3D10DDI_HRESOURCE dep,
+static void dc_open_view(struct umd_dc *dc, struct umd_dc_view *v, void *ic_view, D3D10DDI_HRESOURCE dep,
                          const void *rest, SIZE_T rest_size, const char *what)
 {
     memset(v, 0, sizeof *v);
@@ -309,12 +314,12 @@ static VOID APIENTRY dc_CreateUnorderedAccessView(D3D10DDI_HDEVICE hDevice, cons
 
 static VOID APIENTRY dc_DestroyShaderResourceView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HSHADERRESOURCEVIEW hView)
 {
-    memset(hView.pDrvPrivate, 0, sizeof(struct umd_dc_rtv));
+    memset(hView.pDrvPrivate, 0, sizeof(struct umd_dc_view));
 }
 
 static VOID APIENTRY dc_DestroyUnorderedAccessView(D3D10DDI_HDEVICE hDevice, D3D11DDI_HUNORDEREDACCESSVIEW hView)
 {
-    memset(hView.pDrvPrivate, 0, sizeof(struct umd_dc_rtv));
+    memset(hView.pDrvPrivate, 0, sizeof(struct umd_dc_view));
 }
 
 /* ---- DC recording functions ---------------------------------------------------------------- */
@@ -330,14 +335,15 @@ static VOID APIENTRY dc_ResourceCopy(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURC
     s->uses++;
 }
 
-static VOID APIENTRY dc_ResourceCopyRegion(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hDst, UINT DstSub, UINT x,
-                                           UINT y, UINT z, D3D10DDI_HRESOURCE hSrc, UINT SrcSub,
-                                           const D3D10_DDI_BOX *box)
+static VOID APIENTRY dc_ResourceCopyRegion11_1(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hDst, UINT DstSub,
+                                               UINT x, UINT y, UINT z, D3D10DDI_HRESOURCE hSrc, UINT SrcSub,
+                                               const D3D10_DDI_BOX *box, UINT flags)
 {
     struct umd_dc_resource *d = dc_res(hDst), *s = dc_res(hSrc);
     struct umd_op *op = rec_op(umd_dc(hDevice), OP_COPY_REGION, 0, "ResourceCopyRegion");
     if (!op)
         return;
+    op->copy_flags = flags;
     op->a = d->ic;
     op->b = s->ic;
     op->dst_sub = DstSub;
@@ -353,8 +359,16 @@ static VOID APIENTRY dc_ResourceCopyRegion(D3D10DDI_HDEVICE hDevice, D3D10DDI_HR
     s->uses++;
 }
 
-static VOID APIENTRY dc_ResourceUpdateSubresourceUP(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hDst, UINT sub,
-                                                    const D3D10_DDI_BOX *box, const VOID *data, UINT rp, UINT dp)
+static VOID APIENTRY dc_ResourceCopyRegion(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hDst, UINT DstSub, UINT x,
+                                           UINT y, UINT z, D3D10DDI_HRESOURCE hSrc, UINT SrcSub,
+                                           const D3D10_DDI_BOX *box)
+{
+    dc_ResourceCopyRegion11_1(hDevice, hDst, DstSub, x, y, z, hSrc, SrcSub, box, 0);
+}
+
+static VOID APIENTRY dc_ResourceUpdateSubresourceUP11_1(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hDst, UINT sub,
+                                                        const D3D10_DDI_BOX *box, const VOID *data, UINT rp, UINT dp,
+                                                        UINT flags)
 {
     struct umd_dc *dc = umd_dc(hDevice);
     struct umd_dc_resource *d = dc_res(hDst);
@@ -385,6 +399,7 @@ static VOID APIENTRY dc_ResourceUpdateSubresourceUP(D3D10DDI_HDEVICE hDevice, D3
     if (!op)
         return;
     op->a = d->ic;
+    op->copy_flags = flags;
     op->dst_sub = sub;
     if (box) {
         op->has_box = 1;
@@ -398,10 +413,43 @@ static VOID APIENTRY dc_ResourceUpdateSubresourceUP(D3D10DDI_HDEVICE hDevice, D3
     d->uses++;
 }
 
+static VOID APIENTRY dc_ResourceUpdateSubresourceUP(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hDst, UINT sub,
+                                                    const D3D10_DDI_BOX *box, const VOID *data, UINT rp, UINT dp)
+{
+    dc_ResourceUpdateSubresourceUP11_1(hDevice, hDst, sub, box, data, rp, dp, 0);
+}
+
+/* Discard(D3D11_1) on a deferred context: recorded with the immediate context's handle of the
+ * resource or view, replayed on execution (ddi11_1.c says what the discard does). Rectangles
+ * are not kept: the immediate discard ignores them too. */
+static VOID APIENTRY dc_Discard(D3D10DDI_HDEVICE hDevice, D3D11DDI_HANDLETYPE type, VOID *h,
+                                const D3D10_DDI_RECT *rects, UINT count)
+{
+    struct umd_dc *dc = umd_dc(hDevice);
+    if (!umd_discard_args_valid(type, h, rects, count)) {
+        if (dc->pfnSetErrorCb)
+            dc->pfnSetErrorCb(dc->hRTCoreLayer, E_INVALIDARG);
+        return;
+    }
+    struct umd_op *op = rec_op(dc, OP_DISCARD, 0, "Discard");
+    if (!op)
+        return;
+    op->handle_type = type;
+    if (type == D3D10DDI_HT_RESOURCE) {
+        struct umd_dc_resource *r = h;
+        op->a = r->ic;
+        r->uses++;
+    } else {
+        struct umd_dc_view *v = h;
+        op->a = v->ic;
+        v->uses++;
+    }
+}
+
 static VOID APIENTRY dc_ClearRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRENDERTARGETVIEW hView,
                                               FLOAT rgba[4])
 {
-    struct umd_dc_rtv *v = hView.pDrvPrivate;
+    struct umd_dc_view *v = hView.pDrvPrivate;
     struct umd_op *op = rec_op(umd_dc(hDevice), OP_CLEAR_RTV, 0, "ClearRenderTargetView");
     if (!op)
         return;
@@ -413,7 +461,7 @@ static VOID APIENTRY dc_ClearRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI
 static VOID APIENTRY dc_ClearUnorderedAccessViewUint(D3D10DDI_HDEVICE hDevice, D3D11DDI_HUNORDEREDACCESSVIEW hView,
                                                       const UINT values[4])
 {
-    struct umd_dc_rtv *v = hView.pDrvPrivate;
+    struct umd_dc_view *v = hView.pDrvPrivate;
     struct umd_op *op = rec_op(umd_dc(hDevice), OP_CLEAR_UAV, 0, "ClearUnorderedAccessViewUint");
     if (!op)
         return;
@@ -547,12 +595,15 @@ static void ic_execute(D3D10DDI_HDEVICE hIC, const struct umd_cmdlist *cl, UINT 
             umd_ResourceCopy(hIC, a, b);
             break;
         case OP_COPY_REGION:
-            umd_ResourceCopyRegion(hIC, a, op->dst_sub, op->x, op->y, op->z, b, op->src_sub,
-                                   op->has_box ? &op->box : NULL);
+            umd_ResourceCopyRegion11_1(hIC, a, op->dst_sub, op->x, op->y, op->z, b, op->src_sub,
+                                       op->has_box ? &op->box : NULL, op->copy_flags);
             break;
         case OP_UPDATE:
-            umd_ResourceUpdateSubresourceUP(hIC, a, op->dst_sub, op->has_box ? &op->box : NULL, op + 1,
-                                            op->row_pitch, op->depth_pitch);
+            umd_ResourceUpdateSubresourceUP11_1(hIC, a, op->dst_sub, op->has_box ? &op->box : NULL, op + 1,
+                                                op->row_pitch, op->depth_pitch, op->copy_flags);
+            break;
+        case OP_DISCARD:
+            umd_Discard(hIC, op->handle_type, op->a, NULL, 0);
             break;
         case OP_CLEAR_RTV: {
             D3D10DDI_HRENDERTARGETVIEW v = { op->a };
@@ -631,25 +682,41 @@ static VOID APIENTRY umd_CreateDeferredContext(D3D10DDI_HDEVICE hDevice, const D
     f->pfnCreateUnorderedAccessView = dc_CreateUnorderedAccessView;
     f->pfnDestroyUnorderedAccessView = dc_DestroyUnorderedAccessView;
 
-    D3D11DDI_DEVICECONTEXTFUNCS *c = a->p11DeviceContextFuncs;
-    memset(c, 0, sizeof *c);
-    c->pfnDynamicIABufferMapNoOverwrite = dc_DynamicMap;
-    c->pfnDynamicIABufferUnmap = dc_DynamicUnmap;
-    c->pfnDynamicConstantBufferMapDiscard = dc_DynamicMap;
-    c->pfnDynamicIABufferMapDiscard = dc_DynamicMap;
-    c->pfnDynamicConstantBufferUnmap = dc_DynamicUnmap;
-    c->pfnDefaultConstantBufferUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP;
-    c->pfnResourceCopyRegion = dc_ResourceCopyRegion;
-    c->pfnResourceCopy = dc_ResourceCopy;
-    c->pfnResourceUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP;
-    c->pfnDynamicResourceMapDiscard = dc_DynamicMap;
-    c->pfnDynamicResourceUnmap = dc_DynamicUnmap;
-    c->pfnClearRenderTargetView = dc_ClearRenderTargetView;
-    c->pfnCommandListExecute = dc_CommandListExecute;
-    c->pfnClearUnorderedAccessViewUint = dc_ClearUnorderedAccessViewUint;
+    /* The context table has the immediate context's DDI version (the device's Interface). */
+#define FILL_DC_COMMON(c)                                                                          \
+    do {                                                                                           \
+        memset((c), 0, sizeof *(c));                                                               \
+        (c)->pfnDynamicIABufferMapNoOverwrite = dc_DynamicMap;                                     \
+        (c)->pfnDynamicIABufferUnmap = dc_DynamicUnmap;                                            \
+        (c)->pfnDynamicConstantBufferMapDiscard = dc_DynamicMap;                                   \
+        (c)->pfnDynamicIABufferMapDiscard = dc_DynamicMap;                                         \
+        (c)->pfnDynamicConstantBufferUnmap = dc_DynamicUnmap;                                      \
+        (c)->pfnResourceCopy = dc_ResourceCopy;                                                    \
+        (c)->pfnDynamicResourceMapDiscard = dc_DynamicMap;                                         \
+        (c)->pfnDynamicResourceUnmap = dc_DynamicUnmap;                                            \
+        (c)->pfnClearRenderTargetView = dc_ClearRenderTargetView;                                  \
+        (c)->pfnCommandListExecute = dc_CommandListExecute;                                        \
+        (c)->pfnClearUnorderedAccessViewUint = dc_ClearUnorderedAccessViewUint;                    \
+    } while (0)
+    if (ic->ddi_interface == D3D11_1_DDI_INTERFACE_VERSION) {
+        D3D11_1DDI_DEVICECONTEXTFUNCS *c = a->p11_1DeviceContextFuncs;
+        FILL_DC_COMMON(c);
+        c->pfnDefaultConstantBufferUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP11_1;
+        c->pfnResourceCopyRegion = dc_ResourceCopyRegion11_1;
+        c->pfnResourceUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP11_1;
+        c->pfnDiscard = dc_Discard;
+        c->pfnDynamicConstantBufferMapNoOverwrite = dc_DynamicMap;
+    } else {
+        D3D11DDI_DEVICECONTEXTFUNCS *c = a->p11DeviceContextFuncs;
+        FILL_DC_COMMON(c);
+        c->pfnDefaultConstantBufferUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP;
+        c->pfnResourceCopyRegion = dc_ResourceCopyRegion;
+        c->pfnResourceUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP;
+    }
+#undef FILL_DC_COMMON
 }
 
-void umd_fill_deferred_funcs(D3D11DDI_DEVICEFUNCS *f, D3D11DDI_DEVICECONTEXTFUNCS *c)
+void umd_fill_deferred_funcs(D3D11DDI_DEVICEFUNCS *f, PFND3D11DDI_COMMANDLISTEXECUTE *execute)
 {
     if (!wddm_umd_command_lists_enabled())
         return; /* the runtime emulates command lists: no DC entry points at all */
@@ -659,5 +726,5 @@ void umd_fill_deferred_funcs(D3D11DDI_DEVICEFUNCS *f, D3D11DDI_DEVICECONTEXTFUNC
     f->pfnCreateDeferredContext = umd_CreateDeferredContext;
     f->pfnCalcPrivateCommandListSize = umd_CalcPrivateCommandListSize;
     f->pfnDestroyCommandList = umd_DestroyCommandList;
-    c->pfnCommandListExecute = umd_CommandListExecute;
+    *execute = umd_CommandListExecute;
 }

@@ -82,31 +82,11 @@ static void umd_fill_device_funcs(D3D11DDI_DEVICEFUNCS *f)
 
 static void umd_fill_context_funcs(D3D11DDI_DEVICECONTEXTFUNCS *f)
 {
-    /* wddm-semantics §4.3: "A driver may point all of them at one implementation": every map
-     * slot is umd_ResourceMap, every unmap slot umd_ResourceUnmap; the map type and the
-     * resource's usage carry all the information the slot name would. */
-    f->pfnDynamicIABufferMapNoOverwrite = umd_ResourceMap;
-    f->pfnDynamicIABufferUnmap = umd_ResourceUnmap;
-    f->pfnDynamicConstantBufferMapDiscard = umd_ResourceMap;
-    f->pfnDynamicIABufferMapDiscard = umd_ResourceMap;
-    f->pfnDynamicConstantBufferUnmap = umd_ResourceUnmap;
+    UMD_FILL_CONTEXT_COMMON(f);
     f->pfnDefaultConstantBufferUpdateSubresourceUP = umd_ResourceUpdateSubresourceUP;
     f->pfnFlush = umd_Flush;
     f->pfnResourceCopyRegion = umd_ResourceCopyRegion;
-    f->pfnResourceCopy = umd_ResourceCopy;
     f->pfnResourceUpdateSubresourceUP = umd_ResourceUpdateSubresourceUP;
-    f->pfnResourceMap = umd_ResourceMap;
-    f->pfnResourceUnmap = umd_ResourceUnmap;
-    f->pfnResourceIsStagingBusy = umd_ResourceIsStagingBusy;
-    f->pfnStagingResourceMap = umd_ResourceMap;
-    f->pfnStagingResourceUnmap = umd_ResourceUnmap;
-    f->pfnDynamicResourceMapDiscard = umd_ResourceMap;
-    f->pfnDynamicResourceUnmap = umd_ResourceUnmap;
-    f->pfnClearRenderTargetView = umd_ClearRenderTargetView;
-    f->pfnClearUnorderedAccessViewUint = umd_ClearUnorderedAccessViewUint;
-    f->pfnQueryBegin = umd_QueryBegin;
-    f->pfnQueryEnd = umd_QueryEnd;
-    f->pfnQueryGetData = umd_QueryGetData;
 }
 
 HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATEDEVICE *args)
@@ -117,14 +97,16 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
         return E_INVALIDARG;
     }
     /* The DDI the runtime asks for picks the table (D3D10DDIARG_CREATEDEVICE: pDeviceFuncs,
-     * p10_1DeviceFuncs or p11DeviceFuncs + p11ContextFuncs); one implementation behind all. */
-    BOOL ddi11 = args->Interface == D3D11_0_DDI_INTERFACE_VERSION;
+     * p10_1DeviceFuncs or p11DeviceFuncs + p11ContextFuncs / p11_1ContextFuncs); one
+     * implementation behind all. */
+    BOOL ddi11 = args->Interface == D3D11_0_DDI_INTERFACE_VERSION || args->Interface == D3D11_1_DDI_INTERFACE_VERSION;
     if (!ddi11 && args->Interface != D3D10_0_DDI_INTERFACE_VERSION && args->Interface != D3D10_1_DDI_INTERFACE_VERSION) {
-        UMD_REFUSE("CreateDevice: DDI interface version 0x%08x is not D3D10.0, D3D10.1 or D3D11.0", args->Interface);
+        UMD_REFUSE("CreateDevice: DDI interface version 0x%08x is not D3D10.0, D3D10.1, D3D11.0 or D3D11.1",
+                   args->Interface);
         return E_INVALIDARG;
     }
-    if (ddi11 && !args->p11ContextFuncs) {
-        UMD_REFUSE("CreateDevice: the D3D11.0 DDI needs p11ContextFuncs");
+    if (ddi11 && !args->p11ContextFuncs) { /* p11_1ContextFuncs shares the slot */
+        UMD_REFUSE("CreateDevice: the D3D11 DDIs need p11ContextFuncs / p11_1ContextFuncs");
         return E_INVALIDARG;
     }
     const D3DDDI_DEVICECALLBACKS *kt = args->pKTCallbacks;
@@ -140,6 +122,7 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
     dev->hRTDevice = args->hRTDevice;
     dev->kt = *kt;
     dev->hRTCoreLayer = args->hRTCoreLayer;
+    dev->ddi_interface = args->Interface;
     /* pUMCallbacks (10.x) and p11UMCallbacks (11.0) share the slot and start with pfnSetErrorCb. */
     dev->pfnSetErrorCb = ddi11 ? (args->p11UMCallbacks ? args->p11UMCallbacks->pfnSetErrorCb : NULL)
                                : (args->pUMCallbacks ? args->pUMCallbacks->pfnSetErrorCb : NULL);
@@ -196,10 +179,14 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
         umd_fill_device_funcs10(args->pDeviceFuncs);
     } else if (args->Interface == D3D10_1_DDI_INTERFACE_VERSION) {
         umd_fill_device_funcs10_1(args->p10_1DeviceFuncs);
+    } else if (args->Interface == D3D11_1_DDI_INTERFACE_VERSION) {
+        umd_fill_device_funcs(args->p11DeviceFuncs);
+        umd_fill_context_funcs11_1(args->p11_1ContextFuncs);
+        umd_fill_deferred_funcs(args->p11DeviceFuncs, &args->p11_1ContextFuncs->pfnCommandListExecute);
     } else {
         umd_fill_device_funcs(args->p11DeviceFuncs);
         umd_fill_context_funcs(args->p11ContextFuncs);
-        umd_fill_deferred_funcs(args->p11DeviceFuncs, args->p11ContextFuncs);
+        umd_fill_deferred_funcs(args->p11DeviceFuncs, &args->p11ContextFuncs->pfnCommandListExecute);
     }
     return S_OK;
 }

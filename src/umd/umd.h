@@ -75,6 +75,7 @@ struct umd_device {
     D3DDDI_DEVICECALLBACKS kt;             /* pKTCallbacks, copied (one indirection less per call) */
     D3D10DDI_HRTCORELAYER hRTCoreLayer;
     PFND3D10DDI_SETERROR_CB pfnSetErrorCb; /* p11UMCallbacks->pfnSetErrorCb */
+    UINT ddi_interface;                    /* D3D10DDIARG_CREATEDEVICE.Interface: which tables it filled */
     UINT row_pitch_alignment;
 
     /* The rendering context (pfnCreateContextCb on the adapter's render node) and the
@@ -241,7 +242,7 @@ struct umd_rec {
     UINT64 count;
     struct umd_alias *aliases;
 };
-void umd_fill_deferred_funcs(D3D11DDI_DEVICEFUNCS *f, D3D11DDI_DEVICECONTEXTFUNCS *c);
+void umd_fill_deferred_funcs(D3D11DDI_DEVICEFUNCS *f, PFND3D11DDI_COMMANDLISTEXECUTE *execute);
 
 static inline struct umd_device *umd_device(D3D10DDI_HDEVICE h) { return (struct umd_device *)h.pDrvPrivate; }
 static inline struct umd_resource *umd_resource(D3D10DDI_HRESOURCE h) { return (struct umd_resource *)h.pDrvPrivate; }
@@ -356,6 +357,40 @@ VOID APIENTRY umd_CheckFormatSupport(D3D10DDI_HDEVICE, DXGI_FORMAT, UINT *);
 VOID APIENTRY umd_CheckMultisampleQualityLevels(D3D10DDI_HDEVICE, DXGI_FORMAT, UINT, UINT *);
 VOID APIENTRY umd_Flush(D3D10DDI_HDEVICE);
 VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE);
+/* The immediate context's members the D3D11.0 and D3D11.1 tables share, with one type in both
+ * (D3D11DDI_DEVICECONTEXTFUNCS_MEMBERS); device.c and ddi11_1.c add the ones that differ. */
+#define UMD_FILL_CONTEXT_COMMON(f)                                                                 \
+    do {                                                                                           \
+        /* wddm-semantics §4.3: "A driver may point all of them at one implementation": every   \
+         * map slot is umd_ResourceMap, every unmap slot umd_ResourceUnmap; the map type and    \
+         * the resource's usage carry all the information the slot name would. */                \
+        (f)->pfnDynamicIABufferMapNoOverwrite = umd_ResourceMap;                                   \
+        (f)->pfnDynamicIABufferUnmap = umd_ResourceUnmap;                                          \
+        (f)->pfnDynamicConstantBufferMapDiscard = umd_ResourceMap;                                 \
+        (f)->pfnDynamicIABufferMapDiscard = umd_ResourceMap;                                       \
+        (f)->pfnDynamicConstantBufferUnmap = umd_ResourceUnmap;                                    \
+        (f)->pfnResourceCopy = umd_ResourceCopy;                                                   \
+        (f)->pfnResourceMap = umd_ResourceMap;                                                     \
+        (f)->pfnResourceUnmap = umd_ResourceUnmap;                                                 \
+        (f)->pfnResourceIsStagingBusy = umd_ResourceIsStagingBusy;                                 \
+        (f)->pfnStagingResourceMap = umd_ResourceMap;                                              \
+        (f)->pfnStagingResourceUnmap = umd_ResourceUnmap;                                          \
+        (f)->pfnDynamicResourceMapDiscard = umd_ResourceMap;                                       \
+        (f)->pfnDynamicResourceUnmap = umd_ResourceUnmap;                                          \
+        (f)->pfnClearRenderTargetView = umd_ClearRenderTargetView;                                 \
+        (f)->pfnClearUnorderedAccessViewUint = umd_ClearUnorderedAccessViewUint;                   \
+        (f)->pfnQueryBegin = umd_QueryBegin;                                                       \
+        (f)->pfnQueryEnd = umd_QueryEnd;                                                           \
+        (f)->pfnQueryGetData = umd_QueryGetData;                                                   \
+    } while (0)
+/* ddi11_1.c: the D3D11.1 DDI (issue 15 §4) */
+void umd_fill_context_funcs11_1(D3D11_1DDI_DEVICECONTEXTFUNCS *f);
+BOOL umd_discard_args_valid(D3D11DDI_HANDLETYPE type, const VOID *handle, const D3D10_DDI_RECT *rects, UINT count);
+VOID APIENTRY umd_Discard(D3D10DDI_HDEVICE, D3D11DDI_HANDLETYPE, VOID *, const D3D10_DDI_RECT *, UINT);
+VOID APIENTRY umd_ResourceCopyRegion11_1(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT, UINT, UINT, UINT,
+                                         D3D10DDI_HRESOURCE, UINT, const D3D10_DDI_BOX *, UINT);
+VOID APIENTRY umd_ResourceUpdateSubresourceUP11_1(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT, const D3D10_DDI_BOX *,
+                                                  const VOID *, UINT, UINT, UINT);
 /* ddi10.c: the D3D10.0 / 10.1 device tables over the same implementation (issue 15 §1) */
 void umd_fill_device_funcs10(D3D10DDI_DEVICEFUNCS *f);
 void umd_fill_device_funcs10_1(D3D10_1DDI_DEVICEFUNCS *f);

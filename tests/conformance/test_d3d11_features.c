@@ -102,23 +102,28 @@ static void test_feature_answers_match_what_the_device_does(void **state)
     assert_int_equal(ID3D11Device_CheckFeatureSupport(c->dev, D3D11_FEATURE_MARKER_SUPPORT, &mk, sizeof mk), S_OK);
     assert_false(mk.Profile);
 
-    /* D3D11_OPTIONS: all FALSE; NO_OVERWRITE on dynamic constant / shader-resource buffers is
-     * refused accordingly. */
+    /* D3D11_OPTIONS: what the driver's D3D11.1 DDI lets the runtime hand on is TRUE (discards,
+     * copy flags, partial constant buffer updates, NO_OVERWRITE on dynamic constant and
+     * shader-resource buffers), every other member FALSE; and Map does what it says. */
     D3D11_FEATURE_DATA_D3D11_OPTIONS o;
     memset(&o, 0xef, sizeof o);
     assert_int_equal(ID3D11Device_CheckFeatureSupport(c->dev, D3D11_FEATURE_D3D11_OPTIONS, &o, sizeof o), S_OK);
-    D3D11_FEATURE_DATA_D3D11_OPTIONS zero;
-    memset(&zero, 0, sizeof zero);
-    assert_memory_equal(&o, &zero, sizeof o);
+    D3D11_FEATURE_DATA_D3D11_OPTIONS want;
+    memset(&want, 0, sizeof want);
+    want.DiscardAPIsSeenByDriver = want.FlagsForUpdateAndCopySeenByDriver = want.ConstantBufferPartialUpdate = TRUE;
+    want.MapNoOverwriteOnDynamicConstantBuffer = want.MapNoOverwriteOnDynamicBufferSRV = TRUE;
+    assert_memory_equal(&o, &want, sizeof o);
     D3D11_MAPPED_SUBRESOURCE m;
     ID3D11Buffer *cb = conf_buffer(c->dev, 64, D3D11_USAGE_DYNAMIC, D3D11_BIND_CONSTANT_BUFFER, D3D11_CPU_ACCESS_WRITE,
                                    NULL);
     assert_int_equal(ID3D11DeviceContext_Map(c->ctx, (ID3D11Resource *)cb, 0, D3D11_MAP_WRITE_NO_OVERWRITE, 0, &m),
-                     E_INVALIDARG);
+                     S_OK);
+    ID3D11DeviceContext_Unmap(c->ctx, (ID3D11Resource *)cb, 0);
     ID3D11Buffer *srb = conf_buffer(c->dev, 64, D3D11_USAGE_DYNAMIC, D3D11_BIND_SHADER_RESOURCE,
                                     D3D11_CPU_ACCESS_WRITE, NULL);
     assert_int_equal(ID3D11DeviceContext_Map(c->ctx, (ID3D11Resource *)srb, 0, D3D11_MAP_WRITE_NO_OVERWRITE, 0, &m),
-                     E_INVALIDARG);
+                     S_OK);
+    ID3D11DeviceContext_Unmap(c->ctx, (ID3D11Resource *)srb, 0);
 
     /* D3D11_OPTIONS1: no tiled resources, no min/max filtering, no ClearView, no Map of a
      * DEFAULT buffer - which Map refuses. */

@@ -44,6 +44,10 @@ static struct shim {
     PFND3D10DDI_CREATERESOURCE real_create_resource10;
     PFND3D10DDI_RESOURCEMAP real_map10[5];
     UINT maps10;                          /* map calls through the 10.x table's five map slots */
+    /* D3D11.1 (issue 15 §4): hide the 11.1 DDI from GetSupportedVersions, as a UMD written
+     * before Windows 8 would list its versions. */
+    BOOL hide_11_1;
+    PFND3D10_2DDI_GETSUPPORTEDVERSIONS real_versions;
 } shim;
 
 static struct {
@@ -164,7 +168,8 @@ static inline HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIA
     shim.device_interface = args->Interface;
     HRESULT hr = shim.real_create_device(a, args);
     if (SUCCEEDED(hr)) {
-        shim.ctx = *args->p11ContextFuncs;
+        /* The map slots the tests read sit at the same places in the 11.0 and 11.1 tables. */
+        memcpy(&shim.ctx, args->p11ContextFuncs, sizeof shim.ctx);
         shim.core = args->hRTCoreLayer;
         shim.core_cb = args->p11UMCallbacks;
         shim.real_resource_copy = args->p11ContextFuncs->pfnResourceCopy;
@@ -240,6 +245,26 @@ static inline HRESULT APIENTRY shim_open_adapter10(D3D10DDIARG_OPENADAPTER *args
     return hr;
 }
 
+static inline HRESULT APIENTRY shim_versions(D3D10DDI_HADAPTER a, UINT32 *n, UINT64 *v)
+{
+    UINT64 all[16];
+    UINT32 count = 16;
+    HRESULT hr = shim.real_versions(a, &count, all);
+    if (FAILED(hr))
+        return hr;
+    UINT32 kept = 0;
+    for (UINT32 i = 0; i < count; i++)
+        if (!shim.hide_11_1 || all[i] != D3D11_1_DDI_SUPPORTED)
+            all[kept++] = all[i];
+    if (v) {
+        if (*n < kept)
+            return E_INVALIDARG;
+        memcpy(v, all, kept * sizeof *v);
+    }
+    *n = kept;
+    return S_OK;
+}
+
 static inline HRESULT APIENTRY shim_open_adapter(D3D10DDIARG_OPENADAPTER *args)
 {
     shim.open_calls++;
@@ -247,6 +272,8 @@ static inline HRESULT APIENTRY shim_open_adapter(D3D10DDIARG_OPENADAPTER *args)
     if (SUCCEEDED(hr)) {
         shim.real_create_device = args->pAdapterFuncs_2->pfnCreateDevice;
         args->pAdapterFuncs_2->pfnCreateDevice = shim_create_device;
+        shim.real_versions = args->pAdapterFuncs_2->pfnGetSupportedVersions;
+        args->pAdapterFuncs_2->pfnGetSupportedVersions = shim_versions;
     }
     return hr;
 }

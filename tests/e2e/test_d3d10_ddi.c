@@ -70,7 +70,7 @@ static void d3d10_devices_open_the_umd_through_openadapter10(void **state)
     assert_int_equal(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev11,
                                        NULL, NULL), S_OK);
     assert_int_equal(shim.open_calls, 1);
-    assert_int_equal(shim.device_interface, D3D11_0_DDI_INTERFACE_VERSION);
+    assert_int_equal(shim.device_interface, D3D11_1_DDI_INTERFACE_VERSION); /* the newest D3D11 DDI listed */
     assert_int_equal(ID3D11Device_Release(dev11), 0);
 }
 

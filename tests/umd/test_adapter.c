@@ -53,21 +53,24 @@ static void test_threading_caps_report_command_lists_unless_switched_off(void **
 }
 
 /* GetSupportedVersions: count first, then every DDI the one code base serves: D3D10.0,
- * D3D10.1 and D3D11.0 (issue 15 §1), each as the WDK's *_SUPPORTED value. */
+ * D3D10.1, D3D11.0 and D3D11.1 (issue 15 §1, §4), each as the WDK's *_SUPPORTED value. */
 static void test_supported_versions_report_d3d10_and_d3d11(void **state)
 {
     struct fake *f = fake_new_sized(4096, 8, 8);
     assert_int_equal(fake_open_adapter(f), S_OK);
     UINT32 n = 0;
     assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &n, NULL), S_OK);
-    assert_int_equal(n, 3);
-    UINT64 v[3] = { 0 };
-    UINT32 small = 2;
+    assert_int_equal(n, 4);
+    UINT64 v[4] = { 0 };
+    UINT32 small = 3;
     assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &small, v), E_INVALIDARG);
     assert_int_equal(f->adapter_funcs.pfnGetSupportedVersions(f->open.hAdapter, &n, v), S_OK);
     assert_int_equal(v[0], D3D10_0_DDI_SUPPORTED);
     assert_int_equal(v[1], D3D10_1_DDI_SUPPORTED);
     assert_int_equal(v[2], D3D11_0_DDI_SUPPORTED);
+    assert_int_equal(v[3], D3D11_1_DDI_SUPPORTED);
+    assert_int_equal(v[3] >> 32, 0xb000f); /* the WDK's values: interface 11.15, build 0 */
+    assert_int_equal(v[2] >> 32, 0xb000a);
     assert_int_equal(v[0] >> 32, (10u << 16) | 1);
     assert_int_equal(v[1] >> 32, (10u << 16) | 2);
     fake_teardown(f);
