@@ -359,6 +359,7 @@ static BOOL STDMETHODCALLTYPE str_GetUseRef(ID3D10SwitchToRef *This)
 }
 
 const struct ID3D10SwitchToRefVtbl rt_switch_to_ref_vtbl = {
+    RT_API_STUBS_ID3D10SwitchToRef,
     .QueryInterface = str_QueryInterface,
     .AddRef = str_AddRef,
     .Release = str_Release,

@@ -571,6 +571,7 @@ static BOOL STDMETHODCALLTYPE iq_GetMuteDebugOutput(IDXGIInfoQueue *This, DXGI_D
 }
 
 static const struct IDXGIInfoQueueVtbl info_queue_vtbl = {
+    RT_API_STUBS_IDXGIInfoQueue, /* every slot is named below; the stubs keep docs/api_surface.md's count */
     .QueryInterface = iq_QueryInterface,
     .AddRef = iq_AddRef,
     .Release = iq_Release,
@@ -680,6 +681,7 @@ static BOOL STDMETHODCALLTYPE dbg_IsLeakTrackingEnabledForThread(IDXGIDebug1 *Th
 }
 
 static const struct IDXGIDebug1Vtbl debug_vtbl = {
+    RT_API_STUBS_IDXGIDebug1,
     .QueryInterface = dbg_QueryInterface,
     .AddRef = dbg_AddRef,
     .Release = dbg_Release,
