@@ -14,6 +14,8 @@
 #include <dxgi1_4.h>
 #include <dxgidebug.h>
 
+#include <pthread.h>
+
 /* The ID libwddm gives each DXGI interface's refusals (docs/api.md "The DXGI info queue"). */
 enum { MSG_FACTORY = 1, MSG_ADAPTER = 2, MSG_DEVICE = 3 };
 
@@ -384,6 +386,44 @@ static void live_objects_are_reported(void **state)
     IDXGIInfoQueue_Release(iq);
 }
 
+struct untracked {
+    IDXGIDebug1 *dbg;
+    ID3D11Device *dev;
+    BOOL tracking;
+};
+
+static void *make_untracked_device(void *arg)
+{
+    struct untracked *u = arg;
+    IDXGIDebug1_DisableLeakTrackingForThread(u->dbg);
+    u->tracking = IDXGIDebug1_IsLeakTrackingEnabledForThread(u->dbg);
+    if (FAILED(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, D3D11_CREATE_DEVICE_DEBUG, NULL, 0,
+                                 D3D11_SDK_VERSION, &u->dev, NULL, NULL)))
+        u->dev = NULL;
+    return NULL;
+}
+
+/* Leak tracking is the calling thread's: another thread disabling it leaves this one tracking,
+ * and the debug device that thread creates is left out of ReportLiveObjects. */
+static void leak_tracking_is_per_thread(void **state)
+{
+    (void)state;
+    IDXGIInfoQueue *iq = get_queue();
+    struct untracked u = { NULL, NULL, TRUE };
+    assert_int_equal(DXGIGetDebugInterface1(0, &IID_IDXGIDebug1, (void **)&u.dbg), S_OK);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, make_untracked_device, &u), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_false(u.tracking);
+    assert_non_null(u.dev);
+    assert_true(IDXGIDebug1_IsLeakTrackingEnabledForThread(u.dbg));
+    assert_int_equal(IDXGIDebug1_ReportLiveObjects(u.dbg, DXGI_DEBUG_ALL, DXGI_DEBUG_RLO_ALL), S_OK);
+    assert_int_equal(IDXGIInfoQueue_GetNumStoredMessages(iq, DXGI_DEBUG_D3D11), 0);
+    assert_int_equal(ID3D11Device_Release(u.dev), 0);
+    IDXGIDebug1_Release(u.dbg);
+    IDXGIInfoQueue_Release(iq);
+}
+
 /* ID3D10SwitchToRef: answered only by a device created with D3D10_CREATE_DEVICE_SWITCH_TO_REF
  * (the ID3D10SwitchToRef page), as a face of the device; there is no reference rasterizer, so
  * GetUseRef stays FALSE, SetUseRef returns that previous value and SetUseRef(TRUE) is a
@@ -439,6 +479,7 @@ int main(void)
         cmocka_unit_test(dxgi_debug_all_counts_every_producer),
         cmocka_unit_test(debug_device_messages_show_under_their_producer),
         cmocka_unit_test(live_objects_are_reported),
+        cmocka_unit_test(leak_tracking_is_per_thread),
         cmocka_unit_test(switch_to_ref_answers_honestly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
