@@ -27,6 +27,10 @@ typedef struct ID3D10InfoQueueVtbl ID3D10InfoQueueVtbl;
  * the SDK headers, docs/api.md). Every D3D10_MESSAGE_CATEGORY, D3D10_MESSAGE_SEVERITY and
  * D3D10_MESSAGE_ID value is its D3D11 namesake's in d3d11sdklayers.h (api.slots checks it): the
  * runtime keeps one message store behind both info queues (docs/api.md "The debug layer"). */
+
+/* The producer of this debug layer's messages in the DXGI info queue (dxgidebug.h declares it
+ * too, as the "DXGI_DEBUG_ID" reference page lists it there; the SDK defines it here). */
+extern const GUID DXGI_DEBUG_D3D10;
 #define D3D10_DEBUG_FEATURE_FLUSH_PER_RENDER_OP (0x1)
 #define D3D10_DEBUG_FEATURE_FINISH_PER_RENDER_OP (0x2)
 #define D3D10_DEBUG_FEATURE_PRESENT_PER_RENDER_OP (0x4)

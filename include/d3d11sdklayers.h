@@ -25,6 +25,10 @@ typedef struct ID3D11InfoQueueVtbl ID3D11InfoQueueVtbl;
 
 /* The SDK's types for this header: names, values and layouts are the SDK's (checked against
  * the SDK headers, docs/api.md). */
+
+/* The producer of this debug layer's messages in the DXGI info queue (dxgidebug.h declares it
+ * too, as the "DXGI_DEBUG_ID" reference page lists it there; the SDK defines it here). */
+extern const GUID DXGI_DEBUG_D3D11;
 #define D3D11_DEBUG_FEATURE_FLUSH_PER_RENDER_OP (0x1)
 
 typedef enum D3D11_MESSAGE_CATEGORY {

@@ -532,6 +532,10 @@ struct IDXGIOutput3 { const struct IDXGIOutput3Vtbl *lpVtbl; };
 
 HRESULT WINAPI CreateDXGIFactory2(UINT Flags, REFIID riid, void **ppFactory);
 
+/* The DXGI debug interfaces (dxgidebug.h): IDXGIDebug, IDXGIDebug1 or IDXGIInfoQueue; Flags is
+ * not used and must be 0 (the DXGIGetDebugInterface1 reference page). */
+HRESULT WINAPI DXGIGetDebugInterface1(UINT Flags, REFIID riid, void **pDebug);
+
 #ifdef __cplusplus
 }
 #endif

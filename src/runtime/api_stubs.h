@@ -21,6 +21,7 @@
 #include "dxgi1_2.h"
 #include "dxgi1_3.h"
 #include "dxgi1_4.h"
+#include "dxgidebug.h"
 
 HRESULT rt_api_not_implemented(const char *method);
 
@@ -6137,5 +6138,207 @@ _Static_assert(sizeof(struct IDXGIAdapter2Vtbl) + sizeof(struct rt_own_IDXGIAdap
     .SetVideoMemoryReservation = rt_stub_IDXGIAdapter3_SetVideoMemoryReservation, \
     .RegisterVideoMemoryBudgetChangeNotificationEvent = rt_stub_IDXGIAdapter3_RegisterVideoMemoryBudgetChangeNotificationEvent, \
     .UnregisterVideoMemoryBudgetChangeNotification = rt_stub_IDXGIAdapter3_UnregisterVideoMemoryBudgetChangeNotification
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_QueryInterface(IDXGIInfoQueue *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_AddRef(IDXGIInfoQueue *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_Release(IDXGIInfoQueue *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_SetMessageCountLimit(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, UINT64 MessageCountLimit) { return rt_api_not_implemented("IDXGIInfoQueue::SetMessageCountLimit"); }
+static inline void STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_ClearStoredMessages(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::ClearStoredMessages"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetMessage(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, UINT64 MessageIndex, DXGI_INFO_QUEUE_MESSAGE *pMessage, SIZE_T *pMessageByteLength) { return rt_api_not_implemented("IDXGIInfoQueue::GetMessage"); }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetNumStoredMessagesAllowedByRetrievalFilters(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetNumStoredMessagesAllowedByRetrievalFilters"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetNumStoredMessages(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetNumStoredMessages"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetNumMessagesDiscardedByMessageCountLimit(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetNumMessagesDiscardedByMessageCountLimit"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetMessageCountLimit(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetMessageCountLimit"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetNumMessagesAllowedByStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetNumMessagesAllowedByStorageFilter"); return (UINT64)0; }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetNumMessagesDeniedByStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetNumMessagesDeniedByStorageFilter"); return (UINT64)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_AddStorageFilterEntries(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter) { return rt_api_not_implemented("IDXGIInfoQueue::AddStorageFilterEntries"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength) { return rt_api_not_implemented("IDXGIInfoQueue::GetStorageFilter"); }
+static inline void STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_ClearStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::ClearStorageFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PushEmptyStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { return rt_api_not_implemented("IDXGIInfoQueue::PushEmptyStorageFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PushDenyAllStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { return rt_api_not_implemented("IDXGIInfoQueue::PushDenyAllStorageFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PushCopyOfStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { return rt_api_not_implemented("IDXGIInfoQueue::PushCopyOfStorageFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PushStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter) { return rt_api_not_implemented("IDXGIInfoQueue::PushStorageFilter"); }
+static inline void STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PopStorageFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::PopStorageFilter"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetStorageFilterStackSize(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetStorageFilterStackSize"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_AddRetrievalFilterEntries(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter) { return rt_api_not_implemented("IDXGIInfoQueue::AddRetrievalFilterEntries"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetRetrievalFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength) { return rt_api_not_implemented("IDXGIInfoQueue::GetRetrievalFilter"); }
+static inline void STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_ClearRetrievalFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::ClearRetrievalFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PushEmptyRetrievalFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { return rt_api_not_implemented("IDXGIInfoQueue::PushEmptyRetrievalFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PushDenyAllRetrievalFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { return rt_api_not_implemented("IDXGIInfoQueue::PushDenyAllRetrievalFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PushCopyOfRetrievalFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { return rt_api_not_implemented("IDXGIInfoQueue::PushCopyOfRetrievalFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PushRetrievalFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter) { return rt_api_not_implemented("IDXGIInfoQueue::PushRetrievalFilter"); }
+static inline void STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_PopRetrievalFilter(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::PopRetrievalFilter"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetRetrievalFilterStackSize(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetRetrievalFilterStackSize"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_AddMessage(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_CATEGORY Category, DXGI_INFO_QUEUE_MESSAGE_SEVERITY Severity, DXGI_INFO_QUEUE_MESSAGE_ID ID, LPCSTR pDescription) { return rt_api_not_implemented("IDXGIInfoQueue::AddMessage"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_AddApplicationMessage(IDXGIInfoQueue *This, DXGI_INFO_QUEUE_MESSAGE_SEVERITY Severity, LPCSTR pDescription) { return rt_api_not_implemented("IDXGIInfoQueue::AddApplicationMessage"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_SetBreakOnCategory(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_CATEGORY Category, BOOL bEnable) { return rt_api_not_implemented("IDXGIInfoQueue::SetBreakOnCategory"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_SetBreakOnSeverity(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_SEVERITY Severity, BOOL bEnable) { return rt_api_not_implemented("IDXGIInfoQueue::SetBreakOnSeverity"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_SetBreakOnID(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_ID ID, BOOL bEnable) { return rt_api_not_implemented("IDXGIInfoQueue::SetBreakOnID"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetBreakOnCategory(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_CATEGORY Category) { rt_api_not_implemented("IDXGIInfoQueue::GetBreakOnCategory"); return (BOOL)0; }
+static inline BOOL STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetBreakOnSeverity(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_SEVERITY Severity) { rt_api_not_implemented("IDXGIInfoQueue::GetBreakOnSeverity"); return (BOOL)0; }
+static inline BOOL STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetBreakOnID(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_ID ID) { rt_api_not_implemented("IDXGIInfoQueue::GetBreakOnID"); return (BOOL)0; }
+static inline void STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_SetMuteDebugOutput(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, BOOL bMute) { rt_api_not_implemented("IDXGIInfoQueue::SetMuteDebugOutput"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_IDXGIInfoQueue_GetMuteDebugOutput(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer) { rt_api_not_implemented("IDXGIInfoQueue::GetMuteDebugOutput"); return (BOOL)0; }
+#define RT_API_STUBS_IDXGIInfoQueue \
+    .QueryInterface = rt_stub_IDXGIInfoQueue_QueryInterface, \
+    .AddRef = rt_stub_IDXGIInfoQueue_AddRef, \
+    .Release = rt_stub_IDXGIInfoQueue_Release, \
+    .SetMessageCountLimit = rt_stub_IDXGIInfoQueue_SetMessageCountLimit, \
+    .ClearStoredMessages = rt_stub_IDXGIInfoQueue_ClearStoredMessages, \
+    .GetMessage = rt_stub_IDXGIInfoQueue_GetMessage, \
+    .GetNumStoredMessagesAllowedByRetrievalFilters = rt_stub_IDXGIInfoQueue_GetNumStoredMessagesAllowedByRetrievalFilters, \
+    .GetNumStoredMessages = rt_stub_IDXGIInfoQueue_GetNumStoredMessages, \
+    .GetNumMessagesDiscardedByMessageCountLimit = rt_stub_IDXGIInfoQueue_GetNumMessagesDiscardedByMessageCountLimit, \
+    .GetMessageCountLimit = rt_stub_IDXGIInfoQueue_GetMessageCountLimit, \
+    .GetNumMessagesAllowedByStorageFilter = rt_stub_IDXGIInfoQueue_GetNumMessagesAllowedByStorageFilter, \
+    .GetNumMessagesDeniedByStorageFilter = rt_stub_IDXGIInfoQueue_GetNumMessagesDeniedByStorageFilter, \
+    .AddStorageFilterEntries = rt_stub_IDXGIInfoQueue_AddStorageFilterEntries, \
+    .GetStorageFilter = rt_stub_IDXGIInfoQueue_GetStorageFilter, \
+    .ClearStorageFilter = rt_stub_IDXGIInfoQueue_ClearStorageFilter, \
+    .PushEmptyStorageFilter = rt_stub_IDXGIInfoQueue_PushEmptyStorageFilter, \
+    .PushDenyAllStorageFilter = rt_stub_IDXGIInfoQueue_PushDenyAllStorageFilter, \
+    .PushCopyOfStorageFilter = rt_stub_IDXGIInfoQueue_PushCopyOfStorageFilter, \
+    .PushStorageFilter = rt_stub_IDXGIInfoQueue_PushStorageFilter, \
+    .PopStorageFilter = rt_stub_IDXGIInfoQueue_PopStorageFilter, \
+    .GetStorageFilterStackSize = rt_stub_IDXGIInfoQueue_GetStorageFilterStackSize, \
+    .AddRetrievalFilterEntries = rt_stub_IDXGIInfoQueue_AddRetrievalFilterEntries, \
+    .GetRetrievalFilter = rt_stub_IDXGIInfoQueue_GetRetrievalFilter, \
+    .ClearRetrievalFilter = rt_stub_IDXGIInfoQueue_ClearRetrievalFilter, \
+    .PushEmptyRetrievalFilter = rt_stub_IDXGIInfoQueue_PushEmptyRetrievalFilter, \
+    .PushDenyAllRetrievalFilter = rt_stub_IDXGIInfoQueue_PushDenyAllRetrievalFilter, \
+    .PushCopyOfRetrievalFilter = rt_stub_IDXGIInfoQueue_PushCopyOfRetrievalFilter, \
+    .PushRetrievalFilter = rt_stub_IDXGIInfoQueue_PushRetrievalFilter, \
+    .PopRetrievalFilter = rt_stub_IDXGIInfoQueue_PopRetrievalFilter, \
+    .GetRetrievalFilterStackSize = rt_stub_IDXGIInfoQueue_GetRetrievalFilterStackSize, \
+    .AddMessage = rt_stub_IDXGIInfoQueue_AddMessage, \
+    .AddApplicationMessage = rt_stub_IDXGIInfoQueue_AddApplicationMessage, \
+    .SetBreakOnCategory = rt_stub_IDXGIInfoQueue_SetBreakOnCategory, \
+    .SetBreakOnSeverity = rt_stub_IDXGIInfoQueue_SetBreakOnSeverity, \
+    .SetBreakOnID = rt_stub_IDXGIInfoQueue_SetBreakOnID, \
+    .GetBreakOnCategory = rt_stub_IDXGIInfoQueue_GetBreakOnCategory, \
+    .GetBreakOnSeverity = rt_stub_IDXGIInfoQueue_GetBreakOnSeverity, \
+    .GetBreakOnID = rt_stub_IDXGIInfoQueue_GetBreakOnID, \
+    .SetMuteDebugOutput = rt_stub_IDXGIInfoQueue_SetMuteDebugOutput, \
+    .GetMuteDebugOutput = rt_stub_IDXGIInfoQueue_GetMuteDebugOutput
+struct rt_own_IDXGIInfoQueue {
+    HRESULT (STDMETHODCALLTYPE *SetMessageCountLimit)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, UINT64 MessageCountLimit);
+    void (STDMETHODCALLTYPE *ClearStoredMessages)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *GetMessage)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, UINT64 MessageIndex, DXGI_INFO_QUEUE_MESSAGE *pMessage, SIZE_T *pMessageByteLength);
+    UINT64 (STDMETHODCALLTYPE *GetNumStoredMessagesAllowedByRetrievalFilters)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    UINT64 (STDMETHODCALLTYPE *GetNumStoredMessages)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesDiscardedByMessageCountLimit)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    UINT64 (STDMETHODCALLTYPE *GetMessageCountLimit)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesAllowedByStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    UINT64 (STDMETHODCALLTYPE *GetNumMessagesDeniedByStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *AddStorageFilterEntries)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter);
+    HRESULT (STDMETHODCALLTYPE *GetStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength);
+    void (STDMETHODCALLTYPE *ClearStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *PushEmptyStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *PushDenyAllStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *PushCopyOfStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *PushStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter);
+    void (STDMETHODCALLTYPE *PopStorageFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    UINT (STDMETHODCALLTYPE *GetStorageFilterStackSize)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *AddRetrievalFilterEntries)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter);
+    HRESULT (STDMETHODCALLTYPE *GetRetrievalFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter, SIZE_T *pFilterByteLength);
+    void (STDMETHODCALLTYPE *ClearRetrievalFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *PushEmptyRetrievalFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *PushDenyAllRetrievalFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *PushCopyOfRetrievalFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *PushRetrievalFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_FILTER *pFilter);
+    void (STDMETHODCALLTYPE *PopRetrievalFilter)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    UINT (STDMETHODCALLTYPE *GetRetrievalFilterStackSize)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+    HRESULT (STDMETHODCALLTYPE *AddMessage)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_CATEGORY Category, DXGI_INFO_QUEUE_MESSAGE_SEVERITY Severity, DXGI_INFO_QUEUE_MESSAGE_ID ID, LPCSTR pDescription);
+    HRESULT (STDMETHODCALLTYPE *AddApplicationMessage)(IDXGIInfoQueue *This, DXGI_INFO_QUEUE_MESSAGE_SEVERITY Severity, LPCSTR pDescription);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnCategory)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_CATEGORY Category, BOOL bEnable);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnSeverity)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_SEVERITY Severity, BOOL bEnable);
+    HRESULT (STDMETHODCALLTYPE *SetBreakOnID)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_ID ID, BOOL bEnable);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnCategory)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_CATEGORY Category);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnSeverity)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_SEVERITY Severity);
+    BOOL (STDMETHODCALLTYPE *GetBreakOnID)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, DXGI_INFO_QUEUE_MESSAGE_ID ID);
+    void (STDMETHODCALLTYPE *SetMuteDebugOutput)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer, BOOL bMute);
+    BOOL (STDMETHODCALLTYPE *GetMuteDebugOutput)(IDXGIInfoQueue *This, DXGI_DEBUG_ID Producer);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_IDXGIInfoQueue) == sizeof(struct IDXGIInfoQueueVtbl), "IDXGIInfoQueue's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_IDXGIInfoQueue \
+    .SetMessageCountLimit = rt_stub_IDXGIInfoQueue_SetMessageCountLimit, \
+    .ClearStoredMessages = rt_stub_IDXGIInfoQueue_ClearStoredMessages, \
+    .GetMessage = rt_stub_IDXGIInfoQueue_GetMessage, \
+    .GetNumStoredMessagesAllowedByRetrievalFilters = rt_stub_IDXGIInfoQueue_GetNumStoredMessagesAllowedByRetrievalFilters, \
+    .GetNumStoredMessages = rt_stub_IDXGIInfoQueue_GetNumStoredMessages, \
+    .GetNumMessagesDiscardedByMessageCountLimit = rt_stub_IDXGIInfoQueue_GetNumMessagesDiscardedByMessageCountLimit, \
+    .GetMessageCountLimit = rt_stub_IDXGIInfoQueue_GetMessageCountLimit, \
+    .GetNumMessagesAllowedByStorageFilter = rt_stub_IDXGIInfoQueue_GetNumMessagesAllowedByStorageFilter, \
+    .GetNumMessagesDeniedByStorageFilter = rt_stub_IDXGIInfoQueue_GetNumMessagesDeniedByStorageFilter, \
+    .AddStorageFilterEntries = rt_stub_IDXGIInfoQueue_AddStorageFilterEntries, \
+    .GetStorageFilter = rt_stub_IDXGIInfoQueue_GetStorageFilter, \
+    .ClearStorageFilter = rt_stub_IDXGIInfoQueue_ClearStorageFilter, \
+    .PushEmptyStorageFilter = rt_stub_IDXGIInfoQueue_PushEmptyStorageFilter, \
+    .PushDenyAllStorageFilter = rt_stub_IDXGIInfoQueue_PushDenyAllStorageFilter, \
+    .PushCopyOfStorageFilter = rt_stub_IDXGIInfoQueue_PushCopyOfStorageFilter, \
+    .PushStorageFilter = rt_stub_IDXGIInfoQueue_PushStorageFilter, \
+    .PopStorageFilter = rt_stub_IDXGIInfoQueue_PopStorageFilter, \
+    .GetStorageFilterStackSize = rt_stub_IDXGIInfoQueue_GetStorageFilterStackSize, \
+    .AddRetrievalFilterEntries = rt_stub_IDXGIInfoQueue_AddRetrievalFilterEntries, \
+    .GetRetrievalFilter = rt_stub_IDXGIInfoQueue_GetRetrievalFilter, \
+    .ClearRetrievalFilter = rt_stub_IDXGIInfoQueue_ClearRetrievalFilter, \
+    .PushEmptyRetrievalFilter = rt_stub_IDXGIInfoQueue_PushEmptyRetrievalFilter, \
+    .PushDenyAllRetrievalFilter = rt_stub_IDXGIInfoQueue_PushDenyAllRetrievalFilter, \
+    .PushCopyOfRetrievalFilter = rt_stub_IDXGIInfoQueue_PushCopyOfRetrievalFilter, \
+    .PushRetrievalFilter = rt_stub_IDXGIInfoQueue_PushRetrievalFilter, \
+    .PopRetrievalFilter = rt_stub_IDXGIInfoQueue_PopRetrievalFilter, \
+    .GetRetrievalFilterStackSize = rt_stub_IDXGIInfoQueue_GetRetrievalFilterStackSize, \
+    .AddMessage = rt_stub_IDXGIInfoQueue_AddMessage, \
+    .AddApplicationMessage = rt_stub_IDXGIInfoQueue_AddApplicationMessage, \
+    .SetBreakOnCategory = rt_stub_IDXGIInfoQueue_SetBreakOnCategory, \
+    .SetBreakOnSeverity = rt_stub_IDXGIInfoQueue_SetBreakOnSeverity, \
+    .SetBreakOnID = rt_stub_IDXGIInfoQueue_SetBreakOnID, \
+    .GetBreakOnCategory = rt_stub_IDXGIInfoQueue_GetBreakOnCategory, \
+    .GetBreakOnSeverity = rt_stub_IDXGIInfoQueue_GetBreakOnSeverity, \
+    .GetBreakOnID = rt_stub_IDXGIInfoQueue_GetBreakOnID, \
+    .SetMuteDebugOutput = rt_stub_IDXGIInfoQueue_SetMuteDebugOutput, \
+    .GetMuteDebugOutput = rt_stub_IDXGIInfoQueue_GetMuteDebugOutput
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDebug_QueryInterface(IDXGIDebug *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIDebug_AddRef(IDXGIDebug *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIDebug_Release(IDXGIDebug *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDebug_ReportLiveObjects(IDXGIDebug *This, GUID apiid, DXGI_DEBUG_RLO_FLAGS flags) { return rt_api_not_implemented("IDXGIDebug::ReportLiveObjects"); }
+#define RT_API_STUBS_IDXGIDebug \
+    .QueryInterface = rt_stub_IDXGIDebug_QueryInterface, \
+    .AddRef = rt_stub_IDXGIDebug_AddRef, \
+    .Release = rt_stub_IDXGIDebug_Release, \
+    .ReportLiveObjects = rt_stub_IDXGIDebug_ReportLiveObjects
+struct rt_own_IDXGIDebug {
+    HRESULT (STDMETHODCALLTYPE *ReportLiveObjects)(IDXGIDebug *This, GUID apiid, DXGI_DEBUG_RLO_FLAGS flags);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_IDXGIDebug) == sizeof(struct IDXGIDebugVtbl), "IDXGIDebug's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_IDXGIDebug \
+    .ReportLiveObjects = rt_stub_IDXGIDebug_ReportLiveObjects
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDebug1_QueryInterface(IDXGIDebug1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIDebug1_AddRef(IDXGIDebug1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_IDXGIDebug1_Release(IDXGIDebug1 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_IDXGIDebug1_ReportLiveObjects(IDXGIDebug1 *This, GUID apiid, DXGI_DEBUG_RLO_FLAGS flags) { return rt_api_not_implemented("IDXGIDebug::ReportLiveObjects"); }
+static inline void STDMETHODCALLTYPE rt_stub_IDXGIDebug1_EnableLeakTrackingForThread(IDXGIDebug1 *This) { rt_api_not_implemented("IDXGIDebug1::EnableLeakTrackingForThread"); }
+static inline void STDMETHODCALLTYPE rt_stub_IDXGIDebug1_DisableLeakTrackingForThread(IDXGIDebug1 *This) { rt_api_not_implemented("IDXGIDebug1::DisableLeakTrackingForThread"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_IDXGIDebug1_IsLeakTrackingEnabledForThread(IDXGIDebug1 *This) { rt_api_not_implemented("IDXGIDebug1::IsLeakTrackingEnabledForThread"); return (BOOL)0; }
+#define RT_API_STUBS_IDXGIDebug1 \
+    .QueryInterface = rt_stub_IDXGIDebug1_QueryInterface, \
+    .AddRef = rt_stub_IDXGIDebug1_AddRef, \
+    .Release = rt_stub_IDXGIDebug1_Release, \
+    .ReportLiveObjects = rt_stub_IDXGIDebug1_ReportLiveObjects, \
+    .EnableLeakTrackingForThread = rt_stub_IDXGIDebug1_EnableLeakTrackingForThread, \
+    .DisableLeakTrackingForThread = rt_stub_IDXGIDebug1_DisableLeakTrackingForThread, \
+    .IsLeakTrackingEnabledForThread = rt_stub_IDXGIDebug1_IsLeakTrackingEnabledForThread
+struct rt_own_IDXGIDebug1 {
+    void (STDMETHODCALLTYPE *EnableLeakTrackingForThread)(IDXGIDebug1 *This);
+    void (STDMETHODCALLTYPE *DisableLeakTrackingForThread)(IDXGIDebug1 *This);
+    BOOL (STDMETHODCALLTYPE *IsLeakTrackingEnabledForThread)(IDXGIDebug1 *This);
+};
+_Static_assert(sizeof(struct IDXGIDebugVtbl) + sizeof(struct rt_own_IDXGIDebug1) == sizeof(struct IDXGIDebug1Vtbl), "IDXGIDebug1's own slots follow IDXGIDebug's");
+#define RT_API_OWN_STUBS_IDXGIDebug1 \
+    .EnableLeakTrackingForThread = rt_stub_IDXGIDebug1_EnableLeakTrackingForThread, \
+    .DisableLeakTrackingForThread = rt_stub_IDXGIDebug1_DisableLeakTrackingForThread, \
+    .IsLeakTrackingEnabledForThread = rt_stub_IDXGIDebug1_IsLeakTrackingEnabledForThread
 
 #endif /* WDDM_RUNTIME_API_STUBS_H */

@@ -492,6 +492,10 @@ void *rt_d3d10_device_face(struct rt_device *dev, REFIID riid)
         return &dev->debug10;
     if (dev->info_queue && rt_iid_equal(riid, &IID_ID3D10InfoQueue))
         return rt_info_queue_iface10(dev->info_queue);
+    /* The ID3D10SwitchToRef page: obtained by QueryInterface from a device created with
+     * D3D10_CREATE_DEVICE_SWITCH_TO_REF; without the flag the device has none (debug_layer.c). */
+    if (dev->switch_to_ref.lpVtbl && rt_iid_equal(riid, &IID_ID3D10SwitchToRef))
+        return &dev->switch_to_ref;
     return NULL;
 }
 
@@ -565,6 +569,8 @@ static HRESULT create(const char *fn, IDXGIAdapter *pAdapter, D3D10_DRIVER_TYPE 
     if (FAILED(hr))
         return hr;
     dev->d3d10_flags = flags;
+    if (flags & D3D10_CREATE_DEVICE_SWITCH_TO_REF)
+        dev->switch_to_ref.lpVtbl = &rt_switch_to_ref_vtbl;
     atomic_store(&dev->mt_protected, (flags & D3D10_CREATE_DEVICE_SINGLETHREADED) ? FALSE : TRUE);
     if (!out) {
         rt_device_release(dev); /* as D3D11CreateDevice: no output pointer only asks whether it works */

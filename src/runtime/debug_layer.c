@@ -21,6 +21,8 @@
  * methods answer as not implemented (no swap chains, no pipeline state to validate).
  * ID3D10Debug is the same settings under the D3D10 interface (its three feature bits); its
  * Validate answers S_OK: the pipeline state it checks cannot be set here, so nothing is invalid.
+ * ID3D10SwitchToRef (a D3D10_CREATE_DEVICE_SWITCH_TO_REF device) has no reference rasterizer to
+ * switch to and says so (below).
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
@@ -196,14 +198,10 @@ static const struct { D3D11_MESSAGE_ID id; const char *name; } live_kinds[RT_LIV
 };
 
 /* The device (with its reference count) and the number of live objects of each kind, as
- * LIVE_* messages: WARNING for what is still alive, INFO for the summary. */
-static HRESULT STDMETHODCALLTYPE dbg_ReportLiveDeviceObjects(ID3D11Debug *This, D3D11_RLDO_FLAGS flags)
+ * LIVE_* messages: WARNING for what is still alive, INFO for the summary. One report serves
+ * ID3D11Debug::ReportLiveDeviceObjects and IDXGIDebug::ReportLiveObjects (dxgi_debug.c). */
+void rt_debug_report_live(struct rt_device *dev, BOOL detail)
 {
-    struct rt_device *dev = dbg_dev(This);
-    if (flags & ~(UINT)(D3D11_RLDO_SUMMARY | D3D11_RLDO_DETAIL | D3D11_RLDO_IGNORE_INTERNAL)) {
-        RT_REFUSE("ID3D11Debug::ReportLiveDeviceObjects: Flags 0x%x has unknown bits", (UINT)flags);
-        return E_INVALIDARG;
-    }
     char line[160];
     /* The caller's reference to this face is one of the device's. */
     snprintf(line, sizeof line, "Live ID3D11Device at %p, Refcount: %u", (void *)dev, atomic_load(&dev->refs));
@@ -213,7 +211,7 @@ static HRESULT STDMETHODCALLTYPE dbg_ReportLiveDeviceObjects(ID3D11Debug *This, 
     for (int k = 0; k < RT_LIVE_KINDS; k++) {
         UINT n = atomic_load(&dev->live[k]);
         total += n;
-        if (!n || !(flags & D3D11_RLDO_DETAIL))
+        if (!n || !detail)
             continue;
         snprintf(line, sizeof line, "Live %s objects: %u", live_kinds[k].name, n);
         rt_info_queue_add(dev, D3D11_MESSAGE_CATEGORY_STATE_CREATION, D3D11_MESSAGE_SEVERITY_WARNING,
@@ -222,6 +220,15 @@ static HRESULT STDMETHODCALLTYPE dbg_ReportLiveDeviceObjects(ID3D11Debug *This, 
     snprintf(line, sizeof line, "Live device objects: %u besides the device", total);
     rt_info_queue_add(dev, D3D11_MESSAGE_CATEGORY_STATE_CREATION, D3D11_MESSAGE_SEVERITY_INFO,
                       D3D11_MESSAGE_ID_LIVE_OBJECT_SUMMARY, line);
+}
+
+static HRESULT STDMETHODCALLTYPE dbg_ReportLiveDeviceObjects(ID3D11Debug *This, D3D11_RLDO_FLAGS flags)
+{
+    if (flags & ~(UINT)(D3D11_RLDO_SUMMARY | D3D11_RLDO_DETAIL | D3D11_RLDO_IGNORE_INTERNAL)) {
+        RT_REFUSE("ID3D11Debug::ReportLiveDeviceObjects: Flags 0x%x has unknown bits", (UINT)flags);
+        return E_INVALIDARG;
+    }
+    rt_debug_report_live(dbg_dev(This), (flags & D3D11_RLDO_DETAIL) ? TRUE : FALSE);
     return S_OK;
 }
 
@@ -299,6 +306,65 @@ const struct ID3D10DebugVtbl rt_debug10_vtbl = {
     .SetPresentPerRenderOpDelay = dbg10_SetPresentPerRenderOpDelay,
     .GetPresentPerRenderOpDelay = dbg10_GetPresentPerRenderOpDelay,
     .Validate = dbg10_Validate,
+};
+
+/* ---- ID3D10SwitchToRef: asked for, nothing to switch to ------------------------------------------- */
+
+/* A device created with D3D10_CREATE_DEVICE_SWITCH_TO_REF answers ID3D10SwitchToRef
+ * (d3d10_device.c). The D3D10_CREATE_DEVICE_FLAG page says such a device is made "both a
+ * software (REF) and hardware (HAL)"; here there is one device, on the software GPU, and no
+ * reference rasterizer to switch to. So the interface answers honestly: GetUseRef is FALSE (the
+ * device runs on its adapter, never on a REF device); SetUseRef returns the previous value of
+ * UseRef as the ID3D10SwitchToRef::SetUseRef page says, which is GetUseRef's FALSE (a setting
+ * that never took effect is not reported as one), changes nothing observable, and asking for
+ * TRUE is a WARNING message of the debug layer's queue (on a debug device; the refusal line
+ * under WDDM_DEBUG otherwise) naming why. */
+static struct rt_device *str_dev(ID3D10SwitchToRef *iface)
+{
+    return (struct rt_device *)((char *)iface - offsetof(struct rt_device, switch_to_ref));
+}
+
+static HRESULT STDMETHODCALLTYPE str_QueryInterface(ID3D10SwitchToRef *This, REFIID riid, void **ppv)
+{
+    return ID3D11Device_QueryInterface(&str_dev(This)->iface, riid, ppv);
+}
+static ULONG STDMETHODCALLTYPE str_AddRef(ID3D10SwitchToRef *This)
+{
+    return ID3D11Device_AddRef(&str_dev(This)->iface);
+}
+static ULONG STDMETHODCALLTYPE str_Release(ID3D10SwitchToRef *This)
+{
+    return ID3D11Device_Release(&str_dev(This)->iface);
+}
+
+static BOOL STDMETHODCALLTYPE str_SetUseRef(ID3D10SwitchToRef *This, BOOL use_ref)
+{
+    struct rt_device *dev = str_dev(This);
+    if (use_ref) {
+        static const char text[] = "ID3D10SwitchToRef::SetUseRef(TRUE): there is no reference rasterizer here; the "
+                                   "device stays on its adapter (GetUseRef answers FALSE)";
+        if (dev->info_queue)
+            rt_info_queue_add(dev, D3D11_MESSAGE_CATEGORY_MISCELLANEOUS, D3D11_MESSAGE_SEVERITY_WARNING,
+                              D3D11_MESSAGE_ID_UNKNOWN, text);
+        else
+            wddm_debug("runtime", "%s", text);
+    }
+    return FALSE; /* the previous value: the device was never on a reference device */
+}
+
+static BOOL STDMETHODCALLTYPE str_GetUseRef(ID3D10SwitchToRef *This)
+{
+    (void)This;
+    return FALSE; /* never on a reference device: see above */
+}
+
+const struct ID3D10SwitchToRefVtbl rt_switch_to_ref_vtbl = {
+    RT_API_STUBS_ID3D10SwitchToRef,
+    .QueryInterface = str_QueryInterface,
+    .AddRef = str_AddRef,
+    .Release = str_Release,
+    .SetUseRef = str_SetUseRef,
+    .GetUseRef = str_GetUseRef,
 };
 
 /* After a copy, update or clear on the immediate context (traced.c): FLUSH_PER_RENDER_OP

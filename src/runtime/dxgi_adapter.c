@@ -88,7 +88,7 @@ static HRESULT STDMETHODCALLTYPE adapter_GetParent(IDXGIAdapter3 *This, REFIID r
 static HRESULT STDMETHODCALLTYPE adapter_EnumOutputs(IDXGIAdapter3 *This, UINT index, IDXGIOutput **out)
 {
     if (!out) {
-        RT_REFUSE("IDXGIAdapter::EnumOutputs: ppOutput is NULL");
+        RT_REFUSE_DXGI(ADAPTER, "IDXGIAdapter::EnumOutputs: ppOutput is NULL");
         return E_INVALIDARG;
     }
     *out = NULL;
@@ -138,11 +138,11 @@ static HRESULT STDMETHODCALLTYPE adapter_CheckInterfaceSupport(IDXGIAdapter3 *Th
 static HRESULT check_node_group(const char *what, UINT node, DXGI_MEMORY_SEGMENT_GROUP group)
 {
     if (node != 0) {
-        RT_REFUSE("%s: NodeIndex %u: the adapter has one physical node (0)", what, node);
+        RT_REFUSE_DXGI(ADAPTER, "%s: NodeIndex %u: the adapter has one physical node (0)", what, node);
         return E_INVALIDARG;
     }
     if ((UINT)group > DXGI_MEMORY_SEGMENT_GROUP_NON_LOCAL) {
-        RT_REFUSE("%s: MemorySegmentGroup %u is neither LOCAL nor NON_LOCAL", what, (UINT)group);
+        RT_REFUSE_DXGI(ADAPTER, "%s: MemorySegmentGroup %u is neither LOCAL nor NON_LOCAL", what, (UINT)group);
         return E_INVALIDARG;
     }
     return S_OK;
@@ -156,7 +156,7 @@ static HRESULT STDMETHODCALLTYPE adapter_QueryVideoMemoryInfo(IDXGIAdapter3 *Thi
     if (FAILED(hr))
         return hr;
     if (!info) {
-        RT_REFUSE("IDXGIAdapter3::QueryVideoMemoryInfo: pVideoMemoryInfo is NULL");
+        RT_REFUSE_DXGI(ADAPTER, "IDXGIAdapter3::QueryVideoMemoryInfo: pVideoMemoryInfo is NULL");
         return E_INVALIDARG;
     }
     D3DKMT_QUERYVIDEOMEMORYINFO q = { .hAdapter = adapter_from(This)->km_adapter,
@@ -182,7 +182,7 @@ static HRESULT STDMETHODCALLTYPE adapter_SetVideoMemoryReservation(IDXGIAdapter3
                                               .Reservation = bytes };
     NTSTATUS st = D3DKMTChangeVideoMemoryReservation(&c);
     if (st == STATUS_INVALID_PARAMETER) {
-        RT_REFUSE("IDXGIAdapter3::SetVideoMemoryReservation: %llu bytes exceed AvailableForReservation",
+        RT_REFUSE_DXGI(ADAPTER, "IDXGIAdapter3::SetVideoMemoryReservation: %llu bytes exceed AvailableForReservation",
                   (unsigned long long)bytes);
         return E_INVALIDARG;
     }
@@ -259,7 +259,7 @@ HRESULT rt_adapter_create(struct rt_factory *f, LUID luid, struct rt_adapter **o
     D3DKMT_OPENADAPTERFROMLUID oa = { .AdapterLuid = luid };
     NTSTATUS st = D3DKMTOpenAdapterFromLuid(&oa);
     if (!NT_SUCCESS(st)) {
-        RT_REFUSE("DXGI: the adapter is gone (D3DKMTOpenAdapterFromLuid 0x%08x)", (UINT)st);
+        RT_REFUSE_DXGI(ADAPTER, "DXGI: the adapter is gone (D3DKMTOpenAdapterFromLuid 0x%08x)", (UINT)st);
         return DXGI_ERROR_NOT_FOUND;
     }
     struct rt_adapter *a = wddm_calloc(1, sizeof *a);

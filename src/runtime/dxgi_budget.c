@@ -39,14 +39,14 @@ static void unregister_one(struct rt_budget_event *r)
 HRESULT rt_adapter_register_budget_event(struct rt_adapter *a, HANDLE event, DWORD *cookie)
 {
     if (!cookie) {
-        RT_REFUSE("IDXGIAdapter3::RegisterVideoMemoryBudgetChangeNotificationEvent: pdwCookie is NULL");
+        RT_REFUSE_DXGI(ADAPTER, "IDXGIAdapter3::RegisterVideoMemoryBudgetChangeNotificationEvent: pdwCookie is NULL");
         return E_INVALIDARG;
     }
     struct rt_budget_event *r = wddm_calloc(1, sizeof *r);
     if (!r)
         return E_OUTOFMEMORY;
     if (!(r->event = wddm_event_get(event))) {
-        RT_REFUSE("IDXGIAdapter3::RegisterVideoMemoryBudgetChangeNotificationEvent: %p is not an event handle",
+        RT_REFUSE_DXGI(ADAPTER, "IDXGIAdapter3::RegisterVideoMemoryBudgetChangeNotificationEvent: %p is not an event handle",
                   event);
         free(r);
         return E_INVALIDARG;
@@ -71,7 +71,7 @@ HRESULT rt_adapter_register_budget_event(struct rt_adapter *a, HANDLE event, DWO
     }
     pthread_mutex_unlock(&a->private_lock);
     if (!NT_SUCCESS(st)) {
-        RT_REFUSE("IDXGIAdapter3::RegisterVideoMemoryBudgetChangeNotificationEvent: the kernel refused (0x%08x)",
+        RT_REFUSE_DXGI(ADAPTER, "IDXGIAdapter3::RegisterVideoMemoryBudgetChangeNotificationEvent: the kernel refused (0x%08x)",
                   (UINT)st);
         wddm_event_put(r->event);
         free(r);
@@ -94,7 +94,7 @@ void rt_adapter_unregister_budget_event(struct rt_adapter *a, DWORD cookie)
     if (r)
         unregister_one(r);
     else
-        RT_REFUSE("IDXGIAdapter3::UnregisterVideoMemoryBudgetChangeNotification: cookie %u is not registered",
+        RT_REFUSE_DXGI(ADAPTER, "IDXGIAdapter3::UnregisterVideoMemoryBudgetChangeNotification: cookie %u is not registered",
                   (UINT)cookie);
 }
 

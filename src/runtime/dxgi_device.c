@@ -87,7 +87,7 @@ static HRESULT device_adapter(struct rt_device *dev, struct rt_adapter **out)
 static HRESULT STDMETHODCALLTYPE dxdev_GetAdapter(IDXGIDevice3 *This, IDXGIAdapter **out)
 {
     if (!out) {
-        RT_REFUSE("IDXGIDevice::GetAdapter: pAdapter is NULL");
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice::GetAdapter: pAdapter is NULL");
         return E_INVALIDARG;
     }
     *out = NULL;
@@ -149,7 +149,7 @@ void rt_device_context_destroyed(struct rt_device *dev, D3DKMT_HANDLE context)
 static HRESULT STDMETHODCALLTYPE dxdev_SetGPUThreadPriority(IDXGIDevice3 *This, INT priority)
 {
     if (priority < -7 || priority > 7) {
-        RT_REFUSE("IDXGIDevice::SetGPUThreadPriority: %d is outside -7..7", priority);
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice::SetGPUThreadPriority: %d is outside -7..7", priority);
         return E_INVALIDARG;
     }
     struct rt_device *dev = device_from(This);
@@ -175,7 +175,7 @@ static HRESULT STDMETHODCALLTYPE dxdev_GetGPUThreadPriority(IDXGIDevice3 *This, 
 static HRESULT STDMETHODCALLTYPE dxdev_SetMaximumFrameLatency(IDXGIDevice3 *This, UINT latency)
 {
     if (latency > MAX_FRAME_LATENCY) {
-        RT_REFUSE("IDXGIDevice1::SetMaximumFrameLatency: %u exceeds %u", latency, MAX_FRAME_LATENCY);
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice1::SetMaximumFrameLatency: %u exceeds %u", latency, MAX_FRAME_LATENCY);
         return DXGI_ERROR_INVALID_CALL;
     }
     device_from(This)->max_frame_latency = latency ? latency : DEFAULT_FRAME_LATENCY;
@@ -185,7 +185,7 @@ static HRESULT STDMETHODCALLTYPE dxdev_SetMaximumFrameLatency(IDXGIDevice3 *This
 static HRESULT STDMETHODCALLTYPE dxdev_GetMaximumFrameLatency(IDXGIDevice3 *This, UINT *latency)
 {
     if (!latency) {
-        RT_REFUSE("IDXGIDevice1::GetMaximumFrameLatency: pMaxLatency is NULL");
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice1::GetMaximumFrameLatency: pMaxLatency is NULL");
         return DXGI_ERROR_INVALID_CALL;
     }
     *latency = device_from(This)->max_frame_latency;
@@ -222,7 +222,7 @@ static HRESULT surface_texture_desc(const DXGI_SURFACE_DESC *desc, DXGI_USAGE us
         t->CPUAccessFlags = D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE;
         break;
     default:
-        RT_REFUSE("IDXGIDevice::CreateSurface: CPU access %u is not a DXGI_CPU_ACCESS value", usage & 15u);
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice::CreateSurface: CPU access %u is not a DXGI_CPU_ACCESS value", usage & 15u);
         return E_INVALIDARG;
     }
     return S_OK;
@@ -233,12 +233,12 @@ static HRESULT STDMETHODCALLTYPE dxdev_CreateSurface(IDXGIDevice3 *This, const D
                                                      IDXGISurface **out)
 {
     if (!desc || !out || !count) {
-        RT_REFUSE("IDXGIDevice::CreateSurface: %s", !desc ? "pDesc is NULL" : !out ? "ppSurface is NULL"
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice::CreateSurface: %s", !desc ? "pDesc is NULL" : !out ? "ppSurface is NULL"
                                                                                    : "NumSurfaces is 0");
         return E_INVALIDARG;
     }
     if (shared) {
-        RT_REFUSE("IDXGIDevice::CreateSurface: opening a shared resource is not implemented "
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice::CreateSurface: opening a shared resource is not implemented "
                   "(ID3D11Device::OpenSharedResource opens one)");
         return E_NOTIMPL;
     }
@@ -268,13 +268,13 @@ static HRESULT STDMETHODCALLTYPE dxdev_EnqueueSetEvent(IDXGIDevice3 *This, HANDL
 {
     struct wddm_event *e = wddm_event_get(event);
     if (!e) {
-        RT_REFUSE("IDXGIDevice2::EnqueueSetEvent: %p is not an event handle", event);
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice2::EnqueueSetEvent: %p is not an event handle", event);
         return E_INVALIDARG;
     }
     wddm_event_put(e);
     struct rt_device *dev = device_from(This);
     if (rt_device_is_removed(dev)) {
-        RT_REFUSE("IDXGIDevice2::EnqueueSetEvent on a removed device");
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice2::EnqueueSetEvent on a removed device");
         return DXGI_ERROR_DEVICE_REMOVED;
     }
     (void)rt_gpu_signal_after_work(dev, 0, 0, event);
@@ -291,7 +291,7 @@ static HRESULT offer_targets(struct rt_device *dev, const char *what, UINT n, ID
                              struct rt_resource ***out)
 {
     if (!n || !in) {
-        RT_REFUSE("IDXGIDevice2::%s: no resources", what);
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice2::%s: no resources", what);
         return E_INVALIDARG;
     }
     struct rt_resource **res = wddm_calloc(n, sizeof *res);
@@ -300,7 +300,7 @@ static HRESULT offer_targets(struct rt_device *dev, const char *what, UINT n, ID
     for (UINT i = 0; i < n; i++) {
         res[i] = rt_resource_from_dxgi(in[i]);
         if (!res[i] || res[i]->device != dev) {
-            RT_REFUSE("IDXGIDevice2::%s: entry %u is not a resource of this device", what, i);
+            RT_REFUSE_DXGI(DEVICE, "IDXGIDevice2::%s: entry %u is not a resource of this device", what, i);
             free(res);
             return E_INVALIDARG;
         }
@@ -314,7 +314,7 @@ static HRESULT STDMETHODCALLTYPE dxdev_OfferResources(IDXGIDevice3 *This, UINT n
 {
     struct rt_device *dev = device_from(This);
     if (priority < DXGI_OFFER_RESOURCE_PRIORITY_LOW || priority > DXGI_OFFER_RESOURCE_PRIORITY_HIGH) {
-        RT_REFUSE("IDXGIDevice2::OfferResources: Priority %u is not a DXGI_OFFER_RESOURCE_PRIORITY", (UINT)priority);
+        RT_REFUSE_DXGI(DEVICE, "IDXGIDevice2::OfferResources: Priority %u is not a DXGI_OFFER_RESOURCE_PRIORITY", (UINT)priority);
         return E_INVALIDARG;
     }
     struct rt_resource **res = NULL;
@@ -324,7 +324,7 @@ static HRESULT STDMETHODCALLTYPE dxdev_OfferResources(IDXGIDevice3 *This, UINT n
     pthread_mutex_lock(&dev->lock); /* the map state (map.c) */
     for (UINT i = 0; i < n && SUCCEEDED(hr); i++) {
         if (res[i]->mapped_count) {
-            RT_REFUSE("IDXGIDevice2::OfferResources: entry %u is mapped; Unmap it first", i);
+            RT_REFUSE_DXGI(DEVICE, "IDXGIDevice2::OfferResources: entry %u is mapped; Unmap it first", i);
             hr = E_INVALIDARG;
         }
     }
@@ -335,7 +335,7 @@ static HRESULT STDMETHODCALLTYPE dxdev_OfferResources(IDXGIDevice3 *This, UINT n
                                           .NumAllocations = 1, .Priority = (D3DKMT_OFFER_PRIORITY)priority };
             NTSTATUS st = D3DKMTOfferAllocations(&o);
             if (!NT_SUCCESS(st)) {
-                RT_REFUSE("IDXGIDevice2::OfferResources: D3DKMTOfferAllocations failed (0x%08x)", (UINT)st);
+                RT_REFUSE_DXGI(DEVICE, "IDXGIDevice2::OfferResources: D3DKMTOfferAllocations failed (0x%08x)", (UINT)st);
                 hr = E_INVALIDARG;
                 break;
             }
@@ -363,7 +363,7 @@ static HRESULT STDMETHODCALLTYPE dxdev_ReclaimResources(IDXGIDevice3 *This, UINT
                                             .pDiscarded = &lost, .NumAllocations = 1 };
             NTSTATUS st = D3DKMTReclaimAllocations(&r);
             if (!NT_SUCCESS(st)) {
-                RT_REFUSE("IDXGIDevice2::ReclaimResources: D3DKMTReclaimAllocations failed (0x%08x)", (UINT)st);
+                RT_REFUSE_DXGI(DEVICE, "IDXGIDevice2::ReclaimResources: D3DKMTReclaimAllocations failed (0x%08x)", (UINT)st);
                 hr = E_INVALIDARG;
             }
         }

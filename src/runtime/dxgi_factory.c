@@ -75,7 +75,7 @@ static HRESULT STDMETHODCALLTYPE factory_GetParent(IDXGIFactory4 *This, REFIID r
 static HRESULT enum_adapter(struct rt_factory *f, UINT index, IDXGIAdapter **out)
 {
     if (!out) {
-        RT_REFUSE("IDXGIFactory::EnumAdapters: ppAdapter is NULL");
+        RT_REFUSE_DXGI(FACTORY, "IDXGIFactory::EnumAdapters: ppAdapter is NULL");
         return DXGI_ERROR_INVALID_CALL;
     }
     *out = NULL;
@@ -122,7 +122,7 @@ static HRESULT STDMETHODCALLTYPE factory_EnumAdapterByLuid(IDXGIFactory4 *This, 
 {
     struct rt_factory *f = factory_from(This);
     if (!out || !riid) {
-        RT_REFUSE("IDXGIFactory4::EnumAdapterByLuid: %s is NULL", !out ? "ppvAdapter" : "riid");
+        RT_REFUSE_DXGI(FACTORY, "IDXGIFactory4::EnumAdapterByLuid: %s is NULL", !out ? "ppvAdapter" : "riid");
         return E_INVALIDARG;
     }
     *out = NULL;
@@ -176,12 +176,12 @@ HRESULT rt_factory_create(UINT flags, struct rt_factory **out)
 static HRESULT create_factory(UINT flags, REFIID riid, void **out)
 {
     if (!out) {
-        RT_REFUSE("CreateDXGIFactory: ppFactory is NULL");
+        RT_REFUSE_DXGI(FACTORY, "CreateDXGIFactory: ppFactory is NULL");
         return E_INVALIDARG;
     }
     *out = NULL;
     if (!riid || !factory_iid(riid)) {
-        RT_REFUSE("CreateDXGIFactory: riid is not an IDXGIFactory interface");
+        RT_REFUSE_DXGI(FACTORY, "CreateDXGIFactory: riid is not an IDXGIFactory interface");
         return E_NOINTERFACE;
     }
     struct rt_factory *f = NULL;
@@ -204,10 +204,12 @@ HRESULT WINAPI CreateDXGIFactory1(REFIID riid, void **ppFactory)
 HRESULT WINAPI CreateDXGIFactory2(UINT Flags, REFIID riid, void **ppFactory)
 {
     if (Flags & ~(UINT)DXGI_CREATE_FACTORY_DEBUG) {
-        RT_REFUSE("CreateDXGIFactory2: Flags 0x%x has bits other than DXGI_CREATE_FACTORY_DEBUG", Flags);
+        RT_REFUSE_DXGI(FACTORY, "CreateDXGIFactory2: Flags 0x%x has bits other than DXGI_CREATE_FACTORY_DEBUG", Flags);
         if (ppFactory)
             *ppFactory = NULL;
         return E_INVALIDARG;
     }
+    if (Flags & DXGI_CREATE_FACTORY_DEBUG)
+        rt_dxgi_debug_enable(); /* the DXGI debug layer, as dxgidebug.dll loads on Windows (dxgi_debug.c) */
     return create_factory(Flags, riid, ppFactory);
 }

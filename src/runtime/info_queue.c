@@ -4,23 +4,11 @@
  * A device created with D3D11_CREATE_DEVICE_DEBUG has one (QueryInterface from the device;
  * without the flag the answer is E_NOINTERFACE, as on Windows). Every refusal the runtime makes
  * inside an API call of that device becomes a message here (debug_layer.c) with the call's
- * category and ID, severity ERROR. The queue follows the ID3D11InfoQueue reference:
- *
- * - a message passes the storage filter on top of the storage-filter stack or is counted as
- *   denied; stored messages beyond the count limit (default
- *   D3D11_INFO_QUEUE_DEFAULT_MESSAGE_COUNT_LIMIT, -1 = none) push the oldest out and are counted
- *   as discarded;
- * - GetMessage indexes the stored messages that pass the retrieval filter; with pMessage NULL it
- *   answers the byte length (a D3D11_MESSAGE followed by its NUL-terminated description);
- * - each filter stack starts with one empty filter, which Pop keeps; Get*Filter answers its
- *   length first, then the filter with its lists behind it.
- *
- * Filter semantics (model decision, written down in docs/api.md "The debug layer"): a message
- * passes a filter when, for each of category, severity and ID, the allow list is empty or
- * names it, and no deny list names it. A message that passes the storage filter is printed
- * (with WDDM_DEBUG, the output a debugger would show on Windows) unless SetMuteDebugOutput(TRUE).
- * The break settings are stored and read back; nothing stops the process (there is no debugger
- * to break into).
+ * category and ID, severity ERROR. The store itself - the filter stacks, the count limit, the
+ * counters, the break settings and mute, as the ID3D11InfoQueue reference describes them - is
+ * msg_store.c's, the one every info queue of the runtime uses (the DXGI info queue keeps one per
+ * producer, dxgi_debug.c); this file gives it its ID3D11InfoQueue and ID3D10InfoQueue faces and
+ * copies each message to the DXGI info queue under DXGI_DEBUG_D3D11 / DXGI_DEBUG_D3D10.
  *
  * A D3D10 device created with D3D10_CREATE_DEVICE_DEBUG has the same queue with a second face,
  * ID3D10InfoQueue: one store, one set of filters and counters, read and written through either.
@@ -32,265 +20,27 @@
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
+#include "runtime/msg_store.h"
 #include "common/alloc.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { CAT, SEV, ID, KINDS };
-
-struct iq_list {
-    UINT n;
-    UINT *v;
-};
-
-struct iq_filter {
-    struct iq_list allow[KINDS], deny[KINDS];
-};
-
-struct iq_stack {
-    struct iq_filter *f;            /* f[n - 1] is the top; n >= 1 */
-    UINT n;
-};
-
-struct iq_message {
-    D3D11_MESSAGE_CATEGORY category;
-    D3D11_MESSAGE_SEVERITY severity;
-    D3D11_MESSAGE_ID id;
-    char *text;
-    SIZE_T size;                    /* strlen(text) + 1 */
-};
-
-struct iq_breaks {
-    BOOL category[D3D11_MESSAGE_CATEGORY_SHADER + 1];
-    BOOL severity[D3D11_MESSAGE_SEVERITY_MESSAGE + 1];
-    struct iq_list ids;
-};
+#define IFACE "ID3D1xInfoQueue"
 
 struct rt_info_queue {
     ID3D11InfoQueue iface;          /* first */
     ID3D10InfoQueue iface10;        /* the same queue's D3D10 face */
     struct rt_device *device;       /* the queue's references are the device's */
-    pthread_mutex_t lock;           /* guards everything below */
-    struct iq_message *msgs;        /* oldest first */
-    UINT64 count, cap, limit;
-    UINT64 allowed, denied, discarded;
-    struct iq_stack storage, retrieval;
-    struct iq_breaks breaks;
-    BOOL mute;
+    pthread_mutex_t lock;           /* guards the store */
+    struct rt_msg_store store;      /* msg_store.c: the messages, filters, counters, breaks, mute */
+    UINT64 seq;
 };
 
 static struct rt_info_queue *iq_of(ID3D11InfoQueue *iface)
 {
     return (struct rt_info_queue *)iface;
-}
-
-/* ---- filters ------------------------------------------------------------------------------------ */
-
-static BOOL list_has(const struct iq_list *l, UINT v)
-{
-    for (UINT i = 0; i < l->n; i++)
-        if (l->v[i] == v)
-            return TRUE;
-    return FALSE;
-}
-
-static BOOL filter_passes(const struct iq_filter *f, D3D11_MESSAGE_CATEGORY c, D3D11_MESSAGE_SEVERITY s,
-                          D3D11_MESSAGE_ID id)
-{
-    const UINT v[KINDS] = { (UINT)c, (UINT)s, (UINT)id };
-    for (int k = 0; k < KINDS; k++) {
-        if (f->allow[k].n && !list_has(&f->allow[k], v[k]))
-            return FALSE;
-        if (list_has(&f->deny[k], v[k]))
-            return FALSE;
-    }
-    return TRUE;
-}
-
-static void filter_clear(struct iq_filter *f)
-{
-    for (int k = 0; k < KINDS; k++) {
-        free(f->allow[k].v);
-        free(f->deny[k].v);
-    }
-    memset(f, 0, sizeof *f);
-}
-
-static HRESULT list_append(struct iq_list *l, UINT n, const void *vals)
-{
-    if (!n)
-        return S_OK;
-    if (!vals) {
-        RT_REFUSE("ID3D1xInfoQueue: a filter list of %u entries has a NULL array", n);
-        return E_INVALIDARG;
-    }
-    UINT *v = realloc(l->v, ((size_t)l->n + n) * sizeof *v);
-    if (!v)
-        return E_OUTOFMEMORY;
-    memcpy(v + l->n, vals, (size_t)n * sizeof *v); /* the three enums are 32-bit */
-    l->v = v;
-    l->n += n;
-    return S_OK;
-}
-
-/* The lists of an application's D3D11_INFO_QUEUE_FILTER, appended to `f`. */
-static HRESULT filter_add(struct iq_filter *f, const D3D11_INFO_QUEUE_FILTER *in)
-{
-    const D3D11_INFO_QUEUE_FILTER_DESC *d[2] = { &in->AllowList, &in->DenyList };
-    struct iq_list *out[2] = { f->allow, f->deny };
-    HRESULT hr = S_OK;
-    for (int i = 0; i < 2 && SUCCEEDED(hr); i++) {
-        hr = list_append(&out[i][CAT], d[i]->NumCategories, d[i]->pCategoryList);
-        if (SUCCEEDED(hr))
-            hr = list_append(&out[i][SEV], d[i]->NumSeverities, d[i]->pSeverityList);
-        if (SUCCEEDED(hr))
-            hr = list_append(&out[i][ID], d[i]->NumIDs, d[i]->pIDList);
-    }
-    return hr;
-}
-
-static SIZE_T filter_bytes(const struct iq_filter *f)
-{
-    SIZE_T n = 0;
-    for (int k = 0; k < KINDS; k++)
-        n += (SIZE_T)f->allow[k].n + f->deny[k].n;
-    return sizeof(D3D11_INFO_QUEUE_FILTER) + n * sizeof(UINT);
-}
-
-/* One list copied to *p (advanced past it); NULL for an empty list. */
-static UINT *list_out(UINT **p, const struct iq_list *l)
-{
-    if (!l->n)
-        return NULL;
-    UINT *at = *p;
-    memcpy(at, l->v, l->n * sizeof *at);
-    *p += l->n;
-    return at;
-}
-
-/* Get*Filter: the length first (pFilter NULL), then the filter with its lists behind it. */
-static HRESULT filter_get(const struct iq_filter *f, D3D11_INFO_QUEUE_FILTER *out, SIZE_T *len)
-{
-    if (!len) {
-        RT_REFUSE("ID3D1xInfoQueue::Get*Filter: pFilterByteLength is NULL");
-        return E_INVALIDARG;
-    }
-    SIZE_T need = filter_bytes(f);
-    if (!out) {
-        *len = need;
-        return S_FALSE;
-    }
-    if (*len < need) {
-        RT_REFUSE("ID3D1xInfoQueue::Get*Filter: %zu bytes given, %zu needed", (size_t)*len, (size_t)need);
-        return E_INVALIDARG;
-    }
-    memset(out, 0, sizeof *out);
-    UINT *p = (UINT *)(out + 1);
-    D3D11_INFO_QUEUE_FILTER_DESC *d[2] = { &out->AllowList, &out->DenyList };
-    const struct iq_list *in[2] = { f->allow, f->deny };
-    for (int i = 0; i < 2; i++) {
-        d[i]->NumCategories = in[i][CAT].n;
-        d[i]->pCategoryList = (D3D11_MESSAGE_CATEGORY *)list_out(&p, &in[i][CAT]);
-        d[i]->NumSeverities = in[i][SEV].n;
-        d[i]->pSeverityList = (D3D11_MESSAGE_SEVERITY *)list_out(&p, &in[i][SEV]);
-        d[i]->NumIDs = in[i][ID].n;
-        d[i]->pIDList = (D3D11_MESSAGE_ID *)list_out(&p, &in[i][ID]);
-    }
-    *len = need;
-    return S_OK;
-}
-
-/* Pushes an empty filter, a copy of the top one (copy_top), or the application's `in`. */
-static HRESULT stack_push(struct iq_stack *s, BOOL copy_top, const D3D11_INFO_QUEUE_FILTER *in)
-{
-    struct iq_filter *f = realloc(s->f, ((size_t)s->n + 1) * sizeof *f);
-    if (!f)
-        return E_OUTOFMEMORY;
-    s->f = f; /* the old top moved with the array: taken from it only now */
-    struct iq_filter *top = &f[s->n];
-    const struct iq_filter *copy_of = copy_top && s->n ? &f[s->n - 1] : NULL;
-    memset(top, 0, sizeof *top);
-    HRESULT hr = S_OK;
-    if (copy_of) {
-        for (int k = 0; k < KINDS && SUCCEEDED(hr); k++) {
-            hr = list_append(&top->allow[k], copy_of->allow[k].n, copy_of->allow[k].v);
-            if (SUCCEEDED(hr))
-                hr = list_append(&top->deny[k], copy_of->deny[k].n, copy_of->deny[k].v);
-        }
-    } else if (in) {
-        hr = filter_add(top, in);
-    }
-    if (FAILED(hr)) {
-        filter_clear(top);
-        return hr;
-    }
-    s->n++;
-    return S_OK;
-}
-
-static void stack_pop(struct iq_stack *s)
-{
-    if (s->n > 1) /* the bottom filter stays */
-        filter_clear(&s->f[--s->n]);
-}
-
-/* ---- storage ------------------------------------------------------------------------------------ */
-
-static const char *const category_names[] = {
-    "APPLICATION_DEFINED", "MISCELLANEOUS", "INITIALIZATION", "CLEANUP", "COMPILATION", "STATE_CREATION",
-    "STATE_SETTING", "STATE_GETTING", "RESOURCE_MANIPULATION", "EXECUTION", "SHADER",
-};
-static const char *const severity_names[] = { "CORRUPTION", "ERROR", "WARNING", "INFO", "MESSAGE" };
-
-static BOOL category_valid(D3D11_MESSAGE_CATEGORY c)
-{
-    return (UINT)c <= (UINT)D3D11_MESSAGE_CATEGORY_SHADER;
-}
-static BOOL severity_valid(D3D11_MESSAGE_SEVERITY s)
-{
-    return (UINT)s <= (UINT)D3D11_MESSAGE_SEVERITY_MESSAGE;
-}
-
-/* Stores a message that passes the storage filter (dropping the oldest past the limit) and
- * prints it unless muted. Caller holds q->lock. */
-static HRESULT store_locked(struct rt_info_queue *q, D3D11_MESSAGE_CATEGORY c, D3D11_MESSAGE_SEVERITY s,
-                            D3D11_MESSAGE_ID id, const char *text)
-{
-    if (!filter_passes(&q->storage.f[q->storage.n - 1], c, s, id)) {
-        q->denied++;
-        return S_OK;
-    }
-    q->allowed++;
-    if (!q->mute && wddm_debug_enabled())
-        fprintf(stderr, "wddm: runtime: %s %s: %s [ %s %s #%u ]\n", rt_device_is_d3d10(q->device) ? "D3D10" : "D3D11",
-                severity_names[s], text, category_names[c], severity_names[s], (UINT)id);
-    if (q->limit == 0) {
-        q->discarded++;
-        return S_OK;
-    }
-    if (q->count >= q->limit) { /* the oldest gives way */
-        free(q->msgs[0].text);
-        memmove(q->msgs, q->msgs + 1, (size_t)(q->count - 1) * sizeof *q->msgs);
-        q->count--;
-        q->discarded++;
-    }
-    if (q->count == q->cap) {
-        UINT64 cap = q->cap ? q->cap * 2 : 16;
-        struct iq_message *m = realloc(q->msgs, (size_t)cap * sizeof *m);
-        if (!m)
-            return E_OUTOFMEMORY;
-        q->msgs = m;
-        q->cap = cap;
-    }
-    SIZE_T size = strlen(text) + 1;
-    char *copy = malloc(size);
-    if (!copy)
-        return E_OUTOFMEMORY;
-    memcpy(copy, text, size);
-    q->msgs[q->count++] = (struct iq_message){ c, s, id, copy, size };
-    return S_OK;
 }
 
 void rt_info_queue_add(struct rt_device *dev, D3D11_MESSAGE_CATEGORY c, D3D11_MESSAGE_SEVERITY s, D3D11_MESSAGE_ID id,
@@ -300,26 +50,11 @@ void rt_info_queue_add(struct rt_device *dev, D3D11_MESSAGE_CATEGORY c, D3D11_ME
     if (!q)
         return;
     pthread_mutex_lock(&q->lock);
-    (void)store_locked(q, c, s, id, text);
+    (void)rt_msg_store_add(&q->store, (UINT)c, (UINT)s, (UINT)id, text, q->seq++, FALSE);
     pthread_mutex_unlock(&q->lock);
-}
-
-/* The stored messages the retrieval filter lets through: their count, or the index-th. */
-static const struct iq_message *retrieved_locked(struct rt_info_queue *q, UINT64 index, UINT64 *count)
-{
-    const struct iq_filter *f = &q->retrieval.f[q->retrieval.n - 1];
-    UINT64 n = 0;
-    for (UINT64 i = 0; i < q->count; i++) {
-        const struct iq_message *m = &q->msgs[i];
-        if (!filter_passes(f, m->category, m->severity, m->id))
-            continue;
-        if (!count && n == index)
-            return m;
-        n++;
-    }
-    if (count)
-        *count = n;
-    return NULL;
+    /* Windows shows the debug layer's messages in the DXGI info queue too, under the producer
+     * DXGI_DEBUG_D3D11 (DXGI_DEBUG_D3D10 for a D3D10 device): dxgi_debug.c. */
+    rt_dxgi_debug_forward(rt_device_is_d3d10(dev), (UINT)c, (UINT)s, (UINT)id, text);
 }
 
 /* ---- ID3D11InfoQueue ---------------------------------------------------------------------------- */
@@ -347,26 +82,14 @@ static ULONG STDMETHODCALLTYPE iq_Release(ID3D11InfoQueue *This)
 static HRESULT STDMETHODCALLTYPE iq_SetMessageCountLimit(ID3D11InfoQueue *This, UINT64 limit)
 {
     struct rt_info_queue *q = iq_of(This);
-    pthread_mutex_lock(&q->lock);
-    q->limit = limit;
-    while (q->count > limit) { /* the oldest beyond the new limit go */
-        free(q->msgs[0].text);
-        memmove(q->msgs, q->msgs + 1, (size_t)(q->count - 1) * sizeof *q->msgs);
-        q->count--;
-        q->discarded++;
-    }
-    pthread_mutex_unlock(&q->lock);
+    LOCKED(q, rt_msg_store_set_limit(&q->store, limit));
     return S_OK;
 }
 
 static void STDMETHODCALLTYPE iq_ClearStoredMessages(ID3D11InfoQueue *This)
 {
     struct rt_info_queue *q = iq_of(This);
-    pthread_mutex_lock(&q->lock);
-    for (UINT64 i = 0; i < q->count; i++)
-        free(q->msgs[i].text);
-    q->count = 0;
-    pthread_mutex_unlock(&q->lock);
+    LOCKED(q, rt_msg_store_clear(&q->store));
 }
 
 static HRESULT STDMETHODCALLTYPE iq_GetMessage(ID3D11InfoQueue *This, UINT64 index, D3D11_MESSAGE *out, SIZE_T *len)
@@ -378,7 +101,7 @@ static HRESULT STDMETHODCALLTYPE iq_GetMessage(ID3D11InfoQueue *This, UINT64 ind
     }
     HRESULT hr = S_OK;
     pthread_mutex_lock(&q->lock);
-    const struct iq_message *m = retrieved_locked(q, index, NULL);
+    const struct rt_msg *m = rt_msg_store_retrieved(&q->store, index, NULL);
     if (!m) {
         hr = E_INVALIDARG;
     } else {
@@ -391,7 +114,8 @@ static HRESULT STDMETHODCALLTYPE iq_GetMessage(ID3D11InfoQueue *This, UINT64 ind
         } else {
             char *text = (char *)(out + 1);
             memcpy(text, m->text, m->size);
-            *out = (D3D11_MESSAGE){ m->category, m->severity, m->id, text, m->size };
+            *out = (D3D11_MESSAGE){ (D3D11_MESSAGE_CATEGORY)m->category, (D3D11_MESSAGE_SEVERITY)m->severity,
+                                    (D3D11_MESSAGE_ID)m->id, text, m->size };
             *len = need;
         }
     }
@@ -410,32 +134,28 @@ static HRESULT STDMETHODCALLTYPE iq_GetMessage(ID3D11InfoQueue *This, UINT64 ind
         LOCKED(q, v = (expr));                                                                             \
         return v;                                                                                          \
     }
-COUNTER(GetNumMessagesAllowedByStorageFilter, q->allowed)
-COUNTER(GetNumMessagesDeniedByStorageFilter, q->denied)
-COUNTER(GetNumStoredMessages, q->count)
-COUNTER(GetNumMessagesDiscardedByMessageCountLimit, q->discarded)
-COUNTER(GetMessageCountLimit, q->limit)
+COUNTER(GetNumMessagesAllowedByStorageFilter, q->store.allowed)
+COUNTER(GetNumMessagesDeniedByStorageFilter, q->store.denied)
+COUNTER(GetNumStoredMessages, q->store.count)
+COUNTER(GetNumMessagesDiscardedByMessageCountLimit, q->store.discarded)
+COUNTER(GetMessageCountLimit, q->store.limit)
 
 static UINT64 STDMETHODCALLTYPE iq_GetNumStoredMessagesAllowedByRetrievalFilter(ID3D11InfoQueue *This)
 {
     struct rt_info_queue *q = iq_of(This);
     UINT64 n = 0;
-    LOCKED(q, (void)retrieved_locked(q, 0, &n));
+    LOCKED(q, (void)rt_msg_store_retrieved(&q->store, 0, &n));
     return n;
 }
 
-/* The storage- and retrieval-filter methods are the same over two stacks. */
+/* The storage- and retrieval-filter methods are the same over two stacks (msg_store.c). */
 #define FILTER_METHODS(Kind, field)                                                                        \
     static HRESULT STDMETHODCALLTYPE iq_Add##Kind##FilterEntries(ID3D11InfoQueue *This,                    \
                                                                  D3D11_INFO_QUEUE_FILTER *filter)          \
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
-        if (!filter) {                                                                                     \
-            RT_REFUSE("ID3D1xInfoQueue::Add" #Kind "FilterEntries: pFilter is NULL");                       \
-            return E_INVALIDARG;                                                                           \
-        }                                                                                                  \
         HRESULT hr;                                                                                        \
-        LOCKED(q, hr = filter_add(&q->field.f[q->field.n - 1], filter));                                   \
+        LOCKED(q, hr = rt_msg_filter_add(&q->store.field, filter, IFACE));                                 \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_Get##Kind##Filter(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *f,  \
@@ -443,49 +163,45 @@ static UINT64 STDMETHODCALLTYPE iq_GetNumStoredMessagesAllowedByRetrievalFilter(
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
         HRESULT hr;                                                                                        \
-        LOCKED(q, hr = filter_get(&q->field.f[q->field.n - 1], f, len));                                   \
+        LOCKED(q, hr = rt_msg_filter_get(&q->store.field, f, len, IFACE));                                 \
         return hr;                                                                                         \
     }                                                                                                      \
     static void STDMETHODCALLTYPE iq_Clear##Kind##Filter(ID3D11InfoQueue *This)                            \
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
-        LOCKED(q, filter_clear(&q->field.f[q->field.n - 1]));                                              \
+        LOCKED(q, rt_msg_filter_clear_top(&q->store.field));                                               \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_PushEmpty##Kind##Filter(ID3D11InfoQueue *This)                     \
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
         HRESULT hr;                                                                                        \
-        LOCKED(q, hr = stack_push(&q->field, FALSE, NULL));                                                \
+        LOCKED(q, hr = rt_msg_stack_push_empty(&q->store.field));                                          \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_PushCopyOf##Kind##Filter(ID3D11InfoQueue *This)                    \
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
         HRESULT hr;                                                                                        \
-        LOCKED(q, hr = stack_push(&q->field, TRUE, NULL));                                                 \
+        LOCKED(q, hr = rt_msg_stack_push_copy(&q->store.field));                                           \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_Push##Kind##Filter(ID3D11InfoQueue *This, D3D11_INFO_QUEUE_FILTER *f) \
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
-        if (!f) {                                                                                          \
-            RT_REFUSE("ID3D1xInfoQueue::Push" #Kind "Filter: pFilter is NULL");                             \
-            return E_INVALIDARG;                                                                           \
-        }                                                                                                  \
         HRESULT hr;                                                                                        \
-        LOCKED(q, hr = stack_push(&q->field, FALSE, f));                                                   \
+        LOCKED(q, hr = rt_msg_stack_push(&q->store.field, f, IFACE));                                      \
         return hr;                                                                                         \
     }                                                                                                      \
     static void STDMETHODCALLTYPE iq_Pop##Kind##Filter(ID3D11InfoQueue *This)                              \
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
-        LOCKED(q, stack_pop(&q->field));                                                                   \
+        LOCKED(q, rt_msg_stack_pop(&q->store.field));                                                      \
     }                                                                                                      \
     static UINT STDMETHODCALLTYPE iq_Get##Kind##FilterStackSize(ID3D11InfoQueue *This)                     \
     {                                                                                                      \
         struct rt_info_queue *q = iq_of(This);                                                             \
         UINT n;                                                                                            \
-        LOCKED(q, n = q->field.n);                                                                         \
+        LOCKED(q, n = q->store.field.n);                                                                   \
         return n;                                                                                          \
     }
 FILTER_METHODS(Storage, storage)
@@ -494,14 +210,14 @@ FILTER_METHODS(Retrieval, retrieval)
 static HRESULT STDMETHODCALLTYPE iq_AddMessage(ID3D11InfoQueue *This, D3D11_MESSAGE_CATEGORY c,
                                                D3D11_MESSAGE_SEVERITY s, D3D11_MESSAGE_ID id, LPCSTR text)
 {
-    if (!category_valid(c) || !severity_valid(s) || !text) {
+    if (!rt_msg_category_valid((UINT)c) || !rt_msg_severity_valid((UINT)s) || !text) {
         RT_REFUSE("ID3D1xInfoQueue::AddMessage: category %u / severity %u out of range, or no description", (UINT)c,
                   (UINT)s);
         return E_INVALIDARG;
     }
     struct rt_info_queue *q = iq_of(This);
     HRESULT hr;
-    LOCKED(q, hr = store_locked(q, c, s, id, text));
+    LOCKED(q, hr = rt_msg_store_add(&q->store, (UINT)c, (UINT)s, (UINT)id, text, q->seq++, FALSE));
     return hr;
 }
 
@@ -514,42 +230,31 @@ static HRESULT STDMETHODCALLTYPE iq_AddApplicationMessage(ID3D11InfoQueue *This,
 
 static HRESULT STDMETHODCALLTYPE iq_SetBreakOnCategory(ID3D11InfoQueue *This, D3D11_MESSAGE_CATEGORY c, BOOL on)
 {
-    if (!category_valid(c)) {
+    if (!rt_msg_category_valid((UINT)c)) {
         RT_REFUSE("ID3D1xInfoQueue::SetBreakOnCategory: category %u out of range", (UINT)c);
         return E_INVALIDARG;
     }
     struct rt_info_queue *q = iq_of(This);
-    LOCKED(q, q->breaks.category[c] = on ? TRUE : FALSE);
+    LOCKED(q, q->store.break_category[c] = on ? TRUE : FALSE);
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE iq_SetBreakOnSeverity(ID3D11InfoQueue *This, D3D11_MESSAGE_SEVERITY s, BOOL on)
 {
-    if (!severity_valid(s)) {
+    if (!rt_msg_severity_valid((UINT)s)) {
         RT_REFUSE("ID3D1xInfoQueue::SetBreakOnSeverity: severity %u out of range", (UINT)s);
         return E_INVALIDARG;
     }
     struct rt_info_queue *q = iq_of(This);
-    LOCKED(q, q->breaks.severity[s] = on ? TRUE : FALSE);
+    LOCKED(q, q->store.break_severity[s] = on ? TRUE : FALSE);
     return S_OK;
 }
 
 static HRESULT STDMETHODCALLTYPE iq_SetBreakOnID(ID3D11InfoQueue *This, D3D11_MESSAGE_ID id, BOOL on)
 {
     struct rt_info_queue *q = iq_of(This);
-    HRESULT hr = S_OK;
-    pthread_mutex_lock(&q->lock);
-    struct iq_list *l = &q->breaks.ids;
-    BOOL has = list_has(l, (UINT)id);
-    if (on && !has) {
-        UINT v = (UINT)id;
-        hr = list_append(l, 1, &v);
-    } else if (!on && has) {
-        for (UINT i = 0; i < l->n; i++)
-            if (l->v[i] == (UINT)id)
-                l->v[i] = l->v[--l->n];
-    }
-    pthread_mutex_unlock(&q->lock);
+    HRESULT hr;
+    LOCKED(q, hr = rt_msg_break_id(&q->store, (UINT)id, on));
     return hr;
 }
 
@@ -557,8 +262,8 @@ static BOOL STDMETHODCALLTYPE iq_GetBreakOnCategory(ID3D11InfoQueue *This, D3D11
 {
     struct rt_info_queue *q = iq_of(This);
     BOOL on = FALSE;
-    if (category_valid(c))
-        LOCKED(q, on = q->breaks.category[c]);
+    if (rt_msg_category_valid((UINT)c))
+        LOCKED(q, on = q->store.break_category[c]);
     return on;
 }
 
@@ -566,8 +271,8 @@ static BOOL STDMETHODCALLTYPE iq_GetBreakOnSeverity(ID3D11InfoQueue *This, D3D11
 {
     struct rt_info_queue *q = iq_of(This);
     BOOL on = FALSE;
-    if (severity_valid(s))
-        LOCKED(q, on = q->breaks.severity[s]);
+    if (rt_msg_severity_valid((UINT)s))
+        LOCKED(q, on = q->store.break_severity[s]);
     return on;
 }
 
@@ -575,21 +280,21 @@ static BOOL STDMETHODCALLTYPE iq_GetBreakOnID(ID3D11InfoQueue *This, D3D11_MESSA
 {
     struct rt_info_queue *q = iq_of(This);
     BOOL on;
-    LOCKED(q, on = list_has(&q->breaks.ids, (UINT)id));
+    LOCKED(q, on = rt_msg_break_id_get(&q->store, (UINT)id));
     return on;
 }
 
 static void STDMETHODCALLTYPE iq_SetMuteDebugOutput(ID3D11InfoQueue *This, BOOL mute)
 {
     struct rt_info_queue *q = iq_of(This);
-    LOCKED(q, q->mute = mute ? TRUE : FALSE);
+    LOCKED(q, q->store.mute = mute ? TRUE : FALSE);
 }
 
 static BOOL STDMETHODCALLTYPE iq_GetMuteDebugOutput(ID3D11InfoQueue *This)
 {
     struct rt_info_queue *q = iq_of(This);
     BOOL mute;
-    LOCKED(q, mute = q->mute);
+    LOCKED(q, mute = q->store.mute);
     return mute;
 }
 
@@ -755,13 +460,17 @@ HRESULT rt_info_queue_create(struct rt_device *dev)
     q->iface.lpVtbl = &info_queue_vtbl;
     q->iface10.lpVtbl = &info_queue10_vtbl;
     q->device = dev;
-    q->limit = D3D11_INFO_QUEUE_DEFAULT_MESSAGE_COUNT_LIMIT;
     pthread_mutex_init(&q->lock, NULL);
-    if (FAILED(stack_push(&q->storage, FALSE, NULL)) || FAILED(stack_push(&q->retrieval, FALSE, NULL))) {
-        rt_info_queue_destroy(q);
+    if (FAILED(rt_msg_store_init(&q->store, rt_device_is_d3d10(dev) ? "D3D10" : "D3D11"))) {
+        pthread_mutex_destroy(&q->lock);
+        free(q);
         return E_OUTOFMEMORY;
     }
     dev->info_queue = q;
+    /* A debug device turns the DXGI debug layer on for the process, as loading the SDK layers
+     * does on Windows (dxgi_debug.c, docs/api.md "The DXGI info queue"). */
+    rt_dxgi_debug_enable();
+    rt_dxgi_debug_track_device(dev); /* IDXGIDebug::ReportLiveObjects reports it (if this thread tracks leaks) */
     return S_OK;
 }
 
@@ -769,16 +478,8 @@ void rt_info_queue_destroy(struct rt_info_queue *q)
 {
     if (!q)
         return;
-    for (UINT64 i = 0; i < q->count; i++)
-        free(q->msgs[i].text);
-    free(q->msgs);
-    struct iq_stack *stacks[2] = { &q->storage, &q->retrieval };
-    for (int s = 0; s < 2; s++) {
-        for (UINT i = 0; i < stacks[s]->n; i++)
-            filter_clear(&stacks[s]->f[i]);
-        free(stacks[s]->f);
-    }
-    free(q->breaks.ids.v);
+    rt_dxgi_debug_untrack_device(q->device);
+    rt_msg_store_fini(&q->store);
     pthread_mutex_destroy(&q->lock);
     free(q);
 }

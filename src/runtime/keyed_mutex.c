@@ -149,7 +149,7 @@ static HRESULT STDMETHODCALLTYPE km_AcquireSync(IDXGIKeyedMutex *This, UINT64 ke
     NTSTATUS st = D3DKMTAcquireKeyedMutex(&a);
     if (st != STATUS_SUCCESS) {
         if (st != STATUS_TIMEOUT)
-            RT_REFUSE("IDXGIKeyedMutex::AcquireSync(%llu): %s (0x%08x)", (unsigned long long)key,
+            RT_REFUSE_DXGI(KEYED_MUTEX, "IDXGIKeyedMutex::AcquireSync(%llu): %s (0x%08x)", (unsigned long long)key,
                       st == STATUS_ABANDONED ? "abandoned: its owner's resource was destroyed while it held it"
                                              : "refused by the kernel (already acquired through this resource?)",
                       (UINT)st);
@@ -172,7 +172,7 @@ static HRESULT STDMETHODCALLTYPE km_ReleaseSync(IDXGIKeyedMutex *This, UINT64 ke
     UINT64 value = km->fence;
     pthread_mutex_unlock(&km->lock);
     if (!owned) {
-        RT_REFUSE("IDXGIKeyedMutex::ReleaseSync(%llu): the keyed mutex is not owned through this resource",
+        RT_REFUSE_DXGI(KEYED_MUTEX, "IDXGIKeyedMutex::ReleaseSync(%llu): the keyed mutex is not owned through this resource",
                   (unsigned long long)key);
         return E_FAIL;
     }
@@ -181,7 +181,7 @@ static HRESULT STDMETHODCALLTYPE km_ReleaseSync(IDXGIKeyedMutex *This, UINT64 ke
     D3DKMT_RELEASEKEYEDMUTEX r = { .hKeyedMutex = km->mutex, .Key = key, .FenceValue = value };
     NTSTATUS st = D3DKMTReleaseKeyedMutex(&r);
     if (!NT_SUCCESS(st)) {
-        RT_REFUSE("IDXGIKeyedMutex::ReleaseSync(%llu): refused by the kernel (0x%08x)", (unsigned long long)key,
+        RT_REFUSE_DXGI(KEYED_MUTEX, "IDXGIKeyedMutex::ReleaseSync(%llu): refused by the kernel (0x%08x)", (unsigned long long)key,
                   (UINT)st);
         return status_to_hr(st);
     }

@@ -23,6 +23,7 @@
 #include "dxgi1_4.h"
 #include "d3d10_1.h"
 #include "d3d11sdklayers.h"
+#include "dxgidebug.h"
 #include "wddm/d3d10umddi.h"
 #include "wddm/d3dkmthk.h"
 #include "wddm/wddm.h"
@@ -35,6 +36,21 @@
 void rt_refuse(D3D11_MESSAGE_ID id, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #define RT_REFUSE(...) rt_refuse(D3D11_MESSAGE_ID_UNKNOWN, __VA_ARGS__)
 #define RT_REFUSE_ID(id, ...) rt_refuse(id, __VA_ARGS__)
+
+/* A refusal by a DXGI object (dxgi_debug.c): the refusal line as RT_REFUSE's, and, while the
+ * DXGI debug layer is on in the process, a message of the DXGI info queue under producer
+ * DXGI_DEBUG_DXGI, severity ERROR, its category and the refusing interface's ID
+ * (RT_DXGI_MSG_*, docs/api.md "The DXGI info queue"). */
+enum rt_dxgi_msg {
+    RT_DXGI_MSG_FACTORY = 1, RT_DXGI_MSG_ADAPTER, RT_DXGI_MSG_DEVICE, RT_DXGI_MSG_RESOURCE, RT_DXGI_MSG_SURFACE,
+    RT_DXGI_MSG_KEYED_MUTEX, RT_DXGI_MSG_DEBUG
+};
+void rt_refuse_dxgi(enum rt_dxgi_msg id, DXGI_INFO_QUEUE_MESSAGE_CATEGORY category, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* DXGI files its refusals under MISCELLANEOUS (Windows' DXGI debug output reads
+ * "[ MISCELLANEOUS ERROR #n: ]"). */
+#define RT_REFUSE_DXGI(who, ...) \
+    rt_refuse_dxgi(RT_DXGI_MSG_##who, DXGI_INFO_QUEUE_MESSAGE_CATEGORY_MISCELLANEOUS, __VA_ARGS__)
 
 /* Largest resource the runtime accepts, in bytes. D3D11 caps a resource at
  * min(max(128 MiB, VRAM/4), 2 GiB) (D3D11_REQ_RESOURCE_SIZE_IN_MEGABYTES_EXPRESSION_*);
@@ -156,7 +172,19 @@ ID3D11InfoQueue *rt_info_queue_iface(struct rt_info_queue *q);
 ID3D10InfoQueue *rt_info_queue_iface10(struct rt_info_queue *q); /* the same queue's D3D10 face */
 void rt_info_queue_add(struct rt_device *dev, D3D11_MESSAGE_CATEGORY c, D3D11_MESSAGE_SEVERITY s, D3D11_MESSAGE_ID id,
                        const char *text);
+/* The debug device's live objects as LIVE_* messages of its queue (ReportLiveDeviceObjects,
+ * and IDXGIDebug::ReportLiveObjects for every tracked debug device). */
+void rt_debug_report_live(struct rt_device *dev, BOOL detail);
 extern const struct ID3D11DebugVtbl rt_debug_vtbl;
+extern const struct ID3D10SwitchToRefVtbl rt_switch_to_ref_vtbl;
+/* The process's DXGI debug layer (dxgi_debug.c): on once a DXGI debug interface was obtained, a
+ * factory created with DXGI_CREATE_FACTORY_DEBUG or a debug device; a debug device's messages
+ * are forwarded to its DXGI_DEBUG_D3D11 (D3D10) producer; debug devices created on a thread
+ * that tracks leaks are reported by IDXGIDebug::ReportLiveObjects. */
+void rt_dxgi_debug_enable(void);
+void rt_dxgi_debug_forward(BOOL d3d10, UINT category, UINT severity, UINT id, const char *text);
+void rt_dxgi_debug_track_device(struct rt_device *dev);
+void rt_dxgi_debug_untrack_device(struct rt_device *dev);
 extern const struct ID3D10DebugVtbl rt_debug10_vtbl;
 void rt_debug_render_op(struct rt_device *dev, ID3D11DeviceContext *ctx);
 
@@ -225,6 +253,7 @@ struct rt_device {
     struct rt_info_queue *info_queue;
     ID3D11Debug debug;              /* the ID3D11Debug face (with info_queue only) */
     ID3D10Debug debug10;            /* the ID3D10Debug face (with info_queue, on a D3D10 device) */
+    ID3D10SwitchToRef switch_to_ref; /* D3D10_CREATE_DEVICE_SWITCH_TO_REF (d3d10_device.c): NULL lpVtbl without */
     atomic_uint debug_features;     /* ID3D11Debug / ID3D10Debug::SetFeatureMask */
     atomic_uint debug_present_delay;
     atomic_uint live[RT_LIVE_KINDS]; /* live objects by kind (ReportLiveDeviceObjects) */

@@ -77,13 +77,13 @@ static HRESULT STDMETHODCALLTYPE dxgi_GetDevice(IDXGIResource *This, REFIID riid
 static HRESULT STDMETHODCALLTYPE dxgi_GetSharedHandle(IDXGIResource *This, HANDLE *handle)
 {
     if (!handle) {
-        RT_REFUSE("IDXGIResource::GetSharedHandle: pSharedHandle is NULL");
+        RT_REFUSE_DXGI(RESOURCE, "IDXGIResource::GetSharedHandle: pSharedHandle is NULL");
         return E_INVALIDARG;
     }
     struct rt_resource *res = from_dxgi(This);
     *handle = (HANDLE)(uintptr_t)res->global_share;
     if (!res->global_share) {
-        RT_REFUSE("IDXGIResource::GetSharedHandle: the resource was not created with D3D11_RESOURCE_MISC_SHARED or "
+        RT_REFUSE_DXGI(RESOURCE, "IDXGIResource::GetSharedHandle: the resource was not created with D3D11_RESOURCE_MISC_SHARED or "
                   "D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX");
         return E_INVALIDARG;
     }
@@ -96,7 +96,7 @@ static HRESULT STDMETHODCALLTYPE dxgi_GetSharedHandle(IDXGIResource *This, HANDL
 static HRESULT STDMETHODCALLTYPE dxgi_GetUsage(IDXGIResource *This, DXGI_USAGE *usage)
 {
     if (!usage) {
-        RT_REFUSE("IDXGIResource::GetUsage: pUsage is NULL");
+        RT_REFUSE_DXGI(RESOURCE, "IDXGIResource::GetUsage: pUsage is NULL");
         return E_INVALIDARG;
     }
     const struct rt_resource *res = from_dxgi(This);

@@ -70,7 +70,7 @@ static HRESULT STDMETHODCALLTYPE surface_GetDesc(IDXGISurface1 *This, DXGI_SURFA
 static HRESULT STDMETHODCALLTYPE surface_Map(IDXGISurface1 *This, DXGI_MAPPED_RECT *rect, UINT flags)
 {
     if (!rect) {
-        RT_REFUSE("IDXGISurface::Map: pLockedRect is NULL");
+        RT_REFUSE_DXGI(SURFACE, "IDXGISurface::Map: pLockedRect is NULL");
         return E_INVALIDARG;
     }
     D3D11_MAP type;
@@ -81,7 +81,7 @@ static HRESULT STDMETHODCALLTYPE surface_Map(IDXGISurface1 *This, DXGI_MAPPED_RE
     case DXGI_MAP_DISCARD:
     case DXGI_MAP_DISCARD | DXGI_MAP_WRITE: type = D3D11_MAP_WRITE_DISCARD; break;
     default:
-        RT_REFUSE("IDXGISurface::Map: MapFlags 0x%x is not READ, WRITE, READ|WRITE or DISCARD", flags);
+        RT_REFUSE_DXGI(SURFACE, "IDXGISurface::Map: MapFlags 0x%x is not READ, WRITE, READ|WRITE or DISCARD", flags);
         return E_INVALIDARG;
     }
     struct rt_resource *res = surface_from(This);

@@ -21,7 +21,14 @@ import subprocess
 import sys
 
 HEADERS = ["unknwn.h", "dxgi.h", "dxgi1_2.h", "dxgi1_3.h", "dxgi1_4.h", "d3d10.h", "d3d10_1.h",
-           "d3d10sdklayers.h", "d3d11.h", "d3d11_1.h", "d3d11sdklayers.h"]
+           "d3d10sdklayers.h", "d3d11.h", "d3d11_1.h", "d3d11sdklayers.h", "dxgidebug.h"]
+# Debian 12's mingw-w64 dxgidebug.h has IDXGIDebug, DXGI_DEBUG_RLO_FLAGS and the four DXGI GUIDs
+# only: those are checked here; IDXGIInfoQueue and IDXGIDebug1 follow the SDK order recorded in
+# api/dxgidebug.api (docs/api.md "The DXGI info queue"); their slot counts are SDK_SLOTS below.
+SDK_SLOTS = {"IDXGIInfoQueue": 40, "IDXGIDebug1": 7}
+# The producer GUIDs both sides declare are compared too, except where mingw-w64 differs from the
+# "DXGI_DEBUG_ID" reference page: it spells DXGI_DEBUG_APP's fifth byte 0x90, the page 0x09.
+GUID_FROM_DOCS = {"DXGI_DEBUG_APP": [0x06cd6e01, 0x4219, 0x4ebd, 0x87, 0x09, 0x27, 0xed, 0x23, 0x36, 0x0c, 0x62]}
 OURS_FOR = {"unknwn.h": "d3dcommon.h"}       # the SDK keeps IUnknown in unknwn.h, we in d3dcommon.h
 ONLY = {"unknwn.h": {"IUnknown"}}             # unknwn.h's other interfaces are COM's, not D3D's
 
@@ -90,6 +97,14 @@ def sdk_iids(text):
     return iids
 
 
+def sdk_guids(text):
+    """The non-interface GUIDs the SDK header defines (DXGI_DEBUG_*)."""
+    out = {}
+    for m in re.finditer(r"DEFINE_GUID\((DXGI_DEBUG_\w+),\s*([^)]*)\)", text):
+        out[m.group(1)] = [int(x, 16) for x in m.group(2).replace(" ", "").split(",")]
+    return out
+
+
 def build_and_run(compiler, std, path, lines, our_dir, lib, what):
     """Writes the program, builds it against our headers and the library, runs it: its errors."""
     open(path, "w").write("\n".join(lines) + "\n")
@@ -106,7 +121,7 @@ def main():
     sdk_dir, our_dir, lib, work, cc, cxx = sys.argv[1:7]
     os.makedirs(work, exist_ok=True)
     errors = []
-    expected, iids = {}, {}
+    expected, iids, guids = {}, {}, {}
     ours = {}
     for h in HEADERS:
         sdk_text = open(os.path.join(sdk_dir, h)).read()
@@ -116,6 +131,7 @@ def main():
             if keep is None or name in keep:
                 expected[name] = slots
         iids.update(sdk_iids(sdk_text))
+        guids.update(sdk_guids(sdk_text))
         ours.update(vtables(open(os.path.join(our_dir, OURS_FOR.get(h, h))).read()))
 
     # 1. text
@@ -180,6 +196,8 @@ def main():
         if name in ours:
             c.append("SLOTS(%s, %d)" % (name, len(slots)))
             c += ["SLOT(%s, %s, %d)" % (name, s[0], i) for i, s in enumerate(slots)]
+    for name, n in sorted(SDK_SLOTS.items()):
+        c.append("SLOTS(%s, %d)" % (name, n))
     c.append("static int bad;")
     c.append("static void iid(const IID *got, const char *name, unsigned a, unsigned b, unsigned c_, "
              "const unsigned char d[8])")
@@ -191,6 +209,12 @@ def main():
             v = iids[name]
             c.append("    iid(&IID_%s, \"%s\", 0x%x, 0x%x, 0x%x, (const unsigned char[8]){ %s });" % (
                 name, name, v[0], v[1], v[2], ", ".join("0x%x" % x for x in v[3:])))
+    guids.update(GUID_FROM_DOCS)
+    for name in sorted(guids):
+        v = guids[name]
+        c.append("    iid(&%s, \"%s\", 0x%x, 0x%x, 0x%x, (const unsigned char[8]){ %s });" % (
+            name, name, v[0], v[1], v[2],
+            ", ".join("0x%x" % x for x in v[3:])))
     c.append("    return bad;\n}")
     errors += build_and_run(cc, "c17", os.path.join(work, "slots.c"), c, our_dir, lib, "C layout check")
 

@@ -5,13 +5,15 @@
  * It includes only the SDK's headers, defines COBJMACROS as a Windows C program must, and uses
  * DXGI to pick an adapter, asks it for its video memory budget, makes a D3D11 device on it,
  * names a buffer through private data, uploads with UpdateSubresource1, copies on the GPU and
- * reads back with Map. CTest runs it against libwddm (api.program_c) and compiles it against
+ * reads back with Map; at the end it asks DXGI's debug interface for a live-object report, as
+ * Windows templates do in debug builds (a system without the SDK layers may refuse it). CTest runs it against libwddm (api.program_c) and compiles it against
  * the SDK's headers from Debian's mingw-w64-common for a Windows target (api.program_sdk).
  * It prints one line and exits 0 when every byte came back.
  */
 #define COBJMACROS
 #include <d3d11_1.h>
 #include <dxgi1_4.h>
+#include <dxgidebug.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +93,11 @@ int main(void)
     IDXGIAdapter3_Release(adapter3);
     IDXGIAdapter1_Release(adapter);
     IDXGIFactory1_Release(factory);
+    IDXGIDebug *debug = NULL;
+    if (SUCCEEDED(DXGIGetDebugInterface1(0, &IID_IDXGIDebug, (void **)&debug))) {
+        CHECK(IDXGIDebug_ReportLiveObjects(debug, DXGI_DEBUG_ALL, DXGI_DEBUG_RLO_ALL));
+        IDXGIDebug_Release(debug);
+    }
     if (!rc)
         printf("program_readback: %u bytes back on an adapter with %llu MiB of dedicated memory, budget %llu MiB\n",
                (unsigned)BYTES, (unsigned long long)desc.DedicatedVideoMemory >> 20,

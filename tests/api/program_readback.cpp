@@ -7,6 +7,7 @@
  */
 #include <d3d11_1.h>
 #include <dxgi1_4.h>
+#include <dxgidebug.h>
 
 /* The C library's headers: for the Windows target the SDK check compiles against, only the C
  * runtime's headers are at hand (Debian's mingw-w64-common has no C++ library). */
@@ -91,6 +92,11 @@ int main()
     adapter3->Release();
     adapter->Release();
     factory->Release();
+    IDXGIDebug *debug = nullptr; /* as program_readback.c: a debug build's live-object report */
+    if (SUCCEEDED(DXGIGetDebugInterface1(0, IID_PPV_ARGS(&debug)))) {
+        CHECK(debug->ReportLiveObjects(DXGI_DEBUG_ALL, DXGI_DEBUG_RLO_ALL));
+        debug->Release();
+    }
     if (!rc)
         printf("program_readback: %u bytes back on an adapter with %llu MiB of dedicated memory, budget %llu "
                     "MiB\n",
