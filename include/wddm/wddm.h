@@ -167,6 +167,14 @@ NTSTATUS wddm_wait_for_synchronization_object_from_cpu_timeout(
  * (DESIGN.md "Errors"). Also on with WDDM_DEBUG=1 or D3D11_CREATE_DEVICE_DEBUG. */
 void wddm_debug_set(int enabled);
 
+/* The debug layer's break-on settings (ID3D11InfoQueue / ID3D10InfoQueue / IDXGIInfoQueue
+ * SetBreakOnCategory, SetBreakOnSeverity, SetBreakOnID): a message they name that passes the
+ * storage filter raises SIGTRAP - where Windows breaks into the debugger - when a debugger is
+ * attached to the process, and does nothing otherwise. wddm_debug_set_break(1) raises it
+ * whether or not one is (a program that handles SIGTRAP itself), 0 never, -1 back to asking
+ * whether the process is traced. */
+void wddm_debug_set_break(int mode);
+
 /* The last refusal lines of the calling thread ("<layer>: <rule broken>", up to four, oldest
  * first, '\n'-separated), kept whether or not the debug switch is on: why the last failing
  * call failed, and what caused it below. Copies them into buf (if any); returns the length.

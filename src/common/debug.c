@@ -1,6 +1,7 @@
 /* The debug switch: see debug.h. */
 #include "common/debug.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -24,6 +25,40 @@ int wddm_debug_enabled(void)
 void wddm_debug_set(int enabled)
 {
     atomic_store(&debug_state, enabled ? 1 : 0);
+}
+
+/* The debug layer's break (ID3D11InfoQueue::SetBreakOn*): Windows' runtime breaks into the
+ * debugger; here that is SIGTRAP, which a debugger (gdb, lldb) stops at. Without a debugger
+ * attached nothing happens - an unhandled SIGTRAP would kill the program, and breaking is a
+ * debugging aid, never a change of behaviour. -1: ask the kernel whether we are traced. */
+static atomic_int break_mode = -1;
+
+void wddm_debug_set_break(int mode)
+{
+    atomic_store(&break_mode, mode < 0 ? -1 : mode ? 1 : 0);
+}
+
+static int debugger_attached(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[128];
+    int traced = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "TracerPid:", 10) == 0) {
+            traced = atoi(line + 10) != 0;
+            break;
+        }
+    fclose(f);
+    return traced;
+}
+
+void wddm_debug_break(void)
+{
+    int mode = atomic_load(&break_mode);
+    if (mode == 1 || (mode < 0 && debugger_attached()))
+        raise(SIGTRAP);
 }
 
 /* The last refusals of this thread, kept whether or not the switch is on, so that a caller (a

@@ -119,10 +119,13 @@ static BOOL ready_locked(void)
 
 static void add(int p, UINT c, UINT s, UINT id, const char *text, BOOL quiet)
 {
+    BOOL brk = FALSE;
     pthread_mutex_lock(&dq.lock);
     if (ready_locked())
-        (void)rt_msg_store_add(&dq.store[p], c, s, id, text, dq.seq++, quiet);
+        (void)rt_msg_store_add(&dq.store[p], c, s, id, text, dq.seq++, quiet, &brk);
     pthread_mutex_unlock(&dq.lock);
+    if (brk)
+        wddm_debug_break();
 }
 
 void rt_refuse_dxgi(enum rt_dxgi_msg id, DXGI_INFO_QUEUE_MESSAGE_CATEGORY category, const char *fmt, ...)
@@ -471,7 +474,10 @@ static HRESULT STDMETHODCALLTYPE iq_AddMessage(IDXGIInfoQueue *This, DXGI_DEBUG_
         return E_INVALIDARG;
     }
     HRESULT hr = E_OUTOFMEMORY;
-    LOCKED(hr = rt_msg_store_add(&dq.store[p], (UINT)c, (UINT)s, (UINT)id, text, dq.seq++, FALSE));
+    BOOL brk = FALSE;
+    LOCKED(hr = rt_msg_store_add(&dq.store[p], (UINT)c, (UINT)s, (UINT)id, text, dq.seq++, FALSE, &brk));
+    if (brk)
+        wddm_debug_break();
     return hr;
 }
 

@@ -49,9 +49,12 @@ void rt_info_queue_add(struct rt_device *dev, D3D11_MESSAGE_CATEGORY c, D3D11_ME
     struct rt_info_queue *q = dev->info_queue;
     if (!q)
         return;
+    BOOL brk;
     pthread_mutex_lock(&q->lock);
-    (void)rt_msg_store_add(&q->store, (UINT)c, (UINT)s, (UINT)id, text, q->seq++, FALSE);
+    (void)rt_msg_store_add(&q->store, (UINT)c, (UINT)s, (UINT)id, text, q->seq++, FALSE, &brk);
     pthread_mutex_unlock(&q->lock);
+    if (brk)
+        wddm_debug_break();
     /* Windows shows the debug layer's messages in the DXGI info queue too, under the producer
      * DXGI_DEBUG_D3D11 (DXGI_DEBUG_D3D10 for a D3D10 device): dxgi_debug.c. */
     rt_dxgi_debug_forward(rt_device_is_d3d10(dev), (UINT)c, (UINT)s, (UINT)id, text);
@@ -217,7 +220,10 @@ static HRESULT STDMETHODCALLTYPE iq_AddMessage(ID3D11InfoQueue *This, D3D11_MESS
     }
     struct rt_info_queue *q = iq_of(This);
     HRESULT hr;
-    LOCKED(q, hr = rt_msg_store_add(&q->store, (UINT)c, (UINT)s, (UINT)id, text, q->seq++, FALSE));
+    BOOL brk;
+    LOCKED(q, hr = rt_msg_store_add(&q->store, (UINT)c, (UINT)s, (UINT)id, text, q->seq++, FALSE, &brk));
+    if (brk)
+        wddm_debug_break();
     return hr;
 }
 

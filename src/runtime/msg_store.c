@@ -279,13 +279,36 @@ static void drop_oldest(struct rt_msg_store *s)
     s->discarded++;
 }
 
-HRESULT rt_msg_store_add(struct rt_msg_store *s, UINT c, UINT sev, UINT id, const char *text, UINT64 seq, BOOL quiet)
+/* Whether a message is one the break settings name (category, severity or ID). */
+static BOOL breaks_on(const struct rt_msg_store *s, UINT c, UINT sev, UINT id)
 {
+    return (rt_msg_category_valid(c) && s->break_category[c]) ||
+           (rt_msg_severity_valid(sev) && s->break_severity[sev]) || list_has(&s->break_ids, id);
+}
+
+static HRESULT store_message(struct rt_msg_store *s, UINT c, UINT sev, UINT id, const char *text, UINT64 seq,
+                             BOOL quiet);
+
+/* A message the break settings name sets *brk once it passed the storage filter (ID3D11InfoQueue::
+ * SetBreakOnSeverity: "when a message with that severity level passes through the storage
+ * filter"); the owner breaks (wddm_debug_break) after releasing its lock, so that whatever
+ * runs at the break - a debugger's command, a SIGTRAP handler - may use the queue. */
+HRESULT rt_msg_store_add(struct rt_msg_store *s, UINT c, UINT sev, UINT id, const char *text, UINT64 seq, BOOL quiet,
+                         BOOL *brk)
+{
+    *brk = FALSE;
     if (!rt_msg_passes(&s->storage.f[s->storage.n - 1], c, sev, id)) {
         s->denied++;
         return S_OK;
     }
     s->allowed++;
+    *brk = breaks_on(s, c, sev, id);
+    return store_message(s, c, sev, id, text, seq, quiet);
+}
+
+static HRESULT store_message(struct rt_msg_store *s, UINT c, UINT sev, UINT id, const char *text, UINT64 seq,
+                             BOOL quiet)
+{
     if (!s->mute && !quiet && wddm_debug_enabled())
         fprintf(stderr, "wddm: runtime: %s %s: %s [ %s %s #%d ]\n", s->label,
                 rt_msg_severity_valid(sev) ? severity_names[sev] : "?", text,

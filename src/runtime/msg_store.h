@@ -63,8 +63,10 @@ BOOL rt_msg_severity_valid(UINT s);
 
 /* A message through the storage filter (counted as allowed or denied), printed under WDDM_DEBUG
  * unless muted or `quiet` (a copy another store printed already), stored (the oldest giving
- * way past the limit). */
-HRESULT rt_msg_store_add(struct rt_msg_store *s, UINT c, UINT sev, UINT id, const char *text, UINT64 seq, BOOL quiet);
+ * way past the limit). *brk: the break settings name it - the owner calls wddm_debug_break()
+ * once its lock is released. */
+HRESULT rt_msg_store_add(struct rt_msg_store *s, UINT c, UINT sev, UINT id, const char *text, UINT64 seq, BOOL quiet,
+                         BOOL *brk);
 void rt_msg_store_set_limit(struct rt_msg_store *s, UINT64 limit);
 void rt_msg_store_clear(struct rt_msg_store *s);
 /* The stored messages the retrieval filter lets through: with count, their number (NULL
@@ -84,7 +86,8 @@ HRESULT rt_msg_stack_push(struct rt_msg_stack *st, const D3D11_INFO_QUEUE_FILTER
 HRESULT rt_msg_stack_push_deny_all(struct rt_msg_stack *st);
 void rt_msg_stack_pop(struct rt_msg_stack *st);
 
-/* The break settings: stored and read back (there is no debugger to break into). */
+/* The break settings (rt_msg_store_add's *brk; wddm_debug_break: SIGTRAP under a debugger,
+ * common/debug.c). */
 HRESULT rt_msg_break_id(struct rt_msg_store *s, UINT id, BOOL on);
 BOOL rt_msg_break_id_get(const struct rt_msg_store *s, UINT id);
 

@@ -9,6 +9,8 @@
 
 #include <d3d10_1.h>
 #include <d3d11sdklayers.h>
+#include <signal.h>
+#include <wddm/wddm.h>
 
 struct dbg {
     ID3D11Device *dev;
@@ -241,6 +243,67 @@ static void break_and_mute_settings_read_back(void **state)
     ID3D11InfoQueue_SetMuteDebugOutput(d->iq, TRUE);
 }
 
+/* The break: a stored message the settings name raises SIGTRAP (the debugger's stop); a denied one, or one no setting names, does not; without a debugger attached
+ * (wddm_debug_set_break(-1): the kernel says this process is not traced) nothing happens. */
+static volatile sig_atomic_t traps;
+static UINT64 stored_at_trap;
+static ID3D11InfoQueue *trap_queue;
+static void on_trap(int sig)
+{
+    (void)sig;
+    traps++;
+    /* What a debugger would look at when it stops: the queue, message already stored (the
+     * break comes after the queue's lock is released, so this call does not deadlock). */
+    stored_at_trap = ID3D11InfoQueue_GetNumStoredMessages(trap_queue);
+}
+
+static void zero_byte_buffer(struct dbg *d)
+{
+    D3D11_BUFFER_DESC bd = { .ByteWidth = 0, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_VERTEX_BUFFER };
+    ID3D11Buffer *b = NULL;
+    assert_int_equal(ID3D11Device_CreateBuffer(d->dev, &bd, NULL, &b), E_INVALIDARG);
+}
+
+static void break_settings_break(void **state)
+{
+    struct dbg *d = *state;
+    struct sigaction sa = { .sa_handler = on_trap }, old;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(SIGTRAP, &sa, &old), 0);
+    trap_queue = d->iq;
+    traps = 0;
+    wddm_debug_set_break(1); /* as under a debugger */
+
+    zero_byte_buffer(d);
+    assert_int_equal(traps, 0); /* no setting names it */
+    assert_int_equal(ID3D11InfoQueue_SetBreakOnSeverity(d->iq, D3D11_MESSAGE_SEVERITY_ERROR, TRUE), S_OK);
+    zero_byte_buffer(d);
+    assert_int_equal(traps, 1);
+    assert_int_equal(stored_at_trap, 2); /* stored before the break */
+    assert_int_equal(ID3D11InfoQueue_SetBreakOnSeverity(d->iq, D3D11_MESSAGE_SEVERITY_ERROR, FALSE), S_OK);
+    assert_int_equal(ID3D11InfoQueue_SetBreakOnID(d->iq, D3D11_MESSAGE_ID_CREATEBUFFER_INVALIDARG_RETURN, TRUE), S_OK);
+    zero_byte_buffer(d);
+    assert_int_equal(traps, 2);
+    assert_int_equal(ID3D11InfoQueue_SetBreakOnID(d->iq, D3D11_MESSAGE_ID_CREATEBUFFER_INVALIDARG_RETURN, FALSE), S_OK);
+    assert_int_equal(ID3D11InfoQueue_SetBreakOnCategory(d->iq, D3D11_MESSAGE_CATEGORY_STATE_CREATION, TRUE), S_OK);
+    zero_byte_buffer(d);
+    assert_int_equal(traps, 3);
+    /* Denied by the storage filter: no break. */
+    D3D11_MESSAGE_SEVERITY deny[] = { D3D11_MESSAGE_SEVERITY_ERROR };
+    D3D11_INFO_QUEUE_FILTER f = { .DenyList = { .NumSeverities = 1, .pSeverityList = deny } };
+    assert_int_equal(ID3D11InfoQueue_PushStorageFilter(d->iq, &f), S_OK);
+    zero_byte_buffer(d);
+    assert_int_equal(traps, 3);
+    ID3D11InfoQueue_PopStorageFilter(d->iq);
+    /* No debugger attached: nothing, the message still stored. */
+    wddm_debug_set_break(-1);
+    UINT64 before = ID3D11InfoQueue_GetNumStoredMessages(d->iq);
+    zero_byte_buffer(d);
+    assert_int_equal(traps, 3);
+    assert_int_equal(ID3D11InfoQueue_GetNumStoredMessages(d->iq), before + 1);
+    assert_int_equal(sigaction(SIGTRAP, &old, NULL), 0);
+}
+
 static int count_id(ID3D11InfoQueue *iq, D3D11_MESSAGE_ID id, const char *text)
 {
     int n = 0;
@@ -356,6 +419,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(the_retrieval_filter_decides_what_is_read, setup_debug, teardown_debug),
         cmocka_unit_test_setup_teardown(the_count_limit_keeps_the_newest, setup_debug, teardown_debug),
         cmocka_unit_test_setup_teardown(break_and_mute_settings_read_back, setup_debug, teardown_debug),
+        cmocka_unit_test_setup_teardown(break_settings_break, setup_debug, teardown_debug),
         cmocka_unit_test_setup_teardown(live_objects_are_reported, setup_debug, teardown_debug),
         cmocka_unit_test_setup_teardown(finish_per_render_op_waits_for_each_copy, setup_debug, teardown_debug),
         cmocka_unit_test(a_d3d10_debug_device_reports_too),
