@@ -30,7 +30,7 @@
  * Objects of devices created without the debug flag are not counted by the runtime, so they are
  * not reported. Leak tracking is per thread (IDXGIDebug1): a debug device created on a thread
  * that disabled it is left out of ReportLiveObjects; a thread tracks leaks until it disables it.
- * Nothing breaks into a debugger: the break settings are stored and read back.
+ * The break settings break as a debug device's do (msg_store.c: SIGTRAP under a debugger).
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
