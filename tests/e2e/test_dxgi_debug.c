@@ -15,6 +15,8 @@
 #include <dxgidebug.h>
 
 #include <pthread.h>
+#include <signal.h>
+#include <wddm/wddm.h>
 
 /* The ID libwddm gives each DXGI interface's refusals (docs/api.md "The DXGI info queue"). */
 enum { MSG_FACTORY = 1, MSG_ADAPTER = 2, MSG_DEVICE = 3 };
@@ -428,6 +430,45 @@ static void leak_tracking_is_per_thread(void **state)
  * (the ID3D10SwitchToRef page), as a face of the device; there is no reference rasterizer, so
  * GetUseRef stays FALSE, SetUseRef returns that previous value and SetUseRef(TRUE) is a
  * WARNING message of a debug device's queue. */
+/* The DXGI queue's break settings break as a debug device's do: SIGTRAP (forced here, as under
+ * a debugger) for a stored message they name, after the queue's lock is released (the handler
+ * reads the queue). */
+static volatile sig_atomic_t dxgi_traps;
+static UINT64 dxgi_stored_at_trap;
+static IDXGIInfoQueue *dxgi_trap_queue;
+static void on_dxgi_trap(int sig)
+{
+    (void)sig;
+    dxgi_traps++;
+    dxgi_stored_at_trap = IDXGIInfoQueue_GetNumStoredMessages(dxgi_trap_queue, DXGI_DEBUG_DXGI);
+}
+
+static void break_settings_break(void **state)
+{
+    (void)state;
+    IDXGIInfoQueue *iq = get_queue();
+    IDXGIFactory1 *f = factory();
+    struct sigaction sa = { .sa_handler = on_dxgi_trap }, old;
+    sigemptyset(&sa.sa_mask);
+    assert_int_equal(sigaction(SIGTRAP, &sa, &old), 0);
+    dxgi_trap_queue = iq;
+    dxgi_traps = 0;
+    wddm_debug_set_break(1);
+    assert_int_equal(IDXGIFactory1_EnumAdapters1(f, 0, NULL), DXGI_ERROR_INVALID_CALL);
+    assert_int_equal(dxgi_traps, 0);
+    assert_int_equal(IDXGIInfoQueue_SetBreakOnSeverity(iq, DXGI_DEBUG_DXGI, DXGI_INFO_QUEUE_MESSAGE_SEVERITY_ERROR, TRUE),
+                     S_OK);
+    assert_int_equal(IDXGIFactory1_EnumAdapters1(f, 0, NULL), DXGI_ERROR_INVALID_CALL);
+    assert_int_equal(dxgi_traps, 1);
+    assert_int_equal(dxgi_stored_at_trap, 2);
+    assert_int_equal(IDXGIInfoQueue_SetBreakOnSeverity(iq, DXGI_DEBUG_DXGI, DXGI_INFO_QUEUE_MESSAGE_SEVERITY_ERROR, FALSE),
+                     S_OK);
+    wddm_debug_set_break(-1);
+    assert_int_equal(sigaction(SIGTRAP, &old, NULL), 0);
+    IDXGIFactory1_Release(f);
+    IDXGIInfoQueue_Release(iq);
+}
+
 static void switch_to_ref_answers_honestly(void **state)
 {
     (void)state;
@@ -480,6 +521,7 @@ int main(void)
         cmocka_unit_test(debug_device_messages_show_under_their_producer),
         cmocka_unit_test(live_objects_are_reported),
         cmocka_unit_test(leak_tracking_is_per_thread),
+        cmocka_unit_test(break_settings_break),
         cmocka_unit_test(switch_to_ref_answers_honestly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
