@@ -266,7 +266,7 @@ struct rt_device {
     struct rt_resource *res_cache;
     UINT res_cache_count;
 
-    /* Deferred contexts (deferred.c). Written once during device creation, then read-only. */
+    /* Deferred contexts (deferred_handles.c). Written once during device creation, then read-only. */
     BOOL drv_command_lists;         /* the UMD reports D3D11DDICAPS_COMMANDLISTS(_BUILD_2) and fills the DC DDIs;
                                      * FALSE: the runtime emulates command lists itself */
     UINT dc_size_count;
@@ -658,7 +658,7 @@ void STDMETHODCALLTYPE rt_traced_ClearUnorderedAccessViewUint(ID3D11DeviceContex
 HRESULT STDMETHODCALLTYPE rt_traced_CreateQuery(ID3D11Device *iface, const D3D11_QUERY_DESC *desc, ID3D11Query **out);
 HRESULT STDMETHODCALLTYPE rt_traced_CreateDeferredContext(ID3D11Device *iface, UINT flags, ID3D11DeviceContext **out);
 HRESULT STDMETHODCALLTYPE rt_traced_OpenSharedResource(ID3D11Device *iface, HANDLE handle, REFIID riid, void **out);
-/* deferred.c: FinishCommandList, Map and Unmap of a deferred context (traced.c wraps them). */
+/* command_list.c: FinishCommandList; deferred.c: Map and Unmap of a deferred context (traced.c wraps them). */
 HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
                                                         ID3D11CommandList **out);
 HRESULT STDMETHODCALLTYPE rt_deferred_Map(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub,
@@ -695,16 +695,18 @@ void rt_resource_set_eviction_priority(struct rt_resource *res, UINT prio);
     RT_PRIVATE_DATA_METHODS(prefix, Iface, &((struct rt_resource *)This)->device->private_lock,       \
                             &((struct rt_resource *)This)->private_data)
 
-/* deferred.c */
+/* deferred_handles.c */
 /* Device creation: CheckDeferredContextHandleSizes double poll (caller holds no lock). */
 void rt_deferred_device_init(struct rt_device *dev);
 /* After an immediate-context object's creation (caller holds dev->lock): asks
  * CalcDeferredContextHandleSize and checks the size against the listed ones (seed 004). */
 SIZE_T rt_deferred_handle_size_locked(struct rt_device *dev, D3D11DDI_HANDLETYPE type, void *ic_object);
-HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, UINT flags,
-                                                          ID3D11DeviceContext **out);
+/* command_list.c */
 void STDMETHODCALLTYPE rt_context_ExecuteCommandList(ID3D11DeviceContext *iface, ID3D11CommandList *list,
                                                      BOOL restore);
+/* deferred.c */
+HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, UINT flags,
+                                                          ID3D11DeviceContext **out);
 void STDMETHODCALLTYPE rt_context_ClearState(ID3D11DeviceContext *iface);
 /* Recording on a deferred context, after the API checks passed (copy.c). */
 void rt_dc_copy_resource(struct rt_deferred *dc, struct rt_resource *dst, struct rt_resource *src);

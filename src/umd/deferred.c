@@ -46,6 +46,7 @@ void wddm_umd_test_bad_handle_size(int on) { atomic_store(&umd_bad_size, on); }
 enum umd_op_type {
     OP_COPY = 1, OP_COPY_REGION, OP_UPDATE, OP_CLEAR_RTV, OP_DISCARD_UPLOAD, OP_EXECUTE, OP_CLEAR_UAV,
     OP_DISCARD, /* Discard(D3D11_1) */
+    OP_TYPE_COUNT
 };
 
 struct umd_op {
@@ -580,69 +581,94 @@ static VOID APIENTRY umd_DestroyCommandList(D3D10DDI_HDEVICE hDevice, D3D11DDI_H
     rec_free(&((struct umd_cmdlist *)hList.pDrvPrivate)->rec);
 }
 
-/* ---- execution on the immediate context ---------------------------------------------------- */
+/* ---- execution on the immediate context: one handler per op type ---------------------------- */
+static void ic_execute(D3D10DDI_HDEVICE hIC, const struct umd_cmdlist *cl, UINT depth);
+
+static void ic_copy(D3D10DDI_HDEVICE hIC, const struct umd_op *op, UINT depth)
+{
+    D3D10DDI_HRESOURCE a = { op->a }, b = { op->b };
+    umd_ResourceCopy(hIC, a, b);
+}
+
+static void ic_copy_region(D3D10DDI_HDEVICE hIC, const struct umd_op *op, UINT depth)
+{
+    D3D10DDI_HRESOURCE a = { op->a }, b = { op->b };
+    umd_ResourceCopyRegion11_1(hIC, a, op->dst_sub, op->x, op->y, op->z, b, op->src_sub,
+                               op->has_box ? &op->box : NULL, op->copy_flags);
+}
+
+static void ic_update(D3D10DDI_HDEVICE hIC, const struct umd_op *op, UINT depth)
+{
+    D3D10DDI_HRESOURCE a = { op->a };
+    umd_ResourceUpdateSubresourceUP11_1(hIC, a, op->dst_sub, op->has_box ? &op->box : NULL, op + 1, op->row_pitch,
+                                        op->depth_pitch, op->copy_flags);
+}
+
+static void ic_discard(D3D10DDI_HDEVICE hIC, const struct umd_op *op, UINT depth)
+{
+    umd_Discard(hIC, op->handle_type, op->a, NULL, 0);
+}
+
+static void ic_clear_rtv(D3D10DDI_HDEVICE hIC, const struct umd_op *op, UINT depth)
+{
+    D3D10DDI_HRENDERTARGETVIEW v = { op->a };
+    FLOAT c[4];
+    memcpy(c, op->color, sizeof c);
+    umd_ClearRenderTargetView(hIC, v, c);
+}
+
+/* Rename now, on this execution (the hard case): fresh backing every time. */
+static void ic_discard_upload(D3D10DDI_HDEVICE hIC, const struct umd_op *op, UINT depth)
+{
+    D3D10DDI_HRESOURCE a = { op->a };
+    D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
+    umd_ResourceMap(hIC, a, op->dst_sub, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
+    if (!m.pData)
+        return; /* the IC map reported its error through the IC's pfnSetErrorCb */
+    if (m.RowPitch == op->row_pitch && m.DepthPitch == op->depth_pitch) {
+        memcpy(m.pData, op->alias, op->alias_size);
+    } else {
+        const struct umd_subresource *sr = &umd_resource(a)->sub[op->dst_sub];
+        for (UINT z = 0; z < sr->depth; z++)
+            for (UINT y = 0; y < sr->rows; y++)
+                memcpy((BYTE *)m.pData + (SIZE_T)z * m.DepthPitch + (SIZE_T)y * m.RowPitch,
+                       op->alias + (SIZE_T)z * op->depth_pitch + (SIZE_T)y * op->row_pitch, sr->row_bytes);
+    }
+    umd_ResourceUnmap(hIC, a, op->dst_sub);
+}
+
+static void ic_clear_uav(D3D10DDI_HDEVICE hIC, const struct umd_op *op, UINT depth)
+{
+    D3D11DDI_HUNORDEREDACCESSVIEW v = { op->a };
+    umd_ClearUnorderedAccessViewUint(hIC, v, op->values);
+}
+
+static void ic_nested(D3D10DDI_HDEVICE hIC, const struct umd_op *op, UINT depth)
+{
+    ic_execute(hIC, op->a, depth + 1);
+}
+
+static void (*const ic_handlers[OP_TYPE_COUNT])(D3D10DDI_HDEVICE, const struct umd_op *, UINT) = {
+    [OP_COPY] = ic_copy,
+    [OP_COPY_REGION] = ic_copy_region,
+    [OP_UPDATE] = ic_update,
+    [OP_DISCARD] = ic_discard,
+    [OP_CLEAR_RTV] = ic_clear_rtv,
+    [OP_DISCARD_UPLOAD] = ic_discard_upload,
+    [OP_CLEAR_UAV] = ic_clear_uav,
+    [OP_EXECUTE] = ic_nested,
+};
+
 static void ic_execute(D3D10DDI_HDEVICE hIC, const struct umd_cmdlist *cl, UINT depth)
 {
     if (depth > 8)
         return; /* nested lists: the runtime cannot build a cycle; bound the recursion anyway */
-    struct umd_device *dev = umd_device(hIC);
     for (SIZE_T off = 0; off < cl->rec.used;) {
         const struct umd_op *op = (const struct umd_op *)(cl->rec.ops + off);
         off += op->size;
-        D3D10DDI_HRESOURCE a = { op->a }, b = { op->b };
-        switch (op->type) {
-        case OP_COPY:
-            umd_ResourceCopy(hIC, a, b);
-            break;
-        case OP_COPY_REGION:
-            umd_ResourceCopyRegion11_1(hIC, a, op->dst_sub, op->x, op->y, op->z, b, op->src_sub,
-                                       op->has_box ? &op->box : NULL, op->copy_flags);
-            break;
-        case OP_UPDATE:
-            umd_ResourceUpdateSubresourceUP11_1(hIC, a, op->dst_sub, op->has_box ? &op->box : NULL, op + 1,
-                                                op->row_pitch, op->depth_pitch, op->copy_flags);
-            break;
-        case OP_DISCARD:
-            umd_Discard(hIC, op->handle_type, op->a, NULL, 0);
-            break;
-        case OP_CLEAR_RTV: {
-            D3D10DDI_HRENDERTARGETVIEW v = { op->a };
-            FLOAT c[4];
-            memcpy(c, op->color, sizeof c);
-            umd_ClearRenderTargetView(hIC, v, c);
-            break;
-        }
-        case OP_DISCARD_UPLOAD: {
-            /* Rename now, on this execution (the hard case): fresh backing every time. */
-            D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-            umd_ResourceMap(hIC, a, op->dst_sub, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
-            if (!m.pData)
-                break; /* the IC map reported its error through the IC's pfnSetErrorCb */
-            if (m.RowPitch == op->row_pitch && m.DepthPitch == op->depth_pitch) {
-                memcpy(m.pData, op->alias, op->alias_size);
-            } else {
-                const struct umd_subresource *sr = &umd_resource(a)->sub[op->dst_sub];
-                for (UINT z = 0; z < sr->depth; z++)
-                    for (UINT y = 0; y < sr->rows; y++)
-                        memcpy((BYTE *)m.pData + (SIZE_T)z * m.DepthPitch + (SIZE_T)y * m.RowPitch,
-                               op->alias + (SIZE_T)z * op->depth_pitch + (SIZE_T)y * op->row_pitch, sr->row_bytes);
-            }
-            umd_ResourceUnmap(hIC, a, op->dst_sub);
-            break;
-        }
-        case OP_CLEAR_UAV: {
-            D3D11DDI_HUNORDEREDACCESSVIEW v = { op->a };
-            umd_ClearUnorderedAccessViewUint(hIC, v, op->values);
-            break;
-        }
-        case OP_EXECUTE:
-            ic_execute(hIC, op->a, depth + 1);
-            break;
-        default:
-            break;
-        }
+        if (op->type < OP_TYPE_COUNT && ic_handlers[op->type])
+            ic_handlers[op->type](hIC, op, depth);
     }
-    (void)dev;
 }
 
 static VOID APIENTRY umd_CommandListExecute(D3D10DDI_HDEVICE hDevice, D3D11DDI_HCOMMANDLIST hList)
