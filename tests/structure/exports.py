@@ -6,8 +6,15 @@ internal, no internal wddm_* helper. Compares `nm -D --defined-only` of the buil
 the headers' declarations and prints the extra and the missing names; also fails if
 cmake/libwddm.map (the version script the link uses) is out of date.
 
-Usage: exports.py path/to/libwddm.so"""
+Given the static archive too, also fails on any function or object the library defines (global
+or file-scope, from `nm --defined-only libwddm.a`) whose name takes a prefix C or POSIX reserves
+for the implementation: sched_ (<sched.h>; the GPU scheduler's functions are gsched_*), str/mem/
+wcs/is/to + a lowercase letter, _ + a capital or a second _, E + a capital or digit, posix_,
+pthread_, sem_, shm_, mq_, aio_, lio_, timer_, clock_, atomic_, cnd_, mtx_, thrd_, tss_.
+
+Usage: exports.py path/to/libwddm.so [path/to/libwddm.a]"""
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -32,8 +39,28 @@ def library_exports(lib):
     return names
 
 
+RESERVED = re.compile(r"(sched_|str[a-z]|mem[a-z]|wcs[a-z]|is[a-z]|to[a-z]|_[A-Z_]|E[A-Z0-9]|"
+                      r"posix_|pthread_|sem_|shm_|mq_|aio_|lio_|timer_|clock_|atomic_|cnd_|"
+                      r"mtx_|thrd_|tss_)")
+
+
+def reserved_names(archive):
+    out = subprocess.run(["nm", "--defined-only", archive], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("nm failed on %s: %s" % (archive, out.stderr))
+    names = set()
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        # Compiler-made names carry a dot (__func__.3); section symbols and the like are not
+        # code or data kinds.
+        if len(parts) == 3 and parts[1] in "TtDdBbRrVvWw" and "." not in parts[2]:
+            if RESERVED.match(parts[2]):
+                names.add(parts[2])
+    return sorted(names)
+
+
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         print(__doc__)
         return 2
     expected = set(gen_exports.exported_names())
@@ -55,6 +82,12 @@ def main():
     if pathlib.Path(gen_exports.MAP).read_text() != map_text:
         print("cmake/libwddm.map is out of date: run scripts/gen_exports.py")
         failed = True
+    if len(sys.argv) == 3:
+        reserved = reserved_names(sys.argv[2])
+        if reserved:
+            print("%d names of the library take a reserved prefix (rename them):" % len(reserved))
+            print("".join("  %s\n" % n for n in reserved), end="")
+            failed = True
     if not expected:
         print("no declarations found in the public headers")
         failed = True
