@@ -239,7 +239,7 @@ static void op_destroy_allocation(struct fz *f, struct state *s)
 }
 
 /* Writes what the CPU may write through a lock (the allocation's own bytes). */
-static void touch(struct alloc_info *a, struct fz *f)
+static void write_locked_bytes(struct alloc_info *a, struct fz *f)
 {
     if (a && a->locked && a->size) {
         size_t n = a->size < 4096 ? (size_t)a->size : 4096;
@@ -265,7 +265,7 @@ static void op_lock(struct fz *f, struct state *s)
         struct alloc_info *a = find_alloc(s, l.hAllocation);
         if (a && !l.NumPages) {
             a->locked = l.pData;
-            touch(a, f);
+            write_locked_bytes(a, f);
         }
     }
 }
@@ -297,7 +297,7 @@ static void op_lock2(struct fz *f, struct state *s)
             struct alloc_info *a = find_alloc(s, l.hAllocation);
             if (a) {
                 a->locked = l.pData;
-                touch(a, f);
+                write_locked_bytes(a, f);
             }
         }
     } else {

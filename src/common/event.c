@@ -44,8 +44,8 @@
 #include <string.h>
 #include <time.h>
 
-#define EV_LAYER "kernel32"
-#define ev_refuse(...) wddm_debug(EV_LAYER, __VA_ARGS__)
+#define LAYER_KERNEL32 "kernel32"
+#define ev_refuse(...) wddm_debug(LAYER_KERNEL32, __VA_ARGS__)
 
 /* ---- the thread's last error (errhandlingapi.h) ------------------------------------------- */
 

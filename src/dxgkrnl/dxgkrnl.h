@@ -266,7 +266,7 @@ struct dxgk_packet {
     bool resubmit;                    /* preempted or behind a reset: DXGK_SUBMITCOMMANDFLAGS.Resubmission */
     bool hw_slot;                     /* holds one of the node's hw_count places; node->lock */
     bool started;                     /* its START event was traced; node->lock */
-    /* DMA-buffer splitting (sched/split.c): while `split`, sched_submit_locked submits bytes
+    /* DMA-buffer splitting (sched/split.c): while `split`, gsched_submit_locked submits bytes
      * [sub_start, sub_end) with patch entries [patch_start, +patch_len); a `part` that is not
      * the last is not put on the in-flight list (the worker waits for its fence). */
     bool split, part;
@@ -296,11 +296,11 @@ struct dxgk_packet {
     D3DGPU_VIRTUAL_ADDRESS va;
 };
 
-#define SCHED_TICKET_WINDOW 4096u
-#define SCHED_GATE_PREEMPT 1u
-#define SCHED_GATE_RESET 2u
+#define GSCHED_TICKET_WINDOW 4096u
+#define GSCHED_GATE_PREEMPT 1u
+#define GSCHED_GATE_RESET 2u
 
-struct sched_node {
+struct gsched_node {
     struct dxgk_adapter *adapter;     /* immutable */
     UINT ordinal;                     /* immutable */
     pthread_t thread;
@@ -313,7 +313,7 @@ struct sched_node {
     struct dxgk_packet *inflight, *inflight_tail; /* submitted, fence order; node->lock */
     struct dxgk_packet *retired;      /* completed, to recycle; protected by node->lock */
     UINT retired_count;               /* packets on retired; protected by node->lock */
-    UINT idle_waiters;                /* threads in sched_wait_node_idle; protected by node->lock */
+    UINT idle_waiters;                /* threads in gsched_wait_node_idle; protected by node->lock */
     UINT direct_claims;               /* D3DKMTRender submitting directly (0 or 1); node->lock */
     bool release_waits;               /* a GPU wait of a context of this node was satisfied:
                                          the worker releases held packets; node->lock */
@@ -329,12 +329,12 @@ struct sched_node {
                                          written under submit_lock; read lock-free by the
                                          context-allocation eviction rule (seq_cst) */
     struct dxgk_context *hw_ctx;      /* the context of hw_context (NULL with 0): a context is never
-                                         destroyed while loaded (sched_unload_context);
+                                         destroyed while loaded (gsched_unload_context);
                                          submit_lock */
     UINT64 queued_ticket;             /* protected by adapter->lock */
     struct dxgk_context *contexts;    /* contexts on this node; protected by adapter->lock */
-    struct sched_gpu_signal *signals; /* GPU signals waiting for a ticket to retire
-                                         (sched/syncobj.c); protected by node->lock */
+    struct gsched_gpu_signal *signals; /* GPU signals waiting for a ticket to retire
+                                          (sched/syncobj.c); protected by node->lock */
     /* Hardware queue depth (issue 4): render packets reserved for or in the hardware queue, at
      * most hw_queue_cap (DXGK_VIDSCHCAPS.HwQueuePacketCap). Paging buffers are not counted:
      * VidMm submits them under the adapter lock, never held across a wait for the GPU.
@@ -343,12 +343,12 @@ struct sched_node {
     UINT hw_queue_cap;                /* immutable after start */
     /* Tickets retire out of order once priorities reorder the queue (sched/preempt.c):
      * retired_ticket is the watermark below which every ticket retired; the bitmap remembers
-     * the ones retired above it, SCHED_TICKET_WINDOW at most. node->lock. */
-    _Atomic UINT64 ticket_bits[SCHED_TICKET_WINDOW / 64]; /* also read lock-free (sched_ticket_done) */
+     * the ones retired above it, GSCHED_TICKET_WINDOW at most. node->lock. */
+    _Atomic UINT64 ticket_bits[GSCHED_TICKET_WINDOW / 64]; /* also read lock-free (gsched_ticket_done) */
     /* The gate (sched/preempt.c): closed while a preemption or an engine reset owns the node's
      * hardware queue; nothing is submitted to the node meanwhile. Changed under submit_lock
      * and node->lock, read under either. */
-    UINT gate;                        /* 0 open, else SCHED_GATE_PREEMPT / SCHED_GATE_RESET */
+    UINT gate;                        /* 0 open, else GSCHED_GATE_PREEMPT / GSCHED_GATE_RESET */
     bool gate_closing;                /* no new direct claims; node->lock */
     bool preempt_answered;            /* DMA_PREEMPTED arrived (or a reset answered it); node->lock */
     UINT64 preempt_fence;             /* the pending request's fence; node->lock */
@@ -411,7 +411,7 @@ struct dxgk_adapter {
     struct vidmm_segment seg[DXGK_MAX_SEGMENTS];
     UINT paging_buffer_size, paging_priv_size;
     UINT node_count, paging_node;
-    struct sched_node node[DXGK_MAX_NODES];
+    struct gsched_node node[DXGK_MAX_NODES];
     HANDLE kmd_system_device, kmd_system_context;
 
     pthread_mutex_t lock;             /* the adapter lock (see top of file) */
@@ -509,7 +509,7 @@ struct dxgk_context {
     struct dxgk_packet *pool;         /* recycled packets + DMA buffers; adapter->lock */
     UINT64 last_ticket;               /* last packet queued; adapter->lock */
     atomic_uint queued;               /* queued, held or in flight, not retired */
-    struct sched_gpu_wait *waits, *waits_tail; /* GPU waits not yet passed, in order; adapter->lock */
+    struct gsched_gpu_wait *waits, *waits_tail; /* GPU waits not yet passed, in order; adapter->lock */
     struct dxgk_packet *held, *held_tail; /* packets behind a GPU wait; adapter->lock */
     struct vidmm_instance **va_stamp; /* GpuMmu: instances to stamp with last_ticket once no
                                          packet is held any more (vidmm_va_device_use_locked);
@@ -517,7 +517,7 @@ struct dxgk_context {
     UINT va_stamp_count, va_stamp_cap;
     UINT64 wait_seq;                  /* GPU waits recorded; adapter->lock */
     UINT64 waits_done;                /* GPU waits passed (in order); adapter->lock */
-    struct sched_gpu_signal *held_signals, *held_signals_tail; /* GPU signals behind a GPU wait
+    struct gsched_gpu_signal *held_signals, *held_signals_tail; /* GPU signals behind a GPU wait
                                          or a held packet; adapter->lock */
     UINT64 hold_seq;                  /* last hold_seq given; adapter->lock */
     struct dxgk_context_allocation *context_allocations; /* GPU context allocations
@@ -915,9 +915,9 @@ void vidmm_instance_referenced_locked(struct dxgk_allocation *alloc, struct vidm
 void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance *in);
 
 /* sched/fence.c */
-UINT64 sched_fence_extend(UINT64 last64, UINT fence32);
+UINT64 gsched_fence_extend(UINT64 last64, UINT fence32);
 /* One pause of a polling loop. */
-static inline void sched_cpu_relax(void)
+static inline void gsched_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -925,76 +925,76 @@ static inline void sched_cpu_relax(void)
     __asm__ __volatile__("yield");
 #endif
 }
-bool sched_ticket_retired(const struct sched_node *n, UINT64 ticket);
-bool sched_fence_completed(const struct sched_node *n, UINT64 fence);
+bool gsched_ticket_retired(const struct gsched_node *n, UINT64 ticket);
+bool gsched_fence_completed(const struct gsched_node *n, UINT64 fence);
 /* sched/preempt.c: has the packet with this very ticket retired (the watermark or, above it,
- * its bit)? Exact, where sched_ticket_retired says whether every ticket up to it did. Lock-free;
+ * its bit)? Exact, where gsched_ticket_retired says whether every ticket up to it did. Lock-free;
  * may answer "not yet" for a moment after the fact, never "done" early. */
-bool sched_ticket_done(const struct sched_node *n, UINT64 ticket);
-void sched_wait_ticket_done(struct sched_node *n, UINT64 ticket);
-void sched_wait_ticket(struct sched_node *n, UINT64 ticket);
-void sched_wait_fence(struct sched_node *n, UINT64 fence);
-void sched_wait_node_idle(struct sched_node *n);
+bool gsched_ticket_done(const struct gsched_node *n, UINT64 ticket);
+void gsched_wait_ticket_done(struct gsched_node *n, UINT64 ticket);
+void gsched_wait_ticket(struct gsched_node *n, UINT64 ticket);
+void gsched_wait_fence(struct gsched_node *n, UINT64 fence);
+void gsched_wait_node_idle(struct gsched_node *n);
 /* Submission with node->submit_lock already held (released on return): see queue.c's direct
  * submission. */
-UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p);
+UINT64 gsched_submit_locked(struct gsched_node *n, struct dxgk_packet *p);
 /* Lazy context switching (sched/switch.c). Before a packet enters the hardware queue (its fence
  * set; submit_lock held): */
-void sched_switch_locked(struct sched_node *n, const struct dxgk_packet *p);
+void gsched_switch_locked(struct gsched_node *n, const struct dxgk_packet *p);
 /* After a preemption or a reset, which leave the engine in the null context; submit_lock held. */
-void sched_switch_forget_locked(struct sched_node *n);
+void gsched_switch_forget_locked(struct gsched_node *n);
 /* Whether the context's state may be on its node's engine, or on its way to its save area: its
  * GPU context allocations must stay where they are. Lock-free. */
-bool sched_context_loaded(const struct sched_node *n, const struct dxgk_context *c);
+bool gsched_context_loaded(const struct gsched_node *n, const struct dxgk_context *c);
 /* Switches the context's node to the null context if the context is loaded there (a zero-length
  * ContextSwitch buffer) and waits until its state is saved. No lock held. Returns whether the
  * context is unloaded now. */
-bool sched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c);
+bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c);
 /* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
  * returns the paging fence the packet must wait for. Adapter lock held. (sched/node.c) */
-UINT64 sched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);
+UINT64 gsched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);
 /* Returns the node's retired packets to their pools; adapter->lock held. */
-void sched_recycle_retired_locked(struct dxgk_adapter *a, struct sched_node *n);
+void gsched_recycle_retired_locked(struct dxgk_adapter *a, struct gsched_node *n);
 /* sched/node.c */
-bool sched_node_start(struct sched_node *n, struct dxgk_adapter *a, UINT ordinal);
-void sched_node_stop(struct sched_node *n);
-void sched_node_kick(struct sched_node *n, UINT new_packets);
-UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p);
-UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p);
+bool gsched_node_start(struct gsched_node *n, struct dxgk_adapter *a, UINT ordinal);
+void gsched_node_stop(struct gsched_node *n);
+void gsched_node_kick(struct gsched_node *n, UINT new_packets);
+UINT64 gsched_submit(struct gsched_node *n, struct dxgk_packet *p);
+UINT64 gsched_retire_dropped(struct gsched_node *n, struct dxgk_packet *p);
 /* sched/queue.c */
 /* DMA buffers a context may have queued, held or in flight before its next submission waits
  * for the GPU to retire one (the per-context DMA buffer pool: issue 14 §4). */
-#define SCHED_CONTEXT_QUEUE_DEPTH 64u
+#define GSCHED_CONTEXT_QUEUE_DEPTH 64u
 /* Adapter lock held (let go while waiting): waits until the context has fewer than
- * SCHED_CONTEXT_QUEUE_DEPTH packets, recycling what retired. false when the context or its
+ * GSCHED_CONTEXT_QUEUE_DEPTH packets, recycling what retired. false when the context or its
  * device died meanwhile (the caller refuses the submission). */
-bool sched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c);
-struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c);
-void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
-void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
-struct dxgk_packet *sched_queue_peek_locked(struct sched_node *n);
-void sched_queue_take_locked(struct sched_node *n, struct dxgk_packet *p);
+bool gsched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c);
+struct dxgk_packet *gsched_packet_get_locked(struct dxgk_context *c);
+void gsched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
+void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
+struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n);
+void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p);
 /* sched/preempt.c: priorities, preemption, the gate and the ticket watermark (issue 4). */
-void sched_ticket_retire_locked(struct sched_node *n, UINT64 ticket); /* node->lock */
-bool sched_ticket_eligible(const struct sched_node *n, UINT64 ticket);
-bool sched_gate_close(struct sched_node *n, UINT why);   /* no lock held; false: already closed */
-void sched_gate_open(struct sched_node *n);              /* no lock held */
-void sched_gate_close_for_reset(struct sched_node *n);   /* closes it, or takes it from a preemption */
+void gsched_ticket_retire_locked(struct gsched_node *n, UINT64 ticket); /* node->lock */
+bool gsched_ticket_eligible(const struct gsched_node *n, UINT64 ticket);
+bool gsched_gate_close(struct gsched_node *n, UINT why);   /* no lock held; false: already closed */
+void gsched_gate_open(struct gsched_node *n);              /* no lock held */
+void gsched_gate_close_for_reset(struct gsched_node *n);   /* closes it, or takes it from a preemption */
 /* After a preemption or an engine reset (gate closed): retires up to `last_completed`, puts
  * every later packet back in its context's queue, opens the gate. No lock held. */
-void sched_resume_after(struct sched_node *n, UINT64 last_completed);
-void sched_gate_wait_locked(struct sched_node *n);       /* submit_lock held */
-bool sched_preemption_supported(const struct dxgk_adapter *a, const struct sched_node *n);
-INT sched_hw_lowest_priority(struct sched_node *n, bool *any);
-bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context);
-void sched_preempt_answer_locked(struct sched_node *n, UINT preemption_fence, UINT last_completed); /* node->lock */
-void sched_preempt_finish(struct sched_node *n);
+void gsched_resume_after(struct gsched_node *n, UINT64 last_completed);
+void gsched_gate_wait_locked(struct gsched_node *n);       /* submit_lock held */
+bool gsched_preemption_supported(const struct dxgk_adapter *a, const struct gsched_node *n);
+INT gsched_hw_lowest_priority(struct gsched_node *n, bool *any);
+bool gsched_preempt_request(struct gsched_node *n, D3DKMT_HANDLE for_context);
+void gsched_preempt_answer_locked(struct gsched_node *n, UINT preemption_fence, UINT last_completed); /* node->lock */
+void gsched_preempt_finish(struct gsched_node *n);
 /* sched/interrupt.c: retires the node's packets up to a 64-bit fence (recovery). No lock held. */
-void sched_node_retire_to(struct sched_node *n, UINT64 fence);
+void gsched_node_retire_to(struct gsched_node *n, UINT64 fence);
 /* sched/split.c: submits a packet whose allocations do not fit together in parts, at the
  * KMD's SplitOffsets (wddm-semantics §9.1). Adapter lock held on entry and on return (let go
  * meanwhile); STATUS_SUCCESS: every part submitted. */
-NTSTATUS sched_split_submit_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *p);
+NTSTATUS gsched_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p);
 /* sched/tdr.c: timeout detection and recovery. */
 bool dxgk_tdr_start(struct dxgk_adapter *a);
 void dxgk_tdr_stop(struct dxgk_adapter *a);
@@ -1004,7 +1004,7 @@ NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call)
 /* sched/syncobj.c: the device's monitored fences to their maximum value (wddm-semantics §8.3),
  * except those created NoSignalMaxValueOnTdr. No lock held. */
 void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device);
-void sched_packet_free(struct dxgk_packet *p);
+void gsched_packet_free(struct dxgk_packet *p);
 /* sched/syncobj.c: synchronization objects (wddm-semantics §8.5, issue 20). Every type keeps
  * its state in one 64-bit word: a monitored fence's or a fence's value, a semaphore's count, a
  * mutex's 1 (owned) or 0 (free); a CPU notification sets its event instead. A monitored
@@ -1045,8 +1045,8 @@ struct dxgk_syncobj {                 /* one local handle */
 };
 /* A GPU signal (D3DKMTSignalSynchronizationObject*, ...FromGpu) waiting for the work its
  * context had queued. */
-struct sched_gpu_signal {
-    struct sched_gpu_signal *next;
+struct gsched_gpu_signal {
+    struct gsched_gpu_signal *next;
     UINT64 ticket;                    /* node ticket that must retire first */
     UINT64 fence;                     /* else, when not 0: node fence that must complete first (a
                                          paging queue's signal, vidmm/pagingqueue.c); its values
@@ -1063,10 +1063,10 @@ struct sched_gpu_signal {
  * after it are held (no ticket, not on the node's queue) until every object is available at
  * once (a fence reached its value, a mutex is free, a semaphore counts above 0); a mutex or a
  * semaphore is then taken by the wait (sched/syncobj_wait.c). */
-struct sched_gpu_wait {
-    struct sched_gpu_wait *next;      /* context->waits; adapter->lock */
-    struct sched_gpu_wait *reg_next;  /* process registry of unsatisfied waits; sync lock */
-    struct sched_node *node;          /* the context's node; immutable */
+struct gsched_gpu_wait {
+    struct gsched_gpu_wait *next;      /* context->waits; adapter->lock */
+    struct gsched_gpu_wait *reg_next;  /* process registry of unsatisfied waits; sync lock */
+    struct gsched_node *node;          /* the context's node; immutable */
     UINT64 seq;                       /* immutable */
     atomic_bool satisfied;            /* set once, under the sync lock */
     bool registered;                  /* on the registry; sync lock */
@@ -1076,9 +1076,9 @@ struct sched_gpu_wait {
 };
 /* Moves the context's packets whose GPU waits are all satisfied to its queue (tickets, VidMm
  * stamps) and kicks the worker; adapter->lock held. */
-void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
+void gsched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
 /* Context destruction: drops the held packets and the waits; adapter->lock held. */
-void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
+void gsched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
 /* Destroys the device's synchronization objects (for D3DKMTDestroyDevice; no lock held);
  * device 0: the opened handles no device owns (process teardown). */
 void dxgk_syncobj_destroy_device(D3DKMT_HANDLE device);
@@ -1091,19 +1091,19 @@ void dxgk_syncobj_put_n(struct dxgk_syncobj **objs, UINT count);
 /* sched/syncobj_wait.c: wakes every blocked CPU waiter (after a destruction). */
 void dxgk_sync_wake_all(void);
 /* Takes a wait off the registry (sync lock) and drops its references; adapter->lock may be held. */
-void sched_gpu_wait_free(struct sched_gpu_wait *w);
+void gsched_gpu_wait_free(struct gsched_gpu_wait *w);
 /* Takes off the node's list the signals whose ticket retired (node->lock held); the caller
- * applies them with sched_gpu_signals_apply once it let go of node->lock. */
-struct sched_gpu_signal *sched_gpu_signals_take_locked(struct sched_node *n);
-void sched_gpu_signals_apply(struct sched_gpu_signal *list);
+ * applies them with gsched_gpu_signals_apply once it let go of node->lock. */
+struct gsched_gpu_signal *gsched_gpu_signals_take_locked(struct gsched_node *n);
+void gsched_gpu_signals_apply(struct gsched_gpu_signal *list);
 /* Drops a signal that will never be applied (its context is gone) with its references. */
-void sched_gpu_signal_free(struct sched_gpu_signal *g);
+void gsched_gpu_signal_free(struct gsched_gpu_signal *g);
 /* Puts a signal whose ticket is known on its node's list, or applies it if retired. */
-void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g);
+void gsched_gpu_signal_arm(struct gsched_node *n, struct gsched_gpu_signal *g);
 /* Signals `s` to `value` once node fence `fence` completed (at once if it has): the paging
  * queue's fence (vidmm/pagingqueue.c). Takes its own reference to s. No lock or the adapter
  * lock held. STATUS_NO_MEMORY when the signal cannot be recorded (nothing armed). */
-NTSTATUS sched_gpu_signal_arm_fence(struct sched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value);
+NTSTATUS gsched_gpu_signal_arm_fence(struct gsched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value);
 /* Raises s to `value` now if it is lower (never lowers it) and releases the satisfied CPU and
  * GPU waiters. No lock or the adapter lock held. */
 void dxgk_syncobj_signal_at_least(struct dxgk_syncobj *s, UINT64 value);
@@ -1134,8 +1134,8 @@ void dxgk_paging_queues_destroy_device(D3DKMT_HANDLE device);
 /* sched/trace.c: the scheduling event trace (wddm_sched_trace_*, include/wddm/wddm.h) and the
  * same event on the timeline (src/common/timeline.h). Each is off by default: a call is then
  * two relaxed loads; on, one atomic index increment and the stores of one ring slot each. */
-void sched_trace(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from,
-                 UINT64 fence);
+void gsched_trace(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from,
+                  UINT64 fence);
 /* The adapter's number on the timeline: its index (LUID 0x1000 + index, objects/adapter.c). */
 static inline UINT dxgk_timeline_adapter(const struct dxgk_adapter *a) { return a->luid.LowPart & 0xFFFu; }
 /* sched/interrupt.c */
@@ -1164,7 +1164,7 @@ NTSTATUS APIENTRY dxgk_cb_destroy_context_allocation(HANDLE hAdapter, HANDLE hAl
  * destruction, wddm-semantics §1.2 invariant 7); their handles become invalid. */
 /* Seed 000 residency rule: may VidMm evict this context allocation now? When it may not only
  * because a context is loaded (or its save is on its way), *loaded (if not NULL) names that
- * context: a switch to the null context frees it (sched_unload_context). adapter->lock. */
+ * context: a switch to the null context frees it (gsched_unload_context). adapter->lock. */
 bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca,
                                               struct dxgk_context **loaded);
 /* The packet with this ticket is being readied: c's context allocations are not evicted to make

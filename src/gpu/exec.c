@@ -18,7 +18,7 @@
 #define SWGPU_ROW_COST 64u
 
 /* Returned by the data movers when a reset stopped them in the middle of a command. */
-#define EXEC_STOPPED_IN_COMMAND 1
+#define SWGPU_EXEC_STOPPED_IN_COMMAND 1
 
 struct exec_state {
     struct swgpu *gpu;
@@ -37,7 +37,7 @@ struct exec_state {
 
 /* Called after each piece of a command's work (`bytes` moved, one row or part of one): every
  * SWGPU_STOP_CHECK_BYTES of work, honours the bandwidth limit so far and looks for a reset.
- * EXEC_STOPPED_IN_COMMAND when a reset is pending: the command is abandoned where it is (its
+ * SWGPU_EXEC_STOPPED_IN_COMMAND when a reset is pending: the command is abandoned where it is (its
  * buffer is abandoned anyway, wddm-semantics §8.3). Preemption still waits for the command's end:
  * a command is this GPU's primitive (PRIMITIVE_BOUNDARY), there is no state to save inside one. */
 static int checkpoint(struct exec_state *st, UINT64 bytes)
@@ -48,9 +48,9 @@ static int checkpoint(struct exec_state *st, UINT64 bytes)
         return 0;
     st->budget = 0;
     if (st->throttled && swgpu_control_throttle(st->moved, &st->start, &st->engine->stop_request))
-        return EXEC_STOPPED_IN_COMMAND;
+        return SWGPU_EXEC_STOPPED_IN_COMMAND;
     if (atomic_load_explicit(&st->engine->stop_request, memory_order_relaxed) & SWGPU_STOP_RESET)
-        return EXEC_STOPPED_IN_COMMAND;
+        return SWGPU_EXEC_STOPPED_IN_COMMAND;
     return 0;
 }
 
@@ -157,7 +157,7 @@ static int copy_forward(struct exec_state *st, UINT64 dst, UINT64 src, UINT64 le
         memmove(d, s, n);
         done += n;
         if (checkpoint(st, n))
-            return EXEC_STOPPED_IN_COMMAND;
+            return SWGPU_EXEC_STOPPED_IN_COMMAND;
     }
     return 0;
 }
@@ -182,7 +182,7 @@ static int copy_backward(struct exec_state *st, UINT64 dst, UINT64 src, UINT64 l
         memmove(d, s, n);
         rem -= n;
         if (checkpoint(st, n))
-            return EXEC_STOPPED_IN_COMMAND;
+            return SWGPU_EXEC_STOPPED_IN_COMMAND;
     }
     return 0;
 }
@@ -278,7 +278,7 @@ static int exec_fill(struct exec_state *st, const struct swgpu_cmd_fill *c)
                 }
                 done += n;
                 if (checkpoint(st, n))
-                    return EXEC_STOPPED_IN_COMMAND;
+                    return SWGPU_EXEC_STOPPED_IN_COMMAND;
             }
         }
     }
@@ -309,7 +309,7 @@ static int exec_write(struct exec_state *st, const struct swgpu_cmd_write *c, co
                 memcpy(d, src + done, n);
                 done += n;
                 if (checkpoint(st, n))
-                    return EXEC_STOPPED_IN_COMMAND;
+                    return SWGPU_EXEC_STOPPED_IN_COMMAND;
             }
             src += c->row_bytes;
         }
@@ -360,7 +360,7 @@ static int exec_timestamp(struct exec_state *st, const struct swgpu_cmd_timestam
 /* One handler per opcode (the command's bytes at p, size_bytes of them, the header included):
  * each reads its fixed part (refusing a command too small for it), executes it, and says how
  * many bytes it moved (the bandwidth limit's measure). 0, a fault code, or
- * EXEC_STOPPED_IN_COMMAND. */
+ * SWGPU_EXEC_STOPPED_IN_COMMAND. */
 typedef int (*exec_handler)(struct exec_state *st, const BYTE *p, UINT32 size, UINT64 *moved);
 
 /* The fixed part of a command into `var`, or a refusal naming it. */
@@ -549,7 +549,7 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
         if (!run_op)
             return fail(&st, 0, "unknown opcode");
         int rc = run_op(&st, p, h.size_bytes, &moved);
-        if (rc == EXEC_STOPPED_IN_COMMAND) {
+        if (rc == SWGPU_EXEC_STOPPED_IN_COMMAND) {
             /* A reset stopped the command in the middle (checkpoint): the buffer is abandoned
              * here; run_entry finishes the reset. Not a completed command: no progress. */
             run->stop_offset = off;

@@ -227,7 +227,7 @@ static int setting_of(const GUID *g, const char *method)
     } while (0)
 
 /* Runs `stmt` with `st` bound to each selected producer's store; `hr` collects the first failure. */
-#define EACH(producer, method, stmt)                                                                       \
+#define ON_EACH(producer, method, stmt)                                                                    \
     do {                                                                                                   \
         int first_, last_;                                                                                 \
         if (!select_producers(&(producer), method, &first_, &last_)) {                                     \
@@ -270,7 +270,7 @@ static HRESULT STDMETHODCALLTYPE iq_SetMessageCountLimit(IDXGIInfoQueue *This, D
 {
     (void)This;
     HRESULT hr = S_OK;
-    EACH(producer, "SetMessageCountLimit", rt_msg_store_set_limit(st, limit));
+    ON_EACH(producer, "SetMessageCountLimit", rt_msg_store_set_limit(st, limit));
     return hr;
 }
 
@@ -278,7 +278,7 @@ static void STDMETHODCALLTYPE iq_ClearStoredMessages(IDXGIInfoQueue *This, DXGI_
 {
     (void)This;
     HRESULT hr = S_OK;
-    EACH(producer, "ClearStoredMessages", rt_msg_store_clear(st));
+    ON_EACH(producer, "ClearStoredMessages", rt_msg_store_clear(st));
     (void)hr;
 }
 
@@ -351,7 +351,7 @@ static HRESULT STDMETHODCALLTYPE iq_GetMessage(IDXGIInfoQueue *This, DXGI_DEBUG_
         (void)This;                                                                                        \
         HRESULT hr = S_OK;                                                                                 \
         UINT64 n = 0;                                                                                      \
-        EACH(producer, #Name, n += (expr));                                                                \
+        ON_EACH(producer, #Name, n += (expr));                                                             \
         (void)hr;                                                                                          \
         return n;                                                                                          \
     }
@@ -388,7 +388,7 @@ static UINT64 STDMETHODCALLTYPE iq_GetMessageCountLimit(IDXGIInfoQueue *This, DX
             RT_REFUSE("IDXGIInfoQueue::Add" #Kind "FilterEntries: pFilter is NULL");                        \
             return E_INVALIDARG;                                                                           \
         }                                                                                                  \
-        EACH(producer, "Add" #Kind "FilterEntries", one_ = rt_msg_filter_add(&st->field, FILTER(f), IFACE)); \
+        ON_EACH(producer, "Add" #Kind "FilterEntries", one_ = rt_msg_filter_add(&st->field, FILTER(f), IFACE)); \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_Get##Kind##Filter(IDXGIInfoQueue *This, DXGI_DEBUG_ID producer,    \
@@ -405,28 +405,28 @@ static UINT64 STDMETHODCALLTYPE iq_GetMessageCountLimit(IDXGIInfoQueue *This, DX
     {                                                                                                      \
         (void)This;                                                                                        \
         HRESULT hr = S_OK;                                                                                 \
-        EACH(producer, "Clear" #Kind "Filter", rt_msg_filter_clear_top(&st->field));                       \
+        ON_EACH(producer, "Clear" #Kind "Filter", rt_msg_filter_clear_top(&st->field));                    \
         (void)hr;                                                                                          \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_PushEmpty##Kind##Filter(IDXGIInfoQueue *This, DXGI_DEBUG_ID producer) \
     {                                                                                                      \
         (void)This;                                                                                        \
         HRESULT hr = S_OK;                                                                                 \
-        EACH(producer, "PushEmpty" #Kind "Filter", one_ = rt_msg_stack_push_empty(&st->field));            \
+        ON_EACH(producer, "PushEmpty" #Kind "Filter", one_ = rt_msg_stack_push_empty(&st->field));         \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_PushDenyAll##Kind##Filter(IDXGIInfoQueue *This, DXGI_DEBUG_ID producer) \
     {                                                                                                      \
         (void)This;                                                                                        \
         HRESULT hr = S_OK;                                                                                 \
-        EACH(producer, "PushDenyAll" #Kind "Filter", one_ = rt_msg_stack_push_deny_all(&st->field));       \
+        ON_EACH(producer, "PushDenyAll" #Kind "Filter", one_ = rt_msg_stack_push_deny_all(&st->field));    \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_PushCopyOf##Kind##Filter(IDXGIInfoQueue *This, DXGI_DEBUG_ID producer) \
     {                                                                                                      \
         (void)This;                                                                                        \
         HRESULT hr = S_OK;                                                                                 \
-        EACH(producer, "PushCopyOf" #Kind "Filter", one_ = rt_msg_stack_push_copy(&st->field));            \
+        ON_EACH(producer, "PushCopyOf" #Kind "Filter", one_ = rt_msg_stack_push_copy(&st->field));         \
         return hr;                                                                                         \
     }                                                                                                      \
     static HRESULT STDMETHODCALLTYPE iq_Push##Kind##Filter(IDXGIInfoQueue *This, DXGI_DEBUG_ID producer,   \
@@ -438,14 +438,14 @@ static UINT64 STDMETHODCALLTYPE iq_GetMessageCountLimit(IDXGIInfoQueue *This, DX
             RT_REFUSE("IDXGIInfoQueue::Push" #Kind "Filter: pFilter is NULL");                              \
             return E_INVALIDARG;                                                                           \
         }                                                                                                  \
-        EACH(producer, "Push" #Kind "Filter", one_ = rt_msg_stack_push(&st->field, FILTER(f), IFACE));     \
+        ON_EACH(producer, "Push" #Kind "Filter", one_ = rt_msg_stack_push(&st->field, FILTER(f), IFACE));  \
         return hr;                                                                                         \
     }                                                                                                      \
     static void STDMETHODCALLTYPE iq_Pop##Kind##Filter(IDXGIInfoQueue *This, DXGI_DEBUG_ID producer)       \
     {                                                                                                      \
         (void)This;                                                                                        \
         HRESULT hr = S_OK;                                                                                 \
-        EACH(producer, "Pop" #Kind "Filter", rt_msg_stack_pop(&st->field));                                \
+        ON_EACH(producer, "Pop" #Kind "Filter", rt_msg_stack_pop(&st->field));                             \
         (void)hr;                                                                                          \
     }                                                                                                      \
     static UINT STDMETHODCALLTYPE iq_Get##Kind##FilterStackSize(IDXGIInfoQueue *This, DXGI_DEBUG_ID producer) \
@@ -499,7 +499,7 @@ static HRESULT STDMETHODCALLTYPE iq_SetBreakOnCategory(IDXGIInfoQueue *This, DXG
         return E_INVALIDARG;
     }
     HRESULT hr = S_OK;
-    EACH(producer, "SetBreakOnCategory", st->break_category[c] = on ? TRUE : FALSE);
+    ON_EACH(producer, "SetBreakOnCategory", st->break_category[c] = on ? TRUE : FALSE);
     return hr;
 }
 
@@ -512,7 +512,7 @@ static HRESULT STDMETHODCALLTYPE iq_SetBreakOnSeverity(IDXGIInfoQueue *This, DXG
         return E_INVALIDARG;
     }
     HRESULT hr = S_OK;
-    EACH(producer, "SetBreakOnSeverity", st->break_severity[s] = on ? TRUE : FALSE);
+    ON_EACH(producer, "SetBreakOnSeverity", st->break_severity[s] = on ? TRUE : FALSE);
     return hr;
 }
 
@@ -521,7 +521,7 @@ static HRESULT STDMETHODCALLTYPE iq_SetBreakOnID(IDXGIInfoQueue *This, DXGI_DEBU
 {
     (void)This;
     HRESULT hr = S_OK;
-    EACH(producer, "SetBreakOnID", one_ = rt_msg_break_id(st, (UINT)id, on));
+    ON_EACH(producer, "SetBreakOnID", one_ = rt_msg_break_id(st, (UINT)id, on));
     return hr;
 }
 
@@ -562,7 +562,7 @@ static void STDMETHODCALLTYPE iq_SetMuteDebugOutput(IDXGIInfoQueue *This, DXGI_D
 {
     (void)This;
     HRESULT hr = S_OK;
-    EACH(producer, "SetMuteDebugOutput", st->mute = mute ? TRUE : FALSE);
+    ON_EACH(producer, "SetMuteDebugOutput", st->mute = mute ? TRUE : FALSE);
     (void)hr;
 }
 

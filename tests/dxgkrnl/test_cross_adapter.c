@@ -594,7 +594,7 @@ static void destroyed_cross_adapter_pages_outlive_the_unmap_of_their_range(void 
     const UINT8 *pages = al->first.backing;
     pthread_mutex_unlock(&ad->lock);
     dxgk_object_put(&al->obj);
-    sched_wait_node_idle(&ad->node[ad->paging_node]); /* the placement's MAP ran: idle */
+    gsched_wait_node_idle(&ad->node[ad->paging_node]); /* the placement's MAP ran: idle */
     wddm_swgpu_set_paused(1);
     xa_destroy(&a, &made);
     pthread_mutex_lock(&ad->lock);
@@ -609,7 +609,7 @@ static void destroyed_cross_adapter_pages_outlive_the_unmap_of_their_range(void 
     assert_int_equal(first, 0x6B);
     assert_int_equal(last, 0x6B);
     assert_int_equal(open, STATUS_INVALID_PARAMETER); /* the handle is gone */
-    sched_wait_node_idle(&ad->node[ad->paging_node]);
+    gsched_wait_node_idle(&ad->node[ad->paging_node]);
     renv_free(&a, renv_alloc(&a, SWGPU_ALLOC_GPU_ONLY, 4096)); /* reaps what the GPU is done with */
     pthread_mutex_lock(&ad->lock);
     bool none = ad->retiring == NULL;

@@ -104,7 +104,7 @@ static void noop_release(struct dxgk_object *obj)
     (void)obj;
 }
 
-static void *stress_thread(void *arg)
+static void *hammer_thread(void *arg)
 {
     UINT id = (UINT)(uintptr_t)arg;
     struct dxgk_object objs[2];
@@ -143,7 +143,7 @@ static void test_concurrent_insert_publish_remove(void **state)
     (void)state;
     pthread_t t[STRESS_THREADS];
     for (UINT i = 0; i < STRESS_THREADS; i++)
-        assert_int_equal(pthread_create(&t[i], NULL, stress_thread, (void *)(uintptr_t)i), 0);
+        assert_int_equal(pthread_create(&t[i], NULL, hammer_thread, (void *)(uintptr_t)i), 0);
     for (UINT i = 0; i < STRESS_THREADS; i++) {
         void *ret = (void *)-1;
         assert_int_equal(pthread_join(t[i], &ret), 0);

@@ -194,7 +194,7 @@ struct worker_arg {
     int id;
 };
 
-static void *stress_thread(void *arg)
+static void *hammer_thread(void *arg)
 {
     struct worker_arg *w = arg;
     struct mock_env me = *w->e;
@@ -231,7 +231,7 @@ static void test_concurrent_create_render_lock_destroy_is_thread_safe(void **sta
     struct worker_arg w[4];
     for (int i = 0; i < 4; i++) {
         w[i] = (struct worker_arg){ .e = &e, .id = i };
-        pthread_create(&t[i], NULL, stress_thread, &w[i]);
+        pthread_create(&t[i], NULL, hammer_thread, &w[i]);
     }
     for (int i = 0; i < 4; i++) {
         void *r;

@@ -1,6 +1,6 @@
 /* The kernel's submission queues are bounded (issue 14 §4), read from the kernel's own state
  * while a process submits faster than a slowed GPU (wddm_swgpu_set_bandwidth) retires:
- *  - a context never has more than SCHED_CONTEXT_QUEUE_DEPTH DMA buffers queued or in flight:
+ *  - a context never has more than GSCHED_CONTEXT_QUEUE_DEPTH DMA buffers queued or in flight:
  *    D3DKMTSubmitCommand waits for the GPU instead (our choice of depth and rule, docs/rules.md
  *    §33), and every copy still lands;
  *  - GpuMmu paging queues: D3DKMTMakeResident / D3DKMTMapGpuVirtualAddress wait once
@@ -79,9 +79,9 @@ static void a_context_waits_at_its_queue_depth_and_every_copy_lands(void **state
         if (q > most)
             most = q;
     }
-    print_message("most DMA buffers of the context outstanding: %u (depth %u)\n", most, SCHED_CONTEXT_QUEUE_DEPTH);
-    assert_true(most <= SCHED_CONTEXT_QUEUE_DEPTH + SLACK);
-    assert_true(most >= SCHED_CONTEXT_QUEUE_DEPTH / 2); /* the GPU did lag: the bound was reached */
+    print_message("most DMA buffers of the context outstanding: %u (depth %u)\n", most, GSCHED_CONTEXT_QUEUE_DEPTH);
+    assert_true(most <= GSCHED_CONTEXT_QUEUE_DEPTH + SLACK);
+    assert_true(most >= GSCHED_CONTEXT_QUEUE_DEPTH / 2); /* the GPU did lag: the bound was reached */
     renv_finish(e.device, e.context);
     wddm_swgpu_set_bandwidth(0);
     UINT8 want[BIG];

@@ -98,7 +98,7 @@ static D3DKMT_HANDLE placed_in_aperture(UINT64 *offset, BYTE fill)
 static void paging_idle(void)
 {
     struct dxgk_adapter *a = adapter_of(e.device);
-    sched_wait_node_idle(&a->node[a->paging_node]);
+    gsched_wait_node_idle(&a->node[a->paging_node]);
 }
 
 static bool unmapped(UINT64 offset)
@@ -142,7 +142,7 @@ static void the_pages_go_only_once_the_unmap_ran(void **state)
     assert_non_null(pages);
     assert_int_equal(first, 0x5A);
     assert_int_equal(last, 0x5A);
-    sched_wait_node_idle(&a->node[a->paging_node]);
+    gsched_wait_node_idle(&a->node[a->paging_node]);
     /* Any free reaps what the GPU is done with; one that parks nothing itself (never placed). */
     renv_free(&e, renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SZ));
     pthread_mutex_lock(&a->lock);

@@ -7,7 +7,7 @@
  * byte. The reference KMD uses neither, so the test's KMD wraps it: its QueryAdapterInfo
  * splits local memory (segment 1, 1 MiB) into `banks` equal banks (with `bad_table`, a table
  * that does not ascend), and its CreateAllocation gives every GPU_ONLY allocation the
- * PreferredSegment direction `top_down` for segment 1 and the HintedBank `hint`. */
+ * PreferredSegment direction `from_top` for segment 1 and the HintedBank `hint`. */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -24,7 +24,7 @@
 
 static UINT banks;      /* NbOfBanks of segment 1 (0: no banking) */
 static int bad_table;   /* the table's second end is below its first */
-static int top_down;    /* PreferredSegment.Direction0 */
+static int from_top;    /* PreferredSegment.Direction0 */
 static UINT32 hint;     /* HintedBank.Value */
 static SIZE_T table[8];
 
@@ -54,7 +54,7 @@ static NTSTATUS APIENTRY wrap_create(const HANDLE a, DXGKARG_CREATEALLOCATION *a
         DXGK_ALLOCATIONINFO *info = &args->pAllocationInfo[i];
         if (info->PreferredSegment.SegmentId0 != LOCAL)
             continue; /* UPLOAD / READBACK: the aperture */
-        info->PreferredSegment.Direction0 = top_down ? 1 : 0;
+        info->PreferredSegment.Direction0 = from_top ? 1 : 0;
         info->HintedBank.Value = hint;
     }
     return st;
@@ -77,7 +77,7 @@ static int setup(void **state)
 {
     banks = 4;
     bad_table = 0;
-    top_down = 0;
+    from_top = 0;
     hint = 0;
     wddm_set_kmd_entry(wrap_entry);
     renv_open_kmd(&env);
@@ -153,7 +153,7 @@ static void a_full_hinted_bank_falls_to_the_next_hint_then_to_the_whole_segment(
     placed(e, SZ, 12, &seg, &off); /* no hinted bank has room: the segment, bottom-up */
     assert_int_equal(seg, LOCAL);
     assert_int_equal(off, 0);
-    top_down = 1;
+    from_top = 1;
     placed(e, SZ, 13, &seg, &off); /* ... or top-down: below bank 4's allocation */
     assert_int_equal(seg, LOCAL);
     assert_int_equal(off, 1024 * KIB - 2 * SZ);
@@ -168,7 +168,7 @@ static void the_segment_preference_direction_places_from_the_top(void **state)
     UINT64 off;
     placed(e, SZ, 20, &seg, &off);
     assert_int_equal(off, 0);
-    top_down = 1;
+    from_top = 1;
     placed(e, SZ, 21, &seg, &off);
     assert_int_equal(seg, LOCAL);
     assert_int_equal(off, 1024 * KIB - SZ);

@@ -2,7 +2,7 @@
  * §33: a submission waits for the GPU when its context's DMA buffers are all in use). Through
  * the whole stack: an application that creates and releases resources with initial data in a
  * loop, or submits copies faster than a slowed GPU retires them, keeps the process's heap
- * bounded: the kernel's per-context packet pool stops at SCHED_CONTEXT_QUEUE_DEPTH (sched/queue.c)
+ * bounded: the kernel's per-context packet pool stops at GSCHED_CONTEXT_QUEUE_DEPTH (sched/queue.c)
  * and the submitter waits instead; every byte still lands where the API said.
  *
  * Memory is read from the allocator that is in use (glibc's mallinfo2 in a plain build, the
@@ -27,7 +27,7 @@
 size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
-/* Heap growth allowed: one context queue of packets (SCHED_CONTEXT_QUEUE_DEPTH of them), the
+/* Heap growth allowed: one context queue of packets (GSCHED_CONTEXT_QUEUE_DEPTH of them), the
  * paging buffers (VIDMM_PAGING_QUEUE_DEPTH) and the UMD's and VidMm's pools, which fill while
  * the GPU lags (the copy loop's first COPY_WARMUP copies: the GPU slowed down so the queue
  * reaches its depth). Measured in the plain, ASan and TSan builds: the create loop grows by

@@ -137,7 +137,7 @@ static int unmap_slot_for(int map_slot)
     }
 }
 
-static int total_slot_calls(void)
+static int slot_calls_total(void)
 {
     int n = 0;
     for (int i = 0; i < MOCK_SLOT_COUNT; i++)
@@ -154,7 +154,7 @@ static void map_type_rules_per_usage(void **state)
 
     for (size_t i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++) {
         const struct map_case *c = &map_cases[i];
-        int before = total_slot_calls();
+        int before = slot_calls_total();
         int slot_before = c->slot == NONE ? 0 : mock.slot[c->slot];
         D3D11_MAPPED_SUBRESOURCE m = { (void *)1, 1, 1 };
         HRESULT hr = ID3D11DeviceContext_Map(env->ctx, res[c->kind], 0, c->type, c->flags, &m);
@@ -162,7 +162,7 @@ static void map_type_rules_per_usage(void **state)
             fail_msg("case %zu (%s, map %u, flags 0x%x): Map returned 0x%08x, expected 0x%08x", i,
                      kind_names[c->kind], (UINT)c->type, c->flags, (UINT)hr, (UINT)c->expect);
         if (c->slot == NONE) {
-            if (total_slot_calls() != before)
+            if (slot_calls_total() != before)
                 fail_msg("case %zu (%s): refused map reached the UMD", i, kind_names[c->kind]);
             if (m.pData != NULL)
                 fail_msg("case %zu: pMappedResource not cleared on refusal", i);

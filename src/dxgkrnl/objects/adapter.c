@@ -290,7 +290,7 @@ static NTSTATUS start_engines(struct start_op *op)
     struct dxgk_adapter *a = op->a;
     a->paging_node = a->caps.SchedulingCaps.MultiEngineAware ? a->caps.MemoryManagementCaps.PagingNode : 0;
     for (UINT i = 0; i < a->caps.GpuEngineTopology.NbAsymetricProcessingNodes; i++) {
-        if (!sched_node_start(&a->node[i], a, i))
+        if (!gsched_node_start(&a->node[i], a, i))
             return STATUS_NO_MEMORY;
         op->nodes_started++;
     }
@@ -304,7 +304,7 @@ static NTSTATUS start_engines(struct start_op *op)
     if (!NT_SUCCESS(st)) {
         const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
         for (UINT i = 0; i < a->node_count; i++)
-            sched_wait_node_idle(&a->node[i]);
+            gsched_wait_node_idle(&a->node[i]);
         vidmm_paging_pool_fini(a);
         ddi->DxgkDdiDestroyContext(a->kmd_system_context);
         ddi->DxgkDdiDestroyDevice(a->kmd_system_device);
@@ -321,7 +321,7 @@ static void start_undo(struct start_op *op)
     if (op->started && a->driver.ddi.DxgkDdiStopDevice)
         a->driver.ddi.DxgkDdiStopDevice(a->miniport);
     for (UINT i = 0; i < op->nodes_started; i++)
-        sched_node_stop(&a->node[i]);
+        gsched_node_stop(&a->node[i]);
     for (UINT i = 0; i < a->segment_count; i++)
         vidmm_segment_fini(&a->seg[i]);
     a->segment_count = 0;
@@ -359,17 +359,17 @@ static void adapter_stop(struct dxgk_adapter *a)
 {
     /* Devices hold adapter references, so none is left; drain the GPU and the deferred list. */
     for (UINT i = 0; i < a->node_count; i++)
-        sched_wait_node_idle(&a->node[i]);
+        gsched_wait_node_idle(&a->node[i]);
     dxgk_deferred_process(a, NULL, true);
     for (UINT i = 0; i < a->node_count; i++)
-        sched_wait_node_idle(&a->node[i]);
+        gsched_wait_node_idle(&a->node[i]);
     vidmm_gpummu_stop(a); /* DxgkDdiDestroyProcess (issue 6) */
     if (a->kmd_system_context)
         a->driver.ddi.DxgkDdiDestroyContext(a->kmd_system_context);
     if (a->kmd_system_device)
         a->driver.ddi.DxgkDdiDestroyDevice(a->kmd_system_device);
     for (UINT i = 0; i < a->node_count; i++)
-        sched_wait_node_idle(&a->node[i]);
+        gsched_wait_node_idle(&a->node[i]);
     /* The watchdog ran until now: a node stuck at teardown was recovered by it. */
     dxgk_tdr_stop(a);
     /* Stop the device first: after StopDevice no interrupt or DPC can reach the node locks
@@ -377,7 +377,7 @@ static void adapter_stop(struct dxgk_adapter *a)
     if (a->driver.ddi.DxgkDdiStopDevice)
         a->driver.ddi.DxgkDdiStopDevice(a->miniport);
     for (UINT i = 0; i < a->node_count; i++)
-        sched_node_stop(&a->node[i]);
+        gsched_node_stop(&a->node[i]);
     vidmm_paging_pool_fini(a);
     pthread_mutex_lock(&a->lock);
     vidmm_retiring_reap_locked(a, true); /* the nodes are idle: every UNMAP ran */

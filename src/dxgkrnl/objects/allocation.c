@@ -107,7 +107,7 @@ PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args)
 
 /* The allocation whose instances an allocation's work used: a same-adapter open's are its
  * creator's (objects/share.c). */
-static struct dxgk_allocation *memory_of(struct dxgk_allocation *al)
+static struct dxgk_allocation *owner_of(struct dxgk_allocation *al)
 {
     return al->alias ? al->alias : al;
 }
@@ -116,7 +116,7 @@ static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred
 {
     WDDM_ASSERT_HELD(&a->lock);
     for (UINT i = 0; i < e->count; i++)
-        for (const struct vidmm_instance *in = memory_of(e->allocs[i])->instances; in; in = in->next)
+        for (const struct vidmm_instance *in = owner_of(e->allocs[i])->instances; in; in = in->next)
             if (!vidmm_instance_retired_locked(a, in))
                 return false;
     return true;
@@ -346,7 +346,7 @@ static bool allocs_retired_locked(struct dxgk_adapter *a, struct dxgk_allocation
 {
     WDDM_ASSERT_HELD(&a->lock);
     for (UINT i = 0; i < count; i++)
-        for (const struct vidmm_instance *in = memory_of(allocs[i])->instances; in; in = in->next)
+        for (const struct vidmm_instance *in = owner_of(allocs[i])->instances; in; in = in->next)
             if (!vidmm_instance_retired_locked(a, in))
                 return false;
     return true;
@@ -367,7 +367,7 @@ struct dxgk_deferred *dxgk_deferred_entry_locked(struct dxgk_adapter *a, struct 
      * mapped allocation that the device's contexts' tickets would stamp busy. */
     bool idle = stack && count <= DXGK_DEFERRED_STACK;
     for (UINT i = 0; i < count && idle; i++) {
-        const struct dxgk_allocation *m = memory_of(allocs[i]);
+        const struct dxgk_allocation *m = owner_of(allocs[i]);
         idle = !(a->mmu && m->mappings && m->current && dev->contexts);
     }
     if (idle && allocs_retired_locked(a, allocs, count)) {
@@ -389,8 +389,8 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
     /* GpuMmu (issue 6): a mapped allocation may be read by any packet its device queued before
      * the destruction: it is freed (and unmapped) only once they retired. */
     for (UINT i = 0; i < count && a->mmu; i++)
-        if (memory_of(allocs[i])->mappings && memory_of(allocs[i])->current)
-            vidmm_va_device_use_locked(dev, memory_of(allocs[i])->current);
+        if (owner_of(allocs[i])->mappings && owner_of(allocs[i])->current)
+            vidmm_va_device_use_locked(dev, owner_of(allocs[i])->current);
     bool idle = allocs_retired_locked(a, allocs, count);
     /* e came from dxgk_deferred_entry_locked before the handles went: a stack entry only for a
      * list found idle here too, so nothing below can fail. */
@@ -480,9 +480,9 @@ void dxgk_deferred_process(struct dxgk_adapter *a, struct dxgk_device *only, boo
             return;
         /* Everything queued so far retires, then the paging nodes drain. */
         for (UINT i = 0; i < a->node_count; i++)
-            sched_wait_ticket(&a->node[i], tickets[i]);
+            gsched_wait_ticket(&a->node[i], tickets[i]);
         for (UINT i = 0; i < a->node_count; i++)
-            sched_wait_node_idle(&a->node[i]);
+            gsched_wait_node_idle(&a->node[i]);
     }
 }
 

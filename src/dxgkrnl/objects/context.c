@@ -13,12 +13,12 @@ static void context_release(struct dxgk_object *obj)
     while (c->pool) {
         struct dxgk_packet *p = c->pool;
         c->pool = p->next;
-        sched_packet_free(p);
+        gsched_packet_free(p);
     }
     dxgk_page_free(c->cmd, c->cmd_size);
     free(c->alloc_list);
     free(c->patch_list);
-    free(c->va_stamp); /* empty: sched_drop_held_locked ran when the context was destroyed */
+    free(c->va_stamp); /* empty: gsched_drop_held_locked ran when the context was destroyed */
     free(c);
 }
 
@@ -87,7 +87,7 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
     if (NT_SUCCESS(refused) && c->cmd && c->alloc_list && c->patch_list) {
         c->dev_next = d->contexts;
         d->contexts = c;
-        struct sched_node *n = &a->node[c->node];
+        struct gsched_node *n = &a->node[c->node];
         c->node_next = n->contexts;
         n->contexts = c;
     }
@@ -137,19 +137,19 @@ out:
 void dxgk_context_destroy(struct dxgk_context *c)
 {
     struct dxgk_adapter *a = c->device->adapter;
-    struct sched_node *n = &a->node[c->node];
+    struct gsched_node *n = &a->node[c->node];
     pthread_mutex_lock(&a->lock);
     c->dead = true;
     /* Packets still behind a GPU wait never run: the wait is abandoned with its context. */
-    sched_drop_held_locked(a, c);
+    gsched_drop_held_locked(a, c);
     UINT64 last = c->last_ticket;
     pthread_mutex_unlock(&a->lock);
-    sched_wait_ticket(n, last);
+    gsched_wait_ticket(n, last);
     /* Retired packets wait on the node for the next D3DKMTRender or the worker to recycle
      * them (sched/interrupt.c): return them now; one the worker already took is back when it
      * broadcasts done_cond. */
     pthread_mutex_lock(&a->lock);
-    sched_recycle_retired_locked(a, n);
+    gsched_recycle_retired_locked(a, n);
     pthread_mutex_unlock(&a->lock);
     pthread_mutex_lock(&n->lock);
     while (atomic_load(&c->queued))
@@ -157,7 +157,7 @@ void dxgk_context_destroy(struct dxgk_context *c)
     pthread_mutex_unlock(&n->lock);
     /* Seed 000: its state may still be on the engine (lazy switching), which would save it into
      * its save area at the next switch: the node goes to the null context first. */
-    (void)sched_unload_context(a, c);
+    (void)gsched_unload_context(a, c);
     pthread_mutex_lock(&a->lock);
     struct dxgk_context **pp = &n->contexts;
     while (*pp && *pp != c)

@@ -338,7 +338,7 @@ void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_
  * packet it readies, and VidMm never evicts an instance whose stamped tickets have not retired
  * (vidmm/evict.c). On top of that, lazy switching: after its packets retired, the context is
  * still the one loaded on its node until a packet of another context is submitted there, and
- * its save area is written when that packet starts (sched_context_loaded: hw_context, then
+ * its save area is written when that packet starts (gsched_context_loaded: hw_context, then
  * save_fence). The retirement VidMm saw (an acquire of the node's retired ticket) follows the
  * submission's stores, so they, or later ones, are what is read here.
  * A GPU context allocation is NOT kept merely because its context has packets waiting in the
@@ -349,7 +349,7 @@ bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, cons
 {
     struct dxgk_context *keeper = NULL;
     if (ca->context) {
-        if (sched_context_loaded(&a->node[ca->context->node], ca->context))
+        if (gsched_context_loaded(&a->node[ca->context->node], ca->context))
             keeper = ca->context;
     } else {
         /* A device context allocation is kept while any context of the device has work queued,
@@ -360,7 +360,7 @@ bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, cons
                     *loaded = NULL;
                 return false;
             }
-            if (!keeper && sched_context_loaded(&a->node[c->node], c))
+            if (!keeper && gsched_context_loaded(&a->node[c->node], c))
                 keeper = c;
         }
     }
@@ -448,7 +448,7 @@ static bool ready_locked(const struct dxgk_adapter *a, const struct dxgk_context
 {
     const struct vidmm_instance *in = &ca->vm->first;
     return ca->initialized && in->segment_id &&
-           (!in->gpu_fence || sched_fence_completed(&a->node[a->paging_node], in->gpu_fence));
+           (!in->gpu_fence || gsched_fence_completed(&a->node[a->paging_node], in->gpu_fence));
 }
 
 bool dxgk_context_allocations_ready_locked(const struct dxgk_adapter *a, const struct dxgk_context *c)

@@ -160,9 +160,9 @@ static void destroy_remaining_allocations(struct dxgk_adapter *a, struct dxgk_de
         }
         /* Busy and no memory for a heap entry: wait for what is queued, then try again. */
         for (UINT i = 0; i < a->node_count; i++)
-            sched_wait_ticket(&a->node[i], tickets[i]);
+            gsched_wait_ticket(&a->node[i], tickets[i]);
         for (UINT i = 0; i < a->node_count; i++)
-            sched_wait_node_idle(&a->node[i]);
+            gsched_wait_node_idle(&a->node[i]);
     }
 }
 

@@ -3,7 +3,7 @@
  * The kernel checks only the handles, the size and the flags. */
 #include "dxgkrnl/dxgkrnl.h"
 
-#define ESCAPE_MAX_PRIVATE_DATA (64u * 1024u)
+#define DXGK_ESCAPE_MAX_PRIVATE_DATA (64u * 1024u)
 
 NTSTATUS APIENTRY D3DKMTEscape(const D3DKMT_ESCAPE *args)
 {
@@ -21,9 +21,9 @@ NTSTATUS APIENTRY D3DKMTEscape(const D3DKMT_ESCAPE *args)
         return STATUS_INVALID_PARAMETER;
     }
     if (!args->pPrivateDriverData || !args->PrivateDriverDataSize ||
-        args->PrivateDriverDataSize > ESCAPE_MAX_PRIVATE_DATA) {
+        args->PrivateDriverDataSize > DXGK_ESCAPE_MAX_PRIVATE_DATA) {
         dxgk_refuse("D3DKMTEscape: private data %s, %u bytes (1..%u)", args->pPrivateDriverData ? "given" : "NULL",
-                    args->PrivateDriverDataSize, ESCAPE_MAX_PRIVATE_DATA);
+                    args->PrivateDriverDataSize, DXGK_ESCAPE_MAX_PRIVATE_DATA);
         return STATUS_INVALID_PARAMETER;
     }
     if (args->hContext) {

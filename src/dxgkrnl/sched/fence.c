@@ -12,38 +12,38 @@
 
 #define SPIN_NS 4000u
 
-UINT64 sched_fence_extend(UINT64 last64, UINT fence32)
+UINT64 gsched_fence_extend(UINT64 last64, UINT fence32)
 {
     INT32 delta = (INT32)(fence32 - (UINT)last64);
     return delta > 0 ? last64 + (UINT64)delta : last64;
 }
 
-bool sched_ticket_retired(const struct sched_node *n, UINT64 ticket)
+bool gsched_ticket_retired(const struct gsched_node *n, UINT64 ticket)
 {
-    return atomic_load_explicit(&((struct sched_node *)n)->retired_ticket, memory_order_acquire) >= ticket;
+    return atomic_load_explicit(&((struct gsched_node *)n)->retired_ticket, memory_order_acquire) >= ticket;
 }
 
-bool sched_fence_completed(const struct sched_node *n, UINT64 fence)
+bool gsched_fence_completed(const struct gsched_node *n, UINT64 fence)
 {
-    return atomic_load_explicit(&((struct sched_node *)n)->completed_fence, memory_order_acquire) >= fence;
+    return atomic_load_explicit(&((struct gsched_node *)n)->completed_fence, memory_order_acquire) >= fence;
 }
 
 
-static bool spin(const struct sched_node *n, UINT64 v, bool (*done)(const struct sched_node *, UINT64))
+static bool spin(const struct gsched_node *n, UINT64 v, bool (*done)(const struct gsched_node *, UINT64))
 {
     if (done(n, v))
         return true;
     UINT64 t0 = dxgk_now_ns();
     do {
         for (int i = 0; i < 64; i++)
-            sched_cpu_relax();
+            gsched_cpu_relax();
         if (done(n, v))
             return true;
     } while (dxgk_now_ns() - t0 < SPIN_NS);
     return false;
 }
 
-static void wait_on(struct sched_node *n, UINT64 v, bool (*done)(const struct sched_node *, UINT64))
+static void wait_on(struct gsched_node *n, UINT64 v, bool (*done)(const struct gsched_node *, UINT64))
 {
     if (spin(n, v, done))
         return;
@@ -53,22 +53,22 @@ static void wait_on(struct sched_node *n, UINT64 v, bool (*done)(const struct sc
     pthread_mutex_unlock(&n->lock);
 }
 
-void sched_wait_ticket(struct sched_node *n, UINT64 ticket)
+void gsched_wait_ticket(struct gsched_node *n, UINT64 ticket)
 {
-    wait_on(n, ticket, sched_ticket_retired);
+    wait_on(n, ticket, gsched_ticket_retired);
 }
 
-void sched_wait_ticket_done(struct sched_node *n, UINT64 ticket)
+void gsched_wait_ticket_done(struct gsched_node *n, UINT64 ticket)
 {
-    wait_on(n, ticket, sched_ticket_done);
+    wait_on(n, ticket, gsched_ticket_done);
 }
 
-void sched_wait_fence(struct sched_node *n, UINT64 fence)
+void gsched_wait_fence(struct gsched_node *n, UINT64 fence)
 {
-    wait_on(n, fence, sched_fence_completed);
+    wait_on(n, fence, gsched_fence_completed);
 }
 
-void sched_wait_node_idle(struct sched_node *n)
+void gsched_wait_node_idle(struct gsched_node *n)
 {
     if (!n->thread_started)
         return;

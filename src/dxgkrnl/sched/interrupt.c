@@ -9,7 +9,7 @@
 #include "dxgkrnl/dxgkrnl.h"
 
 /* Retired packets the DPC lets pile up before it wakes the node worker to recycle them. */
-#define SCHED_RECYCLE_BATCH 32u
+#define GSCHED_RECYCLE_BATCH 32u
 
 VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *data)
 {
@@ -34,9 +34,9 @@ VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_I
         }
         /* The completion it reports first (§8.2 invariant 4: LastCompletedFenceId), then the
          * answer; the worker takes the preempted packets back (sched/preempt.c). */
-        struct sched_node *n = &a->node[node];
+        struct gsched_node *n = &a->node[node];
         pthread_mutex_lock(&n->lock);
-        sched_preempt_answer_locked(n, data->DmaPreempted.PreemptionFenceId, data->DmaPreempted.LastCompletedFenceId);
+        gsched_preempt_answer_locked(n, data->DmaPreempted.PreemptionFenceId, data->DmaPreempted.LastCompletedFenceId);
         pthread_mutex_unlock(&n->lock);
         break;
     }
@@ -57,10 +57,10 @@ VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_I
             dxgk_refuse("DxgkCbNotifyInterrupt: DMA_PAGE_FAULTED with FENCE_INVALID is not handled");
             return;
         }
-        struct sched_node *n = &a->node[node];
+        struct gsched_node *n = &a->node[node];
         pthread_mutex_lock(&n->lock);
-        UINT64 f64 = sched_fence_extend(atomic_load_explicit(&n->completed_fence, memory_order_relaxed),
-                                        data->DmaPageFaulted.FaultedFenceId);
+        UINT64 f64 = gsched_fence_extend(atomic_load_explicit(&n->completed_fence, memory_order_relaxed),
+                                         data->DmaPageFaulted.FaultedFenceId);
         struct dxgk_packet *p = n->inflight;
         while (p && p->fence != f64)
             p = p->next;
@@ -110,12 +110,12 @@ static bool deferred_waiting(struct dxgk_adapter *a)
 }
 
 /* Retires the node's packets up to `f32` (32-bit, extended) or, with f32 unused, `to64`. */
-static void node_retire(struct dxgk_adapter *a, struct sched_node *n, bool use64, UINT64 to64)
+static void node_retire(struct dxgk_adapter *a, struct gsched_node *n, bool use64, UINT64 to64)
 {
     UINT f32 = atomic_load_explicit(&n->isr_fence, memory_order_acquire);
     pthread_mutex_lock(&n->lock);
     UINT64 last = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
-    UINT64 f64 = use64 ? (to64 > last ? to64 : last) : sched_fence_extend(last, f32);
+    UINT64 f64 = use64 ? (to64 > last ? to64 : last) : gsched_fence_extend(last, f32);
     if (f64 > n->submitted_fence) /* a fence never submitted: ignore the bogus part */
         f64 = last;
     UINT retired = 0;
@@ -125,7 +125,7 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n, bool use64
         UINT64 prev = last; /* a dropped packet shares the fence before it: one event per fence */
         for (const struct dxgk_packet *p = n->inflight; p && p->fence <= f64; p = p->next)
             if (p->fence != prev)
-                sched_trace(n->adapter, WDDM_SCHED_EVENT_COMPLETE, n->ordinal, 0, 0, prev = p->fence);
+                gsched_trace(n->adapter, WDDM_SCHED_EVENT_COMPLETE, n->ordinal, 0, 0, prev = p->fence);
         atomic_store_explicit(&n->completed_fence, f64, memory_order_release);
     }
     while (n->inflight && n->inflight->fence <= f64) {
@@ -133,7 +133,7 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n, bool use64
         n->inflight = p->next;
         if (!n->inflight)
             n->inflight_tail = NULL;
-        sched_ticket_retire_locked(n, p->ticket);
+        gsched_ticket_retire_locked(n, p->ticket);
         if (p->hw_slot) { /* its place in the hardware queue (issue 4) */
             p->hw_slot = false;
             n->hw_count--;
@@ -147,21 +147,21 @@ static void node_retire(struct dxgk_adapter *a, struct sched_node *n, bool use64
     struct dxgk_packet *head = n->inflight;
     if (retired && head && !head->started) {
         head->started = true;
-        sched_trace(n->adapter, WDDM_SCHED_EVENT_START, n->ordinal, head->ctx ? head->ctx->handle : 0, 0, head->fence);
+        gsched_trace(n->adapter, WDDM_SCHED_EVENT_START, n->ordinal, head->ctx ? head->ctx->handle : 0, 0, head->fence);
     }
     /* GPU signals whose context's work retired now (sched/syncobj.c, §8.5 rule 3). */
-    struct sched_gpu_signal *signals = retired && n->signals ? sched_gpu_signals_take_locked(n) : NULL;
+    struct gsched_gpu_signal *signals = retired && n->signals ? gsched_gpu_signals_take_locked(n) : NULL;
     if (retired || f64 > last) {
         pthread_cond_broadcast(&n->done_cond);
         /* Wake the worker only when it has something to do: packets waiting to be submitted,
          * a thread waiting for the node to drain, or a batch of retired packets worth
          * recycling. Otherwise the next D3DKMTRender recycles them: a wake-up per packet costs
          * the GPU thread a futex call and takes a core from the application (issue 2 W1). */
-        if (n->pending || n->idle_waiters || n->retired_count >= SCHED_RECYCLE_BATCH || deferred_waiting(a))
+        if (n->pending || n->idle_waiters || n->retired_count >= GSCHED_RECYCLE_BATCH || deferred_waiting(a))
             pthread_cond_signal(&n->work_cond);
     }
     pthread_mutex_unlock(&n->lock);
-    sched_gpu_signals_apply(signals); /* the sync lock is a leaf: node->lock let go first */
+    gsched_gpu_signals_apply(signals); /* the sync lock is a leaf: node->lock let go first */
     if (retired)
         DXGK_COUNT(a, fences_retired, retired);
 }
@@ -175,7 +175,7 @@ VOID APIENTRY dxgk_cb_notify_dpc(HANDLE hAdapter)
         node_retire(a, &a->node[i], false, 0);
 }
 
-void sched_node_retire_to(struct sched_node *n, UINT64 fence)
+void gsched_node_retire_to(struct gsched_node *n, UINT64 fence)
 {
     node_retire(n->adapter, n, true, fence);
 }

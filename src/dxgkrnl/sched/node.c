@@ -11,16 +11,16 @@
 
 /* Retires a packet that never runs (refused by the KMD, or its residency failed) together with
  * the node's last submission, so tickets retire in queue order. Returns its fence. */
-UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
+UINT64 gsched_retire_dropped(struct gsched_node *n, struct dxgk_packet *p)
 {
     pthread_mutex_lock(&n->submit_lock);
     pthread_mutex_lock(&n->lock);
     p->fence = n->submitted_fence;
     p->next = NULL;
     p->started = true; /* never runs: no START event */
-    struct sched_gpu_signal *signals = NULL;
+    struct gsched_gpu_signal *signals = NULL;
     if (!n->inflight) {
-        sched_ticket_retire_locked(n, p->ticket);
+        gsched_ticket_retire_locked(n, p->ticket);
         if (p->hw_slot) {
             p->hw_slot = false;
             n->hw_count--;
@@ -28,7 +28,7 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
         p->next = n->retired;
         n->retired = p;
         if (n->signals)
-            signals = sched_gpu_signals_take_locked(n);
+            signals = gsched_gpu_signals_take_locked(n);
         pthread_cond_broadcast(&n->done_cond);
         pthread_cond_signal(&n->work_cond);
     } else {
@@ -38,7 +38,7 @@ UINT64 sched_retire_dropped(struct sched_node *n, struct dxgk_packet *p)
     UINT64 f = p->fence;
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&n->submit_lock);
-    sched_gpu_signals_apply(signals);
+    gsched_gpu_signals_apply(signals);
     return f;
 }
 
@@ -57,7 +57,7 @@ static struct submit_range submit_range_of(const struct dxgk_packet *p)
 
 /* DxgkDdiPatch for the packet's range (GpuMmu packets are not patched: issue 6, the engine
  * fetches through the MMU). */
-static NTSTATUS patch_locked(struct sched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
+static NTSTATUS patch_locked(struct gsched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
 {
     if (p->virt || p->ctx_switch) /* a null-context switch has no commands */
         return STATUS_SUCCESS;
@@ -82,14 +82,14 @@ static NTSTATUS patch_locked(struct sched_node *n, struct dxgk_packet *p, struct
  * the last, which its worker waits for instead of retiring it) the in-flight list, whose head
  * runs at once. Recorded before the packet can complete, so its COMPLETE event always follows,
  * with the time it waited in its context's software queue (a split packet's first part only). */
-static void inflight_enter(struct sched_node *n, struct dxgk_packet *p, UINT64 f)
+static void inflight_enter(struct gsched_node *n, struct dxgk_packet *p, UINT64 f)
 {
     D3DKMT_HANDLE hc = p->ctx ? p->ctx->handle : 0;
     if (p->queued_ts && hc) {
         wddm_tl(WDDM_TL_QUEUED, hc, f, p->queued_ts);
         p->queued_ts = 0;
     }
-    sched_trace(n->adapter, WDDM_SCHED_EVENT_SUBMIT, n->ordinal, hc, 0, f);
+    gsched_trace(n->adapter, WDDM_SCHED_EVENT_SUBMIT, n->ordinal, hc, 0, f);
     pthread_mutex_lock(&n->lock);
     n->submitted_fence = f;
     if (!p->part) {
@@ -100,14 +100,14 @@ static void inflight_enter(struct sched_node *n, struct dxgk_packet *p, UINT64 f
         n->inflight_tail = p;
         p->started = n->inflight == p;
         if (p->started)
-            sched_trace(n->adapter, WDDM_SCHED_EVENT_START, n->ordinal, hc, 0, f);
+            gsched_trace(n->adapter, WDDM_SCHED_EVENT_START, n->ordinal, hc, 0, f);
     }
     pthread_mutex_unlock(&n->lock);
 }
 
 /* Takes back a packet the KMD refused to submit (its fence cannot have completed: nothing
  * after it was submitted). */
-static void inflight_take_back(struct sched_node *n, struct dxgk_packet *p, bool part, UINT64 f)
+static void inflight_take_back(struct gsched_node *n, struct dxgk_packet *p, bool part, UINT64 f)
 {
     pthread_mutex_lock(&n->lock);
     if (part) { /* nothing of it is on the in-flight list: the split gives up (split.c) */
@@ -133,7 +133,7 @@ static void inflight_take_back(struct sched_node *n, struct dxgk_packet *p, bool
 /* DxgkDdiSubmitCommand, or DxgkDdiSubmitCommandVirtual for a GpuMmu packet. A packet taken
  * back by a preemption or an engine reset is flagged Resubmission: the KMD may resume it from
  * its context's save area (wddm-semantics §8.1). */
-static NTSTATUS submit_ddi(struct sched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
+static NTSTATUS submit_ddi(struct gsched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
 {
     struct dxgk_adapter *a = n->adapter;
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
@@ -165,12 +165,12 @@ static NTSTATUS submit_ddi(struct sched_node *n, struct dxgk_packet *p, struct s
  * which is released here. Returns the 64-bit fence. A packet the KMD refuses is retired
  * without running (fence of the previous submission); a refused part of a split packet
  * returns 0. */
-UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
+UINT64 gsched_submit_locked(struct gsched_node *n, struct dxgk_packet *p)
 {
     WDDM_ASSERT_HELD(&n->submit_lock);
     struct dxgk_adapter *a = n->adapter;
     /* Nothing enters the hardware queue while a preemption or a reset owns it (preempt.c). */
-    sched_gate_wait_locked(n);
+    gsched_gate_wait_locked(n);
     /* A device lost meanwhile (a timeout recovery loses devices before it closes the gate:
      * sched/tdr.c) runs nothing more: the packet a worker readied and then waited with (for its
      * paging, or the gate) is dropped, not run on memory the reset may have given to another
@@ -178,7 +178,7 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     if (p->ctx && !NT_SUCCESS(__atomic_load_n(&p->ctx->device->error, __ATOMIC_RELAXED))) {
         bool part_only = p->part;
         pthread_mutex_unlock(&n->submit_lock);
-        return part_only ? 0 : sched_retire_dropped(n, p);
+        return part_only ? 0 : gsched_retire_dropped(n, p);
     }
     UINT64 f = n->submitted_fence + 1;
     if ((UINT)f == 0) /* SubmissionFenceIds start at 1; 0 is never used on the DDI */
@@ -188,7 +188,7 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     struct submit_range r = submit_range_of(p);
     bool part = p->part;
     if (NT_SUCCESS(patch_locked(n, p, r, f))) {
-        sched_switch_locked(n, p);
+        gsched_switch_locked(n, p);
         inflight_enter(n, p, f);
         bool paging = p->paging; /* once submitted, the packet may retire and be recycled */
         /* Counted before the call: a packet seen completed (a fence, a GPU signal) is counted. */
@@ -209,16 +209,16 @@ UINT64 sched_submit_locked(struct sched_node *n, struct dxgk_packet *p)
     pthread_mutex_unlock(&n->submit_lock);
     if (part)
         return 0;
-    return sched_retire_dropped(n, p);
+    return gsched_retire_dropped(n, p);
 }
 
-UINT64 sched_submit(struct sched_node *n, struct dxgk_packet *p)
+UINT64 gsched_submit(struct gsched_node *n, struct dxgk_packet *p)
 {
     pthread_mutex_lock(&n->submit_lock);
-    return sched_submit_locked(n, p);
+    return gsched_submit_locked(n, p);
 }
 
-UINT64 sched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i)
+UINT64 gsched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i)
 {
     WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_instance *in = p->inst[i];
@@ -265,7 +265,7 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
     if (!NT_SUCCESS(st))
         return st;
     for (UINT i = 0; i < p->alloc_count; i++) {
-        UINT64 f = sched_entry_ready_locked(a, p, i);
+        UINT64 f = gsched_entry_ready_locked(a, p, i);
         if (f > wait)
             wait = f;
     }
@@ -276,7 +276,7 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
     return STATUS_SUCCESS;
 }
 
-static void recycle_list_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
+static void recycle_list_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *list)
 {
     WDDM_ASSERT_HELD(&a->lock);
     if (!list)
@@ -284,14 +284,14 @@ static void recycle_list_locked(struct dxgk_adapter *a, struct sched_node *n, st
     while (list) {
         struct dxgk_packet *p = list;
         list = p->next;
-        sched_packet_recycle_locked(a, p);
+        gsched_packet_recycle_locked(a, p);
     }
     pthread_mutex_lock(&n->lock);
     pthread_cond_broadcast(&n->done_cond); /* context destruction waits for its packets back */
     pthread_mutex_unlock(&n->lock);
 }
 
-void sched_recycle_retired_locked(struct dxgk_adapter *a, struct sched_node *n)
+void gsched_recycle_retired_locked(struct dxgk_adapter *a, struct gsched_node *n)
 {
     WDDM_ASSERT_HELD(&a->lock);
     pthread_mutex_lock(&n->lock);
@@ -302,7 +302,7 @@ void sched_recycle_retired_locked(struct dxgk_adapter *a, struct sched_node *n)
     recycle_list_locked(a, n, list);
 }
 
-static void recycle(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *list)
+static void recycle(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *list)
 {
     if (!list)
         return;
@@ -317,11 +317,11 @@ static void recycle(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_pa
 /* What wakes the worker (node->lock held): retired packets to recycle, held packets to
  * release, a preemption answered, or queued packets it may place: room in the hardware queue,
  * or a full one it has not yet checked for preemption (issue 4). */
-static bool worker_has_work_locked(const struct sched_node *n)
+static bool worker_has_work_locked(const struct gsched_node *n)
 {
     if (n->stop || n->retired || n->release_waits)
         return true;
-    if (n->gate == SCHED_GATE_PREEMPT && n->preempt_answered)
+    if (n->gate == GSCHED_GATE_PREEMPT && n->preempt_answered)
         return true;
     if (!n->pending || n->gate)
         return false;
@@ -333,7 +333,7 @@ static bool worker_has_work_locked(const struct sched_node *n)
  * blocks, and the engine is not left idle between refills (issue 4, `wddm bench` S1). */
 #define WORKER_REFILL_SPIN_NS 50000u
 
-static void wait_for_work_locked(struct sched_node *n)
+static void wait_for_work_locked(struct gsched_node *n)
 {
     UINT64 t0 = 0;
     while (!worker_has_work_locked(n)) {
@@ -344,7 +344,7 @@ static void wait_for_work_locked(struct sched_node *n)
             if (t - t0 < WORKER_REFILL_SPIN_NS) {
                 pthread_mutex_unlock(&n->lock);
                 for (int i = 0; i < 64; i++)
-                    sched_cpu_relax();
+                    gsched_cpu_relax();
                 pthread_mutex_lock(&n->lock);
                 continue;
             }
@@ -355,7 +355,7 @@ static void wait_for_work_locked(struct sched_node *n)
 
 static void *node_worker(void *arg)
 {
-    struct sched_node *n = arg;
+    struct gsched_node *n = arg;
     struct dxgk_adapter *a = n->adapter;
     for (;;) {
         pthread_mutex_lock(&n->lock);
@@ -366,7 +366,7 @@ static void *node_worker(void *arg)
         n->retired = NULL;
         n->retired_count = 0;
         bool stop = n->stop && !n->pending;
-        bool answered = n->gate == SCHED_GATE_PREEMPT && n->preempt_answered;
+        bool answered = n->gate == GSCHED_GATE_PREEMPT && n->preempt_answered;
         bool gate = n->gate != 0;
         bool room = n->hw_count < n->hw_queue_cap;
         pthread_mutex_unlock(&n->lock);
@@ -374,7 +374,7 @@ static void *node_worker(void *arg)
         if (stop)
             break;
         if (answered) {
-            sched_preempt_finish(n);
+            gsched_preempt_finish(n);
             continue;
         }
 
@@ -382,8 +382,8 @@ static void *node_worker(void *arg)
         if (release) /* a GPU wait was satisfied: its context's held packets join the queue */
             for (struct dxgk_context *c = n->contexts; c; c = c->node_next)
                 if (c->waits || c->held || c->held_signals)
-                    sched_release_held_locked(a, c);
-        struct dxgk_packet *p = gate ? NULL : sched_queue_peek_locked(n);
+                    gsched_release_held_locked(a, c);
+        struct dxgk_packet *p = gate ? NULL : gsched_queue_peek_locked(n);
         if (!p) {
             /* Packets join the queues under the adapter lock, held here: what was queued
              * when the queues looked empty is known by kick_gen. */
@@ -401,13 +401,13 @@ static void *node_worker(void *arg)
         }
         /* Higher-priority work than what the hardware queue holds: preempt it first
          * (preempt.c); the answer wakes this worker, which takes the packets back. */
-        if (sched_preemption_supported(a, n)) {
+        if (gsched_preemption_supported(a, n)) {
             bool any = false;
-            INT lowest = sched_hw_lowest_priority(n, &any);
+            INT lowest = gsched_hw_lowest_priority(n, &any);
             if (any && lowest < p->ctx->priority) {
                 D3DKMT_HANDLE h = p->ctx->handle;
                 pthread_mutex_unlock(&a->lock);
-                sched_preempt_request(n, h);
+                gsched_preempt_request(n, h);
                 continue;
             }
         }
@@ -418,7 +418,7 @@ static void *node_worker(void *arg)
             pthread_mutex_unlock(&a->lock);
             continue;
         }
-        sched_queue_take_locked(n, p);
+        gsched_queue_take_locked(n, p);
         p->priority = p->ctx->priority;
         pthread_mutex_lock(&n->lock);
         n->hw_count++; /* its place in the hardware queue, held until it retires */
@@ -442,7 +442,7 @@ static void *node_worker(void *arg)
         if (st == STATUS_NO_MEMORY && !p->virt) { /* a virtual packet has no list to split */
             /* Its allocations do not fit together even after the work in flight retired: VidMm
              * splits the DMA buffer (wddm-semantics §9.1, sched/split.c). */
-            st = sched_split_submit_locked(a, n, p);
+            st = gsched_split_submit_locked(a, n, p);
             split = NT_SUCCESS(st);
             paging_fence = 0;
         }
@@ -460,13 +460,13 @@ static void *node_worker(void *arg)
         /* A DMA buffer that depends on paging runs only after the paging fence retired; on the
          * paging node itself the ring keeps the order. */
         if (paging_fence && a->paging_node != n->ordinal)
-            sched_wait_fence(&a->node[a->paging_node], paging_fence);
+            gsched_wait_fence(&a->node[a->paging_node], paging_fence);
         if (!dropped && root.gen)
             vidmm_va_switch_root(a, p->ctx, &root); /* a root that grew since its last packet */
         if (dropped)
-            sched_retire_dropped(n, p);
+            gsched_retire_dropped(n, p);
         else if (!split) /* a split one went in parts already */
-            sched_submit(n, p);
+            gsched_submit(n, p);
         pthread_mutex_lock(&n->lock);
         n->pending--;
         pthread_cond_broadcast(&n->done_cond);
@@ -475,7 +475,7 @@ static void *node_worker(void *arg)
     return NULL;
 }
 
-bool sched_node_start(struct sched_node *n, struct dxgk_adapter *a, UINT ordinal)
+bool gsched_node_start(struct gsched_node *n, struct dxgk_adapter *a, UINT ordinal)
 {
     memset(n, 0, sizeof *n);
     n->adapter = a;
@@ -503,7 +503,7 @@ bool sched_node_start(struct sched_node *n, struct dxgk_adapter *a, UINT ordinal
     return true;
 }
 
-void sched_node_stop(struct sched_node *n)
+void gsched_node_stop(struct gsched_node *n)
 {
     if (!n->thread_started)
         return;
@@ -514,14 +514,14 @@ void sched_node_stop(struct sched_node *n)
     pthread_join(n->thread, NULL);
     n->thread_started = false;
     /* Everything retired (the adapter drains before stopping): signals left behind can go. */
-    struct sched_gpu_signal *signals = n->signals;
+    struct gsched_gpu_signal *signals = n->signals;
     n->signals = NULL;
-    sched_gpu_signals_apply(signals);
+    gsched_gpu_signals_apply(signals);
     while (n->retired) { /* nothing should be left; be safe */
         struct dxgk_packet *p = n->retired;
         n->retired = p->next;
         if (p->paging)
-            sched_packet_free(p);
+            gsched_packet_free(p);
     }
     pthread_mutex_destroy(&n->lock);
     pthread_mutex_destroy(&n->submit_lock);
@@ -529,7 +529,7 @@ void sched_node_stop(struct sched_node *n)
     pthread_cond_destroy(&n->work_cond);
 }
 
-void sched_node_kick(struct sched_node *n, UINT new_packets)
+void gsched_node_kick(struct gsched_node *n, UINT new_packets)
 {
     pthread_mutex_lock(&n->lock);
     n->pending += new_packets;

@@ -13,41 +13,41 @@
  *
  * The gate: between the preemption request and the requeue, and during an engine reset
  * (sched/tdr.c), nothing may enter the node's hardware queue. The gate is closed under
- * submit_lock + node->lock; sched_submit_locked waits (without submit_lock) while it is closed.
+ * submit_lock + node->lock; gsched_submit_locked waits (without submit_lock) while it is closed.
  * Direct submissions (queue.c) are claimed only with the gate open and not closing, and a
  * closer waits for claims in progress, so a direct submitter never meets a closed gate.
  * The paging node is never preempted: VidMm submits paging buffers there holding the adapter
  * lock, and paging buffers would have to keep their fence IDs (wddm-semantics §8.2 inv. 4).
  *
  * Tickets: once priorities reorder the queue, packets retire out of ticket order. VidMm's
- * "retired" test (sched_ticket_retired) must stay conservative: retired_ticket is the
- * watermark below which every ticket retired, and a bitmap of SCHED_TICKET_WINDOW bits keeps
+ * "retired" test (gsched_ticket_retired) must stay conservative: retired_ticket is the
+ * watermark below which every ticket retired, and a bitmap of GSCHED_TICKET_WINDOW bits keeps
  * the ones retired above it. The worker never picks a packet beyond the window, so the bitmap
  * cannot overflow and the lowest ticket is always eligible. */
 #include "dxgkrnl/dxgkrnl.h"
 
 /* ---- tickets ------------------------------------------------------------------------------- */
 
-void sched_ticket_retire_locked(struct sched_node *n, UINT64 t)
+void gsched_ticket_retire_locked(struct gsched_node *n, UINT64 t)
 {
     WDDM_ASSERT_HELD(&n->lock);
     UINT64 wm = atomic_load_explicit(&n->retired_ticket, memory_order_relaxed);
     if (!t || t <= wm)
         return;
-    if (t > wm + SCHED_TICKET_WINDOW) {
-        /* Cannot happen: sched_queue_peek_locked honours the window. */
+    if (t > wm + GSCHED_TICKET_WINDOW) {
+        /* Cannot happen: gsched_queue_peek_locked honours the window. */
         dxgk_refuse("scheduler: ticket %llu retired beyond the window of %u above %llu", (unsigned long long)t,
-                    SCHED_TICKET_WINDOW, (unsigned long long)wm);
+                    GSCHED_TICKET_WINDOW, (unsigned long long)wm);
         return;
     }
     if (t != wm + 1) {
-        UINT i = (UINT)(t % SCHED_TICKET_WINDOW);
+        UINT i = (UINT)(t % GSCHED_TICKET_WINDOW);
         atomic_fetch_or_explicit(&n->ticket_bits[i / 64], 1ull << (i % 64), memory_order_release);
         return;
     }
     wm = t;
     for (;;) {
-        UINT i = (UINT)((wm + 1) % SCHED_TICKET_WINDOW);
+        UINT i = (UINT)((wm + 1) % GSCHED_TICKET_WINDOW);
         UINT64 bit = 1ull << (i % 64);
         if (!(atomic_load_explicit(&n->ticket_bits[i / 64], memory_order_relaxed) & bit))
             break;
@@ -61,24 +61,24 @@ void sched_ticket_retire_locked(struct sched_node *n, UINT64 t)
  * was decided, and the watermark is published after, so a reader may miss both for a moment
  * (answering "not yet") but never sees a bit of another ticket: a ticket above the watermark
  * by the window or more has not been eligible, so its slot's bit is not set. */
-bool sched_ticket_done(const struct sched_node *n, UINT64 t)
+bool gsched_ticket_done(const struct gsched_node *n, UINT64 t)
 {
-    struct sched_node *m = (struct sched_node *)n;
-    UINT i = (UINT)(t % SCHED_TICKET_WINDOW);
+    struct gsched_node *m = (struct gsched_node *)n;
+    UINT i = (UINT)(t % GSCHED_TICKET_WINDOW);
     bool bit = atomic_load_explicit(&m->ticket_bits[i / 64], memory_order_acquire) & (1ull << (i % 64));
     UINT64 wm = atomic_load_explicit(&m->retired_ticket, memory_order_acquire);
-    return t <= wm || (bit && t <= wm + SCHED_TICKET_WINDOW);
+    return t <= wm || (bit && t <= wm + GSCHED_TICKET_WINDOW);
 }
 
-bool sched_ticket_eligible(const struct sched_node *n, UINT64 t)
+bool gsched_ticket_eligible(const struct gsched_node *n, UINT64 t)
 {
-    return t <= atomic_load_explicit(&((struct sched_node *)n)->retired_ticket, memory_order_acquire) +
-                    SCHED_TICKET_WINDOW;
+    return t <= atomic_load_explicit(&((struct gsched_node *)n)->retired_ticket, memory_order_acquire) +
+                    GSCHED_TICKET_WINDOW;
 }
 
 /* ---- the gate ------------------------------------------------------------------------------ */
 
-bool sched_gate_close(struct sched_node *n, UINT why)
+bool gsched_gate_close(struct gsched_node *n, UINT why)
 {
     pthread_mutex_lock(&n->lock);
     while (n->gate_closing)
@@ -101,20 +101,20 @@ bool sched_gate_close(struct sched_node *n, UINT why)
     return true;
 }
 
-void sched_gate_close_for_reset(struct sched_node *n)
+void gsched_gate_close_for_reset(struct gsched_node *n)
 {
-    if (sched_gate_close(n, SCHED_GATE_RESET))
+    if (gsched_gate_close(n, GSCHED_GATE_RESET))
         return;
     /* A preemption holds it and will never be answered (the engine is being reset): the
      * reset takes the gate over and ends the preemption. */
     pthread_mutex_lock(&n->submit_lock);
     pthread_mutex_lock(&n->lock);
-    n->gate = SCHED_GATE_RESET;
+    n->gate = GSCHED_GATE_RESET;
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&n->submit_lock);
 }
 
-void sched_gate_open(struct sched_node *n)
+void gsched_gate_open(struct gsched_node *n)
 {
     pthread_mutex_lock(&n->submit_lock);
     pthread_mutex_lock(&n->lock);
@@ -127,7 +127,7 @@ void sched_gate_open(struct sched_node *n)
     pthread_mutex_unlock(&n->submit_lock);
 }
 
-void sched_gate_wait_locked(struct sched_node *n)
+void gsched_gate_wait_locked(struct gsched_node *n)
 {
     WDDM_ASSERT_HELD(&n->submit_lock);
     /* Every writer of the gate holds submit_lock, which the caller holds: reading it here
@@ -149,7 +149,7 @@ void sched_gate_wait_locked(struct sched_node *n)
 
 /* Takes back every in-flight packet after `last_completed` (resubmitted later); the node's
  * completed fence becomes its submitted fence. No lock held. */
-static struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_completed)
+static struct dxgk_packet *gsched_detach_after(struct gsched_node *n, UINT64 last_completed)
 {
     struct dxgk_packet *taken = NULL;
     UINT k = 0;
@@ -177,7 +177,7 @@ static struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_
     atomic_store_explicit(&n->completed_fence, n->submitted_fence, memory_order_release);
     /* The engine answered in the null context, the loaded context saved (src/gpu/preempt.c):
      * what the resubmissions load is decided anew (sched/switch.c). */
-    sched_switch_forget_locked(n);
+    gsched_switch_forget_locked(n);
     n->pending += k; /* no direct submission may pass them (queue.c) */
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&n->submit_lock);
@@ -185,7 +185,7 @@ static struct dxgk_packet *sched_detach_after(struct sched_node *n, UINT64 last_
 }
 
 /* Adapter lock held. */
-static void sched_requeue_locked(struct sched_node *n, struct dxgk_packet *list)
+static void gsched_requeue_locked(struct gsched_node *n, struct dxgk_packet *list)
 {
     /* Back to the head of each context's queue, in their order: reversed pushes keep it. */
     struct dxgk_packet *rev = NULL;
@@ -207,7 +207,7 @@ static void sched_requeue_locked(struct sched_node *n, struct dxgk_packet *list)
             pthread_mutex_lock(&n->lock);
             n->pending--;
             pthread_mutex_unlock(&n->lock);
-            sched_retire_dropped(n, p);
+            gsched_retire_dropped(n, p);
             continue;
         }
         struct dxgk_context *c = p->ctx;
@@ -225,7 +225,7 @@ static void sched_requeue_locked(struct sched_node *n, struct dxgk_packet *list)
 
 /* ---- preemption ---------------------------------------------------------------------------- */
 
-bool sched_preemption_supported(const struct dxgk_adapter *a, const struct sched_node *n)
+bool gsched_preemption_supported(const struct dxgk_adapter *a, const struct gsched_node *n)
 {
     /* Not while a DMA buffer goes in parts (sched/split.c): a part is not on the in-flight
      * list, so a preemption could not take it back. */
@@ -233,7 +233,7 @@ bool sched_preemption_supported(const struct dxgk_adapter *a, const struct sched
            n->ordinal != a->paging_node && !atomic_load_explicit(&n->splitting, memory_order_acquire);
 }
 
-INT sched_hw_lowest_priority(struct sched_node *n, bool *any)
+INT gsched_hw_lowest_priority(struct gsched_node *n, bool *any)
 {
     INT lowest = 8;
     *any = false;
@@ -248,10 +248,10 @@ INT sched_hw_lowest_priority(struct sched_node *n, bool *any)
     return lowest;
 }
 
-bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context)
+bool gsched_preempt_request(struct gsched_node *n, D3DKMT_HANDLE for_context)
 {
     struct dxgk_adapter *a = n->adapter;
-    if (!sched_gate_close(n, SCHED_GATE_PREEMPT))
+    if (!gsched_gate_close(n, GSCHED_GATE_PREEMPT))
         return false; /* a preemption or a reset owns the node already */
     pthread_mutex_lock(&n->submit_lock);
     UINT64 f = n->submitted_fence + 1;
@@ -262,7 +262,7 @@ bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context)
     n->preempt_fence = f;
     n->preempt_answered = false;
     pthread_mutex_unlock(&n->lock);
-    sched_trace(n->adapter, WDDM_SCHED_EVENT_PREEMPT, n->ordinal, for_context, 0, f);
+    gsched_trace(n->adapter, WDDM_SCHED_EVENT_PREEMPT, n->ordinal, for_context, 0, f);
     DXGKARG_PREEMPTCOMMAND pc = { .PreemptionFenceId = (UINT)f, .NodeOrdinal = n->ordinal, .EngineOrdinal = 0 };
     NTSTATUS st = a->driver.ddi.DxgkDdiPreemptCommand(a->miniport, &pc);
     pthread_mutex_unlock(&n->submit_lock);
@@ -270,22 +270,22 @@ bool sched_preempt_request(struct sched_node *n, D3DKMT_HANDLE for_context)
         /* wddm-semantics §8.2 invariant 4: PreemptCommand must not fail. Nothing was stopped. */
         dxgk_refuse("verifier: DxgkDdiPreemptCommand failed 0x%08x (it must not fail): no preemption",
                     (unsigned)st);
-        sched_gate_open(n);
+        gsched_gate_open(n);
         return false;
     }
     return true;
 }
 
-void sched_preempt_answer_locked(struct sched_node *n, UINT preemption_fence, UINT last_completed)
+void gsched_preempt_answer_locked(struct gsched_node *n, UINT preemption_fence, UINT last_completed)
 {
     WDDM_ASSERT_HELD(&n->lock);
-    if (n->gate != SCHED_GATE_PREEMPT || n->preempt_answered || (UINT)n->preempt_fence != preemption_fence) {
+    if (n->gate != GSCHED_GATE_PREEMPT || n->preempt_answered || (UINT)n->preempt_fence != preemption_fence) {
         dxgk_refuse("DxgkCbNotifyInterrupt: DMA_PREEMPTED with fence %u on node %u, which has no such request",
                     preemption_fence, n->ordinal);
         return;
     }
     UINT64 done = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
-    n->preempt_last_completed = sched_fence_extend(done, last_completed);
+    n->preempt_last_completed = gsched_fence_extend(done, last_completed);
     if (n->preempt_last_completed > n->preempt_fence)
         n->preempt_last_completed = done;
     n->preempt_answered = true;
@@ -294,25 +294,25 @@ void sched_preempt_answer_locked(struct sched_node *n, UINT preemption_fence, UI
     pthread_cond_signal(&n->work_cond);
 }
 
-void sched_preempt_finish(struct sched_node *n)
+void gsched_preempt_finish(struct gsched_node *n)
 {
     struct dxgk_adapter *a = n->adapter;
     pthread_mutex_lock(&n->lock);
     UINT64 last = n->preempt_last_completed;
     pthread_mutex_unlock(&n->lock);
-    sched_trace(n->adapter, WDDM_SCHED_EVENT_PREEMPTED, n->ordinal, 0, 0, last);
+    gsched_trace(n->adapter, WDDM_SCHED_EVENT_PREEMPTED, n->ordinal, 0, 0, last);
     DXGK_COUNT(a, preemptions, 1);
     /* What completed before the preemption retires first (the ISR reported it). */
-    sched_resume_after(n, last);
+    gsched_resume_after(n, last);
 }
 
-void sched_resume_after(struct sched_node *n, UINT64 last_completed)
+void gsched_resume_after(struct gsched_node *n, UINT64 last_completed)
 {
     struct dxgk_adapter *a = n->adapter;
-    sched_node_retire_to(n, last_completed);
-    struct dxgk_packet *list = sched_detach_after(n, last_completed);
+    gsched_node_retire_to(n, last_completed);
+    struct dxgk_packet *list = gsched_detach_after(n, last_completed);
     pthread_mutex_lock(&a->lock);
-    sched_requeue_locked(n, list);
+    gsched_requeue_locked(n, list);
     pthread_mutex_unlock(&a->lock);
-    sched_gate_open(n);
+    gsched_gate_open(n);
 }

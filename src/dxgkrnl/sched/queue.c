@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sched_packet_free(struct dxgk_packet *p)
+void gsched_packet_free(struct dxgk_packet *p)
 {
     if (!p)
         return;
@@ -55,7 +55,7 @@ static struct dxgk_packet *packet_new(struct dxgk_context *c)
          * carries only a VA and a length: no DMA buffer copy, no allocation or patch list to
          * keep (~330 KiB of lists a packet otherwise, times the context's queue depth). */
         if (p->priv_size && !p->priv) {
-            sched_packet_free(p);
+            gsched_packet_free(p);
             return NULL;
         }
         return p;
@@ -67,13 +67,13 @@ static struct dxgk_packet *packet_new(struct dxgk_context *c)
     p->saved_use = wddm_calloc(c->alloc_list_size ? c->alloc_list_size : 1, sizeof *p->saved_use);
     p->patch = wddm_calloc(c->patch_list_size, sizeof *p->patch);
     if (!p->dma || (p->priv_size && !p->priv) || !p->alloc_list || !p->inst || !p->patch || !p->saved_use) {
-        sched_packet_free(p);
+        gsched_packet_free(p);
         return NULL;
     }
     return p;
 }
 
-struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
+struct dxgk_packet *gsched_packet_get_locked(struct dxgk_context *c)
 {
     struct dxgk_packet *p = c->pool;
     if (p)
@@ -100,33 +100,33 @@ struct dxgk_packet *sched_packet_get_locked(struct dxgk_context *c)
  * pool and return to it when they retire; without a bound, an application that submits faster
  * than the GPU retires (initial-data uploads in a create/release loop, copies to a slowed GPU)
  * grows the pool, each packet a DMA buffer of the context's command-buffer size, without limit.
- * So a submission that finds SCHED_CONTEXT_QUEUE_DEPTH packets of its context not yet recycled
+ * So a submission that finds GSCHED_CONTEXT_QUEUE_DEPTH packets of its context not yet recycled
  * waits for the node to retire one. Packets held behind a GPU wait count too (GpuMmu UMDs wait
  * for their paging fence that way before nearly every submission): an application that
  * queues more than the depth behind a wait only it can satisfy from the CPU blocks itself. */
 static bool context_queue_full_locked(const struct dxgk_context *c)
 {
-    return atomic_load(&c->queued) >= SCHED_CONTEXT_QUEUE_DEPTH;
+    return atomic_load(&c->queued) >= GSCHED_CONTEXT_QUEUE_DEPTH;
 }
 
-bool sched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c)
+bool gsched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 {
     WDDM_ASSERT_HELD(&a->lock);
-    struct sched_node *n = &a->node[c->node];
-    sched_recycle_retired_locked(a, n);
+    struct gsched_node *n = &a->node[c->node];
+    gsched_recycle_retired_locked(a, n);
     while (context_queue_full_locked(c)) {
         pthread_mutex_unlock(&a->lock);
         pthread_mutex_lock(&n->lock);
         /* Retirement (the DPC) and recycling (the worker) both broadcast done_cond under
          * node->lock after changing what this reads: no wake-up is lost. */
-        while (atomic_load(&c->queued) >= SCHED_CONTEXT_QUEUE_DEPTH && !n->retired && !n->stop &&
+        while (atomic_load(&c->queued) >= GSCHED_CONTEXT_QUEUE_DEPTH && !n->retired && !n->stop &&
                NT_SUCCESS(__atomic_load_n(&c->device->error, __ATOMIC_RELAXED)))
             pthread_cond_wait(&n->done_cond, &n->lock);
         pthread_mutex_unlock(&n->lock);
         pthread_mutex_lock(&a->lock);
         if (c->dead || c->device->dead)
             return false;
-        sched_recycle_retired_locked(a, n);
+        gsched_recycle_retired_locked(a, n);
         if (!NT_SUCCESS(c->device->error) || n->stop)
             break; /* the caller reports the error; a lost device's work is dropped anyway */
     }
@@ -139,7 +139,7 @@ static void packet_put_locked(struct dxgk_context *c, struct dxgk_packet *p)
     c->pool = p;
 }
 
-void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
+void gsched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
 {
     WDDM_ASSERT_HELD(&a->lock);
     if (p->paging) {
@@ -153,7 +153,7 @@ void sched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
     atomic_fetch_sub(&c->queued, 1);
 }
 
-void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count)
+void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count)
 {
     /* The timeline shows how long each packet waits here (WDDM_TL_QUEUED at its submission). */
     UINT64 now = atomic_load_explicit(&wddm_tl_on, memory_order_relaxed) ? wddm_tl_now() : 0;
@@ -173,11 +173,11 @@ void sched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first
 /* The next packet to place: the head of the highest-priority context's queue, the oldest
  * ticket among equals (FIFO across contexts of one priority), within the ticket window of
  * sched/preempt.c. Not dequeued. */
-struct dxgk_packet *sched_queue_peek_locked(struct sched_node *n)
+struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n)
 {
     struct dxgk_context *best = NULL;
     for (struct dxgk_context *c = n->contexts; c; c = c->node_next) {
-        if (!c->queue || !sched_ticket_eligible(n, c->queue->ticket))
+        if (!c->queue || !gsched_ticket_eligible(n, c->queue->ticket))
             continue;
         if (!best || c->priority > best->priority ||
             (c->priority == best->priority && c->queue->ticket < best->queue->ticket))
@@ -186,7 +186,7 @@ struct dxgk_packet *sched_queue_peek_locked(struct sched_node *n)
     return best ? best->queue : NULL;
 }
 
-void sched_queue_take_locked(struct sched_node *n, struct dxgk_packet *p)
+void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p)
 {
     (void)n;
     struct dxgk_context *c = p->ctx;
@@ -202,35 +202,35 @@ void sched_queue_take_locked(struct sched_node *n, struct dxgk_packet *p)
  * take one. It keeps a reference to each allocation of its list; when every wait before it is
  * satisfied it takes the next ticket, the allocations' current instances and the VidMm stamps a
  * D3DKMTRender gives, and joins the queue. */
-void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
+void gsched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 {
     WDDM_ASSERT_HELD(&a->lock);
     while (c->waits && atomic_load_explicit(&c->waits->satisfied, memory_order_acquire)) {
-        struct sched_gpu_wait *w = c->waits;
+        struct gsched_gpu_wait *w = c->waits;
         c->waits = w->next;
         if (!c->waits)
             c->waits_tail = NULL;
         c->waits_done = w->seq;
-        sched_gpu_wait_free(w);
+        gsched_gpu_wait_free(w);
     }
-    struct sched_node *n = &a->node[c->node];
+    struct gsched_node *n = &a->node[c->node];
     struct dxgk_packet *first = NULL, *last = NULL;
     UINT k = 0;
     for (;;) {
         /* The context's stream in order: held packets and held GPU signals by hold_seq. */
-        struct sched_gpu_signal *g = c->held_signals;
+        struct gsched_gpu_signal *g = c->held_signals;
         if (g && g->wait_seq <= c->waits_done && (!c->held || g->hold_seq < c->held->hold_seq)) {
             c->held_signals = g->next;
             if (!c->held_signals)
                 c->held_signals_tail = NULL;
             if (k) { /* the packets before it are queued before it is armed */
-                sched_queue_append_locked(c, first, k);
-                sched_node_kick(n, k);
+                gsched_queue_append_locked(c, first, k);
+                gsched_node_kick(n, k);
                 first = last = NULL;
                 k = 0;
             }
             g->ticket = c->last_ticket;
-            sched_gpu_signal_arm(n, g); /* node->lock, then the sync lock: both inner */
+            gsched_gpu_signal_arm(n, g); /* node->lock, then the sync lock: both inner */
             continue;
         }
         if (!c->held || c->held->wait_seq > c->waits_done)
@@ -277,14 +277,14 @@ void sched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
         k++;
     }
     if (k) {
-        sched_queue_append_locked(c, first, k);
-        sched_node_kick(n, k);
+        gsched_queue_append_locked(c, first, k);
+        gsched_node_kick(n, k);
     }
     if (!c->held && c->va_stamp_count)
         vidmm_va_held_done_locked(c, true); /* GpuMmu: every held packet has its ticket now */
 }
 
-void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
+void gsched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
 {
     WDDM_ASSERT_HELD(&a->lock);
     while (c->held) {
@@ -302,15 +302,15 @@ void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
     c->held_tail = NULL;
     vidmm_va_held_done_locked(c, false);
     while (c->held_signals) { /* never signalled: their context is gone */
-        struct sched_gpu_signal *g = c->held_signals;
+        struct gsched_gpu_signal *g = c->held_signals;
         c->held_signals = g->next;
-        sched_gpu_signal_free(g);
+        gsched_gpu_signal_free(g);
     }
     c->held_signals_tail = NULL;
     while (c->waits) {
-        struct sched_gpu_wait *w = c->waits;
+        struct gsched_gpu_wait *w = c->waits;
         c->waits = w->next;
-        sched_gpu_wait_free(w);
+        gsched_gpu_wait_free(w);
     }
     c->waits_tail = NULL;
 }
@@ -322,12 +322,12 @@ void sched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
  * nothing to add (no residency work, no ordering to keep), so the calling thread patches and
  * submits the packet itself instead of waking the worker for it — a thread hop and a futex
  * wake-up per DMA buffer saved (issue 2 W1). While the claim stands, later packets queue for
- * the worker (which then waits for submit_lock behind this one) and sched_wait_node_idle waits
+ * the worker (which then waits for submit_lock behind this one) and gsched_wait_node_idle waits
  * for it; the DPC does not count it as work for the worker. Adapter lock held. */
-static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *p)
+static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p)
 {
     WDDM_ASSERT_HELD(&a->lock);
-    const struct sched_node *paging = &a->node[a->paging_node];
+    const struct gsched_node *paging = &a->node[a->paging_node];
     /* Seed 000: a context allocation not yet resident and initialised needs the worker's
      * prepare step; once it is, the context's queued count keeps it (vidmm/evict.c). */
     if (!dxgk_context_allocations_ready_locked(a, p->ctx))
@@ -337,7 +337,7 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node
         /* Resident where its allocation may be used: an instance an eviction moved into an
          * aperture of its EvictionSegmentSet needs the worker's prepare to come back first. */
         if (!in->segment_id || !(vidmm_allowed_segments(a, &in->alloc->info) & (1u << (in->segment_id - 1))) ||
-            (in->gpu_fence && !sched_fence_completed(paging, in->gpu_fence)))
+            (in->gpu_fence && !gsched_fence_completed(paging, in->gpu_fence)))
             return false;
     }
     pthread_mutex_lock(&n->lock);
@@ -345,7 +345,7 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct sched_node
      * queue's depth, and not behind lower-priority work the worker would preempt. */
     bool claimed = n->pending == 0 && n->direct_claims == 0 && !n->stop && !n->gate && !n->gate_closing &&
                    n->hw_count < n->hw_queue_cap;
-    if (claimed && n->hw_count && sched_preemption_supported(a, n))
+    if (claimed && n->hw_count && gsched_preemption_supported(a, n))
         for (const struct dxgk_packet *q = n->inflight; q && claimed; q = q->next)
             claimed = q->paging || q->priority >= p->ctx->priority;
     if (claimed) {
@@ -385,7 +385,7 @@ struct render_op {
     struct dxgk_context *c;
     struct dxgk_device *d;
     struct dxgk_adapter *a;
-    struct sched_node *n;
+    struct gsched_node *n;
     struct dxgk_allocation *stack_al[RENDER_STACK];
     struct dxgk_allocation **al;      /* one object reference each (nal of them) */
     HANDLE stack_ds[RENDER_STACK];
@@ -471,7 +471,7 @@ static NTSTATUS render_snapshot_locked(struct render_op *op)
         dxgk_refuse("D3DKMTRender: device is in error 0x%08x after a failed residency", (unsigned)d->error);
         return d->error;
     }
-    if (!sched_context_queue_wait_locked(a, c)) {
+    if (!gsched_context_queue_wait_locked(a, c)) {
         dxgk_refuse("D3DKMTRender: context 0x%08x or its device was destroyed while the call waited for the GPU",
                     op->args->hContext);
         return STATUS_INVALID_PARAMETER;
@@ -480,7 +480,7 @@ static NTSTATUS render_snapshot_locked(struct render_op *op)
         dxgk_refuse("D3DKMTRender: device is in error 0x%08x", (unsigned)d->error);
         return d->error;
     }
-    struct dxgk_packet *p = sched_packet_get_locked(c);
+    struct dxgk_packet *p = gsched_packet_get_locked(c);
     if (!p)
         return STATUS_NO_MEMORY;
     p->alloc_count = op->nal;
@@ -549,7 +549,7 @@ static NTSTATUS render_build(struct render_op *op)
             return STATUS_UNSUCCESSFUL;
         }
         pthread_mutex_lock(&a->lock);
-        struct dxgk_packet *q = sched_packet_get_locked(c);
+        struct dxgk_packet *q = gsched_packet_get_locked(c);
         pthread_mutex_unlock(&a->lock);
         if (!q)
             return STATUS_NO_MEMORY;
@@ -590,7 +590,7 @@ static NTSTATUS render_accept_locked(struct render_op *op)
 }
 
 /* Phase 5b, under the adapter lock: behind a GPU wait the packets are held, without tickets
- * (sched_release_held_locked gives them at release); each entry naming an allocation takes the
+ * (gsched_release_held_locked gives them at release); each entry naming an allocation takes the
  * instance current then, one naming an instance handle keeps that instance. */
 static NTSTATUS render_hold_locked(struct render_op *op)
 {
@@ -628,7 +628,7 @@ static NTSTATUS render_hold_locked(struct render_op *op)
 static void render_queue_locked(struct render_op *op)
 {
     struct dxgk_context *c = op->c;
-    struct sched_node *n = op->n;
+    struct gsched_node *n = op->n;
     for (struct dxgk_packet *p = op->first; p; p = p->next)
         p->ticket = ++n->queued_ticket;
     UINT64 t = op->last->ticket;
@@ -644,8 +644,8 @@ static void render_queue_locked(struct render_op *op)
     if (op->direct) {
         pthread_mutex_lock(&n->submit_lock);
     } else {
-        sched_queue_append_locked(c, op->first, op->npk);
-        sched_node_kick(n, op->npk); /* node->lock nests inside the adapter lock */
+        gsched_queue_append_locked(c, op->first, op->npk);
+        gsched_node_kick(n, op->npk); /* node->lock nests inside the adapter lock */
     }
 }
 
@@ -659,7 +659,7 @@ static NTSTATUS render_commit(struct render_op *op, NTSTATUS st)
         st = render_accept_locked(op);
     bool hold = false;
     if (NT_SUCCESS(st)) {
-        sched_release_held_locked(a, c); /* waits satisfied since: pass them first */
+        gsched_release_held_locked(a, c); /* waits satisfied since: pass them first */
         hold = c->waits || c->held || c->held_signals;
         if (hold)
             st = render_hold_locked(op);
@@ -675,8 +675,8 @@ static NTSTATUS render_commit(struct render_op *op, NTSTATUS st)
     }
     pthread_mutex_unlock(&a->lock);
     if (op->direct) {
-        struct sched_node *n = op->n;
-        sched_submit_locked(n, op->first);
+        struct gsched_node *n = op->n;
+        gsched_submit_locked(n, op->first);
         pthread_mutex_lock(&n->lock);
         n->direct_claims = 0; /* the claim of direct_submit_claim_locked */
         pthread_cond_broadcast(&n->done_cond);

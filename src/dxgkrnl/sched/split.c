@@ -94,7 +94,7 @@ static UINT fit_part_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT 
     return NT_SUCCESS(*st) ? e : g;
 }
 
-NTSTATUS sched_split_submit_locked(struct dxgk_adapter *a, struct sched_node *n, struct dxgk_packet *p)
+NTSTATUS gsched_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p)
 {
     WDDM_ASSERT_HELD(&a->lock);
     /* Once its last part is submitted the packet may retire and be recycled at any time:
@@ -118,7 +118,7 @@ NTSTATUS sched_split_submit_locked(struct dxgk_adapter *a, struct sched_node *n,
         }
         UINT64 wait = 0;
         for (UINT k = g; k < e; k++) {
-            UINT64 f = sched_entry_ready_locked(a, p, p->patch[k].AllocationIndex);
+            UINT64 f = gsched_entry_ready_locked(a, p, p->patch[k].AllocationIndex);
             if (f > wait)
                 wait = f;
         }
@@ -135,10 +135,10 @@ NTSTATUS sched_split_submit_locked(struct dxgk_adapter *a, struct sched_node *n,
         parts++;
         pthread_mutex_unlock(&a->lock);
         if (wait && a->paging_node != n->ordinal)
-            sched_wait_fence(&a->node[a->paging_node], wait);
-        UINT64 f = sched_submit(n, p);
+            gsched_wait_fence(&a->node[a->paging_node], wait);
+        UINT64 f = gsched_submit(n, p);
         if (!last && f)
-            sched_wait_fence(n, f); /* its allocations may go for the next part */
+            gsched_wait_fence(n, f); /* its allocations may go for the next part */
         pthread_mutex_lock(&a->lock);
         if (last)
             break; /* the packet is in flight: it retires with its ticket */

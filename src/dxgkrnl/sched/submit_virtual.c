@@ -30,7 +30,7 @@ NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *args)
     }
     struct dxgk_device *d = c->device;
     struct dxgk_adapter *a = d->adapter;
-    struct sched_node *n = &a->node[c->node];
+    struct gsched_node *n = &a->node[c->node];
     NTSTATUS st = STATUS_INVALID_PARAMETER;
     if (!a->mmu) {
         dxgk_refuse("%s: the adapter runs the WDDM 1.x model: submit with D3DKMTRender", who);
@@ -60,7 +60,7 @@ NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *args)
         goto out;
     }
     /* The context's queue depth (sched/queue.c): wait for the GPU when it is full. */
-    if (!sched_context_queue_wait_locked(a, c)) {
+    if (!gsched_context_queue_wait_locked(a, c)) {
         pthread_mutex_unlock(&a->lock);
         dxgk_refuse("%s: context 0x%08x or its device was destroyed while the call waited for the GPU", who,
                     c->handle);
@@ -72,7 +72,7 @@ NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *args)
         dxgk_refuse("%s: device 0x%08x is in error 0x%08x", who, d->handle, (unsigned)st);
         goto out;
     }
-    struct dxgk_packet *p = sched_packet_get_locked(c);
+    struct dxgk_packet *p = gsched_packet_get_locked(c);
     if (!p) {
         pthread_mutex_unlock(&a->lock);
         st = STATUS_NO_MEMORY;
@@ -89,7 +89,7 @@ NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *args)
             memcpy(p->priv, args->pPrivateDriverData,
                    args->PrivateDriverDataSize < p->priv_size ? args->PrivateDriverDataSize : p->priv_size);
     }
-    sched_release_held_locked(a, c); /* waits satisfied since: pass them first */
+    gsched_release_held_locked(a, c); /* waits satisfied since: pass them first */
     if (c->waits || c->held || c->held_signals) {
         /* Behind a GPU wait (sched/syncobj.c): held, no ticket; no allocations to take. */
         p->wait_seq = c->wait_seq;
@@ -103,8 +103,8 @@ NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *args)
     } else {
         p->ticket = ++n->queued_ticket;
         c->last_ticket = p->ticket;
-        sched_queue_append_locked(c, p, 1);
-        sched_node_kick(n, 1);
+        gsched_queue_append_locked(c, p, 1);
+        gsched_node_kick(n, 1);
     }
     atomic_fetch_add(&c->queued, 1);
     pthread_mutex_unlock(&a->lock);

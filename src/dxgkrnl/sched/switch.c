@@ -14,12 +14,12 @@
  * When VidMm must move a GPU context allocation of the context loaded on a node, or the context
  * goes away while loaded, the scheduler first submits a zero-length buffer with
  * DXGK_SUBMITCOMMANDFLAGS.ContextSwitch, which switches the node to the null context
- * (sched_unload_context). A preemption and an engine or adapter reset leave the engine in the
+ * (gsched_unload_context). A preemption and an engine or adapter reset leave the engine in the
  * null context too (the GPU saves on a preemption, and loses the state on a reset):
- * sched_switch_forget_locked. */
+ * gsched_switch_forget_locked. */
 #include "dxgkrnl/dxgkrnl.h"
 
-static void switch_from_locked(struct sched_node *n, UINT64 fence)
+static void switch_from_locked(struct gsched_node *n, UINT64 fence)
 {
     struct dxgk_context *old = n->hw_ctx;
     /* Stored before hw_context changes: a reader that sees the context unloaded sees the fence
@@ -28,13 +28,13 @@ static void switch_from_locked(struct sched_node *n, UINT64 fence)
         atomic_store(&old->save_fence, fence);
 }
 
-void sched_switch_locked(struct sched_node *n, const struct dxgk_packet *p)
+void gsched_switch_locked(struct gsched_node *n, const struct dxgk_packet *p)
 {
     WDDM_ASSERT_HELD(&n->submit_lock);
     if (p->ctx_switch) {
         switch_from_locked(n, p->fence);
         if (n->hw_context)
-            sched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, 0, n->hw_context, 0);
+            gsched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, 0, n->hw_context, 0);
         n->hw_ctx = NULL;
         atomic_store(&n->hw_context, 0);
         return;
@@ -44,31 +44,31 @@ void sched_switch_locked(struct sched_node *n, const struct dxgk_packet *p)
         return;
     if (n->hw_context) {
         DXGK_COUNT(n->adapter, context_switches, 1);
-        sched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, hc, n->hw_context, 0);
+        gsched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, hc, n->hw_context, 0);
     }
     switch_from_locked(n, p->fence);
     n->hw_ctx = p->ctx;
     atomic_store(&n->hw_context, hc);
 }
 
-void sched_switch_forget_locked(struct sched_node *n)
+void gsched_switch_forget_locked(struct gsched_node *n)
 {
     WDDM_ASSERT_HELD(&n->submit_lock);
     n->hw_ctx = NULL;
     atomic_store(&n->hw_context, 0);
 }
 
-bool sched_context_loaded(const struct sched_node *n, const struct dxgk_context *c)
+bool gsched_context_loaded(const struct gsched_node *n, const struct dxgk_context *c)
 {
-    if (atomic_load(&((struct sched_node *)n)->hw_context) == c->handle)
+    if (atomic_load(&((struct gsched_node *)n)->hw_context) == c->handle)
         return true;
     UINT64 f = atomic_load(&((struct dxgk_context *)c)->save_fence);
-    return f && !sched_fence_completed(n, f);
+    return f && !gsched_fence_completed(n, f);
 }
 
-bool sched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c)
+bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c)
 {
-    struct sched_node *n = &a->node[c->node];
+    struct gsched_node *n = &a->node[c->node];
     pthread_mutex_lock(&n->lock);
     bool stopping = n->stop; /* the engines go with the adapter: nothing runs any more */
     pthread_mutex_unlock(&n->lock);
@@ -86,23 +86,23 @@ bool sched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c)
         } else if (!p) {
             /* No packet (stopping, or out of memory): the state is not saved, and the node
              * forgets the context rather than keep a pointer to one that may go. */
-            sched_switch_forget_locked(n);
+            gsched_switch_forget_locked(n);
             pthread_mutex_unlock(&n->submit_lock);
         } else {
             p->ctx_switch = true;
             p->dma_used = 0;
             DXGK_COUNT(a, null_context_switches, 1);
-            (void)sched_submit_locked(n, p); /* releases submit_lock */
+            (void)gsched_submit_locked(n, p); /* releases submit_lock */
             p = NULL;
         }
         if (p) {
             pthread_mutex_lock(&a->lock);
-            sched_packet_recycle_locked(a, p);
+            gsched_packet_recycle_locked(a, p);
             pthread_mutex_unlock(&a->lock);
         }
     }
     UINT64 f = atomic_load(&c->save_fence);
     if (f && !stopping)
-        sched_wait_fence(n, f);
-    return !sched_context_loaded(n, c);
+        gsched_wait_fence(n, f);
+    return !gsched_context_loaded(n, c);
 }

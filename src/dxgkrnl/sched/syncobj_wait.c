@@ -39,7 +39,7 @@ static struct {
 } sync_wait = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
 
 /* Unsatisfied GPU waits of every context; sync lock. */
-static struct sched_gpu_wait *registry;
+static struct gsched_gpu_wait *registry;
 
 /* Takes what a GPU wait needs of one object, if it is available (sync lock held): a fence
  * reached the value, a mutex is free (now owned), a semaphore counts above 0 (now one less). */
@@ -71,7 +71,7 @@ static void give_back_one(struct dxgk_syncobj *o)
 }
 
 /* All or nothing (sync lock held): a wait takes every object at once or none of them. */
-static bool gpu_wait_take(const struct sched_gpu_wait *w)
+static bool gpu_wait_take(const struct gsched_gpu_wait *w)
 {
     WDDM_ASSERT_HELD(&sync_wait.lock);
     for (UINT i = 0; i < w->count; i++) {
@@ -90,9 +90,9 @@ static bool gpu_wait_take(const struct sched_gpu_wait *w)
 static void release_satisfied_waits_locked(void)
 {
     WDDM_ASSERT_HELD(&sync_wait.lock);
-    struct sched_gpu_wait **pp = &registry;
+    struct gsched_gpu_wait **pp = &registry;
     while (*pp) {
-        struct sched_gpu_wait *w = *pp;
+        struct gsched_gpu_wait *w = *pp;
         if (!gpu_wait_take(w)) {
             pp = &w->reg_next;
             continue;
@@ -328,14 +328,14 @@ NTSTATUS wddm_wait_for_synchronization_object_from_cpu_timeout(const D3DKMT_WAIT
 
 /* A context's signal waits for a ticket; a paging queue's for a fence of the paging node
  * (vidmm/pagingqueue.c). node->lock held: the DPC advances both under it. The context's last
- * ticket itself is enough (sched_ticket_done): a context's packets retire in their order, so
+ * ticket itself is enough (gsched_ticket_done): a context's packets retire in their order, so
  * a higher-priority context's signal comes as soon as its own work is done, not when a
  * preempted lower-priority packet with an older ticket is (issue 20 §2). */
-static bool signal_ready(const struct sched_node *n, const struct sched_gpu_signal *g)
+static bool signal_ready(const struct gsched_node *n, const struct gsched_gpu_signal *g)
 {
     if (g->fence)
-        return sched_fence_completed(n, g->fence);
-    return sched_ticket_done(n, g->ticket);
+        return gsched_fence_completed(n, g->fence);
+    return gsched_ticket_done(n, g->ticket);
 }
 
 /* Raises the value, never lowers it (sync lock held): paging-queue signals of one queue may
@@ -347,16 +347,16 @@ static void store_at_least(struct dxgk_syncobj *s, UINT64 value)
         atomic_store_explicit(s->value, value, memory_order_release);
 }
 
-struct sched_gpu_signal *sched_gpu_signals_take_locked(struct sched_node *n)
+struct gsched_gpu_signal *gsched_gpu_signals_take_locked(struct gsched_node *n)
 {
     WDDM_ASSERT_HELD(&n->lock);
-    /* n->signals is newest first (sched_gpu_signal_arm pushes at its head); the ones taken are
+    /* n->signals is newest first (gsched_gpu_signal_arm pushes at its head); the ones taken are
      * returned oldest first, so that signals of one context retiring in the same DPC write
      * their values in the order they were issued and the last one stays (§8.5 rule 4). */
-    struct sched_gpu_signal *taken = NULL;
-    struct sched_gpu_signal **pp = &n->signals;
+    struct gsched_gpu_signal *taken = NULL;
+    struct gsched_gpu_signal **pp = &n->signals;
     while (*pp) {
-        struct sched_gpu_signal *g = *pp;
+        struct gsched_gpu_signal *g = *pp;
         if (signal_ready(n, g)) {
             *pp = g->next;
             g->next = taken;
@@ -369,7 +369,7 @@ struct sched_gpu_signal *sched_gpu_signals_take_locked(struct sched_node *n)
 }
 
 /* Applies one object's part of a GPU signal (sync lock held). */
-static void signal_one(const struct sched_gpu_signal *g, struct dxgk_syncobj *o, UINT64 value)
+static void signal_one(const struct gsched_gpu_signal *g, struct dxgk_syncobj *o, UINT64 value)
 {
     UINT64 cur = atomic_load_explicit(o->value, memory_order_relaxed);
     switch (o->type) {
@@ -397,7 +397,7 @@ static void signal_one(const struct sched_gpu_signal *g, struct dxgk_syncobj *o,
     wddm_tl(WDDM_TL_FENCE_SIGNAL, WDDM_TL_FENCES, o->handle, value);
 }
 
-void sched_gpu_signal_free(struct sched_gpu_signal *g)
+void gsched_gpu_signal_free(struct gsched_gpu_signal *g)
 {
     dxgk_syncobj_put_n(g->obj, g->count);
     if (g->event)
@@ -405,12 +405,12 @@ void sched_gpu_signal_free(struct sched_gpu_signal *g)
     free(g);
 }
 
-void sched_gpu_signals_apply(struct sched_gpu_signal *list)
+void gsched_gpu_signals_apply(struct gsched_gpu_signal *list)
 {
     if (!list)
         return;
     pthread_mutex_lock(&sync_wait.lock);
-    for (struct sched_gpu_signal *g = list; g; g = g->next) {
+    for (struct gsched_gpu_signal *g = list; g; g = g->next) {
         for (UINT i = 0; i < g->count; i++)
             signal_one(g, g->obj[i], g->value[i]);
         if (g->event)
@@ -419,9 +419,9 @@ void sched_gpu_signals_apply(struct sched_gpu_signal *list)
     values_changed_locked();
     pthread_mutex_unlock(&sync_wait.lock);
     while (list) {
-        struct sched_gpu_signal *g = list;
+        struct gsched_gpu_signal *g = list;
         list = g->next;
-        sched_gpu_signal_free(g);
+        gsched_gpu_signal_free(g);
     }
 }
 
@@ -470,15 +470,15 @@ static NTSTATUS gpu_call_objects(const struct gpu_call *call, bool signal, struc
 
 /* Queues a GPU signal in its context's stream: behind the context's held work if a GPU wait
  * holds it (sched/queue.c), else after everything the context queued so far. Takes g over. */
-static NTSTATUS gpu_signal_queue(const char *fn, struct dxgk_context *c, struct sched_gpu_signal *g)
+static NTSTATUS gpu_signal_queue(const char *fn, struct dxgk_context *c, struct gsched_gpu_signal *g)
 {
     struct dxgk_adapter *a = c->device->adapter;
-    struct sched_node *n = &a->node[c->node];
+    struct gsched_node *n = &a->node[c->node];
     pthread_mutex_lock(&a->lock);
     if (c->dead) {
         pthread_mutex_unlock(&a->lock);
         dxgk_refuse("%s: context 0x%08x is being destroyed", fn, c->handle);
-        sched_gpu_signal_free(g);
+        gsched_gpu_signal_free(g);
         return STATUS_INVALID_PARAMETER;
     }
     if (c->waits || c->held || c->held_signals) {
@@ -493,14 +493,14 @@ static NTSTATUS gpu_signal_queue(const char *fn, struct dxgk_context *c, struct 
     } else {
         g->ticket = c->last_ticket; /* everything the context queued so far */
         pthread_mutex_unlock(&a->lock);
-        sched_gpu_signal_arm(n, g);
+        gsched_gpu_signal_arm(n, g);
     }
     return STATUS_SUCCESS;
 }
 
 static NTSTATUS gpu_signal(const struct gpu_call *call, D3DDDICB_SIGNALFLAGS flags, HANDLE event)
 {
-    struct sched_gpu_signal *g = wddm_calloc(1, sizeof *g);
+    struct gsched_gpu_signal *g = wddm_calloc(1, sizeof *g);
     if (!g)
         return STATUS_NO_MEMORY;
     struct dxgk_context *c;
@@ -513,7 +513,7 @@ static NTSTATUS gpu_signal(const struct gpu_call *call, D3DDDICB_SIGNALFLAGS fla
     g->rewind = flags.AllowFenceRewind;
     if (event && !(g->event = wddm_event_get(event))) {
         dxgk_refuse("%s: CpuEventHandle %p is not an event handle", call->fn, event);
-        sched_gpu_signal_free(g);
+        gsched_gpu_signal_free(g);
         dxgk_object_put(&c->obj);
         return STATUS_INVALID_HANDLE;
     }
@@ -601,7 +601,7 @@ NTSTATUS APIENTRY D3DKMTSignalSynchronizationObject2(const D3DKMT_SIGNALSYNCHRON
     return gpu_signal(&call, args->Flags, event ? args->CpuEventHandle : NULL);
 }
 
-void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g)
+void gsched_gpu_signal_arm(struct gsched_node *n, struct gsched_gpu_signal *g)
 {
     /* Checked under node->lock: the DPC retires tickets under it, so the signal is either seen
      * retired here or found on the list by the retirement. */
@@ -614,20 +614,20 @@ void sched_gpu_signal_arm(struct sched_node *n, struct sched_gpu_signal *g)
     }
     pthread_mutex_unlock(&n->lock);
     if (now)
-        sched_gpu_signals_apply(g);
+        gsched_gpu_signals_apply(g);
 }
 
-NTSTATUS sched_gpu_signal_arm_fence(struct sched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value)
+NTSTATUS gsched_gpu_signal_arm_fence(struct gsched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value)
 {
-    struct sched_gpu_signal *g = wddm_calloc(1, sizeof *g);
+    struct gsched_gpu_signal *g = wddm_calloc(1, sizeof *g);
     if (!g)
         return STATUS_NO_MEMORY;
-    dxgk_object_get(&s->obj); /* dropped by sched_gpu_signals_apply */
+    dxgk_object_get(&s->obj); /* dropped by gsched_gpu_signals_apply */
     g->fence = fence;
     g->count = 1;
     g->obj[0] = s;
     g->value[0] = value;
-    sched_gpu_signal_arm(n, g);
+    gsched_gpu_signal_arm(n, g);
     return STATUS_SUCCESS;
 }
 
@@ -641,11 +641,11 @@ void dxgk_syncobj_signal_at_least(struct dxgk_syncobj *s, UINT64 value)
 
 /* ---- GPU wait --------------------------------------------------------------------------------- */
 
-void sched_gpu_wait_free(struct sched_gpu_wait *w)
+void gsched_gpu_wait_free(struct gsched_gpu_wait *w)
 {
     pthread_mutex_lock(&sync_wait.lock);
     if (w->registered) {
-        struct sched_gpu_wait **pp = &registry;
+        struct gsched_gpu_wait **pp = &registry;
         while (*pp && *pp != w)
             pp = &(*pp)->reg_next;
         if (*pp)
@@ -663,7 +663,7 @@ void sched_gpu_wait_free(struct sched_gpu_wait *w)
 static NTSTATUS gpu_wait(const struct gpu_call *call)
 {
     const char *fn = call->fn;
-    struct sched_gpu_wait *w = wddm_calloc(1, sizeof *w);
+    struct gsched_gpu_wait *w = wddm_calloc(1, sizeof *w);
     if (!w)
         return STATUS_NO_MEMORY;
     struct dxgk_context *c;
@@ -682,7 +682,7 @@ static NTSTATUS gpu_wait(const struct gpu_call *call)
     if (c->dead) {
         pthread_mutex_unlock(&a->lock);
         dxgk_refuse("%s: context 0x%08x is being destroyed", fn, c->handle);
-        sched_gpu_wait_free(w);
+        gsched_gpu_wait_free(w);
         dxgk_object_put(&c->obj);
         return STATUS_INVALID_PARAMETER;
     }
@@ -698,7 +698,7 @@ static NTSTATUS gpu_wait(const struct gpu_call *call)
     if (!registry && gpu_wait_take(w)) {
         atomic_store_explicit(&w->satisfied, true, memory_order_release);
     } else {
-        struct sched_gpu_wait **pp = &registry;
+        struct gsched_gpu_wait **pp = &registry;
         while (*pp)
             pp = &(*pp)->reg_next;
         w->registered = true;
@@ -707,7 +707,7 @@ static NTSTATUS gpu_wait(const struct gpu_call *call)
         release_satisfied_waits_locked(); /* it may take its objects at once, after older waits */
     }
     pthread_mutex_unlock(&sync_wait.lock);
-    sched_release_held_locked(a, c); /* an already satisfied wait is passed at once */
+    gsched_release_held_locked(a, c); /* an already satisfied wait is passed at once */
     pthread_mutex_unlock(&a->lock);
     dxgk_object_put(&c->obj);
     return STATUS_SUCCESS;

@@ -100,7 +100,7 @@ static void lost_signal(struct lost_list *l)
  * signal what was lost. The watchdog thread only. */
 struct tdr_op {
     struct dxgk_adapter *a;
-    struct sched_node *n;             /* the node that timed out */
+    struct gsched_node *n;             /* the node that timed out */
     struct dxgk_device *guilty;       /* one reference, or NULL (a paging buffer is stuck) */
     bool stop;                        /* past the limits: the adapter is stopped, not recovered */
     struct lost_list lost;
@@ -136,7 +136,7 @@ NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call)
 }
 
 /* The context of the packet the engine is stuck in: the oldest not completed. node->lock. */
-static struct dxgk_packet *hw_head_locked(struct sched_node *n)
+static struct dxgk_packet *hw_head_locked(struct gsched_node *n)
 {
     WDDM_ASSERT_HELD(&n->lock);
     UINT64 done = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
@@ -169,11 +169,11 @@ static void tdr_blame(struct tdr_op *op)
 static bool engine_reset(struct tdr_op *op)
 {
     struct dxgk_adapter *a = op->a;
-    struct sched_node *n = op->n;
+    struct gsched_node *n = op->n;
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     if (!a->caps.SupportPerEngineTDR || !ddi->DxgkDdiResetEngine || n->ordinal == a->paging_node)
         return false;
-    sched_gate_close_for_reset(n);
+    gsched_gate_close_for_reset(n);
     pthread_mutex_lock(&n->submit_lock);
     UINT64 submitted = n->submitted_fence;
     pthread_mutex_unlock(&n->submit_lock);
@@ -184,19 +184,19 @@ static bool engine_reset(struct tdr_op *op)
      * a reset engine starts in the null context (sched/switch.c). */
     pthread_mutex_lock(&n->submit_lock);
     if (NT_SUCCESS(st))
-        sched_switch_forget_locked(n);
+        gsched_switch_forget_locked(n);
     pthread_mutex_unlock(&n->submit_lock);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("TDR: DxgkDdiResetEngine(node %u) failed 0x%08x: adapter reset", n->ordinal, (unsigned)st);
-        sched_gate_open(n);
+        gsched_gate_open(n);
         return false;
     }
-    UINT64 aborted = sched_fence_extend(completed, re.LastAbortedFenceId);
+    UINT64 aborted = gsched_fence_extend(completed, re.LastAbortedFenceId);
     if (re.LastAbortedFenceId != (UINT)completed && (aborted <= completed || aborted > submitted)) {
         dxgk_refuse("verifier: DxgkDdiResetEngine LastAbortedFenceId %u outside [last completed %llu, last submitted "
                     "%llu] (Windows bugchecks 0x119/0xA): adapter reset",
                     re.LastAbortedFenceId, (unsigned long long)completed, (unsigned long long)submitted);
-        sched_gate_open(n);
+        gsched_gate_open(n);
         return false;
     }
     if (aborted < completed)
@@ -218,8 +218,8 @@ static bool engine_reset(struct tdr_op *op)
     }
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&a->lock);
-    sched_trace(n->adapter, WDDM_SCHED_EVENT_RESET, n->ordinal, guilty, 0, aborted);
-    sched_resume_after(n, aborted);
+    gsched_trace(n->adapter, WDDM_SCHED_EVENT_RESET, n->ordinal, guilty, 0, aborted);
+    gsched_resume_after(n, aborted);
     DXGK_COUNT(a, engine_resets, 1);
     return true;
 }
@@ -292,26 +292,26 @@ static void adapter_reset(struct tdr_op *op)
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     adapter_lose_devices(op);
     for (UINT i = 0; i < a->node_count; i++)
-        sched_gate_close_for_reset(&a->node[i]);
-    sched_trace(a, WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
+        gsched_gate_close_for_reset(&a->node[i]);
+    gsched_trace(a, WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
     NTSTATUS st = ddi->DxgkDdiResetFromTimeout ? ddi->DxgkDdiResetFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
     if (!NT_SUCCESS(st))
         /* Windows bugchecks here; the model carries on with every device lost. */
         dxgk_refuse("verifier: DxgkDdiResetFromTimeout failed 0x%08x (Windows would bugcheck)", (unsigned)st);
     /* For an adapter reset every node's completed fence is its last submitted one. */
     for (UINT i = 0; i < a->node_count; i++) {
-        struct sched_node *n = &a->node[i];
+        struct gsched_node *n = &a->node[i];
         pthread_mutex_lock(&n->submit_lock);
         UINT64 f = n->submitted_fence;
         if (NT_SUCCESS(st))
-            sched_switch_forget_locked(n); /* every engine restarts in the null context */
+            gsched_switch_forget_locked(n); /* every engine restarts in the null context */
         pthread_mutex_unlock(&n->submit_lock);
-        sched_node_retire_to(n, f);
+        gsched_node_retire_to(n, f);
     }
     /* The cleanup between reset and restart: local video memory lost its content, VidMm takes
      * every allocation out of its segment (vidmm/purge.c); its paging buffers run on the paging
      * node, opened first. */
-    sched_gate_open(&a->node[a->paging_node]);
+    gsched_gate_open(&a->node[a->paging_node]);
     UINT64 purged = vidmm_purge_after_reset(a);
     DXGK_COUNT(a, allocations_purged, purged);
     if (ddi->DxgkDdiRestartFromTimeout) {
@@ -321,14 +321,14 @@ static void adapter_reset(struct tdr_op *op)
     }
     for (UINT i = 0; i < a->node_count; i++)
         if (i != a->paging_node)
-            sched_gate_open(&a->node[i]);
+            gsched_gate_open(&a->node[i]);
     if (op->stop)
         DXGK_COUNT(a, adapter_stops, 1);
     else
         DXGK_COUNT(a, adapter_resets, 1);
 }
 
-static void recover(struct dxgk_adapter *a, struct sched_node *n)
+static void recover(struct dxgk_adapter *a, struct gsched_node *n)
 {
     struct tdr_op op = { .a = a, .n = n };
     tdr_blame(&op);
@@ -367,9 +367,9 @@ static void *tdr_main(void *arg)
         pthread_mutex_unlock(&a->tdr_lock);
         UINT64 now = now_ms();
         for (UINT i = 0; i < a->node_count; i++) {
-            struct sched_node *n = &a->node[i];
+            struct gsched_node *n = &a->node[i];
             pthread_mutex_lock(&n->lock);
-            bool busy = hw_head_locked(n) != NULL && !(n->gate == SCHED_GATE_PREEMPT && n->preempt_answered);
+            bool busy = hw_head_locked(n) != NULL && !(n->gate == GSCHED_GATE_PREEMPT && n->preempt_answered);
             UINT64 done = atomic_load_explicit(&n->completed_fence, memory_order_relaxed) + n->preemptions;
             pthread_mutex_unlock(&n->lock);
             if (!busy || done != last_fence[i]) {
@@ -379,9 +379,9 @@ static void *tdr_main(void *arg)
                 continue;
             }
             UINT64 stalled = now - since[i];
-            if (!preempted[i] && stalled * 2 >= a->tdr_delay_ms && sched_preemption_supported(a, n)) {
+            if (!preempted[i] && stalled * 2 >= a->tdr_delay_ms && gsched_preemption_supported(a, n)) {
                 preempted[i] = true; /* try to preempt before declaring a timeout (§8.2 inv. 5) */
-                (void)sched_preempt_request(n, 0);
+                (void)gsched_preempt_request(n, 0);
                 continue;
             }
             if (stalled < a->tdr_delay_ms)

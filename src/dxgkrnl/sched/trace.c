@@ -21,8 +21,8 @@ static struct {
 } trace;
 
 /* The scheduler's events as the timeline draws them: the engine lane's buffers and queue. */
-static void sched_timeline(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context,
-                           D3DKMT_HANDLE from, UINT64 fence)
+static void gsched_timeline(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context,
+                            D3DKMT_HANDLE from, UINT64 fence)
 {
     UINT ad = dxgk_timeline_adapter(a);
     uint32_t engine = WDDM_TL_ENGINE(ad, node);
@@ -43,11 +43,11 @@ static void sched_timeline(const struct dxgk_adapter *a, UINT type, UINT node, D
     }
 }
 
-void sched_trace(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from,
-                 UINT64 fence)
+void gsched_trace(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from,
+                  UINT64 fence)
 {
     if (atomic_load_explicit(&wddm_tl_on, memory_order_relaxed))
-        sched_timeline(a, type, node, context, from, fence);
+        gsched_timeline(a, type, node, context, from, fence);
     if (!atomic_load_explicit(&trace.enabled, memory_order_relaxed))
         return;
     UINT64 seq = atomic_fetch_add_explicit(&trace.next, 1, memory_order_relaxed) + 1;

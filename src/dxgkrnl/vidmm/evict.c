@@ -211,7 +211,7 @@ static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vid
      * paging node, in order. */
     for (UINT n = 0; n < a->node_count; n++) {
         UINT64 t = queued_too ? in->last_use[n] : in->prepared_use[n];
-        if (t && !sched_ticket_retired(&a->node[n], t))
+        if (t && !gsched_ticket_retired(&a->node[n], t))
             return false;
     }
     /* A context allocation also stays while its context is still loaded on its node (lazy
@@ -531,7 +531,7 @@ UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT c
              * the context may be destroyed meanwhile, its reference keeps it. */
             dxgk_object_get(&unload->obj);
             pthread_mutex_unlock(&a->lock);
-            bool unloaded = sched_unload_context(a, unload);
+            bool unloaded = gsched_unload_context(a, unload);
             dxgk_object_put(&unload->obj);
             pthread_mutex_lock(&a->lock);
             if (!unloaded)
@@ -556,7 +556,7 @@ static void wait_nodes_locked(struct dxgk_adapter *a, bool queued)
         /* Packets held behind a GPU wait for a paging fence get their tickets when the paging
          * node reaches it: let it run dry first, so that they are among the work waited for. */
         pthread_mutex_unlock(&a->lock);
-        sched_wait_node_idle(&a->node[a->paging_node]);
+        gsched_wait_node_idle(&a->node[a->paging_node]);
         pthread_mutex_lock(&a->lock);
     }
     for (UINT n = 0; n < a->node_count; n++) {
@@ -567,9 +567,9 @@ static void wait_nodes_locked(struct dxgk_adapter *a, bool queued)
     pthread_mutex_unlock(&a->lock);
     for (UINT n = 0; n < a->node_count; n++) {
         if (f[n] && queued)
-            sched_wait_ticket(&a->node[n], f[n]);
+            gsched_wait_ticket(&a->node[n], f[n]);
         else if (f[n])
-            sched_wait_fence(&a->node[n], f[n]);
+            gsched_wait_fence(&a->node[n], f[n]);
         /* The DPC publishes the completed fence and the retired tickets in one node->lock
          * section: after this the tickets of those packets read retired. */
         pthread_mutex_lock(&a->node[n].lock);

@@ -117,9 +117,9 @@ static bool hold_backing_for_cpu_locked(struct dxgk_adapter *a, struct dxgk_allo
     in->swz_lock = true;
     al->lock_count++;
     in->lock_count++;
-    while (fence && !sched_fence_completed(&a->node[a->paging_node], fence)) {
+    while (fence && !gsched_fence_completed(&a->node[a->paging_node], fence)) {
         pthread_mutex_unlock(&a->lock);
-        sched_wait_fence(&a->node[a->paging_node], fence);
+        gsched_wait_fence(&a->node[a->paging_node], fence);
         pthread_mutex_lock(&a->lock);
     }
     if (al->dead) {
@@ -501,7 +501,7 @@ static NTSTATUS lock_place_once_locked(struct lock_op *op, bool *paged)
 static NTSTATUS lock_place_locked(struct lock_op *op)
 {
     struct dxgk_adapter *a = op->a;
-    struct sched_node *paging = &a->node[a->paging_node];
+    struct gsched_node *paging = &a->node[a->paging_node];
     if (op->f.AcquireAperture && !op->f.UseAlternateVA)
         for (UINT i = 0; i < a->segment_count; i++)
             if (!a->seg[i].aperture)
@@ -527,16 +527,16 @@ static NTSTATUS lock_place_locked(struct lock_op *op)
         }
         vidmm_touch_locked(a, op->in);
         if (paged && op->f.DonotWait && !op->paging_waits && op->in->paging_fence &&
-            !sched_fence_completed(paging, op->in->paging_fence)) {
+            !gsched_fence_completed(paging, op->in->paging_fence)) {
             DXGK_COUNT(a, lock_still_drawing, 1);
             dxgk_refuse("D3DKMTLock: allocation 0x%08x is being paged in and DonotWait is set", op->args->hAllocation);
             return STATUS_GRAPHICS_ALLOCATION_BUSY;
         }
         bool moved = false;
-        while (!moved && op->in->paging_fence && !sched_fence_completed(paging, op->in->paging_fence)) {
+        while (!moved && op->in->paging_fence && !gsched_fence_completed(paging, op->in->paging_fence)) {
             UINT64 pf = op->in->paging_fence;
             pthread_mutex_unlock(&a->lock);
-            sched_wait_fence(paging, pf);
+            gsched_wait_fence(paging, pf);
             pthread_mutex_lock(&a->lock);
             if (!lock_alive_locked(op))
                 return STATUS_INVALID_PARAMETER;

@@ -189,7 +189,7 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
             fence = batch.fence;
         args->NumAllocations = n;
         args->PagingFenceValue = fence;
-        if (fence && !sched_fence_completed(&a->node[a->paging_node], fence))
+        if (fence && !gsched_fence_completed(&a->node[a->paging_node], fence))
             st = STATUS_PENDING;
         if (q) { /* a value of the queue's own fence, armed to follow this paging (§9.2) */
             args->PagingFenceValue = dxgk_paging_queue_fence_locked(a, q, fence);

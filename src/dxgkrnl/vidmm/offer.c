@@ -95,7 +95,7 @@ static bool names_ok(const char *who, const D3DKMT_HANDLE *resources, const D3DK
 }
 
 /* The allocation whose memory an entry names: an opened one stands for its creator's. */
-static struct dxgk_allocation *memory_of(struct dxgk_allocation *al)
+static struct dxgk_allocation *owner_of(struct dxgk_allocation *al)
 {
     return al->alias ? al->alias : al;
 }
@@ -120,7 +120,7 @@ NTSTATUS APIENTRY D3DKMTOfferAllocations(const D3DKMT_OFFERALLOCATIONS *args)
         UINT prio = args->Priority == D3DKMT_OFFER_PRIORITY_AUTO ? D3DKMT_OFFER_PRIORITY_NORMAL : args->Priority;
         pthread_mutex_lock(&d->adapter->lock);
         for (UINT i = 0; i < s.count; i++) {
-            struct dxgk_allocation *al = memory_of(s.al[i]);
+            struct dxgk_allocation *al = owner_of(s.al[i]);
             if (!al->offer_priority)
                 al->discarded = false; /* a new offer: nothing lost yet */
             al->offer_priority = prio;
@@ -151,7 +151,7 @@ static NTSTATUS reclaim(const char *who, struct dxgk_device *d, D3DKMT_HANDLE *r
     pthread_mutex_lock(&d->adapter->lock);
     UINT entry = 0;
     for (UINT i = 0; i < s.count; i++) {
-        struct dxgk_allocation *al = memory_of(s.al[i]);
+        struct dxgk_allocation *al = owner_of(s.al[i]);
         if (resources) /* allocations of one resource are consecutive in the set */
             while (entry < n && s.al[i]->resource->handle != resources[entry])
                 entry++;

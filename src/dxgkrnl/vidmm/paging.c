@@ -43,7 +43,7 @@ struct dxgk_packet *vidmm_paging_packet_get_locked(struct dxgk_adapter *a)
         p->priv_size = a->paging_priv_size;
         p->priv = p->priv_size ? wddm_calloc(1, p->priv_size) : NULL;
         if (!p->dma || (p->priv_size && !p->priv)) {
-            sched_packet_free(p);
+            gsched_packet_free(p);
             return NULL;
         }
     }
@@ -63,7 +63,7 @@ struct dxgk_packet *vidmm_paging_packet_get_locked(struct dxgk_adapter *a)
  * done_cond under its lock after changing what this reads. */
 void vidmm_paging_wait_room(struct dxgk_adapter *a)
 {
-    struct sched_node *n = &a->node[a->paging_node];
+    struct gsched_node *n = &a->node[a->paging_node];
     while (atomic_load(&a->paging_out) >= VIDMM_PAGING_QUEUE_DEPTH) {
         pthread_mutex_lock(&n->lock);
         while (atomic_load(&a->paging_out) >= VIDMM_PAGING_QUEUE_DEPTH && !n->retired && !n->stop)
@@ -73,7 +73,7 @@ void vidmm_paging_wait_room(struct dxgk_adapter *a)
         if (stop)
             return;
         pthread_mutex_lock(&a->lock);
-        sched_recycle_retired_locked(a, n);
+        gsched_recycle_retired_locked(a, n);
         pthread_mutex_unlock(&a->lock);
     }
 }
@@ -83,7 +83,7 @@ void vidmm_paging_pool_fini(struct dxgk_adapter *a)
     while (a->paging_pool) {
         struct dxgk_packet *p = a->paging_pool;
         a->paging_pool = p->next;
-        sched_packet_free(p);
+        gsched_packet_free(p);
     }
 }
 
@@ -100,7 +100,7 @@ static void submit_current_locked(struct vidmm_paging_batch *b)
         atomic_fetch_sub(&a->paging_out, 1);
         return;
     }
-    b->fence = sched_submit(&a->node[a->paging_node], p);
+    b->fence = gsched_submit(&a->node[a->paging_node], p);
     DXGK_COUNT(a, paging_buffers_submitted, 1);
 }
 

@@ -7,7 +7,7 @@
  * MakeResident on the queue whose paging is still running returns STATUS_PENDING with a
  * PagingFenceValue of that fence. The kernel raises the fence to the value once the paging
  * operations of that call completed on the GPU: a signal armed on the paging node's fence
- * (sched_gpu_signal_arm_fence), applied by the DPC that retires it, so a CPU wait
+ * (gsched_gpu_signal_arm_fence), applied by the DPC that retires it, so a CPU wait
  * (D3DKMTWaitForSynchronizationObjectFromCpu) returns then and a GPU wait
  * (D3DKMTWaitForSynchronizationObjectFromGpu) holds the context's work until then.
  *   - Values grow per queue (1, 2, ...); each one waits for the paging-node fence of its call
@@ -194,8 +194,8 @@ static struct dxgk_device *dxgk_paging_queue_resolve_nowait(D3DKMT_HANDLE h, str
 UINT64 dxgk_paging_queue_fence_locked(struct dxgk_adapter *a, struct dxgk_paging_queue *q, UINT64 paging_fence)
 {
     WDDM_ASSERT_HELD(&a->lock);
-    struct sched_node *n = &a->node[a->paging_node];
-    if (!paging_fence || sched_fence_completed(n, paging_fence))
+    struct gsched_node *n = &a->node[a->paging_node];
+    if (!paging_fence || gsched_fence_completed(n, paging_fence))
         return 0;
     /* Paging fences complete in order: waiting for the later of this call's and the queue's
      * last keeps the queue's values monotonic in time as well as in number. */
@@ -203,11 +203,11 @@ UINT64 dxgk_paging_queue_fence_locked(struct dxgk_adapter *a, struct dxgk_paging
         paging_fence = q->last_paging_fence;
     q->last_paging_fence = paging_fence;
     UINT64 value = ++q->last_value;
-    if (!NT_SUCCESS(sched_gpu_signal_arm_fence(n, q->fence, paging_fence, value))) {
+    if (!NT_SUCCESS(gsched_gpu_signal_arm_fence(n, q->fence, paging_fence, value))) {
         /* No memory to record the signal: wait for the paging here instead (the adapter lock
          * is never held across a GPU wait), then raise the fence ourselves. */
         pthread_mutex_unlock(&a->lock);
-        sched_wait_fence(n, paging_fence);
+        gsched_wait_fence(n, paging_fence);
         dxgk_syncobj_signal_at_least(q->fence, value);
         pthread_mutex_lock(&a->lock);
     }

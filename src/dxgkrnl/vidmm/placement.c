@@ -193,7 +193,7 @@ void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst)
 static struct vidmm_retiring *park_locked(struct dxgk_adapter *a, UINT64 fence)
 {
     WDDM_ASSERT_HELD(&a->lock);
-    if (!fence || sched_fence_completed(&a->node[a->paging_node], fence))
+    if (!fence || gsched_fence_completed(&a->node[a->paging_node], fence))
         return NULL;
     struct vidmm_retiring *r = wddm_calloc(1, sizeof *r);
     if (r) {
@@ -239,7 +239,7 @@ void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all)
     WDDM_ASSERT_HELD(&a->lock);
     for (struct vidmm_retiring **pp = &a->retiring; *pp;) {
         struct vidmm_retiring *r = *pp;
-        if (all || sched_fence_completed(&a->node[a->paging_node], r->fence)) {
+        if (all || gsched_fence_completed(&a->node[a->paging_node], r->fence)) {
             *pp = r->next;
             if (r->share)
                 dxgk_share_pages_release(r->share); /* shares.lock is a leaf lock */

@@ -39,14 +39,14 @@ static UINT segments_to_purge(const struct dxgk_adapter *a, bool standby)
 static void unload_every_node(struct dxgk_adapter *a)
 {
     for (UINT i = 0; i < a->node_count; i++) {
-        struct sched_node *n = &a->node[i];
+        struct gsched_node *n = &a->node[i];
         pthread_mutex_lock(&n->submit_lock);
         struct dxgk_context *c = n->hw_ctx;
         if (c)
             dxgk_object_get(&c->obj);
         pthread_mutex_unlock(&n->submit_lock);
         if (c) {
-            (void)sched_unload_context(a, c);
+            (void)gsched_unload_context(a, c);
             dxgk_object_put(&c->obj);
         }
     }
@@ -78,7 +78,7 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
         goto out;
     }
     for (UINT i = 0; i < a->node_count; i++)
-        sched_wait_node_idle(&a->node[i]);
+        gsched_wait_node_idle(&a->node[i]);
     unload_every_node(a);
     /* Pinned allocations too: their content would go with the power (they come back when used). */
     (void)vidmm_clear_segments(a, purge, false, vidmm_evict_instance_locked);
@@ -90,7 +90,7 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
         dxgk_refuse("verifier: DxgkDdiSetPowerState(D0) failed 0x%08x", (unsigned)st0);
     for (UINT i = 0; i < a->node_count; i++) { /* the engines woke up in the null context */
         pthread_mutex_lock(&a->node[i].submit_lock);
-        sched_switch_forget_locked(&a->node[i]);
+        gsched_switch_forget_locked(&a->node[i]);
         pthread_mutex_unlock(&a->node[i].submit_lock);
     }
     if (NT_SUCCESS(st))

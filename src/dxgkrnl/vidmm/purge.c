@@ -85,7 +85,7 @@ UINT64 vidmm_clear_segments(struct dxgk_adapter *a, UINT segments, bool keep_pin
     UINT64 fence = batch.fence;
     pthread_mutex_unlock(&a->lock);
     if (fence)
-        sched_wait_fence(&a->node[a->paging_node], fence);
+        gsched_wait_fence(&a->node[a->paging_node], fence);
     return moved;
 }
 

@@ -125,7 +125,7 @@ static NTSTATUS bring_back_locked(struct dxgk_adapter *a, struct vidmm_instance 
     const struct vidmm_segment *s = &a->seg[inst->segment_id - 1];
     bool write_pending = false; /* a queued DMA buffer writes it: D3DKMTRender cleared the flag */
     for (UINT n = 0; n < a->node_count; n++)
-        if (inst->last_write[n] && !sched_ticket_retired(&a->node[n], inst->last_write[n]))
+        if (inst->last_write[n] && !gsched_ticket_retired(&a->node[n], inst->last_write[n]))
             write_pending = true;
     inst->evicted = false;
     inst->backing_valid = !write_pending || s->aperture; /* the backing store holds what was copied */
@@ -198,7 +198,7 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
      * MAP of fresh pages makes new content (a MAP's backing store is the content itself). */
     bool write_pending = false; /* a queued DMA buffer writes it: D3DKMTRender cleared the flag */
     for (UINT n = 0; n < a->node_count; n++)
-        if (inst->last_write[n] && !sched_ticket_retired(&a->node[n], inst->last_write[n]))
+        if (inst->last_write[n] && !gsched_ticket_retired(&a->node[n], inst->last_write[n]))
             write_pending = true;
     inst->backing_valid = (restore && !write_pending) || s->aperture;
     /* The CPU waits for a FILL or a restore, or for an eviction of the batch that freed the
@@ -215,13 +215,13 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
  * `last` is at or below `prior` or already retired (0: none pending). So the instance is idle
  * when `last` itself retired (exactly: out of order is fine) and every ticket up to `prior`
  * did (cumulatively). */
-static void stamp_pair(const struct sched_node *n, UINT64 *last, UINT64 *prior, UINT64 t)
+static void stamp_pair(const struct gsched_node *n, UINT64 *last, UINT64 *prior, UINT64 t)
 {
     if (t > *last) {
         /* The old last becomes the prior unless everything up to it retired already. */
-        *prior = *last && !sched_ticket_retired(n, *last) ? *last : 0;
+        *prior = *last && !gsched_ticket_retired(n, *last) ? *last : 0;
         *last = t;
-    } else if (t < *last && !sched_ticket_retired(n, t) && t > *prior) {
+    } else if (t < *last && !gsched_ticket_retired(n, t) && t > *prior) {
         *prior = t;
     }
 }
@@ -234,9 +234,9 @@ void vidmm_stamp_locked(const struct dxgk_adapter *a, struct vidmm_instance *in,
         stamp_pair(&a->node[node], &in->last_write[node], &in->prior_write[node], t);
 }
 
-static bool pair_done(const struct sched_node *n, UINT64 last, UINT64 prior)
+static bool pair_done(const struct gsched_node *n, UINT64 last, UINT64 prior)
 {
-    return !last || (sched_ticket_done(n, last) && (!prior || sched_ticket_retired(n, prior)));
+    return !last || (gsched_ticket_done(n, last) && (!prior || gsched_ticket_retired(n, prior)));
 }
 
 bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only)
@@ -250,7 +250,7 @@ bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm
             return false;
     }
     /* The kernel's own FILL is a GPU write of the instance. */
-    return !inst->paging_fence || sched_fence_completed(&a->node[a->paging_node], inst->paging_fence);
+    return !inst->paging_fence || gsched_fence_completed(&a->node[a->paging_node], inst->paging_fence);
 }
 
 /* Waits (adapter lock dropped meanwhile) until the GPU work recorded on inst at the time of
@@ -269,12 +269,12 @@ void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_insta
     wddm_tl_begin(WDDM_TL_CALL_LOCK_WAIT);
     for (UINT n = 0; n < a->node_count; n++) {
         if (prior[n])
-            sched_wait_ticket(&a->node[n], prior[n]);
+            gsched_wait_ticket(&a->node[n], prior[n]);
         if (t[n])
-            sched_wait_ticket_done(&a->node[n], t[n]);
+            gsched_wait_ticket_done(&a->node[n], t[n]);
     }
     if (pf)
-        sched_wait_fence(&a->node[a->paging_node], pf);
+        gsched_wait_fence(&a->node[a->paging_node], pf);
     wddm_tl_end(WDDM_TL_CALL_LOCK_WAIT, 0);
     pthread_mutex_lock(&a->lock);
 }
@@ -285,5 +285,5 @@ bool vidmm_instance_retired_locked(const struct dxgk_adapter *a, const struct vi
     if (inst->in_batch || inst->evicting) /* a paging batch or an eviction still holds it */
         return false;
     return vidmm_instance_idle_locked(a, inst, false) &&
-           (!inst->gpu_fence || sched_fence_completed(&a->node[a->paging_node], inst->gpu_fence));
+           (!inst->gpu_fence || gsched_fence_completed(&a->node[a->paging_node], inst->gpu_fence));
 }

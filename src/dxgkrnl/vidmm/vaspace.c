@@ -372,7 +372,7 @@ UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a)
 {
     /* Every paging buffer submitted so far: the page-table writes a virtual packet may depend
      * on are among them (batches are flushed before the adapter lock is let go). */
-    struct sched_node *pn = (struct sched_node *)&a->node[a->paging_node];
+    struct gsched_node *pn = (struct gsched_node *)&a->node[a->paging_node];
     pthread_mutex_lock(&pn->lock);
     UINT64 f = pn->submitted_fence;
     pthread_mutex_unlock(&pn->lock);
@@ -606,7 +606,7 @@ NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
     }
     /* Zeroed before any context can point at it (DxgkDdiSetRootPageTable). */
     if (b.fence)
-        sched_wait_fence(&a->node[a->paging_node], b.fence);
+        gsched_wait_fence(&a->node[a->paging_node], b.fence);
     return STATUS_SUCCESS;
 fail:
     free(m->leaf);
@@ -886,7 +886,7 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
     if (NT_SUCCESS(st)) {
         args->VirtualAddress = va;
         args->PagingFenceValue = fence;
-        st = fence && !sched_fence_completed(&a->node[a->paging_node], fence) ? STATUS_PENDING : STATUS_SUCCESS;
+        st = fence && !gsched_fence_completed(&a->node[a->paging_node], fence) ? STATUS_PENDING : STATUS_SUCCESS;
         if (q) { /* a value of the queue's own fence, as D3DKMTMakeResident (vidmm/pagingqueue.c) */
             args->PagingFenceValue = dxgk_paging_queue_fence_locked(a, q, fence);
             st = args->PagingFenceValue ? STATUS_PENDING : STATUS_SUCCESS;
