@@ -15,7 +15,7 @@
 #include "e2e/e2e.h"
 #include "e2e/shim_umd.h"
 #include "umd/ddi11_1.h"
-#include "umd/deferred.h"
+#include "e2e/lists.h"
 
 #include <d3d11_1.h>
 
@@ -162,24 +162,6 @@ static void copies_with_flags(void **state)
 
     free_pair(&p);
     ID3D11DeviceContext1_Release(ctx1);
-}
-
-/* The deferred test runs with the UMD building the command lists and with the runtime emulating
- * them (the UMD's command-list switch off). */
-static int setup_umd_lists(void **state)
-{
-    wddm_umd_set_command_lists(1);
-    return e2e_setup(state);
-}
-static int setup_emulated(void **state)
-{
-    wddm_umd_set_command_lists(0);
-    return e2e_setup(state);
-}
-static int teardown_lists(void **state)
-{
-    wddm_umd_set_command_lists(-1);
-    return e2e_teardown(state);
 }
 
 /* A deferred context made through ID3D11Device1 records the 11.1 copies like the others. */
@@ -355,8 +337,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(one_object_two_faces, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(copies_with_flags, e2e_setup, e2e_teardown),
-        cmocka_unit_test_setup_teardown(deferred_context1_records_them, setup_umd_lists, teardown_lists),
-        cmocka_unit_test_setup_teardown(deferred_context1_records_them, setup_emulated, teardown_lists),
+        cmocka_unit_test_setup_teardown(deferred_context1_records_them, e2e_setup_umd_lists, e2e_teardown_lists),
+        cmocka_unit_test_setup_teardown(deferred_context1_records_them, e2e_setup_emulated_lists, e2e_teardown_lists),
         cmocka_unit_test_setup_teardown(options_hold, e2e_setup, e2e_teardown),
         cmocka_unit_test(umd_without_the_11_1_ddi),
     };

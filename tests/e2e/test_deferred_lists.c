@@ -1,29 +1,11 @@
 /* Deferred contexts and command lists end to end (seed 004, wddm-semantics §4.5, §5.2):
  * every test runs twice, once with the reference UMD building command lists and once with its
  * command-list switch off so the runtime emulates them (wddm_umd_set_command_lists). */
-#include "e2e/e2e.h"
-#include "umd/deferred.h"
+#include "e2e/lists.h"
 
 #include <pthread.h>
 
 #define N 4096u /* bytes per test buffer */
-
-static int setup_umd_lists(void **state)
-{
-    wddm_umd_set_command_lists(1);
-    return e2e_setup(state);
-}
-static int setup_emulated(void **state)
-{
-    wddm_umd_set_command_lists(0);
-    return e2e_setup(state);
-}
-static int teardown(void **state)
-{
-    wddm_umd_set_command_lists(-1);
-    wddm_umd_fail_deferred_after(-1);
-    return e2e_teardown(state);
-}
 
 static ID3D11Buffer *buffer(struct e2e *e, D3D11_USAGE usage, UINT bind, UINT cpu, const void *init)
 {
@@ -521,8 +503,8 @@ static void test_two_threads_record_concurrently_into_own_deferred_contexts(void
     }
 }
 
-#define BOTH(f) cmocka_unit_test_setup_teardown(f, setup_umd_lists, teardown), \
-                cmocka_unit_test_setup_teardown(f, setup_emulated, teardown)
+#define BOTH(f) cmocka_unit_test_setup_teardown(f, e2e_setup_umd_lists, e2e_teardown_lists), \
+                cmocka_unit_test_setup_teardown(f, e2e_setup_emulated_lists, e2e_teardown_lists)
 
 int main(void)
 {
@@ -537,7 +519,7 @@ int main(void)
         BOTH(test_clear_uav_uint_fills_view_range_on_immediate_and_deferred),
         BOTH(test_srv_uav_creation_checks_bind_flags_ranges_and_raw),
         cmocka_unit_test_setup_teardown(test_deferred_out_of_memory_drops_list_and_finish_reports_it,
-                                        setup_umd_lists, teardown),
+                                        e2e_setup_umd_lists, e2e_teardown_lists),
         BOTH(test_two_threads_record_concurrently_into_own_deferred_contexts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
