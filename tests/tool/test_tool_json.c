@@ -139,6 +139,7 @@ static void bench_json_carries_every_figure(void **state)
         fail_msg("wddm bench --json is not JSON:\n%s", out);
     assert_string_equal(json_object_get_string(get(root, "command")), "bench");
     assert_true(json_object_get_int(get(root, "cpus")) >= 1);
+    assert_true(json_object_get_double(get(root, "cacheline_round_trip_ns")) > 0);
     json_object *results = get(root, "results");
     assert_int_equal(json_object_array_length(results), 1);
     json_object *w3 = json_object_array_get_idx(results, 0);

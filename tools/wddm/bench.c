@@ -7,6 +7,10 @@
  *  W3  CreateBuffer(4 KiB, DEFAULT) + Release, per pair; vs malloc(4096) + free.
  * `wddm bench quick` runs fewer iterations (a smoke run, same code). */
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +247,45 @@ static int bench_w3(ID3D11Device *dev, int iters)
     return 0;
 }
 
+/* The machine's cross-CPU latency, measured before every run: two threads hand one cache line
+ * back and forth (median of the round trips). Every W and S figure moves with it: on a VM the
+ * host may place the two vCPUs on cores that share a cache or on distant ones, and this changes
+ * within minutes (docs/performance.md "Session 12"), so each run says which placement it had.
+ * A spinning thread yields after a while, so two threads sharing one vCPU still finish. */
+enum { PINGPONG_ROUNDS = 2001 };
+static _Atomic unsigned pingpong_turn;
+
+static void *pingpong_ponger(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 1; i < 2 * PINGPONG_ROUNDS; i += 2) {
+        for (unsigned spins = 0; atomic_load_explicit(&pingpong_turn, memory_order_acquire) != i;)
+            if (++spins % 4096 == 0)
+                sched_yield();
+        atomic_store_explicit(&pingpong_turn, i + 1, memory_order_release);
+    }
+    return NULL;
+}
+
+static double cacheline_round_trip_ns(void)
+{
+    static uint64_t t[PINGPONG_ROUNDS];
+    atomic_store(&pingpong_turn, 0);
+    pthread_t th;
+    if (pthread_create(&th, NULL, pingpong_ponger, NULL) != 0)
+        return 0;
+    for (unsigned r = 0; r < PINGPONG_ROUNDS; r++) {
+        uint64_t t0 = wddm_tool_now_ns();
+        atomic_store_explicit(&pingpong_turn, 2 * r + 1, memory_order_release);
+        for (unsigned spins = 0; atomic_load_explicit(&pingpong_turn, memory_order_acquire) != 2 * r + 2;)
+            if (++spins % 4096 == 0)
+                sched_yield();
+        t[r] = wddm_tool_now_ns() - t0;
+    }
+    pthread_join(th, NULL);
+    return (double)wddm_tool_median(t, PINGPONG_ROUNDS);
+}
+
 static void print_machine(bool json, bool progress)
 {
     char model[256] = "unknown CPU";
@@ -267,7 +310,7 @@ static void print_machine(bool json, bool progress)
             load = 0;
         fclose(f);
     }
-    wddm_bench_begin(json, progress, model, sysconf(_SC_NPROCESSORS_ONLN), load);
+    wddm_bench_begin(json, progress, model, sysconf(_SC_NPROCESSORS_ONLN), load, cacheline_round_trip_ns());
 }
 
 static const char bench_usage[] =

@@ -15,7 +15,7 @@ static void number(double v)
         printf("%.6g", v);
 }
 
-void wddm_bench_begin(bool as_json, bool show_progress, const char *model, long cpus, double load)
+void wddm_bench_begin(bool as_json, bool show_progress, const char *model, long cpus, double load, double cacheline_ns)
 {
     json = as_json;
     progress = show_progress && !as_json;
@@ -26,11 +26,12 @@ void wddm_bench_begin(bool as_json, bool show_progress, const char *model, long 
         for (const char *c = model; *c; c++)
             if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20)
                 putchar(*c);
-        printf("\",\"cpus\":%ld,\"load_average\":%.2f,\"load_warning\":%s,\"results\":[", cpus, load,
-               busy ? "true" : "false");
+        printf("\",\"cpus\":%ld,\"load_average\":%.2f,\"load_warning\":%s,\"cacheline_round_trip_ns\":%.0f,"
+               "\"results\":[",
+               cpus, load, busy ? "true" : "false", cacheline_ns);
         return;
     }
-    printf("machine: %s, %ld CPUs\n", model, cpus);
+    printf("machine: %s, %ld CPUs; cache line between two threads: %.0f ns round trip\n", model, cpus, cacheline_ns);
     /* The benchmarks measure one engine thread beside the application thread: other runnable
      * work on the machine moves the figures more than any change under test. */
     if (busy)

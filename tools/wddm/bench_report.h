@@ -9,7 +9,7 @@
 
 /* JSON: opens the object with the machine; text: the machine line (and the load warning).
  * progress: say on stderr which group runs (a terminal, neither --quiet nor --json). */
-void wddm_bench_begin(bool json, bool progress, const char *model, long cpus, double load);
+void wddm_bench_begin(bool json, bool progress, const char *model, long cpus, double load, double cacheline_ns);
 /* The group about to run, on stderr when progress is on; NULL clears the line. */
 void wddm_bench_progress(const char *group);
 /* A text line; nothing in JSON mode. */
