@@ -250,24 +250,35 @@ void rt_dc_handles_free(struct rt_deferred *dc)
 }
 
 /* ---- lazy creation of context-local handles (seed 004) --------------------------------------- */
-struct rt_local *rt_dc_use_resource(struct rt_deferred *dc, struct rt_resource *res)
+/* The steps every context-local handle shares: its table entry and, when the driver records the
+ * list, its handle memory (the caller then asks the driver's Create into l->mem; an emulated
+ * list needs only the entry, which holds the object). NULL: the context was lost. */
+static struct rt_local *local_open(struct rt_deferred *dc, void *obj, D3D11DDI_HANDLETYPE type, SIZE_T size)
 {
-    struct rt_local *l = rt_local_find(dc, res);
-    if (l)
-        return l;
-    l = rt_local_insert(dc, res, D3D10DDI_HT_RESOURCE);
+    struct rt_local *l = rt_local_insert(dc, obj, type);
     if (!l) {
         rt_dc_mark_lost(dc, E_OUTOFMEMORY, "context-local handle table");
         return NULL;
     }
     if (dc->emulate)
         return l;
-    l->size_class = size_class_of(dc->device, D3D10DDI_HT_RESOURCE, res->dc_handle_size);
-    l->mem = handle_alloc(dc, l->size_class, res->dc_handle_size);
+    l->size_class = size_class_of(dc->device, type, size);
+    l->mem = handle_alloc(dc, l->size_class, size);
     if (!l->mem) {
         rt_dc_mark_lost(dc, E_OUTOFMEMORY, "context-local handle memory");
         return NULL;
     }
+    return l;
+}
+
+struct rt_local *rt_dc_use_resource(struct rt_deferred *dc, struct rt_resource *res)
+{
+    struct rt_local *l = rt_local_find(dc, res);
+    if (l)
+        return l;
+    l = local_open(dc, res, D3D10DDI_HT_RESOURCE, res->dc_handle_size);
+    if (!l || dc->emulate)
+        return l;
     /* seed 004 "Deferred Context Resource Usage": DC::pfnCreateResource(hDC, NULL, pDCRHandle, pICRHandle). */
     D3D10DDI_HRESOURCE h = { l->mem };
     D3D10DDI_HRTRESOURCE ic = { res->drv.pDrvPrivate };
@@ -289,19 +300,9 @@ struct rt_local *rt_dc_use_rtv(struct rt_deferred *dc, struct rt_rtv *rtv)
     if (!rl)
         return NULL;
     void *res_mem = rl->mem;
-    l = rt_local_insert(dc, rtv, D3D10DDI_HT_RENDERTARGETVIEW);
-    if (!l) {
-        rt_dc_mark_lost(dc, E_OUTOFMEMORY, "context-local handle table");
-        return NULL;
-    }
-    if (dc->emulate)
+    l = local_open(dc, rtv, D3D10DDI_HT_RENDERTARGETVIEW, rtv->dc_handle_size);
+    if (!l || dc->emulate)
         return l;
-    l->size_class = size_class_of(dc->device, D3D10DDI_HT_RENDERTARGETVIEW, rtv->dc_handle_size);
-    l->mem = handle_alloc(dc, l->size_class, rtv->dc_handle_size);
-    if (!l->mem) {
-        rt_dc_mark_lost(dc, E_OUTOFMEMORY, "context-local handle memory");
-        return NULL;
-    }
     /* Dependency-only description: hDrvResource is the context-local resource handle, the rest zero. */
     D3D10DDIARG_CREATERENDERTARGETVIEW args;
     memset(&args, 0, sizeof args);
@@ -327,19 +328,9 @@ struct rt_local *rt_dc_use_sview(struct rt_deferred *dc, struct rt_sview *v)
         return NULL;
     void *res_mem = rl->mem;
     D3D11DDI_HANDLETYPE type = v->is_uav ? D3D11DDI_HT_UNORDEREDACCESSVIEW : D3D10DDI_HT_SHADERRESOURCEVIEW;
-    l = rt_local_insert(dc, v, type);
-    if (!l) {
-        rt_dc_mark_lost(dc, E_OUTOFMEMORY, "context-local handle table");
-        return NULL;
-    }
-    if (dc->emulate)
+    l = local_open(dc, v, type, v->dc_handle_size);
+    if (!l || dc->emulate)
         return l;
-    l->size_class = size_class_of(dc->device, type, v->dc_handle_size);
-    l->mem = handle_alloc(dc, l->size_class, v->dc_handle_size);
-    if (!l->mem) {
-        rt_dc_mark_lost(dc, E_OUTOFMEMORY, "context-local handle memory");
-        return NULL;
-    }
     rt_dc_call_begin(dc); /* dependency-only descriptions: hDrvResource, the rest zero */
     if (v->is_uav) {
         D3D11DDIARG_CREATEUNORDEREDACCESSVIEW args;
