@@ -303,10 +303,11 @@ void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT va
 
 /* A discard the API accepted (context1.c), recorded: replayed through the immediate context when
  * the runtime emulates the list, else handed to the driver's deferred context with the object's
- * context-local handle. Only an 11.1 driver is given one (context1.c ends it otherwise). */
+ * context-local handle. Without the 11.1 DDI it ends here, as on the immediate context (an
+ * emulated list would only replay it into that same end). */
 void rt_dc_discard(struct rt_deferred *dc, const struct rt_discard *d)
 {
-    if (dc->lost || (!dc->emulate && !dc_ctx_funcs1(dc)))
+    if (dc->lost || !dc_ctx_funcs1(dc))
         return;
     struct rt_local *l;
     if (d->type == D3D10DDI_HT_RESOURCE)
