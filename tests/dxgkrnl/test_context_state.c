@@ -264,39 +264,62 @@ static UINT va_cmd(BYTE *at, UINT32 reg, bool set, UINT64 value, D3DGPU_VIRTUAL_
     return sizeof c;
 }
 
+/* The GpuMmu tests' set-up: a second context B beside the environment's A, a command buffer
+ * and a readback allocation made resident and mapped (the command buffer locked for writing:
+ * the caller writes its commands at p, then unlocks), and the tear-down that undoes it. */
+struct va_env {
+    struct renv e;
+    D3DKMT_CREATECONTEXT cb;
+    D3DKMT_HANDLE cmd, rb;
+    D3DGPU_VIRTUAL_ADDRESS cmd_va, rb_va;
+    BYTE *p;
+};
+
+static void va_env_open(struct va_env *v)
+{
+    renv_gpummu_caps(NULL);
+    renv_open(&v->e);
+    v->cb = (D3DKMT_CREATECONTEXT){ .hDevice = v->e.device, .NodeOrdinal = 0 };
+    assert_int_equal(D3DKMTCreateContext(&v->cb), STATUS_SUCCESS);
+    v->cmd = renv_alloc(&v->e, SWGPU_ALLOC_UPLOAD, 4096);
+    v->rb = renv_alloc(&v->e, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE list[2] = { v->cmd, v->rb };
+    assert_true(NT_SUCCESS(renv_make_resident(v->e.device, list, 2)));
+    v->cmd_va = renv_map(v->e.device, v->cmd, 1, false);
+    v->rb_va = renv_map(v->e.device, v->rb, 1, true);
+    v->p = renv_lock2(v->e.device, v->cmd);
+}
+
+static void va_env_close(struct va_env *v)
+{
+    D3DKMT_DESTROYCONTEXT dc = { .hContext = v->cb.hContext };
+    assert_int_equal(D3DKMTDestroyContext(&dc), STATUS_SUCCESS);
+    renv_close(&v->e);
+    renv_caps_remove();
+}
+
 static void test_gpummu_contexts_keep_their_registers_across_switches(void **state)
 {
     (void)state;
-    renv_gpummu_caps(NULL);
-    struct renv e;
-    renv_open(&e);
-    D3DKMT_CREATECONTEXT cb = { .hDevice = e.device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&cb), STATUS_SUCCESS);
-    D3DKMT_HANDLE cmd = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
-    D3DKMT_HANDLE list[2] = { cmd, rb };
-    assert_true(NT_SUCCESS(renv_make_resident(e.device, list, 2)));
-    D3DGPU_VIRTUAL_ADDRESS cmd_va = renv_map(e.device, cmd, 1, false), rb_va = renv_map(e.device, rb, 1, true);
-    BYTE *p = renv_lock2(e.device, cmd);
+    struct va_env v;
+    va_env_open(&v);
     UINT len[4];
-    len[0] = va_cmd(p + 0, 2, true, 0xAAAA, 0);
-    len[1] = va_cmd(p + 64, 2, true, 0xBBBB, 0);
-    len[2] = va_cmd(p + 128, 2, false, 0, rb_va);
-    len[3] = va_cmd(p + 192, 2, false, 0, rb_va + 8);
-    renv_unlock2(e.device, cmd);
-    struct swgpu_switch_counts s0 = gpu_switches(&e);
+    len[0] = va_cmd(v.p + 0, 2, true, 0xAAAA, 0);
+    len[1] = va_cmd(v.p + 64, 2, true, 0xBBBB, 0);
+    len[2] = va_cmd(v.p + 128, 2, false, 0, v.rb_va);
+    len[3] = va_cmd(v.p + 192, 2, false, 0, v.rb_va + 8);
+    renv_unlock2(v.e.device, v.cmd);
+    struct swgpu_switch_counts s0 = gpu_switches(&v.e);
     for (UINT i = 0; i < 4; i++)
-        assert_int_equal(renv_submit(i % 2 ? cb.hContext : e.context, cmd_va + 64 * i, len[i]), STATUS_SUCCESS);
-    renv_finish(e.device, cb.hContext);
-    UINT64 *r = renv_lock2(e.device, rb);
+        assert_int_equal(renv_submit(i % 2 ? v.cb.hContext : v.e.context, v.cmd_va + 64 * i, len[i]), STATUS_SUCCESS);
+    renv_finish(v.e.device, v.cb.hContext);
+    UINT64 *r = renv_lock2(v.e.device, v.rb);
     assert_true(r[0] == 0xAAAA);
     assert_true(r[1] == 0xBBBB);
-    renv_unlock2(e.device, rb);
-    struct swgpu_switch_counts s1 = gpu_switches(&e);
+    renv_unlock2(v.e.device, v.rb);
+    struct swgpu_switch_counts s1 = gpu_switches(&v.e);
     assert_true(s1.loads - s0.loads >= 3); /* A (B) A B: every buffer changed the context */
-    D3DKMT_DESTROYCONTEXT dc = { .hContext = cb.hContext };
-    assert_int_equal(D3DKMTDestroyContext(&dc), STATUS_SUCCESS);
-    renv_close(&e);
-    renv_caps_remove();
+    va_env_close(&v);
 }
 
 /* The null-context switch before evicting the loaded context's save area, in the GpuMmu model:
@@ -305,50 +328,39 @@ static void test_gpummu_contexts_keep_their_registers_across_switches(void **sta
 static void test_gpummu_null_context_switch_precedes_evicting_the_loaded_save_area(void **state)
 {
     (void)state;
-    renv_gpummu_caps(NULL);
-    struct renv e;
-    renv_open(&e);
-    D3DKMT_CREATECONTEXT cb = { .hDevice = e.device, .NodeOrdinal = 0 };
-    assert_int_equal(D3DKMTCreateContext(&cb), STATUS_SUCCESS);
-    D3DKMT_HANDLE cmd = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
-    D3DKMT_HANDLE list[2] = { cmd, rb };
-    assert_true(NT_SUCCESS(renv_make_resident(e.device, list, 2)));
-    D3DGPU_VIRTUAL_ADDRESS cmd_va = renv_map(e.device, cmd, 1, false), rb_va = renv_map(e.device, rb, 1, true);
-    BYTE *p = renv_lock2(e.device, cmd);
+    struct va_env v;
+    va_env_open(&v);
     UINT len[3];
-    len[0] = va_cmd(p + 0, 1, true, 0xFEED, 0);   /* A */
-    len[1] = va_cmd(p + 64, 1, true, 0xBBBB, 0);  /* B */
-    len[2] = va_cmd(p + 128, 1, false, 0, rb_va); /* A */
-    renv_unlock2(e.device, cmd);
-    assert_int_equal(renv_submit(e.context, cmd_va, len[0]), STATUS_SUCCESS);
-    renv_finish(e.device, e.context); /* A loaded, its save area resident */
-    assert_int_equal(save_area_segment(e.context), SWKMD_SEGMENT_APERTURE);
+    len[0] = va_cmd(v.p + 0, 1, true, 0xFEED, 0);     /* A */
+    len[1] = va_cmd(v.p + 64, 1, true, 0xBBBB, 0);    /* B */
+    len[2] = va_cmd(v.p + 128, 1, false, 0, v.rb_va); /* A */
+    renv_unlock2(v.e.device, v.cmd);
+    assert_int_equal(renv_submit(v.e.context, v.cmd_va, len[0]), STATUS_SUCCESS);
+    renv_finish(v.e.device, v.e.context); /* A loaded, its save area resident */
+    assert_int_equal(save_area_segment(v.e.context), SWKMD_SEGMENT_APERTURE);
     struct wddm_counters c0 = renv_counters();
     static D3DKMT_HANDLE pin[PINS];
     int pinned = 0;
     for (; pinned < PINS; pinned++) {
-        pin[pinned] = renv_alloc(&e, SWGPU_ALLOC_READBACK, 4096);
-        if (!NT_SUCCESS(renv_make_resident(e.device, &pin[pinned], 1)))
+        pin[pinned] = renv_alloc(&v.e, SWGPU_ALLOC_READBACK, 4096);
+        if (!NT_SUCCESS(renv_make_resident(v.e.device, &pin[pinned], 1)))
             break;
     }
     assert_true(pinned < PINS);
     struct wddm_counters c1 = renv_counters();
     assert_int_equal(c1.null_context_switches - c0.null_context_switches, 1);
-    assert_int_equal(save_area_segment(e.context), 0);
+    assert_int_equal(save_area_segment(v.e.context), 0);
     if (pinned)
-        assert_int_equal(renv_evict(e.device, pin, (UINT)pinned), STATUS_SUCCESS);
+        assert_int_equal(renv_evict(v.e.device, pin, (UINT)pinned), STATUS_SUCCESS);
     for (int i = 0; i <= pinned && i < PINS; i++)
-        renv_free(&e, pin[i]);
-    assert_int_equal(renv_submit(cb.hContext, cmd_va + 64, len[1]), STATUS_SUCCESS);
-    assert_int_equal(renv_submit(e.context, cmd_va + 128, len[2]), STATUS_SUCCESS);
-    renv_finish(e.device, e.context);
-    UINT64 *r = renv_lock2(e.device, rb);
+        renv_free(&v.e, pin[i]);
+    assert_int_equal(renv_submit(v.cb.hContext, v.cmd_va + 64, len[1]), STATUS_SUCCESS);
+    assert_int_equal(renv_submit(v.e.context, v.cmd_va + 128, len[2]), STATUS_SUCCESS);
+    renv_finish(v.e.device, v.e.context);
+    UINT64 *r = renv_lock2(v.e.device, v.rb);
     assert_true(r[0] == 0xFEED);
-    renv_unlock2(e.device, rb);
-    D3DKMT_DESTROYCONTEXT dc = { .hContext = cb.hContext };
-    assert_int_equal(D3DKMTDestroyContext(&dc), STATUS_SUCCESS);
-    renv_close(&e);
-    renv_caps_remove();
+    renv_unlock2(v.e.device, v.rb);
+    va_env_close(&v);
 }
 
 int main(void)
