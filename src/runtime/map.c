@@ -112,8 +112,8 @@ BOOL rt_map_no_overwrite_allowed(const struct rt_device *dev, const struct rt_re
          (ddi11_1 && (map_kind_of(res) == MAP_KIND_DYNAMIC_CB || (res->bind_flags & D3D11_BIND_SHADER_RESOURCE)))))
         return TRUE;
     RT_REFUSE("%s: MAP_WRITE_NO_OVERWRITE on a dynamic resource bound as 0x%x needs a buffer bound only as vertex/index "
-              "buffer, or a constant / shader-resource buffer with the D3D11.1 DDI (this device's DDI: %s) "
-              "(wddm-semantics 5.2)",
+              "buffer, or a constant / shader-resource buffer with the D3D11.1 DDI (this device's DDI: %s; "
+              "D3D11_FEATURE_DATA_D3D11_OPTIONS)",
               what, res->bind_flags, ddi11_1 ? "11.1" : "older");
     return FALSE;
 }
