@@ -40,7 +40,7 @@ typedef struct _D3DKMT_CLOSEADAPTER { D3DKMT_HANDLE hAdapter; } D3DKMT_CLOSEADAP
  * with STATUS_NOT_SUPPORTED. */
 typedef enum _KMTQUERYADAPTERINFOTYPE {
     KMTQAITYPE_UMDRIVERPRIVATE = 0,  /* answered: the KMD's DXGKQAITYPE_UMDRIVERPRIVATE blob */
-    KMTQAITYPE_UMDRIVERNAME = 1,
+    KMTQAITYPE_UMDRIVERNAME = 1,     /* answered: D3DKMT_UMDFILENAMEINFO (the adapter's UMD module) */
     KMTQAITYPE_UMOPENGLINFO = 2,
     KMTQAITYPE_GETSEGMENTSIZE = 3,   /* answered: D3DKMT_SEGMENTSIZEINFO */
     KMTQAITYPE_ADAPTERGUID = 4,
@@ -124,6 +124,25 @@ typedef struct _D3DKMT_WDDM_1_2_CAPS {
         UINT Value;
     };
 } D3DKMT_WDDM_1_2_CAPS;
+
+/* KMTQAITYPE_UMDRIVERNAME: which UMD module serves the adapter for one runtime generation (the
+ * registry's UserModeDriverName on Windows; here WDDM_UMD, docs/drivers.md). An empty name: the
+ * reference UMD built into libwddm. */
+typedef enum _KMTUMDVERSION {
+    KMTUMDVERSION_DX9 = 0,
+    KMTUMDVERSION_DX10 = 1,
+    KMTUMDVERSION_DX11 = 2,
+    KMTUMDVERSION_DX12 = 3,
+    NUM_KMTUMDVERSIONS = 4
+} KMTUMDVERSION;
+
+#ifndef MAX_PATH
+#define MAX_PATH 260
+#endif
+typedef struct _D3DKMT_UMDFILENAMEINFO {
+    KMTUMDVERSION Version;        /* in */
+    WCHAR UmdFileName[MAX_PATH];  /* out: UTF-16, NUL-terminated */
+} D3DKMT_UMDFILENAMEINFO;
 
 typedef struct _D3DKMT_SEGMENTSIZEINFO {
     ULONGLONG DedicatedVideoMemorySize;

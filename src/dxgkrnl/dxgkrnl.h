@@ -29,6 +29,7 @@
 
 #include "common/debug.h"
 #include "common/lock_held.h"
+#include "displib/platform.h"
 
 #define DXGK_LAYER "dxgkrnl"
 #define dxgk_refuse(...) wddm_debug(DXGK_LAYER, __VA_ARGS__)
@@ -370,8 +371,14 @@ struct dxgk_counters {
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 
-struct _DEVICE_OBJECT { struct dxgk_adapter *adapter; };   /* the physical device object */
+/* Both begin with the platform's imports, which a KMD module's displib calls through
+ * (src/displib/platform.h). */
+struct _DEVICE_OBJECT {                /* the physical device object */
+    const struct wddm_platform_imports *imports;
+    struct dxgk_adapter *adapter;
+};
 struct _DRIVER_OBJECT {
+    const struct wddm_platform_imports *imports;
     DRIVER_INITIALIZATION_DATA ddi;   /* filled by DxgkInitialize */
     bool registered;
 };
@@ -396,6 +403,8 @@ struct dxgk_adapter {
     DRIVER_OBJECT driver;             /* immutable after start */
     PVOID miniport;                   /* the KMD's hAdapter; immutable after start */
     LUID luid;                        /* immutable */
+    char *umd_name;                   /* the UMD module serving it (WDDM_UMD), NULL: the built-in
+                                         reference UMD; immutable (objects/driver_load.c) */
     DXGK_DRIVERCAPS caps;             /* immutable after start */
     /* Swizzling ranges (vidmm/lock.c, DxgkDdiAcquireSwizzlingRange): the instance holding each of
      * the first min(NumberOfSwizzlingRanges, DXGK_MAX_SWIZZLING_RANGES); adapter->lock. */
@@ -1222,6 +1231,19 @@ UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a);
 /* sched/interrupt.c + objects/device_state.c: a recorded page fault puts its device in error
  * (D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT). Adapter lock held. */
 void dxgk_device_fault_sync_locked(struct dxgk_device *d);
+
+/* objects/driver_load.c: drivers loaded by path (WDDM_KMD, WDDM_UMD; issue 19 §1) */
+extern const struct wddm_platform_imports dxgk_platform_imports;
+/* How many adapters the driver lists name (the longer list), 0 when neither is set. */
+UINT dxgk_driver_list_length(void);
+/* Adapter index's DriverEntry: the module WDDM_KMD names for it (dlopen'ed, kept loaded), else
+ * `builtin`. STATUS_DLL_NOT_FOUND / STATUS_ENTRYPOINT_NOT_FOUND with one message otherwise. */
+NTSTATUS dxgk_driver_kmd_entry(UINT index, PDRIVER_INITIALIZE builtin, PDRIVER_INITIALIZE *entry);
+/* Adapter index's UMD module path from WDDM_UMD (malloc'ed), NULL for the built-in UMD;
+ * STATUS_NO_MEMORY or STATUS_NAME_TOO_LONG (more than MAX_PATH - 1 UTF-16 units). */
+NTSTATUS dxgk_driver_umd_name(UINT index, char **name);
+/* KMTQAITYPE_UMDRIVERNAME */
+NTSTATUS dxgk_driver_query_umd_name(const struct dxgk_adapter *a, D3DKMT_UMDFILENAMEINFO *info);
 
 /* small helpers */
 void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */

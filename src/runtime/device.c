@@ -537,11 +537,10 @@ static HRESULT open_kernel_side(struct rt_device *dev)
 static HRESULT open_umd_adapter(struct rt_device *dev)
 {
     BOOL ddi10 = rt_device_is_d3d10(dev);
-    PFND3D10DDI_OPENADAPTER open = ddi10 ? rt_umd_entry10() : rt_umd_entry();
-    if (!open) {
-        RT_REFUSE("%s: no user-mode driver entry point", rt_device_creator(dev));
-        return DXGI_ERROR_UNSUPPORTED;
-    }
+    PFND3D10DDI_OPENADAPTER open;
+    HRESULT hr = rt_umd_entry_for(dev, ddi10, &open);
+    if (FAILED(hr))
+        return hr;
     D3D10DDIARG_OPENADAPTER oa = { 0 };
     D3D10DDI_ADAPTERFUNCS funcs10 = { 0 };
     oa.hRTAdapter.handle = dev;
@@ -552,7 +551,7 @@ static HRESULT open_umd_adapter(struct rt_device *dev)
         oa.pAdapterFuncs = &funcs10;
     else
         oa.pAdapterFuncs_2 = &dev->adapter_funcs;
-    HRESULT hr = open(&oa);
+    hr = open(&oa);
     if (FAILED(hr)) {
         RT_REFUSE("%s: the UMD's %s failed (0x%08x)", rt_device_creator(dev),
                   ddi10 ? "OpenAdapter10" : "OpenAdapter10_2", (UINT)hr);

@@ -719,8 +719,9 @@ void rt_dc_clear_rtv(struct rt_deferred *dc, struct rt_rtv *rtv, const FLOAT col
 void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT values[4]);
 
 /* umd_entry.c */
-PFND3D10DDI_OPENADAPTER rt_umd_entry(void);
-PFND3D10DDI_OPENADAPTER rt_umd_entry10(void);   /* the UMD's OpenAdapter10 (D3D10 devices) */
+/* The UMD entry point a device opens: OpenAdapter10 for a D3D10 device, else OpenAdapter10_2;
+ * the override, else the adapter's module (loaded here), else the built-in UMD's. */
+HRESULT rt_umd_entry_for(struct rt_device *dev, BOOL ddi10, PFND3D10DDI_OPENADAPTER *open);
 
 /* device.c: a device opened through the given DDI (D3D11.0, or D3D10.0 / 10.1), one reference. */
 HRESULT rt_device_create(struct rt_adapter *adapter, UINT flags, D3D_FEATURE_LEVEL feature_level, UINT ddi_interface,

@@ -1,14 +1,20 @@
 /*
- * umd_entry.c - which UMD the runtime opens (include/wddm/wddm.h): the role the registry's
- * UserModeDriverName plays on Windows (docs/architecture.md "Process model and entry points").
- *
- * Process-wide configuration, documented in wddm.h; read once per device creation.
+ * umd_entry.c - which UMD the runtime opens for a device: the in-process override
+ * (wddm_set_umd_entry, include/wddm/wddm.h), else the module the adapter names to
+ * KMTQAITYPE_UMDRIVERNAME (WDDM_UMD, issue 19 §1), else the reference UMD built into libwddm.
+ * On Windows the runtime asks the kernel the same question and loads that DLL.
  */
 #include "runtime/runtime.h"
+#include "common/wide.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* A UMD's two exports: OpenAdapter10_2, which D3D11 devices open, and OpenAdapter10, which
- * D3D10CreateDevice(1) open (issue 15 §1). NULL: the built-in reference UMD's. */
+ * D3D10CreateDevice(1) open (issue 15 §1). NULL: no override. */
 enum { ENTRY_10_2, ENTRY_10, ENTRIES };
+static const char *const export_names[ENTRIES] = { "OpenAdapter10_2", "OpenAdapter10" };
 static _Atomic(PFND3D10DDI_OPENADAPTER) overrides[ENTRIES];
 
 static PFND3D10DDI_OPENADAPTER entry(int which)
@@ -37,12 +43,49 @@ PFND3D10DDI_OPENADAPTER wddm_get_umd_entry10(void)
     return entry(ENTRY_10);
 }
 
-PFND3D10DDI_OPENADAPTER rt_umd_entry(void)
+/* The module's export, dlopen'ed for good (RTLD_NODELETE: a UMD is never unloaded while the
+ * process runs, so no table or thread of it can outlive its code). */
+static HRESULT load_export(struct rt_device *dev, const char *path, int which, PFND3D10DDI_OPENADAPTER *open)
 {
-    return entry(ENTRY_10_2);
+    void *module = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!module) {
+        RT_REFUSE("%s: cannot load the adapter's UMD module \"%s\" (WDDM_UMD): %s", rt_device_creator(dev), path,
+                  dlerror());
+        return E_FAIL;
+    }
+    void *sym = dlsym(module, export_names[which]);
+    dlclose(module);
+    if (!sym) {
+        RT_REFUSE("%s: the UMD module \"%s\" exports no %s (the entry point this device opens)",
+                  rt_device_creator(dev), path, export_names[which]);
+        return E_FAIL;
+    }
+    memcpy(open, &sym, sizeof *open); /* POSIX: dlsym's object pointer holds the function */
+    return S_OK;
 }
 
-PFND3D10DDI_OPENADAPTER rt_umd_entry10(void)
+HRESULT rt_umd_entry_for(struct rt_device *dev, BOOL ddi10, PFND3D10DDI_OPENADAPTER *open)
 {
-    return entry(ENTRY_10);
+    int which = ddi10 ? ENTRY_10 : ENTRY_10_2;
+    *open = atomic_load(&overrides[which]);
+    if (*open)
+        return S_OK;
+    D3DKMT_UMDFILENAMEINFO info = { .Version = ddi10 ? KMTUMDVERSION_DX10 : KMTUMDVERSION_DX11 };
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = dev->km_adapter, .Type = KMTQAITYPE_UMDRIVERNAME,
+                                  .pPrivateDriverData = &info, .PrivateDriverDataSize = sizeof info };
+    NTSTATUS st = D3DKMTQueryAdapterInfo(&q);
+    if (!NT_SUCCESS(st)) {
+        RT_REFUSE("%s: the adapter names no UMD (KMTQAITYPE_UMDRIVERNAME 0x%08x)", rt_device_creator(dev), (UINT)st);
+        return DXGI_ERROR_UNSUPPORTED;
+    }
+    if (!info.UmdFileName[0]) {
+        *open = entry(which); /* the reference UMD built into libwddm */
+        return S_OK;
+    }
+    char *path = wddm_utf16_to_utf8(info.UmdFileName, MAX_PATH);
+    if (!path)
+        return E_OUTOFMEMORY; /* the kernel checked the name when the adapter started */
+    HRESULT hr = load_export(dev, path, which, open);
+    free(path);
+    return hr;
 }

@@ -45,6 +45,9 @@ done
 usage_error "no command" 
 usage_error "unknown command 'frobnicate'" frobnicate
 usage_error "unknown option '--bogus'" --bogus
+usage_error "--umd needs a module path" --umd
+usage_error "--kmd needs a module path" --kmd ""
+usage_error "no command given" --kmd /some/kmd.so
 for c in demo info bench soak; do
     usage_error "unknown option '--bogus'" $c --bogus
     usage_error "unknown option '-q'" $c -q

@@ -13,6 +13,7 @@
 #include <wddm/wddm.h>
 
 #include "common/caps.h"
+#include "common/wide.h"
 #include "tool.h"
 
 static const char *const segment_bits[] = {
@@ -60,6 +61,51 @@ static const char info_usage[] =
 
 enum info_form { INFO_FULL, INFO_JSON, INFO_SUMMARY };
 
+/* The adapter's UMD module as the kernel names it (KMTQAITYPE_UMDRIVERNAME, WDDM_UMD / --umd),
+ * malloc'ed; "" for the reference UMD built into libwddm, NULL when the query fails. */
+static char *umd_name(D3DKMT_HANDLE adapter)
+{
+    D3DKMT_UMDFILENAMEINFO info = {.Version = KMTUMDVERSION_DX11};
+    if (!NT_SUCCESS(query(adapter, KMTQAITYPE_UMDRIVERNAME, &info, sizeof info)))
+        return NULL;
+    return wddm_utf16_to_utf8(info.UmdFileName, MAX_PATH);
+}
+
+/* The drivers lines of the text forms: which modules serve adapter `index` (docs/drivers.md:
+ * the KMD is WDDM_KMD's entry for it, the last one past the list's end; the UMD is what the
+ * kernel answers). */
+static void print_drivers(ULONG index, D3DKMT_HANDLE adapter)
+{
+    const char *kmd = getenv("WDDM_KMD");
+    if (!kmd)
+        kmd = "";
+    for (ULONG i = 0; i < index && strchr(kmd, ':'); i++)
+        kmd = strchr(kmd, ':') + 1;
+    int kmd_len = (int)strcspn(kmd, ":");
+    char *umd = umd_name(adapter);
+    if (kmd_len)
+        printf("  KMD: %.*s\n", kmd_len, kmd);
+    else
+        printf("  KMD: the built-in reference KMD\n");
+    printf("  UMD: %s\n", !umd ? "(no answer)" : *umd ? umd : "the built-in reference UMD");
+    free(umd);
+}
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
 static void print_json(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_DRIVERCAPS *caps,
                        const D3DKMT_WDDM_SEGMENTS *segs)
 {
@@ -81,7 +127,11 @@ static void print_json(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_DRI
                 printf("%s\"%s\"", n++ ? "," : "", segment_bits[b]);
         printf("]}");
     }
-    printf("]}");
+    printf("],\"umd\":");
+    char *umd = umd_name(ai->hAdapter);
+    print_json_string(umd ? umd : "");
+    free(umd);
+    printf("}");
 }
 
 /* The caps that differ from what the KMD reports without a caps file (like vulkaninfo --summary,
@@ -123,6 +173,7 @@ static void print_summary(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_
     const char *file = getenv("WDDM_KMD_CAPS");
     if (file && *file)
         printf("  caps overridden by WDDM_KMD_CAPS=%s\n", file);
+    print_drivers(index, ai->hAdapter);
     print_caps_changes(ai->hAdapter, caps);
 }
 
@@ -183,6 +234,7 @@ int wddm_tool_info(int argc, char **argv)
         } else {
             printf("Adapter %lu: LUID %08x:%08x\n", (unsigned long)a, (unsigned)adapters[a].AdapterLuid.HighPart,
                    (unsigned)adapters[a].AdapterLuid.LowPart);
+            print_drivers(a, adapters[a].hAdapter);
             wddm_caps_print(stdout, &caps);
             print_segments(&segs);
         }

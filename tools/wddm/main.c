@@ -2,6 +2,7 @@
  * verified readback), `wddm info` prints the adapter, `wddm bench` the benchmarks. Exit codes:
  * 0 done, 1 the work failed, 2 a usage error (tools/wddm/args.c, docs/rules.md §32). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <wddm/wddm.h>
@@ -10,6 +11,7 @@
 
 static const char usage[] =
     "usage: wddm <command> [args]     (wddm <command> --help for one command)\n"
+    "       wddm [--umd PATH] [--kmd PATH] <command> [args]\n"
     "  demo [frames]   frame loop: dynamic uploads, UpdateSubresource, GPU copies, verified readback\n"
     "  info [--caps FILE]\n"
     "                  the adapter: driver caps, every DXGK_VIDMMCAPS bit, the segments\n"
@@ -22,6 +24,10 @@ static const char usage[] =
     "                  run COMMAND with the timeline on and write it (Perfetto JSON, HTML view)\n"
     "  stats [--json]  every adapter's memory: segments used, free, largest free range\n"
     "  --version       the version of libwddm this tool is built with\n"
+    "  --umd PATH      open the adapter through the UMD module PATH (exports OpenAdapter10_2 and\n"
+    "                  OpenAdapter10), as WDDM_UMD=PATH does; PATH:PATH2... one per adapter\n"
+    "  --kmd PATH      start the adapter with the KMD module PATH (exports DriverEntry), as\n"
+    "                  WDDM_KMD=PATH does; PATH:PATH2... one per adapter\n"
     "exit status: 0 done, 1 the work failed, 2 a usage error\n";
 
 static const struct {
@@ -36,8 +42,29 @@ static const struct {
     {"stats", wddm_tool_stats},
 };
 
+/* --umd / --kmd before the command: the modules every adapter of this run loads (docs/drivers.md).
+ * Returns how many arguments they took, or -1 after a usage error. */
+static int driver_options(int argc, char **argv)
+{
+    int i = 1;
+    while (i < argc && (strcmp(argv[i], "--umd") == 0 || strcmp(argv[i], "--kmd") == 0)) {
+        if (i + 1 >= argc || !argv[i + 1][0]) {
+            wddm_tool_usage_error(NULL, "%s needs a module path", argv[i]);
+            return -1;
+        }
+        setenv(strcmp(argv[i], "--umd") == 0 ? "WDDM_UMD" : "WDDM_KMD", argv[i + 1], 1);
+        i += 2;
+    }
+    return i - 1;
+}
+
 int main(int argc, char **argv)
 {
+    int taken = driver_options(argc, argv);
+    if (taken < 0)
+        return 2;
+    argc -= taken;
+    argv += taken;
     if (argc < 2)
         return wddm_tool_usage_error(NULL, "no command given");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {

@@ -17,7 +17,7 @@
 static struct {
     pthread_mutex_t lock;
     struct dxgk_adapter *adapters;   /* started adapters; protected by lock */
-    PDRIVER_INITIALIZE kmd_entry;    /* NULL = SwKmdDriverEntry; protected by lock */
+    PDRIVER_INITIALIZE kmd_entry;    /* NULL = WDDM_KMD's module or SwKmdDriverEntry; protected by lock */
     bool atexit_registered;          /* protected by lock */
     UINT luid_base;                  /* immutable */
     struct wddm_counters stopped;    /* counters of adapters already stopped; protected by lock */
@@ -112,6 +112,7 @@ static void adapter_release(struct dxgk_object *obj)
     pthread_mutex_lock(&process.lock);
     counters_read(a, &process.stopped);
     pthread_mutex_unlock(&process.lock);
+    free(a->umd_name);
     free(a);
 }
 
@@ -179,6 +180,7 @@ static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
         dxgk_refuse("adapter start: no KMD entry point");
         return STATUS_NOT_SUPPORTED;
     }
+    a->driver.imports = &dxgk_platform_imports; /* what a module's displib calls through */
     NTSTATUS st = entry(&a->driver, NULL);
     if (!NT_SUCCESS(st) || !a->driver.registered) {
         dxgk_refuse("adapter start: DriverEntry failed 0x%08x or did not call DxgkInitialize", (unsigned)st);
@@ -338,6 +340,7 @@ static NTSTATUS adapter_start(struct dxgk_adapter *a, PDRIVER_INITIALIZE entry)
 {
     struct start_op op = { .a = a };
     a->pdo.adapter = a;
+    a->pdo.imports = &dxgk_platform_imports;
     pthread_mutex_init(&a->lock, NULL);
     pthread_mutex_init(&a->interrupt_lock, NULL);
     pthread_mutex_init(&a->dpc_lock, NULL);
@@ -420,14 +423,21 @@ static void process_teardown(void)
     dxgk_handle_table_fini();
 }
 
-/* How many reference adapters the process starts (issue 6: a hybrid system is two adapters
- * in one process, each its own KMD instance and software GPU): WDDM_ADAPTER_COUNT, 1..4,
- * default 1. Returns 0 (with a debug line) for a bad value. */
+/* How many adapters the process starts (issue 6: a hybrid system is two adapters in one
+ * process, each its own KMD instance and software GPU): WDDM_ADAPTER_COUNT, 1..4; by default
+ * one per module WDDM_KMD / WDDM_UMD lists (objects/driver_load.c), else 1. Returns 0 (with a
+ * debug line) for a bad value. */
 static UINT adapter_count(void)
 {
     const char *v = getenv("WDDM_ADAPTER_COUNT");
-    if (!v || !*v)
-        return DXGK_DEFAULT_ADAPTER_COUNT;
+    if (!v || !*v) {
+        UINT listed = dxgk_driver_list_length();
+        if (listed > DXGK_MAX_ADAPTERS) {
+            dxgk_refuse("WDDM_KMD / WDDM_UMD list %u drivers: at most %u adapters", listed, DXGK_MAX_ADAPTERS);
+            return 0;
+        }
+        return listed ? listed : DXGK_DEFAULT_ADAPTER_COUNT;
+    }
     char *end = NULL;
     unsigned long n = strtoul(v, &end, 10);
     if (*end || n < 1 || n > DXGK_MAX_ADAPTERS) {
@@ -460,7 +470,6 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
     if (n == 0 && want == 0)
         st = STATUS_INVALID_PARAMETER;
     if (n == 0 && want) {
-        PDRIVER_INITIALIZE entry = process.kmd_entry ? process.kmd_entry : SwKmdDriverEntry;
         struct dxgk_adapter **tail = &process.adapters;
         for (UINT i = 0; i < want && n < cap; i++) {
             struct dxgk_adapter *a = wddm_calloc(1, sizeof *a);
@@ -471,8 +480,15 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
             dxgk_object_init(&a->obj, DXGK_TYPE_ADAPTER, adapter_release);
             /* Stable across restarts: a LUID from an earlier enumeration still opens it. */
             a->luid.LowPart = process.luid_base + i;
-            st = adapter_start(a, entry);
+            /* wddm_set_kmd_entry, else the adapter's WDDM_KMD module, else the built-in KMD. */
+            PDRIVER_INITIALIZE entry = process.kmd_entry;
+            st = entry ? STATUS_SUCCESS : dxgk_driver_kmd_entry(i, SwKmdDriverEntry, &entry);
+            if (NT_SUCCESS(st))
+                st = dxgk_driver_umd_name(i, &a->umd_name);
+            if (NT_SUCCESS(st))
+                st = adapter_start(a, entry);
             if (!NT_SUCCESS(st)) {
+                free(a->umd_name);
                 free(a);
                 break;
             }
@@ -689,6 +705,9 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
     case KMTQAITYPE_UMDRIVERPRIVATE:
         need = 1;
         break;
+    case KMTQAITYPE_UMDRIVERNAME:
+        need = sizeof(D3DKMT_UMDFILENAMEINFO);
+        break;
     case KMTQAITYPE_GETSEGMENTSIZE:
         need = sizeof(D3DKMT_SEGMENTSIZEINFO);
         break;
@@ -728,6 +747,9 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
                        args->PrivateDriverDataSize);
         if (!NT_SUCCESS(st))
             dxgk_refuse("D3DKMTQueryAdapterInfo: KMD refused UMDRIVERPRIVATE 0x%08x", (unsigned)st);
+        break;
+    case KMTQAITYPE_UMDRIVERNAME:
+        st = dxgk_driver_query_umd_name(a, args->pPrivateDriverData);
         break;
     case KMTQAITYPE_GETSEGMENTSIZE:
         st = query_segment_size(a, args->pPrivateDriverData);

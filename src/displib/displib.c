@@ -1,0 +1,24 @@
+/* libwddm_displib.a: the two platform services a KMD module calls by name, forwarded to the
+ * kernel that loaded the module (platform.h). Not part of libwddm itself: libwddm defines both
+ * names as the kernel's own functions, and a module links this instead. */
+#include "displib/platform.h"
+
+static const struct wddm_platform_imports *imports_of(const void *object)
+{
+    return object ? ((const struct wddm_platform_object *)object)->imports : NULL;
+}
+
+NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PVOID RegistryPath, DRIVER_INITIALIZATION_DATA *init)
+{
+    const struct wddm_platform_imports *k = imports_of(DriverObject);
+    if (!k || !k->DxgkInitialize)
+        return STATUS_INVALID_PARAMETER; /* not a DRIVER_OBJECT of a libwddm kernel */
+    return k->DxgkInitialize(DriverObject, RegistryPath, init);
+}
+
+VOID WddmInterruptLineRaise(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber)
+{
+    const struct wddm_platform_imports *k = imports_of(PhysicalDeviceObject);
+    if (k && k->WddmInterruptLineRaise)
+        k->WddmInterruptLineRaise(PhysicalDeviceObject, MessageNumber);
+}

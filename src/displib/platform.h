@@ -1,0 +1,28 @@
+/* The platform's services a KMD calls by name, outside the DXGKRNL_INTERFACE table: DxgkInitialize
+ * (from DriverEntry) and WddmInterruptLineRaise (from its device's interrupt). On Windows a
+ * miniport links displib.lib, whose DxgkInitialize reaches dxgkrnl; here a KMD built as a
+ * loadable module links libwddm_displib.a, which reaches the kernel that loaded it through the
+ * objects the kernel hands the KMD (docs/drivers.md "Building a KMD as a module").
+ *
+ * The contract between the kernel (src/dxgkrnl) and displib: the DRIVER_OBJECT given to
+ * DriverEntry and the DEVICE_OBJECT given to DxgkDdiAddDevice both begin with a pointer to the
+ * kernel's wddm_platform_imports. A KMD linked into libwddm calls the kernel's own functions of
+ * the same names and never goes through this table. */
+#ifndef WDDM_DISPLIB_PLATFORM_H
+#define WDDM_DISPLIB_PLATFORM_H
+
+#include <wddm/d3dkmddi.h>
+
+struct wddm_platform_imports {
+    UINT Size; /* sizeof(struct wddm_platform_imports) of the kernel's build */
+    NTSTATUS (*DxgkInitialize)(PDRIVER_OBJECT DriverObject, PVOID RegistryPath,
+                               DRIVER_INITIALIZATION_DATA *DriverInitializationData);
+    VOID (*WddmInterruptLineRaise)(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
+};
+
+/* The first member of the kernel's DRIVER_OBJECT and DEVICE_OBJECT. */
+struct wddm_platform_object {
+    const struct wddm_platform_imports *imports;
+};
+
+#endif
