@@ -33,4 +33,7 @@ cmake -S "$src/tests/install" -B "$tmp/fp" -DCMAKE_PREFIX_PATH="$prefix" >/dev/n
 cmake --build "$tmp/fp" >/dev/null
 LD_LIBRARY_PATH=$lib "$tmp/fp/hello_shared"
 "$tmp/fp/hello_static"
-echo "install: headers, libraries, tool, pkg-config and find_package all work"
+# The reference drivers as modules, loaded by path by the installed tool (docs/drivers.md).
+test -e "$lib/libwddm_displib.a" || { echo "install: libwddm_displib.a missing"; exit 1; }
+LD_LIBRARY_PATH=$lib "$prefix/bin/wddm" --umd "$lib/libwddm/swumd.so" --kmd "$lib/libwddm/swkmd.so" demo 5 >/dev/null
+echo "install: headers, libraries, driver modules, tool, pkg-config and find_package all work"
