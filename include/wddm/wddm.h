@@ -177,10 +177,19 @@ void wddm_debug_set_break(int mode);
 
 /* The last refusal lines of the calling thread ("<layer>: <rule broken>", up to four, oldest
  * first, '\n'-separated), kept whether or not the debug switch is on: why the last failing
- * call failed, and what caused it below. Copies them into buf (if any); returns the length.
- * wddm_clear_refusals() forgets them. */
+ * call failed, and what caused it below. Copies them into buf (if any; a buffer too small for
+ * all drops the oldest lines first); returns the length. wddm_clear_refusals() forgets them. */
 size_t wddm_last_refusals(char *buf, size_t size);
 void wddm_clear_refusals(void);
+
+/* The verifier (docs/drivers.md "The verifier"): every check of what a KMD answers has an id
+ * ("Caps.VidMmReserved"); WDDM_VERIFIER=1 prints each violation and a summary at exit, =break
+ * also stops at the first one with a backtrace. Violations are counted either way, by rule and
+ * driver. wddm_verifier_violations: how many of rule `id` (NULL: of every rule, features this
+ * kernel lacks not counted); wddm_verifier_summary: the summary text (as snprintf, the length
+ * written). */
+UINT64 wddm_verifier_violations(const char *id);
+size_t wddm_verifier_summary(char *buf, size_t size);
 
 /* Test control (issue 14 §4), not for applications: makes an internal allocation of the
  * library fail, to prove that every path answers its documented out-of-memory error

@@ -38,7 +38,7 @@ void wddm_debug_set_break(int mode)
     atomic_store(&break_mode, mode < 0 ? -1 : mode ? 1 : 0);
 }
 
-static int debugger_attached(void)
+int wddm_debugger_attached(void)
 {
     FILE *f = fopen("/proc/self/status", "r");
     if (!f)
@@ -57,7 +57,7 @@ static int debugger_attached(void)
 void wddm_debug_break(void)
 {
     int mode = atomic_load(&break_mode);
-    if (mode == 1 || (mode < 0 && debugger_attached()))
+    if (mode == 1 || (mode < 0 && wddm_debugger_attached()))
         raise(SIGTRAP);
 }
 
@@ -66,7 +66,7 @@ void wddm_debug_break(void)
  * (the KMD names the bad line of a caps file, then the kernel says the start failed), so a
  * few are kept, oldest first. */
 #define REFUSALS 4
-static _Thread_local char refusals[REFUSALS][256];
+static _Thread_local char refusals[REFUSALS][448];
 static _Thread_local unsigned refusal_count;
 
 static const char *note(const char *layer, const char *text)
@@ -83,7 +83,7 @@ void wddm_debug_note(const char *layer, const char *text)
 
 void wddm_debug(const char *layer, const char *fmt, ...)
 {
-    char line[224];
+    char line[432];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
@@ -99,6 +99,15 @@ size_t wddm_last_refusals(char *buf, size_t size)
     if (buf && size)
         buf[0] = 0;
     unsigned first = refusal_count > REFUSALS ? refusal_count - REFUSALS : 0;
+    /* A buffer too small for all of them loses the oldest whole lines first: the newest refusal
+     * is the one a caller is asking about. */
+    size_t all = 0;
+    for (unsigned i = first; i < refusal_count; i++)
+        all += strlen(refusals[i % REFUSALS]) + (i > first);
+    while (buf && all >= size && first + 1 < refusal_count) {
+        all -= strlen(refusals[first % REFUSALS]) + 1;
+        first++;
+    }
     for (unsigned i = first; i < refusal_count; i++) {
         const char *r = refusals[i % REFUSALS];
         if (buf && used < size)

@@ -9,6 +9,8 @@ int wddm_debug_enabled(void);
 void wddm_debug_set(int enabled);
 /* The debug layer's break: SIGTRAP when a debugger is attached (or wddm_debug_set_break(1)). */
 void wddm_debug_break(void);
+/* Whether a debugger (a tracer) is attached to the process. */
+int wddm_debugger_attached(void);
 void wddm_debug(const char *layer, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A refusal kept in the thread's last-refusal lines without printing it: the caller prints it
  * another way (the runtime's debug layer, src/runtime/debug_layer.c). */

@@ -405,6 +405,8 @@ struct dxgk_adapter {
     LUID luid;                        /* immutable */
     char *umd_name;                   /* the UMD module serving it (WDDM_UMD), NULL: the built-in
                                          reference UMD; immutable (objects/driver_load.c) */
+    char *kmd_name;                   /* its KMD as reports name it (a module path, an in-process
+                                         entry), NULL: the built-in reference KMD; immutable */
     DXGK_DRIVERCAPS caps;             /* immutable after start */
     /* Swizzling ranges (vidmm/lock.c, DxgkDdiAcquireSwizzlingRange): the instance holding each of
      * the first min(NumberOfSwizzlingRanges, DXGK_MAX_SWIZZLING_RANGES); adapter->lock. */
@@ -732,12 +734,14 @@ void dxgk_share_attach(struct dxgk_share *s, struct vidmm_instance *in);
 void dxgk_share_detach(struct vidmm_instance *in);
 bool dxgk_share_is_cross_adapter(const struct dxgk_share *s);
 
-/* verifier.c: the documented MUST rules for what the KMD reports. */
-bool dxgk_verify_driver_init(const DRIVER_INITIALIZATION_DATA *ddi);
-bool dxgk_verify_driver_caps(const DXGK_DRIVERCAPS *caps);
+/* verifier.c: the documented MUST rules for what the KMD reports; each failed check is one
+ * report of verifier_report.c (an id, the DDI, the field and the rule). */
+bool dxgk_verify_driver_init(const struct dxgk_adapter *a, const DRIVER_INITIALIZATION_DATA *ddi);
+/* a->caps, and the DDIs the caps require of a->driver.ddi */
+bool dxgk_verify_driver_caps(const struct dxgk_adapter *a);
 /* A primary's DXGK_ALLOCATIONINFO (wddm-semantics §3.5, seed 003 NonCpuVisiblePrimary). */
 bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index);
-bool dxgk_verify_segments(const DXGK_QUERYSEGMENTOUT *out);
+bool dxgk_verify_segments(const struct dxgk_adapter *a, const DXGK_QUERYSEGMENTOUT *out);
 /* HintedBank against PreferredSegment.SegmentId0's banks (one line naming `who` when refused). */
 bool dxgk_verify_hinted_bank(const struct dxgk_adapter *a, const DXGK_SEGMENTPREFERENCE *p,
                              DXGK_SEGMENTBANKPREFERENCE h, const char *who);
@@ -746,10 +750,17 @@ bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_AL
                                      bool shared, bool existing_sysmem);
 bool dxgk_verify_context_info(DXGK_CONTEXTINFO *info);
 bool dxgk_verify_cross_adapter(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index);
-bool dxgk_verify_gpummu_ddi(const DRIVER_INITIALIZATION_DATA *ddi);
-bool dxgk_verify_gpummu_caps(const DXGK_GPUMMUCAPS *caps);
+bool dxgk_verify_gpummu_ddi(const struct dxgk_adapter *a);
+bool dxgk_verify_gpummu_caps(const struct dxgk_adapter *a, const DXGK_GPUMMUCAPS *caps);
 bool dxgk_verify_page_table_level(const struct dxgk_adapter *a, const DXGK_PAGE_TABLE_LEVEL_DESC *l, UINT level,
                                   UINT levels);
+/* verifier_report.c: WDDM_VERIFIER read (and its summary registered) when adapters start; one
+ * failed check reported and counted (`limit`: a feature this kernel lacks, not a violation). */
+void dxgk_verifier_start(void);
+void dxgk_verifier_report(const struct dxgk_adapter *a, const char *ddi, const char *id, bool limit,
+                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The adapter's KMD as the verifier names it: its module path, or the built-in or in-process entry. */
+const char *dxgk_adapter_driver_name(const struct dxgk_adapter *a);
 
 /* vidmm/segment.c */
 bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESCRIPTOR *desc);
@@ -1236,9 +1247,13 @@ void dxgk_device_fault_sync_locked(struct dxgk_device *d);
 extern const struct wddm_platform_imports dxgk_platform_imports;
 /* How many adapters the driver lists name (the longer list), 0 when neither is set. */
 UINT dxgk_driver_list_length(void);
-/* Adapter index's DriverEntry: the module WDDM_KMD names for it (dlopen'ed, kept loaded), else
- * `builtin`. STATUS_DLL_NOT_FOUND / STATUS_ENTRYPOINT_NOT_FOUND with one message otherwise. */
-NTSTATUS dxgk_driver_kmd_entry(UINT index, PDRIVER_INITIALIZE builtin, PDRIVER_INITIALIZE *entry);
+/* Adapter index's DriverEntry: the module WDDM_KMD names for it (dlopen'ed, kept loaded; *name
+ * its path, malloc'ed), else `builtin` (*name NULL). STATUS_DLL_NOT_FOUND /
+ * STATUS_ENTRYPOINT_NOT_FOUND with one message otherwise. */
+NTSTATUS dxgk_driver_kmd_entry(UINT index, PDRIVER_INITIALIZE builtin, PDRIVER_INITIALIZE *entry, char **name);
+/* An in-process entry's name for reports: its symbol and file as the dynamic linker knows them
+ * (malloc'ed, NULL when memory runs out). */
+char *dxgk_driver_entry_name(PDRIVER_INITIALIZE entry);
 /* Adapter index's UMD module path from WDDM_UMD (malloc'ed), NULL for the built-in UMD;
  * STATUS_NO_MEMORY or STATUS_NAME_TOO_LONG (more than MAX_PATH - 1 UTF-16 units). */
 NTSTATUS dxgk_driver_umd_name(UINT index, char **name);

@@ -152,7 +152,7 @@ static void expect_refused_by_the_gate(void)
     assert_int_equal(create_shared(&h), STATUS_INVALID_PARAMETER);
     assert_int_equal(h, 0);
     renv_expect_refusal("Flags2.ShareBackingStoreWithKmd set but this KMD never queried the feature or was last "
-                        "told Enabled FALSE (seed 002: usable only if the callback succeeds and Enable is TRUE)");
+                        "told Enabled FALSE (usable only if the callback succeeds and Enable is TRUE)");
     assert_int_equal(rec.set_backing_calls, 0);
     /* The refusal took the KMD's allocation along: the device is still whole. */
     D3DKMT_HANDLE plain = renv_alloc(&env, SWGPU_ALLOC_READBACK, SIZE);
@@ -208,7 +208,9 @@ static void a_kmd_told_disabled_by_the_os_is_refused(void **state)
     D3DKMT_HANDLE h = 0;
     wddm_clear_refusals();
     assert_int_equal(create_shared(&h), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not enabled (seed 002");
+    renv_expect_refusal("verifier BackingStore.FeatureEnabled: DxgkDdiCreateAllocation: allocation 0: "
+                        "Flags2.ShareBackingStoreWithKmd set but DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not "
+                        "enabled");
     assert_int_equal(rec.set_backing_calls, 0);
 }
 

@@ -77,7 +77,10 @@ NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PVOID RegistryPath, DRIVER_
                     (unsigned)init->Version, DXGKDDI_INTERFACE_VERSION_WIN7);
         return STATUS_INVALID_PARAMETER;
     }
-    if (!dxgk_verify_driver_init(init))
+    /* The kernel's DRIVER_OBJECT is its adapter's (objects/adapter.c start_driver). */
+    const struct dxgk_adapter *a = (const struct dxgk_adapter *)((const char *)DriverObject -
+                                                                 offsetof(struct dxgk_adapter, driver));
+    if (!dxgk_verify_driver_init(a, init))
         return STATUS_INVALID_PARAMETER;
     DriverObject->ddi = *init;
     DriverObject->registered = true;
@@ -113,6 +116,7 @@ static void adapter_release(struct dxgk_object *obj)
     counters_read(a, &process.stopped);
     pthread_mutex_unlock(&process.lock);
     free(a->umd_name);
+    free(a->kmd_name);
     free(a);
 }
 
@@ -228,22 +232,13 @@ static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
 static NTSTATUS start_caps(struct start_op *op)
 {
     struct dxgk_adapter *a = op->a;
-    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     NTSTATUS st = query_kmd(a, DXGKQAITYPE_DRIVERCAPS, NULL, 0, &a->caps, sizeof a->caps);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("adapter start: DxgkDdiQueryAdapterInfo(DRIVERCAPS) failed 0x%08x", (unsigned)st);
         return st;
     }
-    if (!dxgk_verify_driver_caps(&a->caps))
+    if (!dxgk_verify_driver_caps(a))
         return STATUS_UNSUCCESSFUL;
-    if ((a->caps.SchedulingCaps.PreemptionAware && !ddi->DxgkDdiPreemptCommand) ||
-        (a->caps.SupportPerEngineTDR &&
-         (!ddi->DxgkDdiQueryDependentEngineGroup || !ddi->DxgkDdiQueryEngineStatus || !ddi->DxgkDdiResetEngine))) {
-        dxgk_refuse("verifier: DXGK_VIDSCHCAPS.PreemptionAware needs DxgkDdiPreemptCommand and "
-                    "DXGK_DRIVERCAPS.SupportPerEngineTDR needs DxgkDdiQueryDependentEngineGroup, "
-                    "DxgkDdiQueryEngineStatus and DxgkDdiResetEngine: one is missing");
-        return STATUS_UNSUCCESSFUL;
-    }
     return STATUS_SUCCESS;
 }
 
@@ -269,7 +264,7 @@ static NTSTATUS start_segments(struct start_op *op)
         dxgk_refuse("adapter start: QUERYSEGMENT descriptor call failed 0x%08x or changed NbSegment", (unsigned)st);
         return NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
     }
-    if (!dxgk_verify_segments(&qout))
+    if (!dxgk_verify_segments(a, &qout))
         return STATUS_UNSUCCESSFUL;
     a->paging_buffer_size = qout.PagingBufferSize;
     a->paging_priv_size = qout.PagingBufferPrivateDataSize;
@@ -467,6 +462,8 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
         out[n++] = a;
     }
     UINT want = n ? 0 : adapter_count();
+    if (want)
+        dxgk_verifier_start();
     if (n == 0 && want == 0)
         st = STATUS_INVALID_PARAMETER;
     if (n == 0 && want) {
@@ -482,13 +479,19 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
             a->luid.LowPart = process.luid_base + i;
             /* wddm_set_kmd_entry, else the adapter's WDDM_KMD module, else the built-in KMD. */
             PDRIVER_INITIALIZE entry = process.kmd_entry;
-            st = entry ? STATUS_SUCCESS : dxgk_driver_kmd_entry(i, SwKmdDriverEntry, &entry);
+            if (entry) {
+                a->kmd_name = entry == SwKmdDriverEntry ? NULL : dxgk_driver_entry_name(entry);
+                st = STATUS_SUCCESS;
+            } else {
+                st = dxgk_driver_kmd_entry(i, SwKmdDriverEntry, &entry, &a->kmd_name);
+            }
             if (NT_SUCCESS(st))
                 st = dxgk_driver_umd_name(i, &a->umd_name);
             if (NT_SUCCESS(st))
                 st = adapter_start(a, entry);
             if (!NT_SUCCESS(st)) {
                 free(a->umd_name);
+                free(a->kmd_name);
                 free(a);
                 break;
             }

@@ -13,6 +13,7 @@
 #include "common/wide.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,11 +60,12 @@ UINT dxgk_driver_list_length(void)
     return k > u ? k : u;
 }
 
-NTSTATUS dxgk_driver_kmd_entry(UINT index, PDRIVER_INITIALIZE builtin, PDRIVER_INITIALIZE *entry)
+NTSTATUS dxgk_driver_kmd_entry(UINT index, PDRIVER_INITIALIZE builtin, PDRIVER_INITIALIZE *entry, char **name)
 {
     char *path;
     NTSTATUS st = list_entry("WDDM_KMD", index, &path);
     *entry = builtin;
+    *name = NULL;
     if (!NT_SUCCESS(st) || !path)
         return st;
     /* RTLD_LOCAL: the module's own copies of anything it links stay its own. */
@@ -82,8 +84,24 @@ NTSTATUS dxgk_driver_kmd_entry(UINT index, PDRIVER_INITIALIZE builtin, PDRIVER_I
         return STATUS_ENTRYPOINT_NOT_FOUND;
     }
     memcpy(entry, &sym, sizeof *entry); /* POSIX: dlsym's object pointer holds the function */
-    free(path);
+    *name = path;
     return STATUS_SUCCESS;
+}
+
+char *dxgk_driver_entry_name(PDRIVER_INITIALIZE entry)
+{
+    Dl_info info;
+    void *addr;
+    memcpy(&addr, &entry, sizeof addr);
+    char *name = NULL;
+    int n = -1;
+    if (dladdr(addr, &info) && info.dli_fname && info.dli_sname)
+        n = asprintf(&name, "%s in %s", info.dli_sname, info.dli_fname);
+    else if (dladdr(addr, &info) && info.dli_fname)
+        n = asprintf(&name, "the in-process DriverEntry at %p in %s", addr, info.dli_fname);
+    else
+        n = asprintf(&name, "the in-process DriverEntry at %p", addr);
+    return n < 0 ? NULL : name;
 }
 
 NTSTATUS dxgk_driver_umd_name(UINT index, char **name)

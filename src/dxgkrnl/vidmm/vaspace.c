@@ -514,7 +514,7 @@ void vidmm_va_unmap_via_locked(struct dxgk_adapter *a, struct dxgk_allocation *a
 NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
 {
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
-    if (!dxgk_verify_gpummu_ddi(ddi))
+    if (!dxgk_verify_gpummu_ddi(a))
         return STATUS_UNSUCCESSFUL;
     struct vidmm_gpummu *m = wddm_calloc(1, sizeof *m);
     if (!m)
@@ -526,7 +526,7 @@ NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
         dxgk_refuse("adapter start: DxgkDdiQueryAdapterInfo(DXGKQAITYPE_GPUMMUCAPS) failed 0x%08x", (unsigned)st);
         goto fail;
     }
-    if (!dxgk_verify_gpummu_caps(&m->caps)) {
+    if (!dxgk_verify_gpummu_caps(a, &m->caps)) {
         st = STATUS_UNSUCCESSFUL;
         goto fail;
     }
