@@ -6,7 +6,9 @@
  * relaxed atomics and the ring's head is published with release, so the writer may read a ring
  * while its thread records (the writer drops what was overwritten during its read). Rings are
  * never freed while the process runs: a finished thread's events stay for the writer. When the
- * table is full, further threads' events are counted as dropped, never recorded.
+ * table is full, further threads' events are counted as dropped, never recorded. A run of
+ * "not yet" polls (GetData) rewrites its span's end record in place instead of adding records
+ * (wddm_tl_record_poll), so a polling loop does not wrap the ring.
  *
  * Writing: every ring's surviving records, sorted by time, become trace events. The GPU's
  * DMA_START..COMPLETE (or ..PREEMPTED / reset) pairs become complete events ("X") on the
@@ -146,23 +148,81 @@ uint64_t wddm_tl_now(void)
     return tl_now();
 }
 
-void wddm_tl_record(enum wddm_tl_kind kind, uint32_t track, uint64_t a, uint64_t b)
+/* The calling thread's ring, taken at its first record; NULL (the record counted as dropped)
+ * when every ring is taken. */
+static struct tl_ring *tl_my_ring(void)
 {
     struct tl_ring *r = my_ring;
-    if (!r && !(r = my_ring = tl_take_ring())) {
+    if (!r && !(r = my_ring = tl_take_ring()))
         atomic_fetch_add_explicit(&tl.dropped, 1, memory_order_relaxed);
-        return;
-    }
-    if (kind == WDDM_TL_CPU_BEGIN || kind == WDDM_TL_CPU_END)
-        track = r->tid;
+    return r;
+}
+
+/* Appends one record to the thread's own ring; returns its index (head before it). */
+static uint64_t tl_put(struct tl_ring *r, uint64_t ts, enum wddm_tl_kind kind, uint32_t track, uint64_t a,
+                       uint64_t b)
+{
     uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
     struct tl_record *e = &r->rec[h % WDDM_TL_RING_EVENTS];
-    atomic_store_explicit(&e->ts, tl_now(), memory_order_relaxed);
+    atomic_store_explicit(&e->ts, ts, memory_order_relaxed);
     atomic_store_explicit(&e->kind, (uint32_t)kind, memory_order_relaxed);
     atomic_store_explicit(&e->track, track, memory_order_relaxed);
     atomic_store_explicit(&e->a, a, memory_order_relaxed);
     atomic_store_explicit(&e->b, b, memory_order_relaxed);
     atomic_store_explicit(&r->head, h + 1, memory_order_release);
+    return h;
+}
+
+void wddm_tl_record(enum wddm_tl_kind kind, uint32_t track, uint64_t a, uint64_t b)
+{
+    struct tl_ring *r = tl_my_ring();
+    if (!r)
+        return;
+    if (kind == WDDM_TL_CPU_BEGIN || kind == WDDM_TL_CPU_END)
+        track = r->tid;
+    tl_put(r, tl_now(), kind, track, a, b);
+}
+
+/* The thread's last pending poll (timeline.h wddm_tl_record_poll): its end record's index in the
+ * ring, what it polled, when its span began, how many polls it stands for. */
+static _Thread_local struct {
+    uint64_t end_index, begin_ts;
+    uintptr_t key;
+    uint32_t call, polls;
+    bool valid;
+} my_poll;
+
+/* A CPU_END record's b: the result in the low half, the polls it stands for (0: not a poll) in
+ * the high half. */
+#define TL_POLLS_SHIFT 32
+
+void wddm_tl_record_poll(enum wddm_tl_call call, uintptr_t key, uint64_t t0, uint32_t result, int pending)
+{
+    struct tl_ring *r = tl_my_ring();
+    if (!r)
+        return;
+    uint64_t now = tl_now();
+    /* Coalesce: the same call on the same key answered "not yet" again, and the thread recorded
+     * nothing since (its end record is still the ring's newest), after the last clear (so its
+     * begin is still written). A query's handle cannot be reused in between: a new query needs
+     * an End, which is recorded, before GetData can answer S_FALSE. */
+    if (pending && my_poll.valid && my_poll.key == key && my_poll.call == (uint32_t)call &&
+        my_poll.polls < UINT32_MAX && my_poll.end_index + 1 == atomic_load_explicit(&r->head, memory_order_relaxed) &&
+        my_poll.begin_ts >= atomic_load_explicit(&tl.epoch, memory_order_relaxed)) {
+        struct tl_record *e = &r->rec[my_poll.end_index % WDDM_TL_RING_EVENTS];
+        my_poll.polls++;
+        atomic_store_explicit(&e->b, result | (uint64_t)my_poll.polls << TL_POLLS_SHIFT, memory_order_relaxed);
+        atomic_store_explicit(&e->ts, now, memory_order_relaxed);
+        return;
+    }
+    tl_put(r, t0, WDDM_TL_CPU_BEGIN, r->tid, call, 0);
+    uint64_t end = tl_put(r, now, WDDM_TL_CPU_END, r->tid, call, result | (uint64_t)1 << TL_POLLS_SHIFT);
+    my_poll.valid = pending != 0;
+    my_poll.end_index = end;
+    my_poll.begin_ts = t0;
+    my_poll.key = key;
+    my_poll.call = (uint32_t)call;
+    my_poll.polls = 1;
 }
 
 void wddm_timeline_enable(int enabled)
@@ -546,6 +606,10 @@ static void tl_write_event(struct tl_writer *w, const struct tl_event *e)
         if (e->kind == WDDM_TL_CPU_BEGIN)
             fprintf(w->f, "{\"ph\":\"B\",\"cat\":\"cpu\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f}",
                     tl_call(e->a), TL_PID_CPU, e->track, e->ts / 1000.0);
+        else if (e->b >> TL_POLLS_SHIFT) /* a poll: how many it stands for */
+            fprintf(w->f, "{\"ph\":\"E\",\"cat\":\"cpu\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,"
+                    "\"args\":{\"result\":\"0x%08" PRIx64 "\",\"polls\":%" PRIu64 "}}", tl_call(e->a), TL_PID_CPU,
+                    e->track, e->ts / 1000.0, e->b & 0xFFFFFFFFu, e->b >> TL_POLLS_SHIFT);
         else
             fprintf(w->f, "{\"ph\":\"E\",\"cat\":\"cpu\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,"
                     "\"args\":{\"result\":\"0x%08" PRIx64 "\"}}", tl_call(e->a), TL_PID_CPU, e->track,

@@ -88,4 +88,22 @@ static inline void wddm_tl(enum wddm_tl_kind kind, uint32_t track, uint64_t a, u
 static inline void wddm_tl_begin(enum wddm_tl_call call) { wddm_tl(WDDM_TL_CPU_BEGIN, 0, call, 0); }
 static inline void wddm_tl_end(enum wddm_tl_call call, uint64_t result) { wddm_tl(WDDM_TL_CPU_END, 0, call, result); }
 
+/* A poll (GetData) as a span on the calling thread's lane, recorded when it returns: t0 is
+ * wddm_tl_poll_start()'s value before the call (0: the timeline was off, nothing is recorded),
+ * `key` what was polled (the query), `pending` whether the answer was "not yet" (S_FALSE). A
+ * pending poll right after a pending poll of the same key, with nothing recorded on the thread
+ * in between, does not add a span: the previous one is stretched to now and its count of polls
+ * grows (the end event's args.polls), so a program polling thousands of times keeps one span
+ * instead of overwriting its ring (issue 18 §1: the timeline must not lose what came before). */
+void wddm_tl_record_poll(enum wddm_tl_call call, uintptr_t key, uint64_t t0, uint32_t result, int pending);
+static inline uint64_t wddm_tl_poll_start(void)
+{
+    return atomic_load_explicit(&wddm_tl_on, memory_order_relaxed) ? wddm_tl_now() | 1u : 0; /* never 0 */
+}
+static inline void wddm_tl_poll_end(enum wddm_tl_call call, uintptr_t key, uint64_t t0, uint32_t result, int pending)
+{
+    if (t0 && atomic_load_explicit(&wddm_tl_on, memory_order_relaxed))
+        wddm_tl_record_poll(call, key, t0, result, pending);
+}
+
 #endif

@@ -120,9 +120,11 @@ HRESULT STDMETHODCALLTYPE rt_traced_GetData(ID3D11DeviceContext *iface, ID3D11As
                                             UINT size, UINT flags)
 {
     CALL(CTX_DEV(iface), QUERY_GETDATA_INVALID_CALL, EXECUTION);
-    wddm_tl_begin(WDDM_TL_CALL_GET_DATA);
+    /* A run of S_FALSE polls of one query is one span with a count (timeline.h
+     * wddm_tl_record_poll; issue 18 §1: a polling loop must not overwrite the thread's ring). */
+    uint64_t t0 = wddm_tl_poll_start();
     HRESULT hr = rt_context_GetData(iface, async, data, size, flags);
-    wddm_tl_end(WDDM_TL_CALL_GET_DATA, (UINT32)hr);
+    wddm_tl_poll_end(WDDM_TL_CALL_GET_DATA, (uintptr_t)async, t0, (UINT32)hr, hr == S_FALSE);
     DONE();
     return hr;
 }

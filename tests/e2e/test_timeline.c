@@ -326,8 +326,8 @@ static void views_queries_and_deferred_recording_are_spans(void **state)
     ID3D11DeviceContext_ExecuteCommandList(e->ctx, list, FALSE);
     ID3D11DeviceContext_End(e->ctx, (ID3D11Asynchronous *)q);
     BOOL done = FALSE;
-    /* Polls one span each: wait unrecorded (a slow machine polls thousands of times, more than
-     * a thread's ring holds), then record the poll that answers. */
+    /* Wait unrecorded, then record the poll that answers: one GetData span (runs of polls are
+     * repeated_polls_of_one_query_are_one_span's). */
     wddm_timeline_enable(0);
     while (ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)q, &done, sizeof done, 0) == S_FALSE)
         ;
@@ -418,6 +418,95 @@ static void packets_waiting_in_the_software_queue_are_spans(void **state)
     release_targets(rt, rtv, &stg);
 }
 
+/* This thread's GetData spans, in order: each end event's polls and result (at most `max`). */
+static size_t get_data_spans(const struct trace *t, int64_t *polls, const char **result, size_t max)
+{
+    int64_t me = (int64_t)syscall(SYS_gettid);
+    size_t n = json_object_array_length(t->events), c = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *ev = json_object_array_get_idx(t->events, i);
+        const char *ph = str(ev, "ph"), *name = str(ev, "name");
+        if (!ph || strcmp(ph, "E") || !name || strcmp(name, "GetData") || num(ev, "tid") != me)
+            continue;
+        if (c < max) {
+            polls[c] = num(args(ev), "polls");
+            result[c] = str(args(ev), "result");
+        }
+        c++;
+    }
+    return c;
+}
+
+/* A program polling GetData thousands of times keeps one span per run of "not yet" answers of
+ * one query, with the number of polls (issue 18 §1): 40 000 polls of a query behind a paused GPU
+ * are 80 000 records uncoalesced, more than a thread's ring holds (32 768), which would lose the
+ * spans before them (the query's End). A poll of another query, or an answer, starts a new span. */
+static void repeated_polls_of_one_query_are_one_span(void **state)
+{
+    struct e2e *e = *state;
+    ID3D11Texture2D *rt[RT], *stg;
+    ID3D11RenderTargetView *rtv[RT];
+    create_targets(e, rt, rtv, &stg);
+    static const float color[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    D3D11_QUERY_DESC qd = { .Query = D3D11_QUERY_EVENT };
+    ID3D11Query *q = NULL, *q2 = NULL;
+    assert_int_equal(ID3D11Device_CreateQuery(e->dev, &qd, &q), S_OK);
+    assert_int_equal(ID3D11Device_CreateQuery(e->dev, &qd, &q2), S_OK);
+    ID3D11DeviceContext_ClearRenderTargetView(e->ctx, rtv[0], color); /* resident before the pause */
+    ID3D11DeviceContext_Flush(e->ctx);
+
+    wddm_timeline_clear();
+    wddm_timeline_enable(1);
+    wddm_swgpu_set_paused(1);
+    ID3D11DeviceContext_ClearRenderTargetView(e->ctx, rtv[0], color);
+    ID3D11DeviceContext_End(e->ctx, (ID3D11Asynchronous *)q);
+    ID3D11DeviceContext_End(e->ctx, (ID3D11Asynchronous *)q2);
+    ID3D11DeviceContext_Flush(e->ctx);
+    BOOL done = FALSE;
+    enum { POLLS = 40000 };
+    for (int i = 0; i < POLLS; i++)
+        assert_int_equal(ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)q, &done, sizeof done, 0), S_FALSE);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)q2, &done, sizeof done, 0), S_FALSE);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)q, &done, sizeof done, 0), S_FALSE);
+    wddm_swgpu_set_paused(0);
+    HRESULT hr;
+    while ((hr = ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)q, &done, sizeof done, 0)) == S_FALSE)
+        ;
+    assert_int_equal(hr, S_OK);
+    wddm_timeline_enable(0);
+    struct trace t = write_and_parse();
+
+    enum { MAX_SPANS = 4096 };
+    static int64_t polls[MAX_SPANS];
+    static const char *result[MAX_SPANS];
+    size_t spans = get_data_spans(&t, polls, result, MAX_SPANS);
+    /* 40 000 of q, 3 of q2, then 5 of q and those of the wait after the unpause while nothing
+     * else is recorded in between (one run), then the answer. Once the GPU runs again a poll
+     * may do more (the GpuMmu UMD's poll can wait on its fence, a span of its own inside the
+     * poll): such a poll is a span of its own, so only the runs behind the paused GPU have
+     * exact counts. */
+    if (spans < 4 || spans > MAX_SPANS || polls[0] != POLLS || polls[1] != 3 || polls[2] < 5 ||
+        polls[spans - 1] != 1)
+        fail_msg("GetData spans %zu, polls %lld %lld %lld ... %lld", spans, (long long)polls[0],
+                 (long long)(spans > 1 ? polls[1] : -1), (long long)(spans > 2 ? polls[2] : -1),
+                 (long long)(spans ? polls[spans < MAX_SPANS ? spans - 1 : MAX_SPANS - 1] : -1));
+    for (size_t i = 0; i + 1 < spans; i++) {
+        assert_string_equal(result[i], "0x00000001"); /* S_FALSE */
+        assert_true(polls[i] >= 1);
+    }
+    assert_string_equal(result[spans - 1], "0x00000000");
+    /* What came before the polls is still there, and every span is closed. */
+    assert_int_equal(spans_named(&t, "End (query)"), 2);
+    assert_int_equal(spans_named(&t, "ClearRenderTargetView"), 1);
+    assert_int_equal(count_events(&t, "B"), count_events(&t, "E"));
+    json_object_put(t.root);
+    SAFE_RELEASE(q2);
+    SAFE_RELEASE(q);
+    release_targets(rt, rtv, &stg);
+}
+
 int main(void)
 {
     setenv("WDDM_SEGMENT_LOCAL_MB", "2", 1);
@@ -428,6 +517,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(fence_signals_and_reservations_are_on_the_timeline, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(views_queries_and_deferred_recording_are_spans, e2e_setup, e2e_teardown),
         cmocka_unit_test_setup_teardown(packets_waiting_in_the_software_queue_are_spans, e2e_setup, e2e_teardown),
+        cmocka_unit_test_setup_teardown(repeated_polls_of_one_query_are_one_span, e2e_setup, e2e_teardown),
         cmocka_unit_test(write_refuses_a_missing_path_or_an_unwritable_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,6 +88,8 @@ usage_error "no command to run" trace -o x.json
 usage_error "-o needs a file name" trace -o ""
 usage_error "unknown option" trace --nosuch -- true
 usage_error "unexpected argument 'x'" stats x
+usage_error "unexpected argument 'x'" stats --device x
+help "--device" stats --help
 usage_error "unknown option" stats --xml
 
 # Progress (issue 18 §4): on a terminal soak and bench show it on stderr; --quiet, --json or a pipe

@@ -1,5 +1,6 @@
 /* The wddm tool's machine-readable output (issue 18 §1, §2), read back with a JSON parser:
- * `wddm stats --json` describes every segment consistently, `wddm demo --json` and `wddm soak
+ * `wddm stats --json` describes every segment consistently (with --device, also the tool's own
+ * device after a little work), `wddm demo --json` and `wddm soak
  * --json` report their counters as one object, and `wddm trace -o FILE -- COMMAND`
  * runs the command with the timeline on and leaves a trace-event file with the engine lanes of
  * that run; a command that fails passes its exit status through. The tool is this build's
@@ -68,6 +69,54 @@ static void stats_json_describes_every_segment(void **state)
     }
     assert_true(json_object_get_boolean(get(json_object_array_get_idx(segs, 2), "aperture")));
     json_object_put(root);
+}
+
+/* `wddm stats --device --json` (issue 18 §2): the device part of wddm_query_memory_statistics
+ * for the tool's own device after its work (tools/wddm/stats.c device_work: a 256 KiB GPU-only,
+ * a 64 KiB upload written through a lock and a 64 KiB readback locked); without --device there
+ * is no device part. The segments' instances hold at least the device's resident allocations. */
+static void stats_device_json_reports_the_device_s_work(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    assert_int_equal(run("stats --json", out, sizeof out), 0);
+    json_object *root = json_tokener_parse(out);
+    assert_non_null(root);
+    json_object *a = json_object_array_get_idx(get(root, "adapters"), 0), *unused = NULL;
+    assert_false(json_object_object_get_ex(a, "device", &unused));
+    json_object_put(root);
+
+    assert_int_equal(run("stats --device --json", out, sizeof out), 0);
+    root = json_tokener_parse(out);
+    if (!root)
+        fail_msg("wddm stats --device --json is not JSON:\n%s", out);
+    a = json_object_array_get_idx(get(root, "adapters"), 0);
+    json_object *d = get(a, "device"), *kinds = get(d, "kinds");
+    assert_true(json_object_get_int64(get(d, "handle")) != 0);
+    assert_int_equal(json_object_get_int(get(d, "allocations")), 3);
+    assert_int_equal(json_object_get_int64(get(d, "bytes")), (256 + 64 + 64) << 10);
+    int resident = json_object_get_int(get(d, "resident_allocations"));
+    int64_t resident_bytes = json_object_get_int64(get(d, "resident_bytes"));
+    assert_true(resident >= 2); /* the two locked ones were placed */
+    assert_true(resident_bytes >= (64 + 64) << 10 && resident_bytes <= (256 + 64 + 64) << 10);
+    assert_int_equal(json_object_get_int(get(d, "evicted_allocations")), 0);
+    assert_int_equal(json_object_get_int(get(kinds, "cpu_visible")), 2);
+    assert_int_equal(json_object_get_int(get(kinds, "primary")), 0);
+    assert_int_equal(json_object_get_int(get(kinds, "shared")), 0);
+    assert_int_equal(json_object_get_int(get(kinds, "opened")), 0);
+    json_object_get_int(get(kinds, "swizzled"));
+    json_object_get_int(get(kinds, "system_memory"));
+    json_object *segs = get(a, "segments");
+    int instances = 0;
+    for (size_t i = 0; i < json_object_array_length(segs); i++)
+        instances += json_object_get_int(get(json_object_array_get_idx(segs, i), "instances"));
+    assert_true(instances >= resident);
+    json_object_put(root);
+
+    /* The text form carries the same device line. */
+    assert_int_equal(run("stats --device", out, sizeof out), 0);
+    if (!strstr(out, "3 allocations, 384.0 KiB") || !strstr(out, "kinds: 2 CPU-visible"))
+        fail_msg("wddm stats --device does not show the device:\n%s", out);
 }
 
 /* `wddm info --json`: every caps field by its WDK name, the segments with their flags. */
@@ -196,6 +245,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stats_json_describes_every_segment),
+        cmocka_unit_test(stats_device_json_reports_the_device_s_work),
         cmocka_unit_test(info_json_names_every_caps_field_and_segment),
         cmocka_unit_test(demo_and_soak_json_reports_parse),
         cmocka_unit_test(bench_json_carries_every_figure),
