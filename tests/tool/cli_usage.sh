@@ -37,7 +37,7 @@ help() {
 help "usage: wddm <command>" --help
 help "usage: wddm <command>" -h
 help "wddm (libwddm) [0-9]*\.[0-9]*\.[0-9]*" --version
-for c in demo info bench soak trace stats; do
+for c in demo info bench soak trace stats check; do
     help "usage: wddm $c" $c --help
     help "usage: wddm $c" $c -h
 done
@@ -48,7 +48,7 @@ usage_error "unknown option '--bogus'" --bogus
 usage_error "--umd needs a module path" --umd
 usage_error "--kmd needs a module path" --kmd ""
 usage_error "no command given" --kmd /some/kmd.so
-for c in demo info bench soak; do
+for c in demo info bench soak check; do
     usage_error "unknown option '--bogus'" $c --bogus
     usage_error "unknown option '-q'" $c -q
 done

@@ -23,6 +23,7 @@ static const char usage[] =
     "  trace [-o FILE.json] [--html FILE.html] -- COMMAND [ARGS...]\n"
     "                  run COMMAND with the timeline on and write it (Perfetto JSON, HTML view)\n"
     "  stats [--json]  every adapter's memory: segments used, free, largest free range\n"
+    "  check [--json]  the conformance checks of the adapter's drivers (with --umd / --kmd: yours)\n"
     "  --version       the version of libwddm this tool is built with\n"
     "  --umd PATH      open the adapter through the UMD module PATH (exports OpenAdapter10_2 and\n"
     "                  OpenAdapter10), as WDDM_UMD=PATH does; PATH:PATH2... one per adapter\n"
@@ -40,6 +41,7 @@ static const struct {
     {"soak", wddm_tool_soak},
     {"trace", wddm_tool_trace},
     {"stats", wddm_tool_stats},
+    {"check", wddm_tool_check},
 };
 
 /* --umd / --kmd before the command: the modules every adapter of this run loads (docs/drivers.md).

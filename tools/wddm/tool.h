@@ -12,6 +12,7 @@ int wddm_tool_bench(int argc, char **argv);
 int wddm_tool_soak(int argc, char **argv);
 int wddm_tool_trace(int argc, char **argv);
 int wddm_tool_stats(int argc, char **argv);
+int wddm_tool_check(int argc, char **argv);
 
 /* args.c: the command line's rules (docs/rules.md §32). Exit codes: 0 done, 1 the work failed,
  * 2 a usage error (one line on stderr, nothing done). */

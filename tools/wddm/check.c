@@ -1,0 +1,104 @@
+/* wddm check: the conformance checks for the loaded drivers, the Windows Hardware Lab Kit's idea
+ * on Linux (issue 19 §4, docs/drivers.md "Checking a driver"). Runs every check of
+ * check_cases.c in order against the first adapter, whichever UMD and KMD serve it (--umd /
+ * --kmd, WDDM_UMD / WDDM_KMD, or the built-in ones); a check that needs an earlier one to have
+ * passed is skipped. Exit 0 when none failed, 1 when one did. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "tool.h"
+
+static const char check_usage[] =
+    "usage: wddm check [--json]\n"
+    "  run the conformance checks against the first adapter's drivers (wddm --umd PATH --kmd PATH\n"
+    "  check for modules loaded by path): adapter start and the verifier, the adapter queries,\n"
+    "  the UMD's device, GPU copies read back, Map(WRITE_DISCARD) renaming, fence order, and paging\n"
+    "  under oversubscription. Each line names the check's id, its result and the rule; a failure\n"
+    "  says what was seen. Exit status 1 if any check failed.\n"
+    "  --json  one JSON object: every check with id, rule, result and detail, and the totals\n";
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static int check_option(int opt, const char *arg, void *ctx)
+{
+    (void)opt;
+    (void)arg;
+    *(bool *)ctx = true;
+    return 0;
+}
+
+int wddm_tool_check(int argc, char **argv)
+{
+    static const struct option opts[] = {{"json", no_argument, NULL, 'J'}, {0}};
+    bool json = false;
+    int first;
+    int rc = wddm_tool_options("check", check_usage, argc, argv, opts, check_option, &json, &first);
+    if (rc)
+        return rc;
+    if (first < argc)
+        return wddm_tool_usage_error("check", "unexpected argument '%.40s'", argv[first]);
+    static const char *const names[] = {"pass", "FAIL", "skip"};
+    struct check_env env = {0};
+    unsigned count[3] = {0};
+    if (json)
+        printf("{\"command\":\"check\",\"checks\":[");
+    for (size_t i = 0; i < wddm_check_case_count; i++) {
+        const struct check_case *c = &wddm_check_cases[i];
+        char detail[1200] = "";
+        enum check_result r;
+        if (i > 0 && !env.started) {
+            r = CHECK_SKIP;
+            snprintf(detail, sizeof detail, "the adapter did not start");
+        } else if (strncmp(c->id, "Adapter.", 8) != 0 && !env.dev && strcmp(c->id, "Umd.Open") != 0) {
+            r = CHECK_SKIP;
+            snprintf(detail, sizeof detail, "no D3D11 device (Umd.Open failed)");
+        } else {
+            r = c->run(&env, detail, sizeof detail);
+        }
+        count[r]++;
+        if (json) {
+            printf("%s{\"id\":", i ? "," : "");
+            json_string(c->id);
+            printf(",\"rule\":");
+            json_string(c->rule);
+            printf(",\"result\":\"%s\",\"detail\":", r == CHECK_PASS ? "pass" : r == CHECK_FAIL ? "fail" : "skip");
+            json_string(detail);
+            printf("}");
+        } else {
+            printf("%-4s  %-22s %s\n", names[r], c->id, c->rule);
+            if (*detail)
+                printf("      %-22s %s\n", "", detail);
+        }
+        fflush(stdout);
+    }
+    if (env.ctx)
+        env.ctx->lpVtbl->Release(env.ctx);
+    if (env.dev)
+        env.dev->lpVtbl->Release(env.dev);
+    if (env.adapter) {
+        D3DKMT_CLOSEADAPTER ca = {.hAdapter = env.adapter};
+        D3DKMTCloseAdapter(&ca);
+    }
+    if (json)
+        printf("],\"passed\":%u,\"failed\":%u,\"skipped\":%u,\"ok\":%s}\n", count[CHECK_PASS], count[CHECK_FAIL],
+               count[CHECK_SKIP], count[CHECK_FAIL] ? "false" : "true");
+    else
+        printf("wddm check: %u passed, %u failed, %u skipped\n", count[CHECK_PASS], count[CHECK_FAIL],
+               count[CHECK_SKIP]);
+    return count[CHECK_FAIL] ? 1 : 0;
+}

@@ -1,0 +1,338 @@
+/* The checks of `wddm check` (check.h): what a UMD and KMD pair must do, seen only through the
+ * public doors (D3DKMT, the D3D11 API, the kernel's counters), so they hold for any driver loaded
+ * by path as for the reference ones. Data checks compare every byte read back with what was
+ * written; nothing is taken on the driver's word. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <wddm/wddm.h>
+
+#include "check.h"
+
+#define RELEASE(p)                                   \
+    do {                                             \
+        if (p) {                                     \
+            (p)->lpVtbl->Release(p);                 \
+            (p) = NULL;                              \
+        }                                            \
+    } while (0)
+
+static enum check_result fail(char *detail, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum check_result fail(char *detail, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, size, fmt, ap);
+    va_end(ap);
+    return CHECK_FAIL;
+}
+
+static NTSTATUS query(D3DKMT_HANDLE adapter, KMTQUERYADAPTERINFOTYPE type, void *out, UINT size)
+{
+    D3DKMT_QUERYADAPTERINFO q = {.hAdapter = adapter, .Type = type, .pPrivateDriverData = out,
+                                 .PrivateDriverDataSize = size};
+    return D3DKMTQueryAdapterInfo(&q);
+}
+
+static uint8_t pattern(uint32_t seed, size_t i)
+{
+    uint32_t x = seed * 0x9E3779B1u ^ (uint32_t)i * 0x85EBCA77u;
+    return (uint8_t)(x ^ x >> 13 ^ x >> 24);
+}
+
+static void fill(uint8_t *p, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = pattern(seed, i);
+}
+
+/* The first byte of p[0..n) that differs from the pattern, or n. */
+static size_t first_wrong(const uint8_t *p, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != pattern(seed, i))
+            return i;
+    return n;
+}
+
+/* ---- the adapter ------------------------------------------------------------------------ */
+
+static enum check_result adapter_start(struct check_env *e, char *detail, size_t size)
+{
+    UINT64 before = wddm_verifier_violations(NULL);
+    wddm_clear_refusals();
+    D3DKMT_ADAPTERINFO ai[4];
+    D3DKMT_ENUMADAPTERS2 en = {.NumAdapters = 4, .pAdapters = ai};
+    NTSTATUS st = D3DKMTEnumAdapters2(&en);
+    if (!NT_SUCCESS(st) || !en.NumAdapters) {
+        char why[1100];
+        wddm_last_refusals(why, sizeof why);
+        return fail(detail, size, "D3DKMTEnumAdapters2 0x%08x: %s", (unsigned)st, why);
+    }
+    e->adapter = ai[0].hAdapter;
+    for (ULONG i = 1; i < en.NumAdapters; i++) {
+        D3DKMT_CLOSEADAPTER c = {.hAdapter = ai[i].hAdapter};
+        D3DKMTCloseAdapter(&c);
+    }
+    if (wddm_verifier_violations(NULL) != before)
+        return fail(detail, size, "the adapter started with verifier violations (WDDM_VERIFIER=1 lists them)");
+    e->started = true;
+    return CHECK_PASS;
+}
+
+static enum check_result adapter_queries(struct check_env *e, char *detail, size_t size)
+{
+    NTSTATUS st = query(e->adapter, KMTQAITYPE_WDDM_DRIVERCAPS, &e->caps, sizeof e->caps);
+    if (!NT_SUCCESS(st))
+        return fail(detail, size, "DXGK_DRIVERCAPS not answered (0x%08x)", (unsigned)st);
+    st = query(e->adapter, KMTQAITYPE_WDDM_SEGMENTS, &e->segments, sizeof e->segments);
+    if (!NT_SUCCESS(st) || !e->segments.NbSegment)
+        return fail(detail, size, "the segments are not answered (0x%08x, %u segments)", (unsigned)st,
+                    e->segments.NbSegment);
+    D3DKMT_SEGMENTSIZEINFO sizes;
+    st = query(e->adapter, KMTQAITYPE_GETSEGMENTSIZE, &sizes, sizeof sizes);
+    if (!NT_SUCCESS(st))
+        return fail(detail, size, "KMTQAITYPE_GETSEGMENTSIZE 0x%08x", (unsigned)st);
+    /* GETSEGMENTSIZE is the sum of the segments the KMD described: local memory is dedicated
+     * video memory, apertures are shared system memory. */
+    UINT64 local = 0, aperture = 0;
+    for (UINT i = 0; i < e->segments.NbSegment && i < D3DKMT_WDDM_MAX_SEGMENTS; i++)
+        *((e->segments.Segment[i].Flags & 0x1u) ? &aperture : &local) += e->segments.Segment[i].Size;
+    if (sizes.DedicatedVideoMemorySize != local)
+        return fail(detail, size, "DedicatedVideoMemorySize %llu is not the %llu bytes of the memory segments",
+                    (unsigned long long)sizes.DedicatedVideoMemorySize, (unsigned long long)local);
+    return CHECK_PASS;
+}
+
+/* ---- through the UMD ---------------------------------------------------------------------- */
+
+static enum check_result umd_open(struct check_env *e, char *detail, size_t size)
+{
+    wddm_clear_refusals();
+    HRESULT hr = D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &e->dev,
+                                   NULL, &e->ctx);
+    if (FAILED(hr)) {
+        char why[1100];
+        wddm_last_refusals(why, sizeof why);
+        return fail(detail, size, "D3D11CreateDevice 0x%08x: %s", (unsigned)hr, why);
+    }
+    return CHECK_PASS;
+}
+
+static HRESULT buffer(ID3D11Device *dev, UINT bytes, D3D11_USAGE usage, UINT cpu, const void *init,
+                      ID3D11Buffer **out)
+{
+    D3D11_BUFFER_DESC d = {.ByteWidth = bytes, .Usage = usage, .CPUAccessFlags = cpu,
+                           .BindFlags = usage == D3D11_USAGE_STAGING ? 0u : (UINT)D3D11_BIND_SHADER_RESOURCE};
+    D3D11_SUBRESOURCE_DATA data = {.pSysMem = init};
+    return ID3D11Device_CreateBuffer(dev, &d, init ? &data : NULL, out);
+}
+
+/* GPU copy of src into a new staging buffer, read back and compared with the pattern. */
+static enum check_result read_back(struct check_env *e, ID3D11Buffer *src, UINT bytes, uint32_t seed,
+                                   const char *what, char *detail, size_t size)
+{
+    ID3D11Buffer *rb = NULL;
+    HRESULT hr = buffer(e->dev, bytes, D3D11_USAGE_STAGING, D3D11_CPU_ACCESS_READ, NULL, &rb);
+    if (FAILED(hr))
+        return fail(detail, size, "%s: staging buffer of %u bytes: 0x%08x", what, bytes, (unsigned)hr);
+    ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)rb, (ID3D11Resource *)src);
+    D3D11_MAPPED_SUBRESOURCE m;
+    hr = ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)rb, 0, D3D11_MAP_READ, 0, &m);
+    enum check_result r = CHECK_PASS;
+    if (FAILED(hr)) {
+        r = fail(detail, size, "%s: Map(READ) 0x%08x", what, (unsigned)hr);
+    } else {
+        size_t at = first_wrong(m.pData, bytes, seed);
+        if (at != bytes)
+            r = fail(detail, size, "%s: byte %zu of %u read back 0x%02x, written 0x%02x", what, at, bytes,
+                     ((const uint8_t *)m.pData)[at], pattern(seed, at));
+        ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)rb, 0);
+    }
+    RELEASE(rb);
+    return r;
+}
+
+/* Upload, GPU copy, readback (seed 001 §9). */
+static enum check_result copy_readback(struct check_env *e, char *detail, size_t size)
+{
+    enum { BYTES = 1u << 20 };
+    uint8_t *data = malloc(BYTES);
+    if (!data)
+        return fail(detail, size, "out of memory");
+    fill(data, BYTES, 1);
+    ID3D11Buffer *src = NULL;
+    HRESULT hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, data, &src);
+    free(data);
+    if (FAILED(hr))
+        return fail(detail, size, "a DEFAULT buffer with initial data: 0x%08x", (unsigned)hr);
+    enum check_result r = read_back(e, src, BYTES, 1, "DEFAULT -> STAGING", detail, size);
+    RELEASE(src);
+    return r;
+}
+
+/* Map(WRITE_DISCARD) while the GPU still reads the last contents: each discard must give the
+ * CPU memory the GPU no longer needs (a rename, or a wait), so every copy sees what was written
+ * just before it (seed 001: Discard renaming). */
+static enum check_result map_discard(struct check_env *e, char *detail, size_t size)
+{
+    enum { CHUNK = 16u << 10, COUNT = 64 };
+    ID3D11Buffer *dyn = NULL, *dst = NULL;
+    HRESULT hr = buffer(e->dev, CHUNK, D3D11_USAGE_DYNAMIC, D3D11_CPU_ACCESS_WRITE, NULL, &dyn);
+    if (SUCCEEDED(hr))
+        hr = buffer(e->dev, CHUNK * COUNT, D3D11_USAGE_DEFAULT, 0, NULL, &dst);
+    if (FAILED(hr)) {
+        RELEASE(dyn);
+        return fail(detail, size, "DYNAMIC / DEFAULT buffers: 0x%08x", (unsigned)hr);
+    }
+    enum check_result r = CHECK_PASS;
+    for (UINT i = 0; i < COUNT && r == CHECK_PASS; i++) {
+        D3D11_MAPPED_SUBRESOURCE m;
+        hr = ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE_DISCARD, 0, &m);
+        if (FAILED(hr)) {
+            r = fail(detail, size, "Map(WRITE_DISCARD) %u: 0x%08x", i, (unsigned)hr);
+            break;
+        }
+        /* Chunk i of the destination holds pattern 100+i at offset i*CHUNK of a whole-buffer
+         * pattern, so one comparison checks every chunk. */
+        uint8_t *p = m.pData;
+        for (UINT k = 0; k < CHUNK; k++)
+            p[k] = pattern(7, (size_t)i * CHUNK + k);
+        ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)dyn, 0);
+        D3D11_BOX box = {0, 0, 0, CHUNK, 1, 1};
+        ID3D11DeviceContext_CopySubresourceRegion(e->ctx, (ID3D11Resource *)dst, 0, i * CHUNK, 0, 0,
+                                                  (ID3D11Resource *)dyn, 0, &box);
+    }
+    if (r == CHECK_PASS)
+        r = read_back(e, dst, CHUNK * COUNT, 7, "64 discards copied out", detail, size);
+    RELEASE(dyn);
+    RELEASE(dst);
+    return r;
+}
+
+/* Fences retire in submission order: once the last EVENT query of a series is done, every one
+ * before it is done too (DXGKARGCB_NOTIFY_INTERRUPT_DATA: the fence IDs a node completes only
+ * grow). */
+static enum check_result fence_order(struct check_env *e, char *detail, size_t size)
+{
+    enum { COUNT = 32, BYTES = 256u << 10 };
+    ID3D11Query *q[COUNT] = {0};
+    ID3D11Buffer *a = NULL, *b = NULL;
+    HRESULT hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, NULL, &a);
+    if (SUCCEEDED(hr))
+        hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, NULL, &b);
+    D3D11_QUERY_DESC qd = {.Query = D3D11_QUERY_EVENT};
+    for (UINT i = 0; i < COUNT && SUCCEEDED(hr); i++)
+        hr = ID3D11Device_CreateQuery(e->dev, &qd, &q[i]);
+    enum check_result r = CHECK_PASS;
+    if (FAILED(hr))
+        r = fail(detail, size, "buffers or EVENT queries: 0x%08x", (unsigned)hr);
+    for (UINT i = 0; i < COUNT && r == CHECK_PASS; i++) {
+        ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)(i & 1 ? a : b), (ID3D11Resource *)(i & 1 ? b : a));
+        ID3D11DeviceContext_End(e->ctx, (ID3D11Asynchronous *)q[i]);
+        ID3D11DeviceContext_Flush(e->ctx);
+    }
+    if (r == CHECK_PASS) {
+        BOOL done = FALSE;
+        for (UINT spin = 0; spin < 20000000u; spin++) {
+            hr = ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)q[COUNT - 1], &done, sizeof done, 0);
+            if (hr == S_OK)
+                break;
+        }
+        if (hr != S_OK)
+            r = fail(detail, size, "the last EVENT query never completed (0x%08x)", (unsigned)hr);
+        for (UINT i = 0; i + 1 < COUNT && r == CHECK_PASS; i++) {
+            hr = ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)q[i], &done, sizeof done,
+                                             D3D11_ASYNC_GETDATA_DONOTFLUSH);
+            if (hr != S_OK || !done)
+                r = fail(detail, size, "query %u of %u is not done after the last one is (0x%08x)", i, COUNT,
+                         (unsigned)hr);
+        }
+    }
+    for (UINT i = 0; i < COUNT; i++)
+        RELEASE(q[i]);
+    RELEASE(a);
+    RELEASE(b);
+    return r;
+}
+
+/* More than the local memory the KMD described, each buffer filled with its own pattern and
+ * then used by the GPU, so VidMm must evict and page back in through the KMD's
+ * DxgkDdiBuildPagingBuffer transfers; every byte read back must be the byte written. */
+static enum check_result paging_oversubscribe(struct check_env *e, char *detail, size_t size)
+{
+    UINT64 local = 0;
+    for (UINT i = 0; i < e->segments.NbSegment && i < D3DKMT_WDDM_MAX_SEGMENTS; i++)
+        if (!(e->segments.Segment[i].Flags & 0x1u))
+            local += e->segments.Segment[i].Size;
+    if (!local) {
+        snprintf(detail, size, "the adapter has no memory segment (system memory only): nothing to evict");
+        return CHECK_SKIP;
+    }
+    if (local > (1ull << 30)) {
+        snprintf(detail, size, "%llu MiB of local memory is too much to oversubscribe in a check; give the KMD "
+                               "smaller segments to run it", (unsigned long long)(local >> 20));
+        return CHECK_SKIP;
+    }
+    enum { BYTES = 4u << 20 };
+    UINT count = (UINT)((local * 3 / 2 + BYTES - 1) / BYTES);
+    ID3D11Buffer **bufs = calloc(count, sizeof *bufs);
+    uint8_t *data = malloc(BYTES);
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    enum check_result r = bufs && data ? CHECK_PASS : fail(detail, size, "out of memory");
+    for (UINT i = 0; i < count && r == CHECK_PASS; i++) {
+        fill(data, BYTES, 1000 + i);
+        HRESULT hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, data, &bufs[i]);
+        if (FAILED(hr))
+            r = fail(detail, size, "buffer %u of %u (%u MiB each): 0x%08x", i, count, BYTES >> 20, (unsigned)hr);
+    }
+    for (UINT i = 0; i < count && r == CHECK_PASS; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "buffer %u of %u", i, count);
+        r = read_back(e, bufs[i], BYTES, 1000 + i, what, detail, size);
+    }
+    wddm_get_counters(&c1);
+    if (r == CHECK_PASS && c1.evictions == c0.evictions)
+        r = fail(detail, size, "%u MiB through %llu MiB of local memory caused no eviction", count * (BYTES >> 20),
+                 (unsigned long long)(local >> 20));
+    for (UINT i = 0; bufs && i < count; i++)
+        RELEASE(bufs[i]);
+    free(bufs);
+    free(data);
+    return r;
+}
+
+const struct check_case wddm_check_cases[] = {
+    {"Adapter.Start",
+     "The adapter starts: DriverEntry registers a complete DRIVER_INITIALIZATION_DATA, DxgkDdiAddDevice and "
+     "DxgkDdiStartDevice succeed, and the caps and segments pass every verifier check",
+     adapter_start},
+    {"Adapter.Queries",
+     "DxgkDdiQueryAdapterInfo answers the driver caps and the segments, and the segment sizes the kernel "
+     "derives (KMTQAITYPE_GETSEGMENTSIZE) are the memory segments described",
+     adapter_queries},
+    {"Umd.Open",
+     "The adapter's UMD opens (OpenAdapter10_2), creates a D3D11 device and its immediate context",
+     umd_open},
+    {"Copy.Readback",
+     "A resource's initial data, copied by the GPU to a STAGING resource and read with Map(READ), comes back "
+     "byte for byte",
+     copy_readback},
+    {"Map.Discard",
+     "Map(WRITE_DISCARD) of a buffer the GPU still reads never changes what an earlier copy reads: 64 discards "
+     "copied out come back each as written",
+     map_discard},
+    {"Fence.Order",
+     "Submissions retire in order: when the last of 32 EVENT queries is done, every earlier one is done",
+     fence_order},
+    {"Paging.Oversubscribe",
+     "1.5 times the local memory, every buffer filled and read back: VidMm evicts, and the KMD's paging "
+     "buffers (DXGK_OPERATION_TRANSFER, FILL) keep every byte",
+     paging_oversubscribe},
+};
+const size_t wddm_check_case_count = sizeof wddm_check_cases / sizeof wddm_check_cases[0];
