@@ -2,12 +2,14 @@
  * public doors (D3DKMT, the D3D11 API, the kernel's counters), so they hold for any driver loaded
  * by path as for the reference ones. Data checks compare every byte read back with what was
  * written; nothing is taken on the driver's word. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <dxgi.h>
 #include <wddm/wddm.h>
 
 #include "check.h"
@@ -307,6 +309,184 @@ static enum check_result paging_oversubscribe(struct check_env *e, char *detail,
     return r;
 }
 
+/* ---- textures, sharing, threads ------------------------------------------------------------ */
+
+enum { TEX_W = 301, TEX_H = 67 }; /* odd sizes: the KMD's pitch, not the width, lays out rows */
+
+static HRESULT texture(ID3D11Device *dev, D3D11_USAGE usage, UINT misc, uint32_t seed, ID3D11Texture2D **out)
+{
+    D3D11_TEXTURE2D_DESC td = {.Width = TEX_W, .Height = TEX_H, .MipLevels = 1, .ArraySize = 1,
+                               .Format = DXGI_FORMAT_B8G8R8A8_UNORM, .SampleDesc = {.Count = 1}, .Usage = usage,
+                               .MiscFlags = misc};
+    if (usage == D3D11_USAGE_STAGING)
+        td.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    else
+        td.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    uint8_t *data = seed ? malloc((size_t)TEX_W * TEX_H * 4) : NULL;
+    if (data)
+        fill(data, (size_t)TEX_W * TEX_H * 4, seed);
+    D3D11_SUBRESOURCE_DATA init = {.pSysMem = data, .SysMemPitch = TEX_W * 4};
+    HRESULT hr = seed && !data ? E_OUTOFMEMORY : ID3D11Device_CreateTexture2D(dev, &td, data ? &init : NULL, out);
+    free(data);
+    return hr;
+}
+
+/* `src` copied to a STAGING texture on (dev, ctx) and every row compared with the pattern. */
+static enum check_result texture_read_back(ID3D11Device *dev, ID3D11DeviceContext *ctx, ID3D11Texture2D *src,
+                                           uint32_t seed, const char *what, char *detail, size_t size)
+{
+    ID3D11Texture2D *stg = NULL;
+    HRESULT hr = texture(dev, D3D11_USAGE_STAGING, 0, 0, &stg);
+    if (FAILED(hr))
+        return fail(detail, size, "%s: STAGING texture: 0x%08x", what, (unsigned)hr);
+    ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)stg, (ID3D11Resource *)src);
+    D3D11_MAPPED_SUBRESOURCE m;
+    hr = ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m);
+    enum check_result r = CHECK_PASS;
+    if (FAILED(hr)) {
+        r = fail(detail, size, "%s: Map(READ) 0x%08x", what, (unsigned)hr);
+    } else {
+        if (m.RowPitch < TEX_W * 4)
+            r = fail(detail, size, "%s: RowPitch %u is less than a row's %u bytes", what, m.RowPitch, TEX_W * 4);
+        for (UINT y = 0; y < TEX_H && r == CHECK_PASS; y++) {
+            const uint8_t *row = (const uint8_t *)m.pData + (size_t)y * m.RowPitch;
+            for (UINT x = 0; x < TEX_W * 4; x++)
+                if (row[x] != pattern(seed, (size_t)y * TEX_W * 4 + x)) {
+                    r = fail(detail, size, "%s: row %u byte %u read back 0x%02x, written 0x%02x (RowPitch %u)", what,
+                             y, x, row[x], pattern(seed, (size_t)y * TEX_W * 4 + x), m.RowPitch);
+                    break;
+                }
+        }
+        ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)stg, 0);
+    }
+    RELEASE(stg);
+    return r;
+}
+
+/* A texture's rows, laid out by the KMD's pitch, survive upload, GPU copy and readback. */
+static enum check_result texture_readback(struct check_env *e, char *detail, size_t size)
+{
+    ID3D11Texture2D *t = NULL;
+    HRESULT hr = texture(e->dev, D3D11_USAGE_DEFAULT, 0, 21, &t);
+    if (FAILED(hr))
+        return fail(detail, size, "a %ux%u DEFAULT texture with initial data: 0x%08x", TEX_W, TEX_H, (unsigned)hr);
+    enum check_result r = texture_read_back(e->dev, e->ctx, t, 21, "texture", detail, size);
+    RELEASE(t);
+    return r;
+}
+
+/* A second device on the same adapter (the first adapter: D3D11CreateDevice(NULL) opens it). */
+static HRESULT second_device(ID3D11Device **dev, ID3D11DeviceContext **ctx)
+{
+    return D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, dev, NULL, ctx);
+}
+
+/* A shared resource (D3D11_RESOURCE_MISC_SHARED) opened by another device: the KMD's
+ * DxgkDdiOpenAllocation describes the creator's allocation to the opener, and each device reads
+ * what the other's GPU wrote. */
+static enum check_result share_open(struct check_env *e, char *detail, size_t size)
+{
+    ID3D11Device *dev2 = NULL;
+    ID3D11DeviceContext *ctx2 = NULL;
+    ID3D11Texture2D *made = NULL, *opened = NULL, *src = NULL;
+    IDXGIResource *dr = NULL;
+    HANDLE h = NULL;
+    enum check_result r = CHECK_PASS;
+    HRESULT hr = second_device(&dev2, &ctx2);
+    if (FAILED(hr))
+        r = fail(detail, size, "a second D3D11 device: 0x%08x", (unsigned)hr);
+    if (r == CHECK_PASS && FAILED(hr = texture(e->dev, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED, 31, &made)))
+        r = fail(detail, size, "a MISC_SHARED texture: 0x%08x", (unsigned)hr);
+    if (r == CHECK_PASS)
+        r = texture_read_back(e->dev, e->ctx, made, 31, "the creator", detail, size);
+    if (r == CHECK_PASS &&
+        (FAILED(hr = ID3D11Texture2D_QueryInterface(made, &IID_IDXGIResource, (void **)&dr)) ||
+         FAILED(hr = IDXGIResource_GetSharedHandle(dr, &h))))
+        r = fail(detail, size, "IDXGIResource::GetSharedHandle: 0x%08x", (unsigned)hr);
+    if (r == CHECK_PASS &&
+        FAILED(hr = ID3D11Device_OpenSharedResource(dev2, h, &IID_ID3D11Texture2D, (void **)&opened)))
+        r = fail(detail, size, "OpenSharedResource on a second device: 0x%08x", (unsigned)hr);
+    if (r == CHECK_PASS)
+        r = texture_read_back(dev2, ctx2, opened, 31, "the opener", detail, size);
+    /* The opener's GPU writes; the creator reads. */
+    if (r == CHECK_PASS && FAILED(hr = texture(dev2, D3D11_USAGE_DEFAULT, 0, 32, &src)))
+        r = fail(detail, size, "a texture on the second device: 0x%08x", (unsigned)hr);
+    if (r == CHECK_PASS) {
+        ID3D11DeviceContext_CopyResource(ctx2, (ID3D11Resource *)opened, (ID3D11Resource *)src);
+        ID3D11DeviceContext_Flush(ctx2);
+        r = texture_read_back(dev2, ctx2, opened, 32, "the opener after its copy", detail, size);
+    }
+    if (r == CHECK_PASS)
+        r = texture_read_back(e->dev, e->ctx, made, 32, "the creator after the opener's copy", detail, size);
+    RELEASE(src);
+    RELEASE(opened);
+    RELEASE(dr);
+    RELEASE(made);
+    RELEASE(ctx2);
+    RELEASE(dev2);
+    return r;
+}
+
+/* Two devices, each on its own thread, uploading, copying and reading back at once: the
+ * scheduler interleaves their contexts and the KMD completes both streams of fences. */
+struct worker {
+    pthread_t thread;
+    uint32_t seed;
+    enum check_result r;
+    char detail[512];
+};
+
+static void *worker_run(void *arg)
+{
+    struct worker *w = arg;
+    ID3D11Device *dev = NULL;
+    ID3D11DeviceContext *ctx = NULL;
+    HRESULT hr = second_device(&dev, &ctx);
+    w->r = FAILED(hr) ? fail(w->detail, sizeof w->detail, "D3D11CreateDevice: 0x%08x", (unsigned)hr) : CHECK_PASS;
+    for (UINT i = 0; i < 40 && w->r == CHECK_PASS; i++) {
+        enum { BYTES = 96u << 10 };
+        uint8_t *data = malloc(BYTES);
+        ID3D11Buffer *b = NULL;
+        if (!data) {
+            w->r = fail(w->detail, sizeof w->detail, "out of memory");
+            break;
+        }
+        fill(data, BYTES, w->seed + i);
+        hr = buffer(dev, BYTES, D3D11_USAGE_DEFAULT, 0, data, &b);
+        free(data);
+        if (FAILED(hr)) {
+            w->r = fail(w->detail, sizeof w->detail, "buffer %u: 0x%08x", i, (unsigned)hr);
+            break;
+        }
+        struct check_env env = {.dev = dev, .ctx = ctx};
+        char what[48];
+        snprintf(what, sizeof what, "thread %u, round %u", w->seed, i);
+        w->r = read_back(&env, b, BYTES, w->seed + i, what, w->detail, sizeof w->detail);
+        RELEASE(b);
+    }
+    RELEASE(ctx);
+    RELEASE(dev);
+    return NULL;
+}
+
+static enum check_result threads_two_devices(struct check_env *e, char *detail, size_t size)
+{
+    (void)e;
+    struct worker w[2] = {{.seed = 5000}, {.seed = 6000}};
+    int started = 0;
+    for (int i = 0; i < 2; i++)
+        if (pthread_create(&w[i].thread, NULL, worker_run, &w[i]) == 0)
+            started++;
+    for (int i = 0; i < started; i++)
+        pthread_join(w[i].thread, NULL);
+    if (started < 2)
+        return fail(detail, size, "could not start two threads");
+    for (int i = 0; i < 2; i++)
+        if (w[i].r != CHECK_PASS)
+            return fail(detail, size, "%s", w[i].detail);
+    return CHECK_PASS;
+}
+
 const struct check_case wddm_check_cases[] = {
     {"Adapter.Start",
      "The adapter starts: DriverEntry registers a complete DRIVER_INITIALIZATION_DATA, DxgkDdiAddDevice and "
@@ -330,6 +510,18 @@ const struct check_case wddm_check_cases[] = {
     {"Fence.Order",
      "Submissions retire in order: when the last of 32 EVENT queries is done, every earlier one is done",
      fence_order},
+    {"Texture.Readback",
+     "A texture of odd size comes back row by row at the pitch Map reports: the KMD lays out what it "
+     "describes",
+     texture_readback},
+    {"Share.Open",
+     "A MISC_SHARED texture opened by a second device (DxgkDdiOpenAllocation) holds the creator's bytes, and "
+     "each device reads what the other's GPU wrote",
+     share_open},
+    {"Threads.TwoDevices",
+     "Two devices on two threads upload, copy and read back at once (40 rounds each): both streams complete "
+     "and every byte is right",
+     threads_two_devices},
     {"Paging.Oversubscribe",
      "1.5 times the local memory, every buffer filled and read back: VidMm evicts, and the KMD's paging "
      "buffers (DXGK_OPERATION_TRANSFER, FILL) keep every byte",
