@@ -898,19 +898,89 @@ typedef BOOLEAN (*PKSYNCHRONIZE_ROUTINE)(PVOID SynchronizeContext);
 typedef NTSTATUS (APIENTRY *DXGKCB_SYNCHRONIZE_EXECUTION)(HANDLE DeviceHandle, PKSYNCHRONIZE_ROUTINE SynchronizeRoutine,
                                                          PVOID Context, ULONG MessageNumber, BOOLEAN *ReturnValue);
 
+/* A kernel callback this kernel does not model (issue 19 §2, docs/drivers.md "The interface
+ * tables"): every member of DXGKRNL_INTERFACE is at the WDK's place, so driver code that names one
+ * compiles; calling one of these answers "not supported" for its kind of result
+ * (STATUS_NOT_SUPPORTED, NULL, 0, or nothing), never crashes, and the verifier reports the call
+ * (Callback.NotModeled). Their parameters after the first are not checked. */
+typedef NTSTATUS (APIENTRY *DXGKCB_NOT_MODELED)(HANDLE, ...);
+typedef VOID (APIENTRY *DXGKCB_NOT_MODELED_VOID)(HANDLE, ...);
+typedef PVOID (APIENTRY *DXGKCB_NOT_MODELED_PTR)(HANDLE, ...);
+typedef UINT64 (APIENTRY *DXGKCB_NOT_MODELED_VALUE)(HANDLE, ...);
+
+/* In the WDK's order (dispmprt.h), through WDDM 2.9. */
 typedef struct _DXGKRNL_INTERFACE {
     ULONG Size;
     ULONG Version;
     HANDLE DeviceHandle;                 /* the kernel's adapter handle: hAdapter of every callback */
+    DXGKCB_NOT_MODELED DxgkCbEvalAcpiMethod;
+    DXGKCB_NOT_MODELED DxgkCbGetDeviceInformation;
+    DXGKCB_NOT_MODELED DxgkCbIndicateChildStatus;
+    DXGKCB_NOT_MODELED DxgkCbMapMemory;
+    DXGKCB_QUEUE_DPC DxgkCbQueueDpc;
+    DXGKCB_NOT_MODELED DxgkCbQueryServices;
+    DXGKCB_NOT_MODELED DxgkCbReadDeviceSpace;
     DXGKCB_SYNCHRONIZE_EXECUTION DxgkCbSynchronizeExecution;
+    DXGKCB_NOT_MODELED DxgkCbUnmapMemory;
+    DXGKCB_NOT_MODELED DxgkCbWriteDeviceSpace;
+    DXGKCB_NOT_MODELED DxgkCbIsDevicePresent;
+    DXGKCB_GETHANDLEDATA DxgkCbGetHandleData;
+    DXGKCB_NOT_MODELED_VALUE DxgkCbGetHandleParent;
+    DXGKCB_NOT_MODELED_VALUE DxgkCbEnumHandleChildren;
     DXGKCB_NOTIFY_INTERRUPT DxgkCbNotifyInterrupt;
     DXGKCB_NOTIFY_DPC DxgkCbNotifyDpc;
-    DXGKCB_QUEUE_DPC DxgkCbQueueDpc;
-    DXGKCB_GETHANDLEDATA DxgkCbGetHandleData;
-    DXGKCB_QUERYFEATURESUPPORT DxgkCbQueryFeatureSupport; /* WDDM 2.9 */
+    DXGKCB_NOT_MODELED DxgkCbQueryVidPnInterface;
+    DXGKCB_NOT_MODELED DxgkCbQueryMonitorInterface;
+    DXGKCB_NOT_MODELED DxgkCbGetCaptureAddress;
+    DXGKCB_NOT_MODELED_VOID DxgkCbLogEtwEvent;
+    DXGKCB_NOT_MODELED DxgkCbExcludeAdapterAccess;
+    /* WIN8 */
+    DXGKCB_CREATECONTEXTALLOCATION DxgkCbCreateContextAllocation;   /* seed 000 */
+    DXGKCB_DESTROYCONTEXTALLOCATION DxgkCbDestroyContextAllocation; /* seed 000 */
+    DXGKCB_NOT_MODELED DxgkCbSetPowerComponentActive;
+    DXGKCB_NOT_MODELED_VOID DxgkCbSetPowerComponentIdle;
+    DXGKCB_NOT_MODELED DxgkCbAcquirePostDisplayOwnership;
+    DXGKCB_NOT_MODELED DxgkCbPowerRuntimeControlRequest;
+    DXGKCB_NOT_MODELED_VOID DxgkCbSetPowerComponentLatency;
+    DXGKCB_NOT_MODELED_VOID DxgkCbSetPowerComponentResidency;
+    DXGKCB_NOT_MODELED_VOID DxgkCbCompleteFStateTransition;
+    /* WDDM 1.3 */
+    DXGKCB_NOT_MODELED_VOID DxgkCbCompletePStateTransition;
+    /* WDDM 2.0 */
+    DXGKCB_NOT_MODELED_VALUE DxgkCbMapContextAllocation;
+    DXGKCB_NOT_MODELED DxgkCbUpdateContextAllocation;
+    DXGKCB_NOT_MODELED DxgkCbReserveGpuVirtualAddressRange;
+    DXGKCB_NOT_MODELED_PTR DxgkCbAcquireHandleData;
+    DXGKCB_NOT_MODELED_VOID DxgkCbReleaseHandleData;
+    DXGKCB_NOT_MODELED_VOID DxgkCbHardwareContentProtectionTeardown;
+    /* WDDM 2.1 */
+    DXGKCB_NOT_MODELED_VOID DxgkCbMultiPlaneOverlayDisabled;
+    DXGKCB_NOT_MODELED DxgkCbMitigatedRangeUpdate;
+    /* WDDM 2.2 */
+    DXGKCB_NOT_MODELED DxgkCbInvalidateHwContext;
+    DXGKCB_NOT_MODELED DxgkCbIndicateConnectorChange;
+    DXGKCB_NOT_MODELED_VOID DxgkCbUnblockUEFIFrameBufferRanges;
+    DXGKCB_NOT_MODELED DxgkCbAcquirePostDisplayOwnership2;
+    /* WDDM 2.3 */
+    DXGKCB_NOT_MODELED_VOID DxgkCbSetProtectedSessionStatus;
+    /* WDDM 2.4 */
+    DXGKCB_NOT_MODELED_PTR DxgkCbAllocateContiguousMemory;
+    DXGKCB_NOT_MODELED DxgkCbFreeContiguousMemory;
+    DXGKCB_NOT_MODELED_PTR DxgkCbAllocatePagesForMdl;
+    DXGKCB_NOT_MODELED_VOID DxgkCbFreePagesFromMdl;
+    DXGKCB_NOT_MODELED DxgkCbPinFrameBufferForSave;
+    DXGKCB_NOT_MODELED_VOID DxgkCbUnpinFrameBufferForSave;
+    DXGKCB_NOT_MODELED DxgkCbMapFrameBufferPointer;
+    DXGKCB_NOT_MODELED DxgkCbUnmapFrameBufferPointer;
+    DXGKCB_NOT_MODELED DxgkCbMapMdlToIoMmu;
+    DXGKCB_NOT_MODELED_VOID DxgkCbUnmapMdlFromIoMmu;
+    DXGKCB_NOT_MODELED DxgkCbReportDiagnostic;
+    /* WDDM 2.5 */
+    DXGKCB_NOT_MODELED_VOID DxgkCbSignalEvent;
+    /* WDDM 2.6 */
     DXGKCB_ISFEATUREENABLED DxgkCbIsFeatureEnabled;
-    DXGKCB_CREATECONTEXTALLOCATION DxgkCbCreateContextAllocation;   /* WDDM 1.2, seed 000 */
-    DXGKCB_DESTROYCONTEXTALLOCATION DxgkCbDestroyContextAllocation; /* WDDM 1.2, seed 000 */
+    /* WDDM 2.9 (after members the documentation does not list) */
+    DXGKCB_QUERYFEATURESUPPORT DxgkCbQueryFeatureSupport;
 } DXGKRNL_INTERFACE, *PDXGKRNL_INTERFACE;
 
 typedef struct _DXGK_START_INFO {
@@ -1168,52 +1238,171 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA)(const HANDL
 #define DXGKDDI_INTERFACE_VERSION_WDDM3_1 0x10004
 #define DXGKDDI_INTERFACE_VERSION      DXGKDDI_INTERFACE_VERSION_WIN7
 
+/* A DDI this kernel never calls (display, VidPN, overlays, hardware queues...) at the WDK's place
+ * in DRIVER_INITIALIZATION_DATA (issue 19 §2): any function may be stored in it; the verifier
+ * lists those a KMD registers (Init.NotModeledDdi), so a driver author knows they stay unused. */
+typedef PVOID DXGKDDI_NOT_MODELED;
+
+/* Every member the documentation lists, in the WDK's order (dispmprt.h), then the WDDM 3.1 one
+ * this kernel uses (its place among the undocumented 3.x members is not given). */
 typedef struct _DRIVER_INITIALIZATION_DATA {
     ULONG Version;
     PDXGKDDI_ADD_DEVICE DxgkDdiAddDevice;
     PDXGKDDI_START_DEVICE DxgkDdiStartDevice;
     PDXGKDDI_STOP_DEVICE DxgkDdiStopDevice;
     PDXGKDDI_REMOVE_DEVICE DxgkDdiRemoveDevice;
+    DXGKDDI_NOT_MODELED DxgkDdiDispatchIoRequest;
     PDXGKDDI_INTERRUPT_ROUTINE DxgkDdiInterruptRoutine;
     PDXGKDDI_DPC_ROUTINE DxgkDdiDpcRoutine;
+    DXGKDDI_NOT_MODELED DxgkDdiQueryChildRelations;
+    DXGKDDI_NOT_MODELED DxgkDdiQueryChildStatus;
+    DXGKDDI_NOT_MODELED DxgkDdiQueryDeviceDescriptor;
+    DXGKDDI_SETPOWERSTATE DxgkDdiSetPowerState;
+    DXGKDDI_NOT_MODELED DxgkDdiNotifyAcpiEvent;
+    DXGKDDI_NOT_MODELED DxgkDdiResetDevice;
+    DXGKDDI_NOT_MODELED DxgkDdiUnload;
+    DXGKDDI_NOT_MODELED DxgkDdiQueryInterface;
+    DXGKDDI_NOT_MODELED DxgkDdiControlEtwLogging;
     DXGKDDI_QUERYADAPTERINFO DxgkDdiQueryAdapterInfo;
     DXGKDDI_CREATEDEVICE DxgkDdiCreateDevice;
     DXGKDDI_CREATEALLOCATION DxgkDdiCreateAllocation;
     DXGKDDI_DESTROYALLOCATION DxgkDdiDestroyAllocation;
+    DXGKDDI_NOT_MODELED DxgkDdiDescribeAllocation;
+    DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA DxgkDdiGetStandardAllocationDriverData;
+    DXGKDDI_ACQUIRESWIZZLINGRANGE DxgkDdiAcquireSwizzlingRange;
+    DXGKDDI_RELEASESWIZZLINGRANGE DxgkDdiReleaseSwizzlingRange;
     DXGKDDI_PATCH DxgkDdiPatch;
     DXGKDDI_SUBMITCOMMAND DxgkDdiSubmitCommand;
+    DXGKDDI_PREEMPTCOMMAND DxgkDdiPreemptCommand;
     DXGKDDI_BUILDPAGINGBUFFER DxgkDdiBuildPagingBuffer;
+    DXGKDDI_NOT_MODELED DxgkDdiSetPalette;
+    DXGKDDI_NOT_MODELED DxgkDdiSetPointerPosition;
+    DXGKDDI_NOT_MODELED DxgkDdiSetPointerShape;
+    DXGKDDI_RESETFROMTIMEOUT DxgkDdiResetFromTimeout;
+    DXGKDDI_RESTARTFROMTIMEOUT DxgkDdiRestartFromTimeout;
+    DXGKDDI_ESCAPE DxgkDdiEscape;
+    DXGKDDI_NOT_MODELED DxgkDdiCollectDbgInfo;
     DXGKDDI_QUERYCURRENTFENCE DxgkDdiQueryCurrentFence;
+    DXGKDDI_NOT_MODELED DxgkDdiIsSupportedVidPn;
+    DXGKDDI_NOT_MODELED DxgkDdiRecommendFunctionalVidPn;
+    DXGKDDI_NOT_MODELED DxgkDdiEnumVidPnCofuncModality;
+    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceAddress;
+    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceVisibility;
+    DXGKDDI_NOT_MODELED DxgkDdiCommitVidPn;
+    DXGKDDI_NOT_MODELED DxgkDdiUpdateActiveVidPnPresentPath;
+    DXGKDDI_NOT_MODELED DxgkDdiRecommendMonitorModes;
+    DXGKDDI_NOT_MODELED DxgkDdiRecommendVidPnTopology;
+    DXGKDDI_NOT_MODELED DxgkDdiGetScanLine;
+    DXGKDDI_NOT_MODELED DxgkDdiStopCapture;
+    DXGKDDI_NOT_MODELED DxgkDdiControlInterrupt;
+    DXGKDDI_NOT_MODELED DxgkDdiCreateOverlay;
     DXGKDDI_DESTROYDEVICE DxgkDdiDestroyDevice;
     DXGKDDI_OPENALLOCATIONINFO DxgkDdiOpenAllocation;
     DXGKDDI_CLOSEALLOCATION DxgkDdiCloseAllocation;
     DXGKDDI_RENDER DxgkDdiRender;
+    DXGKDDI_NOT_MODELED DxgkDdiPresent;
+    DXGKDDI_NOT_MODELED DxgkDdiUpdateOverlay;
+    DXGKDDI_NOT_MODELED DxgkDdiFlipOverlay;
+    DXGKDDI_NOT_MODELED DxgkDdiDestroyOverlay;
     DXGKDDI_CREATECONTEXT DxgkDdiCreateContext;
     DXGKDDI_DESTROYCONTEXT DxgkDdiDestroyContext;
-    DXGKDDI_SETALLOCATIONBACKINGSTORE DxgkDdiSetAllocationBackingStore; /* optional (seed 002) */
-    DXGKDDI_ESCAPE DxgkDdiEscape;                                        /* optional */
-    /* Preemption (required with SchedulingCaps.PreemptionAware) and recovery: ResetFromTimeout
-     * and RestartFromTimeout always; the other three with DXGK_DRIVERCAPS.SupportPerEngineTDR. */
-    DXGKDDI_PREEMPTCOMMAND DxgkDdiPreemptCommand;
-    DXGKDDI_RESETFROMTIMEOUT DxgkDdiResetFromTimeout;
-    DXGKDDI_RESTARTFROMTIMEOUT DxgkDdiRestartFromTimeout;
+    DXGKDDI_NOT_MODELED DxgkDdiLinkDevice;
+    DXGKDDI_NOT_MODELED DxgkDdiSetDisplayPrivateDriverFormat;
+    /* WIN7 */
+    DXGKDDI_NOT_MODELED DxgkDdiDescribePageTable;
+    DXGKDDI_NOT_MODELED DxgkDdiUpdatePageTable;
+    DXGKDDI_NOT_MODELED DxgkDdiUpdatePageDirectory;
+    DXGKDDI_NOT_MODELED DxgkDdiMovePageDirectory;
+    DXGKDDI_NOT_MODELED DxgkDdiSubmitRender;
+    DXGKDDI_NOT_MODELED DxgkDdiCreateAllocation2;
+    DXGKDDI_NOT_MODELED DxgkDdiRenderKm;
+    PVOID Reserved;
+    DXGKDDI_NOT_MODELED DxgkDdiQueryVidPnHWCapability;
+    /* WIN8 */
+    DXGKDDI_NOT_MODELED DxgkDdiSetPowerComponentFState;
     DXGKDDI_QUERYDEPENDENTENGINEGROUP DxgkDdiQueryDependentEngineGroup;
     DXGKDDI_QUERYENGINESTATUS DxgkDdiQueryEngineStatus;
     DXGKDDI_RESETENGINE DxgkDdiResetEngine;
-    /* GpuMmu model (WDDM 2.0): required with DXGK_VIDMMCAPS.VirtualAddressingSupported +
-     * GpuMmuSupported (the adapter refuses to start without them). */
+    DXGKDDI_NOT_MODELED DxgkDdiStopDeviceAndReleasePostDisplayOwnership;
+    DXGKDDI_NOT_MODELED DxgkDdiSystemDisplayEnable;
+    DXGKDDI_NOT_MODELED DxgkDdiSystemDisplayWrite;
+    DXGKDDI_NOT_MODELED DxgkDdiCancelCommand;
+    DXGKDDI_NOT_MODELED DxgkDdiGetChildContainerId;
+    DXGKDDI_NOT_MODELED DxgkDdiPowerRuntimeControlRequest;
+    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay;
+    DXGKDDI_NOT_MODELED DxgkDdiNotifySurpriseRemoval;
+    DXGKDDI_NOT_MODELED DxgkDdiGetNodeMetadata;
+    DXGKDDI_NOT_MODELED DxgkDdiSetPowerPState;
+    DXGKDDI_NOT_MODELED DxgkDdiControlInterrupt2;
+    DXGKDDI_NOT_MODELED DxgkDdiCheckMultiPlaneOverlaySupport;
+    DXGKDDI_NOT_MODELED DxgkDdiCalibrateGpuClock;
+    DXGKDDI_NOT_MODELED DxgkDdiFormatHistoryBuffer;
+    /* WDDM2.0 */
+    DXGKDDI_NOT_MODELED DxgkDdiRenderGdi;
+    DXGKDDI_SUBMITCOMMANDVIRTUAL DxgkDdiSubmitCommandVirtual;
     DXGKDDI_SETROOTPAGETABLE DxgkDdiSetRootPageTable;
     DXGKDDI_GETROOTPAGETABLESIZE DxgkDdiGetRootPageTableSize;
-    DXGKDDI_SUBMITCOMMANDVIRTUAL DxgkDdiSubmitCommandVirtual;
+    DXGKDDI_NOT_MODELED DxgkDdiMapCpuHostAperture;
+    DXGKDDI_NOT_MODELED DxgkDdiUnmapCpuHostAperture;
+    DXGKDDI_NOT_MODELED DxgkDdiCheckMultiPlaneOverlaySupport2;
     DXGKDDI_CREATEPROCESS DxgkDdiCreateProcess;
     DXGKDDI_DESTROYPROCESS DxgkDdiDestroyProcess;
-    /* Required with DXGK_DRIVERCAPS.NumberOfSwizzlingRanges > 0 (AcquireAperture locks). */
-    DXGKDDI_ACQUIRESWIZZLINGRANGE DxgkDdiAcquireSwizzlingRange;
-    DXGKDDI_RELEASESWIZZLINGRANGE DxgkDdiReleaseSwizzlingRange;
-    /* Optional: kernel-made standard allocations (issue 6: kernel-created cross-adapter resources). */
-    DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA DxgkDdiGetStandardAllocationDriverData;
-    /* Power transitions of the adapter (issue 20 §5; required for wddm_test_system_power_cycle). */
-    DXGKDDI_SETPOWERSTATE DxgkDdiSetPowerState;
+    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    PVOID Reserved1;
+    PVOID Reserved2;
+    DXGKDDI_NOT_MODELED DxgkDdiPowerRuntimeSetDeviceHandle;
+    DXGKDDI_NOT_MODELED DxgkDdiSetStablePowerState;
+    DXGKDDI_NOT_MODELED DxgkDdiSetVideoProtectedRegion;
+    /* WDDM2.1 */
+    DXGKDDI_NOT_MODELED DxgkDdiCheckMultiPlaneOverlaySupport3;
+    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3;
+    DXGKDDI_NOT_MODELED DxgkDdiPostMultiPlaneOverlayPresent;
+    DXGKDDI_NOT_MODELED DxgkDdiValidateUpdateAllocationProperty;
+    /* WDDM2.2 */
+    DXGKDDI_NOT_MODELED DxgkDdiControlModeBehavior;
+    DXGKDDI_NOT_MODELED DxgkDdiUpdateMonitorLinkInfo;
+    DXGKDDI_NOT_MODELED DxgkDdiCreateHwContext;
+    DXGKDDI_NOT_MODELED DxgkDdiDestroyHwContext;
+    DXGKDDI_NOT_MODELED DxgkDdiCreateHwQueue;
+    DXGKDDI_NOT_MODELED DxgkDdiDestroyHwQueue;
+    DXGKDDI_NOT_MODELED DxgkDdiSubmitCommandToHwQueue;
+    DXGKDDI_NOT_MODELED DxgkDdiSwitchToHwContextList;
+    DXGKDDI_NOT_MODELED DxgkDdiResetHwEngine;
+    DXGKDDI_NOT_MODELED DxgkDdiCreatePeriodicFrameNotification;
+    DXGKDDI_NOT_MODELED DxgkDdiDestroyPeriodicFrameNotification;
+    DXGKDDI_NOT_MODELED DxgkDdiSetTimingsFromVidPn;
+    DXGKDDI_NOT_MODELED DxgkDdiSetTargetGamma;
+    DXGKDDI_NOT_MODELED DxgkDdiSetTargetContentType;
+    DXGKDDI_NOT_MODELED DxgkDdiSetTargetAnalogCopyProtection;
+    DXGKDDI_NOT_MODELED DxgkDdiSetTargetAdjustedColorimetry;
+    DXGKDDI_NOT_MODELED DxgkDdiDisplayDetectControl;
+    DXGKDDI_NOT_MODELED DxgkDdiQueryConnectionChange;
+    DXGKDDI_NOT_MODELED DxgkDdiExchangePreStartInfo;
+    DXGKDDI_NOT_MODELED DxgkDdiGetMultiPlaneOverlayCaps;
+    DXGKDDI_NOT_MODELED DxgkDdiGetPostCompositionCaps;
+    DXGKDDI_NOT_MODELED DxgkDdiUpdateHwContextState;
+    DXGKDDI_NOT_MODELED DxgkDdiCreateProtectedSession;
+    DXGKDDI_NOT_MODELED DxgkDdiDestroyProtectedSession;
+    /* WDDM2.4 */
+    DXGKDDI_NOT_MODELED DxgkDdiSetSchedulingLogBuffer;
+    DXGKDDI_NOT_MODELED DxgkDdiSetupPriorityBands;
+    DXGKDDI_NOT_MODELED DxgkDdiNotifyFocusPresent;
+    DXGKDDI_NOT_MODELED DxgkDdiSetContextSchedulingProperties;
+    DXGKDDI_NOT_MODELED DxgkDdiSuspendContext;
+    DXGKDDI_NOT_MODELED DxgkDdiResumeContext;
+    DXGKDDI_NOT_MODELED DxgkDdiSetVirtualMachineData;
+    DXGKDDI_NOT_MODELED DxgkDdiBeginExclusiveAccess;
+    DXGKDDI_NOT_MODELED DxgkDdiEndExclusiveAccess;
+    DXGKDDI_NOT_MODELED DxgkDdiQueryDiagnosticTypesSupport;
+    DXGKDDI_NOT_MODELED DxgkDdiControlDiagnosticReporting;
+    DXGKDDI_NOT_MODELED DxgkDdiResumeHwEngine;
+    DXGKDDI_NOT_MODELED DxgkDdiSignalMonitoredFence;
+    DXGKDDI_NOT_MODELED DxgkDdiPresentToHwQueue;
+    DXGKDDI_NOT_MODELED DxgkDdiValidateSubmitCommand;
+    DXGKDDI_NOT_MODELED DxgkDdiSetTargetAdjustedColorimetry2;
+    DXGKDDI_NOT_MODELED DxgkDdiSetTrackedWorkloadPowerLevel;
+    /* WDDM3.1 */
+    DXGKDDI_SETALLOCATIONBACKINGSTORE DxgkDdiSetAllocationBackingStore;
 } DRIVER_INITIALIZATION_DATA;
 
 /* Implemented by the kernel: a KMD's DriverEntry calls it to register its DDI table. */

@@ -1243,6 +1243,8 @@ UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a);
  * (D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT). Adapter lock held. */
 void dxgk_device_fault_sync_locked(struct dxgk_device *d);
 
+/* objects/callbacks_not_modeled.c: the DXGKRNL_INTERFACE members the kernel does not model */
+void dxgk_interface_fill_not_modeled(DXGKRNL_INTERFACE *ifc);
 /* objects/driver_load.c: drivers loaded by path (WDDM_KMD, WDDM_UMD; issue 19 §1) */
 extern const struct wddm_platform_imports dxgk_platform_imports;
 /* How many adapters the driver lists name (the longer list), 0 when neither is set. */

@@ -39,11 +39,57 @@ static const struct ddi_slot engine_tdr_ddis[] = { SLOT(DxgkDdiQueryDependentEng
 static const struct ddi_slot gpummu_ddis[] = { SLOT(DxgkDdiSetRootPageTable), SLOT(DxgkDdiGetRootPageTableSize),
                                                SLOT(DxgkDdiSubmitCommandVirtual), SLOT(DxgkDdiCreateProcess),
                                                SLOT(DxgkDdiDestroyProcess) };
+/* The DDIs this kernel never calls (DXGKDDI_NOT_MODELED members). */
+static const struct ddi_slot not_modeled_ddis[] = {
+    SLOT(DxgkDdiDispatchIoRequest), SLOT(DxgkDdiQueryChildRelations), SLOT(DxgkDdiQueryChildStatus),
+    SLOT(DxgkDdiQueryDeviceDescriptor), SLOT(DxgkDdiNotifyAcpiEvent), SLOT(DxgkDdiResetDevice),
+    SLOT(DxgkDdiUnload), SLOT(DxgkDdiQueryInterface), SLOT(DxgkDdiControlEtwLogging),
+    SLOT(DxgkDdiDescribeAllocation), SLOT(DxgkDdiSetPalette), SLOT(DxgkDdiSetPointerPosition),
+    SLOT(DxgkDdiSetPointerShape), SLOT(DxgkDdiCollectDbgInfo), SLOT(DxgkDdiIsSupportedVidPn),
+    SLOT(DxgkDdiRecommendFunctionalVidPn), SLOT(DxgkDdiEnumVidPnCofuncModality),
+    SLOT(DxgkDdiSetVidPnSourceAddress), SLOT(DxgkDdiSetVidPnSourceVisibility), SLOT(DxgkDdiCommitVidPn),
+    SLOT(DxgkDdiUpdateActiveVidPnPresentPath), SLOT(DxgkDdiRecommendMonitorModes),
+    SLOT(DxgkDdiRecommendVidPnTopology), SLOT(DxgkDdiGetScanLine), SLOT(DxgkDdiStopCapture),
+    SLOT(DxgkDdiControlInterrupt), SLOT(DxgkDdiCreateOverlay), SLOT(DxgkDdiPresent), SLOT(DxgkDdiUpdateOverlay),
+    SLOT(DxgkDdiFlipOverlay), SLOT(DxgkDdiDestroyOverlay), SLOT(DxgkDdiLinkDevice),
+    SLOT(DxgkDdiSetDisplayPrivateDriverFormat), SLOT(DxgkDdiDescribePageTable), SLOT(DxgkDdiUpdatePageTable),
+    SLOT(DxgkDdiUpdatePageDirectory), SLOT(DxgkDdiMovePageDirectory), SLOT(DxgkDdiSubmitRender),
+    SLOT(DxgkDdiCreateAllocation2), SLOT(DxgkDdiRenderKm), SLOT(DxgkDdiQueryVidPnHWCapability),
+    SLOT(DxgkDdiSetPowerComponentFState), SLOT(DxgkDdiStopDeviceAndReleasePostDisplayOwnership),
+    SLOT(DxgkDdiSystemDisplayEnable), SLOT(DxgkDdiSystemDisplayWrite), SLOT(DxgkDdiCancelCommand),
+    SLOT(DxgkDdiGetChildContainerId), SLOT(DxgkDdiPowerRuntimeControlRequest),
+    SLOT(DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay), SLOT(DxgkDdiNotifySurpriseRemoval),
+    SLOT(DxgkDdiGetNodeMetadata), SLOT(DxgkDdiSetPowerPState), SLOT(DxgkDdiControlInterrupt2),
+    SLOT(DxgkDdiCheckMultiPlaneOverlaySupport), SLOT(DxgkDdiCalibrateGpuClock),
+    SLOT(DxgkDdiFormatHistoryBuffer), SLOT(DxgkDdiRenderGdi), SLOT(DxgkDdiMapCpuHostAperture),
+    SLOT(DxgkDdiUnmapCpuHostAperture), SLOT(DxgkDdiCheckMultiPlaneOverlaySupport2),
+    SLOT(DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2), SLOT(DxgkDdiPowerRuntimeSetDeviceHandle),
+    SLOT(DxgkDdiSetStablePowerState), SLOT(DxgkDdiSetVideoProtectedRegion),
+    SLOT(DxgkDdiCheckMultiPlaneOverlaySupport3), SLOT(DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3),
+    SLOT(DxgkDdiPostMultiPlaneOverlayPresent), SLOT(DxgkDdiValidateUpdateAllocationProperty),
+    SLOT(DxgkDdiControlModeBehavior), SLOT(DxgkDdiUpdateMonitorLinkInfo), SLOT(DxgkDdiCreateHwContext),
+    SLOT(DxgkDdiDestroyHwContext), SLOT(DxgkDdiCreateHwQueue), SLOT(DxgkDdiDestroyHwQueue),
+    SLOT(DxgkDdiSubmitCommandToHwQueue), SLOT(DxgkDdiSwitchToHwContextList), SLOT(DxgkDdiResetHwEngine),
+    SLOT(DxgkDdiCreatePeriodicFrameNotification), SLOT(DxgkDdiDestroyPeriodicFrameNotification),
+    SLOT(DxgkDdiSetTimingsFromVidPn), SLOT(DxgkDdiSetTargetGamma), SLOT(DxgkDdiSetTargetContentType),
+    SLOT(DxgkDdiSetTargetAnalogCopyProtection), SLOT(DxgkDdiSetTargetAdjustedColorimetry),
+    SLOT(DxgkDdiDisplayDetectControl), SLOT(DxgkDdiQueryConnectionChange), SLOT(DxgkDdiExchangePreStartInfo),
+    SLOT(DxgkDdiGetMultiPlaneOverlayCaps), SLOT(DxgkDdiGetPostCompositionCaps),
+    SLOT(DxgkDdiUpdateHwContextState), SLOT(DxgkDdiCreateProtectedSession),
+    SLOT(DxgkDdiDestroyProtectedSession), SLOT(DxgkDdiSetSchedulingLogBuffer), SLOT(DxgkDdiSetupPriorityBands),
+    SLOT(DxgkDdiNotifyFocusPresent), SLOT(DxgkDdiSetContextSchedulingProperties), SLOT(DxgkDdiSuspendContext),
+    SLOT(DxgkDdiResumeContext), SLOT(DxgkDdiSetVirtualMachineData), SLOT(DxgkDdiBeginExclusiveAccess),
+    SLOT(DxgkDdiEndExclusiveAccess), SLOT(DxgkDdiQueryDiagnosticTypesSupport),
+    SLOT(DxgkDdiControlDiagnosticReporting), SLOT(DxgkDdiResumeHwEngine), SLOT(DxgkDdiSignalMonitoredFence),
+    SLOT(DxgkDdiPresentToHwQueue), SLOT(DxgkDdiValidateSubmitCommand),
+    SLOT(DxgkDdiSetTargetAdjustedColorimetry2), SLOT(DxgkDdiSetTrackedWorkloadPowerLevel),
+};
 #define DDI_SET(set) (set), sizeof(set) / sizeof((set)[0])
 
-/* The names of the NULL slots of `set` in d, ", "-separated, into out; 0 when none is NULL. */
-static UINT missing_ddis(const DRIVER_INITIALIZATION_DATA *d, const struct ddi_slot *set, size_t n, char *out,
-                         size_t size)
+/* The names of the slots of `set` in d that are NULL (`registered` false) or set (true),
+ * ", "-separated, into out; returns how many. */
+static UINT ddi_names(const DRIVER_INITIALIZATION_DATA *d, const struct ddi_slot *set, size_t n, bool registered,
+                      char *out, size_t size)
 {
     UINT missing = 0;
     size_t len = 0;
@@ -51,7 +97,7 @@ static UINT missing_ddis(const DRIVER_INITIALIZATION_DATA *d, const struct ddi_s
     for (size_t k = 0; k < n; k++) {
         void (*fn)(void);
         memcpy(&fn, (const char *)d + set[k].offset, sizeof fn);
-        if (fn)
+        if (!fn != !registered)
             continue;
         int w = snprintf(out + len, size - len, "%s%s", missing++ ? ", " : "", set[k].name);
         if (w > 0 && (size_t)w < size - len)
@@ -64,8 +110,13 @@ bool dxgk_verify_driver_init(const struct dxgk_adapter *a, const DRIVER_INITIALI
 {
     const char *ddi = "DxgkInitialize";
     char names[512];
-    VERIFY(!missing_ddis(d, DDI_SET(mandatory_ddis), names, sizeof names), "Init.MandatoryDdi",
+    VERIFY(!ddi_names(d, DDI_SET(mandatory_ddis), false, names, sizeof names), "Init.MandatoryDdi",
            "DRIVER_INITIALIZATION_DATA lacks %s (mandatory for every WDDM KMD)", names);
+    /* Not a violation: the KMD learns which of its DDIs stay unused here. */
+    char unused[2048];
+    if (ddi_names(d, DDI_SET(not_modeled_ddis), true, unused, sizeof unused))
+        dxgk_verifier_report(a, ddi, "Init.NotModeledDdi", true,
+                             "DRIVER_INITIALIZATION_DATA registers %s, which this kernel never calls", unused);
     return true;
 }
 
@@ -77,8 +128,10 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
     const DXGK_VIDSCHCAPS *s = &c->SchedulingCaps;
     /* Seed 003 / wddm-semantics §6.1, checked at adapter start: each message names the
      * members involved, and the adapter does not start. */
-    VERIFY(!mm->DedicatedPagingEngine, "Caps.DedicatedPagingEngineReserved", "DXGK_VIDMMCAPS.DedicatedPagingEngine is reserved and must be 0");
-    VERIFY(!mm->PagingEngineCanSwizzle, "Caps.PagingEngineCanSwizzleReserved", "DXGK_VIDMMCAPS.PagingEngineCanSwizzle is reserved and must be 0");
+    VERIFY(!mm->DedicatedPagingEngine, "Caps.DedicatedPagingEngineReserved",
+           "DXGK_VIDMMCAPS.DedicatedPagingEngine is reserved and must be 0");
+    VERIFY(!mm->PagingEngineCanSwizzle, "Caps.PagingEngineCanSwizzleReserved",
+           "DXGK_VIDMMCAPS.PagingEngineCanSwizzle is reserved and must be 0");
     VERIFY(!mm->Reserved, "Caps.VidMmReserved", "DXGK_VIDMMCAPS.Reserved must be 0 (Value 0x%08x)", mm->Value);
     VERIFY(!(mm->GpuMmuSupported && mm->IoMmuSupported), "Caps.GpuMmuAndIoMmu",
            "DXGK_VIDMMCAPS.GpuMmuSupported and DXGK_VIDMMCAPS.IoMmuSupported are both set: an adapter "
@@ -89,7 +142,8 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
     VERIFY(!mm->CrossAdapterResourceTexture || mm->CrossAdapterResource, "Caps.CrossAdapterTier2",
            "DXGK_VIDMMCAPS.CrossAdapterResourceTexture (tier 2) is set without DXGK_VIDMMCAPS.CrossAdapterResource "
            "(tier 1)");
-    VERIFY(!mm->CrossAdapterResourceScanout || (mm->CrossAdapterResource && mm->CrossAdapterResourceTexture), "Caps.CrossAdapterTier3",
+    VERIFY(!mm->CrossAdapterResourceScanout || (mm->CrossAdapterResource && mm->CrossAdapterResourceTexture),
+           "Caps.CrossAdapterTier3",
            "DXGK_VIDMMCAPS.CrossAdapterResourceScanout (tier 3) needs DXGK_VIDMMCAPS.CrossAdapterResource and "
            "DXGK_VIDMMCAPS.CrossAdapterResourceTexture");
     VERIFY(!mm->IoMmuSecureModeRequired || mm->IoMmuSecureModeSupported, "Caps.IoMmuSecureModeRequired",
@@ -117,7 +171,8 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
            "DXGK_VIDMMCAPS.GpuMmuSupported is set without DXGK_VIDMMCAPS.VirtualAddressingSupported");
     VERIFY(!s->Reserved, "Caps.VidSchReserved", "DXGK_VIDSCHCAPS.Reserved must be 0 (Value 0x%08x)", s->Value);
     /* wddm-semantics §6.2 */
-    VERIFY(!s->PreemptionAware || s->MultiEngineAware, "Caps.PreemptionAwareMultiEngine", "DXGK_VIDSCHCAPS.PreemptionAware is set without DXGK_VIDSCHCAPS.MultiEngineAware");
+    VERIFY(!s->PreemptionAware || s->MultiEngineAware, "Caps.PreemptionAwareMultiEngine",
+           "DXGK_VIDSCHCAPS.PreemptionAware is set without DXGK_VIDSCHCAPS.MultiEngineAware");
     VERIFY(!s->NoDmaPatching || (s->PreemptionAware && s->MultiEngineAware), "Caps.NoDmaPatching",
            "DXGK_VIDSCHCAPS.NoDmaPatching needs DXGK_VIDSCHCAPS.PreemptionAware and DXGK_VIDSCHCAPS.MultiEngineAware");
     VERIFY(!s->CancelCommandAware || s->MultiEngineAware, "Caps.CancelCommandAware",
@@ -125,14 +180,15 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
     UINT nodes = c->GpuEngineTopology.NbAsymetricProcessingNodes;
     VERIFY(nodes >= 1 && nodes <= DXGK_MAX_NODES, "Caps.NodeCount", "NbAsymetricProcessingNodes %u not in 1..%u", nodes,
            DXGK_MAX_NODES);
-    VERIFY(!s->MultiEngineAware || mm->PagingNode < nodes, "Caps.PagingNode", "DXGK_VIDMMCAPS.PagingNode %u >= %u nodes",
+    VERIFY(!s->MultiEngineAware || mm->PagingNode < nodes, "Caps.PagingNode",
+           "DXGK_VIDMMCAPS.PagingNode %u >= %u nodes",
            mm->PagingNode, nodes);
     /* What a cap promises, the DDIs must do. */
     char names[256];
-    VERIFY(!s->PreemptionAware || !missing_ddis(&a->driver.ddi, DDI_SET(preemption_ddis), names, sizeof names),
+    VERIFY(!s->PreemptionAware || !ddi_names(&a->driver.ddi, DDI_SET(preemption_ddis), false, names, sizeof names),
            "Caps.PreemptionDdi", "DXGK_VIDSCHCAPS.PreemptionAware is set but DRIVER_INITIALIZATION_DATA lacks %s",
            names);
-    VERIFY(!c->SupportPerEngineTDR || !missing_ddis(&a->driver.ddi, DDI_SET(engine_tdr_ddis), names, sizeof names),
+    VERIFY(!c->SupportPerEngineTDR || !ddi_names(&a->driver.ddi, DDI_SET(engine_tdr_ddis), false, names, sizeof names),
            "Caps.PerEngineTdrDdi", "DXGK_DRIVERCAPS.SupportPerEngineTDR is set but DRIVER_INITIALIZATION_DATA lacks %s",
            names);
     return true;
@@ -142,27 +198,34 @@ bool dxgk_verify_segments(const struct dxgk_adapter *a, const DXGK_QUERYSEGMENTO
 {
     const char *ddi = "DxgkDdiQueryAdapterInfo(DXGKQAITYPE_QUERYSEGMENT)";
     UINT agp = 0;
-    VERIFY(out->PagingBufferSize >= 64, "Segments.PagingBufferSize", "DXGK_QUERYSEGMENTOUT.PagingBufferSize %u too small", out->PagingBufferSize);
+    VERIFY(out->PagingBufferSize >= 64, "Segments.PagingBufferSize",
+           "DXGK_QUERYSEGMENTOUT.PagingBufferSize %u too small", out->PagingBufferSize);
     /* docs/architecture.md: paging buffers live in system memory. */
-    LIMIT(out->PagingBufferSegmentId == 0, "Segments.PagingBufferSegment", "PagingBufferSegmentId %u: only system memory (0) is supported",
+    LIMIT(out->PagingBufferSegmentId == 0, "Segments.PagingBufferSegment",
+          "PagingBufferSegmentId %u: only system memory (0) is supported",
            out->PagingBufferSegmentId);
     for (UINT i = 0; i < out->NbSegment; i++) {
         const DXGK_SEGMENTDESCRIPTOR *d = &out->pSegmentDescriptor[i];
         DXGK_SEGMENTFLAGS f = d->Flags;
         UINT id = i + 1;
-        VERIFY(!f.Reserved, "Segments.FlagsReserved", "segment %u: reserved DXGK_SEGMENTFLAGS bits set (0x%08x)", id, f.Value);
-        VERIFY(d->Size > 0 && d->Size % DXGK_PAGE_SIZE == 0, "Segments.Size", "segment %u: Size %zu not a positive page multiple",
+        VERIFY(!f.Reserved, "Segments.FlagsReserved",
+               "segment %u: reserved DXGK_SEGMENTFLAGS bits set (0x%08x)", id, f.Value);
+        VERIFY(d->Size > 0 && d->Size % DXGK_PAGE_SIZE == 0, "Segments.Size",
+               "segment %u: Size %zu not a positive page multiple",
                id, (size_t)d->Size);
         VERIFY(!f.Agp || f.Value == 0x2, "Segments.AgpAlone", "segment %u: Agp must be the only flag", id);
         agp += f.Agp;
-        VERIFY(!f.CacheCoherent || f.Aperture, "Segments.CacheCoherent", "segment %u: CacheCoherent only with Aperture", id);
-        VERIFY(!(f.Aperture && f.PopulatedFromSystemMemory), "Segments.PopulatedFromSystemMemory", "segment %u: PopulatedFromSystemMemory on an aperture",
+        VERIFY(!f.CacheCoherent || f.Aperture, "Segments.CacheCoherent",
+               "segment %u: CacheCoherent only with Aperture", id);
+        VERIFY(!(f.Aperture && f.PopulatedFromSystemMemory), "Segments.PopulatedFromSystemMemory",
+               "segment %u: PopulatedFromSystemMemory on an aperture",
                id);
         UINT power = (f.PreservedDuringStandby << 2) | (f.PreservedDuringHibernate << 1) |
                      f.PartiallyPreservedDuringHibernate;
         VERIFY(power == 6 || power == 5 || power == 4 || power == 0, "Segments.PowerFlags",
                "segment %u: invalid Standby/Hibernate/PartiallyPreserved combination", id);
-        VERIFY(!(f.SupportsCpuHostAperture && f.CpuVisible), "Segments.CpuHostAperture", "segment %u: SupportsCpuHostAperture with CpuVisible",
+        VERIFY(!(f.SupportsCpuHostAperture && f.CpuVisible), "Segments.CpuHostAperture",
+               "segment %u: SupportsCpuHostAperture with CpuVisible",
                id);
         VERIFY(!f.SupportsCachedCpuHostAperture || f.SupportsCpuHostAperture, "Segments.CachedCpuHostAperture",
                "segment %u: SupportsCachedCpuHostAperture needs SupportsCpuHostAperture", id);
@@ -173,11 +236,14 @@ bool dxgk_verify_segments(const struct dxgk_adapter *a, const DXGK_QUERYSEGMENTO
         /* DXGK_SEGMENTDESCRIPTOR.pBankRangeTable: the end offsets of banks 1..n-1, contiguous
          * from offset 0, the last bank ending at Size; bank ids are 1..127 (HintedBank). */
         if (f.UseBanking) {
-            VERIFY(d->NbOfBanks >= 1 && d->NbOfBanks <= 127, "Segments.BankCount", "segment %u: UseBanking with NbOfBanks %u (1..127)", id,
+            VERIFY(d->NbOfBanks >= 1 && d->NbOfBanks <= 127, "Segments.BankCount",
+                   "segment %u: UseBanking with NbOfBanks %u (1..127)", id,
                    d->NbOfBanks);
-            VERIFY(d->NbOfBanks == 1 || d->pBankRangeTable, "Segments.BankRangeTable", "segment %u: UseBanking without pBankRangeTable", id);
+            VERIFY(d->NbOfBanks == 1 || d->pBankRangeTable, "Segments.BankRangeTable",
+                   "segment %u: UseBanking without pBankRangeTable", id);
             for (UINT b = 0; b + 1 < d->NbOfBanks; b++)
-                VERIFY(d->pBankRangeTable[b] > (b ? d->pBankRangeTable[b - 1] : 0) && d->pBankRangeTable[b] < d->Size, "Segments.BankRangeOrder",
+                VERIFY(d->pBankRangeTable[b] > (b ? d->pBankRangeTable[b - 1] : 0) && d->pBankRangeTable[b] < d->Size,
+                       "Segments.BankRangeOrder",
                        "segment %u: pBankRangeTable[%u] = %zu: bank ends must ascend inside the segment", id, b,
                        (size_t)d->pBankRangeTable[b]);
         }
@@ -218,11 +284,13 @@ bool dxgk_verify_hinted_bank(const struct dxgk_adapter *a, const DXGK_SEGMENTPRE
     if (!h.Value)
         return true;
     UINT banks = p->SegmentId0 && p->SegmentId0 <= a->segment_count ? a->seg[p->SegmentId0 - 1].bank_count : 0;
-    VERIFY(banks, "Allocation.HintedBankSegment", "%s: HintedBank 0x%08x but preferred segment %u does not use banking", who, h.Value,
+    VERIFY(banks, "Allocation.HintedBankSegment",
+           "%s: HintedBank 0x%08x but preferred segment %u does not use banking", who, h.Value,
            p->SegmentId0);
     UINT bank[4] = { h.Bank0, h.Bank1, h.Bank2, h.Bank3 };
     for (UINT k = 0; k < 4; k++)
-        VERIFY(bank[k] <= banks, "Allocation.HintedBankRange", "%s: HintedBank.Bank%u = %u, segment %u has %u banks", who, k, bank[k],
+        VERIFY(bank[k] <= banks, "Allocation.HintedBankRange",
+               "%s: HintedBank.Bank%u = %u, segment %u has %u banks", who, k, bank[k],
                p->SegmentId0, banks);
     return true;
 }
@@ -233,8 +301,10 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
     UINT valid = a->segment_count >= 32 ? ~0u : ((1u << a->segment_count) - 1u);
     VERIFY(i->Size > 0, "Allocation.Size", "allocation %u: DXGK_ALLOCATIONINFO.Size is 0", index);
     VERIFY(i->AllocationPriority != 0, "Allocation.Priority", "allocation %u: AllocationPriority 0 is invalid", index);
-    VERIFY(i->SupportedWriteSegmentSet != 0, "Allocation.WriteSegmentSet", "allocation %u: empty SupportedWriteSegmentSet", index);
-    VERIFY(!(i->SupportedWriteSegmentSet & ~valid) && !(i->SupportedReadSegmentSet & ~valid), "Allocation.SegmentSetsExist",
+    VERIFY(i->SupportedWriteSegmentSet != 0, "Allocation.WriteSegmentSet",
+           "allocation %u: empty SupportedWriteSegmentSet", index);
+    VERIFY(!(i->SupportedWriteSegmentSet & ~valid) && !(i->SupportedReadSegmentSet & ~valid),
+           "Allocation.SegmentSetsExist",
            "allocation %u: supported segment sets 0x%x/0x%x name segments that do not exist (valid 0x%x)", index,
            i->SupportedReadSegmentSet, i->SupportedWriteSegmentSet, valid);
     UINT aperture = 0;
@@ -250,7 +320,8 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
     const D3DDDI_SEGMENTPREFERENCE *p = &i->PreferredSegment;
     UINT ids[5] = { p->SegmentId0, p->SegmentId1, p->SegmentId2, p->SegmentId3, p->SegmentId4 };
     for (UINT k = 0; k < 5 && ids[k]; k++) {
-        VERIFY(ids[k] <= a->segment_count, "Allocation.PreferredSegmentExists", "allocation %u: preferred segment %u does not exist", index, ids[k]);
+        VERIFY(ids[k] <= a->segment_count, "Allocation.PreferredSegmentExists",
+               "allocation %u: preferred segment %u does not exist", index, ids[k]);
         VERIFY(supported & (1u << (ids[k] - 1)), "Allocation.PreferredSegmentSupported",
                "allocation %u: preferred segment %u not in the supported set 0x%x", index,
                ids[k], supported);
@@ -258,7 +329,8 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
     if (!dxgk_verify_hinted_bank(a, p, i->HintedBank, "DXGK_ALLOCATIONINFO"))
         return false;
     const DXGK_ALLOCATIONINFOFLAGS f = i->Flags;
-    VERIFY(!f.PermanentSysMem || f.CpuVisible, "Allocation.PermanentSysMem", "allocation %u: PermanentSysMem needs CpuVisible", index);
+    VERIFY(!f.PermanentSysMem || f.CpuVisible, "Allocation.PermanentSysMem",
+           "allocation %u: PermanentSysMem needs CpuVisible", index);
     VERIFY(!f.Cached || f.CpuVisible, "Allocation.Cached", "allocation %u: Cached needs CpuVisible", index);
     VERIFY(!f.ExplicitResidencyNotification || f.AccessedPhysically, "Allocation.ExplicitResidencyNotification",
            "allocation %u: ExplicitResidencyNotification needs AccessedPhysically", index);
@@ -284,7 +356,8 @@ bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO
 {
     const char *ddi = "DxgkDdiCreateAllocation";
     const DXGK_ALLOCATIONINFOFLAGS f = i->Flags;
-    VERIFY(!(f.PermanentSysMem || f.Cached || f.Protected || f.ExistingSysMem || f.ExistingKernelSysMem), "Primary.Flags",
+    VERIFY(!(f.PermanentSysMem || f.Cached || f.Protected || f.ExistingSysMem || f.ExistingKernelSysMem),
+           "Primary.Flags",
            "allocation %u: a primary with PermanentSysMem, Cached, Protected, ExistingSysMem or "
            "ExistingKernelSysMem (flags 0x%x)", index, f.Value);
     if (a->caps.MemoryManagementCaps.NonCpuVisiblePrimary)
@@ -319,12 +392,15 @@ bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_AL
     VERIFY(dxgk_feature_granted(a, DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD), "BackingStore.FeatureGranted",
            "allocation %u: Flags2.ShareBackingStoreWithKmd set but this KMD never queried the feature or was "
            "last told Enabled FALSE (usable only if the callback succeeds and Enable is TRUE)", index);
-    VERIFY(shared, "BackingStore.Shared", "allocation %u: Flags2.ShareBackingStoreWithKmd on an allocation not created shared "
+    VERIFY(shared, "BackingStore.Shared",
+           "allocation %u: Flags2.ShareBackingStoreWithKmd on an allocation not created shared "
            "(must be created as shared)", index);
-    VERIFY(!existing_sysmem && !i->Flags.ExistingSysMem && !i->Flags.ExistingKernelSysMem, "BackingStore.ExistingSysMem",
+    VERIFY(!existing_sysmem && !i->Flags.ExistingSysMem && !i->Flags.ExistingKernelSysMem,
+           "BackingStore.ExistingSysMem",
            "allocation %u: Flags2.ShareBackingStoreWithKmd with existing system memory "
            "(cannot use existing system memory as backing store)", index);
-    VERIFY(i->Flags.CpuVisible, "BackingStore.CpuVisible", "allocation %u: Flags2.ShareBackingStoreWithKmd needs CpuVisible", index);
+    VERIFY(i->Flags.CpuVisible, "BackingStore.CpuVisible",
+           "allocation %u: Flags2.ShareBackingStoreWithKmd needs CpuVisible", index);
     UINT aperture = 0;
     for (UINT s = 0; s < a->segment_count; s++)
         if (a->seg[s].aperture)
@@ -349,16 +425,20 @@ bool dxgk_verify_cross_adapter(const struct dxgk_adapter *a, const DXGK_ALLOCATI
         if (a->seg[s].aperture)
             aperture |= 1u << s;
     UINT supported = i->SupportedReadSegmentSet | i->SupportedWriteSegmentSet;
-    VERIFY(aperture && i->SupportedWriteSegmentSet && !(supported & ~aperture) && !(i->EvictionSegmentSet & ~aperture), "CrossAdapter.Aperture",
+    VERIFY(aperture && i->SupportedWriteSegmentSet && !(supported & ~aperture) && !(i->EvictionSegmentSet & ~aperture),
+           "CrossAdapter.Aperture",
            "cross-adapter allocation %u: supported segment set 0x%x (eviction 0x%x) is not aperture-only 0x%x "
            "(paged in only to the aperture segment)", index, supported, i->EvictionSegmentSet, aperture);
-    VERIFY(i->Flags.CpuVisible, "CrossAdapter.CpuVisible", "cross-adapter allocation %u: CpuVisible is not set (must be marked "
+    VERIFY(i->Flags.CpuVisible, "CrossAdapter.CpuVisible",
+           "cross-adapter allocation %u: CpuVisible is not set (must be marked "
            "CPU visible)", index);
     VERIFY(!i->Flags.Cached, "CrossAdapter.Cached", "cross-adapter allocation %u: Cached is set (the OS creates it "
            "write-combined)", index);
-    VERIFY(i->Alignment % DXGK_PAGE_SIZE == 0, "CrossAdapter.Alignment", "cross-adapter allocation %u: Alignment %u is not a multiple of "
+    VERIFY(i->Alignment % DXGK_PAGE_SIZE == 0, "CrossAdapter.Alignment",
+           "cross-adapter allocation %u: Alignment %u is not a multiple of "
            "the page (the start address is page aligned)", index, (unsigned)i->Alignment);
-    VERIFY(i->Size && i->Size % DXGK_PAGE_SIZE == 0, "CrossAdapter.Size", "cross-adapter allocation %u: Size %zu is not whole pages "
+    VERIFY(i->Size && i->Size % DXGK_PAGE_SIZE == 0, "CrossAdapter.Size",
+           "cross-adapter allocation %u: Size %zu is not whole pages "
            "(one linear, page-aligned allocation)", index, (size_t)i->Size);
     VERIFY(!i->Flags.Protected && !i->Flags.ExistingSysMem && !i->Flags.ExistingKernelSysMem &&
                !i->Flags.PermanentSysMem && !i->Flags2.ShareBackingStoreWithKmd, "CrossAdapter.Flags",
@@ -372,7 +452,7 @@ bool dxgk_verify_gpummu_ddi(const struct dxgk_adapter *a)
 {
     const char *ddi = "DxgkInitialize";
     char names[512];
-    VERIFY(!missing_ddis(&a->driver.ddi, DDI_SET(gpummu_ddis), names, sizeof names), "GpuMmu.Ddi",
+    VERIFY(!ddi_names(&a->driver.ddi, DDI_SET(gpummu_ddis), false, names, sizeof names), "GpuMmu.Ddi",
            "DXGK_VIDMMCAPS.VirtualAddressingSupported + GpuMmuSupported are set but DRIVER_INITIALIZATION_DATA "
            "lacks %s", names);
     return true;
@@ -409,10 +489,12 @@ bool dxgk_verify_page_table_level(const struct dxgk_adapter *a, const DXGK_PAGE_
     bool root = level == 0;
     VERIFY(l->PageTableIndexBitCount >= 1 && l->PageTableIndexBitCount <= 30, "PageTable.IndexBits",
            "DXGK_PAGE_TABLE_LEVEL_DESC[%u].PageTableIndexBitCount %u not in 1..30", level, l->PageTableIndexBitCount);
-    VERIFY(l->PageTableSizeInBytes % DXGK_PAGE_SIZE == 0 && (l->PageTableSizeInBytes || (root && levels == 2)), "PageTable.Size",
+    VERIFY(l->PageTableSizeInBytes % DXGK_PAGE_SIZE == 0 && (l->PageTableSizeInBytes || (root && levels == 2)),
+           "PageTable.Size",
            "DXGK_PAGE_TABLE_LEVEL_DESC[%u].PageTableSizeInBytes %llu is not a positive multiple of 4096", level,
            (unsigned long long)l->PageTableSizeInBytes);
-    VERIFY(l->PageTableAlignmentInBytes && !(l->PageTableAlignmentInBytes & (l->PageTableAlignmentInBytes - 1)), "PageTable.Alignment",
+    VERIFY(l->PageTableAlignmentInBytes && !(l->PageTableAlignmentInBytes & (l->PageTableAlignmentInBytes - 1)),
+           "PageTable.Alignment",
            "DXGK_PAGE_TABLE_LEVEL_DESC[%u].PageTableAlignmentInBytes %llu is not a power of two", level,
            (unsigned long long)l->PageTableAlignmentInBytes);
     VERIFY(l->PageTableSegmentId >= 1 && l->PageTableSegmentId <= a->segment_count &&

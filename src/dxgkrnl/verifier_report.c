@@ -93,7 +93,9 @@ void dxgk_verifier_start(void)
 
 const char *dxgk_adapter_driver_name(const struct dxgk_adapter *a)
 {
-    return a && a->kmd_name ? a->kmd_name : "the built-in reference KMD";
+    if (!a)
+        return "a KMD"; /* a report from a callback, which does not say its adapter */
+    return a->kmd_name ? a->kmd_name : "the built-in reference KMD";
 }
 
 void dxgk_verifier_report(const struct dxgk_adapter *a, const char *ddi, const char *id, bool limit,

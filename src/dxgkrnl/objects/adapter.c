@@ -216,6 +216,7 @@ static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
         .DxgkCbCreateContextAllocation = dxgk_cb_create_context_allocation,
         .DxgkCbDestroyContextAllocation = dxgk_cb_destroy_context_allocation,
     };
+    dxgk_interface_fill_not_modeled(&ifc); /* every other member answers "not supported" */
     ULONG sources = 0, children = 0;
     st = ddi->DxgkDdiStartDevice(a->miniport, &si, &ifc, &sources, &children);
     if (!NT_SUCCESS(st)) {

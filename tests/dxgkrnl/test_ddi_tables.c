@@ -1,0 +1,158 @@
+/* The kernel's interface tables in the WDK's layout (issue 19 §2, docs/drivers.md "The interface
+ * tables"): DRIVER_INITIALIZATION_DATA and DXGKRNL_INTERFACE hold every documented member in the
+ * documented order; a DDI the kernel never calls may be registered and is listed by the verifier
+ * (Init.NotModeledDdi); a callback the kernel does not model answers "not supported" for its kind
+ * of result, never crashes, and is reported (Callback.NotModeled). */
+#include "real_env.h"
+
+#include <stddef.h>
+
+#include "kmd/kmd.h"
+
+/* Members at the places the documentation's order gives them: Version (padded to a pointer),
+ * then one pointer each. Anchors across the table catch a member added, lost or moved. */
+static void driver_initialization_data_is_in_the_wdk_order(void **state)
+{
+    (void)state;
+    const size_t p = sizeof(void *);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiAddDevice), 1 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiDispatchIoRequest), 5 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiQueryAdapterInfo), 17 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiPatch), 25 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiDestroyDevice), 50 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCreateContext), 58 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiRenderKm), 68 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiQueryDependentEngineGroup), 72 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSubmitCommandVirtual), 90 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiCreateProcess), 96 * p);
+    assert_int_equal(offsetof(DRIVER_INITIALIZATION_DATA, DxgkDdiSetTrackedWorkloadPowerLevel), 148 * p);
+    assert_int_equal(sizeof(DRIVER_INITIALIZATION_DATA), 150 * p);
+}
+
+static void dxgkrnl_interface_is_in_the_wdk_order(void **state)
+{
+    (void)state;
+    const size_t p = sizeof(void *);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DeviceHandle), 8);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbEvalAcpiMethod), 8 + 1 * p);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbQueueDpc), 8 + 5 * p);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbSynchronizeExecution), 8 + 8 * p);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbGetHandleData), 8 + 12 * p);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbNotifyInterrupt), 8 + 15 * p);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbCreateContextAllocation), 8 + 22 * p);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbMapContextAllocation), 8 + 32 * p);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbSignalEvent), 8 + 56 * p);
+    assert_int_equal(offsetof(DXGKRNL_INTERFACE, DxgkCbIsFeatureEnabled), 8 + 57 * p);
+}
+
+/* ---- a KMD that registers unmodeled DDIs and calls unmodeled callbacks --------------------- */
+
+static PDXGKDDI_START_DEVICE real_start;
+static struct {
+    NTSTATUS acpi, services;
+    PVOID contiguous;
+    UINT64 parent, va;
+    int called;
+} seen;
+
+static NTSTATUS APIENTRY set_palette(const HANDLE a, const void *args)
+{
+    (void)a;
+    (void)args;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY start_and_call(const PVOID ctx, DXGK_START_INFO *si, DXGKRNL_INTERFACE *ifc, ULONG *sources,
+                                        ULONG *children)
+{
+    NTSTATUS st = real_start(ctx, si, ifc, sources, children);
+    if (!NT_SUCCESS(st))
+        return st;
+    /* As a ported display miniport would: each answers "not supported" for its kind of result. */
+    ULONG out = 0;
+    seen.acpi = ifc->DxgkCbEvalAcpiMethod(ifc->DeviceHandle, 0x5f4f5344u, NULL, 0, &out, sizeof out);
+    seen.services = ifc->DxgkCbQueryServices(ifc->DeviceHandle, 1, NULL);
+    seen.contiguous = ifc->DxgkCbAllocateContiguousMemory(ifc->DeviceHandle, NULL);
+    seen.parent = ifc->DxgkCbGetHandleParent((HANDLE)(uintptr_t)0x40000040u);
+    seen.va = ifc->DxgkCbMapContextAllocation(ifc->DeviceHandle, NULL);
+    ifc->DxgkCbLogEtwEvent(NULL, 1, 0, NULL);
+    ifc->DxgkCbSetPowerComponentIdle(ifc->DeviceHandle, 0);
+    seen.called = 1;
+    return st;
+}
+
+static NTSTATUS porting_entry(PDRIVER_OBJECT drv, PVOID reg)
+{
+    DRIVER_INITIALIZATION_DATA d;
+    SwKmdGetDriverInitializationData(&d);
+    real_start = d.DxgkDdiStartDevice;
+    d.DxgkDdiStartDevice = start_and_call;
+    d.DxgkDdiSetPalette = set_palette; /* any function may be stored in a DXGKDDI_NOT_MODELED slot */
+    d.DxgkDdiPresent = set_palette;
+    return DxgkInitialize(drv, reg, &d);
+}
+
+static void unmodeled_ddis_and_callbacks_are_reported_not_fatal(void **state)
+{
+    (void)state;
+    UINT64 ddis = wddm_verifier_violations("Init.NotModeledDdi"), calls = wddm_verifier_violations("Callback.NotModeled");
+    UINT64 violations = wddm_verifier_violations(NULL);
+    memset(&seen, 0xA5, sizeof seen);
+    seen.called = 0;
+    wddm_set_kmd_entry(porting_entry);
+    wddm_clear_refusals();
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS); /* the adapter starts all the same */
+    assert_true(seen.called);
+    assert_int_equal(seen.acpi, STATUS_NOT_SUPPORTED);
+    assert_int_equal(seen.services, STATUS_NOT_SUPPORTED);
+    assert_null(seen.contiguous);
+    assert_int_equal(seen.parent, 0);
+    assert_int_equal(seen.va, 0);
+    assert_int_equal(wddm_verifier_violations("Init.NotModeledDdi"), ddis + 1);
+    assert_int_equal(wddm_verifier_violations("Callback.NotModeled"), calls + 7);
+    assert_int_equal(wddm_verifier_violations(NULL), violations); /* neither is a violation */
+    char why[1100];
+    wddm_last_refusals(why, sizeof why);
+    if (!strstr(why, "verifier Callback.NotModeled (not supported by this kernel): DxgkCbSetPowerComponentIdle:"))
+        fail_msg("the last report does not name the callback:\n%s", why);
+    for (ULONG i = 0; i < en.NumAdapters; i++) {
+        D3DKMT_CLOSEADAPTER c = { .hAdapter = info[i].hAdapter };
+        D3DKMTCloseAdapter(&c);
+    }
+    wddm_set_kmd_entry(NULL);
+}
+
+/* The start-time list names what the KMD registered that the kernel never calls. */
+static void the_unmodeled_ddis_a_kmd_registers_are_named(void **state)
+{
+    (void)state;
+    wddm_set_kmd_entry(porting_entry);
+    wddm_clear_refusals();
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    char summary[8192];
+    wddm_verifier_summary(summary, sizeof summary);
+    if (!strstr(summary, "Init.NotModeledDdi") || !strstr(summary, "Callback.NotModeled"))
+        fail_msg("the summary lacks the unmodeled rows:\n%s", summary);
+    for (ULONG i = 0; i < en.NumAdapters; i++) {
+        D3DKMT_CLOSEADAPTER c = { .hAdapter = info[i].hAdapter };
+        D3DKMTCloseAdapter(&c);
+    }
+    wddm_set_kmd_entry(NULL);
+}
+
+int main(void)
+{
+    unsetenv("WDDM_KMD_CAPS");
+    unsetenv("WDDM_VERIFIER");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(driver_initialization_data_is_in_the_wdk_order),
+        cmocka_unit_test(dxgkrnl_interface_is_in_the_wdk_order),
+        cmocka_unit_test(unmodeled_ddis_and_callbacks_are_reported_not_fatal),
+        cmocka_unit_test(the_unmodeled_ddis_a_kmd_registers_are_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
