@@ -449,6 +449,7 @@ struct dxgk_adapter {
     pthread_mutex_t tdr_lock;
     pthread_cond_t tdr_cond;
     bool tdr_stop;                    /* tdr_lock */
+    bool tdr_forced;                  /* tdr_lock: a D3DKMT_TDRDBGCTRLTYPE_FORCETDR to carry out */
     _Atomic UINT tdr_count;           /* recoveries done (engine or adapter) */
     /* The TDR limits (sched/tdr.c): more than tdr_limit_count adapter timeouts within
      * tdr_limit_ms and the adapter is stopped instead of recovered. */
@@ -1018,6 +1019,9 @@ NTSTATUS gsched_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *
 /* sched/tdr.c: timeout detection and recovery. */
 bool dxgk_tdr_start(struct dxgk_adapter *a);
 void dxgk_tdr_stop(struct dxgk_adapter *a);
+/* D3DKMT_TDRDBGCTRLTYPE_FORCETDR: the watchdog recovers the adapter as from a timeout with no
+ * guilty device, soon after this returns. */
+void dxgk_tdr_force(struct dxgk_adapter *a);
 /* STATUS_SUCCESS, or STATUS_DEVICE_REMOVED and a line naming `call` once the adapter was
  * stopped past the TDR limits (D3DKMTCreateDevice, D3DKMTCreateContext). Adapter lock held. */
 NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call);

@@ -16,7 +16,8 @@ static const char check_usage[] =
     "  check for modules loaded by path): adapter start and the verifier, the adapter queries,\n"
     "  the UMD's device, GPU copies of buffers and textures read back, Map(WRITE_DISCARD) renaming,\n"
     "  fence order, a shared resource opened by a second device, two devices on two threads, and\n"
-    "  paging under oversubscription. Each line names the check's id, its result and the rule; a failure\n"
+    "  paging under oversubscription, and recovery from a forced TDR. Each line names the check's id,\n"
+    "  its result and the rule; a failure\n"
     "  says what was seen. Exit status 1 if any check failed.\n"
     "  --json  one JSON object: every check with id, rule, result and detail, and the totals\n";
 

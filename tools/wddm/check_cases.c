@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <dxgi.h>
 #include <wddm/wddm.h>
@@ -487,6 +488,43 @@ static enum check_result threads_two_devices(struct check_env *e, char *detail, 
     return CHECK_PASS;
 }
 
+/* A forced TDR (D3DKMTEscape D3DKMT_ESCAPE_TDRDBGCTRL, FORCETDR, as on Windows): the kernel
+ * recovers the adapter through the KMD's DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout;
+ * the open device is lost (DXGI_ERROR_DEVICE_RESET: it caused nothing), and a device created
+ * afterwards works: the KMD brought its GPU back. It runs last: it loses the checks' device. */
+static enum check_result tdr_recovery(struct check_env *e, char *detail, size_t size)
+{
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    D3DKMT_TDRDBGCTRLTYPE type = D3DKMT_TDRDBGCTRLTYPE_FORCETDR;
+    D3DKMT_ESCAPE esc = {.hAdapter = e->adapter, .Type = D3DKMT_ESCAPE_TDRDBGCTRL, .pPrivateDriverData = &type,
+                         .PrivateDriverDataSize = sizeof type};
+    NTSTATUS st = D3DKMTEscape(&esc);
+    if (!NT_SUCCESS(st))
+        return fail(detail, size, "D3DKMTEscape(TDRDBGCTRL, FORCETDR): 0x%08x", (unsigned)st);
+    HRESULT reason = S_OK;
+    for (int i = 0; i < 1000 && reason == S_OK; i++) {
+        reason = ID3D11Device_GetDeviceRemovedReason(e->dev);
+        if (reason == S_OK) {
+            struct timespec ts = {0, 5000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (reason != DXGI_ERROR_DEVICE_RESET)
+        return fail(detail, size, "after the forced TDR the device's removed reason is 0x%08x, not "
+                                  "DXGI_ERROR_DEVICE_RESET (0x887a0007) within 5 s", (unsigned)reason);
+    wddm_get_counters(&c1);
+    if (c1.adapter_resets != c0.adapter_resets + 1)
+        return fail(detail, size, "%llu adapter resets, not 1", (unsigned long long)(c1.adapter_resets - c0.adapter_resets));
+    /* A new device on the recovered adapter. */
+    RELEASE(e->ctx);
+    RELEASE(e->dev);
+    HRESULT hr = second_device(&e->dev, &e->ctx);
+    if (FAILED(hr))
+        return fail(detail, size, "a device after the recovery: 0x%08x", (unsigned)hr);
+    return copy_readback(e, detail, size);
+}
+
 const struct check_case wddm_check_cases[] = {
     {"Adapter.Start",
      "The adapter starts: DriverEntry registers a complete DRIVER_INITIALIZATION_DATA, DxgkDdiAddDevice and "
@@ -526,5 +564,9 @@ const struct check_case wddm_check_cases[] = {
      "1.5 times the local memory, every buffer filled and read back: VidMm evicts, and the KMD's paging "
      "buffers (DXGK_OPERATION_TRANSFER, FILL) keep every byte",
      paging_oversubscribe},
+    {"Tdr.Recovery",
+     "After a forced TDR the adapter recovers through DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout: "
+     "the open device is lost with DXGI_ERROR_DEVICE_RESET, and a new device's copies read back",
+     tdr_recovery},
 };
 const size_t wddm_check_case_count = sizeof wddm_check_cases / sizeof wddm_check_cases[0];

@@ -5,15 +5,45 @@
 
 #define DXGK_ESCAPE_MAX_PRIVATE_DATA (64u * 1024u)
 
+/* D3DKMT_ESCAPE_TDRDBGCTRL (issue 19 §4: `wddm check`'s Tdr.Recovery): FORCETDR makes the adapter's
+ * watchdog recover as from a timeout no device caused - every device lost with
+ * D3DKMT_DEVICEEXECUTION_RESET, DxgkDdiResetFromTimeout, DxgkDdiRestartFromTimeout - and returns
+ * at once, as Windows does (the recovery follows). The other controls are not modelled. */
+static NTSTATUS tdr_debug_control(const D3DKMT_ESCAPE *args)
+{
+    if (!args->pPrivateDriverData || args->PrivateDriverDataSize != sizeof(D3DKMT_TDRDBGCTRLTYPE)) {
+        dxgk_refuse("D3DKMTEscape(D3DKMT_ESCAPE_TDRDBGCTRL): the private data must be one D3DKMT_TDRDBGCTRLTYPE "
+                    "(%zu bytes), got %u", sizeof(D3DKMT_TDRDBGCTRLTYPE), args->PrivateDriverDataSize);
+        return STATUS_INVALID_PARAMETER;
+    }
+    D3DKMT_TDRDBGCTRLTYPE type = *(const D3DKMT_TDRDBGCTRLTYPE *)args->pPrivateDriverData;
+    if (type != D3DKMT_TDRDBGCTRLTYPE_FORCETDR) {
+        dxgk_refuse("D3DKMTEscape(D3DKMT_ESCAPE_TDRDBGCTRL): type %d is not modelled (only "
+                    "D3DKMT_TDRDBGCTRLTYPE_FORCETDR)", (int)type);
+        return STATUS_NOT_SUPPORTED;
+    }
+    struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
+    if (!a) {
+        dxgk_refuse("D3DKMTEscape: invalid adapter handle 0x%08x", args->hAdapter);
+        return STATUS_INVALID_PARAMETER;
+    }
+    dxgk_tdr_force(a);
+    dxgk_adapter_put(a);
+    return STATUS_SUCCESS;
+}
+
 NTSTATUS APIENTRY D3DKMTEscape(const D3DKMT_ESCAPE *args)
 {
     if (!args) {
         dxgk_refuse("D3DKMTEscape: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
+    if (args->Type == D3DKMT_ESCAPE_TDRDBGCTRL)
+        return tdr_debug_control(args);
     if (args->Type != D3DKMT_ESCAPE_DRIVERPRIVATE) {
-        /* FIXME(escape): the OS's own escape types are not modelled. */
-        dxgk_refuse("D3DKMTEscape: Type %d is not D3DKMT_ESCAPE_DRIVERPRIVATE", (int)args->Type);
+        /* FIXME(escape): the OS's other escape types are not modelled. */
+        dxgk_refuse("D3DKMTEscape: Type %d is not D3DKMT_ESCAPE_DRIVERPRIVATE or D3DKMT_ESCAPE_TDRDBGCTRL",
+                    (int)args->Type);
         return STATUS_INVALID_PARAMETER;
     }
     if (args->Flags.Reserved) {

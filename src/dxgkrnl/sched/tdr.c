@@ -328,11 +328,16 @@ static void adapter_reset(struct tdr_op *op)
         DXGK_COUNT(a, adapter_resets, 1);
 }
 
-static void recover(struct dxgk_adapter *a, struct gsched_node *n)
+/* A timeout on node n, or (forced, D3DKMT_TDRDBGCTRLTYPE_FORCETDR) an adapter timeout no device
+ * caused: then every device is lost RESET, and it counts toward the TDR limits as any other. */
+static void recover(struct dxgk_adapter *a, struct gsched_node *n, bool forced)
 {
     struct tdr_op op = { .a = a, .n = n };
-    tdr_blame(&op);
-    if (!engine_reset(&op)) {
+    if (forced)
+        dxgk_refuse("TDR: forced by D3DKMT_TDRDBGCTRLTYPE_FORCETDR: adapter reset");
+    else
+        tdr_blame(&op);
+    if (forced || !engine_reset(&op)) {
         tdr_limit(&op);
         adapter_reset(&op);
     }
@@ -342,6 +347,14 @@ static void recover(struct dxgk_adapter *a, struct gsched_node *n)
     if (op.guilty)
         dxgk_object_put(&op.guilty->obj);
     lost_signal(&op.lost);
+}
+
+void dxgk_tdr_force(struct dxgk_adapter *a)
+{
+    pthread_mutex_lock(&a->tdr_lock);
+    a->tdr_forced = true;
+    pthread_cond_signal(&a->tdr_cond);
+    pthread_mutex_unlock(&a->tdr_lock);
 }
 
 static void *tdr_main(void *arg)
@@ -361,10 +374,18 @@ static void *tdr_main(void *arg)
         ts.tv_nsec += (long)(period % 1000) * 1000000l;
         ts.tv_sec += period / 1000 + ts.tv_nsec / 1000000000l;
         ts.tv_nsec %= 1000000000l;
-        pthread_cond_timedwait(&a->tdr_cond, &a->tdr_lock, &ts);
+        if (!a->tdr_forced)
+            pthread_cond_timedwait(&a->tdr_cond, &a->tdr_lock, &ts);
         if (a->tdr_stop)
             break;
+        bool forced = a->tdr_forced;
+        a->tdr_forced = false;
         pthread_mutex_unlock(&a->tdr_lock);
+        if (forced) {
+            recover(a, &a->node[0], true);
+            for (UINT i = 0; i < a->node_count; i++)
+                since[i] = now_ms();
+        }
         UINT64 now = now_ms();
         for (UINT i = 0; i < a->node_count; i++) {
             struct gsched_node *n = &a->node[i];
@@ -394,7 +415,7 @@ static void *tdr_main(void *arg)
                     continue;
                 }
             }
-            recover(a, n);
+            recover(a, n, false);
             since[i] = now_ms();
             preempted[i] = false;
         }
