@@ -391,8 +391,9 @@ static int address_fields(const struct swgpu_cmd_header *h, UINT32 off[2])
 
 /* Checks the patch list: in PatchOffset order (as the reference UMD writes it), each entry on
  * an 8-byte field inside the command buffer, naming an allocation-list entry, at an offset
- * inside that allocation. (A shipping KMD also bounds every region a command touches by its
- * allocation's size; the reference KMD does.) */
+ * inside that allocation (Render then checks that it is on an address field). A shipping KMD
+ * also bounds every region a command touches by its allocation (the reference KMD does); here
+ * the GPU only keeps them inside their segment. */
 static NTSTATUS check_patches(const DXGKARG_RENDER *r)
 {
     for (UINT i = 0; i < r->PatchLocationListInSize; i++) {
@@ -435,9 +436,18 @@ static NTSTATUS APIENTRY Render(const HANDLE hContext, DXGKARG_RENDER *r)
             say("Render: command at offset %u (opcode %u, %u bytes) refused", off, h.opcode, h.size_bytes);
             return STATUS_INVALID_PARAMETER;
         }
+        /* Each patch location of the command lands exactly on one of its address fields: one
+         * anywhere else could rewrite a header or turn inline data into commands after this
+         * check. */
         UINT32 kend = k;
-        while (kend < r->PatchLocationListInSize && r->pPatchLocationListIn[kend].PatchOffset < off + h.size_bytes)
-            kend++;
+        for (; kend < r->PatchLocationListInSize && r->pPatchLocationListIn[kend].PatchOffset < off + h.size_bytes;
+             kend++) {
+            UINT32 rel = r->pPatchLocationListIn[kend].PatchOffset - off;
+            if (!(n > 0 && rel == fields[0]) && !(n > 1 && rel == fields[1])) {
+                say("Render: patch location %u is not on an address field", r->pPatchLocationListIn[kend].PatchOffset);
+                return STATUS_INVALID_PARAMETER;
+            }
+        }
         if (h.size_bytes > r->DmaSize - written || kend - k > r->PatchLocationListOutSize - npatch)
             break;
         BYTE *dst = (BYTE *)r->pDmaBuffer + written;
