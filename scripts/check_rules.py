@@ -35,8 +35,8 @@ source file name (`gpuva.c`). What is checked:
   parentheses may instead occur anywhere in the tree.
 * A row whose "proved by" (or "why") cell says "no test yet" is allowed, and counted.
 
-"Anywhere in the tree" is src/, include/, tools/, tests/, scripts/, fuzz/, cmake/ and
-CMakeLists.txt. `name(...)` is checked as `name`, `prefix*` as a prefix and `_suffix` as the end
+"Anywhere in the tree" is src/, include/, tools/, tests/, scripts/, fuzz/, cmake/, examples/
+and CMakeLists.txt. `name(...)` is checked as `name`, `prefix*` as a prefix and `_suffix` as the end
 of an identifier.
 
 Skipped (not something this script can hold to the code): backticked text with spaces or
@@ -51,7 +51,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SEARCH_DIRS = ("src", "include", "tools", "scripts", "tests", "fuzz", "api", "cmake", "configs", "docs")
+SEARCH_DIRS = ("src", "include", "tools", "scripts", "tests", "fuzz", "api", "cmake", "configs", "docs", "examples")
 FILE_EXTS = (".c", ".h", ".cpp", ".py", ".sh", ".html", ".cmake", ".in", ".md", ".caps", ".json")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 TEST_CITE = re.compile(r"([a-z0-9]+)\.([A-Za-z0-9_]+\*?)$")
