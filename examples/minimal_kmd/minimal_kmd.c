@@ -703,6 +703,24 @@ static BOOLEAN APIENTRY InterruptRoutine(const PVOID context, ULONG message)
     return TRUE;
 }
 
+/* TDR (DxgkDdiResetFromTimeout): the GPU must have stopped reading and writing memory when this
+ * returns: the engine is reset, its ring dropped. The kernel then retires every submitted fence. */
+static NTSTATUS APIENTRY ResetFromTimeout(const HANDLE hAdapter)
+{
+    struct adapter *a = hAdapter;
+    UINT32 aborted;
+    swgpu_reset_engine(a->gpu, NODE, &aborted);
+    atomic_store_explicit(&a->notified_fence, aborted, memory_order_relaxed);
+    return STATUS_SUCCESS;
+}
+
+/* DxgkDdiRestartFromTimeout: the engine takes work again as soon as its reset returned. */
+static NTSTATUS APIENTRY RestartFromTimeout(const HANDLE hAdapter)
+{
+    (void)hAdapter;
+    return STATUS_SUCCESS;
+}
+
 static VOID APIENTRY DpcRoutine(const PVOID context)
 {
     struct adapter *a = context;
@@ -735,5 +753,7 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath)
     d.DxgkDdiBuildPagingBuffer = BuildPagingBuffer;
     d.DxgkDdiInterruptRoutine = InterruptRoutine;
     d.DxgkDdiDpcRoutine = DpcRoutine;
+    d.DxgkDdiResetFromTimeout = ResetFromTimeout;
+    d.DxgkDdiRestartFromTimeout = RestartFromTimeout;
     return DxgkInitialize(DriverObject, RegistryPath, &d);
 }

@@ -496,6 +496,8 @@ static enum check_result tdr_recovery(struct check_env *e, char *detail, size_t 
 {
     struct wddm_counters c0, c1;
     wddm_get_counters(&c0);
+    UINT64 resets = wddm_verifier_violations("Tdr.ResetFromTimeout"),
+           restarts = wddm_verifier_violations("Tdr.RestartFromTimeout");
     D3DKMT_TDRDBGCTRLTYPE type = D3DKMT_TDRDBGCTRLTYPE_FORCETDR;
     D3DKMT_ESCAPE esc = {.hAdapter = e->adapter, .Type = D3DKMT_ESCAPE_TDRDBGCTRL, .pPrivateDriverData = &type,
                          .PrivateDriverDataSize = sizeof type};
@@ -514,6 +516,11 @@ static enum check_result tdr_recovery(struct check_env *e, char *detail, size_t 
         return fail(detail, size, "after the forced TDR the device's removed reason is 0x%08x, not "
                                   "DXGI_ERROR_DEVICE_RESET (0x887a0007) within 5 s", (unsigned)reason);
     wddm_get_counters(&c1);
+    if (wddm_verifier_violations("Tdr.ResetFromTimeout") != resets ||
+        wddm_verifier_violations("Tdr.RestartFromTimeout") != restarts)
+        return fail(detail, size, "the recovery broke Tdr.ResetFromTimeout or Tdr.RestartFromTimeout: the KMD's "
+                                  "DxgkDdiResetFromTimeout / DxgkDdiRestartFromTimeout is missing or failed "
+                                  "(WDDM_VERIFIER=1 names it)");
     if (c1.adapter_resets != c0.adapter_resets + 1)
         return fail(detail, size, "%llu adapter resets, not 1", (unsigned long long)(c1.adapter_resets - c0.adapter_resets));
     /* A new device on the recovered adapter. */

@@ -297,7 +297,9 @@ static void adapter_reset(struct tdr_op *op)
     NTSTATUS st = ddi->DxgkDdiResetFromTimeout ? ddi->DxgkDdiResetFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
     if (!NT_SUCCESS(st))
         /* Windows bugchecks here; the model carries on with every device lost. */
-        dxgk_refuse("verifier: DxgkDdiResetFromTimeout failed 0x%08x (Windows would bugcheck)", (unsigned)st);
+        dxgk_verifier_report(a, "DxgkDdiResetFromTimeout", "Tdr.ResetFromTimeout", false,
+                             "%s (0x%08x): a timeout cannot be recovered without it (Windows bug-checks)",
+                             ddi->DxgkDdiResetFromTimeout ? "failed" : "the KMD has none", (unsigned)st);
     /* For an adapter reset every node's completed fence is its last submitted one. */
     for (UINT i = 0; i < a->node_count; i++) {
         struct gsched_node *n = &a->node[i];
@@ -314,11 +316,11 @@ static void adapter_reset(struct tdr_op *op)
     gsched_gate_open(&a->node[a->paging_node]);
     UINT64 purged = vidmm_purge_after_reset(a);
     DXGK_COUNT(a, allocations_purged, purged);
-    if (ddi->DxgkDdiRestartFromTimeout) {
-        st = ddi->DxgkDdiRestartFromTimeout(a->miniport);
-        if (!NT_SUCCESS(st))
-            dxgk_refuse("verifier: DxgkDdiRestartFromTimeout failed 0x%08x", (unsigned)st);
-    }
+    st = ddi->DxgkDdiRestartFromTimeout ? ddi->DxgkDdiRestartFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
+    if (!NT_SUCCESS(st))
+        dxgk_verifier_report(a, "DxgkDdiRestartFromTimeout", "Tdr.RestartFromTimeout", false,
+                             "%s (0x%08x): the adapter cannot take work again after a reset",
+                             ddi->DxgkDdiRestartFromTimeout ? "failed" : "the KMD has none", (unsigned)st);
     for (UINT i = 0; i < a->node_count; i++)
         if (i != a->paging_node)
             gsched_gate_open(&a->node[i]);
