@@ -23,8 +23,10 @@ static void force_tdr_loses_every_device_reset_and_the_adapter_recovers(void **s
     struct wddm_counters before = renv_counters();
     D3DKMT_TDRDBGCTRLTYPE t = D3DKMT_TDRDBGCTRLTYPE_FORCETDR;
     assert_int_equal(escape(a.adapter, &t, sizeof t), STATUS_SUCCESS);
+    /* The devices are lost first, the reset is counted when the recovery ends: wait for both. */
     for (int i = 0; i < 1000 && (renv_exec_state(a.device) == D3DKMT_DEVICEEXECUTION_ACTIVE ||
-                                 renv_exec_state(b.device) == D3DKMT_DEVICEEXECUTION_ACTIVE); i++) {
+                                 renv_exec_state(b.device) == D3DKMT_DEVICEEXECUTION_ACTIVE ||
+                                 renv_counters().adapter_resets == before.adapter_resets); i++) {
         struct timespec ts = { 0, 5000000 };
         nanosleep(&ts, NULL);
     }

@@ -504,18 +504,19 @@ static enum check_result tdr_recovery(struct check_env *e, char *detail, size_t 
     NTSTATUS st = D3DKMTEscape(&esc);
     if (!NT_SUCCESS(st))
         return fail(detail, size, "D3DKMTEscape(TDRDBGCTRL, FORCETDR): 0x%08x", (unsigned)st);
+    /* The device is lost first, the reset is counted when the recovery ends: wait for both. */
     HRESULT reason = S_OK;
-    for (int i = 0; i < 1000 && reason == S_OK; i++) {
+    for (int i = 0; i < 1000; i++) {
         reason = ID3D11Device_GetDeviceRemovedReason(e->dev);
-        if (reason == S_OK) {
-            struct timespec ts = {0, 5000000};
-            nanosleep(&ts, NULL);
-        }
+        wddm_get_counters(&c1);
+        if (reason != S_OK && c1.adapter_resets != c0.adapter_resets)
+            break;
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
     }
     if (reason != DXGI_ERROR_DEVICE_RESET)
         return fail(detail, size, "after the forced TDR the device's removed reason is 0x%08x, not "
                                   "DXGI_ERROR_DEVICE_RESET (0x887a0007) within 5 s", (unsigned)reason);
-    wddm_get_counters(&c1);
     if (wddm_verifier_violations("Tdr.ResetFromTimeout") != resets ||
         wddm_verifier_violations("Tdr.RestartFromTimeout") != restarts)
         return fail(detail, size, "the recovery broke Tdr.ResetFromTimeout or Tdr.RestartFromTimeout: the KMD's "
