@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "report.h"
 #include "tool.h"
 
 static const char check_usage[] =
@@ -20,21 +21,6 @@ static const char check_usage[] =
     "  its result and the rule; a failure\n"
     "  says what was seen. Exit status 1 if any check failed.\n"
     "  --json  one JSON object: every check with id, rule, result and detail, and the totals\n";
-
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
 
 static int check_option(int opt, const char *arg, void *ctx)
 {
@@ -75,11 +61,11 @@ int wddm_tool_check(int argc, char **argv)
         count[r]++;
         if (json) {
             printf("%s{\"id\":", i ? "," : "");
-            json_string(c->id);
+            wddm_report_json_string(c->id);
             printf(",\"rule\":");
-            json_string(c->rule);
+            wddm_report_json_string(c->rule);
             printf(",\"result\":\"%s\",\"detail\":", r == CHECK_PASS ? "pass" : r == CHECK_FAIL ? "fail" : "skip");
-            json_string(detail);
+            wddm_report_json_string(detail);
             printf("}");
         } else {
             printf("%-4s  %-22s %s\n", names[r], c->id, c->rule);

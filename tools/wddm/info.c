@@ -14,6 +14,7 @@
 
 #include "common/caps.h"
 #include "common/wide.h"
+#include "report.h"
 #include "tool.h"
 
 static const char *const segment_bits[] = {
@@ -91,21 +92,6 @@ static void print_drivers(ULONG index, D3DKMT_HANDLE adapter)
     free(umd);
 }
 
-static void print_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 static void print_json(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_DRIVERCAPS *caps,
                        const D3DKMT_WDDM_SEGMENTS *segs)
 {
@@ -129,7 +115,7 @@ static void print_json(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_DRI
     }
     printf("],\"umd\":");
     char *umd = umd_name(ai->hAdapter);
-    print_json_string(umd ? umd : "");
+    wddm_report_json_string(umd ? umd : "");
     free(umd);
     printf("}");
 }

@@ -85,3 +85,18 @@ void wddm_report_end(struct wddm_report *r, const char *command, bool ok, const 
     }
     printf("wddm %s: %s\n", command, ok ? ok_text : "FAILED");
 }
+
+void wddm_report_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}

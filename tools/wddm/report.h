@@ -21,6 +21,9 @@ void wddm_report_u64(struct wddm_report *r, const char *label, uint64_t v);
 void wddm_report_f64(struct wddm_report *r, const char *label, double v);
 /* The segments of one adapter: text one line each; JSON "segments": [...]. */
 void wddm_report_segments(struct wddm_report *r, const struct wddm_memory_statistics *s);
+/* A JSON string literal of s on stdout: quotes, backslashes and control bytes escaped (paths,
+ * refusal texts). */
+void wddm_report_json_string(const char *s);
 /* JSON: "ok" and closes the object. Text: "wddm <command>: <ok_text or FAILED>". */
 void wddm_report_end(struct wddm_report *r, const char *command, bool ok, const char *ok_text);
 
