@@ -36,6 +36,9 @@ static struct ctx ctx_main(struct renv *e)
 static void run(struct ctx *c, UINT32 reg, bool set, UINT64 value, bool store, D3DKMT_HANDLE out, UINT32 at)
 {
     BYTE *cmd = c->cc.pCommandBuffer;
+    /* A WDDM 1.x context has a command buffer and lists; a GpuMmu one has none (the UMD writes
+     * its commands in GPU-virtual memory): these tests are for the 1.x model only. */
+    assert_non_null(cmd);
     UINT used = 0, allocs = 0, patches = 0;
     if (set) {
         struct swgpu_cmd_set_reg s = { .hdr = { SWGPU_OP_SET_REG, sizeof s }, .reg = reg, .value = value };
@@ -365,6 +368,9 @@ static void test_gpummu_null_context_switch_precedes_evicting_the_loaded_save_ar
 
 int main(void)
 {
+    /* Each test picks its driver model: the 1.x ones the KMD's own caps, the GpuMmu ones
+     * renv_gpummu_caps. A caps file given to the whole suite (WDDM_KMD_CAPS) is not theirs. */
+    unsetenv("WDDM_KMD_CAPS");
     setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
     setenv("WDDM_SEGMENT_VISIBLE_MB", "1", 1);
     setenv("WDDM_SEGMENT_APERTURE_MB", "1", 1);
