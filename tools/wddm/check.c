@@ -16,8 +16,9 @@ static const char check_usage[] =
     "  run the conformance checks against the first adapter's drivers (wddm --umd PATH --kmd PATH\n"
     "  check for modules loaded by path): adapter start and the verifier, the adapter queries,\n"
     "  the UMD's device, GPU copies of buffers and textures read back, Map(WRITE_DISCARD) renaming,\n"
-    "  fence order, a shared resource opened by a second device, two devices on two threads, and\n"
-    "  paging under oversubscription, and recovery from a forced TDR. Each line names the check's id,\n"
+    "  fence order, a shared resource opened by a second device, two devices on two threads,\n"
+    "  preemption by a higher-priority device (when the caps claim it), paging under\n"
+    "  oversubscription, and recovery from a forced TDR. Each line names the check's id,\n"
     "  its result and the rule; a failure\n"
     "  says what was seen. Exit status 1 if any check failed.\n"
     "  --json  one JSON object: every check with id, rule, result and detail, and the totals\n";

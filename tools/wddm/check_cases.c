@@ -488,6 +488,77 @@ static enum check_result threads_two_devices(struct check_env *e, char *detail, 
     return CHECK_PASS;
 }
 
+/* When the caps claim preemption (DXGK_VIDSCHCAPS.PreemptionAware), a higher-priority device's
+ * work preempts a lower one's queued on the engine: the kernel calls DxgkDdiPreemptCommand, the
+ * KMD answers, the preempted buffers run again, and every byte of both devices' work is right. */
+static enum check_result sched_preemption(struct check_env *e, char *detail, size_t size)
+{
+    if (!e->caps.SchedulingCaps.PreemptionAware) {
+        snprintf(detail, size, "the KMD does not claim DXGK_VIDSCHCAPS.PreemptionAware");
+        return CHECK_SKIP;
+    }
+    enum { BYTES = 4u << 20, COPIES = 64, HIGH_BYTES = 64u << 10, ROUNDS = 5 };
+    ID3D11Device *hi = NULL;
+    ID3D11DeviceContext *hi_ctx = NULL;
+    IDXGIDevice *dxgi = NULL;
+    ID3D11Buffer *src = NULL, *a = NULL, *b = NULL, *hb = NULL;
+    uint8_t *data = malloc(BYTES);
+    enum check_result r = data ? CHECK_PASS : fail(detail, size, "out of memory");
+    HRESULT hr = S_OK;
+    if (r == CHECK_PASS && (FAILED(hr = second_device(&hi, &hi_ctx)) ||
+                            FAILED(hr = ID3D11Device_QueryInterface(hi, &IID_IDXGIDevice, (void **)&dxgi)) ||
+                            FAILED(hr = IDXGIDevice_SetGPUThreadPriority(dxgi, 7))))
+        r = fail(detail, size, "a second device at GPU thread priority 7: 0x%08x", (unsigned)hr);
+    if (r == CHECK_PASS) {
+        fill(data, HIGH_BYTES, 901);
+        if (FAILED(hr = buffer(hi, HIGH_BYTES, D3D11_USAGE_DEFAULT, 0, data, &hb)))
+            r = fail(detail, size, "the high-priority buffer: 0x%08x", (unsigned)hr);
+        else /* its upload done before the race starts */
+            r = read_back(&(struct check_env){.dev = hi, .ctx = hi_ctx}, hb, HIGH_BYTES, 901, "high priority, first",
+                          detail, size);
+    }
+    if (r == CHECK_PASS) {
+        fill(data, BYTES, 900);
+        if (FAILED(hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, data, &src)) ||
+            FAILED(hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, NULL, &a)) ||
+            FAILED(hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, NULL, &b)))
+            r = fail(detail, size, "three %u MiB buffers: 0x%08x", BYTES >> 20, (unsigned)hr);
+    }
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    c1 = c0;
+    /* Up to ROUNDS tries: how long the queued copies take is the machine's, so one round can end
+     * before the high-priority copy arrives; a KMD that never preempts fails every round. */
+    for (UINT round = 0; round < ROUNDS && r == CHECK_PASS && c1.preemptions == c0.preemptions; round++) {
+        /* The low-priority device fills the engine's queue ... */
+        ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)a, (ID3D11Resource *)src);
+        for (UINT i = 0; i < COPIES; i++) {
+            ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)(i & 1 ? a : b),
+                                             (ID3D11Resource *)(i & 1 ? b : a));
+            ID3D11DeviceContext_Flush(e->ctx);
+        }
+        /* ... and the high-priority one's copy arrives while that work is queued. */
+        r = read_back(&(struct check_env){.dev = hi, .ctx = hi_ctx}, hb, HIGH_BYTES, 901, "high priority", detail,
+                      size);
+        if (r == CHECK_PASS) /* COPIES is even: the last copy wrote a */
+            r = read_back(e, a, BYTES, 900, "low priority, after its preemption", detail, size);
+        wddm_get_counters(&c1);
+    }
+    if (r == CHECK_PASS && c1.preemptions == c0.preemptions)
+        r = fail(detail, size, "no preemption: in %u rounds the high-priority copy never preempted the %u queued "
+                               "copies of %u MiB (DxgkDdiPreemptCommand not called or not answered)", ROUNDS, COPIES,
+                 BYTES >> 20);
+    RELEASE(hb);
+    RELEASE(src);
+    RELEASE(a);
+    RELEASE(b);
+    RELEASE(dxgi);
+    RELEASE(hi_ctx);
+    RELEASE(hi);
+    free(data);
+    return r;
+}
+
 /* A forced TDR (D3DKMTEscape D3DKMT_ESCAPE_TDRDBGCTRL, FORCETDR, as on Windows): the kernel
  * recovers the adapter through the KMD's DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout;
  * the open device is lost (DXGI_ERROR_DEVICE_RESET: it caused nothing), and a device created
@@ -568,6 +639,10 @@ const struct check_case wddm_check_cases[] = {
      "Two devices on two threads upload, copy and read back at once (40 rounds each): both streams complete "
      "and every byte is right",
      threads_two_devices},
+    {"Sched.Preemption",
+     "When the caps claim preemption, a higher-priority device's copy preempts queued copies of another device "
+     "(DxgkDdiPreemptCommand answered; up to 5 rounds), and both devices' bytes are right",
+     sched_preemption},
     {"Paging.Oversubscribe",
      "1.5 times the local memory, every buffer filled and read back: VidMm evicts, and the KMD's paging "
      "buffers (DXGK_OPERATION_TRANSFER, FILL) keep every byte",
