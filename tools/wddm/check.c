@@ -18,9 +18,8 @@ static const char check_usage[] =
     "  the UMD's device, GPU copies of buffers and textures read back, Map(WRITE_DISCARD) renaming,\n"
     "  fence order, a shared resource opened by a second device, two devices on two threads,\n"
     "  preemption by a higher-priority device (when the caps claim it), paging under\n"
-    "  oversubscription, and recovery from a forced TDR. Each line names the check's id,\n"
-    "  its result and the rule; a failure\n"
-    "  says what was seen. Exit status 1 if any check failed.\n"
+    "  oversubscription, and recovery from a forced TDR. Each line names the check's id, its\n"
+    "  result and the rule; a failure says what was seen. Exit status 1 if any check failed.\n"
     "  --json  one JSON object: every check with id, rule, result and detail, and the totals\n";
 
 static int check_option(int opt, const char *arg, void *ctx)
