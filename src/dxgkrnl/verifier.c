@@ -369,8 +369,8 @@ bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO
     UINT sets = i->SupportedWriteSegmentSet | i->SupportedReadSegmentSet;
     VERIFY(f.CpuVisible && !(sets & ~cpu), "Primary.CpuVisible",
            "allocation %u: a primary must be CpuVisible and placed only in CPU-accessible segments (supported "
-           "0x%x, CPU-accessible 0x%x, CpuVisible %u) unless DXGK_VIDMMCAPS.NonCpuVisiblePrimary is set "
-           "", index, sets, cpu, f.CpuVisible);
+           "0x%x, CPU-accessible 0x%x, CpuVisible %u) unless DXGK_VIDMMCAPS.NonCpuVisiblePrimary is set", index,
+           sets, cpu, f.CpuVisible);
     return true;
 }
 

@@ -51,7 +51,7 @@ static NTSTATUS xa_layout(const struct swkmd_adapter *a, struct swgpu_alloc_priv
     const DXGK_VIDMMCAPS *mm = &a->caps.MemoryManagementCaps;
     if (!mm->CrossAdapterResource) {
         wddm_debug("kmd", "%s[%u]: cross-adapter resource refused: DXGK_VIDMMCAPS.CrossAdapterResource (tier 1) "
-                   "is not set (seed 003)", who, index);
+                   "is not set", who, index);
         return STATUS_NOT_SUPPORTED;
     }
     if (!p->xa_usage || (p->xa_usage & ~(SWGPU_XA_USAGE_COPY | SWGPU_XA_USAGE_TEXTURE | SWGPU_XA_USAGE_SCANOUT))) {
@@ -60,18 +60,18 @@ static NTSTATUS xa_layout(const struct swkmd_adapter *a, struct swgpu_alloc_priv
     }
     if ((p->xa_usage & SWGPU_XA_USAGE_TEXTURE) && !mm->CrossAdapterResourceTexture) {
         wddm_debug("kmd", "%s[%u]: cross-adapter texture usage refused: DXGK_VIDMMCAPS.CrossAdapterResourceTexture "
-                   "(tier 2) is not set (seed 003)", who, index);
+                   "(tier 2) is not set", who, index);
         return STATUS_NOT_SUPPORTED;
     }
     if (p->xa_usage & SWGPU_XA_USAGE_SCANOUT) {
         if (!mm->CrossAdapterResourceScanout) {
             wddm_debug("kmd", "%s[%u]: cross-adapter scanout usage refused: DXGK_VIDMMCAPS.CrossAdapterResourceScanout "
-                       "(tier 3) is not set (seed 003)", who, index);
+                       "(tier 3) is not set", who, index);
             return STATUS_NOT_SUPPORTED;
         }
         if (!scanout_format_bpp(p->format) || p->xa_bytes_per_pixel != scanout_format_bpp(p->format)) {
             wddm_debug("kmd", "%s[%u]: cross-adapter scanout refused: format %u (%u bytes per pixel) is not a listed "
-                       "DisplayScanOut format (seed 003)", who, index, p->format, p->xa_bytes_per_pixel);
+                       "DisplayScanOut format", who, index, p->format, p->xa_bytes_per_pixel);
             return STATUS_NOT_SUPPORTED;
         }
         /* Seed 003's 1920x1080 is the least tier 3 must scan out, not a limit: this display
@@ -171,11 +171,11 @@ static NTSTATUS read_private(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO 
     if (share && !a->share_backing_store) {
         /* Seed 002: without the feature the KMD must not set ShareBackingStoreWithKmd. */
         wddm_debug("kmd", "CreateAllocation[%u]: backing store shared with the KMD asked, but "
-                   "DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not enabled (seed 002)", index);
+                   "DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not enabled", index);
         return STATUS_NOT_SUPPORTED;
     }
     if (share && priv->kind == SWGPU_ALLOC_GPU_ONLY) {
-        wddm_debug("kmd", "CreateAllocation[%u]: a shared backing store needs a CPU-visible kind (seed 002)", index);
+        wddm_debug("kmd", "CreateAllocation[%u]: a shared backing store needs a CPU-visible kind", index);
         return STATUS_INVALID_PARAMETER;
     }
     return STATUS_SUCCESS;

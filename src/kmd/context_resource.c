@@ -105,7 +105,7 @@ bool swkmd_context_resources_mapped(HANDLE hContext)
     if (!ok) {
         atomic_fetch_add(&violations, 1);
         wddm_debug("kmd", "SubmitCommand: context %p submitted while its save area or its device's page tables are "
-                          "not resident (seed 000)", hContext);
+                          "not resident", hContext);
     }
     return ok;
 }

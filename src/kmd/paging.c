@@ -302,7 +302,7 @@ static NTSTATUS build_map_aperture2(struct swkmd_adapter *ad, DXGKARG_BUILDPAGIN
 {
     const DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT2 *m = &a->MapApertureSegment2;
     if (!ad->caps.MemoryManagementCaps.MapAperture2Supported)
-        return refuse("MAP_APERTURE_SEGMENT2 without DXGK_VIDMMCAPS.MapAperture2Supported (seed 003)");
+        return refuse("MAP_APERTURE_SEGMENT2 without DXGK_VIDMMCAPS.MapAperture2Supported");
     if (m->Adl.Flags.Reserved)
         return refuse("MAP_APERTURE_SEGMENT2 with reserved DXGK_ADL_FLAGS bits");
     if (m->NumberOfPages && ((!m->Adl.Flags.Contiguous && !m->Adl.Pages) || m->AdlOffset > m->Adl.PageCount ||

@@ -24,7 +24,7 @@ NTSTATUS APIENTRY SwKmdPreemptCommand(const HANDLE hAdapter, const DXGKARG_PREEM
         return STATUS_INVALID_PARAMETER;
     }
     if (p->Flags.Value != 0) {
-        wddm_debug("kmd", "PreemptCommand: Flags 0x%x: no flag is defined (wddm-semantics §8.2)", p->Flags.Value);
+        wddm_debug("kmd", "PreemptCommand: Flags 0x%x: no flag is defined", p->Flags.Value);
         return STATUS_INVALID_PARAMETER;
     }
     int mid_buffer = a->caps.PreemptionCaps.GraphicsPreemptionGranularity >= D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY;

@@ -93,7 +93,7 @@ static BOOL copy_formats_ok(const struct rt_resource *dst, const struct rt_resou
     }
     if (dst->dimension != D3D11_RESOURCE_DIMENSION_BUFFER && !wddm_formats_copy_compatible(dst->format, src->format)) {
         const struct wddm_format_info *fd = wddm_format_info(dst->format), *fs = wddm_format_info(src->format);
-        RT_REFUSE("%s: formats %s and %s are not in the same typeless group (wddm-semantics 4.4)", what,
+        RT_REFUSE("%s: formats %s and %s are not in the same typeless group", what,
                   fd ? fd->name : "?", fs ? fs->name : "?");
         return FALSE;
     }
@@ -103,7 +103,7 @@ static BOOL copy_formats_ok(const struct rt_resource *dst, const struct rt_resou
         return FALSE;
     }
     if (dst->usage == D3D11_USAGE_IMMUTABLE) {
-        RT_REFUSE("%s: the destination is USAGE_IMMUTABLE (wddm-semantics 4.4)", what);
+        RT_REFUSE("%s: the destination is USAGE_IMMUTABLE", what);
         return FALSE;
     }
     return TRUE;
@@ -119,7 +119,7 @@ void STDMETHODCALLTYPE rt_context_CopyResource(ID3D11DeviceContext *iface, ID3D1
     if (!dst || !src)
         return;
     if (dst == src) {
-        RT_REFUSE("%s: source and destination are the same resource (wddm-semantics 4.4)", what);
+        RT_REFUSE("%s: source and destination are the same resource", what);
         return;
     }
     if (!copy_formats_ok(dst, src, what))
@@ -136,7 +136,7 @@ void STDMETHODCALLTYPE rt_context_CopyResource(ID3D11DeviceContext *iface, ID3D1
     rt_ddi_begin(dev);
     if (dst->mapped_count || src->mapped_count) {
         (void)rt_ddi_end(dev);
-        RT_REFUSE("%s: neither resource may be mapped (wddm-semantics 4.4, model decision #10)", what);
+        RT_REFUSE("%s: neither resource may be mapped (model decision #10)", what);
         return;
     }
     if (rt_device_is_removed(dev) || !dev->ctx_funcs.pfnResourceCopy) {
@@ -182,8 +182,7 @@ void rt_context_copy_region(ID3D11DeviceContext *iface, ID3D11Resource *dst_ifac
     if (is_depth(dst) || is_depth(src) || is_msaa(dst) || is_msaa(src)) {
         /* Depth-stencil and multisampled resources copy whole subresources only. */
         if (box || x || y || z) {
-            RT_REFUSE("%s: depth-stencil or multisampled resources need pSrcBox NULL and DstX/Y/Z 0 "
-                      "(wddm-semantics 4.4)", what);
+            RT_REFUSE("%s: depth-stencil or multisampled resources need pSrcBox NULL and DstX/Y/Z 0", what);
             return;
         }
         if (sw != dw || sh != dh || sd != dd) {

@@ -21,7 +21,7 @@ void rt_dc_mark_lost(struct rt_deferred *dc, HRESULT why, const char *what)
         return;
     dc->lost = TRUE;
     RT_REFUSE("%s on a deferred context failed (0x%08x): context removed locally, the partial command list is "
-              "dropped and FinishCommandList will return E_OUTOFMEMORY (seed 004)", what, (UINT)why);
+              "dropped and FinishCommandList will return E_OUTOFMEMORY", what, (UINT)why);
     if (!dc->emulate && dc->drv_created && dc->funcs.pfnAbandonCommandList)
         dc->funcs.pfnAbandonCommandList(dc->drv);
 }
@@ -354,7 +354,7 @@ static HRESULT deferred_map_check(struct rt_deferred *dc, const struct rt_resour
         return E_INVALIDARG;
     }
     if (res->usage != D3D11_USAGE_DYNAMIC || !(res->cpu_access & D3D11_CPU_ACCESS_WRITE)) {
-        RT_REFUSE("Map (deferred): only USAGE_DYNAMIC resources with CPU_ACCESS_WRITE (wddm-semantics 5.2)");
+        RT_REFUSE("Map (deferred): only USAGE_DYNAMIC resources with CPU_ACCESS_WRITE");
         return E_INVALIDARG;
     }
     if (type != D3D11_MAP_WRITE_DISCARD && type != D3D11_MAP_WRITE_NO_OVERWRITE) {

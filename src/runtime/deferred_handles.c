@@ -48,7 +48,7 @@ SIZE_T rt_deferred_handle_size_locked(struct rt_device *dev, D3D11DDI_HANDLETYPE
      * unlisted sizes from the heap) and says so. */
     atomic_fetch_add(&dev->dc_size_violations, 1);
     wddm_debug("verifier", "UMD bug: CalcDeferredContextHandleSize returned %zu bytes for handle type %u, a size "
-               "CheckDeferredContextHandleSizes never listed (seed 004: undefined behaviour)", (size_t)s, (UINT)type);
+               "CheckDeferredContextHandleSizes never listed (undefined behaviour)", (size_t)s, (UINT)type);
     return s;
 }
 

@@ -134,21 +134,20 @@ static HRESULT validate_map(const struct rt_device *dev, const struct rt_resourc
     switch (res->usage) {
     case D3D11_USAGE_DEFAULT:
         RT_REFUSE("Map: a USAGE_DEFAULT resource cannot be mapped (no CPU access; use UpdateSubresource or a "
-                  "staging copy) (wddm-semantics 5.2)");
+                  "staging copy)");
         return E_INVALIDARG;
     case D3D11_USAGE_IMMUTABLE:
-        RT_REFUSE("Map: a USAGE_IMMUTABLE resource cannot be mapped (wddm-semantics 5.2)");
+        RT_REFUSE("Map: a USAGE_IMMUTABLE resource cannot be mapped");
         return E_INVALIDARG;
     case D3D11_USAGE_DYNAMIC:
         if (type != D3D11_MAP_WRITE_DISCARD && type != D3D11_MAP_WRITE_NO_OVERWRITE) {
             RT_REFUSE("Map: %s on a USAGE_DYNAMIC resource; dynamic resources take only MAP_WRITE_DISCARD or "
-                      "MAP_WRITE_NO_OVERWRITE (wddm-semantics 5.1, 5.2)", map_name(type));
+                      "MAP_WRITE_NO_OVERWRITE", map_name(type));
             return E_INVALIDARG;
         }
         if (type == D3D11_MAP_WRITE_NO_OVERWRITE) {
             if (res->dimension != D3D11_RESOURCE_DIMENSION_BUFFER) {
-                RT_REFUSE("Map: MAP_WRITE_NO_OVERWRITE is for dynamic buffers, never dynamic textures "
-                          "(wddm-semantics 5.2)");
+                RT_REFUSE("Map: MAP_WRITE_NO_OVERWRITE is for dynamic buffers, never dynamic textures");
                 return E_INVALIDARG;
             }
             if (!rt_map_no_overwrite_allowed(dev, res, "Map"))
@@ -163,16 +162,16 @@ static HRESULT validate_map(const struct rt_device *dev, const struct rt_resourc
         break;
     case D3D11_USAGE_STAGING:
         if (type == D3D11_MAP_WRITE_DISCARD || type == D3D11_MAP_WRITE_NO_OVERWRITE) {
-            RT_REFUSE("Map: %s is for USAGE_DYNAMIC resources, not STAGING (wddm-semantics 5.2)", map_name(type));
+            RT_REFUSE("Map: %s is for USAGE_DYNAMIC resources, not STAGING", map_name(type));
             return E_INVALIDARG;
         }
         if ((type == D3D11_MAP_READ || type == D3D11_MAP_READ_WRITE) && !(res->cpu_access & D3D11_CPU_ACCESS_READ)) {
-            RT_REFUSE("Map: %s needs a resource created with D3D11_CPU_ACCESS_READ (wddm-semantics 5.2)",
+            RT_REFUSE("Map: %s needs a resource created with D3D11_CPU_ACCESS_READ",
                       map_name(type));
             return E_INVALIDARG;
         }
         if ((type == D3D11_MAP_WRITE || type == D3D11_MAP_READ_WRITE) && !(res->cpu_access & D3D11_CPU_ACCESS_WRITE)) {
-            RT_REFUSE("Map: %s needs a resource created with D3D11_CPU_ACCESS_WRITE (wddm-semantics 5.2)",
+            RT_REFUSE("Map: %s needs a resource created with D3D11_CPU_ACCESS_WRITE",
                       map_name(type));
             return E_INVALIDARG;
         }
@@ -219,7 +218,7 @@ HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resou
     if (rt_resource_is_mapped(res, sub)) {
         (void)rt_ddi_end(dev);
         RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_MAP_ALREADYMAPPED,
-                     "Map: subresource %u is already mapped; Unmap it first (wddm-semantics 5.3)", sub);
+                     "Map: subresource %u is already mapped; Unmap it first", sub);
         return E_INVALIDARG;
     }
     if (res->offered) {

@@ -47,8 +47,8 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
     switch (usage) {
     case D3D11_USAGE_DEFAULT:
         if (cpu) {
-            RT_REFUSE("%s: USAGE_DEFAULT resources cannot have CPUAccessFlags (0x%x); use DYNAMIC or STAGING "
-                      "(wddm-semantics 5.1)", what, cpu);
+            RT_REFUSE("%s: USAGE_DEFAULT resources cannot have CPUAccessFlags (0x%x); use DYNAMIC or STAGING", what,
+                      cpu);
             return E_INVALIDARG;
         }
         break;
@@ -60,16 +60,16 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
             return E_INVALIDARG;
         }
         if (!has_initial_data) {
-            RT_REFUSE("%s: USAGE_IMMUTABLE requires initial data (wddm-semantics 5.1)", what);
+            RT_REFUSE("%s: USAGE_IMMUTABLE requires initial data", what);
             return E_INVALIDARG;
         }
         if (cpu) {
-            RT_REFUSE("%s: USAGE_IMMUTABLE resources cannot have CPUAccessFlags (0x%x) (wddm-semantics 5.1)", what, cpu);
+            RT_REFUSE("%s: USAGE_IMMUTABLE resources cannot have CPUAccessFlags (0x%x)", what, cpu);
             return E_INVALIDARG;
         }
         if (bind & API_BIND_OUTPUT) {
             RT_REFUSE("%s: USAGE_IMMUTABLE resources cannot be bound as an output (BindFlags 0x%x: "
-                      "STREAM_OUTPUT/RENDER_TARGET/DEPTH_STENCIL/UNORDERED_ACCESS) (wddm-semantics 5.1)", what, bind);
+                      "STREAM_OUTPUT/RENDER_TARGET/DEPTH_STENCIL/UNORDERED_ACCESS)", what, bind);
             return E_INVALIDARG;
         }
         break;
@@ -81,25 +81,22 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
             return E_INVALIDARG;
         }
         if (cpu != D3D11_CPU_ACCESS_WRITE) {
-            RT_REFUSE("%s: USAGE_DYNAMIC requires CPUAccessFlags == CPU_ACCESS_WRITE exactly (got 0x%x) "
-                      "(wddm-semantics 5.1)", what, cpu);
+            RT_REFUSE("%s: USAGE_DYNAMIC requires CPUAccessFlags == CPU_ACCESS_WRITE exactly (got 0x%x)", what, cpu);
             return E_INVALIDARG;
         }
         if (bind & API_BIND_OUTPUT) {
             RT_REFUSE("%s: USAGE_DYNAMIC resources cannot be bound as an output (BindFlags 0x%x: "
-                      "STREAM_OUTPUT/RENDER_TARGET/DEPTH_STENCIL/UNORDERED_ACCESS) (wddm-semantics 5.1)", what, bind);
+                      "STREAM_OUTPUT/RENDER_TARGET/DEPTH_STENCIL/UNORDERED_ACCESS)", what, bind);
             return E_INVALIDARG;
         }
         break;
     case D3D11_USAGE_STAGING:
         if (!cpu) {
-            RT_REFUSE("%s: USAGE_STAGING requires CPU_ACCESS_READ and/or CPU_ACCESS_WRITE "
-                      "(wddm-semantics 5.1, model decision)", what);
+            RT_REFUSE("%s: USAGE_STAGING requires CPU_ACCESS_READ and/or CPU_ACCESS_WRITE (model decision)", what);
             return E_INVALIDARG;
         }
         if (bind) {
-            RT_REFUSE("%s: USAGE_STAGING resources cannot be bound (BindFlags must be 0, got 0x%x) "
-                      "(wddm-semantics 5.1)", what, bind);
+            RT_REFUSE("%s: USAGE_STAGING resources cannot be bound (BindFlags must be 0, got 0x%x)", what, bind);
             return E_INVALIDARG;
         }
         break;
@@ -463,7 +460,7 @@ static HRESULT tex_check_levels(struct tex_check *c, BOOL has_data)
     if (c->samples == 1)
         return S_OK;
     if (c->usage != D3D11_USAGE_DEFAULT) {
-        RT_REFUSE("%s: multisampled resources must be USAGE_DEFAULT (wddm-semantics 5.1)", what);
+        RT_REFUSE("%s: multisampled resources must be USAGE_DEFAULT", what);
         return E_INVALIDARG;
     }
     if (c->mips != 1) {

@@ -229,7 +229,7 @@ static VOID APIENTRY dc_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIA
     r->ic = hRT.handle;
     r->ro = r->ic ? umd_resource_ro(r->ic) : NULL;
     if (args || !r->ic) {
-        UMD_REFUSE("CreateResource on a deferred context: needs a NULL description and the IC handle (seed 004)");
+        UMD_REFUSE("CreateResource on a deferred context: needs a NULL description and the IC handle");
         if (dc->pfnSetErrorCb)
             dc->pfnSetErrorCb(dc->hRTCoreLayer, E_INVALIDARG);
         return;
@@ -254,7 +254,7 @@ static VOID APIENTRY dc_CreateRenderTargetView(D3D10DDI_HDEVICE hDevice, const D
     if (!v->ic || !v->resource || !v->resource->ic || v->resource->ic != v->ic->resource || args->Format ||
         args->ResourceDimension) {
         UMD_REFUSE("CreateRenderTargetView on a deferred context: needs a dependency-only description naming "
-                   "this context's handle of the view's resource (seed 004)");
+                   "this context's handle of the view's resource");
         if (dc->pfnSetErrorCb)
             dc->pfnSetErrorCb(dc->hRTCoreLayer, E_INVALIDARG);
         return;
@@ -279,7 +279,7 @@ static void dc_open_view(struct umd_dc *dc, struct umd_dc_view *v, void *ic_view
         zero &= ((const BYTE *)rest)[i] == 0;
     if (!v->ic || !v->resource || !v->resource->ic || v->resource->ic != v->ic->resource || !zero) {
         UMD_REFUSE("%s on a deferred context: needs a dependency-only description naming this context's handle "
-                   "of the view's resource (seed 004)", what);
+                   "of the view's resource", what);
         if (dc->pfnSetErrorCb)
             dc->pfnSetErrorCb(dc->hRTCoreLayer, E_INVALIDARG);
         return;

@@ -136,7 +136,7 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
 
     if (res->usage == D3D10_DDI_USAGE_DEFAULT || res->usage == D3D10_DDI_USAGE_IMMUTABLE) {
         /* Seed 001 §5: a GPU-only resource's Map fails cleanly; nothing is locked. */
-        UMD_REFUSE("Map: resource of usage %s is GPU-only (seed 001 §4.3: Map not allowed)",
+        UMD_REFUSE("Map: resource of usage %s is GPU-only (Map not allowed)",
                    res->usage == D3D10_DDI_USAGE_DEFAULT ? "DEFAULT" : "IMMUTABLE");
         umd_map_fail(pMapped);
         umd_set_error(dev, E_INVALIDARG);

@@ -358,6 +358,11 @@ int main(void)
     fprintf(f, "DXGK_VIDSCHCAPS.HwQueuePacketCap = %u\n", HW_CAP);
     fclose(f);
     setenv("WDDM_KMD_CAPS", path, 1);
+    /* The tests pause the GPU and count SUBMIT events; the watchdog, seeing a paused engine stall
+     * for half the TDR delay, would request a preemption of its own (sched/tdr.c) and the
+     * resubmissions would add SUBMITs. On a loaded machine a test can take that long: none here
+     * is about timeouts, so the delay is out of their reach. */
+    setenv("WDDM_TDR_DELAY_MS", "600000", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hardware_queue_holds_at_most_HwQueuePacketCap_packets),
         cmocka_unit_test(test_work_queued_but_not_submitted_is_visible_to_a_lock),

@@ -238,11 +238,11 @@ static void a_pre_wddm31_kmd_is_told_disabled_and_its_flag_is_refused(void **sta
                  "Enabled FALSE: KMD interface version 0x%x < DXGKDDI_INTERFACE_VERSION_WDDM3_1 0x10004",
                  (unsigned)older[i]);
         renv_expect_refusal(line);
-        renv_expect_refusal("(seed 002: WDDM 3.1 drivers or newer only)");
+        renv_expect_refusal("(WDDM 3.1 drivers or newer only)");
         D3DKMT_HANDLE h = 0;
         wddm_clear_refusals();
         assert_int_equal(create_shared(&h), STATUS_NOT_SUPPORTED); /* the reference KMD, seed 002 */
-        renv_expect_refusal("not enabled (seed 002)");
+        renv_expect_refusal("DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD is not enabled");
         stop(state);
         reset(state);
         start(HONEST, older[i], true);

@@ -589,13 +589,13 @@ static NTSTATUS create_check(struct create_op *op)
          * that declares tier 1 (DXGK_VIDMMCAPS.CrossAdapterResource) makes one. */
         if (!args->Flags.CreateShared || !args->Flags.CreateResource || op->n != 1 || args->Flags.ExistingSysMem) {
             dxgk_refuse("D3DKMTCreateAllocation: a CrossAdapter resource needs CreateShared and CreateResource and "
-                        "exactly one allocation, without ExistingSysMem (seed 003); got shared %u, resource %u, "
+                        "exactly one allocation, without ExistingSysMem; got shared %u, resource %u, "
                         "%u allocations", args->Flags.CreateShared, args->Flags.CreateResource, op->n);
             return STATUS_INVALID_PARAMETER;
         }
         if (!op->a->caps.MemoryManagementCaps.CrossAdapterResource) {
             dxgk_refuse("D3DKMTCreateAllocation: CrossAdapter on an adapter without "
-                        "DXGK_VIDMMCAPS.CrossAdapterResource (seed 003)");
+                        "DXGK_VIDMMCAPS.CrossAdapterResource");
             return STATUS_NOT_SUPPORTED;
         }
     }
@@ -736,7 +736,7 @@ static NTSTATUS create_build_one(struct create_op *op, UINT i)
     x->kmd_backing = true;
     if (!a->driver.ddi.DxgkDdiSetAllocationBackingStore) {
         dxgk_refuse("D3DKMTCreateAllocation: allocation %u is ShareBackingStoreWithKmd but the KMD has "
-                    "no DxgkDdiSetAllocationBackingStore (seed 002)", i);
+                    "no DxgkDdiSetAllocationBackingStore", i);
         return STATUS_INVALID_PARAMETER;
     }
     DXGKARG_SETALLOCATIONBACKINGSTORE sb = { .hDriverAllocation = info->hAllocation,

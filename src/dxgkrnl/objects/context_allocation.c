@@ -164,13 +164,13 @@ NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOC
      * context allocations are only for non-system ones (§1.2 invariant 4). */
     if (p->hDevice == NULL || p->hDevice == p->hAdapter) {
         dxgk_refuse("DxgkCbCreateContextAllocation: hDevice %p is the system device or NULL: context "
-                    "allocations are only for non-system devices (wddm-semantics §1.2 invariant 4)", p->hDevice);
+                    "allocations are only for non-system devices", p->hDevice);
         return STATUS_INVALID_PARAMETER;
     }
     bool shared = p->ContextAllocationFlags.SharedAcrossContexts;
     if (shared && p->hContext) {
         dxgk_refuse("DxgkCbCreateContextAllocation: SharedAcrossContexts (device context allocation) with a "
-                    "non-NULL hContext (wddm-semantics §1.2 invariant 5)");
+                    "non-NULL hContext");
         return STATUS_INVALID_PARAMETER;
     }
     if (!shared && (p->hContext == NULL || p->hContext == p->hAdapter)) {

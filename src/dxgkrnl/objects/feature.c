@@ -39,7 +39,7 @@ static const struct feature_def features[] = {
     /* Seed 002: "The DDI is available for WDDM 3.1 drivers or newer." */
     { "SHARE_BACKING_STORE_WITH_KMD", DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD, true,
       DXGKDDI_INTERFACE_VERSION_WDDM3_1, "DXGKDDI_INTERFACE_VERSION_WDDM3_1",
-      "seed 002: WDDM 3.1 drivers or newer only" },
+      "WDDM 3.1 drivers or newer only" },
     { "SAMPLE", DXGK_FEATURE_SAMPLE, false, 0, NULL, NULL },
     { "PAGE_BASED_MEMORY_MANAGER", DXGK_FEATURE_PAGE_BASED_MEMORY_MANAGER, false, 0, NULL, NULL },
     { "KERNEL_MODE_TESTING", DXGK_FEATURE_KERNEL_MODE_TESTING, false, 0, NULL, NULL },

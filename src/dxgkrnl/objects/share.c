@@ -253,7 +253,7 @@ static NTSTATUS open_checks(const char *who, struct dxgk_device *d, D3DKMT_HANDL
     }
     if (!a->caps.MemoryManagementCaps.CrossAdapterResource) {
         dxgk_refuse("%s: adapter %08x does not declare DXGK_VIDMMCAPS.CrossAdapterResource: it cannot open a "
-                    "cross-adapter resource (seed 003)", who, (unsigned)a->luid.LowPart);
+                    "cross-adapter resource", who, (unsigned)a->luid.LowPart);
         dxgk_share_put(s);
         return STATUS_NOT_SUPPORTED;
     }

@@ -603,12 +603,12 @@ NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY
     if (!args || !args->pPriorities || (!args->hResource && (!args->AllocationCount || !args->phAllocationList)) ||
         (args->hResource && (args->AllocationCount || args->phAllocationList))) {
         dxgk_refuse("D3DKMTSetAllocationPriority: NULL priorities, or not exactly one of hResource and an "
-                    "allocation list (wddm-semantics §9.4)");
+                    "allocation list");
         return STATUS_INVALID_PARAMETER;
     }
     for (UINT i = 0; i < (args->hResource ? 1u : args->AllocationCount); i++) {
         if (args->pPriorities[i] == 0) {
-            dxgk_refuse("D3DKMTSetAllocationPriority: priority %u is 0, which is invalid (wddm-semantics §9.4)", i);
+            dxgk_refuse("D3DKMTSetAllocationPriority: priority %u is 0, which is invalid", i);
             return STATUS_INVALID_PARAMETER;
         }
     }

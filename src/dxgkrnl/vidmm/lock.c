@@ -290,7 +290,7 @@ static NTSTATUS lock_check_args(struct lock_op *op)
     if (f.Discard && a->mmu) {
         /* wddm-semantics §3.3: with a WDDM 2.x KMD VidMm never renames; the UMD does. */
         dxgk_refuse("D3DKMTLock: Discard on a GpuMmu (WDDM 2.x) adapter: VidMm does not rename, the UMD "
-                    "renames its own allocations (wddm-semantics §3.3); lock with D3DKMTLock2");
+                    "renames its own allocations; lock with D3DKMTLock2");
         st = STATUS_NOT_SUPPORTED;
         return st;
     }
@@ -326,11 +326,11 @@ static NTSTATUS lock_resolve_locked(struct lock_op *op)
         op->want = NULL;
     } else if (!a->caps.MemoryManagementCaps.OutOfOrderLock) {
         dxgk_refuse("D3DKMTLock: handle 0x%08x names an instance older than the newest and the KMD does not "
-                    "set DXGK_VIDMMCAPS.OutOfOrderLock (wddm-semantics §3.3)", args->hAllocation);
+                    "set DXGK_VIDMMCAPS.OutOfOrderLock", args->hAllocation);
         return STATUS_INVALID_PARAMETER;
     } else if (op->f.Discard) {
         dxgk_refuse("D3DKMTLock: Discard of instance 0x%08x, which is not the newest: only the newest "
-                    "instance is renamed (wddm-semantics §3.3)", args->hAllocation);
+                    "instance is renamed", args->hAllocation);
         return STATUS_INVALID_PARAMETER;
     }
     /* Swizzled and unswizzled views are never outstanding together; a lock holding a range is
@@ -395,8 +395,7 @@ static NTSTATUS lock_rename_locked(struct lock_op *op)
             oldest = NULL; /* free to recycle, yet not recycled: memory is short */
         if (!no_ref && !oldest) {
             dxgk_refuse("D3DKMTLock: Discard of allocation 0x%08x: no instance can be created or reused until "
-                        "the caller submits its commands and retries with NoExistingReference "
-                        "(wddm-semantics §3.3)", op->args->hAllocation);
+                        "the caller submits its commands and retries with NoExistingReference", op->args->hAllocation);
             return STATUS_NO_MEMORY;
         }
         if (!oldest)
