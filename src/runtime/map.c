@@ -155,7 +155,7 @@ static HRESULT validate_map(const struct rt_device *dev, const struct rt_resourc
         }
         if (flags & D3D11_MAP_FLAG_DO_NOT_WAIT) {
             /* Model decision #5 (strict): the API forbids DO_NOT_WAIT with DISCARD/NO_OVERWRITE. */
-            RT_REFUSE("Map: D3D11_MAP_FLAG_DO_NOT_WAIT cannot be combined with %s (wddm-semantics 5.2, model "
+            RT_REFUSE("Map: D3D11_MAP_FLAG_DO_NOT_WAIT cannot be combined with %s (model "
                       "decision #5)", map_name(type));
             return E_INVALIDARG;
         }
@@ -281,7 +281,7 @@ void STDMETHODCALLTYPE rt_context_Unmap(ID3D11DeviceContext *iface, ID3D11Resour
     if (!rt_resource_is_mapped(res, sub)) {
         (void)rt_ddi_end(dev);
         RT_REFUSE_ID(D3D11_MESSAGE_ID_RESOURCE_UNMAP_NOTMAPPED,
-                     "Unmap: subresource %u is not mapped (Unmap must match a successful Map, wddm-semantics 5.3)",
+                     "Unmap: subresource %u is not mapped (Unmap must match a successful Map)",
                      sub);
         return;
     }

@@ -87,8 +87,8 @@ static bool verify_fields(const struct dxgk_adapter *a, const DXGKARGCB_CREATECO
 {
     if (p->ContextAllocationFlags.Value & ~1u) {
         dxgk_refuse("DxgkCbCreateContextAllocation: ContextAllocationFlags 0x%x has reserved bits or "
-                    "MapGpuVirtualAddress (a WDDM 2.0 GPU VA; this is a 1.x model) set (wddm-semantics §1.2 "
-                    "invariant 5)", p->ContextAllocationFlags.Value);
+                    "MapGpuVirtualAddress (a WDDM 2.0 GPU VA; this is a 1.x model) set",
+                    p->ContextAllocationFlags.Value);
         return false;
     }
     if (p->Size == 0) {
@@ -174,8 +174,8 @@ NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOC
         return STATUS_INVALID_PARAMETER;
     }
     if (!shared && (p->hContext == NULL || p->hContext == p->hAdapter)) {
-        dxgk_refuse("DxgkCbCreateContextAllocation: GPU context allocation needs a non-system hContext (got %p) "
-                    "(wddm-semantics §1.2 invariants 4, 5)", p->hContext);
+        dxgk_refuse("DxgkCbCreateContextAllocation: GPU context allocation needs a non-system hContext (got %p)",
+                    p->hContext);
         return STATUS_INVALID_PARAMETER;
     }
     D3DKMT_HANDLE hd = (D3DKMT_HANDLE)(uintptr_t)p->hDevice;
@@ -291,8 +291,7 @@ NTSTATUS APIENTRY dxgk_cb_destroy_context_allocation(HANDLE hAdapter, HANDLE hAl
         if (ca)
             dxgk_object_put(&ca->obj);
         dxgk_refuse("DxgkCbDestroyContextAllocation: %p is not a live context allocation of adapter %p (never "
-                    "created, already destroyed, or destroyed with its context/device: wddm-semantics §1.2 "
-                    "invariant 7)", hAllocation, hAdapter);
+                    "created, already destroyed, or destroyed with its context/device)", hAllocation, hAdapter);
         return STATUS_INVALID_PARAMETER;
     }
     struct dxgk_adapter *a = ca->adapter;

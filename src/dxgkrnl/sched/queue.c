@@ -371,7 +371,7 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct gsched_nod
 static void refuse_instance_order(UINT entry, D3DKMT_HANDLE named, D3DKMT_HANDLE allocation)
 {
     dxgk_refuse("D3DKMTRender: allocation list entry %u names instance 0x%08x of allocation 0x%08x after a newer "
-                "instance was referenced (instance ordering, wddm-semantics §3.3; DoNotRetireInstance keeps an "
+                "instance was referenced (instance ordering; DoNotRetireInstance keeps an "
                 "instance valid)",
                 entry, named, allocation);
 }
@@ -489,7 +489,7 @@ static NTSTATUS render_snapshot_locked(struct render_op *op)
         if (in && in->swz_lock) {
             /* wddm-semantics §3.2 rule 11: not while the CPU holds its unswizzled view. */
             dxgk_refuse("D3DKMTRender: allocation list entry %u names allocation 0x%08x, locked with "
-                        "AcquireAperture (wddm-semantics §3.2 rule 11): unlock it first", i, op->al[i]->handle);
+                        "AcquireAperture: unlock it first", i, op->al[i]->handle);
             packet_put_locked(c, p);
             return STATUS_INVALID_PARAMETER;
         }

@@ -69,15 +69,15 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
         return false;
     }
     if (f.ReadOnly && f.WriteOnly) {
-        dxgk_refuse("D3DKMTLock: ReadOnly with WriteOnly (wddm-semantics §3.2 rule 1)");
+        dxgk_refuse("D3DKMTLock: ReadOnly with WriteOnly");
         return false;
     }
     if (f.IgnoreSync && f.AcquireAperture) {
-        dxgk_refuse("D3DKMTLock: IgnoreSync with AcquireAperture (wddm-semantics §3.2 rule 2)");
+        dxgk_refuse("D3DKMTLock: IgnoreSync with AcquireAperture");
         return false;
     }
     if (f.UseAlternateVA && !f.AcquireAperture) {
-        dxgk_refuse("D3DKMTLock: UseAlternateVA without AcquireAperture (wddm-semantics §3.2 rule 3)");
+        dxgk_refuse("D3DKMTLock: UseAlternateVA without AcquireAperture");
         return false;
     }
     if (f.AcquireAperture && a->caps.NumberOfSwizzlingRanges == 0) {
@@ -253,7 +253,7 @@ static NTSTATUS lock_check_args(struct lock_op *op)
         return st;
     /* wddm-semantics §3.2 rule 8 */
     if (!al->info.Flags.CpuVisible) {
-        dxgk_refuse("D3DKMTLock: allocation 0x%08x was not created CpuVisible (wddm-semantics §3.2 rule 8)",
+        dxgk_refuse("D3DKMTLock: allocation 0x%08x was not created CpuVisible",
                     args->hAllocation);
         return st;
     }
@@ -261,12 +261,12 @@ static NTSTATUS lock_check_args(struct lock_op *op)
      * exactly when the KMD created it with DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA. A second lock
      * while one is outstanding is refused below with every AcquireAperture lock (rule 11). */
     if (args->Flags.UseAlternateVA && (al->share || al->opened)) {
-        dxgk_refuse("D3DKMTLock: UseAlternateVA on shared allocation 0x%08x (wddm-semantics §3.2 rule 7)",
+        dxgk_refuse("D3DKMTLock: UseAlternateVA on shared allocation 0x%08x",
                     args->hAllocation);
         return st;
     }
     if (al->primary && args->Flags.UseAlternateVA != al->info.Flags.UseAlternateVA) {
-        dxgk_refuse("D3DKMTLock: primary 0x%08x %s (wddm-semantics §3.2 rule 7)", args->hAllocation,
+        dxgk_refuse("D3DKMTLock: primary 0x%08x %s", args->hAllocation,
                     al->info.Flags.UseAlternateVA ? "was created UseAlternateVA and must be locked with it"
                                                   : "was not created UseAlternateVA and cannot be locked with it");
         return st;
@@ -338,8 +338,8 @@ static NTSTATUS lock_resolve_locked(struct lock_op *op)
      * Map) skips the walk over its instances. */
     for (const struct vidmm_instance *x = al->lock_count ? al->instances : NULL; x; x = x->next) {
         if (x->swz_lock) {
-            dxgk_refuse("D3DKMTLock: allocation 0x%08x has an AcquireAperture lock outstanding: unlock it first "
-                        "(wddm-semantics §3.2 rule 11)", args->hAllocation);
+            dxgk_refuse("D3DKMTLock: allocation 0x%08x has an AcquireAperture lock outstanding: unlock it first",
+                        args->hAllocation);
             return STATUS_INVALID_PARAMETER;
         }
     }
@@ -357,12 +357,12 @@ static NTSTATUS lock_resolve_locked(struct lock_op *op)
             memory |= (allowed & (1u << i)) && !a->seg[i].aperture;
         if (!memory) {
             dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which can only be placed in an aperture "
-                        "segment (wddm-semantics §3.2 rule 6)", args->hAllocation);
+                        "segment", args->hAllocation);
             return STATUS_INVALID_PARAMETER;
         }
         if (al->lock_count) {
-            dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which is already locked (wddm-semantics "
-                        "§3.2 rule 6)", args->hAllocation);
+            dxgk_refuse("D3DKMTLock: AcquireAperture on allocation 0x%08x, which is already locked",
+                        args->hAllocation);
             return STATUS_INVALID_PARAMETER;
         }
     }

@@ -80,7 +80,7 @@ NTSTATUS APIENTRY D3DKMTChangeVideoMemoryReservation(const D3DKMT_CHANGEVIDEOMEM
     pthread_mutex_unlock(&a->lock);
     if (!NT_SUCCESS(st))
         dxgk_refuse("D3DKMTChangeVideoMemoryReservation: Reservation %llu bytes is above AvailableForReservation "
-                    "%llu (half of the group's budget, wddm-semantics §9.3): nothing changed",
+                    "%llu (half of the group's budget): nothing changed",
                     (unsigned long long)args->Reservation, (unsigned long long)avail);
     dxgk_adapter_put(a);
     return st;
