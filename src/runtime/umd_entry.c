@@ -5,11 +5,10 @@
  * On Windows the runtime asks the kernel the same question and loads that DLL.
  */
 #include "runtime/runtime.h"
+#include "common/module.h"
 #include "common/wide.h"
 
-#include <dlfcn.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* A UMD's two exports: OpenAdapter10_2, which D3D11 devices open, and OpenAdapter10, which
  * D3D10CreateDevice(1) open (issue 15 §1). NULL: no override. */
@@ -43,24 +42,24 @@ PFND3D10DDI_OPENADAPTER wddm_get_umd_entry10(void)
     return entry(ENTRY_10);
 }
 
-/* The module's export, dlopen'ed for good (RTLD_NODELETE: a UMD is never unloaded while the
- * process runs, so no table or thread of it can outlive its code). */
+/* The module's export (common/module.c: loaded for good). */
 static HRESULT load_export(struct rt_device *dev, const char *path, int which, PFND3D10DDI_OPENADAPTER *open)
 {
-    void *module = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!module) {
+    void (*fn)(void);
+    char why[256];
+    switch (wddm_module_export(path, export_names[which], &fn, why, sizeof why)) {
+    case WDDM_MODULE_NOT_LOADED:
         RT_REFUSE("%s: cannot load the adapter's UMD module \"%s\" (WDDM_UMD): %s", rt_device_creator(dev), path,
-                  dlerror());
+                  why);
         return E_FAIL;
-    }
-    void *sym = dlsym(module, export_names[which]);
-    dlclose(module);
-    if (!sym) {
+    case WDDM_MODULE_NO_EXPORT:
         RT_REFUSE("%s: the UMD module \"%s\" exports no %s (the entry point this device opens)",
                   rt_device_creator(dev), path, export_names[which]);
         return E_FAIL;
+    case WDDM_MODULE_OK:
+        break;
     }
-    memcpy(open, &sym, sizeof *open); /* POSIX: dlsym's object pointer holds the function */
+    *open = (PFND3D10DDI_OPENADAPTER)fn;
     return S_OK;
 }
 

@@ -113,11 +113,16 @@ static enum check_result adapter_queries(struct check_env *e, char *detail, size
 
 /* ---- through the UMD ---------------------------------------------------------------------- */
 
+/* A device on the checks' adapter, the first one (D3D11CreateDevice(NULL) opens it). */
+static HRESULT open_device(ID3D11Device **dev, ID3D11DeviceContext **ctx)
+{
+    return D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, dev, NULL, ctx);
+}
+
 static enum check_result umd_open(struct check_env *e, char *detail, size_t size)
 {
     wddm_clear_refusals();
-    HRESULT hr = D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &e->dev,
-                                   NULL, &e->ctx);
+    HRESULT hr = open_device(&e->dev, &e->ctx);
     if (FAILED(hr)) {
         char why[1100];
         wddm_last_refusals(why, sizeof why);
@@ -376,12 +381,6 @@ static enum check_result texture_readback(struct check_env *e, char *detail, siz
     return r;
 }
 
-/* A second device on the same adapter (the first adapter: D3D11CreateDevice(NULL) opens it). */
-static HRESULT second_device(ID3D11Device **dev, ID3D11DeviceContext **ctx)
-{
-    return D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, dev, NULL, ctx);
-}
-
 /* A shared resource (D3D11_RESOURCE_MISC_SHARED) opened by another device: the KMD's
  * DxgkDdiOpenAllocation describes the creator's allocation to the opener, and each device reads
  * what the other's GPU wrote. */
@@ -393,7 +392,7 @@ static enum check_result share_open(struct check_env *e, char *detail, size_t si
     IDXGIResource *dr = NULL;
     HANDLE h = NULL;
     enum check_result r = CHECK_PASS;
-    HRESULT hr = second_device(&dev2, &ctx2);
+    HRESULT hr = open_device(&dev2, &ctx2);
     if (FAILED(hr))
         r = fail(detail, size, "a second D3D11 device: 0x%08x", (unsigned)hr);
     if (r == CHECK_PASS && FAILED(hr = texture(e->dev, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED, 31, &made)))
@@ -442,7 +441,7 @@ static void *worker_run(void *arg)
     struct worker *w = arg;
     ID3D11Device *dev = NULL;
     ID3D11DeviceContext *ctx = NULL;
-    HRESULT hr = second_device(&dev, &ctx);
+    HRESULT hr = open_device(&dev, &ctx);
     w->r = FAILED(hr) ? fail(w->detail, sizeof w->detail, "D3D11CreateDevice: 0x%08x", (unsigned)hr) : CHECK_PASS;
     for (UINT i = 0; i < 40 && w->r == CHECK_PASS; i++) {
         enum { BYTES = 96u << 10 };
@@ -505,7 +504,7 @@ static enum check_result sched_preemption(struct check_env *e, char *detail, siz
     uint8_t *data = malloc(BYTES);
     enum check_result r = data ? CHECK_PASS : fail(detail, size, "out of memory");
     HRESULT hr = S_OK;
-    if (r == CHECK_PASS && (FAILED(hr = second_device(&hi, &hi_ctx)) ||
+    if (r == CHECK_PASS && (FAILED(hr = open_device(&hi, &hi_ctx)) ||
                             FAILED(hr = ID3D11Device_QueryInterface(hi, &IID_IDXGIDevice, (void **)&dxgi)) ||
                             FAILED(hr = IDXGIDevice_SetGPUThreadPriority(dxgi, 7))))
         r = fail(detail, size, "a second device at GPU thread priority 7: 0x%08x", (unsigned)hr);
@@ -598,7 +597,7 @@ static enum check_result tdr_recovery(struct check_env *e, char *detail, size_t 
     /* A new device on the recovered adapter. */
     RELEASE(e->ctx);
     RELEASE(e->dev);
-    HRESULT hr = second_device(&e->dev, &e->ctx);
+    HRESULT hr = open_device(&e->dev, &e->ctx);
     if (FAILED(hr))
         return fail(detail, size, "a device after the recovery: 0x%08x", (unsigned)hr);
     return copy_readback(e, detail, size);

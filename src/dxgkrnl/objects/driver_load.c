@@ -10,6 +10,7 @@
  * Windows' runtime does. Modules stay loaded for the life of the process (a KMD's DriverEntry
  * and DDIs, once registered, are never unregistered). docs/drivers.md. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/module.h"
 #include "common/wide.h"
 
 #include <dlfcn.h>
@@ -68,22 +69,22 @@ NTSTATUS dxgk_driver_kmd_entry(UINT index, PDRIVER_INITIALIZE builtin, PDRIVER_I
     *name = NULL;
     if (!NT_SUCCESS(st) || !path)
         return st;
-    /* RTLD_LOCAL: the module's own copies of anything it links stay its own. */
-    void *module = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!module) {
-        dxgk_refuse("WDDM_KMD: adapter %u: cannot load the KMD module \"%s\": %s", index, path, dlerror());
+    void (*fn)(void);
+    char why[256];
+    switch (wddm_module_export(path, "DriverEntry", &fn, why, sizeof why)) {
+    case WDDM_MODULE_NOT_LOADED:
+        dxgk_refuse("WDDM_KMD: adapter %u: cannot load the KMD module \"%s\": %s", index, path, why);
         free(path);
         return STATUS_DLL_NOT_FOUND;
-    }
-    void *sym = dlsym(module, "DriverEntry");
-    dlclose(module); /* RTLD_NODELETE: it stays mapped */
-    if (!sym) {
+    case WDDM_MODULE_NO_EXPORT:
         dxgk_refuse("WDDM_KMD: adapter %u: \"%s\" exports no DriverEntry (a KMD module's entry point, "
                     "NTSTATUS DriverEntry(PDRIVER_OBJECT, PVOID))", index, path);
         free(path);
         return STATUS_ENTRYPOINT_NOT_FOUND;
+    case WDDM_MODULE_OK:
+        break;
     }
-    memcpy(entry, &sym, sizeof *entry); /* POSIX: dlsym's object pointer holds the function */
+    *entry = (PDRIVER_INITIALIZE)fn;
     *name = path;
     return STATUS_SUCCESS;
 }
@@ -94,10 +95,11 @@ char *dxgk_driver_entry_name(PDRIVER_INITIALIZE entry)
     void *addr;
     memcpy(&addr, &entry, sizeof addr);
     char *name = NULL;
-    int n = -1;
-    if (dladdr(addr, &info) && info.dli_fname && info.dli_sname)
+    int n;
+    bool known = dladdr(addr, &info) && info.dli_fname;
+    if (known && info.dli_sname)
         n = asprintf(&name, "%s in %s", info.dli_sname, info.dli_fname);
-    else if (dladdr(addr, &info) && info.dli_fname)
+    else if (known)
         n = asprintf(&name, "the in-process DriverEntry at %p in %s", addr, info.dli_fname);
     else
         n = asprintf(&name, "the in-process DriverEntry at %p", addr);
