@@ -1,6 +1,7 @@
 /* The kernel's interface tables in the WDK's layout (issue 19 §2, docs/drivers.md "The interface
  * tables"): DRIVER_INITIALIZATION_DATA and DXGKRNL_INTERFACE hold every documented member in the
- * documented order; a DDI the kernel never calls may be registered and is listed by the verifier
+ * documented order (Microsoft's _DRIVER_INITIALIZATION_DATA and _DXGKRNL_INTERFACE reference pages,
+ * dispmprt.h); a DDI the kernel never calls may be registered and is listed by the verifier
  * (Init.NotModeledDdi); a callback the kernel does not model answers "not supported" for its kind
  * of result, never crashes, and is reported (Callback.NotModeled). */
 #include "real_env.h"

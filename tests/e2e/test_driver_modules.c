@@ -1,7 +1,8 @@
 /* Drivers loaded by path (issue 19 §1, docs/drivers.md): WDDM_KMD names each adapter's KMD
  * module (DriverEntry), WDDM_UMD its UMD module (OpenAdapter10_2 / OpenAdapter10), which the
  * kernel answers to KMTQAITYPE_UMDRIVERNAME and the runtime loads, as Windows' runtime loads
- * the UserModeDriverName its adapter names. The modules here are the reference drivers built
+ * the UserModeDriverName its adapter names (Microsoft's KMTQUERYADAPTERINFOTYPE and
+ * D3DKMT_UMDFILENAMEINFO reference pages). The modules here are the reference drivers built
  * as swkmd.so / swumd.so (CMakeLists.txt). */
 #include "e2e.h"
 
