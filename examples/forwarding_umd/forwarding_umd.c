@@ -77,10 +77,14 @@ static HRESULT APIENTRY hook_create_device(D3D10DDI_HADAPTER adapter, D3D10DDIAR
     if (FAILED(hr))
         return hr;
     atomic_fetch_add(&devices, 1);
-    if ((args->Interface == D3D11_0_DDI_INTERFACE_VERSION || args->Interface == D3D11_1_DDI_INTERFACE_VERSION) &&
-        args->p11DeviceFuncs && args->p11DeviceFuncs->pfnCreateResource) {
-        atomic_store(&real_create_resource, args->p11DeviceFuncs->pfnCreateResource);
-        args->p11DeviceFuncs->pfnCreateResource = hook_create_resource;
+    PFND3D11DDI_CREATERESOURCE *slot = NULL; /* the same slot, by the DDI's table */
+    if (args->Interface == D3D11_1_DDI_INTERFACE_VERSION && args->p11_1DeviceFuncs)
+        slot = &args->p11_1DeviceFuncs->pfnCreateResource;
+    else if (args->Interface == D3D11_0_DDI_INTERFACE_VERSION && args->p11DeviceFuncs)
+        slot = &args->p11DeviceFuncs->pfnCreateResource;
+    if (slot && *slot) {
+        atomic_store(&real_create_resource, *slot);
+        *slot = hook_create_resource;
     }
     return hr;
 }

@@ -10,6 +10,7 @@
 
 #include <dxgiformat.h>
 #include <wddm/d3dumddi.h>
+#include <wddm/dxgiddi.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -396,155 +397,624 @@ typedef SIZE_T (APIENTRY *PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE)(D3D10DDI_HD
 typedef VOID (APIENTRY *PFND3D10DDI_OPENRESOURCE)(D3D10DDI_HDEVICE, const D3D10DDIARG_OPENRESOURCE *,
                                                   D3D10DDI_HRESOURCE, D3D10DDI_HRTRESOURCE);
 
-/* Device (object creation) functions. */
+/* ---- The device function tables, every slot in the WDK's order ------------------------------------
+ * A slot this model does not implement has its WDK prototype (d3d10umddi_unmodeled.h); the runtime
+ * never calls it, so a UMD may leave it NULL or fill it. */
+#include <wddm/d3d10umddi_unmodeled.h>
+
+/* D3D10_0_DDI_INTERFACE_VERSION: one table of 101 slots, the commands and object creation together. */
+typedef struct D3D10DDI_DEVICEFUNCS {
+    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP               pfnDefaultConstantBufferUpdateSubresourceUP;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnVsSetConstantBuffers;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnPsSetShaderResources;
+    PFND3D10DDI_SETSHADER                                 pfnPsSetShader;
+    PFND3D10DDI_SETSAMPLERS                               pfnPsSetSamplers;
+    PFND3D10DDI_SETSHADER                                 pfnVsSetShader;
+    PFND3D10DDI_DRAWINDEXED                               pfnDrawIndexed;
+    PFND3D10DDI_DRAW                                      pfnDraw;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicIABufferMapNoOverwrite;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicIABufferUnmap;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicConstantBufferMapDiscard;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicIABufferMapDiscard;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicConstantBufferUnmap;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnPsSetConstantBuffers;
+    PFND3D10DDI_SETINPUTLAYOUT                            pfnIaSetInputLayout;
+    PFND3D10DDI_IA_SETVERTEXBUFFERS                       pfnIaSetVertexBuffers;
+    PFND3D10DDI_IA_SETINDEXBUFFER                         pfnIaSetIndexBuffer;
+    PFND3D10DDI_DRAWINDEXEDINSTANCED                      pfnDrawIndexedInstanced;
+    PFND3D10DDI_DRAWINSTANCED                             pfnDrawInstanced;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicResourceMapDiscard;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicResourceUnmap;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnGsSetConstantBuffers;
+    PFND3D10DDI_SETSHADER                                 pfnGsSetShader;
+    PFND3D10DDI_IA_SETTOPOLOGY                            pfnIaSetTopology;
+    PFND3D10DDI_RESOURCEMAP                               pfnStagingResourceMap;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnStagingResourceUnmap;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnVsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                               pfnVsSetSamplers;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnGsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                               pfnGsSetSamplers;
+    PFND3D10DDI_SETRENDERTARGETS                          pfnSetRenderTargets;
+    PFND3D10DDI_SHADERRESOURCEVIEWREADAFTERWRITEHAZARD    pfnShaderResourceViewReadAfterWriteHazard;
+    PFND3D10DDI_RESOURCEREADAFTERWRITEHAZARD              pfnResourceReadAfterWriteHazard;
+    PFND3D10DDI_SETBLENDSTATE                             pfnSetBlendState;
+    PFND3D10DDI_SETDEPTHSTENCILSTATE                      pfnSetDepthStencilState;
+    PFND3D10DDI_SETRASTERIZERSTATE                        pfnSetRasterizerState;
+    PFND3D10DDI_QUERYEND                                  pfnQueryEnd;
+    PFND3D10DDI_QUERYBEGIN                                pfnQueryBegin;
+    PFND3D10DDI_RESOURCECOPYREGION                        pfnResourceCopyRegion;
+    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP               pfnResourceUpdateSubresourceUP;
+    PFND3D10DDI_SO_SETTARGETS                             pfnSoSetTargets;
+    PFND3D10DDI_DRAWAUTO                                  pfnDrawAuto;
+    PFND3D10DDI_SETVIEWPORTS                              pfnSetViewports;
+    PFND3D10DDI_SETSCISSORRECTS                           pfnSetScissorRects;
+    PFND3D10DDI_CLEARRENDERTARGETVIEW                     pfnClearRenderTargetView;
+    PFND3D10DDI_CLEARDEPTHSTENCILVIEW                     pfnClearDepthStencilView;
+    PFND3D10DDI_SETPREDICATION                            pfnSetPredication;
+    PFND3D10DDI_QUERYGETDATA                              pfnQueryGetData;
+    PFND3D10DDI_FLUSH                                     pfnFlush;
+    PFND3D10DDI_GENMIPS                                   pfnGenMips;
+    PFND3D10DDI_RESOURCECOPY                              pfnResourceCopy;
+    PFND3D10DDI_RESOURCERESOLVESUBRESOURCE                pfnResourceResolveSubresource;
+    PFND3D10DDI_RESOURCEMAP                               pfnResourceMap;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnResourceUnmap;
+    PFND3D10DDI_RESOURCEISSTAGINGBUSY                     pfnResourceIsStagingBusy;
+    PFND3D10DDI_RELOCATEDEVICEFUNCS                       pfnRelocateDeviceFuncs;
+    PFND3D10DDI_CALCPRIVATERESOURCESIZE                   pfnCalcPrivateResourceSize;
+    PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE             pfnCalcPrivateOpenedResourceSize;
+    PFND3D10DDI_CREATERESOURCE                            pfnCreateResource;
+    PFND3D10DDI_OPENRESOURCE                              pfnOpenResource;
+    PFND3D10DDI_DESTROYRESOURCE                           pfnDestroyResource;
+    PFND3D10DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE         pfnCalcPrivateShaderResourceViewSize;
+    PFND3D10DDI_CREATESHADERRESOURCEVIEW                  pfnCreateShaderResourceView;
+    PFND3D10DDI_DESTROYSHADERRESOURCEVIEW                 pfnDestroyShaderResourceView;
+    PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE           pfnCalcPrivateRenderTargetViewSize;
+    PFND3D10DDI_CREATERENDERTARGETVIEW                    pfnCreateRenderTargetView;
+    PFND3D10DDI_DESTROYRENDERTARGETVIEW                   pfnDestroyRenderTargetView;
+    PFND3D10DDI_CALCPRIVATEDEPTHSTENCILVIEWSIZE           pfnCalcPrivateDepthStencilViewSize;
+    PFND3D10DDI_CREATEDEPTHSTENCILVIEW                    pfnCreateDepthStencilView;
+    PFND3D10DDI_DESTROYDEPTHSTENCILVIEW                   pfnDestroyDepthStencilView;
+    PFND3D10DDI_CALCPRIVATEELEMENTLAYOUTSIZE              pfnCalcPrivateElementLayoutSize;
+    PFND3D10DDI_CREATEELEMENTLAYOUT                       pfnCreateElementLayout;
+    PFND3D10DDI_DESTROYELEMENTLAYOUT                      pfnDestroyElementLayout;
+    PFND3D10DDI_CALCPRIVATEBLENDSTATESIZE                 pfnCalcPrivateBlendStateSize;
+    PFND3D10DDI_CREATEBLENDSTATE                          pfnCreateBlendState;
+    PFND3D10DDI_DESTROYBLENDSTATE                         pfnDestroyBlendState;
+    PFND3D10DDI_CALCPRIVATEDEPTHSTENCILSTATESIZE          pfnCalcPrivateDepthStencilStateSize;
+    PFND3D10DDI_CREATEDEPTHSTENCILSTATE                   pfnCreateDepthStencilState;
+    PFND3D10DDI_DESTROYDEPTHSTENCILSTATE                  pfnDestroyDepthStencilState;
+    PFND3D10DDI_CALCPRIVATERASTERIZERSTATESIZE            pfnCalcPrivateRasterizerStateSize;
+    PFND3D10DDI_CREATERASTERIZERSTATE                     pfnCreateRasterizerState;
+    PFND3D10DDI_DESTROYRASTERIZERSTATE                    pfnDestroyRasterizerState;
+    PFND3D10DDI_CALCPRIVATESHADERSIZE                     pfnCalcPrivateShaderSize;
+    PFND3D10DDI_CREATEVERTEXSHADER                        pfnCreateVertexShader;
+    PFND3D10DDI_CREATEGEOMETRYSHADER                      pfnCreateGeometryShader;
+    PFND3D10DDI_CREATEPIXELSHADER                         pfnCreatePixelShader;
+    PFND3D10DDI_CALCPRIVATEGEOMETRYSHADERWITHSTREAMOUTPUT pfnCalcPrivateGeometryShaderWithStreamOutput;
+    PFND3D10DDI_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT      pfnCreateGeometryShaderWithStreamOutput;
+    PFND3D10DDI_DESTROYSHADER                             pfnDestroyShader;
+    PFND3D10DDI_CALCPRIVATESAMPLERSIZE                    pfnCalcPrivateSamplerSize;
+    PFND3D10DDI_CREATESAMPLER                             pfnCreateSampler;
+    PFND3D10DDI_DESTROYSAMPLER                            pfnDestroySampler;
+    PFND3D10DDI_CALCPRIVATEQUERYSIZE                      pfnCalcPrivateQuerySize;
+    PFND3D10DDI_CREATEQUERY                               pfnCreateQuery;
+    PFND3D10DDI_DESTROYQUERY                              pfnDestroyQuery;
+    PFND3D10DDI_CHECKFORMATSUPPORT                        pfnCheckFormatSupport;
+    PFND3D10DDI_CHECKMULTISAMPLEQUALITYLEVELS             pfnCheckMultisampleQualityLevels;
+    PFND3D10DDI_CHECKCOUNTERINFO                          pfnCheckCounterInfo;
+    PFND3D10DDI_CHECKCOUNTER                              pfnCheckCounter;
+    PFND3D10DDI_DESTROYDEVICE                             pfnDestroyDevice;
+    PFND3D10DDI_SETTEXTFILTERSIZE                         pfnSetTextFilterSize;
+} D3D10DDI_DEVICEFUNCS;
+
+/* D3D10_1_DDI_INTERFACE_VERSION: the 10.0 table with the 10.1 view and blend types, plus the two conversions. */
+typedef struct D3D10_1DDI_DEVICEFUNCS {
+    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP               pfnDefaultConstantBufferUpdateSubresourceUP;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnVsSetConstantBuffers;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnPsSetShaderResources;
+    PFND3D10DDI_SETSHADER                                 pfnPsSetShader;
+    PFND3D10DDI_SETSAMPLERS                               pfnPsSetSamplers;
+    PFND3D10DDI_SETSHADER                                 pfnVsSetShader;
+    PFND3D10DDI_DRAWINDEXED                               pfnDrawIndexed;
+    PFND3D10DDI_DRAW                                      pfnDraw;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicIABufferMapNoOverwrite;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicIABufferUnmap;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicConstantBufferMapDiscard;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicIABufferMapDiscard;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicConstantBufferUnmap;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnPsSetConstantBuffers;
+    PFND3D10DDI_SETINPUTLAYOUT                            pfnIaSetInputLayout;
+    PFND3D10DDI_IA_SETVERTEXBUFFERS                       pfnIaSetVertexBuffers;
+    PFND3D10DDI_IA_SETINDEXBUFFER                         pfnIaSetIndexBuffer;
+    PFND3D10DDI_DRAWINDEXEDINSTANCED                      pfnDrawIndexedInstanced;
+    PFND3D10DDI_DRAWINSTANCED                             pfnDrawInstanced;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicResourceMapDiscard;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicResourceUnmap;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnGsSetConstantBuffers;
+    PFND3D10DDI_SETSHADER                                 pfnGsSetShader;
+    PFND3D10DDI_IA_SETTOPOLOGY                            pfnIaSetTopology;
+    PFND3D10DDI_RESOURCEMAP                               pfnStagingResourceMap;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnStagingResourceUnmap;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnVsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                               pfnVsSetSamplers;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnGsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                               pfnGsSetSamplers;
+    PFND3D10DDI_SETRENDERTARGETS                          pfnSetRenderTargets;
+    PFND3D10DDI_SHADERRESOURCEVIEWREADAFTERWRITEHAZARD    pfnShaderResourceViewReadAfterWriteHazard;
+    PFND3D10DDI_RESOURCEREADAFTERWRITEHAZARD              pfnResourceReadAfterWriteHazard;
+    PFND3D10DDI_SETBLENDSTATE                             pfnSetBlendState;
+    PFND3D10DDI_SETDEPTHSTENCILSTATE                      pfnSetDepthStencilState;
+    PFND3D10DDI_SETRASTERIZERSTATE                        pfnSetRasterizerState;
+    PFND3D10DDI_QUERYEND                                  pfnQueryEnd;
+    PFND3D10DDI_QUERYBEGIN                                pfnQueryBegin;
+    PFND3D10DDI_RESOURCECOPYREGION                        pfnResourceCopyRegion;
+    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP               pfnResourceUpdateSubresourceUP;
+    PFND3D10DDI_SO_SETTARGETS                             pfnSoSetTargets;
+    PFND3D10DDI_DRAWAUTO                                  pfnDrawAuto;
+    PFND3D10DDI_SETVIEWPORTS                              pfnSetViewports;
+    PFND3D10DDI_SETSCISSORRECTS                           pfnSetScissorRects;
+    PFND3D10DDI_CLEARRENDERTARGETVIEW                     pfnClearRenderTargetView;
+    PFND3D10DDI_CLEARDEPTHSTENCILVIEW                     pfnClearDepthStencilView;
+    PFND3D10DDI_SETPREDICATION                            pfnSetPredication;
+    PFND3D10DDI_QUERYGETDATA                              pfnQueryGetData;
+    PFND3D10DDI_FLUSH                                     pfnFlush;
+    PFND3D10DDI_GENMIPS                                   pfnGenMips;
+    PFND3D10DDI_RESOURCECOPY                              pfnResourceCopy;
+    PFND3D10DDI_RESOURCERESOLVESUBRESOURCE                pfnResourceResolveSubresource;
+    PFND3D10DDI_RESOURCEMAP                               pfnResourceMap;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnResourceUnmap;
+    PFND3D10DDI_RESOURCEISSTAGINGBUSY                     pfnResourceIsStagingBusy;
+    PFND3D10_1DDI_RELOCATEDEVICEFUNCS                     pfnRelocateDeviceFuncs;
+    PFND3D10DDI_CALCPRIVATERESOURCESIZE                   pfnCalcPrivateResourceSize;
+    PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE             pfnCalcPrivateOpenedResourceSize;
+    PFND3D10DDI_CREATERESOURCE                            pfnCreateResource;
+    PFND3D10DDI_OPENRESOURCE                              pfnOpenResource;
+    PFND3D10DDI_DESTROYRESOURCE                           pfnDestroyResource;
+    PFND3D10_1DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE       pfnCalcPrivateShaderResourceViewSize;
+    PFND3D10_1DDI_CREATESHADERRESOURCEVIEW                pfnCreateShaderResourceView;
+    PFND3D10DDI_DESTROYSHADERRESOURCEVIEW                 pfnDestroyShaderResourceView;
+    PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE           pfnCalcPrivateRenderTargetViewSize;
+    PFND3D10DDI_CREATERENDERTARGETVIEW                    pfnCreateRenderTargetView;
+    PFND3D10DDI_DESTROYRENDERTARGETVIEW                   pfnDestroyRenderTargetView;
+    PFND3D10DDI_CALCPRIVATEDEPTHSTENCILVIEWSIZE           pfnCalcPrivateDepthStencilViewSize;
+    PFND3D10DDI_CREATEDEPTHSTENCILVIEW                    pfnCreateDepthStencilView;
+    PFND3D10DDI_DESTROYDEPTHSTENCILVIEW                   pfnDestroyDepthStencilView;
+    PFND3D10DDI_CALCPRIVATEELEMENTLAYOUTSIZE              pfnCalcPrivateElementLayoutSize;
+    PFND3D10DDI_CREATEELEMENTLAYOUT                       pfnCreateElementLayout;
+    PFND3D10DDI_DESTROYELEMENTLAYOUT                      pfnDestroyElementLayout;
+    PFND3D10_1DDI_CALCPRIVATEBLENDSTATESIZE               pfnCalcPrivateBlendStateSize;
+    PFND3D10_1DDI_CREATEBLENDSTATE                        pfnCreateBlendState;
+    PFND3D10DDI_DESTROYBLENDSTATE                         pfnDestroyBlendState;
+    PFND3D10DDI_CALCPRIVATEDEPTHSTENCILSTATESIZE          pfnCalcPrivateDepthStencilStateSize;
+    PFND3D10DDI_CREATEDEPTHSTENCILSTATE                   pfnCreateDepthStencilState;
+    PFND3D10DDI_DESTROYDEPTHSTENCILSTATE                  pfnDestroyDepthStencilState;
+    PFND3D10DDI_CALCPRIVATERASTERIZERSTATESIZE            pfnCalcPrivateRasterizerStateSize;
+    PFND3D10DDI_CREATERASTERIZERSTATE                     pfnCreateRasterizerState;
+    PFND3D10DDI_DESTROYRASTERIZERSTATE                    pfnDestroyRasterizerState;
+    PFND3D10DDI_CALCPRIVATESHADERSIZE                     pfnCalcPrivateShaderSize;
+    PFND3D10DDI_CREATEVERTEXSHADER                        pfnCreateVertexShader;
+    PFND3D10DDI_CREATEGEOMETRYSHADER                      pfnCreateGeometryShader;
+    PFND3D10DDI_CREATEPIXELSHADER                         pfnCreatePixelShader;
+    PFND3D10DDI_CALCPRIVATEGEOMETRYSHADERWITHSTREAMOUTPUT pfnCalcPrivateGeometryShaderWithStreamOutput;
+    PFND3D10DDI_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT      pfnCreateGeometryShaderWithStreamOutput;
+    PFND3D10DDI_DESTROYSHADER                             pfnDestroyShader;
+    PFND3D10DDI_CALCPRIVATESAMPLERSIZE                    pfnCalcPrivateSamplerSize;
+    PFND3D10DDI_CREATESAMPLER                             pfnCreateSampler;
+    PFND3D10DDI_DESTROYSAMPLER                            pfnDestroySampler;
+    PFND3D10DDI_CALCPRIVATEQUERYSIZE                      pfnCalcPrivateQuerySize;
+    PFND3D10DDI_CREATEQUERY                               pfnCreateQuery;
+    PFND3D10DDI_DESTROYQUERY                              pfnDestroyQuery;
+    PFND3D10DDI_CHECKFORMATSUPPORT                        pfnCheckFormatSupport;
+    PFND3D10DDI_CHECKMULTISAMPLEQUALITYLEVELS             pfnCheckMultisampleQualityLevels;
+    PFND3D10DDI_CHECKCOUNTERINFO                          pfnCheckCounterInfo;
+    PFND3D10DDI_CHECKCOUNTER                              pfnCheckCounter;
+    PFND3D10DDI_DESTROYDEVICE                             pfnDestroyDevice;
+    PFND3D10DDI_SETTEXTFILTERSIZE                         pfnSetTextFilterSize;
+    PFND3D10DDI_RESOURCECOPY                              pfnResourceConvert;
+    PFND3D10DDI_RESOURCECOPYREGION                        pfnResourceConvertRegion;
+} D3D10_1DDI_DEVICEFUNCS;
+
+/* D3D11_0_DDI_INTERFACE_VERSION: the 10.1 table (some slots with D3D11 types) and the D3D11 additions
+ * from pfnDrawIndexedInstancedIndirect on: 150 slots. One table per context: the immediate
+ * context's fills it at CreateDevice, each deferred context's at CreateDeferredContext. */
 typedef struct D3D11DDI_DEVICEFUNCS {
-    PFND3D11DDI_CALCPRIVATERESOURCESIZE pfnCalcPrivateResourceSize;
-    PFND3D11DDI_CREATERESOURCE pfnCreateResource;
-    PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE pfnCalcPrivateOpenedResourceSize; /* NULL: no sharing */
-    PFND3D10DDI_OPENRESOURCE pfnOpenResource;
-    PFND3D10DDI_DESTROYRESOURCE pfnDestroyResource;
-    PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE pfnCalcPrivateRenderTargetViewSize;
-    PFND3D10DDI_CREATERENDERTARGETVIEW pfnCreateRenderTargetView;
-    PFND3D10DDI_DESTROYRENDERTARGETVIEW pfnDestroyRenderTargetView;
-    PFND3D10DDI_CHECKFORMATSUPPORT pfnCheckFormatSupport;
-    PFND3D10DDI_CHECKMULTISAMPLEQUALITYLEVELS pfnCheckMultisampleQualityLevels; /* NULL: the runtime's table */
-    PFND3D10DDI_DESTROYDEVICE pfnDestroyDevice;
-    /* Deferred contexts (wddm-semantics §4.5). Size queries exist only on the immediate
-     * context's table (NULL on a deferred context's). */
-    PFND3D11DDI_CHECKDEFERREDCONTEXTHANDLESIZES pfnCheckDeferredContextHandleSizes;
-    PFND3D11DDI_CALCDEFERREDCONTEXTHANDLESIZE pfnCalcDeferredContextHandleSize;
-    PFND3D11DDI_CALCPRIVATEDEFERREDCONTEXTSIZE pfnCalcPrivateDeferredContextSize;
-    PFND3D11DDI_CREATEDEFERREDCONTEXT pfnCreateDeferredContext;
-    PFND3D11DDI_ABANDONCOMMANDLIST pfnAbandonCommandList;
-    PFND3D11DDI_CALCPRIVATECOMMANDLISTSIZE pfnCalcPrivateCommandListSize;
-    PFND3D11DDI_CREATECOMMANDLIST pfnCreateCommandList;
-    PFND3D11DDI_DESTROYCOMMANDLIST pfnDestroyCommandList;
-    PFND3D11DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE pfnCalcPrivateShaderResourceViewSize;
-    PFND3D11DDI_CREATESHADERRESOURCEVIEW pfnCreateShaderResourceView;
-    PFND3D10DDI_DESTROYSHADERRESOURCEVIEW pfnDestroyShaderResourceView;
-    PFND3D11DDI_CALCPRIVATEUNORDEREDACCESSVIEWSIZE pfnCalcPrivateUnorderedAccessViewSize;
-    PFND3D11DDI_CREATEUNORDEREDACCESSVIEW pfnCreateUnorderedAccessView;
-    PFND3D11DDI_DESTROYUNORDEREDACCESSVIEW pfnDestroyUnorderedAccessView;
-    /* Queries (issue 4). The runtime owns the handle memory: CalcPrivateQuerySize, then
-     * CreateQuery into that many bytes, as for resources (wddm-semantics §4.1). */
-    PFND3D10DDI_CALCPRIVATEQUERYSIZE pfnCalcPrivateQuerySize;
-    PFND3D10DDI_CREATEQUERY pfnCreateQuery;
-    PFND3D10DDI_DESTROYQUERY pfnDestroyQuery;
+    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP               pfnDefaultConstantBufferUpdateSubresourceUP;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnVsSetConstantBuffers;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnPsSetShaderResources;
+    PFND3D10DDI_SETSHADER                                 pfnPsSetShader;
+    PFND3D10DDI_SETSAMPLERS                               pfnPsSetSamplers;
+    PFND3D10DDI_SETSHADER                                 pfnVsSetShader;
+    PFND3D10DDI_DRAWINDEXED                               pfnDrawIndexed;
+    PFND3D10DDI_DRAW                                      pfnDraw;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicIABufferMapNoOverwrite;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicIABufferUnmap;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicConstantBufferMapDiscard;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicIABufferMapDiscard;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicConstantBufferUnmap;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnPsSetConstantBuffers;
+    PFND3D10DDI_SETINPUTLAYOUT                            pfnIaSetInputLayout;
+    PFND3D10DDI_IA_SETVERTEXBUFFERS                       pfnIaSetVertexBuffers;
+    PFND3D10DDI_IA_SETINDEXBUFFER                         pfnIaSetIndexBuffer;
+    PFND3D10DDI_DRAWINDEXEDINSTANCED                      pfnDrawIndexedInstanced;
+    PFND3D10DDI_DRAWINSTANCED                             pfnDrawInstanced;
+    PFND3D10DDI_RESOURCEMAP                               pfnDynamicResourceMapDiscard;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnDynamicResourceUnmap;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnGsSetConstantBuffers;
+    PFND3D10DDI_SETSHADER                                 pfnGsSetShader;
+    PFND3D10DDI_IA_SETTOPOLOGY                            pfnIaSetTopology;
+    PFND3D10DDI_RESOURCEMAP                               pfnStagingResourceMap;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnStagingResourceUnmap;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnVsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                               pfnVsSetSamplers;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnGsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                               pfnGsSetSamplers;
+    PFND3D11DDI_SETRENDERTARGETS                          pfnSetRenderTargets;
+    PFND3D10DDI_SHADERRESOURCEVIEWREADAFTERWRITEHAZARD    pfnShaderResourceViewReadAfterWriteHazard;
+    PFND3D10DDI_RESOURCEREADAFTERWRITEHAZARD              pfnResourceReadAfterWriteHazard;
+    PFND3D10DDI_SETBLENDSTATE                             pfnSetBlendState;
+    PFND3D10DDI_SETDEPTHSTENCILSTATE                      pfnSetDepthStencilState;
+    PFND3D10DDI_SETRASTERIZERSTATE                        pfnSetRasterizerState;
+    PFND3D10DDI_QUERYEND                                  pfnQueryEnd;
+    PFND3D10DDI_QUERYBEGIN                                pfnQueryBegin;
+    PFND3D10DDI_RESOURCECOPYREGION                        pfnResourceCopyRegion;
+    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP               pfnResourceUpdateSubresourceUP;
+    PFND3D10DDI_SO_SETTARGETS                             pfnSoSetTargets;
+    PFND3D10DDI_DRAWAUTO                                  pfnDrawAuto;
+    PFND3D10DDI_SETVIEWPORTS                              pfnSetViewports;
+    PFND3D10DDI_SETSCISSORRECTS                           pfnSetScissorRects;
+    PFND3D10DDI_CLEARRENDERTARGETVIEW                     pfnClearRenderTargetView;
+    PFND3D10DDI_CLEARDEPTHSTENCILVIEW                     pfnClearDepthStencilView;
+    PFND3D10DDI_SETPREDICATION                            pfnSetPredication;
+    PFND3D10DDI_QUERYGETDATA                              pfnQueryGetData;
+    PFND3D10DDI_FLUSH                                     pfnFlush;
+    PFND3D10DDI_GENMIPS                                   pfnGenMips;
+    PFND3D10DDI_RESOURCECOPY                              pfnResourceCopy;
+    PFND3D10DDI_RESOURCERESOLVESUBRESOURCE                pfnResourceResolveSubresource;
+    PFND3D10DDI_RESOURCEMAP                               pfnResourceMap;
+    PFND3D10DDI_RESOURCEUNMAP                             pfnResourceUnmap;
+    PFND3D10DDI_RESOURCEISSTAGINGBUSY                     pfnResourceIsStagingBusy;
+    PFND3D11DDI_RELOCATEDEVICEFUNCS                       pfnRelocateDeviceFuncs;
+    PFND3D11DDI_CALCPRIVATERESOURCESIZE                   pfnCalcPrivateResourceSize;
+    PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE             pfnCalcPrivateOpenedResourceSize;
+    PFND3D11DDI_CREATERESOURCE                            pfnCreateResource;
+    PFND3D10DDI_OPENRESOURCE                              pfnOpenResource;
+    PFND3D10DDI_DESTROYRESOURCE                           pfnDestroyResource;
+    PFND3D11DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE         pfnCalcPrivateShaderResourceViewSize;
+    PFND3D11DDI_CREATESHADERRESOURCEVIEW                  pfnCreateShaderResourceView;
+    PFND3D10DDI_DESTROYSHADERRESOURCEVIEW                 pfnDestroyShaderResourceView;
+    PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE           pfnCalcPrivateRenderTargetViewSize;
+    PFND3D10DDI_CREATERENDERTARGETVIEW                    pfnCreateRenderTargetView;
+    PFND3D10DDI_DESTROYRENDERTARGETVIEW                   pfnDestroyRenderTargetView;
+    PFND3D11DDI_CALCPRIVATEDEPTHSTENCILVIEWSIZE           pfnCalcPrivateDepthStencilViewSize;
+    PFND3D11DDI_CREATEDEPTHSTENCILVIEW                    pfnCreateDepthStencilView;
+    PFND3D10DDI_DESTROYDEPTHSTENCILVIEW                   pfnDestroyDepthStencilView;
+    PFND3D10DDI_CALCPRIVATEELEMENTLAYOUTSIZE              pfnCalcPrivateElementLayoutSize;
+    PFND3D10DDI_CREATEELEMENTLAYOUT                       pfnCreateElementLayout;
+    PFND3D10DDI_DESTROYELEMENTLAYOUT                      pfnDestroyElementLayout;
+    PFND3D10_1DDI_CALCPRIVATEBLENDSTATESIZE               pfnCalcPrivateBlendStateSize;
+    PFND3D10_1DDI_CREATEBLENDSTATE                        pfnCreateBlendState;
+    PFND3D10DDI_DESTROYBLENDSTATE                         pfnDestroyBlendState;
+    PFND3D10DDI_CALCPRIVATEDEPTHSTENCILSTATESIZE          pfnCalcPrivateDepthStencilStateSize;
+    PFND3D10DDI_CREATEDEPTHSTENCILSTATE                   pfnCreateDepthStencilState;
+    PFND3D10DDI_DESTROYDEPTHSTENCILSTATE                  pfnDestroyDepthStencilState;
+    PFND3D10DDI_CALCPRIVATERASTERIZERSTATESIZE            pfnCalcPrivateRasterizerStateSize;
+    PFND3D10DDI_CREATERASTERIZERSTATE                     pfnCreateRasterizerState;
+    PFND3D10DDI_DESTROYRASTERIZERSTATE                    pfnDestroyRasterizerState;
+    PFND3D10DDI_CALCPRIVATESHADERSIZE                     pfnCalcPrivateShaderSize;
+    PFND3D10DDI_CREATEVERTEXSHADER                        pfnCreateVertexShader;
+    PFND3D10DDI_CREATEGEOMETRYSHADER                      pfnCreateGeometryShader;
+    PFND3D10DDI_CREATEPIXELSHADER                         pfnCreatePixelShader;
+    PFND3D11DDI_CALCPRIVATEGEOMETRYSHADERWITHSTREAMOUTPUT pfnCalcPrivateGeometryShaderWithStreamOutput;
+    PFND3D11DDI_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT      pfnCreateGeometryShaderWithStreamOutput;
+    PFND3D10DDI_DESTROYSHADER                             pfnDestroyShader;
+    PFND3D10DDI_CALCPRIVATESAMPLERSIZE                    pfnCalcPrivateSamplerSize;
+    PFND3D10DDI_CREATESAMPLER                             pfnCreateSampler;
+    PFND3D10DDI_DESTROYSAMPLER                            pfnDestroySampler;
+    PFND3D10DDI_CALCPRIVATEQUERYSIZE                      pfnCalcPrivateQuerySize;
+    PFND3D10DDI_CREATEQUERY                               pfnCreateQuery;
+    PFND3D10DDI_DESTROYQUERY                              pfnDestroyQuery;
+    PFND3D10DDI_CHECKFORMATSUPPORT                        pfnCheckFormatSupport;
+    PFND3D10DDI_CHECKMULTISAMPLEQUALITYLEVELS             pfnCheckMultisampleQualityLevels;
+    PFND3D10DDI_CHECKCOUNTERINFO                          pfnCheckCounterInfo;
+    PFND3D10DDI_CHECKCOUNTER                              pfnCheckCounter;
+    PFND3D10DDI_DESTROYDEVICE                             pfnDestroyDevice;
+    PFND3D10DDI_SETTEXTFILTERSIZE                         pfnSetTextFilterSize;
+    PFND3D10DDI_RESOURCECOPY                              pfnResourceConvert;
+    PFND3D10DDI_RESOURCECOPYREGION                        pfnResourceConvertRegion;
+    PFND3D11DDI_DRAWINDEXEDINSTANCEDINDIRECT              pfnDrawIndexedInstancedIndirect;
+    PFND3D11DDI_DRAWINSTANCEDINDIRECT                     pfnDrawInstancedIndirect;
+    PFND3D11DDI_COMMANDLISTEXECUTE                        pfnCommandListExecute;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnHsSetShaderResources;
+    PFND3D10DDI_SETSHADER                                 pfnHsSetShader;
+    PFND3D10DDI_SETSAMPLERS                               pfnHsSetSamplers;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnHsSetConstantBuffers;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnDsSetShaderResources;
+    PFND3D10DDI_SETSHADER                                 pfnDsSetShader;
+    PFND3D10DDI_SETSAMPLERS                               pfnDsSetSamplers;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnDsSetConstantBuffers;
+    PFND3D11DDI_CREATEHULLSHADER                          pfnCreateHullShader;
+    PFND3D11DDI_CREATEDOMAINSHADER                        pfnCreateDomainShader;
+    PFND3D11DDI_CHECKDEFERREDCONTEXTHANDLESIZES           pfnCheckDeferredContextHandleSizes;
+    PFND3D11DDI_CALCDEFERREDCONTEXTHANDLESIZE             pfnCalcDeferredContextHandleSize;
+    PFND3D11DDI_CALCPRIVATEDEFERREDCONTEXTSIZE            pfnCalcPrivateDeferredContextSize;
+    PFND3D11DDI_CREATEDEFERREDCONTEXT                     pfnCreateDeferredContext;
+    PFND3D11DDI_ABANDONCOMMANDLIST                        pfnAbandonCommandList;
+    PFND3D11DDI_CALCPRIVATECOMMANDLISTSIZE                pfnCalcPrivateCommandListSize;
+    PFND3D11DDI_CREATECOMMANDLIST                         pfnCreateCommandList;
+    PFND3D11DDI_DESTROYCOMMANDLIST                        pfnDestroyCommandList;
+    PFND3D11DDI_CALCPRIVATETESSELLATIONSHADERSIZE         pfnCalcPrivateTessellationShaderSize;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                     pfnPsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                     pfnVsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                     pfnGsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                     pfnHsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                     pfnDsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                     pfnCsSetShaderWithIfaces;
+    PFND3D11DDI_CREATECOMPUTESHADER                       pfnCreateComputeShader;
+    PFND3D10DDI_SETSHADER                                 pfnCsSetShader;
+    PFND3D10DDI_SETSHADERRESOURCES                        pfnCsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                               pfnCsSetSamplers;
+    PFND3D10DDI_SETCONSTANTBUFFERS                        pfnCsSetConstantBuffers;
+    PFND3D11DDI_CALCPRIVATEUNORDEREDACCESSVIEWSIZE        pfnCalcPrivateUnorderedAccessViewSize;
+    PFND3D11DDI_CREATEUNORDEREDACCESSVIEW                 pfnCreateUnorderedAccessView;
+    PFND3D11DDI_DESTROYUNORDEREDACCESSVIEW                pfnDestroyUnorderedAccessView;
+    PFND3D11DDI_CLEARUNORDEREDACCESSVIEWUINT              pfnClearUnorderedAccessViewUint;
+    PFND3D11DDI_CLEARUNORDEREDACCESSVIEWFLOAT             pfnClearUnorderedAccessViewFloat;
+    PFND3D11DDI_SETUNORDEREDACCESSVIEWS                   pfnCsSetUnorderedAccessViews;
+    PFND3D11DDI_DISPATCH                                  pfnDispatch;
+    PFND3D11DDI_DISPATCHINDIRECT                          pfnDispatchIndirect;
+    PFND3D11DDI_SETRESOURCEMINLOD                         pfnSetResourceMinLOD;
+    PFND3D11DDI_COPYSTRUCTURECOUNT                        pfnCopyStructureCount;
+    PFND3D11DDI_RECYCLECOMMANDLIST                        pfnRecycleCommandList;
+    PFND3D11DDI_RECYCLECREATECOMMANDLIST                  pfnRecycleCreateCommandList;
+    PFND3D11DDI_RECYCLECREATEDEFERREDCONTEXT              pfnRecycleCreateDeferredContext;
+    PFND3D11DDI_DESTROYCOMMANDLIST                        pfnRecycleDestroyCommandList;
 } D3D11DDI_DEVICEFUNCS;
 
-/* Immediate-context functions. The map slots share one prototype; the runtime picks the
- * slot from usage, bind flags and map type (wddm-semantics §4.3 table). The D3D11.0 and D3D11.1
- * tables hold the same members, four of them with the 11.1 types, and the 11.1 one adds the
- * members that DDI brought. */
-#define D3D11DDI_DEVICECONTEXTFUNCS_MEMBERS(UPDATEUP, FLUSH, COPYREGION)                              \
-    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapNoOverwrite;                                     \
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicIABufferUnmap;                                            \
-    PFND3D10DDI_RESOURCEMAP pfnDynamicConstantBufferMapDiscard;                                   \
-    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapDiscard;                                         \
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicConstantBufferUnmap;                                      \
-    UPDATEUP pfnDefaultConstantBufferUpdateSubresourceUP;                                         \
-    FLUSH pfnFlush;                                                                               \
-    COPYREGION pfnResourceCopyRegion;                                                             \
-    PFND3D10DDI_RESOURCECOPY pfnResourceCopy;                                                     \
-    UPDATEUP pfnResourceUpdateSubresourceUP;                                                      \
-    PFND3D10DDI_RESOURCEMAP pfnResourceMap;                                                       \
-    PFND3D10DDI_RESOURCEUNMAP pfnResourceUnmap;                                                   \
-    PFND3D10DDI_RESOURCEISSTAGINGBUSY pfnResourceIsStagingBusy;                                   \
-    PFND3D10DDI_RESOURCEMAP pfnStagingResourceMap;                                                \
-    PFND3D10DDI_RESOURCEUNMAP pfnStagingResourceUnmap;                                            \
-    PFND3D10DDI_RESOURCEMAP pfnDynamicResourceMapDiscard;                                         \
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicResourceUnmap;                                            \
-    PFND3D10DDI_CLEARRENDERTARGETVIEW pfnClearRenderTargetView;                                   \
-    PFND3D11DDI_COMMANDLISTEXECUTE pfnCommandListExecute;                                         \
-    PFND3D11DDI_CLEARUNORDEREDACCESSVIEWUINT pfnClearUnorderedAccessViewUint;                     \
-    /* Queries (issue 4). QueryGetData reports DXGI_DDI_ERR_WASSTILLDRAWING through             \
-     * pfnSetErrorCb while the result is not ready (wddm-semantics §4). */                         \
-    PFND3D10DDI_QUERYBEGIN pfnQueryBegin;                                                         \
-    PFND3D10DDI_QUERYEND pfnQueryEnd;                                                             \
-    PFND3D10DDI_QUERYGETDATA pfnQueryGetData;
-typedef struct D3D11DDI_DEVICECONTEXTFUNCS {
-    D3D11DDI_DEVICECONTEXTFUNCS_MEMBERS(PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP, PFND3D10DDI_FLUSH,
-                                        PFND3D10DDI_RESOURCECOPYREGION)
-} D3D11DDI_DEVICECONTEXTFUNCS;
-/* The D3D11.1 table (D3D11_1_DDI_INTERFACE_VERSION). pfnDiscard may be NULL in a deferred
- * context's table only if the immediate one has none either. */
-typedef struct D3D11_1DDI_DEVICECONTEXTFUNCS {
-    D3D11DDI_DEVICECONTEXTFUNCS_MEMBERS(PFND3D11_1DDI_RESOURCEUPDATESUBRESOURCEUP, PFND3D11_1DDI_FLUSH,
-                                        PFND3D11_1DDI_RESOURCECOPYREGION)
-    PFND3D11_1DDI_DISCARD pfnDiscard;
-    PFND3D10DDI_RESOURCEMAP pfnDynamicConstantBufferMapNoOverwrite;
-} D3D11_1DDI_DEVICECONTEXTFUNCS;
-
-/* The D3D10.0 device table (issue 15 §1): object creation and the commands in one table, Map
- * and Unmap among the device functions (seed 001 §3, §5). The members this model implements,
- * in the WDK's relative order. */
-#define D3D10DDI_DEVICEFUNCS_MEMBERS(CALCSRV, CREATESRV)                                             \
-    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnDefaultConstantBufferUpdateSubresourceUP;          \
-    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapNoOverwrite;                                     \
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicIABufferUnmap;                                            \
-    PFND3D10DDI_RESOURCEMAP pfnDynamicConstantBufferMapDiscard;                                   \
-    PFND3D10DDI_RESOURCEMAP pfnDynamicIABufferMapDiscard;                                         \
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicConstantBufferUnmap;                                      \
-    PFND3D10DDI_RESOURCEMAP pfnDynamicResourceMapDiscard;                                         \
-    PFND3D10DDI_RESOURCEUNMAP pfnDynamicResourceUnmap;                                            \
-    PFND3D10DDI_RESOURCEMAP pfnStagingResourceMap;                                                \
-    PFND3D10DDI_RESOURCEUNMAP pfnStagingResourceUnmap;                                            \
-    PFND3D10DDI_QUERYEND pfnQueryEnd;                                                             \
-    PFND3D10DDI_QUERYBEGIN pfnQueryBegin;                                                         \
-    PFND3D10DDI_RESOURCECOPYREGION pfnResourceCopyRegion;                                         \
-    PFND3D10DDI_RESOURCEUPDATESUBRESOURCEUP pfnResourceUpdateSubresourceUP;                       \
-    PFND3D10DDI_CLEARRENDERTARGETVIEW pfnClearRenderTargetView;                                   \
-    PFND3D10DDI_QUERYGETDATA pfnQueryGetData;                                                     \
-    PFND3D10DDI_FLUSH pfnFlush;                                                                   \
-    PFND3D10DDI_RESOURCECOPY pfnResourceCopy;                                                     \
-    PFND3D10DDI_RESOURCEMAP pfnResourceMap;                                                       \
-    PFND3D10DDI_RESOURCEUNMAP pfnResourceUnmap;                                                   \
-    PFND3D10DDI_RESOURCEISSTAGINGBUSY pfnResourceIsStagingBusy;                                   \
-    PFND3D10DDI_CALCPRIVATERESOURCESIZE pfnCalcPrivateResourceSize;                               \
-    PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE pfnCalcPrivateOpenedResourceSize;                   \
-    PFND3D10DDI_CREATERESOURCE pfnCreateResource;                                                 \
-    PFND3D10DDI_OPENRESOURCE pfnOpenResource;                                                     \
-    PFND3D10DDI_DESTROYRESOURCE pfnDestroyResource;                                               \
-    CALCSRV pfnCalcPrivateShaderResourceViewSize;                                                 \
-    CREATESRV pfnCreateShaderResourceView;                                                        \
-    PFND3D10DDI_DESTROYSHADERRESOURCEVIEW pfnDestroyShaderResourceView;                           \
-    PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE pfnCalcPrivateRenderTargetViewSize;               \
-    PFND3D10DDI_CREATERENDERTARGETVIEW pfnCreateRenderTargetView;                                 \
-    PFND3D10DDI_DESTROYRENDERTARGETVIEW pfnDestroyRenderTargetView;                               \
-    PFND3D10DDI_CALCPRIVATEQUERYSIZE pfnCalcPrivateQuerySize;                                     \
-    PFND3D10DDI_CREATEQUERY pfnCreateQuery;                                                       \
-    PFND3D10DDI_DESTROYQUERY pfnDestroyQuery;                                                     \
-    PFND3D10DDI_CHECKFORMATSUPPORT pfnCheckFormatSupport;                                         \
-    PFND3D10DDI_CHECKMULTISAMPLEQUALITYLEVELS pfnCheckMultisampleQualityLevels;                   \
-    PFND3D10DDI_DESTROYDEVICE pfnDestroyDevice;
-typedef struct D3D10DDI_DEVICEFUNCS {
-    D3D10DDI_DEVICEFUNCS_MEMBERS(PFND3D10DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE, PFND3D10DDI_CREATESHADERRESOURCEVIEW)
-} D3D10DDI_DEVICEFUNCS;
-/* The D3D10.1 table: the 10.0 one with the 10.1 view functions. */
-typedef struct D3D10_1DDI_DEVICEFUNCS {
-    D3D10DDI_DEVICEFUNCS_MEMBERS(PFND3D10_1DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE, PFND3D10_1DDI_CREATESHADERRESOURCEVIEW)
-} D3D10_1DDI_DEVICEFUNCS;
+/* D3D11_1_DDI_INTERFACE_VERSION: the 11.0 table's slots in the same places (25 with D3D11.1 types) and
+ * five more at the end: 155 slots. */
+typedef struct D3D11_1DDI_DEVICEFUNCS {
+    PFND3D11_1DDI_RESOURCEUPDATESUBRESOURCEUP               pfnDefaultConstantBufferUpdateSubresourceUP;
+    PFND3D11_1DDI_SETCONSTANTBUFFERS                        pfnVsSetConstantBuffers;
+    PFND3D10DDI_SETSHADERRESOURCES                          pfnPsSetShaderResources;
+    PFND3D10DDI_SETSHADER                                   pfnPsSetShader;
+    PFND3D10DDI_SETSAMPLERS                                 pfnPsSetSamplers;
+    PFND3D10DDI_SETSHADER                                   pfnVsSetShader;
+    PFND3D10DDI_DRAWINDEXED                                 pfnDrawIndexed;
+    PFND3D10DDI_DRAW                                        pfnDraw;
+    PFND3D10DDI_RESOURCEMAP                                 pfnDynamicIABufferMapNoOverwrite;
+    PFND3D10DDI_RESOURCEUNMAP                               pfnDynamicIABufferUnmap;
+    PFND3D10DDI_RESOURCEMAP                                 pfnDynamicConstantBufferMapDiscard;
+    PFND3D10DDI_RESOURCEMAP                                 pfnDynamicIABufferMapDiscard;
+    PFND3D10DDI_RESOURCEUNMAP                               pfnDynamicConstantBufferUnmap;
+    PFND3D11_1DDI_SETCONSTANTBUFFERS                        pfnPsSetConstantBuffers;
+    PFND3D10DDI_SETINPUTLAYOUT                              pfnIaSetInputLayout;
+    PFND3D10DDI_IA_SETVERTEXBUFFERS                         pfnIaSetVertexBuffers;
+    PFND3D10DDI_IA_SETINDEXBUFFER                           pfnIaSetIndexBuffer;
+    PFND3D10DDI_DRAWINDEXEDINSTANCED                        pfnDrawIndexedInstanced;
+    PFND3D10DDI_DRAWINSTANCED                               pfnDrawInstanced;
+    PFND3D10DDI_RESOURCEMAP                                 pfnDynamicResourceMapDiscard;
+    PFND3D10DDI_RESOURCEUNMAP                               pfnDynamicResourceUnmap;
+    PFND3D11_1DDI_SETCONSTANTBUFFERS                        pfnGsSetConstantBuffers;
+    PFND3D10DDI_SETSHADER                                   pfnGsSetShader;
+    PFND3D10DDI_IA_SETTOPOLOGY                              pfnIaSetTopology;
+    PFND3D10DDI_RESOURCEMAP                                 pfnStagingResourceMap;
+    PFND3D10DDI_RESOURCEUNMAP                               pfnStagingResourceUnmap;
+    PFND3D10DDI_SETSHADERRESOURCES                          pfnVsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                                 pfnVsSetSamplers;
+    PFND3D10DDI_SETSHADERRESOURCES                          pfnGsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                                 pfnGsSetSamplers;
+    PFND3D11DDI_SETRENDERTARGETS                            pfnSetRenderTargets;
+    PFND3D10DDI_SHADERRESOURCEVIEWREADAFTERWRITEHAZARD      pfnShaderResourceViewReadAfterWriteHazard;
+    PFND3D10DDI_RESOURCEREADAFTERWRITEHAZARD                pfnResourceReadAfterWriteHazard;
+    PFND3D10DDI_SETBLENDSTATE                               pfnSetBlendState;
+    PFND3D10DDI_SETDEPTHSTENCILSTATE                        pfnSetDepthStencilState;
+    PFND3D10DDI_SETRASTERIZERSTATE                          pfnSetRasterizerState;
+    PFND3D10DDI_QUERYEND                                    pfnQueryEnd;
+    PFND3D10DDI_QUERYBEGIN                                  pfnQueryBegin;
+    PFND3D11_1DDI_RESOURCECOPYREGION                        pfnResourceCopyRegion;
+    PFND3D11_1DDI_RESOURCEUPDATESUBRESOURCEUP               pfnResourceUpdateSubresourceUP;
+    PFND3D10DDI_SO_SETTARGETS                               pfnSoSetTargets;
+    PFND3D10DDI_DRAWAUTO                                    pfnDrawAuto;
+    PFND3D10DDI_SETVIEWPORTS                                pfnSetViewports;
+    PFND3D10DDI_SETSCISSORRECTS                             pfnSetScissorRects;
+    PFND3D10DDI_CLEARRENDERTARGETVIEW                       pfnClearRenderTargetView;
+    PFND3D10DDI_CLEARDEPTHSTENCILVIEW                       pfnClearDepthStencilView;
+    PFND3D10DDI_SETPREDICATION                              pfnSetPredication;
+    PFND3D10DDI_QUERYGETDATA                                pfnQueryGetData;
+    PFND3D11_1DDI_FLUSH                                     pfnFlush;
+    PFND3D10DDI_GENMIPS                                     pfnGenMips;
+    PFND3D10DDI_RESOURCECOPY                                pfnResourceCopy;
+    PFND3D10DDI_RESOURCERESOLVESUBRESOURCE                  pfnResourceResolveSubresource;
+    PFND3D10DDI_RESOURCEMAP                                 pfnResourceMap;
+    PFND3D10DDI_RESOURCEUNMAP                               pfnResourceUnmap;
+    PFND3D10DDI_RESOURCEISSTAGINGBUSY                       pfnResourceIsStagingBusy;
+    PFND3D11_1DDI_RELOCATEDEVICEFUNCS                       pfnRelocateDeviceFuncs;
+    PFND3D11DDI_CALCPRIVATERESOURCESIZE                     pfnCalcPrivateResourceSize;
+    PFND3D10DDI_CALCPRIVATEOPENEDRESOURCESIZE               pfnCalcPrivateOpenedResourceSize;
+    PFND3D11DDI_CREATERESOURCE                              pfnCreateResource;
+    PFND3D10DDI_OPENRESOURCE                                pfnOpenResource;
+    PFND3D10DDI_DESTROYRESOURCE                             pfnDestroyResource;
+    PFND3D11DDI_CALCPRIVATESHADERRESOURCEVIEWSIZE           pfnCalcPrivateShaderResourceViewSize;
+    PFND3D11DDI_CREATESHADERRESOURCEVIEW                    pfnCreateShaderResourceView;
+    PFND3D10DDI_DESTROYSHADERRESOURCEVIEW                   pfnDestroyShaderResourceView;
+    PFND3D10DDI_CALCPRIVATERENDERTARGETVIEWSIZE             pfnCalcPrivateRenderTargetViewSize;
+    PFND3D10DDI_CREATERENDERTARGETVIEW                      pfnCreateRenderTargetView;
+    PFND3D10DDI_DESTROYRENDERTARGETVIEW                     pfnDestroyRenderTargetView;
+    PFND3D11DDI_CALCPRIVATEDEPTHSTENCILVIEWSIZE             pfnCalcPrivateDepthStencilViewSize;
+    PFND3D11DDI_CREATEDEPTHSTENCILVIEW                      pfnCreateDepthStencilView;
+    PFND3D10DDI_DESTROYDEPTHSTENCILVIEW                     pfnDestroyDepthStencilView;
+    PFND3D10DDI_CALCPRIVATEELEMENTLAYOUTSIZE                pfnCalcPrivateElementLayoutSize;
+    PFND3D10DDI_CREATEELEMENTLAYOUT                         pfnCreateElementLayout;
+    PFND3D10DDI_DESTROYELEMENTLAYOUT                        pfnDestroyElementLayout;
+    PFND3D11_1DDI_CALCPRIVATEBLENDSTATESIZE                 pfnCalcPrivateBlendStateSize;
+    PFND3D11_1DDI_CREATEBLENDSTATE                          pfnCreateBlendState;
+    PFND3D10DDI_DESTROYBLENDSTATE                           pfnDestroyBlendState;
+    PFND3D10DDI_CALCPRIVATEDEPTHSTENCILSTATESIZE            pfnCalcPrivateDepthStencilStateSize;
+    PFND3D10DDI_CREATEDEPTHSTENCILSTATE                     pfnCreateDepthStencilState;
+    PFND3D10DDI_DESTROYDEPTHSTENCILSTATE                    pfnDestroyDepthStencilState;
+    PFND3D11_1DDI_CALCPRIVATERASTERIZERSTATESIZE            pfnCalcPrivateRasterizerStateSize;
+    PFND3D11_1DDI_CREATERASTERIZERSTATE                     pfnCreateRasterizerState;
+    PFND3D10DDI_DESTROYRASTERIZERSTATE                      pfnDestroyRasterizerState;
+    PFND3D11_1DDI_CALCPRIVATESHADERSIZE                     pfnCalcPrivateShaderSize;
+    PFND3D11_1DDI_CREATEVERTEXSHADER                        pfnCreateVertexShader;
+    PFND3D11_1DDI_CREATEGEOMETRYSHADER                      pfnCreateGeometryShader;
+    PFND3D11_1DDI_CREATEPIXELSHADER                         pfnCreatePixelShader;
+    PFND3D11_1DDI_CALCPRIVATEGEOMETRYSHADERWITHSTREAMOUTPUT pfnCalcPrivateGeometryShaderWithStreamOutput;
+    PFND3D11_1DDI_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT      pfnCreateGeometryShaderWithStreamOutput;
+    PFND3D10DDI_DESTROYSHADER                               pfnDestroyShader;
+    PFND3D10DDI_CALCPRIVATESAMPLERSIZE                      pfnCalcPrivateSamplerSize;
+    PFND3D10DDI_CREATESAMPLER                               pfnCreateSampler;
+    PFND3D10DDI_DESTROYSAMPLER                              pfnDestroySampler;
+    PFND3D10DDI_CALCPRIVATEQUERYSIZE                        pfnCalcPrivateQuerySize;
+    PFND3D10DDI_CREATEQUERY                                 pfnCreateQuery;
+    PFND3D10DDI_DESTROYQUERY                                pfnDestroyQuery;
+    PFND3D10DDI_CHECKFORMATSUPPORT                          pfnCheckFormatSupport;
+    PFND3D10DDI_CHECKMULTISAMPLEQUALITYLEVELS               pfnCheckMultisampleQualityLevels;
+    PFND3D10DDI_CHECKCOUNTERINFO                            pfnCheckCounterInfo;
+    PFND3D10DDI_CHECKCOUNTER                                pfnCheckCounter;
+    PFND3D10DDI_DESTROYDEVICE                               pfnDestroyDevice;
+    PFND3D10DDI_SETTEXTFILTERSIZE                           pfnSetTextFilterSize;
+    PFND3D10DDI_RESOURCECOPY                                pfnResourceConvert;
+    PFND3D11_1DDI_RESOURCECOPYREGION                        pfnResourceConvertRegion;
+    PFND3D11DDI_DRAWINDEXEDINSTANCEDINDIRECT                pfnDrawIndexedInstancedIndirect;
+    PFND3D11DDI_DRAWINSTANCEDINDIRECT                       pfnDrawInstancedIndirect;
+    PFND3D11DDI_COMMANDLISTEXECUTE                          pfnCommandListExecute;
+    PFND3D10DDI_SETSHADERRESOURCES                          pfnHsSetShaderResources;
+    PFND3D10DDI_SETSHADER                                   pfnHsSetShader;
+    PFND3D10DDI_SETSAMPLERS                                 pfnHsSetSamplers;
+    PFND3D11_1DDI_SETCONSTANTBUFFERS                        pfnHsSetConstantBuffers;
+    PFND3D10DDI_SETSHADERRESOURCES                          pfnDsSetShaderResources;
+    PFND3D10DDI_SETSHADER                                   pfnDsSetShader;
+    PFND3D10DDI_SETSAMPLERS                                 pfnDsSetSamplers;
+    PFND3D11_1DDI_SETCONSTANTBUFFERS                        pfnDsSetConstantBuffers;
+    PFND3D11_1DDI_CREATEHULLSHADER                          pfnCreateHullShader;
+    PFND3D11_1DDI_CREATEDOMAINSHADER                        pfnCreateDomainShader;
+    PFND3D11DDI_CHECKDEFERREDCONTEXTHANDLESIZES             pfnCheckDeferredContextHandleSizes;
+    PFND3D11DDI_CALCDEFERREDCONTEXTHANDLESIZE               pfnCalcDeferredContextHandleSize;
+    PFND3D11DDI_CALCPRIVATEDEFERREDCONTEXTSIZE              pfnCalcPrivateDeferredContextSize;
+    PFND3D11DDI_CREATEDEFERREDCONTEXT                       pfnCreateDeferredContext;
+    PFND3D11DDI_ABANDONCOMMANDLIST                          pfnAbandonCommandList;
+    PFND3D11DDI_CALCPRIVATECOMMANDLISTSIZE                  pfnCalcPrivateCommandListSize;
+    PFND3D11DDI_CREATECOMMANDLIST                           pfnCreateCommandList;
+    PFND3D11DDI_DESTROYCOMMANDLIST                          pfnDestroyCommandList;
+    PFND3D11_1DDI_CALCPRIVATETESSELLATIONSHADERSIZE         pfnCalcPrivateTessellationShaderSize;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                       pfnPsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                       pfnVsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                       pfnGsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                       pfnHsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                       pfnDsSetShaderWithIfaces;
+    PFND3D11DDI_SETSHADER_WITH_IFACES                       pfnCsSetShaderWithIfaces;
+    PFND3D11DDI_CREATECOMPUTESHADER                         pfnCreateComputeShader;
+    PFND3D10DDI_SETSHADER                                   pfnCsSetShader;
+    PFND3D10DDI_SETSHADERRESOURCES                          pfnCsSetShaderResources;
+    PFND3D10DDI_SETSAMPLERS                                 pfnCsSetSamplers;
+    PFND3D11_1DDI_SETCONSTANTBUFFERS                        pfnCsSetConstantBuffers;
+    PFND3D11DDI_CALCPRIVATEUNORDEREDACCESSVIEWSIZE          pfnCalcPrivateUnorderedAccessViewSize;
+    PFND3D11DDI_CREATEUNORDEREDACCESSVIEW                   pfnCreateUnorderedAccessView;
+    PFND3D11DDI_DESTROYUNORDEREDACCESSVIEW                  pfnDestroyUnorderedAccessView;
+    PFND3D11DDI_CLEARUNORDEREDACCESSVIEWUINT                pfnClearUnorderedAccessViewUint;
+    PFND3D11DDI_CLEARUNORDEREDACCESSVIEWFLOAT               pfnClearUnorderedAccessViewFloat;
+    PFND3D11DDI_SETUNORDEREDACCESSVIEWS                     pfnCsSetUnorderedAccessViews;
+    PFND3D11DDI_DISPATCH                                    pfnDispatch;
+    PFND3D11DDI_DISPATCHINDIRECT                            pfnDispatchIndirect;
+    PFND3D11DDI_SETRESOURCEMINLOD                           pfnSetResourceMinLOD;
+    PFND3D11DDI_COPYSTRUCTURECOUNT                          pfnCopyStructureCount;
+    PFND3D11DDI_RECYCLECOMMANDLIST                          pfnRecycleCommandList;
+    PFND3D11DDI_RECYCLECREATECOMMANDLIST                    pfnRecycleCreateCommandList;
+    PFND3D11DDI_RECYCLECREATEDEFERREDCONTEXT                pfnRecycleCreateDeferredContext;
+    PFND3D11DDI_DESTROYCOMMANDLIST                          pfnRecycleDestroyCommandList;
+    PFND3D11_1DDI_DISCARD                                   pfnDiscard;
+    PFND3D11_1DDI_ASSIGNDEBUGBINARY                         pfnAssignDebugBinary;
+    PFND3D10DDI_RESOURCEMAP                                 pfnDynamicConstantBufferMapNoOverwrite;
+    PFND3D11_1DDI_CHECKDIRECTFLIPSUPPORT                    pfnCheckDirectFlipSupport;
+    PFND3D11_1DDI_CLEARVIEW                                 pfnClearView;
+} D3D11_1DDI_DEVICEFUNCS;
 
 /* ---- Callbacks the runtime's core layer gives the UMD ----------------------------------------- */
 typedef VOID (APIENTRY CALLBACK *PFND3D10DDI_SETERROR_CB)(D3D10DDI_HRTCORELAYER, HRESULT);
 typedef struct D3D10DDI_CORELAYER_DEVICECALLBACKS {
-    PFND3D10DDI_SETERROR_CB pfnSetErrorCb;
+    PFND3D10DDI_SETERROR_CB                                      pfnSetErrorCb;
+    PFND3D10DDI_STATE_VS_CONSTBUF_CB                             pfnStateVsConstBufCb;
+    PFND3D10DDI_STATE_PS_SRV_CB                                  pfnStatePsSrvCb;
+    PFND3D10DDI_STATE_PS_SHADER_CB                               pfnStatePsShaderCb;
+    PFND3D10DDI_STATE_PS_SAMPLER_CB                              pfnStatePsSamplerCb;
+    PFND3D10DDI_STATE_VS_SHADER_CB                               pfnStateVsShaderCb;
+    PFND3D10DDI_STATE_PS_CONSTBUF_CB                             pfnStatePsConstBufCb;
+    PFND3D10DDI_STATE_IA_INPUTLAYOUT_CB                          pfnStateIaInputLayoutCb;
+    PFND3D10DDI_STATE_IA_VERTEXBUF_CB                            pfnStateIaVertexBufCb;
+    PFND3D10DDI_STATE_IA_INDEXBUF_CB                             pfnStateIaIndexBufCb;
+    PFND3D10DDI_STATE_GS_CONSTBUF_CB                             pfnStateGsConstBufCb;
+    PFND3D10DDI_STATE_GS_SHADER_CB                               pfnStateGsShaderCb;
+    PFND3D10DDI_STATE_IA_PRIMITIVE_TOPOLOGY_CB                   pfnStateIaPrimitiveTopologyCb;
+    PFND3D10DDI_STATE_VS_SRV_CB                                  pfnStateVsSrvCb;
+    PFND3D10DDI_STATE_VS_SAMPLER_CB                              pfnStateVsSamplerCb;
+    PFND3D10DDI_STATE_GS_SRV_CB                                  pfnStateGsSrvCb;
+    PFND3D10DDI_STATE_GS_SAMPLER_CB                              pfnStateGsSamplerCb;
+    PFND3D10DDI_STATE_OM_RENDERTARGETS_CB                        pfnStateOmRenderTargetsCb;
+    PFND3D10DDI_STATE_OM_BLENDSTATE_CB                           pfnStateOmBlendStateCb;
+    PFND3D10DDI_STATE_OM_DEPTHSTATE_CB                           pfnStateOmDepthStateCb;
+    PFND3D10DDI_STATE_RS_RASTSTATE_CB                            pfnStateRsRastStateCb;
+    PFND3D10DDI_STATE_SO_TARGETS_CB                              pfnStateSoTargetsCb;
+    PFND3D10DDI_STATE_RS_VIEWPORTS_CB                            pfnStateRsViewportsCb;
+    PFND3D10DDI_STATE_RS_SCISSOR_CB                              pfnStateRsScissorCb;
+    PFND3D10DDI_DISABLE_DEFERRED_STAGING_RESOURCE_DESTRUCTION_CB pfnDisableDeferredStagingResourceDestruction;
+    PFND3D10DDI_STATE_TEXTFILTERSIZE_CB                          pfnStateTextFilterSizeCb;
 } D3D10DDI_CORELAYER_DEVICECALLBACKS;
+
 typedef struct D3D11DDI_CORELAYER_DEVICECALLBACKS {
-    PFND3D10DDI_SETERROR_CB pfnSetErrorCb;
+    PFND3D10DDI_SETERROR_CB                                      pfnSetErrorCb;
+    PFND3D10DDI_STATE_VS_CONSTBUF_CB                             pfnStateVsConstBufCb;
+    PFND3D10DDI_STATE_PS_SRV_CB                                  pfnStatePsSrvCb;
+    PFND3D10DDI_STATE_PS_SHADER_CB                               pfnStatePsShaderCb;
+    PFND3D10DDI_STATE_PS_SAMPLER_CB                              pfnStatePsSamplerCb;
+    PFND3D10DDI_STATE_VS_SHADER_CB                               pfnStateVsShaderCb;
+    PFND3D10DDI_STATE_PS_CONSTBUF_CB                             pfnStatePsConstBufCb;
+    PFND3D10DDI_STATE_IA_INPUTLAYOUT_CB                          pfnStateIaInputLayoutCb;
+    PFND3D10DDI_STATE_IA_VERTEXBUF_CB                            pfnStateIaVertexBufCb;
+    PFND3D10DDI_STATE_IA_INDEXBUF_CB                             pfnStateIaIndexBufCb;
+    PFND3D10DDI_STATE_GS_CONSTBUF_CB                             pfnStateGsConstBufCb;
+    PFND3D10DDI_STATE_GS_SHADER_CB                               pfnStateGsShaderCb;
+    PFND3D10DDI_STATE_IA_PRIMITIVE_TOPOLOGY_CB                   pfnStateIaPrimitiveTopologyCb;
+    PFND3D10DDI_STATE_VS_SRV_CB                                  pfnStateVsSrvCb;
+    PFND3D10DDI_STATE_VS_SAMPLER_CB                              pfnStateVsSamplerCb;
+    PFND3D10DDI_STATE_GS_SRV_CB                                  pfnStateGsSrvCb;
+    PFND3D10DDI_STATE_GS_SAMPLER_CB                              pfnStateGsSamplerCb;
+    PFND3D10DDI_STATE_OM_RENDERTARGETS_CB                        pfnStateOmRenderTargetsCb;
+    PFND3D10DDI_STATE_OM_BLENDSTATE_CB                           pfnStateOmBlendStateCb;
+    PFND3D10DDI_STATE_OM_DEPTHSTATE_CB                           pfnStateOmDepthStateCb;
+    PFND3D10DDI_STATE_RS_RASTSTATE_CB                            pfnStateRsRastStateCb;
+    PFND3D10DDI_STATE_SO_TARGETS_CB                              pfnStateSoTargetsCb;
+    PFND3D10DDI_STATE_RS_VIEWPORTS_CB                            pfnStateRsViewportsCb;
+    PFND3D10DDI_STATE_RS_SCISSOR_CB                              pfnStateRsScissorCb;
+    PFND3D10DDI_DISABLE_DEFERRED_STAGING_RESOURCE_DESTRUCTION_CB pfnDisableDeferredStagingResourceDestruction;
+    PFND3D10DDI_STATE_TEXTFILTERSIZE_CB                          pfnStateTextFilterSizeCb;
+    PFND3D11DDI_STATE_HS_SRV_CB                                  pfnStateHsSrvCb;
+    PFND3D11DDI_STATE_HS_SHADER_CB                               pfnStateHsShaderCb;
+    PFND3D11DDI_STATE_HS_SAMPLER_CB                              pfnStateHsSamplerCb;
+    PFND3D11DDI_STATE_HS_CONSTBUF_CB                             pfnStateHsConstBufCb;
+    PFND3D11DDI_STATE_DS_SRV_CB                                  pfnStateDsSrvCb;
+    PFND3D11DDI_STATE_DS_SHADER_CB                               pfnStateDsShaderCb;
+    PFND3D11DDI_STATE_DS_SAMPLER_CB                              pfnStateDsSamplerCb;
+    PFND3D11DDI_STATE_DS_CONSTBUF_CB                             pfnStateDsConstBufCb;
+    PFND3D11DDI_PERFORM_AMORTIZED_PROCESSING_CB                  pfnPerformAmortizedProcessingCb;
+    PFND3D11DDI_STATE_CS_SRV_CB                                  pfnStateCsSrvCb;
+    PFND3D11DDI_STATE_CS_UAV_CB                                  pfnStateCsUavCb;
+    PFND3D11DDI_STATE_CS_SHADER_CB                               pfnStateCsShaderCb;
+    PFND3D11DDI_STATE_CS_SAMPLER_CB                              pfnStateCsSamplerCb;
+    PFND3D11DDI_STATE_CS_CONSTBUF_CB                             pfnStateCsConstBufCb;
 } D3D11DDI_CORELAYER_DEVICECALLBACKS;
 
-/* The WDK has one D3D11DDI_DEVICEFUNCS table per context; this model splits it in two (as
- * D3D10DDIARG_CREATEDEVICE does), so the deferred context gets both halves. */
+/* A deferred context gets a whole table of its own, filled by the UMD like the immediate one's. */
 typedef struct D3D11DDIARG_CREATEDEFERREDCONTEXT {
-    D3D11DDI_DEVICEFUNCS *p11ContextFuncs;           /* out: the deferred context's object functions */
-    union {                                          /* out: its recording functions, as CreateDevice's */
-        D3D11DDI_DEVICECONTEXTFUNCS *p11DeviceContextFuncs;     /* D3D11_0_DDI_INTERFACE_VERSION */
-        D3D11_1DDI_DEVICECONTEXTFUNCS *p11_1DeviceContextFuncs; /* D3D11_1_DDI_INTERFACE_VERSION */
+    union {                                          /* out: filled by the UMD; which one the device's Interface says */
+        D3D11DDI_DEVICEFUNCS *p11ContextFuncs;       /* D3D11_0_DDI_INTERFACE_VERSION */
+        D3D11_1DDI_DEVICEFUNCS *p11_1ContextFuncs;   /* D3D11_1_DDI_INTERFACE_VERSION */
     };
     D3D10DDI_HDEVICE hDrvContext;                    /* runtime-allocated, CalcPrivateDeferredContextSize bytes */
     D3D10DDI_HRTCORELAYER hRTCoreLayer;              /* the context's own: its pfnSetErrorCb reports land there */
-    const D3D11DDI_CORELAYER_DEVICECALLBACKS *p11UMCallbacks;
+    union {
+        const D3D11DDI_CORELAYER_DEVICECALLBACKS *p11UMCallbacks;
+    };
     UINT Flags;
 } D3D11DDIARG_CREATEDEFERREDCONTEXT;
 
@@ -555,6 +1025,10 @@ typedef struct D3D10DDIARG_CALCPRIVATEDEVICESIZE {
     UINT Flags;
 } D3D10DDIARG_CALCPRIVATEDEVICESIZE;
 
+/* D3D11.1's sub-device tables (video): not modeled; the runtime never calls it. */
+typedef HRESULT (APIENTRY *PFND3D10DDI_RETRIEVESUBOBJECT)(D3D10DDI_HDEVICE hDevice, UINT32 SubDeviceID, SIZE_T ParamSize,
+                                                          void *pParams, SIZE_T OutputParamSize, void *pOutputParamsBuffer);
+
 typedef struct D3D10DDIARG_CREATEDEVICE {
     D3D10DDI_HRTDEVICE hRTDevice;                    /* passed back as hDevice of every D3DDDI callback */
     UINT Interface;
@@ -563,19 +1037,18 @@ typedef struct D3D10DDIARG_CREATEDEVICE {
     union {                                          /* out: filled by the UMD; which one Interface says */
         D3D10DDI_DEVICEFUNCS *pDeviceFuncs;          /* D3D10_0_DDI_INTERFACE_VERSION */
         D3D10_1DDI_DEVICEFUNCS *p10_1DeviceFuncs;    /* D3D10_1_DDI_INTERFACE_VERSION */
-        D3D11DDI_DEVICEFUNCS *p11DeviceFuncs;        /* D3D11_0 and D3D11_1_DDI_INTERFACE_VERSION */
-    };
-    union {                                          /* out: filled by the UMD (D3D11 only; NULL for 10.x) */
-        D3D11DDI_DEVICECONTEXTFUNCS *p11ContextFuncs;     /* D3D11_0_DDI_INTERFACE_VERSION */
-        D3D11_1DDI_DEVICECONTEXTFUNCS *p11_1ContextFuncs; /* D3D11_1_DDI_INTERFACE_VERSION */
+        D3D11DDI_DEVICEFUNCS *p11DeviceFuncs;        /* D3D11_0_DDI_INTERFACE_VERSION */
+        D3D11_1DDI_DEVICEFUNCS *p11_1DeviceFuncs;    /* D3D11_1_DDI_INTERFACE_VERSION */
     };
     D3D10DDI_HDEVICE hDrvDevice;                     /* runtime-allocated, CalcPrivateDeviceSize bytes */
+    DXGI_DDI_BASE_ARGS DXGIBaseDDI;                  /* DXGI's table (dxgiddi.h): storage given, not called */
     D3D10DDI_HRTCORELAYER hRTCoreLayer;
     union {
         const D3D10DDI_CORELAYER_DEVICECALLBACKS *pUMCallbacks;   /* 10.x */
         const D3D11DDI_CORELAYER_DEVICECALLBACKS *p11UMCallbacks; /* 11.0, 11.1 */
     };
     UINT Flags;
+    PFND3D10DDI_RETRIEVESUBOBJECT *ppfnRetrieveSubObject; /* out (D3D11.1): storage given, not called */
 } D3D10DDIARG_CREATEDEVICE;
 
 typedef enum D3D10_2DDICAPS_TYPE {

@@ -531,4 +531,6 @@ void rt_callbacks_init(struct rt_device *dev)
     dev->kt_callbacks.pfnSubmitCommandCb = cb_SubmitCommand;
     dev->core_callbacks.pfnSetErrorCb = cb_SetError;
     dev->core_callbacks10.pfnSetErrorCb = cb_SetError; /* a D3D10 device's (pUMCallbacks) */
+    rt_callbacks_not_modeled_init(&dev->kt_callbacks, &dev->adapter_callbacks, &dev->core_callbacks10,
+                                  &dev->core_callbacks, &dev->dxgi_callbacks);
 }

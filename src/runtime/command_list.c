@@ -207,7 +207,7 @@ void STDMETHODCALLTYPE rt_context_ExecuteCommandList(ID3D11DeviceContext *iface,
             return;
         }
         rt_dc_call_begin(dc);
-        dc->ctx_funcs.pfnCommandListExecute(dc->drv, cl->drv);
+        dc->funcs.pfnCommandListExecute(dc->drv, cl->drv);
         (void)rt_dc_call_end(dc, "CommandListExecute");
         return;
     }
@@ -218,7 +218,7 @@ void STDMETHODCALLTYPE rt_context_ExecuteCommandList(ID3D11DeviceContext *iface,
             (void)rt_ddi_end(dev);
             return;
         }
-        dev->ctx_funcs.pfnCommandListExecute(dev->drv_device, cl->drv);
+        dev->funcs.pfnCommandListExecute(dev->drv_device, cl->drv);
         HRESULT err = rt_ddi_end(dev);
         (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnCommandListExecute");
     } else {

@@ -69,7 +69,7 @@ void rt_context_discard(ID3D11DeviceContext *iface, const struct rt_discard *d)
         return;
     }
     struct rt_device *dev = ctx->device;
-    const D3D11_1DDI_DEVICECONTEXTFUNCS *f1 = rt_device_ctx_funcs1(dev);
+    const D3D11_1DDI_DEVICEFUNCS *f1 = rt_device_funcs1(dev);
     if (!f1 || !f1->pfnDiscard || rt_device_is_removed(dev))
         return; /* an 11.0 driver: the runtime ends the discard here (top of this file) */
     static const HRESULT allowed[] = { D3DDDIERR_DEVICEREMOVED };

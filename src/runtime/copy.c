@@ -139,11 +139,11 @@ void STDMETHODCALLTYPE rt_context_CopyResource(ID3D11DeviceContext *iface, ID3D1
         RT_REFUSE("%s: neither resource may be mapped (model decision #10)", what);
         return;
     }
-    if (rt_device_is_removed(dev) || !dev->ctx_funcs.pfnResourceCopy) {
+    if (rt_device_is_removed(dev) || !dev->funcs.pfnResourceCopy) {
         (void)rt_ddi_end(dev);
         return;
     }
-    dev->ctx_funcs.pfnResourceCopy(dev->drv_device, dst->drv, src->drv);
+    dev->funcs.pfnResourceCopy(dev->drv_device, dst->drv, src->drv);
     HRESULT err = rt_ddi_end(dev);
     (void)rt_ddi_error_to_api(dev, err, allowed_removed_only, 1, "pfnResourceCopy");
 }
@@ -216,14 +216,14 @@ void rt_context_copy_region(ID3D11DeviceContext *iface, ID3D11Resource *dst_ifac
         RT_REFUSE("%s: source or destination subresource is mapped", what);
         return;
     }
-    if (rt_device_is_removed(dev) || !rt_ddi_has_copy_region(&dev->ctx_funcs, rt_device_ctx_funcs1(dev))) {
+    if (rt_device_is_removed(dev) || !rt_ddi_has_copy_region(&dev->funcs, rt_device_funcs1(dev))) {
         (void)rt_ddi_end(dev);
         return;
     }
     D3D10_DDI_BOX db;
     if (box)
         db = ddi_box(box);
-    rt_ddi_copy_region(&dev->ctx_funcs, rt_device_ctx_funcs1(dev), dev->drv_device, dst->drv, dst_sub, x, y, z,
+    rt_ddi_copy_region(&dev->funcs, rt_device_funcs1(dev), dev->drv_device, dst->drv, dst_sub, x, y, z,
                        src->drv, src_sub, box ? &db : NULL, flags);
     HRESULT err = rt_ddi_end(dev);
     (void)rt_ddi_error_to_api(dev, err, allowed_removed_only, 1, "pfnResourceCopyRegion");
@@ -262,7 +262,7 @@ void rt_context_update(ID3D11DeviceContext *iface, ID3D11Resource *dst_iface, UI
         RT_REFUSE("%s: pSrcData is NULL", what);
         return;
     }
-    if (box && (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) && !rt_device_ctx_funcs1(dev)) {
+    if (box && (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) && !rt_device_funcs1(dev)) {
         /* A constant buffer is updated whole unless the driver has the D3D11.1 DDI
          * (D3D11_FEATURE_DATA_D3D11_OPTIONS.ConstantBufferPartialUpdate). */
         RT_REFUSE("%s: a constant buffer cannot be partially updated without the D3D11.1 DDI (pDstBox must be NULL)",
@@ -287,14 +287,14 @@ void rt_context_update(ID3D11DeviceContext *iface, ID3D11Resource *dst_iface, UI
         return;
     }
     BOOL cb = (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) != 0;
-    if (rt_device_is_removed(dev) || !rt_ddi_has_update(&dev->ctx_funcs, rt_device_ctx_funcs1(dev))) {
+    if (rt_device_is_removed(dev) || !rt_ddi_has_update(&dev->funcs, rt_device_funcs1(dev))) {
         (void)rt_ddi_end(dev);
         return;
     }
     D3D10_DDI_BOX db;
     if (box)
         db = ddi_box(box);
-    rt_ddi_update(&dev->ctx_funcs, rt_device_ctx_funcs1(dev), cb, dev->drv_device, dst->drv, dst_sub,
+    rt_ddi_update(&dev->funcs, rt_device_funcs1(dev), cb, dev->drv_device, dst->drv, dst_sub,
                   box ? &db : NULL, data, row_pitch, depth_pitch, flags);
     HRESULT err = rt_ddi_end(dev);
     (void)rt_ddi_error_to_api(dev, err, allowed_removed_only, 1, "pfnResourceUpdateSubresourceUP");
@@ -324,11 +324,11 @@ void STDMETHODCALLTYPE rt_context_ClearRenderTargetView(ID3D11DeviceContext *ifa
     }
     FLOAT c[4] = { color[0], color[1], color[2], color[3] };
     rt_ddi_begin(dev);
-    if (rt_device_is_removed(dev) || !dev->ctx_funcs.pfnClearRenderTargetView) {
+    if (rt_device_is_removed(dev) || !dev->funcs.pfnClearRenderTargetView) {
         (void)rt_ddi_end(dev);
         return;
     }
-    dev->ctx_funcs.pfnClearRenderTargetView(dev->drv_device, rtv->drv, c);
+    dev->funcs.pfnClearRenderTargetView(dev->drv_device, rtv->drv, c);
     HRESULT err = rt_ddi_end(dev);
     (void)rt_ddi_error_to_api(dev, err, allowed_removed_only, 1, "pfnClearRenderTargetView");
 }

@@ -5,13 +5,15 @@
  * Interface = D3D10_0 / D3D10_1_DDI_INTERFACE_VERSION: the UMD fills D3D10DDI_DEVICEFUNCS (or
  * the 10.1 table), one table where Map and Unmap are device functions (seed 001 §1, §5). Most
  * of its members have the D3D11 tables' very types, so the runtime copies them into the
- * tables every path already calls (rt_device.funcs / ctx_funcs); the few whose argument types
+ * table every path already calls (rt_device.funcs); the few whose argument types
  * differ - resource creation (no ByteStride) and shader-resource views (the 10.0 and 10.1
  * argument structures) - go through the rt_ddi_* functions below, which restate the D3D11
  * arguments in the device's DDI. The D3D11-only functions (UAVs, command lists) stay NULL, and
  * the API refuses what would need them.
  */
 #include "runtime/runtime.h"
+
+#include <string.h>
 
 UINT rt_ddi_build_version(UINT ddi_interface)
 {
@@ -46,46 +48,30 @@ const char *rt_device_creator(const struct rt_device *dev)
 
 void rt_ddi10_adopt(struct rt_device *dev)
 {
-    /* The 10.1 table differs from the 10.0 one only in the view functions' types: every member
-     * copied here sits at the same place in both (D3D10DDI_DEVICEFUNCS_MEMBERS). */
-    const D3D10DDI_DEVICEFUNCS *t = &dev->funcs10.f10;
+    /* The D3D10.0 table is the first 101 slots of the D3D11.0 one, the 10.1 table the first 103,
+     * the same members in the same places; twelve of them have other types in D3D11. Those stay
+     * NULL: the runtime calls the resource and view ones through funcs10 (below) and no path
+     * calls the others. */
+    _Static_assert(offsetof(D3D11DDI_DEVICEFUNCS, pfnSetTextFilterSize) == offsetof(D3D10DDI_DEVICEFUNCS, pfnSetTextFilterSize) &&
+                       offsetof(D3D11DDI_DEVICEFUNCS, pfnResourceConvertRegion) ==
+                           offsetof(D3D10_1DDI_DEVICEFUNCS, pfnResourceConvertRegion),
+                   "the D3D10 tables are prefixes of the D3D11.0 one");
     D3D11DDI_DEVICEFUNCS *f = &dev->funcs;
-    f->pfnCalcPrivateOpenedResourceSize = t->pfnCalcPrivateOpenedResourceSize;
-    f->pfnOpenResource = t->pfnOpenResource;
-    f->pfnDestroyResource = t->pfnDestroyResource;
-    f->pfnCalcPrivateRenderTargetViewSize = t->pfnCalcPrivateRenderTargetViewSize;
-    f->pfnCreateRenderTargetView = t->pfnCreateRenderTargetView;
-    f->pfnDestroyRenderTargetView = t->pfnDestroyRenderTargetView;
-    f->pfnCheckFormatSupport = t->pfnCheckFormatSupport;
-    f->pfnCheckMultisampleQualityLevels = t->pfnCheckMultisampleQualityLevels;
-    f->pfnDestroyDevice = t->pfnDestroyDevice;
-    f->pfnDestroyShaderResourceView = t->pfnDestroyShaderResourceView;
-    f->pfnCalcPrivateQuerySize = t->pfnCalcPrivateQuerySize;
-    f->pfnCreateQuery = t->pfnCreateQuery;
-    f->pfnDestroyQuery = t->pfnDestroyQuery;
-
-    D3D11DDI_DEVICECONTEXTFUNCS *c = &dev->ctx_funcs;
-    c->pfnDynamicIABufferMapNoOverwrite = t->pfnDynamicIABufferMapNoOverwrite;
-    c->pfnDynamicIABufferUnmap = t->pfnDynamicIABufferUnmap;
-    c->pfnDynamicConstantBufferMapDiscard = t->pfnDynamicConstantBufferMapDiscard;
-    c->pfnDynamicIABufferMapDiscard = t->pfnDynamicIABufferMapDiscard;
-    c->pfnDynamicConstantBufferUnmap = t->pfnDynamicConstantBufferUnmap;
-    c->pfnDefaultConstantBufferUpdateSubresourceUP = t->pfnDefaultConstantBufferUpdateSubresourceUP;
-    c->pfnFlush = t->pfnFlush;
-    c->pfnResourceCopyRegion = t->pfnResourceCopyRegion;
-    c->pfnResourceCopy = t->pfnResourceCopy;
-    c->pfnResourceUpdateSubresourceUP = t->pfnResourceUpdateSubresourceUP;
-    c->pfnResourceMap = t->pfnResourceMap;
-    c->pfnResourceUnmap = t->pfnResourceUnmap;
-    c->pfnResourceIsStagingBusy = t->pfnResourceIsStagingBusy;
-    c->pfnStagingResourceMap = t->pfnStagingResourceMap;
-    c->pfnStagingResourceUnmap = t->pfnStagingResourceUnmap;
-    c->pfnDynamicResourceMapDiscard = t->pfnDynamicResourceMapDiscard;
-    c->pfnDynamicResourceUnmap = t->pfnDynamicResourceUnmap;
-    c->pfnClearRenderTargetView = t->pfnClearRenderTargetView;
-    c->pfnQueryBegin = t->pfnQueryBegin;
-    c->pfnQueryEnd = t->pfnQueryEnd;
-    c->pfnQueryGetData = t->pfnQueryGetData;
+    memset(f, 0, sizeof *f);
+    memcpy(f, &dev->funcs10, dev->ddi_interface == D3D10_1_DDI_INTERFACE_VERSION ? sizeof(D3D10_1DDI_DEVICEFUNCS)
+                                                                                   : sizeof(D3D10DDI_DEVICEFUNCS));
+    f->pfnSetRenderTargets = NULL;
+    f->pfnRelocateDeviceFuncs = NULL;
+    f->pfnCalcPrivateResourceSize = NULL;
+    f->pfnCreateResource = NULL;
+    f->pfnCalcPrivateShaderResourceViewSize = NULL;
+    f->pfnCreateShaderResourceView = NULL;
+    f->pfnCalcPrivateDepthStencilViewSize = NULL;
+    f->pfnCreateDepthStencilView = NULL;
+    f->pfnCalcPrivateBlendStateSize = NULL;
+    f->pfnCreateBlendState = NULL;
+    f->pfnCalcPrivateGeometryShaderWithStreamOutput = NULL;
+    f->pfnCreateGeometryShaderWithStreamOutput = NULL;
 }
 
 BOOL rt_ddi_has_resource_functions(const struct rt_device *dev)

@@ -63,11 +63,10 @@ static HRESULT dc_driver_create(struct rt_deferred *dc)
         }
     }
     dc->drv.pDrvPrivate = dc->drv_mem;
-    a.p11ContextFuncs = &dc->funcs;
-    if (rt_device_ctx_funcs1(dev))
-        a.p11_1DeviceContextFuncs = &dc->ctx_funcs1;
+    if (rt_device_funcs1(dev))
+        a.p11_1ContextFuncs = &dc->funcs1;
     else
-        a.p11DeviceContextFuncs = &dc->ctx_funcs;
+        a.p11ContextFuncs = &dc->funcs;
     a.hDrvContext = dc->drv;
     a.hRTCoreLayer.handle = dc;
     a.p11UMCallbacks = &dc->core_callbacks;
@@ -78,8 +77,8 @@ static HRESULT dc_driver_create(struct rt_deferred *dc)
         static const HRESULT allowed[] = { E_OUTOFMEMORY };
         return rt_ddi_error_to_api(dev, err, allowed, 1, "pfnCreateDeferredContext");
     }
-    if (rt_device_ctx_funcs1(dev))
-        rt_ddi11_1_adopt(&dc->ctx_funcs, &dc->ctx_funcs1);
+    if (rt_device_funcs1(dev))
+        rt_ddi11_1_adopt(&dc->funcs, &dc->funcs1);
     dc->drv_created = TRUE;
     return S_OK;
 }
@@ -121,9 +120,9 @@ void rt_dc_reset(struct rt_deferred *dc, struct rt_cmdlist *keep)
 }
 
 /* The deferred context's 11.1 table, NULL below 11.1 (ddi11_1.c). */
-static const D3D11_1DDI_DEVICECONTEXTFUNCS *dc_ctx_funcs1(const struct rt_deferred *dc)
+static const D3D11_1DDI_DEVICEFUNCS *dc_funcs1(const struct rt_deferred *dc)
 {
-    return rt_device_ctx_funcs1(dc->device) ? &dc->ctx_funcs1 : NULL;
+    return rt_device_funcs1(dc->device) ? &dc->funcs1 : NULL;
 }
 
 /* Tight layout of one subresource as the runtime lays out its own copies. */
@@ -166,7 +165,7 @@ void rt_dc_copy_resource(struct rt_deferred *dc, struct rt_resource *dst, struct
     }
     D3D10DDI_HRESOURCE hd = { d->mem }, hs = { s->mem };
     rt_dc_call_begin(dc);
-    dc->ctx_funcs.pfnResourceCopy(dc->drv, hd, hs);
+    dc->funcs.pfnResourceCopy(dc->drv, hd, hs);
     (void)rt_dc_call_end(dc, "ResourceCopy");
 }
 
@@ -203,7 +202,7 @@ void rt_dc_copy_region(struct rt_deferred *dc, struct rt_resource *dst, UINT dst
                               (INT)box->back };
     }
     rt_dc_call_begin(dc);
-    rt_ddi_copy_region(&dc->ctx_funcs, dc_ctx_funcs1(dc), dc->drv, hd, dst_sub, x, y, z, hs, src_sub, box ? &db : NULL,
+    rt_ddi_copy_region(&dc->funcs, dc_funcs1(dc), dc->drv, hd, dst_sub, x, y, z, hs, src_sub, box ? &db : NULL,
                        flags);
     (void)rt_dc_call_end(dc, "ResourceCopyRegion");
 }
@@ -252,7 +251,7 @@ void rt_dc_update(struct rt_deferred *dc, struct rt_resource *dst, UINT dst_sub,
                               (INT)box->back };
     }
     rt_dc_call_begin(dc);
-    rt_ddi_update(&dc->ctx_funcs, dc_ctx_funcs1(dc), (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) != 0, dc->drv, hd,
+    rt_ddi_update(&dc->funcs, dc_funcs1(dc), (dst->bind_flags & D3D11_BIND_CONSTANT_BUFFER) != 0, dc->drv, hd,
                   dst_sub, box ? &db : NULL, data, row_pitch, depth_pitch, flags);
     (void)rt_dc_call_end(dc, "ResourceUpdateSubresourceUP");
 }
@@ -275,7 +274,7 @@ void rt_dc_clear_rtv(struct rt_deferred *dc, struct rt_rtv *rtv, const FLOAT col
     FLOAT c[4] = { color[0], color[1], color[2], color[3] };
     D3D10DDI_HRENDERTARGETVIEW h = { v->mem };
     rt_dc_call_begin(dc);
-    dc->ctx_funcs.pfnClearRenderTargetView(dc->drv, h, c);
+    dc->funcs.pfnClearRenderTargetView(dc->drv, h, c);
     (void)rt_dc_call_end(dc, "ClearRenderTargetView");
 }
 
@@ -297,7 +296,7 @@ void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT va
     UINT vals[4] = { values[0], values[1], values[2], values[3] };
     D3D11DDI_HUNORDEREDACCESSVIEW h = { v->mem };
     rt_dc_call_begin(dc);
-    dc->ctx_funcs.pfnClearUnorderedAccessViewUint(dc->drv, h, vals);
+    dc->funcs.pfnClearUnorderedAccessViewUint(dc->drv, h, vals);
     (void)rt_dc_call_end(dc, "ClearUnorderedAccessViewUint");
 }
 
@@ -307,7 +306,7 @@ void rt_dc_clear_uav(struct rt_deferred *dc, struct rt_sview *uav, const UINT va
  * emulated list would only replay it into that same end). */
 void rt_dc_discard(struct rt_deferred *dc, const struct rt_discard *d)
 {
-    if (dc->lost || !dc_ctx_funcs1(dc))
+    if (dc->lost || !dc_funcs1(dc))
         return;
     struct rt_local *l;
     if (d->type == D3D10DDI_HT_RESOURCE)
@@ -336,7 +335,7 @@ void rt_dc_discard(struct rt_deferred *dc, const struct rt_discard *d)
         op->rows = d->rect_count;
         return;
     }
-    const D3D11_1DDI_DEVICECONTEXTFUNCS *f1 = dc_ctx_funcs1(dc);
+    const D3D11_1DDI_DEVICEFUNCS *f1 = dc_funcs1(dc);
     if (!f1->pfnDiscard)
         return;
     rt_dc_call_begin(dc);
@@ -451,17 +450,17 @@ static bool deferred_map_ddi(struct rt_deferred *dc, struct rt_local *l, const s
 {
     UINT ia = D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER;
     PFND3D10DDI_RESOURCEMAP fn;
-    if (type == D3D11_MAP_WRITE_NO_OVERWRITE && res->bind_flags == D3D11_BIND_CONSTANT_BUFFER && dc_ctx_funcs1(dc) &&
-        dc->ctx_funcs1.pfnDynamicConstantBufferMapNoOverwrite)
-        fn = dc->ctx_funcs1.pfnDynamicConstantBufferMapNoOverwrite; /* 11.1 only (rt_map_no_overwrite_allowed) */
+    if (type == D3D11_MAP_WRITE_NO_OVERWRITE && res->bind_flags == D3D11_BIND_CONSTANT_BUFFER && dc_funcs1(dc) &&
+        dc->funcs1.pfnDynamicConstantBufferMapNoOverwrite)
+        fn = dc->funcs1.pfnDynamicConstantBufferMapNoOverwrite; /* 11.1 only (rt_map_no_overwrite_allowed) */
     else if (type == D3D11_MAP_WRITE_NO_OVERWRITE)
-        fn = dc->ctx_funcs.pfnDynamicIABufferMapNoOverwrite; /* a DC's one other NO_OVERWRITE slot */
+        fn = dc->funcs.pfnDynamicIABufferMapNoOverwrite; /* a DC's one other NO_OVERWRITE slot */
     else if (res->bind_flags && !(res->bind_flags & ~ia))
-        fn = dc->ctx_funcs.pfnDynamicIABufferMapDiscard;
+        fn = dc->funcs.pfnDynamicIABufferMapDiscard;
     else if (res->bind_flags == D3D11_BIND_CONSTANT_BUFFER)
-        fn = dc->ctx_funcs.pfnDynamicConstantBufferMapDiscard;
+        fn = dc->funcs.pfnDynamicConstantBufferMapDiscard;
     else
-        fn = dc->ctx_funcs.pfnDynamicResourceMapDiscard;
+        fn = dc->funcs.pfnDynamicResourceMapDiscard;
     D3D10DDI_HRESOURCE h = { l->mem };
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
     rt_dc_call_begin(dc);
@@ -514,11 +513,11 @@ void rt_dc_unmap_entry(struct rt_deferred *dc, struct rt_local *l)
     UINT ia = D3D11_BIND_VERTEX_BUFFER | D3D11_BIND_INDEX_BUFFER;
     PFND3D10DDI_RESOURCEUNMAP fn;
     if (res->bind_flags && !(res->bind_flags & ~ia))
-        fn = dc->ctx_funcs.pfnDynamicIABufferUnmap;
+        fn = dc->funcs.pfnDynamicIABufferUnmap;
     else if (res->bind_flags == D3D11_BIND_CONSTANT_BUFFER)
-        fn = dc->ctx_funcs.pfnDynamicConstantBufferUnmap;
+        fn = dc->funcs.pfnDynamicConstantBufferUnmap;
     else
-        fn = dc->ctx_funcs.pfnDynamicResourceUnmap;
+        fn = dc->funcs.pfnDynamicResourceUnmap;
     D3D10DDI_HRESOURCE h = { l->mem };
     rt_dc_call_begin(dc);
     fn(dc->drv, h, l->mapped_sub);
@@ -664,6 +663,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, U
     dc->flags = flags;
     dc->emulate = !dev->drv_command_lists;
     dc->core_callbacks.pfnSetErrorCb = dc_SetErrorCb;
+    rt_callbacks_not_modeled_init(NULL, NULL, NULL, &dc->core_callbacks, NULL);
     if (!dc->emulate) {
         HRESULT hr = dc_driver_create(dc);
         if (FAILED(hr)) {

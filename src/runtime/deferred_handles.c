@@ -16,7 +16,7 @@ void rt_deferred_device_init(struct rt_device *dev)
     dev->drv_command_lists = (dev->threading_caps & (D3D11DDICAPS_COMMANDLISTS | D3D11DDICAPS_COMMANDLISTS_BUILD_2)) &&
                              f->pfnCheckDeferredContextHandleSizes && f->pfnCalcDeferredContextHandleSize &&
                              f->pfnCalcPrivateDeferredContextSize && f->pfnCreateDeferredContext &&
-                             f->pfnCalcPrivateCommandListSize && dev->ctx_funcs.pfnCommandListExecute;
+                             f->pfnCalcPrivateCommandListSize && dev->funcs.pfnCommandListExecute;
     if (!dev->drv_command_lists)
         return;
     /* seed 004 "Device Create": first poll = how many sizes, second = the sizes. */

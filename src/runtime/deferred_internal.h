@@ -76,9 +76,8 @@ struct rt_deferred {
     void *drv_mem;
     D3D10DDI_HDEVICE drv;
     BOOL drv_created;
-    D3D11DDI_DEVICEFUNCS funcs;
-    D3D11DDI_DEVICECONTEXTFUNCS ctx_funcs;
-    D3D11_1DDI_DEVICECONTEXTFUNCS ctx_funcs1; /* as the device's: the UMD's 11.1 table (ddi11_1.c) */
+    D3D11DDI_DEVICEFUNCS funcs;    /* as the device's: the table every path calls */
+    D3D11_1DDI_DEVICEFUNCS funcs1; /* as the device's: the UMD's 11.1 table (ddi11_1.c) */
     D3D11DDI_CORELAYER_DEVICECALLBACKS core_callbacks;
     HRESULT call_error;             /* this context's pfnSetErrorCb slot (first error wins) */
 

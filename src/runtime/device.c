@@ -5,7 +5,7 @@
  * through D3DKMT thunks (EnumAdapters2 -> first adapter, CreateDevice), then the UMD through
  * its OpenAdapter10_2 entry point: pfnGetSupportedVersions (D3D11.0 DDI), pfnGetCaps
  * (threading), pfnCalcPrivateDeviceSize + pfnCreateDevice into runtime-allocated memory
- * (seed 001 §3), which fills D3D11DDI_DEVICEFUNCS and D3D11DDI_DEVICECONTEXTFUNCS.
+ * (seed 001 §3), which fills D3D11DDI_DEVICEFUNCS and D3D11DDI_DEVICEFUNCS.
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
@@ -349,7 +349,7 @@ static HRESULT STDMETHODCALLTYPE dev_CheckFeatureSupport(ID3D11Device *iface, D3
          * forced sample counts, SAD4 / double instructions, extended sharing - FALSE. */
         D3D11_FEATURE_DATA_D3D11_OPTIONS *o = data;
         memset(o, 0, sizeof *o);
-        BOOL ddi11_1 = rt_device_ctx_funcs1(rt_device_from_iface(iface)) != NULL;
+        BOOL ddi11_1 = rt_device_funcs1(rt_device_from_iface(iface)) != NULL;
         o->DiscardAPIsSeenByDriver = ddi11_1;
         o->FlagsForUpdateAndCopySeenByDriver = ddi11_1;
         o->ConstantBufferPartialUpdate = ddi11_1;
@@ -636,17 +636,20 @@ static HRESULT open_umd_side(struct rt_device *dev)
     cd.hRTCoreLayer.handle = dev;
     cd.Flags = dev->create_flags;
     if (dev->ddi_interface == D3D11_1_DDI_INTERFACE_VERSION) {
-        cd.p11DeviceFuncs = &dev->funcs;
-        cd.p11_1ContextFuncs = &dev->ctx_funcs1;
+        cd.p11_1DeviceFuncs = &dev->funcs1;
         cd.p11UMCallbacks = &dev->core_callbacks;
     } else if (dev->ddi_interface == D3D11_0_DDI_INTERFACE_VERSION) {
         cd.p11DeviceFuncs = &dev->funcs;
-        cd.p11ContextFuncs = &dev->ctx_funcs;
         cd.p11UMCallbacks = &dev->core_callbacks;
     } else {
         cd.pDeviceFuncs = &dev->funcs10.f10; /* p10_1DeviceFuncs: the same storage (ddi10.c) */
         cd.pUMCallbacks = &dev->core_callbacks10;
     }
+    /* DXGI's table and D3D11.1's sub-object function: storage the UMD may fill, never called
+     * (presentation goes through the runtime's own thunks; include/wddm/dxgiddi.h). */
+    cd.DXGIBaseDDI.pDXGIBaseCallbacks = &dev->dxgi_callbacks;
+    cd.DXGIBaseDDI.pDXGIDDIBaseFunctions3 = &dev->dxgi_funcs;
+    cd.ppfnRetrieveSubObject = &dev->retrieve_subobject;
     rt_ddi_begin(dev);
     hr = dev->adapter_funcs.pfnCreateDevice(dev->drv_adapter, &cd);
     HRESULT cb_err = rt_ddi_end(dev);
@@ -661,7 +664,7 @@ static HRESULT open_umd_side(struct rt_device *dev)
     if (rt_device_is_d3d10(dev))
         rt_ddi10_adopt(dev); /* the shared members into the tables the runtime calls (ddi10.c) */
     else if (dev->ddi_interface == D3D11_1_DDI_INTERFACE_VERSION)
-        rt_ddi11_1_adopt(&dev->ctx_funcs, &dev->ctx_funcs1); /* (ddi11_1.c) */
+        rt_ddi11_1_adopt(&dev->funcs, &dev->funcs1); /* (ddi11_1.c) */
     if (!rt_ddi_has_resource_functions(dev) || !dev->funcs.pfnDestroyResource) {
         RT_REFUSE("%s: the UMD's device table lacks the resource functions", rt_device_creator(dev));
         return DXGI_ERROR_DRIVER_INTERNAL_ERROR;

@@ -32,7 +32,7 @@ static enum map_kind map_kind_of(const struct rt_resource *res)
 static PFND3D10DDI_RESOURCEMAP map_slot(const struct rt_device *dev, const struct rt_resource *res, D3D11_MAP type,
                                         const char **name)
 {
-    const D3D11DDI_DEVICECONTEXTFUNCS *f = &dev->ctx_funcs;
+    const D3D11DDI_DEVICEFUNCS *f = &dev->funcs;
     PFND3D10DDI_RESOURCEMAP fn = NULL;
     switch (map_kind_of(res)) {
     case MAP_KIND_STAGING:
@@ -47,7 +47,7 @@ static PFND3D10DDI_RESOURCEMAP map_slot(const struct rt_device *dev, const struc
         break;
     case MAP_KIND_DYNAMIC_CB:
         if (type == D3D11_MAP_WRITE_NO_OVERWRITE) { /* D3D11.1 only (validate_map) */
-            const D3D11_1DDI_DEVICECONTEXTFUNCS *f1 = rt_device_ctx_funcs1(dev);
+            const D3D11_1DDI_DEVICEFUNCS *f1 = rt_device_funcs1(dev);
             fn = f1 ? f1->pfnDynamicConstantBufferMapNoOverwrite : NULL;
             *name = "pfnDynamicConstantBufferMapNoOverwrite";
         } else {
@@ -71,7 +71,7 @@ static PFND3D10DDI_RESOURCEMAP map_slot(const struct rt_device *dev, const struc
 
 static PFND3D10DDI_RESOURCEUNMAP unmap_slot(const struct rt_device *dev, const struct rt_resource *res)
 {
-    const D3D11DDI_DEVICECONTEXTFUNCS *f = &dev->ctx_funcs;
+    const D3D11DDI_DEVICEFUNCS *f = &dev->funcs;
     PFND3D10DDI_RESOURCEUNMAP fn = NULL;
     switch (map_kind_of(res)) {
     case MAP_KIND_STAGING: fn = f->pfnStagingResourceUnmap; break;
@@ -106,7 +106,7 @@ static const char *map_name(D3D11_MAP t)
  * ConstantBuffer / ...BufferSRV, ddi11_1.c). The immediate and deferred contexts' rule. */
 BOOL rt_map_no_overwrite_allowed(const struct rt_device *dev, const struct rt_resource *res, const char *what)
 {
-    BOOL ddi11_1 = rt_device_ctx_funcs1(dev) != NULL;
+    BOOL ddi11_1 = rt_device_funcs1(dev) != NULL;
     if (res->dimension == D3D11_RESOURCE_DIMENSION_BUFFER &&
         (map_kind_of(res) == MAP_KIND_DYNAMIC_IA ||
          (ddi11_1 && (map_kind_of(res) == MAP_KIND_DYNAMIC_CB || (res->bind_flags & D3D11_BIND_SHADER_RESOURCE)))))

@@ -162,7 +162,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
         return DXGI_ERROR_DEVICE_REMOVED;
     }
     if (!dev->funcs.pfnCalcPrivateQuerySize || !dev->funcs.pfnCreateQuery || !dev->funcs.pfnDestroyQuery ||
-        !dev->ctx_funcs.pfnQueryEnd || !dev->ctx_funcs.pfnQueryGetData) {
+        !dev->funcs.pfnQueryEnd || !dev->funcs.pfnQueryGetData) {
         RT_REFUSE("%s: the UMD does not implement queries", what);
         return E_NOTIMPL;
     }
@@ -233,8 +233,8 @@ void STDMETHODCALLTYPE rt_context_Begin(ID3D11DeviceContext *iface, ID3D11Asynch
         return;
     }
     rt_ddi_begin(dev);
-    if (dev->ctx_funcs.pfnQueryBegin)
-        dev->ctx_funcs.pfnQueryBegin(dev->drv_device, q->drv);
+    if (dev->funcs.pfnQueryBegin)
+        dev->funcs.pfnQueryBegin(dev->drv_device, q->drv);
     HRESULT err = dev->call_error;
     if (err == S_OK)
         q->state = RT_QUERY_BUILDING; /* GetData: INVALID_CALL until the End (Wine test_timestamp_query) */
@@ -272,7 +272,7 @@ void STDMETHODCALLTYPE rt_context_End(ID3D11DeviceContext *iface, ID3D11Asynchro
     }
     /* A TIMESTAMP_DISJOINT ended without a Begin brackets an empty interval (docs/rules.md §30). */
     rt_ddi_begin(dev);
-    dev->ctx_funcs.pfnQueryEnd(dev->drv_device, q->drv);
+    dev->funcs.pfnQueryEnd(dev->drv_device, q->drv);
     HRESULT err = dev->call_error;
     if (err == S_OK)
         q->state = RT_QUERY_ENDED;
@@ -327,7 +327,7 @@ HRESULT STDMETHODCALLTYPE rt_context_GetData(ID3D11DeviceContext *iface, ID3D11A
                   q->state == RT_QUERY_BUILDING ? "was begun and not ended yet" : "was never ended (End must come first)");
         return DXGI_ERROR_INVALID_CALL;
     }
-    dev->ctx_funcs.pfnQueryGetData(dev->drv_device, q->drv, &result, need,
+    dev->funcs.pfnQueryGetData(dev->drv_device, q->drv, &result, need,
                                    (flags & D3D11_ASYNC_GETDATA_DONOTFLUSH) ? D3D10_DDI_GET_DATA_DO_NOT_FLUSH : 0);
     HRESULT err = rt_ddi_end(dev);
     if (err == DXGI_DDI_ERR_WASSTILLDRAWING)

@@ -232,16 +232,20 @@ struct rt_device {
     void *drv_device_mem;           /* CalcPrivateDeviceSize bytes, allocated by the runtime */
     D3D10DDI_HDEVICE drv_device;
     BOOL drv_device_created;
+    /* The table every path calls, in the D3D11.0 DDI's layout: the UMD's own on an 11.0 device,
+     * else the one the UMD filled (funcs10 / funcs1) adopted into it - the slots with the same
+     * type copied, the others left NULL and called through the rt_ddi_* functions (ddi10.c,
+     * ddi11_1.c). ddi_interface names the DDI the device drives (issue 15 §1, §4): 11.1 (or
+     * 11.0 when the UMD does not list 11.1), or 10.0 / 10.1 for a D3D10CreateDevice(1) device.
+     * Set at creation. */
     D3D11DDI_DEVICEFUNCS funcs;
-    D3D11DDI_DEVICECONTEXTFUNCS ctx_funcs;
-    /* The DDI the device drives (issue 15 §1, §4): D3D11_1_DDI_INTERFACE_VERSION (or 11.0 when
-     * the UMD does not list 11.1), or the D3D10.0 / 10.1 one for a D3D10CreateDevice(1)
-     * device, whose UMD filled funcs10. The members a newer table shares with the ones every
-     * path calls are copied into funcs / ctx_funcs (ddi10.c, ddi11_1.c). Set at creation. */
     UINT ddi_interface;
-    D3D11_1DDI_DEVICECONTEXTFUNCS ctx_funcs1; /* the UMD's 11.1 context table (ddi11_1.c) */
+    D3D11_1DDI_DEVICEFUNCS funcs1; /* the UMD's 11.1 table (ddi11_1.c) */
     union { D3D10DDI_DEVICEFUNCS f10; D3D10_1DDI_DEVICEFUNCS f10_1; } funcs10;
     D3D10DDI_CORELAYER_DEVICECALLBACKS core_callbacks10;
+    DXGI_DDI_BASE_CALLBACKS dxgi_callbacks;   /* D3D10DDIARG_CREATEDEVICE.DXGIBaseDDI (callbacks.c) */
+    DXGI1_2_DDI_BASE_FUNCTIONS dxgi_funcs;    /* what the UMD put there: not called */
+    PFND3D10DDI_RETRIEVESUBOBJECT retrieve_subobject; /* likewise */
     /* The D3D10 API's faces of the device (d3d10_device.c): set only on a D3D10 device. */
     ID3D10Device1 d3d10;
     ID3D10Multithread multithread;
@@ -500,6 +504,11 @@ void rt_resource_cache_trim(struct rt_device *dev);
 
 /* callbacks.c */
 void rt_callbacks_init(struct rt_device *dev);
+/* callbacks_not_modeled.c: every slot the runtime does not implement, in whichever tables are
+ * given (a deferred context passes only its core-layer table). */
+void rt_callbacks_not_modeled_init(D3DDDI_DEVICECALLBACKS *kt, D3DDDI_ADAPTERCALLBACKS *adapter,
+                                   D3D10DDI_CORELAYER_DEVICECALLBACKS *core10,
+                                   D3D11DDI_CORELAYER_DEVICECALLBACKS *core11, DXGI_DDI_BASE_CALLBACKS *dxgi);
 HRESULT rt_ntstatus_to_hresult(NTSTATUS status);
 /* context1.c: the ID3D11DeviceContext1 methods both kinds of context share; RT_CONTEXT1_SLOTS
  * names them in the own part of a context vtable (after RT_API_OWN_STUBS_ID3D11DeviceContext1). */
@@ -732,14 +741,14 @@ UINT rt_ddi_build_version(UINT ddi_interface);
 const char *rt_device_creator(const struct rt_device *dev); /* "D3D10CreateDevice1" ... for messages */
 void rt_ddi10_adopt(struct rt_device *dev);
 /* ddi11_1.c: the D3D11.1 DDI (issue 15 §4). f1 is a context's 11.1 table, NULL below 11.1. */
-const D3D11_1DDI_DEVICECONTEXTFUNCS *rt_device_ctx_funcs1(const struct rt_device *dev);
-void rt_ddi11_1_adopt(D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1);
-BOOL rt_ddi_has_copy_region(const D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1);
-void rt_ddi_copy_region(const D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1,
+const D3D11_1DDI_DEVICEFUNCS *rt_device_funcs1(const struct rt_device *dev);
+void rt_ddi11_1_adopt(D3D11DDI_DEVICEFUNCS *f, const D3D11_1DDI_DEVICEFUNCS *f1);
+BOOL rt_ddi_has_copy_region(const D3D11DDI_DEVICEFUNCS *f, const D3D11_1DDI_DEVICEFUNCS *f1);
+void rt_ddi_copy_region(const D3D11DDI_DEVICEFUNCS *f, const D3D11_1DDI_DEVICEFUNCS *f1,
                         D3D10DDI_HDEVICE h, D3D10DDI_HRESOURCE dst, UINT dst_sub, UINT x, UINT y, UINT z,
                         D3D10DDI_HRESOURCE src, UINT src_sub, const D3D10_DDI_BOX *box, UINT flags);
-BOOL rt_ddi_has_update(const D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1);
-void rt_ddi_update(const D3D11DDI_DEVICECONTEXTFUNCS *f, const D3D11_1DDI_DEVICECONTEXTFUNCS *f1, BOOL cb,
+BOOL rt_ddi_has_update(const D3D11DDI_DEVICEFUNCS *f, const D3D11_1DDI_DEVICEFUNCS *f1);
+void rt_ddi_update(const D3D11DDI_DEVICEFUNCS *f, const D3D11_1DDI_DEVICEFUNCS *f1, BOOL cb,
                    D3D10DDI_HDEVICE h, D3D10DDI_HRESOURCE dst, UINT dst_sub, const D3D10_DDI_BOX *box,
                    const void *data, UINT row_pitch, UINT depth_pitch, UINT flags);
 BOOL rt_ddi_has_flush(const struct rt_device *dev);

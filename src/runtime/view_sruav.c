@@ -455,12 +455,12 @@ void STDMETHODCALLTYPE rt_context_ClearUnorderedAccessViewUint(ID3D11DeviceConte
     UINT vals[4] = { values[0], values[1], values[2], values[3] };
     static const HRESULT allowed[] = { D3DDDIERR_DEVICEREMOVED };
     rt_ddi_begin(dev);
-    if (rt_device_is_removed(dev) || !dev->ctx_funcs.pfnClearUnorderedAccessViewUint) {
+    if (rt_device_is_removed(dev) || !dev->funcs.pfnClearUnorderedAccessViewUint) {
         (void)rt_ddi_end(dev);
         return;
     }
     D3D11DDI_HUNORDEREDACCESSVIEW h = { v->drv };
-    dev->ctx_funcs.pfnClearUnorderedAccessViewUint(dev->drv_device, h, vals);
+    dev->funcs.pfnClearUnorderedAccessViewUint(dev->drv_device, h, vals);
     HRESULT err = rt_ddi_end(dev);
     (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnClearUnorderedAccessViewUint");
 }

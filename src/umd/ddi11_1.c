@@ -1,5 +1,5 @@
 /* ddi11_1.c - the D3D11.1 DDI of the reference UMD (D3D11_1_DDI_INTERFACE_VERSION, issue 15 §4):
- * the context table's 11.1 members over the same implementation as the 11.0 ones.
+ * the 11.1 table's retyped and added slots over the same implementation as the 11.0 ones.
  *
  * What the reference UMD does with what the 11.1 DDI tells it (D3D11_1_DDI_COPY_FLAGS,
  * PFND3D11_1DDI_DISCARD; both are leave, never orders):
@@ -15,6 +15,7 @@
  * - Flush(D3D11_1): umd_flush submits only when commands are queued, which is what
  *   D3D11_1DDI_FLUSH_UNLESS_NO_COMMANDS asks; it answers whether nothing failed. */
 #include "umd/umd.h"
+#include "umd/deferred.h"
 #include "umd/ddi11_1.h"
 
 #include <stdatomic.h>
@@ -94,9 +95,9 @@ VOID APIENTRY umd_Discard(D3D10DDI_HDEVICE hDevice, D3D11DDI_HANDLETYPE HandleTy
     atomic_fetch_add(&discards, 1); /* the content stays (see the top of this file) */
 }
 
-void umd_fill_context_funcs11_1(D3D11_1DDI_DEVICECONTEXTFUNCS *f)
+void umd_fill_funcs11_1(D3D11_1DDI_DEVICEFUNCS *f)
 {
-    UMD_FILL_CONTEXT_COMMON(f);
+    UMD_FILL_FUNCS11_COMMON(f);
     f->pfnDefaultConstantBufferUpdateSubresourceUP = umd_ResourceUpdateSubresourceUP11_1;
     f->pfnFlush = umd_Flush11_1;
     f->pfnResourceCopyRegion = umd_ResourceCopyRegion11_1;

@@ -180,7 +180,7 @@ static const D3D11DDI_HANDLESIZE umd_handle_sizes[] = {
     { D3D11DDI_HT_COMMANDLIST, sizeof(struct umd_cmdlist) },
 };
 
-static VOID APIENTRY umd_CheckDeferredContextHandleSizes(D3D10DDI_HDEVICE hDevice, UINT *pHSizes,
+VOID APIENTRY umd_CheckDeferredContextHandleSizes(D3D10DDI_HDEVICE hDevice, UINT *pHSizes,
                                                          D3D11DDI_HANDLESIZE *pHandleSize)
 {
     UINT n = (UINT)(sizeof umd_handle_sizes / sizeof umd_handle_sizes[0]);
@@ -193,7 +193,7 @@ static VOID APIENTRY umd_CheckDeferredContextHandleSizes(D3D10DDI_HDEVICE hDevic
     *pHSizes = n;
 }
 
-static SIZE_T APIENTRY umd_CalcDeferredContextHandleSize(D3D10DDI_HDEVICE hDevice, D3D11DDI_HANDLETYPE type,
+SIZE_T APIENTRY umd_CalcDeferredContextHandleSize(D3D10DDI_HDEVICE hDevice, D3D11DDI_HANDLETYPE type,
                                                          VOID *pICObject)
 {
     if (atomic_load(&umd_bad_size))
@@ -207,13 +207,13 @@ static SIZE_T APIENTRY umd_CalcDeferredContextHandleSize(D3D10DDI_HDEVICE hDevic
     }
 }
 
-static SIZE_T APIENTRY umd_CalcPrivateDeferredContextSize(D3D10DDI_HDEVICE hDevice,
+SIZE_T APIENTRY umd_CalcPrivateDeferredContextSize(D3D10DDI_HDEVICE hDevice,
                                                           const D3D11DDIARG_CALCPRIVATEDEFERREDCONTEXTSIZE *a)
 {
     return sizeof(struct umd_dc);
 }
 
-static SIZE_T APIENTRY umd_CalcPrivateCommandListSize(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATECOMMANDLIST *a)
+SIZE_T APIENTRY umd_CalcPrivateCommandListSize(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATECOMMANDLIST *a)
 {
     return sizeof(struct umd_cmdlist);
 }
@@ -576,7 +576,7 @@ static VOID APIENTRY dc_CreateCommandList(D3D10DDI_HDEVICE hDevice, const D3D11D
     memset(&dc->rec, 0, sizeof dc->rec);
 }
 
-static VOID APIENTRY umd_DestroyCommandList(D3D10DDI_HDEVICE hDevice, D3D11DDI_HCOMMANDLIST hList)
+VOID APIENTRY umd_DestroyCommandList(D3D10DDI_HDEVICE hDevice, D3D11DDI_HCOMMANDLIST hList)
 {
     rec_free(&((struct umd_cmdlist *)hList.pDrvPrivate)->rec);
 }
@@ -671,16 +671,16 @@ static void ic_execute(D3D10DDI_HDEVICE hIC, const struct umd_cmdlist *cl, UINT 
     }
 }
 
-static VOID APIENTRY umd_CommandListExecute(D3D10DDI_HDEVICE hDevice, D3D11DDI_HCOMMANDLIST hList)
+VOID APIENTRY umd_CommandListExecute(D3D10DDI_HDEVICE hDevice, D3D11DDI_HCOMMANDLIST hList)
 {
     ic_execute(hDevice, hList.pDrvPrivate, 0);
 }
 
 /* ---- CreateDeferredContext ------------------------------------------------------------------ */
-static VOID APIENTRY umd_CreateDeferredContext(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATEDEFERREDCONTEXT *a)
+VOID APIENTRY umd_CreateDeferredContext(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATEDEFERREDCONTEXT *a)
 {
     struct umd_device *ic = umd_device(hDevice);
-    if (!a || !a->hDrvContext.pDrvPrivate || !a->p11ContextFuncs || !a->p11DeviceContextFuncs) {
+    if (!a || !a->hDrvContext.pDrvPrivate || !a->p11ContextFuncs /* p11_1ContextFuncs: the same slot */) {
         UMD_REFUSE("CreateDeferredContext: missing context memory or function tables");
         umd_set_error(ic, E_INVALIDARG);
         return;
@@ -692,65 +692,49 @@ static VOID APIENTRY umd_CreateDeferredContext(D3D10DDI_HDEVICE hDevice, const D
     dc->hRTCoreLayer = a->hRTCoreLayer;
     dc->pfnSetErrorCb = a->p11UMCallbacks ? a->p11UMCallbacks->pfnSetErrorCb : NULL;
 
-    /* wddm-semantics §4.5 rule 3: the excluded slots stay NULL on a DC's tables. */
-    D3D11DDI_DEVICEFUNCS *f = a->p11ContextFuncs;
-    memset(f, 0, sizeof *f);
-    f->pfnCreateResource = dc_CreateResource;
-    f->pfnDestroyResource = dc_DestroyResource;
-    f->pfnCreateRenderTargetView = dc_CreateRenderTargetView;
-    f->pfnDestroyRenderTargetView = dc_DestroyRenderTargetView;
-    f->pfnDestroyDevice = dc_DestroyDevice;
-    f->pfnAbandonCommandList = dc_AbandonCommandList;
-    f->pfnCreateCommandList = dc_CreateCommandList;
-    f->pfnDestroyCommandList = umd_DestroyCommandList;
-    f->pfnCreateShaderResourceView = dc_CreateShaderResourceView;
-    f->pfnDestroyShaderResourceView = dc_DestroyShaderResourceView;
-    f->pfnCreateUnorderedAccessView = dc_CreateUnorderedAccessView;
-    f->pfnDestroyUnorderedAccessView = dc_DestroyUnorderedAccessView;
-
-    /* The context table has the immediate context's DDI version (the device's Interface). */
-#define FILL_DC_COMMON(c)                                                                          \
+    /* wddm-semantics §4.5 rule 3: the excluded slots stay NULL on a DC's table. The table has
+     * the immediate context's DDI version (the device's Interface). */
+#define FILL_DC_COMMON(f)                                                                          \
     do {                                                                                           \
-        memset((c), 0, sizeof *(c));                                                               \
-        (c)->pfnDynamicIABufferMapNoOverwrite = dc_DynamicMap;                                     \
-        (c)->pfnDynamicIABufferUnmap = dc_DynamicUnmap;                                            \
-        (c)->pfnDynamicConstantBufferMapDiscard = dc_DynamicMap;                                   \
-        (c)->pfnDynamicIABufferMapDiscard = dc_DynamicMap;                                         \
-        (c)->pfnDynamicConstantBufferUnmap = dc_DynamicUnmap;                                      \
-        (c)->pfnResourceCopy = dc_ResourceCopy;                                                    \
-        (c)->pfnDynamicResourceMapDiscard = dc_DynamicMap;                                         \
-        (c)->pfnDynamicResourceUnmap = dc_DynamicUnmap;                                            \
-        (c)->pfnClearRenderTargetView = dc_ClearRenderTargetView;                                  \
-        (c)->pfnCommandListExecute = dc_CommandListExecute;                                        \
-        (c)->pfnClearUnorderedAccessViewUint = dc_ClearUnorderedAccessViewUint;                    \
+        memset((f), 0, sizeof *(f));                                                               \
+        (f)->pfnCreateResource = dc_CreateResource;                                                \
+        (f)->pfnDestroyResource = dc_DestroyResource;                                              \
+        (f)->pfnCreateRenderTargetView = dc_CreateRenderTargetView;                                \
+        (f)->pfnDestroyRenderTargetView = dc_DestroyRenderTargetView;                              \
+        (f)->pfnDestroyDevice = dc_DestroyDevice;                                                  \
+        (f)->pfnAbandonCommandList = dc_AbandonCommandList;                                        \
+        (f)->pfnCreateCommandList = dc_CreateCommandList;                                          \
+        (f)->pfnDestroyCommandList = umd_DestroyCommandList;                                       \
+        (f)->pfnCreateShaderResourceView = dc_CreateShaderResourceView;                            \
+        (f)->pfnDestroyShaderResourceView = dc_DestroyShaderResourceView;                          \
+        (f)->pfnCreateUnorderedAccessView = dc_CreateUnorderedAccessView;                          \
+        (f)->pfnDestroyUnorderedAccessView = dc_DestroyUnorderedAccessView;                        \
+        (f)->pfnDynamicIABufferMapNoOverwrite = dc_DynamicMap;                                     \
+        (f)->pfnDynamicIABufferUnmap = dc_DynamicUnmap;                                            \
+        (f)->pfnDynamicConstantBufferMapDiscard = dc_DynamicMap;                                   \
+        (f)->pfnDynamicIABufferMapDiscard = dc_DynamicMap;                                         \
+        (f)->pfnDynamicConstantBufferUnmap = dc_DynamicUnmap;                                      \
+        (f)->pfnResourceCopy = dc_ResourceCopy;                                                    \
+        (f)->pfnDynamicResourceMapDiscard = dc_DynamicMap;                                         \
+        (f)->pfnDynamicResourceUnmap = dc_DynamicUnmap;                                            \
+        (f)->pfnClearRenderTargetView = dc_ClearRenderTargetView;                                  \
+        (f)->pfnCommandListExecute = dc_CommandListExecute;                                        \
+        (f)->pfnClearUnorderedAccessViewUint = dc_ClearUnorderedAccessViewUint;                    \
     } while (0)
     if (ic->ddi_interface == D3D11_1_DDI_INTERFACE_VERSION) {
-        D3D11_1DDI_DEVICECONTEXTFUNCS *c = a->p11_1DeviceContextFuncs;
-        FILL_DC_COMMON(c);
-        c->pfnDefaultConstantBufferUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP11_1;
-        c->pfnResourceCopyRegion = dc_ResourceCopyRegion11_1;
-        c->pfnResourceUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP11_1;
-        c->pfnDiscard = dc_Discard;
-        c->pfnDynamicConstantBufferMapNoOverwrite = dc_DynamicMap;
+        D3D11_1DDI_DEVICEFUNCS *f = a->p11_1ContextFuncs;
+        FILL_DC_COMMON(f);
+        f->pfnDefaultConstantBufferUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP11_1;
+        f->pfnResourceCopyRegion = dc_ResourceCopyRegion11_1;
+        f->pfnResourceUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP11_1;
+        f->pfnDiscard = dc_Discard;
+        f->pfnDynamicConstantBufferMapNoOverwrite = dc_DynamicMap;
     } else {
-        D3D11DDI_DEVICECONTEXTFUNCS *c = a->p11DeviceContextFuncs;
-        FILL_DC_COMMON(c);
-        c->pfnDefaultConstantBufferUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP;
-        c->pfnResourceCopyRegion = dc_ResourceCopyRegion;
-        c->pfnResourceUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP;
+        D3D11DDI_DEVICEFUNCS *f = a->p11ContextFuncs;
+        FILL_DC_COMMON(f);
+        f->pfnDefaultConstantBufferUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP;
+        f->pfnResourceCopyRegion = dc_ResourceCopyRegion;
+        f->pfnResourceUpdateSubresourceUP = dc_ResourceUpdateSubresourceUP;
     }
 #undef FILL_DC_COMMON
-}
-
-void umd_fill_deferred_funcs(D3D11DDI_DEVICEFUNCS *f, PFND3D11DDI_COMMANDLISTEXECUTE *execute)
-{
-    if (!wddm_umd_command_lists_enabled())
-        return; /* the runtime emulates command lists: no DC entry points at all */
-    f->pfnCheckDeferredContextHandleSizes = umd_CheckDeferredContextHandleSizes;
-    f->pfnCalcDeferredContextHandleSize = umd_CalcDeferredContextHandleSize;
-    f->pfnCalcPrivateDeferredContextSize = umd_CalcPrivateDeferredContextSize;
-    f->pfnCreateDeferredContext = umd_CreateDeferredContext;
-    f->pfnCalcPrivateCommandListSize = umd_CalcPrivateCommandListSize;
-    f->pfnDestroyCommandList = umd_DestroyCommandList;
-    *execute = umd_CommandListExecute;
 }

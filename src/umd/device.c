@@ -1,6 +1,7 @@
 /* device.c - the UMD device: CreateDevice (function tables, runtime callbacks, rendering
  * context), DestroyDevice, CheckFormatSupport, Flush, and error reporting. */
 #include "umd/umd.h"
+#include "umd/deferred.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,33 +57,9 @@ VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
     dev->patch_list = NULL;
 }
 
-static void umd_fill_device_funcs(D3D11DDI_DEVICEFUNCS *f)
+static void umd_fill_funcs11(D3D11DDI_DEVICEFUNCS *f)
 {
-    f->pfnCalcPrivateResourceSize = umd_CalcPrivateResourceSize;
-    f->pfnCreateResource = umd_CreateResource;
-    f->pfnCalcPrivateOpenedResourceSize = umd_CalcPrivateOpenedResourceSize;
-    f->pfnOpenResource = umd_OpenResource;
-    f->pfnDestroyResource = umd_DestroyResource;
-    f->pfnCalcPrivateRenderTargetViewSize = umd_CalcPrivateRenderTargetViewSize;
-    f->pfnCreateRenderTargetView = umd_CreateRenderTargetView;
-    f->pfnDestroyRenderTargetView = umd_DestroyRenderTargetView;
-    f->pfnCheckFormatSupport = umd_CheckFormatSupport;
-    f->pfnCheckMultisampleQualityLevels = umd_CheckMultisampleQualityLevels;
-    f->pfnDestroyDevice = umd_DestroyDevice;
-    f->pfnCalcPrivateShaderResourceViewSize = umd_CalcPrivateShaderResourceViewSize;
-    f->pfnCreateShaderResourceView = umd_CreateShaderResourceView;
-    f->pfnDestroyShaderResourceView = umd_DestroyShaderResourceView;
-    f->pfnCalcPrivateUnorderedAccessViewSize = umd_CalcPrivateUnorderedAccessViewSize;
-    f->pfnCreateUnorderedAccessView = umd_CreateUnorderedAccessView;
-    f->pfnDestroyUnorderedAccessView = umd_DestroyUnorderedAccessView;
-    f->pfnCalcPrivateQuerySize = umd_CalcPrivateQuerySize;
-    f->pfnCreateQuery = umd_CreateQuery;
-    f->pfnDestroyQuery = umd_DestroyQuery;
-}
-
-static void umd_fill_context_funcs(D3D11DDI_DEVICECONTEXTFUNCS *f)
-{
-    UMD_FILL_CONTEXT_COMMON(f);
+    UMD_FILL_FUNCS11_COMMON(f);
     f->pfnDefaultConstantBufferUpdateSubresourceUP = umd_ResourceUpdateSubresourceUP;
     f->pfnFlush = umd_Flush;
     f->pfnResourceCopyRegion = umd_ResourceCopyRegion;
@@ -97,16 +74,12 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
         return E_INVALIDARG;
     }
     /* The DDI the runtime asks for picks the table (D3D10DDIARG_CREATEDEVICE: pDeviceFuncs,
-     * p10_1DeviceFuncs or p11DeviceFuncs + p11ContextFuncs / p11_1ContextFuncs); one
+     * p10_1DeviceFuncs, p11DeviceFuncs or p11_1DeviceFuncs, one table with every slot); one
      * implementation behind all. */
     BOOL ddi11 = args->Interface == D3D11_0_DDI_INTERFACE_VERSION || args->Interface == D3D11_1_DDI_INTERFACE_VERSION;
     if (!ddi11 && args->Interface != D3D10_0_DDI_INTERFACE_VERSION && args->Interface != D3D10_1_DDI_INTERFACE_VERSION) {
         UMD_REFUSE("CreateDevice: DDI interface version 0x%08x is not D3D10.0, D3D10.1, D3D11.0 or D3D11.1",
                    args->Interface);
-        return E_INVALIDARG;
-    }
-    if (ddi11 && !args->p11ContextFuncs) { /* p11_1ContextFuncs shares the slot */
-        UMD_REFUSE("CreateDevice: the D3D11 DDIs need p11ContextFuncs / p11_1ContextFuncs");
         return E_INVALIDARG;
     }
     const D3DDDI_DEVICECALLBACKS *kt = args->pKTCallbacks;
@@ -180,13 +153,9 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
     } else if (args->Interface == D3D10_1_DDI_INTERFACE_VERSION) {
         umd_fill_device_funcs10_1(args->p10_1DeviceFuncs);
     } else if (args->Interface == D3D11_1_DDI_INTERFACE_VERSION) {
-        umd_fill_device_funcs(args->p11DeviceFuncs);
-        umd_fill_context_funcs11_1(args->p11_1ContextFuncs);
-        umd_fill_deferred_funcs(args->p11DeviceFuncs, &args->p11_1ContextFuncs->pfnCommandListExecute);
+        umd_fill_funcs11_1(args->p11_1DeviceFuncs);
     } else {
-        umd_fill_device_funcs(args->p11DeviceFuncs);
-        umd_fill_context_funcs(args->p11ContextFuncs);
-        umd_fill_deferred_funcs(args->p11DeviceFuncs, &args->p11ContextFuncs->pfnCommandListExecute);
+        umd_fill_funcs11(args->p11DeviceFuncs);
     }
     return S_OK;
 }

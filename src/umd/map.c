@@ -1,4 +1,4 @@
-/* map.c - ResourceMap / ResourceUnmap (every map slot of D3D11DDI_DEVICECONTEXTFUNCS) and
+/* map.c - ResourceMap / ResourceUnmap (every map slot of the device tables) and
  * ResourceIsStagingBusy: CPU access only through pfnLockCb / pfnUnlockCb (seed 001 §6). */
 #include "umd/umd.h"
 

@@ -242,7 +242,15 @@ struct umd_rec {
     UINT64 count;
     struct umd_alias *aliases;
 };
-void umd_fill_deferred_funcs(D3D11DDI_DEVICEFUNCS *f, PFND3D11DDI_COMMANDLISTEXECUTE *execute);
+/* The immediate context's deferred-context and command-list slots (UMD_FILL_FUNCS11_COMMON);
+ * without WDDM_UMD_COMMAND_LISTS they stay NULL and the runtime emulates command lists. */
+VOID APIENTRY umd_CheckDeferredContextHandleSizes(D3D10DDI_HDEVICE, UINT *, D3D11DDI_HANDLESIZE *);
+SIZE_T APIENTRY umd_CalcDeferredContextHandleSize(D3D10DDI_HDEVICE, D3D11DDI_HANDLETYPE, VOID *);
+SIZE_T APIENTRY umd_CalcPrivateDeferredContextSize(D3D10DDI_HDEVICE, const D3D11DDIARG_CALCPRIVATEDEFERREDCONTEXTSIZE *);
+VOID APIENTRY umd_CreateDeferredContext(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATEDEFERREDCONTEXT *);
+SIZE_T APIENTRY umd_CalcPrivateCommandListSize(D3D10DDI_HDEVICE, const D3D11DDIARG_CREATECOMMANDLIST *);
+VOID APIENTRY umd_DestroyCommandList(D3D10DDI_HDEVICE, D3D11DDI_HCOMMANDLIST);
+VOID APIENTRY umd_CommandListExecute(D3D10DDI_HDEVICE, D3D11DDI_HCOMMANDLIST);
 
 static inline struct umd_device *umd_device(D3D10DDI_HDEVICE h) { return (struct umd_device *)h.pDrvPrivate; }
 static inline struct umd_resource *umd_resource(D3D10DDI_HRESOURCE h) { return (struct umd_resource *)h.pDrvPrivate; }
@@ -357,9 +365,9 @@ VOID APIENTRY umd_CheckFormatSupport(D3D10DDI_HDEVICE, DXGI_FORMAT, UINT *);
 VOID APIENTRY umd_CheckMultisampleQualityLevels(D3D10DDI_HDEVICE, DXGI_FORMAT, UINT, UINT *);
 VOID APIENTRY umd_Flush(D3D10DDI_HDEVICE);
 VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE);
-/* The immediate context's members the D3D11.0 and D3D11.1 tables share, with one type in both
- * (D3D11DDI_DEVICECONTEXTFUNCS_MEMBERS); device.c and ddi11_1.c add the ones that differ. */
-#define UMD_FILL_CONTEXT_COMMON(f)                                                                 \
+/* The slots the D3D11.0 and D3D11.1 tables share with one type (the two tables hold the same
+ * names in the same places); device.c and ddi11_1.c add the ones whose types differ. */
+#define UMD_FILL_FUNCS11_COMMON(f)                                                                 \
     do {                                                                                           \
         /* wddm-semantics §4.3: "A driver may point all of them at one implementation": every   \
          * map slot is umd_ResourceMap, every unmap slot umd_ResourceUnmap; the map type and    \
@@ -382,9 +390,38 @@ VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE);
         (f)->pfnQueryBegin = umd_QueryBegin;                                                       \
         (f)->pfnQueryEnd = umd_QueryEnd;                                                           \
         (f)->pfnQueryGetData = umd_QueryGetData;                                                   \
+        (f)->pfnCalcPrivateResourceSize = umd_CalcPrivateResourceSize;                             \
+        (f)->pfnCreateResource = umd_CreateResource;                                               \
+        (f)->pfnCalcPrivateOpenedResourceSize = umd_CalcPrivateOpenedResourceSize;                 \
+        (f)->pfnOpenResource = umd_OpenResource;                                                   \
+        (f)->pfnDestroyResource = umd_DestroyResource;                                             \
+        (f)->pfnCalcPrivateRenderTargetViewSize = umd_CalcPrivateRenderTargetViewSize;             \
+        (f)->pfnCreateRenderTargetView = umd_CreateRenderTargetView;                               \
+        (f)->pfnDestroyRenderTargetView = umd_DestroyRenderTargetView;                             \
+        (f)->pfnCheckFormatSupport = umd_CheckFormatSupport;                                       \
+        (f)->pfnCheckMultisampleQualityLevels = umd_CheckMultisampleQualityLevels;                 \
+        (f)->pfnDestroyDevice = umd_DestroyDevice;                                                 \
+        (f)->pfnCalcPrivateShaderResourceViewSize = umd_CalcPrivateShaderResourceViewSize;         \
+        (f)->pfnCreateShaderResourceView = umd_CreateShaderResourceView;                           \
+        (f)->pfnDestroyShaderResourceView = umd_DestroyShaderResourceView;                         \
+        (f)->pfnCalcPrivateUnorderedAccessViewSize = umd_CalcPrivateUnorderedAccessViewSize;       \
+        (f)->pfnCreateUnorderedAccessView = umd_CreateUnorderedAccessView;                         \
+        (f)->pfnDestroyUnorderedAccessView = umd_DestroyUnorderedAccessView;                       \
+        (f)->pfnCalcPrivateQuerySize = umd_CalcPrivateQuerySize;                                   \
+        (f)->pfnCreateQuery = umd_CreateQuery;                                                     \
+        (f)->pfnDestroyQuery = umd_DestroyQuery;                                                   \
+        if (wddm_umd_command_lists_enabled()) {                                                    \
+            (f)->pfnCheckDeferredContextHandleSizes = umd_CheckDeferredContextHandleSizes;         \
+            (f)->pfnCalcDeferredContextHandleSize = umd_CalcDeferredContextHandleSize;             \
+            (f)->pfnCalcPrivateDeferredContextSize = umd_CalcPrivateDeferredContextSize;           \
+            (f)->pfnCreateDeferredContext = umd_CreateDeferredContext;                             \
+            (f)->pfnCalcPrivateCommandListSize = umd_CalcPrivateCommandListSize;                   \
+            (f)->pfnDestroyCommandList = umd_DestroyCommandList;                                   \
+            (f)->pfnCommandListExecute = umd_CommandListExecute;                                   \
+        }                                                                                          \
     } while (0)
 /* ddi11_1.c: the D3D11.1 DDI (issue 15 §4) */
-void umd_fill_context_funcs11_1(D3D11_1DDI_DEVICECONTEXTFUNCS *f);
+void umd_fill_funcs11_1(D3D11_1DDI_DEVICEFUNCS *f);
 BOOL umd_discard_args_valid(D3D11DDI_HANDLETYPE type, const VOID *handle, const D3D10_DDI_RECT *rects, UINT count);
 VOID APIENTRY umd_Discard(D3D10DDI_HDEVICE, D3D11DDI_HANDLETYPE, VOID *, const D3D10_DDI_RECT *, UINT);
 VOID APIENTRY umd_ResourceCopyRegion11_1(D3D10DDI_HDEVICE, D3D10DDI_HRESOURCE, UINT, UINT, UINT, UINT,

@@ -26,7 +26,7 @@ static struct shim {
     void *destroyed;             /* pDrvPrivate of the last DestroyResource */
     D3DDDI_DEVICECALLBACKS wrapped;       /* what the reference UMD calls */
     const D3DDDI_DEVICECALLBACKS *real;   /* the runtime's */
-    D3D11DDI_DEVICECONTEXTFUNCS ctx;      /* the reference UMD's context functions */
+    D3D11DDI_DEVICEFUNCS ctx;             /* the reference UMD's table (its 11.0 slots) */
     D3D10DDI_HDEVICE hdev;
     D3D10DDI_HRESOURCE last_resource;
     UINT locks;
@@ -168,19 +168,21 @@ static inline HRESULT APIENTRY shim_create_device(D3D10DDI_HADAPTER a, D3D10DDIA
     shim.device_interface = args->Interface;
     HRESULT hr = shim.real_create_device(a, args);
     if (SUCCEEDED(hr)) {
-        /* The map slots the tests read sit at the same places in the 11.0 and 11.1 tables. */
-        memcpy(&shim.ctx, args->p11ContextFuncs, sizeof shim.ctx);
+        /* The slots the tests read and hook have one type and one place in the 11.0 and 11.1
+         * tables (the 11.1 one starts with the 11.0 one's slots). */
+        D3D11DDI_DEVICEFUNCS *f = args->p11DeviceFuncs;
+        memcpy(&shim.ctx, f, sizeof shim.ctx);
         shim.core = args->hRTCoreLayer;
         shim.core_cb = args->p11UMCallbacks;
-        shim.real_resource_copy = args->p11ContextFuncs->pfnResourceCopy;
-        args->p11ContextFuncs->pfnResourceCopy = shim_resource_copy;
+        shim.real_resource_copy = f->pfnResourceCopy;
+        f->pfnResourceCopy = shim_resource_copy;
         shim.hdev = args->hDrvDevice;
-        shim.real_create_resource = args->p11DeviceFuncs->pfnCreateResource;
-        args->p11DeviceFuncs->pfnCreateResource = shim_create_resource;
-        shim.real_calc_size = args->p11DeviceFuncs->pfnCalcPrivateResourceSize;
-        args->p11DeviceFuncs->pfnCalcPrivateResourceSize = shim_calc_size;
-        shim.real_destroy_resource = args->p11DeviceFuncs->pfnDestroyResource;
-        args->p11DeviceFuncs->pfnDestroyResource = shim_destroy_resource;
+        shim.real_create_resource = f->pfnCreateResource;
+        f->pfnCreateResource = shim_create_resource;
+        shim.real_calc_size = f->pfnCalcPrivateResourceSize;
+        f->pfnCalcPrivateResourceSize = shim_calc_size;
+        shim.real_destroy_resource = f->pfnDestroyResource;
+        f->pfnDestroyResource = shim_destroy_resource;
     }
     return hr;
 }

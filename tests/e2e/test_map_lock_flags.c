@@ -3,7 +3,7 @@
  *
  * The shim UMD (shim_umd.h) records every pfnLockCb the reference UMD makes and its driver
  * handles, so the D3D10 rows can be driven straight through the UMD's
- * D3D11DDI_DEVICECONTEXTFUNCS. */
+ * D3D11DDI_DEVICEFUNCS. */
 #include "e2e/shim_umd.h"
 
 /* D3DDDICB_LOCKFLAGS bits (wddm-semantics §3.2). */
@@ -103,7 +103,7 @@ static void seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row(void **state)
     D3D10DDI_HRESOURCE hstg = shim.last_resource;
     ID3D11Buffer *dyn = make_buffer(e, D3D11_USAGE_DYNAMIC, D3D11_BIND_VERTEX_BUFFER, D3D11_CPU_ACCESS_WRITE);
     D3D10DDI_HRESOURCE hdyn = shim.last_resource;
-    const D3D11DDI_DEVICECONTEXTFUNCS *c = &shim.ctx;
+    const D3D11DDI_DEVICEFUNCS *c = &shim.ctx;
     ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_READ, 0, RO, "D3D10_DDI_MAP_READ");
     ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_WRITE, 0, WO, "D3D10_DDI_MAP_WRITE");
     ddi_row(c->pfnStagingResourceMap, c->pfnStagingResourceUnmap, hstg, D3D10_DDI_MAP_READWRITE, 0, 0, "D3D10_DDI_MAP_READWRITE");

@@ -213,7 +213,7 @@ static HRESULT APIENTRY mock_CreateDevice(D3D10DDI_HADAPTER a, D3D10DDIARG_CREAT
     f->pfnDestroyRenderTargetView = mock_DestroyRTV;
     f->pfnCheckFormatSupport = mock_CheckFormatSupport;
     f->pfnDestroyDevice = mock_DestroyDevice;
-    D3D11DDI_DEVICECONTEXTFUNCS *x = c->p11ContextFuncs;
+    D3D11DDI_DEVICEFUNCS *x = f; /* one table: the context slots too */
     x->pfnDynamicIABufferMapNoOverwrite = mock_MapIANoOverwrite;
     x->pfnDynamicIABufferUnmap = mock_UnmapIA;
     x->pfnDynamicConstantBufferMapDiscard = mock_MapCBDiscard;

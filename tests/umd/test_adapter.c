@@ -108,10 +108,30 @@ static void test_open_adapter10_and_d3d10_device_table(void **state)
         assert_int_equal(af.pfnCreateDevice(f->open.hAdapter, &cd), E_INVALIDARG); /* unknown interface */
         cd.Interface = iface;
         assert_int_equal(af.pfnCreateDevice(f->open.hAdapter, &cd), S_OK);
-        /* Every member of the model's 10.x table is filled (both tables have the same layout). */
-        void **slots = (void **)&t.f10;
-        for (size_t i = 0; i < sizeof(D3D10DDI_DEVICEFUNCS) / sizeof(void *); i++)
-            assert_non_null(slots[i]);
+        /* Every slot this UMD implements is filled, the others stay NULL (the members below sit
+         * alike in the 10.0 and 10.1 tables). */
+        const D3D10DDI_DEVICEFUNCS *d = &t.f10;
+        const void *filled[] = {
+            d->pfnDefaultConstantBufferUpdateSubresourceUP, d->pfnDynamicIABufferMapNoOverwrite,
+            d->pfnDynamicIABufferUnmap, d->pfnDynamicConstantBufferMapDiscard, d->pfnDynamicIABufferMapDiscard,
+            d->pfnDynamicConstantBufferUnmap, d->pfnDynamicResourceMapDiscard, d->pfnDynamicResourceUnmap,
+            d->pfnStagingResourceMap, d->pfnStagingResourceUnmap, d->pfnQueryEnd, d->pfnQueryBegin,
+            d->pfnResourceCopyRegion, d->pfnResourceUpdateSubresourceUP, d->pfnClearRenderTargetView,
+            d->pfnQueryGetData, d->pfnFlush, d->pfnResourceCopy, d->pfnResourceMap, d->pfnResourceUnmap,
+            d->pfnResourceIsStagingBusy, d->pfnCalcPrivateResourceSize, d->pfnCalcPrivateOpenedResourceSize,
+            d->pfnCreateResource, d->pfnOpenResource, d->pfnDestroyResource, d->pfnCalcPrivateShaderResourceViewSize,
+            d->pfnCreateShaderResourceView, d->pfnDestroyShaderResourceView, d->pfnCalcPrivateRenderTargetViewSize,
+            d->pfnCreateRenderTargetView, d->pfnDestroyRenderTargetView, d->pfnCalcPrivateQuerySize,
+            d->pfnCreateQuery, d->pfnDestroyQuery, d->pfnCheckFormatSupport, d->pfnCheckMultisampleQualityLevels,
+            d->pfnDestroyDevice,
+        };
+        for (size_t i = 0; i < sizeof filled / sizeof filled[0]; i++)
+            assert_non_null(filled[i]);
+        assert_null(d->pfnDraw);
+        assert_null(d->pfnCreateBlendState);
+        assert_null(d->pfnSetTextFilterSize);
+        if (iface == D3D10_1_DDI_INTERFACE_VERSION)
+            assert_null(t.f10_1.pfnResourceConvertRegion);
         f->df.pfnDestroyDevice = t.f10.pfnDestroyDevice;
 
         /* A staging buffer, created through the 10.x CreateResource, read through the device's
@@ -152,22 +172,35 @@ static void test_create_device_creates_context_on_render_node(void **state)
     assert_int_equal(fake_create_device(f), S_OK);
     assert_int_equal(f->create_context_calls, 1);
     assert_int_equal(f->node_ordinal, 3);
-    /* Every object slot up to pfnDestroyDevice, and the IC's deferred-context slots (the
-     * DC-only ones, AbandonCommandList/CreateCommandList, and the SRV/UAV slots stay NULL). */
-    void **df = (void **)&f->df;
-    for (size_t i = 0; i <= offsetof(D3D11DDI_DEVICEFUNCS, pfnDestroyDevice) / sizeof(void *); i++)
-        assert_non_null(df[i]);
-    assert_non_null(f->df.pfnCheckDeferredContextHandleSizes);
-    assert_non_null(f->df.pfnCalcDeferredContextHandleSize);
-    assert_non_null(f->df.pfnCalcPrivateDeferredContextSize);
-    assert_non_null(f->df.pfnCreateDeferredContext);
-    assert_non_null(f->df.pfnCalcPrivateCommandListSize);
-    assert_non_null(f->df.pfnDestroyCommandList);
-    assert_null(f->df.pfnAbandonCommandList);
-    assert_null(f->df.pfnCreateCommandList);
-    void **cf = (void **)&f->cf;
-    for (size_t i = 0; i <= offsetof(D3D11DDI_DEVICECONTEXTFUNCS, pfnCommandListExecute) / sizeof(void *); i++)
-        assert_non_null(cf[i]);
+    /* The one table holds every slot this UMD implements: the commands, the object functions
+     * and the IC's deferred-context slots. The DC-only ones (AbandonCommandList,
+     * CreateCommandList) and the slots of what it does not model (draws, shaders, states) stay
+     * NULL. */
+    const D3D11DDI_DEVICEFUNCS *t = &f->df;
+    const void *filled[] = {
+        t->pfnDefaultConstantBufferUpdateSubresourceUP, t->pfnDynamicIABufferMapNoOverwrite, t->pfnDynamicIABufferUnmap,
+        t->pfnDynamicConstantBufferMapDiscard, t->pfnDynamicIABufferMapDiscard, t->pfnDynamicConstantBufferUnmap,
+        t->pfnDynamicResourceMapDiscard, t->pfnDynamicResourceUnmap, t->pfnStagingResourceMap, t->pfnStagingResourceUnmap,
+        t->pfnQueryEnd, t->pfnQueryBegin, t->pfnResourceCopyRegion, t->pfnResourceUpdateSubresourceUP,
+        t->pfnClearRenderTargetView, t->pfnQueryGetData, t->pfnFlush, t->pfnResourceCopy, t->pfnResourceMap,
+        t->pfnResourceUnmap, t->pfnResourceIsStagingBusy, t->pfnCalcPrivateResourceSize,
+        t->pfnCalcPrivateOpenedResourceSize, t->pfnCreateResource, t->pfnOpenResource, t->pfnDestroyResource,
+        t->pfnCalcPrivateShaderResourceViewSize, t->pfnCreateShaderResourceView, t->pfnDestroyShaderResourceView,
+        t->pfnCalcPrivateRenderTargetViewSize, t->pfnCreateRenderTargetView, t->pfnDestroyRenderTargetView,
+        t->pfnCalcPrivateQuerySize, t->pfnCreateQuery, t->pfnDestroyQuery, t->pfnCheckFormatSupport,
+        t->pfnCheckMultisampleQualityLevels, t->pfnDestroyDevice, t->pfnCommandListExecute,
+        t->pfnCheckDeferredContextHandleSizes, t->pfnCalcDeferredContextHandleSize,
+        t->pfnCalcPrivateDeferredContextSize, t->pfnCreateDeferredContext, t->pfnCalcPrivateCommandListSize,
+        t->pfnDestroyCommandList, t->pfnCalcPrivateUnorderedAccessViewSize, t->pfnCreateUnorderedAccessView,
+        t->pfnDestroyUnorderedAccessView, t->pfnClearUnorderedAccessViewUint,
+    };
+    for (size_t i = 0; i < sizeof filled / sizeof filled[0]; i++)
+        assert_non_null(filled[i]);
+    assert_null(t->pfnAbandonCommandList);
+    assert_null(t->pfnCreateCommandList);
+    assert_null(t->pfnDraw);
+    assert_null(t->pfnCreateVertexShader);
+    assert_null(t->pfnSetBlendState);
     f->df.pfnDestroyDevice(f->hDevice);
     assert_int_equal(f->destroy_context_calls, 1);
     free(f->device_mem);

@@ -28,7 +28,7 @@ static void test_copy_region_box_is_in_texels(void **state)
     struct fake_res *d = fake_tex2d(f, D3D10_DDI_USAGE_STAGING, DXGI_FORMAT_R8G8B8A8_UNORM, 8, 8, 1, 1,
                                     D3D10_DDI_CPU_ACCESS_READ);
     D3D10_DDI_BOX box = { .left = 2, .top = 3, .front = 0, .right = 5, .bottom = 7, .back = 1 };
-    f->cf.pfnResourceCopyRegion(f->hDevice, d->h, 0, 1, 1, 0, s->h, 0, &box);
+    f->df.pfnResourceCopyRegion(f->hDevice, d->h, 0, 1, 1, 0, s->h, 0, &box);
     fake_flush(f);
     UINT *out = (UINT *)fake_mem(f, d)->mem;
     for (UINT y = 0; y < 8; y++)
@@ -56,12 +56,12 @@ static void test_copy_region_null_box_copies_whole_subresource(void **state)
     assert_true(fake_res_create(f, s, up));
     struct fake_res *d = fake_tex2d(f, D3D10_DDI_USAGE_STAGING, DXGI_FORMAT_R8_UNORM, 4, 4, 1, 1,
                                     D3D10_DDI_CPU_ACCESS_READ);
-    f->cf.pfnResourceCopyRegion(f->hDevice, d->h, 0, 0, 0, 0, s->h, 1, NULL);
+    f->df.pfnResourceCopyRegion(f->hDevice, d->h, 0, 0, 0, 0, s->h, 1, NULL);
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnStagingResourceMap(f->hDevice, d->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    f->df.pfnStagingResourceMap(f->hDevice, d->h, 0, D3D10_DDI_MAP_READ, 0, &m);
     for (int y = 0; y < 4; y++)
         assert_memory_equal((BYTE *)m.pData + y * m.RowPitch, m1 + 4 * y, 4);
-    f->cf.pfnStagingResourceUnmap(f->hDevice, d->h, 0);
+    f->df.pfnStagingResourceUnmap(f->hDevice, d->h, 0);
     fake_res_destroy(f, s);
     fake_res_destroy(f, d);
     fake_teardown(f);
@@ -80,7 +80,7 @@ static void test_copy_region_bc_box_is_converted_to_blocks(void **state)
     struct fake_res *d = fake_tex2d(f, D3D10_DDI_USAGE_STAGING, DXGI_FORMAT_BC1_UNORM, 16, 16, 1, 1,
                                     D3D10_DDI_CPU_ACCESS_READ);
     D3D10_DDI_BOX box = { .left = 4, .top = 4, .front = 0, .right = 12, .bottom = 8, .back = 1 };
-    f->cf.pfnResourceCopyRegion(f->hDevice, d->h, 0, 0, 8, 0, s->h, 0, &box);
+    f->df.pfnResourceCopyRegion(f->hDevice, d->h, 0, 0, 8, 0, s->h, 0, &box);
     fake_flush(f);
     UINT64 *out = (UINT64 *)fake_mem(f, d)->mem; /* row pitch 256 = 32 UINT64 */
     assert_int_equal(out[2 * 32 + 0], blocks[1][1]);
@@ -102,7 +102,7 @@ static void test_copy_region_buffer_box_is_in_bytes(void **state)
     struct fake_res *s = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 100, 0, data);
     struct fake_res *d = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 100, D3D10_DDI_CPU_ACCESS_READ, NULL);
     D3D10_DDI_BOX box = { .left = 10, .top = 0, .front = 0, .right = 30, .bottom = 1, .back = 1 };
-    f->cf.pfnResourceCopyRegion(f->hDevice, d->h, 0, 50, 0, 0, s->h, 0, &box);
+    f->df.pfnResourceCopyRegion(f->hDevice, d->h, 0, 50, 0, 0, s->h, 0, &box);
     fake_flush(f);
     BYTE *out = fake_mem(f, d)->mem;
     assert_memory_equal(out + 50, data + 10, 20);
@@ -127,7 +127,7 @@ static void test_copy_region_3d_box_copies_depth_slices(void **state)
                                       4, 1, 1, D3D10_DDI_CPU_ACCESS_READ);
     assert_true(fake_res_create(f, d, NULL));
     D3D10_DDI_BOX box = { .left = 1, .top = 1, .front = 1, .right = 3, .bottom = 3, .back = 3 };
-    f->cf.pfnResourceCopyRegion(f->hDevice, d->h, 0, 0, 0, 2, s->h, 0, &box);
+    f->df.pfnResourceCopyRegion(f->hDevice, d->h, 0, 0, 0, 2, s->h, 0, &box);
     fake_flush(f);
     BYTE *out = fake_mem(f, d)->mem; /* row pitch 256, depth pitch 1024 */
     for (int z = 0; z < 2; z++)
@@ -148,7 +148,7 @@ static void test_copy_region_empty_box_is_a_noop(void **state)
     struct fake_res *s = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     struct fake_res *d = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     D3D10_DDI_BOX box = { .left = 5, .top = 0, .front = 0, .right = 5, .bottom = 1, .back = 1 };
-    f->cf.pfnResourceCopyRegion(f->hDevice, d->h, 0, 0, 0, 0, s->h, 0, &box);
+    f->df.pfnResourceCopyRegion(f->hDevice, d->h, 0, 0, 0, 0, s->h, 0, &box);
     fake_flush(f);
     assert_int_equal(f->render_calls, 0);
     fake_res_destroy(f, s);
@@ -171,7 +171,7 @@ static void test_copy_resource_copies_every_subresource(void **state)
     assert_true(fake_res_create(f, s, up));
     struct fake_res *d = fake_tex2d(f, D3D10_DDI_USAGE_STAGING, DXGI_FORMAT_R16_UINT, 5, 3, 2, 2,
                                     D3D10_DDI_CPU_ACCESS_READ);
-    f->cf.pfnResourceCopy(f->hDevice, d->h, s->h);
+    f->df.pfnResourceCopy(f->hDevice, d->h, s->h);
     fake_flush(f);
     assert_memory_equal(fake_mem(f, d)->mem, fake_mem(f, s)->mem, fake_mem(f, s)->size);
     BYTE *out = fake_mem(f, d)->mem;
@@ -192,11 +192,11 @@ static void test_update_subresource_writes_box_with_application_pitch(void **sta
         for (int x = 0; x < 10; x++)
             data[y][x] = 0xA0000000u + y * 16 + x;
     D3D10_DDI_BOX box = { .left = 4, .top = 5, .front = 0, .right = 7, .bottom = 7, .back = 1 };
-    f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, t->h, 0, &box, data, sizeof data[0], sizeof data);
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, t->h, 0, &box, data, sizeof data[0], sizeof data);
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, D3D10_DDI_BIND_CONSTANT_BUFFER, NULL);
     BYTE cb[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
     D3D10_DDI_BOX bbox = { .left = 16, .top = 0, .front = 0, .right = 32, .bottom = 1, .back = 1 };
-    f->cf.pfnDefaultConstantBufferUpdateSubresourceUP(f->hDevice, b->h, 0, &bbox, cb, 0, 0);
+    f->df.pfnDefaultConstantBufferUpdateSubresourceUP(f->hDevice, b->h, 0, &bbox, cb, 0, 0);
     fake_flush(f);
     UINT *out = (UINT *)fake_mem(f, t)->mem;
     for (int y = 0; y < 8; y++)
@@ -221,7 +221,7 @@ static void test_update_subresource_bc_box_is_in_blocks(void **state)
     for (int i = 0; i < 64; i++)
         ((BYTE *)blocks)[i] = (BYTE)(i + 1);
     D3D10_DDI_BOX box = { .left = 8, .top = 4, .front = 0, .right = 16, .bottom = 12, .back = 1 };
-    f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, t->h, 0, &box, blocks, 32, 64);
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, t->h, 0, &box, blocks, 32, 64);
     fake_flush(f);
     BYTE *mem = fake_mem(f, t)->mem; /* 4 blocks * 16 = 64 bytes per row -> pitch 256 */
     assert_memory_equal(mem + 1 * 256 + 2 * 16, blocks[0], 32);
@@ -241,14 +241,14 @@ static void test_update_larger_than_command_buffer_is_split(void **state)
     for (size_t i = 0; i < sizeof big; i++)
         big[i] = (BYTE)(i * 31 + 7);
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, sizeof big, 0, NULL);
-    f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, big, 0, 0);
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, big, 0, 0);
     fake_flush(f);
     assert_true(f->render_calls >= 10);
     assert_memory_equal(fake_mem(f, b)->mem, big, sizeof big);
 
     /* 1200x8 R32_FLOAT: 4800-byte rows, wider than the whole command buffer */
     struct fake_res *t = fake_tex2d(f, D3D10_DDI_USAGE_DEFAULT, DXGI_FORMAT_R32_FLOAT, 1200, 8, 1, 1, 0);
-    f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, t->h, 0, NULL, big, 4800, 4800 * 8);
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, t->h, 0, NULL, big, 4800, 4800 * 8);
     fake_flush(f);
     BYTE *out = fake_mem(f, t)->mem;
     for (int y = 0; y < 8; y++)
@@ -270,7 +270,7 @@ static void clear_and_read(struct fake *f, DXGI_FORMAT fmt, const FLOAT rgba[4],
     D3D10DDI_HRTRENDERTARGETVIEW rt = { hv.pDrvPrivate };
     f->df.pfnCreateRenderTargetView(f->hDevice, &rv, hv, rt);
     FLOAT c[4] = { rgba[0], rgba[1], rgba[2], rgba[3] };
-    f->cf.pfnClearRenderTargetView(f->hDevice, hv, c);
+    f->df.pfnClearRenderTargetView(f->hDevice, hv, c);
     fake_flush(f);
     BYTE *mem = fake_mem(f, t)->mem;
     memcpy(out, mem, n);
@@ -338,7 +338,7 @@ static void test_clear_fills_only_the_views_subresources(void **state)
     D3D10DDI_HRENDERTARGETVIEW hv = { &view };
     f->df.pfnCreateRenderTargetView(f->hDevice, &rv, hv, (D3D10DDI_HRTRENDERTARGETVIEW){ &view });
     FLOAT c[4] = { 1, 1, 1, 1 };
-    f->cf.pfnClearRenderTargetView(f->hDevice, hv, c);
+    f->df.pfnClearRenderTargetView(f->hDevice, hv, c);
     fake_flush(f);
     BYTE *mem = fake_mem(f, t)->mem;
     /* per slice: mip 0 = 4 rows * 256, mip 1 = 2 rows * 256: slice stride 1536 */
@@ -364,7 +364,7 @@ static void test_cmdbuf_patch_entries_point_at_address_fields(void **state)
     struct fake_res *s = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 512, 0, NULL);
     struct fake_res *d = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 512, 0, NULL);
     D3D10_DDI_BOX box = { .left = 100, .top = 0, .front = 0, .right = 200, .bottom = 1, .back = 1 };
-    f->cf.pfnResourceCopyRegion(f->hDevice, d->h, 0, 300, 0, 0, s->h, 0, &box);
+    f->df.pfnResourceCopyRegion(f->hDevice, d->h, 0, 300, 0, 0, s->h, 0, &box);
     fake_flush(f);
     assert_int_equal(f->last_cmd_length, sizeof(struct swgpu_cmd_copy));
     assert_int_equal(f->last_num_allocs, 2);
@@ -392,7 +392,7 @@ static void test_cmdbuf_allocation_list_is_deduplicated(void **state)
     struct fake_res *a = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     for (int i = 0; i < 10; i++)
-        f->cf.pfnResourceCopy(f->hDevice, i & 1 ? a->h : b->h, i & 1 ? b->h : a->h);
+        f->df.pfnResourceCopy(f->hDevice, i & 1 ? a->h : b->h, i & 1 ? b->h : a->h);
     fake_flush(f);
     assert_int_equal(f->render_calls, 1);
     assert_int_equal(f->last_num_allocs, 2);
@@ -412,17 +412,17 @@ static void test_cmdbuf_full_lists_flush_and_continue(void **state)
     struct fake_res *r[6];
     for (int i = 0; i < 6; i++)
         r[i] = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, r[1]->h, r[0]->h);
-    f->cf.pfnResourceCopy(f->hDevice, r[3]->h, r[2]->h);
+    f->df.pfnResourceCopy(f->hDevice, r[1]->h, r[0]->h);
+    f->df.pfnResourceCopy(f->hDevice, r[3]->h, r[2]->h);
     assert_int_equal(f->render_calls, 0);
-    f->cf.pfnResourceCopy(f->hDevice, r[5]->h, r[4]->h); /* 6 allocations > 4 */
+    f->df.pfnResourceCopy(f->hDevice, r[5]->h, r[4]->h); /* 6 allocations > 4 */
     assert_int_equal(f->render_calls, 1);
     fake_flush(f);
     assert_int_equal(f->render_calls, 2);
     assert_int_equal(f->last_num_allocs, 2);
     /* command buffer full: 4096 / 56-byte copies */
     for (int i = 0; i < 100; i++)
-        f->cf.pfnResourceCopy(f->hDevice, r[1]->h, r[0]->h);
+        f->df.pfnResourceCopy(f->hDevice, r[1]->h, r[0]->h);
     fake_flush(f);
     assert_int_equal(f->render_calls, 4);
     assert_int_equal(f->commands_executed, 103);
@@ -439,7 +439,7 @@ static void test_flush_submits_only_queued_work(void **state)
     assert_int_equal(f->render_calls, 0);
     struct fake_res *a = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, a->h, b->h);
+    f->df.pfnResourceCopy(f->hDevice, a->h, b->h);
     fake_flush(f);
     fake_flush(f);
     assert_int_equal(f->render_calls, 1);
@@ -455,7 +455,7 @@ static void test_destroy_flushes_commands_referencing_the_resource(void **state)
     struct fake *f = fake_setup();
     struct fake_res *a = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, a->h, b->h);
+    f->df.pfnResourceCopy(f->hDevice, a->h, b->h);
     fake_res_destroy(f, b);
     assert_int_equal(f->render_calls, 1);
     fake_res_destroy(f, a); /* nothing queued any more */
@@ -469,7 +469,7 @@ static void test_flush_reports_device_removed(void **state)
     struct fake *f = fake_setup();
     struct fake_res *a = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, a->h, b->h);
+    f->df.pfnResourceCopy(f->hDevice, a->h, b->h);
     f->render_result = D3DDDIERR_DEVICEREMOVED;
     fake_flush(f);
     assert_int_equal(f->n_errors, 1);

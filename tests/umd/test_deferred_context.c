@@ -17,7 +17,6 @@ struct dcx {
     void *mem;
     D3D10DDI_HDEVICE h;
     D3D11DDI_DEVICEFUNCS df;
-    D3D11DDI_DEVICECONTEXTFUNCS cf;
     D3D11DDI_CORELAYER_DEVICECALLBACKS cb;
 };
 
@@ -27,7 +26,7 @@ static void dc_create(struct fake *f, struct dcx *d)
     d->mem = calloc(1, f->df.pfnCalcPrivateDeferredContextSize(f->hDevice, &cs));
     d->h.pDrvPrivate = d->mem;
     d->cb.pfnSetErrorCb = dc_SetErrorCb;
-    D3D11DDIARG_CREATEDEFERREDCONTEXT a = { .p11ContextFuncs = &d->df, .p11DeviceContextFuncs = &d->cf,
+    D3D11DDIARG_CREATEDEFERREDCONTEXT a = { .p11ContextFuncs = &d->df,
                                             .hDrvContext = d->h, .hRTCoreLayer = { d }, .p11UMCallbacks = &d->cb };
     n_dc_errors = 0;
     f->df.pfnCreateDeferredContext(f->hDevice, &a);
@@ -101,18 +100,18 @@ static void test_deferred_tables_exclude_immediate_only_slots(void **state)
     struct dcx d;
     dc_create(f, &d);
     assert_int_equal(n_dc_errors, 0);
-    assert_null(d.cf.pfnFlush);
-    assert_null(d.cf.pfnResourceMap);
-    assert_null(d.cf.pfnResourceUnmap);
-    assert_null(d.cf.pfnStagingResourceMap);
-    assert_null(d.cf.pfnResourceIsStagingBusy);
+    assert_null(d.df.pfnFlush);
+    assert_null(d.df.pfnResourceMap);
+    assert_null(d.df.pfnResourceUnmap);
+    assert_null(d.df.pfnStagingResourceMap);
+    assert_null(d.df.pfnResourceIsStagingBusy);
     assert_null(d.df.pfnCalcPrivateResourceSize);
     assert_null(d.df.pfnCheckDeferredContextHandleSizes);
     assert_null(d.df.pfnCalcDeferredContextHandleSize);
     assert_null(d.df.pfnCreateDeferredContext);
     assert_null(d.df.pfnCalcPrivateCommandListSize);
-    assert_non_null(d.cf.pfnDynamicIABufferMapDiscard);
-    assert_non_null(d.cf.pfnResourceCopy);
+    assert_non_null(d.df.pfnDynamicIABufferMapDiscard);
+    assert_non_null(d.df.pfnResourceCopy);
     assert_non_null(d.df.pfnCreateCommandList);
     assert_non_null(d.df.pfnAbandonCommandList);
     dc_destroy(&d);
@@ -157,9 +156,9 @@ static void test_fault_injection_reports_out_of_memory_on_the_dc(void **state)
     d.df.pfnCreateResource(d.h, NULL, ha, (D3D10DDI_HRTRESOURCE){ a->h.pDrvPrivate });
     d.df.pfnCreateResource(d.h, NULL, hb, (D3D10DDI_HRTRESOURCE){ b->h.pDrvPrivate });
     wddm_umd_fail_deferred_after(1);
-    d.cf.pfnResourceCopy(d.h, ha, hb);
+    d.df.pfnResourceCopy(d.h, ha, hb);
     assert_int_equal(n_dc_errors, 0);
-    d.cf.pfnResourceCopy(d.h, ha, hb);
+    d.df.pfnResourceCopy(d.h, ha, hb);
     assert_int_equal(n_dc_errors, 1);
     assert_int_equal(dc_errors[0], E_OUTOFMEMORY);
     wddm_umd_fail_deferred_after(-1);

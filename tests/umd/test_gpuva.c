@@ -339,7 +339,7 @@ static void test_commands_carry_vas_and_no_patch_lists(void **state)
     struct fake_res *src = gv_buffer(f, D3D10_DDI_USAGE_DEFAULT, sizeof data, 0, data);
     struct fake_res *dst = gv_buffer(f, D3D10_DDI_USAGE_STAGING, sizeof data, D3D10_DDI_CPU_ACCESS_READ, NULL);
     D3D10_DDI_BOX box = { .left = 16, .right = 216, .top = 0, .bottom = 1, .front = 0, .back = 1 };
-    f->cf.pfnResourceCopyRegion(f->hDevice, dst->h, 0, 40, 0, 0, src->h, 0, &box);
+    f->df.pfnResourceCopyRegion(f->hDevice, dst->h, 0, 40, 0, 0, src->h, 0, &box);
     /* Inspect the command just written: the COPY's fields are the two mappings' VAs + offsets. */
     struct umd_device *dev = umd_device(f->hDevice);
     assert_true(dev->gpuva);
@@ -395,7 +395,7 @@ static void test_every_allocation_mapped_resident_immutable_read_only(void **sta
     assert_int_equal(rw, 1); /* the upload mapping, until its writes retired */
     assert_true(gv.resident[himm] >= 1 && gv.resident[hdyn] >= 1);
     fake_flush(f);                /* the upload runs; the next flush frees its mapping */
-    f->cf.pfnResourceCopy(f->hDevice, dyn->h, imm->h);
+    f->df.pfnResourceCopy(f->hDevice, dyn->h, imm->h);
     fake_flush(f);
     rw = 0;
     for (UINT i = 0; i < gv.maps; i++)
@@ -420,7 +420,7 @@ static void test_ring_slot_reused_only_after_its_fence(void **state)
     struct fake_res *b = gv_buffer(f, D3D10_DDI_USAGE_STAGING, sizeof v, D3D10_DDI_CPU_ACCESS_READ, NULL);
     for (UINT i = 0; i < 12; i++) {
         memset(v, (int)i, sizeof v);
-        f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, v, 0, 0);
+        f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, v, 0, 0);
         fake_flush(f);
     }
     UINT distinct = 0;
@@ -438,7 +438,7 @@ static void test_ring_slot_reused_only_after_its_fence(void **state)
     UINT first = gv.submits;
     for (UINT i = 0; i < 20; i++) {
         memset(v, (int)(0x40 + i), sizeof v);
-        f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, v, 0, 0);
+        f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, v, 0, 0);
         fake_flush(f);
     }
     for (UINT i = first; i < gv.submits; i++)
@@ -465,11 +465,11 @@ static void test_make_resident_waits_once_for_submitted_work_when_nothing_is_lef
     memset(v, 0x5A, sizeof v);
     struct fake_res *a = gv_buffer(f, D3D10_DDI_USAGE_DEFAULT, sizeof v, 0, NULL);
     gv.paused = 1;
-    f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, a->h, 0, NULL, v, 0, 0);
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, a->h, 0, NULL, v, 0, 0);
     fake_flush(f); /* queued: reads nothing, but holds the room until it ran */
     gv.full_while_queued = 1;
     struct fake_res *b = gv_buffer(f, D3D10_DDI_USAGE_DEFAULT, sizeof v, 0, NULL);
-    f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, v, 0, 0);
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, v, 0, 0);
     assert_int_equal(f->n_errors, 0);
     assert_int_equal(gv.evicts, 1);     /* a was trimmed first */
     assert_int_equal(gv.cpu_waits, 1); /* then one wait for the submitted work */

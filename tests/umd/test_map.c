@@ -17,12 +17,12 @@ static UINT lock_flags_for(D3D10_DDI_MAP map, UINT flags)
                                              : D3D10_DDI_CPU_ACCESS_READ | D3D10_DDI_CPU_ACCESS_WRITE,
                                      NULL);
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnResourceMap(f->hDevice, r->h, 0, map, flags, &m);
+    f->df.pfnResourceMap(f->hDevice, r->h, 0, map, flags, &m);
     assert_int_equal(f->n_errors, 0);
     assert_int_equal(f->lock_calls, 1);
     assert_non_null(m.pData);
     UINT v = f->lock_log[0].Value;
-    f->cf.pfnResourceUnmap(f->hDevice, r->h, 0);
+    f->df.pfnResourceUnmap(f->hDevice, r->h, 0);
     assert_int_equal(f->unlock_calls, 1);
     fake_res_destroy(f, r);
     fake_teardown(f);
@@ -75,17 +75,17 @@ static void test_map_donotwait_still_drawing_reports_dxgi_ddi_err_wasstilldrawin
     f->lock_result = D3DDDIERR_WASSTILLDRAWING;
     f->lock_fail_count = -1;
     D3D10DDI_MAPPED_SUBRESOURCE m = { (void *)1, 1, 1 };
-    f->cf.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, DNW, &m);
+    f->df.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, DNW, &m);
     assert_int_equal(f->n_errors, 1);
     assert_int_equal(f->errors[0], DXGI_DDI_ERR_WASSTILLDRAWING);
     assert_null(m.pData);
     assert_int_equal(f->lock_log[0].DonotWait, 1);
     /* a later successful map works normally */
     f->lock_result = S_OK;
-    f->cf.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    f->df.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, 0, &m);
     assert_int_equal(f->n_errors, 1);
     assert_non_null(m.pData);
-    f->cf.pfnStagingResourceUnmap(f->hDevice, r->h, 0);
+    f->df.pfnStagingResourceUnmap(f->hDevice, r->h, 0);
     assert_int_equal(f->locked, 0);
     fake_res_destroy(f, r);
     fake_teardown(f);
@@ -100,12 +100,12 @@ static void test_map_nooverwrite_refused_busy_retries_waiting_without_error(void
     f->lock_result = D3DDDIERR_WASSTILLDRAWING;
     f->lock_fail_count = 1;
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnDynamicIABufferMapNoOverwrite(f->hDevice, r->h, 0, D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0, &m);
+    f->df.pfnDynamicIABufferMapNoOverwrite(f->hDevice, r->h, 0, D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0, &m);
     assert_int_equal(f->n_errors, 0);
     assert_int_equal(f->lock_calls, 2);
     assert_int_equal(f->lock_log[1].Value, 0x002);
     assert_non_null(m.pData);
-    f->cf.pfnDynamicIABufferUnmap(f->hDevice, r->h, 0);
+    f->df.pfnDynamicIABufferUnmap(f->hDevice, r->h, 0);
     fake_res_destroy(f, r);
     fake_teardown(f);
 }
@@ -121,7 +121,7 @@ static void test_map_lock_errors_are_propagated(void **state)
         f->lock_result = codes[i];
         f->lock_fail_count = -1;
         D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-        f->cf.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+        f->df.pfnStagingResourceMap(f->hDevice, r->h, 0, D3D10_DDI_MAP_READ, 0, &m);
         assert_int_equal(f->n_errors, 1);
         assert_int_equal(f->errors[0], codes[i]);
         assert_null(m.pData);
@@ -140,8 +140,8 @@ static void test_map_of_default_or_immutable_fails_without_locking(void **state)
     struct fake_res *d = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     struct fake_res *i = fake_buffer(f, D3D10_DDI_USAGE_IMMUTABLE, 64, 0, init);
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnResourceMap(f->hDevice, d->h, 0, D3D10_DDI_MAP_WRITE, 0, &m);
-    f->cf.pfnResourceMap(f->hDevice, i->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    f->df.pfnResourceMap(f->hDevice, d->h, 0, D3D10_DDI_MAP_WRITE, 0, &m);
+    f->df.pfnResourceMap(f->hDevice, i->h, 0, D3D10_DDI_MAP_READ, 0, &m);
     assert_int_equal(f->n_errors, 2);
     assert_int_equal(f->errors[0], E_INVALIDARG);
     assert_int_equal(f->errors[1], E_INVALIDARG);
@@ -162,14 +162,14 @@ static void test_map_returns_subresource_pointer_and_pitches(void **state)
     struct fake_alloc *a = fake_mem(f, r);
     /* subresource 4 = mip 1 of slice 1 (index = mip + slice * MipLevels) */
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnStagingResourceMap(f->hDevice, r->h, 4, D3D10_DDI_MAP_READ, 0, &m);
+    f->df.pfnStagingResourceMap(f->hDevice, r->h, 4, D3D10_DDI_MAP_READ, 0, &m);
     assert_int_equal(f->n_errors, 0);
     UINT s0 = 1280 * 129, s1 = 512 * 64, s2 = 256 * 32; /* mips 257x129, 128x64, 64x32 */
     UINT slice = s0 + s1 + s2;
     assert_ptr_equal(m.pData, a->mem + slice + s0);
     assert_int_equal(m.RowPitch, 512);
     assert_int_equal(m.DepthPitch, 512 * 64);
-    f->cf.pfnStagingResourceUnmap(f->hDevice, r->h, 4);
+    f->df.pfnStagingResourceUnmap(f->hDevice, r->h, 4);
     assert_int_equal(f->unlock_calls, 1);
     assert_int_equal(a->size, 2 * slice);
     fake_res_destroy(f, r);
@@ -187,17 +187,17 @@ static void test_map_flushes_queued_work_on_the_allocation_first(void **state)
         data[i] = (BYTE)(i * 7);
     struct fake_res *src = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 256, 0, data);
     struct fake_res *st = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 256, D3D10_DDI_CPU_ACCESS_READ, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, st->h, src->h);
+    f->df.pfnResourceCopy(f->hDevice, st->h, src->h);
     assert_int_equal(f->render_calls, 0); /* queued, not yet submitted */
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnStagingResourceMap(f->hDevice, st->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    f->df.pfnStagingResourceMap(f->hDevice, st->h, 0, D3D10_DDI_MAP_READ, 0, &m);
     assert_int_equal(f->render_calls, 1);
     assert_memory_equal(m.pData, data, 256);
-    f->cf.pfnStagingResourceUnmap(f->hDevice, st->h, 0);
+    f->df.pfnStagingResourceUnmap(f->hDevice, st->h, 0);
     /* nothing queued now: the next map does not flush */
-    f->cf.pfnStagingResourceMap(f->hDevice, st->h, 0, D3D10_DDI_MAP_READ, 0, &m);
+    f->df.pfnStagingResourceMap(f->hDevice, st->h, 0, D3D10_DDI_MAP_READ, 0, &m);
     assert_int_equal(f->render_calls, 1);
-    f->cf.pfnStagingResourceUnmap(f->hDevice, st->h, 0);
+    f->df.pfnStagingResourceUnmap(f->hDevice, st->h, 0);
     fake_res_destroy(f, src);
     fake_res_destroy(f, st);
     fake_teardown(f);
@@ -212,10 +212,10 @@ static void test_map_discard_rename_switches_to_the_new_instance(void **state)
     struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 128, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
     struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 128, 0, NULL);
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
+    f->df.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
     memset(m.pData, 0x5A, 128);
-    f->cf.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0); /* fake_UnlockCb asserts the handle is live */
-    f->cf.pfnResourceCopy(f->hDevice, dst->h, dyn->h);
+    f->df.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0); /* fake_UnlockCb asserts the handle is live */
+    f->df.pfnResourceCopy(f->hDevice, dst->h, dyn->h);
     fake_flush(f);
     BYTE expect[128];
     memset(expect, 0x5A, 128);
@@ -232,11 +232,11 @@ static UINT discard_and_copy(struct fake *f, struct fake_res *dyn, struct fake_r
 {
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
     int before = f->lock_calls;
-    f->cf.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
+    f->df.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
     assert_non_null(m.pData);
     memset(m.pData, value, (size_t)fake_mem(f, dyn)->size);
-    f->cf.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0);
-    f->cf.pfnResourceCopy(f->hDevice, dst->h, dyn->h);
+    f->df.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0);
+    f->df.pfnResourceCopy(f->hDevice, dst->h, dyn->h);
     assert_int_equal(f->lock_calls, before + 1);
     return f->lock_log[before].Value;
 }
@@ -254,14 +254,14 @@ static void test_map_discard_failure_retries_with_noexistingreference(void **sta
     f->lock_result = E_OUTOFMEMORY;
     f->lock_fail_count = 1;
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
+    f->df.pfnDynamicResourceMapDiscard(f->hDevice, dyn->h, 0, D3D10_DDI_MAP_WRITE_DISCARD, 0, &m);
     assert_int_equal(f->n_errors, 0);
     assert_int_equal(f->lock_calls, 3);
     assert_int_equal(f->lock_log[1].Value, 0x002 | 0x080);
     assert_int_equal(f->lock_log[2].Value, 0x002 | 0x080 | 0x100);
     assert_int_equal(f->render_calls, renders + 1); /* the flush between the two */
     assert_non_null(m.pData);
-    f->cf.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0);
+    f->df.pfnDynamicResourceUnmap(f->hDevice, dyn->h, 0);
     f->lock_result = S_OK;
     fake_res_destroy(f, dyn);
     fake_res_destroy(f, dst);
@@ -306,7 +306,7 @@ static void test_map_discard_flushes_first_when_the_own_handle_is_queued(void **
     f->rename_on_discard = 1;
     struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 128, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
     struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 128, 0, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, dst->h, dyn->h); /* names dyn's own handle */
+    f->df.pfnResourceCopy(f->hDevice, dst->h, dyn->h); /* names dyn's own handle */
     int renders = f->render_calls;
     assert_int_equal(discard_and_copy(f, dyn, dst, 0x33), 0x002 | 0x080 | 0x100);
     assert_int_equal(f->render_calls, renders + 1);
@@ -347,14 +347,14 @@ static void test_staging_busy_reflects_queued_and_gpu_work(void **state)
     struct fake *f = fake_setup();
     struct fake_res *src = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     struct fake_res *st = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 64, D3D10_DDI_CPU_ACCESS_READ, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, st->h, src->h);
-    assert_true(f->cf.pfnResourceIsStagingBusy(f->hDevice, st->h));
+    f->df.pfnResourceCopy(f->hDevice, st->h, src->h);
+    assert_true(f->df.pfnResourceIsStagingBusy(f->hDevice, st->h));
     fake_flush(f);
-    assert_false(f->cf.pfnResourceIsStagingBusy(f->hDevice, st->h));
+    assert_false(f->df.pfnResourceIsStagingBusy(f->hDevice, st->h));
     assert_int_equal(f->locked, 0);
     f->lock_result = D3DDDIERR_WASSTILLDRAWING;
     f->lock_fail_count = -1;
-    assert_true(f->cf.pfnResourceIsStagingBusy(f->hDevice, st->h));
+    assert_true(f->df.pfnResourceIsStagingBusy(f->hDevice, st->h));
     assert_int_equal(f->n_errors, 0);
     f->lock_result = S_OK;
     fake_res_destroy(f, src);
@@ -362,21 +362,21 @@ static void test_staging_busy_reflects_queued_and_gpu_work(void **state)
     fake_teardown(f);
 }
 
-/* Every map slot of D3D11DDI_DEVICECONTEXTFUNCS is filled (wddm-semantics §4.3 table). */
+/* Every map slot of D3D11DDI_DEVICEFUNCS is filled (wddm-semantics §4.3 table). */
 static void test_every_map_slot_is_filled(void **state)
 {
     struct fake *f = fake_setup();
-    assert_non_null(f->cf.pfnDynamicIABufferMapNoOverwrite);
-    assert_non_null(f->cf.pfnDynamicIABufferMapDiscard);
-    assert_non_null(f->cf.pfnDynamicConstantBufferMapDiscard);
-    assert_non_null(f->cf.pfnDynamicResourceMapDiscard);
-    assert_non_null(f->cf.pfnStagingResourceMap);
-    assert_non_null(f->cf.pfnResourceMap);
-    assert_non_null(f->cf.pfnDynamicIABufferUnmap);
-    assert_non_null(f->cf.pfnDynamicConstantBufferUnmap);
-    assert_non_null(f->cf.pfnDynamicResourceUnmap);
-    assert_non_null(f->cf.pfnStagingResourceUnmap);
-    assert_non_null(f->cf.pfnResourceUnmap);
+    assert_non_null(f->df.pfnDynamicIABufferMapNoOverwrite);
+    assert_non_null(f->df.pfnDynamicIABufferMapDiscard);
+    assert_non_null(f->df.pfnDynamicConstantBufferMapDiscard);
+    assert_non_null(f->df.pfnDynamicResourceMapDiscard);
+    assert_non_null(f->df.pfnStagingResourceMap);
+    assert_non_null(f->df.pfnResourceMap);
+    assert_non_null(f->df.pfnDynamicIABufferUnmap);
+    assert_non_null(f->df.pfnDynamicConstantBufferUnmap);
+    assert_non_null(f->df.pfnDynamicResourceUnmap);
+    assert_non_null(f->df.pfnStagingResourceUnmap);
+    assert_non_null(f->df.pfnResourceUnmap);
     fake_teardown(f);
 }
 

@@ -45,18 +45,18 @@ static void test_query_event_end_writes_increasing_sequence_getdata_locks_donotw
     assert_int_equal(f->live_allocs, 1);
     assert_int_equal(f->allocs[0].priv.kind, SWGPU_ALLOC_READBACK);
 
-    f->cf.pfnQueryEnd(f->hDevice, q.h);
+    f->df.pfnQueryEnd(f->hDevice, q.h);
     int renders = f->render_calls;
     BOOL done = FALSE;
     /* DO_NOT_FLUSH with the End still queued: still drawing, nothing submitted, no lock. */
-    f->cf.pfnQueryGetData(f->hDevice, q.h, &done, sizeof done, D3D10_DDI_GET_DATA_DO_NOT_FLUSH);
+    f->df.pfnQueryGetData(f->hDevice, q.h, &done, sizeof done, D3D10_DDI_GET_DATA_DO_NOT_FLUSH);
     assert_int_equal(f->n_errors, 1);
     assert_int_equal(f->errors[0], DXGI_DDI_ERR_WASSTILLDRAWING);
     assert_int_equal(f->render_calls, renders);
     assert_int_equal(f->lock_calls, 0);
     assert_false(done);
     /* Without the flag: flushed (the fake runs it at once), locked ReadOnly|DonotWait, TRUE. */
-    f->cf.pfnQueryGetData(f->hDevice, q.h, &done, sizeof done, 0);
+    f->df.pfnQueryGetData(f->hDevice, q.h, &done, sizeof done, 0);
     assert_int_equal(f->n_errors, 1);
     assert_int_equal(f->render_calls, renders + 1);
     assert_int_equal(f->lock_calls, 1);
@@ -65,17 +65,17 @@ static void test_query_event_end_writes_increasing_sequence_getdata_locks_donotw
     assert_true(done == TRUE);
     assert_int_equal(query_value(f), 1);
     /* The kernel says still drawing: WASSTILLDRAWING again, pData untouched. */
-    f->cf.pfnQueryEnd(f->hDevice, q.h);
+    f->df.pfnQueryEnd(f->hDevice, q.h);
     fake_flush(f);
     assert_int_equal(query_value(f), 2);
     f->lock_result = D3DDDIERR_WASSTILLDRAWING;
     f->lock_fail_count = 1;
     done = FALSE;
-    f->cf.pfnQueryGetData(f->hDevice, q.h, &done, sizeof done, 0);
+    f->df.pfnQueryGetData(f->hDevice, q.h, &done, sizeof done, 0);
     assert_int_equal(f->n_errors, 2);
     assert_int_equal(f->errors[1], DXGI_DDI_ERR_WASSTILLDRAWING);
     assert_false(done);
-    f->cf.pfnQueryGetData(f->hDevice, q.h, NULL, 0, D3D10_DDI_GET_DATA_DO_NOT_FLUSH);
+    f->df.pfnQueryGetData(f->hDevice, q.h, NULL, 0, D3D10_DDI_GET_DATA_DO_NOT_FLUSH);
     assert_int_equal(f->n_errors, 2); /* done, status only */
 
     f->df.pfnDestroyQuery(f->hDevice, q.h);
@@ -88,7 +88,7 @@ static void test_query_event_destroyed_while_pending_frees_its_allocation(void *
 {
     struct fake *f = fake_setup();
     struct fake_query q = fake_query_new(f, D3D10DDI_QUERY_EVENT);
-    f->cf.pfnQueryEnd(f->hDevice, q.h); /* queued, not submitted */
+    f->df.pfnQueryEnd(f->hDevice, q.h); /* queued, not submitted */
     int renders = f->render_calls;
     f->df.pfnDestroyQuery(f->hDevice, q.h);
     assert_int_equal(f->render_calls, renders + 1); /* submitted before the allocation dies */

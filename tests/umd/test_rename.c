@@ -104,13 +104,13 @@ static struct fake *rename_setup(const char *max_instances)
 /* One queued GPU read of `src` (a copy into `dst`). */
 static void gpu_reads(struct fake *f, struct fake_res *dst, struct fake_res *src)
 {
-    f->cf.pfnResourceCopy(f->hDevice, dst->h, src->h);
+    f->df.pfnResourceCopy(f->hDevice, dst->h, src->h);
 }
 
 static void *map(struct fake *f, struct fake_res *r, D3D10_DDI_MAP type, UINT flags)
 {
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnResourceMap(f->hDevice, r->h, 0, type, flags, &m);
+    f->df.pfnResourceMap(f->hDevice, r->h, 0, type, flags, &m);
     return m.pData;
 }
 
@@ -147,7 +147,7 @@ static void test_discard_renames_up_to_the_bound_then_waits_for_the_oldest(void 
     for (int i = 0; i < 3; i++) {
         p[i] = map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0);
         assert_non_null(p[i]);
-        f->cf.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+        f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
         gpu_reads(f, dst, dyn); /* queued, not submitted: the GPU "still has to read" it */
     }
     assert_ptr_not_equal(p[0], p[1]);
@@ -168,7 +168,7 @@ static void test_discard_renames_up_to_the_bound_then_waits_for_the_oldest(void 
     void *q = map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0);
     assert_int_equal(fence.waits, 1);
     assert_ptr_equal(q, p[0]);
-    f->cf.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
     assert_int_equal(f->allocate_calls - allocs0, 2);
     assert_int_equal(fence.lock2, fence.unlock2);
     struct wddm_umd_rename_counters c1;
@@ -193,15 +193,15 @@ static void test_no_overwrite_and_idle_discard_keep_the_current_allocation(void 
     struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
     int allocs0 = f->allocate_calls;
     void *p = map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0); /* never used by the GPU: no rename */
-    f->cf.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
     gpu_reads(f, dst, dyn);
     fake_flush(f);
     assert_ptr_equal(map(f, dyn, D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0), p); /* busy, but no wait */
-    f->cf.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
     assert_int_equal(fence.waits, 0);
     fence.page = fence.signalled; /* the GPU caught up */
     assert_ptr_equal(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0), p);
-    f->cf.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
     assert_int_equal(f->allocate_calls, allocs0);
     assert_int_equal(f->n_errors, 0);
     fake_res_destroy(f, dyn);
@@ -216,17 +216,17 @@ static void test_staging_busy_and_map_read_follow_the_stamp(void **state)
     struct fake_res *src = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, data);
     struct fake_res *s = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 64, D3D10_DDI_CPU_ACCESS_READ, NULL);
     gpu_reads(f, s, src);
-    assert_true(f->cf.pfnResourceIsStagingBusy(f->hDevice, s->h)); /* queued */
+    assert_true(f->df.pfnResourceIsStagingBusy(f->hDevice, s->h)); /* queued */
     fake_flush(f);
-    assert_true(f->cf.pfnResourceIsStagingBusy(f->hDevice, s->h)); /* submitted, fence not there */
+    assert_true(f->df.pfnResourceIsStagingBusy(f->hDevice, s->h)); /* submitted, fence not there */
     assert_null(map(f, s, D3D10_DDI_MAP_READ, DNW));
     assert_int_equal(f->errors[0], DXGI_DDI_ERR_WASSTILLDRAWING);
     BYTE *p = map(f, s, D3D10_DDI_MAP_READ, 0); /* waits on the fence */
     assert_non_null(p);
     assert_int_equal(fence.waits, 1);
     assert_memory_equal(p, data, 3);
-    f->cf.pfnResourceUnmap(f->hDevice, s->h, 0);
-    assert_false(f->cf.pfnResourceIsStagingBusy(f->hDevice, s->h));
+    f->df.pfnResourceUnmap(f->hDevice, s->h, 0);
+    assert_false(f->df.pfnResourceIsStagingBusy(f->hDevice, s->h));
     assert_int_equal(f->lock_calls, 0); /* no kernel-side synchronisation asked for */
     fake_res_destroy(f, s);
     fake_res_destroy(f, src);

@@ -7,12 +7,12 @@
 static void map_layout(struct fake *f, struct fake_res *r, UINT s, UINT *offset, UINT *rp, UINT *dp)
 {
     D3D10DDI_MAPPED_SUBRESOURCE m = { 0 };
-    f->cf.pfnStagingResourceMap(f->hDevice, r->h, s, D3D10_DDI_MAP_READ, 0, &m);
+    f->df.pfnStagingResourceMap(f->hDevice, r->h, s, D3D10_DDI_MAP_READ, 0, &m);
     assert_int_equal(f->n_errors, 0);
     *offset = (UINT)((BYTE *)m.pData - fake_mem(f, r)->mem);
     *rp = m.RowPitch;
     *dp = m.DepthPitch;
-    f->cf.pfnStagingResourceUnmap(f->hDevice, r->h, s);
+    f->df.pfnStagingResourceUnmap(f->hDevice, r->h, s);
 }
 
 /* Seed 001 §7.3 + brief: buffers have RowPitch = DepthPitch = ByteWidth (never 0). */

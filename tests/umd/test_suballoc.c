@@ -50,7 +50,7 @@ static int has_own_allocation(struct fake *f, struct fake_res *r)
 static void read_back(struct fake *f, struct fake_res *src, UINT bytes, BYTE *out)
 {
     struct fake_res *s = fake_buffer(f, D3D10_DDI_USAGE_STAGING, bytes, D3D10_DDI_CPU_ACCESS_READ, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, s->h, src->h);
+    f->df.pfnResourceCopy(f->hDevice, s->h, src->h);
     fake_flush(f);
     memcpy(out, fake_mem(f, s)->mem, bytes);
     fake_res_destroy(f, s);
@@ -75,7 +75,7 @@ static void test_small_default_buffers_share_one_allocation_at_their_slot_offset
         BYTE tag[8];
         memset(tag, 0x10 + i, sizeof tag);
         D3D10_DDI_BOX box = { 4, 0, 0, 12, 1, 1 };
-        f->cf.pfnResourceUpdateSubresourceUP(f->hDevice, b[i]->h, 0, &box, tag, 0, 0);
+        f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b[i]->h, 0, &box, tag, 0, 0);
     }
     fake_flush(f);
     assert_int_equal(f->last_num_allocs, 1);
@@ -158,7 +158,7 @@ static void test_a_freed_slot_is_reused_at_once_behind_the_work_queued_on_it(voi
     memset(y, 0x55, sizeof y);
     struct fake_res *a = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 4096, 0, x);
     struct fake_res *s1 = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 4096, D3D10_DDI_CPU_ACCESS_READ, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, s1->h, a->h); /* queued, not submitted */
+    f->df.pfnResourceCopy(f->hDevice, s1->h, a->h); /* queued, not submitted */
     int renders = f->render_calls;
     fake_res_destroy(f, a);
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 4096, 0, y);
@@ -166,7 +166,7 @@ static void test_a_freed_slot_is_reused_at_once_behind_the_work_queued_on_it(voi
     assert_int_equal(f->allocate_calls, 2);     /* the chunk and the staging buffer */
     struct fake_alloc *c = only_chunk(f);
     struct fake_res *s2 = fake_buffer(f, D3D10_DDI_USAGE_STAGING, 4096, D3D10_DDI_CPU_ACCESS_READ, NULL);
-    f->cf.pfnResourceCopy(f->hDevice, s2->h, b->h);
+    f->df.pfnResourceCopy(f->hDevice, s2->h, b->h);
     fake_flush(f);
     assert_memory_equal(fake_mem(f, s1)->mem, x, sizeof x);
     assert_memory_equal(fake_mem(f, s2)->mem, y, sizeof y);
@@ -189,7 +189,7 @@ static void test_a_copy_between_two_buffers_of_one_chunk_lists_the_chunk_once_as
     struct fake_res *a = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 1024, 0, x);
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 1024, 0, NULL);
     fake_flush(f);
-    f->cf.pfnResourceCopy(f->hDevice, b->h, a->h);
+    f->df.pfnResourceCopy(f->hDevice, b->h, a->h);
     fake_flush(f);
     assert_int_equal(f->last_num_allocs, 1);
     assert_int_equal(f->last_alist[0].WriteOperation, 1);

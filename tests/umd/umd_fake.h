@@ -78,7 +78,6 @@ struct fake {
     D3DDDI_DEVICECALLBACKS kt;
     D3D11DDI_CORELAYER_DEVICECALLBACKS core;
     D3D11DDI_DEVICEFUNCS df;
-    D3D11DDI_DEVICECONTEXTFUNCS cf;
     D3D10DDI_HDEVICE hDevice;
     void *device_mem;
 };
@@ -394,8 +393,10 @@ static inline struct fake *fake_new_sized(UINT cmd_size, UINT alist_size, UINT p
         f->plist[i] = calloc(plist_size, sizeof(D3DDDI_PATCHLOCATIONLIST));
     }
     f->adapter_cb.pfnQueryAdapterInfoCb = fake_QueryAdapterInfoCb;
-    f->kt = (D3DDDI_DEVICECALLBACKS){ fake_AllocateCb, fake_DeallocateCb, fake_RenderCb, fake_LockCb, fake_UnlockCb,
-                                      fake_CreateContextCb, fake_DestroyContextCb };
+    f->kt = (D3DDDI_DEVICECALLBACKS){ .pfnAllocateCb = fake_AllocateCb, .pfnDeallocateCb = fake_DeallocateCb,
+                                      .pfnRenderCb = fake_RenderCb, .pfnLockCb = fake_LockCb,
+                                      .pfnUnlockCb = fake_UnlockCb, .pfnCreateContextCb = fake_CreateContextCb,
+                                      .pfnDestroyContextCb = fake_DestroyContextCb };
     f->core.pfnSetErrorCb = fake_SetErrorCb;
     return f;
 }
@@ -418,7 +419,7 @@ static inline HRESULT fake_create_device(struct fake *f)
     f->device_mem = calloc(1, size);
     f->hDevice.pDrvPrivate = f->device_mem;
     D3D10DDIARG_CREATEDEVICE cd = { .hRTDevice = { f }, .Interface = D3D11_0_DDI_INTERFACE_VERSION,
-                                    .pKTCallbacks = &f->kt, .p11DeviceFuncs = &f->df, .p11ContextFuncs = &f->cf,
+                                    .pKTCallbacks = &f->kt, .p11DeviceFuncs = &f->df,
                                     .hDrvDevice = f->hDevice, .hRTCoreLayer = { f }, .p11UMCallbacks = &f->core };
     return f->adapter_funcs.pfnCreateDevice(f->open.hAdapter, &cd);
 }
@@ -521,6 +522,6 @@ static inline struct fake_alloc *fake_mem(struct fake *f, struct fake_res *r)
     return NULL;
 }
 
-static inline void fake_flush(struct fake *f) { f->cf.pfnFlush(f->hDevice); }
+static inline void fake_flush(struct fake *f) { f->df.pfnFlush(f->hDevice); }
 
 #endif /* TESTS_UMD_FAKE_H */
