@@ -56,8 +56,22 @@ struct wddm_counters {
                                        area, or the context could go (seed 000) */
     UINT64 allocations_purged;      /* allocations taken out of their segment by an adapter reset
                                        (local memory content lost; issue 20 §7) */
+    UINT64 paging_multipass;        /* DxgkDdiBuildPagingBuffer answers of
+                                       STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER: the operation went on
+                                       in a fresh paging buffer (at MultipassOffset) */
+    UINT64 page_table_updates;      /* DXGK_OPERATION_UPDATE_PAGE_TABLE operations built (GpuMmu) */
+    UINT64 mid_buffer_preemptions;  /* preemptions that stopped the DMA buffer the engine was running
+                                       before its end (it is resumed when resubmitted) */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
+
+/* Paging-buffer room, a stress option (`wddm check` Paging.Multipass, docs/drivers.md): VidMm
+ * batches paging operations into one paging buffer, so DxgkDdiBuildPagingBuffer is offered
+ * whatever room is left, and a KMD must answer STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER with
+ * MultipassOffset set when an operation does not fit. With `bytes` > 0 every call is offered at
+ * most that much room; an operation that makes no progress in an empty buffer is offered twice
+ * as much, up to the KMD's PagingBufferSize. 0 (the default) offers the whole remaining buffer. */
+void wddm_vidmm_set_paging_room(UINT bytes);
 
 /* Scheduling event trace (issue 4): a bounded in-memory ring (WDDM_SCHED_TRACE_CAPACITY events)
  * of what the scheduler did, in the order it did it, so tests assert on order, not timing.

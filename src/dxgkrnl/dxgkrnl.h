@@ -367,7 +367,7 @@ struct dxgk_counters {
         allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
         lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches,
         preemptions, engine_resets, adapter_resets, dma_buffer_splits, adapter_stops, null_context_switches,
-        allocations_purged;
+        allocations_purged, paging_multipass, page_table_updates, mid_buffer_preemptions;
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 
@@ -1002,8 +1002,9 @@ bool gsched_gate_close(struct gsched_node *n, UINT why);   /* no lock held; fals
 void gsched_gate_open(struct gsched_node *n);              /* no lock held */
 void gsched_gate_close_for_reset(struct gsched_node *n);   /* closes it, or takes it from a preemption */
 /* After a preemption or an engine reset (gate closed): retires up to `last_completed`, puts
- * every later packet back in its context's queue, opens the gate. No lock held. */
-void gsched_resume_after(struct gsched_node *n, UINT64 last_completed);
+ * every later packet back in its context's queue, opens the gate. No lock held. True when the
+ * first packet put back had started: the engine stopped it before its end. */
+bool gsched_resume_after(struct gsched_node *n, UINT64 last_completed);
 void gsched_gate_wait_locked(struct gsched_node *n);       /* submit_lock held */
 bool gsched_preemption_supported(const struct dxgk_adapter *a, const struct gsched_node *n);
 INT gsched_hw_lowest_priority(struct gsched_node *n, bool *any);

@@ -17,8 +17,10 @@ static const char check_usage[] =
     "  check for modules loaded by path): adapter start and the verifier, the adapter queries,\n"
     "  the UMD's device, GPU copies of buffers and textures read back, Map(WRITE_DISCARD) renaming,\n"
     "  fence order, a shared resource opened by a second device, two devices on two threads,\n"
-    "  preemption by a higher-priority device (when the caps claim it), paging under\n"
-    "  oversubscription, and recovery from a forced TDR. Each line names the check's id, its\n"
+    "  preemption by a higher-priority device and, at the granularity the caps claim, in the\n"
+    "  middle of a DMA buffer, paging under oversubscription, paging operations in parts\n"
+    "  (16 bytes of room offered first), page tables in the GpuMmu model, the second adapter,\n"
+    "  and recovery from a forced TDR. Each line names the check's id, its\n"
     "  result and the rule; a failure says what was seen. Exit status 1 if any check failed.\n"
     "  --json  one JSON object: every check with id, rule, result and detail, and the totals\n";
 
@@ -52,9 +54,10 @@ int wddm_tool_check(int argc, char **argv)
         if (i > 0 && !env.started) {
             r = CHECK_SKIP;
             snprintf(detail, sizeof detail, "the adapter did not start");
-        } else if (strncmp(c->id, "Adapter.", 8) != 0 && !env.dev && strcmp(c->id, "Umd.Open") != 0) {
+        } else if (strncmp(c->id, "Adapter.", 8) != 0 && strcmp(c->id, "Umd.Open") != 0 &&
+                   !wddm_check_device_usable(&env)) {
             r = CHECK_SKIP;
-            snprintf(detail, sizeof detail, "no D3D11 device (Umd.Open failed)");
+            snprintf(detail, sizeof detail, "no D3D11 device (Umd.Open failed, or a new one after a lost one)");
         } else {
             r = c->run(&env, detail, sizeof detail);
         }
@@ -78,8 +81,8 @@ int wddm_tool_check(int argc, char **argv)
         env.ctx->lpVtbl->Release(env.ctx);
     if (env.dev)
         env.dev->lpVtbl->Release(env.dev);
-    if (env.adapter) {
-        D3DKMT_CLOSEADAPTER ca = {.hAdapter = env.adapter};
+    for (UINT i = 0; i < env.adapters; i++) {
+        D3DKMT_CLOSEADAPTER ca = {.hAdapter = i ? env.others[i - 1] : env.adapter};
         D3DKMTCloseAdapter(&ca);
     }
     if (json)

@@ -22,6 +22,9 @@ struct check_env {
     ID3D11Device *dev;
     ID3D11DeviceContext *ctx;
     bool started;   /* Adapter.Start passed: the rest can run */
+    UINT adapters;  /* how many D3DKMTEnumAdapters2 listed (up to 4) ... */
+    D3DKMT_HANDLE others[3]; /* ... and the others' handles, open while the checks run: an adapter
+                              * whose last handle closes goes away */
 };
 
 struct check_case {
@@ -32,6 +35,9 @@ struct check_case {
 };
 
 extern const struct check_case wddm_check_cases[];
+/* A check that failed may leave the device removed (a KMD's failed paging operation loses it):
+ * the next check starts on a new one. Returns FALSE if the device is gone and none can open. */
+bool wddm_check_device_usable(struct check_env *env);
 extern const size_t wddm_check_case_count;
 
 #endif

@@ -3,6 +3,7 @@
  * by path as for the reference ones. Data checks compare every byte read back with what was
  * written; nothing is taken on the driver's word. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,10 +78,9 @@ static enum check_result adapter_start(struct check_env *e, char *detail, size_t
         return fail(detail, size, "D3DKMTEnumAdapters2 0x%08x: %s", (unsigned)st, why);
     }
     e->adapter = ai[0].hAdapter;
-    for (ULONG i = 1; i < en.NumAdapters; i++) {
-        D3DKMT_CLOSEADAPTER c = {.hAdapter = ai[i].hAdapter};
-        D3DKMTCloseAdapter(&c);
-    }
+    e->adapters = en.NumAdapters;
+    for (ULONG i = 1; i < en.NumAdapters; i++)
+        e->others[i - 1] = ai[i].hAdapter;
     if (wddm_verifier_violations(NULL) != before)
         return fail(detail, size, "the adapter started with verifier violations (WDDM_VERIFIER=1 lists them)");
     e->started = true;
@@ -117,6 +117,15 @@ static enum check_result adapter_queries(struct check_env *e, char *detail, size
 static HRESULT open_device(ID3D11Device **dev, ID3D11DeviceContext **ctx)
 {
     return D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, dev, NULL, ctx);
+}
+
+bool wddm_check_device_usable(struct check_env *e)
+{
+    if (!e->dev || ID3D11Device_GetDeviceRemovedReason(e->dev) == S_OK)
+        return e->dev != NULL;
+    RELEASE(e->ctx);
+    RELEASE(e->dev);
+    return SUCCEEDED(open_device(&e->dev, &e->ctx));
 }
 
 static enum check_result umd_open(struct check_env *e, char *detail, size_t size)
@@ -315,6 +324,84 @@ static enum check_result paging_oversubscribe(struct check_env *e, char *detail,
     return r;
 }
 
+/* Buffers with initial data, copied and read back: VidMm pages them into their segments (and,
+ * in the GpuMmu model, writes their page tables) through the KMD's paging buffers. */
+static enum check_result upload_copy_read(struct check_env *e, UINT count, UINT bytes, uint32_t seed, char *detail,
+                                          size_t size)
+{
+    uint8_t *data = malloc(bytes);
+    if (!data)
+        return fail(detail, size, "out of memory");
+    enum check_result r = CHECK_PASS;
+    for (UINT i = 0; i < count && r == CHECK_PASS; i++) {
+        ID3D11Buffer *src = NULL, *dst = NULL;
+        fill(data, bytes, seed + i);
+        HRESULT hr = buffer(e->dev, bytes, D3D11_USAGE_DEFAULT, 0, data, &src);
+        if (SUCCEEDED(hr))
+            hr = buffer(e->dev, bytes, D3D11_USAGE_DEFAULT, 0, NULL, &dst);
+        if (FAILED(hr)) {
+            r = fail(detail, size, "buffer %u of %u: 0x%08x", i, count, (unsigned)hr);
+        } else {
+            ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)dst, (ID3D11Resource *)src);
+            char what[48];
+            snprintf(what, sizeof what, "buffer %u of %u", i, count);
+            r = read_back(e, dst, bytes, seed + i, what, detail, size);
+        }
+        RELEASE(dst);
+        RELEASE(src);
+    }
+    free(data);
+    return r;
+}
+
+/* Every paging operation offered 16 bytes of room at first (wddm_vidmm_set_paging_room): the
+ * KMD must stop at DmaSize, answer STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER and go on at its
+ * MultipassOffset in the next buffer, keeping every byte (wddm-semantics §2.4). */
+static enum check_result paging_multipass(struct check_env *e, char *detail, size_t size)
+{
+    enum { ROOM = 16, COUNT = 8, BYTES = 256u << 10 };
+    UINT64 v0 = wddm_verifier_violations("Paging.DmaSize");
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    wddm_vidmm_set_paging_room(ROOM);
+    enum check_result r = upload_copy_read(e, COUNT, BYTES, 2000, detail, size);
+    wddm_vidmm_set_paging_room(0);
+    wddm_get_counters(&c1);
+    if (wddm_verifier_violations("Paging.DmaSize") != v0)
+        return fail(detail, size, "DxgkDdiBuildPagingBuffer wrote past DmaSize (Paging.DmaSize; WDDM_VERIFIER=1 "
+                                  "names the operation)");
+    if (r != CHECK_PASS)
+        return r;
+    if (c1.paging_buffers_submitted == c0.paging_buffers_submitted) {
+        snprintf(detail, size, "no paging buffer was built for %u new buffers: nothing to split", COUNT);
+        return CHECK_SKIP;
+    }
+    if (c1.paging_multipass == c0.paging_multipass)
+        return fail(detail, size, "%llu paging buffers with %u bytes of room each and never "
+                                  "STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER: the KMD does not stop at DmaSize",
+                    (unsigned long long)(c1.paging_buffers_submitted - c0.paging_buffers_submitted), ROOM);
+    return CHECK_PASS;
+}
+
+/* A KMD that claims the GpuMmu model (DXGK_VIDMMCAPS.GpuMmuSupported) is given page-table updates
+ * (DXGK_OPERATION_UPDATE_PAGE_TABLE) for the allocations' GPU virtual addresses, and the copies
+ * through those addresses read back right. */
+static enum check_result gpummu_page_tables(struct check_env *e, char *detail, size_t size)
+{
+    if (!e->caps.MemoryManagementCaps.GpuMmuSupported) {
+        snprintf(detail, size, "the KMD does not claim DXGK_VIDMMCAPS.GpuMmuSupported");
+        return CHECK_SKIP;
+    }
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    enum check_result r = upload_copy_read(e, 4, 1u << 20, 3000, detail, size);
+    wddm_get_counters(&c1);
+    if (r == CHECK_PASS && c1.page_table_updates == c0.page_table_updates)
+        r = fail(detail, size, "the copies through GPU virtual addresses needed no page-table update: the "
+                               "allocations were not mapped through the KMD's page tables");
+    return r;
+}
+
 /* ---- textures, sharing, threads ------------------------------------------------------------ */
 
 enum { TEX_W = 301, TEX_H = 67 }; /* odd sizes: the KMD's pitch, not the width, lays out rows */
@@ -490,32 +577,73 @@ static enum check_result threads_two_devices(struct check_env *e, char *detail, 
 /* When the caps claim preemption (DXGK_VIDSCHCAPS.PreemptionAware), a higher-priority device's
  * work preempts a lower one's queued on the engine: the kernel calls DxgkDdiPreemptCommand, the
  * KMD answers, the preempted buffers run again, and every byte of both devices' work is right. */
+/* A second device at GPU thread priority 7 with a small buffer already uploaded: its copies
+ * preempt the checks' device (priority 0) when they arrive while that device's work is queued. */
+struct high_device {
+    ID3D11Device *dev;
+    ID3D11DeviceContext *ctx;
+    IDXGIDevice *dxgi;
+    ID3D11Buffer *buf, *staging; /* staging made beforehand: the copy arrives without an allocation */
+};
+enum { HIGH_BYTES = 64u << 10, HIGH_SEED = 901 };
+
+static void high_close(struct high_device *h)
+{
+    RELEASE(h->staging);
+    RELEASE(h->buf);
+    RELEASE(h->dxgi);
+    RELEASE(h->ctx);
+    RELEASE(h->dev);
+}
+
+static enum check_result high_copy(struct high_device *h, const char *what, char *detail, size_t size);
+
+static enum check_result high_open(struct high_device *h, char *detail, size_t size)
+{
+    memset(h, 0, sizeof *h);
+    HRESULT hr;
+    if (FAILED(hr = open_device(&h->dev, &h->ctx)) ||
+        FAILED(hr = ID3D11Device_QueryInterface(h->dev, &IID_IDXGIDevice, (void **)&h->dxgi)) ||
+        FAILED(hr = IDXGIDevice_SetGPUThreadPriority(h->dxgi, 7)))
+        return fail(detail, size, "a second device at GPU thread priority 7: 0x%08x", (unsigned)hr);
+    uint8_t *data = malloc(HIGH_BYTES);
+    if (!data)
+        return fail(detail, size, "out of memory");
+    fill(data, HIGH_BYTES, HIGH_SEED);
+    hr = buffer(h->dev, HIGH_BYTES, D3D11_USAGE_DEFAULT, 0, data, &h->buf);
+    free(data);
+    if (SUCCEEDED(hr))
+        hr = buffer(h->dev, HIGH_BYTES, D3D11_USAGE_STAGING, D3D11_CPU_ACCESS_READ, NULL, &h->staging);
+    if (FAILED(hr))
+        return fail(detail, size, "the high-priority buffers: 0x%08x", (unsigned)hr);
+    return high_copy(h, "high priority, first", detail, size); /* the upload done before any race */
+}
+
+/* The high-priority device's copy, read back: it arrives while the other device's work runs. */
+static enum check_result high_copy(struct high_device *h, const char *what, char *detail, size_t size)
+{
+    ID3D11DeviceContext_CopyResource(h->ctx, (ID3D11Resource *)h->staging, (ID3D11Resource *)h->buf);
+    D3D11_MAPPED_SUBRESOURCE m;
+    HRESULT hr = ID3D11DeviceContext_Map(h->ctx, (ID3D11Resource *)h->staging, 0, D3D11_MAP_READ, 0, &m);
+    if (FAILED(hr))
+        return fail(detail, size, "%s: Map(READ) 0x%08x", what, (unsigned)hr);
+    size_t at = first_wrong(m.pData, HIGH_BYTES, HIGH_SEED);
+    ID3D11DeviceContext_Unmap(h->ctx, (ID3D11Resource *)h->staging, 0);
+    return at == HIGH_BYTES ? CHECK_PASS : fail(detail, size, "%s: byte %zu read back wrong", what, at);
+}
+
 static enum check_result sched_preemption(struct check_env *e, char *detail, size_t size)
 {
     if (!e->caps.SchedulingCaps.PreemptionAware) {
         snprintf(detail, size, "the KMD does not claim DXGK_VIDSCHCAPS.PreemptionAware");
         return CHECK_SKIP;
     }
-    enum { BYTES = 4u << 20, COPIES = 64, HIGH_BYTES = 64u << 10, ROUNDS = 5 };
-    ID3D11Device *hi = NULL;
-    ID3D11DeviceContext *hi_ctx = NULL;
-    IDXGIDevice *dxgi = NULL;
-    ID3D11Buffer *src = NULL, *a = NULL, *b = NULL, *hb = NULL;
+    enum { BYTES = 4u << 20, COPIES = 64, ROUNDS = 5 };
+    struct high_device hi;
+    ID3D11Buffer *src = NULL, *a = NULL, *b = NULL;
     uint8_t *data = malloc(BYTES);
-    enum check_result r = data ? CHECK_PASS : fail(detail, size, "out of memory");
+    enum check_result r = data ? high_open(&hi, detail, size) : fail(detail, size, "out of memory");
     HRESULT hr = S_OK;
-    if (r == CHECK_PASS && (FAILED(hr = open_device(&hi, &hi_ctx)) ||
-                            FAILED(hr = ID3D11Device_QueryInterface(hi, &IID_IDXGIDevice, (void **)&dxgi)) ||
-                            FAILED(hr = IDXGIDevice_SetGPUThreadPriority(dxgi, 7))))
-        r = fail(detail, size, "a second device at GPU thread priority 7: 0x%08x", (unsigned)hr);
-    if (r == CHECK_PASS) {
-        fill(data, HIGH_BYTES, 901);
-        if (FAILED(hr = buffer(hi, HIGH_BYTES, D3D11_USAGE_DEFAULT, 0, data, &hb)))
-            r = fail(detail, size, "the high-priority buffer: 0x%08x", (unsigned)hr);
-        else /* its upload done before the race starts */
-            r = read_back(&(struct check_env){.dev = hi, .ctx = hi_ctx}, hb, HIGH_BYTES, 901, "high priority, first",
-                          detail, size);
-    }
     if (r == CHECK_PASS) {
         fill(data, BYTES, 900);
         if (FAILED(hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, data, &src)) ||
@@ -537,8 +665,7 @@ static enum check_result sched_preemption(struct check_env *e, char *detail, siz
             ID3D11DeviceContext_Flush(e->ctx);
         }
         /* ... and the high-priority one's copy arrives while that work is queued. */
-        r = read_back(&(struct check_env){.dev = hi, .ctx = hi_ctx}, hb, HIGH_BYTES, 901, "high priority", detail,
-                      size);
+        r = high_copy(&hi, "high priority", detail, size);
         if (r == CHECK_PASS) /* COPIES is even: the last copy wrote a */
             r = read_back(e, a, BYTES, 900, "low priority, after its preemption", detail, size);
         wddm_get_counters(&c1);
@@ -547,14 +674,172 @@ static enum check_result sched_preemption(struct check_env *e, char *detail, siz
         r = fail(detail, size, "no preemption: in %u rounds the high-priority copy never preempted the %u queued "
                                "copies of %u MiB (DxgkDdiPreemptCommand not called or not answered)", ROUNDS, COPIES,
                  BYTES >> 20);
-    RELEASE(hb);
     RELEASE(src);
     RELEASE(a);
     RELEASE(b);
-    RELEASE(dxgi);
-    RELEASE(hi_ctx);
-    RELEASE(hi);
+    high_close(&hi);
     free(data);
+    return r;
+}
+
+/* The granularity the caps claim is kept: finer than whole DMA buffers
+ * (D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY or finer), a preemption stops the DMA buffer
+ * the engine runs before its end, and when it is submitted again it goes on where it stopped. The
+ * work shifts STEPS chunks by one through a scratch buffer, right then left, PASSES times, and
+ * the check moves each chunk's seed alike: a restart from a buffer's top, or a skipped command,
+ * leaves a wrong chunk. */
+static enum check_result sched_mid_buffer(struct check_env *e, char *detail, size_t size)
+{
+    if (!e->caps.SchedulingCaps.PreemptionAware ||
+        e->caps.PreemptionCaps.GraphicsPreemptionGranularity < D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY) {
+        snprintf(detail, size, "the caps claim no preemption finer than whole DMA buffers (granularity %d)",
+                 (int)e->caps.PreemptionCaps.GraphicsPreemptionGranularity);
+        return CHECK_SKIP;
+    }
+    enum { STEPS = 8, PASSES = 16, ROUNDS = 5 };
+    /* Chunks of up to 4 MiB, the buffer a quarter of the local memory at most: the UMD keeps only
+     * a few DMA buffers in flight, so each must run long enough for the high-priority copy to
+     * arrive during one. */
+    UINT64 local = 0;
+    for (UINT i = 0; i < e->segments.NbSegment && i < D3DKMT_WDDM_MAX_SEGMENTS; i++)
+        if (!(e->segments.Segment[i].Flags & 0x1u))
+            local += e->segments.Segment[i].Size;
+    UINT64 fit = local ? local / 4 / (STEPS + 1) : 4u << 20;
+    const UINT CHUNK = fit >= (4u << 20) ? 4u << 20 : fit > (64u << 10) ? (UINT)(fit & ~4095ull) : 64u << 10;
+    const UINT BYTES = CHUNK * (STEPS + 1);
+    struct high_device hi;
+    ID3D11Buffer *x = NULL, *tmp = NULL, *rb = NULL;
+    ID3D11Query *settled = NULL, *finished = NULL;
+    D3D11_QUERY_DESC qd = {.Query = D3D11_QUERY_EVENT};
+    UINT idle_rounds = 0, rounds = 0;
+    uint8_t *data = malloc(BYTES);
+    enum check_result r = data ? high_open(&hi, detail, size) : fail(detail, size, "out of memory");
+    HRESULT hr = S_OK;
+    if (r == CHECK_PASS &&
+        (FAILED(hr = ID3D11Device_CreateQuery(e->dev, &qd, &settled)) ||
+         FAILED(hr = ID3D11Device_CreateQuery(e->dev, &qd, &finished)) ||
+         FAILED(hr = buffer(e->dev, BYTES, D3D11_USAGE_DEFAULT, 0, NULL, &x)) ||
+         FAILED(hr = buffer(e->dev, CHUNK, D3D11_USAGE_DEFAULT, 0, NULL, &tmp)) ||
+         FAILED(hr = buffer(e->dev, BYTES, D3D11_USAGE_STAGING, D3D11_CPU_ACCESS_READ, NULL, &rb))))
+        r = fail(detail, size, "buffers of %u KiB: 0x%08x", BYTES >> 10, (unsigned)hr);
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    c1 = c0;
+    for (UINT round = 0; round < ROUNDS && r == CHECK_PASS && c1.mid_buffer_preemptions == c0.mid_buffer_preemptions;
+         round++) {
+        rounds++;
+        for (UINT i = 0; i <= STEPS; i++)
+            fill(data + (size_t)i * CHUNK, CHUNK, 700 + round * 16 + i);
+        ID3D11DeviceContext_UpdateSubresource(e->ctx, (ID3D11Resource *)x, 0, NULL, data, BYTES, BYTES);
+        /* x and tmp resident and the upload done first: the long work must run, not wait for its
+         * paging, when the high-priority copy arrives. */
+        D3D11_BOX first = {0, 0, 0, CHUNK, 1, 1};
+        ID3D11DeviceContext_CopySubresourceRegion(e->ctx, (ID3D11Resource *)tmp, 0, 0, 0, 0, (ID3D11Resource *)x, 0,
+                                                  &first);
+        ID3D11DeviceContext_End(e->ctx, (ID3D11Asynchronous *)settled);
+        ID3D11DeviceContext_Flush(e->ctx);
+        while (ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)settled, NULL, 0, 0) == S_FALSE)
+            sched_yield();
+        /* Long DMA buffers of 2 * STEPS * PASSES copies, the chunks' seeds moved alike ... */
+        uint32_t seeds[STEPS + 1];
+        for (UINT i = 0; i <= STEPS; i++)
+            seeds[i] = 700 + round * 16 + i;
+        for (UINT pass = 0; pass < PASSES; pass++)
+            for (UINT k = 0; k < STEPS; k++) {
+                UINT from_chunk = pass & 1 ? k + 1 : STEPS - 1 - k, to_chunk = pass & 1 ? k : STEPS - k;
+                D3D11_BOX from = {from_chunk * CHUNK, 0, 0, (from_chunk + 1) * CHUNK, 1, 1},
+                          all = {0, 0, 0, CHUNK, 1, 1};
+                ID3D11DeviceContext_CopySubresourceRegion(e->ctx, (ID3D11Resource *)tmp, 0, 0, 0, 0,
+                                                          (ID3D11Resource *)x, 0, &from);
+                ID3D11DeviceContext_CopySubresourceRegion(e->ctx, (ID3D11Resource *)x, 0, to_chunk * CHUNK, 0, 0,
+                                                          (ID3D11Resource *)tmp, 0, &all);
+                seeds[to_chunk] = seeds[from_chunk];
+            }
+        ID3D11DeviceContext_End(e->ctx, (ID3D11Asynchronous *)finished);
+        ID3D11DeviceContext_Flush(e->ctx);
+        /* ... running when the high-priority copy arrives - unless the UMD ran them as it went. */
+        if (ID3D11DeviceContext_GetData(e->ctx, (ID3D11Asynchronous *)finished, NULL, 0,
+                                        D3D11_ASYNC_GETDATA_DONOTFLUSH) == S_OK)
+            idle_rounds++;
+        r = high_copy(&hi, "high priority", detail, size);
+        ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)rb, (ID3D11Resource *)x);
+        D3D11_MAPPED_SUBRESOURCE m;
+        if (r == CHECK_PASS && FAILED(hr = ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)rb, 0, D3D11_MAP_READ, 0, &m)))
+            r = fail(detail, size, "Map(READ) 0x%08x", (unsigned)hr);
+        else if (r == CHECK_PASS) {
+            for (UINT j = 0; j <= STEPS && r == CHECK_PASS; j++) {
+                uint32_t seed = seeds[j];
+                size_t at = first_wrong((const uint8_t *)m.pData + (size_t)j * CHUNK, CHUNK, seed);
+                if (at != CHUNK)
+                    r = fail(detail, size, "round %u: chunk %u byte %zu is 0x%02x, not 0x%02x: the preempted DMA "
+                                           "buffer did not go on where it stopped", round, j, at,
+                             ((const uint8_t *)m.pData)[(size_t)j * CHUNK + at], pattern(seed, at));
+            }
+            ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)rb, 0);
+        }
+        wddm_get_counters(&c1);
+    }
+    UINT64 buffers = c1.dma_buffers_submitted - c0.dma_buffers_submitted;
+    if (r == CHECK_PASS && c1.mid_buffer_preemptions == c0.mid_buffer_preemptions) {
+        if (c1.preemptions == c0.preemptions || idle_rounds == rounds ||
+            buffers >= (UINT64)rounds * 2 * STEPS * PASSES) {
+            /* The situation never arose - how the UMD cuts and orders its DMA buffers (a GPU wait
+             * between them, one copy each, all done at Flush) is its own business, not the KMD's
+             * granularity; whether the KMD preempts at all is Sched.Preemption's. */
+            snprintf(detail, size, "the high-priority copy never preempted a running DMA buffer of several copies "
+                                   "(%llu preemptions; %llu DMA buffers for %u copies; %u of %u rounds done at Flush)",
+                     (unsigned long long)(c1.preemptions - c0.preemptions), (unsigned long long)buffers,
+                     rounds * 2 * STEPS * PASSES, idle_rounds, rounds);
+            r = CHECK_SKIP;
+        } else {
+            r = fail(detail, size, "the caps claim granularity %d, but in %u rounds no preemption stopped the running "
+                                   "DMA buffer before its end (%llu preemptions, %llu DMA buffers for %u copies)",
+                     (int)e->caps.PreemptionCaps.GraphicsPreemptionGranularity, rounds,
+                     (unsigned long long)(c1.preemptions - c0.preemptions), (unsigned long long)buffers,
+                     rounds * 2 * STEPS * PASSES);
+        }
+    }
+    RELEASE(rb);
+    RELEASE(tmp);
+    RELEASE(x);
+    RELEASE(settled);
+    RELEASE(finished);
+    high_close(&hi);
+    free(data);
+    return r;
+}
+
+/* Every adapter listed works, the second like the first: its UMD opens on it (a DXGI adapter
+ * given to D3D11CreateDevice) and its copies read back. */
+static enum check_result adapter_second(struct check_env *e, char *detail, size_t size)
+{
+    if (e->adapters < 2) {
+        snprintf(detail, size, "one adapter (WDDM_KMD / --kmd lists one driver per adapter)");
+        return CHECK_SKIP;
+    }
+    IDXGIFactory *factory = NULL;
+    IDXGIAdapter *adapter = NULL;
+    struct check_env second = {0};
+    wddm_clear_refusals();
+    const char *step = "CreateDXGIFactory";
+    HRESULT hr = CreateDXGIFactory(&IID_IDXGIFactory, (void **)&factory);
+    if (SUCCEEDED(hr) && (step = "IDXGIFactory::EnumAdapters(1)"))
+        hr = IDXGIFactory_EnumAdapters(factory, 1, &adapter);
+    if (SUCCEEDED(hr) && (step = "D3D11CreateDevice on it"))
+        hr = D3D11CreateDevice(adapter, D3D_DRIVER_TYPE_UNKNOWN, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &second.dev,
+                               NULL, &second.ctx);
+    enum check_result r = CHECK_PASS;
+    if (FAILED(hr)) {
+        char why[900];
+        wddm_last_refusals(why, sizeof why);
+        r = fail(detail, size, "%s: 0x%08x %s", step, (unsigned)hr, why);
+    } else {
+        r = copy_readback(&second, detail, size);
+    }
+    RELEASE(second.ctx);
+    RELEASE(second.dev);
+    RELEASE(adapter);
+    RELEASE(factory);
     return r;
 }
 
@@ -642,10 +927,28 @@ const struct check_case wddm_check_cases[] = {
      "When the caps claim preemption, a higher-priority device's copy preempts queued copies of another device "
      "(DxgkDdiPreemptCommand answered; up to 5 rounds), and both devices' bytes are right",
      sched_preemption},
+    {"Sched.MidBuffer",
+     "When the caps claim preemption finer than DMA buffers, a preemption stops the running DMA buffer before "
+     "its end and its resubmission goes on where it stopped: 64 order-dependent copies come out right "
+     "(up to 5 rounds)",
+     sched_mid_buffer},
     {"Paging.Oversubscribe",
      "1.5 times the local memory, every buffer filled and read back: VidMm evicts, and the KMD's paging "
      "buffers (DXGK_OPERATION_TRANSFER, FILL) keep every byte",
      paging_oversubscribe},
+    {"Paging.Multipass",
+     "Every paging operation first offered 16 bytes of room: the KMD stops at DmaSize, answers "
+     "STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER and goes on at MultipassOffset in the next buffer, and every "
+     "byte of 8 uploaded buffers reads back",
+     paging_multipass},
+    {"GpuMmu.PageTables",
+     "When the caps claim GpuMmu, the allocations' virtual addresses are mapped through the KMD's page tables "
+     "(DXGK_OPERATION_UPDATE_PAGE_TABLE) and copies through them read back",
+     gpummu_page_tables},
+    {"Adapter.Second",
+     "With two adapters, the second one works like the first: a device on it (DXGI adapter 1) copies and "
+     "reads back",
+     adapter_second},
     {"Tdr.Recovery",
      "After a forced TDR the adapter recovers through DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout: "
      "the open device is lost with DXGI_ERROR_DEVICE_RESET, and a new device's copies read back",

@@ -637,6 +637,9 @@ static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c)
     c->adapter_stops += atomic_load(&a->counters.adapter_stops);
     c->null_context_switches += atomic_load(&a->counters.null_context_switches);
     c->allocations_purged += atomic_load(&a->counters.allocations_purged);
+    c->paging_multipass += atomic_load(&a->counters.paging_multipass);
+    c->page_table_updates += atomic_load(&a->counters.page_table_updates);
+    c->mid_buffer_preemptions += atomic_load(&a->counters.mid_buffer_preemptions);
 }
 
 NTSTATUS wddm_get_counters(struct wddm_counters *out)

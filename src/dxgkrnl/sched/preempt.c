@@ -149,7 +149,9 @@ void gsched_gate_wait_locked(struct gsched_node *n)
 
 /* Takes back every in-flight packet after `last_completed` (resubmitted later); the node's
  * completed fence becomes its submitted fence. No lock held. */
-static struct dxgk_packet *gsched_detach_after(struct gsched_node *n, UINT64 last_completed)
+/* *was_running: the first packet taken back is a render packet the engine had started - stopped
+ * before its end. */
+static struct dxgk_packet *gsched_detach_after(struct gsched_node *n, UINT64 last_completed, bool *was_running)
 {
     struct dxgk_packet *taken = NULL;
     UINT k = 0;
@@ -161,6 +163,7 @@ static struct dxgk_packet *gsched_detach_after(struct gsched_node *n, UINT64 las
         pp = &(*pp)->next;
     }
     taken = *pp;
+    *was_running = taken && !taken->paging && taken->started;
     *pp = NULL;
     n->inflight_tail = prev;
     for (struct dxgk_packet *p = taken; p; p = p->next) {
@@ -303,16 +306,19 @@ void gsched_preempt_finish(struct gsched_node *n)
     gsched_trace(n->adapter, WDDM_SCHED_EVENT_PREEMPTED, n->ordinal, 0, 0, last);
     DXGK_COUNT(a, preemptions, 1);
     /* What completed before the preemption retires first (the ISR reported it). */
-    gsched_resume_after(n, last);
+    if (gsched_resume_after(n, last))
+        DXGK_COUNT(a, mid_buffer_preemptions, 1);
 }
 
-void gsched_resume_after(struct gsched_node *n, UINT64 last_completed)
+bool gsched_resume_after(struct gsched_node *n, UINT64 last_completed)
 {
     struct dxgk_adapter *a = n->adapter;
     gsched_node_retire_to(n, last_completed);
-    struct dxgk_packet *list = gsched_detach_after(n, last_completed);
+    bool was_running = false;
+    struct dxgk_packet *list = gsched_detach_after(n, last_completed, &was_running);
     pthread_mutex_lock(&a->lock);
     gsched_requeue_locked(n, list);
     pthread_mutex_unlock(&a->lock);
     gsched_gate_open(n);
+    return was_running;
 }

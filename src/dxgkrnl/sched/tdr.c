@@ -219,7 +219,7 @@ static bool engine_reset(struct tdr_op *op)
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&a->lock);
     gsched_trace(n->adapter, WDDM_SCHED_EVENT_RESET, n->ordinal, guilty, 0, aborted);
-    gsched_resume_after(n, aborted);
+    (void)gsched_resume_after(n, aborted);
     DXGK_COUNT(a, engine_resets, 1);
     return true;
 }

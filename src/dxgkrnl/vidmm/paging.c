@@ -104,12 +104,21 @@ static void submit_current_locked(struct vidmm_paging_batch *b)
     DXGK_COUNT(a, paging_buffers_submitted, 1);
 }
 
+/* wddm_vidmm_set_paging_room: the most room one call is offered (0: the rest of the buffer). */
+static atomic_uint paging_room;
+
+void wddm_vidmm_set_paging_room(UINT bytes)
+{
+    atomic_store(&paging_room, bytes);
+}
+
 NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPAGINGBUFFER *args,
                                    const struct vidmm_instance *inst)
 {
     struct dxgk_adapter *a = b->adapter;
     args->MultipassOffset = 0;
     args->hSystemContext = a->kmd_system_context;
+    UINT room = atomic_load_explicit(&paging_room, memory_order_relaxed);
     for (;;) {
         if (!b->pkt) {
             b->pkt = vidmm_paging_packet_get_locked(a);
@@ -120,6 +129,9 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
         UINT8 *start = p->dma + p->dma_used;
         args->pDmaBuffer = start;
         args->DmaSize = p->dma_capacity - p->dma_used;
+        if (room && room < args->DmaSize)
+            args->DmaSize = room;
+        UINT offered = args->DmaSize;
         args->pDmaBufferPrivateData = p->priv;
         args->DmaBufferPrivateDataSize = p->priv_size;
         args->DmaBufferWriteOffset = p->dma_used;
@@ -136,11 +148,25 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
             dxgk_refuse("verifier: DxgkDdiBuildPagingBuffer moved pDmaBuffer outside the paging buffer");
             return STATUS_UNSUCCESSFUL;
         }
+        if ((UINT)(end - start) > offered) {
+            /* The room past DmaSize may hold what the next operation writes (or, on Windows,
+             * what VidMm already batched): writing there corrupts it. */
+            dxgk_verifier_report(a, "DxgkDdiBuildPagingBuffer", "Paging.DmaSize", false,
+                                 "operation %d wrote %u bytes where DmaSize offered %u: a KMD must stop at DmaSize "
+                                 "and answer STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER with MultipassOffset set",
+                                 (int)args->Operation, (UINT)(end - start), offered);
+            return STATUS_UNSUCCESSFUL;
+        }
         p->dma_used += (UINT)(end - start);
         if (NT_SUCCESS(st))
             return STATUS_SUCCESS;
         if (st == STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
+            DXGK_COUNT(a, paging_multipass, 1);
             if (p->dma_used == 0) {
+                if (offered < p->dma_capacity) { /* a stress room too small for one step: grow it */
+                    room = offered > p->dma_capacity / 2 ? p->dma_capacity : offered * 2;
+                    continue;
+                }
                 dxgk_refuse("verifier: DxgkDdiBuildPagingBuffer op %d does not fit an empty %u-byte paging buffer",
                             (int)args->Operation, p->dma_capacity);
                 return STATUS_UNSUCCESSFUL;

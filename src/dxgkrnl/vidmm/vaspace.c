@@ -137,6 +137,7 @@ static NTSTATUS pt_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batc
     u.UpdatePageTable.hProcess = m->kmd_process;
     u.UpdatePageTable.UpdateMode = DXGK_PAGETABLEUPDATE_GPU_PHYSICAL;
     u.UpdatePageTable.FirstPteVirtualAddress = first_va;
+    DXGK_COUNT(a, page_table_updates, 1);
     return vidmm_paging_build_locked(b, &u, NULL);
 }
 
