@@ -13,366 +13,85 @@ static HRESULT not_modeled(const char *slot, const char *answer)
     return E_NOTIMPL;
 }
 
-static HRESULT APIENTRY nm_pfnSetPriorityCb(HANDLE hDevice, D3DDDICB_SETPRIORITY *pData)
-{
-    return not_modeled("pfnSetPriorityCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnQueryResidencyCb(HANDLE hDevice, const D3DDDICB_QUERYRESIDENCY *pData)
-{
-    return not_modeled("pfnQueryResidencyCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnSetDisplayModeCb(HANDLE hDevice, D3DDDICB_SETDISPLAYMODE *pData)
-{
-    return not_modeled("pfnSetDisplayModeCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnPresentCb(HANDLE hDevice, const D3DDDICB_PRESENT *pData)
-{
-    return not_modeled("pfnPresentCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnEscapeCb(HANDLE hAdapter, const D3DDDICB_ESCAPE *pData)
-{
-    return not_modeled("pfnEscapeCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnCreateOverlayCb(HANDLE hDevice, D3DDDICB_CREATEOVERLAY *pData)
-{
-    return not_modeled("pfnCreateOverlayCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnUpdateOverlayCb(HANDLE hDevice, const D3DDDICB_UPDATEOVERLAY *pData)
-{
-    return not_modeled("pfnUpdateOverlayCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnFlipOverlayCb(HANDLE hDevice, const D3DDDICB_FLIPOVERLAY *pData)
-{
-    return not_modeled("pfnFlipOverlayCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnDestroyOverlayCb(HANDLE hDevice, const D3DDDICB_DESTROYOVERLAY *pData)
-{
-    return not_modeled("pfnDestroyOverlayCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnCreateSynchronizationObjectCb(HANDLE hDevice, D3DDDICB_CREATESYNCHRONIZATIONOBJECT *pData)
-{
-    return not_modeled("pfnCreateSynchronizationObjectCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnWaitForSynchronizationObjectCb(HANDLE hDevice, const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT *pData)
-{
-    return not_modeled("pfnWaitForSynchronizationObjectCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnSignalSynchronizationObjectCb(HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT *pData)
-{
-    return not_modeled("pfnSignalSynchronizationObjectCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnSetAsyncCallbacksCb(HANDLE hDevice, BOOL Enable)
-{
-    return not_modeled("pfnSetAsyncCallbacksCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnSetDisplayPrivateDriverFormatCb(HANDLE hDevice, const D3DDDICB_SETDISPLAYPRIVATEDRIVERFORMAT *pData)
-{
-    return not_modeled("pfnSetDisplayPrivateDriverFormatCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnOfferAllocationsCb(HANDLE hDevice, const D3DDDICB_OFFERALLOCATIONS *pData)
-{
-    return not_modeled("pfnOfferAllocationsCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnReclaimAllocationsCb(HANDLE hDevice, const D3DDDICB_RECLAIMALLOCATIONS *pData)
-{
-    return not_modeled("pfnReclaimAllocationsCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnWaitForSynchronizationObject2Cb(HANDLE hDevice, const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT2 *pData)
-{
-    return not_modeled("pfnWaitForSynchronizationObject2Cb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnSignalSynchronizationObject2Cb(HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT2 *pData)
-{
-    return not_modeled("pfnSignalSynchronizationObject2Cb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnPresentMultiPlaneOverlayCb(HANDLE hDevice, const D3DDDICB_PRESENTMULTIPLANEOVERLAY *pPresent)
-{
-    return not_modeled("pfnPresentMultiPlaneOverlayCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnLogUMDMarkerCb(HANDLE hDevice, const D3DDDICB_LOGUMDMARKER *pLogUMDMarker)
-{
-    return not_modeled("pfnLogUMDMarkerCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnInvalidateCacheCb(HANDLE hDevice, const D3DDDICB_INVALIDATECACHE *arg1)
-{
-    return not_modeled("pfnInvalidateCacheCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnUpdateGpuVirtualAddressCb(HANDLE hDevice, const D3DDDICB_UPDATEGPUVIRTUALADDRESS *pData)
-{
-    return not_modeled("pfnUpdateGpuVirtualAddressCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnCreateContextVirtualCb(HANDLE hDevice, D3DDDICB_CREATECONTEXTVIRTUAL *pData)
-{
-    return not_modeled("pfnCreateContextVirtualCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnDeallocate2Cb(HANDLE hDevice, const D3DDDICB_DEALLOCATE2 *pData)
-{
-    return not_modeled("pfnDeallocate2Cb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnSignalSynchronizationObjectFromGpu2Cb(HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU2 *pData)
-{
-    return not_modeled("pfnSignalSynchronizationObjectFromGpu2Cb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnReclaimAllocations2Cb(HANDLE hDevice, D3DDDICB_RECLAIMALLOCATIONS2 *pData)
-{
-    return not_modeled("pfnReclaimAllocations2Cb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnGetResourcePresentPrivateDriverDataCb(HANDLE hDevice, D3DDDI_GETRESOURCEPRESENTPRIVATEDRIVERDATA *pData)
-{
-    return not_modeled("pfnGetResourcePresentPrivateDriverDataCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnUpdateAllocationPropertyCb(HANDLE hDevice, D3DDDI_UPDATEALLOCPROPERTY *pUpdateAllocationProperty)
-{
-    return not_modeled("pfnUpdateAllocationPropertyCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnOfferAllocations2Cb(HANDLE hDevice, const D3DDDICB_OFFERALLOCATIONS2 *pData)
-{
-    return not_modeled("pfnOfferAllocations2Cb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnReclaimAllocations3Cb(HANDLE hDevice, D3DDDICB_RECLAIMALLOCATIONS3 *pData)
-{
-    return not_modeled("pfnReclaimAllocations3Cb", "E_NOTIMPL");
-}
-
-static VOID APIENTRY nm_pfnStateVsConstBufCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateVsConstBufCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStatePsSrvCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStatePsSrvCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStatePsShaderCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStatePsShaderCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStatePsSamplerCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStatePsSamplerCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateVsShaderCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateVsShaderCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStatePsConstBufCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStatePsConstBufCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateIaInputLayoutCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateIaInputLayoutCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateIaVertexBufCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateIaVertexBufCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateIaIndexBufCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateIaIndexBufCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateGsConstBufCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateGsConstBufCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateGsShaderCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateGsShaderCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateIaPrimitiveTopologyCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateIaPrimitiveTopologyCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateVsSrvCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateVsSrvCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateVsSamplerCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateVsSamplerCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateGsSrvCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateGsSrvCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateGsSamplerCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateGsSamplerCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateOmRenderTargetsCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateOmRenderTargetsCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateOmBlendStateCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateOmBlendStateCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateOmDepthStateCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateOmDepthStateCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateRsRastStateCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateRsRastStateCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateSoTargetsCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateSoTargetsCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateRsViewportsCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateRsViewportsCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateRsScissorCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateRsScissorCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnDisableDeferredStagingResourceDestruction(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnDisableDeferredStagingResourceDestruction", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateTextFilterSizeCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateTextFilterSizeCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateHsSrvCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateHsSrvCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateHsShaderCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateHsShaderCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateHsSamplerCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateHsSamplerCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateHsConstBufCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateHsConstBufCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateDsSrvCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateDsSrvCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateDsShaderCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateDsShaderCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateDsSamplerCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateDsSamplerCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateDsConstBufCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateDsConstBufCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnPerformAmortizedProcessingCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnPerformAmortizedProcessingCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateCsSrvCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateCsSrvCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateCsUavCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateCsUavCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateCsShaderCb(D3D10DDI_HRTCORELAYER hRuntimeDevice)
-{
-    (void)not_modeled("pfnStateCsShaderCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateCsSamplerCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateCsSamplerCb", "nothing");
-}
-
-static VOID APIENTRY nm_pfnStateCsConstBufCb(D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
-{
-    (void)not_modeled("pfnStateCsConstBufCb", "nothing");
-}
-
-static HRESULT APIENTRY nm_pfnGetMultisampleMethodListCb(HANDLE hAdapter, D3DDDICB_GETMULTISAMPLEMETHODLIST *pData)
-{
-    return not_modeled("pfnGetMultisampleMethodListCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_dxgi_pfnPresentCb(HANDLE hDevice, const DXGIDDICB_PRESENT *pPresentData)
-{
-    return not_modeled("pfnPresentCb", "E_NOTIMPL");
-}
-
-static HRESULT APIENTRY nm_pfnPresentMultiplaneOverlayCb(HANDLE hDevice, const DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY *pPresentDXGI)
-{
-    return not_modeled("pfnPresentMultiplaneOverlayCb", "E_NOTIMPL");
-}
-
+/* One stub per slot, with the slot's WDK prototype (the parameters are never read). */
+#define NOT_MODELED_HR_AS(fn, slot, ...)                                                           \
+    static HRESULT APIENTRY nm_##fn(__VA_ARGS__) { return not_modeled(#slot, "E_NOTIMPL"); }
+#define NOT_MODELED_HR(slot, ...) NOT_MODELED_HR_AS(slot, slot, __VA_ARGS__)
+#define NOT_MODELED_VOID(slot, ...)                                                                \
+    static VOID APIENTRY nm_##slot(__VA_ARGS__) { (void)not_modeled(#slot, "nothing"); }
+
+NOT_MODELED_HR(pfnSetPriorityCb, HANDLE hDevice, D3DDDICB_SETPRIORITY *pData)
+NOT_MODELED_HR(pfnQueryResidencyCb, HANDLE hDevice, const D3DDDICB_QUERYRESIDENCY *pData)
+NOT_MODELED_HR(pfnSetDisplayModeCb, HANDLE hDevice, D3DDDICB_SETDISPLAYMODE *pData)
+NOT_MODELED_HR(pfnPresentCb, HANDLE hDevice, const D3DDDICB_PRESENT *pData)
+NOT_MODELED_HR(pfnEscapeCb, HANDLE hAdapter, const D3DDDICB_ESCAPE *pData)
+NOT_MODELED_HR(pfnCreateOverlayCb, HANDLE hDevice, D3DDDICB_CREATEOVERLAY *pData)
+NOT_MODELED_HR(pfnUpdateOverlayCb, HANDLE hDevice, const D3DDDICB_UPDATEOVERLAY *pData)
+NOT_MODELED_HR(pfnFlipOverlayCb, HANDLE hDevice, const D3DDDICB_FLIPOVERLAY *pData)
+NOT_MODELED_HR(pfnDestroyOverlayCb, HANDLE hDevice, const D3DDDICB_DESTROYOVERLAY *pData)
+NOT_MODELED_HR(pfnCreateSynchronizationObjectCb, HANDLE hDevice, D3DDDICB_CREATESYNCHRONIZATIONOBJECT *pData)
+NOT_MODELED_HR(pfnWaitForSynchronizationObjectCb, HANDLE hDevice, const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT *pData)
+NOT_MODELED_HR(pfnSignalSynchronizationObjectCb, HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT *pData)
+NOT_MODELED_HR(pfnSetAsyncCallbacksCb, HANDLE hDevice, BOOL Enable)
+NOT_MODELED_HR(pfnSetDisplayPrivateDriverFormatCb, HANDLE hDevice, const D3DDDICB_SETDISPLAYPRIVATEDRIVERFORMAT *pData)
+NOT_MODELED_HR(pfnOfferAllocationsCb, HANDLE hDevice, const D3DDDICB_OFFERALLOCATIONS *pData)
+NOT_MODELED_HR(pfnReclaimAllocationsCb, HANDLE hDevice, const D3DDDICB_RECLAIMALLOCATIONS *pData)
+NOT_MODELED_HR(pfnWaitForSynchronizationObject2Cb, HANDLE hDevice, const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT2 *pData)
+NOT_MODELED_HR(pfnSignalSynchronizationObject2Cb, HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT2 *pData)
+NOT_MODELED_HR(pfnPresentMultiPlaneOverlayCb, HANDLE hDevice, const D3DDDICB_PRESENTMULTIPLANEOVERLAY *pPresent)
+NOT_MODELED_HR(pfnLogUMDMarkerCb, HANDLE hDevice, const D3DDDICB_LOGUMDMARKER *pLogUMDMarker)
+NOT_MODELED_HR(pfnInvalidateCacheCb, HANDLE hDevice, const D3DDDICB_INVALIDATECACHE *arg1)
+NOT_MODELED_HR(pfnUpdateGpuVirtualAddressCb, HANDLE hDevice, const D3DDDICB_UPDATEGPUVIRTUALADDRESS *pData)
+NOT_MODELED_HR(pfnCreateContextVirtualCb, HANDLE hDevice, D3DDDICB_CREATECONTEXTVIRTUAL *pData)
+NOT_MODELED_HR(pfnDeallocate2Cb, HANDLE hDevice, const D3DDDICB_DEALLOCATE2 *pData)
+NOT_MODELED_HR(pfnSignalSynchronizationObjectFromGpu2Cb, HANDLE hDevice, const D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU2 *pData)
+NOT_MODELED_HR(pfnReclaimAllocations2Cb, HANDLE hDevice, D3DDDICB_RECLAIMALLOCATIONS2 *pData)
+NOT_MODELED_HR(pfnGetResourcePresentPrivateDriverDataCb, HANDLE hDevice, D3DDDI_GETRESOURCEPRESENTPRIVATEDRIVERDATA *pData)
+NOT_MODELED_HR(pfnUpdateAllocationPropertyCb, HANDLE hDevice, D3DDDI_UPDATEALLOCPROPERTY *pUpdateAllocationProperty)
+NOT_MODELED_HR(pfnOfferAllocations2Cb, HANDLE hDevice, const D3DDDICB_OFFERALLOCATIONS2 *pData)
+NOT_MODELED_HR(pfnReclaimAllocations3Cb, HANDLE hDevice, D3DDDICB_RECLAIMALLOCATIONS3 *pData)
+NOT_MODELED_VOID(pfnStateVsConstBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStatePsSrvCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStatePsShaderCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStatePsSamplerCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateVsShaderCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStatePsConstBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateIaInputLayoutCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateIaVertexBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateIaIndexBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateGsConstBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateGsShaderCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateIaPrimitiveTopologyCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateVsSrvCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateVsSamplerCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateGsSrvCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateGsSamplerCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateOmRenderTargetsCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateOmBlendStateCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateOmDepthStateCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateRsRastStateCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateSoTargetsCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateRsViewportsCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateRsScissorCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnDisableDeferredStagingResourceDestruction, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateTextFilterSizeCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateHsSrvCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateHsShaderCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateHsSamplerCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateHsConstBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateDsSrvCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateDsShaderCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateDsSamplerCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateDsConstBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnPerformAmortizedProcessingCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateCsSrvCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateCsUavCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateCsShaderCb, D3D10DDI_HRTCORELAYER hRuntimeDevice)
+NOT_MODELED_VOID(pfnStateCsSamplerCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_VOID(pfnStateCsConstBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UINT Base, UINT Count)
+NOT_MODELED_HR(pfnGetMultisampleMethodListCb, HANDLE hAdapter, D3DDDICB_GETMULTISAMPLEMETHODLIST *pData)
+NOT_MODELED_HR_AS(dxgi_pfnPresentCb, pfnPresentCb, HANDLE hDevice, const DXGIDDICB_PRESENT *pPresentData)
+NOT_MODELED_HR(pfnPresentMultiplaneOverlayCb, HANDLE hDevice, const DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY *pPresentDXGI)
 void rt_callbacks_not_modeled_init(D3DDDI_DEVICECALLBACKS *kt, D3DDDI_ADAPTERCALLBACKS *adapter,
                                      D3D10DDI_CORELAYER_DEVICECALLBACKS *core10,
                                      D3D11DDI_CORELAYER_DEVICECALLBACKS *core11, DXGI_DDI_BASE_CALLBACKS *dxgi)
