@@ -440,7 +440,8 @@ static NTSTATUS APIENTRY Render(const HANDLE hContext, DXGKARG_RENDER *r)
              kend++) {
             UINT32 rel = r->pPatchLocationListIn[kend].PatchOffset - off;
             if (!(n > 0 && rel == fields[0]) && !(n > 1 && rel == fields[1])) {
-                LOG("Render: patch location %u is not on an address field\n", r->pPatchLocationListIn[kend].PatchOffset);
+                LOG("Render: patch location %u is not on an address field\n",
+                    r->pPatchLocationListIn[kend].PatchOffset);
                 return STATUS_INVALID_PARAMETER;
             }
         }

@@ -39,7 +39,7 @@ static size_t tag_count, tag_capacity;
 
 static size_t home(uintptr_t address, size_t capacity)
 {
-    return (size_t)(((uint64_t)address >> 4) * 0x9E3779B97F4A7C15ull >> 20) & (capacity - 1);
+    return (size_t)(((uint64_t)address >> 4) * 0x9E3779B97F4A7C15ull >> 32) & (capacity - 1);
 }
 
 static size_t find_slot(uintptr_t address)

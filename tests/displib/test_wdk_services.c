@@ -1,12 +1,12 @@
 /*
  * test_wdk_services.c - the WDK services a KMD module gets from libwddm_displib.a
  * (include/wddm/wdm.h; docs/drivers.md "WDK services for driver code", docs/rules.md §62),
- * linked alone, without libwddm: pool allocation zeroed and counted per tag, frees checked
- * (wrong tag, foreign or freed pointer: reported and refused), paged pool refused above
- * APC_LEVEL; the thread's IRQL and its rules; spin locks that raise to DISPATCH_LEVEL and
- * exclude, a holder's second acquire reported; DPCs run once at DISPATCH_LEVEL with their
- * arguments, queued at most once, removed, flushed; events and timed waits; time; DbgPrintEx's
- * filter and prefix; assertions; the interlocked and memory helpers.
+ * linked alone, without libwddm: pool allocation zeroed and counted per tag (thousands of
+ * blocks too), frees checked (wrong tag, foreign or freed pointer: reported and refused), paged
+ * pool refused above APC_LEVEL; the thread's IRQL and its rules; spin locks that raise to
+ * DISPATCH_LEVEL and exclude, a holder's second acquire reported; DPCs run once at
+ * DISPATCH_LEVEL with their arguments, queued at most once, removed, flushed; events and timed
+ * waits; time; DbgPrintEx's filter and prefix; assertions; the interlocked and memory helpers.
  * The rules follow Microsoft's reference pages of each routine (ExAllocatePool2,
  * ExFreePoolWithTag, KeAcquireSpinLock, KeInsertQueueDpc, KeRemoveQueueDpc, KeFlushQueuedDpcs,
  * KeWaitForSingleObject, DbgPrintEx and "Reading and Filtering Debugging Messages").
@@ -103,6 +103,31 @@ static void pool_memory_is_zeroed_and_counted_per_tag(void **state)
     assert_int_equal(wddm_pool_outstanding(TAG_A), a0);
     assert_int_equal(wddm_pool_outstanding(TAG_B), b0);
     assert_int_equal(wddm_pool_outstanding(0), all0);
+}
+
+/* Thousands of live blocks: the block table grows, and frees in a scattered order (each one
+ * moving others within the table) find every block and leave every other one findable. */
+static void many_blocks_are_tracked_through_growth_and_scattered_frees(void **state)
+{
+    (void)state;
+    enum { N = 5000, STRIDE = 7919 /* prime, not a factor of N: a permutation */ };
+    static void *p[N];
+    SIZE_T a0 = wddm_pool_outstanding(TAG_A), b0 = wddm_pool_outstanding(TAG_B);
+    for (int i = 0; i < N; i++) {
+        p[i] = ExAllocatePool2(POOL_FLAG_NON_PAGED, 1 + (size_t)i % 100, i % 2 ? TAG_B : TAG_A);
+        assert_non_null(p[i]);
+    }
+    assert_int_equal(wddm_pool_outstanding(TAG_A), a0 + N / 2);
+    assert_int_equal(wddm_pool_outstanding(TAG_B), b0 + N / 2);
+    capture_start();
+    for (int k = 0; k < N; k++) {
+        int i = (int)(((long)k * STRIDE) % N);
+        ExFreePoolWithTag(p[i], i % 2 ? TAG_B : TAG_A);
+    }
+    const char *out = capture_end();
+    assert_string_equal(out, ""); /* every free found its block */
+    assert_int_equal(wddm_pool_outstanding(TAG_A), a0);
+    assert_int_equal(wddm_pool_outstanding(TAG_B), b0);
 }
 
 static void older_calls_alignment_and_optional_flags(void **state)
@@ -731,6 +756,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pool_memory_is_zeroed_and_counted_per_tag),
+        cmocka_unit_test(many_blocks_are_tracked_through_growth_and_scattered_frees),
         cmocka_unit_test(older_calls_alignment_and_optional_flags),
         cmocka_unit_test(a_free_with_the_wrong_tag_is_reported_and_refused),
         cmocka_unit_test(invalid_requests_answer_null),
