@@ -7,9 +7,9 @@ under include/ (include/*.h and include/wddm/*.h) declares at file scope - the D
 DXGI entry points, the IIDs and debug GUIDs, the D3DKMT thunks, the kernel's DxgkInitialize and
 WddmInterruptLineRaise (d3dkmddi.h), the reference UMD's OpenAdapter10/10_2/11 and the reference
 KMD's SwKmdDriverEntry, the wddm_* controls of wddm.h and swgpu.h, the event calls of
-winevent.h. Everything else (runtime, UMD, dxgkrnl, VidMm, scheduler, KMD and software GPU
-internals, helpers named wddm_* included) is `local: *;` (docs/install.md, "What libwddm.so
-exports"). Programs that need an internal (the tests, tools/wddm) link wddm_static instead.
+winevent.h; not wddm/wdm.h, whose WDK services are libwddm_displib.a's. Everything else
+(runtime, UMD, dxgkrnl, VidMm, scheduler, KMD and software GPU internals, helpers named wddm_*
+included) is `local: *;` (docs/install.md, "What libwddm.so exports"). Programs that need an internal (the tests, tools/wddm) link wddm_static instead.
 
 How the declarations are found: the C compiler's preprocessor expands every public header in one
 translation unit (C, so extern "C++" helpers drop out); the file-scope statements that came from a
@@ -38,13 +38,19 @@ SKIP_WORDS = {"typedef", "static", "inline", "__inline", "__inline__", "_Static_
               "static_assert"}
 
 
+# Public headers whose functions libwddm.so does not define: wddm/wdm.h declares the WDK
+# services of libwddm_displib.a, which a KMD module links (docs/drivers.md "WDK services for
+# driver code").
+NOT_LIBWDDM = {os.path.join("wddm", "wdm.h")}
+
+
 def public_headers():
     found = []
     for sub in ("", "wddm"):
         folder = os.path.join(INCLUDE, sub)
         found += sorted(os.path.join(sub, f) if sub else f
                         for f in os.listdir(folder) if f.endswith(".h"))
-    return found
+    return [h for h in found if h not in NOT_LIBWDDM]
 
 
 def preprocess(headers):

@@ -10,6 +10,9 @@
  * How it reaches the rest of the system, as a Windows miniport does:
  *  - the kernel: DxgkInitialize (from DriverEntry) and WddmInterruptLineRaise are called by name
  *    (libwddm::displib forwards them); everything else comes through DXGKRNL_INTERFACE;
+ *  - the kernel's services (wddm/wdm.h, also from libwddm::displib): pool memory by tag
+ *    (ExAllocatePool2, ExFreePoolWithTag), DbgPrintEx, RtlZeroMemory / RtlCopyMemory, so the
+ *    code reads as it would in the WDK;
  *  - the hardware: the software GPU (libwddm::swgpu, gpu/swgpu_hw.h), programmed with DMA
  *    buffers of its command format (gpu/swgpu_isa.h). An engine raises its interrupt line
  *    after each buffer; the ISR reads the engine's last-completed-fence register.
@@ -17,16 +20,13 @@
  * Built with -DMINIMAL_KMD_LOSE_EVICTIONS it is the broken variant: it reports an eviction's
  * transfer done without writing it, which `wddm check` catches (Paging.Oversubscribe). */
 #include <wddm/d3dkmddi.h>
+#include <wddm/wdm.h>
 
 #include <drv/swgpu_private.h>
 #include <gpu/swgpu_hw.h>
 
-#include <stdarg.h>
 #include <stdatomic.h>
-#include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
 
@@ -64,19 +64,14 @@ struct allocation {
     UINT32 kind;
 };
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-    const char *e = getenv("WDDM_DEBUG");
-    if (!e || strcmp(e, "1") != 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("minimal_kmd: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
+/* Pool tags, one per kind of object, written reversed as WDK code does ('AdKM' shows as MKdA
+ * in a pool dump); wddm_pool_outstanding() counts each tag's live blocks. */
+#define TAG_ADAPTER    'AdKM'
+#define TAG_DEVICE     'DdKM'
+#define TAG_ALLOCATION 'LdKM'
+
+/* The driver's diagnostics go to the kernel debugger: warnings, which WDDM_DEBUG=1 shows. */
+#define LOG(...) DbgPrintEx(DPFLTR_IHVVIDEO_ID, DPFLTR_WARNING_LEVEL, "minimal_kmd: " __VA_ARGS__)
 
 static UINT64 env_megabytes(const char *name, UINT64 fallback)
 {
@@ -89,7 +84,7 @@ static UINT64 env_megabytes(const char *name, UINT64 fallback)
 /* ---- Adapter lifetime ---------------------------------------------------------------------- */
 static NTSTATUS APIENTRY AddDevice(const PDEVICE_OBJECT pdo, PVOID *context)
 {
-    struct adapter *a = calloc(1, sizeof *a);
+    struct adapter *a = ExAllocatePool2(POOL_FLAG_NON_PAGED, sizeof *a, TAG_ADAPTER);
     if (!a)
         return STATUS_NO_MEMORY;
     a->pdo = pdo;
@@ -139,7 +134,7 @@ static NTSTATUS APIENTRY RemoveDevice(const PVOID context)
     struct adapter *a = context;
     if (a->gpu)
         StopDevice(a);
-    free(a);
+    ExFreePoolWithTag(a, TAG_ADAPTER);
     return STATUS_SUCCESS;
 }
 
@@ -148,7 +143,7 @@ static NTSTATUS query_caps(DXGK_DRIVERCAPS *c, UINT size, const struct adapter *
 {
     if (size < sizeof *c)
         return STATUS_BUFFER_TOO_SMALL;
-    memset(c, 0, sizeof *c);
+    RtlZeroMemory(c, sizeof *c);
     c->HighestAcceptableAddress.QuadPart = -1; /* the GPU reaches every system page */
     c->MaxAllocationListSlotId = ALLOCATION_LIST_SIZE;
     c->ApertureSegmentCommitLimit = (SIZE_T)a->segment_size[SEG_APERTURE];
@@ -172,7 +167,7 @@ static NTSTATUS query_segments(DXGK_QUERYSEGMENTOUT *out, UINT size, const struc
     out->NbSegment = SEG_COUNT;
     for (UINT id = 1; id <= SEG_COUNT; id++) {
         DXGK_SEGMENTDESCRIPTOR *d = &out->pSegmentDescriptor[id - 1];
-        memset(d, 0, sizeof *d);
+        RtlZeroMemory(d, sizeof *d);
         /* The GPU address names the segment in its top byte (swgpu_isa.h), so a segment
          * address VidMm hands back is the GPU address itself. */
         d->BaseAddress.QuadPart = (LONGLONG)SWGPU_SEGMENT_BASE(id);
@@ -192,7 +187,7 @@ static NTSTATUS query_umd_private(struct swgpu_umd_adapter_info *info, UINT size
 {
     if (size < sizeof *info)
         return STATUS_BUFFER_TOO_SMALL;
-    memset(info, 0, sizeof *info);
+    RtlZeroMemory(info, sizeof *info);
     info->magic = SWGPU_PRIVATE_MAGIC;
     info->version = SWGPU_PRIVATE_VERSION;
     info->node_count = 1;
@@ -227,12 +222,12 @@ static NTSTATUS APIENTRY QueryAdapterInfo(const HANDLE hAdapter, const DXGKARG_Q
 /* ---- Devices and contexts: nothing on this GPU but the limits they report -------------------- */
 static NTSTATUS APIENTRY CreateDevice(const HANDLE hAdapter, DXGKARG_CREATEDEVICE *args)
 {
-    struct device *d = calloc(1, sizeof *d);
+    struct device *d = ExAllocatePool2(POOL_FLAG_NON_PAGED, sizeof *d, TAG_DEVICE);
     if (!d)
         return STATUS_NO_MEMORY;
     d->adapter = hAdapter;
     if (args->pInfo) {
-        memset(args->pInfo, 0, sizeof *args->pInfo);
+        RtlZeroMemory(args->pInfo, sizeof *args->pInfo);
         args->pInfo->DmaBufferSize = DMA_BUFFER_SIZE;
         args->pInfo->AllocationListSize = ALLOCATION_LIST_SIZE;
         args->pInfo->PatchLocationListSize = PATCH_LIST_SIZE;
@@ -243,7 +238,7 @@ static NTSTATUS APIENTRY CreateDevice(const HANDLE hAdapter, DXGKARG_CREATEDEVIC
 
 static NTSTATUS APIENTRY DestroyDevice(const HANDLE hDevice)
 {
-    free(hDevice);
+    ExFreePoolWithTag(hDevice, TAG_DEVICE);
     return STATUS_SUCCESS;
 }
 
@@ -254,7 +249,7 @@ static NTSTATUS APIENTRY CreateContext(const HANDLE hDevice, DXGKARG_CREATECONTE
     if (args->NodeOrdinal != NODE)
         return STATUS_INVALID_PARAMETER;
     DXGK_CONTEXTINFO *ci = &args->ContextInfo;
-    memset(ci, 0, sizeof *ci);
+    RtlZeroMemory(ci, sizeof *ci);
     ci->DmaBufferSize = DMA_BUFFER_SIZE; /* in system memory (DmaBufferSegmentSet 0) */
     ci->AllocationListSize = ALLOCATION_LIST_SIZE;
     ci->PatchLocationListSize = PATCH_LIST_SIZE;
@@ -276,7 +271,7 @@ static NTSTATUS describe(DXGK_ALLOCATIONINFO *info)
     struct swgpu_alloc_private p;
     if (!info->pPrivateDriverData || info->PrivateDriverDataSize < sizeof p)
         return STATUS_INVALID_PARAMETER;
-    memcpy(&p, info->pPrivateDriverData, sizeof p);
+    RtlCopyMemory(&p, info->pPrivateDriverData, sizeof p);
     if (p.magic != SWGPU_PRIVATE_MAGIC || p.version != SWGPU_PRIVATE_VERSION || !p.size ||
         p.size > SWGPU_ADDR_OFFSET_MASK / 2 || (p.flags & SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD))
         return STATUS_INVALID_PARAMETER;
@@ -310,10 +305,11 @@ static NTSTATUS describe(DXGK_ALLOCATIONINFO *info)
         info->SupportedReadSegmentSet = info->SupportedWriteSegmentSet = SEG_BIT(SEG_APERTURE);
         break;
     default:
-        say("CreateAllocation: allocation kind %u is not supported", p.kind);
+        LOG("CreateAllocation: allocation kind %u is not supported\n", p.kind);
         return STATUS_NOT_SUPPORTED;
     }
-    struct allocation *al = malloc(sizeof *al);
+    struct allocation *al = ExAllocatePool2(POOL_FLAG_NON_PAGED | POOL_FLAG_UNINITIALIZED, sizeof *al,
+                                            TAG_ALLOCATION);
     if (!al)
         return STATUS_NO_MEMORY;
     *al = (struct allocation){size, p.kind};
@@ -327,7 +323,7 @@ static NTSTATUS APIENTRY CreateAllocation(const HANDLE hAdapter, DXGKARG_CREATEA
         NTSTATUS st = describe(&args->pAllocationInfo[i]);
         if (!NT_SUCCESS(st)) {
             while (i--) /* all or nothing */
-                free(args->pAllocationInfo[i].hAllocation);
+                ExFreePoolWithTag(args->pAllocationInfo[i].hAllocation, TAG_ALLOCATION);
             return st;
         }
     }
@@ -338,7 +334,7 @@ static NTSTATUS APIENTRY CreateAllocation(const HANDLE hAdapter, DXGKARG_CREATEA
 static NTSTATUS APIENTRY DestroyAllocation(const HANDLE hAdapter, const DXGKARG_DESTROYALLOCATION *args)
 {
     for (UINT i = 0; i < args->NumAllocations; i++)
-        free(args->pAllocationList[i]);
+        ExFreePoolWithTag(args->pAllocationList[i], TAG_ALLOCATION);
     return STATUS_SUCCESS;
 }
 
@@ -417,7 +413,7 @@ static NTSTATUS APIENTRY Render(const HANDLE hContext, DXGKARG_RENDER *r)
 {
     NTSTATUS st = check_patches(r);
     if (!NT_SUCCESS(st)) {
-        say("Render: a patch location is out of order, outside the buffer or its allocation");
+        LOG("Render: a patch location is out of order, outside the buffer or its allocation\n");
         return st;
     }
     const BYTE *cmd = r->pCommand;
@@ -429,11 +425,11 @@ static NTSTATUS APIENTRY Render(const HANDLE hContext, DXGKARG_RENDER *r)
         UINT32 fields[2];
         if (r->CommandLength - off < sizeof h)
             return STATUS_INVALID_PARAMETER;
-        memcpy(&h, cmd + off, sizeof h);
+        RtlCopyMemory(&h, cmd + off, sizeof h);
         int n = address_fields(&h, fields);
         if (n < 0 || h.size_bytes < sizeof h || h.size_bytes % 8 || h.size_bytes > r->CommandLength - off ||
             h.size_bytes > DMA_BUFFER_SIZE) {
-            say("Render: command at offset %u (opcode %u, %u bytes) refused", off, h.opcode, h.size_bytes);
+            LOG("Render: command at offset %u (opcode %u, %u bytes) refused\n", off, h.opcode, h.size_bytes);
             return STATUS_INVALID_PARAMETER;
         }
         /* Each patch location of the command lands exactly on one of its address fields: one
@@ -444,17 +440,18 @@ static NTSTATUS APIENTRY Render(const HANDLE hContext, DXGKARG_RENDER *r)
              kend++) {
             UINT32 rel = r->pPatchLocationListIn[kend].PatchOffset - off;
             if (!(n > 0 && rel == fields[0]) && !(n > 1 && rel == fields[1])) {
-                say("Render: patch location %u is not on an address field", r->pPatchLocationListIn[kend].PatchOffset);
+                LOG("Render: patch location %u is not on an address field\n",
+                    r->pPatchLocationListIn[kend].PatchOffset);
                 return STATUS_INVALID_PARAMETER;
             }
         }
         if (h.size_bytes > r->DmaSize - written || kend - k > r->PatchLocationListOutSize - npatch)
             break;
         BYTE *dst = (BYTE *)r->pDmaBuffer + written;
-        memcpy(dst, cmd + off, h.size_bytes);
+        RtlCopyMemory(dst, cmd + off, h.size_bytes);
         for (int f = 0; f < n; f++) {
             UINT64 poison = POISON_ADDRESS;
-            memcpy(dst + fields[f], &poison, sizeof poison);
+            RtlCopyMemory(dst + fields[f], &poison, sizeof poison);
         }
         for (; k < kend; k++) { /* offsets now relative to this DMA buffer */
             D3DDDI_PATCHLOCATIONLIST p = r->pPatchLocationListIn[k];
@@ -487,7 +484,7 @@ static NTSTATUS APIENTRY Patch(const HANDLE hAdapter, const DXGKARG_PATCH *p)
             continue;
         UINT64 addr = (UINT64)p->pAllocationList[l->AllocationIndex].PhysicalAddress.QuadPart;
         addr = (addr >> SWGPU_ADDR_SEGMENT_SHIFT) ? addr + l->AllocationOffset : POISON_ADDRESS;
-        memcpy(dma + l->PatchOffset, &addr, sizeof addr);
+        RtlCopyMemory(dma + l->PatchOffset, &addr, sizeof addr);
     }
     return STATUS_SUCCESS;
 }
@@ -575,7 +572,7 @@ static NTSTATUS build_transfer(DXGKARG_BUILDPAGINGBUFFER *b)
                                    .rows = 1, .slices = 1};
         c.dst.addr = da;
         c.src.addr = sa;
-        memcpy(p, &c, sizeof c);
+        RtlCopyMemory(p, &c, sizeof c);
         done += c.row_bytes;
     }
     b->MultipassOffset = 0;
@@ -594,8 +591,8 @@ static NTSTATUS build_fill(DXGKARG_BUILDPAGINGBUFFER *b)
     struct swgpu_cmd_fill c = {.hdr = {SWGPU_OP_FILL, sizeof c}, .row_bytes = (UINT32)f->FillSize, .rows = 1,
                                .slices = 1, .pattern_bytes = 4};
     c.dst.addr = (UINT64)f->Destination.SegmentAddress.QuadPart;
-    memcpy(c.pattern, &f->FillPattern, 4);
-    memcpy(p, &c, sizeof c);
+    RtlCopyMemory(c.pattern, &f->FillPattern, 4);
+    RtlCopyMemory(p, &c, sizeof c);
     return STATUS_SUCCESS;
 }
 
@@ -619,10 +616,10 @@ static NTSTATUS build_map(DXGKARG_BUILDPAGINGBUFFER *b, const struct adapter *a)
         BYTE *p = reserve(b, head + (UINT32)n * 8);
         struct swgpu_cmd_gart_map c = {.hdr = {SWGPU_OP_GART_MAP, head + (UINT32)n * 8},
                                        .first_page = (UINT32)(m->OffsetInPages + done), .page_count = (UINT32)n};
-        memcpy(p, &c, sizeof c);
+        RtlCopyMemory(p, &c, sizeof c);
         for (UINT64 i = 0; i < n; i++) {
             UINT64 page = m->pMdl->PfnArray[m->MdlOffset + done + i] * SWGPU_PAGE_SIZE;
-            memcpy(p + head + i * 8, &page, 8);
+            RtlCopyMemory(p + head + i * 8, &page, 8);
         }
         done += n;
     }
@@ -645,7 +642,7 @@ static NTSTATUS build_unmap(DXGKARG_BUILDPAGINGBUFFER *b, const struct adapter *
     struct swgpu_cmd_gart_unmap c = {.hdr = {SWGPU_OP_GART_UNMAP, sizeof c}, .first_page = (UINT32)u->OffsetInPages,
                                      .page_count = (UINT32)u->NumberOfPages,
                                      .dummy_page = (UINT64)u->DummyPage.QuadPart};
-    memcpy(p, &c, sizeof c);
+    RtlCopyMemory(p, &c, sizeof c);
     return STATUS_SUCCESS;
 }
 
@@ -674,7 +671,7 @@ static NTSTATUS APIENTRY BuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDP
         break;
     }
     if (!NT_SUCCESS(st) && st != STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER)
-        say("BuildPagingBuffer: operation %d refused (0x%08x)", (int)b->Operation, (unsigned)st);
+        LOG("BuildPagingBuffer: operation %d refused (0x%08x)\n", (int)b->Operation, (unsigned)st);
     return st;
 }
 
@@ -689,7 +686,7 @@ static BOOLEAN APIENTRY InterruptRoutine(const PVOID context, ULONG message)
         return FALSE;
     struct swgpu_fault f;
     while (swgpu_take_fault(a->gpu, NODE, &f)) /* the buffer was skipped; its fence completes */
-        say("GPU fault: fence %u, opcode %u at offset %u, address 0x%llx: %s", f.fence_id, f.opcode,
+        LOG("GPU fault: fence %u, opcode %u at offset %u, address 0x%llx: %s\n", f.fence_id, f.opcode,
             f.command_offset, (unsigned long long)f.address, f.reason);
     UINT32 fence = swgpu_last_completed_fence(a->gpu, NODE);
     if (fence == atomic_load_explicit(&a->notified_fence, memory_order_relaxed))
@@ -731,7 +728,7 @@ static VOID APIENTRY DpcRoutine(const PVOID context)
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath)
 {
     DRIVER_INITIALIZATION_DATA d;
-    memset(&d, 0, sizeof d);
+    RtlZeroMemory(&d, sizeof d);
     d.Version = DXGKDDI_INTERFACE_VERSION_WIN7;
     /* The DDIs every WDDM KMD must have (the kernel's verifier, Init.MandatoryDdi). */
     d.DxgkDdiAddDevice = AddDevice;

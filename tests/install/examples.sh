@@ -22,7 +22,8 @@ test "$umd_lines" -lt 300 || fail "forwarding_umd.c has $umd_lines lines (the ex
 
 prefix=$tmp/prefix
 "$cmake" --install "$build" --prefix "$prefix" >"$out" 2>&1 || fail "cmake --install"
-for f in include/libwddm/gpu/swgpu_hw.h include/libwddm/gpu/swgpu_isa.h include/libwddm/drv/swgpu_private.h; do
+for f in include/libwddm/gpu/swgpu_hw.h include/libwddm/gpu/swgpu_isa.h include/libwddm/drv/swgpu_private.h \
+         include/libwddm/wddm/wdm.h; do
   test -e "$prefix/$f" || fail "install: $f missing"
 done
 "$cmake" -S "$src/examples" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \

@@ -1,0 +1,62 @@
+/* The IRQL (include/wddm/wdm.h): one per thread, what the driver raised to. Nothing is masked
+ * by it here; the services read it to hold the driver to the rules Windows enforces with it. */
+#include "displib/wdk_shim.h"
+
+#include <stdio.h>
+
+static _Thread_local KIRQL current = PASSIVE_LEVEL;
+
+const char *displib_irql_name(KIRQL irql, char buf[16])
+{
+    switch (irql) {
+    case PASSIVE_LEVEL:
+        return "PASSIVE_LEVEL";
+    case APC_LEVEL:
+        return "APC_LEVEL";
+    case DISPATCH_LEVEL:
+        return "DISPATCH_LEVEL";
+    default:
+        snprintf(buf, 16, "IRQL %u", (unsigned)irql);
+        return buf;
+    }
+}
+
+void displib_irql_set(KIRQL irql)
+{
+    current = irql;
+}
+
+KIRQL KeGetCurrentIrql(VOID)
+{
+    return current;
+}
+
+KIRQL KfRaiseIrql(KIRQL NewIrql)
+{
+    KIRQL old = current;
+    char a[16], b[16];
+    if (NewIrql > HIGH_LEVEL)
+        displib_report("KeRaiseIrql: %s is above HIGH_LEVEL: the IRQL stays %s", displib_irql_name(NewIrql, a),
+                       displib_irql_name(old, b));
+    else if (NewIrql < old)
+        displib_report("KeRaiseIrql: %s is below the current %s (IRQL_NOT_GREATER_OR_EQUAL on Windows): the IRQL stays",
+                       displib_irql_name(NewIrql, a), displib_irql_name(old, b));
+    else
+        current = NewIrql;
+    return old;
+}
+
+KIRQL KeRaiseIrqlToDpcLevel(VOID)
+{
+    return KfRaiseIrql(DISPATCH_LEVEL);
+}
+
+VOID KeLowerIrql(KIRQL NewIrql)
+{
+    char a[16], b[16];
+    if (NewIrql > current)
+        displib_report("KeLowerIrql: %s is above the current %s (IRQL_NOT_LESS_OR_EQUAL on Windows): the IRQL stays",
+                       displib_irql_name(NewIrql, a), displib_irql_name(current, b));
+    else
+        current = NewIrql;
+}
