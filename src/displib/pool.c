@@ -1,10 +1,11 @@
 /* Pool allocation (include/wddm/wdm.h): ExAllocatePool2 and the older calls over the C heap.
- * Every live block is in a table by address with its tag and pool, so a free is checked without
- * reading the block (a wrong tag, a foreign or already freed pointer: Windows' BAD_POOL_CALLER),
+ * Every live block is in a search tree by address with its tag and pool, so a free is checked
+ * without reading the block (a wrong tag, a foreign or already freed pointer: Windows' BAD_POOL_CALLER),
  * and the live blocks are counted by tag (wddm_pool_outstanding). */
 #include "displib/wdk_shim.h"
 
 #include <pthread.h>
+#include <search.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -18,7 +19,7 @@
 #define POOL_KINDS (POOL_FLAG_NON_PAGED | POOL_FLAG_NON_PAGED_EXECUTE | POOL_FLAG_PAGED)
 
 struct block {
-    uintptr_t address; /* 0: a free slot */
+    uintptr_t address;
     ULONG tag;
     int paged;
 };
@@ -29,60 +30,17 @@ struct tag_count {
 };
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Open addressing, linear probing, at most half full; deletion shifts the run back, so there
- * are no tombstones. */
-static struct block *blocks;
-static size_t block_capacity, block_count;
+/* The live blocks, a libc search tree (tsearch) keyed by address. */
+static void *blocks;
+static size_t block_count;
 /* A driver has a few tags: a short array searched in order. */
 static struct tag_count *tags;
 static size_t tag_count, tag_capacity;
 
-static size_t home(uintptr_t address, size_t capacity)
+static int by_address(const void *a, const void *b)
 {
-    return (size_t)(((uint64_t)address >> 4) * 0x9E3779B97F4A7C15ull >> 32) & (capacity - 1);
-}
-
-static size_t find_slot(uintptr_t address)
-{
-    size_t mask = block_capacity - 1, i = home(address, block_capacity);
-    while (blocks[i].address && blocks[i].address != address)
-        i = (i + 1) & mask;
-    return i;
-}
-
-static int grow_blocks_locked(void)
-{
-    size_t capacity = block_capacity ? block_capacity * 2 : 256;
-    struct block *old = blocks, *fresh = calloc(capacity, sizeof *fresh);
-    if (!fresh)
-        return 0;
-    size_t old_capacity = block_capacity;
-    blocks = fresh;
-    block_capacity = capacity;
-    for (size_t i = 0; i < old_capacity; i++)
-        if (old[i].address)
-            blocks[find_slot(old[i].address)] = old[i];
-    free(old);
-    return 1;
-}
-
-static void erase_slot_locked(size_t i)
-{
-    size_t mask = block_capacity - 1, j = i;
-    for (;;) {
-        j = (j + 1) & mask;
-        if (!blocks[j].address)
-            break;
-        size_t k = home(blocks[j].address, block_capacity);
-        /* Move j into the hole at i unless its home lies cyclically in (i, j]. */
-        int stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-        if (!stays) {
-            blocks[i] = blocks[j];
-            i = j;
-        }
-    }
-    blocks[i].address = 0;
-    block_count--;
+    uintptr_t x = ((const struct block *)a)->address, y = ((const struct block *)b)->address;
+    return (x > y) - (x < y);
 }
 
 static struct tag_count *tag_entry_locked(ULONG tag, int create)
@@ -119,11 +77,17 @@ static int record(void *p, ULONG tag, int paged)
 {
     pthread_mutex_lock(&pool_lock);
     struct tag_count *t = tag_entry_locked(tag, 1);
-    int ok = t && ((block_count + 1) * 2 <= block_capacity || grow_blocks_locked());
+    struct block *b = t ? malloc(sizeof *b) : NULL;
+    int ok = b != NULL;
     if (ok) {
-        blocks[find_slot((uintptr_t)p)] = (struct block){(uintptr_t)p, tag, paged};
+        *b = (struct block){(uintptr_t)p, tag, paged};
+        ok = tsearch(b, &blocks, by_address) != NULL;
+    }
+    if (ok) {
         block_count++;
         t->live++;
+    } else {
+        free(b);
     }
     pthread_mutex_unlock(&pool_lock);
     return ok;
@@ -226,8 +190,9 @@ static void release(const char *who, PVOID P, ULONG Tag, int check_tag)
         return;
     }
     pthread_mutex_lock(&pool_lock);
-    size_t i = blocks ? find_slot((uintptr_t)P) : 0;
-    struct block b = blocks && blocks[i].address ? blocks[i] : (struct block){0, 0, 0};
+    const struct block key = {(uintptr_t)P, 0, 0};
+    struct block **found = tfind(&key, &blocks, by_address);
+    struct block b = found ? **found : (struct block){0, 0, 0};
     const char *refusal = NULL;
     if (!b.address)
         refusal = "not a live pool block (never allocated, or already freed)";
@@ -238,7 +203,10 @@ static void release(const char *who, PVOID P, ULONG Tag, int check_tag)
     else if (b.paged && level > APC_LEVEL)
         refusal = "paged pool may only be freed at IRQL <= APC_LEVEL";
     if (!refusal) {
-        erase_slot_locked(i);
+        struct block *node = *found;
+        tdelete(&key, &blocks, by_address);
+        free(node);
+        block_count--;
         tag_entry_locked(b.tag, 0)->live--;
     }
     pthread_mutex_unlock(&pool_lock);

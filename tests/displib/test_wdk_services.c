@@ -105,8 +105,8 @@ static void pool_memory_is_zeroed_and_counted_per_tag(void **state)
     assert_int_equal(wddm_pool_outstanding(0), all0);
 }
 
-/* Thousands of live blocks: the block table grows, and frees in a scattered order (each one
- * moving others within the table) find every block and leave every other one findable. */
+/* Thousands of live blocks, freed in a scattered order: each free finds its block and leaves
+ * every other one findable (the tree rebalances under them). */
 static void many_blocks_are_tracked_through_growth_and_scattered_frees(void **state)
 {
     (void)state;
