@@ -13,11 +13,28 @@
 
 #include <wddm/d3dkmddi.h>
 
+/* What displib gives the kernel back: the module's KeGetCurrentIrql is its own (a thread-local
+ * in the module's copy of displib), so the kernel sets it around the code Windows runs at a
+ * raised IRQL - DxgkDdiInterruptRoutine and the synchronized routines at the device's IRQL,
+ * DxgkDdiDpcRoutine at DISPATCH_LEVEL - and back to PASSIVE_LEVEL after. */
+struct wddm_platform_exports {
+    UINT Size; /* sizeof(struct wddm_platform_exports) of the module's displib */
+    VOID (*SetIrql)(BYTE Irql); /* a KIRQL */
+};
+
+/* The IRQLs the kernel hands over (wdm.h's values): PASSIVE_LEVEL, DISPATCH_LEVEL, and the one it
+ * runs a KMD's interrupt routine at, a device IRQL above DISPATCH_LEVEL. */
+#define WDDM_PLATFORM_PASSIVE_LEVEL 0
+#define WDDM_PLATFORM_DISPATCH_LEVEL 2
+#define WDDM_PLATFORM_DEVICE_IRQL 5
+
 struct wddm_platform_imports {
     UINT Size; /* sizeof(struct wddm_platform_imports) of the kernel's build */
     NTSTATUS (*DxgkInitialize)(PDRIVER_OBJECT DriverObject, PVOID RegistryPath,
                                DRIVER_INITIALIZATION_DATA *DriverInitializationData);
     VOID (*WddmInterruptLineRaise)(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
+    /* Called by displib's DxgkInitialize before the kernel's. */
+    VOID (*RegisterExports)(PDRIVER_OBJECT DriverObject, const struct wddm_platform_exports *Exports);
 };
 
 /* The first member of the kernel's DRIVER_OBJECT and DEVICE_OBJECT. */

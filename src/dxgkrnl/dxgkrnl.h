@@ -381,7 +381,11 @@ struct _DRIVER_OBJECT {
     const struct wddm_platform_imports *imports;
     DRIVER_INITIALIZATION_DATA ddi;   /* filled by DxgkInitialize */
     bool registered;
+    const struct wddm_platform_exports *exports; /* a module's displib's (NULL: linked in) */
 };
+/* The module's IRQL around the code Windows runs raised (displib's SetIrql; nothing for a KMD
+ * linked into libwddm, which has no IRQL of its own). */
+void dxgk_driver_set_irql(const struct _DRIVER_OBJECT *driver, BYTE irql);
 
 /* Deferred destruction of allocations (objects/allocation.c). Protected by adapter->lock. */
 struct dxgk_deferred {

@@ -14,14 +14,28 @@
 #include "common/wide.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static VOID register_exports(PDRIVER_OBJECT driver, const struct wddm_platform_exports *exports)
+{
+    if (driver && exports && exports->Size >= offsetof(struct wddm_platform_exports, SetIrql) + sizeof exports->SetIrql)
+        driver->exports = exports;
+}
+
+void dxgk_driver_set_irql(const struct _DRIVER_OBJECT *driver, BYTE irql)
+{
+    if (driver->exports && driver->exports->SetIrql)
+        driver->exports->SetIrql(irql);
+}
 
 const struct wddm_platform_imports dxgk_platform_imports = {
     .Size = sizeof(struct wddm_platform_imports),
     .DxgkInitialize = DxgkInitialize,
     .WddmInterruptLineRaise = WddmInterruptLineRaise,
+    .RegisterExports = register_exports,
 };
 
 static UINT list_length(const char *var)

@@ -189,7 +189,9 @@ NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_R
         return STATUS_INVALID_PARAMETER;
     }
     pthread_mutex_lock(&a->interrupt_lock);
+    dxgk_driver_set_irql(&a->driver, WDDM_PLATFORM_DEVICE_IRQL);
     BOOLEAN r = routine(ctx);
+    dxgk_driver_set_irql(&a->driver, WDDM_PLATFORM_PASSIVE_LEVEL);
     pthread_mutex_unlock(&a->interrupt_lock);
     if (ret)
         *ret = r;
@@ -202,11 +204,15 @@ VOID WddmInterruptLineRaise(PDEVICE_OBJECT pdo, ULONG msg)
     if (!a)
         return;
     pthread_mutex_lock(&a->interrupt_lock);
+    dxgk_driver_set_irql(&a->driver, WDDM_PLATFORM_DEVICE_IRQL);
     a->driver.ddi.DxgkDdiInterruptRoutine(a->miniport, msg);
+    dxgk_driver_set_irql(&a->driver, WDDM_PLATFORM_PASSIVE_LEVEL);
     pthread_mutex_unlock(&a->interrupt_lock);
     if (atomic_exchange(&a->dpc_queued, false)) {
         pthread_mutex_lock(&a->dpc_lock);
+        dxgk_driver_set_irql(&a->driver, WDDM_PLATFORM_DISPATCH_LEVEL);
         a->driver.ddi.DxgkDdiDpcRoutine(a->miniport);
+        dxgk_driver_set_irql(&a->driver, WDDM_PLATFORM_PASSIVE_LEVEL);
         pthread_mutex_unlock(&a->dpc_lock);
     }
 }

@@ -1,0 +1,16 @@
+#!/bin/sh
+# The IRQL a KMD module's code runs at (issue 19 §2, docs/drivers.md "WDK services for driver
+# code"): the kernel hands the module's WDK services the IRQL Windows runs DxgkDdiInterruptRoutine
+# at (a device IRQL, above DISPATCH_LEVEL) and DxgkDdiDpcRoutine at (DISPATCH_LEVEL), so the
+# module's KeGetCurrentIrql says it and paged pool is refused in its DPC.
+# Usage: kmd_irql.sh WDDM_TOOL KMD_IRQL
+set -u
+wddm=$1 kmd=$2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$wddm" --kmd "$kmd" demo 8 >"$out" 2>&1 || { echo "FAIL: demo with the module: exit $?"; cat "$out"; exit 1; }
+line=$(grep '^wddm: kmd: kmd_irql: ' "$out" | head -1)
+test "$line" = "wddm: kmd: kmd_irql: interrupt routine at IRQL 5, DPC routine at IRQL 2, paged pool in the DPC refused" ||
+  { echo "FAIL: '$line'"; cat "$out"; exit 1; }
+grep -q "paged pool may only be allocated at IRQL <= APC_LEVEL" "$out" || { echo "FAIL: the refusal was not reported"; cat "$out"; exit 1; }
+echo "kmd_irql: $line"
