@@ -74,6 +74,7 @@ typedef enum _KMTQUERYADAPTERINFOTYPE {
                                                      file (DXGKQAITYPE_LIBWDDM_DEFAULTCAPS);
                                                      STATUS_NOT_SUPPORTED from a KMD that does not
                                                      say */
+    KMTQAITYPE_WDDM_KMDNAME = 0x10004,     /* D3DKMT_WDDM_KMDNAME: which KMD serves the adapter */
 } KMTQUERYADAPTERINFOTYPE;
 
 /* KMTQAITYPE_DRIVERVERSION (WDK: D3DKMT_DRIVERVERSION, the display driver model version). */
@@ -143,6 +144,13 @@ typedef struct _D3DKMT_UMDFILENAMEINFO {
     KMTUMDVERSION Version;        /* in */
     WCHAR UmdFileName[MAX_PATH];  /* out: UTF-16, NUL-terminated */
 } D3DKMT_UMDFILENAMEINFO;
+
+/* KMTQAITYPE_WDDM_KMDNAME (libwddm): the adapter's KMD as the verifier names it, in UTF-8 - the
+ * module's path (WDDM_KMD), the in-process entry's symbol and object (wddm_set_kmd_entry), or ""
+ * for the reference KMD built into libwddm. A longer name: STATUS_NAME_TOO_LONG. */
+typedef struct _D3DKMT_WDDM_KMDNAME {
+    char KmdName[4096];
+} D3DKMT_WDDM_KMDNAME;
 
 typedef struct _D3DKMT_SEGMENTSIZEINFO {
     ULONGLONG DedicatedVideoMemorySize;

@@ -91,6 +91,16 @@ static NTSTATUS umd_name_of(D3DKMT_HANDLE adapter, KMTUMDVERSION version, char *
     return st;
 }
 
+/* The kernel's name for the adapter's KMD (KMTQAITYPE_WDDM_KMDNAME), "" for the built-in one. */
+static void assert_kmd_name(D3DKMT_HANDLE adapter, const char *expected)
+{
+    D3DKMT_WDDM_KMDNAME kmd;
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = adapter, .Type = KMTQAITYPE_WDDM_KMDNAME,
+                                  .pPrivateDriverData = &kmd, .PrivateDriverDataSize = sizeof kmd };
+    assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_SUCCESS);
+    assert_string_equal(kmd.KmdName, expected);
+}
+
 static UINT enum_adapters(D3DKMT_ADAPTERINFO *ai, UINT cap, NTSTATUS *st)
 {
     D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = cap, .pAdapters = ai };
@@ -177,6 +187,8 @@ static void each_adapter_takes_its_own_entry(void **state)
     assert_string_equal(name, "");
     free(name);
     assert_true(mapped(kmd_path)); /* adapter 1's KMD */
+    assert_kmd_name(ai[0].hAdapter, "");
+    assert_kmd_name(ai[1].hAdapter, kmd_path);
     close_adapters(ai, n);
 }
 
@@ -267,6 +279,7 @@ static void the_in_process_entry_comes_first(void **state)
     NTSTATUS st;
     UINT n = enum_adapters(ai, 1, &st);
     assert_int_equal(st, STATUS_SUCCESS);
+    assert_kmd_name(ai[0].hAdapter, ""); /* the built-in entry, not the variable's module */
     close_adapters(ai, n);
 }
 

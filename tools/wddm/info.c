@@ -72,22 +72,16 @@ static char *umd_name(D3DKMT_HANDLE adapter)
     return wddm_utf16_to_utf8(info.UmdFileName, MAX_PATH);
 }
 
-/* The drivers lines of the text forms: which modules serve adapter `index` (docs/drivers.md:
- * the KMD is WDDM_KMD's entry for it, the last one past the list's end; the UMD is what the
- * kernel answers). */
-static void print_drivers(ULONG index, D3DKMT_HANDLE adapter)
+/* The drivers lines of the text forms: which modules serve the adapter, as the kernel answers
+ * (docs/drivers.md). */
+static void print_drivers(D3DKMT_HANDLE adapter)
 {
-    const char *kmd = getenv("WDDM_KMD");
-    if (!kmd)
-        kmd = "";
-    for (ULONG i = 0; i < index && strchr(kmd, ':'); i++)
-        kmd = strchr(kmd, ':') + 1;
-    int kmd_len = (int)strcspn(kmd, ":");
+    D3DKMT_WDDM_KMDNAME kmd;
     char *umd = umd_name(adapter);
-    if (kmd_len)
-        printf("  KMD: %.*s\n", kmd_len, kmd);
+    if (!NT_SUCCESS(query(adapter, KMTQAITYPE_WDDM_KMDNAME, &kmd, sizeof kmd)))
+        printf("  KMD: (no answer)\n");
     else
-        printf("  KMD: the built-in reference KMD\n");
+        printf("  KMD: %s\n", *kmd.KmdName ? kmd.KmdName : "the built-in reference KMD");
     printf("  UMD: %s\n", !umd ? "(no answer)" : *umd ? umd : "the built-in reference UMD");
     free(umd);
 }
@@ -159,7 +153,7 @@ static void print_summary(ULONG index, const D3DKMT_ADAPTERINFO *ai, const DXGK_
     const char *file = getenv("WDDM_KMD_CAPS");
     if (file && *file)
         printf("  caps overridden by WDDM_KMD_CAPS=%s\n", file);
-    print_drivers(index, ai->hAdapter);
+    print_drivers(ai->hAdapter);
     print_caps_changes(ai->hAdapter, caps);
 }
 
@@ -220,7 +214,7 @@ int wddm_tool_info(int argc, char **argv)
         } else {
             printf("Adapter %lu: LUID %08x:%08x\n", (unsigned long)a, (unsigned)adapters[a].AdapterLuid.HighPart,
                    (unsigned)adapters[a].AdapterLuid.LowPart);
-            print_drivers(a, adapters[a].hAdapter);
+            print_drivers(adapters[a].hAdapter);
             wddm_caps_print(stdout, &caps);
             print_segments(&segs);
         }

@@ -6,6 +6,7 @@
 #include "common/timeline.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -737,6 +738,9 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
     case KMTQAITYPE_WDDM_COUNTERS:
         need = sizeof(struct wddm_counters);
         break;
+    case KMTQAITYPE_WDDM_KMDNAME:
+        need = sizeof(D3DKMT_WDDM_KMDNAME);
+        break;
     default:
         dxgk_refuse("D3DKMTQueryAdapterInfo: unsupported type %d", (int)args->Type);
         st = STATUS_NOT_SUPPORTED;
@@ -793,6 +797,13 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
     case KMTQAITYPE_WDDM_SEGMENTS:
         st = query_segments(a, args->pPrivateDriverData);
         break;
+    case KMTQAITYPE_WDDM_KMDNAME: {
+        D3DKMT_WDDM_KMDNAME *out = args->pPrivateDriverData;
+        int n = snprintf(out->KmdName, sizeof out->KmdName, "%s", a->kmd_name ? a->kmd_name : "");
+        if (n < 0 || (size_t)n >= sizeof out->KmdName)
+            st = STATUS_NAME_TOO_LONG;
+        break;
+    }
     case KMTQAITYPE_WDDM_COUNTERS: {
         struct wddm_counters c;
         memset(&c, 0, sizeof c);
