@@ -1,9 +1,11 @@
 #!/bin/sh
 # The verifier's modes (issue 19 §3, docs/drivers.md "The verifier"), against a KMD module that
-# lacks two mandatory DDIs. Usage: verifier.sh WDDM_TOOL BROKEN_KMD_MODULE
+# lacks two mandatory DDIs; and a check over time, against one whose first completion names a
+# fence it never was given. Usage: verifier.sh WDDM_TOOL BROKEN_KMD_MODULE BOGUS_FENCE_MODULE
 set -u
 wddm=$1
 kmd=$2
+bogus=$3
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 fail() { echo "FAIL: $*"; cat "$err"; exit 1; }
@@ -36,4 +38,12 @@ grep -q "^wddm verifier:" "$err" && fail "verifier off: a summary was printed"
 # A value that is not 0, 1 or break is named and reported as 1.
 WDDM_VERIFIER=yes "$wddm" --kmd "$kmd" info >/dev/null 2>"$err"
 grep -q 'WDDM_VERIFIER="yes" is not 0, 1 or break' "$err" || fail "a bad WDDM_VERIFIER value is not named"
-echo "verifier: report, summary, break and off all behave"
+# Over time: the work runs (the module then reports the true fence), and the one bogus
+# completion is a violation of Interrupt.FenceNotSubmitted, counted once.
+WDDM_VERIFIER=1 "$wddm" --kmd "$bogus" demo 8 >/dev/null 2>"$err"
+rc=$?
+test $rc -eq 0 || fail "bogus fence: demo exit $rc"
+grep -q "verifier Interrupt.FenceNotSubmitted: DxgkCbNotifyInterrupt: DMA_COMPLETED on node [0-9]* names fence [0-9]*, [0-9]* past the last one submitted" "$err" ||
+  fail "bogus fence: no violation line naming the rule and the fence"
+grep -Eq "^  Interrupt.FenceNotSubmitted +1  $bogus\$" "$err" || fail "bogus fence: the summary row lacks rule, count 1 or module"
+echo "verifier: report, summary, break and off all behave; a fence never submitted is caught"

@@ -116,8 +116,18 @@ static void node_retire(struct dxgk_adapter *a, struct gsched_node *n, bool use6
     pthread_mutex_lock(&n->lock);
     UINT64 last = atomic_load_explicit(&n->completed_fence, memory_order_relaxed);
     UINT64 f64 = use64 ? (to64 > last ? to64 : last) : gsched_fence_extend(last, f32);
-    if (f64 > n->submitted_fence) /* a fence never submitted: ignore the bogus part */
+    if (f64 > n->submitted_fence) {
+        /* A fence never submitted: the bogus part is ignored. One ahead of the last submitted
+         * is the KMD's (the submitted fence is recorded before DxgkDdiSubmitCommand); one behind
+         * the last completed may be stale after a preemption or reset, and is not reported. */
+        UINT ahead = f32 - (UINT)n->submitted_fence;
+        if (!use64 && ahead && ahead < 0x80000000u)
+            dxgk_verifier_report(a, "DxgkCbNotifyInterrupt", "Interrupt.FenceNotSubmitted", false,
+                                 "DMA_COMPLETED on node %u names fence %u, %u past the last one submitted (%u): "
+                                 "SubmissionFenceId must be a submitted DMA buffer's", n->ordinal, f32, ahead,
+                                 (UINT)n->submitted_fence);
         f64 = last;
+    }
     UINT retired = 0;
     if (f64 > last) {
         /* Traced before any waiter can see the completion (fence or ticket), so a test that
