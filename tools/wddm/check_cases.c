@@ -356,7 +356,7 @@ static enum check_result upload_copy_read(struct check_env *e, UINT count, UINT 
 
 /* Every paging operation offered 16 bytes of room at first (wddm_vidmm_set_paging_room): the
  * KMD must stop at DmaSize, answer STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER and go on at its
- * MultipassOffset in the next buffer, keeping every byte (wddm-semantics §2.4). */
+ * MultipassOffset in the next buffer, keeping every byte (DXGKARG_BUILDPAGINGBUFFER reference). */
 static enum check_result paging_multipass(struct check_env *e, char *detail, size_t size)
 {
     enum { ROOM = 16, COUNT = 8, BYTES = 256u << 10 };
