@@ -7,6 +7,9 @@
  * callback it was. The modeled ones are in callbacks.c. */
 #include "runtime/runtime.h"
 
+#include <stddef.h>
+#include <string.h>
+
 static HRESULT not_modeled(const char *slot, const char *answer)
 {
     RT_REFUSE("the UMD called %s, a runtime callback this model does not implement; answered %s", slot, answer);
@@ -92,6 +95,51 @@ NOT_MODELED_VOID(pfnStateCsConstBufCb, D3D10DDI_HRTCORELAYER hRuntimeDevice, UIN
 NOT_MODELED_HR(pfnGetMultisampleMethodListCb, HANDLE hAdapter, D3DDDICB_GETMULTISAMPLEMETHODLIST *pData)
 NOT_MODELED_HR_AS(dxgi_pfnPresentCb, pfnPresentCb, HANDLE hDevice, const DXGIDDICB_PRESENT *pPresentData)
 NOT_MODELED_HR(pfnPresentMultiplaneOverlayCb, HANDLE hDevice, const DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY *pPresentDXGI)
+/* The core layer's state callbacks and the rest of D3D11DDI_CORELAYER_DEVICECALLBACKS but
+ * pfnSetErrorCb (callbacks.c's, or the deferred context's). */
+static void fill_core_layer(D3D11DDI_CORELAYER_DEVICECALLBACKS *c)
+{
+    c->pfnStateVsConstBufCb = nm_pfnStateVsConstBufCb;
+    c->pfnStatePsSrvCb = nm_pfnStatePsSrvCb;
+    c->pfnStatePsShaderCb = nm_pfnStatePsShaderCb;
+    c->pfnStatePsSamplerCb = nm_pfnStatePsSamplerCb;
+    c->pfnStateVsShaderCb = nm_pfnStateVsShaderCb;
+    c->pfnStatePsConstBufCb = nm_pfnStatePsConstBufCb;
+    c->pfnStateIaInputLayoutCb = nm_pfnStateIaInputLayoutCb;
+    c->pfnStateIaVertexBufCb = nm_pfnStateIaVertexBufCb;
+    c->pfnStateIaIndexBufCb = nm_pfnStateIaIndexBufCb;
+    c->pfnStateGsConstBufCb = nm_pfnStateGsConstBufCb;
+    c->pfnStateGsShaderCb = nm_pfnStateGsShaderCb;
+    c->pfnStateIaPrimitiveTopologyCb = nm_pfnStateIaPrimitiveTopologyCb;
+    c->pfnStateVsSrvCb = nm_pfnStateVsSrvCb;
+    c->pfnStateVsSamplerCb = nm_pfnStateVsSamplerCb;
+    c->pfnStateGsSrvCb = nm_pfnStateGsSrvCb;
+    c->pfnStateGsSamplerCb = nm_pfnStateGsSamplerCb;
+    c->pfnStateOmRenderTargetsCb = nm_pfnStateOmRenderTargetsCb;
+    c->pfnStateOmBlendStateCb = nm_pfnStateOmBlendStateCb;
+    c->pfnStateOmDepthStateCb = nm_pfnStateOmDepthStateCb;
+    c->pfnStateRsRastStateCb = nm_pfnStateRsRastStateCb;
+    c->pfnStateSoTargetsCb = nm_pfnStateSoTargetsCb;
+    c->pfnStateRsViewportsCb = nm_pfnStateRsViewportsCb;
+    c->pfnStateRsScissorCb = nm_pfnStateRsScissorCb;
+    c->pfnDisableDeferredStagingResourceDestruction = nm_pfnDisableDeferredStagingResourceDestruction;
+    c->pfnStateTextFilterSizeCb = nm_pfnStateTextFilterSizeCb;
+    c->pfnStateHsSrvCb = nm_pfnStateHsSrvCb;
+    c->pfnStateHsShaderCb = nm_pfnStateHsShaderCb;
+    c->pfnStateHsSamplerCb = nm_pfnStateHsSamplerCb;
+    c->pfnStateHsConstBufCb = nm_pfnStateHsConstBufCb;
+    c->pfnStateDsSrvCb = nm_pfnStateDsSrvCb;
+    c->pfnStateDsShaderCb = nm_pfnStateDsShaderCb;
+    c->pfnStateDsSamplerCb = nm_pfnStateDsSamplerCb;
+    c->pfnStateDsConstBufCb = nm_pfnStateDsConstBufCb;
+    c->pfnPerformAmortizedProcessingCb = nm_pfnPerformAmortizedProcessingCb;
+    c->pfnStateCsSrvCb = nm_pfnStateCsSrvCb;
+    c->pfnStateCsUavCb = nm_pfnStateCsUavCb;
+    c->pfnStateCsShaderCb = nm_pfnStateCsShaderCb;
+    c->pfnStateCsSamplerCb = nm_pfnStateCsSamplerCb;
+    c->pfnStateCsConstBufCb = nm_pfnStateCsConstBufCb;
+}
+
 void rt_callbacks_not_modeled_init(D3DDDI_DEVICECALLBACKS *kt, D3DDDI_ADAPTERCALLBACKS *adapter,
                                      D3D10DDI_CORELAYER_DEVICECALLBACKS *core10,
                                      D3D11DDI_CORELAYER_DEVICECALLBACKS *core11, DXGI_DDI_BASE_CALLBACKS *dxgi)
@@ -130,74 +178,16 @@ void rt_callbacks_not_modeled_init(D3DDDI_DEVICECALLBACKS *kt, D3DDDI_ADAPTERCAL
     }
     if (adapter)
         adapter->pfnGetMultisampleMethodListCb = nm_pfnGetMultisampleMethodListCb;
-    /* The D3D10 table is the D3D11 one's first 26 slots, with the same types. */
+    if (core11)
+        fill_core_layer(core11);
     if (core10) {
-        core10->pfnStateVsConstBufCb = nm_pfnStateVsConstBufCb;
-        core10->pfnStatePsSrvCb = nm_pfnStatePsSrvCb;
-        core10->pfnStatePsShaderCb = nm_pfnStatePsShaderCb;
-        core10->pfnStatePsSamplerCb = nm_pfnStatePsSamplerCb;
-        core10->pfnStateVsShaderCb = nm_pfnStateVsShaderCb;
-        core10->pfnStatePsConstBufCb = nm_pfnStatePsConstBufCb;
-        core10->pfnStateIaInputLayoutCb = nm_pfnStateIaInputLayoutCb;
-        core10->pfnStateIaVertexBufCb = nm_pfnStateIaVertexBufCb;
-        core10->pfnStateIaIndexBufCb = nm_pfnStateIaIndexBufCb;
-        core10->pfnStateGsConstBufCb = nm_pfnStateGsConstBufCb;
-        core10->pfnStateGsShaderCb = nm_pfnStateGsShaderCb;
-        core10->pfnStateIaPrimitiveTopologyCb = nm_pfnStateIaPrimitiveTopologyCb;
-        core10->pfnStateVsSrvCb = nm_pfnStateVsSrvCb;
-        core10->pfnStateVsSamplerCb = nm_pfnStateVsSamplerCb;
-        core10->pfnStateGsSrvCb = nm_pfnStateGsSrvCb;
-        core10->pfnStateGsSamplerCb = nm_pfnStateGsSamplerCb;
-        core10->pfnStateOmRenderTargetsCb = nm_pfnStateOmRenderTargetsCb;
-        core10->pfnStateOmBlendStateCb = nm_pfnStateOmBlendStateCb;
-        core10->pfnStateOmDepthStateCb = nm_pfnStateOmDepthStateCb;
-        core10->pfnStateRsRastStateCb = nm_pfnStateRsRastStateCb;
-        core10->pfnStateSoTargetsCb = nm_pfnStateSoTargetsCb;
-        core10->pfnStateRsViewportsCb = nm_pfnStateRsViewportsCb;
-        core10->pfnStateRsScissorCb = nm_pfnStateRsScissorCb;
-        core10->pfnDisableDeferredStagingResourceDestruction = nm_pfnDisableDeferredStagingResourceDestruction;
-        core10->pfnStateTextFilterSizeCb = nm_pfnStateTextFilterSizeCb;
-    }
-    if (core11) {
-        core11->pfnStateVsConstBufCb = nm_pfnStateVsConstBufCb;
-        core11->pfnStatePsSrvCb = nm_pfnStatePsSrvCb;
-        core11->pfnStatePsShaderCb = nm_pfnStatePsShaderCb;
-        core11->pfnStatePsSamplerCb = nm_pfnStatePsSamplerCb;
-        core11->pfnStateVsShaderCb = nm_pfnStateVsShaderCb;
-        core11->pfnStatePsConstBufCb = nm_pfnStatePsConstBufCb;
-        core11->pfnStateIaInputLayoutCb = nm_pfnStateIaInputLayoutCb;
-        core11->pfnStateIaVertexBufCb = nm_pfnStateIaVertexBufCb;
-        core11->pfnStateIaIndexBufCb = nm_pfnStateIaIndexBufCb;
-        core11->pfnStateGsConstBufCb = nm_pfnStateGsConstBufCb;
-        core11->pfnStateGsShaderCb = nm_pfnStateGsShaderCb;
-        core11->pfnStateIaPrimitiveTopologyCb = nm_pfnStateIaPrimitiveTopologyCb;
-        core11->pfnStateVsSrvCb = nm_pfnStateVsSrvCb;
-        core11->pfnStateVsSamplerCb = nm_pfnStateVsSamplerCb;
-        core11->pfnStateGsSrvCb = nm_pfnStateGsSrvCb;
-        core11->pfnStateGsSamplerCb = nm_pfnStateGsSamplerCb;
-        core11->pfnStateOmRenderTargetsCb = nm_pfnStateOmRenderTargetsCb;
-        core11->pfnStateOmBlendStateCb = nm_pfnStateOmBlendStateCb;
-        core11->pfnStateOmDepthStateCb = nm_pfnStateOmDepthStateCb;
-        core11->pfnStateRsRastStateCb = nm_pfnStateRsRastStateCb;
-        core11->pfnStateSoTargetsCb = nm_pfnStateSoTargetsCb;
-        core11->pfnStateRsViewportsCb = nm_pfnStateRsViewportsCb;
-        core11->pfnStateRsScissorCb = nm_pfnStateRsScissorCb;
-        core11->pfnDisableDeferredStagingResourceDestruction = nm_pfnDisableDeferredStagingResourceDestruction;
-        core11->pfnStateTextFilterSizeCb = nm_pfnStateTextFilterSizeCb;
-        core11->pfnStateHsSrvCb = nm_pfnStateHsSrvCb;
-        core11->pfnStateHsShaderCb = nm_pfnStateHsShaderCb;
-        core11->pfnStateHsSamplerCb = nm_pfnStateHsSamplerCb;
-        core11->pfnStateHsConstBufCb = nm_pfnStateHsConstBufCb;
-        core11->pfnStateDsSrvCb = nm_pfnStateDsSrvCb;
-        core11->pfnStateDsShaderCb = nm_pfnStateDsShaderCb;
-        core11->pfnStateDsSamplerCb = nm_pfnStateDsSamplerCb;
-        core11->pfnStateDsConstBufCb = nm_pfnStateDsConstBufCb;
-        core11->pfnPerformAmortizedProcessingCb = nm_pfnPerformAmortizedProcessingCb;
-        core11->pfnStateCsSrvCb = nm_pfnStateCsSrvCb;
-        core11->pfnStateCsUavCb = nm_pfnStateCsUavCb;
-        core11->pfnStateCsShaderCb = nm_pfnStateCsShaderCb;
-        core11->pfnStateCsSamplerCb = nm_pfnStateCsSamplerCb;
-        core11->pfnStateCsConstBufCb = nm_pfnStateCsConstBufCb;
+        /* The D3D10 table is the D3D11 one's first 26 slots, with the same types. */
+        _Static_assert(sizeof(D3D10DDI_CORELAYER_DEVICECALLBACKS) ==
+                           offsetof(D3D11DDI_CORELAYER_DEVICECALLBACKS, pfnStateHsSrvCb),
+                       "the D3D10 core-layer table is a prefix of the D3D11 one");
+        D3D11DDI_CORELAYER_DEVICECALLBACKS all = { .pfnSetErrorCb = core10->pfnSetErrorCb };
+        fill_core_layer(&all);
+        memcpy(core10, &all, sizeof *core10);
     }
     if (dxgi) {
         dxgi->pfnPresentCb = nm_dxgi_pfnPresentCb;

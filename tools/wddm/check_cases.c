@@ -280,12 +280,19 @@ static enum check_result fence_order(struct check_env *e, char *detail, size_t s
 /* More than the local memory the KMD described, each buffer filled with its own pattern and
  * then used by the GPU, so VidMm must evict and page back in through the KMD's
  * DxgkDdiBuildPagingBuffer transfers; every byte read back must be the byte written. */
-static enum check_result paging_oversubscribe(struct check_env *e, char *detail, size_t size)
+/* The bytes of the adapter's memory segments (local video memory; apertures are system memory). */
+static UINT64 local_memory(const struct check_env *e)
 {
     UINT64 local = 0;
     for (UINT i = 0; i < e->segments.NbSegment && i < D3DKMT_WDDM_MAX_SEGMENTS; i++)
         if (!(e->segments.Segment[i].Flags & 0x1u))
             local += e->segments.Segment[i].Size;
+    return local;
+}
+
+static enum check_result paging_oversubscribe(struct check_env *e, char *detail, size_t size)
+{
+    UINT64 local = local_memory(e);
     if (!local) {
         snprintf(detail, size, "the adapter has no memory segment (system memory only): nothing to evict");
         return CHECK_SKIP;
@@ -700,10 +707,7 @@ static enum check_result sched_mid_buffer(struct check_env *e, char *detail, siz
     /* Chunks of up to 4 MiB, the buffer a quarter of the local memory at most: the UMD keeps only
      * a few DMA buffers in flight, so each must run long enough for the high-priority copy to
      * arrive during one. */
-    UINT64 local = 0;
-    for (UINT i = 0; i < e->segments.NbSegment && i < D3DKMT_WDDM_MAX_SEGMENTS; i++)
-        if (!(e->segments.Segment[i].Flags & 0x1u))
-            local += e->segments.Segment[i].Size;
+    UINT64 local = local_memory(e);
     UINT64 fit = local ? local / 4 / (STEPS + 1) : 4u << 20;
     const UINT CHUNK = fit >= (4u << 20) ? 4u << 20 : fit > (64u << 10) ? (UINT)(fit & ~4095ull) : 64u << 10;
     const UINT BYTES = CHUNK * (STEPS + 1);
