@@ -2,7 +2,9 @@
 # The IRQL a KMD module's code runs at (issue 19 §2, docs/drivers.md "WDK services for driver
 # code"): the kernel hands the module's WDK services the IRQL Windows runs DxgkDdiInterruptRoutine
 # at (a device IRQL, above DISPATCH_LEVEL) and DxgkDdiDpcRoutine at (DISPATCH_LEVEL), so the
-# module's KeGetCurrentIrql says it and paged pool is refused in its DPC.
+# module's KeGetCurrentIrql says it and paged pool is refused in its DPC (the DxgkDdiInterruptRoutine
+# and DxgkDdiDpcRoutine reference pages: DIRQL, DISPATCH_LEVEL; ExAllocatePool2: paged pool at
+# IRQL <= APC_LEVEL).
 # Usage: kmd_irql.sh WDDM_TOOL KMD_IRQL
 set -u
 wddm=$1 kmd=$2

@@ -39,7 +39,8 @@ grep -q "^wddm verifier:" "$err" && fail "verifier off: a summary was printed"
 WDDM_VERIFIER=yes "$wddm" --kmd "$kmd" info >/dev/null 2>"$err"
 grep -q 'WDDM_VERIFIER="yes" is not 0, 1 or break' "$err" || fail "a bad WDDM_VERIFIER value is not named"
 # Over time: the work runs (the module then reports the true fence), and the one bogus
-# completion is a violation of Interrupt.FenceNotSubmitted, counted once.
+# completion is a violation of Interrupt.FenceNotSubmitted, counted once (DXGKARGCB_NOTIFY_INTERRUPT_DATA
+# reference: DmaCompleted names the fence of a submitted DMA buffer).
 WDDM_VERIFIER=1 "$wddm" --kmd "$bogus" demo 8 >/dev/null 2>"$err"
 rc=$?
 test $rc -eq 0 || fail "bogus fence: demo exit $rc"
