@@ -62,6 +62,8 @@ struct wddm_counters {
     UINT64 page_table_updates;      /* DXGK_OPERATION_UPDATE_PAGE_TABLE operations built (GpuMmu) */
     UINT64 mid_buffer_preemptions;  /* preemptions that stopped the DMA buffer the engine was running
                                        before its end (it is resumed when resubmitted) */
+    UINT64 context_allocations_created; /* DxgkCbCreateContextAllocation calls that succeeded (seed 000) */
+    UINT64 context_allocation_evictions; /* evictions of a context allocation (its context not loaded) */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 
@@ -243,6 +245,16 @@ void wddm_test_tdr_clock_advance(UINT seconds);
  * their next use, with their content. STATUS_INVALID_PARAMETER for a bad handle or state,
  * STATUS_NOT_SUPPORTED for a KMD without DxgkDdiSetPowerState, or in the GpuMmu model for a
  * transition that would lose a memory segment (its page tables live there, not saved yet). */
+/* Test control (issue 19 §4, `wddm check` Context.Allocations): VidMm evicts from every segment
+ * of the adapter whatever it may evict, as under the heaviest memory pressure. The caller
+ * submits nothing meanwhile. The kernel lets the GPU run dry and switches every node to the null
+ * context (the contexts' state goes to their save areas), so that context allocations (seed
+ * 000) may leave their segments too; memory segments' allocations go to their backing store
+ * (DXGK_OPERATION_TRANSFER), aperture segments' are unmapped. Locked and pinned allocations
+ * stay. Everything comes back on its next use, with its content. *pEvicted (optional): how many
+ * left their segment. STATUS_INVALID_PARAMETER for a bad adapter handle. */
+NTSTATUS wddm_test_vidmm_trim(UINT hAdapter, UINT64 *pEvicted);
+
 #define WDDM_SYSTEM_STANDBY 3u   /* S3: PowerActionSleep */
 #define WDDM_SYSTEM_HIBERNATE 4u /* S4: PowerActionHibernate */
 NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state);

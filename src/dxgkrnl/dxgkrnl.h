@@ -367,7 +367,8 @@ struct dxgk_counters {
         allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
         lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches,
         preemptions, engine_resets, adapter_resets, dma_buffer_splits, adapter_stops, null_context_switches,
-        allocations_purged, paging_multipass, page_table_updates, mid_buffer_preemptions;
+        allocations_purged, paging_multipass, page_table_updates, mid_buffer_preemptions,
+        context_allocations_created, context_allocation_evictions;
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 
@@ -975,6 +976,9 @@ bool gsched_context_loaded(const struct gsched_node *n, const struct dxgk_contex
  * ContextSwitch buffer) and waits until its state is saved. No lock held. Returns whether the
  * context is unloaded now. */
 bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c);
+/* Every node to the null context, each loaded context's state saved into its save area first
+ * (a power transition, or VidMm evicting everything). No lock held. */
+void gsched_unload_every_node(struct dxgk_adapter *a);
 /* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
  * returns the paging fence the packet must wait for. Adapter lock held. (sched/node.c) */
 UINT64 gsched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);

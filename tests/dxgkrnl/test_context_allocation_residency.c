@@ -291,6 +291,49 @@ static void test_under_pressure_save_areas_are_evicted_only_when_allowed_and_kee
     renv_close(&e);
 }
 
+/* wddm_test_vidmm_trim (the test control `wddm check` Context.Allocations uses): with the GPU
+ * run dry and every node switched to the null context, every save area and the device's page
+ * tables leave the aperture (counted in context_allocation_evictions), and the contexts run
+ * again with their allocations mapped back, their content kept (no second INIT_CONTEXT_RESOURCE).
+ * A bad adapter handle is refused. */
+static void test_trim_moves_every_context_allocation_out_and_back(void **state)
+{
+    (void)state;
+    enum { N = 3 };
+    unsigned long long v0 = swkmd_context_resource_violations();
+    struct renv e;
+    renv_open(&e);
+    D3DKMT_CREATECONTEXT cc[N];
+    struct dxgk_context *objs[N];
+    for (int i = 0; i < N; i++) {
+        cc[i] = (D3DKMT_CREATECONTEXT){ .hDevice = e.device, .NodeOrdinal = 0 };
+        assert_int_equal(D3DKMTCreateContext(&cc[i]), STATUS_SUCCESS);
+        objs[i] = get_context(cc[i].hContext);
+        run_on(&e, cc[i].hContext, &cc[i], (uint32_t)i);
+    }
+    struct wddm_counters before = renv_counters();
+    UINT64 evicted = 0;
+    assert_int_equal(wddm_test_vidmm_trim(e.adapter, &evicted), STATUS_SUCCESS);
+    struct wddm_counters after = renv_counters();
+    /* N save areas and the page tables: none kept, the last loaded one included. */
+    assert_true(after.context_allocation_evictions - before.context_allocation_evictions >= N + 1);
+    assert_true(evicted >= N + 1);
+    assert_int_equal(state_of(page_tables(objs[0])).segment, 0);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(state_of(save_area(objs[i])).segment, 0);
+    for (int i = 0; i < N; i++) {
+        run_on(&e, cc[i].hContext, &cc[i], (uint32_t)(10 + i));
+        assert_int_equal(state_of(save_area(objs[i])).segment, APERTURE_ID);
+        assert_int_equal(header(save_area(objs[i]))->magic, SWKMD_CSA_HEADER_MAGIC);
+        assert_int_equal(header(save_area(objs[i]))->init_count, 1);
+    }
+    assert_int_equal(swkmd_context_resource_violations(), v0);
+    assert_int_equal(wddm_test_vidmm_trim(0x40000000u, NULL), STATUS_INVALID_PARAMETER);
+    for (int i = 0; i < N; i++)
+        dxgk_object_put(&objs[i]->obj);
+    renv_close(&e);
+}
+
 /* Many contexts with work queued at once (GPU paused) whose save areas together exceed the
  * aperture: queued work alone does not pin a save area (only readied or loaded ones are kept),
  * so every packet still runs, none is dropped, nothing is initialised twice. */
@@ -425,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_no_virtual_address_unless_cpu_visible_protected_and_aperture_only),
         cmocka_unit_test(test_under_pressure_save_areas_are_evicted_only_when_allowed_and_keep_content),
         cmocka_unit_test(test_more_queued_contexts_than_the_aperture_holds_all_run),
+        cmocka_unit_test(test_trim_moves_every_context_allocation_out_and_back),
         cmocka_unit_test(test_threads_interleaving_contexts_keep_the_residency_guarantee),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

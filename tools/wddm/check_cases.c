@@ -847,6 +847,129 @@ static enum check_result adapter_second(struct check_env *e, char *detail, size_
     return r;
 }
 
+/* Seed 000: the context allocations a KMD creates (DxgkCbCreateContextAllocation: a GPU
+ * context's save area, a device's own data such as page tables) are resident whenever their
+ * context runs, and may move while it is not loaded. The check makes all of them move: three
+ * devices each upload a buffer and read it back (their contexts run, and are saved when the
+ * engine switches away), VidMm then trims everything (wddm_test_vidmm_trim: every node in the
+ * null context, every segment emptied), and the devices take turns copying again: each
+ * context's allocations come back before it runs, the KMD saves into them at their new place,
+ * and every device reads its bytes back. Between the trim and the devices' turns, STAGING
+ * buffers the GPU reads take the ranges the trim freed first: a KMD that keeps saving a
+ * context's state at its old address writes over them, and their bytes are read back last. */
+enum { CA_DEVICES = 3, CA_ROUNDS = 2, CA_BYTES = 256u << 10, CA_SEED = 7000, CA_FILLERS = 16,
+       CA_FILLER_BYTES = 64u << 10, CA_FILLER_SEED = 7100 };
+struct ca_device {
+    struct check_env env; /* dev and ctx only */
+    ID3D11Buffer *buf;
+};
+
+static enum check_result ca_open(struct ca_device *d, UINT i, uint8_t *data, char *detail, size_t size)
+{
+    HRESULT hr = open_device(&d->env.dev, &d->env.ctx);
+    fill(data, CA_BYTES, CA_SEED + i);
+    if (SUCCEEDED(hr))
+        hr = buffer(d->env.dev, CA_BYTES, D3D11_USAGE_DEFAULT, 0, data, &d->buf);
+    if (FAILED(hr))
+        return fail(detail, size, "device %u and its buffer: 0x%08x", i, (unsigned)hr);
+    char what[48];
+    snprintf(what, sizeof what, "device %u before the trim", i);
+    return read_back(&d->env, d->buf, CA_BYTES, CA_SEED + i, what, detail, size);
+}
+
+static enum check_result ca_trim(struct check_env *e, char *detail, size_t size)
+{
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    if (!c0.context_allocations_created) {
+        snprintf(detail, size, "the KMD created no context allocations (DxgkCbCreateContextAllocation): "
+                               "nothing to move");
+        return CHECK_SKIP;
+    }
+    UINT64 evicted = 0;
+    NTSTATUS st = wddm_test_vidmm_trim(e->adapter, &evicted);
+    if (!NT_SUCCESS(st))
+        return fail(detail, size, "wddm_test_vidmm_trim: 0x%08x", (unsigned)st);
+    wddm_get_counters(&c1);
+    if (c1.context_allocation_evictions == c0.context_allocation_evictions)
+        return fail(detail, size, "VidMm trimmed %llu allocations with every node in the null context, but none of "
+                                  "the %llu context allocations", (unsigned long long)evicted,
+                    (unsigned long long)c1.context_allocations_created);
+    return CHECK_PASS;
+}
+
+/* A STAGING buffer written by the CPU, then read by the GPU (a copy into a DEFAULT buffer on the
+ * checks' device), so VidMm places it now, in the lowest free range that takes it. */
+static enum check_result ca_filler(struct check_env *e, UINT i, ID3D11Buffer **out, char *detail, size_t size)
+{
+    ID3D11Buffer *dst = NULL;
+    D3D11_MAPPED_SUBRESOURCE m;
+    HRESULT hr = buffer(e->dev, CA_FILLER_BYTES, D3D11_USAGE_STAGING, D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE,
+                        NULL, out);
+    if (SUCCEEDED(hr))
+        hr = buffer(e->dev, CA_FILLER_BYTES, D3D11_USAGE_DEFAULT, 0, NULL, &dst);
+    if (SUCCEEDED(hr))
+        hr = ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)*out, 0, D3D11_MAP_WRITE, 0, &m);
+    if (FAILED(hr)) {
+        RELEASE(dst);
+        return fail(detail, size, "STAGING buffer %u after the trim: 0x%08x", i, (unsigned)hr);
+    }
+    fill(m.pData, CA_FILLER_BYTES, CA_FILLER_SEED + i);
+    ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)*out, 0);
+    ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)dst, (ID3D11Resource *)*out);
+    ID3D11DeviceContext_Flush(e->ctx);
+    RELEASE(dst);
+    return CHECK_PASS;
+}
+
+/* The STAGING buffer's bytes, as the CPU wrote them: nothing the GPU saved landed there. */
+static enum check_result ca_filler_check(struct check_env *e, ID3D11Buffer *b, UINT i, char *detail, size_t size)
+{
+    D3D11_MAPPED_SUBRESOURCE m;
+    HRESULT hr = ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)b, 0, D3D11_MAP_READ, 0, &m);
+    if (FAILED(hr))
+        return fail(detail, size, "STAGING buffer %u: Map(READ) 0x%08x", i, (unsigned)hr);
+    size_t at = first_wrong(m.pData, CA_FILLER_BYTES, CA_FILLER_SEED + i);
+    enum check_result r = CHECK_PASS;
+    if (at != CA_FILLER_BYTES)
+        r = fail(detail, size, "STAGING buffer %u placed after the trim: byte %zu reads 0x%02x, written 0x%02x (a "
+                               "context's state saved at its old place?)", i, at, ((const uint8_t *)m.pData)[at],
+                 pattern(CA_FILLER_SEED + i, at));
+    ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)b, 0);
+    return r;
+}
+
+static enum check_result context_allocations(struct check_env *e, char *detail, size_t size)
+{
+    ID3D11Buffer *filler[CA_FILLERS] = {0};
+    struct ca_device d[CA_DEVICES] = {0};
+    uint8_t *data = malloc(CA_BYTES);
+    enum check_result r = data ? CHECK_PASS : fail(detail, size, "out of memory");
+    for (UINT i = 0; i < CA_DEVICES && r == CHECK_PASS; i++)
+        r = ca_open(&d[i], i, data, detail, size);
+    if (r == CHECK_PASS)
+        r = ca_trim(e, detail, size);
+    for (UINT i = 0; i < CA_FILLERS && r == CHECK_PASS; i++)
+        r = ca_filler(e, i, &filler[i], detail, size);
+    for (UINT round = 0; round < CA_ROUNDS && r == CHECK_PASS; round++)
+        for (UINT i = 0; i < CA_DEVICES && r == CHECK_PASS; i++) {
+            char what[64];
+            snprintf(what, sizeof what, "device %u, round %u after the trim", i, round);
+            r = read_back(&d[i].env, d[i].buf, CA_BYTES, CA_SEED + i, what, detail, size);
+        }
+    for (UINT i = 0; i < CA_FILLERS && r == CHECK_PASS; i++)
+        r = ca_filler_check(e, filler[i], i, detail, size);
+    for (UINT i = 0; i < CA_FILLERS; i++)
+        RELEASE(filler[i]);
+    for (UINT i = 0; i < CA_DEVICES; i++) {
+        RELEASE(d[i].buf);
+        RELEASE(d[i].env.ctx);
+        RELEASE(d[i].env.dev);
+    }
+    free(data);
+    return r;
+}
+
 /* A forced TDR (D3DKMTEscape D3DKMT_ESCAPE_TDRDBGCTRL, FORCETDR, as on Windows): the kernel
  * recovers the adapter through the KMD's DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout;
  * the open device is lost (DXGI_ERROR_DEVICE_RESET: it caused nothing), and a device created
@@ -953,6 +1076,11 @@ const struct check_case wddm_check_cases[] = {
      "With two adapters, the second one works like the first: a device on it (DXGI adapter 1) copies and "
      "reads back",
      adapter_second},
+    {"Context.Allocations",
+     "Seed 000: the KMD's context allocations (DxgkCbCreateContextAllocation) may move while their context "
+     "is not loaded and are back before it runs: after VidMm trimmed every segment (every node in the null "
+     "context), three devices take turns copying and each reads its bytes back",
+     context_allocations},
     {"Tdr.Recovery",
      "After a forced TDR the adapter recovers through DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout: "
      "the open device is lost with DXGI_ERROR_DEVICE_RESET, and a new device's copies read back",

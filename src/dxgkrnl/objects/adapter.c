@@ -641,6 +641,8 @@ static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c)
     c->paging_multipass += atomic_load(&a->counters.paging_multipass);
     c->page_table_updates += atomic_load(&a->counters.page_table_updates);
     c->mid_buffer_preemptions += atomic_load(&a->counters.mid_buffer_preemptions);
+    c->context_allocations_created += atomic_load(&a->counters.context_allocations_created);
+    c->context_allocation_evictions += atomic_load(&a->counters.context_allocation_evictions);
 }
 
 NTSTATUS wddm_get_counters(struct wddm_counters *out)

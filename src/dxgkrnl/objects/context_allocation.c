@@ -254,6 +254,7 @@ NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOC
     }
     dxgk_handle_publish(ca->handle);
     p->hAllocation = ca->args.hAllocation;
+    DXGK_COUNT(a, context_allocations_created, 1);
     st = STATUS_SUCCESS;
 out:
     if (c)

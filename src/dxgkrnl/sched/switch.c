@@ -106,3 +106,19 @@ bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c)
         gsched_wait_fence(n, f);
     return !gsched_context_loaded(n, c);
 }
+
+void gsched_unload_every_node(struct dxgk_adapter *a)
+{
+    for (UINT i = 0; i < a->node_count; i++) {
+        struct gsched_node *n = &a->node[i];
+        pthread_mutex_lock(&n->submit_lock);
+        struct dxgk_context *c = n->hw_ctx;
+        if (c)
+            dxgk_object_get(&c->obj);
+        pthread_mutex_unlock(&n->submit_lock);
+        if (c) {
+            (void)gsched_unload_context(a, c);
+            dxgk_object_put(&c->obj);
+        }
+    }
+}

@@ -396,6 +396,8 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     if (offered)
         al->discarded = true;
     DXGK_COUNT(a, evictions, 1);
+    if (al->ctx_owner)
+        DXGK_COUNT(a, context_allocation_evictions, 1);
     wddm_tl(WDDM_TL_EVICT, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), al->handle, al->info.Size);
     if (args.Operation == DXGK_OPERATION_TRANSFER)
         DXGK_COUNT(a, bytes_paged_out, al->info.Size);

@@ -34,24 +34,6 @@ static UINT segments_to_purge(const struct dxgk_adapter *a, bool standby)
     return mask;
 }
 
-/* Every node to the null context: the engines lose their registers in D3, the contexts' state
- * goes to their save areas first (sched/switch.c). */
-static void unload_every_node(struct dxgk_adapter *a)
-{
-    for (UINT i = 0; i < a->node_count; i++) {
-        struct gsched_node *n = &a->node[i];
-        pthread_mutex_lock(&n->submit_lock);
-        struct dxgk_context *c = n->hw_ctx;
-        if (c)
-            dxgk_object_get(&c->obj);
-        pthread_mutex_unlock(&n->submit_lock);
-        if (c) {
-            (void)gsched_unload_context(a, c);
-            dxgk_object_put(&c->obj);
-        }
-    }
-}
-
 NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
 {
     if (system_state != WDDM_SYSTEM_STANDBY && system_state != WDDM_SYSTEM_HIBERNATE) {
@@ -79,7 +61,7 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
     }
     for (UINT i = 0; i < a->node_count; i++)
         gsched_wait_node_idle(&a->node[i]);
-    unload_every_node(a);
+    gsched_unload_every_node(a); /* the engines lose their registers in D3 */
     /* Pinned allocations too: their content would go with the power (they come back when used). */
     (void)vidmm_clear_segments(a, purge, false, vidmm_evict_instance_locked);
     st = set_power(a->miniport, DISPLAY_ADAPTER_HW_ID, PowerDeviceD3, standby ? PowerActionSleep : PowerActionHibernate);
