@@ -4,8 +4,10 @@
 Usage: scripts/check_rules.py [path/to/rules.md]   (default: docs/rules.md of this tree)
 Python 3 standard library only; run first by scripts/test.sh (CI). Prints one line per problem,
     docs/rules.md:<line>: `<citation>`: <what is missing>
-then a summary line (citations checked, dead ones, rows that say "no test yet"); exits 1 if
-there is a dead citation, 0 otherwise.
+then a summary line (citations checked, dead ones, rows that say "no test yet"). Then it runs
+`scripts/recite.py --check` (every citation in the tree names a document the repository ships,
+and every `docs/semantics.md §N` exists; its own lines and summary). Exits 1 if either found a
+dead citation, 0 otherwise.
 
 A citation is text in backticks, or, outside backticks, a bare test name (`e2e.test_x`) or
 source file name (`gpuva.c`). What is checked:
@@ -48,6 +50,7 @@ other than the two above (rule, choice, issue) and text outside tables.
 """
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -416,7 +419,10 @@ class Checker:
 
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "docs", "rules.md")
-    return Checker(os.path.abspath(path)).run()
+    status = Checker(os.path.abspath(path)).run()
+    # The tree cites only the reference texts it ships: docs/semantics.md, docs/architecture.md.
+    recite = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "recite.py"), "--check"])
+    return status or recite.returncode
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite (the README's second command, and what .ci/run runs):
 #   0. first, docs/rules.md's citations (scripts/check_rules.py, issue 16 §5): one test, failed by
-#      any cited test, test function, file or function that does not exist;
+#      any cited test, test function, file or function that does not exist, or by a citation
+#      anywhere in the tree of a document the repository does not ship (scripts/recite.py --check);
 #   1. a plain build, every test;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), every test;
 #   3. ThreadSanitizer, every test (the stack is threaded end to end: GPU engines, scheduler);
