@@ -3917,7 +3917,7 @@ struct ID3D11Device { const struct ID3D11DeviceVtbl *lpVtbl; };
 
 /* ---- functions ----------------------------------------------------------------------------- */
 
-/* D3D11CalcSubresource: subresource index = mip + array slice * mip count (wddm-semantics §5.3). */
+/* D3D11CalcSubresource: subresource index = mip + array slice * mip count (docs/semantics.md §5.3). */
 static inline UINT D3D11CalcSubresource(UINT MipSlice, UINT ArraySlice, UINT MipLevels)
 {
     return MipSlice + ArraySlice * MipLevels;

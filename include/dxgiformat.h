@@ -1,7 +1,7 @@
 /*
  * dxgiformat.h - DXGI_FORMAT with the DXGI SDK's names and numeric values.
  *
- * Names and numbers are facts of the SDK; the declaration is ours (DESIGN.md "Headers use the
+ * Names and numbers are facts of the SDK; the declaration is ours (docs/architecture.md "Headers use the
  * WDK's and the D3D SDK's names"). Also holds DXGI_SAMPLE_DESC, which the SDK keeps in
  * dxgicommon.h, because both the application API (d3d11.h) and the DDI (d3d10umddi.h, which
  * may include only d3dumddi.h and dxgiformat.h: docs/architecture.md) need it.

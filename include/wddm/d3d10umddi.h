@@ -1,5 +1,5 @@
 /* The Direct3D 10/11 user-mode driver DDI (the WDK's d3d10umddi.h subset): what the runtime
- * calls in a UMD. Names and values are the WDK's (wddm-semantics §4); the declarations are
+ * calls in a UMD. Names and values are the WDK's (docs/semantics.md §4); the declarations are
  * ours, with the members this model implements, in the WDK's relative order.
  *
  * Driver handles (D3D10DDI_H*) point into memory the runtime allocated with the size the
@@ -58,12 +58,12 @@ typedef struct D3D10DDI_HRTQUERY { void *handle; } D3D10DDI_HRTQUERY;
 #define D3D11_1_DDI_BUILD_VERSION 0
 #define D3D11_1_DDI_SUPPORTED ((((UINT64)D3D11_1_DDI_INTERFACE_VERSION) << 32) | (((UINT64)D3D11_1_DDI_BUILD_VERSION) << 16))
 
-/* ---- Errors a UMD reports through pfnSetErrorCb (wddm-semantics §3.6) --------------------------- */
+/* ---- Errors a UMD reports through pfnSetErrorCb (docs/semantics.md §3.6) --------------------------- */
 #define DXGI_DDI_ERR_WASSTILLDRAWING ((HRESULT)0x887B0001)
 #define DXGI_DDI_ERR_UNSUPPORTED     ((HRESULT)0x887B0002)
 #define DXGI_DDI_ERR_NONEXCLUSIVE    ((HRESULT)0x887B0003)
 
-/* ---- Resource description (wddm-semantics §4.2) ---------------------------------------------- */
+/* ---- Resource description (docs/semantics.md §4.2) ---------------------------------------------- */
 typedef enum D3D10DDIRESOURCE_TYPE {
     D3D10DDIRESOURCE_BUFFER = 1,
     D3D10DDIRESOURCE_TEXTURE1D = 2,
@@ -94,7 +94,7 @@ typedef enum D3D10_DDI_RESOURCE_BIND_FLAG {
 } D3D10_DDI_RESOURCE_BIND_FLAG;
 
 /* MapFlags of D3D11DDIARG_CREATERESOURCE: the CPU-access bitmask (model decision,
- * wddm-semantics §10 #4): API D3D11_CPU_ACCESS_* >> 16. */
+ * docs/semantics.md §10 #4): API D3D11_CPU_ACCESS_* >> 16. */
 typedef enum D3D10_DDI_CPU_ACCESS {
     D3D10_DDI_CPU_ACCESS_WRITE = 0x1,
     D3D10_DDI_CPU_ACCESS_READ = 0x2,
@@ -159,7 +159,7 @@ typedef struct D3D10DDIARG_CREATERESOURCE {
     const VOID *pPrimaryDesc;
 } D3D10DDIARG_CREATERESOURCE;
 
-/* ---- Map (wddm-semantics §4.3) -------------------------------------------------------------- */
+/* ---- Map (docs/semantics.md §4.3) -------------------------------------------------------------- */
 typedef enum D3D10_DDI_MAP {
     D3D10_DDI_MAP_READ = 1,
     D3D10_DDI_MAP_WRITE = 2,
@@ -208,7 +208,7 @@ typedef struct D3D10DDIARG_CREATERENDERTARGETVIEW {
     };
 } D3D10DDIARG_CREATERENDERTARGETVIEW;
 
-/* ---- Deferred contexts and command lists (wddm-semantics §4.5, seed 004) ----------------------- */
+/* ---- Deferred contexts and command lists (docs/semantics.md §4.5, seed 004) ----------------------- */
 /* D3D11DDI_HANDLETYPE: the members keep the WDK's D3D10DDI_HT_ prefix. */
 typedef enum D3D11DDI_HANDLETYPE {
     D3D10DDI_HT_RESOURCE = 0,

@@ -1,6 +1,6 @@
 /* The kernel <-> kernel-mode driver interface (the WDK's d3dkmddi.h / dispmprt.h subset):
  * DXGKDDI_* functions the graphics kernel calls in the KMD, and DXGKCB_* callbacks the KMD
- * calls back. Names, fields, bit positions and values are the WDK's (wddm-semantics §1, §2,
+ * calls back. Names, fields, bit positions and values are the WDK's (docs/semantics.md §1, §2,
  * §6, §8); the declarations are ours. */
 #ifndef WDDM_D3DKMDDI_H
 #define WDDM_D3DKMDDI_H
@@ -38,7 +38,7 @@ typedef enum _DXGK_WDDMVERSION {
     DXGKDDI_WDDMv3_1 = 0x3100,
 } DXGK_WDDMVERSION;
 
-/* ---- Capabilities (wddm-semantics §6, seed 003) -------------------------------------------- */
+/* ---- Capabilities (docs/semantics.md §6, seed 003) -------------------------------------------- */
 typedef struct _DXGK_VIDMMCAPS {
     union {
         struct {
@@ -125,7 +125,7 @@ typedef struct _DXGK_DRIVERCAPS {
     UINT MaxHwQueuedFlips;
 } DXGK_DRIVERCAPS;
 
-/* ---- Segments (wddm-semantics §6.4) ------------------------------------------------------- */
+/* ---- Segments (docs/semantics.md §6.4) ------------------------------------------------------- */
 typedef struct _DXGK_SEGMENTFLAGS {
     union {
         struct {
@@ -252,7 +252,7 @@ typedef struct _DXGKARG_QUERYADAPTERINFO {
     HANDLE hKmdProcessHandle;
 } DXGKARG_QUERYADAPTERINFO;
 
-/* ---- Devices and contexts (wddm-semantics §0, §1.5) ----------------------------------------- */
+/* ---- Devices and contexts (docs/semantics.md §0, §1.5) ----------------------------------------- */
 typedef struct _DXGK_CREATEDEVICEFLAGS {
     union {
         struct { UINT SystemDevice : 1; UINT GdiDevice : 1; UINT Reserved : 30; };
@@ -311,7 +311,7 @@ typedef struct _DXGKARG_CREATECONTEXT {
     DXGK_CONTEXTINFO ContextInfo; /* out */
 } DXGKARG_CREATECONTEXT;
 
-/* ---- Allocations (wddm-semantics §3.5, §6.4) -------------------------------------------------- */
+/* ---- Allocations (docs/semantics.md §3.5, §6.4) -------------------------------------------------- */
 typedef D3DDDI_SEGMENTPREFERENCE DXGK_SEGMENTPREFERENCE;
 
 typedef struct _DXGK_SEGMENTBANKPREFERENCE {
@@ -453,7 +453,7 @@ typedef struct _DXGKARGCB_GETHANDLEDATA {
     UINT Flags;
 } DXGKARGCB_GETHANDLEDATA;
 
-/* ---- Rendering, patching, submission (wddm-semantics §8.1) --------------------------------------- */
+/* ---- Rendering, patching, submission (docs/semantics.md §8.1) --------------------------------------- */
 typedef struct _DXGK_ALLOCATIONLIST {
     HANDLE hDeviceSpecificAllocation;
     union {
@@ -556,7 +556,7 @@ typedef struct _DXGKARG_QUERYCURRENTFENCE {
     UINT CurrentFence; /* out */
 } DXGKARG_QUERYCURRENTFENCE;
 
-/* ---- Paging (wddm-semantics §2) ---------------------------------------------------------------- */
+/* ---- Paging (docs/semantics.md §2) ---------------------------------------------------------------- */
 typedef enum _DXGK_BUILDPAGINGBUFFER_OPERATION {
     DXGK_OPERATION_TRANSFER = 0,
     DXGK_OPERATION_FILL = 1,
@@ -655,7 +655,7 @@ typedef struct _DXGK_ADL {
     };
 } DXGK_ADL;
 
-/* DXGK_OPERATION_MAP_APERTURE_SEGMENT2 (wddm-semantics §2.1, §2.3): as MAP_APERTURE_SEGMENT,
+/* DXGK_OPERATION_MAP_APERTURE_SEGMENT2 (docs/semantics.md §2.1, §2.3): as MAP_APERTURE_SEGMENT,
  * the pages described by an ADL (AdlOffset in pages into it); issued only to a KMD that sets
  * DXGK_VIDMMCAPS.MapAperture2Supported. CpuVisibleAddress: the kernel's CPU mapping of those
  * pages (ADL pages may be logical addresses the CPU cannot map itself), NULL if it has none. */
@@ -756,7 +756,7 @@ typedef struct _DXGKARG_BUILDPAGINGBUFFER {
     UINT DmaBufferWriteOffset;
 } DXGKARG_BUILDPAGINGBUFFER;
 
-/* ---- Interrupts (wddm-semantics §8.2) -------------------------------------------------------- */
+/* ---- Interrupts (docs/semantics.md §8.2) -------------------------------------------------------- */
 typedef enum _DXGK_INTERRUPT_TYPE {
     DXGK_INTERRUPT_DMA_COMPLETED = 1,
     DXGK_INTERRUPT_DMA_PREEMPTED = 2,
@@ -796,7 +796,7 @@ typedef struct _DXGKARGCB_NOTIFY_INTERRUPT_DATA {
     UINT Flags;
 } DXGKARGCB_NOTIFY_INTERRUPT_DATA;
 
-/* ---- Feature queries (WDDM 2.9+, wddm-semantics §7; seed 002) ------------------------------- */
+/* ---- Feature queries (WDDM 2.9+, docs/semantics.md §7; seed 002) ------------------------------- */
 typedef enum _DXGK_FEATURE_ID {
     DXGK_FEATURE_HWSCH = 0,
     DXGK_FEATURE_HWFLIPQUEUE = 1,
@@ -856,7 +856,7 @@ typedef struct _DXGKARG_ESCAPE {
     HANDLE hContext;             /* the KMD's context, or NULL */
 } DXGKARG_ESCAPE;
 
-/* ---- Context allocations (WDDM 1.2, seed 000, wddm-semantics §1) ---------------------------- */
+/* ---- Context allocations (WDDM 1.2, seed 000, docs/semantics.md §1) ---------------------------- */
 typedef struct _DXGK_CREATECONTEXTALLOCATIONFLAGS {
     union {
         struct {
@@ -1015,7 +1015,7 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_SUBMITCOMMAND)(const HANDLE hAdapter, const 
 typedef NTSTATUS (APIENTRY *DXGKDDI_BUILDPAGINGBUFFER)(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *);
 typedef NTSTATUS (APIENTRY *DXGKDDI_QUERYCURRENTFENCE)(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *);
 
-/* Preemption and recovery (wddm-semantics §8.2 invariant 4, §8.3; "TDR changes in Windows 8"). */
+/* Preemption and recovery (docs/semantics.md §8.2 invariant 4, §8.3; "TDR changes in Windows 8"). */
 typedef struct _DXGK_PREEMPTCOMMANDFLAGS {
     union {
         struct { UINT Reserved : 32; };
@@ -1140,7 +1140,7 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_CREATEPROCESS)(const PVOID MiniportDeviceCon
 typedef NTSTATUS (APIENTRY *DXGKDDI_DESTROYPROCESS)(const PVOID MiniportDeviceContext, HANDLE KmdProcessHandle);
 typedef NTSTATUS (APIENTRY *DXGKDDI_SUBMITCOMMANDVIRTUAL)(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMANDVIRTUAL *);
 
-/* Swizzling ranges (WDDM 1.x, wddm-semantics §3.2 AcquireAperture): a CPU view of an allocation
+/* Swizzling ranges (WDDM 1.x, docs/semantics.md §3.2 AcquireAperture): a CPU view of an allocation
  * that looks exactly as it would after an unswizzling eviction. Called for a D3DKMTLock with
  * AcquireAperture when DXGK_DRIVERCAPS.NumberOfSwizzlingRanges > 0; both DDIs are then required.
  * Returns STATUS_SUCCESS, STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNSUPPORTED (VidMm gives up) or
@@ -1412,7 +1412,7 @@ NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PVOID RegistryPath, DRIVER_
 /* The platform's interrupt controller (libwddm; on Windows: the bus and the kernel's interrupt
  * dispatch). A device raises its interrupt line; the kernel runs the KMD's
  * DxgkDdiInterruptRoutine serialized with DxgkCbSynchronizeExecution (one fixed interrupt
- * level, never re-entrant: wddm-semantics §8.2), then the DxgkDdiDpcRoutine if the ISR called
+ * level, never re-entrant: docs/semantics.md §8.2), then the DxgkDdiDpcRoutine if the ISR called
  * DxgkCbQueueDpc. PhysicalDeviceObject is the one DxgkDdiAddDevice received. */
 VOID WddmInterruptLineRaise(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
 

@@ -254,7 +254,7 @@ typedef struct _D3DKMT_CREATEALLOCATIONFLAGS {
     UINT Reserved : 19;
 } D3DKMT_CREATEALLOCATIONFLAGS;
 
-/* Cross-adapter resources (seed 003, wddm-semantics §6.5): row pitch and height granularity. */
+/* Cross-adapter resources (seed 003, docs/semantics.md §6.5): row pitch and height granularity. */
 #define D3DKMT_CROSS_ADAPTER_RESOURCE_PITCH_ALIGNMENT 128
 #define D3DKMT_CROSS_ADAPTER_RESOURCE_HEIGHT_ALIGNMENT 4
 
@@ -446,7 +446,7 @@ typedef struct _D3DKMT_UNREGISTERTRIMNOTIFICATION {
     PFND3DKMT_TRIMNOTIFICATIONCALLBACK Callback;
 } D3DKMT_UNREGISTERTRIMNOTIFICATION;
 
-/* D3DKMTChangeVideoMemoryReservation (wddm-semantics §9.3; the WDK name of what
+/* D3DKMTChangeVideoMemoryReservation (docs/semantics.md §9.3; the WDK name of what
  * IDXGIAdapter3::SetVideoMemoryReservation calls): the process's minimum of a segment group,
  * 0..AvailableForReservation of D3DKMTQueryVideoMemoryInfo; 0 clears it. */
 typedef struct _D3DKMT_CHANGEVIDEOMEMORYRESERVATION {
@@ -490,7 +490,7 @@ typedef struct _D3DKMT_RENDER {
     UINT PrivateDriverDataSize;
 } D3DKMT_RENDER;
 
-/* WDDM 2.x lock (wddm-semantics §3.3): no renaming, no implicit synchronisation
+/* WDDM 2.x lock (docs/semantics.md §3.3): no renaming, no implicit synchronisation
  * (D3DDDICB_LOCK2FLAGS is in d3dukmdt.h). */
 typedef struct _D3DKMT_LOCK2 {
     D3DKMT_HANDLE hDevice;
@@ -550,7 +550,7 @@ typedef struct _D3DKMT_ESCAPE {
     D3DKMT_HANDLE hContext;               /* optional */
 } D3DKMT_ESCAPE;
 
-/* Synchronization objects (wddm-semantics §8.5; issues 4 and 20): mutexes, semaphores, fences,
+/* Synchronization objects (docs/semantics.md §8.5; issues 4 and 20): mutexes, semaphores, fences,
  * CPU notifications and monitored fences; shared ones have a global handle (Info.SharedHandle). */
 typedef struct _D3DKMT_CREATESYNCHRONIZATIONOBJECT2 {
     D3DKMT_HANDLE hDevice;
@@ -652,7 +652,7 @@ typedef struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU {
 } D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU;
 
 /* Device state (D3DKMTGetDeviceState): how a device lost to a TDR, a page fault or a failed
- * residency learns why (the runtime's GetDeviceRemovedReason, wddm-semantics §8.3). */
+ * residency learns why (the runtime's GetDeviceRemovedReason, docs/semantics.md §8.3). */
 typedef enum _D3DKMT_DEVICESTATE_TYPE {
     D3DKMT_DEVICESTATE_EXECUTION = 1,
     D3DKMT_DEVICESTATE_PRESENT = 2,
@@ -715,7 +715,7 @@ typedef struct _D3DKMT_GETCONTEXTSCHEDULINGPRIORITY {
     INT Priority;                                   /* [out] */
 } D3DKMT_GETCONTEXTSCHEDULINGPRIORITY;
 
-/* Device paging queues (WDDM 2.0; WDK d3dkmthk.h / d3dukmdt.h, wddm-semantics §9.2).
+/* Device paging queues (WDDM 2.0; WDK d3dkmthk.h / d3dukmdt.h, docs/semantics.md §9.2).
  * D3DDDI_PAGINGQUEUE_PRIORITY and D3DDDI_DESTROYPAGINGQUEUE are in d3dukmdt.h, as in the WDK
  * (the UMD's pfnCreatePagingQueueCb / pfnDestroyPagingQueueCb use them too). */
 typedef struct _D3DKMT_CREATEPAGINGQUEUE {
@@ -760,7 +760,7 @@ NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *);
 NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *);
 NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY *);
 NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *);
-/* Device paging queues (WDDM 2.0, wddm-semantics §8.5 rule 6, §9.2; vidmm/pagingqueue.c). */
+/* Device paging queues (WDDM 2.0, docs/semantics.md §8.5 rule 6, §9.2; vidmm/pagingqueue.c). */
 NTSTATUS APIENTRY D3DKMTCreatePagingQueue(D3DKMT_CREATEPAGINGQUEUE *);
 NTSTATUS APIENTRY D3DKMTDestroyPagingQueue(D3DKMT_DESTROYPAGINGQUEUE *);
 NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *);

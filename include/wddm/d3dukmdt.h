@@ -1,5 +1,5 @@
 /* Types shared by user mode and kernel mode (the WDK's d3dukmdt.h subset).
- * Names, bit positions and values are the WDK's (wddm-semantics §3, §8.5, §9). */
+ * Names, bit positions and values are the WDK's (docs/semantics.md §3, §8.5, §9). */
 #ifndef WDDM_D3DUKMDT_H
 #define WDDM_D3DUKMDT_H
 
@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/* Kernel handles: typed and generation-checked by dxgkrnl (DESIGN.md "Errors"). */
+/* Kernel handles: typed and generation-checked by dxgkrnl (docs/architecture.md "Errors and bad input"). */
 typedef UINT D3DKMT_HANDLE;
 typedef UINT64 D3DGPU_VIRTUAL_ADDRESS;
 typedef UINT64 D3DGPU_PHYSICAL_ADDRESS;
@@ -17,7 +17,7 @@ typedef UINT D3DDDI_VIDEO_PRESENT_SOURCE_ID;
 typedef UINT D3DDDI_VIDEO_PRESENT_TARGET_ID;
 #define D3DDDI_ID_NOTAPPLICABLE 0xFFFFFFFFu
 
-/* D3DDDICB_LOCKFLAGS: bit n = n-th field (wddm-semantics §3.2). */
+/* D3DDDICB_LOCKFLAGS: bit n = n-th field (docs/semantics.md §3.2). */
 typedef struct _D3DDDICB_LOCKFLAGS {
     union {
         struct {
@@ -91,7 +91,7 @@ typedef struct _D3DDDI_SEGMENTPREFERENCE {
 #define D3DDDI_ALLOCATIONPRIORITY_HIGH    0xA0000000u
 #define D3DDDI_ALLOCATIONPRIORITY_MAXIMUM 0xC8000000u
 
-/* MakeResident / Evict (wddm-semantics §9.2). */
+/* MakeResident / Evict (docs/semantics.md §9.2). */
 typedef struct _D3DDDI_MAKERESIDENT_FLAGS {
     union {
         struct {
@@ -211,7 +211,7 @@ typedef enum _D3DDDI_SYNCHRONIZATIONOBJECT_TYPE {
 #define D3DDDI_MAX_OBJECT_WAITED_ON 32   /* objects in one wait */
 #define D3DDDI_MAX_OBJECT_SIGNALED 32    /* objects in one signal */
 
-/* D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS (wddm-semantics §8.5; bit positions as in the WDK). */
+/* D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS (docs/semantics.md §8.5; bit positions as in the WDK). */
 typedef struct _D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS {
     union {
         struct {
@@ -298,7 +298,7 @@ typedef struct _D3DDDICB_SIGNALFLAGS {
 } D3DDDICB_SIGNALFLAGS;
 
 
-/* ---- GPU virtual addressing (WDDM 2.0 GpuMmu model; issue 6, DESIGN.md "Memory"; the WDK's
+/* ---- GPU virtual addressing (WDDM 2.0 GpuMmu model; issue 6, docs/architecture.md "Memory and addresses"; the WDK's
  * d3dukmdt.h names and bit positions) ------------------------------------------------------ */
 typedef UINT64 D3DGPU_SIZE_T;
 
@@ -349,7 +349,7 @@ typedef enum _D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE {
     D3DDDIGPUVIRTUALADDRESS_RESERVE_NO_COMMIT = 2,
 } D3DDDIGPUVIRTUALADDRESS_RESERVATION_TYPE;
 
-/* Device paging queues (WDDM 2.0, wddm-semantics §9.2): D3DKMTCreatePagingQueue /
+/* Device paging queues (WDDM 2.0, docs/semantics.md §9.2): D3DKMTCreatePagingQueue /
  * pfnCreatePagingQueueCb; the priority values are those of the 2018 pages. */
 typedef enum _D3DDDI_PAGINGQUEUE_PRIORITY {
     D3DDDI_PAGINGQUEUE_PRIORITY_BELOW_NORMAL = -1,

@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-/* D3DDDIERR_* (MAKE_D3DHRESULT(code) = 0x88760000 | code), wddm-semantics §3.6. */
+/* D3DDDIERR_* (MAKE_D3DHRESULT(code) = 0x88760000 | code), docs/semantics.md §3.6. */
 #define MAKE_D3DHRESULT(code)               ((HRESULT)(0x88760000u | (code)))
 #define D3DERR_WASSTILLDRAWING              MAKE_D3DHRESULT(540)
 #define D3DDDIERR_WASSTILLDRAWING           MAKE_D3DHRESULT(540)   /* 0x8876021C */
@@ -106,7 +106,7 @@ typedef struct _D3DDDICB_CREATECONTEXT {
 
 typedef struct _D3DDDICB_DESTROYCONTEXT { HANDLE hContext; } D3DDDICB_DESTROYCONTEXT;
 
-/* ---- WDDM 2.x synchronisation, residency and lock callbacks (wddm-semantics §3.3, §8.5, §9.2) --
+/* ---- WDDM 2.x synchronisation, residency and lock callbacks (docs/semantics.md §3.3, §8.5, §9.2) --
  * A WDDM 2.x UMD synchronises the CPU with the GPU itself: a monitored fence per context, signalled
  * from the GPU after each submission and waited on from the CPU (never by polling), and locks
  * through pfnLock2Cb, which neither renames nor waits. Each callback is one D3DKMT thunk. */
@@ -174,7 +174,7 @@ typedef struct _D3DDDICB_UNLOCK2 {
     D3DKMT_HANDLE hAllocation;
 } D3DDDICB_UNLOCK2;
 
-/* ---- WDDM 2.0 GpuMmu callbacks (wddm-semantics §3.3 "WDDM 2.x", §9.2; issue 6) -----------------
+/* ---- WDDM 2.0 GpuMmu callbacks (docs/semantics.md §3.3 "WDDM 2.x", §9.2; issue 6) -----------------
  * A UMD of a GpuMmu adapter gives every allocation a GPU virtual address (pfnMapGpuVirtualAddressCb
  * takes D3DDDI_MAPGPUVIRTUALADDRESS, pfnReserveGpuVirtualAddressCb D3DDDI_RESERVEGPUVIRTUALADDRESS,
  * both d3dukmdt.h), makes it resident itself, waits for the returned paging fence values on its

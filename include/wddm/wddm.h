@@ -28,7 +28,7 @@ void wddm_set_kmd_entry(PDRIVER_INITIALIZE pfnDriverEntry);
  * DRIVER_INITIALIZATION_DATA (src/kmd/driver.c). */
 NTSTATUS SwKmdDriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
 
-/* Kernel event counters, summed over the process's adapters (DESIGN.md "Seeing what
+/* Kernel event counters, summed over the process's adapters (docs/architecture.md "Seeing what
  * happens"). Also readable with D3DKMTQueryAdapterInfo(KMTQAITYPE_WDDM_COUNTERS). */
 struct wddm_counters {
     UINT64 dma_buffers_submitted;   /* render DMA buffers handed to DxgkDdiSubmitCommand */
@@ -180,7 +180,7 @@ NTSTATUS wddm_wait_for_synchronization_object_from_cpu_timeout(
     const struct _D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *pData, UINT timeout_ms);
 
 /* The debug switch: one line on stderr naming the broken rule for every refusal
- * (DESIGN.md "Errors"). Also on with WDDM_DEBUG=1 or D3D11_CREATE_DEVICE_DEBUG. */
+ * (docs/architecture.md "Errors and bad input"). Also on with WDDM_DEBUG=1 or D3D11_CREATE_DEVICE_DEBUG. */
 void wddm_debug_set(int enabled);
 
 /* The debug layer's break-on settings (ID3D11InfoQueue / ID3D10InfoQueue / IDXGIInfoQueue

@@ -1,7 +1,7 @@
 /* Windows base types and status codes used by every interface of libwddm.
  *
  * Names and numeric values are the Windows SDK's and WDK's (facts); the declarations are
- * ours. Binary layout compatibility with Windows is not a goal (DESIGN.md "Headers"). */
+ * ours. Binary layout compatibility with Windows is not a goal (docs/architecture.md "Headers use the WDK's and the D3D SDK's names"). */
 #ifndef WDDM_WINTYPES_H
 #define WDDM_WINTYPES_H
 
@@ -120,7 +120,7 @@ typedef struct _SECURITY_ATTRIBUTES {
 #define SUCCEEDED(hr)           (((HRESULT)(hr)) >= 0)
 #define FAILED(hr)              (((HRESULT)(hr)) < 0)
 
-/* NTSTATUS values used by the model (wddm-semantics "Conventions"). */
+/* NTSTATUS values used by the model (docs/semantics.md "Conventions"). */
 #define STATUS_SUCCESS                          ((NTSTATUS)0x00000000)
 #define STATUS_TIMEOUT                          ((NTSTATUS)0x00000102)
 #define STATUS_PENDING                          ((NTSTATUS)0x00000103)

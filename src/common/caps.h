@@ -2,7 +2,7 @@
  *   DXGK_VIDMMCAPS.<Member> = 0|1      DXGK_DRIVERCAPS.<Field> = value
  * and the override file named by WDDM_KMD_CAPS that the reference KMD applies over its
  * defaults when an adapter starts (issue 6). Member names and bit positions are the WDK's
- * (seed 003, wddm-semantics §6.1-§6.3). */
+ * (seed 003, docs/semantics.md §6.1-§6.3). */
 #ifndef WDDM_COMMON_CAPS_H
 #define WDDM_COMMON_CAPS_H
 

@@ -1,4 +1,4 @@
-/* The debug switch (DESIGN.md "Errors and bad input"): with WDDM_DEBUG=1, wddm_debug_set(1)
+/* The debug switch (docs/architecture.md "Errors and bad input"): with WDDM_DEBUG=1, wddm_debug_set(1)
  * or D3D11_CREATE_DEVICE_DEBUG, every refusal prints one line naming the broken rule:
  *   wddm: <layer>: <rule>
  */

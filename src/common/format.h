@@ -58,7 +58,7 @@ struct wddm_format_info {
     UINT        block_width;     /* 1, or 4 for BC */
     UINT        block_height;    /* 1, or 4 for BC */
     DXGI_FORMAT typeless_group;  /* the family's TYPELESS format (or the format itself when it has
-                                  * no family): same group = copy-compatible (wddm-semantics §4.4) */
+                                  * no family): same group = copy-compatible (docs/semantics.md §4.4) */
     BOOL        is_typeless;
     BOOL        is_depth;        /* a depth/stencil format (D16, D24S8, D32, D32S8X24) */
     BOOL        is_compressed;   /* block-compressed (BC1..BC7) */
@@ -75,7 +75,7 @@ UINT wddm_format_row_bytes(DXGI_FORMAT f, UINT width);
 /* Number of rows of a `height`-texel-high image (BC: block rows); 0 if unsupported. */
 UINT wddm_format_rows(DXGI_FORMAT f, UINT height);
 
-/* D3D11 copy rule: the two formats are in the same typeless group (wddm-semantics §4.4). */
+/* D3D11 copy rule: the two formats are in the same typeless group (docs/semantics.md §4.4). */
 BOOL wddm_formats_copy_compatible(DXGI_FORMAT a, DXGI_FORMAT b);
 
 #ifdef __cplusplus

@@ -90,7 +90,7 @@ struct swgpu_umd_adapter_info {
     UINT32 copy_node;        /* node ordinal of the copy engine */
     UINT32 row_pitch_alignment; /* 256 (seed 001 §7.2) */
     UINT32 wddm_version;     /* DXGK_DRIVERCAPS.WDDMVersion: >= 0x2000, VidMm never renames and
-                              * the UMD renames and synchronises itself (wddm-semantics §3.3) */
+                              * the UMD renames and synchronises itself (docs/semantics.md §3.3) */
     UINT32 gpummu;           /* 1: the GpuMmu model (GPU virtual addresses, D3DKMTSubmitCommand) */
     UINT32 reserved;
     /* The largest allocation of each kind some segment the KMD lists for that kind can hold

@@ -154,7 +154,7 @@ struct vidmm_segment {
 
 struct dxgk_allocation;
 
-/* One instance of an allocation (wddm-semantics §3.3: renaming gives an allocation several).
+/* One instance of an allocation (docs/semantics.md §3.3: renaming gives an allocation several).
  * Every field is protected by adapter->lock unless noted. */
 struct vidmm_instance {
     struct vidmm_instance *next;      /* allocation's instance list, oldest first */
@@ -208,7 +208,7 @@ struct vidmm_instance {
     UINT64 next_ref_scan, next_ref;   /* victim choice (vidmm/evict.c): the look at the queued
                                          packets that last saw it, and how many node tickets
                                          ahead its first queued reference was then; adapter->lock */
-    /* Instance handles and ordering (vidmm/rename.c, wddm-semantics §3.3, issue 3). */
+    /* Instance handles and ordering (vidmm/rename.c, docs/semantics.md §3.3, issue 3). */
     D3DKMT_HANDLE handle;             /* its own handle (0 until a rename hands it out): names this
                                          instance in locks and allocation lists; the allocation's
                                          handle names whichever instance is current */
@@ -221,7 +221,7 @@ struct vidmm_instance {
                                          range it holds, 0 = none; adapter->lock */
     bool swz_lock;                    /* locked with AcquireAperture (through a range, or evicted to
                                          system memory at the range limit): no DMA buffer may
-                                         reference it until unlocked (wddm-semantics §3.2 rule 11) */
+                                         reference it until unlocked (docs/semantics.md §3.2 rule 11) */
     UINT swz_private;                 /* D3DDDICB_LOCK.PrivateDriverData of that acquire */
     /* DXGK_ALLOCATIONINFOFLAGS.Swizzled allocations ("Locking Swizzled Allocations"): VidMm
      * tracks which form the backing store holds. adapter->lock. */
@@ -548,7 +548,7 @@ struct dxgk_context {
                                          only, after creation (vidmm/vaspace.c) */
 };
 
-/* A context allocation (DxgkCbCreateContextAllocation, seed 000, wddm-semantics §1): created by
+/* A context allocation (DxgkCbCreateContextAllocation, seed 000, docs/semantics.md §1): created by
  * the KMD for a non-system context (GPU context allocation) or device (device context
  * allocation). The handle's reference owns it; it is on exactly one owner list while its
  * handle lives. */
@@ -568,7 +568,7 @@ struct dxgk_context_allocation {
                                          immutable */
     void *kernel_va;                  /* Destination.VirtualAddress of INIT_CONTEXT_RESOURCE: the
                                          backing store when CpuVisible + Protected + aperture-only
-                                         (wddm-semantics §1.3), else NULL; valid for its life;
+                                         (docs/semantics.md §1.3), else NULL; valid for its life;
                                          immutable */
     bool initialized;                 /* INIT_CONTEXT_RESOURCE built (once); adapter->lock */
     struct dxgk_context_allocation *owner_next; /* owner's list; adapter->lock */
@@ -621,7 +621,7 @@ struct dxgk_allocation {
     struct dxgk_allocation *res_next; /* resource->allocations; adapter->lock */
     struct vidmm_instance first;      /* storage of the first instance */
     UINT64 gen_seq;                   /* last vidmm_instance.gen handed out; adapter->lock */
-    UINT64 retired_below;             /* instance-ordering invariant (wddm-semantics §3.3): a DMA
+    UINT64 retired_below;             /* instance-ordering invariant (docs/semantics.md §3.3): a DMA
                                          buffer referenced the instance of this gen, so every older
                                          instance without `keep` is retired for references;
                                          adapter->lock (vidmm/rename.c) */
@@ -657,7 +657,7 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h);
 /* Puts the device in error (the first cause sticks): every later D3DKMT call on it fails with
  * `st` and its queued work is dropped. Returns true if this call lost it. Adapter lock held.
  * The caller then signals its monitored fences with dxgk_syncobj_signal_max_device (no lock
- * held) when recovery requires it (wddm-semantics §8.3). (sched/tdr.c) */
+ * held) when recovery requires it (docs/semantics.md §8.3). (sched/tdr.c) */
 bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEVICEEXECUTION_STATE state);
 /* objects/context.c */
 void dxgk_context_destroy(struct dxgk_context *c);
@@ -745,7 +745,7 @@ bool dxgk_share_is_cross_adapter(const struct dxgk_share *s);
 bool dxgk_verify_driver_init(const struct dxgk_adapter *a, const DRIVER_INITIALIZATION_DATA *ddi);
 /* a->caps, and the DDIs the caps require of a->driver.ddi */
 bool dxgk_verify_driver_caps(const struct dxgk_adapter *a);
-/* A primary's DXGK_ALLOCATIONINFO (wddm-semantics §3.5, seed 003 NonCpuVisiblePrimary). */
+/* A primary's DXGK_ALLOCATIONINFO (docs/semantics.md §3.5, seed 003 NonCpuVisiblePrimary). */
 bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index);
 bool dxgk_verify_segments(const struct dxgk_adapter *a, const DXGK_QUERYSEGMENTOUT *out);
 /* HintedBank against PreferredSegment.SegmentId0's banks (one line naming `who` when refused). */
@@ -795,7 +795,7 @@ UINT64 vidmm_group_budget_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEG
 UINT64 vidmm_group_usage_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
 /* Drops the device's budget-change and trim registrations (D3DKMTDestroyDevice; no lock held). */
 void vidmm_notifications_drop_device(D3DKMT_HANDLE device);
-/* vidmm/reservation.c (wddm-semantics §9.3): the reservation of a group and what may be reserved. */
+/* vidmm/reservation.c (docs/semantics.md §9.3): the reservation of a group and what may be reserved. */
 UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
 UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
 /* The hProcess of the video-memory thunks: NULL or NtCurrentProcess() names this process (the
@@ -840,7 +840,7 @@ void vidmm_wait_queued_locked(struct dxgk_adapter *a);
 void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instance *inst, bool cpu_wait);
 /* vidmm/residency.c */
 /* hDevice of (UN)MAP_APERTURE_SEGMENT(2): the owning device's KMD handle, NULL for a primary
- * (wddm-semantics §2.3), and NULL for an orphan (issue 6: its creator destroyed it while
+ * (docs/semantics.md §2.3), and NULL for an orphan (issue 6: its creator destroyed it while
  * same-adapter opens named it; it lives on for them and may outlive its device). */
 static inline HANDLE vidmm_aperture_owner(const struct dxgk_allocation *al)
 {
@@ -871,7 +871,7 @@ void vidmm_share_retire_locked(struct dxgk_adapter *a, struct dxgk_share *share,
  * its nodes are idle). Adapter lock held. */
 void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all);
 /* The paging operation that points the aperture range of an instance at the dummy page
- * (UNMAP_APERTURE_SEGMENT, wddm-semantics §2.3). */
+ * (UNMAP_APERTURE_SEGMENT, docs/semantics.md §2.3). */
 void vidmm_unmap_aperture_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *inst, UINT segment_id,
                                UINT64 offset);
 NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
@@ -920,7 +920,7 @@ struct vidmm_instance *vidmm_rename_candidate_locked(struct dxgk_allocation *all
  * kept): its content is dead (WRITE_DISCARD) once the GPU is done with it. */
 bool vidmm_instance_dead_locked(const struct dxgk_allocation *alloc, const struct vidmm_instance *in);
 void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
-/* vidmm/rename.c: instance handles (wddm-semantics §3.3 "pfnLockCb returns the new instance").
+/* vidmm/rename.c: instance handles (docs/semantics.md §3.3 "pfnLockCb returns the new instance").
  * The instance handle h names in `alloc` (the allocation's own handle: its current instance);
  * NULL when h names no instance of it. Adapter lock held. */
 struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *alloc, D3DKMT_HANDLE h);
@@ -928,7 +928,7 @@ bool vidmm_handle_names_allocation_locked(const struct dxgk_allocation *al, D3DK
 /* The instance's own handle, inserted and published on first use; 0 when the handle table is
  * full (the caller keeps the allocation's handle). Adapter lock held. */
 D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *alloc, struct vidmm_instance *in);
-/* The instance-ordering invariant (wddm-semantics §3.3, issue 3): may a DMA buffer reference
+/* The instance-ordering invariant (docs/semantics.md §3.3, issue 3): may a DMA buffer reference
  * `in` now? False: an instance newer than it was referenced by an earlier buffer and `in` was
  * not kept by DoNotRetireInstance. Adapter lock held. */
 bool vidmm_instance_reference_ok_locked(const struct dxgk_allocation *alloc, const struct vidmm_instance *in);
@@ -1022,7 +1022,7 @@ void gsched_preempt_finish(struct gsched_node *n);
 /* sched/interrupt.c: retires the node's packets up to a 64-bit fence (recovery). No lock held. */
 void gsched_node_retire_to(struct gsched_node *n, UINT64 fence);
 /* sched/split.c: submits a packet whose allocations do not fit together in parts, at the
- * KMD's SplitOffsets (wddm-semantics §9.1). Adapter lock held on entry and on return (let go
+ * KMD's SplitOffsets (docs/semantics.md §9.1). Adapter lock held on entry and on return (let go
  * meanwhile); STATUS_SUCCESS: every part submitted. */
 NTSTATUS gsched_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p);
 /* sched/tdr.c: timeout detection and recovery. */
@@ -1034,11 +1034,11 @@ void dxgk_tdr_force(struct dxgk_adapter *a);
 /* STATUS_SUCCESS, or STATUS_DEVICE_REMOVED and a line naming `call` once the adapter was
  * stopped past the TDR limits (D3DKMTCreateDevice, D3DKMTCreateContext). Adapter lock held. */
 NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call);
-/* sched/syncobj.c: the device's monitored fences to their maximum value (wddm-semantics §8.3),
+/* sched/syncobj.c: the device's monitored fences to their maximum value (docs/semantics.md §8.3),
  * except those created NoSignalMaxValueOnTdr. No lock held. */
 void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device);
 void gsched_packet_free(struct dxgk_packet *p);
-/* sched/syncobj.c: synchronization objects (wddm-semantics §8.5, issue 20). Every type keeps
+/* sched/syncobj.c: synchronization objects (docs/semantics.md §8.5, issue 20). Every type keeps
  * its state in one 64-bit word: a monitored fence's or a fence's value, a semaphore's count, a
  * mutex's 1 (owned) or 0 (free); a CPU notification sets its event instead. A monitored
  * fence's word lives in a page mapped twice: writable for the kernel, read-only for the
@@ -1141,7 +1141,7 @@ NTSTATUS gsched_gpu_signal_arm_fence(struct gsched_node *n, struct dxgk_syncobj 
  * GPU waiters. No lock or the adapter lock held. */
 void dxgk_syncobj_signal_at_least(struct dxgk_syncobj *s, UINT64 value);
 
-/* vidmm/pagingqueue.c: device paging queues (WDDM 2.0, wddm-semantics §8.5 rule 6, §9.2). */
+/* vidmm/pagingqueue.c: device paging queues (WDDM 2.0, docs/semantics.md §8.5 rule 6, §9.2). */
 struct dxgk_paging_queue {
     struct dxgk_object obj;
     D3DKMT_HANDLE device;             /* the owning device's handle; immutable */
@@ -1194,7 +1194,7 @@ NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
 NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOCATION *args);
 NTSTATUS APIENTRY dxgk_cb_destroy_context_allocation(HANDLE hAdapter, HANDLE hAllocation);
 /* Destroys the context allocations left on a context (ctx != NULL) or device (implicit
- * destruction, wddm-semantics §1.2 invariant 7); their handles become invalid. */
+ * destruction, docs/semantics.md §1.2 invariant 7); their handles become invalid. */
 /* Seed 000 residency rule: may VidMm evict this context allocation now? When it may not only
  * because a context is loaded (or its save is on its way), *loaded (if not NULL) names that
  * context: a switch to the null context frees it (gsched_unload_context). adapter->lock. */
@@ -1214,7 +1214,7 @@ UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 
 bool dxgk_context_allocations_ready_locked(const struct dxgk_adapter *a, const struct dxgk_context *c);
 void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_context *c);
 
-/* vidmm/vaspace.c: the GpuMmu model (issue 6, wddm-semantics §9.2): GPU VA space, page tables. */
+/* vidmm/vaspace.c: the GpuMmu model (issue 6, docs/semantics.md §9.2): GPU VA space, page tables. */
 struct vidmm_gpummu;
 struct vidmm_mapping;
 /* Adapter start on a GpuMmu adapter: queries and verifies the GpuMmu caps and levels, creates

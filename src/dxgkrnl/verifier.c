@@ -126,7 +126,7 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
     const DXGK_DRIVERCAPS *c = &a->caps;
     const DXGK_VIDMMCAPS *mm = &c->MemoryManagementCaps;
     const DXGK_VIDSCHCAPS *s = &c->SchedulingCaps;
-    /* Seed 003 / wddm-semantics §6.1, checked at adapter start: each message names the
+    /* Seed 003 / docs/semantics.md §6.1, checked at adapter start: each message names the
      * members involved, and the adapter does not start. */
     VERIFY(!mm->DedicatedPagingEngine, "Caps.DedicatedPagingEngineReserved",
            "DXGK_VIDMMCAPS.DedicatedPagingEngine is reserved and must be 0");
@@ -170,7 +170,7 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
     VERIFY(!mm->GpuMmuSupported || mm->VirtualAddressingSupported, "Caps.GpuMmuVirtualAddressing",
            "DXGK_VIDMMCAPS.GpuMmuSupported is set without DXGK_VIDMMCAPS.VirtualAddressingSupported");
     VERIFY(!s->Reserved, "Caps.VidSchReserved", "DXGK_VIDSCHCAPS.Reserved must be 0 (Value 0x%08x)", s->Value);
-    /* wddm-semantics §6.2 */
+    /* docs/semantics.md §6.2 */
     VERIFY(!s->PreemptionAware || s->MultiEngineAware, "Caps.PreemptionAwareMultiEngine",
            "DXGK_VIDSCHCAPS.PreemptionAware is set without DXGK_VIDSCHCAPS.MultiEngineAware");
     VERIFY(!s->NoDmaPatching || (s->PreemptionAware && s->MultiEngineAware), "Caps.NoDmaPatching",
@@ -348,7 +348,7 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
 }
 
 /* A primary (D3DDDI_ALLOCATIONINFO.Flags.Primary; the kernel knows it, the WDK has no
- * DXGK_ALLOCATIONINFOFLAGS bit for it). wddm-semantics §3.5: the KMD may not set
+ * DXGK_ALLOCATIONINFOFLAGS bit for it). docs/semantics.md §3.5: the KMD may not set
  * PermanentSysMem, Cached, Protected, ExistingSysMem or ExistingKernelSysMem on it, and every
  * segment of its write set must be CPU-accessible. Seed 003: DXGK_VIDMMCAPS.NonCpuVisiblePrimary
  * lifts the last rule (and the CpuVisible flag it implies). */
@@ -374,7 +374,7 @@ bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO
     return true;
 }
 
-/* DXGK_ALLOCATIONINFO.Flags2.ShareBackingStoreWithKmd (seed 002, wddm-semantics §7 rules 1, 2
+/* DXGK_ALLOCATIONINFO.Flags2.ShareBackingStoreWithKmd (seed 002, docs/semantics.md §7 rules 1, 2
  * and 6): only when the OS enabled DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD and THIS KMD asked
  * (DxgkCbQueryFeatureSupport or DxgkCbIsFeatureEnabled) and was last answered Enabled TRUE -
  * which a KMD older than WDDM 3.1 never is (objects/feature.c) -, only on an allocation
@@ -412,7 +412,7 @@ bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_AL
     return true;
 }
 
-/* A cross-adapter resource (D3DKMT_CREATEALLOCATIONFLAGS.CrossAdapter; seed 003, wddm-semantics
+/* A cross-adapter resource (D3DKMT_CREATEALLOCATIONFLAGS.CrossAdapter; seed 003, docs/semantics.md
  * §6.5): what the KMD answered must keep every listed property the kernel can see. The row
  * pitch (128) and height (4 rows) granularity live in the resource's layout, which only the
  * driver package knows (private data): the reference KMD computes them (kmd/allocation.c) and

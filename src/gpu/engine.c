@@ -1,6 +1,6 @@
-/* GPU engines: one thread per engine executing its ring in order (DESIGN.md "Threads and
+/* GPU engines: one thread per engine executing its ring in order (docs/architecture.md "Threads and
  * waiting"). After each DMA buffer the engine writes the buffer's fence to its
- * last-completed-fence register, then raises the interrupt line (wddm-semantics §8.1 step 5,
+ * last-completed-fence register, then raises the interrupt line (docs/semantics.md §8.1 step 5,
  * §8.2 invariant 1: completion is in submission order per node).
  *
  * Preemption (preempt.c) and reset (reset.c) requests are handled here, on the engine's own
@@ -140,7 +140,7 @@ static void run_entry(struct swgpu_engine *e, const struct swgpu_ring_entry *ent
         return;
     if (swgpu_reset_pending_locked(e)) {
         /* Stopped at a boundary for the reset, or finished while the reset waited: either
-         * way abandoned, its fence is not completed by an interrupt (wddm-semantics §8.3). */
+         * way abandoned, its fence is not completed by an interrupt (docs/semantics.md §8.3). */
         swgpu_finish_reset_locked(e, entry);
         return;
     }
@@ -193,7 +193,7 @@ static void *engine_main(void *arg)
         e->busy = 1;
         if (entry.hang) {
             /* Injected hang: no command runs and preemption is not answered; only a reset
-             * (or the GPU's destruction) gets the engine out (wddm-semantics §8.3). Blocks on
+             * (or the GPU's destruction) gets the engine out (docs/semantics.md §8.3). Blocks on
              * the condition variable, no busy-wait. */
             e->hung = 1;
             wait_locked(e, &e->work_cv, reset_requested);
@@ -300,7 +300,7 @@ int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submissio
         end = s->start; /* an empty buffer still completes its fence */
     pthread_mutex_lock(&e->lock);
     if (e->ring_count == e->ring_cap) {
-        /* Grow instead of failing: DxgkDdiSubmitCommand must not fail (wddm-semantics §8.1). */
+        /* Grow instead of failing: DxgkDdiSubmitCommand must not fail (docs/semantics.md §8.1). */
         size_t cap = e->ring_cap * 2;
         struct swgpu_ring_entry *r = wddm_malloc(cap * sizeof(*r));
         while (!r && !e->stop) {

@@ -38,7 +38,7 @@ struct exec_state {
 /* Called after each piece of a command's work (`bytes` moved, one row or part of one): every
  * SWGPU_STOP_CHECK_BYTES of work, honours the bandwidth limit so far and looks for a reset.
  * SWGPU_EXEC_STOPPED_IN_COMMAND when a reset is pending: the command is abandoned where it is (its
- * buffer is abandoned anyway, wddm-semantics §8.3). Preemption still waits for the command's end:
+ * buffer is abandoned anyway, docs/semantics.md §8.3). Preemption still waits for the command's end:
  * a command is this GPU's primitive (PRIMITIVE_BOUNDARY), there is no state to save inside one. */
 static int checkpoint(struct exec_state *st, UINT64 bytes)
 {
@@ -504,7 +504,7 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
     UINT64 progress = atomic_load_explicit(&engine->progress, memory_order_relaxed);
     while (off < entry->end) {
         /* A command boundary: the only place a preemption or a reset stops the buffer
-         * (wddm-semantics §8.2 invariant 4; PRIMITIVE_BOUNDARY: a command is this GPU's
+         * (docs/semantics.md §8.2 invariant 4; PRIMITIVE_BOUNDARY: a command is this GPU's
          * primitive). One relaxed load per command; the engine lock only when a bit is set. */
         if (atomic_load_explicit(&engine->stop_request, memory_order_relaxed) &&
             swgpu_engine_boundary(engine, run, off)) {

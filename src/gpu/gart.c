@@ -1,6 +1,6 @@
 /* The aperture's GART: one entry per 4 KiB aperture page, pointing at a system page
- * (wddm-semantics §6.4 "Aperture": content is mapped, never copied). Updated only by
- * SWGPU_OP_GART_MAP / SWGPU_OP_GART_UNMAP in paging buffers (wddm-semantics §2.1 ops 5, 6). */
+ * (docs/semantics.md §6.4 "Aperture": content is mapped, never copied). Updated only by
+ * SWGPU_OP_GART_MAP / SWGPU_OP_GART_UNMAP in paging buffers (docs/semantics.md §2.1 ops 5, 6). */
 #include "gpu/gpu_internal.h"
 
 #include <string.h>
@@ -35,7 +35,7 @@ int swgpu_gart_unmap(struct swgpu *gpu, UINT32 first_page, UINT32 count, UINT64 
     struct swgpu_segment *seg = &gpu->segments[gpu->aperture_id - 1];
     if ((UINT64)first_page + count > seg->pages || (dummy_page % SWGPU_PAGE_SIZE) != 0)
         return -1;
-    /* wddm-semantics §2.3 UnmapApertureSegment: the range is redirected to DummyPage and stays
+    /* docs/semantics.md §2.3 UnmapApertureSegment: the range is redirected to DummyPage and stays
      * GPU-accessible, so stray accesses corrupt only the dummy page. A zero dummy page leaves
      * the pages unmapped: accesses fault. */
     for (UINT32 i = 0; i < count; i++)

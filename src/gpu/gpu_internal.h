@@ -22,7 +22,7 @@ struct swgpu_segment {
     BYTE *host;                 /* memory segment: the mmap'd range; NULL for an aperture */
     _Atomic(UINT64) *gart;      /* aperture: one entry per page, host address of the system
                                  * page (0 = never mapped: an access faults). Entries change
-                                 * while other engines read them (wddm-semantics §2.3: "the GPU
+                                 * while other engines read them (docs/semantics.md §2.3: "the GPU
                                  * is not idle during (un)map"), hence atomics. */
     UINT64 pages;
 };

@@ -11,7 +11,7 @@
  * page), replaced round-robin (so a few pages in use never evict each other: what a test sees
  * does not depend on where two VAs happen to hash).
  * Nothing but SWGPU_OP_FLUSH_TLB drops them, so a page-table update the KMD did not follow with
- * a flush leaves the old translation in use, as on hardware (wddm-semantics §2.1 FLUSH_TLB).
+ * a flush leaves the old translation in use, as on hardware (docs/semantics.md §2.1 FLUSH_TLB).
  * The flush runs on the paging engine and must reach every engine: it is logged GPU-wide and
  * each engine applies the log before its next translation (one relaxed-cost atomic load per
  * translation when nothing was flushed). */

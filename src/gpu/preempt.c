@@ -1,4 +1,4 @@
-/* Preemption on the software GPU (DxgkDdiPreemptCommand's hardware side, wddm-semantics §8.2
+/* Preemption on the software GPU (DxgkDdiPreemptCommand's hardware side, docs/semantics.md §8.2
  * invariant 4, "GPU preemption" in the WDK guide).
  *
  * A request is only recorded here; the engine's own thread answers it, never the caller's

@@ -1,5 +1,5 @@
 /* Engine reset on the software GPU (DxgkDdiResetEngine / DxgkDdiResetFromTimeout's hardware
- * side, wddm-semantics §8.3), what the KMD's timeout detection reads (progress, hang), and the
+ * side, docs/semantics.md §8.3), what the KMD's timeout detection reads (progress, hang), and the
  * loss of power (DxgkDdiSetPowerState to D3: swgpu_power_off).
  *
  * swgpu_reset_engine asks the engine's thread to abandon what it executes — a buffer stopped in

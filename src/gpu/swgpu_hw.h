@@ -1,6 +1,6 @@
 /* The software GPU's hardware interface: what the KMD (src/kmd/) sees of the device, as a
  * register file and a ring per engine would be on real hardware. Only the KMD (and the GPU
- * tests) include this header; the kernel never does (DESIGN.md "Rules of the house").
+ * tests) include this header; the kernel never does (docs/architecture.md "Rules of the house").
  *
  * Model (docs/architecture.md "Memory and addresses"):
  *  - Segment ids are 1-based. A memory segment is one lazily committed host mapping; an
@@ -9,7 +9,7 @@
  *    (src/gpu/swgpu_isa.h); segment id 0 is system memory, identity-mapped.
  *  - Each engine executes its ring in order on its own thread. After each DMA buffer it writes
  *    the buffer's fence id to its last-completed-fence register, then raises the interrupt
- *    line (wddm-semantics §8.2: completion is cumulative and in order per node).
+ *    line (docs/semantics.md §8.2: completion is cumulative and in order per node).
  *  - A bad address (outside its segment, or an aperture page never mapped) never crashes the
  *    process: the engine records a fault, skips the rest of that DMA buffer and still
  *    completes its fence. The KMD collects faults with swgpu_take_fault().

@@ -2,7 +2,7 @@
  *
  * Only the driver package (src/umd builds command buffers in this format, src/kmd validates,
  * patches and submits them) and the GPU itself know it; the kernel never parses a DMA buffer
- * (DESIGN.md "Rules of the house").
+ * (docs/architecture.md "Rules of the house").
  *
  * A buffer is a sequence of commands, each starting with swgpu_cmd_header and padded to
  * 8 bytes (size_bytes includes the header and padding). In a buffer submitted without a root
@@ -163,7 +163,7 @@ struct swgpu_cmd_flush_tlb {
  *                DxgkDdiSetRootPageTable), leaf index = VA bits 20..12 (512 entries, one 4 KiB
  *                leaf table maps 2 MiB), page offset = VA bits 11..0.
  * Both levels use the same 64-bit entry, this GPU's own format (VidMm's DXGK_PTE never reaches
- * the GPU: the KMD converts it, wddm-semantics §2.3 UpdatePageTable):
+ * the GPU: the KMD converts it, docs/semantics.md §2.3 UpdatePageTable):
  *   bits 63..12  GPU physical address of the 4 KiB page (leaf) or of the leaf table (root),
  *                segment id in bits 63..56 as every GPU physical address (segment 0 = system)
  *   bit 1        SWGPU_PTE_READONLY: a write through this leaf entry faults (ignored in a root
@@ -172,7 +172,7 @@ struct swgpu_cmd_flush_tlb {
  *   bits 11..2   zero.
  * Tables are read by the engines at GPU physical addresses; the paging engine writes them with
  * ordinary WRITE / FILL commands. Each engine caches translations (a small TLB) that only
- * SWGPU_OP_FLUSH_TLB drops, as on hardware (wddm-semantics §2.1 FLUSH_TLB); a not-present
+ * SWGPU_OP_FLUSH_TLB drops, as on hardware (docs/semantics.md §2.1 FLUSH_TLB); a not-present
  * entry is never cached. */
 #define SWGPU_PTE_VALID          0x1ull
 #define SWGPU_PTE_READONLY       0x2ull

@@ -51,7 +51,7 @@ NTSTATUS APIENTRY SwKmdAddDevice(const PDEVICE_OBJECT PhysicalDeviceObject, PVOI
 }
 
 /* The GPU's interrupt line: the engine thread raises the platform line of our device; the
- * kernel then runs DxgkDdiInterruptRoutine serialized (wddm-semantics §8.2). */
+ * kernel then runs DxgkDdiInterruptRoutine serialized (docs/semantics.md §8.2). */
 static void gpu_interrupt(void *context)
 {
     struct swkmd_adapter *a = context;

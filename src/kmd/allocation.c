@@ -1,6 +1,6 @@
 /* DxgkDdiCreateAllocation / DestroyAllocation / OpenAllocation / CloseAllocation: the KMD turns
  * the UMD's private description (src/drv/swgpu_private.h) into placement (seed 001 §4.3, §5;
- * wddm-semantics §6.4 DXGK_ALLOCATIONINFO). */
+ * docs/semantics.md §6.4 DXGK_ALLOCATIONINFO). */
 #include "kmd/kmd.h"
 #include "common/alloc.h"
 
@@ -39,7 +39,7 @@ static UINT32 scanout_format_bpp(UINT32 format)
     }
 }
 
-/* A cross-adapter resource (seed 003, wddm-semantics §6.5): checks the use against this
+/* A cross-adapter resource (seed 003, docs/semantics.md §6.5): checks the use against this
  * adapter's tier (DXGK_VIDMMCAPS CrossAdapterResource / ...Texture / ...Scanout) and computes
  * the one linear layout every adapter agrees on: row pitch = the smallest multiple of
  * D3DKMT_CROSS_ADAPTER_RESOURCE_PITCH_ALIGNMENT holding a row, height = the smallest multiple
@@ -198,7 +198,7 @@ static void place_kind(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info,
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
     case SWGPU_ALLOC_UPLOAD:
-        /* DYNAMIC: CPU-visible, write-combined; renamed on Discard (wddm-semantics §3.3). */
+        /* DYNAMIC: CPU-visible, write-combined; renamed on Discard (docs/semantics.md §3.3). */
         info->Flags.CpuVisible = 1;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
         info->PreferredSegment.SegmentId1 = SWKMD_SEGMENT_VISIBLE;
@@ -211,7 +211,7 @@ static void place_kind(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info,
         break;
     case SWGPU_ALLOC_READBACK:
         /* STAGING: CPU-visible and cached, so only in the cache-coherent aperture
-         * (wddm-semantics §6.4: Cached => CpuVisible). */
+         * (docs/semantics.md §6.4: Cached => CpuVisible). */
         info->Flags.CpuVisible = 1;
         info->Flags.Cached = 1;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
@@ -229,7 +229,7 @@ static void place_kind(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *info,
         info->SupportedWriteSegmentSet = info->SupportedReadSegmentSet;
         break;
     case SWGPU_ALLOC_PRIMARY: {
-        /* A primary (wddm-semantics §3.5): never PermanentSysMem, Cached, Protected or existing
+        /* A primary (docs/semantics.md §3.5): never PermanentSysMem, Cached, Protected or existing
          * system memory; never renamed (a Discard lock of it is a plain lock, §3.2). Without
          * DXGK_VIDMMCAPS.NonCpuVisiblePrimary it is CPU-visible and every segment it may be
          * written in is CPU-accessible (the visible window, the aperture); with the cap it
@@ -294,7 +294,7 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
     info->pAllocationUsageHint = NULL;
     place_kind(a, info, priv.kind, size, sampled);
     if (share) {
-        /* Seed 002 / wddm-semantics §7 rule 6: aperture (system memory) only, never renamed. */
+        /* Seed 002 / docs/semantics.md §7 rule 6: aperture (system memory) only, never renamed. */
         info->Flags2.ShareBackingStoreWithKmd = 1;
         info->PreferredSegment.Value = 0;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;

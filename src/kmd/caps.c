@@ -1,5 +1,5 @@
 /* DxgkDdiQueryAdapterInfo: driver caps, segments, and the UMD's private adapter data
- * (wddm-semantics §6). */
+ * (docs/semantics.md §6). */
 #include "kmd/kmd.h"
 
 #include "common/caps.h"
@@ -19,7 +19,7 @@ static void default_caps(const struct swkmd_adapter *a, DXGK_DRIVERCAPS *caps)
     caps->ApertureSegmentCommitLimit = (SIZE_T)a->segment_size[SWKMD_SEGMENT_APERTURE];
     /* WDDM 1.x patching model: allocation list + patch-location list (architecture.md). */
     caps->WDDMVersion = DXGKDDI_WDDMv1_3;
-    /* Two asymmetric nodes, scheduled independently (wddm-semantics §6.2); PagingNode is
+    /* Two asymmetric nodes, scheduled independently (docs/semantics.md §6.2); PagingNode is
      * honoured only with MultiEngineAware (§6.1). */
     caps->SchedulingCaps.MultiEngineAware = 1;
     caps->MemoryManagementCaps.Value = 0;
@@ -30,7 +30,7 @@ static void default_caps(const struct swkmd_adapter *a, DXGK_DRIVERCAPS *caps)
     caps->MemoryManagementCaps.CrossAdapterResource = 1;
     caps->MemoryManagementCaps.PagingNode = SWKMD_NODE_COPY;
     caps->GpuEngineTopology.NbAsymetricProcessingNodes = SWKMD_NODE_COUNT;
-    /* Preemption (issue 4, wddm-semantics §6.2, §8.2 invariant 4): the engines stop at any
+    /* Preemption (issue 4, docs/semantics.md §6.2, §8.2 invariant 4): the engines stop at any
      * command boundary and save their position in the context's save area, and a command is
      * this GPU's primitive (and its dispatch), hence PRIMITIVE_BOUNDARY / DISPATCH_BOUNDARY.
      * PreemptionAware requires MultiEngineAware (§6.2), set above. A user may still declare
@@ -45,7 +45,7 @@ static void default_caps(const struct swkmd_adapter *a, DXGK_DRIVERCAPS *caps)
      * million submissions/s. A preemption drops at most 15 packets, which are resubmitted. */
     caps->SchedulingCaps.HwQueuePacketCap = 15;
     /* Engines reset alone (reset.c): each node is independent of the others, so a hang on one
-     * costs only that node's work (wddm-semantics §8.3, "engine reset first"). */
+     * costs only that node's work (docs/semantics.md §8.3, "engine reset first"). */
     caps->SupportPerEngineTDR = TRUE;
 }
 
@@ -92,7 +92,7 @@ static NTSTATUS query_segments(struct swkmd_adapter *a, const DXGKARG_QUERYADAPT
         return STATUS_BUFFER_TOO_SMALL;
     }
     DXGK_QUERYSEGMENTOUT *out = q->pOutputData;
-    /* Two-call protocol (wddm-semantics §6.4): without an array, only the count. */
+    /* Two-call protocol (docs/semantics.md §6.4): without an array, only the count. */
     if (!out->pSegmentDescriptor) {
         out->NbSegment = SWKMD_SEGMENT_COUNT;
         return STATUS_SUCCESS;

@@ -1,5 +1,5 @@
 /* DxgkDdiCreateContext / DxgkDdiDestroyContext: a context is a stream of DMA buffers on one
- * node (wddm-semantics §0). It may fail only for lack of system memory; the KMD supports any
+ * node (docs/semantics.md §0). It may fail only for lack of system memory; the KMD supports any
  * number of contexts. */
 #include "kmd/kmd.h"
 #include "common/alloc.h"

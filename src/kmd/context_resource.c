@@ -1,4 +1,4 @@
-/* The reference KMD's context allocations (seed 000, wddm-semantics §1): a context save area
+/* The reference KMD's context allocations (seed 000, docs/semantics.md §1): a context save area
  * (CSA) per non-system GPU context and page-table storage per non-system device, created
  * through DxgkCbCreateContextAllocation from DxgkDdiCreateContext / DxgkDdiCreateDevice and
  * destroyed from DxgkDdiDestroyContext / DxgkDdiDestroyDevice.
@@ -8,7 +8,7 @@
  * (§1.3), through which paging.c writes the header (struct swkmd_context_resource_header).
  *
  * The save area holds what the GPU saves of the context: where a DMA buffer preempted in the
- * middle stopped (issue 4, wddm-semantics §8.2 invariant 4: a struct swgpu_csa_record at
+ * middle stopped (issue 4, docs/semantics.md §8.2 invariant 4: a struct swgpu_csa_record at
  * SWKMD_CSA_RECORD_OFFSET, read back when the buffer is resubmitted) and the context's registers
  * while another context is loaded (issue 20 §1: struct swgpu_context_state at
  * SWKMD_CSA_STATE_OFFSET). The KMD learns the save area's GPU address when it builds its

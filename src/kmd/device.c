@@ -1,5 +1,5 @@
 /* DxgkDdiCreateDevice / DxgkDdiDestroyDevice: a device owns nothing on this GPU but its
- * contexts (wddm-semantics §0). */
+ * contexts (docs/semantics.md §0). */
 #include "kmd/kmd.h"
 #include "common/alloc.h"
 

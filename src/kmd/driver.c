@@ -1,5 +1,5 @@
 /* The reference KMD's DriverEntry: registers the DDI table with the kernel (DxgkInitialize),
- * as a WDDM miniport does (DESIGN.md "The UMD and the KMD are replaceable"). */
+ * as a WDDM miniport does (docs/architecture.md "The UMD and the KMD are replaceable"). */
 #include "kmd/kmd.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* DxgkDdiInterruptRoutine, DxgkDdiDpcRoutine, DxgkDdiQueryCurrentFence (wddm-semantics §8.2).
+/* DxgkDdiInterruptRoutine, DxgkDdiDpcRoutine, DxgkDdiQueryCurrentFence (docs/semantics.md §8.2).
  *
  * The ISR reads each engine's last-completed-fence register and reports every advance with
  * DXGK_INTERRUPT_DMA_COMPLETED (completion is cumulative per node: fence F means every buffer
@@ -16,7 +16,7 @@
 /* Preemption answers reported per batch (the register is read again before each batch). */
 #define SWKMD_PREEMPTIONS_PER_ISR 8u
 
-/* DXGK_INTERRUPT_DMA_PAGE_FAULTED for one fault of a VA-mode buffer (wddm-semantics §8.4):
+/* DXGK_INTERRUPT_DMA_PAGE_FAULTED for one fault of a VA-mode buffer (docs/semantics.md §8.4):
  * FENCE_INVALID clear, the faulting buffer's fence is known. A translation fault carries its
  * VA, direction and level (DXGK_GENERAL_ERROR_PAGE_FAULT); a malformed or privileged command
  * is not an address fault: VA 0 and DXGK_GENERAL_ERROR_INVALID_INSTRUCTION. */
@@ -46,7 +46,7 @@ BOOLEAN swkmd_report_completed_fences(struct swkmd_adapter *a)
     BOOLEAN ours = FALSE;
     for (UINT32 node = 0; node < SWKMD_NODE_COUNT; node++) {
         /* ResetEngine is moving this node's register to the aborted fence: the kernel ignores
-         * the engine's interrupts until it returns (wddm-semantics §8.3). */
+         * the engine's interrupts until it returns (docs/semantics.md §8.3). */
         if (atomic_load_explicit(&a->resetting[node], memory_order_relaxed))
             continue;
         struct swgpu_fault f;
@@ -57,7 +57,7 @@ BOOLEAN swkmd_report_completed_fences(struct swkmd_adapter *a)
             /* A buffer of a GPU virtual address space reports its fault as WDDM 2.x does, before
              * the DMA_COMPLETED of its fence (read below: the engine records the fault before
              * it writes the fence register), so the kernel puts the device in error
-             * (wddm-semantics §8.4, common.md). WDDM 1.x faults stay logged only. */
+             * (docs/semantics.md §8.4, common.md). WDDM 1.x faults stay logged only. */
             if (f.virtual_mode)
                 notify_page_fault(a, node, &f);
             ours = TRUE;

@@ -1,7 +1,7 @@
 /* The reference kernel-mode driver for the software GPU: its objects and DDI functions.
  *
  * The kernel reaches the KMD only through the DRIVER_INITIALIZATION_DATA that
- * SwKmdDriverEntry registers with DxgkInitialize (DESIGN.md "The UMD and the KMD are
+ * SwKmdDriverEntry registers with DxgkInitialize (docs/architecture.md "The UMD and the KMD are
  * replaceable"). Everything else here is the KMD's own business; tests may include it. */
 #ifndef SWKMD_KMD_H
 #define SWKMD_KMD_H
@@ -74,13 +74,13 @@ struct swkmd_adapter {
      * StartDevice (seed 002): set there, read-only after. */
     BOOLEAN share_backing_store;
     /* Last fence the ISR reported per node. Written only inside the ISR or a routine run by
-     * DxgkCbSynchronizeExecution (serialized with it, wddm-semantics §8.2); atomic anyway. */
+     * DxgkCbSynchronizeExecution (serialized with it, docs/semantics.md §8.2); atomic anyway. */
     _Atomic(UINT32) notified_fence[SWKMD_NODE_COUNT];
     /* Last SubmissionFenceId put in each node's ring (SubmitCommand; DxgkDdiResetFromTimeout
      * completes up to it, DxgkDdiQueryEngineStatus tells "has work" from it). */
     _Atomic(UINT32) submitted_fence[SWKMD_NODE_COUNT];
     /* Nonzero while DxgkDdiResetEngine runs on the node: the ISR leaves the node alone (the
-     * kernel ignores the engine's interrupts during the reset, wddm-semantics §8.3). */
+     * kernel ignores the engine's interrupts during the reset, docs/semantics.md §8.3). */
     atomic_int resetting[SWKMD_NODE_COUNT];
     /* swgpu_engine_progress + 1 at the node's previous DxgkDdiQueryEngineStatus (0: none). */
     _Atomic(UINT64) status_progress[SWKMD_NODE_COUNT];
@@ -143,7 +143,7 @@ struct swkmd_context {
 /* Context allocations of the reference KMD (context_resource.c, seed 000): a context save area
  * per non-system context, page-table storage per non-system device. Both are created so that
  * INIT_CONTEXT_RESOURCE gets a kernel VirtualAddress (CpuVisible + Protected, aperture only:
- * wddm-semantics §1.3), through which the KMD writes the header below. */
+ * docs/semantics.md §1.3), through which the KMD writes the header below. */
 #define SWKMD_CONTEXT_RESOURCE_SIZE 4096u
 #define SWKMD_CSA_HEADER_MAGIC 0x30415343u        /* "CSA0" */
 #define SWKMD_PAGE_TABLE_HEADER_MAGIC 0x30535450u /* "PTS0" */
@@ -258,7 +258,7 @@ NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAG
 NTSTATUS APIENTRY SwKmdQueryCurrentFence(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *pCurrentFence);
 NTSTATUS APIENTRY SwKmdSetAllocationBackingStore(const HANDLE hAdapter, const DXGKARG_SETALLOCATIONBACKINGSTORE *pArgs);
 NTSTATUS APIENTRY SwKmdEscape(const HANDLE hAdapter, const DXGKARG_ESCAPE *pEscape);
-/* Preemption and recovery (preempt.c, reset.c; wddm-semantics §8.2 invariant 4, §8.3). */
+/* Preemption and recovery (preempt.c, reset.c; docs/semantics.md §8.2 invariant 4, §8.3). */
 NTSTATUS APIENTRY SwKmdPreemptCommand(const HANDLE hAdapter, const DXGKARG_PREEMPTCOMMAND *pPreemptCommand);
 NTSTATUS APIENTRY SwKmdResetFromTimeout(const PVOID MiniportDeviceContext);
 NTSTATUS APIENTRY SwKmdSetPowerState(const PVOID MiniportDeviceContext, ULONG DeviceUid,

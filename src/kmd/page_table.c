@@ -1,4 +1,4 @@
-/* DxgkDdiBuildPagingBuffer for the GpuMmu model's page tables (issue 6, wddm-semantics §2.1 ops
+/* DxgkDdiBuildPagingBuffer for the GpuMmu model's page tables (issue 6, docs/semantics.md §2.1 ops
  * 11 and 12, §2.3 UpdatePageTable / FlushTlb):
  *  - DXGK_OPERATION_UPDATE_PAGE_TABLE: VidMm's DXGK_PTEs become this GPU's entries
  *    (swgpu_isa.h) and the paging engine writes them at the table's GPU physical address

@@ -1,4 +1,4 @@
-/* DxgkDdiBuildPagingBuffer (wddm-semantics §2): the commands the paging node (the copy
+/* DxgkDdiBuildPagingBuffer (docs/semantics.md §2): the commands the paging node (the copy
  * engine) runs to move allocations between segments and system memory, fill new
  * allocations, and map system pages into the aperture.
  *
@@ -294,7 +294,7 @@ static NTSTATUS build_map_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGING
     return emit_gart_map(ad, a, m->SegmentId, m->OffsetInPages, m->NumberOfPages, &pg, "MAP_APERTURE_SEGMENT");
 }
 
-/* DXGK_OPERATION_MAP_APERTURE_SEGMENT2 (wddm-semantics §2.1): only a KMD that declares
+/* DXGK_OPERATION_MAP_APERTURE_SEGMENT2 (docs/semantics.md §2.1): only a KMD that declares
  * DXGK_VIDMMCAPS.MapAperture2Supported is given it; this one refuses it otherwise. The ADL's
  * page numbers are what the GPU uses (this GPU has no IOMMU: physical = host page numbers),
  * from AdlOffset on. */
@@ -341,7 +341,7 @@ static NTSTATUS build_unmap_aperture(struct swkmd_adapter *ad, DXGKARG_BUILDPAGI
     return STATUS_SUCCESS;
 }
 
-/* First page-in of a context allocation (wddm-semantics §1.3): the header, written by the CPU
+/* First page-in of a context allocation (docs/semantics.md §1.3): the header, written by the CPU
  * through Destination.VirtualAddress (this KMD creates them so that it is always given one);
  * without one the allocation is filled with the header magic by the GPU instead. */
 NTSTATUS swkmd_build_init_context_resource(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)

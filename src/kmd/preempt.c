@@ -1,4 +1,4 @@
-/* DxgkDdiPreemptCommand (wddm-semantics §8.2 invariant 4, WDK "GPU preemption"): asks the
+/* DxgkDdiPreemptCommand (docs/semantics.md §8.2 invariant 4, WDK "GPU preemption"): asks the
  * node's engine to stop and answer. The answer comes later, from the ISR, as
  * DXGK_INTERRUPT_DMA_PREEMPTED {PreemptionFenceId, LastCompletedFenceId} (interrupt.c): the
  * engine answers from its own thread, never on this call's (the kernel calls PreemptCommand

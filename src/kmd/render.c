@@ -1,4 +1,4 @@
-/* DxgkDdiRender and DxgkDdiPatch (wddm-semantics §8.1 steps 2 and 4, WDDM 1.x patching).
+/* DxgkDdiRender and DxgkDdiPatch (docs/semantics.md §8.1 steps 2 and 4, WDDM 1.x patching).
  *
  * Render turns the UMD's command buffer into a DMA buffer. The KMD is the last line of
  * defence before the hardware: it validates every command (known user opcode, sane size,
@@ -348,7 +348,7 @@ NTSTATUS APIENTRY SwKmdRender(const HANDLE hContext, DXGKARG_RENDER *a)
         for (; k < kend; k++) {
             D3DDDI_PATCHLOCATIONLIST p = a->pPatchLocationListIn[patch_at(&rc, k)];
             p.PatchOffset = base + (p.PatchOffset - pass_start);
-            /* VidMm may split the DMA buffer before this command (wddm-semantics §9.1): the
+            /* VidMm may split the DMA buffer before this command (docs/semantics.md §9.1): the
              * commands before it do not need this allocation. */
             p.SplitOffset = base + (off - pass_start);
             a->pPatchLocationListOut[npatch++] = p;
@@ -383,7 +383,7 @@ NTSTATUS APIENTRY SwKmdPatch(const HANDLE hAdapter, const DXGKARG_PATCH *a)
         return STATUS_INVALID_PARAMETER;
     }
     if (a->PatchLocationListSubmissionLength == 0)
-        return STATUS_SUCCESS; /* paging buffers come without a patch list (wddm-semantics §2.4) */
+        return STATUS_SUCCESS; /* paging buffers come without a patch list (docs/semantics.md §2.4) */
     if (!a->pDmaBuffer || !a->pPatchLocationList) {
         wddm_debug("kmd", "Patch: NULL DMA buffer or patch list");
         return STATUS_INVALID_PARAMETER;

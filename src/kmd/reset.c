@@ -1,4 +1,4 @@
-/* Timeout detection and recovery, the KMD's side (wddm-semantics §8.3, WDK "TDR changes in
+/* Timeout detection and recovery, the KMD's side (docs/semantics.md §8.3, WDK "TDR changes in
  * Windows 8"): per-engine reset (SupportPerEngineTDR: DxgkDdiQueryDependentEngineGroup,
  * DxgkDdiQueryEngineStatus, DxgkDdiResetEngine) and adapter reset (DxgkDdiResetFromTimeout,
  * DxgkDdiRestartFromTimeout).

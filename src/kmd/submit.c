@@ -1,5 +1,5 @@
 /* DxgkDdiSubmitCommand: puts a patched DMA buffer in the ring of its node's engine
- * (wddm-semantics §8.1 step 4). Runs at "DISPATCH_LEVEL" and must not fail: problems are
+ * (docs/semantics.md §8.1 step 4). Runs at "DISPATCH_LEVEL" and must not fail: problems are
  * logged and the buffer degrades to an empty one that still completes its fence, so the
  * scheduler's fence accounting stays whole. Each buffer carries its context's save record
  * (context_resource.c) so the GPU can preempt it in the middle (preempt.c). */
@@ -32,14 +32,14 @@ NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMIT
     /* Seed 000: the kernel made the context's context allocations resident first. */
     if (!a->Flags.Paging && !a->Flags.ContextSwitch)
         (void)swkmd_context_resources_mapped(a->hContext);
-    /* NullRendering: signal the fence without executing (wddm-semantics §8.1); ContextSwitch: a
-     * zero-length buffer that only switches the engine to the null context (wddm-semantics
+    /* NullRendering: signal the fence without executing (docs/semantics.md §8.1); ContextSwitch: a
+     * zero-length buffer that only switches the engine to the null context (docs/semantics.md
      * §1.2 invariant 3), saving the loaded context's registers into its save area. */
     if (a->Flags.NullRendering || a->Flags.ContextSwitch)
         end = start;
     /* The context's save area travels with each of its buffers so that the GPU can stop one in
      * the middle and resume it when it is resubmitted (issue 4; Resubmission: WDDM2's flag for
-     * a packet re-sent after preemption, wddm-semantics §8.1), and switch to its registers when
+     * a packet re-sent after preemption, docs/semantics.md §8.1), and switch to its registers when
      * another context is loaded (issue 20 §1). Paging buffers run for the system context: none. */
     struct swgpu_submission s = {.dma = dma, .start = start, .end = end, .fence_id = a->SubmissionFenceId,
                                  .paging = a->Flags.Paging && !a->Flags.ContextSwitch,

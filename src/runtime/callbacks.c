@@ -4,7 +4,7 @@
  *
  * Each D3DDDI callback is one D3DKMT thunk (seed 001 §2: "the UMD gets memory only through
  * pfnAllocateCb and CPU pointers only through pfnLockCb"); the kernel's NTSTATUS becomes the
- * HRESULT the callback documents (wddm-semantics §3.1-3.6). The callbacks do not take the
+ * HRESULT the callback documents (docs/semantics.md §3.1-3.6). The callbacks do not take the
  * device lock: the UMD calls them from inside a DDI call that already holds it.
  */
 #include "runtime/runtime.h"
@@ -71,7 +71,7 @@ static HRESULT APIENTRY cb_QueryAdapterInfo(HANDLE hAdapter, D3DDDICB_QUERYADAPT
     return thunk_result(dev, D3DKMTQueryAdapterInfo(&q), "pfnQueryAdapterInfoCb");
 }
 
-/* ---- pfnAllocateCb / pfnDeallocateCb (wddm-semantics §3.5) ---------------------------------- */
+/* ---- pfnAllocateCb / pfnDeallocateCb (docs/semantics.md §3.5) ---------------------------------- */
 
 /* hResource of D3DDDICB_ALLOCATE/DEALLOCATE is the runtime resource handle the runtime gave in
  * pfnCreateResource (hRTResource): our rt_resource. Recognise it before trusting it. */
@@ -162,7 +162,7 @@ static HRESULT APIENTRY cb_Deallocate(HANDLE hDevice, const D3DDDICB_DEALLOCATE 
     return hr == D3DDDIERR_DEVICEREMOVED ? S_OK : hr;
 }
 
-/* ---- pfnLockCb / pfnUnlockCb (wddm-semantics §3.1, §3.2) ------------------------------------- */
+/* ---- pfnLockCb / pfnUnlockCb (docs/semantics.md §3.1, §3.2) ------------------------------------- */
 static HRESULT APIENTRY cb_Lock(HANDLE hDevice, D3DDDICB_LOCK *l)
 {
     struct rt_device *dev = dev_from_handle(hDevice);
@@ -273,7 +273,7 @@ static HRESULT APIENTRY cb_DestroyContext(HANDLE hDevice, const D3DDDICB_DESTROY
     return hr == D3DDDIERR_DEVICEREMOVED ? S_OK : hr;
 }
 
-/* ---- WDDM 2.x callbacks (wddm-semantics §3.3, §8.5, §9.2): one thunk each --------------------- */
+/* ---- WDDM 2.x callbacks (docs/semantics.md §3.3, §8.5, §9.2): one thunk each --------------------- */
 static HRESULT APIENTRY cb_CreateSynchronizationObject2(HANDLE hDevice, D3DDDICB_CREATESYNCHRONIZATIONOBJECT2 *c)
 {
     struct rt_device *dev = dev_from_handle(hDevice);
@@ -306,7 +306,7 @@ static HRESULT APIENTRY cb_MakeResident(HANDLE hDevice, D3DDDI_MAKERESIDENT *m)
     if (!dev || !m)
         return E_INVALIDARG;
     NTSTATUS st = D3DKMTMakeResident(m);
-    /* pfnMakeResidentCb's codes (wddm-semantics §9.2): paging still in flight is E_PENDING, which
+    /* pfnMakeResidentCb's codes (docs/semantics.md §9.2): paging still in flight is E_PENDING, which
      * tells the UMD to wait for PagingFenceValue; an atomic failure is E_OUTOFMEMORY. */
     if (st == STATUS_PENDING)
         return E_PENDING;
@@ -397,7 +397,7 @@ static HRESULT APIENTRY cb_Unlock2(HANDLE hDevice, const D3DDDICB_UNLOCK2 *u)
     return thunk_result(dev, D3DKMTUnlock2(&k), "pfnUnlock2Cb");
 }
 
-/* ---- WDDM 2.0 GpuMmu callbacks (wddm-semantics §9.2; issue 6): one thunk each ------------------ */
+/* ---- WDDM 2.0 GpuMmu callbacks (docs/semantics.md §9.2; issue 6): one thunk each ------------------ */
 static HRESULT APIENTRY cb_CreatePagingQueue(HANDLE hDevice, D3DDDICB_CREATEPAGINGQUEUE *c)
 {
     struct rt_device *dev = dev_from_handle(hDevice);
@@ -489,7 +489,7 @@ static HRESULT APIENTRY cb_SubmitCommand(HANDLE hDevice, const D3DDDICB_SUBMITCO
     return hr;
 }
 
-/* ---- pfnSetErrorCb (wddm-semantics §4.2-4.4) ---------------------------------------------- */
+/* ---- pfnSetErrorCb (docs/semantics.md §4.2-4.4) ---------------------------------------------- */
 static VOID APIENTRY cb_SetError(D3D10DDI_HRTCORELAYER hCore, HRESULT hr)
 {
     struct rt_device *dev = hCore.handle;

@@ -1,5 +1,5 @@
 /*
- * command_list.c - command lists (wddm-semantics §4.5): FinishCommandList turns a deferred
+ * command_list.c - command lists (docs/semantics.md §4.5): FinishCommandList turns a deferred
  * context's recording into an ID3D11CommandList (the driver's list, or the runtime's emulated
  * one), which holds a reference on every object it names; ExecuteCommandList runs it on the
  * immediate context, or records it as a nested list on a deferred one.
@@ -102,7 +102,7 @@ HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *ifa
         RT_REFUSE("FinishCommandList: ppCommandList is NULL");
         return E_INVALIDARG;
     }
-    /* Anything still mapped is unmapped first (wddm-semantics §4.5 rule 6). */
+    /* Anything still mapped is unmapped first (docs/semantics.md §4.5 rule 6). */
     for (UINT i = 0; i < dc->local_cap; i++)
         if (dc->locals[i].obj && dc->locals[i].mapped)
             rt_dc_unmap_entry(dc, &dc->locals[i]);
@@ -132,7 +132,7 @@ HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *ifa
     cl->objs = objs;
     if (!dc->emulate) {
         D3D11DDIARG_CREATECOMMANDLIST args = { .hDeferredContext = dc->drv };
-        rt_ddi_begin(dev); /* pfnCalcPrivate* exist only on the IC's table (wddm-semantics §4.5 rule 3) */
+        rt_ddi_begin(dev); /* pfnCalcPrivate* exist only on the IC's table (docs/semantics.md §4.5 rule 3) */
         SIZE_T size = dev->funcs.pfnCalcPrivateCommandListSize(dev->drv_device, &args);
         (void)rt_ddi_end(dev);
         cl->drv_mem = wddm_calloc(1, size ? size : 1);
@@ -148,7 +148,7 @@ HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *ifa
         rt_dc_call_begin(dc);
         dc->funcs.pfnCreateCommandList(dc->drv, &args, cl->drv, hrt);
         if (!rt_dc_call_end(dc, "CreateCommandList")) {
-            /* wddm-semantics §4.5 rule 9: the handle is invalid; no DestroyCommandList. */
+            /* docs/semantics.md §4.5 rule 9: the handle is invalid; no DestroyCommandList. */
             free(cl->drv_mem);
             free(objs);
             free(cl);
@@ -183,7 +183,7 @@ void STDMETHODCALLTYPE rt_context_ExecuteCommandList(ID3D11DeviceContext *iface,
     }
     /* The model has no pipeline state (no Set* calls): CommandListExecute leaves the IC
      * cleared and RestoreContextState re-binds nothing; both give the same data results
-     * (wddm-semantics §4.5 rule 8). */
+     * (docs/semantics.md §4.5 rule 8). */
     (void)restore;
     struct rt_deferred *dc = ctx->dc;
     if (dc) {

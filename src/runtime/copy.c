@@ -3,7 +3,7 @@
  *
  * These are void at the API: a refused call does nothing and, with the debug switch, prints
  * one line naming the rule. The rules are those the runtime guarantees to the driver
- * (wddm-semantics §4.4); the box + offset fit is validated here (model decision, §4.4).
+ * (docs/semantics.md §4.4); the box + offset fit is validated here (model decision, §4.4).
  * Allowed DDI errors for all of them: only D3DDDIERR_DEVICEREMOVED.
  */
 #include "runtime/runtime.h"
@@ -39,7 +39,7 @@ static void subresource_extent(const struct rt_resource *res, UINT sub, UINT *w,
     *h = (*h + bh - 1) / bh * bh;
 }
 
-/* A box is empty if left >= right, top >= bottom or front >= back (wddm-semantics §4.4). */
+/* A box is empty if left >= right, top >= bottom or front >= back (docs/semantics.md §4.4). */
 static BOOL box_empty(const D3D11_BOX *b)
 {
     return b->left >= b->right || b->top >= b->bottom || b->front >= b->back;
@@ -173,7 +173,7 @@ void rt_context_copy_region(ID3D11DeviceContext *iface, ID3D11Resource *dst_ifac
         return;
     }
     if (box && box_empty(box))
-        return; /* an empty box is a valid no-op (wddm-semantics 4.4) */
+        return; /* an empty box is a valid no-op (docs/semantics.md §4.4) */
 
     UINT sw, sh, sd, dw, dh, dd, bw, bh;
     subresource_extent(src, src_sub, &sw, &sh, &sd);
@@ -245,7 +245,7 @@ void rt_context_update(ID3D11DeviceContext *iface, ID3D11Resource *dst_iface, UI
     if (!dst)
         return;
     if (dst->usage != D3D11_USAGE_DEFAULT) {
-        /* wddm-semantics §4.4: UpdateSubresourceUP is used only on DEFAULT resources. */
+        /* docs/semantics.md §4.4: UpdateSubresourceUP is used only on DEFAULT resources. */
         RT_REFUSE("%s: the destination must be USAGE_DEFAULT (IMMUTABLE cannot change; DYNAMIC/STAGING use Map)",
                   what);
         return;

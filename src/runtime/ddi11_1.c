@@ -84,7 +84,7 @@ BOOL rt_ddi_has_update(const D3D11DDI_DEVICEFUNCS *f, const D3D11_1DDI_DEVICEFUN
 }
 
 /* A constant buffer goes to DefaultConstantBufferUpdateSubresourceUP when the driver has one
- * (wddm-semantics §4.3). */
+ * (docs/semantics.md §4.3). */
 void rt_ddi_update(const D3D11DDI_DEVICEFUNCS *f, const D3D11_1DDI_DEVICEFUNCS *f1, BOOL cb,
                    D3D10DDI_HDEVICE h, D3D10DDI_HRESOURCE dst, UINT dst_sub, const D3D10_DDI_BOX *box,
                    const void *data, UINT row_pitch, UINT depth_pitch, UINT flags)

@@ -1,5 +1,5 @@
 /*
- * deferred.c - the deferred context (seed 004; wddm-semantics §4.5, §5.2): its COM object and
+ * deferred.c - the deferred context (seed 004; docs/semantics.md §4.5, §5.2): its COM object and
  * driver context, the recording calls copy.c and context1.c hand it after their API checks,
  * Map/Unmap on it, and its error slot.
  *
@@ -100,7 +100,7 @@ static void dc_free_scratch(struct rt_deferred *dc)
     dc->scratch_count = 0;
 }
 
-/* Start a fresh recording after Finish (wddm-semantics §4.5 rule 7: close the DC's handles,
+/* Start a fresh recording after Finish (docs/semantics.md §4.5 rule 7: close the DC's handles,
  * destroy the DC and create it again). */
 void rt_dc_reset(struct rt_deferred *dc, struct rt_cmdlist *keep)
 {
@@ -343,7 +343,7 @@ void rt_dc_discard(struct rt_deferred *dc, const struct rt_discard *d)
     (void)rt_dc_call_end(dc, "Discard");
 }
 
-/* ---- Map / Unmap on a deferred context (wddm-semantics §5.2 "Deferred context") ---------------- */
+/* ---- Map / Unmap on a deferred context (docs/semantics.md §5.2 "Deferred context") ---------------- */
 /* The deferred Map's rules, in the order Windows checks them. */
 static HRESULT deferred_map_check(struct rt_deferred *dc, const struct rt_resource *res, UINT sub, D3D11_MAP type,
                                   UINT flags, const D3D11_MAPPED_SUBRESOURCE *mapped)

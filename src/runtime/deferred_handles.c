@@ -285,7 +285,7 @@ struct rt_local *rt_dc_use_resource(struct rt_deferred *dc, struct rt_resource *
     rt_dc_call_begin(dc);
     dc->funcs.pfnCreateResource(dc->drv, NULL, h, ic);
     if (!rt_dc_call_end(dc, "CreateResource (context-local handle)"))
-        return NULL; /* dead handle: no destroy follows (wddm-semantics §4.2) */
+        return NULL; /* dead handle: no destroy follows (docs/semantics.md §4.2) */
     l->created = TRUE;
     return l;
 }

@@ -1,6 +1,6 @@
 /*
  * deferred_internal.h - what the runtime's deferred-context files share (seed 004;
- * wddm-semantics §4.5, §5.2):
+ * docs/semantics.md §4.5, §5.2):
  *   deferred_handles.c  the context-local handle protocol (size poll, handle table, allocator)
  *   deferred.c          the deferred context (DC) object, its recording calls, Map/Unmap, errors
  *   command_list.c      FinishCommandList, the ID3D11CommandList object, ExecuteCommandList

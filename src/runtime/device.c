@@ -27,7 +27,7 @@ BOOL rt_device_is_removed(struct rt_device *dev)
 
 /* Why a device the kernel put in error is lost, as GetDeviceRemovedReason says it (DXGI_ERROR,
  * "GetDeviceRemovedReason" and "DXGI_ERROR" in the Direct3D 11 / DXGI documentation;
- * wddm-semantics §8.3, §8.4):
+ * docs/semantics.md §8.3, §8.4):
  *
  *   kernel execution state (D3DKMTGetDeviceState)  GetDeviceRemovedReason
  *   ACTIVE                                          the runtime's own reason: DEVICE_REMOVED for a
@@ -106,7 +106,7 @@ HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRES
 {
     if (ddi_error == S_OK)
         return S_OK;
-    /* D3DDDIERR_DEVICEREMOVED is allowed from every DDI (wddm-semantics §4.2-4.4). */
+    /* D3DDDIERR_DEVICEREMOVED is allowed from every DDI (docs/semantics.md §4.2-4.4). */
     if (ddi_error == D3DDDIERR_DEVICEREMOVED) {
         rt_device_set_removed(dev, DXGI_ERROR_DEVICE_REMOVED);
         return DXGI_ERROR_DEVICE_REMOVED;
@@ -115,7 +115,7 @@ HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRES
     for (UINT i = 0; i < n_allowed; i++)
         ok |= allowed[i] == ddi_error;
     if (!ok) {
-        /* wddm-semantics §4.3: any error a DDI may not report is critical; the runtime logs it
+        /* docs/semantics.md §4.3: any error a DDI may not report is critical; the runtime logs it
          * and removes the device. */
         RT_REFUSE("%s reported 0x%08x, which that DDI may not report: device removed", ddi_name, (UINT)ddi_error);
         rt_device_set_removed(dev, DXGI_ERROR_DRIVER_INTERNAL_ERROR);
@@ -382,7 +382,7 @@ static UINT STDMETHODCALLTYPE dev_GetCreationFlags(ID3D11Device *iface)
 static HRESULT STDMETHODCALLTYPE dev_GetDeviceRemovedReason(ID3D11Device *iface)
 {
     struct rt_device *dev = rt_device_from_iface(iface);
-    /* A device the kernel lost (TDR, wddm-semantics §8.3) is removed even before one of its
+    /* A device the kernel lost (TDR, docs/semantics.md §8.3) is removed even before one of its
      * calls failed: ask the kernel while the runtime still believes it alive. */
     D3DKMT_DEVICEEXECUTION_STATE state;
     if (atomic_load(&dev->removed_reason) == S_OK && kernel_execution_state(dev, &state) &&

@@ -1,8 +1,8 @@
 /*
  * map.c - ID3D11DeviceContext::Map / Unmap.
  *
- * Validation is the table of wddm-semantics §5.2; the DDI slot is picked from usage, bind
- * flags and map type as in the table of wddm-semantics §4.3 (pfnStagingResourceMap for
+ * Validation is the table of docs/semantics.md §5.2; the DDI slot is picked from usage, bind
+ * flags and map type as in the table of docs/semantics.md §4.3 (pfnStagingResourceMap for
  * STAGING, pfnDynamicIABufferMap* for dynamic VB/IB-only buffers,
  * pfnDynamicConstantBufferMapDiscard for dynamic constant buffers, pfnDynamicResourceMapDiscard
  * for every other dynamic resource). D3D10_DDI_MAP has the numbers of D3D11_MAP, and
@@ -28,7 +28,7 @@ static enum map_kind map_kind_of(const struct rt_resource *res)
 }
 
 /* The slot for a map; a NULL slot falls back to pfnResourceMap (a driver may point every map
- * slot at one implementation, wddm-semantics §4.3). */
+ * slot at one implementation, docs/semantics.md §4.3). */
 static PFND3D10DDI_RESOURCEMAP map_slot(const struct rt_device *dev, const struct rt_resource *res, D3D11_MAP type,
                                         const char **name)
 {
@@ -118,7 +118,7 @@ BOOL rt_map_no_overwrite_allowed(const struct rt_device *dev, const struct rt_re
     return FALSE;
 }
 
-/* wddm-semantics §5.2: is this map type allowed on this resource? */
+/* docs/semantics.md §5.2: is this map type allowed on this resource? */
 static HRESULT validate_map(const struct rt_device *dev, const struct rt_resource *res, D3D11_MAP type, UINT flags)
 {
     if ((UINT)type < D3D11_MAP_READ || (UINT)type > D3D11_MAP_WRITE_NO_OVERWRITE) {
@@ -247,7 +247,7 @@ HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resou
     (void)rt_ddi_end(dev);
 
     if (err != S_OK) {
-        /* wddm-semantics §4.3: WASSTILLDRAWING only with DONOTWAIT; DEVICEREMOVED always (and then
+        /* docs/semantics.md §4.3: WASSTILLDRAWING only with DONOTWAIT; DEVICEREMOVED always (and then
          * no Unmap follows). E_OUTOFMEMORY is accepted too: a Discard lock may fail to rename. */
         HRESULT allowed[2] = { E_OUTOFMEMORY, E_OUTOFMEMORY };
         if (ddi_flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)

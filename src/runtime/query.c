@@ -5,7 +5,7 @@
  *
  * EVENT, TIMESTAMP and TIMESTAMP_DISJOINT exist (docs/rules.md "Scheduler (issue 4)", §30). The
  * runtime owns the driver handle memory (CalcPrivateQuerySize, then CreateQuery, as for
- * resources: seed 001 §3, wddm-semantics §4.1); the UMD does the work (src/umd/query.c: the GPU
+ * resources: seed 001 §3, docs/semantics.md §4.1); the UMD does the work (src/umd/query.c: the GPU
  * writes its clock when it reaches a TIMESTAMP's End). GetData maps the UMD's
  * DXGI_DDI_ERR_WASSTILLDRAWING (pfnSetErrorCb) to S_FALSE.
  *
@@ -331,7 +331,7 @@ HRESULT STDMETHODCALLTYPE rt_context_GetData(ID3D11DeviceContext *iface, ID3D11A
                                    (flags & D3D11_ASYNC_GETDATA_DONOTFLUSH) ? D3D10_DDI_GET_DATA_DO_NOT_FLUSH : 0);
     HRESULT err = rt_ddi_end(dev);
     if (err == DXGI_DDI_ERR_WASSTILLDRAWING)
-        return S_FALSE; /* not complete yet (wddm-semantics §4: the allowed QueryGetData error) */
+        return S_FALSE; /* not complete yet (docs/semantics.md §4: the allowed QueryGetData error) */
     if (err != S_OK) {
         static const HRESULT allowed[] = { E_OUTOFMEMORY };
         return rt_ddi_error_to_api(dev, err, allowed, 1, "pfnQueryGetData");

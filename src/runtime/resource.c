@@ -31,7 +31,7 @@ UINT rt_mip_dim(UINT top, UINT mip)
 
 void rt_subresource_split(const struct rt_resource *res, UINT sub, UINT *mip, UINT *slice)
 {
-    /* wddm-semantics §4.2: mip = s % MipLevels, slice = s / MipLevels. */
+    /* docs/semantics.md §4.2: mip = s % MipLevels, slice = s / MipLevels. */
     *mip = sub % res->mip_levels;
     *slice = sub / res->mip_levels;
 }
@@ -103,7 +103,7 @@ static D3D10DDIRESOURCE_TYPE ddi_dimension(const struct rt_resource *res)
 }
 
 /* Kernel allocations a failed CreateResource left behind (the handle is dead and no
- * DestroyResource follows, wddm-semantics §4.2): release them so nothing leaks. */
+ * DestroyResource follows, docs/semantics.md §4.2): release them so nothing leaks. */
 static void drop_kernel_resource(struct rt_device *dev, struct rt_resource *res)
 {
     if (!res->km_resource)
@@ -174,7 +174,7 @@ static struct rt_resource *block_init_locked(struct rt_device *dev, SIZE_T drv_s
 }
 
 /* Gives a resource's block back (after DestroyResource, or on a failed creation): the runtime
- * frees the private memory after Destroy* (wddm-semantics §4.1) - recycling it is freeing it
+ * frees the private memory after Destroy* (docs/semantics.md §4.1) - recycling it is freeing it
  * as far as the driver can tell, since it never sees the block again until a new
  * CalcPrivateResourceSize/CreateResource hands it out zeroed. Caller holds dev->lock. */
 static void block_put_locked(struct rt_device *dev, struct rt_resource *res)
@@ -209,7 +209,7 @@ void rt_resource_cache_trim(struct rt_device *dev)
 #define RT_STACK_MIPS 16u
 
 /* pMipInfoList: texel sizes per level and physical sizes rounded to whole blocks
- * (wddm-semantics §4.2). Buffers: one level of ByteWidth x 1 x 1. */
+ * (docs/semantics.md §4.2). Buffers: one level of ByteWidth x 1 x 1. */
 static void fill_mip_info(const struct rt_resource *tmpl, D3D10DDI_MIPINFO *mips)
 {
     const struct wddm_format_info *fi = wddm_format_info(tmpl->format);
@@ -282,7 +282,7 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
     args.ResourceDimension = ddi_dimension(tmpl);
     args.Usage = (UINT)tmpl->usage;                /* D3D10_DDI_USAGE_* = D3D11_USAGE_* */
     args.BindFlags = ddi_bind_flags(tmpl->bind_flags);
-    args.MapFlags = tmpl->cpu_access >> 16;        /* wddm-semantics §10 #4: CPU-access bitmask */
+    args.MapFlags = tmpl->cpu_access >> 16;        /* docs/semantics.md §10 #4: CPU-access bitmask */
     args.MiscFlags = ddi_misc_flags(tmpl->misc_flags);
     args.Format = tmpl->format;
     args.SampleDesc.Count = tmpl->sample_count;
@@ -315,7 +315,7 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
     }
     err = rt_ddi_end(dev);
     if (err != S_OK) {
-        /* wddm-semantics §4.2: any error makes the handle dead; no DestroyResource follows. */
+        /* docs/semantics.md §4.2: any error makes the handle dead; no DestroyResource follows. */
         static const HRESULT allowed[] = { E_OUTOFMEMORY, DXGI_DDI_ERR_UNSUPPORTED };
         hr = rt_ddi_error_to_api(dev, err, allowed, 2, "pfnCreateResource");
         RT_REFUSE("resource creation failed in the driver (0x%08x)", (UINT)err);
@@ -357,7 +357,7 @@ static void resource_destroy(struct rt_resource *res)
     rt_private_clear(&res->private_data);
     rt_ddi_begin(dev);
     /* An application may release a resource it still has mapped: unmap first so every
-     * pfnLockCb stays paired with pfnUnlockCb (wddm-semantics §3.2 rule 13). */
+     * pfnLockCb stays paired with pfnUnlockCb (docs/semantics.md §3.2 rule 13). */
     for (UINT s = 0; res->mapped_count && s < res->subresource_count; s++) {
         if (rt_resource_is_mapped(res, s)) {
             rt_unmap_ddi_locked(dev, res, s);
@@ -367,7 +367,7 @@ static void resource_destroy(struct rt_resource *res)
     dev->funcs.pfnDestroyResource(dev->drv_device, res->drv);
     RT_LIVE_ADD(dev, rt_live_kind_of(res), -1);
     struct rt_keyed_mutex *km = res->km; /* the block is recycled below; destroyed after the lock */
-    /* The runtime frees the private memory after Destroy* (wddm-semantics §4.1): the block
+    /* The runtime frees the private memory after Destroy* (docs/semantics.md §4.1): the block
      * goes back to the device's cache while the lock is still held. */
     block_put_locked(dev, res);
     HRESULT err = rt_ddi_end(dev);

@@ -2,7 +2,7 @@
  * runtime.h - the D3D11 runtime's private interface (src/runtime/, docs/architecture.md).
  *
  * The runtime owns the COM objects the application sees, validates every call against the
- * Direct3D 11 rules (wddm-semantics §4, §5), allocates the driver's handle memory
+ * Direct3D 11 rules (docs/semantics.md §4, §5), allocates the driver's handle memory
  * (seed 001 §3: CalcPrivate*Size then Create*), and implements the callbacks the UMD calls by
  * translating them to D3DKMT thunks (seed 001 §2). It never touches kernel objects.
  *
@@ -30,7 +30,7 @@
 #include "common/debug.h"
 #include "common/format.h"
 
-/* One refusal line (DESIGN.md "Errors and bad input"): "wddm: runtime: <rule>"; inside an API
+/* One refusal line (docs/architecture.md "Errors and bad input"): "wddm: runtime: <rule>"; inside an API
  * call of a debug device, a message of its ID3D11InfoQueue (debug_layer.c) with the call's
  * D3D11_MESSAGE_ID, or the site's own (RT_REFUSE_ID). */
 void rt_refuse(D3D11_MESSAGE_ID id, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -96,7 +96,7 @@ struct rt_context {
 };
 
 /* Deferred-context handle sizes the UMD listed in CheckDeferredContextHandleSizes (double
- * poll at device creation, wddm-semantics §4.5 rule 1): the per-size allocator's classes. */
+ * poll at device creation, docs/semantics.md §4.5 rule 1): the per-size allocator's classes. */
 #define RT_DC_MAX_SIZES 32u
 
 /* ---- DXGI: factory and adapters (dxgi_factory.c, dxgi_adapter.c; issue 15 §3) ----------------- */
@@ -311,7 +311,7 @@ struct rt_resource {
     UINT subresource_count;
     UINT eviction_priority;
 
-    /* Map state, protected by device->lock: one bit per subresource (wddm-semantics §5.3:
+    /* Map state, protected by device->lock: one bit per subresource (docs/semantics.md §5.3:
      * double map refused, Unmap must match a Map). mapped_bits points at mapped_inline when
      * 64 subresources or fewer (every buffer), else at a heap array. */
     UINT64 *mapped_bits;
@@ -494,8 +494,8 @@ HRESULT rt_removed_reason_from_kernel(D3DKMT_DEVICEEXECUTION_STATE state, HRESUL
 void rt_ddi_begin(struct rt_device *dev);
 HRESULT rt_ddi_end(struct rt_device *dev);
 /* Translate a DDI error into the API HRESULT. `allowed` lists the DDI errors the called DDI
- * may report (wddm-semantics §4.2-4.4); anything else is critical: the device is removed
- * (wddm-semantics §4.3 "anything else is critical"). */
+ * may report (docs/semantics.md §4.2-4.4); anything else is critical: the device is removed
+ * (docs/semantics.md §4.3 "anything else is critical"). */
 HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRESULT *allowed, UINT n_allowed,
                             const char *ddi_name);
 
@@ -570,7 +570,7 @@ BOOL rt_resource_is_mapped(const struct rt_resource *res, UINT subresource);
 void rt_resource_set_mapped(struct rt_resource *res, UINT subresource, BOOL mapped);
 /* Size of a mip level (mips: 0-based), at least 1. */
 UINT rt_mip_dim(UINT top, UINT mip);
-/* Subresource -> mip level and array slice (wddm-semantics §4.2: mip = s % MipLevels). */
+/* Subresource -> mip level and array slice (docs/semantics.md §4.2: mip = s % MipLevels). */
 void rt_subresource_split(const struct rt_resource *res, UINT sub, UINT *mip, UINT *slice);
 /* Texel dimensions of one subresource. */
 void rt_subresource_dims(const struct rt_resource *res, UINT sub, UINT *w, UINT *h, UINT *d);
@@ -614,7 +614,7 @@ HRESULT STDMETHODCALLTYPE rt_context_Map(ID3D11DeviceContext *iface, ID3D11Resou
                                          D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *mapped);
 void STDMETHODCALLTYPE rt_context_Unmap(ID3D11DeviceContext *iface, ID3D11Resource *resource, UINT sub);
 /* Unmap through the DDI slot that matches the resource (used by Unmap and on destruction of a
- * still-mapped resource, so that every pfnLockCb stays paired: wddm-semantics §3.2 rule 13).
+ * still-mapped resource, so that every pfnLockCb stays paired: docs/semantics.md §3.2 rule 13).
  * Caller holds dev->lock (inside rt_ddi_begin/end). */
 BOOL rt_map_no_overwrite_allowed(const struct rt_device *dev, const struct rt_resource *res, const char *what);
 void rt_unmap_ddi_locked(struct rt_device *dev, struct rt_resource *res, UINT sub);

@@ -223,7 +223,7 @@ HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HAND
         hr = ours ? E_NOTIMPL : E_INVALIDARG;
         goto out;
     }
-    /* The description as the creator made it (wddm-semantics §4.2 normalised view). */
+    /* The description as the creator made it (docs/semantics.md §4.2 normalised view). */
     struct rt_resource tmpl;
     memset(&tmpl, 0, sizeof tmpl);
     tmpl.iface.lpVtbl = (const struct ID3D11ResourceVtbl *)(const void *)&rt_texture2d_vtbl;

@@ -1,10 +1,10 @@
 /*
  * validate.c - the Direct3D 11 creation rules, checked before anything reaches the UMD
- * (wddm-semantics §4.2: "the runtime pre-validates all arguments against the API rules, so the
+ * (docs/semantics.md §4.2: "the runtime pre-validates all arguments against the API rules, so the
  * driver should never see invalid combinations").
  *
  * Every refusal returns the documented HRESULT and prints one line naming the rule
- * (DESIGN.md "Errors and bad input").
+ * (docs/architecture.md "Errors and bad input").
  */
 #include "runtime/runtime.h"
 
@@ -12,7 +12,7 @@
                       D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_STREAM_OUTPUT | D3D11_BIND_RENDER_TARGET | \
                       D3D11_BIND_DEPTH_STENCIL | D3D11_BIND_UNORDERED_ACCESS | D3D11_BIND_DECODER | \
                       D3D11_BIND_VIDEO_ENCODER)
-/* Binds through which the GPU writes the resource ("output binds", wddm-semantics §5.1). */
+/* Binds through which the GPU writes the resource ("output binds", docs/semantics.md §5.1). */
 #define API_BIND_OUTPUT (D3D11_BIND_STREAM_OUTPUT | D3D11_BIND_RENDER_TARGET | D3D11_BIND_DEPTH_STENCIL | \
                          D3D11_BIND_UNORDERED_ACCESS)
 #define API_CPU_ALL (D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE)
@@ -25,7 +25,7 @@
 #define API_MISC_BUFFER_ONLY (D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS | D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS | \
                               D3D11_RESOURCE_MISC_BUFFER_STRUCTURED)
 
-/* The usage x bind x CPU-access matrix (wddm-semantics §5.1). */
+/* The usage x bind x CPU-access matrix (docs/semantics.md §5.1). */
 HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initial_data, const char *what)
 {
     if ((UINT)usage > D3D11_USAGE_STAGING) {
@@ -274,7 +274,7 @@ UINT rt_full_mip_count(UINT w, UINT h, UINT d)
 }
 
 /* Texture rules: dimensions, formats, mips, arrays, samples, usage, binds (D3D11 functional
- * spec limits, wddm-semantics §5.1). Fills the normalised fields of res. */
+ * spec limits, docs/semantics.md §5.1). Fills the normalised fields of res. */
 /* A texture description under check (rt_validate_texture): what the description says, then
  * what the phases below resolve (the format's entry and support, MipLevels 0 -> the chain). */
 struct tex_check {
@@ -489,7 +489,7 @@ static HRESULT tex_check_kind(const struct tex_check *c)
 {
     const char *what = c->what;
     if (c->usage == D3D11_USAGE_DYNAMIC && (c->mips != 1 || c->array != 1)) {
-        /* wddm-semantics 5.1: dynamic textures are single-subresource (no array, no mip chain). */
+        /* docs/semantics.md §5.1: dynamic textures are single-subresource (no array, no mip chain). */
         RT_REFUSE("%s: a USAGE_DYNAMIC texture must have exactly one subresource (MipLevels %u, ArraySize %u)", what,
                   c->mips, c->array);
         return E_INVALIDARG;

@@ -2,7 +2,7 @@
  * view.c - ID3D11RenderTargetView and ID3D11Device::CreateRenderTargetView.
  *
  * A view holds a reference on its resource and on the device: the resource is destroyed only
- * after its views (wddm-semantics §4.2: DestroyResource comes when all views are destroyed).
+ * after its views (docs/semantics.md §4.2: DestroyResource comes when all views are destroyed).
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"

@@ -1,6 +1,6 @@
 /* cmdbuf.c - the command buffer, allocation list and patch-location list of the device's
  * rendering context, and their submission through pfnRenderCb (WDDM 1.x patching model,
- * docs/architecture.md "Submission path", wddm-semantics §8.1, §9.1).
+ * docs/architecture.md "Submission path", docs/semantics.md §8.1, §9.1).
  *
  * Address convention (src/gpu/swgpu_isa.h, agreed with the KMD): for every address field the
  * UMD writes 0 into the field and records a D3DDDI_PATCHLOCATIONLIST entry with
@@ -10,7 +10,7 @@
  * DxgkDdiPatch then stores the allocation's segment address + AllocationOffset in the field.
  * Allocation-list entries are deduplicated per command buffer (one entry per allocation,
  * WriteOperation set if any command writes it), which VidMm's residency pass relies on
- * (wddm-semantics §9.1).
+ * (docs/semantics.md §9.1).
  *
  * GpuMmu model (dev->gpuva, gpuva.c; issue 6): the same writers, no lists. umd_cmd_address is the
  * one place that decides what an address field holds: there it is the VA of the resource's
@@ -97,7 +97,7 @@ static BOOL umd_cmd_fits(const struct umd_device *dev, UINT bytes, UINT allocs, 
 void *umd_cmd_begin(struct umd_device *dev, UINT bytes, UINT allocs, UINT patches)
 {
     if (!umd_cmd_fits(dev, bytes, allocs, patches)) {
-        /* Full: submit and continue in the new buffer (wddm-semantics §8.1 "a full buffer"). */
+        /* Full: submit and continue in the new buffer (docs/semantics.md §8.1 "a full buffer"). */
         HRESULT hr = umd_flush(dev);
         if (FAILED(hr)) {
             umd_set_error(dev, hr);

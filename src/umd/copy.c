@@ -1,5 +1,5 @@
 /* copy.c - ResourceCopy and ResourceCopyRegion as SWGPU_OP_COPY commands
- * (wddm-semantics §4.4; seed 001 §9 step 3). Boxes are in texels for textures (converted to
+ * (docs/semantics.md §4.4; seed 001 §9 step 3). Boxes are in texels for textures (converted to
  * 4x4 blocks for BC formats) and in bytes for buffers; a NULL box is the whole source
  * subresource. */
 #include "umd/umd.h"
@@ -41,7 +41,7 @@ VOID APIENTRY umd_ResourceCopy(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hDst
     struct umd_resource *dst = umd_resource(hDst);
     struct umd_resource *src = umd_resource(hSrc);
     /* The runtime guarantees same type, dimensions and copy-compatible formats
-     * (wddm-semantics §4.4), so the layouts match subresource by subresource; min() keeps a
+     * (docs/semantics.md §4.4), so the layouts match subresource by subresource; min() keeps a
      * violated guarantee from reading or writing outside either allocation. */
     UINT n = umd_min(dst->subresource_count, src->subresource_count);
     for (UINT s = 0; s < n; s++) {
@@ -73,7 +73,7 @@ VOID APIENTRY umd_ResourceCopyRegion(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURC
     /* Source box in texels (bytes for buffers), clipped to the source subresource. */
     struct umd_box bx;
     if (!umd_clip_box(ss, pSrcBox, &bx))
-        return; /* empty box: no-op (wddm-semantics §4.4) */
+        return; /* empty box: no-op (docs/semantics.md §4.4) */
     INT64 l = bx.left, t = bx.top, f = bx.front, r = bx.right, b = bx.bottom, k = bx.back;
 
     /* Texels -> elements (4x4 blocks for BC; a box edge at the mip edge covers a partial block). */

@@ -1,12 +1,12 @@
 /* deferred.c - deferred contexts, context-local handles and command lists in the reference
- * UMD (wddm-semantics §4.5, seed 004).
+ * UMD (docs/semantics.md §4.5, seed 004).
  *
  * Recording: a deferred context (DC) records its calls into a CPU list of ops (struct
  * umd_rec) naming the immediate-context (IC) driver handles; CommandListExecute replays the
  * ops on the IC through the IC's own DDI functions, so a list does on the GPU exactly what the
  * same calls made on the IC do (byte-identical results, tests/e2e/test_deferred_lists.c).
  *
- * Map(WRITE_DISCARD) on a DC (wddm-semantics §4.5 rule 5): the DC gets a CPU alias owned by
+ * Map(WRITE_DISCARD) on a DC (docs/semantics.md §4.5 rule 5): the DC gets a CPU alias owned by
  * the list; the op replays as "IC Map(WRITE_DISCARD) + copy alias + Unmap", so every
  * execution renames the resource afresh and uploads the same bytes: renaming happens per
  * execution, not per recording (the issue's hard case). NO_OVERWRITE after a DISCARD in the
@@ -170,7 +170,7 @@ static struct umd_op *rec_op(struct umd_dc *dc, UINT type, UINT extra, const cha
 static inline struct umd_dc *umd_dc(D3D10DDI_HDEVICE h) { return (struct umd_dc *)h.pDrvPrivate; }
 static inline struct umd_dc_resource *dc_res(D3D10DDI_HRESOURCE h) { return h.pDrvPrivate; }
 
-/* ---- IC-side size queries (wddm-semantics §4.5 rule 1) ------------------------------------- */
+/* ---- IC-side size queries (docs/semantics.md §4.5 rule 1) ------------------------------------- */
 /* One size per handle type: resources vary only in their IC data, the DC data is fixed. */
 static const D3D11DDI_HANDLESIZE umd_handle_sizes[] = {
     { D3D10DDI_HT_RESOURCE, sizeof(struct umd_dc_resource) },
@@ -222,7 +222,7 @@ SIZE_T APIENTRY umd_CalcPrivateCommandListSize(D3D10DDI_HDEVICE hDevice, const D
 static VOID APIENTRY dc_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATERESOURCE *args,
                                        D3D10DDI_HRESOURCE hRes, D3D10DDI_HRTRESOURCE hRT)
 {
-    /* args is NULL (no dependency) and hRT is the IC driver handle (wddm-semantics §4.5 rule 2). */
+    /* args is NULL (no dependency) and hRT is the IC driver handle (docs/semantics.md §4.5 rule 2). */
     struct umd_dc *dc = umd_dc(hDevice);
     struct umd_dc_resource *r = hRes.pDrvPrivate;
     memset(r, 0, sizeof *r);
@@ -477,7 +477,7 @@ static void dc_map_fail(D3D10DDI_MAPPED_SUBRESOURCE *m)
         memset(m, 0, sizeof *m);
 }
 
-/* Every DC map slot (pfnDynamic*Map{Discard,NoOverwrite}): wddm-semantics §4.5 rule 5. */
+/* Every DC map slot (pfnDynamic*Map{Discard,NoOverwrite}): docs/semantics.md §4.5 rule 5. */
 static VOID APIENTRY dc_DynamicMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hRes, UINT sub, D3D10_DDI_MAP type,
                                    UINT flags, D3D10DDI_MAPPED_SUBRESOURCE *out)
 {
@@ -571,7 +571,7 @@ static VOID APIENTRY dc_CreateCommandList(D3D10DDI_HDEVICE hDevice, const D3D11D
     struct umd_cmdlist *cl = hList.pDrvPrivate;
     memset(cl, 0, sizeof *cl);
     if (dc_fault(dc, "CreateCommandList"))
-        return; /* wddm-semantics §4.5 rule 9: the handle is invalid, no DestroyCommandList follows */
+        return; /* docs/semantics.md §4.5 rule 9: the handle is invalid, no DestroyCommandList follows */
     cl->rec = dc->rec; /* the list takes the ops and aliases; the DC starts empty */
     memset(&dc->rec, 0, sizeof dc->rec);
 }
@@ -692,7 +692,7 @@ VOID APIENTRY umd_CreateDeferredContext(D3D10DDI_HDEVICE hDevice, const D3D11DDI
     dc->hRTCoreLayer = a->hRTCoreLayer;
     dc->pfnSetErrorCb = a->p11UMCallbacks ? a->p11UMCallbacks->pfnSetErrorCb : NULL;
 
-    /* wddm-semantics §4.5 rule 3: the excluded slots stay NULL on a DC's table. The table has
+    /* docs/semantics.md §4.5 rule 3: the excluded slots stay NULL on a DC's table. The table has
      * the immediate context's DDI version (the device's Interface). */
 #define FILL_DC_COMMON(f)                                                                          \
     do {                                                                                           \

@@ -1,4 +1,4 @@
-/* deferred.h - the reference UMD's deferred contexts and command lists (wddm-semantics §4.5,
+/* deferred.h - the reference UMD's deferred contexts and command lists (docs/semantics.md §4.5,
  * seed 004): context-local handles, recording, CommandListExecute, and the UMD's test hooks.
  *
  * Data organisation (seed 004 "Driver Data Organization"): a deferred-context (DC) handle

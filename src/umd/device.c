@@ -8,7 +8,7 @@
 
 void umd_set_error(struct umd_device *dev, HRESULT hr)
 {
-    /* wddm-semantics §4: void DDIs report errors only through pfnSetErrorCb. */
+    /* docs/semantics.md §4: void DDIs report errors only through pfnSetErrorCb. */
     if (dev->pfnSetErrorCb)
         dev->pfnSetErrorCb(dev->hRTCoreLayer, hr);
 }
@@ -123,7 +123,7 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
     dev->patch_size = cc.PatchLocationListSize;
 
     /* The UMD renames and synchronises itself on a WDDM 2.x adapter, or when forced by
-     * WDDM_UMD_RENAMING=1 (rename.c, wddm-semantics §3.3). */
+     * WDDM_UMD_RENAMING=1 (rename.c, docs/semantics.md §3.3). */
     if (umd_renaming_wanted(ad)) {
         hr = umd_rename_device_init(dev);
         if (FAILED(hr)) {

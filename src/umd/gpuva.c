@@ -1,4 +1,4 @@
-/* gpuva.c - the reference UMD on a WDDM 2.x GpuMmu adapter (issue 6; wddm-semantics §3.3
+/* gpuva.c - the reference UMD on a WDDM 2.x GpuMmu adapter (issue 6; docs/semantics.md §3.3
  * "WDDM 2.x", §9.2; common brief "The shared model").
  *
  * When the KMD's private data says gpummu, the kernel hands a context no command buffer and no
@@ -91,7 +91,7 @@ static BOOL umd_trim_one(struct umd_device *dev, const struct umd_resource *exce
 }
 
 /* MakeResident of one allocation; when it does not fit (atomic failure, E_OUTOFMEMORY) the UMD
- * trims its own residency list and tries again (wddm-semantics §9.2: the UMD owns residency). */
+ * trims its own residency list and tries again (docs/semantics.md §9.2: the UMD owns residency). */
 static HRESULT umd_make_resident(struct umd_device *dev, D3DKMT_HANDLE h, const struct umd_resource *except)
 {
     BOOL drained = FALSE;
@@ -133,7 +133,7 @@ HRESULT umd_va_prepare(struct umd_device *dev, D3DKMT_HANDLE h, UINT64 size, BOO
         return hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY;
     }
     umd_paging_fence(dev, m.PagingFenceValue);
-    /* wddm-semantics §9.2: in WDDM 2.x the UMD's residency list is the only control; a VA of a
+    /* docs/semantics.md §9.2: in WDDM 2.x the UMD's residency list is the only control; a VA of a
      * non-resident allocation faults. */
     hr = umd_make_resident(dev, h, NULL);
     *va = m.VirtualAddress;

@@ -2,11 +2,11 @@
  *
  * Rules (seed 001 §7.2, brief for this UMD):
  *   - one allocation holds every subresource, in subresource-index order
- *     (index = mip + slice * MipLevels, wddm-semantics §4.2), each starting where the previous
+ *     (index = mip + slice * MipLevels, docs/semantics.md §4.2), each starting where the previous
  *     ends (every texture subresource is a multiple of the row pitch, so offsets stay aligned);
  *   - textures: RowPitch = align(row bytes, 256), row bytes counting 4x4 blocks for BC formats;
  *     DepthPitch = RowPitch * rows (rows of blocks for BC); a 3-D mip holds TexelDepth slices;
- *   - buffers: RowPitch = DepthPitch = ByteWidth (wddm-semantics §5.3: never 0).
+ *   - buffers: RowPitch = DepthPitch = ByteWidth (docs/semantics.md §5.3: never 0).
  */
 #include "umd/umd.h"
 

@@ -5,9 +5,9 @@
 /* Seed 001 §6.3: D3D10_DDI_MAP -> D3DDDICB_LOCKFLAGS, one row per map type.
  *
  * WRITE_NOOVERWRITE: seed 001 §6.3 asks for "WriteOnly = 1, NoOverwrite = 1", but
- * D3DDDICB_LOCKFLAGS has no NoOverwrite bit (wddm-semantics §3.4). Its documented equivalent
+ * D3DDDICB_LOCKFLAGS has no NoOverwrite bit (docs/semantics.md §3.4). Its documented equivalent
  * on an aperture-capable allocation is the "no-overwrite lock": IgnoreSync, which VidMm honours
- * only together with DonotWait (wddm-semantics §3.2, IgnoreSync row and rule 5). DYNAMIC
+ * only together with DonotWait (docs/semantics.md §3.2, IgnoreSync row and rule 5). DYNAMIC
  * allocations are SWGPU_ALLOC_UPLOAD, CPU-visible and aperture-capable, so the row is
  * WriteOnly + IgnoreSync + DonotWait. */
 static const D3DDDICB_LOCKFLAGS umd_map_lock_flags[D3D10_DDI_MAP_WRITE_NOOVERWRITE + 1] = {
@@ -28,7 +28,7 @@ static void umd_map_fail(D3D10DDI_MAPPED_SUBRESOURCE *out)
     }
 }
 
-/* A failed pfnLockCb as the HRESULT a Map reports (wddm-semantics §3.6, §4.3; seed 001 §8). */
+/* A failed pfnLockCb as the HRESULT a Map reports (docs/semantics.md §3.6, §4.3; seed 001 §8). */
 static HRESULT umd_map_lock_error(HRESULT hr)
 {
     if (hr == D3DDDIERR_WASSTILLDRAWING)
@@ -44,8 +44,8 @@ static HRESULT umd_map_lock_error(HRESULT hr)
 static HRESULT umd_map_lock(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP DDIMap, UINT Flags)
 {
     /* Work queued against the allocation must reach the kernel first, or the lock's
-     * implicit synchronization cannot see it (wddm-semantics §8.1; seed 001 §8). A Discard
-     * lock needs no flush (wddm-semantics §3.3, pfnLockCb remarks): VidMm moves to another
+     * implicit synchronization cannot see it (docs/semantics.md §8.1; seed 001 §8). A Discard
+     * lock needs no flush (docs/semantics.md §3.3, pfnLockCb remarks): VidMm moves to another
      * instance and the queued commands keep the instance handles they name, unless one
      * names the allocation's own handle, which would follow the rename. The buffer is
      * still submitted every UMD_RENAMED_BYTES_PER_FLUSH, so the GPU works meanwhile and
@@ -67,14 +67,14 @@ static HRESULT umd_map_lock(struct umd_device *dev, struct umd_resource *res, D3
     if (hr == D3DDDIERR_WASSTILLDRAWING && !(Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT)) {
         /* Only the no-overwrite row sets DonotWait without the application asking; a kernel
          * that does not honour IgnoreSync may still refuse it. WASSTILLDRAWING is legal only
-         * for a DONOTWAIT map (wddm-semantics §4.3), so wait instead: a plain WriteOnly lock. */
+         * for a DONOTWAIT map (docs/semantics.md §4.3), so wait instead: a plain WriteOnly lock. */
         UMD_REFUSE("Map: no-overwrite lock refused as still drawing; retrying as a waiting WriteOnly lock");
         lock = (D3DDDICB_LOCK){ .hAllocation = res->hAllocation, .Flags = { .WriteOnly = 1 } };
         hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
     }
     if (FAILED(hr) && lock.Flags.Discard && !lock.Flags.NoExistingReference && hr != D3DDDIERR_WASSTILLDRAWING &&
         hr != D3DDDIERR_DEVICEREMOVED) {
-        /* wddm-semantics §3.3: a Discard lock that finds no instance to rename to is retried
+        /* docs/semantics.md §3.3: a Discard lock that finds no instance to rename to is retried
          * after a flush with NoExistingReference (nothing queued names any instance now). */
         HRESULT fhr = umd_flush(dev);
         if (SUCCEEDED(fhr)) {
@@ -85,7 +85,7 @@ static HRESULT umd_map_lock(struct umd_device *dev, struct umd_resource *res, D3
     }
     if (FAILED(hr))
         return umd_map_lock_error(hr);
-    /* With Discard VidMm may hand out another instance (wddm-semantics §3.3): later
+    /* With Discard VidMm may hand out another instance (docs/semantics.md §3.3): later
      * commands (in a new allocation-list entry, cmdbuf.c) and the unlock name the new one. */
     if (lock.hAllocation && lock.hAllocation != res->hAllocation) {
         res->hAllocation = lock.hAllocation;
@@ -156,7 +156,7 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
     if (res->lock_count) {
         hr = umd_map_sync_mapped(dev, res, DDIMap, Flags);
     } else if (dev->renaming) {
-        /* The UMD renames and synchronises itself (rename.c, wddm-semantics §3.3 "WDDM 2.x"). */
+        /* The UMD renames and synchronises itself (rename.c, docs/semantics.md §3.3 "WDDM 2.x"). */
         BYTE *data = NULL;
         hr = umd_rename_map(dev, res, DDIMap, Flags, &data);
         res->lock_data = SUCCEEDED(hr) ? data : NULL;
@@ -165,14 +165,14 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
     }
     if (FAILED(hr)) {
         /* WASSTILLDRAWING only comes back for a DONOTWAIT map; anything but it, DEVICEREMOVED
-         * and E_OUTOFMEMORY is critical for the runtime (wddm-semantics §4.3). */
+         * and E_OUTOFMEMORY is critical for the runtime (docs/semantics.md §4.3). */
         umd_map_fail(pMapped);
         umd_set_error(dev, hr);
         return;
     }
     res->lock_count++;
     pMapped->pData = res->lock_data + sr->offset;
-    pMapped->RowPitch = sr->row_pitch;     /* never 0 (wddm-semantics §4.3) */
+    pMapped->RowPitch = sr->row_pitch;     /* never 0 (docs/semantics.md §4.3) */
     pMapped->DepthPitch = sr->depth_pitch; /* never 0, even for 2-D */
 }
 
@@ -198,7 +198,7 @@ VOID APIENTRY umd_ResourceUnmap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hRe
     if (FAILED(hr)) {
         UMD_REFUSE("Unmap: pfnUnlockCb failed (0x%08x)", (unsigned)hr);
         if (hr == D3DDDIERR_DEVICEREMOVED)
-            umd_set_error(dev, hr); /* the only error Unmap may report (wddm-semantics §4.3) */
+            umd_set_error(dev, hr); /* the only error Unmap may report (docs/semantics.md §4.3) */
     }
 }
 

@@ -10,7 +10,7 @@
  * every type, a SWGPU_OP_WRITE of the query's next sequence number into bytes 8..15, patched
  * like every other command (cmdbuf.c); the device's one rendering context runs its commands in
  * order, so the sequence lands only after the timestamp and after every command queued before
- * End. QueryGetData locks the allocation with DonotWait (wddm-semantics §3.2): WASSTILLDRAWING
+ * End. QueryGetData locks the allocation with DonotWait (docs/semantics.md §3.2): WASSTILLDRAWING
  * while the write is pending, else it answers from the allocation: EVENT TRUE, TIMESTAMP the
  * GPU's clock, TIMESTAMPDISJOINT the frequency that clock runs at (SWGPU_TIMESTAMP_FREQUENCY,
  * the GPU's own) and Disjoint FALSE (the clock never stops or changes rate).

@@ -1,4 +1,4 @@
-/* rename.c - the UMD renames and synchronises itself (wddm-semantics §3.3, "WDDM 2.x" bullet;
+/* rename.c - the UMD renames and synchronises itself (docs/semantics.md §3.3, "WDDM 2.x" bullet;
  * §8.5 monitored fences; issue 3 "Discard renaming, in both driver models").
  *
  * A WDDM 2.x VidMm never renames and pfnLock2Cb returns a CPU pointer with no implicit
@@ -119,7 +119,7 @@ void umd_rename_device_fini(struct umd_device *dev)
 #endif
 #endif
 
-/* The fence's CPU-visible value: read-only mapping, no kernel call (wddm-semantics §8.5 rule 1). */
+/* The fence's CPU-visible value: read-only mapping, no kernel call (docs/semantics.md §8.5 rule 1). */
 static UINT64 umd_fence_completed(const struct umd_device *dev)
 {
     UINT64 v = atomic_load_explicit((const _Atomic UINT64 *)dev->fence_cpu, memory_order_acquire);
@@ -163,7 +163,7 @@ void umd_rename_signal(struct umd_device *dev, UINT64 gen)
 
 /* Until the fence reached `stamp`: S_OK at once when it has; submits the command buffer first
  * when the stamp is the generation still being filled (no signal for it exists yet); then the
- * monitored-fence CPU wait (non-polling, wddm-semantics §3.3), or WASSTILLDRAWING for DONOTWAIT. */
+ * monitored-fence CPU wait (non-polling, docs/semantics.md §3.3), or WASSTILLDRAWING for DONOTWAIT. */
 static HRESULT umd_fence_wait(struct umd_device *dev, UINT64 stamp, BOOL donotwait)
 {
     if (stamp <= umd_fence_completed(dev))
@@ -208,7 +208,7 @@ UINT64 umd_rename_completed(const struct umd_device *dev)
     return umd_fence_completed(dev);
 }
 
-/* A new pool allocation with the resource's own creation data (wddm-semantics §3.5); in the
+/* A new pool allocation with the resource's own creation data (docs/semantics.md §3.5); in the
  * GpuMmu model it gets its own VA and is made resident like the resource's first one. */
 static HRESULT umd_pool_allocate(struct umd_device *dev, struct umd_resource *res, D3DKMT_HANDLE *out,
                                  D3DGPU_VIRTUAL_ADDRESS *va)

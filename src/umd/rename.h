@@ -1,5 +1,5 @@
 /* rename.h - the reference UMD renames and synchronises itself: the WDDM 2.x UMD contract
- * (wddm-semantics §3.3 "WDDM 2.x" bullet; issue 3 "Discard renaming, in both driver models").
+ * (docs/semantics.md §3.3 "WDDM 2.x" bullet; issue 3 "Discard renaming, in both driver models").
  *
  * With a WDDM 2.x KMD VidMm never renames and pfnLock2Cb neither renames nor waits, so the UMD
  * keeps, per device, one monitored fence that its rendering context signals from the GPU after

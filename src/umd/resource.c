@@ -2,7 +2,7 @@
  *
  * One allocation per resource holding every subresource (seed 001 §4.3 "minimal, one
  * allocation per resource"), laid out by layout.c; allocated only with pfnAllocateCb and freed
- * only with pfnDeallocateCb (DESIGN.md "The house"). The exception: small DEFAULT buffers take
+ * only with pfnDeallocateCb (docs/architecture.md "The house"). The exception: small DEFAULT buffers take
  * a slot of a pooled allocation (suballoc.c), as D3D11 drivers do. */
 #include "umd/umd.h"
 #include "umd/deferred.h"
@@ -64,19 +64,19 @@ static void umd_free_allocation(struct umd_device *dev, struct umd_resource *res
             umd_set_error(dev, hr);
     }
     /* hResource set: frees every allocation of the resource and the kernel resource
-     * (wddm-semantics §3.5); the handle list is given as well for a runtime that frees by list. */
+     * (docs/semantics.md §3.5); the handle list is given as well for a runtime that frees by list. */
     D3DDDICB_DEALLOCATE d = { .hResource = res->hRTResource.handle, .NumAllocations = 1, .HandleList = &res->hAllocation };
     HRESULT hr = dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
     if (FAILED(hr)) {
         UMD_REFUSE("pfnDeallocateCb failed (0x%08x)", (unsigned)hr);
         if (hr == D3DDDIERR_DEVICEREMOVED)
-            umd_set_error(dev, hr); /* the only error DestroyResource may report (wddm-semantics §4.2) */
+            umd_set_error(dev, hr); /* the only error DestroyResource may report (docs/semantics.md §4.2) */
     }
     res->hAllocation = 0;
 }
 
 /* pfnAllocateCb with res->priv: an allocation of res's hRTResource, or a device allocation (no
- * kernel resource, wddm-semantics §3.5) when that is NULL. In the GpuMmu model also its VA over
+ * kernel resource, docs/semantics.md §3.5) when that is NULL. In the GpuMmu model also its VA over
  * the whole allocation (read-only for IMMUTABLE, whose initial data goes through a temporary
  * writable mapping) and its residency; with `track` it joins the residency list and may stay
  * evicted for now (made resident when a command names it). S_OK or the HRESULT for
@@ -115,7 +115,7 @@ static HRESULT umd_allocate(struct umd_device *dev, struct umd_resource *res, BO
     };
     HRESULT hr = dev->kt.pfnAllocateCb(dev->hRTDevice.handle, &a);
     if (FAILED(hr)) {
-        /* Allowed: E_OUTOFMEMORY, DEVICEREMOVED (wddm-semantics §4.2); video memory
+        /* Allowed: E_OUTOFMEMORY, DEVICEREMOVED (docs/semantics.md §4.2); video memory
          * exhaustion is out of memory to the application. */
         UMD_REFUSE("pfnAllocateCb(%llu bytes) failed (0x%08x)", (unsigned long long)res->size, (unsigned)hr);
         return hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY;
@@ -309,7 +309,7 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
                                 sr->depth, up->pSysMem, buffer ? sr->row_bytes : up->SysMemPitch,
                                 buffer ? sr->depth_pitch : up->SysMemSlicePitch)) {
                 /* The error is reported; the runtime will not call DestroyResource, so
-                 * free what was created here (wddm-semantics §4.2). */
+                 * free what was created here (docs/semantics.md §4.2). */
                 if (upload)
                     umd_va_upload_end(dev, res);
                 umd_release_memory(dev, res);
@@ -406,7 +406,7 @@ VOID APIENTRY umd_DestroyResource(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE h
     struct umd_device *dev = umd_device(hDevice);
     struct umd_resource *res = umd_resource(hResource);
     if (res->lock_count) {
-        /* Every pfnLockCb must be paired with pfnUnlockCb (wddm-semantics §3.2 rule 13). */
+        /* Every pfnLockCb must be paired with pfnUnlockCb (docs/semantics.md §3.2 rule 13). */
         if (dev->renaming) {
             D3DDDICB_UNLOCK2 u2 = { .hAllocation = res->hAllocation };
             (void)dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u2);

@@ -3,7 +3,7 @@
  * The UMD sits between the D3D11 runtime (which calls the D3D10/11 DDI tables it fills in,
  * include/wddm/d3d10umddi.h) and the runtime callbacks that reach the kernel
  * (include/wddm/d3dumddi.h). It gets memory only through pfnAllocateCb and CPU pointers only
- * through pfnLockCb (DESIGN.md "The house"), and writes GPU work in the software GPU's
+ * through pfnLockCb (docs/architecture.md "The house"), and writes GPU work in the software GPU's
  * command format (src/gpu/swgpu_isa.h) into the command buffer the kernel handed it.
  *
  * Threading: the UMD reports command lists but not free-threaded creates
@@ -14,7 +14,7 @@
  *
  * Handle memory: struct umd_device, umd_resource and umd_rtv live in memory the runtime
  * allocated with the size the matching CalcPrivate*Size returned (seed 001 §3,
- * wddm-semantics §4.1); the UMD itself never mallocs on the immediate context's resource or
+ * docs/semantics.md §4.1); the UMD itself never mallocs on the immediate context's resource or
  * map paths, which is what keeps CreateResource/DestroyResource and Map/Unmap cheap (two
  * exceptions: a buffer pool's chunk header, once per 16 buffers at most (suballoc.c), and
  * deferred-context recording: a command list grows with every call, seed 004).
@@ -28,7 +28,7 @@
 #include "common/debug.h"
 #include "common/format.h"
 
-/* One refusal line (DESIGN.md "Errors and bad input"): "wddm: umd: <rule>". */
+/* One refusal line (docs/architecture.md "Errors and bad input"): "wddm: umd: <rule>". */
 #define UMD_REFUSE(...) wddm_debug("umd", __VA_ARGS__)
 
 /* Row pitch alignment when the KMD does not say (seed 001 §7.2: Align(width_in_bytes, 256)). */
@@ -42,7 +42,7 @@ struct umd_adapter {
 };
 
 /* ---- gpuva.c: the command ring of the GpuMmu model ------------------------------------------- */
-/* Command buffers are the UMD's own allocations (wddm-semantics §3.3 "WDDM 2.x"): a small ring of
+/* Command buffers are the UMD's own allocations (docs/semantics.md §3.3 "WDDM 2.x"): a small ring of
  * CPU-visible, mapped, resident allocations, each locked once with pfnLock2Cb. A slot is written
  * again only after the monitored fence passed the generation submitted from it (`stamp`). */
 #define UMD_VA_RING_SLOTS 4u          /* created with the device */
@@ -99,7 +99,7 @@ struct umd_device {
     UINT64 queued_rename_bytes;            /* bytes of the resources this buffer names that a
                                               Discard lock renamed without a flush (map.c) */
 
-    /* UMD renaming (rename.c; wddm-semantics §3.3 "WDDM 2.x", issue 3). The monitored fence's
+    /* UMD renaming (rename.c; docs/semantics.md §3.3 "WDDM 2.x", issue 3). The monitored fence's
      * value N means "the command buffer of generation N retired": umd_flush signals it from the
      * GPU with the generation it submitted, so a resource's cb_gen is its allocation's stamp. */
     BOOL renaming;                         /* the UMD renames and synchronises itself */
@@ -110,7 +110,7 @@ struct umd_device {
     UINT rename_max_instances;             /* per resource, current one included */
     UINT64 rename_bytes;                   /* bytes of this device's extra pool instances */
 
-    /* WDDM 2.x GpuMmu model (gpuva.c; wddm-semantics §3.3 "WDDM 2.x", §9.2; issue 6): no
+    /* WDDM 2.x GpuMmu model (gpuva.c; docs/semantics.md §3.3 "WDDM 2.x", §9.2; issue 6): no
      * allocation or patch list; `cmd` is the current slot of the UMD's own command ring. */
     BOOL gpuva;                            /* adapter info says gpummu: commands carry VAs */
     struct umd_resource *residency;        /* GpuMmu: resources the UMD may trim (gpuva.c) */
@@ -152,7 +152,7 @@ struct umd_box {
     INT64 left, top, front, right, bottom, back;
 };
 /* layout.c: `box` (NULL = the whole subresource) clipped to subresource s; FALSE when the
- * result is empty, which copies and updates treat as a no-op (wddm-semantics §4.4). */
+ * result is empty, which copies and updates treat as a no-op (docs/semantics.md §4.4). */
 BOOL umd_clip_box(const struct umd_subresource *s, const D3D10_DDI_BOX *box, struct umd_box *out);
 
 /* ---- resource.c ------------------------------------------------------------------------------- */
@@ -267,7 +267,7 @@ struct umd_rtv {
 };
 
 /* ---- device.c helpers ------------------------------------------------------------------------- */
-/* Report an error from a void DDI (wddm-semantics §4: errors only through pfnSetErrorCb). */
+/* Report an error from a void DDI (docs/semantics.md §4: errors only through pfnSetErrorCb). */
 void umd_set_error(struct umd_device *dev, HRESULT hr);
 
 /* ---- layout.c --------------------------------------------------------------------------------- */
@@ -311,7 +311,7 @@ BOOL umd_emit_write(struct umd_device *dev, struct umd_resource *res, UINT dst_o
                     UINT dst_row_pitch, UINT dst_slice_pitch, UINT row_bytes, UINT rows, UINT slices,
                     const BYTE *src, UINT src_row_pitch, UINT src_slice_pitch);
 
-/* ---- gpuva.c: the WDDM 2.x GpuMmu model (wddm-semantics §3.3 "WDDM 2.x", §9.2; issue 6) ------ */
+/* ---- gpuva.c: the WDDM 2.x GpuMmu model (docs/semantics.md §3.3 "WDDM 2.x", §9.2; issue 6) ------ */
 /* CreateDevice (after umd_rename_device_init: the ring waits on its fence) / DestroyDevice. */
 HRESULT umd_va_device_init(struct umd_device *dev);
 void umd_va_device_fini(struct umd_device *dev);
@@ -327,7 +327,7 @@ HRESULT umd_va_submit(struct umd_device *dev);
  * for its stamp) and free the upload mappings whose writes retired. */
 HRESULT umd_va_next_slot(struct umd_device *dev);
 /* DestroyResource: forget a pending upload mapping (the kernel unmaps with the allocation). */
-/* GpuMmu residency (wddm-semantics §9.2: the UMD owns it): a resource joins the device's
+/* GpuMmu residency (docs/semantics.md §9.2: the UMD owns it): a resource joins the device's
  * residency list at creation; when MakeResident fails for lack of room the UMD evicts the least
  * recently used resources no command being written names, and retries; a resource that still
  * does not fit stays evicted and is made resident when a command names it. */
@@ -338,7 +338,7 @@ void umd_va_resource_fini(struct umd_device *dev, struct umd_resource *res);
 HRESULT umd_va_upload_begin(struct umd_device *dev, struct umd_resource *res);
 void umd_va_upload_end(struct umd_device *dev, struct umd_resource *res);
 
-/* ---- rename.c: the UMD renames and synchronises itself (wddm-semantics §3.3 "WDDM 2.x") ------- */
+/* ---- rename.c: the UMD renames and synchronises itself (docs/semantics.md §3.3 "WDDM 2.x") ------- */
 /* Whether a new device of this adapter runs the mode (WDDM 2.x adapter or WDDM_UMD_RENAMING=1). */
 BOOL umd_renaming_wanted(const struct umd_adapter *ad);
 /* CreateDevice / DestroyDevice: the monitored fence. */
@@ -369,7 +369,7 @@ VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE);
  * names in the same places); device.c and ddi11_1.c add the ones whose types differ. */
 #define UMD_FILL_FUNCS11_COMMON(f)                                                                 \
     do {                                                                                           \
-        /* wddm-semantics §4.3: "A driver may point all of them at one implementation": every   \
+        /* docs/semantics.md §4.3: "A driver may point all of them at one implementation": every   \
          * map slot is umd_ResourceMap, every unmap slot umd_ResourceUnmap; the map type and    \
          * the resource's usage carry all the information the slot name would. */                \
         (f)->pfnDynamicIABufferMapNoOverwrite = umd_ResourceMap;                                   \

@@ -1,7 +1,7 @@
 /* update.c - ResourceUpdateSubresourceUP and DefaultConstantBufferUpdateSubresourceUP: the
  * application's data travels inline in SWGPU_OP_WRITE commands (split across commands and
  * command buffers when large, cmdbuf.c), so the call returns without waiting for the GPU and
- * the data no longer depends on the application's memory once queued (wddm-semantics §4.4). */
+ * the data no longer depends on the application's memory once queued (docs/semantics.md §4.4). */
 #include "umd/umd.h"
 
 VOID APIENTRY umd_ResourceUpdateSubresourceUP(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hDst, UINT DstSubresource,

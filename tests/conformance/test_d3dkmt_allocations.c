@@ -115,7 +115,7 @@ static void create_allocation2_answers_like_create_allocation(void **state)
     assert_int_not_equal(kmd_priority, D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
     destroy_list(&k, ai2.hAllocation, STATUS_SUCCESS);
     /* WDK: D3DDDI_ALLOCATIONINFO2: with Flags.OverridePriority, Priority replaces the driver's;
-     * it needs a priority (0 is none: wddm-semantics §9.4). */
+     * it needs a priority (0 is none: docs/semantics.md §9.4). */
     ai2.Flags.OverridePriority = 1;
     ai2.Priority = 0;
     assert_int_equal(D3DKMTCreateAllocation2(&ca), STATUS_INVALID_PARAMETER);

@@ -490,7 +490,7 @@ static NTSTATUS APIENTRY mock_build_paging(const HANDLE h, DXGKARG_BUILDPAGINGBU
         return STATUS_SUCCESS;
     }
     if (a->Operation == DXGK_OPERATION_MAP_APERTURE_SEGMENT) {
-        /* MultipassOffset = pages already mapped (wddm-semantics §2.4). */
+        /* MultipassOffset = pages already mapped (docs/semantics.md §2.4). */
         SIZE_T total = a->MapApertureSegment.NumberOfPages;
         UINT done = a->MultipassOffset;
         if (a->DmaSize < sizeof hdr + 8)

@@ -191,7 +191,7 @@ static inline uint64_t renv_checksum(const void *p, size_t n)
 static inline void renv_gpu_write(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE upload, UINT32 size, uint32_t seed)
 {
     void *p;
-    /* Nothing queued names the upload: an idle instance may be reused (wddm-semantics §3.3). */
+    /* Nothing queued names the upload: an idle instance may be reused (docs/semantics.md §3.3). */
     assert_int_equal(renv_lock(e, upload, LOCK_DISCARD | LOCK_NOEXISTINGREFERENCE | LOCK_WRITEONLY, &p), STATUS_SUCCESS);
     renv_pattern(p, size, seed);
     renv_unlock(e, upload);

@@ -1,4 +1,4 @@
-/* DXGK_VIDMMCAPS.MapAperture2Supported (seed 003, wddm-semantics §2.1, issue 6), against the
+/* DXGK_VIDMMCAPS.MapAperture2Supported (seed 003, docs/semantics.md §2.1, issue 6), against the
  * reference KMD and the software GPU: with the cap VidMm maps every aperture range with
  * DXGK_OPERATION_MAP_APERTURE_SEGMENT2 (17) and an ADL, never with MAP_APERTURE_SEGMENT (5);
  * without it only 5, and the reference KMD refuses 17. Either way the bytes the GPU reads and

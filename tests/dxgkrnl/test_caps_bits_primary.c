@@ -1,4 +1,4 @@
-/* Primaries and the two DXGK_VIDMMCAPS bits about them (seed 003, wddm-semantics §3.2, §3.5,
+/* Primaries and the two DXGK_VIDMMCAPS bits about them (seed 003, docs/semantics.md §3.2, §3.5,
  * issue 6), against the reference KMD and the software GPU. A primary is created with
  * D3DDDI_ALLOCATIONINFO.Flags.Primary and VidPnSourceId 0 (the model has one source and no
  * display engine); the reference KMD describes its SWGPU_ALLOC_PRIMARY kind by the caps.
@@ -42,7 +42,7 @@ static NTSTATUS APIENTRY wrap_create(const HANDLE a, DXGKARG_CREATEALLOCATION *a
     return st;
 }
 
-/* hDevice of the aperture maps, by the KMD's allocation handle (wddm-semantics §2.3: NULL for
+/* hDevice of the aperture maps, by the KMD's allocation handle (docs/semantics.md §2.3: NULL for
  * the primary). */
 enum { MAPS = 64 };
 static struct { HANDLE alloc, device; } maps[MAPS];
@@ -290,7 +290,7 @@ static void with_non_cpu_visible_primary_the_primary_may_live_in_local_memory(vo
     assert_memory_equal(got, want, SZ);
     free(got);
     free(want);
-    /* Not CPU visible: no lock (wddm-semantics §3.2: only CpuVisible allocations lock). */
+    /* Not CPU visible: no lock (docs/semantics.md §3.2: only CpuVisible allocations lock). */
     void *p;
     assert_false(NT_SUCCESS(renv_lock(&env, h, LOCK_READONLY, &p)));
     renv_free(&env, h);
@@ -344,7 +344,7 @@ static void with_section_backed_primary_the_backing_store_is_a_section(void **st
     close(b.fd);
     free(want);
     free(got);
-    /* Mapped into the aperture with hDevice NULL, as a primary is (wddm-semantics §2.3); an
+    /* Mapped into the aperture with hDevice NULL, as a primary is (docs/semantics.md §2.3); an
      * ordinary allocation's map names its device. */
     int null_dev = 0, with_dev = 0;
     maps_of(h, &null_dev, &with_dev);

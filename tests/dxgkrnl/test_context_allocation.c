@@ -1,4 +1,4 @@
-/* DxgkCbCreateContextAllocation / DxgkCbDestroyContextAllocation (seed 000, wddm-semantics §1.2
+/* DxgkCbCreateContextAllocation / DxgkCbDestroyContextAllocation (seed 000, docs/semantics.md §1.2
  * invariants 4-7): the two flavours, every field recorded, the refusals, implicit destruction. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -79,7 +79,7 @@ static void test_kmd_creates_a_save_area_per_context_and_page_tables_per_device(
     renv_open(&e);
     struct dxgk_context *c = get_context(e.context);
     struct dxgk_context_allocation *csa = save_area(c), *pt = page_tables(c);
-    /* Created with the conditions for a kernel virtual address (wddm-semantics §1.3). */
+    /* Created with the conditions for a kernel virtual address (docs/semantics.md §1.3). */
     for (int i = 0; i < 2; i++) {
         struct dxgk_context_allocation *ca = i ? pt : csa;
         assert_int_equal(ca->args.Flags.CpuVisible, 1);
@@ -138,7 +138,7 @@ static void test_context_allocations_are_resident_and_initialised_before_the_fir
     renv_close(&e);
 }
 
-/* Lazy switching (seed 000, wddm-semantics §1.2 invariants 2, 3): a completed packet does not
+/* Lazy switching (seed 000, docs/semantics.md §1.2 invariants 2, 3): a completed packet does not
  * free its context's save area; a packet of another context on the node does. */
 static void test_save_area_stays_until_a_packet_of_another_context_is_submitted(void **state)
 {

@@ -1,4 +1,4 @@
-/* Per-context GPU state and the switches that carry it (issue 20 §1, seed 000; wddm-semantics
+/* Per-context GPU state and the switches that carry it (issue 20 §1, seed 000; docs/semantics.md
  * §1.2 invariants 2 and 3), on the real stack: the reference KMD, the software GPU and its
  * registers (SET_REG / STORE_REG, swgpu_isa.h "Context state"). A context's registers persist
  * from one of its DMA buffers to the next although other contexts run in between: the engine

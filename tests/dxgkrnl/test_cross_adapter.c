@@ -1,4 +1,4 @@
-/* Two adapters in one process and cross-adapter resources (issue 6, seed 003, wddm-semantics
+/* Two adapters in one process and cross-adapter resources (issue 6, seed 003, docs/semantics.md
  * §6.5): WDDM_ADAPTER_COUNT=2 starts two reference adapters (each its own KMD instance and
  * software GPU); a resource created CrossAdapter on one is opened with D3DKMTOpenResource on
  * the other, and both GPUs reach the same system pages through their own apertures. Every

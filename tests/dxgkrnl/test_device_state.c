@@ -1,7 +1,7 @@
 /* D3DKMTGetDeviceState and the context scheduling priority (objects/device_state.c) on the
- * real kernel with the reference KMD: what a runtime asks around recovery (wddm-semantics §8.3:
+ * real kernel with the reference KMD: what a runtime asks around recovery (docs/semantics.md §8.3:
  * a lost device says why) and the priority the scheduler reads (include/wddm/d3dkmthk.h:
- * -7..7, 0 at creation). Bad input is an error code, never a crash (DESIGN.md "Errors"). */
+ * -7..7, 0 at creation). Bad input is an error code, never a crash (docs/architecture.md "Errors and bad input"). */
 #include "dxgkrnl/real_env.h"
 
 static NTSTATUS get_state(D3DKMT_HANDLE dev, D3DKMT_DEVICESTATE_TYPE type, D3DKMT_GETDEVICESTATE *out)

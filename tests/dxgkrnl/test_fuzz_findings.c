@@ -57,7 +57,7 @@ static void early_refusals_of_many_allocations_fail_cleanly(void **state)
  * (its deferred entry waits), then the resource destroyed while its other allocation was idle
  * (freed at once, the resource with it): the deferred entry, freed later by the node worker,
  * unlinked its allocation from the freed resource (ASan: heap-use-after-free in
- * release_locked). A destroyed allocation leaves its resource at once (wddm-semantics §3.5:
+ * release_locked). A destroyed allocation leaves its resource at once (docs/semantics.md §3.5:
  * its handle is gone when the call returns). */
 static void an_allocation_outlived_by_its_resource_frees_cleanly(void **state)
 {

@@ -131,7 +131,7 @@ static void gpummu_caps_start_one_process_and_a_root_per_context(void **state)
     assert_int_equal(renv_lock(&e, up, LOCK_DISCARD | LOCK_WRITEONLY, &p), STATUS_NOT_SUPPORTED);
     wddm_last_refusals(why, sizeof why);
     assert_non_null(strstr(why, "does not rename"));
-    /* D3DKMTLock2 works (wddm-semantics §3.3). */
+    /* D3DKMTLock2 works (docs/semantics.md §3.3). */
     p = renv_lock2(cd.hDevice, up);
     assert_non_null(p);
     memset(p, 0x5a, 4096);

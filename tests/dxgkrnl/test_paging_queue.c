@@ -1,4 +1,4 @@
-/* Device paging queues (WDDM 2.0; wddm-semantics §8.5 rule 6, §9.2; vidmm/pagingqueue.c):
+/* Device paging queues (WDDM 2.0; docs/semantics.md §8.5 rule 6, §9.2; vidmm/pagingqueue.c):
  * D3DKMTCreatePagingQueue / D3DKMTDestroyPagingQueue, and D3DKMTMakeResident on a queue whose
  * PagingFenceValue is a value of the queue's monitored fence, raised once the paging is done.
  * Against the reference KMD and the software GPU: local 1 MiB, CPU-visible 1 MiB, aperture

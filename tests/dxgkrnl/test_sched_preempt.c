@@ -1,5 +1,5 @@
 /* Priorities, the bounded hardware queue and mid-DMA-buffer preemption (issue 4;
- * wddm-semantics §6.2 HwQueuePacketCap, §8.2 invariant 4), against the reference KMD and the
+ * docs/semantics.md §6.2 HwQueuePacketCap, §8.2 invariant 4), against the reference KMD and the
  * software GPU. The order of events is read from the scheduling trace, never from timing:
  * the GPU is slowed down with wddm_swgpu_set_bandwidth only so that there is something to
  * preempt. main() sets a caps file making the hardware queue 3 deep. */

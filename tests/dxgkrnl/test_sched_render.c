@@ -1,4 +1,4 @@
-/* Scheduler and D3DKMTRender rules (wddm-semantics §8.1, §8.2, §9.1), adapter queries and the
+/* Scheduler and D3DKMTRender rules (docs/semantics.md §8.1, §8.2, §9.1), adapter queries and the
  * cost of the hot paths, against the mock KMD. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -22,7 +22,7 @@ static void two_open(struct two *t)
 }
 
 /* Every copy so far retired: a read lock of the destination waits for its last writer, and
- * completion is cumulative on a node (wddm-semantics §8.2 invariant 1). */
+ * completion is cumulative on a node (docs/semantics.md §8.2 invariant 1). */
 static void drain(struct two *t)
 {
     void *p;

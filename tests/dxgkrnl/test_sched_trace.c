@@ -141,7 +141,7 @@ static void test_every_packet_starts_once_between_its_submit_and_its_complete(vo
     renv_close(&t.a);
 }
 
-/* Paging buffers (wddm-semantics §2.4): the first use of a GPU-only allocation needs a FILL,
+/* Paging buffers (docs/semantics.md §2.4): the first use of a GPU-only allocation needs a FILL,
  * which goes to the paging node (DXGK_VIDMMCAPS.PagingNode: the copy node, 1, for the reference
  * KMD) as a DMA buffer of no context, before the render packet that needs it. */
 static void test_paging_buffers_go_to_the_paging_node_without_a_context(void **state)

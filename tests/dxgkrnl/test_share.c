@@ -1,4 +1,4 @@
-/* Shared resources opened on their own adapter (issue 6, wddm-semantics §6.5): a resource
+/* Shared resources opened on their own adapter (issue 6, docs/semantics.md §6.5): a resource
  * created with D3DKMT_CREATEALLOCATIONFLAGS.CreateShared is opened with D3DKMTOpenResource by
  * another device of the same adapter; the opener's allocation handle names the creator's
  * memory (one set of instances), which lives until the last handle goes. A shared resource

@@ -1,5 +1,5 @@
 /* What the kernel does when a KMD's DxgkDdiPatch or DxgkDdiSubmitCommand fails (they must not:
- * wddm-semantics §8.1), and that Patch is also called on paging buffers (§2.4 says so, §8.1
+ * docs/semantics.md §8.1), and that Patch is also called on paging buffers (§2.4 says so, §8.1
  * says "not for paging buffers": docs/rules.md "Choices"). A wrapped reference KMD fails on
  * request; the packet is dropped with a verifier line, its fence accounting stays whole (a lock
  * waiting for it returns, later packets run and retire). */

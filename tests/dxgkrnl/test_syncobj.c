@@ -1,4 +1,4 @@
-/* Monitored fences (wddm-semantics §8.5, issue 4): D3DKMTCreateSynchronizationObject2,
+/* Monitored fences (docs/semantics.md §8.5, issue 4): D3DKMTCreateSynchronizationObject2,
  * D3DKMTDestroySynchronizationObject, D3DKMTSignalSynchronizationObjectFromCpu,
  * D3DKMTWaitForSynchronizationObjectFromCpu (and the libwddm timeout variant),
  * D3DKMTSignalSynchronizationObjectFromGpu. Against the reference KMD and the software GPU.

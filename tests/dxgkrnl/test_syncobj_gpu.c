@@ -1,4 +1,4 @@
-/* GPU waits and signals between contexts and across nodes (wddm-semantics §8.5 rule 4, issue 4):
+/* GPU waits and signals between contexts and across nodes (docs/semantics.md §8.5 rule 4, issue 4):
  * D3DKMTWaitForSynchronizationObjectFromGpu holds the context's later DMA buffers until every
  * object reached its value, while other contexts run; D3DKMTSignalSynchronizationObjectFromGpu
  * signals when the context's previous work (held work included) completed. Against the

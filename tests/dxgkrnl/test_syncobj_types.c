@@ -1,4 +1,4 @@
-/* Every synchronization object type and sharing (issue 20 item 3, wddm-semantics §8.5):
+/* Every synchronization object type and sharing (issue 20 item 3, docs/semantics.md §8.5):
  * D3DKMTCreateSynchronizationObject(2), D3DKMTOpenSynchronizationObject, and the GPU waits and
  * signals of mutexes, semaphores, fences and CPU notifications
  * (D3DKMTWaitForSynchronizationObject(2), D3DKMTSignalSynchronizationObject(2)). The creation

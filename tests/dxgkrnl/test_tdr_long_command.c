@@ -1,5 +1,5 @@
 /* Timeout detection and recovery of one long command through D3DKMT, the reference KMD and the
- * software GPU (issue 14 §4; wddm-semantics §8.3): the engine looks for a reset inside a command
+ * software GPU (issue 14 §4; docs/semantics.md §8.3): the engine looks for a reset inside a command
  * (src/gpu/exec.c), so DxgkDdiResetEngine and DxgkDdiResetFromTimeout return even when the work
  * the engine is in is a single command of centuries.
  *  - GpuMmu model: the KMD does not parse a DMA buffer submitted with D3DKMTSubmitCommand (the

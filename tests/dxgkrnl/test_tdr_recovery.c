@@ -1,4 +1,4 @@
-/* Timeout detection and recovery in the kernel (issue 4; wddm-semantics §8.3, "TDR changes in
+/* Timeout detection and recovery in the kernel (issue 4; docs/semantics.md §8.3, "TDR changes in
  * Windows 8"), through D3DKMT against the reference KMD and the software GPU: a hang injected
  * with wddm_swgpu_inject_hang is detected after WDDM_TDR_DELAY_MS (100 ms here), the engine is
  * reset, only the guilty device is lost, work queued behind it runs, monitored fences are

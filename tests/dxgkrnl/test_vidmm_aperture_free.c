@@ -1,4 +1,4 @@
-/* Issue 3, wddm-semantics §2.3: when VidMm frees an aperture placement (the allocation is
+/* Issue 3, docs/semantics.md §2.3: when VidMm frees an aperture placement (the allocation is
  * destroyed) it points the range back at the dummy page with UNMAP_APERTURE_SEGMENT, as it does
  * when it evicts out of the aperture, and the pages go only once that UNMAP ran: the GART never
  * names freed pages. Against the reference KMD (its DxgkDdiBuildPagingBuffer wrapped to record

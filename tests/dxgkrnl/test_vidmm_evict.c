@@ -1,4 +1,4 @@
-/* Eviction under oversubscription (wddm-semantics §9.1, vidmm/evict.c) against the reference
+/* Eviction under oversubscription (docs/semantics.md §9.1, vidmm/evict.c) against the reference
  * KMD and the software GPU: real TRANSFER / UNMAP_APERTURE_SEGMENT paging, content checked
  * byte for byte after every restore. Small segments: local 1 MiB, CPU-visible 1 MiB,
  * aperture 4 MiB (set before the adapter starts). */
@@ -263,7 +263,7 @@ static void *lock2_thread(void *arg)
     return NULL;
 }
 
-/* D3DKMTLock2 skips only the GPU-use sync (wddm-semantics §3.3 "WDDM 2.x"): VidMm's own restore
+/* D3DKMTLock2 skips only the GPU-use sync (docs/semantics.md §3.3 "WDDM 2.x"): VidMm's own restore
  * of an evicted allocation is waited for by the CPU, not answered "busy" (pfnLock2Cb documents no
  * such answer), and the pointer shows the restored content. */
 static void test_lock2_of_an_evicted_allocation_waits_for_its_restore(void **state)

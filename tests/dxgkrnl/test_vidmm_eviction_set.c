@@ -1,4 +1,4 @@
-/* Where an eviction goes and who goes last (issue 3; wddm-semantics §6.4 EvictionSegmentSet,
+/* Where an eviction goes and who goes last (issue 3; docs/semantics.md §6.4 EvictionSegmentSet,
  * §9.4 MAXIMUM = soft-pinned, §9.5 #2), against the reference KMD and the software GPU with
  * real paging and content checked byte for byte (vidmm/evict.c, vidmm/residency.c).
  *

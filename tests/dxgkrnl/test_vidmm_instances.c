@@ -1,4 +1,4 @@
-/* Instances of a renamed allocation (issue 3; wddm-semantics §3.3): the handle a Discard lock
+/* Instances of a renamed allocation (issue 3; docs/semantics.md §3.3): the handle a Discard lock
  * returns, DXGK_VIDMMCAPS.OutOfOrderLock (which instance may be locked), and the instance
  * ordering invariant of DMA buffers with D3DDDI_ALLOCATIONLIST.DoNotRetireInstance. Driven
  * through D3DKMTLock / D3DKMTRender against the mock KMD, whose GPU thread can be paused (so an
@@ -227,7 +227,7 @@ static void test_out_of_order_lock_with_the_cap_locks_the_older_instance_synchro
     mock_close(&e);
 }
 
-/* Instance ordering (wddm-semantics §3.3): once a DMA buffer referenced the newest instance, a
+/* Instance ordering (docs/semantics.md §3.3): once a DMA buffer referenced the newest instance, a
  * later buffer naming an older one is refused (STATUS_INVALID_PARAMETER) and nothing reaches
  * the KMD; the allocation's handle (the current instance) and the newest instance stay fine. */
 static void test_dma_buffer_naming_a_retired_instance_is_refused(void **state)
@@ -313,7 +313,7 @@ static UINT64 renames(void)
     return c.renames;
 }
 
-/* pfnLockCb remarks, wddm-semantics §3.3: without NoExistingReference the caller may have
+/* pfnLockCb remarks, docs/semantics.md §3.3: without NoExistingReference the caller may have
  * commands it has not submitted naming the current instance, so a Discard moves to another one
  * even when the GPU is idle; with NoExistingReference the idle current instance is kept. */
 static void test_discard_without_no_existing_reference_never_reuses_the_current_instance(void **state)

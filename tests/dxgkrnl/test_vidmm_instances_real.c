@@ -1,4 +1,4 @@
-/* DXGK_VIDMMCAPS.OutOfOrderLock and the instance ordering of DMA buffers (issue 3; wddm-semantics
+/* DXGK_VIDMMCAPS.OutOfOrderLock and the instance ordering of DMA buffers (issue 3; docs/semantics.md
  * §3.3) against the reference KMD and the software GPU: real copies into the instances of a
  * renamed UPLOAD allocation, the GPU paused while a test needs an instance busy. The reference
  * KMD reports OutOfOrderLock 0; a caps file (WDDM_KMD_CAPS, docs: caps) sets it to 1 for the

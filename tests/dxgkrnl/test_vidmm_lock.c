@@ -1,4 +1,4 @@
-/* VidMm lock rules (wddm-semantics §3.2, §3.3, seed 001 §8), residency and deferred
+/* VidMm lock rules (docs/semantics.md §3.2, §3.3, seed 001 §8), residency and deferred
  * destruction, driven through the D3DKMT entry points against the mock KMD. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -226,7 +226,7 @@ static void test_discard_on_busy_allocation_renames_without_waiting(void **state
     mock_close(&e);
 }
 
-/* wddm-semantics §3.3: after a failed Discard the UMD retries with Discard | NoExistingReference,
+/* docs/semantics.md §3.3: after a failed Discard the UMD retries with Discard | NoExistingReference,
  * which lets VidMm reuse any idle instance, the current one included; a busy current instance is
  * still renamed without waiting while another instance can be had. */
 static void test_discard_with_no_existing_reference_renames_a_busy_instance_without_waiting(void **state)
@@ -404,7 +404,7 @@ static void *evicter_thread(void *arg)
     return NULL;
 }
 
-/* wddm-semantics §2.4: an eviction TRANSFER of an allocation whose own FILL is still pending
+/* docs/semantics.md §2.4: an eviction TRANSFER of an allocation whose own FILL is still pending
  * is built without AllocationIsIdle; the KMD answers ALLOCATION_BUSY; VidMm submits what it
  * built, waits until the allocation is idle (the GPU is paused: it must block), and calls again
  * with AllocationIsIdle = 1. The content survives the round trip. */

@@ -1,5 +1,5 @@
 /* The BuildPagingBuffer retry protocol's second half (issue 3 "allocation busy -> wait for
- * idle and retry"; wddm-semantics §2.4): a KMD may answer a TRANSFER or DISCARD_CONTENT whose
+ * idle and retry"; docs/semantics.md §2.4): a KMD may answer a TRANSFER or DISCARD_CONTENT whose
  * allocation is not idle with STATUS_GRAPHICS_ALLOCATION_BUSY; VidMm then waits, with its lock
  * let go, until the allocation's earlier GPU work (here: the paging transfer that restored it)
  * has retired, and calls again with Flags.AllocationIsIdle = 1 (vidmm/paging.c).

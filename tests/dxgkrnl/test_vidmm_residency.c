@@ -1,5 +1,5 @@
 /* D3DKMTMakeResident / D3DKMTEvict (reference counted, atomic), D3DKMTQueryVideoMemoryInfo and
- * the system-memory budget of backing stores (wddm-semantics §9.2, §9.3; vidmm/makeresident.c,
+ * the system-memory budget of backing stores (docs/semantics.md §9.2, §9.3; vidmm/makeresident.c,
  * vidmm/budget.c) against the reference KMD and the software GPU. Local 1 MiB, CPU-visible
  * 1 MiB, aperture 4 MiB, system-memory budget 24 MiB. */
 #include "real_env.h"

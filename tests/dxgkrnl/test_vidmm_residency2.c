@@ -1,4 +1,4 @@
-/* WDDM 2.x residency rules, second part (wddm-semantics §9.2, §9.3; vidmm/makeresident.c,
+/* WDDM 2.x residency rules, second part (docs/semantics.md §9.2, §9.3; vidmm/makeresident.c,
  * vidmm/reservation.c): MakeResident's MustSucceed puts the device in error when it fails,
  * Evict's NotWrittenTo discards instead of copying back (only when that is safe), and
  * D3DKMTChangeVideoMemoryReservation with what D3DKMTQueryVideoMemoryInfo reports of it.
@@ -123,7 +123,7 @@ static void gpu_copy_src_marked_written(struct renv *e, D3DKMT_HANDLE dst, D3DKM
     renv_unlock(e, dst);
 }
 
-/* wddm-semantics §9.2: "if the MustSucceed attempt fails the device is put in error and no
+/* docs/semantics.md §9.2: "if the MustSucceed attempt fails the device is put in error and no
  * further submissions from any of its contexts are accepted"; without MustSucceed the failure
  * is only the atomic STATUS_NO_MEMORY with NumBytesToTrim. Another device keeps working. */
 static void test_must_succeed_make_resident_that_fails_puts_only_its_device_in_error(void **state)
@@ -171,7 +171,7 @@ static void test_must_succeed_make_resident_that_fails_puts_only_its_device_in_e
     renv_close(&e);
 }
 
-/* wddm-semantics §9.2 NotWrittenTo: "GPU didn't write since MakeResident -> VidMm may discard
+/* docs/semantics.md §9.2 NotWrittenTo: "GPU didn't write since MakeResident -> VidMm may discard
  * instead of copying back". The allocation list marks it written (as a cautious UMD does); with
  * the flag the eviction copies nothing and the content is still right afterwards; without it the
  * copy happens. */
@@ -265,7 +265,7 @@ static void test_evict_not_written_to_still_copies_what_the_cpu_wrote(void **sta
     renv_close(&e);
 }
 
-/* wddm-semantics §9.3: CurrentReservation / AvailableForReservation back the app-reserved
+/* docs/semantics.md §9.3: CurrentReservation / AvailableForReservation back the app-reserved
  * minimum. AvailableForReservation is half the group's Budget; above it is refused and changes
  * nothing; the reservation is per group, outlives the device, 0 clears it. */
 static void test_video_memory_reservation_is_reported_validated_and_cleared(void **state)

@@ -1,4 +1,4 @@
-/* DMA-buffer splitting (issue 3; wddm-semantics §9.1 "if the whole working set of one DMA buffer
+/* DMA-buffer splitting (issue 3; docs/semantics.md §9.1 "if the whole working set of one DMA buffer
  * does not fit, VidMm splits the DMA buffer"), against the reference KMD and the software GPU.
  * main() makes the GPU-only segments 1 MiB each (local + CPU-visible window), so one DMA buffer
  * that copies between four 768 KiB GPU-only allocations needs 3 MiB at once, while each of its

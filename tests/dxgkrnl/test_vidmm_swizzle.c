@@ -1,4 +1,4 @@
-/* Swizzling ranges (issue 3; wddm-semantics §3.2 AcquireAperture, rules 6 and 11; MicrosoftDocs
+/* Swizzling ranges (issue 3; docs/semantics.md §3.2 AcquireAperture, rules 6 and 11; MicrosoftDocs
  * "Locking Swizzled Allocations", DxgkDdiAcquireSwizzlingRange / DxgkDdiReleaseSwizzlingRange):
  * D3DKMTLock with AcquireAperture against the mock KMD, wrapped into a KMD with a tiled memory
  * layout and DXGK_DRIVERCAPS.NumberOfSwizzlingRanges = 2 (vidmm/lock.c).
@@ -6,7 +6,7 @@
  * The test KMD's layout: in a memory segment, the two 2 KiB halves of every 4 KiB page are
  * swapped (raw[j] = linear[j ^ 0x800]); the GPU reads and writes raw bytes. Its paging TRANSFER
  * between a segment and system memory swaps the halves (the KMD stores a CPU-visible allocation
- * linear in system memory, wddm-semantics §2.4), and its swizzling range is a window holding
+ * linear in system memory, docs/semantics.md §2.4), and its swizzling range is a window holding
  * the linear form: filled from the segment at the acquire, written back at the release (the
  * software stand-in for an aperture that untiles on the fly). It learns where an allocation
  * lives from its paging operations, as a real KMD does. In an aperture segment an allocation is
@@ -375,7 +375,7 @@ static void test_a_range_the_kmd_cannot_program_is_skipped(void **state)
     mock_close(&e);
 }
 
-/* wddm-semantics §3.2 rules 6, 11: AcquireAperture on an allocation that can only live in an
+/* docs/semantics.md §3.2 rules 6, 11: AcquireAperture on an allocation that can only live in an
  * aperture, or that is already locked, is refused; destroying an allocation whose view is
  * outstanding gives its range back. */
 static void test_acquire_aperture_refusals_and_destruction(void **state)

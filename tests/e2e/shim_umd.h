@@ -138,7 +138,7 @@ static inline VOID APIENTRY shim_destroy_resource(D3D10DDI_HDEVICE d, D3D10DDI_H
     shim.real_destroy_resource(d, r);
 }
 
-/* ResourceCopy may report only D3DDDIERR_DEVICEREMOVED (wddm-semantics §4.4): the tests make
+/* ResourceCopy may report only D3DDDIERR_DEVICEREMOVED (docs/semantics.md §4.4): the tests make
  * it report something else, through the real core-layer callback, as a broken UMD would. */
 static inline VOID APIENTRY shim_resource_copy(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE dst, D3D10DDI_HRESOURCE src)
 {

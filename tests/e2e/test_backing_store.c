@@ -1,4 +1,4 @@
-/* Issue 6, sharing the backing store with the KMD (seed 002, wddm-semantics §7), the whole flow
+/* Issue 6, sharing the backing store with the KMD (seed 002, docs/semantics.md §7), the whole flow
  * at the D3DKMT boundary: the caller plays the UMD (D3DKMTCreateAllocation with CreateShared and
  * the driver package's private data asking for sharing), the reference KMD sets
  * Flags2.ShareBackingStoreWithKmd, the kernel verifies it and hands the KMD the backing store

@@ -80,7 +80,7 @@ static void seed003_forbidden_vidmmcaps_combinations_fail_the_start(void **state
 
 static void forbidden_vidschcaps_combinations_fail_the_start(void **state)
 {
-    /* wddm-semantics §6.2 */
+    /* docs/semantics.md §6.2 */
     expect_refused("DXGK_VIDSCHCAPS.MultiEngineAware = 0\nDXGK_VIDSCHCAPS.PreemptionAware = 1\n",
                    "DXGK_VIDSCHCAPS.PreemptionAware|DXGK_VIDSCHCAPS.MultiEngineAware");
     /* The reference KMD is PreemptionAware by default (issue 4): turn it off to see the rule. */

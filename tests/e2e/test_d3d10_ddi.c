@@ -8,7 +8,7 @@
 
 #include <d3d10_1.h>
 
-/* D3DDDICB_LOCKFLAGS bits (wddm-semantics §3.2); NoOverwrite as test_map_lock_flags.c states it. */
+/* D3DDDICB_LOCKFLAGS bits (docs/semantics.md §3.2); NoOverwrite as test_map_lock_flags.c states it. */
 enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80, NOEXISTINGREF = 0x100 };
 #define NOOVERWRITE_FLAGS (WO | IGNORESYNC | DNW)
 

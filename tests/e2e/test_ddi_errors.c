@@ -1,4 +1,4 @@
-/* wddm-semantics §4.3, §4.4, §8.3: errors a UMD reports through pfnSetErrorCb.
+/* docs/semantics.md §4.3, §4.4, §8.3: errors a UMD reports through pfnSetErrorCb.
  *  - A DDI that may report only D3DDDIERR_DEVICEREMOVED (ResourceCopy here) reporting anything
  *    else is a critical driver error: the runtime removes the device, GetDeviceRemovedReason
  *    answers DXGI_ERROR_DRIVER_INTERNAL_ERROR, and creation fails with DXGI_ERROR_DEVICE_REMOVED

@@ -1,4 +1,4 @@
-/* Deferred contexts and command lists end to end (seed 004, wddm-semantics §4.5, §5.2):
+/* Deferred contexts and command lists end to end (seed 004, docs/semantics.md §4.5, §5.2):
  * every test runs twice, once with the reference UMD building command lists and once with its
  * command-list switch off so the runtime emulates them (wddm_umd_set_command_lists). */
 #include "e2e/lists.h"
@@ -206,7 +206,7 @@ static void test_discard_list_executed_many_times_renames_per_execution(void **s
     SAFE_RELEASE(dyn); SAFE_RELEASE(dst); SAFE_RELEASE(a); SAFE_RELEASE(bq); SAFE_RELEASE(b); SAFE_RELEASE(c);
 }
 
-/* wddm-semantics §5.2: on a deferred context only WRITE_DISCARD, and WRITE_NO_OVERWRITE after
+/* docs/semantics.md §5.2: on a deferred context only WRITE_DISCARD, and WRITE_NO_OVERWRITE after
  * a DISCARD of the same buffer in the same list, on DYNAMIC resources; else E_INVALIDARG, except
  * a NO_OVERWRITE before the list's first DISCARD of the buffer, which Windows answers with
  * D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD (Wine d3d11 tests, run on Windows:
@@ -311,7 +311,7 @@ static void test_deferred_discard_of_dynamic_texture_visible_when_executed(void 
             ((BYTE *)m.pData)[y * m.RowPitch + x] = (BYTE)(x * 7 + y * 31);
     ID3D11DeviceContext_Unmap(dc, (ID3D11Resource *)dyn, 0);
     assert_int_equal(ID3D11DeviceContext_Map(dc, (ID3D11Resource *)dyn, 0, D3D11_MAP_WRITE_NO_OVERWRITE, 0, &m),
-                     E_INVALIDARG); /* never on dynamic textures (wddm-semantics 5.2) */
+                     E_INVALIDARG); /* never on dynamic textures (docs/semantics.md §5.2) */
     ID3D11DeviceContext_CopyResource(dc, (ID3D11Resource *)def, (ID3D11Resource *)dyn);
     ID3D11CommandList *cl = NULL;
     assert_int_equal(ID3D11DeviceContext_FinishCommandList(dc, FALSE, &cl), S_OK);

@@ -1,4 +1,4 @@
-/* Issue 6, feature queries (seed 002 "Checking for feature availability", wddm-semantics §7):
+/* Issue 6, feature queries (seed 002 "Checking for feature availability", docs/semantics.md §7):
  * DxgkCbQueryFeatureSupport and DxgkCbIsFeatureEnabled in the DXGKRNL_INTERFACE the kernel gives
  * at DxgkDdiStartDevice, answered from the OS feature set (defaults, then WDDM_FEATURES). The
  * callbacks are reached the way a KMD reaches them: a KMD that wraps the reference one keeps

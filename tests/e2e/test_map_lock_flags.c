@@ -6,10 +6,10 @@
  * D3D11DDI_DEVICEFUNCS. */
 #include "e2e/shim_umd.h"
 
-/* D3DDDICB_LOCKFLAGS bits (wddm-semantics §3.2). */
+/* D3DDDICB_LOCKFLAGS bits (docs/semantics.md §3.2). */
 enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80, NOEXISTINGREF = 0x100 };
 
-/* WRITE_NO_OVERWRITE: D3DDDICB_LOCKFLAGS has no NoOverwrite bit (wddm-semantics §3.4); the
+/* WRITE_NO_OVERWRITE: D3DDDICB_LOCKFLAGS has no NoOverwrite bit (docs/semantics.md §3.4); the
  * reference UMD realises the seed's "NoOverwrite = 1" as the documented no-overwrite lock,
  * IgnoreSync + DonotWait (docs/rules.md). */
 #define NOOVERWRITE_FLAGS (WO | IGNORESYNC | DNW)
@@ -25,7 +25,7 @@ static ID3D11Buffer *make_buffer(struct e2e *e, D3D11_USAGE usage, UINT bind, UI
 /* Issue 6, both models: on a GpuMmu (WDDM 2.x) adapter the row's mechanism is the 2.x one — the
  * UMD synchronises itself and every map locks with exactly one pfnLock2Cb (flags 0, no
  * D3DDDICB_LOCKFLAGS exist there) and never pfnLockCb; VidMm is never asked to rename
- * (wddm-semantics §3.3 "WDDM 2.x"). The 1.x rows above are then checked in the 1.x run. */
+ * (docs/semantics.md §3.3 "WDDM 2.x"). The 1.x rows above are then checked in the 1.x run. */
 static int gpummu = -1;
 
 static int check_lock2_row(UINT locks_before, UINT lock2s_before, const char *row)
@@ -68,7 +68,7 @@ static void seed001_s6_3_d3d11_map_to_lockflags_every_row(void **state)
     api_row(e, stg, D3D11_MAP_READ, 0, RO, "D3D11_MAP_READ");
     api_row(e, stg, D3D11_MAP_WRITE, 0, WO, "D3D11_MAP_WRITE");
     api_row(e, stg, D3D11_MAP_READ_WRITE, 0, 0, "D3D11_MAP_READ_WRITE");
-    /* + NoExistingReference: nothing queued names dyn (wddm-semantics §3.3). */
+    /* + NoExistingReference: nothing queued names dyn (docs/semantics.md §3.3). */
     api_row(e, dyn, D3D11_MAP_WRITE_DISCARD, 0, WO | DISCARD | NOEXISTINGREF, "D3D11_MAP_WRITE_DISCARD");
     api_row(e, dyn, D3D11_MAP_WRITE_NO_OVERWRITE, 0, NOOVERWRITE_FLAGS, "D3D11_MAP_WRITE_NO_OVERWRITE");
     /* D3D11_MAP_FLAG_DO_NOT_WAIT -> DonotWait = 1, with each map type that accepts it. */

@@ -1,7 +1,7 @@
 /* Issue 3: a working set larger than local video memory through D3D11, in both driver models
  * (scripts/test.sh runs the e2e suite twice). WDDM 1.x: VidMm evicts and restores by the DMA
  * buffers' allocation lists. WDDM 2.x GpuMmu: the residency list is the only control
- * (wddm-semantics §9.2), so the UMD trims its own list when MakeResident fails and makes a
+ * (docs/semantics.md §9.2), so the UMD trims its own list when MakeResident fails and makes a
  * trimmed resource resident again when a command names it (src/umd/gpuva.c). Either way no byte
  * is lost. Local memory 2 + 2 MiB (set before the adapter starts); 12 DEFAULT buffers of 512 KiB. */
 #include "e2e.h"

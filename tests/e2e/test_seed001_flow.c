@@ -112,7 +112,7 @@ static void seed001_s9_buffer_readback(void **state)
         ID3D11DeviceContext_Flush(e->ctx);
         D3D11_MAPPED_SUBRESOURCE m;
         assert_int_equal(ID3D11DeviceContext_Map(e->ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m), S_OK);
-        /* Buffers: both pitches non-zero and at least the byte size (wddm-semantics §4.3). */
+        /* Buffers: both pitches non-zero and at least the byte size (docs/semantics.md §4.3). */
         assert_true(m.RowPitch >= n && m.DepthPitch >= n);
         assert_memory_equal(m.pData, data, n);
         ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)stg, 0);

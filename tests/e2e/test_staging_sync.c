@@ -174,7 +174,7 @@ static void seed001_s4_3_write_discard_on_busy_dynamic_never_waits(void **state)
     SAFE_RELEASE(p2.stg);
 }
 
-/* wddm-semantics §3.3, pfnLockCb remarks: WRITE_DISCARDs with copies between them and no Flush
+/* docs/semantics.md §3.3, pfnLockCb remarks: WRITE_DISCARDs with copies between them and no Flush
  * (the UMD does not submit before a Discard lock; each copy names the instance its Map
  * returned). The GPU is paused, so no map may wait; every copy must still see its own write. */
 static void discards_between_unsubmitted_copies_keep_every_copy_s_data(void **state)

@@ -1,4 +1,4 @@
-/* Timeout detection and recovery end to end (issue 4 "TDR"; wddm-semantics §8.3): a DMA buffer
+/* Timeout detection and recovery end to end (issue 4 "TDR"; docs/semantics.md §8.3): a DMA buffer
  * of device A hangs on the software GPU (wddm_swgpu_inject_hang, include/wddm/swgpu.h); after
  * the TDR delay the kernel resets the engine through the KMD and puts A in error (HUNG). Then:
  *  - the Map(READ) that waited for A's copy returns DXGI_ERROR_DEVICE_REMOVED, creation on A

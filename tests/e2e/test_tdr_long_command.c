@@ -1,4 +1,4 @@
-/* Timeout detection and recovery of one long command, end to end (issue 14 §4; wddm-semantics
+/* Timeout detection and recovery of one long command, end to end (issue 14 §4; docs/semantics.md
  * §8.3). Device A copies 1 MiB through a GPU slowed to 4 KiB/s (wddm_swgpu_set_bandwidth): one
  * COPY command that would run for over four minutes, far past WDDM_TDR_DELAY_MS (200 ms here).
  * Device B has a copy queued behind it on the same engine. The kernel's watchdog sees no

@@ -2,7 +2,7 @@
  * reference UMD marks it SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE, the reference KMD adds the aperture
  * segment after local and visible memory (PreferredSegment 1, 2, 3), and VidMm places it there
  * when video memory is full instead of evicting (it tries every supported segment in preference
- * order before it evicts: wddm-semantics §6.4, §9.5). A texture bound as a render target stays in
+ * order before it evicts: docs/semantics.md §6.4, §9.5). A texture bound as a render target stays in
  * video memory and is evicted and restored instead. Both in both driver models, every texel
  * right. Local memory 2 + 2 MiB (set before the adapter starts); textures of 1 MiB. */
 #include "e2e.h"

@@ -1,4 +1,4 @@
-/* Issue 3 "Discard renaming, in both driver models", WDDM 2.x half (wddm-semantics §3.3 "WDDM 2.x"):
+/* Issue 3 "Discard renaming, in both driver models", WDDM 2.x half (docs/semantics.md §3.3 "WDDM 2.x"):
  * the reference UMD renames and synchronises itself (src/umd/rename.c), forced on today's WDDM 1.x
  * path with WDDM_UMD_RENAMING=1, observed through D3D11 with the GPU paused (include/wddm/swgpu.h)
  * so that no outcome depends on timing:

@@ -1,4 +1,4 @@
-/* A reset stops the software GPU inside one long command (issue 14 §4; wddm-semantics §8.3:
+/* A reset stops the software GPU inside one long command (issue 14 §4; docs/semantics.md §8.3:
  * DxgkDdiResetEngine returns once the engine is idle): the command processor looks for a reset
  * every SWGPU_STOP_CHECK_BYTES of work (src/gpu/exec.c checkpoint), not only between commands.
  *  - A FILL of 2^19 slices of 2^32 - 1 rows of 4 KiB, 2^63 bytes (pitches 0: every row lands on

@@ -1,4 +1,4 @@
-/* Preemption on the software GPU (src/gpu/preempt.c; wddm-semantics §8.2 invariant 4, issue 4
+/* Preemption on the software GPU (src/gpu/preempt.c; docs/semantics.md §8.2 invariant 4, issue 4
  * "mid-DMA-buffer preemption"): a mid-buffer request stops at a command boundary and saves the
  * position in the context's save record without completing the fence; the resubmitted buffer
  * resumes there with the right data; a buffer-boundary request finishes the buffer; an idle

@@ -1,5 +1,5 @@
 /* Injected hangs and engine reset on the software GPU (src/gpu/reset.c, include/wddm/swgpu.h
- * wddm_swgpu_inject_hang; wddm-semantics §8.3): a hung buffer never completes and runs none of
+ * wddm_swgpu_inject_hang; docs/semantics.md §8.3): a hung buffer never completes and runs none of
  * its commands while the other engines keep working; a hung engine ignores preemption;
  * swgpu_reset_engine returns the abandoned fence (LastAbortedFenceId), drops the ring and
  * leaves the engine ready; paging buffers never take a hang. Assertions are on fences, data

@@ -2,7 +2,7 @@
  * KMD can be driven through the DDI table its DriverEntry registers
  * (SwKmdGetDriverInitializationData): DXGKRNL_INTERFACE callbacks that record what the KMD
  * reports, and an interrupt line that runs the ISR then the DPC serialized, as the kernel
- * does (wddm-semantics §8.2). */
+ * does (docs/semantics.md §8.2). */
 #ifndef KMD_TEST_UTIL_H
 #define KMD_TEST_UTIL_H
 

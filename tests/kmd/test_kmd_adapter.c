@@ -1,5 +1,5 @@
 /* The reference KMD's adapter-level contract: the DDI table DriverEntry registers, adapter
- * start, QueryAdapterInfo (wddm-semantics §6), devices, contexts and allocation placement
+ * start, QueryAdapterInfo (docs/semantics.md §6), devices, contexts and allocation placement
  * (seed 001 §4.3/§5). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,7 +200,7 @@ static void allocation_placement_follows_the_kind(void **state)
     assert_int_equal(ri.SupportedReadSegmentSet, 0x4);
     assert_int_equal(ri.SupportedWriteSegmentSet, 0x4);
 
-    /* Preferred segments are members of the supported sets (wddm-semantics §6.4). */
+    /* Preferred segments are members of the supported sets (docs/semantics.md §6.4). */
     DXGK_ALLOCATIONINFO *all[3] = {&gi, &ui, &ri};
     for (int i = 0; i < 3; i++) {
         assert_true(all[i]->SupportedWriteSegmentSet & (1u << (all[i]->PreferredSegment.SegmentId0 - 1)));

@@ -108,7 +108,7 @@ static void submit_paging(BYTE *dma, UINT32 used)
     fk_wait_completed(SWKMD_NODE_COPY, fence);
 }
 
-/* VidMm's loop (wddm-semantics §2.4) for one paging operation with paging buffers of
+/* VidMm's loop (docs/semantics.md §2.4) for one paging operation with paging buffers of
  * `dma_size` bytes: each STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER submits what was written and
  * calls again with a fresh buffer, MultipassOffset untouched. Returns the number of buffers. */
 static UINT32 run_paging_op(DXGKARG_BUILDPAGINGBUFFER *op, UINT32 dma_size)

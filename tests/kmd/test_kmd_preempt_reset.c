@@ -1,4 +1,4 @@
-/* The reference KMD's preemption and recovery DDIs (issue 4; wddm-semantics §6.2, §8.2
+/* The reference KMD's preemption and recovery DDIs (issue 4; docs/semantics.md §6.2, §8.2
  * invariant 4, §8.3), driven through its DDI table against the fake kernel of kmd_test_util.h:
  * caps, DxgkDdiPreemptCommand answered by DXGK_INTERRUPT_DMA_PREEMPTED, mid-buffer preemption
  * through the context save area and resumption on resubmission, DxgkDdiResetEngine,
@@ -283,7 +283,7 @@ static void caps_declare_primitive_preemption_and_per_engine_tdr(void **state)
     assert_int_equal(caps.PreemptionCaps.GraphicsPreemptionGranularity, D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY);
     assert_int_equal(caps.PreemptionCaps.ComputePreemptionGranularity, D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY);
     assert_int_equal(caps.SupportPerEngineTDR, TRUE);
-    /* SupportPerEngineTDR makes these three mandatory (wddm-semantics §6.3); PreemptionAware
+    /* SupportPerEngineTDR makes these three mandatory (docs/semantics.md §6.3); PreemptionAware
      * PreemptCommand; recovery the adapter-reset pair. */
     assert_non_null(fk.ddi.DxgkDdiQueryDependentEngineGroup);
     assert_non_null(fk.ddi.DxgkDdiQueryEngineStatus);

@@ -1,4 +1,4 @@
-/* The reference KMD's submission path (wddm-semantics §8.1, §8.2, §2): Render validates and
+/* The reference KMD's submission path (docs/semantics.md §8.1, §8.2, §2): Render validates and
  * copies a user command buffer, Patch writes segment addresses, SubmitCommand runs it on the
  * software GPU, the ISR reports the fence; BuildPagingBuffer's operations and retry protocol. */
 #include <setjmp.h>
@@ -349,7 +349,7 @@ static void render_splits_at_command_boundaries_when_the_dma_buffer_is_short(voi
     assert_int_equal(r.pPatchLocationListOut - out, 2);
     assert_int_equal(out[1].PatchOffset, cmd + 8);
     /* Each entry's SplitOffset is the start of its command in the DMA buffer: VidMm may split
-     * there (wddm-semantics §9.1). */
+     * there (docs/semantics.md §9.1). */
     assert_int_equal(out[0].SplitOffset, 0);
     assert_int_equal(out[1].SplitOffset, cmd);
     patch_submit_wait(0, dma, 2 * cmd, al, 1, out, 2, 0);

@@ -1,6 +1,6 @@
 /*
  * test_copy_validation.c - the rules the runtime guarantees the driver for copies, updates,
- * clears and render target views (wddm-semantics §4.4; model decisions #10 and "validate the
+ * clears and render target views (docs/semantics.md §4.4; model decisions #10 and "validate the
  * box in the runtime"). These API methods are void: a refused call must simply not reach the
  * UMD (the mock counts every DDI).
  */

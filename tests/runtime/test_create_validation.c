@@ -1,6 +1,6 @@
 /*
  * test_create_validation.c - resource creation rules of Direct3D 11, table-driven
- * (wddm-semantics §5.1 usage x bind x CPU access; D3D11 limits for sizes, mips, arrays,
+ * (docs/semantics.md §5.1 usage x bind x CPU access; D3D11 limits for sizes, mips, arrays,
  * formats). Every invalid case must be refused with its documented HRESULT before the UMD
  * sees it (the mock UMD counts pfnCreateResource calls), and nothing may leak (ASan).
  */

@@ -1,4 +1,4 @@
-/* The runtime's side of the deferred-context DDI protocol (seed 004, wddm-semantics §4.5),
+/* The runtime's side of the deferred-context DDI protocol (seed 004, docs/semantics.md §4.5),
  * observed by wrapping the real reference UMD: the tables it fills are intercepted and every
  * handle-related call is logged in order, then forwarded. */
 #include <stdarg.h>

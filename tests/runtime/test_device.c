@@ -1,7 +1,7 @@
 /*
  * test_device.c - D3D11CreateDevice argument rules, COM reference counting and identity,
  * device queries, and how errors a UMD reports through pfnSetErrorCb reach the API
- * (wddm-semantics §3.6, §4.3; docs/architecture.md "Errors and the debug switch").
+ * (docs/semantics.md §3.6, §4.3; docs/architecture.md "Errors and bad input").
  */
 #include "runtime/mock_umd.h"
 
@@ -192,7 +192,7 @@ static void create_error_from_umd_means_no_destroy(void **state)
     assert_int_equal(ID3D11Device_CreateBuffer(env->dev, &bd, NULL, &buf), E_OUTOFMEMORY);
     assert_null(buf);
     assert_int_equal(mock.create_resource, 1);
-    assert_int_equal(mock.destroy_resource, 0); /* wddm-semantics 4.2: the handle is dead */
+    assert_int_equal(mock.destroy_resource, 0); /* docs/semantics.md §4.2: the handle is dead */
     mock.create_error = DXGI_DDI_ERR_UNSUPPORTED;
     assert_int_equal(ID3D11Device_CreateBuffer(env->dev, &bd, NULL, &buf), DXGI_ERROR_UNSUPPORTED);
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(env->dev), S_OK);
@@ -227,7 +227,7 @@ static void still_drawing_without_do_not_wait_is_critical(void **state)
     ID3D11Buffer *buf;
     assert_int_equal(ID3D11Device_CreateBuffer(env->dev, &bd, NULL, &buf), S_OK);
     D3D11_MAPPED_SUBRESOURCE m;
-    /* wddm-semantics 4.3: WASSTILLDRAWING only with DONOTWAIT; otherwise critical -> removed. */
+    /* docs/semantics.md §4.3: WASSTILLDRAWING only with DONOTWAIT; otherwise critical -> removed. */
     mock.map_error = DXGI_DDI_ERR_WASSTILLDRAWING;
     assert_int_equal(ID3D11DeviceContext_Map(env->ctx, (ID3D11Resource *)buf, 0, D3D11_MAP_READ, 0, &m),
                      DXGI_ERROR_DEVICE_REMOVED);

@@ -1,6 +1,6 @@
 /*
  * test_errors_and_threads.c - the error translations at the runtime's two boundaries
- * (kernel NTSTATUS -> callback HRESULT, wddm-semantics §3.2/§3.6; DDI error -> API HRESULT
+ * (kernel NTSTATUS -> callback HRESULT, docs/semantics.md §3.2/§3.6; DDI error -> API HRESULT
  * via pfnSetErrorCb, §4.2-4.4) and free-threaded object creation on one device (the device
  * lock serialises the UMD calls, runtime.h).
  */
@@ -47,7 +47,7 @@ static void create_resource_forbidden_error_is_critical(void **state)
     struct mock_env *env = *state;
     D3D11_BUFFER_DESC bd = { 64, D3D11_USAGE_DEFAULT, D3D11_BIND_VERTEX_BUFFER, 0, 0, 0 };
     ID3D11Buffer *b = NULL;
-    /* DXGI_DDI_ERR_WASSTILLDRAWING is not an error CreateResource may report (wddm-semantics 4.2). */
+    /* DXGI_DDI_ERR_WASSTILLDRAWING is not an error CreateResource may report (docs/semantics.md §4.2). */
     mock.create_error = DXGI_DDI_ERR_WASSTILLDRAWING;
     assert_int_equal(ID3D11Device_CreateBuffer(env->dev, &bd, NULL, &b), DXGI_ERROR_DEVICE_REMOVED);
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(env->dev), DXGI_ERROR_DRIVER_INTERNAL_ERROR);
@@ -63,7 +63,7 @@ static void map_device_removed_means_no_unmap(void **state)
     mock.map_error = D3DDDIERR_DEVICEREMOVED;
     assert_int_equal(ID3D11DeviceContext_Map(env->ctx, (ID3D11Resource *)b, 0, D3D11_MAP_WRITE_DISCARD, 0, &m),
                      DXGI_ERROR_DEVICE_REMOVED);
-    /* wddm-semantics 4.3: after DEVICEREMOVED from a map the runtime does not call unmap. */
+    /* docs/semantics.md §4.3: after DEVICEREMOVED from a map the runtime does not call unmap. */
     ID3D11DeviceContext_Unmap(env->ctx, (ID3D11Resource *)b, 0);
     assert_int_equal(mock.slot[MOCK_UNMAP_IA], 0);
     assert_int_equal(ID3D11DeviceContext_Map(env->ctx, (ID3D11Resource *)b, 0, D3D11_MAP_WRITE_DISCARD, 0, &m),

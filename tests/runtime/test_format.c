@@ -1,6 +1,6 @@
 /*
  * test_format.c - the layer-neutral DXGI format table (src/common/format.h): element sizes,
- * block-compressed pitches, typeless groups (D3D11 copy compatibility, wddm-semantics §4.4)
+ * block-compressed pitches, typeless groups (D3D11 copy compatibility, docs/semantics.md §4.4)
  * and bind capabilities.
  */
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * test_map_validation.c - ID3D11DeviceContext::Map / Unmap rules (wddm-semantics §5.2, §5.3,
+ * test_map_validation.c - ID3D11DeviceContext::Map / Unmap rules (docs/semantics.md §5.2, §5.3,
  * model decision #5) and the DDI slot the runtime picks for each usage (§4.3), table-driven:
  * every map type against every usage / CPU-access combination.
  */
@@ -190,7 +190,7 @@ static void double_map_and_stray_unmap_are_refused(void **state)
     D3D11_MAPPED_SUBRESOURCE m;
     assert_int_equal(ID3D11DeviceContext_Map(env->ctx, r, 3, D3D11_MAP_READ, 0, &m), S_OK);
     assert_int_equal(mock.last_map_sub, 3);
-    /* Same subresource again: refused before the UMD (wddm-semantics 5.3, model decision). */
+    /* Same subresource again: refused before the UMD (docs/semantics.md §5.3, model decision). */
     assert_int_equal(ID3D11DeviceContext_Map(env->ctx, r, 3, D3D11_MAP_READ, 0, &m), E_INVALIDARG);
     assert_int_equal(mock.slot[MOCK_MAP_STAGING], 1);
     /* Another subresource is independent. */

@@ -1,5 +1,5 @@
 /* GPU commands of the reference UMD: copies, updates, clears, and the command buffer they go
- * into (src/gpu/swgpu_isa.h; WDDM 1.x allocation + patch-location lists, wddm-semantics §4.4,
+ * into (src/gpu/swgpu_isa.h; WDDM 1.x allocation + patch-location lists, docs/semantics.md §4.4,
  * §8.1, §9.1). The fake "kernel" executes every submitted buffer after checking that it is
  * well-formed, so these tests check both the format and the result. */
 #include "umd/umd_fake.h"
@@ -385,7 +385,7 @@ static void test_cmdbuf_patch_entries_point_at_address_fields(void **state)
 }
 
 /* One allocation-list entry per allocation per command buffer, WriteOperation if any command
- * writes it (wddm-semantics §9.1). */
+ * writes it (docs/semantics.md §9.1). */
 static void test_cmdbuf_allocation_list_is_deduplicated(void **state)
 {
     struct fake *f = fake_setup();

@@ -1,4 +1,4 @@
-/* The reference UMD's deferred-context side (seed 004, wddm-semantics §4.5), driven directly
+/* The reference UMD's deferred-context side (seed 004, docs/semantics.md §4.5), driven directly
  * through its DDI tables with the fake runtime/kernel of umd_fake.h. */
 #include "umd/umd_fake.h"
 #include "umd/umd.h"
@@ -93,7 +93,7 @@ static void test_handle_sizes_double_poll_lists_every_calc_answer(void **state)
     fake_res_destroy(f, r);
 }
 
-/* wddm-semantics §4.5 rule 3: a DC's tables leave the immediate-only slots NULL. */
+/* docs/semantics.md §4.5 rule 3: a DC's tables leave the immediate-only slots NULL. */
 static void test_deferred_tables_exclude_immediate_only_slots(void **state)
 {
     struct fake *f = *state;

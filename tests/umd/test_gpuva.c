@@ -1,4 +1,4 @@
-/* The reference UMD on a WDDM 2.x GpuMmu adapter (issue 6; wddm-semantics §3.3 "WDDM 2.x",
+/* The reference UMD on a WDDM 2.x GpuMmu adapter (issue 6; docs/semantics.md §3.3 "WDDM 2.x",
  * §9.2): the command writer puts GPU virtual addresses in the commands (no allocation or
  * patch-location list, no pfnRenderCb), every allocation is mapped and made resident, the
  * paging fence is waited for by the GPU before the submission that may use the VA, command
@@ -453,7 +453,7 @@ static void test_ring_slot_reused_only_after_its_fence(void **state)
     fake_teardown(f);
 }
 
-/* wddm-semantics §9.2, the UMD owns residency: when MakeResident does not fit and nothing is
+/* docs/semantics.md §9.2, the UMD owns residency: when MakeResident does not fit and nothing is
  * left to trim, what it trimmed may still hold its room because work submitted before the Evict
  * reads it. The UMD then waits once for everything it submitted (the device's fence) and tries
  * again, instead of failing the command that names the resource. */

@@ -1,6 +1,6 @@
 /* Map / Unmap of the reference UMD, observed at the pfnLockCb boundary: seed 001 §6.3
  * (both tables: D3D10_DDI_MAP with and without D3D10_DDI_MAP_FLAG_DONOTWAIT), §7 (pitches),
- * §8 (flush before lock, WASSTILLDRAWING), wddm-semantics §3.4 (no NoOverwrite bit),
+ * §8 (flush before lock, WASSTILLDRAWING), docs/semantics.md §3.4 (no NoOverwrite bit),
  * §4.3 (allowed map errors). */
 #include "umd/umd_fake.h"
 #include "umd/umd.h" /* UMD_RENAMED_BYTES_PER_FLUSH */
@@ -51,7 +51,7 @@ static void test_map_readwrite_locks_neither_readonly_nor_writeonly(void **state
 }
 
 /* Row WRITE_DISCARD: WriteOnly = 1, Discard = 1; nothing queued names the resource here, so the
- * UMD also says NoExistingReference (0x100, wddm-semantics §3.3): VidMm may keep an idle instance. */
+ * UMD also says NoExistingReference (0x100, docs/semantics.md §3.3): VidMm may keep an idle instance. */
 static void test_map_write_discard_locks_writeonly_discard(void **state)
 {
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_DISCARD, 0), 0x002 | 0x080 | 0x100);
@@ -59,14 +59,14 @@ static void test_map_write_discard_locks_writeonly_discard(void **state)
 }
 
 /* Row WRITE_NOOVERWRITE: WriteOnly = 1 + "NoOverwrite", which D3DDDICB_LOCKFLAGS spells
- * IgnoreSync + DonotWait (wddm-semantics §3.2, §3.4). */
+ * IgnoreSync + DonotWait (docs/semantics.md §3.2, §3.4). */
 static void test_map_write_nooverwrite_locks_writeonly_ignoresync_donotwait(void **state)
 {
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0), 0x002 | 0x008 | 0x004);
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_NOOVERWRITE, DNW), 0x002 | 0x008 | 0x004);
 }
 
-/* Seed 001 §8 / wddm-semantics §3.6: D3DDDIERR_WASSTILLDRAWING from pfnLockCb under
+/* Seed 001 §8 / docs/semantics.md §3.6: D3DDDIERR_WASSTILLDRAWING from pfnLockCb under
  * DO_NOT_WAIT is reported as DXGI_DDI_ERR_WASSTILLDRAWING, and nothing stays locked. */
 static void test_map_donotwait_still_drawing_reports_dxgi_ddi_err_wasstilldrawing(void **state)
 {
@@ -91,7 +91,7 @@ static void test_map_donotwait_still_drawing_reports_dxgi_ddi_err_wasstilldrawin
     fake_teardown(f);
 }
 
-/* WASSTILLDRAWING is legal only for DONOTWAIT maps (wddm-semantics §4.3): a no-overwrite
+/* WASSTILLDRAWING is legal only for DONOTWAIT maps (docs/semantics.md §4.3): a no-overwrite
  * lock the kernel refuses as busy is retried as a plain waiting WriteOnly lock. */
 static void test_map_nooverwrite_refused_busy_retries_waiting_without_error(void **state)
 {
@@ -176,7 +176,7 @@ static void test_map_returns_subresource_pointer_and_pitches(void **state)
     fake_teardown(f);
 }
 
-/* wddm-semantics §8.1 / seed 001 §8: a lock of an allocation the unsubmitted command buffer
+/* docs/semantics.md §8.1 / seed 001 §8: a lock of an allocation the unsubmitted command buffer
  * references is preceded by pfnRenderCb, so the kernel's implicit sync sees the copy; the
  * copied data is then what Map(READ) returns. */
 static void test_map_flushes_queued_work_on_the_allocation_first(void **state)
@@ -203,7 +203,7 @@ static void test_map_flushes_queued_work_on_the_allocation_first(void **state)
     fake_teardown(f);
 }
 
-/* wddm-semantics §3.3: a Discard lock may return a new instance handle; the unlock and every
+/* docs/semantics.md §3.3: a Discard lock may return a new instance handle; the unlock and every
  * later command name the new handle. */
 static void test_map_discard_rename_switches_to_the_new_instance(void **state)
 {
@@ -241,7 +241,7 @@ static UINT discard_and_copy(struct fake *f, struct fake_res *dyn, struct fake_r
     return f->lock_log[before].Value;
 }
 
-/* wddm-semantics §3.3 and pfnLockCb remarks: a Discard lock that fails (no instance can be
+/* docs/semantics.md §3.3 and pfnLockCb remarks: a Discard lock that fails (no instance can be
  * created or reused) is retried after a flush with Discard | NoExistingReference. */
 static void test_map_discard_failure_retries_with_noexistingreference(void **state)
 {
@@ -268,7 +268,7 @@ static void test_map_discard_failure_retries_with_noexistingreference(void **sta
     fake_teardown(f);
 }
 
-/* pfnLockCb remarks (wddm-semantics §3.3): a Discard map of a resource that queued commands
+/* pfnLockCb remarks (docs/semantics.md §3.3): a Discard map of a resource that queued commands
  * name does not flush; VidMm hands out another instance and the queued copy keeps reading the
  * one it names. No NoExistingReference then: a queued command names an instance. */
 static void test_map_discard_of_a_queued_resource_does_not_flush(void **state)
@@ -362,7 +362,7 @@ static void test_staging_busy_reflects_queued_and_gpu_work(void **state)
     fake_teardown(f);
 }
 
-/* Every map slot of D3D11DDI_DEVICEFUNCS is filled (wddm-semantics §4.3 table). */
+/* Every map slot of D3D11DDI_DEVICEFUNCS is filled (docs/semantics.md §4.3 table). */
 static void test_every_map_slot_is_filled(void **state)
 {
     struct fake *f = fake_setup();

@@ -107,7 +107,7 @@ static void test_query_other_types_unsupported_without_allocation(void **state)
     assert_int_equal(f->errors[0], DXGI_DDI_ERR_UNSUPPORTED);
     assert_int_equal(f->allocate_calls, 0);
     assert_int_equal(f->live_allocs, 0);
-    free(q.mem); /* a failed create has no Destroy (wddm-semantics §4.2) */
+    free(q.mem); /* a failed create has no Destroy (docs/semantics.md §4.2) */
     fake_teardown(f);
 }
 

@@ -1,4 +1,4 @@
-/* The reference UMD's own renaming (src/umd/rename.c; wddm-semantics §3.3 "WDDM 2.x", §8.5;
+/* The reference UMD's own renaming (src/umd/rename.c; docs/semantics.md §3.3 "WDDM 2.x", §8.5;
  * issue 3), observed at the runtime-callback boundary with a fake monitored fence whose
  * "GPU" completes only when the test says so (or when the UMD waits on it):
  *  - CreateDevice makes one monitored fence, every pfnRenderCb is followed by a GPU signal of

@@ -1,6 +1,6 @@
 /* Resource creation of the reference UMD: seed 001 §4.3 (one allocation per resource, made
  * with pfnAllocateCb, private data kind by usage, initial data), §7 (linear layout, pitches),
- * wddm-semantics §4.2 (errors only through pfnSetErrorCb; a failed create leaves nothing). */
+ * docs/semantics.md §4.2 (errors only through pfnSetErrorCb; a failed create leaves nothing). */
 #include "umd/umd_fake.h"
 
 /* Map subresource `s` of a staging resource and return pitches and the offset from the base. */
@@ -196,7 +196,7 @@ static void test_only_a_texture_the_gpu_only_samples_is_marked_sampled(void **st
     }
 }
 
-/* wddm-semantics §4.2: a failed pfnAllocateCb is reported (E_OUTOFMEMORY / DEVICEREMOVED). */
+/* docs/semantics.md §4.2: a failed pfnAllocateCb is reported (E_OUTOFMEMORY / DEVICEREMOVED). */
 static void test_create_allocation_failure_is_reported(void **state)
 {
     HRESULT in[] = { E_OUTOFMEMORY, D3DERR_OUTOFVIDEOMEMORY, D3DDDIERR_DEVICEREMOVED };

@@ -139,7 +139,7 @@ static inline HRESULT APIENTRY fake_DeallocateCb(HANDLE hDevice, const D3DDDICB_
     struct fake *f = hDevice;
     f->deallocate_calls++;
     if (d->hResource) {
-        /* hResource set: every allocation of that resource (wddm-semantics §3.5). */
+        /* hResource set: every allocation of that resource (docs/semantics.md §3.5). */
         for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
             if (f->allocs[i].live && f->allocs[i].hResource == d->hResource)
                 fake_free(f, (D3DKMT_HANDLE)(i + 1));

@@ -1,4 +1,4 @@
-/* Adapters: the process-wide adapter list (DESIGN.md: the only hidden global), KMD start-up
+/* Adapters: the process-wide adapter list (docs/architecture.md "Style": the only hidden global), KMD start-up
  * (DriverEntry -> DxgkInitialize -> AddDevice -> StartDevice -> QueryAdapterInfo), adapter
  * handles, D3DKMTQueryAdapterInfo, counters and teardown (last handle closed, or atexit). */
 #include "dxgkrnl/dxgkrnl.h"
@@ -66,7 +66,7 @@ UINT64 dxgk_now_ns(void)
     return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
 }
 
-/* DxgkInitialize: a KMD's DriverEntry registers its DDI table (wddm-semantics §0). */
+/* DxgkInitialize: a KMD's DriverEntry registers its DDI table (docs/semantics.md §0). */
 NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PVOID RegistryPath, DRIVER_INITIALIZATION_DATA *init)
 {
     if (!DriverObject || !init) {
@@ -140,7 +140,7 @@ static NTSTATUS query_kmd(struct dxgk_adapter *a, DXGK_QUERYADAPTERINFOTYPE type
     return a->driver.ddi.DxgkDdiQueryAdapterInfo(a->miniport, &q);
 }
 
-/* The system device and its paging context on DXGK_VIDMMCAPS.PagingNode (wddm-semantics §0:
+/* The system device and its paging context on DXGK_VIDMMCAPS.PagingNode (docs/semantics.md §0:
  * a system context exists only for the paging engine). */
 static NTSTATUS create_system_context(struct dxgk_adapter *a)
 {
@@ -228,7 +228,7 @@ static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
     return STATUS_SUCCESS;
 }
 
-/* Phase 2: the driver caps, verified, and the DDIs they promise (wddm-semantics §6.2, §6.3:
+/* Phase 2: the driver caps, verified, and the DDIs they promise (docs/semantics.md §6.2, §6.3:
  * PreemptionAware needs DxgkDdiPreemptCommand; SupportPerEngineTDR needs
  * QueryDependentEngineGroup, QueryEngineStatus and ResetEngine). */
 static NTSTATUS start_caps(struct start_op *op)
@@ -244,7 +244,7 @@ static NTSTATUS start_caps(struct start_op *op)
     return STATUS_SUCCESS;
 }
 
-/* Phase 3: the segments, by the two-call query (wddm-semantics §6.4: count first, then the
+/* Phase 3: the segments, by the two-call query (docs/semantics.md §6.4: count first, then the
  * descriptors), verified and set up. */
 static NTSTATUS start_segments(struct start_op *op)
 {
@@ -282,7 +282,7 @@ static NTSTATUS start_segments(struct start_op *op)
 }
 
 /* Phase 4: the engines - one scheduler node per node of the topology (PagingNode honoured only
- * with MultiEngineAware, wddm-semantics §6.1), timeout detection, the system context, and in the
+ * with MultiEngineAware, docs/semantics.md §6.1), timeout detection, the system context, and in the
  * GpuMmu model (issue 6) its levels, process and root page table (zeroed by a paging FILL). */
 static NTSTATUS start_engines(struct start_op *op)
 {

@@ -1,4 +1,4 @@
-/* Allocations and resources (wddm-semantics §3.5): D3DKMTCreateAllocation ->
+/* Allocations and resources (docs/semantics.md §3.5): D3DKMTCreateAllocation ->
  * DxgkDdiCreateAllocation (the KMD describes each allocation in DXGK_ALLOCATIONINFO) -> the
  * verifier -> DxgkDdiOpenAllocation (the device-specific handle used in allocation lists).
  * Nothing is placed at creation: residency is lazy (docs/architecture.md).
@@ -539,7 +539,7 @@ static NTSTATUS create_check_entries(struct create_op *op)
         if (u->pSystemMem)
             op->existing_sysmem = true;
         /* Primaries (issue 6, minimal: no display engine): the model has one video present
-         * source, 0. Stereo requires Primary (wddm-semantics §3.5); the reserved bits are 0. */
+         * source, 0. Stereo requires Primary (docs/semantics.md §3.5); the reserved bits are 0. */
         if (u->Flags.Reserved || (u->Flags.Stereo && !u->Flags.Primary) ||
             (u->Flags.Primary && u->VidPnSourceId != 0)) {
             dxgk_refuse("D3DKMTCreateAllocation: allocation %u: D3DDDI_ALLOCATIONINFO.Flags 0x%x with VidPnSourceId "
@@ -698,7 +698,7 @@ static NTSTATUS create_charge(struct create_op *op)
 
 /* Phase 5 (one allocation): the object, with its fixed backing store where it has one - the
  * share's pages (cross-adapter, seed 003), a section (SectionBackedPrimary), or pages given to
- * the KMD before the call returns (ShareBackingStoreWithKmd: seed 002, wddm-semantics §7 rules
+ * the KMD before the call returns (ShareBackingStoreWithKmd: seed 002, docs/semantics.md §7 rules
  * 3, 4 and 8). Each is kmd_backing: never renamed, freed after DxgkDdiDestroyAllocation. */
 static NTSTATUS create_build_one(struct create_op *op, UINT i)
 {
@@ -888,7 +888,7 @@ static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATI
         return STATUS_INVALID_PARAMETER;
     }
     if (__atomic_load_n(&d->error, __ATOMIC_RELAXED) == STATUS_DEVICE_REMOVED) {
-        /* A device lost to a timeout recovery creates nothing more (wddm-semantics §8.3). */
+        /* A device lost to a timeout recovery creates nothing more (docs/semantics.md §8.3). */
         dxgk_refuse("D3DKMTCreateAllocation: device 0x%08x is lost", args->hDevice);
         dxgk_device_put(d);
         return STATUS_DEVICE_REMOVED;
@@ -1005,7 +1005,7 @@ static bool destroy_room(struct destroy_op *op, UINT cnt)
     return al != NULL;
 }
 
-/* wddm-semantics §3.5: hResource != 0 releases every allocation of it and the resource. Lookup,
+/* docs/semantics.md §3.5: hResource != 0 releases every allocation of it and the resource. Lookup,
  * ownership check and removal of the resource's handle and of its allocations' handles happen in
  * one acquisition of the handle-table lock (nested in the adapter lock, as every removal is): a
  * concurrent destroy of the same handle finds it gone. */

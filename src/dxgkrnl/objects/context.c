@@ -1,4 +1,4 @@
-/* Contexts (wddm-semantics §0): a stream of DMA buffers on one node. The kernel allocates the
+/* Contexts (docs/semantics.md §0): a stream of DMA buffers on one node. The kernel allocates the
  * context's command buffer, allocation list and patch-location list in system memory and
  * hands them to the UMD through D3DKMT_CREATECONTEXT (and again after every D3DKMTRender). */
 #include "dxgkrnl/dxgkrnl.h"
@@ -169,7 +169,7 @@ void dxgk_context_destroy(struct dxgk_context *c)
     if (!NT_SUCCESS(st))
         dxgk_refuse("DestroyContext: DxgkDdiDestroyContext failed 0x%08x (ignored)", (unsigned)st);
     /* GPU context allocations the KMD did not destroy (in its DxgkDdiDestroyContext) go with
-     * their context (wddm-semantics §1.2 invariant 7): their handles are invalid from now on. */
+     * their context (docs/semantics.md §1.2 invariant 7): their handles are invalid from now on. */
     dxgk_context_allocations_destroy_owned(a, c->device, c);
     dxgk_object_put(&c->obj);
 }

@@ -1,5 +1,5 @@
 /* Context allocations: DxgkCbCreateContextAllocation / DxgkCbDestroyContextAllocation (WDDM 1.2,
- * seed 000, wddm-semantics §1). The KMD asks for memory tied to one of its non-system GPU
+ * seed 000, docs/semantics.md §1). The KMD asks for memory tied to one of its non-system GPU
  * contexts (a context save area) or to one of its non-system devices (page tables).
  *
  * What is checked here (§1.2 invariants 4, 5, 7; §10 #1): every refusal is
@@ -333,7 +333,7 @@ void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_
     }
 }
 
-/* Seed 000 (wddm-semantics §1.2 invariants 2, 3). What the GPU may touch is already kept by the
+/* Seed 000 (docs/semantics.md §1.2 invariants 2, 3). What the GPU may touch is already kept by the
  * use stamps: prepare (or the direct path) stamps a context allocation with the ticket of each
  * packet it readies, and VidMm never evicts an instance whose stamped tickets have not retired
  * (vidmm/evict.c). On top of that, lazy switching: after its packets retired, the context is

@@ -1,4 +1,4 @@
-/* Devices (wddm-semantics §0): DxgkDdiCreateDevice / DxgkDdiDestroyDevice. A device owns its
+/* Devices (docs/semantics.md §0): DxgkDdiCreateDevice / DxgkDdiDestroyDevice. A device owns its
  * contexts and allocations; destroying it destroys what the application left and waits for
  * the GPU to finish with them, so nothing of the device survives D3DKMTDestroyDevice. */
 #include "dxgkrnl/dxgkrnl.h"
@@ -227,7 +227,7 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h)
     if (!NT_SUCCESS(st))
         dxgk_refuse("D3DKMTDestroyDevice: DxgkDdiDestroyDevice failed 0x%08x (ignored)", (unsigned)st);
     /* Device context allocations the KMD did not destroy (in its DxgkDdiDestroyDevice) go with
-     * their device (wddm-semantics §1.2 invariant 7). */
+     * their device (docs/semantics.md §1.2 invariant 7). */
     dxgk_context_allocations_destroy_owned(a, d, NULL);
     dxgk_object_put(o); /* the handle's reference */
     return STATUS_SUCCESS;

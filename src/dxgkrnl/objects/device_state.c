@@ -1,5 +1,5 @@
 /* Device state and context scheduling priority: the two small D3DKMT queries a user-mode
- * runtime makes around recovery (wddm-semantics §8.3) and scheduling (§8.2).
+ * runtime makes around recovery (docs/semantics.md §8.3) and scheduling (§8.2).
  *
  * D3DKMTGetDeviceState(EXECUTION) is how a runtime whose calls started failing with
  * STATUS_DEVICE_REMOVED learns why (its GetDeviceRemovedReason): the answer is the state the
@@ -16,7 +16,7 @@
 
 /* A GPU page fault recorded at interrupt level (sched/interrupt.c) loses its device: every
  * later submission fails STATUS_DEVICE_REMOVED and EXECUTION answers ERROR_DMAPAGEFAULT
- * (issue 6, wddm-semantics §8.4). */
+ * (issue 6, docs/semantics.md §8.4). */
 void dxgk_device_fault_sync_locked(struct dxgk_device *d)
 {
     WDDM_ASSERT_HELD(&d->adapter->lock);

@@ -1,5 +1,5 @@
 /* The OS feature set and the feature-query callbacks (DxgkCbQueryFeatureSupport,
- * DxgkCbIsFeatureEnabled; wddm-semantics §7, seed 002 "Checking for feature availability").
+ * DxgkCbIsFeatureEnabled; docs/semantics.md §7, seed 002 "Checking for feature availability").
  *
  * Each adapter gets the OS feature set when it starts, before DxgkDdiStartDevice (the KMD
  * queries from there): the defaults below, then the environment variable WDDM_FEATURES, a

@@ -1,4 +1,4 @@
-/* D3DKMT handles: typed, generation-checked, thread-safe (DESIGN.md "Errors and bad input":
+/* D3DKMT handles: typed, generation-checked, thread-safe (docs/architecture.md "Errors and bad input":
  * a stale, forged or wrong-type handle is an error code, never a use-after-free).
  *
  * A handle is  type (bits 31..28) | generation (bits 27..18) | slot index (bits 17..0).
@@ -288,7 +288,7 @@ struct dxgk_object *dxgk_handle_peek_unpublished(D3DKMT_HANDLE h, enum dxgk_type
      * state word names generation, type and liveness, so the handle is checked without
      * dereferencing anything; obj is re-validated against an unchanged state word. Like the
      * locked form before it, the pointer carries no reference: it is meant for the handle the
-     * caller is creating (wddm-semantics: the KMD sees it during DxgkDdiOpenAllocation). */
+     * caller is creating (docs/semantics.md: the KMD sees it during DxgkDdiOpenAllocation). */
     UINT index = h & (HANDLE_MAX_SLOTS - 1);
     UINT gen = (h >> HANDLE_INDEX_BITS) & HANDLE_GEN_MASK;
     if ((h >> 28) != (UINT)type || index == 0)

@@ -1,4 +1,4 @@
-/* Shared resources and cross-adapter resources (issue 6, seed 003, wddm-semantics §6.5).
+/* Shared resources and cross-adapter resources (issue 6, seed 003, docs/semantics.md §6.5).
  *
  * D3DKMTCreateAllocation with CreateShared gives the resource a global share handle
  * (D3DKMT_CREATEALLOCATION.hGlobalShare): a process-wide object that outlives its creator as

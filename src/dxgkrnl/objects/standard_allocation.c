@@ -1,4 +1,4 @@
-/* Standard allocations: allocations the kernel makes itself (wddm-semantics §6.5, issue 6,
+/* Standard allocations: allocations the kernel makes itself (docs/semantics.md §6.5, issue 6,
  * seed 003). On Windows dxgkrnl creates GDI / DWM surfaces, shared primaries and, for the
  * hybrid present path, cross-adapter surfaces without a UMD: it asks the KMD for the private
  * data of a standard type (DxgkDdiGetStandardAllocationDriverData: the sizes first, then the

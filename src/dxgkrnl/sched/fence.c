@@ -1,8 +1,8 @@
-/* Fences and waiting (docs/architecture.md "Fences and waiting").
+/* Fences and waiting (docs/architecture.md "Threads and waiting").
  *
  * Per node, the scheduler assigns SubmissionFenceIds 1, 2, 3 ... (32-bit on the DDI) and the
  * kernel extends them to 64-bit monotonic values; completion is cumulative (fence F completes
- * everything <= F, wddm-semantics §8.2 invariant 1). Render packets also carry a node "ticket"
+ * everything <= F, docs/semantics.md §8.2 invariant 1). Render packets also carry a node "ticket"
  * assigned at D3DKMTRender time, in queue order, so that work queued but not yet submitted is
  * already visible to lock synchronisation; a ticket retires with its packet's fence.
  *

@@ -1,4 +1,4 @@
-/* Interrupts and DPCs (wddm-semantics §8.2). The GPU raises its line with
+/* Interrupts and DPCs (docs/semantics.md §8.2). The GPU raises its line with
  * WddmInterruptLineRaise: the kernel takes the adapter's interrupt lock (one fixed interrupt
  * level, never re-entrant), runs DxgkDdiInterruptRoutine, releases it, then runs
  * DxgkDdiDpcRoutine if the ISR queued a DPC. DxgkCbNotifyInterrupt(DMA_COMPLETED) records the
@@ -41,7 +41,7 @@ VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_I
         break;
     }
     case DXGK_INTERRUPT_DMA_PAGE_FAULTED: {
-        /* Issue 6, wddm-semantics §8.4: the packet with FaultedFenceId faulted; its device is
+        /* Issue 6, docs/semantics.md §8.4: the packet with FaultedFenceId faulted; its device is
          * put in error (only it: every other device keeps working). At interrupt level only the
          * node lock is taken: the fault is recorded on the device here and turned into the
          * device error under the adapter lock by dxgk_device_fault_sync_locked (the next

@@ -1,4 +1,4 @@
-/* Nodes: one worker thread per GPU node (DESIGN.md "Threads and waiting"). The worker takes
+/* Nodes: one worker thread per GPU node (docs/architecture.md "Threads and waiting"). The worker takes
  * the next packet of its node's context queues (queue.c), has VidMm make the packet's
  * allocations resident (paging buffers first, on the paging node), fills DXGK_ALLOCATIONLIST
  * with segment addresses, then assigns the SubmissionFenceId and calls DxgkDdiPatch and
@@ -132,7 +132,7 @@ static void inflight_take_back(struct gsched_node *n, struct dxgk_packet *p, boo
 
 /* DxgkDdiSubmitCommand, or DxgkDdiSubmitCommandVirtual for a GpuMmu packet. A packet taken
  * back by a preemption or an engine reset is flagged Resubmission: the KMD may resume it from
- * its context's save area (wddm-semantics §8.1). */
+ * its context's save area (docs/semantics.md §8.1). */
 static NTSTATUS submit_ddi(struct gsched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
 {
     struct dxgk_adapter *a = n->adapter;
@@ -201,7 +201,7 @@ UINT64 gsched_submit_locked(struct gsched_node *n, struct dxgk_packet *p)
         }
         if (!paging)
             atomic_fetch_sub_explicit(&a->counters.dma_buffers_submitted, 1, memory_order_relaxed);
-        /* wddm-semantics §8.1: SubmitCommand must not fail. */
+        /* docs/semantics.md §8.1: SubmitCommand must not fail. */
         dxgk_refuse("verifier: DxgkDdiSubmitCommand failed 0x%08x (it must not fail): packet dropped",
                     (unsigned)st);
         inflight_take_back(n, p, part, f);
@@ -256,7 +256,7 @@ static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UI
             break;
         /* Oversubscribed and every evictable candidate is referenced by work already submitted
          * (this packet's own allocations are never victims: their tickets are not retired):
-         * wait for that work, then try once more (wddm-semantics §9.1). Work queued behind this
+         * wait for that work, then try once more (docs/semantics.md §9.1). Work queued behind this
          * packet cannot retire first, so a second failure is final. */
         vidmm_wait_submitted_locked(a);
         vidmm_batch_init(&batch, a);
@@ -441,7 +441,7 @@ static void *node_worker(void *arg)
         }
         if (st == STATUS_NO_MEMORY && !p->virt) { /* a virtual packet has no list to split */
             /* Its allocations do not fit together even after the work in flight retired: VidMm
-             * splits the DMA buffer (wddm-semantics §9.1, sched/split.c). */
+             * splits the DMA buffer (docs/semantics.md §9.1, sched/split.c). */
             st = gsched_split_submit_locked(a, n, p);
             split = NT_SUCCESS(st);
             paging_fence = 0;

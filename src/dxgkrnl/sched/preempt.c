@@ -1,4 +1,4 @@
-/* Preemption and the hardware queue (issue 4; wddm-semantics §8.2 invariant 4, §8.3).
+/* Preemption and the hardware queue (issue 4; docs/semantics.md §8.2 invariant 4, §8.3).
  *
  * Priorities: a node serves its contexts' queues highest D3DKMTSetContextSchedulingPriority
  * first, FIFO (ticket order) within a priority (queue.c). When the worker is about to place a
@@ -17,7 +17,7 @@
  * Direct submissions (queue.c) are claimed only with the gate open and not closing, and a
  * closer waits for claims in progress, so a direct submitter never meets a closed gate.
  * The paging node is never preempted: VidMm submits paging buffers there holding the adapter
- * lock, and paging buffers would have to keep their fence IDs (wddm-semantics §8.2 inv. 4).
+ * lock, and paging buffers would have to keep their fence IDs (docs/semantics.md §8.2 inv. 4).
  *
  * Tickets: once priorities reorder the queue, packets retire out of ticket order. VidMm's
  * "retired" test (gsched_ticket_retired) must stay conservative: retired_ticket is the
@@ -270,7 +270,7 @@ bool gsched_preempt_request(struct gsched_node *n, D3DKMT_HANDLE for_context)
     NTSTATUS st = a->driver.ddi.DxgkDdiPreemptCommand(a->miniport, &pc);
     pthread_mutex_unlock(&n->submit_lock);
     if (!NT_SUCCESS(st)) {
-        /* wddm-semantics §8.2 invariant 4: PreemptCommand must not fail. Nothing was stopped. */
+        /* docs/semantics.md §8.2 invariant 4: PreemptCommand must not fail. Nothing was stopped. */
         dxgk_refuse("verifier: DxgkDdiPreemptCommand failed 0x%08x (it must not fail): no preemption",
                     (unsigned)st);
         gsched_gate_open(n);

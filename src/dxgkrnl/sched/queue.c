@@ -1,4 +1,4 @@
-/* Per-context software queues and D3DKMTRender (wddm-semantics §8.1, WDDM 1.x patching).
+/* Per-context software queues and D3DKMTRender (docs/semantics.md §8.1, WDDM 1.x patching).
  *
  * D3DKMTRender validates the counts against the context's lists, resolves every allocation
  * handle of the allocation list to the allocation's current instance (a bad handle fails the
@@ -12,7 +12,7 @@
  * one priority), and preempts lower-priority work for higher (sched/preempt.c).
  * FIXME(scheduling): no quanta or time slicing between contexts of one priority.
  *
- * Instances (wddm-semantics §3.3, issue 3): an allocation-list entry naming the allocation's
+ * Instances (docs/semantics.md §3.3, issue 3): an allocation-list entry naming the allocation's
  * handle takes its current instance; one naming an instance handle (returned by a Discard
  * lock, vidmm/rename.c) takes that instance. The instance-ordering invariant is enforced: once
  * a DMA buffer referenced an instance, a later buffer naming an older instance of the same
@@ -196,7 +196,7 @@ void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p)
     p->next = NULL;
 }
 
-/* GPU waits (sched/syncobj.c, wddm-semantics §8.5 rule 4). A context's packets rendered after a
+/* GPU waits (sched/syncobj.c, docs/semantics.md §8.5 rule 4). A context's packets rendered after a
  * D3DKMTWaitForSynchronizationObjectFromGpu wait on the context's held list without a ticket:
  * node tickets retire in order (VidMm relies on it), so a packet that may not run yet cannot
  * take one. It keeps a reference to each allocation of its list; when every wait before it is
@@ -366,7 +366,7 @@ static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct gsched_nod
     return true;
 }
 
-/* The instance-ordering refusal (wddm-semantics §3.3): checked before DxgkDdiRender and again
+/* The instance-ordering refusal (docs/semantics.md §3.3): checked before DxgkDdiRender and again
  * when the buffer is queued (the adapter lock is let go in between). */
 static void refuse_instance_order(UINT entry, D3DKMT_HANDLE named, D3DKMT_HANDLE allocation)
 {
@@ -457,7 +457,7 @@ static NTSTATUS render_resolve(struct render_op *op)
 }
 
 /* Phase 3, under the adapter lock: the first packet, with each allocation's current instance
- * now (the snapshot, wddm-semantics §3.3), once the device and context may take work. */
+ * now (the snapshot, docs/semantics.md §3.3), once the device and context may take work. */
 static NTSTATUS render_snapshot_locked(struct render_op *op)
 {
     struct dxgk_context *c = op->c;
@@ -487,7 +487,7 @@ static NTSTATUS render_snapshot_locked(struct render_op *op)
     for (UINT i = 0; i < op->nal; i++) {
         struct vidmm_instance *in = vidmm_instance_resolve_locked(op->al[i], c->alloc_list[i].hAllocation);
         if (in && in->swz_lock) {
-            /* wddm-semantics §3.2 rule 11: not while the CPU holds its unswizzled view. */
+            /* docs/semantics.md §3.2 rule 11: not while the CPU holds its unswizzled view. */
             dxgk_refuse("D3DKMTRender: allocation list entry %u names allocation 0x%08x, locked with "
                         "AcquireAperture: unlock it first", i, op->al[i]->handle);
             packet_put_locked(c, p);
@@ -510,7 +510,7 @@ static NTSTATUS render_snapshot_locked(struct render_op *op)
 }
 
 /* Phase 4: DxgkDdiRender, split on INSUFFICIENT_DMA_BUFFER; each part is a self-contained packet
- * with its own patch-location list (wddm-semantics §9.1). */
+ * with its own patch-location list (docs/semantics.md §9.1). */
 static NTSTATUS render_build(struct render_op *op)
 {
     struct dxgk_context *c = op->c;
@@ -564,7 +564,7 @@ static NTSTATUS render_build(struct render_op *op)
 
 /* Phase 5a, under the adapter lock: nothing died during the call, and the instance-ordering
  * invariant still holds (another thread may have queued a buffer naming a newer instance
- * meanwhile); then the references are recorded: the buffer is accepted (wddm-semantics §3.3). */
+ * meanwhile); then the references are recorded: the buffer is accepted (docs/semantics.md §3.3). */
 static NTSTATUS render_accept_locked(struct render_op *op)
 {
     struct dxgk_context *c = op->c;

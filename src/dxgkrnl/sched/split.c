@@ -1,4 +1,4 @@
-/* DMA-buffer splitting (issue 3; wddm-semantics §9.1, §9.5 #3): "if the whole working set of
+/* DMA-buffer splitting (issue 3; docs/semantics.md §9.1, §9.5 #3): "if the whole working set of
  * one DMA buffer does not fit, VidMm splits the DMA buffer".
  *
  * Where: DxgkDdiRender gives every output patch location the SplitOffset of the command it

@@ -4,7 +4,7 @@
  * on the context's queue like a D3DKMTRender packet (priorities, hardware queue cap,
  * preemption, TDR, GPU waits all apply), and the node worker hands it to
  * DxgkDdiSubmitCommandVirtual once every page-table write submitted before it ran
- * (sched/node.c). Nothing is made resident by a submission (wddm-semantics §9.2: the device's
+ * (sched/node.c). Nothing is made resident by a submission (docs/semantics.md §9.2: the device's
  * MakeResident list is the only residency control); what the commands touch that is not
  * resident faults on the GPU and loses only this device (sched/interrupt.c). */
 #include "dxgkrnl/dxgkrnl.h"

@@ -1,4 +1,4 @@
-/* Lazy context switching (seed 000, wddm-semantics §1.2 invariants 2 and 3).
+/* Lazy context switching (seed 000, docs/semantics.md §1.2 invariants 2 and 3).
  *
  * The hardware keeps a context's state after its command completed, so a node switches only
  * when a DMA buffer of another context enters its hardware queue; the KMD and the GPU perform

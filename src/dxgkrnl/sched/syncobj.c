@@ -1,4 +1,4 @@
-/* Synchronization objects (wddm-semantics §8.5; issues 4 and 20): creation of every type,
+/* Synchronization objects (docs/semantics.md §8.5; issues 4 and 20): creation of every type,
  * sharing by global handle, opening, destruction. Waiting and signalling are in
  * sched/syncobj_wait.c.
  *

@@ -1,4 +1,4 @@
-/* Waiting on and signalling synchronization objects (wddm-semantics §8.5; issues 4 and 20).
+/* Waiting on and signalling synchronization objects (docs/semantics.md §8.5; issues 4 and 20).
  * The objects themselves: sched/syncobj.c.
  *
  * From the CPU (monitored fences only, §8.5 rule 1): D3DKMTSignalSynchronizationObjectFromCpu
@@ -14,7 +14,7 @@
  * virtual address space in the WDDM 1.x model: a monitored fence's FenceValueGPUVirtualAddress
  * is 0 and the GPU signals it in software, at retirement.
  *
- * Waiting (DESIGN.md "Threads and waiting"): a CPU wait spins briefly, then blocks on one
+ * Waiting (docs/architecture.md "Threads and waiting"): a CPU wait spins briefly, then blocks on one
  * process-wide condition variable; every signal broadcasts it under its lock after writing the
  * values, so a waiter that checked the values with the lock held cannot miss the signal.
  * Unsatisfied GPU waits sit on a registry in the order they were made, so the oldest wait on a
@@ -751,7 +751,7 @@ NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObject2(const D3DKMT_WAITFORSYNCHR
 }
 
 /* After a timeout recovery: every fence and monitored fence of a lost device goes to its maximum value so
- * that nothing waits forever for work that will never run (wddm-semantics §8.3), unless it was
+ * that nothing waits forever for work that will never run (docs/semantics.md §8.3), unless it was
  * created NoSignalMaxValueOnTdr. CPU waiters wake; GPU waits on them are satisfied. */
 void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device)
 {

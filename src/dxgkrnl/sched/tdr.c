@@ -1,4 +1,4 @@
-/* Timeout detection and recovery (issue 4; wddm-semantics §8.3, "TDR changes in Windows 8").
+/* Timeout detection and recovery (issue 4; docs/semantics.md §8.3, "TDR changes in Windows 8").
  *
  * Detection: one watchdog thread per adapter looks at every node a few times per TdrDelay
  * (WDDM_TDR_DELAY_MS, default 2000 ms, the Windows default). A node with packets in its

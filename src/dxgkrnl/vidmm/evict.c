@@ -1,4 +1,4 @@
-/* Eviction under oversubscription (WDDM 1.x model, wddm-semantics §9.1).
+/* Eviction under oversubscription (WDDM 1.x model, docs/semantics.md §9.1).
  *
  * Every segment keeps its resident instances in least-recently-used order: an instance moves
  * to the tail when a DMA buffer references it (D3DKMTRender's snapshot, the worker's prepare
@@ -8,7 +8,7 @@
  * D3DKMTSetAllocationPriority, D3DDDI_ALLOCATIONPRIORITY_*); among equals the one whose next
  * reference by a queued packet is farthest ahead (none within the lookahead: farthest of all),
  * then the least recently used; a soft-pinned one (D3DDDI_ALLOCATIONPRIORITY_MAXIMUM and
- * above, wddm-semantics §9.4) only when nothing else in the allowed segments is evictable. Evictable means: resident; not
+ * above, docs/semantics.md §9.4) only when nothing else in the allowed segments is evictable. Evictable means: resident; not
  * referenced by any queued or in-flight packet (its
  * node tickets retired: a ticket is given at D3DKMTRender, so queued work counts); not on the
  * current paging batch (its pending paging operations are ordered before the eviction on the
@@ -18,7 +18,7 @@
  *
  * The move is a real paging operation built by DxgkDdiBuildPagingBuffer:
  *   memory segment -> when the allocation's EvictionSegmentSet (DXGK_ALLOCATIONINFO, aperture
- *     segments only, wddm-semantics §6.4) names an aperture segment with a free range *now*
+ *     segments only, docs/semantics.md §6.4) names an aperture segment with a free range *now*
  *     (nothing is evicted to make room for an eviction: the choice, docs/rules.md §17), the
  *     instance moves there: MAP_APERTURE_SEGMENT of its backing store into that range, then a
  *     TRANSFER from the memory segment into the aperture range (a DISCARD_CONTENT when the
@@ -227,7 +227,7 @@ bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_ins
     return evictable_tier_locked(a, in, true, NULL);
 }
 
-/* The dummy page UNMAP_APERTURE_SEGMENT points the range at (wddm-semantics §2.3): one zeroed
+/* The dummy page UNMAP_APERTURE_SEGMENT points the range at (docs/semantics.md §2.3): one zeroed
  * system page per process, committed at the first unmap and never freed (it must outlive every
  * aperture mapping of every adapter). */
 static void *dummy_storage;
@@ -271,7 +271,7 @@ static bool evict_op(struct dxgk_adapter *a, struct vidmm_instance *in, UINT ap,
     if (s->aperture) {
         vidmm_unmap_aperture_args(args, in, in->segment_id, in->offset);
     } else if (ap && !in->backing_valid) {
-        /* Into the aperture range just mapped over the backing store (wddm-semantics §2.3: a
+        /* Into the aperture range just mapped over the backing store (docs/semantics.md §2.3: a
          * segment side is BaseAddress + offset). */
         args->Operation = DXGK_OPERATION_TRANSFER;
         args->Transfer.hAllocation = al->info.hAllocation;
@@ -343,7 +343,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     }
     /* No DMA buffer references it (it is a victim), but a paging operation of it may still be
      * pending (its FILL or restore): then it is not idle, and a KMD may answer
-     * STATUS_GRAPHICS_ALLOCATION_BUSY (wddm-semantics §2.4): vidmm/paging.c waits for it with
+     * STATUS_GRAPHICS_ALLOCATION_BUSY (docs/semantics.md §2.4): vidmm/paging.c waits for it with
      * the adapter lock let go and calls again with AllocationIsIdle. */
     UINT idle = vidmm_instance_retired_locked(a, in) ? 1u : 0u;
     DXGKARG_BUILDPAGINGBUFFER args = { 0 };
@@ -455,7 +455,7 @@ static UINT64 scan_queued_locked(struct dxgk_adapter *a)
     return scan;
 }
 
-/* Priority first (wddm-semantics §9.4: a lower priority is always evicted before a higher one);
+/* Priority first (docs/semantics.md §9.4: a lower priority is always evicted before a higher one);
  * among equals the one needed last by the queued work (Belady's MIN on what VidMm knows); then
  * the least recently used (§9.5 #2: LRU is all that is left when the queue says nothing, e.g.
  * for every instance of tier 0, which no queued packet references). (A segmented LRU that
@@ -477,7 +477,7 @@ static bool better_victim(const struct vidmm_instance *in, const struct vidmm_in
     return in->last_touch < v->last_touch;
 }
 
-/* D3DDDI_ALLOCATIONPRIORITY_MAXIMUM and above is soft-pinned (wddm-semantics §9.4): evicted only
+/* D3DDDI_ALLOCATIONPRIORITY_MAXIMUM and above is soft-pinned (docs/semantics.md §9.4): evicted only
  * when nothing else resolves the request, after every other evictable allocation of the allowed
  * segments, of any age and either tier. */
 static bool soft_pinned(const struct vidmm_instance *in)
@@ -485,7 +485,7 @@ static bool soft_pinned(const struct vidmm_instance *in)
     return in->alloc->priority >= D3DDDI_ALLOCATIONPRIORITY_MAXIMUM && !in->alloc->offer_priority;
 }
 
-/* Seed 000, wddm-semantics §1.2 invariant 3: when nothing else is evictable, a context
+/* Seed 000, docs/semantics.md §1.2 invariant 3: when nothing else is evictable, a context
  * allocation kept only because its context is loaded on a node is freed by switching that node
  * to the null context first. How many such switches one eviction may wait for before it gives
  * up (each frees one context; a context loaded again meanwhile needs another). */
@@ -596,7 +596,7 @@ void vidmm_wait_queued_locked(struct dxgk_adapter *a)
     wait_nodes_locked(a, true);
 }
 
-/* D3DKMTSetAllocationPriority (wddm-semantics §9.4): the eviction order of allocations, effective
+/* D3DKMTSetAllocationPriority (docs/semantics.md §9.4): the eviction order of allocations, effective
  * at once. With hResource (and no list), its one priority applies to every allocation of the
  * resource; otherwise one priority per handle of phAllocationList. 0 is refused. All handles
  * are checked before anything changes. */

@@ -1,4 +1,4 @@
-/* D3DKMTLock / D3DKMTUnlock (wddm-semantics §3.2, seed 001 §8).
+/* D3DKMTLock / D3DKMTUnlock (docs/semantics.md §3.2, seed 001 §8).
  *
  * Only CpuVisible allocations lock. The flag algebra is validated first. A lock places a
  * non-resident instance in a CPU-accessible segment; the pointer is the segment's CPU mapping
@@ -18,7 +18,7 @@
  * nothing is evictable the lock waits once for the work in flight and retries, then fails with
  * STATUS_NO_MEMORY. A locked current instance is never evicted (DonotEvict is implied).
  *
- * Instances (wddm-semantics §3.3, DXGK_VIDMMCAPS.OutOfOrderLock, issue 3): a Discard lock that
+ * Instances (docs/semantics.md §3.3, DXGK_VIDMMCAPS.OutOfOrderLock, issue 3): a Discard lock that
  * renames returns the new instance's own handle in hAllocation (vidmm/rename.c). A lock naming
  * an instance handle locks that instance. The newest instance may always be locked; an older
  * one only when the KMD sets DXGK_VIDMMCAPS.OutOfOrderLock ("the driver can lock allocation
@@ -27,7 +27,7 @@
  * with that instance's own GPU use (not the newest's), never renames (Discard on it is refused),
  * and keeps it from being recycled or evicted until unlocked (vidmm_instance.lock_count).
  *
- * AcquireAperture (wddm-semantics §3.2; "Locking Swizzled Allocations"; DxgkDdiAcquireSwizzlingRange),
+ * AcquireAperture (docs/semantics.md §3.2; "Locking Swizzled Allocations"; DxgkDdiAcquireSwizzlingRange),
  * when the KMD reports DXGK_DRIVERCAPS.NumberOfSwizzlingRanges > 0: the lock synchronises as a
  * plain lock (a Discard does not rename), places the instance, then VidMm hands a free range to
  * DxgkDdiAcquireSwizzlingRange and returns its CPUTranslatedAddress: the allocation as it looks
@@ -37,7 +37,7 @@
  * belong to outstanding locks and cannot be taken back): with DonotEvict the lock fails with
  * STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE (D3DERR_NOTAVAILABLE at pfnLockCb); without, the
  * instance is evicted to system memory and the CPU gets its backing store (the KMD stores a
- * CPU-visible allocation linear when it evicts it, wddm-semantics §2.4). Refused: AcquireAperture
+ * CPU-visible allocation linear when it evicts it, docs/semantics.md §2.4). Refused: AcquireAperture
  * on an allocation that can only live in an aperture segment, or that is already locked; any
  * lock while an AcquireAperture lock of it is outstanding; a DMA buffer naming an instance locked
  * that way (sched/queue.c) (§3.2 rules 6, 11). A locked instance is never evicted (DonotEvict is
@@ -241,7 +241,7 @@ static void lock_wait_begins(struct lock_op *op)
     op->waited = true;
 }
 
-/* Phase 1 (no lock): the flags, the CPU-visibility rules of wddm-semantics §3.2, the pages, an
+/* Phase 1 (no lock): the flags, the CPU-visibility rules of docs/semantics.md §3.2, the pages, an
  * offer (vidmm/offer.c), and the model's renaming rule (§3.3). */
 static NTSTATUS lock_check_args(struct lock_op *op)
 {
@@ -251,7 +251,7 @@ static NTSTATUS lock_check_args(struct lock_op *op)
     NTSTATUS st = STATUS_INVALID_PARAMETER;
     if (!lock_flags_valid(args, a))
         return st;
-    /* wddm-semantics §3.2 rule 8 */
+    /* docs/semantics.md §3.2 rule 8 */
     if (!al->info.Flags.CpuVisible) {
         dxgk_refuse("D3DKMTLock: allocation 0x%08x was not created CpuVisible",
                     args->hAllocation);
@@ -288,7 +288,7 @@ static NTSTATUS lock_check_args(struct lock_op *op)
     }
     D3DDDICB_LOCKFLAGS f = args->Flags;
     if (f.Discard && a->mmu) {
-        /* wddm-semantics §3.3: with a WDDM 2.x KMD VidMm never renames; the UMD does. */
+        /* docs/semantics.md §3.3: with a WDDM 2.x KMD VidMm never renames; the UMD does. */
         dxgk_refuse("D3DKMTLock: Discard on a GpuMmu (WDDM 2.x) adapter: VidMm does not rename, the UMD "
                     "renames its own allocations; lock with D3DKMTLock2");
         st = STATUS_NOT_SUPPORTED;
@@ -296,7 +296,7 @@ static NTSTATUS lock_check_args(struct lock_op *op)
     }
     /* Rules 4 and 5: Discard neutralises IgnoreSync/DonotWait; IgnoreSync needs DonotWait. An
      * AcquireAperture lock does not rename: the KMD's range names the allocation's placement,
-     * and the KMD cannot tell instances apart (wddm-semantics §3.3). */
+     * and the KMD cannot tell instances apart (docs/semantics.md §3.3). */
     op->f = f;
     op->discard = f.Discard && !f.AcquireAperture;
     op->no_sync = !op->discard && f.IgnoreSync && f.DonotWait;
@@ -306,7 +306,7 @@ static NTSTATUS lock_check_args(struct lock_op *op)
 
 /* Phase 2 (adapter lock): the instance the handle names - an older one is `want` (locked as
  * such, OutOfOrderLock), else the current one whichever it is after a wait - and the rules that
- * depend on the allocation's locks now (wddm-semantics §3.2 rules 6 and 11, Locking Swizzled
+ * depend on the allocation's locks now (docs/semantics.md §3.2 rules 6 and 11, Locking Swizzled
  * Allocations), then the device's state. */
 static NTSTATUS lock_resolve_locked(struct lock_op *op)
 {
@@ -370,7 +370,7 @@ static NTSTATUS lock_resolve_locked(struct lock_op *op)
 }
 
 /* Phase 3a: a Discard renames the current instance (vidmm/rename.c) - unless it is locked, its
- * backing store is shared with the KMD (seed 002 / wddm-semantics §7 rule 8) or it is a primary
+ * backing store is shared with the KMD (seed 002 / docs/semantics.md §7 rule 8) or it is a primary
  * (§3.2): then it synchronises like a plain lock. Without NoExistingReference the caller's
  * unsubmitted commands may name the current instance: it is never reused, even idle. At
  * MaximumRenamingListLength (or out of memory) it waits for an instance to recycle, or, with
@@ -495,7 +495,7 @@ static NTSTATUS lock_place_once_locked(struct lock_op *op, bool *paged)
  * BUSY wait inside the paging build and by the waits for paging fences: whenever the instance
  * was evicted or replaced meanwhile, start over from the current instance's residency. The CPU
  * must not race the kernel's own zero FILL of a fresh placement, or a restore; with DonotWait
- * (not D3DKMTLock2) a lock whose restore or evictions are still running is busy (wddm-semantics
+ * (not D3DKMTLock2) a lock whose restore or evictions are still running is busy (docs/semantics.md
  * §3.2, §9.1): a retry succeeds. */
 static NTSTATUS lock_place_locked(struct lock_op *op)
 {
@@ -556,7 +556,7 @@ static NTSTATUS lock_place_locked(struct lock_op *op)
  * video memory manager cannot allocate the new virtual address, the lock request fails",
  * D3DDDICB_LOCKFLAGS), else the allocation goes back to system memory (the KMD unswizzles it on
  * the way out, marked before the adapter lock is let go: no DMA buffer takes it meanwhile) and
- * the CPU uses it there. A device lost while the lock waited is refused first (wddm-semantics
+ * the CPU uses it there. A device lost while the lock waited is refused first (docs/semantics.md
  * §8.3: the work it waited for was aborted, so the content cannot be trusted). */
 static NTSTATUS lock_view_locked(struct lock_op *op)
 {
@@ -641,7 +641,7 @@ static NTSTATUS lock_locked(struct lock_op *op)
 }
 
 /* D3DKMTLock, and D3DKMTLock2 with paging_waits: its DonotWait skips only the GPU-use sync
- * (the UMD synchronises itself, wddm-semantics §3.3 "WDDM 2.x"); VidMm's own paging - a restore,
+ * (the UMD synchronises itself, docs/semantics.md §3.3 "WDDM 2.x"); VidMm's own paging - a restore,
  * the evictions it needs, or the wait for room - is still waited for by the CPU, as pfnLock2Cb
  * documents no "busy" answer for it. */
 static NTSTATUS lock_allocation(D3DKMT_LOCK *args, bool paging_waits)
@@ -791,7 +791,7 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
     return st;
 }
 
-/* D3DKMTLock2 / D3DKMTUnlock2 (WDDM 2.x, wddm-semantics §3.3): a CPU pointer to the allocation,
+/* D3DKMTLock2 / D3DKMTUnlock2 (WDDM 2.x, docs/semantics.md §3.3): a CPU pointer to the allocation,
  * no renaming and no implicit synchronisation (the caller synchronises itself). The model
  * places a non-resident allocation first, as D3DKMTLock does (CPU-accessible segment), and the
  * CPU waits for that paging: only the GPU's own use is not synchronised. For a backing store

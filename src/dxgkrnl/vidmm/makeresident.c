@@ -1,4 +1,4 @@
-/* D3DKMTMakeResident, D3DKMTEvict and D3DKMTQueryVideoMemoryInfo (wddm-semantics §9.2, §9.3).
+/* D3DKMTMakeResident, D3DKMTEvict and D3DKMTQueryVideoMemoryInfo (docs/semantics.md §9.2, §9.3).
  *
  * The kernel runs the WDDM 1.x model (the reference KMD is WDDM 1.3): the allocation list of
  * each DMA buffer drives residency (sched/node.c). On top of it, MakeResident / Evict keep a
@@ -167,7 +167,7 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
                 if (!al[i]->current->segment_id)
                     args->NumBytesToTrim += al[i]->info.Size;
             st = STATUS_NO_MEMORY;
-            /* MustSucceed (wddm-semantics §9.2): the app cannot progress without these, so the
+            /* MustSucceed (docs/semantics.md §9.2): the app cannot progress without these, so the
              * device is put in error; none of its contexts' submissions are accepted any more
              * (D3DKMTRender returns the error), D3DKMTGetDeviceState answers ERROR_OUTOFMEMORY.
              * The call itself still fails atomically with STATUS_NO_MEMORY and NumBytesToTrim. */
@@ -206,7 +206,7 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
     return st;
 }
 
-/* NotWrittenTo (wddm-semantics §9.2): the app vouches that the GPU did not write the allocation
+/* NotWrittenTo (docs/semantics.md §9.2): the app vouches that the GPU did not write the allocation
  * since its MakeResident, so VidMm may discard it instead of copying it back. Taken only when
  * that makes the backing store the content: it was at that MakeResident (resident_clean), and
  * the CPU cannot have written it since: the allocation is not CpuVisible (only CpuVisible
@@ -262,7 +262,7 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
     for (UINT i = 0; i < n && NT_SUCCESS(st); i++) {
         struct vidmm_instance *in = al[i]->current;
         if (a->mmu) {
-            /* GpuMmu (issue 3, wddm-semantics §9.2): no allocation list says what the GPU
+            /* GpuMmu (issue 3, docs/semantics.md §9.2): no allocation list says what the GPU
              * touches, so the allocation counts as used (and written: any writable mapping may
              * have been) by every packet its device queued before this Evict; it leaves its
              * segment only once they retired (vidmm/evict.c reads these tickets). */

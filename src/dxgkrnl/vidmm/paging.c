@@ -1,8 +1,8 @@
-/* Paging buffers (wddm-semantics §2): system-memory buffers of PagingBufferSize, filled by
+/* Paging buffers (docs/semantics.md §2): system-memory buffers of PagingBufferSize, filled by
  * DxgkDdiBuildPagingBuffer and submitted on the paging node (DXGK_VIDMMCAPS.PagingNode)
  * through DxgkDdiSubmitCommand with Flags.Paging = 1 and no context (sched/node.c).
  *
- * The retry protocol (wddm-semantics §2.4):
+ * The retry protocol (docs/semantics.md §2.4):
  *   STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER -> submit the filled part, take a fresh buffer and
  *     call again with the same operation and the MultipassOffset the KMD left;
  *   STATUS_GRAPHICS_ALLOCATION_BUSY -> wait until the allocation is idle, call again with

@@ -1,5 +1,5 @@
 /* Device paging queues: D3DKMTCreatePagingQueue / D3DKMTDestroyPagingQueue and the paging
- * fence of D3DKMTMakeResident (WDDM 2.0; wddm-semantics §8.5 rule 6, §9.2; WDK
+ * fence of D3DKMTMakeResident (WDDM 2.0; docs/semantics.md §8.5 rule 6, §9.2; WDK
  * D3DKMT_CREATEPAGINGQUEUE).
  *
  * A paging queue is a device's channel for VidMm's paging work: each one owns a monitored fence

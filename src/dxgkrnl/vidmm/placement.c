@@ -1,7 +1,7 @@
 /* Placement policy: where an instance goes when it becomes resident.
  *
  * Order: the KMD's PreferredSegment ids first (in order), then the rest of the supported set
- * by ascending id (wddm-semantics §6.4: preferred segments are members of the supported set).
+ * by ascending id (docs/semantics.md §6.4: preferred segments are members of the supported set).
  * Inside a segment: the hinted banks, then the preference's direction (alloc_in_segment_locked).
  * The supported set is SupportedWriteSegmentSet (an instance is written by the GPU or the
  * CPU) intersected with the read set when the KMD gave one. A CpuVisible allocation is placed
@@ -128,7 +128,7 @@ NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
             return STATUS_SUCCESS;
         }
     }
-    /* Oversubscribed: evict (wddm-semantics §9.1) from the allowed segments that could ever
+    /* Oversubscribed: evict (docs/semantics.md §9.1) from the allowed segments that could ever
      * hold it, one victim at a time, retrying in the segment that gained room. */
     UINT fit[DXGK_MAX_SEGMENTS], nfit = 0;
     for (UINT k = 0; k < n; k++)
@@ -145,7 +145,7 @@ NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
     return STATUS_NO_MEMORY;
 }
 
-/* An aperture range freed at destruction points at the dummy page again (wddm-semantics §2.3:
+/* An aperture range freed at destruction points at the dummy page again (docs/semantics.md §2.3:
  * UNMAP_APERTURE_SEGMENT), as an eviction out of the aperture does: the KMD sees every range it
  * was told to map unmapped, and a stale GPU address reads the dummy page, never freed pages.
  * Returns the UNMAP's paging fence (0 when the KMD refused it: a KMD bug, logged). */

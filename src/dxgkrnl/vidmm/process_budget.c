@@ -1,4 +1,4 @@
-/* The process's video memory budget and its notifications (issue 20 §4; wddm-semantics §9.3).
+/* The process's video memory budget and its notifications (issue 20 §4; docs/semantics.md §9.3).
  *
  * On Windows the budget of a process in a segment group is what VidMm lets it keep resident
  * there: it shrinks when other processes need the memory and grows again when they let it go;

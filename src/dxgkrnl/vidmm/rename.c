@@ -1,4 +1,4 @@
-/* Discard = renaming (WDDM 1.x VidMm, wddm-semantics §3.3). Each allocation keeps a list of
+/* Discard = renaming (WDDM 1.x VidMm, docs/semantics.md §3.3). Each allocation keeps a list of
  * instances, oldest first. A Discard lock of a busy current instance makes another instance
  * current: an idle one is recycled first; otherwise a new one is created with the original
  * creation parameters (no new DxgkDdiCreateAllocation: to the KMD it is the same allocation
@@ -8,7 +8,7 @@
  * Under memory pressure a retired instance that is not current is evicted with
  * DISCARD_CONTENT (vidmm/evict.c); recycling it places it again, without content.
  *
- * Instance handles (wddm-semantics §3.3; D3DDDICB_LOCK.hAllocation: "the video memory manager
+ * Instance handles (docs/semantics.md §3.3; D3DDDICB_LOCK.hAllocation: "the video memory manager
  * creates a new instance of the allocation and returns a new handle that represents the new
  * instance"): a Discard lock that renames returns the new current instance's own handle, an
  * allocation-type handle of the same kernel object (each holds a reference; removed when the
@@ -17,14 +17,14 @@
  * was created with keeps naming whichever instance is current (model decision: the UMD that
  * ignores the returned handle keeps working as on WDDM 1.x runtimes that re-emit it).
  *
- * Instance ordering (wddm-semantics §3.3 "Instance ordering invariant"): every instance gets a
+ * Instance ordering (docs/semantics.md §3.3 "Instance ordering invariant"): every instance gets a
  * generation when it becomes current. Once a DMA buffer referenced generation g, instances older
  * than g are retired for references: D3DKMTRender refuses a buffer naming one (sched/queue.c),
  * unless its last reference carried D3DDDI_ALLOCATIONLIST.DoNotRetireInstance ("the driver will
  * reference it again in a subsequent DMA buffer"), which also keeps it from being recycled;
  * the next reference without the flag lets it retire ("all instances are eventually retired").
  *
- * Recycling follows the same retirement (pfnLockCb remarks, wddm-semantics §3.3): the caller
+ * Recycling follows the same retirement (pfnLockCb remarks, docs/semantics.md §3.3): the caller
  * of a Discard lock may still have commands it has not submitted naming the current instance
  * or any instance no submitted buffer has retired, and "re-emits the new base address into the
  * current command buffer" instead of flushing. So without NoExistingReference a Discard always

@@ -1,4 +1,4 @@
-/* D3DKMTChangeVideoMemoryReservation (wddm-semantics §9.3: CurrentReservation /
+/* D3DKMTChangeVideoMemoryReservation (docs/semantics.md §9.3: CurrentReservation /
  * AvailableForReservation back the app-reserved minimum; IDXGIAdapter3::SetVideoMemoryReservation
  * reaches the kernel by this WDK entry point).
  *

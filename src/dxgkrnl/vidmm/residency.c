@@ -1,4 +1,4 @@
-/* Residency (wddm-semantics §9.1: in WDDM 1.x the allocation list drives residency). Lazy: an
+/* Residency (docs/semantics.md §9.1: in WDDM 1.x the allocation list drives residency). Lazy: an
  * instance becomes resident on first reference by a DMA buffer's allocation list (the node
  * worker, sched/node.c) or on lock (vidmm/lock.c). A new placement in a memory segment is
  * zero-filled by a FILL paging operation; an aperture placement maps its backing store with
@@ -40,7 +40,7 @@ void vidmm_map_aperture_args(const struct dxgk_adapter *a, DXGKARG_BUILDPAGINGBU
         args->MapApertureSegment.MdlOffset = 0;
         return;
     }
-    /* Seed 003 / wddm-semantics §2.1: a KMD with MapAperture2Supported gets operation 17 and
+    /* Seed 003 / docs/semantics.md §2.1: a KMD with MapAperture2Supported gets operation 17 and
      * an ADL, never 5. The backing store's pages are consecutive host pages when they are (one
      * contiguous ADL: BasePageNumber), otherwise the ADL names the MDL's page array, which
      * lives as long as the instance (DXGK_PAGE_NUMBER is a PFN_NUMBER). */
@@ -168,7 +168,7 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
         args.Transfer.Flags.AllocationIsIdle = 1; /* a fresh placement: nothing references it */
         args.Transfer.Flags.Swizzle = inst->unswizzled; /* Locking Swizzled Allocations, case 3 */
     } else if (fill) {
-        /* Fill: only memory segments, allocation guaranteed idle (wddm-semantics §2.3). */
+        /* Fill: only memory segments, allocation guaranteed idle (docs/semantics.md §2.3). */
         args.Operation = DXGK_OPERATION_FILL;
         args.Fill.hAllocation = al->info.hAllocation;
         args.Fill.FillSize = al->info.Size;

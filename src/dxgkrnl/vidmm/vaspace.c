@@ -1,4 +1,4 @@
-/* The GpuMmu model (WDDM 2.0; issue 6, common brief "The shared model", wddm-semantics §9.2):
+/* The GpuMmu model (WDDM 2.0; issue 6, common brief "The shared model", docs/semantics.md §9.2):
  * the process's GPU virtual address space, its page tables, and the D3DKMTReserve / Map /
  * FreeGpuVirtualAddress thunks.
  *
@@ -257,7 +257,7 @@ static DXGK_PTE leaf_pte(const struct vidmm_mapping *map, UINT64 page, bool clea
 {
     DXGK_PTE p = { 0 };
     const struct vidmm_instance *in = map->alloc ? map->alloc->current : NULL;
-    /* WDDM 2.x residency (issue 3, wddm-semantics §9.2): only what a device made resident is
+    /* WDDM 2.x residency (issue 3, docs/semantics.md §9.2): only what a device made resident is
      * reachable; placed for another reason (a Lock2) without MakeResident, it still faults. */
     if (clear || !in || !in->segment_id || map->prot.NoAccess || !map->alloc->resident_refs)
         return p;
