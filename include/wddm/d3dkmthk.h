@@ -505,8 +505,9 @@ typedef struct _D3DKMT_UNLOCK2 {
 } D3DKMT_UNLOCK2;
 
 /* D3DKMTEscape: private data from the caller to the KMD's DxgkDdiEscape (DRIVERPRIVATE), or a
- * request to the kernel itself (TDRDBGCTRL, the private data one D3DKMT_TDRDBGCTRLTYPE; for
- * testing, as on Windows: only FORCETDR is answered, docs/drivers.md). */
+ * request to the kernel itself (TDRDBGCTRL, for testing as on Windows: the private data one
+ * D3DKMT_TDRDBGCTRLTYPE, or a D3DKMT_TDRDBGCTRL_ESCAPE naming the node of an ENGINETDR; FORCETDR
+ * and ENGINETDR are answered, docs/drivers.md). */
 typedef enum _D3DKMT_ESCAPETYPE {
     D3DKMT_ESCAPE_DRIVERPRIVATE = 0,
     D3DKMT_ESCAPE_VIDMM = 1,
@@ -527,8 +528,15 @@ typedef enum _D3DKMT_TDRDBGCTRLTYPE {
     D3DKMT_TDRDBGCTRLTYPE_GPUTDR = 5,
     D3DKMT_TDRDBGCTRLTYPE_FORCEDODTDR = 6,
     D3DKMT_TDRDBGCTRLTYPE_FORCEDODVSYNCTDR = 7,
-    D3DKMT_TDRDBGCTRLTYPE_ENGINETDR = 8,
+    D3DKMT_TDRDBGCTRLTYPE_ENGINETDR = 8,     /* simulate an engine timeout on NodeOrdinal (WIN8) */
 } D3DKMT_TDRDBGCTRLTYPE;
+
+typedef struct _D3DKMT_TDRDBGCTRL_ESCAPE {
+    D3DKMT_TDRDBGCTRLTYPE TdrControl;
+    union {
+        ULONG NodeOrdinal;                    /* valid for D3DKMT_TDRDBGCTRLTYPE_ENGINETDR */
+    };
+} D3DKMT_TDRDBGCTRL_ESCAPE;
 
 typedef struct _D3DDDI_ESCAPEFLAGS {
     union {

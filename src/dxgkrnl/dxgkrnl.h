@@ -455,6 +455,7 @@ struct dxgk_adapter {
     pthread_cond_t tdr_cond;
     bool tdr_stop;                    /* tdr_lock */
     bool tdr_forced;                  /* tdr_lock: a D3DKMT_TDRDBGCTRLTYPE_FORCETDR to carry out */
+    UINT tdr_forced_engines;          /* tdr_lock: nodes (bit ordinal) of ENGINETDRs to carry out */
     _Atomic UINT tdr_count;           /* recoveries done (engine or adapter) */
     /* The TDR limits (sched/tdr.c): more than tdr_limit_count adapter timeouts within
      * tdr_limit_ms and the adapter is stopped instead of recovered. */
@@ -1031,6 +1032,10 @@ void dxgk_tdr_stop(struct dxgk_adapter *a);
 /* D3DKMT_TDRDBGCTRLTYPE_FORCETDR: the watchdog recovers the adapter as from a timeout with no
  * guilty device, soon after this returns. */
 void dxgk_tdr_force(struct dxgk_adapter *a);
+/* D3DKMT_TDRDBGCTRLTYPE_ENGINETDR: the watchdog treats node `ordinal` (< node_count) as timed out
+ * now, soon after this returns: the packet it runs, if any, names the guilty device, and the
+ * engine is reset (DxgkDdiResetEngine), or the adapter when the KMD has no per-engine TDR. */
+void dxgk_tdr_force_engine(struct dxgk_adapter *a, UINT ordinal);
 /* STATUS_SUCCESS, or STATUS_DEVICE_REMOVED and a line naming `call` once the adapter was
  * stopped past the TDR limits (D3DKMTCreateDevice, D3DKMTCreateContext). Adapter lock held. */
 NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call);

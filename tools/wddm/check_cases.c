@@ -970,6 +970,56 @@ static enum check_result context_allocations(struct check_env *e, char *detail, 
     return r;
 }
 
+/* Per-engine TDR (DXGK_DRIVERCAPS.SupportPerEngineTDR): a forced engine timeout
+ * (D3DKMTEscape D3DKMT_ESCAPE_TDRDBGCTRL, D3DKMT_TDRDBGCTRLTYPE_ENGINETDR, for testing as on
+ * Windows) of an idle engine other than the paging one is recovered by DxgkDdiResetEngine alone:
+ * one engine reset, no adapter reset, the device not lost (nothing of it ran), and its copies
+ * read back afterwards. */
+static enum check_result tdr_engine(struct check_env *e, char *detail, size_t size)
+{
+    UINT nodes = e->caps.GpuEngineTopology.NbAsymetricProcessingNodes;
+    UINT paging = e->caps.MemoryManagementCaps.PagingNode;
+    if (!e->caps.SupportPerEngineTDR) {
+        snprintf(detail, size, "the KMD does not claim DXGK_DRIVERCAPS.SupportPerEngineTDR");
+        return CHECK_SKIP;
+    }
+    UINT node = paging == 0 ? 1 : 0;
+    if (node >= nodes) {
+        snprintf(detail, size, "one node, the paging node: its timeouts reset the adapter");
+        return CHECK_SKIP;
+    }
+    enum check_result r = copy_readback(e, detail, size); /* the engine ran the device's work and is idle */
+    if (r != CHECK_PASS)
+        return r;
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    D3DKMT_TDRDBGCTRL_ESCAPE req = {.TdrControl = D3DKMT_TDRDBGCTRLTYPE_ENGINETDR, .NodeOrdinal = node};
+    D3DKMT_ESCAPE esc = {.hAdapter = e->adapter, .Type = D3DKMT_ESCAPE_TDRDBGCTRL, .pPrivateDriverData = &req,
+                         .PrivateDriverDataSize = sizeof req};
+    NTSTATUS st = D3DKMTEscape(&esc);
+    if (!NT_SUCCESS(st))
+        return fail(detail, size, "D3DKMTEscape(TDRDBGCTRL, ENGINETDR, node %u): 0x%08x", node, (unsigned)st);
+    for (int i = 0; i < 1000; i++) {
+        wddm_get_counters(&c1);
+        if (c1.engine_resets != c0.engine_resets || c1.adapter_resets != c0.adapter_resets)
+            break;
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    if (c1.adapter_resets != c0.adapter_resets)
+        return fail(detail, size, "the engine timeout of node %u reset the adapter: DxgkDdiResetEngine is missing, "
+                                  "failed, or answered a LastAbortedFenceId outside the fences submitted "
+                                  "(WDDM_DEBUG=1 says which)", node);
+    if (c1.engine_resets != c0.engine_resets + 1)
+        return fail(detail, size, "%llu engine resets within 5 s of the forced engine timeout of node %u, not 1",
+                    (unsigned long long)(c1.engine_resets - c0.engine_resets), node);
+    HRESULT reason = ID3D11Device_GetDeviceRemovedReason(e->dev);
+    if (reason != S_OK)
+        return fail(detail, size, "the reset of an idle engine lost the device: removed reason 0x%08x",
+                    (unsigned)reason);
+    return copy_readback(e, detail, size);
+}
+
 /* A forced TDR (D3DKMTEscape D3DKMT_ESCAPE_TDRDBGCTRL, FORCETDR, as on Windows): the kernel
  * recovers the adapter through the KMD's DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout;
  * the open device is lost (DXGI_ERROR_DEVICE_RESET: it caused nothing), and a device created
@@ -1081,6 +1131,10 @@ const struct check_case wddm_check_cases[] = {
      "is not loaded and are back before it runs: after VidMm trimmed every segment (every node in the null "
      "context), three devices take turns copying and each reads its bytes back",
      context_allocations},
+    {"Tdr.Engine",
+     "When the caps claim SupportPerEngineTDR, a forced timeout of an idle engine (D3DKMT_TDRDBGCTRLTYPE_ENGINETDR) "
+     "is recovered by DxgkDdiResetEngine alone: no adapter reset, the device kept, and its copies read back",
+     tdr_engine},
     {"Tdr.Recovery",
      "After a forced TDR the adapter recovers through DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout: "
      "the open device is lost with DXGI_ERROR_DEVICE_RESET, and a new device's copies read back",

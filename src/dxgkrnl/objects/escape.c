@@ -3,23 +3,34 @@
  * The kernel checks only the handles, the size and the flags. */
 #include "dxgkrnl/dxgkrnl.h"
 
+#include <string.h>
+
 #define DXGK_ESCAPE_MAX_PRIVATE_DATA (64u * 1024u)
 
-/* D3DKMT_ESCAPE_TDRDBGCTRL (issue 19 §4: `wddm check`'s Tdr.Recovery): FORCETDR makes the adapter's
- * watchdog recover as from a timeout no device caused - every device lost with
- * D3DKMT_DEVICEEXECUTION_RESET, DxgkDdiResetFromTimeout, DxgkDdiRestartFromTimeout - and returns
- * at once, as Windows does (the recovery follows). The other controls are not modelled. */
+/* D3DKMT_ESCAPE_TDRDBGCTRL (issue 19 §4: `wddm check`'s Tdr.Recovery and Tdr.Engine), for
+ * testing as on Windows; the request returns at once and the watchdog carries it out:
+ *   FORCETDR  - a recovery as from an adapter timeout no device caused: every device lost with
+ *               D3DKMT_DEVICEEXECUTION_RESET, DxgkDdiResetFromTimeout, DxgkDdiRestartFromTimeout;
+ *   ENGINETDR - (a D3DKMT_TDRDBGCTRL_ESCAPE naming the node) as a timeout of that engine seen now:
+ *               the packet it runs, if any, is the guilty one, and the engine is reset through
+ *               DxgkDdiResetEngine, or the adapter when the KMD has no per-engine TDR.
+ * The private data is one D3DKMT_TDRDBGCTRLTYPE or one D3DKMT_TDRDBGCTRL_ESCAPE. The other
+ * controls are not modelled. */
 static NTSTATUS tdr_debug_control(const D3DKMT_ESCAPE *args)
 {
-    if (!args->pPrivateDriverData || args->PrivateDriverDataSize != sizeof(D3DKMT_TDRDBGCTRLTYPE)) {
+    UINT size = args->PrivateDriverDataSize;
+    if (!args->pPrivateDriverData ||
+        (size != sizeof(D3DKMT_TDRDBGCTRLTYPE) && size != sizeof(D3DKMT_TDRDBGCTRL_ESCAPE))) {
         dxgk_refuse("D3DKMTEscape(D3DKMT_ESCAPE_TDRDBGCTRL): the private data must be one D3DKMT_TDRDBGCTRLTYPE "
-                    "(%zu bytes), got %u", sizeof(D3DKMT_TDRDBGCTRLTYPE), args->PrivateDriverDataSize);
+                    "(%zu bytes) or one D3DKMT_TDRDBGCTRL_ESCAPE (%zu), got %u", sizeof(D3DKMT_TDRDBGCTRLTYPE),
+                    sizeof(D3DKMT_TDRDBGCTRL_ESCAPE), size);
         return STATUS_INVALID_PARAMETER;
     }
-    D3DKMT_TDRDBGCTRLTYPE type = *(const D3DKMT_TDRDBGCTRLTYPE *)args->pPrivateDriverData;
-    if (type != D3DKMT_TDRDBGCTRLTYPE_FORCETDR) {
+    D3DKMT_TDRDBGCTRL_ESCAPE req = { 0 };
+    memcpy(&req, args->pPrivateDriverData, size);
+    if (req.TdrControl != D3DKMT_TDRDBGCTRLTYPE_FORCETDR && req.TdrControl != D3DKMT_TDRDBGCTRLTYPE_ENGINETDR) {
         dxgk_refuse("D3DKMTEscape(D3DKMT_ESCAPE_TDRDBGCTRL): type %d is not modelled (only "
-                    "D3DKMT_TDRDBGCTRLTYPE_FORCETDR)", (int)type);
+                    "D3DKMT_TDRDBGCTRLTYPE_FORCETDR and D3DKMT_TDRDBGCTRLTYPE_ENGINETDR)", (int)req.TdrControl);
         return STATUS_NOT_SUPPORTED;
     }
     struct dxgk_adapter *a = dxgk_adapter_get(args->hAdapter);
@@ -27,9 +38,22 @@ static NTSTATUS tdr_debug_control(const D3DKMT_ESCAPE *args)
         dxgk_refuse("D3DKMTEscape: invalid adapter handle 0x%08x", args->hAdapter);
         return STATUS_INVALID_PARAMETER;
     }
-    dxgk_tdr_force(a);
+    NTSTATUS st = STATUS_SUCCESS;
+    if (req.TdrControl == D3DKMT_TDRDBGCTRLTYPE_FORCETDR) {
+        dxgk_tdr_force(a);
+    } else if (size != sizeof(D3DKMT_TDRDBGCTRL_ESCAPE)) {
+        dxgk_refuse("D3DKMTEscape(D3DKMT_ESCAPE_TDRDBGCTRL): ENGINETDR needs a D3DKMT_TDRDBGCTRL_ESCAPE to name its "
+                    "node");
+        st = STATUS_INVALID_PARAMETER;
+    } else if (req.NodeOrdinal >= a->node_count) {
+        dxgk_refuse("D3DKMTEscape(D3DKMT_ESCAPE_TDRDBGCTRL): ENGINETDR NodeOrdinal %u is not a node of the adapter "
+                    "(%u nodes)", (unsigned)req.NodeOrdinal, a->node_count);
+        st = STATUS_INVALID_PARAMETER;
+    } else {
+        dxgk_tdr_force_engine(a, req.NodeOrdinal);
+    }
     dxgk_adapter_put(a);
-    return STATUS_SUCCESS;
+    return st;
 }
 
 NTSTATUS APIENTRY D3DKMTEscape(const D3DKMT_ESCAPE *args)

@@ -147,8 +147,9 @@ static struct dxgk_packet *hw_head_locked(struct gsched_node *n)
 }
 
 /* Phase 1: the packet the engine is stuck in names the guilty device; it is lost before
- * anything is reset so that every thread the recovery wakes finds it so. */
-static void tdr_blame(struct tdr_op *op)
+ * anything is reset so that every thread the recovery wakes finds it so. A forced engine
+ * timeout (ENGINETDR) blames the same way: an idle engine names nobody. */
+static void tdr_blame(struct tdr_op *op, bool forced)
 {
     struct dxgk_adapter *a = op->a;
     pthread_mutex_lock(&a->lock);
@@ -162,7 +163,10 @@ static void tdr_blame(struct tdr_op *op)
     if (op->guilty && dxgk_device_set_error_locked(op->guilty, STATUS_DEVICE_REMOVED, D3DKMT_DEVICEEXECUTION_HUNG))
         lost_add(&op->lost, op->guilty);
     pthread_mutex_unlock(&a->lock);
-    dxgk_refuse("TDR: node %u made no progress for %u ms: timeout", op->n->ordinal, a->tdr_delay_ms);
+    if (forced)
+        dxgk_refuse("TDR: node %u: engine timeout forced by D3DKMT_TDRDBGCTRLTYPE_ENGINETDR", op->n->ordinal);
+    else
+        dxgk_refuse("TDR: node %u made no progress for %u ms: timeout", op->n->ordinal, a->tdr_delay_ms);
 }
 
 /* Phase 2: engine reset of the node; false: escalate to the adapter. */
@@ -330,16 +334,24 @@ static void adapter_reset(struct tdr_op *op)
         DXGK_COUNT(a, adapter_resets, 1);
 }
 
-/* A timeout on node n, or (forced, D3DKMT_TDRDBGCTRLTYPE_FORCETDR) an adapter timeout no device
- * caused: then every device is lost RESET, and it counts toward the TDR limits as any other. */
-static void recover(struct dxgk_adapter *a, struct gsched_node *n, bool forced)
+/* What the watchdog recovers from: a timeout it saw on a node, or one a test forced through
+ * D3DKMTEscape(D3DKMT_ESCAPE_TDRDBGCTRL). */
+enum tdr_cause {
+    TDR_TIMEOUT,        /* node n made no progress */
+    TDR_FORCED_ENGINE,  /* ENGINETDR: as a timeout of node n, seen now */
+    TDR_FORCED_ADAPTER, /* FORCETDR: an adapter timeout no device caused; every device is lost
+                           RESET, and it counts toward the TDR limits as any other */
+};
+
+static void recover(struct dxgk_adapter *a, struct gsched_node *n, enum tdr_cause cause)
 {
     struct tdr_op op = { .a = a, .n = n };
-    if (forced)
+    bool adapter = cause == TDR_FORCED_ADAPTER;
+    if (adapter)
         dxgk_refuse("TDR: forced by D3DKMT_TDRDBGCTRLTYPE_FORCETDR: adapter reset");
     else
-        tdr_blame(&op);
-    if (forced || !engine_reset(&op)) {
+        tdr_blame(&op, cause == TDR_FORCED_ENGINE);
+    if (adapter || !engine_reset(&op)) {
         tdr_limit(&op);
         adapter_reset(&op);
     }
@@ -355,6 +367,14 @@ void dxgk_tdr_force(struct dxgk_adapter *a)
 {
     pthread_mutex_lock(&a->tdr_lock);
     a->tdr_forced = true;
+    pthread_cond_signal(&a->tdr_cond);
+    pthread_mutex_unlock(&a->tdr_lock);
+}
+
+void dxgk_tdr_force_engine(struct dxgk_adapter *a, UINT ordinal)
+{
+    pthread_mutex_lock(&a->tdr_lock);
+    a->tdr_forced_engines |= 1u << ordinal;
     pthread_cond_signal(&a->tdr_cond);
     pthread_mutex_unlock(&a->tdr_lock);
 }
@@ -376,18 +396,23 @@ static void *tdr_main(void *arg)
         ts.tv_nsec += (long)(period % 1000) * 1000000l;
         ts.tv_sec += period / 1000 + ts.tv_nsec / 1000000000l;
         ts.tv_nsec %= 1000000000l;
-        if (!a->tdr_forced)
+        if (!a->tdr_forced && !a->tdr_forced_engines)
             pthread_cond_timedwait(&a->tdr_cond, &a->tdr_lock, &ts);
         if (a->tdr_stop)
             break;
         bool forced = a->tdr_forced;
+        UINT engines = a->tdr_forced_engines;
         a->tdr_forced = false;
+        a->tdr_forced_engines = 0;
         pthread_mutex_unlock(&a->tdr_lock);
-        if (forced) {
-            recover(a, &a->node[0], true);
+        if (forced)
+            recover(a, &a->node[0], TDR_FORCED_ADAPTER);
+        for (UINT i = 0; i < a->node_count; i++)
+            if (engines & (1u << i))
+                recover(a, &a->node[i], TDR_FORCED_ENGINE);
+        if (forced || engines)
             for (UINT i = 0; i < a->node_count; i++)
                 since[i] = now_ms();
-        }
         UINT64 now = now_ms();
         for (UINT i = 0; i < a->node_count; i++) {
             struct gsched_node *n = &a->node[i];
@@ -417,7 +442,7 @@ static void *tdr_main(void *arg)
                     continue;
                 }
             }
-            recover(a, n, false);
+            recover(a, n, TDR_TIMEOUT);
             since[i] = now_ms();
             preempted[i] = false;
         }
