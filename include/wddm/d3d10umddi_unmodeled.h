@@ -2,10 +2,13 @@
  * (draws, shaders, pipeline state, depth-stencil views, samplers, counters, compute, tessellation,
  * the runtime's state-refresh callbacks), so every slot of D3D10DDI_DEVICEFUNCS,
  * D3D10_1DDI_DEVICEFUNCS, D3D11DDI_DEVICEFUNCS and D3D11_1DDI_DEVICEFUNCS has the WDK's type and
- * a driver's function for it assigns without a cast. Their argument structures are declared, not
- * defined: the runtime never calls these slots (docs/drivers.md, "What the runtime models").
- * Signatures re-stated from the WDK reference pages; a line marked "unconfirmed" had no syntax
- * block to check it against. Included by <wddm/d3d10umddi.h>. */
+ * a driver's function for it assigns without a cast; and their argument structures with the WDK's
+ * members, order and types, and the enumerations those hold with the WDK's values, so a driver
+ * written for Windows that reads them (pBlendDesc->RenderTarget[i].SrcBlend, ...) compiles
+ * unchanged. The runtime never calls these slots (docs/drivers.md, "What the runtime models").
+ * Signatures, members and values re-stated from the WDK reference pages; a line marked
+ * "unconfirmed" is on no page (no syntax block, no table of values), and the comment before it
+ * says where it comes from. Included by <wddm/d3d10umddi.h>. */
 #ifndef WDDM_D3D10UMDDI_UNMODELED_H
 #define WDDM_D3D10UMDDI_UNMODELED_H
 
@@ -76,28 +79,521 @@ typedef enum D3D10_DDI_PRIMITIVE_TOPOLOGY {
     D3D11_DDI_PRIMITIVE_TOPOLOGY_32_CONTROL_POINT_PATCHLIST = 64,
 } D3D10_DDI_PRIMITIVE_TOPOLOGY;
 
-typedef UINT D3D10DDI_COUNTER_TYPE;
+/* ---- Enumerations the argument structures hold ---------------------------------------------------
+ * Values from the enumeration's reference page (ne-d3d10umddi-*) where it has one, else from the
+ * table of values on the page of the structure that holds it; a value on neither is marked
+ * "unconfirmed". Most mirror the D3D10/11 API's enumeration of the same name without "_DDI"
+ * (umd.test_unmodeled_args holds them to include/d3d10.h and d3d11.h). */
 
-/* ---- Argument structures (declared only) -------------------------------------------------------- */
-typedef struct D3D10_DDI_BLEND_DESC D3D10_DDI_BLEND_DESC;
-typedef struct D3D10_1_DDI_BLEND_DESC D3D10_1_DDI_BLEND_DESC;
-typedef struct D3D10_DDI_DEPTH_STENCIL_DESC D3D10_DDI_DEPTH_STENCIL_DESC;
-typedef struct D3D10_DDI_RASTERIZER_DESC D3D10_DDI_RASTERIZER_DESC;
-typedef struct D3D10_DDI_SAMPLER_DESC D3D10_DDI_SAMPLER_DESC;
-typedef struct D3D10_DDI_VIEWPORT D3D10_DDI_VIEWPORT;
-typedef struct D3D10DDIARG_CREATEDEPTHSTENCILVIEW D3D10DDIARG_CREATEDEPTHSTENCILVIEW;
-typedef struct D3D10DDIARG_CREATEELEMENTLAYOUT D3D10DDIARG_CREATEELEMENTLAYOUT;
-typedef struct D3D10DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT D3D10DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT;
-typedef struct D3D10DDIARG_STAGE_IO_SIGNATURES D3D10DDIARG_STAGE_IO_SIGNATURES;
-typedef struct D3D10DDI_COUNTER_INFO D3D10DDI_COUNTER_INFO;
-typedef struct D3D11DDIARG_CREATEDEPTHSTENCILVIEW D3D11DDIARG_CREATEDEPTHSTENCILVIEW;
-typedef struct D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT;
-typedef struct D3D11DDIARG_TESSELLATION_IO_SIGNATURES D3D11DDIARG_TESSELLATION_IO_SIGNATURES;
-typedef struct D3D11DDIARG_POINTERDATA D3D11DDIARG_POINTERDATA;
-typedef struct D3D11_1_DDI_BLEND_DESC D3D11_1_DDI_BLEND_DESC;
-typedef struct D3D11_1_DDI_RASTERIZER_DESC D3D11_1_DDI_RASTERIZER_DESC;
-typedef struct D3D11_1DDIARG_STAGE_IO_SIGNATURES D3D11_1DDIARG_STAGE_IO_SIGNATURES;
-typedef struct D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES;
+/* Render targets a blend description covers: the API's D3D10_SIMULTANEOUS_RENDER_TARGET_COUNT. */
+#define D3D10_DDI_SIMULTANEOUS_RENDER_TARGET_COUNT 8 /* unconfirmed */
+
+typedef enum D3D10_DDI_BLEND {
+    D3D10_DDI_BLEND_ZERO = 1,
+    D3D10_DDI_BLEND_ONE = 2,
+    D3D10_DDI_BLEND_SRC_COLOR = 3,
+    D3D10_DDI_BLEND_INV_SRC_COLOR = 4,
+    D3D10_DDI_BLEND_SRC_ALPHA = 5,
+    D3D10_DDI_BLEND_INV_SRC_ALPHA = 6,
+    D3D10_DDI_BLEND_DEST_ALPHA = 7,
+    D3D10_DDI_BLEND_INV_DEST_ALPHA = 8,
+    D3D10_DDI_BLEND_DEST_COLOR = 9,
+    D3D10_DDI_BLEND_INV_DEST_COLOR = 10,
+    D3D10_DDI_BLEND_SRC_ALPHASAT = 11,
+    D3D10_DDI_BLEND_BLEND_FACTOR = 14,
+    D3D10_DDI_BLEND_INVBLEND_FACTOR = 15,
+    D3D10_DDI_BLEND_SRC1_COLOR = 16,
+    D3D10_DDI_BLEND_INV_SRC1_COLOR = 17,
+    D3D10_DDI_BLEND_SRC1_ALPHA = 18,
+    D3D10_DDI_BLEND_INV_SRC1_ALPHA = 19,
+} D3D10_DDI_BLEND;
+
+typedef enum D3D10_DDI_BLEND_OP {
+    D3D10_DDI_BLEND_OP_ADD = 1,
+    D3D10_DDI_BLEND_OP_SUBTRACT = 2,
+    D3D10_DDI_BLEND_OP_REV_SUBTRACT = 3,
+    D3D10_DDI_BLEND_OP_MIN = 4,
+    D3D10_DDI_BLEND_OP_MAX = 5,
+} D3D10_DDI_BLEND_OP;
+
+/* The bits of a render target's write mask (values from the D3D10_DDI_BLEND_DESC page). */
+typedef enum D3D10_DDI_COLOR_WRITE_ENABLE {
+    D3D10_DDI_COLOR_WRITE_ENABLE_RED = 1,
+    D3D10_DDI_COLOR_WRITE_ENABLE_GREEN = 2,
+    D3D10_DDI_COLOR_WRITE_ENABLE_BLUE = 4,
+    D3D10_DDI_COLOR_WRITE_ENABLE_ALPHA = 8,
+    D3D10_DDI_COLOR_WRITE_ENABLE_ALL = 15,
+} D3D10_DDI_COLOR_WRITE_ENABLE;
+
+/* D3D11.1's output-merger logic operations (D3D11_1_DDI_RENDER_TARGET_BLEND_DESC.LogicOp). */
+typedef enum D3D11_1_DDI_LOGIC_OP {
+    D3D11_1_DDI_LOGIC_OP_CLEAR = 0,
+    D3D11_1_DDI_LOGIC_OP_SET = 1,
+    D3D11_1_DDI_LOGIC_OP_COPY = 2,
+    D3D11_1_DDI_LOGIC_OP_COPY_INVERTED = 3,
+    D3D11_1_DDI_LOGIC_OP_NOOP = 4,
+    D3D11_1_DDI_LOGIC_OP_INVERT = 5,
+    D3D11_1_DDI_LOGIC_OP_AND = 6,
+    D3D11_1_DDI_LOGIC_OP_NAND = 7,
+    D3D11_1_DDI_LOGIC_OP_OR = 8,
+    D3D11_1_DDI_LOGIC_OP_NOR = 9,
+    D3D11_1_DDI_LOGIC_OP_XOR = 10,
+    D3D11_1_DDI_LOGIC_OP_EQUIV = 11,
+    D3D11_1_DDI_LOGIC_OP_AND_REVERSE = 12,
+    D3D11_1_DDI_LOGIC_OP_AND_INVERTED = 13,
+    D3D11_1_DDI_LOGIC_OP_OR_REVERSE = 14,
+    D3D11_1_DDI_LOGIC_OP_OR_INVERTED = 15,
+} D3D11_1_DDI_LOGIC_OP;
+
+typedef enum D3D10_DDI_COMPARISON_FUNC {
+    D3D10_DDI_COMPARISON_NEVER = 1,
+    D3D10_DDI_COMPARISON_LESS = 2,
+    D3D10_DDI_COMPARISON_EQUAL = 3,
+    D3D10_DDI_COMPARISON_LESS_EQUAL = 4,
+    D3D10_DDI_COMPARISON_GREATER = 5,
+    D3D10_DDI_COMPARISON_NOT_EQUAL = 6,
+    D3D10_DDI_COMPARISON_GREATER_EQUAL = 7,
+    D3D10_DDI_COMPARISON_ALWAYS = 8,
+} D3D10_DDI_COMPARISON_FUNC;
+
+/* Values from the D3D10_DDI_DEPTH_STENCIL_DESC page. */
+typedef enum D3D10_DDI_DEPTH_WRITE_MASK {
+    D3D10_DDI_DEPTH_WRITE_MASK_ZERO = 0,
+    D3D10_DDI_DEPTH_WRITE_MASK_ALL = 1,
+} D3D10_DDI_DEPTH_WRITE_MASK;
+
+typedef enum D3D10_DDI_STENCIL_OP {
+    D3D10_DDI_STENCIL_OP_KEEP = 1,
+    D3D10_DDI_STENCIL_OP_ZERO = 2,
+    D3D10_DDI_STENCIL_OP_REPLACE = 3,
+    D3D10_DDI_STENCIL_OP_INCR_SAT = 4,
+    D3D10_DDI_STENCIL_OP_DECR_SAT = 5,
+    D3D10_DDI_STENCIL_OP_INVERT = 6,
+    D3D10_DDI_STENCIL_OP_INCR = 7,
+    D3D10_DDI_STENCIL_OP_DECR = 8,
+} D3D10_DDI_STENCIL_OP;
+
+/* Values from the D3D10_DDI_RASTERIZER_DESC page (1, a point fill in older DDIs, is not used). */
+typedef enum D3D10_DDI_FILL_MODE {
+    D3D10_DDI_FILL_WIREFRAME = 2,
+    D3D10_DDI_FILL_SOLID = 3,
+} D3D10_DDI_FILL_MODE;
+
+/* Values from the D3D10_DDI_RASTERIZER_DESC page. */
+typedef enum D3D10_DDI_CULL_MODE {
+    D3D10_DDI_CULL_NONE = 1,
+    D3D10_DDI_CULL_FRONT = 2,
+    D3D10_DDI_CULL_BACK = 3,
+} D3D10_DDI_CULL_MODE;
+
+/* Up to D3D11.1 (the WDDM 1.3 minimum/maximum filters are not modeled). The text filter's bit
+ * is the top one, so the enumeration's underlying type is unsigned here, 32 bits as on Windows. */
+typedef enum D3D10_DDI_FILTER {
+    D3D10_DDI_FILTER_MIN_MAG_MIP_POINT = 0x00,
+    D3D10_DDI_FILTER_MIN_MAG_POINT_MIP_LINEAR = 0x01,
+    D3D10_DDI_FILTER_MIN_POINT_MAG_LINEAR_MIP_POINT = 0x04,
+    D3D10_DDI_FILTER_MIN_POINT_MAG_MIP_LINEAR = 0x05,
+    D3D10_DDI_FILTER_MIN_LINEAR_MAG_MIP_POINT = 0x10,
+    D3D10_DDI_FILTER_MIN_LINEAR_MAG_POINT_MIP_LINEAR = 0x11,
+    D3D10_DDI_FILTER_MIN_MAG_LINEAR_MIP_POINT = 0x14,
+    D3D10_DDI_FILTER_MIN_MAG_MIP_LINEAR = 0x15,
+    D3D10_DDI_FILTER_ANISOTROPIC = 0x55,
+    D3D10_DDI_FILTER_COMPARISON_MIN_MAG_MIP_POINT = 0x80,
+    D3D10_DDI_FILTER_COMPARISON_MIN_MAG_POINT_MIP_LINEAR = 0x81,
+    D3D10_DDI_FILTER_COMPARISON_MIN_POINT_MAG_LINEAR_MIP_POINT = 0x84,
+    D3D10_DDI_FILTER_COMPARISON_MIN_POINT_MAG_MIP_LINEAR = 0x85,
+    D3D10_DDI_FILTER_COMPARISON_MIN_LINEAR_MAG_MIP_POINT = 0x90,
+    D3D10_DDI_FILTER_COMPARISON_MIN_LINEAR_MAG_POINT_MIP_LINEAR = 0x91,
+    D3D10_DDI_FILTER_COMPARISON_MIN_MAG_LINEAR_MIP_POINT = 0x94,
+    D3D10_DDI_FILTER_COMPARISON_MIN_MAG_MIP_LINEAR = 0x95,
+    D3D10_DDI_FILTER_COMPARISON_ANISOTROPIC = 0xd5,
+    D3D10_DDI_FILTER_TEXT_1BIT = 0x80000000u,
+} D3D10_DDI_FILTER;
+
+typedef enum D3D10_DDI_TEXTURE_ADDRESS_MODE {
+    D3D10_DDI_TEXTURE_ADDRESS_WRAP = 1,
+    D3D10_DDI_TEXTURE_ADDRESS_MIRROR = 2,
+    D3D10_DDI_TEXTURE_ADDRESS_CLAMP = 3,
+    D3D10_DDI_TEXTURE_ADDRESS_BORDER = 4,
+    D3D10_DDI_TEXTURE_ADDRESS_MIRRORONCE = 5,
+} D3D10_DDI_TEXTURE_ADDRESS_MODE;
+
+/* Values from the D3D10DDIARG_INPUT_ELEMENT_DESC page. */
+typedef enum D3D10_DDI_INPUT_CLASSIFICATION {
+    D3D10_DDI_INPUT_PER_VERTEX_DATA = 0,
+    D3D10_DDI_INPUT_PER_INSTANCE_DATA = 1,
+} D3D10_DDI_INPUT_CLASSIFICATION;
+
+/* D3D11DDIARG_CREATEDEPTHSTENCILVIEW.Flags: which planes the view only reads. */
+typedef enum D3D11_DDI_CREATEDEPTHSTENCILVIEW_FLAG {
+    D3D11_DDI_CREATE_DSV_READ_ONLY_DEPTH = 0x01,
+    D3D11_DDI_CREATE_DSV_READ_ONLY_STENCIL = 0x02,
+    D3D11_DDI_CREATE_DSV_FLAG_MASK = 0x03,
+} D3D11_DDI_CREATEDEPTHSTENCILVIEW_FLAG;
+
+/* What CheckCounter says a counter's value is: the names are on the PFND3D10DDI_CHECKCOUNTER page,
+ * the values are the API's D3D10_COUNTER_TYPE. */
+typedef enum D3D10DDI_COUNTER_TYPE {
+    D3D10DDI_COUNTER_TYPE_FLOAT32 = 0, /* unconfirmed */
+    D3D10DDI_COUNTER_TYPE_UINT16 = 1,  /* unconfirmed */
+    D3D10DDI_COUNTER_TYPE_UINT32 = 2,  /* unconfirmed */
+    D3D10DDI_COUNTER_TYPE_UINT64 = 3,  /* unconfirmed */
+} D3D10DDI_COUNTER_TYPE;
+
+/* The shader signatures' enumerations come, in the WDK, from the tokenized-program-format header
+ * (d3d10tokenizedprogramformat.hpp) that d3d10umddi.h includes. A driver that includes its own
+ * copy of that header defines WDDM_NO_D3D10_SB_ENUMS first and gets them from there. */
+#ifndef WDDM_NO_D3D10_SB_ENUMS
+/* A signature entry's system value. 0..9 are on the signature-entry pages; the sample index and
+ * the tessellation factors (one name per factor, unlike the API's D3D_NAME) are not: they are the
+ * tokenized-program-format header's, as published drivers and bindings use them. */
+typedef enum D3D10_SB_NAME {
+    D3D10_SB_NAME_UNDEFINED = 0,
+    D3D10_SB_NAME_POSITION = 1,
+    D3D10_SB_NAME_CLIP_DISTANCE = 2,
+    D3D10_SB_NAME_CULL_DISTANCE = 3,
+    D3D10_SB_NAME_RENDER_TARGET_ARRAY_INDEX = 4,
+    D3D10_SB_NAME_VIEWPORT_ARRAY_INDEX = 5,
+    D3D10_SB_NAME_VERTEX_ID = 6,
+    D3D10_SB_NAME_PRIMITIVE_ID = 7,
+    D3D10_SB_NAME_INSTANCE_ID = 8,
+    D3D10_SB_NAME_IS_FRONT_FACE = 9,
+    D3D10_SB_NAME_SAMPLE_INDEX = 10,                          /* unconfirmed */
+    D3D11_SB_NAME_FINAL_QUAD_U_EQ_0_EDGE_TESSFACTOR = 11,     /* unconfirmed */
+    D3D11_SB_NAME_FINAL_QUAD_V_EQ_0_EDGE_TESSFACTOR = 12,     /* unconfirmed */
+    D3D11_SB_NAME_FINAL_QUAD_U_EQ_1_EDGE_TESSFACTOR = 13,     /* unconfirmed */
+    D3D11_SB_NAME_FINAL_QUAD_V_EQ_1_EDGE_TESSFACTOR = 14,     /* unconfirmed */
+    D3D11_SB_NAME_FINAL_QUAD_U_INSIDE_TESSFACTOR = 15,        /* unconfirmed */
+    D3D11_SB_NAME_FINAL_QUAD_V_INSIDE_TESSFACTOR = 16,        /* unconfirmed */
+    D3D11_SB_NAME_FINAL_TRI_U_EQ_0_EDGE_TESSFACTOR = 17,      /* unconfirmed */
+    D3D11_SB_NAME_FINAL_TRI_V_EQ_0_EDGE_TESSFACTOR = 18,      /* unconfirmed */
+    D3D11_SB_NAME_FINAL_TRI_W_EQ_0_EDGE_TESSFACTOR = 19,      /* unconfirmed */
+    D3D11_SB_NAME_FINAL_TRI_INSIDE_TESSFACTOR = 20,           /* unconfirmed */
+    D3D11_SB_NAME_FINAL_LINE_DETAIL_TESSFACTOR = 21,          /* unconfirmed */
+    D3D11_SB_NAME_FINAL_LINE_DENSITY_TESSFACTOR = 22,         /* unconfirmed */
+} D3D10_SB_NAME;
+
+/* A D3D11.1 signature entry's register type and minimum precision: no reference page gives the
+ * values; they are the API's D3D_REGISTER_COMPONENT_TYPE and D3D_MIN_PRECISION. */
+typedef enum D3D10_SB_REGISTER_COMPONENT_TYPE {
+    D3D10_SB_REGISTER_COMPONENT_UNKNOWN = 0, /* unconfirmed */
+    D3D10_SB_REGISTER_COMPONENT_UINT32 = 1,  /* unconfirmed */
+    D3D10_SB_REGISTER_COMPONENT_SINT32 = 2,  /* unconfirmed */
+    D3D10_SB_REGISTER_COMPONENT_FLOAT32 = 3, /* unconfirmed */
+} D3D10_SB_REGISTER_COMPONENT_TYPE;
+
+typedef enum D3D11_SB_OPERAND_MIN_PRECISION {
+    D3D11_SB_OPERAND_MIN_PRECISION_DEFAULT = 0,   /* unconfirmed */
+    D3D11_SB_OPERAND_MIN_PRECISION_FLOAT_16 = 1,  /* unconfirmed */
+    D3D11_SB_OPERAND_MIN_PRECISION_FLOAT_2_8 = 2, /* unconfirmed */
+    D3D11_SB_OPERAND_MIN_PRECISION_SINT_16 = 4,   /* unconfirmed */
+    D3D11_SB_OPERAND_MIN_PRECISION_UINT_16 = 5,   /* unconfirmed */
+} D3D11_SB_OPERAND_MIN_PRECISION;
+#endif /* WDDM_NO_D3D10_SB_ENUMS */
+
+/* ---- Argument structures: the WDK's members, in its order and with its types ---------------------
+ * Each as on its reference page (ns-d3d10umddi-<name>). The runtime never fills one; they are
+ * here so a driver written for Windows that reads them compiles unchanged. */
+
+/* Blend state, D3D10.0: one blend equation for every render target, enabled per target. */
+typedef struct D3D10_DDI_BLEND_DESC {
+    BOOL AlphaToCoverageEnable;
+    BOOL BlendEnable[D3D10_DDI_SIMULTANEOUS_RENDER_TARGET_COUNT];
+    D3D10_DDI_BLEND SrcBlend;
+    D3D10_DDI_BLEND DestBlend;
+    D3D10_DDI_BLEND_OP BlendOp;
+    D3D10_DDI_BLEND SrcBlendAlpha;
+    D3D10_DDI_BLEND DestBlendAlpha;
+    D3D10_DDI_BLEND_OP BlendOpAlpha;
+    UINT8 RenderTargetWriteMask[D3D10_DDI_SIMULTANEOUS_RENDER_TARGET_COUNT]; /* D3D10_DDI_COLOR_WRITE_ENABLE bits */
+} D3D10_DDI_BLEND_DESC;
+
+/* Blend state, D3D10.1: an equation per render target (IndependentBlendEnable FALSE: the first
+ * one's for all). */
+typedef struct D3D10_DDI_RENDER_TARGET_BLEND_DESC1 {
+    BOOL BlendEnable;
+    D3D10_DDI_BLEND SrcBlend;
+    D3D10_DDI_BLEND DestBlend;
+    D3D10_DDI_BLEND_OP BlendOp;
+    D3D10_DDI_BLEND SrcBlendAlpha;
+    D3D10_DDI_BLEND DestBlendAlpha;
+    D3D10_DDI_BLEND_OP BlendOpAlpha;
+    UINT8 RenderTargetWriteMask;
+} D3D10_DDI_RENDER_TARGET_BLEND_DESC1;
+
+typedef struct D3D10_1_DDI_BLEND_DESC {
+    BOOL AlphaToCoverageEnable;
+    BOOL IndependentBlendEnable;
+    D3D10_DDI_RENDER_TARGET_BLEND_DESC1 RenderTarget[D3D10_DDI_SIMULTANEOUS_RENDER_TARGET_COUNT];
+} D3D10_1_DDI_BLEND_DESC;
+
+/* Blend state, D3D11.1: D3D10.1's per-target equation plus a logic operation. */
+typedef struct D3D11_1_DDI_RENDER_TARGET_BLEND_DESC {
+    BOOL BlendEnable;
+    BOOL LogicOpEnable;
+    D3D10_DDI_BLEND SrcBlend;
+    D3D10_DDI_BLEND DestBlend;
+    D3D10_DDI_BLEND_OP BlendOp;
+    D3D10_DDI_BLEND SrcBlendAlpha;
+    D3D10_DDI_BLEND DestBlendAlpha;
+    D3D10_DDI_BLEND_OP BlendOpAlpha;
+    D3D11_1_DDI_LOGIC_OP LogicOp;
+    UINT8 RenderTargetWriteMask;
+} D3D11_1_DDI_RENDER_TARGET_BLEND_DESC;
+
+typedef struct D3D11_1_DDI_BLEND_DESC {
+    BOOL AlphaToCoverageEnable;
+    BOOL IndependentBlendEnable;
+    D3D11_1_DDI_RENDER_TARGET_BLEND_DESC RenderTarget[D3D10_DDI_SIMULTANEOUS_RENDER_TARGET_COUNT];
+} D3D11_1_DDI_BLEND_DESC;
+
+/* Depth-stencil state: the depth test, then the stencil test for each face. */
+typedef struct D3D10_DDI_DEPTH_STENCILOP_DESC {
+    D3D10_DDI_STENCIL_OP StencilFailOp;
+    D3D10_DDI_STENCIL_OP StencilDepthFailOp;
+    D3D10_DDI_STENCIL_OP StencilPassOp;
+    D3D10_DDI_COMPARISON_FUNC StencilFunc;
+} D3D10_DDI_DEPTH_STENCILOP_DESC;
+
+typedef struct D3D10_DDI_DEPTH_STENCIL_DESC {
+    BOOL DepthEnable;
+    D3D10_DDI_DEPTH_WRITE_MASK DepthWriteMask;
+    D3D10_DDI_COMPARISON_FUNC DepthFunc;
+    BOOL StencilEnable;
+    BOOL FrontEnable;
+    BOOL BackEnable;
+    UINT8 StencilReadMask;
+    UINT8 StencilWriteMask;
+    D3D10_DDI_DEPTH_STENCILOP_DESC FrontFace;
+    D3D10_DDI_DEPTH_STENCILOP_DESC BackFace;
+} D3D10_DDI_DEPTH_STENCIL_DESC;
+
+/* Rasterizer state; D3D11.1 adds a forced sample count at the end. */
+typedef struct D3D10_DDI_RASTERIZER_DESC {
+    D3D10_DDI_FILL_MODE FillMode;
+    D3D10_DDI_CULL_MODE CullMode;
+    BOOL FrontCounterClockwise;
+    INT32 DepthBias;
+    FLOAT DepthBiasClamp;
+    FLOAT SlopeScaledDepthBias;
+    BOOL DepthClipEnable;
+    BOOL ScissorEnable;
+    BOOL MultisampleEnable;
+    BOOL AntialiasedLineEnable;
+} D3D10_DDI_RASTERIZER_DESC;
+
+typedef struct D3D11_1_DDI_RASTERIZER_DESC {
+    D3D10_DDI_FILL_MODE FillMode;
+    D3D10_DDI_CULL_MODE CullMode;
+    BOOL FrontCounterClockwise;
+    INT32 DepthBias;
+    FLOAT DepthBiasClamp;
+    FLOAT SlopeScaledDepthBias;
+    BOOL DepthClipEnable;
+    BOOL ScissorEnable;
+    BOOL MultisampleEnable;
+    BOOL AntialiasedLineEnable;
+    UINT ForcedSampleCount;
+} D3D11_1_DDI_RASTERIZER_DESC;
+
+/* Sampler state. */
+typedef struct D3D10_DDI_SAMPLER_DESC {
+    D3D10_DDI_FILTER Filter;
+    D3D10_DDI_TEXTURE_ADDRESS_MODE AddressU;
+    D3D10_DDI_TEXTURE_ADDRESS_MODE AddressV;
+    D3D10_DDI_TEXTURE_ADDRESS_MODE AddressW;
+    FLOAT MipLODBias;
+    UINT MaxAnisotropy;
+    D3D10_DDI_COMPARISON_FUNC ComparisonFunc;
+    FLOAT BorderColor[4];
+    FLOAT MinLOD;
+    FLOAT MaxLOD;
+} D3D10_DDI_SAMPLER_DESC;
+
+/* One viewport of SetViewports (scissor rectangles are D3D10_DDI_RECT, d3d10umddi.h). */
+typedef struct D3D10_DDI_VIEWPORT {
+    FLOAT TopLeftX;
+    FLOAT TopLeftY;
+    FLOAT Width;
+    FLOAT Height;
+    FLOAT MinDepth;
+    FLOAT MaxDepth;
+} D3D10_DDI_VIEWPORT;
+
+/* Depth-stencil views: a 1D, 2D or cube resource (its ResourceDimension picks the union's member);
+ * D3D11 adds the read-only flags (D3D11_DDI_CREATEDEPTHSTENCILVIEW_FLAG). */
+typedef struct D3D10DDIARG_TEX1D_DEPTHSTENCILVIEW { UINT MipSlice; UINT FirstArraySlice; UINT ArraySize; } D3D10DDIARG_TEX1D_DEPTHSTENCILVIEW;
+typedef struct D3D10DDIARG_TEX2D_DEPTHSTENCILVIEW { UINT MipSlice; UINT FirstArraySlice; UINT ArraySize; } D3D10DDIARG_TEX2D_DEPTHSTENCILVIEW;
+typedef struct D3D10DDIARG_TEXCUBE_DEPTHSTENCILVIEW { UINT MipSlice; UINT FirstArraySlice; UINT ArraySize; } D3D10DDIARG_TEXCUBE_DEPTHSTENCILVIEW;
+
+typedef struct D3D10DDIARG_CREATEDEPTHSTENCILVIEW {
+    D3D10DDI_HRESOURCE hDrvResource;
+    DXGI_FORMAT Format;
+    D3D10DDIRESOURCE_TYPE ResourceDimension;
+    union {
+        D3D10DDIARG_TEX1D_DEPTHSTENCILVIEW Tex1D;
+        D3D10DDIARG_TEX2D_DEPTHSTENCILVIEW Tex2D;
+        D3D10DDIARG_TEXCUBE_DEPTHSTENCILVIEW TexCube;
+    };
+} D3D10DDIARG_CREATEDEPTHSTENCILVIEW;
+
+typedef struct D3D11DDIARG_CREATEDEPTHSTENCILVIEW {
+    D3D10DDI_HRESOURCE hDrvResource;
+    DXGI_FORMAT Format;
+    D3D10DDIRESOURCE_TYPE ResourceDimension;
+    UINT Flags;
+    union {
+        D3D10DDIARG_TEX1D_DEPTHSTENCILVIEW Tex1D;
+        D3D10DDIARG_TEX2D_DEPTHSTENCILVIEW Tex2D;
+        D3D10DDIARG_TEXCUBE_DEPTHSTENCILVIEW TexCube;
+    };
+} D3D11DDIARG_CREATEDEPTHSTENCILVIEW;
+
+/* Input layout: each element names its vertex-buffer slot and the shader input register it feeds
+ * (the runtime has matched semantics to registers already). */
+typedef struct D3D10DDIARG_INPUT_ELEMENT_DESC {
+    UINT InputSlot;
+    UINT AlignedByteOffset;
+    DXGI_FORMAT Format;
+    D3D10_DDI_INPUT_CLASSIFICATION InputSlotClass;
+    UINT InstanceDataStepRate;
+    UINT InputRegister;
+} D3D10DDIARG_INPUT_ELEMENT_DESC;
+
+typedef struct D3D10DDIARG_CREATEELEMENTLAYOUT {
+    const D3D10DDIARG_INPUT_ELEMENT_DESC *pVertexElements;
+    UINT NumElements;
+} D3D10DDIARG_CREATEELEMENTLAYOUT;
+
+/* Shader linkage: per register, the system value it carries and the components used. The shader
+ * code itself reaches the driver as a const UINT * of tokenized program format. */
+typedef struct D3D10DDIARG_SIGNATURE_ENTRY {
+    D3D10_SB_NAME SystemValue;
+    UINT Register;
+    BYTE Mask;                                       /* bit 0 x .. bit 3 w */
+} D3D10DDIARG_SIGNATURE_ENTRY;
+
+typedef struct D3D10DDIARG_STAGE_IO_SIGNATURES {
+    D3D10DDIARG_SIGNATURE_ENTRY *pInputSignature;
+    UINT NumInputSignatureEntries;
+    D3D10DDIARG_SIGNATURE_ENTRY *pOutputSignature;
+    UINT NumOutputSignatureEntries;
+} D3D10DDIARG_STAGE_IO_SIGNATURES;
+
+/* Hull and domain shaders have a third signature, the patch constants'. */
+typedef struct D3D11DDIARG_TESSELLATION_IO_SIGNATURES {
+    D3D10DDIARG_SIGNATURE_ENTRY *pInputSignature;
+    UINT NumInputSignatureEntries;
+    D3D10DDIARG_SIGNATURE_ENTRY *pOutputSignature;
+    UINT NumOutputSignatureEntries;
+    D3D10DDIARG_SIGNATURE_ENTRY *pPatchConstantSignature;
+    UINT NumPatchConstantSignatureEntries;
+} D3D11DDIARG_TESSELLATION_IO_SIGNATURES;
+
+/* D3D11.1's entries also say each register's component type and minimum precision. */
+typedef struct D3D11_1DDIARG_SIGNATURE_ENTRY {
+    D3D10_SB_NAME SystemValue;
+    UINT Register;
+    BYTE Mask;
+    D3D10_SB_REGISTER_COMPONENT_TYPE RegisterComponentType;
+    D3D11_SB_OPERAND_MIN_PRECISION MinPrecision;
+} D3D11_1DDIARG_SIGNATURE_ENTRY;
+
+typedef struct D3D11_1DDIARG_STAGE_IO_SIGNATURES {
+    D3D11_1DDIARG_SIGNATURE_ENTRY *pInputSignature;
+    UINT NumInputSignatureEntries;
+    D3D11_1DDIARG_SIGNATURE_ENTRY *pOutputSignature;
+    UINT NumOutputSignatureEntries;
+} D3D11_1DDIARG_STAGE_IO_SIGNATURES;
+
+typedef struct D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES {
+    D3D11_1DDIARG_SIGNATURE_ENTRY *pInputSignature;
+    UINT NumInputSignatureEntries;
+    D3D11_1DDIARG_SIGNATURE_ENTRY *pOutputSignature;
+    UINT NumOutputSignatureEntries;
+    D3D11_1DDIARG_SIGNATURE_ENTRY *pPatchConstantSignature;
+    UINT NumPatchConstantSignatureEntries;
+} D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES;
+
+/* Stream output: which output registers go to which buffer slot. D3D10 writes one stream with one
+ * stride; D3D11 writes up to four streams, a stride per buffer, and rasterizes one of them. */
+typedef struct D3D10DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY {
+    UINT OutputSlot;
+    UINT RegisterIndex;
+    BYTE RegisterMask;
+} D3D10DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY;
+
+typedef struct D3D10DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT {
+    const UINT *pShaderCode;
+    const D3D10DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY *pOutputStreamDecl;
+    UINT NumEntries;
+    UINT StreamOutputStrideInBytes;
+} D3D10DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT;
+
+typedef struct D3D11DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY {
+    UINT Stream;
+    UINT OutputSlot;
+    UINT RegisterIndex;
+    BYTE RegisterMask;
+} D3D11DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY;
+
+typedef struct D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT {
+    const UINT *pShaderCode;
+    const D3D11DDIARG_STREAM_OUTPUT_DECLARATION_ENTRY *pOutputStreamDecl;
+    UINT NumEntries;
+    const UINT *BufferStridesInBytes;
+    UINT NumStrides;
+    UINT RasterizedStream;
+} D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT;
+
+/* SetShaderWithIfaces: where one class instance's data lives (32 bits of fields). */
+typedef struct D3D11DDIARG_POINTERDATA {
+    UINT uCBOffset : 12;
+    UINT uCBID : 4;
+    UINT uBaseSamp : 4;
+    UINT uBaseTex : 7;
+    UINT uReserved : 5;
+} D3D11DDIARG_POINTERDATA;
+
+/* CheckCounterInfo's answer: the driver's counters run from D3D10DDI_COUNTER_DEVICE_DEPENDENT_0
+ * to LastDeviceDependentCounter. */
+typedef struct D3D10DDI_COUNTER_INFO {
+    D3D10DDI_QUERY LastDeviceDependentCounter;
+    UINT NumSimultaneousCounters;
+    UINT8 NumDetectableParallelUnits;
+} D3D10DDI_COUNTER_INFO;
+
+/* What QueryGetData writes for the queries this model does not implement (pipeline statistics,
+ * stream-output statistics); predicates and occlusion answer a BOOL and a UINT64. */
+typedef struct D3D10_DDI_QUERY_DATA_PIPELINE_STATISTICS {
+    UINT64 IAVertices;
+    UINT64 IAPrimitives;
+    UINT64 VSInvocations;
+    UINT64 GSInvocations;
+    UINT64 GSPrimitives;
+    UINT64 CInvocations;
+    UINT64 CPrimitives;
+    UINT64 PSInvocations;
+} D3D10_DDI_QUERY_DATA_PIPELINE_STATISTICS;
+
+typedef struct D3D11_DDI_QUERY_DATA_PIPELINE_STATISTICS {
+    UINT64 IAVertices;
+    UINT64 IAPrimitives;
+    UINT64 VSInvocations;
+    UINT64 GSInvocations;
+    UINT64 GSPrimitives;
+    UINT64 CInvocations;
+    UINT64 CPrimitives;
+    UINT64 PSInvocations;
+    UINT64 HSInvocations;
+    UINT64 DSInvocations;
+    UINT64 CSInvocations;
+} D3D11_DDI_QUERY_DATA_PIPELINE_STATISTICS;
+
+typedef struct D3D10_DDI_QUERY_DATA_SO_STATISTICS {
+    UINT64 NumPrimitivesWritten;
+    UINT64 PrimitivesStorageNeeded;
+} D3D10_DDI_QUERY_DATA_SO_STATISTICS;
 
 /* ---- Prototypes --------------------------------------------------------------------------------- */
 typedef SIZE_T (APIENTRY *PFND3D10DDI_CALCPRIVATEBLENDSTATESIZE)(D3D10DDI_HDEVICE hDevice, const D3D10_DDI_BLEND_DESC *pBlendDesc);
@@ -185,6 +681,7 @@ typedef SIZE_T (APIENTRY *PFND3D11_1DDI_CALCPRIVATEBLENDSTATESIZE)(D3D10DDI_HDEV
 typedef SIZE_T (APIENTRY *PFND3D11_1DDI_CALCPRIVATEGEOMETRYSHADERWITHSTREAMOUTPUT)(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATEGEOMETRYSHADERWITHSTREAMOUTPUT *pOutput, const D3D11_1DDIARG_STAGE_IO_SIGNATURES *pSignatures);
 typedef SIZE_T (APIENTRY *PFND3D11_1DDI_CALCPRIVATERASTERIZERSTATESIZE)(D3D10DDI_HDEVICE hDevice, const D3D11_1_DDI_RASTERIZER_DESC *pRasterizerDesc);
 typedef SIZE_T (APIENTRY *PFND3D11_1DDI_CALCPRIVATESHADERSIZE)(D3D10DDI_HDEVICE hDevice, const UINT *pShaderCode, const D3D11_1DDIARG_STAGE_IO_SIGNATURES *pSignatures);
+/* No page for this one: the D3D11.0 form with D3D11.1 signatures, as the 11.1 hull and domain shaders'. */
 typedef SIZE_T (APIENTRY *PFND3D11_1DDI_CALCPRIVATETESSELLATIONSHADERSIZE)(D3D10DDI_HDEVICE hDevice, const UINT *pShaderCode, const D3D11_1DDIARG_TESSELLATION_IO_SIGNATURES *pSignatures); /* unconfirmed */
 typedef VOID (APIENTRY *PFND3D11_1DDI_CHECKDIRECTFLIPSUPPORT)(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hResource1, D3D10DDI_HRESOURCE hResource2, UINT CheckDirectFlipFlags, BOOL *pSupported);
 typedef VOID (APIENTRY *PFND3D11_1DDI_CLEARVIEW)(D3D10DDI_HDEVICE hDevice, D3D11DDI_HANDLETYPE HandleType, VOID *hView, const FLOAT Color[4], const D3D10_DDI_RECT *pRect, UINT NumRects);
