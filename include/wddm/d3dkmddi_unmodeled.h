@@ -5,8 +5,10 @@
  * checked against the callback's parameters (issue 19 §2). Their argument structures are declared,
  * not defined: the kernel never calls these DDIs and its callbacks never read their arguments
  * (docs/drivers.md, "The interface tables"). Signatures re-stated from the WDK reference pages
- * (dispmprt / d3dkmddi, DXGKDDI_* and DXGKCB_* callback functions); a line marked "unconfirmed" had
- * no syntax block or no page to check it against. Included by <wddm/d3dkmddi.h>. */
+ * (dispmprt / d3dkmddi, DXGKDDI_* and DXGKCB_* callback functions: their syntax blocks, taken from
+ * the pages' earlier revisions where the current text has none, and their parameter lists); a line
+ * marked "unconfirmed" had no syntax block or no page to check it against. Included by
+ * <wddm/d3dkmddi.h>. */
 #ifndef WDDM_D3DKMDDI_UNMODELED_H
 #define WDDM_D3DKMDDI_UNMODELED_H
 
