@@ -898,85 +898,90 @@ typedef BOOLEAN (*PKSYNCHRONIZE_ROUTINE)(PVOID SynchronizeContext);
 typedef NTSTATUS (APIENTRY *DXGKCB_SYNCHRONIZE_EXECUTION)(HANDLE DeviceHandle, PKSYNCHRONIZE_ROUTINE SynchronizeRoutine,
                                                          PVOID Context, ULONG MessageNumber, BOOLEAN *ReturnValue);
 
-/* A kernel callback this kernel does not model (issue 19 §2, docs/drivers.md "The interface
- * tables"): every member of DXGKRNL_INTERFACE is at the WDK's place, so driver code that names one
- * compiles; calling one of these answers "not supported" for its kind of result
- * (STATUS_NOT_SUPPORTED, NULL, 0, or nothing), never crashes, and the verifier reports the call
- * (Callback.NotModeled). Their parameters after the first are not checked. */
-typedef NTSTATUS (APIENTRY *DXGKCB_NOT_MODELED)(HANDLE, ...);
-typedef VOID (APIENTRY *DXGKCB_NOT_MODELED_VOID)(HANDLE, ...);
-typedef PVOID (APIENTRY *DXGKCB_NOT_MODELED_PTR)(HANDLE, ...);
-typedef UINT64 (APIENTRY *DXGKCB_NOT_MODELED_VALUE)(HANDLE, ...);
+/* The D3DDDIFORMAT values a KMD meets (DxgkDdiGetStandardAllocationDriverData; the unmodeled
+ * DxgkDdiSystemDisplayEnable reports one). */
+typedef enum _D3DDDIFORMAT {
+    D3DDDIFMT_UNKNOWN = 0,
+    D3DDDIFMT_A8R8G8B8 = 21,
+    D3DDDIFMT_X8R8G8B8 = 22,
+    D3DDDIFMT_A8 = 28,
+    D3DDDIFMT_A8B8G8R8 = 32,
+    D3DDDIFMT_X8B8G8R8 = 33,
+} D3DDDIFORMAT;
+
+/* The DDIs this kernel never calls and the callbacks it does not model, with the WDK's prototypes
+ * (issue 19 §2, docs/drivers.md "The interface tables"). */
+#include <wddm/d3dkmddi_unmodeled.h>
 
 /* In the WDK's order (dispmprt.h), through WDDM 2.9. */
 typedef struct _DXGKRNL_INTERFACE {
     ULONG Size;
     ULONG Version;
     HANDLE DeviceHandle;                 /* the kernel's adapter handle: hAdapter of every callback */
-    DXGKCB_NOT_MODELED DxgkCbEvalAcpiMethod;
-    DXGKCB_NOT_MODELED DxgkCbGetDeviceInformation;
-    DXGKCB_NOT_MODELED DxgkCbIndicateChildStatus;
-    DXGKCB_NOT_MODELED DxgkCbMapMemory;
+    DXGKCB_EVAL_ACPI_METHOD DxgkCbEvalAcpiMethod;
+    DXGKCB_GET_DEVICE_INFORMATION DxgkCbGetDeviceInformation;
+    DXGKCB_INDICATE_CHILD_STATUS DxgkCbIndicateChildStatus;
+    DXGKCB_MAP_MEMORY DxgkCbMapMemory;
     DXGKCB_QUEUE_DPC DxgkCbQueueDpc;
-    DXGKCB_NOT_MODELED DxgkCbQueryServices;
-    DXGKCB_NOT_MODELED DxgkCbReadDeviceSpace;
+    DXGKCB_QUERY_SERVICES DxgkCbQueryServices;
+    DXGKCB_READ_DEVICE_SPACE DxgkCbReadDeviceSpace;
     DXGKCB_SYNCHRONIZE_EXECUTION DxgkCbSynchronizeExecution;
-    DXGKCB_NOT_MODELED DxgkCbUnmapMemory;
-    DXGKCB_NOT_MODELED DxgkCbWriteDeviceSpace;
-    DXGKCB_NOT_MODELED DxgkCbIsDevicePresent;
+    DXGKCB_UNMAP_MEMORY DxgkCbUnmapMemory;
+    DXGKCB_WRITE_DEVICE_SPACE DxgkCbWriteDeviceSpace;
+    DXGKCB_IS_DEVICE_PRESENT DxgkCbIsDevicePresent;
     DXGKCB_GETHANDLEDATA DxgkCbGetHandleData;
-    DXGKCB_NOT_MODELED_VALUE DxgkCbGetHandleParent;
-    DXGKCB_NOT_MODELED_VALUE DxgkCbEnumHandleChildren;
+    DXGKCB_GETHANDLEPARENT DxgkCbGetHandleParent;
+    DXGKCB_ENUMHANDLECHILDREN DxgkCbEnumHandleChildren;
     DXGKCB_NOTIFY_INTERRUPT DxgkCbNotifyInterrupt;
     DXGKCB_NOTIFY_DPC DxgkCbNotifyDpc;
-    DXGKCB_NOT_MODELED DxgkCbQueryVidPnInterface;
-    DXGKCB_NOT_MODELED DxgkCbQueryMonitorInterface;
-    DXGKCB_NOT_MODELED DxgkCbGetCaptureAddress;
-    DXGKCB_NOT_MODELED_VOID DxgkCbLogEtwEvent;
-    DXGKCB_NOT_MODELED DxgkCbExcludeAdapterAccess;
+    DXGKCB_QUERYVIDPNINTERFACE DxgkCbQueryVidPnInterface;
+    DXGKCB_QUERYMONITORINTERFACE DxgkCbQueryMonitorInterface;
+    DXGKCB_GETCAPTUREADDRESS DxgkCbGetCaptureAddress;
+    DXGKCB_LOG_ETW_EVENT DxgkCbLogEtwEvent;
+    DXGKCB_EXCLUDE_ADAPTER_ACCESS DxgkCbExcludeAdapterAccess;
     /* WIN8 */
     DXGKCB_CREATECONTEXTALLOCATION DxgkCbCreateContextAllocation;   /* seed 000 */
     DXGKCB_DESTROYCONTEXTALLOCATION DxgkCbDestroyContextAllocation; /* seed 000 */
-    DXGKCB_NOT_MODELED DxgkCbSetPowerComponentActive;
-    DXGKCB_NOT_MODELED_VOID DxgkCbSetPowerComponentIdle;
-    DXGKCB_NOT_MODELED DxgkCbAcquirePostDisplayOwnership;
-    DXGKCB_NOT_MODELED DxgkCbPowerRuntimeControlRequest;
-    DXGKCB_NOT_MODELED_VOID DxgkCbSetPowerComponentLatency;
-    DXGKCB_NOT_MODELED_VOID DxgkCbSetPowerComponentResidency;
-    DXGKCB_NOT_MODELED_VOID DxgkCbCompleteFStateTransition;
+    DXGKCB_SETPOWERCOMPONENTACTIVE DxgkCbSetPowerComponentActive;
+    DXGKCB_SETPOWERCOMPONENTIDLE DxgkCbSetPowerComponentIdle;
+    DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP DxgkCbAcquirePostDisplayOwnership;
+    DXGKCB_POWERRUNTIMECONTROLREQUEST DxgkCbPowerRuntimeControlRequest;
+    DXGKCB_SETPOWERCOMPONENTLATENCY DxgkCbSetPowerComponentLatency;
+    DXGKCB_SETPOWERCOMPONENTRESIDENCY DxgkCbSetPowerComponentResidency;
+    DXGKCB_COMPLETEFSTATETRANSITION DxgkCbCompleteFStateTransition;
     /* WDDM 1.3 */
-    DXGKCB_NOT_MODELED_VOID DxgkCbCompletePStateTransition;
+    DXGKCB_COMPLETEPSTATETRANSITION DxgkCbCompletePStateTransition;
     /* WDDM 2.0 */
-    DXGKCB_NOT_MODELED_VALUE DxgkCbMapContextAllocation;
-    DXGKCB_NOT_MODELED DxgkCbUpdateContextAllocation;
-    DXGKCB_NOT_MODELED DxgkCbReserveGpuVirtualAddressRange;
-    DXGKCB_NOT_MODELED_PTR DxgkCbAcquireHandleData;
-    DXGKCB_NOT_MODELED_VOID DxgkCbReleaseHandleData;
-    DXGKCB_NOT_MODELED_VOID DxgkCbHardwareContentProtectionTeardown;
+    DXGKCB_MAPCONTEXTALLOCATION DxgkCbMapContextAllocation;
+    DXGKCB_UPDATECONTEXTALLOCATION DxgkCbUpdateContextAllocation;
+    DXGKCB_RESERVEGPUVIRTUALADDRESSRANGE DxgkCbReserveGpuVirtualAddressRange;
+    DXGKCB_ACQUIREHANDLEDATA DxgkCbAcquireHandleData;
+    DXGKCB_RELEASEHANDLEDATA DxgkCbReleaseHandleData;
+    DXGKCB_HARDWARECONTENTPROTECTIONTEARDOWN DxgkCbHardwareContentProtectionTeardown;
     /* WDDM 2.1 */
-    DXGKCB_NOT_MODELED_VOID DxgkCbMultiPlaneOverlayDisabled;
-    DXGKCB_NOT_MODELED DxgkCbMitigatedRangeUpdate;
+    DXGKCB_MULTIPLANEOVERLAYDISABLED DxgkCbMultiPlaneOverlayDisabled;
+    DXGKCB_MITIGATEDRANGEUPDATE DxgkCbMitigatedRangeUpdate;
     /* WDDM 2.2 */
-    DXGKCB_NOT_MODELED DxgkCbInvalidateHwContext;
-    DXGKCB_NOT_MODELED DxgkCbIndicateConnectorChange;
-    DXGKCB_NOT_MODELED_VOID DxgkCbUnblockUEFIFrameBufferRanges;
-    DXGKCB_NOT_MODELED DxgkCbAcquirePostDisplayOwnership2;
+    DXGKCB_INVALIDATEHWCONTEXT DxgkCbInvalidateHwContext;
+    DXGKCB_INDICATE_CONNECTOR_CHANGE DxgkCbIndicateConnectorChange;
+    DXGKCB_UNBLOCKUEFIFRAMEBUFFERRANGES DxgkCbUnblockUEFIFrameBufferRanges;
+    DXGKCB_ACQUIRE_POST_DISPLAY_OWNERSHIP2 DxgkCbAcquirePostDisplayOwnership2;
     /* WDDM 2.3 */
-    DXGKCB_NOT_MODELED_VOID DxgkCbSetProtectedSessionStatus;
+    DXGKCB_SETPROTECTEDSESSIONSTATUS DxgkCbSetProtectedSessionStatus;
     /* WDDM 2.4 */
-    DXGKCB_NOT_MODELED_PTR DxgkCbAllocateContiguousMemory;
-    DXGKCB_NOT_MODELED DxgkCbFreeContiguousMemory;
-    DXGKCB_NOT_MODELED_PTR DxgkCbAllocatePagesForMdl;
-    DXGKCB_NOT_MODELED_VOID DxgkCbFreePagesFromMdl;
-    DXGKCB_NOT_MODELED DxgkCbPinFrameBufferForSave;
-    DXGKCB_NOT_MODELED_VOID DxgkCbUnpinFrameBufferForSave;
-    DXGKCB_NOT_MODELED DxgkCbMapFrameBufferPointer;
-    DXGKCB_NOT_MODELED DxgkCbUnmapFrameBufferPointer;
-    DXGKCB_NOT_MODELED DxgkCbMapMdlToIoMmu;
-    DXGKCB_NOT_MODELED_VOID DxgkCbUnmapMdlFromIoMmu;
-    DXGKCB_NOT_MODELED DxgkCbReportDiagnostic;
+    DXGKCB_ALLOCATECONTIGUOUSMEMORY DxgkCbAllocateContiguousMemory;
+    DXGKCB_FREECONTIGUOUSMEMORY DxgkCbFreeContiguousMemory;
+    DXGKCB_ALLOCATEPAGESFORMDL DxgkCbAllocatePagesForMdl;
+    DXGKCB_FREEPAGESFROMMDL DxgkCbFreePagesFromMdl;
+    DXGKCB_PINFRAMEBUFFERFORSAVE DxgkCbPinFrameBufferForSave;
+    DXGKCB_UNPINFRAMEBUFFERFORSAVE DxgkCbUnpinFrameBufferForSave;
+    DXGKCB_MAPFRAMEBUFFERPOINTER DxgkCbMapFrameBufferPointer;
+    DXGKCB_UNMAPFRAMEBUFFERPOINTER DxgkCbUnmapFrameBufferPointer;
+    DXGKCB_MAPMDLTOIOMMU DxgkCbMapMdlToIoMmu;
+    DXGKCB_UNMAPMDLFROMIOMMU DxgkCbUnmapMdlFromIoMmu;
+    DXGKCB_REPORT_DIAGNOSTIC DxgkCbReportDiagnostic;
     /* WDDM 2.5 */
-    DXGKCB_NOT_MODELED_VOID DxgkCbSignalEvent;
+    DXGKCB_SIGNALEVENT DxgkCbSignalEvent;
     /* WDDM 2.6 */
     DXGKCB_ISFEATUREENABLED DxgkCbIsFeatureEnabled;
     /* WDDM 2.9 (after members the documentation does not list) */
@@ -990,7 +995,7 @@ typedef struct _DXGK_START_INFO {
 } DXGK_START_INFO;
 
 /* ---- DXGKDDI_* entry points and DRIVER_INITIALIZATION_DATA ------------------------------------ */
-typedef struct _DEVICE_OBJECT DEVICE_OBJECT, *PDEVICE_OBJECT; /* the kernel's physical device (opaque) */
+/* PDEVICE_OBJECT, the kernel's physical device (opaque), is declared in d3dkmddi_unmodeled.h. */
 
 typedef NTSTATUS (APIENTRY *PDXGKDDI_ADD_DEVICE)(const PDEVICE_OBJECT PhysicalDeviceObject, PVOID *MiniportDeviceContext);
 typedef NTSTATUS (APIENTRY *PDXGKDDI_START_DEVICE)(const PVOID MiniportDeviceContext, DXGK_START_INFO *DxgkStartInfo,
@@ -1168,15 +1173,6 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_RELEASESWIZZLINGRANGE)(const HANDLE hAdapter
  * type; the KMD answers with the private data its DxgkDdiCreateAllocation then receives.
  * Issue 6 / seed 003: a cross-adapter resource created by the kernel is a GDI surface of type
  * D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER. Only the GDI-surface member is modelled. */
-typedef enum _D3DDDIFORMAT {
-    D3DDDIFMT_UNKNOWN = 0,
-    D3DDDIFMT_A8R8G8B8 = 21,
-    D3DDDIFMT_X8R8G8B8 = 22,
-    D3DDDIFMT_A8 = 28,
-    D3DDDIFMT_A8B8G8R8 = 32,
-    D3DDDIFMT_X8B8G8R8 = 33,
-} D3DDDIFORMAT;
-
 typedef enum _D3DKMDT_STANDARDALLOCATION_TYPE {
     D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE = 1,
     D3DKMDT_STANDARDALLOCATION_SHADOWSURFACE = 2,
@@ -1238,10 +1234,10 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA)(const HANDL
 #define DXGKDDI_INTERFACE_VERSION_WDDM3_1 0x10004
 #define DXGKDDI_INTERFACE_VERSION      DXGKDDI_INTERFACE_VERSION_WIN7
 
-/* A DDI this kernel never calls (display, VidPN, overlays, hardware queues...) at the WDK's place
- * in DRIVER_INITIALIZATION_DATA (issue 19 §2): any function may be stored in it; the verifier
- * lists those a KMD registers (Init.NotModeledDdi), so a driver author knows they stay unused. */
-typedef PVOID DXGKDDI_NOT_MODELED;
+/* A DDI this kernel never calls (display, VidPN, overlays, hardware queues...) keeps its WDK type
+ * (d3dkmddi_unmodeled.h) at the WDK's place (issue 19 §2); the verifier lists those a KMD registers
+ * (Init.NotModeledDdi), so a driver author knows they stay unused. The members the reference
+ * calls reserved ("set to zero") have no documented prototype and stay plain pointers. */
 
 /* Every member the documentation lists, in the WDK's order (dispmprt.h), then the WDDM 3.1 one
  * this kernel uses (its place among the undocumented 3.x members is not given). */
@@ -1251,23 +1247,23 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     PDXGKDDI_START_DEVICE DxgkDdiStartDevice;
     PDXGKDDI_STOP_DEVICE DxgkDdiStopDevice;
     PDXGKDDI_REMOVE_DEVICE DxgkDdiRemoveDevice;
-    DXGKDDI_NOT_MODELED DxgkDdiDispatchIoRequest;
+    PDXGKDDI_DISPATCH_IO_REQUEST DxgkDdiDispatchIoRequest;
     PDXGKDDI_INTERRUPT_ROUTINE DxgkDdiInterruptRoutine;
     PDXGKDDI_DPC_ROUTINE DxgkDdiDpcRoutine;
-    DXGKDDI_NOT_MODELED DxgkDdiQueryChildRelations;
-    DXGKDDI_NOT_MODELED DxgkDdiQueryChildStatus;
-    DXGKDDI_NOT_MODELED DxgkDdiQueryDeviceDescriptor;
+    PDXGKDDI_QUERY_CHILD_RELATIONS DxgkDdiQueryChildRelations;
+    PDXGKDDI_QUERY_CHILD_STATUS DxgkDdiQueryChildStatus;
+    PDXGKDDI_QUERY_DEVICE_DESCRIPTOR DxgkDdiQueryDeviceDescriptor;
     DXGKDDI_SETPOWERSTATE DxgkDdiSetPowerState;
-    DXGKDDI_NOT_MODELED DxgkDdiNotifyAcpiEvent;
-    DXGKDDI_NOT_MODELED DxgkDdiResetDevice;
-    DXGKDDI_NOT_MODELED DxgkDdiUnload;
-    DXGKDDI_NOT_MODELED DxgkDdiQueryInterface;
-    DXGKDDI_NOT_MODELED DxgkDdiControlEtwLogging;
+    PDXGKDDI_NOTIFY_ACPI_EVENT DxgkDdiNotifyAcpiEvent;
+    PDXGKDDI_RESET_DEVICE DxgkDdiResetDevice;
+    PDXGKDDI_UNLOAD DxgkDdiUnload;
+    PDXGKDDI_QUERY_INTERFACE DxgkDdiQueryInterface;
+    PDXGKDDI_CONTROL_ETW_LOGGING DxgkDdiControlEtwLogging;
     DXGKDDI_QUERYADAPTERINFO DxgkDdiQueryAdapterInfo;
     DXGKDDI_CREATEDEVICE DxgkDdiCreateDevice;
     DXGKDDI_CREATEALLOCATION DxgkDdiCreateAllocation;
     DXGKDDI_DESTROYALLOCATION DxgkDdiDestroyAllocation;
-    DXGKDDI_NOT_MODELED DxgkDdiDescribeAllocation;
+    PDXGKDDI_DESCRIBEALLOCATION DxgkDdiDescribeAllocation;
     DXGKDDI_GETSTANDARDALLOCATIONDRIVERDATA DxgkDdiGetStandardAllocationDriverData;
     DXGKDDI_ACQUIRESWIZZLINGRANGE DxgkDdiAcquireSwizzlingRange;
     DXGKDDI_RELEASESWIZZLINGRANGE DxgkDdiReleaseSwizzlingRange;
@@ -1275,132 +1271,132 @@ typedef struct _DRIVER_INITIALIZATION_DATA {
     DXGKDDI_SUBMITCOMMAND DxgkDdiSubmitCommand;
     DXGKDDI_PREEMPTCOMMAND DxgkDdiPreemptCommand;
     DXGKDDI_BUILDPAGINGBUFFER DxgkDdiBuildPagingBuffer;
-    DXGKDDI_NOT_MODELED DxgkDdiSetPalette;
-    DXGKDDI_NOT_MODELED DxgkDdiSetPointerPosition;
-    DXGKDDI_NOT_MODELED DxgkDdiSetPointerShape;
+    PDXGKDDI_SETPALETTE DxgkDdiSetPalette;
+    PDXGKDDI_SETPOINTERPOSITION DxgkDdiSetPointerPosition;
+    PDXGKDDI_SETPOINTERSHAPE DxgkDdiSetPointerShape;
     DXGKDDI_RESETFROMTIMEOUT DxgkDdiResetFromTimeout;
     DXGKDDI_RESTARTFROMTIMEOUT DxgkDdiRestartFromTimeout;
     DXGKDDI_ESCAPE DxgkDdiEscape;
-    DXGKDDI_NOT_MODELED DxgkDdiCollectDbgInfo;
+    PDXGKDDI_COLLECTDBGINFO DxgkDdiCollectDbgInfo;
     DXGKDDI_QUERYCURRENTFENCE DxgkDdiQueryCurrentFence;
-    DXGKDDI_NOT_MODELED DxgkDdiIsSupportedVidPn;
-    DXGKDDI_NOT_MODELED DxgkDdiRecommendFunctionalVidPn;
-    DXGKDDI_NOT_MODELED DxgkDdiEnumVidPnCofuncModality;
-    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceAddress;
-    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceVisibility;
-    DXGKDDI_NOT_MODELED DxgkDdiCommitVidPn;
-    DXGKDDI_NOT_MODELED DxgkDdiUpdateActiveVidPnPresentPath;
-    DXGKDDI_NOT_MODELED DxgkDdiRecommendMonitorModes;
-    DXGKDDI_NOT_MODELED DxgkDdiRecommendVidPnTopology;
-    DXGKDDI_NOT_MODELED DxgkDdiGetScanLine;
-    DXGKDDI_NOT_MODELED DxgkDdiStopCapture;
-    DXGKDDI_NOT_MODELED DxgkDdiControlInterrupt;
-    DXGKDDI_NOT_MODELED DxgkDdiCreateOverlay;
+    PDXGKDDI_ISSUPPORTEDVIDPN DxgkDdiIsSupportedVidPn;
+    PDXGKDDI_RECOMMENDFUNCTIONALVIDPN DxgkDdiRecommendFunctionalVidPn;
+    PDXGKDDI_ENUMVIDPNCOFUNCMODALITY DxgkDdiEnumVidPnCofuncModality;
+    PDXGKDDI_SETVIDPNSOURCEADDRESS DxgkDdiSetVidPnSourceAddress;
+    PDXGKDDI_SETVIDPNSOURCEVISIBILITY DxgkDdiSetVidPnSourceVisibility;
+    PDXGKDDI_COMMITVIDPN DxgkDdiCommitVidPn;
+    PDXGKDDI_UPDATEACTIVEVIDPNPRESENTPATH DxgkDdiUpdateActiveVidPnPresentPath;
+    PDXGKDDI_RECOMMENDMONITORMODES DxgkDdiRecommendMonitorModes;
+    PDXGKDDI_RECOMMENDVIDPNTOPOLOGY DxgkDdiRecommendVidPnTopology;
+    PDXGKDDI_GETSCANLINE DxgkDdiGetScanLine;
+    PDXGKDDI_STOPCAPTURE DxgkDdiStopCapture;
+    PDXGKDDI_CONTROLINTERRUPT DxgkDdiControlInterrupt;
+    PDXGKDDI_CREATEOVERLAY DxgkDdiCreateOverlay;
     DXGKDDI_DESTROYDEVICE DxgkDdiDestroyDevice;
     DXGKDDI_OPENALLOCATIONINFO DxgkDdiOpenAllocation;
     DXGKDDI_CLOSEALLOCATION DxgkDdiCloseAllocation;
     DXGKDDI_RENDER DxgkDdiRender;
-    DXGKDDI_NOT_MODELED DxgkDdiPresent;
-    DXGKDDI_NOT_MODELED DxgkDdiUpdateOverlay;
-    DXGKDDI_NOT_MODELED DxgkDdiFlipOverlay;
-    DXGKDDI_NOT_MODELED DxgkDdiDestroyOverlay;
+    PDXGKDDI_PRESENT DxgkDdiPresent;
+    PDXGKDDI_UPDATEOVERLAY DxgkDdiUpdateOverlay;
+    PDXGKDDI_FLIPOVERLAY DxgkDdiFlipOverlay;
+    PDXGKDDI_DESTROYOVERLAY DxgkDdiDestroyOverlay;
     DXGKDDI_CREATECONTEXT DxgkDdiCreateContext;
     DXGKDDI_DESTROYCONTEXT DxgkDdiDestroyContext;
-    DXGKDDI_NOT_MODELED DxgkDdiLinkDevice;
-    DXGKDDI_NOT_MODELED DxgkDdiSetDisplayPrivateDriverFormat;
+    PDXGKDDI_LINK_DEVICE DxgkDdiLinkDevice;
+    PDXGKDDI_SETDISPLAYPRIVATEDRIVERFORMAT DxgkDdiSetDisplayPrivateDriverFormat;
     /* WIN7 */
-    DXGKDDI_NOT_MODELED DxgkDdiDescribePageTable;
-    DXGKDDI_NOT_MODELED DxgkDdiUpdatePageTable;
-    DXGKDDI_NOT_MODELED DxgkDdiUpdatePageDirectory;
-    DXGKDDI_NOT_MODELED DxgkDdiMovePageDirectory;
-    DXGKDDI_NOT_MODELED DxgkDdiSubmitRender;
-    DXGKDDI_NOT_MODELED DxgkDdiCreateAllocation2;
-    DXGKDDI_NOT_MODELED DxgkDdiRenderKm;
+    PVOID DxgkDdiDescribePageTable; /* reserved */
+    PVOID DxgkDdiUpdatePageTable; /* reserved */
+    PVOID DxgkDdiUpdatePageDirectory; /* reserved */
+    PVOID DxgkDdiMovePageDirectory; /* reserved */
+    PVOID DxgkDdiSubmitRender; /* reserved */
+    PVOID DxgkDdiCreateAllocation2; /* reserved */
+    PDXGKDDI_RENDERKM DxgkDdiRenderKm;
     PVOID Reserved;
-    DXGKDDI_NOT_MODELED DxgkDdiQueryVidPnHWCapability;
+    PDXGKDDI_QUERYVIDPNHWCAPABILITY DxgkDdiQueryVidPnHWCapability;
     /* WIN8 */
-    DXGKDDI_NOT_MODELED DxgkDdiSetPowerComponentFState;
+    PDXGKDDISETPOWERCOMPONENTFSTATE DxgkDdiSetPowerComponentFState;
     DXGKDDI_QUERYDEPENDENTENGINEGROUP DxgkDdiQueryDependentEngineGroup;
     DXGKDDI_QUERYENGINESTATUS DxgkDdiQueryEngineStatus;
     DXGKDDI_RESETENGINE DxgkDdiResetEngine;
-    DXGKDDI_NOT_MODELED DxgkDdiStopDeviceAndReleasePostDisplayOwnership;
-    DXGKDDI_NOT_MODELED DxgkDdiSystemDisplayEnable;
-    DXGKDDI_NOT_MODELED DxgkDdiSystemDisplayWrite;
-    DXGKDDI_NOT_MODELED DxgkDdiCancelCommand;
-    DXGKDDI_NOT_MODELED DxgkDdiGetChildContainerId;
-    DXGKDDI_NOT_MODELED DxgkDdiPowerRuntimeControlRequest;
-    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay;
-    DXGKDDI_NOT_MODELED DxgkDdiNotifySurpriseRemoval;
-    DXGKDDI_NOT_MODELED DxgkDdiGetNodeMetadata;
-    DXGKDDI_NOT_MODELED DxgkDdiSetPowerPState;
-    DXGKDDI_NOT_MODELED DxgkDdiControlInterrupt2;
-    DXGKDDI_NOT_MODELED DxgkDdiCheckMultiPlaneOverlaySupport;
-    DXGKDDI_NOT_MODELED DxgkDdiCalibrateGpuClock;
-    DXGKDDI_NOT_MODELED DxgkDdiFormatHistoryBuffer;
+    PDXGKDDI_STOP_DEVICE_AND_RELEASE_POST_DISPLAY_OWNERSHIP DxgkDdiStopDeviceAndReleasePostDisplayOwnership;
+    PDXGKDDI_SYSTEM_DISPLAY_ENABLE DxgkDdiSystemDisplayEnable;
+    PDXGKDDI_SYSTEM_DISPLAY_WRITE DxgkDdiSystemDisplayWrite;
+    PDXGKDDI_CANCELCOMMAND DxgkDdiCancelCommand;
+    PDXGKDDI_GET_CHILD_CONTAINER_ID DxgkDdiGetChildContainerId;
+    PDXGKDDIPOWERRUNTIMECONTROLREQUEST DxgkDdiPowerRuntimeControlRequest;
+    PDXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay;
+    PDXGKDDI_NOTIFY_SURPRISE_REMOVAL DxgkDdiNotifySurpriseRemoval;
+    PDXGKDDI_GETNODEMETADATA DxgkDdiGetNodeMetadata;
+    PVOID DxgkDdiSetPowerPState; /* reserved */
+    PDXGKDDI_CONTROLINTERRUPT2 DxgkDdiControlInterrupt2;
+    PDXGKDDI_CHECKMULTIPLANEOVERLAYSUPPORT DxgkDdiCheckMultiPlaneOverlaySupport;
+    PDXGKDDI_CALIBRATEGPUCLOCK DxgkDdiCalibrateGpuClock;
+    PDXGKDDI_FORMATHISTORYBUFFER DxgkDdiFormatHistoryBuffer;
     /* WDDM2.0 */
-    DXGKDDI_NOT_MODELED DxgkDdiRenderGdi;
+    PDXGKDDI_RENDERGDI DxgkDdiRenderGdi;
     DXGKDDI_SUBMITCOMMANDVIRTUAL DxgkDdiSubmitCommandVirtual;
     DXGKDDI_SETROOTPAGETABLE DxgkDdiSetRootPageTable;
     DXGKDDI_GETROOTPAGETABLESIZE DxgkDdiGetRootPageTableSize;
-    DXGKDDI_NOT_MODELED DxgkDdiMapCpuHostAperture;
-    DXGKDDI_NOT_MODELED DxgkDdiUnmapCpuHostAperture;
-    DXGKDDI_NOT_MODELED DxgkDdiCheckMultiPlaneOverlaySupport2;
+    PDXGKDDI_MAPCPUHOSTAPERTURE DxgkDdiMapCpuHostAperture;
+    PDXGKDDI_UNMAPCPUHOSTAPERTURE DxgkDdiUnmapCpuHostAperture;
+    PDXGKDDI_CHECKMULTIPLANEOVERLAYSUPPORT2 DxgkDdiCheckMultiPlaneOverlaySupport2;
     DXGKDDI_CREATEPROCESS DxgkDdiCreateProcess;
     DXGKDDI_DESTROYPROCESS DxgkDdiDestroyProcess;
-    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
+    PDXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY2 DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay2;
     PVOID Reserved1;
     PVOID Reserved2;
-    DXGKDDI_NOT_MODELED DxgkDdiPowerRuntimeSetDeviceHandle;
-    DXGKDDI_NOT_MODELED DxgkDdiSetStablePowerState;
-    DXGKDDI_NOT_MODELED DxgkDdiSetVideoProtectedRegion;
+    PDXGKDDI_POWERRUNTIMESETDEVICEHANDLE DxgkDdiPowerRuntimeSetDeviceHandle;
+    PDXGKDDI_SETSTABLEPOWERSTATE DxgkDdiSetStablePowerState;
+    PDXGKDDI_SETVIDEOPROTECTEDREGION DxgkDdiSetVideoProtectedRegion;
     /* WDDM2.1 */
-    DXGKDDI_NOT_MODELED DxgkDdiCheckMultiPlaneOverlaySupport3;
-    DXGKDDI_NOT_MODELED DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3;
-    DXGKDDI_NOT_MODELED DxgkDdiPostMultiPlaneOverlayPresent;
-    DXGKDDI_NOT_MODELED DxgkDdiValidateUpdateAllocationProperty;
+    PDXGKDDI_CHECKMULTIPLANEOVERLAYSUPPORT3 DxgkDdiCheckMultiPlaneOverlaySupport3;
+    PDXGKDDI_SETVIDPNSOURCEADDRESSWITHMULTIPLANEOVERLAY3 DxgkDdiSetVidPnSourceAddressWithMultiPlaneOverlay3;
+    PDXGKDDI_POSTMULTIPLANEOVERLAYPRESENT DxgkDdiPostMultiPlaneOverlayPresent;
+    PDXGKDDI_VALIDATEUPDATEALLOCATIONPROPERTY DxgkDdiValidateUpdateAllocationProperty;
     /* WDDM2.2 */
-    DXGKDDI_NOT_MODELED DxgkDdiControlModeBehavior;
-    DXGKDDI_NOT_MODELED DxgkDdiUpdateMonitorLinkInfo;
-    DXGKDDI_NOT_MODELED DxgkDdiCreateHwContext;
-    DXGKDDI_NOT_MODELED DxgkDdiDestroyHwContext;
-    DXGKDDI_NOT_MODELED DxgkDdiCreateHwQueue;
-    DXGKDDI_NOT_MODELED DxgkDdiDestroyHwQueue;
-    DXGKDDI_NOT_MODELED DxgkDdiSubmitCommandToHwQueue;
-    DXGKDDI_NOT_MODELED DxgkDdiSwitchToHwContextList;
-    DXGKDDI_NOT_MODELED DxgkDdiResetHwEngine;
-    DXGKDDI_NOT_MODELED DxgkDdiCreatePeriodicFrameNotification;
-    DXGKDDI_NOT_MODELED DxgkDdiDestroyPeriodicFrameNotification;
-    DXGKDDI_NOT_MODELED DxgkDdiSetTimingsFromVidPn;
-    DXGKDDI_NOT_MODELED DxgkDdiSetTargetGamma;
-    DXGKDDI_NOT_MODELED DxgkDdiSetTargetContentType;
-    DXGKDDI_NOT_MODELED DxgkDdiSetTargetAnalogCopyProtection;
-    DXGKDDI_NOT_MODELED DxgkDdiSetTargetAdjustedColorimetry;
-    DXGKDDI_NOT_MODELED DxgkDdiDisplayDetectControl;
-    DXGKDDI_NOT_MODELED DxgkDdiQueryConnectionChange;
-    DXGKDDI_NOT_MODELED DxgkDdiExchangePreStartInfo;
-    DXGKDDI_NOT_MODELED DxgkDdiGetMultiPlaneOverlayCaps;
-    DXGKDDI_NOT_MODELED DxgkDdiGetPostCompositionCaps;
-    DXGKDDI_NOT_MODELED DxgkDdiUpdateHwContextState;
-    DXGKDDI_NOT_MODELED DxgkDdiCreateProtectedSession;
-    DXGKDDI_NOT_MODELED DxgkDdiDestroyProtectedSession;
+    PDXGKDDI_CONTROLMODEBEHAVIOR DxgkDdiControlModeBehavior;
+    PDXGKDDI_UPDATEMONITORLINKINFO DxgkDdiUpdateMonitorLinkInfo;
+    PDXGKDDI_CREATEHWCONTEXT DxgkDdiCreateHwContext;
+    PDXGKDDI_DESTROYHWCONTEXT DxgkDdiDestroyHwContext;
+    PDXGKDDI_CREATEHWQUEUE DxgkDdiCreateHwQueue;
+    PDXGKDDI_DESTROYHWQUEUE DxgkDdiDestroyHwQueue;
+    PDXGKDDI_SUBMITCOMMANDTOHWQUEUE DxgkDdiSubmitCommandToHwQueue;
+    PDXGKDDI_SWITCHTOHWCONTEXTLIST DxgkDdiSwitchToHwContextList;
+    PDXGKDDI_RESETHWENGINE DxgkDdiResetHwEngine;
+    PDXGKDDI_CREATEPERIODICFRAMENOTIFICATION DxgkDdiCreatePeriodicFrameNotification;
+    PDXGKDDI_DESTROYPERIODICFRAMENOTIFICATION DxgkDdiDestroyPeriodicFrameNotification;
+    PDXGKDDI_SETTIMINGSFROMVIDPN DxgkDdiSetTimingsFromVidPn;
+    PDXGKDDI_SETTARGETGAMMA DxgkDdiSetTargetGamma;
+    PDXGKDDI_SETTARGETCONTENTTYPE DxgkDdiSetTargetContentType;
+    PDXGKDDI_SETTARGETANALOGCOPYPROTECTION DxgkDdiSetTargetAnalogCopyProtection;
+    PDXGKDDI_SETTARGETADJUSTEDCOLORIMETRY DxgkDdiSetTargetAdjustedColorimetry;
+    PDXGKDDI_DISPLAYDETECTCONTROL DxgkDdiDisplayDetectControl;
+    PDXGKDDI_QUERYCONNECTIONCHANGE DxgkDdiQueryConnectionChange;
+    PDXGKDDI_EXCHANGEPRESTARTINFO DxgkDdiExchangePreStartInfo;
+    PDXGKDDI_GETMULTIPLANEOVERLAYCAPS DxgkDdiGetMultiPlaneOverlayCaps;
+    PDXGKDDI_GETPOSTCOMPOSITIONCAPS DxgkDdiGetPostCompositionCaps;
+    PDXGKDDI_UPDATEHWCONTEXTSTATE DxgkDdiUpdateHwContextState;
+    PDXGKDDI_CREATEPROTECTEDSESSION DxgkDdiCreateProtectedSession;
+    PDXGKDDI_DESTROYPROTECTEDSESSION DxgkDdiDestroyProtectedSession;
     /* WDDM2.4 */
-    DXGKDDI_NOT_MODELED DxgkDdiSetSchedulingLogBuffer;
-    DXGKDDI_NOT_MODELED DxgkDdiSetupPriorityBands;
-    DXGKDDI_NOT_MODELED DxgkDdiNotifyFocusPresent;
-    DXGKDDI_NOT_MODELED DxgkDdiSetContextSchedulingProperties;
-    DXGKDDI_NOT_MODELED DxgkDdiSuspendContext;
-    DXGKDDI_NOT_MODELED DxgkDdiResumeContext;
-    DXGKDDI_NOT_MODELED DxgkDdiSetVirtualMachineData;
-    DXGKDDI_NOT_MODELED DxgkDdiBeginExclusiveAccess;
-    DXGKDDI_NOT_MODELED DxgkDdiEndExclusiveAccess;
-    DXGKDDI_NOT_MODELED DxgkDdiQueryDiagnosticTypesSupport;
-    DXGKDDI_NOT_MODELED DxgkDdiControlDiagnosticReporting;
-    DXGKDDI_NOT_MODELED DxgkDdiResumeHwEngine;
-    DXGKDDI_NOT_MODELED DxgkDdiSignalMonitoredFence;
-    DXGKDDI_NOT_MODELED DxgkDdiPresentToHwQueue;
-    DXGKDDI_NOT_MODELED DxgkDdiValidateSubmitCommand;
-    DXGKDDI_NOT_MODELED DxgkDdiSetTargetAdjustedColorimetry2;
-    DXGKDDI_NOT_MODELED DxgkDdiSetTrackedWorkloadPowerLevel;
+    PDXGKDDI_SETSCHEDULINGLOGBUFFER DxgkDdiSetSchedulingLogBuffer;
+    PDXGKDDI_SETUPPRIORITYBANDS DxgkDdiSetupPriorityBands;
+    PDXGKDDI_NOTIFYFOCUSPRESENT DxgkDdiNotifyFocusPresent;
+    PDXGKDDI_SETCONTEXTSCHEDULINGPROPERTIES DxgkDdiSetContextSchedulingProperties;
+    PDXGKDDI_SUSPENDCONTEXT DxgkDdiSuspendContext;
+    PDXGKDDI_RESUMECONTEXT DxgkDdiResumeContext;
+    PDXGKDDI_SETVIRTUALMACHINEDATA DxgkDdiSetVirtualMachineData;
+    PDXGKDDI_BEGINEXCLUSIVEACCESS DxgkDdiBeginExclusiveAccess;
+    PDXGKDDI_ENDEXCLUSIVEACCESS DxgkDdiEndExclusiveAccess;
+    PDXGKDDI_QUERYDIAGNOSTICTYPESSUPPORT DxgkDdiQueryDiagnosticTypesSupport;
+    PDXGKDDI_CONTROLDIAGNOSTICREPORTING DxgkDdiControlDiagnosticReporting;
+    PDXGKDDI_RESUMEHWENGINE DxgkDdiResumeHwEngine;
+    PDXGKDDI_SIGNALMONITOREDFENCE DxgkDdiSignalMonitoredFence;
+    PDXGKDDI_PRESENTTOHWQUEUE DxgkDdiPresentToHwQueue;
+    PDXGKDDI_VALIDATESUBMITCOMMAND DxgkDdiValidateSubmitCommand;
+    PDXGKDDI_SETTARGETADJUSTEDCOLORIMETRY2 DxgkDdiSetTargetAdjustedColorimetry2;
+    PDXGKDDI_SETTRACKEDWORKLOADPOWERLEVEL DxgkDdiSetTrackedWorkloadPowerLevel;
     /* WDDM3.1 */
     DXGKDDI_SETALLOCATIONBACKINGSTORE DxgkDdiSetAllocationBackingStore;
 } DRIVER_INITIALIZATION_DATA;

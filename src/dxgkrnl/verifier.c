@@ -39,7 +39,8 @@ static const struct ddi_slot engine_tdr_ddis[] = { SLOT(DxgkDdiQueryDependentEng
 static const struct ddi_slot gpummu_ddis[] = { SLOT(DxgkDdiSetRootPageTable), SLOT(DxgkDdiGetRootPageTableSize),
                                                SLOT(DxgkDdiSubmitCommandVirtual), SLOT(DxgkDdiCreateProcess),
                                                SLOT(DxgkDdiDestroyProcess) };
-/* The DDIs this kernel never calls (DXGKDDI_NOT_MODELED members). */
+/* The DDIs this kernel never calls: the slots typed in include/wddm/d3dkmddi_unmodeled.h and the
+ * reserved ones. */
 static const struct ddi_slot not_modeled_ddis[] = {
     SLOT(DxgkDdiDispatchIoRequest), SLOT(DxgkDdiQueryChildRelations), SLOT(DxgkDdiQueryChildStatus),
     SLOT(DxgkDdiQueryDeviceDescriptor), SLOT(DxgkDdiNotifyAcpiEvent), SLOT(DxgkDdiResetDevice),

@@ -50,33 +50,102 @@ static void dxgkrnl_interface_is_in_the_wdk_order(void **state)
 
 static PDXGKDDI_START_DEVICE real_start;
 static struct {
-    NTSTATUS acpi, services;
-    PVOID contiguous;
-    UINT64 parent, va;
+    NTSTATUS acpi, services, contiguous;
+    PVOID handle_data;
+    D3DKMT_HANDLE parent;
+    D3DGPU_VIRTUAL_ADDRESS va;
     int called;
+    bool no_calls; /* start without calling the unmodeled callbacks */
 } seen;
 
-static NTSTATUS APIENTRY set_palette(const HANDLE a, const void *args)
+/* DDIs the kernel never calls, declared as a Windows KMD declares them: with the WDK's function
+ * type (d3dkmddi_unmodeled.h), then defined with the documented parameters. */
+static DXGKDDI_SETPALETTE set_palette;
+static DXGKDDI_PRESENT present;
+static DXGKDDI_QUERY_CHILD_RELATIONS query_child_relations;
+static DXGKDDI_CONTROLINTERRUPT2 control_interrupt2;
+
+static NTSTATUS APIENTRY set_palette(const HANDLE a, const DXGKARG_SETPALETTE *args)
 {
     (void)a;
     (void)args;
     return STATUS_SUCCESS;
 }
 
+static NTSTATUS APIENTRY present(const HANDLE context, DXGKARG_PRESENT *args)
+{
+    (void)context;
+    (void)args;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY query_child_relations(const PVOID ctx, DXGK_CHILD_DESCRIPTOR *children, ULONG size)
+{
+    (void)ctx;
+    (void)children;
+    (void)size;
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY control_interrupt2(const HANDLE a, const DXGKARG_CONTROLINTERRUPT2 control)
+{
+    (void)a;
+    (void)control;
+    return STATUS_SUCCESS;
+}
+
+/* Each slot has its DDI's type, not a plain pointer: the functions above have exactly the slots'
+ * types (so they assign without a cast), and a function of another shape does not. */
+#define SLOT_TYPE(table, member) __typeof__(((table *)0)->member)
+_Static_assert(__builtin_types_compatible_p(__typeof__(&set_palette),
+                                            SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPalette)),
+               "DxgkDdiSetPalette has the DXGKDDI_SETPALETTE type");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&present), SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiPresent)),
+               "DxgkDdiPresent has the DXGKDDI_PRESENT type");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&query_child_relations),
+                                            SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiQueryChildRelations)),
+               "DxgkDdiQueryChildRelations has the DXGKDDI_QUERY_CHILD_RELATIONS type");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&control_interrupt2),
+                                            SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiControlInterrupt2)),
+               "DxgkDdiControlInterrupt2 takes its argument structure by value");
+_Static_assert(!__builtin_types_compatible_p(SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPalette), PVOID),
+               "an unmodeled DDI slot is no longer a plain pointer");
+_Static_assert(!__builtin_types_compatible_p(NTSTATUS(APIENTRY *)(const HANDLE, const void *),
+                                             SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPalette)),
+               "a function of another shape does not fit an unmodeled DDI slot");
+/* The callbacks have theirs: the WDK's parameters, no variadic tail. */
+_Static_assert(__builtin_types_compatible_p(SLOT_TYPE(DXGKRNL_INTERFACE, DxgkCbSetPowerComponentActive),
+                                            VOID(APIENTRY *)(const HANDLE, UINT)),
+               "DxgkCbSetPowerComponentActive has the DXGKCB_SETPOWERCOMPONENTACTIVE type");
+_Static_assert(__builtin_types_compatible_p(SLOT_TYPE(DXGKRNL_INTERFACE, DxgkCbMapMemory),
+                                            NTSTATUS(APIENTRY *)(HANDLE, PHYSICAL_ADDRESS, ULONG, BOOLEAN, BOOLEAN,
+                                                                 MEMORY_CACHING_TYPE, PVOID *)),
+               "DxgkCbMapMemory has the DXGKCB_MAP_MEMORY type");
+_Static_assert(!__builtin_types_compatible_p(SLOT_TYPE(DXGKRNL_INTERFACE, DxgkCbSetPowerComponentIdle),
+                                             VOID(APIENTRY *)(HANDLE, ...)),
+               "an unmodeled callback is not variadic");
+
 static NTSTATUS APIENTRY start_and_call(const PVOID ctx, DXGK_START_INFO *si, DXGKRNL_INTERFACE *ifc, ULONG *sources,
                                         ULONG *children)
 {
     NTSTATUS st = real_start(ctx, si, ifc, sources, children);
-    if (!NT_SUCCESS(st))
+    if (!NT_SUCCESS(st) || seen.no_calls)
         return st;
-    /* As a ported display miniport would: each answers "not supported" for its kind of result. */
-    ULONG out = 0;
-    seen.acpi = ifc->DxgkCbEvalAcpiMethod(ifc->DeviceHandle, 0x5f4f5344u, NULL, 0, &out, sizeof out);
-    seen.services = ifc->DxgkCbQueryServices(ifc->DeviceHandle, 1, NULL);
+    /* As a ported display miniport would, with each callback's real arguments: each answers "not
+     * supported" for its kind of result. */
+    ACPI_EVAL_OUTPUT_BUFFER *acpi_out = NULL;
+    seen.acpi = ifc->DxgkCbEvalAcpiMethod(ifc->DeviceHandle, 0x5f4f5344u, NULL, 0, acpi_out, 0);
+    seen.services = ifc->DxgkCbQueryServices(ifc->DeviceHandle, DxgkServicesDebugReport, NULL);
     seen.contiguous = ifc->DxgkCbAllocateContiguousMemory(ifc->DeviceHandle, NULL);
-    seen.parent = ifc->DxgkCbGetHandleParent((HANDLE)(uintptr_t)0x40000040u);
+    DXGKARGCB_GETHANDLEDATA get = { .hObject = 0x40000040u, .Type = DXGK_HANDLE_ALLOCATION };
+    DXGKARGCB_RELEASEHANDLEDATA release = { 0 };
+    seen.handle_data = ifc->DxgkCbAcquireHandleData(&get, &release);
+    ifc->DxgkCbReleaseHandleData(release);
+    seen.parent = ifc->DxgkCbGetHandleParent(0x40000040u);
     seen.va = ifc->DxgkCbMapContextAllocation(ifc->DeviceHandle, NULL);
     ifc->DxgkCbLogEtwEvent(NULL, 1, 0, NULL);
+    ifc->DxgkCbSetPowerComponentActive(ifc->DeviceHandle, 0);
+    ifc->DxgkCbSetPowerComponentLatency(ifc->DeviceHandle, 0, 10000);
     ifc->DxgkCbSetPowerComponentIdle(ifc->DeviceHandle, 0);
     seen.called = 1;
     return st;
@@ -88,8 +157,11 @@ static NTSTATUS porting_entry(PDRIVER_OBJECT drv, PVOID reg)
     SwKmdGetDriverInitializationData(&d);
     real_start = d.DxgkDdiStartDevice;
     d.DxgkDdiStartDevice = start_and_call;
-    d.DxgkDdiSetPalette = set_palette; /* any function may be stored in a DXGKDDI_NOT_MODELED slot */
-    d.DxgkDdiPresent = set_palette;
+    /* No casts: each function has its slot's WDK type. */
+    d.DxgkDdiSetPalette = set_palette;
+    d.DxgkDdiPresent = present;
+    d.DxgkDdiQueryChildRelations = query_child_relations;
+    d.DxgkDdiControlInterrupt2 = control_interrupt2;
     return DxgkInitialize(drv, reg, &d);
 }
 
@@ -100,6 +172,7 @@ static void unmodeled_ddis_and_callbacks_are_reported_not_fatal(void **state)
     UINT64 violations = wddm_verifier_violations(NULL);
     memset(&seen, 0xA5, sizeof seen);
     seen.called = 0;
+    seen.no_calls = false;
     wddm_set_kmd_entry(porting_entry);
     wddm_clear_refusals();
     D3DKMT_ADAPTERINFO info[4];
@@ -108,11 +181,12 @@ static void unmodeled_ddis_and_callbacks_are_reported_not_fatal(void **state)
     assert_true(seen.called);
     assert_int_equal(seen.acpi, STATUS_NOT_SUPPORTED);
     assert_int_equal(seen.services, STATUS_NOT_SUPPORTED);
-    assert_null(seen.contiguous);
+    assert_int_equal(seen.contiguous, STATUS_NOT_SUPPORTED);
+    assert_null(seen.handle_data);
     assert_int_equal(seen.parent, 0);
     assert_int_equal(seen.va, 0);
     assert_int_equal(wddm_verifier_violations("Init.NotModeledDdi"), ddis + 1);
-    assert_int_equal(wddm_verifier_violations("Callback.NotModeled"), calls + 7);
+    assert_int_equal(wddm_verifier_violations("Callback.NotModeled"), calls + 11);
     assert_int_equal(wddm_verifier_violations(NULL), violations); /* neither is a violation */
     char why[1100];
     wddm_last_refusals(why, sizeof why);
@@ -129,6 +203,7 @@ static void unmodeled_ddis_and_callbacks_are_reported_not_fatal(void **state)
 static void the_unmodeled_ddis_a_kmd_registers_are_named(void **state)
 {
     (void)state;
+    seen.no_calls = true;
     wddm_set_kmd_entry(porting_entry);
     wddm_clear_refusals();
     D3DKMT_ADAPTERINFO info[4];
@@ -138,10 +213,19 @@ static void the_unmodeled_ddis_a_kmd_registers_are_named(void **state)
     wddm_verifier_summary(summary, sizeof summary);
     if (!strstr(summary, "Init.NotModeledDdi") || !strstr(summary, "Callback.NotModeled"))
         fail_msg("the summary lacks the unmodeled rows:\n%s", summary);
+    /* Each typed slot the KMD filled is named (the verifier's list covers them). */
+    char why[2048];
+    wddm_last_refusals(why, sizeof why);
+    const char *registered[] = { "DxgkDdiQueryChildRelations", "DxgkDdiSetPalette", "DxgkDdiPresent",
+                                 "DxgkDdiControlInterrupt2" };
+    for (size_t k = 0; k < sizeof registered / sizeof registered[0]; k++)
+        if (!strstr(why, registered[k]))
+            fail_msg("Init.NotModeledDdi does not name %s:\n%s", registered[k], why);
     for (ULONG i = 0; i < en.NumAdapters; i++) {
         D3DKMT_CLOSEADAPTER c = { .hAdapter = info[i].hAdapter };
         D3DKMTCloseAdapter(&c);
     }
+    seen.no_calls = false;
     wddm_set_kmd_entry(NULL);
 }
 

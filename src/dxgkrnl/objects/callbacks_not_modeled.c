@@ -1,9 +1,11 @@
 /* The DXGKRNL_INTERFACE callbacks this kernel does not model (issue 19 §2): ACPI, device space,
  * child devices, VidPN and monitors, power components, display ownership, ETW, IOMMU mapping,
- * protected sessions... A KMD that calls one gets the "not supported" answer of the callback's
- * kind of result (include/wddm/d3dkmddi.h DXGKCB_NOT_MODELED*) and the verifier reports it
- * (Callback.NotModeled, counted as an unsupported feature), so a driver brought up here learns
- * what it leaned on instead of crashing. */
+ * protected sessions... Each is a function of the callback's WDK type (include/wddm/
+ * d3dkmddi_unmodeled.h), so the interface table is filled without a cast and a KMD's call is
+ * checked against the real parameters. A KMD that calls one gets the "not supported" answer of the
+ * callback's kind of result (STATUS_NOT_SUPPORTED, NULL, 0, or nothing) and the verifier reports
+ * it (Callback.NotModeled, counted as an unsupported feature), so a driver brought up here learns
+ * what it leaned on instead of crashing. The parameters are never read. */
 #include "dxgkrnl/dxgkrnl.h"
 
 static void report(const char *name, const char *answer)
@@ -12,83 +14,81 @@ static void report(const char *name, const char *answer)
                          "the KMD called a kernel callback this kernel does not model; answered %s", answer);
 }
 
-#define STATUS_CB(name)                                             \
-    static NTSTATUS APIENTRY name(HANDLE h, ...)                    \
-    {                                                               \
-        report(#name, "STATUS_NOT_SUPPORTED");                      \
-        return STATUS_NOT_SUPPORTED;                                \
+/* One stub per callback, with the callback's prototype; the name is the DXGKRNL_INTERFACE member. */
+#define NOT_MODELED_STATUS(cb, ...)                                                                \
+    static NTSTATUS APIENTRY nm_##cb(__VA_ARGS__)                                                  \
+    {                                                                                              \
+        report(#cb, "STATUS_NOT_SUPPORTED");                                                       \
+        return STATUS_NOT_SUPPORTED;                                                               \
     }
-#define VOID_CB(name)                                               \
-    static VOID APIENTRY name(HANDLE h, ...)                        \
-    {                                                               \
-        report(#name, "nothing (it returns nothing)");              \
+#define NOT_MODELED_VOID(cb, ...)                                                                  \
+    static VOID APIENTRY nm_##cb(__VA_ARGS__) { report(#cb, "nothing (it returns nothing)"); }
+#define NOT_MODELED_NULL(cb, ...)                                                                  \
+    static PVOID APIENTRY nm_##cb(__VA_ARGS__)                                                     \
+    {                                                                                              \
+        report(#cb, "NULL");                                                                       \
+        return NULL;                                                                               \
     }
-#define PTR_CB(name)                                                \
-    static PVOID APIENTRY name(HANDLE h, ...)                       \
-    {                                                               \
-        report(#name, "NULL");                                      \
-        return NULL;                                                \
-    }
-#define VALUE_CB(name)                                              \
-    static UINT64 APIENTRY name(HANDLE h, ...)                      \
-    {                                                               \
-        report(#name, "0");                                         \
-        return 0;                                                   \
+#define NOT_MODELED_ZERO(type, cb, ...)                                                            \
+    static type APIENTRY nm_##cb(__VA_ARGS__)                                                      \
+    {                                                                                              \
+        report(#cb, "0");                                                                          \
+        return 0;                                                                                  \
     }
 
-STATUS_CB(DxgkCbEvalAcpiMethod)
-STATUS_CB(DxgkCbGetDeviceInformation)
-STATUS_CB(DxgkCbIndicateChildStatus)
-STATUS_CB(DxgkCbMapMemory)
-STATUS_CB(DxgkCbQueryServices)
-STATUS_CB(DxgkCbReadDeviceSpace)
-STATUS_CB(DxgkCbUnmapMemory)
-STATUS_CB(DxgkCbWriteDeviceSpace)
-STATUS_CB(DxgkCbIsDevicePresent)
-VALUE_CB(DxgkCbGetHandleParent)
-VALUE_CB(DxgkCbEnumHandleChildren)
-STATUS_CB(DxgkCbQueryVidPnInterface)
-STATUS_CB(DxgkCbQueryMonitorInterface)
-STATUS_CB(DxgkCbGetCaptureAddress)
-VOID_CB(DxgkCbLogEtwEvent)
-STATUS_CB(DxgkCbExcludeAdapterAccess)
-STATUS_CB(DxgkCbSetPowerComponentActive)
-VOID_CB(DxgkCbSetPowerComponentIdle)
-STATUS_CB(DxgkCbAcquirePostDisplayOwnership)
-STATUS_CB(DxgkCbPowerRuntimeControlRequest)
-VOID_CB(DxgkCbSetPowerComponentLatency)
-VOID_CB(DxgkCbSetPowerComponentResidency)
-VOID_CB(DxgkCbCompleteFStateTransition)
-VOID_CB(DxgkCbCompletePStateTransition)
-VALUE_CB(DxgkCbMapContextAllocation)
-STATUS_CB(DxgkCbUpdateContextAllocation)
-STATUS_CB(DxgkCbReserveGpuVirtualAddressRange)
-PTR_CB(DxgkCbAcquireHandleData)
-VOID_CB(DxgkCbReleaseHandleData)
-VOID_CB(DxgkCbHardwareContentProtectionTeardown)
-VOID_CB(DxgkCbMultiPlaneOverlayDisabled)
-STATUS_CB(DxgkCbMitigatedRangeUpdate)
-STATUS_CB(DxgkCbInvalidateHwContext)
-STATUS_CB(DxgkCbIndicateConnectorChange)
-VOID_CB(DxgkCbUnblockUEFIFrameBufferRanges)
-STATUS_CB(DxgkCbAcquirePostDisplayOwnership2)
-VOID_CB(DxgkCbSetProtectedSessionStatus)
-PTR_CB(DxgkCbAllocateContiguousMemory)
-STATUS_CB(DxgkCbFreeContiguousMemory)
-PTR_CB(DxgkCbAllocatePagesForMdl)
-VOID_CB(DxgkCbFreePagesFromMdl)
-STATUS_CB(DxgkCbPinFrameBufferForSave)
-VOID_CB(DxgkCbUnpinFrameBufferForSave)
-STATUS_CB(DxgkCbMapFrameBufferPointer)
-STATUS_CB(DxgkCbUnmapFrameBufferPointer)
-STATUS_CB(DxgkCbMapMdlToIoMmu)
-VOID_CB(DxgkCbUnmapMdlFromIoMmu)
-STATUS_CB(DxgkCbReportDiagnostic)
-VOID_CB(DxgkCbSignalEvent)
+NOT_MODELED_STATUS(DxgkCbEvalAcpiMethod, HANDLE DeviceHandle, ULONG DeviceUid, ACPI_EVAL_INPUT_BUFFER_COMPLEX *AcpiInputBuffer, ULONG AcpiInputSize, ACPI_EVAL_OUTPUT_BUFFER *AcpiOutputBuffer, ULONG AcpiOutputSize)
+NOT_MODELED_STATUS(DxgkCbGetDeviceInformation, HANDLE DeviceHandle, DXGK_DEVICE_INFO *DeviceInfo)
+NOT_MODELED_STATUS(DxgkCbIndicateChildStatus, HANDLE DeviceHandle, DXGK_CHILD_STATUS *ChildStatus)
+NOT_MODELED_STATUS(DxgkCbMapMemory, HANDLE DeviceHandle, PHYSICAL_ADDRESS TranslatedAddress, ULONG Length, BOOLEAN InIoSpace, BOOLEAN MapToUserMode, MEMORY_CACHING_TYPE CacheType, PVOID *VirtualAddress)
+NOT_MODELED_STATUS(DxgkCbQueryServices, HANDLE DeviceHandle, DXGK_SERVICES ServicesType, INTERFACE *Interface)
+NOT_MODELED_STATUS(DxgkCbReadDeviceSpace, HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length, ULONG *BytesRead)
+NOT_MODELED_STATUS(DxgkCbUnmapMemory, HANDLE DeviceHandle, PVOID VirtualAddress)
+NOT_MODELED_STATUS(DxgkCbWriteDeviceSpace, HANDLE DeviceHandle, ULONG DataType, PVOID Buffer, ULONG Offset, ULONG Length, ULONG *BytesWritten)
+NOT_MODELED_STATUS(DxgkCbIsDevicePresent, HANDLE DeviceHandle, PCI_DEVICE_PRESENCE_PARAMETERS *DevicePresenceParameters, BOOLEAN *DevicePresent)
+NOT_MODELED_ZERO(D3DKMT_HANDLE, DxgkCbGetHandleParent, D3DKMT_HANDLE hAllocation)
+NOT_MODELED_ZERO(D3DKMT_HANDLE, DxgkCbEnumHandleChildren, const DXGKARGCB_ENUMHANDLECHILDREN *pData)
+NOT_MODELED_STATUS(DxgkCbQueryVidPnInterface, const D3DKMDT_HVIDPN hVidPn, const DXGK_VIDPN_INTERFACE_VERSION VidPnInterfaceVersion, const DXGK_VIDPN_INTERFACE **ppVidPnInterface)
+NOT_MODELED_STATUS(DxgkCbQueryMonitorInterface, const HANDLE hAdapter, const DXGK_MONITOR_INTERFACE_VERSION MonitorInterfaceVersion, const DXGK_MONITOR_INTERFACE **ppMonitorInterface)
+NOT_MODELED_STATUS(DxgkCbGetCaptureAddress, DXGKARGCB_GETCAPTUREADDRESS *pData)
+NOT_MODELED_VOID(DxgkCbLogEtwEvent, const LPCGUID EventGuid, UCHAR Type, USHORT EventBufferSize, PVOID EventBuffer)
+NOT_MODELED_STATUS(DxgkCbExcludeAdapterAccess, HANDLE DeviceHandle, ULONG Attributes, PDXGKDDI_PROTECTED_CALLBACK DxgkProtectedCallback, PVOID ProtectedCallbackContext)
+NOT_MODELED_VOID(DxgkCbSetPowerComponentActive, const HANDLE hAdapter, UINT ComponentIndex)
+NOT_MODELED_VOID(DxgkCbSetPowerComponentIdle, const HANDLE hAdapter, UINT ComponentIndex)
+NOT_MODELED_STATUS(DxgkCbAcquirePostDisplayOwnership, HANDLE DeviceHandle, DXGK_DISPLAY_INFORMATION *DisplayInfo)
+NOT_MODELED_STATUS(DxgkCbPowerRuntimeControlRequest, const HANDLE hAdapter, LPCGUID PowerControlCode, PVOID InBuffer, SIZE_T InBufferSize, PVOID OutBuffer, SIZE_T OutBufferSize, SIZE_T *BytesReturned)
+NOT_MODELED_VOID(DxgkCbSetPowerComponentLatency, const HANDLE hAdapter, UINT ComponentIndex, ULONGLONG Latency)
+NOT_MODELED_VOID(DxgkCbSetPowerComponentResidency, const HANDLE hAdapter, UINT ComponentIndex, ULONGLONG Residency)
+NOT_MODELED_VOID(DxgkCbCompleteFStateTransition, const HANDLE hAdapter, UINT ComponentIndex)
+NOT_MODELED_VOID(DxgkCbCompletePStateTransition, const HANDLE hAdapter, UINT ComponentIndex, UINT CompletedPState)
+NOT_MODELED_ZERO(D3DGPU_VIRTUAL_ADDRESS, DxgkCbMapContextAllocation, const HANDLE hAdapter, const DXGKARGCB_MAPCONTEXTALLOCATION *pArgs)
+NOT_MODELED_STATUS(DxgkCbUpdateContextAllocation, const HANDLE hAdapter, const DXGKARGCB_UPDATECONTEXTALLOCATION *pArgs)
+NOT_MODELED_STATUS(DxgkCbReserveGpuVirtualAddressRange, const HANDLE hAdapter, DXGKARGCB_RESERVEGPUVIRTUALADDRESSRANGE *pArgs)
+NOT_MODELED_NULL(DxgkCbAcquireHandleData, const DXGKARGCB_GETHANDLEDATA *pData, DXGKARGCB_RELEASEHANDLEDATA *pReleaseHandleData)
+NOT_MODELED_VOID(DxgkCbReleaseHandleData, DXGKARGCB_RELEASEHANDLEDATA ReleaseHandleData)
+NOT_MODELED_VOID(DxgkCbHardwareContentProtectionTeardown, const HANDLE hAdapter, UINT Flags)
+NOT_MODELED_VOID(DxgkCbMultiPlaneOverlayDisabled, const HANDLE hAdapter, const UINT VidPnSourceId)
+NOT_MODELED_STATUS(DxgkCbMitigatedRangeUpdate, const HANDLE hAdapter, ULONG VirtualFunctionIndex)
+NOT_MODELED_STATUS(DxgkCbInvalidateHwContext, const DXGKARGCB_INVALIDATEHWCONTEXT *pArgs)
+NOT_MODELED_STATUS(DxgkCbIndicateConnectorChange, const HANDLE hAdapter)
+NOT_MODELED_VOID(DxgkCbUnblockUEFIFrameBufferRanges, const HANDLE hAdapter, const DXGKARGCB_UNBLOCKUEFIFRAMEBUFFERRANGES *pArgs)
+NOT_MODELED_STATUS(DxgkCbAcquirePostDisplayOwnership2, HANDLE DeviceHandle, DXGK_DISPLAY_INFORMATION *DisplayInfo, DXGK_DISPLAY_OWNERSHIP_FLAGS *Flags)
+NOT_MODELED_STATUS(DxgkCbSetProtectedSessionStatus, const DXGKARGCB_PROTECTEDSESSIONSTATUS *pProtectedSessionStatus)
+NOT_MODELED_STATUS(DxgkCbAllocateContiguousMemory, const HANDLE hAdapter, DXGKARGCB_ALLOCATECONTIGUOUSMEMORY *pAllocateContiguousMemory)
+NOT_MODELED_STATUS(DxgkCbFreeContiguousMemory, const HANDLE hAdapter, const DXGKARGCB_FREECONTIGUOUSMEMORY *pFreeContiguousMemory)
+NOT_MODELED_STATUS(DxgkCbAllocatePagesForMdl, const HANDLE hAdapter, DXGKARGCB_ALLOCATEPAGESFORMDL *pAllocatePagesForMdl)
+NOT_MODELED_STATUS(DxgkCbFreePagesFromMdl, const HANDLE hAdapter, const DXGKARGCB_FREEPAGESFROMMDL *pFreePagesFromMdl)
+NOT_MODELED_STATUS(DxgkCbPinFrameBufferForSave, const HANDLE hAdapter, DXGKARGCB_PINFRAMEBUFFERFORSAVE *pPinFrameBufferForSave)
+NOT_MODELED_STATUS(DxgkCbUnpinFrameBufferForSave, const HANDLE hAdapter, const DXGKARGCB_UNPINFRAMEBUFFERFORSAVE *pUnpinFrameBufferForSave)
+NOT_MODELED_STATUS(DxgkCbMapFrameBufferPointer, const HANDLE hAdapter, DXGKARGCB_MAPFRAMEBUFFERPOINTER *pMapFrameBufferPointer)
+NOT_MODELED_STATUS(DxgkCbUnmapFrameBufferPointer, const HANDLE hAdapter, const DXGKARGCB_UNMAPFRAMEBUFFERPOINTER *pUnmapFrameBufferPointer)
+NOT_MODELED_STATUS(DxgkCbMapMdlToIoMmu, const HANDLE hAdapter, DXGKARGCB_MAPMDLTOIOMMU *pMapMdlToIoMmu)
+NOT_MODELED_VOID(DxgkCbUnmapMdlFromIoMmu, const HANDLE hAdapter, const DXGKARGCB_UNMAPMDLFROMIOMMU *pUnmapMdlFromIoMmu)
+NOT_MODELED_STATUS(DxgkCbReportDiagnostic, HANDLE DeviceHandle, DXGK_DIAGNOSTIC_HEADER *pDiagnostic)
+NOT_MODELED_STATUS(DxgkCbSignalEvent, const DXGKARGCB_SIGNALEVENT *pArgs)
 
 void dxgk_interface_fill_not_modeled(DXGKRNL_INTERFACE *i)
 {
-#define SET(name) i->name = name
+#define SET(cb) i->cb = nm_##cb
     SET(DxgkCbEvalAcpiMethod);
     SET(DxgkCbGetDeviceInformation);
     SET(DxgkCbIndicateChildStatus);
