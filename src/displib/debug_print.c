@@ -75,8 +75,17 @@ ULONG DbgPrint(PCSTR Format, ...)
     return r;
 }
 
+/* Every report, counted: wddm_wdk_reports. */
+static SIZE_T reports;
+
+SIZE_T wddm_wdk_reports(VOID)
+{
+    return __atomic_load_n(&reports, __ATOMIC_RELAXED);
+}
+
 void displib_report(const char *fmt, ...)
 {
+    __atomic_add_fetch(&reports, 1, __ATOMIC_RELAXED);
     char text[MESSAGE_BYTES + 1];
     va_list ap;
     va_start(ap, fmt);
