@@ -11,17 +11,7 @@
 extern "C" {
 #endif
 
-/* ---- Memory descriptor lists ------------------------------------------------------------
- * Simplified MDL: system memory is identity-mapped for the software GPU, so a PFN is the
- * host address >> 12 (docs/architecture.md "Memory and addresses"). */
-typedef struct _MDL {
-    PVOID StartVa;          /* page-aligned start of the described system memory */
-    ULONG ByteOffset;
-    ULONG ByteCount;
-    SIZE_T PageCount;
-    PFN_NUMBER *PfnArray;   /* PageCount entries */
-} MDL, *PMDL;
-#define MmGetMdlPfnArray(mdl) ((mdl)->PfnArray)
+#include <wddm/wdm_mdl.h>
 
 /* ---- Versions ---------------------------------------------------------------------------- */
 typedef enum _DXGK_WDDMVERSION {

@@ -5,7 +5,8 @@
  * driver code" lists what exists and what differs from Windows.
  *
  * Names and numeric values are the WDK's (facts); the declarations are ours. The structures
- * drivers embed (KDPC, KEVENT) keep the WDK's member names, not its binary layout. */
+ * drivers embed (KDPC, KEVENT, KMUTEX, FAST_MUTEX, KTIMER, the lookaside lists, the counted
+ * strings, MDL) keep the WDK's member names, not its binary layout. */
 #ifndef WDDM_WDM_H
 #define WDDM_WDM_H
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "wintypes.h"
+#include "wdm_mdl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -145,6 +147,10 @@ VOID ExFreePool(PVOID P);
  * so a test or a driver's unload path sees a leak. */
 SIZE_T wddm_pool_outstanding(ULONG Tag);
 
+/* libwddm's count of the misuse the services reported (each report is one line on stderr), so a
+ * driver's test sees a broken rule without reading stderr. */
+SIZE_T wddm_wdk_reports(VOID);
+
 /* ---- Spin locks ------------------------------------------------------------------------------- */
 typedef ULONG_PTR KSPIN_LOCK, *PKSPIN_LOCK;
 
@@ -225,7 +231,8 @@ LONG KeSetEvent(PRKEVENT Event, KPRIORITY Increment, BOOLEAN Wait);
 LONG KeResetEvent(PRKEVENT Event);
 VOID KeClearEvent(PRKEVENT Event);
 LONG KeReadStateEvent(PRKEVENT Event);
-/* Waits for a KEVENT (the only dispatcher object here): STATUS_SUCCESS when it is signalled,
+/* Waits for a dispatcher object - a KEVENT, or a KMUTEX or KTIMER (below): STATUS_SUCCESS when
+ * it is signalled (a mutex: free, or owned by the caller, and now the caller's),
  * STATUS_TIMEOUT when *Timeout passes first. Timeout in 100 ns units: negative, relative;
  * positive, an absolute system time (KeQuerySystemTime's); 0, only a look; NULL, no limit.
  * A wait that may block is allowed up to APC_LEVEL, a look up to DISPATCH_LEVEL: above, the call
@@ -245,6 +252,319 @@ ULONGLONG KeQueryInterruptTime(VOID);
 /* The system time: 100 ns units since 1601-01-01 UTC. */
 VOID KeQuerySystemTime(PLARGE_INTEGER CurrentTime);
 VOID KeQuerySystemTimePrecise(PLARGE_INTEGER CurrentTime);
+
+/* ---- Threads, mutexes and fast mutexes ------------------------------------------------------- */
+/* The calling thread (opaque: only compared, never read). */
+typedef struct _KTHREAD *PKTHREAD, *PRKTHREAD;
+PKTHREAD KeGetCurrentThread(VOID);
+
+/* A mutex object: a dispatcher object a thread acquires with KeWaitForSingleObject, again and
+ * again if it owns it already (each acquisition released once). */
+typedef struct _KMUTANT {
+    DISPATCHER_HEADER Header; /* SignalState: 1 free, 1 - n when owned n times */
+    LIST_ENTRY MutantListEntry;
+    PKTHREAD OwnerThread;
+    BOOLEAN Abandoned;
+    UCHAR ApcDisable;
+} KMUTANT, *PKMUTANT, *PRKMUTANT, KMUTEX, *PKMUTEX, *PRKMUTEX;
+
+/* Initializes a mutex, free (signalled). Level is ignored, as on current Windows. */
+VOID KeInitializeMutex(PRKMUTEX Mutex, ULONG Level);
+/* Releases one acquisition by the owning thread; returns the state before (0: now free). A
+ * release by a thread that does not own the mutex is reported and leaves it (Windows raises
+ * STATUS_MUTANT_NOT_OWNED). Wait changes nothing here. */
+LONG KeReleaseMutex(PRKMUTEX Mutex, BOOLEAN Wait);
+/* 1 when free, else 1 less the owner's acquisitions. */
+LONG KeReadStateMutex(PRKMUTEX Mutex);
+
+/* A fast mutex: not a dispatcher object (never waited on directly), not recursive. */
+typedef struct _FAST_MUTEX {
+    LONG Count; /* 1 free, 0 owned */
+    PVOID Owner;
+    ULONG Contention;
+    KEVENT Event; /* initialized by ExInitializeFastMutex: marks the mutex initialized */
+    ULONG OldIrql;
+} FAST_MUTEX, *PFAST_MUTEX;
+
+/* IRQL <= DISPATCH_LEVEL. */
+VOID ExInitializeFastMutex(PFAST_MUTEX FastMutex);
+/* Called at IRQL <= APC_LEVEL: waits until the mutex is free, takes it and raises to APC_LEVEL
+ * (the IRQL before kept for the release). The owner's second acquire is reported and not taken
+ * (on Windows the thread deadlocks on itself). */
+VOID ExAcquireFastMutex(PFAST_MUTEX FastMutex);
+/* TRUE (and raised to APC_LEVEL) when the mutex was free and is now the caller's, else FALSE. */
+BOOLEAN ExTryToAcquireFastMutex(PFAST_MUTEX FastMutex);
+/* By the owner, at APC_LEVEL: frees the mutex and lowers to the IRQL before the acquire. By any
+ * other thread: reported, the mutex left. */
+VOID ExReleaseFastMutex(PFAST_MUTEX FastMutex);
+
+/* ---- Timers ---------------------------------------------------------------------------------- */
+typedef enum _TIMER_TYPE { NotificationTimer, SynchronizationTimer } TIMER_TYPE;
+
+typedef union _ULARGE_INTEGER {
+    struct { ULONG LowPart; ULONG HighPart; };
+    ULONGLONG QuadPart;
+} ULARGE_INTEGER, *PULARGE_INTEGER;
+
+/* A timer: a dispatcher object, signalled when it expires. A notification timer satisfies every
+ * wait until set again, a synchronization timer one wait. */
+typedef struct _KTIMER {
+    DISPATCHER_HEADER Header;
+    ULARGE_INTEGER DueTime; /* the interrupt time (KeQueryInterruptTime) it expires at */
+    LIST_ENTRY TimerListEntry;
+    struct _KDPC *Dpc;
+    ULONG Processor;
+    LONG Period; /* milliseconds, 0: once */
+} KTIMER, *PKTIMER, *PRKTIMER;
+
+/* A notification timer, not set, not signalled. Initializing a timer that is set cancels it
+ * first (reported: on Windows the timer queue is corrupted). */
+VOID KeInitializeTimer(PKTIMER Timer);
+VOID KeInitializeTimerEx(PKTIMER Timer, TIMER_TYPE Type);
+/* Sets the timer (not signalled) to expire at DueTime (100 ns units: negative, relative; positive,
+ * an absolute system time; 0 or past: at once) and then every Period milliseconds if Period > 0.
+ * On expiry it is signalled and Dpc, if given (a KDPC initialized with KeInitializeDpc), is queued
+ * as KeInsertQueueDpc does. TRUE if the timer was set already (that setting is cancelled).
+ * IRQL <= DISPATCH_LEVEL. */
+BOOLEAN KeSetTimer(PKTIMER Timer, LARGE_INTEGER DueTime, PKDPC Dpc);
+BOOLEAN KeSetTimerEx(PKTIMER Timer, LARGE_INTEGER DueTime, LONG Period, PKDPC Dpc);
+/* Takes a set timer off the timer queue: TRUE if it was set. Its state and an already queued DPC
+ * stay. */
+BOOLEAN KeCancelTimer(PKTIMER Timer);
+/* TRUE when signalled. */
+BOOLEAN KeReadStateTimer(PKTIMER Timer);
+
+/* ---- Work items ------------------------------------------------------------------------------ */
+/* The device object a work item holds (the kernel's, opaque; d3dkmddi.h names it too). */
+typedef struct _DEVICE_OBJECT DEVICE_OBJECT, *PDEVICE_OBJECT;
+typedef struct _IO_WORKITEM IO_WORKITEM, *PIO_WORKITEM;
+typedef VOID IO_WORKITEM_ROUTINE(PDEVICE_OBJECT DeviceObject, PVOID Context);
+typedef IO_WORKITEM_ROUTINE *PIO_WORKITEM_ROUTINE;
+
+typedef enum _WORK_QUEUE_TYPE {
+    CriticalWorkQueue,
+    DelayedWorkQueue,
+    HyperCriticalWorkQueue,
+    NormalWorkQueue,
+    BackgroundWorkQueue,
+    RealTimeWorkQueue,
+    SuperCriticalWorkQueue,
+    MaximumWorkQueue,
+    CustomPriorityWorkQueue = 32
+} WORK_QUEUE_TYPE;
+
+/* A work item for DeviceObject, from non-paged pool (tag "IoWI"); NULL when out of memory.
+ * IRQL <= DISPATCH_LEVEL. */
+PIO_WORKITEM IoAllocateWorkItem(PDEVICE_OBJECT DeviceObject);
+/* Queues the item: WorkerRoutine(DeviceObject, Context) runs once, at PASSIVE_LEVEL, on a worker
+ * thread (a new one when every worker is busy, up to WDDM_WORK_ITEM_THREADS; then items wait in
+ * queueing order). Queueing an item that is queued already is reported and changes nothing.
+ * IRQL <= DISPATCH_LEVEL. */
+#define WDDM_WORK_ITEM_THREADS 8
+VOID IoQueueWorkItem(PIO_WORKITEM IoWorkItem, PIO_WORKITEM_ROUTINE WorkerRoutine, WORK_QUEUE_TYPE QueueType,
+                     PVOID Context);
+/* Frees an item that is not queued (its routine may free it). A queued item is reported and
+ * freed only once its routine has returned; an item that is not live is reported. */
+VOID IoFreeWorkItem(PIO_WORKITEM IoWorkItem);
+
+/* ---- Lookaside lists ------------------------------------------------------------------------- */
+typedef PVOID ALLOCATE_FUNCTION(POOL_TYPE PoolType, SIZE_T NumberOfBytes, ULONG Tag);
+typedef ALLOCATE_FUNCTION *PALLOCATE_FUNCTION;
+typedef VOID FREE_FUNCTION(PVOID Buffer);
+typedef FREE_FUNCTION *PFREE_FUNCTION;
+
+#define POOL_RAISE_IF_ALLOCATION_FAILURE 16
+#define POOL_NX_ALLOCATION 512
+
+/* Entries of one size and tag, freed entries kept (up to Depth) for the next allocation. */
+typedef struct _GENERAL_LOOKASIDE {
+    SINGLE_LIST_ENTRY ListHead; /* the kept entries */
+    USHORT Depth;               /* how many are kept at most */
+    USHORT MaximumDepth;
+    ULONG TotalAllocates;
+    ULONG AllocateMisses; /* allocations the kept entries could not serve */
+    ULONG TotalFrees;
+    ULONG FreeMisses; /* frees given back to the pool */
+    POOL_TYPE Type;
+    ULONG Tag;
+    ULONG Size;
+    PALLOCATE_FUNCTION Allocate;
+    PFREE_FUNCTION Free;
+    LIST_ENTRY ListEntry;
+    ULONG LastTotalAllocates;
+    ULONG LastAllocateMisses;
+    ULONG Future[2];
+} GENERAL_LOOKASIDE;
+
+typedef struct _NPAGED_LOOKASIDE_LIST {
+    GENERAL_LOOKASIDE L;
+} NPAGED_LOOKASIDE_LIST, *PNPAGED_LOOKASIDE_LIST;
+typedef struct _PAGED_LOOKASIDE_LIST {
+    GENERAL_LOOKASIDE L;
+} PAGED_LOOKASIDE_LIST, *PPAGED_LOOKASIDE_LIST;
+
+/* Entries of Size bytes under Tag, from Allocate / Free, or when NULL from the pool
+ * (ExAllocatePoolWithTag / ExFreePool: counted by wddm_pool_outstanding, kept entries too).
+ * Flags: POOL_NX_ALLOCATION, POOL_RAISE_IF_ALLOCATION_FAILURE (raises nothing here). Depth is
+ * reserved (0); up to 256 freed entries are kept. Non-paged: IRQL <= DISPATCH_LEVEL; paged:
+ * <= APC_LEVEL, for every call. A list used before its initialization or after its deletion is
+ * reported and nothing is done. */
+VOID ExInitializeNPagedLookasideList(PNPAGED_LOOKASIDE_LIST Lookaside, PALLOCATE_FUNCTION Allocate,
+                                     PFREE_FUNCTION Free, ULONG Flags, SIZE_T Size, ULONG Tag, USHORT Depth);
+/* An entry (a kept one, else a new one); NULL when out of memory. */
+PVOID ExAllocateFromNPagedLookasideList(PNPAGED_LOOKASIDE_LIST Lookaside);
+/* Keeps the entry or frees it. An entry kept already (freed twice) is reported and ignored. */
+VOID ExFreeToNPagedLookasideList(PNPAGED_LOOKASIDE_LIST Lookaside, PVOID Entry);
+/* Frees the kept entries; entries still allocated from the list are reported (they stay live). */
+VOID ExDeleteNPagedLookasideList(PNPAGED_LOOKASIDE_LIST Lookaside);
+VOID ExInitializePagedLookasideList(PPAGED_LOOKASIDE_LIST Lookaside, PALLOCATE_FUNCTION Allocate,
+                                    PFREE_FUNCTION Free, ULONG Flags, SIZE_T Size, ULONG Tag, USHORT Depth);
+PVOID ExAllocateFromPagedLookasideList(PPAGED_LOOKASIDE_LIST Lookaside);
+VOID ExFreeToPagedLookasideList(PPAGED_LOOKASIDE_LIST Lookaside, PVOID Entry);
+VOID ExDeletePagedLookasideList(PPAGED_LOOKASIDE_LIST Lookaside);
+
+/* ---- Counted strings ------------------------------------------------------------------------
+ * WCHAR is 16-bit (UTF-16) as on Windows; the C library's wchar_t is 32-bit here, so an L"..."
+ * literal is not a WCHAR string: write u"..." (char16_t, the same 16-bit type in C). Lengths are
+ * in bytes, the terminating NUL never counted. */
+typedef WCHAR *PWSTR, *PWCH;
+typedef const WCHAR *PCWSTR, *PCWCH;
+typedef const char *PCSZ;
+typedef USHORT *PUSHORT;
+
+#ifndef STATUS_BUFFER_OVERFLOW
+#define STATUS_BUFFER_OVERFLOW ((NTSTATUS)0x80000005)
+#endif
+#ifndef STATUS_INVALID_PARAMETER_2
+#define STATUS_INVALID_PARAMETER_2 ((NTSTATUS)0xC00000F0)
+#endif
+
+typedef struct _UNICODE_STRING {
+    USHORT Length;        /* bytes in Buffer, without a NUL */
+    USHORT MaximumLength; /* bytes Buffer holds */
+    PWSTR Buffer;
+} UNICODE_STRING, *PUNICODE_STRING;
+typedef const UNICODE_STRING *PCUNICODE_STRING;
+
+typedef struct _STRING {
+    USHORT Length;
+    USHORT MaximumLength;
+    PCHAR Buffer;
+} STRING, *PSTRING, ANSI_STRING, *PANSI_STRING;
+typedef const STRING *PCANSI_STRING;
+
+/* A constant counted string from a literal: RTL_CONSTANT_STRING(u"text"), or "text". */
+#define RTL_CONSTANT_STRING(s) {sizeof(s) - sizeof((s)[0]), sizeof(s), (void *)(s)}
+
+static inline VOID RtlInitEmptyUnicodeString(PUNICODE_STRING UnicodeString, PWCH Buffer, USHORT BufferSize)
+{
+    UnicodeString->Length = 0;
+    UnicodeString->MaximumLength = BufferSize;
+    UnicodeString->Buffer = Buffer;
+}
+
+/* Points the string at SourceString (NUL-terminated; NULL gives an empty string without a
+ * buffer): Length its bytes, MaximumLength with the NUL. A source longer than 32766 characters
+ * is reported and the string cut there. */
+VOID RtlInitUnicodeString(PUNICODE_STRING DestinationString, PCWSTR SourceString);
+VOID RtlInitAnsiString(PANSI_STRING DestinationString, PCSZ SourceString);
+VOID RtlInitString(PSTRING DestinationString, PCSZ SourceString);
+/* Copies as much of SourceString as DestinationString's buffer holds (NULL: empty), with a NUL
+ * when it fits. */
+VOID RtlCopyUnicodeString(PUNICODE_STRING DestinationString, PCUNICODE_STRING SourceString);
+/* Equal lengths and characters, upper-cased first when CaseInSensitive. */
+BOOLEAN RtlEqualUnicodeString(PCUNICODE_STRING String1, PCUNICODE_STRING String2, BOOLEAN CaseInSensitive);
+/* < 0, 0, > 0 as String1 sorts before, with or after String2 (character by character, then
+ * the shorter first). */
+LONG RtlCompareUnicodeString(PCUNICODE_STRING String1, PCUNICODE_STRING String2, BOOLEAN CaseInSensitive);
+/* Appends Source; STATUS_BUFFER_TOO_SMALL and nothing written when Destination's MaximumLength
+ * cannot hold the result. A NUL follows when it fits. */
+NTSTATUS RtlAppendUnicodeStringToString(PUNICODE_STRING Destination, PCUNICODE_STRING Source);
+NTSTATUS RtlAppendUnicodeToString(PUNICODE_STRING Destination, PCWSTR Source);
+/* The upper case of a character: here ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic
+ * (Windows: its full upcase table). */
+WCHAR RtlUpcaseUnicodeChar(WCHAR SourceCharacter);
+/* Converts with the system code page, here ISO 8859-1: a character above U+00FF becomes '?'.
+ * With AllocateDestinationString the buffer comes from paged pool (tag "Strg"; IRQL PASSIVE_LEVEL,
+ * freed by RtlFreeAnsiString); else the caller's buffer must hold the result and its NUL:
+ * STATUS_BUFFER_OVERFLOW and nothing written when it does not. STATUS_INVALID_PARAMETER_2 when
+ * the result is longer than a counted string holds. */
+NTSTATUS RtlUnicodeStringToAnsiString(PANSI_STRING DestinationString, PCUNICODE_STRING SourceString,
+                                      BOOLEAN AllocateDestinationString);
+NTSTATUS RtlAnsiStringToUnicodeString(PUNICODE_STRING DestinationString, PCANSI_STRING SourceString,
+                                      BOOLEAN AllocateDestinationString);
+/* Frees a buffer the conversions allocated (another buffer: reported, not freed) and empties the
+ * string. */
+VOID RtlFreeAnsiString(PANSI_STRING AnsiString);
+VOID RtlFreeUnicodeString(PUNICODE_STRING UnicodeString);
+
+/* ---- Memory descriptor lists ----------------------------------------------------------------
+ * An MDL describes a buffer by its pages. There is one address space here: a "page frame
+ * number" is the virtual page number (address >> PAGE_SHIFT), and the system address of locked
+ * pages is the buffer's own address. */
+#define PAGE_SHIFT 12
+typedef PFN_NUMBER *PPFN_NUMBER;
+typedef struct _IRP *PIRP;
+
+
+typedef enum _LOCK_OPERATION { IoReadAccess, IoWriteAccess, IoModifyAccess } LOCK_OPERATION;
+typedef enum _MEMORY_CACHING_TYPE {
+    MmNonCached = 0,
+    MmCached = 1,
+    MmWriteCombined = 2,
+    MmHardwareCoherentCached,
+    MmNonCachedUnordered,
+    MmUSWCCached,
+    MmMaximumCacheType,
+    MmNotMapped = -1
+} MEMORY_CACHING_TYPE;
+typedef enum _MM_PAGE_PRIORITY { LowPagePriority, NormalPagePriority = 16, HighPagePriority = 32 } MM_PAGE_PRIORITY;
+#define MdlMappingNoWrite   0x80000000u
+#define MdlMappingNoExecute 0x40000000u
+
+#define PAGE_ALIGN(Va) ((PVOID)((ULONG_PTR)(Va) & ~(ULONG_PTR)(PAGE_SIZE - 1)))
+#define BYTE_OFFSET(Va) ((ULONG)((ULONG_PTR)(Va) & (PAGE_SIZE - 1)))
+#define BYTES_TO_PAGES(Size) (((SIZE_T)(Size) >> PAGE_SHIFT) + (((Size) & (PAGE_SIZE - 1)) != 0))
+#define ROUND_TO_PAGES(Size) (((ULONG_PTR)(Size) + PAGE_SIZE - 1) & ~(ULONG_PTR)(PAGE_SIZE - 1))
+#define ADDRESS_AND_SIZE_TO_SPAN_PAGES(Va, Size) \
+    ((SIZE_T)((((ULONG_PTR)(Va) & (PAGE_SIZE - 1)) + (SIZE_T)(Size) + (PAGE_SIZE - 1)) >> PAGE_SHIFT))
+
+#define MmGetMdlVirtualAddress(Mdl) ((PVOID)((PCHAR)((Mdl)->StartVa) + (Mdl)->ByteOffset))
+#define MmGetMdlByteCount(Mdl) ((Mdl)->ByteCount)
+#define MmGetMdlByteOffset(Mdl) ((Mdl)->ByteOffset)
+
+/* The bytes an MDL for Length bytes at Base takes with its page array. */
+SIZE_T MmSizeOfMdl(PVOID Base, SIZE_T Length);
+/* An MDL for Length bytes at VirtualAddress (1 .. 4 GB - PAGE_SIZE), from non-paged pool (tag
+ * "Mdl "); its pages not described yet. Irp must be NULL here (there are no IRPs), and
+ * SecondaryBuffer and ChargeQuota FALSE: otherwise reported, NULL. IRQL <= DISPATCH_LEVEL. */
+PMDL IoAllocateMdl(PVOID VirtualAddress, ULONG Length, BOOLEAN SecondaryBuffer, BOOLEAN ChargeQuota, PIRP Irp);
+/* Frees an MDL IoAllocateMdl gave. One whose pages are still locked (MmUnlockPages first), or that
+ * is not a live MDL of IoAllocateMdl, is reported and not freed. */
+VOID IoFreeMdl(PMDL Mdl);
+/* Describes a non-paged buffer's pages: its page array, MappedSystemVa, MDL_SOURCE_IS_NONPAGED_POOL. */
+VOID MmBuildMdlForNonPagedPool(PMDL MemoryDescriptorList);
+/* Describes and locks the pages (MDL_PAGES_LOCKED; MDL_WRITE_OPERATION unless IoReadAccess).
+ * Already locked, or built for non-paged pool: reported, nothing changes. The addresses are not
+ * probed: nothing is raised. IRQL <= APC_LEVEL (DISPATCH_LEVEL for non-paged memory: reported
+ * above it and the pages not locked). */
+VOID MmProbeAndLockPages(PMDL MemoryDescriptorList, KPROCESSOR_MODE AccessMode, LOCK_OPERATION Operation);
+/* Unlocks (and unmaps) pages MmProbeAndLockPages locked; an MDL not locked is reported. */
+VOID MmUnlockPages(PMDL MemoryDescriptorList);
+/* The system address of locked pages (or of a non-paged MDL): MappedSystemVa, with
+ * MDL_MAPPED_TO_SYSTEM_VA. Pages not locked, or UserMode: reported, NULL. IRQL <= DISPATCH_LEVEL. */
+PVOID MmMapLockedPagesSpecifyCache(PMDL MemoryDescriptorList, KPROCESSOR_MODE AccessMode,
+                                   MEMORY_CACHING_TYPE CacheType, PVOID RequestedAddress, ULONG BugCheckOnFailure,
+                                   ULONG Priority);
+VOID MmUnmapLockedPages(PVOID BaseAddress, PMDL MemoryDescriptorList);
+
+/* As the WDK's macro: the mapping if there is one, else a new one (NULL on failure). */
+static inline PVOID MmGetSystemAddressForMdlSafe(PMDL Mdl, ULONG Priority)
+{
+    if (Mdl->MdlFlags & (MDL_MAPPED_TO_SYSTEM_VA | MDL_SOURCE_IS_NONPAGED_POOL))
+        return Mdl->MappedSystemVa;
+    return MmMapLockedPagesSpecifyCache(Mdl, KernelMode, MmCached, NULL, FALSE, Priority);
+}
 
 /* ---- Debug output and assertions ---------------------------------------------------------------
  * Printed to stderr as "wddm: kmd: <text>", the prefix at the start of each line (a line may be

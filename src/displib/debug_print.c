@@ -75,6 +75,14 @@ ULONG DbgPrint(PCSTR Format, ...)
     return r;
 }
 
+/* Every report, counted: wddm_wdk_reports. */
+static SIZE_T reports;
+
+SIZE_T wddm_wdk_reports(VOID)
+{
+    return __atomic_load_n(&reports, __ATOMIC_ACQUIRE);
+}
+
 void displib_report(const char *fmt, ...)
 {
     char text[MESSAGE_BYTES + 1];
@@ -89,6 +97,8 @@ void displib_report(const char *fmt, ...)
     if (mid_line)
         emit("\n");
     emit(text);
+    /* Counted once written: who sees the count change finds the line on stderr. */
+    __atomic_add_fetch(&reports, 1, __ATOMIC_RELEASE);
 }
 
 VOID RtlAssert(PVOID VoidFailedAssertion, PVOID VoidFileName, ULONG LineNumber, PSTR MutableMessage)

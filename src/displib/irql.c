@@ -1,10 +1,23 @@
 /* The IRQL (include/wddm/wdm.h): one per thread, what the driver raised to. Nothing is masked
- * by it here; the services read it to hold the driver to the rules Windows enforces with it. */
+ * by it here; the services read it to hold the driver to the rules Windows enforces with it.
+ * And the thread's identity, which mutexes record as their owner. */
 #include "displib/wdk_shim.h"
 
 #include <stdio.h>
 
 static _Thread_local KIRQL current = PASSIVE_LEVEL;
+/* Its address is the thread's identity: unique among live threads, never 0. */
+static _Thread_local char identity;
+
+ULONG_PTR displib_thread_identity(void)
+{
+    return (ULONG_PTR)&identity;
+}
+
+PKTHREAD KeGetCurrentThread(VOID)
+{
+    return (PKTHREAD)&identity;
+}
 
 const char *displib_irql_name(KIRQL irql, char buf[16])
 {

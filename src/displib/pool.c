@@ -245,3 +245,18 @@ SIZE_T wddm_pool_outstanding(ULONG Tag)
     pthread_mutex_unlock(&pool_lock);
     return n;
 }
+
+void *displib_pool_allocate(const char *who, int paged, SIZE_T size, ULONG tag)
+{
+    return allocate(who, paged, 1, SMALL_ALIGNMENT, size, tag, 0);
+}
+
+ULONG displib_pool_tag_of(const void *p)
+{
+    pthread_mutex_lock(&pool_lock);
+    const struct block key = {(uintptr_t)p, 0, 0};
+    struct block **found = p ? tfind(&key, &blocks, by_address) : NULL;
+    ULONG tag = found ? (*found)->tag : 0;
+    pthread_mutex_unlock(&pool_lock);
+    return tag;
+}

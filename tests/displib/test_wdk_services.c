@@ -27,41 +27,13 @@
 
 #include <wddm/wdm.h>
 
+#include "stderr_capture.h"
 #include "watchdog.h"
 
 enum { WATCHDOG_SECONDS = 120 };
 
 #define TAG_A 'AdmW' /* reads "WmdA" in memory order, as Windows' tools show it */
 #define TAG_B 'BdmW'
-
-/* ---- stderr captured into a string ---------------------------------------------------------- */
-static struct {
-    FILE *file;
-    int saved;
-    char text[8192];
-} cap;
-
-static void capture_start(void)
-{
-    fflush(stderr);
-    cap.file = tmpfile();
-    assert_non_null(cap.file);
-    cap.saved = dup(2);
-    assert_true(cap.saved >= 0);
-    assert_true(dup2(fileno(cap.file), 2) >= 0);
-}
-
-static const char *capture_end(void)
-{
-    fflush(stderr);
-    dup2(cap.saved, 2);
-    close(cap.saved);
-    rewind(cap.file);
-    size_t n = fread(cap.text, 1, sizeof cap.text - 1, cap.file);
-    cap.text[n] = 0;
-    fclose(cap.file);
-    return cap.text;
-}
 
 static int all_bytes(const void *p, size_t n, unsigned char v)
 {
@@ -604,7 +576,7 @@ static void a_blocking_wait_above_apc_level_only_looks(void **state)
     assert_int_equal(bad, STATUS_INVALID_PARAMETER);
     assert_non_null(strstr(out, "KeWaitForSingleObject: called at DISPATCH_LEVEL"));
     assert_non_null(strstr(out, "KeDelayExecutionThread: called at DISPATCH_LEVEL"));
-    assert_non_null(strstr(out, "is not a KEVENT initialized with KeInitializeEvent"));
+    assert_non_null(strstr(out, "is not a KEVENT, KMUTEX or KTIMER initialized by its KeInitialize call"));
 }
 
 /* ---- Time ------------------------------------------------------------------------------------ */
