@@ -49,16 +49,6 @@ typedef enum _DXGK_MONITOR_INTERFACE_VERSION {
     DXGK_MONITOR_INTERFACE_VERSION_V2 = 2,
 } DXGK_MONITOR_INTERFACE_VERSION;
 
-typedef enum _MEMORY_CACHING_TYPE {
-    MmNonCached = 0,
-    MmCached = 1,
-    MmWriteCombined = 2,
-    MmHardwareCoherentCached = 3,
-    MmNonCachedUnordered = 4,
-    MmUSWCCached = 5,
-    MmMaximumCacheType = 6,
-} MEMORY_CACHING_TYPE;
-
 /* DxgkDdiControlInterrupt2's argument. The vsync state's first value is printed as
  * DXGK_INTERRUPT_ENABLE on its page, a name the interrupt state already holds. */
 typedef enum _DXGK_INTERRUPT_STATE {

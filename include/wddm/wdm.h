@@ -508,16 +508,6 @@ typedef struct _IRP *PIRP;
 
 
 typedef enum _LOCK_OPERATION { IoReadAccess, IoWriteAccess, IoModifyAccess } LOCK_OPERATION;
-typedef enum _MEMORY_CACHING_TYPE {
-    MmNonCached = 0,
-    MmCached = 1,
-    MmWriteCombined = 2,
-    MmHardwareCoherentCached,
-    MmNonCachedUnordered,
-    MmUSWCCached,
-    MmMaximumCacheType,
-    MmNotMapped = -1
-} MEMORY_CACHING_TYPE;
 typedef enum _MM_PAGE_PRIORITY { LowPagePriority, NormalPagePriority = 16, HighPagePriority = 32 } MM_PAGE_PRIORITY;
 #define MdlMappingNoWrite   0x80000000u
 #define MdlMappingNoExecute 0x40000000u

@@ -16,6 +16,18 @@ extern "C" {
 
 typedef short CSHORT;
 
+/* How system memory is mapped (MmMapLockedPagesSpecifyCache, DxgkCbMapMemory ...). */
+typedef enum _MEMORY_CACHING_TYPE {
+    MmNonCached = 0,
+    MmCached = 1,
+    MmWriteCombined = 2,
+    MmHardwareCoherentCached = 3,
+    MmNonCachedUnordered = 4,
+    MmUSWCCached = 5,
+    MmMaximumCacheType = 6,
+    MmNotMapped = -1
+} MEMORY_CACHING_TYPE;
+
 typedef struct _MDL {
     PVOID StartVa;          /* page-aligned start of the described system memory */
     ULONG ByteOffset;       /* of the buffer into its first page */
