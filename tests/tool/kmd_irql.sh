@@ -4,15 +4,18 @@
 # at (a device IRQL, above DISPATCH_LEVEL) and DxgkDdiDpcRoutine at (DISPATCH_LEVEL), so the
 # module's KeGetCurrentIrql says it and paged pool is refused in its DPC (the DxgkDdiInterruptRoutine
 # and DxgkDdiDpcRoutine reference pages: DIRQL, DISPATCH_LEVEL; ExAllocatePool2: paged pool at
-# IRQL <= APC_LEVEL).
+# IRQL <= APC_LEVEL). The paging MDLs the kernel hands DxgkDdiBuildPagingBuffer are mapped:
+# MmGetSystemAddressForMdlSafe gives the memory the MDL's page frames name.
 # Usage: kmd_irql.sh WDDM_TOOL KMD_IRQL
 set -u
 wddm=$1 kmd=$2
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$wddm" --kmd "$kmd" demo 8 >"$out" 2>&1 || { echo "FAIL: demo with the module: exit $?"; cat "$out"; exit 1; }
-line=$(grep '^wddm: kmd: kmd_irql: ' "$out" | head -1)
+line=$(grep '^wddm: kmd: kmd_irql: interrupt' "$out" | head -1)
 test "$line" = "wddm: kmd: kmd_irql: interrupt routine at IRQL 5, DPC routine at IRQL 2, paged pool in the DPC refused" ||
   { echo "FAIL: '$line'"; cat "$out"; exit 1; }
+grep -q '^wddm: kmd: kmd_irql: paging MDL mapped at its pages$' "$out" ||
+  { echo "FAIL: paging MDL: $(grep 'kmd_irql: paging MDL' "$out")"; cat "$out"; exit 1; }
 grep -q "paged pool may only be allocated at IRQL <= APC_LEVEL" "$out" || { echo "FAIL: the refusal was not reported"; cat "$out"; exit 1; }
 echo "kmd_irql: $line"

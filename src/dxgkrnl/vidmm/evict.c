@@ -120,7 +120,10 @@ MDL vidmm_mdl_of(void *pages, UINT64 bytes, PFN_NUMBER *pfn)
     size_t n = (size_t)((bytes + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
     for (size_t p = 0; p < n; p++)
         pfn[p] = ((uintptr_t)pages >> 12) + p;
-    return (MDL){ .StartVa = pages, .ByteOffset = 0, .ByteCount = (ULONG)bytes, .PageCount = n, .PfnArray = pfn };
+    /* Locked and mapped for as long as the instance has them, as VidMm's MDLs are: a KMD's
+     * MmGetSystemAddressForMdlSafe answers MappedSystemVa (wdm.h). */
+    return (MDL){ .StartVa = pages, .ByteOffset = 0, .ByteCount = (ULONG)bytes, .PageCount = n, .PfnArray = pfn,
+                  .MdlFlags = MDL_PAGES_LOCKED | MDL_MAPPED_TO_SYSTEM_VA, .MappedSystemVa = pages };
 }
 
 /* Seed 003 SectionBackedPrimary: the system-memory backing store of a primary is a section
