@@ -41,7 +41,12 @@ test $rc -eq 1 || fail "missing DDIs: exit $rc, not 1"
 grep -q "^FAIL  Adapter.Start" "$out" || fail "missing DDIs: Adapter.Start did not fail"
 grep -q "verifier Init.MandatoryDdi: DxgkInitialize: DRIVER_INITIALIZATION_DATA lacks DxgkDdiPatch, DxgkDdiBuildPagingBuffer" "$out" ||
   fail "missing DDIs: the failure does not name the rule and the DDIs"
-grep -q "^wddm check: 0 passed, 1 failed, 17 skipped$" "$out" || fail "missing DDIs: the other checks were not skipped"
+grep -q "^wddm check: 0 passed, 1 failed, 18 skipped$" "$out" || fail "missing DDIs: the other checks were not skipped"
+
+# Without the feature the reference KMD refuses to share a backing store: Backing.Share skips.
+WDDM_FEATURES=SHARE_BACKING_STORE_WITH_KMD=0 "$wddm" check --json >"$out" 2>&1 || fail "feature off: exit $?"
+r=$(results "$out") || fail "feature off: the JSON does not parse"
+echo "$r" | grep -qx 'Backing.Share=skip' || fail "feature off: Backing.Share did not skip: $r"
 
 "$wddm" --kmd "$lossy" check --json >"$out" 2>&1; rc=$?
 test $rc -eq 1 || fail "lossy paging: exit $rc, not 1"

@@ -1,7 +1,9 @@
 /* The checks of `wddm check` (check.h): what a UMD and KMD pair must do, seen only through the
  * public doors (D3DKMT, the D3D11 API, the kernel's counters), so they hold for any driver loaded
  * by path as for the reference ones. Data checks compare every byte read back with what was
- * written; nothing is taken on the driver's word. */
+ * written; nothing is taken on the driver's word. One exception, Backing.Share: no API asks for
+ * a backing store shared with the KMD, so it speaks the reference drivers' private data and
+ * escape, and is skipped for a KMD that does not. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -13,6 +15,8 @@
 
 #include <dxgi.h>
 #include <wddm/wddm.h>
+
+#include "drv/swgpu_private.h"
 
 #include "check.h"
 
@@ -970,6 +974,125 @@ static enum check_result context_allocations(struct check_env *e, char *detail, 
     return r;
 }
 
+/* Seed 002, sharing the backing store with the KMD: an allocation the UMD asks to share (created
+ * shared; here with the reference drivers' private data, SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD)
+ * and the KMD marks Flags2.ShareBackingStoreWithKmd is one memory for both: what the application
+ * writes through D3DKMTLock2 the KMD reads at the address DxgkDdiSetAllocationBackingStore gave
+ * it, and the reverse (the KMD reached through the reference escape, SWGPU_ESCAPE_*). The
+ * kernel's side of the contract (the feature enabled, the allocation shared, CPU-visible and in
+ * system memory only) is the verifier's (its BackingStore.* checks). */
+enum { BS_BYTES = 8192u, BS_SEED = 7300 };
+struct bs_env {
+    D3DKMT_HANDLE adapter, device, alloc;
+};
+
+static NTSTATUS bs_escape(const struct bs_env *b, UINT32 op, UINT32 offset, UINT8 *data)
+{
+    struct swgpu_escape x = {.magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION, .op = op,
+                             .hAllocation = b->alloc, .offset = offset, .size = SWGPU_ESCAPE_DATA_MAX};
+    if (op == SWGPU_ESCAPE_WRITE_BACKING_STORE)
+        memcpy(x.data, data, SWGPU_ESCAPE_DATA_MAX);
+    D3DKMT_ESCAPE esc = {.hAdapter = b->adapter, .hDevice = b->device, .Type = D3DKMT_ESCAPE_DRIVERPRIVATE,
+                         .pPrivateDriverData = &x, .PrivateDriverDataSize = sizeof x};
+    NTSTATUS st = D3DKMTEscape(&esc);
+    if (NT_SUCCESS(st) && op == SWGPU_ESCAPE_READ_BACKING_STORE)
+        memcpy(data, x.data, SWGPU_ESCAPE_DATA_MAX);
+    return st;
+}
+
+/* The shared allocation, or SKIP with why. */
+static enum check_result bs_create(struct bs_env *b, char *detail, size_t size)
+{
+    D3DKMT_CREATEDEVICE cd = {.hAdapter = b->adapter};
+    NTSTATUS st = D3DKMTCreateDevice(&cd);
+    if (!NT_SUCCESS(st))
+        return fail(detail, size, "D3DKMTCreateDevice: 0x%08x", (unsigned)st);
+    b->device = cd.hDevice;
+    struct swgpu_alloc_private p = {.magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                    .kind = SWGPU_ALLOC_READBACK, .size = BS_BYTES, .dimension = 1,
+                                    .width = BS_BYTES, .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1,
+                                    .flags = SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD};
+    D3DDDI_ALLOCATIONINFO ai = {.pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p};
+    D3DKMT_CREATEALLOCATION ca = {.hDevice = b->device, .NumAllocations = 1, .pAllocationInfo = &ai};
+    ca.Flags.CreateShared = 1;
+    ca.Flags.CreateResource = 1; /* CreateShared needs a resource */
+    st = D3DKMTCreateAllocation(&ca);
+    if (!NT_SUCCESS(st)) {
+        snprintf(detail, size, "the KMD refused a shared allocation with the reference private data asking to "
+                               "share its backing store (0x%08x): it does not opt in, or speaks its own private "
+                               "data", (unsigned)st);
+        return CHECK_SKIP;
+    }
+    b->alloc = ai.hAllocation;
+    UINT8 probe[SWGPU_ESCAPE_DATA_MAX];
+    if (!NT_SUCCESS(bs_escape(b, SWGPU_ESCAPE_READ_BACKING_STORE, 0, probe))) {
+        snprintf(detail, size, "the KMD does not read the allocation's backing store through the reference escape "
+                               "(SWGPU_ESCAPE_READ_BACKING_STORE): it did not take it, or speaks its own escape");
+        return CHECK_SKIP;
+    }
+    return CHECK_PASS;
+}
+
+/* The application's bytes, as the KMD reads them, at the start and at the end. */
+static enum check_result bs_app_to_kmd(struct bs_env *b, UINT8 *cpu, char *detail, size_t size)
+{
+    fill(cpu, BS_BYTES, BS_SEED);
+    const UINT32 at[2] = {0, BS_BYTES - SWGPU_ESCAPE_DATA_MAX};
+    for (int i = 0; i < 2; i++) {
+        UINT8 seen[SWGPU_ESCAPE_DATA_MAX];
+        NTSTATUS st = bs_escape(b, SWGPU_ESCAPE_READ_BACKING_STORE, at[i], seen);
+        if (!NT_SUCCESS(st))
+            return fail(detail, size, "the KMD's read of bytes %u..: 0x%08x", at[i], (unsigned)st);
+        for (UINT32 k = 0; k < SWGPU_ESCAPE_DATA_MAX; k++)
+            if (seen[k] != pattern(BS_SEED, at[i] + k))
+                return fail(detail, size, "byte %u written through D3DKMTLock2 as 0x%02x, the KMD reads 0x%02x at "
+                                          "its backing-store address", at[i] + k, pattern(BS_SEED, at[i] + k),
+                            seen[k]);
+    }
+    return CHECK_PASS;
+}
+
+/* The KMD's bytes, as the application reads them. */
+static enum check_result bs_kmd_to_app(struct bs_env *b, const UINT8 *cpu, char *detail, size_t size)
+{
+    enum { AT = 4096 };
+    UINT8 data[SWGPU_ESCAPE_DATA_MAX];
+    for (UINT32 k = 0; k < SWGPU_ESCAPE_DATA_MAX; k++)
+        data[k] = (UINT8)~pattern(BS_SEED, AT + k);
+    NTSTATUS st = bs_escape(b, SWGPU_ESCAPE_WRITE_BACKING_STORE, AT, data);
+    if (!NT_SUCCESS(st))
+        return fail(detail, size, "the KMD's write of bytes %u..: 0x%08x", AT, (unsigned)st);
+    for (UINT32 k = 0; k < SWGPU_ESCAPE_DATA_MAX; k++)
+        if (cpu[AT + k] != data[k])
+            return fail(detail, size, "byte %u written by the KMD as 0x%02x, D3DKMTLock2's pointer reads 0x%02x",
+                        AT + k, data[k], cpu[AT + k]);
+    return CHECK_PASS;
+}
+
+static enum check_result backing_share(struct check_env *e, char *detail, size_t size)
+{
+    struct bs_env b = {.adapter = e->adapter};
+    enum check_result r = bs_create(&b, detail, size);
+    if (r == CHECK_PASS) {
+        D3DKMT_LOCK2 l = {.hDevice = b.device, .hAllocation = b.alloc};
+        NTSTATUS st = D3DKMTLock2(&l);
+        if (!NT_SUCCESS(st) || !l.pData) {
+            r = fail(detail, size, "D3DKMTLock2 of the shared allocation: 0x%08x", (unsigned)st);
+        } else {
+            r = bs_app_to_kmd(&b, l.pData, detail, size);
+            if (r == CHECK_PASS)
+                r = bs_kmd_to_app(&b, l.pData, detail, size);
+            D3DKMT_UNLOCK2 u = {.hDevice = b.device, .hAllocation = b.alloc};
+            (void)D3DKMTUnlock2(&u);
+        }
+    }
+    if (b.device) {
+        D3DKMT_DESTROYDEVICE dd = {.hDevice = b.device}; /* takes the allocation along */
+        (void)D3DKMTDestroyDevice(&dd);
+    }
+    return r;
+}
+
 /* Per-engine TDR (DXGK_DRIVERCAPS.SupportPerEngineTDR): a forced engine timeout
  * (D3DKMTEscape D3DKMT_ESCAPE_TDRDBGCTRL, D3DKMT_TDRDBGCTRLTYPE_ENGINETDR, for testing as on
  * Windows) of an idle engine other than the paging one is recovered by DxgkDdiResetEngine alone:
@@ -1131,6 +1254,11 @@ const struct check_case wddm_check_cases[] = {
      "is not loaded and are back before it runs: after VidMm trimmed every segment (every node in the null "
      "context), three devices take turns copying and each reads its bytes back",
      context_allocations},
+    {"Backing.Share",
+     "Seed 002: when the KMD shares an allocation's backing store (Flags2.ShareBackingStoreWithKmd), the bytes "
+     "the application writes through D3DKMTLock2 are what the KMD reads at the address "
+     "DxgkDdiSetAllocationBackingStore gave, and the reverse (reference private data and escape)",
+     backing_share},
     {"Tdr.Engine",
      "When the caps claim SupportPerEngineTDR, a forced timeout of an idle engine (D3DKMT_TDRDBGCTRLTYPE_ENGINETDR) "
      "is recovered by DxgkDdiResetEngine alone: no adapter reset, the device kept, and its copies read back",
