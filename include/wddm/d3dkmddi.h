@@ -1168,14 +1168,7 @@ typedef NTSTATUS (APIENTRY *DXGKDDI_RELEASESWIZZLINGRANGE)(const HANDLE hAdapter
  * type; the KMD answers with the private data its DxgkDdiCreateAllocation then receives.
  * Issue 6 / seed 003: a cross-adapter resource created by the kernel is a GDI surface of type
  * D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER. Only the GDI-surface member is modelled. */
-typedef enum _D3DDDIFORMAT {
-    D3DDDIFMT_UNKNOWN = 0,
-    D3DDDIFMT_A8R8G8B8 = 21,
-    D3DDDIFMT_X8R8G8B8 = 22,
-    D3DDDIFMT_A8 = 28,
-    D3DDDIFMT_A8B8G8R8 = 32,
-    D3DDDIFMT_X8B8G8R8 = 33,
-} D3DDDIFORMAT;
+/* D3DDDIFORMAT: d3dukmdt.h. */
 
 typedef enum _D3DKMDT_STANDARDALLOCATION_TYPE {
     D3DKMDT_STANDARDALLOCATION_SHAREDPRIMARYSURFACE = 1,
