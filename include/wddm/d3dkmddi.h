@@ -888,17 +888,6 @@ typedef BOOLEAN (*PKSYNCHRONIZE_ROUTINE)(PVOID SynchronizeContext);
 typedef NTSTATUS (APIENTRY *DXGKCB_SYNCHRONIZE_EXECUTION)(HANDLE DeviceHandle, PKSYNCHRONIZE_ROUTINE SynchronizeRoutine,
                                                          PVOID Context, ULONG MessageNumber, BOOLEAN *ReturnValue);
 
-/* The D3DDDIFORMAT values a KMD meets (DxgkDdiGetStandardAllocationDriverData; the unmodeled
- * DxgkDdiSystemDisplayEnable reports one). */
-typedef enum _D3DDDIFORMAT {
-    D3DDDIFMT_UNKNOWN = 0,
-    D3DDDIFMT_A8R8G8B8 = 21,
-    D3DDDIFMT_X8R8G8B8 = 22,
-    D3DDDIFMT_A8 = 28,
-    D3DDDIFMT_A8B8G8R8 = 32,
-    D3DDDIFMT_X8B8G8R8 = 33,
-} D3DDDIFORMAT;
-
 /* The DDIs this kernel never calls and the callbacks it does not model, with the WDK's prototypes
  * (issue 19 §2, docs/drivers.md "The interface tables"). */
 #include <wddm/d3dkmddi_unmodeled.h>

@@ -199,13 +199,6 @@ typedef struct _D3DKMT_CREATEDEVICE {
 
 typedef struct _D3DKMT_DESTROYDEVICE { D3DKMT_HANDLE hDevice; } D3DKMT_DESTROYDEVICE;
 
-typedef struct _D3DDDI_CREATECONTEXTFLAGS {
-    union {
-        struct { UINT NullRendering : 1; UINT InitialData : 1; UINT DisableGpuTimeout : 1; UINT SynchronizationOnly : 1; UINT HwQueueSupported : 1; UINT Reserved : 27; };
-        UINT Value;
-    };
-} D3DDDI_CREATECONTEXTFLAGS;
-
 typedef enum _D3DKMT_CLIENTHINT {
     D3DKMT_CLIENTHINT_UNKNOWN = 0,
     D3DKMT_CLIENTHINT_OPENGL = 1,
@@ -285,19 +278,8 @@ typedef struct _D3DKMT_DESTROYALLOCATION {
     UINT AllocationCount;
 } D3DKMT_DESTROYALLOCATION;
 
-/* D3DKMTDestroyAllocation2 (WDK, WDDM 2.0): D3DKMTDestroyAllocation with flags. */
-typedef struct _D3DDDICB_DESTROYALLOCATION2FLAGS {
-    union {
-        struct {
-            UINT AssumeNotInUse : 1;      /* 0x1 */
-            UINT SynchronousDestroy : 1;  /* 0x2 */
-            UINT Reserved : 29;
-            UINT SystemUseOnly : 1;       /* 0x80000000 */
-        };
-        UINT Value;
-    };
-} D3DDDICB_DESTROYALLOCATION2FLAGS;
-
+/* D3DKMTDestroyAllocation2 (WDK, WDDM 2.0): D3DKMTDestroyAllocation with flags
+ * (D3DDDICB_DESTROYALLOCATION2FLAGS, d3dukmdt.h: pfnDeallocate2Cb takes them too). */
 typedef struct _D3DKMT_DESTROYALLOCATION2 {
     D3DKMT_HANDLE hDevice;
     D3DKMT_HANDLE hResource;
@@ -538,16 +520,7 @@ typedef struct _D3DKMT_TDRDBGCTRL_ESCAPE {
     };
 } D3DKMT_TDRDBGCTRL_ESCAPE;
 
-typedef struct _D3DDDI_ESCAPEFLAGS {
-    union {
-        struct {
-            UINT HardwareAccess : 1;
-            UINT Reserved : 31;
-        };
-        UINT Value;
-    };
-} D3DDDI_ESCAPEFLAGS;
-
+/* D3DDDI_ESCAPEFLAGS: d3dukmdt.h (pfnEscapeCb's D3DDDICB_ESCAPE holds it too). */
 typedef struct _D3DKMT_ESCAPE {
     D3DKMT_HANDLE hAdapter;
     D3DKMT_HANDLE hDevice;                /* optional */

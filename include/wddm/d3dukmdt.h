@@ -465,6 +465,183 @@ typedef struct _D3DKMDT_PREEMPTION_CAPS {
     D3DKMDT_COMPUTE_PREEMPTION_GRANULARITY ComputePreemptionGranularity;
 } D3DKMDT_PREEMPTION_CAPS;
 
+/* ---- Shared by the runtime callbacks' argument structures (d3dumddi.h) and the thunks ----------
+ * The ns-d3dukmdt-* / ne-d3dukmdt-* reference pages: members, order, types and values as there. */
+
+/* D3DKMTCreateContext's and pfnCreateContextVirtualCb's flags. */
+typedef struct _D3DDDI_CREATECONTEXTFLAGS {
+    union {
+        struct { UINT NullRendering : 1; UINT InitialData : 1; UINT DisableGpuTimeout : 1; UINT SynchronizationOnly : 1; UINT HwQueueSupported : 1; UINT Reserved : 27; };
+        UINT Value;
+    };
+} D3DDDI_CREATECONTEXTFLAGS;
+
+/* D3DKMTDestroyAllocation2's and pfnDeallocate2Cb's flags. */
+typedef struct _D3DDDICB_DESTROYALLOCATION2FLAGS {
+    union {
+        struct {
+            UINT AssumeNotInUse : 1;      /* 0x1 */
+            UINT SynchronousDestroy : 1;  /* 0x2 */
+            UINT Reserved : 29;
+            UINT SystemUseOnly : 1;       /* 0x80000000 */
+        };
+        UINT Value;
+    };
+} D3DDDICB_DESTROYALLOCATION2FLAGS;
+
+/* D3DKMTEscape's and pfnEscapeCb's flags. */
+typedef struct _D3DDDI_ESCAPEFLAGS {
+    union {
+        struct {
+            UINT HardwareAccess : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} D3DDDI_ESCAPEFLAGS;
+
+/* Surface formats (the WDK's enumeration names the D3D9 formats; the subset the kernel's
+ * standard allocations (DxgkDdiGetStandardAllocationDriverData), the unmodeled
+ * DxgkDdiSystemDisplayEnable and the callbacks here use). */
+typedef enum _D3DDDIFORMAT {
+    D3DDDIFMT_UNKNOWN = 0,
+    D3DDDIFMT_A8R8G8B8 = 21,
+    D3DDDIFMT_X8R8G8B8 = 22,
+    D3DDDIFMT_A8 = 28,
+    D3DDDIFMT_A8B8G8R8 = 32,
+    D3DDDIFMT_X8B8G8R8 = 33,
+} D3DDDIFORMAT;
+
+typedef struct _D3DDDIRECT {
+    LONG left;
+    LONG top;
+    LONG right;
+    LONG bottom;
+} D3DDDIRECT;
+
+/* A kernel overlay: the allocation shown, where, and the KMD's private data (pfnCreateOverlayCb,
+ * pfnUpdateOverlayCb). */
+typedef struct _D3DDDI_KERNELOVERLAYINFO {
+    D3DKMT_HANDLE hAllocation;
+    D3DDDIRECT DstRect;
+    D3DDDIRECT SrcRect;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+} D3DDDI_KERNELOVERLAYINFO;
+
+/* One multisampling method of a display mode (pfnGetMultisampleMethodListCb). */
+typedef struct _D3DDDI_MULTISAMPLINGMETHOD {
+    UINT NumSamples;
+    UINT NumQualityLevels;
+} D3DDDI_MULTISAMPLINGMETHOD;
+
+typedef enum D3DDDI_FLIPINTERVAL_TYPE {
+    D3DDDI_FLIPINTERVAL_IMMEDIATE = 0,
+    D3DDDI_FLIPINTERVAL_ONE = 1,
+    D3DDDI_FLIPINTERVAL_TWO = 2,
+    D3DDDI_FLIPINTERVAL_THREE = 3,
+    D3DDDI_FLIPINTERVAL_FOUR = 4,
+} D3DDDI_FLIPINTERVAL_TYPE;
+
+/* How much an offered allocation's content is worth (pfnOfferAllocationsCb); D3DKMT_OFFER_PRIORITY
+ * of the thunk has the same values without NONE. */
+typedef enum _D3DDDI_OFFER_PRIORITY {
+    D3DDDI_OFFER_PRIORITY_NONE = 0,
+    D3DDDI_OFFER_PRIORITY_LOW = 1,
+    D3DDDI_OFFER_PRIORITY_NORMAL = 2,
+    D3DDDI_OFFER_PRIORITY_HIGH = 3,
+    D3DDDI_OFFER_PRIORITY_AUTO = 4,
+} D3DDDI_OFFER_PRIORITY;
+
+/* unconfirmed: the page (ns-d3dukmdt-d3dddi_offer_flags) lists AllowDecommit, Reserved and Value,
+ * with no syntax block in any revision. */
+typedef struct D3DDDI_OFFER_FLAGS {
+    union {
+        struct {
+            UINT AllowDecommit : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} D3DDDI_OFFER_FLAGS;
+
+/* One operation of pfnUpdateGpuVirtualAddressCb's batch. */
+typedef enum _D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION_TYPE {
+    D3DDDI_UPDATEGPUVIRTUALADDRESS_MAP = 0,
+    D3DDDI_UPDATEGPUVIRTUALADDRESS_UNMAP = 1,
+    D3DDDI_UPDATEGPUVIRTUALADDRESS_COPY = 2,
+    D3DDDI_UPDATEGPUVIRTUALADDRESS_MAP_PROTECT = 3,
+} D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION_TYPE;
+
+typedef struct _D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION {
+    D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION_TYPE OperationType;
+    union {
+        struct {
+            D3DGPU_VIRTUAL_ADDRESS BaseAddress;
+            D3DGPU_SIZE_T SizeInBytes;
+            D3DKMT_HANDLE hAllocation;
+            D3DGPU_SIZE_T AllocationOffsetInBytes;
+            D3DGPU_SIZE_T AllocationSizeInBytes;
+        } Map;
+        struct {
+            D3DGPU_VIRTUAL_ADDRESS BaseAddress;
+            D3DGPU_SIZE_T SizeInBytes;
+            D3DKMT_HANDLE hAllocation;
+            D3DGPU_SIZE_T AllocationOffsetInBytes;
+            D3DGPU_SIZE_T AllocationSizeInBytes;
+            D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE Protection;
+            UINT64 DriverProtection;
+        } MapProtect;
+        struct {
+            D3DGPU_VIRTUAL_ADDRESS BaseAddress;
+            D3DGPU_SIZE_T SizeInBytes;
+            D3DDDIGPUVIRTUALADDRESS_PROTECTION_TYPE Protection;
+        } Unmap;
+        struct {
+            D3DGPU_VIRTUAL_ADDRESS BaseAddress;
+            D3DGPU_SIZE_T SizeInBytes;
+            D3DGPU_VIRTUAL_ADDRESS DestAddress;
+        } Copy;
+    };
+} D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION;
+
+/* pfnUpdateAllocationPropertyCb (WDDM 2.1). PreferredSegment is the page's DXGK_SEGMENTPREFERENCE,
+ * which d3dkmddi.h defines as this same D3DDDI_SEGMENTPREFERENCE. */
+typedef struct _D3DDDI_UPDATEALLOCPROPERTY_FLAGS {
+    union {
+        struct {
+            UINT AccessedPhysically : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    };
+} D3DDDI_UPDATEALLOCPROPERTY_FLAGS;
+
+typedef struct D3DDDI_UPDATEALLOCPROPERTY {
+    D3DKMT_HANDLE hPagingQueue;
+    D3DKMT_HANDLE hAllocation;
+    UINT SupportedSegmentSet;
+    D3DDDI_SEGMENTPREFERENCE PreferredSegment;
+    D3DDDI_UPDATEALLOCPROPERTY_FLAGS Flags;
+    UINT64 PagingFenceValue;                        /* out */
+    union {
+        struct {
+            UINT SetAccessedPhysically : 1;
+            UINT SetSupportedSegmentSet : 1;
+            UINT SetPreferredSegment : 1;
+            UINT Reserved : 29;
+        };
+        UINT PropertyMaskValue;
+    };
+} D3DDDI_UPDATEALLOCPROPERTY;
+
+/* pfnGetResourcePresentPrivateDriverDataCb: the private data a resource was presented with. */
+typedef struct _D3DDDI_GETRESOURCEPRESENTPRIVATEDRIVERDATA {
+    D3DKMT_HANDLE hResource;
+    UINT PrivateDriverDataSize;                     /* in/out */
+    PVOID pPrivateDriverData;
+} D3DDDI_GETRESOURCEPRESENTPRIVATEDRIVERDATA;
+
 #ifdef __cplusplus
 }
 #endif

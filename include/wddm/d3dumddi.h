@@ -254,43 +254,292 @@ typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_FREEGPUVIRTUALADDRESSCB)(HANDLE hD
                                                                      const D3DDDICB_FREEGPUVIRTUALADDRESS *);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_SUBMITCOMMANDCB)(HANDLE hDevice, const D3DDDICB_SUBMITCOMMAND *);
 
-/* The WDK's table, with the members this model implements, in the WDK's relative order. */
 /* ---- The callbacks this runtime does not model ----------------------------------------------------
  * Overlays, display modes, the legacy synchronization objects, offers, residency queries,
- * priorities, escapes, markers, cache invalidation... With their WDK prototypes, so the table below
- * has every slot's type; their argument structures are declared only. The runtime fills these
- * slots with functions that answer E_NOTIMPL and say so in debug mode (runtime/callbacks.c). */
-typedef struct D3DDDICB_CREATECONTEXTVIRTUAL D3DDDICB_CREATECONTEXTVIRTUAL;
-typedef struct D3DDDICB_CREATEOVERLAY D3DDDICB_CREATEOVERLAY;
-typedef struct D3DDDICB_CREATESYNCHRONIZATIONOBJECT D3DDDICB_CREATESYNCHRONIZATIONOBJECT;
-typedef struct D3DDDICB_DEALLOCATE2 D3DDDICB_DEALLOCATE2;
-typedef struct D3DDDICB_DESTROYOVERLAY D3DDDICB_DESTROYOVERLAY;
-typedef struct D3DDDICB_ESCAPE D3DDDICB_ESCAPE;
-typedef struct D3DDDICB_FLIPOVERLAY D3DDDICB_FLIPOVERLAY;
-typedef struct D3DDDICB_GETMULTISAMPLEMETHODLIST D3DDDICB_GETMULTISAMPLEMETHODLIST;
-typedef struct D3DDDI_GETRESOURCEPRESENTPRIVATEDRIVERDATA D3DDDI_GETRESOURCEPRESENTPRIVATEDRIVERDATA;
-typedef struct D3DDDICB_INVALIDATECACHE D3DDDICB_INVALIDATECACHE;
-typedef struct D3DDDICB_LOGUMDMARKER D3DDDICB_LOGUMDMARKER;
-typedef struct D3DDDICB_OFFERALLOCATIONS2 D3DDDICB_OFFERALLOCATIONS2;
-typedef struct D3DDDICB_OFFERALLOCATIONS D3DDDICB_OFFERALLOCATIONS;
-typedef struct D3DDDICB_PRESENT D3DDDICB_PRESENT;
-typedef struct D3DDDICB_PRESENTMULTIPLANEOVERLAY D3DDDICB_PRESENTMULTIPLANEOVERLAY;
-typedef struct D3DDDICB_QUERYADAPTERINFO2 D3DDDICB_QUERYADAPTERINFO2;
-typedef struct D3DDDICB_QUERYRESIDENCY D3DDDICB_QUERYRESIDENCY;
-typedef struct D3DDDICB_RECLAIMALLOCATIONS2 D3DDDICB_RECLAIMALLOCATIONS2;
-typedef struct D3DDDICB_RECLAIMALLOCATIONS3 D3DDDICB_RECLAIMALLOCATIONS3;
-typedef struct D3DDDICB_RECLAIMALLOCATIONS D3DDDICB_RECLAIMALLOCATIONS;
-typedef struct D3DDDICB_SETDISPLAYMODE D3DDDICB_SETDISPLAYMODE;
-typedef struct D3DDDICB_SETDISPLAYPRIVATEDRIVERFORMAT D3DDDICB_SETDISPLAYPRIVATEDRIVERFORMAT;
-typedef struct D3DDDICB_SETPRIORITY D3DDDICB_SETPRIORITY;
-typedef struct D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT2 D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT2;
-typedef struct D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT;
-typedef struct D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU2 D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU2;
-typedef struct D3DDDI_UPDATEALLOCPROPERTY D3DDDI_UPDATEALLOCPROPERTY;
-typedef struct D3DDDICB_UPDATEGPUVIRTUALADDRESS D3DDDICB_UPDATEGPUVIRTUALADDRESS;
-typedef struct D3DDDICB_UPDATEOVERLAY D3DDDICB_UPDATEOVERLAY;
-typedef struct D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT2 D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT2;
-typedef struct D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT;
+ * priorities, escapes, markers, cache invalidation... The runtime fills these slots with functions
+ * that answer E_NOTIMPL and say so in debug mode (runtime/callbacks_not_modeled.c). Their argument
+ * structures have the WDK's members, order and types all the same (the ns-d3dumddi-_d3dddicb_*
+ * reference pages; where the current page has no syntax block, an earlier revision's, or the
+ * published one's for members added since), so a UMD written for Windows that fills one before
+ * calling compiles unchanged and learns the answer. A structure or value no syntax block shows
+ * is marked unconfirmed: its members are the page's field list, their types inferred. */
+
+/* pfnSetPriorityCb: one D3DDDI_ALLOCATIONPRIORITY_* per allocation, or pPriorities[0] for all of
+ * hResource's. */
+typedef struct _D3DDDICB_SETPRIORITY {
+    HANDLE hResource;
+    UINT NumAllocations;
+    const D3DKMT_HANDLE *HandleList;
+    const UINT *pPriorities;
+} D3DDDICB_SETPRIORITY;
+
+/* pfnQueryResidencyCb. unconfirmed values: the enumeration's page lists the names without values;
+ * these are those of D3DKMT_ALLOCATIONRESIDENCYSTATUS, the thunk's same three states. */
+typedef enum _D3DDDI_RESIDENCYSTATUS {
+    D3DDDI_RESIDENCYSTATUS_RESIDENTINGPUMEMORY = 1,
+    D3DDDI_RESIDENCYSTATUS_RESIDENTINSHAREDMEMORY = 2,
+    D3DDDI_RESIDENCYSTATUS_NOTRESIDENT = 3,
+} D3DDDI_RESIDENCYSTATUS;
+
+typedef struct _D3DDDICB_QUERYRESIDENCY {
+    HANDLE hResource;
+    UINT NumAllocations;
+    const D3DKMT_HANDLE *HandleList;
+    D3DDDI_RESIDENCYSTATUS *pResidencyStatus;        /* out: one per allocation */
+} D3DDDICB_QUERYRESIDENCY;
+
+typedef struct _D3DDDICB_SETDISPLAYMODE {
+    D3DKMT_HANDLE hPrimaryAllocation;
+    UINT PrivateDriverFormatAttribute;               /* out */
+} D3DDDICB_SETDISPLAYMODE;
+
+/* pfnPresentCb. The members after BroadcastContext are the WDDM 2.0 and 2.2 additions (the page's
+ * current field list; types from its published syntax). */
+typedef struct _D3DDDICB_PRESENT {
+    D3DKMT_HANDLE hSrcAllocation;
+    D3DKMT_HANDLE hDstAllocation;
+    HANDLE hContext;
+    UINT BroadcastContextCount;
+    HANDLE BroadcastContext[D3DDDI_MAX_BROADCAST_CONTEXT];
+    D3DKMT_HANDLE *BroadcastSrcAllocation;
+    D3DKMT_HANDLE *BroadcastDstAllocation;
+    UINT PrivateDriverDataSize;
+    PVOID pPrivateDriverData;
+    BOOLEAN bOptimizeForComposition;                 /* out */
+    BOOL SyncIntervalOverrideValid;
+    D3DDDI_FLIPINTERVAL_TYPE SyncIntervalOverride;
+} D3DDDICB_PRESENT;
+
+/* pfnEscapeCb: the D3DKMT_ESCAPE the thunk takes, from the UMD's handles. */
+typedef struct _D3DDDICB_ESCAPE {
+    HANDLE hDevice;
+    D3DDDI_ESCAPEFLAGS Flags;
+    VOID *pPrivateDriverData;                        /* in/out */
+    UINT PrivateDriverDataSize;
+    HANDLE hContext;
+} D3DDDICB_ESCAPE;
+
+/* Kernel overlays. */
+typedef struct _D3DDDICB_CREATEOVERLAY {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    D3DDDI_KERNELOVERLAYINFO OverlayInfo;
+    D3DKMT_HANDLE hKernelOverlay;                    /* out */
+} D3DDDICB_CREATEOVERLAY;
+
+typedef struct _D3DDDICB_UPDATEOVERLAY {
+    D3DKMT_HANDLE hKernelOverlay;
+    D3DDDI_KERNELOVERLAYINFO OverlayInfo;
+} D3DDDICB_UPDATEOVERLAY;
+
+typedef struct _D3DDDICB_FLIPOVERLAY {
+    D3DKMT_HANDLE hKernelOverlay;
+    D3DKMT_HANDLE hSource;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+} D3DDDICB_FLIPOVERLAY;
+
+typedef struct _D3DDDICB_DESTROYOVERLAY {
+    D3DKMT_HANDLE hKernelOverlay;
+} D3DDDICB_DESTROYOVERLAY;
+
+/* The first synchronization objects (mutexes and semaphores) and their GPU waits and signals. */
+typedef struct _D3DDDICB_CREATESYNCHRONIZATIONOBJECT {
+    D3DDDI_SYNCHRONIZATIONOBJECTINFO Info;
+    D3DKMT_HANDLE hSyncObject;                       /* out */
+} D3DDDICB_CREATESYNCHRONIZATIONOBJECT;
+
+typedef struct _D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT {
+    HANDLE hContext;
+    UINT ObjectCount;
+    D3DKMT_HANDLE ObjectHandleArray[D3DDDI_MAX_OBJECT_WAITED_ON];
+} D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT;
+
+typedef struct _D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT {
+    HANDLE hContext;
+    UINT ObjectCount;
+    D3DKMT_HANDLE ObjectHandleArray[D3DDDI_MAX_OBJECT_SIGNALED];
+    D3DDDICB_SIGNALFLAGS Flags;
+} D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT;
+
+typedef struct _D3DDDICB_SETDISPLAYPRIVATEDRIVERFORMAT {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    UINT PrivateDriverFormatAttribute;
+} D3DDDICB_SETDISPLAYPRIVATEDRIVERFORMAT;
+
+/* Offers: exactly one of pResources (runtime resource handles) and HandleList names them. */
+typedef struct _D3DDDICB_OFFERALLOCATIONS {
+    const HANDLE *pResources;
+    const D3DKMT_HANDLE *HandleList;
+    UINT NumAllocations;
+    D3DDDI_OFFER_PRIORITY Priority;
+} D3DDDICB_OFFERALLOCATIONS;
+
+typedef struct _D3DDDICB_RECLAIMALLOCATIONS {
+    const HANDLE *pResources;
+    const D3DKMT_HANDLE *HandleList;
+    BOOL *pDiscarded;                                /* out: one per entry */
+    UINT NumAllocations;
+} D3DDDICB_RECLAIMALLOCATIONS;
+
+/* The fence forms. BroadcastContext holds HANDLEs, as the published syntax has it (an earlier
+ * revision of the page showed D3DKMT_HANDLE; a UMD's contexts are HANDLEs everywhere else). */
+typedef struct _D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT2 {
+    HANDLE hContext;
+    UINT ObjectCount;
+    D3DKMT_HANDLE ObjectHandleArray[D3DDDI_MAX_OBJECT_WAITED_ON];
+    UINT64 FenceValue;
+} D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT2;
+
+typedef struct _D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT2 {
+    HANDLE hContext;
+    UINT ObjectCount;
+    D3DKMT_HANDLE ObjectHandleArray[D3DDDI_MAX_OBJECT_SIGNALED];
+    D3DDDICB_SIGNALFLAGS Flags;
+    ULONG BroadcastContextCount;
+    HANDLE BroadcastContext[D3DDDI_MAX_BROADCAST_CONTEXT];
+    union {
+        UINT64 FenceValue;
+        HANDLE CpuEventHandle;                       /* Flags.EnqueueCpuEvent */
+    };
+} D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT2;
+
+/* pfnPresentMultiPlaneOverlayCb (WDDM 1.3). */
+#define D3DDDI_MAX_MULTIPLANE_OVERLAY_ALLOCATIONS 16
+
+typedef struct D3DDDI_MULTIPLANE_OVERLAY_ALLOCATION_INFO {
+    D3DKMT_HANDLE PresentAllocation;
+    UINT SubResourceIndex;
+} D3DDDI_MULTIPLANE_ALLOCATION_INFO;
+
+typedef struct D3DDDICB_PRESENTMULTIPLANEOVERLAY {
+    HANDLE hContext;
+    UINT BroadcastContextCount;
+    HANDLE BroadcastContext[D3DDDI_MAX_BROADCAST_CONTEXT];
+    UINT AllocationInfoCount;
+    D3DDDI_MULTIPLANE_ALLOCATION_INFO AllocationInfo[D3DDDI_MAX_MULTIPLANE_OVERLAY_ALLOCATIONS];
+} D3DDDICB_PRESENTMULTIPLANEOVERLAY;
+
+/* pfnLogUMDMarkerCb: where an ETW marker of the UMD's lies. */
+typedef struct D3DDDICB_LOGUMDMARKER {
+    HANDLE hContext;
+    UINT64 APISequenceNumber;
+    INT Index;
+    INT StringIndex;
+    LPCWSTR Info;
+} D3DDDICB_LOGUMDMARKER;
+
+/* pfnInvalidateCacheCb. unconfirmed: the page lists hAllocation, Offset, Length with no syntax
+ * block; types as in the published syntax. */
+typedef struct _D3DDDICB_INVALIDATECACHE {
+    D3DKMT_HANDLE hAllocation;
+    SIZE_T Offset;
+    SIZE_T Length;
+} D3DDDICB_INVALIDATECACHE;
+
+/* pfnUpdateGpuVirtualAddressCb: a batch of mapping operations, synchronized with hContext's
+ * monitored fence hFenceObject reaching FenceValue. */
+typedef struct _D3DDDICB_UPDATEGPUVIRTUALADDRESS {
+    HANDLE hContext;
+    D3DKMT_HANDLE hFenceObject;
+    UINT NumOperations;
+    D3DDDI_UPDATEGPUVIRTUALADDRESS_OPERATION *Operations;
+    UINT Reserved0;
+    UINT64 Reserved1;
+    UINT64 FenceValue;
+    union {
+        struct {
+            UINT DoNotWait : 1;
+            UINT Reserved : 31;
+        };
+        UINT Value;
+    } Flags;
+} D3DDDICB_UPDATEGPUVIRTUALADDRESS;
+
+/* pfnCreateContextVirtualCb: a GpuMmu context (submitted with pfnSubmitCommandCb). */
+typedef struct _D3DDDICB_CREATECONTEXTVIRTUAL {
+    UINT NodeOrdinal;
+    UINT EngineAffinity;
+    D3DDDI_CREATECONTEXTFLAGS Flags;
+    VOID *pPrivateDriverData;
+    UINT PrivateDriverDataSize;
+    HANDLE hContext;                                 /* out */
+} D3DDDICB_CREATECONTEXTVIRTUAL;
+
+typedef struct _D3DDDICB_DEALLOCATE2 {
+    HANDLE hResource;
+    UINT NumAllocations;
+    const D3DKMT_HANDLE *HandleList;
+    D3DDDICB_DESTROYALLOCATION2FLAGS Flags;
+} D3DDDICB_DEALLOCATE2;
+
+/* pfnSignalSynchronizationObjectFromGpu2Cb: one signal broadcast to several contexts. */
+typedef struct D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU2 {
+    UINT ObjectCount;
+    const D3DKMT_HANDLE *ObjectHandleArray;
+    D3DDDICB_SIGNALFLAGS Flags;
+    ULONG BroadcastContextCount;
+    const HANDLE *BroadcastContextArray;
+    union {
+        UINT64 FenceValue;
+        HANDLE CpuEventHandle;
+        const UINT64 *MonitoredFenceValueArray;
+        UINT64 Reserved[8];
+    };
+} D3DDDICB_SIGNALSYNCHRONIZATIONOBJECTFROMGPU2;
+
+typedef struct _D3DDDICB_RECLAIMALLOCATIONS2 {
+    D3DKMT_HANDLE PagingQueue;
+    UINT NumAllocations;
+    const HANDLE *pResources;
+    const D3DKMT_HANDLE *HandleList;
+    BOOL *pDiscarded;                                /* out, optional */
+    UINT64 PagingFenceValue;                         /* out */
+} D3DDDICB_RECLAIMALLOCATIONS2;
+
+/* WDDM 2.1's offers with decommit. unconfirmed, both: the pages list the members with no syntax
+ * block; types as in the first forms and the published syntax. */
+typedef struct D3DDDICB_OFFERALLOCATIONS2 {
+    const HANDLE *pResources;
+    const D3DKMT_HANDLE *HandleList;
+    UINT NumAllocations;
+    D3DDDI_OFFER_PRIORITY Priority;
+    D3DDDI_OFFER_FLAGS Flags;
+} D3DDDICB_OFFERALLOCATIONS2;
+
+typedef struct _D3DDDICB_RECLAIMALLOCATIONS3 {
+    D3DKMT_HANDLE PagingQueue;
+    UINT NumAllocations;
+    const HANDLE *pResources;
+    const D3DKMT_HANDLE *HandleList;
+    D3DDDI_RECLAIM_RESULT *pResults;                 /* out: one per entry */
+    UINT64 PagingFenceValue;                         /* out */
+} D3DDDICB_RECLAIMALLOCATIONS3;
+
+/* pfnQueryAdapterInfoCb2 (WDDM 2.x). unconfirmed, both: the pages list the names with no syntax
+ * block; values as the DirectX-Specs page "D3D12: Application Specific Driver State" gives
+ * them, types as the published syntax. */
+typedef enum _D3DDDI_QUERYADAPTERTYPE {
+    D3DDDI_QUERYADAPTERTYPE_DRIVERPRIVATE = 0,
+    D3DDDI_QUERYADAPTERTYPE_QUERYREGISTRY = 1,
+    D3DDDI_QUERYADAPTERTYPE_APPLICATIONSPECIFICDRIVERBLOB = 2,
+} D3DDDI_QUERYADAPTERTYPE;
+
+typedef struct _D3DDDICB_QUERYADAPTERINFO2 {
+    D3DDDI_QUERYADAPTERTYPE QueryType;
+    VOID *pPrivateDriverData;                        /* out */
+    UINT PrivateDriverDataSize;                      /* in/out */
+} D3DDDICB_QUERYADAPTERINFO2;
+
+/* D3D9's pfnGetMultisampleMethodListCb (an adapter callback). */
+typedef struct _D3DDDICB_GETMULTISAMPLEMETHODLIST {
+    D3DDDI_VIDEO_PRESENT_SOURCE_ID VidPnSourceId;
+    UINT Width;
+    UINT Height;
+    D3DDDIFORMAT Format;
+    D3DDDI_MULTISAMPLINGMETHOD *pMethodList;         /* out */
+    UINT MethodCount;                                /* in/out */
+} D3DDDICB_GETMULTISAMPLEMETHODLIST;
+
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_CREATECONTEXTVIRTUALCB)(HANDLE hDevice, D3DDDICB_CREATECONTEXTVIRTUAL *pData);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_CREATEOVERLAYCB)(HANDLE hDevice, D3DDDICB_CREATEOVERLAY *pData);
 typedef HRESULT (APIENTRY CALLBACK *PFND3DDDI_CREATESYNCHRONIZATIONOBJECTCB)(HANDLE hDevice, D3DDDICB_CREATESYNCHRONIZATIONOBJECT *pData);

@@ -61,9 +61,51 @@ typedef struct DXGI1_2_DDI_BASE_FUNCTIONS {
 } DXGI1_2_DDI_BASE_FUNCTIONS;
 #undef DXGI_DDI_BASE_FUNCTIONS_MEMBERS
 
-/* The runtime's DXGI callbacks (not modeled: the runtime presents itself). */
-typedef struct DXGIDDICB_PRESENT DXGIDDICB_PRESENT;
-typedef struct DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY;
+/* The runtime's DXGI callbacks (not modeled: the runtime presents itself; both answer E_NOTIMPL).
+ * Their arguments have the WDK's members, order and types (ns-dxgiddi-dxgiddicb_present*.md; the
+ * members after BroadcastContext of DXGIDDICB_PRESENT are the WDDM 2.0 and 2.2 additions, the
+ * page's current field list with its published syntax's types), so a UMD written for Windows
+ * fills them unchanged. */
+typedef enum DXGI_DDI_FLIP_INTERVAL_TYPE {
+    DXGI_DDI_FLIP_INTERVAL_IMMEDIATE = 0,
+    DXGI_DDI_FLIP_INTERVAL_ONE = 1,
+    DXGI_DDI_FLIP_INTERVAL_TWO = 2,
+    DXGI_DDI_FLIP_INTERVAL_THREE = 3,
+    DXGI_DDI_FLIP_INTERVAL_FOUR = 4,
+} DXGI_DDI_FLIP_INTERVAL_TYPE;
+
+typedef struct DXGIDDICB_PRESENT {
+    D3DKMT_HANDLE hSrcAllocation;
+    D3DKMT_HANDLE hDstAllocation;
+    void *pDXGIContext;                              /* DXGI_DDI_ARG_PRESENT's, passed back */
+    HANDLE hContext;
+    UINT BroadcastContextCount;
+    HANDLE BroadcastContext[D3DDDI_MAX_BROADCAST_CONTEXT];
+    D3DKMT_HANDLE *BroadcastSrcAllocation;
+    D3DKMT_HANDLE *BroadcastDstAllocation;
+    UINT PrivateDriverDataSize;
+    PVOID pPrivateDriverData;
+    BOOLEAN bOptimizeForComposition;                 /* out */
+    BOOL SyncIntervalOverrideValid;
+    DXGI_DDI_FLIP_INTERVAL_TYPE SyncIntervalOverride;
+} DXGIDDICB_PRESENT;
+
+#define DXGI_DDI_MAX_MULTIPLANE_OVERLAY_ALLOCATIONS 16
+
+typedef struct DXGIDDI_MULTIPLANE_OVERLAY_ALLOCATION_INFO {
+    D3DKMT_HANDLE PresentAllocation;
+    UINT SubResourceIndex;
+} DXGIDDI_MULTIPLANE_OVERLAY_ALLOCATION_INFO;
+
+typedef struct DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY {
+    void *pDXGIContext;
+    HANDLE hContext;
+    UINT BroadcastContextCount;
+    HANDLE BroadcastContext[D3DDDI_MAX_BROADCAST_CONTEXT];
+    DWORD AllocationInfoCount;
+    DXGIDDI_MULTIPLANE_OVERLAY_ALLOCATION_INFO AllocationInfo[DXGI_DDI_MAX_MULTIPLANE_OVERLAY_ALLOCATIONS];
+} DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY;
+
 typedef HRESULT (APIENTRY CALLBACK *PFNDDXGIDDI_PRESENTCB)(HANDLE hDevice, const DXGIDDICB_PRESENT *pPresentData);
 typedef HRESULT (APIENTRY CALLBACK *PFNDDXGIDDI_PRESENT_MULTIPLANE_OVERLAYCB)(HANDLE hDevice, const DXGIDDICB_PRESENT_MULTIPLANE_OVERLAY *pPresentDXGI);
 
