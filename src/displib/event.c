@@ -43,12 +43,7 @@ static LONG set_state(const char *who, PRKEVENT Event, LONG state, int wake)
 
 LONG KeSetEvent(PRKEVENT Event, KPRIORITY Increment, BOOLEAN Wait)
 {
-    KIRQL level = KeGetCurrentIrql();
-    if (level > DISPATCH_LEVEL) {
-        char irql[16];
-        displib_report("KeSetEvent: called at %s: the caller must be at IRQL <= DISPATCH_LEVEL",
-                       displib_irql_name(level, irql));
-    }
+    (void)displib_irql_at_most("KeSetEvent", DISPATCH_LEVEL, "");
     return set_state("KeSetEvent", Event, 1, 1);
 }
 

@@ -38,11 +38,7 @@ VOID ExAcquireFastMutex(PFAST_MUTEX FastMutex)
     if (!usable("ExAcquireFastMutex", FastMutex))
         return;
     KIRQL level = KeGetCurrentIrql();
-    char irql[16];
-    if (level > APC_LEVEL)
-        displib_report("ExAcquireFastMutex: called at %s: the caller must be at IRQL <= APC_LEVEL: acquires it "
-                       "all the same",
-                       displib_irql_name(level, irql));
+    (void)displib_irql_at_most("ExAcquireFastMutex", APC_LEVEL, ": acquires it all the same");
     displib_dispatcher_lock();
     if (FastMutex->Owner == (PVOID)displib_thread_identity()) {
         displib_dispatcher_unlock();
@@ -64,11 +60,7 @@ BOOLEAN ExTryToAcquireFastMutex(PFAST_MUTEX FastMutex)
     if (!usable("ExTryToAcquireFastMutex", FastMutex))
         return FALSE;
     KIRQL level = KeGetCurrentIrql();
-    if (level > APC_LEVEL) {
-        char irql[16];
-        displib_report("ExTryToAcquireFastMutex: called at %s: the caller must be at IRQL <= APC_LEVEL",
-                       displib_irql_name(level, irql));
-    }
+    (void)displib_irql_at_most("ExTryToAcquireFastMutex", APC_LEVEL, "");
     displib_dispatcher_lock();
     BOOLEAN taken = FastMutex->Owner == NULL;
     if (taken)

@@ -19,6 +19,17 @@ PKTHREAD KeGetCurrentThread(VOID)
     return (PKTHREAD)&identity;
 }
 
+int displib_irql_at_most(const char *who, KIRQL most, const char *then)
+{
+    KIRQL level = KeGetCurrentIrql();
+    if (level <= most)
+        return 1;
+    char a[16], b[16];
+    displib_report("%s: called at %s: the caller must be at IRQL <= %s%s", who, displib_irql_name(level, a),
+                   displib_irql_name(most, b), then);
+    return 0;
+}
+
 const char *displib_irql_name(KIRQL irql, char buf[16])
 {
     switch (irql) {

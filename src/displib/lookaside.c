@@ -29,17 +29,6 @@ static struct live_list *find_locked(const GENERAL_LOOKASIDE *l)
     return NULL;
 }
 
-static int irql_allows(const char *who, int paged)
-{
-    KIRQL level = KeGetCurrentIrql(), most = paged ? APC_LEVEL : DISPATCH_LEVEL;
-    if (level <= most)
-        return 1;
-    char irql[16];
-    displib_report("%s: called at %s: the caller must be at IRQL <= %s: nothing done", who,
-                   displib_irql_name(level, irql), paged ? "APC_LEVEL" : "DISPATCH_LEVEL");
-    return 0;
-}
-
 static void free_entry(GENERAL_LOOKASIDE *l, void *entry)
 {
     if (l->Free)
@@ -61,7 +50,7 @@ static void drain_locked(GENERAL_LOOKASIDE *l)
 static void initialize(const char *who, GENERAL_LOOKASIDE *l, int paged, PALLOCATE_FUNCTION Allocate,
                        PFREE_FUNCTION Free, ULONG Flags, SIZE_T Size, ULONG Tag)
 {
-    if (!irql_allows(who, paged))
+    if (!displib_irql_at_most(who, paged ? APC_LEVEL : DISPATCH_LEVEL, ": nothing done"))
         return;
     if (!Size || Size > 0xFFFFFFFFu || !Tag) {
         displib_report("%s: Size %zu and Tag 0x%08x: an entry needs a size and a pool a tag: not initialized", who,
@@ -105,7 +94,7 @@ static void initialize(const char *who, GENERAL_LOOKASIDE *l, int paged, PALLOCA
 
 static void *allocate(const char *who, GENERAL_LOOKASIDE *l, int paged)
 {
-    if (!irql_allows(who, paged))
+    if (!displib_irql_at_most(who, paged ? APC_LEVEL : DISPATCH_LEVEL, ": nothing done"))
         return NULL;
     pthread_mutex_lock(&lookaside_lock);
     struct live_list *live = find_locked(l);
@@ -147,7 +136,7 @@ static void *allocate(const char *who, GENERAL_LOOKASIDE *l, int paged)
 
 static void give_back(const char *who, GENERAL_LOOKASIDE *l, int paged, void *entry)
 {
-    if (!irql_allows(who, paged))
+    if (!displib_irql_at_most(who, paged ? APC_LEVEL : DISPATCH_LEVEL, ": nothing done"))
         return;
     const char *refusal = NULL;
     pthread_mutex_lock(&lookaside_lock);
@@ -185,7 +174,7 @@ static void give_back(const char *who, GENERAL_LOOKASIDE *l, int paged, void *en
 
 static void delete_list(const char *who, GENERAL_LOOKASIDE *l, int paged)
 {
-    if (!irql_allows(who, paged))
+    if (!displib_irql_at_most(who, paged ? APC_LEVEL : DISPATCH_LEVEL, ": nothing done"))
         return;
     pthread_mutex_lock(&lookaside_lock);
     struct live_list *live = find_locked(l);

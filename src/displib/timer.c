@@ -34,17 +34,6 @@ static int usable(const char *who, const KTIMER *t)
     return 0;
 }
 
-static int irql_allows(const char *who)
-{
-    KIRQL level = KeGetCurrentIrql();
-    if (level <= DISPATCH_LEVEL)
-        return 1;
-    char irql[16];
-    displib_report("%s: called at %s: the caller must be at IRQL <= DISPATCH_LEVEL: nothing done", who,
-                   displib_irql_name(level, irql));
-    return 0;
-}
-
 /* Under timer_lock: the timer's slot, or -1. */
 static ptrdiff_t find_locked(const KTIMER *t)
 {
@@ -157,7 +146,7 @@ VOID KeInitializeTimer(PKTIMER Timer)
 
 BOOLEAN KeSetTimerEx(PKTIMER Timer, LARGE_INTEGER DueTime, LONG Period, PKDPC Dpc)
 {
-    if (!usable("KeSetTimer", Timer) || !irql_allows("KeSetTimer"))
+    if (!usable("KeSetTimer", Timer) || !displib_irql_at_most("KeSetTimer", DISPATCH_LEVEL, ": nothing done"))
         return FALSE;
     if (Period < 0) {
         displib_report("KeSetTimerEx: Period %d must be >= 0: not set", (int)Period);
@@ -201,7 +190,7 @@ BOOLEAN KeSetTimer(PKTIMER Timer, LARGE_INTEGER DueTime, PKDPC Dpc)
 
 BOOLEAN KeCancelTimer(PKTIMER Timer)
 {
-    if (!usable("KeCancelTimer", Timer) || !irql_allows("KeCancelTimer"))
+    if (!usable("KeCancelTimer", Timer) || !displib_irql_at_most("KeCancelTimer", DISPATCH_LEVEL, ": nothing done"))
         return FALSE;
     pthread_mutex_lock(&timer_lock);
     ptrdiff_t i = find_locked(Timer);

@@ -18,6 +18,9 @@ void displib_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void displib_irql_set(KIRQL irql);
 /* "PASSIVE_LEVEL", "APC_LEVEL", "DISPATCH_LEVEL", else "IRQL <n>" in buf. */
 const char *displib_irql_name(KIRQL irql, char buf[16]);
+/* A service's IRQL precondition: TRUE when the caller's IRQL is at most `most`; otherwise one
+ * report "who: called at X: the caller must be at IRQL <= most<then>" and FALSE. */
+int displib_irql_at_most(const char *who, KIRQL most, const char *then);
 
 /* A clock (CLOCK_MONOTONIC, CLOCK_REALTIME) in 100 ns units, and the same as a timespec. */
 LONGLONG displib_clock_100ns(clockid_t clock);

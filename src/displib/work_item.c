@@ -83,17 +83,6 @@ static int start_worker_locked(void)
     return started;
 }
 
-static int irql_allows(const char *who)
-{
-    KIRQL level = KeGetCurrentIrql();
-    if (level <= DISPATCH_LEVEL)
-        return 1;
-    char irql[16];
-    displib_report("%s: called at %s: the caller must be at IRQL <= DISPATCH_LEVEL: nothing done", who,
-                   displib_irql_name(level, irql));
-    return 0;
-}
-
 static int live(const char *who, const IO_WORKITEM *item)
 {
     if (displib_pool_tag_of(item) == WORK_ITEM_TAG)
@@ -106,7 +95,7 @@ static int live(const char *who, const IO_WORKITEM *item)
 
 PIO_WORKITEM IoAllocateWorkItem(PDEVICE_OBJECT DeviceObject)
 {
-    if (!irql_allows("IoAllocateWorkItem"))
+    if (!displib_irql_at_most("IoAllocateWorkItem", DISPATCH_LEVEL, ": nothing done"))
         return NULL;
     IO_WORKITEM *item = displib_pool_allocate("IoAllocateWorkItem", 0, sizeof *item, WORK_ITEM_TAG);
     if (item)
@@ -118,7 +107,7 @@ VOID IoQueueWorkItem(PIO_WORKITEM IoWorkItem, PIO_WORKITEM_ROUTINE WorkerRoutine
                      PVOID Context)
 {
     (void)QueueType; /* one kind of worker here */
-    if (!irql_allows("IoQueueWorkItem") || !live("IoQueueWorkItem", IoWorkItem))
+    if (!displib_irql_at_most("IoQueueWorkItem", DISPATCH_LEVEL, ": nothing done") || !live("IoQueueWorkItem", IoWorkItem))
         return;
     if (!WorkerRoutine) {
         displib_report("IoQueueWorkItem: work item %p: WorkerRoutine is NULL: not queued", (void *)IoWorkItem);
