@@ -235,16 +235,6 @@ NTSTATUS wddm_vidmm_set_external_usage(UINT hAdapter, UINT group, UINT64 bytes);
  * fall out of the window without sleeping. Timeout detection keeps the real clock. */
 void wddm_test_tdr_clock_advance(UINT seconds);
 
-/* Test control (issue 20 §5): the system goes to standby (S3) or hibernation (S4) and wakes up
- * again, as far as the adapter sees it. The caller submits nothing meanwhile. The kernel lets
- * the GPU run dry, switches every node to the null context (the contexts' state goes to their
- * save areas), takes out of video memory what will not survive the transition (segments not
- * DXGK_SEGMENTFLAGS.PreservedDuringStandby / PreservedDuringHibernate for it; standby purges
- * every memory segment under DXGK_VIDMMCAPS.DisableSelfRefreshVRAMInS3 and none under
- * AlwaysPoweredVRAM), then calls DxgkDdiSetPowerState(D3) and (D0). Allocations come back on
- * their next use, with their content. STATUS_INVALID_PARAMETER for a bad handle or state,
- * STATUS_NOT_SUPPORTED for a KMD without DxgkDdiSetPowerState, or in the GpuMmu model for a
- * transition that would lose a memory segment (its page tables live there, not saved yet). */
 /* Test control (issue 19 §4, `wddm check` Context.Allocations): VidMm evicts from every segment
  * of the adapter whatever it may evict, as under the heaviest memory pressure. The caller
  * submits nothing meanwhile. The kernel lets the GPU run dry and switches every node to the null
@@ -255,6 +245,17 @@ void wddm_test_tdr_clock_advance(UINT seconds);
  * left their segment. STATUS_INVALID_PARAMETER for a bad adapter handle. */
 NTSTATUS wddm_test_vidmm_trim(UINT hAdapter, UINT64 *pEvicted);
 
+/* Test control (issue 20 §5): the system goes to standby (S3) or hibernation (S4) and wakes up
+ * again, as far as the adapter sees it. The caller submits nothing meanwhile. The kernel lets
+ * the GPU run dry, switches every node to the null context (the contexts' state goes to their
+ * save areas), takes out of video memory what will not survive the transition (segments not
+ * DXGK_SEGMENTFLAGS.PreservedDuringStandby / PreservedDuringHibernate for it; standby purges
+ * every memory segment under DXGK_VIDMMCAPS.DisableSelfRefreshVRAMInS3 and none under
+ * AlwaysPoweredVRAM), then calls DxgkDdiSetPowerState(D3) and (D0). Allocations come back on
+ * their next use, with their content. STATUS_INVALID_PARAMETER for a bad handle or state,
+ * STATUS_NOT_SUPPORTED for a KMD without DxgkDdiSetPowerState. In the GpuMmu model VidMm's page
+ * tables live in local memory: after a transition that lost it, every table is written again
+ * and what devices made resident is placed again before the call returns. */
 #define WDDM_SYSTEM_STANDBY 3u   /* S3: PowerActionSleep */
 #define WDDM_SYSTEM_HIBERNATE 4u /* S4: PowerActionHibernate */
 NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state);

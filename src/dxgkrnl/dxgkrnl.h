@@ -1226,6 +1226,10 @@ struct vidmm_mapping;
  * the process (DxgkDdiCreateProcess) and its root page table. No lock held. */
 NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a);
 void vidmm_gpummu_stop(struct dxgk_adapter *a);
+/* GpuMmu: every page table written again (roots, zeroed leaves, every mapping's entries as its
+ * allocation lies now) after the memory holding them lost its content (a power transition,
+ * vidmm/power.c). In the batch. */
+NTSTATUS vidmm_va_rewrite_tables_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b);
 /* The instance of a mapped allocation moved (placed, evicted, restored): its PTEs follow, in
  * the same paging batch. Adapter lock held. */
 NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,

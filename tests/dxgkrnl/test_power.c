@@ -113,7 +113,7 @@ static void test_context_registers_survive_a_hibernation(void **state)
     world_close(&w);
 }
 
-static void test_bad_requests_are_refused_and_gpummu_standby_keeps_everything(void **state)
+static void test_bad_requests_are_refused_and_gpummu_transitions_keep_everything(void **state)
 {
     (void)state;
     struct world w;
@@ -122,27 +122,36 @@ static void test_bad_requests_are_refused_and_gpummu_standby_keeps_everything(vo
     renv_expect_refusal("WDDM_SYSTEM_STANDBY");
     assert_int_equal(wddm_test_system_power_cycle(0x40000000u, WDDM_SYSTEM_STANDBY), STATUS_INVALID_PARAMETER);
     world_close(&w);
-    /* The GpuMmu model: a transition that would lose local memory is refused with the reason
-     * (VidMm's page tables live there); standby with self-refreshing VRAM keeps everything and
-     * works, a VA copy afterwards included. */
+    /* The GpuMmu model: standby with self-refreshing VRAM keeps everything; a hibernation loses
+     * local memory, VidMm's page tables with it: the resident local allocation comes back with
+     * its content and every table is written again, so a VA copy out of it afterwards reads the
+     * bytes a VA copy put there before. */
     renv_gpummu_caps(NULL);
     struct renv g;
     renv_open(&g);
-    assert_int_equal(wddm_test_system_power_cycle(g.adapter, WDDM_SYSTEM_HIBERNATE), STATUS_NOT_SUPPORTED);
-    renv_expect_refusal("GpuMmu");
     D3DKMT_HANDLE cmd = renv_alloc(&g, SWGPU_ALLOC_UPLOAD, 4096), src = renv_alloc(&g, SWGPU_ALLOC_UPLOAD, 4096);
-    D3DKMT_HANDLE dst = renv_alloc(&g, SWGPU_ALLOC_READBACK, 4096);
-    D3DKMT_HANDLE list[3] = { cmd, src, dst };
-    assert_true(NT_SUCCESS(renv_make_resident(g.device, list, 3)));
+    D3DKMT_HANDLE mid = renv_alloc(&g, SWGPU_ALLOC_GPU_ONLY, 4096), dst = renv_alloc(&g, SWGPU_ALLOC_READBACK, 4096);
+    D3DKMT_HANDLE list[4] = { cmd, src, mid, dst };
+    assert_true(NT_SUCCESS(renv_make_resident(g.device, list, 4)));
     D3DGPU_VIRTUAL_ADDRESS cmd_va = renv_map(g.device, cmd, 1, false), src_va = renv_map(g.device, src, 1, false);
-    D3DGPU_VIRTUAL_ADDRESS dst_va = renv_map(g.device, dst, 1, true);
+    D3DGPU_VIRTUAL_ADDRESS mid_va = renv_map(g.device, mid, 1, true), dst_va = renv_map(g.device, dst, 1, true);
     renv_pattern(renv_lock2(g.device, src), 4096, 77);
     renv_unlock2(g.device, src);
-    UINT len = renv_va_copy_cmd(renv_lock2(g.device, cmd), dst_va, src_va, 4096);
+    UINT8 *c = renv_lock2(g.device, cmd);
+    UINT in = renv_va_copy_cmd(c, mid_va, src_va, 4096);
+    UINT out = renv_va_copy_cmd(c + in, dst_va, mid_va, 4096);
     renv_unlock2(g.device, cmd);
+    assert_int_equal(renv_submit(g.context, cmd_va, in), STATUS_SUCCESS); /* into local memory */
     renv_finish(g.device, g.context);
+    assert_int_equal(kpeek_segment(mid), SWKMD_SEGMENT_LOCAL);
     assert_int_equal(wddm_test_system_power_cycle(g.adapter, WDDM_SYSTEM_STANDBY), STATUS_SUCCESS);
-    assert_int_equal(renv_submit(g.context, cmd_va, len), STATUS_SUCCESS);
+    struct wddm_counters c0 = renv_counters();
+    assert_int_equal(wddm_test_system_power_cycle(g.adapter, WDDM_SYSTEM_HIBERNATE), STATUS_SUCCESS);
+    struct wddm_counters c1 = renv_counters();
+    assert_true(c1.evictions > c0.evictions);                 /* local memory was emptied */
+    assert_true(c1.page_table_updates > c0.page_table_updates); /* and the tables written again */
+    assert_int_equal(kpeek_segment(mid), SWKMD_SEGMENT_LOCAL);  /* back, resident as made */
+    assert_int_equal(renv_submit(g.context, cmd_va + in, out), STATUS_SUCCESS);
     renv_finish(g.device, g.context);
     BYTE want[4096];
     renv_pattern(want, sizeof want, 77);
@@ -163,7 +172,7 @@ int main(void)
         cmocka_unit_test(test_always_powered_vram_keeps_content_through_standby_without_self_refresh),
         cmocka_unit_test(test_hibernation_evicts_every_memory_segment_and_restores),
         cmocka_unit_test(test_context_registers_survive_a_hibernation),
-        cmocka_unit_test(test_bad_requests_are_refused_and_gpummu_standby_keeps_everything),
+        cmocka_unit_test(test_bad_requests_are_refused_and_gpummu_transitions_keep_everything),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

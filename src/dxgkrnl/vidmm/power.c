@@ -12,8 +12,15 @@
  *               descriptor has no SystemMemoryEndAddress);
  *   aperture segments are system memory and always keep it.
  * Kept where they are: an allocation the CPU holds locked (its pointer stays valid; the model's
- * choice, its content is then lost with the segment) and a destroyed one waiting to be freed. */
+ * choice, its content is then lost with the segment) and a destroyed one waiting to be freed.
+ *
+ * The GpuMmu model: VidMm's page tables are pinned ranges of a memory segment, so a transition
+ * that loses it loses them. After D0 VidMm writes every table again (vidmm/vaspace.c) and puts
+ * back, with their content, the allocations a device made resident (D3DKMTMakeResident: the
+ * GPU reaches them without an allocation list, so nothing else would bring them back). */
 #include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
 
 static bool segment_survives(const DXGK_VIDMMCAPS *mm, DXGK_SEGMENTFLAGS f, bool standby)
 {
@@ -34,6 +41,52 @@ static UINT segments_to_purge(const struct dxgk_adapter *a, bool standby)
     return mask;
 }
 
+/* An ordinary eviction, of a pinned allocation too (D3DKMTMakeResident): an eviction would
+ * otherwise be abandoned for it, and its content would go with the power. The GPU is idle and
+ * the caller submits nothing meanwhile, so no BUSY wait lets another thread see it unpinned. */
+static NTSTATUS power_evict_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *b)
+{
+    struct dxgk_allocation *al = in->alloc;
+    UINT refs = al->resident_refs;
+    al->resident_refs = 0;
+    NTSTATUS st = vidmm_evict_instance_locked(a, in, b);
+    al->resident_refs = refs;
+    return st;
+}
+
+/* After D0 in the GpuMmu model: the pinned allocations placed again, every page table
+ * rewritten, in one paging batch the caller's next work waits for. */
+static NTSTATUS gpummu_restore(struct dxgk_adapter *a)
+{
+    struct dxgk_object **objs;
+    D3DKMT_HANDLE *hs;
+    size_t count = dxgk_handle_collect(DXGK_TYPE_ALLOCATION, &objs, &hs);
+    NTSTATUS st = STATUS_SUCCESS;
+    pthread_mutex_lock(&a->lock);
+    struct vidmm_paging_batch batch;
+    vidmm_batch_init(&batch, a);
+    for (size_t i = 0; i < count && NT_SUCCESS(st); i++) {
+        struct dxgk_allocation *al = (struct dxgk_allocation *)objs[i];
+        if (al->device->adapter == a && !al->dead && al->resident_refs && !al->current->segment_id)
+            st = vidmm_make_resident_locked(a, al->current, &batch, true);
+    }
+    if (NT_SUCCESS(st))
+        st = vidmm_va_rewrite_tables_locked(a, &batch);
+    vidmm_paging_flush_locked(&batch);
+    UINT64 fence = batch.fence;
+    pthread_mutex_unlock(&a->lock);
+    if (fence)
+        gsched_wait_fence(&a->node[a->paging_node], fence);
+    for (size_t i = 0; i < count; i++)
+        dxgk_object_put(objs[i]);
+    free(objs);
+    free(hs);
+    if (!NT_SUCCESS(st))
+        dxgk_refuse("wddm_test_system_power_cycle: the GpuMmu page tables or a resident allocation could not be "
+                    "restored: 0x%08x", (unsigned)st);
+    return st;
+}
+
 NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
 {
     if (system_state != WDDM_SYSTEM_STANDBY && system_state != WDDM_SYSTEM_HIBERNATE) {
@@ -50,20 +103,17 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
     DXGKDDI_SETPOWERSTATE set_power = a->driver.ddi.DxgkDdiSetPowerState;
     bool standby = system_state == WDDM_SYSTEM_STANDBY;
     UINT purge = segments_to_purge(a, standby);
-    /* GpuMmu: VidMm's page tables live in local memory and are not saved yet: only a transition
-     * that keeps every memory segment is possible. */
-    if (!set_power || (a->mmu && purge)) {
-        dxgk_refuse("wddm_test_system_power_cycle: %s", !set_power ? "the KMD has no DxgkDdiSetPowerState"
-                                                                     : "the GpuMmu model's page tables would be lost "
-                                                                       "(they are not saved across power transitions yet)");
+    if (!set_power) {
+        dxgk_refuse("wddm_test_system_power_cycle: the KMD has no DxgkDdiSetPowerState");
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }
     for (UINT i = 0; i < a->node_count; i++)
         gsched_wait_node_idle(&a->node[i]);
     gsched_unload_every_node(a); /* the engines lose their registers in D3 */
-    /* Pinned allocations too: their content would go with the power (they come back when used). */
-    (void)vidmm_clear_segments(a, purge, false, vidmm_evict_instance_locked);
+    /* Pinned allocations too (power_evict_locked): their content would go with the power. They
+     * come back on their next use, or at once in the GpuMmu model (gpummu_restore). */
+    (void)vidmm_clear_segments(a, purge, false, power_evict_locked);
     st = set_power(a->miniport, DISPLAY_ADAPTER_HW_ID, PowerDeviceD3, standby ? PowerActionSleep : PowerActionHibernate);
     if (!NT_SUCCESS(st))
         dxgk_refuse("verifier: DxgkDdiSetPowerState(D3) failed 0x%08x", (unsigned)st);
@@ -77,6 +127,8 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
     }
     if (NT_SUCCESS(st))
         st = st0;
+    if (NT_SUCCESS(st) && a->mmu && purge)
+        st = gpummu_restore(a);
 out:
     dxgk_adapter_put(a);
     return st;

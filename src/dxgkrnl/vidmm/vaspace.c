@@ -152,6 +152,34 @@ static NTSTATUS tlb_flush_locked(struct dxgk_adapter *a, struct vidmm_paging_bat
     return vidmm_paging_build_locked(b, &f, NULL);
 }
 
+/* A root table at `offset` (`size` bytes), zero-filled, then given the entries of the existing
+ * leaf tables among its first `entries`. */
+static NTSTATUS root_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT64 offset, UINT64 size,
+                                  UINT entries)
+{
+    struct vidmm_gpummu *m = a->mmu;
+    NTSTATUS st = table_zero_locked(a, b, m->root_seg, offset, size);
+    DXGK_PTE ptes[PTES_PER_CALL];
+    for (UINT i = 0; i < entries && NT_SUCCESS(st); i += PTES_PER_CALL) {
+        UINT k = entries - i < PTES_PER_CALL ? entries - i : PTES_PER_CALL;
+        bool any = false;
+        for (UINT j = 0; j < k; j++) {
+            const struct vidmm_leaf *l = &m->leaf[i + j];
+            ptes[j] = (DXGK_PTE){ 0 };
+            if (l->seg) {
+                ptes[j].Valid = 1;
+                ptes[j].Segment = l->seg;
+                ptes[j].PageTableAddress = l->offset / DXGK_PAGE_SIZE;
+                any = true;
+            }
+        }
+        if (any)
+            st = pt_write_locked(a, b, 0, m->root_seg, offset, i, k, ptes, false, NULL,
+                                 (D3DGPU_VIRTUAL_ADDRESS)i << m->leaf_shift);
+    }
+    return st;
+}
+
 /* The root grows (level 0 is resizable with 2 levels, DxgkDdiGetRootPageTableSize) to cover root
  * index ri: a bigger root, zero-filled, gets the entries of every existing leaf table, all in
  * the batch; contexts switch to it before their next packet, once that paging ran
@@ -181,25 +209,7 @@ static NTSTATUS root_grow_locked(struct dxgk_adapter *a, struct vidmm_paging_bat
     NTSTATUS st = table_alloc_locked(a, b, m->root_seg, size, m->level[0].PageTableAlignmentInBytes, &off);
     bool placed = NT_SUCCESS(st);
     if (placed)
-        st = table_zero_locked(a, b, m->root_seg, off, size);
-    DXGK_PTE ptes[PTES_PER_CALL];
-    for (UINT i = 0; i < m->root_entries && NT_SUCCESS(st); i += PTES_PER_CALL) {
-        UINT k = m->root_entries - i < PTES_PER_CALL ? m->root_entries - i : PTES_PER_CALL;
-        bool any = false;
-        for (UINT j = 0; j < k; j++) {
-            const struct vidmm_leaf *l = &m->leaf[i + j];
-            ptes[j] = (DXGK_PTE){ 0 };
-            if (l->seg) {
-                ptes[j].Valid = 1;
-                ptes[j].Segment = l->seg;
-                ptes[j].PageTableAddress = l->offset / DXGK_PAGE_SIZE;
-                any = true;
-            }
-        }
-        if (any)
-            st = pt_write_locked(a, b, 0, m->root_seg, off, i, k, ptes, false, NULL,
-                                 (D3DGPU_VIRTUAL_ADDRESS)i << m->leaf_shift);
-    }
+        st = root_write_locked(a, b, off, size, m->root_entries);
     if (!NT_SUCCESS(st)) {
         free(old);
         if (placed)
@@ -613,6 +623,29 @@ fail:
     free(m->leaf);
     free(m);
     return NT_SUCCESS(st) ? STATUS_UNSUCCESSFUL : st;
+}
+
+NTSTATUS vidmm_va_rewrite_tables_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    struct vidmm_gpummu *m = a->mmu;
+    if (!m)
+        return STATUS_SUCCESS;
+    /* The roots (the current one and those grown out of, which work submitted earlier may still
+     * name), then every leaf table zeroed, then every mapping's entries as its allocation lies now. */
+    NTSTATUS st = root_write_locked(a, b, m->root_offset, m->root_size, m->root_entries);
+    for (struct vidmm_old_root *o = m->old_roots; o && NT_SUCCESS(st); o = o->next) {
+        UINT64 fits = o->size / sizeof(UINT64);
+        st = root_write_locked(a, b, o->offset, o->size, fits < m->root_entries ? (UINT)fits : m->root_entries);
+    }
+    for (UINT i = 0; i < m->root_entries && NT_SUCCESS(st); i++)
+        if (m->leaf[i].seg)
+            st = table_zero_locked(a, b, m->leaf[i].seg, m->leaf[i].offset, m->level[1].PageTableSizeInBytes);
+    for (const struct vidmm_mapping *map = m->mappings; map && NT_SUCCESS(st); map = map->next)
+        st = mapping_write_locked(a, b, map, false);
+    if (NT_SUCCESS(st))
+        st = tlb_flush_locked(a, b);
+    return st;
 }
 
 void vidmm_gpummu_stop(struct dxgk_adapter *a)
