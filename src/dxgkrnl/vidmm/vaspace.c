@@ -51,6 +51,7 @@ struct vidmm_mapping {
 struct vidmm_old_root {
     struct vidmm_old_root *next;
     UINT64 offset, size;
+    UINT entries;                        /* the root entries it had */
 };
 
 struct vidmm_leaf {
@@ -218,6 +219,7 @@ static NTSTATUS root_grow_locked(struct dxgk_adapter *a, struct vidmm_paging_bat
     }
     old->offset = m->root_offset;
     old->size = m->root_size;
+    old->entries = m->root_entries;
     old->next = m->old_roots;
     m->old_roots = old;
     m->root_offset = off;
@@ -634,10 +636,8 @@ NTSTATUS vidmm_va_rewrite_tables_locked(struct dxgk_adapter *a, struct vidmm_pag
     /* The roots (the current one and those grown out of, which work submitted earlier may still
      * name), then every leaf table zeroed, then every mapping's entries as its allocation lies now. */
     NTSTATUS st = root_write_locked(a, b, m->root_offset, m->root_size, m->root_entries);
-    for (struct vidmm_old_root *o = m->old_roots; o && NT_SUCCESS(st); o = o->next) {
-        UINT64 fits = o->size / sizeof(UINT64);
-        st = root_write_locked(a, b, o->offset, o->size, fits < m->root_entries ? (UINT)fits : m->root_entries);
-    }
+    for (struct vidmm_old_root *o = m->old_roots; o && NT_SUCCESS(st); o = o->next)
+        st = root_write_locked(a, b, o->offset, o->size, o->entries);
     for (UINT i = 0; i < m->root_entries && NT_SUCCESS(st); i++)
         if (m->leaf[i].seg)
             st = table_zero_locked(a, b, m->leaf[i].seg, m->leaf[i].offset, m->level[1].PageTableSizeInBytes);
