@@ -7,8 +7,8 @@
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
 
-static DXGKDDI_QUERYADAPTERINFO real_query;
-static DXGKDDI_BUILDPAGINGBUFFER real_build;
+static PDXGKDDI_QUERYADAPTERINFO real_query;
+static PDXGKDDI_BUILDPAGINGBUFFER real_build;
 static UINT paging_buffer_size; /* the size the KMD declared: what the buffer really holds */
 
 static NTSTATUS APIENTRY query(const HANDLE adapter, const DXGKARG_QUERYADAPTERINFO *q)

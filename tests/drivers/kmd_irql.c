@@ -16,7 +16,7 @@ NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
 #define KIRQ_TAG 0x7172494Bu /* "KIrq" in memory order */
 
 static PDXGKDDI_INTERRUPT_ROUTINE real_isr;
-static DXGKDDI_BUILDPAGINGBUFFER real_build;
+static PDXGKDDI_BUILDPAGINGBUFFER real_build;
 static atomic_flag mdl_said = ATOMIC_FLAG_INIT;
 static PDXGKDDI_DPC_ROUTINE real_dpc;
 static atomic_int isr_irql = -1, dpc_irql = -1;

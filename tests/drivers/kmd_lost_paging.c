@@ -6,7 +6,7 @@
 
 NTSTATUS DriverEntry(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);
 
-static DXGKDDI_BUILDPAGINGBUFFER real_build;
+static PDXGKDDI_BUILDPAGINGBUFFER real_build;
 
 static NTSTATUS APIENTRY lossy_build(const HANDLE adapter, DXGKARG_BUILDPAGINGBUFFER *args)
 {

@@ -20,7 +20,7 @@
 
 #define APERTURE 3u
 
-static DXGKDDI_BUILDPAGINGBUFFER real_build;
+static PDXGKDDI_BUILDPAGINGBUFFER real_build;
 static atomic_int ops5, ops17, ops17_refused, ops17_accepted, adl_bad;
 
 static NTSTATUS APIENTRY wrap_build(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *a)

@@ -50,7 +50,7 @@ static atomic_int map_count;
 /* The (un)maps are built on the caller's thread or, for a deferred destruction, the node
  * worker's: the records are written and read under this lock. */
 static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
-static DXGKDDI_BUILDPAGINGBUFFER real_build;
+static PDXGKDDI_BUILDPAGINGBUFFER real_build;
 
 static NTSTATUS APIENTRY wrap_build(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *a)
 {

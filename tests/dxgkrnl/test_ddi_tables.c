@@ -64,6 +64,15 @@ static DXGKDDI_SETPALETTE set_palette;
 static DXGKDDI_PRESENT present;
 static DXGKDDI_QUERY_CHILD_RELATIONS query_child_relations;
 static DXGKDDI_CONTROLINTERRUPT2 control_interrupt2;
+/* A DDI the kernel calls, declared the same way: DXGKDDI_X is the function type, PDXGKDDI_X
+ * the pointer (the slot's type). */
+static DXGKDDI_BUILDPAGINGBUFFER build_paging;
+static PDXGKDDI_BUILDPAGINGBUFFER real_build_paging;
+
+static NTSTATUS APIENTRY build_paging(const HANDLE a, DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    return real_build_paging(a, args);
+}
 
 static NTSTATUS APIENTRY set_palette(const HANDLE a, const DXGKARG_SETPALETTE *args)
 {
@@ -108,6 +117,9 @@ _Static_assert(__builtin_types_compatible_p(__typeof__(&query_child_relations),
 _Static_assert(__builtin_types_compatible_p(__typeof__(&control_interrupt2),
                                             SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiControlInterrupt2)),
                "DxgkDdiControlInterrupt2 takes its argument structure by value");
+_Static_assert(__builtin_types_compatible_p(__typeof__(&build_paging),
+                                            SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiBuildPagingBuffer)),
+               "DxgkDdiBuildPagingBuffer is a PDXGKDDI_BUILDPAGINGBUFFER");
 _Static_assert(!__builtin_types_compatible_p(SLOT_TYPE(DRIVER_INITIALIZATION_DATA, DxgkDdiSetPalette), PVOID),
                "an unmodeled DDI slot is no longer a plain pointer");
 _Static_assert(!__builtin_types_compatible_p(NTSTATUS(APIENTRY *)(const HANDLE, const void *),
@@ -162,6 +174,8 @@ static NTSTATUS porting_entry(PDRIVER_OBJECT drv, PVOID reg)
     d.DxgkDdiPresent = present;
     d.DxgkDdiQueryChildRelations = query_child_relations;
     d.DxgkDdiControlInterrupt2 = control_interrupt2;
+    real_build_paging = d.DxgkDdiBuildPagingBuffer;
+    d.DxgkDdiBuildPagingBuffer = build_paging;
     return DxgkInitialize(drv, reg, &d);
 }
 

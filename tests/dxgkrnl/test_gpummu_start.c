@@ -11,10 +11,10 @@
 enum breakage { NONE, NO_SET_ROOT, NO_CREATE_PROCESS, BAD_LEVEL_SIZE, BAD_UPDATE_MODE, BAD_LEVEL_SEGMENT };
 static enum breakage breakage;
 static atomic_int create_process_calls, destroy_process_calls, set_root_calls;
-static DXGKDDI_QUERYADAPTERINFO real_query;
-static DXGKDDI_CREATEPROCESS real_create_process;
-static DXGKDDI_DESTROYPROCESS real_destroy_process;
-static DXGKDDI_SETROOTPAGETABLE real_set_root;
+static PDXGKDDI_QUERYADAPTERINFO real_query;
+static PDXGKDDI_CREATEPROCESS real_create_process;
+static PDXGKDDI_DESTROYPROCESS real_destroy_process;
+static PDXGKDDI_SETROOTPAGETABLE real_set_root;
 
 static NTSTATUS APIENTRY wrap_query(const HANDLE a, const DXGKARG_QUERYADAPTERINFO *q)
 {

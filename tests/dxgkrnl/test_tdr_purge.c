@@ -16,9 +16,9 @@
 
 #define SIZE 4096u
 
-static DXGKDDI_RESETFROMTIMEOUT real_reset;
-static DXGKDDI_RESTARTFROMTIMEOUT real_restart;
-static DXGKDDI_BUILDPAGINGBUFFER real_build;
+static PDXGKDDI_RESETFROMTIMEOUT real_reset;
+static PDXGKDDI_RESTARTFROMTIMEOUT real_restart;
+static PDXGKDDI_BUILDPAGINGBUFFER real_build;
 static atomic_int cleanup;          /* between ResetFromTimeout and RestartFromTimeout */
 static atomic_int restarted;
 #define SEEN_MAX 256

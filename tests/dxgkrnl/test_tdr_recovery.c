@@ -156,7 +156,7 @@ static NTSTATUS APIENTRY failing_reset_engine(const HANDLE hAdapter, DXGKARG_RES
     return STATUS_UNSUCCESSFUL;
 }
 
-static DXGKDDI_RESETFROMTIMEOUT real_reset_from_timeout;
+static PDXGKDDI_RESETFROMTIMEOUT real_reset_from_timeout;
 
 static NTSTATUS APIENTRY counting_reset_from_timeout(const PVOID adapter)
 {

@@ -8,7 +8,7 @@
 
 enum breakage { NO_PATCH_NO_PAGING, PREEMPTION_WITHOUT_DDI, IOMMU };
 static enum breakage breakage;
-static DXGKDDI_QUERYADAPTERINFO real_query;
+static PDXGKDDI_QUERYADAPTERINFO real_query;
 
 static NTSTATUS APIENTRY wrap_query(const HANDLE a, const DXGKARG_QUERYADAPTERINFO *q)
 {

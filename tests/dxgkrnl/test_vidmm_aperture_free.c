@@ -16,7 +16,7 @@
 #define APERTURE 3u
 enum { SZ = 64 * 1024, MAX_UNMAPS = 64 };
 
-static DXGKDDI_BUILDPAGINGBUFFER real_build;
+static PDXGKDDI_BUILDPAGINGBUFFER real_build;
 static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct { UINT segment; SIZE_T first, count; } seen[MAX_UNMAPS];
 static UINT seen_count;

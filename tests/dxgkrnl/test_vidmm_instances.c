@@ -27,7 +27,7 @@ static NTSTATUS wrap_initialize(PDRIVER_OBJECT drv, PVOID reg, DRIVER_INITIALIZA
 #undef DxgkInitialize
 
 static UINT ooo_cap;
-static DXGKDDI_QUERYADAPTERINFO inner_query;
+static PDXGKDDI_QUERYADAPTERINFO inner_query;
 
 static NTSTATUS APIENTRY wrap_query(const HANDLE h, const DXGKARG_QUERYADAPTERINFO *q)
 {

@@ -39,9 +39,9 @@ static NTSTATUS wrap_initialize(PDRIVER_OBJECT drv, PVOID reg, DRIVER_INITIALIZA
 #define HALF 0x800u
 #define RANGES 2u
 
-static DXGKDDI_QUERYADAPTERINFO inner_query;
-static DXGKDDI_BUILDPAGINGBUFFER inner_paging;
-static DXGKDDI_CREATEALLOCATION inner_create;
+static PDXGKDDI_QUERYADAPTERINFO inner_query;
+static PDXGKDDI_BUILDPAGINGBUFFER inner_paging;
+static PDXGKDDI_CREATEALLOCATION inner_create;
 
 static struct {
     struct { HANDLE kalloc; UINT8 *raw; bool linear; } where[16]; /* last placement per KMD allocation */

@@ -100,7 +100,7 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
         return STATUS_INVALID_PARAMETER;
     }
     NTSTATUS st = STATUS_SUCCESS;
-    DXGKDDI_SETPOWERSTATE set_power = a->driver.ddi.DxgkDdiSetPowerState;
+    PDXGKDDI_SETPOWERSTATE set_power = a->driver.ddi.DxgkDdiSetPowerState;
     bool standby = system_state == WDDM_SYSTEM_STANDBY;
     UINT purge = segments_to_purge(a, standby);
     if (!set_power) {
