@@ -977,8 +977,8 @@ bool gsched_context_loaded(const struct gsched_node *n, const struct dxgk_contex
  * ContextSwitch buffer) and waits until its state is saved. No lock held. Returns whether the
  * context is unloaded now. */
 bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c);
-/* Every node to the null context, each loaded context's state saved into its save area first
- * (a power transition, or VidMm evicting everything). No lock held. */
+/* Every node runs dry, then goes to the null context, each loaded context's state saved into
+ * its save area first (a power transition, or VidMm evicting everything). No lock held. */
 void gsched_unload_every_node(struct dxgk_adapter *a);
 /* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
  * returns the paging fence the packet must wait for. Adapter lock held. (sched/node.c) */

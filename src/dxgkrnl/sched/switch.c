@@ -109,6 +109,8 @@ bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c)
 
 void gsched_unload_every_node(struct dxgk_adapter *a)
 {
+    for (UINT i = 0; i < a->node_count; i++)
+        gsched_wait_node_idle(&a->node[i]);
     for (UINT i = 0; i < a->node_count; i++) {
         struct gsched_node *n = &a->node[i];
         pthread_mutex_lock(&n->submit_lock);

@@ -108,8 +108,6 @@ NTSTATUS wddm_test_system_power_cycle(UINT hAdapter, UINT system_state)
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }
-    for (UINT i = 0; i < a->node_count; i++)
-        gsched_wait_node_idle(&a->node[i]);
     gsched_unload_every_node(a); /* the engines lose their registers in D3 */
     /* Pinned allocations too (power_evict_locked): their content would go with the power. They
      * come back on their next use, or at once in the GpuMmu model (gpummu_restore). */

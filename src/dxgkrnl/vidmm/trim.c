@@ -24,8 +24,6 @@ NTSTATUS wddm_test_vidmm_trim(UINT hAdapter, UINT64 *pEvicted)
         dxgk_refuse("wddm_test_vidmm_trim: invalid adapter handle 0x%08x", hAdapter);
         return STATUS_INVALID_PARAMETER;
     }
-    for (UINT i = 0; i < a->node_count; i++)
-        gsched_wait_node_idle(&a->node[i]);
     gsched_unload_every_node(a);
     UINT64 evicted = vidmm_clear_segments(a, ~0u, true, trim_one_locked);
     if (pEvicted)
