@@ -29,6 +29,7 @@
 
 #include "common/debug.h"
 #include "common/lock_held.h"
+#include "dxgkrnl/vidmm/holes.h"
 #include "displib/platform.h"
 
 #define DXGK_LAYER "dxgkrnl"
@@ -125,12 +126,6 @@ void dxgk_keyed_mutexes_destroy_all(void);
 bool dxgk_keyed_mutex_await_waiters(D3DKMT_HANDLE h, UINT n);
 
 /* ---- VidMm (vidmm/) --------------------------------------------------------------------------- */
-struct vidmm_range {             /* a free range of a segment (vidmm/segment.c) */
-    struct vidmm_range *next;
-    UINT64 offset;
-    UINT64 size;
-};
-
 struct vidmm_segment {
     UINT id;                     /* 1-based; immutable after start */
     DXGK_SEGMENTDESCRIPTOR desc; /* as the KMD reported it; immutable */
@@ -141,11 +136,7 @@ struct vidmm_segment {
     UINT bank_count;             /* UseBanking: NbOfBanks, else 0; immutable */
     UINT64 *bank_end;            /*   ... end offset of banks 1..n-1 (the KMD's pBankRangeTable,
                                     copied: desc.pBankRangeTable is cleared); immutable */
-    struct vidmm_range *free;    /* sorted by offset, coalesced; protected by adapter->lock */
-    /* Spare range records, at least one per placed block, so that freeing a block never needs
-     * memory (issue 14 §4: a free that cannot record its range would lose it); adapter->lock. */
-    struct vidmm_range *spare;
-    UINT64 spare_count, blocks;  /* spare records, blocks placed and not freed */
+    struct vidmm_holes holes;    /* the free ranges (vidmm/holes.c); protected by adapter->lock */
     UINT64 bytes_used;           /* protected by adapter->lock */
     UINT32 timeline_track;       /* its counter lane (WDDM_TL_SEGMENT); immutable after start */
     /* Resident instances, least recently used first (vidmm/evict.c); adapter->lock. */
@@ -781,6 +772,8 @@ bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 
  * the segment has no such bank. */
 bool vidmm_segment_bank(const struct vidmm_segment *s, UINT bank, UINT64 *lo, UINT64 *hi);
 void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 size);
+/* How fragmented the free space is: the number of free ranges and the largest one. */
+void vidmm_segment_holes(const struct vidmm_segment *s, UINT64 *count, UINT64 *largest);
 /* vidmm/placement.c */
 UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info);
 NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, struct vidmm_paging_batch *batch);

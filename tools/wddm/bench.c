@@ -20,6 +20,7 @@
 
 #include "bench_deferred.h"
 #include "bench_sched.h"
+#include "bench_segment.h"
 #include "bench_vidmm.h"
 #include "bench_report.h"
 #include "tool.h"
@@ -314,16 +315,17 @@ static void print_machine(bool json, bool progress)
 }
 
 static const char bench_usage[] =
-    "usage: wddm bench [--json] [--quiet] [quick] [W1 W2 W3 V V1 V2 D S ...]\n"
+    "usage: wddm bench [--json] [--quiet] [quick] [W1 W2 W3 V V1 V2 D S A1 ...]\n"
     "  W1 dynamic upload, W2 1080p readback, W3 create+release (as ratios to memcpy),\n"
-    "  V VidMm paging (V1 and V2), D deferred recording, S scheduling.\n"
+    "  V VidMm paging (V1 and V2), D deferred recording, S scheduling,\n"
+    "  A1 the segment range allocator with 10^2 to 10^5 live blocks.\n"
     "  Names pick the groups to run (all without names); quick runs fewer iterations.\n"
     "  --json: one JSON object, every figure with its median, min, max, limit and ratio.\n"
     "  On a terminal the group running is shown on stderr unless --quiet or --json.\n";
 
-static const char *const bench_groups[] = {"W1", "W2", "W3", "V", "V1", "V2", "D", "S"};
+static const char *const bench_groups[] = {"W1", "W2", "W3", "V", "V1", "V2", "D", "S", "A1"};
 
-/* `wddm bench [quick] [W1|W2|W3|V|V1|V2|D|S ...]`: with names, only those groups run (for
+/* `wddm bench [quick] [W1|W2|W3|V|V1|V2|D|S|A1 ...]`: with names, only those groups run (for
  * profiling one of them); without, all of them. V is V1 and V2. */
 static int selected(int argc, char **argv, const char *name)
 {
@@ -410,6 +412,11 @@ int wddm_tool_bench(int argc, char **argv)
     if (selected(argc, argv, "S")) {
         wddm_bench_progress("S");
         rc |= wddm_bench_sched(quick);
+    }
+    /* Issue 17 aim 7: the segment range allocator from 10^2 to 10^5 live blocks. */
+    if (selected(argc, argv, "A1")) {
+        wddm_bench_progress("A1");
+        rc |= wddm_bench_segment(quick);
     }
     wddm_bench_progress(NULL);
     wddm_bench_end(rc == 0);

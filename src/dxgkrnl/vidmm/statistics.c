@@ -15,11 +15,9 @@ static void segment_statistics_locked(const struct vidmm_segment *s, struct wddm
     o->size = s->limit;
     o->used = s->bytes_used;
     o->free = s->limit - s->bytes_used;
-    for (const struct vidmm_range *r = s->free; r; r = r->next) {
-        o->free_ranges++;
-        if (r->size > o->largest_free)
-            o->largest_free = r->size;
-    }
+    UINT64 ranges;
+    vidmm_segment_holes(s, &ranges, &o->largest_free);
+    o->free_ranges = (UINT)ranges;
     /* An aperture's CommitLimit may be below its size: no free range is larger than what may
      * still be placed. */
     if (o->largest_free > o->free)
