@@ -203,33 +203,20 @@ static struct vidmm_hole *highest_fit(struct vidmm_hole *n, struct fit *f)
     return NULL;
 }
 
-/* The hole just below / just above `offset`, or NULL. */
-static struct vidmm_hole *below(struct vidmm_hole *n, UINT64 offset)
+/* The holes just below and just above `offset` (a block's start: no hole starts there), or NULL,
+ * in one descent. */
+static void neighbours(struct vidmm_hole *n, UINT64 offset, struct vidmm_hole **below, struct vidmm_hole **above)
 {
-    struct vidmm_hole *r = NULL;
+    *below = *above = NULL;
     while (n) {
         if (n->offset < offset) {
-            r = n;
+            *below = n;
             n = n->right;
         } else {
+            *above = n;
             n = n->left;
         }
     }
-    return r;
-}
-
-static struct vidmm_hole *above(struct vidmm_hole *n, UINT64 offset)
-{
-    struct vidmm_hole *r = NULL;
-    while (n) {
-        if (n->offset > offset) {
-            r = n;
-            n = n->left;
-        } else {
-            n = n->right;
-        }
-    }
-    return r;
 }
 
 static void spare_push(struct vidmm_holes *h, struct vidmm_hole *r)
@@ -321,7 +308,8 @@ bool vidmm_holes_take(struct vidmm_holes *h, UINT64 size, UINT64 align, UINT64 l
 void vidmm_holes_give(struct vidmm_holes *h, UINT64 offset, UINT64 size)
 {
     h->blocks--;
-    struct vidmm_hole *prev = below(h->root, offset), *next = above(h->root, offset);
+    struct vidmm_hole *prev, *next;
+    neighbours(h->root, offset, &prev, &next);
     bool merge_prev = prev && prev->offset + prev->size == offset;
     bool merge_next = next && offset + size == next->offset;
     if (merge_prev && merge_next) {
