@@ -4,7 +4,8 @@
  *      DEFAULT buffer, per iteration; vs memcpy of the same bytes.
  *  W2  1920x1080 RGBA8 readback: CopyResource DEFAULT -> STAGING, Map(READ), read every byte
  *      through RowPitch, Unmap; vs memcpy of the same bytes.
- *  W3  CreateBuffer(4 KiB, DEFAULT) + Release, per pair; vs malloc(4096) + free.
+ *  W3  CreateBuffer(4 KiB, DEFAULT) + Release, per pair; vs malloc(4096) + free; again with
+ *      10^3 .. 10^5 buffers alive.
  * `wddm bench quick` runs fewer iterations (a smoke run, same code). */
 #include <getopt.h>
 #include <pthread.h>
@@ -214,17 +215,27 @@ static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     return 0;
 }
 
-static int bench_w3(ID3D11Device *dev, int iters)
+/* W3 with `live` buffers alive around the pairs (issue 17 aim 7: no cliff as objects pile up in
+ * the handle tables, VidMm's lists and the runtime's maps). */
+static int bench_w3(ID3D11Device *dev, int iters, unsigned live)
 {
     D3D11_BUFFER_DESC bd = {.ByteWidth = 4096, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_VERTEX_BUFFER};
+    ID3D11Buffer **keep = live ? calloc(live, sizeof *keep) : NULL;
+    int rc = 0;
+    for (unsigned i = 0; i < live && !rc; i++)
+        if (FAILED(ID3D11Device_CreateBuffer(dev, &bd, NULL, &keep[i]))) {
+            fprintf(stderr, "W3: CreateBuffer failed with %u buffers alive\n", i);
+            rc = 1;
+        }
     uint64_t t[REPS], m[REPS];
-    for (int r = -2; r < REPS; r++) {
+    for (int r = -2; r < REPS && !rc; r++) {
         uint64_t t0 = wddm_tool_now_ns();
         for (int i = 0; i < iters; i++) {
             ID3D11Buffer *b = NULL;
             if (FAILED(ID3D11Device_CreateBuffer(dev, &bd, NULL, &b))) {
                 fprintf(stderr, "W3: CreateBuffer failed\n");
-                return 1;
+                rc = 1;
+                break;
             }
             ID3D11Buffer_Release(b);
         }
@@ -240,11 +251,18 @@ static int bench_w3(ID3D11Device *dev, int iters)
             m[r] = (t2 - t1) / (uint64_t)iters;
         }
     }
+    for (unsigned i = 0; i < live; i++)
+        SAFE_RELEASE(keep[i]);
+    free(keep);
+    if (rc)
+        return rc;
     double w3 = (double)wddm_tool_median(t, REPS), mm = (double)wddm_tool_median(m, REPS);
-    wddm_bench_printf("W3 CreateBuffer(4 KiB)+Release: %8.0f ns/pair   malloc+free %5.0f ns   ratio %5.1fx  (%d pairs x %d; "
-                      "min-max %.0f-%.0f ns)\n",
-                      w3, mm, w3 / mm, iters, REPS, (double)t[0], (double)t[REPS - 1]);
-    wddm_bench_result("W3 create+release 4 KiB", "ns/pair", w3, (double)t[0], (double)t[REPS - 1], "malloc+free", mm);
+    char name[48] = "W3 create+release 4 KiB";
+    if (live)
+        snprintf(name, sizeof name, "W3 create+release 4 KiB, %u live", live);
+    wddm_bench_printf("%-40s %8.0f ns/pair   malloc+free %5.0f ns   ratio %5.1fx  (%d pairs x %d; min-max %.0f-%.0f ns)\n",
+                      name, w3, mm, w3 / mm, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    wddm_bench_result(name, "ns/pair", w3, (double)t[0], (double)t[REPS - 1], "malloc+free", mm);
     return 0;
 }
 
@@ -393,7 +411,10 @@ int wddm_tool_bench(int argc, char **argv)
     }
     if (selected(argc, argv, "W3")) {
         wddm_bench_progress("W3");
-        rc |= bench_w3(dev, quick ? 100 : 10000);
+        rc |= bench_w3(dev, quick ? 100 : 10000, 0);
+        /* Issue 17 aim 7: the same pair with 10^3 .. 10^5 buffers alive. */
+        for (unsigned live = 1000; live <= (quick ? 1000u : 1000000u); live *= 10)
+            rc |= bench_w3(dev, quick ? 100 : 10000, live);
     }
     ID3D11DeviceContext_Release(ctx);
     ID3D11Device_Release(dev);
