@@ -9,16 +9,15 @@ static BOOL umd_is_buffer_res(const struct umd_resource *r)
     return r->dimension == D3D10DDIRESOURCE_BUFFER || r->dimension == D3D11DDIRESOURCE_BUFFEREX;
 }
 
-/* One COPY command: row_bytes x rows x slices from src_off (src's pitches) to dst_off. */
-static void umd_emit_copy(struct umd_device *dev, struct umd_resource *dst, UINT dst_off, UINT dst_rp, UINT dst_sp,
-                          struct umd_resource *src, UINT src_off, UINT src_rp, UINT src_sp, UINT row_bytes,
-                          UINT rows, UINT slices)
+BOOL umd_emit_copy(struct umd_device *dev, struct umd_resource *dst, UINT dst_off, UINT dst_rp, UINT dst_sp,
+                   struct umd_resource *src, UINT src_off, UINT src_rp, UINT src_sp, UINT row_bytes, UINT rows,
+                   UINT slices)
 {
     if (!row_bytes || !rows || !slices)
-        return;
+        return TRUE;
     struct swgpu_cmd_copy *c = umd_cmd_begin(dev, sizeof *c, 2, 2);
     if (!c)
-        return;
+        return FALSE;
     c->hdr.opcode = SWGPU_OP_COPY;
     c->hdr.size_bytes = sizeof *c;
     umd_cmd_address(dev, c, &c->dst.addr, dst, dst_off, TRUE);
@@ -31,6 +30,7 @@ static void umd_emit_copy(struct umd_device *dev, struct umd_resource *dst, UINT
     c->rows = rows;
     c->slices = slices;
     umd_cmd_end(dev, c);
+    return TRUE;
 }
 
 static UINT umd_min(UINT a, UINT b) { return a < b ? a : b; }

@@ -45,6 +45,7 @@ VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
     /* Queued work is the application's; submit it before the context goes away. */
     (void)umd_flush(dev);
     umd_suballoc_device_fini(dev); /* before the GpuMmu state its chunks' VAs belong to */
+    umd_update_device_fini(dev);   /* the same for the upload buffer */
     umd_va_device_fini(dev); /* the command ring needs the fence until here */
     umd_rename_device_fini(dev);
     if (dev->context_created && dev->kt.pfnDestroyContextCb) {

@@ -128,6 +128,28 @@ static HRESULT umd_map_sync_mapped(struct umd_device *dev, struct umd_resource *
     return S_OK;
 }
 
+HRESULT umd_map_begin(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags)
+{
+    if (!dev->renaming)
+        return umd_map_lock(dev, res, map, flags);
+    /* The UMD renames and synchronises itself (rename.c, docs/semantics.md §3.3 "WDDM 2.x"). */
+    BYTE *data = NULL;
+    HRESULT hr = umd_rename_map(dev, res, map, flags, &data);
+    res->lock_data = SUCCEEDED(hr) ? data : NULL;
+    return hr;
+}
+
+HRESULT umd_map_end(struct umd_device *dev, struct umd_resource *res)
+{
+    res->lock_data = NULL;
+    if (dev->renaming) {
+        D3DDDICB_UNLOCK2 u2 = { .hAllocation = res->hAllocation };
+        return dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u2);
+    }
+    D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
+    return dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
+}
+
 VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hResource, UINT Subresource,
                               D3D10_DDI_MAP DDIMap, UINT Flags, D3D10DDI_MAPPED_SUBRESOURCE *pMapped)
 {
@@ -152,17 +174,7 @@ VOID APIENTRY umd_ResourceMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hReso
     }
     const struct umd_subresource *sr = &res->sub[Subresource];
 
-    HRESULT hr;
-    if (res->lock_count) {
-        hr = umd_map_sync_mapped(dev, res, DDIMap, Flags);
-    } else if (dev->renaming) {
-        /* The UMD renames and synchronises itself (rename.c, docs/semantics.md §3.3 "WDDM 2.x"). */
-        BYTE *data = NULL;
-        hr = umd_rename_map(dev, res, DDIMap, Flags, &data);
-        res->lock_data = SUCCEEDED(hr) ? data : NULL;
-    } else {
-        hr = umd_map_lock(dev, res, DDIMap, Flags);
-    }
+    HRESULT hr = res->lock_count ? umd_map_sync_mapped(dev, res, DDIMap, Flags) : umd_map_begin(dev, res, DDIMap, Flags);
     if (FAILED(hr)) {
         /* WASSTILLDRAWING only comes back for a DONOTWAIT map; anything but it, DEVICEREMOVED
          * and E_OUTOFMEMORY is critical for the runtime (docs/semantics.md §4.3). */
@@ -186,15 +198,7 @@ VOID APIENTRY umd_ResourceUnmap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hRe
     }
     if (--res->lock_count)
         return;
-    res->lock_data = NULL;
-    HRESULT hr;
-    if (dev->renaming) {
-        D3DDDICB_UNLOCK2 u2 = { .hAllocation = res->hAllocation };
-        hr = dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u2);
-    } else {
-        D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
-        hr = dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
-    }
+    HRESULT hr = umd_map_end(dev, res);
     if (FAILED(hr)) {
         UMD_REFUSE("Unmap: pfnUnlockCb failed (0x%08x)", (unsigned)hr);
         if (hr == D3DDDIERR_DEVICEREMOVED)

@@ -13,7 +13,8 @@
  * holds 16 slots of its class, at least 64 KiB and at most 256 KiB (umd.h).
  *
  * A freed slot is reusable at once, with no fence: only the GPU ever touches these bytes
- * (no CPU access, so no Map; initial data and UpdateSubresource are WRITE commands, cmdbuf.c),
+ * (no CPU access, so no Map; initial data and UpdateSubresource are GPU commands: WRITE,
+ * cmdbuf.c, or a COPY out of the upload buffer, update.c),
  * and it does so only through commands of this device's one rendering context, which runs them
  * in submission order. Every command naming the next occupant of a slot is queued after every
  * command naming the last one, so it can neither be overtaken by an old read nor overwrite

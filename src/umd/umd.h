@@ -132,6 +132,11 @@ struct umd_device {
     UINT slabs_empty[UMD_SUBALLOC_CLASSES]; /* chunks with no live buffer (at most one kept) */
     UINT slab_count;                       /* chunks allocated now */
     UINT64 suballocs;                      /* slots handed out (tests, debugging) */
+
+    /* Large UpdateSubresource data goes through this CPU-visible buffer and a GPU copy (update.c);
+     * made at the first such update, NULL before. */
+    struct umd_resource *upload;
+    UINT64 uploads;                        /* pieces sent that way (tests, debugging) */
 };
 
 /* ---- layout.c --------------------------------------------------------------------------------- */
@@ -310,6 +315,32 @@ static inline BOOL umd_is_queued(const struct umd_device *dev, const struct umd_
 BOOL umd_emit_write(struct umd_device *dev, struct umd_resource *res, UINT dst_offset,
                     UINT dst_row_pitch, UINT dst_slice_pitch, UINT row_bytes, UINT rows, UINT slices,
                     const BYTE *src, UINT src_row_pitch, UINT src_slice_pitch);
+
+/* ---- update.c --------------------------------------------------------------------------------- */
+/* From this many bytes an UpdateSubresource goes through the upload buffer (two passes over the
+ * bytes: the CPU's copy into it, the GPU's copy out of it) instead of inline WRITE commands (three
+ * in the WDDM 1.x model: into the command buffer, into the DMA buffer, into the resource). */
+#define UMD_UPDATE_UPLOAD_MIN (64u * 1024u)
+/* The upload buffer's size: a piece written by the CPU while the GPU copies the one before, small
+ * enough to stay in the CPU's caches between the two. */
+#define UMD_UPLOAD_BYTES (1024u * 1024u)
+/* DestroyDevice: free the upload buffer (after the commands naming it). */
+void umd_update_device_fini(struct umd_device *dev);
+
+/* ---- copy.c ----------------------------------------------------------------------------------- */
+/* One SWGPU_OP_COPY command: row_bytes x rows x slices from src_off in src (src_rp, src_sp) to
+ * dst_off in dst (dst_rp, dst_sp). FALSE after reporting an error. */
+BOOL umd_emit_copy(struct umd_device *dev, struct umd_resource *dst, UINT dst_off, UINT dst_rp, UINT dst_sp,
+                   struct umd_resource *src, UINT src_off, UINT src_rp, UINT src_sp, UINT row_bytes, UINT rows,
+                   UINT slices);
+
+/* ---- map.c ------------------------------------------------------------------------------------ */
+/* A resource's first map: pfnLockCb with the map type's flags (flushing first when the lock's
+ * synchronization must see queued work), or in renaming mode the UMD's own rename; S_OK with
+ * res->lock_data set, or the HRESULT (DXGI_DDI_ERR_WASSTILLDRAWING only with DONOTWAIT). */
+HRESULT umd_map_begin(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags);
+/* The matching unlock (pfnUnlockCb, or pfnUnlock2Cb in renaming mode). */
+HRESULT umd_map_end(struct umd_device *dev, struct umd_resource *res);
 
 /* ---- gpuva.c: the WDDM 2.x GpuMmu model (docs/semantics.md §3.3 "WDDM 2.x", §9.2; issue 6) ------ */
 /* CreateDevice (after umd_rename_device_init: the ring waits on its fence) / DestroyDevice. */

@@ -259,6 +259,84 @@ static void test_update_larger_than_command_buffer_is_split(void **state)
     fake_teardown(f);
 }
 
+/* Issue 17 aim 3 (docs/rules.md §63): from UMD_UPDATE_UPLOAD_MIN bytes an update goes through the
+ * upload buffer, a piece of at most UMD_UPLOAD_BYTES at a time (each a Discard map of it and a
+ * COPY), not inline: a 2.5 MiB buffer (one row: pieces of a row), a texture whose application
+ * pitch is wider than its rows (pieces of whole rows), a 3-D box (pieces of whole slices). Each
+ * piece gets a fresh instance while the previous one's COPY is queued. */
+static void test_large_update_goes_through_the_upload_buffer(void **state)
+{
+    struct fake *f = fake_setup();
+    f->rename_on_discard = 1;
+    struct umd_device *dev = f->hDevice.pDrvPrivate;
+    const size_t n = UMD_UPLOAD_BYTES * 5 / 2;
+    BYTE *big = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        big[i] = (BYTE)(i * 131 + (i >> 11));
+    struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, (UINT)n, 0, NULL);
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, big, 0, 0);
+    memset(big, 0xEE, 4096); /* the data was taken at the call */
+    fake_flush(f);
+    assert_int_equal(dev->uploads, 3);
+    assert_int_equal(f->bytes_written_inline, 0);
+    for (size_t i = 0; i < 4096; i++)
+        big[i] = (BYTE)(i * 131 + (i >> 11));
+    assert_memory_equal(fake_mem(f, b)->mem, big, n);
+
+    /* 1000x700 R32: 4000-byte rows from an application pitch of 4100 (262 rows per piece). */
+    struct fake_res *t = fake_tex2d(f, D3D10_DDI_USAGE_DEFAULT, DXGI_FORMAT_R32_FLOAT, 1000, 700, 1, 1, 0);
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, t->h, 0, NULL, big, 4100, 4100 * 700);
+    fake_flush(f);
+    assert_int_equal(dev->uploads, 3 + 3);
+    BYTE *out = fake_mem(f, t)->mem;
+    for (size_t y = 0; y < 700; y++)
+        assert_memory_equal(out + y * 4096, big + y * 4100, 4000); /* align(4000, 256) */
+
+    /* A 3-D box of 256x16x40 RGBA8 (16 KiB slices, 64 per piece) at (8, 4, 3). */
+    struct fake_res *v = fake_res_new(D3D10DDIRESOURCE_TEXTURE3D, D3D10_DDI_USAGE_DEFAULT, DXGI_FORMAT_R8G8B8A8_UNORM,
+                                      300, 32, 48, 1, 1, 0);
+    assert_true(fake_res_create(f, v, NULL));
+    D3D10_DDI_BOX box = { .left = 8, .top = 4, .front = 3, .right = 264, .bottom = 20, .back = 43 };
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, v->h, 0, &box, big, 1024, 1024 * 16);
+    fake_flush(f);
+    assert_int_equal(dev->uploads, 3 + 3 + 1);
+    out = fake_mem(f, v)->mem;
+    const UINT rp = 1280, sp = rp * 32; /* align(1200, 256) */
+    for (size_t z = 0; z < 40; z++)
+        for (size_t y = 0; y < 16; y++)
+            assert_memory_equal(out + (z + 3) * sp + (y + 4) * rp + 8 * 4, big + z * 1024 * 16 + y * 1024, 1024);
+    assert_int_equal(f->n_errors, 0);
+    free(big);
+    fake_res_destroy(f, b);
+    fake_res_destroy(f, t);
+    fake_res_destroy(f, v);
+    fake_teardown(f);
+}
+
+/* When the upload buffer cannot be mapped, the update still arrives: inline, no error reported. */
+static void test_large_update_goes_inline_when_the_upload_buffer_cannot_be_mapped(void **state)
+{
+    struct fake *f = fake_setup();
+    struct umd_device *dev = f->hDevice.pDrvPrivate;
+    const size_t n = UMD_UPDATE_UPLOAD_MIN * 2;
+    BYTE *big = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        big[i] = (BYTE)(i * 7 + 1);
+    struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, (UINT)n, 0, NULL);
+    f->lock_result = E_OUTOFMEMORY;
+    f->lock_fail_count = -1;
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, big, 0, 0);
+    fake_flush(f);
+    f->lock_result = S_OK;
+    assert_int_equal(dev->uploads, 0);
+    assert_int_equal(f->bytes_written_inline, n);
+    assert_memory_equal(fake_mem(f, b)->mem, big, n);
+    assert_int_equal(f->n_errors, 0);
+    free(big);
+    fake_res_destroy(f, b);
+    fake_teardown(f);
+}
+
 /* ---- clears -------------------------------------------------------------------------------- */
 static void clear_and_read(struct fake *f, DXGI_FORMAT fmt, const FLOAT rgba[4], BYTE *out, UINT n)
 {
@@ -493,6 +571,8 @@ int main(void)
         cmocka_unit_test(test_update_subresource_writes_box_with_application_pitch),
         cmocka_unit_test(test_update_subresource_bc_box_is_in_blocks),
         cmocka_unit_test(test_update_larger_than_command_buffer_is_split),
+        cmocka_unit_test(test_large_update_goes_through_the_upload_buffer),
+        cmocka_unit_test(test_large_update_goes_inline_when_the_upload_buffer_cannot_be_mapped),
         cmocka_unit_test(test_clear_converts_color_to_view_format),
         cmocka_unit_test(test_clear_fills_only_the_views_subresources),
         cmocka_unit_test(test_cmdbuf_patch_entries_point_at_address_fields),

@@ -4,6 +4,7 @@
  *      DEFAULT buffer, per iteration; vs memcpy of the same bytes.
  *  W2  1920x1080 RGBA8 readback: CopyResource DEFAULT -> STAGING, Map(READ), read every byte
  *      through RowPitch, Unmap; vs memcpy of the same bytes.
+ *  U1  UpdateSubresource of a 16 MiB texture until the GPU wrote it; vs memcpy of the same bytes.
  *  W3  CreateBuffer(4 KiB, DEFAULT) + Release, per pair; vs malloc(4096) + free; again with
  *      10^3 .. 10^5 buffers alive.
  * `wddm bench quick` runs fewer iterations (a smoke run, same code). */
@@ -215,6 +216,80 @@ static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     return 0;
 }
 
+/* U1: UpdateSubresource of a whole 2048x2048 RGBA8 DEFAULT texture (16 MiB), per iteration, until
+ * the GPU has written it (a 1x1 copy into a staging texture, mapped, closes each repetition);
+ * vs memcpy of the same bytes. Issue 17 aim 3: at most two passes over the bytes. Every byte of
+ * the last update is checked afterwards through a full readback. */
+static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
+{
+    const UINT w = 2048, h = 2048;
+    const size_t bytes = (size_t)w * h * 4u;
+    D3D11_TEXTURE2D_DESC td = {.Width = w, .Height = h, .MipLevels = 1, .ArraySize = 1,
+                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
+                               .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE};
+    ID3D11Texture2D *def = NULL, *stg = NULL, *probe = NULL;
+    HRESULT hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &def);
+    td.Usage = D3D11_USAGE_STAGING;
+    td.BindFlags = 0;
+    td.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    if (SUCCEEDED(hr))
+        hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &stg);
+    td.Width = td.Height = 1;
+    if (SUCCEEDED(hr))
+        hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &probe);
+    uint32_t *img = malloc(bytes);
+    if (FAILED(hr) || !img) {
+        fprintf(stderr, "U1: texture creation failed 0x%08x\n", (unsigned)hr);
+        SAFE_RELEASE(def); SAFE_RELEASE(stg); SAFE_RELEASE(probe);
+        free(img);
+        return 1;
+    }
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        img[i] = (uint32_t)(i * 2654435761u);
+    D3D11_BOX one = {0, 0, 0, 1, 1, 1};
+    uint64_t t[REPS];
+    int failed = 0;
+    for (int r = -2; r < REPS && !failed; r++) {
+        uint64_t t0 = wddm_tool_now_ns();
+        for (int i = 0; i < iters; i++) {
+            img[(size_t)(r + 2) * 7919u % ((size_t)w * h)] ^= (uint32_t)i + 1u; /* every update differs */
+            ID3D11DeviceContext_UpdateSubresource(ctx, (ID3D11Resource *)def, 0, NULL, img, w * 4u, 0);
+        }
+        ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)probe, 0, 0, 0, 0, (ID3D11Resource *)def, 0, &one);
+        D3D11_MAPPED_SUBRESOURCE m;
+        if (FAILED(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)probe, 0, D3D11_MAP_READ, 0, &m))) {
+            failed = 1;
+            break;
+        }
+        sink += *(const BYTE *)m.pData;
+        ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)probe, 0);
+        if (r >= 0)
+            t[r] = (wddm_tool_now_ns() - t0) / (uint64_t)iters;
+    }
+    size_t wrong = 0;
+    D3D11_MAPPED_SUBRESOURCE m;
+    ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)stg, (ID3D11Resource *)def);
+    if (!failed && SUCCEEDED(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)stg, 0, D3D11_MAP_READ, 0, &m))) {
+        for (UINT y = 0; y < h; y++)
+            wrong += memcmp((const BYTE *)m.pData + (size_t)y * m.RowPitch, img + (size_t)y * w, w * 4u) != 0;
+        ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)stg, 0);
+    } else {
+        failed = 1;
+    }
+    free(img);
+    SAFE_RELEASE(def); SAFE_RELEASE(stg); SAFE_RELEASE(probe);
+    if (failed || wrong) {
+        fprintf(stderr, "U1: %s\n", failed ? "Map(READ) failed" : "the texture does not hold the last update");
+        return 1;
+    }
+    double u1 = (double)wddm_tool_median(t, REPS), mc = bench_memcpy(bytes, iters);
+    wddm_bench_printf("U1 UpdateSubresource 16 MiB:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
+                      "min-max %.0f-%.0f ns)\n",
+                      u1, mc, u1 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    wddm_bench_result("U1 UpdateSubresource 16 MiB", "ns/iter", u1, (double)t[0], (double)t[REPS - 1], "memcpy", mc);
+    return 0;
+}
+
 /* W3 with `live` buffers alive around the pairs (issue 17 aim 7: no cliff as objects pile up in
  * the handle tables, VidMm's lists and the runtime's maps). */
 static int bench_w3(ID3D11Device *dev, int iters, unsigned live)
@@ -333,17 +408,18 @@ static void print_machine(bool json, bool progress)
 }
 
 static const char bench_usage[] =
-    "usage: wddm bench [--json] [--quiet] [quick] [W1 W2 W3 V V1 V2 D S A1 ...]\n"
-    "  W1 dynamic upload, W2 1080p readback, W3 create+release (as ratios to memcpy),\n"
+    "usage: wddm bench [--json] [--quiet] [quick] [W1 W2 W3 U1 V V1 V2 D S A1 ...]\n"
+    "  W1 dynamic upload, W2 1080p readback, U1 UpdateSubresource 16 MiB (as ratios to\n"
+    "  memcpy), W3 create+release,\n"
     "  V VidMm paging (V1 and V2), D deferred recording, S scheduling,\n"
     "  A1 the segment range allocator with 10^2 to 10^5 live blocks.\n"
     "  Names pick the groups to run (all without names); quick runs fewer iterations.\n"
     "  --json: one JSON object, every figure with its median, min, max, limit and ratio.\n"
     "  On a terminal the group running is shown on stderr unless --quiet or --json.\n";
 
-static const char *const bench_groups[] = {"W1", "W2", "W3", "V", "V1", "V2", "D", "S", "A1"};
+static const char *const bench_groups[] = {"W1", "W2", "W3", "U1", "V", "V1", "V2", "D", "S", "A1"};
 
-/* `wddm bench [quick] [W1|W2|W3|V|V1|V2|D|S|A1 ...]`: with names, only those groups run (for
+/* `wddm bench [quick] [W1|W2|W3|U1|V|V1|V2|D|S|A1 ...]`: with names, only those groups run (for
  * profiling one of them); without, all of them. V is V1 and V2. */
 static int selected(int argc, char **argv, const char *name)
 {
@@ -408,6 +484,10 @@ int wddm_tool_bench(int argc, char **argv)
     if (selected(argc, argv, "W2")) {
         wddm_bench_progress("W2");
         rc |= bench_w2(dev, ctx, quick ? 1 : 5);
+    }
+    if (selected(argc, argv, "U1")) {
+        wddm_bench_progress("U1");
+        rc |= bench_u1(dev, ctx, quick ? 1 : 4);
     }
     if (selected(argc, argv, "W3")) {
         wddm_bench_progress("W3");
