@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <d3d11.h>
+#include <wddm/wddm.h>
 
 #include "bench_deferred.h"
 #include "bench_sched.h"
@@ -249,7 +250,10 @@ static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     D3D11_BOX one = {0, 0, 0, 1, 1, 1};
     uint64_t t[REPS];
     int failed = 0;
+    struct wddm_counters c0 = {0}, c1;
     for (int r = -2; r < REPS && !failed; r++) {
+        if (r == 0)
+            wddm_get_counters(&c0);
         uint64_t t0 = wddm_tool_now_ns();
         for (int i = 0; i < iters; i++) {
             img[(size_t)(r + 2) * 7919u % ((size_t)w * h)] ^= (uint32_t)i + 1u; /* every update differs */
@@ -266,6 +270,8 @@ static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
         if (r >= 0)
             t[r] = (wddm_tool_now_ns() - t0) / (uint64_t)iters;
     }
+    wddm_get_counters(&c1);
+    double per = (double)REPS * iters;
     size_t wrong = 0;
     D3D11_MAPPED_SUBRESOURCE m;
     ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)stg, (ID3D11Resource *)def);
@@ -286,6 +292,10 @@ static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     wddm_bench_printf("U1 UpdateSubresource 16 MiB:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
                       "min-max %.0f-%.0f ns)\n",
                       u1, mc, u1 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    wddm_bench_printf("   per update: %.1f DMA buffers, %.1f locks (%.1f waited, %.2f ms), %.1f renames\n",
+                      (double)(c1.dma_buffers_submitted - c0.dma_buffers_submitted) / per,
+                      (double)(c1.locks - c0.locks) / per, (double)(c1.lock_waits - c0.lock_waits) / per,
+                      (double)(c1.lock_wait_ns - c0.lock_wait_ns) / per / 1e6, (double)(c1.renames - c0.renames) / per);
     wddm_bench_result("U1 UpdateSubresource 16 MiB", "ns/iter", u1, (double)t[0], (double)t[REPS - 1], "memcpy", mc);
     return 0;
 }
