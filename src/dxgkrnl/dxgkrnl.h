@@ -29,7 +29,7 @@
 
 #include "common/debug.h"
 #include "common/lock_held.h"
-#include "dxgkrnl/vidmm/holes.h"
+#include "common/free_ranges.h"
 #include "displib/platform.h"
 
 #define DXGK_LAYER "dxgkrnl"
@@ -136,7 +136,7 @@ struct vidmm_segment {
     UINT bank_count;             /* UseBanking: NbOfBanks, else 0; immutable */
     UINT64 *bank_end;            /*   ... end offset of banks 1..n-1 (the KMD's pBankRangeTable,
                                     copied: desc.pBankRangeTable is cleared); immutable */
-    struct vidmm_holes holes;    /* the free ranges (vidmm/holes.c); protected by adapter->lock */
+    struct free_ranges holes;    /* the free ranges (common/free_ranges.c); protected by adapter->lock */
     UINT64 bytes_used;           /* protected by adapter->lock */
     UINT32 timeline_track;       /* its counter lane (WDDM_TL_SEGMENT); immutable after start */
     /* Resident instances, least recently used first (vidmm/evict.c); adapter->lock. */

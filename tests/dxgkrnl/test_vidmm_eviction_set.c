@@ -190,7 +190,7 @@ static int fill_aperture(struct renv *e, D3DKMT_HANDLE *fill, int max)
     for (; n < max; n++) {
         pthread_mutex_lock(&ad->lock);
         const struct vidmm_segment *s = &ad->seg[APERTURE - 1];
-        UINT64 largest = vidmm_holes_largest(&s->holes);
+        UINT64 largest = free_ranges_largest(&s->holes);
         if (largest > s->limit - s->bytes_used)
             largest = s->limit - s->bytes_used;
         pthread_mutex_unlock(&ad->lock);

@@ -1,4 +1,4 @@
-/* A1: VidMm's segment range allocator under churn, from 10^2 to 10^5 live blocks (issue 17 aim 7:
+/* A1: VidMm's segment range allocator (src/common/free_ranges.c) under churn, from 10^2 to 10^5 live blocks (issue 17 aim 7:
  * costs flat or logarithmic, no cliff as a segment fills with small allocations).
  *
  * A segment twice the size of what is live is filled with N blocks of 1 to 16 pages; then each
@@ -7,21 +7,22 @@
  * and banked placements). Reported: ns per free + place, median of REPS repetitions after a
  * warm-up of N operations, against glibc's free + malloc of the same sizes over the same number
  * of live blocks in the same run (the limit: a general-purpose allocator that needs no
- * placement rules). The holes left at the end are printed: the segment allocator keeps the
- * first-fit offsets (vidmm/holes.c), so fragmentation is the same as before the tree.
- * The allocator is called directly (the kernel's internal interface, under no lock: nothing
- * else uses this segment), so the figure is the allocator's, not the API's. */
+ * placement rules). The holes left at the end are printed: the allocator keeps the first-fit
+ * offsets, so fragmentation is the same as before the tree. The allocator is a data structure of
+ * the library's common code, measured alone (no segment, no lock), so the figure is the
+ * allocator's, not the API's. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench_report.h"
 #include "bench_segment.h"
-#include "dxgkrnl/dxgkrnl.h"
+#include "common/free_ranges.h"
 #include "tool.h"
 
 #define REPS 11
 #define OPS 4000
+#define A1_PAGE 4096u
 
 struct a1_block {
     UINT64 offset, size;
@@ -36,38 +37,38 @@ static uint32_t a1_rand(uint64_t *s)
 
 static UINT64 a1_size(uint64_t *s)
 {
-    return (UINT64)(1 + a1_rand(s) % 16) * DXGK_PAGE_SIZE;
+    return (UINT64)(1 + a1_rand(s) % 16) * A1_PAGE;
 }
 
-static bool a1_place(struct vidmm_segment *seg, struct a1_block *b, uint64_t *s)
+static bool a1_place(struct free_ranges *fr, UINT64 size, struct a1_block *b, uint64_t *s)
 {
     uint32_t r = a1_rand(s);
-    UINT64 align = r % 8 == 0 ? 65536 : DXGK_PAGE_SIZE;
+    UINT64 align = r % 8 == 0 ? 65536 : A1_PAGE;
     b->size = a1_size(s);
-    return vidmm_segment_alloc_in_locked(seg, b->size, align, 0, seg->desc.Size, r % 4 == 1, &b->offset);
+    return free_ranges_take(fr, b->size, align, 0, size, r % 4 == 1, &b->offset);
 }
 
 /* Median ns per free + place over OPS operations; false when a placement found no hole. */
 static bool a1_segment(unsigned n, double *median, double *min, double *max, UINT64 *holes, UINT64 *largest)
 {
-    DXGK_SEGMENTDESCRIPTOR desc = {.Size = (SIZE_T)n * 2u * 16u * DXGK_PAGE_SIZE};
-    struct vidmm_segment seg;
+    UINT64 size = (UINT64)n * 2u * 16u * A1_PAGE;
+    struct free_ranges fr;
     struct a1_block *b = calloc(n, sizeof *b);
-    if (!b || !vidmm_segment_init(&seg, 1, &desc)) {
+    if (!b || !free_ranges_init(&fr, size)) {
         free(b);
         return false;
     }
     uint64_t s = 42;
     bool ok = true;
     for (unsigned i = 0; i < n && ok; i++)
-        ok = a1_place(&seg, &b[i], &s);
+        ok = a1_place(&fr, size, &b[i], &s);
     uint64_t t[REPS];
     for (int r = -1; r < REPS && ok; r++) {
         uint64_t t0 = wddm_tool_now_ns();
         for (unsigned k = 0; k < (r < 0 ? n : OPS) && ok; k++) {
             struct a1_block *v = &b[a1_rand(&s) % n];
-            vidmm_segment_free_locked(&seg, v->offset, v->size);
-            ok = a1_place(&seg, v, &s);
+            free_ranges_give(&fr, v->offset, v->size);
+            ok = a1_place(&fr, size, v, &s);
         }
         if (r >= 0)
             t[r] = wddm_tool_now_ns() - t0;
@@ -76,9 +77,10 @@ static bool a1_segment(unsigned n, double *median, double *min, double *max, UIN
         *median = (double)wddm_tool_median(t, REPS) / OPS;
         *min = (double)t[0] / OPS;
         *max = (double)t[REPS - 1] / OPS;
-        vidmm_segment_holes(&seg, holes, largest);
+        *holes = fr.count;
+        *largest = free_ranges_largest(&fr);
     }
-    vidmm_segment_fini(&seg);
+    free_ranges_fini(&fr);
     free(b);
     return ok;
 }

@@ -1,5 +1,5 @@
 /* Segments: what the KMD described, the banks, the bytes placed, and the free ranges
- * (vidmm/holes.c: first-fit answers from a balanced tree, O(log holes) per placement and free).
+ * (common/free_ranges.c: first-fit answers from a balanced tree, O(log holes) per placement and free).
  * Fragmentation figure (`wddm soak 50000 4`: 224 allocations of 16 to 128 KiB in eight classes
  * over 4 MiB local + 4 MiB visible): at the end 0.3 of 4 MiB of the local segment is free, in 12
  * ranges, the largest 128 KiB (7% unusable for a 256 KiB request); the holes are those first-fit
@@ -41,7 +41,7 @@ bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESC
             s->bank_end[b] = desc->pBankRangeTable[b];
         s->bank_end[desc->NbOfBanks - 1] = desc->Size;
     }
-    if (!vidmm_holes_init(&s->holes, desc->Size)) {
+    if (!free_ranges_init(&s->holes, desc->Size)) {
         free(s->bank_end);
         s->bank_end = NULL;
         return false;
@@ -53,7 +53,7 @@ void vidmm_segment_fini(struct vidmm_segment *s)
 {
     free(s->bank_end);
     s->bank_end = NULL;
-    vidmm_holes_fini(&s->holes);
+    free_ranges_fini(&s->holes);
 }
 
 bool vidmm_segment_bank(const struct vidmm_segment *s, UINT bank, UINT64 *lo, UINT64 *hi)
@@ -73,7 +73,7 @@ bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 
     size = (size + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
     if (s->bytes_used + size > s->limit) /* an aperture's CommitLimit */
         return false;
-    if (!vidmm_holes_take(&s->holes, size, align, lo, hi, top_down, offset))
+    if (!free_ranges_take(&s->holes, size, align, lo, hi, top_down, offset))
         return false;
     s->bytes_used += size;
     wddm_tl(WDDM_TL_SEGMENT_USED, s->timeline_track, s->bytes_used, 0);
@@ -90,11 +90,11 @@ void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 si
     size = (size + DXGK_PAGE_SIZE - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1);
     s->bytes_used -= size;
     wddm_tl(WDDM_TL_SEGMENT_USED, s->timeline_track, s->bytes_used, 0);
-    vidmm_holes_give(&s->holes, offset, size);
+    free_ranges_give(&s->holes, offset, size);
 }
 
 void vidmm_segment_holes(const struct vidmm_segment *s, UINT64 *count, UINT64 *largest)
 {
     *count = s->holes.count;
-    *largest = vidmm_holes_largest(&s->holes);
+    *largest = free_ranges_largest(&s->holes);
 }

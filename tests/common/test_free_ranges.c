@@ -1,4 +1,4 @@
-/* A segment's free ranges (vidmm/holes.c; issue 17 aim 7, docs/rules.md §63):
+/* A segment's free ranges (common/free_ranges.c; issue 17 aim 7, docs/rules.md §63):
  *  - every placement is first-fit's answer: the lowest offset (from the top, the highest) that is
  *    a multiple of the alignment and whose pages are all free inside the window; checked against
  *    a page map over thousands of random takes and gives in windows, both directions, four
@@ -16,7 +16,7 @@
 
 #include <wddm/wddm.h>
 
-#include "dxgkrnl/vidmm/holes.h"
+#include "common/free_ranges.h"
 
 #define PAGES 1024u
 #define PAGE 4096u
@@ -70,7 +70,7 @@ static void check_range(UINT64 offset, UINT64 size, void *ctx)
 
 /* Height and largest of the subtree, checked on the way: ordered, not overlapping, never
  * touching (coalesced), balanced, figures true. */
-static int check_subtree(const struct vidmm_hole *n, UINT64 lo, UINT64 hi, UINT64 *largest)
+static int check_subtree(const struct free_range *n, UINT64 lo, UINT64 hi, UINT64 *largest)
 {
     if (!n) {
         *largest = 0;
@@ -92,10 +92,10 @@ static int check_subtree(const struct vidmm_hole *n, UINT64 lo, UINT64 hi, UINT6
     return h;
 }
 
-static void check_against_model(const struct vidmm_holes *h)
+static void check_against_model(const struct free_ranges *h)
 {
     struct walk_state w = {0};
-    vidmm_holes_walk(h, check_range, &w);
+    free_ranges_walk(h, check_range, &w);
     unsigned p = w.next_page;
     while (p < PAGES && used[p])
         p++;
@@ -103,7 +103,7 @@ static void check_against_model(const struct vidmm_holes *h)
     assert_int_equal(h->count, w.ranges);
     UINT64 largest;
     check_subtree(h->root, 0, (UINT64)PAGES * PAGE + 1, &largest);
-    assert_int_equal(vidmm_holes_largest(h), largest);
+    assert_int_equal(free_ranges_largest(h), largest);
     unsigned longest = 0;
     for (unsigned i = 0, r = 0; i < PAGES; i++) {
         r = used[i] ? 0 : r + 1;
@@ -116,8 +116,8 @@ static void placements_are_first_fit_answers(void **state)
 {
     (void)state;
     static const unsigned aligns[] = {1, 2, 4, 16};
-    struct vidmm_holes h;
-    assert_true(vidmm_holes_init(&h, (UINT64)PAGES * PAGE));
+    struct free_ranges h;
+    assert_true(free_ranges_init(&h, (UINT64)PAGES * PAGE));
     memset(used, 0, sizeof used);
     struct { UINT64 offset, size; } live[LIVE];
     unsigned n_live = 0, misses = 0, tops = 0;
@@ -127,7 +127,7 @@ static void placements_are_first_fit_answers(void **state)
         bool take = n_live < LIVE && (n_live < LIVE * 3 / 4 || rnd(&s) % 2);
         if (!take) {
             unsigned i = rnd(&s) % n_live;
-            vidmm_holes_give(&h, live[i].offset, live[i].size);
+            free_ranges_give(&h, live[i].offset, live[i].size);
             for (UINT64 p = live[i].offset / PAGE; p < (live[i].offset + live[i].size) / PAGE; p++)
                 used[p] = 0;
             live[i] = live[--n_live];
@@ -142,7 +142,7 @@ static void placements_are_first_fit_answers(void **state)
             tops += top_down;
             long want = model_fit(size, align, lo, hi, top_down);
             UINT64 got;
-            bool ok = vidmm_holes_take(&h, (UINT64)size * PAGE, (UINT64)align * PAGE, (UINT64)lo * PAGE,
+            bool ok = free_ranges_take(&h, (UINT64)size * PAGE, (UINT64)align * PAGE, (UINT64)lo * PAGE,
                                        (UINT64)hi * PAGE, top_down, &got);
             if (want < 0) {
                 assert_false(ok);
@@ -162,50 +162,50 @@ static void placements_are_first_fit_answers(void **state)
     assert_true(misses > 100 && tops > 1000 && h.count > 20);
     while (n_live) {
         n_live--;
-        vidmm_holes_give(&h, live[n_live].offset, live[n_live].size);
+        free_ranges_give(&h, live[n_live].offset, live[n_live].size);
     }
     assert_int_equal(h.count, 1);
-    assert_int_equal(vidmm_holes_largest(&h), (UINT64)PAGES * PAGE);
-    vidmm_holes_fini(&h);
+    assert_int_equal(free_ranges_largest(&h), (UINT64)PAGES * PAGE);
+    free_ranges_fini(&h);
 }
 
 static void a_take_without_memory_changes_nothing_and_a_give_never_allocates(void **state)
 {
     (void)state;
-    struct vidmm_holes h;
-    assert_true(vidmm_holes_init(&h, 64 * PAGE));
+    struct free_ranges h;
+    assert_true(free_ranges_init(&h, 64 * PAGE));
     /* A block in the middle of the only hole splits it: the take needs a record for the hole
      * above and the reserve for its own give. With none to be had it fails and changes nothing. */
     UINT64 got = 0;
     wddm_test_fail_alloc_after(0);
-    bool ok = vidmm_holes_take(&h, PAGE, PAGE, 10 * PAGE, 64 * PAGE, false, &got);
+    bool ok = free_ranges_take(&h, PAGE, PAGE, 10 * PAGE, 64 * PAGE, false, &got);
     unsigned long long injected = wddm_test_alloc_failures_injected();
     wddm_test_fail_alloc_after(-1);
     assert_false(ok);
     assert_int_equal(injected, 1);
     assert_int_equal(h.count, 1);
     assert_int_equal(h.blocks, 0);
-    assert_int_equal(vidmm_holes_largest(&h), 64 * PAGE);
+    assert_int_equal(free_ranges_largest(&h), 64 * PAGE);
     /* Every other page taken: 32 holes between 32 blocks. */
     UINT64 off[32];
     for (unsigned i = 0; i < 32; i++) {
-        assert_true(vidmm_holes_take(&h, PAGE, PAGE, 2 * i * PAGE, 64 * PAGE, false, &off[i]));
+        assert_true(free_ranges_take(&h, PAGE, PAGE, 2 * i * PAGE, 64 * PAGE, false, &off[i]));
         assert_int_equal(off[i], 2 * i * PAGE);
     }
     assert_int_equal(h.count, 32);
     /* Gives that merge on both sides, then the rest, with every allocation refused. */
     wddm_test_fail_alloc_after(0);
     for (unsigned i = 1; i < 32; i += 2)
-        vidmm_holes_give(&h, off[i], PAGE);
+        free_ranges_give(&h, off[i], PAGE);
     for (unsigned i = 0; i < 32; i += 2)
-        vidmm_holes_give(&h, off[i], PAGE);
+        free_ranges_give(&h, off[i], PAGE);
     injected = wddm_test_alloc_failures_injected();
     wddm_test_fail_alloc_after(-1);
     assert_int_equal(injected, 0);
     assert_int_equal(h.count, 1);
     assert_int_equal(h.blocks, 0);
-    assert_int_equal(vidmm_holes_largest(&h), 64 * PAGE);
-    vidmm_holes_fini(&h);
+    assert_int_equal(free_ranges_largest(&h), 64 * PAGE);
+    free_ranges_fini(&h);
 }
 
 static void blocks_given_back_in_an_order_that_leaves_holes_apart_need_no_memory(void **state)
@@ -213,23 +213,23 @@ static void blocks_given_back_in_an_order_that_leaves_holes_apart_need_no_memory
     (void)state;
     /* Blocks packed from offset 0, then every other one given back: each give stands alone
      * (a new hole with a block on both sides), the case that needs a record from the reserve. */
-    struct vidmm_holes h;
-    assert_true(vidmm_holes_init(&h, 64 * PAGE));
+    struct free_ranges h;
+    assert_true(free_ranges_init(&h, 64 * PAGE));
     UINT64 off[64];
     for (unsigned i = 0; i < 64; i++)
-        assert_true(vidmm_holes_take(&h, PAGE, PAGE, 0, 64 * PAGE, false, &off[i]));
+        assert_true(free_ranges_take(&h, PAGE, PAGE, 0, 64 * PAGE, false, &off[i]));
     assert_int_equal(h.count, 0);
     wddm_test_fail_alloc_after(0);
     for (unsigned i = 1; i < 64; i += 2)
-        vidmm_holes_give(&h, off[i], PAGE);
+        free_ranges_give(&h, off[i], PAGE);
     unsigned long long injected = wddm_test_alloc_failures_injected();
     wddm_test_fail_alloc_after(-1);
     assert_int_equal(injected, 0);
     assert_int_equal(h.count, 32);
     for (unsigned i = 0; i < 64; i += 2)
-        vidmm_holes_give(&h, off[i], PAGE);
+        free_ranges_give(&h, off[i], PAGE);
     assert_int_equal(h.count, 1);
-    vidmm_holes_fini(&h);
+    free_ranges_fini(&h);
 }
 
 int main(void)

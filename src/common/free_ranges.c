@@ -1,6 +1,6 @@
-/* holes.c - a segment's free ranges as an AVL tree keyed by offset, each node knowing the largest
- * hole below it (the augmented tree of Linux's drm_mm, which finds the lowest fitting hole the
- * same way).
+/* free_ranges.c - free ranges ("holes") as an AVL tree keyed by offset, each node knowing the
+ * largest hole below it (the augmented tree of Linux's drm_mm, which finds the lowest fitting
+ * hole the same way).
  *
  * Why a tree: placements were first-fit over a sorted list, O(holes) per placement and per free;
  * with 10^5 live blocks a placement cost a walk over ~27,000 holes (`wddm bench A1`, issue 17
@@ -16,25 +16,24 @@
  * blocks + 1 records (a give that creates a hole has blocks on both sides, so fewer than blocks
  * holes exist then and a spare is there). Recursion depth is the tree's height, at most
  * 1.44 log2(holes + 2). */
-#include "dxgkrnl/vidmm/holes.h"
-
+#include "common/free_ranges.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>
 
 #define SPARE_SLACK 16 /* spares kept beyond the reserve, for the next takes */
 
-static int height(const struct vidmm_hole *n)
+static int height(const struct free_range *n)
 {
     return n ? n->height : 0;
 }
 
-static UINT64 largest(const struct vidmm_hole *n)
+static UINT64 largest(const struct free_range *n)
 {
     return n ? n->largest : 0;
 }
 
-static void pull(struct vidmm_hole *n)
+static void pull(struct free_range *n)
 {
     int hl = height(n->left), hr = height(n->right);
     n->height = 1 + (hl > hr ? hl : hr);
@@ -46,9 +45,9 @@ static void pull(struct vidmm_hole *n)
     n->largest = m;
 }
 
-static struct vidmm_hole *rotate_right(struct vidmm_hole *y)
+static struct free_range *rotate_right(struct free_range *y)
 {
-    struct vidmm_hole *x = y->left;
+    struct free_range *x = y->left;
     y->left = x->right;
     x->right = y;
     pull(y);
@@ -56,9 +55,9 @@ static struct vidmm_hole *rotate_right(struct vidmm_hole *y)
     return x;
 }
 
-static struct vidmm_hole *rotate_left(struct vidmm_hole *x)
+static struct free_range *rotate_left(struct free_range *x)
 {
-    struct vidmm_hole *y = x->right;
+    struct free_range *y = x->right;
     x->right = y->left;
     y->left = x;
     pull(x);
@@ -66,7 +65,7 @@ static struct vidmm_hole *rotate_left(struct vidmm_hole *x)
     return y;
 }
 
-static struct vidmm_hole *balance(struct vidmm_hole *n)
+static struct free_range *balance(struct free_range *n)
 {
     pull(n);
     int bf = height(n->left) - height(n->right);
@@ -83,7 +82,7 @@ static struct vidmm_hole *balance(struct vidmm_hole *n)
     return n;
 }
 
-static struct vidmm_hole *insert(struct vidmm_hole *n, struct vidmm_hole *node)
+static struct free_range *insert(struct free_range *n, struct free_range *node)
 {
     if (!n) {
         node->left = node->right = NULL;
@@ -97,7 +96,7 @@ static struct vidmm_hole *insert(struct vidmm_hole *n, struct vidmm_hole *node)
     return balance(n);
 }
 
-static struct vidmm_hole *unlink_lowest(struct vidmm_hole *n, struct vidmm_hole **lowest)
+static struct free_range *unlink_lowest(struct free_range *n, struct free_range **lowest)
 {
     if (!n->left) {
         *lowest = n;
@@ -108,14 +107,14 @@ static struct vidmm_hole *unlink_lowest(struct vidmm_hole *n, struct vidmm_hole 
 }
 
 /* Unlinks the hole at `offset` (it exists). */
-static struct vidmm_hole *erase(struct vidmm_hole *n, UINT64 offset)
+static struct free_range *erase(struct free_range *n, UINT64 offset)
 {
     if (offset < n->offset) {
         n->left = erase(n->left, offset);
     } else if (offset > n->offset) {
         n->right = erase(n->right, offset);
     } else {
-        struct vidmm_hole *l = n->left, *r = n->right, *m;
+        struct free_range *l = n->left, *r = n->right, *m;
         if (!r)
             return l;
         r = unlink_lowest(r, &m);
@@ -128,7 +127,7 @@ static struct vidmm_hole *erase(struct vidmm_hole *n, UINT64 offset)
 
 /* Gives the hole at `offset` (it exists) a new place and size that keep its rank among the
  * holes, and refreshes `largest` on the way back up. */
-static void resize(struct vidmm_hole *n, UINT64 offset, UINT64 new_offset, UINT64 new_size)
+static void resize(struct free_range *n, UINT64 offset, UINT64 new_offset, UINT64 new_size)
 {
     if (offset < n->offset) {
         resize(n->left, offset, new_offset, new_size);
@@ -147,7 +146,7 @@ struct fit {
 };
 
 /* Whether n holds the block inside the window; sets f->start (the lowest or highest start). */
-static bool fits(const struct vidmm_hole *n, struct fit *f, bool top_down)
+static bool fits(const struct free_range *n, struct fit *f, bool top_down)
 {
     UINT64 from = n->offset > f->lo ? n->offset : f->lo;
     UINT64 to = n->offset + n->size < f->hi ? n->offset + n->size : f->hi;
@@ -169,11 +168,11 @@ static bool fits(const struct vidmm_hole *n, struct fit *f, bool top_down)
 
 /* The lowest hole that fits. Holes to the left of n end before n->offset; those to the right
  * start after n's end. */
-static struct vidmm_hole *lowest_fit(struct vidmm_hole *n, struct fit *f)
+static struct free_range *lowest_fit(struct free_range *n, struct fit *f)
 {
     while (n && n->largest >= f->size) {
         if (n->offset > f->lo) {
-            struct vidmm_hole *l = lowest_fit(n->left, f);
+            struct free_range *l = lowest_fit(n->left, f);
             if (l)
                 return l;
         }
@@ -186,11 +185,11 @@ static struct vidmm_hole *lowest_fit(struct vidmm_hole *n, struct fit *f)
     return NULL;
 }
 
-static struct vidmm_hole *highest_fit(struct vidmm_hole *n, struct fit *f)
+static struct free_range *highest_fit(struct free_range *n, struct fit *f)
 {
     while (n && n->largest >= f->size) {
         if (n->offset + n->size < f->hi) {
-            struct vidmm_hole *r = highest_fit(n->right, f);
+            struct free_range *r = highest_fit(n->right, f);
             if (r)
                 return r;
         }
@@ -205,7 +204,7 @@ static struct vidmm_hole *highest_fit(struct vidmm_hole *n, struct fit *f)
 
 /* The holes just below and just above `offset` (a block's start: no hole starts there), or NULL,
  * in one descent. */
-static void neighbours(struct vidmm_hole *n, UINT64 offset, struct vidmm_hole **below, struct vidmm_hole **above)
+static void neighbours(struct free_range *n, UINT64 offset, struct free_range **below, struct free_range **above)
 {
     *below = *above = NULL;
     while (n) {
@@ -219,25 +218,25 @@ static void neighbours(struct vidmm_hole *n, UINT64 offset, struct vidmm_hole **
     }
 }
 
-static void spare_push(struct vidmm_holes *h, struct vidmm_hole *r)
+static void spare_push(struct free_ranges *h, struct free_range *r)
 {
     r->left = h->spare;
     h->spare = r;
     h->spare_count++;
 }
 
-static struct vidmm_hole *spare_pop(struct vidmm_holes *h)
+static struct free_range *spare_pop(struct free_ranges *h)
 {
-    struct vidmm_hole *r = h->spare;
+    struct free_range *r = h->spare;
     h->spare = r->left;
     h->spare_count--;
     return r;
 }
 
-bool vidmm_holes_init(struct vidmm_holes *h, UINT64 size)
+bool free_ranges_init(struct free_ranges *h, UINT64 size)
 {
-    *h = (struct vidmm_holes){0};
-    struct vidmm_hole *n = wddm_malloc(sizeof *n);
+    *h = (struct free_ranges){0};
+    struct free_range *n = wddm_malloc(sizeof *n);
     if (!n)
         return false;
     n->offset = 0;
@@ -247,29 +246,29 @@ bool vidmm_holes_init(struct vidmm_holes *h, UINT64 size)
     return true;
 }
 
-static void free_subtree(struct vidmm_hole *n)
+static void free_subtree(struct free_range *n)
 {
     while (n) {
         free_subtree(n->left);
-        struct vidmm_hole *r = n->right;
+        struct free_range *r = n->right;
         free(n);
         n = r;
     }
 }
 
-void vidmm_holes_fini(struct vidmm_holes *h)
+void free_ranges_fini(struct free_ranges *h)
 {
     free_subtree(h->root);
     while (h->spare)
         free(spare_pop(h));
-    *h = (struct vidmm_holes){0};
+    *h = (struct free_ranges){0};
 }
 
-bool vidmm_holes_take(struct vidmm_holes *h, UINT64 size, UINT64 align, UINT64 lo, UINT64 hi, bool top_down,
+bool free_ranges_take(struct free_ranges *h, UINT64 size, UINT64 align, UINT64 lo, UINT64 hi, bool top_down,
                       UINT64 *offset)
 {
     struct fit f = {.size = size, .align = align, .lo = lo, .hi = hi};
-    struct vidmm_hole *n = top_down ? highest_fit(h->root, &f) : lowest_fit(h->root, &f);
+    struct free_range *n = top_down ? highest_fit(h->root, &f) : lowest_fit(h->root, &f);
     if (!n)
         return false;
     UINT64 head = f.start - n->offset, tail = n->size - head - size;
@@ -279,14 +278,14 @@ bool vidmm_holes_take(struct vidmm_holes *h, UINT64 size, UINT64 align, UINT64 l
     if (head && tail && !h->spare_count && !need)
         need = 1;
     if (need) {
-        struct vidmm_hole *r = wddm_malloc(sizeof *r);
+        struct free_range *r = wddm_malloc(sizeof *r);
         if (!r)
             return false;
         spare_push(h, r);
     }
     if (head && tail) {
         resize(h->root, n->offset, n->offset, head);
-        struct vidmm_hole *t = spare_pop(h);
+        struct free_range *t = spare_pop(h);
         t->offset = f.start + size;
         t->size = tail;
         h->root = insert(h->root, t);
@@ -305,10 +304,10 @@ bool vidmm_holes_take(struct vidmm_holes *h, UINT64 size, UINT64 align, UINT64 l
     return true;
 }
 
-void vidmm_holes_give(struct vidmm_holes *h, UINT64 offset, UINT64 size)
+void free_ranges_give(struct free_ranges *h, UINT64 offset, UINT64 size)
 {
     h->blocks--;
-    struct vidmm_hole *prev, *next;
+    struct free_range *prev, *next;
     neighbours(h->root, offset, &prev, &next);
     bool merge_prev = prev && prev->offset + prev->size == offset;
     bool merge_next = next && offset + size == next->offset;
@@ -323,7 +322,7 @@ void vidmm_holes_give(struct vidmm_holes *h, UINT64 offset, UINT64 size)
     } else if (merge_next) {
         resize(h->root, next->offset, offset, next->size + size);
     } else {
-        struct vidmm_hole *r = spare_pop(h); /* there is one: see the file comment */
+        struct free_range *r = spare_pop(h); /* there is one: see the file comment */
         r->offset = offset;
         r->size = size;
         h->root = insert(h->root, r);
@@ -333,7 +332,7 @@ void vidmm_holes_give(struct vidmm_holes *h, UINT64 offset, UINT64 size)
         free(spare_pop(h));
 }
 
-static void walk(const struct vidmm_hole *n, void (*fn)(UINT64, UINT64, void *), void *ctx)
+static void walk(const struct free_range *n, void (*fn)(UINT64, UINT64, void *), void *ctx)
 {
     while (n) {
         walk(n->left, fn, ctx);
@@ -342,7 +341,7 @@ static void walk(const struct vidmm_hole *n, void (*fn)(UINT64, UINT64, void *),
     }
 }
 
-void vidmm_holes_walk(const struct vidmm_holes *h, void (*fn)(UINT64 offset, UINT64 size, void *ctx), void *ctx)
+void free_ranges_walk(const struct free_ranges *h, void (*fn)(UINT64 offset, UINT64 size, void *ctx), void *ctx)
 {
     walk(h->root, fn, ctx);
 }
