@@ -55,10 +55,15 @@ struct swgpu_pf {
 
 /* Translation cache of one engine (mmu.c). Engine thread only. */
 #define SWGPU_TLB_ENTRIES 64u
+/* Hash chains over the entries, so a lookup (hit or miss) reads about one entry, not all 64:
+ * only a speed-up, the cache's contents and replacement are those of a fully associative one. */
+#define SWGPU_TLB_BUCKETS 128u
 struct swgpu_tlb_entry {
-    UINT64 root;          /* 0 = empty slot */
+    UINT64 root;          /* 0 = empty slot (a flushed one stays on its chain, never matching) */
     UINT64 vpn;           /* VA >> 12 */
     UINT64 pte;           /* the valid leaf entry */
+    UINT8 chain;          /* next slot + 1 on this entry's hash chain, 0 = last */
+    UINT8 bucket;         /* its chain's bucket + 1, 0 = on no chain */
 };
 /* FLUSH_TLB requests remembered for engines that have not looked yet; an engine more than
  * this many behind drops its whole TLB. */
@@ -131,6 +136,7 @@ struct swgpu_engine {
     /* MMU (mmu.c), engine thread only: the TLB, the FLUSH_TLB sequence it has applied, and the
      * copy of a VA-mode DMA buffer the command processor runs from. */
     struct swgpu_tlb_entry tlb[SWGPU_TLB_ENTRIES];
+    UINT8 tlb_head[SWGPU_TLB_BUCKETS]; /* first slot + 1 of each hash chain */
     UINT64 tlb_seen;
     UINT32 tlb_next;   /* round-robin victim */
     UINT32 tlb_last;   /* slot of the last hit or fill */

@@ -9,7 +9,8 @@
  *
  * Each engine caches valid leaf entries in a small fully associative TLB keyed by (root, VA
  * page), replaced round-robin (so a few pages in use never evict each other: what a test sees
- * does not depend on where two VAs happen to hash).
+ * does not depend on where two VAs happen to hash). Hash chains over the slots find an entry,
+ * or its absence, without reading all of them (a streaming copy misses on every new page).
  * Nothing but SWGPU_OP_FLUSH_TLB drops them, so a page-table update the KMD did not follow with
  * a flush leaves the old translation in use, as on hardware (docs/semantics.md §2.1 FLUSH_TLB).
  * The flush runs on the paging engine and must reach every engine: it is logged GPU-wide and
@@ -43,6 +44,7 @@ static void tlb_sync(struct swgpu_engine *e)
     UINT64 seq = atomic_load_explicit(&gpu->tlb_flush_seq, memory_order_relaxed);
     if (seq - e->tlb_seen > SWGPU_TLB_FLUSH_LOG) {
         memset(e->tlb, 0, sizeof e->tlb); /* too far behind to know which roots: drop all */
+        memset(e->tlb_head, 0, sizeof e->tlb_head);
     } else {
         for (UINT64 s = e->tlb_seen + 1; s <= seq; s++) {
             UINT64 root = gpu->tlb_flush_log[s % SWGPU_TLB_FLUSH_LOG];
@@ -75,6 +77,44 @@ static int read_entry(struct swgpu *gpu, UINT64 addr, UINT64 *out)
     return 0;
 }
 
+static UINT32 tlb_bucket(UINT64 root, UINT64 vpn)
+{
+    UINT64 h = (vpn ^ (root >> 12)) * 0x9E3779B97F4A7C15ull;
+    return (UINT32)(h >> 32) & (SWGPU_TLB_BUCKETS - 1);
+}
+
+static struct swgpu_tlb_entry *tlb_find(struct swgpu_engine *e, UINT64 root, UINT64 vpn)
+{
+    for (UINT32 s = e->tlb_head[tlb_bucket(root, vpn)]; s; s = e->tlb[s - 1].chain) {
+        struct swgpu_tlb_entry *t = &e->tlb[s - 1];
+        if (t->root == root && t->vpn == vpn) {
+            e->tlb_last = s - 1;
+            return t;
+        }
+    }
+    return NULL;
+}
+
+/* Slot `i` (the round-robin victim) takes (root, vpn): off its old chain, onto the new one. */
+static struct swgpu_tlb_entry *tlb_fill(struct swgpu_engine *e, UINT32 i, UINT64 root, UINT64 vpn, UINT64 pte)
+{
+    struct swgpu_tlb_entry *t = &e->tlb[i];
+    if (t->bucket) {
+        UINT8 *link = &e->tlb_head[t->bucket - 1];
+        while (*link != i + 1)
+            link = &e->tlb[*link - 1].chain;
+        *link = t->chain;
+    }
+    UINT32 b = tlb_bucket(root, vpn);
+    t->root = root;
+    t->vpn = vpn;
+    t->pte = pte;
+    t->chain = e->tlb_head[b];
+    t->bucket = (UINT8)(b + 1);
+    e->tlb_head[b] = (UINT8)(i + 1);
+    return t;
+}
+
 /* The leaf entry mapping `va` (valid), through the TLB; NULL-return convention of pf_fail. */
 static int translate(struct swgpu_engine *e, UINT64 root, UINT32 root_entries, UINT64 va, int write, UINT64 *pte_out,
                      struct swgpu_pf *pf)
@@ -90,11 +130,8 @@ static int translate(struct swgpu_engine *e, UINT64 root, UINT32 root_entries, U
     /* The last hit first: consecutive accesses are mostly to the same page. */
     if (e->tlb[e->tlb_last].root == root && e->tlb[e->tlb_last].vpn == vpn)
         slot = &e->tlb[e->tlb_last];
-    for (UINT32 i = 0; !slot && i < SWGPU_TLB_ENTRIES; i++)
-        if (e->tlb[i].root == root && e->tlb[i].vpn == vpn) {
-            slot = &e->tlb[i];
-            e->tlb_last = i;
-        }
+    else
+        slot = tlb_find(e, root, vpn);
     UINT64 pte;
     if (slot) {
         pte = slot->pte;
@@ -121,12 +158,9 @@ static int translate(struct swgpu_engine *e, UINT64 root, UINT32 root_entries, U
             return -1;
         }
         /* Only valid entries are cached: making a page valid needs no flush. */
-        slot = &e->tlb[e->tlb_next];
+        slot = tlb_fill(e, e->tlb_next, root, vpn, pte);
         e->tlb_last = e->tlb_next;
         e->tlb_next = (e->tlb_next + 1) % SWGPU_TLB_ENTRIES;
-        slot->root = root;
-        slot->vpn = vpn;
-        slot->pte = pte;
     }
     if (write && (pte & SWGPU_PTE_READONLY)) {
         pf_fail(pf, SWGPU_PF_READ_ONLY, 1, va, 0, write, "write to a read-only page");

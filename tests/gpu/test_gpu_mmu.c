@@ -459,6 +459,80 @@ static void stale_translation_is_used_until_flush_tlb(void **state)
     swgpu_destroy(gpu);
 }
 
+/* The TLB holds SWGPU_TLB_ENTRIES translations and replaces them round-robin, however it finds
+ * them (hash chains, mmu.c). A model of exactly that cache predicts, for 40 buffers of random
+ * writes over 100 pages whose mappings change between buffers without a flush, which physical
+ * page each write reaches (a cached translation is stale, a walked one new) and how many hits
+ * and misses each buffer has. Each buffer's fetch of its own page is one access, first. */
+enum { TLB_VAS = 100, TLB_WRITES = 24 };
+struct tlb_model {
+    UINT64 vpn[SWGPU_TLB_ENTRIES], phys[SWGPU_TLB_ENTRIES];
+    BOOL used[SWGPU_TLB_ENTRIES];
+    UINT32 next;
+    UINT64 hits, misses;
+};
+
+static UINT64 tlb_model_access(struct tlb_model *m, UINT64 vpn, UINT64 mapped)
+{
+    for (UINT32 i = 0; i < SWGPU_TLB_ENTRIES; i++)
+        if (m->used[i] && m->vpn[i] == vpn) {
+            m->hits++;
+            return m->phys[i];
+        }
+    m->misses++;
+    m->used[m->next] = TRUE;
+    m->vpn[m->next] = vpn;
+    m->phys[m->next] = mapped;
+    m->next = (m->next + 1) % SWGPU_TLB_ENTRIES;
+    return mapped;
+}
+
+static void the_tlb_behaves_as_64_entries_replaced_round_robin(void **state)
+{
+    struct swgpu *gpu = t_gpu_create();
+    struct as as;
+    as_init(&as, gpu, ROOT_OFF);
+    const UINT64 VA_T = 0x42000000ull;
+    UINT32 side[TLB_VAS] = {0}; /* page k maps phys_page(2k + side) */
+    for (UINT32 k = 0; k < TLB_VAS; k++)
+        as_map(&as, VA_T + (UINT64)k * PG, phys_page(2 * k), 0);
+    struct t_dma d;
+    t_dma_init(&d, PG);
+    map_dma_system(&as, &d, VA_DMA);
+    struct tlb_model m = {0};
+    static UINT32 expect[2 * TLB_VAS]; /* the last value the model sends to each physical page */
+    uint32_t x = 12345;
+    for (UINT32 round = 1; round <= 40; round++) {
+        for (UINT32 k = 0; k < TLB_VAS; k++)
+            if ((x = x * 1103515245u + 12345u) >> 28 == 0) { /* about one in sixteen: remapped, no flush */
+                side[k] ^= 1;
+                as_map(&as, VA_T + (UINT64)k * PG, phys_page(2 * k + side[k]), 0);
+            }
+        UINT64 h0 = swgpu_tlb_hits(gpu, 0), m0 = swgpu_tlb_misses(gpu, 0), mh = m.hits, mm = m.misses;
+        tlb_model_access(&m, VA_DMA >> 12, 0);
+        d.len = 0;
+        for (UINT32 i = 0; i < TLB_WRITES; i++) {
+            x = x * 1103515245u + 12345u;
+            /* Mostly a hot set of 48 pages (hits), sometimes any of the 100 (misses, evictions). */
+            UINT32 k = (x >> 16) % ((x & 3) ? 48u : TLB_VAS);
+            UINT32 v = round * 1000u + i;
+            write_u32(&d, VA_T + (UINT64)k * PG, v);
+            UINT64 target = tlb_model_access(&m, (VA_T >> 12) + k, 2 * k + side[k]);
+            expect[target] = v;
+        }
+        run_va(&as, &d, round);
+        assert_int_equal(swgpu_tlb_hits(gpu, 0) - h0, m.hits - mh);
+        assert_int_equal(swgpu_tlb_misses(gpu, 0) - m0, m.misses - mm);
+        for (UINT32 p = 0; p < 2 * TLB_VAS; p++)
+            if (read_phys_u32(gpu, phys_page(p)) != expect[p])
+                fail_msg("round %u: physical page %u holds %u, the model says %u", round, p,
+                         read_phys_u32(gpu, phys_page(p)), expect[p]);
+    }
+    assert_true(m.hits > 300 && m.misses > 100); /* both paths ran, evictions included */
+    free(d.buf);
+    swgpu_destroy(gpu);
+}
+
 static void physical_mode_without_a_root_is_unchanged(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -568,6 +642,7 @@ int main(void)
         cmocka_unit_test(a_length_past_the_mapping_fetches_only_the_mapped_part),
         cmocka_unit_test(each_fault_kind_is_recorded_with_its_va_and_direction),
         cmocka_unit_test(stale_translation_is_used_until_flush_tlb),
+        cmocka_unit_test(the_tlb_behaves_as_64_entries_replaced_round_robin),
         cmocka_unit_test(physical_mode_without_a_root_is_unchanged),
         cmocka_unit_test(preempted_va_buffer_resumes_from_its_save_record),
     };
