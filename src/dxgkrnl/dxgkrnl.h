@@ -822,9 +822,15 @@ static inline void vidmm_list_entry_locate(const struct dxgk_adapter *a, DXGK_AL
 void *vidmm_dummy_page(void);
 UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
                             struct vidmm_paging_batch *batch);
+/* How far an eviction may go (vidmm/evict.c). */
+enum vidmm_evict_mode {
+    VIDMM_EVICT_ORDINARY,   /* keeps an instance D3DKMTMakeResident pinned (resident_refs) */
+    VIDMM_EVICT_PINNED_TOO, /* takes it too: the caller idled the GPU and places it back
+                               (a power transition that loses the segment, vidmm/power.c) */
+};
 bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
-                                     struct vidmm_paging_batch *batch);
+                                     struct vidmm_paging_batch *batch, enum vidmm_evict_mode mode);
 bool vidmm_backing_commit(struct vidmm_instance *inst);
 /* `bytes` of page-aligned system memory at `pages` as an MDL, its PFN array written into pfn
  * (room for every page): a PFN is the host address >> 12 (docs/architecture.md "Memory and

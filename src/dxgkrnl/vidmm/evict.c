@@ -13,8 +13,9 @@
  * node tickets retired: a ticket is given at D3DKMTRender, so queued work counts); not on the
  * current paging batch (its pending paging operations are ordered before the eviction on the
  * paging node); its
- * allocation not locked by the CPU (the pointer must stay valid: DonotEvict is implied) and
- * not being destroyed.
+ * allocation not locked by the CPU (the pointer must stay valid: DonotEvict is implied), not
+ * pinned by D3DKMTMakeResident (unless the caller asks VIDMM_EVICT_PINNED_TOO: a power
+ * transition, vidmm/power.c) and not being destroyed.
  *
  * The move is a real paging operation built by DxgkDdiBuildPagingBuffer:
  *   memory segment -> when the allocation's EvictionSegmentSet (DXGK_ALLOCATIONINFO, aperture
@@ -191,16 +192,17 @@ void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instanc
 
 /* *loaded (when not NULL) is set when only a loaded context keeps the instance (seed 000). */
 static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in, bool queued_too,
-                                  struct dxgk_context **loaded)
+                                  enum vidmm_evict_mode mode, struct dxgk_context **loaded)
 {
     const struct dxgk_allocation *al = in->alloc;
     if (loaded)
         *loaded = NULL;
     if (in->in_batch || in->evicting || al->dead)
         return false;
-    if (in->lock_count || (in == al->current && al->resident_refs))
-        return false; /* the CPU holds a pointer into it (any instance: OutOfOrderLock, vidmm/lock.c),
-                         or MakeResident pinned it */
+    if (in->lock_count)
+        return false; /* the CPU holds a pointer into it (any instance: OutOfOrderLock, vidmm/lock.c) */
+    if (in == al->current && al->resident_refs && mode != VIDMM_EVICT_PINNED_TOO)
+        return false; /* MakeResident pinned it */
     /* GpuMmu: a packet reaches memory through VAs, and no prepare step makes what it uses
      * resident again before it runs (there is no allocation list): every packet its device
      * queued before the Evict protects it, also one held behind a GPU wait (no ticket yet,
@@ -227,7 +229,7 @@ static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vid
 
 bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in)
 {
-    return evictable_tier_locked(a, in, true, NULL);
+    return evictable_tier_locked(a, in, true, VIDMM_EVICT_ORDINARY, NULL);
 }
 
 /* The dummy page UNMAP_APERTURE_SEGMENT points the range at (docs/semantics.md §2.3): one zeroed
@@ -311,7 +313,7 @@ static bool evict_op(struct dxgk_adapter *a, struct vidmm_instance *in, UINT ap,
 }
 
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *in,
-                                      struct vidmm_paging_batch *batch)
+                                      struct vidmm_paging_batch *batch, enum vidmm_evict_mode mode)
 {
     WDDM_ASSERT_HELD(&a->lock);
     struct dxgk_allocation *al = in->alloc;
@@ -355,13 +357,13 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     in->evicting = true; /* through a BUSY wait: neither freed nor chosen again meanwhile */
     NTSTATUS st = vidmm_paging_build_locked(batch, &args, in);
     in->evicting = false;
-    /* After a BUSY wait the lock was let go: if the CPU locked it, MakeResident pinned it or a
-     * DMA buffer took it meanwhile, the eviction is abandoned. The copy out already built only
-     * reads the range (into the backing store, or the aperture range over it); the backing
-     * store is not marked valid. A reserved aperture range is given back: it stays mapped to
-     * the backing store until the next MAP over it, which nothing reads meanwhile. */
-    if (NT_SUCCESS(st) && ((in->lock_count || (in == al->current && al->resident_refs)) ||
-                           !evictable_tier_locked(a, in, false, NULL)))
+    /* After a BUSY wait the lock was let go: if the CPU locked it, MakeResident pinned it (not
+     * an obstacle in VIDMM_EVICT_PINNED_TOO) or a DMA buffer took it meanwhile, the eviction is
+     * abandoned. The copy out already built only reads the range (into the backing store, or
+     * the aperture range over it); the backing store is not marked valid. A reserved aperture
+     * range is given back: it stays mapped to the backing store until the next MAP over it,
+     * which nothing reads meanwhile. */
+    if (NT_SUCCESS(st) && !evictable_tier_locked(a, in, false, mode, NULL))
         st = STATUS_VIDMM_EVICTION_ABANDONED;
     if (!NT_SUCCESS(st)) {
         if (ap)
@@ -509,7 +511,8 @@ static struct vidmm_instance *pick_victim_locked(struct dxgk_adapter *a, const U
             struct vidmm_segment *s = &a->seg[segments[k] - 1];
             for (struct vidmm_instance *in = s->lru_head; in; in = in->lru_next) {
                 struct dxgk_context *loaded = NULL;
-                if (soft_pinned(in) != soft || !evictable_tier_locked(a, in, tier == 0, &loaded)) {
+                if (soft_pinned(in) != soft ||
+                    !evictable_tier_locked(a, in, tier == 0, VIDMM_EVICT_ORDINARY, &loaded)) {
                     if (loaded && !*unload)
                         *unload = loaded;
                     continue;
@@ -544,7 +547,7 @@ UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT c
             continue;
         }
         UINT id = victim->segment_id;
-        NTSTATUS st = vidmm_evict_instance_locked(a, victim, batch);
+        NTSTATUS st = vidmm_evict_instance_locked(a, victim, batch, VIDMM_EVICT_ORDINARY);
         if (st == STATUS_VIDMM_EVICTION_ABANDONED) /* abandoned after a BUSY wait: it is no victim any more, pick again */
             continue;
         return NT_SUCCESS(st) ? id : 0;

@@ -578,7 +578,7 @@ static NTSTATUS lock_view_locked(struct lock_op *op)
     }
     vidmm_batch_init(&op->batch, a);
     in->unswizzle = al->info.Flags.Swizzled;
-    st = vidmm_evict_instance_locked(a, in, &op->batch);
+    st = vidmm_evict_instance_locked(a, in, &op->batch, VIDMM_EVICT_ORDINARY);
     vidmm_paging_flush_locked(&op->batch);
     if (!NT_SUCCESS(st) || in->segment_id || al->dead) {
         dxgk_refuse("D3DKMTLock: no swizzling range and allocation 0x%08x could not be evicted (0x%08x)",
