@@ -135,7 +135,7 @@ static bool hold_backing_for_cpu_locked(struct dxgk_adapter *a, struct dxgk_allo
  * the KMD can program. STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE: the limit (every range
  * in use or refused as UNAVAILABLE). Adapter lock held (the DDI calls are serialised by it). */
 static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in,
-                                       UINT private_data, bool alternate_va, UINT8 **cpu)
+                                       UINT private_data, bool alternate_va, bool movable, UINT8 **cpu)
 {
     WDDM_ASSERT_HELD(&a->lock);
     /* Without UseAlternateVA the lock paged the instance into a memory segment first (case 2). */
@@ -168,6 +168,9 @@ static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_alloc
         in->swz_range = r + 1;
         in->swz_private = private_data;
         in->swz_lock = true;
+        /* SPECIAL_LOCK_TRANSFER is a WDDM 1.x operation (DXGK_BUILDPAGINGBUFFER_OPERATION): in
+         * the GpuMmu model the lock keeps the instance in place. */
+        in->swz_movable = movable && !a->mmu;
         *cpu = (UINT8 *)(uintptr_t)arg.CPUTranslatedAddress.QuadPart;
         return STATUS_SUCCESS;
     }
@@ -188,6 +191,7 @@ void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance 
         in->swz_range = 0;
     }
     in->swz_lock = false;
+    in->swz_movable = false;
 }
 
 /* D3DKMTLock as phases over one operation (issue 16): the arguments; the instance the handle
@@ -568,7 +572,8 @@ static NTSTATUS lock_view_locked(struct lock_op *op)
     op->cpu = in->cpu;
     if (!op->f.AcquireAperture)
         return STATUS_SUCCESS;
-    NTSTATUS st = swizzle_acquire_locked(a, al, in, op->args->PrivateDriverData, op->f.UseAlternateVA, &op->cpu);
+    NTSTATUS st = swizzle_acquire_locked(a, al, in, op->args->PrivateDriverData, op->f.UseAlternateVA,
+                                         op->f.UseAlternateVA && !op->f.DonotEvict, &op->cpu);
     if (st != STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE)
         return st;
     if (op->f.DonotEvict || op->f.UseAlternateVA) {
@@ -765,6 +770,15 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
             if (!al)
                 continue;
             pthread_mutex_lock(&a->lock);
+            /* Moved under the lock (SPECIAL_LOCK_TRANSFER): the range is released once that copy
+             * ran, so that nothing the CPU wrote through it lands before the copy. */
+            UINT64 pf;
+            while (!al->dead && !done[j]->lock_count && done[j]->swz_lock && (pf = done[j]->paging_fence) &&
+                   !gsched_fence_completed(&a->node[a->paging_node], pf)) {
+                pthread_mutex_unlock(&a->lock);
+                gsched_wait_fence(&a->node[a->paging_node], pf);
+                pthread_mutex_lock(&a->lock);
+            }
             if (!al->dead && !done[j]->lock_count && done[j]->swz_lock)
                 vidmm_swizzle_release_locked(a, done[j]);
             pthread_mutex_unlock(&a->lock);
