@@ -13,7 +13,8 @@
  * node tickets retired: a ticket is given at D3DKMTRender, so queued work counts); not on the
  * current paging batch (its pending paging operations are ordered before the eviction on the
  * paging node); its
- * allocation not locked by the CPU (the pointer must stay valid: DonotEvict is implied), not
+ * allocation not locked by the CPU (the pointer must stay valid: DonotEvict is implied; except
+ * through a UseAlternateVA lock's range, which follows a move: SPECIAL_LOCK_TRANSFER), not
  * pinned by D3DKMTMakeResident (unless the caller asks VIDMM_EVICT_PINNED_TOO: a power
  * transition, vidmm/power.c) and not being destroyed.
  *

@@ -16,7 +16,8 @@
  * (CpuVisible allocations are only placed there), and the CPU waits for that restore; with
  * DonotWait the restore is started and the lock returns STATUS_GRAPHICS_ALLOCATION_BUSY. When
  * nothing is evictable the lock waits once for the work in flight and retries, then fails with
- * STATUS_NO_MEMORY. A locked current instance is never evicted (DonotEvict is implied).
+ * STATUS_NO_MEMORY. A locked current instance is never evicted (DonotEvict is implied), except
+ * under a UseAlternateVA lock that did not ask DonotEvict (below).
  *
  * Instances (docs/semantics.md §3.3, DXGK_VIDMMCAPS.OutOfOrderLock, issue 3): a Discard lock that
  * renames returns the new instance's own handle in hAllocation (vidmm/rename.c). A lock naming
@@ -40,13 +41,24 @@
  * CPU-visible allocation linear when it evicts it, docs/semantics.md §2.4). Refused: AcquireAperture
  * on an allocation that can only live in an aperture segment, or that is already locked; any
  * lock while an AcquireAperture lock of it is outstanding; a DMA buffer naming an instance locked
- * that way (sched/queue.c) (§3.2 rules 6, 11). A locked instance is never evicted (DonotEvict is
- * implied), so SPECIAL_LOCK_TRANSFER is never needed.
+ * that way (sched/queue.c) (§3.2 rules 6, 11). Such a lock, like any, holds the instance where it
+ * is (DonotEvict is implied), except a UseAlternateVA one.
  * UseAlternateVA (D3DDDICB_LOCKFLAGS): the KMD may return a view of another address and size
  * (CPUTranslatedAddress, RangeSize), also for an instance resident in an aperture segment (the
  * range then untiles the system pages on the fly); at the range limit the lock fails (no other
  * view); refused on shared allocations and on a primary not created UseAlternateVA, required on
- * one created so (rule 7).
+ * one created so (rule 7). Without DonotEvict (the model reads it as "not while the lock lasts
+ * either"; the docs speak of it for the lock's own eviction) it lets VidMm move the instance
+ * while the CPU holds it (D3DDDICB_LOCKFLAGS: the alternate VA goes when "the allocation is not
+ * accessible to the CPU and is being evicted" or "is being paged in after it was evicted while
+ * under lock"; Locking Swizzled Allocations: such an eviction is "invisible to the
+ * application"): each move out of or into a memory segment is a
+ * DXGK_OPERATION_SPECIAL_LOCK_TRANSFER ("transferred from or to the alternate virtual address"),
+ * the TRANSFER fields plus SwizzlingRangeId and SwizzlingRangeData (vidmm/evict.c,
+ * vidmm/residency.c); the KMD points the range at the new place, so the CPU's pointer stays
+ * valid and shows the content. The unlock releases the range once the last such copy ran. The
+ * operation is WDDM 1.x only (DXGK_BUILDPAGINGBUFFER_OPERATION): in the GpuMmu model the lock
+ * holds the instance in place (vidmm_instance.swz_movable).
  * Without UseAlternateVA, an instance that is evicted or resident in an aperture segment is first
  * paged into a memory segment (case 2 of Locking Swizzled Allocations), then acquired as case 1.
  * Allocations the KMD marks Swizzled: VidMm tracks the form of the backing store

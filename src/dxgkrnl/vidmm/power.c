@@ -13,7 +13,9 @@
  *               descriptor has no SystemMemoryEndAddress);
  *   aperture segments are system memory and always keep it.
  * Kept where they are: an allocation the CPU holds locked (its pointer stays valid; the model's
- * choice, its content is then lost with the segment) and a destroyed one waiting to be freed.
+ * choice, its content is then lost with the segment), unless through a UseAlternateVA lock that
+ * lets VidMm move it (a SPECIAL_LOCK_TRANSFER then saves it, vidmm/evict.c), and a destroyed one
+ * waiting to be freed.
  *
  * The GpuMmu model: VidMm's page tables are pinned ranges of a memory segment, so a transition
  * that loses it loses them. After D0 VidMm writes every table again (vidmm/vaspace.c) and puts
