@@ -602,6 +602,21 @@ typedef struct _DXGK_BUILDPAGINGBUFFER_TRANSFER {
     UINT MdlOffset;            /* in pages */
 } DXGK_BUILDPAGINGBUFFER_TRANSFER;
 
+/* DXGK_OPERATION_SPECIAL_LOCK_TRANSFER (WDDM 1.x): a TRANSFER of an allocation the CPU holds
+ * through the alternate VA of a UseAlternateVA lock; the range it holds follows the content. */
+typedef struct _DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER {
+    HANDLE hAllocation;
+    UINT TransferOffset;
+    SIZE_T TransferSize;
+    struct {
+        UINT SegmentId;
+        union { LARGE_INTEGER SegmentAddress; PMDL pMdl; };
+    } Source, Destination;
+    DXGK_TRANSFERFLAGS Flags;
+    UINT SwizzlingRangeId;     /* DXGKARG_ACQUIRESWIZZLINGRANGE.RangeId of the lock */
+    UINT SwizzlingRangeData;   /* its PrivateDriverData */
+} DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER;
+
 typedef struct _DXGK_BUILDPAGINGBUFFER_FILL {
     HANDLE hAllocation;
     SIZE_T FillSize;
@@ -735,6 +750,7 @@ typedef struct _DXGKARG_BUILDPAGINGBUFFER {
         DXGK_BUILDPAGINGBUFFER_DISCARDCONTENT DiscardContent;
         DXGK_BUILDPAGINGBUFFER_MAPAPERTURESEGMENT MapApertureSegment;
         DXGK_BUILDPAGINGBUFFER_UNMAPAPERTURESEGMENT UnmapApertureSegment;
+        DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER SpecialLockTransfer;
         DXGK_BUILDPAGINGBUFFER_INITCONTEXTRESOURCE InitContextResource;
         DXGK_BUILDPAGINGBUFFER_UPDATEPAGETABLE UpdatePageTable;
         DXGK_BUILDPAGINGBUFFER_FLUSHTLB FlushTlb;

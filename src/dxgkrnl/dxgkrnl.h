@@ -214,6 +214,10 @@ struct vidmm_instance {
                                          system memory at the range limit): no DMA buffer may
                                          reference it until unlocked (docs/semantics.md §3.2 rule 11) */
     UINT swz_private;                 /* D3DDDICB_LOCK.PrivateDriverData of that acquire */
+    bool swz_movable;                 /* that lock is UseAlternateVA without DonotEvict (segment
+                                         model): VidMm may move the instance under it, each move a
+                                         DXGK_OPERATION_SPECIAL_LOCK_TRANSFER naming the range
+                                         (vidmm/evict.c, vidmm/residency.c); adapter->lock */
     /* DXGK_ALLOCATIONINFOFLAGS.Swizzled allocations ("Locking Swizzled Allocations"): VidMm
      * tracks which form the backing store holds. adapter->lock. */
     bool unswizzled;                  /* the backing store holds the linear form (an eviction with
@@ -815,9 +819,30 @@ static inline void vidmm_list_entry_locate(const struct dxgk_adapter *a, DXGK_AL
 void *vidmm_dummy_page(void);
 UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
                             struct vidmm_paging_batch *batch);
+/* How far an eviction may go (vidmm/evict.c). */
+enum vidmm_evict_mode {
+    VIDMM_EVICT_ORDINARY,   /* keeps an instance D3DKMTMakeResident pinned (resident_refs) */
+    VIDMM_EVICT_PINNED_TOO, /* takes it too: the caller idled the GPU and places it back
+                               (a power transition that loses the segment, vidmm/power.c) */
+};
 bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);
+/* The CPU's locks hold the instance where it is: locked, and not through the alternate VA of a
+ * UseAlternateVA lock that lets VidMm move it (vidmm_instance.swz_movable). */
+static inline bool vidmm_locked_in_place(const struct vidmm_instance *inst)
+{
+    return inst->lock_count && !inst->swz_movable;
+}
+/* The instance is held through a range that follows its moves: its paging TRANSFERs are
+ * DXGK_OPERATION_SPECIAL_LOCK_TRANSFERs. */
+static inline bool vidmm_moves_under_lock(const struct vidmm_instance *inst)
+{
+    return inst->lock_count && inst->swz_movable && inst->swz_range;
+}
+/* Turns a TRANSFER built in *args into the SPECIAL_LOCK_TRANSFER of an instance held through
+ * its range (vidmm/evict.c). */
+void vidmm_special_lock_transfer_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *inst);
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
-                                     struct vidmm_paging_batch *batch);
+                                     struct vidmm_paging_batch *batch, enum vidmm_evict_mode mode);
 bool vidmm_backing_commit(struct vidmm_instance *inst);
 /* `bytes` of page-aligned system memory at `pages` as an MDL, its PFN array written into pfn
  * (room for every page): a PFN is the host address >> 12 (docs/architecture.md "Memory and
@@ -889,9 +914,9 @@ void vidmm_paging_pool_fini(struct dxgk_adapter *a);
  * No lock held; the paging node's gate open. Returns how many instances were purged. */
 UINT64 vidmm_purge_after_reset(struct dxgk_adapter *a);
 /* vidmm/purge.c: applies `clear` to every instance resident in the segments of the mask (bit
- * id-1) that the CPU has not locked and that is not dead (nor, with keep_pinned, pinned by
- * MakeResident), in one paging batch, and waits for it. GPU idle; no lock held. Returns how
- * many `clear` moved. */
+ * id-1) that no CPU lock holds in place (vidmm_locked_in_place) and that is not dead (nor, with
+ * keep_pinned, pinned by MakeResident), in one paging batch, and waits for it. GPU idle; no lock
+ * held. Returns how many `clear` moved. */
 typedef NTSTATUS (*vidmm_clear_fn)(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch);
 UINT64 vidmm_clear_segments(struct dxgk_adapter *a, UINT segments, bool keep_pinned, vidmm_clear_fn clear);
 /* A packet of the paging pool (DMA buffer empty); NULL when out of memory. Adapter lock held. */

@@ -64,6 +64,11 @@ NTSTATUS swkmd_caps_init(struct swkmd_adapter *a)
         wddm_debug("kmd", "WDDM_KMD_CAPS: %s", err);
         return oom ? STATUS_NO_MEMORY : STATUS_INVALID_PARAMETER;
     }
+    if (a->caps.NumberOfSwizzlingRanges > SWKMD_MAX_SWIZZLING_RANGES) {
+        wddm_debug("kmd", "WDDM_KMD_CAPS: DXGK_DRIVERCAPS.NumberOfSwizzlingRanges %u is more than the %u this KMD has",
+                   a->caps.NumberOfSwizzlingRanges, SWKMD_MAX_SWIZZLING_RANGES);
+        return STATUS_INVALID_PARAMETER;
+    }
     /* What the software GPU cannot be, whatever a file says. */
     if (a->caps.GpuEngineTopology.NbAsymetricProcessingNodes != SWKMD_NODE_COUNT) {
         wddm_debug("kmd", "WDDM_KMD_CAPS: DXGK_DRIVERCAPS.GpuEngineTopology.NbAsymetricProcessingNodes must stay %u "

@@ -24,6 +24,9 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
     d->DxgkDdiPatch = SwKmdPatch;
     d->DxgkDdiSubmitCommand = SwKmdSubmitCommand;
     d->DxgkDdiBuildPagingBuffer = SwKmdBuildPagingBuffer;
+    /* Called only when a caps file gives the KMD swizzling ranges (swizzle.c). */
+    d->DxgkDdiAcquireSwizzlingRange = SwKmdAcquireSwizzlingRange;
+    d->DxgkDdiReleaseSwizzlingRange = SwKmdReleaseSwizzlingRange;
     d->DxgkDdiQueryCurrentFence = SwKmdQueryCurrentFence;
     d->DxgkDdiDestroyDevice = SwKmdDestroyDevice;
     d->DxgkDdiOpenAllocation = SwKmdOpenAllocation;

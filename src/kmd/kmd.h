@@ -35,6 +35,9 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *out);
 #define SWKMD_ALLOCATION_LIST_SIZE 1024u
 #define SWKMD_PATCH_LIST_SIZE 4096u
 #define SWKMD_PAGING_BUFFER_SIZE (64u * 1024u)
+/* The most swizzling ranges a caps file may give the KMD (DXGK_DRIVERCAPS.NumberOfSwizzlingRanges;
+ * the default is 0: swizzle.c). */
+#define SWKMD_MAX_SWIZZLING_RANGES 16u
 /* MaximumRenamingListLength of an UPLOAD (DYNAMIC) allocation: at most this many instances,
  * and at most SWKMD_RENAMING_BYTES of them (never fewer than SWKMD_RENAMING_MIN, triple
  * buffering): a deep list for small buffers, whose per-frame overhead it hides, and a short one
@@ -87,6 +90,14 @@ struct swkmd_adapter {
     /* The GpuMmu model is on (issue 6): the caps say WDDMVersion >= DXGKDDI_WDDMv2,
      * VirtualAddressingSupported and GpuMmuSupported. Set at StartDevice, read-only after. */
     bool gpummu;
+    /* Swizzling ranges (swizzle.c), the first caps.NumberOfSwizzlingRanges used. The kernel
+     * serialises the acquires, the releases and the paging builds that read them (its adapter
+     * lock), as Windows serialises them. */
+    struct swkmd_swizzle_range {
+        UINT8 *window;                   /* the CPU's view (CPUTranslatedAddress); NULL: free */
+        SIZE_T size;                     /* bytes of the allocation it shows */
+        struct swkmd_allocation *alloc;  /* the allocation it shows, wherever it lies */
+    } swizzle[SWKMD_MAX_SWIZZLING_RANGES];
 };
 
 /* gpummu.c: whether the caps select the GpuMmu model (StartDevice). */
@@ -209,6 +220,14 @@ struct swkmd_allocation {
      * D3DKMTCreateAllocation; seed 002): valid until DxgkDdiDestroyAllocation. Written before
      * D3DKMTCreateAllocation returns the handle, read-only after. */
     UINT8 *backing;
+    /* Where its content lies, as the paging operations built so far left it (swizzle.c): bytes
+     * the CPU reaches at `host` (a memory segment), or the system pages of `pfn` (its backing
+     * store, also when mapped into the aperture); both NULL: nowhere known yet. Written and
+     * read under the kernel's adapter lock (paging builds, swizzling-range DDIs). */
+    struct swkmd_place {
+        UINT8 *host;
+        const PFN_NUMBER *pfn;
+    } place;
 };
 
 /* Handle checks: NULL unless the handle is a live object of that type. */
@@ -255,6 +274,15 @@ NTSTATUS APIENTRY SwKmdRender(const HANDLE hContext, DXGKARG_RENDER *pRender);
 NTSTATUS APIENTRY SwKmdPatch(const HANDLE hAdapter, const DXGKARG_PATCH *pPatch);
 NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMAND *pSubmitCommand);
 NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *pBuildPagingBuffer);
+/* Swizzling ranges (swizzle.c). */
+NTSTATUS APIENTRY SwKmdAcquireSwizzlingRange(const HANDLE hAdapter, DXGKARG_ACQUIRESWIZZLINGRANGE *pArgs);
+NTSTATUS APIENTRY SwKmdReleaseSwizzlingRange(const HANDLE hAdapter, const DXGKARG_RELEASESWIZZLINGRANGE *pArgs);
+/* After a paging operation was built: where the allocation it names now lies. */
+void swkmd_swizzle_track(struct swkmd_adapter *ad, const DXGKARG_BUILDPAGINGBUFFER *a);
+/* Whether range `id` is held for the KMD allocation `h` (a SPECIAL_LOCK_TRANSFER's check). */
+bool swkmd_swizzle_range_holds(const struct swkmd_adapter *ad, UINT id, HANDLE h);
+/* Whether any range is held for `h` (a plain TRANSFER of it would leave that range behind). */
+bool swkmd_swizzle_shown(const struct swkmd_adapter *ad, HANDLE h);
 NTSTATUS APIENTRY SwKmdQueryCurrentFence(const HANDLE hAdapter, DXGKARG_QUERYCURRENTFENCE *pCurrentFence);
 NTSTATUS APIENTRY SwKmdSetAllocationBackingStore(const HANDLE hAdapter, const DXGKARG_SETALLOCATIONBACKINGSTORE *pArgs);
 NTSTATUS APIENTRY SwKmdEscape(const HANDLE hAdapter, const DXGKARG_ESCAPE *pEscape);

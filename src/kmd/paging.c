@@ -378,6 +378,36 @@ NTSTATUS swkmd_build_init_context_resource(struct swkmd_adapter *ad, DXGKARG_BUI
     return st;
 }
 
+/* DXGK_OPERATION_SPECIAL_LOCK_TRANSFER (DXGK_BUILDPAGINGBUFFER_OPERATION: the content moves
+ * "from or to the alternate virtual address" of a UseAlternateVA lock): a TRANSFER of the
+ * allocation (this GPU keeps it linear everywhere, so the copy is the same), and the range the
+ * lock holds follows it (swizzle.c: the range shows the allocation wherever it lies). */
+static NTSTATUS build_special_lock_transfer(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
+    const DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER *x = &a->SpecialLockTransfer;
+    if (!swkmd_swizzle_range_holds(ad, x->SwizzlingRangeId, x->hAllocation))
+        return refuse("SPECIAL_LOCK_TRANSFER of an allocation its SwizzlingRangeId is not held for");
+    DXGKARG_BUILDPAGINGBUFFER t = *a;
+    t.Operation = DXGK_OPERATION_TRANSFER;
+    memset(&t.Transfer, 0, sizeof t.Transfer);
+    t.Transfer.hAllocation = x->hAllocation;
+    t.Transfer.TransferOffset = x->TransferOffset;
+    t.Transfer.TransferSize = x->TransferSize;
+    t.Transfer.Source.SegmentId = x->Source.SegmentId;
+    t.Transfer.Source.SegmentAddress = x->Source.SegmentAddress;
+    t.Transfer.Destination.SegmentId = x->Destination.SegmentId;
+    t.Transfer.Destination.SegmentAddress = x->Destination.SegmentAddress;
+    t.Transfer.Flags = x->Flags;
+    t.Transfer.MdlOffset = 0; /* the operation has none: an MDL side starts at its first page */
+    NTSTATUS st = build_transfer(ad, &t);
+    a->pDmaBuffer = t.pDmaBuffer;
+    a->DmaSize = t.DmaSize;
+    a->MultipassOffset = t.MultipassOffset;
+    return st;
+}
+
+static NTSTATUS build_operation(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a);
+
 NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAGINGBUFFER *a)
 {
     struct swkmd_adapter *ad = swkmd_adapter_from(hAdapter);
@@ -385,9 +415,24 @@ NTSTATUS APIENTRY SwKmdBuildPagingBuffer(const HANDLE hAdapter, DXGKARG_BUILDPAG
         wddm_debug("kmd", "BuildPagingBuffer: bad adapter, NULL arguments or NULL DMA buffer");
         return STATUS_INVALID_PARAMETER;
     }
+    NTSTATUS st = build_operation(ad, a);
+    if (NT_SUCCESS(st))
+        swkmd_swizzle_track(ad, a);
+    return st;
+}
+
+static NTSTATUS build_operation(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *a)
+{
     switch (a->Operation) {
     case DXGK_OPERATION_TRANSFER:
+        /* The range would go on showing the old place: VidMm moves an allocation held through
+         * one with SPECIAL_LOCK_TRANSFER (DXGK_BUILDPAGINGBUFFER_OPERATION). */
+        if (a->Transfer.TransferSize && swkmd_swizzle_shown(ad, a->Transfer.hAllocation))
+            return refuse("TRANSFER of an allocation a swizzling range shows: a move under the lock is a "
+                          "SPECIAL_LOCK_TRANSFER");
         return build_transfer(ad, a);
+    case DXGK_OPERATION_SPECIAL_LOCK_TRANSFER:
+        return build_special_lock_transfer(ad, a);
     case DXGK_OPERATION_FILL:
         return build_fill(ad, a);
     case DXGK_OPERATION_DISCARD_CONTENT:

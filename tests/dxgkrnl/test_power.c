@@ -87,6 +87,23 @@ static void test_hibernation_evicts_every_memory_segment_and_restores(void **sta
     world_close(&w);
 }
 
+/* An allocation D3DKMTMakeResident pinned leaves a memory segment that loses power too: kept
+ * there, its content would go with the power. Its next use places it back with its content, and
+ * it is still pinned (one D3DKMTEvict ends it). */
+static void test_a_pinned_allocation_keeps_its_content_through_a_hibernation(void **state)
+{
+    (void)state;
+    struct world w;
+    world_open(&w, NULL);
+    D3DKMT_HANDLE list[1] = { w.local };
+    assert_true(NT_SUCCESS(renv_make_resident(w.e.device, list, 1)));
+    assert_true(cycle(&w, WDDM_SYSTEM_HIBERNATE) >= 1);
+    assert_int_equal(kpeek_segment(w.local), SWKMD_SEGMENT_LOCAL);
+    assert_int_equal(renv_evict(w.e.device, list, 1), STATUS_SUCCESS);
+    assert_int_equal(renv_evict(w.e.device, list, 1), STATUS_INVALID_PARAMETER);
+    world_close(&w);
+}
+
 /* The engines lose their registers in D3: every node goes to the null context first, so a
  * context's registers are in its save area (system memory) and it finds them again. */
 static void test_context_registers_survive_a_hibernation(void **state)
@@ -171,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_standby_without_self_refresh_evicts_and_restores),
         cmocka_unit_test(test_always_powered_vram_keeps_content_through_standby_without_self_refresh),
         cmocka_unit_test(test_hibernation_evicts_every_memory_segment_and_restores),
+        cmocka_unit_test(test_a_pinned_allocation_keeps_its_content_through_a_hibernation),
         cmocka_unit_test(test_context_registers_survive_a_hibernation),
         cmocka_unit_test(test_bad_requests_are_refused_and_gpummu_transitions_keep_everything),
     };

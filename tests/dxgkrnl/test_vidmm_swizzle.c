@@ -55,6 +55,8 @@ static struct {
     int unavailable;      /* range id answering UNAVAILABLE, -1: none */
     UINT acquires, releases;
     UINT last_private;
+    UINT specials;        /* SPECIAL_LOCK_TRANSFERs built */
+    DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER last_special;
 } kmd;
 
 static void swap_halves(UINT8 *dst, const UINT8 *src, SIZE_T size)
@@ -136,6 +138,35 @@ static NTSTATUS APIENTRY wrap_paging(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *
             emit_copy(a, dst + 4096 * k + HALF, src + 4096 * k, HALF);
         }
         remember(t->hAllocation, dst, false);
+        return STATUS_SUCCESS;
+    }
+    if (a->Operation == DXGK_OPERATION_SPECIAL_LOCK_TRANSFER) {
+        /* A move of an allocation the CPU holds through a range: copied as a TRANSFER (tiled in
+         * the segment, linear in system memory), and the range now shows the destination, so
+         * the window is written back there at the release. The window itself stays the CPU's. */
+        const DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER *t = &a->SpecialLockTransfer;
+        kmd.specials++;
+        kmd.last_special = *t;
+        if (t->SwizzlingRangeId >= RANGES || !kmd.range[t->SwizzlingRangeId].window ||
+            (t->Source.SegmentId != 0) == (t->Destination.SegmentId != 0))
+            return STATUS_INVALID_PARAMETER;
+        UINT pages = (UINT)((t->TransferSize + 4095) / 4096);
+        if (a->DmaSize < pages * 2 * (sizeof(struct mock_pg_hdr) + 8))
+            return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
+        UINT8 *src = t->Source.SegmentId ? mock_host(m, (UINT64)t->Source.SegmentAddress.QuadPart)
+                                         : (UINT8 *)(uintptr_t)(t->Source.pMdl->PfnArray[0] << 12);
+        UINT8 *dst = t->Destination.SegmentId ? mock_host(m, (UINT64)t->Destination.SegmentAddress.QuadPart)
+                                              : (UINT8 *)(uintptr_t)(t->Destination.pMdl->PfnArray[0] << 12);
+        if (!src || !dst)
+            return STATUS_INVALID_PARAMETER;
+        for (UINT k = 0; k < pages; k++) {
+            emit_copy(a, dst + 4096 * k, src + 4096 * k + HALF, HALF);
+            emit_copy(a, dst + 4096 * k + HALF, src + 4096 * k, HALF);
+        }
+        bool linear = !t->Destination.SegmentId;
+        kmd.range[t->SwizzlingRangeId].raw = dst;
+        kmd.range[t->SwizzlingRangeId].linear = linear;
+        remember(t->hAllocation, dst, linear);
         return STATUS_SUCCESS;
     }
     if (a->Operation != DXGK_OPERATION_TRANSFER || (a->Transfer.Source.SegmentId && a->Transfer.Destination.SegmentId))
@@ -499,6 +530,192 @@ static void test_use_alternate_va_at_the_range_limit_fails_without_evicting(void
     mock_close(&e);
 }
 
+/* The lock that pins a whole memory segment: a plain lock of an allocation as large as SEG2,
+ * which needs every other allocation there out. */
+static NTSTATUS lock_whole_segment(struct mock_env *e, D3DKMT_HANDLE *big)
+{
+    *big = mock_alloc(e, MOCK_SEG2_SIZE, true, 0, 0, SEG2, NULL);
+    assert_int_not_equal(*big, 0);
+    UINT8 *p;
+    return lock_pd(e, *big, LOCK_READONLY, 0, &p);
+}
+
+/* D3DDDICB_LOCKFLAGS.UseAlternateVA without DonotEvict: VidMm may move the allocation while the
+ * CPU holds it ("the allocation is not accessible to the CPU and is being evicted" ... "being
+ * paged in after it was evicted while under lock"; Locking Swizzled Allocations: "it can still
+ * be evicted before the user-mode display driver terminates the CPU access ... invisible to the
+ * application"). The move is DXGK_OPERATION_SPECIAL_LOCK_TRANSFER ("transferred from or to the
+ * alternate virtual address"): the TRANSFER fields plus SwizzlingRangeId and SwizzlingRangeData
+ * (the lock's range and PrivateDriverData). The CPU's pointer keeps showing the content, what
+ * it writes after the move is the content after the unlock, and the GPU's next use gets it back
+ * tiled. */
+static void test_use_alternate_va_lock_moves_by_special_lock_transfer(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2);
+    UINT8 *p, *raw;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 9, &p), STATUS_SUCCESS);
+    for (UINT j = 0; j < 4096; j++)
+        p[j] = pattern(j);
+    D3DKMT_HANDLE big;
+    assert_int_equal(lock_whole_segment(&e, &big), STATUS_SUCCESS); /* a had to leave SEG2 */
+    assert_int_equal(kpeek_segment(a), 0);
+    assert_int_equal(kmd.specials, 1);
+    const DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER *t = &kmd.last_special;
+    assert_int_equal(t->SwizzlingRangeId, 0);
+    assert_int_equal(t->SwizzlingRangeData, 9);
+    assert_int_equal(t->Source.SegmentId, 2);
+    assert_int_equal(t->Destination.SegmentId, 0);
+    assert_non_null(t->Destination.pMdl);
+    assert_int_equal(t->TransferOffset, 0);
+    assert_int_equal(t->TransferSize, 4096);
+    assert_true(t->Flags.TransferStart && t->Flags.TransferEnd && !t->Flags.Swizzle && !t->Flags.Unswizzle);
+    for (UINT j = 0; j < 4096; j++) /* the same pointer, the same content */
+        assert_int_equal(p[j], pattern(j));
+    for (UINT j = 0; j < 16; j++)
+        p[j] = 0xA5; /* written after the move */
+    assert_int_equal(kmd.releases, 0);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(kmd.releases, 1);
+    assert_int_equal(mock_unlock(&e, big), STATUS_SUCCESS);
+    assert_int_equal(mock_free(&e, big), STATUS_SUCCESS);
+    /* The GPU's next use restores it (an ordinary TRANSFER: the lock is over), tiled. */
+    assert_int_equal(mock_render_write(&e, a, 0x600Du, true), STATUS_SUCCESS); /* raw offset 0 */
+    assert_int_equal(lock_pd(&e, a, LOCK_READONLY, 0, &raw), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(a), 2);
+    assert_int_equal(kmd.specials, 1);
+    UINT32 w;
+    memcpy(&w, raw, 4);
+    assert_int_equal(w, 0x600Du);
+    for (UINT j = 4; j < 4096; j++)
+        assert_int_equal(raw[j], (j ^ HALF) < 16 ? 0xA5 : pattern(j ^ HALF));
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* Under the same lock, D3DKMTMakeResident brings it back (no DMA buffer may name it, rule 11):
+ * a SPECIAL_LOCK_TRANSFER from system memory, and the range follows it into the segment. */
+static void test_a_move_back_under_the_lock_is_a_special_lock_transfer_too(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2);
+    UINT8 *p, *raw;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 3, &p), STATUS_SUCCESS);
+    for (UINT j = 0; j < 4096; j++)
+        p[j] = pattern(j + 5);
+    D3DKMT_HANDLE big;
+    assert_int_equal(lock_whole_segment(&e, &big), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(a), 0);
+    assert_int_equal(mock_unlock(&e, big), STATUS_SUCCESS);
+    assert_int_equal(mock_free(&e, big), STATUS_SUCCESS);
+    D3DDDI_MAKERESIDENT mr = { .hPagingQueue = e.device, .NumAllocations = 1, .AllocationList = &a };
+    NTSTATUS st = D3DKMTMakeResident(&mr);
+    assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
+    assert_int_equal(kpeek_segment(a), 2);
+    assert_int_equal(kmd.specials, 2);
+    const DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER *t = &kmd.last_special;
+    assert_int_equal(t->SwizzlingRangeData, 3);
+    assert_int_equal(t->Source.SegmentId, 0);
+    assert_int_equal(t->Destination.SegmentId, 2);
+    p[0] = 0x5A;
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    /* Evicted again, lock over: what the CPU wrote through the range in the segment is copied
+     * out (not discarded as if the backing store still held it), then restored. */
+    D3DKMT_EVICT ek = { .hDevice = e.device, .NumAllocations = 1, .AllocationList = &a };
+    assert_int_equal(D3DKMTEvict(&ek), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(a), 0);
+    assert_int_equal(lock_pd(&e, a, LOCK_READONLY, 0, &raw), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(a), 2);
+    assert_int_equal(raw[HALF], 0x5A); /* linear offset 0 is raw 0x800 */
+    for (UINT j = 1; j < 4096; j++)
+        assert_int_equal(raw[j ^ HALF], pattern(j + 5));
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* Even when its backing store already holds its content (restored, then locked ReadOnly), a
+ * move under the lock is a SPECIAL_LOCK_TRANSFER, never a DISCARD_CONTENT: the KMD must point
+ * the range at the destination, and only that operation says so. */
+static void test_a_clean_allocation_held_through_the_range_is_still_transferred(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2);
+    UINT8 *p;
+    assert_int_equal(lock_pd(&e, a, LOCK_WRITEONLY, 0, &p), STATUS_SUCCESS);
+    for (UINT j = 0; j < 4096; j++)
+        p[j] = pattern(j + 9);
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    D3DDDI_MAKERESIDENT mr = { .hPagingQueue = e.device, .NumAllocations = 1, .AllocationList = &a };
+    NTSTATUS st = D3DKMTMakeResident(&mr);
+    assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
+    D3DKMT_EVICT ek = { .hDevice = e.device, .NumAllocations = 1, .AllocationList = &a };
+    assert_int_equal(D3DKMTEvict(&ek), STATUS_SUCCESS); /* copied out: the backing store is the content */
+    assert_int_equal(lock_pd(&e, a, LOCK_READONLY | LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 0, &p),
+                     STATUS_SUCCESS); /* restored: still clean, and a ReadOnly lock keeps it so */
+    assert_int_equal(kpeek_segment(a), 2);
+    D3DKMT_HANDLE big;
+    assert_int_equal(lock_whole_segment(&e, &big), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(a), 0);
+    assert_int_equal(kmd.specials, 1);
+    for (UINT j = 0; j < 4096; j++) /* a plain lock wrote the segment's bytes: the view swaps them */
+        assert_int_equal(p[j], pattern((j ^ HALF) + 9));
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, big), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* Taking everything out of the segments (wddm_test_vidmm_trim: the walk a power transition
+ * uses too, vidmm/purge.c) moves an allocation a UseAlternateVA lock holds, by
+ * SPECIAL_LOCK_TRANSFER, and leaves one locked with DonotEvict where it is. */
+static void test_a_trim_moves_a_use_alternate_va_lock_and_keeps_a_donotevict_one(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2), b = placed(&e, SEG2);
+    UINT8 *pa, *pb;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 1, &pa), STATUS_SUCCESS);
+    assert_int_equal(lock_pd(&e, b, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA | LOCK_DONOTEVICT, 2, &pb),
+                     STATUS_SUCCESS);
+    for (UINT j = 0; j < 4096; j++)
+        pa[j] = pattern(j + 3);
+    assert_int_equal(wddm_test_vidmm_trim(e.adapter, NULL), STATUS_SUCCESS);
+    assert_int_equal(kpeek_segment(a), 0);
+    assert_int_equal(kpeek_segment(b), 2);
+    assert_int_equal(kmd.specials, 1);
+    assert_int_equal(kmd.last_special.SwizzlingRangeData, 1);
+    for (UINT j = 0; j < 4096; j++)
+        assert_int_equal(pa[j], pattern(j + 3));
+    assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+    assert_int_equal(mock_unlock(&e, b), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
+/* A lock that did not allow a move keeps the allocation where it is: UseAlternateVA with
+ * DonotEvict, or a plain AcquireAperture view (whose range is over the segment bytes); the
+ * segment cannot be emptied for another, and nothing is transferred. */
+static void test_donotevict_or_a_plain_acquire_aperture_lock_holds_the_allocation_in_place(void **state)
+{
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    static const UINT flags[2] = { LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA | LOCK_DONOTEVICT, LOCK_ACQUIREAPERTURE };
+    for (UINT k = 0; k < 2; k++) {
+        D3DKMT_HANDLE a = placed(&e, SEG2);
+        UINT8 *p;
+        assert_int_equal(lock_pd(&e, a, flags[k], 0, &p), STATUS_SUCCESS);
+        D3DKMT_HANDLE big;
+        assert_int_equal(lock_whole_segment(&e, &big), STATUS_NO_MEMORY);
+        assert_int_equal(kpeek_segment(a), 2);
+        assert_int_equal(kmd.specials, 0);
+        assert_int_equal(mock_free(&e, big), STATUS_SUCCESS);
+        assert_int_equal(mock_unlock(&e, a), STATUS_SUCCESS);
+        assert_int_equal(mock_free(&e, a), STATUS_SUCCESS);
+    }
+    mock_close(&e);
+}
+
 static NTSTATUS create_primary(struct mock_env *e, D3DKMT_HANDLE *h)
 {
     struct mock_alloc_priv p = { .magic = MOCK_ALLOC_MAGIC, .size = 4096, .cpu_visible = true, .supported = SEG2 };
@@ -679,6 +896,14 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_swizzled_allocation_is_unswizzled_only_at_the_range_limit_and_swizzled_back,
                                         reset, reset),
         cmocka_unit_test_setup_teardown(test_a_linear_backing_store_is_never_mapped_into_an_aperture, reset, reset),
+        cmocka_unit_test_setup_teardown(test_use_alternate_va_lock_moves_by_special_lock_transfer, reset, reset),
+        cmocka_unit_test_setup_teardown(test_a_move_back_under_the_lock_is_a_special_lock_transfer_too, reset, reset),
+        cmocka_unit_test_setup_teardown(test_a_clean_allocation_held_through_the_range_is_still_transferred, reset,
+                                        reset),
+        cmocka_unit_test_setup_teardown(test_a_trim_moves_a_use_alternate_va_lock_and_keeps_a_donotevict_one, reset,
+                                        reset),
+        cmocka_unit_test_setup_teardown(test_donotevict_or_a_plain_acquire_aperture_lock_holds_the_allocation_in_place,
+                                        reset, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,8 +13,10 @@
  * node tickets retired: a ticket is given at D3DKMTRender, so queued work counts); not on the
  * current paging batch (its pending paging operations are ordered before the eviction on the
  * paging node); its
- * allocation not locked by the CPU (the pointer must stay valid: DonotEvict is implied) and
- * not being destroyed.
+ * allocation not locked by the CPU (the pointer must stay valid: DonotEvict is implied; except
+ * through a UseAlternateVA lock's range, which follows a move: SPECIAL_LOCK_TRANSFER), not
+ * pinned by D3DKMTMakeResident (unless the caller asks VIDMM_EVICT_PINNED_TOO: a power
+ * transition, vidmm/power.c) and not being destroyed.
  *
  * The move is a real paging operation built by DxgkDdiBuildPagingBuffer:
  *   memory segment -> when the allocation's EvictionSegmentSet (DXGK_ALLOCATIONINFO, aperture
@@ -191,16 +193,18 @@ void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instanc
 
 /* *loaded (when not NULL) is set when only a loaded context keeps the instance (seed 000). */
 static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in, bool queued_too,
-                                  struct dxgk_context **loaded)
+                                  enum vidmm_evict_mode mode, struct dxgk_context **loaded)
 {
     const struct dxgk_allocation *al = in->alloc;
     if (loaded)
         *loaded = NULL;
     if (in->in_batch || in->evicting || al->dead)
         return false;
-    if (in->lock_count || (in == al->current && al->resident_refs))
-        return false; /* the CPU holds a pointer into it (any instance: OutOfOrderLock, vidmm/lock.c),
-                         or MakeResident pinned it */
+    if (vidmm_locked_in_place(in))
+        return false; /* the CPU holds a pointer into it (any instance: OutOfOrderLock, vidmm/lock.c);
+                         not one through a range that follows the moves (SPECIAL_LOCK_TRANSFER) */
+    if (in == al->current && al->resident_refs && mode != VIDMM_EVICT_PINNED_TOO)
+        return false; /* MakeResident pinned it */
     /* GpuMmu: a packet reaches memory through VAs, and no prepare step makes what it uses
      * resident again before it runs (there is no allocation list): every packet its device
      * queued before the Evict protects it, also one held behind a GPU wait (no ticket yet,
@@ -227,7 +231,7 @@ static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vid
 
 bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in)
 {
-    return evictable_tier_locked(a, in, true, NULL);
+    return evictable_tier_locked(a, in, true, VIDMM_EVICT_ORDINARY, NULL);
 }
 
 /* The dummy page UNMAP_APERTURE_SEGMENT points the range at (docs/semantics.md §2.3): one zeroed
@@ -262,12 +266,32 @@ static UINT eviction_aperture_locked(struct dxgk_adapter *a, const struct vidmm_
     return 0;
 }
 
+void vidmm_special_lock_transfer_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *in)
+{
+    const DXGK_BUILDPAGINGBUFFER_TRANSFER t = args->Transfer;
+    DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER *x = &args->SpecialLockTransfer;
+    memset(x, 0, sizeof *x);
+    args->Operation = DXGK_OPERATION_SPECIAL_LOCK_TRANSFER;
+    x->hAllocation = t.hAllocation;
+    x->TransferOffset = t.TransferOffset;
+    x->TransferSize = t.TransferSize;
+    x->Source.SegmentId = t.Source.SegmentId;
+    x->Source.SegmentAddress = t.Source.SegmentAddress; /* or the MDL pointer: the same union */
+    x->Destination.SegmentId = t.Destination.SegmentId;
+    x->Destination.SegmentAddress = t.Destination.SegmentAddress;
+    x->Flags = t.Flags; /* no MdlOffset: an MDL side starts at its first page */
+    x->SwizzlingRangeId = in->swz_range - 1;
+    x->SwizzlingRangeData = in->swz_private;
+}
+
 /* The paging operation that takes `in` out of its segment: an UNMAP from the aperture; a
  * TRANSFER into the aperture range `ap` just mapped over its backing store; a DISCARD_CONTENT
  * when its content is dead (renamed, offered) or already in a clean backing store; else a
- * TRANSFER to its system-memory backing store (committed here; false: no memory). */
+ * TRANSFER to its system-memory backing store (committed here; false: no memory). Held through
+ * a range that follows it (`special`): always that last TRANSFER, as a SPECIAL_LOCK_TRANSFER -
+ * the KMD points the range at the backing store, so no copy may be skipped. */
 static bool evict_op(struct dxgk_adapter *a, struct vidmm_instance *in, UINT ap, UINT64 ap_offset, bool dead_content,
-                     bool want_linear, UINT idle, DXGKARG_BUILDPAGINGBUFFER *args)
+                     bool want_linear, bool special, UINT idle, DXGKARG_BUILDPAGINGBUFFER *args)
 {
     struct dxgk_allocation *al = in->alloc;
     struct vidmm_segment *s = &a->seg[in->segment_id - 1];
@@ -286,7 +310,8 @@ static bool evict_op(struct dxgk_adapter *a, struct vidmm_instance *in, UINT ap,
         args->Transfer.Destination.SegmentAddress.QuadPart =
             a->seg[ap - 1].desc.BaseAddress.QuadPart + (LONGLONG)ap_offset;
         args->Transfer.Flags.AllocationIsIdle = idle;
-    } else if (dead_content || (in->backing && in->backing_valid && (!want_linear || in->unswizzled))) {
+    } else if (!special &&
+               (dead_content || (in->backing && in->backing_valid && (!want_linear || in->unswizzled)))) {
         args->Operation = DXGK_OPERATION_DISCARD_CONTENT;
         args->DiscardContent.hAllocation = al->info.hAllocation;
         args->DiscardContent.SegmentId = in->segment_id;
@@ -306,12 +331,14 @@ static bool evict_op(struct dxgk_adapter *a, struct vidmm_instance *in, UINT ap,
         args->Transfer.MdlOffset = 0;
         args->Transfer.Flags.AllocationIsIdle = idle;
         args->Transfer.Flags.Unswizzle = want_linear;
+        if (special)
+            vidmm_special_lock_transfer_args(args, in);
     }
     return true;
 }
 
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *in,
-                                      struct vidmm_paging_batch *batch)
+                                      struct vidmm_paging_batch *batch, enum vidmm_evict_mode mode)
 {
     WDDM_ASSERT_HELD(&a->lock);
     struct dxgk_allocation *al = in->alloc;
@@ -328,12 +355,21 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
      * CPU-visible allocation the KMD always stores linear; VidMm tracks nothing for it. */
     bool swizzled = al->info.Flags.Swizzled, want_linear = swizzled && in->unswizzle;
     in->unswizzle = false;
+    /* Held through the alternate VA of a UseAlternateVA lock (D3DDDICB_LOCKFLAGS; vidmm/lock.c):
+     * the content goes to the backing store by a SPECIAL_LOCK_TRANSFER, the form the KMD keeps
+     * (the range untiles on the fly wherever it points), never discarded (a lock excludes a
+     * rename or an offer: it is current, its content alive), never into an aperture range. */
+    bool special = vidmm_moves_under_lock(in) && !s->aperture;
+    if (special) {
+        dead_content = false;
+        want_linear = false;
+    }
     /* EvictionSegmentSet: out of a memory segment into an aperture segment that has room. A
      * renamed instance's content is dead: it is discarded, never moved. */
     UINT64 ap_offset = 0;
     UINT ap = 0;
-    if (!s->aperture && !dead_content && al->info.EvictionSegmentSet && !(swizzled && (want_linear || in->unswizzled)) &&
-        vidmm_backing_commit(in))
+    if (!s->aperture && !dead_content && !special && al->info.EvictionSegmentSet &&
+        !(swizzled && (want_linear || in->unswizzled)) && vidmm_backing_commit(in))
         ap = eviction_aperture_locked(a, in, &ap_offset);
     if (ap) {
         DXGKARG_BUILDPAGINGBUFFER map = { 0 };
@@ -350,18 +386,18 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
      * the adapter lock let go and calls again with AllocationIsIdle. */
     UINT idle = vidmm_instance_retired_locked(a, in) ? 1u : 0u;
     DXGKARG_BUILDPAGINGBUFFER args = { 0 };
-    if (!evict_op(a, in, ap, ap_offset, dead_content, want_linear, idle, &args))
+    if (!evict_op(a, in, ap, ap_offset, dead_content, want_linear, special, idle, &args))
         return STATUS_NO_MEMORY;
     in->evicting = true; /* through a BUSY wait: neither freed nor chosen again meanwhile */
     NTSTATUS st = vidmm_paging_build_locked(batch, &args, in);
     in->evicting = false;
-    /* After a BUSY wait the lock was let go: if the CPU locked it, MakeResident pinned it or a
-     * DMA buffer took it meanwhile, the eviction is abandoned. The copy out already built only
-     * reads the range (into the backing store, or the aperture range over it); the backing
-     * store is not marked valid. A reserved aperture range is given back: it stays mapped to
-     * the backing store until the next MAP over it, which nothing reads meanwhile. */
-    if (NT_SUCCESS(st) && ((in->lock_count || (in == al->current && al->resident_refs)) ||
-                           !evictable_tier_locked(a, in, false, NULL)))
+    /* After a BUSY wait the lock was let go: if the CPU locked it, MakeResident pinned it (not
+     * an obstacle in VIDMM_EVICT_PINNED_TOO) or a DMA buffer took it meanwhile, the eviction is
+     * abandoned. The copy out already built only reads the range (into the backing store, or
+     * the aperture range over it); the backing store is not marked valid. A reserved aperture
+     * range is given back: it stays mapped to the backing store until the next MAP over it,
+     * which nothing reads meanwhile. */
+    if (NT_SUCCESS(st) && !evictable_tier_locked(a, in, false, mode, NULL))
         st = STATUS_VIDMM_EVICTION_ABANDONED;
     if (!NT_SUCCESS(st)) {
         if (ap)
@@ -388,13 +424,15 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
         in->cpu = NULL;
         in->evicted = !dead_content; /* a committed backing store stays for the next eviction */
         in->backing_valid = in->evicted;
-        if (swizzled && args.Operation == DXGK_OPERATION_TRANSFER)
+        if (swizzled && (args.Operation == DXGK_OPERATION_TRANSFER || special))
             in->unswizzled = want_linear; /* else the backing store keeps the form it had */
     }
     /* GpuMmu (issue 6): the PTEs follow (Valid 0 once not resident), in this batch, after the
      * copy out: the engine faults instead of reading a freed range. */
     (void)vidmm_va_instance_moved_locked(a, in, batch);
-    vidmm_batch_stamp_locked(batch, in, ap != 0); /* destruction (and a lock in the aperture) waits for the copy out */
+    /* Destruction waits for the copy out; so do a lock in the aperture and, for a move under a
+     * lock, the range's release (vidmm/lock.c D3DKMTUnlock): the copy runs first. */
+    vidmm_batch_stamp_locked(batch, in, ap != 0 || special);
     batch->evicted = true;
     if (offered)
         al->discarded = true;
@@ -402,7 +440,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     if (al->ctx_owner)
         DXGK_COUNT(a, context_allocation_evictions, 1);
     wddm_tl(WDDM_TL_EVICT, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), al->handle, al->info.Size);
-    if (args.Operation == DXGK_OPERATION_TRANSFER)
+    if (args.Operation == DXGK_OPERATION_TRANSFER || special)
         DXGK_COUNT(a, bytes_paged_out, al->info.Size);
     return STATUS_SUCCESS;
 }
@@ -509,7 +547,8 @@ static struct vidmm_instance *pick_victim_locked(struct dxgk_adapter *a, const U
             struct vidmm_segment *s = &a->seg[segments[k] - 1];
             for (struct vidmm_instance *in = s->lru_head; in; in = in->lru_next) {
                 struct dxgk_context *loaded = NULL;
-                if (soft_pinned(in) != soft || !evictable_tier_locked(a, in, tier == 0, &loaded)) {
+                if (soft_pinned(in) != soft ||
+                    !evictable_tier_locked(a, in, tier == 0, VIDMM_EVICT_ORDINARY, &loaded)) {
                     if (loaded && !*unload)
                         *unload = loaded;
                     continue;
@@ -544,7 +583,7 @@ UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT c
             continue;
         }
         UINT id = victim->segment_id;
-        NTSTATUS st = vidmm_evict_instance_locked(a, victim, batch);
+        NTSTATUS st = vidmm_evict_instance_locked(a, victim, batch, VIDMM_EVICT_ORDINARY);
         if (st == STATUS_VIDMM_EVICTION_ABANDONED) /* abandoned after a BUSY wait: it is no victim any more, pick again */
             continue;
         return NT_SUCCESS(st) ? id : 0;

@@ -16,7 +16,8 @@
  * (CpuVisible allocations are only placed there), and the CPU waits for that restore; with
  * DonotWait the restore is started and the lock returns STATUS_GRAPHICS_ALLOCATION_BUSY. When
  * nothing is evictable the lock waits once for the work in flight and retries, then fails with
- * STATUS_NO_MEMORY. A locked current instance is never evicted (DonotEvict is implied).
+ * STATUS_NO_MEMORY. A locked current instance is never evicted (DonotEvict is implied), except
+ * under a UseAlternateVA lock that did not ask DonotEvict (below).
  *
  * Instances (docs/semantics.md §3.3, DXGK_VIDMMCAPS.OutOfOrderLock, issue 3): a Discard lock that
  * renames returns the new instance's own handle in hAllocation (vidmm/rename.c). A lock naming
@@ -40,13 +41,24 @@
  * CPU-visible allocation linear when it evicts it, docs/semantics.md §2.4). Refused: AcquireAperture
  * on an allocation that can only live in an aperture segment, or that is already locked; any
  * lock while an AcquireAperture lock of it is outstanding; a DMA buffer naming an instance locked
- * that way (sched/queue.c) (§3.2 rules 6, 11). A locked instance is never evicted (DonotEvict is
- * implied), so SPECIAL_LOCK_TRANSFER is never needed.
+ * that way (sched/queue.c) (§3.2 rules 6, 11). Such a lock, like any, holds the instance where it
+ * is (DonotEvict is implied), except a UseAlternateVA one.
  * UseAlternateVA (D3DDDICB_LOCKFLAGS): the KMD may return a view of another address and size
  * (CPUTranslatedAddress, RangeSize), also for an instance resident in an aperture segment (the
  * range then untiles the system pages on the fly); at the range limit the lock fails (no other
  * view); refused on shared allocations and on a primary not created UseAlternateVA, required on
- * one created so (rule 7).
+ * one created so (rule 7). Without DonotEvict (the model reads it as "not while the lock lasts
+ * either"; the docs speak of it for the lock's own eviction) it lets VidMm move the instance
+ * while the CPU holds it (D3DDDICB_LOCKFLAGS: the alternate VA goes when "the allocation is not
+ * accessible to the CPU and is being evicted" or "is being paged in after it was evicted while
+ * under lock"; Locking Swizzled Allocations: such an eviction is "invisible to the
+ * application"): each move out of or into a memory segment is a
+ * DXGK_OPERATION_SPECIAL_LOCK_TRANSFER ("transferred from or to the alternate virtual address"),
+ * the TRANSFER fields plus SwizzlingRangeId and SwizzlingRangeData (vidmm/evict.c,
+ * vidmm/residency.c); the KMD points the range at the new place, so the CPU's pointer stays
+ * valid and shows the content. The unlock releases the range once the last such copy ran. The
+ * operation is WDDM 1.x only (DXGK_BUILDPAGINGBUFFER_OPERATION): in the GpuMmu model the lock
+ * holds the instance in place (vidmm_instance.swz_movable).
  * Without UseAlternateVA, an instance that is evicted or resident in an aperture segment is first
  * paged into a memory segment (case 2 of Locking Swizzled Allocations), then acquired as case 1.
  * Allocations the KMD marks Swizzled: VidMm tracks the form of the backing store
@@ -135,7 +147,7 @@ static bool hold_backing_for_cpu_locked(struct dxgk_adapter *a, struct dxgk_allo
  * the KMD can program. STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE: the limit (every range
  * in use or refused as UNAVAILABLE). Adapter lock held (the DDI calls are serialised by it). */
 static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in,
-                                       UINT private_data, bool alternate_va, UINT8 **cpu)
+                                       UINT private_data, bool alternate_va, bool movable, UINT8 **cpu)
 {
     WDDM_ASSERT_HELD(&a->lock);
     /* Without UseAlternateVA the lock paged the instance into a memory segment first (case 2). */
@@ -168,6 +180,9 @@ static NTSTATUS swizzle_acquire_locked(struct dxgk_adapter *a, struct dxgk_alloc
         in->swz_range = r + 1;
         in->swz_private = private_data;
         in->swz_lock = true;
+        /* SPECIAL_LOCK_TRANSFER is a WDDM 1.x operation (DXGK_BUILDPAGINGBUFFER_OPERATION): in
+         * the GpuMmu model the lock keeps the instance in place. */
+        in->swz_movable = movable && !a->mmu;
         *cpu = (UINT8 *)(uintptr_t)arg.CPUTranslatedAddress.QuadPart;
         return STATUS_SUCCESS;
     }
@@ -188,6 +203,7 @@ void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance 
         in->swz_range = 0;
     }
     in->swz_lock = false;
+    in->swz_movable = false;
 }
 
 /* D3DKMTLock as phases over one operation (issue 16): the arguments; the instance the handle
@@ -568,7 +584,8 @@ static NTSTATUS lock_view_locked(struct lock_op *op)
     op->cpu = in->cpu;
     if (!op->f.AcquireAperture)
         return STATUS_SUCCESS;
-    NTSTATUS st = swizzle_acquire_locked(a, al, in, op->args->PrivateDriverData, op->f.UseAlternateVA, &op->cpu);
+    NTSTATUS st = swizzle_acquire_locked(a, al, in, op->args->PrivateDriverData, op->f.UseAlternateVA,
+                                         op->f.UseAlternateVA && !op->f.DonotEvict, &op->cpu);
     if (st != STATUS_GRAPHICS_UNSWIZZLING_APERTURE_UNAVAILABLE)
         return st;
     if (op->f.DonotEvict || op->f.UseAlternateVA) {
@@ -578,7 +595,7 @@ static NTSTATUS lock_view_locked(struct lock_op *op)
     }
     vidmm_batch_init(&op->batch, a);
     in->unswizzle = al->info.Flags.Swizzled;
-    st = vidmm_evict_instance_locked(a, in, &op->batch);
+    st = vidmm_evict_instance_locked(a, in, &op->batch, VIDMM_EVICT_ORDINARY);
     vidmm_paging_flush_locked(&op->batch);
     if (!NT_SUCCESS(st) || in->segment_id || al->dead) {
         dxgk_refuse("D3DKMTLock: no swizzling range and allocation 0x%08x could not be evicted (0x%08x)",
@@ -765,6 +782,15 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
             if (!al)
                 continue;
             pthread_mutex_lock(&a->lock);
+            /* Moved under the lock (SPECIAL_LOCK_TRANSFER): the range is released once that copy
+             * ran, so that nothing the CPU wrote through it lands before the copy. */
+            UINT64 pf;
+            while (!al->dead && !done[j]->lock_count && done[j]->swz_lock && (pf = done[j]->paging_fence) &&
+                   !gsched_fence_completed(&a->node[a->paging_node], pf)) {
+                pthread_mutex_unlock(&a->lock);
+                gsched_wait_fence(&a->node[a->paging_node], pf);
+                pthread_mutex_lock(&a->lock);
+            }
             if (!al->dead && !done[j]->lock_count && done[j]->swz_lock)
                 vidmm_swizzle_release_locked(a, done[j]);
             pthread_mutex_unlock(&a->lock);

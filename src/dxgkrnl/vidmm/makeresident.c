@@ -274,7 +274,7 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
             in->backing_valid = true; /* any later eviction is a DISCARD_CONTENT (vidmm/evict.c) */
         if (--al[i]->resident_refs == 0 && !args->Flags.EvictOnlyIfNecessary && in->segment_id &&
             vidmm_evictable_locked(a, in))
-            (void)vidmm_evict_instance_locked(a, in, &batch); /* a failure leaves it resident */
+            (void)vidmm_evict_instance_locked(a, in, &batch, VIDMM_EVICT_ORDINARY); /* a failure leaves it resident */
     }
     vidmm_paging_flush_locked(&batch);
     pthread_mutex_unlock(&a->lock);

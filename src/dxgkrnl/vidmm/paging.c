@@ -112,6 +112,17 @@ void wddm_vidmm_set_paging_room(UINT bytes)
     atomic_store(&paging_room, bytes);
 }
 
+/* The DXGK_TRANSFERFLAGS of a TRANSFER or a SPECIAL_LOCK_TRANSFER (the answers BUSY is allowed
+ * for, docs/semantics.md §2.4, with DISCARD_CONTENT); NULL for any other operation. */
+static DXGK_TRANSFERFLAGS *transfer_flags(DXGKARG_BUILDPAGINGBUFFER *args)
+{
+    if (args->Operation == DXGK_OPERATION_TRANSFER)
+        return &args->Transfer.Flags;
+    if (args->Operation == DXGK_OPERATION_SPECIAL_LOCK_TRANSFER)
+        return &args->SpecialLockTransfer.Flags;
+    return NULL;
+}
+
 NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPAGINGBUFFER *args,
                                    const struct vidmm_instance *inst)
 {
@@ -135,12 +146,13 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
         args->pDmaBufferPrivateData = p->priv;
         args->DmaBufferPrivateDataSize = p->priv_size;
         args->DmaBufferWriteOffset = p->dma_used;
-        if (args->Operation == DXGK_OPERATION_TRANSFER) {
-            /* DXGK_TRANSFERFLAGS: VidMm moves an allocation in one transfer (TransferOffset 0,
-             * the whole size), so each is its own start and end; a multipass call that goes on
-             * where the KMD stopped (MultipassOffset set) is not a new start. */
-            args->Transfer.Flags.TransferStart = args->MultipassOffset == 0;
-            args->Transfer.Flags.TransferEnd = 1;
+        /* DXGK_TRANSFERFLAGS: VidMm moves an allocation in one transfer (TransferOffset 0, the
+         * whole size), so each is its own start and end; a multipass call that goes on where the
+         * KMD stopped (MultipassOffset set) is not a new start. */
+        DXGK_TRANSFERFLAGS *tf = transfer_flags(args);
+        if (tf) {
+            tf->TransferStart = args->MultipassOffset == 0;
+            tf->TransferEnd = 1;
         }
         NTSTATUS st = a->driver.ddi.DxgkDdiBuildPagingBuffer(a->miniport, args);
         UINT8 *end = args->pDmaBuffer;
@@ -174,17 +186,16 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
             submit_current_locked(b); /* MultipassOffset is left as the KMD set it */
             continue;
         }
-        bool said_idle = args->Operation == DXGK_OPERATION_TRANSFER ? args->Transfer.Flags.AllocationIsIdle
-                                                                      : args->DiscardContent.Flags.AllocationIsIdle;
+        bool said_idle = tf ? tf->AllocationIsIdle : args->DiscardContent.Flags.AllocationIsIdle;
         if (st == STATUS_GRAPHICS_ALLOCATION_BUSY && inst && !said_idle &&
-            (args->Operation == DXGK_OPERATION_TRANSFER || args->Operation == DXGK_OPERATION_DISCARD_CONTENT)) {
+            (tf || args->Operation == DXGK_OPERATION_DISCARD_CONTENT)) {
             /* Submit what is built first (the wait may need it) and stamp the instances of the
              * batch so far with its fence: while the lock is let go, others must see the real
              * paging fences of what this batch placed. */
             vidmm_paging_flush_locked(b);
             vidmm_instance_wait_locked(a, inst, false);
-            if (args->Operation == DXGK_OPERATION_TRANSFER)
-                args->Transfer.Flags.AllocationIsIdle = 1;
+            if (tf)
+                tf->AllocationIsIdle = 1;
             else
                 args->DiscardContent.Flags.AllocationIsIdle = 1;
             continue;

@@ -2,8 +2,9 @@
  * standby settings", the WDK's "Standby hibernate optimizations", DXGK_VIDMMCAPS).
  *
  * Before the adapter goes to D3 for a standby or a hibernation, VidMm takes out of every memory
- * segment that will not keep its content everything resident there, by ordinary evictions
- * (vidmm/evict.c: the content goes to the backing store, the next use brings it back):
+ * segment that will not keep its content everything resident there, by evictions that take
+ * what D3DKMTMakeResident pinned too (vidmm/evict.c, VIDMM_EVICT_PINNED_TOO: the content goes
+ * to the backing store, the next use brings it back):
  *   standby   - a segment keeps its content if it is PreservedDuringStandby (self-refreshing
  *               VRAM) and the KMD did not set DisableSelfRefreshVRAMInS3, or if the KMD set
  *               AlwaysPoweredVRAM (its VRAM stays powered through standby);
@@ -12,7 +13,9 @@
  *               descriptor has no SystemMemoryEndAddress);
  *   aperture segments are system memory and always keep it.
  * Kept where they are: an allocation the CPU holds locked (its pointer stays valid; the model's
- * choice, its content is then lost with the segment) and a destroyed one waiting to be freed.
+ * choice, its content is then lost with the segment), unless through a UseAlternateVA lock that
+ * lets VidMm move it (a SPECIAL_LOCK_TRANSFER then saves it, vidmm/evict.c), and a destroyed one
+ * waiting to be freed.
  *
  * The GpuMmu model: VidMm's page tables are pinned ranges of a memory segment, so a transition
  * that loses it loses them. After D0 VidMm writes every table again (vidmm/vaspace.c) and puts
@@ -41,17 +44,12 @@ static UINT segments_to_purge(const struct dxgk_adapter *a, bool standby)
     return mask;
 }
 
-/* An ordinary eviction, of a pinned allocation too (D3DKMTMakeResident): an eviction would
- * otherwise be abandoned for it, and its content would go with the power. The GPU is idle and
- * the caller submits nothing meanwhile, so no BUSY wait lets another thread see it unpinned. */
+/* An eviction of a pinned allocation too (D3DKMTMakeResident): its content would otherwise go
+ * with the power. The GPU is idle and the caller places the pinned ones back (at their next use,
+ * or at once in the GpuMmu model: gpummu_restore). */
 static NTSTATUS power_evict_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *b)
 {
-    struct dxgk_allocation *al = in->alloc;
-    UINT refs = al->resident_refs;
-    al->resident_refs = 0;
-    NTSTATUS st = vidmm_evict_instance_locked(a, in, b);
-    al->resident_refs = refs;
-    return st;
+    return vidmm_evict_instance_locked(a, in, b, VIDMM_EVICT_PINNED_TOO);
 }
 
 /* After D0 in the GpuMmu model: the pinned allocations placed again, every page table

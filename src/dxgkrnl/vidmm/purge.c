@@ -20,6 +20,8 @@
 /* The notification for one instance, then its bookkeeping: out of its segment and LRU. */
 static NTSTATUS purge_one_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch)
 {
+    if (in->lock_count)
+        return STATUS_GRAPHICS_ALLOCATION_BUSY; /* kept, also one a UseAlternateVA lock lets move */
     struct dxgk_allocation *al = in->alloc;
     struct vidmm_segment *s = &a->seg[in->segment_id - 1];
     DXGKARG_BUILDPAGINGBUFFER args = { 0 };
@@ -72,7 +74,7 @@ UINT64 vidmm_clear_segments(struct dxgk_adapter *a, UINT segments, bool keep_pin
         for (struct vidmm_instance *in = a->seg[id - 1].lru_head; in; in = next) {
             next = in->lru_next;
             const struct dxgk_allocation *al = in->alloc;
-            if (in->lock_count || in->in_batch || in->evicting || al->dead ||
+            if (vidmm_locked_in_place(in) || in->in_batch || in->evicting || al->dead ||
                 (keep_pinned && in == al->current && al->resident_refs))
                 continue;
             /* Every packet retired (a reset, or the GPU run dry): no BUSY wait lets the lock go

@@ -167,6 +167,10 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
         args.Transfer.Destination.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)inst->offset;
         args.Transfer.Flags.AllocationIsIdle = 1; /* a fresh placement: nothing references it */
         args.Transfer.Flags.Swizzle = inst->unswizzled; /* Locking Swizzled Allocations, case 3 */
+        /* Evicted under a UseAlternateVA lock that is still outstanding (D3DKMTMakeResident can
+         * bring it back: no DMA buffer may): its range follows it back (vidmm/evict.c). */
+        if (vidmm_moves_under_lock(inst))
+            vidmm_special_lock_transfer_args(&args, inst);
     } else if (fill) {
         /* Fill: only memory segments, allocation guaranteed idle (docs/semantics.md §2.3). */
         args.Operation = DXGK_OPERATION_FILL;
@@ -200,7 +204,8 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
     for (UINT n = 0; n < a->node_count; n++)
         if (inst->last_write[n] && !gsched_ticket_retired(&a->node[n], inst->last_write[n]))
             write_pending = true;
-    inst->backing_valid = (restore && !write_pending) || s->aperture;
+    /* A CPU still holding it through its range may write it in the segment. */
+    inst->backing_valid = ((restore && !write_pending) || s->aperture) && !vidmm_moves_under_lock(inst);
     /* The CPU waits for a FILL or a restore, or for an eviction of the batch that freed the
      * range (a MAP of fresh pages needs no CPU wait: the CPU uses the pages directly). */
     vidmm_batch_stamp_locked(batch, inst, !s->aperture || restore || batch->evicted);

@@ -14,7 +14,7 @@ static NTSTATUS trim_one_locked(struct dxgk_adapter *a, struct vidmm_instance *i
 {
     if (!vidmm_evictable_locked(a, in))
         return STATUS_GRAPHICS_ALLOCATION_BUSY; /* kept: not a failure of the trim */
-    return vidmm_evict_instance_locked(a, in, batch);
+    return vidmm_evict_instance_locked(a, in, batch, VIDMM_EVICT_ORDINARY);
 }
 
 NTSTATUS wddm_test_vidmm_trim(UINT hAdapter, UINT64 *pEvicted)
