@@ -6,6 +6,8 @@
  * reads, before and after the handle is closed and after the creator destroyed its own. */
 #include "real_env.h"
 
+#include <pthread.h>
+
 #include "dxgkrnl/dxgkrnl.h"
 
 #define SIZE 8192u
@@ -106,15 +108,32 @@ static void destroy_res(struct renv *e, const struct made *m)
     assert_int_equal(D3DKMTDestroyAllocation(&da), STATUS_SUCCESS);
 }
 
-static void two_devices(struct renv *a, struct renv *b)
+/* Both adapters stay started for the whole run: closing the last handle on an adapter stops it,
+ * and an enumeration starts none while another runs. The process's teardown closes these. */
+static int keep_adapters(void **state)
+{
+    (void)state;
+    static D3DKMT_ADAPTERINFO kept[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = kept };
+    return D3DKMTEnumAdapters2(&en) == STATUS_SUCCESS && en.NumAdapters == 2 ? 0 : -1;
+}
+
+/* A device (and context) on adapter `which` of the two; the other adapter's handle is closed. */
+static void side_open(struct renv *e, int which)
 {
     D3DKMT_ADAPTERINFO info[4];
     D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
     assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    renv_open_on(a, info[0].hAdapter);
-    en.NumAdapters = 4;
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    renv_open_on(b, info[0].hAdapter);
+    assert_int_equal(en.NumAdapters, 2);
+    renv_open_on(e, info[which].hAdapter);
+    D3DKMT_CLOSEADAPTER c = { .hAdapter = info[!which].hAdapter };
+    assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS);
+}
+
+static void two_devices(struct renv *a, struct renv *b)
+{
+    side_open(a, 0);
+    side_open(b, 0);
 }
 
 static NTSTATUS sync_create(D3DKMT_HANDLE device, bool shared, bool nt, D3DDDI_SYNCHRONIZATIONOBJECT_TYPE type,
@@ -211,10 +230,7 @@ static void the_nt_handle_keeps_the_resource_after_its_creator_went(void **state
     destroy_res(&a2, &opened);
     /* Closed without any open: the creator's memory goes with the NT handle (ASan: no leak). */
     struct renv a3;
-    D3DKMT_ADAPTERINFO info[4];
-    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
-    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
-    renv_open_on(&a3, info[0].hAdapter);
+    side_open(&a3, 0);
     struct made lone = make_nt(&a3);
     HANDLE nt2 = share1(lone.res, NULL);
     destroy_res(&a3, &lone);
@@ -232,7 +248,7 @@ static void what_is_not_made_for_nt_sharing_is_refused(void **state)
 {
     (void)state;
     struct renv a;
-    renv_open(&a);
+    side_open(&a, 0);
     HANDLE nt = NULL;
     struct made plain, global_only;
     D3DKMT_HANDLE global;
@@ -346,7 +362,7 @@ static void a_sync_object_opens_from_its_nt_handle(void **state)
 {
     (void)state;
     struct renv a;
-    renv_open(&a);
+    side_open(&a, 0);
     D3DKMT_CREATESYNCHRONIZATIONOBJECT2 c = { .hDevice = a.device };
     c.Info.Type = D3DDDI_MONITORED_FENCE;
     c.Info.Flags.Shared = 1;
@@ -418,7 +434,7 @@ static void names_open_until_the_last_nt_handle_is_closed(void **state)
 {
     (void)state;
     struct renv a;
-    renv_open(&a);
+    side_open(&a, 0);
     UNICODE_STRING name = ustr(u"\\BaseNamedObjects\\libwddm_Share_Test");
     UNICODE_STRING lower = ustr(u"\\basenamedobjects\\LIBWDDM_share_test");
     UNICODE_STRING other = ustr(u"\\BaseNamedObjects\\libwddm_absent");
@@ -485,7 +501,7 @@ static void bogus_nt_handles_are_refused(void **state)
 {
     (void)state;
     struct renv a;
-    renv_open(&a);
+    side_open(&a, 0);
     HANDLE ev = CreateEventW(NULL, TRUE, FALSE, NULL);
     assert_non_null(ev);
     const HANDLE bogus[] = { NULL, (HANDLE)(uintptr_t)0xdeadbeef, (HANDLE)(uintptr_t)0x30000004u, ev };
@@ -509,12 +525,205 @@ static void bogus_nt_handles_are_refused(void **state)
     renv_close(&a);
 }
 
+/* D3DKMTOpenResourceFromNtHandle's buffers follow D3DKMTOpenResource2's rules: no
+ * pOpenAllocationInfo2, NumAllocations 0, a NULL runtime-data buffer of a non-zero size, a size
+ * one byte off, no driver-data buffer, a keyed-mutex data size without a buffer →
+ * STATUS_INVALID_PARAMETER; a driver-data buffer one byte short → STATUS_NO_MEMORY (Wine d3dkmt
+ * tests, test_D3DKMTShareObjects); nothing is left open by a refused call. */
+static void open_from_nt_handle_checks_its_buffers(void **state)
+{
+    (void)state;
+    struct renv a;
+    side_open(&a, 0);
+    struct made res = make_nt(&a);
+    HANDLE nt = share1(res.res, NULL);
+    UINT8 total[sizeof(struct swgpu_alloc_private)], runtime[sizeof runtime_data];
+    D3DDDI_OPENALLOCATIONINFO2 oi = { 0 };
+    const D3DKMT_OPENRESOURCEFROMNTHANDLE good = { .hDevice = a.device, .hNtHandle = nt, .NumAllocations = 1,
+                                                   .pOpenAllocationInfo2 = &oi, .pPrivateRuntimeData = runtime,
+                                                   .PrivateRuntimeDataSize = sizeof runtime,
+                                                   .pTotalPrivateDriverDataBuffer = total,
+                                                   .TotalPrivateDriverDataBufferSize = sizeof total };
+    D3DKMT_OPENRESOURCEFROMNTHANDLE o = good;
+    o.pOpenAllocationInfo2 = NULL;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_INVALID_PARAMETER);
+    o = good;
+    o.NumAllocations = 0;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_INVALID_PARAMETER);
+    o = good;
+    o.pPrivateRuntimeData = NULL;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_INVALID_PARAMETER);
+    o = good;
+    o.PrivateRuntimeDataSize += 1;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_INVALID_PARAMETER);
+    o = good;
+    o.pTotalPrivateDriverDataBuffer = NULL;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_INVALID_PARAMETER);
+    o = good;
+    o.KeyedMutexPrivateRuntimeDataSize = 4;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_INVALID_PARAMETER);
+    o = good;
+    o.TotalPrivateDriverDataBufferSize -= 1;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_NO_MEMORY);
+    o = good;
+    o.hDevice = JUNK;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_INVALID_PARAMETER);
+    D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE q = { .hDevice = JUNK, .hNtHandle = nt };
+    assert_int_equal(D3DKMTQueryResourceInfoFromNtHandle(&q), STATUS_INVALID_PARAMETER);
+    o = good;
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_SUCCESS);
+    assert_int_equal(o.TotalPrivateDriverDataBufferSize, sizeof total);
+    struct made opened = { .alloc = oi.hAllocation, .res = o.hResource };
+    assert_true(CloseHandle(nt));
+    destroy_res(&a, &opened);
+    destroy_res(&a, &res);
+    renv_close(&a);
+}
+
+/* ---- threads -------------------------------------------------------------------------------- */
+
+#define RACERS 4
+#define ROUNDS 40
+
+struct racer {
+    struct renv dev;
+    D3DKMT_HANDLE res;  /* the creator's resource, shared by every racer */
+    OBJECT_ATTRIBUTES *attr;
+};
+
+/* Each round: a new NT handle on the shared resource, an open of it on the racer's own device,
+ * the handle closed, an open by name, the opened resources destroyed. */
+static void *race(void *arg)
+{
+    struct racer *r = arg;
+    for (int i = 0; i < ROUNDS; i++) {
+        HANDLE nt = NULL;
+        if (D3DKMTShareObjects(1, &r->res, NULL, GENERIC_ALL, &nt) != STATUS_SUCCESS)
+            return (void *)1;
+        struct made m1, m2;
+        NTSTATUS st = try_open_nt(&r->dev, nt, &m1, NULL, NULL);
+        if (!CloseHandle(nt) || st != STATUS_SUCCESS)
+            return (void *)2;
+        D3DKMT_OPENNTHANDLEFROMNAME by = { .dwDesiredAccess = GENERIC_ALL, .pObjAttrib = r->attr };
+        if (D3DKMTOpenNtHandleFromName(&by) != STATUS_SUCCESS)
+            return (void *)3;
+        st = try_open_nt(&r->dev, by.hNtHandle, &m2, NULL, NULL);
+        if (!CloseHandle(by.hNtHandle) || st != STATUS_SUCCESS)
+            return (void *)4;
+        D3DKMT_DESTROYALLOCATION d1 = { .hDevice = r->dev.device, .hResource = m1.res };
+        D3DKMT_DESTROYALLOCATION d2 = { .hDevice = r->dev.device, .hResource = m2.res };
+        if (D3DKMTDestroyAllocation(&d1) != STATUS_SUCCESS || D3DKMTDestroyAllocation(&d2) != STATUS_SUCCESS)
+            return (void *)5;
+    }
+    return NULL;
+}
+
+/* Sharing, opening by handle and by name, and closing, from several threads at once on one
+ * resource: every call succeeds, and nothing leaks (ASan) or races (TSan). */
+static void threads_share_open_and_close_at_once(void **state)
+{
+    (void)state;
+    struct renv a;
+    side_open(&a, 0);
+    struct made res = make_nt(&a);
+    UNICODE_STRING name = ustr(u"\\BaseNamedObjects\\libwddm_race");
+    OBJECT_ATTRIBUTES attr;
+    InitializeObjectAttributes(&attr, &name, 0, NULL, NULL);
+    HANDLE named = share1(res.res, &attr);
+    struct racer r[RACERS];
+    pthread_t t[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        side_open(&r[i].dev, 0);
+        r[i].res = res.res;
+        r[i].attr = &attr;
+    }
+    for (int i = 0; i < RACERS; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, race, &r[i]), 0);
+    for (int i = 0; i < RACERS; i++) {
+        void *rc = (void *)-1;
+        assert_int_equal(pthread_join(t[i], &rc), 0);
+        assert_null(rc);
+    }
+    assert_true(CloseHandle(named));
+    for (int i = 0; i < RACERS; i++)
+        renv_close(&r[i].dev);
+    destroy_res(&a, &res);
+    renv_close(&a);
+}
+
+/* ---- two adapters --------------------------------------------------------------------------- */
+
+/* A cross-adapter resource (seed 003) shared by NT handle opens on the other adapter, over the
+ * same pages, also after its creator destroyed it; a resource that is not cross-adapter opens
+ * only on its own adapter (STATUS_NOT_SUPPORTED elsewhere), as with global handles. */
+static void a_cross_adapter_resource_opens_on_the_other_adapter(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    side_open(&a, 0);
+    side_open(&b, 1);
+    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                     .kind = SWGPU_ALLOC_CROSS_ADAPTER, .format = 87 /* B8G8R8A8_UNORM */,
+                                     .dimension = 3, .width = 64, .height = 32, .depth = 1, .mip_levels = 1,
+                                     .array_size = 1, .xa_usage = SWGPU_XA_USAGE_COPY, .xa_bytes_per_pixel = 4 };
+    D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = a.device, .NumAllocations = 1, .pAllocationInfo = &ai };
+    ca.Flags.CreateShared = ca.Flags.CreateResource = ca.Flags.CrossAdapter = ca.Flags.NtSecuritySharing = 1;
+    assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_SUCCESS);
+    assert_int_equal(ca.hGlobalShare, 0);
+    HANDLE nt = share1(ca.hResource, NULL);
+    UINT32 size = 128u * 32u; /* the KMD's cross-adapter pitch (128-aligned) x height (4-aligned) */
+    D3DKMT_HANDLE up = renv_alloc(&a, SWGPU_ALLOC_UPLOAD, size);
+    renv_gpu_write(&a, ai.hAllocation, up, size, 61);
+    void *cpu; /* a lock of the written allocation waits for a's GPU copy into it */
+    assert_int_equal(renv_lock(&a, ai.hAllocation, LOCK_READONLY, &cpu), STATUS_SUCCESS);
+    renv_unlock(&a, ai.hAllocation);
+    struct made made = { .alloc = ai.hAllocation, .res = ca.hResource };
+    destroy_res(&a, &made);
+    D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE q = { .hDevice = b.device, .hNtHandle = nt };
+    assert_int_equal(D3DKMTQueryResourceInfoFromNtHandle(&q), STATUS_SUCCESS);
+    UINT8 total[sizeof p];
+    D3DDDI_OPENALLOCATIONINFO2 oi = { 0 };
+    D3DKMT_OPENRESOURCEFROMNTHANDLE o = { .hDevice = b.device, .hNtHandle = nt, .NumAllocations = 1,
+                                          .pOpenAllocationInfo2 = &oi, .pTotalPrivateDriverDataBuffer = total,
+                                          .TotalPrivateDriverDataBufferSize = q.TotalPrivateDriverDataSize };
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o), STATUS_SUCCESS);
+    D3DKMT_HANDLE rb = renv_alloc(&b, SWGPU_ALLOC_READBACK, size);
+    renv_gpu_check(&b, oi.hAllocation, rb, size, 61);
+    assert_true(CloseHandle(nt));
+    renv_gpu_check(&b, oi.hAllocation, rb, size, 61);
+    struct made opened = { .alloc = oi.hAllocation, .res = o.hResource };
+    destroy_res(&b, &opened);
+    /* Not cross-adapter: refused on b, with a line. */
+    struct made local = make_nt(&a);
+    HANDLE nt2 = share1(local.res, NULL);
+    struct made junk;
+    wddm_clear_refusals();
+    assert_int_equal(try_open_nt(&b, nt2, &junk, NULL, NULL), STATUS_NOT_SUPPORTED);
+    renv_expect_refusal("opens only on the adapter that created it");
+    /* The open refuses it too, with the buffers the creator's adapter answers for. */
+    UINT8 total2[sizeof(struct swgpu_alloc_private)], runtime2[sizeof runtime_data];
+    D3DDDI_OPENALLOCATIONINFO2 oi2 = { 0 };
+    D3DKMT_OPENRESOURCEFROMNTHANDLE o2 = { .hDevice = b.device, .hNtHandle = nt2, .NumAllocations = 1,
+                                           .pOpenAllocationInfo2 = &oi2, .pPrivateRuntimeData = runtime2,
+                                           .PrivateRuntimeDataSize = sizeof runtime2,
+                                           .pTotalPrivateDriverDataBuffer = total2,
+                                           .TotalPrivateDriverDataBufferSize = sizeof total2 };
+    wddm_clear_refusals();
+    assert_int_equal(D3DKMTOpenResourceFromNtHandle(&o2), STATUS_NOT_SUPPORTED);
+    renv_expect_refusal("opens only on the adapter that created it");
+    assert_true(CloseHandle(nt2));
+    destroy_res(&a, &local);
+    renv_close(&b);
+    renv_close(&a);
+}
+
 int main(void)
 {
     setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
     setenv("WDDM_SEGMENT_VISIBLE_MB", "1", 1);
     setenv("WDDM_SEGMENT_APERTURE_MB", "4", 1);
-    unsetenv("WDDM_ADAPTER_COUNT");
+    setenv("WDDM_ADAPTER_COUNT", "2", 1);
     unsetenv("WDDM_KMD_CAPS");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_resource_opens_from_its_nt_handle_on_another_device),
@@ -524,6 +733,9 @@ int main(void)
         cmocka_unit_test(a_sync_object_opens_from_its_nt_handle),
         cmocka_unit_test(names_open_until_the_last_nt_handle_is_closed),
         cmocka_unit_test(bogus_nt_handles_are_refused),
+        cmocka_unit_test(open_from_nt_handle_checks_its_buffers),
+        cmocka_unit_test(threads_share_open_and_close_at_once),
+        cmocka_unit_test(a_cross_adapter_resource_opens_on_the_other_adapter),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, keep_adapters, NULL);
 }
