@@ -7,7 +7,7 @@
  * It opens on the creator's adapter, and on another adapter when the resource is
  * cross-adapter (the kernel refuses the rest with a line).
  *
- * NT handles (D3D11_RESOURCE_MISC_SHARED_NTHANDLE; docs/api.md "Shared resources"): such a
+ * NT handles (D3D11_RESOURCE_MISC_SHARED_NTHANDLE; docs/api.md "What DXGI does here"): such a
  * resource has no global handle (GetSharedHandle fails); IDXGIResource1::CreateSharedHandle makes
  * an NT handle of it (D3DKMTShareObjects, with its keyed mutex and fence), which
  * ID3D11Device1::OpenSharedResource1 opens (D3DKMTQueryResourceInfoFromNtHandle +

@@ -1,4 +1,4 @@
-/* NT-handle sharing at the API (docs/api.md "Shared resources"): a Texture2D created with
+/* NT-handle sharing at the API (docs/api.md "What DXGI does here"): a Texture2D created with
  * D3D11_RESOURCE_MISC_SHARED_NTHANDLE (with MISC_SHARED or MISC_SHARED_KEYEDMUTEX) becomes an NT
  * handle through IDXGIResource1::CreateSharedHandle; ID3D11Device1::OpenSharedResource1 opens it
  * on another device, OpenSharedResourceByName by the name given to CreateSharedHandle, and
