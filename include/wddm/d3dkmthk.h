@@ -914,6 +914,84 @@ NTSTATUS APIENTRY D3DKMTAcquireKeyedMutex2(D3DKMT_ACQUIREKEYEDMUTEX2 *);
 NTSTATUS APIENTRY D3DKMTReleaseKeyedMutex(D3DKMT_RELEASEKEYEDMUTEX *);
 NTSTATUS APIENTRY D3DKMTReleaseKeyedMutex2(D3DKMT_RELEASEKEYEDMUTEX2 *);
 
+/* NT-handle sharing (objects/nt_handle.c; docs/architecture.md "NT handles"). A resource made
+ * with CreateShared + NtSecuritySharing, a synchronization object made with Shared +
+ * NtSecuritySharing, or a resource with its keyed mutex and synchronization object (all three
+ * NtSecuritySharing, in that order) become one NT object through D3DKMTShareObjects: a HANDLE of
+ * the process (never a D3DKMT handle: bits 31..30 clear), closed with CloseHandle, optionally
+ * named by pObjectAttributes->ObjectName. The NT object keeps what it names alive until its last
+ * handle is closed: it opens after the creator destroyed its own handles. */
+#define D3DKMT_MAX_OBJECTS_PER_HANDLE 3
+
+typedef struct _D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE {
+    D3DKMT_HANDLE hDevice;                /* [in] */
+    HANDLE hNtHandle;                     /* [in] from D3DKMTShareObjects / D3DKMTOpenNtHandleFromName */
+    VOID *pPrivateRuntimeData;            /* [in] never written (D3DKMTOpenResourceFromNtHandle copies) */
+    UINT PrivateRuntimeDataSize;          /* [out] the resource's runtime data size */
+    UINT TotalPrivateDriverDataSize;      /* [out] */
+    UINT ResourcePrivateDriverDataSize;   /* [out] */
+    UINT NumAllocations;                  /* [out] */
+} D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE;
+
+typedef struct _D3DKMT_OPENRESOURCEFROMNTHANDLE {
+    D3DKMT_HANDLE hDevice;                /* [in] */
+    HANDLE hNtHandle;                     /* [in] */
+    UINT NumAllocations;                  /* [in] exactly the resource's */
+    D3DDDI_OPENALLOCATIONINFO2 *pOpenAllocationInfo2; /* [out] */
+    UINT PrivateRuntimeDataSize;          /* [in] exactly the query's */
+    VOID *pPrivateRuntimeData;            /* [out] the creator's runtime data */
+    UINT ResourcePrivateDriverDataSize;   /* [in] exactly the query's */
+    VOID *pResourcePrivateDriverData;     /* [out] */
+    UINT TotalPrivateDriverDataBufferSize; /* [in] at least the query's; [out] bytes written */
+    VOID *pTotalPrivateDriverDataBuffer;  /* [out] */
+    D3DKMT_HANDLE hResource;              /* [out] */
+    D3DKMT_HANDLE hKeyedMutex;            /* [out] a new handle on the shared keyed mutex, else 0 */
+    VOID *pKeyedMutexPrivateRuntimeData;  /* [in] the mutex's data if it has none yet */
+    UINT KeyedMutexPrivateRuntimeDataSize; /* [in] */
+    D3DKMT_HANDLE hSyncObject;            /* [out] a new handle on the shared sync object, else 0 */
+} D3DKMT_OPENRESOURCEFROMNTHANDLE;
+
+typedef struct _D3DKMT_OPENNTHANDLEFROMNAME {
+    DWORD dwDesiredAccess;                /* [in] 0 is refused (STATUS_ACCESS_DENIED) */
+    OBJECT_ATTRIBUTES *pObjAttrib;        /* [in] ObjectName: the name given to D3DKMTShareObjects */
+    HANDLE hNtHandle;                     /* [out] a new NT handle on the named resource */
+} D3DKMT_OPENNTHANDLEFROMNAME;
+
+typedef struct _D3DKMT_OPENSYNCOBJECTNTHANDLEFROMNAME {
+    DWORD dwDesiredAccess;                /* [in] */
+    OBJECT_ATTRIBUTES *pObjAttrib;        /* [in] */
+    HANDLE hNtHandle;                     /* [out] a new NT handle on the named sync object */
+} D3DKMT_OPENSYNCOBJECTNTHANDLEFROMNAME;
+
+typedef struct _D3DKMT_OPENSYNCOBJECTFROMNTHANDLE {
+    HANDLE hNtHandle;                     /* [in] */
+    D3DKMT_HANDLE hSyncObject;            /* [out] a local handle no device owns */
+} D3DKMT_OPENSYNCOBJECTFROMNTHANDLE;
+
+typedef struct _D3DKMT_OPENSYNCOBJECTFROMNTHANDLE2 {
+    HANDLE hNtHandle;                     /* [in] */
+    D3DKMT_HANDLE hDevice;                /* [in] the device that owns the new local handle */
+    D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS Flags; /* [in] never written */
+    D3DKMT_HANDLE hSyncObject;            /* [out] */
+    union {
+        struct {
+            VOID *FenceValueCPUVirtualAddress;   /* [out] a monitored fence's read-only value */
+            D3DGPU_VIRTUAL_ADDRESS FenceValueGPUVirtualAddress; /* [out] 0: no GPU VA space */
+            UINT EngineAffinity;                 /* [in] */
+        } MonitoredFence;
+        UINT64 Reserved[8];
+    };
+} D3DKMT_OPENSYNCOBJECTFROMNTHANDLE2;
+
+NTSTATUS APIENTRY D3DKMTShareObjects(UINT cObjects, const D3DKMT_HANDLE *hObjects, OBJECT_ATTRIBUTES *pObjectAttributes,
+                                     DWORD dwDesiredAccess, HANDLE *phSharedNtHandle);
+NTSTATUS APIENTRY D3DKMTQueryResourceInfoFromNtHandle(D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE *);
+NTSTATUS APIENTRY D3DKMTOpenResourceFromNtHandle(D3DKMT_OPENRESOURCEFROMNTHANDLE *);
+NTSTATUS APIENTRY D3DKMTOpenNtHandleFromName(D3DKMT_OPENNTHANDLEFROMNAME *);
+NTSTATUS APIENTRY D3DKMTOpenSyncObjectNtHandleFromName(D3DKMT_OPENSYNCOBJECTNTHANDLEFROMNAME *);
+NTSTATUS APIENTRY D3DKMTOpenSyncObjectFromNtHandle(D3DKMT_OPENSYNCOBJECTFROMNTHANDLE *);
+NTSTATUS APIENTRY D3DKMTOpenSyncObjectFromNtHandle2(D3DKMT_OPENSYNCOBJECTFROMNTHANDLE2 *);
+
 NTSTATUS APIENTRY D3DKMTReserveGpuVirtualAddress(D3DDDI_RESERVEGPUVIRTUALADDRESS *);
 NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *);
 NTSTATUS APIENTRY D3DKMTFreeGpuVirtualAddress(const D3DKMT_FREEGPUVIRTUALADDRESS *);

@@ -439,12 +439,7 @@ typedef USHORT *PUSHORT;
 #define STATUS_INVALID_PARAMETER_2 ((NTSTATUS)0xC00000F0)
 #endif
 
-typedef struct _UNICODE_STRING {
-    USHORT Length;        /* bytes in Buffer, without a NUL */
-    USHORT MaximumLength; /* bytes Buffer holds */
-    PWSTR Buffer;
-} UNICODE_STRING, *PUNICODE_STRING;
-typedef const UNICODE_STRING *PCUNICODE_STRING;
+/* UNICODE_STRING is in wintypes.h: OBJECT_ATTRIBUTES (D3DKMTShareObjects) names objects by it. */
 
 typedef struct _STRING {
     USHORT Length;

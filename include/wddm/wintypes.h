@@ -107,6 +107,42 @@ typedef struct _SECURITY_ATTRIBUTES {
     BOOL bInheritHandle;
 } SECURITY_ATTRIBUTES;
 
+/* Object names and attributes (ntdef.h): D3DKMTShareObjects names the NT object it makes by
+ * OBJECT_ATTRIBUTES.ObjectName, and the D3DKMTOpen*FromName thunks find it by that name. Lengths
+ * are in bytes, without a NUL. */
+typedef struct _UNICODE_STRING {
+    USHORT Length;        /* bytes in Buffer, without a NUL */
+    USHORT MaximumLength; /* bytes Buffer holds */
+    WCHAR *Buffer;
+} UNICODE_STRING, *PUNICODE_STRING;
+typedef const UNICODE_STRING *PCUNICODE_STRING;
+typedef struct _OBJECT_ATTRIBUTES {
+    ULONG Length;                 /* sizeof(OBJECT_ATTRIBUTES) */
+    HANDLE RootDirectory;
+    UNICODE_STRING *ObjectName;   /* NULL: an unnamed object */
+    ULONG Attributes;             /* OBJ_* */
+    void *SecurityDescriptor;
+    void *SecurityQualityOfService;
+} OBJECT_ATTRIBUTES, *POBJECT_ATTRIBUTES;
+#define OBJ_INHERIT          0x00000002u
+#define OBJ_CASE_INSENSITIVE 0x00000040u
+#define InitializeObjectAttributes(p, n, a, r, s) \
+    do { (p)->Length = sizeof(OBJECT_ATTRIBUTES); (p)->RootDirectory = (r); (p)->Attributes = (a); \
+         (p)->ObjectName = (n); (p)->SecurityDescriptor = (s); (p)->SecurityQualityOfService = NULL; } while (0)
+
+/* Access rights (winnt.h). */
+#define DELETE                   0x00010000u
+#define READ_CONTROL             0x00020000u
+#define STANDARD_RIGHTS_REQUIRED 0x000F0000u
+#define STANDARD_RIGHTS_READ     READ_CONTROL
+#define STANDARD_RIGHTS_WRITE    READ_CONTROL
+#define STANDARD_RIGHTS_EXECUTE  READ_CONTROL
+#define STANDARD_RIGHTS_ALL      0x001F0000u
+#define GENERIC_READ             0x80000000u
+#define GENERIC_WRITE            0x40000000u
+#define GENERIC_EXECUTE          0x20000000u
+#define GENERIC_ALL              0x10000000u
+
 /* HRESULTs (winerror.h) */
 #define S_OK                    ((HRESULT)0x00000000)
 #define S_FALSE                 ((HRESULT)0x00000001)
@@ -116,6 +152,7 @@ typedef struct _SECURITY_ATTRIBUTES {
 #define E_FAIL                  ((HRESULT)0x80004005)
 #define E_OUTOFMEMORY           ((HRESULT)0x8007000E)
 #define E_INVALIDARG            ((HRESULT)0x80070057)
+#define E_ACCESSDENIED          ((HRESULT)0x80070005)
 #define E_PENDING               ((HRESULT)0x8000000A)
 #define SUCCEEDED(hr)           (((HRESULT)(hr)) >= 0)
 #define FAILED(hr)              (((HRESULT)(hr)) < 0)
@@ -135,6 +172,10 @@ typedef struct _SECURITY_ATTRIBUTES {
 #define STATUS_NO_MEMORY                        ((NTSTATUS)0xC0000017)
 #define STATUS_ACCESS_DENIED                    ((NTSTATUS)0xC0000022)
 #define STATUS_BUFFER_TOO_SMALL                 ((NTSTATUS)0xC0000023)
+#define STATUS_OBJECT_TYPE_MISMATCH             ((NTSTATUS)0xC0000024)
+#define STATUS_OBJECT_NAME_INVALID              ((NTSTATUS)0xC0000033)
+#define STATUS_OBJECT_NAME_NOT_FOUND            ((NTSTATUS)0xC0000034)
+#define STATUS_OBJECT_NAME_COLLISION            ((NTSTATUS)0xC0000035)
 #define STATUS_NOT_SUPPORTED                    ((NTSTATUS)0xC00000BB)
 #define STATUS_DLL_NOT_FOUND                    ((NTSTATUS)0xC0000135)
 #define STATUS_ENTRYPOINT_NOT_FOUND             ((NTSTATUS)0xC0000139)

@@ -542,13 +542,23 @@ BOOL WINAPI ResetEvent(HANDLE hEvent)
  * progress or the library's kernel (wddm_event_get) still holds a reference to it. A pseudo
  * handle (NtCurrentProcess()) is not closable: "has no effect", and FALSE as for any value that
  * is not an open handle. */
+static _Atomic(wddm_handle_closer) other_closer; /* event.h: the kernel's NT handles */
+
+void wddm_handle_closer_register(wddm_handle_closer closer)
+{
+    atomic_store(&other_closer, closer);
+}
+
 BOOL WINAPI CloseHandle(HANDLE hObject)
 {
     pthread_mutex_lock(&table.lock);
     struct wddm_event *e = remove_locked(hObject);
     pthread_mutex_unlock(&table.lock);
+    wddm_handle_closer closer = e ? NULL : atomic_load(&other_closer);
+    if (closer && closer(hObject))
+        return TRUE;
     if (!e) {
-        ev_refuse("CloseHandle: handle %p is not an open handle (closed twice, or never returned by CreateEvent)",
+        ev_refuse("CloseHandle: handle %p is not an open handle (closed twice, or never returned by CreateEvent or D3DKMTShareObjects)",
                   hObject);
         SetLastError(ERROR_INVALID_HANDLE);
         return FALSE;

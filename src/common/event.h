@@ -9,6 +9,8 @@
 
 #include <wddm/wintypes.h>
 
+#include <stdbool.h>
+
 struct wddm_event;
 
 /* Takes a reference to the event a HANDLE names; NULL (no message) when h is not a live event
@@ -28,5 +30,12 @@ void wddm_event_put(struct wddm_event *e);
  * WaitForMultipleObjects counts once per event it waits on). For tests, which must know a
  * waiter is really blocked before they signal, without timing it. */
 unsigned wddm_event_waiter_count(struct wddm_event *e);
+
+/* CloseHandle closes every kind of handle the process has: events here, and the kernel's NT
+ * handles (D3DKMTShareObjects, objects/nt_handle.c) through the closer the kernel registers. The
+ * closer is asked about a handle that names no event and answers whether it closed one; it
+ * prints nothing for a value that is not its own. One closer; registering it again is harmless. */
+typedef bool (*wddm_handle_closer)(HANDLE h);
+void wddm_handle_closer_register(wddm_handle_closer closer);
 
 #endif

@@ -125,6 +125,27 @@ void dxgk_keyed_mutexes_destroy_all(void);
  * handle h names (through any of its handles); FALSE at once for a handle that names none. */
 bool dxgk_keyed_mutex_await_waiters(D3DKMT_HANDLE h, UINT n);
 
+/* NT-handle sharing (objects/nt_handle.c; D3DKMTShareObjects). Each holder below is one
+ * reference of an NT object on what it shares; the object lives until the last NT handle on it
+ * is closed (CloseHandle), however many D3DKMT handles remain. Process teardown closes the NT
+ * handles left, before the devices go. */
+void dxgk_nt_handles_close_all(void);
+/* objects/keyed_mutex.c: the mutex a local handle names, if it was made with NtSecuritySharing,
+ * held as one more handle (it keeps opening); NULL otherwise. Release drops that hold. */
+struct km_shared;
+struct km_shared *dxgk_keyed_mutex_nt_hold(D3DKMT_HANDLE h);
+void dxgk_keyed_mutex_nt_release(struct km_shared *km);
+/* A new D3DKMT handle on a held mutex (D3DKMTOpenResourceFromNtHandle), with the opener's
+ * runtime data as D3DKMTOpenKeyedMutex2 takes it. */
+NTSTATUS dxgk_keyed_mutex_nt_open(const char *fn, struct km_shared *km, const void *data, UINT size,
+                                  D3DKMT_HANDLE *out);
+/* sched/syncobj.c: the shared state of a live local handle of a Shared + NtSecuritySharing
+ * object, with a reference; NULL otherwise. Open: a new local handle on it (device 0: no device
+ * owns it), 0 without memory. */
+struct dxgk_sync_shared;
+struct dxgk_sync_shared *dxgk_syncobj_nt_get(D3DKMT_HANDLE h);
+D3DKMT_HANDLE dxgk_syncobj_open_shared(struct dxgk_sync_shared *sh, D3DKMT_HANDLE device);
+
 /* ---- VidMm (vidmm/) --------------------------------------------------------------------------- */
 struct vidmm_segment {
     UINT id;                     /* 1-based; immutable after start */
@@ -637,6 +658,8 @@ struct dxgk_allocation {
     bool orphan;                      /* destroyed by its creator while opens named it: not dead,
                                          its memory stays until the last open goes too; adapter->lock */
     bool orphan_entry_done;           /* the creator's deferred entry ran; adapter->lock */
+    UINT nt_holds;                    /* NT objects holding its memory (objects/share.c,
+                                         D3DKMTShareObjects): an orphan too; adapter->lock */
     struct dxgk_context_allocation *ctx_owner; /* the context allocation this VidMm object
                                          belongs to (no handle, not on device->allocations:
                                          objects/context_allocation.c), NULL for the
@@ -735,6 +758,24 @@ void dxgk_share_pages_release(struct dxgk_share *s);
 void dxgk_share_attach(struct dxgk_share *s, struct vidmm_instance *in);
 void dxgk_share_detach(struct vidmm_instance *in);
 bool dxgk_share_is_cross_adapter(const struct dxgk_share *s);
+/* NT-handle sharing of a resource (CreateShared + NtSecuritySharing: the share is never
+ * published under a global handle). nt_hold: from a live resource handle, the share and its
+ * creator's memory held for an NT object (the creator's allocation then outlives its handles
+ * as it does for same-adapter opens: orphan); STATUS_INVALID_PARAMETER for an allocation handle,
+ * a resource not shared by NT handle, or a stale handle. nt_release undoes it. */
+struct dxgk_share_nt_hold {
+    struct dxgk_share *share;
+    struct dxgk_adapter *adapter;     /* the creator's, one object reference */
+    struct dxgk_allocation *owner;    /* the creator's allocation, one object reference and one
+                                         nt_holds count */
+};
+NTSTATUS dxgk_share_nt_hold(D3DKMT_HANDLE hResource, struct dxgk_share_nt_hold *out);
+void dxgk_share_nt_release(struct dxgk_share_nt_hold *h);
+/* D3DKMTQueryResourceInfoFromNtHandle / D3DKMTOpenResourceFromNtHandle's resource part: as
+ * D3DKMTQueryResourceInfo / D3DKMTOpenResource2 with the held share instead of a global one. */
+NTSTATUS dxgk_share_nt_query(const char *fn, D3DKMT_HANDLE hDevice, struct dxgk_share *s,
+                             D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE *args);
+NTSTATUS dxgk_share_nt_open(struct dxgk_share *s, D3DKMT_OPENRESOURCE *args);
 
 /* verifier.c: the documented MUST rules for what the KMD reports; each failed check is one
  * report of verifier_report.c (an id, the DDI, the field and the rule). */

@@ -115,6 +115,8 @@ static HRESULT APIENTRY cb_Allocate(HANDLE hDevice, D3DDDICB_ALLOCATE *a)
              * share handle) with the runtime's description, which OpenSharedResource rebuilds
              * it from, and the global handles of its keyed mutex and fence. */
             ca.Flags.CreateShared = 1;
+            /* MISC_SHARED_NTHANDLE: no global handle; CreateSharedHandle makes NT ones (share.c). */
+            ca.Flags.NtSecuritySharing = (res->misc_flags & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) ? 1 : 0;
             shared = (struct rt_shared_runtime_data){ .magic = RT_SHARED_RUNTIME_MAGIC, .version = 1,
                                                       .dimension = res->dimension, .tex2d = res->desc.tex2d };
             rt_keyed_mutex_globals(res->km, &shared.keyed_mutex, &shared.keyed_mutex_sync);

@@ -3,9 +3,11 @@
  * D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX texture (or the same texture opened on another device)
  * hands out for AcquireSync / ReleaseSync.
  *
- * Each such resource carries a kernel keyed mutex (D3DKMTCreateKeyedMutex) and a shared fence
+ * Each such resource carries a kernel keyed mutex (D3DKMTCreateKeyedMutex2) and a shared fence
  * (D3DKMTCreateSynchronizationObject2, D3DDDI_FENCE), both named in the resource's runtime data
- * by their global handles, so OpenSharedResource opens them with the resource. The CPU takes
+ * by their global handles, so OpenSharedResource opens them with the resource; a
+ * MISC_SHARED_NTHANDLE resource makes them with NtSecuritySharing instead and shares them in its
+ * NT handle (CreateSharedHandle), which OpenSharedResource1 opens all three from (share.c). The CPU takes
  * the mutex; the GPU is kept in order by the fence, as DXGI does on Windows:
  * - AcquireSync(key): D3DKMTAcquireKeyedMutex hands back the fence value of the last release;
  *   the device's contexts then wait on the GPU for the fence to reach it, so the commands
@@ -66,19 +68,23 @@ static struct rt_keyed_mutex *km_alloc(void)
     return km;
 }
 
-HRESULT rt_keyed_mutex_create(struct rt_device *dev, struct rt_keyed_mutex **out)
+HRESULT rt_keyed_mutex_create(struct rt_device *dev, BOOL nt, struct rt_keyed_mutex **out)
 {
     *out = NULL;
     struct rt_keyed_mutex *km = km_alloc();
     if (!km)
         return E_OUTOFMEMORY;
-    D3DKMT_CREATEKEYEDMUTEX cm = { .InitialValue = 0 }; /* "only a key of 0 will succeed" at first */
-    NTSTATUS st = D3DKMTCreateKeyedMutex(&cm);
+    /* "only a key of 0 will succeed" at first; NT: no global handle, the resource's NT handle
+     * shares the mutex and the fence (D3DKMTShareObjects, share.c). */
+    D3DKMT_CREATEKEYEDMUTEX2 cm = { .InitialValue = 0 };
+    cm.Flags.NtSecuritySharing = nt ? 1 : 0;
+    NTSTATUS st = D3DKMTCreateKeyedMutex2(&cm);
     km->mutex = NT_SUCCESS(st) ? cm.hKeyedMutex : 0;
     km->mutex_global = NT_SUCCESS(st) ? cm.hSharedHandle : 0;
     D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = dev->km_device };
     cs.Info.Type = D3DDDI_FENCE;
     cs.Info.Flags.Shared = 1;
+    cs.Info.Flags.NtSecuritySharing = nt ? 1 : 0;
     if (NT_SUCCESS(st)) {
         st = D3DKMTCreateSynchronizationObject2(&cs);
         km->sync = NT_SUCCESS(st) ? cs.hSyncObject : 0;
@@ -97,6 +103,22 @@ void rt_keyed_mutex_globals(const struct rt_keyed_mutex *km, D3DKMT_HANDLE *mute
 {
     *mutex = km ? km->mutex_global : 0;
     *sync = km ? km->sync_global : 0;
+}
+
+void rt_keyed_mutex_locals(const struct rt_keyed_mutex *km, D3DKMT_HANDLE *mutex, D3DKMT_HANDLE *sync)
+{
+    *mutex = km ? km->mutex : 0;
+    *sync = km ? km->sync : 0;
+}
+
+HRESULT rt_keyed_mutex_adopt(D3DKMT_HANDLE mutex, D3DKMT_HANDLE sync, struct rt_keyed_mutex **out)
+{
+    *out = km_alloc();
+    if (!*out)
+        return E_OUTOFMEMORY;
+    (*out)->mutex = mutex; /* destroyed with the resource (km_free) */
+    (*out)->sync = sync;
+    return S_OK;
 }
 
 HRESULT rt_keyed_mutex_open(D3DKMT_HANDLE mutex_global, D3DKMT_HANDLE sync_global, struct rt_keyed_mutex **out)

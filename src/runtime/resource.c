@@ -164,7 +164,7 @@ static struct rt_resource *block_init_locked(struct rt_device *dev, SIZE_T drv_s
     res->km_resource = 0;
     res->eviction_priority = 0;
     res->private_data.head = NULL;
-    res->dxgi.lpVtbl = &rt_dxgi_resource_vtbl;
+    res->dxgi.lpVtbl = rt_dxgi_resource_vtbl;
     res->surface.lpVtbl = &rt_dxgi_surface_vtbl;
     res->keyed_mutex.lpVtbl = &rt_keyed_mutex_vtbl; /* handed out only when km is set */
     res->d3d10.lpVtbl = rt_d3d10_resource_vtbl(tmpl->dimension);
@@ -259,7 +259,7 @@ HRESULT rt_resource_create(struct rt_device *dev, struct rt_resource *tmpl,
     if (tmpl->misc_flags & D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX) {
         /* Its keyed mutex and fence exist before the UMD allocates: pfnAllocateCb names them in
          * the shared resource's runtime data (callbacks.c). The resource owns them from here. */
-        hr = rt_keyed_mutex_create(dev, &tmpl->km);
+        hr = rt_keyed_mutex_create(dev, (tmpl->misc_flags & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) != 0, &tmpl->km);
         if (FAILED(hr))
             goto fail;
     }
@@ -442,7 +442,8 @@ HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void *
         *ppv = res;
         return S_OK;
     }
-    if (rt_iid_equal(riid, &IID_IDXGIResource) || rt_iid_equal(riid, &IID_IDXGIDeviceSubObject) ||
+    if (rt_iid_equal(riid, &IID_IDXGIResource) || rt_iid_equal(riid, &IID_IDXGIResource1) ||
+        rt_iid_equal(riid, &IID_IDXGIDeviceSubObject) ||
         rt_iid_equal(riid, &IID_IDXGIObject)) { /* issue 6: its DXGI face (share.c) */
         rt_resource_addref(res);
         *ppv = &res->dxgi;

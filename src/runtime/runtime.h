@@ -354,7 +354,8 @@ struct rt_shared_runtime_data {
     D3D11_RESOURCE_DIMENSION dimension; /* TEXTURE2D (the only shareable kind, validate.c) */
     D3D11_TEXTURE2D_DESC tex2d;     /* as created (MipLevels resolved) */
     D3DKMT_HANDLE keyed_mutex;      /* MISC_SHARED_KEYEDMUTEX: the global handles of its keyed */
-    D3DKMT_HANDLE keyed_mutex_sync; /* mutex and of its fence (keyed_mutex.c), else 0 */
+    D3DKMT_HANDLE keyed_mutex_sync; /* mutex and of its fence (keyed_mutex.c), else 0; 0 with
+                                       MISC_SHARED_NTHANDLE: the NT handle carries them */
 };
 /* The misc flags that make a resource shared (a global share handle, OpenSharedResource). */
 #define RT_MISC_SHARED_ANY (D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX)
@@ -364,9 +365,14 @@ struct rt_shared_runtime_data {
  * resource's handles (an owned mutex is then abandoned, as DXGI documents). */
 struct rt_keyed_mutex;
 extern const struct IDXGIKeyedMutexVtbl rt_keyed_mutex_vtbl;
-HRESULT rt_keyed_mutex_create(struct rt_device *dev, struct rt_keyed_mutex **out);
+/* nt: for a MISC_SHARED_NTHANDLE resource, made with NtSecuritySharing (no global handles: the
+ * resource's NT handle shares them, D3DKMTShareObjects). Adopt takes the handles
+ * D3DKMTOpenResourceFromNtHandle opened; locals are this resource's own handles. */
+HRESULT rt_keyed_mutex_create(struct rt_device *dev, BOOL nt, struct rt_keyed_mutex **out);
 HRESULT rt_keyed_mutex_open(D3DKMT_HANDLE mutex_global, D3DKMT_HANDLE sync_global, struct rt_keyed_mutex **out);
+HRESULT rt_keyed_mutex_adopt(D3DKMT_HANDLE mutex, D3DKMT_HANDLE sync, struct rt_keyed_mutex **out);
 void rt_keyed_mutex_globals(const struct rt_keyed_mutex *km, D3DKMT_HANDLE *mutex, D3DKMT_HANDLE *sync);
+void rt_keyed_mutex_locals(const struct rt_keyed_mutex *km, D3DKMT_HANDLE *mutex, D3DKMT_HANDLE *sync);
 void rt_keyed_mutex_free(struct rt_keyed_mutex *km);
 /* gpu_sync.c: the runtime's GPU-side ordering over its UMD's kernel contexts. rt_gpu_wait makes
  * every context wait for fence >= value before its later work; rt_gpu_signal_after_work flushes
@@ -559,9 +565,14 @@ ULONG rt_resource_addref(struct rt_resource *res);
 ULONG rt_resource_release(struct rt_resource *res);
 HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void **ppv);
 /* share.c (issue 6) */
-extern const struct IDXGIResourceVtbl rt_dxgi_resource_vtbl;
+extern const struct IDXGIResourceVtbl *const rt_dxgi_resource_vtbl; /* IDXGIResource1's slots follow */
 struct rt_resource *rt_resource_from_dxgi(IDXGIResource *iface); /* NULL: not one of ours */
 HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HANDLE handle, REFIID riid, void **out);
+/* ID3D11Device1: a resource shared by NT handle (IDXGIResource1::CreateSharedHandle), by handle
+ * or by the name given to CreateSharedHandle. */
+HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource1(ID3D11Device1 *iface, HANDLE handle, REFIID riid, void **out);
+HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResourceByName(ID3D11Device1 *iface, LPCWSTR name, DWORD access,
+                                                            REFIID riid, void **out);
 /* A resource made from an opened kernel resource: pfnCalcPrivateOpenedResourceSize +
  * pfnOpenResource (resource.c). On failure the kernel resource is destroyed. */
 HRESULT rt_resource_open(struct rt_device *dev, struct rt_resource *tmpl, const D3D10DDIARG_OPENRESOURCE *args,

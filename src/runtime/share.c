@@ -6,6 +6,13 @@
  * description comes back from the runtime's private data, struct rt_shared_runtime_data).
  * It opens on the creator's adapter, and on another adapter when the resource is
  * cross-adapter (the kernel refuses the rest with a line).
+ *
+ * NT handles (D3D11_RESOURCE_MISC_SHARED_NTHANDLE; docs/api.md "What DXGI does here"): such a
+ * resource has no global handle (GetSharedHandle fails); IDXGIResource1::CreateSharedHandle makes
+ * an NT handle of it (D3DKMTShareObjects, with its keyed mutex and fence), which
+ * ID3D11Device1::OpenSharedResource1 opens (D3DKMTQueryResourceInfoFromNtHandle +
+ * D3DKMTOpenResourceFromNtHandle, the same UMD open) and CloseHandle closes; OpenSharedResourceByName
+ * opens one by the name given to CreateSharedHandle.
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
@@ -13,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 static struct rt_resource *from_dxgi(IDXGIResource *iface)
 {
@@ -21,7 +29,7 @@ static struct rt_resource *from_dxgi(IDXGIResource *iface)
 
 struct rt_resource *rt_resource_from_dxgi(IDXGIResource *iface)
 {
-    if (!iface || iface->lpVtbl != &rt_dxgi_resource_vtbl)
+    if (!iface || iface->lpVtbl != rt_dxgi_resource_vtbl)
         return NULL;
     struct rt_resource *res = from_dxgi(iface);
     return res->magic == RT_RESOURCE_MAGIC ? res : NULL;
@@ -126,101 +134,246 @@ static HRESULT STDMETHODCALLTYPE dxgi_GetEvictionPriority(IDXGIResource *This, U
     return S_OK;
 }
 
-const struct IDXGIResourceVtbl rt_dxgi_resource_vtbl = {
-    RT_API_STUBS_IDXGIResource, /* every slot answers "not implemented" until named below */
-    .QueryInterface = dxgi_QueryInterface,
-    .AddRef = dxgi_AddRef,
-    .Release = dxgi_Release,
-    RT_PRIVATE_DATA_SLOTS(dxgi),
-    .GetParent = dxgi_GetParent,
-    .GetDevice = dxgi_GetDevice,
-    .GetSharedHandle = dxgi_GetSharedHandle,
-    .GetUsage = dxgi_GetUsage,
-    .SetEvictionPriority = dxgi_SetEvictionPriority,
-    .GetEvictionPriority = dxgi_GetEvictionPriority,
+/* ---- IDXGIResource1::CreateSharedHandle ------------------------------------------------------ */
+
+/* The NT object name of an API name: the session's \BaseNamedObjects directory, where Windows
+ * puts a name without a "Global\" prefix (Kernel Object Namespaces); one session here, 0.
+ * FALSE when the name is empty or longer than MAX_PATH characters (CreateSharedHandle: "The
+ * name is limited to MAX_PATH characters"). */
+static BOOL nt_name(const WCHAR *name, WCHAR *buf, size_t cap, UNICODE_STRING *out)
+{
+    static const char prefix[] = "\\Sessions\\0\\BaseNamedObjects\\";
+    size_t n = 0, p = sizeof prefix - 1;
+    while (name[n] && n <= MAX_PATH)
+        n++;
+    if (!n || n > MAX_PATH || p + n > cap)
+        return FALSE;
+    for (size_t i = 0; i < p; i++)
+        buf[i] = (WCHAR)prefix[i];
+    memcpy(buf + p, name, n * sizeof *name);
+    *out = (UNICODE_STRING){ .Length = (USHORT)((p + n) * sizeof *buf), .MaximumLength = (USHORT)(cap * sizeof *buf),
+                             .Buffer = buf };
+    return TRUE;
+}
+
+#define NT_NAME_CAP (MAX_PATH + 40)
+
+/* A MISC_SHARED_NTHANDLE resource (created, or opened by OpenSharedResource1) becomes an NT
+ * handle through D3DKMTShareObjects: its kernel resource, with its keyed mutex and fence for a
+ * keyed-mutex one. A resource not created for NT handles is refused with E_INVALIDARG (Wine
+ * d3d11: "CreateSharedHandle will fail", IDXGIResource1::CreateSharedHandle remarks); a name in
+ * use answers DXGI_ERROR_NAME_ALREADY_EXISTS. Each call makes a new NT handle. */
+static HRESULT STDMETHODCALLTYPE dxgi_CreateSharedHandle(IDXGIResource1 *This, const SECURITY_ATTRIBUTES *attributes,
+                                                        DWORD access, const WCHAR *name, HANDLE *handle)
+{
+    static const char fn[] = "IDXGIResource1::CreateSharedHandle";
+    if (!handle) {
+        RT_REFUSE_DXGI(RESOURCE, "%s: pHandle is NULL", fn);
+        return E_INVALIDARG;
+    }
+    *handle = NULL;
+    struct rt_resource *res = from_dxgi((IDXGIResource *)This);
+    if (!(res->misc_flags & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) || !res->km_resource) {
+        RT_REFUSE_DXGI(RESOURCE, "%s: the resource was not created with D3D11_RESOURCE_MISC_SHARED_NTHANDLE (a "
+                       "MISC_SHARED resource shares through GetSharedHandle)", fn);
+        return E_INVALIDARG;
+    }
+    WCHAR buf[NT_NAME_CAP];
+    UNICODE_STRING uname;
+    if (name && !nt_name(name, buf, NT_NAME_CAP, &uname)) {
+        RT_REFUSE_DXGI(RESOURCE, "%s: lpName is empty or longer than MAX_PATH characters", fn);
+        return E_INVALIDARG;
+    }
+    OBJECT_ATTRIBUTES oa;
+    InitializeObjectAttributes(&oa, name ? &uname : NULL, OBJ_CASE_INSENSITIVE, NULL,
+                               attributes ? attributes->lpSecurityDescriptor : NULL);
+    D3DKMT_HANDLE objs[3] = { res->km_resource };
+    UINT n = 1;
+    if (res->km) {
+        rt_keyed_mutex_locals(res->km, &objs[1], &objs[2]);
+        n = 3;
+    }
+    NTSTATUS st = D3DKMTShareObjects(n, objs, &oa, access, handle);
+    if (st == STATUS_OBJECT_NAME_COLLISION) {
+        RT_REFUSE_DXGI(RESOURCE, "%s: the name is already in use by another shared object", fn);
+        return DXGI_ERROR_NAME_ALREADY_EXISTS;
+    }
+    if (!NT_SUCCESS(st)) {
+        RT_REFUSE_DXGI(RESOURCE, "%s: D3DKMTShareObjects failed 0x%08x", fn, (UINT)st);
+        return st == STATUS_NO_MEMORY ? E_OUTOFMEMORY : E_INVALIDARG;
+    }
+    return S_OK;
+}
+
+static const struct {
+    struct IDXGIResourceVtbl base;
+    struct rt_own_IDXGIResource1 ext;
+} dxgi_vtbl = {
+    .base = {
+        RT_API_STUBS_IDXGIResource, /* every slot answers "not implemented" until named below */
+        .QueryInterface = dxgi_QueryInterface,
+        .AddRef = dxgi_AddRef,
+        .Release = dxgi_Release,
+        RT_PRIVATE_DATA_SLOTS(dxgi),
+        .GetParent = dxgi_GetParent,
+        .GetDevice = dxgi_GetDevice,
+        .GetSharedHandle = dxgi_GetSharedHandle,
+        .GetUsage = dxgi_GetUsage,
+        .SetEvictionPriority = dxgi_SetEvictionPriority,
+        .GetEvictionPriority = dxgi_GetEvictionPriority,
+    },
+    .ext = {
+        RT_API_OWN_STUBS_IDXGIResource1,
+        .CreateSharedHandle = dxgi_CreateSharedHandle,
+    },
 };
 
-/* ---- ID3D11Device::OpenSharedResource --------------------------------------------------------- */
+const struct IDXGIResourceVtbl *const rt_dxgi_resource_vtbl = &dxgi_vtbl.base;
+
+/* ---- ID3D11Device::OpenSharedResource, ID3D11Device1::OpenSharedResource1 ---------------------- */
 
 #define OPEN_DATA_MAX 65536u /* bounds the private data a share may ask us to hold */
 
-HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HANDLE handle, REFIID riid, void **out)
+/* Where a shared resource comes from: a global handle (OpenSharedResource) or an NT handle
+ * (OpenSharedResource1). */
+struct open_src {
+    const char *fn;
+    D3DKMT_HANDLE global;
+    HANDLE nt;
+};
+
+/* D3DKMTQueryResourceInfo(FromNtHandle): the buffer sizes of the open. */
+static NTSTATUS src_query(struct rt_device *dev, const struct open_src *src, UINT *allocs, UINT *runtime, UINT *total,
+                          UINT *resdata)
 {
-    struct rt_device *dev = rt_device_from_iface(iface);
-    if (out)
-        *out = NULL;
-    if (!out || !riid) {
-        RT_REFUSE("OpenSharedResource: ppResource or ReturnedInterface is NULL");
-        return E_INVALIDARG;
+    NTSTATUS st;
+    if (src->nt) {
+        D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE q = { .hDevice = dev->km_device, .hNtHandle = src->nt };
+        st = D3DKMTQueryResourceInfoFromNtHandle(&q);
+        *allocs = q.NumAllocations, *runtime = q.PrivateRuntimeDataSize, *total = q.TotalPrivateDriverDataSize;
+        *resdata = q.ResourcePrivateDriverDataSize;
+    } else {
+        D3DKMT_QUERYRESOURCEINFO q = { .hDevice = dev->km_device, .hGlobalShare = src->global };
+        st = D3DKMTQueryResourceInfo(&q);
+        *allocs = q.NumAllocations, *runtime = q.PrivateRuntimeDataSize, *total = q.TotalPrivateDriverDataSize;
+        *resdata = q.ResourcePrivateDriverDataSize;
     }
-    if (rt_device_is_removed(dev)) {
-        RT_REFUSE("OpenSharedResource on a removed device");
-        return DXGI_ERROR_DEVICE_REMOVED;
+    return st;
+}
+
+/* D3DKMTOpenResource(FromNtHandle) with the buffers of o (o->hResource out); the NT form also
+ * opens the keyed mutex and fence it shares (0 when it shares none). */
+static NTSTATUS src_open(const struct open_src *src, D3DKMT_OPENRESOURCE *o, D3DKMT_HANDLE *mutex,
+                         D3DKMT_HANDLE *sync)
+{
+    *mutex = *sync = 0;
+    if (!src->nt) {
+        o->hGlobalShare = src->global;
+        return D3DKMTOpenResource(o);
     }
-    if (!rt_iid_equal(riid, &IID_ID3D11Texture2D) && !rt_iid_equal(riid, &IID_ID3D11Resource) &&
-        !rt_iid_equal(riid, &IID_IUnknown) && !rt_iid_equal(riid, &IID_IDXGIResource)) {
-        RT_REFUSE("OpenSharedResource: ReturnedInterface must be ID3D11Texture2D, ID3D11Resource, IUnknown or "
-                  "IDXGIResource (only Texture2D resources are shared)");
-        return E_INVALIDARG;
+    D3DDDI_OPENALLOCATIONINFO2 oi2 = { 0 };
+    D3DKMT_OPENRESOURCEFROMNTHANDLE n = { .hDevice = o->hDevice, .hNtHandle = src->nt,
+                                          .NumAllocations = o->NumAllocations, .pOpenAllocationInfo2 = &oi2,
+                                          .PrivateRuntimeDataSize = o->PrivateRuntimeDataSize,
+                                          .pPrivateRuntimeData = o->pPrivateRuntimeData,
+                                          .ResourcePrivateDriverDataSize = o->ResourcePrivateDriverDataSize,
+                                          .pResourcePrivateDriverData = o->pResourcePrivateDriverData,
+                                          .TotalPrivateDriverDataBufferSize = o->TotalPrivateDriverDataBufferSize,
+                                          .pTotalPrivateDriverDataBuffer = o->pTotalPrivateDriverDataBuffer };
+    NTSTATUS st = D3DKMTOpenResourceFromNtHandle(&n);
+    if (NT_SUCCESS(st)) {
+        o->pOpenAllocationInfo[0] = (D3DDDI_OPENALLOCATIONINFO){ .hAllocation = oi2.hAllocation,
+                                                                 .pPrivateDriverData = oi2.pPrivateDriverData,
+                                                                 .PrivateDriverDataSize = oi2.PrivateDriverDataSize };
+        o->hResource = n.hResource;
+        o->TotalPrivateDriverDataBufferSize = n.TotalPrivateDriverDataBufferSize;
+        *mutex = n.hKeyedMutex;
+        *sync = n.hSyncObject;
     }
-    uintptr_t hv = (uintptr_t)handle;
-    if (!hv || hv > 0xFFFFFFFFu) {
-        RT_REFUSE("OpenSharedResource: %p is not a shared resource handle", handle);
-        return E_INVALIDARG;
+    return st;
+}
+
+static void destroy_opened(struct rt_device *dev, D3DKMT_HANDLE res, D3DKMT_HANDLE mutex, D3DKMT_HANDLE sync)
+{
+    D3DKMT_DESTROYALLOCATION da = { .hDevice = dev->km_device, .hResource = res };
+    (void)D3DKMTDestroyAllocation(&da);
+    if (mutex) {
+        D3DKMT_DESTROYKEYEDMUTEX dm = { .hKeyedMutex = mutex };
+        (void)D3DKMTDestroyKeyedMutex(&dm);
     }
-    D3DKMT_HANDLE share = (D3DKMT_HANDLE)hv;
-    D3DKMT_QUERYRESOURCEINFO q = { .hDevice = dev->km_device, .hGlobalShare = share };
-    NTSTATUS st = D3DKMTQueryResourceInfo(&q);
+    if (sync) {
+        D3DKMT_DESTROYSYNCHRONIZATIONOBJECT ds = { .hSyncObject = sync };
+        (void)D3DKMTDestroySynchronizationObject(&ds);
+    }
+}
+
+static BOOL open_iid_ok(REFIID riid)
+{
+    return rt_iid_equal(riid, &IID_ID3D11Texture2D) || rt_iid_equal(riid, &IID_ID3D11Resource) ||
+           rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_IDXGIResource) ||
+           rt_iid_equal(riid, &IID_IDXGIResource1);
+}
+
+/* Phase 2 of an open: the kernel resource (and, NT, its keyed mutex and fence) opened on this
+ * device, then the UMD's resource from the creator's description. */
+static HRESULT open_shared(struct rt_device *dev, const struct open_src *src, REFIID riid, void **out)
+{
+    const char *fn = src->fn;
+    UINT allocs = 0, runtime = 0, total_size = 0, res_size = 0;
+    NTSTATUS st = src_query(dev, src, &allocs, &runtime, &total_size, &res_size);
     if (!NT_SUCCESS(st)) {
         HRESULT hr = st == STATUS_DEVICE_REMOVED ? DXGI_ERROR_DEVICE_REMOVED : E_INVALIDARG;
-        RT_REFUSE("OpenSharedResource: handle 0x%08x does not open on this device (D3DKMTQueryResourceInfo "
-                  "0x%08x)", share, (UINT)st);
+        RT_REFUSE("%s: handle %p does not open on this device (0x%08x)", fn,
+                  src->nt ? src->nt : (HANDLE)(uintptr_t)src->global, (UINT)st);
         return hr;
     }
-    if (q.NumAllocations != 1 || q.PrivateRuntimeDataSize != sizeof(struct rt_shared_runtime_data) ||
-        q.TotalPrivateDriverDataSize > OPEN_DATA_MAX || q.ResourcePrivateDriverDataSize > OPEN_DATA_MAX) {
-        RT_REFUSE("OpenSharedResource: handle 0x%08x is not a D3D11 shared texture (%u allocations, %u bytes of "
-                  "runtime data)", share, q.NumAllocations, q.PrivateRuntimeDataSize);
+    if (allocs != 1 || runtime != sizeof(struct rt_shared_runtime_data) || total_size > OPEN_DATA_MAX ||
+        res_size > OPEN_DATA_MAX) {
+        RT_REFUSE("%s: handle %p is not a D3D11 shared texture (%u allocations, %u bytes of runtime data)", fn,
+                  src->nt ? src->nt : (HANDLE)(uintptr_t)src->global, allocs, runtime);
         return E_INVALIDARG;
     }
     struct rt_shared_runtime_data rd;
-    void *total = wddm_calloc(1, q.TotalPrivateDriverDataSize ? q.TotalPrivateDriverDataSize : 1);
-    void *resdata = q.ResourcePrivateDriverDataSize ? wddm_calloc(1, q.ResourcePrivateDriverDataSize) : NULL;
-    if (!total || (q.ResourcePrivateDriverDataSize && !resdata)) {
+    void *total = wddm_calloc(1, total_size ? total_size : 1);
+    void *resdata = res_size ? wddm_calloc(1, res_size) : NULL;
+    if (!total || (res_size && !resdata)) {
         free(total);
         free(resdata);
         return E_OUTOFMEMORY;
     }
     D3DDDI_OPENALLOCATIONINFO oi = { 0 };
-    D3DKMT_OPENRESOURCE o = { .hDevice = dev->km_device, .hGlobalShare = share, .NumAllocations = 1,
-                              .pOpenAllocationInfo = &oi, .pPrivateRuntimeData = &rd,
-                              .PrivateRuntimeDataSize = sizeof rd, .pResourcePrivateDriverData = resdata,
-                              .ResourcePrivateDriverDataSize = q.ResourcePrivateDriverDataSize,
-                              .pTotalPrivateDriverDataBuffer = total,
-                              .TotalPrivateDriverDataBufferSize = q.TotalPrivateDriverDataSize };
-    st = D3DKMTOpenResource(&o);
+    D3DKMT_OPENRESOURCE o = { .hDevice = dev->km_device, .NumAllocations = 1, .pOpenAllocationInfo = &oi,
+                              .pPrivateRuntimeData = &rd, .PrivateRuntimeDataSize = sizeof rd,
+                              .pResourcePrivateDriverData = resdata, .ResourcePrivateDriverDataSize = res_size,
+                              .pTotalPrivateDriverDataBuffer = total, .TotalPrivateDriverDataBufferSize = total_size };
+    D3DKMT_HANDLE mutex = 0, sync = 0;
+    st = src_open(src, &o, &mutex, &sync);
     HRESULT hr;
     if (!NT_SUCCESS(st)) {
         hr = st == STATUS_DEVICE_REMOVED ? DXGI_ERROR_DEVICE_REMOVED
              : st == STATUS_NO_MEMORY    ? E_OUTOFMEMORY
                                          : E_INVALIDARG;
-        RT_REFUSE("OpenSharedResource: D3DKMTOpenResource(0x%08x) failed 0x%08x", share, (UINT)st);
+        RT_REFUSE("%s: opening the kernel resource failed 0x%08x", fn, (UINT)st);
         goto out;
     }
     const D3D11_TEXTURE2D_DESC *td = &rd.tex2d;
+    BOOL nt_made = (td->MiscFlags & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) != 0;
     if (rd.magic != RT_SHARED_RUNTIME_MAGIC || rd.version != 1 || rd.dimension != D3D11_RESOURCE_DIMENSION_TEXTURE2D ||
-        !td->Width || !td->Height || td->MipLevels != 1 || td->ArraySize != 1) {
+        !td->Width || !td->Height || td->MipLevels != 1 || td->ArraySize != 1 || nt_made != (src->nt != NULL) ||
+        ((td->MiscFlags & D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX) && src->nt && !(mutex && sync))) {
         BOOL ours = rd.magic == RT_SHARED_RUNTIME_MAGIC && rd.version == 1 &&
                     rd.dimension == D3D11_RESOURCE_DIMENSION_TEXTURE2D && td->Width && td->Height;
-        if (ours) /* FIXME(sharing): one subresource only (the UMD's pfnOpenResource too) */
-            RT_REFUSE("OpenSharedResource: handle 0x%08x is a texture of %u mips x %u slices: only one subresource "
-                      "is opened", share, td->MipLevels, td->ArraySize);
+        BOOL one_sub = td->MipLevels == 1 && td->ArraySize == 1;
+        if (ours && !one_sub) /* FIXME(sharing): one subresource only (the UMD's pfnOpenResource too) */
+            RT_REFUSE("%s: the texture has %u mips x %u slices: only one subresource is opened", fn, td->MipLevels,
+                      td->ArraySize);
+        else if (ours)
+            RT_REFUSE("%s: a MISC_SHARED_NTHANDLE texture opens by NT handle (OpenSharedResource1), any other by "
+                      "its global handle (OpenSharedResource)", fn);
         else
-            RT_REFUSE("OpenSharedResource: handle 0x%08x carries no D3D11 Texture2D description this runtime made",
-                      share);
-        D3DKMT_DESTROYALLOCATION da = { .hDevice = dev->km_device, .hResource = o.hResource };
-        (void)D3DKMTDestroyAllocation(&da);
-        hr = ours ? E_NOTIMPL : E_INVALIDARG;
+            RT_REFUSE("%s: the handle carries no D3D11 Texture2D description this runtime made", fn);
+        destroy_opened(dev, o.hResource, mutex, sync);
+        hr = ours && !one_sub ? E_NOTIMPL : E_INVALIDARG;
         goto out;
     }
     /* The description as the creator made it (docs/semantics.md §4.2 normalised view). */
@@ -242,18 +395,24 @@ HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HAND
     tmpl.cpu_access = td->CPUAccessFlags;
     tmpl.misc_flags = td->MiscFlags;
     tmpl.subresource_count = 1;
-    tmpl.global_share = share;
-    if (rd.keyed_mutex) { /* keyed_mutex.c: this device's handles on the creator's objects */
-        hr = rt_keyed_mutex_open(rd.keyed_mutex, rd.keyed_mutex_sync, &tmpl.km);
+    tmpl.global_share = src->global;
+    if (src->nt && mutex) { /* keyed_mutex.c: the handles the NT open made are this resource's */
+        hr = rt_keyed_mutex_adopt(mutex, sync, &tmpl.km);
         if (FAILED(hr)) {
-            D3DKMT_DESTROYALLOCATION da = { .hDevice = dev->km_device, .hResource = o.hResource };
-            (void)D3DKMTDestroyAllocation(&da);
+            destroy_opened(dev, o.hResource, mutex, sync);
             goto out;
         }
+    } else if (!src->nt && rd.keyed_mutex) { /* this device's handles on the creator's objects */
+        hr = rt_keyed_mutex_open(rd.keyed_mutex, rd.keyed_mutex_sync, &tmpl.km);
+        if (FAILED(hr)) {
+            destroy_opened(dev, o.hResource, 0, 0);
+            goto out;
+        }
+    } else if (mutex || sync) {
+        destroy_opened(dev, 0, mutex, sync); /* shared with a texture that has no keyed mutex */
     }
     D3D10DDIARG_OPENRESOURCE args = { .NumAllocations = 1, .pOpenAllocationInfo = &oi, .hKMResource = o.hResource,
-                                      .pPrivateDriverData = resdata,
-                                      .PrivateDriverDataSize = q.ResourcePrivateDriverDataSize };
+                                      .pPrivateDriverData = resdata, .PrivateDriverDataSize = res_size };
     struct rt_resource *res;
     hr = rt_resource_open(dev, &tmpl, &args, &res);
     if (FAILED(hr)) {
@@ -265,5 +424,91 @@ HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HAND
 out:
     free(total);
     free(resdata);
+    return hr;
+}
+
+/* Phase 1, both forms: the arguments and the device. */
+static HRESULT open_args(struct rt_device *dev, const char *fn, REFIID riid, void **out)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !riid) {
+        RT_REFUSE("%s: ppResource or ReturnedInterface is NULL", fn);
+        return E_INVALIDARG;
+    }
+    if (rt_device_is_removed(dev)) {
+        RT_REFUSE("%s on a removed device", fn);
+        return DXGI_ERROR_DEVICE_REMOVED;
+    }
+    if (!open_iid_ok(riid)) {
+        RT_REFUSE("%s: ReturnedInterface must be ID3D11Texture2D, ID3D11Resource, IUnknown, IDXGIResource or "
+                  "IDXGIResource1 (only Texture2D resources are shared)", fn);
+        return E_INVALIDARG;
+    }
+    return S_OK;
+}
+
+HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource(ID3D11Device *iface, HANDLE handle, REFIID riid, void **out)
+{
+    struct rt_device *dev = rt_device_from_iface(iface);
+    static const char fn[] = "OpenSharedResource";
+    HRESULT hr = open_args(dev, fn, riid, out);
+    if (FAILED(hr))
+        return hr;
+    uintptr_t hv = (uintptr_t)handle;
+    if (!hv || hv > 0xFFFFFFFFu) {
+        RT_REFUSE("%s: %p is not a shared resource handle", fn, handle);
+        return E_INVALIDARG;
+    }
+    const struct open_src src = { .fn = fn, .global = (D3DKMT_HANDLE)hv };
+    return open_shared(dev, &src, riid, out);
+}
+
+/* ID3D11Device1::OpenSharedResource1: an NT handle from IDXGIResource1::CreateSharedHandle (or
+ * OpenSharedResourceByName's); the handle stays the caller's to close. A closed or forged handle,
+ * or a global one, is refused with E_INVALIDARG. */
+HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResource1(ID3D11Device1 *iface, HANDLE handle, REFIID riid, void **out)
+{
+    struct rt_device *dev = rt_device_from_iface((ID3D11Device *)iface);
+    static const char fn[] = "OpenSharedResource1";
+    HRESULT hr = open_args(dev, fn, riid, out);
+    if (FAILED(hr))
+        return hr;
+    if (!handle) {
+        RT_REFUSE("%s: hResource is NULL", fn);
+        return E_INVALIDARG;
+    }
+    const struct open_src src = { .fn = fn, .nt = handle };
+    return open_shared(dev, &src, riid, out);
+}
+
+/* ID3D11Device1::OpenSharedResourceByName: the NT handle the name opens (D3DKMTOpenNtHandleFromName
+ * with dwDesiredAccess; no right asked: E_ACCESSDENIED), opened as OpenSharedResource1 does, then
+ * closed: the opened resource holds what it needs. An unknown name answers E_INVALIDARG. */
+HRESULT STDMETHODCALLTYPE rt_device_OpenSharedResourceByName(ID3D11Device1 *iface, LPCWSTR name, DWORD access,
+                                                            REFIID riid, void **out)
+{
+    struct rt_device *dev = rt_device_from_iface((ID3D11Device *)iface);
+    static const char fn[] = "OpenSharedResourceByName";
+    HRESULT hr = open_args(dev, fn, riid, out);
+    if (FAILED(hr))
+        return hr;
+    WCHAR buf[NT_NAME_CAP];
+    UNICODE_STRING uname;
+    if (!name || !nt_name(name, buf, NT_NAME_CAP, &uname)) {
+        RT_REFUSE("%s: lpName is NULL, empty or longer than MAX_PATH characters", fn);
+        return E_INVALIDARG;
+    }
+    OBJECT_ATTRIBUTES oa;
+    InitializeObjectAttributes(&oa, &uname, OBJ_CASE_INSENSITIVE, NULL, NULL);
+    D3DKMT_OPENNTHANDLEFROMNAME by = { .dwDesiredAccess = access, .pObjAttrib = &oa };
+    NTSTATUS st = D3DKMTOpenNtHandleFromName(&by);
+    if (!NT_SUCCESS(st)) {
+        RT_REFUSE("%s: D3DKMTOpenNtHandleFromName failed 0x%08x", fn, (UINT)st);
+        return st == STATUS_ACCESS_DENIED ? E_ACCESSDENIED : st == STATUS_NO_MEMORY ? E_OUTOFMEMORY : E_INVALIDARG;
+    }
+    const struct open_src src = { .fn = fn, .nt = by.hNtHandle };
+    hr = open_shared(dev, &src, riid, out);
+    CloseHandle(by.hNtHandle);
     return hr;
 }

@@ -16,9 +16,10 @@
 #define API_BIND_OUTPUT (D3D11_BIND_STREAM_OUTPUT | D3D11_BIND_RENDER_TARGET | D3D11_BIND_DEPTH_STENCIL | \
                          D3D11_BIND_UNORDERED_ACCESS)
 #define API_CPU_ALL (D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE)
-/* Misc flags the runtime passes on; the rest (tiled, protected, NT handles, GDI) need machinery
- * libwddm does not have and are refused. */
+/* Misc flags the runtime passes on; the rest (tiled, protected, GDI) need machinery libwddm does
+ * not have and are refused. */
 #define API_MISC_SUPPORTED (D3D11_RESOURCE_MISC_GENERATE_MIPS | RT_MISC_SHARED_ANY | \
+                            D3D11_RESOURCE_MISC_SHARED_NTHANDLE | \
                             D3D11_RESOURCE_MISC_TEXTURECUBE | D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS | \
                             D3D11_RESOURCE_MISC_BUFFER_ALLOW_RAW_VIEWS | D3D11_RESOURCE_MISC_BUFFER_STRUCTURED | \
                             D3D11_RESOURCE_MISC_RESOURCE_CLAMP)
@@ -106,14 +107,11 @@ HRESULT rt_validate_usage(D3D11_USAGE usage, UINT bind, UINT cpu, BOOL has_initi
 
 static HRESULT validate_misc(UINT misc, const char *what)
 {
-    if (misc & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) {
-        /* Windows creates these (Wine d3d11 tests, run on Windows: test_create_buffer,
-         * test_texture2d_interfaces); its REF and WARP devices, which cannot share such
-         * resources, answer E_OUTOFMEMORY (the tests' broken() case). This stack has no NT
-         * handles: it answers as they do. */
-        RT_REFUSE("%s: MiscFlags 0x%x: NT-handle sharing is not supported by this device (out of memory, as "
-                  "Windows' REF and WARP devices answer)", what, misc);
-        return E_OUTOFMEMORY;
+    if ((misc & D3D11_RESOURCE_MISC_SHARED_NTHANDLE) && !(misc & RT_MISC_SHARED_ANY)) {
+        /* NT handles are a way to share: the flag goes with MISC_SHARED or MISC_SHARED_KEYEDMUTEX
+         * (IDXGIResource1::CreateSharedHandle remarks); alone it is refused (Wine d3d11 tests). */
+        RT_REFUSE("%s: MISC_SHARED_NTHANDLE without MISC_SHARED or MISC_SHARED_KEYEDMUTEX", what);
+        return E_INVALIDARG;
     }
     if ((misc & RT_MISC_SHARED_ANY) == RT_MISC_SHARED_ANY) {
         /* D3D11_RESOURCE_MISC_FLAG: "You can't simultaneously set this flag and the

@@ -1,4 +1,4 @@
-/* A segment's free ranges (common/free_ranges.c; issue 17 aim 7, docs/rules.md §63):
+/* A segment's free ranges (common/free_ranges.c; issue 17 aim 7, docs/rules.md §64):
  *  - every placement is first-fit's answer: the lowest offset (from the top, the highest) that is
  *    a multiple of the alignment and whose pages are all free inside the window; checked against
  *    a page map over thousands of random takes and gives in windows, both directions, four

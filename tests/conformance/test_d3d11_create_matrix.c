@@ -261,20 +261,28 @@ static void test_buffer_bind_misc_table_is_windows(void **state)
         }
         CONF_RELEASE(b);
     }
-    /* Shared flavours this stack cannot share (a MISC_SHARED or keyed-mutex buffer, NT handles):
-     * Windows creates them; its REF and WARP devices, which cannot share them either, answer
-     * E_OUTOFMEMORY (test_create_buffer, test_texture2d_interfaces: broken(E_OUTOFMEMORY)). */
-    static const UINT unshareable[] = { D3D11_RESOURCE_MISC_SHARED, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX };
-    for (size_t i = 0; i < 2; i++) {
+    /* Shared flavours this stack cannot share (a MISC_SHARED or keyed-mutex buffer, by global or
+     * NT handle): Windows creates them; its REF and WARP devices, which cannot share them either,
+     * answer E_OUTOFMEMORY (test_create_buffer, test_texture2d_interfaces: broken(E_OUTOFMEMORY)). */
+    static const UINT unshareable[] = { D3D11_RESOURCE_MISC_SHARED, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX,
+                                        D3D11_RESOURCE_MISC_SHARED | D3D11_RESOURCE_MISC_SHARED_NTHANDLE };
+    for (size_t i = 0; i < 3; i++) {
         D3D11_BUFFER_DESC d = { 1024, D3D11_USAGE_DEFAULT, 0, 0, unshareable[i], 0 };
         ID3D11Buffer *b = (ID3D11Buffer *)(uintptr_t)1;
         assert_int_equal(ID3D11Device_CreateBuffer(c->dev, &d, NULL, &b), E_OUTOFMEMORY);
         assert_null(b);
     }
+    /* NT-handle textures (conformance.test_d3d11_nt_sharing shares them): the flag goes with
+     * MISC_SHARED or MISC_SHARED_KEYEDMUTEX; alone it is E_INVALIDARG. */
     D3D11_TEXTURE2D_DESC km = { 64, 64, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, { 1, 0 }, D3D11_USAGE_DEFAULT, SR, 0,
                                 D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE };
     ID3D11Texture2D *kt = NULL;
-    assert_int_equal(ID3D11Device_CreateTexture2D(c->dev, &km, NULL, &kt), E_OUTOFMEMORY);
+    assert_int_equal(ID3D11Device_CreateTexture2D(c->dev, &km, NULL, &kt), S_OK);
+    CONF_RELEASE(kt);
+    km.MiscFlags = D3D11_RESOURCE_MISC_SHARED_NTHANDLE;
+    kt = (ID3D11Texture2D *)(uintptr_t)1;
+    assert_int_equal(ID3D11Device_CreateTexture2D(c->dev, &km, NULL, &kt), E_INVALIDARG);
+    assert_null(kt);
     for (UINT size = 0; size <= 32; size++) {
         D3D11_BUFFER_DESC d = { size, D3D11_USAGE_DEFAULT, CB, 0, 0, 0 };
         ID3D11Buffer *b = NULL;

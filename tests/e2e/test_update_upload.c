@@ -1,4 +1,4 @@
-/* UpdateSubresource through the upload buffer (issue 17 aim 3, docs/rules.md §63): from 64 KiB the
+/* UpdateSubresource through the upload buffer (issue 17 aim 3, docs/rules.md §64): from 64 KiB the
  * UMD copies the data into a CPU-visible upload buffer, a piece at a time, and the GPU copies each
  * piece into the resource. With the GPU paused, so nothing depends on timing:
  *  - every piece of an update the GPU has not run yet keeps its bytes (each piece maps the

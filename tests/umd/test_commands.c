@@ -259,7 +259,7 @@ static void test_update_larger_than_command_buffer_is_split(void **state)
     fake_teardown(f);
 }
 
-/* Issue 17 aim 3 (docs/rules.md §63): from UMD_UPDATE_UPLOAD_MIN bytes an update goes through the
+/* Issue 17 aim 3 (docs/rules.md §64): from UMD_UPDATE_UPLOAD_MIN bytes an update goes through the
  * upload buffer, a piece of at most UMD_UPLOAD_BYTES at a time (each a Discard map of it and a
  * COPY), not inline: a 2.5 MiB buffer (one row: pieces of a row), a texture whose application
  * pitch is wider than its rows (pieces of whole rows), a 3-D box (pieces of whole slices). Each

@@ -400,6 +400,7 @@ static void process_teardown(void)
 {
     struct dxgk_object **objs;
     D3DKMT_HANDLE *hs;
+    dxgk_nt_handles_close_all(); /* first: their holds go, so the devices' memory goes with them */
     size_t n = dxgk_handle_collect(DXGK_TYPE_DEVICE, &objs, &hs);
     for (size_t i = 0; i < n; i++) {
         dxgk_device_destroy((struct dxgk_device *)objs[i], hs[i]);

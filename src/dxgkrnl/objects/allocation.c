@@ -255,7 +255,7 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
             pthread_mutex_lock(&a->lock);
             al->orphan_entry_done = true;
             vidmm_va_unmap_via_locked(a, al, al->handle); /* the creator's own mappings go */
-            bool last = !al->aliases;
+            bool last = !al->aliases && !al->nt_holds;
             if (last)
                 al->dead = true; /* under the lock that decided it: no open links to it any more */
             pthread_mutex_unlock(&a->lock);
@@ -403,8 +403,9 @@ NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk
     for (UINT i = 0; i < count; i++) {
         struct dxgk_allocation *al = allocs[i];
         e->allocs[i] = al;
-        if (al->aliases) {
-            /* Issue 6: same-adapter opens name its memory: it stays, usable through them. */
+        if (al->aliases || al->nt_holds) {
+            /* Issue 6: same-adapter opens name its memory, or an NT handle holds it
+             * (objects/share.c): it stays, usable through them. */
             al->orphan = true;
         } else {
             al->dead = true;

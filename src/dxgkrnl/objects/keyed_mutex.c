@@ -13,9 +13,11 @@
  * not by the reference count, which lookups in progress also hold.
  *
  * There is no device: a keyed mutex belongs to the process (here: the process is the system), and
- * process teardown destroys the handles left (dxgk_keyed_mutexes_destroy_all). NT-handle sharing
- * (D3DKMT_CREATEKEYEDMUTEX2_FLAGS.NtSecuritySharing) is not modelled: such a mutex gets no global
- * handle and only its creator's handle names it.
+ * process teardown destroys the handles left (dxgk_keyed_mutexes_destroy_all). A mutex made with
+ * D3DKMT_CREATEKEYEDMUTEX2_FLAGS.NtSecuritySharing gets no global handle: it is shared with its
+ * resource through an NT handle (D3DKMTShareObjects, objects/nt_handle.c), which holds it as a
+ * handle would (dxgk_keyed_mutex_nt_hold: it counts in `handles`), so it opens through that NT
+ * handle after every D3DKMT handle on it was destroyed (Windows' answer, Wine d3dkmt tests).
  *
  * Lock: each mutex has its own, a leaf. Nothing else is taken while it is held (refusal lines
  * are printed after it is let go, references are dropped after it), and an acquirer waits on
@@ -51,6 +53,8 @@ struct km_shared {
                                          first Open2 / Release2 giving some), then rewritten by
                                          Release2; lock */
     UINT data_size;                   /* its size, 0 = none; only ever goes from 0 to its size */
+    bool nt;                          /* made with NtSecuritySharing: D3DKMTShareObjects takes it;
+                                         immutable */
 };
 
 struct dxgk_keyed_mutex {
@@ -170,6 +174,7 @@ static NTSTATUS create(const char *fn, UINT64 initial, const void *data, UINT si
     if (m) {
         m->counted = true; /* nobody can reach km yet: no lock needed */
         km->handles = 1;
+        km->nt = !global; /* NtSecuritySharing (Create2): shared by an NT handle instead */
         /* Last: once registered, an opener may find it (the creator's handle already counts). */
         g = global ? dxgk_global_register(&km->obj) : 0;
         km->global = g;
@@ -210,8 +215,7 @@ NTSTATUS APIENTRY D3DKMTCreateKeyedMutex2(D3DKMT_CREATEKEYEDMUTEX2 *args)
         dxgk_refuse("%s: reserved Flags bits 0x%x (only NtSecuritySharing is defined)", fn, args->Flags.Value);
         return STATUS_INVALID_PARAMETER;
     }
-    /* NtSecuritySharing: shared through an NT handle (D3DKMTShareObjects), never a global one;
-     * NT handles are not modelled, so only the creator's handle names it. */
+    /* NtSecuritySharing: shared through an NT handle (D3DKMTShareObjects), never a global one. */
     return create(fn, args->InitialValue, args->pPrivateRuntimeData, args->PrivateRuntimeDataSize,
                   !args->Flags.NtSecuritySharing, &args->hKeyedMutex, &args->hSharedHandle);
 }
@@ -238,6 +242,9 @@ static const char *open_locked(struct km_shared *km, struct dxgk_keyed_mutex *m,
     return NULL;
 }
 
+static NTSTATUS open_from(const char *fn, struct km_shared *km, D3DKMT_HANDLE shared, const void *data, UINT size,
+                          D3DKMT_HANDLE *out);
+
 /* D3DKMTOpenKeyedMutex(2): a new handle on the mutex a global handle names. The opener's
  * buffer is only read (Windows leaves it as it was: Wine d3dkmt tests). */
 static NTSTATUS open_mutex(const char *fn, D3DKMT_HANDLE shared, const void *data, UINT size, D3DKMT_HANDLE *out)
@@ -249,6 +256,13 @@ static NTSTATUS open_mutex(const char *fn, D3DKMT_HANDLE shared, const void *dat
         dxgk_refuse("%s: hSharedHandle 0x%08x is not the global handle of a keyed mutex", fn, shared);
         return STATUS_INVALID_PARAMETER;
     }
+    return open_from(fn, km, shared, data, size, out);
+}
+
+/* A new handle on km (the caller's reference, taken over); `shared` names it in lines. */
+static NTSTATUS open_from(const char *fn, struct km_shared *km, D3DKMT_HANDLE shared, const void *data, UINT size,
+                          D3DKMT_HANDLE *out)
+{
     pthread_mutex_lock(&km->lock);
     bool need_copy = size && !km->data_size; /* data_size never goes back to 0 */
     pthread_mutex_unlock(&km->lock);
@@ -309,6 +323,47 @@ NTSTATUS APIENTRY D3DKMTDestroyKeyedMutex(const D3DKMT_DESTROYKEYEDMUTEX *args)
     }
     handle_destroyed((struct dxgk_keyed_mutex *)o);
     return STATUS_SUCCESS;
+}
+
+/* ---- NT-handle sharing (objects/nt_handle.c) ------------------------------------------------ */
+
+struct km_shared *dxgk_keyed_mutex_nt_hold(D3DKMT_HANDLE h)
+{
+    struct dxgk_keyed_mutex *m = (struct dxgk_keyed_mutex *)dxgk_handle_get(h, KM_TYPE);
+    if (!m)
+        return NULL;
+    struct km_shared *km = m->km;
+    bool held = false;
+    pthread_mutex_lock(&km->lock);
+    if (km->nt && !m->dead && km->handles) {
+        km->handles++; /* the NT object counts as a handle: the mutex opens through it */
+        held = true;
+    }
+    pthread_mutex_unlock(&km->lock);
+    if (held)
+        dxgk_object_get(&km->obj);
+    dxgk_object_put(&m->obj);
+    return held ? km : NULL;
+}
+
+void dxgk_keyed_mutex_nt_release(struct km_shared *km)
+{
+    if (!km)
+        return;
+    pthread_mutex_lock(&km->lock);
+    km->handles--;
+    pthread_cond_broadcast(&km->cond);
+    pthread_mutex_unlock(&km->lock);
+    dxgk_object_put(&km->obj);
+}
+
+NTSTATUS dxgk_keyed_mutex_nt_open(const char *fn, struct km_shared *km, const void *data, UINT size,
+                                  D3DKMT_HANDLE *out)
+{
+    if (!data_args_valid(fn, data, size))
+        return STATUS_INVALID_PARAMETER;
+    dxgk_object_get(&km->obj); /* open_from takes it over */
+    return open_from(fn, km, 0, data, size, out);
 }
 
 void dxgk_keyed_mutexes_destroy_all(void)

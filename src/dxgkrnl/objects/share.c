@@ -20,6 +20,13 @@
  *   the share's pages; any other shared resource is refused there with a line.
  * FIXME(sharing): a shared resource of several allocations is created but not opened.
  *
+ * NT-handle sharing (CreateShared + NtSecuritySharing): the share gets no global handle
+ * (hGlobalShare 0, Wine d3dkmt tests) and is reached only through an NT object
+ * (objects/nt_handle.c), which holds the share and, by dxgk_share_nt_hold, its creator's memory:
+ * the creator's allocation then outlives its handle like one that same-adapter opens name
+ * (orphan), so the resource still opens from the NT handle once every D3DKMT handle on it is
+ * gone (Windows' answer in the same tests).
+ *
  * "Created by the kernel" (seed 003: "might be created as a standard allocation from kernel
  * mode and later opened by the UMD"): objects/standard_allocation.c makes one
  * (DxgkDdiGetStandardAllocationDriverData, D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER) through
@@ -37,6 +44,9 @@ struct dxgk_share {
                                          outlive them, the global handle does not; shares.lock */
     D3DKMT_HANDLE handle;             /* hGlobalShare; immutable */
     bool cross_adapter;               /* immutable */
+    bool nt;                          /* NtSecuritySharing: never published (no global handle),
+                                         reached through NT objects only; immutable */
+    struct dxgk_adapter *creator_adapter; /* no reference (an NT hold takes one); immutable */
     LUID creator;                     /* the creator's adapter; immutable */
     UINT64 size;                      /* the allocation's Size; immutable */
     UINT alloc_count;                 /* the resource's allocations; immutable */
@@ -152,6 +162,8 @@ NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION
         return STATUS_NO_MEMORY;
     s->refs = 1;
     s->cross_adapter = cross_adapter;
+    s->nt = args->Flags.NtSecuritySharing;
+    s->creator_adapter = a;
     s->creator = a->luid;
     s->size = info->Size;
     s->alloc_count = args->NumAllocations;
@@ -209,6 +221,8 @@ static struct dxgk_allocation *share_owner_get(struct dxgk_share *s)
 
 D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s)
 {
+    if (s->nt)
+        return 0; /* no global handle: D3DKMTShareObjects makes an NT handle for it */
     D3DKMT_HANDLE h = dxgk_global_handle_new(); /* the namespace of every shared object */
     pthread_mutex_lock(&shares.lock);
     s->handle = h;
@@ -223,39 +237,47 @@ static bool same_adapter(const struct dxgk_adapter *a, const struct dxgk_share *
     return a->luid.LowPart == s->creator.LowPart && a->luid.HighPart == s->creator.HighPart;
 }
 
-/* Looks the share up for a device of any adapter; refuses what is not openable there. */
-static NTSTATUS open_checks(const char *who, struct dxgk_device *d, D3DKMT_HANDLE hGlobalShare, struct dxgk_share **out)
+/* Refuses a share that does not open for a device of d's adapter (the caller keeps its
+ * reference either way). `id` names the share in the line (its global handle, 0 for an NT one). */
+static NTSTATUS openable_checks(const char *who, const struct dxgk_device *d, const struct dxgk_share *s,
+                                D3DKMT_HANDLE id)
 {
-    struct dxgk_share *s = share_get(hGlobalShare);
-    if (!s) {
-        dxgk_refuse("%s: 0x%08x is not a global share handle", who, hGlobalShare);
-        return STATUS_INVALID_PARAMETER;
-    }
     if (s->alloc_count != 1) {
         /* FIXME(sharing): see the top of this file. */
         dxgk_refuse("%s: shared resource 0x%08x has %u allocations: only a resource of one allocation is opened",
-                    who, hGlobalShare, s->alloc_count);
-        dxgk_share_put(s);
+                    who, id, s->alloc_count);
         return STATUS_NOT_SUPPORTED;
     }
     const struct dxgk_adapter *a = d->adapter;
-    if (same_adapter(a, s)) {
-        *out = s;
+    if (same_adapter(a, s))
         return STATUS_SUCCESS;
-    }
     if (!s->cross_adapter) {
         /* Issue 6 / seed 003: only a cross-adapter resource is reachable from another GPU. */
         dxgk_refuse("%s: resource 0x%08x is shared but not cross-adapter: it opens only on the adapter that "
-                    "created it (%08x), not on %08x", who, hGlobalShare, (unsigned)s->creator.LowPart,
+                    "created it (%08x), not on %08x", who, id, (unsigned)s->creator.LowPart,
                     (unsigned)a->luid.LowPart);
-        dxgk_share_put(s);
         return STATUS_NOT_SUPPORTED;
     }
     if (!a->caps.MemoryManagementCaps.CrossAdapterResource) {
         dxgk_refuse("%s: adapter %08x does not declare DXGK_VIDMMCAPS.CrossAdapterResource: it cannot open a "
                     "cross-adapter resource", who, (unsigned)a->luid.LowPart);
-        dxgk_share_put(s);
         return STATUS_NOT_SUPPORTED;
+    }
+    return STATUS_SUCCESS;
+}
+
+/* Looks the share up for a device of any adapter; refuses what is not openable there. */
+static NTSTATUS open_checks(const char *who, struct dxgk_device *d, D3DKMT_HANDLE hGlobalShare, struct dxgk_share **out)
+{
+    struct dxgk_share *s = hGlobalShare ? share_get(hGlobalShare) : NULL;
+    if (!s) {
+        dxgk_refuse("%s: 0x%08x is not a global share handle", who, hGlobalShare);
+        return STATUS_INVALID_PARAMETER;
+    }
+    NTSTATUS st = openable_checks(who, d, s, hGlobalShare);
+    if (!NT_SUCCESS(st)) {
+        dxgk_share_put(s);
+        return st;
     }
     *out = s;
     return STATUS_SUCCESS;
@@ -510,7 +532,7 @@ void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y)
     if (*pp)
         *pp = y->alias_next;
     vidmm_va_unmap_via_locked(a, x, y->handle);
-    bool last = !x->aliases && x->orphan && x->orphan_entry_done;
+    bool last = !x->aliases && !x->nt_holds && x->orphan && x->orphan_entry_done;
     if (last)
         x->dead = true; /* under the lock that decided it: no new open links to it */
     pthread_mutex_unlock(&a->lock);
@@ -519,16 +541,18 @@ void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y)
 }
 
 /* D3DKMTOpenResource and D3DKMTOpenResource2 (info2: the allocations are described in
- * pOpenAllocationInfo2). */
-static NTSTATUS open_resource(D3DKMT_OPENRESOURCE *args, bool info2)
+ * pOpenAllocationInfo2); `given`: an NT object's share (one reference, taken over) instead of
+ * the one args->hGlobalShare names. */
+static NTSTATUS open_resource(D3DKMT_OPENRESOURCE *args, bool info2, struct dxgk_share *given)
 {
     struct dxgk_device *d = dxgk_device_get(args->hDevice);
     if (!d) {
         dxgk_refuse("D3DKMTOpenResource: invalid device handle 0x%08x", args->hDevice);
+        dxgk_share_put(given);
         return STATUS_INVALID_PARAMETER;
     }
     struct dxgk_adapter *a = d->adapter;
-    struct dxgk_share *s = NULL;
+    struct dxgk_share *s = given;
     struct dxgk_allocation *x = NULL;
     struct dxgk_resource *res = NULL;
     bool charged = false, kmd_opened = false;
@@ -538,7 +562,8 @@ static NTSTATUS open_resource(D3DKMT_OPENRESOURCE *args, bool info2)
         st = STATUS_DEVICE_REMOVED;
         goto out;
     }
-    st = open_checks("D3DKMTOpenResource", d, args->hGlobalShare, &s);
+    st = given ? openable_checks("D3DKMTOpenResourceFromNtHandle", d, s, 0)
+               : open_checks("D3DKMTOpenResource", d, args->hGlobalShare, &s);
     if (!NT_SUCCESS(st))
         goto out;
     st = open_buffer_checks(s, args);
@@ -642,7 +667,7 @@ NTSTATUS APIENTRY D3DKMTOpenResource(D3DKMT_OPENRESOURCE *args)
         dxgk_refuse("D3DKMTOpenResource: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    return open_resource(args, false);
+    return open_resource(args, false, NULL);
 }
 
 /* WDK: D3DKMTOpenResource2: D3DKMTOpenResource describing the allocations in
@@ -653,5 +678,100 @@ NTSTATUS APIENTRY D3DKMTOpenResource2(D3DKMT_OPENRESOURCE *args)
         dxgk_refuse("D3DKMTOpenResource2: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    return open_resource(args, true);
+    return open_resource(args, true, NULL);
+}
+
+/* ---- NT-handle sharing (objects/nt_handle.c) ------------------------------------------------ */
+
+static void share_ref(struct dxgk_share *s)
+{
+    pthread_mutex_lock(&shares.lock);
+    s->refs++;
+    pthread_mutex_unlock(&shares.lock);
+}
+
+NTSTATUS dxgk_share_nt_hold(D3DKMT_HANDLE hResource, struct dxgk_share_nt_hold *out)
+{
+    memset(out, 0, sizeof *out);
+    struct dxgk_resource *res = (struct dxgk_resource *)dxgk_handle_get(hResource, DXGK_TYPE_RESOURCE);
+    if (!res) {
+        dxgk_refuse("D3DKMTShareObjects: 0x%08x is not a live resource handle (an allocation handle is refused: "
+                    "only resources are shared)", hResource);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *ra = res->device->adapter;
+    pthread_mutex_lock(&ra->lock);
+    struct dxgk_share *s = !res->dead && res->allocations ? res->allocations->share : NULL;
+    if (s && s->nt)
+        share_ref(s); /* the resource's allocation holds one: s lives across the lock */
+    pthread_mutex_unlock(&ra->lock);
+    dxgk_object_put(&res->obj);
+    if (!s || !s->nt) {
+        dxgk_refuse("D3DKMTShareObjects: resource 0x%08x was not created with CreateShared and NtSecuritySharing",
+                    hResource);
+        return STATUS_INVALID_PARAMETER;
+    }
+    struct dxgk_adapter *a = s->creator_adapter;
+    dxgk_object_get(&a->obj);
+    struct dxgk_allocation *x = share_owner_get(s);
+    if (x) {
+        pthread_mutex_lock(&a->lock);
+        bool alive = !x->dead;
+        if (alive)
+            x->nt_holds++; /* its destruction now leaves its memory (orphan) for the NT object */
+        pthread_mutex_unlock(&a->lock);
+        if (!alive) {
+            dxgk_object_put(&x->obj);
+            x = NULL; /* a cross-adapter share's pages still open on other adapters */
+        }
+    }
+    *out = (struct dxgk_share_nt_hold){ .share = s, .adapter = a, .owner = x };
+    return STATUS_SUCCESS;
+}
+
+void dxgk_share_nt_release(struct dxgk_share_nt_hold *h)
+{
+    struct dxgk_allocation *x = h->owner;
+    struct dxgk_adapter *a = h->adapter;
+    if (x) {
+        pthread_mutex_lock(&a->lock);
+        x->nt_holds--;
+        bool last = !x->nt_holds && !x->aliases && x->orphan && x->orphan_entry_done;
+        if (last)
+            x->dead = true; /* under the lock that decided it: nothing links to it any more */
+        pthread_mutex_unlock(&a->lock);
+        if (last)
+            dxgk_allocation_orphan_free(a, x);
+        dxgk_object_put(&x->obj);
+    }
+    if (a)
+        dxgk_object_put(&a->obj);
+    dxgk_share_put(h->share);
+    memset(h, 0, sizeof *h);
+}
+
+NTSTATUS dxgk_share_nt_query(const char *fn, D3DKMT_HANDLE hDevice, struct dxgk_share *s,
+                             D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE *args)
+{
+    struct dxgk_device *d = dxgk_device_get(hDevice);
+    if (!d) {
+        dxgk_refuse("%s: invalid device handle 0x%08x", fn, hDevice);
+        return STATUS_INVALID_PARAMETER;
+    }
+    NTSTATUS st = openable_checks(fn, d, s, 0);
+    if (NT_SUCCESS(st)) {
+        /* As D3DKMTQueryResourceInfo: sizes only, pPrivateRuntimeData never written. */
+        args->PrivateRuntimeDataSize = s->runtime_size;
+        args->TotalPrivateDriverDataSize = s->alloc_priv_size;
+        args->ResourcePrivateDriverDataSize = s->res_priv_size;
+        args->NumAllocations = s->alloc_count;
+    }
+    dxgk_device_put(d);
+    return st;
+}
+
+NTSTATUS dxgk_share_nt_open(struct dxgk_share *s, D3DKMT_OPENRESOURCE *args)
+{
+    share_ref(s); /* open_resource takes it over */
+    return open_resource(args, true, s);
 }

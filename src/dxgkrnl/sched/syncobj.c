@@ -21,10 +21,10 @@
  * any device of the creator's adapter, or of any adapter for a CrossAdapter monitored fence
  * (Direct3D 12's cross-adapter fences; the value lives in system memory either way). The object lives while a local handle does; its global
  * handle opens nothing after the last one is destroyed. Shared with NtSecuritySharing, Windows
- * hands out no global handle (the object is shared through an NT handle, D3DKMTShareObjects,
- * which this process-only model does not have): such an object is created and used, and only
- * its creator's handle names it. These answers are the ones Windows gives in Wine's d3dkmt
- * tests. */
+ * hands out no global handle: the object is shared through an NT handle (D3DKMTShareObjects,
+ * objects/nt_handle.c), which holds a reference of its own, so it opens (D3DKMTOpenSyncObject-
+ * FromNtHandle(2)) after every local handle was destroyed. These answers are the ones Windows
+ * gives in Wine's d3dkmt tests. */
 #include "dxgkrnl/dxgkrnl.h"
 #include "common/alloc.h"
 #include "common/event.h"
@@ -281,6 +281,27 @@ NTSTATUS APIENTRY D3DKMTOpenSynchronizationObject(D3DKMT_OPENSYNCHRONIZATIONOBJE
         return STATUS_NO_MEMORY;
     args->hSyncObject = h;
     return STATUS_SUCCESS;
+}
+
+/* ---- NT-handle sharing (objects/nt_handle.c) ------------------------------------------------ */
+
+struct dxgk_sync_shared *dxgk_syncobj_nt_get(D3DKMT_HANDLE h)
+{
+    struct dxgk_syncobj *s = (struct dxgk_syncobj *)dxgk_handle_get(h, DXGK_TYPE_SYNCOBJECT);
+    if (!s)
+        return NULL;
+    struct dxgk_sync_shared *sh = NULL;
+    if (s->flags.Shared && s->flags.NtSecuritySharing && !atomic_load(&s->dead)) {
+        sh = s->shared;
+        dxgk_object_get(&sh->obj);
+    }
+    dxgk_object_put(&s->obj);
+    return sh;
+}
+
+D3DKMT_HANDLE dxgk_syncobj_open_shared(struct dxgk_sync_shared *sh, D3DKMT_HANDLE device)
+{
+    return local_new(sh, device);
 }
 
 /* Marks a removed handle's object destroyed, wakes its waiters (they fail) and drops the
