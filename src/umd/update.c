@@ -9,7 +9,7 @@
  * maps the upload buffer with Discard, so VidMm (or, in renaming mode, the UMD) hands out a fresh
  * instance while the GPU still copies from the last one: the CPU fills the next piece while the
  * GPU copies the previous. Two passes over the bytes instead of three, and the application's
- * thread and the GPU engine share the work. A piece whose map fails is sent inline instead. */
+ * thread and the GPU engine share the work. A piece whose map or unmap fails is sent inline. */
 #include "umd/umd.h"
 #include "common/alloc.h"
 
@@ -58,8 +58,13 @@ static BOOL send_piece(struct umd_device *dev, struct umd_resource *res, UINT ds
             memcpy(out, src + (size_t)z * src_slice_pitch + (size_t)y * src_row_pitch, row_bytes);
     HRESULT hr = umd_map_end(dev, up);
     if (FAILED(hr)) {
-        umd_set_error(dev, hr);
-        return FALSE;
+        /* As an Unmap would: only a removed device is the application's to hear of. The bytes
+         * still go, inline. */
+        UMD_REFUSE("UpdateSubresourceUP: the upload buffer's unlock failed (0x%08x); sending inline", (unsigned)hr);
+        if (hr == D3DDDIERR_DEVICEREMOVED)
+            umd_set_error(dev, hr);
+        return umd_emit_write(dev, res, dst_offset, dst_row_pitch, dst_slice_pitch, row_bytes, rows, slices, src,
+                              src_row_pitch, src_slice_pitch);
     }
     dev->uploads++;
     return umd_emit_copy(dev, res, dst_offset, dst_row_pitch, dst_slice_pitch, up, 0, row_bytes, row_bytes * rows,

@@ -313,7 +313,8 @@ static void test_large_update_goes_through_the_upload_buffer(void **state)
     fake_teardown(f);
 }
 
-/* When the upload buffer cannot be mapped, the update still arrives: inline, no error reported. */
+/* When the upload buffer cannot be mapped or unlocked, the update still arrives: inline, no error
+ * reported. */
 static void test_large_update_goes_inline_when_the_upload_buffer_cannot_be_mapped(void **state)
 {
     struct fake *f = fake_setup();
@@ -330,6 +331,16 @@ static void test_large_update_goes_inline_when_the_upload_buffer_cannot_be_mappe
     f->lock_result = S_OK;
     assert_int_equal(dev->uploads, 0);
     assert_int_equal(f->bytes_written_inline, n);
+    assert_memory_equal(fake_mem(f, b)->mem, big, n);
+    /* Mapped, but the unlock fails: the bytes written there are sent again, inline. */
+    for (size_t i = 0; i < n; i++)
+        big[i] = (BYTE)(i * 5 + 2);
+    f->unlock_result = E_FAIL;
+    f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, big, 0, 0);
+    f->unlock_result = S_OK;
+    fake_flush(f);
+    assert_int_equal(dev->uploads, 0);
+    assert_int_equal(f->bytes_written_inline, 2 * n);
     assert_memory_equal(fake_mem(f, b)->mem, big, n);
     assert_int_equal(f->n_errors, 0);
     free(big);

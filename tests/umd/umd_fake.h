@@ -52,6 +52,7 @@ struct fake {
     HRESULT lock_result;                       /* forced result of pfnLockCb (S_OK = normal) */
     int lock_fail_count;                       /* how many locks fail with lock_result (-1 = all) */
     int rename_on_discard;                     /* Discard locks hand out a new instance */
+    HRESULT unlock_result;                     /* forced result of pfnUnlockCb (S_OK = normal) */
     /* context and submission */
     int suballoc;                              /* leave the UMD's buffer pools on (suballoc.c) */
     int create_context_calls, destroy_context_calls;
@@ -189,7 +190,7 @@ static inline HRESULT APIENTRY fake_UnlockCb(HANDLE hDevice, const D3DDDICB_UNLO
     assert_int_equal(u->NumAllocations, 1);
     (void)fake_alloc_of(f, u->phAllocations[0]);
     f->locked--;
-    return S_OK;
+    return f->unlock_result;
 }
 
 /* Byte offsets of the address fields of the command at `c` (at most 2). */

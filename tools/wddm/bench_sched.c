@@ -23,7 +23,6 @@
 #include "tool.h"
 
 #define CTX 64
-#define WAIT_CHUNK 8 /* fences per CPU wait, below the 32 a wait may name */
 #define REPS 11
 
 static NTSTATUS submit_nop(const D3DKMT_CREATECONTEXT *cc)
@@ -32,45 +31,6 @@ static NTSTATUS submit_nop(const D3DKMT_CREATECONTEXT *cc)
     memcpy(cc->pCommandBuffer, &nop, sizeof nop);
     D3DKMT_RENDER r = { .hContext = cc->hContext, .CommandLength = sizeof nop };
     return D3DKMTRender(&r);
-}
-
-static D3DKMT_HANDLE fence_create(D3DKMT_HANDLE device)
-{
-    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 c = { .hDevice = device };
-    c.Info.Type = D3DDDI_MONITORED_FENCE;
-    return D3DKMTCreateSynchronizationObject2(&c) == STATUS_SUCCESS ? c.hSyncObject : 0;
-}
-
-static void fence_destroy(D3DKMT_HANDLE h)
-{
-    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT d = { .hSyncObject = h };
-    D3DKMTDestroySynchronizationObject(&d);
-}
-
-static NTSTATUS gpu_signal(D3DKMT_HANDLE context, D3DKMT_HANDLE fence, UINT64 value)
-{
-    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU s = { .hContext = context, .ObjectCount = 1,
-                                                     .ObjectHandleArray = &fence };
-    s.MonitoredFenceValueArray = &value;
-    return D3DKMTSignalSynchronizationObjectFromGpu(&s);
-}
-
-static NTSTATUS cpu_signal(D3DKMT_HANDLE device, D3DKMT_HANDLE fence, UINT64 value)
-{
-    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU s = { .hDevice = device, .ObjectCount = 1,
-                                                     .ObjectHandleArray = &fence, .FenceValueArray = &value };
-    return D3DKMTSignalSynchronizationObjectFromCpu(&s);
-}
-
-static NTSTATUS cpu_wait(D3DKMT_HANDLE device, const D3DKMT_HANDLE *fences, const UINT64 *values, UINT n)
-{
-    NTSTATUS st = STATUS_SUCCESS;
-    for (UINT i = 0; i < n && st == STATUS_SUCCESS; i += WAIT_CHUNK) {
-        D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU w = { .hDevice = device, .ObjectCount = n - i < WAIT_CHUNK ? n - i : WAIT_CHUNK,
-                                                          .ObjectHandleArray = fences + i, .FenceValueArray = values + i };
-        st = D3DKMTWaitForSynchronizationObjectFromCpu(&w);
-    }
-    return st;
 }
 
 /* S1: `n` NOP submissions spread over `contexts` contexts, then a fence per context. */
@@ -88,11 +48,11 @@ static int bench_s1(struct wddm_kmt *k, D3DKMT_CREATECONTEXT *cc, const D3DKMT_H
         (*value)++;
         UINT64 v[CTX];
         for (UINT c = 0; c < contexts; c++) {
-            if (gpu_signal(cc[c].hContext, fence[c], *value) != STATUS_SUCCESS)
+            if (wddm_kmt_gpu_signal(cc[c].hContext, fence[c], *value) != STATUS_SUCCESS)
                 return 1;
             v[c] = *value;
         }
-        if (cpu_wait(k->device, fence, v, contexts) != STATUS_SUCCESS)
+        if (wddm_kmt_cpu_wait(k->device, fence, v, contexts) != STATUS_SUCCESS)
             return 1;
         if (r >= 0)
             t[r] = wddm_tool_now_ns() - t0;
@@ -116,8 +76,9 @@ static int bench_s2(struct wddm_kmt *k, D3DKMT_HANDLE fence, int iters, UINT64 *
     for (int i = 0; i < iters; i++) {
         uint64_t t0 = wddm_tool_now_ns();
         (*value)++;
-        if (submit_nop(&k->cc) != STATUS_SUCCESS || gpu_signal(k->context, fence, *value) != STATUS_SUCCESS ||
-            cpu_wait(k->device, &fence, value, 1) != STATUS_SUCCESS) {
+        if (submit_nop(&k->cc) != STATUS_SUCCESS ||
+            wddm_kmt_gpu_signal(k->context, fence, *value) != STATUS_SUCCESS ||
+            wddm_kmt_cpu_wait(k->device, &fence, value, 1) != STATUS_SUCCESS) {
             free(t);
             return 1;
         }
@@ -145,8 +106,8 @@ static void *fence_ponger(void *arg)
 {
     struct pingpong *p = arg;
     for (UINT64 i = 1; i <= (UINT64)p->rounds; i++) {
-        if (cpu_wait(p->k->device, &p->ping, &i, 1) != STATUS_SUCCESS ||
-            cpu_signal(p->k->device, p->pong, i) != STATUS_SUCCESS)
+        if (wddm_kmt_cpu_wait(p->k->device, &p->ping, &i, 1) != STATUS_SUCCESS ||
+            wddm_kmt_cpu_signal(p->k->device, p->pong, i) != STATUS_SUCCESS)
             break;
     }
     return NULL;
@@ -168,7 +129,8 @@ static void *cv_ponger(void *arg)
 
 static int bench_s3(struct wddm_kmt *k, int rounds)
 {
-    struct pingpong p = { .k = k, .rounds = rounds, .ping = fence_create(k->device), .pong = fence_create(k->device) };
+    struct pingpong p = { .k = k, .rounds = rounds, .ping = wddm_kmt_fence_create(k->device),
+                          .pong = wddm_kmt_fence_create(k->device) };
     pthread_mutex_init(&p.m, NULL);
     pthread_cond_init(&p.cv, NULL);
     uint64_t *tf = malloc(sizeof *tf * (size_t)rounds), *tc = malloc(sizeof *tc * (size_t)rounds);
@@ -177,7 +139,8 @@ static int bench_s3(struct wddm_kmt *k, int rounds)
     if (!rc && pthread_create(&th, NULL, fence_ponger, &p) == 0) {
         for (UINT64 i = 1; i <= (UINT64)rounds && !rc; i++) {
             uint64_t t0 = wddm_tool_now_ns();
-            rc = cpu_signal(k->device, p.ping, i) != STATUS_SUCCESS || cpu_wait(k->device, &p.pong, &i, 1) != STATUS_SUCCESS;
+            rc = wddm_kmt_cpu_signal(k->device, p.ping, i) != STATUS_SUCCESS ||
+                 wddm_kmt_cpu_wait(k->device, &p.pong, &i, 1) != STATUS_SUCCESS;
             tf[i - 1] = wddm_tool_now_ns() - t0;
         }
         pthread_join(th, NULL);
@@ -204,9 +167,9 @@ static int bench_s3(struct wddm_kmt *k, int rounds)
     free(tf);
     free(tc);
     if (p.ping)
-        fence_destroy(p.ping);
+        wddm_kmt_fence_destroy(p.ping);
     if (p.pong)
-        fence_destroy(p.pong);
+        wddm_kmt_fence_destroy(p.pong);
     pthread_cond_destroy(&p.cv);
     pthread_mutex_destroy(&p.m);
     return rc;
@@ -230,7 +193,7 @@ int wddm_bench_sched(int quick)
             cc[c] = (D3DKMT_CREATECONTEXT){ .hDevice = k.device, .NodeOrdinal = 0 };
             rc = D3DKMTCreateContext(&cc[c]) != STATUS_SUCCESS;
         }
-        rc = rc || !(fence[c] = fence_create(k.device));
+        rc = rc || !(fence[c] = wddm_kmt_fence_create(k.device));
     }
     UINT64 value = 0;
     int n = quick ? 500 : 20000;

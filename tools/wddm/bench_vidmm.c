@@ -11,6 +11,10 @@
  *     allocation's backing store is still valid). The trace: frames of 64 accesses drawn from a
  *     hot window of 90% of the capacity that slides by 2 allocations a frame, 10% of accesses
  *     uniformly over the whole working set (a streaming working set with a cold tail).
+ *     The replay keeps at most V1_FRAMES_AHEAD frames queued ahead of the GPU, as a maximum frame
+ *     latency of 3 allows (a monitored fence signalled after each frame, waited for three frames
+ *     later; issue 17 aim 5): VidMm's victim choice sees that much of the future, not the whole
+ *     trace. Plain LRU is simulated beside it.
  * V2  Reading back a 16 MiB DEFAULT texture (2048x2048 RGBA8) chosen at random out of 1 GiB of
  *     DEFAULT textures (64), through the D3D11 API: CopyResource DEFAULT -> STAGING, Map(READ),
  *     read every byte, Unmap; vs memcpy of 16 MiB. Twice: sampled textures (BIND_SHADER_RESOURCE)
@@ -33,6 +37,8 @@
 #include "tool.h"
 
 #define V1_SIZE (4u << 20)
+#define V1_FRAME 64u       /* accesses per frame (make_trace slides its window per frame) */
+#define V1_FRAMES_AHEAD 3u
 #define SAFE_RELEASE(p) do { if (p) (p)->lpVtbl->Release(p); } while (0)
 
 static volatile uint64_t v_sink;
@@ -45,7 +51,7 @@ static unsigned *make_trace(unsigned n, unsigned capacity, unsigned len)
     unsigned hot = capacity * 9 / 10 ? capacity * 9 / 10 : 1, base = 0;
     uint32_t x = 0xC0FFEEu;
     for (unsigned i = 0; i < len; i++) {
-        if (i && i % 64 == 0)
+        if (i && i % V1_FRAME == 0)
             base = (base + 2) % n;
         t[i] = wddm_tool_rnd(&x) % 10 == 0 ? wddm_tool_rnd(&x) % n : (base + wddm_tool_rnd(&x) % hot) % n;
     }
@@ -172,12 +178,20 @@ static int bench_v1(int factor, int quick)
     uint64_t t0 = wddm_tool_now_ns();
     unsigned touched = 0;
     unsigned char *seen = calloc(n, 1);
+    D3DKMT_HANDLE frame_fence = ok ? wddm_kmt_fence_create(k.device) : 0;
+    ok = ok && frame_fence;
     for (unsigned i = 0; ok && i < len; i++) {
+        if (i % V1_FRAME == 0 && i / V1_FRAME >= V1_FRAMES_AHEAD) {
+            UINT64 done = i / V1_FRAME - V1_FRAMES_AHEAD + 1; /* frames that must have retired */
+            ok = wddm_kmt_cpu_wait(k.device, &frame_fence, &done, 1) == STATUS_SUCCESS;
+        }
         if (!seen[trace[i]]) {
             seen[trace[i]] = 1;
             touched++;
         }
-        ok = wddm_kmt_copy(&k, sink_alloc, a[trace[i]], 256) == STATUS_SUCCESS;
+        ok = ok && wddm_kmt_copy(&k, sink_alloc, a[trace[i]], 256) == STATUS_SUCCESS;
+        if (ok && (i + 1) % V1_FRAME == 0)
+            ok = wddm_kmt_gpu_signal(k.context, frame_fence, (i + 1) / V1_FRAME) == STATUS_SUCCESS;
     }
     D3DKMT_LOCK l = { .hDevice = k.device, .hAllocation = sink_alloc };
     l.Flags.ReadOnly = 1;
@@ -192,9 +206,10 @@ static int bench_v1(int factor, int quick)
         uint64_t in = c1.bytes_paged_in - c0.bytes_paged_in, out = c1.bytes_paged_out - c0.bytes_paged_out;
         uint64_t paged = in + out - (in >= fills ? fills : in);
         uint64_t opt = belady_bytes(trace, len, n, capacity), lru = lru_bytes(trace, len, n, capacity);
-        wddm_bench_printf("V1 trace %dx local (%u x 4 MiB over %u slots, %u accesses): VidMm %8.1f MiB paged, "
+        wddm_bench_printf("V1 trace %dx local (%u x 4 MiB over %u slots, %u accesses, %u frames ahead): "
+                          "VidMm %8.1f MiB paged, "
                           "Belady MIN %8.1f MiB, ratio %5.2fx (plain LRU simulated: %.2fx), %llu evictions, %.2f s\n",
-                          factor, n, capacity, len, paged / 1048576.0, opt / 1048576.0,
+                          factor, n, capacity, len, V1_FRAMES_AHEAD, paged / 1048576.0, opt / 1048576.0,
                           opt ? (double)paged / (double)opt : 0.0, opt ? (double)lru / (double)opt : 0.0,
                           (unsigned long long)(c1.evictions - c0.evictions), (double)(t1 - t0) / 1e9);
         char name[40];

@@ -100,3 +100,45 @@ void wddm_kmt_unlock(struct wddm_kmt *k, D3DKMT_HANDLE a)
     D3DKMT_UNLOCK u = { .hDevice = k->device, .NumAllocations = 1, .phAllocations = &a };
     D3DKMTUnlock(&u);
 }
+
+#define KMT_WAIT_CHUNK 8 /* fences per CPU wait, below the 32 a wait may name */
+
+D3DKMT_HANDLE wddm_kmt_fence_create(D3DKMT_HANDLE device)
+{
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 c = { .hDevice = device };
+    c.Info.Type = D3DDDI_MONITORED_FENCE;
+    return D3DKMTCreateSynchronizationObject2(&c) == STATUS_SUCCESS ? c.hSyncObject : 0;
+}
+
+void wddm_kmt_fence_destroy(D3DKMT_HANDLE h)
+{
+    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT d = { .hSyncObject = h };
+    D3DKMTDestroySynchronizationObject(&d);
+}
+
+NTSTATUS wddm_kmt_gpu_signal(D3DKMT_HANDLE context, D3DKMT_HANDLE fence, UINT64 value)
+{
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU s = { .hContext = context, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &fence };
+    s.MonitoredFenceValueArray = &value;
+    return D3DKMTSignalSynchronizationObjectFromGpu(&s);
+}
+
+NTSTATUS wddm_kmt_cpu_signal(D3DKMT_HANDLE device, D3DKMT_HANDLE fence, UINT64 value)
+{
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU s = { .hDevice = device, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &fence, .FenceValueArray = &value };
+    return D3DKMTSignalSynchronizationObjectFromCpu(&s);
+}
+
+NTSTATUS wddm_kmt_cpu_wait(D3DKMT_HANDLE device, const D3DKMT_HANDLE *fences, const UINT64 *values, UINT n)
+{
+    NTSTATUS st = STATUS_SUCCESS;
+    for (UINT i = 0; i < n && st == STATUS_SUCCESS; i += KMT_WAIT_CHUNK) {
+        UINT count = n - i < KMT_WAIT_CHUNK ? n - i : KMT_WAIT_CHUNK;
+        D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU w = { .hDevice = device, .ObjectCount = count,
+                                                          .ObjectHandleArray = fences + i, .FenceValueArray = values + i };
+        st = D3DKMTWaitForSynchronizationObjectFromCpu(&w);
+    }
+    return st;
+}

@@ -27,6 +27,15 @@ NTSTATUS wddm_kmt_copy(struct wddm_kmt *k, D3DKMT_HANDLE dst, D3DKMT_HANDLE src,
 NTSTATUS wddm_kmt_lock(struct wddm_kmt *k, D3DKMT_HANDLE a, UINT flags, void **p);
 void wddm_kmt_unlock(struct wddm_kmt *k, D3DKMT_HANDLE a);
 
+/* Monitored fences (D3DKMTCreateSynchronizationObject2, D3DDDI_MONITORED_FENCE) of the device:
+ * 0 on failure. A GPU signal on a context, a CPU signal, and a CPU wait for n fences to reach
+ * their values (in waits of at most 8 fences). */
+D3DKMT_HANDLE wddm_kmt_fence_create(D3DKMT_HANDLE device);
+void wddm_kmt_fence_destroy(D3DKMT_HANDLE fence);
+NTSTATUS wddm_kmt_gpu_signal(D3DKMT_HANDLE context, D3DKMT_HANDLE fence, UINT64 value);
+NTSTATUS wddm_kmt_cpu_signal(D3DKMT_HANDLE device, D3DKMT_HANDLE fence, UINT64 value);
+NTSTATUS wddm_kmt_cpu_wait(D3DKMT_HANDLE device, const D3DKMT_HANDLE *fences, const UINT64 *values, UINT n);
+
 /* xorshift32: the tools' deterministic random numbers (traces, test data). */
 static inline uint32_t wddm_tool_rnd(uint32_t *x)
 {
