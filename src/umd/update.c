@@ -111,6 +111,16 @@ static BOOL send_by_upload(struct umd_device *dev, struct umd_resource *res, UIN
             y = 0;
             z++;
         }
+        /* Each piece but the last goes to the GPU now, so it copies while the CPU fills the next
+         * (the Discard map does not always submit: not in renaming mode, nor when the pieces
+         * queued are few enough). */
+        if (z < slices) {
+            HRESULT hr = umd_flush(dev);
+            if (FAILED(hr)) {
+                umd_set_error(dev, hr);
+                return FALSE;
+            }
+        }
     }
     return TRUE;
 }
