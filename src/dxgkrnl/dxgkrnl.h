@@ -747,6 +747,11 @@ void dxgk_share_clear_owner(struct dxgk_share *s, const struct dxgk_allocation *
 void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y);
 /* The memory of an allocation its creator destroyed while opens named it (objects/allocation.c). */
 void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation *x);
+/* Whether nothing links to orphan x any more (its creator's deferred entry ran, no open aliases
+ * it, no NT object holds it); then it is marked dead, under the lock that decided it, and the
+ * caller frees it with dxgk_allocation_orphan_free once the lock is dropped. adapter->lock
+ * (objects/share.c). */
+bool dxgk_orphan_unlinked_locked(struct dxgk_allocation *x);
 NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION *args, const DXGK_ALLOCATIONINFO *info,
                            bool cross_adapter, struct dxgk_share **out);
 D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s);

@@ -350,6 +350,16 @@ void umd_rename_resource_fini(struct umd_device *dev, struct umd_resource *res)
             break;
         }
     }
+    /* A device allocation (the UMD's own buffer) has no kernel resource whose release takes
+     * every instance with it: each is freed by its handle (VidMm defers what queued work names). */
+    if (!res->hRTResource.handle) {
+        for (UINT i = 0; i < p->n; i++) {
+            D3DDDICB_DEALLOCATE d = { .NumAllocations = 1, .HandleList = &p->inst[i].hAllocation };
+            HRESULT hr = dev->kt.pfnDeallocateCb(dev->hRTDevice.handle, &d);
+            if (FAILED(hr))
+                UMD_REFUSE("pfnDeallocateCb of a renaming instance failed (0x%08x)", (unsigned)hr);
+        }
+    }
     dev->rename_bytes -= (UINT64)p->n * res->size;
     free(p);
     res->pool = NULL;

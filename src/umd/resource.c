@@ -186,6 +186,7 @@ HRESULT umd_own_buffer_create(struct umd_device *dev, struct umd_resource *res, 
 
 void umd_own_buffer_destroy(struct umd_device *dev, struct umd_resource *res)
 {
+    umd_rename_resource_fini(dev, res); /* renaming mode: its other instances (a DYNAMIC one's) */
     umd_release_memory(dev, res);
 }
 

@@ -269,9 +269,9 @@ static void test_large_update_goes_through_the_upload_buffer(void **state)
     struct fake *f = fake_setup();
     f->rename_on_discard = 1;
     struct umd_device *dev = f->hDevice.pDrvPrivate;
-    const size_t n = UMD_UPLOAD_BYTES * 5 / 2;
-    BYTE *big = malloc(n);
-    for (size_t i = 0; i < n; i++)
+    const size_t n = UMD_UPLOAD_BYTES * 5 / 2, held = 4100 * 700; /* the buffer; the texture below */
+    BYTE *big = malloc(held > n ? held : n);
+    for (size_t i = 0; i < (held > n ? held : n); i++)
         big[i] = (BYTE)(i * 131 + (i >> 11));
     struct fake_res *b = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, (UINT)n, 0, NULL);
     f->df.pfnResourceUpdateSubresourceUP(f->hDevice, b->h, 0, NULL, big, 0, 0);

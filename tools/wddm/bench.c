@@ -100,6 +100,23 @@ static void gpu_sync(ID3D11DeviceContext *ctx, ID3D11Buffer *src, ID3D11Buffer *
     }
 }
 
+/* A w x h RGBA8 DEFAULT texture with `bind` (unless def is NULL), and a STAGING one the CPU
+ * reads, of the same size. */
+static HRESULT make_rgba8_pair(ID3D11Device *dev, UINT w, UINT h, UINT bind, ID3D11Texture2D **def,
+                               ID3D11Texture2D **stg)
+{
+    D3D11_TEXTURE2D_DESC td = {.Width = w, .Height = h, .MipLevels = 1, .ArraySize = 1,
+                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
+                               .Usage = D3D11_USAGE_DEFAULT, .BindFlags = bind};
+    HRESULT hr = def ? ID3D11Device_CreateTexture2D(dev, &td, NULL, def) : S_OK;
+    td.Usage = D3D11_USAGE_STAGING;
+    td.BindFlags = 0;
+    td.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    if (SUCCEEDED(hr))
+        hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, stg);
+    return hr;
+}
+
 static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int iters)
 {
     ID3D11Buffer *dyn = NULL, *def = NULL, *probe = NULL;
@@ -161,16 +178,8 @@ static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int
 static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
 {
     const UINT w = 1920, h = 1080;
-    D3D11_TEXTURE2D_DESC td = {.Width = w, .Height = h, .MipLevels = 1, .ArraySize = 1,
-                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
-                               .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_RENDER_TARGET};
     ID3D11Texture2D *def = NULL, *stg = NULL;
-    HRESULT hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &def);
-    td.Usage = D3D11_USAGE_STAGING;
-    td.BindFlags = 0;
-    td.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
-    if (SUCCEEDED(hr))
-        hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &stg);
+    HRESULT hr = make_rgba8_pair(dev, w, h, D3D11_BIND_RENDER_TARGET, &def, &stg);
     if (FAILED(hr)) {
         fprintf(stderr, "W2: texture creation failed 0x%08x\n", (unsigned)hr);
         SAFE_RELEASE(def); SAFE_RELEASE(stg);
@@ -225,19 +234,10 @@ static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
 {
     const UINT w = 2048, h = 2048;
     const size_t bytes = (size_t)w * h * 4u;
-    D3D11_TEXTURE2D_DESC td = {.Width = w, .Height = h, .MipLevels = 1, .ArraySize = 1,
-                               .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
-                               .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE};
     ID3D11Texture2D *def = NULL, *stg = NULL, *probe = NULL;
-    HRESULT hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &def);
-    td.Usage = D3D11_USAGE_STAGING;
-    td.BindFlags = 0;
-    td.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
+    HRESULT hr = make_rgba8_pair(dev, w, h, D3D11_BIND_SHADER_RESOURCE, &def, &stg);
     if (SUCCEEDED(hr))
-        hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &stg);
-    td.Width = td.Height = 1;
-    if (SUCCEEDED(hr))
-        hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &probe);
+        hr = make_rgba8_pair(dev, 1, 1, 0, NULL, &probe);
     uint32_t *img = malloc(bytes);
     if (FAILED(hr) || !img) {
         fprintf(stderr, "U1: texture creation failed 0x%08x\n", (unsigned)hr);

@@ -255,9 +255,7 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
             pthread_mutex_lock(&a->lock);
             al->orphan_entry_done = true;
             vidmm_va_unmap_via_locked(a, al, al->handle); /* the creator's own mappings go */
-            bool last = !al->aliases && !al->nt_holds;
-            if (last)
-                al->dead = true; /* under the lock that decided it: no open links to it any more */
+            bool last = dxgk_orphan_unlinked_locked(al);
             pthread_mutex_unlock(&a->lock);
             if (last)
                 dxgk_allocation_orphan_free(a, al);

@@ -520,6 +520,14 @@ out:
     return st;
 }
 
+bool dxgk_orphan_unlinked_locked(struct dxgk_allocation *x)
+{
+    bool last = x->orphan && x->orphan_entry_done && !x->aliases && !x->nt_holds;
+    if (last)
+        x->dead = true; /* under the lock that decided it: nothing links to it any more */
+    return last;
+}
+
 /* A same-adapter open's entry ran (its DxgkDdiCloseAllocation done, the GPU done with the
  * memory it named): its mappings go, and the creator's memory if the creator went first. */
 void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y)
@@ -532,9 +540,7 @@ void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y)
     if (*pp)
         *pp = y->alias_next;
     vidmm_va_unmap_via_locked(a, x, y->handle);
-    bool last = !x->aliases && !x->nt_holds && x->orphan && x->orphan_entry_done;
-    if (last)
-        x->dead = true; /* under the lock that decided it: no new open links to it */
+    bool last = dxgk_orphan_unlinked_locked(x);
     pthread_mutex_unlock(&a->lock);
     if (last)
         dxgk_allocation_orphan_free(a, x);
@@ -736,9 +742,7 @@ void dxgk_share_nt_release(struct dxgk_share_nt_hold *h)
     if (x) {
         pthread_mutex_lock(&a->lock);
         x->nt_holds--;
-        bool last = !x->nt_holds && !x->aliases && x->orphan && x->orphan_entry_done;
-        if (last)
-            x->dead = true; /* under the lock that decided it: nothing links to it any more */
+        bool last = dxgk_orphan_unlinked_locked(x);
         pthread_mutex_unlock(&a->lock);
         if (last)
             dxgk_allocation_orphan_free(a, x);
