@@ -1,7 +1,8 @@
 /* wddm bench: issue 2's benchmarks, each measured in the same run as its physical limit and
  * reported as a ratio (medians over >= 20 repetitions after a warm-up):
  *  W1  Map(WRITE_DISCARD) + write + Unmap of a DYNAMIC buffer, then a GPU CopyResource into a
- *      DEFAULT buffer, per iteration; vs memcpy of the same bytes.
+ *      DEFAULT buffer, per iteration; vs memcpy of the same bytes. 64 KiB and 4 MiB, and in a
+ *      full run 4 KiB (the fixed cost) and 16 MiB.
  *  W2  1920x1080 RGBA8 readback: CopyResource DEFAULT -> STAGING, Map(READ), read every byte
  *      through RowPitch, Unmap; vs memcpy of the same bytes.
  *  U1  UpdateSubresource of a 16 MiB texture until the GPU wrote it; vs memcpy of the same bytes.
@@ -490,6 +491,10 @@ int wddm_tool_bench(int argc, char **argv)
         /* 20 x 500 = 10,000 measured iterations for 64 KiB (issue 2 W1). */
         rc |= bench_w1(dev, ctx, 64u * 1024u, quick ? 20 : 500);
         rc |= bench_w1(dev, ctx, 4u * 1024u * 1024u, quick ? 2 : 25);
+        if (!quick) { /* issue 17 aim 3: the fixed cost, and the large end */
+            rc |= bench_w1(dev, ctx, 4u * 1024u, 2000);
+            rc |= bench_w1(dev, ctx, 16u * 1024u * 1024u, 6);
+        }
     }
     if (selected(argc, argv, "W2")) {
         wddm_bench_progress("W2");
