@@ -32,6 +32,7 @@ static HRESULT umd_flush_va(struct umd_device *dev)
                    (unsigned)dev->cmd_used);
     umd_rename_signal(dev, dev->cb_gen); /* the slot's stamp (rename.c, gpuva.c) */
     dev->cmd_used = 0;
+    dev->queued_rename_bytes = 0;
     dev->cb_gen++;
     HRESULT nhr = umd_va_next_slot(dev);
     return FAILED(hr) ? hr : nhr;

@@ -239,6 +239,17 @@ static HRESULT umd_pool_allocate(struct umd_device *dev, struct umd_resource *re
     return S_OK;
 }
 
+/* Whether a discard of res, whose current allocation the open buffer names, submits that buffer
+ * first: once the renamed bytes it names would pass UMD_RENAMED_BYTES_PER_FLUSH, the WDDM 1.x
+ * path's rule (map.c). Otherwise a large buffer renamed every frame fills its whole pool inside
+ * one unsubmitted buffer, and at the bound the CPU waits for all of it while the GPU had nothing
+ * to do (issue 17 aim 2: the GPU copies one instance while the CPU fills the next). Small
+ * buffers reach the pool's bound first and are submitted there, as before. */
+static BOOL discard_should_submit(const struct umd_device *dev, const struct umd_resource *res)
+{
+    return dev->queued_rename_bytes + res->size > UMD_RENAMED_BYTES_PER_FLUSH;
+}
+
 /* WRITE_DISCARD of a DYNAMIC resource: make res->hAllocation an allocation the GPU is done with. */
 static HRESULT umd_discard(struct umd_device *dev, struct umd_resource *res, BOOL donotwait)
 {
@@ -248,6 +259,11 @@ static HRESULT umd_discard(struct umd_device *dev, struct umd_resource *res, BOO
     if (res->priv.flags & SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD)
         return umd_fence_wait(dev, res->cb_gen, donotwait); /* one memory, shared with the KMD (seed 002) */
     struct umd_pool *p = res->pool;
+    if (umd_is_queued(dev, res) && discard_should_submit(dev, res)) {
+        HRESULT hr = umd_flush(dev);
+        if (FAILED(hr))
+            return hr;
+    }
     if (!p) {
         /* The only allocation on the map path, once per resource and only when it first renames. */
         p = wddm_calloc(1, sizeof *p);
@@ -297,6 +313,8 @@ static HRESULT umd_discard(struct umd_device *dev, struct umd_resource *res, BOO
     D3DKMT_HANDLE h = p->inst[pick].hAllocation;
     D3DGPU_VIRTUAL_ADDRESS va = p->inst[pick].va;
     UINT64 stamp = p->inst[pick].stamp;
+    if (umd_is_queued(dev, res))
+        dev->queued_rename_bytes += res->size;
     p->inst[pick].hAllocation = res->hAllocation;
     p->inst[pick].va = res->va;
     p->inst[pick].stamp = res->cb_gen;

@@ -11,6 +11,7 @@
  *  - ResourceIsStagingBusy answers from the stamp, with no kernel call. */
 #include "umd/umd_fake.h"
 #include "umd/rename.h"
+#include "umd/umd.h"
 
 #define DNW D3D10_DDI_MAP_FLAG_DONOTWAIT
 #define FENCE_HANDLE 0x77u
@@ -186,6 +187,33 @@ static void test_discard_renames_up_to_the_bound_then_waits_for_the_oldest(void 
     fake_teardown(f);
 }
 
+/* Issue 17 aim 2 (docs/rules.md §64): a discard submits the open buffer first once the renamed
+ * bytes it names would pass UMD_RENAMED_BYTES_PER_FLUSH (1 MiB), as the WDDM 1.x path does, so
+ * the GPU copies the earlier instances while the CPU fills the next; no wait is involved. */
+static void test_discard_submits_the_open_buffer_once_its_renamed_bytes_pass_1_mib(void **state)
+{
+    struct fake *f = rename_setup(NULL);
+    const UINT size = UMD_RENAMED_BYTES_PER_FLUSH / 2;
+    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, size, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, size, 0, NULL);
+    fake_flush(f);
+    int renders = f->render_calls;
+    for (int i = 0; i < 3; i++) {
+        /* The first keeps the idle allocation; the next two rename: 1 MiB named, not past it. */
+        assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0));
+        f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+        gpu_reads(f, dst, dyn);
+    }
+    assert_int_equal(f->render_calls, renders);
+    assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0)); /* 1.5 MiB: submitted first */
+    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+    assert_int_equal(f->render_calls, renders + 1);
+    assert_int_equal(fence.waits, 0);
+    fake_res_destroy(f, dyn);
+    fake_res_destroy(f, dst);
+    fake_teardown(f);
+}
+
 static void test_no_overwrite_and_idle_discard_keep_the_current_allocation(void **state)
 {
     struct fake *f = rename_setup(NULL);
@@ -238,6 +266,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_renaming_device_signals_its_fence_after_every_submission),
         cmocka_unit_test(test_discard_renames_up_to_the_bound_then_waits_for_the_oldest),
+        cmocka_unit_test(test_discard_submits_the_open_buffer_once_its_renamed_bytes_pass_1_mib),
         cmocka_unit_test(test_no_overwrite_and_idle_discard_keep_the_current_allocation),
         cmocka_unit_test(test_staging_busy_and_map_read_follow_the_stamp),
     };
