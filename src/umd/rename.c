@@ -241,13 +241,22 @@ static HRESULT umd_pool_allocate(struct umd_device *dev, struct umd_resource *re
 
 /* Whether a discard of res, whose current allocation the open buffer names, submits that buffer
  * first: once the renamed bytes it names would pass UMD_RENAMED_BYTES_PER_FLUSH, the WDDM 1.x
- * path's rule (map.c). Otherwise a large buffer renamed every frame fills its whole pool inside
- * one unsubmitted buffer, and at the bound the CPU waits for all of it while the GPU had nothing
- * to do (issue 17 aim 2: the GPU copies one instance while the CPU fills the next). Small
- * buffers reach the pool's bound first and are submitted there, as before. */
-static BOOL discard_should_submit(const struct umd_device *dev, const struct umd_resource *res)
+ * path's rule (map.c). Otherwise a buffer renamed every frame fills its whole pool inside one
+ * unsubmitted buffer, and at the bound the CPU waits for all of it while the GPU had nothing to
+ * do (issue 17 aim 2: the GPU copies the earlier instances while the CPU fills the next). */
+static BOOL discard_should_submit(const struct umd_device *dev, const struct umd_resource *res,
+                                  const struct umd_pool *p)
 {
-    return dev->queued_rename_bytes + res->size > UMD_RENAMED_BYTES_PER_FLUSH;
+    if (dev->queued_rename_bytes + res->size > UMD_RENAMED_BYTES_PER_FLUSH)
+        return TRUE;
+    /* ... or half a pool of at least 4 would be instances only the open buffer names (a smaller
+     * pool is triple buffering: its bound's wait submits). */
+    if (dev->rename_max_instances < 4)
+        return FALSE;
+    UINT open = 1; /* the current allocation */
+    for (UINT i = 0; p && i < p->n; i++)
+        open += p->inst[i].stamp >= dev->cb_gen;
+    return open >= dev->rename_max_instances / 2;
 }
 
 /* WRITE_DISCARD of a DYNAMIC resource: make res->hAllocation an allocation the GPU is done with. */
@@ -259,7 +268,7 @@ static HRESULT umd_discard(struct umd_device *dev, struct umd_resource *res, BOO
     if (res->priv.flags & SWGPU_ALLOC_FLAG_SHARE_BACKING_STORE_WITH_KMD)
         return umd_fence_wait(dev, res->cb_gen, donotwait); /* one memory, shared with the KMD (seed 002) */
     struct umd_pool *p = res->pool;
-    if (umd_is_queued(dev, res) && discard_should_submit(dev, res)) {
+    if (umd_is_queued(dev, res) && discard_should_submit(dev, res, p)) {
         HRESULT hr = umd_flush(dev);
         if (FAILED(hr))
             return hr;

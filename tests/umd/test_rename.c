@@ -214,6 +214,31 @@ static void test_discard_submits_the_open_buffer_once_its_renamed_bytes_pass_1_m
     fake_teardown(f);
 }
 
+/* ... and once half the pool (the default bound, 8) would be instances only the open buffer
+ * names, however small they are. */
+static void test_discard_submits_the_open_buffer_once_half_the_pool_waits_in_it(void **state)
+{
+    struct fake *f = rename_setup(NULL);
+    struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 64, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
+    struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
+    fake_flush(f);
+    int renders = f->render_calls;
+    for (UINT i = 0; i < UMD_RENAME_MAX_INSTANCES / 2; i++) {
+        /* The first keeps the idle allocation; then the open buffer names 2, 3, 4 of the pool. */
+        assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0));
+        f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+        gpu_reads(f, dst, dyn);
+    }
+    assert_int_equal(f->render_calls, renders);
+    assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0)); /* the 4th would be half: submitted */
+    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+    assert_int_equal(f->render_calls, renders + 1);
+    assert_int_equal(fence.waits, 0);
+    fake_res_destroy(f, dyn);
+    fake_res_destroy(f, dst);
+    fake_teardown(f);
+}
+
 static void test_no_overwrite_and_idle_discard_keep_the_current_allocation(void **state)
 {
     struct fake *f = rename_setup(NULL);
@@ -267,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_renaming_device_signals_its_fence_after_every_submission),
         cmocka_unit_test(test_discard_renames_up_to_the_bound_then_waits_for_the_oldest),
         cmocka_unit_test(test_discard_submits_the_open_buffer_once_its_renamed_bytes_pass_1_mib),
+        cmocka_unit_test(test_discard_submits_the_open_buffer_once_half_the_pool_waits_in_it),
         cmocka_unit_test(test_no_overwrite_and_idle_discard_keep_the_current_allocation),
         cmocka_unit_test(test_staging_busy_and_map_read_follow_the_stamp),
     };
