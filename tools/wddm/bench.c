@@ -88,17 +88,18 @@ static double bench_copy_read(UINT w, UINT h, int iters)
     return (double)wddm_tool_median(t, REPS);
 }
 
-/* Waits until the GPU has executed everything queued so far: a 16-byte copy into a small
- * staging buffer is ordered after the earlier copies on the same engine. */
-static void gpu_sync(ID3D11DeviceContext *ctx, ID3D11Buffer *src, ID3D11Buffer *probe)
+/* Waits until the GPU has executed everything queued so far: a copy of `box` of src into a
+ * small staging resource is ordered after the earlier work on the same engine. False when the
+ * staging resource could not be mapped. */
+static bool gpu_sync(ID3D11DeviceContext *ctx, ID3D11Resource *src, ID3D11Resource *probe, const D3D11_BOX *box)
 {
-    D3D11_BOX box = {0, 0, 0, 16, 1, 1};
-    ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)probe, 0, 0, 0, 0, (ID3D11Resource *)src, 0, &box);
+    ID3D11DeviceContext_CopySubresourceRegion(ctx, probe, 0, 0, 0, 0, src, 0, box);
     D3D11_MAPPED_SUBRESOURCE m;
-    if (SUCCEEDED(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)probe, 0, D3D11_MAP_READ, 0, &m))) {
-        sink += *(const BYTE *)m.pData;
-        ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)probe, 0);
-    }
+    if (FAILED(ID3D11DeviceContext_Map(ctx, probe, 0, D3D11_MAP_READ, 0, &m)))
+        return false;
+    sink += *(const BYTE *)m.pData;
+    ID3D11DeviceContext_Unmap(ctx, probe, 0);
+    return true;
 }
 
 /* A w x h RGBA8 DEFAULT texture with `bind` (unless def is NULL), and a STAGING one the CPU
@@ -153,7 +154,8 @@ static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int
             ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)dyn, 0);
             ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)def, (ID3D11Resource *)dyn);
         }
-        gpu_sync(ctx, def, probe);
+        static const D3D11_BOX first16 = {0, 0, 0, 16, 1, 1};
+        gpu_sync(ctx, (ID3D11Resource *)def, (ID3D11Resource *)probe, &first16);
         uint64_t dt = wddm_tool_now_ns() - t0;
         if (r == -1 && wddm_tool_now_ns() - w0 < WARMUP_NS)
             r = -2; /* still warming up */
@@ -260,14 +262,10 @@ static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
             img[(size_t)(r + 2) * 7919u % ((size_t)w * h)] ^= (uint32_t)i + 1u; /* every update differs */
             ID3D11DeviceContext_UpdateSubresource(ctx, (ID3D11Resource *)def, 0, NULL, img, w * 4u, 0);
         }
-        ID3D11DeviceContext_CopySubresourceRegion(ctx, (ID3D11Resource *)probe, 0, 0, 0, 0, (ID3D11Resource *)def, 0, &one);
-        D3D11_MAPPED_SUBRESOURCE m;
-        if (FAILED(ID3D11DeviceContext_Map(ctx, (ID3D11Resource *)probe, 0, D3D11_MAP_READ, 0, &m))) {
+        if (!gpu_sync(ctx, (ID3D11Resource *)def, (ID3D11Resource *)probe, &one)) {
             failed = 1;
             break;
         }
-        sink += *(const BYTE *)m.pData;
-        ID3D11DeviceContext_Unmap(ctx, (ID3D11Resource *)probe, 0);
         if (r >= 0)
             t[r] = (wddm_tool_now_ns() - t0) / (uint64_t)iters;
     }
