@@ -408,13 +408,7 @@ VOID APIENTRY umd_DestroyResource(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE h
     struct umd_resource *res = umd_resource(hResource);
     if (res->lock_count) {
         /* Every pfnLockCb must be paired with pfnUnlockCb (docs/semantics.md §3.2 rule 13). */
-        if (dev->renaming) {
-            D3DDDICB_UNLOCK2 u2 = { .hAllocation = res->hAllocation };
-            (void)dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u2);
-        } else {
-            D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
-            (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
-        }
+        (void)umd_map_end(dev, res);
         res->lock_count = 0;
     }
     /* UMD renaming: the pool's allocations belong to the same hRTResource and are freed with it. */
