@@ -118,6 +118,18 @@ static bool lock_flags_valid(const D3DKMT_LOCK *l, const struct dxgk_adapter *a)
     return true;
 }
 
+/* Until the paging fence `fence` (0: none) passed, with the adapter lock let go meanwhile: the
+ * caller looks again at whatever the lock protects. */
+static void wait_paging_fence_locked(struct dxgk_adapter *a, UINT64 fence)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    if (!fence || gsched_fence_completed(&a->node[a->paging_node], fence))
+        return;
+    pthread_mutex_unlock(&a->lock);
+    gsched_wait_fence(&a->node[a->paging_node], fence);
+    pthread_mutex_lock(&a->lock);
+}
+
 /* Locking Swizzled Allocations, cases 1 and 3: the CPU gets `in`'s backing store in system
  * memory. It is marked an AcquireAperture lock (no DMA buffer may name it) and pinned while the
  * paging fence `fence` (its copy out) passes with the adapter lock let go. False: the allocation
@@ -129,11 +141,7 @@ static bool hold_backing_for_cpu_locked(struct dxgk_adapter *a, struct dxgk_allo
     in->swz_lock = true;
     al->lock_count++;
     in->lock_count++;
-    while (fence && !gsched_fence_completed(&a->node[a->paging_node], fence)) {
-        pthread_mutex_unlock(&a->lock);
-        gsched_wait_fence(&a->node[a->paging_node], fence);
-        pthread_mutex_lock(&a->lock);
-    }
+    wait_paging_fence_locked(a, fence);
     if (al->dead) {
         dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", h);
         return false;
@@ -786,11 +794,8 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
              * ran, so that nothing the CPU wrote through it lands before the copy. */
             UINT64 pf;
             while (!al->dead && !done[j]->lock_count && done[j]->swz_lock && (pf = done[j]->paging_fence) &&
-                   !gsched_fence_completed(&a->node[a->paging_node], pf)) {
-                pthread_mutex_unlock(&a->lock);
-                gsched_wait_fence(&a->node[a->paging_node], pf);
-                pthread_mutex_lock(&a->lock);
-            }
+                   !gsched_fence_completed(&a->node[a->paging_node], pf))
+                wait_paging_fence_locked(a, pf);
             if (!al->dead && !done[j]->lock_count && done[j]->swz_lock)
                 vidmm_swizzle_release_locked(a, done[j]);
             pthread_mutex_unlock(&a->lock);
