@@ -3,8 +3,9 @@
  * piece into the resource. With the GPU paused, so nothing depends on timing:
  *  - every piece of an update the GPU has not run yet keeps its bytes (each piece maps the
  *    upload buffer with Discard: a fresh instance while the previous piece's copy is queued),
- *    and the application's memory may change as soon as the call returns (D3D11
- *    UpdateSubresource: the runtime copies the data before returning);
+ *    and the application's memory may change as soon as the call returns (the
+ *    ID3D11DeviceContext::UpdateSubresource reference, Remarks: the data is copied to temporary
+ *    storage before the method returns);
  *  - updates and reads of the same texture run in the order they were issued. */
 #include "e2e/e2e.h"
 
