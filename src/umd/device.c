@@ -46,6 +46,7 @@ VOID APIENTRY umd_DestroyDevice(D3D10DDI_HDEVICE hDevice)
     (void)umd_flush(dev);
     umd_suballoc_device_fini(dev); /* before the GpuMmu state its chunks' VAs belong to */
     umd_update_device_fini(dev);   /* the same for the upload buffer */
+    umd_ring_device_fini(dev);     /* ... and the upload ring's chunks */
     umd_va_device_fini(dev); /* the command ring needs the fence until here */
     umd_rename_device_fini(dev);
     if (dev->context_created && dev->kt.pfnDestroyContextCb) {
@@ -104,6 +105,8 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
     dev->cb_gen = 1; /* resources start at 0: not queued */
     const char *sub = getenv("WDDM_UMD_SUBALLOC");
     dev->suballoc = !(sub && sub[0] == '0' && sub[1] == '\0'); /* suballoc.c */
+    const char *ring = getenv("WDDM_UMD_RING");
+    dev->dyn_ring = !(ring && ring[0] == '0' && ring[1] == '\0'); /* ring.c */
 
     /* One rendering context on the 3D engine's node; the kernel hands back the first command
      * buffer and lists (WDDM 1.x patching model, docs/architecture.md "Submission path"). */

@@ -130,6 +130,12 @@ static HRESULT umd_map_sync_mapped(struct umd_device *dev, struct umd_resource *
 
 HRESULT umd_map_begin(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags)
 {
+    if (umd_ring_backed(res)) { /* a slice of the upload ring: no kernel call (ring.c) */
+        BYTE *data = NULL;
+        HRESULT hr = umd_ring_map(dev, res, map, flags, &data);
+        res->lock_data = SUCCEEDED(hr) ? data : NULL;
+        return hr;
+    }
     if (!dev->renaming)
         return umd_map_lock(dev, res, map, flags);
     /* The UMD renames and synchronises itself (rename.c, docs/semantics.md §3.3 "WDDM 2.x"). */
@@ -142,6 +148,8 @@ HRESULT umd_map_begin(struct umd_device *dev, struct umd_resource *res, D3D10_DD
 HRESULT umd_map_end(struct umd_device *dev, struct umd_resource *res)
 {
     res->lock_data = NULL;
+    if (umd_ring_backed(res)) /* its chunk stays locked (ring.c) */
+        return S_OK;
     if (dev->renaming) {
         D3DDDICB_UNLOCK2 u2 = { .hAllocation = res->hAllocation };
         return dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u2);

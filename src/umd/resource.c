@@ -139,6 +139,10 @@ static HRESULT umd_allocate(struct umd_device *dev, struct umd_resource *res, BO
 /* The resource's memory goes: its slot, or its allocation (off the residency list first). */
 static void umd_release_memory(struct umd_device *dev, struct umd_resource *res)
 {
+    if (umd_ring_backed(res)) {
+        umd_ring_free(dev, res);
+        return;
+    }
     if (res->chunk) {
         umd_suballoc_free(dev, res);
         return;
@@ -277,9 +281,10 @@ VOID APIENTRY umd_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CRE
                   args->ResourceDimension == D3D11DDIRESOURCE_BUFFEREX;
     HRESULT hr;
     BOOL upload = FALSE;
-    if (umd_suballoc_wanted(dev, args, res->size)) {
-        /* A slot of a pooled chunk (suballoc.c): no allocation of its own. */
-        hr = umd_suballoc(dev, res);
+    if (umd_suballoc_wanted(dev, args, res->size) || umd_ring_wanted(dev, args, res->size)) {
+        /* A slot of a pooled chunk (suballoc.c) or a slice of the upload ring (ring.c): no
+         * allocation of its own. */
+        hr = args->Usage == D3D10_DDI_USAGE_DYNAMIC ? umd_ring_place(dev, res) : umd_suballoc(dev, res);
         if (FAILED(hr)) {
             umd_set_error(dev, hr);
             return;

@@ -68,6 +68,16 @@ struct umd_cmd_slot {
 #define UMD_SUBALLOC_CHUNK_MIN (64u * 1024u)   /* a chunk: 16 slots, at least 64 KiB, */
 #define UMD_SUBALLOC_CHUNK_MAX (256u * 1024u)  /*   at most 256 KiB (so 4 slots of 64 KiB) */
 struct umd_slab;
+/* ---- ring.c: the bounds (functions below) ----------------------------------------------------- */
+/* DYNAMIC buffers of at most UMD_RING_MAX_BYTES are slices, UMD_RING_ALIGN-aligned, of chunks of
+ * UMD_RING_CHUNK_BYTES the UMD keeps locked (docs/architecture.md "The upload ring"). A full chunk
+ * submits the open buffer: 1 MiB per DMA buffer, as UMD_RENAMED_BYTES_PER_FLUSH. UMD_RING_CHUNKS
+ * are made before the CPU waits for the oldest: enough for the GPU to lag a few DMA buffers. */
+#define UMD_RING_MAX_BYTES (64u * 1024u)
+#define UMD_RING_ALIGN 256u                    /* a constant buffer's alignment, and a cache line's */
+#define UMD_RING_CHUNK_BYTES (1024u * 1024u)
+#define UMD_RING_CHUNKS 8u
+struct umd_ring_chunk;
 
 struct umd_device {
     struct umd_adapter *adapter;
@@ -133,6 +143,13 @@ struct umd_device {
     UINT slab_count;                       /* chunks allocated now */
     UINT64 suballocs;                      /* slots handed out (tests, debugging) */
 
+    /* The upload ring (ring.c). */
+    BOOL dyn_ring;                         /* on (WDDM_UMD_RING=0 turns it off) */
+    struct umd_ring_chunk *dyn_ring_cur;   /* the chunk slices come from; NULL before the first */
+    UINT dyn_ring_count;                   /* chunks allocated now */
+    UINT64 dyn_ring_slices, dyn_ring_switches, dyn_ring_waits; /* slices taken, chunks moved to,
+                                              waits for a chunk (tests, debugging) */
+
     /* Large UpdateSubresource data goes through this CPU-visible buffer and a GPU copy (update.c);
      * made at the first such update, NULL before. */
     struct umd_resource *upload;
@@ -191,7 +208,8 @@ struct umd_resource {
     D3DGPU_VIRTUAL_ADDRESS upload_va;      /* GpuMmu IMMUTABLE: writable mapping for the initial data */
     UINT64 upload_stamp;                   /*   ... freed once the fence passed this generation */
     struct swgpu_alloc_private priv;       /* what pfnAllocateCb carried to the KMD */
-    struct umd_resource *chunk;            /* suballocated (suballoc.c): no allocation of its
+    struct umd_resource *chunk;            /* suballocated (suballoc.c) or, if DYNAMIC, a slice of
+                                              the upload ring (ring.c): no allocation of its
                                               own; its bytes are chunk's at chunk_offset */
     UINT chunk_offset;
     struct umd_subresource sub[];          /* subresource_count entries, index = mip + slice * MipLevels */
@@ -389,6 +407,24 @@ UINT64 umd_rename_completed(const struct umd_device *dev);
 BOOL umd_rename_busy(struct umd_device *dev, struct umd_resource *res);
 /* DestroyResource: forget the pool (its allocations die with the resource's hResource). */
 void umd_rename_resource_fini(struct umd_device *dev, struct umd_resource *res);
+
+/* ---- ring.c: small DYNAMIC buffers are slices of the upload ring ------------------------------ */
+/* Whether CreateResource makes this resource a slice of the ring rather than an allocation. */
+BOOL umd_ring_wanted(const struct umd_device *dev, const D3D11DDIARG_CREATERESOURCE *args, UINT64 size);
+/* A DYNAMIC buffer with a slice of the ring (res->chunk names the ring's chunk). */
+static inline BOOL umd_ring_backed(const struct umd_resource *res)
+{
+    return res->chunk && res->usage == D3D10_DDI_USAGE_DYNAMIC;
+}
+/* CreateResource: res's first slice. S_OK, or the HRESULT for pfnSetErrorCb (refusal logged). */
+HRESULT umd_ring_place(struct umd_device *dev, struct umd_resource *res);
+/* Map of a ring-backed buffer (map.c calls it instead of locking): S_OK with *data, or the
+ * HRESULT for pfnSetErrorCb (DXGI_DDI_ERR_WASSTILLDRAWING only with DONOTWAIT). */
+HRESULT umd_ring_map(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags, BYTE **data);
+/* DestroyResource: its slice is let go. */
+void umd_ring_free(struct umd_device *dev, struct umd_resource *res);
+/* DestroyDevice: unlock and free the chunks. */
+void umd_ring_device_fini(struct umd_device *dev);
 
 /* ---- DDI entry points (filled into the tables by device.c) -------------------------------------- */
 /* device.c */

@@ -17,6 +17,9 @@
 #include <wddm/d3dkmthk.h>
 #include "drv/swgpu_private.h"
 
+/* A DYNAMIC buffer this large is not a slice of the reference UMD's upload ring (at most 64 KiB,
+ * src/umd/ring.c): its maps lock its own allocation, so tests of the lock callbacks see them. */
+#define E2E_LOCKED_DYNAMIC_BYTES (128u * 1024u)
 #define SAFE_RELEASE(p) do { if (p) { (p)->lpVtbl->Release(p); (p) = NULL; } } while (0)
 
 struct e2e {

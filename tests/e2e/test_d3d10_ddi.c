@@ -39,7 +39,8 @@ static int teardown10(void **state)
 
 static ID3D10Buffer *make_buffer10(ID3D10Device *dev, D3D10_USAGE usage, UINT bind, UINT cpu)
 {
-    D3D10_BUFFER_DESC bd = { .ByteWidth = 256, .Usage = usage, .BindFlags = bind, .CPUAccessFlags = cpu };
+    D3D10_BUFFER_DESC bd = { .ByteWidth = usage == D3D10_USAGE_DYNAMIC ? E2E_LOCKED_DYNAMIC_BYTES : 256,
+                             .Usage = usage, .BindFlags = bind, .CPUAccessFlags = cpu };
     ID3D10Buffer *b = NULL;
     assert_int_equal(ID3D10Device_CreateBuffer(dev, &bd, NULL, &b), S_OK);
     return b;

@@ -16,7 +16,8 @@ enum { RO = 0x1, WO = 0x2, DNW = 0x4, IGNORESYNC = 0x8, DISCARD = 0x80, NOEXISTI
 
 static ID3D11Buffer *make_buffer(struct e2e *e, D3D11_USAGE usage, UINT bind, UINT cpu)
 {
-    D3D11_BUFFER_DESC bd = {.ByteWidth = 256, .Usage = usage, .BindFlags = bind, .CPUAccessFlags = cpu};
+    D3D11_BUFFER_DESC bd = {.ByteWidth = usage == D3D11_USAGE_DYNAMIC ? E2E_LOCKED_DYNAMIC_BYTES : 256, .Usage = usage,
+                            .BindFlags = bind, .CPUAccessFlags = cpu};
     ID3D11Buffer *b = NULL;
     assert_int_equal(ID3D11Device_CreateBuffer(e->dev, &bd, NULL, &b), S_OK);
     return b;

@@ -119,6 +119,9 @@ static int group_setup(void **state)
     /* Read at device creation (src/umd/rename.c). */
     setenv("WDDM_UMD_RENAMING", "1", 1);
     setenv("WDDM_UMD_RENAME_MAX_INSTANCES", "4", 1); /* BOUND */
+    /* The subject is a resource's own pool (rename.c): its small DYNAMIC buffers are not slices
+     * of the upload ring (ring.c, tested by e2e.test_upload_ring). */
+    setenv("WDDM_UMD_RING", "0", 1);
     return 0;
 }
 
@@ -127,6 +130,7 @@ static int group_teardown(void **state)
     (void)state;
     unsetenv("WDDM_UMD_RENAMING");
     unsetenv("WDDM_UMD_RENAME_MAX_INSTANCES");
+    unsetenv("WDDM_UMD_RING");
     return 0;
 }
 

@@ -52,9 +52,13 @@ struct fake {
     HRESULT lock_result;                       /* forced result of pfnLockCb (S_OK = normal) */
     int lock_fail_count;                       /* how many locks fail with lock_result (-1 = all) */
     int rename_on_discard;                     /* Discard locks hand out a new instance */
+    int busy;                                  /* the GPU still uses every allocation: a DonotWait
+                                                  lock answers WASSTILLDRAWING, any other waits
+                                                  (returns at once) */
     HRESULT unlock_result;                     /* forced result of pfnUnlockCb (S_OK = normal) */
     /* context and submission */
     int suballoc;                              /* leave the UMD's buffer pools on (suballoc.c) */
+    int dyn_ring;                              /* leave the UMD's upload ring on (ring.c) */
     int create_context_calls, destroy_context_calls;
     UINT node_ordinal;
     UINT cmd_size, alist_size, plist_size;     /* buffer sizes the "kernel" hands out */
@@ -162,6 +166,8 @@ static inline HRESULT APIENTRY fake_LockCb(HANDLE hDevice, D3DDDICB_LOCK *l)
             f->lock_fail_count--;
         return f->lock_result;
     }
+    if (f->busy && l->Flags.DonotWait)
+        return D3DDDIERR_WASSTILLDRAWING;
     struct fake_alloc *a = fake_alloc_of(f, l->hAllocation);
     if (f->rename_on_discard && l->Flags.Discard) {
         /* A new instance under its own handle (same resource, fresh memory); the old one keeps
@@ -413,8 +419,10 @@ static inline HRESULT fake_open_adapter(struct fake *f)
 static inline HRESULT fake_create_device(struct fake *f)
 {
     /* Most tests here are about one resource's own allocation (its list entries, locks,
-     * renames), so small DEFAULT buffers get one unless a test sets f->suballoc first. */
+     * renames), so small DEFAULT and DYNAMIC buffers get one unless a test sets f->suballoc or
+     * f->dyn_ring first. */
     setenv("WDDM_UMD_SUBALLOC", f->suballoc ? "1" : "0", 1);
+    setenv("WDDM_UMD_RING", f->dyn_ring ? "1" : "0", 1);
     D3D10DDIARG_CALCPRIVATEDEVICESIZE cs = { .Interface = D3D11_0_DDI_INTERFACE_VERSION };
     SIZE_T size = f->adapter_funcs.pfnCalcPrivateDeviceSize(f->open.hAdapter, &cs);
     f->device_mem = calloc(1, size);

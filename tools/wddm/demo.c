@@ -1,8 +1,11 @@
 /* wddm demo: the main job (issue 2). A realistic frame loop on the default adapter:
  *  - a DYNAMIC vertex buffer written several times per frame with Map(WRITE_DISCARD) and
- *    copied by the GPU into slices of a DEFAULT buffer (Discard renaming while the GPU reads);
- *  - a DEFAULT texture cleared on the GPU (ClearRenderTargetView) and partly updated with
- *    UpdateSubresource;
+ *    copied by the GPU into slices of a DEFAULT buffer (a fresh slice of the UMD's upload ring
+ *    per Map while the GPU reads the last);
+ *  - a DEFAULT texture cleared on the GPU (ClearRenderTargetView) and partly updated, on even
+ *    frames with UpdateSubresource, on odd ones from a DYNAMIC texture written with
+ *    Map(WRITE_DISCARD) (a texture is not a slice of the UMD's upload ring, so VidMm renames it
+ *    in the WDDM 1.x model) and copied with CopySubresourceRegion;
  *  - GPU copies DEFAULT -> STAGING and readback with Map(READ) (seed 001 §9), every byte
  *    checked against what the CPU expects.
  * Prints what happened and exits 1 if any readback is wrong. */
@@ -30,7 +33,7 @@ struct demo {
     ID3D11Device *dev;
     ID3D11DeviceContext *ctx;
     ID3D11Buffer *dyn, *vb, *vb_read;
-    ID3D11Texture2D *tex, *tex_read;
+    ID3D11Texture2D *tex, *tex_read, *box_dyn;
     ID3D11RenderTargetView *rtv;
     unsigned long long maps, bytes_uploaded, errors;
 };
@@ -88,6 +91,12 @@ static int create_resources(struct demo *d)
     td.CPUAccessFlags = D3D11_CPU_ACCESS_READ;
     if (!check(ID3D11Device_CreateTexture2D(d->dev, &td, NULL, &d->tex_read), "CreateTexture2D(STAGING)"))
         return 0;
+    td = (D3D11_TEXTURE2D_DESC){.Width = BOX_W, .Height = BOX_H, .MipLevels = 1, .ArraySize = 1,
+                                .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
+                                .Usage = D3D11_USAGE_DYNAMIC, .BindFlags = D3D11_BIND_SHADER_RESOURCE,
+                                .CPUAccessFlags = D3D11_CPU_ACCESS_WRITE};
+    if (!check(ID3D11Device_CreateTexture2D(d->dev, &td, NULL, &d->box_dyn), "CreateTexture2D(DYNAMIC)"))
+        return 0;
     return check(ID3D11Device_CreateRenderTargetView(d->dev, (ID3D11Resource *)d->tex, NULL, &d->rtv),
                  "CreateRenderTargetView");
 }
@@ -112,7 +121,7 @@ static int upload_chunks(struct demo *d, unsigned frame)
     return 1;
 }
 
-static void update_texture(struct demo *d, unsigned frame)
+static int update_texture(struct demo *d, unsigned frame)
 {
     FLOAT color[4];
     uint32_t rgba = clear_rgba(frame);
@@ -120,13 +129,34 @@ static void update_texture(struct demo *d, unsigned frame)
         color[k] = (FLOAT)((rgba >> (8 * k)) & 0xffu) / 255.0f;
     ID3D11DeviceContext_ClearRenderTargetView(d->ctx, d->rtv, color);
 
-    static uint32_t box[BOX_W * BOX_H];
-    for (unsigned y = 0; y < BOX_H; y++)
-        for (unsigned x = 0; x < BOX_W; x++)
-            box[y * BOX_W + x] = box_pixel(frame, x, y);
-    D3D11_BOX dst = {box_x(frame), box_y(frame), 0, box_x(frame) + BOX_W, box_y(frame) + BOX_H, 1};
-    ID3D11DeviceContext_UpdateSubresource(d->ctx, (ID3D11Resource *)d->tex, 0, &dst, box, BOX_W * 4u, 0);
-    d->bytes_uploaded += sizeof box;
+    if (frame & 1u) {
+        /* The box from the DYNAMIC texture, in two bands of rows: the second Map(WRITE_DISCARD)
+         * comes while the first band's copy is queued, so it gets other memory. */
+        for (unsigned y0 = 0; y0 < BOX_H; y0 += (BOX_H + 1u) / 2u) {
+            unsigned y1 = y0 + (BOX_H + 1u) / 2u < BOX_H ? y0 + (BOX_H + 1u) / 2u : BOX_H;
+            D3D11_MAPPED_SUBRESOURCE m;
+            if (!check(ID3D11DeviceContext_Map(d->ctx, (ID3D11Resource *)d->box_dyn, 0, D3D11_MAP_WRITE_DISCARD, 0,
+                                               &m), "Map(WRITE_DISCARD) texture"))
+                return 0;
+            for (unsigned y = y0; y < y1; y++)
+                for (unsigned x = 0; x < BOX_W; x++)
+                    ((uint32_t *)((BYTE *)m.pData + (size_t)y * m.RowPitch))[x] = box_pixel(frame, x, y);
+            ID3D11DeviceContext_Unmap(d->ctx, (ID3D11Resource *)d->box_dyn, 0);
+            d->maps++;
+            D3D11_BOX band = {0, y0, 0, BOX_W, y1, 1};
+            ID3D11DeviceContext_CopySubresourceRegion(d->ctx, (ID3D11Resource *)d->tex, 0, box_x(frame),
+                                                      box_y(frame) + y0, 0, (ID3D11Resource *)d->box_dyn, 0, &band);
+        }
+    } else {
+        static uint32_t box[BOX_W * BOX_H];
+        for (unsigned y = 0; y < BOX_H; y++)
+            for (unsigned x = 0; x < BOX_W; x++)
+                box[y * BOX_W + x] = box_pixel(frame, x, y);
+        D3D11_BOX dst = {box_x(frame), box_y(frame), 0, box_x(frame) + BOX_W, box_y(frame) + BOX_H, 1};
+        ID3D11DeviceContext_UpdateSubresource(d->ctx, (ID3D11Resource *)d->tex, 0, &dst, box, BOX_W * 4u, 0);
+    }
+    d->bytes_uploaded += BOX_W * BOX_H * 4u;
+    return 1;
 }
 
 static int verify(struct demo *d, unsigned frame)
@@ -208,7 +238,9 @@ int wddm_tool_demo(int argc, char **argv)
         ok = upload_chunks(&d, f);
         if (!ok)
             break;
-        update_texture(&d, f);
+        ok = update_texture(&d, f);
+        if (!ok)
+            break;
         ID3D11DeviceContext_CopyResource(d.ctx, (ID3D11Resource *)d.vb_read, (ID3D11Resource *)d.vb);
         ID3D11DeviceContext_CopyResource(d.ctx, (ID3D11Resource *)d.tex_read, (ID3D11Resource *)d.tex);
         ID3D11DeviceContext_Flush(d.ctx);
@@ -244,6 +276,7 @@ int wddm_tool_demo(int argc, char **argv)
     wddm_report_u64(&rep, "readback errors", d.errors);
 
     SAFE_RELEASE(d.rtv);
+    SAFE_RELEASE(d.box_dyn);
     SAFE_RELEASE(d.tex_read);
     SAFE_RELEASE(d.tex);
     SAFE_RELEASE(d.vb_read);
