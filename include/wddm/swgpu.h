@@ -23,6 +23,8 @@ struct wddm_swgpu_stats {
     unsigned long long bytes_written;  /* SWGPU_OP_WRITE */
     unsigned long long pages_mapped;   /* SWGPU_OP_GART_MAP */
     unsigned long long interrupts;
+    unsigned long long bytes_copied_by_second_unit; /* the part of large copies another copy unit
+                                                     * ran beside the engine (also in bytes_copied) */
 };
 void wddm_swgpu_get_stats(struct wddm_swgpu_stats *out);
 

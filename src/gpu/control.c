@@ -88,6 +88,7 @@ void wddm_swgpu_get_stats(struct wddm_swgpu_stats *out)
     out->bytes_written = atomic_load(&g_stats[SWGPU_STAT_BYTES_WRITTEN]);
     out->pages_mapped = atomic_load(&g_stats[SWGPU_STAT_PAGES_MAPPED]);
     out->interrupts = atomic_load(&g_stats[SWGPU_STAT_INTERRUPTS]);
+    out->bytes_copied_by_second_unit = atomic_load(&g_stats[SWGPU_STAT_BYTES_SECOND_UNIT]);
 }
 
 void swgpu_stat_add(enum swgpu_stat stat, UINT64 n)

@@ -239,6 +239,8 @@ int swgpu_engines_start(struct swgpu *gpu)
         atomic_init(&e->state_saves, 0);
         atomic_init(&e->state_loads, 0);
     }
+    if (swgpu_copy_unit_start(gpu))
+        return -1;
     for (UINT32 i = 0; i < gpu->engine_count; i++) {
         struct swgpu_engine *e = &gpu->engines[i];
         if (pthread_create(&e->thread, NULL, engine_main, e) != 0)
@@ -274,6 +276,7 @@ void swgpu_engines_stop(struct swgpu *gpu)
             e->ring = NULL;
         }
     }
+    swgpu_copy_unit_stop(gpu); /* no engine posts to it any more */
 }
 
 void swgpu_engine_kick(struct swgpu_engine *e)

@@ -187,6 +187,108 @@ static int copy_backward(struct exec_state *st, UINT64 dst, UINT64 src, UINT64 l
     return 0;
 }
 
+/* A copy's rows as one run of bytes: byte b is at offset b % row_bytes of row b / row_bytes, and
+ * row i is row i % rows of slice i / rows (after exec_copy merged rows without padding). */
+struct copy_shape {
+    const struct swgpu_cmd_copy *c;
+    UINT64 row_bytes, rows, slices;
+};
+
+/* Forward copy of bytes [b0, b1) of the shape. */
+static int copy_range(struct exec_state *st, const struct copy_shape *sh, UINT64 b0, UINT64 b1)
+{
+    const struct swgpu_cmd_copy *c = sh->c;
+    for (UINT64 b = b0; b < b1;) {
+        UINT64 i = b / sh->row_bytes, off = b % sh->row_bytes, d, sa;
+        UINT32 s = (UINT32)(i / sh->rows), r = (UINT32)(i % sh->rows);
+        if (region_row(c->dst.addr, c->dst.row_pitch, c->dst.slice_pitch, r, s, &d))
+            return fail(st, c->dst.addr, "copy destination region overflows its segment");
+        if (region_row(c->src.addr, c->src.row_pitch, c->src.slice_pitch, r, s, &sa))
+            return fail(st, c->src.addr, "copy source region overflows its segment");
+        UINT64 n = sh->row_bytes - off < b1 - b ? sh->row_bytes - off : b1 - b;
+        int rc = copy_forward(st, d + off, sa + off, n);
+        if (rc)
+            return rc;
+        b += n;
+    }
+    return 0;
+}
+
+/* Physical mode: whether len bytes at addr are GPU memory (aperture pages mapped). */
+static int reachable(const struct swgpu *gpu, UINT64 addr, UINT64 len)
+{
+    for (UINT64 done = 0, n = 0; done < len; done += n)
+        if (!swgpu_mem_span((struct swgpu *)gpu, addr + done, len - done, &n))
+            return 0;
+    return 1;
+}
+
+/* Whether every row of the shape is reachable on both sides, so that no part of the copy can
+ * fault and parts may run at once (what the command processor would do in order, it does in
+ * any order). Costs a walk of the rows, a page at a time in the aperture: ~1 % of the copy. */
+static int copy_cannot_fault(const struct exec_state *st, const struct copy_shape *sh)
+{
+    const struct swgpu_cmd_copy *c = sh->c;
+    for (UINT64 i = 0; i < sh->rows * sh->slices; i++) {
+        UINT64 d, sa;
+        UINT32 s = (UINT32)(i / sh->rows), r = (UINT32)(i % sh->rows);
+        if (region_row(c->dst.addr, c->dst.row_pitch, c->dst.slice_pitch, r, s, &d) ||
+            region_row(c->src.addr, c->src.row_pitch, c->src.slice_pitch, r, s, &sa) ||
+            !reachable(st->gpu, d, sh->row_bytes) || !reachable(st->gpu, sa, sh->row_bytes))
+            return 0;
+    }
+    return 1;
+}
+
+/* The part of a copy the second copy unit runs (copy_unit.c), with its own fault record. */
+struct copy_part {
+    struct exec_state st;
+    struct swgpu_fault fault;
+    const struct copy_shape *sh;
+    UINT64 b0, b1;
+    int rc;
+};
+
+static void run_part(void *arg)
+{
+    struct copy_part *p = arg;
+    p->rc = copy_range(&p->st, p->sh, p->b0, p->b1);
+}
+
+/* From this many bytes a forward copy is split between the engine and the second copy unit:
+ * large enough that the hand-over (a thread wake-up, tens of microseconds) is a few per cent. */
+#define SWGPU_SPLIT_MIN_BYTES (2ull << 20)
+
+/* The forward copy of the whole shape: in two halves at once when it is large, cannot fault, and
+ * the unit is free; else in order. Physical mode only: in VA mode each unit would need its own
+ * TLB. Not under a bandwidth limit, which is per engine. */
+static int copy_all(struct exec_state *st, const struct copy_shape *sh, UINT64 total)
+{
+    if (total < SWGPU_SPLIT_MIN_BYTES || st->root || st->throttled || !copy_cannot_fault(st, sh))
+        return copy_range(st, sh, 0, total);
+    struct copy_part part = {.st = *st, .sh = sh, .b0 = (total / 2) & ~(UINT64)(SWGPU_PAGE_SIZE - 1), .b1 = total};
+    part.st.fault = &part.fault;
+    part.st.budget = part.st.moved = 0;
+    struct swgpu_copy_job job = {run_part, &part, 0};
+    if (swgpu_copy_unit_post(st->gpu, &job))
+        return copy_range(st, sh, 0, total);
+    int rc = copy_range(st, sh, 0, part.b0);
+    swgpu_copy_unit_wait(st->gpu, &job);
+    st->moved += part.st.moved;
+    if (!part.rc)
+        swgpu_stat_add(SWGPU_STAT_BYTES_SECOND_UNIT, part.b1 - part.b0);
+    if (rc || !part.rc)
+        return rc;
+    if (part.rc != SWGPU_EXEC_STOPPED_IN_COMMAND) { /* a GART page unmapped meanwhile: its fault */
+        struct swgpu_fault *f = st->fault;
+        f->address = part.fault.address;
+        f->virtual_address = part.fault.virtual_address;
+        f->write = part.fault.write;
+        f->reason = part.fault.reason;
+    }
+    return part.rc;
+}
+
 static int exec_copy(struct exec_state *st, const struct swgpu_cmd_copy *c)
 {
     UINT64 total;
@@ -216,16 +318,23 @@ static int exec_copy(struct exec_state *st, const struct swgpu_cmd_copy *c)
         }
         rows = 1;
     }
+    if (!backward) {
+        struct copy_shape sh = {c, row_bytes, rows, slices};
+        int rc = copy_all(st, &sh, total);
+        if (!rc)
+            swgpu_stat_add(SWGPU_STAT_BYTES_COPIED, total);
+        return rc;
+    }
     for (UINT64 i = 0; i < slices; i++) {
-        UINT32 s = (UINT32)(backward ? slices - 1 - i : i);
+        UINT32 s = (UINT32)(slices - 1 - i);
         for (UINT64 j = 0; j < rows; j++) {
-            UINT32 r = (UINT32)(backward ? rows - 1 - j : j);
+            UINT32 r = (UINT32)(rows - 1 - j);
             UINT64 d, sa;
             if (region_row(c->dst.addr, c->dst.row_pitch, c->dst.slice_pitch, r, s, &d))
                 return fail(st, c->dst.addr, "copy destination region overflows its segment");
             if (region_row(c->src.addr, c->src.row_pitch, c->src.slice_pitch, r, s, &sa))
                 return fail(st, c->src.addr, "copy source region overflows its segment");
-            int rc = backward ? copy_backward(st, d, sa, row_bytes) : copy_forward(st, d, sa, row_bytes);
+            int rc = copy_backward(st, d, sa, row_bytes);
             if (rc)
                 return rc;
         }

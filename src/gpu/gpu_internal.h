@@ -153,6 +153,21 @@ struct swgpu_engine {
     _Atomic(UINT64) state_saves, state_loads;
 };
 
+/* The second copy unit (copy_unit.c): one job at a time, for any engine of the GPU. */
+struct swgpu_copy_job {
+    void (*run)(void *arg);
+    void *arg;
+    int done;                   /* under the unit's lock */
+};
+struct swgpu_copy_unit {
+    pthread_t thread;
+    int started;
+    pthread_mutex_t lock;
+    pthread_cond_t cv;          /* a job posted, a job done, or stop */
+    struct swgpu_copy_job *job; /* the one being run; NULL: idle */
+    int stop;
+};
+
 struct swgpu {
     UINT32 segment_count;
     struct swgpu_segment segments[SWGPU_MAX_SEGMENTS];
@@ -168,7 +183,17 @@ struct swgpu {
     pthread_mutex_t tlb_lock;
     _Atomic(UINT64) tlb_flush_seq;
     UINT64 tlb_flush_log[SWGPU_TLB_FLUSH_LOG]; /* [seq % N] = root flushed (0 = all); under tlb_lock */
+    struct swgpu_copy_unit copy_unit;
 };
+
+/* copy_unit.c: started before the engines, stopped after them. */
+int swgpu_copy_unit_start(struct swgpu *gpu);
+void swgpu_copy_unit_stop(struct swgpu *gpu);
+/* Run job->run(job->arg) on the unit: 0 when taken, -1 when the unit is busy (or not running):
+ * the caller then does the work itself. */
+int swgpu_copy_unit_post(struct swgpu *gpu, struct swgpu_copy_job *job);
+/* Until a taken job has run. */
+void swgpu_copy_unit_wait(struct swgpu *gpu, struct swgpu_copy_job *job);
 
 /* mmu.c */
 /* Host pointer for up to `want` bytes at virtual address `va` of the address space `root`
@@ -264,6 +289,7 @@ enum swgpu_stat {
     SWGPU_STAT_BYTES_WRITTEN,
     SWGPU_STAT_PAGES_MAPPED,
     SWGPU_STAT_INTERRUPTS,
+    SWGPU_STAT_BYTES_SECOND_UNIT,
     SWGPU_STAT_COUNT
 };
 void swgpu_stat_add(enum swgpu_stat stat, UINT64 n);
