@@ -9,6 +9,9 @@
  * copies alone). Jobs are plain functions: the unit knows nothing of commands or addresses.
  * Threading: `lock` guards job, done and stop; the job's data belong to the poster until done. */
 #include "gpu/gpu_internal.h"
+#include "common/alloc.h"
+
+#include <stdlib.h>
 
 static void *unit_main(void *arg)
 {
@@ -34,6 +37,13 @@ static void *unit_main(void *arg)
 int swgpu_copy_unit_start(struct swgpu *gpu)
 {
     struct swgpu_copy_unit *u = &gpu->copy_unit;
+    /* A VA-mode job translates through a TLB of the unit's own: an engine's is its thread's. */
+    u->mmu = wddm_calloc(1, sizeof *u->mmu);
+    if (!u->mmu)
+        return -1;
+    u->mmu->gpu = gpu;
+    atomic_init(&u->mmu->tlb_hits, 0);
+    atomic_init(&u->mmu->tlb_misses, 0);
     pthread_mutex_init(&u->lock, NULL);
     pthread_cond_init(&u->cv, NULL);
     u->job = NULL;
@@ -41,6 +51,8 @@ int swgpu_copy_unit_start(struct swgpu *gpu)
     if (pthread_create(&u->thread, NULL, unit_main, u) != 0) {
         pthread_mutex_destroy(&u->lock);
         pthread_cond_destroy(&u->cv);
+        free(u->mmu);
+        u->mmu = NULL;
         return -1;
     }
     u->started = 1;
@@ -59,6 +71,9 @@ void swgpu_copy_unit_stop(struct swgpu *gpu)
     pthread_join(u->thread, NULL);
     pthread_mutex_destroy(&u->lock);
     pthread_cond_destroy(&u->cv);
+    swgpu_mmu_engine_fini(u->mmu);
+    free(u->mmu);
+    u->mmu = NULL;
     u->started = 0;
 }
 

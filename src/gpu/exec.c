@@ -24,6 +24,8 @@ struct exec_state {
     struct swgpu *gpu;
     struct swgpu_engine *engine;
     struct swgpu_fault *fault;
+    /* Whose TLB translates VAs: the engine's, or the second copy unit's for the part it runs. */
+    struct swgpu_engine *mmu;
     /* GpuMmu (mmu.c): the buffer's address space; root 0 = physical addresses (WDDM 1.x). */
     UINT64 root;
     UINT32 root_entries;
@@ -104,7 +106,7 @@ static BYTE *span(struct exec_state *st, UINT64 addr, UINT64 want, int write, UI
     if (!st->root)
         return swgpu_mem_span(st->gpu, addr, want, avail);
     struct swgpu_pf pf;
-    BYTE *p = swgpu_mmu_span(st->engine, st->root, st->root_entries, addr, want, write, avail, &pf);
+    BYTE *p = swgpu_mmu_span(st->mmu, st->root, st->root_entries, addr, want, write, avail, &pf);
     if (!p)
         page_fault(st, &pf);
     return p;
@@ -214,11 +216,14 @@ static int copy_range(struct exec_state *st, const struct copy_shape *sh, UINT64
     return 0;
 }
 
-/* Physical mode: whether len bytes at addr are GPU memory (aperture pages mapped). */
-static int reachable(const struct swgpu *gpu, UINT64 addr, UINT64 len)
+/* Whether len bytes at a command's addr can be reached (aperture pages mapped; in VA mode, pages
+ * translated with the access's permission), recording nothing. */
+static int reachable(const struct exec_state *st, UINT64 addr, UINT64 len, int write)
 {
+    struct swgpu_pf pf;
     for (UINT64 done = 0, n = 0; done < len; done += n)
-        if (!swgpu_mem_span((struct swgpu *)gpu, addr + done, len - done, &n))
+        if (!(st->root ? swgpu_mmu_span(st->mmu, st->root, st->root_entries, addr + done, len - done, write, &n, &pf)
+                       : swgpu_mem_span(st->gpu, addr + done, len - done, &n)))
             return 0;
     return 1;
 }
@@ -234,7 +239,7 @@ static int copy_cannot_fault(const struct exec_state *st, const struct copy_shap
         UINT32 s = (UINT32)(i / sh->rows), r = (UINT32)(i % sh->rows);
         if (region_row(c->dst.addr, c->dst.row_pitch, c->dst.slice_pitch, r, s, &d) ||
             region_row(c->src.addr, c->src.row_pitch, c->src.slice_pitch, r, s, &sa) ||
-            !reachable(st->gpu, d, sh->row_bytes) || !reachable(st->gpu, sa, sh->row_bytes))
+            !reachable(st, d, sh->row_bytes, 1) || !reachable(st, sa, sh->row_bytes, 0))
             return 0;
     }
     return 1;
@@ -260,14 +265,15 @@ static void run_part(void *arg)
 #define SWGPU_SPLIT_MIN_BYTES (2ull << 20)
 
 /* The forward copy of the whole shape: in two halves at once when it is large, cannot fault, and
- * the unit is free; else in order. Physical mode only: in VA mode each unit would need its own
- * TLB. Not under a bandwidth limit, which is per engine. */
+ * the unit is free; else in order. In VA mode the unit translates through its own TLB. Not under
+ * a bandwidth limit, which is per engine. */
 static int copy_all(struct exec_state *st, const struct copy_shape *sh, UINT64 total)
 {
-    if (total < SWGPU_SPLIT_MIN_BYTES || st->root || st->throttled || !copy_cannot_fault(st, sh))
+    if (total < SWGPU_SPLIT_MIN_BYTES || st->throttled || !st->gpu->copy_unit.started || !copy_cannot_fault(st, sh))
         return copy_range(st, sh, 0, total);
     struct copy_part part = {.st = *st, .sh = sh, .b0 = (total / 2) & ~(UINT64)(SWGPU_PAGE_SIZE - 1), .b1 = total};
     part.st.fault = &part.fault;
+    part.st.mmu = st->gpu->copy_unit.mmu;
     part.st.budget = part.st.moved = 0;
     struct swgpu_copy_job job = {run_part, &part, 0};
     if (swgpu_copy_unit_post(st->gpu, &job))
@@ -279,8 +285,10 @@ static int copy_all(struct exec_state *st, const struct copy_shape *sh, UINT64 t
         swgpu_stat_add(SWGPU_STAT_BYTES_SECOND_UNIT, part.b1 - part.b0);
     if (rc || !part.rc)
         return rc;
-    if (part.rc != SWGPU_EXEC_STOPPED_IN_COMMAND) { /* a GART page unmapped meanwhile: its fault */
+    if (part.rc != SWGPU_EXEC_STOPPED_IN_COMMAND) { /* a page unmapped meanwhile: its fault */
         struct swgpu_fault *f = st->fault;
+        f->kind = part.fault.kind;
+        f->page_table_level = part.fault.page_table_level;
         f->address = part.fault.address;
         f->virtual_address = part.fault.virtual_address;
         f->write = part.fault.write;
@@ -601,7 +609,10 @@ static const exec_handler handlers[SWGPU_OP_COUNT] = {
 int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, struct swgpu_fault *fault)
 {
     const struct swgpu_ring_entry *entry = run->entry;
-    struct exec_state st = {engine->gpu, engine, fault, entry->root, entry->root_entries};
+    struct exec_state st = {
+        .gpu = engine->gpu, .engine = engine, .fault = fault, .mmu = engine,
+        .root = entry->root, .root_entries = entry->root_entries,
+    };
     fault->virtual_mode = entry->root != 0;
     if (!entry->root) { /* physical mode: the buffer is host memory (segment 0, architecture.md) */
         run->code = entry->dma ? entry->dma + entry->start : NULL;

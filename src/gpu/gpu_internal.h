@@ -166,6 +166,8 @@ struct swgpu_copy_unit {
     pthread_cond_t cv;          /* a job posted, a job done, or stop */
     struct swgpu_copy_job *job; /* the one being run; NULL: idle */
     int stop;
+    struct swgpu_engine *mmu;   /* holds the unit's own TLB (mmu.c), for VA-mode copies; only
+                                 * the job running on the unit translates through it */
 };
 
 struct swgpu {

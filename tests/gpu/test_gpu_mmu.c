@@ -634,6 +634,62 @@ static void preempted_va_buffer_resumes_from_its_save_record(void **state)
     swgpu_destroy(gpu);
 }
 
+/* A 3 MiB copy between VAs (source pages in reverse physical order, so every page is its own
+ * run) runs in two parts, the second copy unit translating through its own TLB (issue 17 aim 1,
+ * docs/rules.md §66); with one source page of the first half unmapped it runs in order instead:
+ * the fault names that page and nothing from it on is copied. */
+#define VA_BIG_SRC 0x50000000ull
+#define VA_BIG_DST 0x60000000ull
+static void a_large_va_copy_runs_in_two_parts_unless_it_would_fault(void **state)
+{
+    (void)state;
+    struct swgpu *gpu = t_gpu_create();
+    struct as as;
+    as_init(&as, gpu, ROOT_OFF);
+    const UINT32 pages = 768, n = pages * PG;
+    for (UINT32 i = 0; i < pages; i++) {
+        as_map(&as, VA_BIG_SRC + (UINT64)i * PG, phys_page(pages - 1 - i), 1);
+        as_map(&as, VA_BIG_DST + (UINT64)i * PG, phys_page(pages + i), 0);
+        for (UINT32 k = 0; k < PG; k++) {
+            *va_host(&as, VA_BIG_SRC + (UINT64)i * PG + k) = (BYTE)(i * 7u + k * 13u + (k >> 9));
+            *va_host(&as, VA_BIG_DST + (UINT64)i * PG + k) = 0;
+        }
+    }
+    struct t_dma d;
+    t_dma_init(&d, PG);
+    map_dma_system(&as, &d, VA_DMA);
+    t_copy(&d, VA_BIG_DST, 0, 0, VA_BIG_SRC, 0, 0, n, 1, 1);
+    struct wddm_swgpu_stats s0, s1;
+    wddm_swgpu_get_stats(&s0);
+    run_va(&as, &d, 1);
+    wddm_swgpu_get_stats(&s1);
+    assert_int_equal(swgpu_fault_count(gpu, 0), 0);
+    assert_int_equal(s1.bytes_copied_by_second_unit - s0.bytes_copied_by_second_unit, n / 2);
+    for (UINT32 i = 0; i < pages; i++)
+        assert_memory_equal(va_host(&as, VA_BIG_DST + (UINT64)i * PG), va_host(&as, VA_BIG_SRC + (UINT64)i * PG), PG);
+
+    for (UINT32 i = 0; i < pages; i++)
+        memset(va_host(&as, VA_BIG_DST + (UINT64)i * PG), 0, PG);
+    as_unmap(&as, VA_BIG_SRC + 10 * PG);
+    flush_tlb(gpu, as.root, 1);
+    run_va(&as, &d, 2);
+    wddm_swgpu_get_stats(&s0);
+    assert_int_equal(s0.bytes_copied_by_second_unit, s1.bytes_copied_by_second_unit);
+    struct swgpu_fault f;
+    assert_int_equal(swgpu_take_fault(gpu, 0, &f), 1);
+    assert_int_equal(f.kind, SWGPU_PF_INVALID_PTE);
+    assert_true(f.virtual_address == VA_BIG_SRC + 10 * PG);
+    assert_int_equal(f.write, 0);
+    for (UINT32 i = 0; i < 10; i++)
+        assert_memory_equal(va_host(&as, VA_BIG_DST + (UINT64)i * PG), va_host(&as, VA_BIG_SRC + (UINT64)i * PG), PG);
+    for (UINT32 i = 10; i < pages; i++)
+        for (UINT32 k = 0; k < PG; k++)
+            if (*va_host(&as, VA_BIG_DST + (UINT64)i * PG + k))
+                fail_msg("destination page %u was written after the fault at source page 10", i);
+    free(d.buf);
+    swgpu_destroy(gpu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -645,6 +701,7 @@ int main(void)
         cmocka_unit_test(the_tlb_behaves_as_64_entries_replaced_round_robin),
         cmocka_unit_test(physical_mode_without_a_root_is_unchanged),
         cmocka_unit_test(preempted_va_buffer_resumes_from_its_save_record),
+        cmocka_unit_test(a_large_va_copy_runs_in_two_parts_unless_it_would_fault),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
