@@ -16,7 +16,8 @@
  *     later; issue 17 aim 5): VidMm's victim choice sees that much of the future, not the whole
  *     trace. Plain LRU is simulated beside it.
  * V2  Reading back a 16 MiB DEFAULT texture (2048x2048 RGBA8) chosen at random out of 1 GiB of
- *     DEFAULT textures (64), through the D3D11 API: CopyResource DEFAULT -> STAGING, Map(READ),
+ *     DEFAULT textures (64), and in a full run out of 2 GiB (128: more than local memory and the
+ *     aperture together, so the restores are real paging), through the D3D11 API: CopyResource DEFAULT -> STAGING, Map(READ),
  *     read every byte, Unmap; vs memcpy of 16 MiB. Twice: sampled textures (BIND_SHADER_RESOURCE)
  *     may live in the aperture (system memory) once video memory is full, so VidMm places them
  *     there instead of evicting and the GPU copies out of system memory; render targets stay in
@@ -227,7 +228,7 @@ static int bench_v1(int factor, int quick)
     return ok ? 0 : 1;
 }
 
-static int bench_v2(int quick, UINT bind, const char *what)
+static int bench_v2(int quick, UINT bind, const char *what, int count)
 {
     ID3D11Device *dev = NULL;
     ID3D11DeviceContext *ctx = NULL;
@@ -236,11 +237,12 @@ static int bench_v2(int quick, UINT bind, const char *what)
         fprintf(stderr, "V2: D3D11CreateDevice failed\n");
         return 1;
     }
-    enum { W = 2048, H = 2048, COUNT = 64 }; /* 64 x 16 MiB = 1 GiB */
+    enum { W = 2048, H = 2048, COUNT_MAX = 128 }; /* 64 x 16 MiB = 1 GiB, 128 = 2 GiB */
+    const int COUNT = count;
     D3D11_TEXTURE2D_DESC td = {.Width = W, .Height = H, .MipLevels = 1, .ArraySize = 1,
                                .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .SampleDesc = {1, 0},
                                .Usage = D3D11_USAGE_DEFAULT, .BindFlags = bind};
-    ID3D11Texture2D *tex[COUNT] = { 0 }, *stg = NULL;
+    ID3D11Texture2D *tex[COUNT_MAX] = { 0 }, *stg = NULL;
     uint32_t *img = malloc((size_t)W * H * 4u);
     int ok = img != NULL;
     for (int i = 0; ok && i < COUNT; i++) {
@@ -318,14 +320,14 @@ static int bench_v2(int quick, UINT bind, const char *what)
             v_sink += d[bytes - 1];
             double v2 = (double)wddm_tool_median(t, iters), mc = (double)wddm_tool_median(cold, iters);
             double mh = (double)wddm_tool_median(hot, iters);
-            wddm_bench_printf("V2 16 MiB readback out of 1 GiB of %s: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  "
-                              "(memcpy out of 1 GiB %.0f ns: %.2fx; %d iterations, %llu evictions, %.0f MiB paged in, "
+            wddm_bench_printf("V2 16 MiB readback out of %d GiB of %s: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  "
+                              "(memcpy out of %d GiB %.0f ns: %.2fx; %d iterations, %llu evictions, %.0f MiB paged in, "
                               "%u wrong texels)\n",
-                              what, v2, mh, v2 / mh, mc, v2 / mc, iters,
+                              count / 64, what, v2, mh, v2 / mh, count / 64, mc, v2 / mc, iters,
                               (unsigned long long)(c1.evictions - c0.evictions),
                               (double)(c1.bytes_paged_in - c0.bytes_paged_in) / 1048576.0, bad);
             char name[64];
-            snprintf(name, sizeof name, "V2 readback out of 1 GiB of %s", what);
+            snprintf(name, sizeof name, "V2 readback out of %d GiB of %s", count / 64, what);
             wddm_bench_result(name, "ns/iter", v2, NAN, NAN, "memcpy", mh);
         } else {
             fprintf(stderr, "V2: no memory for the memcpy baselines\n");
@@ -357,8 +359,12 @@ int wddm_bench_vidmm(int quick, int v1, int v2)
         rc |= bench_v1(4, quick);
     }
     if (v2) {
-        rc |= bench_v2(quick, D3D11_BIND_SHADER_RESOURCE, "DEFAULT textures");
-        rc |= bench_v2(quick, D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET, "render targets");
+        rc |= bench_v2(quick, D3D11_BIND_SHADER_RESOURCE, "DEFAULT textures", 64);
+        rc |= bench_v2(quick, D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET, "render targets", 64);
+        if (!quick) { /* issue 17 aim 4: beyond local memory and the aperture together */
+            rc |= bench_v2(quick, D3D11_BIND_SHADER_RESOURCE, "DEFAULT textures", 128);
+            rc |= bench_v2(quick, D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET, "render targets", 128);
+        }
     }
     return rc;
 }
