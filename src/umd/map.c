@@ -95,17 +95,8 @@ static HRESULT umd_map_lock(struct umd_device *dev, struct umd_resource *res, D3
     return S_OK;
 }
 
-/* A Map of one subresource while another of the same resource is mapped. The allocation is
- * already locked and the CPU pointer stays the first lock's, but this Map still owes seed 001
- * §8's synchronisation: GPU work queued since the first Map (a copy into this subresource) must
- * retire first, or DONOTWAIT answers WASSTILLDRAWING. The UMD tracks no per-subresource
- * writes, so it waits for every use of the allocation, as the first lock did. A no-overwrite
- * map waits for nothing (the application's promise). */
-static HRESULT umd_map_sync_mapped(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP DDIMap, UINT Flags)
+HRESULT umd_map_wait_locked(struct umd_device *dev, struct umd_resource *res, D3DDDICB_LOCKFLAGS flags, BOOL donotwait)
 {
-    BOOL donotwait = (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT) != 0;
-    if (DDIMap == D3D10_DDI_MAP_WRITE_NOOVERWRITE)
-        return S_OK;
     if (dev->renaming) /* the UMD's own stamp (rename.c); flushes first if it is the open buffer */
         return umd_rename_wait(dev, res->cb_gen, donotwait);
     if (umd_is_queued(dev, res)) {
@@ -115,9 +106,8 @@ static HRESULT umd_map_sync_mapped(struct umd_device *dev, struct umd_resource *
     }
     /* VidMm's implicit synchronisation, as for the first lock: a nested pfnLockCb of the locked
      * allocation waits (or refuses with DonotWait) and never renames (a locked instance stays);
-     * given back at once, the first lock keeps the pointer. Discard cannot reach here: a
-     * DYNAMIC resource has one subresource. */
-    D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = umd_map_lock_flags[DDIMap] };
+     * given back at once, the first lock keeps the pointer. */
+    D3DDDICB_LOCK lock = { .hAllocation = res->hAllocation, .Flags = flags };
     lock.Flags.Discard = 0;
     lock.Flags.DonotWait = donotwait;
     HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &lock);
@@ -126,6 +116,20 @@ static HRESULT umd_map_sync_mapped(struct umd_device *dev, struct umd_resource *
     D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &res->hAllocation };
     (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
     return S_OK;
+}
+
+/* A Map of one subresource while another of the same resource is mapped. The allocation is
+ * already locked and the CPU pointer stays the first lock's, but this Map still owes seed 001
+ * §8's synchronisation: GPU work queued since the first Map (a copy into this subresource) must
+ * retire first, or DONOTWAIT answers WASSTILLDRAWING. The UMD tracks no per-subresource
+ * writes, so it waits for every use of the allocation, as the first lock did. A no-overwrite
+ * map waits for nothing (the application's promise). Discard cannot reach here: a DYNAMIC
+ * resource has one subresource. */
+static HRESULT umd_map_sync_mapped(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP DDIMap, UINT Flags)
+{
+    if (DDIMap == D3D10_DDI_MAP_WRITE_NOOVERWRITE)
+        return S_OK;
+    return umd_map_wait_locked(dev, res, umd_map_lock_flags[DDIMap], (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT) != 0);
 }
 
 HRESULT umd_map_begin(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags)

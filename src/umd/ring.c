@@ -135,32 +135,13 @@ static HRESULT chunk_create(struct umd_device *dev, struct umd_ring_chunk **out)
 }
 
 /* S_OK once the GPU is done with every command naming the chunk (waiting for it unless
- * donotwait), DXGI_DDI_ERR_WASSTILLDRAWING while it is not and donotwait, or the error. */
+ * donotwait: in the WDDM 1.x model VidMm's implicit synchronisation answers, in renaming mode
+ * the device's monitored fence), DXGI_DDI_ERR_WASSTILLDRAWING while it is not and donotwait, or
+ * the error. */
 static HRESULT chunk_idle(struct umd_device *dev, struct umd_ring_chunk *c, BOOL donotwait)
 {
-    struct umd_resource *r = res_of(c);
     dev->dyn_ring_waits += !donotwait;
-    if (dev->renaming) /* the device's fence against the chunk's stamp; submits first if queued */
-        return umd_rename_wait(dev, r->cb_gen, donotwait);
-    if (umd_is_queued(dev, r)) {
-        if (donotwait)
-            return DXGI_DDI_ERR_WASSTILLDRAWING;
-        HRESULT hr = umd_flush(dev);
-        if (FAILED(hr))
-            return hr;
-    }
-    /* WDDM 1.x: VidMm's implicit synchronisation answers for the allocation. A nested lock of a
-     * locked allocation waits (or refuses with DonotWait) and keeps the pointer (map.c); it is
-     * given back at once. */
-    D3DDDICB_LOCK l = { .hAllocation = r->hAllocation, .Flags = { .WriteOnly = 1, .DonotWait = donotwait } };
-    HRESULT hr = dev->kt.pfnLockCb(dev->hRTDevice.handle, &l);
-    if (hr == D3DDDIERR_WASSTILLDRAWING)
-        return DXGI_DDI_ERR_WASSTILLDRAWING;
-    if (FAILED(hr))
-        return hr;
-    D3DDDICB_UNLOCK u = { .NumAllocations = 1, .phAllocations = &r->hAllocation };
-    (void)dev->kt.pfnUnlockCb(dev->hRTDevice.handle, &u);
-    return S_OK;
+    return umd_map_wait_locked(dev, res_of(c), (D3DDDICB_LOCKFLAGS){ .WriteOnly = 1 }, donotwait);
 }
 
 /* The current chunk has no room left: move to the next one (see the file comment). */

@@ -359,6 +359,11 @@ BOOL umd_emit_copy(struct umd_device *dev, struct umd_resource *dst, UINT dst_of
 HRESULT umd_map_begin(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags);
 /* The matching unlock (pfnUnlockCb, or pfnUnlock2Cb in renaming mode). */
 HRESULT umd_map_end(struct umd_device *dev, struct umd_resource *res);
+/* Until the GPU is done with res's allocation, which the UMD holds locked: in renaming mode the
+ * device's fence, else a nested pfnLockCb with `flags` given back at once (after submitting the
+ * open buffer if it names res). S_OK, DXGI_DDI_ERR_WASSTILLDRAWING at once with donotwait, or
+ * the error for pfnSetErrorCb. */
+HRESULT umd_map_wait_locked(struct umd_device *dev, struct umd_resource *res, D3DDDICB_LOCKFLAGS flags, BOOL donotwait);
 
 /* ---- gpuva.c: the WDDM 2.x GpuMmu model (docs/semantics.md §3.3 "WDDM 2.x", §9.2; issue 6) ------ */
 /* CreateDevice (after umd_rename_device_init: the ring waits on its fence) / DestroyDevice. */

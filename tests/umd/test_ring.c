@@ -26,13 +26,7 @@ static int is_chunk(const struct fake_alloc *x)
     return x->live && !x->hResource && x->priv.kind == SWGPU_ALLOC_UPLOAD && x->size == UMD_RING_CHUNK_BYTES;
 }
 
-static int chunk_count(struct fake *f)
-{
-    int n = 0;
-    for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
-        n += is_chunk(&f->allocs[i]);
-    return n;
-}
+static int chunk_count(struct fake *f) { return fake_count_allocs(f, is_chunk); }
 
 /* The chunk whose memory holds p, or NULL. */
 static struct fake_alloc *chunk_holding(struct fake *f, const BYTE *p)
@@ -41,14 +35,6 @@ static struct fake_alloc *chunk_holding(struct fake *f, const BYTE *p)
         if (is_chunk(&f->allocs[i]) && p >= f->allocs[i].mem && p < f->allocs[i].mem + f->allocs[i].size)
             return &f->allocs[i];
     return NULL;
-}
-
-static int has_own_allocation(struct fake *f, struct fake_res *r)
-{
-    for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
-        if (f->allocs[i].live && f->allocs[i].hResource == r->rt.handle)
-            return 1;
-    return 0;
 }
 
 static BYTE *map(struct fake *f, struct fake_res *r, D3D10_DDI_MAP type, UINT flags)
@@ -93,7 +79,7 @@ static void test_discard_takes_the_next_slice_without_a_kernel_call(void **state
     memset(init, 0x11, sizeof init);
     struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 4096, D3D10_DDI_CPU_ACCESS_WRITE, init);
     struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 4 * 4096, 0, NULL);
-    assert_false(has_own_allocation(f, dyn));
+    assert_false(fake_has_own_allocation(f, dyn));
     assert_int_equal(chunk_count(f), 1);
     D3D10_DDI_BOX box = { 0, 0, 0, 4096, 1, 1 }; /* the initial data, by a copy queued first */
     f->df.pfnResourceCopyRegion(f->hDevice, dst->h, 0, 0, 0, 0, dyn->h, 0, &box);
@@ -271,7 +257,7 @@ static void test_ring_off_gives_a_dynamic_buffer_its_own_allocation(void **state
     (void)state;
     struct fake *f = fake_setup();
     struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 4096, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
-    assert_true(has_own_allocation(f, dyn));
+    assert_true(fake_has_own_allocation(f, dyn));
     int locks = f->lock_calls;
     assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0));
     assert_int_equal(f->lock_calls, locks + 1);

@@ -21,13 +21,7 @@ static int is_chunk(const struct fake_alloc *x)
     return x->live && !x->hResource && x->priv.kind == SWGPU_ALLOC_GPU_ONLY;
 }
 
-static int chunk_count(struct fake *f)
-{
-    int n = 0;
-    for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
-        n += is_chunk(&f->allocs[i]);
-    return n;
-}
+static int chunk_count(struct fake *f) { return fake_count_allocs(f, is_chunk); }
 
 static struct fake_alloc *only_chunk(struct fake *f)
 {
@@ -36,14 +30,6 @@ static struct fake_alloc *only_chunk(struct fake *f)
         if (is_chunk(&f->allocs[i]))
             return &f->allocs[i];
     return NULL;
-}
-
-static int has_own_allocation(struct fake *f, struct fake_res *r)
-{
-    for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
-        if (f->allocs[i].live && f->allocs[i].hResource == r->rt.handle)
-            return 1;
-    return 0;
 }
 
 /* The bytes of a buffer as the GPU sees them: copied into a STAGING buffer, flushed. */
@@ -64,7 +50,7 @@ static void test_small_default_buffers_share_one_allocation_at_their_slot_offset
     struct fake_res *b[17];
     for (int i = 0; i < 16; i++) {
         b[i] = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 4096, 0, NULL);
-        assert_false(has_own_allocation(f, b[i]));
+        assert_false(fake_has_own_allocation(f, b[i]));
     }
     assert_int_equal(f->allocate_calls, 1);
     struct fake_alloc *c = only_chunk(f);
@@ -140,7 +126,7 @@ static void test_only_small_gpu_only_unshared_default_buffers_are_pooled(void **
         if (!tex)
             up = (D3D10_DDIARG_SUBRESOURCE_UP){ big, cases[i].bytes, cases[i].bytes };
         assert_true(fake_res_create(f, r, &up));
-        if (has_own_allocation(f, r) == cases[i].pooled || chunk_count(f) != cases[i].pooled)
+        if (fake_has_own_allocation(f, r) == cases[i].pooled || chunk_count(f) != cases[i].pooled)
             fail_msg("case %zu: pooled should be %d", i, cases[i].pooled);
         fake_res_destroy(f, r);
         fake_teardown(f);

@@ -533,4 +533,22 @@ static inline struct fake_alloc *fake_mem(struct fake *f, struct fake_res *r)
 
 static inline void fake_flush(struct fake *f) { f->df.pfnFlush(f->hDevice); }
 
+/* Whether the resource has an allocation of its own (one made under its runtime handle). */
+static inline int fake_has_own_allocation(struct fake *f, struct fake_res *r)
+{
+    for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
+        if (f->allocs[i].live && f->allocs[i].hResource == r->rt.handle)
+            return 1;
+    return 0;
+}
+
+/* Live allocations the predicate accepts (a pool's chunks, say). */
+static inline int fake_count_allocs(struct fake *f, int (*pred)(const struct fake_alloc *))
+{
+    int n = 0;
+    for (int i = 0; i < FAKE_MAX_ALLOCS; i++)
+        n += f->allocs[i].live && pred(&f->allocs[i]);
+    return n;
+}
+
 #endif /* TESTS_UMD_FAKE_H */
