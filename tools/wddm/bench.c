@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <d3d11.h>
@@ -36,6 +37,43 @@
 static volatile uint64_t sink;
 
 /* Median ns of one memcpy of `bytes`, `iters` per repetition. */
+/* What the stack did per operation over the measured repetitions (issue 17 aim 2): DMA buffers,
+ * locks (and those that waited), renames, and the process's context switches from getrusage
+ * (voluntary + involuntary; a futex wait that blocks is one voluntary switch, so this counts the
+ * blocking futex calls of every thread, the GPU's and the kernel's included). */
+struct op_cost {
+    struct wddm_counters c0, c1;
+    long csw0, csw1;
+};
+
+static long context_switches(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+static void op_cost_start(struct op_cost *o)
+{
+    wddm_get_counters(&o->c0);
+    o->csw0 = context_switches();
+}
+
+static void op_cost_stop(struct op_cost *o)
+{
+    wddm_get_counters(&o->c1);
+    o->csw1 = context_switches();
+}
+
+static void op_cost_print(const struct op_cost *o, const char *per_what, double ops)
+{
+    const struct wddm_counters *a = &o->c0, *b = &o->c1;
+    wddm_bench_printf("   per %s: %.2f DMA buffers, %.2f locks (%.2f waited, %.3f ms), %.2f renames, %.2f context switches\n",
+                      per_what, (double)(b->dma_buffers_submitted - a->dma_buffers_submitted) / ops,
+                      (double)(b->locks - a->locks) / ops, (double)(b->lock_waits - a->lock_waits) / ops,
+                      (double)(b->lock_wait_ns - a->lock_wait_ns) / ops / 1e6, (double)(b->renames - a->renames) / ops,
+                      (double)(o->csw1 - o->csw0) / ops);
+}
+
 static double bench_memcpy(size_t bytes, int iters)
 {
     BYTE *a = malloc(bytes), *b = malloc(bytes);
@@ -141,7 +179,10 @@ static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int
      * the first tens of milliseconds; W1 64 KiB lasts ~15 ms in all, so measured from the start
      * one run in three came out ~2.5x slower for that alone (as `taskset -c 0` does). */
     uint64_t w0 = wddm_tool_now_ns();
+    struct op_cost cost = {0};
     for (int r = -2; r < REPS && !failed; r++) {
+        if (r == 0)
+            op_cost_start(&cost);
         uint64_t t0 = wddm_tool_now_ns();
         for (int i = 0; i < iters; i++) {
             D3D11_MAPPED_SUBRESOURCE m;
@@ -162,6 +203,7 @@ static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int
         if (r >= 0)
             t[r] = dt / (uint64_t)iters;
     }
+    op_cost_stop(&cost);
     free(src);
     SAFE_RELEASE(dyn); SAFE_RELEASE(def); SAFE_RELEASE(probe);
     if (failed) {
@@ -172,6 +214,7 @@ static int bench_w1(ID3D11Device *dev, ID3D11DeviceContext *ctx, UINT bytes, int
     wddm_bench_printf("W1 dynamic upload %7u KiB: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
                       "min-max %.0f-%.0f ns)\n",
                       bytes / 1024u, w1, mc, w1 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
+    op_cost_print(&cost, "iteration", (double)REPS * iters);
     char name[32];
     snprintf(name, sizeof name, "W1 %u KiB", bytes / 1024u);
     wddm_bench_result(name, "ns/iter", w1, (double)t[0], (double)t[REPS - 1], "memcpy", mc);
@@ -194,7 +237,10 @@ static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     ID3D11DeviceContext_UpdateSubresource(ctx, (ID3D11Resource *)def, 0, NULL, img, w * 4u, 0);
     free(img);
     uint64_t t[REPS];
+    struct op_cost cost = {0};
     for (int r = -2; r < REPS; r++) {
+        if (r == 0)
+            op_cost_start(&cost);
         uint64_t t0 = wddm_tool_now_ns();
         for (int i = 0; i < iters; i++) {
             ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)stg, (ID3D11Resource *)def);
@@ -217,6 +263,7 @@ static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
         if (r >= 0)
             t[r] = dt / (uint64_t)iters;
     }
+    op_cost_stop(&cost);
     SAFE_RELEASE(def); SAFE_RELEASE(stg);
     double w2 = (double)wddm_tool_median(t, REPS), mc = bench_memcpy((size_t)w * h * 4u, iters);
     double cr = bench_copy_read(w, h, iters);
@@ -224,6 +271,7 @@ static int bench_w2(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
                       "min-max %.0f-%.0f ns)\n",
                       w2, mc, w2 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
     wddm_bench_printf("   same bytes copied + read by one thread, no API: %9.0f ns   W2 / that %5.2fx\n", cr, w2 / cr);
+    op_cost_print(&cost, "readback", (double)REPS * iters);
     wddm_bench_result("W2 1080p readback", "ns/iter", w2, (double)t[0], (double)t[REPS - 1], "memcpy", mc);
     wddm_bench_result("W2 1080p readback / copy+read", "ns/iter", w2, NAN, NAN, "copy + read by one thread", cr);
     return 0;
@@ -253,10 +301,10 @@ static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     D3D11_BOX one = {0, 0, 0, 1, 1, 1};
     uint64_t t[REPS];
     int failed = 0;
-    struct wddm_counters c0 = {0}, c1;
+    struct op_cost cost = {0};
     for (int r = -2; r < REPS && !failed; r++) {
         if (r == 0)
-            wddm_get_counters(&c0);
+            op_cost_start(&cost);
         uint64_t t0 = wddm_tool_now_ns();
         for (int i = 0; i < iters; i++) {
             img[(size_t)(r + 2) * 7919u % ((size_t)w * h)] ^= (uint32_t)i + 1u; /* every update differs */
@@ -269,7 +317,7 @@ static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
         if (r >= 0)
             t[r] = (wddm_tool_now_ns() - t0) / (uint64_t)iters;
     }
-    wddm_get_counters(&c1);
+    op_cost_stop(&cost);
     double per = (double)REPS * iters;
     size_t wrong = 0;
     D3D11_MAPPED_SUBRESOURCE m;
@@ -291,10 +339,7 @@ static int bench_u1(ID3D11Device *dev, ID3D11DeviceContext *ctx, int iters)
     wddm_bench_printf("U1 UpdateSubresource 16 MiB:  %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  (%d iterations x %d; "
                       "min-max %.0f-%.0f ns)\n",
                       u1, mc, u1 / mc, iters, REPS, (double)t[0], (double)t[REPS - 1]);
-    wddm_bench_printf("   per update: %.1f DMA buffers, %.1f locks (%.1f waited, %.2f ms), %.1f renames\n",
-                      (double)(c1.dma_buffers_submitted - c0.dma_buffers_submitted) / per,
-                      (double)(c1.locks - c0.locks) / per, (double)(c1.lock_waits - c0.lock_waits) / per,
-                      (double)(c1.lock_wait_ns - c0.lock_wait_ns) / per / 1e6, (double)(c1.renames - c0.renames) / per);
+    op_cost_print(&cost, "update", per);
     wddm_bench_result("U1 UpdateSubresource 16 MiB", "ns/iter", u1, (double)t[0], (double)t[REPS - 1], "memcpy", mc);
     return 0;
 }
