@@ -14,6 +14,13 @@ void wddm_swgpu_set_paused(int paused);
 /* Slows copies, fills and writes down to this many bytes per second (0 = unlimited). */
 void wddm_swgpu_set_bandwidth(unsigned long long bytes_per_second);
 
+/* How a large copy uses the GPU's second copy unit (docs/architecture.md "Threads and waiting"):
+ * SHARE (the default) offers it pieces, which it takes when a CPU is free (it runs at the lowest
+ * priority); HALF has it copy the second half, the engine waiting for it (tests: the same split
+ * every time); OFF leaves every copy to its engine (to measure what the unit gives). */
+enum wddm_swgpu_copy_unit_mode { WDDM_SWGPU_COPY_UNIT_SHARE, WDDM_SWGPU_COPY_UNIT_HALF, WDDM_SWGPU_COPY_UNIT_OFF };
+void wddm_swgpu_set_copy_unit(enum wddm_swgpu_copy_unit_mode mode);
+
 /* What the engines executed, summed over every software GPU in the process. */
 struct wddm_swgpu_stats {
     unsigned long long dma_buffers_executed;

@@ -9,6 +9,7 @@
 static atomic_int g_paused;
 static atomic_uint g_hangs; /* armed by wddm_swgpu_inject_hang, taken by swgpu_submit2 */
 static _Atomic(unsigned long long) g_bandwidth;
+static atomic_int g_copy_unit_mode; /* enum wddm_swgpu_copy_unit_mode */
 static _Atomic(unsigned long long) g_stats[SWGPU_STAT_COUNT];
 
 /* A bandwidth-limited command sleeps in slices of at most this long, looking for a reset
@@ -70,6 +71,16 @@ int swgpu_control_take_hang(void)
                                                        memory_order_relaxed))
         ;
     return n != 0;
+}
+
+void wddm_swgpu_set_copy_unit(enum wddm_swgpu_copy_unit_mode mode)
+{
+    atomic_store_explicit(&g_copy_unit_mode, (int)mode, memory_order_relaxed);
+}
+
+int swgpu_control_copy_unit_mode(void)
+{
+    return atomic_load_explicit(&g_copy_unit_mode, memory_order_relaxed);
 }
 
 void wddm_swgpu_set_bandwidth(unsigned long long bytes_per_second)

@@ -8,6 +8,7 @@
  * keeps it inside its segment), or move a few MiB through a GPU slowed to bytes per second,
  * and must still end when the kernel's timeout detection resets the engine. */
 #include "gpu/gpu_internal.h"
+#include <wddm/swgpu.h>
 
 #include <string.h>
 
@@ -228,13 +229,23 @@ static int reachable(const struct exec_state *st, UINT64 addr, UINT64 len, int w
     return 1;
 }
 
-/* Whether every row of the shape is reachable on both sides, so that no part of the copy can
- * fault and parts may run at once (what the command processor would do in order, it does in
- * any order). Costs a walk of the rows, a page at a time in the aperture: ~1 % of the copy. */
+/* Whether every row of the shape is reachable on both sides and the two sides do not overlap,
+ * so that no part of the copy can fault or read what another part wrote, and parts may run at
+ * once in any order. Costs a walk of the rows, a page at a time in the aperture or through the
+ * MMU: about 1 % of the copy. In VA mode the check is on the VAs: two VA ranges mapping one
+ * physical page are not seen (a driver's copy between aliases of one page has no defined
+ * order either way). */
 static int copy_cannot_fault(const struct exec_state *st, const struct copy_shape *sh)
 {
     const struct swgpu_cmd_copy *c = sh->c;
-    for (UINT64 i = 0; i < sh->rows * sh->slices; i++) {
+    UINT64 n = sh->rows * sh->slices, d_last, s_last;
+    if (region_row(c->dst.addr, c->dst.row_pitch, c->dst.slice_pitch, (UINT32)((n - 1) % sh->rows),
+                   (UINT32)((n - 1) / sh->rows), &d_last) ||
+        region_row(c->src.addr, c->src.row_pitch, c->src.slice_pitch, (UINT32)((n - 1) % sh->rows),
+                   (UINT32)((n - 1) / sh->rows), &s_last) ||
+        (c->dst.addr < s_last + sh->row_bytes && c->src.addr < d_last + sh->row_bytes))
+        return 0; /* the extents overlap (or leave their segment) */
+    for (UINT64 i = 0; i < n; i++) {
         UINT64 d, sa;
         UINT32 s = (UINT32)(i / sh->rows), r = (UINT32)(i % sh->rows);
         if (region_row(c->dst.addr, c->dst.row_pitch, c->dst.slice_pitch, r, s, &d) ||
@@ -245,44 +256,77 @@ static int copy_cannot_fault(const struct exec_state *st, const struct copy_shap
     return 1;
 }
 
-/* The part of a copy the second copy unit runs (copy_unit.c), with its own fault record. */
+/* A copy shared between the engine and the second copy unit (copy_unit.c): both take pieces of
+ * SWGPU_COPY_PIECE bytes in order until none is left; the unit has its own fault record. */
+#define SWGPU_COPY_PIECE (256ull << 10)
 struct copy_part {
-    struct exec_state st;
+    struct exec_state st;       /* the unit's */
     struct swgpu_fault fault;
     const struct copy_shape *sh;
-    UINT64 b0, b1;
-    int rc;
+    UINT64 total;
+    _Atomic(UINT64) next;       /* the next piece to take */
+    atomic_int stop;            /* a piece failed or was stopped by a reset: take no more */
+    int rc;                     /* the unit's result */
+    UINT64 unit_bytes;          /* what the unit copied */
 };
+
+static int take_pieces(struct exec_state *st, struct copy_part *p, UINT64 *bytes)
+{
+    for (;;) {
+        if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+            return 0;
+        UINT64 b0 = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed) * SWGPU_COPY_PIECE;
+        if (b0 >= p->total)
+            return 0;
+        UINT64 b1 = p->total - b0 < SWGPU_COPY_PIECE ? p->total : b0 + SWGPU_COPY_PIECE;
+        int rc = copy_range(st, p->sh, b0, b1);
+        if (rc) {
+            atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
+            return rc;
+        }
+        *bytes += b1 - b0;
+    }
+}
 
 static void run_part(void *arg)
 {
     struct copy_part *p = arg;
-    p->rc = copy_range(&p->st, p->sh, p->b0, p->b1);
+    p->rc = take_pieces(&p->st, p, &p->unit_bytes);
 }
 
-/* From this many bytes a forward copy is split between the engine and the second copy unit:
- * large enough that the hand-over (a thread wake-up, tens of microseconds) is a few per cent. */
+/* From this many bytes a forward copy is offered to the second copy unit: large enough that the
+ * hand-over (a thread wake-up, tens of microseconds) is a few per cent. */
 #define SWGPU_SPLIT_MIN_BYTES (2ull << 20)
 
-/* The forward copy of the whole shape: in two halves at once when it is large, cannot fault, and
+/* The forward copy of the whole shape: shared with the unit when it is large, cannot fault, and
  * the unit is free; else in order. In VA mode the unit translates through its own TLB. Not under
  * a bandwidth limit, which is per engine. */
 static int copy_all(struct exec_state *st, const struct copy_shape *sh, UINT64 total)
 {
-    if (total < SWGPU_SPLIT_MIN_BYTES || st->throttled || !st->gpu->copy_unit.started || !copy_cannot_fault(st, sh))
+    int mode = swgpu_control_copy_unit_mode();
+    if (total < SWGPU_SPLIT_MIN_BYTES || st->throttled || mode == WDDM_SWGPU_COPY_UNIT_OFF ||
+        !st->gpu->copy_unit.started || !copy_cannot_fault(st, sh))
         return copy_range(st, sh, 0, total);
-    struct copy_part part = {.st = *st, .sh = sh, .b0 = (total / 2) & ~(UINT64)(SWGPU_PAGE_SIZE - 1), .b1 = total};
+    /* HALF: the engine copies the pieces below the middle, the unit the others. */
+    UINT64 half = (total / 2 + SWGPU_COPY_PIECE - 1) / SWGPU_COPY_PIECE;
+    struct copy_part part = {.st = *st, .sh = sh, .total = total};
     part.st.fault = &part.fault;
     part.st.mmu = st->gpu->copy_unit.mmu;
     part.st.budget = part.st.moved = 0;
+    atomic_init(&part.next, mode == WDDM_SWGPU_COPY_UNIT_HALF ? half : 0);
+    atomic_init(&part.stop, 0);
     struct swgpu_copy_job job = {run_part, &part, 0};
     if (swgpu_copy_unit_post(st->gpu, &job))
         return copy_range(st, sh, 0, total);
-    int rc = copy_range(st, sh, 0, part.b0);
-    swgpu_copy_unit_wait(st->gpu, &job);
+    UINT64 mine = 0;
+    int rc = mode == WDDM_SWGPU_COPY_UNIT_HALF ? copy_range(st, sh, 0, half * SWGPU_COPY_PIECE)
+                                               : take_pieces(st, &part, &mine);
+    if (rc) /* the unit takes no more pieces */
+        atomic_store_explicit(&part.stop, 1, memory_order_relaxed);
+    swgpu_copy_unit_finish(st->gpu, &job, mode != WDDM_SWGPU_COPY_UNIT_HALF);
     st->moved += part.st.moved;
-    if (!part.rc)
-        swgpu_stat_add(SWGPU_STAT_BYTES_SECOND_UNIT, part.b1 - part.b0);
+    if (part.unit_bytes)
+        swgpu_stat_add(SWGPU_STAT_BYTES_SECOND_UNIT, part.unit_bytes);
     if (rc || !part.rc)
         return rc;
     if (part.rc != SWGPU_EXEC_STOPPED_IN_COMMAND) { /* a page unmapped meanwhile: its fault */

@@ -164,7 +164,8 @@ struct swgpu_copy_unit {
     int started;
     pthread_mutex_t lock;
     pthread_cond_t cv;          /* a job posted, a job done, or stop */
-    struct swgpu_copy_job *job; /* the one being run; NULL: idle */
+    struct swgpu_copy_job *pending; /* posted, not taken yet */
+    struct swgpu_copy_job *active;  /* being run */
     int stop;
     struct swgpu_engine *mmu;   /* holds the unit's own TLB (mmu.c), for VA-mode copies; only
                                  * the job running on the unit translates through it */
@@ -191,11 +192,11 @@ struct swgpu {
 /* copy_unit.c: started before the engines, stopped after them. */
 int swgpu_copy_unit_start(struct swgpu *gpu);
 void swgpu_copy_unit_stop(struct swgpu *gpu);
-/* Run job->run(job->arg) on the unit: 0 when taken, -1 when the unit is busy (or not running):
- * the caller then does the work itself. */
+/* Offer job->run(job->arg) to the unit: 0 when posted, -1 when the unit is busy (or not
+ * running): the caller then does the work itself. */
 int swgpu_copy_unit_post(struct swgpu *gpu, struct swgpu_copy_job *job);
-/* Until a taken job has run. */
-void swgpu_copy_unit_wait(struct swgpu *gpu, struct swgpu_copy_job *job);
+/* A posted job is withdrawn if the unit has not taken it yet (and `withdraw`), else waited for. */
+void swgpu_copy_unit_finish(struct swgpu *gpu, struct swgpu_copy_job *job, int withdraw);
 
 /* mmu.c */
 /* Host pointer for up to `want` bytes at virtual address `va` of the address space `root`
@@ -278,6 +279,8 @@ void swgpu_control_register(struct swgpu *gpu);
 void swgpu_control_unregister(struct swgpu *gpu);
 /* Nonzero while a bandwidth limit is set. */
 int swgpu_control_throttling(void);
+/* wddm_swgpu_set_copy_unit's mode (enum wddm_swgpu_copy_unit_mode). */
+int swgpu_control_copy_unit_mode(void);
 /* Sleeps so that `bytes` moved since `start` take at least bytes / bandwidth; 1 (at once) when
  * SWGPU_STOP_RESET is set in *stop_request, before or while it sleeps. */
 int swgpu_control_throttle(UINT64 bytes, const struct timespec *start, _Atomic(unsigned) *stop_request);

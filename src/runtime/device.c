@@ -446,8 +446,8 @@ static const struct {
         RT_API_OWN_STUBS_ID3D11Device1,
         .GetImmediateContext1 = dev_GetImmediateContext1,
         .CreateDeferredContext1 = dev_CreateDeferredContext1,
-        .OpenSharedResource1 = rt_device_OpenSharedResource1,
-        .OpenSharedResourceByName = rt_device_OpenSharedResourceByName,
+        .OpenSharedResource1 = rt_traced_OpenSharedResource1,
+        .OpenSharedResourceByName = rt_traced_OpenSharedResourceByName,
     },
 };
 

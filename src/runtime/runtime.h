@@ -678,6 +678,9 @@ void STDMETHODCALLTYPE rt_traced_ClearUnorderedAccessViewUint(ID3D11DeviceContex
 HRESULT STDMETHODCALLTYPE rt_traced_CreateQuery(ID3D11Device *iface, const D3D11_QUERY_DESC *desc, ID3D11Query **out);
 HRESULT STDMETHODCALLTYPE rt_traced_CreateDeferredContext(ID3D11Device *iface, UINT flags, ID3D11DeviceContext **out);
 HRESULT STDMETHODCALLTYPE rt_traced_OpenSharedResource(ID3D11Device *iface, HANDLE handle, REFIID riid, void **out);
+HRESULT STDMETHODCALLTYPE rt_traced_OpenSharedResource1(ID3D11Device1 *iface, HANDLE handle, REFIID riid, void **out);
+HRESULT STDMETHODCALLTYPE rt_traced_OpenSharedResourceByName(ID3D11Device1 *iface, LPCWSTR name, DWORD access,
+                                                             REFIID riid, void **out);
 /* command_list.c: FinishCommandList; deferred.c: Map and Unmap of a deferred context (traced.c wraps them). */
 HRESULT STDMETHODCALLTYPE rt_deferred_FinishCommandList(ID3D11DeviceContext *iface, BOOL restore,
                                                         ID3D11CommandList **out);

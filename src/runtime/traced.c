@@ -199,3 +199,22 @@ HRESULT STDMETHODCALLTYPE rt_traced_OpenSharedResource(ID3D11Device *iface, HAND
     DONE();
     return hr;
 }
+
+/* ID3D11Device1's two opens report as OpenSharedResource does: d3d11sdklayers.h has no
+ * INVALIDARG_RETURN ID of their own. */
+HRESULT STDMETHODCALLTYPE rt_traced_OpenSharedResource1(ID3D11Device1 *iface, HANDLE handle, REFIID riid, void **out)
+{
+    CALL(rt_device_from_iface((ID3D11Device *)iface), DEVICE_OPEN_SHARED_RESOURCE_INVALIDARG_RETURN, STATE_CREATION);
+    HRESULT hr = rt_device_OpenSharedResource1(iface, handle, riid, out);
+    DONE();
+    return hr;
+}
+
+HRESULT STDMETHODCALLTYPE rt_traced_OpenSharedResourceByName(ID3D11Device1 *iface, LPCWSTR name, DWORD access,
+                                                             REFIID riid, void **out)
+{
+    CALL(rt_device_from_iface((ID3D11Device *)iface), DEVICE_OPEN_SHARED_RESOURCE_INVALIDARG_RETURN, STATE_CREATION);
+    HRESULT hr = rt_device_OpenSharedResourceByName(iface, name, access, riid, out);
+    DONE();
+    return hr;
+}

@@ -8,6 +8,8 @@
 #include "e2e/e2e.h"
 
 #include <d3d10_1.h>
+#include <d3d11_1.h>
+#include <dxgi1_2.h>
 #include <d3d11sdklayers.h>
 #include <signal.h>
 #include <wddm/wddm.h>
@@ -125,6 +127,33 @@ static void refusals_become_messages(void **state)
     ID3D11InfoQueue_ClearStoredMessages(d->iq);
     assert_int_equal(ID3D11InfoQueue_GetNumStoredMessages(d->iq), 0);
     SAFE_RELEASE(b);
+}
+
+/* ID3D11Device1's opens report inside their own call as OpenSharedResource does (STATE_CREATION,
+ * DEVICE_OPEN_SHARED_RESOURCE_INVALIDARG_RETURN: d3d11sdklayers.h has no ID of their own), the
+ * message naming the method; the ID3D11Device1::OpenSharedResource1 and OpenSharedResourceByName
+ * references: a NULL handle or name is E_INVALIDARG. */
+static void opens_of_id3d11device1_become_messages(void **state)
+{
+    struct dbg *d = *state;
+    ID3D11Device1 *dev1 = NULL;
+    assert_int_equal(ID3D11Device_QueryInterface(d->dev, &IID_ID3D11Device1, (void **)&dev1), S_OK);
+    ID3D11InfoQueue_ClearStoredMessages(d->iq);
+    void *out = NULL;
+    assert_int_equal(ID3D11Device1_OpenSharedResource1(dev1, NULL, &IID_ID3D11Texture2D, &out), E_INVALIDARG);
+    assert_int_equal(ID3D11Device1_OpenSharedResourceByName(dev1, NULL, DXGI_SHARED_RESOURCE_READ, &IID_ID3D11Texture2D,
+                                                            &out), E_INVALIDARG);
+    assert_null(out);
+    assert_int_equal(ID3D11InfoQueue_GetNumStoredMessages(d->iq), 2);
+    const char *names[2] = {"OpenSharedResource1", "OpenSharedResourceByName"};
+    for (UINT64 i = 0; i < 2; i++) {
+        D3D11_MESSAGE *m = get_message(d->iq, i);
+        assert_int_equal(m->Category, D3D11_MESSAGE_CATEGORY_STATE_CREATION);
+        assert_int_equal(m->ID, D3D11_MESSAGE_ID_DEVICE_OPEN_SHARED_RESOURCE_INVALIDARG_RETURN);
+        assert_non_null(strstr(m->pDescription, names[i]));
+        free(m);
+    }
+    ID3D11Device1_Release(dev1);
 }
 
 /* The storage filter on top of the stack decides what is stored: a deny list drops matching
@@ -415,6 +444,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(the_debug_layer_exists_only_with_the_flag, setup_debug, teardown_debug),
         cmocka_unit_test_setup_teardown(refusals_become_messages, setup_debug, teardown_debug),
+        cmocka_unit_test_setup_teardown(opens_of_id3d11device1_become_messages, setup_debug, teardown_debug),
         cmocka_unit_test_setup_teardown(the_storage_filter_decides_what_is_stored, setup_debug, teardown_debug),
         cmocka_unit_test_setup_teardown(the_retrieval_filter_decides_what_is_read, setup_debug, teardown_debug),
         cmocka_unit_test_setup_teardown(the_count_limit_keeps_the_newest, setup_debug, teardown_debug),
