@@ -15,10 +15,13 @@
  * until done. */
 #include "gpu/gpu_internal.h"
 #include "common/alloc.h"
+#include "common/debug.h"
 
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <wddm/swgpu.h>
 
 static void *unit_main(void *arg)
 {
@@ -49,6 +52,19 @@ static void *unit_main(void *arg)
 int swgpu_copy_unit_start(struct swgpu *gpu)
 {
     struct swgpu_copy_unit *u = &gpu->copy_unit;
+    /* WDDM_GPU_COPY_UNIT=off|half|share: wddm_swgpu_set_copy_unit from the environment (to
+     * measure the unit's share from the command line), read when a GPU starts. */
+    const char *e = getenv("WDDM_GPU_COPY_UNIT");
+    if (e && *e) {
+        if (!strcmp(e, "off"))
+            wddm_swgpu_set_copy_unit(WDDM_SWGPU_COPY_UNIT_OFF);
+        else if (!strcmp(e, "half"))
+            wddm_swgpu_set_copy_unit(WDDM_SWGPU_COPY_UNIT_HALF);
+        else if (!strcmp(e, "share"))
+            wddm_swgpu_set_copy_unit(WDDM_SWGPU_COPY_UNIT_SHARE);
+        else
+            wddm_debug("gpu", "WDDM_GPU_COPY_UNIT=%s is not off, half or share; ignored", e);
+    }
     /* A VA-mode job translates through a TLB of the unit's own: an engine's is its thread's. */
     u->mmu = wddm_calloc(1, sizeof *u->mmu);
     if (!u->mmu)
