@@ -95,7 +95,7 @@ static HRESULT umd_map_lock(struct umd_device *dev, struct umd_resource *res, D3
     return S_OK;
 }
 
-HRESULT umd_map_wait_locked(struct umd_device *dev, struct umd_resource *res, D3DDDICB_LOCKFLAGS flags, BOOL donotwait)
+HRESULT umd_map_wait_idle(struct umd_device *dev, struct umd_resource *res, D3DDDICB_LOCKFLAGS flags, BOOL donotwait)
 {
     if (dev->renaming) /* the UMD's own stamp (rename.c); flushes first if it is the open buffer */
         return umd_rename_wait(dev, res->cb_gen, donotwait);
@@ -129,7 +129,7 @@ static HRESULT umd_map_sync_mapped(struct umd_device *dev, struct umd_resource *
 {
     if (DDIMap == D3D10_DDI_MAP_WRITE_NOOVERWRITE)
         return S_OK;
-    return umd_map_wait_locked(dev, res, umd_map_lock_flags[DDIMap], (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT) != 0);
+    return umd_map_wait_idle(dev, res, umd_map_lock_flags[DDIMap], (Flags & D3D10_DDI_MAP_FLAG_DONOTWAIT) != 0);
 }
 
 HRESULT umd_map_begin(struct umd_device *dev, struct umd_resource *res, D3D10_DDI_MAP map, UINT flags)

@@ -141,7 +141,7 @@ static HRESULT chunk_create(struct umd_device *dev, struct umd_ring_chunk **out)
 static HRESULT chunk_idle(struct umd_device *dev, struct umd_ring_chunk *c, BOOL donotwait)
 {
     dev->dyn_ring_waits += !donotwait;
-    return umd_map_wait_locked(dev, res_of(c), (D3DDDICB_LOCKFLAGS){ .WriteOnly = 1 }, donotwait);
+    return umd_map_wait_idle(dev, res_of(c), (D3DDDICB_LOCKFLAGS){ .WriteOnly = 1 }, donotwait);
 }
 
 /* The current chunk has no room left: move to the next one (see the file comment). */

@@ -15,9 +15,10 @@
  * Handle memory: struct umd_device, umd_resource and umd_rtv live in memory the runtime
  * allocated with the size the matching CalcPrivate*Size returned (seed 001 §3,
  * docs/semantics.md §4.1); the UMD itself never mallocs on the immediate context's resource or
- * map paths, which is what keeps CreateResource/DestroyResource and Map/Unmap cheap (two
- * exceptions: a buffer pool's chunk header, once per 16 buffers at most (suballoc.c), and
- * deferred-context recording: a command list grows with every call, seed 004).
+ * map paths, which is what keeps CreateResource/DestroyResource and Map/Unmap cheap (three
+ * exceptions: a buffer pool's chunk header, once per 16 buffers at most (suballoc.c), an upload
+ * ring chunk's, once per 1 MiB chunk the ring grows by (ring.c), and deferred-context
+ * recording: a command list grows with every call, seed 004).
  */
 #ifndef WDDM_UMD_UMD_H
 #define WDDM_UMD_UMD_H
@@ -363,7 +364,7 @@ HRESULT umd_map_end(struct umd_device *dev, struct umd_resource *res);
  * device's fence, else a nested pfnLockCb with `flags` given back at once (after submitting the
  * open buffer if it names res). S_OK, DXGI_DDI_ERR_WASSTILLDRAWING at once with donotwait, or
  * the error for pfnSetErrorCb. */
-HRESULT umd_map_wait_locked(struct umd_device *dev, struct umd_resource *res, D3DDDICB_LOCKFLAGS flags, BOOL donotwait);
+HRESULT umd_map_wait_idle(struct umd_device *dev, struct umd_resource *res, D3DDDICB_LOCKFLAGS flags, BOOL donotwait);
 
 /* ---- gpuva.c: the WDDM 2.x GpuMmu model (docs/semantics.md §3.3 "WDDM 2.x", §9.2; issue 6) ------ */
 /* CreateDevice (after umd_rename_device_init: the ring waits on its fence) / DestroyDevice. */
