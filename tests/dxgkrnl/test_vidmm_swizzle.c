@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <wddm/d3dkmddi.h>
 #include <wddm/d3dkmthk.h>
@@ -145,7 +146,7 @@ static NTSTATUS APIENTRY wrap_paging(const HANDLE h, DXGKARG_BUILDPAGINGBUFFER *
          * the segment, linear in system memory), and the range now shows the destination, so
          * the window is written back there at the release. The window itself stays the CPU's. */
         const DXGK_BUILDPAGINGBUFFER_SPECIAL_LOCK_TRANSFER *t = &a->SpecialLockTransfer;
-        kmd.specials++;
+        __atomic_fetch_add(&kmd.specials, 1, __ATOMIC_SEQ_CST); /* read while other threads run */
         kmd.last_special = *t;
         if (t->SwizzlingRangeId >= RANGES || !kmd.range[t->SwizzlingRangeId].window ||
             (t->Source.SegmentId != 0) == (t->Destination.SegmentId != 0))
@@ -245,7 +246,7 @@ static NTSTATUS APIENTRY kmd_release(const HANDLE h, const DXGKARG_RELEASESWIZZL
         swap_halves(kmd.range[a->RangeId].raw, kmd.range[a->RangeId].window, kmd.range[a->RangeId].size);
     free(kmd.range[a->RangeId].window);
     kmd.range[a->RangeId].window = NULL;
-    kmd.releases++;
+    __atomic_fetch_add(&kmd.releases, 1, __ATOMIC_SEQ_CST);
     return STATUS_SUCCESS;
 }
 
@@ -594,6 +595,64 @@ static void test_use_alternate_va_lock_moves_by_special_lock_transfer(void **sta
     mock_close(&e);
 }
 
+/* The unlock of a lock whose allocation moved under it gives the range back only once the
+ * SPECIAL_LOCK_TRANSFER ran (vidmm/lock.c D3DKMTUnlock), so nothing the CPU wrote through the
+ * range reaches the allocation before the copy (Locking Swizzled Allocations: the eviction is
+ * invisible to the application). With the GPU paused: the move is built, a lock that needs the
+ * room waits, and so does the unlock, with the range still held; both end when the GPU runs. */
+struct unlock_job { struct mock_env *e; D3DKMT_HANDLE h; NTSTATUS st; atomic_bool done; D3DKMT_HANDLE big; };
+
+static void *unlock_thread(void *arg)
+{
+    struct unlock_job *j = arg;
+    j->st = mock_unlock(j->e, j->h);
+    atomic_store(&j->done, true);
+    return NULL;
+}
+
+static void *lock_big_thread(void *arg)
+{
+    struct unlock_job *j = arg;
+    j->st = lock_whole_segment(j->e, &j->big);
+    atomic_store(&j->done, true);
+    return NULL;
+}
+
+static void test_the_unlock_keeps_the_range_until_the_move_ran(void **state)
+{
+    (void)state;
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE a = placed(&e, SEG2);
+    UINT8 *p;
+    assert_int_equal(lock_pd(&e, a, LOCK_ACQUIREAPERTURE | LOCK_USEALTERNATEVA, 9, &p), STATUS_SUCCESS);
+    for (UINT j = 0; j < 4096; j++)
+        p[j] = pattern(j);
+    atomic_store(&mock.paused, true);
+    struct unlock_job big = {.e = &e}, un = {.e = &e, .h = a};
+    atomic_init(&big.done, false);
+    atomic_init(&un.done, false);
+    pthread_t tb, tu;
+    assert_int_equal(pthread_create(&tb, NULL, lock_big_thread, &big), 0);
+    for (int i = 0; i < 2000 && !__atomic_load_n(&kmd.specials, __ATOMIC_SEQ_CST); i++) /* built, not run */
+        usleep(1000);
+    assert_int_equal(__atomic_load_n(&kmd.specials, __ATOMIC_SEQ_CST), 1);
+    assert_int_equal(pthread_create(&tu, NULL, unlock_thread, &un), 0);
+    usleep(50000);
+    assert_false(atomic_load(&un.done));                                 /* waits for the copy */
+    assert_int_equal(__atomic_load_n(&kmd.releases, __ATOMIC_SEQ_CST), 0); /* the range still held */
+    atomic_store(&mock.paused, false);
+    pthread_join(tu, NULL);
+    pthread_join(tb, NULL);
+    assert_int_equal(un.st, STATUS_SUCCESS);
+    assert_int_equal(big.st, STATUS_SUCCESS);
+    assert_int_equal(kmd.releases, 1);
+    assert_int_equal(kpeek_segment(a), 0);
+    assert_int_equal(mock_unlock(&e, big.big), STATUS_SUCCESS);
+    assert_int_equal(mock_free(&e, big.big), STATUS_SUCCESS);
+    mock_close(&e);
+}
+
 /* Under the same lock, D3DKMTMakeResident brings it back (no DMA buffer may name it, rule 11):
  * a SPECIAL_LOCK_TRANSFER from system memory, and the range follows it into the segment. */
 static void test_a_move_back_under_the_lock_is_a_special_lock_transfer_too(void **state)
@@ -898,6 +957,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_linear_backing_store_is_never_mapped_into_an_aperture, reset, reset),
         cmocka_unit_test_setup_teardown(test_use_alternate_va_lock_moves_by_special_lock_transfer, reset, reset),
         cmocka_unit_test_setup_teardown(test_a_move_back_under_the_lock_is_a_special_lock_transfer_too, reset, reset),
+        cmocka_unit_test_setup_teardown(test_the_unlock_keeps_the_range_until_the_move_ran, reset, reset),
         cmocka_unit_test_setup_teardown(test_a_clean_allocation_held_through_the_range_is_still_transferred, reset,
                                         reset),
         cmocka_unit_test_setup_teardown(test_a_trim_moves_a_use_alternate_va_lock_and_keeps_a_donotevict_one, reset,
