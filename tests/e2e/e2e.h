@@ -66,6 +66,23 @@ static inline void e2e_fill(void *p, size_t n, uint32_t seed)
 
 static inline size_t e2e_align(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
+/* A texture of *td (one subresource of a 4-byte format) holding e2e_fill(seed) in rows of
+ * Width * 4 bytes; with seed 0, created without initial data. */
+static inline ID3D11Texture2D *e2e_texture_filled(ID3D11Device *dev, const D3D11_TEXTURE2D_DESC *td, uint32_t seed)
+{
+    size_t pitch = (size_t)td->Width * 4u, n = pitch * td->Height;
+    uint8_t *data = seed ? malloc(n) : NULL;
+    if (seed) {
+        assert_non_null(data);
+        e2e_fill(data, n, seed);
+    }
+    D3D11_SUBRESOURCE_DATA init = { .pSysMem = data, .SysMemPitch = (UINT)pitch };
+    ID3D11Texture2D *t = NULL;
+    assert_int_equal(ID3D11Device_CreateTexture2D(dev, td, seed ? &init : NULL, &t), S_OK);
+    free(data);
+    return t;
+}
+
 /* Which driver model the first adapter runs (issue 6: the suite runs in both, scripts/test.sh):
  * 1 = WDDM 2.x GpuMmu (GPU virtual addresses, D3DKMTSubmitCommand, the UMD maps with
  * pfnLock2Cb and renames itself), 0 = WDDM 1.x (allocation + patch lists, pfnLockCb). Read from

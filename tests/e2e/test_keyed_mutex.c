@@ -27,12 +27,7 @@ static D3D11_TEXTURE2D_DESC desc(D3D11_USAGE usage, UINT misc)
 static ID3D11Texture2D *texture_with(struct e2e *d, D3D11_USAGE usage, UINT misc, uint32_t seed)
 {
     D3D11_TEXTURE2D_DESC td = desc(usage, misc);
-    static uint8_t data[W * H * 4];
-    e2e_fill(data, sizeof data, seed);
-    D3D11_SUBRESOURCE_DATA init = { .pSysMem = data, .SysMemPitch = W * 4 };
-    ID3D11Texture2D *t = NULL;
-    assert_int_equal(ID3D11Device_CreateTexture2D(d->dev, &td, seed ? &init : NULL, &t), S_OK);
-    return t;
+    return e2e_texture_filled(d->dev, &td, seed);
 }
 
 static ID3D11Texture2D *texture(struct e2e *d, D3D11_USAGE usage, UINT misc)
