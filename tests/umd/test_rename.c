@@ -187,6 +187,24 @@ static void test_discard_renames_up_to_the_bound_then_waits_for_the_oldest(void 
     fake_teardown(f);
 }
 
+/* After a flush, `quiet` discards of dyn, each read by a GPU copy into dst, submit nothing; the
+ * next discard submits the open buffer first, and nothing waits on the fence. */
+static void expect_submit_at_discard(struct fake *f, struct fake_res *dyn, struct fake_res *dst, UINT quiet)
+{
+    fake_flush(f);
+    int renders = f->render_calls;
+    for (UINT i = 0; i < quiet; i++) {
+        assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0));
+        f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+        gpu_reads(f, dst, dyn);
+    }
+    assert_int_equal(f->render_calls, renders);
+    assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0));
+    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
+    assert_int_equal(f->render_calls, renders + 1);
+    assert_int_equal(fence.waits, 0);
+}
+
 /* Issue 17 aim 2 (docs/rules.md §64): a discard submits the open buffer first once the renamed
  * bytes it names would pass UMD_RENAMED_BYTES_PER_FLUSH (1 MiB), as the WDDM 1.x path does, so
  * the GPU copies the earlier instances while the CPU fills the next; no wait is involved. */
@@ -196,19 +214,9 @@ static void test_discard_submits_the_open_buffer_once_its_renamed_bytes_pass_1_m
     const UINT size = UMD_RENAMED_BYTES_PER_FLUSH / 2;
     struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, size, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
     struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, size, 0, NULL);
-    fake_flush(f);
-    int renders = f->render_calls;
-    for (int i = 0; i < 3; i++) {
-        /* The first keeps the idle allocation; the next two rename: 1 MiB named, not past it. */
-        assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0));
-        f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
-        gpu_reads(f, dst, dyn);
-    }
-    assert_int_equal(f->render_calls, renders);
-    assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0)); /* 1.5 MiB: submitted first */
-    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
-    assert_int_equal(f->render_calls, renders + 1);
-    assert_int_equal(fence.waits, 0);
+    /* The first keeps the idle allocation; the next two rename: 1 MiB named, not past it; the
+     * fourth (1.5 MiB) is submitted first. */
+    expect_submit_at_discard(f, dyn, dst, 3);
     fake_res_destroy(f, dyn);
     fake_res_destroy(f, dst);
     fake_teardown(f);
@@ -221,19 +229,9 @@ static void test_discard_submits_the_open_buffer_once_half_the_pool_waits_in_it(
     struct fake *f = rename_setup(NULL);
     struct fake_res *dyn = fake_buffer(f, D3D10_DDI_USAGE_DYNAMIC, 64, D3D10_DDI_CPU_ACCESS_WRITE, NULL);
     struct fake_res *dst = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
-    fake_flush(f);
-    int renders = f->render_calls;
-    for (UINT i = 0; i < UMD_RENAME_MAX_INSTANCES / 2; i++) {
-        /* The first keeps the idle allocation; then the open buffer names 2, 3, 4 of the pool. */
-        assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0));
-        f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
-        gpu_reads(f, dst, dyn);
-    }
-    assert_int_equal(f->render_calls, renders);
-    assert_non_null(map(f, dyn, D3D10_DDI_MAP_WRITE_DISCARD, 0)); /* the 4th would be half: submitted */
-    f->df.pfnResourceUnmap(f->hDevice, dyn->h, 0);
-    assert_int_equal(f->render_calls, renders + 1);
-    assert_int_equal(fence.waits, 0);
+    /* The first keeps the idle allocation; then the open buffer names 2, 3, 4 of the pool; the
+     * 4th rename would be half of it: submitted first. */
+    expect_submit_at_discard(f, dyn, dst, UMD_RENAME_MAX_INSTANCES / 2);
     fake_res_destroy(f, dyn);
     fake_res_destroy(f, dst);
     fake_teardown(f);
