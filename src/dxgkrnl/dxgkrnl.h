@@ -44,7 +44,7 @@
 #define DXGK_DEFAULT_ADAPTER_COUNT 1u
 #define DXGK_MAX_ADAPTERS 4u              /* WDDM_ADAPTER_COUNT's upper bound (objects/adapter.c) */
 
-/* ---- objects and handles (objects/handle.c) ------------------------------------------------ */
+/* ---- objects and handles (dxgkrnl/handle.c) ------------------------------------------------ */
 enum dxgk_type {
     DXGK_TYPE_NONE = 0,
     DXGK_TYPE_ADAPTER = 1,
@@ -107,7 +107,7 @@ struct dxgk_object *dxgk_handle_peek_unpublished(D3DKMT_HANDLE h, enum dxgk_type
 size_t dxgk_handle_collect(enum dxgk_type type, struct dxgk_object ***out, D3DKMT_HANDLE **handles);
 void dxgk_handle_table_fini(void);
 
-/* Global handles (objects/global_handle.c): process-wide names of shared objects, in Windows'
+/* Global handles (dxgkrnl/global_handle.c): process-wide names of shared objects, in Windows'
  * form (0xC0000000 set, low six bits 2), one namespace for every kind. */
 D3DKMT_HANDLE dxgk_global_handle_new(void);          /* a fresh number, registering nothing */
 bool dxgk_global_handle_is(D3DKMT_HANDLE h);         /* has the global form (maybe stale) */
@@ -432,13 +432,13 @@ struct dxgk_adapter {
     /* Swizzling ranges (vidmm/lock.c, DxgkDdiAcquireSwizzlingRange): the instance holding each of
      * the first min(NumberOfSwizzlingRanges, DXGK_MAX_SWIZZLING_RANGES); adapter->lock. */
     struct vidmm_instance *swz_owner[DXGK_MAX_SWIZZLING_RANGES];
-    UINT64 features;                  /* OS feature set, bit = DXGK_FEATURE_ID (objects/feature.c);
+    UINT64 features;                  /* OS feature set, bit = DXGK_FEATURE_ID (dxgkrnl/feature.c);
                                          set before DxgkDdiStartDevice, immutable after */
     _Atomic UINT64 features_granted;  /* seed 002: the features THIS KMD asked about through
                                          DxgkCbQueryFeatureSupport / DxgkCbIsFeatureEnabled and was
                                          answered Enabled TRUE (the last answer per feature
                                          counts); cleared before DxgkDdiStartDevice, then updated
-                                         lock-free from the callbacks (objects/feature.c) */
+                                         lock-free from the callbacks (dxgkrnl/feature.c) */
     UINT segment_count;
     struct vidmm_segment seg[DXGK_MAX_SEGMENTS];
     UINT paging_buffer_size, paging_priv_size;
@@ -666,12 +666,12 @@ struct dxgk_allocation {
                                          application's; immutable */
 };
 
-/* objects/adapter.c */
+/* lookup.c */
 struct dxgk_adapter *dxgk_adapter_get(D3DKMT_HANDLE h);
 void dxgk_adapter_put(struct dxgk_adapter *a);
-/* objects/device.c */
 struct dxgk_device *dxgk_device_get(D3DKMT_HANDLE h);
 void dxgk_device_put(struct dxgk_device *d);
+/* objects/device.c */
 NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h);
 /* Puts the device in error (the first cause sticks): every later D3DKMT call on it fails with
  * `st` and its queued work is dropped. Returns true if this call lost it. Adapter lock held.
@@ -708,7 +708,7 @@ struct dxgk_deferred *dxgk_deferred_entry_locked(struct dxgk_adapter *a, struct 
                                                 union dxgk_deferred_stack *stack);
 void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *d);
 
-/* An allocation handle of device d (or of any device when d is NULL) resolved to the
+/* lookup.c: an allocation handle of device d (or of any device when d is NULL) resolved to the
  * allocation whose memory it names, with one reference: a same-adapter open's handle names its
  * creator's allocation (objects/share.c). *device_specific (optional) gets the handle's own
  * DxgkDdiOpenAllocation handle, the one d's allocation lists carry. NULL: no such handle. */
@@ -1247,7 +1247,7 @@ VOID APIENTRY dxgk_cb_notify_dpc(HANDLE hAdapter);
 NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_ROUTINE routine, PVOID ctx,
                                                 ULONG msg, BOOLEAN *ret);
 PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args);
-/* objects/feature.c: the OS feature set (WDDM_FEATURES) and the feature-query callbacks */
+/* dxgkrnl/feature.c: the OS feature set (WDDM_FEATURES) and the feature-query callbacks */
 NTSTATUS dxgk_features_init(struct dxgk_adapter *a);
 /* The WDDM_FEATURES list in memory (size bytes, no terminator needed) applied over *set;
  * on a refusal *set is unchanged (the fuzz harness fuzz/fuzz_features.c calls this). */
@@ -1348,7 +1348,7 @@ NTSTATUS dxgk_driver_umd_name(UINT index, char **name);
 /* KMTQAITYPE_UMDRIVERNAME */
 NTSTATUS dxgk_driver_query_umd_name(const struct dxgk_adapter *a, D3DKMT_UMDFILENAMEINFO *info);
 
-/* small helpers */
+/* pages_and_clock.c */
 void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */
 void dxgk_page_free(void *p, size_t size); /* size as allocated */
 UINT64 dxgk_now_ns(void);

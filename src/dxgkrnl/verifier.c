@@ -378,7 +378,7 @@ bool dxgk_verify_primary(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO
 /* DXGK_ALLOCATIONINFO.Flags2.ShareBackingStoreWithKmd (seed 002, docs/semantics.md §7 rules 1, 2
  * and 6): only when the OS enabled DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD and THIS KMD asked
  * (DxgkCbQueryFeatureSupport or DxgkCbIsFeatureEnabled) and was last answered Enabled TRUE -
- * which a KMD older than WDDM 3.1 never is (objects/feature.c) -, only on an allocation
+ * which a KMD older than WDDM 3.1 never is (dxgkrnl/feature.c) -, only on an allocation
  * created shared and CPU-visible, never with existing system memory as backing store, and
  * placed only in the aperture (system memory) segment. Without the flag: nothing to check. */
 bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *i, UINT index,

@@ -1,4 +1,4 @@
-/* The handle table's own rules (objects/handle.c), driven directly through the kernel's
+/* The handle table's own rules (dxgkrnl/handle.c), driven directly through the kernel's
  * private interface: handles are typed and generation-checked (docs/architecture.md "Errors and bad
  * input"), unusable by lookups until published, and a publish that comes after the handle was
  * removed publishes nothing (the lock-free publish of the allocation create path). */

@@ -15,7 +15,7 @@
 
 #define JUNK 0x1eadbeedu /* what the out fields hold before a call */
 
-/* Windows' forms (objects/global_handle.c): a global handle has bits 31..30 set and low six bits
+/* Windows' forms (dxgkrnl/global_handle.c): a global handle has bits 31..30 set and low six bits
  * 2; a local one of ours has neither form and is never 0. */
 static bool is_global(D3DKMT_HANDLE h)
 {

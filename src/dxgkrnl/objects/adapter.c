@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 
 /* The built-in reference KMD's DriverEntry (SwKmdDriverEntry); wddm_set_kmd_entry installs
  * another one. Only its entry point is used: the KMD is reached through its DDI table. */
@@ -23,48 +21,6 @@ static struct {
     UINT luid_base;                  /* immutable */
     struct wddm_counters stopped;    /* counters of adapters already stopped; protected by lock */
 } process = { .lock = PTHREAD_MUTEX_INITIALIZER, .luid_base = 0x1000 };
-
-/* System memory for DMA buffers, command buffers and aperture backing stores: page aligned
- * and zeroed. Large buffers are anonymous mappings (zero pages committed lazily, so a 256 KiB
- * DMA buffer costs no page faults until the KMD writes it); small ones come from the heap. */
-#define DXGK_MMAP_THRESHOLD (256u << 10)
-
-static size_t page_round(size_t size)
-{
-    size = (size + DXGK_PAGE_SIZE - 1) & ~(size_t)(DXGK_PAGE_SIZE - 1);
-    return size ? size : DXGK_PAGE_SIZE;
-}
-
-void *dxgk_page_alloc(size_t size)
-{
-    size = page_round(size);
-    if (size >= DXGK_MMAP_THRESHOLD) {
-        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        return p == MAP_FAILED ? NULL : p;
-    }
-    void *p = wddm_aligned_alloc(DXGK_PAGE_SIZE, size);
-    if (p)
-        memset(p, 0, size);
-    return p;
-}
-
-void dxgk_page_free(void *p, size_t size)
-{
-    if (!p)
-        return;
-    size = page_round(size);
-    if (size >= DXGK_MMAP_THRESHOLD)
-        munmap(p, size);
-    else
-        free(p);
-}
-
-UINT64 dxgk_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
-}
 
 /* DxgkInitialize: a KMD's DriverEntry registers its DDI table (docs/semantics.md §0). */
 NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PVOID RegistryPath, DRIVER_INITIALIZATION_DATA *init)
@@ -119,17 +75,6 @@ static void adapter_release(struct dxgk_object *obj)
     free(a->umd_name);
     free(a->kmd_name);
     free(a);
-}
-
-struct dxgk_adapter *dxgk_adapter_get(D3DKMT_HANDLE h)
-{
-    return (struct dxgk_adapter *)dxgk_handle_get(h, DXGK_TYPE_ADAPTER);
-}
-
-void dxgk_adapter_put(struct dxgk_adapter *a)
-{
-    if (a)
-        dxgk_object_put(&a->obj);
 }
 
 static NTSTATUS query_kmd(struct dxgk_adapter *a, DXGK_QUERYADAPTERINFOTYPE type, void *in, UINT in_size,
@@ -198,7 +143,7 @@ static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
         return st;
     }
     op->added = true;
-    /* The OS feature set exists before the KMD can query it from StartDevice (objects/feature.c). */
+    /* The OS feature set exists before the KMD can query it from StartDevice (dxgkrnl/feature.c). */
     st = dxgk_features_init(a);
     if (!NT_SUCCESS(st))
         return st;

@@ -40,47 +40,6 @@ void dxgk_allocation_release(struct dxgk_object *obj)
     free(obj);
 }
 
-struct dxgk_allocation *dxgk_allocation_get(D3DKMT_HANDLE h, const struct dxgk_device *d, HANDLE *device_specific)
-{
-    dxgk_handle_lock();
-    struct dxgk_allocation *al = dxgk_allocation_get_locked(h, d, device_specific);
-    dxgk_handle_unlock();
-    return al;
-}
-
-struct dxgk_allocation *dxgk_device_allocation_get(D3DKMT_HANDLE hDevice, D3DKMT_HANDLE h, struct dxgk_device **d)
-{
-    dxgk_handle_lock();
-    *d = (struct dxgk_device *)dxgk_handle_get_locked(hDevice, DXGK_TYPE_DEVICE);
-    struct dxgk_allocation *al = *d ? dxgk_allocation_get_locked(h, *d, NULL) : NULL;
-    dxgk_handle_unlock();
-    return al;
-}
-
-/* The puts below are never the last reference: the handles still hold theirs, and they cannot
- * go while the table lock is held. */
-struct dxgk_allocation *dxgk_allocation_get_locked(D3DKMT_HANDLE h, const struct dxgk_device *d,
-                                                   HANDLE *device_specific)
-{
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get_locked(h, DXGK_TYPE_ALLOCATION);
-    if (!al || (d && al->device != d)) {
-        if (al)
-            dxgk_object_put(&al->obj);
-        return NULL;
-    }
-    if (device_specific)
-        *device_specific = al->kmd_device_specific;
-    if (al->alias) {
-        /* Issue 6: an opened handle names its creator's memory; the handle's reference holds
-         * the creator's object (dxgk_allocation_release), so it can be taken before the put. */
-        struct dxgk_allocation *x = al->alias;
-        dxgk_object_get(&x->obj);
-        dxgk_object_put(&al->obj);
-        al = x;
-    }
-    return al;
-}
-
 static PVOID handle_data(const struct dxgk_object *o)
 {
     if (o->type == DXGK_TYPE_ALLOCATION)
@@ -804,7 +763,7 @@ static NTSTATUS create_open(struct create_op *op)
 /* Phase 8: linked to the device and the resource (unless either is being destroyed: then the
  * opens are closed and the call fails), the share published before the adapter lock goes (from
  * then on a device destruction may free al[0] and its share reference: objects/share.c), then
- * the handles (lock-free: objects/handle.c) and the outputs (hGlobalShare and hResource 0 when
+ * the handles (lock-free: dxgkrnl/handle.c) and the outputs (hGlobalShare and hResource 0 when
  * nothing is shared / no resource: Wine win32u d3dkmt tests, run on Windows). */
 static NTSTATUS create_publish(struct create_op *op)
 {

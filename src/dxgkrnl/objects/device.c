@@ -15,17 +15,6 @@ static void device_release(struct dxgk_object *obj)
     dxgk_adapter_put(a);
 }
 
-struct dxgk_device *dxgk_device_get(D3DKMT_HANDLE h)
-{
-    return (struct dxgk_device *)dxgk_handle_get(h, DXGK_TYPE_DEVICE);
-}
-
-void dxgk_device_put(struct dxgk_device *d)
-{
-    if (d)
-        dxgk_object_put(&d->obj);
-}
-
 NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
 {
     if (!args) {

@@ -4,7 +4,7 @@
  *
  * A keyed mutex is two kinds of object. The mutex itself (struct km_shared) holds the key, the
  * owner, the fence value of the last release and the runtime's private data; it is registered
- * under its global handle (objects/global_handle.c: the registry holds no reference, the
+ * under its global handle (dxgkrnl/global_handle.c: the registry holds no reference, the
  * mutex's release unregisters it). Each D3DKMT handle (struct dxgk_keyed_mutex, in the handle
  * table) is an object of its own holding one reference on the mutex: the creator's handle and
  * every opened one. Ownership belongs to a handle, so a handle destroyed while it owns the mutex

@@ -106,7 +106,7 @@ static D3DKMT_HANDLE encode(UINT index, UINT gen, enum dxgk_type type)
     return ((UINT)type << 28) | ((gen & HANDLE_GEN_MASK) << HANDLE_INDEX_BITS) | index;
 }
 
-/* A local handle never has a global handle's top bits (objects/global_handle.c: bits 31..30
+/* A local handle never has a global handle's top bits (dxgkrnl/global_handle.c: bits 31..30
  * set): types stay below 0xC. */
 _Static_assert(((UINT)DXGK_TYPE_KEYED_MUTEX << 28 & 0xC0000000u) != 0xC0000000u,
                "the highest handle type would make its handles look global");

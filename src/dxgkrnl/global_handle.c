@@ -5,7 +5,7 @@
  * on the object is gone: Windows' rule, observed on Windows by Wine's d3dkmt tests.
  *
  * One namespace for every kind, in Windows' form: bits 31..30 set (never a local handle of
- * ours, whose top nibble is its type, objects/handle.c) and the low six bits 2 (a local
+ * ours, whose top nibble is its type, dxgkrnl/handle.c) and the low six bits 2 (a local
  * handle's are 0 on Windows), the number in between. Numbers are not reused while the process
  * lives: 2^24 shares before the counter wraps, so a stale global handle never names a newer
  * object in any realistic run.

@@ -1,0 +1,68 @@
+/* Typed lookups (issue 16 §1: the base every room uses): a handle to the adapter, device or
+ * allocation it names, with one reference, or NULL for a stale, forged or wrong-type handle.
+ * An allocation handle follows the rules of its type: it belongs to one device, and a
+ * same-adapter open's handle names its creator's memory (objects/share.c). */
+#include "dxgkrnl/dxgkrnl.h"
+
+struct dxgk_adapter *dxgk_adapter_get(D3DKMT_HANDLE h)
+{
+    return (struct dxgk_adapter *)dxgk_handle_get(h, DXGK_TYPE_ADAPTER);
+}
+
+void dxgk_adapter_put(struct dxgk_adapter *a)
+{
+    if (a)
+        dxgk_object_put(&a->obj);
+}
+
+struct dxgk_device *dxgk_device_get(D3DKMT_HANDLE h)
+{
+    return (struct dxgk_device *)dxgk_handle_get(h, DXGK_TYPE_DEVICE);
+}
+
+void dxgk_device_put(struct dxgk_device *d)
+{
+    if (d)
+        dxgk_object_put(&d->obj);
+}
+
+struct dxgk_allocation *dxgk_allocation_get(D3DKMT_HANDLE h, const struct dxgk_device *d, HANDLE *device_specific)
+{
+    dxgk_handle_lock();
+    struct dxgk_allocation *al = dxgk_allocation_get_locked(h, d, device_specific);
+    dxgk_handle_unlock();
+    return al;
+}
+
+struct dxgk_allocation *dxgk_device_allocation_get(D3DKMT_HANDLE hDevice, D3DKMT_HANDLE h, struct dxgk_device **d)
+{
+    dxgk_handle_lock();
+    *d = (struct dxgk_device *)dxgk_handle_get_locked(hDevice, DXGK_TYPE_DEVICE);
+    struct dxgk_allocation *al = *d ? dxgk_allocation_get_locked(h, *d, NULL) : NULL;
+    dxgk_handle_unlock();
+    return al;
+}
+
+/* The puts below are never the last reference: the handles still hold theirs, and they cannot
+ * go while the table lock is held. */
+struct dxgk_allocation *dxgk_allocation_get_locked(D3DKMT_HANDLE h, const struct dxgk_device *d,
+                                                   HANDLE *device_specific)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get_locked(h, DXGK_TYPE_ALLOCATION);
+    if (!al || (d && al->device != d)) {
+        if (al)
+            dxgk_object_put(&al->obj);
+        return NULL;
+    }
+    if (device_specific)
+        *device_specific = al->kmd_device_specific;
+    if (al->alias) {
+        /* Issue 6: an opened handle names its creator's memory; the handle's reference holds
+         * the creator's object (dxgk_allocation_release), so it can be taken before the put. */
+        struct dxgk_allocation *x = al->alias;
+        dxgk_object_get(&x->obj);
+        dxgk_object_put(&al->obj);
+        al = x;
+    }
+    return al;
+}

@@ -1,0 +1,52 @@
+/* The kernel's two system services (issue 16 §1: the base every room uses): page-aligned,
+ * zeroed system memory for DMA buffers, command buffers and aperture backing stores, and the
+ * monotonic clock in nanoseconds. */
+#include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+/* System memory for DMA buffers, command buffers and aperture backing stores: page aligned
+ * and zeroed. Large buffers are anonymous mappings (zero pages committed lazily, so a 256 KiB
+ * DMA buffer costs no page faults until the KMD writes it); small ones come from the heap. */
+#define DXGK_MMAP_THRESHOLD (256u << 10)
+
+static size_t page_round(size_t size)
+{
+    size = (size + DXGK_PAGE_SIZE - 1) & ~(size_t)(DXGK_PAGE_SIZE - 1);
+    return size ? size : DXGK_PAGE_SIZE;
+}
+
+void *dxgk_page_alloc(size_t size)
+{
+    size = page_round(size);
+    if (size >= DXGK_MMAP_THRESHOLD) {
+        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    void *p = wddm_aligned_alloc(DXGK_PAGE_SIZE, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void dxgk_page_free(void *p, size_t size)
+{
+    if (!p)
+        return;
+    size = page_round(size);
+    if (size >= DXGK_MMAP_THRESHOLD)
+        munmap(p, size);
+    else
+        free(p);
+}
+
+UINT64 dxgk_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
+}
