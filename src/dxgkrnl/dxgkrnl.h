@@ -53,7 +53,7 @@ enum dxgk_type {
     DXGK_TYPE_ALLOCATION = 4,
     DXGK_TYPE_RESOURCE = 5,
     DXGK_TYPE_SYNCOBJECT = 6,                 /* sched/syncobj.c */
-    DXGK_TYPE_CONTEXT_ALLOCATION = 7,         /* objects/context_allocation.c (seed 000) */
+    DXGK_TYPE_CONTEXT_ALLOCATION = 7,         /* vidmm/context_allocation.c (seed 000) */
     DXGK_TYPE_PAGING_QUEUE = 8,               /* vidmm/pagingqueue.c (WDDM 2.0, §9.2) */
     DXGK_TYPE_KEYED_MUTEX = 9,                /* objects/keyed_mutex.c: a handle's object in the
                                                  table, the shared mutex in the global registry */
@@ -402,7 +402,11 @@ struct _DRIVER_OBJECT {
 };
 /* The module's IRQL around the code Windows runs raised (displib's SetIrql; nothing for a KMD
  * linked into libwddm, which has no IRQL of its own). */
-void dxgk_driver_set_irql(const struct _DRIVER_OBJECT *driver, BYTE irql);
+static inline void dxgk_driver_set_irql(const struct _DRIVER_OBJECT *driver, BYTE irql)
+{
+    if (driver->exports && driver->exports->SetIrql)
+        driver->exports->SetIrql(irql);
+}
 
 /* Deferred destruction of allocations (objects/allocation.c). Protected by adapter->lock. */
 struct dxgk_deferred {
@@ -512,7 +516,7 @@ struct dxgk_device {
     UINT deferred_count;              /* deferred entries of this device not yet freed (on
                                          the list or being freed); adapter->lock */
     struct dxgk_context_allocation *context_allocations; /* device context allocations
-                                         (objects/context_allocation.c); adapter->lock */
+                                         (vidmm/context_allocation.c); adapter->lock */
     /* The last GPU page fault of one of its packets (DMA_PAGE_FAULTED, sched/interrupt.c):
      * written at interrupt level under the faulting node's lock, then `faulted` set (release);
      * the device is put in error from it under the adapter lock (dxgk_device_fault_sync_locked). */
@@ -555,7 +559,7 @@ struct dxgk_context {
                                          or a held packet; adapter->lock */
     UINT64 hold_seq;                  /* last hold_seq given; adapter->lock */
     struct dxgk_context_allocation *context_allocations; /* GPU context allocations
-                                         (objects/context_allocation.c); adapter->lock */
+                                         (vidmm/context_allocation.c); adapter->lock */
     _Atomic UINT64 save_fence;        /* lazy switching (sched/switch.c): fence on its node of the
                                          buffer that switched the node away from it, which saves its
                                          state (0: never switched away); written under the node's
@@ -662,7 +666,7 @@ struct dxgk_allocation {
                                          D3DKMTShareObjects): an orphan too; adapter->lock */
     struct dxgk_context_allocation *ctx_owner; /* the context allocation this VidMm object
                                          belongs to (no handle, not on device->allocations:
-                                         objects/context_allocation.c), NULL for the
+                                         vidmm/context_allocation.c), NULL for the
                                          application's; immutable */
 };
 
@@ -680,8 +684,9 @@ NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h);
 bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEVICEEXECUTION_STATE state);
 /* objects/context.c */
 void dxgk_context_destroy(struct dxgk_context *c);
-/* objects/allocation.c */
+/* lookup.c: an allocation object's release (the put of the memory an opened handle names) */
 void dxgk_allocation_release(struct dxgk_object *obj);
+/* objects/allocation.c */
 void dxgk_deferred_process(struct dxgk_adapter *a, struct dxgk_device *only, bool wait);
 /* Room for DXGK_DEFERRED_STACK allocations on the caller's stack: an idle list is freed
  * without a heap entry (the CreateBuffer+Release path). */
@@ -923,15 +928,17 @@ struct vidmm_retiring {
     struct vidmm_retiring *next;
     UINT64 fence;
     struct vidmm_instance pages;
-    struct dxgk_share *share; /* or: a hold on a cross-adapter share's pages */
+    void (*release)(void *);  /* or: memory of another owner, given back by release(release_arg) */
+    void *release_arg;
 };
 /* Frees in's backing store now if the paging node passed `fence` (0: nothing to wait for), else
  * parks it on the adapter until it has; in has none afterwards. Adapter lock held. */
 void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *in, UINT64 fence);
-/* The same for a cross-adapter share's pages, which this adapter mapped: nothing to do if the
- * paging node passed `fence`, else a hold on them (dxgk_share_pages_hold) released once it
- * has. Adapter lock held. */
-void vidmm_share_retire_locked(struct dxgk_adapter *a, struct dxgk_share *share, UINT64 fence);
+/* The same for memory VidMm does not own (a cross-adapter share's pages, which this adapter
+ * mapped): true if the paging node has yet to pass `fence`, and then release(arg) runs once it
+ * has (under the adapter lock: it may take only leaf locks); false if there is nothing to
+ * wait for, or no memory to remember it. Adapter lock held. */
+bool vidmm_release_after_locked(struct dxgk_adapter *a, UINT64 fence, void (*release)(void *), void *arg);
 /* Frees the parked backing stores whose UNMAP ran (all: every one; the adapter is stopping and
  * its nodes are idle). Adapter lock held. */
 void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all);
@@ -1259,7 +1266,7 @@ bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 bool dxgk_feature_granted(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
 NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
-/* objects/context_allocation.c (seed 000) */
+/* vidmm/context_allocation.c (seed 000) */
 NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOCATION *args);
 NTSTATUS APIENTRY dxgk_cb_destroy_context_allocation(HANDLE hAdapter, HANDLE hAllocation);
 /* Destroys the context allocations left on a context (ctx != NULL) or device (implicit
@@ -1325,7 +1332,7 @@ void vidmm_va_root_locked(const struct dxgk_adapter *a, struct vidmm_root_ref *r
 void vidmm_va_switch_root(struct dxgk_adapter *a, struct dxgk_context *c, const struct vidmm_root_ref *r);
 /* The paging fence of the last page-table update: virtual packets wait for it. adapter->lock. */
 UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a);
-/* sched/interrupt.c + objects/device_state.c: a recorded page fault puts its device in error
+/* sched/interrupt.c + sched/tdr.c: a recorded page fault puts its device in error
  * (D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT). Adapter lock held. */
 void dxgk_device_fault_sync_locked(struct dxgk_device *d);
 

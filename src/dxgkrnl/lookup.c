@@ -1,8 +1,19 @@
 /* Typed lookups (issue 16 §1: the base every room uses): a handle to the adapter, device or
  * allocation it names, with one reference, or NULL for a stale, forged or wrong-type handle.
  * An allocation handle follows the rules of its type: it belongs to one device, and a
- * same-adapter open's handle names its creator's memory (objects/share.c). */
+ * same-adapter open's handle names its creator's memory (objects/share.c), whose object its own
+ * holds until it is released. */
 #include "dxgkrnl/dxgkrnl.h"
+
+#include <stdlib.h>
+
+void dxgk_allocation_release(struct dxgk_object *obj)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)obj;
+    if (al->alias)
+        dxgk_object_put(&al->alias->obj); /* a same-adapter open's reference (objects/share.c) */
+    free(obj);
+}
 
 struct dxgk_adapter *dxgk_adapter_get(D3DKMT_HANDLE h)
 {

@@ -598,7 +598,7 @@ static void destroyed_cross_adapter_pages_outlive_the_unmap_of_their_range(void 
     wddm_swgpu_set_paused(1);
     xa_destroy(&a, &made);
     pthread_mutex_lock(&ad->lock);
-    bool parked = ad->retiring && ad->retiring->share;
+    bool parked = ad->retiring && ad->retiring->release; /* a hold on the share's pages */
     UINT8 first = pages[0], last = pages[size - 1]; /* still the share's: readable */
     pthread_mutex_unlock(&ad->lock);
     struct xa x;

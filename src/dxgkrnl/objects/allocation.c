@@ -32,14 +32,6 @@ static void resource_release(struct dxgk_object *obj)
     free(obj);
 }
 
-void dxgk_allocation_release(struct dxgk_object *obj)
-{
-    struct dxgk_allocation *al = (struct dxgk_allocation *)obj;
-    if (al->alias)
-        dxgk_object_put(&al->alias->obj); /* a same-adapter open's reference (objects/share.c) */
-    free(obj);
-}
-
 static PVOID handle_data(const struct dxgk_object *o)
 {
     if (o->type == DXGK_TYPE_ALLOCATION)
@@ -85,6 +77,11 @@ static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred
  * creation (shared with the KMD, seed 002; a cross-adapter resource's pages, which belong to its
  * share, seed 003). Both outlive the UNMAP of its last aperture range (al->unmap_fence,
  * vidmm/placement.c). */
+static void share_pages_release(void *share)
+{
+    dxgk_share_pages_release(share); /* shares.lock is a leaf lock */
+}
+
 static void fixed_memory_release(struct dxgk_adapter *a, struct dxgk_allocation *al)
 {
     if (!al->share && !al->kmd_backing)
@@ -96,7 +93,9 @@ static void fixed_memory_release(struct dxgk_adapter *a, struct dxgk_allocation 
          * allocations (objects/share.c), and not before this adapter's UNMAP of them ran. */
         if (dxgk_share_is_cross_adapter(al->share)) {
             dxgk_share_detach(&al->first);
-            vidmm_share_retire_locked(a, al->share, al->unmap_fence);
+            dxgk_share_pages_hold(al->share);
+            if (!vidmm_release_after_locked(a, al->unmap_fence, share_pages_release, al->share))
+                dxgk_share_pages_release(al->share);
         }
         dxgk_share_put(al->share);
         al->share = NULL;

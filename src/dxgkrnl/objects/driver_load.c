@@ -25,12 +25,6 @@ static VOID register_exports(PDRIVER_OBJECT driver, const struct wddm_platform_e
         driver->exports = exports;
 }
 
-void dxgk_driver_set_irql(const struct _DRIVER_OBJECT *driver, BYTE irql)
-{
-    if (driver->exports && driver->exports->SetIrql)
-        driver->exports->SetIrql(irql);
-}
-
 const struct wddm_platform_imports dxgk_platform_imports = {
     .Size = sizeof(struct wddm_platform_imports),
     .DxgkInitialize = DxgkInitialize,

@@ -7,7 +7,7 @@
  * from it: which context is loaded on each node (hw_context), and for a context switched away
  * from, the fence of the buffer that saves it (save_fence): its GPU context allocations stay
  * resident until that buffer completed, since the GPU writes them then
- * (objects/context_allocation.c). Paging buffers run in the system context without touching the
+ * (vidmm/context_allocation.c). Paging buffers run in the system context without touching the
  * render context's state: they neither switch nor count. Loading the first context into a node
  * that runs none saves nothing and is not counted either.
  *

@@ -56,6 +56,18 @@ bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEV
     return true;
 }
 
+/* A GPU page fault recorded at interrupt level (sched/interrupt.c) loses its device: every
+ * later submission fails STATUS_DEVICE_REMOVED and EXECUTION answers ERROR_DMAPAGEFAULT
+ * (issue 6, docs/semantics.md §8.4). */
+void dxgk_device_fault_sync_locked(struct dxgk_device *d)
+{
+    WDDM_ASSERT_HELD(&d->adapter->lock);
+    if (atomic_load_explicit(&d->faulted, memory_order_acquire) && NT_SUCCESS(d->error))
+        (void)dxgk_device_set_error_locked(d, STATUS_DEVICE_REMOVED, D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
+}
+
+/* Name of a D3DKMT_DEVICESTATE_TYPE for the refusal line. */
+
 /* A number from the environment in lo..hi, else a line and `def` (the registry's role). */
 static UINT env_uint(const char *name, const char *unit, unsigned long lo, unsigned long hi, UINT def)
 {

@@ -223,7 +223,7 @@ static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vid
     }
     /* A context allocation also stays while its context is still loaded on its node (lazy
      * switching), a device's while a context of the device has work or is loaded (seed 000,
-     * objects/context_allocation.c). Checked after the tickets: see there why. */
+     * vidmm/context_allocation.c). Checked after the tickets: see there why. */
     if (al->ctx_owner && !dxgk_context_allocation_evictable_locked(a, al->ctx_owner, loaded))
         return false;
     return true;

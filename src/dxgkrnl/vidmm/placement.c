@@ -224,14 +224,15 @@ void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *
     in->section_fd = -1;
 }
 
-void vidmm_share_retire_locked(struct dxgk_adapter *a, struct dxgk_share *share, UINT64 fence)
+bool vidmm_release_after_locked(struct dxgk_adapter *a, UINT64 fence, void (*release)(void *), void *arg)
 {
     WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_retiring *r = park_locked(a, fence);
-    if (r) {
-        dxgk_share_pages_hold(share);
-        r->share = share;
-    }
+    if (!r)
+        return false;
+    r->release = release;
+    r->release_arg = arg;
+    return true;
 }
 
 void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all)
@@ -241,8 +242,8 @@ void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all)
         struct vidmm_retiring *r = *pp;
         if (all || gsched_fence_completed(&a->node[a->paging_node], r->fence)) {
             *pp = r->next;
-            if (r->share)
-                dxgk_share_pages_release(r->share); /* shares.lock is a leaf lock */
+            if (r->release)
+                r->release(r->release_arg);
             else
                 vidmm_backing_free(&r->pages);
             free(r);
