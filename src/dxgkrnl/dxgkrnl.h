@@ -1071,6 +1071,8 @@ UINT64 gsched_retire_dropped(struct gsched_node *n, struct dxgk_packet *p);
  * device died meanwhile (the caller refuses the submission). */
 bool gsched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c);
 struct dxgk_packet *gsched_packet_get_locked(struct dxgk_context *c);
+/* An unused packet back to its context's pool (a refused render). Adapter lock held. */
+void gsched_packet_put_locked(struct dxgk_context *c, struct dxgk_packet *p);
 void gsched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
 void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
 struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n);

@@ -19,7 +19,7 @@
  *
  * Instance ordering (docs/semantics.md §3.3 "Instance ordering invariant"): every instance gets a
  * generation when it becomes current. Once a DMA buffer referenced generation g, instances older
- * than g are retired for references: D3DKMTRender refuses a buffer naming one (sched/queue.c),
+ * than g are retired for references: D3DKMTRender refuses a buffer naming one (objects/render.c),
  * unless its last reference carried D3DDDI_ALLOCATIONLIST.DoNotRetireInstance ("the driver will
  * reference it again in a subsequent DMA buffer"), which also keeps it from being recycled;
  * the next reference without the flag lets it retire ("all instances are eventually retired").
