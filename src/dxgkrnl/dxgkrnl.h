@@ -283,7 +283,7 @@ struct dxgk_packet {
     bool resubmit;                    /* preempted or behind a reset: DXGK_SUBMITCOMMANDFLAGS.Resubmission */
     bool hw_slot;                     /* holds one of the node's hw_count places; node->lock */
     bool started;                     /* its START event was traced; node->lock */
-    /* DMA-buffer splitting (sched/split.c): while `split`, gsched_submit_locked submits bytes
+    /* DMA-buffer splitting (vidmm/split.c): while `split`, gsched_submit_locked submits bytes
      * [sub_start, sub_end) with patch entries [patch_start, +patch_len); a `part` that is not
      * the last is not put on the in-flight list (the worker waits for its fence). */
     bool split, part;
@@ -420,8 +420,48 @@ struct dxgk_deferred {
     struct dxgk_allocation *allocs[]; /* each holds the reference its handle held */
 };
 
+/* Calls a lower room of the kernel makes up into a higher one (issue 16 §1). The rooms have
+ * an order - the base, sched/, vidmm/, objects/ (src/layers.txt) - and a room calls only the
+ * rooms below it by name; what the scheduler needs of VidMm (and both of deferred destruction)
+ * goes through these pointers, the way the DRM scheduler reaches its driver through
+ * drm_sched_backend_ops. objects/adapter.c fills them for every adapter; each slot names the
+ * function behind it. */
+struct vidmm_root_ref;
+struct dxgk_upcalls {
+    /* The node worker picked p (sched/node.c): its allocations and its context's context
+     * allocations resident, its allocation list located; *paging_fence the paging fence it waits
+     * for (0: none); a virtual packet (GpuMmu) gets the current root page table in *root.
+     * STATUS_NO_MEMORY: they do not fit together. Adapter lock held.
+     * (vidmm/packet.c vidmm_packet_prepare_locked) */
+    NTSTATUS (*prepare_packet_locked)(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence,
+                                      struct vidmm_root_ref *root);
+    /* p does not fit whole: submitted in parts at the KMD's SplitOffsets (docs/semantics.md
+     * §9.1). Adapter lock held on entry and return, let go meanwhile; STATUS_SUCCESS: every part
+     * submitted. (vidmm/split.c vidmm_split_submit_locked) */
+    NTSTATUS (*split_submit_locked)(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p);
+    /* Before c's packet is submitted, no lock held: the root page table that grew since its
+     * last packet. (vidmm/vaspace.c vidmm_va_switch_root) */
+    void (*switch_root)(struct dxgk_adapter *a, struct dxgk_context *c, const struct vidmm_root_ref *r);
+    /* A held packet took its ticket: its allocations' current instances located and stamped.
+     * Adapter lock held. (vidmm/packet.c vidmm_packet_ticketed_locked) */
+    void (*packet_ticketed_locked)(struct dxgk_adapter *a, struct dxgk_packet *p);
+    /* GpuMmu: every held packet of c was queued (true) or dropped (false). Adapter lock held.
+     * (vidmm/vaspace.c vidmm_va_held_done_locked) */
+    void (*held_done_locked)(struct dxgk_context *c, bool queued);
+    /* A paging-pool packet, for a switch to the null context; NULL when none can be had.
+     * Adapter lock held. (vidmm/pagingqueue.c vidmm_paging_packet_get_locked) */
+    struct dxgk_packet *(*paging_packet_get_locked)(struct dxgk_adapter *a);
+    /* After an engine reset: every allocation out of its segment; returns how many. No lock
+     * held. (vidmm/purge.c vidmm_purge_after_reset) */
+    UINT64 (*purge_after_reset)(struct dxgk_adapter *a);
+    /* The deferred destructions whose allocations became idle, freed. No lock held.
+     * (objects/allocation.c dxgk_deferred_process) */
+    void (*deferred_process)(struct dxgk_adapter *a, struct dxgk_device *only, bool wait);
+};
+
 struct dxgk_adapter {
     struct dxgk_object obj;
+    const struct dxgk_upcalls *up;    /* immutable (objects/adapter.c) */
     struct dxgk_adapter *next;        /* process adapter list; protected by process.lock */
     bool listed;                      /* protected by process.lock */
     DEVICE_OBJECT pdo;                /* immutable */
@@ -1051,9 +1091,6 @@ bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c);
 /* Every node runs dry, then goes to the null context, each loaded context's state saved into
  * its save area first (a power transition, or VidMm evicting everything). No lock held. */
 void gsched_unload_every_node(struct dxgk_adapter *a);
-/* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
- * returns the paging fence the packet must wait for. Adapter lock held. (sched/node.c) */
-UINT64 gsched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);
 /* Returns the node's retired packets to their pools; adapter->lock held. */
 void gsched_recycle_retired_locked(struct dxgk_adapter *a, struct gsched_node *n);
 /* sched/node.c */
@@ -1095,10 +1132,6 @@ void gsched_preempt_answer_locked(struct gsched_node *n, UINT preemption_fence, 
 void gsched_preempt_finish(struct gsched_node *n);
 /* sched/interrupt.c: retires the node's packets up to a 64-bit fence (recovery). No lock held. */
 void gsched_node_retire_to(struct gsched_node *n, UINT64 fence);
-/* sched/split.c: submits a packet whose allocations do not fit together in parts, at the
- * KMD's SplitOffsets (docs/semantics.md §9.1). Adapter lock held on entry and on return (let go
- * meanwhile); STATUS_SUCCESS: every part submitted. */
-NTSTATUS gsched_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p);
 /* sched/tdr.c: timeout detection and recovery. */
 bool dxgk_tdr_start(struct dxgk_adapter *a);
 void dxgk_tdr_stop(struct dxgk_adapter *a);
@@ -1332,6 +1365,15 @@ void vidmm_va_set_root(struct dxgk_adapter *a, struct dxgk_context *c);
 struct vidmm_root_ref { D3DGPU_PHYSICAL_ADDRESS address; UINT entries; UINT64 gen; };
 void vidmm_va_root_locked(const struct dxgk_adapter *a, struct vidmm_root_ref *r);
 void vidmm_va_switch_root(struct dxgk_adapter *a, struct dxgk_context *c, const struct vidmm_root_ref *r);
+/* vidmm/packet.c, vidmm/split.c: the scheduler's packets (struct dxgk_upcalls says what each
+ * does). */
+NTSTATUS vidmm_packet_prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence,
+                                     struct vidmm_root_ref *root);
+void vidmm_packet_ticketed_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
+NTSTATUS vidmm_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p);
+/* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
+ * returns the paging fence the packet must wait for. Adapter lock held. */
+UINT64 vidmm_packet_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);
 /* The paging fence of the last page-table update: virtual packets wait for it. adapter->lock. */
 UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a);
 /* sched/interrupt.c + sched/tdr.c: a recorded page fault puts its device in error

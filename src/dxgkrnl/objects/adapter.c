@@ -51,6 +51,18 @@ void wddm_set_kmd_entry(PDRIVER_INITIALIZE entry)
     pthread_mutex_unlock(&process.lock);
 }
 
+/* The calls the scheduler and VidMm make up into the rooms above them (struct dxgk_upcalls). */
+static const struct dxgk_upcalls upcalls = {
+    .prepare_packet_locked = vidmm_packet_prepare_locked,
+    .split_submit_locked = vidmm_split_submit_locked,
+    .switch_root = vidmm_va_switch_root,
+    .packet_ticketed_locked = vidmm_packet_ticketed_locked,
+    .held_done_locked = vidmm_va_held_done_locked,
+    .paging_packet_get_locked = vidmm_paging_packet_get_locked,
+    .purge_after_reset = vidmm_purge_after_reset,
+    .deferred_process = dxgk_deferred_process,
+};
+
 static void adapter_stop(struct dxgk_adapter *a);
 static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c);
 
@@ -423,6 +435,7 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
                 break;
             }
             dxgk_object_init(&a->obj, DXGK_TYPE_ADAPTER, adapter_release);
+            a->up = &upcalls;
             /* Stable across restarts: a LUID from an earlier enumeration still opens it. */
             a->luid.LowPart = process.luid_base + i;
             /* wddm_set_kmd_entry, else the adapter's WDDM_KMD module, else the built-in KMD. */

@@ -218,64 +218,6 @@ UINT64 gsched_submit(struct gsched_node *n, struct dxgk_packet *p)
     return gsched_submit_locked(n, p);
 }
 
-UINT64 gsched_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i)
-{
-    WDDM_ASSERT_HELD(&a->lock);
-    struct vidmm_instance *in = p->inst[i];
-    vidmm_touch_locked(a, in);
-    vidmm_list_entry_locate(a, &p->alloc_list[i], in);
-    return in->gpu_fence;
-}
-
-/* Makes one picked packet's allocations resident and its allocation list patched-ready.
- * Returns the paging fence the packet must wait for (0 = none), or fails (packet dropped). */
-static NTSTATUS prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence)
-{
-    WDDM_ASSERT_HELD(&a->lock);
-    struct vidmm_paging_batch batch;
-    vidmm_batch_init(&batch, a);
-    NTSTATUS st = STATUS_SUCCESS;
-    UINT64 wait = 0;
-    /* From now on the GPU may touch them: never evicted until this packet retired. The stamps
-     * they had are kept, for a split (sched/split.c) to give them back. */
-    for (UINT i = 0; i < p->alloc_count; i++) {
-        p->saved_use[i] = p->inst[i]->prepared_use[p->node];
-        p->inst[i]->prepared_use[p->node] = p->ticket;
-    }
-    /* Its context allocations too: placing the rest must not evict them again (nor switch their
-     * context out to do so, vidmm/evict.c). */
-    dxgk_context_allocations_claim_locked(p->ctx, p->ticket);
-    for (int attempt = 0;; attempt++) {
-        /* Seed 000: the context's context allocations (and its device's) first: resident, and
-         * initialised, before the packet can reach the hardware queue. */
-        st = dxgk_context_allocations_make_resident_locked(a, p->ctx, &batch);
-        for (UINT i = 0; i < p->alloc_count && NT_SUCCESS(st); i++)
-            st = vidmm_make_resident_locked(a, p->inst[i], &batch, true);
-        vidmm_paging_flush_locked(&batch);
-        if (st != STATUS_NO_MEMORY || attempt == 1)
-            break;
-        /* Oversubscribed and every evictable candidate is referenced by work already submitted
-         * (this packet's own allocations are never victims: their tickets are not retired):
-         * wait for that work, then try once more (docs/semantics.md §9.1). Work queued behind this
-         * packet cannot retire first, so a second failure is final. */
-        vidmm_wait_submitted_locked(a);
-        vidmm_batch_init(&batch, a);
-        st = STATUS_SUCCESS;
-    }
-    if (!NT_SUCCESS(st))
-        return st;
-    for (UINT i = 0; i < p->alloc_count; i++) {
-        UINT64 f = gsched_entry_ready_locked(a, p, i);
-        if (f > wait)
-            wait = f;
-    }
-    UINT64 cw = dxgk_context_allocations_mark_used_locked(p->ctx, p->ticket);
-    if (cw > wait)
-        wait = cw;
-    *paging_fence = wait;
-    return STATUS_SUCCESS;
-}
-
 static void recycle_list_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *list)
 {
     WDDM_ASSERT_HELD(&a->lock);
@@ -311,7 +253,7 @@ static void recycle(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_p
     UINT64 deferred = a->deferred_count;
     pthread_mutex_unlock(&a->lock);
     if (deferred)
-        dxgk_deferred_process(a, NULL, false);
+        a->up->deferred_process(a, NULL, false);
 }
 
 /* What wakes the worker (node->lock held): retired packets to recycle, held packets to
@@ -428,21 +370,13 @@ static void *node_worker(void *arg)
         bool split = false;
         dxgk_device_fault_sync_locked(p->ctx->device); /* a page fault loses the device (issue 6) */
         NTSTATUS st = p->ctx->device->error;
-        if (NT_SUCCESS(st))
-            st = prepare_locked(a, p, &paging_fence);
         struct vidmm_root_ref root = { 0 };
-        if (NT_SUCCESS(st) && p->virt) {
-            /* GpuMmu: no allocation list; every page-table write submitted so far runs first,
-             * with the root page table current now (a grown root's content is among them). */
-            UINT64 pt = vidmm_va_pt_fence_locked(a);
-            if (pt > paging_fence)
-                paging_fence = pt;
-            vidmm_va_root_locked(a, &root);
-        }
+        if (NT_SUCCESS(st))
+            st = a->up->prepare_packet_locked(a, p, &paging_fence, &root);
         if (st == STATUS_NO_MEMORY && !p->virt) { /* a virtual packet has no list to split */
             /* Its allocations do not fit together even after the work in flight retired: VidMm
-             * splits the DMA buffer (docs/semantics.md §9.1, sched/split.c). */
-            st = gsched_split_submit_locked(a, n, p);
+             * splits the DMA buffer (docs/semantics.md §9.1, vidmm/split.c). */
+            st = a->up->split_submit_locked(a, n, p);
             split = NT_SUCCESS(st);
             paging_fence = 0;
         }
@@ -462,7 +396,7 @@ static void *node_worker(void *arg)
         if (paging_fence && a->paging_node != n->ordinal)
             gsched_wait_fence(&a->node[a->paging_node], paging_fence);
         if (!dropped && root.gen)
-            vidmm_va_switch_root(a, p->ctx, &root); /* a root that grew since its last packet */
+            a->up->switch_root(a, p->ctx, &root); /* a root that grew since its last packet */
         if (dropped)
             gsched_retire_dropped(n, p);
         else if (!split) /* a split one went in parts already */

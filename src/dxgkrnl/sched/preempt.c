@@ -230,7 +230,7 @@ static void gsched_requeue_locked(struct gsched_node *n, struct dxgk_packet *lis
 
 bool gsched_preemption_supported(const struct dxgk_adapter *a, const struct gsched_node *n)
 {
-    /* Not while a DMA buffer goes in parts (sched/split.c): a part is not on the in-flight
+    /* Not while a DMA buffer goes in parts (vidmm/split.c): a part is not on the in-flight
      * list, so a preemption could not take it back. */
     return a->caps.SchedulingCaps.PreemptionAware && a->driver.ddi.DxgkDdiPreemptCommand &&
            n->ordinal != a->paging_node && !atomic_load_explicit(&n->splitting, memory_order_acquire);

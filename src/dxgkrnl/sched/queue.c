@@ -232,15 +232,7 @@ void gsched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
             dead |= p->held_alloc[i]->dead;
         if (!dead) {
             p->ticket = ++n->queued_ticket;
-            for (UINT i = 0; i < p->alloc_count; i++) {
-                struct vidmm_instance *in = p->inst[i] ? p->inst[i] : p->held_alloc[i]->current;
-                vidmm_touch_locked(a, in);
-                p->inst[i] = in;
-                vidmm_list_entry_locate(a, &p->alloc_list[i], in);
-                vidmm_stamp_locked(a, in, c->node, p->ticket, p->alloc_list[i].WriteOperation);
-                if (p->alloc_list[i].WriteOperation)
-                    in->backing_valid = false;
-            }
+            a->up->packet_ticketed_locked(a, p);
             c->last_ticket = p->ticket;
         }
         for (UINT i = 0; i < p->alloc_count; i++) {
@@ -268,7 +260,7 @@ void gsched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
         gsched_node_kick(n, k);
     }
     if (!c->held && c->va_stamp_count)
-        vidmm_va_held_done_locked(c, true); /* GpuMmu: every held packet has its ticket now */
+        a->up->held_done_locked(c, true); /* GpuMmu: every held packet has its ticket now */
 }
 
 void gsched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
@@ -287,7 +279,7 @@ void gsched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c)
         atomic_fetch_sub(&c->queued, 1);
     }
     c->held_tail = NULL;
-    vidmm_va_held_done_locked(c, false);
+    a->up->held_done_locked(c, false);
     while (c->held_signals) { /* never signalled: their context is gone */
         struct gsched_gpu_signal *g = c->held_signals;
         c->held_signals = g->next;

@@ -76,7 +76,7 @@ bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c)
         struct dxgk_packet *p = NULL;
         if (!stopping) {
             pthread_mutex_lock(&a->lock);
-            p = vidmm_paging_packet_get_locked(a);
+            p = a->up->paging_packet_get_locked(a);
             pthread_mutex_unlock(&a->lock);
         }
         pthread_mutex_lock(&n->submit_lock);

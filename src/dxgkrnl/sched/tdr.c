@@ -330,7 +330,7 @@ static void adapter_reset(struct tdr_op *op)
      * every allocation out of its segment (vidmm/purge.c); its paging buffers run on the paging
      * node, opened first. */
     gsched_gate_open(&a->node[a->paging_node]);
-    UINT64 purged = vidmm_purge_after_reset(a);
+    UINT64 purged = a->up->purge_after_reset(a);
     DXGK_COUNT(a, allocations_purged, purged);
     st = ddi->DxgkDdiRestartFromTimeout ? ddi->DxgkDdiRestartFromTimeout(a->miniport) : STATUS_NOT_SUPPORTED;
     if (!NT_SUCCESS(st))

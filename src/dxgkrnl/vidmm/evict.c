@@ -622,7 +622,7 @@ static void wait_nodes_locked(struct dxgk_adapter *a, bool queued)
     /* Destroyed allocations that this work kept alive are never victims (they are dead) but
      * hold segment ranges: free them now. The caller may be the node worker, which would
      * otherwise free them only after the placement that needs their room has failed. */
-    dxgk_deferred_process(a, NULL, false);
+    a->up->deferred_process(a, NULL, false);
     pthread_mutex_lock(&a->lock);
 }
 

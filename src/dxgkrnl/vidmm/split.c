@@ -94,7 +94,7 @@ static UINT fit_part_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT 
     return NT_SUCCESS(*st) ? e : g;
 }
 
-NTSTATUS gsched_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p)
+NTSTATUS vidmm_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p)
 {
     WDDM_ASSERT_HELD(&a->lock);
     /* Once its last part is submitted the packet may retire and be recycled at any time:
@@ -118,7 +118,7 @@ NTSTATUS gsched_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *
         }
         UINT64 wait = 0;
         for (UINT k = g; k < e; k++) {
-            UINT64 f = gsched_entry_ready_locked(a, p, p->patch[k].AllocationIndex);
+            UINT64 f = vidmm_packet_entry_ready_locked(a, p, p->patch[k].AllocationIndex);
             if (f > wait)
                 wait = f;
         }
