@@ -1,4 +1,10 @@
-/* dxgkrnl: the graphics kernel's private types (objects/, vidmm/, sched/, verifier.c).
+/* dxgkrnl: the graphics kernel's base (issue 16 §1) - the object base and handles, the shared
+ * types every room reads (adapter, device, context, allocation, instance, packet, node), the
+ * upcalls a lower room makes into a higher one, the lock order, and the functions of the files
+ * directly in src/dxgkrnl/ (handles, lookups, the verifier, features, pages and the clock). Each
+ * room declares what it offers in its own header: sched/sched.h, vidmm/vidmm.h (which includes
+ * sched.h), objects/objects.h (which includes both); a room sees only the headers of the rooms
+ * below it (src/layers.txt).
  *
  * Locking (outermost first; never take an outer lock while holding an inner one):
  *   process.lock            adapter list, start/stop                      (objects/adapter.c)
@@ -118,35 +124,7 @@ void dxgk_global_unregister(D3DKMT_HANDLE h);
  * object already being released (get-unless-zero). */
 struct dxgk_object *dxgk_global_get(D3DKMT_HANDLE h, enum dxgk_type type);
 
-/* Keyed mutexes (objects/keyed_mutex.c). Process teardown destroys every handle left (their
- * blocked acquirers return STATUS_INVALID_PARAMETER). */
-void dxgk_keyed_mutexes_destroy_all(void);
-/* Test hook: blocks until at least n threads wait in D3DKMTAcquireKeyedMutex(2) on the mutex the
- * handle h names (through any of its handles); FALSE at once for a handle that names none. */
-bool dxgk_keyed_mutex_await_waiters(D3DKMT_HANDLE h, UINT n);
-
-/* NT-handle sharing (objects/nt_handle.c; D3DKMTShareObjects). Each holder below is one
- * reference of an NT object on what it shares; the object lives until the last NT handle on it
- * is closed (CloseHandle), however many D3DKMT handles remain. Process teardown closes the NT
- * handles left, before the devices go. */
-void dxgk_nt_handles_close_all(void);
-/* objects/keyed_mutex.c: the mutex a local handle names, if it was made with NtSecuritySharing,
- * held as one more handle (it keeps opening); NULL otherwise. Release drops that hold. */
-struct km_shared;
-struct km_shared *dxgk_keyed_mutex_nt_hold(D3DKMT_HANDLE h);
-void dxgk_keyed_mutex_nt_release(struct km_shared *km);
-/* A new D3DKMT handle on a held mutex (D3DKMTOpenResourceFromNtHandle), with the opener's
- * runtime data as D3DKMTOpenKeyedMutex2 takes it. */
-NTSTATUS dxgk_keyed_mutex_nt_open(const char *fn, struct km_shared *km, const void *data, UINT size,
-                                  D3DKMT_HANDLE *out);
-/* sched/syncobj.c: the shared state of a live local handle of a Shared + NtSecuritySharing
- * object, with a reference; NULL otherwise. Open: a new local handle on it (device 0: no device
- * owns it), 0 without memory. */
-struct dxgk_sync_shared;
-struct dxgk_sync_shared *dxgk_syncobj_nt_get(D3DKMT_HANDLE h);
-D3DKMT_HANDLE dxgk_syncobj_open_shared(struct dxgk_sync_shared *sh, D3DKMT_HANDLE device);
-
-/* ---- VidMm (vidmm/) --------------------------------------------------------------------------- */
+/* ---- VidMm's types (vidmm/; its functions: vidmm/vidmm.h) ------------------------------------ */
 struct vidmm_segment {
     UINT id;                     /* 1-based; immutable after start */
     DXGK_SEGMENTDESCRIPTOR desc; /* as the KMD reported it; immutable */
@@ -259,7 +237,7 @@ struct vidmm_paging_batch {
                                          batch waits for the batch's fence (GPU and CPU) */
 };
 
-/* ---- scheduler (sched/) ---------------------------------------------------------------------- */
+/* ---- the scheduler's types (sched/; its functions: sched/sched.h) ---------------------------- */
 struct dxgk_context;
 
 /* One DMA buffer (render) or paging buffer on its way to the GPU. A packet is owned by the
@@ -377,7 +355,7 @@ struct gsched_node {
     atomic_bool splitting;            /* the worker submits a DMA buffer in parts: no preemption */
 };
 
-/* ---- kernel objects (objects/) -------------------------------------------------------------- */
+/* ---- the kernel objects' types (objects/; their functions: objects/objects.h) ---------------- */
 struct dxgk_counters {
     atomic_ullong dma_buffers_submitted, paging_buffers_submitted, fences_retired,
         allocations_created, allocations_destroyed, locks, lock_waits, lock_wait_ns,
@@ -426,7 +404,9 @@ struct dxgk_deferred {
  * goes through these pointers, the way the DRM scheduler reaches its driver through
  * drm_sched_backend_ops. objects/adapter.c fills them for every adapter; each slot names the
  * function behind it. */
-struct vidmm_root_ref;
+/* A root page table as the scheduler carries it from prepare_packet_locked to switch_root
+ * (GpuMmu; gen 0: none to switch to). */
+struct vidmm_root_ref { D3DGPU_PHYSICAL_ADDRESS address; UINT entries; UINT64 gen; };
 struct dxgk_upcalls {
     /* The node worker picked p (sched/node.c): its allocations and its context's context
      * allocations resident, its allocation list located; *paging_fence the paging fence it waits
@@ -715,43 +695,9 @@ struct dxgk_adapter *dxgk_adapter_get(D3DKMT_HANDLE h);
 void dxgk_adapter_put(struct dxgk_adapter *a);
 struct dxgk_device *dxgk_device_get(D3DKMT_HANDLE h);
 void dxgk_device_put(struct dxgk_device *d);
-/* objects/device.c */
-NTSTATUS dxgk_device_destroy(struct dxgk_device *d, D3DKMT_HANDLE h);
-/* Puts the device in error (the first cause sticks): every later D3DKMT call on it fails with
- * `st` and its queued work is dropped. Returns true if this call lost it. Adapter lock held.
- * The caller then signals its monitored fences with dxgk_syncobj_signal_max_device (no lock
- * held) when recovery requires it (docs/semantics.md §8.3). (sched/tdr.c) */
-bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEVICEEXECUTION_STATE state);
-/* objects/context.c */
-void dxgk_context_destroy(struct dxgk_context *c);
+
 /* lookup.c: an allocation object's release (the put of the memory an opened handle names) */
 void dxgk_allocation_release(struct dxgk_object *obj);
-/* objects/allocation.c */
-void dxgk_deferred_process(struct dxgk_adapter *a, struct dxgk_device *only, bool wait);
-/* Room for DXGK_DEFERRED_STACK allocations on the caller's stack: an idle list is freed
- * without a heap entry (the CreateBuffer+Release path). */
-#define DXGK_DEFERRED_STACK 8u
-union dxgk_deferred_stack {
-    struct dxgk_deferred e;
-    unsigned char bytes[sizeof(struct dxgk_deferred) + DXGK_DEFERRED_STACK * sizeof(struct dxgk_allocation *)];
-};
-/* The device's list of its allocations (adapter->lock): linked at creation or open, unlinked
- * once at destruction (a no-op for one not on it). */
-void dxgk_device_link_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al);
-void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al);
-NTSTATUS dxgk_allocation_destroy_list_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
-                                              struct dxgk_resource *res, struct dxgk_allocation **allocs,
-                                              UINT count, struct dxgk_deferred *e,
-                                              struct dxgk_deferred **out_now);
-/* The entry dxgk_allocation_destroy_list_locked will need for these allocations of dev, taken
- * before their handles are removed, so that running out of memory destroys nothing: the
- * caller's stack storage when the list is idle, else the heap; NULL when out of memory (also
- * for the GpuMmu room vidmm_va_reserve_held_locked makes). Adapter lock held from here to the
- * destroy. */
-struct dxgk_deferred *dxgk_deferred_entry_locked(struct dxgk_adapter *a, struct dxgk_device *dev,
-                                                struct dxgk_allocation *const *allocs, UINT count,
-                                                union dxgk_deferred_stack *stack);
-void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *d);
 
 /* lookup.c: an allocation handle of device d (or of any device when d is NULL) resolved to the
  * allocation whose memory it names, with one reference: a same-adapter open's handle names its
@@ -764,68 +710,6 @@ struct dxgk_allocation *dxgk_allocation_get_locked(D3DKMT_HANDLE h, const struct
 /* Device hDevice (*d, with a reference; NULL if invalid) and its allocation handle h, resolved
  * under one handle-table lock (the D3DKMTLock / D3DKMTUnlock fast path). */
 struct dxgk_allocation *dxgk_device_allocation_get(D3DKMT_HANDLE hDevice, D3DKMT_HANDLE h, struct dxgk_device **d);
-
-/* objects/standard_allocation.c (issue 6, seed 003: a cross-adapter resource "created as a
- * standard allocation from kernel mode and later opened by the UMD"): the kernel's own
- * cross-adapter surface, as dxgkrnl makes it for the hybrid present path. The KMD of hDevice's
- * adapter describes it (DxgkDdiGetStandardAllocationDriverData, D3DKMDT_STANDARDALLOCATION_
- * GDISURFACE of type D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER); it is created on hDevice through
- * the usual D3DKMTCreateAllocation path (CrossAdapter + CreateShared + CreateResource). Out:
- * the global share handle any adapter's device opens with D3DKMTOpenResource, the resource and
- * allocation handles (of hDevice, destroyed like any) and the KMD's pitch (optional outputs may
- * be NULL). pPrivateRuntimeData: what the runtime that will open it needs (D3D11: its
- * description, src/runtime/runtime.h struct rt_shared_runtime_data), stored like a UMD-made
- * resource's; may be NULL. No D3DKMT thunk exists for it: it is the kernel's. */
-NTSTATUS dxgk_create_standard_cross_adapter(D3DKMT_HANDLE hDevice, UINT width, UINT height, D3DDDIFORMAT format,
-                                            const void *pPrivateRuntimeData, UINT PrivateRuntimeDataSize,
-                                            D3DKMT_HANDLE *hGlobalShare, D3DKMT_HANDLE *hResource,
-                                            D3DKMT_HANDLE *hAllocation, UINT *pitch);
-
-/* objects/share.c: global share handles and cross-adapter resources (issue 6, seed 003) */
-struct dxgk_share;
-/* The creator's allocation, named by same-adapter opens of the share (set before publish). */
-void dxgk_share_set_owner(struct dxgk_share *s, struct dxgk_allocation *owner);
-/* Its memory is gone: the share no longer opens on the creator's adapter. */
-void dxgk_share_clear_owner(struct dxgk_share *s, const struct dxgk_allocation *owner);
-/* Releases what a same-adapter open named (objects/share.c), from its deferred entry, without
- * the adapter lock, after its DxgkDdiCloseAllocation. */
-void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y);
-/* The memory of an allocation its creator destroyed while opens named it (objects/allocation.c). */
-void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation *x);
-/* Whether nothing links to orphan x any more (its creator's deferred entry ran, no open aliases
- * it, no NT object holds it); then it is marked dead, under the lock that decided it, and the
- * caller frees it with dxgk_allocation_orphan_free once the lock is dropped. adapter->lock
- * (objects/share.c). */
-bool dxgk_orphan_unlinked_locked(struct dxgk_allocation *x);
-NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION *args, const DXGK_ALLOCATIONINFO *info,
-                           bool cross_adapter, struct dxgk_share **out);
-D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s);
-void dxgk_share_put(struct dxgk_share *s);
-/* A cross-adapter share's pages (and the share) outlive a hold, though its global handle goes
- * with its last reference: an adapter holds them until its UNMAP of them ran. */
-void dxgk_share_pages_hold(struct dxgk_share *s);
-void dxgk_share_pages_release(struct dxgk_share *s);
-void dxgk_share_attach(struct dxgk_share *s, struct vidmm_instance *in);
-void dxgk_share_detach(struct vidmm_instance *in);
-bool dxgk_share_is_cross_adapter(const struct dxgk_share *s);
-/* NT-handle sharing of a resource (CreateShared + NtSecuritySharing: the share is never
- * published under a global handle). nt_hold: from a live resource handle, the share and its
- * creator's memory held for an NT object (the creator's allocation then outlives its handles
- * as it does for same-adapter opens: orphan); STATUS_INVALID_PARAMETER for an allocation handle,
- * a resource not shared by NT handle, or a stale handle. nt_release undoes it. */
-struct dxgk_share_nt_hold {
-    struct dxgk_share *share;
-    struct dxgk_adapter *adapter;     /* the creator's, one object reference */
-    struct dxgk_allocation *owner;    /* the creator's allocation, one object reference and one
-                                         nt_holds count */
-};
-NTSTATUS dxgk_share_nt_hold(D3DKMT_HANDLE hResource, struct dxgk_share_nt_hold *out);
-void dxgk_share_nt_release(struct dxgk_share_nt_hold *h);
-/* D3DKMTQueryResourceInfoFromNtHandle / D3DKMTOpenResourceFromNtHandle's resource part: as
- * D3DKMTQueryResourceInfo / D3DKMTOpenResource2 with the held share instead of a global one. */
-NTSTATUS dxgk_share_nt_query(const char *fn, D3DKMT_HANDLE hDevice, struct dxgk_share *s,
-                             D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE *args);
-NTSTATUS dxgk_share_nt_open(struct dxgk_share *s, D3DKMT_OPENRESOURCE *args);
 
 /* verifier.c: the documented MUST rules for what the KMD reports; each failed check is one
  * report of verifier_report.c (an id, the DDI, the field and the rule). */
@@ -847,6 +731,7 @@ bool dxgk_verify_gpummu_ddi(const struct dxgk_adapter *a);
 bool dxgk_verify_gpummu_caps(const struct dxgk_adapter *a, const DXGK_GPUMMUCAPS *caps);
 bool dxgk_verify_page_table_level(const struct dxgk_adapter *a, const DXGK_PAGE_TABLE_LEVEL_DESC *l, UINT level,
                                   UINT levels);
+
 /* verifier_report.c: WDDM_VERIFIER read (and its summary registered) when adapters start; one
  * failed check reported and counted (`limit`: a feature this kernel lacks, not a violation). */
 void dxgk_verifier_start(void);
@@ -855,440 +740,6 @@ void dxgk_verifier_report(const struct dxgk_adapter *a, const char *ddi, const c
 /* The adapter's KMD as the verifier names it: its module path, or the built-in or in-process entry. */
 const char *dxgk_adapter_driver_name(const struct dxgk_adapter *a);
 
-/* vidmm/segment.c */
-bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESCRIPTOR *desc);
-void vidmm_segment_fini(struct vidmm_segment *s);
-bool vidmm_segment_alloc_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 *offset);
-/* Place `size` bytes inside [lo, hi) of the segment: the lowest fitting offset, or with top_down
- * the highest (DXGK_SEGMENTPREFERENCE / DXGK_SEGMENTBANKPREFERENCE directions). */
-bool vidmm_segment_alloc_in_locked(struct vidmm_segment *s, UINT64 size, UINT64 align, UINT64 lo, UINT64 hi,
-                                   bool top_down, UINT64 *offset);
-/* Bank `bank` (1-based, DXGK_SEGMENTBANKPREFERENCE) of a banked segment as [*lo, *hi); false if
- * the segment has no such bank. */
-bool vidmm_segment_bank(const struct vidmm_segment *s, UINT bank, UINT64 *lo, UINT64 *hi);
-void vidmm_segment_free_locked(struct vidmm_segment *s, UINT64 offset, UINT64 size);
-/* How fragmented the free space is: the number of free ranges and the largest one. */
-void vidmm_segment_holes(const struct vidmm_segment *s, UINT64 *count, UINT64 *largest);
-/* vidmm/placement.c */
-UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info);
-NTSTATUS vidmm_place_locked(struct dxgk_adapter *a, struct vidmm_instance *inst, struct vidmm_paging_batch *batch);
-void vidmm_unplace_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
-/* vidmm/budget.c: the system-memory budget of backing stores (WDDM_SYSMEM_BUDGET_MB) */
-bool vidmm_commit_charge(UINT64 bytes);
-void vidmm_commit_uncharge(UINT64 bytes);
-UINT64 vidmm_commit_budget(void);   /* 0 = unlimited */
-UINT64 vidmm_commit_used(void);
-/* vidmm/process_budget.c: the process's budget of a group (its segments' limits less other
- * processes' use, never below its reservation) and its use of the group now. */
-UINT64 vidmm_group_budget_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
-UINT64 vidmm_group_usage_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
-/* Drops the device's budget-change and trim registrations (D3DKMTDestroyDevice; no lock held). */
-void vidmm_notifications_drop_device(D3DKMT_HANDLE device);
-/* vidmm/reservation.c (docs/semantics.md §9.3): the reservation of a group and what may be reserved. */
-UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
-UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
-/* The hProcess of the video-memory thunks: NULL or NtCurrentProcess() names this process (the
- * only one); anything else is not a process handle, STATUS_INVALID_HANDLE. */
-NTSTATUS vidmm_check_process_handle(const char *who, HANDLE hProcess);
-/* vidmm/evict.c */
-void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
-void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
-void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
-/* The segment address of an instance (0 while it is not resident). Adapter lock held. */
-static inline LONGLONG vidmm_instance_address(const struct dxgk_adapter *a, const struct vidmm_instance *in)
-{
-    return in->segment_id ? a->seg[in->segment_id - 1].desc.BaseAddress.QuadPart + (LONGLONG)in->offset : 0;
-}
-/* An allocation-list entry says where its instance lives now (what DxgkDdiPatch writes). */
-static inline void vidmm_list_entry_locate(const struct dxgk_adapter *a, DXGK_ALLOCATIONLIST *e,
-                                           const struct vidmm_instance *in)
-{
-    e->SegmentId = in->segment_id;
-    e->PhysicalAddress.QuadPart = vidmm_instance_address(a, in);
-}
-/* The zeroed system page UNMAP_APERTURE_SEGMENT points a range at (vidmm/evict.c). */
-void *vidmm_dummy_page(void);
-UINT vidmm_evict_one_locked(struct dxgk_adapter *a, const UINT *segments, UINT count,
-                            struct vidmm_paging_batch *batch);
-/* How far an eviction may go (vidmm/evict.c). */
-enum vidmm_evict_mode {
-    VIDMM_EVICT_ORDINARY,   /* keeps an instance D3DKMTMakeResident pinned (resident_refs) */
-    VIDMM_EVICT_PINNED_TOO, /* takes it too: the caller idled the GPU and places it back
-                               (a power transition that loses the segment, vidmm/power.c) */
-};
-bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);
-/* The CPU's locks hold the instance where it is: locked, and not through the alternate VA of a
- * UseAlternateVA lock that lets VidMm move it (vidmm_instance.swz_movable). */
-static inline bool vidmm_locked_in_place(const struct vidmm_instance *inst)
-{
-    return inst->lock_count && !inst->swz_movable;
-}
-/* The instance is held through a range that follows its moves: its paging TRANSFERs are
- * DXGK_OPERATION_SPECIAL_LOCK_TRANSFERs. */
-static inline bool vidmm_moves_under_lock(const struct vidmm_instance *inst)
-{
-    return inst->lock_count && inst->swz_movable && inst->swz_range;
-}
-/* Turns a TRANSFER built in *args into the SPECIAL_LOCK_TRANSFER of an instance held through
- * its range (vidmm/evict.c). */
-void vidmm_special_lock_transfer_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *inst);
-NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
-                                     struct vidmm_paging_batch *batch, enum vidmm_evict_mode mode);
-bool vidmm_backing_commit(struct vidmm_instance *inst);
-/* `bytes` of page-aligned system memory at `pages` as an MDL, its PFN array written into pfn
- * (room for every page): a PFN is the host address >> 12 (docs/architecture.md "Memory and
- * addresses"). */
-MDL vidmm_mdl_of(void *pages, UINT64 bytes, PFN_NUMBER *pfn);
-/* The backing store as a section (memfd, mapped shared) from now on: a section-backed primary
- * (DXGK_VIDMMCAPS.SectionBackedPrimary, issue 6). Not yet committed only. */
-bool vidmm_backing_commit_section(struct vidmm_instance *inst);
-void vidmm_backing_free(struct vidmm_instance *inst);
-/* Waits (adapter lock dropped) until every node retired what it had submitted at the call
- * (queued: every packet that had a ticket; packets held behind a GPU wait have none). */
-void vidmm_wait_submitted_locked(struct dxgk_adapter *a);
-void vidmm_wait_queued_locked(struct dxgk_adapter *a);
-void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instance *inst, bool cpu_wait);
-/* vidmm/residency.c */
-/* hDevice of (UN)MAP_APERTURE_SEGMENT(2): the owning device's KMD handle, NULL for a primary
- * (docs/semantics.md §2.3), and NULL for an orphan (issue 6: its creator destroyed it while
- * same-adapter opens named it; it lives on for them and may outlive its device). */
-static inline HANDLE vidmm_aperture_owner(const struct dxgk_allocation *al)
-{
-    return al->primary || al->orphan ? NULL : al->device->kmd;
-}
-/* The paging operation that maps an instance's backing store at `offset` of aperture segment
- * `segment_id`: MAP_APERTURE_SEGMENT2 with an ADL when the KMD declared
- * DXGK_VIDMMCAPS.MapAperture2Supported, MAP_APERTURE_SEGMENT with its MDL otherwise (issue 6). */
-void vidmm_map_aperture_args(const struct dxgk_adapter *a, DXGKARG_BUILDPAGINGBUFFER *args,
-                             const struct vidmm_instance *inst, UINT segment_id, UINT64 offset);
-/* A backing store whose aperture range VidMm unmapped when it freed the placement: the pages
- * go once the paging node passed that UNMAP, so the GART never names freed pages (vidmm/
- * placement.c). `pages` carries what vidmm_backing_free releases. */
-struct vidmm_retiring {
-    struct vidmm_retiring *next;
-    UINT64 fence;
-    struct vidmm_instance pages;
-    void (*release)(void *);  /* or: memory of another owner, given back by release(release_arg) */
-    void *release_arg;
-};
-/* Frees in's backing store now if the paging node passed `fence` (0: nothing to wait for), else
- * parks it on the adapter until it has; in has none afterwards. Adapter lock held. */
-void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *in, UINT64 fence);
-/* The same for memory VidMm does not own (a cross-adapter share's pages, which this adapter
- * mapped): true if the paging node has yet to pass `fence`, and then release(arg) runs once it
- * has (under the adapter lock: it may take only leaf locks); false if there is nothing to
- * wait for, or no memory to remember it. Adapter lock held. */
-bool vidmm_release_after_locked(struct dxgk_adapter *a, UINT64 fence, void (*release)(void *), void *arg);
-/* Frees the parked backing stores whose UNMAP ran (all: every one; the adapter is stopping and
- * its nodes are idle). Adapter lock held. */
-void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all);
-/* The paging operation that points the aperture range of an instance at the dummy page
- * (UNMAP_APERTURE_SEGMENT, docs/semantics.md §2.3). */
-void vidmm_unmap_aperture_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *inst, UINT segment_id,
-                               UINT64 offset);
-NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
-                                    struct vidmm_paging_batch *batch, bool fill);
-/* vidmm/residency.c: records that the packet with ticket t on node uses (writes) the instance,
- * keeping last_use/prior_use (last_write/prior_write) such that the instance is idle when its
- * last packet itself retired and every ticket up to prior did: a high-priority packet that
- * retired before a preempted one is seen done at once when only it used the instance. */
-void vidmm_stamp_locked(const struct dxgk_adapter *a, struct vidmm_instance *in, UINT node, UINT64 t, bool write);
-bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);
-bool vidmm_instance_retired_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);
-void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);
-/* vidmm/paging.c */
-void vidmm_batch_init(struct vidmm_paging_batch *b, struct dxgk_adapter *a);
-NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPAGINGBUFFER *args,
-                                   const struct vidmm_instance *inst);
-void vidmm_paging_flush_locked(struct vidmm_paging_batch *b);
-void vidmm_paging_pool_fini(struct dxgk_adapter *a);
-/* vidmm/purge.c: after DxgkDdiResetFromTimeout, every allocation leaves its segment (memory
- * segments: content lost, TRANSFER of size 0; apertures: UNMAP); waits for the paging node.
- * No lock held; the paging node's gate open. Returns how many instances were purged. */
-UINT64 vidmm_purge_after_reset(struct dxgk_adapter *a);
-/* vidmm/purge.c: applies `clear` to every instance resident in the segments of the mask (bit
- * id-1) that no CPU lock holds in place (vidmm_locked_in_place) and that is not dead (nor, with
- * keep_pinned, pinned by MakeResident), in one paging batch, and waits for it. GPU idle; no lock
- * held. Returns how many `clear` moved. */
-typedef NTSTATUS (*vidmm_clear_fn)(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch);
-UINT64 vidmm_clear_segments(struct dxgk_adapter *a, UINT segments, bool keep_pinned, vidmm_clear_fn clear);
-/* A packet of the paging pool (DMA buffer empty); NULL when out of memory. Adapter lock held. */
-struct dxgk_packet *vidmm_paging_packet_get_locked(struct dxgk_adapter *a);
-/* Paging buffers outstanding before a paging-queue call (D3DKMTMapGpuVirtualAddress,
- * D3DKMTMakeResident) waits for the paging node to retire some (issue 14 §4). */
-#define VIDMM_PAGING_QUEUE_DEPTH 128u
-/* No lock held: waits while VIDMM_PAGING_QUEUE_DEPTH paging buffers are outstanding. */
-void vidmm_paging_wait_room(struct dxgk_adapter *a);
-/* vidmm/rename.c */
-/* Makes another instance current for a Discard lock: the recycling candidate once the GPU is
- * done with it, else a new one; NULL when neither is possible (the list is at
- * MaximumRenamingListLength, or memory is short). */
-struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc,
-                                           struct vidmm_paging_batch *batch, bool no_existing_reference);
-/* The one instance a rename may recycle (the oldest that is not current) when nothing but the
- * GPU's progress stands in its way; NULL if there is none. */
-struct vidmm_instance *vidmm_rename_candidate_locked(struct dxgk_allocation *alloc, bool no_existing_reference);
-/* `in` is a renamed instance no later DMA buffer may name (retired for references and not
- * kept): its content is dead (WRITE_DISCARD) once the GPU is done with it. */
-bool vidmm_instance_dead_locked(const struct dxgk_allocation *alloc, const struct vidmm_instance *in);
-void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
-/* vidmm/rename.c: instance handles (docs/semantics.md §3.3 "pfnLockCb returns the new instance").
- * The instance handle h names in `alloc` (the allocation's own handle: its current instance);
- * NULL when h names no instance of it. Adapter lock held. */
-struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *alloc, D3DKMT_HANDLE h);
-bool vidmm_handle_names_allocation_locked(const struct dxgk_allocation *al, D3DKMT_HANDLE h);
-/* The instance's own handle, inserted and published on first use; 0 when the handle table is
- * full (the caller keeps the allocation's handle). Adapter lock held. */
-D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *alloc, struct vidmm_instance *in);
-/* The instance-ordering invariant (docs/semantics.md §3.3, issue 3): may a DMA buffer reference
- * `in` now? False: an instance newer than it was referenced by an earlier buffer and `in` was
- * not kept by DoNotRetireInstance. Adapter lock held. */
-bool vidmm_instance_reference_ok_locked(const struct dxgk_allocation *alloc, const struct vidmm_instance *in);
-/* Records an accepted reference: retires the instances older than `in` (except kept ones);
- * do_not_retire = D3DDDI_ALLOCATIONLIST.DoNotRetireInstance keeps `in` itself valid for a later
- * buffer. Adapter lock held. */
-void vidmm_instance_referenced_locked(struct dxgk_allocation *alloc, struct vidmm_instance *in, bool do_not_retire);
-/* vidmm/lock.c: gives back the swizzling range `in` holds (DxgkDdiReleaseSwizzlingRange) and
- * ends its AcquireAperture lock state. Adapter lock held. */
-void vidmm_swizzle_release_locked(struct dxgk_adapter *a, struct vidmm_instance *in);
-
-/* sched/fence.c */
-UINT64 gsched_fence_extend(UINT64 last64, UINT fence32);
-/* One pause of a polling loop. */
-static inline void gsched_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-bool gsched_ticket_retired(const struct gsched_node *n, UINT64 ticket);
-bool gsched_fence_completed(const struct gsched_node *n, UINT64 fence);
-/* sched/preempt.c: has the packet with this very ticket retired (the watermark or, above it,
- * its bit)? Exact, where gsched_ticket_retired says whether every ticket up to it did. Lock-free;
- * may answer "not yet" for a moment after the fact, never "done" early. */
-bool gsched_ticket_done(const struct gsched_node *n, UINT64 ticket);
-void gsched_wait_ticket_done(struct gsched_node *n, UINT64 ticket);
-void gsched_wait_ticket(struct gsched_node *n, UINT64 ticket);
-void gsched_wait_fence(struct gsched_node *n, UINT64 fence);
-void gsched_wait_node_idle(struct gsched_node *n);
-/* Submission with node->submit_lock already held (released on return): see queue.c's direct
- * submission. */
-UINT64 gsched_submit_locked(struct gsched_node *n, struct dxgk_packet *p);
-/* Lazy context switching (sched/switch.c). Before a packet enters the hardware queue (its fence
- * set; submit_lock held): */
-void gsched_switch_locked(struct gsched_node *n, const struct dxgk_packet *p);
-/* After a preemption or a reset, which leave the engine in the null context; submit_lock held. */
-void gsched_switch_forget_locked(struct gsched_node *n);
-/* Whether the context's state may be on its node's engine, or on its way to its save area: its
- * GPU context allocations must stay where they are. Lock-free. */
-bool gsched_context_loaded(const struct gsched_node *n, const struct dxgk_context *c);
-/* Switches the context's node to the null context if the context is loaded there (a zero-length
- * ContextSwitch buffer) and waits until its state is saved. No lock held. Returns whether the
- * context is unloaded now. */
-bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c);
-/* Every node runs dry, then goes to the null context, each loaded context's state saved into
- * its save area first (a power transition, or VidMm evicting everything). No lock held. */
-void gsched_unload_every_node(struct dxgk_adapter *a);
-/* Returns the node's retired packets to their pools; adapter->lock held. */
-void gsched_recycle_retired_locked(struct dxgk_adapter *a, struct gsched_node *n);
-/* sched/node.c */
-bool gsched_node_start(struct gsched_node *n, struct dxgk_adapter *a, UINT ordinal);
-void gsched_node_stop(struct gsched_node *n);
-void gsched_node_kick(struct gsched_node *n, UINT new_packets);
-UINT64 gsched_submit(struct gsched_node *n, struct dxgk_packet *p);
-UINT64 gsched_retire_dropped(struct gsched_node *n, struct dxgk_packet *p);
-/* sched/queue.c */
-/* DMA buffers a context may have queued, held or in flight before its next submission waits
- * for the GPU to retire one (the per-context DMA buffer pool: issue 14 §4). */
-#define GSCHED_CONTEXT_QUEUE_DEPTH 64u
-/* Adapter lock held (let go while waiting): waits until the context has fewer than
- * GSCHED_CONTEXT_QUEUE_DEPTH packets, recycling what retired. false when the context or its
- * device died meanwhile (the caller refuses the submission). */
-bool gsched_context_queue_wait_locked(struct dxgk_adapter *a, struct dxgk_context *c);
-struct dxgk_packet *gsched_packet_get_locked(struct dxgk_context *c);
-/* An unused packet back to its context's pool (a refused render). Adapter lock held. */
-void gsched_packet_put_locked(struct dxgk_context *c, struct dxgk_packet *p);
-void gsched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
-void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
-struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n);
-void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p);
-/* sched/preempt.c: priorities, preemption, the gate and the ticket watermark (issue 4). */
-void gsched_ticket_retire_locked(struct gsched_node *n, UINT64 ticket); /* node->lock */
-bool gsched_ticket_eligible(const struct gsched_node *n, UINT64 ticket);
-bool gsched_gate_close(struct gsched_node *n, UINT why);   /* no lock held; false: already closed */
-void gsched_gate_open(struct gsched_node *n);              /* no lock held */
-void gsched_gate_close_for_reset(struct gsched_node *n);   /* closes it, or takes it from a preemption */
-/* After a preemption or an engine reset (gate closed): retires up to `last_completed`, puts
- * every later packet back in its context's queue, opens the gate. No lock held. True when the
- * first packet put back had started: the engine stopped it before its end. */
-bool gsched_resume_after(struct gsched_node *n, UINT64 last_completed);
-void gsched_gate_wait_locked(struct gsched_node *n);       /* submit_lock held */
-bool gsched_preemption_supported(const struct dxgk_adapter *a, const struct gsched_node *n);
-INT gsched_hw_lowest_priority(struct gsched_node *n, bool *any);
-bool gsched_preempt_request(struct gsched_node *n, D3DKMT_HANDLE for_context);
-void gsched_preempt_answer_locked(struct gsched_node *n, UINT preemption_fence, UINT last_completed); /* node->lock */
-void gsched_preempt_finish(struct gsched_node *n);
-/* sched/interrupt.c: retires the node's packets up to a 64-bit fence (recovery). No lock held. */
-void gsched_node_retire_to(struct gsched_node *n, UINT64 fence);
-/* sched/tdr.c: timeout detection and recovery. */
-bool dxgk_tdr_start(struct dxgk_adapter *a);
-void dxgk_tdr_stop(struct dxgk_adapter *a);
-/* D3DKMT_TDRDBGCTRLTYPE_FORCETDR: the watchdog recovers the adapter as from a timeout with no
- * guilty device, soon after this returns. */
-void dxgk_tdr_force(struct dxgk_adapter *a);
-/* D3DKMT_TDRDBGCTRLTYPE_ENGINETDR: the watchdog treats node `ordinal` (< node_count) as timed out
- * now, soon after this returns: the packet it runs, if any, names the guilty device, and the
- * engine is reset (DxgkDdiResetEngine), or the adapter when the KMD has no per-engine TDR. */
-void dxgk_tdr_force_engine(struct dxgk_adapter *a, UINT ordinal);
-/* STATUS_SUCCESS, or STATUS_DEVICE_REMOVED and a line naming `call` once the adapter was
- * stopped past the TDR limits (D3DKMTCreateDevice, D3DKMTCreateContext). Adapter lock held. */
-NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call);
-/* sched/syncobj.c: the device's monitored fences to their maximum value (docs/semantics.md §8.3),
- * except those created NoSignalMaxValueOnTdr. No lock held. */
-void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device);
-void gsched_packet_free(struct dxgk_packet *p);
-/* sched/syncobj.c: synchronization objects (docs/semantics.md §8.5, issue 20). Every type keeps
- * its state in one 64-bit word: a monitored fence's or a fence's value, a semaphore's count, a
- * mutex's 1 (owned) or 0 (free); a CPU notification sets its event instead. A monitored
- * fence's word lives in a page mapped twice: writable for the kernel, read-only for the
- * application (FenceValueCPUVirtualAddress). The state is shared by every local handle on the
- * object (the creator's, and each D3DKMTOpenSynchronizationObject's), so it lives in
- * dxgk_sync_shared; a local handle adds its device and its own destroyed flag.
- * Waiters block on one process-wide condition variable. Its lock (the sync lock) sits between
- * the adapter lock and node->lock: adapter->lock -> sync lock -> node->lock (a satisfied GPU
- * wait wakes its node's worker under it); never taken with node->lock or submit_lock held. */
-struct wddm_event;
-struct dxgk_sync_shared {
-    struct dxgk_object obj;           /* DXGK_TYPE_SYNC_SHARED; one reference per local handle */
-    D3DDDI_SYNCHRONIZATIONOBJECT_TYPE type; /* immutable */
-    D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS flags; /* immutable */
-    LUID adapter;                     /* the creator's adapter; immutable */
-    UINT max_count;                   /* a semaphore's MaxCount; immutable */
-    _Atomic UINT64 *value;            /* the state word (see above); written with the sync lock
-                                         held, read lock-free */
-    _Atomic UINT64 word;              /* value points here but for a monitored fence */
-    const volatile UINT64 *cpu_va;    /* a monitored fence's read-only view of its page */
-    struct wddm_event *event;         /* a CPU notification's event (one reference); immutable */
-    D3DKMT_HANDLE global;             /* Info.SharedHandle of a Shared object, else 0; immutable */
-};
-struct dxgk_syncobj {                 /* one local handle */
-    struct dxgk_object obj;
-    D3DKMT_HANDLE device;             /* the creating device's handle, 0 for an opened handle
-                                         (usable by any device of the object's adapter);
-                                         compared, never looked up from the DPC; immutable */
-    D3DKMT_HANDLE handle;             /* immutable */
-    struct dxgk_sync_shared *shared;  /* one reference; immutable */
-    /* Copies of the shared object's immutable fields, read on every wait and signal. */
-    D3DDDI_SYNCHRONIZATIONOBJECT_TYPE type;
-    D3DDDI_SYNCHRONIZATIONOBJECT_FLAGS flags;
-    _Atomic UINT64 *value;
-    const volatile UINT64 *cpu_va;
-    atomic_bool dead;                 /* this handle destroyed: its waiters fail */
-};
-/* A GPU signal (D3DKMTSignalSynchronizationObject*, ...FromGpu) waiting for the work its
- * context had queued. */
-struct gsched_gpu_signal {
-    struct gsched_gpu_signal *next;
-    UINT64 ticket;                    /* node ticket that must retire first */
-    UINT64 fence;                     /* else, when not 0: node fence that must complete first (a
-                                         paging queue's signal, vidmm/pagingqueue.c); its values
-                                         are applied as a maximum, never lowering the fence */
-    UINT64 wait_seq, hold_seq;        /* while held on its context (as a packet's) */
-    UINT count;
-    struct dxgk_syncobj *obj[D3DDDI_MAX_OBJECT_SIGNALED]; /* each holds a reference */
-    UINT64 value[D3DDDI_MAX_OBJECT_SIGNALED];
-    struct wddm_event *event;         /* EnqueueCpuEvent's event, set after the objects (one
-                                         reference), or NULL */
-    bool rewind;                      /* AllowFenceRewind: a fence may go down */
-};
-/* A GPU wait (D3DKMTWaitForSynchronizationObject*, ...FromGpu): the context's packets rendered
- * after it are held (no ticket, not on the node's queue) until every object is available at
- * once (a fence reached its value, a mutex is free, a semaphore counts above 0); a mutex or a
- * semaphore is then taken by the wait (sched/syncobj_wait.c). */
-struct gsched_gpu_wait {
-    struct gsched_gpu_wait *next;      /* context->waits; adapter->lock */
-    struct gsched_gpu_wait *reg_next;  /* process registry of unsatisfied waits; sync lock */
-    struct gsched_node *node;          /* the context's node; immutable */
-    UINT64 seq;                       /* immutable */
-    atomic_bool satisfied;            /* set once, under the sync lock */
-    bool registered;                  /* on the registry; sync lock */
-    UINT count;
-    struct dxgk_syncobj *obj[D3DDDI_MAX_OBJECT_WAITED_ON]; /* each holds a reference */
-    UINT64 value[D3DDDI_MAX_OBJECT_WAITED_ON];
-};
-/* Moves the context's packets whose GPU waits are all satisfied to its queue (tickets, VidMm
- * stamps) and kicks the worker; adapter->lock held. */
-void gsched_release_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
-/* Context destruction: drops the held packets and the waits; adapter->lock held. */
-void gsched_drop_held_locked(struct dxgk_adapter *a, struct dxgk_context *c);
-/* Destroys the device's synchronization objects (for D3DKMTDestroyDevice; no lock held);
- * device 0: the opened handles no device owns (process teardown). */
-void dxgk_syncobj_destroy_device(D3DKMT_HANDLE device);
-/* sched/syncobj.c: looks up count local handles usable by device d (its own or opened ones
- * of its adapter) whose type is in `types` (a mask of 1u << D3DDDI_SYNCHRONIZATIONOBJECT_TYPE),
- * each with a reference; all or nothing, with one refusal line naming `fn`. */
-NTSTATUS dxgk_syncobj_get_n(const char *fn, const struct dxgk_device *d, UINT count, const D3DKMT_HANDLE *handles,
-                            UINT max, UINT types, struct dxgk_syncobj **out);
-void dxgk_syncobj_put_n(struct dxgk_syncobj **objs, UINT count);
-/* sched/syncobj_wait.c: wakes every blocked CPU waiter (after a destruction). */
-void dxgk_sync_wake_all(void);
-/* Takes a wait off the registry (sync lock) and drops its references; adapter->lock may be held. */
-void gsched_gpu_wait_free(struct gsched_gpu_wait *w);
-/* Takes off the node's list the signals whose ticket retired (node->lock held); the caller
- * applies them with gsched_gpu_signals_apply once it let go of node->lock. */
-struct gsched_gpu_signal *gsched_gpu_signals_take_locked(struct gsched_node *n);
-void gsched_gpu_signals_apply(struct gsched_gpu_signal *list);
-/* Drops a signal that will never be applied (its context is gone) with its references. */
-void gsched_gpu_signal_free(struct gsched_gpu_signal *g);
-/* Puts a signal whose ticket is known on its node's list, or applies it if retired. */
-void gsched_gpu_signal_arm(struct gsched_node *n, struct gsched_gpu_signal *g);
-/* Signals `s` to `value` once node fence `fence` completed (at once if it has): the paging
- * queue's fence (vidmm/pagingqueue.c). Takes its own reference to s. No lock or the adapter
- * lock held. STATUS_NO_MEMORY when the signal cannot be recorded (nothing armed). */
-NTSTATUS gsched_gpu_signal_arm_fence(struct gsched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value);
-/* Raises s to `value` now if it is lower (never lowers it) and releases the satisfied CPU and
- * GPU waiters. No lock or the adapter lock held. */
-void dxgk_syncobj_signal_at_least(struct dxgk_syncobj *s, UINT64 value);
-
-/* vidmm/pagingqueue.c: device paging queues (WDDM 2.0, docs/semantics.md §8.5 rule 6, §9.2). */
-struct dxgk_paging_queue {
-    struct dxgk_object obj;
-    D3DKMT_HANDLE device;             /* the owning device's handle; immutable */
-    D3DKMT_HANDLE handle;             /* immutable */
-    D3DDDI_PAGINGQUEUE_PRIORITY priority; /* immutable */
-    struct dxgk_syncobj *fence;       /* its monitored fence (one reference); immutable */
-    D3DKMT_HANDLE fence_handle;       /* the fence's handle (hSyncObject); immutable */
-    UINT64 last_value;                /* last PagingFenceValue handed out; adapter->lock */
-    UINT64 last_paging_fence;         /* paging-node fence that value waits for; adapter->lock */
-};
-/* D3DDDI_MAKERESIDENT.hPagingQueue: a paging queue (*q set, one reference) or, for callers of
- * the WDDM 1.x era, a device handle (*q NULL). Returns the device with a reference, NULL after
- * a refusal line. */
-struct dxgk_device *dxgk_paging_queue_resolve(D3DKMT_HANDLE h, struct dxgk_paging_queue **q, const char *who);
-/* The PagingFenceValue of a MakeResident on q whose paging work ends at paging-node fence
- * `paging_fence` (0 or completed: nothing to wait for, returns 0); arms the queue's fence to
- * reach the returned value when that paging completed. adapter->lock held. */
-UINT64 dxgk_paging_queue_fence_locked(struct dxgk_adapter *a, struct dxgk_paging_queue *q, UINT64 paging_fence);
-void dxgk_paging_queue_put(struct dxgk_paging_queue *q);
-/* Destroys the device's paging queues (D3DKMTDestroyDevice; no lock held). */
-void dxgk_paging_queues_destroy_device(D3DKMT_HANDLE device);
-
-/* sched/trace.c: the scheduling event trace (wddm_sched_trace_*, include/wddm/wddm.h) and the
- * same event on the timeline (src/common/timeline.h). Each is off by default: a call is then
- * two relaxed loads; on, one atomic index increment and the stores of one ring slot each. */
-void gsched_trace(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from,
-                  UINT64 fence);
-/* The adapter's number on the timeline: its index (LUID 0x1000 + index, objects/adapter.c). */
-static inline UINT dxgk_timeline_adapter(const struct dxgk_adapter *a) { return a->luid.LowPart & 0xFFFu; }
-/* sched/interrupt.c */
-VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *data);
-BOOLEAN APIENTRY dxgk_cb_queue_dpc(HANDLE hAdapter);
-VOID APIENTRY dxgk_cb_notify_dpc(HANDLE hAdapter);
-NTSTATUS APIENTRY dxgk_cb_synchronize_execution(HANDLE hAdapter, PKSYNCHRONIZE_ROUTINE routine, PVOID ctx,
-                                                ULONG msg, BOOLEAN *ret);
-PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args);
 /* dxgkrnl/feature.c: the OS feature set (WDDM_FEATURES) and the feature-query callbacks */
 NTSTATUS dxgk_features_init(struct dxgk_adapter *a);
 /* The WDDM_FEATURES list in memory (size bytes, no terminator needed) applied over *set;
@@ -1301,103 +752,6 @@ bool dxgk_feature_enabled(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 bool dxgk_feature_granted(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
 NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
-/* vidmm/context_allocation.c (seed 000) */
-NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOCATION *args);
-NTSTATUS APIENTRY dxgk_cb_destroy_context_allocation(HANDLE hAdapter, HANDLE hAllocation);
-/* Destroys the context allocations left on a context (ctx != NULL) or device (implicit
- * destruction, docs/semantics.md §1.2 invariant 7); their handles become invalid. */
-/* Seed 000 residency rule: may VidMm evict this context allocation now? When it may not only
- * because a context is loaded (or its save is on its way), *loaded (if not NULL) names that
- * context: a switch to the null context frees it (gsched_unload_context). adapter->lock. */
-bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca,
-                                              struct dxgk_context **loaded);
-/* The packet with this ticket is being readied: c's context allocations are not evicted to make
- * room for its other allocations (their prepared_use). adapter->lock. */
-void dxgk_context_allocations_claim_locked(struct dxgk_context *c, UINT64 ticket);
-/* Makes every context allocation of c and of its device resident (INIT_CONTEXT_RESOURCE at
- * the first page-in) in batch. */
-NTSTATUS dxgk_context_allocations_make_resident_locked(struct dxgk_adapter *a, struct dxgk_context *c,
-                                                        struct vidmm_paging_batch *batch);
-/* Records that c's packet with this ticket uses them; returns the paging fence that packet
- * must wait for (after the batch was flushed). */
-UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 ticket);
-/* All of them resident with their paging done (the direct-submission path may skip prepare). */
-bool dxgk_context_allocations_ready_locked(const struct dxgk_adapter *a, const struct dxgk_context *c);
-void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_context *c);
-
-/* vidmm/vaspace.c: the GpuMmu model (issue 6, docs/semantics.md §9.2): GPU VA space, page tables. */
-struct vidmm_gpummu;
-struct vidmm_mapping;
-/* Adapter start on a GpuMmu adapter: queries and verifies the GpuMmu caps and levels, creates
- * the process (DxgkDdiCreateProcess) and its root page table. No lock held. */
-NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a);
-void vidmm_gpummu_stop(struct dxgk_adapter *a);
-/* GpuMmu: every page table written again (roots, zeroed leaves, every mapping's entries as its
- * allocation lies now) after the memory holding them lost its content (a power transition,
- * vidmm/power.c). In the batch. */
-NTSTATUS vidmm_va_rewrite_tables_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b);
-/* The instance of a mapped allocation moved (placed, evicted, restored): its PTEs follow, in
- * the same paging batch. Adapter lock held. */
-NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
-                                        struct vidmm_paging_batch *batch);
-/* No allocation list says what a virtual packet touches: an instance counts as used and written
- * by every packet device d queued so far (its contexts' last tickets), so it is neither evicted
- * nor freed before they retired (D3DKMTEvict, destruction); packets held behind a GPU wait
- * get their ticket later, so the instance is parked on such a context until they did
- * (held_va_refs). Adapter lock held. */
-void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in);
-/* Room for n more parked instances on each of d's held contexts, made before the change that
- * needs it (so vidmm_va_device_use_locked never lacks memory); STATUS_NO_MEMORY changes nothing
- * that matters (the arrays only grow). Adapter lock held. */
-NTSTATUS vidmm_va_reserve_held_locked(struct dxgk_device *d, UINT n);
-/* GpuMmu: the context's held packets were all queued (stamp with its last_ticket) or dropped
- * (stamp nothing): the instances vidmm_va_device_use_locked parked on it become free to go. */
-void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued);
-/* Destruction: every mapping of alloc is unmapped (PTEs invalidated). Adapter lock held. */
-void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
-/* Unmaps the mappings made through handle `via` (a same-adapter open going, issue 6). */
-void vidmm_va_unmap_via_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc, D3DKMT_HANDLE via);
-/* DxgkDdiSetRootPageTable for a new context (objects/context.c). No lock held. */
-void vidmm_va_set_root(struct dxgk_adapter *a, struct dxgk_context *c);
-/* The root page table a virtual packet prepared now must run with (adapter->lock), and the
- * worker's DxgkDdiSetRootPageTable when its context still has an older one (no lock held,
- * after the packet's paging wait: the grown root's content is written by then). */
-struct vidmm_root_ref { D3DGPU_PHYSICAL_ADDRESS address; UINT entries; UINT64 gen; };
-void vidmm_va_root_locked(const struct dxgk_adapter *a, struct vidmm_root_ref *r);
-void vidmm_va_switch_root(struct dxgk_adapter *a, struct dxgk_context *c, const struct vidmm_root_ref *r);
-/* vidmm/packet.c, vidmm/split.c: the scheduler's packets (struct dxgk_upcalls says what each
- * does). */
-NTSTATUS vidmm_packet_prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence,
-                                     struct vidmm_root_ref *root);
-void vidmm_packet_ticketed_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
-NTSTATUS vidmm_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p);
-/* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
- * returns the paging fence the packet must wait for. Adapter lock held. */
-UINT64 vidmm_packet_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i);
-/* The paging fence of the last page-table update: virtual packets wait for it. adapter->lock. */
-UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a);
-/* sched/interrupt.c + sched/tdr.c: a recorded page fault puts its device in error
- * (D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT). Adapter lock held. */
-void dxgk_device_fault_sync_locked(struct dxgk_device *d);
-
-/* objects/callbacks_not_modeled.c: the DXGKRNL_INTERFACE members the kernel does not model */
-void dxgk_interface_fill_not_modeled(DXGKRNL_INTERFACE *ifc);
-/* objects/driver_load.c: drivers loaded by path (WDDM_KMD, WDDM_UMD; issue 19 §1) */
-extern const struct wddm_platform_imports dxgk_platform_imports;
-/* How many adapters the driver lists name (the longer list), 0 when neither is set. */
-UINT dxgk_driver_list_length(void);
-/* Adapter index's DriverEntry: the module WDDM_KMD names for it (dlopen'ed, kept loaded; *name
- * its path, malloc'ed), else `builtin` (*name NULL). STATUS_DLL_NOT_FOUND /
- * STATUS_ENTRYPOINT_NOT_FOUND with one message otherwise. */
-NTSTATUS dxgk_driver_kmd_entry(UINT index, PDRIVER_INITIALIZE builtin, PDRIVER_INITIALIZE *entry, char **name);
-/* An in-process entry's name for reports: its symbol and file as the dynamic linker knows them
- * (malloc'ed, NULL when memory runs out). */
-char *dxgk_driver_entry_name(PDRIVER_INITIALIZE entry);
-/* Adapter index's UMD module path from WDDM_UMD (malloc'ed), NULL for the built-in UMD;
- * STATUS_NO_MEMORY or STATUS_NAME_TOO_LONG (more than MAX_PATH - 1 UTF-16 units). */
-NTSTATUS dxgk_driver_umd_name(UINT index, char **name);
-/* KMTQAITYPE_UMDRIVERNAME */
-NTSTATUS dxgk_driver_query_umd_name(const struct dxgk_adapter *a, D3DKMT_UMDFILENAMEINFO *info);
 
 /* pages_and_clock.c */
 void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */

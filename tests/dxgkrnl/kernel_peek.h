@@ -3,7 +3,7 @@
 #ifndef WDDM_TESTS_DXGKRNL_KERNEL_PEEK_H
 #define WDDM_TESTS_DXGKRNL_KERNEL_PEEK_H
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 /* Segment id of the allocation's current instance (0: not resident); *evicted (if not NULL):
  * its content is in the backing store only. Read under the adapter lock. */

@@ -11,7 +11,7 @@
 
 #include <wddm/d3dkmddi.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 enum { COPY_BYTES = 64 * 1024 };
 

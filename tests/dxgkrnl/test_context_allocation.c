@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "mock_kmd.h"
 
 #define H(x) ((HANDLE)(uintptr_t)(x))

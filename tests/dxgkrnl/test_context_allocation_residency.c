@@ -4,7 +4,7 @@
  * address, and eviction under memory pressure (a 1 MiB aperture, where the KMD puts them). */
 #include "real_env.h"
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "kmd/kmd.h"
 
 #define APERTURE_ID SWKMD_SEGMENT_APERTURE

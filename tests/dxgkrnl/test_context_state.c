@@ -9,7 +9,7 @@
  * would make it fail. */
 #include "real_env.h"
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "kmd/kmd.h"
 
 #define OUT_BYTES 4096u

@@ -7,7 +7,7 @@
 
 #include <dxgiformat.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "kmd/kmd.h"
 
 #define APERTURE_BIT (1u << (SWKMD_SEGMENT_APERTURE - 1))

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <pthread.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 static int released;
 

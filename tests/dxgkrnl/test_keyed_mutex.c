@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 #define JUNK 0x1eadbeedu /* what the out fields hold before a call */
 

@@ -8,7 +8,7 @@
 
 #include <pthread.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 #define SIZE 8192u
 #define JUNK 0x1eadbeedu

@@ -6,7 +6,7 @@
  * GPU, two adapters (WDDM_ADAPTER_COUNT=2). */
 #include "real_env.h"
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 #define SIZE 8192u
 

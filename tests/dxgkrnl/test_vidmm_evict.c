@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <stdio.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "kernel_peek.h"
 
 #define KIB 1024u

@@ -13,7 +13,7 @@
 
 #include <wddm/d3dkmddi.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "kernel_peek.h"
 #include "kmd/kmd.h"
 

@@ -7,7 +7,7 @@
  * 1 MiB, aperture 4 MiB. */
 #include "real_env.h"
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "kernel_peek.h"
 
 #define KIB 1024u

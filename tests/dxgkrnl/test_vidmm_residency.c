@@ -6,7 +6,7 @@
 
 #include <unistd.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "kernel_peek.h"
 
 #define KIB 1024u

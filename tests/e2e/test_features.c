@@ -9,7 +9,7 @@
 #include <wddm/d3dkmthk.h>
 #include <wddm/wddm.h>
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "kmd/kmd.h"
 
 static DXGKRNL_INTERFACE seen; /* what the kernel gave at the last start */

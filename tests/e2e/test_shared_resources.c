@@ -7,7 +7,7 @@
  * driver models (scripts/test.sh runs the e2e suite with configs/gpummu.caps too). */
 #include "e2e.h"
 
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "runtime/runtime.h"
 
 #define W 96u /* 384 bytes a row: the cross-adapter pitch (384) is not the UMD's own (512) */

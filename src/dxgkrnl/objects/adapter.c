@@ -1,7 +1,7 @@
 /* Adapters: the process-wide adapter list (docs/architecture.md "Style": the only hidden global), KMD start-up
  * (DriverEntry -> DxgkInitialize -> AddDevice -> StartDevice -> QueryAdapterInfo), adapter
  * handles, D3DKMTQueryAdapterInfo, counters and teardown (last handle closed, or atexit). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/alloc.h"
 #include "common/timeline.h"
 

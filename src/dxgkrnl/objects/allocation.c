@@ -6,7 +6,7 @@
  * Destruction is deferred until the GPU no longer uses any instance of the allocation (its
  * last fences retired): then DxgkDdiCloseAllocation and DxgkDdiDestroyAllocation run and the
  * segment ranges are freed. An idle allocation is freed at once, on the caller's thread. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

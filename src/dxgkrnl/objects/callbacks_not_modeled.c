@@ -6,7 +6,7 @@
  * callback's kind of result (STATUS_NOT_SUPPORTED, NULL, 0, or nothing) and the verifier reports
  * it (Callback.NotModeled, counted as an unsupported feature), so a driver brought up here learns
  * what it leaned on instead of crashing. The parameters are never read. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 static void report(const char *name, const char *answer)
 {

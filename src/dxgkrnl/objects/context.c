@@ -1,7 +1,7 @@
 /* Contexts (docs/semantics.md §0): a stream of DMA buffers on one node. The kernel allocates the
  * context's command buffer, allocation list and patch-location list in system memory and
  * hands them to the UMD through D3DKMT_CREATECONTEXT (and again after every D3DKMTRender). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

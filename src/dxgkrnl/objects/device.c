@@ -1,7 +1,7 @@
 /* Devices (docs/semantics.md §0): DxgkDdiCreateDevice / DxgkDdiDestroyDevice. A device owns its
  * contexts and allocations; destroying it destroys what the application left and waits for
  * the GPU to finish with them, so nothing of the device survives D3DKMTDestroyDevice. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

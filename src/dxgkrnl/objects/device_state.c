@@ -10,7 +10,7 @@
  *
  * The context priority (-7..7, 0 at creation; the range is ours, include/wddm/d3dkmthk.h) is
  * stored on the context under the adapter lock, where the scheduler reads it. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 #include <string.h>
 

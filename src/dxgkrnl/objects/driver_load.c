@@ -9,7 +9,7 @@
  * answered to KMTQAITYPE_UMDRIVERNAME, and the runtime that opens the adapter loads it, as
  * Windows' runtime does. Modules stay loaded for the life of the process (a KMD's DriverEntry
  * and DDIs, once registered, are never unregistered). docs/drivers.md. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/module.h"
 #include "common/wide.h"
 

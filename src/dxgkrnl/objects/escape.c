@@ -1,7 +1,7 @@
 /* D3DKMTEscape -> DxgkDdiEscape: the caller's private data goes to the KMD unread (the
  * driver package's own channel; the reference one is struct swgpu_escape, seed 002 tests).
  * The kernel checks only the handles, the size and the flags. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 
 #include <string.h>
 

@@ -22,7 +22,7 @@
  * Lock: each mutex has its own, a leaf. Nothing else is taken while it is held (refusal lines
  * are printed after it is let go, references are dropped after it), and an acquirer waits on
  * the mutex's condition variable (CLOCK_MONOTONIC deadlines) holding only it. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/deadline.h"
 #include "common/alloc.h"
 

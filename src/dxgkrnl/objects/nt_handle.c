@@ -26,7 +26,7 @@
  *
  * Lock: the table lock is a leaf, held for the table and the namespace only; what an NT object
  * holds is released after it is let go. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/alloc.h"
 #include "common/event.h"
 

@@ -15,7 +15,7 @@
  * last reference carried D3DDDI_ALLOCATIONLIST.DoNotRetireInstance. Checked before
  * DxgkDdiRender and again, then recorded, when the buffer is queued (the adapter lock is let go
  * in between). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/alloc.h"
 #include "common/timeline.h"
 

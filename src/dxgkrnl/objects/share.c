@@ -31,7 +31,7 @@
  * mode and later opened by the UMD"): objects/standard_allocation.c makes one
  * (DxgkDdiGetStandardAllocationDriverData, D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER) through
  * D3DKMTCreateAllocation; it is shared here like a UMD-made one. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

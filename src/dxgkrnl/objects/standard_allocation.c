@@ -5,7 +5,7 @@
  * data) and creates the allocation with it like any other (DxgkDdiCreateAllocation ...).
  * Modelled: the cross-adapter GDI surface (D3DKMDT_GDISURFACE_TEXTURE_CROSSADAPTER), created
  * shared so that another adapter's UMD opens it (objects/share.c). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/objects/objects.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  *
  * Waiting spins briefly (a blocked thread takes ~20 µs to wake on this VM; most waits in a
  * frame loop are shorter), then blocks on the node's condition variable. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 
 #define SPIN_NS 4000u
 

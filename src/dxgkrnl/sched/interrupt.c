@@ -6,7 +6,7 @@
  * move to its retired list, tickets and fences advance, waiters and the node worker wake.
  * The DPC takes only node locks: recycling DMA buffers and freeing deferred allocations is
  * the node worker's job, so the GPU thread never waits for the adapter lock. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 
 /* Retired packets the DPC lets pile up before it wakes the node worker to recycle them. */
 #define GSCHED_RECYCLE_BATCH 32u

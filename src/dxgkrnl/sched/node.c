@@ -4,7 +4,7 @@
  * with segment addresses, then assigns the SubmissionFenceId and calls DxgkDdiPatch and
  * DxgkDdiSubmitCommand. It also recycles the packets the DPC retired and frees deferred
  * allocations that became idle. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 #include "common/timeline.h"
 
 #include <string.h>

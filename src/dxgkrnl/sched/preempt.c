@@ -24,7 +24,7 @@
  * watermark below which every ticket retired, and a bitmap of GSCHED_TICKET_WINDOW bits keeps
  * the ones retired above it. The worker never picks a packet beyond the window, so the bitmap
  * cannot overflow and the lowest ticket is always eligible. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 
 /* ---- tickets ------------------------------------------------------------------------------- */
 

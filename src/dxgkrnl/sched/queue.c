@@ -6,7 +6,7 @@
  * worker serves a node's contexts by priority, then in ticket order (FIFO across contexts of
  * one priority), and preempts lower-priority work for higher (sched/preempt.c).
  * FIXME(scheduling): no quanta or time slicing between contexts of one priority. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 #include "common/alloc.h"
 #include "common/timeline.h"
 

@@ -7,7 +7,7 @@
  * (sched/node.c). Nothing is made resident by a submission (docs/semantics.md §9.2: the device's
  * MakeResident list is the only residency control); what the commands touch that is not
  * resident faults on the GPU and loses only this device (sched/interrupt.c). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 
 #include <string.h>
 

@@ -17,7 +17,7 @@
  * (gsched_unload_context). A preemption and an engine or adapter reset leave the engine in the
  * null context too (the GPU saves on a preemption, and loses the state on a reset):
  * gsched_switch_forget_locked. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 
 static void switch_from_locked(struct gsched_node *n, UINT64 fence)
 {

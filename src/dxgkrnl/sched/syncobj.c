@@ -25,7 +25,7 @@
  * objects/nt_handle.c), which holds a reference of its own, so it opens (D3DKMTOpenSyncObject-
  * FromNtHandle(2)) after every local handle was destroyed. These answers are the ones Windows
  * gives in Wine's d3dkmt tests. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 #include "common/alloc.h"
 #include "common/event.h"
 

@@ -20,7 +20,7 @@
  * Unsatisfied GPU waits sit on a registry in the order they were made, so the oldest wait on a
  * mutex or a semaphore takes it first. Lock order: the sync lock is taken with no lock but
  * possibly the adapter lock held (the DPC takes it after letting go of node->lock). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 #include "common/alloc.h"
 #include "common/deadline.h"
 #include "common/event.h"

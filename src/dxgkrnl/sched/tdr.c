@@ -35,7 +35,7 @@
  * lock or CPU wait waits for ever and the kernel's own paging still runs while the devices are
  * destroyed, and D3DKMTCreateDevice and D3DKMTCreateContext refuse it with STATUS_DEVICE_REMOVED
  * until the adapter is started anew (every handle of it closed, then enumerated again). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 #include "common/timeline.h"
 
 #include <errno.h>

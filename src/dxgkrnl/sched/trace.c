@@ -4,7 +4,7 @@
  * sequence number with release; a reader accepts a slot only if its published sequence number
  * is the one it expects (a slot being rewritten, or overwritten by a newer lap, is skipped or
  * ends the read). Fields are atomics so that a reader racing a writer is defined behaviour. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/sched.h"
 #include "common/timeline.h"
 
 struct trace_slot {

@@ -12,7 +12,7 @@
  * The budget is WDDM_SYSMEM_BUDGET_MB (MiB, read once per process; unset or 0 = unlimited).
  * It is process-wide (system memory is), and lock-free: an atomic counter, not even touched
  * when there is no budget. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 
 #include <stdlib.h>
 

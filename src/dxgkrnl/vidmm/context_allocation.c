@@ -14,7 +14,7 @@
  * eviction rule (dxgk_context_allocation_evictable_locked) keeps while the rule says so. The
  * first page-in is DXGK_OPERATION_INIT_CONTEXT_RESOURCE (§1.3); later moves are the ordinary
  * TRANSFER / MAP paths, which preserve content. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

@@ -42,7 +42,7 @@
  * fence on the GPU (prepare's paging fence) and the CPU (a lock waits for paging_fence), so no
  * write reaches the range before the eviction copied it out. A restore (vidmm/residency.c) is a
  * TRANSFER from the backing store (or a MAP of it) on the next use. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 #include "common/timeline.h"
 

@@ -67,7 +67,7 @@
  * later AcquireAperture lock of the instance still evicted that way gets the backing store at
  * once (case 3); its restore goes only into a memory segment, with Swizzle. IgnoreSync on them is
  * refused. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 #include "common/timeline.h"
 

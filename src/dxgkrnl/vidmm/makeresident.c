@@ -35,7 +35,7 @@
  *     now (every instance, every device: one process), CurrentReservation and
  *     AvailableForReservation (half the Budget) those of D3DKMTChangeVideoMemoryReservation
  *     (vidmm/reservation.c). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * Both calls name the allocations either by kernel resource (pResources: every allocation of
  * each resource) or by allocation handle (HandleList), exactly one of the two, all checked
  * before anything changes; an opened allocation stands for the creator's (as for priorities). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

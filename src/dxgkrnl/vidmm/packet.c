@@ -7,7 +7,7 @@
  *   located, and the paging fence it must wait for (docs/semantics.md §9.1; seed 000).
  * - A held packet (behind a GPU wait, sched/queue.c) taking its ticket: the allocations' current
  *   instances, located and stamped as D3DKMTRender stamps them (objects/render.c). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 
 UINT64 vidmm_packet_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT i)
 {

@@ -12,7 +12,7 @@
  *   anything else is a KMD bug (a real OS bug-checks): refused with a debug line.
  * A TRANSFER carries TransferStart on its first call and TransferEnd on every call (one
  * transfer per allocation: see vidmm_paging_build_locked). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

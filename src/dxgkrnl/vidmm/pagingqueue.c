@@ -23,7 +23,7 @@
  *   - hPagingQueue may still be the device handle (callers of the WDDM 1.x-era model here,
  *     vidmm/makeresident.c): the WDK names a paging queue, but this kernel runs a WDDM 1.3 KMD
  *     where no queue need exist; the fence is then the paging node's own. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

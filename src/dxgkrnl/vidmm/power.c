@@ -21,7 +21,7 @@
  * that loses it loses them. After D0 VidMm writes every table again (vidmm/vaspace.c) and puts
  * back, with their content, the allocations a device made resident (D3DKMTMakeResident: the
  * GPU reaches them without an allocation list, so nothing else would bring them back). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 
 #include <stdlib.h>
 

@@ -16,7 +16,7 @@
  * unregistration waits for a callback of that registration still running on another thread,
  * so that once it returned the callback is never called again (from inside the callback it
  * returns at once, and the registration goes when the callback returns). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

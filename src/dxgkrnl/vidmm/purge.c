@@ -15,7 +15,7 @@
  * and a destroyed one waiting to be freed. Every device of the adapter is lost by then (an
  * adapter reset loses them all, sched/tdr.c), so nothing of theirs runs again; what comes back
  * is what a new device or another adapter's user of a shared allocation touches next. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 
 /* The notification for one instance, then its bookkeeping: out of its segment and LRU. */
 static NTSTATUS purge_one_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch)

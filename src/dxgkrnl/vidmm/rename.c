@@ -33,7 +33,7 @@
  * can be created or reused that way the lock fails; the caller flushes and retries with
  * Discard | NoExistingReference ("the driver does not currently have a reference to any
  * instance ... queued"), and then any idle instance, the current one included, is reused. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>

@@ -17,7 +17,7 @@
  *     allocations to place this process's own allocations.
  *   - hProcess: NULL or NtCurrentProcess() (the one process); another is STATUS_INVALID_HANDLE.
  *     PhysicalAdapterIndex: only 0 (no linked adapters). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/timeline.h"
 
 UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)

@@ -6,7 +6,7 @@
  * DXGK_VIDMMCAPS.MapAperture2Supported (docs/architecture.md "Memory and addresses"). An evicted instance
  * (vidmm/evict.c) is restored: TRANSFER from its backing store into a memory segment, or MAP of
  * the backing store itself into the aperture; the CPU and the GPU wait for that paging fence. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/timeline.h"
 
 #include <string.h>

@@ -10,7 +10,7 @@
  *
  * Directions and banks (vidmm/placement.c): a search inside a window [lo, hi) (a bank of a
  * UseBanking segment) from the bottom (lowest offset) or from the top (highest offset). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 #include "common/timeline.h"
 

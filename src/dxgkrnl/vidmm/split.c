@@ -17,7 +17,7 @@
  * whose allocations do not fit alone ends the split with STATUS_NO_MEMORY (the device is then
  * lost, as before). While a node splits it is not preempted (a part is not on the in-flight
  * list, so a preemption could not take it back). */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 
 /* Every stamp back to what it was before this packet (the worker's prepare saved them). */
 static void unstamp_all_locked(struct dxgk_packet *p)

@@ -3,7 +3,7 @@
  * and how fragmented it is; per device what it allocated and how much of that is resident; the
  * system memory committed for backing stores. Read under the adapter lock, so one call's figures
  * are one consistent moment. include/wddm/wddm.h wddm_query_memory_statistics. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 
 #include <string.h>
 

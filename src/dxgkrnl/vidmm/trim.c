@@ -8,7 +8,7 @@
  * EvictionSegmentSet, into an aperture segment); an aperture segment's are unmapped. Kept where
  * they are: what vidmm_evictable_locked keeps (locked, pinned by the residency rules, claimed by
  * a packet being readied) and what is in this very paging batch. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 
 static NTSTATUS trim_one_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch)
 {

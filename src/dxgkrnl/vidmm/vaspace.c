@@ -26,7 +26,7 @@
  * the paging node, in the batch of the operation that caused it. A virtual packet waits for
  * every paging buffer submitted before it was prepared (vidmm_va_pt_fence_locked), so the
  * engine never runs on a stale entry. All of it under the adapter lock. */
-#include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 
 #include <stdlib.h>
