@@ -528,7 +528,7 @@ struct dxgk_device {
                                          or lock-free with a relaxed atomic load where a stale
                                          "not lost" only delays a refusal to the next check
                                          (sched/queue.c's queue-depth wait, objects/share.c,
-                                         objects/allocation.c) */
+                                         objects/allocation.c, vidmm/residency_query.c) */
     D3DKMT_DEVICEEXECUTION_STATE exec_state; /* D3DKMTGetDeviceState's answer while error is set
                                          (HUNG, RESET, ERROR_OUTOFMEMORY...); adapter->lock */
     struct dxgk_context *contexts;    /* protected by adapter->lock */

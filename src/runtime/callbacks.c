@@ -327,6 +327,29 @@ static HRESULT APIENTRY cb_Evict(HANDLE hDevice, D3DDDICB_EVICT *e)
     return hr;
 }
 
+/* pfnQueryResidencyCb: D3DKMTQueryAllocationResidency for the UMD, hResource being the
+ * runtime's resource handle (as pfnDeallocateCb takes it). D3DDDI_RESIDENCYSTATUS has the
+ * thunk's values. */
+static HRESULT APIENTRY cb_QueryResidency(HANDLE hDevice, const D3DDDICB_QUERYRESIDENCY *q)
+{
+    struct rt_device *dev = dev_from_handle(hDevice);
+    if (!dev || !q)
+        return E_INVALIDARG;
+    D3DKMT_QUERYALLOCATIONRESIDENCY k = { .hDevice = dev->km_device, .phAllocationList = q->HandleList,
+                                          .AllocationCount = q->NumAllocations,
+                                          .pResidencyStatus = (D3DKMT_ALLOCATIONRESIDENCYSTATUS *)q->pResidencyStatus };
+    if (q->hResource) {
+        struct rt_resource *res = rt_resource_from_handle(dev, q->hResource);
+        if (!res || !res->km_resource) {
+            RT_REFUSE("pfnQueryResidencyCb: hResource is not a runtime resource handle of this device with "
+                      "kernel allocations");
+            return E_INVALIDARG;
+        }
+        k.hResource = res->km_resource;
+    }
+    return thunk_result(dev, D3DKMTQueryAllocationResidency(&k), "pfnQueryResidencyCb");
+}
+
 static HRESULT APIENTRY cb_WaitForSynchronizationObjectFromCpu(HANDLE hDevice,
                                                               const D3DDDICB_WAITFORSYNCHRONIZATIONOBJECTFROMCPU *w)
 {
@@ -519,6 +542,7 @@ void rt_callbacks_init(struct rt_device *dev)
     dev->kt_callbacks.pfnCreateSynchronizationObject2Cb = cb_CreateSynchronizationObject2;
     dev->kt_callbacks.pfnMakeResidentCb = cb_MakeResident;
     dev->kt_callbacks.pfnEvictCb = cb_Evict;
+    dev->kt_callbacks.pfnQueryResidencyCb = cb_QueryResidency;
     dev->kt_callbacks.pfnWaitForSynchronizationObjectFromCpuCb = cb_WaitForSynchronizationObjectFromCpu;
     dev->kt_callbacks.pfnSignalSynchronizationObjectFromCpuCb = cb_SignalSynchronizationObjectFromCpu;
     dev->kt_callbacks.pfnWaitForSynchronizationObjectFromGpuCb = cb_WaitForSynchronizationObjectFromGpu;

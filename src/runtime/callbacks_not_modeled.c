@@ -24,7 +24,6 @@ static HRESULT not_modeled(const char *slot, const char *answer)
     static VOID APIENTRY nm_##slot(__VA_ARGS__) { (void)not_modeled(#slot, "nothing"); }
 
 NOT_MODELED_HR(pfnSetPriorityCb, HANDLE hDevice, D3DDDICB_SETPRIORITY *pData)
-NOT_MODELED_HR(pfnQueryResidencyCb, HANDLE hDevice, const D3DDDICB_QUERYRESIDENCY *pData)
 NOT_MODELED_HR(pfnSetDisplayModeCb, HANDLE hDevice, D3DDDICB_SETDISPLAYMODE *pData)
 NOT_MODELED_HR(pfnPresentCb, HANDLE hDevice, const D3DDDICB_PRESENT *pData)
 NOT_MODELED_HR(pfnEscapeCb, HANDLE hAdapter, const D3DDDICB_ESCAPE *pData)
@@ -146,7 +145,6 @@ void rt_callbacks_not_modeled_init(D3DDDI_DEVICECALLBACKS *kt, D3DDDI_ADAPTERCAL
 {
     if (kt) {
         kt->pfnSetPriorityCb = nm_pfnSetPriorityCb;
-        kt->pfnQueryResidencyCb = nm_pfnQueryResidencyCb;
         kt->pfnSetDisplayModeCb = nm_pfnSetDisplayModeCb;
         kt->pfnPresentCb = nm_pfnPresentCb;
         kt->pfnEscapeCb = nm_pfnEscapeCb;

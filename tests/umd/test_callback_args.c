@@ -6,7 +6,8 @@
  * values. A UMD written for Windows fills one before calling the callback, as it would there: the
  * call goes through the runtime's real D3DDDI_DEVICECALLBACKS, D3DDDI_ADAPTERCALLBACKS and
  * DXGI_DDI_BASE_CALLBACKS (handed to the UMD at OpenAdapter and CreateDevice), answers E_NOTIMPL,
- * leaves a refusal naming the callback, and touches nothing the driver filled.
+ * leaves a refusal naming the callback, and touches nothing the driver filled. pfnQueryResidencyCb,
+ * modeled since (D3DKMTQueryAllocationResidency), refuses the same call's forged handles.
  * docs/rules.md §61.
  */
 #include "e2e/e2e.h"
@@ -214,6 +215,7 @@ static struct {
     BOOL called;
     HRESULT escape, set_priority, residency, present, create_overlay, flip_overlay, wait2, signal2, offer2,
         reclaim3, update_va, context_virtual, marker, multisample, dxgi_present, dxgi_mpo;
+    D3DDDI_RESIDENCYSTATUS residency_status[2];
     BOOL untouched;                     /* every out member the driver preset is as it left it */
     int unnamed;                        /* calls whose refusal did not name the callback */
 } u;
@@ -250,8 +252,9 @@ static void call_device_callbacks(const D3DDDI_DEVICECALLBACKS *cb, HANDLE hDevi
                                       .pPriorities = priorities };
     u.set_priority = CALL(cb, pfnSetPriorityCb, hDevice, &priority);
 
-    D3DDDI_RESIDENCYSTATUS status[2] = { D3DDDI_RESIDENCYSTATUS_NOTRESIDENT, D3DDDI_RESIDENCYSTATUS_NOTRESIDENT };
-    D3DDDICB_QUERYRESIDENCY residency = { .NumAllocations = 2, .HandleList = allocations, .pResidencyStatus = status };
+    u.residency_status[0] = u.residency_status[1] = D3DDDI_RESIDENCYSTATUS_NOTRESIDENT;
+    D3DDDICB_QUERYRESIDENCY residency = { .NumAllocations = 2, .HandleList = allocations,
+                                          .pResidencyStatus = u.residency_status };
     u.residency = CALL(cb, pfnQueryResidencyCb, hDevice, &residency);
 
     D3DKMT_HANDLE src[1] = { allocations[0] };
@@ -301,7 +304,7 @@ static void call_device_callbacks(const D3DDDI_DEVICECALLBACKS *cb, HANDLE hDevi
     u.marker = CALL(cb, pfnLogUMDMarkerCb, hDevice, &marker);
 
     u.untouched = overlay.hKernelOverlay == 0xdead && context.hContext == (HANDLE)0x5a &&
-                  status[0] == D3DDDI_RESIDENCYSTATUS_NOTRESIDENT && results[1] == D3DDDI_RECLAIM_RESULT_NOT_COMMITTED &&
+                  results[1] == D3DDDI_RECLAIM_RESULT_NOT_COMMITTED &&
                   reclaim.PagingFenceValue == 99 && escape.PrivateDriverDataSize == sizeof driver_blob &&
                   driver_blob[0] == 0x57444D31u;
 }
@@ -357,7 +360,12 @@ static void a_windows_driver_fills_the_arguments_and_learns_e_notimpl(void **sta
     assert_int_equal(hr, S_OK);
     assert_true(u.called);
 
-    const HRESULT answers[] = { u.escape, u.set_priority, u.residency, u.present, u.create_overlay, u.flip_overlay,
+    /* pfnQueryResidencyCb is modeled (D3DKMTQueryAllocationResidency): the forged handles are
+     * refused with the status array as the driver left it. */
+    assert_int_equal(u.residency, E_INVALIDARG);
+    assert_int_equal(u.residency_status[0], D3DDDI_RESIDENCYSTATUS_NOTRESIDENT);
+    assert_int_equal(u.residency_status[1], D3DDDI_RESIDENCYSTATUS_NOTRESIDENT);
+    const HRESULT answers[] = { u.escape, u.set_priority, u.present, u.create_overlay, u.flip_overlay,
                                 u.wait2, u.signal2, u.offer2, u.reclaim3, u.update_va, u.context_virtual, u.marker,
                                 u.multisample, u.dxgi_present, u.dxgi_mpo };
     for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++)
