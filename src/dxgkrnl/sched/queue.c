@@ -173,6 +173,43 @@ struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n)
     return best ? best->queue : NULL;
 }
 
+/* Steps to the next packet within the window: on along the current context's queue, else to
+ * the next context of the node with a queued packet. */
+static struct dxgk_packet *queued_advance(struct gsched_queued_iter *it, struct dxgk_packet *p,
+                                          struct dxgk_context *c)
+{
+    for (;;) {
+        if (p && p->ticket - it->base < it->window) {
+            it->c = c;
+            it->p = p;
+            return p;
+        }
+        c = c ? c->node_next : NULL;
+        if (!c)
+            return it->p = NULL;
+        p = c->queue;
+    }
+}
+
+struct dxgk_packet *gsched_queued_first_locked(struct gsched_node *n, UINT64 window, struct gsched_queued_iter *it)
+{
+    WDDM_ASSERT_HELD(&n->adapter->lock);
+    it->base = UINT64_MAX;
+    it->window = window;
+    it->p = NULL;
+    for (struct dxgk_context *c = n->contexts; c; c = c->node_next)
+        if (c->queue && c->queue->ticket < it->base)
+            it->base = c->queue->ticket;
+    if (it->base == UINT64_MAX || !n->contexts)
+        return NULL;
+    return queued_advance(it, n->contexts->queue, n->contexts);
+}
+
+struct dxgk_packet *gsched_queued_next_locked(struct gsched_queued_iter *it)
+{
+    return it->p ? queued_advance(it, it->p->next, it->c) : NULL;
+}
+
 void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p)
 {
     (void)n;

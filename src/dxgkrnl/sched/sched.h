@@ -78,6 +78,18 @@ void gsched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
 void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
 struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n);
 void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p);
+/* The packets queued on node n and taken by no worker yet whose ticket lies less than `window`
+ * past the node's first queued one, context by context, each context's in ticket order: what
+ * VidMm may know of the future (its "needed last" victim choice, vidmm/evict.c). Packets held
+ * behind a GPU wait have no ticket yet and are not among them. it->base is that first ticket.
+ * NULL at the end. Adapter lock held across the whole walk. */
+struct gsched_queued_iter {
+    UINT64 base, window;
+    struct dxgk_context *c;
+    struct dxgk_packet *p;
+};
+struct dxgk_packet *gsched_queued_first_locked(struct gsched_node *n, UINT64 window, struct gsched_queued_iter *it);
+struct dxgk_packet *gsched_queued_next_locked(struct gsched_queued_iter *it);
 
 /* sched/preempt.c: priorities, preemption, the gate and the ticket watermark (issue 4). */
 void gsched_ticket_retire_locked(struct gsched_node *n, UINT64 ticket); /* node->lock */

@@ -475,23 +475,17 @@ static UINT64 scan_queued_locked(struct dxgk_adapter *a)
     WDDM_ASSERT_HELD(&a->lock);
     UINT64 scan = atomic_fetch_add(&scan_clock, 1) + 1;
     for (UINT n = 0; n < a->node_count; n++) {
-        UINT64 base = UINT64_MAX;
-        for (struct dxgk_context *c = a->node[n].contexts; c; c = c->node_next)
-            if (c->queue && c->queue->ticket < base)
-                base = c->queue->ticket;
-        if (base == UINT64_MAX)
-            continue;
-        /* Each context's queue is in ticket order; the node's contexts interleave by ticket. */
-        for (struct dxgk_context *c = a->node[n].contexts; c; c = c->node_next)
-            for (struct dxgk_packet *p = c->queue; p && p->ticket - base < VIDMM_LOOKAHEAD_TICKETS; p = p->next)
-                for (UINT i = 0; i < p->alloc_count; i++) {
-                    struct vidmm_instance *in = p->inst[i];
-                    UINT64 d = p->ticket - base;
-                    if (in->next_ref_scan != scan || d < in->next_ref) {
-                        in->next_ref_scan = scan;
-                        in->next_ref = d;
-                    }
+        struct gsched_queued_iter it;
+        for (struct dxgk_packet *p = gsched_queued_first_locked(&a->node[n], VIDMM_LOOKAHEAD_TICKETS, &it); p;
+             p = gsched_queued_next_locked(&it))
+            for (UINT i = 0; i < p->alloc_count; i++) {
+                struct vidmm_instance *in = p->inst[i];
+                UINT64 d = p->ticket - it.base;
+                if (in->next_ref_scan != scan || d < in->next_ref) {
+                    in->next_ref_scan = scan;
+                    in->next_ref = d;
                 }
+            }
     }
     return scan;
 }
