@@ -50,7 +50,7 @@ static HRESULT APIENTRY umd_GetCaps(D3D10DDI_HADAPTER hAdapter, const D3D10_2DDI
             return E_INVALIDARG;
         /* Creates share the one command buffer (initial data), so they are not free-threaded
          * (the runtime serialises them). Command lists (deferred.c) unless switched off, which
-         * makes the runtime emulate them (wddm_umd_set_command_lists, deferred.h). */
+         * makes the runtime emulate them (WDDM_UMD_NO_COMMANDLISTS, deferred.h). */
         ((D3D11DDI_THREADING_CAPS *)args->pData)->Caps =
             wddm_umd_command_lists_enabled() ? (D3D11DDICAPS_COMMANDLISTS | D3D11DDICAPS_COMMANDLISTS_BUILD_2) : 0;
         return S_OK;

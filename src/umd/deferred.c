@@ -25,22 +25,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- test hooks ---------------------------------------------------------------------------- */
-static atomic_int umd_cl_switch = -1;
-static atomic_int umd_fail_after = -1;
-static atomic_int umd_bad_size;
-
-void wddm_umd_set_command_lists(int enabled) { atomic_store(&umd_cl_switch, enabled); }
 int wddm_umd_command_lists_enabled(void)
 {
-    int v = atomic_load(&umd_cl_switch);
-    if (v >= 0)
-        return v;
     const char *e = getenv("WDDM_UMD_NO_COMMANDLISTS");
     return !(e && e[0] == '1');
 }
+
+/* ---- the test hook left (issue 16 §3: UMD unit tests inject a recording failure; the others
+ * moved into tests' own UMD wrappers) ------------------------------------------------------- */
+static atomic_int umd_fail_after = -1;
 void wddm_umd_fail_deferred_after(int n) { atomic_store(&umd_fail_after, n); }
-void wddm_umd_test_bad_handle_size(int on) { atomic_store(&umd_bad_size, on); }
 
 /* ---- ops --------------------------------------------------------------------------------------- */
 enum umd_op_type {
@@ -196,8 +190,6 @@ VOID APIENTRY umd_CheckDeferredContextHandleSizes(D3D10DDI_HDEVICE hDevice, UINT
 SIZE_T APIENTRY umd_CalcDeferredContextHandleSize(D3D10DDI_HDEVICE hDevice, D3D11DDI_HANDLETYPE type,
                                                          VOID *pICObject)
 {
-    if (atomic_load(&umd_bad_size))
-        return 12345; /* test hook: a size CheckDeferredContextHandleSizes never listed */
     switch (type) {
     case D3D10DDI_HT_RESOURCE: return sizeof(struct umd_dc_resource);
     case D3D10DDI_HT_RENDERTARGETVIEW:

@@ -20,16 +20,12 @@
 #define UMD_RO_ALIGN 64u  /* one cache line */
 #endif
 
-/* Test hooks (tests and benchmark only; process-wide, atomics).
- * wddm_umd_set_command_lists(1/0): report D3D11DDICAPS_COMMANDLISTS(_BUILD_2) or not, read at
- * the next device creation; -1 = default (on unless WDDM_UMD_NO_COMMANDLISTS=1 is in the
- * environment). Off makes the runtime emulate command lists itself. */
-void wddm_umd_set_command_lists(int enabled);
+/* Whether the UMD reports D3D11DDICAPS_COMMANDLISTS(_BUILD_2): yes unless WDDM_UMD_NO_COMMANDLISTS=1
+ * is in the environment, read at each GetCaps. Off makes the runtime emulate command lists. */
 int wddm_umd_command_lists_enabled(void);
+/* Test hooks (tests only; process-wide, atomics). */
 /* Make the n-th next deferred-context DDI call (0 = the very next) report E_OUTOFMEMORY
  * through that context's pfnSetErrorCb and do nothing; -1 turns the fault off. */
 void wddm_umd_fail_deferred_after(int n);
-/* Test hook: make CalcDeferredContextHandleSize return a size it never listed (verifier test). */
-void wddm_umd_test_bad_handle_size(int on);
 
 #endif /* WDDM_UMD_DEFERRED_H */

@@ -1,5 +1,5 @@
 /* Fixtures for tests that run twice: once with the reference UMD building command lists and once
- * with its command-list switch off so the runtime emulates them (wddm_umd_set_command_lists). */
+ * with its command-list switch off so the runtime emulates them (WDDM_UMD_NO_COMMANDLISTS=1). */
 #ifndef WDDM_TESTS_E2E_LISTS_H
 #define WDDM_TESTS_E2E_LISTS_H
 
@@ -8,20 +8,19 @@
 
 static inline int e2e_setup_umd_lists(void **state)
 {
-    wddm_umd_set_command_lists(1);
+    unsetenv("WDDM_UMD_NO_COMMANDLISTS");
     return e2e_setup(state);
 }
 
 static inline int e2e_setup_emulated_lists(void **state)
 {
-    wddm_umd_set_command_lists(0);
+    setenv("WDDM_UMD_NO_COMMANDLISTS", "1", 1);
     return e2e_setup(state);
 }
 
 static inline int e2e_teardown_lists(void **state)
 {
-    wddm_umd_set_command_lists(-1);
-    wddm_umd_fail_deferred_after(-1);
+    unsetenv("WDDM_UMD_NO_COMMANDLISTS");
     return e2e_teardown(state);
 }
 

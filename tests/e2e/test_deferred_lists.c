@@ -1,6 +1,6 @@
 /* Deferred contexts and command lists end to end (seed 004, docs/semantics.md §4.5, §5.2):
  * every test runs twice, once with the reference UMD building command lists and once with its
- * command-list switch off so the runtime emulates them (wddm_umd_set_command_lists). */
+ * command-list switch off so the runtime emulates them (WDDM_UMD_NO_COMMANDLISTS=1). */
 #include "e2e/lists.h"
 
 #include <pthread.h>

@@ -2,6 +2,7 @@
  * observed by wrapping the real reference UMD: the tables it fills are intercepted and every
  * handle-related call is logged in order, then forwarded. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -10,7 +11,6 @@
 #include <cmocka.h>
 
 #include "runtime/runtime.h"
-#include "umd/deferred.h"
 
 enum ev_kind { EV_CHECK_SIZES, EV_CALC_SIZE, EV_IC_CREATE_RES, EV_IC_DESTROY_RES, EV_IC_CREATE_RTV, EV_IC_DESTROY_RTV,
                EV_DC_CREATE_RES, EV_DC_DESTROY_RES, EV_DC_CREATE_RTV, EV_DC_DESTROY_RTV, EV_CREATE_DC,
@@ -40,6 +40,13 @@ static PFND3D10DDI_CREATEDEVICE real_CreateDevice;
 static D3D11DDI_DEVICEFUNCS ic_real, dc_real;
 static D3D10DDI_HRTCORELAYER ic_core, dc_core;
 
+/* Faults this test UMD injects (the reference UMD has no test hooks): a size CalcDeferredContext-
+ * HandleSize never listed, and an E_OUTOFMEMORY on the deferred context's next ResourceCopy,
+ * reported through that context's pfnSetErrorCb as a UMD does when recording fails. */
+static bool bad_handle_size;
+static bool fail_next_dc_copy;
+static PFND3D10DDI_SETERROR_CB dc_set_error;
+
 static VOID APIENTRY w_Check(D3D10DDI_HDEVICE d, UINT *n, D3D11DDI_HANDLESIZE *a)
 {
     log_ev((struct ev){ .kind = EV_CHECK_SIZES, .n = n ? *n : 0, .array = a != NULL });
@@ -48,6 +55,8 @@ static VOID APIENTRY w_Check(D3D10DDI_HDEVICE d, UINT *n, D3D11DDI_HANDLESIZE *a
 static SIZE_T APIENTRY w_Calc(D3D10DDI_HDEVICE d, D3D11DDI_HANDLETYPE t, VOID *o)
 {
     log_ev((struct ev){ .kind = EV_CALC_SIZE, .h = o, .n = t });
+    if (bad_handle_size)
+        return 12345; /* CheckDeferredContextHandleSizes never listed it */
     return ic_real.pfnCalcDeferredContextHandleSize(d, t, o);
 }
 static VOID APIENTRY w_IcCreateRes(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATERESOURCE *a, D3D10DDI_HRESOURCE h,
@@ -123,6 +132,15 @@ static VOID APIENTRY w_DcDestroyUav(D3D10DDI_HDEVICE d, D3D11DDI_HUNORDEREDACCES
     log_ev((struct ev){ .kind = EV_DC_DESTROY_UAV, .h = h.pDrvPrivate });
     dc_real.pfnDestroyUnorderedAccessView(d, h);
 }
+static VOID APIENTRY w_DcResourceCopy(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE dst, D3D10DDI_HRESOURCE src)
+{
+    if (fail_next_dc_copy) {
+        fail_next_dc_copy = false;
+        dc_set_error(dc_core, E_OUTOFMEMORY);
+        return;
+    }
+    dc_real.pfnResourceCopy(d, dst, src);
+}
 static VOID APIENTRY w_CreateDc(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATEDEFERREDCONTEXT *a)
 {
     log_ev((struct ev){ .kind = EV_CREATE_DC });
@@ -135,6 +153,8 @@ static VOID APIENTRY w_CreateDc(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATEDEFE
     a->p11ContextFuncs->pfnDestroyRenderTargetView = w_DcDestroyRtv;
     a->p11ContextFuncs->pfnCreateUnorderedAccessView = w_DcCreateUav;
     a->p11ContextFuncs->pfnDestroyUnorderedAccessView = w_DcDestroyUav;
+    a->p11ContextFuncs->pfnResourceCopy = w_DcResourceCopy;
+    dc_set_error = a->p11UMCallbacks->pfnSetErrorCb;
 }
 static HRESULT APIENTRY w_CreateDevice(D3D10DDI_HADAPTER ad, D3D10DDIARG_CREATEDEVICE *a)
 {
@@ -164,7 +184,7 @@ struct fx { ID3D11Device *dev; ID3D11DeviceContext *ic; };
 static int setup(void **state)
 {
     nev = 0;
-    wddm_umd_set_command_lists(1);
+    unsetenv("WDDM_UMD_NO_COMMANDLISTS"); /* the reference UMD's command lists */
     wddm_set_umd_entry(w_OpenAdapter);
     struct fx *f = calloc(1, sizeof *f);
     if (FAILED(D3D11CreateDevice(NULL, D3D_DRIVER_TYPE_HARDWARE, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &f->dev, NULL,
@@ -180,9 +200,7 @@ static int teardown(void **state)
     ID3D11Device_Release(f->dev);
     free(f);
     wddm_set_umd_entry(NULL);
-    wddm_umd_set_command_lists(-1);
-    wddm_umd_test_bad_handle_size(0);
-    wddm_umd_fail_deferred_after(-1);
+    bad_handle_size = fail_next_dc_copy = false;
     return 0;
 }
 
@@ -315,12 +333,12 @@ static void test_unlisted_handle_size_is_reported_by_verifier(void **state)
     struct fx *f = *state;
     struct rt_device *dev = rt_device_from_iface(f->dev);
     assert_int_equal(atomic_load(&dev->dc_size_violations), 0);
-    wddm_umd_test_bad_handle_size(1);
+    bad_handle_size = true;
     D3D11_BUFFER_DESC d = { .ByteWidth = 256, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE };
     ID3D11Buffer *a = NULL, *b = NULL;
     assert_int_equal(ID3D11Device_CreateBuffer(f->dev, &d, NULL, &a), S_OK);
     assert_int_equal(atomic_load(&dev->dc_size_violations), 1);
-    wddm_umd_test_bad_handle_size(0);
+    bad_handle_size = false;
     assert_int_equal(ID3D11Device_CreateBuffer(f->dev, &d, NULL, &b), S_OK);
     assert_int_equal(atomic_load(&dev->dc_size_violations), 1);
     ID3D11DeviceContext *dc = NULL;
@@ -345,11 +363,11 @@ static void test_deferred_errors_reach_the_deferred_context_only(void **state)
     assert_int_equal(ID3D11Device_CreateDeferredContext(f->dev, 0, &dc), S_OK);
     assert_ptr_not_equal(dc_core.handle, ic_core.handle);
     ID3D11Texture2D *t = texture(f);
-    wddm_umd_fail_deferred_after(0);
+    fail_next_dc_copy = true;
     ID3D11DeviceContext_CopyResource(dc, (ID3D11Resource *)t, (ID3D11Resource *)t); /* refused by the API: no DDI */
     ID3D11Texture2D *t2 = texture(f);
-    ID3D11DeviceContext_CopyResource(dc, (ID3D11Resource *)t2, (ID3D11Resource *)t); /* the DC's first DDI fails */
-    wddm_umd_fail_deferred_after(-1);
+    ID3D11DeviceContext_CopyResource(dc, (ID3D11Resource *)t2, (ID3D11Resource *)t); /* the DC's copy fails */
+    assert_false(fail_next_dc_copy); /* it reached the UMD */
     ID3D11CommandList *cl = NULL;
     assert_int_equal(ID3D11DeviceContext_FinishCommandList(dc, FALSE, &cl), E_OUTOFMEMORY);
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(f->dev), S_OK);

@@ -42,13 +42,13 @@ static void test_threading_caps_report_command_lists_unless_switched_off(void **
     assert_int_equal(fake_open_adapter(f), S_OK);
     D3D11DDI_THREADING_CAPS caps = { 0xFFFFFFFF };
     D3D10_2DDIARG_GETCAPS gc = { .Type = D3D11DDICAPS_THREADING, .pData = &caps, .DataSize = sizeof caps };
-    wddm_umd_set_command_lists(1);
+    unsetenv("WDDM_UMD_NO_COMMANDLISTS");
     assert_int_equal(f->adapter_funcs.pfnGetCaps(f->open.hAdapter, &gc), S_OK);
     assert_int_equal(caps.Caps, D3D11DDICAPS_COMMANDLISTS | D3D11DDICAPS_COMMANDLISTS_BUILD_2);
-    wddm_umd_set_command_lists(0);
+    setenv("WDDM_UMD_NO_COMMANDLISTS", "1", 1);
     assert_int_equal(f->adapter_funcs.pfnGetCaps(f->open.hAdapter, &gc), S_OK);
     assert_int_equal(caps.Caps, 0);
-    wddm_umd_set_command_lists(-1);
+    unsetenv("WDDM_UMD_NO_COMMANDLISTS");
     fake_teardown(f);
 }
 

@@ -40,14 +40,13 @@ static void dc_destroy(struct dcx *d)
 
 static int setup(void **state)
 {
-    wddm_umd_set_command_lists(1);
+    unsetenv("WDDM_UMD_NO_COMMANDLISTS");
     *state = fake_setup();
     return 0;
 }
 static int teardown(void **state)
 {
     fake_teardown(*state);
-    wddm_umd_set_command_lists(-1);
     return 0;
 }
 
@@ -172,16 +171,15 @@ static void test_fault_injection_reports_out_of_memory_on_the_dc(void **state)
     fake_res_destroy(f, b);
 }
 
-/* The switch's default comes from the environment: WDDM_UMD_NO_COMMANDLISTS=1 turns command
- * lists off (the runtime then emulates them); the config call overrides it. */
-static void test_command_list_switch_reads_environment_and_config_call(void **state)
+/* The switch is the environment's: WDDM_UMD_NO_COMMANDLISTS=1 turns command lists off (the
+ * runtime then emulates them), anything else leaves them on. */
+static void test_command_list_switch_reads_environment(void **state)
 {
-    wddm_umd_set_command_lists(-1);
+    (void)state;
     setenv("WDDM_UMD_NO_COMMANDLISTS", "1", 1);
     assert_int_equal(wddm_umd_command_lists_enabled(), 0);
-    wddm_umd_set_command_lists(1);
+    setenv("WDDM_UMD_NO_COMMANDLISTS", "0", 1);
     assert_int_equal(wddm_umd_command_lists_enabled(), 1);
-    wddm_umd_set_command_lists(-1);
     unsetenv("WDDM_UMD_NO_COMMANDLISTS");
     assert_int_equal(wddm_umd_command_lists_enabled(), 1);
 }
@@ -195,7 +193,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_deferred_create_resource_needs_null_description_and_reports_to_the_dc,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_fault_injection_reports_out_of_memory_on_the_dc, setup, teardown),
-        cmocka_unit_test(test_command_list_switch_reads_environment_and_config_call),
+        cmocka_unit_test(test_command_list_switch_reads_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
