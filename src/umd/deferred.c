@@ -31,11 +31,6 @@ int wddm_umd_command_lists_enabled(void)
     return !(e && e[0] == '1');
 }
 
-/* ---- the test hook left (issue 16 §3: UMD unit tests inject a recording failure; the others
- * moved into tests' own UMD wrappers) ------------------------------------------------------- */
-static atomic_int umd_fail_after = -1;
-void wddm_umd_fail_deferred_after(int n) { atomic_store(&umd_fail_after, n); }
-
 /* ---- ops --------------------------------------------------------------------------------------- */
 enum umd_op_type {
     OP_COPY = 1, OP_COPY_REGION, OP_UPDATE, OP_CLEAR_RTV, OP_DISCARD_UPLOAD, OP_EXECUTE, OP_CLEAR_UAV,
@@ -118,26 +113,8 @@ static void dc_oom(struct umd_dc *dc, const char *what)
         dc->pfnSetErrorCb(dc->hRTCoreLayer, E_OUTOFMEMORY);
 }
 
-/* Fault injection: TRUE when this call must fail (the error has been reported). */
-static BOOL dc_fault(struct umd_dc *dc, const char *what)
-{
-    int n = atomic_load(&umd_fail_after);
-    while (n >= 0) {
-        if (atomic_compare_exchange_weak(&umd_fail_after, &n, n - 1)) {
-            if (n == 0) {
-                dc_oom(dc, what);
-                return TRUE;
-            }
-            return FALSE;
-        }
-    }
-    return FALSE;
-}
-
 static struct umd_op *rec_op(struct umd_dc *dc, UINT type, UINT extra, const char *what)
 {
-    if (dc_fault(dc, what))
-        return NULL;
     struct umd_rec *r = &dc->rec;
     SIZE_T size = (sizeof(struct umd_op) + (SIZE_T)extra + 7) & ~(SIZE_T)7;
     if (r->used + size > r->cap) {
@@ -226,7 +203,6 @@ static VOID APIENTRY dc_CreateResource(D3D10DDI_HDEVICE hDevice, const D3D11DDIA
             dc->pfnSetErrorCb(dc->hRTCoreLayer, E_INVALIDARG);
         return;
     }
-    (void)dc_fault(dc, "CreateResource");
 }
 
 static VOID APIENTRY dc_DestroyResource(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE hRes)
@@ -251,7 +227,6 @@ static VOID APIENTRY dc_CreateRenderTargetView(D3D10DDI_HDEVICE hDevice, const D
             dc->pfnSetErrorCb(dc->hRTCoreLayer, E_INVALIDARG);
         return;
     }
-    (void)dc_fault(dc, "CreateRenderTargetView");
 }
 
 static VOID APIENTRY dc_DestroyRenderTargetView(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRENDERTARGETVIEW hView)
@@ -276,7 +251,6 @@ static void dc_open_view(struct umd_dc *dc, struct umd_dc_view *v, void *ic_view
             dc->pfnSetErrorCb(dc->hRTCoreLayer, E_INVALIDARG);
         return;
     }
-    (void)dc_fault(dc, what);
 }
 
 static VOID APIENTRY dc_CreateShaderResourceView(D3D10DDI_HDEVICE hDevice, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *a,
@@ -487,10 +461,6 @@ static VOID APIENTRY dc_DynamicMap(D3D10DDI_HDEVICE hDevice, D3D10DDI_HRESOURCE 
     }
     const struct umd_subresource *sr = &ro->sub[sub];
     if (type == D3D10_DDI_MAP_WRITE_NOOVERWRITE) {
-        if (dc_fault(dc, "Map(NO_OVERWRITE)")) {
-            dc_map_fail(out);
-            return;
-        }
         out->pData = r->alias;
         out->RowPitch = r->alias_row_pitch;
         out->DepthPitch = r->alias_depth_pitch;
@@ -562,8 +532,6 @@ static VOID APIENTRY dc_CreateCommandList(D3D10DDI_HDEVICE hDevice, const D3D11D
     struct umd_dc *dc = umd_dc(hDevice);
     struct umd_cmdlist *cl = hList.pDrvPrivate;
     memset(cl, 0, sizeof *cl);
-    if (dc_fault(dc, "CreateCommandList"))
-        return; /* docs/semantics.md §4.5 rule 9: the handle is invalid, no DestroyCommandList follows */
     cl->rec = dc->rec; /* the list takes the ops and aliases; the DC starts empty */
     memset(&dc->rec, 0, sizeof dc->rec);
 }

@@ -1,5 +1,5 @@
 /* deferred.h - the reference UMD's deferred contexts and command lists (docs/semantics.md §4.5,
- * seed 004): context-local handles, recording, CommandListExecute, and the UMD's test hooks.
+ * seed 004): context-local handles, recording, CommandListExecute, and the command-list switch.
  *
  * Data organisation (seed 004 "Driver Data Organization"): a deferred-context (DC) handle
  * holds only what that context changes (per-context use counter, its current discard alias);
@@ -23,9 +23,5 @@
 /* Whether the UMD reports D3D11DDICAPS_COMMANDLISTS(_BUILD_2): yes unless WDDM_UMD_NO_COMMANDLISTS=1
  * is in the environment, read at each GetCaps. Off makes the runtime emulate command lists. */
 int wddm_umd_command_lists_enabled(void);
-/* Test hooks (tests only; process-wide, atomics). */
-/* Make the n-th next deferred-context DDI call (0 = the very next) report E_OUTOFMEMORY
- * through that context's pfnSetErrorCb and do nothing; -1 turns the fault off. */
-void wddm_umd_fail_deferred_after(int n);
 
 #endif /* WDDM_UMD_DEFERRED_H */

@@ -7,7 +7,7 @@
  * named it, and answers each Map from those stamps (rename.c). The mode is on for a WDDM 2.x
  * adapter and forced by WDDM_UMD_RENAMING=1 on today's WDDM 1.x path (read at CreateDevice).
  *
- * The test hooks below are process-wide and read by tests and tools only. */
+ * The counters below are process-wide, read by tests (an observation, not a hook). */
 #ifndef WDDM_UMD_RENAME_H
 #define WDDM_UMD_RENAME_H
 

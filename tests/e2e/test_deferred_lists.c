@@ -5,6 +5,8 @@
 
 #include <pthread.h>
 
+#include <wddm/wddm.h>
+
 #define N 4096u /* bytes per test buffer */
 
 static ID3D11Buffer *buffer(struct e2e *e, D3D11_USAGE usage, UINT bind, UINT cpu, const void *init)
@@ -430,9 +432,92 @@ static void test_srv_uav_creation_checks_bind_flags_ranges_and_raw(void **state)
     SAFE_RELEASE(srvbuf);
 }
 
+/* This test's own UMD: the reference UMD with a fault on the deferred context's n-th recording
+ * call (UpdateSubresourceUP, ResourceCopy, DynamicIABufferMapDiscard, DynamicIABufferUnmap),
+ * reported through that context's pfnSetErrorCb as a UMD does when its recording runs out of
+ * memory; a failed map hands out nothing. */
+static PFND3D10DDI_CREATEDEVICE oom_real_create_device;
+static PFND3D11DDI_CREATEDEFERREDCONTEXT oom_real_create_dc;
+static D3D11DDI_DEVICEFUNCS oom_dc_real;
+static D3D10DDI_HRTCORELAYER oom_dc_core;
+static PFND3D10DDI_SETERROR_CB oom_set_error;
+static int oom_countdown = -1; /* the call that fails: 0 = the next one; -1 none */
+static int oom_injected;
+
+static BOOL oom_now(void)
+{
+    if (oom_countdown < 0 || oom_countdown-- != 0)
+        return FALSE;
+    oom_injected++;
+    oom_set_error(oom_dc_core, E_OUTOFMEMORY);
+    return TRUE;
+}
+static VOID APIENTRY oom_update(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE r, UINT sub, const D3D10_DDI_BOX *box,
+                                const VOID *data, UINT rp, UINT dp)
+{
+    if (!oom_now())
+        oom_dc_real.pfnResourceUpdateSubresourceUP(d, r, sub, box, data, rp, dp);
+}
+static VOID APIENTRY oom_copy(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE dst, D3D10DDI_HRESOURCE src)
+{
+    if (!oom_now())
+        oom_dc_real.pfnResourceCopy(d, dst, src);
+}
+static VOID APIENTRY oom_map(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE r, UINT sub, D3D10_DDI_MAP type, UINT flags,
+                             D3D10DDI_MAPPED_SUBRESOURCE *out)
+{
+    if (oom_now())
+        memset(out, 0, sizeof *out);
+    else
+        oom_dc_real.pfnDynamicIABufferMapDiscard(d, r, sub, type, flags, out);
+}
+static VOID APIENTRY oom_unmap(D3D10DDI_HDEVICE d, D3D10DDI_HRESOURCE r, UINT sub)
+{
+    if (!oom_now())
+        oom_dc_real.pfnDynamicIABufferUnmap(d, r, sub);
+}
+static VOID APIENTRY oom_create_dc(D3D10DDI_HDEVICE d, const D3D11DDIARG_CREATEDEFERREDCONTEXT *a)
+{
+    oom_real_create_dc(d, a);
+    oom_dc_real = *a->p11ContextFuncs;
+    oom_dc_core = a->hRTCoreLayer;
+    oom_set_error = a->p11UMCallbacks->pfnSetErrorCb;
+    a->p11ContextFuncs->pfnResourceUpdateSubresourceUP = oom_update;
+    a->p11ContextFuncs->pfnResourceCopy = oom_copy;
+    a->p11ContextFuncs->pfnDynamicIABufferMapDiscard = oom_map;
+    a->p11ContextFuncs->pfnDynamicIABufferUnmap = oom_unmap;
+}
+static HRESULT APIENTRY oom_create_device(D3D10DDI_HADAPTER ad, D3D10DDIARG_CREATEDEVICE *a)
+{
+    HRESULT hr = oom_real_create_device(ad, a);
+    oom_real_create_dc = a->p11DeviceFuncs->pfnCreateDeferredContext;
+    a->p11DeviceFuncs->pfnCreateDeferredContext = oom_create_dc;
+    return hr;
+}
+static HRESULT APIENTRY oom_open_adapter(D3D10DDIARG_OPENADAPTER *a)
+{
+    HRESULT hr = OpenAdapter10_2(a);
+    oom_real_create_device = a->pAdapterFuncs_2->pfnCreateDevice;
+    a->pAdapterFuncs_2->pfnCreateDevice = oom_create_device;
+    return hr;
+}
+static int oom_setup(void **state)
+{
+    wddm_set_umd_entry(oom_open_adapter);
+    return e2e_setup_umd_lists(state);
+}
+static int oom_teardown(void **state)
+{
+    oom_countdown = -1;
+    int r = e2e_teardown_lists(state);
+    wddm_set_umd_entry(NULL);
+    return r;
+}
+
 /* seed 004: a deferred context may report E_OUTOFMEMORY from any call; the runtime removes the
  * context locally, drops the partial list, keeps accepting calls, and FinishCommandList returns
- * E_OUTOFMEMORY; the next recording works again. (UMD mode: the fault is injected in the UMD.) */
+ * E_OUTOFMEMORY; the next recording works again. (UMD mode: the fault is injected by this test's
+ * UMD, at each of the context's first five calls.) */
 static void test_deferred_out_of_memory_drops_list_and_finish_reports_it(void **state)
 {
     struct e2e *e = *state;
@@ -441,7 +526,8 @@ static void test_deferred_out_of_memory_drops_list_and_finish_reports_it(void **
     ID3D11Buffer *a = DEFAULT_BUF(e), *b = DEFAULT_BUF(e), *dyn = DYNAMIC_BUF(e);
     for (int fail_at = 0; fail_at < 5; fail_at++) {
         ID3D11DeviceContext *dc = deferred(e);
-        wddm_umd_fail_deferred_after(fail_at);
+        oom_countdown = fail_at;
+        oom_injected = 0;
         ID3D11DeviceContext_UpdateSubresource(dc, (ID3D11Resource *)a, 0, NULL, p, N, N);
         ID3D11DeviceContext_CopyResource(dc, (ID3D11Resource *)b, (ID3D11Resource *)a);
         map_write(dc, dyn, D3D11_MAP_WRITE_DISCARD, p, 0, N); /* still accepted after the failure */
@@ -450,7 +536,8 @@ static void test_deferred_out_of_memory_drops_list_and_finish_reports_it(void **
         ID3D11CommandList *cl = (ID3D11CommandList *)1;
         assert_int_equal(ID3D11DeviceContext_FinishCommandList(dc, FALSE, &cl), E_OUTOFMEMORY);
         assert_null(cl);
-        wddm_umd_fail_deferred_after(-1);
+        assert_int_equal(oom_injected, 1);
+        oom_countdown = -1;
         readback(e, b, got);
         assert_memory_equal(got, zero, N); /* nothing of the dropped list ever ran */
         /* The context records again. */
@@ -519,7 +606,7 @@ int main(void)
         BOTH(test_clear_uav_uint_fills_view_range_on_immediate_and_deferred),
         BOTH(test_srv_uav_creation_checks_bind_flags_ranges_and_raw),
         cmocka_unit_test_setup_teardown(test_deferred_out_of_memory_drops_list_and_finish_reports_it,
-                                        e2e_setup_umd_lists, e2e_teardown_lists),
+                                        oom_setup, oom_teardown),
         BOTH(test_two_threads_record_concurrently_into_own_deferred_contexts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,8 @@
 #include "umd/umd.h"
 #include "umd/deferred.h"
 
+#include <wddm/wddm.h>
+
 static HRESULT dc_errors[8];
 static int n_dc_errors;
 static VOID APIENTRY dc_SetErrorCb(D3D10DDI_HRTCORELAYER h, HRESULT hr)
@@ -141,8 +143,11 @@ static void test_deferred_create_resource_needs_null_description_and_reports_to_
     fake_res_destroy(f, r);
 }
 
-/* Fault injection: the n-th DC call reports E_OUTOFMEMORY through the DC's pfnSetErrorCb. */
-static void test_fault_injection_reports_out_of_memory_on_the_dc(void **state)
+/* seed 004 "Issues with pfnSetErrorCb": a deferred context whose recording runs out of memory
+ * reports E_OUTOFMEMORY through its own pfnSetErrorCb and records nothing; its next call records
+ * again. The DC's first recorded op allocates its op buffer: that allocation is made to fail
+ * (wddm_test_fail_alloc_after). */
+static void test_a_recording_out_of_memory_is_reported_on_the_dc(void **state)
 {
     struct fake *f = *state;
     struct fake_res *a = fake_buffer(f, D3D10_DDI_USAGE_DEFAULT, 64, 0, NULL);
@@ -154,13 +159,14 @@ static void test_fault_injection_reports_out_of_memory_on_the_dc(void **state)
     D3D10DDI_HRESOURCE ha = { ma }, hb = { mb };
     d.df.pfnCreateResource(d.h, NULL, ha, (D3D10DDI_HRTRESOURCE){ a->h.pDrvPrivate });
     d.df.pfnCreateResource(d.h, NULL, hb, (D3D10DDI_HRTRESOURCE){ b->h.pDrvPrivate });
-    wddm_umd_fail_deferred_after(1);
+    wddm_test_fail_alloc_after(0);
     d.df.pfnResourceCopy(d.h, ha, hb);
-    assert_int_equal(n_dc_errors, 0);
-    d.df.pfnResourceCopy(d.h, ha, hb);
+    assert_int_equal(wddm_test_alloc_failures_injected(), 1);
+    wddm_test_fail_alloc_after(-1);
     assert_int_equal(n_dc_errors, 1);
     assert_int_equal(dc_errors[0], E_OUTOFMEMORY);
-    wddm_umd_fail_deferred_after(-1);
+    d.df.pfnResourceCopy(d.h, ha, hb);
+    assert_int_equal(n_dc_errors, 1);
     d.df.pfnAbandonCommandList(d.h);
     d.df.pfnDestroyResource(d.h, ha);
     d.df.pfnDestroyResource(d.h, hb);
@@ -192,7 +198,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_deferred_tables_exclude_immediate_only_slots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deferred_create_resource_needs_null_description_and_reports_to_the_dc,
                                         setup, teardown),
-        cmocka_unit_test_setup_teardown(test_fault_injection_reports_out_of_memory_on_the_dc, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_recording_out_of_memory_is_reported_on_the_dc, setup, teardown),
         cmocka_unit_test(test_command_list_switch_reads_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
