@@ -19,15 +19,7 @@ enum { GPU = D3DKMT_ALLOCATIONRESIDENCYSTATUS_RESIDENTINGPUMEMORY,
 /* What the kernel's own state says the answer must be: the segment of the current instance. */
 static int expected_from_kernel(D3DKMT_HANDLE h)
 {
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
-    assert_non_null(al);
-    struct dxgk_adapter *a = al->device->adapter;
-    pthread_mutex_lock(&a->lock);
-    UINT s = al->current->segment_id;
-    int want = !s ? NOT : a->seg[s - 1].aperture ? SHARED : GPU;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_object_put(&al->obj);
-    return want;
+    return !kpeek_segment(h) ? NOT : kpeek_in_aperture(h) ? SHARED : GPU;
 }
 
 static NTSTATUS query_list(struct renv *e, const D3DKMT_HANDLE *h, UINT n, D3DKMT_ALLOCATIONRESIDENCYSTATUS *out)

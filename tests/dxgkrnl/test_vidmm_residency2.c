@@ -13,19 +13,6 @@
 #define MIB (1024u * 1024u)
 #define SZ (256u * KIB)
 
-static bool in_aperture(D3DKMT_HANDLE h)
-{
-    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
-    assert_non_null(al);
-    struct dxgk_adapter *a = al->device->adapter;
-    pthread_mutex_lock(&a->lock);
-    UINT s = al->current->segment_id;
-    bool ap = s && a->seg[s - 1].aperture;
-    pthread_mutex_unlock(&a->lock);
-    dxgk_object_put(&al->obj);
-    return ap;
-}
-
 static NTSTATUS make_resident_flags(struct renv *e, const D3DKMT_HANDLE *h, UINT n, UINT flags,
                                     D3DDDI_MAKERESIDENT *out)
 {
@@ -245,12 +232,12 @@ static void test_evict_not_written_to_still_copies_what_the_cpu_wrote(void **sta
     renv_pattern(p, SZ, 11);
     renv_unlock(&e, up);
     assert_int_not_equal(kpeek_segment(up), 0);
-    assert_false(in_aperture(up));
+    assert_false(kpeek_in_aperture(up));
     make_resident_ok(&e, &up, 1);
     assert_int_equal(evict(&e, &up, 1, 0), STATUS_SUCCESS); /* copied out: backing = pattern 11 */
     assert_int_equal(kpeek_segment(up), 0);
     make_resident_ok(&e, &up, 1); /* restored: clean at MakeResident */
-    assert_false(in_aperture(up));
+    assert_false(kpeek_in_aperture(up));
     assert_int_equal(renv_lock(&e, up, 0, &p), STATUS_SUCCESS);
     renv_pattern(p, SZ, 12); /* the CPU writes after MakeResident */
     renv_unlock(&e, up);
