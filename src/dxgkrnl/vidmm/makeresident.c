@@ -1,7 +1,7 @@
 /* D3DKMTMakeResident, D3DKMTEvict and D3DKMTQueryVideoMemoryInfo (docs/semantics.md §9.2, §9.3).
  *
  * The kernel runs the WDDM 1.x model (the reference KMD is WDDM 1.3): the allocation list of
- * each DMA buffer drives residency (sched/node.c). On top of it, MakeResident / Evict keep a
+ * each DMA buffer drives residency (vidmm/packet.c, for the node worker). On top of it, MakeResident / Evict keep a
  * reference count per allocation: while it is > 0 the allocation's current instance is never
  * an eviction victim (vidmm/evict.c), so the app controls residency as in WDDM 2.x.
  *   - MakeResident is atomic: every handle is checked first; the instances are placed (paged

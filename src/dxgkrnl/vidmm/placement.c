@@ -11,7 +11,7 @@
  * When no allowed segment has room, VidMm evicts (vidmm/evict.c) from the allowed segments,
  * one victim at a time (lowest priority, then least recently used across them), retrying the
  * placement in the victim's segment after each, until it fits; when nothing evictable is left in any allowed segment the placement fails with
- * STATUS_NO_MEMORY (the caller may wait for work in flight and retry: sched/node.c). */
+ * STATUS_NO_MEMORY (the caller may wait for work in flight and retry: vidmm/packet.c). */
 #include "dxgkrnl/vidmm/vidmm.h"
 #include "common/alloc.h"
 

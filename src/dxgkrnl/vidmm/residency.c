@@ -1,6 +1,6 @@
 /* Residency (docs/semantics.md §9.1: in WDDM 1.x the allocation list drives residency). Lazy: an
  * instance becomes resident on first reference by a DMA buffer's allocation list (the node
- * worker, sched/node.c) or on lock (vidmm/lock.c). A new placement in a memory segment is
+ * worker's prepare, vidmm/packet.c) or on lock (vidmm/lock.c). A new placement in a memory segment is
  * zero-filled by a FILL paging operation; an aperture placement maps its backing store with
  * MAP_APERTURE_SEGMENT, or MAP_APERTURE_SEGMENT2 and an ADL when the KMD declares
  * DXGK_VIDMMCAPS.MapAperture2Supported (docs/architecture.md "Memory and addresses"). An evicted instance

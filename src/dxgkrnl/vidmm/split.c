@@ -6,9 +6,10 @@
  * part after it needs that allocation and the part before it does not). The patch locations of
  * one command share a SplitOffset; they come in DMA-buffer order.
  *
- * How: the node worker calls this when prepare could not make the packet's allocations
- * resident together, even after the work in flight retired. From the first command on, it
- * makes resident the allocations of as many whole commands as fit (each one stamped so that
+ * How: the node worker asks for this (struct dxgk_upcalls, split_submit_locked) when prepare
+ * could not make the packet's allocations resident together, even after the work in flight
+ * retired. From the first command on, it makes resident the allocations of as many whole
+ * commands as fit (each one stamped so that
  * the next ones cannot evict it), submits those bytes with their patch locations
  * (DxgkDdiPatch and DxgkDdiSubmitCommand take DmaBufferSubmissionStart/EndOffset and
  * PatchLocationListSubmissionStart/Length for exactly this), waits for that part to complete,
