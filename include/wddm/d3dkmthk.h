@@ -315,6 +315,17 @@ typedef struct _D3DKMT_SETALLOCATIONPRIORITY {
     const UINT *pPriorities;
 } D3DKMT_SETALLOCATIONPRIORITY;
 
+/* D3DKMTGetAllocationPriority (vidmm/priority.c): the priorities D3DKMTSetAllocationPriority (or
+ * the KMD) gave, one per phAllocationList entry, or a resource's (its first allocation's) in
+ * pPriorities[0]. */
+typedef struct _D3DKMT_GETALLOCATIONPRIORITY {
+    D3DKMT_HANDLE hDevice;
+    D3DKMT_HANDLE hResource;
+    const D3DKMT_HANDLE *phAllocationList;
+    UINT AllocationCount;
+    UINT *pPriorities;                /* out */
+} D3DKMT_GETALLOCATIONPRIORITY;
+
 /* Offers (D3DKMTOfferAllocations / D3DKMTReclaimAllocations(2)): exactly one of pResources
  * (kernel resource handles) and HandleList (allocation handles) names the allocations. */
 typedef enum _D3DKMT_OFFER_PRIORITY {
@@ -756,6 +767,7 @@ NTSTATUS APIENTRY D3DKMTDestroyAllocation2(const D3DKMT_DESTROYALLOCATION2 *);
 NTSTATUS APIENTRY D3DKMTLock(D3DKMT_LOCK *);
 NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *);
 NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY *);
+NTSTATUS APIENTRY D3DKMTGetAllocationPriority(const D3DKMT_GETALLOCATIONPRIORITY *);
 NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *);
 /* Device paging queues (WDDM 2.0, docs/semantics.md §8.5 rule 6, §9.2; vidmm/pagingqueue.c). */
 NTSTATUS APIENTRY D3DKMTCreatePagingQueue(D3DKMT_CREATEPAGINGQUEUE *);

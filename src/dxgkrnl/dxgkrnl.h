@@ -699,6 +699,19 @@ void dxgk_device_put(struct dxgk_device *d);
 /* lookup.c: an allocation object's release (the put of the memory an opened handle names) */
 void dxgk_allocation_release(struct dxgk_object *obj);
 
+/* lookup.c: the device of a D3DKMT call that names either a resource (hResource, no list, a
+ * count of 0) or a list of allocations, D3DKMT_SETALLOCATIONPRIORITY's shape, with a reference;
+ * NULL, with a line naming `who`, if it names both or neither or the device is invalid. */
+struct dxgk_device *dxgk_named_device(const char *who, D3DKMT_HANDLE hDevice, D3DKMT_HANDLE hResource,
+                                      const D3DKMT_HANDLE *list, UINT count);
+/* Resource handle h of device d, with a reference; NULL with a line naming `who`. */
+struct dxgk_resource *dxgk_device_resource_get(struct dxgk_device *d, D3DKMT_HANDLE h, const char *who);
+/* lookup.c: the n allocation handles of device d a D3DKMT call lists, each resolved as
+ * dxgk_allocation_get does, with one reference each; NULL (a line naming `who` and the entry
+ * printed for a bad handle) if one is not d's or memory runs out. dxgk_allocation_list_put
+ * drops the references and the array. */
+struct dxgk_allocation **dxgk_allocation_list_get(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who);
+void dxgk_allocation_list_put(struct dxgk_allocation **al, UINT n);
 /* lookup.c: an allocation handle of device d (or of any device when d is NULL) resolved to the
  * allocation whose memory it names, with one reference: a same-adapter open's handle names its
  * creator's allocation (objects/share.c). *device_specific (optional) gets the handle's own

@@ -4,6 +4,7 @@
  * same-adapter open's handle names its creator's memory (objects/share.c), whose object its own
  * holds until it is released. */
 #include "dxgkrnl/dxgkrnl.h"
+#include "common/alloc.h"
 
 #include <stdlib.h>
 
@@ -76,4 +77,56 @@ struct dxgk_allocation *dxgk_allocation_get_locked(D3DKMT_HANDLE h, const struct
         al = x;
     }
     return al;
+}
+
+struct dxgk_allocation **dxgk_allocation_list_get(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who)
+{
+    struct dxgk_allocation **al = wddm_calloc(n, sizeof *al);
+    if (!al)
+        return NULL;
+    for (UINT i = 0; i < n; i++) {
+        al[i] = dxgk_allocation_get(h[i], d, NULL); /* an opened handle: its creator's memory */
+        if (!al[i]) {
+            dxgk_refuse("%s: entry %u: invalid allocation handle 0x%08x for device 0x%08x", who, i, h[i],
+                        d->handle);
+            for (UINT j = 0; j <= i; j++)
+                if (al[j])
+                    dxgk_object_put(&al[j]->obj);
+            free(al);
+            return NULL;
+        }
+    }
+    return al;
+}
+
+void dxgk_allocation_list_put(struct dxgk_allocation **al, UINT n)
+{
+    for (UINT i = 0; i < n; i++)
+        dxgk_object_put(&al[i]->obj);
+    free(al);
+}
+
+struct dxgk_device *dxgk_named_device(const char *who, D3DKMT_HANDLE hDevice, D3DKMT_HANDLE hResource,
+                                      const D3DKMT_HANDLE *list, UINT count)
+{
+    if (hResource ? list || count : !list || !count) {
+        dxgk_refuse("%s: not exactly one of hResource and an allocation list", who);
+        return NULL;
+    }
+    struct dxgk_device *d = dxgk_device_get(hDevice);
+    if (!d)
+        dxgk_refuse("%s: invalid device handle 0x%08x", who, hDevice);
+    return d;
+}
+
+struct dxgk_resource *dxgk_device_resource_get(struct dxgk_device *d, D3DKMT_HANDLE h, const char *who)
+{
+    struct dxgk_resource *r = (struct dxgk_resource *)dxgk_handle_get(h, DXGK_TYPE_RESOURCE);
+    if (!r || r->device != d) {
+        dxgk_refuse("%s: invalid resource handle 0x%08x", who, h);
+        if (r)
+            dxgk_object_put(&r->obj);
+        return NULL;
+    }
+    return r;
 }

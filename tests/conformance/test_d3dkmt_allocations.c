@@ -4,7 +4,6 @@
  * KMD's own buffers) and the WDK pages. Real stack: reference KMD, software GPU; both driver
  * models (WDDM_KMD_CAPS). */
 #include "conformance/d3dkmt_env.h"
-#include "dxgkrnl/kernel_peek.h"
 
 #define SIZE 4096u
 #define JUNK 0x1eadbeedu /* what Wine's tests leave in the outputs before a call */
@@ -31,6 +30,16 @@ static void destroy_list(const struct kmt *k, D3DKMT_HANDLE h, NTSTATUS want)
 {
     D3DKMT_DESTROYALLOCATION da = { .hDevice = k->device, .phAllocationList = &h, .AllocationCount = 1 };
     assert_int_equal(D3DKMTDestroyAllocation(&da), want);
+}
+
+/* The allocation's priority, read back through D3DKMTGetAllocationPriority. */
+static UINT priority_of(const struct kmt *k, D3DKMT_HANDLE h)
+{
+    UINT p = 0;
+    D3DKMT_GETALLOCATIONPRIORITY g = { .hDevice = k->device, .phAllocationList = &h, .AllocationCount = 1,
+                                       .pPriorities = &p };
+    assert_int_equal(D3DKMTGetAllocationPriority(&g), STATUS_SUCCESS);
+    return p;
 }
 
 static void destroy_resource(const struct kmt *k, D3DKMT_HANDLE res, NTSTATUS want)
@@ -111,7 +120,7 @@ static void create_allocation2_answers_like_create_allocation(void **state)
     assert_int_equal(ca.PrivateDriverDataSize, 0);
     assert_int_equal(ai2.PrivateDriverDataSize, sizeof p);
     assert_int_equal(ai2.GpuVirtualAddress, 0);
-    UINT kmd_priority = kpeek_priority(ai2.hAllocation); /* without OverridePriority: the KMD's */
+    UINT kmd_priority = priority_of(&k, ai2.hAllocation); /* without OverridePriority: the KMD's */
     assert_int_not_equal(kmd_priority, D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
     destroy_list(&k, ai2.hAllocation, STATUS_SUCCESS);
     /* WDK: D3DDDI_ALLOCATIONINFO2: with Flags.OverridePriority, Priority replaces the driver's;
@@ -121,7 +130,7 @@ static void create_allocation2_answers_like_create_allocation(void **state)
     assert_int_equal(D3DKMTCreateAllocation2(&ca), STATUS_INVALID_PARAMETER);
     ai2.Priority = D3DDDI_ALLOCATIONPRIORITY_MAXIMUM;
     assert_int_equal(D3DKMTCreateAllocation2(&ca), STATUS_SUCCESS);
-    assert_int_equal(kpeek_priority(ai2.hAllocation), D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
+    assert_int_equal(priority_of(&k, ai2.hAllocation), D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
     destroy_list(&k, ai2.hAllocation, STATUS_SUCCESS);
     kmt_close(&k);
 }

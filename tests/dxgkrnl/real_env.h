@@ -114,6 +114,22 @@ static inline D3DKMT_HANDLE renv_alloc(struct renv *e, UINT32 kind, UINT64 size)
     return h;
 }
 
+/* A resource of two allocations of `kind` and `size` (CreateResource); its allocations in alloc. */
+static inline D3DKMT_HANDLE renv_resource(struct renv *e, UINT32 kind, UINT64 size, D3DKMT_HANDLE alloc[2])
+{
+    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                     .kind = kind, .size = size, .dimension = 1, .width = (UINT32)size,
+                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+    D3DDDI_ALLOCATIONINFO ai[2] = { { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p },
+                                    { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p } };
+    D3DKMT_CREATEALLOCATION ca = { .hDevice = e->device, .NumAllocations = 2, .pAllocationInfo = ai };
+    ca.Flags.CreateResource = 1;
+    assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_SUCCESS);
+    alloc[0] = ai[0].hAllocation;
+    alloc[1] = ai[1].hAllocation;
+    return ca.hResource;
+}
+
 static inline void renv_free(struct renv *e, D3DKMT_HANDLE a)
 {
     D3DKMT_DESTROYALLOCATION da = { .hDevice = e->device, .phAllocationList = &a, .AllocationCount = 1 };

@@ -50,22 +50,6 @@ static void evict(struct renv *e, const D3DKMT_HANDLE *h, UINT n)
     assert_int_equal(D3DKMTEvict(&ev), STATUS_SUCCESS);
 }
 
-/* A resource of two GPU-only allocations (CreateResource). */
-static D3DKMT_HANDLE create_resource(struct renv *e, D3DKMT_HANDLE alloc[2])
-{
-    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
-                                     .kind = SWGPU_ALLOC_GPU_ONLY, .size = SZ, .dimension = 1, .width = SZ,
-                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
-    D3DDDI_ALLOCATIONINFO ai[2] = { { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p },
-                                    { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p } };
-    D3DKMT_CREATEALLOCATION ca = { .hDevice = e->device, .NumAllocations = 2, .pAllocationInfo = ai };
-    ca.Flags.CreateResource = 1;
-    assert_int_equal(D3DKMTCreateAllocation(&ca), STATUS_SUCCESS);
-    alloc[0] = ai[0].hAllocation;
-    alloc[1] = ai[1].hAllocation;
-    return ca.hResource;
-}
-
 static int query_resource(struct renv *e, D3DKMT_HANDLE r)
 {
     D3DKMT_ALLOCATIONRESIDENCYSTATUS s = 0;
@@ -113,7 +97,7 @@ static void a_resource_is_resident_only_when_every_allocation_is(void **state)
     struct renv e;
     renv_open(&e);
     D3DKMT_HANDLE al[2];
-    D3DKMT_HANDLE r = create_resource(&e, al);
+    D3DKMT_HANDLE r = renv_resource(&e, SWGPU_ALLOC_GPU_ONLY, SZ, al);
     assert_int_equal(query_resource(&e, r), NOT);
     make_resident(&e, &al[0], 1);
     assert_int_equal(query_one(&e, al[0]), GPU);
@@ -143,7 +127,7 @@ static void bad_queries_are_refused_and_write_nothing(void **state)
     renv_open(&e);
     renv_open(&f);
     D3DKMT_HANDLE al[2];
-    D3DKMT_HANDLE r = create_resource(&e, al);
+    D3DKMT_HANDLE r = renv_resource(&e, SWGPU_ALLOC_GPU_ONLY, SZ, al);
     D3DKMT_HANDLE other = renv_alloc(&f, SWGPU_ALLOC_GPU_ONLY, SZ);
     D3DKMT_ALLOCATIONRESIDENCYSTATUS s[2] = { 77, 77 };
     wddm_clear_refusals();
@@ -154,13 +138,13 @@ static void bad_queries_are_refused_and_write_nothing(void **state)
     renv_expect_refusal("NULL pResidencyStatus");
     wddm_clear_refusals();
     assert_int_equal(query_raw(e.device, r, al, 2, s), STATUS_INVALID_PARAMETER);   /* both */
-    renv_expect_refusal("give either hResource");
+    renv_expect_refusal("not exactly one of hResource");
     wddm_clear_refusals();
     assert_int_equal(query_raw(e.device, 0, NULL, 0, s), STATUS_INVALID_PARAMETER); /* neither */
-    renv_expect_refusal("give either hResource");
+    renv_expect_refusal("not exactly one of hResource");
     wddm_clear_refusals();
     assert_int_equal(query_raw(e.device, 0, al, 0, s), STATUS_INVALID_PARAMETER);   /* a list of none */
-    renv_expect_refusal("give either hResource");
+    renv_expect_refusal("not exactly one of hResource");
     wddm_clear_refusals();
     assert_int_equal(query_raw(0x1234, 0, al, 2, s), STATUS_INVALID_PARAMETER);
     renv_expect_refusal("invalid device handle");

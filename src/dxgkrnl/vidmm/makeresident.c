@@ -40,33 +40,6 @@
 
 #include <stdlib.h>
 
-static struct dxgk_allocation **get_list(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who)
-{
-    struct dxgk_allocation **al = wddm_calloc(n, sizeof *al);
-    if (!al)
-        return NULL;
-    for (UINT i = 0; i < n; i++) {
-        al[i] = dxgk_allocation_get(h[i], d, NULL); /* an opened handle: its creator's memory */
-        if (!al[i]) {
-            dxgk_refuse("%s: entry %u: invalid allocation handle 0x%08x for device 0x%08x", who, i, h[i],
-                        d->handle);
-            for (UINT j = 0; j <= i; j++)
-                if (al[j])
-                    dxgk_object_put(&al[j]->obj);
-            free(al);
-            return NULL;
-        }
-    }
-    return al;
-}
-
-static void put_list(struct dxgk_allocation **al, UINT n)
-{
-    for (UINT i = 0; i < n; i++)
-        dxgk_object_put(&al[i]->obj);
-    free(al);
-}
-
 /* Pins and places the listed allocations in order (MakeResident's body); *done = how many were
  * pinned. Adapter lock held. */
 static NTSTATUS place_list_locked(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_allocation **al, UINT n,
@@ -127,7 +100,7 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
         return STATUS_INVALID_PARAMETER;
     struct dxgk_adapter *a = d->adapter;
     UINT n = args->NumAllocations;
-    struct dxgk_allocation **al = get_list(d, args->AllocationList, n, "D3DKMTMakeResident");
+    struct dxgk_allocation **al = dxgk_allocation_list_get(d, args->AllocationList, n, "D3DKMTMakeResident");
     if (!al) {
         dxgk_paging_queue_put(q);
         dxgk_device_put(d);
@@ -200,7 +173,7 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
     if (st == STATUS_NO_MEMORY)
         dxgk_refuse("D3DKMTMakeResident: %llu bytes do not fit the allowed segments: nothing changed",
                     (unsigned long long)args->NumBytesToTrim);
-    put_list(al, n);
+    dxgk_allocation_list_put(al, n);
     dxgk_paging_queue_put(q);
     dxgk_device_put(d);
     return st;
@@ -236,7 +209,7 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
     }
     struct dxgk_adapter *a = d->adapter;
     UINT n = args->NumAllocations;
-    struct dxgk_allocation **al = get_list(d, args->AllocationList, n, "D3DKMTEvict");
+    struct dxgk_allocation **al = dxgk_allocation_list_get(d, args->AllocationList, n, "D3DKMTEvict");
     if (!al) {
         dxgk_device_put(d);
         return STATUS_INVALID_PARAMETER;
@@ -278,7 +251,7 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
     }
     vidmm_paging_flush_locked(&batch);
     pthread_mutex_unlock(&a->lock);
-    put_list(al, n);
+    dxgk_allocation_list_put(al, n);
     dxgk_device_put(d);
     return st;
 }

@@ -11,14 +11,11 @@
  * resident if any of its allocations is not (the WDK's rule), else in shared memory if any is
  * there (our choice: the weaker of the answers), else in GPU memory.
  *
- * Refused with STATUS_INVALID_PARAMETER and one line: NULL arguments or status array; an
- * invalid device; both or neither of a resource and a list; an invalid resource or allocation
+ * Refused with STATUS_INVALID_PARAMETER and one line: NULL arguments or status array; both or
+ * neither of a resource and a list; an invalid device; an invalid resource or allocation
  * handle of the device (the status array is then untouched). A lost device answers
  * STATUS_DEVICE_REMOVED, as the WDK lists. */
 #include "dxgkrnl/vidmm/vidmm.h"
-#include "common/alloc.h"
-
-#include <stdlib.h>
 
 static D3DKMT_ALLOCATIONRESIDENCYSTATUS status_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *al)
 {
@@ -35,14 +32,9 @@ static D3DKMT_ALLOCATIONRESIDENCYSTATUS status_locked(const struct dxgk_adapter 
 /* The resource's answer: the weakest of its allocations' (NOTRESIDENT > SHARED > GPU). */
 static NTSTATUS query_resource(struct dxgk_device *d, D3DKMT_HANDLE h, D3DKMT_ALLOCATIONRESIDENCYSTATUS *out)
 {
-    struct dxgk_resource *r = (struct dxgk_resource *)dxgk_handle_get(h, DXGK_TYPE_RESOURCE);
-    if (!r || r->device != d) {
-        dxgk_refuse("D3DKMTQueryAllocationResidency: invalid resource handle 0x%08x for device 0x%08x", h,
-                    d->handle);
-        if (r)
-            dxgk_object_put(&r->obj);
+    struct dxgk_resource *r = dxgk_device_resource_get(d, h, "D3DKMTQueryAllocationResidency");
+    if (!r)
         return STATUS_INVALID_PARAMETER;
-    }
     struct dxgk_adapter *a = d->adapter;
     D3DKMT_ALLOCATIONRESIDENCYSTATUS worst = D3DKMT_ALLOCATIONRESIDENCYSTATUS_RESIDENTINGPUMEMORY;
     pthread_mutex_lock(&a->lock);
@@ -60,30 +52,17 @@ static NTSTATUS query_resource(struct dxgk_device *d, D3DKMT_HANDLE h, D3DKMT_AL
 static NTSTATUS query_list(struct dxgk_device *d, const D3DKMT_QUERYALLOCATIONRESIDENCY *args)
 {
     UINT n = args->AllocationCount;
-    struct dxgk_allocation **al = wddm_calloc(n, sizeof *al);
+    struct dxgk_allocation **al =
+        dxgk_allocation_list_get(d, args->phAllocationList, n, "D3DKMTQueryAllocationResidency");
     if (!al)
-        return STATUS_NO_MEMORY;
-    NTSTATUS st = STATUS_SUCCESS;
-    for (UINT i = 0; i < n && NT_SUCCESS(st); i++) {
-        al[i] = dxgk_allocation_get(args->phAllocationList[i], d, NULL); /* an opened handle: its creator's memory */
-        if (!al[i]) {
-            dxgk_refuse("D3DKMTQueryAllocationResidency: entry %u: invalid allocation handle 0x%08x for device "
-                        "0x%08x", i, args->phAllocationList[i], d->handle);
-            st = STATUS_INVALID_PARAMETER;
-        }
-    }
-    if (NT_SUCCESS(st)) {
-        struct dxgk_adapter *a = d->adapter;
-        pthread_mutex_lock(&a->lock);
-        for (UINT i = 0; i < n; i++)
-            args->pResidencyStatus[i] = status_locked(a, al[i]);
-        pthread_mutex_unlock(&a->lock);
-    }
+        return STATUS_INVALID_PARAMETER;
+    struct dxgk_adapter *a = d->adapter;
+    pthread_mutex_lock(&a->lock);
     for (UINT i = 0; i < n; i++)
-        if (al[i])
-            dxgk_object_put(&al[i]->obj);
-    free(al);
-    return st;
+        args->pResidencyStatus[i] = status_locked(a, al[i]);
+    pthread_mutex_unlock(&a->lock);
+    dxgk_allocation_list_put(al, n);
+    return STATUS_SUCCESS;
 }
 
 NTSTATUS APIENTRY D3DKMTQueryAllocationResidency(const D3DKMT_QUERYALLOCATIONRESIDENCY *args)
@@ -92,24 +71,16 @@ NTSTATUS APIENTRY D3DKMTQueryAllocationResidency(const D3DKMT_QUERYALLOCATIONRES
         dxgk_refuse("D3DKMTQueryAllocationResidency: NULL %s", args ? "pResidencyStatus" : "arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    bool resource = args->hResource != 0;
-    if (resource ? args->phAllocationList || args->AllocationCount
-                 : !args->phAllocationList || !args->AllocationCount) {
-        dxgk_refuse("D3DKMTQueryAllocationResidency: give either hResource (with no list and a count of 0) or "
-                    "a list of %u allocations", args->AllocationCount);
+    struct dxgk_device *d = dxgk_named_device("D3DKMTQueryAllocationResidency", args->hDevice, args->hResource,
+                                              args->phAllocationList, args->AllocationCount);
+    if (!d)
         return STATUS_INVALID_PARAMETER;
-    }
-    struct dxgk_device *d = dxgk_device_get(args->hDevice);
-    if (!d) {
-        dxgk_refuse("D3DKMTQueryAllocationResidency: invalid device handle 0x%08x", args->hDevice);
-        return STATUS_INVALID_PARAMETER;
-    }
     NTSTATUS st;
     if (!NT_SUCCESS(__atomic_load_n(&d->error, __ATOMIC_RELAXED))) {
         dxgk_refuse("D3DKMTQueryAllocationResidency: device 0x%08x is lost", d->handle);
         st = STATUS_DEVICE_REMOVED;
     } else {
-        st = resource ? query_resource(d, args->hResource, args->pResidencyStatus) : query_list(d, args);
+        st = args->hResource ? query_resource(d, args->hResource, args->pResidencyStatus) : query_list(d, args);
     }
     dxgk_device_put(d);
     return st;
