@@ -399,6 +399,80 @@ typedef struct _D3DKMT_QUERYALLOCATIONRESIDENCY {
     D3DKMT_ALLOCATIONRESIDENCYSTATUS *pResidencyStatus; /* out */
 } D3DKMT_QUERYALLOCATIONRESIDENCY;
 
+/* D3DKMTQueryStatistics (objects/query_statistics.c): the adapter-wide statistics monitoring tools
+ * read (docs/semantics.md §9.3). Modeled: ADAPTER and SEGMENT (QuerySegment.SegmentId counts
+ * from 0); NODE, the process and the VidPN source queries answer STATUS_NOT_SUPPORTED. The WDK's
+ * result structures have more members than these; the ones listed are the ones filled. */
+typedef enum _D3DKMT_QUERYSTATISTICS_TYPE {
+    D3DKMT_QUERYSTATISTICS_ADAPTER = 0,
+    D3DKMT_QUERYSTATISTICS_PROCESS = 1,
+    D3DKMT_QUERYSTATISTICS_PROCESS_ADAPTER = 2,
+    D3DKMT_QUERYSTATISTICS_SEGMENT = 3,
+    D3DKMT_QUERYSTATISTICS_PROCESS_SEGMENT = 4,
+    D3DKMT_QUERYSTATISTICS_NODE = 5,
+    D3DKMT_QUERYSTATISTICS_PROCESS_NODE = 6,
+    D3DKMT_QUERYSTATISTICS_VIDPNSOURCE = 7,
+    D3DKMT_QUERYSTATISTICS_PROCESS_VIDPNSOURCE = 8,
+    D3DKMT_QUERYSTATISTICS_PROCESS_SEGMENT_GROUP = 9,
+    D3DKMT_QUERYSTATISTICS_PHYSICAL_ADAPTER = 10,
+} D3DKMT_QUERYSTATISTICS_TYPE;
+
+typedef enum _D3DKMT_QUERYSTATISTICS_ALLOCATION_PRIORITY_CLASS {
+    D3DKMT_AllocationPriorityClassMinimum = 0,
+    D3DKMT_AllocationPriorityClassLow = 1,
+    D3DKMT_AllocationPriorityClassNormal = 2,
+    D3DKMT_AllocationPriorityClassHigh = 3,
+    D3DKMT_AllocationPriorityClassMaximum = 4,
+    D3DKMT_MaxAllocationPriorityClass = 5,
+} D3DKMT_QUERYSTATISTICS_ALLOCATION_PRIORITY_CLASS;
+
+typedef struct _D3DKMT_QUERYSTATISTICS_ADAPTER_INFORMATION {
+    ULONG NbSegments;
+    ULONG NodeCount;
+    ULONG VidPnSourceCount;           /* 0: no display */
+    ULONG VSyncEnabled;
+    ULONG TdrDetectedCount;           /* timeouts recovered (engine or adapter resets) */
+    LONGLONG ZeroLengthDmaBuffers;    /* zero-length DMA buffers submitted (context switches) */
+    ULONGLONG RestartedPeriod;
+} D3DKMT_QUERYSTATISTICS_ADAPTER_INFORMATION;
+
+typedef struct _D3DKMT_QUERYSTATISTICS_MEMORY {
+    ULONGLONG TotalBytesEvicted;
+    ULONG AllocsCommitted;
+    ULONG AllocsResident;
+} D3DKMT_QUERYSTATISTICS_MEMORY;
+
+typedef struct _D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION {
+    ULONGLONG CommitLimit;
+    ULONGLONG BytesCommitted;
+    ULONGLONG BytesResident;
+    D3DKMT_QUERYSTATISTICS_MEMORY Memory;
+    ULONG Aperture;                   /* 1: an aperture segment */
+    ULONGLONG TotalBytesEvictedByPriority[D3DKMT_MaxAllocationPriorityClass];
+    UINT64 SystemMemoryEndAddress;
+} D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION;
+
+typedef union _D3DKMT_QUERYSTATISTICS_RESULT {
+    D3DKMT_QUERYSTATISTICS_ADAPTER_INFORMATION AdapterInformation;
+    D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION SegmentInformation;
+} D3DKMT_QUERYSTATISTICS_RESULT;
+
+typedef struct _D3DKMT_QUERYSTATISTICS_QUERY_SEGMENT {
+    ULONG SegmentId;
+} D3DKMT_QUERYSTATISTICS_QUERY_SEGMENT;
+
+typedef struct _D3DKMT_QUERYSTATISTICS {
+    D3DKMT_QUERYSTATISTICS_TYPE Type;
+    LUID AdapterLuid;
+    HANDLE hProcess;                  /* the process queries only */
+    D3DKMT_QUERYSTATISTICS_RESULT QueryResult; /* out (written through the const argument, as
+                                                  the WDK's prototype has it) */
+    union {
+        D3DKMT_QUERYSTATISTICS_QUERY_SEGMENT QuerySegment;
+        D3DKMT_QUERYSTATISTICS_QUERY_SEGMENT QueryProcessSegment;
+    };
+} D3DKMT_QUERYSTATISTICS;
+
 typedef enum _D3DKMT_MEMORY_SEGMENT_GROUP {
     D3DKMT_MEMORY_SEGMENT_GROUP_LOCAL = 0,
     D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL = 1,
@@ -778,6 +852,7 @@ NTSTATUS APIENTRY D3DKMTReclaimAllocations(D3DKMT_RECLAIMALLOCATIONS *);
 NTSTATUS APIENTRY D3DKMTReclaimAllocations2(D3DKMT_RECLAIMALLOCATIONS2 *);
 NTSTATUS APIENTRY D3DKMTQueryVideoMemoryInfo(D3DKMT_QUERYVIDEOMEMORYINFO *);
 NTSTATUS APIENTRY D3DKMTQueryAllocationResidency(const D3DKMT_QUERYALLOCATIONRESIDENCY *);
+NTSTATUS APIENTRY D3DKMTQueryStatistics(const D3DKMT_QUERYSTATISTICS *);
 NTSTATUS APIENTRY D3DKMTRegisterBudgetChangeNotification(D3DKMT_REGISTERBUDGETCHANGENOTIFICATION *);
 NTSTATUS APIENTRY D3DKMTUnregisterBudgetChangeNotification(const D3DKMT_UNREGISTERBUDGETCHANGENOTIFICATION *);
 NTSTATUS APIENTRY D3DKMTRegisterTrimNotification(D3DKMT_REGISTERTRIMNOTIFICATION *);

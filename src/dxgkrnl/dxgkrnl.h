@@ -137,6 +137,8 @@ struct vidmm_segment {
                                     copied: desc.pBankRangeTable is cleared); immutable */
     struct free_ranges holes;    /* the free ranges (common/free_ranges.c); protected by adapter->lock */
     UINT64 bytes_used;           /* protected by adapter->lock */
+    UINT64 evicted_bytes[D3DKMT_MaxAllocationPriorityClass]; /* bytes evicted from it, by priority
+                                    class (D3DKMTQueryStatistics); protected by adapter->lock */
     UINT32 timeline_track;       /* its counter lane (WDDM_TL_SEGMENT); immutable after start */
     /* Resident instances, least recently used first (vidmm/evict.c); adapter->lock. */
     struct vidmm_instance *lru_head, *lru_tail;

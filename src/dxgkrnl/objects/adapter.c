@@ -536,31 +536,36 @@ NTSTATUS APIENTRY D3DKMTEnumAdapters2(D3DKMT_ENUMADAPTERS2 *args)
     return STATUS_SUCCESS;
 }
 
+struct dxgk_adapter *dxgk_adapter_from_luid(LUID luid, const char *who, NTSTATUS *st)
+{
+    struct dxgk_adapter *list[DXGK_MAX_ADAPTERS];
+    UINT n = 0;
+    *st = adapters_acquire(list, DXGK_MAX_ADAPTERS, &n);
+    if (!NT_SUCCESS(*st))
+        return NULL;
+    struct dxgk_adapter *found = NULL;
+    for (UINT i = 0; i < n; i++) {
+        if (!found && list[i]->luid.LowPart == luid.LowPart && list[i]->luid.HighPart == luid.HighPart)
+            found = list[i];
+        else
+            dxgk_object_put(&list[i]->obj);
+    }
+    if (!found) {
+        dxgk_refuse("%s: no adapter with LUID %08x:%08x", who, (unsigned)luid.HighPart, (unsigned)luid.LowPart);
+        *st = STATUS_INVALID_PARAMETER;
+    }
+    return found;
+}
+
 NTSTATUS APIENTRY D3DKMTOpenAdapterFromLuid(D3DKMT_OPENADAPTERFROMLUID *args)
 {
     if (!args) {
         dxgk_refuse("D3DKMTOpenAdapterFromLuid: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_adapter *list[DXGK_MAX_ADAPTERS];
-    UINT n = 0;
-    NTSTATUS st = adapters_acquire(list, DXGK_MAX_ADAPTERS, &n);
-    if (!NT_SUCCESS(st))
-        return st;
-    struct dxgk_adapter *found = NULL;
-    for (UINT i = 0; i < n; i++) {
-        if (!found && list[i]->luid.LowPart == args->AdapterLuid.LowPart &&
-            list[i]->luid.HighPart == args->AdapterLuid.HighPart)
-            found = list[i];
-        else
-            dxgk_object_put(&list[i]->obj);
-    }
-    if (!found) {
-        dxgk_refuse("D3DKMTOpenAdapterFromLuid: no adapter with LUID %08x:%08x",
-                    (unsigned)args->AdapterLuid.HighPart, (unsigned)args->AdapterLuid.LowPart);
-        return STATUS_INVALID_PARAMETER;
-    }
-    return open_handle(found, &args->hAdapter);
+    NTSTATUS st;
+    struct dxgk_adapter *found = dxgk_adapter_from_luid(args->AdapterLuid, "D3DKMTOpenAdapterFromLuid", &st);
+    return found ? open_handle(found, &args->hAdapter) : st;
 }
 
 NTSTATUS APIENTRY D3DKMTCloseAdapter(const D3DKMT_CLOSEADAPTER *args)

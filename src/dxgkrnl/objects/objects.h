@@ -8,6 +8,11 @@
 #include "dxgkrnl/sched/sched.h"
 #include "dxgkrnl/vidmm/vidmm.h"
 
+/* objects/adapter.c: the started adapter with this LUID (starting the process's adapters as an
+ * enumeration does), with a reference; NULL with *st set (and a line naming `who` when no
+ * adapter has it). */
+struct dxgk_adapter *dxgk_adapter_from_luid(LUID luid, const char *who, NTSTATUS *st);
+
 /* Keyed mutexes (objects/keyed_mutex.c). Process teardown destroys every handle left (their
  * blocked acquirers return STATUS_INVALID_PARAMETER). */
 void dxgk_keyed_mutexes_destroy_all(void);

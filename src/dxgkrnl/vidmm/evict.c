@@ -407,6 +407,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     UINT64 touch = in->last_touch;
     vidmm_lru_unlink_locked(a, in);
     vidmm_segment_free_locked(s, in->offset, al->info.Size);
+    s->evicted_bytes[vidmm_priority_class(al->priority)] += al->info.Size;
     if (ap) {
         /* Resident in the aperture, content in its backing store: a later eviction from there is
          * an UNMAP, a lock reads the backing store (wait for this batch: stamp_fill). It keeps

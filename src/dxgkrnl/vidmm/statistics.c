@@ -88,3 +88,41 @@ NTSTATUS wddm_query_memory_statistics(D3DKMT_HANDLE hAdapter, D3DKMT_HANDLE hDev
     dxgk_adapter_put(a);
     return STATUS_SUCCESS;
 }
+
+D3DKMT_QUERYSTATISTICS_ALLOCATION_PRIORITY_CLASS vidmm_priority_class(UINT priority)
+{
+    if (priority < D3DDDI_ALLOCATIONPRIORITY_LOW)
+        return D3DKMT_AllocationPriorityClassMinimum;
+    if (priority < D3DDDI_ALLOCATIONPRIORITY_NORMAL)
+        return D3DKMT_AllocationPriorityClassLow;
+    if (priority < D3DDDI_ALLOCATIONPRIORITY_HIGH)
+        return D3DKMT_AllocationPriorityClassNormal;
+    if (priority < D3DDDI_ALLOCATIONPRIORITY_MAXIMUM)
+        return D3DKMT_AllocationPriorityClassHigh;
+    return D3DKMT_AllocationPriorityClassMaximum;
+}
+
+NTSTATUS vidmm_query_segment_statistics(struct dxgk_adapter *a, ULONG index,
+                                        D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION *o)
+{
+    if (index >= a->segment_count) {
+        dxgk_refuse("D3DKMTQueryStatistics: SegmentId %u, the adapter has %u segments (counted from 0)",
+                    (unsigned)index, a->segment_count);
+        return STATUS_INVALID_PARAMETER;
+    }
+    memset(o, 0, sizeof *o);
+    pthread_mutex_lock(&a->lock);
+    struct wddm_segment_statistics s = { 0 };
+    segment_statistics_locked(&a->seg[index], &s);
+    o->CommitLimit = s.size;
+    o->BytesCommitted = s.used; /* placed is committed: VidMm commits a segment range by placing */
+    o->BytesResident = s.used;
+    o->Memory.AllocsCommitted = o->Memory.AllocsResident = s.instances;
+    o->Aperture = s.aperture ? 1 : 0;
+    for (UINT c = 0; c < D3DKMT_MaxAllocationPriorityClass; c++) {
+        o->TotalBytesEvictedByPriority[c] = a->seg[index].evicted_bytes[c];
+        o->Memory.TotalBytesEvicted += a->seg[index].evicted_bytes[c];
+    }
+    pthread_mutex_unlock(&a->lock);
+    return STATUS_SUCCESS;
+}

@@ -316,4 +316,12 @@ UINT64 vidmm_packet_entry_ready_locked(struct dxgk_adapter *a, struct dxgk_packe
 /* The paging fence of the last page-table update: virtual packets wait for it. adapter->lock. */
 UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a);
 
+/* vidmm/statistics.c: D3DKMTQueryStatistics's SEGMENT answer for the segment counted from 0
+ * (STATUS_INVALID_PARAMETER and a line past the last one), read under the adapter lock; the
+ * D3DKMT_QUERYSTATISTICS_ALLOCATION_PRIORITY_CLASS a D3DDDI_ALLOCATIONPRIORITY_* value falls in
+ * (below LOW: Minimum, below NORMAL: Low, below HIGH: Normal, below MAXIMUM: High, else Maximum). */
+NTSTATUS vidmm_query_segment_statistics(struct dxgk_adapter *a, ULONG index,
+                                        D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION *o);
+D3DKMT_QUERYSTATISTICS_ALLOCATION_PRIORITY_CLASS vidmm_priority_class(UINT priority);
+
 #endif /* DXGKRNL_VIDMM_VIDMM_H */
