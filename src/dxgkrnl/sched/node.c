@@ -1,9 +1,9 @@
 /* Nodes: one worker thread per GPU node (docs/architecture.md "Threads and waiting"). The worker takes
  * the next packet of its node's context queues (queue.c), has VidMm make the packet's
- * allocations resident (paging buffers first, on the paging node), fills DXGK_ALLOCATIONLIST
- * with segment addresses, then assigns the SubmissionFenceId and calls DxgkDdiPatch and
- * DxgkDdiSubmitCommand. It also recycles the packets the DPC retired and frees deferred
- * allocations that became idle. */
+ * allocations resident and fill DXGK_ALLOCATIONLIST with segment addresses (through the
+ * adapter's upcalls, struct dxgk_upcalls: paging buffers first, on the paging node), then
+ * assigns the SubmissionFenceId and calls DxgkDdiPatch and DxgkDdiSubmitCommand. It also
+ * recycles the packets the DPC retired and has deferred allocations that became idle freed. */
 #include "dxgkrnl/sched/sched.h"
 #include "common/timeline.h"
 
