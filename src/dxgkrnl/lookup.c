@@ -130,3 +130,30 @@ struct dxgk_resource *dxgk_device_resource_get(struct dxgk_device *d, D3DKMT_HAN
     }
     return r;
 }
+
+NTSTATUS dxgk_for_each_named(const char *who, struct dxgk_device *d, D3DKMT_HANDLE hResource,
+                             const D3DKMT_HANDLE *list, UINT count,
+                             void (*each)(struct dxgk_allocation *al, UINT i, void *ctx), void *ctx)
+{
+    struct dxgk_adapter *a = d->adapter;
+    if (hResource) {
+        struct dxgk_resource *r = dxgk_device_resource_get(d, hResource, who);
+        if (!r)
+            return STATUS_INVALID_PARAMETER;
+        pthread_mutex_lock(&a->lock);
+        for (struct dxgk_allocation *al = r->allocations; al; al = al->res_next)
+            each(al->alias ? al->alias : al, 0, ctx); /* an opened allocation: its creator's memory */
+        pthread_mutex_unlock(&a->lock);
+        dxgk_object_put(&r->obj);
+        return STATUS_SUCCESS;
+    }
+    struct dxgk_allocation **al = dxgk_allocation_list_get(d, list, count, who);
+    if (!al)
+        return STATUS_INVALID_PARAMETER;
+    pthread_mutex_lock(&a->lock);
+    for (UINT i = 0; i < count; i++)
+        each(al[i], i, ctx);
+    pthread_mutex_unlock(&a->lock);
+    dxgk_allocation_list_put(al, count);
+    return STATUS_SUCCESS;
+}

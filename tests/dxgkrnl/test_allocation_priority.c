@@ -51,6 +51,11 @@ static void get_reads_back_what_set_gave(void **state)
     assert_int_equal(get_raw(e.device, 0, al, 2, got), STATUS_SUCCESS);
     assert_int_equal(got[0], one);
     assert_int_equal(got[1], one);
+    /* Allocations of one resource given two priorities: the resource answers its first's. */
+    const UINT two[2] = { D3DDDI_ALLOCATIONPRIORITY_LOW, D3DDDI_ALLOCATIONPRIORITY_MAXIMUM };
+    assert_int_equal(set_list(&e, al, 2, two), STATUS_SUCCESS);
+    assert_int_equal(get_raw(e.device, r, NULL, 0, &res), STATUS_SUCCESS);
+    assert_int_equal(res, D3DDDI_ALLOCATIONPRIORITY_LOW);
     renv_close(&e);
 }
 

@@ -8,17 +8,23 @@
  *     priority per handle. A priority of 0 is refused. Every handle is checked before anything
  *     changes.
  *   - Get: with a list, one priority per handle into pPriorities; with a resource, its first
- *     allocation's into pPriorities[0] (our choice: the WDK gives one output per listed
+ *     created allocation's into pPriorities[0] (our choice: the WDK gives one output per listed
  *     allocation and says nothing of a resource; a resource set through Set has one priority).
  * Refused with STATUS_INVALID_PARAMETER and a line: NULL arguments or priorities, not exactly one
  * of a resource and a list, an invalid device, resource or allocation handle (nothing is written
  * then). */
 #include "dxgkrnl/vidmm/vidmm.h"
 
-/* An opened allocation's priority is its creator's. */
-static struct dxgk_allocation *creator_of(struct dxgk_allocation *al)
+static void set_one(struct dxgk_allocation *al, UINT i, void *ctx)
 {
-    return al->alias ? al->alias : al;
+    al->priority = ((const UINT *)ctx)[i];
+}
+
+/* A resource's allocations all answer in the first element, the most recently added first, so
+ * the last written is the first created. */
+static void get_one(struct dxgk_allocation *al, UINT i, void *ctx)
+{
+    ((UINT *)ctx)[i] = al->priority;
 }
 
 NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY *args)
@@ -38,32 +44,8 @@ NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY
         dxgk_named_device(who, args->hDevice, args->hResource, args->phAllocationList, args->AllocationCount);
     if (!d)
         return STATUS_INVALID_PARAMETER;
-    struct dxgk_adapter *a = d->adapter;
-    NTSTATUS st = STATUS_SUCCESS;
-    if (args->hResource) {
-        struct dxgk_resource *r = dxgk_device_resource_get(d, args->hResource, who);
-        if (r) {
-            pthread_mutex_lock(&a->lock);
-            for (struct dxgk_allocation *al = r->allocations; al; al = al->res_next)
-                creator_of(al)->priority = args->pPriorities[0];
-            pthread_mutex_unlock(&a->lock);
-            dxgk_object_put(&r->obj);
-        } else {
-            st = STATUS_INVALID_PARAMETER;
-        }
-    } else {
-        UINT n = args->AllocationCount;
-        struct dxgk_allocation **al = dxgk_allocation_list_get(d, args->phAllocationList, n, who);
-        if (al) {
-            pthread_mutex_lock(&a->lock);
-            for (UINT i = 0; i < n; i++)
-                al[i]->priority = args->pPriorities[i]; /* dxgk_allocation_get: already the creator's */
-            pthread_mutex_unlock(&a->lock);
-            dxgk_allocation_list_put(al, n);
-        } else {
-            st = STATUS_INVALID_PARAMETER;
-        }
-    }
+    NTSTATUS st = dxgk_for_each_named(who, d, args->hResource, args->phAllocationList, args->AllocationCount,
+                                      set_one, (void *)args->pPriorities);
     dxgk_device_put(d);
     return st;
 }
@@ -79,31 +61,8 @@ NTSTATUS APIENTRY D3DKMTGetAllocationPriority(const D3DKMT_GETALLOCATIONPRIORITY
         dxgk_named_device(who, args->hDevice, args->hResource, args->phAllocationList, args->AllocationCount);
     if (!d)
         return STATUS_INVALID_PARAMETER;
-    struct dxgk_adapter *a = d->adapter;
-    NTSTATUS st = STATUS_SUCCESS;
-    if (args->hResource) {
-        struct dxgk_resource *r = dxgk_device_resource_get(d, args->hResource, who);
-        if (r) {
-            pthread_mutex_lock(&a->lock);
-            args->pPriorities[0] = r->allocations ? creator_of(r->allocations)->priority : 0;
-            pthread_mutex_unlock(&a->lock);
-            dxgk_object_put(&r->obj);
-        } else {
-            st = STATUS_INVALID_PARAMETER;
-        }
-    } else {
-        UINT n = args->AllocationCount;
-        struct dxgk_allocation **al = dxgk_allocation_list_get(d, args->phAllocationList, n, who);
-        if (al) {
-            pthread_mutex_lock(&a->lock);
-            for (UINT i = 0; i < n; i++)
-                args->pPriorities[i] = al[i]->priority;
-            pthread_mutex_unlock(&a->lock);
-            dxgk_allocation_list_put(al, n);
-        } else {
-            st = STATUS_INVALID_PARAMETER;
-        }
-    }
+    NTSTATUS st = dxgk_for_each_named(who, d, args->hResource, args->phAllocationList, args->AllocationCount,
+                                      get_one, args->pPriorities);
     dxgk_device_put(d);
     return st;
 }

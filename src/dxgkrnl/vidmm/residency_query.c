@@ -16,6 +16,9 @@
  * handle of the device (the status array is then untouched). A lost device answers
  * STATUS_DEVICE_REMOVED, as the WDK lists. */
 #include "dxgkrnl/vidmm/vidmm.h"
+#include "common/alloc.h"
+
+#include <stdlib.h>
 
 static D3DKMT_ALLOCATIONRESIDENCYSTATUS status_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *al)
 {
@@ -29,40 +32,14 @@ static D3DKMT_ALLOCATIONRESIDENCYSTATUS status_locked(const struct dxgk_adapter 
     return D3DKMT_ALLOCATIONRESIDENCYSTATUS_RESIDENTINGPUMEMORY;
 }
 
-/* The resource's answer: the weakest of its allocations' (NOTRESIDENT > SHARED > GPU). */
-static NTSTATUS query_resource(struct dxgk_device *d, D3DKMT_HANDLE h, D3DKMT_ALLOCATIONRESIDENCYSTATUS *out)
+/* A listed allocation answers in its own element; a resource's allocations all answer in the
+ * first, the weakest answer winning (NOTRESIDENT > SHARED > GPU). */
+static void query_one(struct dxgk_allocation *al, UINT i, void *ctx)
 {
-    struct dxgk_resource *r = dxgk_device_resource_get(d, h, "D3DKMTQueryAllocationResidency");
-    if (!r)
-        return STATUS_INVALID_PARAMETER;
-    struct dxgk_adapter *a = d->adapter;
-    D3DKMT_ALLOCATIONRESIDENCYSTATUS worst = D3DKMT_ALLOCATIONRESIDENCYSTATUS_RESIDENTINGPUMEMORY;
-    pthread_mutex_lock(&a->lock);
-    for (const struct dxgk_allocation *al = r->allocations; al; al = al->res_next) {
-        D3DKMT_ALLOCATIONRESIDENCYSTATUS s = status_locked(a, al->alias ? al->alias : al);
-        if (s > worst)
-            worst = s;
-    }
-    pthread_mutex_unlock(&a->lock);
-    dxgk_object_put(&r->obj);
-    *out = worst;
-    return STATUS_SUCCESS;
-}
-
-static NTSTATUS query_list(struct dxgk_device *d, const D3DKMT_QUERYALLOCATIONRESIDENCY *args)
-{
-    UINT n = args->AllocationCount;
-    struct dxgk_allocation **al =
-        dxgk_allocation_list_get(d, args->phAllocationList, n, "D3DKMTQueryAllocationResidency");
-    if (!al)
-        return STATUS_INVALID_PARAMETER;
-    struct dxgk_adapter *a = d->adapter;
-    pthread_mutex_lock(&a->lock);
-    for (UINT i = 0; i < n; i++)
-        args->pResidencyStatus[i] = status_locked(a, al[i]);
-    pthread_mutex_unlock(&a->lock);
-    dxgk_allocation_list_put(al, n);
-    return STATUS_SUCCESS;
+    D3DKMT_ALLOCATIONRESIDENCYSTATUS *out = ctx;
+    D3DKMT_ALLOCATIONRESIDENCYSTATUS s = status_locked(al->device->adapter, al);
+    if (s > out[i])
+        out[i] = s;
 }
 
 NTSTATUS APIENTRY D3DKMTQueryAllocationResidency(const D3DKMT_QUERYALLOCATIONRESIDENCY *args)
@@ -80,7 +57,17 @@ NTSTATUS APIENTRY D3DKMTQueryAllocationResidency(const D3DKMT_QUERYALLOCATIONRES
         dxgk_refuse("D3DKMTQueryAllocationResidency: device 0x%08x is lost", d->handle);
         st = STATUS_DEVICE_REMOVED;
     } else {
-        st = args->hResource ? query_resource(d, args->hResource, args->pResidencyStatus) : query_list(d, args);
+        /* Answers gathered aside: the caller's array is written only on success. */
+        UINT n = args->hResource ? 1 : args->AllocationCount;
+        D3DKMT_ALLOCATIONRESIDENCYSTATUS *tmp = wddm_calloc(n, sizeof *tmp);
+        st = tmp ? STATUS_SUCCESS : STATUS_NO_MEMORY;
+        if (tmp)
+            st = dxgk_for_each_named("D3DKMTQueryAllocationResidency", d, args->hResource, args->phAllocationList,
+                                     args->AllocationCount, query_one, tmp);
+        if (NT_SUCCESS(st))
+            for (UINT i = 0; i < n; i++)
+                args->pResidencyStatus[i] = tmp[i] ? tmp[i] : D3DKMT_ALLOCATIONRESIDENCYSTATUS_RESIDENTINGPUMEMORY;
+        free(tmp);
     }
     dxgk_device_put(d);
     return st;
