@@ -400,10 +400,9 @@ typedef struct _D3DKMT_QUERYALLOCATIONRESIDENCY {
 } D3DKMT_QUERYALLOCATIONRESIDENCY;
 
 /* D3DKMTQueryStatistics (objects/query_statistics.c): the adapter-wide statistics monitoring tools
- * read (docs/semantics.md §9.3). Modeled: ADAPTER, SEGMENT (QuerySegment.SegmentId counts from
- * 0) and NODE (QueryNode.NodeId, the node ordinal); the process and the VidPN source queries
- * answer STATUS_NOT_SUPPORTED. The WDK's result structures have more members than these; the
- * ones listed are the ones filled. */
+ * read (docs/semantics.md §9.3). Modeled: ADAPTER and SEGMENT (QuerySegment.SegmentId counts
+ * from 0); NODE, the process and the VidPN source queries answer STATUS_NOT_SUPPORTED. The WDK's
+ * result structures have more members than these; the ones listed are the ones filled. */
 typedef enum _D3DKMT_QUERYSTATISTICS_TYPE {
     D3DKMT_QUERYSTATISTICS_ADAPTER = 0,
     D3DKMT_QUERYSTATISTICS_PROCESS = 1,
@@ -453,29 +452,14 @@ typedef struct _D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION {
     UINT64 SystemMemoryEndAddress;
 } D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION;
 
-typedef struct _D3DKMT_QUERYSTATISTICS_PROCESS_NODE_INFORMATION {
-    LARGE_INTEGER RunningTime;        /* 100 ns units the node had work in flight */
-    ULONG ContextSwitch;              /* switches between two contexts on the node */
-} D3DKMT_QUERYSTATISTICS_PROCESS_NODE_INFORMATION;
-
-typedef struct _D3DKMT_QUERYSTATISTICS_NODE_INFORMATION {
-    D3DKMT_QUERYSTATISTICS_PROCESS_NODE_INFORMATION GlobalInformation;
-    D3DKMT_QUERYSTATISTICS_PROCESS_NODE_INFORMATION SystemInformation; /* the system's own work: 0 */
-} D3DKMT_QUERYSTATISTICS_NODE_INFORMATION;
-
 typedef union _D3DKMT_QUERYSTATISTICS_RESULT {
     D3DKMT_QUERYSTATISTICS_ADAPTER_INFORMATION AdapterInformation;
     D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION SegmentInformation;
-    D3DKMT_QUERYSTATISTICS_NODE_INFORMATION NodeInformation;
 } D3DKMT_QUERYSTATISTICS_RESULT;
 
 typedef struct _D3DKMT_QUERYSTATISTICS_QUERY_SEGMENT {
     ULONG SegmentId;
 } D3DKMT_QUERYSTATISTICS_QUERY_SEGMENT;
-
-typedef struct _D3DKMT_QUERYSTATISTICS_QUERY_NODE {
-    ULONG NodeId;
-} D3DKMT_QUERYSTATISTICS_QUERY_NODE;
 
 typedef struct _D3DKMT_QUERYSTATISTICS {
     D3DKMT_QUERYSTATISTICS_TYPE Type;
@@ -486,8 +470,6 @@ typedef struct _D3DKMT_QUERYSTATISTICS {
     union {
         D3DKMT_QUERYSTATISTICS_QUERY_SEGMENT QuerySegment;
         D3DKMT_QUERYSTATISTICS_QUERY_SEGMENT QueryProcessSegment;
-        D3DKMT_QUERYSTATISTICS_QUERY_NODE QueryNode;
-        D3DKMT_QUERYSTATISTICS_QUERY_NODE QueryProcessNode;
     };
 } D3DKMT_QUERYSTATISTICS;
 

@@ -308,10 +308,6 @@ struct gsched_node {
     UINT pending;                     /* packets queued, not yet taken; protected by node->lock */
     bool stop;                        /* protected by node->lock */
     struct dxgk_packet *inflight, *inflight_tail; /* submitted, fence order; node->lock */
-    /* Running time (D3DKMTQueryStatistics NODE): the node runs while a packet is in flight. */
-    UINT64 busy_since_ns;             /* dxgk_now_ns() when inflight became non-empty; node->lock */
-    UINT64 running_ns;                /* the spans that ended; node->lock */
-    _Atomic UINT64 context_switches;  /* switches between two contexts on the node */
     struct dxgk_packet *retired;      /* completed, to recycle; protected by node->lock */
     UINT retired_count;               /* packets on retired; protected by node->lock */
     UINT idle_waiters;                /* threads in gsched_wait_node_idle; protected by node->lock */

@@ -1,21 +1,11 @@
 /* D3DKMTQueryStatistics (objects/query_statistics.c, vidmm/statistics.c; the WDK's
  * D3DKMT_QUERYSTATISTICS): the ADAPTER and SEGMENT answers follow what VidMm placed and evicted,
- * the NODE answer the work the node ran,
  * by adapter LUID, segments counted from 0 as monitoring tools count them; the queries not modeled
  * and bad input are refused with QueryResult untouched. Against the reference KMD and the
  * software GPU: local 1 MiB, CPU-visible 1 MiB, aperture 2 MiB. */
 #include "real_env.h"
 
 #include "kernel_peek.h"
-
-#include <time.h>
-
-static UINT64 now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (UINT64)ts.tv_sec * 1000000000ull + (UINT64)ts.tv_nsec;
-}
 
 #define KIB 1024u
 #define SZ (256u * KIB)
@@ -104,47 +94,6 @@ static void placement_and_eviction_show_in_the_segment(void **state)
     renv_close(&e);
 }
 
-static D3DKMT_QUERYSTATISTICS_PROCESS_NODE_INFORMATION node(LUID luid, UINT id)
-{
-    D3DKMT_QUERYSTATISTICS q = { .Type = D3DKMT_QUERYSTATISTICS_NODE, .AdapterLuid = luid };
-    q.QueryNode.NodeId = id;
-    assert_int_equal(D3DKMTQueryStatistics(&q), STATUS_SUCCESS);
-    assert_int_equal(q.QueryResult.NodeInformation.SystemInformation.RunningTime.QuadPart, 0);
-    return q.QueryResult.NodeInformation.GlobalInformation;
-}
-
-/* Copies on node 0 make its running time grow, by no more than the wall time that passed; two
- * contexts taking turns on it count switches. */
-static void node_running_time_and_context_switches_follow_the_work(void **state)
-{
-    (void)state;
-    struct renv e, f;
-    renv_open(&e);
-    renv_open(&f);
-    LUID luid = adapter_luid();
-    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, SZ), g = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, SZ);
-    D3DKMT_HANDLE fup = renv_alloc(&f, SWGPU_ALLOC_UPLOAD, SZ), fg = renv_alloc(&f, SWGPU_ALLOC_GPU_ONLY, SZ);
-    D3DKMT_QUERYSTATISTICS_PROCESS_NODE_INFORMATION before = node(luid, 0);
-    UINT64 t0 = now_ns();
-    for (int i = 0; i < 8; i++) {
-        assert_int_equal(renv_copy(&e, g, up, SZ), STATUS_SUCCESS);
-        assert_int_equal(renv_copy(&f, fg, fup, SZ), STATUS_SUCCESS);
-    }
-    void *p; /* write locks of the sources wait for the copies that read them */
-    assert_int_equal(renv_lock(&e, up, LOCK_WRITEONLY, &p), STATUS_SUCCESS);
-    renv_unlock(&e, up);
-    assert_int_equal(renv_lock(&f, fup, LOCK_WRITEONLY, &p), STATUS_SUCCESS);
-    renv_unlock(&f, fup);
-    D3DKMT_QUERYSTATISTICS_PROCESS_NODE_INFORMATION after = node(luid, 0);
-    UINT64 wall = now_ns() - t0;
-    LONGLONG ran = after.RunningTime.QuadPart - before.RunningTime.QuadPart;
-    assert_true(ran > 0);
-    assert_true((UINT64)ran * 100u <= wall + 100u);
-    assert_true(after.ContextSwitch >= before.ContextSwitch + 2);
-    renv_close(&f);
-    renv_close(&e);
-}
-
 static NTSTATUS query(D3DKMT_QUERYSTATISTICS *q, const char *refusal)
 {
     wddm_clear_refusals();
@@ -166,9 +115,6 @@ static void unmodeled_and_bad_queries_are_refused_and_write_nothing(void **state
     q.AdapterLuid = luid;
     assert_int_equal(query(&q, "Type 99 is no"), STATUS_INVALID_PARAMETER);
     q.Type = D3DKMT_QUERYSTATISTICS_NODE;
-    q.QueryNode.NodeId = 64;
-    assert_int_equal(query(&q, "NodeId 64"), STATUS_INVALID_PARAMETER);
-    q.Type = D3DKMT_QUERYSTATISTICS_PROCESS_NODE;
     assert_int_equal(query(&q, "not modeled"), STATUS_NOT_SUPPORTED);
     q.Type = D3DKMT_QUERYSTATISTICS_PROCESS;
     assert_int_equal(query(&q, "not modeled"), STATUS_NOT_SUPPORTED);
@@ -192,7 +138,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adapter_and_segments_describe_the_adapter),
         cmocka_unit_test(placement_and_eviction_show_in_the_segment),
-        cmocka_unit_test(node_running_time_and_context_switches_follow_the_work),
         cmocka_unit_test(unmodeled_and_bad_queries_are_refused_and_write_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,12 +7,8 @@
  *     BytesCommitted and BytesResident (what is placed: VidMm commits a range by placing into
  *     it), Memory (instances placed, bytes evicted), Aperture, TotalBytesEvictedByPriority
  *     (vidmm/statistics.c).
- *   - NODE, QueryNode.NodeId the node ordinal: GlobalInformation.RunningTime (100 ns units the
- *     node had a packet in flight: how dxgkrnl sees a node busy, from submission and
- *     completion; sched/node.c) and ContextSwitch (switches between two contexts on it);
- *     SystemInformation 0 (no system work).
- *   - The process and VidPN source queries are not modeled: STATUS_NOT_SUPPORTED and a line.
- *     An unknown Type, a LUID no adapter has, a SegmentId or NodeId past the last, NULL
+ *   - NODE and the process and VidPN source queries are not modeled: STATUS_NOT_SUPPORTED and a
+ *     line. An unknown Type, a LUID no adapter has, a SegmentId past the last segment, NULL
  *     arguments: STATUS_INVALID_PARAMETER and a line. QueryResult is written only on success.
  * The WDK declares the argument const and writes QueryResult through it; so does this. */
 #include "dxgkrnl/objects/objects.h"
@@ -29,21 +25,6 @@ static void adapter_information(struct dxgk_adapter *a, D3DKMT_QUERYSTATISTICS_A
         (LONGLONG)atomic_load_explicit(&a->counters.null_context_switches, memory_order_relaxed);
 }
 
-static NTSTATUS node_information(struct dxgk_adapter *a, ULONG id, D3DKMT_QUERYSTATISTICS_NODE_INFORMATION *o)
-{
-    if (id >= a->node_count) {
-        dxgk_refuse("D3DKMTQueryStatistics: NodeId %u, the adapter has %u nodes (counted from 0)", (unsigned)id,
-                    a->node_count);
-        return STATUS_INVALID_PARAMETER;
-    }
-    struct gsched_node *n = &a->node[id];
-    memset(o, 0, sizeof *o);
-    o->GlobalInformation.RunningTime.QuadPart = (LONGLONG)(gsched_running_ns(n) / 100u);
-    o->GlobalInformation.ContextSwitch =
-        (ULONG)atomic_load_explicit(&n->context_switches, memory_order_relaxed);
-    return STATUS_SUCCESS;
-}
-
 NTSTATUS APIENTRY D3DKMTQueryStatistics(const D3DKMT_QUERYSTATISTICS *args)
 {
     if (!args) {
@@ -54,10 +35,8 @@ NTSTATUS APIENTRY D3DKMTQueryStatistics(const D3DKMT_QUERYSTATISTICS *args)
         dxgk_refuse("D3DKMTQueryStatistics: Type %d is no D3DKMT_QUERYSTATISTICS_TYPE", (int)args->Type);
         return STATUS_INVALID_PARAMETER;
     }
-    if (args->Type != D3DKMT_QUERYSTATISTICS_ADAPTER && args->Type != D3DKMT_QUERYSTATISTICS_SEGMENT &&
-        args->Type != D3DKMT_QUERYSTATISTICS_NODE) {
-        dxgk_refuse("D3DKMTQueryStatistics: Type %d is not modeled (only ADAPTER, SEGMENT and NODE)",
-                    (int)args->Type);
+    if (args->Type != D3DKMT_QUERYSTATISTICS_ADAPTER && args->Type != D3DKMT_QUERYSTATISTICS_SEGMENT) {
+        dxgk_refuse("D3DKMTQueryStatistics: Type %d is not modeled (only ADAPTER and SEGMENT)", (int)args->Type);
         return STATUS_NOT_SUPPORTED;
     }
     NTSTATUS st;
@@ -67,8 +46,6 @@ NTSTATUS APIENTRY D3DKMTQueryStatistics(const D3DKMT_QUERYSTATISTICS *args)
     D3DKMT_QUERYSTATISTICS_RESULT *out = (D3DKMT_QUERYSTATISTICS_RESULT *)&args->QueryResult;
     if (args->Type == D3DKMT_QUERYSTATISTICS_ADAPTER) {
         adapter_information(a, &out->AdapterInformation);
-    } else if (args->Type == D3DKMT_QUERYSTATISTICS_NODE) {
-        st = node_information(a, args->QueryNode.NodeId, &out->NodeInformation);
     } else {
         D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION seg;
         st = vidmm_query_segment_statistics(a, args->QuerySegment.SegmentId, &seg);

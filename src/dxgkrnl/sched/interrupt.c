@@ -153,8 +153,6 @@ static void node_retire(struct dxgk_adapter *a, struct gsched_node *n, bool use6
         retired++;
     }
     n->retired_count += retired;
-    if (retired)
-        gsched_busy_leave_locked(n);
     /* The next packet is now the head of the hardware queue: the GPU runs it (issue 4 trace). */
     struct dxgk_packet *head = n->inflight;
     if (retired && head && !head->started) {

@@ -93,7 +93,6 @@ static void inflight_enter(struct gsched_node *n, struct dxgk_packet *p, UINT64 
     pthread_mutex_lock(&n->lock);
     n->submitted_fence = f;
     if (!p->part) {
-        gsched_busy_enter_locked(n);
         if (n->inflight_tail)
             n->inflight_tail->next = p;
         else
@@ -127,7 +126,6 @@ static void inflight_take_back(struct gsched_node *n, struct dxgk_packet *p, boo
         if (n->inflight_tail == p)
             n->inflight_tail = prev;
         n->submitted_fence = f - 1;
-        gsched_busy_leave_locked(n);
     }
     pthread_mutex_unlock(&n->lock);
 }
@@ -212,30 +210,6 @@ UINT64 gsched_submit_locked(struct gsched_node *n, struct dxgk_packet *p)
     if (part)
         return 0;
     return gsched_retire_dropped(n, p);
-}
-
-void gsched_busy_enter_locked(struct gsched_node *n)
-{
-    WDDM_ASSERT_HELD(&n->lock);
-    if (!n->inflight)
-        n->busy_since_ns = dxgk_now_ns();
-}
-
-void gsched_busy_leave_locked(struct gsched_node *n)
-{
-    WDDM_ASSERT_HELD(&n->lock);
-    if (!n->inflight && n->busy_since_ns) {
-        n->running_ns += dxgk_now_ns() - n->busy_since_ns;
-        n->busy_since_ns = 0;
-    }
-}
-
-UINT64 gsched_running_ns(struct gsched_node *n)
-{
-    pthread_mutex_lock(&n->lock);
-    UINT64 t = n->running_ns + (n->inflight && n->busy_since_ns ? dxgk_now_ns() - n->busy_since_ns : 0);
-    pthread_mutex_unlock(&n->lock);
-    return t;
 }
 
 UINT64 gsched_submit(struct gsched_node *n, struct dxgk_packet *p)

@@ -166,7 +166,6 @@ static struct dxgk_packet *gsched_detach_after(struct gsched_node *n, UINT64 las
     *was_running = taken && !taken->paging && taken->started;
     *pp = NULL;
     n->inflight_tail = prev;
-    gsched_busy_leave_locked(n);
     for (struct dxgk_packet *p = taken; p; p = p->next) {
         k++;
         p->resubmit = true;

@@ -260,11 +260,4 @@ PVOID APIENTRY dxgk_cb_get_handle_data(const DXGKARGCB_GETHANDLEDATA *args);
  * (D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT). Adapter lock held. */
 void dxgk_device_fault_sync_locked(struct dxgk_device *d);
 
-/* sched/node.c: the node's running time. Enter before a packet joins an empty in-flight list,
- * leave after one left it (both node->lock); running_ns the total so far in nanoseconds
- * (node->lock taken). */
-void gsched_busy_enter_locked(struct gsched_node *n);
-void gsched_busy_leave_locked(struct gsched_node *n);
-UINT64 gsched_running_ns(struct gsched_node *n);
-
 #endif /* DXGKRNL_SCHED_SCHED_H */

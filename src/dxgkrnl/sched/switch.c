@@ -44,7 +44,6 @@ void gsched_switch_locked(struct gsched_node *n, const struct dxgk_packet *p)
         return;
     if (n->hw_context) {
         DXGK_COUNT(n->adapter, context_switches, 1);
-        atomic_fetch_add_explicit(&n->context_switches, 1, memory_order_relaxed);
         gsched_trace(n->adapter, WDDM_SCHED_EVENT_SWITCH, n->ordinal, hc, n->hw_context, 0);
     }
     switch_from_locked(n, p->fence);
