@@ -86,6 +86,14 @@ static inline void renv_expect_refusal(const char *needle)
         fail_msg("the refusal does not name \"%s\":\n%s", needle, why);
 }
 
+/* `call` answers `status` and leaves a refusal naming `needle` (the lines before it forgotten). */
+#define RENV_REFUSED(call, status, needle)                                                           \
+    do {                                                                                           \
+        wddm_clear_refusals();                                                                     \
+        assert_int_equal((call), (status));                                                        \
+        renv_expect_refusal(needle);                                                               \
+    } while (0)
+
 static inline void renv_close(struct renv *e)
 {
     wddm_swgpu_set_paused(0);

@@ -71,36 +71,29 @@ static void bad_gets_are_refused_and_write_nothing(void **state)
     D3DKMT_HANDLE other = renv_alloc(&f, SWGPU_ALLOC_GPU_ONLY, SZ);
     D3DKMT_HANDLE mixed[2] = { al[0], other };
     UINT out[2] = { 77, 77 };
-    wddm_clear_refusals();
-    assert_int_equal(D3DKMTGetAllocationPriority(NULL), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("D3DKMTGetAllocationPriority: NULL arguments");
-    wddm_clear_refusals();
-    assert_int_equal(get_raw(e.device, 0, al, 2, NULL), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("NULL pPriorities");
-    wddm_clear_refusals();
-    assert_int_equal(get_raw(e.device, r, al, 2, out), STATUS_INVALID_PARAMETER); /* both */
-    renv_expect_refusal("not exactly one of hResource");
-    wddm_clear_refusals();
-    assert_int_equal(get_raw(e.device, 0, NULL, 0, out), STATUS_INVALID_PARAMETER); /* neither */
-    renv_expect_refusal("not exactly one of hResource");
-    wddm_clear_refusals();
-    assert_int_equal(get_raw(0x1234, 0, al, 2, out), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("invalid device handle");
-    wddm_clear_refusals();
-    assert_int_equal(get_raw(e.device, 0, mixed, 2, out), STATUS_INVALID_PARAMETER); /* f's allocation */
-    renv_expect_refusal("entry 1: invalid allocation handle");
-    wddm_clear_refusals();
-    assert_int_equal(get_raw(f.device, r, NULL, 0, out), STATUS_INVALID_PARAMETER); /* e's resource */
-    renv_expect_refusal("invalid resource handle");
+    RENV_REFUSED(D3DKMTGetAllocationPriority(NULL), STATUS_INVALID_PARAMETER,
+                 "D3DKMTGetAllocationPriority: NULL arguments");
+    RENV_REFUSED(get_raw(e.device, 0, al, 2, NULL), STATUS_INVALID_PARAMETER, "NULL pPriorities");
+    /* both */
+    RENV_REFUSED(get_raw(e.device, r, al, 2, out), STATUS_INVALID_PARAMETER,
+                 "not exactly one of hResource");
+    /* neither */
+    RENV_REFUSED(get_raw(e.device, 0, NULL, 0, out), STATUS_INVALID_PARAMETER,
+                 "not exactly one of hResource");
+    RENV_REFUSED(get_raw(0x1234, 0, al, 2, out), STATUS_INVALID_PARAMETER, "invalid device handle");
+    /* f's allocation */
+    RENV_REFUSED(get_raw(e.device, 0, mixed, 2, out), STATUS_INVALID_PARAMETER,
+                 "entry 1: invalid allocation handle");
+    /* e's resource */
+    RENV_REFUSED(get_raw(f.device, r, NULL, 0, out), STATUS_INVALID_PARAMETER,
+                 "invalid resource handle");
     assert_int_equal(out[0], 77);
     assert_int_equal(out[1], 77);
     /* Set still refuses a priority of 0, before anything changes. */
     UINT before[2];
     assert_int_equal(get_raw(e.device, 0, al, 2, before), STATUS_SUCCESS);
     const UINT zero[2] = { before[0] + 1, 0 };
-    wddm_clear_refusals();
-    assert_int_equal(set_list(&e, al, 2, zero), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("priority 1 is 0");
+    RENV_REFUSED(set_list(&e, al, 2, zero), STATUS_INVALID_PARAMETER, "priority 1 is 0");
     assert_int_equal(get_raw(e.device, 0, al, 2, out), STATUS_SUCCESS);
     assert_int_equal(out[0], before[0]);
     assert_int_equal(out[1], before[1]);

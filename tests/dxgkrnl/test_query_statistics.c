@@ -94,36 +94,28 @@ static void placement_and_eviction_show_in_the_segment(void **state)
     renv_close(&e);
 }
 
-static NTSTATUS query(D3DKMT_QUERYSTATISTICS *q, const char *refusal)
-{
-    wddm_clear_refusals();
-    NTSTATUS st = D3DKMTQueryStatistics(q);
-    renv_expect_refusal(refusal);
-    return st;
-}
-
 static void unmodeled_and_bad_queries_are_refused_and_write_nothing(void **state)
 {
     (void)state;
     struct renv e;
     renv_open(&e);
     LUID luid = adapter_luid();
-    assert_int_equal(query(NULL, "D3DKMTQueryStatistics: NULL arguments"), STATUS_INVALID_PARAMETER);
+    RENV_REFUSED(D3DKMTQueryStatistics(NULL), STATUS_INVALID_PARAMETER, "D3DKMTQueryStatistics: NULL arguments");
     D3DKMT_QUERYSTATISTICS q;
     memset(&q, 0x5A, sizeof q);
     q.Type = (D3DKMT_QUERYSTATISTICS_TYPE)99;
     q.AdapterLuid = luid;
-    assert_int_equal(query(&q, "Type 99 is no"), STATUS_INVALID_PARAMETER);
+    RENV_REFUSED(D3DKMTQueryStatistics(&q), STATUS_INVALID_PARAMETER, "Type 99 is no");
     q.Type = D3DKMT_QUERYSTATISTICS_NODE;
-    assert_int_equal(query(&q, "not modeled"), STATUS_NOT_SUPPORTED);
+    RENV_REFUSED(D3DKMTQueryStatistics(&q), STATUS_NOT_SUPPORTED, "not modeled");
     q.Type = D3DKMT_QUERYSTATISTICS_PROCESS;
-    assert_int_equal(query(&q, "not modeled"), STATUS_NOT_SUPPORTED);
+    RENV_REFUSED(D3DKMTQueryStatistics(&q), STATUS_NOT_SUPPORTED, "not modeled");
     q.Type = D3DKMT_QUERYSTATISTICS_SEGMENT;
     q.QuerySegment.SegmentId = 3; /* three segments: 0..2 */
-    assert_int_equal(query(&q, "SegmentId 3"), STATUS_INVALID_PARAMETER);
+    RENV_REFUSED(D3DKMTQueryStatistics(&q), STATUS_INVALID_PARAMETER, "SegmentId 3");
     q.QuerySegment.SegmentId = 0;
     q.AdapterLuid.LowPart ^= 0x777;
-    assert_int_equal(query(&q, "no adapter with LUID"), STATUS_INVALID_PARAMETER);
+    RENV_REFUSED(D3DKMTQueryStatistics(&q), STATUS_INVALID_PARAMETER, "no adapter with LUID");
     const unsigned char *r = (const unsigned char *)&q.QueryResult;
     for (size_t i = 0; i < sizeof q.QueryResult; i++)
         assert_int_equal(r[i], 0x5A);

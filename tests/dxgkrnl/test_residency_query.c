@@ -130,34 +130,28 @@ static void bad_queries_are_refused_and_write_nothing(void **state)
     D3DKMT_HANDLE r = renv_resource(&e, SWGPU_ALLOC_GPU_ONLY, SZ, al);
     D3DKMT_HANDLE other = renv_alloc(&f, SWGPU_ALLOC_GPU_ONLY, SZ);
     D3DKMT_ALLOCATIONRESIDENCYSTATUS s[2] = { 77, 77 };
-    wddm_clear_refusals();
-    assert_int_equal(D3DKMTQueryAllocationResidency(NULL), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("D3DKMTQueryAllocationResidency: NULL arguments");
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(e.device, 0, al, 2, NULL), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("NULL pResidencyStatus");
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(e.device, r, al, 2, s), STATUS_INVALID_PARAMETER);   /* both */
-    renv_expect_refusal("not exactly one of hResource");
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(e.device, 0, NULL, 0, s), STATUS_INVALID_PARAMETER); /* neither */
-    renv_expect_refusal("not exactly one of hResource");
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(e.device, 0, al, 0, s), STATUS_INVALID_PARAMETER);   /* a list of none */
-    renv_expect_refusal("not exactly one of hResource");
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(0x1234, 0, al, 2, s), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("invalid device handle");
+    RENV_REFUSED(D3DKMTQueryAllocationResidency(NULL), STATUS_INVALID_PARAMETER,
+                 "D3DKMTQueryAllocationResidency: NULL arguments");
+    RENV_REFUSED(query_raw(e.device, 0, al, 2, NULL), STATUS_INVALID_PARAMETER, "NULL pResidencyStatus");
+    /* both */
+    RENV_REFUSED(query_raw(e.device, r, al, 2, s), STATUS_INVALID_PARAMETER,
+                 "not exactly one of hResource");
+    /* neither */
+    RENV_REFUSED(query_raw(e.device, 0, NULL, 0, s), STATUS_INVALID_PARAMETER,
+                 "not exactly one of hResource");
+    /* a list of none */
+    RENV_REFUSED(query_raw(e.device, 0, al, 0, s), STATUS_INVALID_PARAMETER,
+                 "not exactly one of hResource");
+    RENV_REFUSED(query_raw(0x1234, 0, al, 2, s), STATUS_INVALID_PARAMETER, "invalid device handle");
     D3DKMT_HANDLE mixed[2] = { al[0], other };                                       /* f's allocation */
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(e.device, 0, mixed, 2, s), STATUS_INVALID_PARAMETER);
-    renv_expect_refusal("entry 1: invalid allocation handle");
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(f.device, r, NULL, 0, s), STATUS_INVALID_PARAMETER); /* e's resource */
-    renv_expect_refusal("invalid resource handle");
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(e.device, al[0], NULL, 0, s), STATUS_INVALID_PARAMETER); /* not a resource */
-    renv_expect_refusal("invalid resource handle");
+    RENV_REFUSED(query_raw(e.device, 0, mixed, 2, s), STATUS_INVALID_PARAMETER,
+                 "entry 1: invalid allocation handle");
+    /* e's resource */
+    RENV_REFUSED(query_raw(f.device, r, NULL, 0, s), STATUS_INVALID_PARAMETER,
+                 "invalid resource handle");
+    /* not a resource */
+    RENV_REFUSED(query_raw(e.device, al[0], NULL, 0, s), STATUS_INVALID_PARAMETER,
+                 "invalid resource handle");
     assert_int_equal(s[0], 77);
     assert_int_equal(s[1], 77);
     /* A lost device (a MustSucceed MakeResident that cannot fit, docs/semantics.md §9.2). */
@@ -167,9 +161,7 @@ static void bad_queries_are_refused_and_write_nothing(void **state)
     D3DDDI_MAKERESIDENT mr = { .hPagingQueue = f.device, .NumAllocations = 9, .AllocationList = big };
     mr.Flags.Value = 0x3; /* CantTrimFurther | MustSucceed: 2.25 MiB where local and visible hold 2 */
     assert_int_equal(D3DKMTMakeResident(&mr), STATUS_NO_MEMORY);
-    wddm_clear_refusals();
-    assert_int_equal(query_raw(f.device, 0, big, 1, s), STATUS_DEVICE_REMOVED);
-    renv_expect_refusal("is lost");
+    RENV_REFUSED(query_raw(f.device, 0, big, 1, s), STATUS_DEVICE_REMOVED, "is lost");
     assert_int_equal(s[0], 77);
     renv_close(&f);
     renv_close(&e);

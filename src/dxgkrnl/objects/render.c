@@ -340,12 +340,8 @@ static void render_queue_locked(struct render_op *op)
     for (struct dxgk_packet *p = op->first; p; p = p->next)
         p->ticket = ++n->queued_ticket;
     UINT64 t = op->last->ticket;
-    for (UINT i = 0; i < op->nal; i++) {
-        struct vidmm_instance *in = op->first->inst[i];
-        vidmm_stamp_locked(op->a, in, c->node, t, op->first->alloc_list[i].WriteOperation);
-        if (op->first->alloc_list[i].WriteOperation)
-            in->backing_valid = false;
-    }
+    for (UINT i = 0; i < op->nal; i++)
+        vidmm_stamp_list_entry_locked(op->a, op->first->inst[i], c->node, t, &op->first->alloc_list[i]);
     c->last_ticket = t;
     atomic_fetch_add(&c->queued, op->npk);
     op->direct = op->npk == 1 && direct_submit_claim_locked(op->a, n, op->first);

@@ -90,8 +90,6 @@ void vidmm_packet_ticketed_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
         vidmm_touch_locked(a, in);
         p->inst[i] = in;
         vidmm_list_entry_locate(a, &p->alloc_list[i], in);
-        vidmm_stamp_locked(a, in, p->node, p->ticket, p->alloc_list[i].WriteOperation);
-        if (p->alloc_list[i].WriteOperation)
-            in->backing_valid = false;
+        vidmm_stamp_list_entry_locked(a, in, p->node, p->ticket, &p->alloc_list[i]);
     }
 }

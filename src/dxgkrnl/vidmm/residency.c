@@ -239,6 +239,14 @@ void vidmm_stamp_locked(const struct dxgk_adapter *a, struct vidmm_instance *in,
         stamp_pair(&a->node[node], &in->last_write[node], &in->prior_write[node], t);
 }
 
+void vidmm_stamp_list_entry_locked(const struct dxgk_adapter *a, struct vidmm_instance *in, UINT node, UINT64 t,
+                                   const DXGK_ALLOCATIONLIST *e)
+{
+    vidmm_stamp_locked(a, in, node, t, e->WriteOperation);
+    if (e->WriteOperation)
+        in->backing_valid = false; /* the GPU's write: the backing store no longer holds it */
+}
+
 static bool pair_done(const struct gsched_node *n, UINT64 last, UINT64 prior)
 {
     return !last || (gsched_ticket_done(n, last) && (!prior || gsched_ticket_retired(n, prior)));

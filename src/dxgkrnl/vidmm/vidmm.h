@@ -152,6 +152,10 @@ NTSTATUS vidmm_make_resident_locked(struct dxgk_adapter *a, struct vidmm_instanc
  * last packet itself retired and every ticket up to prior did: a high-priority packet that
  * retired before a preempted one is seen done at once when only it used the instance. */
 void vidmm_stamp_locked(const struct dxgk_adapter *a, struct vidmm_instance *in, UINT node, UINT64 t, bool write);
+/* The same for a DMA buffer's allocation-list entry e naming the instance: a write entry also
+ * leaves the backing store stale (D3DKMTRender's packets and held ones taking their ticket). */
+void vidmm_stamp_list_entry_locked(const struct dxgk_adapter *a, struct vidmm_instance *in, UINT node, UINT64 t,
+                                   const DXGK_ALLOCATIONLIST *e);
 bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);
 bool vidmm_instance_retired_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst);
 void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only);
