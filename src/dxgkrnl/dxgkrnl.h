@@ -708,18 +708,20 @@ struct dxgk_device *dxgk_named_device(const char *who, D3DKMT_HANDLE hDevice, D3
                                       const D3DKMT_HANDLE *list, UINT count);
 /* lookup.c: each(al, i, ctx) under the adapter lock for every allocation such a call names -
  * each allocation of resource hResource (i = 0: the resource's one entry; the most recently
- * added first), or each of the listed ones (i its entry) - an opened allocation giving its creator's memory. Nothing is
- * called if a handle is invalid: STATUS_INVALID_PARAMETER and a line naming `who`. */
+ * added first), or each of the listed ones (i its entry) - an opened allocation giving its
+ * creator's memory. Nothing is called if a handle is invalid (STATUS_INVALID_PARAMETER and a
+ * line naming `who`) or memory runs out (STATUS_NO_MEMORY). */
 NTSTATUS dxgk_for_each_named(const char *who, struct dxgk_device *d, D3DKMT_HANDLE hResource,
                              const D3DKMT_HANDLE *list, UINT count,
                              void (*each)(struct dxgk_allocation *al, UINT i, void *ctx), void *ctx);
 /* Resource handle h of device d, with a reference; NULL with a line naming `who`. */
 struct dxgk_resource *dxgk_device_resource_get(struct dxgk_device *d, D3DKMT_HANDLE h, const char *who);
 /* lookup.c: the n allocation handles of device d a D3DKMT call lists, each resolved as
- * dxgk_allocation_get does, with one reference each; NULL (a line naming `who` and the entry
- * printed for a bad handle) if one is not d's or memory runs out. dxgk_allocation_list_put
- * drops the references and the array. */
-struct dxgk_allocation **dxgk_allocation_list_get(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who);
+ * dxgk_allocation_get does, with one reference each, in *out: STATUS_SUCCESS,
+ * STATUS_INVALID_PARAMETER (a line naming `who` and the entry) if one is not d's, or
+ * STATUS_NO_MEMORY. dxgk_allocation_list_put drops the references and the array. */
+NTSTATUS dxgk_allocation_list_get(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who,
+                                  struct dxgk_allocation ***out);
 void dxgk_allocation_list_put(struct dxgk_allocation **al, UINT n);
 /* lookup.c: an allocation handle of device d (or of any device when d is NULL) resolved to the
  * allocation whose memory it names, with one reference: a same-adapter open's handle names its

@@ -79,24 +79,24 @@ struct dxgk_allocation *dxgk_allocation_get_locked(D3DKMT_HANDLE h, const struct
     return al;
 }
 
-struct dxgk_allocation **dxgk_allocation_list_get(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who)
+NTSTATUS dxgk_allocation_list_get(struct dxgk_device *d, const D3DKMT_HANDLE *h, UINT n, const char *who,
+                                  struct dxgk_allocation ***out)
 {
     struct dxgk_allocation **al = wddm_calloc(n, sizeof *al);
+    *out = NULL;
     if (!al)
-        return NULL;
+        return STATUS_NO_MEMORY;
     for (UINT i = 0; i < n; i++) {
         al[i] = dxgk_allocation_get(h[i], d, NULL); /* an opened handle: its creator's memory */
         if (!al[i]) {
             dxgk_refuse("%s: entry %u: invalid allocation handle 0x%08x for device 0x%08x", who, i, h[i],
                         d->handle);
-            for (UINT j = 0; j <= i; j++)
-                if (al[j])
-                    dxgk_object_put(&al[j]->obj);
-            free(al);
-            return NULL;
+            dxgk_allocation_list_put(al, i);
+            return STATUS_INVALID_PARAMETER;
         }
     }
-    return al;
+    *out = al;
+    return STATUS_SUCCESS;
 }
 
 void dxgk_allocation_list_put(struct dxgk_allocation **al, UINT n)
@@ -147,9 +147,10 @@ NTSTATUS dxgk_for_each_named(const char *who, struct dxgk_device *d, D3DKMT_HAND
         dxgk_object_put(&r->obj);
         return STATUS_SUCCESS;
     }
-    struct dxgk_allocation **al = dxgk_allocation_list_get(d, list, count, who);
-    if (!al)
-        return STATUS_INVALID_PARAMETER;
+    struct dxgk_allocation **al;
+    NTSTATUS st = dxgk_allocation_list_get(d, list, count, who, &al);
+    if (!NT_SUCCESS(st))
+        return st;
     pthread_mutex_lock(&a->lock);
     for (UINT i = 0; i < count; i++)
         each(al[i], i, ctx);

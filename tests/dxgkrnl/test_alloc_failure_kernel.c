@@ -6,7 +6,10 @@
  *  - freeing a segment range never allocates (a free that needed memory lost the range);
  *  - D3DKMTDestroyDevice with allocations left succeeds at every allocation that fails inside
  *    it (WDK: D3DKMTDestroyDevice releases everything the device still owns), and every
- *    allocation is destroyed. */
+ *    allocation is destroyed;
+ *  - the calls that list allocations (Set/GetAllocationPriority, QueryAllocationResidency,
+ *    MakeResident, Evict) answer STATUS_NO_MEMORY when the list cannot be held, and change or
+ *    write nothing. */
 #include "real_env.h"
 
 #include <wddm/d3dkmddi.h>
@@ -43,6 +46,57 @@ static void destroying_a_busy_allocation_without_memory_destroys_nothing(void **
     renv_free(&e, up);
     renv_close(&e);
     assert_int_equal(live_allocations(), live);
+}
+
+/* One call with its first allocation failed: its status and whether a failure was injected. */
+static NTSTATUS without_memory(NTSTATUS (*call)(void *), void *args)
+{
+    wddm_test_fail_alloc_after(0);
+    NTSTATUS st = call(args);
+    unsigned long long injected = wddm_test_alloc_failures_injected();
+    wddm_test_fail_alloc_after(-1);
+    assert_int_equal(injected, 1);
+    return st;
+}
+static NTSTATUS call_set(void *a) { return D3DKMTSetAllocationPriority(a); }
+static NTSTATUS call_get(void *a) { return D3DKMTGetAllocationPriority(a); }
+static NTSTATUS call_query(void *a) { return D3DKMTQueryAllocationResidency(a); }
+static NTSTATUS call_make_resident(void *a) { return D3DKMTMakeResident(a); }
+static NTSTATUS call_evict(void *a) { return D3DKMTEvict(a); }
+
+static void listing_allocations_without_memory_answers_no_memory(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    D3DKMT_HANDLE h[2] = { renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, COPY_BYTES),
+                           renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, COPY_BYTES) };
+    UINT before[2], out[2] = { 77, 77 };
+    D3DKMT_GETALLOCATIONPRIORITY g = { .hDevice = e.device, .phAllocationList = h, .AllocationCount = 2,
+                                       .pPriorities = before };
+    assert_int_equal(D3DKMTGetAllocationPriority(&g), STATUS_SUCCESS);
+    const UINT low[2] = { D3DDDI_ALLOCATIONPRIORITY_LOW, D3DDDI_ALLOCATIONPRIORITY_LOW };
+    D3DKMT_SETALLOCATIONPRIORITY s = { .hDevice = e.device, .phAllocationList = h, .AllocationCount = 2,
+                                       .pPriorities = low };
+    assert_int_equal(without_memory(call_set, &s), STATUS_NO_MEMORY);
+    g.pPriorities = out;
+    assert_int_equal(without_memory(call_get, &g), STATUS_NO_MEMORY);
+    assert_int_equal(out[0], 77); /* nothing written */
+    assert_int_equal(D3DKMTGetAllocationPriority(&g), STATUS_SUCCESS);
+    assert_int_equal(out[0], before[0]); /* nothing changed */
+    assert_int_equal(out[1], before[1]);
+    D3DKMT_ALLOCATIONRESIDENCYSTATUS rs[2] = { 77, 77 };
+    D3DKMT_QUERYALLOCATIONRESIDENCY q = { .hDevice = e.device, .phAllocationList = h, .AllocationCount = 2,
+                                          .pResidencyStatus = rs };
+    assert_int_equal(without_memory(call_query, &q), STATUS_NO_MEMORY);
+    assert_int_equal(rs[0], 77);
+    D3DDDI_MAKERESIDENT mr = { .hPagingQueue = e.device, .NumAllocations = 2, .AllocationList = h };
+    assert_int_equal(without_memory(call_make_resident, &mr), STATUS_NO_MEMORY);
+    D3DKMT_EVICT ev = { .hDevice = e.device, .NumAllocations = 2, .AllocationList = h };
+    assert_int_equal(without_memory(call_evict, &ev), STATUS_NO_MEMORY);
+    /* Nothing was made resident, so an Evict now has no reference to drop. */
+    assert_int_equal(D3DKMTEvict(&ev), STATUS_INVALID_PARAMETER);
+    renv_close(&e);
 }
 
 static void freeing_a_segment_range_never_allocates(void **state)
@@ -105,6 +159,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(destroying_a_busy_allocation_without_memory_destroys_nothing),
         cmocka_unit_test(freeing_a_segment_range_never_allocates),
+        cmocka_unit_test(listing_allocations_without_memory_answers_no_memory),
         cmocka_unit_test(destroying_a_device_releases_everything_at_every_allocation_failure),
     };
     return cmocka_run_group_tests_name("dxgkrnl.alloc_failure_kernel", tests, NULL, NULL);

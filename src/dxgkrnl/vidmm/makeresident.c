@@ -100,11 +100,12 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
         return STATUS_INVALID_PARAMETER;
     struct dxgk_adapter *a = d->adapter;
     UINT n = args->NumAllocations;
-    struct dxgk_allocation **al = dxgk_allocation_list_get(d, args->AllocationList, n, "D3DKMTMakeResident");
-    if (!al) {
+    struct dxgk_allocation **al;
+    NTSTATUS lst = dxgk_allocation_list_get(d, args->AllocationList, n, "D3DKMTMakeResident", &al);
+    if (!NT_SUCCESS(lst)) {
         dxgk_paging_queue_put(q);
         dxgk_device_put(d);
-        return STATUS_INVALID_PARAMETER;
+        return lst;
     }
     args->NumAllocations = 0;
     args->PagingFenceValue = 0;
@@ -209,10 +210,11 @@ NTSTATUS APIENTRY D3DKMTEvict(D3DKMT_EVICT *args)
     }
     struct dxgk_adapter *a = d->adapter;
     UINT n = args->NumAllocations;
-    struct dxgk_allocation **al = dxgk_allocation_list_get(d, args->AllocationList, n, "D3DKMTEvict");
-    if (!al) {
+    struct dxgk_allocation **al;
+    NTSTATUS lst = dxgk_allocation_list_get(d, args->AllocationList, n, "D3DKMTEvict", &al);
+    if (!NT_SUCCESS(lst)) {
         dxgk_device_put(d);
-        return STATUS_INVALID_PARAMETER;
+        return lst;
     }
     args->NumBytesToTrim = 0;
     NTSTATUS st = STATUS_SUCCESS;
