@@ -329,7 +329,9 @@ static int copy_all(struct exec_state *st, const struct copy_shape *sh, UINT64 t
         swgpu_stat_add(SWGPU_STAT_BYTES_SECOND_UNIT, part.unit_bytes);
     if (rc || !part.rc)
         return rc;
-    if (part.rc != SWGPU_EXEC_STOPPED_IN_COMMAND) { /* a page unmapped meanwhile: its fault */
+    /* A page unmapped meanwhile: its fault. Only the access is the unit's: the engine, fence,
+     * command and virtual mode the engine records for its own buffer. */
+    if (part.rc != SWGPU_EXEC_STOPPED_IN_COMMAND) {
         struct swgpu_fault *f = st->fault;
         f->kind = part.fault.kind;
         f->page_table_level = part.fault.page_table_level;

@@ -36,7 +36,6 @@
 
 static volatile uint64_t sink;
 
-/* Median ns of one memcpy of `bytes`, `iters` per repetition. */
 /* What the stack did per operation over the measured repetitions (issue 17 aim 2): DMA buffers,
  * locks (and those that waited), renames, and the process's context switches from getrusage
  * (voluntary + involuntary; a futex wait that blocks is one voluntary switch, so this counts the
@@ -74,6 +73,7 @@ static void op_cost_print(const struct op_cost *o, const char *per_what, double 
                       (double)(o->csw1 - o->csw0) / ops);
 }
 
+/* Median ns of one memcpy of `bytes`, `iters` per repetition. */
 static double bench_memcpy(size_t bytes, int iters)
 {
     BYTE *a = malloc(bytes), *b = malloc(bytes);
