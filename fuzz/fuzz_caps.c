@@ -1,4 +1,4 @@
-/* libFuzzer harness for the WDDM_KMD_CAPS parser (issue 14 §4, docs/rules.md §32): any bytes
+/* libFuzzer harness for the WDDM_KMD_CAPS parser (issue 14 §4, docs/rules/common.md): any bytes
  * are either applied whole or refused with an error line, and a refusal leaves the caps as
  * they were. Corpus: fuzz/corpus/caps/. */
 #include <stdint.h>

@@ -20,6 +20,8 @@
  * exactly as large as the D3D11 rules make the call read (rows x pitch, slices x slice pitch,
  * last row / slice only as long as the data), so a read beyond is an ASan report. What Map
  * returns is written over exactly the mapped subresource. */
+/* rule: build.every-fuzz-fuzz-name-c-libfuzzer */
+/* rule: runtime.d3d11-bounded-sequence-api-calls-never (`fuzz/fuzz_d3d11.c`: GetDeviceRemovedReason is S_OK after every input) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

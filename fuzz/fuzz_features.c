@@ -1,4 +1,4 @@
-/* libFuzzer harness for the WDDM_FEATURES list parser (issue 14 §4, docs/rules.md §32): any
+/* libFuzzer harness for the WDDM_FEATURES list parser (issue 14 §4, docs/rules/common.md): any
  * bytes are applied whole or refused, and a refusal leaves the feature set as it was; a feature
  * the model does not implement is never turned on. Corpus: fuzz/corpus/features/. */
 #include <stdint.h>

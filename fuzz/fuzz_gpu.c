@@ -25,6 +25,8 @@
  * a command when it is reset (it looks for a reset every 1 MiB of work, exec.c), but this harness
  * has no timeout detection to reset it, so it clamps each box to BOX_BUDGET bytes-rows; the
  * reset inside a long command is tested in gpu.test_gpu_long_command. */
+/* rule: build.every-fuzz-fuzz-name-c-libfuzzer (and the caps / features harnesses once merged) */
+/* rule: gpu.software-gpu-executes-dma-buffer-without (`fuzz/fuzz_gpu.c`) */
 #include "gpu/gpu_internal.h"
 
 #include <stdlib.h>

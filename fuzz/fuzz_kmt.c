@@ -16,6 +16,8 @@
  * memory budget; command buffers by the kernel's own sizes.
  *
  * fuzz_kmt_gpummu.c is this harness in the WDDM 2.x GpuMmu model (configs/gpummu.caps). */
+/* rule: build.every-fuzz-fuzz-name-c-libfuzzer */
+/* rule: kernel.d3dkmt-thunk-call-decoded-handles-sizes */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

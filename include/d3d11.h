@@ -254,7 +254,7 @@ typedef enum D3D11_FEATURE {
     D3D11_FEATURE_D3D9_SIMPLE_INSTANCING_SUPPORT = 11,
     D3D11_FEATURE_MARKER_SUPPORT                 = 12,
     D3D11_FEATURE_D3D9_OPTIONS1                  = 13,
-    /* Direct3D 11.3 and later (CheckFeatureSupport answers E_INVALIDARG: docs/rules.md §30) */
+    /* Direct3D 11.3 and later (CheckFeatureSupport answers E_INVALIDARG: docs/rules/runtime.md) */
     D3D11_FEATURE_D3D11_OPTIONS2                 = 14,
     D3D11_FEATURE_D3D11_OPTIONS3                 = 15,
     D3D11_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT    = 16,

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Issue 16 §5 ("docs that stay true"): fails on every dead citation in docs/rules.md.
+"""Issue 16 §5 ("docs that stay true"): fails on a stale rules matrix and on every dead citation.
 
 Usage: scripts/check_rules.py [path/to/rules.md]   (default: docs/rules.md of this tree)
-Python 3 standard library only; run first by scripts/test.sh (CI). Prints one line per problem,
+Python 3 standard library only; run first by scripts/test.sh (CI). Three checks, each printing
+its problems and a summary line; exits 1 if any found one, 0 otherwise:
+1. `scripts/rules.py --check`: the rules (docs/rules/<subsystem>.md) are well formed, every
+   `rule:` tag in the tests names one, and docs/rules.md is what the script writes from them.
+2. The citations of docs/rules.md (below): one line per dead one,
     docs/rules.md:<line>: `<citation>`: <what is missing>
-then a summary line (citations checked, dead ones, rows that say "no test yet"). Then it runs
-`scripts/recite.py --check` (every citation in the tree names a document the repository ships,
-and every `docs/semantics.md §N` exists; its own lines and summary). Exits 1 if either found a
-dead citation, 0 otherwise.
+   with a summary (citations checked, dead ones, rows that say "no test yet").
+3. `scripts/recite.py --check`: every citation in the tree names a document the repository
+   ships, and every `docs/semantics.md §N` exists.
 
 A citation is text in backticks, or, outside backticks, a bare test name (`e2e.test_x`) or
 source file name (`gpuva.c`). What is checked:
@@ -419,10 +422,12 @@ class Checker:
 
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "docs", "rules.md")
+    # The matrix is written from the rules and the tests' tags: a stale one is the first problem.
+    matrix = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "rules.py"), "--check"])
     status = Checker(os.path.abspath(path)).run()
     # The tree cites only the reference texts it ships: docs/semantics.md, docs/architecture.md.
     recite = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "recite.py"), "--check"])
-    return status or recite.returncode
+    return matrix.returncode or status or recite.returncode
 
 
 if __name__ == "__main__":

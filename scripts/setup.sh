@@ -14,7 +14,7 @@ if [ "${1:-}" = "--test" ]; then
   # clang 14, only recommended by clang) build the fuzzers of scripts/test.sh's fourth run
   # (README "Fuzzing"); python3 and mingw-w64-common (the SDK's headers, /usr/share/mingw-w64/
   # include) hold the generated application headers to the SDK's slots (api.generated, api.slots;
-  # docs/api.md); python3 also runs scripts/check_rules.py (docs/rules.md's citations) and
+  # docs/api.md); python3 also runs scripts/check_rules.py (the rules matrix and its citations) and
   # writes the tool's man pages, which man-db's man renders in CTest tool.install.
   PACKAGES+=(chromium clang libclang-rt-14-dev python3 mingw-w64-common man-db)
 fi

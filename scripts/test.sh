@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite (the README's second command, and what .ci/run runs):
-#   0. first, docs/rules.md's citations (scripts/check_rules.py, issue 16 §5): one test, failed by
-#      any cited test, test function, file or function that does not exist, or by a citation
-#      anywhere in the tree of a document the repository does not ship (scripts/recite.py --check);
+#   0. first, the rules matrix and its citations (scripts/check_rules.py, issue 16 §5): one test,
+#      failed by a docs/rules.md that scripts/rules.py would write differently from docs/rules/ and
+#      the tests' `rule:` tags, a tag that names no rule, any cited test, test function, file or
+#      function that does not exist, or a citation anywhere in the tree of a document the
+#      repository does not ship (scripts/recite.py --check);
 #   1. a plain build, every test;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), every test;
 #   3. ThreadSanitizer, every test (the stack is threaded end to end: GPU engines, scheduler);
@@ -71,7 +73,7 @@ run_fuzz() { # the fuzz.* tests, in their own clang build
   rm -f "$log"
 }
 
-echo "== docs/rules.md citations"
+echo "== the rules matrix and its citations"
 if python3 scripts/check_rules.py; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 run_suite plain

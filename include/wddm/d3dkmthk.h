@@ -2,7 +2,7 @@
  * WDK's d3dkmthk.h subset). Every handle argument is typed and generation-checked: a stale,
  * forged or wrong-type handle returns STATUS_INVALID_PARAMETER (issue 2 tests), except where
  * Windows answers STATUS_INVALID_HANDLE (D3DKMTCreateAllocation's hResource, the hProcess of the
- * video-memory thunks: docs/rules.md §31). */
+ * video-memory thunks: docs/rules/kernel.md). */
 #ifndef WDDM_D3DKMTHK_H
 #define WDDM_D3DKMTHK_H
 

@@ -31,7 +31,7 @@ BOOL wddm_caps_set(DXGK_DRIVERCAPS *caps, const struct wddm_cap_field *f, UINT64
  * is itself a valid override file. */
 void wddm_caps_print(FILE *out, const DXGK_DRIVERCAPS *caps);
 
-/* What a caps file may be (issue 14 §4, docs/rules.md §32): a regular file of at most
+/* What a caps file may be (issue 14 §4, docs/rules/common.md): a regular file of at most
  * WDDM_CAPS_FILE_MAX bytes of text (printable ASCII, tabs, CR, LF; no NUL or other control
  * bytes), each line at most WDDM_CAPS_LINE_MAX characters before its comment (a comment may
  * be as long as the file). Anything else is refused whole. */

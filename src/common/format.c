@@ -13,7 +13,7 @@
 
 /* Support masks (feature level 11_0; the runtime narrows them for lower levels,
  * src/runtime/format_support.c). A bit is here only when this stack performs what it names
- * (docs/rules.md §30): TEXTURE1D/2D/3D/CUBE, MIP and CPU_LOCKABLE (the texture creates and a
+ * (docs/rules/common.md): TEXTURE1D/2D/3D/CUBE, MIP and CPU_LOCKABLE (the texture creates and a
  * STAGING copy maps), BUFFER (a typed buffer view of the format creates), IA_VERTEX_BUFFER /
  * IA_INDEX_BUFFER (the D3D11 format list of vertex / index data), RENDER_TARGET (a render-target
  * view creates and ClearRenderTargetView fills it), TYPED_UNORDERED_ACCESS_VIEW (a typed UAV

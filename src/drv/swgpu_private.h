@@ -62,7 +62,7 @@ struct swgpu_alloc_private {
  * target, depth-stencil nor unordered-access view, not shared). The KMD lets it live in the
  * aperture segment (system memory, "shared GPU memory") after local and visible memory, as
  * drivers do for sampled textures: placed there when video memory is full instead of evicting.
- * Surfaces the GPU writes and buffers stay in video memory (docs/rules.md §4). */
+ * Surfaces the GPU writes and buffers stay in video memory (docs/rules/runtime.md). */
 #define SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE 0x2u
 
 /* DxgkDdiEscape / D3DKMTEscape private data: read or write bytes of an allocation whose backing

@@ -7,7 +7,7 @@
  * DXGK_FEATURE_ prefix (e.g. WDDM_FEATURES=SHARE_BACKING_STORE_WITH_KMD=0). Only features the
  * model implements can be turned on; an unknown name, a bad value, or turning on a feature
  * the model does not implement fails the adapter start with a line naming the entry
- * (docs/rules.md §15).
+ * (docs/rules/kernel.md).
  *
  * Seed 002 "The feature can only be used if the callback succeeds and Enable is set to TRUE":
  * each adapter records which features its KMD asked about and was told are enabled
@@ -67,7 +67,7 @@ UINT64 dxgk_features_default(void)
 
 NTSTATUS dxgk_features_parse(const char *text, size_t size, UINT64 *set)
 {
-    /* The list is short text (docs/rules.md §32): bounded, and no NUL or control bytes, which
+    /* The list is short text (docs/rules/kernel.md): bounded, and no NUL or control bytes, which
      * an environment string cannot hold anyway but a buffer can. */
     char buf[DXGK_FEATURES_TEXT_MAX + 1];
     if (size > DXGK_FEATURES_TEXT_MAX) {

@@ -1,6 +1,6 @@
 /*
  * format_support.c - what ID3D11Device::CheckFormatSupport answers for a format on a device,
- * and the bits creation holds a description to (docs/rules.md §30).
+ * and the bits creation holds a description to (docs/rules/runtime.md).
  *
  * The format table (src/common/format.c) holds the feature level 11_0 answer of this stack;
  * lower feature levels narrow it as Windows does (Wine d3d11 tests, run on Windows:

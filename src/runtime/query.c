@@ -3,7 +3,7 @@
  * ID3D11DeviceContext::Begin / End / GetData (issue 4 "D3D11_QUERY_EVENT on top"; issue 14:
  * D3D11_QUERY_TIMESTAMP and D3D11_QUERY_TIMESTAMP_DISJOINT).
  *
- * EVENT, TIMESTAMP and TIMESTAMP_DISJOINT exist (docs/rules.md "Scheduler (issue 4)", §30). The
+ * EVENT, TIMESTAMP and TIMESTAMP_DISJOINT exist (docs/rules/sched.md, docs/rules/runtime.md). The
  * runtime owns the driver handle memory (CalcPrivateQuerySize, then CreateQuery, as for
  * resources: seed 001 §3, docs/semantics.md §4.1); the UMD does the work (src/umd/query.c: the GPU
  * writes its clock when it reaches a TIMESTAMP's End). GetData maps the UMD's
@@ -18,7 +18,7 @@
  * on the immediate context"). End on a deferred context is recorded by the runtime (the query
  * referenced by the recording, then by the command list); ExecuteCommandList on the immediate
  * context ends the list's queries after the whole list has been submitted to the UMD, so TRUE
- * still means "everything before End completed" (docs/rules.md "Choices (issue 4)").
+ * still means "everything before End completed" (docs/rules/sched.md).
  */
 #include "runtime/runtime.h"
 #include "runtime/api_stubs.h"
@@ -224,7 +224,7 @@ void STDMETHODCALLTYPE rt_context_Begin(ID3D11DeviceContext *iface, ID3D11Asynch
         return;
     }
     if (ctx->dc) {
-        /* docs/rules.md §30: the interval a deferred Begin opens starts when the command list
+        /* docs/rules/runtime.md: the interval a deferred Begin opens starts when the command list
          * executes, where its End is issued; the clock never stops, so nothing is recorded. */
         return;
     }
@@ -270,7 +270,7 @@ void STDMETHODCALLTYPE rt_context_End(ID3D11DeviceContext *iface, ID3D11Asynchro
         RT_REFUSE("End on a removed device (ignored)");
         return;
     }
-    /* A TIMESTAMP_DISJOINT ended without a Begin brackets an empty interval (docs/rules.md §30). */
+    /* A TIMESTAMP_DISJOINT ended without a Begin brackets an empty interval (docs/rules/runtime.md). */
     rt_ddi_begin(dev);
     dev->funcs.pfnQueryEnd(dev->drv_device, q->drv);
     HRESULT err = dev->call_error;

@@ -1,4 +1,10 @@
 #!/usr/bin/env python3
+# rule: build.every-interface-d3d11-h-d3d11-1 (`tests/api/check_slots.py`: text, C `offsetof`/`sizeof` static assertions, IID values, C++ abstract classes and `__uuidof`; mutation-checked: two `ID3D11Device` slots swapped fail it, one IID digit fails it)
+# rule: build.every-struct-enum-sdk-headers-ours (mutation-checked: a renamed `D3D11_BUFFER_DESC` field fails it; it found `D3D11_FEATURE_DATA_D3D9_OPTIONS1`'s misspelt field, four missing `D3D11_FORMAT_SUPPORT` values and six `D3D11_FEATURE` values, now fixed)
+# rule: build.dxgi-error-dxgi-status-codes-winerror
+# rule: d3d10.id3d10debug-id3d10infoqueue-exist-only
+# rule: debug.id3d10infoqueue-device-one-queue-through (mutation-checked: a D3D10 ID off by one fails it twice)
+# rule: build.dxgidebug-h-sdk-types-guids-idxgidebug (mutation-checked: 41 slots, or `DXGI_DEBUG_APP` with mingw's 0x90, fail it)
 """check_slots.py - libwddm's application headers against the SDK's (issue 15 §2, docs/api.md).
 
 A program built for Windows calls an interface method by its slot, so every interface of the

@@ -5,6 +5,7 @@
  * queue). C and C++ share one vtable layout, so every call lands in the runtime and travels the
  * whole stack to the GPU and back.
  */
+/* rule: build.same-headers-compile-c-c-one (GPU readback through C++ method calls; QueryInterface by `IID_PPV_ARGS`) */
 #include <cstdarg>
 #include <cstddef>
 #include <csetjmp>
@@ -100,6 +101,7 @@ void query_interface_by_uuidof(void **)
 
 /* A method outside what the reference GPU executes exists in its slot and says so: an HRESULT
  * method answers E_NOTIMPL and writes nothing; a void one returns (docs/api.md). */
+/* rule: runtime.slot-reference-stack-not-execute-answers */
 void unexecuted_methods_answer_honestly(void **)
 {
     Device d;
@@ -113,6 +115,7 @@ void unexecuted_methods_answer_honestly(void **)
 
 /* The D3D10 debug layer from C++ (d3d10.h brings d3d10sdklayers.h, as the SDK's does): the
  * info queue of a D3D10_CREATE_DEVICE_DEBUG device by IID_PPV_ARGS, a message in and out. */
+/* rule: d3d10.id3d10debug-id3d10infoqueue-exist-only */
 void d3d10_info_queue_by_methods(void **)
 {
     ID3D10Device *dev = nullptr;

@@ -1,6 +1,6 @@
 /*
  * test_events.c - Win32 event objects (include/wddm/winevent.h, src/common/event.c; docs/api.md
- * "Win32 events", docs/rules.md §48): manual and auto reset, the initial state, wait-any's lowest
+ * "Win32 events", docs/rules/common.md): manual and auto reset, the initial state, wait-any's lowest
  * index, wait-all's all-or-nothing, timeouts of 0, blocked waiters released by SetEvent from
  * another thread (one per SetEvent for an auto-reset event), handle validation (closed, stale,
  * forged), the library's own interface (wddm_event_get / signal / put) across a CloseHandle,
@@ -91,6 +91,7 @@ static void refusal_names(const char *what)
 
 /* First in the list: the process's first CreateEvent also allocates the handle table's first
  * chunk, so the sweep meets all three allocations of a named creation (event, name, chunk). */
+/* rule: common.creation-without-memory-answers-null */
 static void test_creation_without_memory_returns_null_and_leaves_nothing(void **state)
 {
     (void)state;
@@ -114,6 +115,7 @@ static void test_creation_without_memory_returns_null_and_leaves_nothing(void **
     assert_int_equal(n, 3);
 }
 
+/* rule: common.auto-reset-satisfied-wait-resets-event */
 static void test_manual_reset_stays_signalled_until_reset(void **state)
 {
     (void)state;
@@ -133,6 +135,7 @@ static void test_manual_reset_stays_signalled_until_reset(void **state)
     close_event(h);
 }
 
+/* rule: common.auto-reset-satisfied-wait-resets-event (mutation-checked: no reset fails it) */
 static void test_auto_reset_is_taken_by_one_satisfied_wait(void **state)
 {
     (void)state;
@@ -150,6 +153,7 @@ static void test_auto_reset_is_taken_by_one_satisfied_wait(void **state)
     close_event(h);
 }
 
+/* rule: common.creation-without-memory-answers-null */
 static void test_create_event_ex_flags(void **state)
 {
     (void)state;
@@ -170,6 +174,7 @@ static void test_create_event_ex_flags(void **state)
     assert_int_equal(GetLastError(), ERROR_INVALID_PARAMETER);
 }
 
+/* rule: common.handle-validation-event-handle-table */
 static void test_handles_are_small_aligned_values(void **state)
 {
     (void)state;
@@ -186,6 +191,8 @@ static void test_handles_are_small_aligned_values(void **state)
         close_event(h[i]);
 }
 
+/* rule: common.auto-reset-satisfied-wait-resets-event */
+/* rule: common.wait-answers-wait-object-0-lowest */
 static void test_wait_any_answers_the_lowest_signalled_index(void **state)
 {
     (void)state;
@@ -211,6 +218,7 @@ static void test_wait_any_answers_the_lowest_signalled_index(void **state)
     }
 }
 
+/* rule: common.wait-all-atomicity (mutation-checked: taking the signalled ones of an unsatisfied set fails it) */
 static void test_wait_all_takes_every_event_or_none(void **state)
 {
     (void)state;
@@ -235,6 +243,7 @@ static void test_wait_all_takes_every_event_or_none(void **state)
     close_event(h[1]);
 }
 
+/* rule: common.wait-all-atomicity */
 static void test_blocked_wait_all_leaves_a_lone_signal_alone(void **state)
 {
     (void)state;
@@ -264,6 +273,7 @@ static void test_blocked_wait_all_leaves_a_lone_signal_alone(void **state)
     watchdog_stop();
 }
 
+/* rule: common.wait-all-atomicity */
 static void test_wait_all_refuses_the_same_event_twice(void **state)
 {
     (void)state;
@@ -276,6 +286,7 @@ static void test_wait_all_refuses_the_same_event_twice(void **state)
     close_event(h);
 }
 
+/* rule: common.wait-answers-wait-object-0-lowest */
 static void test_a_timeout_of_zero_only_looks(void **state)
 {
     (void)state;
@@ -294,6 +305,7 @@ static void test_a_timeout_of_zero_only_looks(void **state)
     close_event(h[1]);
 }
 
+/* rule: common.wait-answers-wait-object-0-lowest */
 static void test_a_blocked_waiter_is_released_by_set_event_from_another_thread(void **state)
 {
     (void)state;
@@ -317,6 +329,7 @@ static void test_a_blocked_waiter_is_released_by_set_event_from_another_thread(v
     watchdog_stop();
 }
 
+/* rule: common.auto-reset-satisfied-wait-resets-event (mutation-checked: a walk that does not stop at the hand-over fails it) */
 static void test_one_set_of_an_auto_reset_event_releases_one_waiter(void **state)
 {
     (void)state;
@@ -341,6 +354,7 @@ static void test_one_set_of_an_auto_reset_event_releases_one_waiter(void **state
     watchdog_stop();
 }
 
+/* rule: common.auto-reset-satisfied-wait-resets-event */
 static void test_one_set_of_a_manual_reset_event_releases_every_waiter(void **state)
 {
     (void)state;
@@ -382,6 +396,7 @@ static void assert_invalid_handle(HANDLE h)
     assert_null(wddm_event_get(h));
 }
 
+/* rule: common.handle-validation-event-handle-table */
 static void test_a_closed_handle_is_refused(void **state)
 {
     (void)state;
@@ -406,6 +421,7 @@ static void test_a_closed_handle_is_refused(void **state)
 
 static HANDLE table_fill[1u << 14];
 
+/* rule: common.handle-validation-event-handle-table (fills the table so the stale handle's slot is reused; mutation-checked: ignoring the generation fails it) */
 static void test_forged_and_stale_handles_are_refused(void **state)
 {
     (void)state;
@@ -446,6 +462,7 @@ static void *close_then_signal_waiter(void *arg)
     return NULL;
 }
 
+/* rule: common.event-lives-while-referenced-closehandle */
 static void test_a_wait_outlives_the_close_of_its_handle(void **state)
 {
     (void)state;
@@ -466,6 +483,7 @@ static void test_a_wait_outlives_the_close_of_its_handle(void **state)
     watchdog_stop();
 }
 
+/* rule: common.event-lives-while-referenced-closehandle (ASan build: no use after free) */
 static void test_the_library_interface_gets_signals_and_puts(void **state)
 {
     (void)state;
@@ -487,6 +505,7 @@ static void test_the_library_interface_gets_signals_and_puts(void **state)
     wddm_event_put(e);
 }
 
+/* rule: common.wait-answers-wait-object-0-lowest */
 static void test_wait_counts_and_arrays_are_checked(void **state)
 {
     (void)state;
@@ -510,6 +529,7 @@ static void test_wait_counts_and_arrays_are_checked(void **state)
         close_event(h[i]);
 }
 
+/* rule: common.names-existing-name-opens-event-new */
 static void test_a_name_opens_the_existing_event(void **state)
 {
     (void)state;
@@ -558,6 +578,7 @@ static void test_a_name_opens_the_existing_event(void **state)
     close_event(b);
 }
 
+/* rule: common.names-existing-name-opens-event-new */
 static void test_bad_names_are_refused(void **state)
 {
     (void)state;
@@ -590,6 +611,7 @@ static void *set_last_error_7(void *arg)
     return GetLastError() == 7 ? arg : NULL;
 }
 
+/* rule: common.creation-without-memory-answers-null */
 static void test_the_last_error_belongs_to_its_thread(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* A segment's free ranges (common/free_ranges.c; issue 17 aim 7, docs/rules.md §64):
+/* A segment's free ranges (common/free_ranges.c; issue 17 aim 7, docs/rules/common.md):
  *  - every placement is first-fit's answer: the lowest offset (from the top, the highest) that is
  *    a multiple of the alignment and whose pages are all free inside the window; checked against
  *    a page map over thousands of random takes and gives in windows, both directions, four
@@ -6,6 +6,7 @@
  *    each step;
  *  - the tree stays balanced and its "largest below" figures true;
  *  - a take that cannot get the record it needs changes nothing, and a give never allocates. */
+/* rule: common.first-fit-range-allocator-free-ranges (every answer against a page map, 12,000 random takes and gives in windows, both directions, four alignments; tree balanced, figures true) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +113,7 @@ static void check_against_model(const struct free_ranges *h)
     assert_int_equal(largest, (UINT64)longest * PAGE);
 }
 
+/* rule: common.segment-placement-first-fit-answer (12,000 random takes and gives against a page map; mutated: a top-down search returning the lowest fit, a stale "largest below") */
 static void placements_are_first_fit_answers(void **state)
 {
     (void)state;
@@ -169,6 +171,8 @@ static void placements_are_first_fit_answers(void **state)
     free_ranges_fini(&h);
 }
 
+/* rule: common.freeing-segment-range-never-allocates */
+/* rule: common.placement-cannot-get-records-needs */
 static void a_take_without_memory_changes_nothing_and_a_give_never_allocates(void **state)
 {
     (void)state;
@@ -208,6 +212,8 @@ static void a_take_without_memory_changes_nothing_and_a_give_never_allocates(voi
     free_ranges_fini(&h);
 }
 
+/* rule: common.freeing-segment-range-never-allocates */
+/* rule: common.placement-cannot-get-records-needs (mutated: no reserve) */
 static void blocks_given_back_in_an_order_that_leaves_holes_apart_need_no_memory(void **state)
 {
     (void)state;

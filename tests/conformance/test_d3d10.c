@@ -47,6 +47,7 @@ static void check_iface(void *obj, REFIID iid, BOOL supported)
 
 /* Creation: the SDK version is checked (out NULL on failure), a D3D10 adapter goes with
  * HARDWARE, D3D10CreateDevice1 takes a D3D10_FEATURE_LEVEL1 and answers it back. */
+/* rule: d3d10.d3d10-device-one-object-id3d10device1 (SDK version, HARDWARE with an adapter, the 10.1 level) */
 static void create_device_answers(void **state)
 {
     (void)state;
@@ -84,6 +85,7 @@ static void create_device_answers(void **state)
 /* The device's faces (test_device_interfaces): IUnknown, IDXGIObject, IDXGIDevice(1),
  * ID3D10Multithread, ID3D10Device1, ID3D11Device (FL 10_0 for a D3D10CreateDevice device);
  * the debug layer's queue only with the debug flag. */
+/* rule: d3d10.d3d10-device-one-object-id3d10device1 */
 static void device_interfaces(void **state)
 {
     ID3D10Device *dev = *state;
@@ -117,6 +119,7 @@ static void device_interfaces(void **state)
 /* test_create_texture1d: a NULL pSysMem in initial data and ArraySize 0 are refused;
  * MipLevels 0 is the full chain (10 for 512 texels); GetDevice adds a reference; a texture of
  * one level and one slice is an IDXGISurface, more levels or slices are not. */
+/* rule: d3d10.d3d10-device-one-object-id3d10device1 (NULL pSysMem / ArraySize 0 refused, MipLevels 0 → full chain, IDXGISurface only for one level and slice) */
 static void texture1d_answers(void **state)
 {
     ID3D10Device *dev = *state;
@@ -160,6 +163,7 @@ static void texture1d_answers(void **state)
 /* test_texture*_interfaces: a D3D10 texture is also the ID3D11 texture; its description there
  * has the same values with the misc flags in D3D11's spelling (D3D10 SHARED 0x2 -> D3D11
  * SHARED 0x2); a D3D10 misc bit that does not exist is refused. */
+/* rule: d3d10.d3d10-device-one-object-id3d10device1 (misc flags translated, one private-data store, unknown D3D10 misc / bind bits refused) */
 static void texture2d_is_the_d3d11_texture(void **state)
 {
     ID3D10Device *dev = *state;
@@ -200,6 +204,7 @@ static void texture2d_is_the_d3d11_texture(void **state)
  * WRITE_DISCARD (and NO_OVERWRITE on a vertex buffer), not READ; STAGING takes READ / WRITE /
  * READ_WRITE, not WRITE_DISCARD; a mapped subresource is not mapped again; an out-of-range
  * subresource is refused; a failed Map leaves the pointer NULL. */
+/* rule: d3d10.d3d10-device-one-object-id3d10device1 */
 static void map_rules(void **state)
 {
     ID3D10Device *dev = *state;
@@ -249,6 +254,7 @@ static void map_rules(void **state)
 /* test_create_query (the EVENT kind): GetData before End is DXGI_ERROR_INVALID_CALL; after
  * End it answers S_FALSE until the GPU is there, then S_OK with TRUE; GetDataSize is a BOOL's;
  * GetDesc returns the description; a D3D10_QUERY value out of range is refused. */
+/* rule: d3d10.d3d10-device-one-object-id3d10device1 */
 static void event_query(void **state)
 {
     ID3D10Device *dev = *state;
@@ -276,6 +282,7 @@ static void event_query(void **state)
 /* Views: a NULL description views the whole texture (TEXTURE2D); GetResource hands back the
  * D3D10 texture with a reference; a D3D10.1 device's CreateShaderResourceView1 describes it
  * with GetDesc1. */
+/* rule: d3d10.d3d10-device-one-object-id3d10device1 */
 static void views(void **state)
 {
     ID3D10Device *dev = *state;
@@ -347,6 +354,7 @@ static int finishes_inside_enter(ID3D10Device *dev, ID3D10Multithread *mt)
     return finished;
 }
 
+/* rule: d3d10.thread-safety-d3d10-device-calls-through (another thread's call waits for Leave; mutation-checked: no critical section fails it) */
 static void multithread_protection(void **state)
 {
     ID3D10Device *dev = *state;

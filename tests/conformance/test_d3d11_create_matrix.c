@@ -4,6 +4,8 @@
  * array sizes, sample counts, MipLevels 0), test_create_buffer (buffer bind/misc table, constant
  * buffer sizes, StructureByteStride), and the D3D11 reference pages of CreateBuffer /
  * CreateTexture1D/2D/3D ("ppBuffer NULL: S_FALSE when the other inputs validate"). */
+/* rule: runtime.usage-default-texture2d-misc-shared */
+/* rule: runtime.d3d11-resource-misc-shared-nthandle-misc */
 #include "conformance/d3d11_conf.h"
 
 #define SR D3D11_BIND_SHADER_RESOURCE
@@ -54,6 +56,7 @@ static HRESULT expected_for(size_t row, UINT cpu)
     return (cpu & ~matrix[row].allowed_cpu) ? E_INVALIDARG : S_OK;
 }
 
+/* rule: runtime.usage-bind-cpu-access-buffers-1 */
 static void test_buffer_usage_bind_cpu_matrix_is_windows(void **state)
 {
     struct conf *c = *state;
@@ -76,6 +79,7 @@ static void test_buffer_usage_bind_cpu_matrix_is_windows(void **state)
 
 /* The same matrix for 1-D, 2-D and 3-D textures (4 texels a side, R8G8B8A8_UNORM; a depth
  * bind uses D16_UNORM, and only 2-D textures take it). */
+/* rule: runtime.usage-bind-cpu-access-buffers-1 */
 static void test_texture_usage_bind_cpu_matrix_is_windows(void **state)
 {
     struct conf *c = *state;
@@ -141,6 +145,7 @@ static void check_cube_sizes(D3D_FEATURE_LEVEL fl)
     conf_close(&c);
 }
 
+/* rule: runtime.d3d11-resource-misc-texturecube (11_0, 10_1, 10_0) */
 static void test_cube_array_sizes_follow_the_feature_level(void **state)
 {
     (void)state;
@@ -152,6 +157,7 @@ static void test_cube_array_sizes_follow_the_feature_level(void **state)
 /* Format x bind (test_create_texture2d, test_create_texture3d rows whose formats this stack
  * knows): buffer binds are never texture binds; depth formats bind only DEPTH_STENCIL; colour
  * formats never DEPTH_STENCIL; TYPELESS formats with a depth layout take DEPTH_STENCIL. */
+/* rule: runtime.bind-depth-stencil-bind-render-target */
 static void test_texture_format_bind_table_is_windows(void **state)
 {
     struct conf *c = *state;
@@ -199,6 +205,7 @@ static void test_texture_format_bind_table_is_windows(void **state)
 /* Multisampling: Quality must be below CheckMultisampleQualityLevels' answer; a count the
  * device answers 0 for (15) is refused; and multisampled textures create only for a count the
  * device reports. */
+/* rule: runtime.sampledesc-quality-must-below */
 static void test_sample_desc_is_bounded_by_the_quality_level_answer(void **state)
 {
     struct conf *c = *state;
@@ -229,6 +236,8 @@ static void test_sample_desc_is_bounded_by_the_quality_level_answer(void **state
  * shader-resource or unordered-access bind, a structured buffer needs a stride that is a
  * multiple of 4 (bind 0 allowed), raw and structured exclude each other; a stride given without
  * STRUCTURED is ignored and reads back 0; a constant buffer is a non-zero multiple of 16 bytes. */
+/* rule: runtime.buffers-every-bind-alone-valid-default */
+/* rule: runtime.misc-shared-buffer-misc-shared */
 static void test_buffer_bind_misc_table_is_windows(void **state)
 {
     struct conf *c = *state;
@@ -295,6 +304,7 @@ static void test_buffer_bind_misc_table_is_windows(void **state)
 /* MipLevels 0 means the full chain and GetDesc reports the count (512x512: 10, 64^3: 7, 1-D 256:
  * 9); creating takes one device reference and GetDevice one more; initial data whose pSysMem is
  * NULL is refused; a NULL output pointer validates only (S_FALSE, nothing created). */
+/* rule: runtime.miplevels-0-full-chain-reported-getdesc */
 static void test_getdesc_refcounts_and_validate_only_calls(void **state)
 {
     struct conf *c = *state;
@@ -356,6 +366,7 @@ static void test_getdesc_refcounts_and_validate_only_calls(void **state)
 /* Every dimension with every bind it takes, DEFAULT usage, 64 texels a side, one mip or the
  * full chain (Wine test_dxgi_resources, where each creation must succeed): buffer-only binds
  * on buffers, DEPTH_STENCIL (D24_UNORM_S8_UINT) on 1-D and 2-D textures. */
+/* rule: runtime.every-dimension-creates-each-bind-takes */
 static void test_every_dimension_creates_with_each_bind_it_takes(void **state)
 {
     struct conf *c = *state;

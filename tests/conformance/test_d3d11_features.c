@@ -4,6 +4,7 @@
  * test_device_removed_reason - and the D3D11 reference pages of CheckFeatureSupport and the
  * D3D11_FEATURE_DATA_* structures. Where a feature describes behaviour this stack has, the test
  * checks the answer against that behaviour. */
+/* rule: runtime.sampledesc-quality-must-below (count loop) */
 #include "conformance/d3d11_conf.h"
 
 /* Every feature up to D3D11.2 with its structure size. */
@@ -34,6 +35,7 @@ static BOOL untouched(const BYTE *p, size_t n)
 
 /* E_INVALIDARG for NULL data, any size but the structure's, or an unknown feature - the data
  * untouched; the structure's exact size answers S_OK. The enumeration values are the SDK's. */
+/* rule: runtime.checkfeaturesupport-answers-every-d3d11 */
 static void test_check_feature_support_refuses_wrong_sizes_and_answers_every_feature(void **state)
 {
     struct conf *c = *state;
@@ -66,6 +68,8 @@ static void test_check_feature_support_refuses_wrong_sizes_and_answers_every_fea
 /* The answers are this stack's truth: no shaders (every shader option FALSE, full precision
  * only), no D3D11.1 DDI, no tiled resources; what has behaviour behind it is checked against
  * that behaviour. */
+/* rule: runtime.checkfeaturesupport-answers-every-d3d11 */
+/* rule: runtime.d3d11-options-answers-driver-ddi-lets */
 static void test_feature_answers_match_what_the_device_does(void **state)
 {
     struct conf *c = *state;
@@ -188,6 +192,7 @@ static void test_feature_answers_match_what_the_device_does(void **state)
  * DXGI_FORMAT_UNKNOWN or a block-compressed format -> S_OK, 0; count 0 or above 32 -> E_FAIL, 0;
  * count 1 -> S_OK, 1; an unsupported count (15, 32) -> S_OK, 0. And what it answers is what
  * CreateTexture2D accepts. */
+/* rule: runtime.id3d11device */
 static void test_multisample_quality_levels_answer_as_windows(void **state)
 {
     struct conf *c = *state;
@@ -235,6 +240,7 @@ static void test_multisample_quality_levels_answer_as_windows(void **state)
 /* CheckFormatSupport: NULL output -> E_INVALIDARG; a format the device does not support ->
  * E_FAIL with 0; a supported one's bits say what creation accepts (2-D texture, render target,
  * depth-stencil). */
+/* rule: runtime.checkformatsupport-null-e-invalidarg */
 static void test_format_support_bits_match_creation(void **state)
 {
     struct conf *c = *state;
@@ -267,6 +273,8 @@ static void test_format_support_bits_match_creation(void **state)
 
 /* D3D11CreateDevice and the device getters (test_create_device, test_get_immediate_context,
  * test_device_removed_reason). */
+/* rule: runtime.createdeferredcontext-singlethreaded */
+/* rule: runtime.d3d11createdevice-no-output-pointers-s */
 static void test_device_creation_and_getters_answer_as_windows(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
 /* ID3D11Device::CheckFormatSupport and CheckFeatureSupport(FORMAT_SUPPORT) as Windows answers
- * them, and creation agreeing with the answers (issue 14 §2; docs/rules.md §30). Sources:
+ * them, and creation agreeing with the answers (issue 14 §2; docs/rules/runtime.md). Sources:
  * Wine's dlls/d3d11/tests/d3d11.c test_format_support (run on Windows, every feature level),
  * the D3D11_FORMAT_SUPPORT reference and "Format support for Direct3D Feature Level 11.0
  * hardware" (MicrosoftDocs/win32). Everything goes through D3D11CreateDevice on the real stack.
@@ -7,6 +7,7 @@
  * What this stack cannot do is never reported (no shader, blend unit, GenerateMips, stream
  * output, multisampling or scan-out): the tests assert those bits absent, and every bit that is
  * reported is exercised - the resource it names is created, viewed, cleared or mapped. */
+/* rule: umd.clearunorderedaccessviewuint-puts-low (the UAV read-back of every format) */
 #include "conformance/d3d11_conf.h"
 
 #define LAST_FORMAT 191u /* DXGI_FORMAT_A4B4G4R4_UNORM: the enumeration's last value */
@@ -95,6 +96,7 @@ static UINT bind_support_of(ID3D11Device *dev, UINT f)
  * and no SHADER_SAMPLE_COMPARISON, below 10_1 no SHADER_GATHER(_COMPARISON), below 11_0 no typed
  * UAV; R32G32B32A32_UINT
  * is never sampled (Wine test_format_support). */
+/* rule: runtime.checkformatsupport-checkfeaturesupport */
 static void test_answers_are_consistent_at_every_level(void **state)
 {
     (void)state;
@@ -146,6 +148,7 @@ static void test_answers_are_consistent_at_every_level(void **state)
  * the D3D11 rule that only R16_UINT and R32_UINT are index formats): R16_UINT indexes at every
  * level, R32_UINT from 9_2; R8G8_UINT, R11G11B10_FLOAT and R16_FLOAT are vertex data from 10_0
  * and not below. */
+/* rule: runtime.ia-index-buffer-only-r16-uint */
 static void test_index_and_vertex_formats_follow_the_level(void **state)
 {
     (void)state;
@@ -177,6 +180,7 @@ static void test_index_and_vertex_formats_follow_the_level(void **state)
  * R/RG/RGBA 8-, 16- and 32-bit UNORM/UINT/SINT/FLOAT, R10G10B10A2, R11G11B10) do; B8G8R8A8 and
  * B8G8R8X8_UNORM render, are buffer and vertex data, no typed UAV; every supported format is a
  * CPU_LOCKABLE 2-D texture with mips. */
+/* rule: common.11-0-answers-follow-format-support */
 static void test_level_11_0_required_bits(void **state)
 {
     struct conf *c = *state;
@@ -241,6 +245,7 @@ static void test_level_11_0_required_bits(void **state)
     assert_true(support_of(c->dev, DXGI_FORMAT_BC7_UNORM) != 0);
 }
 
+/* rule: runtime.ia-index-buffer-only-r16-uint */
 static void test_bc_formats_need_their_level(void **state)
 {
     (void)state;
@@ -411,18 +416,21 @@ static void check_creation_at(D3D_FEATURE_LEVEL fl)
     conf_close(&c);
 }
 
+/* rule: runtime.creation-agrees-answers-every-dxgi */
 static void test_creation_agrees_with_the_answers_11_0(void **state)
 {
     (void)state;
     check_creation_at(D3D_FEATURE_LEVEL_11_0);
 }
 
+/* rule: runtime.creation-agrees-answers-every-dxgi */
 static void test_creation_agrees_with_the_answers_10_0(void **state)
 {
     (void)state;
     check_creation_at(D3D_FEATURE_LEVEL_10_0);
 }
 
+/* rule: runtime.creation-agrees-answers-every-dxgi (both driver models) */
 static void test_creation_agrees_with_the_answers_9_1(void **state)
 {
     (void)state;

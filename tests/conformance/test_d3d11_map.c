@@ -25,6 +25,7 @@ static void assert_failed_map(ID3D11DeviceContext *ctx, void *res, UINT sub, D3D
     assert_int_equal(m.DepthPitch, 0xcdcd);
 }
 
+/* rule: runtime.failed-map-sets-pmappedresource-pdata */
 static void test_failed_map_sets_pdata_null_and_keeps_the_pitches(void **state)
 {
     struct conf *c = *state;
@@ -65,6 +66,7 @@ static void test_failed_map_sets_pdata_null_and_keeps_the_pitches(void **state)
 
 /* Staging maps: RowPitch of a buffer is its size, of a texture the tight row; DepthPitch one
  * tight 2-D slice; and what is written through one Map reads back through the next. */
+/* rule: umd.staging-maps-buffer-rowpitch-depthpitch */
 static void test_staging_map_pitches_are_tight_and_data_round_trips(void **state)
 {
     struct conf *c = *state;
@@ -149,6 +151,8 @@ static void check_map_types(struct conf *c, void *res, BOOL is_buffer, D3D11_USA
     }
 }
 
+/* rule: runtime.map-types-usage-read-needs-cpu */
+/* rule: runtime.d3d11-options-answers-driver-ddi-lets (each answer as the options report) */
 static void test_each_usage_takes_only_its_map_types(void **state)
 {
     struct conf *c = *state;
@@ -189,6 +193,7 @@ static void test_each_usage_takes_only_its_map_types(void **state)
  * D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD; after the DISCARD, NO_OVERWRITE sees
  * what the DISCARD wrote; executing the list leaves the last contents in the buffer, and until
  * then the buffer keeps what it had. */
+/* rule: runtime.deferred-context-read-read-write-write */
 static void test_deferred_map_needs_an_initial_discard_per_list(void **state)
 {
     struct conf *c = *state;

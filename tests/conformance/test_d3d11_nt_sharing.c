@@ -135,6 +135,8 @@ static int two_teardown(void **state)
  * because it will fail"); CreateSharedHandle's NT handle opens on the other device with the
  * creator's description, each device reads what the other wrote, and the opened texture keeps
  * the memory after the NT handle is closed and the creator released its texture. */
+/* rule: runtime.d3d11-resource-misc-shared-nthandle-misc */
+/* rule: dxgi.id3d11device1-opensharedresource1-opens */
 static void an_nt_texture_opens_on_another_device_and_shares_its_bytes(void **state)
 {
     struct conf *c = *state, *a = &c[0], *b = &c[1];
@@ -179,6 +181,8 @@ static void an_nt_texture_opens_on_another_device_and_shares_its_bytes(void **st
 /* CreateSharedHandle needs a texture created with MISC_SHARED_NTHANDLE: a MISC_SHARED one (it has
  * a global handle instead) and an unshared one are refused with E_INVALIDARG, as is a NULL
  * pHandle; MISC_SHARED_NTHANDLE alone is E_INVALIDARG at creation. */
+/* rule: runtime.d3d11-resource-misc-shared-nthandle-misc (mutation-checked: accepting the flag alone fails it) */
+/* rule: dxgi.idxgiresource1-createsharedhandle-nt (the flag check is also the kernel's: removing the runtime's check is an equivalent mutant) */
 static void only_nt_textures_create_shared_handles(void **state)
 {
     struct conf *c = *state, *a = &c[0];
@@ -205,6 +209,7 @@ static void only_nt_textures_create_shared_handles(void **state)
 /* OpenSharedResource1 refuses what is no open NT handle of a shared texture with E_INVALIDARG:
  * NULL, a forged value, a closed handle, a global handle; OpenSharedResource refuses an NT handle;
  * a NULL output is E_INVALIDARG. */
+/* rule: dxgi.id3d11device1-opensharedresource1-opens */
 static void closed_and_bogus_handles_do_not_open(void **state)
 {
     struct conf *c = *state, *a = &c[0], *b = &c[1];
@@ -245,6 +250,8 @@ static void closed_and_bogus_handles_do_not_open(void **state)
  * handle on it is open; another texture cannot take the name (DXGI_ERROR_NAME_ALREADY_EXISTS:
  * "these objects share the same namespace"); no access right asked is E_ACCESSDENIED; an
  * unknown name, or the name after its last handle was closed, is E_INVALIDARG. */
+/* rule: dxgi.idxgiresource1-createsharedhandle-nt */
+/* rule: dxgi.id3d11device1-opensharedresourcebyname (mutation-checked: ACCESS_DENIED mapped to E_INVALIDARG fails it) */
 static void names_open_while_a_handle_is_open(void **state)
 {
     struct conf *c = *state, *a = &c[0], *b = &c[1];
@@ -275,6 +282,7 @@ static void names_open_while_a_handle_is_open(void **state)
 /* A MISC_SHARED_KEYEDMUTEX | MISC_SHARED_NTHANDLE texture's NT handle carries its keyed mutex:
  * the opened texture has IDXGIKeyedMutex, and the mutex hands the texture on by key between the
  * two devices, the reader seeing the writer's bytes. */
+/* rule: dxgi.misc-shared-keyedmutex-nt-texture-makes (mutation-checked: not adopting the opened mutex fails it) */
 static void the_keyed_mutex_travels_with_the_nt_handle(void **state)
 {
     struct conf *c = *state, *a = &c[0], *b = &c[1];

@@ -32,6 +32,7 @@ static void wait_data(struct conf *c, ID3D11Query *q, void *data, UINT size)
     assert_int_equal(ID3D11DeviceContext_GetData(c->ctx, (ID3D11Asynchronous *)q, data, size, 0), S_OK);
 }
 
+/* rule: runtime.d3d11-query-timestamp-d3d11-query */
 static void test_create_query_validates_and_reports_data_sizes(void **state)
 {
     struct conf *c = *state;
@@ -68,6 +69,7 @@ static void test_create_query_validates_and_reports_data_sizes(void **state)
  * after End, S_OK with the GPU clock's frequency and Disjoint FALSE; any size but 0 or
  * sizeof(D3D11_QUERY_DATA_TIMESTAMP_DISJOINT) is E_INVALIDARG and writes nothing; DONOTFLUSH on
  * a finished query answers the same data. */
+/* rule: runtime.getdata-datasize-0-exactly-getdatasize */
 static void test_timestamp_disjoint_brackets_an_interval_and_reports_the_frequency(void **state)
 {
     struct conf *c = *state;
@@ -109,6 +111,7 @@ static void test_timestamp_disjoint_brackets_an_interval_and_reports_the_frequen
 /* TIMESTAMP: only End (a Begin is ignored: the query stays never-ended, INVALID_CALL); after
  * End, S_OK with a 64-bit value; wrong sizes E_INVALIDARG, data untouched. A TIMESTAMP need not
  * sit inside a TIMESTAMP_DISJOINT. */
+/* rule: runtime.getdata-datasize-0-exactly-getdatasize */
 static void test_timestamp_takes_only_end_and_checks_sizes(void **state)
 {
     struct conf *c = *state;
@@ -138,6 +141,7 @@ static void test_timestamp_takes_only_end_and_checks_sizes(void **state)
  * moment of each other (both written after the GPU resumes), while a timestamp the GPU wrote
  * before the pause is at least 200 ms (in ticks / frequency) older than them. The clock never
  * runs backwards. */
+/* rule: gpu.timestamp-written-gpu-when-reaches-end (both models) */
 static void test_timestamps_are_the_gpu_clock_when_it_reaches_end(void **state)
 {
     struct conf *c = *state;
@@ -180,6 +184,7 @@ static void test_timestamps_are_the_gpu_clock_when_it_reaches_end(void **state)
 /* Deferred contexts (test_deferred_context_queries): GetData there is INVALID_CALL; an End
  * recorded in a command list leaves the query never-ended on the immediate context until the
  * list executes. */
+/* rule: runtime.deferred-contexts-getdata-there-dxgi */
 static void test_timestamp_ended_in_a_command_list_completes_when_executed(void **state)
 {
     struct conf *c = *state;

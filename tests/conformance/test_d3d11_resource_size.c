@@ -5,6 +5,7 @@
  * CPU-visible window 4 MiB, aperture 8 MiB. The reference KMD places GPU-only resources in
  * local or visible memory (sampled-only textures also in the aperture), dynamic ones in visible
  * or aperture, staging ones in the aperture only (src/kmd/allocation.c). */
+/* rule: kmd.resource-larger-every-segment-may-live (segments 4/4/8 MiB; both models) */
 #include "conformance/d3d11_conf.h"
 
 #define MIB (1024u * 1024u)

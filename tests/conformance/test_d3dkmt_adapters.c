@@ -2,6 +2,7 @@
  * (issue 14 §3). Each check re-expresses one of the Wine win32u d3dkmt tests, which run on
  * Windows (a todo_wine line still states Windows' answer), or a WDK page; the thunks run on the
  * real stack: the reference KMD and the software GPU. Both driver models (WDDM_KMD_CAPS). */
+/* rule: runtime.kmtqueryadapterinfotype-carries-wdk (the types it queries) */
 #include "conformance/d3dkmt_env.h"
 
 static D3DKMT_HANDLE open_adapter(void)
@@ -22,6 +23,7 @@ static void close_adapter(D3DKMT_HANDLE h)
 /* ---- D3DKMTEnumAdapters2 ----------------------------------------------------------------- */
 
 /* Wine win32u d3dkmt tests, run on Windows: NULL arguments are STATUS_INVALID_PARAMETER. */
+/* rule: kernel.d3dkmtenumadapters2-null-status-invalid */
 static void enum_adapters2_null_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -30,6 +32,7 @@ static void enum_adapters2_null_is_invalid_parameter(void **state)
 
 /* Wine win32u d3dkmt tests, run on Windows: NumAdapters 0 with pAdapters NULL succeeds and
  * answers the capacity to allocate (32 on Windows 10), not the number of adapters present. */
+/* rule: kernel.d3dkmtenumadapters2-null-status-invalid */
 static void enum_adapters2_count_query_answers_the_capacity(void **state)
 {
     (void)state;
@@ -41,6 +44,7 @@ static void enum_adapters2_count_query_answers_the_capacity(void **state)
 
 /* Wine win32u d3dkmt tests, run on Windows: an array of that capacity receives the present
  * adapters, each with a non-zero LUID and an open handle that D3DKMTCloseAdapter closes. */
+/* rule: kernel.d3dkmtenumadapters2-null-status-invalid */
 static void enum_adapters2_fills_the_array_with_open_adapters(void **state)
 {
     (void)state;
@@ -60,6 +64,7 @@ static void enum_adapters2_fills_the_array_with_open_adapters(void **state)
 }
 
 /* Wine win32u d3dkmt tests, run on Windows: an array with NumAdapters 0 is too small. */
+/* rule: kernel.d3dkmtenumadapters2-null-status-invalid (mutation-checked) */
 static void enum_adapters2_empty_array_is_buffer_too_small(void **state)
 {
     (void)state;
@@ -71,6 +76,7 @@ static void enum_adapters2_empty_array_is_buffer_too_small(void **state)
 /* ---- D3DKMTCloseAdapter, D3DKMTCreateDevice, D3DKMTDestroyDevice ------------------------- */
 
 /* Wine win32u d3dkmt tests, run on Windows: NULL or a zero handle is STATUS_INVALID_PARAMETER. */
+/* rule: kernel.d3dkmtcloseadapter-d3dkmtcreatedevice */
 static void close_adapter_null_or_zero_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -81,6 +87,7 @@ static void close_adapter_null_or_zero_is_invalid_parameter(void **state)
 
 /* Wine win32u d3dkmt tests, run on Windows: D3DKMTCreateDevice / D3DKMTDestroyDevice refuse NULL
  * and zero handles with STATUS_INVALID_PARAMETER. */
+/* rule: kernel.d3dkmtcloseadapter-d3dkmtcreatedevice */
 static void create_destroy_device_null_or_zero_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -95,6 +102,7 @@ static void create_destroy_device_null_or_zero_is_invalid_parameter(void **state
 /* Wine win32u d3dkmt tests, run on Windows (and WDK: D3DKMT_CREATEDEVICE): a device has no
  * command buffer, allocation list or patch-location list of its own: those outputs are NULL / 0
  * whatever the caller left in them. */
+/* rule: runtime.d3dkmt-createdevice-wdk-layout-device (mutation-checked) */
 static void create_device_answers_no_command_buffer_or_lists(void **state)
 {
     (void)state;
@@ -123,6 +131,7 @@ static void create_device_answers_no_command_buffer_or_lists(void **state)
 /* Wine win32u d3dkmt tests, run on Windows: for KMTQAITYPE_CHECKDRIVERUPDATESTATUS (a BOOL) and
  * KMTQAITYPE_DRIVERVERSION (a D3DKMT_DRIVERVERSION), a NULL buffer or one byte short is
  * STATUS_INVALID_PARAMETER. */
+/* rule: kernel.kmtqaitype-checkdriverupdatestatus-bool */
 static void query_adapter_info_null_or_short_buffer_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -146,6 +155,7 @@ static void query_adapter_info_null_or_short_buffer_is_invalid_parameter(void **
 }
 
 /* Wine win32u d3dkmt tests, run on Windows: no driver update is pending: FALSE. */
+/* rule: kernel.kmtqaitype-checkdriverupdatestatus-bool */
 static void query_adapter_info_driver_update_status_is_false(void **state)
 {
     (void)state;
@@ -161,6 +171,7 @@ static void query_adapter_info_driver_update_status_is_false(void **state)
 /* WDK: KMTQAITYPE_DRIVERVERSION, the driver model the display miniport driver supports; Wine
  * win32u d3dkmt tests (run on Windows): at least WDDM 1.3. The KMD says WDDM 1.3 in its caps
  * by default, WDDM 2.0 in the GpuMmu model (configs/gpummu.caps). */
+/* rule: kernel.kmtqaitype-checkdriverupdatestatus-bool (both models: 1300 and 2000; mutation-checked) */
 static void query_adapter_info_driver_version_is_the_kmds_wddm_version(void **state)
 {
     (void)state;
@@ -187,6 +198,7 @@ static void query_adapter_info_driver_version_is_the_kmds_wddm_version(void **st
 
 /* Wine win32u d3dkmt tests, run on Windows: both segment groups answer; the budget holds the
  * usage and what may be reserved, and nothing is reserved yet. */
+/* rule: vidmm.d3dkmtqueryvideomemoryinfo-both-groups */
 static void query_video_memory_info_answers_both_groups(void **state)
 {
     (void)state;
@@ -203,6 +215,7 @@ static void query_video_memory_info_answers_both_groups(void **state)
 
 /* Wine win32u d3dkmt tests, run on Windows: the current process's pseudo handle is this process
  * (success); a handle that is no process is STATUS_INVALID_HANDLE. */
+/* rule: vidmm.d3dkmtqueryvideomemoryinfo-both-groups */
 static void query_video_memory_info_bogus_process_is_invalid_handle(void **state)
 {
     (void)state;
@@ -219,6 +232,7 @@ static void query_video_memory_info_bogus_process_is_invalid_handle(void **state
 
 /* Wine win32u d3dkmt tests, run on Windows: a bad adapter handle, PhysicalAdapterIndex 99 and a
  * segment group past NON_LOCAL are STATUS_INVALID_PARAMETER. */
+/* rule: vidmm.d3dkmtqueryvideomemoryinfo-both-groups (mutation-checked) */
 static void query_video_memory_info_bad_adapter_index_or_group_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -239,6 +253,7 @@ static void query_video_memory_info_bad_adapter_index_or_group_is_invalid_parame
  * zeroed structure, a device with no type and a type with no device (STATUS_INVALID_PARAMETER);
  * a monitored fence gets a handle whatever hSyncObject held; destroying it twice fails the
  * second time with STATUS_INVALID_PARAMETER. */
+/* rule: sched.d3dkmtcreatesynchronizationobject2-null */
 static void monitored_fence_create_and_destroy_answers(void **state)
 {
     (void)state;

@@ -49,6 +49,7 @@ static void destroy_resource(const struct kmt *k, D3DKMT_HANDLE res, NTSTATUS wa
 }
 
 /* Wine win32u d3dkmt tests, run on Windows: a zeroed D3DKMT_CREATEALLOCATION is refused. */
+/* rule: kernel.d3dkmtcreateallocation-zeroed-structure */
 static void create_allocation_zeroed_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -60,6 +61,7 @@ static void create_allocation_zeroed_is_invalid_parameter(void **state)
 /* Wine win32u d3dkmt tests, run on Windows: without CreateShared / CreateResource, hGlobalShare
  * and hResource come back 0 (whatever they held), hAllocation is a new handle and
  * hPrivateRuntimeResourceHandle is left as it was. */
+/* rule: kernel.d3dkmtcreateallocation-zeroed-structure */
 static void create_allocation_writes_no_share_and_no_resource_as_zero(void **state)
 {
     (void)state;
@@ -79,6 +81,7 @@ static void create_allocation_writes_no_share_and_no_resource_as_zero(void **sta
 
 /* Wine win32u d3dkmt tests, run on Windows: a destroy naming nothing succeeds; a count with no
  * list is STATUS_INVALID_PARAMETER; an allocation destroyed twice is STATUS_INVALID_PARAMETER. */
+/* rule: kernel.d3dkmtdestroyallocation-no-hresource */
 static void destroy_allocation_of_nothing_succeeds(void **state)
 {
     (void)state;
@@ -101,6 +104,7 @@ static void destroy_allocation_of_nothing_succeeds(void **state)
  * D3DDDI_ALLOCATIONINFO2 descriptions: a new hAllocation, hGlobalShare and hResource 0, the
  * input sizes left as they were; the GPU virtual address is 0 (nothing mapped at creation). The
  * allocation is an ordinary one: D3DKMTDestroyAllocation destroys it. */
+/* rule: kernel.d3dkmtcreateallocation2-same-code (mutation-checked: GPU VA, priority override, priority 0) */
 static void create_allocation2_answers_like_create_allocation(void **state)
 {
     (void)state;
@@ -120,6 +124,7 @@ static void create_allocation2_answers_like_create_allocation(void **state)
     assert_int_equal(ca.PrivateDriverDataSize, 0);
     assert_int_equal(ai2.PrivateDriverDataSize, sizeof p);
     assert_int_equal(ai2.GpuVirtualAddress, 0);
+    /* rule: vidmm.d3dkmtgetallocationpriority-one-priority (`OverridePriority`) */
     UINT kmd_priority = priority_of(&k, ai2.hAllocation); /* without OverridePriority: the KMD's */
     assert_int_not_equal(kmd_priority, D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
     destroy_list(&k, ai2.hAllocation, STATUS_SUCCESS);
@@ -137,6 +142,7 @@ static void create_allocation2_answers_like_create_allocation(void **state)
 
 /* Wine win32u d3dkmt tests, run on Windows, and WDK: D3DKMTDestroyAllocation2 destroys like
  * D3DKMTDestroyAllocation (twice: STATUS_INVALID_PARAMETER); its reserved flag bits are 0. */
+/* rule: kernel.d3dkmtdestroyallocation2-same-code (mutation-checked) */
 static void destroy_allocation2_destroys_like_destroy_allocation(void **state)
 {
     (void)state;
@@ -159,6 +165,7 @@ static void destroy_allocation2_destroys_like_destroy_allocation(void **state)
 
 /* Wine win32u d3dkmt tests, run on Windows: no device, no allocation, or a resource to create
  * with no allocation: STATUS_INVALID_PARAMETER. */
+/* rule: kernel.d3dkmtcreateallocation-zeroed-structure (mutation-checked: hGlobalShare left as it was fails; hResource: an equivalent mutant, see below) */
 static void create_allocation_without_device_or_allocations_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -179,6 +186,7 @@ static void create_allocation_without_device_or_allocations_is_invalid_parameter
 /* Wine win32u d3dkmt tests, run on Windows: an hResource that is no resource is
  * STATUS_INVALID_HANDLE, with or without CreateResource (hResource is 0 when creating one); with
  * 0 the resource is created and returned. */
+/* rule: kernel.d3dkmtcreateallocation-hresource-names (mutation-checked both) */
 static void create_allocation_bogus_resource_is_invalid_handle(void **state)
 {
     (void)state;
@@ -203,6 +211,7 @@ static void create_allocation_bogus_resource_is_invalid_handle(void **state)
 
 /* WDK: D3DKMT_CREATEALLOCATION ("If you set CreateShared, you must also set CreateResource") and
  * Wine win32u d3dkmt tests, run on Windows: CreateShared alone is STATUS_INVALID_PARAMETER. */
+/* rule: kernel.d3dkmtcreateallocation-createshared-2 (mutation-checked) */
 static void create_shared_without_resource_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -218,6 +227,7 @@ static void create_shared_without_resource_is_invalid_parameter(void **state)
 /* Wine win32u d3dkmt tests, run on Windows: destroying a resource's allocation leaves the
  * resource (destroyed after, once; twice is STATUS_INVALID_PARAMETER); destroying the resource
  * destroys its allocations (their handles are then STATUS_INVALID_PARAMETER). */
+/* rule: kernel.d3dkmtdestroyallocation-no-hresource (mutation-checked) */
 static void resource_and_allocation_destruction(void **state)
 {
     (void)state;

@@ -43,6 +43,7 @@ static D3DKMT_QUERYRESOURCEINFO query(const struct kmt *k, D3DKMT_HANDLE share)
 
 /* Wine win32u d3dkmt tests, run on Windows: a local resource handle is no global share handle:
  * D3DKMTQueryResourceInfo and D3DKMTOpenResource refuse it with STATUS_INVALID_PARAMETER. */
+/* rule: kernel.d3dkmtqueryresourceinfo-2 */
 static void query_and_open_need_a_global_handle(void **state)
 {
     (void)state;
@@ -61,6 +62,7 @@ static void query_and_open_need_a_global_handle(void **state)
 /* Wine win32u d3dkmt tests, run on Windows: D3DKMTQueryResourceInfo answers the sizes (the
  * creator's runtime data size, a driver-data total below the caller's buffer, no resource
  * driver data, one allocation) and writes nothing into pPrivateRuntimeData. */
+/* rule: kernel.d3dkmtqueryresourceinfo-answers-sizes (mutation-checked: copying fails) */
 static void query_resource_info_answers_sizes_and_writes_no_data(void **state)
 {
     (void)state;
@@ -112,6 +114,7 @@ static void opening_init(struct opening *op, const struct kmt *k, D3DKMT_HANDLE 
  * the driver data it wrote (TotalPrivateDriverDataBufferSize, the allocation's private data
  * inside the buffer), leaves the resource driver-data buffer (0 bytes) and hGlobalShare alone,
  * and returns new resource and allocation handles. */
+/* rule: kernel.d3dkmtopenresource-numallocations */
 static void open_resource_copies_runtime_data_and_answers_sizes(void **state)
 {
     (void)state;
@@ -145,6 +148,7 @@ static void open_resource_copies_runtime_data_and_answers_sizes(void **state)
  * size one byte off, a NULL runtime buffer, a NULL allocation array or a NULL driver-data buffer
  * are STATUS_INVALID_PARAMETER; a driver-data buffer one byte short is STATUS_NO_MEMORY. Nothing
  * is opened by a refused call: the exact call then succeeds. */
+/* rule: kernel.d3dkmtopenresource-numallocations (mutation-checked: `<` for `!=`, INVALID_PARAMETER for NO_MEMORY, no size written back) */
 static void open_resource_sizes_must_match(void **state)
 {
     (void)state;
@@ -190,6 +194,7 @@ static void open_resource_sizes_must_match(void **state)
 /* Wine win32u d3dkmt tests, run on Windows, and WDK: D3DKMTOpenResource2 opens as
  * D3DKMTOpenResource does, describing the allocation in D3DDDI_OPENALLOCATIONINFO2 (its GPU
  * virtual address 0: an open maps nothing). */
+/* rule: kernel.d3dkmtopenresource2-same-code (mutation-checked) */
 static void open_resource2_fills_open_allocation_info2(void **state)
 {
     (void)state;

@@ -1,7 +1,7 @@
 /*
  * test_wdk_memory.c - the WDK's lookaside lists, counted strings and MDLs as libwddm_displib.a
  * gives them to a KMD module (include/wddm/wdm.h; docs/drivers.md "WDK services for driver
- * code", docs/rules.md §62), linked alone: lookaside entries from the pool under the list's
+ * code", docs/rules/wdk.md), linked alone: lookaside entries from the pool under the list's
  * tag, freed entries reused, every pool block back after the delete, misuse reported;
  * UNICODE_STRING and ANSI_STRING lengths in bytes, never written past MaximumLength
  * (STATUS_BUFFER_TOO_SMALL), compared with and without case, converted; MDLs describing a
@@ -42,6 +42,7 @@ static VOID custom_free(PVOID Buffer)
     ExFreePool(Buffer);
 }
 
+/* rule: wdk.lookaside-list-entries-pool-blocks-size (mutation-checked: a delete that keeps the kept entries, or no reuse, fails it) */
 static void lookaside_entries_come_from_the_pool_and_are_reused(void **state)
 {
     (void)state;
@@ -82,6 +83,7 @@ static void lookaside_entries_come_from_the_pool_and_are_reused(void **state)
     assert_int_equal(wddm_pool_outstanding(TAG_L), live0);
 }
 
+/* rule: wdk.entry-freed-list-twice-not-live (mutation-checked: keeping an entry twice fails it) */
 static void lookaside_misuse_is_reported(void **state)
 {
     (void)state;
@@ -120,6 +122,7 @@ static void lookaside_misuse_is_reported(void **state)
 }
 
 /* ---- Counted strings ------------------------------------------------------------------------ */
+/* rule: wdk.unicode-string-ansi-string-lengths-bytes (mutation-checked: an append past MaximumLength, or a length in characters, fails it) */
 static void unicode_strings_count_bytes_and_never_overflow(void **state)
 {
     (void)state;
@@ -167,6 +170,7 @@ static void unicode_strings_count_bytes_and_never_overflow(void **state)
     assert_int_equal(c.Length, 0);
 }
 
+/* rule: wdk.rtlequalunicodestring (mutation-checked: ignoring CaseInSensitive fails it) */
 static void unicode_strings_compare_with_and_without_case(void **state)
 {
     (void)state;
@@ -196,6 +200,7 @@ static void unicode_strings_compare_with_and_without_case(void **state)
     assert_non_null(strstr(out, "Length must be even, at most MaximumLength, with a Buffer"));
 }
 
+/* rule: wdk.rtlunicodestringtoansistring-converts (mutation-checked: a conversion that writes into a buffer too small fails it) */
 static void strings_convert_between_ansi_and_unicode(void **state)
 {
     (void)state;
@@ -240,6 +245,7 @@ static void strings_convert_between_ansi_and_unicode(void **state)
 }
 
 /* ---- MDLs ----------------------------------------------------------------------------------- */
+/* rule: wdk.ioallocatemdl-describes-length-bytes (mutation-checked: page numbers off by one, or a mapping without the flag, fails it) */
 static void an_mdl_describes_the_pages_of_its_buffer(void **state)
 {
     (void)state;
@@ -285,6 +291,7 @@ static void an_mdl_describes_the_pages_of_its_buffer(void **state)
     assert_int_equal(wddm_pool_outstanding(MDL_TAG), mdls0);
 }
 
+/* rule: wdk.iofreemdl-mdl-whose-pages-still-locked (mutation-checked: freeing a locked MDL fails it) */
 static void mdl_misuse_is_reported(void **state)
 {
     (void)state;

@@ -1,6 +1,6 @@
 /*
  * test_wdk_services.c - the WDK services a KMD module gets from libwddm_displib.a
- * (include/wddm/wdm.h; docs/drivers.md "WDK services for driver code", docs/rules.md §62),
+ * (include/wddm/wdm.h; docs/drivers.md "WDK services for driver code", docs/rules/wdk.md),
  * linked alone, without libwddm: pool allocation zeroed and counted per tag (thousands of
  * blocks too), frees checked (wrong tag, foreign or freed pointer: reported and refused), paged
  * pool refused above APC_LEVEL; the thread's IRQL and its rules; spin locks that raise to
@@ -13,6 +13,8 @@
  * Timing is only ever a lower bound (a wait lasts at least its timeout); a DPC kept queued is
  * kept so by a DPC the test holds on the DPC thread, not by timing.
  */
+/* rule: wdk.lookaside-list-entries-pool-blocks-size (the pool) */
+/* rule: build.services-libwddm-displib-kmd-modules */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -45,6 +47,8 @@ static int all_bytes(const void *p, size_t n, unsigned char v)
 }
 
 /* ---- Pool ----------------------------------------------------------------------------------- */
+/* rule: wdk.exallocatepool2-names-exactly-one-pool (mutation-checked: a block not zeroed fails it) */
+/* rule: wdk.every-live-block-counted-under-tag (mutation-checked: not counting fails it) */
 static void pool_memory_is_zeroed_and_counted_per_tag(void **state)
 {
     (void)state;
@@ -79,6 +83,7 @@ static void pool_memory_is_zeroed_and_counted_per_tag(void **state)
 
 /* Thousands of live blocks, freed in a scattered order: each free finds its block and leaves
  * every other one findable (the tree rebalances under them). */
+/* rule: wdk.exfreepoolwithtag-tag-other-block-free (the live blocks are a libc search tree, `tsearch`) */
 static void many_blocks_are_tracked_through_growth_and_scattered_frees(void **state)
 {
     (void)state;
@@ -102,6 +107,7 @@ static void many_blocks_are_tracked_through_growth_and_scattered_frees(void **st
     assert_int_equal(wddm_pool_outstanding(TAG_B), b0);
 }
 
+/* rule: wdk.exallocatepool2-names-exactly-one-pool */
 static void older_calls_alignment_and_optional_flags(void **state)
 {
     (void)state;
@@ -131,6 +137,7 @@ static void older_calls_alignment_and_optional_flags(void **state)
     assert_int_equal(wddm_pool_outstanding(TAG_A), a0);
 }
 
+/* rule: wdk.exfreepoolwithtag-tag-other-block-free (mutation-checked: freeing with any tag, or freeing twice, fails it) */
 static void a_free_with_the_wrong_tag_is_reported_and_refused(void **state)
 {
     (void)state;
@@ -163,6 +170,7 @@ static void a_free_with_the_wrong_tag_is_reported_and_refused(void **state)
     assert_int_equal(wddm_pool_outstanding(TAG_A), a0);
 }
 
+/* rule: wdk.exallocatepool2-names-exactly-one-pool */
 static void invalid_requests_answer_null(void **state)
 {
     (void)state;
@@ -186,6 +194,7 @@ static void invalid_requests_answer_null(void **state)
     assert_int_equal(wddm_pool_outstanding(0), all0);
 }
 
+/* rule: wdk.paged-pool-allocated-freed-only-irql (mutation-checked: allowing it fails it) */
 static void paged_pool_above_apc_level_is_refused(void **state)
 {
     (void)state;
@@ -227,6 +236,7 @@ static void *irql_of_a_new_thread(void *arg)
     return NULL;
 }
 
+/* rule: wdk.each-thread-own-irql-passive-level (mutation-checked: one IRQL for every thread, or a raise downwards, fails it) */
 static void the_irql_is_the_threads_and_moves_one_way_at_a_time(void **state)
 {
     (void)state;
@@ -255,6 +265,7 @@ static void the_irql_is_the_threads_and_moves_one_way_at_a_time(void **state)
 }
 
 /* ---- Spin locks ----------------------------------------------------------------------------- */
+/* rule: wdk.keacquirespinlock-raises-dispatch-level (mutation-checked: no raise, or no restore, fails it) */
 static void spin_lock_raises_to_dispatch_and_release_restores(void **state)
 {
     (void)state;
@@ -306,6 +317,7 @@ static void *count_under_the_lock(void *arg)
     return NULL;
 }
 
+/* rule: wdk.keacquirespinlock-raises-dispatch-level (mutation-checked: a lock that does not exclude loses increments) */
 static void spin_lock_excludes_a_second_thread(void **state)
 {
     (void)state;
@@ -322,6 +334,7 @@ static void spin_lock_excludes_a_second_thread(void **state)
     assert_int_equal(c.lock, 0); /* free at the end */
 }
 
+/* rule: wdk.holder-second-acquire-release-thread-not (mutation-checked: spinning on the second acquire trips its watchdog) */
 static void misuse_of_a_spin_lock_is_reported_not_a_hang(void **state)
 {
     (void)state;
@@ -405,6 +418,8 @@ static VOID record_dpc(KDPC *Dpc, PVOID DeferredContext, PVOID SystemArgument1, 
     r->thread = pthread_self();
 }
 
+/* rule: wdk.keinsertqueuedpc-queues-dpc-answers-true (mutation-checked: a second insert answering TRUE, the routine below DISPATCH_LEVEL, or swapped arguments fail it) */
+/* rule: wdk.keremovequeuedpc-takes-queued-dpc-off (mutation-checked: a flush that does not wait fails it) */
 static void a_dpc_runs_once_at_dispatch_level_with_its_arguments(void **state)
 {
     (void)state;
@@ -437,6 +452,7 @@ static void a_dpc_runs_once_at_dispatch_level_with_its_arguments(void **state)
     assert_null(r.a2);
 }
 
+/* rule: wdk.keremovequeuedpc-takes-queued-dpc-off (mutation-checked: a remove that does nothing fails it) */
 static void a_removed_dpc_does_not_run(void **state)
 {
     (void)state;
@@ -459,6 +475,7 @@ static void a_removed_dpc_does_not_run(void **state)
     assert_false(KeRemoveQueueDpc(&second)); /* ran: not queued */
 }
 
+/* rule: wdk.keremovequeuedpc-takes-queued-dpc-off */
 static void dpc_misuse_is_reported(void **state)
 {
     (void)state;
@@ -489,6 +506,7 @@ static void *set_after_start(void *arg)
     return NULL;
 }
 
+/* rule: wdk.kewaitforsingleobject-kevent-answers (mutation-checked: a wait that never times out, or never sees the set, fails it) */
 static void a_wait_times_out_and_succeeds_once_set(void **state)
 {
     (void)state;
@@ -521,6 +539,7 @@ static void a_wait_times_out_and_succeeds_once_set(void **state)
     watchdog_stop();
 }
 
+/* rule: wdk.kewaitforsingleobject-kevent-answers (mutation-checked: no reset fails it) */
 static void a_synchronization_event_satisfies_one_wait(void **state)
 {
     (void)state;
@@ -540,6 +559,7 @@ static VOID signal_from_dpc(KDPC *Dpc, PVOID DeferredContext, PVOID SystemArgume
     KeSetEvent(DeferredContext, IO_NO_INCREMENT, FALSE);
 }
 
+/* rule: wdk.kewaitforsingleobject-kevent-answers */
 static void a_dpc_signals_a_waiting_thread(void **state)
 {
     (void)state;
@@ -554,6 +574,7 @@ static void a_dpc_signals_a_waiting_thread(void **state)
     watchdog_stop();
 }
 
+/* rule: wdk.kewaitforsingleobject-kevent-answers */
 static void a_blocking_wait_above_apc_level_only_looks(void **state)
 {
     (void)state;
@@ -580,6 +601,7 @@ static void a_blocking_wait_above_apc_level_only_looks(void **state)
 }
 
 /* ---- Time ------------------------------------------------------------------------------------ */
+/* rule: wdk.performance-counter-monotonic-10-mhz */
 static void time_services(void **state)
 {
     (void)state;
@@ -602,6 +624,7 @@ static void time_services(void **state)
 }
 
 /* ---- Debug output ---------------------------------------------------------------------------- */
+/* rule: wdk.dbgprintex-prints-stderr-wddm-kmd-start (mutation-checked: not printing the error level, printing every level, or one prefix per call fails it) */
 static void dbgprintex_filters_by_level_and_prefixes_each_line(void **state)
 {
     (void)state;
@@ -647,6 +670,7 @@ static void dbgprintex_filters_by_level_and_prefixes_each_line(void **state)
     }
 }
 
+/* rule: runtime.failed-assert-assertmsg-nt-assert-paged */
 static void a_failed_assertion_is_reported_and_execution_goes_on(void **state)
 {
     (void)state;
@@ -681,6 +705,7 @@ static void *interlocked_increments(void *arg)
     return NULL;
 }
 
+/* rule: runtime.interlocked-calls-atomic-full-barriers */
 static void interlocked_and_memory_helpers(void **state)
 {
     (void)state;

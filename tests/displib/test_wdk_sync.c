@@ -1,7 +1,7 @@
 /*
  * test_wdk_sync.c - the WDK's mutexes, fast mutexes, timers and work items as libwddm_displib.a
  * gives them to a KMD module (include/wddm/wdm.h; docs/drivers.md "WDK services for driver
- * code", docs/rules.md §62), linked alone: a KMUTEX taken by KeWaitForSingleObject, recursive
+ * code", docs/rules/wdk.md), linked alone: a KMUTEX taken by KeWaitForSingleObject, recursive
  * for its owner, a release by another thread reported; a FAST_MUTEX at APC_LEVEL, not
  * recursive (the second acquire reported, not a deadlock); KTIMERs signalled at their relative
  * or absolute due time, queuing their DPC, periodic until cancelled; work items run at
@@ -71,6 +71,7 @@ static NTSTATUS from_another_thread(KMUTEX *m, LONGLONG timeout_ms, int release)
     return t.status;
 }
 
+/* rule: wdk.kmutex-free-after-keinitializemutex (mutation-checked: a mutex not recursive for its owner, or freed by the first of two releases, fails it) */
 static void a_mutex_is_taken_by_a_wait_and_recursive_for_its_owner(void **state)
 {
     (void)state;
@@ -143,6 +144,7 @@ static void count_with_two_threads(struct counting *c)
     assert_int_equal(c->counter, 2L * ROUNDS);
 }
 
+/* rule: wdk.kmutex-free-after-keinitializemutex (mutation-checked: a wait that takes an owned mutex loses increments) */
 static void a_mutex_excludes_a_second_thread(void **state)
 {
     (void)state;
@@ -159,6 +161,7 @@ static void *release_from_here(void *arg)
     return NULL;
 }
 
+/* rule: wdk.kereleasemutex-thread-not-own-mutex (mutation-checked: a release by any thread fails it) */
 static void releasing_a_mutex_not_owned_is_reported(void **state)
 {
     (void)state;
@@ -206,6 +209,7 @@ static BOOLEAN try_from_another_thread(FAST_MUTEX *m)
     return (BOOLEAN)(uintptr_t)taken;
 }
 
+/* rule: wdk.exacquirefastmutex-waits-fast-mutex (mutation-checked: no raise, or a try that takes a held mutex, fails it) */
 static void a_fast_mutex_raises_to_apc_level_and_excludes(void **state)
 {
     (void)state;
@@ -234,6 +238,7 @@ static void *release_fast_from_here(void *arg)
     return NULL;
 }
 
+/* rule: wdk.fast-mutex-not-recursive-owner-second (mutation-checked: waiting on the second acquire trips its watchdog) */
 static void fast_mutex_misuse_is_reported_not_a_deadlock(void **state)
 {
     (void)state;
@@ -284,6 +289,7 @@ static VOID count_timer_dpc(KDPC *Dpc, PVOID DeferredContext, PVOID SystemArgume
     KeSetEvent(&r->ran, IO_NO_INCREMENT, FALSE);
 }
 
+/* rule: wdk.kesettimer-kesettimerex-set-timer-not (mutation-checked: an early expiry, no DPC, or a cancel that leaves the timer set fails it) */
 static void a_timer_signals_at_its_due_time_and_queues_its_dpc(void **state)
 {
     (void)state;
@@ -324,6 +330,7 @@ static void a_timer_signals_at_its_due_time_and_queues_its_dpc(void **state)
     watchdog_stop();
 }
 
+/* rule: wdk.kesettimer-kesettimerex-set-timer-not (mutation-checked: a synchronization timer not reset by its wait fails it) */
 static void a_synchronization_timer_satisfies_one_wait_and_absolute_times_work(void **state)
 {
     (void)state;
@@ -349,6 +356,7 @@ static void a_synchronization_timer_satisfies_one_wait_and_absolute_times_work(v
     watchdog_stop();
 }
 
+/* rule: wdk.kesettimer-kesettimerex-set-timer-not */
 static void a_periodic_timer_fires_until_cancelled(void **state)
 {
     (void)state;
@@ -376,6 +384,7 @@ static void a_periodic_timer_fires_until_cancelled(void **state)
     watchdog_stop();
 }
 
+/* rule: wdk.timer-not-initialized-negative-period */
 static void timer_misuse_is_reported(void **state)
 {
     (void)state;
@@ -427,6 +436,7 @@ static VOID record_work(PDEVICE_OBJECT DeviceObject, PVOID Context)
     KeSetEvent(&r->done, IO_NO_INCREMENT, FALSE);
 }
 
+/* rule: wdk.ioqueueworkitem-runs-routine-once-item (mutation-checked: the routine left at the queuer's IRQL fails it) */
 static void a_work_item_runs_at_passive_level_on_a_worker_thread(void **state)
 {
     (void)state;
@@ -479,6 +489,7 @@ static void wait_for_items(SIZE_T items)
         KeDelayExecutionThread(KernelMode, FALSE, &ms);
 }
 
+/* rule: wdk.ioqueueworkitem-runs-routine-once-item (mutation-checked: one worker only trips its watchdog) */
 static void a_work_item_may_wait_for_a_later_one(void **state)
 {
     (void)state;
@@ -506,6 +517,7 @@ static VOID return_raised(PDEVICE_OBJECT DeviceObject, PVOID Context)
     KeSetEvent(Context, IO_NO_INCREMENT, FALSE);
 }
 
+/* rule: wdk.queueing-item-queued-already-freeing (mutation-checked: freeing a queued item at once, or queueing it twice, fails it) */
 static void work_item_misuse_is_reported(void **state)
 {
     (void)state;

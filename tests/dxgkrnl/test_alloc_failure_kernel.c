@@ -1,4 +1,4 @@
-/* Issue 14 §4, allocation failure in the kernel's destroy paths (docs/rules.md §32), with the
+/* Issue 14 §4, allocation failure in the kernel's destroy paths (docs/rules/kernel.md), with the
  * test hook wddm_test_fail_alloc_after (<wddm/wddm.h>):
  *  - D3DKMTDestroyAllocation of an allocation the GPU still uses needs a deferred entry; without
  *    memory for it the call fails with STATUS_NO_MEMORY and destroys nothing: the handle still
@@ -10,6 +10,7 @@
  *  - the calls that list allocations (Set/GetAllocationPriority, QueryAllocationResidency,
  *    MakeResident, Evict) answer STATUS_NO_MEMORY when the list cannot be held, and change or
  *    write nothing. */
+/* rule: common.every-allocation-library-goes-through */
 #include "real_env.h"
 
 #include <wddm/d3dkmddi.h>
@@ -24,6 +25,7 @@ static UINT64 live_allocations(void)
     return c.allocations_created - c.allocations_destroyed;
 }
 
+/* rule: kernel.d3dkmtdestroyallocation-takes-deferred (mutation-checked: the old order fails it) */
 static void destroying_a_busy_allocation_without_memory_destroys_nothing(void **state)
 {
     (void)state;
@@ -64,6 +66,7 @@ static NTSTATUS call_query(void *a) { return D3DKMTQueryAllocationResidency(a); 
 static NTSTATUS call_make_resident(void *a) { return D3DKMTMakeResident(a); }
 static NTSTATUS call_evict(void *a) { return D3DKMTEvict(a); }
 
+/* rule: kernel.calls-list-allocations (mutation-checked: the list's allocation failure answered as INVALID_PARAMETER) */
 static void listing_allocations_without_memory_answers_no_memory(void **state)
 {
     (void)state;
@@ -99,6 +102,7 @@ static void listing_allocations_without_memory_answers_no_memory(void **state)
     renv_close(&e);
 }
 
+/* rule: common.freeing-segment-range-never-allocates (mutation-checked: a free that allocates fails it) */
 static void freeing_a_segment_range_never_allocates(void **state)
 {
     (void)state;
@@ -124,6 +128,7 @@ static void freeing_a_segment_range_never_allocates(void **state)
     vidmm_segment_fini(&s);
 }
 
+/* rule: kernel.d3dkmtdestroydevice-releases-every (swept; mutation-checked: without the fallback 12 allocations outlive the device) */
 static void destroying_a_device_releases_everything_at_every_allocation_failure(void **state)
 {
     (void)state;

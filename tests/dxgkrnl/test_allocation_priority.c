@@ -22,6 +22,7 @@ static NTSTATUS get_raw(D3DKMT_HANDLE device, D3DKMT_HANDLE res, const D3DKMT_HA
 
 /* Each listed allocation reads back what Set gave it; a resource's one priority applies to each of
  * its allocations and reads back through the resource. */
+/* rule: vidmm.d3dkmtgetallocationpriority-one-priority */
 static void get_reads_back_what_set_gave(void **state)
 {
     (void)state;
@@ -60,6 +61,7 @@ static void get_reads_back_what_set_gave(void **state)
 }
 
 /* STATUS_INVALID_PARAMETER and a line for each; the output keeps what it held. */
+/* rule: vidmm.d3dkmtgetallocationpriority-one-priority (mutation-checked: every entry answering the first's; a resource answering another allocation's) */
 static void bad_gets_are_refused_and_write_nothing(void **state)
 {
     (void)state;

@@ -133,6 +133,8 @@ static void round_trip_through_the_aperture(struct renv *e)
     renv_free(e, up);
 }
 
+/* rule: vidmm.dxgk-vidmmcaps-mapaperture2supported */
+/* rule: kmd.reference-kmd-implements-op-17-refuses (data round trip) */
 static void map_aperture2_supported_maps_only_with_operation_17(void **state)
 {
     (void)state;
@@ -146,6 +148,8 @@ static void map_aperture2_supported_maps_only_with_operation_17(void **state)
     env_is_open = false;
 }
 
+/* rule: vidmm.without-cap-only-op-5-maps */
+/* rule: kmd.reference-kmd-implements-op-17-refuses (every op 5 re-offered as op 17 is refused) */
 static void without_map_aperture2_supported_only_operation_5_and_17_is_refused(void **state)
 {
     (void)state;
@@ -163,6 +167,7 @@ static void without_map_aperture2_supported_only_operation_5_and_17_is_refused(v
 
 /* The GpuMmu model too: aperture placements map with op 17 (page tables live in segment 1 and
  * are written with UPDATE_PAGE_TABLE, not mapped). */
+/* rule: vidmm.dxgk-vidmmcaps-mapaperture2supported */
 static void map_aperture2_supported_in_the_gpummu_model(void **state)
 {
     (void)state;
@@ -187,6 +192,7 @@ static void map_aperture2_supported_in_the_gpummu_model(void **state)
 
 /* An eviction into an aperture of the allocation's EvictionSegmentSet (vidmm/evict.c) maps
  * the backing store there with op 17 too, and the content survives the move. */
+/* rule: vidmm.dxgk-vidmmcaps-mapaperture2supported */
 static void map_aperture2_supported_eviction_into_the_aperture(void **state)
 {
     (void)state;

@@ -205,6 +205,7 @@ static void expect_refusal_naming(NTSTATUS st, const char *what)
 
 /* ---- the primary itself ------------------------------------------------------------------- */
 
+/* rule: kernel.primary-created-d3dddi-allocationinfo */
 static void primary_flags_need_source_0_and_stereo_needs_primary(void **state)
 {
     (void)state;
@@ -218,6 +219,7 @@ static void primary_flags_need_source_0_and_stereo_needs_primary(void **state)
     renv_free(&env, h);
 }
 
+/* rule: vidmm.discard-lock-never-renames-primary-plain */
 static void a_discard_lock_never_renames_a_primary(void **state)
 {
     (void)state;
@@ -243,6 +245,7 @@ static void a_discard_lock_never_renames_a_primary(void **state)
 
 /* ---- NonCpuVisiblePrimary ----------------------------------------------------------------- */
 
+/* rule: kernel.verifier-primary-never-permanentsysmem */
 static void without_non_cpu_visible_primary_the_primary_stays_cpu_visible(void **state)
 {
     (void)state;
@@ -263,6 +266,7 @@ static void without_non_cpu_visible_primary_the_primary_stays_cpu_visible(void *
     renv_free(&env, h);
 }
 
+/* rule: kernel.verifier-primary-never-permanentsysmem */
 static void without_non_cpu_visible_primary_the_verifier_refuses_local_memory(void **state)
 {
     (void)state;
@@ -276,6 +280,7 @@ static void without_non_cpu_visible_primary_the_verifier_refuses_local_memory(vo
     renv_free(&env, g);
 }
 
+/* rule: kmd.noncpuvisibleprimary-same-kmd-answer */
 static void with_non_cpu_visible_primary_the_primary_may_live_in_local_memory(void **state)
 {
     (void)state;
@@ -302,6 +307,8 @@ static void with_non_cpu_visible_primary_the_primary_may_live_in_local_memory(vo
 
 /* ---- SectionBackedPrimary ----------------------------------------------------------------- */
 
+/* rule: vidmm.sectionbackedprimary-primary-system */
+/* rule: vidmm.mapaperturesegment-hdevice */
 static void with_section_backed_primary_the_backing_store_is_a_section(void **state)
 {
     (void)state;
@@ -365,6 +372,7 @@ static void with_section_backed_primary_the_backing_store_is_a_section(void **st
     renv_free(&env, h);
 }
 
+/* rule: vidmm.sectionbackedprimary-primary-system */
 static void without_section_backed_primary_the_backing_store_is_private_pages(void **state)
 {
     (void)state;

@@ -31,6 +31,7 @@ static struct dxgk_context_allocation *lookup(HANDLE h)
                                                              DXGK_TYPE_CONTEXT_ALLOCATION);
 }
 
+/* rule: runtime.dxgkcbcreatecontextallocation */
 static void test_gpu_context_allocation_records_every_field_with_high_priority(void **state)
 {
     (void)state;
@@ -64,6 +65,7 @@ static void test_gpu_context_allocation_records_every_field_with_high_priority(v
     mock_close(&e);
 }
 
+/* rule: runtime.dxgkcbcreatecontextallocation */
 static void test_device_context_allocation_needs_shared_flag_and_null_context(void **state)
 {
     (void)state;
@@ -88,6 +90,8 @@ static void test_device_context_allocation_needs_shared_flag_and_null_context(vo
 }
 
 /* Each case changes one field of a valid request; each is refused and creates nothing. */
+/* rule: kernel.hintedbank-naming-bank-segmentid0-not (cases 19, 20) */
+/* rule: vidmm.refused-status-invalid-parameter-one */
 static void test_system_owners_and_bad_fields_are_invalid_parameter(void **state)
 {
     (void)state;
@@ -146,6 +150,7 @@ static void test_system_owners_and_bad_fields_are_invalid_parameter(void **state
     mock_close(&e);
 }
 
+/* rule: vidmm.context-allocations-kmd-did-not-destroy (ASan: nothing leaks) */
 static void test_outstanding_context_allocations_go_with_their_context_and_device(void **state)
 {
     (void)state;

@@ -72,6 +72,7 @@ static void run_on(struct renv *e, D3DKMT_HANDLE h, D3DKMT_CREATECONTEXT *cc, ui
     renv_free(e, rb);
 }
 
+/* rule: kmd.reference-kmd-context-save-area-non */
 static void test_kmd_creates_a_save_area_per_context_and_page_tables_per_device(void **state)
 {
     (void)state;
@@ -112,6 +113,8 @@ static void test_kmd_creates_a_save_area_per_context_and_page_tables_per_device(
     renv_close(&e);
 }
 
+/* rule: vidmm.residency-before-submission-node-worker (the reference KMD counts any `SubmitCommand` of a context whose save area or page tables it has not seen mapped: 0) */
+/* rule: vidmm.dxgk-operation-init-context-resource (headers, `init_count` 1 after a second packet; `init_count` 1 after evictions) */
 static void test_context_allocations_are_resident_and_initialised_before_the_first_packet(void **state)
 {
     (void)state;
@@ -140,6 +143,8 @@ static void test_context_allocations_are_resident_and_initialised_before_the_fir
 
 /* Lazy switching (seed 000, docs/semantics.md §1.2 invariants 2, 3): a completed packet does not
  * free its context's save area; a packet of another context on the node does. */
+/* rule: vidmm.lazy-switching-keeps-them-gpu-context */
+/* rule: sched.gpu-context-allocation-stays-where-while */
 static void test_save_area_stays_until_a_packet_of_another_context_is_submitted(void **state)
 {
     (void)state;
@@ -196,6 +201,7 @@ static void test_save_area_stays_until_a_packet_of_another_context_is_submitted(
 /* The other side of the §1.3 rule: without Protected, or with a non-aperture segment allowed,
  * Destination.VirtualAddress is NULL; the KMD then initialises through the GPU (a FILL of its
  * header magic), once, in the memory segment VidMm chose. */
+/* rule: vidmm.dxgk-operation-init-context-resource (NULL without Protected or with a memory segment allowed; the KMD's GPU FILL path in the visible segment, once) */
 static void test_no_virtual_address_unless_cpu_visible_protected_and_aperture_only(void **state)
 {
     (void)state;
@@ -250,6 +256,8 @@ static void test_no_virtual_address_unless_cpu_visible_protected_and_aperture_on
  * counts any SubmitCommand without them), evictions do happen, and content survives them
  * (the header written at the only INIT is intact after eviction and restore). */
 #define MANY 320
+/* rule: vidmm.under-memory-pressure-every-packet-runs */
+/* rule: vidmm.packet-being-readied-claims-context (no SubmitCommand without its save area) */
 static void test_under_pressure_save_areas_are_evicted_only_when_allowed_and_keep_content(void **state)
 {
     (void)state;
@@ -296,6 +304,7 @@ static void test_under_pressure_save_areas_are_evicted_only_when_allowed_and_kee
  * tables leave the aperture (counted in context_allocation_evictions), and the contexts run
  * again with their allocations mapped back, their content kept (no second INIT_CONTEXT_RESOURCE).
  * A bad adapter handle is refused. */
+/* rule: vidmm.kmd-context-allocations-may-move-while (mutation-checked: a trim that keeps context allocations fails it and the check) */
 static void test_trim_moves_every_context_allocation_out_and_back(void **state)
 {
     (void)state;
@@ -337,6 +346,7 @@ static void test_trim_moves_every_context_allocation_out_and_back(void **state)
 /* Many contexts with work queued at once (GPU paused) whose save areas together exceed the
  * aperture: queued work alone does not pin a save area (only readied or loaded ones are kept),
  * so every packet still runs, none is dropped, nothing is initialised twice. */
+/* rule: vidmm.lazy-switching-keeps-them-gpu-context (320 contexts queued with the GPU paused, 1 MiB aperture: all copies right, no device error) */
 static void test_more_queued_contexts_than_the_aperture_holds_all_run(void **state)
 {
     (void)state;
@@ -427,6 +437,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* rule: vidmm.under-memory-pressure-every-packet-runs */
 static void test_threads_interleaving_contexts_keep_the_residency_guarantee(void **state)
 {
     (void)state;

@@ -116,6 +116,7 @@ static UINT save_area_segment(D3DKMT_HANDLE hc)
 
 /* Broken by: a switch skipped (B's buffers would see A's registers and the other way round), or
  * a load that does not read the save area. */
+/* rule: gpu.context-gpu-state-persists-one-dma */
 static void test_each_context_keeps_its_registers_across_switches(void **state)
 {
     (void)state;
@@ -148,6 +149,7 @@ static void test_each_context_keeps_its_registers_across_switches(void **state)
 /* Lazy switching: buffers of the loaded context cost no save and no load; each change of context
  * costs one of each (the first load into an empty engine, no save). Broken by: switching at every
  * buffer, or never. */
+/* rule: gpu.lazy-switching-buffers-loaded-context */
 static void test_lazy_switching_saves_and_loads_only_on_a_change_of_context(void **state)
 {
     (void)state;
@@ -178,6 +180,7 @@ static void test_lazy_switching_saves_and_loads_only_on_a_change_of_context(void
 /* The registers of a context switched away from live in its save area and nowhere else: what is
  * written there is what the context finds when it is loaded again. Broken by: the engine keeping
  * the state aside, or VidMm re-initialising the save area (a second INIT_CONTEXT_RESOURCE). */
+/* rule: kmd.state-context-switched-out-lives-gpu */
 static void test_the_state_of_a_context_switched_out_is_its_save_area(void **state)
 {
     (void)state;
@@ -209,6 +212,7 @@ static void test_the_state_of_a_context_switched_out_is_its_save_area(void **sta
  * range the save area left, and A would come back with zeroes), or never evicting it (the locks
  * would run out of room sooner and no null switch would be counted). */
 #define PINS 300
+/* rule: vidmm.when-vidmm-must-evict-save-area */
 static void test_null_context_switch_precedes_evicting_the_loaded_save_area(void **state)
 {
     (void)state;
@@ -301,6 +305,7 @@ static void va_env_close(struct va_env *v)
     renv_caps_remove();
 }
 
+/* rule: gpu.context-gpu-state-persists-one-dma */
 static void test_gpummu_contexts_keep_their_registers_across_switches(void **state)
 {
     (void)state;
@@ -328,6 +333,7 @@ static void test_gpummu_contexts_keep_their_registers_across_switches(void **sta
 /* The null-context switch before evicting the loaded context's save area, in the GpuMmu model:
  * the aperture filled with allocations pinned by D3DKMTMakeResident (the model's only residency
  * control), A's save area is all that is left to evict. */
+/* rule: vidmm.when-vidmm-must-evict-save-area (both models) */
 static void test_gpummu_null_context_switch_precedes_evicting_the_loaded_save_area(void **state)
 {
     (void)state;

@@ -3,6 +3,8 @@
  * software GPU); a resource created CrossAdapter on one is opened with D3DKMTOpenResource on
  * the other, and both GPUs reach the same system pages through their own apertures. Every
  * listed property, each tier's refusals, each verifier refusal and the pages' lifetime. */
+/* rule: kernel.d3dkmtcreateallocation-createshared-2 */
+/* rule: kernel.d3dkmtopenresource-numallocations (its short buffer: changed to `STATUS_NO_MEMORY`) */
 #include "real_env.h"
 
 #include <dxgiformat.h>
@@ -112,6 +114,7 @@ static struct dxgk_allocation *kernel_alloc(D3DKMT_HANDLE h)
 
 /* ---- two adapters ------------------------------------------------------------------------ */
 
+/* rule: kernel.wddm-adapter-count-starts-many-reference */
 static void adapter_count_two_starts_two_adapters_with_distinct_luids(void **state)
 {
     (void)state;
@@ -143,6 +146,7 @@ static void adapter_count_two_starts_two_adapters_with_distinct_luids(void **sta
     }
 }
 
+/* rule: kernel.bad-wddm-adapter-count-fails-enumeration */
 static void adapter_count_out_of_range_is_refused_with_a_line(void **state)
 {
     (void)state;
@@ -161,6 +165,8 @@ static void adapter_count_out_of_range_is_refused_with_a_line(void **state)
 /* ---- data across adapters ---------------------------------------------------------------- */
 
 /* Seed 003 / issue 6: render (copy) on A into the cross-adapter resource, read on B. */
+/* rule: kernel.gpu-copy-adapter-cross-adapter-resource */
+/* rule: kernel.d3dkmtqueryresourceinfo */
 static void copy_on_a_is_read_by_a_gpu_copy_on_b(void **state)
 {
     (void)state;
@@ -181,6 +187,7 @@ static void copy_on_a_is_read_by_a_gpu_copy_on_b(void **state)
 }
 
 /* The reverse: the opener (B) writes with its GPU, the creator (A) reads with its GPU. */
+/* rule: kernel.gpu-copy-adapter-cross-adapter-resource */
 static void copy_on_b_into_the_opened_resource_is_read_by_a(void **state)
 {
     (void)state;
@@ -202,6 +209,8 @@ static void copy_on_b_into_the_opened_resource_is_read_by_a(void **state)
 
 /* ---- layout and properties --------------------------------------------------------------- */
 
+/* rule: kmd.row-pitch-smallest-multiple-d3dkmt-cross */
+/* rule: kmd.aperture-segment-only-cpu-visible-write */
 static void layout_is_pitch_128_height_4_page_aligned_aperture_only_on_both_adapters(void **state)
 {
     (void)state;
@@ -247,6 +256,7 @@ static void layout_is_pitch_128_height_4_page_aligned_aperture_only_on_both_adap
     close_pair(&a, &b);
 }
 
+/* rule: kernel.cross-adapter-resource-created-shared */
 static void creation_needs_shared_resource_and_one_allocation(void **state)
 {
     (void)state;
@@ -290,6 +300,7 @@ static void expect_create(struct renv *a, UINT32 w, UINT32 h, UINT32 format, UIN
         renv_expect_refusal(needle);
 }
 
+/* rule: kernel.tier-0-no-cross-adapter-resource */
 static void tier_0_refuses_every_cross_adapter_resource(void **state)
 {
     (void)state;
@@ -302,6 +313,7 @@ static void tier_0_refuses_every_cross_adapter_resource(void **state)
     renv_caps_remove();
 }
 
+/* rule: kmd.tier-1-copy-usage-only-texture */
 static void tier_1_copies_only(void **state)
 {
     (void)state;
@@ -315,6 +327,7 @@ static void tier_1_copies_only(void **state)
     close_pair(&a, &b);
 }
 
+/* rule: kmd.tier-2-texture-usage-accepted-scan */
 static void tier_2_textures_but_does_not_scan_out(void **state)
 {
     (void)state;
@@ -328,6 +341,7 @@ static void tier_2_textures_but_does_not_scan_out(void **state)
     renv_caps_remove();
 }
 
+/* rule: kmd.tier-3-scan-out-seven-listed */
 static void tier_3_scans_out_listed_formats_at_1920x1080_and_beyond(void **state)
 {
     (void)state;
@@ -398,6 +412,7 @@ static NTSTATUS wrap_entry(PDRIVER_OBJECT drv, PVOID reg)
     return DxgkInitialize(drv, reg, &d);
 }
 
+/* rule: kernel.verifier-refuses-kmd-whose-cross-adapter */
 static void verifier_refuses_a_kmd_breaking_each_property(void **state)
 {
     (void)state;
@@ -426,6 +441,7 @@ static void verifier_refuses_a_kmd_breaking_each_property(void **state)
 
 /* ---- opening ----------------------------------------------------------------------------- */
 
+/* rule: kernel.non-shared-allocation-handle-forged */
 static void open_refuses_unshared_and_non_cross_adapter_elsewhere(void **state)
 {
     (void)state;
@@ -476,6 +492,7 @@ static void open_refuses_unshared_and_non_cross_adapter_elsewhere(void **state)
 /* The pages live until the creator and every opener destroyed theirs: with the creator gone
  * (its device too), the opener still reads the content with its GPU; destroying the opener
  * then frees them (ASan: nothing leaks, nothing is read after free). */
+/* rule: kernel.shared-pages-live-until-creator-every */
 static void creator_destroyed_first_the_opener_still_reads(void **state)
 {
     (void)state;
@@ -503,6 +520,7 @@ static void creator_destroyed_first_the_opener_still_reads(void **state)
     renv_close(&b);
 }
 
+/* rule: kernel.shared-pages-live-until-creator-every (ASan: no leak, no use after free) */
 static void opener_destroyed_first_the_creator_keeps_its_content(void **state)
 {
     (void)state;
@@ -533,6 +551,7 @@ static void gpu_va_copy(struct renv *e, D3DKMT_HANDLE cmd, D3DGPU_VIRTUAL_ADDRES
     renv_finish(e->device, e->context);
 }
 
+/* rule: kernel.gpummu-model-too-creator-maps-cross */
 static void gpummu_copy_on_a_through_va_is_read_through_va_on_b(void **state)
 {
     (void)state;
@@ -576,6 +595,7 @@ static void gpummu_copy_on_a_through_va_is_read_through_va_on_b(void **state)
 /* Destroyed while the paging engine is paused: VidMm unmaps the pages' aperture range
  * (vidmm/placement.c) and holds them until that UNMAP ran, though the global share handle goes
  * with the last allocation at once (an open fails); once it ran, the next free releases them. */
+/* rule: vidmm.freeing-aperture-placement-points-range */
 static void destroyed_cross_adapter_pages_outlive_the_unmap_of_their_range(void **state)
 {
     (void)state;

@@ -12,6 +12,7 @@
 
 /* Members at the places the documentation's order gives them: Version (padded to a pointer),
  * then one pointer each. Anchors across the table catch a member added, lost or moved. */
+/* rule: runtime.driver-initialization-data-dxgkrnl */
 static void driver_initialization_data_is_in_the_wdk_order(void **state)
 {
     (void)state;
@@ -30,6 +31,7 @@ static void driver_initialization_data_is_in_the_wdk_order(void **state)
     assert_int_equal(sizeof(DRIVER_INITIALIZATION_DATA), 150 * p);
 }
 
+/* rule: runtime.driver-initialization-data-dxgkrnl */
 static void dxgkrnl_interface_is_in_the_wdk_order(void **state)
 {
     (void)state;
@@ -163,6 +165,8 @@ static NTSTATUS APIENTRY start_and_call(const PVOID ctx, DXGK_START_INFO *si, DX
     return st;
 }
 
+/* rule: runtime.ddis-kernel-calls-typed-wdk-types (`static DXGKDDI_BUILDPAGINGBUFFER build_paging;` defined, assigned without a cast; `_Static_assert` on `SLOT_TYPE`) */
+/* rule: runtime.every-slot-kernel-never-calls-every (compile-time `_Static_assert`s on `SLOT_TYPE`) */
 static NTSTATUS porting_entry(PDRIVER_OBJECT drv, PVOID reg)
 {
     DRIVER_INITIALIZATION_DATA d;
@@ -179,6 +183,9 @@ static NTSTATUS porting_entry(PDRIVER_OBJECT drv, PVOID reg)
     return DxgkInitialize(drv, reg, &d);
 }
 
+/* rule: kernel.callback-kernel-not-model-answers-not (mutation-checked: answering STATUS_SUCCESS fails it) */
+/* rule: runtime.every-slot-kernel-never-calls-every (mutation-checked: a slot typed `PVOID` again, a callback made variadic, a parameter changed each fail the build) */
+/* rule: kernel.registered-ddi-kernel-never-calls-listed */
 static void unmodeled_ddis_and_callbacks_are_reported_not_fatal(void **state)
 {
     (void)state;
@@ -214,6 +221,7 @@ static void unmodeled_ddis_and_callbacks_are_reported_not_fatal(void **state)
 }
 
 /* The start-time list names what the KMD registered that the kernel never calls. */
+/* rule: kernel.registered-ddi-kernel-never-calls-listed (mutation-checked: a DDI dropped from `not_modeled_ddis` fails it) */
 static void the_unmodeled_ddis_a_kmd_registers_are_named(void **state)
 {
     (void)state;

@@ -2,6 +2,7 @@
  * real kernel with the reference KMD: what a runtime asks around recovery (docs/semantics.md §8.3:
  * a lost device says why) and the priority the scheduler reads (include/wddm/d3dkmthk.h:
  * -7..7, 0 at creation). Bad input is an error code, never a crash (docs/architecture.md "Errors and bad input"). */
+/* rule: sched.contexts-scheduling-priority-7-7-0 (range) */
 #include "dxgkrnl/real_env.h"
 
 static NTSTATUS get_state(D3DKMT_HANDLE dev, D3DKMT_DEVICESTATE_TYPE type, D3DKMT_GETDEVICESTATE *out)
@@ -27,6 +28,7 @@ static NTSTATUS set_priority(D3DKMT_HANDLE ctx, INT prio)
 
 /* A device nothing went wrong with is ACTIVE (D3DKMT_DEVICEEXECUTION_STATE), also after work
  * ran on it. */
+/* rule: kernel.d3dkmtgetdevicestate-answers-d3dkmt */
 static void device_state_execution_is_active_on_a_healthy_device(void **state)
 {
     (void)state;
@@ -48,6 +50,7 @@ static void device_state_execution_is_active_on_a_healthy_device(void **state)
 }
 
 /* RESET answers its flags: no desktop here, so DesktopSwitched (and every bit) is 0. */
+/* rule: kernel.d3dkmtgetdevicestate-answers-resetstate */
 static void device_state_reset_answers_no_flags(void **state)
 {
     (void)state;
@@ -61,6 +64,8 @@ static void device_state_reset_answers_no_flags(void **state)
 
 /* The states this kernel does not model are STATUS_NOT_SUPPORTED; NULL arguments and handles
  * that are not a live device (forged, of another type, destroyed) STATUS_INVALID_PARAMETER. */
+/* rule: kernel.every-other-d3dkmt-devicestate-type */
+/* rule: kernel.d3dkmtgetdevicestate-status-not-found */
 static void device_state_refuses_unknown_types_and_bad_handles(void **state)
 {
     (void)state;
@@ -96,6 +101,8 @@ static void device_state_refuses_unknown_types_and_bad_handles(void **state)
 
 /* A context starts at priority 0; every value of -7..7 set is read back; -8 and 8 are refused
  * and leave the stored value as it was. */
+/* rule: kernel.context-scheduling-priority-0-creation */
+/* rule: kernel.priority-outside-7-7-status-invalid */
 static void context_priority_defaults_to_zero_and_round_trips_within_range(void **state)
 {
     (void)state;
@@ -125,6 +132,7 @@ static void context_priority_defaults_to_zero_and_round_trips_within_range(void 
 }
 
 /* NULL arguments and handles that are not a live context are refused by both calls. */
+/* rule: kernel.priority-outside-7-7-status-invalid */
 static void context_priority_refuses_bad_context_handles(void **state)
 {
     (void)state;

@@ -5,6 +5,7 @@
 
 #include "dxgkrnl/objects/objects.h"
 
+/* rule: kernel.wddm-features-most-511-characters (the parser) */
 static void a_nul_or_one_bad_entry_refuses_the_whole_list(void **state)
 {
     (void)state;

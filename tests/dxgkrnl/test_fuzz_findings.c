@@ -7,6 +7,8 @@
  * arrays: the failure path walked n entries of its 4-entry stack array (ASan: stack-buffer-
  * overflow in D3DKMTCreateAllocation). Every early refusal must fail cleanly and name its rule
  * (WDK: D3DKMTCreateAllocation returns STATUS_INVALID_PARAMETER for bad parameters). */
+/* rule: kernel.existing-sysmem-protected-allocations (`CreateProtected`) */
+/* rule: kernel.d3dkmtcreateallocation-refused-before (mutation-checked: without the fix ASan reports the overflow) */
 static void early_refusals_of_many_allocations_fail_cleanly(void **state)
 {
     struct renv e;
@@ -59,6 +61,7 @@ static void early_refusals_of_many_allocations_fail_cleanly(void **state)
  * unlinked its allocation from the freed resource (ASan: heap-use-after-free in
  * release_locked). A destroyed allocation leaves its resource at once (docs/semantics.md §3.5:
  * its handle is gone when the call returns). */
+/* rule: kernel.allocation-destruction-deferred-until (ASan; mutation-checked: unlinking at the deferred free is a use after free) */
 static void an_allocation_outlived_by_its_resource_frees_cleanly(void **state)
 {
     (void)state;

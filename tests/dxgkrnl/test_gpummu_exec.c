@@ -111,6 +111,8 @@ static D3DKMT_HANDLE resident_mapped(D3DGPU_VIRTUAL_ADDRESS *va)
     return h;
 }
 
+/* rule: vidmm.page-tables-root-sized */
+/* rule: sched.d3dkmtsubmitcommand-queues-list-less */
 static void va_copy_through_a_command_buffer_in_gpu_virtual_memory(void **state)
 {
     (void)state;
@@ -129,6 +131,7 @@ static void va_copy_through_a_command_buffer_in_gpu_virtual_memory(void **state)
 /* The root page table starts small and grows (DxgkDdiGetRootPageTableSize) when a mapping lies
  * beyond it; the context gets the grown root before its next packet and the far VA works,
  * like the near ones mapped before. */
+/* rule: vidmm.root-page-table-starts-one-page */
 static void a_mapping_beyond_the_root_grows_it_and_every_va_keeps_working(void **state)
 {
     (void)state;
@@ -155,6 +158,7 @@ static void a_mapping_beyond_the_root_grows_it_and_every_va_keeps_working(void *
     vdev_check(&v, 88);
 }
 
+/* rule: vidmm.ptes-follow-every-move-mapped-allocation */
 static void eviction_and_restore_move_the_allocation_and_the_va_keeps_working(void **state)
 {
     (void)state;
@@ -184,6 +188,8 @@ static void eviction_and_restore_move_the_allocation_and_the_va_keeps_working(vo
     vdev_check(&v, 22);
 }
 
+/* rule: sched.dma-page-faulted-puts-device-submitted */
+/* rule: vidmm.2-x-residency-nothing-made-resident */
 static void never_resident_access_faults_and_loses_only_that_device(void **state)
 {
     (void)state;
@@ -222,6 +228,7 @@ static void never_resident_access_faults_and_loses_only_that_device(void **state
 
 /* Issue 3: the MakeResident list is the only residency control. An allocation a Lock2 placed
  * (the CPU wrote it) but the device never made resident is still unreachable by the GPU. */
+/* rule: vidmm.2-x-residency-nothing-made-resident */
 static void placed_without_make_resident_still_faults(void **state)
 {
     (void)state;
@@ -238,6 +245,7 @@ static void placed_without_make_resident_still_faults(void **state)
     assert_int_equal(wait_lost(e.device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
 }
 
+/* rule: vidmm.write-through-mapping-without-protection */
 static void write_through_a_read_only_mapping_faults_as_a_write(void **state)
 {
     (void)state;
@@ -254,6 +262,7 @@ static void write_through_a_read_only_mapping_faults_as_a_write(void **state)
                 gs.PageFaultState.FaultedVirtualAddress < v.src_va + BYTES);
 }
 
+/* rule: vidmm.2-x-evict-allocation-may-leave */
 static void evict_lets_the_allocation_leave_only_after_the_work_submitted_before(void **state)
 {
     (void)state;
@@ -279,6 +288,7 @@ static void evict_lets_the_allocation_leave_only_after_the_work_submitted_before
 /* Destroying a mapped allocation while work its device submitted may still read it: its VA
  * range and memory stay until that work retired (the copy reads the right bytes), then the VA
  * is free again. */
+/* rule: kernel.destroying-mapped-allocation-frees-only */
 static void destruction_waits_for_the_work_submitted_before(void **state)
 {
     (void)state;
@@ -318,6 +328,7 @@ static void destruction_waits_for_the_work_submitted_before(void **state)
  * still wait for it (the allocation is parked on the context until the packet is queued, then
  * stamped with its ticket: vidmm_va_device_use_locked / vidmm_va_held_done_locked). Without
  * that the range would be unmapped first and the copy would page-fault. */
+/* rule: vidmm.packet-held-behind-gpu-wait-no (mutation-checked) */
 static void destruction_waits_for_packets_held_behind_a_gpu_wait(void **state)
 {
     (void)state;
@@ -373,6 +384,7 @@ static int small_teardown(void **state)
     return teardown(state);
 }
 
+/* rule: vidmm.gpummu-adapter-makeresident-under */
 static void make_resident_under_pressure_fails_atomically(void **state)
 {
     (void)state;
@@ -407,6 +419,7 @@ static void *unpause_later(void *arg)
  * places (vidmm/evict.c evictable_tier_locked, vidmm/makeresident.c). Whichever the order of
  * the unpausing thread and the call, the copy reads the right bytes and the device stays
  * active; the old behaviour lost it to a page fault. */
+/* rule: vidmm.gpummu-adapter-no-eviction-takes (the old code page-faulted the copy) */
 static void pressure_never_evicts_what_queued_work_reads_make_resident_waits_for_it(void **state)
 {
     (void)state;
@@ -446,6 +459,7 @@ static void pressure_never_evicts_what_queued_work_reads_make_resident_waits_for
  * table update that makes the PTEs of an allocation placed before (by a Lock2) Valid: until it
  * passed, the VA still faults. With the paging engine paused the call is pending on a fence
  * not reached yet; once it passed, a copy through the VA works. */
+/* rule: vidmm.makeresident-pagingfencevalue-covers */
 static void make_resident_of_a_placed_allocation_waits_for_its_page_table_update(void **state)
 {
     (void)state;

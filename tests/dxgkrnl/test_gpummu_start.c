@@ -4,6 +4,7 @@
  * DXGK_GPUMMUCAPS or DXGK_PAGE_TABLE_LEVEL_DESC, or asks for the IoMmu model or a WDDM 1.x
  * version is refused with a line naming the member; a 1.x adapter refuses every 2.x thunk and
  * a GpuMmu adapter every 1.x-only one (D3DKMTRender, Lock Discard). */
+/* rule: kernel.start-time-checks-name-each-missing */
 #include "real_env.h"
 
 #include "kmd/kmd.h"
@@ -91,6 +92,10 @@ static int teardown(void **state)
     return 0;
 }
 
+/* rule: vidmm.one-kmd-process-adapter */
+/* rule: kernel.dxgkddisetrootpagetable-every-context */
+/* rule: kernel.gpummu-adapter-d3dkmtcreatecontext-gives */
+/* rule: vidmm.gpummu-adapter-vidmm-never-renames */
 static void gpummu_caps_start_one_process_and_a_root_per_context(void **state)
 {
     (void)state;
@@ -140,6 +145,8 @@ static void gpummu_caps_start_one_process_and_a_root_per_context(void **state)
     assert_int_equal(atomic_load(&destroy_process_calls), 1); /* at stop */
 }
 
+/* rule: kernel.gpummu-caps-need-dxgkddisetrootpagetable */
+/* rule: kernel.dxgk-gpummucaps-dxgk-page-table-level */
 static void gpummu_start_refuses_missing_ddis_and_bad_levels(void **state)
 {
     (void)state;
@@ -159,6 +166,8 @@ static void gpummu_start_refuses_missing_ddis_and_bad_levels(void **state)
     wddm_set_kmd_entry(NULL);
 }
 
+/* rule: kernel.virtualaddressingsupported-needs */
+/* rule: kernel.iommusupported-refused-iommu-model-not */
 static void gpummu_needs_wddm2_and_iommu_is_not_supported_yet(void **state)
 {
     (void)state;
@@ -169,6 +178,8 @@ static void gpummu_needs_wddm2_and_iommu_is_not_supported_yet(void **state)
     expect_start_refused("IoMmuSupported: the IoMmu model is not supported yet");
 }
 
+/* rule: vidmm.wddm-1-x-adapter-refuses-d3dkmtreserve */
+/* rule: kernel.d3dkmtgetdevicestate-status-not-found */
 static void wddm1_adapter_refuses_the_2x_thunks(void **state)
 {
     (void)state;

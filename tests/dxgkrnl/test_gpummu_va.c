@@ -58,6 +58,8 @@ static bool ok(NTSTATUS st)
     return st == STATUS_SUCCESS || st == STATUS_PENDING;
 }
 
+/* rule: vidmm.reserve-hands-out-page-aligned-non */
+/* rule: vidmm.free-takes-exactly-range-reserve-map */
 static void reserve_hands_out_disjoint_page_aligned_ranges_inside_the_bounds(void **state)
 {
     (void)state;
@@ -97,6 +99,8 @@ static void reserve_hands_out_disjoint_page_aligned_ranges_inside_the_bounds(voi
     assert_int_equal(va_free(f, 4096), STATUS_SUCCESS);
 }
 
+/* rule: vidmm.free-takes-exactly-range-reserve-map */
+/* rule: vidmm.map-fixed-base-lies-wholly-inside */
 static void map_lies_in_a_reservation_or_free_space_and_inside_the_allocation(void **state)
 {
     (void)state;
@@ -138,6 +142,7 @@ static void map_lies_in_a_reservation_or_free_space_and_inside_the_allocation(vo
 /* VidMm picks the lowest free range, also in a hole between reservations and mappings (one
  * merged walk over both address-sorted lists, vidmm/vaspace.c find_free), and skips a hole too
  * small. */
+/* rule: vidmm.without-baseaddress-reserve-map-take */
 static void the_lowest_free_range_is_found_between_reservations_and_mappings(void **state)
 {
     (void)state;
@@ -175,6 +180,7 @@ static void the_lowest_free_range_is_found_between_reservations_and_mappings(voi
     assert_int_equal(va_free(big, 2 * MiB), STATUS_SUCCESS);
 }
 
+/* rule: vidmm.destroying-allocation-unmaps-every */
 static void destroying_an_allocation_unmaps_it(void **state)
 {
     (void)state;
@@ -192,6 +198,7 @@ static void destroying_an_allocation_unmaps_it(void **state)
     renv_free(&e, al2);
 }
 
+/* rule: vidmm.map-through-paging-queue-returns */
 static void map_through_a_paging_queue_returns_a_fence_value_it_reaches(void **state)
 {
     (void)state;

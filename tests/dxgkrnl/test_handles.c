@@ -1,5 +1,7 @@
 /* dxgkrnl handles: a stale (destroyed), forged (never issued) or wrong-type handle at every
  * D3DKMT entry point returns STATUS_INVALID_PARAMETER and touches no freed memory (ASan). */
+/* rule: kernel.handles-type-generation-slot-slot-0 (stale/forged/wrong-type) */
+/* rule: kernel.d3dkmtcreateallocation-hresource-names (stale/forged/wrong-type hResource, changed from `STATUS_INVALID_PARAMETER`) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,6 +87,7 @@ static D3DKMT_HANDLE make_resource(struct mock_env *e, D3DKMT_HANDLE *out_alloc)
     return ca.hResource;
 }
 
+/* rule: kernel.handles-typed-generation-checked-stale */
 static void test_stale_handles_are_invalid_parameter(void **state)
 {
     struct mock_env e;
@@ -128,6 +131,7 @@ static void test_stale_handles_are_invalid_parameter(void **state)
     mock_close(&e);
 }
 
+/* rule: kernel.handles-typed-generation-checked-stale */
 static void test_forged_handles_are_invalid_parameter(void **state)
 {
     struct mock_env e;
@@ -145,6 +149,7 @@ static void test_forged_handles_are_invalid_parameter(void **state)
     mock_close(&e);
 }
 
+/* rule: kernel.handles-typed-generation-checked-stale */
 static void test_wrong_type_handles_are_invalid_parameter(void **state)
 {
     struct mock_env e;
@@ -161,6 +166,7 @@ static void test_wrong_type_handles_are_invalid_parameter(void **state)
     mock_close(&e);
 }
 
+/* rule: vidmm.allocation-another-device-status-invalid */
 static void test_allocation_of_another_device_is_invalid_parameter(void **state)
 {
     struct mock_env e;
@@ -177,6 +183,7 @@ static void test_allocation_of_another_device_is_invalid_parameter(void **state)
     mock_close(&e);
 }
 
+/* rule: kernel.destroying-device-destroys-contexts */
 static void test_teardown_frees_everything_left_behind(void **state)
 {
     struct mock_env e;
@@ -200,6 +207,8 @@ static void test_teardown_frees_everything_left_behind(void **state)
     assert_int_equal(atomic_load(&mock.live_adapters), 0);
 }
 
+/* rule: kernel.first-d3dkmtenumadapters2-starts-kmd */
+/* rule: kernel.verifier-gpummu-iommu-exclusive-adapter */
 static void test_failed_start_fails_the_open(void **state)
 {
     atomic_store(&mock.gpu_mmu_and_io_mmu, 1);

@@ -1,11 +1,12 @@
-/* Keyed mutexes (src/dxgkrnl/objects/keyed_mutex.c; docs/rules.md §31): D3DKMTCreateKeyedMutex(2),
+/* Keyed mutexes (src/dxgkrnl/objects/keyed_mutex.c; docs/rules/kernel.md): D3DKMTCreateKeyedMutex(2),
  * D3DKMTOpenKeyedMutex(2), D3DKMTDestroyKeyedMutex, D3DKMTAcquireKeyedMutex(2),
  * D3DKMTReleaseKeyedMutex(2). The create / open / destroy answers are the ones Windows gave to
  * Wine's win32u d3dkmt tests, re-expressed here; acquire and release follow the WDK pages and
- * IDXGIKeyedMutex's documented semantics, with the choices of docs/rules.md §31.
+ * IDXGIKeyedMutex's documented semantics, with the choices of docs/rules/kernel.md.
  * No timed assertion: a timeout of 0 only looks, a "times out" check uses a few milliseconds and
  * asserts STATUS_TIMEOUT only, blocked acquirers are threads that are joined (the kernel's test
  * hook dxgk_keyed_mutex_await_waiters says when they block). */
+/* rule: runtime.d3dkmt-createkeyedmutex-openkeyedmutex (written against those names) */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -104,6 +105,8 @@ static size_t live_handles(void)
 
 /* ---- create, open, destroy: Windows' answers ------------------------------------------------- */
 
+/* rule: kernel.d3dkmtcreatekeyedmutex-2-null-status */
+/* rule: kernel.d3dkmtopenkeyedmutex-2-null */
 static void create_open_destroy_answer_as_windows(void **state)
 {
     (void)state;
@@ -141,6 +144,8 @@ static void create_open_destroy_answer_as_windows(void **state)
     assert_int_equal(live_handles(), live);
 }
 
+/* rule: kernel.d3dkmtcreatekeyedmutex-2-null-status */
+/* rule: kernel.d3dkmtopenkeyedmutex-2-null */
 static void create2_open2_answer_as_windows(void **state)
 {
     (void)state;
@@ -168,6 +173,7 @@ static void create2_open2_answer_as_windows(void **state)
     assert_int_equal(km_destroy(o.hKeyedMutex), STATUS_SUCCESS);
 }
 
+/* rule: kernel.d3dkmtopenkeyedmutex2-runtime-data */
 static void open2_runtime_data_rules_answer_as_windows(void **state)
 {
     (void)state;
@@ -213,6 +219,7 @@ static void open2_runtime_data_rules_answer_as_windows(void **state)
     assert_int_equal(km_destroy(c.hKeyedMutex), STATUS_SUCCESS);
 }
 
+/* rule: kernel.d3dkmtcreatekeyedmutex-2-null-status */
 static void create2_flags_and_data_arguments(void **state)
 {
     (void)state;
@@ -238,6 +245,7 @@ static void create2_flags_and_data_arguments(void **state)
 
 /* ---- acquire and release --------------------------------------------------------------------- */
 
+/* rule: kernel.keyed-mutex-created-released-key (mutation-checked: any key acquiring fails it) */
 static void the_key_hands_the_mutex_on_with_the_fence_value(void **state)
 {
     (void)state;
@@ -266,6 +274,7 @@ static void the_key_hands_the_mutex_on_with_the_fence_value(void **state)
     assert_int_equal(km_destroy(a), STATUS_SUCCESS);
 }
 
+/* rule: kernel.ptimeout-null-waits-without-limit-0 (relative, absolute past and future, 0, NULL on a free key) */
 static void a_timeout_answers_status_timeout(void **state)
 {
     (void)state;
@@ -316,6 +325,7 @@ static void start_acquirer(pthread_t *t, struct acquirer *q, D3DKMT_HANDLE h, UI
     assert_int_equal(pthread_create(t, NULL, acquirer_main, q), 0);
 }
 
+/* rule: kernel.waiting-blocks-mutex-condition-variable */
 static void a_release_wakes_the_acquirer_of_its_key_only(void **state)
 {
     (void)state;
@@ -346,6 +356,7 @@ static void a_release_wakes_the_acquirer_of_its_key_only(void **state)
     assert_int_equal(km_destroy(c), STATUS_SUCCESS);
 }
 
+/* rule: kernel.only-owning-handle-releases-release (mutation-checked: a release by anyone fails it) */
 static void only_the_owner_releases_and_no_recursive_acquire(void **state)
 {
     (void)state;
@@ -370,6 +381,7 @@ static void only_the_owner_releases_and_no_recursive_acquire(void **state)
     assert_int_equal(km_destroy(b), STATUS_SUCCESS);
 }
 
+/* rule: kernel.owner-handle-destroyed-while-owns-mutex (mutation-checked: not abandoning fails it) */
 static void destroying_the_owners_handle_abandons_the_mutex(void **state)
 {
     (void)state;
@@ -406,6 +418,7 @@ static void destroying_the_owners_handle_abandons_the_mutex(void **state)
     assert_int_equal(km_destroy(a), STATUS_SUCCESS);
 }
 
+/* rule: kernel.waiting-blocks-mutex-condition-variable (blocked threads seen through `dxgk_keyed_mutex_await_waiters`, joined) */
 static void destroying_a_waiting_handle_releases_its_acquirer_with_an_error(void **state)
 {
     (void)state;
@@ -425,6 +438,8 @@ static void destroying_a_waiting_handle_releases_its_acquirer_with_an_error(void
     assert_int_equal(km_destroy(a), STATUS_SUCCESS);
 }
 
+/* rule: kernel.d3dkmtopenkeyedmutex2-runtime-data (Open2's data read back by Acquire2) */
+/* rule: kernel.d3dkmtacquirekeyedmutex2-copies-mutex */
 static void acquire2_and_release2_carry_the_runtime_data(void **state)
 {
     (void)state;
@@ -479,6 +494,7 @@ static void acquire2_and_release2_carry_the_runtime_data(void **state)
 
 /* ---- bad handles, allocation failure, teardown ----------------------------------------------- */
 
+/* rule: kernel.keyed-mutex-handles-typed-generation */
 static void forged_stale_and_wrong_handles_are_refused(void **state)
 {
     (void)state;
@@ -620,6 +636,7 @@ static void undo_release2(void *p)
     assert_int_equal(km_acquire(x->owner, 0, NO_WAIT, NULL), STATUS_SUCCESS);
 }
 
+/* rule: kernel.allocation-failure-create2-open2 (`wddm_test_fail_alloc_after`, every N; ASan build) */
 static void allocation_failure_leaves_nothing_behind(void **state)
 {
     (void)state;
@@ -638,6 +655,7 @@ static void allocation_failure_leaves_nothing_behind(void **state)
     assert_int_equal(live_handles(), live);
 }
 
+/* rule: kernel.keyed-mutexes-belong-process-not-device */
 static void process_teardown_destroys_the_handles_left(void **state)
 {
     (void)state;

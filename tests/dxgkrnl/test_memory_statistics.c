@@ -34,6 +34,7 @@ static void check_segments(const struct wddm_memory_statistics *s)
     assert_true(s->segment[2].cpu_visible);
 }
 
+/* rule: vidmm.wddm-query-memory-statistics-answers-one (3 MiB through 2 MiB: local full with 4 instances and no free range, resident + evicted = all, charged ≥ the device's bytes; mutation-checked) */
 static void statistics_follow_placements_frees_and_evictions(void **state)
 {
     (void)state;
@@ -95,6 +96,7 @@ static void statistics_follow_placements_frees_and_evictions(void **state)
     renv_close(&e);
 }
 
+/* rule: vidmm.null-output-bad-adapter-status-invalid */
 static void statistics_refuse_bad_arguments(void **state)
 {
     (void)state;

@@ -4,6 +4,7 @@
  * (test_D3DKMTShareObjects, test_D3DKMTCreateAllocation's NtSecuritySharing case), re-expressed
  * here; the data checks are ours: what one device writes, the device that opened the NT handle
  * reads, before and after the handle is closed and after the creator destroyed its own. */
+/* rule: kernel.createshared-ntsecuritysharing-resource (`make_nt`; mutation-checked: publishing NT shares fails them) */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -64,6 +65,7 @@ static HANDLE share1(D3DKMT_HANDLE h, OBJECT_ATTRIBUTES *attr)
 }
 
 /* D3DKMTQueryResourceInfoFromNtHandle then D3DKMTOpenResourceFromNtHandle on e's device. */
+/* rule: kernel.d3dkmtqueryresourceinfofromnthandle (every open) */
 static NTSTATUS try_open_nt(struct renv *e, HANDLE nt, struct made *out, D3DKMT_HANDLE *mutex, D3DKMT_HANDLE *sync)
 {
     memset(out, 0, sizeof *out);
@@ -174,6 +176,8 @@ static NTSTATUS km_destroy(D3DKMT_HANDLE h)
  * its allocation handle) becomes an NT handle another device opens: the creator's GPU write is
  * read by the opener's GPU and the opener's write by the creator's. Closing the NT handle after
  * the open leaves the opened resource alive and readable. */
+/* rule: kernel.d3dkmtshareobjects-takes-exactly-one (the allocation handle) */
+/* rule: kernel.nt-handle-handle-process-never-d3dkmt */
 static void a_resource_opens_from_its_nt_handle_on_another_device(void **state)
 {
     (void)state;
@@ -210,6 +214,7 @@ static void a_resource_opens_from_its_nt_handle_on_another_device(void **state)
 /* The NT handle holds the resource: after the creator destroyed its resource and its device,
  * the resource still opens from the NT handle with the creator's bytes (Windows: the resource
  * is queried and opened after every D3DKMT handle was destroyed). */
+/* rule: kernel.nt-object-holds-names-until-last (mutation-checked: no orphan for an NT hold fails it) */
 static void the_nt_handle_keeps_the_resource_after_its_creator_went(void **state)
 {
     (void)state;
@@ -244,6 +249,7 @@ static void the_nt_handle_keeps_the_resource_after_its_creator_went(void **state
  * without Shared + NtSecuritySharing; a keyed mutex alone (either form); every combination but
  * resource, keyed mutex, sync object in that order (Windows' answers in Wine's tests); and the
  * malformed calls. */
+/* rule: kernel.d3dkmtshareobjects-takes-exactly-one (mutation-checked: taking the mutex and the sync object in either order fails it) */
 static void what_is_not_made_for_nt_sharing_is_refused(void **state)
 {
     (void)state;
@@ -311,6 +317,8 @@ static void what_is_not_made_for_nt_sharing_is_refused(void **state)
 /* The three objects shared as one NT handle open as three new handles, with the mutex's runtime
  * data; after every creator handle is destroyed they still open, and the mutex handed over
  * through one device's handle is acquired through the other's with its fence value. */
+/* rule: kernel.nt-object-holds-names-until-last (mutation-checked: the mutex hold not counted fails it) */
+/* rule: kernel.d3dkmtqueryresourceinfofromnthandle */
 static void keyed_mutex_and_fence_open_with_their_resource(void **state)
 {
     (void)state;
@@ -358,6 +366,10 @@ static void keyed_mutex_and_fence_open_with_their_resource(void **state)
  * sync object handle (destroying it is refused); after the creator's handle is destroyed the
  * object opens from the NT handle, in both forms, and a CPU signal through one handle is read
  * through the other's mapping. OpenSyncObjectFromNtHandle2 checks its device first. */
+/* rule: kernel.nt-handle-handle-process-never-d3dkmt */
+/* rule: kernel.nt-object-holds-names-until-last */
+/* rule: kernel.value-no-open-nt-handle-status */
+/* rule: kernel.d3dkmtopensyncobjectfromnthandle-gives (mutation-checked: the handle looked up before the device fails it) */
 static void a_sync_object_opens_from_its_nt_handle(void **state)
 {
     (void)state;
@@ -430,6 +442,7 @@ static UNICODE_STRING ustr(const WCHAR *s)
  * name (STATUS_OBJECT_NAME_NOT_FOUND) and the other kind (STATUS_OBJECT_TYPE_MISMATCH); a second
  * object cannot take it (STATUS_OBJECT_NAME_COLLISION); it goes with the last NT handle, after
  * which the object (still alive through its D3DKMT handle) is shared under it again. */
+/* rule: kernel.pobjectattributes-objectname-names-nt (mutation-checked: a name kept after the last close fails it) */
 static void names_open_until_the_last_nt_handle_is_closed(void **state)
 {
     (void)state;
@@ -497,6 +510,9 @@ static void names_open_until_the_last_nt_handle_is_closed(void **state)
  * STATUS_INVALID_HANDLE (NULL, forged, an event's handle); CloseHandle answers FALSE with
  * ERROR_INVALID_HANDLE for the forged one and still closes events. NT handles left open are
  * closed by the process's teardown (ASan: nothing leaks). */
+/* rule: kernel.nt-handle-handle-process-never-d3dkmt */
+/* rule: kernel.value-no-open-nt-handle-status */
+/* rule: kernel.process-teardown-closes-nt-handles-left (leaves one open; ASan) */
 static void bogus_nt_handles_are_refused(void **state)
 {
     (void)state;
@@ -530,6 +546,7 @@ static void bogus_nt_handles_are_refused(void **state)
  * one byte off, no driver-data buffer, a keyed-mutex data size without a buffer →
  * STATUS_INVALID_PARAMETER; a driver-data buffer one byte short → STATUS_NO_MEMORY (Wine d3dkmt
  * tests, test_D3DKMTShareObjects); nothing is left open by a refused call. */
+/* rule: kernel.d3dkmtqueryresourceinfofromnthandle (mutation-checked: the keyed-mutex data check removed fails it; no pOpenAllocationInfo2, NumAllocations 0, NULL runtime buffer, size one off, no driver-data buffer, mutex data size without buffer, a bad device → `STATUS_INVALID_PARAMETER`; one byte short → `STATUS_NO_MEMORY`) */
 static void open_from_nt_handle_checks_its_buffers(void **state)
 {
     (void)state;
@@ -620,6 +637,7 @@ static void *race(void *arg)
 
 /* Sharing, opening by handle and by name, and closing, from several threads at once on one
  * resource: every call succeeds, and nothing leaks (ASan) or races (TSan). */
+/* rule: kernel.sharing-opening-handle-name-closing (TSan and ASan builds) */
 static void threads_share_open_and_close_at_once(void **state)
 {
     (void)state;
@@ -656,6 +674,7 @@ static void threads_share_open_and_close_at_once(void **state)
 /* A cross-adapter resource (seed 003) shared by NT handle opens on the other adapter, over the
  * same pages, also after its creator destroyed it; a resource that is not cross-adapter opens
  * only on its own adapter (STATUS_NOT_SUPPORTED elsewhere), as with global handles. */
+/* rule: kernel.nt-shared-resource-opens-another-adapter (mutation-checked: the open without the check fails it) */
 static void a_cross_adapter_resource_opens_on_the_other_adapter(void **state)
 {
     (void)state;

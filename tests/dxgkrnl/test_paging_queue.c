@@ -100,6 +100,8 @@ static uint64_t read_back(struct renv *e, D3DKMT_HANDLE rb, D3DKMT_HANDLE g)
     return sum;
 }
 
+/* rule: vidmm.d3dkmtcreatepagingqueue-device-may */
+/* rule: vidmm.d3dkmtdestroypagingqueue-destroys-queue */
 static void test_paging_queue_create_and_destroy(void **state)
 {
     struct renv e;
@@ -141,6 +143,7 @@ static void test_paging_queue_create_and_destroy(void **state)
     renv_close(&e);
 }
 
+/* rule: vidmm.d3dkmtmakeresident-queue-whose-paging (GPU paused: value not reached, timed-out poll, held work; resumed: wait returns, segment ≠ 0, checksums of both allocations) */
 static void test_make_resident_on_a_queue_signals_its_fence_when_the_paging_completed(void **state)
 {
     struct renv e;
@@ -208,6 +211,7 @@ static void test_make_resident_on_a_queue_signals_its_fence_when_the_paging_comp
     renv_close(&e);
 }
 
+/* rule: vidmm.hpagingqueue-naming-another-device-queue */
 static void test_make_resident_refuses_bad_paging_queue_handles(void **state)
 {
     struct renv e;
@@ -238,6 +242,7 @@ static void test_make_resident_refuses_bad_paging_queue_handles(void **state)
     renv_close(&e);
 }
 
+/* rule: kernel.destroying-device-destroys-paging-queues */
 static void test_destroying_the_device_destroys_its_paging_queues(void **state)
 {
     struct renv e;

@@ -4,6 +4,7 @@
  * local memory is self-refreshing VRAM (PreservedDuringStandby) that really loses its content
  * when a transition turns it off (src/kmd/power.c), so content survives only when VidMm took it
  * out first, and only then. */
+/* rule: kmd.reference-kmd-vram-self-refreshing (fails when VidMm leaves the content in place) */
 #include "sched_cmds.h"
 
 #include "kernel_peek.h"
@@ -50,6 +51,7 @@ static UINT64 cycle(struct world *w, UINT state)
     return c1.evictions - c0.evictions;
 }
 
+/* rule: vidmm.before-adapter-goes-d3-standby-vidmm */
 static void test_standby_keeps_self_refreshing_vram_in_place(void **state)
 {
     (void)state;
@@ -59,6 +61,7 @@ static void test_standby_keeps_self_refreshing_vram_in_place(void **state)
     world_close(&w);
 }
 
+/* rule: vidmm.before-adapter-goes-d3-standby-vidmm */
 static void test_standby_without_self_refresh_evicts_and_restores(void **state)
 {
     (void)state;
@@ -68,6 +71,7 @@ static void test_standby_without_self_refresh_evicts_and_restores(void **state)
     world_close(&w);
 }
 
+/* rule: vidmm.before-adapter-goes-d3-standby-vidmm */
 static void test_always_powered_vram_keeps_content_through_standby_without_self_refresh(void **state)
 {
     (void)state;
@@ -77,6 +81,7 @@ static void test_always_powered_vram_keeps_content_through_standby_without_self_
     world_close(&w);
 }
 
+/* rule: vidmm.before-adapter-goes-d3-standby-vidmm */
 static void test_hibernation_evicts_every_memory_segment_and_restores(void **state)
 {
     (void)state;
@@ -90,6 +95,7 @@ static void test_hibernation_evicts_every_memory_segment_and_restores(void **sta
 /* An allocation D3DKMTMakeResident pinned leaves a memory segment that loses power too: kept
  * there, its content would go with the power. Its next use places it back with its content, and
  * it is still pinned (one D3DKMTEvict ends it). */
+/* rule: vidmm.allocations-device-made-resident-evicted (segment model: content back on the next use, still pinned) */
 static void test_a_pinned_allocation_keeps_its_content_through_a_hibernation(void **state)
 {
     (void)state;
@@ -106,6 +112,7 @@ static void test_a_pinned_allocation_keeps_its_content_through_a_hibernation(voi
 
 /* The engines lose their registers in D3: every node goes to the null context first, so a
  * context's registers are in its save area (system memory) and it finds them again. */
+/* rule: sched.every-node-switched-null-context-before */
 static void test_context_registers_survive_a_hibernation(void **state)
 {
     (void)state;
@@ -130,6 +137,9 @@ static void test_context_registers_survive_a_hibernation(void **state)
     world_close(&w);
 }
 
+/* rule: vidmm.bad-state-adapter-handle-status-invalid */
+/* rule: vidmm.allocations-device-made-resident-evicted (GpuMmu: the resident local allocation's bytes survive a hibernation) */
+/* rule: vidmm.gpummu-model-transition-loses-memory (mutation-checked: without the rewrite the copy reads zeros; without the placement the allocation is not back) */
 static void test_bad_requests_are_refused_and_gpummu_transitions_keep_everything(void **state)
 {
     (void)state;

@@ -64,6 +64,8 @@ static void *register_trim(struct renv *e, struct seen *s)
     return r.Handle;
 }
 
+/* rule: vidmm.process-budget-segment-group-group-size */
+/* rule: vidmm.d3dkmtregisterbudgetchangenotification */
 static void test_other_processes_lower_the_budget_and_each_change_is_notified(void **state)
 {
     (void)state;
@@ -103,6 +105,7 @@ static void test_other_processes_lower_the_budget_and_each_change_is_notified(vo
     renv_close(&e);
 }
 
+/* rule: vidmm.d3dkmtregistertrimnotification-budget */
 static void test_a_budget_below_the_processs_use_asks_it_to_trim_the_excess(void **state)
 {
     (void)state;
@@ -137,6 +140,7 @@ static void test_a_budget_below_the_processs_use_asks_it_to_trim_the_excess(void
     renv_close(&e);
 }
 
+/* rule: vidmm.callback-may-unregister-itself */
 static void test_a_callback_may_unregister_itself_and_device_destruction_drops_them(void **state)
 {
     (void)state;
@@ -161,6 +165,7 @@ static void test_a_callback_may_unregister_itself_and_device_destruction_drops_t
     assert_int_equal(D3DKMTCloseAdapter(&ca), STATUS_SUCCESS);
 }
 
+/* rule: vidmm.null-arguments-callback-handle-no-device */
 static void test_bad_registrations_and_controls_are_refused(void **state)
 {
     (void)state;

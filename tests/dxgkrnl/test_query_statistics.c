@@ -34,6 +34,7 @@ static D3DKMT_QUERYSTATISTICS_SEGMENT_INFORMATION segment(LUID luid, UINT id)
 
 /* The adapter's segments and nodes, and each segment's limit and kind, as the memory statistics
  * of the same adapter give them. */
+/* rule: kernel.d3dkmtquerystatistics-adapter-luid */
 static void adapter_and_segments_describe_the_adapter(void **state)
 {
     (void)state;
@@ -63,6 +64,7 @@ static void adapter_and_segments_describe_the_adapter(void **state)
 
 /* An allocation made resident counts in its segment's committed and resident bytes and
  * instances; evicted at priority LOW, its bytes count in that segment's Low class. */
+/* rule: kernel.d3dkmtquerystatistics-adapter-luid */
 static void placement_and_eviction_show_in_the_segment(void **state)
 {
     (void)state;
@@ -94,6 +96,7 @@ static void placement_and_eviction_show_in_the_segment(void **state)
     renv_close(&e);
 }
 
+/* rule: kernel.d3dkmtquerystatistics-adapter-luid (mutation-checked: evictions not counted; segments counted from 1) */
 static void unmodeled_and_bad_queries_are_refused_and_write_nothing(void **state)
 {
     (void)state;

@@ -1,5 +1,6 @@
 /* The kernel's lock and destruction rules against the reference KMD and software GPU (the
  * whole kernel-side stack), with the GPU paused through include/wddm/swgpu.h. */
+/* rule: kernel.first-d3dkmtenumadapters2-starts-kmd (open_env) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,6 +89,8 @@ static void unlock(struct env *e, D3DKMT_HANDLE a)
     assert_int_equal(D3DKMTUnlock(&u), STATUS_SUCCESS);
 }
 
+/* rule: vidmm.only-cpuvisible-allocations-lock */
+/* rule: vidmm.lock-gpu-only-allocation-refused-status */
 static void test_real_kmd_lock_of_gpu_only_allocation_is_refused(void **state)
 {
     struct env e;
@@ -98,6 +101,7 @@ static void test_real_kmd_lock_of_gpu_only_allocation_is_refused(void **state)
     close_env(&e);
 }
 
+/* rule: vidmm.donotwait-busy-allocation-status */
 static void test_real_kmd_donotwait_on_busy_allocation_returns_busy(void **state)
 {
     struct env e;
@@ -129,6 +133,7 @@ static void *locker_thread(void *arg)
     return NULL;
 }
 
+/* rule: vidmm.lock-without-donotwait-blocks-until-last */
 static void test_real_kmd_lock_blocks_until_the_gpu_write_retires(void **state)
 {
     struct env e;
@@ -151,6 +156,7 @@ static void test_real_kmd_lock_blocks_until_the_gpu_write_retires(void **state)
     close_env(&e);
 }
 
+/* rule: vidmm.discard-busy-instance-renames-without */
 static void test_real_kmd_discard_on_busy_allocation_returns_another_pointer(void **state)
 {
     struct env e;
@@ -168,6 +174,7 @@ static void test_real_kmd_discard_on_busy_allocation_returns_another_pointer(voi
     close_env(&e);
 }
 
+/* rule: kernel.allocation-destruction-deferred-until */
 static void test_real_kmd_destruction_waits_for_the_gpu(void **state)
 {
     struct env e;

@@ -60,6 +60,7 @@ static int query_resource(struct renv *e, D3DKMT_HANDLE r)
 
 /* Created (placed at first use), made resident in local video memory, evicted back to its
  * backing store; an upload allocation used by the GPU lives in the aperture (shared memory). */
+/* rule: vidmm.d3dkmtqueryallocationresidency-each */
 static void answers_follow_where_vidmm_placed_the_instance(void **state)
 {
     (void)state;
@@ -91,6 +92,7 @@ static void answers_follow_where_vidmm_placed_the_instance(void **state)
 
 /* The WDK: "If any allocation that belongs to the resource is not resident, the entire resource
  * is considered not resident." */
+/* rule: vidmm.d3dkmtqueryallocationresidency-each */
 static void a_resource_is_resident_only_when_every_allocation_is(void **state)
 {
     (void)state;
@@ -120,6 +122,7 @@ static NTSTATUS query_raw(D3DKMT_HANDLE device, D3DKMT_HANDLE res, const D3DKMT_
 
 /* STATUS_INVALID_PARAMETER and a line for each; the status array keeps what it held. A lost
  * device answers STATUS_DEVICE_REMOVED. */
+/* rule: vidmm.d3dkmtqueryallocationresidency-each (mutation-checked: the best answer for a resource, statuses written before every handle is checked, an aperture counted as GPU memory) */
 static void bad_queries_are_refused_and_write_nothing(void **state)
 {
     (void)state;

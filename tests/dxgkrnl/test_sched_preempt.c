@@ -3,6 +3,9 @@
  * software GPU. The order of events is read from the scheduling trace, never from timing:
  * the GPU is slowed down with wddm_swgpu_set_bandwidth only so that there is something to
  * preempt. main() sets a caps file making the hardware queue 3 deep. */
+/* rule: sched.gate-nothing-enters-node-hardware-queue (all, TSan) */
+/* rule: sched.tickets-retire-out-order-once-priorities (out of order: data checked after every lock) */
+/* rule: runtime.counters-preemptions-engine-resets */
 #include "sched_cmds.h"
 
 #include <stdio.h>
@@ -41,6 +44,7 @@ static void wait_submitted(D3DKMT_HANDLE ctx)
     }
 }
 
+/* rule: sched.hardware-queue-node-holds-most-dxgk (caps file: 3; GPU paused: exactly 3 submitted; trace depth never above 3) */
 static void test_hardware_queue_holds_at_most_HwQueuePacketCap_packets(void **state)
 {
     (void)state;
@@ -92,9 +96,10 @@ static void test_hardware_queue_holds_at_most_HwQueuePacketCap_packets(void **st
     renv_close(&e);
 }
 
-/* Per-node tickets are given at D3DKMTRender (docs/rules.md "Choices"): a DMA buffer still in
+/* Per-node tickets are given at D3DKMTRender (docs/rules/kernel.md): a DMA buffer still in
  * the kernel's software queue (the hardware queue is full) already makes its allocations busy
  * for a lock, although it has no fence yet. */
+/* rule: kernel.node-tickets-assigned-d3dkmtrender-each */
 static void test_work_queued_but_not_submitted_is_visible_to_a_lock(void **state)
 {
     (void)state;
@@ -131,6 +136,7 @@ static void test_work_queued_but_not_submitted_is_visible_to_a_lock(void **state
     renv_close(&e);
 }
 
+/* rule: sched.contexts-scheduling-priority-7-7-0 */
 static void test_higher_priority_context_is_placed_first(void **state)
 {
     (void)state;
@@ -177,6 +183,9 @@ static void test_higher_priority_context_is_placed_first(void **state)
  * result depends on their order (a restart from the top would read what a later command
  * overwrote), is preempted for a high-priority context's work and resumed; every byte is
  * checked. */
+/* rule: sched.preemption-before-placing-packet-while */
+/* rule: sched.dma-preempted-preemptionfenceid (trace: lo SUBMIT, PREEMPT, hi SUBMIT, lo SUBMIT again; 12 order-dependent COPY/FILL steps all right) */
+/* rule: gpu.preemption-leaves-engine-null-context */
 static void test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_right(void **state)
 {
     (void)state;
@@ -269,6 +278,7 @@ static void test_long_low_priority_buffer_is_preempted_mid_buffer_and_resumes_ri
  * low-priority buffer (preempted for it, older ticket) still runs, the high-priority context's
  * GPU signal has come and its allocations are idle for a DO_NOT_WAIT lock; the low-priority
  * one's are still busy. Without per-ticket completion both would wait for the old buffer. */
+/* rule: sched.cpu-sees-high-priority-work-done (fails with the watermark alone) */
 static void test_high_priority_work_is_seen_done_while_the_preempted_buffer_still_runs(void **state)
 {
     (void)state;
@@ -325,6 +335,7 @@ static void test_high_priority_work_is_seen_done_while_the_preempted_buffer_stil
     renv_close(&lo);
 }
 
+/* rule: sched.preemption-before-placing-packet-while */
 static void test_equal_priorities_are_never_preempted(void **state)
 {
     (void)state;

@@ -19,6 +19,7 @@ static void wait_submits(unsigned n)
         usleep(500);
 }
 
+/* rule: sched.d3dkmtrender-validates-counts-against */
 static void test_render_counts_beyond_the_lists_are_refused(void **state)
 {
     struct mock_env e;
@@ -41,6 +42,7 @@ static void test_render_counts_beyond_the_lists_are_refused(void **state)
     mock_close(&e);
 }
 
+/* rule: sched.d3dkmtrender-hands-back-command-buffer */
 static void test_render_hands_back_the_same_buffers(void **state)
 {
     struct mock_env e;
@@ -58,6 +60,9 @@ static void test_render_hands_back_the_same_buffers(void **state)
     mock_close(&e);
 }
 
+/* rule: vidmm.residency-lazy-nothing-placed-creation */
+/* rule: vidmm.new-placement-memory-segment-zero-filled */
+/* rule: kernel.lazy-residency-createallocation-places */
 static void test_first_reference_makes_a_local_allocation_resident_with_a_fill(void **state)
 {
     struct mock_env e;
@@ -84,6 +89,7 @@ static void test_first_reference_makes_a_local_allocation_resident_with_a_fill(v
     mock_close(&e);
 }
 
+/* rule: sched.dxgkddirender-called-d3dkmtrender */
 static void test_insufficient_dma_buffer_splits_into_several_packets(void **state)
 {
     struct mock_env e;
@@ -97,6 +103,7 @@ static void test_insufficient_dma_buffer_splits_into_several_packets(void **stat
     mock_close(&e);
 }
 
+/* rule: sched.node-submissionfenceids-1-2-3 (50 submissions retired, last write wins) */
 static void test_fences_retire_every_submission(void **state)
 {
     struct mock_env e;
@@ -119,6 +126,7 @@ static void test_fences_retire_every_submission(void **state)
     mock_close(&e);
 }
 
+/* rule: kernel.d3dkmtqueryadapterinfo-reports-caps */
 static void test_query_adapter_info_reports_caps_segments_and_counters(void **state)
 {
     struct mock_env e;
@@ -148,6 +156,7 @@ static void test_query_adapter_info_reports_caps_segments_and_counters(void **st
     mock_close(&e);
 }
 
+/* rule: kernel.createallocation-dxgkddicreateallocation */
 static void test_verifier_refuses_bad_allocation_info(void **state)
 {
     struct mock_env e;
@@ -169,6 +178,7 @@ static void test_verifier_refuses_bad_allocation_info(void **state)
     mock_close(&e);
 }
 
+/* rule: vidmm.no-room-allowed-segment-lock-fails */
 static void test_render_without_room_puts_the_device_in_error(void **state)
 {
     struct mock_env e;
@@ -223,6 +233,7 @@ static void *hammer_thread(void *arg)
     return NT_SUCCESS(D3DKMTDestroyContext(&dc)) ? NULL : (void *)7;
 }
 
+/* rule: kernel.create-render-lock-destroy-several */
 static void test_concurrent_create_render_lock_destroy_is_thread_safe(void **state)
 {
     struct mock_env e;

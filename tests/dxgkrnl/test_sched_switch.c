@@ -1,6 +1,7 @@
 /* Lazy context switching (seed 000, issue 4): the hardware keeps a context's state after its
  * command completes, so a node switches context only when a DMA buffer of a different context
  * is placed in its hardware queue. Against the reference KMD and the software GPU. */
+/* rule: sched.lazy-context-switching-lives-sched (unchanged assertions) */
 #include "real_env.h"
 
 #define COPY_BYTES 256u
@@ -30,6 +31,7 @@ static void drain(struct two *t)
     renv_unlock(&t->a, t->dst);
 }
 
+/* rule: sched.lazy-context-switching-node-kernel-keeps */
 static void test_submissions_from_one_context_cost_no_switch(void **state)
 {
     (void)state;
@@ -47,6 +49,8 @@ static void test_submissions_from_one_context_cost_no_switch(void **state)
     renv_close(&t.a);
 }
 
+/* rule: sched.alternating-contexts-cost-one-switch */
+/* rule: gpu.lazy-switching-buffers-loaded-context */
 static void test_alternating_contexts_cost_one_switch_per_change(void **state)
 {
     (void)state;
@@ -74,6 +78,8 @@ static void test_alternating_contexts_cost_one_switch_per_change(void **state)
  * save area at the next switch (issue 20 §1): destroying the loaded context switches the node
  * to the null context first (one ContextSwitch buffer); the next context's first buffer then
  * only loads, which is no switch between two contexts. */
+/* rule: sched.destroying-context-loaded-node-first */
+/* rule: kernel.destroying-loaded-context-switches-node */
 static void test_destroying_the_loaded_context_switches_the_node_to_the_null_context(void **state)
 {
     (void)state;
@@ -103,6 +109,7 @@ static void test_destroying_the_loaded_context_switches_the_node_to_the_null_con
 /* First references go through the node worker (residency, paging buffers first) instead of
  * the direct path: paging buffers run in the system context and switch nothing, and the
  * worker counts a change of context like the direct path. */
+/* rule: sched.worker-path-counts-switches-like-direct */
 static void test_worker_path_and_paging_buffers_keep_the_lazy_rule(void **state)
 {
     (void)state;

@@ -30,6 +30,7 @@ static void drain(struct two *t)
 
 static struct wddm_sched_event ev[MAX_EVENTS];
 
+/* rule: sched.scheduling-event-trace-bounded-ring */
 static void test_trace_is_off_by_default_and_records_nothing(void **state)
 {
     (void)state;
@@ -43,6 +44,7 @@ static void test_trace_is_off_by_default_and_records_nothing(void **state)
     renv_close(&t.a);
 }
 
+/* rule: sched.trace-order-submits-render-dma-buffers */
 static void test_submits_come_in_submission_order_and_completes_follow_them(void **state)
 {
     (void)state;
@@ -98,6 +100,7 @@ static void test_submits_come_in_submission_order_and_completes_follow_them(void
 
 /* START: a packet becomes the head of its node's hardware queue once, after its SUBMIT and
  * before its COMPLETE, in fence order per node (the GPU runs a node's queue in order). */
+/* rule: sched.trace-event-start-packet-becomes-head */
 static void test_every_packet_starts_once_between_its_submit_and_its_complete(void **state)
 {
     (void)state;
@@ -144,6 +147,7 @@ static void test_every_packet_starts_once_between_its_submit_and_its_complete(vo
 /* Paging buffers (docs/semantics.md §2.4): the first use of a GPU-only allocation needs a FILL,
  * which goes to the paging node (DXGK_VIDMMCAPS.PagingNode: the copy node, 1, for the reference
  * KMD) as a DMA buffer of no context, before the render packet that needs it. */
+/* rule: vidmm.paging-buffers-submitted-dxgk-vidmmcaps (a FILL submitted on node 1, the reference KMD's `PagingNode`, with context 0, before the render packet on node 0) */
 static void test_paging_buffers_go_to_the_paging_node_without_a_context(void **state)
 {
     (void)state;
@@ -174,6 +178,7 @@ static void test_paging_buffers_go_to_the_paging_node_without_a_context(void **s
     renv_close(&t.a);
 }
 
+/* rule: sched.scheduling-event-trace-bounded-ring */
 static void test_clear_forgets_earlier_events(void **state)
 {
     (void)state;
@@ -189,6 +194,7 @@ static void test_clear_forgets_earlier_events(void **state)
     renv_close(&t.a);
 }
 
+/* rule: sched.full-trace-keeps-newest-events-sequence */
 static void test_trace_keeps_the_newest_events_when_full(void **state)
 {
     (void)state;

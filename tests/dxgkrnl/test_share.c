@@ -108,6 +108,10 @@ static void destroy_res(struct renv *e, const struct shared *s)
 /* Issue 6: the opener's handle names the creator's allocation (one VidMm object, the same
  * instances): the creator's GPU writes it, the opener's GPU and CPU read the bytes, and the
  * opener's GPU write is read back through the creator's handle. */
+/* rule: kernel.d3dkmtopenresource-creator-adapter-new (mutation-checked) */
+/* rule: kernel.every-d3dkmt-lookup-opened-handle-works */
+/* rule: kernel.write-through-one-handle-read-through */
+/* rule: kernel.opened-handle-belongs-opener-device */
 static void same_adapter_open_names_the_creators_memory(void **state)
 {
     (void)state;
@@ -142,6 +146,8 @@ static void same_adapter_open_names_the_creators_memory(void **state)
 
 /* A CPU-visible shared allocation: a lock through the opener's handle sees what the creator
  * wrote through its lock (the same instance), and the lock is the allocation's (one count). */
+/* rule: kernel.every-d3dkmt-lookup-opened-handle-works */
+/* rule: kernel.write-through-one-handle-read-through */
 static void same_adapter_open_locks_the_same_instance(void **state)
 {
     (void)state;
@@ -174,6 +180,7 @@ static void same_adapter_open_locks_the_same_instance(void **state)
 /* The memory lives until the last handle goes: the creator destroys its resource and its
  * device; the opener still reads the content with its GPU and writes it again. After the
  * opener's handle goes too, the share is gone (ASan: no leak, no use after free). */
+/* rule: kernel.memory-lives-until-last-handle-goes */
 static void creator_gone_first_the_opener_keeps_the_memory(void **state)
 {
     (void)state;
@@ -212,6 +219,7 @@ static void creator_gone_first_the_opener_keeps_the_memory(void **state)
 }
 
 /* The opener goes first: the creator's memory is untouched. */
+/* rule: kernel.memory-lives-until-last-handle-goes (ASan: no leak, no use after free; mutation-checked) */
 static void opener_gone_first_the_creator_keeps_the_memory(void **state)
 {
     (void)state;
@@ -233,6 +241,8 @@ static void opener_gone_first_the_creator_keeps_the_memory(void **state)
 
 /* Issue 6 / seed 003: a shared resource that is not cross-adapter is not reachable from another
  * adapter's device; bad and non-share handles, and a resource of two allocations, are refused. */
+/* rule: kernel.non-shared-allocation-handle-forged */
+/* rule: kernel.d3dkmtcreateallocation-createshared */
 static void opens_refused_with_a_line(void **state)
 {
     (void)state;
@@ -256,6 +266,7 @@ static void opens_refused_with_a_line(void **state)
 }
 
 /* A cross-adapter resource opened on its own adapter is the same kind of open: one memory. */
+/* rule: kernel.cross-adapter-resource-opened-own */
 static void cross_adapter_resource_opens_on_its_own_adapter(void **state)
 {
     (void)state;
@@ -307,6 +318,7 @@ static void gpu_va_copy(struct renv *e, D3DKMT_HANDLE cmd, D3DGPU_VIRTUAL_ADDRES
 
 /* Issue 6, GpuMmu model: the opener maps its handle (the creator's memory) in the process's GPU
  * VA space and reads through it what the creator's GPU wrote through its own mapping. */
+/* rule: vidmm.gpummu-opener-maps-handle-own-va */
 static void gpummu_opener_reads_through_its_mapping(void **state)
 {
     (void)state;

@@ -160,6 +160,8 @@ static void expect_refused_by_the_gate(void)
 }
 
 /* (a) The reference KMD asks at DxgkDdiStartDevice, is told TRUE, sets the flag: accepted. */
+/* rule: kernel.each-adapter-records-features-kmd */
+/* rule: kmd.reference-kmd-queries-share-backing */
 static void reference_kmd_asks_first_and_gets_its_shared_backing_store(void **state)
 {
     (void)state;
@@ -174,6 +176,7 @@ static void reference_kmd_asks_first_and_gets_its_shared_backing_store(void **st
 }
 
 /* Either callback counts (seed 002 lists both). */
+/* rule: kernel.each-adapter-records-features-kmd */
 static void asking_through_is_feature_enabled_counts_too(void **state)
 {
     (void)state;
@@ -188,6 +191,7 @@ static void asking_through_is_feature_enabled_counts_too(void **state)
 }
 
 /* (b) A KMD that never asked and sets the flag anyway. */
+/* rule: kernel.verifier-sharebackingstorewithkmd */
 static void a_kmd_that_never_asked_is_refused(void **state)
 {
     (void)state;
@@ -198,6 +202,7 @@ static void a_kmd_that_never_asked_is_refused(void **state)
 
 /* (c) A KMD that asked and was told disabled, and sets the flag anyway: by the OS feature set
  * (WDDM_FEATURES), or by its own last question (ALWAYS_OFF) while the OS has it on. */
+/* rule: kernel.verifier-sharebackingstorewithkmd */
 static void a_kmd_told_disabled_by_the_os_is_refused(void **state)
 {
     (void)state;
@@ -214,6 +219,8 @@ static void a_kmd_told_disabled_by_the_os_is_refused(void **state)
     assert_int_equal(rec.set_backing_calls, 0);
 }
 
+/* rule: kernel.each-adapter-records-features-kmd */
+/* rule: kernel.verifier-sharebackingstorewithkmd */
 static void a_kmd_whose_last_answer_was_disabled_is_refused(void **state)
 {
     (void)state;
@@ -225,6 +232,8 @@ static void a_kmd_whose_last_answer_was_disabled_is_refused(void **state)
 
 /* (d) A KMD older than WDDM 3.1 asks and is told FALSE, with a line; the reference KMD then
  * refuses the request itself, and a KMD that sets the flag anyway is refused by the kernel. */
+/* rule: kernel.query-answers-enabled-os-feature-driver */
+/* rule: kernel.verifier-sharebackingstorewithkmd (mutation-checked: without the "queried" check four of them fail) */
 static void a_pre_wddm31_kmd_is_told_disabled_and_its_flag_is_refused(void **state)
 {
     static const ULONG older[] = { DXGKDDI_INTERFACE_VERSION_WDDM3_0, DXGKDDI_INTERFACE_VERSION_WIN7,
@@ -260,6 +269,7 @@ static void a_pre_wddm31_kmd_is_told_disabled_and_its_flag_is_refused(void **sta
 }
 
 /* The same answer through DxgkCbIsFeatureEnabled. */
+/* rule: kernel.query-answers-enabled-os-feature-driver (mutation-checked) */
 static void a_pre_wddm31_kmd_asking_is_feature_enabled_is_told_disabled_too(void **state)
 {
     (void)state;

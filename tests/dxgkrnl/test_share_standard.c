@@ -39,6 +39,7 @@ static NTSTATUS try_open(struct renv *e, D3DKMT_HANDLE share, struct opened *out
 
 /* Issue 6: the kernel's surface on A, opened on B; A's GPU writes it, B's GPU reads it. The
  * KMD's layout is the cross-adapter one (pitch a multiple of 128, returned in Pitch). */
+/* rule: kernel.kernel-created-cross-adapter-resource */
 static void kernel_created_surface_is_opened_and_read_on_the_other_adapter(void **state)
 {
     (void)state;
@@ -74,6 +75,7 @@ static void kernel_created_surface_is_opened_and_read_on_the_other_adapter(void 
 }
 
 /* The KMD refuses what it does not model, each with a line; the kernel refuses bad input. */
+/* rule: kmd.reference-kmd-describes-cross-adapter */
 static void refusals_name_the_rule(void **state)
 {
     (void)state;
@@ -117,6 +119,7 @@ static void refusals_name_the_rule(void **state)
 }
 
 /* Seed 003 tier 0: an adapter without DXGK_VIDMMCAPS.CrossAdapterResource makes none. */
+/* rule: kmd.reference-kmd-describes-cross-adapter (mutation-checked: no Pitch → fails) */
 static void tier_0_kmd_refuses_the_kernel_surface(void **state)
 {
     (void)state;

@@ -1,12 +1,13 @@
 /* The kernel's submission queues are bounded (issue 14 §4), read from the kernel's own state
  * while a process submits faster than a slowed GPU (wddm_swgpu_set_bandwidth) retires:
  *  - a context never has more than GSCHED_CONTEXT_QUEUE_DEPTH DMA buffers queued or in flight:
- *    D3DKMTSubmitCommand waits for the GPU instead (our choice of depth and rule, docs/rules.md
- *    §33), and every copy still lands;
+ *    D3DKMTSubmitCommand waits for the GPU instead (our choice of depth and rule,
+ *    docs/rules/sched.md), and every copy still lands;
  *  - GpuMmu paging queues: D3DKMTMakeResident / D3DKMTMapGpuVirtualAddress wait once
  *    VIDMM_PAGING_QUEUE_DEPTH paging buffers are outstanding, so the paging pool stops growing.
  * The bounds are checked after every call; a few buffers more than the depth are allowed, as
  * one call may build several before the next call waits. */
+/* rule: vidmm.choice-128-paging-buffers-outstanding */
 #include "real_env.h"
 
 #include "kernel_peek.h"
@@ -51,6 +52,7 @@ static UINT context_queued(D3DKMT_HANDLE context)
 }
 
 /* 400 copies of 64 KiB through a GPU slowed to 64 MiB/s (1 ms each), submitted back to back. */
+/* rule: sched.context-most-64-dma-buffers-queued (GpuMmu, read from the kernel after every call: at most 64; mutation-checked: 400 without the wait) */
 static void a_context_waits_at_its_queue_depth_and_every_copy_lands(void **state)
 {
     (void)state;
@@ -93,6 +95,7 @@ static void a_context_waits_at_its_queue_depth_and_every_copy_lands(void **state
 
 /* 400 allocations made resident and mapped, then destroyed, through a GPU slowed to 64 MiB/s:
  * their paging buffers (first placement, page tables) pile up no further than the bound. */
+/* rule: vidmm.paging-queue-call-waits-while-128 (400 allocations made resident and mapped through a GPU slowed to 64 MiB/s: at most 128 + a call's few; mutation-checked: 768 without the wait) */
 static void paging_queue_calls_wait_at_the_paging_depth(void **state)
 {
     (void)state;

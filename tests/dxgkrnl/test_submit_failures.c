@@ -1,6 +1,6 @@
 /* What the kernel does when a KMD's DxgkDdiPatch or DxgkDdiSubmitCommand fails (they must not:
  * docs/semantics.md §8.1), and that Patch is also called on paging buffers (§2.4 says so, §8.1
- * says "not for paging buffers": docs/rules.md "Choices"). A wrapped reference KMD fails on
+ * says "not for paging buffers": docs/rules/sched.md). A wrapped reference KMD fails on
  * request; the packet is dropped with a verifier line, its fence accounting stays whole (a lock
  * waiting for it returns, later packets run and retire). */
 #include "real_env.h"
@@ -63,6 +63,7 @@ static void fill(struct renv *e, D3DKMT_HANDLE a, uint32_t seed)
     renv_unlock(e, a);
 }
 
+/* rule: sched.dxgkddisubmitcommand-must-not-fail (the packet never runs and is not counted as submitted, the lock waiting for it returns, later packets run) */
 static void test_failed_patch_or_submit_drops_the_packet_and_later_work_runs(void **state)
 {
     (void)state;
@@ -91,6 +92,7 @@ static void test_failed_patch_or_submit_drops_the_packet_and_later_work_runs(voi
     close_wrapped(&e);
 }
 
+/* rule: sched.dxgkddipatch-also-called-paging-buffers (a GPU-only allocation's FILL reaches `DxgkDdiPatch` with `Flags.Paging`; the empty patch list: **no test yet**) */
 static void test_patch_is_called_on_paging_buffers(void **state)
 {
     (void)state;

@@ -3,6 +3,7 @@
  * D3DKMTWaitForSynchronizationObjectFromCpu (and the libwddm timeout variant),
  * D3DKMTSignalSynchronizationObjectFromGpu. Against the reference KMD and the software GPU.
  * No timed assertion: a wait with timeout 0 only looks; blocked waiters are joined. */
+/* rule: sched.cpu-wait-time-limit (every `STATUS_TIMEOUT` assertion) */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -63,6 +64,7 @@ static void page_perms(const volatile void *p, char perms[5])
     fclose(f);
 }
 
+/* rule: sched.d3dkmtcreatesynchronizationobject2-64 */
 static void test_monitored_fence_starts_at_its_initial_value_mapped_read_only(void **state)
 {
     (void)state;
@@ -79,6 +81,7 @@ static void test_monitored_fence_starts_at_its_initial_value_mapped_read_only(vo
     renv_close(&e);
 }
 
+/* rule: sched.d3dkmtcreatesynchronizationobject2-64 */
 static void test_cpu_signal_writes_the_value_the_cpu_mapping_shows(void **state)
 {
     (void)state;
@@ -109,6 +112,7 @@ static void *waiter_main(void *arg)
     return NULL;
 }
 
+/* rule: sched.cpu-wait-blocking-released-when-value */
 static void test_cpu_wait_blocks_until_a_signal_reaches_its_value(void **state)
 {
     (void)state;
@@ -129,6 +133,7 @@ static void test_cpu_wait_blocks_until_a_signal_reaches_its_value(void **state)
     renv_close(&e);
 }
 
+/* rule: sched.cpu-wait-blocking-released-when-value */
 static void test_cpu_wait_all_needs_every_object_and_wait_any_one(void **state)
 {
     (void)state;
@@ -153,6 +158,7 @@ static void test_cpu_wait_all_needs_every_object_and_wait_any_one(void **state)
     renv_close(&e);
 }
 
+/* rule: sched.cpu-wait-blocking-released-when-value */
 static void test_wait_for_a_value_already_reached_returns_at_once(void **state)
 {
     (void)state;
@@ -167,6 +173,8 @@ static void test_wait_for_a_value_already_reached_returns_at_once(void **state)
     renv_close(&e);
 }
 
+/* rule: sched.typed-generation-checked-handles-wrong */
+/* rule: sched.cpu-wait-hasyncevent-returns-once-sets */
 static void test_bad_handles_and_arguments_are_refused(void **state)
 {
     (void)state;
@@ -225,6 +233,7 @@ static void test_bad_handles_and_arguments_are_refused(void **state)
     renv_close(&e);
 }
 
+/* rule: sched.destroying-fence-releases-blocked-cpu */
 static void test_destroying_a_fence_releases_its_blocked_waiters_with_an_error(void **state)
 {
     (void)state;
@@ -243,6 +252,7 @@ static void test_destroying_a_fence_releases_its_blocked_waiters_with_an_error(v
 /* The kernel's device teardown hook (sched/syncobj.c; D3DKMTDestroyDevice calls it). */
 void dxgk_syncobj_destroy_device(D3DKMT_HANDLE device);
 
+/* rule: sched.device-teardown-destroys-device-fences (the hook itself) */
 static void test_device_teardown_destroys_its_fences_and_releases_waiters(void **state)
 {
     (void)state;
@@ -267,6 +277,7 @@ static void test_device_teardown_destroys_its_fences_and_releases_waiters(void *
 }
 
 #define WAITERS 8
+/* rule: sched.cpu-wait-blocking-released-when-value (8 threads, TSan) */
 static void test_many_waiters_are_each_released_at_their_value(void **state)
 {
     (void)state;
@@ -298,6 +309,7 @@ static NTSTATUS gpu_signal(D3DKMT_HANDLE ctx, D3DKMT_HANDLE f, UINT64 value)
     return D3DKMTSignalSynchronizationObjectFromGpu(&s);
 }
 
+/* rule: sched.d3dkmtsignalsynchronizationobjectfromgpu (GPU paused: not signalled; resumed: signalled, copy checked) */
 static void test_gpu_signal_happens_when_the_contexts_previous_work_completes(void **state)
 {
     (void)state;
@@ -332,6 +344,7 @@ static void test_gpu_signal_happens_when_the_contexts_previous_work_completes(vo
 /* Two GPU signals of one context behind the same work retire in one DPC: they are applied in
  * the order they were issued, so the fence ends at the later value (§8.5 rule 4: a GPU signal
  * writes its value when the work before it completed). */
+/* rule: sched.gpu-signals-one-context-retire-same */
 static void test_gpu_signals_retiring_together_apply_in_issue_order(void **state)
 {
     (void)state;
@@ -361,6 +374,7 @@ static void test_gpu_signals_retiring_together_apply_in_issue_order(void **state
     renv_close(&e);
 }
 
+/* rule: sched.d3dkmtsignalsynchronizationobjectfromgpu */
 static void test_gpu_signal_of_an_idle_context_is_immediate(void **state)
 {
     (void)state;
@@ -374,6 +388,7 @@ static void test_gpu_signal_of_an_idle_context_is_immediate(void **state)
     renv_close(&e);
 }
 
+/* rule: sched.gpu-signal-nosignal-fence-status-access */
 static void test_gpu_signal_of_a_nosignal_fence_is_denied(void **state)
 {
     (void)state;

@@ -2,6 +2,7 @@
  * fence created Shared + CrossAdapter on adapter A is opened by its global handle and used by
  * a context of adapter B: B's GPU work waits for A's signal. Without CrossAdapter an opened
  * handle serves only devices of its own adapter. WDDM_ADAPTER_COUNT=2, reference KMDs. */
+/* rule: sched.shared-crossadapter-monitored-fence (two adapters; fails when the opened handle is kept to its adapter) */
 #include "real_env.h"
 
 static D3DKMT_HANDLE fence(D3DKMT_HANDLE device, UINT flags, D3DKMT_HANDLE *global)

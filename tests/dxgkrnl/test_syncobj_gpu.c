@@ -97,6 +97,7 @@ static uint64_t dst_sum(struct env *t)
     return s;
 }
 
+/* rule: sched.d3dkmtwaitforsynchronizationobjectfromgpu (value below the target keeps it held; data checked after) */
 static void test_gpu_wait_holds_the_contexts_later_work_until_the_value_is_reached(void **state)
 {
     (void)state;
@@ -122,6 +123,7 @@ static void test_gpu_wait_holds_the_contexts_later_work_until_the_value_is_reach
     renv_close(&t.a);
 }
 
+/* rule: sched.other-contexts-node-run-while-one */
 static void test_other_contexts_run_while_one_is_held(void **state)
 {
     (void)state;
@@ -148,6 +150,7 @@ static void test_other_contexts_run_while_one_is_held(void **state)
     renv_close(&t.a);
 }
 
+/* rule: sched.gpu-wait-signal-across-nodes-3d */
 static void test_gpu_signal_and_wait_order_work_across_nodes(void **state)
 {
     (void)state;
@@ -172,6 +175,7 @@ static void test_gpu_signal_and_wait_order_work_across_nodes(void **state)
     renv_close(&t.a);
 }
 
+/* rule: sched.gpu-wait-already-satisfied-holds-nothing */
 static void test_gpu_wait_already_satisfied_holds_nothing(void **state)
 {
     (void)state;
@@ -186,6 +190,7 @@ static void test_gpu_wait_already_satisfied_holds_nothing(void **state)
     renv_close(&t.a);
 }
 
+/* rule: sched.gpu-wait-already-satisfied-holds-nothing */
 static void test_gpu_wait_refuses_bad_handles_and_nowait_fences(void **state)
 {
     (void)state;
@@ -205,6 +210,7 @@ static void test_gpu_wait_refuses_bad_handles_and_nowait_fences(void **state)
     renv_close(&t.a);
 }
 
+/* rule: sched.held-dma-buffer-whose-allocation */
 static void test_destroying_a_held_context_or_its_allocations_never_hangs(void **state)
 {
     (void)state;
@@ -251,6 +257,7 @@ static void *player_main(void *arg)
     return NULL;
 }
 
+/* rule: sched.gpu-wait-signal-across-nodes-3d (2 threads × 50 rounds, TSan) */
 static void test_gpu_ping_pong_between_threads_and_nodes_completes(void **state)
 {
     (void)state;
@@ -295,6 +302,7 @@ static void *unpause_later(void *arg)
  * (it has no ticket yet, and takes the allocation when released): DonotWait says busy, a
  * waiting lock returns the buffer's result. The GPU is paused while the lock starts, so a lock
  * that did not wait could only read the old content. */
+/* rule: vidmm.lock-allocation-named-dma-buffer-held (GPU paused while the lock starts: a lock that did not wait could only read the old content) */
 static void test_lock_waits_for_a_dma_buffer_held_behind_a_gpu_wait(void **state)
 {
     (void)state;

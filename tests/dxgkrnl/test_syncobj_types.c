@@ -97,6 +97,8 @@ static struct renv second_context(struct renv *base)
     return r;
 }
 
+/* rule: sched.d3dkmtcreatesynchronizationobject */
+/* rule: sched.d3dkmtcreatesynchronizationobject2 */
 static void test_creation_answers_are_windows_answers(void **state)
 {
     (void)state;
@@ -165,6 +167,7 @@ static void test_creation_answers_are_windows_answers(void **state)
     renv_close(&e);
 }
 
+/* rule: kernel.flags-shared-gives-object-global-handle */
 static void test_a_shared_object_opens_by_its_global_handle_until_its_last_local_handle_goes(void **state)
 {
     (void)state;
@@ -212,6 +215,7 @@ static void test_a_shared_object_opens_by_its_global_handle_until_its_last_local
     renv_close(&e);
 }
 
+/* rule: sched.gpu-wait-holds-context-later-dma (a wait that did not take the mutex lets the second context through: fails) */
 static void test_a_gpu_wait_takes_a_mutex_and_a_gpu_signal_frees_it(void **state)
 {
     (void)state;
@@ -233,6 +237,7 @@ static void test_a_gpu_wait_takes_a_mutex_and_a_gpu_signal_frees_it(void **state
     renv_close(&a);
 }
 
+/* rule: sched.gpu-wait-holds-context-later-dma */
 static void test_a_semaphore_counts_waits_and_signals_up_to_its_maximum(void **state)
 {
     (void)state;
@@ -267,6 +272,7 @@ static void test_a_semaphore_counts_waits_and_signals_up_to_its_maximum(void **s
     renv_close(&a);
 }
 
+/* rule: sched.fence-second-forms-fence-fencevalue-gpu */
 static void test_a_fence_holds_waits_below_its_value_and_rewinds_only_when_allowed(void **state)
 {
     (void)state;
@@ -301,6 +307,7 @@ static void test_a_fence_holds_waits_below_its_value_and_rewinds_only_when_allow
     renv_close(&a);
 }
 
+/* rule: sched.cpu-notification-gpu-signal-sets-event (GPU paused: not set; resumed: set, a DonotWait lock finds the copy) */
 static void test_a_cpu_notification_sets_its_event_after_the_contexts_earlier_work(void **state)
 {
     (void)state;
@@ -341,6 +348,7 @@ static void test_a_cpu_notification_sets_its_event_after_the_contexts_earlier_wo
     renv_close(&a);
 }
 
+/* rule: sched.each-call-takes-only-types-fromcpu */
 static void test_each_call_takes_only_its_types_and_refuses_the_rest(void **state)
 {
     (void)state;
@@ -392,6 +400,7 @@ static void test_each_call_takes_only_its_types_and_refuses_the_rest(void **stat
     renv_close(&a); /* destroys the objects with the device */
 }
 
+/* rule: sched.opened-handle-belongs-no-device-device */
 static void test_an_opened_handle_works_from_another_device_of_the_adapter(void **state)
 {
     (void)state;
@@ -422,6 +431,7 @@ static void test_an_opened_handle_works_from_another_device_of_the_adapter(void 
     renv_close(&b);
 }
 
+/* rule: sched.cpu-wait-hasyncevent-returns-once-sets */
 static void test_a_cpu_wait_with_an_event_returns_at_once_and_sets_it_when_satisfied(void **state)
 {
     (void)state;

@@ -17,6 +17,7 @@ static NTSTATUS escape(D3DKMT_HANDLE adapter, const void *data, UINT size)
     return D3DKMTEscape(&e);
 }
 
+/* rule: kernel.d3dkmtescape-d3dkmt-escape-tdrdbgctrl (mutation-checked: a request that is never carried out fails it) */
 static void force_tdr_loses_every_device_reset_and_the_adapter_recovers(void **state)
 {
     (void)state;
@@ -92,6 +93,7 @@ static void gpu_round_trip(struct renv *e, uint32_t seed)
     renv_free(e, rb);
 }
 
+/* rule: kernel.d3dkmtescape-d3dkmt-escape-tdrdbgctrl-2 */
 static void engine_tdr_on_an_idle_engine_resets_it_and_loses_nobody(void **state)
 {
     (void)state;
@@ -111,6 +113,7 @@ static void engine_tdr_on_an_idle_engine_resets_it_and_loses_nobody(void **state
     renv_close(&a);
 }
 
+/* rule: kernel.d3dkmtescape-d3dkmt-escape-tdrdbgctrl-2 (mutation-checked: an ENGINETDR carried out as an adapter reset fails both) */
 static void engine_tdr_on_a_busy_engine_blames_the_packet_it_runs(void **state)
 {
     (void)state;
@@ -142,6 +145,8 @@ static void engine_tdr_on_a_busy_engine_blames_the_packet_it_runs(void **state)
     renv_close(&a);
 }
 
+/* rule: kernel.d3dkmtescape-d3dkmt-escape-tdrdbgctrl */
+/* rule: kernel.d3dkmtescape-d3dkmt-escape-tdrdbgctrl-2 */
 static void malformed_or_other_controls_are_refused(void **state)
 {
     (void)state;

@@ -13,6 +13,7 @@
  *    on the recovered adapter works.
  * WDDM_TDR_DELAY_MS=200. A watchdog ends the process with a failure after BOUND_S seconds:
  * without the in-command check the reset never returns (the engine cannot be joined then). */
+/* rule: gpu.choice-preemption-not-taken-inside (the TDR's preemption request at half the delay goes unanswered; the reset ends the command) */
 #include "sched_cmds.h"
 #include "watchdog.h"
 
@@ -81,6 +82,7 @@ static void vdev_open(struct vdev *v, struct renv *r, uint32_t seed)
     renv_unlock2(r->device, v->src);
 }
 
+/* rule: gpu.through-kernel-reference-kmd-gpummu */
 static void gpummu_user_fill_of_2_to_the_51_rows_is_ended_by_tdr(void **state)
 {
     (void)state;
@@ -136,6 +138,8 @@ static void gpummu_user_fill_of_2_to_the_51_rows_is_ended_by_tdr(void **state)
 
 /* ---- WDDM 1.x: a paging transfer slowed to minutes ----------------------------------------- */
 
+/* rule: gpu.through-kernel-reference-kmd-gpummu (mutation-checked with both checks removed: its 60 s watchdog fails it) */
+/* rule: sched.packet-readied-before-timeout-recovery (under ThreadSanitizer: the lost device's copy raced the new device's placement without this) */
 static void paging_command_slowed_to_minutes_is_ended_by_an_adapter_reset(void **state)
 {
     (void)state;

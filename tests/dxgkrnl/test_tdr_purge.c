@@ -129,6 +129,8 @@ static struct wddm_counters wait_recovered(const struct wddm_counters *before)
     }
 }
 
+/* rule: vidmm.between-dxgkddiresetfromtimeout */
+/* rule: vidmm.allocation-used-after-reset-comes-back (a new device opens both shared allocations) */
 static void test_adapter_reset_purges_video_memory_and_allocations_come_back(void **state)
 {
     (void)state;

@@ -4,6 +4,8 @@
  * reset, only the guilty device is lost, work queued behind it runs, monitored fences are
  * signalled to their maximum; a KMD whose ResetEngine fails gets an adapter reset instead.
  * Nothing here measures time: the tests wait for outcomes. */
+/* rule: sched.gate-nothing-enters-node-hardware-queue (all, TSan) */
+/* rule: runtime.counters-preemptions-engine-resets */
 #include "sched_cmds.h"
 
 #include "kmd/kmd.h"
@@ -34,6 +36,11 @@ static D3DKMT_HANDLE monitored_fence(D3DKMT_HANDLE device, bool no_max, const vo
     return cs.hSyncObject;
 }
 
+/* rule: sched.tdr-detection-watchdog-adapter-node */
+/* rule: sched.engine-reset-device-packet-engine-stuck (the other device's copy queued behind the hang runs, right; one engine reset; trace RESET names the guilty context) */
+/* rule: kernel.lost-device-d3dkmtrender-d3dkmtlock */
+/* rule: sched.after-recovery-lost-devices-monitored */
+/* rule: sched.after-timeout-recovery-lost-device (monitored fences) */
 static void test_hang_resets_the_engine_and_loses_only_the_guilty_device(void **state)
 {
     (void)state;
@@ -95,6 +102,7 @@ static void test_hang_resets_the_engine_and_loses_only_the_guilty_device(void **
     renv_close(&g); /* destroying a lost device works */
 }
 
+/* rule: sched.tdr-detection-watchdog-adapter-node (4× the delay, preempted and resumed, no reset) */
 static void test_long_buffer_that_makes_progress_is_not_a_hang(void **state)
 {
     (void)state;
@@ -123,6 +131,7 @@ static void test_long_buffer_that_makes_progress_is_not_a_hang(void **state)
     renv_close(&e);
 }
 
+/* rule: sched.tdr-detection-watchdog-adapter-node */
 static void test_paused_gpu_is_not_a_hang(void **state)
 {
     (void)state;
@@ -174,6 +183,7 @@ static NTSTATUS failing_entry(PDRIVER_OBJECT drv, PVOID reg)
     return DxgkInitialize(drv, reg, &d);
 }
 
+/* rule: sched.escalation-no-engine-tdr-failed */
 static void test_failed_engine_reset_escalates_to_adapter_reset_and_loses_every_device(void **state)
 {
     (void)state;
@@ -237,6 +247,7 @@ static NTSTATUS missing_ddi_entry(PDRIVER_OBJECT drv, PVOID reg)
     return DxgkInitialize(drv, reg, &d);
 }
 
+/* rule: kernel.caps-promise-ddis-preemptionaware */
 static void test_caps_promising_a_missing_ddi_fail_the_start(void **state)
 {
     (void)state;

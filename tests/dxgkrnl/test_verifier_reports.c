@@ -69,6 +69,8 @@ static int teardown(void **state)
 
 /* The start-time check names every missing mandatory DDI, with the check's id and the DDI whose
  * answer it read (DRIVER_INITIALIZATION_DATA through DxgkInitialize). */
+/* rule: kernel.every-check-kmd-answers-id-failed */
+/* rule: kernel.start-time-checks-name-each-missing (mutation-checked: naming no DDI fails it) */
 static void a_missing_mandatory_ddi_is_named(void **state)
 {
     (void)state;
@@ -82,6 +84,8 @@ static void a_missing_mandatory_ddi_is_named(void **state)
 }
 
 /* What a cap promises, a DDI must do: PreemptionAware without DxgkDdiPreemptCommand is named. */
+/* rule: kernel.every-check-kmd-answers-id-failed */
+/* rule: kernel.start-time-checks-name-each-missing */
 static void a_cap_without_its_ddi_is_named(void **state)
 {
     (void)state;
@@ -95,6 +99,7 @@ static void a_cap_without_its_ddi_is_named(void **state)
 
 /* The IoMmu model is valid WDDM 2.x that this kernel lacks: refused as unsupported, counted under
  * its id but not among the driver's violations. */
+/* rule: kernel.violations-counted-rule-driver-check (mutation-checked: counting limits as violations fails it) */
 static void a_feature_the_kernel_lacks_is_not_a_violation(void **state)
 {
     (void)state;
@@ -109,6 +114,7 @@ static void a_feature_the_kernel_lacks_is_not_a_violation(void **state)
 
 /* The summary lists each rule with its count and the driver: this in-process entry, which the
  * dynamic linker places in this test program. */
+/* rule: kernel.violations-counted-rule-driver-check */
 static void the_summary_names_rule_count_and_driver(void **state)
 {
     (void)state;

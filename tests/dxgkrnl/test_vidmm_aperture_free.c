@@ -3,6 +3,7 @@
  * when it evicts out of the aperture, and the pages go only once that UNMAP ran: the GART never
  * names freed pages. Against the reference KMD (its DxgkDdiBuildPagingBuffer wrapped to record
  * every UNMAP it is given) and the software GPU. */
+/* rule: vidmm.freeing-aperture-placement-points-range (the UNMAP of the range; with the paging engine paused the pages stay, readable, until it ran; a deferred destruction, under ASan a use after free with the old order) */
 #include "real_env.h"
 
 #include <unistd.h>

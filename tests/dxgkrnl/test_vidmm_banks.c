@@ -8,6 +8,7 @@
  * splits local memory (segment 1, 1 MiB) into `banks` equal banks (with `bad_table`, a table
  * that does not ascend), and its CreateAllocation gives every GPU_ONLY allocation the
  * PreferredSegment direction `from_top` for segment 1 and the HintedBank `hint`. */
+/* rule: vidmm.bank-hints-preferences-not-pins-when */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -119,6 +120,7 @@ static D3DKMT_HANDLE placed(struct renv *e, UINT32 size, uint32_t seed, UINT *se
 
 /* HintedBank.Bank0 with its direction: bottom-up starts at the bank's first byte, top-down ends
  * at its last. Bank 3 of 4 over 1 MiB is [512 KiB, 768 KiB). */
+/* rule: vidmm.hintedbank-applies-preferredsegment */
 static void a_hinted_bank_is_searched_in_its_direction(void **state)
 {
     struct renv *e = *state;
@@ -136,6 +138,7 @@ static void a_hinted_bank_is_searched_in_its_direction(void **state)
 
 /* A full hinted bank: the next hint, then anywhere in the segment (in the preference's
  * direction), with no eviction; only then other segments. */
+/* rule: vidmm.hintedbank-applies-preferredsegment (no eviction counted; mutation-checked: hints ignored, bank bounds off) */
 static void a_full_hinted_bank_falls_to_the_next_hint_then_to_the_whole_segment(void **state)
 {
     struct renv *e = *state;
@@ -161,6 +164,7 @@ static void a_full_hinted_bank_falls_to_the_next_hint_then_to_the_whole_segment(
 }
 
 /* Without hints, PreferredSegment's Direction0 places from the top of the segment. */
+/* rule: vidmm.inside-segment-dxgk-segmentpreference (mutation-checked: direction ignored → fails) */
 static void the_segment_preference_direction_places_from_the_top(void **state)
 {
     struct renv *e = *state;
@@ -177,6 +181,7 @@ static void the_segment_preference_direction_places_from_the_top(void **state)
 }
 
 /* A bank id beyond the segment's banks is refused at creation with one verifier line. */
+/* rule: kernel.hintedbank-naming-bank-segmentid0-not */
 static void a_hint_naming_a_bank_the_segment_lacks_is_refused(void **state)
 {
     struct renv *e = *state;
@@ -187,6 +192,7 @@ static void a_hint_naming_a_bank_the_segment_lacks_is_refused(void **state)
 }
 
 /* A HintedBank whose SegmentId0 does not use banking is refused. */
+/* rule: kernel.hintedbank-naming-bank-segmentid0-not */
 static void a_hint_for_a_segment_without_banks_is_refused(void **state)
 {
     struct renv *e = *state;
@@ -201,6 +207,7 @@ static void a_hint_for_a_segment_without_banks_is_refused(void **state)
 }
 
 /* A bank table that does not ascend fails the adapter's start with one verifier line. */
+/* rule: kernel.usebanking-segment-nbofbanks-1-127 (mutation-checked) */
 static void a_bank_table_that_does_not_ascend_fails_the_start(void **state)
 {
     struct renv *e = *state;

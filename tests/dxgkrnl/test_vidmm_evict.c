@@ -2,6 +2,7 @@
  * KMD and the software GPU: real TRANSFER / UNMAP_APERTURE_SEGMENT paging, content checked
  * byte for byte after every restore. Small segments: local 1 MiB, CPU-visible 1 MiB,
  * aperture 4 MiB (set before the adapter starts). */
+/* rule: vidmm.counters-evictions-bytes-paged-bytes (counter deltas) */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -18,6 +19,7 @@
 #define VISIBLE 2u
 #define APERTURE 3u
 
+/* rule: vidmm.when-no-allowed-segment-room-vidmm */
 static void test_oversubscribed_memory_segments_evict_and_restore_content(void **state)
 {
     struct renv e;
@@ -47,6 +49,7 @@ static void test_oversubscribed_memory_segments_evict_and_restore_content(void *
     renv_close(&e);
 }
 
+/* rule: vidmm.victim-order-lower-d3dddi */
 static void test_lower_priority_allocation_is_evicted_first(void **state)
 {
     struct renv e;
@@ -91,6 +94,7 @@ static void test_lower_priority_allocation_is_evicted_first(void **state)
     renv_close(&e);
 }
 
+/* rule: vidmm.d3dkmtsetallocationpriority-one */
 static void test_set_allocation_priority_refuses_bad_handles(void **state)
 {
     struct renv e;
@@ -108,6 +112,7 @@ static void test_set_allocation_priority_refuses_bad_handles(void **state)
     renv_close(&e);
 }
 
+/* rule: vidmm.nothing-referenced-queued-flight-packet */
 static void test_allocation_referenced_by_queued_work_is_never_evicted(void **state)
 {
     struct renv e;
@@ -145,6 +150,8 @@ static void test_allocation_referenced_by_queued_work_is_never_evicted(void **st
     renv_close(&e);
 }
 
+/* rule: vidmm.aperture-eviction-unmap-aperture-segment */
+/* rule: vidmm.retired-renamed-instance-not-current (DISCARD of renamed upload instances happens there) */
 static void test_lock_of_evicted_cpu_visible_allocation_restores_content(void **state)
 {
     struct renv e;
@@ -177,6 +184,7 @@ static void test_lock_of_evicted_cpu_visible_allocation_restores_content(void **
     renv_close(&e);
 }
 
+/* rule: vidmm.no-room-allowed-segment-lock-fails-2 */
 static void test_no_space_in_any_allowed_segment_fails_the_lock(void **state)
 {
     struct renv e;
@@ -224,6 +232,7 @@ static int evicted_upload(struct renv *e, D3DKMT_HANDLE a[EVICTED_N], uint32_t s
     return -1;
 }
 
+/* rule: vidmm.donotwait-during-eviction-lock-whose */
 static void test_donotwait_lock_during_restore_returns_busy_then_succeeds(void **state)
 {
     struct renv e;
@@ -266,6 +275,7 @@ static void *lock2_thread(void *arg)
 /* D3DKMTLock2 skips only the GPU-use sync (docs/semantics.md §3.3 "WDDM 2.x"): VidMm's own restore
  * of an evicted allocation is waited for by the CPU, not answered "busy" (pfnLock2Cb documents no
  * such answer), and the pointer shows the restored content. */
+/* rule: vidmm.but-vidmm-own-paging-waited-d3dkmtlock2 (mutation-checked) */
 static void test_lock2_of_an_evicted_allocation_waits_for_its_restore(void **state)
 {
     struct renv e;
@@ -292,6 +302,7 @@ static void test_lock2_of_an_evicted_allocation_waits_for_its_restore(void **sta
     renv_close(&e);
 }
 
+/* rule: vidmm.backing-stores-evicted-allocations-freed (ASan leak check) */
 static void test_destroying_evicted_allocations_frees_their_backing_store(void **state)
 {
     struct renv e;
@@ -310,6 +321,7 @@ static void test_destroying_evicted_allocations_frees_their_backing_store(void *
     renv_close(&e);
 }
 
+/* rule: vidmm.clean-instance-evicted-discard-content */
 static void test_clean_allocation_is_evicted_without_a_copy(void **state)
 {
     struct renv e;
@@ -341,6 +353,7 @@ static void test_clean_allocation_is_evicted_without_a_copy(void **state)
     renv_close(&e);
 }
 
+/* rule: vidmm.queue-referencing-more-segments-hold */
 static void test_queue_referencing_more_than_the_segments_hold_still_runs(void **state)
 {
     struct renv e;
@@ -366,9 +379,11 @@ static void test_queue_referencing_more_than_the_segments_hold_still_runs(void *
     renv_close(&e);
 }
 
-/* Placement order (docs/rules.md "Choices"): the PreferredSegment ids in order, then the rest
+/* Placement order (docs/rules/vidmm.md): the PreferredSegment ids in order, then the rest
  * of the supported set; eviction only when none has room. The reference KMD prefers local (1)
  * then the CPU-visible window (2) for GPU-only allocations: 1 MiB each here. */
+/* rule: vidmm.placement-follows-preferredsegment (KMD recipes: `kmd.test_kmd_adapter` `allocation_placement_follows_the_kind`) */
+/* rule: vidmm.placement-order-preferredsegment-ids */
 static void test_placement_follows_the_preferred_segments_in_order(void **state)
 {
     (void)state;
@@ -398,6 +413,7 @@ static void test_placement_follows_the_preferred_segments_in_order(void **state)
  * on: 3 or more. Deterministic: a first packet waits for a paging operation while the GPU is
  * paused, so the whole queue is in place before x's packet is prepared; x's copy is slowed down
  * (bandwidth limit) so it is still running, not evictable, when the next choices are made. */
+/* rule: vidmm.among-equal-priorities-allocation-whose (every candidate referenced by queued work: 2 evictions; plain LRU evicts the one needed next: 3) */
 static void test_allocation_needed_last_by_queued_work_is_evicted_first(void **state)
 {
     (void)state;

@@ -7,6 +7,7 @@
  * DXGK_ALLOCATIONINFO.EvictionSegmentSet to `eviction_set` (0 = leave the KMD's 0): exactly what
  * a KMD that names an eviction aperture returns. Small segments: local 1 MiB, CPU-visible
  * 1 MiB, aperture 4 MiB (set before the adapter starts). */
+/* rule: vidmm.allocations-device-made-resident-evicted */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -126,6 +127,8 @@ static void fill_local_memory(struct renv *e, D3DKMT_HANDLE *up, D3DKMT_HANDLE *
         assert_int_equal(kpeek_where(a[i], NULL), i < 4 ? LOCAL : VISIBLE);
 }
 
+/* rule: vidmm.evictionsegmentset-evicting-allocation (segment, counters, checksum of the aperture pages; the clean case: no bytes paged out) */
+/* rule: vidmm.use-dma-buffer-allocation-sitting (segment after the use, checksums of every allocation after every move) */
 static void test_eviction_segment_set_moves_the_evicted_allocation_into_the_aperture(void **state)
 {
     struct renv *e = *state;
@@ -208,6 +211,7 @@ static int fill_aperture(struct renv *e, D3DKMT_HANDLE *fill, int max)
     return n;
 }
 
+/* rule: vidmm.every-aperture-set-full-eviction-goes */
 static void test_eviction_into_a_full_aperture_falls_back_to_system_memory(void **state)
 {
     struct renv *e = *state;
@@ -235,6 +239,7 @@ static void test_eviction_into_a_full_aperture_falls_back_to_system_memory(void 
         renv_gpu_check(e, a[i], rb, SZ, 60 + (uint32_t)i);
 }
 
+/* rule: kernel.evictionsegmentset-naming-segment-not */
 static void test_eviction_segment_set_naming_non_aperture_segments_is_refused(void **state)
 {
     struct renv *e = *state;
@@ -256,6 +261,7 @@ static void pin(struct renv *e, const D3DKMT_HANDLE *h, UINT n)
     assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
 }
 
+/* rule: vidmm.d3dddi-allocationpriority-maximum-above (LRU alone would take it; HIGH goes before it; it goes once everything else is pinned by MakeResident) */
 static void test_soft_pinned_allocation_is_evicted_only_after_every_lower_priority_one(void **state)
 {
     struct renv *e = *state;

@@ -116,6 +116,7 @@ static D3DKMT_HANDLE three_instances(struct mock_env *e, D3DKMT_HANDLE *h1, D3DK
 /* D3DDDICB_LOCK.hAllocation after a renaming Discard names the new instance: a DMA buffer
  * listing that handle writes into the memory the lock returned, and a lock of it (the newest
  * instance) returns that memory again. The allocation's own handle names the current one. */
+/* rule: vidmm.discard-lock-renames-returns-new */
 static void test_discard_returns_the_new_instance_handle_and_it_names_that_instance(void **state)
 {
     ooo_cap = 0;
@@ -140,6 +141,7 @@ static void test_discard_returns_the_new_instance_handle_and_it_names_that_insta
 /* DXGK_VIDMMCAPS.OutOfOrderLock = 0: only the newest instance may be locked; a lock naming an
  * older instance is refused with STATUS_INVALID_PARAMETER, even with DonotWait, and locks
  * nothing (an unlock of it fails). */
+/* rule: vidmm.dxgk-vidmmcaps-outoforderlock-0-lock */
 static void test_out_of_order_lock_without_the_cap_is_refused(void **state)
 {
     ooo_cap = 0;
@@ -181,6 +183,7 @@ static void *locker_thread(void *arg)
  * synchronised with that instance's own GPU use: busy (DonotWait) while its write is queued
  * though the newest instance is idle; a blocking lock returns after that write, in the memory
  * the GPU wrote. While it is locked, renaming never recycles it. */
+/* rule: vidmm.outoforderlock-1-older-instance-may */
 static void test_out_of_order_lock_with_the_cap_locks_the_older_instance_synchronised(void **state)
 {
     ooo_cap = 1;
@@ -230,6 +233,7 @@ static void test_out_of_order_lock_with_the_cap_locks_the_older_instance_synchro
 /* Instance ordering (docs/semantics.md §3.3): once a DMA buffer referenced the newest instance, a
  * later buffer naming an older one is refused (STATUS_INVALID_PARAMETER) and nothing reaches
  * the KMD; the allocation's handle (the current instance) and the newest instance stay fine. */
+/* rule: kernel.instance-ordering-once-dma-buffer */
 static void test_dma_buffer_naming_a_retired_instance_is_refused(void **state)
 {
     ooo_cap = 0;
@@ -258,6 +262,7 @@ static void test_dma_buffer_naming_a_retired_instance_is_refused(void **state)
 /* D3DDDI_ALLOCATIONLIST.DoNotRetireInstance keeps the instance valid for a later buffer after a
  * newer instance was referenced (a manual broadcast); that later reference, without the flag,
  * lets it retire: the one after is refused. */
+/* rule: vidmm.d3dddi-allocationlist */
 static void test_do_not_retire_instance_keeps_an_instance_valid_for_a_later_buffer(void **state)
 {
     ooo_cap = 0;
@@ -283,6 +288,7 @@ static void test_do_not_retire_instance_keeps_an_instance_valid_for_a_later_buff
 /* An instance locked out of order keeps its memory: when room is needed, VidMm evicts other
  * instances (the idle current one, the retired one) and never the locked one, whose CPU pointer
  * stays valid with its content (vidmm/evict.c: a locked instance is not a victim). */
+/* rule: vidmm.outoforderlock-1-older-instance-may */
 static void test_an_instance_locked_out_of_order_is_never_evicted(void **state)
 {
     ooo_cap = 1;
@@ -316,6 +322,8 @@ static UINT64 renames(void)
 /* pfnLockCb remarks, docs/semantics.md §3.3: without NoExistingReference the caller may have
  * commands it has not submitted naming the current instance, so a Discard moves to another one
  * even when the GPU is idle; with NoExistingReference the idle current instance is kept. */
+/* rule: vidmm.without-noexistingreference-discard */
+/* rule: vidmm.without-noexistingreference-discard-2 */
 static void test_discard_without_no_existing_reference_never_reuses_the_current_instance(void **state)
 {
     ooo_cap = 0;
@@ -339,6 +347,7 @@ static void test_discard_without_no_existing_reference_never_reuses_the_current_
 
 /* An instance is recycled only once a submitted DMA buffer named a newer one (it is retired for
  * references) and the GPU is done with it: before that, unsubmitted commands may still name it. */
+/* rule: vidmm.instance-recycled-only-once-submitted */
 static void test_an_instance_is_recycled_only_once_retired_for_references(void **state)
 {
     ooo_cap = 0;
@@ -366,6 +375,7 @@ static void test_an_instance_is_recycled_only_once_retired_for_references(void *
 /* Nothing is lost: an instance that is no longer current but that no submitted buffer retired
  * (the caller's unsubmitted commands may still name it) keeps its content through an eviction;
  * only a retired one is evicted with DISCARD_CONTENT (vidmm/evict.c). */
+/* rule: vidmm.only-instance-retired-references-evicted */
 static void test_an_instance_not_retired_keeps_its_content_when_evicted(void **state)
 {
     ooo_cap = 1;
@@ -394,6 +404,7 @@ static void test_an_instance_not_retired_keeps_its_content_when_evicted(void **s
 
 /* Instance handles live as long as the allocation: destroying it through an instance handle
  * destroys the allocation; afterwards every handle of it is refused. */
+/* rule: vidmm.instance-handles-die-allocation */
 static void test_instance_handles_die_with_their_allocation(void **state)
 {
     ooo_cap = 1;

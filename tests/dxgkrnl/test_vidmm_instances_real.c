@@ -65,6 +65,7 @@ static D3DKMT_HANDLE three_instances(struct renv *e, D3DKMT_HANDLE *h1, D3DKMT_H
     return a;
 }
 
+/* rule: vidmm.dxgk-vidmmcaps-outoforderlock-0-lock */
 static void real_out_of_order_lock_is_refused_without_the_cap(void **state)
 {
     out_of_order_caps(false);
@@ -81,6 +82,7 @@ static void real_out_of_order_lock_is_refused_without_the_cap(void **state)
 
 /* With the cap the older instance is locked as itself: busy while its own copy is queued (the
  * newest is idle), then the bytes the GPU copied into it. */
+/* rule: vidmm.outoforderlock-1-older-instance-may */
 static void real_out_of_order_lock_with_the_cap_sees_that_instance_s_gpu_copy(void **state)
 {
     out_of_order_caps(true);
@@ -104,6 +106,7 @@ static void real_out_of_order_lock_with_the_cap_sees_that_instance_s_gpu_copy(vo
 
 /* A copy into the newest instance retires the older ones: a later copy naming one is refused,
  * nothing reaches the GPU, and the newest holds the last accepted copy. */
+/* rule: kernel.instance-ordering-once-dma-buffer */
 static void real_dma_buffer_naming_a_retired_instance_is_refused(void **state)
 {
     out_of_order_caps(false);

@@ -28,6 +28,9 @@ static void wait_gpu_idle(struct mock_env *e, D3DKMT_HANDLE alloc)
     assert_int_equal(mock_unlock(e, alloc), STATUS_SUCCESS);
 }
 
+/* rule: vidmm.lock-flag-algebra-readonly-writeonly */
+/* rule: vidmm.lockentire-excludes-page-list */
+/* rule: vidmm.discard-neutralises-ignoresync-donotwait */
 static void test_lock_flag_algebra_is_validated(void **state)
 {
     struct mock_env e;
@@ -60,6 +63,7 @@ static void test_lock_flag_algebra_is_validated(void **state)
     mock_close(&e);
 }
 
+/* rule: vidmm.only-cpuvisible-allocations-lock */
 static void test_lock_of_non_cpuvisible_allocation_is_refused(void **state)
 {
     struct mock_env e;
@@ -71,6 +75,7 @@ static void test_lock_of_non_cpuvisible_allocation_is_refused(void **state)
     mock_close(&e);
 }
 
+/* rule: vidmm.unlock-allocation-not-locked-status */
 static void test_unlock_of_unlocked_allocation_is_refused(void **state)
 {
     struct mock_env e;
@@ -89,6 +94,8 @@ static void test_unlock_of_unlocked_allocation_is_refused(void **state)
     mock_close(&e);
 }
 
+/* rule: vidmm.new-placement-memory-segment-zero-filled */
+/* rule: vidmm.new-placement-memory-segment-zero-filled-2 (memory segment) */
 static void test_fresh_memory_placement_is_zero_filled_by_paging(void **state)
 {
     struct mock_env e;
@@ -124,6 +131,7 @@ static void *locker_thread(void *arg)
     return NULL;
 }
 
+/* rule: vidmm.lock-without-donotwait-blocks-until-last */
 static void test_lock_without_donotwait_blocks_until_gpu_write_retires(void **state)
 {
     struct mock_env e;
@@ -147,6 +155,7 @@ static void test_lock_without_donotwait_blocks_until_gpu_write_retires(void **st
     mock_close(&e);
 }
 
+/* rule: vidmm.readonly-waits-only-gpu-writes-write */
 static void test_readonly_lock_does_not_wait_for_gpu_reads(void **state)
 {
     struct mock_env e;
@@ -163,6 +172,8 @@ static void test_readonly_lock_does_not_wait_for_gpu_reads(void **state)
     mock_close(&e);
 }
 
+/* rule: vidmm.donotwait-busy-allocation-status */
+/* rule: vidmm.ignoresync-donotwait-not-synchronise-all */
 static void test_donotwait_on_busy_allocation_returns_busy_immediately(void **state)
 {
     struct mock_env e;
@@ -183,6 +194,9 @@ static void test_donotwait_on_busy_allocation_returns_busy_immediately(void **st
     mock_close(&e);
 }
 
+/* rule: vidmm.discard-busy-instance-renames-without */
+/* rule: kernel.dma-buffers-snapshot-current-instance (old instance got the earlier write) */
+/* rule: vidmm.discard-instances-not-zero-filled (the recycled instance still holds the GPU's last write) */
 static void test_discard_on_busy_allocation_renames_without_waiting(void **state)
 {
     struct mock_env e;
@@ -253,6 +267,7 @@ static void test_discard_with_no_existing_reference_renames_a_busy_instance_with
 /* lock.c: a Discard of an allocation that is already locked must not rename (the pointer the
  * first lock returned stays valid and names the current instance); it synchronises like a
  * plain lock: it waits for the GPU and returns the same memory. */
+/* rule: vidmm.without-noexistingreference-discard-2 */
 static void test_discard_of_a_locked_allocation_waits_and_does_not_rename(void **state)
 {
     struct mock_env e;
@@ -283,6 +298,7 @@ static void test_discard_of_a_locked_allocation_waits_and_does_not_rename(void *
 /* vidmm/lock.c, pfnLockCb remarks: at MaximumRenamingListLength a Discard without
  * NoExistingReference cannot reuse the current instance (the caller's unsubmitted commands may
  * name it), and waiting for the GPU would not change that: it fails at once, renaming nothing. */
+/* rule: vidmm.maximumrenaminglistlength-caps-instances */
 static void test_discard_at_renaming_cap_fails_without_no_existing_reference(void **state)
 {
     struct mock_env e;
@@ -303,6 +319,7 @@ static void test_discard_at_renaming_cap_fails_without_no_existing_reference(voi
 
 /* ... and the retry the caller makes after flushing, Discard | NoExistingReference, waits for
  * the busy current instance and reuses it. */
+/* rule: vidmm.maximumrenaminglistlength-caps-instances */
 static void test_discard_at_renaming_cap_waits_with_no_existing_reference(void **state)
 {
     struct mock_env e;
@@ -326,6 +343,9 @@ static void test_discard_at_renaming_cap_waits_with_no_existing_reference(void *
     mock_close(&e);
 }
 
+/* rule: vidmm.aperture-placement-maps-backing-store */
+/* rule: vidmm.paging-retry-insufficient-dma-buffer (`paging_retries >= 1`) */
+/* rule: vidmm.new-placement-memory-segment-zero-filled-2 (last byte of a fresh aperture placement is 0) */
 static void test_aperture_placement_maps_its_backing_store(void **state)
 {
     struct mock_env e;
@@ -347,6 +367,7 @@ static void test_aperture_placement_maps_its_backing_store(void **state)
     mock_close(&e);
 }
 
+/* rule: vidmm.no-room-allowed-segment-lock-fails */
 static void test_lock_without_room_returns_no_memory(void **state)
 {
     struct mock_env e;
@@ -357,6 +378,7 @@ static void test_lock_without_room_returns_no_memory(void **state)
     mock_close(&e);
 }
 
+/* rule: kernel.allocation-destruction-deferred-until */
 static void test_destruction_is_deferred_until_the_gpu_is_done(void **state)
 {
     struct mock_env e;
@@ -408,6 +430,7 @@ static void *evicter_thread(void *arg)
  * is built without AllocationIsIdle; the KMD answers ALLOCATION_BUSY; VidMm submits what it
  * built, waits until the allocation is idle (the GPU is paused: it must block), and calls again
  * with AllocationIsIdle = 1. The content survives the round trip. */
+/* rule: vidmm.paging-retry-allocation-busy-wait-idle (issue 3) */
 static void test_paging_allocation_busy_waits_then_retries_with_allocation_is_idle(void **state)
 {
     struct mock_env e;

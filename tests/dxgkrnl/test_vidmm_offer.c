@@ -5,6 +5,7 @@
  * D3DKMTReclaimAllocations2 reference: the content of an offered allocation may be discarded;
  * the allocation must be reclaimed before it is used). Small segments: local 1 MiB, CPU-visible
  * 1 MiB, aperture 4 MiB. */
+/* rule: vidmm.d3dkmtreclaimallocations (both forms) */
 #include "real_env.h"
 
 #include "dxgkrnl/objects/objects.h"
@@ -38,6 +39,7 @@ static void fill(struct renv *e, D3DKMT_HANDLE *a, int n, UINT32 sz, D3DKMT_HAND
 /* Under pressure the offered allocation goes first - before the least recently used one - and
  * its content is dropped, not paged out: it is not resident and holds nothing (not "evicted");
  * reclaim reports DISCARDED; its next use finds it zero-filled. The others keep their bytes. */
+/* rule: vidmm.under-pressure-offered-allocation-first (0 bytes paged out; mutation-checked: keeping the content fails it) */
 static void test_offered_allocation_is_discarded_first_under_pressure(void **state)
 {
     struct renv e;
@@ -83,6 +85,8 @@ static void test_offered_allocation_is_discarded_first_under_pressure(void **sta
 
 /* Without pressure nothing is lost: reclaim says OK (through the 2.x form too) and every byte
  * is still there. While offered, the allocation cannot be locked. */
+/* rule: vidmm.under-pressure-offered-allocation-first */
+/* rule: vidmm.offered-allocation-cannot-locked */
 static void test_offered_allocation_keeps_its_content_without_pressure(void **state)
 {
     struct renv e;
@@ -113,6 +117,7 @@ static void test_offered_allocation_keeps_its_content_without_pressure(void **st
 /* The arguments: exactly one of pResources and HandleList, a count, a D3DKMT_OFFER_PRIORITY,
  * handles of the device; nothing changes when one entry is bad. By resource: every allocation
  * of each resource. */
+/* rule: vidmm.d3dkmtofferallocations-exactly-one */
 static void test_offer_and_reclaim_check_their_arguments(void **state)
 {
     struct renv e;

@@ -10,6 +10,7 @@
  * answers. The GPU is paused so the
  * victim's restore is still pending when VidMm evicts it; a watcher thread resumes the GPU only
  * after the BUSY answer, so an immediate retry (no wait) would find the GPU still paused. */
+/* rule: vidmm.dxgk-transferflags-transferstart (a wrapped KMD checks every TRANSFER call's flags; fails with `TransferEnd` left clear) */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -117,6 +118,7 @@ static void evict(struct renv *e, D3DKMT_HANDLE h)
     assert_int_equal(D3DKMTEvict(&ev), STATUS_SUCCESS);
 }
 
+/* rule: kmd.wddm-swkmd-set-paging-busy-reference (the wrapper only watches; counts a non-idle copy out not answered BUSY) */
 static void test_busy_allocation_is_waited_for_and_the_transfer_retried_as_idle(void **state)
 {
     struct renv *e = *state;

@@ -2,6 +2,7 @@
  * the system-memory budget of backing stores (docs/semantics.md §9.2, §9.3; vidmm/makeresident.c,
  * vidmm/budget.c) against the reference KMD and the software GPU. Local 1 MiB, CPU-visible
  * 1 MiB, aperture 4 MiB, system-memory budget 24 MiB. */
+/* rule: vidmm.allocations-device-made-resident-evicted */
 #include "real_env.h"
 
 #include <unistd.h>
@@ -33,6 +34,7 @@ static D3DKMT_QUERYVIDEOMEMORYINFO query(struct renv *e, D3DKMT_MEMORY_SEGMENT_G
     return q;
 }
 
+/* rule: vidmm.d3dkmtqueryvideomemoryinfo-group-budget */
 static void test_query_video_memory_info_matches_what_the_segments_hold(void **state)
 {
     struct renv e;
@@ -61,6 +63,7 @@ static void test_query_video_memory_info_matches_what_the_segments_hold(void **s
     renv_close(&e);
 }
 
+/* rule: vidmm.d3dkmtmakeresident-d3dkmtevict-reference */
 static void test_make_resident_is_reference_counted_and_pins(void **state)
 {
     struct renv e;
@@ -101,6 +104,7 @@ static void test_make_resident_is_reference_counted_and_pins(void **state)
     renv_close(&e);
 }
 
+/* rule: vidmm.makeresident-atomic-failure-nothing */
 static void test_make_resident_is_atomic_and_reports_bytes_to_trim(void **state)
 {
     struct renv e;
@@ -138,6 +142,7 @@ static void test_make_resident_is_atomic_and_reports_bytes_to_trim(void **state)
     renv_close(&e);
 }
 
+/* rule: vidmm.system-memory-budget-past */
 static void test_system_memory_budget_exceeded_fails_creation_only(void **state)
 {
     struct renv e;

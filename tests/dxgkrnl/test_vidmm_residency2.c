@@ -4,6 +4,8 @@
  * D3DKMTChangeVideoMemoryReservation with what D3DKMTQueryVideoMemoryInfo reports of it.
  * Against the reference KMD and the software GPU: local 1 MiB, CPU-visible 1 MiB, aperture
  * 2 MiB; content checked by checksum. */
+/* rule: vidmm.d3dkmtqueryvideomemoryinfo-both-groups (the reservation's bogus hProcess, changed from `STATUS_INVALID_PARAMETER`) */
+/* rule: vidmm.allocations-device-made-resident-evicted */
 #include "real_env.h"
 
 #include "dxgkrnl/objects/objects.h"
@@ -113,6 +115,7 @@ static void gpu_copy_src_marked_written(struct renv *e, D3DKMT_HANDLE dst, D3DKM
 /* docs/semantics.md §9.2: "if the MustSucceed attempt fails the device is put in error and no
  * further submissions from any of its contexts are accepted"; without MustSucceed the failure
  * is only the atomic STATUS_NO_MEMORY with NumBytesToTrim. Another device keeps working. */
+/* rule: vidmm.makeresident-mustsucceed-cannot-place (second device's copy checked by checksum) */
 static void test_must_succeed_make_resident_that_fails_puts_only_its_device_in_error(void **state)
 {
     struct renv e;
@@ -162,6 +165,7 @@ static void test_must_succeed_make_resident_that_fails_puts_only_its_device_in_e
  * instead of copying back". The allocation list marks it written (as a cautious UMD does); with
  * the flag the eviction copies nothing and the content is still right afterwards; without it the
  * copy happens. */
+/* rule: vidmm.d3dkmtevict-notwrittento-eviction (`bytes_paged_out` delta 0 vs 256 KiB, checksums after every restore) */
 static void test_evict_not_written_to_discards_instead_of_copying_back(void **state)
 {
     struct renv e;
@@ -209,6 +213,7 @@ static void test_evict_not_written_to_discards_instead_of_copying_back(void **st
 /* NotWrittenTo only vouches for the GPU: an allocation the CPU may have written since
  * MakeResident (a CpuVisible one, locked for writing) is still copied back, and comes back with
  * what the CPU wrote, not the older backing store. */
+/* rule: vidmm.notwrittento-vouches-only-gpu-cpuvisible (upload in the CPU-visible memory segment, checksum of the CPU-written pattern after restore) */
 static void test_evict_not_written_to_still_copies_what_the_cpu_wrote(void **state)
 {
     struct renv e;
@@ -255,6 +260,8 @@ static void test_evict_not_written_to_still_copies_what_the_cpu_wrote(void **sta
 /* docs/semantics.md §9.3: CurrentReservation / AvailableForReservation back the app-reserved
  * minimum. AvailableForReservation is half the group's Budget; above it is refused and changes
  * nothing; the reservation is per group, outlives the device, 0 clears it. */
+/* rule: vidmm.d3dkmtqueryvideomemoryinfo-group-budget */
+/* rule: vidmm.d3dkmtchangevideomemoryreservation */
 static void test_video_memory_reservation_is_reported_validated_and_cleared(void **state)
 {
     struct renv e;

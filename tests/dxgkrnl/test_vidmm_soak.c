@@ -2,6 +2,8 @@
  * evictions and restores, with the checksum of every allocation checked on every read back.
  * Local 1 MiB, CPU-visible 1 MiB, aperture 8 MiB; 64 GPU_ONLY allocations of 64 KiB (4 MiB).
  * The short CI run; `wddm soak` is the long one (tools/wddm/soak.c). */
+/* rule: vidmm.counters-evictions-bytes-paged-bytes */
+/* rule: sched.tickets-retire-out-order-once-priorities (10,000+ operations, tickets in order) */
 #include "real_env.h"
 
 #include <pthread.h>
@@ -19,6 +21,7 @@ static uint32_t rnd(uint32_t *x)
     return *x;
 }
 
+/* rule: vidmm.nothing-lost-working-set-4x-local */
 static void test_soak_oversubscribed_working_set_loses_nothing(void **state)
 {
     struct renv e;
@@ -164,6 +167,7 @@ static void *soak_thread(void *arg)
     return NULL;
 }
 
+/* rule: vidmm.nothing-lost-working-set-4x-local (two threads, also the TSan test) */
 static void test_soak_two_devices_evicting_each_other_lose_nothing(void **state)
 {
     struct soaker w[2] = { { .seed = 111, .ops = 2500 }, { .seed = 222, .ops = 2500 } };

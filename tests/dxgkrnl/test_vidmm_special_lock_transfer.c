@@ -49,6 +49,7 @@ static void gpu_check(struct renv *e, D3DKMT_HANDLE src, const BYTE *want)
 /* Trimming everything (the walk a power transition uses too) moves the allocation out of the
  * memory segment under the lock; the pointer shows the same bytes, a write after the move is
  * kept, and the GPU's next use reads it all. */
+/* rule: kmd.reference-kmd-swizzling-ranges-range-cpu (mutation-checked: the KMD not building the operation; the range not following it; VidMm issuing a plain TRANSFER) */
 static void test_a_use_alternate_va_lock_keeps_its_view_through_a_move(void **state)
 {
     (void)state;
@@ -73,6 +74,7 @@ static void test_a_use_alternate_va_lock_keeps_its_view_through_a_move(void **st
 }
 
 /* With DonotEvict the same lock holds the allocation where it is. */
+/* rule: vidmm.lock-donotevict-without-usealternateva */
 static void test_donotevict_keeps_a_use_alternate_va_lock_in_place(void **state)
 {
     (void)state;
@@ -95,6 +97,7 @@ static void test_donotevict_keeps_a_use_alternate_va_lock_in_place(void **state)
 
 /* The GpuMmu model: SPECIAL_LOCK_TRANSFER is a WDDM 1.x operation, so the lock keeps the
  * allocation in place there, DonotEvict or not. */
+/* rule: vidmm.lock-donotevict-without-usealternateva (mutation-checked: without the GpuMmu gate the allocation leaves its segment) */
 static void test_the_gpummu_model_keeps_a_use_alternate_va_lock_in_place(void **state)
 {
     (void)state;

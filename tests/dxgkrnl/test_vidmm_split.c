@@ -26,6 +26,7 @@ static uint64_t gpu_sum(struct renv *e, D3DKMT_HANDLE g, D3DKMT_HANDLE rb)
     return renv_read_sum(e, rb, 0, SZ);
 }
 
+/* rule: vidmm.dma-buffer-splitting-packet-whose (3 MiB of GPU-only allocations in one buffer, 2 MiB of segments: 3 parts, every byte right, device active) */
 static void test_dma_buffer_whose_allocations_do_not_fit_together_is_split_and_loses_nothing(void **state)
 {
     (void)state;
@@ -70,6 +71,7 @@ static void test_dma_buffer_whose_allocations_do_not_fit_together_is_split_and_l
     renv_close(&e);
 }
 
+/* rule: vidmm.dma-buffer-splitting-packet-whose */
 static void test_dma_buffer_that_fits_is_not_split(void **state)
 {
     (void)state;

@@ -313,6 +313,8 @@ static UINT8 pattern(UINT j)
  * linear form; what the CPU writes there lands tiled in the segment at the unlock (range
  * released), and a GPU write at raw offset 0 shows at linear offset 0x800 in the next view.
  * While the view is outstanding no other lock and no DMA buffer may use the allocation. */
+/* rule: vidmm.acquireaperture-numberofswizzlingranges */
+/* rule: vidmm.while-acquireaperture-view-outstanding */
 static void test_acquire_aperture_gives_a_linear_view_the_gpu_sees_swizzled(void **state)
 {
     struct mock_env e;
@@ -353,6 +355,7 @@ static void test_acquire_aperture_gives_a_linear_view_the_gpu_sees_swizzled(void
  * (D3DERR_NOTAVAILABLE) without a KMD call; without DonotEvict the allocation is evicted to
  * system memory and the CPU gets it there, linear; the GPU gets it back tiled. An unlock frees
  * a range for the next lock. */
+/* rule: vidmm.ranges-limited-limit-donotevict-fails */
 static void test_at_the_range_limit_donotevict_fails_and_otherwise_the_lock_evicts(void **state)
 {
     struct mock_env e;
@@ -392,6 +395,7 @@ static void test_at_the_range_limit_donotevict_fails_and_otherwise_the_lock_evic
 
 /* A range the KMD answers UNAVAILABLE for is skipped for the next free one; when every free
  * range is unavailable the lock is at the limit (DonotEvict: UNAVAILABLE). */
+/* rule: vidmm.range-kmd-answers-status-graphics */
 static void test_a_range_the_kmd_cannot_program_is_skipped(void **state)
 {
     struct mock_env e;
@@ -410,6 +414,8 @@ static void test_a_range_the_kmd_cannot_program_is_skipped(void **state)
 /* docs/semantics.md §3.2 rules 6, 11: AcquireAperture on an allocation that can only live in an
  * aperture, or that is already locked, is refused; destroying an allocation whose view is
  * outstanding gives its range back. */
+/* rule: vidmm.while-acquireaperture-view-outstanding */
+/* rule: vidmm.destroying-allocation-whose */
 static void test_acquire_aperture_refusals_and_destruction(void **state)
 {
     struct mock_env e;
@@ -432,6 +438,7 @@ static void test_acquire_aperture_refusals_and_destruction(void **state)
  * which VidMm refuses without the flag; an allocation resident in an aperture segment is locked
  * through a range where it is ("redirects the memory access to the system memory pages"); what
  * the CPU writes there is the allocation's content after the unlock. */
+/* rule: vidmm.usealternateva-kmd-may-change-rangesize */
 static void test_use_alternate_va_may_change_the_range_and_reach_an_aperture(void **state)
 {
     struct mock_env e;
@@ -474,6 +481,7 @@ static void test_use_alternate_va_may_change_the_range_and_reach_an_aperture(voi
 /* Locking Swizzled Allocations, case 2: without UseAlternateVA, an AcquireAperture lock of an
  * allocation resident in an aperture segment, or evicted, first pages it into a memory segment
  * (the KMD's range is over memory-segment bytes: SegmentId 2), and the view shows its content. */
+/* rule: vidmm.locking-swizzled-allocations-case-2 (mutation-checked) */
 static void test_acquire_aperture_pages_an_aperture_or_evicted_allocation_into_memory_first(void **state)
 {
     struct mock_env e;
@@ -515,6 +523,7 @@ static void test_acquire_aperture_pages_an_aperture_or_evicted_allocation_into_m
 
 /* At the range limit a UseAlternateVA lock fails (no other view to fall back to) and leaves the
  * allocation where it was, DonotEvict or not. */
+/* rule: vidmm.range-limit-usealternateva-lock-fails */
 static void test_use_alternate_va_at_the_range_limit_fails_without_evicting(void **state)
 {
     struct mock_env e;
@@ -550,6 +559,7 @@ static NTSTATUS lock_whole_segment(struct mock_env *e, D3DKMT_HANDLE *big)
  * (the lock's range and PrivateDriverData). The CPU's pointer keeps showing the content, what
  * it writes after the move is the content after the unlock, and the GPU's next use gets it back
  * tiled. */
+/* rule: vidmm.dxgk-operation-special-lock-transfer */
 static void test_use_alternate_va_lock_moves_by_special_lock_transfer(void **state)
 {
     struct mock_env e;
@@ -618,6 +628,7 @@ static void *lock_big_thread(void *arg)
     return NULL;
 }
 
+/* rule: vidmm.dxgk-operation-special-lock-transfer (the GPU paused: the unlock waits with the range held until the move ran; mutation-checked: no wait in D3DKMTUnlock) */
 static void test_the_unlock_keeps_the_range_until_the_move_ran(void **state)
 {
     (void)state;
@@ -655,6 +666,7 @@ static void test_the_unlock_keeps_the_range_until_the_move_ran(void **state)
 
 /* Under the same lock, D3DKMTMakeResident brings it back (no DMA buffer may name it, rule 11):
  * a SPECIAL_LOCK_TRANSFER from system memory, and the range follows it into the segment. */
+/* rule: vidmm.dxgk-operation-special-lock-transfer */
 static void test_a_move_back_under_the_lock_is_a_special_lock_transfer_too(void **state)
 {
     struct mock_env e;
@@ -697,6 +709,7 @@ static void test_a_move_back_under_the_lock_is_a_special_lock_transfer_too(void 
 /* Even when its backing store already holds its content (restored, then locked ReadOnly), a
  * move under the lock is a SPECIAL_LOCK_TRANSFER, never a DISCARD_CONTENT: the KMD must point
  * the range at the destination, and only that operation says so. */
+/* rule: vidmm.dxgk-operation-special-lock-transfer */
 static void test_a_clean_allocation_held_through_the_range_is_still_transferred(void **state)
 {
     struct mock_env e;
@@ -729,6 +742,7 @@ static void test_a_clean_allocation_held_through_the_range_is_still_transferred(
 /* Taking everything out of the segments (wddm_test_vidmm_trim: the walk a power transition
  * uses too, vidmm/purge.c) moves an allocation a UseAlternateVA lock holds, by
  * SPECIAL_LOCK_TRANSFER, and leaves one locked with DonotEvict where it is. */
+/* rule: vidmm.dxgk-operation-special-lock-transfer */
 static void test_a_trim_moves_a_use_alternate_va_lock_and_keeps_a_donotevict_one(void **state)
 {
     struct mock_env e;
@@ -755,6 +769,8 @@ static void test_a_trim_moves_a_use_alternate_va_lock_and_keeps_a_donotevict_one
 /* A lock that did not allow a move keeps the allocation where it is: UseAlternateVA with
  * DonotEvict, or a plain AcquireAperture view (whose range is over the segment bytes); the
  * segment cannot be emptied for another, and nothing is transferred. */
+/* rule: vidmm.dxgk-operation-special-lock-transfer (mutation-checked: locked instances never movable; the move a plain TRANSFER; the move back a plain TRANSFER; DonotEvict ignored; a restore under the lock left clean; a clean instance discarded; the segment walk skipping every locked instance) */
+/* rule: vidmm.lock-donotevict-without-usealternateva */
 static void test_donotevict_or_a_plain_acquire_aperture_lock_holds_the_allocation_in_place(void **state)
 {
     struct mock_env e;
@@ -788,6 +804,7 @@ static NTSTATUS create_primary(struct mock_env *e, D3DKMT_HANDLE *h)
 
 /* Rule 7: a primary uses UseAlternateVA exactly when the KMD created it with
  * DXGK_ALLOCATIONINFOFLAGS.UseAlternateVA ("can only be locked with the UseAlternateVA flag"). */
+/* rule: vidmm.rule-7-usealternateva-refused-shared */
 static void test_use_alternate_va_on_a_primary_follows_its_creation_flag(void **state)
 {
     struct mock_env e;
@@ -811,6 +828,7 @@ static void test_use_alternate_va_on_a_primary_follows_its_creation_flag(void **
 }
 
 /* Rule 7: "UseAlternateVA cannot be used on a shared allocation". */
+/* rule: vidmm.rule-7-usealternateva-refused-shared */
 static void test_use_alternate_va_on_a_shared_allocation_is_refused(void **state)
 {
     struct mock_env e;
@@ -837,6 +855,7 @@ static void test_use_alternate_va_on_a_shared_allocation_is_refused(void **state
  * the KMD to unswizzle, and the CPU gets the linear form in system memory; locked again while it
  * is still evicted, it is handed out at once (case 3: no paging, no range); the GPU's next use
  * restores it into the memory segment with Swizzle, tiled again. IgnoreSync on it is refused. */
+/* rule: vidmm.allocations-kmd-creates-swizzled-vidmm (mutation-checked: no Unswizzle, no Swizzle, no case 3, no IgnoreSync refusal, Unswizzle on every eviction) */
 static void test_a_swizzled_allocation_is_unswizzled_only_at_the_range_limit_and_swizzled_back(void **state)
 {
     struct mock_env e;
@@ -898,6 +917,7 @@ static void test_a_swizzled_allocation_is_unswizzled_only_at_the_range_limit_and
  * with its memory segment full of locked allocations, a lock that needs it resident fails with
  * STATUS_NO_MEMORY although its supported set names the aperture, which has room; once the
  * memory segment has room it is restored there, with Swizzle. */
+/* rule: vidmm.allocations-kmd-creates-swizzled-vidmm (mutation-checked: without the exclusion the lock lands in the aperture) */
 static void test_a_linear_backing_store_is_never_mapped_into_an_aperture(void **state)
 {
     struct mock_env e;

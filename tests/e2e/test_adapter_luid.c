@@ -25,13 +25,15 @@ static void enum_adapters2_counts_then_opens(void **state)
     }
 }
 
+/* rule: kernel.d3dkmtopenadapterfromluid-opens (also after the adapter stopped and restarted) */
+/* rule: kernel.adapter-luids-0x1000-index-stable-across (the first adapter's LUID is 0x1000; it opens the adapter again after a restart) */
 static void open_adapter_from_luid_opens_the_enumerated_adapter(void **state)
 {
     D3DKMT_ADAPTERINFO ai[4];
     D3DKMT_ENUMADAPTERS2 e = {.NumAdapters = 4, .pAdapters = ai};
     assert_int_equal(D3DKMTEnumAdapters2(&e), STATUS_SUCCESS);
     LUID luid = ai[0].AdapterLuid;
-    /* Our choice (docs/rules.md "Choices"): LUIDs are 0x1000 + the adapter's index, stable. */
+    /* Our choice (docs/rules/kernel.md): LUIDs are 0x1000 + the adapter's index, stable. */
     assert_int_equal(luid.LowPart, 0x1000);
     assert_int_equal(luid.HighPart, 0);
     D3DKMT_OPENADAPTERFROMLUID o = {.AdapterLuid = luid};
@@ -57,6 +59,7 @@ static void open_adapter_from_luid_opens_the_enumerated_adapter(void **state)
     assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS);
 }
 
+/* rule: kernel.d3dkmtopenadapterfromluid-opens */
 static void open_adapter_from_unknown_luid_is_invalid_parameter(void **state)
 {
     D3DKMT_OPENADAPTERFROMLUID o = {.AdapterLuid = {.LowPart = 0xdead, .HighPart = 7}};

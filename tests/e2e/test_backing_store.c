@@ -7,6 +7,8 @@
  *
  * A KMD that wraps the reference one records the DDI calls and, for the verifier tests,
  * breaks the rules on purpose after the reference KMD described the allocation. */
+/* rule: build.both-models-pass-same-end-end (both runs) */
+/* rule: kernel.d3dkmtcreateallocation-createshared-2 */
 #include "e2e/e2e.h"
 
 #include <stdbool.h>
@@ -184,6 +186,8 @@ static void expect_refusal_names(const char *what)
         fail_msg("the refusal does not name \"%s\":\n%s", what, why);
 }
 
+/* rule: kernel.kernel-commits-backing-store-creation */
+/* rule: vidmm.d3dkmtlock2-d3dkmtunlock2-cpu-pointer-no */
 static void seed002_kernel_gives_the_kmd_the_backing_store_once_before_create_returns(void **state)
 {
     (void)state;
@@ -208,6 +212,7 @@ static void seed002_kernel_gives_the_kmd_the_backing_store_once_before_create_re
     assert_int_equal(rec.destroyed_with_backing, 1);
 }
 
+/* rule: kernel.d3dkmtescape-dxgkddiescape-d3dkmt-escape */
 static void seed002_umd_writes_and_the_kmd_reads_through_its_pointer(void **state)
 {
     (void)state;
@@ -223,6 +228,8 @@ static void seed002_umd_writes_and_the_kmd_reads_through_its_pointer(void **stat
     destroy(h);
 }
 
+/* rule: vidmm.vidmm-never-renames-discards-re-commits */
+/* rule: kernel.d3dkmtescape-dxgkddiescape-d3dkmt-escape */
 static void seed002_kmd_writes_and_the_umd_reads_through_lock2(void **state)
 {
     (void)state;
@@ -272,6 +279,7 @@ static NTSTATUS gpu_copy(D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
     return D3DKMTRender(&r);
 }
 
+/* rule: vidmm.d3dkmtlock2-d3dkmtunlock2-cpu-pointer-no */
 static void seed002_make_resident_works_and_the_gpu_sees_what_the_kmd_wrote(void **state)
 {
     (void)state;
@@ -308,6 +316,7 @@ static void seed002_make_resident_works_and_the_gpu_sees_what_the_kmd_wrote(void
     destroy(h);
 }
 
+/* rule: vidmm.vidmm-never-renames-discards-re-commits */
 static void seed002_a_shared_backing_store_is_never_renamed(void **state)
 {
     (void)state;
@@ -347,6 +356,7 @@ static void seed002_a_shared_backing_store_is_never_renamed(void **state)
     assert_int_equal(rec.set_backing_calls, 1);
 }
 
+/* rule: kmd.umd-asks-sharing-private-data-kmd */
 static void seed002_kmd_refuses_the_request_when_the_feature_is_disabled(void **state)
 {
     /* A fresh start with the feature off: the KMD remembered the answer at StartDevice. */
@@ -361,6 +371,7 @@ static void seed002_kmd_refuses_the_request_when_the_feature_is_disabled(void **
     assert_int_equal(rec.set_backing_calls, 0);
 }
 
+/* rule: kernel.verifier-sharebackingstorewithkmd */
 static void seed002_verifier_refuses_the_flag_when_the_feature_is_disabled(void **state)
 {
     close_env(state);
@@ -424,6 +435,8 @@ static void seed002_verifier_refuses_the_flag_with_existing_system_memory(void *
 
 /* Issue 6: any allocation may be shared (tests/dxgkrnl/test_share.c opens them); without the
  * flag the KMD gets no backing-store address. */
+/* rule: kernel.createshared-allocation-kmd-not-mark */
+/* rule: kernel.d3dkmtcreateallocation-createshared */
 static void shared_allocations_without_a_kmd_backing_store_get_no_backing_store_call(void **state)
 {
     (void)state;
@@ -434,6 +447,8 @@ static void shared_allocations_without_a_kmd_backing_store_get_no_backing_store_
     destroy(h);
 }
 
+/* rule: vidmm.d3dkmtlock2-d3dkmtunlock2-cpu-pointer-no */
+/* rule: kernel.d3dkmtescape-dxgkddiescape-d3dkmt-escape */
 static void escape_and_lock2_refuse_bad_input(void **state)
 {
     (void)state;

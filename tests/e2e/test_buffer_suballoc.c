@@ -1,5 +1,5 @@
 /* Issue 3, "Create+destroy of 4 KiB buffers": the reference UMD puts small DEFAULT buffers in
- * slots of pooled allocations (src/umd/suballoc.c, docs/rules.md §28). Through every layer and
+ * slots of pooled allocations (src/umd/suballoc.c, docs/rules/umd.md). Through every layer and
  * the real GPU, in both driver models: every buffer reads back its own bytes while buffers are
  * released and their slots reused at once with work on them still queued or running; copies
  * between two buffers of one chunk; and the chunks survive being evicted and brought back.
@@ -39,6 +39,7 @@ static const UINT sizes[] = { 16, 256, 1000, 4096, 5000, 65536 };
  * buffer, and releases every other buffer right after its copy is queued, so the next buffer of
  * that size class takes the slot with the copy still queued (or, after the flush every 8, on
  * the GPU). Every staging buffer must hold the bytes of the buffer it was copied from. */
+/* rule: umd.freed-slot-reused-once-no-wait (both models, 192 buffers of 6 sizes, flushes every 8) */
 static void released_slots_are_reused_while_work_on_them_is_in_flight(void **state)
 {
     struct e2e *e = *state;
@@ -71,6 +72,7 @@ static void released_slots_are_reused_while_work_on_them_is_in_flight(void **sta
 
 /* CopyResource and CopySubresourceRegion between two buffers of one chunk (both 4 KiB, created
  * one after the other, so neighbours) move exactly the bytes named. */
+/* rule: umd.every-address-pooled-buffer-names-chunk (both models; mutation-checked: without the slot offset, or with every buffer in slot 0, they fail) */
 static void copies_between_buffers_of_one_chunk_move_the_named_bytes(void **state)
 {
     struct e2e *e = *state;
@@ -101,6 +103,7 @@ static void copies_between_buffers_of_one_chunk_move_the_named_bytes(void **stat
 /* 64 buffers of 4 KiB (four chunks), then 8 MiB of render targets through 4 MiB of video memory:
  * evictions happen (VidMm's in WDDM 1.x, the UMD's trims in the GpuMmu model), and every buffer
  * still reads back its own bytes. */
+/* rule: umd.chunks-evicted-restored-like-allocation (both models; 64 buffers, 8 MiB of render targets through 4 MiB) */
 static void pooled_buffers_keep_their_bytes_through_evictions(void **state)
 {
     struct e2e *e = *state;

@@ -3,6 +3,8 @@
  * forbids makes the start fail with a message naming the members involved, and then both
  * D3DKMTEnumAdapters2 and D3D11CreateDevice fail; a valid file starts, and the kernel sees
  * exactly what the file says. */
+/* rule: kernel.failed-start-makes-d3dkmtenumadapters2 (every case asserts both failures and the message) */
+/* rule: common.reason-failure-readable-caller-wddm-last (asserts the member names in it) */
 #include "e2e/e2e.h"
 
 #include <unistd.h>
@@ -55,6 +57,8 @@ static void expect_refused(const char *caps, const char *must_name)
     assert_null(dev);
 }
 
+/* rule: kernel.validation-adapter-start-failing-start */
+/* rule: kernel.paravirtualizationsupported-only-when */
 static void seed003_forbidden_vidmmcaps_combinations_fail_the_start(void **state)
 {
     expect_refused("DXGK_VIDMMCAPS.GpuMmuSupported = 1\nDXGK_VIDMMCAPS.IoMmuSupported = 1\n",
@@ -78,6 +82,7 @@ static void seed003_forbidden_vidmmcaps_combinations_fail_the_start(void **state
     expect_refused("DXGK_VIDMMCAPS.ParavirtualizationSupported = 1\n", "DXGK_VIDMMCAPS.ParavirtualizationSupported");
 }
 
+/* rule: kernel.dxgk-vidschcaps-preemptionaware-needs */
 static void forbidden_vidschcaps_combinations_fail_the_start(void **state)
 {
     /* docs/semantics.md §6.2 */
@@ -92,12 +97,14 @@ static void forbidden_vidschcaps_combinations_fail_the_start(void **state)
     expect_refused("DXGK_VIDSCHCAPS.Reserved = 1\n", "DXGK_VIDSCHCAPS.Reserved");
 }
 
+/* rule: common.unknown-names-values-not-numbers-not */
 static void caps_file_with_an_unknown_name_fails_the_start_naming_the_line(void **state)
 {
     expect_refused("DXGK_VIDMMCAPS.OutOfOrderLock = 1\nDXGK_VIDMMCAPS.OutOfOrderLocks = 1\n",
                    ":2:|DXGK_VIDMMCAPS.OutOfOrderLocks");
 }
 
+/* rule: common.file-such-lines-named-wddm-kmd */
 static void valid_caps_file_starts_and_the_kernel_sees_it(void **state)
 {
     use_caps("DXGK_VIDMMCAPS.OutOfOrderLock = 1\nDXGK_VIDMMCAPS.CrossAdapterResource = 1\n"

@@ -7,7 +7,7 @@
  * dlls/d3d10core/tests/d3d10core.c, which runs on Windows (test_device_interfaces,
  * test_create_texture1d/2d/3d, test_texture1d/2d_interfaces, test_resource_map,
  * test_create_query, test_multithread); seed 001's D3D10 Map rows. Where Windows versions
- * differ, Windows 8 and later (D3D10 layered over the D3D11 core). docs/rules.md §44.
+ * differ, Windows 8 and later (D3D10 layered over the D3D11 core). docs/rules/d3d10.md.
  */
 #include "e2e/e2e.h"
 
@@ -336,6 +336,7 @@ static void texture_faces(void **state)
 /* Map on the resource (ID3D10Buffer::Map, ID3D10Texture2D::Map, ID3D10Texture3D::Map; seed
  * 001's D3D10 rows): a staging buffer maps for READ; a 2D texture gives a row pitch of at
  * least a row, a 3D one a depth pitch of at least a slice; written bytes read back. */
+/* rule: d3d10.id3d10buffer-map-id3d10texture1d-2d-3d */
 static void map_gives_pointers_and_pitches(void **state)
 {
     struct t10 *t = *state;
@@ -389,6 +390,7 @@ static void check_map(ID3D10Buffer *b, D3D10_MAP type, HRESULT expect)
  * WRITE_NO_OVERWRITE; STAGING READ / WRITE / READ_WRITE but no DISCARD. A second Map of a
  * mapped subresource fails and the first mapping stays; a subresource out of range fails; a
  * failed Map leaves the out pointer NULL. */
+/* rule: d3d10.id3d10buffer-map-id3d10texture1d-2d-3d */
 static void map_matrix(void **state)
 {
     struct t10 *t = *state;
@@ -569,6 +571,7 @@ static void *map_do_not_wait(ID3D10Buffer *stg)
  * answer must be WAS_STILL_DRAWING, at once. Only that one copy is submitted while the GPU is
  * held (the uploads come before the first readback, which drains them): more work than the
  * context's queue holds would make the submission itself wait, as on Windows. */
+/* rule: d3d10.id3d10buffer-map-id3d10texture1d-2d-3d (WAS_STILL_DRAWING while the GPU is paused) */
 static void do_not_wait_readback(void **state)
 {
     struct t10 *t = *state;
@@ -681,6 +684,7 @@ static void private_data(void **state)
 /* A D3D10 texture created with D3D10_RESOURCE_MISC_SHARED_KEYEDMUTEX has IDXGIKeyedMutex, and
  * another D3D10 device that opens it acquires the key the first one released (DXGI reference,
  * IDXGIKeyedMutex::AcquireSync's D3D10 example). */
+/* rule: d3d10.same-through-direct3d-10-d3d10-resource */
 static void keyed_mutex_texture(void **state)
 {
     struct t10 *t = *state;

@@ -4,6 +4,8 @@
  * (seed 001 §1 "In D3D10, Map/Unmap live on the device function table", §5) and locks with
  * the D3DDDICB_LOCKFLAGS of seed 001 §6.3's D3D10 rows - observed at the DDI boundary by the
  * shim UMD (shim_umd.h), in both driver models. */
+/* rule: d3d10.runtime-drives-d3d10-device-through-10 (every map reaches `D3D10DDI_DEVICEFUNCS`, counted by the shim) */
+/* rule: build.tests-lock-callbacks-map-rows-use */
 #include "e2e/shim_umd.h"
 
 #include <d3d10_1.h>
@@ -49,6 +51,8 @@ static ID3D10Buffer *make_buffer10(ID3D10Device *dev, D3D10_USAGE usage, UINT bi
 /* The entry point and the DDI version: OpenAdapter10 once with D3D10.0, never OpenAdapter10_2,
  * and CreateDevice with D3D10_0_DDI_INTERFACE_VERSION; D3D10CreateDevice1 asks for 10.1; a
  * D3D11 device of the same process goes through OpenAdapter10_2 with 11.0. */
+/* rule: runtime.d3d11-device-drives-umd-through-d3d11 (a D3D11 device asks 11.1) */
+/* rule: runtime.d3d10createdevice-opens-umd-through (mutation-checked: opening `OpenAdapter10_2` for D3D10 fails it) */
 static void d3d10_devices_open_the_umd_through_openadapter10(void **state)
 {
     (void)state;
@@ -107,6 +111,7 @@ static void api_row10(ID3D10Buffer *b, D3D10_MAP type, UINT flags, UINT want, co
 
 /* Seed 001 §6.3, the D3D10 table, through the D3D10 API: D3D10_MAP_* and
  * D3D10_MAP_FLAG_DO_NOT_WAIT become the D3DDDICB_LOCKFLAGS of each row. */
+/* rule: d3d10.id3d10buffer-map-id3d10texture1d-2d-3d */
 static void seed001_s6_3_d3d10_api_map_rows(void **state)
 {
     ID3D10Device *dev = *state;
@@ -125,6 +130,7 @@ static void seed001_s6_3_d3d10_api_map_rows(void **state)
 
 /* Seed 001 §5: a DEFAULT resource is GPU-only - Map fails, nothing reaches the UMD's table,
  * nothing is locked - and the out pointer is NULL. */
+/* rule: d3d10.id3d10buffer-map-id3d10texture1d-2d-3d */
 static void seed001_s5_d3d10_default_buffer_is_not_mapped(void **state)
 {
     ID3D10Device *dev = *state;
@@ -141,6 +147,7 @@ static void seed001_s5_d3d10_default_buffer_is_not_mapped(void **state)
 
 /* The staging readback of seed 001 §8 through the D3D10 API: a DEFAULT buffer with initial
  * data, CopyResource to STAGING, Map(READ) waits for the copy and sees every byte. */
+/* rule: d3d10.id3d10buffer-map-id3d10texture1d-2d-3d */
 static void seed001_s8_d3d10_staging_readback(void **state)
 {
     ID3D10Device *dev = *state;

@@ -10,8 +10,9 @@
  * API reference (ID3D11DeviceContext1::CopySubresourceRegion1, ::DiscardResource,
  * D3D11_COPY_FLAGS, D3D11_FEATURE_DATA_D3D11_OPTIONS) and the WDK's (D3D11_1DDI_DEVICEFUNCS,
  * PFND3D11_1DDI_DISCARD). Through the whole stack, on the immediate and on a deferred context.
- * docs/rules.md §42.
+ * docs/rules/runtime.md.
  */
+/* rule: d3d10.one-table-context-immediate-context (all) */
 #include "e2e/e2e.h"
 #include "e2e/shim_umd.h"
 #include "umd/ddi11_1.h"
@@ -69,6 +70,7 @@ static void assert_told(struct wddm_umd_ddi11_1_counters before, UINT64 no_overw
     assert_int_equal(now.discards - before.discards, discards);
 }
 
+/* rule: runtime.id3d11device1-id3d11devicecontext1 */
 static void one_object_two_faces(void **state)
 {
     struct e2e *e = *state;
@@ -95,6 +97,8 @@ static void one_object_two_faces(void **state)
     assert_true(o.MapNoOverwriteOnDynamicConstantBuffer);
 }
 
+/* rule: runtime.copysubresourceregion1 (GPU readback and the UMD's count of each flag; mutation-checked: accepting both flags together fails it) */
+/* rule: runtime.discardresource-discardview-discardview1 (the UMD's count of discards: one per accepted call, none for STAGING / NULL / missing rectangles) */
 static void copies_with_flags(void **state)
 {
     struct e2e *e = *state;
@@ -165,6 +169,9 @@ static void copies_with_flags(void **state)
 }
 
 /* A deferred context made through ID3D11Device1 records the 11.1 copies like the others. */
+/* rule: runtime.id3d11device1-id3d11devicecontext1 */
+/* rule: runtime.copysubresourceregion1 (the UMD is told at execution, not at recording) */
+/* rule: runtime.discardresource-discardview-discardview1 */
 static void deferred_context1_records_them(void **state)
 {
     struct e2e *e = *state;
@@ -231,6 +238,7 @@ static void deferred_context1_records_them(void **state)
 
 /* What the 11.1 options report works: a box into a constant buffer, NO_OVERWRITE on a dynamic
  * constant buffer (after a DISCARD, the bytes it wrote are there to add to). */
+/* rule: runtime.d3d11-options-answers-driver-ddi-lets (the bytes after a partial constant-buffer update and after NO_OVERWRITE) */
 static void options_hold(void **state)
 {
     struct e2e *e = *state;
@@ -284,6 +292,10 @@ static void options_hold(void **state)
 /* A UMD that lists only the D3D11.0 DDI: the runtime drives it through 11.0, the options say
  * FALSE, flags and discards end in the runtime (the copies still happen), and what the options
  * deny is refused. */
+/* rule: runtime.d3d11-device-drives-umd-through-d3d11 (a UMD listing only 11.0 gets 11.0) */
+/* rule: runtime.copysubresourceregion1 */
+/* rule: runtime.discardresource-discardview-discardview1 */
+/* rule: runtime.d3d11-options-answers-driver-ddi-lets */
 static void umd_without_the_11_1_ddi(void **state)
 {
     (void)state;

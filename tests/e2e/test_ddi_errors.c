@@ -65,11 +65,13 @@ static void removed(struct e2e *e, HRESULT reason, HRESULT injected)
     another_device_keeps_working();
 }
 
+/* rule: runtime.unmap-copy-update-flush-destroy-may */
 static void critical_error_from_a_copy_removes_the_device(void **state)
 {
     removed(*state, DXGI_ERROR_DRIVER_INTERNAL_ERROR, E_OUTOFMEMORY);
 }
 
+/* rule: runtime.unmap-copy-update-flush-destroy-may (ResourceCopy only: another error → `DXGI_ERROR_DRIVER_INTERNAL_ERROR`, `D3DDDIERR_DEVICEREMOVED` → `DXGI_ERROR_DEVICE_REMOVED`; creation and Map then fail with `DXGI_ERROR_DEVICE_REMOVED`; another device unaffected) */
 static void device_removed_from_the_umd_removes_the_device(void **state)
 {
     removed(*state, DXGI_ERROR_DEVICE_REMOVED, D3DDDIERR_DEVICEREMOVED);

@@ -5,6 +5,7 @@
  * the debug flag answers the info queue with E_NOINTERFACE). Every refusal the runtime makes
  * inside an API call of the device must come back as a message with the method's category and
  * message ID; the filters decide what is stored and what is retrieved. */
+/* rule: debug.one-message-store-producer-storage */
 #include "e2e/e2e.h"
 
 #include <d3d10_1.h>
@@ -64,6 +65,7 @@ static D3D11_MESSAGE *get_message(ID3D11InfoQueue *iq, UINT64 index)
 
 /* Without the flag there is no debug layer: both interfaces answer E_NOINTERFACE. With it, both
  * are faces of the device (one reference count). */
+/* rule: runtime.id3d11debug-id3d11infoqueue-exist-only */
 static void the_debug_layer_exists_only_with_the_flag(void **state)
 {
     struct dbg *d = *state;
@@ -92,6 +94,8 @@ static void the_debug_layer_exists_only_with_the_flag(void **state)
 /* A refusal becomes a stored message: severity ERROR, the method's category and ID
  * (CreateBuffer: STATE_CREATION, CREATEBUFFER_INVALIDARG_RETURN; Map / Unmap: the site's own
  * RESOURCE_MAP_* / RESOURCE_UNMAP_* ID), the refusal's text as description. */
+/* rule: debug.refusal-inside-api-call-debug-device (mutation-checked: ignoring the site ID fails it) */
+/* rule: debug.count-limit-past-oldest-stored-message */
 static void refusals_become_messages(void **state)
 {
     struct dbg *d = *state;
@@ -133,6 +137,7 @@ static void refusals_become_messages(void **state)
  * DEVICE_OPEN_SHARED_RESOURCE_INVALIDARG_RETURN: d3d11sdklayers.h has no ID of their own), the
  * message naming the method; the ID3D11Device1::OpenSharedResource1 and OpenSharedResourceByName
  * references: a NULL handle or name is E_INVALIDARG. */
+/* rule: runtime.id3d11device1-opensharedresource1 (mutation-checked: the unwrapped entry point in the vtable stores no message) */
 static void opens_of_id3d11device1_become_messages(void **state)
 {
     struct dbg *d = *state;
@@ -159,6 +164,7 @@ static void opens_of_id3d11device1_become_messages(void **state)
 /* The storage filter on top of the stack decides what is stored: a deny list drops matching
  * messages (counted as denied), an allow list keeps only what it names; Pop restores the one
  * below; Get*Filter answers the length, then the filter. */
+/* rule: debug.storage-filter-stack-message-stored-iff */
 static void the_storage_filter_decides_what_is_stored(void **state)
 {
     struct dbg *d = *state;
@@ -206,6 +212,8 @@ static void the_storage_filter_decides_what_is_stored(void **state)
 }
 
 /* The retrieval filter hides stored messages from GetMessage and its count, not from storage. */
+/* rule: debug.storage-filter-stack-message-stored-iff */
+/* rule: debug.count-limit-past-oldest-stored-message */
 static void the_retrieval_filter_decides_what_is_read(void **state)
 {
     struct dbg *d = *state;
@@ -232,6 +240,7 @@ static void the_retrieval_filter_decides_what_is_read(void **state)
 }
 
 /* Past the count limit the oldest messages give way, counted as discarded. */
+/* rule: debug.count-limit-past-oldest-stored-message */
 static void the_count_limit_keeps_the_newest(void **state)
 {
     struct dbg *d = *state;
@@ -253,6 +262,7 @@ static void the_count_limit_keeps_the_newest(void **state)
 }
 
 /* Break and mute settings read back what was set (nothing breaks: there is no debugger). */
+/* rule: debug.break-settings-stored-read-back-out */
 static void break_and_mute_settings_read_back(void **state)
 {
     struct dbg *d = *state;
@@ -293,6 +303,7 @@ static void zero_byte_buffer(struct dbg *d)
     assert_int_equal(ID3D11Device_CreateBuffer(d->dev, &bd, NULL, &b), E_INVALIDARG);
 }
 
+/* rule: debug.message-break-settings-name-passes (a SIGTRAP handler that reads the queue: no deadlock, the message already stored; mutation-checked: never breaking fails it) */
 static void break_settings_break(void **state)
 {
     struct dbg *d = *state;
@@ -347,6 +358,7 @@ static int count_id(ID3D11InfoQueue *iq, D3D11_MESSAGE_ID id, const char *text)
 
 /* ReportLiveDeviceObjects: the device, then each kind of object still alive with its count
  * (DETAIL), then the summary; released objects are no longer reported. */
+/* rule: debug.reportlivedeviceobjects-live-device */
 static void live_objects_are_reported(void **state)
 {
     struct dbg *d = *state;
@@ -383,6 +395,7 @@ static void live_objects_are_reported(void **state)
 /* D3D11_DEBUG_FEATURE_FINISH_PER_RENDER_OP: every copy has finished on the GPU when the call
  * returns, so a DO_NOT_WAIT map right after it never answers WAS_STILL_DRAWING - even with the
  * software GPU slowed to 64 MiB/s. Unknown mask bits are refused. */
+/* rule: debug.setfeaturemask-takes-only-d3d11-debug (GPU slowed to 64 MiB/s; mutation-checked: flush only fails it) */
 static void finish_per_render_op_waits_for_each_copy(void **state)
 {
     struct dbg *d = *state;
@@ -415,6 +428,7 @@ static void finish_per_render_op_waits_for_each_copy(void **state)
 
 /* A D3D10 device made with D3D10_CREATE_DEVICE_DEBUG has the same layer: a refusal through the
  * D3D10 API (Map of a DEFAULT buffer) is a message of its ID3D11InfoQueue. */
+/* rule: debug.refusal-inside-api-call-debug-device */
 static void a_d3d10_debug_device_reports_too(void **state)
 {
     (void)state;

@@ -4,7 +4,8 @@
  * Wine's d3d10core tests, which run on Windows (a device created without the debug flag answers
  * the info queue with E_NOINTERFACE). The D3D10 queue is the D3D11 queue of the same device seen
  * through D3D10's types (docs/api.md "The debug layer"): a refusal made in a D3D10 call is a
- * message with an ID the D3D10 API names, read through either face. docs/rules.md §45. */
+ * message with an ID the D3D10 API names, read through either face. docs/rules/debug.md. */
+/* rule: debug.one-message-store-producer-storage */
 #include "e2e/e2e.h"
 
 #include <d3d10_1.h>
@@ -81,6 +82,7 @@ static void check_no_iface(void *obj, REFIID iid)
 /* Without the flag (D3D10CreateDevice, D3D10CreateDevice1) there is no debug layer; with it
  * both interfaces are faces of the device (one reference count, QueryInterface reaches the
  * device). A D3D11 debug device has no D3D10 faces, as it has no ID3D10Device. */
+/* rule: d3d10.id3d10debug-id3d10infoqueue-exist-only */
 static void the_d3d10_debug_layer_exists_only_with_the_flag(void **state)
 {
     struct dbg10 *d = *state;
@@ -123,6 +125,7 @@ static void the_d3d10_debug_layer_exists_only_with_the_flag(void **state)
  * description (a D3D11-only bind flag, no description) or the core did (ByteWidth 0); Map and
  * Unmap's per resource kind (D3D11 has one RESOURCE_MAP_* set, D3D10 one per kind); the
  * method's own where D3D10 names nothing closer. */
+/* rule: debug.refusal-inside-call-through-d3d10-face (mutation-checked: not marking the D3D10 call reports `RESOURCE_MAP_INVALIDMAPTYPE` and fails it) */
 static void d3d10_refusals_become_messages(void **state)
 {
     struct dbg10 *d = *state;
@@ -186,6 +189,7 @@ static void d3d10_refusals_become_messages(void **state)
 /* The filters through the D3D10 face: a storage filter with a deny list drops what it names
  * (counted as denied) and keeps the rest; Get*Filter answers the length, then the filter; a
  * retrieval filter hides stored messages from GetMessage. */
+/* rule: debug.id3d10infoqueue-device-one-queue-through (deny list by ID, Get*Filter, retrieval allow list) */
 static void d3d10_filters_decide_what_is_stored_and_read(void **state)
 {
     struct dbg10 *d = *state;
@@ -235,6 +239,8 @@ static void d3d10_filters_decide_what_is_stored_and_read(void **state)
  * ID3D11InfoQueue, which holds the same messages, counters and filters. A refusal in a D3D10
  * call reads as the same number through both (D3D10's IDs are D3D11's namesakes); a refusal in
  * a call through the device's D3D11 face keeps its D3D11 ID. */
+/* rule: debug.id3d10infoqueue-device-one-queue-through */
+/* rule: debug.refusal-inside-call-through-d3d10-face */
 static void one_store_behind_both_faces(void **state)
 {
     struct dbg10 *d = *state;
@@ -293,6 +299,7 @@ static void one_store_behind_both_faces(void **state)
 /* ID3D10Debug: the feature mask takes D3D10's three bits (a D3D11-only one is refused) and is
  * the device's one mask, ID3D11Debug reads it; the present delay reads back; Validate finds
  * nothing invalid; there are no swap chains to set or get (not implemented, as ID3D11Debug's). */
+/* rule: debug.id3d10debug-setfeaturemask-takes-only */
 static void id3d10debug_settings(void **state)
 {
     struct dbg10 *d = *state;
@@ -319,6 +326,7 @@ static void id3d10debug_settings(void **state)
 /* D3D10_DEBUG_FEATURE_FINISH_PER_RENDER_OP acts on D3D10 copies: each has finished on the GPU
  * when the call returns, so a DO_NOT_WAIT map right after it never answers WAS_STILL_DRAWING,
  * even with the software GPU slowed to 64 MiB/s. */
+/* rule: debug.id3d10debug-setfeaturemask-takes-only */
 static void finish_per_render_op_waits_for_each_d3d10_copy(void **state)
 {
     struct dbg10 *d = *state;

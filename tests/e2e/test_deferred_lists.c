@@ -1,6 +1,8 @@
 /* Deferred contexts and command lists end to end (seed 004, docs/semantics.md §4.5, §5.2):
  * every test runs twice, once with the reference UMD building command lists and once with its
  * command-list switch off so the runtime emulates them (WDDM_UMD_NO_COMMANDLISTS=1). */
+/* rule: umd.checkfeaturesupport-reports-umd-caps-umd */
+/* rule: umd.command-lists-resolve-va-resource */
 #include "e2e/lists.h"
 
 #include <pthread.h>
@@ -48,6 +50,7 @@ static void map_write(ID3D11DeviceContext *c, ID3D11Buffer *b, D3D11_MAP type, c
 }
 
 /* GetType answers DEFERRED; FinishCommandList on the immediate context is DXGI_ERROR_INVALID_CALL. */
+/* rule: runtime.createdeferredcontext-gettype-deferred */
 static void test_deferred_context_type_and_finish_only_on_deferred(void **state)
 {
     struct e2e *e = *state;
@@ -69,6 +72,7 @@ static void test_deferred_context_type_and_finish_only_on_deferred(void **state)
 
 /* CheckFeatureSupport(THREADING) reports what the UMD reported: command lists in the UMD mode,
  * none when the UMD's switch is off (the runtime then emulates them). */
+/* rule: umd.checkfeaturesupport-reports-umd-caps-umd */
 static void test_threading_feature_reports_umd_command_lists(void **state)
 {
     struct e2e *e = *state;
@@ -122,6 +126,7 @@ static void *execute_thread(void *p)
     return NULL;
 }
 
+/* rule: runtime.recording-copyresource */
 static void test_list_recorded_on_one_thread_executed_on_another_is_byte_identical(void **state)
 {
     struct e2e *e = *state;
@@ -161,6 +166,7 @@ static void test_list_recorded_on_one_thread_executed_on_another_is_byte_identic
  * several times on the immediate context (with the IC discarding the same buffer in between,
  * all queued behind a paused GPU) and from another deferred context: every execution gives
  * the first execution's result, because renaming happens per execution. */
+/* rule: umd.hard-case-list-map-copies-reading */
 static void test_discard_list_executed_many_times_renames_per_execution(void **state)
 {
     struct e2e *e = *state;
@@ -213,6 +219,8 @@ static void test_discard_list_executed_many_times_renames_per_execution(void **s
  * a NO_OVERWRITE before the list's first DISCARD of the buffer, which Windows answers with
  * D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD (Wine d3d11 tests, run on Windows:
  * test_deferred_context_map; this test asserted E_INVALIDARG before issue 14). */
+/* rule: runtime.map-dc-only-dynamic-cpu-access */
+/* rule: runtime.deferred-context-read-read-write-write (**changed**: it asserted `E_INVALIDARG` for the initial-discard case) */
 static void test_deferred_map_accepts_only_discard_then_nooverwrite_on_dynamic(void **state)
 {
     struct e2e *e = *state;
@@ -247,6 +255,7 @@ static void test_deferred_map_accepts_only_discard_then_nooverwrite_on_dynamic(v
 }
 
 /* ClearRenderTargetView recorded on a deferred context fills on the GPU when executed. */
+/* rule: runtime.recording-copyresource */
 static void test_deferred_clear_render_target_view_fills_when_executed(void **state)
 {
     struct e2e *e = *state;
@@ -329,6 +338,7 @@ static void test_deferred_discard_of_dynamic_texture_visible_when_executed(void 
 
 /* ClearUnorderedAccessViewUint, on the IC and recorded on a DC, fills the view's elements on the
  * GPU with each UINT's low bits per channel; only the view's range changes. */
+/* rule: runtime.clearunorderedaccessviewuint-ic-recorded */
 static void test_clear_uav_uint_fills_view_range_on_immediate_and_deferred(void **state)
 {
     struct e2e *e = *state;
@@ -393,6 +403,7 @@ static void test_clear_uav_uint_fills_view_range_on_immediate_and_deferred(void 
 /* View creation rules: SRV needs BIND_SHADER_RESOURCE, UAV needs BIND_UNORDERED_ACCESS; ranges
  * inside the resource; RAW needs R32_TYPELESS and MISC_BUFFER_ALLOW_RAW_VIEWS; a buffer view
  * needs a description. */
+/* rule: runtime.createshaderresourceview */
 static void test_srv_uav_creation_checks_bind_flags_ranges_and_raw(void **state)
 {
     struct e2e *e = *state;
@@ -518,6 +529,8 @@ static int oom_teardown(void **state)
  * context locally, drops the partial list, keeps accepting calls, and FinishCommandList returns
  * E_OUTOFMEMORY; the next recording works again. (UMD mode: the fault is injected by this test's
  * UMD, at each of the context's first five calls.) */
+/* rule: runtime.errors-dc-ddis-go-dc-own (the test's own UMD wrapper fails each of the DC's first 5 calls) */
+/* rule: runtime.after-createcommandlist-dc-handles (after a failed list the context records again) */
 static void test_deferred_out_of_memory_drops_list_and_finish_reports_it(void **state)
 {
     struct e2e *e = *state;
@@ -567,6 +580,7 @@ static void *par_thread(void *p)
     return NULL;
 }
 
+/* rule: runtime.two-threads-record-own-dcs-once (TSan build) */
 static void test_two_threads_record_concurrently_into_own_deferred_contexts(void **state)
 {
     struct e2e *e = *state;

@@ -4,6 +4,7 @@
  * the UserModeDriverName its adapter names (Microsoft's KMTQUERYADAPTERINFOTYPE and
  * D3DKMT_UMDFILENAMEINFO reference pages). The modules here are the reference drivers built
  * as swkmd.so / swumd.so (CMakeLists.txt). */
+/* rule: build.reference-drivers-build-modules-export */
 #include "e2e.h"
 
 #include <limits.h>
@@ -118,6 +119,9 @@ static void close_adapters(D3DKMT_ADAPTERINFO *ai, UINT n)
 
 /* The D3D11 runtime opens the adapter's UMD module and the kernel started its KMD module: both
  * are mapped, and the whole stack runs through them. */
+/* rule: kernel.wddm-kmd-names-each-adapter-kmd */
+/* rule: runtime.runtime-opens-umd-adapter-names (mutation-checked: ignoring the name fails it) */
+/* rule: wdk.kmd-module-calls-dxgkinitialize */
 static void d3d11_runs_through_both_modules(void **state)
 {
     drivers(kmd_path, umd_path);
@@ -134,6 +138,7 @@ static void d3d11_runs_through_both_modules(void **state)
 }
 
 /* D3D10CreateDevice1 opens the same module through its other export, OpenAdapter10. */
+/* rule: runtime.runtime-opens-umd-adapter-names */
 static void d3d10_opens_the_module_s_open_adapter10(void **state)
 {
     drivers(kmd_path, umd_path);
@@ -165,6 +170,9 @@ static void d3d10_opens_the_module_s_open_adapter10(void **state)
 
 /* Each adapter takes its own list entry; an empty entry is the built-in driver, and the kernel
  * answers KMTQAITYPE_UMDRIVERNAME with the adapter's module (the empty name: built-in). */
+/* rule: kernel.wddm-kmd-names-each-adapter-kmd (mutation-checked: every adapter taking entry 0 fails it) */
+/* rule: kernel.kernel-answers-kmtqaitype-umdrivername */
+/* rule: kernel.kernel-answers-kmtqaitype-wddm-kmdname */
 static void each_adapter_takes_its_own_entry(void **state)
 {
     char kmds[8192], umds[8192];
@@ -194,6 +202,7 @@ static void each_adapter_takes_its_own_entry(void **state)
 
 /* The query's own rules: one module serves the D3D10 and D3D11 runtimes; there is no D3D9 or
  * D3D12 UMD here, a version past the enumeration is invalid, and the structure must fit. */
+/* rule: kernel.kernel-answers-kmtqaitype-umdrivername */
 static void umd_name_query_rules(void **state)
 {
     drivers(NULL, NULL);
@@ -217,6 +226,7 @@ static void umd_name_query_rules(void **state)
 
 /* A module that cannot be loaded, or lacks the entry point, is refused with the Windows loader's
  * codes; nothing starts, and the next enumeration with a good configuration works. */
+/* rule: kernel.kmd-module-cannot-loaded-status-dll */
 static void a_bad_kmd_module_is_refused_by_name(void **state)
 {
     D3DKMT_ADAPTERINFO ai[4];
@@ -241,6 +251,8 @@ static void a_bad_kmd_module_is_refused_by_name(void **state)
 
 /* The UMD is the runtime's to load: a bad one fails the device creation (E_FAIL), and a name too
  * long for D3DKMT_UMDFILENAMEINFO keeps the adapter from starting. */
+/* rule: kernel.kernel-answers-kmtqaitype-umdrivername */
+/* rule: kernel.kmd-module-cannot-loaded-status-dll */
 static void a_bad_umd_module_fails_the_device(void **state)
 {
     ID3D11Device *dev = NULL;
@@ -271,6 +283,8 @@ static void a_bad_umd_module_fails_the_device(void **state)
 
 /* An entry installed in the process (wddm_set_kmd_entry) comes before the variable, as a driver
  * linked into the test program must win over the environment it runs in. */
+/* rule: runtime.runtime-opens-umd-adapter-names */
+/* rule: kernel.kernel-answers-kmtqaitype-wddm-kmdname (mutation-checked: answering "" always fails them) */
 static void the_in_process_entry_comes_first(void **state)
 {
     drivers("/nonexistent/kmd.so", NULL);

@@ -3,7 +3,7 @@
  * adapters, an adapter describes one and answers VidMm's budgets, a D3D11 device is made on an
  * explicit adapter, and the device's DXGI face reaches its adapter and sets its contexts'
  * scheduling priority. Windows' answers: DXGI reference and Wine's dxgi tests, run on Windows.
- * docs/rules.md §41.
+ * docs/rules/dxgi.md.
  */
 #include "e2e/shim_umd.h"
 
@@ -36,6 +36,8 @@ static LUID kernel_first_adapter(D3DKMT_SEGMENTSIZEINFO *sizes, UINT *count)
     return infos[0].AdapterLuid;
 }
 
+/* rule: dxgi.createdxgifactory-1-2-make-factory */
+/* rule: dxgi.adapter-describes-kernel-adapter-luid */
 static void factory_enumerates_the_kernel_adapters(void **state)
 {
     (void)state;
@@ -114,6 +116,8 @@ static IDXGIAdapter *first_adapter(IDXGIFactory **factory)
 
 /* D3D11CreateDevice on an explicit adapter: only with D3D_DRIVER_TYPE_UNKNOWN; the device
  * works (a GPU copy reads back) and its DXGI face hands back that very adapter. */
+/* rule: runtime.d3d11createdevice-makes-device-adapter (a GPU copy reads back on it) */
+/* rule: dxgi.device-dxgi-face-same-object */
 static void device_on_an_explicit_adapter(void **state)
 {
     (void)state;
@@ -165,6 +169,9 @@ static void device_on_an_explicit_adapter(void **state)
 /* The DXGI face is the same object: QueryInterface both ways, one reference count, one
  * private-data store; GetAdapter and GetParent give one adapter object; frame latency and GPU
  * thread priority keep Windows' ranges, and the priority reaches every kernel context. */
+/* rule: dxgi.device-dxgi-face-same-object */
+/* rule: dxgi.setgputhreadpriority-7-7-else-e (the shim UMD records the kernel contexts; `D3DKMTGetContextSchedulingPriority` answers 5) */
+/* rule: dxgi.setmaximumframelatency-above-16-dxgi */
 static void the_device_s_dxgi_face(void **state)
 {
     struct e2e *e = *state;
@@ -235,6 +242,7 @@ static void the_device_s_dxgi_face(void **state)
 
 /* IDXGIAdapter3's budgets are VidMm's: the answer follows a reservation and the usage follows
  * what a device of the adapter allocates. */
+/* rule: dxgi.idxgiadapter3-queryvideomemoryinfo (the reservation reads back; 2 MiB placed by a device of the adapter raise `CurrentUsage`) */
 static void adapter3_budgets_are_vidmm_s(void **state)
 {
     (void)state;
@@ -299,6 +307,7 @@ static void adapter3_budgets_are_vidmm_s(void **state)
 /* A one-mip, one-slice 2D texture's IDXGISurface face: its description, its parent (the
  * device's IDXGIDevice), Map / Unmap of its bytes through the GPU path; other resources have no
  * such face. */
+/* rule: dxgi.one-mip-one-slice-1d-2d (bytes written through one surface come back through another after two GPU copies) */
 static void a_texture_s_surface_face(void **state)
 {
     struct e2e *e = *state;
@@ -383,6 +392,8 @@ static void a_texture_s_surface_face(void **state)
 
 /* One eviction priority for both faces of a resource, and it is VidMm's priority of the
  * resource's allocation (D3DKMTSetAllocationPriority through its kernel resource). */
+/* rule: runtime.setevictionpriority-through (the shim records the allocation; the kernel holds MAXIMUM, then LOW; mutation-checked) */
+/* rule: dxgi.idxgidevice-createsurface-numsurfaces */
 static void eviction_priority_reaches_vidmm(void **state)
 {
     struct e2e *e = *state;
@@ -422,6 +433,7 @@ static void eviction_priority_reaches_vidmm(void **state)
 
 /* D3D11CreateDeviceAndSwapChain links; asked for a swap chain it makes nothing (E_NOTIMPL, NULL
  * outputs); without one it is D3D11CreateDevice. */
+/* rule: runtime.d3d11createdeviceandswapchain-links */
 static void create_device_and_swap_chain(void **state)
 {
     (void)state;
@@ -452,6 +464,8 @@ static void create_device_and_swap_chain(void **state)
 
 /* IDXGIDevice::CreateSurface makes one-mip 2D textures of the description, bind flags from the
  * DXGI usage, CPU access from its low bits; all or none. */
+/* rule: dxgi.idxgidevice-createsurface-numsurfaces (mutation-checked) */
+/* rule: dxgi.idxgiresource-getusage-answers-resource */
 static void dxgi_device_creates_surfaces(void **state)
 {
     struct e2e *e = *state;
@@ -516,6 +530,7 @@ static void dxgi_device_creates_surfaces(void **state)
 /* DXGI_ADAPTER_DESC2's preemption granularity is the KMD's (DXGK_DRIVERCAPS.PreemptionCaps,
  * passed on by the kernel as KMTQAITYPE_WDDM_1_2_CAPS): D3DKMDT_*_PREEMPTION_* 100..500 are
  * DXGI_*_PREEMPTION_* 0..4 (the reference KMD reports PRIMITIVE / DISPATCH boundaries). */
+/* rule: kernel.dxgi-adapter-desc2 (both models) */
 static void adapter_desc2_reports_the_kmd_preemption(void **state)
 {
     (void)state;
@@ -560,6 +575,7 @@ static void adapter_desc2_reports_the_kmd_preemption(void **state)
 /* RegisterVideoMemoryBudgetChangeNotificationEvent: the event is set when VidMm changes the
  * budget (other processes' use, the test control wddm_vidmm_set_external_usage), and the new
  * budget is what QueryVideoMemoryInfo answers; unregistered, it is no longer set. */
+/* rule: dxgi.idxgiadapter3 */
 static void adapter3_budget_change_sets_the_registered_event(void **state)
 {
     (void)state;

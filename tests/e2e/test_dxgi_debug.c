@@ -5,7 +5,7 @@
  * "DXGI_DEBUG_ID", IDXGIDebug1, IDXGIFactory1::EnumAdapters1, IDXGIAdapter3::QueryVideoMemoryInfo,
  * IDXGIDevice2::OfferResources, ID3D10SwitchToRef and D3D10_CREATE_DEVICE_FLAG reference pages;
  * the rest is the model written down in docs/api.md "The DXGI info queue". The queue is the
- * process's, so each test starts by clearing what it reads. docs/rules.md §55. */
+ * process's, so each test starts by clearing what it reads. docs/rules/dxgi.md. */
 #include "e2e/e2e.h"
 
 #include <d3d10_1.h>
@@ -53,6 +53,7 @@ static IDXGIFactory1 *factory(void)
 /* Before any DXGI debug interface (or debug factory, or debug device) exists in the process, a
  * DXGI refusal is only the refusal line: the queue obtained afterwards holds nothing of it. This
  * test runs first (main), in a process that has not turned the DXGI debug layer on. */
+/* rule: dxgi.dxgi-object-refusal-while-dxgi-debug */
 static void dxgi_refusals_are_recorded_only_once_debugging_is_on(void **state)
 {
     (void)state;
@@ -70,6 +71,7 @@ static void dxgi_refusals_are_recorded_only_once_debugging_is_on(void **state)
 
 /* DXGIGetDebugInterface1: the three interfaces of one process-wide object (the same pointer
  * every time); Flags must be 0, another IID is E_NOINTERFACE, a NULL out pointer E_INVALIDARG. */
+/* rule: dxgi.dxgigetdebuginterface1-answers */
 static void get_debug_interface_answers(void **state)
 {
     (void)state;
@@ -119,6 +121,7 @@ static void get_debug_interface_answers(void **state)
  * producer. EnumAdapters1 with a NULL out pointer (DXGI_ERROR_INVALID_CALL), QueryVideoMemoryInfo
  * with a segment group that is neither LOCAL nor NON_LOCAL and OfferResources with a priority
  * outside LOW..HIGH (E_INVALIDARG) are the three checked. */
+/* rule: dxgi.dxgi-object-refusal-while-dxgi-debug (mutation-checked: not storing the message fails it) */
 static void a_dxgi_refusal_is_one_error_message(void **state)
 {
     (void)state;
@@ -181,6 +184,7 @@ static void a_dxgi_refusal_is_one_error_message(void **state)
  * by ID drops the DXGI refusal (counted as denied) and leaves the APP producer alone; Pop
  * restores storing; PushDenyAll stores nothing; a filter pushed through DXGI_DEBUG_ALL is on
  * every producer's stack. */
+/* rule: debug.one-message-store-producer-storage */
 static void storage_filters_deny_per_producer(void **state)
 {
     (void)state;
@@ -237,6 +241,7 @@ static void storage_filters_deny_per_producer(void **state)
 /* DXGI_DEBUG_ALL reads every producer: the counts add up, and GetMessage(DXGI_DEBUG_ALL, i) is
  * the i-th message in arrival order whatever its producer; a retrieval filter narrows one
  * producer only; the count limit drops the oldest of that producer. */
+/* rule: debug.one-message-store-producer-storage */
 static void dxgi_debug_all_counts_every_producer(void **state)
 {
     (void)state;
@@ -293,6 +298,7 @@ static void dxgi_debug_all_counts_every_producer(void **state)
 /* A D3D11 debug device's refusal is a message of its ID3D11InfoQueue and, the same category,
  * severity, ID and text, of the DXGI info queue under DXGI_DEBUG_D3D11; a D3D10 debug device's
  * goes under DXGI_DEBUG_D3D10. */
+/* rule: debug.debug-device-messages-also-stored-under */
 static void debug_device_messages_show_under_their_producer(void **state)
 {
     (void)state;
@@ -339,6 +345,7 @@ static void debug_device_messages_show_under_their_producer(void **state)
  * ReportLiveDeviceObjects messages, under DXGI_DEBUG_D3D11) and a summary under DXGI_DEBUG_DXGI;
  * a released device is gone from the next report; a debug device created on a thread that
  * disabled leak tracking is not reported. */
+/* rule: dxgi.idxgidebug-reportliveobjects-reports */
 static void live_objects_are_reported(void **state)
 {
     (void)state;
@@ -407,6 +414,7 @@ static void *make_untracked_device(void *arg)
 
 /* Leak tracking is the calling thread's: another thread disabling it leaves this one tracking,
  * and the debug device that thread creates is left out of ReportLiveObjects. */
+/* rule: dxgi.idxgidebug-reportliveobjects-reports */
 static void leak_tracking_is_per_thread(void **state)
 {
     (void)state;
@@ -443,6 +451,7 @@ static void on_dxgi_trap(int sig)
     dxgi_stored_at_trap = IDXGIInfoQueue_GetNumStoredMessages(dxgi_trap_queue, DXGI_DEBUG_DXGI);
 }
 
+/* rule: debug.message-break-settings-name-passes (the DXGI queue) */
 static void break_settings_break(void **state)
 {
     (void)state;
@@ -469,6 +478,7 @@ static void break_settings_break(void **state)
     IDXGIInfoQueue_Release(iq);
 }
 
+/* rule: d3d10.id3d10switchtoref-answered-only-d3d10 */
 static void switch_to_ref_answers_honestly(void **state)
 {
     (void)state;

@@ -21,6 +21,7 @@ static ID3D11Buffer *buffer(ID3D11Device *dev, D3D11_USAGE usage, uint32_t seed)
     return b;
 }
 
+/* rule: dxgi.idxgidevice2-enqueuesetevent-flushes (GPU paused: not set; resumed: set, a DO_NOT_WAIT Map finds the copy done) */
 static void the_event_is_set_when_the_work_before_it_completed(void **state)
 {
     struct e2e *e = *state;

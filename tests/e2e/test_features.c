@@ -69,6 +69,7 @@ static BOOLEAN is_enabled(DXGK_FEATURE_ID id)
     return q.Enabled;
 }
 
+/* rule: runtime.feature-queries */
 static void feature_ids_have_the_wdk_values(void **state)
 {
     (void)state;
@@ -84,6 +85,7 @@ static void feature_ids_have_the_wdk_values(void **state)
     assert_int_equal(DXGK_FEATURE_SUPPORT_ALWAYS_ON, 3);
 }
 
+/* rule: runtime.feature-queries */
 static void share_backing_store_is_enabled_by_default_and_unimplemented_features_are_not(void **state)
 {
     (void)state;
@@ -103,6 +105,7 @@ static void share_backing_store_is_enabled_by_default_and_unimplemented_features
     }
 }
 
+/* rule: kernel.query-answers-enabled-os-feature-driver */
 static void driver_support_always_off_never_enables_a_feature(void **state)
 {
     (void)state;
@@ -110,6 +113,7 @@ static void driver_support_always_off_never_enables_a_feature(void **state)
     assert_false(query(DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD, DXGK_FEATURE_SUPPORT_ALWAYS_OFF));
 }
 
+/* rule: kernel.os-feature-set-adapter-fixed-before */
 static void wddm_features_turns_a_feature_off_for_the_next_start(void **state)
 {
     (void)state;
@@ -123,6 +127,7 @@ static void wddm_features_turns_a_feature_off_for_the_next_start(void **state)
     assert_true(is_enabled(DXGK_FEATURE_SHARE_BACKING_STORE_WITH_KMD));
 }
 
+/* rule: kernel.query-answers-enabled-os-feature-driver */
 static void invalid_feature_queries_are_refused(void **state)
 {
     (void)state;
@@ -167,6 +172,7 @@ static void expect_start_refused(const char *features, const char *must_name)
         fail_msg("WDDM_FEATURES=%s: the refusal does not name %s:\n%s", features, must_name, why);
 }
 
+/* rule: kernel.os-feature-set-adapter-fixed-before */
 static void wddm_features_unknown_bad_or_unimplemented_entries_fail_the_start(void **state)
 {
     (void)state;
@@ -180,7 +186,8 @@ static void wddm_features_unknown_bad_or_unimplemented_entries_fail_the_start(vo
     assert_int_equal(start(), STATUS_SUCCESS);
 }
 
-/* Issue 14 §4 (docs/rules.md §32): the list is short printable text, applied all or nothing. */
+/* Issue 14 §4 (docs/rules/common.md): the list is short printable text, applied all or nothing. */
+/* rule: kernel.wddm-features-most-511-characters (at the start) */
 static void wddm_features_must_be_short_printable_text(void **state)
 {
     (void)state;

@@ -106,6 +106,9 @@ static void expect_staging(struct e2e *d, ID3D11Texture2D *stg, uint32_t seed)
     ID3D11DeviceContext_Unmap(d->ctx, (ID3D11Resource *)stg, 0);
 }
 
+/* rule: runtime.opensharedresource-such-texture-opens */
+/* rule: dxgi.acquiresync-first-only-key-0-key */
+/* rule: dxgi.gpu-work-recorded-after-acquiresync-runs (the owner's work held back on its GPU until after the next owner's copy was submitted: the copy still reads the owner's bytes; without the GPU wait it reads the old ones) */
 static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(void **state)
 {
     (void)state;
@@ -156,6 +159,7 @@ static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(
     e2e_teardown((void **)&a);
 }
 
+/* rule: dxgi.owner-texture-destroyed-while-holds */
 static void an_owner_destroyed_while_holding_it_leaves_it_abandoned(void **state)
 {
     (void)state;
@@ -175,6 +179,7 @@ static void an_owner_destroyed_while_holding_it_leaves_it_abandoned(void **state
     e2e_teardown((void **)&a);
 }
 
+/* rule: runtime.usage-default-texture2d-misc-shared */
 static void only_keyed_mutex_textures_have_the_interface(void **state)
 {
     (void)state;

@@ -4,6 +4,13 @@
  * The shim UMD (shim_umd.h) records every pfnLockCb the reference UMD makes and its driver
  * handles, so the D3D10 rows can be driven straight through the UMD's
  * D3D11DDI_DEVICEFUNCS. */
+/* rule: umd.seed-001-6-3-row-write (both tables) */
+/* rule: umd.seed-001-6-3-row-read-2 (both tables) */
+/* rule: umd.seed-001-6-3-row-write-2 (both tables) */
+/* rule: umd.seed-001-6-3-row-write-3 (both tables) */
+/* rule: umd.seed-001-6-3-additional-flags (DO_NOT_WAIT rows of both tables) */
+/* rule: build.both-models-pass-same-end-end */
+/* rule: build.tests-lock-callbacks-map-rows-use */
 #include "e2e/shim_umd.h"
 
 /* D3DDDICB_LOCKFLAGS bits (docs/semantics.md §3.2). */
@@ -61,6 +68,8 @@ static void api_row(struct e2e *e, ID3D11Buffer *b, D3D11_MAP type, UINT map_fla
     ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)b, 0);
 }
 
+/* rule: umd.cpu-pointers-only-through-pfnlockcb */
+/* rule: umd.seed-001-6-3-row-read */
 static void seed001_s6_3_d3d11_map_to_lockflags_every_row(void **state)
 {
     struct e2e *e = *state;
@@ -97,6 +106,7 @@ static void ddi_row(PFND3D10DDI_RESOURCEMAP map, PFND3D10DDI_RESOURCEUNMAP unmap
     unmap(shim.hdev, r, 0);
 }
 
+/* rule: umd.seed-001-6-3-row-read */
 static void seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row(void **state)
 {
     struct e2e *e = *state;
@@ -123,6 +133,8 @@ static void seed001_s6_3_d3d10_ddi_map_to_lockflags_every_row(void **state)
 }
 
 /* Seed 001 §5: a DEFAULT resource is GPU-only; Map fails cleanly and nothing is locked. */
+/* rule: runtime.default-immutable-resources-cannot */
+/* rule: umd.map-default-resource-fails-cleanly-e (refused by the runtime first) */
 static void seed001_s5_default_resource_cannot_be_mapped(void **state)
 {
     struct e2e *e = *state;
@@ -137,6 +149,7 @@ static void seed001_s5_default_resource_cannot_be_mapped(void **state)
 
 /* Seed 001 §3 flow: CalcPrivateResourceSize, then CreateResource into runtime-allocated memory
  * of that size; DestroyResource on the last Release, with the same handle memory. */
+/* rule: runtime.runtime-owns-driver-private-handle (no CreateResource before its CalcPrivateResourceSize; a shim UMD asks for 64 more bytes and writes them all, under ASan; DestroyResource gets the same memory) */
 static void seed001_s3_runtime_owns_the_drivers_handle_memory(void **state)
 {
     struct e2e *e = *state;

@@ -5,6 +5,7 @@
  * takes, 1-D arrays, 2-D mip chains and 3-D mip chains, the immediate context and a command list
  * executed later; the GPU is paused so the outcome does not depend on timing. The suite runs this
  * program in both driver models (scripts/test.sh). */
+/* rule: umd.map-one-subresource-while-another-same */
 #include "e2e/e2e.h"
 
 #include <pthread.h>
@@ -176,6 +177,7 @@ static void copy_on_immediate(struct e2e *e, struct setup *s, void *arg)
     ID3D11DeviceContext_CopySubresourceRegion(e->ctx, s->stg, 1, 0, 0, 0, s->def, 1, NULL);
 }
 
+/* rule: umd.map-subresource-n-while-another (1-D array, 2-D mips, 3-D mips; READ/WRITE/READ_WRITE with DO_NOT_WAIT, blocking READ sees the copy) */
 static void seed001_s8_map_of_a_subresource_waits_while_another_is_mapped(void **state)
 {
     struct e2e *e = *state;
@@ -193,6 +195,7 @@ static void execute_list(struct e2e *e, struct setup *s, void *arg)
 }
 
 /* The copy recorded on a deferred context before the first Map, executed after it. */
+/* rule: umd.map-subresource-n-while-another */
 static void seed001_s8_a_command_list_executed_while_mapped_is_waited_for(void **state)
 {
     struct e2e *e = *state;
@@ -213,6 +216,7 @@ static void seed001_s8_a_command_list_executed_while_mapped_is_waited_for(void *
 /* Once the copy retired, a DO_NOT_WAIT map of subresource 1 succeeds while subresource 0 is still
  * mapped, and NO refusal persists: the nested synchronisation leaves no lock behind (a later
  * Map of subresource 0 after both Unmaps works, and the resource releases cleanly). */
+/* rule: umd.map-subresource-n-while-another (mutation-checked: without the sync DO_NOT_WAIT answers S_OK with stale bytes) */
 static void seed001_s8_do_not_wait_succeeds_once_the_copy_retired(void **state)
 {
     struct e2e *e = *state;

@@ -5,6 +5,9 @@
  * maps every allocation to a GPU VA, submits only with pfnSubmitCommandCb, and never calls
  * pfnRenderCb — so every byte checked below travelled through VAs and the GPU's MMU.
  * The shim UMD (shim_umd.h) counts the callbacks at the UMD's boundary. */
+/* rule: runtime.wddm-2-0-gpummu-runtime-callbacks */
+/* rule: umd.gpummu-adapter-umd-gives-every */
+/* rule: umd.gpummu-commands-carry-resource-va-offset (0 pfnRenderCb, >0 pfnSubmitCommandCb, bytes exact) */
 #include "e2e/shim_umd.h"
 
 enum { N = 3000 };

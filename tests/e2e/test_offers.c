@@ -48,6 +48,7 @@ static int same_content(struct e2e *e, ID3D11Texture2D *t, const unsigned char *
 /* Without pressure an offer loses nothing: reclaim says FALSE and the bytes are there. The
  * arguments are checked (no resources, a priority out of range, another device's resource, a
  * mapped resource: E_INVALIDARG), and an offered resource cannot be mapped until reclaimed. */
+/* rule: dxgi.idxgidevice2-offerresources */
 static void an_offer_without_pressure_keeps_the_content(void **state)
 {
     struct e2e *e = *state;
@@ -120,6 +121,7 @@ static int same_bytes(struct e2e *e, ID3D11Buffer *b, ID3D11Buffer *stg, const u
  * offered, pushed out by the same pressure, comes back with every byte. The pressure: twelve
  * 512 KiB buffers used in turn through 2 + 2 MiB of video memory (test_oversubscription.c's,
  * which evicts in both models). */
+/* rule: dxgi.idxgidevice2-offerresources (both models; mutation-checked) */
 static void under_pressure_the_offered_content_is_discarded(void **state)
 {
     struct e2e *e = *state;

@@ -31,6 +31,7 @@ static void check(struct e2e *e, ID3D11Buffer *src, ID3D11Buffer *stg, uint32_t 
     ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)stg, 0);
 }
 
+/* rule: umd.gpummu-umd-owns-residency-when (both models; mutation-checked: no trimming fails it in GpuMmu) */
 static void working_set_of_three_times_local_memory_loses_no_byte(void **state)
 {
     struct e2e *e = *state;

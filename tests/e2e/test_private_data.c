@@ -1,7 +1,7 @@
 /*
  * test_private_data.c - GetPrivateData / SetPrivateData / SetPrivateDataInterface on every
  * object the runtime creates (issue 15 §4; D3D11 API reference, and the answers Wine's d3d11
- * tests record from Windows). docs/rules.md §40.
+ * tests record from Windows). docs/rules/runtime.md.
  */
 #include "e2e/e2e.h"
 
@@ -16,6 +16,7 @@ static ULONG refcount(IUnknown *u)
 
 /* Removing: NULL data removes whatever the GUID holds (S_OK), or reports there was nothing
  * (S_FALSE), whatever the size; SetPrivateDataInterface(NULL) stores a NULL pointer. */
+/* rule: runtime.setprivatedata-stores-copy-replacing */
 static void set_and_remove(void **state)
 {
     struct e2e *e = *state;
@@ -44,6 +45,7 @@ static void set_and_remove(void **state)
 }
 
 /* Sizes and refusals of GetPrivateData, and the stored bytes are a copy. */
+/* rule: runtime.getprivatedata-null-pdatasize-e */
 static void get_answers(void **state)
 {
     struct e2e *e = *state;
@@ -76,6 +78,9 @@ static void get_answers(void **state)
 /* An interface is held with one reference: storing the same one again keeps one, NULL or bytes
  * in its place release it, GetPrivateData hands out a new reference, and the holder's
  * destruction releases it. */
+/* rule: runtime.setprivatedata-stores-copy-replacing (mutation-checked: always `S_OK` fails the first; not releasing a replaced interface fails the second) */
+/* rule: runtime.getprivatedata-null-pdatasize-e */
+/* rule: runtime.device-both-kinds-context-buffers-1d (a texture that dies holding an interface releases it) */
 static void interfaces_are_referenced(void **state)
 {
     struct e2e *e = *state;
@@ -138,6 +143,7 @@ static void interfaces_are_referenced(void **state)
         assert_int_equal(out, (value));                                                                      \
     } while (0)
 
+/* rule: runtime.device-both-kinds-context-buffers-1d */
 static void every_object_keeps_its_own(void **state)
 {
     struct e2e *e = *state;

@@ -1,7 +1,11 @@
-/* D3D11_QUERY_EVENT end to end (issue 4 "D3D11_QUERY_EVENT on top"; docs/rules.md "Scheduler
- * (issue 4)"): CreateQuery -> End -> GetData through the runtime, the UMD (a GPU WRITE of a
+/* D3D11_QUERY_EVENT end to end (issue 4 "D3D11_QUERY_EVENT on top"; docs/rules/sched.md):
+ * CreateQuery -> End -> GetData through the runtime, the UMD (a GPU WRITE of a
  * sequence number, read back with a DonotWait lock), the kernel and the software GPU. The GPU
  * is paused (include/wddm/swgpu.h) wherever the outcome would otherwise depend on timing. */
+/* rule: runtime.ddi-d3d10ddiarg-createquery (all) */
+/* rule: umd.command-lists-resolve-va-resource (`scripts/test.sh`) */
+/* rule: umd.event-queries-gpummu-model-end-write (GpuMmu run) */
+/* rule: runtime.d3d11-query-timestamp-d3d11-query (**changed**: its "every other type is refused" loop skips the two) */
 #include "e2e/e2e.h"
 
 #include <time.h>
@@ -45,6 +49,7 @@ static void warm(struct e2e *e, ID3D11Query *q)
     spin_until_done(e, q);
 }
 
+/* rule: runtime.getdata-s-false-while-command-issued */
 static void query_event_getdata_false_while_gpu_paused_true_after_resume(void **state)
 {
     struct e2e *e = *state;
@@ -64,6 +69,7 @@ static void query_event_getdata_false_while_gpu_paused_true_after_resume(void **
     SAFE_RELEASE(q);
 }
 
+/* rule: umd.without-d3d11-async-getdata-donotflush (GPU DMA-buffer count unchanged) */
 static void query_event_donotflush_does_not_submit_an_unflushed_end(void **state)
 {
     struct e2e *e = *state;
@@ -85,6 +91,10 @@ static void query_event_donotflush_does_not_submit_an_unflushed_end(void **state
     SAFE_RELEASE(q);
 }
 
+/* rule: runtime.id3d11device-createquery-only-d3d11 */
+/* rule: runtime.id3d11query-id3d11asynchronous */
+/* rule: runtime.getdata-datasize-must-0-sizeof-pdata */
+/* rule: runtime.deferred-contexts-getdata-dxgi-error */
 static void query_event_invalid_types_sizes_and_calls_refused(void **state)
 {
     struct e2e *e = *state;
@@ -148,6 +158,7 @@ static void query_event_invalid_types_sizes_and_calls_refused(void **state)
     SAFE_RELEASE(q);
 }
 
+/* rule: umd.query-released-while-end-pending (64 pending queries, ASan) */
 static void query_event_released_while_pending_does_not_leak(void **state)
 {
     struct e2e *e = *state;
@@ -155,7 +166,7 @@ static void query_event_released_while_pending_does_not_leak(void **state)
     warm(e, keep);
     wddm_swgpu_set_paused(1);
     /* Fewer DMA buffers than the context's queue depth (sched/queue.c): with the GPU paused, one
-     * more submission would wait for it (docs/rules.md §33). */
+     * more submission would wait for it (docs/rules/gpu.md). */
     for (int i = 0; i < 24; i++) {
         ID3D11Query *q = make_event(e);
         ID3D11DeviceContext_End(e->ctx, (ID3D11Asynchronous *)q);
@@ -173,6 +184,7 @@ static void query_event_released_while_pending_does_not_leak(void **state)
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(e->dev), S_OK);
 }
 
+/* rule: umd.end-orders-after-every-earlier-command */
 static void query_event_end_orders_after_earlier_copies(void **state)
 {
     struct e2e *e = *state;
@@ -209,6 +221,7 @@ static void query_event_end_orders_after_earlier_copies(void **state)
     SAFE_RELEASE(def);
 }
 
+/* rule: runtime.deferred-contexts-getdata-dxgi-error (query released while the list holds it, list executed twice) */
 static void query_event_end_in_a_command_list_takes_effect_when_executed(void **state)
 {
     struct e2e *e = *state;
@@ -258,6 +271,7 @@ static void query_event_end_in_a_command_list_takes_effect_when_executed(void **
     SAFE_RELEASE(def);
 }
 
+/* rule: runtime.deferred-contexts-getdata-dxgi-error (S_FALSE while paused after Execute, then TRUE with the list's copy in place) */
 static void query_event_ended_in_a_command_list_completes_with_its_copy(void **state)
 {
     struct e2e *e = *state;

@@ -83,6 +83,9 @@ static void texture2d_roundtrip(struct e2e *e, const struct fmt *f, UINT w, UINT
     SAFE_RELEASE(def);
 }
 
+/* rule: umd.linear-layout-textures-rowpitch-align */
+/* rule: umd.block-compressed-formats-count-rows-row */
+/* rule: e2e.copy-default-staging-flush-map-returns */
 static void seed001_s9_texture2d_readback_every_format_odd_sizes(void **state)
 {
     static const UINT sizes[][2] = {{1, 1}, {3, 5}, {257, 129}};
@@ -94,6 +97,9 @@ static void seed001_s9_texture2d_readback_every_format_odd_sizes(void **state)
         }
 }
 
+/* rule: runtime.returned-pitches-never-0 */
+/* rule: umd.copies-updates-clears-flush-real-dma */
+/* rule: e2e.copy-default-staging-flush-map-returns */
 static void seed001_s9_buffer_readback(void **state)
 {
     struct e2e *e = *state;
@@ -124,6 +130,8 @@ static void seed001_s9_buffer_readback(void **state)
 
 /* IMMUTABLE with initial data, and DYNAMIC -> DEFAULT -> STAGING: the other two usages on
  * the same path. */
+/* rule: umd.initial-data-uploaded-gpu-write-commands */
+/* rule: e2e.immutable-dynamic-reach-staging-same */
 static void seed001_immutable_and_dynamic_reach_staging(void **state)
 {
     struct e2e *e = *state;
@@ -165,6 +173,7 @@ static void seed001_immutable_and_dynamic_reach_staging(void **state)
 
 /* Mip chains (MipLevels = 0 is the full chain) and arrays: every subresource lands where
  * D3D11CalcSubresource says. */
+/* rule: umd.subresources-d3d11calcsubresource-order */
 static void seed001_mips_and_arrays_roundtrip_per_subresource(void **state)
 {
     struct e2e *e = *state;
@@ -207,6 +216,7 @@ static void seed001_mips_and_arrays_roundtrip_per_subresource(void **state)
 
 /* Texture1D and Texture3D take the same path (a 3-D mip level is one subresource holding
  * every depth slice, DepthPitch apart). */
+/* rule: umd.subresources-d3d11calcsubresource-order */
 static void seed001_texture1d_and_texture3d_roundtrip(void **state)
 {
     struct e2e *e = *state;
@@ -245,6 +255,7 @@ static void seed001_texture1d_and_texture3d_roundtrip(void **state)
 }
 
 /* CopySubresourceRegion moves exactly the box, to the offset, and nothing else. */
+/* rule: umd.resourcecopyregion-box-texels-null-box */
 static void seed001_copy_subresource_region_moves_only_the_box(void **state)
 {
     struct e2e *e = *state;
@@ -284,6 +295,8 @@ static void seed001_copy_subresource_region_moves_only_the_box(void **state)
 }
 
 /* ClearRenderTargetView runs on the GPU as a fill with the colour in the view's format. */
+/* rule: umd.copies-updates-clears-flush-real-dma */
+/* rule: umd.clearrendertargetview-converts-colour */
 static void clear_render_target_view_is_a_gpu_fill(void **state)
 {
     struct e2e *e = *state;

@@ -83,6 +83,8 @@ static HANDLE shared_handle(ID3D11Texture2D *t)
 
 /* Issue 6: MISC_SHARED on one device, OpenSharedResource on another of the same adapter; the
  * opened texture has the creator's description, and each device reads what the other wrote. */
+/* rule: runtime.d3d11-usage-default-texture2d-d3d11 */
+/* rule: dxgi.id3d11device-opensharedresource (both models) */
 static void misc_shared_texture_opens_on_another_device_and_shares_its_bytes(void **state)
 {
     (void)state;
@@ -115,6 +117,8 @@ static void misc_shared_texture_opens_on_another_device_and_shares_its_bytes(voi
 
 /* Bad handles and interfaces are E_INVALIDARG with a line; a texture created without
  * MISC_SHARED has no shared handle. */
+/* rule: runtime.d3d11-usage-default-texture2d-d3d11 (mutation-checked) */
+/* rule: dxgi.opensharedresource-null-forged-dead (the mips case: **no test**) */
 static void bad_handles_and_unshared_resources_are_refused(void **state)
 {
     (void)state;
@@ -162,6 +166,8 @@ static void bad_handles_and_unshared_resources_are_refused(void **state)
  * allocation) with the D3D11 description; a D3D11 device on A opens it and writes it with its
  * GPU; a D3D11 device on B opens it, copies it to STAGING and reads A's bytes. A MISC_SHARED
  * texture that is not cross-adapter does not open on B. */
+/* rule: kernel.kernel-created-cross-adapter-surface (both models; mutation-checked: the UMD's own pitch → fails) */
+/* rule: runtime.d3d11-device-another-adapter-wddm-d3d11 (the bad value: **no test**) */
 static void kernel_cross_adapter_surface_written_on_a_is_read_by_d3d11_on_b(void **state)
 {
     (void)state;

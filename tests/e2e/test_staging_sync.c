@@ -70,6 +70,8 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
+/* rule: vidmm.lock-without-donotwait-blocks-until-last */
+/* rule: e2e.map-after-copy-flush-blocks-until */
 static void seed001_s8_map_read_blocks_until_copy_retired(void **state)
 {
     struct e2e *e = *state;
@@ -100,6 +102,7 @@ static void seed001_s8_map_read_blocks_until_copy_retired(void **state)
     SAFE_RELEASE(p.stg);
 }
 
+/* rule: vidmm.donotwait-busy-allocation-status */
 static void seed001_s8_do_not_wait_on_busy_staging_returns_was_still_drawing(void **state)
 {
     struct e2e *e = *state;
@@ -135,6 +138,7 @@ static void seed001_s8_do_not_wait_on_busy_staging_returns_was_still_drawing(voi
     SAFE_RELEASE(p.stg);
 }
 
+/* rule: vidmm.discard-busy-instance-renames-without */
 static void seed001_s4_3_write_discard_on_busy_dynamic_never_waits(void **state)
 {
     struct e2e *e = *state;
@@ -177,6 +181,7 @@ static void seed001_s4_3_write_discard_on_busy_dynamic_never_waits(void **state)
 /* docs/semantics.md §3.3, pfnLockCb remarks: WRITE_DISCARDs with copies between them and no Flush
  * (the UMD does not submit before a Discard lock; each copy names the instance its Map
  * returned). The GPU is paused, so no map may wait; every copy must still see its own write. */
+/* rule: umd.except-discard-lock-no-flush-queued (GPU paused: no map waits; 6 copies read back right) */
 static void discards_between_unsubmitted_copies_keep_every_copy_s_data(void **state)
 {
     struct e2e *e = *state;
@@ -212,6 +217,7 @@ static void discards_between_unsubmitted_copies_keep_every_copy_s_data(void **st
 }
 
 /* The device lives as long as anything references it (COM rules, issue 2). */
+/* rule: runtime.children-hold-device-device-destroyed */
 static void device_outlives_its_last_reference(void **state)
 {
     struct e2e *e = *state;

@@ -1,5 +1,5 @@
-/* Bounded submission (issue 14 §4; the depth and the waiting rule are our choice, docs/rules.md
- * §33: a submission waits for the GPU when its context's DMA buffers are all in use). Through
+/* Bounded submission (issue 14 §4; the depth and the waiting rule are our choice,
+ * docs/rules/sched.md: a submission waits for the GPU when its context's DMA buffers are all in use). Through
  * the whole stack: an application that creates and releases resources with initial data in a
  * loop, or submits copies faster than a slowed GPU retires them, keeps the process's heap
  * bounded: the kernel's per-context packet pool stops at GSCHED_CONTEXT_QUEUE_DEPTH (sched/queue.c)
@@ -10,6 +10,7 @@
  * warm-up; the bound is far below what one unbounded pool costs (before the bound, 20,000
  * textures grew the heap by ~2 GB, about 111 KB per iteration, the copy loop by one 64 KiB DMA
  * buffer per copy). No timing is asserted. */
+/* rule: sched.gpummu-packets-carry-no-dma-buffer (GpuMmu model: growth < 28 MiB in every build) */
 #include "e2e/e2e.h"
 
 #include <malloc.h>
@@ -87,6 +88,7 @@ static void check_texture(struct e2e *e, ID3D11Texture2D *tex, const uint8_t *ex
  * a DMA buffer (and paging work) the GPU retires later; the heap stays within the bound after
  * the warm-up. Every 1000th pair is kept and checked at the end (a Map in the loop would drain
  * the queue and hide the growth): each holds its own initial data. */
+/* rule: sched.context-most-64-dma-buffers-queued (20,000 textures + 1,250 buffers with initial data, released at once; heap growth < 28 MiB, every 1000th resource checked) */
 static void create_release_with_initial_data_keeps_the_heap_bounded(void **state)
 {
     struct e2e *e = *state;
@@ -151,6 +153,7 @@ static void create_release_with_initial_data_keeps_the_heap_bounded(void **state
 /* Copies submitted much faster than a slowed GPU retires them (wddm_swgpu_set_bandwidth), each
  * flushed as its own DMA buffer: the submitter waits for the GPU once its context's queue is
  * full, the heap stays within the bound, and the last copy's bytes are in the destination. */
+/* rule: sched.context-most-64-dma-buffers-queued (1,500 flushed 64 KiB copies at 256 MiB/s; growth after the warm-up < 8 MiB; last bytes checked) */
 static void copies_faster_than_a_slowed_gpu_keep_the_heap_bounded(void **state)
 {
     struct e2e *e = *state;

@@ -15,6 +15,10 @@
  * the whole file, and a lost device is never reused. No timing is asserted: that the Map was
  * answered by the recovery is read from the reset counters, and the only bound (RECOVERY_POLLS)
  * is a liveness guard against "S_FALSE forever". */
+/* rule: kernel.lost-device-d3dkmtrender-d3dkmtlock */
+/* rule: kernel.d3dkmtgetdevicestate-answers-d3dkmt (all three cases, through GetDeviceRemovedReason) */
+/* rule: runtime.getdeviceremovedreason-comes-kernel-when (HUNG through the real stack) */
+/* rule: runtime.getdeviceremovedreason-asks-kernel-while (B stays S_OK) */
 #include "e2e/e2e.h"
 
 #include <time.h>
@@ -121,6 +125,7 @@ static void hang_a_with_blocked_map(struct dev *a, struct pair *pa)
 }
 
 /* (a) The guilty device is removed with DXGI_ERROR_DEVICE_HUNG; the other one loses nothing. */
+/* rule: runtime.tdr-end-end-hung-dma-buffer */
 static void tdr_hung_device_removed_other_device_keeps_its_data_and_works(void **state)
 {
     (void)state;
@@ -173,6 +178,7 @@ static void tdr_hung_device_removed_other_device_keeps_its_data_and_works(void *
 /* (b) Every kind of object of the lost device is released without a crash or a leak: buffers
  * (one still mapped when the device was lost), a texture and its view, a query, a deferred
  * context and a command list recorded before the hang. */
+/* rule: runtime.everything-device-lost-tdr-releases (ASan build for leaks) */
 static void tdr_release_of_everything_on_the_lost_device_is_clean(void **state)
 {
     (void)state;
@@ -240,6 +246,7 @@ static void tdr_release_of_everything_on_the_lost_device_is_clean(void **state)
 
 /* (c) An event query ended after the hang (its write is in the hung DMA buffer) answers
  * DXGI_ERROR_DEVICE_REMOVED once the recovery ran, never S_FALSE forever. */
+/* rule: runtime.event-query-ended-hung-dma-buffer */
 static void tdr_event_query_after_the_hang_answers_device_removed(void **state)
 {
     (void)state;

@@ -72,6 +72,7 @@ static UINT64 resets(void)
     return c.engine_resets + c.adapter_resets;
 }
 
+/* rule: sched.tdr-through-whole-stack-ends-single (WDDM_TDR_DELAY_MS=200; mutation-checked: without the in-command check and the interruptible bandwidth wait, its 60 s watchdog fails it) */
 static void tdr_ends_a_copy_slowed_to_minutes_and_the_other_device_keeps_its_work(void **state)
 {
     (void)state;

@@ -5,6 +5,8 @@
  * order before it evicts: docs/semantics.md §6.4, §9.5). A texture bound as a render target stays in
  * video memory and is evicted and restored instead. Both in both driver models, every texel
  * right. Local memory 2 + 2 MiB (set before the adapter starts); textures of 1 MiB. */
+/* rule: umd.sampled-textures-may-live-system-memory */
+/* rule: umd.sampled-texture-may-live-system-memory (8 MiB through 4 MiB of video memory: sampled textures take no eviction and live in the aperture, render targets are evicted; every texel right; both driver models) */
 #include "e2e.h"
 
 #include <wddm/wddm.h>

@@ -122,6 +122,9 @@ static void release_targets(ID3D11Texture2D **rt, ID3D11RenderTargetView **rtv, 
     SAFE_RELEASE(*stg);
 }
 
+/* rule: common.every-dma-paging-buffer-appears-engine (both models; mutation-checked: without the START event no DMA buffer is drawn) */
+/* rule: vidmm.vidmm-evictions-page-ins-renames-device (8 MiB of render targets through 4 MiB: evictions, page-ins and paging buffers present) */
+/* rule: runtime.cpu-threads-show-map-flush-copyresource */
 static void the_timeline_shows_every_lane_of_a_run(void **state)
 {
     struct e2e *e = *state;
@@ -202,6 +205,7 @@ static void the_timeline_shows_every_lane_of_a_run(void **state)
     release_targets(rt, rtv, &stg);
 }
 
+/* rule: common.off-default-while-off-nothing-recorded */
 static void nothing_is_recorded_while_the_timeline_is_off(void **state)
 {
     struct e2e *e = *state;
@@ -226,6 +230,7 @@ static void nothing_is_recorded_while_the_timeline_is_off(void **state)
 /* Synchronization and budgets: a reservation change is a counter on the adapter; in the GpuMmu
  * model the UMD's monitored fence is signalled by the GPU after every submission, and each
  * signal is on the fences lane with its object and value. */
+/* rule: sched.each-monitored-fence-value-gpu-writes (both models; the GpuMmu UMD's fence; mutation-checked) */
 static void fence_signals_and_reservations_are_on_the_timeline(void **state)
 {
     struct e2e *e = *state;
@@ -274,6 +279,7 @@ static void fence_signals_and_reservations_are_on_the_timeline(void **state)
     release_targets(rt, rtv, &stg);
 }
 
+/* rule: common.wddm-timeline-write-null-empty-path */
 static void write_refuses_a_missing_path_or_an_unwritable_file(void **state)
 {
     (void)state;
@@ -298,6 +304,7 @@ static size_t spans_named(const struct trace *t, const char *want)
 /* The rest of the API a program spends time in is on its thread's lane too: view creation, a
  * query's End and GetData polls, and a deferred context's recording (its copy, then
  * FinishCommandList) before the immediate context executes it (issue 18 §1). */
+/* rule: runtime.cpu-threads-show-map-flush-copyresource (mutation-checked: a deferred context's untraced copy fails it) */
 static void views_queries_and_deferred_recording_are_spans(void **state)
 {
     struct e2e *e = *state;
@@ -359,6 +366,7 @@ static void views_queries_and_deferred_recording_are_spans(void **state)
  * that wait on its context's lane ("queued N"), ending where its hardware-queue span ("packet N")
  * begins (issue 18 §1: GPUView's software and hardware queues). The GPU is paused while 24
  * packets are submitted: the hardware queue holds at most 15, the rest wait. */
+/* rule: common.every-dma-paging-buffer-appears-engine (24 packets with the GPU paused; mutation-checked: without WDDM_TL_QUEUED none is drawn) */
 static void packets_waiting_in_the_software_queue_are_spans(void **state)
 {
     struct e2e *e = *state;
@@ -441,6 +449,7 @@ static size_t get_data_spans(const struct trace *t, int64_t *polls, const char *
  * one query, with the number of polls (issue 18 §1): 40 000 polls of a query behind a paused GPU
  * are 80 000 records uncoalesced, more than a thread's ring holds (32 768), which would lose the
  * spans before them (the query's End). A poll of another query, or an answer, starts a new span. */
+/* rule: common.run-getdata-polls-one-query-answered (40 000 polls behind a paused GPU: one span of 40 000, then 3 of another query, then the rest; mutation-checked: without coalescing the ring keeps 16 384 one-poll spans and the End spans are lost; ignoring the query merges the runs) */
 static void repeated_polls_of_one_query_are_one_span(void **state)
 {
     struct e2e *e = *state;

@@ -11,6 +11,8 @@
  *  - NO_OVERWRITE returns the same memory without waiting or renaming;
  *  - Map(READ) of a staging buffer waits (monitored-fence CPU wait) for the copy and sees its
  *    bytes; DO_NOT_WAIT on it gives DXGI_ERROR_WAS_STILL_DRAWING; VidMm's lock never waits. */
+/* rule: runtime.wddm-2-x-runtime-callbacks-exist (fence create/signal/wait/destroy, Lock2/Unlock2) */
+/* rule: umd.umd-renaming-counters-readable-tests */
 #include "e2e/e2e.h"
 
 #include <pthread.h>
@@ -136,6 +138,7 @@ static int group_teardown(void **state)
 
 /* The GPU still has to copy from the buffer: WRITE_DISCARD returns other memory at once (a wait
  * would never end with the GPU paused), the copy reads the old bytes and a later copy the new. */
+/* rule: umd.map-busy-dynamic-resource-never-waits */
 static void discard_of_busy_buffer_returns_fresh_memory_without_waiting(void **state)
 {
     struct e2e *e = *state;
@@ -168,6 +171,7 @@ static void discard_of_busy_buffer_returns_fresh_memory_without_waiting(void **s
 
 /* Groups of REGIONS discards while the GPU is paused, then a read back that lets the GPU catch up:
  * the first group fills the pool (BOUND - 1 new allocations), later groups only recycle it. */
+/* rule: umd.retired-instances-recycled-when-stamp */
 static void retired_instances_are_recycled_once_the_gpu_keeps_up(void **state)
 {
     struct e2e *e = *state;
@@ -223,6 +227,7 @@ static void *discard_thread(void *arg)
 
 /* BOUND instances all busy: the next discard waits on the monitored fence for the oldest, then
  * hands out that very memory; every copy queued before still read its own bytes. */
+/* rule: umd.bound-8-allocations-resource-64-mib */
 static void discard_at_the_bound_waits_for_the_oldest_instance(void **state)
 {
     struct e2e *e = *state;
@@ -265,6 +270,7 @@ static void discard_at_the_bound_waits_for_the_oldest_instance(void **state)
 }
 
 /* NO_OVERWRITE: the same memory, no wait, no rename, while the GPU still reads another part. */
+/* rule: umd.map-current-allocation-no-wait-no */
 static void no_overwrite_returns_the_same_memory_without_waiting(void **state)
 {
     struct e2e *e = *state;
@@ -319,6 +325,7 @@ static void *read_thread(void *arg)
 
 /* Staging: DO_NOT_WAIT on a busy buffer is WAS_STILL_DRAWING (from the stamp); Map(READ) waits on
  * the monitored fence for the copy and sees its bytes; VidMm's lock never waited. */
+/* rule: umd.map-staging-monitored-fence-cpu-wait (VidMm `lock_waits` unchanged) */
 static void staging_map_waits_on_the_fence_and_donotwait_reports_still_drawing(void **state)
 {
     struct e2e *e = *state;

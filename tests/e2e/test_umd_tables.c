@@ -8,7 +8,7 @@
  * structures, d3d10umddi.h, d3dumddi.h, dxgiddi.h). Through the whole stack: a UMD that fills the
  * slots this model does not implement never sees them called; one that calls a callback this
  * runtime does not implement gets E_NOTIMPL (or nothing, for a void one) and the refusal names
- * the callback. docs/rules.md §61.
+ * the callback. docs/rules/runtime.md.
  */
 #include "e2e/e2e.h"
 
@@ -21,6 +21,7 @@
 
 /* Slot counts and anchors across each table, at the places the reference pages' order gives
  * them: a slot added, lost or moved moves an anchor. */
+/* rule: runtime.d3d10ddi-devicefuncs-d3d10-1ddi */
 static void device_tables_are_in_the_wdk_order(void **state)
 {
     (void)state;
@@ -70,6 +71,7 @@ static void device_tables_are_in_the_wdk_order(void **state)
     assert_int_equal(AT(D3D11_1DDI_DEVICEFUNCS, pfnClearView), 154);
 }
 
+/* rule: runtime.d3d10ddi-devicefuncs-d3d10-1ddi */
 static void callback_tables_are_in_the_wdk_order(void **state)
 {
     (void)state;
@@ -97,6 +99,7 @@ static void callback_tables_are_in_the_wdk_order(void **state)
 
 /* D3D10DDIARG_CREATEDEVICE: the function-table union, then hDrvDevice, DXGIBaseDDI (two
  * pointers), hRTCoreLayer, the callback union, Flags, ppfnRetrieveSubObject. */
+/* rule: runtime.d3d10ddi-devicefuncs-d3d10-1ddi (mutation-checked: a slot moved fails it) */
 static void argument_structures_have_the_wdk_members(void **state)
 {
     (void)state;
@@ -188,6 +191,7 @@ static HRESULT APIENTRY filling_open_adapter(D3D10DDIARG_OPENADAPTER *args)
     return hr;
 }
 
+/* rule: runtime.slot-model-not-implement-may-filled (mutation-checked: leaving the slots NULL fails it) */
 static void unmodeled_slots_and_callbacks(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* UpdateSubresource through the upload buffer (issue 17 aim 3, docs/rules.md §64): from 64 KiB the
+/* UpdateSubresource through the upload buffer (issue 17 aim 3, docs/rules/common.md): from 64 KiB the
  * UMD copies the data into a CPU-visible upload buffer, a piece at a time, and the GPU copies each
  * piece into the resource. With the GPU paused, so nothing depends on timing:
  *  - every piece of an update the GPU has not run yet keeps its bytes (each piece maps the
@@ -34,6 +34,7 @@ static void expect(struct e2e *e, ID3D11Texture2D *stg, const uint8_t *want)
     ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)stg, 0);
 }
 
+/* rule: umd.updatesubresource-least-64-kib-goes (mutated: no-overwrite maps instead of Discard → row 0 differs) */
 static void pieces_queued_behind_a_paused_gpu_keep_their_bytes(void **state)
 {
     struct e2e *e = *state;

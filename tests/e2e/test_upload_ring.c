@@ -1,5 +1,5 @@
-/* Small DYNAMIC buffers through the reference UMD's upload ring (src/umd/ring.c, docs/rules.md
- * §65), in both driver models, through the D3D11 API. The ID3D11DeviceContext::Map reference,
+/* Small DYNAMIC buffers through the reference UMD's upload ring (src/umd/ring.c,
+ * docs/rules/umd.md), in both driver models, through the D3D11 API. The ID3D11DeviceContext::Map reference,
  * D3D11_MAP_WRITE_DISCARD: the previous contents are undefined for the CPU, which writes new ones
  * while the GPU may still read the old; D3D11_MAP_WRITE_NO_OVERWRITE: the memory the GPU may be
  * using is not touched and the contents are kept. So:
@@ -57,6 +57,7 @@ static void expect_uploads(struct e2e *e, ID3D11Buffer *dst, UINT bytes, UINT n)
     SAFE_RELEASE(stg);
 }
 
+/* rule: umd.map-takes-next-slice-no-kernel */
 static void discards_queued_behind_a_paused_gpu_keep_their_bytes(void **state)
 {
     struct e2e *e = *state;
@@ -73,6 +74,7 @@ static void discards_queued_behind_a_paused_gpu_keep_their_bytes(void **state)
     SAFE_RELEASE(dst);
 }
 
+/* rule: umd.full-chunk-submits-open-command-buffer (mutated: no idle check → bytes overwritten) */
 static void a_stream_beyond_the_bound_goes_round_the_ring(void **state)
 {
     struct e2e *e = *state;
@@ -85,6 +87,7 @@ static void a_stream_beyond_the_bound_goes_round_the_ring(void **state)
     SAFE_RELEASE(dst);
 }
 
+/* rule: umd.map-takes-next-slice-no-kernel (mutated: a discard keeping its slice; a no-overwrite map taking a new one) */
 static void no_overwrite_after_discard_keeps_the_bytes_written(void **state)
 {
     struct e2e *e = *state;

@@ -35,6 +35,7 @@ static void check_buffer(struct e2e *e, ID3D11Buffer *src, ID3D11Buffer *stg, co
     ID3D11DeviceContext_Unmap(e->ctx, (ID3D11Resource *)stg, 0);
 }
 
+/* rule: vidmm.system-memory-budget-past */
 static void test_backing_store_budget_exceeded_returns_out_of_memory_and_others_keep_working(void **state)
 {
     struct e2e *e = *state;

@@ -24,6 +24,7 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
+/* rule: gpu.wddm-swgpu-set-paused-nothing-completes */
 static void paused_gpus_finish_nothing_until_resumed(void **state)
 {
     struct swgpu *a = t_gpu_create(), *b = t_gpu_create();
@@ -56,6 +57,7 @@ static void paused_gpus_finish_nothing_until_resumed(void **state)
     swgpu_destroy(b);
 }
 
+/* rule: gpu.wddm-swgpu-set-paused-nothing-completes */
 static void destroy_while_paused_does_not_hang(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -65,6 +67,7 @@ static void destroy_while_paused_does_not_hang(void **state)
     wddm_swgpu_set_paused(0);
 }
 
+/* rule: gpu.wddm-swgpu-set-bandwidth-slows-data */
 static void bandwidth_limit_slows_copies(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -86,6 +89,7 @@ static void bandwidth_limit_slows_copies(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.wddm-swgpu-get-stats-counts-engines */
 static void stats_count_what_engines_executed(void **state)
 {
     struct swgpu *gpu = t_gpu_create();

@@ -1,4 +1,4 @@
-/* The second copy unit (src/gpu/copy_unit.c; docs/rules.md §66): a forward copy of at least
+/* The second copy unit (src/gpu/copy_unit.c; docs/rules/gpu.md): a forward copy of at least
  * 2 MiB that cannot fault and does not overlap itself is shared, piece by piece, between the
  * engine and the unit, with the bytes a copy in order gives; a copy that would fault, or
  * overlaps, runs in order, so its fault and the bytes it leaves are those of one unit. Checked
@@ -31,6 +31,7 @@ static void t_pattern(BYTE *p, UINT32 n, UINT32 seed)
 
 /* 6 MiB, one linear run, and 3,000 rows of 1,000 bytes at pitches 1,024 and 1,100 (not merged):
  * both in two parts, both byte for byte what memmove gives. */
+/* rule: gpu.forward-copy-least-2-mib-not (a linear run and padded rows against memmove, in each mode; mutated: the engine's half short by a page; the threshold never reached) */
 static void a_large_copy_runs_in_two_parts_with_the_bytes_of_one(void **state)
 {
     (void)state;
@@ -84,6 +85,7 @@ static void a_large_copy_runs_in_two_parts_with_the_bytes_of_one(void **state)
 
 /* A 3 MiB copy whose last 100 bytes leave the segment: no part runs elsewhere; as in order, every
  * byte before the fault's address is copied and none after it. */
+/* rule: gpu.copy-could-fault-whose-source */
 static void a_copy_that_would_fault_runs_in_order(void **state)
 {
     (void)state;
@@ -122,6 +124,7 @@ static void a_copy_that_would_fault_runs_in_order(void **state)
 
 /* A 3 MiB copy out of the aperture whose first 1 MiB of pages was never mapped: the fault is at
  * its first byte and, as in order, nothing is copied (the half after the hole would copy fine). */
+/* rule: gpu.copy-could-fault-whose-source */
 static void a_copy_whose_first_half_would_fault_copies_nothing(void **state)
 {
     (void)state;
@@ -160,6 +163,7 @@ static void a_copy_whose_first_half_would_fault_copies_nothing(void **state)
 
 /* An overlapping copy inside one segment (the destination 4 KiB below the source, 3 MiB long)
  * keeps its memmove meaning: it runs in order, the result is memmove's. */
+/* rule: gpu.copy-could-fault-whose-source */
 static void an_overlapping_copy_runs_in_order(void **state)
 {
     (void)state;

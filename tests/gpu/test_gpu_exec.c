@@ -13,6 +13,7 @@ static BYTE *seg_host(struct swgpu *gpu, UINT32 id, UINT64 off)
     return (BYTE *)swgpu_segment_host(gpu, id) + off;
 }
 
+/* rule: gpu.copy-boxes-row-slice-pitches-overlapping */
 static void write_then_copy_moves_bytes_between_segments(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -32,6 +33,7 @@ static void write_then_copy_moves_bytes_between_segments(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.copy-boxes-row-slice-pitches-overlapping */
 static void copy_box_honours_row_and_slice_pitches(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -61,6 +63,7 @@ static void copy_box_honours_row_and_slice_pitches(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.copy-boxes-row-slice-pitches-overlapping */
 static void overlapping_copy_behaves_like_memmove(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -91,6 +94,7 @@ static void overlapping_copy_behaves_like_memmove(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.fill-repeats-pattern-each-row-start */
 static void fill_repeats_pattern_from_each_row_start(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -122,6 +126,7 @@ static void fill_repeats_pattern_from_each_row_start(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.fill-repeats-pattern-each-row-start */
 static void write_places_packed_data_at_pitched_rows(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -141,6 +146,7 @@ static void write_places_packed_data_at_pitched_rows(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.system-memory-identity-mapped-gart-maps */
 static void system_memory_is_identity_mapped(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -161,6 +167,7 @@ static void system_memory_is_identity_mapped(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.system-memory-identity-mapped-gart-maps */
 static void gart_maps_aperture_pages_onto_system_pages(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -203,6 +210,7 @@ static void gart_maps_aperture_pages_onto_system_pages(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.one-thread-engine-engines-complete-ring (order and interrupts; the thread-per-engine structure: no test yet) */
 static void engines_complete_in_order_and_raise_interrupts(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -227,6 +235,7 @@ static void engines_complete_in_order_and_raise_interrupts(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.fence-command-writes-value-raises-line */
 static void empty_buffer_still_completes_its_fence(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -238,6 +247,7 @@ static void empty_buffer_still_completes_its_fence(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.copy-boxes-row-slice-pitches-overlapping */
 static void overlapping_copy_across_aperture_pages_behaves_like_memmove(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -268,6 +278,7 @@ static void overlapping_copy_across_aperture_pages_behaves_like_memmove(void **s
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.fence-command-writes-value-raises-line */
 static void fence_command_writes_its_value_and_raises_the_line(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -307,6 +318,7 @@ static void chain_interrupt(void *ctx)
         swgpu_submit(chain_gpu, 0, chain_dma.buf, 0, chain_dma.len, done + 1, 0);
 }
 
+/* rule: gpu.interrupt-handler-may-submit-more-work */
 static void interrupt_handler_may_submit_more_work(void **state)
 {
     struct swgpu_config cfg;

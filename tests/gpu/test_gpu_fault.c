@@ -1,5 +1,6 @@
 /* A bad DMA buffer never crashes the process: the engine records a fault, skips the rest of
  * that buffer, still completes its fence, and the next buffer runs normally (swgpu_hw.h). */
+/* rule: kmd.gpu-fault-still-completes-fence-node (all) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +38,7 @@ static void expect_fault_then_recovery(struct swgpu *gpu, struct t_dma *d, UINT3
     free(ok.buf);
 }
 
+/* rule: gpu.bad-dma-buffers-fault-skip-rest */
 static void copy_past_segment_end_faults(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -49,6 +51,7 @@ static void copy_past_segment_end_faults(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.bad-dma-buffers-fault-skip-rest */
 static void unknown_segment_id_faults(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -61,6 +64,7 @@ static void unknown_segment_id_faults(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.bad-dma-buffers-fault-skip-rest */
 static void huge_pitch_leaving_segment_faults(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -74,6 +78,7 @@ static void huge_pitch_leaving_segment_faults(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.bad-dma-buffers-fault-skip-rest */
 static void never_mapped_aperture_page_faults(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -85,6 +90,7 @@ static void never_mapped_aperture_page_faults(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.bad-dma-buffers-fault-skip-rest */
 static void null_system_address_faults(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -97,6 +103,7 @@ static void null_system_address_faults(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.bad-dma-buffers-fault-skip-rest */
 static void bad_headers_fault(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -118,6 +125,7 @@ static void bad_headers_fault(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.bad-dma-buffers-fault-skip-rest */
 static void gart_map_outside_aperture_faults_and_maps_nothing(void **state)
 {
     struct swgpu *gpu = t_gpu_create();

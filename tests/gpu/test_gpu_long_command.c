@@ -151,12 +151,14 @@ static void reset_stops_a_fill_of_2_to_the_51_rows(int paging)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.reset-stops-gpu-inside-one-command */
 static void reset_stops_a_render_fill_of_2_to_the_51_rows(void **state)
 {
     (void)state;
     reset_stops_a_fill_of_2_to_the_51_rows(0);
 }
 
+/* rule: gpu.reset-stops-gpu-inside-one-command */
 static void reset_stops_a_paging_fill_of_2_to_the_51_rows(void **state)
 {
     (void)state;
@@ -164,6 +166,7 @@ static void reset_stops_a_paging_fill_of_2_to_the_51_rows(void **state)
 }
 
 /* A 1 MiB COPY through a GPU slowed to 1 KiB/s: the bandwidth wait is inside the command too. */
+/* rule: gpu.reset-stops-gpu-inside-one-command (mutation-checked: with `checkpoint` never checking, the reset does not return and the test fails at its 10 s bound) */
 static void reset_stops_a_copy_slowed_to_hours(void **state)
 {
     (void)state;
@@ -192,6 +195,7 @@ static void reset_stops_a_copy_slowed_to_hours(void **state)
 
 /* rows × row_pitch past the segment's end: the rows inside it are written, the first row
  * outside faults (nothing past the 16 MiB segment is touched, no wrap to its start). */
+/* rule: gpu.command-parser-arithmetic-bounded-box */
 static void rows_times_pitch_past_the_segment_fault_at_the_first_row_outside(void **state)
 {
     (void)state;

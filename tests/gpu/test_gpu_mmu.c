@@ -124,6 +124,7 @@ static void flush_tlb(struct swgpu *gpu, UINT64 root, UINT32 fence)
 
 static BYTE pattern_at(UINT64 k) { return (BYTE)(k * 7 + 3); }
 
+/* rule: gpu.submission-root-page-table-runs-va */
 static void commands_translate_page_by_page_across_non_contiguous_pages(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -174,6 +175,7 @@ static void commands_translate_page_by_page_across_non_contiguous_pages(void **s
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.dma-buffer-va-submission-fetched-through */
 static void dma_buffer_is_fetched_through_the_mmu(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -242,6 +244,7 @@ static void dma_buffer_is_fetched_through_the_mmu(void **state)
  * D3DKMTSubmitCommand may claim) runs the mapped commands, faults at the first page that does
  * not translate, and costs no host memory past what was fetched (fuzz finding gpu-fetch-length:
  * the whole length used to be reserved before the first translation). */
+/* rule: gpu.d3dkmtsubmitcommand-commandlength-past (mutation-checked: the old fetch holds 2,415,919,104 bytes) */
 static void a_length_past_the_mapping_fetches_only_the_mapped_part(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -299,6 +302,7 @@ static void expect_fault(struct as *as, struct t_dma *d, UINT32 fence, UINT32 ki
     assert_int_equal(v, 0); /* the rest of the buffer was skipped */
 }
 
+/* rule: gpu.page-faults-each-recorded-struct-swgpu */
 static void each_fault_kind_is_recorded_with_its_va_and_direction(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -390,6 +394,7 @@ static UINT32 read_phys_u32(struct swgpu *gpu, UINT64 phys)
     return v;
 }
 
+/* rule: gpu.each-engine-caches-valid-translations */
 static void stale_translation_is_used_until_flush_tlb(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -533,6 +538,7 @@ static void the_tlb_behaves_as_64_entries_replaced_round_robin(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.root-0-wddm-1-x-physical */
 static void physical_mode_without_a_root_is_unchanged(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -580,6 +586,7 @@ static void sleep_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
+/* rule: gpu.va-buffer-preempted-middle-saves-dma */
 static void preempted_va_buffer_resumes_from_its_save_record(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -636,10 +643,12 @@ static void preempted_va_buffer_resumes_from_its_save_record(void **state)
 
 /* A 3 MiB copy between VAs (source pages in reverse physical order, so every page is its own
  * run) is shared with the second copy unit, which translates through its own TLB (issue 17 aim 1,
- * docs/rules.md §66); with one source page of the first half unmapped it runs in order instead:
+ * docs/rules/gpu.md); with one source page of the first half unmapped it runs in order instead:
  * the fault names that page and nothing from it on is copied. */
 #define VA_BIG_SRC 0x50000000ull
 #define VA_BIG_DST 0x60000000ull
+/* rule: gpu.forward-copy-least-2-mib-not (source pages scattered; mutated: the engine's TLB shared with the unit → ThreadSanitizer reports the race) */
+/* rule: gpu.copy-could-fault-whose-source (mutated: no check → the half after the hole is copied; no overlap check → memmove's bytes lost) */
 static void a_large_va_copy_runs_in_two_parts_unless_it_would_fault(void **state)
 {
     (void)state;

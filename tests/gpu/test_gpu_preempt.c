@@ -96,6 +96,8 @@ static void submit_seq(struct swgpu *gpu, const struct t_dma *d, UINT32 fence, U
     assert_int_equal(swgpu_submit2(gpu, 0, &s), 0);
 }
 
+/* rule: gpu.mid-buffer-preemption-request-stops */
+/* rule: gpu.resubmitted-entry-whose-record-valid */
 static void mid_buffer_preemption_saves_the_position_and_resubmission_resumes_there(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -135,6 +137,7 @@ static void mid_buffer_preemption_saves_the_position_and_resubmission_resumes_th
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.mid-buffer-0-lets-executing-buffer */
 static void buffer_boundary_preemption_finishes_the_buffer(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -159,6 +162,7 @@ static void buffer_boundary_preemption_finishes_the_buffer(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.mid-buffer-0-lets-executing-buffer */
 static void mid_buffer_preemption_without_a_save_area_finishes_the_buffer(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -182,6 +186,7 @@ static void mid_buffer_preemption_without_a_save_area_finishes_the_buffer(void *
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.save-area-bad-address-recorded-fault */
 static void save_area_at_a_bad_address_is_a_fault_and_the_buffer_finishes(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -210,6 +215,7 @@ static void save_area_at_a_bad_address_is_a_fault_and_the_buffer_finishes(void *
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.idle-engine-answers-preemption-once */
 static void idle_engine_answers_a_preemption_at_once(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -232,6 +238,7 @@ static void idle_engine_answers_a_preemption_at_once(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.ring-entries-behind-preempted-buffer */
 static void queued_entries_behind_the_preempted_buffer_are_dropped(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -265,6 +272,7 @@ static void queued_entries_behind_the_preempted_buffer_are_dropped(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.every-entry-save-area-clears-record */
 static void a_save_record_is_used_once_and_only_by_its_buffer(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -324,6 +332,7 @@ static void a_save_record_is_used_once_and_only_by_its_buffer(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.paused-engine-answers-nothing-resume */
 static void paused_engine_answers_when_resumed(void **state)
 {
     /* Pause freezes the engine (include/wddm/swgpu.h): it finishes nothing new, preemption

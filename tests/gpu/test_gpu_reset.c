@@ -44,6 +44,7 @@ static void wait_hung(struct swgpu *gpu, UINT32 engine)
         sleep_ms(1);
 }
 
+/* rule: gpu.wddm-swgpu-inject-hang-next-non */
 static void hung_buffer_never_completes_while_other_engines_work(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -75,6 +76,7 @@ static void hung_buffer_never_completes_while_other_engines_work(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.hung-engine-never-answers-preemption */
 static void hung_engine_ignores_preemption(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -106,6 +108,7 @@ static void hung_engine_ignores_preemption(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.swgpu-reset-engine-abandons-executing */
 static void reset_returns_the_hung_fence_drops_the_ring_and_takes_new_work(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -143,6 +146,7 @@ static void reset_returns_the_hung_fence_drops_the_ring_and_takes_new_work(void 
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.wddm-swgpu-inject-hang-next-non */
 static void paging_buffers_never_take_the_hang(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -172,6 +176,7 @@ static void paging_buffers_never_take_the_hang(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.swgpu-reset-engine-abandons-executing */
 static void reset_of_an_idle_engine_returns_the_last_completed_fence(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -189,6 +194,7 @@ static void reset_of_an_idle_engine_returns_the_last_completed_fence(void **stat
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.swgpu-reset-engine-abandons-executing */
 static void reset_stops_a_running_buffer_at_a_command_boundary(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -235,6 +241,7 @@ static void *wait_thread(void *arg)
     return NULL;
 }
 
+/* rule: gpu.swgpu-wait-fence-returns-when-reset */
 static void waiters_do_not_hang_around_a_reset(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -258,6 +265,7 @@ static void waiters_do_not_hang_around_a_reset(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.swgpu-force-completed-fence-sets-one */
 static void forced_fence_sets_the_register(void **state)
 {
     struct swgpu *gpu = t_gpu_create();
@@ -268,6 +276,7 @@ static void forced_fence_sets_the_register(void **state)
     swgpu_destroy(gpu);
 }
 
+/* rule: gpu.swgpu-wait-fence-returns-when-reset */
 static void destroying_a_hung_gpu_does_not_hang(void **state)
 {
     struct swgpu *gpu = t_gpu_create();

@@ -1,4 +1,7 @@
 #!/bin/sh
+# rule: build.cmake-install-installs-headers-under (`tests/install/check.sh`: the four builds of `tests/install/hello.c` each copy a buffer on the GPU and check every byte; mutation-checked: without `-lm` in `Libs.private` the static link fails)
+# rule: build.tool-man-pages-written-build-time (`tests/install/check.sh`; mutation-checked: without the install rule, with a page left out, and with an unknown roff macro it fails)
+# rule: build.pc-file-names-folders-relative-own (installs into a temporary prefix that the configure step never saw)
 # The package test (CTest `tool.install`): install the build into a temporary prefix, then build
 # an outside program against it with pkg-config (shared and static) and with
 # find_package(libwddm) (shared and static), and run each; the tool's man pages are there and render. Usage: check.sh BUILD_DIR SOURCE_DIR

@@ -1,4 +1,17 @@
 #!/bin/sh
+# rule: tool.seed-002-backing-store-shared-kmd (skipped: the minimal KMD does not share)
+# rule: tool.kmd-claims-supportperenginetdr-recovers (skipped: the minimal KMD does not claim it)
+# rule: sched.recovery-whose-dxgkddiresetfromtimeout (mutation-checked: the minimal KMD without its two TDR DDIs fails Tdr.Recovery)
+# rule: tool.kmd-whose-caps-claim-preemptionaware (skipped: the minimal KMD does not claim it)
+# rule: vidmm.kmd-context-allocations-may-move-while (skipped: the minimal KMD creates none)
+# rule: build.software-gpu-installed-hardware-out-tree
+# rule: tool.wddm-1-x-kmd-built-against
+# rule: tool.kmd-render-copies-whole-commands-user
+# rule: tool.paging-buffers-move-fill-map-vidmm (Paging.Oversubscribe evicts and pages back)
+# rule: tool.umd-module-loads-another-path-forwards (its counts are printed and checked)
+# rule: tool.broken-variant-whose-evictions-reported (mutation-checked: the variant keeping its evictions fails it)
+# rule: build.examples-built-build-compiler-sanitizer
+# rule: build.services-libwddm-displib-kmd-modules
 # The example drivers (CTest `tool.examples`, issue 19 §5, README "Bring up your driver"): install
 # the build into a temporary prefix, build examples/ against it as an outside project would
 # (find_package(libwddm)), then hold them to `wddm check` with the installed tool: the minimal

@@ -2,6 +2,7 @@
  * "DXGK_VIDSCHCAPS.<Member>" / "DXGK_DRIVERCAPS.<Field>", with the WDK's bit positions
  * (seed 003); a file of "NAME = value" lines applies over a DXGK_DRIVERCAPS; unknown names and
  * bad values are errors that name the line; `wddm info`'s output is itself a valid file. */
+/* rule: common.wddm-info-no-longer-marks (output stays a valid caps file) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -24,6 +25,7 @@ static void write_file(const char *text)
     fclose(f);
 }
 
+/* rule: runtime.every-dxgk-vidmmcaps-member-wdk-name */
 static void vidmm_bits_have_the_wdk_positions(void **state)
 {
     /* Seed 003's declaration order: bit n is the n-th member. */
@@ -55,6 +57,7 @@ static void vidmm_bits_have_the_wdk_positions(void **state)
     assert_int_equal(wddm_caps_get(&c, wddm_caps_find("DXGK_VIDSCHCAPS.HwQueuePacketCap")), 9);
 }
 
+/* rule: common.file-such-lines-named-wddm-kmd */
 static void caps_file_sets_named_bits_and_fields(void **state)
 {
     write_file("# a comment line\n"
@@ -80,6 +83,7 @@ static void caps_file_sets_named_bits_and_fields(void **state)
     unlink(path);
 }
 
+/* rule: common.unknown-names-values-not-numbers-not */
 static void caps_file_unknown_name_is_an_error_naming_the_line(void **state)
 {
     write_file("DXGK_VIDMMCAPS.OutOfOrderLock = 1\n"
@@ -96,6 +100,7 @@ static void caps_file_unknown_name_is_an_error_naming_the_line(void **state)
     unlink(path);
 }
 
+/* rule: common.unknown-names-values-not-numbers-not */
 static void caps_file_bad_values_are_errors_naming_the_line(void **state)
 {
     static const char *const bad[] = {
@@ -124,6 +129,7 @@ static void caps_file_bad_values_are_errors_naming_the_line(void **state)
     unlink(path);
 }
 
+/* rule: common.one-documented-form-wddm-info-prints */
 static void printed_caps_are_a_valid_caps_file(void **state)
 {
     DXGK_DRIVERCAPS src, back;

@@ -1,10 +1,11 @@
-/* Issue 14 §4, bad caps files are harmless (docs/rules.md §32): the WDDM_KMD_CAPS file is
+/* Issue 14 §4, bad caps files are harmless (docs/rules/common.md): the WDDM_KMD_CAPS file is
  * short text in a regular file. Over-long lines, NUL and binary bytes, oversized files, and
  * paths that are not regular files (a FIFO nobody writes to, /dev/zero, a directory, a missing
  * or unreadable file) are refused with one line saying which rule, never hang, never read
  * without bound, and never set a capability; a comment may be of any length. Every path case
  * runs in a child process with a time limit, so a parser that blocks fails instead of hanging
  * the suite. */
+/* rule: common.refused-caps-file-sets-nothing-kmd (every case compares the caps before and after) */
 #include <errno.h>
 #include <poll.h>
 #include <setjmp.h>
@@ -128,6 +129,7 @@ static void expect_path_refused(const char *p, bool unprivileged, const char *ru
         fail_msg("%s: the refusal does not name the path and '%s': %s", p, rule, err);
 }
 
+/* rule: common.caps-file-must-regular-file-opened */
 static void a_fifo_without_a_writer_is_refused_without_blocking(void **state)
 {
     snprintf(path, sizeof path, "/tmp/wddm-capsin-%d.txt", (int)getpid());
@@ -136,6 +138,7 @@ static void a_fifo_without_a_writer_is_refused_without_blocking(void **state)
     expect_path_refused(path, false, "not a regular file");
 }
 
+/* rule: common.caps-file-must-regular-file-opened */
 static void devices_and_directories_are_refused(void **state)
 {
     expect_path_refused("/dev/zero", false, "not a regular file"); /* would never end */
@@ -145,6 +148,7 @@ static void devices_and_directories_are_refused(void **state)
     expect_path_refused(path, false, "not a regular file");
 }
 
+/* rule: common.caps-file-must-regular-file-opened (each in a child with a 10 s limit; the unreadable case drops root; mutation-checked: without `O_NONBLOCK` the FIFO case fails on the limit) */
 static void missing_and_unreadable_files_are_refused_with_the_reason(void **state)
 {
     expect_path_refused("/nonexistent/wddm.caps", false, "cannot open");
@@ -154,6 +158,7 @@ static void missing_and_unreadable_files_are_refused_with_the_reason(void **stat
     expect_path_refused(path, true, "cannot open");
 }
 
+/* rule: common.caps-file-short-text-most-wddm (mutation-checked: accepting every non-NUL byte fails it) */
 static void nul_and_binary_bytes_are_refused(void **state)
 {
     /* A NUL hides the rest of the line from string functions: the line before it must not
@@ -171,6 +176,7 @@ static void nul_and_binary_bytes_are_refused(void **state)
     expect_refused_text(bin, sizeof bin, "a caps file is text");
 }
 
+/* rule: common.caps-file-short-text-most-wddm (511 accepted, 512 refused) */
 static void an_over_long_line_is_refused_naming_it(void **state)
 {
     /* WDDM_CAPS_LINE_MAX characters before the comment are fine; one more is refused. */
@@ -192,6 +198,7 @@ static void an_over_long_line_is_refused_naming_it(void **state)
     expect_refused_text(two, (size_t)m, ":2: longer than");
 }
 
+/* rule: common.caps-file-short-text-most-wddm (100 000 characters holding a setting past column 512: not applied) */
 static void a_comment_may_be_of_any_length(void **state)
 {
     /* 100 000 characters of comment, holding text that looks like a setting past the first
@@ -214,6 +221,7 @@ static void a_comment_may_be_of_any_length(void **state)
     assert_int_equal(c.MemoryManagementCaps.CrossAdapterResource, 1);
 }
 
+/* rule: common.caps-file-short-text-most-wddm */
 static void a_file_past_the_size_limit_is_refused_unread(void **state)
 {
     size_t len = WDDM_CAPS_FILE_MAX + 1;
@@ -224,6 +232,7 @@ static void a_file_past_the_size_limit_is_refused_unread(void **state)
     free(text);
 }
 
+/* rule: common.refused-caps-file-sets-nothing-kmd */
 static void the_kmd_refuses_the_start_and_names_the_rule(void **state)
 {
     /* The user of the reader: WDDM_KMD_CAPS naming a FIFO fails the adapter start (no hang)

@@ -1,6 +1,7 @@
 /* The reference KMD's adapter-level contract: the DDI table DriverEntry registers, adapter
  * start, QueryAdapterInfo (docs/semantics.md §6), devices, contexts and allocation placement
  * (seed 001 §4.3/§5). */
+/* rule: kmd.caps-defaults-schedulingcaps (updated) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 
 #include "kmd/kmd_test_util.h"
 
+/* rule: kmd.driverentry-calls-dxgkinitialize-driver */
 static void driver_entry_table_has_every_ddi_and_the_wddm31_version(void **state)
 {
     DRIVER_INITIALIZATION_DATA d;
@@ -28,6 +30,7 @@ static void driver_entry_table_has_every_ddi_and_the_wddm31_version(void **state
         assert_non_null(p[i]);
 }
 
+/* rule: kmd.queryadapterinfo-wddm-1-3-two-asymmetric */
 static void driver_caps_describe_a_wddm13_two_node_patching_gpu(void **state)
 {
     assert_int_equal(fk_start(), STATUS_SUCCESS);
@@ -57,6 +60,8 @@ static void driver_caps_describe_a_wddm13_two_node_patching_gpu(void **state)
     fk_stop();
 }
 
+/* rule: kmd.segments-two-call-protocol-ids-1 */
+/* rule: kmd.segment-layout-1-local-not-cpu (with test sizes) */
 static void segments_follow_the_two_call_protocol(void **state)
 {
     assert_int_equal(fk_start(), STATUS_SUCCESS);
@@ -103,6 +108,7 @@ static void segments_follow_the_two_call_protocol(void **state)
     fk_stop();
 }
 
+/* rule: kmd.umd-private-adapter-data-names-nodes */
 static void umd_private_data_names_the_nodes(void **state)
 {
     assert_int_equal(fk_start(), STATUS_SUCCESS);
@@ -120,6 +126,7 @@ static void umd_private_data_names_the_nodes(void **state)
     fk_stop();
 }
 
+/* rule: kmd.contexts-report-dma-buffer-list-sizes */
 static void contexts_report_dma_limits_and_check_the_node(void **state)
 {
     assert_int_equal(fk_start(), STATUS_SUCCESS);
@@ -153,6 +160,9 @@ static void contexts_report_dma_limits_and_check_the_node(void **state)
     fk_stop();
 }
 
+/* rule: umd.recipe-usage-default-immutable-gpu-only */
+/* rule: kmd.createallocation-reads-umd-private-data */
+/* rule: kmd.upload-allocations-prefer-aperture */
 static void allocation_placement_follows_the_kind(void **state)
 {
     assert_int_equal(fk_start(), STATUS_SUCCESS);
@@ -234,6 +244,7 @@ static void allocation_placement_follows_the_kind(void **state)
 /* swgpu_private.h SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE: a texture the GPU only samples may live in
  * the aperture (system memory) after local and visible memory; the flag means nothing on a
  * CPU-visible kind and is refused there. */
+/* rule: umd.sampled-texture-may-live-system-memory */
 static void a_sampled_texture_may_live_in_the_aperture_after_video_memory(void **state)
 {
     assert_int_equal(fk_start(), STATUS_SUCCESS);
@@ -254,6 +265,7 @@ static void a_sampled_texture_may_live_in_the_aperture_after_video_memory(void *
     fk_stop();
 }
 
+/* rule: kmd.bad-private-driver-data-status-invalid */
 static void allocation_private_data_is_validated(void **state)
 {
     assert_int_equal(fk_start(), STATUS_SUCCESS);

@@ -57,6 +57,8 @@ static NTSTATUS create_shared(UINT32 kind, DXGK_ALLOCATIONINFO *info)
     return fk.ddi.DxgkDdiCreateAllocation(fk.adapter, &ca);
 }
 
+/* rule: kmd.reference-kmd-queries-share-backing */
+/* rule: kmd.umd-asks-sharing-private-data-kmd */
 static void kmd_queries_share_backing_store_at_start_and_remembers_the_answer(void **state)
 {
     (void)state;
@@ -84,6 +86,7 @@ static void kmd_queries_share_backing_store_at_start_and_remembers_the_answer(vo
     fk_destroy_allocation(h);
 }
 
+/* rule: kmd.umd-asks-sharing-private-data-kmd */
 static void kmd_never_sets_the_flag_when_the_feature_is_disabled(void **state)
 {
     (void)state;
@@ -92,6 +95,7 @@ static void kmd_never_sets_the_flag_when_the_feature_is_disabled(void **state)
     assert_int_equal(info.Flags2.Value, 0);
 }
 
+/* rule: kmd.reference-kmd-queries-share-backing */
 static void kmd_without_the_query_callback_treats_the_feature_as_disabled(void **state)
 {
     (void)state;
@@ -99,6 +103,7 @@ static void kmd_without_the_query_callback_treats_the_feature_as_disabled(void *
     assert_int_equal(create_shared(SWGPU_ALLOC_READBACK, &info), STATUS_NOT_SUPPORTED);
 }
 
+/* rule: kmd.umd-asks-sharing-private-data-kmd */
 static void kmd_refuses_sharing_for_gpu_only_allocations_and_unknown_flags(void **state)
 {
     (void)state;
@@ -126,6 +131,7 @@ static NTSTATUS kmd_escape(UINT32 op, D3DKMT_HANDLE h, UINT32 off, UINT32 size, 
     return st;
 }
 
+/* rule: kernel.d3dkmtescape-dxgkddiescape-d3dkmt-escape */
 static void kmd_escape_reads_and_writes_through_the_backing_store_pointer(void **state)
 {
     (void)state;

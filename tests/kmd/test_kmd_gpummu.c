@@ -266,6 +266,8 @@ static void build_address_space(void)
     fk.ddi.DxgkDdiSetRootPageTable(fk.adapter, &sr);
 }
 
+/* rule: kmd.gpummu-model-only-wddmversion-0x2000 */
+/* rule: kmd.dxgk-gpummucaps-readonlymemorysupported */
 static void gpummu_caps_are_reported_only_in_the_gpummu_model(void **state)
 {
     DXGK_GPUMMUCAPS caps;
@@ -341,6 +343,9 @@ static void gpummu_caps_are_reported_only_in_the_gpummu_model(void **state)
     stop_gpummu();
 }
 
+/* rule: kmd.update-page-table-dxgk-pte-valid */
+/* rule: kmd.flush-tlb-emits-swgpu-op-flush */
+/* rule: kmd.dxgkddisetrootpagetable-stores-address */
 static void page_tables_built_by_the_kmd_translate_as_the_dxgk_ptes_say(void **state)
 {
     start_gpummu();
@@ -417,6 +422,7 @@ static int event_index(DXGK_INTERRUPT_TYPE type, UINT32 fence)
     return -1;
 }
 
+/* rule: kmd.fault-va-buffer-reported-dxgk-interrupt */
 static void page_fault_is_reported_before_its_fence_completes(void **state)
 {
     start_gpummu();
@@ -489,6 +495,9 @@ static void page_fault_is_reported_before_its_fence_completes(void **state)
     stop_gpummu();
 }
 
+/* rule: kmd.dxgkddisetrootpagetable-stores-address */
+/* rule: kmd.dxgkddicreateprocess-destroyprocess-kmd */
+/* rule: kmd.update-page-table-refusals-updatemode */
 static void bad_gpummu_requests_are_refused(void **state)
 {
     start_gpummu();

@@ -272,6 +272,7 @@ static int sequence_result_is_right(void)
 }
 
 /* ---- tests ---------------------------------------------------------------------------------- */
+/* rule: kmd.caps-defaults-schedulingcaps */
 static void caps_declare_primitive_preemption_and_per_engine_tdr(void **state)
 {
     DXGK_DRIVERCAPS caps;
@@ -293,6 +294,7 @@ static void caps_declare_primitive_preemption_and_per_engine_tdr(void **state)
     assert_non_null(fk.ddi.DxgkDdiRestartFromTimeout);
 }
 
+/* rule: kmd.dxgkddipreemptcommand-answered-dxgk */
 static void idle_node_answers_preempt_command_with_dma_preempted(void **state)
 {
     submit(SWKMD_NODE_COPY, NULL, NULL, 2, 0, 0); /* an empty buffer: fence 2 completes */
@@ -310,6 +312,7 @@ static void idle_node_answers_preempt_command_with_dma_preempted(void **state)
                 find_event(DXGK_INTERRUPT_DMA_PREEMPTED, SWKMD_NODE_COPY, 3));
 }
 
+/* rule: kmd.csa-holds-gpu-save-record-swkmd */
 static void mid_buffer_preemption_saves_to_the_csa_and_resubmission_resumes(void **state)
 {
     /* The record starts cleared by INIT_CONTEXT_RESOURCE (the page was garbage). */
@@ -345,6 +348,7 @@ static void mid_buffer_preemption_saves_to_the_csa_and_resubmission_resumes(void
     free(d.buf);
 }
 
+/* rule: kmd.granularity-dma-buffer-boundary-makes */
 static void dma_buffer_boundary_granularity_finishes_the_buffer(void **state)
 {
     /* A user's WDDM_KMD_CAPS may declare DMA_BUFFER_BOUNDARY: PreemptCommand then lets the
@@ -381,6 +385,8 @@ static void dma_buffer_boundary_granularity_finishes_the_buffer(void **state)
     free(d.buf);
 }
 
+/* rule: kmd.dxgkddiresetengine-lastabortedfenceid */
+/* rule: kmd.dxgkddiqueryenginestatus-responsive-0 */
 static void reset_engine_returns_the_aborted_fence_and_never_completes_it(void **state)
 {
     struct dma mark;
@@ -413,6 +419,7 @@ static void reset_engine_returns_the_aborted_fence_and_never_completes_it(void *
     free(mark.buf);
 }
 
+/* rule: kmd.dxgkddiqueryenginestatus-responsive-0 */
 static void engine_status_is_responsive_when_idle_paused_or_progressing(void **state)
 {
     assert_int_equal(engine_status(SWKMD_NODE_3D), 1); /* idle */
@@ -448,6 +455,7 @@ static void engine_status_is_responsive_when_idle_paused_or_progressing(void **s
     free(mark.buf);
 }
 
+/* rule: kmd.dxgkddiquerydependentenginegroup-each */
 static void dependent_engine_group_is_the_node_alone(void **state)
 {
     for (UINT32 n = 0; n < SWKMD_NODE_COUNT; n++) {
@@ -460,6 +468,7 @@ static void dependent_engine_group_is_the_node_alone(void **state)
     }
 }
 
+/* rule: kmd.dxgkddiresetfromtimeout-resets-every */
 static void reset_from_timeout_completes_every_submitted_fence(void **state)
 {
     struct dma mark;
@@ -489,6 +498,7 @@ static void reset_from_timeout_completes_every_submitted_fence(void **state)
     free(mark.buf);
 }
 
+/* rule: kmd.bad-node-engine-flags-null-wrong */
 static void bad_arguments_are_refused(void **state)
 {
     assert_int_equal(preempt(SWKMD_NODE_COUNT, 0, 9, 0), STATUS_INVALID_PARAMETER);

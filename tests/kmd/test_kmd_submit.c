@@ -194,6 +194,9 @@ static void render_run(UINT32 node, const struct cb *c, DXGK_ALLOCATIONLIST *al,
 }
 
 /* ---- tests ------------------------------------------------------------------------------------ */
+/* rule: kmd.patch-writes-segment-address */
+/* rule: kmd.submitcommand-queues-dma-buffer-engine */
+/* rule: kmd.isr-reports-dma-completed-via */
 static void render_patch_submit_runs_user_commands_and_reports_the_fence(void **state)
 {
     setup_device();
@@ -244,6 +247,8 @@ static void expect_refused(const struct cb *c, DXGK_ALLOCATIONLIST *al, UINT32 n
     free(dma);
 }
 
+/* rule: kmd.render-validates-every-user-command */
+/* rule: kmd.every-address-field-user-command-buffer */
 static void render_refuses_invalid_command_buffers(void **state)
 {
     setup_device();
@@ -328,6 +333,9 @@ static void render_refuses_invalid_command_buffers(void **state)
     teardown_device();
 }
 
+/* rule: kmd.render-splits-command-boundaries-short */
+/* rule: kmd.multipassoffset-units-bytes-transfer */
+/* rule: vidmm.dma-buffer-splitting-packet-whose (SplitOffset values) */
 static void render_splits_at_command_boundaries_when_the_dma_buffer_is_short(void **state)
 {
     setup_device();
@@ -375,6 +383,8 @@ static void render_splits_at_command_boundaries_when_the_dma_buffer_is_short(voi
     teardown_device();
 }
 
+/* rule: kmd.render-validates-every-user-command */
+/* rule: kmd.render-splits-command-boundaries-short */
 static void render_accepts_patch_lists_in_any_order_and_splits_on_a_full_patch_list(void **state)
 {
     setup_device();
@@ -444,6 +454,7 @@ static int run_paging(DXGKARG_BUILDPAGINGBUFFER *op, UINT32 dma_size)
     return buffers;
 }
 
+/* rule: kmd.buildpagingbuffer-fill-transfer-map */
 static void paging_fill_transfer_map_and_unmap(void **state)
 {
     setup_device();
@@ -548,6 +559,8 @@ static void paging_fill_transfer_map_and_unmap(void **state)
     teardown_device();
 }
 
+/* rule: kmd.buildpagingbuffer-refuses-fill-aperture */
+/* rule: kmd.gpummu-model-only-wddmversion-0x2000 */
 static void paging_refuses_what_it_cannot_do(void **state)
 {
     setup_device();
@@ -609,6 +622,8 @@ static void paging_refuses_what_it_cannot_do(void **state)
     teardown_device();
 }
 
+/* rule: kmd.patch-writes-segment-address */
+/* rule: kmd.gpu-fault-still-completes-fence-node */
 static void gpu_fault_still_completes_the_fence(void **state)
 {
     setup_device();
@@ -632,6 +647,7 @@ static void gpu_fault_still_completes_the_fence(void **state)
     teardown_device();
 }
 
+/* rule: kmd.querycurrentfence-reports-missed */
 static void query_current_fence_reports_a_missed_interrupt(void **state)
 {
     setup_device();

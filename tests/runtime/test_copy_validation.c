@@ -32,6 +32,9 @@ static ID3D11Buffer *buffer(ID3D11Device *dev, UINT size, D3D11_USAGE usage, UIN
 
 #define R(x) ((ID3D11Resource *)(x))
 
+/* rule: runtime.copyresource-dst-src-same-type */
+/* rule: runtime.neither-resource-copy-may-mapped */
+/* rule: runtime.copy-box-offset-validated-rejected */
 static void copy_resource_rules(void **state)
 {
     struct mock_env *env = *state;
@@ -80,6 +83,11 @@ static void copy_resource_rules(void **state)
     ID3D11Buffer_Release(buf);
 }
 
+/* rule: runtime.copysubresourceregion-subresources-range */
+/* rule: runtime.depth-stencil-copies-null-box-zero (depth cases; MSAA case: no test yet) */
+/* rule: runtime.block-compressed-copies-box-offsets */
+/* rule: runtime.buffer-copies-box-bytes-top-bottom */
+/* rule: runtime.copy-box-offset-validated-rejected */
 static void copy_subresource_region_rules(void **state)
 {
     struct mock_env *env = *state;
@@ -169,6 +177,8 @@ static void copy_subresource_region_rules(void **state)
     ID3D11Buffer_Release(sb);
 }
 
+/* rule: runtime.updatesubresource-only-default-non-depth */
+/* rule: runtime.constant-buffers-whole-updates-only */
 static void update_subresource_rules(void **state)
 {
     struct mock_env *env = *state;
@@ -225,6 +235,9 @@ static void update_subresource_rules(void **state)
     ID3D11Buffer_Release(cb);
 }
 
+/* rule: runtime.null-resource-null-pmappedresource-view */
+/* rule: runtime.render-target-views-resource-bound */
+/* rule: runtime.clearrendertargetview-needs-view-colour */
 static void render_target_views_and_clear(void **state)
 {
     struct mock_env *env = *state;
@@ -288,6 +301,7 @@ static void render_target_views_and_clear(void **state)
     ID3D11Texture2D_Release(sr);
 }
 
+/* rule: runtime.render-target-views-resource-bound */
 static void buffer_and_3d_render_target_views(void **state)
 {
     struct mock_env *env = *state;

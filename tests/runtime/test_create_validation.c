@@ -4,6 +4,7 @@
  * formats). Every invalid case must be refused with its documented HRESULT before the UMD
  * sees it (the mock UMD counts pfnCreateResource calls), and nothing may leak (ASan).
  */
+/* rule: runtime.misc-shared-buffer-misc-shared (`buffer_shared` **changed** to `E_OUTOFMEMORY`) */
 #include "runtime/mock_umd.h"
 
 #define RT D3D11_BIND_RENDER_TARGET
@@ -71,6 +72,13 @@ static const struct buffer_case buffer_cases[] = {
     { "buffer_shared",                    { 256, D3D11_USAGE_DEFAULT, VB, 0, D3D11_RESOURCE_MISC_SHARED, 0 }, FALSE, E_OUTOFMEMORY },
 };
 
+/* rule: runtime.usage-bind-cpu-access-matrix-default */
+/* rule: runtime.staging-without-cpu-access-bit-e (`staging_without_cpu`) */
+/* rule: runtime.unknown-usage-bind-cpu-misc-bits */
+/* rule: runtime.constant-buffers-multiple-16-bytes-most */
+/* rule: runtime.structured-buffers-need-non-zero-stride */
+/* rule: runtime.refused-creation-nulls-ppresource-pp */
+/* rule: runtime.staging-without-cpu-access-e-invalidarg */
 static void buffer_creation_rules(void **state)
 {
     struct mock_env *env = *state;
@@ -97,6 +105,10 @@ static void buffer_creation_rules(void **state)
     }
 }
 
+/* rule: runtime.initial-data-needs-one-non-null */
+/* rule: runtime.refused-creation-nulls-ppresource-pp */
+/* rule: runtime.api-ddi-translation-dimension-usage */
+/* rule: runtime.mapflags-cpu-access-bitmask-not-d3d10 */
 static void buffer_ddi_arguments_follow_seed_001(void **state)
 {
     struct mock_env *env = *state;
@@ -189,6 +201,12 @@ static const struct tex2d_case tex2d_cases[] = {
     { "too_large_total",           T2(16384, 16384, 1, 2048, R32G32B32A32_FLOAT, 1, DEFAULT, SR, 0, 0), FALSE, E_OUTOFMEMORY },
 };
 
+/* rule: runtime.usage-bind-cpu-access-matrix-default */
+/* rule: runtime.staging-without-cpu-access-bit-e (`staging_no_cpu`) */
+/* rule: runtime.dynamic-textures-one-subresource-only (`dynamic_mips`, `dynamic_full_chain`, `dynamic_array`) */
+/* rule: runtime.texture-limits-width-height-depth-array */
+/* rule: runtime.resource-larger-d3d11-size-limit-e (`too_large_total`) */
+/* rule: runtime.largest-resource-2-gib-larger-e (`too_large_total`) */
 static void texture2d_creation_rules(void **state)
 {
     struct mock_env *env = *state;
@@ -213,6 +231,9 @@ static void texture2d_creation_rules(void **state)
     }
 }
 
+/* rule: runtime.texture-limits-width-height-depth-array */
+/* rule: runtime.initial-data-needs-one-non-null */
+/* rule: runtime.api-ddi-translation-dimension-usage */
 static void texture_mip_levels_zero_means_full_chain(void **state)
 {
     struct mock_env *env = *state;
@@ -252,6 +273,8 @@ static void texture_mip_levels_zero_means_full_chain(void **state)
 }
 
 /* ---- 1D and 3D textures ------------------------------------------------------------------- */
+/* rule: runtime.texture-limits-width-height-depth-array */
+/* rule: runtime.api-ddi-translation-dimension-usage */
 static void texture1d_and_3d_creation_rules(void **state)
 {
     struct mock_env *env = *state;

@@ -215,6 +215,7 @@ static ID3D11Texture2D *texture(struct fx *f)
 }
 
 /* seed 004 "Device Create": CheckDeferredContextHandleSizes twice, count then array. */
+/* rule: runtime.device-creation-double-polls */
 static void test_device_creation_double_polls_handle_sizes(void **state)
 {
     int a = find(EV_CHECK_SIZES, NULL, 0);
@@ -229,6 +230,7 @@ static void test_device_creation_double_polls_handle_sizes(void **state)
 }
 
 /* seed 004 "Resource Create": CalcDeferredContextHandleSize right after each IC creation. */
+/* rule: runtime.calcdeferredcontexthandlesize-right */
 static void test_calc_handle_size_follows_each_immediate_object_creation(void **state)
 {
     struct fx *f = *state;
@@ -252,6 +254,8 @@ static void test_calc_handle_size_follows_each_immediate_object_creation(void **
  * (resource) or a dependency-only one (view: hDrvResource = the DC's resource handle, rest
  * zero), and the IC driver handle where the runtime handle goes; resource before view; views
  * destroyed before their resource; the IC handles are created first and destroyed last. */
+/* rule: runtime.context-local-handles-created-first-use */
+/* rule: runtime.after-createcommandlist-dc-handles (the DC's view and resource handles destroyed after FinishCommandList) */
 static void test_context_local_handles_lazy_ordered_and_linked_to_immediate(void **state)
 {
     struct fx *f = *state;
@@ -291,6 +295,7 @@ static void test_context_local_handles_lazy_ordered_and_linked_to_immediate(void
 
 /* The same for an unordered-access view: its dependency-only description names the DC's
  * resource handle (D3D11DDIARG_CREATEUNORDEREDACCESSVIEW.hDrvResource, the rest zero). */
+/* rule: runtime.clearunorderedaccessviewuint-ic-recorded */
 static void test_uav_local_handle_gets_dependency_only_description(void **state)
 {
     struct fx *f = *state;
@@ -328,6 +333,7 @@ static void test_uav_local_handle_gets_dependency_only_description(void **state)
 
 /* seed 004: a size from CalcDeferredContextHandleSize that CheckDeferredContextHandleSizes never
  * listed is undefined behaviour; the runtime's verifier reports it and stays memory-safe. */
+/* rule: runtime.verifier-size (the test's own UMD wrapper returns the unlisted size) */
 static void test_unlisted_handle_size_is_reported_by_verifier(void **state)
 {
     struct fx *f = *state;
@@ -356,6 +362,7 @@ static void test_unlisted_handle_size_is_reported_by_verifier(void **state)
 /* seed 004 "Issues with pfnSetErrorCb": a DC has its own core-layer handle, so its errors
  * reach that context: an injected E_OUTOFMEMORY fails the DC's FinishCommandList and leaves
  * the device (the IC) untouched. */
+/* rule: runtime.errors-dc-ddis-go-dc-own */
 static void test_deferred_errors_reach_the_deferred_context_only(void **state)
 {
     struct fx *f = *state;

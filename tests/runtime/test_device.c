@@ -11,6 +11,8 @@ static HRESULT create(IDXGIAdapter *a, D3D_DRIVER_TYPE t, HMODULE sw, UINT flags
     return D3D11CreateDevice(a, t, sw, flags, fl, nfl, sdk, dev, out_fl, ctx);
 }
 
+/* rule: runtime.d3d11createdevice-refuses-bad-arguments */
+/* rule: runtime.d3d-driver-type-null-not-provided */
 static void create_device_refuses_bad_arguments(void **state)
 {
     static const D3D_FEATURE_LEVEL only_12[] = { D3D_FEATURE_LEVEL_12_0 };
@@ -51,6 +53,7 @@ static void create_device_refuses_bad_arguments(void **state)
     wddm_set_umd_entry(NULL);
 }
 
+/* rule: runtime.first-supported-level-list-chosen */
 static void create_device_picks_first_supported_feature_level(void **state)
 {
     static const D3D_FEATURE_LEVEL levels[] = { D3D_FEATURE_LEVEL_11_1, D3D_FEATURE_LEVEL_10_1,
@@ -80,6 +83,7 @@ static void create_device_picks_first_supported_feature_level(void **state)
     wddm_set_umd_entry(NULL);
 }
 
+/* rule: runtime.children-hold-device-device-destroyed */
 static void children_keep_the_device_alive(void **state)
 {
     ID3D11Device *dev;
@@ -110,6 +114,7 @@ static void children_keep_the_device_alive(void **state)
     wddm_set_umd_entry(NULL);
 }
 
+/* rule: runtime.queryinterface-follows-inheritance-chain */
 static void query_interface_follows_the_inheritance_chain(void **state)
 {
     struct mock_env *env = *state;
@@ -158,6 +163,8 @@ static void query_interface_follows_the_inheritance_chain(void **state)
     assert_int_equal(mock.destroy_resource, 1);
 }
 
+/* rule: runtime.checkfeaturesupport-reports-umd */
+/* rule: runtime.checkformatsupport-answers-format-table */
 static void threading_feature_reports_the_umd_caps(void **state)
 {
     ID3D11Device *dev;
@@ -183,6 +190,7 @@ static void threading_feature_reports_the_umd_caps(void **state)
     wddm_set_umd_entry(NULL);
 }
 
+/* rule: runtime.createresource-reports-error-dead-no */
 static void create_error_from_umd_means_no_destroy(void **state)
 {
     struct mock_env *env = *state;
@@ -198,6 +206,8 @@ static void create_error_from_umd_means_no_destroy(void **state)
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(env->dev), S_OK);
 }
 
+/* rule: runtime.unmap-subresource-not-mapped-refused */
+/* rule: runtime.dxgi-ddi-err-wasstilldrawing-allowed-map */
 static void map_still_drawing_becomes_dxgi_error_was_still_drawing(void **state)
 {
     struct mock_env *env = *state;
@@ -220,6 +230,7 @@ static void map_still_drawing_becomes_dxgi_error_was_still_drawing(void **state)
     ID3D11Buffer_Release(buf);
 }
 
+/* rule: runtime.error-ddi-may-not-report-critical */
 static void still_drawing_without_do_not_wait_is_critical(void **state)
 {
     struct mock_env *env = *state;
@@ -235,6 +246,7 @@ static void still_drawing_without_do_not_wait_is_critical(void **state)
     ID3D11Buffer_Release(buf);
 }
 
+/* rule: runtime.d3dddierr-deviceremoved-ddi-removes */
 static void device_removed_is_sticky(void **state)
 {
     struct mock_env *env = *state;
@@ -252,6 +264,7 @@ static void device_removed_is_sticky(void **state)
     assert_int_equal(mock.flush, 1); /* nothing more reaches the UMD */
 }
 
+/* rule: runtime.flush-reaches-umd-pfnflush */
 static void flush_reaches_the_umd(void **state)
 {
     struct mock_env *env = *state;

@@ -9,6 +9,7 @@
 #include "runtime/mock_umd.h"
 #include "runtime/runtime.h"
 
+/* rule: runtime.kernel-ntstatus-callback-hresult */
 static void kernel_status_becomes_callback_hresult(void **state)
 {
     static const struct { NTSTATUS st; HRESULT hr; } cases[] = {
@@ -26,6 +27,7 @@ static void kernel_status_becomes_callback_hresult(void **state)
         assert_int_equal(rt_ntstatus_to_hresult(cases[i].st), cases[i].hr);
 }
 
+/* rule: runtime.d3dddierr-deviceremoved-ddi-removes */
 static void create_resource_device_removed_removes_the_device(void **state)
 {
     struct mock_env *env = *state;
@@ -42,6 +44,7 @@ static void create_resource_device_removed_removes_the_device(void **state)
     assert_int_equal(mock.create_resource, 1);
 }
 
+/* rule: runtime.error-ddi-may-not-report-critical */
 static void create_resource_forbidden_error_is_critical(void **state)
 {
     struct mock_env *env = *state;
@@ -53,6 +56,7 @@ static void create_resource_forbidden_error_is_critical(void **state)
     assert_int_equal(ID3D11Device_GetDeviceRemovedReason(env->dev), DXGI_ERROR_DRIVER_INTERNAL_ERROR);
 }
 
+/* rule: runtime.after-d3dddierr-deviceremoved-map */
 static void map_device_removed_means_no_unmap(void **state)
 {
     struct mock_env *env = *state;
@@ -78,6 +82,7 @@ static void map_device_removed_means_no_unmap(void **state)
  * DXGI_ERROR / GetDeviceRemovedReason documentation): the device the kernel lost to its own
  * hang or fault is HUNG, an innocent victim of another's recovery RESET, anything else REMOVED;
  * ACTIVE keeps the runtime's own reason. */
+/* rule: runtime.getdeviceremovedreason-comes-kernel-when (table) */
 static void removed_reason_table_follows_the_kernel_state(void **state)
 {
     (void)state;
@@ -99,6 +104,8 @@ static void removed_reason_table_follows_the_kernel_state(void **state)
 /* A DDI's D3DDDIERR_DEVICEREMOVED (here from a map) removes the device; the reason is asked of
  * the kernel, which still has the device ACTIVE (nothing went wrong on the GPU): the runtime's
  * own DXGI_ERROR_DEVICE_REMOVED stands, and the kernel device is left as it was. */
+/* rule: runtime.ddi-d3dddierr-deviceremoved-kernel */
+/* rule: runtime.getdeviceremovedreason-asks-kernel-while (S_OK while ACTIVE) */
 static void ddi_device_removed_reason_comes_from_the_active_kernel_device(void **state)
 {
     struct mock_env *env = *state;
@@ -151,6 +158,7 @@ static void *creator(void *p)
     return NULL;
 }
 
+/* rule: runtime.creation-calls-several-threads-one */
 static void concurrent_creation_on_one_device(void **state)
 {
     struct mock_env *env = *state;

@@ -41,6 +41,7 @@ static void unsupported_formats_have_no_info(void **state)
     assert_false(wddm_formats_copy_compatible(DXGI_FORMAT_UNKNOWN, DXGI_FORMAT_UNKNOWN));
 }
 
+/* rule: umd.block-compressed-formats-count-rows-row */
 static void block_compressed_pitches_count_whole_blocks(void **state)
 {
     assert_int_equal(wddm_format_row_bytes(DXGI_FORMAT_BC1_UNORM, 64), 16 * 8);

@@ -145,6 +145,17 @@ static int slot_calls_total(void)
     return n;
 }
 
+/* rule: runtime.default-immutable-resources-cannot */
+/* rule: runtime.dynamic-takes-only-write-discard-write */
+/* rule: runtime.write-no-overwrite-only-dynamic-buffers (`K_DYNAMIC_CB`, `K_DYNAMIC_SR_BUFFER`, `K_DYNAMIC_TEX` rows) */
+/* rule: runtime.staging-takes-read-write-read-write */
+/* rule: runtime.map-type-outside-1-5-mapflags (garbage rows) */
+/* rule: runtime.not-wait-write-discard-write-no (DNW rows) */
+/* rule: runtime.runtime-picks-ddi-slot-usage-bind */
+/* rule: runtime.null-resource-null-pmappedresource-view */
+/* rule: runtime.returned-pitches-never-0 (mock) */
+/* rule: runtime.not-wait-write-discard-write-no-2 */
+/* rule: runtime.write-no-overwrite-only-dynamic-buffers-2 */
 static void map_type_rules_per_usage(void **state)
 {
     struct mock_env *env = *state;
@@ -183,6 +194,12 @@ static void map_type_rules_per_usage(void **state)
         ID3D11Resource_Release(res[k]);
 }
 
+/* rule: runtime.subresource-index-range-buffers-map */
+/* rule: runtime.double-map-same-subresource-e-invalidarg */
+/* rule: runtime.unmap-subresource-not-mapped-refused */
+/* rule: runtime.null-resource-null-pmappedresource-view */
+/* rule: runtime.releasing-still-mapped-resource-unmaps */
+/* rule: runtime.double-map-one-subresource-refused-unmap */
 static void double_map_and_stray_unmap_are_refused(void **state)
 {
     struct mock_env *env = *state;
@@ -215,6 +232,7 @@ static void double_map_and_stray_unmap_are_refused(void **state)
     assert_int_equal(mock.destroy_resource, 1);
 }
 
+/* rule: runtime.subresource-index-range-buffers-map */
 static void buffers_map_subresource_zero_only(void **state)
 {
     struct mock_env *env = *state;
@@ -228,6 +246,7 @@ static void buffers_map_subresource_zero_only(void **state)
     ID3D11Resource_Release(r);
 }
 
+/* rule: runtime.null-resource-null-pmappedresource-view */
 static void resource_of_another_device_is_refused(void **state)
 {
     struct mock_env *env = *state;

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# rule: build.libwddm-so-exports-exactly-public-api (mutation-checked: without `local: *;` 681 extra names are listed and it fails; `D3D11CreateDevice` dropped from the map is listed as missing; `gsched_trace` renamed back to sched_trace is listed as reserved)
+# rule: build.software-gpu-installed-hardware-out-tree
+# rule: build.services-libwddm-displib-kmd-modules
 """Issue 16 §3 (CTest `structure.exports`): libwddm.so exports exactly the public API - the
 functions and extern objects the headers under include/ declare (scripts/gen_exports.py reads
 them) - and nothing else: no runtime, UMD, dxgkrnl, VidMm, scheduler, KMD or software GPU

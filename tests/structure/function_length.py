@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# rule: kernel.no-function-src-longer-120-lines (mutation-checked: a limit of 100 lists ten functions and fails)
 """Issue 16 §2: no function in src/ is longer than the limit, so each long operation stays a
 set of phases a reader can hold in view. A function is counted from its opening brace to its
 closing brace, both in column 0 (the project's style). Prints every function over the limit

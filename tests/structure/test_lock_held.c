@@ -1,9 +1,10 @@
 /*
- * test_lock_held.c - WDDM_ASSERT_HELD (src/common/lock_held.h; issue 16 §2, docs/rules.md §47):
+ * test_lock_held.c - WDDM_ASSERT_HELD (src/common/lock_held.h; issue 16 §2, docs/rules/build.md):
  * in debug and sanitizer builds a _locked function called without its lock aborts with one line;
  * with the lock held by the caller it returns, also after a condition wait gave the lock back.
  * The failing cases run in a child process, whose death by SIGABRT is the expected answer.
  */
+/* rule: common.locked-function-states-lock-adapter-lock (held returns, not held / held by another thread abort, held again after a condition wait; mutation-checked: an always-true check fails two tests) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,4 +1,17 @@
 #!/bin/sh
+# rule: tool.every-check-names-id-rule-results
+# rule: tool.reference-drivers-pass-every-check-built (mutation-checked: a readback that compares nothing lets the lossy KMD pass, and fails it)
+# rule: kernel.d3dkmtescape-d3dkmt-escape-tdrdbgctrl (`Tdr.Recovery`)
+# rule: tool.seed-002-backing-store-shared-kmd (passes in both models; skipped with `WDDM_FEATURES=SHARE_BACKING_STORE_WITH_KMD=0`; mutation-checked: the reference KMD's escape reading one byte off fails it on byte 0)
+# rule: tool.kmd-claims-supportperenginetdr-recovers (mutation-checked: the reference KMD's `DxgkDdiResetEngine` failing fails Tdr.Engine naming the adapter reset)
+# rule: tool.kmd-whose-caps-claim-preemptionaware (mutation-checked: a kernel that never preempts fails Sched.Preemption)
+# rule: tool.kmd-lacking-mandatory-ddis-fails-adapter
+# rule: tool.kmd-whose-caps-claim-preemption-finer (mutation-checked: a kernel that never counts a mid-buffer stop fails Sched.MidBuffer with 4 preemptions seen)
+# rule: vidmm.dxgkddibuildpagingbuffer-may-offered (the reference KMD passes Paging.Multipass; `tests/drivers/kmd_ignores_dmasize.c` fails it naming `Paging.DmaSize` and nothing else; mutation-checked: without the check it no longer names the rule)
+# rule: tool.kmd-whose-caps-claim-gpummu-given (GpuMmu caps: passes; 1.x caps: skipped)
+# rule: tool.two-adapters-second-serves-device-like (`WDDM_ADAPTER_COUNT=2`)
+# rule: vidmm.kmd-context-allocations-may-move-while (mutation-checked: the reference KMD keeping a save area's first address fails Context.Allocations on a STAGING buffer's bytes)
+# rule: tool.check-left-device-removed-hands-next (after the DmaSize KMD's Paging.Multipass, Tdr.Recovery passes)
 # `wddm check` (issue 19 §4, docs/drivers.md "Checking a driver"): the reference drivers pass it
 # built in and loaded by path, in both driver models; a KMD that lacks mandatory DDIs fails
 # Adapter.Start naming the verifier's rule, one whose evictions lose their bytes fails

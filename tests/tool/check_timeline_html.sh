@@ -1,4 +1,5 @@
 #!/bin/sh
+# rule: common.html-view-self-contained-draws-engine (`tests/tool/check_timeline_html.sh`: a `wddm demo` page in headless Chromium reports every kind of lane drawn, and a screenshot is taken; mutation-checked: a script error leaves `data-ready="0"` and fails it)
 # CTest `tool.timeline_html` (docs/timeline.md): a `wddm demo` run recorded with WDDM_TRACE_HTML
 # opens in headless Chromium (Debian's chromium, installed by scripts/setup.sh --test), whose
 # script parses the embedded trace and draws every lane: the page's body then says so in its

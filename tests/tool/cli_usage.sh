@@ -1,5 +1,11 @@
 #!/bin/sh
-# Issue 14 §4, the `wddm` command line (docs/rules.md §32): -h/--help (top level and per command)
+# rule: tool.wddm-command-line-h-help-prints (`tests/tool/cli_usage.sh`: 60 cases, each also checks nothing was printed on stdout, i.e. no work started; mutation-checked: accepting trailing junk, or not checking bench group names, fails it)
+# rule: tool.wddm-stats-device-json-also-device (the option in the help, an extra argument refused)
+# rule: common.wddm-version-prints-library-version (the `--version` line and the trace/stats usage errors)
+# rule: tool.wddm-info-json-every-dxgk-drivercaps (a one-line caps file: exactly that cap is named, with its default)
+# rule: tool.wddm-soak-wddm-bench-show-progress (script(1) gives it a terminal; mutation-checked: a progress that ignores `--quiet` fails it)
+# rule: tool.every-check-names-id-rule-results
+# Issue 14 §4, the `wddm` command line (docs/rules/tool.md): -h/--help (top level and per command)
 # prints the usage on stdout and exits 0; a usage error (unknown command, option or benchmark
 # group; a number that is negative, garbage, too large, has trailing junk, or is zero where zero
 # means nothing; a missing or extra argument) exits 2 with exactly one line on stderr, and

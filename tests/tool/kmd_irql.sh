@@ -1,4 +1,6 @@
 #!/bin/sh
+# rule: vidmm.mdls-kernel-hands (`tests/drivers/kmd_irql.c` maps the first `MAP_APERTURE_SEGMENT` MDL and compares; mutation-checked: without the flags it reads "not mapped")
+# rule: wdk.kernel-runs-kmd-module-interrupt-routine (`tests/drivers/kmd_irql.c`; mutation-checked: without the DPC's IRQL it reads 0 and paged pool is given)
 # The IRQL a KMD module's code runs at (issue 19 §2, docs/drivers.md "WDK services for driver
 # code"): the kernel hands the module's WDK services the IRQL Windows runs DxgkDdiInterruptRoutine
 # at (a device IRQL, above DISPATCH_LEVEL) and DxgkDdiDpcRoutine at (DISPATCH_LEVEL), so the

@@ -43,6 +43,7 @@ static json_object *get(json_object *o, const char *key)
     return v;
 }
 
+/* rule: tool.wddm-stats-json-every-adapter-segment */
 static void stats_json_describes_every_segment(void **state)
 {
     (void)state;
@@ -75,6 +76,7 @@ static void stats_json_describes_every_segment(void **state)
  * for the tool's own device after its work (tools/wddm/stats.c device_work: a 256 KiB GPU-only,
  * a 64 KiB upload written through a lock and a 64 KiB readback locked); without --device there
  * is no device part. The segments' instances hold at least the device's resident allocations. */
+/* rule: tool.wddm-stats-device-json-also-device (mutation-checked: querying without the device, and a changed text line, fail it) */
 static void stats_device_json_reports_the_device_s_work(void **state)
 {
     (void)state;
@@ -120,6 +122,7 @@ static void stats_device_json_reports_the_device_s_work(void **state)
 }
 
 /* `wddm info --json`: every caps field by its WDK name, the segments with their flags. */
+/* rule: tool.wddm-info-json-every-dxgk-drivercaps */
 static void info_json_names_every_caps_field_and_segment(void **state)
 {
     (void)state;
@@ -143,6 +146,7 @@ static void info_json_names_every_caps_field_and_segment(void **state)
 }
 
 /* `wddm demo --json` and `wddm soak --json`: one JSON object, the counters as numbers, "ok". */
+/* rule: tool.wddm-demo-json-wddm-soak-json */
 static void demo_and_soak_json_reports_parse(void **state)
 {
     (void)state;
@@ -178,6 +182,7 @@ static void demo_and_soak_json_reports_parse(void **state)
 
 /* `wddm bench --json`: the machine, then every figure with its median, spread, limit and ratio
  * (the structure only: a benchmark's figures are never asserted by tests). */
+/* rule: tool.wddm-bench-json-one-json-object (structure only: figures are not asserted) */
 static void bench_json_carries_every_figure(void **state)
 {
     (void)state;
@@ -205,6 +210,7 @@ static void bench_json_carries_every_figure(void **state)
     json_object_put(root);
 }
 
+/* rule: tool.wddm-trace-o-file-html-file */
 static void trace_runs_the_command_and_writes_its_timeline(void **state)
 {
     (void)state;
@@ -235,6 +241,7 @@ static void trace_runs_the_command_and_writes_its_timeline(void **state)
     json_object_put(root);
 }
 
+/* rule: tool.wddm-trace-o-file-html-file */
 static void trace_passes_the_command_s_failure_through(void **state)
 {
     (void)state;

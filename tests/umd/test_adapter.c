@@ -6,6 +6,7 @@
 
 /* OpenAdapter10_2 fills every D3D10_2DDI_ADAPTERFUNCS member and returns its adapter;
  * OpenAdapter11 is the same entry point. */
+/* rule: umd.openadapter10-2-fills-every-d3d10-2ddi */
 static void test_open_adapter_fills_adapter_funcs(void **state)
 {
     for (int alias = 0; alias < 2; alias++) {
@@ -25,6 +26,7 @@ static void test_open_adapter_fills_adapter_funcs(void **state)
 
 /* The UMD reads struct swgpu_umd_adapter_info through pfnQueryAdapterInfoCb and refuses data
  * that is not its driver package's. */
+/* rule: umd.umd-reads-adapter-info-through */
 static void test_open_adapter_refuses_foreign_private_data(void **state)
 {
     struct fake *f = fake_new_sized(4096, 8, 8);
@@ -36,6 +38,7 @@ static void test_open_adapter_refuses_foreign_private_data(void **state)
 
 /* GetCaps(D3D11DDICAPS_THREADING) reports honestly: command lists (deferred.c) but no
  * free-threaded creates; with the command-list switch off, nothing (the runtime emulates). */
+/* rule: umd.getsupportedversions-reports-d3d10-0 */
 static void test_threading_caps_report_command_lists_unless_switched_off(void **state)
 {
     struct fake *f = fake_new_sized(4096, 8, 8);
@@ -54,6 +57,8 @@ static void test_threading_caps_report_command_lists_unless_switched_off(void **
 
 /* GetSupportedVersions: count first, then every DDI the one code base serves: D3D10.0,
  * D3D10.1, D3D11.0 and D3D11.1 (issue 15 §1, §4), each as the WDK's *_SUPPORTED value. */
+/* rule: umd.getsupportedversions-reports-d3d10-0 */
+/* rule: runtime.d3d11-device-drives-umd-through-d3d11 */
 static void test_supported_versions_report_d3d10_and_d3d11(void **state)
 {
     struct fake *f = fake_new_sized(4096, 8, 8);
@@ -80,6 +85,8 @@ static void test_supported_versions_report_d3d10_and_d3d11(void **state)
  * takes only the D3D10.0 / 10.1 interfaces; CreateDevice with Interface = D3D10.0 fills
  * D3D10DDI_DEVICEFUNCS, with Map and Unmap among the device functions (seed 001 §1, §5), and
  * the table drives a staging buffer through pfnLockCb. */
+/* rule: umd.umd-fills-d3d10ddi-devicefuncs-d3d10 (a staging buffer made through the 10.x `CreateResource` maps through the table's `pfnResourceMap` with one `pfnLockCb`, ReadOnly) */
+/* rule: d3d10.one-table-context-immediate-context */
 static void test_open_adapter10_and_d3d10_device_table(void **state)
 {
     for (int v = 0; v < 2; v++) {
@@ -164,6 +171,8 @@ static void test_open_adapter10_and_d3d10_device_table(void **state)
 
 /* CreateDevice creates the rendering context with pfnCreateContextCb on render_node, fills
  * both function tables, and DestroyDevice destroys the context. */
+/* rule: umd.createdevice-creates-context */
+/* rule: d3d10.one-table-context-immediate-context */
 static void test_create_device_creates_context_on_render_node(void **state)
 {
     struct fake *f = fake_new_sized(4096, 8, 8);
@@ -214,6 +223,7 @@ static HRESULT APIENTRY failing_CreateContextCb(HANDLE hDevice, D3DDDICB_CREATEC
     return E_OUTOFMEMORY;
 }
 
+/* rule: umd.createdevice-creates-context */
 static void test_create_device_fails_when_context_creation_fails(void **state)
 {
     struct fake *f = fake_new_sized(4096, 8, 8);

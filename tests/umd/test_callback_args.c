@@ -8,7 +8,7 @@
  * DXGI_DDI_BASE_CALLBACKS (handed to the UMD at OpenAdapter and CreateDevice), answers E_NOTIMPL,
  * leaves a refusal naming the callback, and touches nothing the driver filled. pfnQueryResidencyCb,
  * modeled since (D3DKMTQueryAllocationResidency), refuses the same call's forged handles.
- * docs/rules.md §61.
+ * docs/rules/runtime.md.
  */
 #include "e2e/e2e.h"
 
@@ -20,6 +20,7 @@
 
 /* ---- Layouts on x86-64, worked out from the reference pages' member lists ---------------------- */
 
+/* rule: runtime.argument-structures-runtime-callbacks */
 static void device_callback_arguments_have_the_wdk_layout(void **state)
 {
     (void)state;
@@ -160,6 +161,7 @@ static void device_callback_arguments_have_the_wdk_layout(void **state)
     assert_int_equal(AT(D3DDDICB_GETMULTISAMPLEMETHODLIST, MethodCount), 24);
 }
 
+/* rule: runtime.argument-structures-runtime-callbacks */
 static void dxgi_callback_arguments_have_the_wdk_layout(void **state)
 {
     (void)state;
@@ -180,6 +182,7 @@ static void dxgi_callback_arguments_have_the_wdk_layout(void **state)
 }
 
 /* Values and bit positions (the ne-* pages, the structures' pages for the bits). */
+/* rule: runtime.argument-structures-runtime-callbacks */
 static void enumerations_and_flags_have_the_wdk_values(void **state)
 {
     (void)state;
@@ -348,6 +351,8 @@ static HRESULT APIENTRY calling_open_adapter(D3D10DDIARG_OPENADAPTER *args)
     return hr;
 }
 
+/* rule: runtime.pfnqueryresidencycb (forged handles: `E_INVALIDARG`, the array untouched) */
+/* rule: runtime.argument-structures-runtime-callbacks (mutation-checked: two `D3DDDICB_ESCAPE`, `D3DDDICB_SETPRIORITY` or `D3DDDICB_RECLAIMALLOCATIONS3` members swapped, a BOOL narrowed to BOOLEAN, the kernel overlay's handle moved, `DXGIDDICB_PRESENT`'s context pointer moved, an offer or destroy flag bit moved, an offer priority changed, a stub answering S_OK, writing an out member or naming another callback: each fails it; the broadcast array of `D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT2` as D3DKMT_HANDLEs fails its build) */
 static void a_windows_driver_fills_the_arguments_and_learns_e_notimpl(void **state)
 {
     (void)state;

@@ -2,6 +2,7 @@
  * into (src/gpu/swgpu_isa.h; WDDM 1.x allocation + patch-location lists, docs/semantics.md §4.4,
  * §8.1, §9.1). The fake "kernel" executes every submitted buffer after checking that it is
  * well-formed, so these tests check both the format and the result. */
+/* rule: umd.copies-updates-clears-flush-real-dma (fake kernel executes every buffer) */
 #include "umd/umd_fake.h"
 #include "umd/umd.h"
 
@@ -16,6 +17,7 @@ static struct fake_res *tex_with_data(struct fake *f, D3D10DDIRESOURCE_TYPE dim,
 }
 
 /* ResourceCopyRegion: box in texels, destination point in texels, both 256-pitched. */
+/* rule: umd.resourcecopyregion-box-texels-null-box */
 static void test_copy_region_box_is_in_texels(void **state)
 {
     struct fake *f = fake_setup();
@@ -43,6 +45,7 @@ static void test_copy_region_box_is_in_texels(void **state)
 }
 
 /* NULL box = the whole source subresource (here mip 1). */
+/* rule: umd.resourcecopyregion-box-texels-null-box */
 static void test_copy_region_null_box_copies_whole_subresource(void **state)
 {
     struct fake *f = fake_setup();
@@ -68,6 +71,7 @@ static void test_copy_region_null_box_copies_whole_subresource(void **state)
 }
 
 /* BC formats: texel boxes become 4x4-block boxes (8 bytes per BC1 block). */
+/* rule: umd.resourcecopyregion-box-texels-null-box */
 static void test_copy_region_bc_box_is_converted_to_blocks(void **state)
 {
     struct fake *f = fake_setup();
@@ -93,6 +97,7 @@ static void test_copy_region_bc_box_is_converted_to_blocks(void **state)
 }
 
 /* Buffers: the box is in bytes. */
+/* rule: umd.resourcecopyregion-box-texels-null-box */
 static void test_copy_region_buffer_box_is_in_bytes(void **state)
 {
     struct fake *f = fake_setup();
@@ -114,6 +119,7 @@ static void test_copy_region_buffer_box_is_in_bytes(void **state)
 }
 
 /* 3-D boxes: front/back select depth slices, DstZ the first destination slice. */
+/* rule: umd.resourcecopyregion-box-texels-null-box */
 static void test_copy_region_3d_box_copies_depth_slices(void **state)
 {
     struct fake *f = fake_setup();
@@ -142,6 +148,7 @@ static void test_copy_region_3d_box_copies_depth_slices(void **state)
 }
 
 /* An empty box (left >= right ...) is a no-op: nothing is queued. */
+/* rule: umd.resourcecopyregion-box-texels-null-box */
 static void test_copy_region_empty_box_is_a_noop(void **state)
 {
     struct fake *f = fake_setup();
@@ -157,6 +164,7 @@ static void test_copy_region_empty_box_is_a_noop(void **state)
 }
 
 /* ResourceCopy copies every subresource (mips and slices). */
+/* rule: umd.resourcecopy-copies-every-subresource */
 static void test_copy_resource_copies_every_subresource(void **state)
 {
     struct fake *f = fake_setup();
@@ -183,6 +191,7 @@ static void test_copy_resource_copies_every_subresource(void **state)
 }
 
 /* UpdateSubresourceUP: the box in texels, the application's row pitch; buffers in bytes. */
+/* rule: umd.updatesubresourceup-box-texels-blocks */
 static void test_update_subresource_writes_box_with_application_pitch(void **state)
 {
     struct fake *f = fake_setup();
@@ -213,6 +222,7 @@ static void test_update_subresource_writes_box_with_application_pitch(void **sta
 
 /* UpdateSubresourceUP on a BC format: the texel box becomes a block box; the application's
  * row pitch is per row of blocks. */
+/* rule: umd.updatesubresourceup-box-texels-blocks */
 static void test_update_subresource_bc_box_is_in_blocks(void **state)
 {
     struct fake *f = fake_setup();
@@ -234,6 +244,7 @@ static void test_update_subresource_bc_box_is_in_blocks(void **state)
 
 /* Large inline data is split across several WRITE commands and command buffers (a 4 KiB
  * command buffer here): a 40000-byte buffer (one row) and a texture whose rows exceed it. */
+/* rule: umd.updatesubresourceup-box-texels-blocks */
 static void test_update_larger_than_command_buffer_is_split(void **state)
 {
     struct fake *f = fake_setup_sized(4096, 8, 8);
@@ -259,11 +270,12 @@ static void test_update_larger_than_command_buffer_is_split(void **state)
     fake_teardown(f);
 }
 
-/* Issue 17 aim 3 (docs/rules.md §64): from UMD_UPDATE_UPLOAD_MIN bytes an update goes through the
+/* Issue 17 aim 3 (docs/rules/umd.md): from UMD_UPDATE_UPLOAD_MIN bytes an update goes through the
  * upload buffer, a piece of at most UMD_UPLOAD_BYTES at a time (each a Discard map of it and a
  * COPY), not inline: a 2.5 MiB buffer (one row: pieces of a row), a texture whose application
  * pitch is wider than its rows (pieces of whole rows), a 3-D box (pieces of whole slices). Each
  * piece gets a fresh instance while the previous one's COPY is queued. */
+/* rule: umd.updatesubresource-least-64-kib-goes (buffer row pieces, texture row pieces with a wider application pitch, a 3-D box; mutated: threshold never reached) */
 static void test_large_update_goes_through_the_upload_buffer(void **state)
 {
     struct fake *f = fake_setup();
@@ -315,6 +327,7 @@ static void test_large_update_goes_through_the_upload_buffer(void **state)
 
 /* When the upload buffer cannot be mapped or unlocked, the update still arrives: inline, no error
  * reported. */
+/* rule: umd.when-upload-buffer-cannot-made-mapped */
 static void test_large_update_goes_inline_when_the_upload_buffer_cannot_be_mapped(void **state)
 {
     struct fake *f = fake_setup();
@@ -373,6 +386,7 @@ static void clear_and_read(struct fake *f, DXGI_FORMAT fmt, const FLOAT rgba[4],
 
 /* ClearRenderTargetView converts the colour to the view format: UNORM round + clamp, sRGB,
  * SNORM, UINT, SINT, FLOAT 32/16/11/10, BGRA order, packed 16-bit. */
+/* rule: umd.clearrendertargetview-converts-colour */
 static void test_clear_converts_color_to_view_format(void **state)
 {
     struct fake *f = fake_setup();
@@ -416,6 +430,7 @@ static void test_clear_converts_color_to_view_format(void **state)
 }
 
 /* The clear covers exactly the view's subresources: mip 1 of array slices 1..2. */
+/* rule: umd.clearrendertargetview-converts-colour */
 static void test_clear_fills_only_the_views_subresources(void **state)
 {
     struct fake *f = fake_setup();
@@ -447,6 +462,8 @@ static void test_clear_fills_only_the_views_subresources(void **state)
 /* Every address field gets a patch entry: PatchOffset = the field's offset in the buffer,
  * AllocationOffset = the offset inside the allocation, 0 in the field itself; the
  * destination's allocation-list entry has WriteOperation, the source's not. */
+/* rule: umd.every-address-field-exactly-one-patch (and the fake executor's pass 1 in `tests/umd/umd_fake.h` for every buffer) */
+/* rule: kmd.every-address-field-user-command-buffer */
 static void test_cmdbuf_patch_entries_point_at_address_fields(void **state)
 {
     struct fake *f = fake_setup();
@@ -475,6 +492,7 @@ static void test_cmdbuf_patch_entries_point_at_address_fields(void **state)
 
 /* One allocation-list entry per allocation per command buffer, WriteOperation if any command
  * writes it (docs/semantics.md §9.1). */
+/* rule: umd.one-allocation-list-entry-allocation */
 static void test_cmdbuf_allocation_list_is_deduplicated(void **state)
 {
     struct fake *f = fake_setup();
@@ -495,6 +513,7 @@ static void test_cmdbuf_allocation_list_is_deduplicated(void **state)
 
 /* A full allocation or patch list (or command buffer) flushes and continues in the new
  * buffers the kernel returned. */
+/* rule: umd.full-command-buffer-allocation-list */
 static void test_cmdbuf_full_lists_flush_and_continue(void **state)
 {
     struct fake *f = fake_setup_sized(4096, 4, 256);
@@ -521,6 +540,7 @@ static void test_cmdbuf_full_lists_flush_and_continue(void **state)
 }
 
 /* Flush submits only when something is queued. */
+/* rule: umd.flush-submits-only-when-something-queued */
 static void test_flush_submits_only_queued_work(void **state)
 {
     struct fake *f = fake_setup();
@@ -539,6 +559,7 @@ static void test_flush_submits_only_queued_work(void **state)
 
 /* DestroyResource submits queued commands that reference the resource before
  * pfnDeallocateCb (the fake executor asserts every listed allocation is alive). */
+/* rule: umd.destroyresource-submits-queued-commands */
 static void test_destroy_flushes_commands_referencing_the_resource(void **state)
 {
     struct fake *f = fake_setup();
@@ -553,6 +574,7 @@ static void test_destroy_flushes_commands_referencing_the_resource(void **state)
 }
 
 /* pfnRenderCb failing with DEVICEREMOVED is reported from Flush. */
+/* rule: umd.pfnrendercb-deviceremoved-reported-flush */
 static void test_flush_reports_device_removed(void **state)
 {
     struct fake *f = fake_setup();

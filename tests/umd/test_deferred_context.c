@@ -1,5 +1,6 @@
 /* The reference UMD's deferred-context side (seed 004, docs/semantics.md §4.5), driven directly
  * through its DDI tables with the fake runtime/kernel of umd_fake.h. */
+/* rule: umd.umd-side-dc-protocol-double-poll (all tests) */
 #include "umd/umd_fake.h"
 #include "umd/umd.h"
 #include "umd/deferred.h"
@@ -55,6 +56,7 @@ static int teardown(void **state)
 /* seed 004 "Driver Data Organization": the read-only block sits after the IC handle data,
  * inside the memory CalcPrivateResourceSize asked for, starting on a new cache line, and holds
  * the resource's layout. */
+/* rule: umd.umd-data-organisation-dc-resource-handle */
 static void test_readonly_block_follows_ic_data_on_its_own_cache_line(void **state)
 {
     struct fake *f = *state;
@@ -95,6 +97,7 @@ static void test_handle_sizes_double_poll_lists_every_calc_answer(void **state)
 }
 
 /* docs/semantics.md §4.5 rule 3: a DC's tables leave the immediate-only slots NULL. */
+/* rule: d3d10.one-table-context-immediate-context */
 static void test_deferred_tables_exclude_immediate_only_slots(void **state)
 {
     struct fake *f = *state;
@@ -147,6 +150,7 @@ static void test_deferred_create_resource_needs_null_description_and_reports_to_
  * reports E_OUTOFMEMORY through its own pfnSetErrorCb and records nothing; its next call records
  * again. The DC's first recorded op allocates its op buffer: that allocation is made to fail
  * (wddm_test_fail_alloc_after). */
+/* rule: runtime.errors-dc-ddis-go-dc-own (the op buffer's allocation fails: `wddm_test_fail_alloc_after`) */
 static void test_a_recording_out_of_memory_is_reported_on_the_dc(void **state)
 {
     struct fake *f = *state;

@@ -329,6 +329,8 @@ static struct fake_res *gv_buffer(struct fake *f, UINT usage, UINT bytes, UINT c
 }
 
 /* Commands carry resource VA + offset; nothing goes through pfnRenderCb or the lists. */
+/* rule: umd.paging-fence-value-returned-map (gpu_waits ≥ 1, no CPU wait, the fake GPU asserts the wait ran first) */
+/* rule: umd.gpummu-commands-carry-resource-va-offset */
 static void test_commands_carry_vas_and_no_patch_lists(void **state)
 {
     (void)state;
@@ -376,6 +378,7 @@ static void test_commands_carry_vas_and_no_patch_lists(void **state)
 
 /* Every allocation is mapped over its whole size and made resident; IMMUTABLE is read-only
  * (its initial data goes through a temporary writable mapping, freed once it ran). */
+/* rule: umd.gpummu-adapter-umd-gives-every */
 static void test_every_allocation_mapped_resident_immutable_read_only(void **state)
 {
     (void)state;
@@ -412,6 +415,7 @@ static void test_every_allocation_mapped_resident_immutable_read_only(void **sta
 /* The command ring: slots are reused once their fence passed (a GPU that keeps up needs the
  * UMD_VA_RING_SLOTS slots only); while the GPU lags no slot it may still fetch is written again
  * (every submission a distinct, intact buffer), and the ring grows instead of blocking. */
+/* rule: umd.umd-command-buffers-own-ring-cpu */
 static void test_ring_slot_reused_only_after_its_fence(void **state)
 {
     (void)state;
@@ -457,6 +461,7 @@ static void test_ring_slot_reused_only_after_its_fence(void **state)
  * left to trim, what it trimmed may still hold its room because work submitted before the Evict
  * reads it. The UMD then waits once for everything it submitted (the device's fence) and tries
  * again, instead of failing the command that names the resource. */
+/* rule: umd.when-makeresident-not-fit-nothing-left */
 static void test_make_resident_waits_once_for_submitted_work_when_nothing_is_left_to_trim(void **state)
 {
     (void)state;

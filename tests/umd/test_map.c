@@ -2,6 +2,8 @@
  * (both tables: D3D10_DDI_MAP with and without D3D10_DDI_MAP_FLAG_DONOTWAIT), §7 (pitches),
  * §8 (flush before lock, WASSTILLDRAWING), docs/semantics.md §3.4 (no NoOverwrite bit),
  * §4.3 (allowed map errors). */
+/* rule: umd.cpu-pointers-only-through-pfnlockcb (every test counts lock/unlock calls) */
+/* rule: umd.seed-001-6-3-additional-flags (READ/WRITE/READWRITE/DISCARD rows with DNW) */
 #include "umd/umd_fake.h"
 #include "umd/umd.h" /* UMD_RENAMED_BYTES_PER_FLUSH */
 
@@ -30,6 +32,7 @@ static UINT lock_flags_for(D3D10_DDI_MAP map, UINT flags)
 }
 
 /* Seed 001 §6.3 row READ: ReadOnly = 1 (+ DoNotWait with DO_NOT_WAIT). */
+/* rule: umd.seed-001-6-3-row-read */
 static void test_map_read_locks_readonly(void **state)
 {
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_READ, 0), 0x001);
@@ -37,6 +40,7 @@ static void test_map_read_locks_readonly(void **state)
 }
 
 /* Row WRITE: WriteOnly = 1. */
+/* rule: umd.seed-001-6-3-row-write */
 static void test_map_write_locks_writeonly(void **state)
 {
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE, 0), 0x002);
@@ -44,6 +48,7 @@ static void test_map_write_locks_writeonly(void **state)
 }
 
 /* Row READWRITE: ReadOnly = 0, WriteOnly = 0. */
+/* rule: umd.seed-001-6-3-row-read-2 */
 static void test_map_readwrite_locks_neither_readonly_nor_writeonly(void **state)
 {
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_READWRITE, 0), 0x000);
@@ -52,6 +57,7 @@ static void test_map_readwrite_locks_neither_readonly_nor_writeonly(void **state
 
 /* Row WRITE_DISCARD: WriteOnly = 1, Discard = 1; nothing queued names the resource here, so the
  * UMD also says NoExistingReference (0x100, docs/semantics.md §3.3): VidMm may keep an idle instance. */
+/* rule: umd.seed-001-6-3-row-write-2 */
 static void test_map_write_discard_locks_writeonly_discard(void **state)
 {
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_DISCARD, 0), 0x002 | 0x080 | 0x100);
@@ -60,6 +66,8 @@ static void test_map_write_discard_locks_writeonly_discard(void **state)
 
 /* Row WRITE_NOOVERWRITE: WriteOnly = 1 + "NoOverwrite", which D3DDDICB_LOCKFLAGS spells
  * IgnoreSync + DonotWait (docs/semantics.md §3.2, §3.4). */
+/* rule: umd.seed-001-6-3-row-write-3 */
+/* rule: umd.nooverwrite-ignoresync-donotwait-seed */
 static void test_map_write_nooverwrite_locks_writeonly_ignoresync_donotwait(void **state)
 {
     assert_int_equal(lock_flags_for(D3D10_DDI_MAP_WRITE_NOOVERWRITE, 0), 0x002 | 0x008 | 0x004);
@@ -68,6 +76,7 @@ static void test_map_write_nooverwrite_locks_writeonly_ignoresync_donotwait(void
 
 /* Seed 001 §8 / docs/semantics.md §3.6: D3DDDIERR_WASSTILLDRAWING from pfnLockCb under
  * DO_NOT_WAIT is reported as DXGI_DDI_ERR_WASSTILLDRAWING, and nothing stays locked. */
+/* rule: umd.d3dddierr-wasstilldrawing-under */
 static void test_map_donotwait_still_drawing_reports_dxgi_ddi_err_wasstilldrawing(void **state)
 {
     struct fake *f = fake_setup();
@@ -93,6 +102,8 @@ static void test_map_donotwait_still_drawing_reports_dxgi_ddi_err_wasstilldrawin
 
 /* WASSTILLDRAWING is legal only for DONOTWAIT maps (docs/semantics.md §4.3): a no-overwrite
  * lock the kernel refuses as busy is retried as a plain waiting WriteOnly lock. */
+/* rule: umd.wasstilldrawing-legal-only-donotwait */
+/* rule: umd.nooverwrite-ignoresync-donotwait-seed */
 static void test_map_nooverwrite_refused_busy_retries_waiting_without_error(void **state)
 {
     struct fake *f = fake_setup();
@@ -112,6 +123,7 @@ static void test_map_nooverwrite_refused_busy_retries_waiting_without_error(void
 
 /* pfnLockCb D3DDDIERR_DEVICEREMOVED -> pfnSetErrorCb(D3DDDIERR_DEVICEREMOVED);
  * E_OUTOFMEMORY -> E_OUTOFMEMORY. */
+/* rule: umd.lock-errors-d3dddierr-deviceremoved-e */
 static void test_map_lock_errors_are_propagated(void **state)
 {
     HRESULT codes[] = { D3DDDIERR_DEVICEREMOVED, E_OUTOFMEMORY };
@@ -133,6 +145,7 @@ static void test_map_lock_errors_are_propagated(void **state)
 
 /* Seed 001 §4.3/§5: DEFAULT and IMMUTABLE are GPU-only: Map fails with E_INVALIDARG and
  * pfnLockCb is never called. */
+/* rule: umd.map-default-resource-fails-cleanly-e */
 static void test_map_of_default_or_immutable_fails_without_locking(void **state)
 {
     struct fake *f = fake_setup();
@@ -154,6 +167,7 @@ static void test_map_of_default_or_immutable_fails_without_locking(void **state)
 
 /* Seed 001 §7: pData = lock pointer + subresource offset; RowPitch = align(row bytes, 256),
  * DepthPitch = RowPitch * rows, never 0. */
+/* rule: umd.pdata-lock-pointer-subresource-offset */
 static void test_map_returns_subresource_pointer_and_pitches(void **state)
 {
     struct fake *f = fake_setup();
@@ -179,6 +193,7 @@ static void test_map_returns_subresource_pointer_and_pitches(void **state)
 /* docs/semantics.md §8.1 / seed 001 §8: a lock of an allocation the unsubmitted command buffer
  * references is preceded by pfnRenderCb, so the kernel's implicit sync sees the copy; the
  * copied data is then what Map(READ) returns. */
+/* rule: umd.work-queued-against-allocation-submitted */
 static void test_map_flushes_queued_work_on_the_allocation_first(void **state)
 {
     struct fake *f = fake_setup();
@@ -205,6 +220,7 @@ static void test_map_flushes_queued_work_on_the_allocation_first(void **state)
 
 /* docs/semantics.md §3.3: a Discard lock may return a new instance handle; the unlock and every
  * later command name the new handle. */
+/* rule: umd.discard-lock-may-return-new-instance */
 static void test_map_discard_rename_switches_to_the_new_instance(void **state)
 {
     struct fake *f = fake_setup();
@@ -243,6 +259,7 @@ static UINT discard_and_copy(struct fake *f, struct fake_res *dyn, struct fake_r
 
 /* docs/semantics.md §3.3 and pfnLockCb remarks: a Discard lock that fails (no instance can be
  * created or reused) is retried after a flush with Discard | NoExistingReference. */
+/* rule: umd.failed-discard-lock-retried-after-flush */
 static void test_map_discard_failure_retries_with_noexistingreference(void **state)
 {
     struct fake *f = fake_setup();
@@ -271,6 +288,8 @@ static void test_map_discard_failure_retries_with_noexistingreference(void **sta
 /* pfnLockCb remarks (docs/semantics.md §3.3): a Discard map of a resource that queued commands
  * name does not flush; VidMm hands out another instance and the queued copy keeps reading the
  * one it names. No NoExistingReference then: a queued command names an instance. */
+/* rule: umd.seed-001-6-3-row-write-2 (queued: no NoExistingReference) */
+/* rule: umd.except-discard-lock-no-flush-queued (two copies, one buffer, each sees its own data) */
 static void test_map_discard_of_a_queued_resource_does_not_flush(void **state)
 {
     struct fake *f = fake_setup();
@@ -300,6 +319,7 @@ static void test_map_discard_of_a_queued_resource_does_not_flush(void **state)
 
 /* ... except when a queued command names the allocation's own handle, which names whichever
  * instance is current when the buffer is submitted: that buffer is submitted first. */
+/* rule: umd.unless-queued-command-names-allocation */
 static void test_map_discard_flushes_first_when_the_own_handle_is_queued(void **state)
 {
     struct fake *f = fake_setup();
@@ -318,6 +338,8 @@ static void test_map_discard_flushes_first_when_the_own_handle_is_queued(void **
 /* The buffer is still submitted once the resources renamed under it reach
  * UMD_RENAMED_BYTES_PER_FLUSH (umd.h): 64 KiB renames without a flush up to that total, the
  * next one flushes first. */
+/* rule: umd.buffer-still-submitted-before-discard */
+/* rule: umd.umd-submits-buffer-before-discard-once */
 static void test_map_discard_flushes_after_the_renamed_bytes_bound(void **state)
 {
     enum { TEST_BYTES = 64 * 1024 };
@@ -342,6 +364,7 @@ static void test_map_discard_flushes_after_the_renamed_bytes_bound(void **state)
 
 /* ResourceIsStagingBusy: queued work means busy; otherwise the kernel is asked with a
  * DonotWait lock that is given back at once. */
+/* rule: umd.resourceisstagingbusy-queued-work-busy */
 static void test_staging_busy_reflects_queued_and_gpu_work(void **state)
 {
     struct fake *f = fake_setup();
@@ -363,6 +386,8 @@ static void test_staging_busy_reflects_queued_and_gpu_work(void **state)
 }
 
 /* Every map slot of D3D11DDI_DEVICEFUNCS is filled (docs/semantics.md §4.3 table). */
+/* rule: umd.createdevice-creates-context */
+/* rule: umd.every-map-unmap-slot-d3d11ddi */
 static void test_every_map_slot_is_filled(void **state)
 {
     struct fake *f = fake_setup();

@@ -3,6 +3,8 @@
  * one patched SWGPU_OP_WRITE of an increasing sequence number, GetData = a ReadOnly|DonotWait
  * lock, DXGI_DDI_ERR_WASSTILLDRAWING through pfnSetErrorCb while not complete, no flush with
  * D3D10_DDI_GET_DATA_DO_NOT_FLUSH, and the allocation freed by DestroyQuery even while pending. */
+/* rule: runtime.ddi-d3d10ddiarg-createquery (all) */
+/* rule: gpu.timestamp-written-gpu-when-reaches-end (**changed**: reads the sequence at offset 8) */
 #include "umd/umd_fake.h"
 
 struct fake_query {
@@ -37,6 +39,8 @@ static UINT64 query_value(struct fake *f)
     return 0;
 }
 
+/* rule: umd.umd-one-8-byte-swgpu-alloc */
+/* rule: umd.without-d3d11-async-getdata-donotflush */
 static void test_query_event_end_writes_increasing_sequence_getdata_locks_donotwait(void **state)
 {
     struct fake *f = fake_setup();
@@ -84,6 +88,7 @@ static void test_query_event_end_writes_increasing_sequence_getdata_locks_donotw
     fake_teardown(f);
 }
 
+/* rule: umd.query-released-while-end-pending (allocation freed, End submitted first) */
 static void test_query_event_destroyed_while_pending_frees_its_allocation(void **state)
 {
     struct fake *f = fake_setup();
@@ -99,6 +104,7 @@ static void test_query_event_destroyed_while_pending_frees_its_allocation(void *
     fake_teardown(f);
 }
 
+/* rule: umd.umd-one-8-byte-swgpu-alloc */
 static void test_query_other_types_unsupported_without_allocation(void **state)
 {
     struct fake *f = fake_setup();

@@ -115,6 +115,7 @@ static void *map(struct fake *f, struct fake_res *r, D3D10_DDI_MAP type, UINT fl
     return m.pData;
 }
 
+/* rule: umd.one-monitored-fence-device-after-every */
 static void test_renaming_device_signals_its_fence_after_every_submission(void **state)
 {
     struct fake *f = rename_setup(NULL);
@@ -135,6 +136,10 @@ static void test_renaming_device_signals_its_fence_after_every_submission(void *
     assert_int_equal(fence.destroys, 1);
 }
 
+/* rule: umd.map-busy-dynamic-resource-never-waits (no `pfnLockCb` at all) */
+/* rule: umd.bound-8-allocations-resource-64-mib */
+/* rule: umd.wait-stamp-command-buffer-still-being (fake fails a wait for an unsignalled value) */
+/* rule: umd.all-pool-allocations-freed-resource (live allocations drop by 3) */
 static void test_discard_renames_up_to_the_bound_then_waits_for_the_oldest(void **state)
 {
     struct fake *f = rename_setup("3");
@@ -205,9 +210,10 @@ static void expect_submit_at_discard(struct fake *f, struct fake_res *dyn, struc
     assert_int_equal(fence.waits, 0);
 }
 
-/* Issue 17 aim 2 (docs/rules.md §64): a discard submits the open buffer first once the renamed
+/* Issue 17 aim 2 (docs/rules/umd.md): a discard submits the open buffer first once the renamed
  * bytes it names would pass UMD_RENAMED_BYTES_PER_FLUSH (1 MiB), as the WDDM 1.x path does, so
  * the GPU copies the earlier instances while the CPU fills the next; no wait is involved. */
+/* rule: umd.renaming-mode-write-discard-submits-open */
 static void test_discard_submits_the_open_buffer_once_its_renamed_bytes_pass_1_mib(void **state)
 {
     struct fake *f = rename_setup(NULL);
@@ -224,6 +230,7 @@ static void test_discard_submits_the_open_buffer_once_its_renamed_bytes_pass_1_m
 
 /* ... and once half the pool (the default bound, 8) would be instances only the open buffer
  * names, however small they are. */
+/* rule: umd.renaming-mode-write-discard-submits-open (each mutated: its rule off) */
 static void test_discard_submits_the_open_buffer_once_half_the_pool_waits_in_it(void **state)
 {
     struct fake *f = rename_setup(NULL);
@@ -237,6 +244,7 @@ static void test_discard_submits_the_open_buffer_once_half_the_pool_waits_in_it(
     fake_teardown(f);
 }
 
+/* rule: umd.map-current-allocation-no-wait-no */
 static void test_no_overwrite_and_idle_discard_keep_the_current_allocation(void **state)
 {
     struct fake *f = rename_setup(NULL);
@@ -260,6 +268,8 @@ static void test_no_overwrite_and_idle_discard_keep_the_current_allocation(void 
     fake_teardown(f);
 }
 
+/* rule: umd.each-allocation-stamped-last-submission */
+/* rule: umd.map-staging-monitored-fence-cpu-wait */
 static void test_staging_busy_and_map_read_follow_the_stamp(void **state)
 {
     struct fake *f = rename_setup(NULL);

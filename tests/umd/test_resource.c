@@ -16,6 +16,7 @@ static void map_layout(struct fake *f, struct fake_res *r, UINT s, UINT *offset,
 }
 
 /* Seed 001 §7.3 + brief: buffers have RowPitch = DepthPitch = ByteWidth (never 0). */
+/* rule: umd.buffers-rowpitch-depthpitch-bytewidth */
 static void test_layout_buffer_pitches_are_bytewidth(void **state)
 {
     struct fake *f = fake_setup();
@@ -32,6 +33,7 @@ static void test_layout_buffer_pitches_are_bytewidth(void **state)
 
 /* Seed 001 §7.2: RowPitch = align(width * bpp, 256), DepthPitch = RowPitch * height, for
  * odd sizes 1x1, 3x5, 257x129. */
+/* rule: umd.linear-layout-textures-rowpitch-align */
 static void test_layout_texture_row_pitch_is_aligned_to_256(void **state)
 {
     static const struct { UINT w, h, rp; } cases[] = { { 1, 1, 256 }, { 3, 5, 256 }, { 257, 129, 1280 }, { 64, 2, 256 },
@@ -52,6 +54,7 @@ static void test_layout_texture_row_pitch_is_aligned_to_256(void **state)
 }
 
 /* Subresource index = mip + slice * MipLevels; subresources follow each other in that order. */
+/* rule: umd.subresources-d3d11calcsubresource-order */
 static void test_layout_mips_and_array_slices_in_subresource_order(void **state)
 {
     struct fake *f = fake_setup();
@@ -73,6 +76,7 @@ static void test_layout_mips_and_array_slices_in_subresource_order(void **state)
 }
 
 /* BC formats count 4x4 blocks: BC1 257x129 = 65 x 33 blocks of 8 bytes. */
+/* rule: umd.block-compressed-formats-count-rows-row */
 static void test_layout_bc1_counts_blocks(void **state)
 {
     struct fake *f = fake_setup();
@@ -91,6 +95,7 @@ static void test_layout_bc1_counts_blocks(void **state)
 }
 
 /* Texture1D arrays: one row per subresource (height 1), slices in subresource order. */
+/* rule: umd.subresources-d3d11calcsubresource-order */
 static void test_layout_texture1d_array_has_one_row_per_subresource(void **state)
 {
     struct fake *f = fake_setup();
@@ -107,6 +112,7 @@ static void test_layout_texture1d_array_has_one_row_per_subresource(void **state
 }
 
 /* A 3-D mip is one subresource of TexelDepth slices, DepthPitch apart. */
+/* rule: umd.subresources-d3d11calcsubresource-order */
 static void test_layout_texture3d_mip_holds_all_depth_slices(void **state)
 {
     struct fake *f = fake_setup();
@@ -125,6 +131,9 @@ static void test_layout_texture3d_mip_holds_all_depth_slices(void **state)
 
 /* Seed 001 §4.3: one pfnAllocateCb per resource with hResource = hRTResource and the private
  * data kind by usage; DestroyResource frees it with pfnDeallocateCb. */
+/* rule: umd.one-allocation-resource-made */
+/* rule: umd.recipe-usage-default-immutable-gpu-only */
+/* rule: umd.wddm-umd-suballoc-0-gives-every (with the pools off, as in every UMD test but `umd.test_suballoc`) */
 static void test_create_allocates_one_allocation_with_kind_by_usage(void **state)
 {
     static const struct { UINT usage, cpu, kind; } cases[] = {
@@ -157,6 +166,7 @@ static void test_create_allocates_one_allocation_with_kind_by_usage(void **state
 /* swgpu_private.h SWGPU_ALLOC_FLAG_SAMPLED_TEXTURE: only a DEFAULT or IMMUTABLE texture the GPU
  * only samples (no render-target, depth-stencil or UAV binding, not shared) may live in system
  * memory; buffers, written surfaces and CPU-visible kinds never carry the flag. */
+/* rule: umd.sampled-texture-may-live-system-memory */
 static void test_only_a_texture_the_gpu_only_samples_is_marked_sampled(void **state)
 {
     static const struct { UINT dim, usage, bind, misc, cpu; int sampled; } cases[] = {
@@ -197,6 +207,7 @@ static void test_only_a_texture_the_gpu_only_samples_is_marked_sampled(void **st
 }
 
 /* docs/semantics.md §4.2: a failed pfnAllocateCb is reported (E_OUTOFMEMORY / DEVICEREMOVED). */
+/* rule: umd.createresource-errors-only-through */
 static void test_create_allocation_failure_is_reported(void **state)
 {
     HRESULT in[] = { E_OUTOFMEMORY, D3DERR_OUTOFVIDEOMEMORY, D3DDDIERR_DEVICEREMOVED };
@@ -217,6 +228,7 @@ static void test_create_allocation_failure_is_reported(void **state)
 
 /* After an error the runtime never calls DestroyResource: a create that fails after its
  * allocation exists (initial-data upload cannot be submitted) frees it itself. */
+/* rule: umd.create-fails-after-allocation-exists */
 static void test_create_failing_after_allocation_frees_it(void **state)
 {
     struct fake *f = fake_setup_sized(1024, 64, 64);
@@ -237,6 +249,7 @@ static void test_create_failing_after_allocation_frees_it(void **state)
 
 /* Initial data (required for IMMUTABLE) reaches the allocation through SWGPU_OP_WRITE, row by
  * row with the application's pitch, into the 256-aligned layout. */
+/* rule: umd.initial-data-uploaded-gpu-write-commands */
 static void test_initial_data_is_uploaded_with_write_commands(void **state)
 {
     struct fake *f = fake_setup();

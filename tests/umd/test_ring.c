@@ -1,4 +1,4 @@
-/* The upload ring of the reference UMD (src/umd/ring.c; docs/rules.md §65): a small DYNAMIC
+/* The upload ring of the reference UMD (src/umd/ring.c; docs/rules/umd.md): a small DYNAMIC
  * buffer is a slice of a chunk allocation the UMD locked once; Map(WRITE_DISCARD) takes the next
  * slice with no kernel call while the commands already queued keep reading the last one
  * (docs/semantics.md §3.3: the ID3D11DeviceContext::Map reference's D3D11_MAP_WRITE_DISCARD,
@@ -71,6 +71,8 @@ static void expect_bytes(struct fake *f, struct fake_res *r, UINT off, UINT byte
 
 /* One chunk, locked once; three discards are three slices one after the other, with no lock;
  * each queued copy reads the bytes of the slice that was current when it was recorded. */
+/* rule: umd.dynamic-buffer-most-64-kib-256 */
+/* rule: umd.map-takes-next-slice-no-kernel */
 static void test_discard_takes_the_next_slice_without_a_kernel_call(void **state)
 {
     (void)state;
@@ -114,6 +116,7 @@ static void test_discard_takes_the_next_slice_without_a_kernel_call(void **state
 
 /* A full chunk submits the open buffer; with the GPU done, the ring goes back to the oldest chunk
  * no buffer lives in (one DonotWait lock asks VidMm) instead of making another. */
+/* rule: umd.full-chunk-submits-open-command-buffer */
 static void test_a_full_chunk_submits_and_the_oldest_idle_chunk_is_reused(void **state)
 {
     (void)state;
@@ -156,6 +159,7 @@ static void test_a_full_chunk_submits_and_the_oldest_idle_chunk_is_reused(void *
 /* While the GPU still uses every chunk: a new chunk per full one up to UMD_RING_CHUNKS, then the
  * CPU waits for the oldest (a lock without DonotWait); with DONOTWAIT the map answers
  * WASSTILLDRAWING instead and the buffer keeps its slice. */
+/* rule: umd.full-chunk-submits-open-command-buffer (mutated: no idle check; no submission) */
 static void test_busy_chunks_grow_the_ring_to_its_bound_then_the_cpu_waits(void **state)
 {
     (void)state;
@@ -191,6 +195,7 @@ static void test_busy_chunks_grow_the_ring_to_its_bound_then_the_cpu_waits(void 
 
 /* A buffer that is never discarded keeps its bytes and its chunk: the ring goes round without
  * it, and past the bound when every chunk holds such a buffer. */
+/* rule: umd.buffer-never-discarded-keeps-bytes-chunk */
 static void test_a_buffer_never_discarded_keeps_its_chunk_and_bytes(void **state)
 {
     (void)state;
@@ -233,6 +238,7 @@ static void test_a_buffer_never_discarded_keeps_its_chunk_and_bytes(void **state
 }
 
 /* DestroyDevice unlocks every chunk and frees it. */
+/* rule: umd.buffer-never-discarded-keeps-bytes-chunk */
 static void test_destroy_device_unlocks_and_frees_the_chunks(void **state)
 {
     (void)state;
@@ -252,6 +258,7 @@ static void test_destroy_device_unlocks_and_frees_the_chunks(void **state)
 
 /* WDDM_UMD_RING=0 (the other tests' setting): the DYNAMIC buffer has its own allocation and a
  * discard locks it with Discard, as before the ring. */
+/* rule: umd.dynamic-buffer-most-64-kib-256 */
 static void test_ring_off_gives_a_dynamic_buffer_its_own_allocation(void **state)
 {
     (void)state;

@@ -1,8 +1,9 @@
-/* Buffer suballocation of the reference UMD (src/umd/suballoc.c; docs/rules.md §28): small
+/* Buffer suballocation of the reference UMD (src/umd/suballoc.c; docs/rules/umd.md): small
  * DEFAULT buffers take slots of pooled chunk allocations, every address of one is its chunk's at
  * its slot, a freed slot is reused at once behind the work already queued, and chunks come and
  * go with pfnAllocateCb / pfnDeallocateCb. The fake runtime executes each submitted buffer in
  * order against its memory, as the KMD and the GPU would after patching. */
+/* rule: umd.wddm-umd-suballoc-0-gives-every (they fail with the pools on: their resources would have no allocation of their own) */
 #include "umd/umd_fake.h"
 #include "umd/umd.h"
 
@@ -44,6 +45,8 @@ static void read_back(struct fake *f, struct fake_res *src, UINT bytes, BYTE *ou
 
 /* 16 buffers of 4 KiB share one 64 KiB chunk, each at its own slot; a command buffer naming all
  * of them lists the chunk once (one allocation-list entry, one patch per address field). */
+/* rule: umd.default-buffers-most-64-kib-no (mutation-checked: a wanted test that ignores usage/CPU access fails) */
+/* rule: umd.every-address-pooled-buffer-names-chunk */
 static void test_small_default_buffers_share_one_allocation_at_their_slot_offsets(void **state)
 {
     struct fake *f = setup_pooled();
@@ -96,6 +99,7 @@ static void test_small_default_buffers_share_one_allocation_at_their_slot_offset
 
 /* Only DEFAULT buffers of at most 64 KiB with no CPU access that are not shared are pooled:
  * nothing else may be touched by the CPU or another device behind the device's context. */
+/* rule: umd.default-buffers-most-64-kib-no (11 cases) */
 static void test_only_small_gpu_only_unshared_default_buffers_are_pooled(void **state)
 {
     static const struct {
@@ -136,6 +140,7 @@ static void test_only_small_gpu_only_unshared_default_buffers_are_pooled(void **
 /* A freed slot is reused at once, with no wait: the commands that still read the old buffer
  * were queued first and the device's one context runs them first, so they read its bytes and
  * the new buffer's initial data lands after them. */
+/* rule: umd.freed-slot-reused-once-no-wait */
 static void test_a_freed_slot_is_reused_at_once_behind_the_work_queued_on_it(void **state)
 {
     struct fake *f = setup_pooled();
@@ -166,6 +171,7 @@ static void test_a_freed_slot_is_reused_at_once_behind_the_work_queued_on_it(voi
 
 /* A copy between two buffers of one chunk names the chunk once, written, and moves the bytes
  * between the two slots. */
+/* rule: umd.every-address-pooled-buffer-names-chunk */
 static void test_a_copy_between_two_buffers_of_one_chunk_lists_the_chunk_once_as_written(void **state)
 {
     struct fake *f = setup_pooled();
@@ -189,6 +195,7 @@ static void test_a_copy_between_two_buffers_of_one_chunk_lists_the_chunk_once_as
 
 /* A chunk whose last buffer is destroyed stays while it is its class's only empty chunk (a
  * create/destroy loop never calls the runtime); a second empty chunk of the class is freed. */
+/* rule: umd.chunk-kept-while-class-only-empty */
 static void test_one_empty_chunk_is_kept_per_class_and_a_second_is_freed(void **state)
 {
     struct fake *f = setup_pooled();
@@ -215,6 +222,7 @@ static void test_one_empty_chunk_is_kept_per_class_and_a_second_is_freed(void **
 }
 
 /* DestroyDevice frees every chunk, the kept empty ones included. */
+/* rule: umd.chunk-kept-while-class-only-empty (mutation-checked both ways: always freeing, never freeing; no fini) */
 static void test_destroy_device_frees_every_chunk(void **state)
 {
     struct fake *f = setup_pooled();
@@ -232,6 +240,7 @@ static void test_destroy_device_frees_every_chunk(void **state)
 
 /* No chunk can be allocated: the create fails with E_OUTOFMEMORY through pfnSetErrorCb and
  * leaves nothing; the buffers already in the pool keep their bytes, and the pool works again. */
+/* rule: umd.chunk-cannot-allocated-fails */
 static void test_a_chunk_that_cannot_be_allocated_fails_only_that_create(void **state)
 {
     struct fake *f = setup_pooled();

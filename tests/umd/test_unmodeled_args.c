@@ -5,7 +5,7 @@
  * (the ne-d3d10umddi-* pages; where a DDI enumeration mirrors an API one, the API's value in
  * include/d3d10.h / d3d11.h). A driver written for Windows reads them unchanged: its functions
  * dereference the arguments and go into the tables' slots without a cast (a wrong type would be
- * a compile error under -Werror). docs/rules.md §61.
+ * a compile error under -Werror). docs/rules/runtime.md.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +23,7 @@
 
 /* ---- Layouts on x86-64, worked out from the reference pages' member lists ---------------------- */
 
+/* rule: runtime.argument-structures-slots-model-not */
 static void state_descriptions_have_the_wdk_layout(void **state)
 {
     (void)state;
@@ -85,6 +86,7 @@ static void state_descriptions_have_the_wdk_layout(void **state)
     assert_int_equal(sizeof(D3D10_DDI_VIEWPORT), 24);
 }
 
+/* rule: runtime.argument-structures-slots-model-not */
 static void creation_arguments_have_the_wdk_layout(void **state)
 {
     (void)state;
@@ -145,6 +147,7 @@ static void creation_arguments_have_the_wdk_layout(void **state)
 
 /* ---- Values: the WDK's, which mirror the API's ------------------------------------------------ */
 
+/* rule: runtime.argument-structures-slots-model-not */
 static void enumerations_have_the_wdk_values(void **state)
 {
     (void)state;
@@ -308,6 +311,7 @@ static VOID APIENTRY check_counter(D3D10DDI_HDEVICE d, D3D10DDI_QUERY q, D3D10DD
     seen.calls++;
 }
 
+/* rule: runtime.argument-structures-slots-model-not (mutation-checked: two sampler members swapped, a stencil mask widened, the D3D11 view's Flags moved, a bit-field reordered, a blend or filter value changed, a prototype given the 10.0 rasterizer description: each fails it or its build) */
 static void a_windows_driver_reads_the_arguments_through_its_slots(void **state)
 {
     (void)state;

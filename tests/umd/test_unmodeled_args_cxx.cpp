@@ -5,7 +5,7 @@
  * static member functions that read the arguments go into the slots without a cast. Likewise
  * the argument structures of the runtime callbacks (d3dumddi.h, dxgiddi.h), which a C++ driver
  * fills before calling. The C side and the values are umd.test_unmodeled_args and
- * umd.test_callback_args. docs/rules.md §61.
+ * umd.test_callback_args. docs/rules/runtime.md.
  */
 #include <cstdarg>
 #include <cstddef>
@@ -65,6 +65,7 @@ struct Device {
     }
 };
 
+/* rule: runtime.argument-structures-slots-model-not */
 void a_cxx_driver_fills_and_reads(void **)
 {
     D3D11_1DDI_DEVICEFUNCS f{};
@@ -118,6 +119,7 @@ struct Runtime {
 };
 Runtime *Runtime::self = nullptr;
 
+/* rule: runtime.argument-structures-runtime-callbacks */
 void a_cxx_driver_fills_callback_arguments(void **)
 {
     Runtime runtime;

@@ -1,4 +1,4 @@
-/* The command line's rules (issue 14 §4, docs/rules.md §32), shared by every subcommand:
+/* The command line's rules (issue 14 §4, docs/rules/tool.md), shared by every subcommand:
  * -h/--help prints the command's usage on stdout and exits 0; a usage error (an unknown
  * command or option, a missing or extra argument, a number that is negative, too large,
  * garbage, has trailing junk or is zero where zero means nothing) prints ONE line on stderr

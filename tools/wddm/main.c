@@ -1,6 +1,6 @@
 /* wddm: the command-line tool. `wddm demo` is the main job (a realistic frame loop with
  * verified readback), `wddm info` prints the adapter, `wddm bench` the benchmarks. Exit codes:
- * 0 done, 1 the work failed, 2 a usage error (tools/wddm/args.c, docs/rules.md §32). */
+ * 0 done, 1 the work failed, 2 a usage error (tools/wddm/args.c, docs/rules/tool.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@ int wddm_tool_trace(int argc, char **argv);
 int wddm_tool_stats(int argc, char **argv);
 int wddm_tool_check(int argc, char **argv);
 
-/* args.c: the command line's rules (docs/rules.md §32). Exit codes: 0 done, 1 the work failed,
+/* args.c: the command line's rules (docs/rules/tool.md). Exit codes: 0 done, 1 the work failed,
  * 2 a usage error (one line on stderr, nothing done). */
 #define WDDM_TOOL_USAGE 2
 #define WDDM_TOOL_HELP (-1) /* wddm_tool_options printed the usage: exit 0 */

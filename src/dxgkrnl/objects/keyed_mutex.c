@@ -1,6 +1,6 @@
 /* Keyed mutexes: D3DKMTCreateKeyedMutex(2), D3DKMTOpenKeyedMutex(2), D3DKMTDestroyKeyedMutex,
  * D3DKMTAcquireKeyedMutex(2), D3DKMTReleaseKeyedMutex(2) (WDK d3dkmthk pages; the answers of
- * Windows that Wine's win32u d3dkmt tests observed; docs/rules.md §31).
+ * Windows that Wine's win32u d3dkmt tests observed; docs/rules/kernel.md).
  *
  * A keyed mutex is two kinds of object. The mutex itself (struct km_shared) holds the key, the
  * owner, the fence value of the last release and the runtime's private data; it is registered

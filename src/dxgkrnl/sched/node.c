@@ -415,7 +415,7 @@ bool gsched_node_start(struct gsched_node *n, struct dxgk_adapter *a, UINT ordin
     n->adapter = a;
     n->ordinal = ordinal;
     /* DXGK_VIDSCHCAPS.HwQueuePacketCap: how many DMA packets the node's hardware queue takes.
-     * The WDK gives no default for 0; ours is 2 (docs/rules.md "Choices"). */
+     * The WDK gives no default for 0; ours is 2 (docs/rules/sched.md). */
     n->hw_queue_cap = a->caps.SchedulingCaps.HwQueuePacketCap ? a->caps.SchedulingCaps.HwQueuePacketCap : 2;
     pthread_mutex_init(&n->lock, NULL);
     pthread_mutex_init(&n->submit_lock, NULL);

@@ -81,7 +81,7 @@ struct dxgk_packet *gsched_packet_get_locked(struct dxgk_context *c)
 
 /* Back-pressure (issue 14 §4). The WDK gives a context a bounded set of DMA buffers
  * (DXGK_CONTEXTINFO.DmaBufferSize each; D3DKMT_RENDER reports QueuedBufferCount) but names no
- * depth and no waiting rule: the depth and the wait are our choice (docs/rules.md §33). A
+ * depth and no waiting rule: the depth and the wait are our choice (docs/rules/sched.md). A
  * context's packets come from its own
  * pool and return to it when they retire; without a bound, an application that submits faster
  * than the GPU retires (initial-data uploads in a create/release loop, copies to a slowed GPU)

@@ -21,7 +21,7 @@
  * The move is a real paging operation built by DxgkDdiBuildPagingBuffer:
  *   memory segment -> when the allocation's EvictionSegmentSet (DXGK_ALLOCATIONINFO, aperture
  *     segments only, docs/semantics.md §6.4) names an aperture segment with a free range *now*
- *     (nothing is evicted to make room for an eviction: the choice, docs/rules.md §17), the
+ *     (nothing is evicted to make room for an eviction: the choice, docs/rules/vidmm.md), the
  *     instance moves there: MAP_APERTURE_SEGMENT of its backing store into that range, then a
  *     TRANSFER from the memory segment into the aperture range (a DISCARD_CONTENT when the
  *     backing store is clean); the GPU can still reach it and the backing store pages are the

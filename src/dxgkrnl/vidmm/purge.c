@@ -10,7 +10,7 @@
  *                       allocation is initialised again (INIT_CONTEXT_RESOURCE);
  *   aperture segment -> DXGK_OPERATION_UNMAP_APERTURE_SEGMENT. The content is system memory
  *                       and survives; the next use maps it again.
- * Kept where they are, with their content (the model's choice, docs/rules.md §53): an
+ * Kept where they are, with their content (the model's choice, docs/rules/vidmm.md): an
  * allocation the CPU holds locked (its pointer stays valid) or pinned by D3DKMTMakeResident,
  * and a destroyed one waiting to be freed. Every device of the adapter is lost by then (an
  * adapter reset loses them all, sched/tdr.c), so nothing of theirs runs again; what comes back
