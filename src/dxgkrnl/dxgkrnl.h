@@ -517,6 +517,8 @@ struct dxgk_adapter {
     UINT64 external[2];               /* other processes' use of each group, lowering this
                                          process's budget (vidmm/process_budget.c); lock */
 };
+/* The adapter's number on the timeline: its index (LUID 0x1000 + index, objects/adapter.c). */
+static inline UINT dxgk_timeline_adapter(const struct dxgk_adapter *a) { return a->luid.LowPart & 0xFFFu; }
 
 struct dxgk_device {
     struct dxgk_object obj;

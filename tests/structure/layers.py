@@ -7,7 +7,8 @@ the way src/layers.txt allows. Reads the symbols of the built object files (`nm`
 function or object belongs to its file's folder (src/umd, src/dxgkrnl/vidmm, tools/wddm ...);
 an undefined name in another folder's file is an edge. An edge between layers must be listed in
 the caller's "calls" column, and when listed as "layer:api" the name must be one libwddm.so
-exports (the public API, scripts/gen_exports.py). An edge between two rooms of the kernel must
+exports (the public API, scripts/gen_exports.py). A room listed as "room:header.h" may be used
+only through what that header declares (and the public API). An edge between two rooms of the kernel must
 follow the rooms' order, or be one of the edges still going the other way that
 tests/structure/layer_debt.txt lists; a listed edge that no longer exists fails too, so the list
 only shrinks.
@@ -68,6 +69,10 @@ def symbols(objects):
     return defined, used
 
 
+def header_text(folder, entry):
+    return (ROOT / "src" / folder / entry.split(":", 1)[1]).read_text()
+
+
 def layer(folder):
     return folder if folder == "tools/wddm" else folder.split("/")[0]
 
@@ -77,6 +82,12 @@ def allowed(rows, public, caller, callee, name):
     if layer(caller) == layer(callee):
         if callee in rows.get(caller, []):
             return None
+        for entry in rows.get(caller, []):
+            if entry.startswith(callee + ":") and entry.endswith(".h"):
+                # room:header: only what that header declares, or the public API.
+                if name in public or re.search(r"\b%s\b" % re.escape(name), header_text(callee, entry)):
+                    return None
+                return "%s uses of %s only what %s declares" % (caller, callee, entry.split(":", 1)[1])
         return "%s may not use %s (the kernel's rooms, src/layers.txt)" % (caller, callee)
     calls = rows.get(layer(caller), [])
     target = layer(callee)

@@ -1,10 +1,11 @@
-/* The GPU scheduler's interface inside the kernel (issue 16 §1): what sched/ offers the rooms
- * above it (vidmm/, objects/). It sees only the kernel's base (dxgkrnl.h); what it needs of
- * VidMm it asks through struct dxgk_upcalls. */
+/* The GPU scheduler's interface inside the kernel (issue 16 §1): what sched/ offers objects/,
+ * and, through for_vidmm.h, the part VidMm may use. It sees only the kernel's base (dxgkrnl.h);
+ * what it needs of VidMm it asks through struct dxgk_upcalls. */
 #ifndef DXGKRNL_SCHED_SCHED_H
 #define DXGKRNL_SCHED_SCHED_H
 
 #include "dxgkrnl/dxgkrnl.h"
+#include "dxgkrnl/sched/for_vidmm.h"
 
 /* sched/syncobj.c: the shared state of a live local handle of a Shared + NtSecuritySharing
  * object, with a reference; NULL otherwise. Open: a new local handle on it (device 0: no device
@@ -15,52 +16,17 @@ D3DKMT_HANDLE dxgk_syncobj_open_shared(struct dxgk_sync_shared *sh, D3DKMT_HANDL
 
 /* sched/fence.c */
 UINT64 gsched_fence_extend(UINT64 last64, UINT fence32);
-/* One pause of a polling loop. */
-static inline void gsched_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-bool gsched_ticket_retired(const struct gsched_node *n, UINT64 ticket);
-bool gsched_fence_completed(const struct gsched_node *n, UINT64 fence);
-
-/* sched/preempt.c: has the packet with this very ticket retired (the watermark or, above it,
- * its bit)? Exact, where gsched_ticket_retired says whether every ticket up to it did. Lock-free;
- * may answer "not yet" for a moment after the fact, never "done" early. */
-bool gsched_ticket_done(const struct gsched_node *n, UINT64 ticket);
-void gsched_wait_ticket_done(struct gsched_node *n, UINT64 ticket);
-void gsched_wait_ticket(struct gsched_node *n, UINT64 ticket);
-void gsched_wait_fence(struct gsched_node *n, UINT64 fence);
-void gsched_wait_node_idle(struct gsched_node *n);
 /* Submission with node->submit_lock already held (released on return): see queue.c's direct
  * submission. */
 UINT64 gsched_submit_locked(struct gsched_node *n, struct dxgk_packet *p);
 /* Lazy context switching (sched/switch.c). Before a packet enters the hardware queue (its fence
  * set; submit_lock held): */
 void gsched_switch_locked(struct gsched_node *n, const struct dxgk_packet *p);
-/* After a preemption or a reset, which leave the engine in the null context; submit_lock held. */
-void gsched_switch_forget_locked(struct gsched_node *n);
-/* Whether the context's state may be on its node's engine, or on its way to its save area: its
- * GPU context allocations must stay where they are. Lock-free. */
-bool gsched_context_loaded(const struct gsched_node *n, const struct dxgk_context *c);
-/* Switches the context's node to the null context if the context is loaded there (a zero-length
- * ContextSwitch buffer) and waits until its state is saved. No lock held. Returns whether the
- * context is unloaded now. */
-bool gsched_unload_context(struct dxgk_adapter *a, struct dxgk_context *c);
-/* Every node runs dry, then goes to the null context, each loaded context's state saved into
- * its save area first (a power transition, or VidMm evicting everything). No lock held. */
-void gsched_unload_every_node(struct dxgk_adapter *a);
-/* Returns the node's retired packets to their pools; adapter->lock held. */
-void gsched_recycle_retired_locked(struct dxgk_adapter *a, struct gsched_node *n);
 
 /* sched/node.c */
 bool gsched_node_start(struct gsched_node *n, struct dxgk_adapter *a, UINT ordinal);
 void gsched_node_stop(struct gsched_node *n);
 void gsched_node_kick(struct gsched_node *n, UINT new_packets);
-UINT64 gsched_submit(struct gsched_node *n, struct dxgk_packet *p);
 UINT64 gsched_retire_dropped(struct gsched_node *n, struct dxgk_packet *p);
 
 /* sched/queue.c */
@@ -78,18 +44,6 @@ void gsched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
 void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
 struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n);
 void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p);
-/* The packets queued on node n and taken by no worker yet whose ticket lies less than `window`
- * past the node's first queued one, context by context, each context's in ticket order: what
- * VidMm may know of the future (its "needed last" victim choice, vidmm/evict.c). Packets held
- * behind a GPU wait have no ticket yet and are not among them. it->base is that first ticket.
- * NULL at the end. Adapter lock held across the whole walk. */
-struct gsched_queued_iter {
-    UINT64 base, window;
-    struct dxgk_context *c;
-    struct dxgk_packet *p;
-};
-struct dxgk_packet *gsched_queued_first_locked(struct gsched_node *n, UINT64 window, struct gsched_queued_iter *it);
-struct dxgk_packet *gsched_queued_next_locked(struct gsched_queued_iter *it);
 
 /* sched/preempt.c: priorities, preemption, the gate and the ticket watermark (issue 4). */
 void gsched_ticket_retire_locked(struct gsched_node *n, UINT64 ticket); /* node->lock */
@@ -112,11 +66,6 @@ void gsched_preempt_finish(struct gsched_node *n);
 void gsched_node_retire_to(struct gsched_node *n, UINT64 fence);
 
 /* sched/tdr.c: timeout detection and recovery. */
-/* Puts the device in error (the first cause sticks): every later D3DKMT call on it fails with
- * `st` and its queued work is dropped. Returns true if this call lost it. Adapter lock held.
- * The caller then signals its monitored fences with dxgk_syncobj_signal_max_device (no lock
- * held) when recovery requires it (docs/semantics.md §8.3). (sched/tdr.c) */
-bool dxgk_device_set_error_locked(struct dxgk_device *d, NTSTATUS st, D3DKMT_DEVICEEXECUTION_STATE state);
 bool dxgk_tdr_start(struct dxgk_adapter *a);
 void dxgk_tdr_stop(struct dxgk_adapter *a);
 /* D3DKMT_TDRDBGCTRLTYPE_FORCETDR: the watchdog recovers the adapter as from a timeout with no
@@ -133,7 +82,6 @@ NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call)
 /* sched/syncobj.c: the device's monitored fences to their maximum value (docs/semantics.md §8.3),
  * except those created NoSignalMaxValueOnTdr. No lock held. */
 void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device);
-void gsched_packet_free(struct dxgk_packet *p);
 
 /* sched/syncobj.c: synchronization objects (docs/semantics.md §8.5, issue 20). Every type keeps
  * its state in one 64-bit word: a monitored fence's or a fence's value, a semaphore's count, a
@@ -232,21 +180,12 @@ void gsched_gpu_signals_apply(struct gsched_gpu_signal *list);
 void gsched_gpu_signal_free(struct gsched_gpu_signal *g);
 /* Puts a signal whose ticket is known on its node's list, or applies it if retired. */
 void gsched_gpu_signal_arm(struct gsched_node *n, struct gsched_gpu_signal *g);
-/* Signals `s` to `value` once node fence `fence` completed (at once if it has): the paging
- * queue's fence (vidmm/pagingqueue.c). Takes its own reference to s. No lock or the adapter
- * lock held. STATUS_NO_MEMORY when the signal cannot be recorded (nothing armed). */
-NTSTATUS gsched_gpu_signal_arm_fence(struct gsched_node *n, struct dxgk_syncobj *s, UINT64 fence, UINT64 value);
-/* Raises s to `value` now if it is lower (never lowers it) and releases the satisfied CPU and
- * GPU waiters. No lock or the adapter lock held. */
-void dxgk_syncobj_signal_at_least(struct dxgk_syncobj *s, UINT64 value);
 
 /* sched/trace.c: the scheduling event trace (wddm_sched_trace_*, include/wddm/wddm.h) and the
  * same event on the timeline (src/common/timeline.h). Each is off by default: a call is then
  * two relaxed loads; on, one atomic index increment and the stores of one ring slot each. */
 void gsched_trace(const struct dxgk_adapter *a, UINT type, UINT node, D3DKMT_HANDLE context, D3DKMT_HANDLE from,
                   UINT64 fence);
-/* The adapter's number on the timeline: its index (LUID 0x1000 + index, objects/adapter.c). */
-static inline UINT dxgk_timeline_adapter(const struct dxgk_adapter *a) { return a->luid.LowPart & 0xFFFu; }
 
 /* sched/interrupt.c */
 VOID APIENTRY dxgk_cb_notify_interrupt(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *data);

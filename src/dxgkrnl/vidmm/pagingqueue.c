@@ -32,7 +32,7 @@ static void queue_release(struct dxgk_object *obj)
 {
     struct dxgk_paging_queue *q = (struct dxgk_paging_queue *)obj;
     if (q->fence)
-        dxgk_object_put(&q->fence->obj);
+        dxgk_object_put((struct dxgk_object *)q->fence); /* its first member: the handle's object */
     free(q);
 }
 
@@ -86,6 +86,7 @@ NTSTATUS APIENTRY D3DKMTCreatePagingQueue(D3DKMT_CREATEPAGINGQUEUE *args)
         return st;
     }
     q->fence_handle = cs.hSyncObject;
+    q->fence_cpu_va = cs.Info.MonitoredFence.FenceValueCPUVirtualAddress;
     q->fence = (struct dxgk_syncobj *)dxgk_handle_get(cs.hSyncObject, DXGK_TYPE_SYNCOBJECT);
     q->handle = q->fence ? dxgk_handle_insert(&q->obj) : 0;
     if (!q->handle) {
@@ -115,7 +116,7 @@ NTSTATUS APIENTRY D3DKMTCreatePagingQueue(D3DKMT_CREATEPAGINGQUEUE *args)
     }
     args->hPagingQueue = hq;
     args->hSyncObject = q->fence_handle;
-    args->FenceValueCPUVirtualAddress = (VOID *)q->fence->cpu_va;
+    args->FenceValueCPUVirtualAddress = q->fence_cpu_va;
     dxgk_paging_queue_put(q);
     dxgk_device_put(d);
     return STATUS_SUCCESS;
@@ -127,7 +128,7 @@ static void queue_destroy(struct dxgk_paging_queue *q)
     /* The fence goes with the queue (WDK: "will automatically destroy this sync object"),
      * unless the application destroyed it already; its waiters are released with an error. */
     struct dxgk_object *f = dxgk_handle_get(q->fence_handle, DXGK_TYPE_SYNCOBJECT);
-    if (f == &q->fence->obj) {
+    if (f == (struct dxgk_object *)q->fence) {
         D3DKMT_DESTROYSYNCHRONIZATIONOBJECT ds = { .hSyncObject = q->fence_handle };
         (void)D3DKMTDestroySynchronizationObject(&ds);
     }

@@ -5,7 +5,7 @@
 #define DXGKRNL_VIDMM_VIDMM_H
 
 #include "dxgkrnl/dxgkrnl.h"
-#include "dxgkrnl/sched/sched.h"
+#include "dxgkrnl/sched/for_vidmm.h"
 
 /* vidmm/segment.c */
 bool vidmm_segment_init(struct vidmm_segment *s, UINT id, const DXGK_SEGMENTDESCRIPTOR *desc);
@@ -229,6 +229,7 @@ struct dxgk_paging_queue {
     D3DDDI_PAGINGQUEUE_PRIORITY priority; /* immutable */
     struct dxgk_syncobj *fence;       /* its monitored fence (one reference); immutable */
     D3DKMT_HANDLE fence_handle;       /* the fence's handle (hSyncObject); immutable */
+    VOID *fence_cpu_va;               /* its value's read-only view; immutable */
     UINT64 last_value;                /* last PagingFenceValue handed out; adapter->lock */
     UINT64 last_paging_fence;         /* paging-node fence that value waits for; adapter->lock */
 };
