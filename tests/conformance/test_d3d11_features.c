@@ -70,6 +70,7 @@ static void test_check_feature_support_refuses_wrong_sizes_and_answers_every_fea
  * that behaviour. */
 /* rule: runtime.checkfeaturesupport-answers-every-d3d11 */
 /* rule: runtime.d3d11-options-answers-driver-ddi-lets */
+/* rule: runtime.format-support2-unsupported-e-fail (DXGI_FORMAT_UNKNOWN) */
 static void test_feature_answers_match_what_the_device_does(void **state)
 {
     struct conf *c = *state;
@@ -193,6 +194,7 @@ static void test_feature_answers_match_what_the_device_does(void **state)
  * count 1 -> S_OK, 1; an unsupported count (15, 32) -> S_OK, 0. And what it answers is what
  * CreateTexture2D accepts. */
 /* rule: runtime.id3d11device */
+/* rule: runtime.msaa-quality-levels-not-format */
 static void test_multisample_quality_levels_answer_as_windows(void **state)
 {
     struct conf *c = *state;

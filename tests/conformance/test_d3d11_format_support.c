@@ -97,6 +97,7 @@ static UINT bind_support_of(ID3D11Device *dev, UINT f)
  * UAV; R32G32B32A32_UINT
  * is never sampled (Wine test_format_support). */
 /* rule: runtime.checkformatsupport-checkfeaturesupport */
+/* rule: runtime.format-bits-only-what-stack-performs (NEVER_REPORTED, every format at every level) */
 static void test_answers_are_consistent_at_every_level(void **state)
 {
     (void)state;
@@ -149,6 +150,7 @@ static void test_answers_are_consistent_at_every_level(void **state)
  * level, R32_UINT from 9_2; R8G8_UINT, R11G11B10_FLOAT and R16_FLOAT are vertex data from 10_0
  * and not below. */
 /* rule: runtime.ia-index-buffer-only-r16-uint */
+/* rule: runtime.ia-buffer-bits-format-lists */
 static void test_index_and_vertex_formats_follow_the_level(void **state)
 {
     (void)state;
@@ -181,6 +183,7 @@ static void test_index_and_vertex_formats_follow_the_level(void **state)
  * B8G8R8X8_UNORM render, are buffer and vertex data, no typed UAV; every supported format is a
  * CPU_LOCKABLE 2-D texture with mips. */
 /* rule: common.11-0-answers-follow-format-support */
+/* rule: runtime.ia-buffer-bits-format-lists (IA_VERTEX_BUFFER on the data formats; B8G8R8A8 no typed UAV) */
 static void test_level_11_0_required_bits(void **state)
 {
     struct conf *c = *state;

@@ -210,6 +210,7 @@ static void only_nt_textures_create_shared_handles(void **state)
  * NULL, a forged value, a closed handle, a global handle; OpenSharedResource refuses an NT handle;
  * a NULL output is E_INVALIDARG. */
 /* rule: dxgi.id3d11device1-opensharedresource1-opens */
+/* rule: kernel.createsharedhandle-again-new-nt-handle (two NT handles of one texture) */
 static void closed_and_bogus_handles_do_not_open(void **state)
 {
     struct conf *c = *state, *a = &c[0], *b = &c[1];
@@ -252,6 +253,7 @@ static void closed_and_bogus_handles_do_not_open(void **state)
  * unknown name, or the name after its last handle was closed, is E_INVALIDARG. */
 /* rule: dxgi.idxgiresource1-createsharedhandle-nt */
 /* rule: dxgi.id3d11device1-opensharedresourcebyname (mutation-checked: ACCESS_DENIED mapped to E_INVALIDARG fails it) */
+/* rule: kernel.other-kind-handle-type-mismatch (an unknown name) */
 static void names_open_while_a_handle_is_open(void **state)
 {
     struct conf *c = *state, *a = &c[0], *b = &c[1];

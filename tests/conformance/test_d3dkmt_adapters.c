@@ -33,6 +33,7 @@ static void enum_adapters2_null_is_invalid_parameter(void **state)
 /* Wine win32u d3dkmt tests, run on Windows: NumAdapters 0 with pAdapters NULL succeeds and
  * answers the capacity to allocate (32 on Windows 10), not the number of adapters present. */
 /* rule: kernel.d3dkmtenumadapters2-null-status-invalid */
+/* rule: kernel.enumadapters2-capacity-windows-10-answer */
 static void enum_adapters2_count_query_answers_the_capacity(void **state)
 {
     (void)state;

@@ -143,6 +143,7 @@ static void create_allocation2_answers_like_create_allocation(void **state)
 /* Wine win32u d3dkmt tests, run on Windows, and WDK: D3DKMTDestroyAllocation2 destroys like
  * D3DKMTDestroyAllocation (twice: STATUS_INVALID_PARAMETER); its reserved flag bits are 0. */
 /* rule: kernel.d3dkmtdestroyallocation2-same-code (mutation-checked) */
+/* rule: kernel.destroyallocation2-flags-change-nothing (AssumeNotInUse: the handle is gone on return) */
 static void destroy_allocation2_destroys_like_destroy_allocation(void **state)
 {
     (void)state;

@@ -149,6 +149,7 @@ static void open_resource_copies_runtime_data_and_answers_sizes(void **state)
  * are STATUS_INVALID_PARAMETER; a driver-data buffer one byte short is STATUS_NO_MEMORY. Nothing
  * is opened by a refused call: the exact call then succeeds. */
 /* rule: kernel.d3dkmtopenresource-numallocations (mutation-checked: `<` for `!=`, INVALID_PARAMETER for NO_MEMORY, no size written back) */
+/* rule: kernel.openresource-short-driver-data-no-memory */
 static void open_resource_sizes_must_match(void **state)
 {
     (void)state;

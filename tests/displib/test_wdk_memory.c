@@ -84,6 +84,7 @@ static void lookaside_entries_come_from_the_pool_and_are_reused(void **state)
 }
 
 /* rule: wdk.entry-freed-list-twice-not-live (mutation-checked: keeping an entry twice fails it) */
+/* rule: wdk.objects-known-by-address-not-links (a list never initialized, one deleted twice) */
 static void lookaside_misuse_is_reported(void **state)
 {
     (void)state;
@@ -292,6 +293,7 @@ static void an_mdl_describes_the_pages_of_its_buffer(void **state)
 }
 
 /* rule: wdk.iofreemdl-mdl-whose-pages-still-locked (mutation-checked: freeing a locked MDL fails it) */
+/* rule: wdk.objects-known-by-address-not-links (an MDL IoAllocateMdl did not give) */
 static void mdl_misuse_is_reported(void **state)
 {
     (void)state;

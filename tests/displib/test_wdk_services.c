@@ -138,6 +138,7 @@ static void older_calls_alignment_and_optional_flags(void **state)
 }
 
 /* rule: wdk.exfreepoolwithtag-tag-other-block-free (mutation-checked: freeing with any tag, or freeing twice, fails it) */
+/* rule: wdk.misuse-reported-refused-process-goes-on */
 static void a_free_with_the_wrong_tag_is_reported_and_refused(void **state)
 {
     (void)state;
@@ -171,6 +172,7 @@ static void a_free_with_the_wrong_tag_is_reported_and_refused(void **state)
 }
 
 /* rule: wdk.exallocatepool2-names-exactly-one-pool */
+/* rule: wdk.misuse-reported-refused-process-goes-on */
 static void invalid_requests_answer_null(void **state)
 {
     (void)state;

@@ -385,6 +385,7 @@ static void a_periodic_timer_fires_until_cancelled(void **state)
 }
 
 /* rule: wdk.timer-not-initialized-negative-period */
+/* rule: wdk.objects-known-by-address-not-links (a KTIMER never initialized, one initialized again while set) */
 static void timer_misuse_is_reported(void **state)
 {
     (void)state;
@@ -518,6 +519,7 @@ static VOID return_raised(PDEVICE_OBJECT DeviceObject, PVOID Context)
 }
 
 /* rule: wdk.queueing-item-queued-already-freeing (mutation-checked: freeing a queued item at once, or queueing it twice, fails it) */
+/* rule: wdk.objects-known-by-address-not-links (a freed work item) */
 static void work_item_misuse_is_reported(void **state)
 {
     (void)state;

@@ -92,6 +92,7 @@ static void test_device_context_allocation_needs_shared_flag_and_null_context(vo
 /* Each case changes one field of a valid request; each is refused and creates nothing. */
 /* rule: kernel.hintedbank-naming-bank-segmentid0-not (cases 19, 20) */
 /* rule: vidmm.refused-status-invalid-parameter-one */
+/* rule: sched.context-allocation-system-owners-refused (cases 0, 2, 3: the system owners; case 8: MapGpuVirtualAddress) */
 static void test_system_owners_and_bad_fields_are_invalid_parameter(void **state)
 {
     (void)state;

@@ -145,6 +145,7 @@ static void test_context_allocations_are_resident_and_initialised_before_the_fir
  * free its context's save area; a packet of another context on the node does. */
 /* rule: vidmm.lazy-switching-keeps-them-gpu-context */
 /* rule: sched.gpu-context-allocation-stays-where-while */
+/* rule: sched.loaded-context-kernel-view-prepare-only (the kernel view: a completed packet leaves its context loaded, another context's packet unloads it; the prepare-only part: no test yet) */
 static void test_save_area_stays_until_a_packet_of_another_context_is_submitted(void **state)
 {
     (void)state;

@@ -150,6 +150,7 @@ static void test_each_context_keeps_its_registers_across_switches(void **state)
  * costs one of each (the first load into an empty engine, no save). Broken by: switching at every
  * buffer, or never. */
 /* rule: gpu.lazy-switching-buffers-loaded-context */
+/* rule: gpu.engine-switches-context-submission-names (the engine's own save and load counts) */
 static void test_lazy_switching_saves_and_loads_only_on_a_change_of_context(void **state)
 {
     (void)state;

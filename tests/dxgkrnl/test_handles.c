@@ -150,6 +150,7 @@ static void test_forged_handles_are_invalid_parameter(void **state)
 }
 
 /* rule: kernel.handles-typed-generation-checked-stale */
+/* rule: sched.typed-handles-not-windows-numbers (wrong-type handles refused by every entry point) */
 static void test_wrong_type_handles_are_invalid_parameter(void **state)
 {
     struct mock_env e;

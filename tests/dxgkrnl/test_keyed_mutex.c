@@ -220,6 +220,7 @@ static void open2_runtime_data_rules_answer_as_windows(void **state)
 }
 
 /* rule: kernel.d3dkmtcreatekeyedmutex-2-null-status */
+/* rule: kernel.keyed-mutex-where-wdk-silent (a failed create writes no output) */
 static void create2_flags_and_data_arguments(void **state)
 {
     (void)state;
@@ -357,6 +358,7 @@ static void a_release_wakes_the_acquirer_of_its_key_only(void **state)
 }
 
 /* rule: kernel.only-owning-handle-releases-release (mutation-checked: a release by anyone fails it) */
+/* rule: kernel.keyed-mutex-where-wdk-silent (the owner acquiring again, another handle releasing) */
 static void only_the_owner_releases_and_no_recursive_acquire(void **state)
 {
     (void)state;
@@ -382,6 +384,7 @@ static void only_the_owner_releases_and_no_recursive_acquire(void **state)
 }
 
 /* rule: kernel.owner-handle-destroyed-while-owns-mutex (mutation-checked: not abandoning fails it) */
+/* rule: kernel.keyed-mutex-where-wdk-silent (abandonment is for good) */
 static void destroying_the_owners_handle_abandons_the_mutex(void **state)
 {
     (void)state;
@@ -440,6 +443,7 @@ static void destroying_a_waiting_handle_releases_its_acquirer_with_an_error(void
 
 /* rule: kernel.d3dkmtopenkeyedmutex2-runtime-data (Open2's data read back by Acquire2) */
 /* rule: kernel.d3dkmtacquirekeyedmutex2-copies-mutex */
+/* rule: kernel.keyed-mutex-where-wdk-silent (the runtime data size fixed by the first data; Release2 with size 0) */
 static void acquire2_and_release2_carry_the_runtime_data(void **state)
 {
     (void)state;

@@ -250,6 +250,7 @@ static void the_nt_handle_keeps_the_resource_after_its_creator_went(void **state
  * resource, keyed mutex, sync object in that order (Windows' answers in Wine's tests); and the
  * malformed calls. */
 /* rule: kernel.d3dkmtshareobjects-takes-exactly-one (mutation-checked: taking the mutex and the sync object in either order fails it) */
+/* rule: kernel.nt-keyed-mutex-shared-with-resource (a keyed mutex alone is refused) */
 static void what_is_not_made_for_nt_sharing_is_refused(void **state)
 {
     (void)state;
@@ -319,6 +320,7 @@ static void what_is_not_made_for_nt_sharing_is_refused(void **state)
  * through one device's handle is acquired through the other's with its fence value. */
 /* rule: kernel.nt-object-holds-names-until-last (mutation-checked: the mutex hold not counted fails it) */
 /* rule: kernel.d3dkmtqueryresourceinfofromnthandle */
+/* rule: kernel.nt-keyed-mutex-shared-with-resource (shared with its resource) */
 static void keyed_mutex_and_fence_open_with_their_resource(void **state)
 {
     (void)state;
@@ -370,6 +372,7 @@ static void keyed_mutex_and_fence_open_with_their_resource(void **state)
 /* rule: kernel.nt-object-holds-names-until-last */
 /* rule: kernel.value-no-open-nt-handle-status */
 /* rule: kernel.d3dkmtopensyncobjectfromnthandle-gives (mutation-checked: the handle looked up before the device fails it) */
+/* rule: kernel.other-kind-handle-type-mismatch (both directions) */
 static void a_sync_object_opens_from_its_nt_handle(void **state)
 {
     (void)state;
@@ -443,6 +446,9 @@ static UNICODE_STRING ustr(const WCHAR *s)
  * object cannot take it (STATUS_OBJECT_NAME_COLLISION); it goes with the last NT handle, after
  * which the object (still alive through its D3DKMT handle) is shared under it again. */
 /* rule: kernel.pobjectattributes-objectname-names-nt (mutation-checked: a name kept after the last close fails it) */
+/* rule: kernel.access-rights-recorded-not-enforced (access 0 refused; a write right opens) */
+/* rule: kernel.names-compare-without-case (another spelling; one namespace for both kinds) */
+/* rule: kernel.other-kind-handle-type-mismatch (by name) */
 static void names_open_until_the_last_nt_handle_is_closed(void **state)
 {
     (void)state;

@@ -144,6 +144,7 @@ static void test_paging_queue_create_and_destroy(void **state)
 }
 
 /* rule: vidmm.d3dkmtmakeresident-queue-whose-paging (GPU paused: value not reached, timed-out poll, held work; resumed: wait returns, segment ≠ 0, checksums of both allocations) */
+/* rule: vidmm.device-handle-stands-for-paging-queue (the device handle accepted as hPagingQueue) */
 static void test_make_resident_on_a_queue_signals_its_fence_when_the_paging_completed(void **state)
 {
     struct renv e;

@@ -72,6 +72,7 @@ static void test_standby_without_self_refresh_evicts_and_restores(void **state)
 }
 
 /* rule: vidmm.before-adapter-goes-d3-standby-vidmm */
+/* rule: vidmm.always-powered-vram-standby-only */
 static void test_always_powered_vram_keeps_content_through_standby_without_self_refresh(void **state)
 {
     (void)state;
@@ -82,6 +83,7 @@ static void test_always_powered_vram_keeps_content_through_standby_without_self_
 }
 
 /* rule: vidmm.before-adapter-goes-d3-standby-vidmm */
+/* rule: vidmm.always-powered-vram-standby-only */
 static void test_hibernation_evicts_every_memory_segment_and_restores(void **state)
 {
     (void)state;
@@ -140,6 +142,7 @@ static void test_context_registers_survive_a_hibernation(void **state)
 /* rule: vidmm.bad-state-adapter-handle-status-invalid */
 /* rule: vidmm.allocations-device-made-resident-evicted (GpuMmu: the resident local allocation's bytes survive a hibernation) */
 /* rule: vidmm.gpummu-model-transition-loses-memory (mutation-checked: without the rewrite the copy reads zeros; without the placement the allocation is not back) */
+/* rule: vidmm.gpummu-page-tables-rebuilt-not-saved (page-table updates after the hibernation, the VA copy reads the bytes) */
 static void test_bad_requests_are_refused_and_gpummu_transitions_keep_everything(void **state)
 {
     (void)state;

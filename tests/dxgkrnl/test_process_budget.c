@@ -66,6 +66,7 @@ static void *register_trim(struct renv *e, struct seen *s)
 
 /* rule: vidmm.process-budget-segment-group-group-size */
 /* rule: vidmm.d3dkmtregisterbudgetchangenotification */
+/* rule: vidmm.budget-notification-carries-group-budget */
 static void test_other_processes_lower_the_budget_and_each_change_is_notified(void **state)
 {
     (void)state;
@@ -141,6 +142,7 @@ static void test_a_budget_below_the_processs_use_asks_it_to_trim_the_excess(void
 }
 
 /* rule: vidmm.callback-may-unregister-itself */
+/* rule: vidmm.budget-advice-notifications-synchronous (delivered before the call returns; the callback calls the kernel) */
 static void test_a_callback_may_unregister_itself_and_device_destruction_drops_them(void **state)
 {
     (void)state;

@@ -110,6 +110,7 @@ static void test_destroying_the_loaded_context_switches_the_node_to_the_null_con
  * the direct path: paging buffers run in the system context and switch nothing, and the
  * worker counts a change of context like the direct path. */
 /* rule: sched.worker-path-counts-switches-like-direct */
+/* rule: sched.first-load-paging-buffers-no-switch (paging buffers submitted, no switch counted) */
 static void test_worker_path_and_paging_buffers_keep_the_lazy_rule(void **state)
 {
     (void)state;

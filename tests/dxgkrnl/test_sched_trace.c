@@ -45,6 +45,7 @@ static void test_trace_is_off_by_default_and_records_nothing(void **state)
 }
 
 /* rule: sched.trace-order-submits-render-dma-buffers */
+/* rule: sched.first-load-paging-buffers-no-switch (8 runs of three: 7 SWITCH events, the first load none) */
 static void test_submits_come_in_submission_order_and_completes_follow_them(void **state)
 {
     (void)state;

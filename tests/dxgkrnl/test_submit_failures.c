@@ -64,6 +64,7 @@ static void fill(struct renv *e, D3DKMT_HANDLE a, uint32_t seed)
 }
 
 /* rule: sched.dxgkddisubmitcommand-must-not-fail (the packet never runs and is not counted as submitted, the lock waiting for it returns, later packets run) */
+/* rule: sched.submitted-counter-before-submitcommand (a refused SubmitCommand takes its count back) */
 static void test_failed_patch_or_submit_drops_the_packet_and_later_work_runs(void **state)
 {
     (void)state;

@@ -175,6 +175,7 @@ static void test_wait_for_a_value_already_reached_returns_at_once(void **state)
 
 /* rule: sched.typed-generation-checked-handles-wrong */
 /* rule: sched.cpu-wait-hasyncevent-returns-once-sets */
+/* rule: sched.signalbykmd-broadcast-refused-crossadapter-shared (CrossAdapter without Shared refused) */
 static void test_bad_handles_and_arguments_are_refused(void **state)
 {
     (void)state;

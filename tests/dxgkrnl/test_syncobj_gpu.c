@@ -98,6 +98,7 @@ static uint64_t dst_sum(struct env *t)
 }
 
 /* rule: sched.d3dkmtwaitforsynchronizationobjectfromgpu (value below the target keeps it held; data checked after) */
+/* rule: sched.gpu-signals-held-buffers-keep-order (the signal after the held copy comes after it: data checked) */
 static void test_gpu_wait_holds_the_contexts_later_work_until_the_value_is_reached(void **state)
 {
     (void)state;

@@ -216,6 +216,7 @@ static void test_a_shared_object_opens_by_its_global_handle_until_its_last_local
 }
 
 /* rule: sched.gpu-wait-holds-context-later-dma (a wait that did not take the mutex lets the second context through: fails) */
+/* rule: sched.gpu-mutex-signal-frees-any-owner (B frees the mutex owned since its creation) */
 static void test_a_gpu_wait_takes_a_mutex_and_a_gpu_signal_frees_it(void **state)
 {
     (void)state;
@@ -238,6 +239,7 @@ static void test_a_gpu_wait_takes_a_mutex_and_a_gpu_signal_frees_it(void **state
 }
 
 /* rule: sched.gpu-wait-holds-context-later-dma */
+/* rule: sched.gpu-mutex-signal-frees-any-owner (the signal at MaxCount succeeds and is dropped) */
 static void test_a_semaphore_counts_waits_and_signals_up_to_its_maximum(void **state)
 {
     (void)state;
@@ -349,6 +351,7 @@ static void test_a_cpu_notification_sets_its_event_after_the_contexts_earlier_wo
 }
 
 /* rule: sched.each-call-takes-only-types-fromcpu */
+/* rule: sched.signalbykmd-broadcast-refused-crossadapter-shared (a broadcast: STATUS_NOT_SUPPORTED) */
 static void test_each_call_takes_only_its_types_and_refuses_the_rest(void **state)
 {
     (void)state;

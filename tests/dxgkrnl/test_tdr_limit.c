@@ -126,6 +126,7 @@ static void *cpu_wait_main(void *arg)
 
 /* rule: sched.tdr-limits-wddm-tdr-limit-count (count 2: two recovered, the third stops; mutation-checked: never stopping fails it) */
 /* rule: sched.stop-adapter-marked-first-under-lock (an innocent device STOPPED, the lock on its copy queued behind the hang returns, its CPU waiter returns, its fence at `UINT64_MAX`; Render, CreateAllocation, CreateContext, CreateDevice refused; everything destroyed, reopened it works; mutation-checked: without the CreateDevice check it fails; ASan and TSan builds clean) */
+/* rule: sched.tdr-limit-model-choices (the guilty device HUNG, the innocent STOPPED) */
 static void test_third_adapter_timeout_within_the_time_stops_the_adapter(void **state)
 {
     (void)state;
@@ -192,6 +193,7 @@ static void test_third_adapter_timeout_within_the_time_stops_the_adapter(void **
 }
 
 /* rule: sched.tdr-limits-wddm-tdr-limit-count (`wddm_test_tdr_clock_advance` past the window: two more recovered, then the stop; mutation-checked: ignoring the time fails it) */
+/* rule: sched.tdr-limit-model-choices (`wddm_test_tdr_clock_advance` moves the window) */
 static void test_adapter_timeouts_older_than_the_time_are_forgotten(void **state)
 {
     (void)state;
@@ -214,6 +216,7 @@ static void test_adapter_timeouts_older_than_the_time_are_forgotten(void **state
 }
 
 /* rule: sched.only-adapter-timeouts-count-engine (count 0: three engine resets and the adapter works; without per-engine reset the first timeout stops it; mutation-checked: checking the limit before the engine reset fails it) */
+/* rule: sched.tdr-limit-model-choices (count 0: the first adapter timeout stops the adapter) */
 static void test_engine_timeouts_do_not_count(void **state)
 {
     (void)state;
@@ -242,6 +245,7 @@ static void test_engine_timeouts_do_not_count(void **state)
 }
 
 /* rule: sched.tdr-limits-wddm-tdr-limit-count (five recovered, the sixth stops; 60 s) */
+/* rule: sched.tdr-limit-model-choices (a time of 0 and a count of 65 refused) */
 static void test_bad_values_are_refused_and_the_defaults_used(void **state)
 {
     (void)state;

@@ -132,6 +132,7 @@ static void test_long_buffer_that_makes_progress_is_not_a_hang(void **state)
 }
 
 /* rule: sched.tdr-detection-watchdog-adapter-node */
+/* rule: sched.queue-cap-priorities-tdr-model-choices (a paused GPU is responsive: no reset) */
 static void test_paused_gpu_is_not_a_hang(void **state)
 {
     (void)state;
@@ -184,6 +185,7 @@ static NTSTATUS failing_entry(PDRIVER_OBJECT drv, PVOID reg)
 }
 
 /* rule: sched.escalation-no-engine-tdr-failed */
+/* rule: sched.queue-cap-priorities-tdr-model-choices (adapter reset: the guilty device HUNG, the other RESET) */
 static void test_failed_engine_reset_escalates_to_adapter_reset_and_loses_every_device(void **state)
 {
     (void)state;

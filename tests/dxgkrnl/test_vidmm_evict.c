@@ -233,6 +233,7 @@ static int evicted_upload(struct renv *e, D3DKMT_HANDLE a[EVICTED_N], uint32_t s
 }
 
 /* rule: vidmm.donotwait-during-eviction-lock-whose */
+/* rule: vidmm.donotwait-lock-evicted-starts-restore */
 static void test_donotwait_lock_during_restore_returns_busy_then_succeeds(void **state)
 {
     struct renv e;

@@ -212,6 +212,7 @@ static int fill_aperture(struct renv *e, D3DKMT_HANDLE *fill, int max)
 }
 
 /* rule: vidmm.every-aperture-set-full-eviction-goes */
+/* rule: vidmm.eviction-never-causes-another-eviction (full aperture: nothing evicted from it, the eviction goes to system memory) */
 static void test_eviction_into_a_full_aperture_falls_back_to_system_memory(void **state)
 {
     struct renv *e = *state;

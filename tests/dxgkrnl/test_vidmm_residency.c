@@ -143,6 +143,7 @@ static void test_make_resident_is_atomic_and_reports_bytes_to_trim(void **state)
 }
 
 /* rule: vidmm.system-memory-budget-past */
+/* rule: vidmm.backing-budget-process-wide-charged-creation (allocations never placed fail creation past the budget) */
 static void test_system_memory_budget_exceeded_fails_creation_only(void **state)
 {
     struct renv e;

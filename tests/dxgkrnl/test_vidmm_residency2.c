@@ -116,6 +116,7 @@ static void gpu_copy_src_marked_written(struct renv *e, D3DKMT_HANDLE dst, D3DKM
  * further submissions from any of its contexts are accepted"; without MustSucceed the failure
  * is only the atomic STATUS_NO_MEMORY with NumBytesToTrim. Another device keeps working. */
 /* rule: vidmm.makeresident-mustsucceed-cannot-place (second device's copy checked by checksum) */
+/* rule: vidmm.failed-mustsucceed-records-device-removed */
 static void test_must_succeed_make_resident_that_fails_puts_only_its_device_in_error(void **state)
 {
     struct renv e;
@@ -166,6 +167,7 @@ static void test_must_succeed_make_resident_that_fails_puts_only_its_device_in_e
  * the flag the eviction copies nothing and the content is still right afterwards; without it the
  * copy happens. */
 /* rule: vidmm.d3dkmtevict-notwrittento-eviction (`bytes_paged_out` delta 0 vs 256 KiB, checksums after every restore) */
+/* rule: vidmm.notwrittento-taken-only-when-safe (discarded when clean; a GPU write before MakeResident still copied) */
 static void test_evict_not_written_to_discards_instead_of_copying_back(void **state)
 {
     struct renv e;
@@ -214,6 +216,7 @@ static void test_evict_not_written_to_discards_instead_of_copying_back(void **st
  * MakeResident (a CpuVisible one, locked for writing) is still copied back, and comes back with
  * what the CPU wrote, not the older backing store. */
 /* rule: vidmm.notwrittento-vouches-only-gpu-cpuvisible (upload in the CPU-visible memory segment, checksum of the CPU-written pattern after restore) */
+/* rule: vidmm.notwrittento-taken-only-when-safe (CpuVisible: still copied) */
 static void test_evict_not_written_to_still_copies_what_the_cpu_wrote(void **state)
 {
     struct renv e;
@@ -262,6 +265,7 @@ static void test_evict_not_written_to_still_copies_what_the_cpu_wrote(void **sta
  * nothing; the reservation is per group, outlives the device, 0 clears it. */
 /* rule: vidmm.d3dkmtqueryvideomemoryinfo-group-budget */
 /* rule: vidmm.d3dkmtchangevideomemoryreservation */
+/* rule: vidmm.reservation-half-budget-no-eviction-effect (AvailableForReservation half the Budget; a bogus hProcess refused) */
 static void test_video_memory_reservation_is_reported_validated_and_cleared(void **state)
 {
     struct renv e;

@@ -167,6 +167,7 @@ static void test_list_recorded_on_one_thread_executed_on_another_is_byte_identic
  * all queued behind a paused GPU) and from another deferred context: every execution gives
  * the first execution's result, because renaming happens per execution. */
 /* rule: umd.hard-case-list-map-copies-reading */
+/* rule: runtime.executecommandlist-deferred-context-recorded (a second deferred context records the list's execution; the outer list gives the inner one's bytes) */
 static void test_discard_list_executed_many_times_renames_per_execution(void **state)
 {
     struct e2e *e = *state;

@@ -576,6 +576,7 @@ static void adapter_desc2_reports_the_kmd_preemption(void **state)
  * budget (other processes' use, the test control wddm_vidmm_set_external_usage), and the new
  * budget is what QueryVideoMemoryInfo answers; unregistered, it is no longer set. */
 /* rule: dxgi.idxgiadapter3 */
+/* rule: vidmm.dxgi-adapter-opens-device-for-budget (registrations and events on an adapter with no D3D device) */
 static void adapter3_budget_change_sets_the_registered_event(void **state)
 {
     (void)state;

@@ -122,6 +122,7 @@ static void get_debug_interface_answers(void **state)
  * with a segment group that is neither LOCAL nor NON_LOCAL and OfferResources with a priority
  * outside LOW..HIGH (E_INVALIDARG) are the three checked. */
 /* rule: dxgi.dxgi-object-refusal-while-dxgi-debug (mutation-checked: not storing the message fails it) */
+/* rule: dxgi.refusal-id-names-refusing-interface (IDs 1, 2, 3) */
 static void a_dxgi_refusal_is_one_error_message(void **state)
 {
     (void)state;
@@ -242,6 +243,7 @@ static void storage_filters_deny_per_producer(void **state)
  * the i-th message in arrival order whatever its producer; a retrieval filter narrows one
  * producer only; the count limit drops the oldest of that producer. */
 /* rule: debug.one-message-store-producer-storage */
+/* rule: dxgi.debug-all-setting-reads-dxgi-producer (AddMessage to DXGI_DEBUG_ALL) */
 static void dxgi_debug_all_counts_every_producer(void **state)
 {
     (void)state;

@@ -95,6 +95,7 @@ static void query_event_donotflush_does_not_submit_an_unflushed_end(void **state
 /* rule: runtime.id3d11query-id3d11asynchronous */
 /* rule: runtime.getdata-datasize-must-0-sizeof-pdata */
 /* rule: runtime.deferred-contexts-getdata-dxgi-error */
+/* rule: sched.getdata-never-ended-invalid-call */
 static void query_event_invalid_types_sizes_and_calls_refused(void **state)
 {
     struct e2e *e = *state;
@@ -272,6 +273,7 @@ static void query_event_end_in_a_command_list_takes_effect_when_executed(void **
 }
 
 /* rule: runtime.deferred-contexts-getdata-dxgi-error (S_FALSE while paused after Execute, then TRUE with the list's copy in place) */
+/* rule: sched.list-query-end-after-whole-list (S_FALSE while paused, TRUE only with the copy ahead of the End in place) */
 static void query_event_ended_in_a_command_list_completes_with_its_copy(void **state)
 {
     struct e2e *e = *state;

@@ -12,6 +12,7 @@
 # rule: tool.broken-variant-whose-evictions-reported (mutation-checked: the variant keeping its evictions fails it)
 # rule: build.examples-built-build-compiler-sanitizer
 # rule: build.services-libwddm-displib-kmd-modules
+# rule: tool.broken-variant-loses-evictions-every-run (the broken variant fails Paging.Oversubscribe, in every run)
 # The example drivers (CTest `tool.examples`, issue 19 §5, README "Bring up your driver"): install
 # the build into a temporary prefix, build examples/ against it as an outside project would
 # (find_package(libwddm)), then hold them to `wddm check` with the installed tool: the minimal

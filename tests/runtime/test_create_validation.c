@@ -207,6 +207,7 @@ static const struct tex2d_case tex2d_cases[] = {
 /* rule: runtime.texture-limits-width-height-depth-array */
 /* rule: runtime.resource-larger-d3d11-size-limit-e (`too_large_total`) */
 /* rule: runtime.largest-resource-2-gib-larger-e (`too_large_total`) */
+/* rule: runtime.shader-resource-bind-generate-mips-accepted (`bc1_sr`, `typeless_depth_ds_sr`, `generate_mips_ok`) */
 static void texture2d_creation_rules(void **state)
 {
     struct mock_env *env = *state;

@@ -2,6 +2,7 @@
 # rule: runtime.runtime-reaches-kernel-only-through (mutation-checked: a runtime call of the kernel's `dxgk_now_ns` is listed)
 # rule: build.every-use-function-object-across-folders (mutation-checked: dropping `umd:api` from the runtime's row lists `OpenAdapter10`; a UMD call of `D3DKMTCloseAdapter` is listed; a debt line removed or made up is listed)
 # rule: kernel.scheduler-needs-vidmm-both-need-deferred
+# rule: sched.vidmm-asks-only-through-for-vidmm (mutation-checked: `gsched_wait_node_idle` declared in sched.h instead, with sched.h on VidMm's include path, is listed)
 """Issue 16 §3 (CTest `structure.layers`): every use of a function or object across folders goes
 the way src/layers.txt allows. Reads the symbols of the built object files (`nm`): a defined
 function or object belongs to its file's folder (src/umd, src/dxgkrnl/vidmm, tools/wddm ...);

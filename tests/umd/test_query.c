@@ -1,5 +1,5 @@
 /* The reference UMD's event query (src/umd/query.c, issue 4), observed at the runtime-callback
- * boundary with the fake kernel (umd_fake.h): one 8-byte READBACK allocation per query, End =
+ * boundary with the fake kernel (umd_fake.h): one 16-byte READBACK allocation per query, End =
  * one patched SWGPU_OP_WRITE of an increasing sequence number, GetData = a ReadOnly|DonotWait
  * lock, DXGI_DDI_ERR_WASSTILLDRAWING through pfnSetErrorCb while not complete, no flush with
  * D3D10_DDI_GET_DATA_DO_NOT_FLUSH, and the allocation freed by DestroyQuery even while pending. */
@@ -39,8 +39,9 @@ static UINT64 query_value(struct fake *f)
     return 0;
 }
 
-/* rule: umd.umd-one-8-byte-swgpu-alloc */
+/* rule: umd.query-one-readback-allocation */
 /* rule: umd.without-d3d11-async-getdata-donotflush */
+/* rule: sched.event-query-no-kernel-object (one READBACK allocation, a ReadOnly+DonotWait lock, the sequence compared) */
 static void test_query_event_end_writes_increasing_sequence_getdata_locks_donotwait(void **state)
 {
     struct fake *f = fake_setup();
@@ -104,7 +105,7 @@ static void test_query_event_destroyed_while_pending_frees_its_allocation(void *
     fake_teardown(f);
 }
 
-/* rule: umd.umd-one-8-byte-swgpu-alloc */
+/* rule: umd.query-one-readback-allocation */
 static void test_query_other_types_unsupported_without_allocation(void **state)
 {
     struct fake *f = fake_setup();
