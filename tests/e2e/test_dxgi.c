@@ -10,7 +10,7 @@
 #include <dxgi1_4.h>
 #include <wddm/d3dkmthk.h>
 #include <wddm/wddm.h>
-#include "dxgkrnl/kernel_peek.h"
+#include "e2e/kmt_spy.h"
 
 static ULONG refcount(IUnknown *u)
 {
@@ -390,6 +390,17 @@ static void a_texture_s_surface_face(void **state)
     assert_null(none);
 }
 
+/* VidMm's priority of an allocation of the device the test set up last, asked of the kernel with
+ * that device's kernel handle (kmt_spy.h). */
+static UINT kernel_priority(D3DKMT_HANDLE al)
+{
+    UINT prio = 0;
+    D3DKMT_GETALLOCATIONPRIORITY g = { .hDevice = kmt_spy.last_device, .phAllocationList = &al,
+                                       .AllocationCount = 1, .pPriorities = &prio };
+    assert_int_equal(D3DKMTGetAllocationPriority(&g), STATUS_SUCCESS);
+    return prio;
+}
+
 /* One eviction priority for both faces of a resource, and it is VidMm's priority of the
  * resource's allocation (D3DKMTSetAllocationPriority through its kernel resource). */
 /* rule: runtime.setevictionpriority-through (the shim records the allocation; the kernel holds MAXIMUM, then LOW; mutation-checked) */
@@ -413,11 +424,11 @@ static void eviction_priority_reaches_vidmm(void **state)
     UINT prio = 0;
     assert_int_equal(IDXGIResource_GetEvictionPriority(dxgi, &prio), S_OK);
     assert_int_equal(prio, DXGI_RESOURCE_PRIORITY_MAXIMUM);
-    assert_int_equal(kpeek_priority(al), D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
+    assert_int_equal(kernel_priority(al), D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);
 
     assert_int_equal(IDXGIResource_SetEvictionPriority(dxgi, DXGI_RESOURCE_PRIORITY_LOW), S_OK);
     assert_int_equal(ID3D11Texture2D_GetEvictionPriority(tex), DXGI_RESOURCE_PRIORITY_LOW);
-    assert_int_equal(kpeek_priority(al), D3DDDI_ALLOCATIONPRIORITY_LOW);
+    assert_int_equal(kernel_priority(al), D3DDDI_ALLOCATIONPRIORITY_LOW);
 
     /* Its parent is the device's IDXGIDevice, as the surface's is. */
     IDXGIDevice *parent = NULL, *dev_dxgi = NULL;

@@ -7,7 +7,7 @@
  * owner wrote even when the owner's work is held back on the GPU. Runs in both driver models. */
 #include "e2e.h"
 
-#include "runtime/runtime.h"
+#include "e2e/kmt_spy.h"
 
 #define W 64u
 #define H 16u
@@ -35,30 +35,34 @@ static ID3D11Texture2D *texture(struct e2e *d, D3D11_USAGE usage, UINT misc)
     return texture_with(d, usage, misc, 0);
 }
 
-/* Holds every later GPU command of d's device (its kernel contexts wait for a fence the test
- * signals with gate_open): the owner's work cannot have run when the next owner records. */
-static D3DKMT_HANDLE gate_close(struct e2e *d)
+/* Holds every later GPU command of d's device, whose kernel device the spy saw created
+ * (kmt_spy.h): its kernel contexts wait for a fence the test signals with gate_open, so the
+ * owner's work cannot have run when the next owner records. */
+static D3DKMT_HANDLE gate_close(struct e2e *d, D3DKMT_HANDLE km_device)
 {
-    struct rt_device *rd = rt_device_from_iface(d->dev);
-    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = rd->km_device };
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = km_device };
     cs.Info.Type = D3DDDI_MONITORED_FENCE;
     assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_SUCCESS);
     ID3D11DeviceContext_Flush(d->ctx);
     UINT64 one = 1;
-    assert_true(rd->km_context_count >= 1);
-    for (UINT i = 0; i < rd->km_context_count; i++) {
-        D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU w = { .hContext = rd->km_contexts[i], .ObjectCount = 1,
+    UINT gated = 0;
+    for (UINT i = 0; i < kmt_spy.contexts; i++) {
+        if (kmt_spy.context_device[i] != km_device)
+            continue;
+        D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU w = { .hContext = kmt_spy.context[i], .ObjectCount = 1,
                                                          .ObjectHandleArray = &cs.hSyncObject,
                                                          .MonitoredFenceValueArray = &one };
         assert_int_equal(D3DKMTWaitForSynchronizationObjectFromGpu(&w), STATUS_SUCCESS);
+        gated++;
     }
+    assert_true(gated >= 1);
     return cs.hSyncObject;
 }
 
-static void gate_open(struct e2e *d, D3DKMT_HANDLE gate)
+static void gate_open(D3DKMT_HANDLE km_device, D3DKMT_HANDLE gate)
 {
     UINT64 one = 1;
-    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU s = { .hDevice = rt_device_from_iface(d->dev)->km_device,
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU s = { .hDevice = km_device,
                                                     .ObjectCount = 1, .ObjectHandleArray = &gate,
                                                     .FenceValueArray = &one };
     assert_int_equal(D3DKMTSignalSynchronizationObjectFromCpu(&s), STATUS_SUCCESS);
@@ -114,6 +118,7 @@ static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(
     (void)state;
     struct e2e *a = NULL, *b = NULL;
     assert_int_equal(e2e_setup((void **)&a), 0);
+    D3DKMT_HANDLE a_km = kmt_spy.last_device;
     assert_int_equal(e2e_setup((void **)&b), 0);
     ID3D11Texture2D *ta = texture_with(a, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX, 10);
     ID3D11Texture2D *tb = open_on(b, ta);
@@ -130,13 +135,13 @@ static void the_keyed_mutex_hands_the_texture_on_by_key_and_orders_the_gpu_work(
      * copies: its copy waits on the GPU for a's work, so it reads a's bytes (11), not the
      * texture's earlier content (10), although a's work is let go only after b's copy was
      * submitted. */
-    D3DKMT_HANDLE gate = gate_close(a);
+    D3DKMT_HANDLE gate = gate_close(a, a_km);
     write_texture(a, ta, 11);
     assert_int_equal(IDXGIKeyedMutex_ReleaseSync(ka, 1), S_OK);
     assert_int_equal(IDXGIKeyedMutex_AcquireSync(kb, 1, INFINITE), S_OK);
     ID3D11DeviceContext_CopyResource(b->ctx, (ID3D11Resource *)stg, (ID3D11Resource *)tb);
     ID3D11DeviceContext_Flush(b->ctx);
-    gate_open(a, gate);
+    gate_open(a_km, gate);
     expect_staging(b, stg, 11);
 
     /* And back: b writes, releases to 2; a acquires 2 and reads b's bytes. */
