@@ -94,6 +94,8 @@ bool dxgk_handle_insert_n(struct dxgk_object *const *objs, UINT n, D3DKMT_HANDLE
  * while it is held. The _locked forms require it. */
 void dxgk_handle_lock(void);
 void dxgk_handle_unlock(void);
+/* The table lock, for a _locked function outside handle.c to state it (WDDM_ASSERT_HELD). */
+const pthread_mutex_t *dxgk_handle_table_lock(void);
 struct dxgk_object *dxgk_handle_get_locked(D3DKMT_HANDLE h, enum dxgk_type type);
 /* Like get_locked without taking a reference: the object stays alive only while the table
  * lock is held (its handle's reference), or longer if the caller removes the handle and so

@@ -59,6 +59,7 @@ static struct {
 
 static struct handle_slot *slot_locked(UINT i)
 {
+    WDDM_ASSERT_HELD(&table.lock);
     return &atomic_load_explicit(&table.chunk[i >> HANDLE_CHUNK_BITS], memory_order_relaxed)[i & (HANDLE_CHUNK - 1)];
 }
 
@@ -114,6 +115,7 @@ _Static_assert(((UINT)DXGK_TYPE_KEYED_MUTEX << 28 & 0xC0000000u) != 0xC0000000u,
 /* One more chunk of slots (the table grows by HANDLE_CHUNK, up to HANDLE_MAX_SLOTS). */
 static bool grow_locked(void)
 {
+    WDDM_ASSERT_HELD(&table.lock);
     if (table.cap >= HANDLE_MAX_SLOTS)
         return false;
     struct handle_slot *c = wddm_calloc(HANDLE_CHUNK, sizeof *c);
@@ -137,6 +139,7 @@ static bool grow_locked(void)
 
 static D3DKMT_HANDLE insert_locked(struct dxgk_object *obj)
 {
+    WDDM_ASSERT_HELD(&table.lock);
     if (!table.free_head && !grow_locked())
         return 0;
     UINT i = table.free_head;
@@ -181,6 +184,7 @@ bool dxgk_handle_insert_n(struct dxgk_object *const *objs, UINT n, D3DKMT_HANDLE
 /* Slot of a live handle of that type, or NULL. */
 static struct handle_slot *find_locked(D3DKMT_HANDLE h, enum dxgk_type type)
 {
+    WDDM_ASSERT_HELD(&table.lock);
     UINT index = h & (HANDLE_MAX_SLOTS - 1);
     UINT gen = (h >> HANDLE_INDEX_BITS) & HANDLE_GEN_MASK;
     if ((h >> 28) != (UINT)type || index == 0 || index >= table.cap)
@@ -194,6 +198,7 @@ static struct handle_slot *find_locked(D3DKMT_HANDLE h, enum dxgk_type type)
 
 static bool published_locked(struct handle_slot *s)
 {
+    WDDM_ASSERT_HELD(&table.lock);
     /* Acquire: pairs with publish's release, so a lookup sees every field the creator wrote
      * before publishing. */
     return atomic_load_explicit(&s->state, memory_order_acquire) & SLOT_PUBLISHED;
@@ -222,6 +227,7 @@ void dxgk_handle_publish(D3DKMT_HANDLE h)
 
 struct dxgk_object *dxgk_handle_remove_locked(D3DKMT_HANDLE h, enum dxgk_type type)
 {
+    WDDM_ASSERT_HELD(&table.lock);
     struct handle_slot *s = find_locked(h, type);
     if (!s)
         return NULL;
@@ -249,6 +255,7 @@ struct dxgk_object *dxgk_handle_remove(D3DKMT_HANDLE h, enum dxgk_type type)
 
 struct dxgk_object *dxgk_handle_get_locked(D3DKMT_HANDLE h, enum dxgk_type type)
 {
+    WDDM_ASSERT_HELD(&table.lock);
     struct handle_slot *s = find_locked(h, type);
     struct dxgk_object *obj = NULL;
     if (s && published_locked(s)) {
@@ -260,6 +267,7 @@ struct dxgk_object *dxgk_handle_get_locked(D3DKMT_HANDLE h, enum dxgk_type type)
 
 struct dxgk_object *dxgk_handle_find_locked(D3DKMT_HANDLE h, enum dxgk_type type)
 {
+    WDDM_ASSERT_HELD(&table.lock);
     struct handle_slot *s = find_locked(h, type);
     return s && published_locked(s) ? slot_obj(s) : NULL;
 }
@@ -280,6 +288,11 @@ void dxgk_handle_lock(void)
 void dxgk_handle_unlock(void)
 {
     pthread_mutex_unlock(&table.lock);
+}
+
+const pthread_mutex_t *dxgk_handle_table_lock(void)
+{
+    return &table.lock;
 }
 
 struct dxgk_object *dxgk_handle_peek_unpublished(D3DKMT_HANDLE h, enum dxgk_type type)

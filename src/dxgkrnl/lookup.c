@@ -60,6 +60,7 @@ struct dxgk_allocation *dxgk_device_allocation_get(D3DKMT_HANDLE hDevice, D3DKMT
 struct dxgk_allocation *dxgk_allocation_get_locked(D3DKMT_HANDLE h, const struct dxgk_device *d,
                                                    HANDLE *device_specific)
 {
+    WDDM_ASSERT_HELD(dxgk_handle_table_lock());
     struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get_locked(h, DXGK_TYPE_ALLOCATION);
     if (!al || (d && al->device != d)) {
         if (al)

@@ -46,6 +46,7 @@ static void summary_at_exit(void)
 /* WDDM_VERIFIER, read once. Caller holds verifier.lock. */
 static enum verifier_mode mode_locked(void)
 {
+    WDDM_ASSERT_HELD(&verifier.lock);
     if (verifier.started)
         return verifier.mode;
     verifier.started = true;
@@ -66,6 +67,7 @@ static enum verifier_mode mode_locked(void)
 
 static void count_locked(const char *id, bool limit, const char *driver)
 {
+    WDDM_ASSERT_HELD(&verifier.lock);
     for (UINT i = 0; i < verifier.nrows; i++) {
         struct row *r = &verifier.rows[i];
         if (strcmp(r->id, id) == 0 && strcmp(r->driver, driver) == 0) {

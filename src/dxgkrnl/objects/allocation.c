@@ -213,7 +213,7 @@ void dxgk_deferred_free_now(struct dxgk_adapter *a, struct dxgk_deferred *e)
             pthread_mutex_lock(&a->lock);
             al->orphan_entry_done = true;
             vidmm_va_unmap_via_locked(a, al, al->handle); /* the creator's own mappings go */
-            bool last = dxgk_orphan_unlinked_locked(al);
+            bool last = dxgk_orphan_unlinked_locked(a, al);
             pthread_mutex_unlock(&a->lock);
             if (last)
                 dxgk_allocation_orphan_free(a, al);
@@ -269,6 +269,7 @@ void dxgk_device_link_allocation_locked(struct dxgk_device *d, struct dxgk_alloc
 
 void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_allocation *al)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     if (al->dev_prev)
         al->dev_prev->dev_next = al->dev_next;
     else if (d->allocations == al)
@@ -286,6 +287,7 @@ void dxgk_device_unlink_allocation_locked(struct dxgk_device *d, struct dxgk_all
  * take again (found by fuzz.kmt: a use after free in the deferred free). */
 static void resource_unlink_locked(struct dxgk_allocation *al)
 {
+    WDDM_ASSERT_HELD(&al->device->adapter->lock);
     if (!al->resource)
         return;
     struct dxgk_allocation **pp = &al->resource->allocations;

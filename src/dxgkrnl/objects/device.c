@@ -76,6 +76,7 @@ NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
 /* Up to `max` of d's allocations into list; returns how many. Adapter lock held. */
 static UINT take_allocations_locked(struct dxgk_device *d, struct dxgk_allocation **list, UINT max)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     UINT k = 0;
     for (struct dxgk_allocation *al = d->allocations; al && k < max; al = al->dev_next)
         list[k++] = al;
@@ -84,8 +85,9 @@ static UINT take_allocations_locked(struct dxgk_device *d, struct dxgk_allocatio
 
 /* Removes their handles (each handle's reference moves to the deferred entry); keeps those
  * whose handle this call removed. Adapter lock held. */
-static UINT remove_handles_locked(struct dxgk_allocation **list, UINT k)
+static UINT remove_handles_locked(struct dxgk_device *d, struct dxgk_allocation **list, UINT k)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     UINT kept = 0;
     for (UINT i = 0; i < k; i++)
         if (dxgk_handle_remove(list[i]->handle, DXGK_TYPE_ALLOCATION))
@@ -110,7 +112,7 @@ static void destroy_remaining_allocations(struct dxgk_adapter *a, struct dxgk_de
         e = dxgk_deferred_entry_locked(a, d, list, n, NULL);
     }
     if (e) {
-        UINT k = remove_handles_locked(list, n);
+        UINT k = remove_handles_locked(d, list, n);
         if (k)
             dxgk_allocation_destroy_list_locked(a, d, NULL, list, k, e, &now);
         else
@@ -130,7 +132,7 @@ static void destroy_remaining_allocations(struct dxgk_adapter *a, struct dxgk_de
         UINT k = take_allocations_locked(d, batch, DXGK_DEFERRED_STACK);
         e = k ? dxgk_deferred_entry_locked(a, d, batch, k, &stack) : NULL;
         if (e) {
-            k = remove_handles_locked(batch, k);
+            k = remove_handles_locked(d, batch, k);
             now = NULL;
             if (k)
                 dxgk_allocation_destroy_list_locked(a, d, NULL, batch, k, e, &now);

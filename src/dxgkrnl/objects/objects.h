@@ -100,7 +100,7 @@ void dxgk_allocation_orphan_free(struct dxgk_adapter *a, struct dxgk_allocation 
  * it, no NT object holds it); then it is marked dead, under the lock that decided it, and the
  * caller frees it with dxgk_allocation_orphan_free once the lock is dropped. adapter->lock
  * (objects/share.c). */
-bool dxgk_orphan_unlinked_locked(struct dxgk_allocation *x);
+bool dxgk_orphan_unlinked_locked(struct dxgk_adapter *a, struct dxgk_allocation *x);
 NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION *args, const DXGK_ALLOCATIONINFO *info,
                            bool cross_adapter, struct dxgk_share **out);
 D3DKMT_HANDLE dxgk_share_publish(struct dxgk_share *s);

@@ -168,6 +168,7 @@ static NTSTATUS render_resolve(struct render_op *op)
  * now (the snapshot, docs/semantics.md §3.3), once the device and context may take work. */
 static NTSTATUS render_snapshot_locked(struct render_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_context *c = op->c;
     struct dxgk_device *d = op->d;
     struct dxgk_adapter *a = op->a;
@@ -193,7 +194,7 @@ static NTSTATUS render_snapshot_locked(struct render_op *op)
         return STATUS_NO_MEMORY;
     p->alloc_count = op->nal;
     for (UINT i = 0; i < op->nal; i++) {
-        struct vidmm_instance *in = vidmm_instance_resolve_locked(op->al[i], c->alloc_list[i].hAllocation);
+        struct vidmm_instance *in = vidmm_instance_resolve_locked(op->a, op->al[i], c->alloc_list[i].hAllocation);
         if (in && in->swz_lock) {
             /* docs/semantics.md §3.2 rule 11: not while the CPU holds its unswizzled view. */
             dxgk_refuse("D3DKMTRender: allocation list entry %u names allocation 0x%08x, locked with "
@@ -201,7 +202,7 @@ static NTSTATUS render_snapshot_locked(struct render_op *op)
             gsched_packet_put_locked(c, p);
             return STATUS_INVALID_PARAMETER;
         }
-        if (!in || !vidmm_instance_reference_ok_locked(op->al[i], in)) {
+        if (!in || !vidmm_instance_reference_ok_locked(op->a, op->al[i], in)) {
             refuse_instance_order(i, c->alloc_list[i].hAllocation, op->al[i]->handle);
             gsched_packet_put_locked(c, p);
             return STATUS_INVALID_PARAMETER;
@@ -275,6 +276,7 @@ static NTSTATUS render_build(struct render_op *op)
  * meanwhile); then the references are recorded: the buffer is accepted (docs/semantics.md §3.3). */
 static NTSTATUS render_accept_locked(struct render_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_context *c = op->c;
     if (c->dead || op->d->dead) {
         dxgk_refuse("D3DKMTRender: context 0x%08x destroyed during the call", op->args->hContext);
@@ -287,13 +289,13 @@ static NTSTATUS render_accept_locked(struct render_op *op)
             st = STATUS_INVALID_PARAMETER;
         }
     for (UINT i = 0; NT_SUCCESS(st) && i < op->nal; i++) {
-        if (!vidmm_instance_reference_ok_locked(op->al[i], op->first->inst[i])) {
+        if (!vidmm_instance_reference_ok_locked(op->a, op->al[i], op->first->inst[i])) {
             refuse_instance_order(i, c->alloc_list[i].hAllocation, op->al[i]->handle);
             st = STATUS_INVALID_PARAMETER;
         }
     }
     for (UINT i = 0; NT_SUCCESS(st) && i < op->nal; i++)
-        vidmm_instance_referenced_locked(op->al[i], op->first->inst[i], c->alloc_list[i].DoNotRetireInstance);
+        vidmm_instance_referenced_locked(op->a, op->al[i], op->first->inst[i], c->alloc_list[i].DoNotRetireInstance);
     return st;
 }
 
@@ -302,6 +304,7 @@ static NTSTATUS render_accept_locked(struct render_op *op)
  * instance current then, one naming an instance handle keeps that instance. */
 static NTSTATUS render_hold_locked(struct render_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_context *c = op->c;
     for (struct dxgk_packet *p = op->first; p; p = p->next)
         if (!p->held_alloc &&
@@ -312,7 +315,7 @@ static NTSTATUS render_hold_locked(struct render_op *op)
         p->hold_seq = ++c->hold_seq;
         for (UINT i = 0; i < op->nal; i++) {
             struct dxgk_allocation *al = op->al[i];
-            if (vidmm_handle_names_allocation_locked(al, c->alloc_list[i].hAllocation))
+            if (vidmm_handle_names_allocation_locked(op->a, al, c->alloc_list[i].hAllocation))
                 p->inst[i] = NULL;
             dxgk_object_get(&al->obj);
             p->held_alloc[i] = al;
@@ -335,6 +338,7 @@ static NTSTATUS render_hold_locked(struct render_op *op)
  * through the context's queue. */
 static void render_queue_locked(struct render_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_context *c = op->c;
     struct gsched_node *n = op->n;
     for (struct dxgk_packet *p = op->first; p; p = p->next)

@@ -520,8 +520,9 @@ out:
     return st;
 }
 
-bool dxgk_orphan_unlinked_locked(struct dxgk_allocation *x)
+bool dxgk_orphan_unlinked_locked(struct dxgk_adapter *a, struct dxgk_allocation *x)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     bool last = x->orphan && x->orphan_entry_done && !x->aliases && !x->nt_holds;
     if (last)
         x->dead = true; /* under the lock that decided it: nothing links to it any more */
@@ -540,7 +541,7 @@ void dxgk_share_alias_release(struct dxgk_adapter *a, struct dxgk_allocation *y)
     if (*pp)
         *pp = y->alias_next;
     vidmm_va_unmap_via_locked(a, x, y->handle);
-    bool last = dxgk_orphan_unlinked_locked(x);
+    bool last = dxgk_orphan_unlinked_locked(a, x);
     pthread_mutex_unlock(&a->lock);
     if (last)
         dxgk_allocation_orphan_free(a, x);
@@ -742,7 +743,7 @@ void dxgk_share_nt_release(struct dxgk_share_nt_hold *h)
     if (x) {
         pthread_mutex_lock(&a->lock);
         x->nt_holds--;
-        bool last = dxgk_orphan_unlinked_locked(x);
+        bool last = dxgk_orphan_unlinked_locked(a, x);
         pthread_mutex_unlock(&a->lock);
         if (last)
             dxgk_allocation_orphan_free(a, x);

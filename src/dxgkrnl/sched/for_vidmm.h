@@ -65,6 +65,7 @@ void gsched_unload_every_node(struct dxgk_adapter *a);
  * behind a GPU wait have no ticket yet and are not among them. it->base is that first ticket.
  * NULL at the end. Adapter lock held across the whole walk. */
 struct gsched_queued_iter {
+    struct gsched_node *n; /* the node walked: its adapter lock is the one held */
     UINT64 base, window;
     struct dxgk_context *c;
     struct dxgk_packet *p;

@@ -59,6 +59,7 @@ static struct submit_range submit_range_of(const struct dxgk_packet *p)
  * fetches through the MMU). */
 static NTSTATUS patch_locked(struct gsched_node *n, struct dxgk_packet *p, struct submit_range r, UINT64 f)
 {
+    WDDM_ASSERT_HELD(&n->submit_lock);
     if (p->virt || p->ctx_switch) /* a null-context switch has no commands */
         return STATUS_SUCCESS;
     struct dxgk_adapter *a = n->adapter;
@@ -261,6 +262,7 @@ static void recycle(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_p
  * or a full one it has not yet checked for preemption (issue 4). */
 static bool worker_has_work_locked(const struct gsched_node *n)
 {
+    WDDM_ASSERT_HELD(&n->lock);
     if (n->stop || n->retired || n->release_waits)
         return true;
     if (n->gate == GSCHED_GATE_PREEMPT && n->preempt_answered)
@@ -277,6 +279,7 @@ static bool worker_has_work_locked(const struct gsched_node *n)
 
 static void wait_for_work_locked(struct gsched_node *n)
 {
+    WDDM_ASSERT_HELD(&n->lock);
     UINT64 t0 = 0;
     while (!worker_has_work_locked(n)) {
         if (n->pending && !n->gate && n->hw_count >= n->hw_queue_cap) {

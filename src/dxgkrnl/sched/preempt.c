@@ -190,6 +190,7 @@ static struct dxgk_packet *gsched_detach_after(struct gsched_node *n, UINT64 las
 /* Adapter lock held. */
 static void gsched_requeue_locked(struct gsched_node *n, struct dxgk_packet *list)
 {
+    WDDM_ASSERT_HELD(&n->adapter->lock);
     /* Back to the head of each context's queue, in their order: reversed pushes keep it. */
     struct dxgk_packet *rev = NULL;
     while (list) {

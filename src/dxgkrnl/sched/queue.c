@@ -61,6 +61,7 @@ static struct dxgk_packet *packet_new(struct dxgk_context *c)
 
 struct dxgk_packet *gsched_packet_get_locked(struct dxgk_context *c)
 {
+    WDDM_ASSERT_HELD(&c->device->adapter->lock);
     struct dxgk_packet *p = c->pool;
     if (p)
         c->pool = p->next;
@@ -92,6 +93,7 @@ struct dxgk_packet *gsched_packet_get_locked(struct dxgk_context *c)
  * queues more than the depth behind a wait only it can satisfy from the CPU blocks itself. */
 static bool context_queue_full_locked(const struct dxgk_context *c)
 {
+    WDDM_ASSERT_HELD(&c->device->adapter->lock);
     return atomic_load(&c->queued) >= GSCHED_CONTEXT_QUEUE_DEPTH;
 }
 
@@ -142,6 +144,7 @@ void gsched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
 
 void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count)
 {
+    WDDM_ASSERT_HELD(&c->device->adapter->lock);
     /* The timeline shows how long each packet waits here (WDDM_TL_QUEUED at its submission). */
     UINT64 now = atomic_load_explicit(&wddm_tl_on, memory_order_relaxed) ? wddm_tl_now() : 0;
     struct dxgk_packet *last = first;
@@ -162,6 +165,7 @@ void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *firs
  * sched/preempt.c. Not dequeued. */
 struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n)
 {
+    WDDM_ASSERT_HELD(&n->adapter->lock);
     struct dxgk_context *best = NULL;
     for (struct dxgk_context *c = n->contexts; c; c = c->node_next) {
         if (!c->queue || !gsched_ticket_eligible(n, c->queue->ticket))
@@ -194,6 +198,7 @@ static struct dxgk_packet *queued_advance(struct gsched_queued_iter *it, struct 
 struct dxgk_packet *gsched_queued_first_locked(struct gsched_node *n, UINT64 window, struct gsched_queued_iter *it)
 {
     WDDM_ASSERT_HELD(&n->adapter->lock);
+    it->n = n;
     it->base = UINT64_MAX;
     it->window = window;
     it->p = NULL;
@@ -207,12 +212,13 @@ struct dxgk_packet *gsched_queued_first_locked(struct gsched_node *n, UINT64 win
 
 struct dxgk_packet *gsched_queued_next_locked(struct gsched_queued_iter *it)
 {
+    WDDM_ASSERT_HELD(&it->n->adapter->lock);
     return it->p ? queued_advance(it, it->p->next, it->c) : NULL;
 }
 
 void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p)
 {
-    (void)n;
+    WDDM_ASSERT_HELD(&n->adapter->lock);
     struct dxgk_context *c = p->ctx;
     c->queue = p->next;
     if (!c->queue)

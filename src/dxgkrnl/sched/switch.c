@@ -21,6 +21,7 @@
 
 static void switch_from_locked(struct gsched_node *n, UINT64 fence)
 {
+    WDDM_ASSERT_HELD(&n->submit_lock);
     struct dxgk_context *old = n->hw_ctx;
     /* Stored before hw_context changes: a reader that sees the context unloaded sees the fence
      * of the buffer that saves it (both seq_cst, context_allocation.c). */

@@ -146,6 +146,7 @@ static void finish_async_waits_locked(void)
  * re-checks its own objects. */
 static void values_changed_locked(void)
 {
+    WDDM_ASSERT_HELD(&sync_wait.lock);
     if (registry)
         release_satisfied_waits_locked();
     if (async_waits)

@@ -266,6 +266,7 @@ out:
 /* Takes ca off its owner's list. adapter->lock held. */
 static void unlink_locked(struct dxgk_context_allocation *ca)
 {
+    WDDM_ASSERT_HELD(&ca->adapter->lock);
     struct dxgk_context_allocation **pp = ca->context ? &ca->context->context_allocations
                                                       : &ca->device->context_allocations;
     while (*pp && *pp != ca)
@@ -347,6 +348,7 @@ void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_
 bool dxgk_context_allocation_evictable_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca,
                                               struct dxgk_context **loaded)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct dxgk_context *keeper = NULL;
     if (ca->context) {
         if (gsched_context_loaded(&a->node[ca->context->node], ca->context))
@@ -418,6 +420,7 @@ NTSTATUS dxgk_context_allocations_make_resident_locked(struct dxgk_adapter *a, s
 static void mark_one_locked(const struct dxgk_adapter *a, struct dxgk_context_allocation *ca, UINT node,
                             UINT64 ticket, UINT64 *fence)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_instance *in = &ca->vm->first;
     vidmm_stamp_locked(a, in, node, ticket, false);
     if (ticket > in->prepared_use[node])
@@ -428,6 +431,7 @@ static void mark_one_locked(const struct dxgk_adapter *a, struct dxgk_context_al
 
 void dxgk_context_allocations_claim_locked(struct dxgk_context *c, UINT64 ticket)
 {
+    WDDM_ASSERT_HELD(&c->device->adapter->lock);
     for (struct dxgk_context_allocation *ca = c->context_allocations; ca; ca = ca->owner_next)
         ca->vm->first.prepared_use[c->node] = ticket;
     for (struct dxgk_context_allocation *ca = c->device->context_allocations; ca; ca = ca->owner_next)
@@ -436,6 +440,7 @@ void dxgk_context_allocations_claim_locked(struct dxgk_context *c, UINT64 ticket
 
 UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 ticket)
 {
+    WDDM_ASSERT_HELD(&c->device->adapter->lock);
     UINT64 fence = 0;
     for (struct dxgk_context_allocation *ca = c->context_allocations; ca; ca = ca->owner_next)
         mark_one_locked(c->device->adapter, ca, c->node, ticket, &fence);
@@ -446,6 +451,7 @@ UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 
 
 static bool ready_locked(const struct dxgk_adapter *a, const struct dxgk_context_allocation *ca)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     const struct vidmm_instance *in = &ca->vm->first;
     return ca->initialized && in->segment_id &&
            (!in->gpu_fence || gsched_fence_completed(&a->node[a->paging_node], in->gpu_fence));
@@ -453,6 +459,7 @@ static bool ready_locked(const struct dxgk_adapter *a, const struct dxgk_context
 
 bool dxgk_context_allocations_ready_locked(const struct dxgk_adapter *a, const struct dxgk_context *c)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     for (const struct dxgk_context_allocation *ca = c->context_allocations; ca; ca = ca->owner_next)
         if (!ready_locked(a, ca))
             return false;

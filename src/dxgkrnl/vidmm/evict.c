@@ -182,6 +182,7 @@ void vidmm_backing_free(struct vidmm_instance *in)
 
 void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instance *in, bool cpu_wait)
 {
+    WDDM_ASSERT_HELD(&b->adapter->lock);
     if (cpu_wait)
         in->stamp_fill = true;
     if (in->in_batch)
@@ -195,6 +196,7 @@ void vidmm_batch_stamp_locked(struct vidmm_paging_batch *b, struct vidmm_instanc
 static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in, bool queued_too,
                                   enum vidmm_evict_mode mode, struct dxgk_context **loaded)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     const struct dxgk_allocation *al = in->alloc;
     if (loaded)
         *loaded = NULL;
@@ -231,6 +233,7 @@ static bool evictable_tier_locked(const struct dxgk_adapter *a, const struct vid
 
 bool vidmm_evictable_locked(const struct dxgk_adapter *a, const struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     return evictable_tier_locked(a, in, true, VIDMM_EVICT_ORDINARY, NULL);
 }
 
@@ -346,7 +349,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     /* A renamed instance no DMA buffer may name again holds dead WRITE_DISCARD content; one the
      * caller's unsubmitted commands may still name (not yet retired for references, or kept by
      * DoNotRetireInstance) does not (vidmm/rename.c). */
-    bool dead_content = vidmm_instance_dead_locked(al, in);
+    bool dead_content = vidmm_instance_dead_locked(a, al, in);
     /* An offered allocation's content is the application's to lose (vidmm/offer.c). */
     bool offered = al->offer_priority && in == al->current;
     dead_content |= offered;

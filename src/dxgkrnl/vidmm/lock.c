@@ -243,6 +243,7 @@ static struct vidmm_instance *lock_target(const struct lock_op *op)
 /* After the adapter lock was let go: false (with the refusal) if the allocation was destroyed. */
 static bool lock_alive_locked(const struct lock_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     if (!op->al->dead)
         return true;
     dxgk_refuse("D3DKMTLock: allocation 0x%08x destroyed during the lock", op->args->hAllocation);
@@ -334,6 +335,7 @@ static NTSTATUS lock_check_args(struct lock_op *op)
  * Allocations), then the device's state. */
 static NTSTATUS lock_resolve_locked(struct lock_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     D3DKMT_LOCK *args = op->args;
     struct dxgk_adapter *a = op->a;
     struct dxgk_allocation *al = op->al;
@@ -341,7 +343,7 @@ static NTSTATUS lock_resolve_locked(struct lock_op *op)
         dxgk_refuse("D3DKMTLock: allocation 0x%08x is being destroyed", args->hAllocation);
         return STATUS_INVALID_PARAMETER;
     }
-    op->want = vidmm_instance_resolve_locked(al, args->hAllocation);
+    op->want = vidmm_instance_resolve_locked(a, al, args->hAllocation);
     if (!op->want) {
         dxgk_refuse("D3DKMTLock: handle 0x%08x names no instance of its allocation", args->hAllocation);
         return STATUS_INVALID_PARAMETER;
@@ -402,6 +404,7 @@ static NTSTATUS lock_resolve_locked(struct lock_op *op)
  * cannot help: the caller must flush and retry. */
 static NTSTATUS lock_rename_locked(struct lock_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_adapter *a = op->a;
     struct dxgk_allocation *al = op->al;
     bool no_ref = op->f.NoExistingReference;
@@ -414,7 +417,7 @@ static NTSTATUS lock_rename_locked(struct lock_op *op)
             wddm_tl(WDDM_TL_RENAME, WDDM_TL_VIDMM(dxgk_timeline_adapter(a)), op->args->hAllocation, al->info.Size);
             return STATUS_SUCCESS;
         }
-        struct vidmm_instance *oldest = vidmm_rename_candidate_locked(al, no_ref);
+        struct vidmm_instance *oldest = vidmm_rename_candidate_locked(a, al, no_ref);
         if (oldest && vidmm_instance_retired_locked(a, oldest))
             oldest = NULL; /* free to recycle, yet not recycled: memory is short */
         if (!no_ref && !oldest) {
@@ -442,6 +445,7 @@ static NTSTATUS lock_rename_locked(struct lock_op *op)
  * per poll; the counter keeps the count). */
 static NTSTATUS lock_sync_locked(struct lock_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_adapter *a = op->a;
     struct dxgk_allocation *al = op->al;
     if (!op->no_sync && al->held_refs) {
@@ -487,6 +491,7 @@ static bool lock_needs_place(const struct lock_op *op, const struct vidmm_instan
  * restore the instance or evict others for it. */
 static NTSTATUS lock_place_once_locked(struct lock_op *op, bool *paged)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_adapter *a = op->a;
     struct vidmm_instance *in = op->in;
     bool was_evicted = in->evicted || in->segment_id; /* moving out of an aperture pages too */
@@ -523,6 +528,7 @@ static NTSTATUS lock_place_once_locked(struct lock_op *op, bool *paged)
  * §3.2, §9.1): a retry succeeds. */
 static NTSTATUS lock_place_locked(struct lock_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_adapter *a = op->a;
     struct gsched_node *paging = &a->node[a->paging_node];
     if (op->f.AcquireAperture && !op->f.UseAlternateVA)
@@ -584,6 +590,7 @@ static NTSTATUS lock_place_locked(struct lock_op *op)
  * §8.3: the work it waited for was aborted, so the content cannot be trusted). */
 static NTSTATUS lock_view_locked(struct lock_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_adapter *a = op->a;
     struct dxgk_allocation *al = op->al;
     struct vidmm_instance *in = op->in;
@@ -622,6 +629,7 @@ static NTSTATUS lock_view_locked(struct lock_op *op)
  * memory-segment instance the CPU may write is no longer clean: an eviction must copy it out. */
 static void lock_hand_out_locked(struct lock_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     struct dxgk_adapter *a = op->a;
     struct dxgk_allocation *al = op->al;
     struct vidmm_instance *in = op->in;
@@ -632,7 +640,7 @@ static void lock_hand_out_locked(struct lock_op *op)
     if (!op->f.ReadOnly && in->segment_id && !a->seg[in->segment_id - 1].aperture)
         in->backing_valid = false;
     if (op->renamed) {
-        D3DKMT_HANDLE h = vidmm_instance_handle_locked(al, in);
+        D3DKMT_HANDLE h = vidmm_instance_handle_locked(a, al, in);
         args->hAllocation = h ? h : al->handle;
     }
 }
@@ -644,6 +652,7 @@ static void lock_hand_out_locked(struct lock_op *op)
  * with Swizzle). */
 static NTSTATUS lock_locked(struct lock_op *op)
 {
+    WDDM_ASSERT_HELD(&op->a->lock);
     NTSTATUS st = lock_resolve_locked(op);
     if (NT_SUCCESS(st))
         st = lock_sync_locked(op);
@@ -758,7 +767,7 @@ NTSTATUS APIENTRY D3DKMTUnlock(const D3DKMT_UNLOCK *args)
         if (ok) {
             pthread_mutex_lock(&a->lock);
             ok = al->lock_count > 0 && !al->dead;
-            struct vidmm_instance *in = ok ? vidmm_instance_resolve_locked(al, args->phAllocations[i]) : NULL;
+            struct vidmm_instance *in = ok ? vidmm_instance_resolve_locked(a, al, args->phAllocations[i]) : NULL;
             if (ok && (!in || !in->lock_count))
                 for (in = al->instances; in && !in->lock_count; in = in->next)
                     ;

@@ -189,6 +189,7 @@ NTSTATUS APIENTRY D3DKMTMakeResident(D3DDDI_MAKERESIDENT *args)
 static bool not_written_to_discardable_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *al,
                                               const struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     return in->resident_clean && in->backing && in->segment_id && !a->seg[in->segment_id - 1].aperture &&
            !al->info.Flags.CpuVisible && !al->kmd_backing;
 }

@@ -89,6 +89,7 @@ void vidmm_paging_pool_fini(struct dxgk_adapter *a)
 
 static void submit_current_locked(struct vidmm_paging_batch *b)
 {
+    WDDM_ASSERT_HELD(&b->adapter->lock);
     struct dxgk_adapter *a = b->adapter;
     struct dxgk_packet *p = b->pkt;
     b->pkt = NULL;
@@ -126,6 +127,7 @@ static DXGK_TRANSFERFLAGS *transfer_flags(DXGKARG_BUILDPAGINGBUFFER *args)
 NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPAGINGBUFFER *args,
                                    const struct vidmm_instance *inst)
 {
+    WDDM_ASSERT_HELD(&b->adapter->lock);
     struct dxgk_adapter *a = b->adapter;
     args->MultipassOffset = 0;
     args->hSystemContext = a->kmd_system_context;
@@ -207,6 +209,7 @@ NTSTATUS vidmm_paging_build_locked(struct vidmm_paging_batch *b, DXGKARG_BUILDPA
 
 void vidmm_paging_flush_locked(struct vidmm_paging_batch *b)
 {
+    WDDM_ASSERT_HELD(&b->adapter->lock);
     submit_current_locked(b);
     /* Fences are cumulative per node: the last one covers every buffer of the batch. */
     while (b->stamp) {

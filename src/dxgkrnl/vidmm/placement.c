@@ -39,8 +39,10 @@ UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONI
  * segment"); then anywhere in the segment, from the top when PreferredSegment gives `id` with
  * Direction 1 (DXGK_SEGMENTPREFERENCE), else from the bottom. A full hinted bank is not a
  * reason to evict: the hints are preferences. */
-static bool alloc_in_segment_locked(struct vidmm_segment *s, const DXGK_ALLOCATIONINFO *info, UINT64 *offset)
+static bool alloc_in_segment_locked(const struct dxgk_adapter *a, struct vidmm_segment *s,
+                                    const DXGK_ALLOCATIONINFO *info, UINT64 *offset)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     const D3DDDI_SEGMENTPREFERENCE *p = &info->PreferredSegment;
     if (s->bank_count && p->SegmentId0 == s->id && info->HintedBank.Value) {
         const DXGK_SEGMENTBANKPREFERENCE *h = &info->HintedBank;
@@ -69,7 +71,7 @@ static bool try_segment_locked(struct dxgk_adapter *a, struct vidmm_instance *in
     struct vidmm_segment *s = &a->seg[id - 1];
     const DXGK_ALLOCATIONINFO *info = &inst->alloc->info;
     UINT64 offset;
-    if (!alloc_in_segment_locked(s, info, &offset))
+    if (!alloc_in_segment_locked(a, s, info, &offset))
         return false;
     if (s->aperture) {
         /* An aperture placement is backed by page-aligned system memory: the backing store

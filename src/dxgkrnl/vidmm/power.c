@@ -49,6 +49,7 @@ static UINT segments_to_purge(const struct dxgk_adapter *a, bool standby)
  * or at once in the GpuMmu model: gpummu_restore). */
 static NTSTATUS power_evict_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *b)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     return vidmm_evict_instance_locked(a, in, b, VIDMM_EVICT_PINNED_TOO);
 }
 

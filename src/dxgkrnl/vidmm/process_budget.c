@@ -28,6 +28,7 @@ static UINT group_index(D3DKMT_MEMORY_SEGMENT_GROUP g)
 
 static UINT64 group_size_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     bool non_local = group_index(g) == 1;
     UINT64 size = 0;
     for (UINT s = 0; s < a->segment_count; s++)

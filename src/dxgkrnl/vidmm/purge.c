@@ -20,6 +20,7 @@
 /* The notification for one instance, then its bookkeeping: out of its segment and LRU. */
 static NTSTATUS purge_one_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (in->lock_count)
         return STATUS_GRAPHICS_ALLOCATION_BUSY; /* kept, also one a UseAlternateVA lock lets move */
     struct dxgk_allocation *al = in->alloc;

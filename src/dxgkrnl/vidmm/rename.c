@@ -38,8 +38,9 @@
 
 #include <stdlib.h>
 
-static void append_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
+static void append_locked(const struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     in->next = NULL;
     in->prev = al->instances_tail;
     if (al->instances_tail)
@@ -49,25 +50,30 @@ static void append_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
     al->instances_tail = in;
 }
 
-bool vidmm_instance_dead_locked(const struct dxgk_allocation *al, const struct vidmm_instance *in)
+bool vidmm_instance_dead_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *al,
+                                const struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     return in != al->current && !in->keep && in->gen < al->retired_below;
 }
 
 /* The list is in order of last use (oldest first), and packets retire in ticket order, so the
  * oldest instance that is not current is the only recycling candidate worth checking: O(1). */
-struct vidmm_instance *vidmm_rename_candidate_locked(struct dxgk_allocation *al, bool no_existing_reference)
+struct vidmm_instance *vidmm_rename_candidate_locked(const struct dxgk_adapter *a, struct dxgk_allocation *al,
+                                                     bool no_existing_reference)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_instance *old = al->instances == al->current ? al->current->next : al->instances;
     /* Not while the CPU holds a pointer into it (an OutOfOrderLock lock) or a DMA buffer is
      * still to reference it (DoNotRetireInstance, or not yet retired for references). */
-    if (!old || old->lock_count || old->keep || (!no_existing_reference && !vidmm_instance_dead_locked(al, old)))
+    if (!old || old->lock_count || old->keep || (!no_existing_reference && !vidmm_instance_dead_locked(a, al, old)))
         return NULL;
     return old;
 }
 
-static void unlink_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
+static void unlink_locked(const struct dxgk_adapter *a, struct dxgk_allocation *al, struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (in->prev)
         in->prev->next = in->next;
     else
@@ -85,12 +91,12 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
     /* The oldest first: the most recently retired instance is still in the GPU engine's cache,
      * and writing it from the CPU at once costs more (W1 of `wddm bench`, 64 KiB: 1.2 us per
      * frame oldest first, 1.5 us newest first). */
-    struct vidmm_instance *old = vidmm_rename_candidate_locked(al, no_existing_reference);
+    struct vidmm_instance *old = vidmm_rename_candidate_locked(a, al, no_existing_reference);
     if (old && !old->in_batch && vidmm_instance_retired_locked(a, old)) {
         if (!old->segment_id && !NT_SUCCESS(vidmm_make_resident_locked(a, old, batch, false)))
             return NULL;
-        unlink_locked(al, old);
-        append_locked(al, old);
+        unlink_locked(a, al, old);
+        append_locked(a, al, old);
         al->current = old;
         old->gen = ++al->gen_seq;
         return old;
@@ -113,16 +119,18 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
         free(in);
         return NULL;
     }
-    append_locked(al, in);
+    append_locked(a, al, in);
     al->instance_count++;
     al->current = in;
     in->gen = ++al->gen_seq;
     return in;
 }
 
-struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *al, D3DKMT_HANDLE h)
+struct vidmm_instance *vidmm_instance_resolve_locked(const struct dxgk_adapter *a, struct dxgk_allocation *al,
+                                                     D3DKMT_HANDLE h)
 {
-    if (vidmm_handle_names_allocation_locked(al, h))
+    WDDM_ASSERT_HELD(&a->lock);
+    if (vidmm_handle_names_allocation_locked(a, al, h))
         return al->current;
     /* The usual case: the UMD names the instance its last Discard lock returned, the current one,
      * or, in a DMA buffer, one of the last few: newest first (a W1-style upload loop would
@@ -137,8 +145,10 @@ struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *al,
 
 /* h is the allocation's own handle or a same-adapter open's (issue 6: both name the current
  * instance), not one of its instance handles. */
-bool vidmm_handle_names_allocation_locked(const struct dxgk_allocation *al, D3DKMT_HANDLE h)
+bool vidmm_handle_names_allocation_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *al,
+                                          D3DKMT_HANDLE h)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (h == al->handle)
         return true;
     for (const struct dxgk_allocation *y = al->aliases; y; y = y->alias_next)
@@ -147,8 +157,10 @@ bool vidmm_handle_names_allocation_locked(const struct dxgk_allocation *al, D3DK
     return false;
 }
 
-D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *al, struct vidmm_instance *in)
+D3DKMT_HANDLE vidmm_instance_handle_locked(const struct dxgk_adapter *a, struct dxgk_allocation *al,
+                                           struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!in->handle) {
         /* An allocation-type handle of the same object: every D3DKMT lookup finds the
          * allocation; the instance is told apart by vidmm_instance_resolve_locked. */
@@ -166,13 +178,17 @@ D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *al, struct vi
     return in->handle;
 }
 
-bool vidmm_instance_reference_ok_locked(const struct dxgk_allocation *al, const struct vidmm_instance *in)
+bool vidmm_instance_reference_ok_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *al,
+                                        const struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     return in->keep || in->gen >= al->retired_below;
 }
 
-void vidmm_instance_referenced_locked(struct dxgk_allocation *al, struct vidmm_instance *in, bool do_not_retire)
+void vidmm_instance_referenced_locked(const struct dxgk_adapter *a, struct dxgk_allocation *al,
+                                      struct vidmm_instance *in, bool do_not_retire)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (in->gen > al->retired_below)
         al->retired_below = in->gen;
     in->keep = do_not_retire;

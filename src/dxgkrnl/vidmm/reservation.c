@@ -22,11 +22,13 @@
 
 UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     return vidmm_group_budget_locked(a, g) / 2;
 }
 
 UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     return a->reservation[g == D3DKMT_MEMORY_SEGMENT_GROUP_NON_LOCAL ? 1 : 0];
 }
 

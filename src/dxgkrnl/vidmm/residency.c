@@ -242,6 +242,7 @@ void vidmm_stamp_locked(const struct dxgk_adapter *a, struct vidmm_instance *in,
 void vidmm_stamp_list_entry_locked(const struct dxgk_adapter *a, struct vidmm_instance *in, UINT node, UINT64 t,
                                    const DXGK_ALLOCATIONLIST *e)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     vidmm_stamp_locked(a, in, node, t, e->WriteOperation);
     if (e->WriteOperation)
         in->backing_valid = false; /* the GPU's write: the backing store no longer holds it */
@@ -254,6 +255,7 @@ static bool pair_done(const struct gsched_node *n, UINT64 last, UINT64 prior)
 
 bool vidmm_instance_idle_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst, bool writes_only)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (inst->held_va_refs) /* GpuMmu: held packets of its device may still use it */
         return false;
     for (UINT n = 0; n < a->node_count; n++) {
@@ -295,6 +297,7 @@ void vidmm_instance_wait_locked(struct dxgk_adapter *a, const struct vidmm_insta
 /* Idle for destruction: also no paging operation (a MAP) of it still pending on the GPU. */
 bool vidmm_instance_retired_locked(const struct dxgk_adapter *a, const struct vidmm_instance *inst)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (inst->in_batch || inst->evicting) /* a paging batch or an eviction still holds it */
         return false;
     return vidmm_instance_idle_locked(a, inst, false) &&

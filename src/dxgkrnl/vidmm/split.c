@@ -23,6 +23,7 @@
 /* Every stamp back to what it was before this packet (the worker's prepare saved them). */
 static void unstamp_all_locked(struct dxgk_packet *p)
 {
+    WDDM_ASSERT_HELD(&p->ctx->device->adapter->lock);
     for (UINT i = 0; i < p->alloc_count; i++)
         if (p->inst[i]->prepared_use[p->node] == p->ticket)
             p->inst[i]->prepared_use[p->node] = p->saved_use[i];

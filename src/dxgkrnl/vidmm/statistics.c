@@ -7,8 +7,10 @@
 
 #include <string.h>
 
-static void segment_statistics_locked(const struct vidmm_segment *s, struct wddm_segment_statistics *o)
+static void segment_statistics_locked(const struct dxgk_adapter *a, const struct vidmm_segment *s,
+                                      struct wddm_segment_statistics *o)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     o->id = s->id;
     o->aperture = s->aperture;
     o->cpu_visible = s->cpu_accessible;
@@ -28,6 +30,7 @@ static void segment_statistics_locked(const struct vidmm_segment *s, struct wddm
 
 static void device_statistics_locked(const struct dxgk_device *d, struct wddm_device_memory_statistics *o)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     o->hDevice = d->handle;
     for (const struct dxgk_allocation *al = d->allocations; al; al = al->dev_next) {
         o->allocations++;
@@ -77,7 +80,7 @@ NTSTATUS wddm_query_memory_statistics(D3DKMT_HANDLE hAdapter, D3DKMT_HANDLE hDev
     out->segment_count = a->segment_count < WDDM_MAX_STATISTICS_SEGMENTS ? a->segment_count
                                                                          : WDDM_MAX_STATISTICS_SEGMENTS;
     for (UINT i = 0; i < out->segment_count; i++)
-        segment_statistics_locked(&a->seg[i], &out->segment[i]);
+        segment_statistics_locked(a, &a->seg[i], &out->segment[i]);
     if (d)
         device_statistics_locked(d, &out->device);
     pthread_mutex_unlock(&a->lock);
@@ -113,7 +116,7 @@ NTSTATUS vidmm_query_segment_statistics(struct dxgk_adapter *a, ULONG index,
     memset(o, 0, sizeof *o);
     pthread_mutex_lock(&a->lock);
     struct wddm_segment_statistics s = { 0 };
-    segment_statistics_locked(&a->seg[index], &s);
+    segment_statistics_locked(a, &a->seg[index], &s);
     o->CommitLimit = s.size;
     o->BytesCommitted = s.used; /* placed is committed: VidMm commits a segment range by placing */
     o->BytesResident = s.used;

@@ -12,6 +12,7 @@
 
 static NTSTATUS trim_one_locked(struct dxgk_adapter *a, struct vidmm_instance *in, struct vidmm_paging_batch *batch)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!vidmm_evictable_locked(a, in))
         return STATUS_GRAPHICS_ALLOCATION_BUSY; /* kept: not a failure of the trim */
     return vidmm_evict_instance_locked(a, in, batch, VIDMM_EVICT_ORDINARY);

@@ -158,6 +158,7 @@ static NTSTATUS tlb_flush_locked(struct dxgk_adapter *a, struct vidmm_paging_bat
 static NTSTATUS root_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b, UINT64 offset, UINT64 size,
                                   UINT entries)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_gpummu *m = a->mmu;
     NTSTATUS st = table_zero_locked(a, b, m->root_seg, offset, size);
     DXGK_PTE ptes[PTES_PER_CALL];
@@ -333,6 +334,7 @@ NTSTATUS vidmm_va_instance_moved_locked(struct dxgk_adapter *a, struct vidmm_ins
 
 void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     for (struct dxgk_context *c = d->contexts; c; c = c->dev_next) {
         if (c->last_ticket)
             vidmm_stamp_locked(d->adapter, in, c->node, c->last_ticket, true);
@@ -353,6 +355,7 @@ void vidmm_va_device_use_locked(struct dxgk_device *d, struct vidmm_instance *in
 
 NTSTATUS vidmm_va_reserve_held_locked(struct dxgk_device *d, UINT n)
 {
+    WDDM_ASSERT_HELD(&d->adapter->lock);
     for (struct dxgk_context *c = d->contexts; c; c = c->dev_next) {
         if (!c->held || c->va_stamp_cap - c->va_stamp_count >= n)
             continue;
@@ -372,6 +375,7 @@ NTSTATUS vidmm_va_reserve_held_locked(struct dxgk_device *d, UINT n)
 
 void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued)
 {
+    WDDM_ASSERT_HELD(&c->device->adapter->lock);
     for (UINT i = 0; i < c->va_stamp_count; i++) {
         struct vidmm_instance *in = c->va_stamp[i];
         if (queued && c->last_ticket)
@@ -383,6 +387,7 @@ void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued)
 
 UINT64 vidmm_va_pt_fence_locked(const struct dxgk_adapter *a)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     /* Every paging buffer submitted so far: the page-table writes a virtual packet may depend
      * on are among them (batches are flushed before the adapter lock is let go). */
     struct gsched_node *pn = (struct gsched_node *)&a->node[a->paging_node];
@@ -684,6 +689,7 @@ void vidmm_gpummu_stop(struct dxgk_adapter *a)
 
 void vidmm_va_root_locked(const struct dxgk_adapter *a, struct vidmm_root_ref *r)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     const struct vidmm_gpummu *m = a->mmu;
     r->address = (D3DGPU_PHYSICAL_ADDRESS)phys(a, m->root_seg, m->root_offset);
     r->entries = m->root_entries;
@@ -830,9 +836,10 @@ static NTSTATUS map_check_args(const struct vidmm_gpummu *m, const D3DDDI_MAPGPU
 
 /* Where a mapping of size bytes goes: at base, inside one reservation or in space no
  * reservation covers, never over a mapping; or (base 0) the first free range in [lo, hi). */
-static bool map_place_locked(const struct vidmm_gpummu *m, UINT64 base, UINT64 size, UINT64 lo, UINT64 hi,
-                             UINT64 *va)
+static bool map_place_locked(const struct dxgk_adapter *a, const struct vidmm_gpummu *m, UINT64 base, UINT64 size,
+                             UINT64 lo, UINT64 hi, UINT64 *va)
 {
+    WDDM_ASSERT_HELD(&a->lock);
     if (!base)
         return find_free(m, lo, hi, size, va);
     *va = base;
@@ -893,7 +900,7 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
         dxgk_refuse("%s: allocation 0x%08x is being destroyed", who, al->handle);
         goto out;
     }
-    if (!map_place_locked(m, args->BaseAddress, size, lo, hi, &va)) {
+    if (!map_place_locked(a, m, args->BaseAddress, size, lo, hi, &va)) {
         pthread_mutex_unlock(&a->lock);
         dxgk_refuse("%s: 0x%llx bytes at 0x%llx: %s", who, (unsigned long long)size,
                     (unsigned long long)args->BaseAddress,

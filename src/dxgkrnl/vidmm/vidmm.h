@@ -194,28 +194,35 @@ struct vidmm_instance *vidmm_rename_locked(struct dxgk_adapter *a, struct dxgk_a
                                            struct vidmm_paging_batch *batch, bool no_existing_reference);
 /* The one instance a rename may recycle (the oldest that is not current) when nothing but the
  * GPU's progress stands in its way; NULL if there is none. */
-struct vidmm_instance *vidmm_rename_candidate_locked(struct dxgk_allocation *alloc, bool no_existing_reference);
+struct vidmm_instance *vidmm_rename_candidate_locked(const struct dxgk_adapter *a, struct dxgk_allocation *alloc,
+                                                     bool no_existing_reference);
 /* `in` is a renamed instance no later DMA buffer may name (retired for references and not
  * kept): its content is dead (WRITE_DISCARD) once the GPU is done with it. */
-bool vidmm_instance_dead_locked(const struct dxgk_allocation *alloc, const struct vidmm_instance *in);
+bool vidmm_instance_dead_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *alloc,
+                                const struct vidmm_instance *in);
 void vidmm_instances_free_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
 
 /* vidmm/rename.c: instance handles (docs/semantics.md §3.3 "pfnLockCb returns the new instance").
  * The instance handle h names in `alloc` (the allocation's own handle: its current instance);
  * NULL when h names no instance of it. Adapter lock held. */
-struct vidmm_instance *vidmm_instance_resolve_locked(struct dxgk_allocation *alloc, D3DKMT_HANDLE h);
-bool vidmm_handle_names_allocation_locked(const struct dxgk_allocation *al, D3DKMT_HANDLE h);
+struct vidmm_instance *vidmm_instance_resolve_locked(const struct dxgk_adapter *a, struct dxgk_allocation *alloc,
+                                                     D3DKMT_HANDLE h);
+bool vidmm_handle_names_allocation_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *al,
+                                          D3DKMT_HANDLE h);
 /* The instance's own handle, inserted and published on first use; 0 when the handle table is
  * full (the caller keeps the allocation's handle). Adapter lock held. */
-D3DKMT_HANDLE vidmm_instance_handle_locked(struct dxgk_allocation *alloc, struct vidmm_instance *in);
+D3DKMT_HANDLE vidmm_instance_handle_locked(const struct dxgk_adapter *a, struct dxgk_allocation *alloc,
+                                           struct vidmm_instance *in);
 /* The instance-ordering invariant (docs/semantics.md §3.3, issue 3): may a DMA buffer reference
  * `in` now? False: an instance newer than it was referenced by an earlier buffer and `in` was
  * not kept by DoNotRetireInstance. Adapter lock held. */
-bool vidmm_instance_reference_ok_locked(const struct dxgk_allocation *alloc, const struct vidmm_instance *in);
+bool vidmm_instance_reference_ok_locked(const struct dxgk_adapter *a, const struct dxgk_allocation *alloc,
+                                        const struct vidmm_instance *in);
 /* Records an accepted reference: retires the instances older than `in` (except kept ones);
  * do_not_retire = D3DDDI_ALLOCATIONLIST.DoNotRetireInstance keeps `in` itself valid for a later
  * buffer. Adapter lock held. */
-void vidmm_instance_referenced_locked(struct dxgk_allocation *alloc, struct vidmm_instance *in, bool do_not_retire);
+void vidmm_instance_referenced_locked(const struct dxgk_adapter *a, struct dxgk_allocation *alloc,
+                                      struct vidmm_instance *in, bool do_not_retire);
 
 /* vidmm/lock.c: gives back the swizzling range `in` holds (DxgkDdiReleaseSwizzlingRange) and
  * ends its AcquireAperture lock state. Adapter lock held. */
