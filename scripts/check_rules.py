@@ -20,8 +20,7 @@ source file name (`gpuva.c`). What is checked:
   (or .cpp); any other name must be an add_test(NAME ...) of CMakeLists.txt (literal names, and
   names built from literal `foreach` lists or the fuzz/fuzz_<name>.c glob). A trailing `*`
   (`umd.test_*`) must match at least one test.
-* Tables (a header row, then `|---|`), "proved by" column, and the "why" column of the choices
-  table (its "Tested:" part cites tests the same way): an identifier that follows a test with a
+* Tables (a header row, then `|---|`), "proved by" column: an identifier that follows a test with a
   source file is one of its test functions and must occur as a whole word (identifier or
   string) in that file, as `name` or `test_name`. Inside parentheses it is an annotation (a
   case name, a table row, a hook): the test's file or anywhere in the tree will do. A `;` outside
@@ -29,16 +28,15 @@ source file name (`gpuva.c`). What is checked:
   cited before it is reported, and any other identifier must occur anywhere in the tree. After a
   test with no source of its own (tool.*, api.*, fuzz.*), identifiers must occur in the tree.
   A file or folder cited there must exist (as below).
-* Tables, "implemented in" column (the "where" column of the other tables): every cited file
+* Tables, "implemented in" column: every cited file
   (`device.c`, `vidmm/evict.c`, `src/kmd/paging.c`) or folder (`src/kmd/`) must exist. A path
   is the tree's file of that path, else the files ending with /<path>; when several end so, the
   one under the folder named last in the same cell wins, then those under the section's folders
-  (paths in backticks in the `##` / `###` headings, and a "Paths are under `src/umd/`" line),
-  else all of them count. Every identifier must occur in a file (or folder) the row cites, or
+  (paths in backticks in the `##` / `###` headings), else all of them count. Every identifier must occur in a file (or folder) the row cites, or
   anywhere in src/ and include/ when the row cites none; ALL-CAPS names (constants, flags, WDK
   types, environment variables), `struct.field` (checked as its field) and identifiers inside
   parentheses may instead occur anywhere in the tree.
-* A row whose "proved by" (or "why") cell says "no test yet" is allowed, and counted.
+* A row whose "proved by" cell says "no test yet" is allowed, and counted.
 
 "Anywhere in the tree" is src/, include/, tools/, tests/, scripts/, fuzz/, cmake/, examples/
 and CMakeLists.txt. `name(...)` is checked as `name`, `prefix*` as a prefix and `_suffix` as the end
@@ -395,8 +393,6 @@ class Checker:
                 continue
             if not line.startswith("|"):
                 roles = None
-                if re.match(r"(All )?[Pp]aths are under `", line):  # "Paths are under `src/umd/` unless stated."
-                    section_dirs = [t.rstrip("/") for t, _ in tokens(line) if t.rstrip("/") in DIRS] + section_dirs
                 continue
             cells = split_row(line)
             if i < len(lines) and re.match(r"\|\s*-", lines[i]) and roles is None:
@@ -406,9 +402,9 @@ class Checker:
                 continue
             no_test = False
             for role, cell in zip(roles, cells):
-                if role in ("implemented in", "where"):
+                if role == "implemented in":
                     self.check_impl_cell(i, cell, sub_dirs + section_dirs)
-                elif role in ("proved by", "why"):
+                elif role == "proved by":
                     self.check_proof_cell(i, cell)
                     if "no test yet" in cell.lower():
                         no_test = True
