@@ -112,6 +112,17 @@ static D3DKMT_HANDLE encode(UINT index, UINT gen, enum dxgk_type type)
 _Static_assert(((UINT)DXGK_TYPE_KEYED_MUTEX << 28 & 0xC0000000u) != 0xC0000000u,
                "the highest handle type would make its handles look global");
 
+/* Puts slot i at the tail of the free list (FIFO: a freed slot is reused last). */
+static void free_append_locked(UINT i)
+{
+    WDDM_ASSERT_HELD(&table.lock);
+    if (table.free_tail)
+        slot_locked(table.free_tail)->next_free = i;
+    else
+        table.free_head = i;
+    table.free_tail = i;
+}
+
 /* One more chunk of slots (the table grows by HANDLE_CHUNK, up to HANDLE_MAX_SLOTS). */
 static bool grow_locked(void)
 {
@@ -127,13 +138,8 @@ static bool grow_locked(void)
     UINT first = table.cap ? table.cap : 1; /* slot 0 is never used */
     UINT ncap = table.cap + HANDLE_CHUNK;
     table.cap = ncap;
-    for (UINT i = first; i < ncap; i++) {
-        if (table.free_tail)
-            slot_locked(table.free_tail)->next_free = i;
-        else
-            table.free_head = i;
-        table.free_tail = i;
-    }
+    for (UINT i = first; i < ncap; i++)
+        free_append_locked(i);
     return true;
 }
 
@@ -237,11 +243,7 @@ struct dxgk_object *dxgk_handle_remove_locked(D3DKMT_HANDLE h, enum dxgk_type ty
     s->gen++;
     atomic_store_explicit(&s->state, slot_state(s->gen, DXGK_TYPE_NONE, false), memory_order_relaxed);
     s->next_free = 0;
-    if (table.free_tail)
-        slot_locked(table.free_tail)->next_free = i;
-    else
-        table.free_head = i;
-    table.free_tail = i;
+    free_append_locked(i);
     return obj;
 }
 
