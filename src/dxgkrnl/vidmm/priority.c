@@ -27,6 +27,19 @@ static void get_one(struct dxgk_allocation *al, UINT i, void *ctx)
     ((UINT *)ctx)[i] = al->priority;
 }
 
+/* The device, then each named allocation under the adapter lock; both calls name them alike. */
+static NTSTATUS with_named_allocations(const char *who, D3DKMT_HANDLE hDevice, D3DKMT_HANDLE hResource,
+                                       const D3DKMT_HANDLE *list, UINT count,
+                                       void (*each)(struct dxgk_allocation *al, UINT i, void *ctx), void *ctx)
+{
+    struct dxgk_device *d = dxgk_named_device(who, hDevice, hResource, list, count);
+    if (!d)
+        return STATUS_INVALID_PARAMETER;
+    NTSTATUS st = dxgk_for_each_named(who, d, hResource, list, count, each, ctx);
+    dxgk_device_put(d);
+    return st;
+}
+
 NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY *args)
 {
     static const char who[] = "D3DKMTSetAllocationPriority";
@@ -40,14 +53,8 @@ NTSTATUS APIENTRY D3DKMTSetAllocationPriority(const D3DKMT_SETALLOCATIONPRIORITY
             return STATUS_INVALID_PARAMETER;
         }
     }
-    struct dxgk_device *d =
-        dxgk_named_device(who, args->hDevice, args->hResource, args->phAllocationList, args->AllocationCount);
-    if (!d)
-        return STATUS_INVALID_PARAMETER;
-    NTSTATUS st = dxgk_for_each_named(who, d, args->hResource, args->phAllocationList, args->AllocationCount,
-                                      set_one, (void *)args->pPriorities);
-    dxgk_device_put(d);
-    return st;
+    return with_named_allocations(who, args->hDevice, args->hResource, args->phAllocationList, args->AllocationCount,
+                                  set_one, (void *)args->pPriorities);
 }
 
 NTSTATUS APIENTRY D3DKMTGetAllocationPriority(const D3DKMT_GETALLOCATIONPRIORITY *args)
@@ -57,12 +64,6 @@ NTSTATUS APIENTRY D3DKMTGetAllocationPriority(const D3DKMT_GETALLOCATIONPRIORITY
         dxgk_refuse("%s: NULL %s", who, args ? "pPriorities" : "arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    struct dxgk_device *d =
-        dxgk_named_device(who, args->hDevice, args->hResource, args->phAllocationList, args->AllocationCount);
-    if (!d)
-        return STATUS_INVALID_PARAMETER;
-    NTSTATUS st = dxgk_for_each_named(who, d, args->hResource, args->phAllocationList, args->AllocationCount,
-                                      get_one, args->pPriorities);
-    dxgk_device_put(d);
-    return st;
+    return with_named_allocations(who, args->hDevice, args->hResource, args->phAllocationList, args->AllocationCount,
+                                  get_one, args->pPriorities);
 }
