@@ -710,14 +710,15 @@ void dxgk_allocation_release(struct dxgk_object *obj);
  * NULL, with a line naming `who`, if it names both or neither or the device is invalid. */
 struct dxgk_device *dxgk_named_device(const char *who, D3DKMT_HANDLE hDevice, D3DKMT_HANDLE hResource,
                                       const D3DKMT_HANDLE *list, UINT count);
-/* lookup.c: each(al, i, ctx) under the adapter lock for every allocation such a call names -
+/* lookup.c: each(a, al, i, ctx) under the adapter lock for every allocation such a call names -
  * each allocation of resource hResource (i = 0: the resource's one entry; the most recently
  * added first), or each of the listed ones (i its entry) - an opened allocation giving its
- * creator's memory. Nothing is called if a handle is invalid (STATUS_INVALID_PARAMETER and a
- * line naming `who`) or memory runs out (STATUS_NO_MEMORY). */
+ * creator's memory. a is d's adapter: use it, never al->device, which an opened resource's
+ * creator allocation may have outlived. Nothing is called if a handle is invalid
+ * (STATUS_INVALID_PARAMETER and a line naming `who`) or memory runs out (STATUS_NO_MEMORY). */
+typedef void dxgk_named_fn(const struct dxgk_adapter *a, struct dxgk_allocation *al, UINT i, void *ctx);
 NTSTATUS dxgk_for_each_named(const char *who, struct dxgk_device *d, D3DKMT_HANDLE hResource,
-                             const D3DKMT_HANDLE *list, UINT count,
-                             void (*each)(struct dxgk_allocation *al, UINT i, void *ctx), void *ctx);
+                             const D3DKMT_HANDLE *list, UINT count, dxgk_named_fn *each, void *ctx);
 /* Resource handle h of device d, with a reference; NULL with a line naming `who`. */
 struct dxgk_resource *dxgk_device_resource_get(struct dxgk_device *d, D3DKMT_HANDLE h, const char *who);
 /* lookup.c: the n allocation handles of device d a D3DKMT call lists, each resolved as

@@ -133,8 +133,7 @@ struct dxgk_resource *dxgk_device_resource_get(struct dxgk_device *d, D3DKMT_HAN
 }
 
 NTSTATUS dxgk_for_each_named(const char *who, struct dxgk_device *d, D3DKMT_HANDLE hResource,
-                             const D3DKMT_HANDLE *list, UINT count,
-                             void (*each)(struct dxgk_allocation *al, UINT i, void *ctx), void *ctx)
+                             const D3DKMT_HANDLE *list, UINT count, dxgk_named_fn *each, void *ctx)
 {
     struct dxgk_adapter *a = d->adapter;
     if (hResource) {
@@ -143,7 +142,7 @@ NTSTATUS dxgk_for_each_named(const char *who, struct dxgk_device *d, D3DKMT_HAND
             return STATUS_INVALID_PARAMETER;
         pthread_mutex_lock(&a->lock);
         for (struct dxgk_allocation *al = r->allocations; al; al = al->res_next)
-            each(al->alias ? al->alias : al, 0, ctx); /* an opened allocation: its creator's memory */
+            each(a, al->alias ? al->alias : al, 0, ctx); /* an opened allocation: its creator's memory */
         pthread_mutex_unlock(&a->lock);
         dxgk_object_put(&r->obj);
         return STATUS_SUCCESS;
@@ -154,7 +153,7 @@ NTSTATUS dxgk_for_each_named(const char *who, struct dxgk_device *d, D3DKMT_HAND
         return st;
     pthread_mutex_lock(&a->lock);
     for (UINT i = 0; i < count; i++)
-        each(al[i], i, ctx);
+        each(a, al[i], i, ctx);
     pthread_mutex_unlock(&a->lock);
     dxgk_allocation_list_put(al, count);
     return STATUS_SUCCESS;

@@ -195,6 +195,12 @@ static void creator_gone_first_the_opener_keeps_the_memory(void **state)
     renv_close(&a1);
     D3DKMT_HANDLE up2 = renv_alloc(&a2, SWGPU_ALLOC_UPLOAD, SIZE), rb2 = renv_alloc(&a2, SWGPU_ALLOC_READBACK, SIZE);
     renv_gpu_check(&a2, opened.alloc, rb2, SIZE, 21);
+    /* The calls that walk a resource's allocations reach the creator's, whose device is gone:
+     * they answer through the opener's adapter (ASan: no use of the freed device). */
+    D3DKMT_ALLOCATIONRESIDENCYSTATUS rs = 0;
+    D3DKMT_QUERYALLOCATIONRESIDENCY qr = { .hDevice = a2.device, .hResource = opened.res, .pResidencyStatus = &rs };
+    assert_int_equal(D3DKMTQueryAllocationResidency(&qr), STATUS_SUCCESS);
+    assert_int_equal(rs, D3DKMT_ALLOCATIONRESIDENCYSTATUS_RESIDENTINGPUMEMORY);
     /* Still an allocation VidMm places: evicted and made resident again, the bytes stay. */
     D3DKMT_HANDLE list[1] = { opened.alloc };
     assert_true(NT_SUCCESS(renv_make_resident(a2.device, list, 1)));

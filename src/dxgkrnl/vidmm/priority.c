@@ -15,22 +15,23 @@
  * then). */
 #include "dxgkrnl/vidmm/vidmm.h"
 
-static void set_one(struct dxgk_allocation *al, UINT i, void *ctx)
+static void set_one(const struct dxgk_adapter *a, struct dxgk_allocation *al, UINT i, void *ctx)
 {
+    (void)a;
     al->priority = ((const UINT *)ctx)[i];
 }
 
 /* A resource's allocations all answer in the first element, the most recently added first, so
  * the last written is the first created. */
-static void get_one(struct dxgk_allocation *al, UINT i, void *ctx)
+static void get_one(const struct dxgk_adapter *a, struct dxgk_allocation *al, UINT i, void *ctx)
 {
+    (void)a;
     ((UINT *)ctx)[i] = al->priority;
 }
 
 /* The device, then each named allocation under the adapter lock; both calls name them alike. */
 static NTSTATUS with_named_allocations(const char *who, D3DKMT_HANDLE hDevice, D3DKMT_HANDLE hResource,
-                                       const D3DKMT_HANDLE *list, UINT count,
-                                       void (*each)(struct dxgk_allocation *al, UINT i, void *ctx), void *ctx)
+                                       const D3DKMT_HANDLE *list, UINT count, dxgk_named_fn *each, void *ctx)
 {
     struct dxgk_device *d = dxgk_named_device(who, hDevice, hResource, list, count);
     if (!d)

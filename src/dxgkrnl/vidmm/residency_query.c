@@ -34,10 +34,10 @@ static D3DKMT_ALLOCATIONRESIDENCYSTATUS status_locked(const struct dxgk_adapter 
 
 /* A listed allocation answers in its own element; a resource's allocations all answer in the
  * first, the weakest answer winning (NOTRESIDENT > SHARED > GPU). */
-static void query_one(struct dxgk_allocation *al, UINT i, void *ctx)
+static void query_one(const struct dxgk_adapter *a, struct dxgk_allocation *al, UINT i, void *ctx)
 {
     D3DKMT_ALLOCATIONRESIDENCYSTATUS *out = ctx;
-    D3DKMT_ALLOCATIONRESIDENCYSTATUS s = status_locked(al->device->adapter, al);
+    D3DKMT_ALLOCATIONRESIDENCYSTATUS s = status_locked(a, al);
     if (s > out[i])
         out[i] = s;
 }
