@@ -13,8 +13,8 @@
  *     uniformly over the whole working set (a streaming working set with a cold tail).
  *     The replay keeps at most V1_FRAMES_AHEAD frames queued ahead of the GPU, as a maximum frame
  *     latency of 3 allows (a monitored fence signalled after each frame, waited for three frames
- *     later; issue 17 aim 5): VidMm's victim choice sees that much of the future, not the whole
- *     trace. Plain LRU is simulated beside it.
+ *     later; issue 17 aim 5), V1_BATCH accesses to a DMA buffer: VidMm's victim choice sees that
+ *     much of the future, not the whole trace. Plain LRU is simulated beside it.
  * V2  Reading back a 16 MiB DEFAULT texture (2048x2048 RGBA8) chosen at random out of 1 GiB of
  *     DEFAULT textures (64), and in a full run out of 2 GiB (128: more than local memory and the
  *     aperture together, so the restores are real paging), through the D3D11 API: CopyResource DEFAULT -> STAGING, Map(READ),
@@ -40,6 +40,11 @@
 #define V1_SIZE (4u << 20)
 #define V1_FRAME 64u       /* accesses per frame (make_trace slides its window per frame) */
 #define V1_FRAMES_AHEAD 3u
+/* Accesses per DMA buffer. A D3D11 UMD puts a frame's draws into a few DMA buffers; one buffer per
+ * access would fill the context's queue (GSCHED_CONTEXT_QUEUE_DEPTH, 64 buffers) with a single
+ * frame, and the back-pressure would hold the replay to one frame ahead instead of three. */
+#define V1_BATCH 8u
+_Static_assert(V1_FRAME % V1_BATCH == 0, "a frame is whole DMA buffers");
 #define SAFE_RELEASE(p) do { if (p) (p)->lpVtbl->Release(p); } while (0)
 
 static volatile uint64_t v_sink;
@@ -181,18 +186,23 @@ static int bench_v1(int factor, int quick)
     unsigned char *seen = calloc(n, 1);
     D3DKMT_HANDLE frame_fence = ok ? wddm_kmt_fence_create(k.device) : 0;
     ok = ok && frame_fence;
-    for (unsigned i = 0; ok && i < len; i++) {
+    for (unsigned i = 0; ok && i < len; i += V1_BATCH) {
         if (i % V1_FRAME == 0 && i / V1_FRAME >= V1_FRAMES_AHEAD) {
             UINT64 done = i / V1_FRAME - V1_FRAMES_AHEAD + 1; /* frames that must have retired */
             ok = wddm_kmt_cpu_wait(k.device, &frame_fence, &done, 1) == STATUS_SUCCESS;
         }
-        if (!seen[trace[i]]) {
-            seen[trace[i]] = 1;
-            touched++;
+        D3DKMT_HANDLE srcs[V1_BATCH];
+        unsigned count = len - i < V1_BATCH ? len - i : V1_BATCH;
+        for (unsigned j = 0; j < count; j++) {
+            if (!seen[trace[i + j]]) {
+                seen[trace[i + j]] = 1;
+                touched++;
+            }
+            srcs[j] = a[trace[i + j]];
         }
-        ok = ok && wddm_kmt_copy(&k, sink_alloc, a[trace[i]], 256) == STATUS_SUCCESS;
-        if (ok && (i + 1) % V1_FRAME == 0)
-            ok = wddm_kmt_gpu_signal(k.context, frame_fence, (i + 1) / V1_FRAME) == STATUS_SUCCESS;
+        ok = ok && wddm_kmt_copy_many(&k, sink_alloc, srcs, count, 256) == STATUS_SUCCESS;
+        if (ok && (i + count) % V1_FRAME == 0)
+            ok = wddm_kmt_gpu_signal(k.context, frame_fence, (i + count) / V1_FRAME) == STATUS_SUCCESS;
     }
     D3DKMT_LOCK l = { .hDevice = k.device, .hAllocation = sink_alloc };
     l.Flags.ReadOnly = 1;

@@ -65,25 +65,53 @@ D3DKMT_HANDLE wddm_kmt_alloc(struct wddm_kmt *k, UINT32 kind, UINT64 size)
 
 NTSTATUS wddm_kmt_copy(struct wddm_kmt *k, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
 {
-    struct swgpu_cmd_copy c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_COPY;
-    c.hdr.size_bytes = sizeof c;
-    c.row_bytes = bytes;
-    c.rows = 1;
-    c.slices = 1;
-    memcpy(k->cc.pCommandBuffer, &c, sizeof c);
-    /* Address fields hold 0; the KMD patches allocation address + AllocationOffset in. */
+    return wddm_kmt_copy_many(k, dst, &src, 1, bytes);
+}
+
+NTSTATUS wddm_kmt_copy_many(struct wddm_kmt *k, D3DKMT_HANDLE dst, const D3DKMT_HANDLE *srcs, UINT count,
+                            UINT32 bytes)
+{
+    /* The allocation list names each allocation once (a UMD merges repeated references); entry
+     * 0 is dst, written by every copy. */
+    UINT lists = 1;
     k->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
     k->cc.pAllocationList[0].WriteOperation = 1;
-    k->cc.pAllocationList[1] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = src };
-    k->cc.pPatchLocationList[0] = (D3DDDI_PATCHLOCATIONLIST){
-        .AllocationIndex = 0, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
-    k->cc.pPatchLocationList[1] = (D3DDDI_PATCHLOCATIONLIST){
-        .AllocationIndex = 1, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
-    D3DKMT_RENDER r = { .hContext = k->context, .CommandLength = sizeof c, .AllocationCount = 2,
-                        .PatchLocationCount = 2 };
-    return D3DKMTRender(&r);
+    if ((size_t)count * sizeof(struct swgpu_cmd_copy) > k->cc.CommandBufferSize ||
+        count + 1 > k->cc.AllocationListSize || 2 * count > k->cc.PatchLocationListSize)
+        return STATUS_INVALID_PARAMETER;
+    for (UINT i = 0; i < count; i++) {
+        UINT index = 0;
+        while (index < lists && k->cc.pAllocationList[index].hAllocation != srcs[i])
+            index++;
+        if (index == lists)
+            k->cc.pAllocationList[lists++] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = srcs[i] };
+        struct swgpu_cmd_copy c;
+        memset(&c, 0, sizeof c);
+        c.hdr.opcode = SWGPU_OP_COPY;
+        c.hdr.size_bytes = sizeof c;
+        c.row_bytes = bytes;
+        c.rows = 1;
+        c.slices = 1;
+        UINT at = i * (UINT)sizeof c;
+        memcpy((char *)k->cc.pCommandBuffer + at, &c, sizeof c);
+        /* Address fields hold 0; the KMD patches allocation address + AllocationOffset in. */
+        k->cc.pPatchLocationList[2 * i] = (D3DDDI_PATCHLOCATIONLIST){
+            .AllocationIndex = 0, .PatchOffset = at + (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
+        k->cc.pPatchLocationList[2 * i + 1] = (D3DDDI_PATCHLOCATIONLIST){
+            .AllocationIndex = index, .PatchOffset = at + (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
+    }
+    D3DKMT_RENDER r = { .hContext = k->context, .CommandLength = count * (UINT)sizeof(struct swgpu_cmd_copy),
+                        .AllocationCount = lists, .PatchLocationCount = 2 * count };
+    NTSTATUS st = D3DKMTRender(&r);
+    if (st == STATUS_SUCCESS) { /* the next DMA buffer is written where the kernel says */
+        k->cc.pCommandBuffer = r.pNewCommandBuffer;
+        k->cc.CommandBufferSize = r.NewCommandBufferSize;
+        k->cc.pAllocationList = r.pNewAllocationList;
+        k->cc.AllocationListSize = r.NewAllocationListSize;
+        k->cc.pPatchLocationList = r.pNewPatchLocationList;
+        k->cc.PatchLocationListSize = r.NewPatchLocationListSize;
+    }
+    return st;
 }
 
 NTSTATUS wddm_kmt_lock(struct wddm_kmt *k, D3DKMT_HANDLE a, UINT flags, void **p)

@@ -24,6 +24,10 @@ void wddm_kmt_close(struct wddm_kmt *k);
 D3DKMT_HANDLE wddm_kmt_alloc(struct wddm_kmt *k, UINT32 kind, UINT64 size);
 /* A GPU copy of `bytes` from the start of src to the start of dst, submitted at once. */
 NTSTATUS wddm_kmt_copy(struct wddm_kmt *k, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes);
+/* count such copies, one from each of srcs (repeats allowed), in one DMA buffer, submitted at once;
+ * STATUS_INVALID_PARAMETER when they do not fit the context's command buffer or lists. */
+NTSTATUS wddm_kmt_copy_many(struct wddm_kmt *k, D3DKMT_HANDLE dst, const D3DKMT_HANDLE *srcs, UINT count,
+                            UINT32 bytes);
 NTSTATUS wddm_kmt_lock(struct wddm_kmt *k, D3DKMT_HANDLE a, UINT flags, void **p);
 void wddm_kmt_unlock(struct wddm_kmt *k, D3DKMT_HANDLE a);
 

@@ -98,6 +98,14 @@ void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
     }
 }
 
+void vidmm_reference_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    in->ref_prev = in->ref_last;
+    in->ref_last = ++a->use_clock;
+    vidmm_touch_locked(a, in);
+}
+
 bool vidmm_backing_commit(struct vidmm_instance *in)
 {
     if (in->backing)
@@ -464,8 +472,9 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
  * queued one. The queue is what VidMm legitimately knows of the future: Belady's MIN on it
  * (evict what is needed last) beats any recency or frequency guess. The bound keeps the walk,
  * repeated for each eviction, cheap next to the copy it decides (a few thousand list entries).
- * On the V1 trace of `wddm bench` (which queues the whole trace ahead) a lookahead of 64 packets
- * pages ~1.3-1.45x MIN, 256 ~1.15x, 512 and more ~1.01-1.03x; plain LRU ~1.6-1.8x. */
+ * On the V1 trace of `wddm bench` with the whole trace queued, a lookahead of 64 packets paged
+ * ~1.3-1.45x MIN, 256 ~1.15x, 512 and more ~1.01-1.03x; plain LRU ~1.6-1.8x. An application
+ * queues a few frames: then the queue, not this bound, limits what VidMm sees. */
 #define VIDMM_LOOKAHEAD_TICKETS 1024u
 
 static _Atomic UINT64 scan_clock; /* numbers the walks; unique across adapters */
@@ -495,11 +504,16 @@ static UINT64 scan_queued_locked(struct dxgk_adapter *a)
 }
 
 /* Priority first (docs/semantics.md §9.4: a lower priority is always evicted before a higher one);
- * among equals the one needed last by the queued work (Belady's MIN on what VidMm knows); then
- * the least recently used (§9.5 #2: LRU is all that is left when the queue says nothing, e.g.
- * for every instance of tier 0, which no queued packet references). (A segmented LRU that
- * evicts instances used once since placement first was tried: on the V1 trace it paged 2-3x
- * more, evicting newly restored members of the hot set.) */
+ * among equals the one needed last by the queued work (Belady's MIN on what VidMm knows); then,
+ * where the queue says nothing (every instance of tier 0, which no queued packet references),
+ * LRU-2 (O'Neil, O'Neil and Weikum, SIGMOD 1993): the one whose last reference but one by a
+ * submitted DMA buffer is oldest, one named by a single submission first, so an allocation
+ * used once (a cold read) goes before a member of the working set used as recently; then the
+ * least recently used (§9.5 #2; the only order in the GpuMmu model, which has no allocation
+ * lists). The history outlives evictions. On the V1 trace with three frames queued, LRU-2 pages
+ * 1.2-1.3x Belady's MIN where LRU alone pages 1.3-1.35x. (A segmented LRU that evicts
+ * instances used once since *placement* first was tried: it paged 2-3x more, evicting newly
+ * restored members of the hot set, whose history it had forgotten.) */
 static bool better_victim(const struct vidmm_instance *in, const struct vidmm_instance *v, UINT64 scan)
 {
     /* Offered allocations go first, the lowest offer priority first (vidmm/offer.c). */
@@ -513,6 +527,8 @@ static bool better_victim(const struct vidmm_instance *in, const struct vidmm_in
     UINT64 nv = v->next_ref_scan == scan ? v->next_ref : UINT64_MAX;
     if (ni != nv)
         return ni > nv;
+    if (in->ref_prev != v->ref_prev)
+        return in->ref_prev < v->ref_prev;
     return in->last_touch < v->last_touch;
 }
 
