@@ -589,6 +589,9 @@ static void tl_write_event(struct tl_writer *w, const struct tl_event *e)
         tl_sep(w);
         fprintf(w->f, "{\"ph\":\"C\",\"name\":\"%s reservation bytes\",\"pid\":%u,\"ts\":%.3f,"
                 "\"args\":{\"bytes\":%" PRIu64 "}}", e->b ? "non-local" : "local", pid, e->ts / 1000.0, e->a);
+        /* The counter draws the level; the change is also one of VidMm's decisions on its lane. */
+        snprintf(args, sizeof args, "\"bytes\":%" PRIu64 ",\"group\":\"%s\"", e->a, e->b ? "non-local" : "local");
+        tl_instant(w, e, "reservation", args);
         break;
     }
     case WDDM_TL_SEGMENT_USED: {

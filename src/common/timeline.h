@@ -33,7 +33,7 @@ enum wddm_tl_kind {
     WDDM_TL_PAGE_IN,           /* a = allocation handle, b = bytes */
     WDDM_TL_RENAME,            /* a = allocation handle, b = bytes */
     WDDM_TL_DEVICE_LOST,       /* a = device handle, b = reason (the device's error state) */
-    WDDM_TL_RESERVATION,       /* a = bytes reserved, b = D3DKMT_MEMORY_SEGMENT_GROUP: a counter */
+    WDDM_TL_RESERVATION,       /* a = bytes reserved, b = D3DKMT_MEMORY_SEGMENT_GROUP: a counter and an instant */
     /* Synchronization objects. */
     WDDM_TL_FENCE_SIGNAL,      /* track = WDDM_TL_FENCES: a = object, b = the value the GPU wrote */
     WDDM_TL_GPU_WAIT,          /* track = the waiting context: a = object, b = value waited for */

@@ -7,7 +7,9 @@
  *    Map(WRITE_DISCARD) (a texture is not a slice of the UMD's upload ring, so VidMm renames it
  *    in the WDDM 1.x model) and copied with CopySubresourceRegion;
  *  - GPU copies DEFAULT -> STAGING and readback with Map(READ) (seed 001 §9), every byte
- *    checked against what the CPU expects.
+ *    checked against what the CPU expects;
+ *  - before the loop, as a game does, the local video memory budget asked of DXGI and the
+ *    resources' bytes reserved from it (IDXGIAdapter3::SetVideoMemoryReservation).
  * Prints what happened and exits 1 if any readback is wrong. */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include <d3d11.h>
+#include <dxgi1_4.h>
 #include <wddm/swgpu.h>
 #include <wddm/wddm.h>
 
@@ -195,10 +198,38 @@ static int verify(struct demo *d, unsigned frame)
  * undefined behaviour in C. */
 #define SAFE_RELEASE(p) do { if (p) (p)->lpVtbl->Release(p); } while (0)
 
+/* The budget DXGI gives the process in local video memory, and a reservation of what the demo's
+ * resources take (at most what the adapter lets be reserved): the minimum the application says
+ * it needs, which VidMm keeps out of other processes' budgets. 0 when DXGI refused. */
+static HRESULT reserve_video_memory(struct demo *d, UINT64 bytes, DXGI_QUERY_VIDEO_MEMORY_INFO *info)
+{
+    IDXGIDevice *dxgi = NULL;
+    IDXGIAdapter *adapter = NULL;
+    IDXGIAdapter3 *adapter3 = NULL;
+    HRESULT hr = ID3D11Device_QueryInterface(d->dev, &IID_IDXGIDevice, (void **)&dxgi);
+    if (SUCCEEDED(hr))
+        hr = IDXGIDevice_GetAdapter(dxgi, &adapter);
+    if (SUCCEEDED(hr))
+        hr = IDXGIAdapter_QueryInterface(adapter, &IID_IDXGIAdapter3, (void **)&adapter3);
+    if (SUCCEEDED(hr))
+        hr = IDXGIAdapter3_QueryVideoMemoryInfo(adapter3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, info);
+    if (SUCCEEDED(hr)) {
+        UINT64 r = bytes < info->AvailableForReservation ? bytes : info->AvailableForReservation;
+        hr = IDXGIAdapter3_SetVideoMemoryReservation(adapter3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, r);
+    }
+    if (SUCCEEDED(hr))
+        hr = IDXGIAdapter3_QueryVideoMemoryInfo(adapter3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, info);
+    SAFE_RELEASE(adapter3);
+    SAFE_RELEASE(adapter);
+    SAFE_RELEASE(dxgi);
+    return hr;
+}
+
 static const char demo_usage[] =
     "usage: wddm demo [--json] [frames]\n"
     "  a frame loop on the default adapter: dynamic uploads with Map(WRITE_DISCARD),\n"
-    "  UpdateSubresource, GPU clears and copies, every readback checked.\n"
+    "  UpdateSubresource, GPU clears and copies, every readback checked; the\n"
+    "  resources' bytes reserved from the local video memory budget first.\n"
     "  frames: 1..1000000 (default 240). --json: the report as one JSON object.\n"
     "  Exit 1 if a readback is wrong.\n";
 
@@ -234,6 +265,9 @@ int wddm_tool_demo(int argc, char **argv)
     uint64_t t0 = wddm_tool_now_ns();
 
     int ok = create_resources(&d);
+    DXGI_QUERY_VIDEO_MEMORY_INFO vm = {0};
+    ok = ok && check(reserve_video_memory(&d, 2ull * VB_BYTES + 3ull * TEX_W * TEX_H * 4, &vm),
+                     "IDXGIAdapter3::SetVideoMemoryReservation");
     for (unsigned f = 0; ok && f < frames; f++) {
         ok = upload_chunks(&d, f);
         if (!ok)
@@ -274,6 +308,8 @@ int wddm_tool_demo(int argc, char **argv)
     wddm_report_u64(&rep, "engine / adapter resets",
                     c1.engine_resets - c0.engine_resets + c1.adapter_resets - c0.adapter_resets);
     wddm_report_u64(&rep, "readback errors", d.errors);
+    wddm_report_u64(&rep, "local video memory budget", vm.Budget);
+    wddm_report_u64(&rep, "local video memory reserved", vm.CurrentReservation);
 
     SAFE_RELEASE(d.rtv);
     SAFE_RELEASE(d.box_dyn);
