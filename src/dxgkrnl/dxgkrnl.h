@@ -184,8 +184,6 @@ struct vidmm_instance {
                                          DISCARD_CONTENT, no copy */
     struct vidmm_instance *lru_prev, *lru_next; /* the segment's LRU list while resident */
     UINT64 last_touch;                /* adapter use clock at the last use (LRU across segments) */
-    UINT64 ref_last, ref_prev;        /* adapter use clock at the last two D3DKMTRender calls naming
-                                         it, kept while it is evicted (LRU-2: vidmm/evict.c) */
     UINT64 last_use[DXGK_MAX_NODES];  /* node ticket of the last packet referencing it */
     UINT64 last_write[DXGK_MAX_NODES];/* node ticket of the last packet writing it */
     UINT64 prior_use[DXGK_MAX_NODES]; /* every other use is at or below it or retired (0: all

@@ -94,45 +94,6 @@ static void test_lower_priority_allocation_is_evicted_first(void **state)
     renv_close(&e);
 }
 
-/* Where the queue says nothing, LRU-2 (vidmm/evict.c better_victim): an allocation named by a
- * single submitted DMA buffer goes before one named by two, even when the latter is the least
- * recently used. a[0] is written and read (two D3DKMTRender references), then a[1..N-1] are
- * written once each, later: plain LRU would evict a[0]; LRU-2 evicts a[1], the oldest of those
- * referenced once. */
-/* rule: vidmm.lru2-where-queue-says-nothing */
-static void test_allocation_used_once_goes_before_one_used_twice(void **state)
-{
-    (void)state;
-    struct renv e;
-    renv_open(&e);
-    const UINT32 sz = 256 * KIB;
-    enum { N = 8 }; /* exactly local + visible */
-    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, sz), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, sz);
-    D3DKMT_HANDLE a[N];
-    a[0] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-    renv_gpu_write(&e, a[0], up, sz, 800);
-    renv_gpu_check(&e, a[0], rb, sz, 800);
-    for (int i = 1; i < N; i++) {
-        a[i] = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-        renv_gpu_write(&e, a[i], up, sz, 800 + i);
-    }
-    renv_gpu_check(&e, a[N - 1], rb, sz, 800 + N - 1); /* all idle and resident; a[N - 1] referenced twice now */
-    for (int i = 0; i < N; i++)
-        assert_int_not_equal(kpeek_where(a[i], NULL), 0);
-    struct wddm_counters c0 = renv_counters();
-    D3DKMT_HANDLE extra = renv_alloc(&e, SWGPU_ALLOC_GPU_ONLY, sz);
-    renv_gpu_write(&e, extra, up, sz, 899);
-    renv_gpu_check(&e, extra, rb, sz, 899);
-    assert_int_equal(renv_counters().evictions - c0.evictions, 1);
-    bool ev = false;
-    assert_int_equal(kpeek_where(a[1], &ev), 0);
-    assert_true(ev);
-    assert_int_not_equal(kpeek_where(a[0], NULL), 0);
-    for (int i = 0; i < N; i++)
-        renv_gpu_check(&e, a[i], rb, sz, 800 + i);
-    renv_close(&e);
-}
-
 /* rule: vidmm.d3dkmtsetallocationpriority-one */
 static void test_set_allocation_priority_refuses_bad_handles(void **state)
 {
@@ -496,7 +457,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oversubscribed_memory_segments_evict_and_restore_content),
         cmocka_unit_test(test_lower_priority_allocation_is_evicted_first),
-        cmocka_unit_test(test_allocation_used_once_goes_before_one_used_twice),
         cmocka_unit_test(test_set_allocation_priority_refuses_bad_handles),
         cmocka_unit_test(test_allocation_referenced_by_queued_work_is_never_evicted),
         cmocka_unit_test(test_lock_of_evicted_cpu_visible_allocation_restores_content),

@@ -207,7 +207,7 @@ static NTSTATUS render_snapshot_locked(struct render_op *op)
             gsched_packet_put_locked(c, p);
             return STATUS_INVALID_PARAMETER;
         }
-        vidmm_reference_locked(a, in); /* the victim choice's history of use (vidmm/evict.c) */
+        vidmm_touch_locked(a, in); /* LRU order of use (vidmm/evict.c) */
         p->inst[i] = in;
         p->alloc_list[i] = (DXGK_ALLOCATIONLIST){ .hDeviceSpecificAllocation = op->dspec[i] };
         p->alloc_list[i].WriteOperation = c->alloc_list[i].WriteOperation;

@@ -98,14 +98,6 @@ void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
     }
 }
 
-void vidmm_reference_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
-{
-    WDDM_ASSERT_HELD(&a->lock);
-    in->ref_prev = in->ref_last;
-    in->ref_last = ++a->use_clock;
-    vidmm_touch_locked(a, in);
-}
-
 bool vidmm_backing_commit(struct vidmm_instance *in)
 {
     if (in->backing)
@@ -504,16 +496,16 @@ static UINT64 scan_queued_locked(struct dxgk_adapter *a)
 }
 
 /* Priority first (docs/semantics.md §9.4: a lower priority is always evicted before a higher one);
- * among equals the one needed last by the queued work (Belady's MIN on what VidMm knows); then,
- * where the queue says nothing (every instance of tier 0, which no queued packet references),
- * LRU-2 (O'Neil, O'Neil and Weikum, SIGMOD 1993): the one whose last reference but one by a
- * submitted DMA buffer is oldest, one named by a single submission first, so an allocation
- * used once (a cold read) goes before a member of the working set used as recently; then the
- * least recently used (§9.5 #2; the only order in the GpuMmu model, which has no allocation
- * lists). The history outlives evictions. On the V1 trace with three frames queued, LRU-2 pages
- * 1.2-1.3x Belady's MIN where LRU alone pages 1.3-1.35x. (A segmented LRU that evicts
- * instances used once since *placement* first was tried: it paged 2-3x more, evicting newly
- * restored members of the hot set, whose history it had forgotten.) */
+ * among equals the one needed last by the queued work (Belady's MIN on what VidMm knows); then
+ * the least recently used (§9.5 #2: LRU is all that is left when the queue says nothing, e.g.
+ * for every instance of tier 0, which no queued packet references). Tried and not kept: a
+ * segmented LRU that evicts instances used once since placement first (V1 paged 2-3x more,
+ * evicting newly restored members of the hot set); LRU-2 on the D3DKMTRender references, with
+ * the history kept across evictions (V1 with three frames queued: 1.30-1.32x MIN at 2x local
+ * and 1.21-1.24x at 4x, against 1.31-1.34x and 1.31x, but V2's render-target readback went
+ * from 3.4-3.8 to 8-12 ms with the same counts of evictions and restores; not profiled: the
+ * likely cause is that its victims, textures never read back, held initial content never
+ * saved, so each eviction was a copy where LRU's victim was clean). */
 static bool better_victim(const struct vidmm_instance *in, const struct vidmm_instance *v, UINT64 scan)
 {
     /* Offered allocations go first, the lowest offer priority first (vidmm/offer.c). */
@@ -527,8 +519,6 @@ static bool better_victim(const struct vidmm_instance *in, const struct vidmm_in
     UINT64 nv = v->next_ref_scan == scan ? v->next_ref : UINT64_MAX;
     if (ni != nv)
         return ni > nv;
-    if (in->ref_prev != v->ref_prev)
-        return in->ref_prev < v->ref_prev;
     return in->last_touch < v->last_touch;
 }
 

@@ -51,9 +51,6 @@ NTSTATUS vidmm_check_process_handle(const char *who, HANDLE hProcess);
 void vidmm_lru_link_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 void vidmm_lru_unlink_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
-/* A submitted DMA buffer names it (D3DKMTRender): a touch, and one more reference in the
- * history the victim choice reads (vidmm/evict.c better_victim). */
-void vidmm_reference_locked(struct dxgk_adapter *a, struct vidmm_instance *inst);
 /* The segment address of an instance (0 while it is not resident). Adapter lock held. */
 static inline LONGLONG vidmm_instance_address(const struct dxgk_adapter *a, const struct vidmm_instance *in)
 {
