@@ -332,10 +332,11 @@ static int bench_v2(int quick, UINT bind, const char *what, int count)
             double mh = (double)wddm_tool_median(hot, iters);
             wddm_bench_printf("V2 16 MiB readback out of %d GiB of %s: %10.0f ns/iter   memcpy %9.0f ns   ratio %5.2fx  "
                               "(memcpy out of %d GiB %.0f ns: %.2fx; %d iterations, %llu evictions, %.0f MiB paged in, "
-                              "%u wrong texels)\n",
+                              "%.0f MiB out, %u wrong texels)\n",
                               count / 64, what, v2, mh, v2 / mh, count / 64, mc, v2 / mc, iters,
                               (unsigned long long)(c1.evictions - c0.evictions),
-                              (double)(c1.bytes_paged_in - c0.bytes_paged_in) / 1048576.0, bad);
+                              (double)(c1.bytes_paged_in - c0.bytes_paged_in) / 1048576.0,
+                              (double)(c1.bytes_paged_out - c0.bytes_paged_out) / 1048576.0, bad);
             char name[64];
             snprintf(name, sizeof name, "V2 readback out of %d GiB of %s", count / 64, what);
             wddm_bench_result(name, "ns/iter", v2, NAN, NAN, "memcpy", mh);
