@@ -426,6 +426,11 @@ struct dxgk_upcalls {
     /* Before c's packet is submitted, no lock held: the root page table that grew since its
      * last packet. (vidmm/vaspace.c vidmm_va_switch_root) */
     void (*switch_root)(struct dxgk_adapter *a, struct dxgk_context *c, const struct vidmm_root_ref *r);
+    /* A packet its submitting thread may hand to the hardware itself (sched/queue.c
+     * gsched_direct_try_locked): true when VidMm has nothing to do first, and then the packet
+     * is marked prepared as the worker's prepare step would. Adapter lock held.
+     * (vidmm/packet.c vidmm_packet_direct_locked) */
+    bool (*packet_direct_locked)(struct dxgk_adapter *a, struct dxgk_packet *p);
     /* A held packet took its ticket: its allocations' current instances located and stamped.
      * Adapter lock held. (vidmm/packet.c vidmm_packet_ticketed_locked) */
     void (*packet_ticketed_locked)(struct dxgk_adapter *a, struct dxgk_packet *p);

@@ -52,6 +52,7 @@ static struct {
     atomic_uint fills, maps;          /* paging records built */
     atomic_uint paging_retries;       /* INSUFFICIENT_DMA_BUFFER returned by BuildPagingBuffer */
     atomic_uint renders, submits, paging_submits;
+    atomic_ulong submitter;           /* pthread_self() of the last non-paging DxgkDdiSubmitCommand */
     atomic_uint transfer_busy;        /* TRANSFERs without AllocationIsIdle to answer BUSY */
     atomic_uint busy_returned;        /* STATUS_GRAPHICS_ALLOCATION_BUSY answers given */
     atomic_uint transfers_idle;       /* TRANSFERs built with AllocationIsIdle = 1 */
@@ -76,6 +77,7 @@ static inline void mock_reset(void)
     atomic_store(&mock.renders, 0);
     atomic_store(&mock.submits, 0);
     atomic_store(&mock.paging_submits, 0);
+    atomic_store(&mock.submitter, 0);
 }
 
 struct mock_job {
@@ -461,6 +463,8 @@ static NTSTATUS APIENTRY mock_submit(const HANDLE h, const DXGKARG_SUBMITCOMMAND
            j->size);
     j->nwrites = m->patch_nwrites[j->node];
     memcpy(j->writes, m->patch_writes[j->node], sizeof j->writes);
+    if (!j->paging)
+        atomic_store(&mock.submitter, (unsigned long)pthread_self());
     atomic_fetch_add(j->paging ? &mock.paging_submits : &mock.submits, 1);
     pthread_mutex_lock(&m->lock);
     if (m->tail)

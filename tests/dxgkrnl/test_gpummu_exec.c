@@ -10,6 +10,7 @@
 #include "real_env.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 #include "kernel_peek.h"
@@ -156,6 +157,104 @@ static void a_mapping_beyond_the_root_grows_it_and_every_va_keeps_working(void *
     renv_finish(e.device, e.context);
     assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
     vdev_check(&v, 88);
+}
+
+/* Which thread handed the last virtual packet to the KMD: the test's own (direct submission,
+ * sched/queue.c) or the node worker. The spy wraps the adapter's DxgkDdiSubmitCommandVirtual,
+ * swapped under the node's submit_lock, under which the kernel calls it. */
+static PDXGKDDI_SUBMITCOMMANDVIRTUAL real_submit_virtual;
+static _Atomic unsigned long submitter;
+
+static NTSTATUS APIENTRY spy_submit_virtual(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMANDVIRTUAL *args)
+{
+    atomic_store(&submitter, (unsigned long)pthread_self());
+    return real_submit_virtual(hAdapter, args);
+}
+
+static void spy_install(D3DKMT_HANDLE context, bool on)
+{
+    struct dxgk_context *c = (struct dxgk_context *)dxgk_handle_get(context, DXGK_TYPE_CONTEXT);
+    assert_non_null(c);
+    struct dxgk_adapter *a = c->device->adapter;
+    struct gsched_node *n = &a->node[c->node];
+    pthread_mutex_lock(&n->submit_lock);
+    if (on) {
+        real_submit_virtual = a->driver.ddi.DxgkDdiSubmitCommandVirtual;
+        a->driver.ddi.DxgkDdiSubmitCommandVirtual = spy_submit_virtual;
+    } else {
+        a->driver.ddi.DxgkDdiSubmitCommandVirtual = real_submit_virtual;
+    }
+    pthread_mutex_unlock(&n->submit_lock);
+    dxgk_object_put(&c->obj);
+}
+
+/* Direct submission in the GpuMmu model: with the node idle and every page-table write retired,
+ * D3DKMTSubmitCommand hands the packet to DxgkDdiSubmitCommandVirtual on the caller's thread;
+ * behind a page-table write the paging engine has not run (the GPU paused), the packet goes to
+ * the node worker, which submits it only once that write retired - and the copy through the
+ * newly mapped VA lands; after a mapping that grew the root page table, the worker too, which
+ * gives the context the grown root before the packet (else the far VA would fault). */
+/* rule: kernel.direct-submission-single-resident-packet (GpuMmu: the thread that called DxgkDdiSubmitCommandVirtual) */
+static void an_idle_node_takes_the_packet_from_the_caller_unless_a_page_table_write_is_pending(void **state)
+{
+    (void)state;
+    struct vdev v;
+    vdev_open(&v, e.device, e.context, 31);
+    D3DGPU_VIRTUAL_ADDRESS d1 = v.rb_va, s1 = v.src_va;
+    assert_int_equal(vdev_copies(&v, &d1, &s1, 1), STATUS_SUCCESS);
+    renv_finish(e.device, e.context);
+    spy_install(e.context, true);
+    unsigned long me = (unsigned long)pthread_self();
+    /* Idle means the worker also let go of its last packet, a moment after the GPU may have
+     * finished it: a few tries. Every one lands; one is submitted by this thread. */
+    bool direct = false;
+    for (int i = 0; i < 50 && !direct; i++) {
+        atomic_store(&submitter, 0);
+        assert_int_equal(vdev_copies(&v, &d1, &s1, 1), STATUS_SUCCESS);
+        direct = atomic_load(&submitter) == me; /* before D3DKMTSubmitCommand returned */
+        renv_finish(e.device, e.context);
+    }
+    assert_true(direct);
+    vdev_check(&v, 31);
+    /* A second VA of the source, its page-table write held behind the paused GPU. */
+    wddm_swgpu_set_paused(1);
+    D3DGPU_VIRTUAL_ADDRESS s2 = renv_map(e.device, v.src, BYTES / 4096, false);
+    void *p = renv_lock2(e.device, v.rb);
+    memset(p, 0, BYTES);
+    renv_unlock2(e.device, v.rb);
+    atomic_store(&submitter, 0);
+    assert_int_equal(vdev_copies(&v, &d1, &s2, 1), STATUS_SUCCESS);
+    assert_true(atomic_load(&submitter) != me);
+    wddm_swgpu_set_paused(0);
+    renv_finish(e.device, e.context);
+    assert_true(atomic_load(&submitter) != 0 && atomic_load(&submitter) != me); /* the worker's */
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    vdev_check(&v, 31);
+    /* A mapping beyond the root grows it; its page-table writes retired, the context's next
+     * packet still goes through the worker, which gives the context the grown root first. */
+    D3DKMT_CREATEPAGINGQUEUE pq = { .hDevice = e.device };
+    assert_int_equal(D3DKMTCreatePagingQueue(&pq), STATUS_SUCCESS);
+    D3DDDI_MAPGPUVIRTUALADDRESS m = { .hPagingQueue = pq.hPagingQueue, .hAllocation = v.src,
+                                      .SizeInPages = BYTES / 4096, .MinimumAddress = 1ull << 39 };
+    NTSTATUS st = D3DKMTMapGpuVirtualAddress(&m);
+    assert_true(st == STATUS_SUCCESS || st == STATUS_PENDING);
+    D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMCPU w = { .hDevice = e.device, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &pq.hSyncObject,
+                                                     .FenceValueArray = &m.PagingFenceValue };
+    assert_int_equal(wddm_wait_for_synchronization_object_from_cpu_timeout(&w, 20000), STATUS_SUCCESS);
+    p = renv_lock2(e.device, v.rb);
+    memset(p, 0, BYTES);
+    renv_unlock2(e.device, v.rb);
+    D3DGPU_VIRTUAL_ADDRESS far = m.VirtualAddress;
+    atomic_store(&submitter, 0);
+    assert_int_equal(vdev_copies(&v, &d1, &far, 1), STATUS_SUCCESS);
+    renv_finish(e.device, e.context);
+    assert_true(atomic_load(&submitter) != 0 && atomic_load(&submitter) != me);
+    assert_int_equal(renv_exec_state(e.device), D3DKMT_DEVICEEXECUTION_ACTIVE);
+    vdev_check(&v, 31);
+    D3DKMT_DESTROYPAGINGQUEUE dq = { .hPagingQueue = pq.hPagingQueue };
+    assert_int_equal(D3DKMTDestroyPagingQueue(&dq), STATUS_SUCCESS);
+    spy_install(e.context, false);
 }
 
 /* rule: vidmm.ptes-follow-every-move-mapped-allocation */
@@ -492,6 +591,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(va_copy_through_a_command_buffer_in_gpu_virtual_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(a_mapping_beyond_the_root_grows_it_and_every_va_keeps_working, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(an_idle_node_takes_the_packet_from_the_caller_unless_a_page_table_write_is_pending,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(eviction_and_restore_move_the_allocation_and_the_va_keeps_working, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(never_resident_access_faults_and_loses_only_that_device, setup, teardown),

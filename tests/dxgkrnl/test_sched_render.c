@@ -126,6 +126,56 @@ static void test_fences_retire_every_submission(void **state)
     mock_close(&e);
 }
 
+static UINT32 read_first_word(struct mock_env *e, D3DKMT_HANDLE a)
+{
+    void *p;
+    assert_int_equal(mock_lock(e, a, LOCK_READONLY, &p), STATUS_SUCCESS); /* waits for the GPU's writes */
+    UINT32 v;
+    memcpy(&v, p, 4);
+    assert_int_equal(mock_unlock(e, a), STATUS_SUCCESS);
+    return v;
+}
+
+/* Direct submission (sched/queue.c): a packet whose allocations are resident, on a node with
+ * nothing queued or being readied, is handed to DxgkDdiSubmitCommand by the thread calling
+ * D3DKMTRender; a first reference (its placement first) goes through the node worker, and so
+ * does a resident packet queued behind one the worker is readying (it may not pass it). */
+/* rule: kernel.direct-submission-single-resident-packet (WDDM 1.x: the thread that called DxgkDdiSubmitCommand) */
+static void test_a_resident_packet_on_an_idle_node_is_submitted_by_the_caller(void **state)
+{
+    (void)state;
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    unsigned long me = (unsigned long)pthread_self();
+    D3DKMT_HANDLE a = mock_alloc(&e, 4096, true, 0, 0, 0x2, NULL);
+    assert_int_equal(mock_render_write(&e, a, 1, true), STATUS_SUCCESS);
+    assert_int_equal(read_first_word(&e, a), 1);
+    assert_true(atomic_load(&mock.submitter) != 0 && atomic_load(&mock.submitter) != me); /* placed first */
+    /* Idle means the worker also let go of its last packet, a moment after the GPU may have
+     * finished it: a few tries, each read back. */
+    bool direct = false;
+    for (UINT32 i = 0; i < 50 && !direct; i++) {
+        atomic_store(&mock.submitter, 0);
+        assert_int_equal(mock_render_write(&e, a, 10 + i, true), STATUS_SUCCESS);
+        direct = atomic_load(&mock.submitter) == me; /* before D3DKMTRender returned */
+        assert_int_equal(read_first_word(&e, a), 10 + i);
+    }
+    assert_true(direct);
+    /* b's first reference waits for its placement behind the paused GPU; a's packet after it
+     * queues for the worker. */
+    D3DKMT_HANDLE b = mock_alloc(&e, 4096, true, 0, 0, 0x2, NULL);
+    atomic_store(&mock.paused, true);
+    assert_int_equal(mock_render_write(&e, b, 100, true), STATUS_SUCCESS);
+    atomic_store(&mock.submitter, 0);
+    assert_int_equal(mock_render_write(&e, a, 200, true), STATUS_SUCCESS);
+    assert_true(atomic_load(&mock.submitter) != me);
+    atomic_store(&mock.paused, false);
+    assert_int_equal(read_first_word(&e, a), 200);
+    assert_int_equal(read_first_word(&e, b), 100);
+    assert_true(atomic_load(&mock.submitter) != 0 && atomic_load(&mock.submitter) != me);
+    mock_close(&e);
+}
+
 /* rule: kernel.d3dkmtqueryadapterinfo-reports-caps */
 static void test_query_adapter_info_reports_caps_segments_and_counters(void **state)
 {
@@ -267,6 +317,7 @@ int main(void)
         cmocka_unit_test_setup(test_first_reference_makes_a_local_allocation_resident_with_a_fill, reset),
         cmocka_unit_test_setup(test_insufficient_dma_buffer_splits_into_several_packets, reset),
         cmocka_unit_test_setup(test_fences_retire_every_submission, reset),
+        cmocka_unit_test_setup(test_a_resident_packet_on_an_idle_node_is_submitted_by_the_caller, reset),
         cmocka_unit_test_setup(test_query_adapter_info_reports_caps_segments_and_counters, reset),
         cmocka_unit_test_setup(test_verifier_refuses_bad_allocation_info, reset),
         cmocka_unit_test_setup(test_render_without_room_puts_the_device_in_error, reset),

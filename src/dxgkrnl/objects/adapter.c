@@ -56,6 +56,7 @@ static const struct dxgk_upcalls upcalls = {
     .prepare_packet_locked = vidmm_packet_prepare_locked,
     .split_submit_locked = vidmm_split_submit_locked,
     .switch_root = vidmm_va_switch_root,
+    .packet_direct_locked = vidmm_packet_direct_locked,
     .packet_ticketed_locked = vidmm_packet_ticketed_locked,
     .held_done_locked = vidmm_va_held_done_locked,
     .paging_packet_get_locked = vidmm_paging_packet_get_locked,

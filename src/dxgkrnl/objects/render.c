@@ -25,55 +25,6 @@
 /* Allocation lists up to this long resolve into arrays on the stack. */
 #define RENDER_STACK 32u
 
-/* Direct submission: when nothing of this node is queued or on its way to the GPU, and every
- * allocation of the packet is resident with its placement's paging done, the worker has
- * nothing to add (no residency work, no ordering to keep), so the calling thread patches and
- * submits the packet itself instead of waking the worker for it — a thread hop and a futex
- * wake-up per DMA buffer saved (issue 2 W1). While the claim stands, later packets queue for
- * the worker (which then waits for submit_lock behind this one) and gsched_wait_node_idle waits
- * for it; the DPC does not count it as work for the worker. Adapter lock held. */
-static bool direct_submit_claim_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p)
-{
-    WDDM_ASSERT_HELD(&a->lock);
-    const struct gsched_node *paging = &a->node[a->paging_node];
-    /* Seed 000: a context allocation not yet resident and initialised needs the worker's
-     * prepare step; once it is, the context's queued count keeps it (vidmm/evict.c). */
-    if (!dxgk_context_allocations_ready_locked(a, p->ctx))
-        return false;
-    for (UINT i = 0; i < p->alloc_count; i++) {
-        const struct vidmm_instance *in = p->inst[i];
-        /* Resident where its allocation may be used: an instance an eviction moved into an
-         * aperture of its EvictionSegmentSet needs the worker's prepare to come back first. */
-        if (!in->segment_id || !(vidmm_allowed_segments(a, &in->alloc->info) & (1u << (in->segment_id - 1))) ||
-            (in->gpu_fence && !gsched_fence_completed(paging, in->gpu_fence)))
-            return false;
-    }
-    pthread_mutex_lock(&n->lock);
-    /* Issue 4: not past a closed or closing gate (sched/preempt.c), not beyond the hardware
-     * queue's depth, and not behind lower-priority work the worker would preempt. */
-    bool claimed = n->pending == 0 && n->direct_claims == 0 && !n->stop && !n->gate && !n->gate_closing &&
-                   n->hw_count < n->hw_queue_cap;
-    if (claimed && n->hw_count && gsched_preemption_supported(a, n))
-        for (const struct dxgk_packet *q = n->inflight; q && claimed; q = q->next)
-            claimed = q->paging || q->priority >= p->ctx->priority;
-    if (claimed) {
-        n->direct_claims = 1;
-        n->hw_count++;
-        p->hw_slot = true;
-        p->priority = p->ctx->priority;
-    }
-    pthread_mutex_unlock(&n->lock);
-    if (!claimed)
-        return false;
-    (void)dxgk_context_allocations_mark_used_locked(p->ctx, p->ticket); /* ready: no fence to wait */
-    for (UINT i = 0; i < p->alloc_count; i++) { /* where each instance lives now */
-        struct vidmm_instance *in = p->inst[i];
-        in->prepared_use[p->node] = p->ticket; /* the GPU may touch it: not evicted (vidmm/evict.c) */
-        vidmm_list_entry_locate(a, &p->alloc_list[i], in);
-    }
-    return true;
-}
-
 /* The instance-ordering refusal (docs/semantics.md §3.3): checked before DxgkDdiRender and again
  * when the buffer is queued (the adapter lock is let go in between). */
 static void refuse_instance_order(UINT entry, D3DKMT_HANDLE named, D3DKMT_HANDLE allocation)
@@ -100,7 +51,7 @@ struct render_op {
     HANDLE *dspec;                    /* each entry's DxgkDdiOpenAllocation handle */
     UINT nal, npk;
     struct dxgk_packet *first, *last;
-    bool direct;                      /* submitted by this thread (direct_submit_claim_locked) */
+    bool direct;                      /* submitted by this thread (gsched_direct_try_locked) */
 };
 
 /* Phase 1: the command range and both lists against the context's buffers. */
@@ -348,10 +299,8 @@ static void render_queue_locked(struct render_op *op)
         vidmm_stamp_list_entry_locked(op->a, op->first->inst[i], c->node, t, &op->first->alloc_list[i]);
     c->last_ticket = t;
     atomic_fetch_add(&c->queued, op->npk);
-    op->direct = op->npk == 1 && direct_submit_claim_locked(op->a, n, op->first);
-    if (op->direct) {
-        pthread_mutex_lock(&n->submit_lock);
-    } else {
+    op->direct = op->npk == 1 && gsched_direct_try_locked(op->a, n, op->first);
+    if (!op->direct) {
         gsched_queue_append_locked(c, op->first, op->npk);
         gsched_node_kick(n, op->npk); /* node->lock nests inside the adapter lock */
     }
@@ -382,14 +331,8 @@ static NTSTATUS render_commit(struct render_op *op, NTSTATUS st)
         }
     }
     pthread_mutex_unlock(&a->lock);
-    if (op->direct) {
-        struct gsched_node *n = op->n;
-        gsched_submit_locked(n, op->first);
-        pthread_mutex_lock(&n->lock);
-        n->direct_claims = 0; /* the claim of direct_submit_claim_locked */
-        pthread_cond_broadcast(&n->done_cond);
-        pthread_mutex_unlock(&n->lock);
-    }
+    if (op->direct)
+        gsched_direct_submit(op->n, op->first);
     return st;
 }
 

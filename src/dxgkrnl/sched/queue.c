@@ -226,6 +226,67 @@ void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p)
     p->next = NULL;
 }
 
+/* Direct submission: when nothing of this node is queued or on its way to the GPU, and VidMm
+ * has nothing to do before the packet runs (a_up->packet_direct_locked: everything it names
+ * resident with its paging done; for a virtual packet every page-table write retired and the
+ * root current), the worker would add no residency work and no ordering, so the submitting
+ * thread patches and submits the packet itself instead of waking the worker for it - a thread
+ * hop and a futex wake-up per DMA buffer saved (issue 2 W1; issue 17 aim 2 for the GpuMmu
+ * model). While the claim stands, later packets queue for the worker (which then waits for
+ * submit_lock behind this one) and gsched_wait_node_idle waits for it; the DPC does not count
+ * it as work for the worker. */
+static bool direct_claim_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    pthread_mutex_lock(&n->lock);
+    /* Issue 4: not past a closed or closing gate (sched/preempt.c), not beyond the hardware
+     * queue's depth, and not behind lower-priority work the worker would preempt. */
+    bool claimed = n->pending == 0 && n->direct_claims == 0 && !n->stop && !n->gate && !n->gate_closing &&
+                   n->hw_count < n->hw_queue_cap;
+    if (claimed && n->hw_count && gsched_preemption_supported(a, n))
+        for (const struct dxgk_packet *q = n->inflight; q && claimed; q = q->next)
+            claimed = q->paging || q->priority >= p->ctx->priority;
+    if (claimed) {
+        n->direct_claims = 1;
+        n->hw_count++;
+        p->hw_slot = true;
+        p->priority = p->ctx->priority;
+    }
+    pthread_mutex_unlock(&n->lock);
+    return claimed;
+}
+
+static void direct_release(struct gsched_node *n, struct dxgk_packet *p, bool unused)
+{
+    pthread_mutex_lock(&n->lock);
+    if (unused) { /* the packet goes to the queue after all: its place back */
+        n->hw_count--;
+        p->hw_slot = false;
+    }
+    n->direct_claims = 0;
+    pthread_cond_broadcast(&n->done_cond);
+    pthread_mutex_unlock(&n->lock);
+}
+
+bool gsched_direct_try_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    if (!direct_claim_locked(a, n, p))
+        return false;
+    if (!a->up->packet_direct_locked(a, p)) {
+        direct_release(n, p, true);
+        return false;
+    }
+    pthread_mutex_lock(&n->submit_lock);
+    return true;
+}
+
+void gsched_direct_submit(struct gsched_node *n, struct dxgk_packet *p)
+{
+    gsched_submit_locked(n, p); /* lets go of submit_lock */
+    direct_release(n, p, false);
+}
+
 /* GPU waits (sched/syncobj.c, docs/semantics.md §8.5 rule 4). A context's packets rendered after a
  * D3DKMTWaitForSynchronizationObjectFromGpu wait on the context's held list without a ticket:
  * node tickets retire in order (VidMm relies on it), so a packet that may not run yet cannot

@@ -42,6 +42,12 @@ struct dxgk_packet *gsched_packet_get_locked(struct dxgk_context *c);
 void gsched_packet_put_locked(struct dxgk_context *c, struct dxgk_packet *p);
 void gsched_packet_recycle_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
 void gsched_queue_append_locked(struct dxgk_context *c, struct dxgk_packet *first, UINT count);
+/* Direct submission (D3DKMTRender, D3DKMTSubmitCommand): p, just given its ticket, goes to the
+ * hardware from the submitting thread when the worker would add nothing - true, with the node
+ * claimed and its submit_lock taken (so no packet queued after p reaches the node first);
+ * then, with the adapter lock let go, gsched_direct_submit. false: queue it. Adapter lock held. */
+bool gsched_direct_try_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p);
+void gsched_direct_submit(struct gsched_node *n, struct dxgk_packet *p);
 struct dxgk_packet *gsched_queue_peek_locked(struct gsched_node *n);
 void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p);
 

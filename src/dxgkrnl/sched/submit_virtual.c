@@ -4,7 +4,8 @@
  * on the context's queue like a D3DKMTRender packet (priorities, hardware queue cap,
  * preemption, TDR, GPU waits all apply), and the node worker hands it to
  * DxgkDdiSubmitCommandVirtual once every page-table write submitted before it ran
- * (sched/node.c). Nothing is made resident by a submission (docs/semantics.md §9.2: the device's
+ * (sched/node.c) - or, when those have run and the node has nothing queued, this thread does
+ * (direct submission, sched/queue.c). Nothing is made resident by a submission (docs/semantics.md §9.2: the device's
  * MakeResident list is the only residency control); what the commands touch that is not
  * resident faults on the GPU and loses only this device (sched/interrupt.c). */
 #include "dxgkrnl/sched/sched.h"
@@ -90,6 +91,7 @@ NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *args)
                    args->PrivateDriverDataSize < p->priv_size ? args->PrivateDriverDataSize : p->priv_size);
     }
     gsched_release_held_locked(a, c); /* waits satisfied since: pass them first */
+    bool direct = false;
     if (c->waits || c->held || c->held_signals) {
         /* Behind a GPU wait (sched/syncobj.c): held, no ticket; no allocations to take. */
         p->wait_seq = c->wait_seq;
@@ -103,11 +105,16 @@ NTSTATUS APIENTRY D3DKMTSubmitCommand(const D3DKMT_SUBMITCOMMAND *args)
     } else {
         p->ticket = ++n->queued_ticket;
         c->last_ticket = p->ticket;
-        gsched_queue_append_locked(c, p, 1);
-        gsched_node_kick(n, 1);
+        direct = gsched_direct_try_locked(a, n, p);
+        if (!direct) {
+            gsched_queue_append_locked(c, p, 1);
+            gsched_node_kick(n, 1);
+        }
     }
     atomic_fetch_add(&c->queued, 1);
     pthread_mutex_unlock(&a->lock);
+    if (direct)
+        gsched_direct_submit(n, p);
     st = STATUS_SUCCESS;
 out:
     dxgk_object_put(&c->obj);

@@ -82,6 +82,41 @@ NTSTATUS vidmm_packet_prepare_locked(struct dxgk_adapter *a, struct dxgk_packet 
     return st;
 }
 
+/* What the worker's prepare step (above) would find already done: the context's context
+ * allocations resident and initialised (seed 000; once they are, the context's queued count
+ * keeps them), each instance resident in a segment its allocation may use (one an eviction
+ * moved into an aperture of its EvictionSegmentSet needs the prepare step to come back) with
+ * the paging that placed it retired, and for a virtual packet every page-table write submitted
+ * so far retired and the context's root page table current. Then the packet is marked as the
+ * prepare step marks it: no paging fence to wait for, nothing to switch. */
+bool vidmm_packet_direct_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    const struct gsched_node *paging = &a->node[a->paging_node];
+    if (!dxgk_context_allocations_ready_locked(a, p->ctx))
+        return false;
+    for (UINT i = 0; i < p->alloc_count; i++) {
+        const struct vidmm_instance *in = p->inst[i];
+        if (!in->segment_id || !(vidmm_allowed_segments(a, &in->alloc->info) & (1u << (in->segment_id - 1))) ||
+            (in->gpu_fence && !gsched_fence_completed(paging, in->gpu_fence)))
+            return false;
+    }
+    if (p->virt) {
+        UINT64 pt = vidmm_va_pt_fence_locked(a);
+        struct vidmm_root_ref root;
+        vidmm_va_root_locked(a, &root);
+        if ((pt && !gsched_fence_completed(paging, pt)) || root.gen != p->ctx->root_gen)
+            return false;
+    }
+    (void)dxgk_context_allocations_mark_used_locked(p->ctx, p->ticket); /* ready: no fence to wait */
+    for (UINT i = 0; i < p->alloc_count; i++) {
+        struct vidmm_instance *in = p->inst[i];
+        in->prepared_use[p->node] = p->ticket; /* the GPU may touch it: not evicted (vidmm/evict.c) */
+        vidmm_list_entry_locate(a, &p->alloc_list[i], in);
+    }
+    return true;
+}
+
 void vidmm_packet_ticketed_locked(struct dxgk_adapter *a, struct dxgk_packet *p)
 {
     WDDM_ASSERT_HELD(&a->lock);

@@ -321,6 +321,7 @@ void vidmm_va_switch_root(struct dxgk_adapter *a, struct dxgk_context *c, const 
 NTSTATUS vidmm_packet_prepare_locked(struct dxgk_adapter *a, struct dxgk_packet *p, UINT64 *paging_fence,
                                      struct vidmm_root_ref *root);
 void vidmm_packet_ticketed_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
+bool vidmm_packet_direct_locked(struct dxgk_adapter *a, struct dxgk_packet *p);
 NTSTATUS vidmm_split_submit_locked(struct dxgk_adapter *a, struct gsched_node *n, struct dxgk_packet *p);
 /* Allocation-list entry i of a packet whose instance was made resident: touched (LRU), located;
  * returns the paging fence the packet must wait for. Adapter lock held. */
