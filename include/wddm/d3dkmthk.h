@@ -1087,6 +1087,15 @@ typedef struct _D3DKMT_OPENSYNCOBJECTFROMNTHANDLE2 {
     };
 } D3DKMT_OPENSYNCOBJECTFROMNTHANDLE2;
 
+/* The adapter a shared resource was created on (IDXGIFactory2::GetSharedResourceAdapterLuid):
+ * exactly one of a global share handle and an NT handle names it. */
+typedef struct _D3DKMT_GETSHAREDRESOURCEADAPTERLUID {
+    D3DKMT_HANDLE hGlobalShare;           /* [in] a global share handle, or 0 */
+    HANDLE hNtHandle;                     /* [in] an NT handle to the resource, or NULL */
+    LUID AdapterLuid;                     /* [out] */
+} D3DKMT_GETSHAREDRESOURCEADAPTERLUID;
+
+NTSTATUS APIENTRY D3DKMTGetSharedResourceAdapterLuid(D3DKMT_GETSHAREDRESOURCEADAPTERLUID *);
 NTSTATUS APIENTRY D3DKMTShareObjects(UINT cObjects, const D3DKMT_HANDLE *hObjects, OBJECT_ATTRIBUTES *pObjectAttributes,
                                      DWORD dwDesiredAccess, HANDLE *phSharedNtHandle);
 NTSTATUS APIENTRY D3DKMTQueryResourceInfoFromNtHandle(D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE *);

@@ -140,6 +140,30 @@ static HRESULT STDMETHODCALLTYPE factory_EnumAdapterByLuid(IDXGIFactory4 *This, 
     return DXGI_ERROR_NOT_FOUND;
 }
 
+/* The adapter a shared resource was created on (D3DKMTGetSharedResourceAdapterLuid), so that an
+ * application opens it on a device of that adapter: Windows opens a shared resource only on
+ * its creator's adapter (IDXGIFactory2::GetSharedResourceAdapterLuid, "You cannot share resources
+ * across adapters"). The handle is the NT handle IDXGIResource1::CreateSharedHandle returned, as
+ * documented; an invalid one is DXGI_ERROR_INVALID_CALL. */
+static HRESULT STDMETHODCALLTYPE factory_GetSharedResourceAdapterLuid(IDXGIFactory4 *This, HANDLE resource, LUID *luid)
+{
+    (void)This;
+    if (!luid) {
+        RT_REFUSE_DXGI(FACTORY, "IDXGIFactory2::GetSharedResourceAdapterLuid: pLuid is NULL");
+        return E_INVALIDARG;
+    }
+    D3DKMT_GETSHAREDRESOURCEADAPTERLUID q = { .hNtHandle = resource };
+    if (!resource || !NT_SUCCESS(D3DKMTGetSharedResourceAdapterLuid(&q))) {
+        RT_REFUSE_DXGI(FACTORY,
+                       "IDXGIFactory2::GetSharedResourceAdapterLuid: %p is not an NT handle of a shared resource "
+                       "(IDXGIResource1::CreateSharedHandle)",
+                       resource);
+        return DXGI_ERROR_INVALID_CALL;
+    }
+    *luid = q.AdapterLuid;
+    return S_OK;
+}
+
 static const struct IDXGIFactory4Vtbl factory_vtbl = {
     RT_API_STUBS_IDXGIFactory4, /* every slot answers "not implemented" until named below */
     .QueryInterface = factory_QueryInterface,
@@ -152,6 +176,7 @@ static const struct IDXGIFactory4Vtbl factory_vtbl = {
     .IsCurrent = factory_IsCurrent,
     .GetCreationFlags = factory_GetCreationFlags,
     .EnumAdapterByLuid = factory_EnumAdapterByLuid,
+    .GetSharedResourceAdapterLuid = factory_GetSharedResourceAdapterLuid,
 };
 
 HRESULT rt_factory_create(UINT flags, struct rt_factory **out)

@@ -743,6 +743,74 @@ static void a_cross_adapter_resource_opens_on_the_other_adapter(void **state)
     renv_close(&a);
 }
 
+static LUID adapter_luid(int which)
+{
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    for (ULONG i = 0; i < en.NumAdapters; i++) {
+        D3DKMT_CLOSEADAPTER c = { .hAdapter = info[i].hAdapter };
+        assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS);
+    }
+    return info[which].AdapterLuid;
+}
+
+static bool luid_is(LUID got, LUID want)
+{
+    return got.LowPart == want.LowPart && got.HighPart == want.HighPart;
+}
+
+/* D3DKMTGetSharedResourceAdapterLuid (WDK d3dkmthk.h): the adapter a shared resource was created
+ * on, named by its global share handle or by an NT handle to it - exactly one; a resource of
+ * the second adapter names the second adapter. Anything else is refused: both or neither, a
+ * handle that names no share, a closed NT handle, an NT handle to a sync object. */
+/* rule: kernel.shared-resource-adapter-luid */
+static void a_shared_resource_names_the_adapter_it_was_created_on(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    side_open(&a, 0);
+    side_open(&b, 1);
+    LUID la = adapter_luid(0), lb = adapter_luid(1);
+    assert_false(luid_is(la, lb));
+    struct made global_made, nt_made;
+    D3DKMT_HANDLE global = 0;
+    assert_int_equal(try_make(&b, true, false, &global_made, &global), STATUS_SUCCESS);
+    assert_int_not_equal(global, 0);
+    nt_made = make_nt(&a);
+    HANDLE nt = share1(nt_made.res, NULL);
+    D3DKMT_GETSHAREDRESOURCEADAPTERLUID q = { .hGlobalShare = global };
+    assert_int_equal(D3DKMTGetSharedResourceAdapterLuid(&q), STATUS_SUCCESS);
+    assert_true(luid_is(q.AdapterLuid, lb));
+    q = (D3DKMT_GETSHAREDRESOURCEADAPTERLUID){ .hNtHandle = nt };
+    assert_int_equal(D3DKMTGetSharedResourceAdapterLuid(&q), STATUS_SUCCESS);
+    assert_true(luid_is(q.AdapterLuid, la));
+    q = (D3DKMT_GETSHAREDRESOURCEADAPTERLUID){ .hGlobalShare = global, .hNtHandle = nt };
+    assert_int_equal(D3DKMTGetSharedResourceAdapterLuid(&q), STATUS_INVALID_PARAMETER);
+    q = (D3DKMT_GETSHAREDRESOURCEADAPTERLUID){ 0 };
+    assert_int_equal(D3DKMTGetSharedResourceAdapterLuid(&q), STATUS_INVALID_PARAMETER);
+    assert_int_equal(D3DKMTGetSharedResourceAdapterLuid(NULL), STATUS_INVALID_PARAMETER);
+    q = (D3DKMT_GETSHAREDRESOURCEADAPTERLUID){ .hGlobalShare = global_made.res }; /* a local handle */
+    assert_int_equal(D3DKMTGetSharedResourceAdapterLuid(&q), STATUS_INVALID_PARAMETER);
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = a.device };
+    cs.Info.Type = D3DDDI_MONITORED_FENCE;
+    cs.Info.Flags.Shared = cs.Info.Flags.NtSecuritySharing = 1;
+    assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_SUCCESS);
+    HANDLE sync_nt = share1(cs.hSyncObject, NULL);
+    q = (D3DKMT_GETSHAREDRESOURCEADAPTERLUID){ .hNtHandle = sync_nt };
+    assert_int_equal(D3DKMTGetSharedResourceAdapterLuid(&q), STATUS_OBJECT_TYPE_MISMATCH);
+    assert_true(CloseHandle(sync_nt));
+    assert_true(CloseHandle(nt));
+    q = (D3DKMT_GETSHAREDRESOURCEADAPTERLUID){ .hNtHandle = nt };
+    assert_int_equal(D3DKMTGetSharedResourceAdapterLuid(&q), STATUS_INVALID_HANDLE);
+    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT ds = { .hSyncObject = cs.hSyncObject };
+    assert_int_equal(D3DKMTDestroySynchronizationObject(&ds), STATUS_SUCCESS);
+    destroy_res(&a, &nt_made);
+    destroy_res(&b, &global_made);
+    renv_close(&b);
+    renv_close(&a);
+}
+
 int main(void)
 {
     setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
@@ -761,6 +829,7 @@ int main(void)
         cmocka_unit_test(open_from_nt_handle_checks_its_buffers),
         cmocka_unit_test(threads_share_open_and_close_at_once),
         cmocka_unit_test(a_cross_adapter_resource_opens_on_the_other_adapter),
+        cmocka_unit_test(a_shared_resource_names_the_adapter_it_was_created_on),
     };
     return cmocka_run_group_tests(tests, keep_adapters, NULL);
 }

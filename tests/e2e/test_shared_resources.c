@@ -224,6 +224,107 @@ static void kernel_cross_adapter_surface_written_on_a_is_read_by_d3d11_on_b(void
     dev_close(&a);
 }
 
+static LUID device_luid(struct dev *d)
+{
+    IDXGIDevice *dx = NULL;
+    IDXGIAdapter *ad = NULL;
+    DXGI_ADAPTER_DESC desc;
+    assert_int_equal(ID3D11Device_QueryInterface(d->dev, &IID_IDXGIDevice, (void **)&dx), S_OK);
+    assert_int_equal(IDXGIDevice_GetAdapter(dx, &ad), S_OK);
+    assert_int_equal(IDXGIAdapter_GetDesc(ad, &desc), S_OK);
+    SAFE_RELEASE(ad);
+    SAFE_RELEASE(dx);
+    return desc.AdapterLuid;
+}
+
+static IDXGIKeyedMutex *keyed_mutex_of(ID3D11Texture2D *t)
+{
+    IDXGIKeyedMutex *km = NULL;
+    assert_int_equal(ID3D11Texture2D_QueryInterface(t, &IID_IDXGIKeyedMutex, (void **)&km), S_OK);
+    return km;
+}
+
+/* Windows shares a resource only on the adapter that created it (IDXGIFactory2::
+ * GetSharedResourceAdapterLuid: "You cannot share resources across adapters"), so a keyed
+ * mutex is passed between devices of that adapter: the application asks the factory which one.
+ * A keyed-mutex texture of adapter 1 shared by NT handle: the factory names adapter 1; a device
+ * of adapter 0 cannot open it (E_INVALIDARG: neither the texture nor its keyed mutex), a second
+ * device of adapter 1 can, and the two hand the texture over by key. The legacy form
+ * (GetSharedHandle) does not open on adapter 0 either. */
+/* rule: dxgi.shared-resource-adapter-luid */
+/* rule: dxgi.keyed-mutex-only-on-creator-adapter */
+static void a_keyed_mutex_texture_opens_only_on_the_adapter_the_factory_names(void **state)
+{
+    (void)state;
+    D3DKMT_ADAPTERINFO info[4]; /* both adapters started and held while the devices come */
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    assert_int_equal(en.NumAdapters, 2);
+    struct dev a0, a1, a1b;
+    dev_open(&a0, 0);
+    dev_open(&a1, 1);
+    dev_open(&a1b, 1);
+    LUID l0 = device_luid(&a0), l1 = device_luid(&a1);
+    assert_false(l0.LowPart == l1.LowPart && l0.HighPart == l1.HighPart);
+    ID3D11Texture2D *t = texture(&a1, D3D11_USAGE_DEFAULT,
+                                 D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX | D3D11_RESOURCE_MISC_SHARED_NTHANDLE, 41);
+    IDXGIResource1 *r1 = NULL;
+    assert_int_equal(ID3D11Texture2D_QueryInterface(t, &IID_IDXGIResource1, (void **)&r1), S_OK);
+    HANDLE nt = NULL;
+    assert_int_equal(IDXGIResource1_CreateSharedHandle(r1, NULL, DXGI_SHARED_RESOURCE_READ | DXGI_SHARED_RESOURCE_WRITE,
+                                                        NULL, &nt),
+                     S_OK);
+    IDXGIFactory2 *f = NULL;
+    assert_int_equal(CreateDXGIFactory1(&IID_IDXGIFactory2, (void **)&f), S_OK);
+    LUID got = { 0 };
+    assert_int_equal(IDXGIFactory2_GetSharedResourceAdapterLuid(f, nt, &got), S_OK);
+    assert_true(got.LowPart == l1.LowPart && got.HighPart == l1.HighPart);
+    assert_int_equal(IDXGIFactory2_GetSharedResourceAdapterLuid(f, NULL, &got), DXGI_ERROR_INVALID_CALL);
+    assert_int_equal(IDXGIFactory2_GetSharedResourceAdapterLuid(f, nt, NULL), E_INVALIDARG);
+    /* Adapter 0: refused, nothing returned. */
+    ID3D11Device1 *d0 = NULL, *d1b = NULL;
+    assert_int_equal(ID3D11Device_QueryInterface(a0.dev, &IID_ID3D11Device1, (void **)&d0), S_OK);
+    assert_int_equal(ID3D11Device_QueryInterface(a1b.dev, &IID_ID3D11Device1, (void **)&d1b), S_OK);
+    void *out = (void *)&out;
+    assert_int_equal(ID3D11Device1_OpenSharedResource1(d0, nt, &IID_ID3D11Texture2D, &out), E_INVALIDARG);
+    assert_null(out);
+    /* Adapter 1's second device: the texture and its keyed mutex. */
+    ID3D11Texture2D *opened = NULL;
+    assert_int_equal(ID3D11Device1_OpenSharedResource1(d1b, nt, &IID_ID3D11Texture2D, (void **)&opened), S_OK);
+    IDXGIKeyedMutex *k1 = keyed_mutex_of(t), *k1b = keyed_mutex_of(opened);
+    ID3D11Texture2D *src = texture(&a1, D3D11_USAGE_DEFAULT, 0, 42);
+    assert_int_equal(IDXGIKeyedMutex_AcquireSync(k1, 0, INFINITE), S_OK);
+    ID3D11DeviceContext_CopyResource(a1.ctx, (ID3D11Resource *)t, (ID3D11Resource *)src);
+    assert_int_equal(IDXGIKeyedMutex_ReleaseSync(k1, 1), S_OK);
+    assert_int_equal(IDXGIKeyedMutex_AcquireSync(k1b, 1, INFINITE), S_OK);
+    expect_content(&a1b, opened, 42);
+    assert_int_equal(IDXGIKeyedMutex_ReleaseSync(k1b, 0), S_OK);
+    /* The legacy global handle of a keyed-mutex texture: not on adapter 0 either. */
+    ID3D11Texture2D *legacy = texture(&a1, D3D11_USAGE_DEFAULT, D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX, 43);
+    out = (void *)&out;
+    assert_int_equal(ID3D11Device_OpenSharedResource(a0.dev, shared_handle(legacy), &IID_ID3D11Texture2D, &out),
+                     E_INVALIDARG);
+    assert_null(out);
+    SAFE_RELEASE(legacy);
+    SAFE_RELEASE(src);
+    SAFE_RELEASE(k1b);
+    SAFE_RELEASE(k1);
+    SAFE_RELEASE(opened);
+    SAFE_RELEASE(d1b);
+    SAFE_RELEASE(d0);
+    SAFE_RELEASE(f);
+    assert_true(CloseHandle(nt));
+    SAFE_RELEASE(r1);
+    SAFE_RELEASE(t);
+    dev_close(&a1b);
+    dev_close(&a1);
+    dev_close(&a0);
+    for (ULONG i = 0; i < en.NumAdapters; i++) {
+        D3DKMT_CLOSEADAPTER c = { .hAdapter = info[i].hAdapter };
+        assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS);
+    }
+}
+
 int main(void)
 {
     setenv("WDDM_ADAPTER_COUNT", "2", 1);
@@ -231,6 +332,7 @@ int main(void)
         cmocka_unit_test(misc_shared_texture_opens_on_another_device_and_shares_its_bytes),
         cmocka_unit_test(bad_handles_and_unshared_resources_are_refused),
         cmocka_unit_test(kernel_cross_adapter_surface_written_on_a_is_read_by_d3d11_on_b),
+        cmocka_unit_test(a_keyed_mutex_texture_opens_only_on_the_adapter_the_factory_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -474,6 +474,17 @@ NTSTATUS APIENTRY D3DKMTOpenSyncObjectFromNtHandle2(D3DKMT_OPENSYNCOBJECTFROMNTH
     return STATUS_SUCCESS;
 }
 
+NTSTATUS dxgk_nt_resource_creator(const char *fn, HANDLE h, LUID *out)
+{
+    struct nt_object *o;
+    NTSTATUS st = get_kind(fn, h, NT_RESOURCE, &o);
+    if (!NT_SUCCESS(st))
+        return st;
+    *out = dxgk_share_creator(o->resource.share);
+    object_put(o);
+    return STATUS_SUCCESS;
+}
+
 NTSTATUS APIENTRY D3DKMTQueryResourceInfoFromNtHandle(D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE *args)
 {
     static const char fn[] = "D3DKMTQueryResourceInfoFromNtHandle";

@@ -130,6 +130,11 @@ void dxgk_share_nt_release(struct dxgk_share_nt_hold *h);
 NTSTATUS dxgk_share_nt_query(const char *fn, D3DKMT_HANDLE hDevice, struct dxgk_share *s,
                              D3DKMT_QUERYRESOURCEINFOFROMNTHANDLE *args);
 NTSTATUS dxgk_share_nt_open(struct dxgk_share *s, D3DKMT_OPENRESOURCE *args);
+/* The adapter a share was created on. */
+LUID dxgk_share_creator(const struct dxgk_share *s);
+/* objects/nt_handle.c: the share an NT handle to a resource names, for D3DKMTGetSharedResourceAdapterLuid
+ * (objects/share.c); refused with a line as the other NT-handle thunks refuse. */
+NTSTATUS dxgk_nt_resource_creator(const char *fn, HANDLE h, LUID *out);
 
 /* objects/callbacks_not_modeled.c: the DXGKRNL_INTERFACE members the kernel does not model */
 void dxgk_interface_fill_not_modeled(DXGKRNL_INTERFACE *ifc);

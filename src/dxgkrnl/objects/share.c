@@ -309,6 +309,38 @@ NTSTATUS APIENTRY D3DKMTQueryResourceInfo(D3DKMT_QUERYRESOURCEINFO *args)
     return st;
 }
 
+LUID dxgk_share_creator(const struct dxgk_share *s)
+{
+    return s->creator; /* immutable */
+}
+
+/* Which adapter a shared resource lives on, so that an application opens it there: Windows shares
+ * a resource only on the adapter that created it (a cross-adapter resource aside), and DXGI asks
+ * this before an open (IDXGIFactory2::GetSharedResourceAdapterLuid). */
+NTSTATUS APIENTRY D3DKMTGetSharedResourceAdapterLuid(D3DKMT_GETSHAREDRESOURCEADAPTERLUID *args)
+{
+    static const char fn[] = "D3DKMTGetSharedResourceAdapterLuid";
+    if (!args) {
+        dxgk_refuse("%s: NULL arguments", fn);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (!args->hGlobalShare == !args->hNtHandle) {
+        dxgk_refuse("%s: exactly one of hGlobalShare (0x%08x) and hNtHandle (%p) names the resource", fn,
+                    args->hGlobalShare, args->hNtHandle);
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (args->hNtHandle)
+        return dxgk_nt_resource_creator(fn, args->hNtHandle, &args->AdapterLuid);
+    struct dxgk_share *s = share_get(args->hGlobalShare);
+    if (!s) {
+        dxgk_refuse("%s: 0x%08x is not a global share handle", fn, args->hGlobalShare);
+        return STATUS_INVALID_PARAMETER;
+    }
+    args->AdapterLuid = s->creator;
+    dxgk_share_put(s);
+    return STATUS_SUCCESS;
+}
+
 static UINT aperture_set(const struct dxgk_adapter *a, UINT *first)
 {
     UINT set = 0;
