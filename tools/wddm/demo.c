@@ -31,6 +31,9 @@
 #define TEX_H 129u
 #define BOX_W 61u
 #define BOX_H 37u
+/* What create_resources makes, in bytes (texels of 4 bytes): the reservation the demo asks for. */
+#define DEMO_RESOURCE_BYTES                                                                        \
+    ((UINT64)CHUNK_BYTES + 2ull * VB_BYTES + 2ull * TEX_W * TEX_H * 4u + (UINT64)BOX_W * BOX_H * 4u)
 
 struct demo {
     ID3D11Device *dev;
@@ -200,7 +203,7 @@ static int verify(struct demo *d, unsigned frame)
 
 /* The budget DXGI gives the process in local video memory, and a reservation of what the demo's
  * resources take (at most what the adapter lets be reserved): the minimum the application says
- * it needs, which VidMm keeps out of other processes' budgets. 0 when DXGI refused. */
+ * it needs, which VidMm keeps out of other processes' budgets. The first failure's HRESULT. */
 static HRESULT reserve_video_memory(struct demo *d, UINT64 bytes, DXGI_QUERY_VIDEO_MEMORY_INFO *info)
 {
     IDXGIDevice *dxgi = NULL;
@@ -266,7 +269,7 @@ int wddm_tool_demo(int argc, char **argv)
 
     int ok = create_resources(&d);
     DXGI_QUERY_VIDEO_MEMORY_INFO vm = {0};
-    ok = ok && check(reserve_video_memory(&d, 2ull * VB_BYTES + 3ull * TEX_W * TEX_H * 4, &vm),
+    ok = ok && check(reserve_video_memory(&d, DEMO_RESOURCE_BYTES, &vm),
                      "IDXGIAdapter3::SetVideoMemoryReservation");
     for (unsigned f = 0; ok && f < frames; f++) {
         ok = upload_chunks(&d, f);

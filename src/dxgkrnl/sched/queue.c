@@ -227,7 +227,7 @@ void gsched_queue_take_locked(struct gsched_node *n, struct dxgk_packet *p)
 }
 
 /* Direct submission: when nothing of this node is queued or on its way to the GPU, and VidMm
- * has nothing to do before the packet runs (a_up->packet_direct_locked: everything it names
+ * has nothing to do before the packet runs (a->up->packet_direct_locked: everything it names
  * resident with its paging done; for a virtual packet every page-table write retired and the
  * root current), the worker would add no residency work and no ordering, so the submitting
  * thread patches and submits the packet itself instead of waking the worker for it - a thread

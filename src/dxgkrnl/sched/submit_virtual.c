@@ -5,9 +5,10 @@
  * preemption, TDR, GPU waits all apply), and the node worker hands it to
  * DxgkDdiSubmitCommandVirtual once every page-table write submitted before it ran
  * (sched/node.c) - or, when those have run and the node has nothing queued, this thread does
- * (direct submission, sched/queue.c). Nothing is made resident by a submission (docs/semantics.md §9.2: the device's
- * MakeResident list is the only residency control); what the commands touch that is not
- * resident faults on the GPU and loses only this device (sched/interrupt.c). */
+ * (direct submission, sched/queue.c). Nothing is made resident by a submission
+ * (docs/semantics.md §9.2: the device's MakeResident list is the only residency control); what
+ * the commands touch that is not resident faults on the GPU and loses only this device
+ * (sched/interrupt.c). */
 #include "dxgkrnl/sched/sched.h"
 
 #include <string.h>
