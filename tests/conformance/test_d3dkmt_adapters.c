@@ -133,6 +133,7 @@ static void create_device_answers_no_command_buffer_or_lists(void **state)
  * KMTQAITYPE_DRIVERVERSION (a D3DKMT_DRIVERVERSION), a NULL buffer or one byte short is
  * STATUS_INVALID_PARAMETER. */
 /* rule: kernel.kmtqaitype-checkdriverupdatestatus-bool */
+/* rule: kernel.kmtqaitype-sizes-at-least-structure */
 static void query_adapter_info_null_or_short_buffer_is_invalid_parameter(void **state)
 {
     (void)state;
@@ -150,6 +151,8 @@ static void query_adapter_info_null_or_short_buffer_is_invalid_parameter(void **
         q.PrivateDriverDataSize = types[i].size - 1;
         assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_INVALID_PARAMETER);
         q.PrivateDriverDataSize = types[i].size;
+        assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_SUCCESS);
+        q.PrivateDriverDataSize = sizeof buf; /* ours: a larger buffer is taken as well */
         assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_SUCCESS);
     }
     close_adapter(a);

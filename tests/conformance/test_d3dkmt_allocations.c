@@ -188,6 +188,7 @@ static void create_allocation_without_device_or_allocations_is_invalid_parameter
  * STATUS_INVALID_HANDLE, with or without CreateResource (hResource is 0 when creating one); with
  * 0 the resource is created and returned. */
 /* rule: kernel.d3dkmtcreateallocation-hresource-names (mutation-checked both) */
+/* rule: kernel.createresource-existing-resource-invalid-handle */
 static void create_allocation_bogus_resource_is_invalid_handle(void **state)
 {
     (void)state;
@@ -206,7 +207,15 @@ static void create_allocation_bogus_resource_is_invalid_handle(void **state)
     assert_int_equal(o.ca.hGlobalShare, 0);
     assert_int_not_equal(o.ai.hAllocation, 0);
     assert_ptr_equal(o.ca.hPrivateRuntimeResourceHandle, (HANDLE)(uintptr_t)0xdeadbeef);
-    destroy_resource(&k, o.ca.hResource, STATUS_SUCCESS);
+    /* With CreateResource, even a resource that exists is refused like a bogus handle (ours:
+     * the Wine test shows only that a non-zero hResource fails). */
+    D3DKMT_HANDLE made = o.ca.hResource;
+    struct one again;
+    one_init(&again, &k);
+    again.ca.Flags.CreateResource = 1;
+    again.ca.hResource = made;
+    assert_int_equal(D3DKMTCreateAllocation(&again.ca), STATUS_INVALID_HANDLE);
+    destroy_resource(&k, made, STATUS_SUCCESS);
     kmt_close(&k);
 }
 

@@ -82,6 +82,7 @@ static void test_monitored_fence_starts_at_its_initial_value_mapped_read_only(vo
 }
 
 /* rule: sched.d3dkmtcreatesynchronizationobject2-64 */
+/* rule: sched.cpu-signal-writes-value-no-flags */
 static void test_cpu_signal_writes_the_value_the_cpu_mapping_shows(void **state)
 {
     (void)state;
@@ -92,6 +93,20 @@ static void test_cpu_signal_writes_the_value_the_cpu_mapping_shows(void **state)
     UINT64 x = 42;
     assert_int_equal(cpu_signal(e.device, 1, &f, &x), STATUS_SUCCESS);
     assert_true(*v == 42);
+    /* As ID3D12Fence::Signal: the value as given, a lower one too (no rewind check). */
+    x = 7;
+    assert_int_equal(cpu_signal(e.device, 1, &f, &x), STATUS_SUCCESS);
+    assert_true(*v == 7);
+    /* Flags are for GPU signals: a CPU signal with any set is refused, the value unchanged. */
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU s = { .hDevice = e.device, .ObjectCount = 1, .ObjectHandleArray = &f,
+                                                    .FenceValueArray = &x };
+    x = 9;
+    s.Flags.AllowFenceRewind = 1;
+    RENV_REFUSED(D3DKMTSignalSynchronizationObjectFromCpu(&s), STATUS_INVALID_PARAMETER, "Flags");
+    s.Flags.Value = 0;
+    s.Flags.SignalAtSubmission = 1;
+    assert_int_equal(D3DKMTSignalSynchronizationObjectFromCpu(&s), STATUS_INVALID_PARAMETER);
+    assert_true(*v == 7);
     fence_destroy(f);
     renv_close(&e);
 }

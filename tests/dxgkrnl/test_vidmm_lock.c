@@ -174,6 +174,7 @@ static void test_readonly_lock_does_not_wait_for_gpu_reads(void **state)
 
 /* rule: vidmm.donotwait-busy-allocation-status */
 /* rule: vidmm.ignoresync-donotwait-not-synchronise-all */
+/* rule: vidmm.not-wait-lock-busy-allocation-answers */
 static void test_donotwait_on_busy_allocation_returns_busy_immediately(void **state)
 {
     struct mock_env e;
@@ -184,8 +185,12 @@ static void test_donotwait_on_busy_allocation_returns_busy_immediately(void **st
     atomic_store(&mock.paused, true);
     assert_int_equal(mock_render_write(&e, a, 5, true), STATUS_SUCCESS);
     void *p = NULL;
+    wddm_clear_refusals();
     assert_int_equal(mock_lock(&e, a, LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
     assert_int_equal(mock_lock(&e, a, LOCK_READONLY | LOCK_DONOTWAIT, &p), STATUS_GRAPHICS_ALLOCATION_BUSY);
+    char why[256];
+    wddm_last_refusals(why, sizeof why);
+    assert_string_equal(why, ""); /* an expected answer, not a broken rule: no refusal line */
     /* The GPU is paused: a call that blocked would never return (the test would time out). */
     assert_int_equal(counters().lock_still_drawing, busy + 2);
     /* IgnoreSync + DonotWait does not synchronise at all */
