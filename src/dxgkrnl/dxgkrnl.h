@@ -596,8 +596,11 @@ struct dxgk_context {
                                          state (0: never switched away); written under the node's
                                          submit_lock, read lock-free (seq_cst) */
     UINT64 root_gen;                  /* GpuMmu: the root page table generation the KMD was last
-                                         given for it (DxgkDdiSetRootPageTable); its node's worker
-                                         only, after creation (vidmm/vaspace.c) */
+                                         given for it (DxgkDdiSetRootPageTable); written by its
+                                         node's worker only, after creation (vidmm/vaspace.c); read
+                                         by a direct submission (vidmm/packet.c) only once the node
+                                         has nothing pending, ordered after those writes by
+                                         node->lock (sched/queue.c) */
 };
 
 /* A context allocation (DxgkCbCreateContextAllocation, seed 000, docs/semantics.md §1): created by
