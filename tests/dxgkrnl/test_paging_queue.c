@@ -269,6 +269,43 @@ static void test_destroying_the_device_destroys_its_paging_queues(void **state)
     assert_int_equal(D3DKMTCreatePagingQueue(&late), STATUS_INVALID_PARAMETER);
 }
 
+/* One paging node serves every queue: a high-priority queue's paging built after a low-priority
+ * one's does not run first - when the high queue's value is reached, the low one's is too. The
+ * application may destroy a queue's fence itself; destroying the queue then still succeeds. */
+/* rule: vidmm.paging-queue-priority-reorders-nothing */
+/* rule: vidmm.application-may-destroy-queue-fence */
+static void test_priorities_reorder_no_paging_and_the_queue_fence_is_the_applications(void **state)
+{
+    (void)state;
+    struct renv e;
+    renv_open(&e);
+    D3DKMT_HANDLE up = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, SZ), rb = renv_alloc(&e, SWGPU_ALLOC_READBACK, SZ);
+    uint64_t sum1, sum2;
+    D3DKMT_HANDLE g1 = evicted_with_content(&e, up, rb, 31, &sum1);
+    D3DKMT_HANDLE g2 = evicted_with_content(&e, up, rb, 32, &sum2);
+    D3DKMT_CREATEPAGINGQUEUE lo = { .hDevice = e.device, .Priority = D3DDDI_PAGINGQUEUE_PRIORITY_BELOW_NORMAL };
+    D3DKMT_CREATEPAGINGQUEUE hi = { .hDevice = e.device, .Priority = D3DDDI_PAGINGQUEUE_PRIORITY_ABOVE_NORMAL };
+    assert_int_equal(D3DKMTCreatePagingQueue(&lo), STATUS_SUCCESS);
+    assert_int_equal(D3DKMTCreatePagingQueue(&hi), STATUS_SUCCESS);
+    wddm_swgpu_set_paused(1);
+    D3DDDI_MAKERESIDENT mr;
+    assert_int_equal(make_resident(lo.hPagingQueue, &g1, 1, &mr), STATUS_PENDING);
+    UINT64 vlo = mr.PagingFenceValue;
+    assert_int_equal(make_resident(hi.hPagingQueue, &g2, 1, &mr), STATUS_PENDING);
+    UINT64 vhi = mr.PagingFenceValue;
+    wddm_swgpu_set_paused(0);
+    assert_int_equal(cpu_wait(e.device, hi.hSyncObject, vhi, 20000), STATUS_SUCCESS);
+    assert_true(fence_value(&lo) >= vlo); /* built first, run first */
+    assert_true(read_back(&e, rb, g1) == sum1);
+    assert_true(read_back(&e, rb, g2) == sum2);
+    /* The low queue's fence, destroyed by the application, then the queue. */
+    D3DKMT_DESTROYSYNCHRONIZATIONOBJECT ds = { .hSyncObject = lo.hSyncObject };
+    assert_int_equal(D3DKMTDestroySynchronizationObject(&ds), STATUS_SUCCESS);
+    assert_int_equal(destroy_queue(lo.hPagingQueue), STATUS_SUCCESS);
+    assert_int_equal(destroy_queue(hi.hPagingQueue), STATUS_SUCCESS);
+    renv_close(&e);
+}
+
 int main(void)
 {
     setenv("WDDM_SEGMENT_LOCAL_MB", "1", 1);
@@ -279,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_make_resident_on_a_queue_signals_its_fence_when_the_paging_completed),
         cmocka_unit_test(test_make_resident_refuses_bad_paging_queue_handles),
         cmocka_unit_test(test_destroying_the_device_destroys_its_paging_queues),
+        cmocka_unit_test(test_priorities_reorder_no_paging_and_the_queue_fence_is_the_applications),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

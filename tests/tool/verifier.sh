@@ -1,6 +1,7 @@
 #!/bin/sh
 # rule: kernel.wddm-verifier-1-prints-every-violation (mutation-checked: no abort, or no summary, fails it)
 # rule: sched.dma-completed-interrupt-naming-fence (`tests/drivers/kmd_bogus_fence.c`: the demo runs, one violation counted; mutation-checked: without the report it fails)
+# rule: sched.fence-isr-reports-never-submitted (`tests/drivers/kmd_bogus_fence.c`: every readback of the demo stays right after the completion naming a fence never submitted; mutation-checked: retiring up to that fence makes the demo exit 1)
 # The verifier's modes (issue 19 §3, docs/drivers.md "The verifier"), against a KMD module that
 # lacks two mandatory DDIs; and a check over time, against one whose first completion names a
 # fence it never was given. Usage: verifier.sh WDDM_TOOL BROKEN_KMD_MODULE BOGUS_FENCE_MODULE

@@ -226,6 +226,24 @@ static void test_create_allocation_failure_is_reported(void **state)
     }
 }
 
+/* docs/semantics.md §4.2 lists DXGI_DDI_ERR_UNSUPPORTED among CreateResource's errors: the
+ * reference UMD has no multisampled resources, and says so without allocating anything. */
+/* rule: umd.multisampled-resources-dxgi-ddi-err */
+static void test_a_multisampled_texture_is_unsupported(void **state)
+{
+    (void)state;
+    struct fake *f = fake_setup();
+    struct fake_res *r = fake_res_new(D3D10DDIRESOURCE_TEXTURE2D, D3D10_DDI_USAGE_DEFAULT, DXGI_FORMAT_R8G8B8A8_UNORM,
+                                      64, 64, 1, 1, 1, 0);
+    r->args.SampleDesc.Count = 4;
+    assert_false(fake_res_create(f, r, NULL));
+    assert_int_equal(f->errors[0], DXGI_DDI_ERR_UNSUPPORTED);
+    assert_int_equal(f->live_allocs, 0);
+    free(r->h.pDrvPrivate);
+    free(r);
+    fake_teardown(f);
+}
+
 /* After an error the runtime never calls DestroyResource: a create that fails after its
  * allocation exists (initial-data upload cannot be submitted) frees it itself. */
 /* rule: umd.create-fails-after-allocation-exists */
@@ -283,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_create_allocates_one_allocation_with_kind_by_usage),
         cmocka_unit_test(test_only_a_texture_the_gpu_only_samples_is_marked_sampled),
         cmocka_unit_test(test_create_allocation_failure_is_reported),
+        cmocka_unit_test(test_a_multisampled_texture_is_unsupported),
         cmocka_unit_test(test_create_failing_after_allocation_frees_it),
         cmocka_unit_test(test_initial_data_is_uploaded_with_write_commands),
     };
