@@ -53,6 +53,7 @@ static struct {
     atomic_uint paging_retries;       /* INSUFFICIENT_DMA_BUFFER returned by BuildPagingBuffer */
     atomic_uint renders, submits, paging_submits;
     atomic_ulong submitter;           /* pthread_self() of the last non-paging DxgkDdiSubmitCommand */
+    atomic_uint paging_patches;       /* DxgkDdiPatch calls with Flags.Paging and no patch location */
     atomic_uint transfer_busy;        /* TRANSFERs without AllocationIsIdle to answer BUSY */
     atomic_uint busy_returned;        /* STATUS_GRAPHICS_ALLOCATION_BUSY answers given */
     atomic_uint transfers_idle;       /* TRANSFERs built with AllocationIsIdle = 1 */
@@ -78,6 +79,7 @@ static inline void mock_reset(void)
     atomic_store(&mock.submits, 0);
     atomic_store(&mock.paging_submits, 0);
     atomic_store(&mock.submitter, 0);
+    atomic_store(&mock.paging_patches, 0);
 }
 
 struct mock_job {
@@ -442,6 +444,8 @@ static NTSTATUS APIENTRY mock_patch(const HANDLE h, const DXGKARG_PATCH *p)
 {
     struct mock_adapter *m = h;
     UINT node = p->Flags.Paging ? 1 : (UINT)((uintptr_t)p->hContext - 0xC000);
+    if (p->Flags.Paging && p->PatchLocationListSubmissionLength == 0)
+        atomic_fetch_add(&mock.paging_patches, 1);
     UINT k = 0;
     for (UINT i = 0; i < p->AllocationListSize && k < 16; i++)
         if (p->pAllocationList[i].WriteOperation)

@@ -373,6 +373,7 @@ static void keyed_mutex_and_fence_open_with_their_resource(void **state)
 /* rule: kernel.value-no-open-nt-handle-status */
 /* rule: kernel.d3dkmtopensyncobjectfromnthandle-gives (mutation-checked: the handle looked up before the device fails it) */
 /* rule: kernel.other-kind-handle-type-mismatch (both directions) */
+/* rule: sched.monitored-fence-gpu-address-zero (opened from an NT handle) */
 static void a_sync_object_opens_from_its_nt_handle(void **state)
 {
     (void)state;
@@ -404,6 +405,7 @@ static void a_sync_object_opens_from_its_nt_handle(void **state)
     assert_int_not_equal(o2.hSyncObject, JUNK);
     assert_int_equal(o2.Flags.Shared, 0); /* [in]: never written */
     assert_non_null(o2.MonitoredFence.FenceValueCPUVirtualAddress);
+    assert_int_equal(o2.MonitoredFence.FenceValueGPUVirtualAddress, 0);
 
     UINT64 value = 5;
     D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU sig = { .hDevice = a.device, .ObjectCount = 1,

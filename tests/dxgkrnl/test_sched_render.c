@@ -63,6 +63,7 @@ static void test_render_hands_back_the_same_buffers(void **state)
 /* rule: vidmm.residency-lazy-nothing-placed-creation */
 /* rule: vidmm.new-placement-memory-segment-zero-filled */
 /* rule: kernel.lazy-residency-createallocation-places */
+/* rule: sched.dxgkddipatch-also-called-paging-buffers */
 static void test_first_reference_makes_a_local_allocation_resident_with_a_fill(void **state)
 {
     struct mock_env e;
@@ -80,6 +81,8 @@ static void test_first_reference_makes_a_local_allocation_resident_with_a_fill(v
     assert_int_equal(atomic_load(&mock.submits), 1);
     assert_int_equal(atomic_load(&mock.fills), 1);
     assert_true(atomic_load(&mock.paging_submits) >= 1);
+    /* The paging buffer went through DxgkDdiPatch too: Paging set, nothing to patch. */
+    assert_true(atomic_load(&mock.paging_patches) >= 1);
     assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_SUCCESS);
     assert_int_equal(segs.Segment[0].BytesResident, 64 << 10);
     /* Resident now: a second reference pages nothing. */

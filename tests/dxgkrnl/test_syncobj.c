@@ -17,6 +17,7 @@ static D3DKMT_HANDLE fence_create(D3DKMT_HANDLE device, UINT64 initial, const vo
     assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_SUCCESS);
     assert_non_null(cs.Info.MonitoredFence.FenceValueCPUVirtualAddress);
     assert_int_equal((uintptr_t)cs.Info.MonitoredFence.FenceValueCPUVirtualAddress % 8, 0);
+    assert_int_equal(cs.Info.MonitoredFence.FenceValueGPUVirtualAddress, 0); /* the GPU signals it in software */
     if (cpu)
         *cpu = cs.Info.MonitoredFence.FenceValueCPUVirtualAddress;
     return cs.hSyncObject;
@@ -65,6 +66,7 @@ static void page_perms(const volatile void *p, char perms[5])
 }
 
 /* rule: sched.d3dkmtcreatesynchronizationobject2-64 */
+/* rule: sched.monitored-fence-gpu-address-zero (created: fence_create) */
 static void test_monitored_fence_starts_at_its_initial_value_mapped_read_only(void **state)
 {
     (void)state;

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "mock_kmd.h"
+#include "kernel_peek.h"
 
+#define SEG1 0x1u /* local memory: GPU only */
 #define SEG2 0x2u /* CPU-visible memory window */
 #define SEG3 0x4u /* aperture */
 
@@ -26,6 +28,26 @@ static void wait_gpu_idle(struct mock_env *e, D3DKMT_HANDLE alloc)
     void *p;
     assert_int_equal(mock_lock(e, alloc, 0, &p), STATUS_SUCCESS);
     assert_int_equal(mock_unlock(e, alloc), STATUS_SUCCESS);
+}
+
+/* A CpuVisible allocation is placed only where the CPU reaches (the visible window or the
+ * aperture), even with local memory preferred and in its supported set, so a lock never has to
+ * move it; the same description without CpuVisible goes to local memory. */
+/* rule: vidmm.cpuvisible-allocations-placed-only-cpu */
+static void test_a_cpu_visible_allocation_is_never_placed_in_gpu_only_memory(void **state)
+{
+    (void)state;
+    struct mock_env e;
+    assert_int_equal(mock_open(&e), STATUS_SUCCESS);
+    D3DKMT_HANDLE visible = mock_alloc(&e, 4096, true, 0, 1, SEG1 | SEG2 | SEG3, NULL);
+    D3DKMT_HANDLE gpu_only = mock_alloc(&e, 4096, false, 0, 1, SEG1 | SEG2 | SEG3, NULL);
+    assert_int_equal(mock_render_write(&e, gpu_only, 2, true), STATUS_SUCCESS);
+    assert_int_equal(mock_render_write(&e, visible, 1, true), STATUS_SUCCESS);
+    wait_gpu_idle(&e, visible); /* and gpu_only's packet, queued before it on the same context */
+    UINT s = kpeek_segment(visible);
+    assert_true(s == 2 || s == 3);
+    assert_int_equal(kpeek_segment(gpu_only), 1); /* the preference holds where it may */
+    mock_close(&e);
 }
 
 /* rule: vidmm.lock-flag-algebra-readonly-writeonly */
@@ -478,6 +500,7 @@ int main(void)
         cmocka_unit_test_setup(test_lock_without_donotwait_blocks_until_gpu_write_retires, reset),
         cmocka_unit_test_setup(test_readonly_lock_does_not_wait_for_gpu_reads, reset),
         cmocka_unit_test_setup(test_donotwait_on_busy_allocation_returns_busy_immediately, reset),
+        cmocka_unit_test_setup(test_a_cpu_visible_allocation_is_never_placed_in_gpu_only_memory, reset),
         cmocka_unit_test_setup(test_discard_on_busy_allocation_renames_without_waiting, reset),
         cmocka_unit_test_setup(test_discard_at_renaming_cap_fails_without_no_existing_reference, reset),
         cmocka_unit_test_setup(test_discard_at_renaming_cap_waits_with_no_existing_reference, reset),
