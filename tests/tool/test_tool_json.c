@@ -183,6 +183,7 @@ static void demo_and_soak_json_reports_parse(void **state)
 /* `wddm bench --json`: the machine, then every figure with its median, spread, limit and ratio
  * (the structure only: a benchmark's figures are never asserted by tests). */
 /* rule: tool.wddm-bench-json-one-json-object (structure only: figures are not asserted) */
+/* rule: tool.wddm-bench-prints-each-workload-median (the JSON form: median within its min and max; the warning follows the load) */
 static void bench_json_carries_every_figure(void **state)
 {
     (void)state;
@@ -194,6 +195,14 @@ static void bench_json_carries_every_figure(void **state)
     assert_string_equal(json_object_get_string(get(root, "command")), "bench");
     assert_true(json_object_get_int(get(root, "cpus")) >= 1);
     assert_true(json_object_get_double(get(root, "cacheline_round_trip_ns")) > 0);
+    /* The load warning says whether the load average exceeded half the CPUs (the load is printed
+     * to two decimals: a hundredth of slack either side). */
+    double load = json_object_get_double(get(root, "load_average"));
+    double half = json_object_get_int(get(root, "cpus")) / 2.0;
+    if (json_object_get_boolean(get(root, "load_warning")))
+        assert_true(load > half - 0.01);
+    else
+        assert_true(load <= half + 0.01);
     json_object *results = get(root, "results");
     /* W3, then (issue 17 aim 7) W3 with 10^3 buffers alive: the quick run stops there. */
     assert_int_equal(json_object_array_length(results), 2);
