@@ -20,6 +20,8 @@
 #ifndef SWGPU_ISA_H
 #define SWGPU_ISA_H
 
+#include <string.h>
+
 #include <wddm/wintypes.h>
 
 #define SWGPU_ADDR_SEGMENT_SHIFT 56u
@@ -189,5 +191,19 @@ static inline UINT64 swgpu_va_root_index(UINT64 va) { return va >> 21; }
 static inline UINT32 swgpu_va_leaf_index(UINT64 va) { return (UINT32)(va >> 12) & (SWGPU_PT_LEAF_ENTRIES - 1u); }
 
 static inline UINT32 swgpu_align8(UINT32 n) { return (n + 7u) & ~7u; }
+
+/* A COPY of one row of `bytes`, every other byte 0 (padding included): the caller fills in or
+ * has the KMD patch the two addresses. */
+static inline struct swgpu_cmd_copy swgpu_cmd_copy_bytes(UINT32 bytes)
+{
+    struct swgpu_cmd_copy c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_COPY;
+    c.hdr.size_bytes = sizeof c;
+    c.row_bytes = bytes;
+    c.rows = 1;
+    c.slices = 1;
+    return c;
+}
 
 #endif /* SWGPU_ISA_H */

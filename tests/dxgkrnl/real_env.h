@@ -147,13 +147,7 @@ static inline void renv_free(struct renv *e, D3DKMT_HANDLE a)
 /* One DMA buffer: COPY of `bytes` from src to dst, both patched by the KMD. */
 static inline NTSTATUS renv_copy(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
 {
-    struct swgpu_cmd_copy c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_COPY;
-    c.hdr.size_bytes = sizeof c;
-    c.row_bytes = bytes;
-    c.rows = 1;
-    c.slices = 1;
+    struct swgpu_cmd_copy c = swgpu_cmd_copy_bytes(bytes);
     memcpy(e->cc.pCommandBuffer, &c, sizeof c);
     e->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
     e->cc.pAllocationList[0].WriteOperation = 1;
@@ -331,13 +325,7 @@ static inline void renv_unlock2(D3DKMT_HANDLE device, D3DKMT_HANDLE alloc)
 /* One COPY command with GPU virtual addresses (no patching in the GpuMmu model). */
 static inline UINT renv_va_copy_cmd(void *at, D3DGPU_VIRTUAL_ADDRESS dst, D3DGPU_VIRTUAL_ADDRESS src, UINT32 bytes)
 {
-    struct swgpu_cmd_copy c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_COPY;
-    c.hdr.size_bytes = sizeof c;
-    c.row_bytes = bytes;
-    c.rows = 1;
-    c.slices = 1;
+    struct swgpu_cmd_copy c = swgpu_cmd_copy_bytes(bytes);
     c.dst.addr = dst;
     c.src.addr = src;
     memcpy(at, &c, sizeof c);

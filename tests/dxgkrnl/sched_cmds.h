@@ -39,13 +39,7 @@ static inline void cmds_patch(struct cmds *b, UINT slot, UINT offset_in_cmdbuf, 
 static inline void cmds_copy(struct cmds *b, D3DKMT_HANDLE dst, UINT dst_off, D3DKMT_HANDLE src, UINT src_off,
                              UINT bytes)
 {
-    struct swgpu_cmd_copy c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_COPY;
-    c.hdr.size_bytes = sizeof c;
-    c.row_bytes = bytes;
-    c.rows = 1;
-    c.slices = 1;
+    struct swgpu_cmd_copy c = swgpu_cmd_copy_bytes(bytes);
     UINT at = b->used;
     memcpy((BYTE *)b->e->cc.pCommandBuffer + at, &c, sizeof c);
     b->used += sizeof c;

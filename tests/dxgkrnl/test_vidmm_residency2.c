@@ -88,13 +88,7 @@ static uint64_t gpu_read_sum(struct renv *e, D3DKMT_HANDLE rb, D3DKMT_HANDLE src
  * better): VidMm must then assume src changed, unless the app says otherwise (NotWrittenTo). */
 static void gpu_copy_src_marked_written(struct renv *e, D3DKMT_HANDLE dst, D3DKMT_HANDLE src)
 {
-    struct swgpu_cmd_copy c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_COPY;
-    c.hdr.size_bytes = sizeof c;
-    c.row_bytes = SZ;
-    c.rows = 1;
-    c.slices = 1;
+    struct swgpu_cmd_copy c = swgpu_cmd_copy_bytes(SZ);
     memcpy(e->cc.pCommandBuffer, &c, sizeof c);
     e->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = dst };
     e->cc.pAllocationList[0].WriteOperation = 1;

@@ -254,13 +254,7 @@ static void seed002_kmd_writes_and_the_umd_reads_through_lock2(void **state)
 /* One DMA buffer: COPY of `bytes` from src to dst, both patched by the KMD. */
 static NTSTATUS gpu_copy(D3DKMT_HANDLE dst, D3DKMT_HANDLE src, UINT32 bytes)
 {
-    struct swgpu_cmd_copy c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_COPY;
-    c.hdr.size_bytes = sizeof c;
-    c.row_bytes = bytes;
-    c.rows = 1;
-    c.slices = 1;
+    struct swgpu_cmd_copy c = swgpu_cmd_copy_bytes(bytes);
     if (!env.cc.pCommandBuffer) {
         /* GpuMmu adapter (issue 6): contexts get no command buffer and D3DKMTRender is refused. */
         D3DKMT_RENDER r = {.hContext = env.context, .CommandLength = sizeof c};

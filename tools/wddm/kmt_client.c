@@ -85,13 +85,7 @@ NTSTATUS wddm_kmt_copy_many(struct wddm_kmt *k, D3DKMT_HANDLE dst, const D3DKMT_
             index++;
         if (index == lists)
             k->cc.pAllocationList[lists++] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = srcs[i] };
-        struct swgpu_cmd_copy c;
-        memset(&c, 0, sizeof c);
-        c.hdr.opcode = SWGPU_OP_COPY;
-        c.hdr.size_bytes = sizeof c;
-        c.row_bytes = bytes;
-        c.rows = 1;
-        c.slices = 1;
+        struct swgpu_cmd_copy c = swgpu_cmd_copy_bytes(bytes);
         UINT at = i * (UINT)sizeof c;
         memcpy((char *)k->cc.pCommandBuffer + at, &c, sizeof c);
         /* Address fields hold 0; the KMD patches allocation address + AllocationOffset in. */
