@@ -9,7 +9,9 @@
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), every test;
 #   3. ThreadSanitizer, every test (the stack is threaded end to end: GPU engines, scheduler);
 # and after each, the end-to-end, UMD and conformance tests once more with the WDDM 2.x GpuMmu
-# model (WDDM_KMD_CAPS=configs/gpummu.caps; issue 6: both models pass the same suite);
+# model (WDDM_KMD_CAPS=configs/gpummu.caps; issue 6: both models pass the same suite), and once
+# more with the IoMmu model (configs/iommu.caps), but for the tests
+# tests/iommu_not_applicable.txt lists with the reason (local video memory, which it has none of);
 #   4. fuzz: clang, ASan+UBSan+libFuzzer (build-fuzz, -DWDDM_FUZZ=ON), every fuzz.<name> test:
 # each harness fuzz/fuzz_<name>.c fuzzes a copy of fuzz/corpus/<name>/ for WDDM_FUZZ_SECONDS
 # (README "Fuzzing").
@@ -40,6 +42,17 @@ run_gpummu() { # build dir, name: the e2e, umd and conformance tests in the GpuM
   rm -f "$log"
 }
 
+run_iommu() { # build dir, name: the same in the IoMmu model, less what does not apply to it
+  local dir=$1 name=$2 log skip
+  skip=$(sed -n 's/^\([a-z0-9_.]*\) .*/\1/p' "$root/tests/iommu_not_applicable.txt" | paste -sd'|')
+  echo "== tests: $name, IoMmu model (configs/iommu.caps; not: $skip)"
+  log=$(mktemp)
+  (cd "$dir" && WDDM_KMD_CAPS="$root/configs/iommu.caps" ctest --output-on-failure -j2 -R '^(e2e|umd|conformance)\.' \
+    -E "^($skip)\$" 2>&1) | tee "$log"
+  count "$log"
+  rm -f "$log"
+}
+
 run_suite() { # name, extra cmake args...
   local name=$1; shift
   local dir=build-$name
@@ -55,6 +68,7 @@ run_suite() { # name, extra cmake args...
   count "$log"
   rm -f "$log"
   run_gpummu "$dir" "$name"
+  run_iommu "$dir" "$name"
 }
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

@@ -263,6 +263,8 @@ typedef struct _DXGKARG_CREATEDEVICE {
     HANDLE hDevice;           /* in: the kernel's device handle; out: the KMD's */
     DXGK_CREATEDEVICEFLAGS Flags;
     DXGK_DEVICEINFO *pInfo;   /* out */
+    ULONG Pasid;              /* in: the IoMmu model's PASID of the device's process (0 otherwise) */
+    HANDLE hKmdProcess;       /* in: the KMD's process (DxgkDdiCreateProcess), NULL when none */
 } DXGKARG_CREATEDEVICE;
 
 typedef struct _DXGK_CREATECONTEXTFLAGS {
@@ -1437,6 +1439,17 @@ NTSTATUS DxgkInitialize(PDRIVER_OBJECT DriverObject, PVOID RegistryPath, DRIVER_
  * level, never re-entrant: docs/semantics.md §8.2), then the DxgkDdiDpcRoutine if the ISR called
  * DxgkCbQueueDpc. PhysicalDeviceObject is the one DxgkDdiAddDevice received. */
 VOID WddmInterruptLineRaise(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
+
+/* The platform's IOMMU (libwddm; on Windows: the IOMMU hardware, which the kernel programs). In the
+ * IoMmu model (DXGK_VIDMMCAPS.IoMmuSupported) the CPU and the GPU share the process's address space:
+ * a device names memory by the process's PASID (given to the KMD in DXGKARG_CREATEPROCESS.pPasid and
+ * DXGKARG_CREATEDEVICE.Pasid) and a virtual address, and each such DMA request is translated here.
+ * *PhysicalAddress receives the system-memory address (segment 0) of the byte at VirtualAddress.
+ * STATUS_SUCCESS; STATUS_ACCESS_VIOLATION: nothing is mapped there for the PASID (an allocation not
+ * resident, or not this adapter's); STATUS_ACCESS_DENIED: a write to a read-only page;
+ * STATUS_INVALID_PARAMETER: the PASID is not bound to this device. Callable from any thread. */
+NTSTATUS WddmIoMmuTranslate(PDEVICE_OBJECT PhysicalDeviceObject, ULONG Pasid, UINT64 VirtualAddress, BOOLEAN Write,
+                            UINT64 *PhysicalAddress);
 
 /* A KMD's entry point (DriverEntry). The built-in reference KMD's is SwKmdDriverEntry. */
 typedef NTSTATUS (*PDRIVER_INITIALIZE)(PDRIVER_OBJECT DriverObject, PVOID RegistryPath);

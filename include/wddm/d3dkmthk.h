@@ -62,7 +62,7 @@ typedef enum _KMTQUERYADAPTERINFOTYPE {
     KMTQAITYPE_DLIST_DRIVER_NAME = 21,
     KMTQAITYPE_WDDM_1_3_CAPS = 22,
     KMTQAITYPE_MULTIPLANEOVERLAY_HUD_SUPPORT = 23,
-    KMTQAITYPE_WDDM_2_0_CAPS = 24,
+    KMTQAITYPE_WDDM_2_0_CAPS = 24,   /* answered: D3DKMT_WDDM_2_0_CAPS (the addressing model) */
     KMTQAITYPE_NODEMETADATA = 25,
     KMTQAITYPE_CPDRIVERNAME = 26,
     KMTQAITYPE_XBOX = 27,
@@ -125,6 +125,23 @@ typedef struct _D3DKMT_WDDM_1_2_CAPS {
         UINT Value;
     };
 } D3DKMT_WDDM_1_2_CAPS;
+
+/* KMTQAITYPE_WDDM_2_0_CAPS: the WDDM 2.0 capabilities the KMD reported (DXGK_VIDMMCAPS, DXGK_DRIVERCAPS):
+ * which GPU virtual addressing model the adapter runs. */
+typedef struct _D3DKMT_WDDM_2_0_CAPS {
+    union {
+        struct {
+            UINT Support64BitAtomics : 1;
+            UINT GpuMmuSupported : 1;
+            UINT IoMmuSupported : 1;
+            UINT FlipOverwriteSupported : 1;
+            UINT SupportContextlessPresent : 1;
+            UINT SupportSurpriseRemoval : 1;
+            UINT Reserved : 26;
+        };
+        UINT Value;
+    };
+} D3DKMT_WDDM_2_0_CAPS;
 
 /* KMTQAITYPE_UMDRIVERNAME: which UMD module serves the adapter for one runtime generation (the
  * registry's UserModeDriverName on Windows; here WDDM_UMD, docs/drivers.md). An empty name: the

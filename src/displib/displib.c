@@ -1,5 +1,5 @@
-/* libwddm_displib.a: the two platform services a KMD module calls by name, forwarded to the
- * kernel that loaded the module (platform.h), and the module's IRQL handed to that kernel. Not part of libwddm itself: libwddm defines both
+/* libwddm_displib.a: the platform services a KMD module calls by name, forwarded to the
+ * kernel that loaded the module (platform.h), and the module's IRQL handed to that kernel. Not part of libwddm itself: libwddm defines these
  * names as the kernel's own functions, and a module links this instead. */
 #include "displib/platform.h"
 #include "displib/wdk_shim.h"
@@ -38,4 +38,15 @@ VOID WddmInterruptLineRaise(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNu
     const struct wddm_platform_imports *k = imports_of(PhysicalDeviceObject);
     if (k && k->WddmInterruptLineRaise)
         k->WddmInterruptLineRaise(PhysicalDeviceObject, MessageNumber);
+}
+
+NTSTATUS WddmIoMmuTranslate(PDEVICE_OBJECT PhysicalDeviceObject, ULONG Pasid, UINT64 VirtualAddress, BOOLEAN Write,
+                            UINT64 *PhysicalAddress)
+{
+    const struct wddm_platform_imports *k = imports_of(PhysicalDeviceObject);
+    /* A kernel built before the IoMmu model has no IOMMU: nothing is mapped. */
+    if (!k || k->Size < offsetof(struct wddm_platform_imports, WddmIoMmuTranslate) + sizeof k->WddmIoMmuTranslate ||
+        !k->WddmIoMmuTranslate)
+        return STATUS_INVALID_PARAMETER;
+    return k->WddmIoMmuTranslate(PhysicalDeviceObject, Pasid, VirtualAddress, Write, PhysicalAddress);
 }

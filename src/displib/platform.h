@@ -1,5 +1,6 @@
 /* The platform's services a KMD calls by name, outside the DXGKRNL_INTERFACE table: DxgkInitialize
- * (from DriverEntry) and WddmInterruptLineRaise (from its device's interrupt). On Windows a
+ * (from DriverEntry), WddmInterruptLineRaise (from its device's interrupt) and
+ * WddmIoMmuTranslate (its device's DMA requests in the IoMmu model). On Windows a
  * miniport links displib.lib, whose DxgkInitialize reaches dxgkrnl; here a KMD built as a
  * loadable module links libwddm_displib.a, which reaches the kernel that loaded it through the
  * objects the kernel hands the KMD (docs/drivers.md "Building a KMD as a module").
@@ -35,6 +36,9 @@ struct wddm_platform_imports {
     VOID (*WddmInterruptLineRaise)(PDEVICE_OBJECT PhysicalDeviceObject, ULONG MessageNumber);
     /* Called by displib's DxgkInitialize before the kernel's. */
     VOID (*RegisterExports)(PDRIVER_OBJECT DriverObject, const struct wddm_platform_exports *Exports);
+    /* The platform's IOMMU (IoMmu model), for a device's DMA requests. */
+    NTSTATUS (*WddmIoMmuTranslate)(PDEVICE_OBJECT PhysicalDeviceObject, ULONG Pasid, UINT64 VirtualAddress,
+                                   BOOLEAN Write, UINT64 *PhysicalAddress);
 };
 
 /* The first member of the kernel's DRIVER_OBJECT and DEVICE_OBJECT. */

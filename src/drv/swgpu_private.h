@@ -92,7 +92,8 @@ struct swgpu_umd_adapter_info {
     UINT32 wddm_version;     /* DXGK_DRIVERCAPS.WDDMVersion: >= 0x2000, VidMm never renames and
                               * the UMD renames and synchronises itself (docs/semantics.md §3.3) */
     UINT32 gpummu;           /* 1: the GpuMmu model (GPU virtual addresses, D3DKMTSubmitCommand) */
-    UINT32 reserved;
+    UINT32 iommu;            /* 1: the IoMmu model: as gpummu, but an allocation's address is the
+                              * pointer the CPU's lock gives (the process's shared address space) */
     /* The largest allocation of each kind some segment the KMD lists for that kind can hold
      * (src/kmd/allocation.c: the segments it describes the kind with). A larger one could be
      * created but never made resident: the UMD fails the resource creation instead, with

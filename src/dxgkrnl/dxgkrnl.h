@@ -790,6 +790,20 @@ bool dxgk_feature_granted(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
 NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
 
+/* The adapter runs the IoMmu model (DXGK_VIDMMCAPS.VirtualAddressingSupported + IoMmuSupported). */
+static inline bool dxgk_adapter_iommu(const struct dxgk_adapter *a)
+{
+    return a->caps.MemoryManagementCaps.VirtualAddressingSupported && a->caps.MemoryManagementCaps.IoMmuSupported;
+}
+
+/* iommu.c: the machine's IOMMU (the IoMmu model, docs/semantics.md §9.6). A domain per PASID, bound
+ * to one device; map / unmap take 4 KiB pages of system memory; WddmIoMmuTranslate (d3dkmddi.h) is
+ * the device's side. A domain is destroyed only once its device no longer uses it. */
+NTSTATUS dxgk_iommu_domain_create(PDEVICE_OBJECT pdo, ULONG *pasid);
+void dxgk_iommu_domain_destroy(ULONG pasid);
+NTSTATUS dxgk_iommu_map(ULONG pasid, UINT64 va, const void *host, UINT64 pages, bool writable);
+void dxgk_iommu_unmap(ULONG pasid, UINT64 va, UINT64 pages);
+
 /* pages_and_clock.c */
 void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */
 void dxgk_page_free(void *p, size_t size); /* size as allocated */

@@ -39,6 +39,8 @@ static const struct ddi_slot engine_tdr_ddis[] = { SLOT(DxgkDdiQueryDependentEng
 static const struct ddi_slot gpummu_ddis[] = { SLOT(DxgkDdiSetRootPageTable), SLOT(DxgkDdiGetRootPageTableSize),
                                                SLOT(DxgkDdiSubmitCommandVirtual), SLOT(DxgkDdiCreateProcess),
                                                SLOT(DxgkDdiDestroyProcess) };
+static const struct ddi_slot iommu_ddis[] = { SLOT(DxgkDdiSubmitCommandVirtual), SLOT(DxgkDdiCreateProcess),
+                                              SLOT(DxgkDdiDestroyProcess) };
 /* The DDIs this kernel never calls: the slots typed in include/wddm/d3dkmddi_unmodeled.h and the
  * reserved ones. */
 static const struct ddi_slot not_modeled_ddis[] = {
@@ -160,16 +162,16 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
     LIMIT(!mm->ParavirtualizationSupported, "Caps.Paravirtualization",
            "DXGK_VIDMMCAPS.ParavirtualizationSupported is set but the KMD implements none of the GPU "
            "paravirtualization DDIs the cap requires");
-    /* Issue 6: GPU virtual addressing is a WDDM 2.0 model: the GpuMmu model is implemented
-     * (vidmm/vaspace.c); the IoMmu model is not (FIXME(iommu): refused, docs/architecture.md). */
+    /* Issue 6: GPU virtual addressing is a WDDM 2.0 model, GpuMmu or IoMmu (vidmm/vaspace.c, the
+     * IOMMU in iommu.c). Seed 003: "the driver should set the VirtualAddressingSupported cap and
+     * GpuMmuSupported or IoMmuSupported caps": either model without the first is refused. */
     VERIFY(!mm->VirtualAddressingSupported || c->WDDMVersion >= DXGKDDI_WDDMv2, "Caps.VirtualAddressingWddm2",
            "DXGK_VIDMMCAPS.VirtualAddressingSupported needs DXGK_DRIVERCAPS.WDDMVersion >= 0x2000 "
            "(DXGKDDI_WDDMv2), got 0x%x", (unsigned)c->WDDMVersion);
-    LIMIT(!mm->IoMmuSupported, "Caps.IoMmuModel",
-           "DXGK_VIDMMCAPS.IoMmuSupported: the IoMmu model is not supported yet by this kernel (use "
-           "DXGK_VIDMMCAPS.GpuMmuSupported)");
     VERIFY(!mm->GpuMmuSupported || mm->VirtualAddressingSupported, "Caps.GpuMmuVirtualAddressing",
            "DXGK_VIDMMCAPS.GpuMmuSupported is set without DXGK_VIDMMCAPS.VirtualAddressingSupported");
+    VERIFY(!mm->IoMmuSupported || mm->VirtualAddressingSupported, "Caps.IoMmuVirtualAddressing",
+           "DXGK_VIDMMCAPS.IoMmuSupported is set without DXGK_VIDMMCAPS.VirtualAddressingSupported");
     VERIFY(!s->Reserved, "Caps.VidSchReserved", "DXGK_VIDSCHCAPS.Reserved must be 0 (Value 0x%08x)", s->Value);
     /* docs/semantics.md §6.2 */
     VERIFY(!s->PreemptionAware || s->MultiEngineAware, "Caps.PreemptionAwareMultiEngine",
@@ -250,6 +252,15 @@ bool dxgk_verify_segments(const struct dxgk_adapter *a, const DXGK_QUERYSEGMENTO
         }
     }
     LIMIT(agp == 0, "Segments.Agp", "AGP segments are not supported");
+    /* The IoMmu model: "only system memory can be accessed" (MicrosoftDocs, GPU virtual memory in
+     * WDDM 2.0). This kernel keeps every allocation's content in its backing store, placed in an
+     * aperture segment (vidmm/placement.c), so it needs one. */
+    bool aperture = false;
+    for (UINT i = 0; i < out->NbSegment; i++)
+        aperture |= out->pSegmentDescriptor[i].Flags.Aperture != 0;
+    LIMIT(!dxgk_adapter_iommu(a) || aperture, "IoMmu.ApertureSegment",
+          "DXGK_VIDMMCAPS.IoMmuSupported with no aperture segment: in the IoMmu model this kernel places "
+          "allocations in aperture segments only");
     return true;
 }
 
@@ -345,6 +356,10 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
         VERIFY(i->SupportedWriteSegmentSet & cpu, "Allocation.CpuVisibleSegment",
                "allocation %u: CpuVisible but no supported segment is CPU-accessible", index);
     }
+    LIMIT(!dxgk_adapter_iommu(a) || (i->SupportedWriteSegmentSet & aperture), "IoMmu.SystemMemoryOnly",
+          "allocation %u: supported segments 0x%x name no aperture segment (0x%x): in the IoMmu model the GPU "
+          "reaches system memory only, and this kernel places allocations in aperture segments only", index,
+          i->SupportedWriteSegmentSet, aperture);
     return true;
 }
 
@@ -453,6 +468,12 @@ bool dxgk_verify_gpummu_ddi(const struct dxgk_adapter *a)
 {
     const char *ddi = "DxgkInitialize";
     char names[512];
+    if (dxgk_adapter_iommu(a)) { /* no page tables of the KMD's: no root page table DDIs */
+        VERIFY(!ddi_names(&a->driver.ddi, DDI_SET(iommu_ddis), false, names, sizeof names), "IoMmu.Ddi",
+               "DXGK_VIDMMCAPS.VirtualAddressingSupported + IoMmuSupported are set but DRIVER_INITIALIZATION_DATA "
+               "lacks %s", names);
+        return true;
+    }
     VERIFY(!ddi_names(&a->driver.ddi, DDI_SET(gpummu_ddis), false, names, sizeof names), "GpuMmu.Ddi",
            "DXGK_VIDMMCAPS.VirtualAddressingSupported + GpuMmuSupported are set but DRIVER_INITIALIZATION_DATA "
            "lacks %s", names);

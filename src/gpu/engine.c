@@ -342,6 +342,10 @@ int swgpu_submit2(struct swgpu *gpu, UINT32 engine, const struct swgpu_submissio
      * More root entries than the VA bits can index would only name VAs that fault anyway. */
     slot->root = s->root_page_table & SWGPU_PTE_ADDR_MASK;
     slot->root_entries = s->root_entries > SWGPU_PT_ROOT_MAX_ENTRIES ? SWGPU_PT_ROOT_MAX_ENTRIES : s->root_entries;
+    if (s->pasid) { /* IoMmu: the process's address space, translated by the platform's IOMMU */
+        slot->root = SWGPU_ROOT_IOMMU | s->pasid;
+        slot->root_entries = 0;
+    }
     slot->dma_va = slot->root ? s->dma_va : 0;
     if (slot->root)
         slot->dma = NULL;

@@ -660,6 +660,7 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
         .root = entry->root, .root_entries = entry->root_entries,
     };
     fault->virtual_mode = entry->root != 0;
+    fault->iommu = (entry->root & SWGPU_ROOT_IOMMU) != 0;
     if (!entry->root) { /* physical mode: the buffer is host memory (segment 0, architecture.md) */
         run->code = entry->dma ? entry->dma + entry->start : NULL;
         run->code_start = entry->start;

@@ -17,6 +17,8 @@ struct swgpu *swgpu_create(const struct swgpu_config *config)
     gpu->engine_count = config->engine_count;
     gpu->interrupt = config->interrupt;
     gpu->interrupt_context = config->interrupt_context;
+    gpu->iommu = config->iommu;
+    gpu->iommu_context = config->iommu_context;
     pthread_mutex_init(&gpu->tlb_lock, NULL);
     atomic_init(&gpu->tlb_flush_seq, 0);
     if (swgpu_memory_init(gpu, config) != 0 || swgpu_engines_start(gpu) != 0) {

@@ -35,7 +35,8 @@ struct swgpu_ring_entry {
     UINT64 csa_addr;      /* the context's save record (struct swgpu_csa_record), 0 = none */
     int resubmission;     /* resume from the save record if it holds this buffer's state */
     int hang;             /* wddm_swgpu_inject_hang: the engine stops in it until reset */
-    UINT64 root;          /* root page table (GpuMmu), 0 = physical mode */
+    UINT64 root;          /* root page table (GpuMmu), SWGPU_ROOT_IOMMU | PASID (IoMmu), 0 =
+                           * physical mode */
     UINT32 root_entries;
     UINT64 dma_va;        /* with a root: the buffer's GPU VA (dma unused) */
     UINT64 context_id;    /* context state (context_state.c): 0 = none (paging) */
@@ -179,6 +180,8 @@ struct swgpu {
     struct swgpu_engine engines[SWGPU_MAX_ENGINES];
     swgpu_interrupt_fn interrupt;
     void *interrupt_context;
+    swgpu_iommu_fn iommu;       /* the platform's IOMMU (IoMmu model); immutable */
+    void *iommu_context;
     struct swgpu *next;         /* process-wide instance list (control.c), under its lock */
     /* FLUSH_TLB broadcast (mmu.c): the paging engine appends the root to the log under
      * tlb_lock and bumps tlb_flush_seq; each engine applies what it has not seen before its
@@ -197,6 +200,11 @@ void swgpu_copy_unit_stop(struct swgpu *gpu);
 int swgpu_copy_unit_post(struct swgpu *gpu, struct swgpu_copy_job *job);
 /* A posted job is withdrawn if the unit has not taken it yet (and `withdraw`), else waited for. */
 void swgpu_copy_unit_finish(struct swgpu *gpu, struct swgpu_copy_job *job, int withdraw);
+
+/* A ring entry's address space in the IoMmu model: the PASID under this bit, which no root page
+ * table address has (GPU physical addresses keep a segment id below it). The rest of the engine
+ * treats it as any root: VA mode, and one address space per value. */
+#define SWGPU_ROOT_IOMMU (1ull << 63)
 
 /* mmu.c */
 /* Host pointer for up to `want` bytes at virtual address `va` of the address space `root`

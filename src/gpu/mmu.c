@@ -177,12 +177,43 @@ static int translate(struct swgpu_engine *e, UINT64 root, UINT32 root_entries, U
     return 0;
 }
 
+/* IoMmu: `want` bytes at va of the PASID's address space through the platform's IOMMU, page by
+ * page, extended over pages that follow in system memory (as an MMU run is). */
+static BYTE *iommu_span(struct swgpu_engine *e, UINT32 pasid, UINT64 va, UINT64 want, int write, UINT64 *avail,
+                        struct swgpu_pf *pf)
+{
+    struct swgpu *gpu = e->gpu;
+    UINT64 phys;
+    int rc = gpu->iommu ? gpu->iommu(gpu->iommu_context, pasid, va, write, &phys) : -1;
+    if (rc == -2)
+        return pf_fail(pf, SWGPU_PF_IOMMU_READ_ONLY, 0, va, 0, write, "IOMMU: write to a page mapped read-only");
+    if (rc)
+        return pf_fail(pf, SWGPU_PF_IOMMU_UNMAPPED, 0, va, 0, write,
+                       "IOMMU: nothing mapped at the VA for the process (not resident, or not this adapter's)");
+    UINT64 n = SWGPU_PAGE_SIZE - (va & (SWGPU_PAGE_SIZE - 1));
+    while (n < want) {
+        UINT64 next;
+        if (va + n < va || gpu->iommu(gpu->iommu_context, pasid, va + n, write, &next) || next != phys + n)
+            break;
+        n += SWGPU_PAGE_SIZE;
+    }
+    if (n > want)
+        n = want;
+    count_one(&e->tlb_misses); /* a walk per page: nothing is cached */
+    BYTE *p = swgpu_mem_span(gpu, phys, n, avail);
+    if (!p)
+        return pf_fail(pf, SWGPU_PF_BAD_TABLE, 0, va, phys, write, "IOMMU: translation outside system memory");
+    return p;
+}
+
 BYTE *swgpu_mmu_span(struct swgpu_engine *e, UINT64 root, UINT32 root_entries, UINT64 va, UINT64 want, int write,
                      UINT64 *avail, struct swgpu_pf *pf)
 {
     UINT64 pte;
     if (want == 0)
         want = 1;
+    if (root & SWGPU_ROOT_IOMMU)
+        return iommu_span(e, (UINT32)(root & 0xFFFFFFFFu), va, want, write, avail, pf);
     if (translate(e, root, root_entries, va, write, &pte, pf))
         return NULL;
     UINT64 phys = (pte & SWGPU_PTE_ADDR_MASK) | (va & (SWGPU_PAGE_SIZE - 1));

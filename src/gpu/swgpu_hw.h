@@ -16,6 +16,8 @@
  *  - GpuMmu (issue 6): a buffer submitted with a root page table runs in that virtual address
  *    space through the engine's MMU (page-table format in swgpu_isa.h); an access that does not
  *    translate is a fault like any other, recorded with its VA, direction, level and kind.
+ *  - IoMmu: a buffer submitted with a PASID runs in that process's address space, each access
+ *    translated by the platform's IOMMU (swgpu_config.iommu); the engine caches nothing.
  */
 #ifndef SWGPU_HW_H
 #define SWGPU_HW_H
@@ -42,12 +44,20 @@ struct swgpu_segment_desc {
  * registers, take faults and submit more work. */
 typedef void (*swgpu_interrupt_fn)(void *context);
 
+/* The platform's IOMMU the device sits behind (the IoMmu model): translates the DMA request
+ * (pasid, va) into a system-memory address (segment 0) in *phys. 0; -1: nothing mapped there;
+ * -2: a write to a read-only page. Called on the engine threads. */
+typedef int (*swgpu_iommu_fn)(void *context, UINT32 pasid, UINT64 va, int write, UINT64 *phys);
+
 struct swgpu_config {
     UINT32 segment_count;                               /* <= SWGPU_MAX_SEGMENTS */
     struct swgpu_segment_desc segments[SWGPU_MAX_SEGMENTS]; /* [i] describes segment id i+1 */
     UINT32 engine_count;                                /* 1..SWGPU_MAX_ENGINES */
     swgpu_interrupt_fn interrupt;                       /* may be NULL */
     void *interrupt_context;
+    swgpu_iommu_fn iommu;                               /* NULL: behind no IOMMU (a PASID buffer
+                                                         * faults on its first access) */
+    void *iommu_context;
 };
 
 /* Why an access through the MMU failed (a buffer submitted with a root page table). */
@@ -60,6 +70,8 @@ enum swgpu_page_fault_kind {
     SWGPU_PF_BAD_TABLE = 5,   /* a table or page address of an entry is not GPU memory */
     SWGPU_PF_PRIVILEGED = 6,  /* a paging-only opcode (GART_MAP, GART_UNMAP, FLUSH_TLB) in a
                                * non-paging VA buffer */
+    SWGPU_PF_IOMMU_UNMAPPED = 7,  /* IoMmu: the IOMMU maps nothing at the VA for the PASID */
+    SWGPU_PF_IOMMU_READ_ONLY = 8, /* IoMmu: a write to a page the IOMMU maps read-only */
 };
 
 /* One fault recorded by an engine (the rest of that DMA buffer was skipped). */
@@ -77,6 +89,7 @@ struct swgpu_fault {
     int write;             /* the access was a write */
     UINT32 page_table_level; /* level whose entry failed (0 root, 1 leaf) for SWGPU_PF_* kinds */
     UINT32 kind;           /* enum swgpu_page_fault_kind */
+    int iommu;             /* the buffer ran in a PASID's address space (the IoMmu model) */
 };
 
 /* Creates the GPU and starts its engine threads. NULL on bad configuration or no memory. */
@@ -115,6 +128,11 @@ struct swgpu_submission {
     UINT64 root_page_table;
     UINT32 root_entries;    /* NumEntries of DxgkDdiSetRootPageTable (at most 2^19) */
     UINT64 dma_va;
+    /* IoMmu model: the process's PASID (nonzero, root_page_table 0). The buffer runs in the
+     * address space the process shares with the CPU: dma_va and every address in the buffer
+     * are virtual addresses the platform's IOMMU translates (swgpu_config.iommu); a translation
+     * that fails is a page fault with `iommu` set. */
+    UINT32 pasid;
     /* Context state (swgpu_isa.h "Context state"): the context the buffer runs for, nonzero and
      * unique for the GPU's lifetime (0: none, a paging buffer: the loaded state is left alone),
      * and the GPU physical address of its struct swgpu_context_state (0: it starts from zeros and

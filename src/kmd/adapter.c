@@ -58,6 +58,15 @@ static void gpu_interrupt(void *context)
     a->raise_line(a->pdo, 0);
 }
 
+/* The GPU's DMA requests in the IoMmu model go through the platform's IOMMU, which only the
+ * kernel programs: our device is the PDO it was added with. */
+static int gpu_iommu(void *context, UINT32 pasid, UINT64 va, int write, UINT64 *phys)
+{
+    struct swkmd_adapter *a = context;
+    NTSTATUS st = WddmIoMmuTranslate(a->pdo, pasid, va, write ? 1 : 0, phys);
+    return NT_SUCCESS(st) ? 0 : st == STATUS_ACCESS_DENIED ? -2 : -1;
+}
+
 NTSTATUS APIENTRY SwKmdStartDevice(const PVOID MiniportDeviceContext, DXGK_START_INFO *DxgkStartInfo,
                                    DXGKRNL_INTERFACE *DxgkInterface, ULONG *NumberOfVideoPresentSources,
                                    ULONG *NumberOfChildren)
@@ -99,6 +108,11 @@ NTSTATUS APIENTRY SwKmdStartDevice(const PVOID MiniportDeviceContext, DXGK_START
     if (!NT_SUCCESS(st))
         return st; /* nothing built yet */
     a->gpummu = swkmd_caps_gpummu(&a->caps);
+    a->iommu = swkmd_caps_iommu(&a->caps);
+    if (a->iommu) {
+        cfg.iommu = gpu_iommu;
+        cfg.iommu_context = a;
+    }
 
     a->gpu = swgpu_create(&cfg);
     if (!a->gpu) {

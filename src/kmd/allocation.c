@@ -115,7 +115,7 @@ static UINT kind_segment_set(UINT32 kind, bool sampled)
  * larger resource at creation, caps.c). */
 UINT64 swkmd_kind_max_bytes(const struct swkmd_adapter *a, UINT32 kind, bool sampled)
 {
-    UINT set = kind_segment_set(kind, sampled);
+    UINT set = a->iommu ? SEGMENT_BIT(SWKMD_SEGMENT_APERTURE) : kind_segment_set(kind, sampled);
     UINT64 m = 0;
     for (UINT id = 1; id <= SWKMD_SEGMENT_COUNT; id++)
         if ((set & SEGMENT_BIT(id)) && a->segment_size[id] > m)
@@ -293,9 +293,14 @@ static NTSTATUS describe(const struct swkmd_adapter *a, DXGK_ALLOCATIONINFO *inf
     info->AllocationPriority = D3DDDI_ALLOCATIONPRIORITY_NORMAL;
     info->pAllocationUsageHint = NULL;
     place_kind(a, info, priv.kind, size, sampled);
-    if (share) {
-        /* Seed 002 / docs/semantics.md §7 rule 6: aperture (system memory) only, never renamed. */
-        info->Flags2.ShareBackingStoreWithKmd = 1;
+    if (share || a->iommu) {
+        /* Seed 002 / docs/semantics.md §7 rule 6: aperture (system memory) only, never renamed.
+         * The IoMmu model: the GPU reaches system memory only (through the platform's IOMMU). */
+        info->Flags2.ShareBackingStoreWithKmd = share;
+        /* IoMmu: system memory the CPU reaches at the address the GPU uses (the UMD learns it
+         * from a lock), so every allocation is CPU-visible. */
+        if (a->iommu)
+            info->Flags.CpuVisible = 1;
         info->PreferredSegment.Value = 0;
         info->PreferredSegment.SegmentId0 = SWKMD_SEGMENT_APERTURE;
         info->SupportedReadSegmentSet = SEGMENT_BIT(SWKMD_SEGMENT_APERTURE);

@@ -154,6 +154,7 @@ static NTSTATUS query_umd_private(const struct swkmd_adapter *a, const DXGKARG_Q
     info->row_pitch_alignment = 256; /* seed 001 §7.2 */
     info->wddm_version = a->started ? (UINT32)a->caps.WDDMVersion : 0;
     info->gpummu = a->started && a->gpummu;
+    info->iommu = a->started && a->iommu;
     if (a->started) {
         info->max_gpu_only_bytes = swkmd_kind_max_bytes(a, SWGPU_ALLOC_GPU_ONLY, false);
         info->max_sampled_texture_bytes = swkmd_kind_max_bytes(a, SWGPU_ALLOC_GPU_ONLY, true);

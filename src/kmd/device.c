@@ -27,6 +27,7 @@ NTSTATUS APIENTRY SwKmdCreateDevice(const HANDLE hAdapter, DXGKARG_CREATEDEVICE 
     d->adapter = a;
     d->kernel_handle = args->hDevice;
     d->flags = args->Flags;
+    d->pasid = args->Pasid;
     /* Page-table storage for every non-system device (seed 000): a device context allocation. */
     if (!args->Flags.SystemDevice) {
         NTSTATUS st = swkmd_context_resource_create(a, args->hDevice, NULL, &d->page_tables);

@@ -21,6 +21,13 @@ bool swkmd_caps_gpummu(const DXGK_DRIVERCAPS *caps)
            caps->MemoryManagementCaps.GpuMmuSupported;
 }
 
+/* The IoMmu model (WDDM 2.0): no page tables of the KMD's; the platform's IOMMU translates. */
+bool swkmd_caps_iommu(const DXGK_DRIVERCAPS *caps)
+{
+    return caps->WDDMVersion >= DXGKDDI_WDDMv2 && caps->MemoryManagementCaps.VirtualAddressingSupported &&
+           caps->MemoryManagementCaps.IoMmuSupported;
+}
+
 NTSTATUS swkmd_query_gpummu_caps(struct swkmd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q)
 {
     if (!a->gpummu) {
@@ -141,9 +148,13 @@ NTSTATUS APIENTRY SwKmdCreateProcess(const PVOID MiniportDeviceContext, DXGKARG_
         wddm_debug("kmd", "CreateProcess: bad adapter or NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    if (!a->gpummu) {
-        wddm_debug("kmd", "CreateProcess: not in the GpuMmu model");
+    if (!a->gpummu && !a->iommu) {
+        wddm_debug("kmd", "CreateProcess: not in a WDDM 2.0 virtual addressing model (GpuMmu or IoMmu)");
         return STATUS_NOT_SUPPORTED;
+    }
+    if (a->iommu && (!args->NumPasid || !args->pPasid || !args->pPasid[0])) {
+        wddm_debug("kmd", "CreateProcess: IoMmu model without a PASID for the process (NumPasid %u)", args->NumPasid);
+        return STATUS_INVALID_PARAMETER;
     }
     struct swkmd_process *p = wddm_calloc(1, sizeof *p);
     if (!p)

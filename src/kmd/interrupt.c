@@ -29,7 +29,9 @@ static void notify_page_fault(struct swkmd_adapter *a, UINT32 node, const struct
     n.DmaPageFaulted.FaultedFenceId = f->fence_id;
     n.DmaPageFaulted.FaultedPrimitiveAPISequenceNumber = DXGK_PRIMITIVE_API_SEQUENCE_NUMBER_UNKNOWN;
     n.DmaPageFaulted.FaultedPipelineStage = DXGK_RENDER_PIPELINE_STAGE_UNKNOWN;
-    n.DmaPageFaulted.PageFaultFlags = (address_fault && f->write) ? DXGK_PAGE_FAULT_WRITE : (DXGK_PAGE_FAULT_FLAGS)0;
+    /* DXGK_PAGE_FAULT_IOMMU: the VA was one the IOMMU translates, not the GPU's MMU. */
+    n.DmaPageFaulted.PageFaultFlags = (DXGK_PAGE_FAULT_FLAGS)(((address_fault && f->write) ? DXGK_PAGE_FAULT_WRITE : 0) |
+                                                              (f->iommu ? DXGK_PAGE_FAULT_IOMMU : 0));
     n.DmaPageFaulted.FaultedVirtualAddress = address_fault ? f->virtual_address : 0;
     n.DmaPageFaulted.NodeOrdinal = node;
     n.DmaPageFaulted.EngineOrdinal = 0;

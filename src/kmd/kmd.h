@@ -90,6 +90,10 @@ struct swkmd_adapter {
     /* The GpuMmu model is on (issue 6): the caps say WDDMVersion >= DXGKDDI_WDDMv2,
      * VirtualAddressingSupported and GpuMmuSupported. Set at StartDevice, read-only after. */
     bool gpummu;
+    /* The IoMmu model is on: WDDMVersion >= DXGKDDI_WDDMv2, VirtualAddressingSupported and
+     * IoMmuSupported. The GPU reaches memory through the platform's IOMMU by the PASID of the
+     * device's process (DXGKARG_CREATEDEVICE.Pasid). Set at StartDevice, read-only after. */
+    bool iommu;
     /* Swizzling ranges (swizzle.c), the first caps.NumberOfSwizzlingRanges used. The kernel
      * serialises the acquires, the releases and the paging builds that read them (its adapter
      * lock), as Windows serialises them. */
@@ -102,6 +106,7 @@ struct swkmd_adapter {
 
 /* gpummu.c: whether the caps select the GpuMmu model (StartDevice). */
 bool swkmd_caps_gpummu(const DXGK_DRIVERCAPS *caps);
+bool swkmd_caps_iommu(const DXGK_DRIVERCAPS *caps);
 /* QueryAdapterInfo DXGKQAITYPE_GPUMMUCAPS / DXGKQAITYPE_PAGETABLELEVELDESC. */
 NTSTATUS swkmd_query_gpummu_caps(struct swkmd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q);
 NTSTATUS swkmd_query_page_table_level(struct swkmd_adapter *a, const DXGKARG_QUERYADAPTERINFO *q);
@@ -133,6 +138,7 @@ struct swkmd_device {
     HANDLE kernel_handle;
     DXGK_CREATEDEVICEFLAGS flags;
     struct swkmd_context_resource *page_tables; /* device context allocation (non-system only) */
+    ULONG pasid;                                /* IoMmu: DXGKARG_CREATEDEVICE.Pasid, its process's */
 };
 
 struct swkmd_context {

@@ -56,7 +56,8 @@ NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMIT
 /* DxgkDdiSubmitCommandVirtual (GpuMmu model, issue 6, common.md): the DMA buffer is at
  * DmaBufferVirtualAddress in the context's address space; the engine fetches it through its
  * MMU with the root DxgkDdiSetRootPageTable installed. No Patch, no allocation list. A context
- * without a root is refused (the GPU would have no address space to run it in). */
+ * without a root is refused (the GPU would have no address space to run it in). In the IoMmu
+ * model the address space is the process's, named by its device's PASID; the IOMMU translates. */
 NTSTATUS APIENTRY SwKmdSubmitCommandVirtual(const HANDLE hAdapter, const DXGKARG_SUBMITCOMMANDVIRTUAL *a)
 {
     struct swkmd_adapter *ad = swkmd_adapter_from(hAdapter);
@@ -64,8 +65,8 @@ NTSTATUS APIENTRY SwKmdSubmitCommandVirtual(const HANDLE hAdapter, const DXGKARG
         wddm_debug("kmd", "SubmitCommandVirtual: bad adapter, NULL arguments or adapter not started");
         return STATUS_INVALID_PARAMETER;
     }
-    if (!ad->gpummu) {
-        wddm_debug("kmd", "SubmitCommandVirtual: the caps do not select the GpuMmu model");
+    if (!ad->gpummu && !ad->iommu) {
+        wddm_debug("kmd", "SubmitCommandVirtual: the caps select neither the GpuMmu nor the IoMmu model");
         return STATUS_NOT_SUPPORTED;
     }
     struct swkmd_context *c = swkmd_context_from(a->hContext);
@@ -84,7 +85,12 @@ NTSTATUS APIENTRY SwKmdSubmitCommandVirtual(const HANDLE hAdapter, const DXGKARG
     }
     UINT64 root = atomic_load_explicit(&c->root_page_table, memory_order_acquire);
     UINT32 entries = atomic_load_explicit(&c->root_entries, memory_order_relaxed);
-    if (!root) {
+    ULONG pasid = ad->iommu ? c->device->pasid : 0;
+    if (ad->iommu && !pasid) {
+        wddm_debug("kmd", "SubmitCommandVirtual: IoMmu model, the device has no PASID (DXGKARG_CREATEDEVICE.Pasid)");
+        return STATUS_INVALID_PARAMETER;
+    }
+    if (!root && !pasid) {
         wddm_debug("kmd", "SubmitCommandVirtual: context has no root page table (DxgkDdiSetRootPageTable first)");
         return STATUS_INVALID_PARAMETER;
     }
@@ -96,7 +102,8 @@ NTSTATUS APIENTRY SwKmdSubmitCommandVirtual(const HANDLE hAdapter, const DXGKARG
                                  .resubmission = a->Flags.Resubmission,
                                  .root_page_table = root,
                                  .root_entries = entries,
-                                 .dma_va = a->DmaBufferVirtualAddress};
+                                 .dma_va = a->DmaBufferVirtualAddress,
+                                 .pasid = pasid};
     swkmd_context_describe(a->hContext, &s);
     atomic_store_explicit(&ad->submitted_fence[node], a->SubmissionFenceId, memory_order_relaxed);
     swgpu_submit2(ad->gpu, node, &s);

@@ -138,9 +138,10 @@ HRESULT APIENTRY umd_CreateDevice(D3D10DDI_HADAPTER hAdapter, D3D10DDIARG_CREATE
             return hr;
         }
     }
-    /* GpuMmu model (gpuva.c, issue 6): the kernel gave no command buffer; the UMD's own ring,
-     * paging queue and VAs replace it. The renaming mode above is always on then. */
-    if (ad->info.gpummu) {
+    /* GpuMmu and IoMmu models (gpuva.c, issue 6): the kernel gave no command buffer; the UMD's
+     * own ring, paging queue and VAs replace it. The renaming mode above is always on then. */
+    if (ad->info.gpummu || ad->info.iommu) {
+        dev->iommu = ad->info.iommu != 0;
         hr = umd_va_device_init(dev);
         if (FAILED(hr)) {
             umd_rename_device_fini(dev);

@@ -115,10 +115,42 @@ static HRESULT umd_make_resident(struct umd_device *dev, D3DKMT_HANDLE h, const 
     }
 }
 
+/* IoMmu: the allocation's address is the one the CPU uses (MicrosoftDocs "IoMmu model": the GPU
+ * and the CPU use the same pointer), which a lock gives; the IOMMU maps it while it is resident. */
+static HRESULT umd_iommu_address(struct umd_device *dev, D3DKMT_HANDLE h, D3DGPU_VIRTUAL_ADDRESS *va)
+{
+    D3DDDICB_LOCK2 l = { .hAllocation = h };
+    HRESULT hr = dev->kt.pfnLock2Cb(dev->hRTDevice.handle, &l);
+    if (FAILED(hr)) {
+        UMD_REFUSE("pfnLock2Cb(allocation 0x%x) for its shared address failed (0x%08x)", h, (unsigned)hr);
+        return hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY;
+    }
+    *va = (D3DGPU_VIRTUAL_ADDRESS)(uintptr_t)l.pData;
+    D3DDDICB_UNLOCK2 u = { .hAllocation = h };
+    (void)dev->kt.pfnUnlock2Cb(dev->hRTDevice.handle, &u);
+    return S_OK;
+}
+
 HRESULT umd_va_prepare(struct umd_device *dev, D3DKMT_HANDLE h, UINT64 size, BOOL writable,
                        D3DGPU_VIRTUAL_ADDRESS *va, BOOL may_stay_evicted)
 {
     *va = 0;
+    if (dev->iommu) {
+        D3DGPU_VIRTUAL_ADDRESS shared = 0;
+        HRESULT hr = umd_iommu_address(dev, h, &shared);
+        if (FAILED(hr))
+            return hr;
+        hr = umd_make_resident(dev, h, NULL);
+        *va = shared;
+        if (hr == E_OUTOFMEMORY && may_stay_evicted)
+            return S_FALSE;
+        if (FAILED(hr)) {
+            UMD_REFUSE("pfnMakeResidentCb(allocation 0x%x) failed (0x%08x)", h, (unsigned)hr);
+            *va = 0;
+            return hr == D3DDDIERR_DEVICEREMOVED ? hr : E_OUTOFMEMORY;
+        }
+        return S_OK;
+    }
     D3DDDI_MAPGPUVIRTUALADDRESS m = {
         .hPagingQueue = dev->hPagingQueue,
         .hAllocation = h,
@@ -220,7 +252,8 @@ HRESULT umd_va_device_init(struct umd_device *dev)
 {
     const D3DDDI_DEVICECALLBACKS *kt = &dev->kt;
     if (!dev->renaming || !kt->pfnCreatePagingQueueCb || !kt->pfnDestroyPagingQueueCb ||
-        !kt->pfnMapGpuVirtualAddressCb || !kt->pfnMakeResidentCb || !kt->pfnSubmitCommandCb) {
+        !(dev->iommu ? kt->pfnLock2Cb && kt->pfnUnlock2Cb : kt->pfnMapGpuVirtualAddressCb != NULL) ||
+        !kt->pfnMakeResidentCb || !kt->pfnSubmitCommandCb) {
         UMD_REFUSE("CreateDevice: the adapter runs the GpuMmu model but the runtime lacks a WDDM 2.x callback "
                    "(paging queue, monitored fence, pfnMapGpuVirtualAddressCb, pfnMakeResidentCb, pfnSubmitCommandCb)");
         return E_FAIL;
@@ -355,6 +388,10 @@ HRESULT umd_va_upload_begin(struct umd_device *dev, struct umd_resource *res)
      * by the GPU (SWGPU_OP_WRITE, seed 001 §4.3): a second, writable mapping carries those writes
      * and is freed once they retired (umd_upload_reap). */
     D3DGPU_VIRTUAL_ADDRESS va = 0;
+    if (dev->iommu) { /* the IOMMU has no read-only mapping of it: the one address takes the WRITEs */
+        res->upload_va = res->va;
+        return S_OK;
+    }
     D3DDDI_MAPGPUVIRTUALADDRESS m = {
         .hPagingQueue = dev->hPagingQueue, .hAllocation = res->hAllocation,
         .SizeInPages = (res->size + UMD_VA_PAGE - 1) / UMD_VA_PAGE ? (res->size + UMD_VA_PAGE - 1) / UMD_VA_PAGE : 1,
@@ -375,6 +412,10 @@ HRESULT umd_va_upload_begin(struct umd_device *dev, struct umd_resource *res)
 
 void umd_va_upload_end(struct umd_device *dev, struct umd_resource *res)
 {
+    if (dev->iommu) { /* nothing was mapped for the upload */
+        res->upload_va = 0;
+        return;
+    }
     D3DGPU_VIRTUAL_ADDRESS upload = res->va;
     res->va = res->upload_va;
     res->upload_va = upload;

@@ -57,7 +57,7 @@ BOOL umd_renaming_wanted(const struct umd_adapter *ad)
 {
     /* A WDDM 2.x KMD (DXGKQAITYPE_UMDRIVERPRIVATE): VidMm does not rename, the UMD must. The
      * environment switch turns the mode on over a WDDM 1.x KMD too (issue 3: both models). */
-    if (ad && (ad->info.wddm_version >= 0x2000u || ad->info.gpummu)) /* DXGKDDI_WDDMv2; GpuMmu implies it */
+    if (ad && (ad->info.wddm_version >= 0x2000u || ad->info.gpummu || ad->info.iommu)) /* DXGKDDI_WDDMv2, implied */
         return TRUE;
     const char *e = getenv("WDDM_UMD_RENAMING");
     return e && e[0] == '1' && e[1] == '\0';

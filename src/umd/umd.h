@@ -123,7 +123,8 @@ struct umd_device {
 
     /* WDDM 2.x GpuMmu model (gpuva.c; docs/semantics.md §3.3 "WDDM 2.x", §9.2; issue 6): no
      * allocation or patch list; `cmd` is the current slot of the UMD's own command ring. */
-    BOOL gpuva;                            /* adapter info says gpummu: commands carry VAs */
+    BOOL gpuva;                            /* adapter info says gpummu or iommu: commands carry VAs */
+    BOOL iommu;                            /* ... iommu: a VA is the CPU's pointer, nothing is mapped */
     struct umd_resource *residency;        /* GpuMmu: resources the UMD may trim (gpuva.c) */
     D3DKMT_HANDLE hPagingQueue;            /* pfnCreatePagingQueueCb: Map/MakeResident go here */
     D3DKMT_HANDLE hPagingFence;            /*   ... its monitored fence */

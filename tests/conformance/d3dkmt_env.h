@@ -29,6 +29,30 @@ static inline void kmt_close(struct kmt *k)
     assert_int_equal(D3DKMTCloseAdapter(&ca), STATUS_SUCCESS);
 }
 
+/* Whether the adapter runs the IoMmu model (KMTQAITYPE_WDDM_2_0_CAPS). */
+static inline bool kmt_iommu(const struct kmt *k)
+{
+    D3DKMT_WDDM_2_0_CAPS c = { .Value = 0 };
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = k->adapter, .Type = KMTQAITYPE_WDDM_2_0_CAPS,
+                                  .pPrivateDriverData = &c, .PrivateDriverDataSize = sizeof c };
+    assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_SUCCESS);
+    return c.IoMmuSupported;
+}
+
+/* What an allocation's D3DDDI_ALLOCATIONINFO2 / OPENALLOCATIONINFO2.GpuVirtualAddress must be: 0
+ * (creation and opens map nothing: D3DKMTMapGpuVirtualAddress does), and in the IoMmu model the
+ * address the CPU and the GPU share, the one a lock returns. */
+static inline void kmt_expect_gpu_va(const struct kmt *k, D3DKMT_HANDLE alloc, D3DGPU_VIRTUAL_ADDRESS va)
+{
+    if (!kmt_iommu(k)) {
+        assert_int_equal(va, 0);
+        return;
+    }
+    assert_int_not_equal(va, 0);
+    assert_ptr_equal(renv_lock2(k->device, alloc), (void *)(uintptr_t)va);
+    renv_unlock2(k->device, alloc);
+}
+
 /* What DxgkDdiCreateAllocation of the reference KMD reads: a GPU-only buffer of `size` bytes. */
 static inline struct swgpu_alloc_private kmt_buffer_private(UINT64 size)
 {

@@ -123,7 +123,7 @@ static void create_allocation2_answers_like_create_allocation(void **state)
     assert_int_equal(ca.PrivateRuntimeDataSize, 0);
     assert_int_equal(ca.PrivateDriverDataSize, 0);
     assert_int_equal(ai2.PrivateDriverDataSize, sizeof p);
-    assert_int_equal(ai2.GpuVirtualAddress, 0);
+    kmt_expect_gpu_va(&k, ai2.hAllocation, ai2.GpuVirtualAddress);
     /* rule: vidmm.d3dkmtgetallocationpriority-one-priority (`OverridePriority`) */
     UINT kmd_priority = priority_of(&k, ai2.hAllocation); /* without OverridePriority: the KMD's */
     assert_int_not_equal(kmd_priority, D3DDDI_ALLOCATIONPRIORITY_MAXIMUM);

@@ -216,7 +216,7 @@ static void open_resource2_fills_open_allocation_info2(void **state)
     assert_int_not_equal(op.oi2.hAllocation, 0x1eadbeed);
     assert_int_equal(op.oi2.PrivateDriverDataSize, sizeof(struct swgpu_alloc_private));
     assert_ptr_equal(op.oi2.pPrivateDriverData, op.driver);
-    assert_int_equal(op.oi2.GpuVirtualAddress, 0);
+    kmt_expect_gpu_va(&o, op.oi2.hAllocation, op.oi2.GpuVirtualAddress);
     assert_memory_equal(op.runtime, runtime_data, sizeof runtime_data);
     /* The opened allocation is a real one of the opener: destroyed with its resource. */
     destroy_resource(&o, op.o.hResource);

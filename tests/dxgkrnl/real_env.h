@@ -284,6 +284,16 @@ static inline void renv_gpummu_caps(const char *extra)
     renv_caps(text);
 }
 
+/* KMTQAITYPE_WDDM_2_0_CAPS of an adapter: the addressing model it runs. */
+static inline D3DKMT_WDDM_2_0_CAPS renv_wddm_2_0_caps(D3DKMT_HANDLE adapter)
+{
+    D3DKMT_WDDM_2_0_CAPS c = { .Value = 0 };
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = adapter, .Type = KMTQAITYPE_WDDM_2_0_CAPS,
+                                  .pPrivateDriverData = &c, .PrivateDriverDataSize = sizeof c };
+    assert_int_equal(D3DKMTQueryAdapterInfo(&q), STATUS_SUCCESS);
+    return c;
+}
+
 /* Maps pages of an allocation at a VA VidMm picks (Protection.Write as asked). */
 static inline D3DGPU_VIRTUAL_ADDRESS renv_map(D3DKMT_HANDLE queue_or_device, D3DKMT_HANDLE alloc, UINT64 pages,
                                               bool write)

@@ -109,6 +109,9 @@ static void gpummu_caps_start_one_process_and_a_root_per_context(void **state)
     D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
     assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
     assert_int_equal(atomic_load(&create_process_calls), 1); /* one process (one VA space) per adapter */
+    /* rule: kernel.wddm-2-0-caps-name-the-model */
+    D3DKMT_WDDM_2_0_CAPS c2 = renv_wddm_2_0_caps(info[0].hAdapter);
+    assert_true(c2.GpuMmuSupported && !c2.IoMmuSupported);
     D3DKMT_CREATEDEVICE cd = { .hAdapter = info[0].hAdapter };
     assert_int_equal(D3DKMTCreateDevice(&cd), STATUS_SUCCESS);
     D3DKMT_CREATECONTEXT cc = { .hDevice = cd.hDevice };
@@ -167,15 +170,16 @@ static void gpummu_start_refuses_missing_ddis_and_bad_levels(void **state)
 }
 
 /* rule: kernel.virtualaddressingsupported-needs */
-/* rule: kernel.iommusupported-refused-iommu-model-not */
-static void gpummu_needs_wddm2_and_iommu_is_not_supported_yet(void **state)
+/* rule: kernel.iommusupported-needs-virtual-addressing */
+static void gpummu_needs_wddm2_and_iommu_needs_virtual_addressing(void **state)
 {
     (void)state;
     wddm_set_kmd_entry(NULL);
     renv_gpummu_caps("DXGK_DRIVERCAPS.WDDMVersion = 0x1300\n"); /* a later line wins */
     expect_start_refused("WDDMVersion");
-    renv_gpummu_caps("DXGK_VIDMMCAPS.GpuMmuSupported = 0\nDXGK_VIDMMCAPS.IoMmuSupported = 1\n");
-    expect_start_refused("IoMmuSupported: the IoMmu model is not supported yet");
+    renv_gpummu_caps("DXGK_VIDMMCAPS.GpuMmuSupported = 0\nDXGK_VIDMMCAPS.VirtualAddressingSupported = 0\n"
+                     "DXGK_VIDMMCAPS.IoMmuSupported = 1\n");
+    expect_start_refused("DXGK_VIDMMCAPS.IoMmuSupported is set without DXGK_VIDMMCAPS.VirtualAddressingSupported");
 }
 
 /* rule: vidmm.wddm-1-x-adapter-refuses-d3dkmtreserve */
@@ -187,6 +191,8 @@ static void wddm1_adapter_refuses_the_2x_thunks(void **state)
     struct renv e;
     renv_open(&e);
     assert_non_null(e.cc.pCommandBuffer); /* 1.x: the kernel's command buffer as before */
+    /* rule: kernel.wddm-2-0-caps-name-the-model */
+    assert_int_equal(renv_wddm_2_0_caps(e.adapter).Value, 0);
     D3DKMT_HANDLE al = renv_alloc(&e, SWGPU_ALLOC_UPLOAD, 4096);
     D3DDDI_RESERVEGPUVIRTUALADDRESS rv = { .hAdapter = e.adapter, .Size = 1 << 20 };
     assert_int_equal(D3DKMTReserveGpuVirtualAddress(&rv), STATUS_NOT_SUPPORTED);
@@ -205,7 +211,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(gpummu_caps_start_one_process_and_a_root_per_context, teardown),
         cmocka_unit_test_teardown(gpummu_start_refuses_missing_ddis_and_bad_levels, teardown),
-        cmocka_unit_test_teardown(gpummu_needs_wddm2_and_iommu_is_not_supported_yet, teardown),
+        cmocka_unit_test_teardown(gpummu_needs_wddm2_and_iommu_needs_virtual_addressing, teardown),
         cmocka_unit_test_teardown(wddm1_adapter_refuses_the_2x_thunks, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,7 @@
 
 #include "kmd/kmd.h"
 
-enum breakage { NO_PATCH_NO_PAGING, PREEMPTION_WITHOUT_DDI, IOMMU };
+enum breakage { NO_PATCH_NO_PAGING, PREEMPTION_WITHOUT_DDI, IOMMU_ISOLATION };
 static enum breakage breakage;
 static PDXGKDDI_QUERYADAPTERINFO real_query;
 
@@ -15,10 +15,9 @@ static NTSTATUS APIENTRY wrap_query(const HANDLE a, const DXGKARG_QUERYADAPTERIN
     NTSTATUS st = real_query(a, q);
     if (NT_SUCCESS(st) && q->Type == DXGKQAITYPE_DRIVERCAPS) {
         DXGK_DRIVERCAPS *c = q->pOutputData;
-        if (breakage == IOMMU) {
-            c->WDDMVersion = DXGKDDI_WDDMv2;
-            c->MemoryManagementCaps.VirtualAddressingSupported = 1;
-            c->MemoryManagementCaps.IoMmuSupported = 1;
+        if (breakage == IOMMU_ISOLATION) {
+            c->MemoryManagementCaps.IoMmuSecureModeSupported = 1;
+            c->MemoryManagementCaps.IoMmuSecureModeRequired = 1;
         }
         if (breakage == PREEMPTION_WITHOUT_DDI) {
             c->SchedulingCaps.MultiEngineAware = 1;
@@ -97,18 +96,18 @@ static void a_cap_without_its_ddi_is_named(void **state)
     assert_int_equal(wddm_verifier_violations("Caps.PreemptionDdi"), before + 1);
 }
 
-/* The IoMmu model is valid WDDM 2.x that this kernel lacks: refused as unsupported, counted under
- * its id but not among the driver's violations. */
+/* Requiring IOMMU isolation is valid WDDM 2.7 that this platform lacks: refused as unsupported,
+ * counted under its id but not among the driver's violations. */
 /* rule: kernel.violations-counted-rule-driver-check (mutation-checked: counting limits as violations fails it) */
 static void a_feature_the_kernel_lacks_is_not_a_violation(void **state)
 {
     (void)state;
-    UINT64 before = wddm_verifier_violations("Caps.IoMmuModel"), all = wddm_verifier_violations(NULL);
+    UINT64 before = wddm_verifier_violations("Caps.IoMmuIsolation"), all = wddm_verifier_violations(NULL);
     char why[1100];
-    start_refused(IOMMU, why, sizeof why);
-    expect(why, "verifier Caps.IoMmuModel (not supported by this kernel): "
-                "DxgkDdiQueryAdapterInfo(DXGKQAITYPE_DRIVERCAPS): DXGK_VIDMMCAPS.IoMmuSupported");
-    assert_int_equal(wddm_verifier_violations("Caps.IoMmuModel"), before + 1);
+    start_refused(IOMMU_ISOLATION, why, sizeof why);
+    expect(why, "verifier Caps.IoMmuIsolation (not supported by this kernel): "
+                "DxgkDdiQueryAdapterInfo(DXGKQAITYPE_DRIVERCAPS): DXGK_VIDMMCAPS.IoMmuSecureModeRequired");
+    assert_int_equal(wddm_verifier_violations("Caps.IoMmuIsolation"), before + 1);
     assert_int_equal(wddm_verifier_violations(NULL), all);
 }
 
@@ -130,8 +129,8 @@ static void the_summary_names_rule_count_and_driver(void **state)
     assert_int_equal(sscanf(row, "Init.MandatoryDdi %llu", &count), 1);
     assert_int_equal(count, wddm_verifier_violations("Init.MandatoryDdi"));
     expect(row, "dxgkrnl_test_verifier_reports"); /* the file holding the in-process entry */
-    expect(summary, "Caps.IoMmuModel");
-    expect(strstr(summary, "Caps.IoMmuModel"), "(unsupported)");
+    expect(summary, "Caps.IoMmuIsolation");
+    expect(strstr(summary, "Caps.IoMmuIsolation"), "(unsupported)");
 }
 
 int main(void)

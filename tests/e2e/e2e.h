@@ -84,8 +84,8 @@ static inline ID3D11Texture2D *e2e_texture_filled(ID3D11Device *dev, const D3D11
 }
 
 /* Which driver model the first adapter runs (issue 6: the suite runs in both, scripts/test.sh):
- * 1 = WDDM 2.x GpuMmu (GPU virtual addresses, D3DKMTSubmitCommand, the UMD maps with
- * pfnLock2Cb and renames itself), 0 = WDDM 1.x (allocation + patch lists, pfnLockCb). Read from
+ * 1 = WDDM 2.x virtual addressing, GpuMmu or IoMmu (GPU virtual addresses, D3DKMTSubmitCommand,
+ * the UMD maps with pfnLock2Cb and renames itself), 0 = WDDM 1.x (allocation + patch lists, pfnLockCb). Read from
  * the KMD's private data (KMTQAITYPE_UMDRIVERPRIVATE), as the UMD reads it. -1 on failure. */
 static inline int e2e_gpummu(void)
 {
@@ -100,7 +100,24 @@ static inline int e2e_gpummu(void)
     NTSTATUS st = D3DKMTQueryAdapterInfo(&q);
     D3DKMT_CLOSEADAPTER ca = { .hAdapter = ai[0].hAdapter };
     (void)D3DKMTCloseAdapter(&ca);
-    return NT_SUCCESS(st) ? (info.gpummu ? 1 : 0) : -1;
+    return NT_SUCCESS(st) ? (info.gpummu || info.iommu ? 1 : 0) : -1;
+}
+
+/* Whether the first adapter runs the IoMmu model (KMTQAITYPE_WDDM_2_0_CAPS): e2e_gpummu() is 1
+ * then too, but the UMD maps nothing (an allocation's address is the CPU's pointer). */
+static inline int e2e_iommu(void)
+{
+    D3DKMT_ADAPTERINFO ai[1];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 1, .pAdapters = ai };
+    if (!NT_SUCCESS(D3DKMTEnumAdapters2(&en)) || en.NumAdapters < 1)
+        return 0;
+    D3DKMT_WDDM_2_0_CAPS c = { .Value = 0 };
+    D3DKMT_QUERYADAPTERINFO q = { .hAdapter = ai[0].hAdapter, .Type = KMTQAITYPE_WDDM_2_0_CAPS,
+                                  .pPrivateDriverData = &c, .PrivateDriverDataSize = sizeof c };
+    NTSTATUS st = D3DKMTQueryAdapterInfo(&q);
+    D3DKMT_CLOSEADAPTER ca = { .hAdapter = ai[0].hAdapter };
+    (void)D3DKMTCloseAdapter(&ca);
+    return NT_SUCCESS(st) && c.IoMmuSupported ? 1 : 0;
 }
 
 #endif

@@ -663,6 +663,31 @@ static D3DKMT_DRIVERVERSION driver_version(const DXGK_DRIVERCAPS *caps)
     return (D3DKMT_DRIVERVERSION)(((v >> 12) & 0xf) * 1000 + ((v >> 8) & 0xf) * 100);
 }
 
+/* KMTQAITYPE_WDDM_1_2_CAPS: the KMD's own answers (DXGK_DRIVERCAPS); a WDDM 1.x-only model has
+ * no CCD or display features to report. */
+static void wddm_1_2_caps(const DXGK_DRIVERCAPS *caps, void *out)
+{
+    D3DKMT_WDDM_1_2_CAPS c;
+    memset(&c, 0, sizeof c);
+    c.PreemptionCaps = caps->PreemptionCaps;
+    c.SupportNonVGA = caps->SupportNonVGA ? 1 : 0;
+    c.SupportSmoothRotation = caps->SupportSmoothRotation ? 1 : 0;
+    c.SupportPerEngineTDR = caps->SupportPerEngineTDR ? 1 : 0;
+    memcpy(out, &c, sizeof c);
+}
+
+/* KMTQAITYPE_WDDM_2_0_CAPS: the addressing model the adapter started in, set only with virtual
+ * addressing (a WDDM 2.0 KMD without it runs the 1.x model); SupportSurpriseRemoval is the KMD's. */
+static void wddm_2_0_caps(const DXGK_DRIVERCAPS *caps, void *out)
+{
+    D3DKMT_WDDM_2_0_CAPS c = { .Value = 0 };
+    const DXGK_VIDMMCAPS *mm = &caps->MemoryManagementCaps;
+    c.GpuMmuSupported = mm->VirtualAddressingSupported && mm->GpuMmuSupported;
+    c.IoMmuSupported = mm->VirtualAddressingSupported && mm->IoMmuSupported;
+    c.SupportSurpriseRemoval = caps->SupportSurpriseRemoval ? 1 : 0;
+    memcpy(out, &c, sizeof c);
+}
+
 NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
 {
     if (!args) {
@@ -694,6 +719,9 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
         break;
     case KMTQAITYPE_WDDM_1_2_CAPS:
         need = sizeof(D3DKMT_WDDM_1_2_CAPS);
+        break;
+    case KMTQAITYPE_WDDM_2_0_CAPS:
+        need = sizeof(D3DKMT_WDDM_2_0_CAPS);
         break;
     case KMTQAITYPE_WDDM_DRIVERCAPS:
     case KMTQAITYPE_WDDM_DEFAULT_DRIVERCAPS:
@@ -740,18 +768,12 @@ NTSTATUS APIENTRY D3DKMTQueryAdapterInfo(const D3DKMT_QUERYADAPTERINFO *args)
     case KMTQAITYPE_DRIVERVERSION:
         *(D3DKMT_DRIVERVERSION *)args->pPrivateDriverData = driver_version(&a->caps);
         break;
-    case KMTQAITYPE_WDDM_1_2_CAPS: {
-        /* The KMD's own answers (DXGK_DRIVERCAPS); a WDDM 1.x-only model has no CCD or display
-         * features to report. */
-        D3DKMT_WDDM_1_2_CAPS c;
-        memset(&c, 0, sizeof c);
-        c.PreemptionCaps = a->caps.PreemptionCaps;
-        c.SupportNonVGA = a->caps.SupportNonVGA ? 1 : 0;
-        c.SupportSmoothRotation = a->caps.SupportSmoothRotation ? 1 : 0;
-        c.SupportPerEngineTDR = a->caps.SupportPerEngineTDR ? 1 : 0;
-        memcpy(args->pPrivateDriverData, &c, sizeof c);
+    case KMTQAITYPE_WDDM_1_2_CAPS:
+        wddm_1_2_caps(&a->caps, args->pPrivateDriverData);
         break;
-    }
+    case KMTQAITYPE_WDDM_2_0_CAPS:
+        wddm_2_0_caps(&a->caps, args->pPrivateDriverData);
+        break;
     case KMTQAITYPE_WDDM_DRIVERCAPS:
         memcpy(args->pPrivateDriverData, &a->caps, sizeof a->caps);
         break;

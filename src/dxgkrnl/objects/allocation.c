@@ -469,6 +469,7 @@ struct create_op {
     D3DKMT_CREATEALLOCATION *args;
     D3DDDI_ALLOCATIONINFO *ui;        /* the call's n descriptions (v1 form) */
     const UINT *priority;             /* NULL, or per allocation (0: the KMD's) */
+    D3DGPU_VIRTUAL_ADDRESS *va;       /* NULL, or each allocation's IoMmu address (out) */
     struct dxgk_device *d;
     struct dxgk_adapter *a;
     UINT n;
@@ -688,6 +689,9 @@ static NTSTATUS create_build_one(struct create_op *op, UINT i)
             return STATUS_NO_MEMORY;
         x->kmd_backing = true;
     }
+    NTSTATUS iost = vidmm_va_iommu_attach(a, x); /* IoMmu: its address, shared with the CPU */
+    if (!NT_SUCCESS(iost))
+        return iost;
     if (!info->Flags2.ShareBackingStoreWithKmd)
         return STATUS_SUCCESS;
     if (!vidmm_backing_commit(&x->first))
@@ -798,8 +802,11 @@ static NTSTATUS create_publish(struct create_op *op)
         dxgk_handle_publish(op->al[i]->handle);
     if (op->new_res)
         dxgk_handle_publish(op->res->handle);
-    for (UINT i = 0; i < op->n; i++)
+    for (UINT i = 0; i < op->n; i++) {
         op->ui[i].hAllocation = op->al[i]->handle;
+        if (op->va)
+            op->va[i] = vidmm_va_iommu_address(a, op->al[i]);
+    }
     op->args->hResource = op->res ? op->res->handle : 0;
     DXGK_COUNT(a, allocations_created, op->n);
     /* Success: a new resource's reference stays with its handle; the objects are the caller's. */
@@ -826,8 +833,9 @@ static void create_undo(struct create_op *op)
         if (op->cross_adapter)
             dxgk_share_detach(&x->first); /* the share's pages, freed with it below */
         x->share = NULL;
-        vidmm_backing_free(&x->first); /* committed only for a ShareBackingStoreWithKmd one or a
-                                          section-backed primary */
+        vidmm_va_iommu_detach_unpublished(x);
+        vidmm_backing_free(&x->first); /* committed only for a ShareBackingStoreWithKmd one, a
+                                          section-backed primary or in the IoMmu model */
         dxgk_object_put(x->handle ? dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION) : &x->obj);
     }
     if (op->charge)
@@ -839,7 +847,8 @@ static void create_undo(struct create_op *op)
     }
 }
 
-static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATIONINFO *ui, const UINT *priority)
+static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATIONINFO *ui, const UINT *priority,
+                                  D3DGPU_VIRTUAL_ADDRESS *va)
 {
     struct dxgk_device *d = dxgk_device_get(args->hDevice);
     if (!d) {
@@ -852,7 +861,7 @@ static NTSTATUS create_allocation(D3DKMT_CREATEALLOCATION *args, D3DDDI_ALLOCATI
         dxgk_device_put(d);
         return STATUS_DEVICE_REMOVED;
     }
-    struct create_op op = { .args = args, .ui = ui, .priority = priority, .d = d, .a = d->adapter,
+    struct create_op op = { .args = args, .ui = ui, .priority = priority, .va = va, .d = d, .a = d->adapter,
                             .n = args->NumAllocations, .cross_adapter = args->Flags.CrossAdapter };
     op.info = op.stack_info;
     op.al = op.stack_al;
@@ -889,12 +898,13 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation(D3DKMT_CREATEALLOCATION *args)
         dxgk_refuse("D3DKMTCreateAllocation: NULL arguments");
         return STATUS_INVALID_PARAMETER;
     }
-    return create_allocation(args, args->pAllocationInfo, NULL);
+    return create_allocation(args, args->pAllocationInfo, NULL, NULL);
 }
 
 /* WDK: D3DKMTCreateAllocation2: D3DKMTCreateAllocation with D3DDDI_ALLOCATIONINFO2 descriptions;
- * each one's GpuVirtualAddress is 0 (creation maps nothing: D3DKMTMapGpuVirtualAddress does) and
- * with Flags.OverridePriority its Priority replaces the KMD's. */
+ * each one's GpuVirtualAddress is 0 in the GpuMmu model (creation maps nothing:
+ * D3DKMTMapGpuVirtualAddress does) and in the IoMmu model the address the CPU and the GPU share
+ * (docs/semantics.md §9.6); with Flags.OverridePriority its Priority replaces the KMD's. */
 NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *args)
 {
     if (!args) {
@@ -904,12 +914,14 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *args)
     UINT n = args->NumAllocations;
     D3DDDI_ALLOCATIONINFO2 *in = args->pAllocationInfo2;
     if (!in || n == 0 || n > CREATE_MAX_ALLOCATIONS)
-        return create_allocation(args, NULL, NULL); /* refused there, with the same words */
+        return create_allocation(args, NULL, NULL, NULL); /* refused there, with the same words */
     D3DDDI_ALLOCATIONINFO *ui = wddm_calloc(n, sizeof *ui);
     UINT *priority = wddm_calloc(n, sizeof *priority);
-    if (!ui || !priority) {
+    D3DGPU_VIRTUAL_ADDRESS *va = wddm_calloc(n, sizeof *va);
+    if (!ui || !priority || !va) {
         free(ui);
         free(priority);
+        free(va);
         return STATUS_NO_MEMORY;
     }
     NTSTATUS st = STATUS_SUCCESS;
@@ -929,15 +941,16 @@ NTSTATUS APIENTRY D3DKMTCreateAllocation2(D3DKMT_CREATEALLOCATION *args)
         priority[i] = in[i].Flags.OverridePriority ? in[i].Priority : 0;
     }
     if (NT_SUCCESS(st))
-        st = create_allocation(args, ui, priority);
+        st = create_allocation(args, ui, priority, va);
     if (NT_SUCCESS(st)) {
         for (UINT i = 0; i < n; i++) {
             in[i].hAllocation = ui[i].hAllocation;
-            in[i].GpuVirtualAddress = 0;
+            in[i].GpuVirtualAddress = va[i];
         }
     }
     free(ui);
     free(priority);
+    free(va);
     return st;
 }
 

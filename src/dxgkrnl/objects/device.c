@@ -39,7 +39,9 @@ NTSTATUS APIENTRY D3DKMTCreateDevice(D3DKMT_CREATEDEVICE *args)
         return STATUS_NO_MEMORY;
     }
     DXGK_DEVICEINFO info = { 0 };
-    DXGKARG_CREATEDEVICE cd = { .hDevice = (HANDLE)(uintptr_t)d->handle, .pInfo = &info };
+    /* WDDM 2.0: the device's process, and in the IoMmu model its PASID (vidmm/vaspace.c). */
+    DXGKARG_CREATEDEVICE cd = { .hDevice = (HANDLE)(uintptr_t)d->handle, .pInfo = &info, .Pasid = vidmm_va_pasid(a),
+                                .hKmdProcess = vidmm_va_kmd_process(a) };
     NTSTATUS st = a->driver.ddi.DxgkDdiCreateDevice(a->miniport, &cd);
     if (!NT_SUCCESS(st)) {
         dxgk_refuse("D3DKMTCreateDevice: DxgkDdiCreateDevice failed 0x%08x", (unsigned)st);

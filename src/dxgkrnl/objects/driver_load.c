@@ -30,6 +30,7 @@ const struct wddm_platform_imports dxgk_platform_imports = {
     .DxgkInitialize = DxgkInitialize,
     .WddmInterruptLineRaise = WddmInterruptLineRaise,
     .RegisterExports = register_exports,
+    .WddmIoMmuTranslate = WddmIoMmuTranslate,
 };
 
 static UINT list_length(const char *var)

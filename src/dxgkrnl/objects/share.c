@@ -406,7 +406,7 @@ static NTSTATUS link_opened(struct dxgk_adapter *a, struct dxgk_device *d, struc
 /* The outputs of D3DKMTOpenResource / D3DKMTOpenResource2 (info2: pOpenAllocationInfo2; the
  * buffers were checked by open_buffer_checks). */
 static void open_outputs(const struct dxgk_share *s, D3DKMT_OPENRESOURCE *args, bool info2, D3DKMT_HANDLE h_alloc,
-                         D3DKMT_HANDLE h_res)
+                         D3DKMT_HANDLE h_res, D3DGPU_VIRTUAL_ADDRESS va)
 {
     if (s->alloc_priv_size)
         memcpy(args->pTotalPrivateDriverDataBuffer, s->alloc_priv, s->alloc_priv_size);
@@ -418,7 +418,9 @@ static void open_outputs(const struct dxgk_share *s, D3DKMT_OPENRESOURCE *args, 
     if (info2)
         args->pOpenAllocationInfo2[0] = (D3DDDI_OPENALLOCATIONINFO2){
             .hAllocation = h_alloc, .pPrivateDriverData = priv, .PrivateDriverDataSize = s->alloc_priv_size,
-            .GpuVirtualAddress = 0 /* an open maps nothing: D3DKMTMapGpuVirtualAddress does */ };
+            /* GpuMmu: 0, an open maps nothing (D3DKMTMapGpuVirtualAddress does); IoMmu: the
+             * address the process's CPU and GPU share (docs/semantics.md §9.6). */
+            .GpuVirtualAddress = va };
     else
         args->pOpenAllocationInfo[0] = (D3DDDI_OPENALLOCATIONINFO){
             .hAllocation = h_alloc, .pPrivateDriverData = priv, .PrivateDriverDataSize = s->alloc_priv_size };
@@ -526,7 +528,7 @@ static NTSTATUS open_same_adapter(struct dxgk_device *d, struct dxgk_share *s, D
     }
     kmd_opened = true;
     y->kmd_device_specific = oi.hDeviceSpecificAllocation;
-    open_outputs(y->share, args, info2, y->handle, res->handle);
+    open_outputs(y->share, args, info2, y->handle, res->handle, vidmm_va_iommu_address(a, y->alias));
     st = link_opened(a, d, y, res);
     if (!NT_SUCCESS(st))
         goto out;
@@ -647,6 +649,9 @@ static NTSTATUS open_resource(D3DKMT_OPENRESOURCE *args, bool info2, struct dxgk
     x->opened = true;
     x->share = s;          /* the lookup's reference */
     dxgk_share_attach(s, &x->first);
+    st = vidmm_va_iommu_attach(a, x); /* IoMmu: at the share's pages, as the CPU sees them here */
+    if (!NT_SUCCESS(st))
+        goto out;
     {
         struct dxgk_object *objs[2] = { &x->obj, &res->obj };
         D3DKMT_HANDLE hs[2];
@@ -675,7 +680,7 @@ static NTSTATUS open_resource(D3DKMT_OPENRESOURCE *args, bool info2, struct dxgk
     x->info.hAllocation = oi.hDeviceSpecificAllocation;
     /* The outputs before the allocation is linked: from then on a device destruction may
      * free it and its share reference. */
-    open_outputs(s, args, info2, x->handle, res->handle);
+    open_outputs(s, args, info2, x->handle, res->handle, vidmm_va_iommu_address(a, x));
     st = link_opened(a, d, x, res);
     if (!NT_SUCCESS(st))
         goto out;
@@ -688,6 +693,7 @@ out:
         a->driver.ddi.DxgkDdiCloseAllocation(d->kmd, &cl);
     }
     if (x) {
+        vidmm_va_iommu_detach_unpublished(x);
         dxgk_share_detach(&x->first);
         x->share = NULL;
         dxgk_object_put(x->handle ? dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION) : &x->obj);

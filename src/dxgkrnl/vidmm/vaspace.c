@@ -33,6 +33,13 @@
 #include <string.h>
 
 #define VA_FLOOR (64ull << 10) /* the first 64 KiB are never handed out (NULL stays invalid) */
+/* The IoMmu model's refusal of the GpuMmu VA services (MicrosoftDocs "GPU virtual memory in
+ * WDDM 2.0": VidMm exposes VA mapping services in the GpuMmu model; in the IoMmu model the CPU
+ * and the GPU share one address space). */
+#define IOMMU_NO_VA_SERVICES                                                                                        \
+    "the adapter runs the IoMmu model: the GPU uses the address the CPU uses (an allocation's "                     \
+    "D3DDDI_ALLOCATIONINFO2.GpuVirtualAddress); there are no GPU page tables to reserve or map in"
+
 #define PTES_PER_CALL 512u
 
 struct vidmm_mapping {
@@ -60,6 +67,12 @@ struct vidmm_leaf {
 };
 
 struct vidmm_gpummu {
+    /* The IoMmu model (docs/semantics.md §9.6): no page tables, no reservations or explicit
+     * mappings; every allocation has one mapping at the address of its system-memory backing
+     * store (what the CPU uses too), written into the IOMMU under the process's PASID while the
+     * allocation is resident. Both immutable after start. */
+    bool iommu;
+    ULONG pasid;
     DXGK_GPUMMUCAPS caps;                /* immutable after start */
     DXGK_PAGE_TABLE_LEVEL_DESC level[2]; /* immutable after start */
     HANDLE kmd_process;                  /* DxgkDdiCreateProcess; immutable */
@@ -281,12 +294,34 @@ static DXGK_PTE leaf_pte(const struct vidmm_mapping *map, UINT64 page, bool clea
     return p;
 }
 
+/* IoMmu: the mapping's pages in the IOMMU while the allocation is resident (made resident by a
+ * device, issue 3, and placed: in the IoMmu model only apertures, whose pages are the backing
+ * store), else none. The CPU writes the IOMMU's tables at once; nothing waits on the GPU. */
+static NTSTATUS iommu_write_locked(struct dxgk_adapter *a, const struct vidmm_mapping *map, bool clear)
+{
+    WDDM_ASSERT_HELD(&a->lock);
+    const struct vidmm_gpummu *m = a->mmu;
+    const struct vidmm_instance *in = map->alloc ? map->alloc->current : NULL;
+    if (clear || !in || !in->segment_id || !a->seg[in->segment_id - 1].aperture || !in->backing ||
+        map->prot.NoAccess || !map->alloc->resident_refs) {
+        dxgk_iommu_unmap(m->pasid, map->va, map->pages);
+        return STATUS_SUCCESS;
+    }
+    NTSTATUS st = dxgk_iommu_map(m->pasid, map->va, (const BYTE *)in->backing + map->offset_pages * DXGK_PAGE_SIZE,
+                                 map->pages, map->prot.Write);
+    if (!NT_SUCCESS(st))
+        dxgk_iommu_unmap(m->pasid, map->va, map->pages); /* all or nothing */
+    return st;
+}
+
 /* Writes the leaf entries of a mapping (clear: invalid entries), then flushes the TLB. */
 static NTSTATUS mapping_write_locked(struct dxgk_adapter *a, struct vidmm_paging_batch *b,
                                      const struct vidmm_mapping *map, bool clear)
 {
     WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_gpummu *m = a->mmu;
+    if (m->iommu)
+        return iommu_write_locked(a, map, clear);
     DXGK_PTE ptes[PTES_PER_CALL];
     UINT64 page = 0;
     NTSTATUS st = STATUS_SUCCESS;
@@ -501,6 +536,49 @@ static void mapping_destroy_locked(struct dxgk_adapter *a, struct vidmm_paging_b
     free(map);
 }
 
+NTSTATUS vidmm_va_iommu_attach(struct dxgk_adapter *a, struct dxgk_allocation *al)
+{
+    if (!a->mmu || !a->mmu->iommu)
+        return STATUS_SUCCESS;
+    if (!al->first.backing && !vidmm_backing_commit(&al->first))
+        return STATUS_NO_MEMORY;
+    struct vidmm_mapping *map = wddm_calloc(1, sizeof *map);
+    if (!map)
+        return STATUS_NO_MEMORY;
+    map->alloc = al;
+    map->va = (D3DGPU_VIRTUAL_ADDRESS)(uintptr_t)al->first.backing;
+    map->pages = (al->info.Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
+    map->prot.Write = 1;
+    /* Only on the allocation's list: nothing walks the space's list in this model, and the
+     * allocation is not published yet, so no lock is needed. */
+    al->mappings = map;
+    return STATUS_SUCCESS;
+}
+
+ULONG vidmm_va_pasid(const struct dxgk_adapter *a)
+{
+    return a->mmu && a->mmu->iommu ? a->mmu->pasid : 0;
+}
+
+HANDLE vidmm_va_kmd_process(const struct dxgk_adapter *a)
+{
+    return a->mmu ? a->mmu->kmd_process : NULL;
+}
+
+D3DGPU_VIRTUAL_ADDRESS vidmm_va_iommu_address(const struct dxgk_adapter *a, const struct dxgk_allocation *al)
+{
+    return a->mmu && a->mmu->iommu && al->mappings ? al->mappings->va : 0;
+}
+
+void vidmm_va_iommu_detach_unpublished(struct dxgk_allocation *al)
+{
+    while (al->mappings) {
+        struct vidmm_mapping *map = al->mappings;
+        al->mappings = map->alloc_next;
+        free(map);
+    }
+}
+
 void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc)
 {
     WDDM_ASSERT_HELD(&a->lock);
@@ -529,6 +607,31 @@ void vidmm_va_unmap_via_locked(struct dxgk_adapter *a, struct dxgk_allocation *a
 }
 
 /* ---- start / stop ---------------------------------------------------------------------------- */
+/* The IoMmu model's start: VidMm registers the process with the IOMMU, gets its PASID and hands
+ * it to the KMD's process (DXGKARG_CREATEPROCESS.pPasid, one per physical adapter) and to each
+ * device (DXGKARG_CREATEDEVICE.Pasid, objects/device.c). */
+static NTSTATUS iommu_start(struct dxgk_adapter *a, struct vidmm_gpummu *m)
+{
+    const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
+    m->iommu = true;
+    NTSTATUS st = dxgk_iommu_domain_create(&a->pdo, &m->pasid);
+    if (!NT_SUCCESS(st)) {
+        free(m);
+        return st;
+    }
+    DXGKARG_CREATEPROCESS cp = { .hDxgkProcess = (HANDLE)m, .NumPasid = 1, .pPasid = &m->pasid };
+    st = ddi->DxgkDdiCreateProcess(a->miniport, &cp);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiCreateProcess failed 0x%08x", (unsigned)st);
+        dxgk_iommu_domain_destroy(m->pasid);
+        free(m);
+        return st;
+    }
+    m->kmd_process = cp.hKmdProcess;
+    a->mmu = m;
+    return STATUS_SUCCESS;
+}
+
 NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
 {
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
@@ -537,6 +640,8 @@ NTSTATUS vidmm_gpummu_start(struct dxgk_adapter *a)
     struct vidmm_gpummu *m = wddm_calloc(1, sizeof *m);
     if (!m)
         return STATUS_NO_MEMORY;
+    if (a->caps.MemoryManagementCaps.IoMmuSupported)
+        return iommu_start(a, m);
     NTSTATUS st;
     DXGK_QUERYGPUMMUCAPSIN cin = { .PhysicalAdapterIndex = 0 };
     st = query(a, DXGKQAITYPE_GPUMMUCAPS, &cin, sizeof cin, &m->caps, sizeof m->caps);
@@ -636,7 +741,7 @@ NTSTATUS vidmm_va_rewrite_tables_locked(struct dxgk_adapter *a, struct vidmm_pag
 {
     WDDM_ASSERT_HELD(&a->lock);
     struct vidmm_gpummu *m = a->mmu;
-    if (!m)
+    if (!m || m->iommu) /* the IOMMU's tables are system memory: the GPU's power loss spares them */
         return STATUS_SUCCESS;
     /* The roots (the current one and those grown out of, which work submitted earlier may still
      * name), then every leaf table zeroed, then every mapping's entries as its allocation lies now. */
@@ -658,6 +763,15 @@ void vidmm_gpummu_stop(struct dxgk_adapter *a)
     struct vidmm_gpummu *m = a->mmu;
     if (!m)
         return;
+    if (m->iommu) { /* every allocation (and its mapping) is gone with the devices */
+        pthread_mutex_lock(&a->lock);
+        a->mmu = NULL;
+        pthread_mutex_unlock(&a->lock);
+        a->driver.ddi.DxgkDdiDestroyProcess(a->miniport, m->kmd_process);
+        dxgk_iommu_domain_destroy(m->pasid); /* the engines are idle: nothing translates any more */
+        free(m);
+        return;
+    }
     pthread_mutex_lock(&a->lock);
     while (m->mappings) {
         struct vidmm_mapping *x = m->mappings;
@@ -691,6 +805,10 @@ void vidmm_va_root_locked(const struct dxgk_adapter *a, struct vidmm_root_ref *r
 {
     WDDM_ASSERT_HELD(&a->lock);
     const struct vidmm_gpummu *m = a->mmu;
+    if (m->iommu) { /* no root page table: gen 0, nothing to switch to */
+        *r = (struct vidmm_root_ref){ 0 };
+        return;
+    }
     r->address = (D3DGPU_PHYSICAL_ADDRESS)phys(a, m->root_seg, m->root_offset);
     r->entries = m->root_entries;
     r->gen = m->root_gen;
@@ -707,7 +825,7 @@ void vidmm_va_switch_root(struct dxgk_adapter *a, struct dxgk_context *c, const 
 
 void vidmm_va_set_root(struct dxgk_adapter *a, struct dxgk_context *c)
 {
-    if (!a->mmu)
+    if (!a->mmu || a->mmu->iommu)
         return;
     struct vidmm_root_ref r;
     pthread_mutex_lock(&a->lock);
@@ -731,8 +849,9 @@ static struct dxgk_adapter *gpummu_adapter_get(const D3DKMT_HANDLE *h, const cha
         dxgk_refuse("%s: invalid adapter handle 0x%08x", who, *h);
         return NULL;
     }
-    if (!a->mmu) {
-        dxgk_refuse("%s: the adapter runs the WDDM 1.x model (no DXGK_VIDMMCAPS.GpuMmuSupported)", who);
+    if (!a->mmu || a->mmu->iommu) {
+        dxgk_refuse("%s: %s", who, a->mmu ? IOMMU_NO_VA_SERVICES : "the adapter runs the WDDM 1.x model (no "
+                                                                   "DXGK_VIDMMCAPS.GpuMmuSupported)");
         dxgk_adapter_put(a);
         *st = STATUS_NOT_SUPPORTED;
         return NULL;
@@ -865,8 +984,9 @@ NTSTATUS APIENTRY D3DKMTMapGpuVirtualAddress(D3DDDI_MAPGPUVIRTUALADDRESS *args)
     struct vidmm_mapping *map = NULL;
     NTSTATUS st = STATUS_INVALID_PARAMETER;
     UINT64 lo, hi;
-    if (!m) {
-        dxgk_refuse("%s: the adapter runs the WDDM 1.x model (no DXGK_VIDMMCAPS.GpuMmuSupported)", who);
+    if (!m || m->iommu) {
+        dxgk_refuse("%s: %s", who, m ? IOMMU_NO_VA_SERVICES : "the adapter runs the WDDM 1.x model (no "
+                                                              "DXGK_VIDMMCAPS.GpuMmuSupported)");
         st = STATUS_NOT_SUPPORTED;
         goto out;
     }

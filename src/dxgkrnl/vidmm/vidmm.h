@@ -40,7 +40,7 @@ UINT64 vidmm_group_usage_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGM
 /* Drops the device's budget-change and trim registrations (D3DKMTDestroyDevice; no lock held). */
 void vidmm_notifications_drop_device(D3DKMT_HANDLE device);
 
-/* vidmm/reservation.c (docs/semantics.md §9.3): the reservation of a group and what may be reserved. */
+/* vidmm/reservation.c (docs/semantics.md §9.6): the reservation of a group and what may be reserved. */
 UINT64 vidmm_reservation_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
 UINT64 vidmm_reservable_locked(const struct dxgk_adapter *a, D3DKMT_MEMORY_SEGMENT_GROUP g);
 /* The hProcess of the video-memory thunks: NULL or NtCurrentProcess() names this process (the
@@ -304,6 +304,18 @@ NTSTATUS vidmm_va_reserve_held_locked(struct dxgk_device *d, UINT n);
 /* GpuMmu: the context's held packets were all queued (stamp with its last_ticket) or dropped
  * (stamp nothing): the instances vidmm_va_device_use_locked parked on it become free to go. */
 void vidmm_va_held_done_locked(struct dxgk_context *c, bool queued);
+/* IoMmu model (docs/semantics.md §9.6): a new allocation's one mapping, at the address of its
+ * backing store (committed here): what the CPU's lock returns and the GPU names. Before the
+ * allocation is published (no lock); nothing is in the IOMMU until it is made resident. A failed
+ * creation frees it with vidmm_va_iommu_detach_unpublished. Not an IoMmu adapter: nothing. */
+NTSTATUS vidmm_va_iommu_attach(struct dxgk_adapter *a, struct dxgk_allocation *al);
+void vidmm_va_iommu_detach_unpublished(struct dxgk_allocation *al);
+/* The PASID of the adapter's process (DXGKARG_CREATEDEVICE.Pasid); 0 outside the IoMmu model. */
+ULONG vidmm_va_pasid(const struct dxgk_adapter *a);
+/* The KMD's process of a WDDM 2.0 adapter (DXGKARG_CREATEDEVICE.hKmdProcess); NULL in WDDM 1.x. */
+HANDLE vidmm_va_kmd_process(const struct dxgk_adapter *a);
+/* That address (D3DDDI_ALLOCATIONINFO2.GpuVirtualAddress); 0 outside the IoMmu model. */
+D3DGPU_VIRTUAL_ADDRESS vidmm_va_iommu_address(const struct dxgk_adapter *a, const struct dxgk_allocation *al);
 /* Destruction: every mapping of alloc is unmapped (PTEs invalidated). Adapter lock held. */
 void vidmm_va_unmap_allocation_locked(struct dxgk_adapter *a, struct dxgk_allocation *alloc);
 /* Unmaps the mappings made through handle `via` (a same-adapter open going, issue 6). */
