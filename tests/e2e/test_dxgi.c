@@ -271,13 +271,15 @@ static void adapter3_budgets_are_vidmm_s(void **state)
                                                              local.AvailableForReservation + 1), E_INVALIDARG);
     assert_int_equal(IDXGIAdapter3_SetVideoMemoryReservation(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, 0), S_OK);
 
-    /* A device of this adapter places 1 MiB in local memory: the process's usage grows. */
+    /* A device of this adapter places 1 MiB in local memory (in the IoMmu model, which has none,
+     * in system memory: the non-local group): the process's usage grows. */
+    DXGI_MEMORY_SEGMENT_GROUP used = e2e_iommu() ? DXGI_MEMORY_SEGMENT_GROUP_NON_LOCAL : DXGI_MEMORY_SEGMENT_GROUP_LOCAL;
     ID3D11Device *dev = NULL;
     ID3D11DeviceContext *ctx = NULL;
     assert_int_equal(D3D11CreateDevice(adapter, D3D_DRIVER_TYPE_UNKNOWN, NULL, 0, NULL, 0, D3D11_SDK_VERSION, &dev,
                                        NULL, &ctx), S_OK);
     DXGI_QUERY_VIDEO_MEMORY_INFO before;
-    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &before), S_OK);
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, used, &before), S_OK);
     D3D11_BUFFER_DESC bd = { .ByteWidth = 1u << 20, .Usage = D3D11_USAGE_DEFAULT, .BindFlags = D3D11_BIND_SHADER_RESOURCE };
     ID3D11Buffer *big = NULL, *other = NULL;
     assert_int_equal(ID3D11Device_CreateBuffer(dev, &bd, NULL, &big), S_OK);
@@ -291,7 +293,7 @@ static void adapter3_budgets_are_vidmm_s(void **state)
     while (ID3D11DeviceContext_GetData(ctx, (ID3D11Asynchronous *)q, &done, sizeof done, 0) != S_OK)
         ;
     DXGI_QUERY_VIDEO_MEMORY_INFO after;
-    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, DXGI_MEMORY_SEGMENT_GROUP_LOCAL, &after), S_OK);
+    assert_int_equal(IDXGIAdapter3_QueryVideoMemoryInfo(a3, 0, used, &after), S_OK);
     assert_true(after.CurrentUsage >= before.CurrentUsage + (2u << 20));
     ID3D11Query_Release(q);
     ID3D11Buffer_Release(other);
