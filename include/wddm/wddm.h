@@ -64,6 +64,8 @@ struct wddm_counters {
                                        before its end (it is resumed when resubmitted) */
     UINT64 context_allocations_created; /* DxgkCbCreateContextAllocation calls that succeeded (seed 000) */
     UINT64 context_allocation_evictions; /* evictions of a context allocation (its context not loaded) */
+    UINT64 iommu_pages_mapped;      /* pages VidMm mapped in the IOMMU for a resident allocation (IoMmu) */
+    UINT64 iommu_translations;      /* a device's DMA requests the IOMMU translated (WddmIoMmuTranslate) */
 };
 NTSTATUS wddm_get_counters(struct wddm_counters *pCounters);
 

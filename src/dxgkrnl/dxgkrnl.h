@@ -366,7 +366,7 @@ struct dxgk_counters {
         lock_still_drawing, renames, bytes_paged_in, bytes_paged_out, evictions, context_switches,
         preemptions, engine_resets, adapter_resets, dma_buffer_splits, adapter_stops, null_context_switches,
         allocations_purged, paging_multipass, page_table_updates, mid_buffer_preemptions,
-        context_allocations_created, context_allocation_evictions;
+        context_allocations_created, context_allocation_evictions, iommu_pages_mapped, iommu_translations;
 };
 #define DXGK_COUNT(a, field, n) atomic_fetch_add_explicit(&(a)->counters.field, (n), memory_order_relaxed)
 

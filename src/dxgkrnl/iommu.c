@@ -188,5 +188,6 @@ NTSTATUS WddmIoMmuTranslate(PDEVICE_OBJECT pdo, ULONG Pasid, UINT64 VirtualAddre
     if (Write && !(e & IOMMU_WRITE))
         return STATUS_ACCESS_DENIED;
     *PhysicalAddress = (e & IOMMU_ADDR_MASK) | (VirtualAddress & (DXGK_PAGE_SIZE - 1));
+    DXGK_COUNT(pdo->adapter, iommu_translations, 1);
     return STATUS_SUCCESS;
 }

@@ -297,8 +297,10 @@ static UINT64 local_memory(const struct check_env *e)
 static enum check_result paging_oversubscribe(struct check_env *e, char *detail, size_t size)
 {
     UINT64 local = local_memory(e);
-    if (!local) {
-        snprintf(detail, size, "the adapter has no memory segment (system memory only): nothing to evict");
+    if (!local || e->caps.MemoryManagementCaps.IoMmuSupported) {
+        /* In the IoMmu model the GPU reaches system memory only: its memory segments hold nothing. */
+        snprintf(detail, size, "the adapter %s (system memory only): nothing to evict",
+                 local ? "runs the IoMmu model" : "has no memory segment");
         return CHECK_SKIP;
     }
     if (local > (1ull << 30)) {
@@ -410,6 +412,25 @@ static enum check_result gpummu_page_tables(struct check_env *e, char *detail, s
     if (r == CHECK_PASS && c1.page_table_updates == c0.page_table_updates)
         r = fail(detail, size, "the copies through GPU virtual addresses needed no page-table update: the "
                                "allocations were not mapped through the KMD's page tables");
+    return r;
+}
+
+static enum check_result iommu_translations(struct check_env *e, char *detail, size_t size)
+{
+    if (!e->caps.MemoryManagementCaps.IoMmuSupported) {
+        snprintf(detail, size, "the KMD does not claim DXGK_VIDMMCAPS.IoMmuSupported");
+        return CHECK_SKIP;
+    }
+    struct wddm_counters c0, c1;
+    wddm_get_counters(&c0);
+    enum check_result r = upload_copy_read(e, 4, 1u << 20, 3000, detail, size);
+    wddm_get_counters(&c1);
+    if (r == CHECK_PASS && c1.iommu_pages_mapped == c0.iommu_pages_mapped)
+        r = fail(detail, size, "the copies read back but VidMm mapped no page in the IOMMU: nothing was made resident");
+    else if (r == CHECK_PASS && c1.iommu_translations == c0.iommu_translations)
+        r = fail(detail, size, "the copies read back but the device asked the IOMMU for no translation: its GPU "
+                               "did not address memory by the process's PASID (DXGKARG_CREATEDEVICE.Pasid, "
+                               "WddmIoMmuTranslate)");
     return r;
 }
 
@@ -1245,6 +1266,10 @@ const struct check_case wddm_check_cases[] = {
      "When the caps claim GpuMmu, the allocations' virtual addresses are mapped through the KMD's page tables "
      "(DXGK_OPERATION_UPDATE_PAGE_TABLE) and copies through them read back",
      gpummu_page_tables},
+    {"IoMmu.Translations",
+     "When the caps claim IoMmu, the device's DMA requests go through the platform's IOMMU under the "
+     "process's PASID (WddmIoMmuTranslate), VidMm maps what is resident there, and copies read back",
+     iommu_translations},
     {"Adapter.Second",
      "With two adapters, the second one works like the first: a device on it (DXGI adapter 1) copies and "
      "reads back",

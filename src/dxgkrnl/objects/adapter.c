@@ -608,6 +608,8 @@ static void counters_read(const struct dxgk_adapter *a, struct wddm_counters *c)
     c->mid_buffer_preemptions += atomic_load(&a->counters.mid_buffer_preemptions);
     c->context_allocations_created += atomic_load(&a->counters.context_allocations_created);
     c->context_allocation_evictions += atomic_load(&a->counters.context_allocation_evictions);
+    c->iommu_pages_mapped += atomic_load(&a->counters.iommu_pages_mapped);
+    c->iommu_translations += atomic_load(&a->counters.iommu_translations);
 }
 
 NTSTATUS wddm_get_counters(struct wddm_counters *out)

@@ -311,6 +311,8 @@ static NTSTATUS iommu_write_locked(struct dxgk_adapter *a, const struct vidmm_ma
                                  map->pages, map->prot.Write);
     if (!NT_SUCCESS(st))
         dxgk_iommu_unmap(m->pasid, map->va, map->pages); /* all or nothing */
+    else
+        DXGK_COUNT(a, iommu_pages_mapped, map->pages);
     return st;
 }
 
