@@ -790,6 +790,16 @@ bool dxgk_feature_granted(const struct dxgk_adapter *a, DXGK_FEATURE_ID id);
 NTSTATUS APIENTRY dxgk_cb_query_feature_support(DXGKARGCB_QUERYFEATURESUPPORT *args);
 NTSTATUS APIENTRY dxgk_cb_is_feature_enabled(DXGKARGCB_ISFEATUREENABLED *args);
 
+/* The adapter's aperture segments as a segment set (bit id - 1). */
+static inline UINT dxgk_aperture_segments(const struct dxgk_adapter *a)
+{
+    UINT set = 0;
+    for (UINT s = 0; s < a->segment_count; s++)
+        if (a->seg[s].aperture)
+            set |= 1u << s;
+    return set;
+}
+
 /* The adapter runs the IoMmu model (DXGK_VIDMMCAPS.VirtualAddressingSupported + IoMmuSupported). */
 static inline bool dxgk_adapter_iommu(const struct dxgk_adapter *a)
 {

@@ -47,7 +47,7 @@ static UINT index_at(UINT64 va, UINT level) /* level 3 = the root, 0 = the leaf 
 
 static struct iommu_table *table_new(void)
 {
-    struct iommu_table *t = aligned_alloc(DXGK_PAGE_SIZE, sizeof *t);
+    struct iommu_table *t = wddm_aligned_alloc(DXGK_PAGE_SIZE, sizeof *t);
     if (t)
         memset(t, 0, sizeof *t);
     return t;

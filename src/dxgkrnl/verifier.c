@@ -319,10 +319,7 @@ bool dxgk_verify_allocation_info(const struct dxgk_adapter *a, const DXGK_ALLOCA
            "Allocation.SegmentSetsExist",
            "allocation %u: supported segment sets 0x%x/0x%x name segments that do not exist (valid 0x%x)", index,
            i->SupportedReadSegmentSet, i->SupportedWriteSegmentSet, valid);
-    UINT aperture = 0;
-    for (UINT s = 0; s < a->segment_count; s++)
-        if (a->seg[s].aperture)
-            aperture |= 1u << s;
+    UINT aperture = dxgk_aperture_segments(a);
     VERIFY(!(i->EvictionSegmentSet & ~aperture), "Allocation.EvictionSegmentSet",
            "allocation %u: EvictionSegmentSet 0x%x names segments that are not aperture segments or do not exist "
            "(aperture 0x%x: aperture segments only)", index, i->EvictionSegmentSet, aperture);

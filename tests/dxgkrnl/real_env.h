@@ -103,11 +103,17 @@ static inline void renv_close(struct renv *e)
     assert_int_equal(D3DKMTCloseAdapter(&ca), STATUS_SUCCESS);
 }
 
+/* The reference KMD's private data of a linear allocation of `kind` and `size`. */
+static inline struct swgpu_alloc_private renv_private(UINT32 kind, UINT64 size)
+{
+    return (struct swgpu_alloc_private){ .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
+                                         .kind = kind, .size = size, .dimension = 1, .width = (UINT32)size,
+                                         .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+}
+
 static inline NTSTATUS renv_try_alloc(struct renv *e, UINT32 kind, UINT64 size, D3DKMT_HANDLE *out)
 {
-    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
-                                     .kind = kind, .size = size, .dimension = 1, .width = (UINT32)size,
-                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+    struct swgpu_alloc_private p = renv_private(kind, size);
     D3DDDI_ALLOCATIONINFO ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
     D3DKMT_CREATEALLOCATION ca = { .hDevice = e->device, .NumAllocations = 1, .pAllocationInfo = &ai };
     NTSTATUS st = D3DKMTCreateAllocation(&ca);

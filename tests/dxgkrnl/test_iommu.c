@@ -43,9 +43,7 @@ static int teardown(void **state)
 /* D3DKMTCreateAllocation2 of one allocation of `kind` on device; its address in *va. */
 static D3DKMT_HANDLE alloc2(D3DKMT_HANDLE device, UINT32 kind, UINT64 size, D3DGPU_VIRTUAL_ADDRESS *va)
 {
-    struct swgpu_alloc_private p = { .magic = SWGPU_PRIVATE_MAGIC, .version = SWGPU_PRIVATE_VERSION,
-                                     .kind = kind, .size = size, .dimension = 1, .width = (UINT32)size,
-                                     .height = 1, .depth = 1, .mip_levels = 1, .array_size = 1 };
+    struct swgpu_alloc_private p = renv_private(kind, size);
     D3DDDI_ALLOCATIONINFO2 ai = { .pPrivateDriverData = &p, .PrivateDriverDataSize = sizeof p };
     D3DKMT_CREATEALLOCATION ca = { .hDevice = device, .NumAllocations = 1, .pAllocationInfo2 = &ai };
     assert_int_equal(D3DKMTCreateAllocation2(&ca), STATUS_SUCCESS);

@@ -341,20 +341,6 @@ NTSTATUS APIENTRY D3DKMTGetSharedResourceAdapterLuid(D3DKMT_GETSHAREDRESOURCEADA
     return STATUS_SUCCESS;
 }
 
-static UINT aperture_set(const struct dxgk_adapter *a, UINT *first)
-{
-    UINT set = 0;
-    *first = 0;
-    for (UINT i = 0; i < a->segment_count; i++) {
-        if (a->seg[i].aperture) {
-            set |= 1u << i;
-            if (!*first)
-                *first = i + 1;
-        }
-    }
-    return set;
-}
-
 static void object_release(struct dxgk_object *obj)
 {
     free(obj);
@@ -615,8 +601,8 @@ static NTSTATUS open_resource(D3DKMT_OPENRESOURCE *args, bool info2, struct dxgk
         s = NULL; /* taken over */
         goto out;
     }
-    UINT first_ap;
-    UINT ap = aperture_set(a, &first_ap);
+    UINT ap = dxgk_aperture_segments(a);
+    UINT first_ap = ap ? (UINT)__builtin_ctz(ap) + 1 : 0;
     if (!ap) {
         dxgk_refuse("D3DKMTOpenResource: adapter %08x has no aperture segment to map a cross-adapter resource into",
                     (unsigned)a->luid.LowPart);

@@ -30,15 +30,10 @@ UINT vidmm_allowed_segments(const struct dxgk_adapter *a, const DXGK_ALLOCATIONI
                 cpu |= 1u << s;
         set &= cpu;
     }
-    if (dxgk_adapter_iommu(a)) {
-        /* IoMmu (docs/semantics.md §9.6): the GPU reaches system memory only, through the IOMMU at
-         * the backing store's address: content stays in the backing store, placed in apertures. */
-        UINT aperture = 0;
-        for (UINT s = 0; s < a->segment_count; s++)
-            if (a->seg[s].aperture)
-                aperture |= 1u << s;
-        set &= aperture;
-    }
+    /* IoMmu (docs/semantics.md §9.6): the GPU reaches system memory only, through the IOMMU at
+     * the backing store's address: content stays in the backing store, placed in apertures. */
+    if (dxgk_adapter_iommu(a))
+        set &= dxgk_aperture_segments(a);
     return set;
 }
 
