@@ -178,6 +178,7 @@ typedef enum _DXGK_QUERYADAPTERINFOTYPE {
     DXGKQAITYPE_QUERYSEGMENT = 2,
     DXGKQAITYPE_GPUMMUCAPS = 13,          /* in: DXGK_QUERYGPUMMUCAPSIN, out: DXGK_GPUMMUCAPS */
     DXGKQAITYPE_PAGETABLELEVELDESC = 14,  /* in: DXGK_QUERYPAGETABLELEVELIN, out: DXGK_PAGE_TABLE_LEVEL_DESC */
+    DXGKQAITYPE_FRAMEBUFFERSAVESIZE = 21, /* in: UINT physical adapter index, out: DXGK_FRAMEBUFFERSAVEAREA */
     /* libwddm, optional for a KMD: out: the DXGK_DRIVERCAPS it reports when no caps file
      * (WDDM_KMD_CAPS) changes them, so tools can show what a file changed. */
     DXGKQAITYPE_LIBWDDM_DEFAULTCAPS = 0x10000,
@@ -895,6 +896,38 @@ typedef struct _DXGKARGCB_CREATECONTEXTALLOCATION {
 
 typedef NTSTATUS (APIENTRY *DXGKCB_CREATECONTEXTALLOCATION)(DXGKARGCB_CREATECONTEXTALLOCATION *);
 typedef NTSTATUS (APIENTRY *DXGKCB_DESTROYCONTEXTALLOCATION)(HANDLE hAdapter, HANDLE hAllocation);
+
+/* ---- The frame buffer save area (IOMMU-based GPU isolation, WDDM 2.4) --------------------------
+ * A KMD with DXGK_VIDMMCAPS.IoMmuSecureModeSupported is asked at start how much it may need to
+ * save of its hardware-reserved frame buffer across a power transition; the kernel takes a commit
+ * charge for it and lends it as a section: pinned whole (an MDL of locked pages the GPU may copy
+ * into) or mapped for the CPU a piece at a time. */
+typedef struct _DXGK_FRAMEBUFFERSAVEAREA {
+    SIZE_T MaximumSize;               /* a multiple of PAGE_SIZE (0: nothing to save) */
+} DXGK_FRAMEBUFFERSAVEAREA;
+typedef struct _DXGKARGCB_PINFRAMEBUFFERFORSAVE {
+    UINT PhysicalAdapterIndex;        /* in */
+    SIZE_T CommitSize;                /* in: a multiple of PAGE_SIZE, at most MaximumSize */
+    PMDL pMdl;                        /* out: the save area's first CommitSize bytes, locked */
+} DXGKARGCB_PINFRAMEBUFFERFORSAVE;
+typedef struct _DXGKARGCB_UNPINFRAMEBUFFERFORSAVE {
+    UINT PhysicalAdapterIndex;        /* in */
+} DXGKARGCB_UNPINFRAMEBUFFERFORSAVE;
+typedef struct _DXGKARGCB_MAPFRAMEBUFFERPOINTER {
+    UINT PhysicalAdapterIndex;        /* in */
+    SIZE_T Size;                      /* in: a multiple of PAGE_SIZE */
+    SIZE_T Offset;                    /* in: into the save area (a multiple of PAGE_SIZE); out: the
+                                         piece's offset from pBaseAddress */
+    PVOID pBaseAddress;               /* out */
+} DXGKARGCB_MAPFRAMEBUFFERPOINTER;
+typedef struct _DXGKARGCB_UNMAPFRAMEBUFFERPOINTER {
+    UINT PhysicalAdapterIndex;        /* in */
+    PVOID pBaseAddress;               /* in: as DxgkCbMapFrameBufferPointer gave it */
+} DXGKARGCB_UNMAPFRAMEBUFFERPOINTER;
+typedef NTSTATUS (APIENTRY *DXGKCB_PINFRAMEBUFFERFORSAVE)(const HANDLE hAdapter, DXGKARGCB_PINFRAMEBUFFERFORSAVE *pPinFrameBufferForSave);
+typedef NTSTATUS (APIENTRY *DXGKCB_UNPINFRAMEBUFFERFORSAVE)(const HANDLE hAdapter, const DXGKARGCB_UNPINFRAMEBUFFERFORSAVE *pUnpinFrameBufferForSave);
+typedef NTSTATUS (APIENTRY *DXGKCB_MAPFRAMEBUFFERPOINTER)(const HANDLE hAdapter, DXGKARGCB_MAPFRAMEBUFFERPOINTER *pMapFrameBufferPointer);
+typedef NTSTATUS (APIENTRY *DXGKCB_UNMAPFRAMEBUFFERPOINTER)(const HANDLE hAdapter, const DXGKARGCB_UNMAPFRAMEBUFFERPOINTER *pUnmapFrameBufferPointer);
 
 /* ---- Callbacks the kernel gives the KMD at StartDevice (DXGKRNL_INTERFACE) ---------------- */
 typedef VOID (APIENTRY *DXGKCB_NOTIFY_INTERRUPT)(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *);

@@ -519,6 +519,14 @@ struct dxgk_adapter {
                                          adapter again (its devices are lost); adapter->lock */
     struct vidmm_gpummu *mmu;         /* GpuMmu model state (vidmm/vaspace.c), NULL on a WDDM 1.x
                                          adapter; set at start, immutable pointer */
+    struct {                          /* the frame buffer save area (vidmm/framebuffer_save.c) */
+        SIZE_T max;                   /* DXGK_FRAMEBUFFERSAVEAREA.MaximumSize (0: none); immutable */
+        BYTE *area;                   /* its pages, committed at first use; lock */
+        PFN_NUMBER *pfn;              /*   ... their page numbers, for the pinned MDL; lock */
+        MDL mdl;                      /* the MDL of the pin; lock */
+        bool pinned;                  /* lock */
+        UINT maps;                    /* CPU pointers handed out and not unmapped; lock */
+    } fb_save;
     UINT64 reservation[2];            /* D3DKMTChangeVideoMemoryReservation, per
                                          D3DKMT_MEMORY_SEGMENT_GROUP (vidmm/reservation.c); lock */
     UINT64 external[2];               /* other processes' use of each group, lowering this
@@ -765,6 +773,7 @@ bool dxgk_verify_share_backing_store(const struct dxgk_adapter *a, const DXGK_AL
 bool dxgk_verify_context_info(DXGK_CONTEXTINFO *info);
 bool dxgk_verify_cross_adapter(const struct dxgk_adapter *a, const DXGK_ALLOCATIONINFO *info, UINT index);
 bool dxgk_verify_gpummu_ddi(const struct dxgk_adapter *a);
+bool dxgk_verify_fb_save_area(const struct dxgk_adapter *a, NTSTATUS st, const DXGK_FRAMEBUFFERSAVEAREA *area);
 bool dxgk_verify_gpummu_caps(const struct dxgk_adapter *a, const DXGK_GPUMMUCAPS *caps);
 bool dxgk_verify_page_table_level(const struct dxgk_adapter *a, const DXGK_PAGE_TABLE_LEVEL_DESC *l, UINT level,
                                   UINT levels);

@@ -477,6 +477,19 @@ bool dxgk_verify_gpummu_ddi(const struct dxgk_adapter *a)
     return true;
 }
 
+/* DXGKQAITYPE_FRAMEBUFFERSAVESIZE, asked of a KMD with IoMmuSecureModeSupported ("The maximum
+ * size reported by the driver must be a multiple of PAGE_SIZE": MicrosoftDocs "IOMMU-based GPU
+ * isolation"). */
+bool dxgk_verify_fb_save_area(const struct dxgk_adapter *a, NTSTATUS st, const DXGK_FRAMEBUFFERSAVEAREA *area)
+{
+    const char *ddi = "DxgkDdiQueryAdapterInfo(DXGKQAITYPE_FRAMEBUFFERSAVESIZE)";
+    VERIFY(NT_SUCCESS(st), "IoMmu.FrameBufferSaveSize",
+           "DXGK_VIDMMCAPS.IoMmuSecureModeSupported is set but the query failed 0x%08x", (unsigned)st);
+    VERIFY(area->MaximumSize % DXGK_PAGE_SIZE == 0, "IoMmu.FrameBufferSaveSize",
+           "DXGK_FRAMEBUFFERSAVEAREA.MaximumSize %zu is not a multiple of PAGE_SIZE", (size_t)area->MaximumSize);
+    return true;
+}
+
 /* DXGK_GPUMMUCAPS (issue 6): the level count, the VA width and the update mode this kernel
  * drives. Only GPU_PHYSICAL updates (the paging engine writes the tables by physical
  * address, common brief) are implemented. */

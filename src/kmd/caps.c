@@ -189,6 +189,14 @@ NTSTATUS APIENTRY SwKmdQueryAdapterInfo(const HANDLE hAdapter, const DXGKARG_QUE
         return swkmd_query_gpummu_caps(a, q);
     case DXGKQAITYPE_PAGETABLELEVELDESC:
         return swkmd_query_page_table_level(a, q);
+    case DXGKQAITYPE_FRAMEBUFFERSAVESIZE:
+        /* Asked when the caps claim IoMmuSecureModeSupported: the software GPU keeps no hardware-
+         * reserved frame buffer to save across power transitions (VidMm saves the segments). */
+        if (!a->caps.MemoryManagementCaps.IoMmuSecureModeSupported || !q->pOutputData ||
+            q->OutputDataSize < sizeof(DXGK_FRAMEBUFFERSAVEAREA))
+            return STATUS_INVALID_PARAMETER;
+        ((DXGK_FRAMEBUFFERSAVEAREA *)q->pOutputData)->MaximumSize = 0;
+        return STATUS_SUCCESS;
     default:
         wddm_debug("kmd", "QueryAdapterInfo: unknown type %d", (int)q->Type);
         return STATUS_INVALID_PARAMETER;

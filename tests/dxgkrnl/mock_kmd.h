@@ -60,6 +60,11 @@ static struct {
     atomic_uint transfers;            /* TRANSFERs built */
     atomic_uint aperture_banks;       /* segment 3 uses banking with this many equal banks (0: none;
                                          read when the adapter starts, not reset by mock_reset) */
+    atomic_uint fb_save_claim;        /* 1: claim IoMmuSecureModeSupported and answer
+                                         DXGKQAITYPE_FRAMEBUFFERSAVESIZE with fb_save_size; 2: claim
+                                         it and fail the query; 0: neither */
+    atomic_ulong fb_save_size;
+    atomic_uint fb_save_queries;      /* DXGKQAITYPE_FRAMEBUFFERSAVESIZE queries answered */
 } mock;
 
 static inline void mock_reset(void)
@@ -80,6 +85,9 @@ static inline void mock_reset(void)
     atomic_store(&mock.paging_submits, 0);
     atomic_store(&mock.submitter, 0);
     atomic_store(&mock.paging_patches, 0);
+    atomic_store(&mock.fb_save_claim, 0);
+    atomic_store(&mock.fb_save_size, 0);
+    atomic_store(&mock.fb_save_queries, 0);
 }
 
 struct mock_job {
@@ -294,6 +302,15 @@ static NTSTATUS APIENTRY mock_query_adapter_info(const HANDLE h, const DXGKARG_Q
             c->MemoryManagementCaps.GpuMmuSupported = 1;
             c->MemoryManagementCaps.IoMmuSupported = 1;
         }
+        c->MemoryManagementCaps.IoMmuSecureModeSupported = atomic_load(&mock.fb_save_claim) != 0;
+        return STATUS_SUCCESS;
+    }
+    case DXGKQAITYPE_FRAMEBUFFERSAVESIZE: {
+        atomic_fetch_add(&mock.fb_save_queries, 1);
+        if (atomic_load(&mock.fb_save_claim) != 1 || !q->pInputData || q->InputDataSize < sizeof(UINT) || *(const UINT *)q->pInputData != 0 ||
+            q->OutputDataSize < sizeof(DXGK_FRAMEBUFFERSAVEAREA))
+            return STATUS_INVALID_PARAMETER;
+        ((DXGK_FRAMEBUFFERSAVEAREA *)q->pOutputData)->MaximumSize = (SIZE_T)atomic_load(&mock.fb_save_size);
         return STATUS_SUCCESS;
     }
     case DXGKQAITYPE_QUERYSEGMENT: {

@@ -174,6 +174,10 @@ static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
         .DxgkCbIsFeatureEnabled = dxgk_cb_is_feature_enabled,
         .DxgkCbCreateContextAllocation = dxgk_cb_create_context_allocation,
         .DxgkCbDestroyContextAllocation = dxgk_cb_destroy_context_allocation,
+        .DxgkCbPinFrameBufferForSave = dxgk_cb_pin_frame_buffer_for_save,
+        .DxgkCbUnpinFrameBufferForSave = dxgk_cb_unpin_frame_buffer_for_save,
+        .DxgkCbMapFrameBufferPointer = dxgk_cb_map_frame_buffer_pointer,
+        .DxgkCbUnmapFrameBufferPointer = dxgk_cb_unmap_frame_buffer_pointer,
     };
     dxgk_interface_fill_not_modeled(&ifc); /* every other member answers "not supported" */
     ULONG sources = 0, children = 0;
@@ -199,7 +203,8 @@ static NTSTATUS start_caps(struct start_op *op)
     }
     if (!dxgk_verify_driver_caps(a))
         return STATUS_UNSUCCESSFUL;
-    return STATUS_SUCCESS;
+    /* "immediately after querying the physical adapter caps" (IOMMU-based GPU isolation) */
+    return vidmm_fb_save_start(a);
 }
 
 /* Phase 3: the segments, by the two-call query (docs/semantics.md §6.4: count first, then the
@@ -282,6 +287,7 @@ static void start_undo(struct start_op *op)
     for (UINT i = 0; i < a->segment_count; i++)
         vidmm_segment_fini(&a->seg[i]);
     a->segment_count = 0;
+    vidmm_fb_save_stop(a);
     if (op->added && a->driver.ddi.DxgkDdiRemoveDevice)
         a->driver.ddi.DxgkDdiRemoveDevice(a->miniport);
     pthread_mutex_destroy(&a->lock);
@@ -344,6 +350,7 @@ static void adapter_stop(struct dxgk_adapter *a)
         a->driver.ddi.DxgkDdiRemoveDevice(a->miniport);
     for (UINT i = 0; i < a->segment_count; i++)
         vidmm_segment_fini(&a->seg[i]);
+    vidmm_fb_save_stop(a);
     pthread_mutex_destroy(&a->lock);
     pthread_mutex_destroy(&a->interrupt_lock);
     pthread_mutex_destroy(&a->dpc_lock);

@@ -77,10 +77,6 @@ NOT_MODELED_STATUS(DxgkCbAllocateContiguousMemory, const HANDLE hAdapter, DXGKAR
 NOT_MODELED_STATUS(DxgkCbFreeContiguousMemory, const HANDLE hAdapter, const DXGKARGCB_FREECONTIGUOUSMEMORY *pFreeContiguousMemory)
 NOT_MODELED_STATUS(DxgkCbAllocatePagesForMdl, const HANDLE hAdapter, DXGKARGCB_ALLOCATEPAGESFORMDL *pAllocatePagesForMdl)
 NOT_MODELED_STATUS(DxgkCbFreePagesFromMdl, const HANDLE hAdapter, const DXGKARGCB_FREEPAGESFROMMDL *pFreePagesFromMdl)
-NOT_MODELED_STATUS(DxgkCbPinFrameBufferForSave, const HANDLE hAdapter, DXGKARGCB_PINFRAMEBUFFERFORSAVE *pPinFrameBufferForSave)
-NOT_MODELED_STATUS(DxgkCbUnpinFrameBufferForSave, const HANDLE hAdapter, const DXGKARGCB_UNPINFRAMEBUFFERFORSAVE *pUnpinFrameBufferForSave)
-NOT_MODELED_STATUS(DxgkCbMapFrameBufferPointer, const HANDLE hAdapter, DXGKARGCB_MAPFRAMEBUFFERPOINTER *pMapFrameBufferPointer)
-NOT_MODELED_STATUS(DxgkCbUnmapFrameBufferPointer, const HANDLE hAdapter, const DXGKARGCB_UNMAPFRAMEBUFFERPOINTER *pUnmapFrameBufferPointer)
 NOT_MODELED_STATUS(DxgkCbMapMdlToIoMmu, const HANDLE hAdapter, DXGKARGCB_MAPMDLTOIOMMU *pMapMdlToIoMmu)
 NOT_MODELED_VOID(DxgkCbUnmapMdlFromIoMmu, const HANDLE hAdapter, const DXGKARGCB_UNMAPMDLFROMIOMMU *pUnmapMdlFromIoMmu)
 NOT_MODELED_STATUS(DxgkCbReportDiagnostic, HANDLE DeviceHandle, DXGK_DIAGNOSTIC_HEADER *pDiagnostic)
@@ -130,10 +126,6 @@ void dxgk_interface_fill_not_modeled(DXGKRNL_INTERFACE *i)
     SET(DxgkCbFreeContiguousMemory);
     SET(DxgkCbAllocatePagesForMdl);
     SET(DxgkCbFreePagesFromMdl);
-    SET(DxgkCbPinFrameBufferForSave);
-    SET(DxgkCbUnpinFrameBufferForSave);
-    SET(DxgkCbMapFrameBufferPointer);
-    SET(DxgkCbUnmapFrameBufferPointer);
     SET(DxgkCbMapMdlToIoMmu);
     SET(DxgkCbUnmapMdlFromIoMmu);
     SET(DxgkCbReportDiagnostic);

@@ -276,6 +276,17 @@ UINT64 dxgk_context_allocations_mark_used_locked(struct dxgk_context *c, UINT64 
 bool dxgk_context_allocations_ready_locked(const struct dxgk_adapter *a, const struct dxgk_context *c);
 void dxgk_context_allocations_destroy_owned(struct dxgk_adapter *a, struct dxgk_device *d, struct dxgk_context *c);
 
+/* vidmm/framebuffer_save.c: the frame buffer save area of an IOMMU-isolation KMD (WDDM 2.4): the
+ * start's query and commit charge, the stop's release, and the four DXGKRNL_INTERFACE callbacks. */
+NTSTATUS vidmm_fb_save_start(struct dxgk_adapter *a);
+void vidmm_fb_save_stop(struct dxgk_adapter *a);
+NTSTATUS APIENTRY dxgk_cb_pin_frame_buffer_for_save(const HANDLE hAdapter, DXGKARGCB_PINFRAMEBUFFERFORSAVE *args);
+NTSTATUS APIENTRY dxgk_cb_unpin_frame_buffer_for_save(const HANDLE hAdapter,
+                                                      const DXGKARGCB_UNPINFRAMEBUFFERFORSAVE *args);
+NTSTATUS APIENTRY dxgk_cb_map_frame_buffer_pointer(const HANDLE hAdapter, DXGKARGCB_MAPFRAMEBUFFERPOINTER *args);
+NTSTATUS APIENTRY dxgk_cb_unmap_frame_buffer_pointer(const HANDLE hAdapter,
+                                                     const DXGKARGCB_UNMAPFRAMEBUFFERPOINTER *args);
+
 /* vidmm/vaspace.c: the GpuMmu model (issue 6, docs/semantics.md §9.2): GPU VA space, page tables. */
 struct vidmm_gpummu;
 struct vidmm_mapping;
