@@ -9,9 +9,11 @@
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer (leaks included), every test;
 #   3. ThreadSanitizer, every test (the stack is threaded end to end: GPU engines, scheduler);
 # and after each, the end-to-end, UMD and conformance tests once more with the WDDM 2.x GpuMmu
-# model (WDDM_KMD_CAPS=configs/gpummu.caps; issue 6: both models pass the same suite), and once
+# model (WDDM_KMD_CAPS=configs/gpummu.caps; issue 6: both models pass the same suite), once
 # more with the IoMmu model (configs/iommu.caps), but for the tests
-# tests/iommu_not_applicable.txt lists with the reason (local video memory, which it has none of);
+# tests/iommu_not_applicable.txt lists with the reason (local video memory, which it has none of),
+# and once more with IOMMU-based GPU isolation (configs/isolation.caps: the GPU's physical
+# accesses reach only the pages the kernel handed out for devices);
 #   4. fuzz: clang, ASan+UBSan+libFuzzer (build-fuzz, -DWDDM_FUZZ=ON), every fuzz.<name> test:
 # each harness fuzz/fuzz_<name>.c fuzzes a copy of fuzz/corpus/<name>/ for WDDM_FUZZ_SECONDS
 # (README "Fuzzing").
@@ -32,23 +34,14 @@ count() { # log file: adds its ctest totals
   failed=$((failed + fails))
 }
 
-run_gpummu() { # build dir, name: the e2e, umd and conformance tests in the GpuMmu model
-  local dir=$1 name=$2 log
-  echo "== tests: $name, GpuMmu model (configs/gpummu.caps)"
+run_model() { # build dir, name, caps file, what it is [, file of tests that do not apply]:
+  # the e2e, umd and conformance tests with that caps file
+  local dir=$1 name=$2 caps=$3 what=$4 skip='' log
+  if [ $# -ge 5 ]; then skip=$(sed -n 's/^\([a-z0-9_.]*\) .*/\1/p' "$root/$5" | paste -sd'|'); fi
+  echo "== tests: $name, $what ($caps${skip:+; not: $skip})"
   log=$(mktemp)
-  (cd "$dir" && WDDM_KMD_CAPS="$root/configs/gpummu.caps" ctest --output-on-failure -j2 -R '^(e2e|umd|conformance)\.' 2>&1) \
-    | tee "$log"
-  count "$log"
-  rm -f "$log"
-}
-
-run_iommu() { # build dir, name: the same in the IoMmu model, less what does not apply to it
-  local dir=$1 name=$2 log skip
-  skip=$(sed -n 's/^\([a-z0-9_.]*\) .*/\1/p' "$root/tests/iommu_not_applicable.txt" | paste -sd'|')
-  echo "== tests: $name, IoMmu model (configs/iommu.caps; not: $skip)"
-  log=$(mktemp)
-  (cd "$dir" && WDDM_KMD_CAPS="$root/configs/iommu.caps" ctest --output-on-failure -j2 -R '^(e2e|umd|conformance)\.' \
-    -E "^($skip)\$" 2>&1) | tee "$log"
+  (cd "$dir" && WDDM_KMD_CAPS="$root/$caps" ctest --output-on-failure -j2 -R '^(e2e|umd|conformance)\.' \
+    ${skip:+-E "^($skip)\$"} 2>&1) | tee "$log"
   count "$log"
   rm -f "$log"
 }
@@ -67,8 +60,9 @@ run_suite() { # name, extra cmake args...
   (cd "$dir" && ctest --output-on-failure -j2 2>&1) | tee "$log"
   count "$log"
   rm -f "$log"
-  run_gpummu "$dir" "$name"
-  run_iommu "$dir" "$name"
+  run_model "$dir" "$name" configs/gpummu.caps "GpuMmu model"
+  run_model "$dir" "$name" configs/iommu.caps "IoMmu model" tests/iommu_not_applicable.txt
+  run_model "$dir" "$name" configs/isolation.caps "IOMMU-based GPU isolation"
 }
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

@@ -519,6 +519,9 @@ struct dxgk_adapter {
                                          adapter again (its devices are lost); adapter->lock */
     struct vidmm_gpummu *mmu;         /* GpuMmu model state (vidmm/vaspace.c), NULL on a WDDM 1.x
                                          adapter; set at start, immutable pointer */
+    bool isolated;                    /* IOMMU-based GPU isolation on (iommu.c): the device's
+                                         physical accesses reach only what the kernel mapped; set
+                                         at start, immutable */
     struct {                          /* the frame buffer save area (vidmm/framebuffer_save.c) */
         SIZE_T max;                   /* DXGK_FRAMEBUFFERSAVEAREA.MaximumSize (0: none); immutable */
         BYTE *area;                   /* its pages, committed at first use; lock */
@@ -822,6 +825,11 @@ NTSTATUS dxgk_iommu_domain_create(PDEVICE_OBJECT pdo, ULONG *pasid);
 void dxgk_iommu_domain_destroy(ULONG pasid);
 NTSTATUS dxgk_iommu_map(ULONG pasid, UINT64 va, const void *host, UINT64 pages, bool writable);
 void dxgk_iommu_unmap(ULONG pasid, UINT64 va, UINT64 pages);
+/* IOMMU-based GPU isolation: the devices' domain for their physical accesses (1:1), made once;
+ * then every page the kernel hands a device (dxgk_page_alloc, section views) is mapped in it
+ * while it exists (map false: unmapped). Without an isolated adapter both do nothing. */
+NTSTATUS dxgk_iommu_isolation_start(void);
+void dxgk_iommu_kernel_map(const void *p, size_t bytes, bool map);
 
 /* pages_and_clock.c */
 void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */

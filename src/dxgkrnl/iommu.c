@@ -39,6 +39,12 @@ struct iommu_domain {
 
 static pthread_mutex_t pasid_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(struct iommu_domain *) domains[IOMMU_MAX_PASID];
+/* IOMMU-based GPU isolation (WDDM 2.4): the domain of the devices' requests without a PASID, their
+ * physical accesses, remapped 1:1 (the logical address is the physical one). It holds every page
+ * the kernel hands out for a device's use (dxgk_page_alloc, section views): made at the first
+ * isolated adapter's start, kept for the process. */
+static _Atomic(struct iommu_domain *) kernel_domain;
+static pthread_once_t kernel_domain_once = PTHREAD_ONCE_INIT;
 
 static UINT index_at(UINT64 va, UINT level) /* level 3 = the root, 0 = the leaf table */
 {
@@ -167,24 +173,80 @@ void dxgk_iommu_unmap(ULONG pasid, UINT64 va, UINT64 pages)
     pthread_mutex_unlock(&d->lock);
 }
 
+static void kernel_domain_make(void)
+{
+    struct iommu_domain *d = wddm_calloc(1, sizeof *d);
+    if (d && !(d->root = table_new())) {
+        free(d);
+        d = NULL;
+    }
+    if (d)
+        pthread_mutex_init(&d->lock, NULL);
+    atomic_store_explicit(&kernel_domain, d, memory_order_release);
+}
+
+NTSTATUS dxgk_iommu_isolation_start(void)
+{
+    pthread_once(&kernel_domain_once, kernel_domain_make);
+    return atomic_load_explicit(&kernel_domain, memory_order_acquire) ? STATUS_SUCCESS : STATUS_NO_MEMORY;
+}
+
+/* The walk of a domain: the leaf of va, or 0 with *st set. */
+static UINT64 walk(const struct iommu_domain *d, UINT64 va, NTSTATUS *st)
+{
+    *st = STATUS_ACCESS_VIOLATION;
+    if (va >> IOMMU_VA_BITS)
+        return 0;
+    const struct iommu_table *t = d->root;
+    for (UINT level = IOMMU_LEVELS - 1; level > 0; level--) {
+        UINT64 e = atomic_load_explicit(&t->e[index_at(va, level)], memory_order_acquire);
+        if (!(e & IOMMU_VALID))
+            return 0;
+        t = (const struct iommu_table *)(uintptr_t)(e & IOMMU_ADDR_MASK);
+    }
+    UINT64 e = atomic_load_explicit(&t->e[index_at(va, 0)], memory_order_acquire);
+    if (e & IOMMU_VALID)
+        *st = STATUS_SUCCESS;
+    return e;
+}
+
+void dxgk_iommu_kernel_map(const void *p, size_t bytes, bool map)
+{
+    struct iommu_domain *d = atomic_load_explicit(&kernel_domain, memory_order_acquire);
+    if (!d || !p)
+        return;
+    UINT64 first = (uintptr_t)p & IOMMU_ADDR_MASK, end = (uintptr_t)p + bytes;
+    pthread_mutex_lock(&d->lock);
+    for (UINT64 page = first; page < end; page += DXGK_PAGE_SIZE) {
+        _Atomic(UINT64) *leaf = leaf_entry(d, page, map);
+        if (leaf) /* no memory for a table: the page stays unreachable, the GPU faults on it */
+            atomic_store_explicit(leaf, map ? page | IOMMU_VALID | IOMMU_WRITE : 0, memory_order_release);
+    }
+    pthread_mutex_unlock(&d->lock);
+}
+
 NTSTATUS WddmIoMmuTranslate(PDEVICE_OBJECT pdo, ULONG Pasid, UINT64 VirtualAddress, BOOLEAN Write,
                             UINT64 *PhysicalAddress)
 {
+    if (!Pasid && pdo && pdo->adapter && PhysicalAddress) {
+        /* A request without a PASID: a physical access. Without isolation it reaches any page. */
+        if (!pdo->adapter->isolated) {
+            *PhysicalAddress = VirtualAddress;
+            return STATUS_SUCCESS;
+        }
+        NTSTATUS st;
+        UINT64 e = walk(atomic_load_explicit(&kernel_domain, memory_order_acquire), VirtualAddress, &st);
+        if (NT_SUCCESS(st))
+            *PhysicalAddress = (e & IOMMU_ADDR_MASK) | (VirtualAddress & (DXGK_PAGE_SIZE - 1));
+        return st;
+    }
     struct iommu_domain *d = domain_of(Pasid);
     if (!d || !pdo || d->pdo != pdo || !PhysicalAddress)
         return STATUS_INVALID_PARAMETER; /* another device's PASID is no address space of this one */
-    if (VirtualAddress >> IOMMU_VA_BITS)
-        return STATUS_ACCESS_VIOLATION;
-    const struct iommu_table *t = d->root;
-    for (UINT level = IOMMU_LEVELS - 1; level > 0; level--) {
-        UINT64 e = atomic_load_explicit(&t->e[index_at(VirtualAddress, level)], memory_order_acquire);
-        if (!(e & IOMMU_VALID))
-            return STATUS_ACCESS_VIOLATION;
-        t = (const struct iommu_table *)(uintptr_t)(e & IOMMU_ADDR_MASK);
-    }
-    UINT64 e = atomic_load_explicit(&t->e[index_at(VirtualAddress, 0)], memory_order_acquire);
-    if (!(e & IOMMU_VALID))
-        return STATUS_ACCESS_VIOLATION;
+    NTSTATUS st;
+    UINT64 e = walk(d, VirtualAddress, &st);
+    if (!NT_SUCCESS(st))
+        return st;
     if (Write && !(e & IOMMU_WRITE))
         return STATUS_ACCESS_DENIED;
     *PhysicalAddress = (e & IOMMU_ADDR_MASK) | (VirtualAddress & (DXGK_PAGE_SIZE - 1));

@@ -20,16 +20,21 @@ static size_t page_round(size_t size)
     return size ? size : DXGK_PAGE_SIZE;
 }
 
+/* Every such page may be handed to a device: mapped for isolated devices while it exists (iommu.c). */
 void *dxgk_page_alloc(size_t size)
 {
     size = page_round(size);
+    void *p;
     if (size >= DXGK_MMAP_THRESHOLD) {
-        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        return p == MAP_FAILED ? NULL : p;
+        p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            p = NULL;
+    } else {
+        p = wddm_aligned_alloc(DXGK_PAGE_SIZE, size);
+        if (p)
+            memset(p, 0, size);
     }
-    void *p = wddm_aligned_alloc(DXGK_PAGE_SIZE, size);
-    if (p)
-        memset(p, 0, size);
+    dxgk_iommu_kernel_map(p, size, true);
     return p;
 }
 
@@ -38,6 +43,7 @@ void dxgk_page_free(void *p, size_t size)
     if (!p)
         return;
     size = page_round(size);
+    dxgk_iommu_kernel_map(p, size, false);
     if (size >= DXGK_MMAP_THRESHOLD)
         munmap(p, size);
     else

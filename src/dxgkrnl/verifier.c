@@ -151,12 +151,6 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
            "DXGK_VIDMMCAPS.CrossAdapterResourceTexture");
     VERIFY(!mm->IoMmuSecureModeRequired || mm->IoMmuSecureModeSupported, "Caps.IoMmuSecureModeRequired",
            "DXGK_VIDMMCAPS.IoMmuSecureModeRequired is set without DXGK_VIDMMCAPS.IoMmuSecureModeSupported");
-    /* Seed 003: "required or the OS will otherwise not start the adapter". This platform gives a
-     * KMD no IOMMU isolation (its GPU reaches system memory directly), so it never starts such
-     * an adapter (issue 20 §5). */
-    LIMIT(!mm->IoMmuSecureModeRequired || !mm->IoMmuSecureModeSupported, "Caps.IoMmuIsolation",
-           "DXGK_VIDMMCAPS.IoMmuSecureModeRequired: the KMD requires IOMMU isolation, which this platform does not "
-           "provide, so the adapter is not started");
     /* "The host KMD needs to set the cap if all DDIs are implemented" (seed 003): the GPU-PV
      * DDIs are not part of this model's DRIVER_INITIALIZATION_DATA, so no KMD has them all. */
     LIMIT(!mm->ParavirtualizationSupported, "Caps.Paravirtualization",

@@ -665,6 +665,16 @@ int swgpu_exec_buffer(struct swgpu_engine *engine, struct swgpu_exec_run *run, s
         run->code = entry->dma ? entry->dma + entry->start : NULL;
         run->code_start = entry->start;
         run->code_end = entry->end;
+        /* Fetched through the platform's IOMMU when the device is behind one (isolation): a
+         * command past what it may reach faults as a fetch failure. */
+        if (entry->dma && entry->end > entry->start) {
+            UINT64 reach = swgpu_mem_iommu_reach(engine->gpu, (UINT64)(uintptr_t)run->code, entry->end - entry->start);
+            if (reach < entry->end - entry->start) {
+                run->code_end = entry->start + (UINT32)reach;
+                struct swgpu_pf pf = { SWGPU_PF_NONE, 0, 0, 0, 0, "IOMMU: the DMA buffer is not mapped for the device" };
+                run->fetch_fault = pf;
+            }
+        }
     }
     UINT32 off = run->from;
     /* Only the engine thread writes its progress counter: a plain load + store, no RMW. */

@@ -225,6 +225,10 @@ void swgpu_memory_fini(struct swgpu *gpu);
  * (aperture pages end at 4 KiB): *avail receives its length. The whole range
  * [addr, addr+want) must lie inside the segment (else NULL: fault). */
 BYTE *swgpu_mem_span(struct swgpu *gpu, UINT64 addr, UINT64 want, UINT64 *avail);
+/* A physical access to system memory (no PASID) goes through the platform's IOMMU when the device
+ * sits behind one (IOMMU-based isolation): how many of the n bytes at host address `addr` it may
+ * reach (0: not even the first page). Without an IOMMU, all n. */
+UINT64 swgpu_mem_iommu_reach(struct swgpu *gpu, UINT64 addr, UINT64 n);
 /* How many bytes just before offset `end` of the address's segment are host-contiguous
  * (at most `limit`): used to copy backwards across aperture pages. */
 UINT64 swgpu_mem_back_span(const struct swgpu *gpu, UINT64 end_addr, UINT64 limit);

@@ -55,6 +55,21 @@ void swgpu_memory_fini(struct swgpu *gpu)
     }
 }
 
+UINT64 swgpu_mem_iommu_reach(struct swgpu *gpu, UINT64 addr, UINT64 n)
+{
+    if (!gpu->iommu)
+        return n;
+    UINT64 done = 0;
+    while (done < n) {
+        UINT64 a = addr + done, phys;
+        /* WDDM 2.4 isolation remaps 1:1: the logical address is the physical one. */
+        if (gpu->iommu(gpu->iommu_context, 0, a, 0, &phys) || phys != a)
+            break;
+        done += SWGPU_PAGE_SIZE - (a % SWGPU_PAGE_SIZE);
+    }
+    return done < n ? done : n;
+}
+
 BYTE *swgpu_mem_span(struct swgpu *gpu, UINT64 addr, UINT64 want, UINT64 *avail)
 {
     UINT32 id = (UINT32)(addr >> SWGPU_ADDR_SEGMENT_SHIFT);
@@ -66,7 +81,10 @@ BYTE *swgpu_mem_span(struct swgpu *gpu, UINT64 addr, UINT64 want, UINT64 *avail)
          * nothing but the null guard and wrap-around. */
         if (addr < SWGPU_SYSTEM_NULL_GUARD || addr + want < addr)
             return NULL;
-        *avail = want;
+        UINT64 reach = swgpu_mem_iommu_reach(gpu, addr, want ? want : 1);
+        if (!reach)
+            return NULL;
+        *avail = reach < want ? reach : want;
         return (BYTE *)(uintptr_t)addr;
     }
     if (id > gpu->segment_count)
@@ -97,7 +115,11 @@ BYTE *swgpu_mem_span(struct swgpu *gpu, UINT64 addr, UINT64 want, UINT64 *avail)
             break;
         n += SWGPU_PAGE_SIZE;
     }
-    *avail = n < want ? n : want;
+    /* The GART's pages are system memory: behind an IOMMU, the device reaches them through it. */
+    UINT64 reach = swgpu_mem_iommu_reach(gpu, entry + in_page, n < want ? n : want);
+    if (!reach)
+        return NULL;
+    *avail = reach;
     return (BYTE *)(uintptr_t)(entry + in_page);
 }
 

@@ -109,7 +109,9 @@ NTSTATUS APIENTRY SwKmdStartDevice(const PVOID MiniportDeviceContext, DXGK_START
         return st; /* nothing built yet */
     a->gpummu = swkmd_caps_gpummu(&a->caps);
     a->iommu = swkmd_caps_iommu(&a->caps);
-    if (a->iommu) {
+    /* The device sits behind the platform's IOMMU in the IoMmu model, and when it may be isolated
+     * (IoMmuSecureModeSupported: its physical accesses go through the IOMMU then). */
+    if (a->iommu || a->caps.MemoryManagementCaps.IoMmuSecureModeSupported) {
         cfg.iommu = gpu_iommu;
         cfg.iommu_context = a;
     }

@@ -6,7 +6,7 @@
 
 #include "kmd/kmd.h"
 
-enum breakage { NO_PATCH_NO_PAGING, PREEMPTION_WITHOUT_DDI, IOMMU_ISOLATION };
+enum breakage { NO_PATCH_NO_PAGING, PREEMPTION_WITHOUT_DDI, PARAVIRTUALIZATION };
 static enum breakage breakage;
 static PDXGKDDI_QUERYADAPTERINFO real_query;
 
@@ -15,10 +15,8 @@ static NTSTATUS APIENTRY wrap_query(const HANDLE a, const DXGKARG_QUERYADAPTERIN
     NTSTATUS st = real_query(a, q);
     if (NT_SUCCESS(st) && q->Type == DXGKQAITYPE_DRIVERCAPS) {
         DXGK_DRIVERCAPS *c = q->pOutputData;
-        if (breakage == IOMMU_ISOLATION) {
-            c->MemoryManagementCaps.IoMmuSecureModeSupported = 1;
-            c->MemoryManagementCaps.IoMmuSecureModeRequired = 1;
-        }
+        if (breakage == PARAVIRTUALIZATION)
+            c->MemoryManagementCaps.ParavirtualizationSupported = 1;
         if (breakage == PREEMPTION_WITHOUT_DDI) {
             c->SchedulingCaps.MultiEngineAware = 1;
             c->SchedulingCaps.PreemptionAware = 1;
@@ -96,18 +94,18 @@ static void a_cap_without_its_ddi_is_named(void **state)
     assert_int_equal(wddm_verifier_violations("Caps.PreemptionDdi"), before + 1);
 }
 
-/* Requiring IOMMU isolation is valid WDDM 2.7 that this platform lacks: refused as unsupported,
- * counted under its id but not among the driver's violations. */
+/* GPU paravirtualization is valid WDDM that this kernel lacks (none of its DDIs): refused as
+ * unsupported, counted under its id but not among the driver's violations. */
 /* rule: kernel.violations-counted-rule-driver-check (mutation-checked: counting limits as violations fails it) */
 static void a_feature_the_kernel_lacks_is_not_a_violation(void **state)
 {
     (void)state;
-    UINT64 before = wddm_verifier_violations("Caps.IoMmuIsolation"), all = wddm_verifier_violations(NULL);
+    UINT64 before = wddm_verifier_violations("Caps.Paravirtualization"), all = wddm_verifier_violations(NULL);
     char why[1100];
-    start_refused(IOMMU_ISOLATION, why, sizeof why);
-    expect(why, "verifier Caps.IoMmuIsolation (not supported by this kernel): "
-                "DxgkDdiQueryAdapterInfo(DXGKQAITYPE_DRIVERCAPS): DXGK_VIDMMCAPS.IoMmuSecureModeRequired");
-    assert_int_equal(wddm_verifier_violations("Caps.IoMmuIsolation"), before + 1);
+    start_refused(PARAVIRTUALIZATION, why, sizeof why);
+    expect(why, "verifier Caps.Paravirtualization (not supported by this kernel): "
+                "DxgkDdiQueryAdapterInfo(DXGKQAITYPE_DRIVERCAPS): DXGK_VIDMMCAPS.ParavirtualizationSupported");
+    assert_int_equal(wddm_verifier_violations("Caps.Paravirtualization"), before + 1);
     assert_int_equal(wddm_verifier_violations(NULL), all);
 }
 
@@ -129,8 +127,8 @@ static void the_summary_names_rule_count_and_driver(void **state)
     assert_int_equal(sscanf(row, "Init.MandatoryDdi %llu", &count), 1);
     assert_int_equal(count, wddm_verifier_violations("Init.MandatoryDdi"));
     expect(row, "dxgkrnl_test_verifier_reports"); /* the file holding the in-process entry */
-    expect(summary, "Caps.IoMmuIsolation");
-    expect(strstr(summary, "Caps.IoMmuIsolation"), "(unsupported)");
+    expect(summary, "Caps.Paravirtualization");
+    expect(strstr(summary, "Caps.Paravirtualization"), "(unsupported)");
 }
 
 int main(void)

@@ -72,10 +72,7 @@ static void seed003_forbidden_vidmmcaps_combinations_fail_the_start(void **state
                    "DXGK_VIDMMCAPS.CrossAdapterResourceScanout|DXGK_VIDMMCAPS.CrossAdapterResourceTexture");
     expect_refused("DXGK_VIDMMCAPS.IoMmuSecureModeRequired = 1\n",
                    "DXGK_VIDMMCAPS.IoMmuSecureModeRequired|DXGK_VIDMMCAPS.IoMmuSecureModeSupported");
-    /* Required and supported: still not started, the platform has no IOMMU isolation (seed 003:
-     * "required or the OS will otherwise not start the adapter"). */
-    expect_refused("DXGK_VIDMMCAPS.IoMmuSecureModeSupported = 1\nDXGK_VIDMMCAPS.IoMmuSecureModeRequired = 1\n",
-                   "DXGK_VIDMMCAPS.IoMmuSecureModeRequired|IOMMU isolation");
+    /* Required and supported starts, isolated: dxgkrnl.test_iommu_isolation. */
     expect_refused("DXGK_VIDMMCAPS.DedicatedPagingEngine = 1\n", "DXGK_VIDMMCAPS.DedicatedPagingEngine");
     expect_refused("DXGK_VIDMMCAPS.PagingEngineCanSwizzle = 1\n", "DXGK_VIDMMCAPS.PagingEngineCanSwizzle");
     expect_refused("DXGK_VIDMMCAPS.Reserved = 1\n", "DXGK_VIDMMCAPS.Reserved");

@@ -23,10 +23,15 @@ static struct map {
 } maps[MAX_MAPS];
 static UINT32 map_count;
 static atomic_uint translations;
+static int isolate; /* requests without a PASID (physical accesses) reach only mapped pages */
 
 static int translate(void *context, UINT32 pasid, UINT64 va, int write, UINT64 *phys)
 {
     (void)context;
+    if (pasid == 0 && !isolate) { /* a physical access, no isolation: any page */
+        *phys = va;
+        return 0;
+    }
     atomic_fetch_add(&translations, 1);
     for (UINT32 i = 0; i < map_count; i++) {
         if (maps[i].pasid != pasid || maps[i].va != (va & ~(UINT64)(PG - 1)))
@@ -175,9 +180,56 @@ static void what_the_iommu_does_not_map_faults(void **state)
     free(d.buf);
 }
 
+/* IOMMU-based isolation: the device's physical accesses (no PASID) reach only what the platform
+ * maps for it, 1:1 - its DMA buffer's pages, a source page - and nothing else. */
+/* rule: gpu.physical-access-through-iommu-when-isolated */
+static void an_isolated_device_reaches_only_the_pages_mapped_for_it(void **state)
+{
+    (void)state;
+    map_count = 0;
+    isolate = 1;
+    struct swgpu *g = gpu_with(translate);
+    BYTE *src = aligned_alloc(PG, PG), *other = aligned_alloc(PG, PG);
+    memset(src, 0x11, PG);
+    memset(other, 0x22, PG);
+    struct t_dma d;
+    t_dma_init(&d, PG);
+    map_range(0, (UINT64)(uintptr_t)d.buf, d.buf, PG, 0);
+    map_range(0, (UINT64)(uintptr_t)src, src, PG, 0);
+    UINT64 dst = t_addr(1, 0); /* the memory segment: the device's own memory, no IOMMU */
+    t_copy(&d, dst, 0, 0, (UINT64)(uintptr_t)src, 0, 0, PG, 1, 1);
+    t_run(g, 0, &d, 1);
+    struct swgpu_fault f;
+    assert_int_equal(swgpu_take_fault(g, 0, &f), 0);
+    assert_memory_equal(swgpu_segment_host(g, 1), src, PG);
+    /* A page nothing mapped: the copy faults and leaves the segment as it was. */
+    d.len = 0;
+    t_copy(&d, dst, 0, 0, (UINT64)(uintptr_t)other, 0, 0, PG, 1, 1);
+    t_run(g, 0, &d, 2);
+    assert_int_equal(swgpu_take_fault(g, 0, &f), 1);
+    assert_int_equal(f.address, (UINT64)(uintptr_t)other);
+    assert_memory_equal(swgpu_segment_host(g, 1), src, PG);
+    /* A DMA buffer nothing mapped is not fetched: its first command faults. */
+    struct t_dma e;
+    t_dma_init(&e, PG);
+    t_copy(&e, dst, 0, 0, (UINT64)(uintptr_t)src, 0, 0, PG, 1, 1);
+    memset(swgpu_segment_host(g, 1), 0, PG);
+    t_run(g, 0, &e, 3);
+    assert_int_equal(swgpu_take_fault(g, 0, &f), 1);
+    assert_int_equal(f.command_offset, 0);
+    assert_int_equal(((BYTE *)swgpu_segment_host(g, 1))[0], 0);
+    swgpu_destroy(g);
+    isolate = 0;
+    free(src);
+    free(other);
+    free(d.buf);
+    free(e.buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(an_isolated_device_reaches_only_the_pages_mapped_for_it),
         cmocka_unit_test(a_pasid_buffer_runs_in_the_process_address_space),
         cmocka_unit_test(what_the_iommu_does_not_map_faults),
     };

@@ -203,6 +203,14 @@ static NTSTATUS start_caps(struct start_op *op)
     }
     if (!dxgk_verify_driver_caps(a))
         return STATUS_UNSUCCESSFUL;
+    /* IOMMU-based GPU isolation (WDDM 2.4, iommu.c): on for a KMD that supports it when it requires
+     * it (seed 003: "required or the OS will otherwise not start the adapter": this platform has
+     * the IOMMU) or when WDDM_IOMMU_ISOLATION=1 asks, as Windows' IOMMUFlags key does. */
+    const DXGK_VIDMMCAPS *mm = &a->caps.MemoryManagementCaps;
+    const char *ask = getenv("WDDM_IOMMU_ISOLATION");
+    a->isolated = mm->IoMmuSecureModeSupported && (mm->IoMmuSecureModeRequired || (ask && !strcmp(ask, "1")));
+    if (a->isolated && !NT_SUCCESS(dxgk_iommu_isolation_start()))
+        return STATUS_NO_MEMORY;
     /* "immediately after querying the physical adapter caps" (IOMMU-based GPU isolation) */
     return vidmm_fb_save_start(a);
 }

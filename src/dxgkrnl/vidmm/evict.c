@@ -159,6 +159,7 @@ bool vidmm_backing_commit_section(struct vidmm_instance *in)
     in->backing = view;
     in->section = true;
     in->section_fd = fd;
+    dxgk_iommu_kernel_map(view, pages * DXGK_PAGE_SIZE, true); /* isolated devices may reach it */
     in->mdl = vidmm_mdl_of(view, size, pfn);
     return true;
 }
@@ -168,6 +169,7 @@ void vidmm_backing_free(struct vidmm_instance *in)
     if (!in->backing)
         return;
     if (in->section) {
+        dxgk_iommu_kernel_map(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE, false);
         munmap(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE);
         close(in->section_fd);
         in->section = false;
