@@ -929,6 +929,54 @@ typedef NTSTATUS (APIENTRY *DXGKCB_UNPINFRAMEBUFFERFORSAVE)(const HANDLE hAdapte
 typedef NTSTATUS (APIENTRY *DXGKCB_MAPFRAMEBUFFERPOINTER)(const HANDLE hAdapter, DXGKARGCB_MAPFRAMEBUFFERPOINTER *pMapFrameBufferPointer);
 typedef NTSTATUS (APIENTRY *DXGKCB_UNMAPFRAMEBUFFERPOINTER)(const HANDLE hAdapter, const DXGKARGCB_UNMAPFRAMEBUFFERPOINTER *pUnmapFrameBufferPointer);
 
+/* ---- A KMD's own memory for its GPU under IOMMU-based isolation (WDDM 2.4) ----------------------
+ * The callbacks stand for MmAllocatePagesForMdl(Ex), MmAllocateContiguousMemory and a driver's own
+ * MDLs: the kernel allocates (or takes) the pages and maps them in the IOMMU in one step, and
+ * tracks each block by a handle the matching free or unmap gives back. */
+typedef enum _DXGK_MEMORY_CACHING_TYPE {
+    DXGK_MEMORY_CACHING_TYPE_NON_CACHED = 0,
+    DXGK_MEMORY_CACHING_TYPE_CACHED = 1,
+    DXGK_MEMORY_CACHING_TYPE_WRITE_COMBINED = 2,
+} DXGK_MEMORY_CACHING_TYPE;
+typedef struct _DXGKARGCB_ALLOCATEPAGESFORMDL {
+    PHYSICAL_ADDRESS LowAddress;      /* in: the pages' physical range (the model's pages are any) */
+    PHYSICAL_ADDRESS HighAddress;     /* in */
+    PHYSICAL_ADDRESS SkipBytes;       /* in: a page multiple */
+    SIZE_T TotalBytes;                /* in */
+    DXGK_MEMORY_CACHING_TYPE CacheType; /* in */
+    ULONG Flags;                      /* in: MmAllocatePagesForMdlEx's */
+    HANDLE hMemoryHandle;             /* out: for DxgkCbFreePagesFromMdl */
+    PMDL pMdl;                        /* out: locked pages, mapped in the IOMMU for their lifetime */
+} DXGKARGCB_ALLOCATEPAGESFORMDL;
+typedef struct _DXGKARGCB_FREEPAGESFROMMDL {
+    HANDLE hMemoryHandle;             /* in */
+} DXGKARGCB_FREEPAGESFROMMDL;
+typedef struct _DXGKARGCB_ALLOCATECONTIGUOUSMEMORY {
+    SIZE_T NumberOfBytes;             /* in */
+    PHYSICAL_ADDRESS LowestAcceptableAddress;  /* in */
+    PHYSICAL_ADDRESS HighestAcceptableAddress; /* in */
+    PHYSICAL_ADDRESS BoundaryAddressMultiple;  /* in: 0 or a power of two */
+    DXGK_MEMORY_CACHING_TYPE CacheType;        /* in */
+    HANDLE hMemoryHandle;             /* out: for DxgkCbFreeContiguousMemory */
+    PVOID pMemory;                    /* out: contiguous, mapped in the IOMMU for its lifetime */
+} DXGKARGCB_ALLOCATECONTIGUOUSMEMORY;
+typedef struct _DXGKARGCB_FREECONTIGUOUSMEMORY {
+    HANDLE hMemoryHandle;             /* in */
+} DXGKARGCB_FREECONTIGUOUSMEMORY;
+typedef struct _DXGKARGCB_MAPMDLTOIOMMU {
+    PMDL pMdl;                        /* in: valid pages, unchanged until the unmap */
+    HANDLE hMemoryHandle;             /* out: for DxgkCbUnmapMdlFromIoMmu */
+} DXGKARGCB_MAPMDLTOIOMMU;
+typedef struct _DXGKARGCB_UNMAPMDLFROMIOMMU {
+    HANDLE hMemoryHandle;             /* in */
+} DXGKARGCB_UNMAPMDLFROMIOMMU;
+typedef NTSTATUS (APIENTRY *DXGKCB_ALLOCATECONTIGUOUSMEMORY)(const HANDLE hAdapter, DXGKARGCB_ALLOCATECONTIGUOUSMEMORY *pAllocateContiguousMemory);
+typedef NTSTATUS (APIENTRY *DXGKCB_FREECONTIGUOUSMEMORY)(const HANDLE hAdapter, const DXGKARGCB_FREECONTIGUOUSMEMORY *pFreeContiguousMemory);
+typedef NTSTATUS (APIENTRY *DXGKCB_ALLOCATEPAGESFORMDL)(const HANDLE hAdapter, DXGKARGCB_ALLOCATEPAGESFORMDL *pAllocatePagesForMdl);
+typedef NTSTATUS (APIENTRY *DXGKCB_FREEPAGESFROMMDL)(const HANDLE hAdapter, const DXGKARGCB_FREEPAGESFROMMDL *pFreePagesFromMdl);
+typedef NTSTATUS (APIENTRY *DXGKCB_MAPMDLTOIOMMU)(const HANDLE hAdapter, DXGKARGCB_MAPMDLTOIOMMU *pMapMdlToIoMmu);
+typedef VOID (APIENTRY *DXGKCB_UNMAPMDLFROMIOMMU)(const HANDLE hAdapter, const DXGKARGCB_UNMAPMDLFROMIOMMU *pUnmapMdlFromIoMmu);
+
 /* ---- Callbacks the kernel gives the KMD at StartDevice (DXGKRNL_INTERFACE) ---------------- */
 typedef VOID (APIENTRY *DXGKCB_NOTIFY_INTERRUPT)(HANDLE hAdapter, const DXGKARGCB_NOTIFY_INTERRUPT_DATA *);
 typedef BOOLEAN (APIENTRY *DXGKCB_QUEUE_DPC)(HANDLE hAdapter);

@@ -519,6 +519,7 @@ struct dxgk_adapter {
                                          adapter again (its devices are lost); adapter->lock */
     struct vidmm_gpummu *mmu;         /* GpuMmu model state (vidmm/vaspace.c), NULL on a WDDM 1.x
                                          adapter; set at start, immutable pointer */
+    struct dxgk_kmd_block *kmd_blocks;/* the KMD's own memory for its GPU (vidmm/kmd_memory.c); lock */
     bool isolated;                    /* IOMMU-based GPU isolation on (iommu.c): the device's
                                          physical accesses reach only what the kernel mapped; set
                                          at start, immutable */

@@ -52,7 +52,7 @@ static void dxgkrnl_interface_is_in_the_wdk_order(void **state)
 
 static PDXGKDDI_START_DEVICE real_start;
 static struct {
-    NTSTATUS acpi, services, contiguous;
+    NTSTATUS acpi, services, connector;
     PVOID handle_data;
     D3DKMT_HANDLE parent;
     D3DGPU_VIRTUAL_ADDRESS va;
@@ -150,7 +150,7 @@ static NTSTATUS APIENTRY start_and_call(const PVOID ctx, DXGK_START_INFO *si, DX
     ACPI_EVAL_OUTPUT_BUFFER *acpi_out = NULL;
     seen.acpi = ifc->DxgkCbEvalAcpiMethod(ifc->DeviceHandle, 0x5f4f5344u, NULL, 0, acpi_out, 0);
     seen.services = ifc->DxgkCbQueryServices(ifc->DeviceHandle, DxgkServicesDebugReport, NULL);
-    seen.contiguous = ifc->DxgkCbAllocateContiguousMemory(ifc->DeviceHandle, NULL);
+    seen.connector = ifc->DxgkCbIndicateConnectorChange(ifc->DeviceHandle);
     DXGKARGCB_GETHANDLEDATA get = { .hObject = 0x40000040u, .Type = DXGK_HANDLE_ALLOCATION };
     DXGKARGCB_RELEASEHANDLEDATA release = { 0 };
     seen.handle_data = ifc->DxgkCbAcquireHandleData(&get, &release);
@@ -202,7 +202,7 @@ static void unmodeled_ddis_and_callbacks_are_reported_not_fatal(void **state)
     assert_true(seen.called);
     assert_int_equal(seen.acpi, STATUS_NOT_SUPPORTED);
     assert_int_equal(seen.services, STATUS_NOT_SUPPORTED);
-    assert_int_equal(seen.contiguous, STATUS_NOT_SUPPORTED);
+    assert_int_equal(seen.connector, STATUS_NOT_SUPPORTED);
     assert_null(seen.handle_data);
     assert_int_equal(seen.parent, 0);
     assert_int_equal(seen.va, 0);

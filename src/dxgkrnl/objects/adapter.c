@@ -178,6 +178,12 @@ static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
         .DxgkCbUnpinFrameBufferForSave = dxgk_cb_unpin_frame_buffer_for_save,
         .DxgkCbMapFrameBufferPointer = dxgk_cb_map_frame_buffer_pointer,
         .DxgkCbUnmapFrameBufferPointer = dxgk_cb_unmap_frame_buffer_pointer,
+        .DxgkCbAllocatePagesForMdl = dxgk_cb_allocate_pages_for_mdl,
+        .DxgkCbFreePagesFromMdl = dxgk_cb_free_pages_from_mdl,
+        .DxgkCbAllocateContiguousMemory = dxgk_cb_allocate_contiguous_memory,
+        .DxgkCbFreeContiguousMemory = dxgk_cb_free_contiguous_memory,
+        .DxgkCbMapMdlToIoMmu = dxgk_cb_map_mdl_to_iommu,
+        .DxgkCbUnmapMdlFromIoMmu = dxgk_cb_unmap_mdl_from_iommu,
     };
     dxgk_interface_fill_not_modeled(&ifc); /* every other member answers "not supported" */
     ULONG sources = 0, children = 0;
@@ -298,6 +304,7 @@ static void start_undo(struct start_op *op)
     vidmm_fb_save_stop(a);
     if (op->added && a->driver.ddi.DxgkDdiRemoveDevice)
         a->driver.ddi.DxgkDdiRemoveDevice(a->miniport);
+    vidmm_kmd_memory_stop(a);
     pthread_mutex_destroy(&a->lock);
     pthread_mutex_destroy(&a->interrupt_lock);
     pthread_mutex_destroy(&a->dpc_lock);
@@ -359,6 +366,7 @@ static void adapter_stop(struct dxgk_adapter *a)
     for (UINT i = 0; i < a->segment_count; i++)
         vidmm_segment_fini(&a->seg[i]);
     vidmm_fb_save_stop(a);
+    vidmm_kmd_memory_stop(a);
     pthread_mutex_destroy(&a->lock);
     pthread_mutex_destroy(&a->interrupt_lock);
     pthread_mutex_destroy(&a->dpc_lock);

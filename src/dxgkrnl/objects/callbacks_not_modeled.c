@@ -1,5 +1,5 @@
 /* The DXGKRNL_INTERFACE callbacks this kernel does not model (issue 19 §2): ACPI, device space,
- * child devices, VidPN and monitors, power components, display ownership, ETW, IOMMU mapping,
+ * child devices, VidPN and monitors, power components, display ownership, ETW,
  * protected sessions... Each is a function of the callback's WDK type (include/wddm/
  * d3dkmddi_unmodeled.h), so the interface table is filled without a cast and a KMD's call is
  * checked against the real parameters. A KMD that calls one gets the "not supported" answer of the
@@ -73,12 +73,6 @@ NOT_MODELED_STATUS(DxgkCbIndicateConnectorChange, const HANDLE hAdapter)
 NOT_MODELED_VOID(DxgkCbUnblockUEFIFrameBufferRanges, const HANDLE hAdapter, const DXGKARGCB_UNBLOCKUEFIFRAMEBUFFERRANGES *pArgs)
 NOT_MODELED_STATUS(DxgkCbAcquirePostDisplayOwnership2, HANDLE DeviceHandle, DXGK_DISPLAY_INFORMATION *DisplayInfo, DXGK_DISPLAY_OWNERSHIP_FLAGS *Flags)
 NOT_MODELED_STATUS(DxgkCbSetProtectedSessionStatus, const DXGKARGCB_PROTECTEDSESSIONSTATUS *pProtectedSessionStatus)
-NOT_MODELED_STATUS(DxgkCbAllocateContiguousMemory, const HANDLE hAdapter, DXGKARGCB_ALLOCATECONTIGUOUSMEMORY *pAllocateContiguousMemory)
-NOT_MODELED_STATUS(DxgkCbFreeContiguousMemory, const HANDLE hAdapter, const DXGKARGCB_FREECONTIGUOUSMEMORY *pFreeContiguousMemory)
-NOT_MODELED_STATUS(DxgkCbAllocatePagesForMdl, const HANDLE hAdapter, DXGKARGCB_ALLOCATEPAGESFORMDL *pAllocatePagesForMdl)
-NOT_MODELED_STATUS(DxgkCbFreePagesFromMdl, const HANDLE hAdapter, const DXGKARGCB_FREEPAGESFROMMDL *pFreePagesFromMdl)
-NOT_MODELED_STATUS(DxgkCbMapMdlToIoMmu, const HANDLE hAdapter, DXGKARGCB_MAPMDLTOIOMMU *pMapMdlToIoMmu)
-NOT_MODELED_VOID(DxgkCbUnmapMdlFromIoMmu, const HANDLE hAdapter, const DXGKARGCB_UNMAPMDLFROMIOMMU *pUnmapMdlFromIoMmu)
 NOT_MODELED_STATUS(DxgkCbReportDiagnostic, HANDLE DeviceHandle, DXGK_DIAGNOSTIC_HEADER *pDiagnostic)
 NOT_MODELED_STATUS(DxgkCbSignalEvent, const DXGKARGCB_SIGNALEVENT *pArgs)
 
@@ -122,12 +116,6 @@ void dxgk_interface_fill_not_modeled(DXGKRNL_INTERFACE *i)
     SET(DxgkCbUnblockUEFIFrameBufferRanges);
     SET(DxgkCbAcquirePostDisplayOwnership2);
     SET(DxgkCbSetProtectedSessionStatus);
-    SET(DxgkCbAllocateContiguousMemory);
-    SET(DxgkCbFreeContiguousMemory);
-    SET(DxgkCbAllocatePagesForMdl);
-    SET(DxgkCbFreePagesFromMdl);
-    SET(DxgkCbMapMdlToIoMmu);
-    SET(DxgkCbUnmapMdlFromIoMmu);
     SET(DxgkCbReportDiagnostic);
     SET(DxgkCbSignalEvent);
 #undef SET

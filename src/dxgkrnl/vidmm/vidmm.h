@@ -287,6 +287,16 @@ NTSTATUS APIENTRY dxgk_cb_map_frame_buffer_pointer(const HANDLE hAdapter, DXGKAR
 NTSTATUS APIENTRY dxgk_cb_unmap_frame_buffer_pointer(const HANDLE hAdapter,
                                                      const DXGKARGCB_UNMAPFRAMEBUFFERPOINTER *args);
 
+/* vidmm/kmd_memory.c: a KMD's own memory for its GPU under IOMMU isolation (WDDM 2.4): the six
+ * DXGKRNL_INTERFACE callbacks, and at the adapter's stop the blocks it left (named, then freed). */
+NTSTATUS APIENTRY dxgk_cb_allocate_pages_for_mdl(const HANDLE hAdapter, DXGKARGCB_ALLOCATEPAGESFORMDL *args);
+NTSTATUS APIENTRY dxgk_cb_free_pages_from_mdl(const HANDLE hAdapter, const DXGKARGCB_FREEPAGESFROMMDL *args);
+NTSTATUS APIENTRY dxgk_cb_allocate_contiguous_memory(const HANDLE hAdapter, DXGKARGCB_ALLOCATECONTIGUOUSMEMORY *args);
+NTSTATUS APIENTRY dxgk_cb_free_contiguous_memory(const HANDLE hAdapter, const DXGKARGCB_FREECONTIGUOUSMEMORY *args);
+NTSTATUS APIENTRY dxgk_cb_map_mdl_to_iommu(const HANDLE hAdapter, DXGKARGCB_MAPMDLTOIOMMU *args);
+VOID APIENTRY dxgk_cb_unmap_mdl_from_iommu(const HANDLE hAdapter, const DXGKARGCB_UNMAPMDLFROMIOMMU *args);
+void vidmm_kmd_memory_stop(struct dxgk_adapter *a);
+
 /* vidmm/vaspace.c: the GpuMmu model (issue 6, docs/semantics.md §9.2): GPU VA space, page tables. */
 struct vidmm_gpummu;
 struct vidmm_mapping;
