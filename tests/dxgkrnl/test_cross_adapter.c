@@ -327,6 +327,50 @@ static void tier_1_copies_only(void **state)
     close_pair(&a, &b);
 }
 
+/* Tier 2 used for real, as far as this GPU reads textures (it has no sampler): the other adapter's
+ * GPU reads a texture-usage resource as a 2-D texture, row by row at the row pitch both KMDs
+ * agreed on (D3DKMT_CROSS_ADAPTER_RESOURCE_PITCH_ALIGNMENT), into a tightly packed READBACK. */
+static void other_adapter_reads_the_texture_rows(struct renv *a, struct renv *b, UINT32 w, UINT32 h)
+{
+    struct xa made, opened;
+    assert_int_equal(xa_try_create(a, w, h, 4, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_TEXTURE, xa_flags(), &made),
+                     STATUS_SUCCESS);
+    assert_int_equal(xa_try_open(b, made.share, &opened), STATUS_SUCCESS);
+    UINT32 size = (UINT32)made.priv.size, pitch = made.priv.xa_row_pitch, row = w * 4;
+    assert_int_equal(opened.priv.xa_row_pitch, pitch);
+    assert_true(pitch > row); /* the rows do not follow each other: the pitch matters */
+    D3DKMT_HANDLE upload = renv_alloc(a, SWGPU_ALLOC_UPLOAD, size);
+    renv_gpu_write(a, made.alloc, upload, size, 41);
+    settle_and_check_cpu(a, made.alloc, size, 41);
+    D3DKMT_HANDLE rb = renv_alloc(b, SWGPU_ALLOC_READBACK, row * h);
+    struct swgpu_cmd_copy c = swgpu_cmd_copy_bytes(row);
+    c.rows = h;
+    c.dst.row_pitch = row;
+    c.src.row_pitch = pitch;
+    memcpy(b->cc.pCommandBuffer, &c, sizeof c);
+    b->cc.pAllocationList[0] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = rb, .WriteOperation = 1 };
+    b->cc.pAllocationList[1] = (D3DDDI_ALLOCATIONLIST){ .hAllocation = opened.alloc };
+    b->cc.pPatchLocationList[0] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 0, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, dst.addr) };
+    b->cc.pPatchLocationList[1] = (D3DDDI_PATCHLOCATIONLIST){
+        .AllocationIndex = 1, .PatchOffset = (UINT)offsetof(struct swgpu_cmd_copy, src.addr) };
+    D3DKMT_RENDER r = { .hContext = b->context, .CommandLength = sizeof c, .AllocationCount = 2,
+                        .PatchLocationCount = 2 };
+    assert_int_equal(D3DKMTRender(&r), STATUS_SUCCESS);
+    UINT8 *want = malloc(size);
+    assert_non_null(want);
+    renv_pattern(want, size, 41);
+    void *p;
+    assert_int_equal(renv_lock(b, rb, LOCK_READONLY, &p), STATUS_SUCCESS);
+    for (UINT32 y = 0; y < h; y++)
+        if (memcmp((const UINT8 *)p + (size_t)y * row, want + (size_t)y * pitch, row))
+            fail_msg("row %u of the texture read on the other adapter differs", y);
+    renv_unlock(b, rb);
+    free(want);
+    xa_destroy(b, &opened);
+    xa_destroy(a, &made);
+}
+
 /* rule: kmd.tier-2-texture-usage-accepted-scan */
 static void tier_2_textures_but_does_not_scan_out(void **state)
 {
@@ -337,6 +381,7 @@ static void tier_2_textures_but_does_not_scan_out(void **state)
     expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_TEXTURE, STATUS_SUCCESS, NULL);
     expect_create(&a, 16, 16, DXGI_FORMAT_B8G8R8A8_UNORM, SWGPU_XA_USAGE_SCANOUT, STATUS_NOT_SUPPORTED,
                   "DXGK_VIDMMCAPS.CrossAdapterResourceScanout");
+    other_adapter_reads_the_texture_rows(&a, &b, 100, 20);
     close_pair(&a, &b);
     renv_caps_remove();
 }
