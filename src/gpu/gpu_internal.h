@@ -180,7 +180,7 @@ struct swgpu {
     struct swgpu_engine engines[SWGPU_MAX_ENGINES];
     swgpu_interrupt_fn interrupt;
     void *interrupt_context;
-    swgpu_iommu_fn iommu;       /* the platform's IOMMU (IoMmu model); immutable */
+    swgpu_iommu_fn iommu;       /* the platform's IOMMU (IoMmu model, isolation); immutable */
     void *iommu_context;
     struct swgpu *next;         /* process-wide instance list (control.c), under its lock */
     /* FLUSH_TLB broadcast (mmu.c): the paging engine appends the root to the log under

@@ -44,9 +44,11 @@ struct swgpu_segment_desc {
  * registers, take faults and submit more work. */
 typedef void (*swgpu_interrupt_fn)(void *context);
 
-/* The platform's IOMMU the device sits behind (the IoMmu model): translates the DMA request
- * (pasid, va) into a system-memory address (segment 0) in *phys. 0; -1: nothing mapped there;
- * -2: a write to a read-only page. Called on the engine threads. */
+/* The platform's IOMMU the device sits behind: translates the DMA request (pasid, va) into a
+ * system-memory address (segment 0) in *phys. pasid 0 is a physical access (IOMMU-based isolation:
+ * the platform answers the same address, or refuses it); otherwise the IoMmu model's process
+ * address space. 0; -1: nothing mapped there; -2: a write to a read-only page. Called on the
+ * engine threads. */
 typedef int (*swgpu_iommu_fn)(void *context, UINT32 pasid, UINT64 va, int write, UINT64 *phys);
 
 struct swgpu_config {
@@ -55,8 +57,8 @@ struct swgpu_config {
     UINT32 engine_count;                                /* 1..SWGPU_MAX_ENGINES */
     swgpu_interrupt_fn interrupt;                       /* may be NULL */
     void *interrupt_context;
-    swgpu_iommu_fn iommu;                               /* NULL: behind no IOMMU (a PASID buffer
-                                                         * faults on its first access) */
+    swgpu_iommu_fn iommu;                               /* NULL: behind no IOMMU (physical accesses
+                                                         * reach any page, a PASID buffer faults) */
     void *iommu_context;
 };
 
