@@ -287,7 +287,7 @@ static NTSTATUS local_only_entry(PDRIVER_OBJECT drv, PVOID reg)
 
 /* This kernel keeps an IoMmu allocation in its system-memory backing store, placed in apertures:
  * one the KMD describes in local memory only is refused as unsupported, with the reason. */
-/* rule: kernel.iommu-limits-aperture-placement (the allocation half; no test of an adapter without an aperture) */
+/* rule: kernel.iommu-limits-aperture-placement (the allocation half) */
 static void an_allocation_outside_the_aperture_is_refused(void **state)
 {
     (void)state;
@@ -306,6 +306,46 @@ static void an_allocation_outside_the_aperture_is_refused(void **state)
     renv_open(&e);
 }
 
+/* A KMD whose segments hold no aperture: its aperture reported as a plain memory segment. */
+static PDXGKDDI_QUERYADAPTERINFO real_query;
+
+static NTSTATUS APIENTRY no_aperture_query(const HANDLE h, const DXGKARG_QUERYADAPTERINFO *q)
+{
+    NTSTATUS st = real_query(h, q);
+    DXGK_QUERYSEGMENTOUT *o = q->pOutputData;
+    if (NT_SUCCESS(st) && q->Type == DXGKQAITYPE_QUERYSEGMENT && o->pSegmentDescriptor)
+        for (UINT i = 0; i < o->NbSegment; i++)
+            if (o->pSegmentDescriptor[i].Flags.Aperture) {
+                o->pSegmentDescriptor[i].Flags.Value = 0;
+                o->pSegmentDescriptor[i].CommitLimit = o->pSegmentDescriptor[i].Size;
+            }
+    return st;
+}
+
+static NTSTATUS no_aperture_entry(PDRIVER_OBJECT drv, PVOID reg)
+{
+    DRIVER_INITIALIZATION_DATA d;
+    SwKmdGetDriverInitializationData(&d);
+    real_query = d.DxgkDdiQueryAdapterInfo;
+    d.DxgkDdiQueryAdapterInfo = no_aperture_query;
+    return DxgkInitialize(drv, reg, &d);
+}
+
+/* rule: kernel.iommu-limits-aperture-placement (the adapter half) */
+static void an_adapter_without_an_aperture_is_not_started(void **state)
+{
+    (void)state;
+    renv_close(&e);
+    wddm_set_kmd_entry(no_aperture_entry);
+    wddm_clear_refusals();
+    D3DKMT_ADAPTERINFO info[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_false(NT_SUCCESS(D3DKMTEnumAdapters2(&en)));
+    renv_expect_refusal("IoMmu.ApertureSegment");
+    wddm_set_kmd_entry(NULL);
+    renv_open(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +355,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(evict_unmaps_and_make_resident_maps_again, setup, teardown),
         cmocka_unit_test_setup_teardown(a_pasid_translates_only_for_its_adapter, setup, teardown),
         cmocka_unit_test_setup_teardown(an_allocation_outside_the_aperture_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_adapter_without_an_aperture_is_not_started, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
