@@ -218,6 +218,10 @@ void swgpu_mmu_fetch(struct swgpu_engine *e, struct swgpu_exec_run *run);
 void swgpu_mmu_flush(struct swgpu *gpu, UINT64 root);
 void swgpu_mmu_engine_fini(struct swgpu_engine *e);
 
+/* System addresses below this are treated as a null pointer dereference by the GPU: a
+ * non-resident allocation patched as segment 0 must fault, not write the host's page 0. */
+#define SWGPU_SYSTEM_NULL_GUARD 0x10000ull
+
 /* memory.c */
 int swgpu_memory_init(struct swgpu *gpu, const struct swgpu_config *config);
 void swgpu_memory_fini(struct swgpu *gpu);

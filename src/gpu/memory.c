@@ -8,10 +8,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* System addresses below this are treated as a null pointer dereference by the GPU: a
- * non-resident allocation patched as segment 0 must fault, not write the host's page 0. */
-#define SWGPU_SYSTEM_NULL_GUARD 0x10000ull
-
 int swgpu_memory_init(struct swgpu *gpu, const struct swgpu_config *config)
 {
     gpu->segment_count = config->segment_count;

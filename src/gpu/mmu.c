@@ -200,10 +200,12 @@ static BYTE *iommu_span(struct swgpu_engine *e, UINT32 pasid, UINT64 va, UINT64 
     if (n > want)
         n = want;
     count_one(&e->tlb_misses); /* a walk per page: nothing is cached */
-    BYTE *p = swgpu_mem_span(gpu, phys, n, avail);
-    if (!p)
+    /* The IOMMU's answer is system memory it let the device reach: not asked again as a
+     * physical access (swgpu_mem_span would), only kept off the null guard. */
+    if (phys < SWGPU_SYSTEM_NULL_GUARD || phys + n < phys)
         return pf_fail(pf, SWGPU_PF_BAD_TABLE, 0, va, phys, write, "IOMMU: translation outside system memory");
-    return p;
+    *avail = n;
+    return (BYTE *)(uintptr_t)phys;
 }
 
 BYTE *swgpu_mmu_span(struct swgpu_engine *e, UINT64 root, UINT32 root_entries, UINT64 va, UINT64 want, int write,
