@@ -118,7 +118,9 @@ static struct iommu_domain *domain_of(ULONG pasid)
     return pasid && pasid < IOMMU_MAX_PASID ? atomic_load_explicit(&domains[pasid], memory_order_acquire) : NULL;
 }
 
-/* The leaf entry of va, its tables created on the way when `create`; NULL if absent (or no memory). */
+/* The leaf entry of va, its tables created on the way when `create` (under the domain's lock);
+ * NULL if absent (or no memory). Without `create` it only reads, with acquire loads: the
+ * devices' lock-free walk (walk below). */
 static _Atomic(UINT64) *leaf_entry(struct iommu_domain *d, UINT64 va, bool create)
 {
     struct iommu_table *t = d->root;
@@ -192,19 +194,13 @@ NTSTATUS dxgk_iommu_isolation_start(void)
 }
 
 /* The walk of a domain: the leaf of va, or 0 with *st set. */
-static UINT64 walk(const struct iommu_domain *d, UINT64 va, NTSTATUS *st)
+static UINT64 walk(struct iommu_domain *d, UINT64 va, NTSTATUS *st)
 {
     *st = STATUS_ACCESS_VIOLATION;
     if (va >> IOMMU_VA_BITS)
         return 0;
-    const struct iommu_table *t = d->root;
-    for (UINT level = IOMMU_LEVELS - 1; level > 0; level--) {
-        UINT64 e = atomic_load_explicit(&t->e[index_at(va, level)], memory_order_acquire);
-        if (!(e & IOMMU_VALID))
-            return 0;
-        t = (const struct iommu_table *)(uintptr_t)(e & IOMMU_ADDR_MASK);
-    }
-    UINT64 e = atomic_load_explicit(&t->e[index_at(va, 0)], memory_order_acquire);
+    _Atomic(UINT64) *leaf = leaf_entry(d, va, false);
+    UINT64 e = leaf ? atomic_load_explicit(leaf, memory_order_acquire) : 0;
     if (e & IOMMU_VALID)
         *st = STATUS_SUCCESS;
     return e;
