@@ -105,14 +105,19 @@ NTSTATUS APIENTRY dxgk_cb_allocate_pages_for_mdl(const HANDLE hAdapter, DXGKARGC
     return STATUS_SUCCESS;
 }
 
-NTSTATUS APIENTRY dxgk_cb_free_pages_from_mdl(const HANDLE hAdapter, const DXGKARGCB_FREEPAGESFROMMDL *args)
+/* The free or unmap (`who`) of block `h` of that kind: untracked and released, or refused. */
+static NTSTATUS give_back(HANDLE hAdapter, bool args, HANDLE h, enum kmd_block_kind kind, const char *who)
 {
-    struct dxgk_kmd_block *b = hAdapter && args ? untrack(hAdapter, args->hMemoryHandle, KMD_PAGES,
-                                                          "DxgkCbFreePagesFromMdl") : NULL;
+    struct dxgk_kmd_block *b = hAdapter && args ? untrack(hAdapter, h, kind, who) : NULL;
     if (!b)
         return STATUS_INVALID_PARAMETER;
     block_release(b);
     return STATUS_SUCCESS;
+}
+
+NTSTATUS APIENTRY dxgk_cb_free_pages_from_mdl(const HANDLE hAdapter, const DXGKARGCB_FREEPAGESFROMMDL *args)
+{
+    return give_back(hAdapter, args != NULL, args ? args->hMemoryHandle : NULL, KMD_PAGES, "DxgkCbFreePagesFromMdl");
 }
 
 NTSTATUS APIENTRY dxgk_cb_allocate_contiguous_memory(const HANDLE hAdapter, DXGKARGCB_ALLOCATECONTIGUOUSMEMORY *args)
@@ -153,12 +158,8 @@ NTSTATUS APIENTRY dxgk_cb_allocate_contiguous_memory(const HANDLE hAdapter, DXGK
 
 NTSTATUS APIENTRY dxgk_cb_free_contiguous_memory(const HANDLE hAdapter, const DXGKARGCB_FREECONTIGUOUSMEMORY *args)
 {
-    struct dxgk_kmd_block *b = hAdapter && args ? untrack(hAdapter, args->hMemoryHandle, KMD_CONTIGUOUS,
-                                                          "DxgkCbFreeContiguousMemory") : NULL;
-    if (!b)
-        return STATUS_INVALID_PARAMETER;
-    block_release(b);
-    return STATUS_SUCCESS;
+    return give_back(hAdapter, args != NULL, args ? args->hMemoryHandle : NULL, KMD_CONTIGUOUS,
+                     "DxgkCbFreeContiguousMemory");
 }
 
 NTSTATUS APIENTRY dxgk_cb_map_mdl_to_iommu(const HANDLE hAdapter, DXGKARGCB_MAPMDLTOIOMMU *args)
@@ -181,10 +182,8 @@ NTSTATUS APIENTRY dxgk_cb_map_mdl_to_iommu(const HANDLE hAdapter, DXGKARGCB_MAPM
 
 VOID APIENTRY dxgk_cb_unmap_mdl_from_iommu(const HANDLE hAdapter, const DXGKARGCB_UNMAPMDLFROMIOMMU *args)
 {
-    struct dxgk_kmd_block *b = hAdapter && args ? untrack(hAdapter, args->hMemoryHandle, KMD_MAPPED_MDL,
-                                                          "DxgkCbUnmapMdlFromIoMmu") : NULL;
-    if (b)
-        block_release(b);
+    (void)give_back(hAdapter, args != NULL, args ? args->hMemoryHandle : NULL, KMD_MAPPED_MDL,
+                    "DxgkCbUnmapMdlFromIoMmu");
 }
 
 void vidmm_kmd_memory_stop(struct dxgk_adapter *a)
