@@ -206,4 +206,20 @@ static inline struct swgpu_cmd_copy swgpu_cmd_copy_bytes(UINT32 bytes)
     return c;
 }
 
+/* A FILL of one row of `bytes` with `pattern` (pattern_bytes: 1, 2, 4, 8 or 16), every other byte
+ * 0 (padding included): the caller fills in or has the KMD patch the address. */
+static inline struct swgpu_cmd_fill swgpu_cmd_fill_bytes(UINT32 bytes, const void *pattern, UINT32 pattern_bytes)
+{
+    struct swgpu_cmd_fill c;
+    memset(&c, 0, sizeof c);
+    c.hdr.opcode = SWGPU_OP_FILL;
+    c.hdr.size_bytes = sizeof c;
+    c.row_bytes = bytes;
+    c.rows = 1;
+    c.slices = 1;
+    c.pattern_bytes = pattern_bytes;
+    memcpy(c.pattern, pattern, pattern_bytes <= sizeof c.pattern ? pattern_bytes : sizeof c.pattern);
+    return c;
+}
+
 #endif /* SWGPU_ISA_H */

@@ -91,16 +91,9 @@ NTSTATUS swkmd_build_update_page_table(struct swkmd_adapter *ad, DXGKARG_BUILDPA
             return refuse("UPDATE_PAGE_TABLE entry names a segment this GPU does not have");
         if (a->DmaSize < sizeof(struct swgpu_cmd_fill))
             return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER; /* nothing written: MultipassOffset stays */
-        struct swgpu_cmd_fill c;
-        memset(&c, 0, sizeof c);
-        c.hdr.opcode = SWGPU_OP_FILL;
-        c.hdr.size_bytes = sizeof c;
+        /* <= 2^19 * 8 bytes: fits */
+        struct swgpu_cmd_fill c = swgpu_cmd_fill_bytes((UINT32)(count * SWGPU_PT_ENTRY_BYTES), &e, SWGPU_PT_ENTRY_BYTES);
         c.dst.addr = base;
-        c.row_bytes = (UINT32)(count * SWGPU_PT_ENTRY_BYTES); /* <= 2^19 * 8: fits */
-        c.rows = 1;
-        c.slices = 1;
-        c.pattern_bytes = SWGPU_PT_ENTRY_BYTES;
-        memcpy(c.pattern, &e, sizeof e);
         memcpy(a->pDmaBuffer, &c, sizeof c);
         a->pDmaBuffer = (BYTE *)a->pDmaBuffer + sizeof c;
         a->DmaSize -= sizeof c;

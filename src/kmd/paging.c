@@ -209,16 +209,8 @@ static NTSTATUS build_fill(struct swkmd_adapter *ad, DXGKARG_BUILDPAGINGBUFFER *
             a->MultipassOffset = (UINT)done;
             return STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER;
         }
-        struct swgpu_cmd_fill c;
-        memset(&c, 0, sizeof c);
-        c.hdr.opcode = SWGPU_OP_FILL;
-        c.hdr.size_bytes = sizeof c;
+        struct swgpu_cmd_fill c = swgpu_cmd_fill_bytes((UINT32)n, &f->FillPattern, 4); /* the 32-bit FillPattern */
         c.dst.addr = dst + done;
-        c.row_bytes = (UINT32)n;
-        c.rows = 1;
-        c.slices = 1;
-        c.pattern_bytes = 4; /* the 32-bit FillPattern */
-        memcpy(c.pattern, &f->FillPattern, 4);
         memcpy(p, &c, sizeof c);
         done += n;
     }

@@ -49,15 +49,7 @@ static inline void cmds_copy(struct cmds *b, D3DKMT_HANDLE dst, UINT dst_off, D3
 
 static inline void cmds_fill(struct cmds *b, D3DKMT_HANDLE dst, UINT dst_off, UINT bytes, BYTE value)
 {
-    struct swgpu_cmd_fill f;
-    memset(&f, 0, sizeof f);
-    f.hdr.opcode = SWGPU_OP_FILL;
-    f.hdr.size_bytes = sizeof f;
-    f.row_bytes = bytes;
-    f.rows = 1;
-    f.slices = 1;
-    f.pattern_bytes = 1;
-    f.pattern[0] = value;
+    struct swgpu_cmd_fill f = swgpu_cmd_fill_bytes(bytes, &value, 1);
     UINT at = b->used;
     memcpy((BYTE *)b->e->cc.pCommandBuffer + at, &f, sizeof f);
     b->used += sizeof f;

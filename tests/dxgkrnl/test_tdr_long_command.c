@@ -96,16 +96,11 @@ static void gpummu_user_fill_of_2_to_the_51_rows_is_ended_by_tdr(void **state)
     struct wddm_counters c0 = renv_counters();
     watch_start("GpuMmu FILL of 2^51 rows");
 
-    struct swgpu_cmd_fill f;
-    memset(&f, 0, sizeof f);
-    f.hdr.opcode = SWGPU_OP_FILL;
-    f.hdr.size_bytes = sizeof f;
+    const BYTE value = 0xAB;
+    struct swgpu_cmd_fill f = swgpu_cmd_fill_bytes(4096, &value, 1);
     f.dst.addr = vg.target_va; /* pitches 0: every row on the same 4 KiB */
-    f.row_bytes = 4096;
     f.rows = 0xFFFFFFFFu;
     f.slices = 1u << 19;
-    f.pattern_bytes = 1;
-    f.pattern[0] = 0xAB;
     void *p = renv_lock2(g.device, vg.cmd);
     memcpy(p, &f, sizeof f);
     renv_unlock2(g.device, vg.cmd);

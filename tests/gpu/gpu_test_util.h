@@ -74,18 +74,12 @@ static inline void t_copy(struct t_dma *d, UINT64 dst, UINT32 dpitch, UINT32 dsl
 static inline void t_fill(struct t_dma *d, UINT64 dst, UINT32 pitch, UINT32 slice, UINT32 row_bytes, UINT32 rows,
                           UINT32 slices, const void *pattern, UINT32 pattern_bytes)
 {
-    struct swgpu_cmd_fill c;
-    memset(&c, 0, sizeof c);
-    c.hdr.opcode = SWGPU_OP_FILL;
-    c.hdr.size_bytes = sizeof c;
+    struct swgpu_cmd_fill c = swgpu_cmd_fill_bytes(row_bytes, pattern, pattern_bytes);
     c.dst.addr = dst;
     c.dst.row_pitch = pitch;
     c.dst.slice_pitch = slice;
-    c.row_bytes = row_bytes;
     c.rows = rows;
     c.slices = slices;
-    c.pattern_bytes = pattern_bytes;
-    memcpy(c.pattern, pattern, pattern_bytes);
     t_dma_put(d, &c, sizeof c);
 }
 

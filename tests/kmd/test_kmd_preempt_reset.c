@@ -63,16 +63,8 @@ static void dma_copy(struct dma *d, UINT64 dst, UINT64 src, UINT32 n)
 
 static void dma_fill(struct dma *d, UINT64 dst, UINT32 n, BYTE v)
 {
-    struct swgpu_cmd_fill f;
-    memset(&f, 0, sizeof f);
-    f.hdr.opcode = SWGPU_OP_FILL;
-    f.hdr.size_bytes = sizeof f;
+    struct swgpu_cmd_fill f = swgpu_cmd_fill_bytes(n, &v, 1);
     f.dst.addr = dst;
-    f.row_bytes = n;
-    f.rows = 1;
-    f.slices = 1;
-    f.pattern_bytes = 1;
-    f.pattern[0] = v;
     memcpy(d->buf + d->len, &f, sizeof f);
     d->len += sizeof f;
 }

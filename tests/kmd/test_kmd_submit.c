@@ -62,15 +62,7 @@ static void cb_copy(struct cb *c, UINT32 dai, UINT32 doff, UINT32 sai, UINT32 so
 
 static void cb_fill(struct cb *c, UINT32 ai, UINT32 off, UINT32 n, BYTE value)
 {
-    struct swgpu_cmd_fill f;
-    memset(&f, 0, sizeof f);
-    f.hdr.opcode = SWGPU_OP_FILL;
-    f.hdr.size_bytes = sizeof f;
-    f.row_bytes = n;
-    f.rows = 1;
-    f.slices = 1;
-    f.pattern_bytes = 1;
-    f.pattern[0] = value;
+    struct swgpu_cmd_fill f = swgpu_cmd_fill_bytes(n, &value, 1);
     cb_patch(c, c->len + (UINT32)offsetof(struct swgpu_cmd_fill, dst.addr), ai, off);
     memcpy(c->buf + c->len, &f, sizeof f);
     c->len += sizeof f;
