@@ -5,7 +5,9 @@
  * (DXGKARG_CREATEPROCESS / DXGKARG_CREATEDEVICE). VidMm maps exactly what a device made resident:
  * an allocation never made resident, or evicted, page-faults with DXGK_PAGE_FAULT_IOMMU, and a
  * PASID translates only for the adapter it was made for. Order is proved by data and states,
- * never by time. */
+ * never by time. Sources: MicrosoftDocs "IoMmu model" and "GPU virtual memory in WDDM 2.0";
+ * the WDK pages of DXGKARG_CREATEPROCESS, DXGKARG_CREATEDEVICE, D3DDDI_ALLOCATIONINFO2 and
+ * DXGK_PAGE_FAULT_FLAGS; docs/semantics.md §9.6. */
 #include "real_env.h"
 
 #include <unistd.h>

@@ -1,4 +1,5 @@
-/* The software GPU behind a platform IOMMU (the IoMmu model, docs/semantics.md §9.6): a buffer
+/* The software GPU behind a platform IOMMU (the IoMmu model: MicrosoftDocs "IoMmu model", and
+ * IOMMU-based GPU isolation: "IOMMU-based GPU isolation"; docs/semantics.md §9.6): a buffer
  * submitted with a PASID runs in that process's address space, every access - the fetch of the
  * buffer included - translated by the platform (swgpu_config.iommu), here a table of this test's.
  * The VAs differ from the host addresses they map to, so a copy that lands proves the
