@@ -15,6 +15,9 @@
 #include "d3d10sdklayers.h"
 #include "d3d11.h"
 #include "d3d11_1.h"
+#include "d3d11_2.h"
+#include "d3d11_3.h"
+#include "d3d11_4.h"
 #include "d3d11sdklayers.h"
 #include "d3dcommon.h"
 #include "dxgi.h"
@@ -4248,6 +4251,1950 @@ _Static_assert(sizeof(struct ID3D11DeviceVtbl) + sizeof(struct rt_own_ID3D11Devi
     .CreateDeviceContextState = rt_stub_ID3D11Device1_CreateDeviceContextState, \
     .OpenSharedResource1 = rt_stub_ID3D11Device1_OpenSharedResource1, \
     .OpenSharedResourceByName = rt_stub_ID3D11Device1_OpenSharedResourceByName
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_QueryInterface(ID3D11DeviceContext2 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_AddRef(ID3D11DeviceContext2 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_Release(ID3D11DeviceContext2 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GetDevice(ID3D11DeviceContext2 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GetPrivateData(ID3D11DeviceContext2 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_SetPrivateData(ID3D11DeviceContext2 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_SetPrivateDataInterface(ID3D11DeviceContext2 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSSetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::VSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSSetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::PSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSSetShader(ID3D11DeviceContext2 *This, ID3D11PixelShader *pPixelShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::PSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSSetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::PSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSSetShader(ID3D11DeviceContext2 *This, ID3D11VertexShader *pVertexShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::VSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DrawIndexed(ID3D11DeviceContext2 *This, UINT IndexCount, UINT StartIndexLocation, INT BaseVertexLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexed"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_Draw(ID3D11DeviceContext2 *This, UINT VertexCount, UINT StartVertexLocation) { rt_api_not_implemented("ID3D11DeviceContext::Draw"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_Map(ID3D11DeviceContext2 *This, ID3D11Resource *pResource, UINT Subresource, D3D11_MAP MapType, UINT MapFlags, D3D11_MAPPED_SUBRESOURCE *pMappedResource) { return rt_api_not_implemented("ID3D11DeviceContext::Map"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_Unmap(ID3D11DeviceContext2 *This, ID3D11Resource *pResource, UINT Subresource) { rt_api_not_implemented("ID3D11DeviceContext::Unmap"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSSetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::PSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IASetInputLayout(ID3D11DeviceContext2 *This, ID3D11InputLayout *pInputLayout) { rt_api_not_implemented("ID3D11DeviceContext::IASetInputLayout"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IASetVertexBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppVertexBuffers, const UINT *pStrides, const UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::IASetVertexBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IASetIndexBuffer(ID3D11DeviceContext2 *This, ID3D11Buffer *pIndexBuffer, DXGI_FORMAT Format, UINT Offset) { rt_api_not_implemented("ID3D11DeviceContext::IASetIndexBuffer"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DrawIndexedInstanced(ID3D11DeviceContext2 *This, UINT IndexCountPerInstance, UINT InstanceCount, UINT StartIndexLocation, INT BaseVertexLocation, UINT StartInstanceLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexedInstanced"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DrawInstanced(ID3D11DeviceContext2 *This, UINT VertexCountPerInstance, UINT InstanceCount, UINT StartVertexLocation, UINT StartInstanceLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawInstanced"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSSetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::GSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSSetShader(ID3D11DeviceContext2 *This, ID3D11GeometryShader *pShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::GSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IASetPrimitiveTopology(ID3D11DeviceContext2 *This, D3D11_PRIMITIVE_TOPOLOGY Topology) { rt_api_not_implemented("ID3D11DeviceContext::IASetPrimitiveTopology"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSSetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::VSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSSetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::VSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_Begin(ID3D11DeviceContext2 *This, ID3D11Asynchronous *pAsync) { rt_api_not_implemented("ID3D11DeviceContext::Begin"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_End(ID3D11DeviceContext2 *This, ID3D11Asynchronous *pAsync) { rt_api_not_implemented("ID3D11DeviceContext::End"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GetData(ID3D11DeviceContext2 *This, ID3D11Asynchronous *pAsync, void *pData, UINT DataSize, UINT GetDataFlags) { return rt_api_not_implemented("ID3D11DeviceContext::GetData"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_SetPredication(ID3D11DeviceContext2 *This, ID3D11Predicate *pPredicate, BOOL PredicateValue) { rt_api_not_implemented("ID3D11DeviceContext::SetPredication"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSSetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::GSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSSetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::GSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_OMSetRenderTargets(ID3D11DeviceContext2 *This, UINT NumViews, ID3D11RenderTargetView *const *ppRenderTargetViews, ID3D11DepthStencilView *pDepthStencilView) { rt_api_not_implemented("ID3D11DeviceContext::OMSetRenderTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_OMSetRenderTargetsAndUnorderedAccessViews(ID3D11DeviceContext2 *This, UINT NumRTVs, ID3D11RenderTargetView *const *ppRenderTargetViews, ID3D11DepthStencilView *pDepthStencilView, UINT UAVStartSlot, UINT NumUAVs, ID3D11UnorderedAccessView *const *ppUnorderedAccessViews, const UINT *pUAVInitialCounts) { rt_api_not_implemented("ID3D11DeviceContext::OMSetRenderTargetsAndUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_OMSetBlendState(ID3D11DeviceContext2 *This, ID3D11BlendState *pBlendState, const FLOAT BlendFactor[4], UINT SampleMask) { rt_api_not_implemented("ID3D11DeviceContext::OMSetBlendState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_OMSetDepthStencilState(ID3D11DeviceContext2 *This, ID3D11DepthStencilState *pDepthStencilState, UINT StencilRef) { rt_api_not_implemented("ID3D11DeviceContext::OMSetDepthStencilState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_SOSetTargets(ID3D11DeviceContext2 *This, UINT NumBuffers, ID3D11Buffer *const *ppSOTargets, const UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::SOSetTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DrawAuto(ID3D11DeviceContext2 *This) { rt_api_not_implemented("ID3D11DeviceContext::DrawAuto"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DrawIndexedInstancedIndirect(ID3D11DeviceContext2 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexedInstancedIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DrawInstancedIndirect(ID3D11DeviceContext2 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DrawInstancedIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_Dispatch(ID3D11DeviceContext2 *This, UINT ThreadGroupCountX, UINT ThreadGroupCountY, UINT ThreadGroupCountZ) { rt_api_not_implemented("ID3D11DeviceContext::Dispatch"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DispatchIndirect(ID3D11DeviceContext2 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DispatchIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_RSSetState(ID3D11DeviceContext2 *This, ID3D11RasterizerState *pRasterizerState) { rt_api_not_implemented("ID3D11DeviceContext::RSSetState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_RSSetViewports(ID3D11DeviceContext2 *This, UINT NumViewports, const D3D11_VIEWPORT *pViewports) { rt_api_not_implemented("ID3D11DeviceContext::RSSetViewports"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_RSSetScissorRects(ID3D11DeviceContext2 *This, UINT NumRects, const D3D11_RECT *pRects) { rt_api_not_implemented("ID3D11DeviceContext::RSSetScissorRects"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CopySubresourceRegion(ID3D11DeviceContext2 *This, ID3D11Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox) { rt_api_not_implemented("ID3D11DeviceContext::CopySubresourceRegion"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CopyResource(ID3D11DeviceContext2 *This, ID3D11Resource *pDstResource, ID3D11Resource *pSrcResource) { rt_api_not_implemented("ID3D11DeviceContext::CopyResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_UpdateSubresource(ID3D11DeviceContext2 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch) { rt_api_not_implemented("ID3D11DeviceContext::UpdateSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CopyStructureCount(ID3D11DeviceContext2 *This, ID3D11Buffer *pDstBuffer, UINT DstAlignedByteOffset, ID3D11UnorderedAccessView *pSrcView) { rt_api_not_implemented("ID3D11DeviceContext::CopyStructureCount"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ClearRenderTargetView(ID3D11DeviceContext2 *This, ID3D11RenderTargetView *pRenderTargetView, const FLOAT ColorRGBA[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearRenderTargetView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ClearUnorderedAccessViewUint(ID3D11DeviceContext2 *This, ID3D11UnorderedAccessView *pUnorderedAccessView, const UINT Values[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearUnorderedAccessViewUint"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ClearUnorderedAccessViewFloat(ID3D11DeviceContext2 *This, ID3D11UnorderedAccessView *pUnorderedAccessView, const FLOAT Values[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearUnorderedAccessViewFloat"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ClearDepthStencilView(ID3D11DeviceContext2 *This, ID3D11DepthStencilView *pDepthStencilView, UINT ClearFlags, FLOAT Depth, UINT8 Stencil) { rt_api_not_implemented("ID3D11DeviceContext::ClearDepthStencilView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GenerateMips(ID3D11DeviceContext2 *This, ID3D11ShaderResourceView *pShaderResourceView) { rt_api_not_implemented("ID3D11DeviceContext::GenerateMips"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_SetResourceMinLOD(ID3D11DeviceContext2 *This, ID3D11Resource *pResource, FLOAT MinLOD) { rt_api_not_implemented("ID3D11DeviceContext::SetResourceMinLOD"); }
+static inline FLOAT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GetResourceMinLOD(ID3D11DeviceContext2 *This, ID3D11Resource *pResource) { rt_api_not_implemented("ID3D11DeviceContext::GetResourceMinLOD"); return (FLOAT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ResolveSubresource(ID3D11DeviceContext2 *This, ID3D11Resource *pDstResource, UINT DstSubresource, ID3D11Resource *pSrcResource, UINT SrcSubresource, DXGI_FORMAT Format) { rt_api_not_implemented("ID3D11DeviceContext::ResolveSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ExecuteCommandList(ID3D11DeviceContext2 *This, ID3D11CommandList *pCommandList, BOOL RestoreContextState) { rt_api_not_implemented("ID3D11DeviceContext::ExecuteCommandList"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSSetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::HSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSSetShader(ID3D11DeviceContext2 *This, ID3D11HullShader *pHullShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::HSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSSetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::HSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSSetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::HSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSSetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::DSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSSetShader(ID3D11DeviceContext2 *This, ID3D11DomainShader *pDomainShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::DSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSSetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::DSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSSetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::DSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSSetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::CSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSSetUnorderedAccessViews(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumUAVs, ID3D11UnorderedAccessView *const *ppUnorderedAccessViews, const UINT *pUAVInitialCounts) { rt_api_not_implemented("ID3D11DeviceContext::CSSetUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSSetShader(ID3D11DeviceContext2 *This, ID3D11ComputeShader *pComputeShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::CSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSSetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::CSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSSetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::CSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSGetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::VSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSGetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::PSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSGetShader(ID3D11DeviceContext2 *This, ID3D11PixelShader **ppPixelShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::PSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSGetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::PSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSGetShader(ID3D11DeviceContext2 *This, ID3D11VertexShader **ppVertexShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::VSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSGetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::PSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IAGetInputLayout(ID3D11DeviceContext2 *This, ID3D11InputLayout **ppInputLayout) { rt_api_not_implemented("ID3D11DeviceContext::IAGetInputLayout"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IAGetVertexBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppVertexBuffers, UINT *pStrides, UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::IAGetVertexBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IAGetIndexBuffer(ID3D11DeviceContext2 *This, ID3D11Buffer **pIndexBuffer, DXGI_FORMAT *Format, UINT *Offset) { rt_api_not_implemented("ID3D11DeviceContext::IAGetIndexBuffer"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSGetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::GSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSGetShader(ID3D11DeviceContext2 *This, ID3D11GeometryShader **ppGeometryShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::GSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IAGetPrimitiveTopology(ID3D11DeviceContext2 *This, D3D11_PRIMITIVE_TOPOLOGY *pTopology) { rt_api_not_implemented("ID3D11DeviceContext::IAGetPrimitiveTopology"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSGetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::VSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSGetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::VSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GetPredication(ID3D11DeviceContext2 *This, ID3D11Predicate **ppPredicate, BOOL *pPredicateValue) { rt_api_not_implemented("ID3D11DeviceContext::GetPredication"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSGetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::GSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSGetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::GSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_OMGetRenderTargets(ID3D11DeviceContext2 *This, UINT NumViews, ID3D11RenderTargetView **ppRenderTargetViews, ID3D11DepthStencilView **ppDepthStencilView) { rt_api_not_implemented("ID3D11DeviceContext::OMGetRenderTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_OMGetRenderTargetsAndUnorderedAccessViews(ID3D11DeviceContext2 *This, UINT NumRTVs, ID3D11RenderTargetView **ppRenderTargetViews, ID3D11DepthStencilView **ppDepthStencilView, UINT UAVStartSlot, UINT NumUAVs, ID3D11UnorderedAccessView **ppUnorderedAccessViews) { rt_api_not_implemented("ID3D11DeviceContext::OMGetRenderTargetsAndUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_OMGetBlendState(ID3D11DeviceContext2 *This, ID3D11BlendState **ppBlendState, FLOAT BlendFactor[4], UINT *pSampleMask) { rt_api_not_implemented("ID3D11DeviceContext::OMGetBlendState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_OMGetDepthStencilState(ID3D11DeviceContext2 *This, ID3D11DepthStencilState **ppDepthStencilState, UINT *pStencilRef) { rt_api_not_implemented("ID3D11DeviceContext::OMGetDepthStencilState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_SOGetTargets(ID3D11DeviceContext2 *This, UINT NumBuffers, ID3D11Buffer **ppSOTargets) { rt_api_not_implemented("ID3D11DeviceContext::SOGetTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_RSGetState(ID3D11DeviceContext2 *This, ID3D11RasterizerState **ppRasterizerState) { rt_api_not_implemented("ID3D11DeviceContext::RSGetState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_RSGetViewports(ID3D11DeviceContext2 *This, UINT *pNumViewports, D3D11_VIEWPORT *pViewports) { rt_api_not_implemented("ID3D11DeviceContext::RSGetViewports"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_RSGetScissorRects(ID3D11DeviceContext2 *This, UINT *pNumRects, D3D11_RECT *pRects) { rt_api_not_implemented("ID3D11DeviceContext::RSGetScissorRects"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSGetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::HSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSGetShader(ID3D11DeviceContext2 *This, ID3D11HullShader **ppHullShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::HSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSGetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::HSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSGetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::HSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSGetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::DSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSGetShader(ID3D11DeviceContext2 *This, ID3D11DomainShader **ppDomainShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::DSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSGetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::DSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSGetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::DSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSGetShaderResources(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::CSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSGetUnorderedAccessViews(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumUAVs, ID3D11UnorderedAccessView **ppUnorderedAccessViews) { rt_api_not_implemented("ID3D11DeviceContext::CSGetUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSGetShader(ID3D11DeviceContext2 *This, ID3D11ComputeShader **ppComputeShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::CSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSGetSamplers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::CSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSGetConstantBuffers(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::CSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ClearState(ID3D11DeviceContext2 *This) { rt_api_not_implemented("ID3D11DeviceContext::ClearState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_Flush(ID3D11DeviceContext2 *This) { rt_api_not_implemented("ID3D11DeviceContext::Flush"); }
+static inline D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GetType(ID3D11DeviceContext2 *This) { rt_api_not_implemented("ID3D11DeviceContext::GetType"); return (D3D11_DEVICE_CONTEXT_TYPE)0; }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GetContextFlags(ID3D11DeviceContext2 *This) { rt_api_not_implemented("ID3D11DeviceContext::GetContextFlags"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_FinishCommandList(ID3D11DeviceContext2 *This, BOOL RestoreDeferredContextState, ID3D11CommandList **ppCommandList) { return rt_api_not_implemented("ID3D11DeviceContext::FinishCommandList"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CopySubresourceRegion1(ID3D11DeviceContext2 *This, ID3D11Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox, UINT CopyFlags) { rt_api_not_implemented("ID3D11DeviceContext1::CopySubresourceRegion1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_UpdateSubresource1(ID3D11DeviceContext2 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch, UINT CopyFlags) { rt_api_not_implemented("ID3D11DeviceContext1::UpdateSubresource1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DiscardResource(ID3D11DeviceContext2 *This, ID3D11Resource *pResource) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DiscardView(ID3D11DeviceContext2 *This, ID3D11View *pResourceView) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSSetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::VSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSSetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::HSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSSetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::DSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSSetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::GSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSSetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::PSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSSetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::CSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_VSGetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::VSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_HSGetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::HSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DSGetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::DSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_GSGetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::GSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_PSGetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::PSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CSGetConstantBuffers1(ID3D11DeviceContext2 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::CSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_SwapDeviceContextState(ID3D11DeviceContext2 *This, ID3DDeviceContextState *pState, ID3DDeviceContextState **ppPreviousState) { rt_api_not_implemented("ID3D11DeviceContext1::SwapDeviceContextState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ClearView(ID3D11DeviceContext2 *This, ID3D11View *pView, const FLOAT Color[4], const D3D11_RECT *pRect, UINT NumRects) { rt_api_not_implemented("ID3D11DeviceContext1::ClearView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_DiscardView1(ID3D11DeviceContext2 *This, ID3D11View *pResourceView, const D3D11_RECT *pRects, UINT NumRects) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_UpdateTileMappings(ID3D11DeviceContext2 *This, ID3D11Resource *pTiledResource, UINT NumTiledResourceRegions, const D3D11_TILED_RESOURCE_COORDINATE *pTiledResourceRegionStartCoordinates, const D3D11_TILE_REGION_SIZE *pTiledResourceRegionSizes, ID3D11Buffer *pTilePool, UINT NumRanges, const UINT *pRangeFlags, const UINT *pTilePoolStartOffsets, const UINT *pRangeTileCounts, UINT Flags) { return rt_api_not_implemented("ID3D11DeviceContext2::UpdateTileMappings"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CopyTileMappings(ID3D11DeviceContext2 *This, ID3D11Resource *pDestTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pDestRegionStartCoordinate, ID3D11Resource *pSourceTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pSourceRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pTileRegionSize, UINT Flags) { return rt_api_not_implemented("ID3D11DeviceContext2::CopyTileMappings"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_CopyTiles(ID3D11DeviceContext2 *This, ID3D11Resource *pTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pTileRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pTileRegionSize, ID3D11Buffer *pBuffer, UINT64 BufferStartOffsetInBytes, UINT Flags) { rt_api_not_implemented("ID3D11DeviceContext2::CopyTiles"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_UpdateTiles(ID3D11DeviceContext2 *This, ID3D11Resource *pDestTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pDestTileRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pDestTileRegionSize, const void *pSourceTileData, UINT Flags) { rt_api_not_implemented("ID3D11DeviceContext2::UpdateTiles"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_ResizeTilePool(ID3D11DeviceContext2 *This, ID3D11Buffer *pTilePool, UINT64 NewSizeInBytes) { return rt_api_not_implemented("ID3D11DeviceContext2::ResizeTilePool"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_TiledResourceBarrier(ID3D11DeviceContext2 *This, ID3D11DeviceChild *pTiledResourceOrViewAccessBeforeBarrier, ID3D11DeviceChild *pTiledResourceOrViewAccessAfterBarrier) { rt_api_not_implemented("ID3D11DeviceContext2::TiledResourceBarrier"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_IsAnnotationEnabled(ID3D11DeviceContext2 *This) { rt_api_not_implemented("ID3D11DeviceContext2::IsAnnotationEnabled"); return (BOOL)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_SetMarkerInt(ID3D11DeviceContext2 *This, const WCHAR *pLabel, int Data) { rt_api_not_implemented("ID3D11DeviceContext2::SetMarkerInt"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_BeginEventInt(ID3D11DeviceContext2 *This, const WCHAR *pLabel, int Data) { rt_api_not_implemented("ID3D11DeviceContext2::BeginEventInt"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext2_EndEvent(ID3D11DeviceContext2 *This) { rt_api_not_implemented("ID3D11DeviceContext2::EndEvent"); }
+#define RT_API_STUBS_ID3D11DeviceContext2 \
+    .QueryInterface = rt_stub_ID3D11DeviceContext2_QueryInterface, \
+    .AddRef = rt_stub_ID3D11DeviceContext2_AddRef, \
+    .Release = rt_stub_ID3D11DeviceContext2_Release, \
+    .GetDevice = rt_stub_ID3D11DeviceContext2_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11DeviceContext2_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11DeviceContext2_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11DeviceContext2_SetPrivateDataInterface, \
+    .VSSetConstantBuffers = rt_stub_ID3D11DeviceContext2_VSSetConstantBuffers, \
+    .PSSetShaderResources = rt_stub_ID3D11DeviceContext2_PSSetShaderResources, \
+    .PSSetShader = rt_stub_ID3D11DeviceContext2_PSSetShader, \
+    .PSSetSamplers = rt_stub_ID3D11DeviceContext2_PSSetSamplers, \
+    .VSSetShader = rt_stub_ID3D11DeviceContext2_VSSetShader, \
+    .DrawIndexed = rt_stub_ID3D11DeviceContext2_DrawIndexed, \
+    .Draw = rt_stub_ID3D11DeviceContext2_Draw, \
+    .Map = rt_stub_ID3D11DeviceContext2_Map, \
+    .Unmap = rt_stub_ID3D11DeviceContext2_Unmap, \
+    .PSSetConstantBuffers = rt_stub_ID3D11DeviceContext2_PSSetConstantBuffers, \
+    .IASetInputLayout = rt_stub_ID3D11DeviceContext2_IASetInputLayout, \
+    .IASetVertexBuffers = rt_stub_ID3D11DeviceContext2_IASetVertexBuffers, \
+    .IASetIndexBuffer = rt_stub_ID3D11DeviceContext2_IASetIndexBuffer, \
+    .DrawIndexedInstanced = rt_stub_ID3D11DeviceContext2_DrawIndexedInstanced, \
+    .DrawInstanced = rt_stub_ID3D11DeviceContext2_DrawInstanced, \
+    .GSSetConstantBuffers = rt_stub_ID3D11DeviceContext2_GSSetConstantBuffers, \
+    .GSSetShader = rt_stub_ID3D11DeviceContext2_GSSetShader, \
+    .IASetPrimitiveTopology = rt_stub_ID3D11DeviceContext2_IASetPrimitiveTopology, \
+    .VSSetShaderResources = rt_stub_ID3D11DeviceContext2_VSSetShaderResources, \
+    .VSSetSamplers = rt_stub_ID3D11DeviceContext2_VSSetSamplers, \
+    .Begin = rt_stub_ID3D11DeviceContext2_Begin, \
+    .End = rt_stub_ID3D11DeviceContext2_End, \
+    .GetData = rt_stub_ID3D11DeviceContext2_GetData, \
+    .SetPredication = rt_stub_ID3D11DeviceContext2_SetPredication, \
+    .GSSetShaderResources = rt_stub_ID3D11DeviceContext2_GSSetShaderResources, \
+    .GSSetSamplers = rt_stub_ID3D11DeviceContext2_GSSetSamplers, \
+    .OMSetRenderTargets = rt_stub_ID3D11DeviceContext2_OMSetRenderTargets, \
+    .OMSetRenderTargetsAndUnorderedAccessViews = rt_stub_ID3D11DeviceContext2_OMSetRenderTargetsAndUnorderedAccessViews, \
+    .OMSetBlendState = rt_stub_ID3D11DeviceContext2_OMSetBlendState, \
+    .OMSetDepthStencilState = rt_stub_ID3D11DeviceContext2_OMSetDepthStencilState, \
+    .SOSetTargets = rt_stub_ID3D11DeviceContext2_SOSetTargets, \
+    .DrawAuto = rt_stub_ID3D11DeviceContext2_DrawAuto, \
+    .DrawIndexedInstancedIndirect = rt_stub_ID3D11DeviceContext2_DrawIndexedInstancedIndirect, \
+    .DrawInstancedIndirect = rt_stub_ID3D11DeviceContext2_DrawInstancedIndirect, \
+    .Dispatch = rt_stub_ID3D11DeviceContext2_Dispatch, \
+    .DispatchIndirect = rt_stub_ID3D11DeviceContext2_DispatchIndirect, \
+    .RSSetState = rt_stub_ID3D11DeviceContext2_RSSetState, \
+    .RSSetViewports = rt_stub_ID3D11DeviceContext2_RSSetViewports, \
+    .RSSetScissorRects = rt_stub_ID3D11DeviceContext2_RSSetScissorRects, \
+    .CopySubresourceRegion = rt_stub_ID3D11DeviceContext2_CopySubresourceRegion, \
+    .CopyResource = rt_stub_ID3D11DeviceContext2_CopyResource, \
+    .UpdateSubresource = rt_stub_ID3D11DeviceContext2_UpdateSubresource, \
+    .CopyStructureCount = rt_stub_ID3D11DeviceContext2_CopyStructureCount, \
+    .ClearRenderTargetView = rt_stub_ID3D11DeviceContext2_ClearRenderTargetView, \
+    .ClearUnorderedAccessViewUint = rt_stub_ID3D11DeviceContext2_ClearUnorderedAccessViewUint, \
+    .ClearUnorderedAccessViewFloat = rt_stub_ID3D11DeviceContext2_ClearUnorderedAccessViewFloat, \
+    .ClearDepthStencilView = rt_stub_ID3D11DeviceContext2_ClearDepthStencilView, \
+    .GenerateMips = rt_stub_ID3D11DeviceContext2_GenerateMips, \
+    .SetResourceMinLOD = rt_stub_ID3D11DeviceContext2_SetResourceMinLOD, \
+    .GetResourceMinLOD = rt_stub_ID3D11DeviceContext2_GetResourceMinLOD, \
+    .ResolveSubresource = rt_stub_ID3D11DeviceContext2_ResolveSubresource, \
+    .ExecuteCommandList = rt_stub_ID3D11DeviceContext2_ExecuteCommandList, \
+    .HSSetShaderResources = rt_stub_ID3D11DeviceContext2_HSSetShaderResources, \
+    .HSSetShader = rt_stub_ID3D11DeviceContext2_HSSetShader, \
+    .HSSetSamplers = rt_stub_ID3D11DeviceContext2_HSSetSamplers, \
+    .HSSetConstantBuffers = rt_stub_ID3D11DeviceContext2_HSSetConstantBuffers, \
+    .DSSetShaderResources = rt_stub_ID3D11DeviceContext2_DSSetShaderResources, \
+    .DSSetShader = rt_stub_ID3D11DeviceContext2_DSSetShader, \
+    .DSSetSamplers = rt_stub_ID3D11DeviceContext2_DSSetSamplers, \
+    .DSSetConstantBuffers = rt_stub_ID3D11DeviceContext2_DSSetConstantBuffers, \
+    .CSSetShaderResources = rt_stub_ID3D11DeviceContext2_CSSetShaderResources, \
+    .CSSetUnorderedAccessViews = rt_stub_ID3D11DeviceContext2_CSSetUnorderedAccessViews, \
+    .CSSetShader = rt_stub_ID3D11DeviceContext2_CSSetShader, \
+    .CSSetSamplers = rt_stub_ID3D11DeviceContext2_CSSetSamplers, \
+    .CSSetConstantBuffers = rt_stub_ID3D11DeviceContext2_CSSetConstantBuffers, \
+    .VSGetConstantBuffers = rt_stub_ID3D11DeviceContext2_VSGetConstantBuffers, \
+    .PSGetShaderResources = rt_stub_ID3D11DeviceContext2_PSGetShaderResources, \
+    .PSGetShader = rt_stub_ID3D11DeviceContext2_PSGetShader, \
+    .PSGetSamplers = rt_stub_ID3D11DeviceContext2_PSGetSamplers, \
+    .VSGetShader = rt_stub_ID3D11DeviceContext2_VSGetShader, \
+    .PSGetConstantBuffers = rt_stub_ID3D11DeviceContext2_PSGetConstantBuffers, \
+    .IAGetInputLayout = rt_stub_ID3D11DeviceContext2_IAGetInputLayout, \
+    .IAGetVertexBuffers = rt_stub_ID3D11DeviceContext2_IAGetVertexBuffers, \
+    .IAGetIndexBuffer = rt_stub_ID3D11DeviceContext2_IAGetIndexBuffer, \
+    .GSGetConstantBuffers = rt_stub_ID3D11DeviceContext2_GSGetConstantBuffers, \
+    .GSGetShader = rt_stub_ID3D11DeviceContext2_GSGetShader, \
+    .IAGetPrimitiveTopology = rt_stub_ID3D11DeviceContext2_IAGetPrimitiveTopology, \
+    .VSGetShaderResources = rt_stub_ID3D11DeviceContext2_VSGetShaderResources, \
+    .VSGetSamplers = rt_stub_ID3D11DeviceContext2_VSGetSamplers, \
+    .GetPredication = rt_stub_ID3D11DeviceContext2_GetPredication, \
+    .GSGetShaderResources = rt_stub_ID3D11DeviceContext2_GSGetShaderResources, \
+    .GSGetSamplers = rt_stub_ID3D11DeviceContext2_GSGetSamplers, \
+    .OMGetRenderTargets = rt_stub_ID3D11DeviceContext2_OMGetRenderTargets, \
+    .OMGetRenderTargetsAndUnorderedAccessViews = rt_stub_ID3D11DeviceContext2_OMGetRenderTargetsAndUnorderedAccessViews, \
+    .OMGetBlendState = rt_stub_ID3D11DeviceContext2_OMGetBlendState, \
+    .OMGetDepthStencilState = rt_stub_ID3D11DeviceContext2_OMGetDepthStencilState, \
+    .SOGetTargets = rt_stub_ID3D11DeviceContext2_SOGetTargets, \
+    .RSGetState = rt_stub_ID3D11DeviceContext2_RSGetState, \
+    .RSGetViewports = rt_stub_ID3D11DeviceContext2_RSGetViewports, \
+    .RSGetScissorRects = rt_stub_ID3D11DeviceContext2_RSGetScissorRects, \
+    .HSGetShaderResources = rt_stub_ID3D11DeviceContext2_HSGetShaderResources, \
+    .HSGetShader = rt_stub_ID3D11DeviceContext2_HSGetShader, \
+    .HSGetSamplers = rt_stub_ID3D11DeviceContext2_HSGetSamplers, \
+    .HSGetConstantBuffers = rt_stub_ID3D11DeviceContext2_HSGetConstantBuffers, \
+    .DSGetShaderResources = rt_stub_ID3D11DeviceContext2_DSGetShaderResources, \
+    .DSGetShader = rt_stub_ID3D11DeviceContext2_DSGetShader, \
+    .DSGetSamplers = rt_stub_ID3D11DeviceContext2_DSGetSamplers, \
+    .DSGetConstantBuffers = rt_stub_ID3D11DeviceContext2_DSGetConstantBuffers, \
+    .CSGetShaderResources = rt_stub_ID3D11DeviceContext2_CSGetShaderResources, \
+    .CSGetUnorderedAccessViews = rt_stub_ID3D11DeviceContext2_CSGetUnorderedAccessViews, \
+    .CSGetShader = rt_stub_ID3D11DeviceContext2_CSGetShader, \
+    .CSGetSamplers = rt_stub_ID3D11DeviceContext2_CSGetSamplers, \
+    .CSGetConstantBuffers = rt_stub_ID3D11DeviceContext2_CSGetConstantBuffers, \
+    .ClearState = rt_stub_ID3D11DeviceContext2_ClearState, \
+    .Flush = rt_stub_ID3D11DeviceContext2_Flush, \
+    .GetType = rt_stub_ID3D11DeviceContext2_GetType, \
+    .GetContextFlags = rt_stub_ID3D11DeviceContext2_GetContextFlags, \
+    .FinishCommandList = rt_stub_ID3D11DeviceContext2_FinishCommandList, \
+    .CopySubresourceRegion1 = rt_stub_ID3D11DeviceContext2_CopySubresourceRegion1, \
+    .UpdateSubresource1 = rt_stub_ID3D11DeviceContext2_UpdateSubresource1, \
+    .DiscardResource = rt_stub_ID3D11DeviceContext2_DiscardResource, \
+    .DiscardView = rt_stub_ID3D11DeviceContext2_DiscardView, \
+    .VSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_VSSetConstantBuffers1, \
+    .HSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_HSSetConstantBuffers1, \
+    .DSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_DSSetConstantBuffers1, \
+    .GSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_GSSetConstantBuffers1, \
+    .PSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_PSSetConstantBuffers1, \
+    .CSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_CSSetConstantBuffers1, \
+    .VSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_VSGetConstantBuffers1, \
+    .HSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_HSGetConstantBuffers1, \
+    .DSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_DSGetConstantBuffers1, \
+    .GSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_GSGetConstantBuffers1, \
+    .PSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_PSGetConstantBuffers1, \
+    .CSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext2_CSGetConstantBuffers1, \
+    .SwapDeviceContextState = rt_stub_ID3D11DeviceContext2_SwapDeviceContextState, \
+    .ClearView = rt_stub_ID3D11DeviceContext2_ClearView, \
+    .DiscardView1 = rt_stub_ID3D11DeviceContext2_DiscardView1, \
+    .UpdateTileMappings = rt_stub_ID3D11DeviceContext2_UpdateTileMappings, \
+    .CopyTileMappings = rt_stub_ID3D11DeviceContext2_CopyTileMappings, \
+    .CopyTiles = rt_stub_ID3D11DeviceContext2_CopyTiles, \
+    .UpdateTiles = rt_stub_ID3D11DeviceContext2_UpdateTiles, \
+    .ResizeTilePool = rt_stub_ID3D11DeviceContext2_ResizeTilePool, \
+    .TiledResourceBarrier = rt_stub_ID3D11DeviceContext2_TiledResourceBarrier, \
+    .IsAnnotationEnabled = rt_stub_ID3D11DeviceContext2_IsAnnotationEnabled, \
+    .SetMarkerInt = rt_stub_ID3D11DeviceContext2_SetMarkerInt, \
+    .BeginEventInt = rt_stub_ID3D11DeviceContext2_BeginEventInt, \
+    .EndEvent = rt_stub_ID3D11DeviceContext2_EndEvent
+struct rt_own_ID3D11DeviceContext2 {
+    HRESULT (STDMETHODCALLTYPE *UpdateTileMappings)(ID3D11DeviceContext2 *This, ID3D11Resource *pTiledResource, UINT NumTiledResourceRegions, const D3D11_TILED_RESOURCE_COORDINATE *pTiledResourceRegionStartCoordinates, const D3D11_TILE_REGION_SIZE *pTiledResourceRegionSizes, ID3D11Buffer *pTilePool, UINT NumRanges, const UINT *pRangeFlags, const UINT *pTilePoolStartOffsets, const UINT *pRangeTileCounts, UINT Flags);
+    HRESULT (STDMETHODCALLTYPE *CopyTileMappings)(ID3D11DeviceContext2 *This, ID3D11Resource *pDestTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pDestRegionStartCoordinate, ID3D11Resource *pSourceTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pSourceRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pTileRegionSize, UINT Flags);
+    void (STDMETHODCALLTYPE *CopyTiles)(ID3D11DeviceContext2 *This, ID3D11Resource *pTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pTileRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pTileRegionSize, ID3D11Buffer *pBuffer, UINT64 BufferStartOffsetInBytes, UINT Flags);
+    void (STDMETHODCALLTYPE *UpdateTiles)(ID3D11DeviceContext2 *This, ID3D11Resource *pDestTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pDestTileRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pDestTileRegionSize, const void *pSourceTileData, UINT Flags);
+    HRESULT (STDMETHODCALLTYPE *ResizeTilePool)(ID3D11DeviceContext2 *This, ID3D11Buffer *pTilePool, UINT64 NewSizeInBytes);
+    void (STDMETHODCALLTYPE *TiledResourceBarrier)(ID3D11DeviceContext2 *This, ID3D11DeviceChild *pTiledResourceOrViewAccessBeforeBarrier, ID3D11DeviceChild *pTiledResourceOrViewAccessAfterBarrier);
+    BOOL (STDMETHODCALLTYPE *IsAnnotationEnabled)(ID3D11DeviceContext2 *This);
+    void (STDMETHODCALLTYPE *SetMarkerInt)(ID3D11DeviceContext2 *This, const WCHAR *pLabel, int Data);
+    void (STDMETHODCALLTYPE *BeginEventInt)(ID3D11DeviceContext2 *This, const WCHAR *pLabel, int Data);
+    void (STDMETHODCALLTYPE *EndEvent)(ID3D11DeviceContext2 *This);
+};
+_Static_assert(sizeof(struct ID3D11DeviceContext1Vtbl) + sizeof(struct rt_own_ID3D11DeviceContext2) == sizeof(struct ID3D11DeviceContext2Vtbl), "ID3D11DeviceContext2's own slots follow ID3D11DeviceContext1's");
+#define RT_API_OWN_STUBS_ID3D11DeviceContext2 \
+    .UpdateTileMappings = rt_stub_ID3D11DeviceContext2_UpdateTileMappings, \
+    .CopyTileMappings = rt_stub_ID3D11DeviceContext2_CopyTileMappings, \
+    .CopyTiles = rt_stub_ID3D11DeviceContext2_CopyTiles, \
+    .UpdateTiles = rt_stub_ID3D11DeviceContext2_UpdateTiles, \
+    .ResizeTilePool = rt_stub_ID3D11DeviceContext2_ResizeTilePool, \
+    .TiledResourceBarrier = rt_stub_ID3D11DeviceContext2_TiledResourceBarrier, \
+    .IsAnnotationEnabled = rt_stub_ID3D11DeviceContext2_IsAnnotationEnabled, \
+    .SetMarkerInt = rt_stub_ID3D11DeviceContext2_SetMarkerInt, \
+    .BeginEventInt = rt_stub_ID3D11DeviceContext2_BeginEventInt, \
+    .EndEvent = rt_stub_ID3D11DeviceContext2_EndEvent
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_QueryInterface(ID3D11Device2 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device2_AddRef(ID3D11Device2 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device2_Release(ID3D11Device2 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateBuffer(ID3D11Device2 *This, const D3D11_BUFFER_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Buffer **ppBuffer) { return rt_api_not_implemented("ID3D11Device::CreateBuffer"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateTexture1D(ID3D11Device2 *This, const D3D11_TEXTURE1D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture1D **ppTexture1D) { return rt_api_not_implemented("ID3D11Device::CreateTexture1D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateTexture2D(ID3D11Device2 *This, const D3D11_TEXTURE2D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D **ppTexture2D) { return rt_api_not_implemented("ID3D11Device::CreateTexture2D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateTexture3D(ID3D11Device2 *This, const D3D11_TEXTURE3D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D **ppTexture3D) { return rt_api_not_implemented("ID3D11Device::CreateTexture3D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateShaderResourceView(ID3D11Device2 *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC *pDesc, ID3D11ShaderResourceView **ppSRView) { return rt_api_not_implemented("ID3D11Device::CreateShaderResourceView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateUnorderedAccessView(ID3D11Device2 *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc, ID3D11UnorderedAccessView **ppUAView) { return rt_api_not_implemented("ID3D11Device::CreateUnorderedAccessView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateRenderTargetView(ID3D11Device2 *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC *pDesc, ID3D11RenderTargetView **ppRTView) { return rt_api_not_implemented("ID3D11Device::CreateRenderTargetView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateDepthStencilView(ID3D11Device2 *This, ID3D11Resource *pResource, const D3D11_DEPTH_STENCIL_VIEW_DESC *pDesc, ID3D11DepthStencilView **ppDepthStencilView) { return rt_api_not_implemented("ID3D11Device::CreateDepthStencilView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateInputLayout(ID3D11Device2 *This, const D3D11_INPUT_ELEMENT_DESC *pInputElementDescs, UINT NumElements, const void *pShaderBytecodeWithInputSignature, SIZE_T BytecodeLength, ID3D11InputLayout **ppInputLayout) { return rt_api_not_implemented("ID3D11Device::CreateInputLayout"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateVertexShader(ID3D11Device2 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11VertexShader **ppVertexShader) { return rt_api_not_implemented("ID3D11Device::CreateVertexShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateGeometryShader(ID3D11Device2 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader) { return rt_api_not_implemented("ID3D11Device::CreateGeometryShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateGeometryShaderWithStreamOutput(ID3D11Device2 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, const D3D11_SO_DECLARATION_ENTRY *pSODeclaration, UINT NumEntries, const UINT *pBufferStrides, UINT NumStrides, UINT RasterizedStream, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader) { return rt_api_not_implemented("ID3D11Device::CreateGeometryShaderWithStreamOutput"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreatePixelShader(ID3D11Device2 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11PixelShader **ppPixelShader) { return rt_api_not_implemented("ID3D11Device::CreatePixelShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateHullShader(ID3D11Device2 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11HullShader **ppHullShader) { return rt_api_not_implemented("ID3D11Device::CreateHullShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateDomainShader(ID3D11Device2 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11DomainShader **ppDomainShader) { return rt_api_not_implemented("ID3D11Device::CreateDomainShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateComputeShader(ID3D11Device2 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11ComputeShader **ppComputeShader) { return rt_api_not_implemented("ID3D11Device::CreateComputeShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateClassLinkage(ID3D11Device2 *This, ID3D11ClassLinkage **ppLinkage) { return rt_api_not_implemented("ID3D11Device::CreateClassLinkage"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateBlendState(ID3D11Device2 *This, const D3D11_BLEND_DESC *pBlendStateDesc, ID3D11BlendState **ppBlendState) { return rt_api_not_implemented("ID3D11Device::CreateBlendState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateDepthStencilState(ID3D11Device2 *This, const D3D11_DEPTH_STENCIL_DESC *pDepthStencilDesc, ID3D11DepthStencilState **ppDepthStencilState) { return rt_api_not_implemented("ID3D11Device::CreateDepthStencilState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateRasterizerState(ID3D11Device2 *This, const D3D11_RASTERIZER_DESC *pRasterizerDesc, ID3D11RasterizerState **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device::CreateRasterizerState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateSamplerState(ID3D11Device2 *This, const D3D11_SAMPLER_DESC *pSamplerDesc, ID3D11SamplerState **ppSamplerState) { return rt_api_not_implemented("ID3D11Device::CreateSamplerState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateQuery(ID3D11Device2 *This, const D3D11_QUERY_DESC *pQueryDesc, ID3D11Query **ppQuery) { return rt_api_not_implemented("ID3D11Device::CreateQuery"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreatePredicate(ID3D11Device2 *This, const D3D11_QUERY_DESC *pPredicateDesc, ID3D11Predicate **ppPredicate) { return rt_api_not_implemented("ID3D11Device::CreatePredicate"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateCounter(ID3D11Device2 *This, const D3D11_COUNTER_DESC *pCounterDesc, ID3D11Counter **ppCounter) { return rt_api_not_implemented("ID3D11Device::CreateCounter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateDeferredContext(ID3D11Device2 *This, UINT ContextFlags, ID3D11DeviceContext **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device::CreateDeferredContext"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_OpenSharedResource(ID3D11Device2 *This, HANDLE hResource, REFIID ReturnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device::OpenSharedResource"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CheckFormatSupport(ID3D11Device2 *This, DXGI_FORMAT Format, UINT *pFormatSupport) { return rt_api_not_implemented("ID3D11Device::CheckFormatSupport"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CheckMultisampleQualityLevels(ID3D11Device2 *This, DXGI_FORMAT Format, UINT SampleCount, UINT *pNumQualityLevels) { return rt_api_not_implemented("ID3D11Device::CheckMultisampleQualityLevels"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device2_CheckCounterInfo(ID3D11Device2 *This, D3D11_COUNTER_INFO *pCounterInfo) { rt_api_not_implemented("ID3D11Device::CheckCounterInfo"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CheckCounter(ID3D11Device2 *This, const D3D11_COUNTER_DESC *pDesc, D3D11_COUNTER_TYPE *pType, UINT *pActiveCounters, LPSTR szName, UINT *pNameLength, LPSTR szUnits, UINT *pUnitsLength, LPSTR szDescription, UINT *pDescriptionLength) { return rt_api_not_implemented("ID3D11Device::CheckCounter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CheckFeatureSupport(ID3D11Device2 *This, D3D11_FEATURE Feature, void *pFeatureSupportData, UINT FeatureSupportDataSize) { return rt_api_not_implemented("ID3D11Device::CheckFeatureSupport"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetPrivateData(ID3D11Device2 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11Device::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_SetPrivateData(ID3D11Device2 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11Device::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_SetPrivateDataInterface(ID3D11Device2 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11Device::SetPrivateDataInterface"); }
+static inline D3D_FEATURE_LEVEL STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetFeatureLevel(ID3D11Device2 *This) { rt_api_not_implemented("ID3D11Device::GetFeatureLevel"); return (D3D_FEATURE_LEVEL)0; }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetCreationFlags(ID3D11Device2 *This) { rt_api_not_implemented("ID3D11Device::GetCreationFlags"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetDeviceRemovedReason(ID3D11Device2 *This) { return rt_api_not_implemented("ID3D11Device::GetDeviceRemovedReason"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetImmediateContext(ID3D11Device2 *This, ID3D11DeviceContext **ppImmediateContext) { rt_api_not_implemented("ID3D11Device::GetImmediateContext"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_SetExceptionMode(ID3D11Device2 *This, UINT RaiseFlags) { return rt_api_not_implemented("ID3D11Device::SetExceptionMode"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetExceptionMode(ID3D11Device2 *This) { rt_api_not_implemented("ID3D11Device::GetExceptionMode"); return (UINT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetImmediateContext1(ID3D11Device2 *This, ID3D11DeviceContext1 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device1::GetImmediateContext1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateDeferredContext1(ID3D11Device2 *This, UINT ContextFlags, ID3D11DeviceContext1 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device1::CreateDeferredContext1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateBlendState1(ID3D11Device2 *This, const D3D11_BLEND_DESC1 *pBlendStateDesc, ID3D11BlendState1 **ppBlendState) { return rt_api_not_implemented("ID3D11Device1::CreateBlendState1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateRasterizerState1(ID3D11Device2 *This, const D3D11_RASTERIZER_DESC1 *pRasterizerDesc, ID3D11RasterizerState1 **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device1::CreateRasterizerState1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateDeviceContextState(ID3D11Device2 *This, UINT Flags, const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels, UINT SDKVersion, REFIID EmulatedInterface, D3D_FEATURE_LEVEL *pChosenFeatureLevel, ID3DDeviceContextState **ppContextState) { return rt_api_not_implemented("ID3D11Device1::CreateDeviceContextState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_OpenSharedResource1(ID3D11Device2 *This, HANDLE hResource, REFIID returnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device1::OpenSharedResource1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_OpenSharedResourceByName(ID3D11Device2 *This, LPCWSTR lpName, DWORD dwDesiredAccess, REFIID returnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device1::OpenSharedResourceByName"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetImmediateContext2(ID3D11Device2 *This, ID3D11DeviceContext2 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device2::GetImmediateContext2"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CreateDeferredContext2(ID3D11Device2 *This, UINT ContextFlags, ID3D11DeviceContext2 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device2::CreateDeferredContext2"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device2_GetResourceTiling(ID3D11Device2 *This, ID3D11Resource *pTiledResource, UINT *pNumTilesForEntireResource, D3D11_PACKED_MIP_DESC *pPackedMipDesc, D3D11_TILE_SHAPE *pStandardTileShapeForNonPackedMips, UINT *pNumSubresourceTilings, UINT FirstSubresourceTilingToGet, D3D11_SUBRESOURCE_TILING *pSubresourceTilingsForNonPackedMips) { rt_api_not_implemented("ID3D11Device2::GetResourceTiling"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device2_CheckMultisampleQualityLevels1(ID3D11Device2 *This, DXGI_FORMAT Format, UINT SampleCount, UINT Flags, UINT *pNumQualityLevels) { return rt_api_not_implemented("ID3D11Device2::CheckMultisampleQualityLevels1"); }
+#define RT_API_STUBS_ID3D11Device2 \
+    .QueryInterface = rt_stub_ID3D11Device2_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Device2_AddRef, \
+    .Release = rt_stub_ID3D11Device2_Release, \
+    .CreateBuffer = rt_stub_ID3D11Device2_CreateBuffer, \
+    .CreateTexture1D = rt_stub_ID3D11Device2_CreateTexture1D, \
+    .CreateTexture2D = rt_stub_ID3D11Device2_CreateTexture2D, \
+    .CreateTexture3D = rt_stub_ID3D11Device2_CreateTexture3D, \
+    .CreateShaderResourceView = rt_stub_ID3D11Device2_CreateShaderResourceView, \
+    .CreateUnorderedAccessView = rt_stub_ID3D11Device2_CreateUnorderedAccessView, \
+    .CreateRenderTargetView = rt_stub_ID3D11Device2_CreateRenderTargetView, \
+    .CreateDepthStencilView = rt_stub_ID3D11Device2_CreateDepthStencilView, \
+    .CreateInputLayout = rt_stub_ID3D11Device2_CreateInputLayout, \
+    .CreateVertexShader = rt_stub_ID3D11Device2_CreateVertexShader, \
+    .CreateGeometryShader = rt_stub_ID3D11Device2_CreateGeometryShader, \
+    .CreateGeometryShaderWithStreamOutput = rt_stub_ID3D11Device2_CreateGeometryShaderWithStreamOutput, \
+    .CreatePixelShader = rt_stub_ID3D11Device2_CreatePixelShader, \
+    .CreateHullShader = rt_stub_ID3D11Device2_CreateHullShader, \
+    .CreateDomainShader = rt_stub_ID3D11Device2_CreateDomainShader, \
+    .CreateComputeShader = rt_stub_ID3D11Device2_CreateComputeShader, \
+    .CreateClassLinkage = rt_stub_ID3D11Device2_CreateClassLinkage, \
+    .CreateBlendState = rt_stub_ID3D11Device2_CreateBlendState, \
+    .CreateDepthStencilState = rt_stub_ID3D11Device2_CreateDepthStencilState, \
+    .CreateRasterizerState = rt_stub_ID3D11Device2_CreateRasterizerState, \
+    .CreateSamplerState = rt_stub_ID3D11Device2_CreateSamplerState, \
+    .CreateQuery = rt_stub_ID3D11Device2_CreateQuery, \
+    .CreatePredicate = rt_stub_ID3D11Device2_CreatePredicate, \
+    .CreateCounter = rt_stub_ID3D11Device2_CreateCounter, \
+    .CreateDeferredContext = rt_stub_ID3D11Device2_CreateDeferredContext, \
+    .OpenSharedResource = rt_stub_ID3D11Device2_OpenSharedResource, \
+    .CheckFormatSupport = rt_stub_ID3D11Device2_CheckFormatSupport, \
+    .CheckMultisampleQualityLevels = rt_stub_ID3D11Device2_CheckMultisampleQualityLevels, \
+    .CheckCounterInfo = rt_stub_ID3D11Device2_CheckCounterInfo, \
+    .CheckCounter = rt_stub_ID3D11Device2_CheckCounter, \
+    .CheckFeatureSupport = rt_stub_ID3D11Device2_CheckFeatureSupport, \
+    .GetPrivateData = rt_stub_ID3D11Device2_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Device2_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Device2_SetPrivateDataInterface, \
+    .GetFeatureLevel = rt_stub_ID3D11Device2_GetFeatureLevel, \
+    .GetCreationFlags = rt_stub_ID3D11Device2_GetCreationFlags, \
+    .GetDeviceRemovedReason = rt_stub_ID3D11Device2_GetDeviceRemovedReason, \
+    .GetImmediateContext = rt_stub_ID3D11Device2_GetImmediateContext, \
+    .SetExceptionMode = rt_stub_ID3D11Device2_SetExceptionMode, \
+    .GetExceptionMode = rt_stub_ID3D11Device2_GetExceptionMode, \
+    .GetImmediateContext1 = rt_stub_ID3D11Device2_GetImmediateContext1, \
+    .CreateDeferredContext1 = rt_stub_ID3D11Device2_CreateDeferredContext1, \
+    .CreateBlendState1 = rt_stub_ID3D11Device2_CreateBlendState1, \
+    .CreateRasterizerState1 = rt_stub_ID3D11Device2_CreateRasterizerState1, \
+    .CreateDeviceContextState = rt_stub_ID3D11Device2_CreateDeviceContextState, \
+    .OpenSharedResource1 = rt_stub_ID3D11Device2_OpenSharedResource1, \
+    .OpenSharedResourceByName = rt_stub_ID3D11Device2_OpenSharedResourceByName, \
+    .GetImmediateContext2 = rt_stub_ID3D11Device2_GetImmediateContext2, \
+    .CreateDeferredContext2 = rt_stub_ID3D11Device2_CreateDeferredContext2, \
+    .GetResourceTiling = rt_stub_ID3D11Device2_GetResourceTiling, \
+    .CheckMultisampleQualityLevels1 = rt_stub_ID3D11Device2_CheckMultisampleQualityLevels1
+struct rt_own_ID3D11Device2 {
+    void (STDMETHODCALLTYPE *GetImmediateContext2)(ID3D11Device2 *This, ID3D11DeviceContext2 **ppImmediateContext);
+    HRESULT (STDMETHODCALLTYPE *CreateDeferredContext2)(ID3D11Device2 *This, UINT ContextFlags, ID3D11DeviceContext2 **ppDeferredContext);
+    void (STDMETHODCALLTYPE *GetResourceTiling)(ID3D11Device2 *This, ID3D11Resource *pTiledResource, UINT *pNumTilesForEntireResource, D3D11_PACKED_MIP_DESC *pPackedMipDesc, D3D11_TILE_SHAPE *pStandardTileShapeForNonPackedMips, UINT *pNumSubresourceTilings, UINT FirstSubresourceTilingToGet, D3D11_SUBRESOURCE_TILING *pSubresourceTilingsForNonPackedMips);
+    HRESULT (STDMETHODCALLTYPE *CheckMultisampleQualityLevels1)(ID3D11Device2 *This, DXGI_FORMAT Format, UINT SampleCount, UINT Flags, UINT *pNumQualityLevels);
+};
+_Static_assert(sizeof(struct ID3D11Device1Vtbl) + sizeof(struct rt_own_ID3D11Device2) == sizeof(struct ID3D11Device2Vtbl), "ID3D11Device2's own slots follow ID3D11Device1's");
+#define RT_API_OWN_STUBS_ID3D11Device2 \
+    .GetImmediateContext2 = rt_stub_ID3D11Device2_GetImmediateContext2, \
+    .CreateDeferredContext2 = rt_stub_ID3D11Device2_CreateDeferredContext2, \
+    .GetResourceTiling = rt_stub_ID3D11Device2_GetResourceTiling, \
+    .CheckMultisampleQualityLevels1 = rt_stub_ID3D11Device2_CheckMultisampleQualityLevels1
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_QueryInterface(ID3D11Texture2D1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_AddRef(ID3D11Texture2D1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_Release(ID3D11Texture2D1 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_GetDevice(ID3D11Texture2D1 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_GetPrivateData(ID3D11Texture2D1 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_SetPrivateData(ID3D11Texture2D1 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_SetPrivateDataInterface(ID3D11Texture2D1 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_GetType(ID3D11Texture2D1 *This, D3D11_RESOURCE_DIMENSION *pResourceDimension) { rt_api_not_implemented("ID3D11Resource::GetType"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_SetEvictionPriority(ID3D11Texture2D1 *This, UINT EvictionPriority) { rt_api_not_implemented("ID3D11Resource::SetEvictionPriority"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_GetEvictionPriority(ID3D11Texture2D1 *This) { rt_api_not_implemented("ID3D11Resource::GetEvictionPriority"); return (UINT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_GetDesc(ID3D11Texture2D1 *This, D3D11_TEXTURE2D_DESC *pDesc) { rt_api_not_implemented("ID3D11Texture2D::GetDesc"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture2D1_GetDesc1(ID3D11Texture2D1 *This, D3D11_TEXTURE2D_DESC1 *pDesc) { rt_api_not_implemented("ID3D11Texture2D1::GetDesc1"); }
+#define RT_API_STUBS_ID3D11Texture2D1 \
+    .QueryInterface = rt_stub_ID3D11Texture2D1_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Texture2D1_AddRef, \
+    .Release = rt_stub_ID3D11Texture2D1_Release, \
+    .GetDevice = rt_stub_ID3D11Texture2D1_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11Texture2D1_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Texture2D1_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Texture2D1_SetPrivateDataInterface, \
+    .GetType = rt_stub_ID3D11Texture2D1_GetType, \
+    .SetEvictionPriority = rt_stub_ID3D11Texture2D1_SetEvictionPriority, \
+    .GetEvictionPriority = rt_stub_ID3D11Texture2D1_GetEvictionPriority, \
+    .GetDesc = rt_stub_ID3D11Texture2D1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11Texture2D1_GetDesc1
+struct rt_own_ID3D11Texture2D1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D11Texture2D1 *This, D3D11_TEXTURE2D_DESC1 *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11Texture2DVtbl) + sizeof(struct rt_own_ID3D11Texture2D1) == sizeof(struct ID3D11Texture2D1Vtbl), "ID3D11Texture2D1's own slots follow ID3D11Texture2D's");
+#define RT_API_OWN_STUBS_ID3D11Texture2D1 \
+    .GetDesc1 = rt_stub_ID3D11Texture2D1_GetDesc1
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_QueryInterface(ID3D11Texture3D1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_AddRef(ID3D11Texture3D1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_Release(ID3D11Texture3D1 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_GetDevice(ID3D11Texture3D1 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_GetPrivateData(ID3D11Texture3D1 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_SetPrivateData(ID3D11Texture3D1 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_SetPrivateDataInterface(ID3D11Texture3D1 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_GetType(ID3D11Texture3D1 *This, D3D11_RESOURCE_DIMENSION *pResourceDimension) { rt_api_not_implemented("ID3D11Resource::GetType"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_SetEvictionPriority(ID3D11Texture3D1 *This, UINT EvictionPriority) { rt_api_not_implemented("ID3D11Resource::SetEvictionPriority"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_GetEvictionPriority(ID3D11Texture3D1 *This) { rt_api_not_implemented("ID3D11Resource::GetEvictionPriority"); return (UINT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_GetDesc(ID3D11Texture3D1 *This, D3D11_TEXTURE3D_DESC *pDesc) { rt_api_not_implemented("ID3D11Texture3D::GetDesc"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Texture3D1_GetDesc1(ID3D11Texture3D1 *This, D3D11_TEXTURE3D_DESC1 *pDesc) { rt_api_not_implemented("ID3D11Texture3D1::GetDesc1"); }
+#define RT_API_STUBS_ID3D11Texture3D1 \
+    .QueryInterface = rt_stub_ID3D11Texture3D1_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Texture3D1_AddRef, \
+    .Release = rt_stub_ID3D11Texture3D1_Release, \
+    .GetDevice = rt_stub_ID3D11Texture3D1_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11Texture3D1_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Texture3D1_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Texture3D1_SetPrivateDataInterface, \
+    .GetType = rt_stub_ID3D11Texture3D1_GetType, \
+    .SetEvictionPriority = rt_stub_ID3D11Texture3D1_SetEvictionPriority, \
+    .GetEvictionPriority = rt_stub_ID3D11Texture3D1_GetEvictionPriority, \
+    .GetDesc = rt_stub_ID3D11Texture3D1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11Texture3D1_GetDesc1
+struct rt_own_ID3D11Texture3D1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D11Texture3D1 *This, D3D11_TEXTURE3D_DESC1 *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11Texture3DVtbl) + sizeof(struct rt_own_ID3D11Texture3D1) == sizeof(struct ID3D11Texture3D1Vtbl), "ID3D11Texture3D1's own slots follow ID3D11Texture3D's");
+#define RT_API_OWN_STUBS_ID3D11Texture3D1 \
+    .GetDesc1 = rt_stub_ID3D11Texture3D1_GetDesc1
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_QueryInterface(ID3D11RasterizerState2 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_AddRef(ID3D11RasterizerState2 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_Release(ID3D11RasterizerState2 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_GetDevice(ID3D11RasterizerState2 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_GetPrivateData(ID3D11RasterizerState2 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_SetPrivateData(ID3D11RasterizerState2 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_SetPrivateDataInterface(ID3D11RasterizerState2 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_GetDesc(ID3D11RasterizerState2 *This, D3D11_RASTERIZER_DESC *pDesc) { rt_api_not_implemented("ID3D11RasterizerState::GetDesc"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_GetDesc1(ID3D11RasterizerState2 *This, D3D11_RASTERIZER_DESC1 *pDesc) { rt_api_not_implemented("ID3D11RasterizerState1::GetDesc1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11RasterizerState2_GetDesc2(ID3D11RasterizerState2 *This, D3D11_RASTERIZER_DESC2 *pDesc) { rt_api_not_implemented("ID3D11RasterizerState2::GetDesc2"); }
+#define RT_API_STUBS_ID3D11RasterizerState2 \
+    .QueryInterface = rt_stub_ID3D11RasterizerState2_QueryInterface, \
+    .AddRef = rt_stub_ID3D11RasterizerState2_AddRef, \
+    .Release = rt_stub_ID3D11RasterizerState2_Release, \
+    .GetDevice = rt_stub_ID3D11RasterizerState2_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11RasterizerState2_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11RasterizerState2_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11RasterizerState2_SetPrivateDataInterface, \
+    .GetDesc = rt_stub_ID3D11RasterizerState2_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11RasterizerState2_GetDesc1, \
+    .GetDesc2 = rt_stub_ID3D11RasterizerState2_GetDesc2
+struct rt_own_ID3D11RasterizerState2 {
+    void (STDMETHODCALLTYPE *GetDesc2)(ID3D11RasterizerState2 *This, D3D11_RASTERIZER_DESC2 *pDesc);
+};
+_Static_assert(sizeof(struct ID3D11RasterizerState1Vtbl) + sizeof(struct rt_own_ID3D11RasterizerState2) == sizeof(struct ID3D11RasterizerState2Vtbl), "ID3D11RasterizerState2's own slots follow ID3D11RasterizerState1's");
+#define RT_API_OWN_STUBS_ID3D11RasterizerState2 \
+    .GetDesc2 = rt_stub_ID3D11RasterizerState2_GetDesc2
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_QueryInterface(ID3D11ShaderResourceView1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_AddRef(ID3D11ShaderResourceView1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_Release(ID3D11ShaderResourceView1 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_GetDevice(ID3D11ShaderResourceView1 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_GetPrivateData(ID3D11ShaderResourceView1 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_SetPrivateData(ID3D11ShaderResourceView1 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_SetPrivateDataInterface(ID3D11ShaderResourceView1 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_GetResource(ID3D11ShaderResourceView1 *This, ID3D11Resource **ppResource) { rt_api_not_implemented("ID3D11View::GetResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_GetDesc(ID3D11ShaderResourceView1 *This, D3D11_SHADER_RESOURCE_VIEW_DESC *pDesc) { rt_api_not_implemented("ID3D11ShaderResourceView::GetDesc"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11ShaderResourceView1_GetDesc1(ID3D11ShaderResourceView1 *This, D3D11_SHADER_RESOURCE_VIEW_DESC1 *pDesc1) { rt_api_not_implemented("ID3D11ShaderResourceView1::GetDesc1"); }
+#define RT_API_STUBS_ID3D11ShaderResourceView1 \
+    .QueryInterface = rt_stub_ID3D11ShaderResourceView1_QueryInterface, \
+    .AddRef = rt_stub_ID3D11ShaderResourceView1_AddRef, \
+    .Release = rt_stub_ID3D11ShaderResourceView1_Release, \
+    .GetDevice = rt_stub_ID3D11ShaderResourceView1_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11ShaderResourceView1_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11ShaderResourceView1_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11ShaderResourceView1_SetPrivateDataInterface, \
+    .GetResource = rt_stub_ID3D11ShaderResourceView1_GetResource, \
+    .GetDesc = rt_stub_ID3D11ShaderResourceView1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11ShaderResourceView1_GetDesc1
+struct rt_own_ID3D11ShaderResourceView1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D11ShaderResourceView1 *This, D3D11_SHADER_RESOURCE_VIEW_DESC1 *pDesc1);
+};
+_Static_assert(sizeof(struct ID3D11ShaderResourceViewVtbl) + sizeof(struct rt_own_ID3D11ShaderResourceView1) == sizeof(struct ID3D11ShaderResourceView1Vtbl), "ID3D11ShaderResourceView1's own slots follow ID3D11ShaderResourceView's");
+#define RT_API_OWN_STUBS_ID3D11ShaderResourceView1 \
+    .GetDesc1 = rt_stub_ID3D11ShaderResourceView1_GetDesc1
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_QueryInterface(ID3D11RenderTargetView1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_AddRef(ID3D11RenderTargetView1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_Release(ID3D11RenderTargetView1 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_GetDevice(ID3D11RenderTargetView1 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_GetPrivateData(ID3D11RenderTargetView1 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_SetPrivateData(ID3D11RenderTargetView1 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_SetPrivateDataInterface(ID3D11RenderTargetView1 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_GetResource(ID3D11RenderTargetView1 *This, ID3D11Resource **ppResource) { rt_api_not_implemented("ID3D11View::GetResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_GetDesc(ID3D11RenderTargetView1 *This, D3D11_RENDER_TARGET_VIEW_DESC *pDesc) { rt_api_not_implemented("ID3D11RenderTargetView::GetDesc"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11RenderTargetView1_GetDesc1(ID3D11RenderTargetView1 *This, D3D11_RENDER_TARGET_VIEW_DESC1 *pDesc1) { rt_api_not_implemented("ID3D11RenderTargetView1::GetDesc1"); }
+#define RT_API_STUBS_ID3D11RenderTargetView1 \
+    .QueryInterface = rt_stub_ID3D11RenderTargetView1_QueryInterface, \
+    .AddRef = rt_stub_ID3D11RenderTargetView1_AddRef, \
+    .Release = rt_stub_ID3D11RenderTargetView1_Release, \
+    .GetDevice = rt_stub_ID3D11RenderTargetView1_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11RenderTargetView1_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11RenderTargetView1_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11RenderTargetView1_SetPrivateDataInterface, \
+    .GetResource = rt_stub_ID3D11RenderTargetView1_GetResource, \
+    .GetDesc = rt_stub_ID3D11RenderTargetView1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11RenderTargetView1_GetDesc1
+struct rt_own_ID3D11RenderTargetView1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D11RenderTargetView1 *This, D3D11_RENDER_TARGET_VIEW_DESC1 *pDesc1);
+};
+_Static_assert(sizeof(struct ID3D11RenderTargetViewVtbl) + sizeof(struct rt_own_ID3D11RenderTargetView1) == sizeof(struct ID3D11RenderTargetView1Vtbl), "ID3D11RenderTargetView1's own slots follow ID3D11RenderTargetView's");
+#define RT_API_OWN_STUBS_ID3D11RenderTargetView1 \
+    .GetDesc1 = rt_stub_ID3D11RenderTargetView1_GetDesc1
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_QueryInterface(ID3D11UnorderedAccessView1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_AddRef(ID3D11UnorderedAccessView1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_Release(ID3D11UnorderedAccessView1 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_GetDevice(ID3D11UnorderedAccessView1 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_GetPrivateData(ID3D11UnorderedAccessView1 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_SetPrivateData(ID3D11UnorderedAccessView1 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_SetPrivateDataInterface(ID3D11UnorderedAccessView1 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_GetResource(ID3D11UnorderedAccessView1 *This, ID3D11Resource **ppResource) { rt_api_not_implemented("ID3D11View::GetResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_GetDesc(ID3D11UnorderedAccessView1 *This, D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc) { rt_api_not_implemented("ID3D11UnorderedAccessView::GetDesc"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11UnorderedAccessView1_GetDesc1(ID3D11UnorderedAccessView1 *This, D3D11_UNORDERED_ACCESS_VIEW_DESC1 *pDesc1) { rt_api_not_implemented("ID3D11UnorderedAccessView1::GetDesc1"); }
+#define RT_API_STUBS_ID3D11UnorderedAccessView1 \
+    .QueryInterface = rt_stub_ID3D11UnorderedAccessView1_QueryInterface, \
+    .AddRef = rt_stub_ID3D11UnorderedAccessView1_AddRef, \
+    .Release = rt_stub_ID3D11UnorderedAccessView1_Release, \
+    .GetDevice = rt_stub_ID3D11UnorderedAccessView1_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11UnorderedAccessView1_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11UnorderedAccessView1_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11UnorderedAccessView1_SetPrivateDataInterface, \
+    .GetResource = rt_stub_ID3D11UnorderedAccessView1_GetResource, \
+    .GetDesc = rt_stub_ID3D11UnorderedAccessView1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11UnorderedAccessView1_GetDesc1
+struct rt_own_ID3D11UnorderedAccessView1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D11UnorderedAccessView1 *This, D3D11_UNORDERED_ACCESS_VIEW_DESC1 *pDesc1);
+};
+_Static_assert(sizeof(struct ID3D11UnorderedAccessViewVtbl) + sizeof(struct rt_own_ID3D11UnorderedAccessView1) == sizeof(struct ID3D11UnorderedAccessView1Vtbl), "ID3D11UnorderedAccessView1's own slots follow ID3D11UnorderedAccessView's");
+#define RT_API_OWN_STUBS_ID3D11UnorderedAccessView1 \
+    .GetDesc1 = rt_stub_ID3D11UnorderedAccessView1_GetDesc1
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Query1_QueryInterface(ID3D11Query1 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Query1_AddRef(ID3D11Query1 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Query1_Release(ID3D11Query1 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Query1_GetDevice(ID3D11Query1 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Query1_GetPrivateData(ID3D11Query1 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Query1_SetPrivateData(ID3D11Query1 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Query1_SetPrivateDataInterface(ID3D11Query1 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Query1_GetDataSize(ID3D11Query1 *This) { rt_api_not_implemented("ID3D11Asynchronous::GetDataSize"); return (UINT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Query1_GetDesc(ID3D11Query1 *This, D3D11_QUERY_DESC *pDesc) { rt_api_not_implemented("ID3D11Query::GetDesc"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Query1_GetDesc1(ID3D11Query1 *This, D3D11_QUERY_DESC1 *pDesc1) { rt_api_not_implemented("ID3D11Query1::GetDesc1"); }
+#define RT_API_STUBS_ID3D11Query1 \
+    .QueryInterface = rt_stub_ID3D11Query1_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Query1_AddRef, \
+    .Release = rt_stub_ID3D11Query1_Release, \
+    .GetDevice = rt_stub_ID3D11Query1_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11Query1_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Query1_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Query1_SetPrivateDataInterface, \
+    .GetDataSize = rt_stub_ID3D11Query1_GetDataSize, \
+    .GetDesc = rt_stub_ID3D11Query1_GetDesc, \
+    .GetDesc1 = rt_stub_ID3D11Query1_GetDesc1
+struct rt_own_ID3D11Query1 {
+    void (STDMETHODCALLTYPE *GetDesc1)(ID3D11Query1 *This, D3D11_QUERY_DESC1 *pDesc1);
+};
+_Static_assert(sizeof(struct ID3D11QueryVtbl) + sizeof(struct rt_own_ID3D11Query1) == sizeof(struct ID3D11Query1Vtbl), "ID3D11Query1's own slots follow ID3D11Query's");
+#define RT_API_OWN_STUBS_ID3D11Query1 \
+    .GetDesc1 = rt_stub_ID3D11Query1_GetDesc1
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_QueryInterface(ID3D11DeviceContext3 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_AddRef(ID3D11DeviceContext3 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_Release(ID3D11DeviceContext3 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GetDevice(ID3D11DeviceContext3 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GetPrivateData(ID3D11DeviceContext3 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SetPrivateData(ID3D11DeviceContext3 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SetPrivateDataInterface(ID3D11DeviceContext3 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSSetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::VSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSSetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::PSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSSetShader(ID3D11DeviceContext3 *This, ID3D11PixelShader *pPixelShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::PSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSSetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::PSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSSetShader(ID3D11DeviceContext3 *This, ID3D11VertexShader *pVertexShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::VSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DrawIndexed(ID3D11DeviceContext3 *This, UINT IndexCount, UINT StartIndexLocation, INT BaseVertexLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexed"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_Draw(ID3D11DeviceContext3 *This, UINT VertexCount, UINT StartVertexLocation) { rt_api_not_implemented("ID3D11DeviceContext::Draw"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_Map(ID3D11DeviceContext3 *This, ID3D11Resource *pResource, UINT Subresource, D3D11_MAP MapType, UINT MapFlags, D3D11_MAPPED_SUBRESOURCE *pMappedResource) { return rt_api_not_implemented("ID3D11DeviceContext::Map"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_Unmap(ID3D11DeviceContext3 *This, ID3D11Resource *pResource, UINT Subresource) { rt_api_not_implemented("ID3D11DeviceContext::Unmap"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSSetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::PSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IASetInputLayout(ID3D11DeviceContext3 *This, ID3D11InputLayout *pInputLayout) { rt_api_not_implemented("ID3D11DeviceContext::IASetInputLayout"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IASetVertexBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppVertexBuffers, const UINT *pStrides, const UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::IASetVertexBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IASetIndexBuffer(ID3D11DeviceContext3 *This, ID3D11Buffer *pIndexBuffer, DXGI_FORMAT Format, UINT Offset) { rt_api_not_implemented("ID3D11DeviceContext::IASetIndexBuffer"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DrawIndexedInstanced(ID3D11DeviceContext3 *This, UINT IndexCountPerInstance, UINT InstanceCount, UINT StartIndexLocation, INT BaseVertexLocation, UINT StartInstanceLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexedInstanced"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DrawInstanced(ID3D11DeviceContext3 *This, UINT VertexCountPerInstance, UINT InstanceCount, UINT StartVertexLocation, UINT StartInstanceLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawInstanced"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSSetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::GSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSSetShader(ID3D11DeviceContext3 *This, ID3D11GeometryShader *pShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::GSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IASetPrimitiveTopology(ID3D11DeviceContext3 *This, D3D11_PRIMITIVE_TOPOLOGY Topology) { rt_api_not_implemented("ID3D11DeviceContext::IASetPrimitiveTopology"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSSetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::VSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSSetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::VSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_Begin(ID3D11DeviceContext3 *This, ID3D11Asynchronous *pAsync) { rt_api_not_implemented("ID3D11DeviceContext::Begin"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_End(ID3D11DeviceContext3 *This, ID3D11Asynchronous *pAsync) { rt_api_not_implemented("ID3D11DeviceContext::End"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GetData(ID3D11DeviceContext3 *This, ID3D11Asynchronous *pAsync, void *pData, UINT DataSize, UINT GetDataFlags) { return rt_api_not_implemented("ID3D11DeviceContext::GetData"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SetPredication(ID3D11DeviceContext3 *This, ID3D11Predicate *pPredicate, BOOL PredicateValue) { rt_api_not_implemented("ID3D11DeviceContext::SetPredication"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSSetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::GSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSSetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::GSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_OMSetRenderTargets(ID3D11DeviceContext3 *This, UINT NumViews, ID3D11RenderTargetView *const *ppRenderTargetViews, ID3D11DepthStencilView *pDepthStencilView) { rt_api_not_implemented("ID3D11DeviceContext::OMSetRenderTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_OMSetRenderTargetsAndUnorderedAccessViews(ID3D11DeviceContext3 *This, UINT NumRTVs, ID3D11RenderTargetView *const *ppRenderTargetViews, ID3D11DepthStencilView *pDepthStencilView, UINT UAVStartSlot, UINT NumUAVs, ID3D11UnorderedAccessView *const *ppUnorderedAccessViews, const UINT *pUAVInitialCounts) { rt_api_not_implemented("ID3D11DeviceContext::OMSetRenderTargetsAndUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_OMSetBlendState(ID3D11DeviceContext3 *This, ID3D11BlendState *pBlendState, const FLOAT BlendFactor[4], UINT SampleMask) { rt_api_not_implemented("ID3D11DeviceContext::OMSetBlendState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_OMSetDepthStencilState(ID3D11DeviceContext3 *This, ID3D11DepthStencilState *pDepthStencilState, UINT StencilRef) { rt_api_not_implemented("ID3D11DeviceContext::OMSetDepthStencilState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SOSetTargets(ID3D11DeviceContext3 *This, UINT NumBuffers, ID3D11Buffer *const *ppSOTargets, const UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::SOSetTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DrawAuto(ID3D11DeviceContext3 *This) { rt_api_not_implemented("ID3D11DeviceContext::DrawAuto"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DrawIndexedInstancedIndirect(ID3D11DeviceContext3 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexedInstancedIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DrawInstancedIndirect(ID3D11DeviceContext3 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DrawInstancedIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_Dispatch(ID3D11DeviceContext3 *This, UINT ThreadGroupCountX, UINT ThreadGroupCountY, UINT ThreadGroupCountZ) { rt_api_not_implemented("ID3D11DeviceContext::Dispatch"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DispatchIndirect(ID3D11DeviceContext3 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DispatchIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_RSSetState(ID3D11DeviceContext3 *This, ID3D11RasterizerState *pRasterizerState) { rt_api_not_implemented("ID3D11DeviceContext::RSSetState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_RSSetViewports(ID3D11DeviceContext3 *This, UINT NumViewports, const D3D11_VIEWPORT *pViewports) { rt_api_not_implemented("ID3D11DeviceContext::RSSetViewports"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_RSSetScissorRects(ID3D11DeviceContext3 *This, UINT NumRects, const D3D11_RECT *pRects) { rt_api_not_implemented("ID3D11DeviceContext::RSSetScissorRects"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CopySubresourceRegion(ID3D11DeviceContext3 *This, ID3D11Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox) { rt_api_not_implemented("ID3D11DeviceContext::CopySubresourceRegion"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CopyResource(ID3D11DeviceContext3 *This, ID3D11Resource *pDstResource, ID3D11Resource *pSrcResource) { rt_api_not_implemented("ID3D11DeviceContext::CopyResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_UpdateSubresource(ID3D11DeviceContext3 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch) { rt_api_not_implemented("ID3D11DeviceContext::UpdateSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CopyStructureCount(ID3D11DeviceContext3 *This, ID3D11Buffer *pDstBuffer, UINT DstAlignedByteOffset, ID3D11UnorderedAccessView *pSrcView) { rt_api_not_implemented("ID3D11DeviceContext::CopyStructureCount"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ClearRenderTargetView(ID3D11DeviceContext3 *This, ID3D11RenderTargetView *pRenderTargetView, const FLOAT ColorRGBA[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearRenderTargetView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ClearUnorderedAccessViewUint(ID3D11DeviceContext3 *This, ID3D11UnorderedAccessView *pUnorderedAccessView, const UINT Values[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearUnorderedAccessViewUint"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ClearUnorderedAccessViewFloat(ID3D11DeviceContext3 *This, ID3D11UnorderedAccessView *pUnorderedAccessView, const FLOAT Values[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearUnorderedAccessViewFloat"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ClearDepthStencilView(ID3D11DeviceContext3 *This, ID3D11DepthStencilView *pDepthStencilView, UINT ClearFlags, FLOAT Depth, UINT8 Stencil) { rt_api_not_implemented("ID3D11DeviceContext::ClearDepthStencilView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GenerateMips(ID3D11DeviceContext3 *This, ID3D11ShaderResourceView *pShaderResourceView) { rt_api_not_implemented("ID3D11DeviceContext::GenerateMips"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SetResourceMinLOD(ID3D11DeviceContext3 *This, ID3D11Resource *pResource, FLOAT MinLOD) { rt_api_not_implemented("ID3D11DeviceContext::SetResourceMinLOD"); }
+static inline FLOAT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GetResourceMinLOD(ID3D11DeviceContext3 *This, ID3D11Resource *pResource) { rt_api_not_implemented("ID3D11DeviceContext::GetResourceMinLOD"); return (FLOAT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ResolveSubresource(ID3D11DeviceContext3 *This, ID3D11Resource *pDstResource, UINT DstSubresource, ID3D11Resource *pSrcResource, UINT SrcSubresource, DXGI_FORMAT Format) { rt_api_not_implemented("ID3D11DeviceContext::ResolveSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ExecuteCommandList(ID3D11DeviceContext3 *This, ID3D11CommandList *pCommandList, BOOL RestoreContextState) { rt_api_not_implemented("ID3D11DeviceContext::ExecuteCommandList"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSSetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::HSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSSetShader(ID3D11DeviceContext3 *This, ID3D11HullShader *pHullShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::HSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSSetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::HSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSSetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::HSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSSetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::DSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSSetShader(ID3D11DeviceContext3 *This, ID3D11DomainShader *pDomainShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::DSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSSetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::DSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSSetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::DSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSSetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::CSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSSetUnorderedAccessViews(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumUAVs, ID3D11UnorderedAccessView *const *ppUnorderedAccessViews, const UINT *pUAVInitialCounts) { rt_api_not_implemented("ID3D11DeviceContext::CSSetUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSSetShader(ID3D11DeviceContext3 *This, ID3D11ComputeShader *pComputeShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::CSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSSetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::CSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSSetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::CSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSGetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::VSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSGetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::PSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSGetShader(ID3D11DeviceContext3 *This, ID3D11PixelShader **ppPixelShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::PSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSGetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::PSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSGetShader(ID3D11DeviceContext3 *This, ID3D11VertexShader **ppVertexShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::VSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSGetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::PSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IAGetInputLayout(ID3D11DeviceContext3 *This, ID3D11InputLayout **ppInputLayout) { rt_api_not_implemented("ID3D11DeviceContext::IAGetInputLayout"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IAGetVertexBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppVertexBuffers, UINT *pStrides, UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::IAGetVertexBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IAGetIndexBuffer(ID3D11DeviceContext3 *This, ID3D11Buffer **pIndexBuffer, DXGI_FORMAT *Format, UINT *Offset) { rt_api_not_implemented("ID3D11DeviceContext::IAGetIndexBuffer"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSGetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::GSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSGetShader(ID3D11DeviceContext3 *This, ID3D11GeometryShader **ppGeometryShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::GSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IAGetPrimitiveTopology(ID3D11DeviceContext3 *This, D3D11_PRIMITIVE_TOPOLOGY *pTopology) { rt_api_not_implemented("ID3D11DeviceContext::IAGetPrimitiveTopology"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSGetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::VSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSGetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::VSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GetPredication(ID3D11DeviceContext3 *This, ID3D11Predicate **ppPredicate, BOOL *pPredicateValue) { rt_api_not_implemented("ID3D11DeviceContext::GetPredication"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSGetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::GSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSGetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::GSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_OMGetRenderTargets(ID3D11DeviceContext3 *This, UINT NumViews, ID3D11RenderTargetView **ppRenderTargetViews, ID3D11DepthStencilView **ppDepthStencilView) { rt_api_not_implemented("ID3D11DeviceContext::OMGetRenderTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_OMGetRenderTargetsAndUnorderedAccessViews(ID3D11DeviceContext3 *This, UINT NumRTVs, ID3D11RenderTargetView **ppRenderTargetViews, ID3D11DepthStencilView **ppDepthStencilView, UINT UAVStartSlot, UINT NumUAVs, ID3D11UnorderedAccessView **ppUnorderedAccessViews) { rt_api_not_implemented("ID3D11DeviceContext::OMGetRenderTargetsAndUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_OMGetBlendState(ID3D11DeviceContext3 *This, ID3D11BlendState **ppBlendState, FLOAT BlendFactor[4], UINT *pSampleMask) { rt_api_not_implemented("ID3D11DeviceContext::OMGetBlendState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_OMGetDepthStencilState(ID3D11DeviceContext3 *This, ID3D11DepthStencilState **ppDepthStencilState, UINT *pStencilRef) { rt_api_not_implemented("ID3D11DeviceContext::OMGetDepthStencilState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SOGetTargets(ID3D11DeviceContext3 *This, UINT NumBuffers, ID3D11Buffer **ppSOTargets) { rt_api_not_implemented("ID3D11DeviceContext::SOGetTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_RSGetState(ID3D11DeviceContext3 *This, ID3D11RasterizerState **ppRasterizerState) { rt_api_not_implemented("ID3D11DeviceContext::RSGetState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_RSGetViewports(ID3D11DeviceContext3 *This, UINT *pNumViewports, D3D11_VIEWPORT *pViewports) { rt_api_not_implemented("ID3D11DeviceContext::RSGetViewports"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_RSGetScissorRects(ID3D11DeviceContext3 *This, UINT *pNumRects, D3D11_RECT *pRects) { rt_api_not_implemented("ID3D11DeviceContext::RSGetScissorRects"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSGetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::HSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSGetShader(ID3D11DeviceContext3 *This, ID3D11HullShader **ppHullShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::HSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSGetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::HSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSGetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::HSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSGetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::DSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSGetShader(ID3D11DeviceContext3 *This, ID3D11DomainShader **ppDomainShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::DSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSGetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::DSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSGetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::DSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSGetShaderResources(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::CSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSGetUnorderedAccessViews(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumUAVs, ID3D11UnorderedAccessView **ppUnorderedAccessViews) { rt_api_not_implemented("ID3D11DeviceContext::CSGetUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSGetShader(ID3D11DeviceContext3 *This, ID3D11ComputeShader **ppComputeShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::CSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSGetSamplers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::CSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSGetConstantBuffers(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::CSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ClearState(ID3D11DeviceContext3 *This) { rt_api_not_implemented("ID3D11DeviceContext::ClearState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_Flush(ID3D11DeviceContext3 *This) { rt_api_not_implemented("ID3D11DeviceContext::Flush"); }
+static inline D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GetType(ID3D11DeviceContext3 *This) { rt_api_not_implemented("ID3D11DeviceContext::GetType"); return (D3D11_DEVICE_CONTEXT_TYPE)0; }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GetContextFlags(ID3D11DeviceContext3 *This) { rt_api_not_implemented("ID3D11DeviceContext::GetContextFlags"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_FinishCommandList(ID3D11DeviceContext3 *This, BOOL RestoreDeferredContextState, ID3D11CommandList **ppCommandList) { return rt_api_not_implemented("ID3D11DeviceContext::FinishCommandList"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CopySubresourceRegion1(ID3D11DeviceContext3 *This, ID3D11Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox, UINT CopyFlags) { rt_api_not_implemented("ID3D11DeviceContext1::CopySubresourceRegion1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_UpdateSubresource1(ID3D11DeviceContext3 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch, UINT CopyFlags) { rt_api_not_implemented("ID3D11DeviceContext1::UpdateSubresource1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DiscardResource(ID3D11DeviceContext3 *This, ID3D11Resource *pResource) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DiscardView(ID3D11DeviceContext3 *This, ID3D11View *pResourceView) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSSetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::VSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSSetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::HSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSSetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::DSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSSetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::GSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSSetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::PSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSSetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::CSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_VSGetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::VSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_HSGetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::HSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DSGetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::DSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GSGetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::GSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_PSGetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::PSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CSGetConstantBuffers1(ID3D11DeviceContext3 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::CSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SwapDeviceContextState(ID3D11DeviceContext3 *This, ID3DDeviceContextState *pState, ID3DDeviceContextState **ppPreviousState) { rt_api_not_implemented("ID3D11DeviceContext1::SwapDeviceContextState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ClearView(ID3D11DeviceContext3 *This, ID3D11View *pView, const FLOAT Color[4], const D3D11_RECT *pRect, UINT NumRects) { rt_api_not_implemented("ID3D11DeviceContext1::ClearView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_DiscardView1(ID3D11DeviceContext3 *This, ID3D11View *pResourceView, const D3D11_RECT *pRects, UINT NumRects) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_UpdateTileMappings(ID3D11DeviceContext3 *This, ID3D11Resource *pTiledResource, UINT NumTiledResourceRegions, const D3D11_TILED_RESOURCE_COORDINATE *pTiledResourceRegionStartCoordinates, const D3D11_TILE_REGION_SIZE *pTiledResourceRegionSizes, ID3D11Buffer *pTilePool, UINT NumRanges, const UINT *pRangeFlags, const UINT *pTilePoolStartOffsets, const UINT *pRangeTileCounts, UINT Flags) { return rt_api_not_implemented("ID3D11DeviceContext2::UpdateTileMappings"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CopyTileMappings(ID3D11DeviceContext3 *This, ID3D11Resource *pDestTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pDestRegionStartCoordinate, ID3D11Resource *pSourceTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pSourceRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pTileRegionSize, UINT Flags) { return rt_api_not_implemented("ID3D11DeviceContext2::CopyTileMappings"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_CopyTiles(ID3D11DeviceContext3 *This, ID3D11Resource *pTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pTileRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pTileRegionSize, ID3D11Buffer *pBuffer, UINT64 BufferStartOffsetInBytes, UINT Flags) { rt_api_not_implemented("ID3D11DeviceContext2::CopyTiles"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_UpdateTiles(ID3D11DeviceContext3 *This, ID3D11Resource *pDestTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pDestTileRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pDestTileRegionSize, const void *pSourceTileData, UINT Flags) { rt_api_not_implemented("ID3D11DeviceContext2::UpdateTiles"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_ResizeTilePool(ID3D11DeviceContext3 *This, ID3D11Buffer *pTilePool, UINT64 NewSizeInBytes) { return rt_api_not_implemented("ID3D11DeviceContext2::ResizeTilePool"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_TiledResourceBarrier(ID3D11DeviceContext3 *This, ID3D11DeviceChild *pTiledResourceOrViewAccessBeforeBarrier, ID3D11DeviceChild *pTiledResourceOrViewAccessAfterBarrier) { rt_api_not_implemented("ID3D11DeviceContext2::TiledResourceBarrier"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_IsAnnotationEnabled(ID3D11DeviceContext3 *This) { rt_api_not_implemented("ID3D11DeviceContext2::IsAnnotationEnabled"); return (BOOL)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SetMarkerInt(ID3D11DeviceContext3 *This, const WCHAR *pLabel, int Data) { rt_api_not_implemented("ID3D11DeviceContext2::SetMarkerInt"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_BeginEventInt(ID3D11DeviceContext3 *This, const WCHAR *pLabel, int Data) { rt_api_not_implemented("ID3D11DeviceContext2::BeginEventInt"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_EndEvent(ID3D11DeviceContext3 *This) { rt_api_not_implemented("ID3D11DeviceContext2::EndEvent"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_Flush1(ID3D11DeviceContext3 *This, D3D11_CONTEXT_TYPE ContextType, HANDLE hEvent) { rt_api_not_implemented("ID3D11DeviceContext3::Flush1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_SetHardwareProtectionState(ID3D11DeviceContext3 *This, BOOL HwProtectionEnable) { rt_api_not_implemented("ID3D11DeviceContext3::SetHardwareProtectionState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext3_GetHardwareProtectionState(ID3D11DeviceContext3 *This, BOOL *pHwProtectionEnable) { rt_api_not_implemented("ID3D11DeviceContext3::GetHardwareProtectionState"); }
+#define RT_API_STUBS_ID3D11DeviceContext3 \
+    .QueryInterface = rt_stub_ID3D11DeviceContext3_QueryInterface, \
+    .AddRef = rt_stub_ID3D11DeviceContext3_AddRef, \
+    .Release = rt_stub_ID3D11DeviceContext3_Release, \
+    .GetDevice = rt_stub_ID3D11DeviceContext3_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11DeviceContext3_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11DeviceContext3_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11DeviceContext3_SetPrivateDataInterface, \
+    .VSSetConstantBuffers = rt_stub_ID3D11DeviceContext3_VSSetConstantBuffers, \
+    .PSSetShaderResources = rt_stub_ID3D11DeviceContext3_PSSetShaderResources, \
+    .PSSetShader = rt_stub_ID3D11DeviceContext3_PSSetShader, \
+    .PSSetSamplers = rt_stub_ID3D11DeviceContext3_PSSetSamplers, \
+    .VSSetShader = rt_stub_ID3D11DeviceContext3_VSSetShader, \
+    .DrawIndexed = rt_stub_ID3D11DeviceContext3_DrawIndexed, \
+    .Draw = rt_stub_ID3D11DeviceContext3_Draw, \
+    .Map = rt_stub_ID3D11DeviceContext3_Map, \
+    .Unmap = rt_stub_ID3D11DeviceContext3_Unmap, \
+    .PSSetConstantBuffers = rt_stub_ID3D11DeviceContext3_PSSetConstantBuffers, \
+    .IASetInputLayout = rt_stub_ID3D11DeviceContext3_IASetInputLayout, \
+    .IASetVertexBuffers = rt_stub_ID3D11DeviceContext3_IASetVertexBuffers, \
+    .IASetIndexBuffer = rt_stub_ID3D11DeviceContext3_IASetIndexBuffer, \
+    .DrawIndexedInstanced = rt_stub_ID3D11DeviceContext3_DrawIndexedInstanced, \
+    .DrawInstanced = rt_stub_ID3D11DeviceContext3_DrawInstanced, \
+    .GSSetConstantBuffers = rt_stub_ID3D11DeviceContext3_GSSetConstantBuffers, \
+    .GSSetShader = rt_stub_ID3D11DeviceContext3_GSSetShader, \
+    .IASetPrimitiveTopology = rt_stub_ID3D11DeviceContext3_IASetPrimitiveTopology, \
+    .VSSetShaderResources = rt_stub_ID3D11DeviceContext3_VSSetShaderResources, \
+    .VSSetSamplers = rt_stub_ID3D11DeviceContext3_VSSetSamplers, \
+    .Begin = rt_stub_ID3D11DeviceContext3_Begin, \
+    .End = rt_stub_ID3D11DeviceContext3_End, \
+    .GetData = rt_stub_ID3D11DeviceContext3_GetData, \
+    .SetPredication = rt_stub_ID3D11DeviceContext3_SetPredication, \
+    .GSSetShaderResources = rt_stub_ID3D11DeviceContext3_GSSetShaderResources, \
+    .GSSetSamplers = rt_stub_ID3D11DeviceContext3_GSSetSamplers, \
+    .OMSetRenderTargets = rt_stub_ID3D11DeviceContext3_OMSetRenderTargets, \
+    .OMSetRenderTargetsAndUnorderedAccessViews = rt_stub_ID3D11DeviceContext3_OMSetRenderTargetsAndUnorderedAccessViews, \
+    .OMSetBlendState = rt_stub_ID3D11DeviceContext3_OMSetBlendState, \
+    .OMSetDepthStencilState = rt_stub_ID3D11DeviceContext3_OMSetDepthStencilState, \
+    .SOSetTargets = rt_stub_ID3D11DeviceContext3_SOSetTargets, \
+    .DrawAuto = rt_stub_ID3D11DeviceContext3_DrawAuto, \
+    .DrawIndexedInstancedIndirect = rt_stub_ID3D11DeviceContext3_DrawIndexedInstancedIndirect, \
+    .DrawInstancedIndirect = rt_stub_ID3D11DeviceContext3_DrawInstancedIndirect, \
+    .Dispatch = rt_stub_ID3D11DeviceContext3_Dispatch, \
+    .DispatchIndirect = rt_stub_ID3D11DeviceContext3_DispatchIndirect, \
+    .RSSetState = rt_stub_ID3D11DeviceContext3_RSSetState, \
+    .RSSetViewports = rt_stub_ID3D11DeviceContext3_RSSetViewports, \
+    .RSSetScissorRects = rt_stub_ID3D11DeviceContext3_RSSetScissorRects, \
+    .CopySubresourceRegion = rt_stub_ID3D11DeviceContext3_CopySubresourceRegion, \
+    .CopyResource = rt_stub_ID3D11DeviceContext3_CopyResource, \
+    .UpdateSubresource = rt_stub_ID3D11DeviceContext3_UpdateSubresource, \
+    .CopyStructureCount = rt_stub_ID3D11DeviceContext3_CopyStructureCount, \
+    .ClearRenderTargetView = rt_stub_ID3D11DeviceContext3_ClearRenderTargetView, \
+    .ClearUnorderedAccessViewUint = rt_stub_ID3D11DeviceContext3_ClearUnorderedAccessViewUint, \
+    .ClearUnorderedAccessViewFloat = rt_stub_ID3D11DeviceContext3_ClearUnorderedAccessViewFloat, \
+    .ClearDepthStencilView = rt_stub_ID3D11DeviceContext3_ClearDepthStencilView, \
+    .GenerateMips = rt_stub_ID3D11DeviceContext3_GenerateMips, \
+    .SetResourceMinLOD = rt_stub_ID3D11DeviceContext3_SetResourceMinLOD, \
+    .GetResourceMinLOD = rt_stub_ID3D11DeviceContext3_GetResourceMinLOD, \
+    .ResolveSubresource = rt_stub_ID3D11DeviceContext3_ResolveSubresource, \
+    .ExecuteCommandList = rt_stub_ID3D11DeviceContext3_ExecuteCommandList, \
+    .HSSetShaderResources = rt_stub_ID3D11DeviceContext3_HSSetShaderResources, \
+    .HSSetShader = rt_stub_ID3D11DeviceContext3_HSSetShader, \
+    .HSSetSamplers = rt_stub_ID3D11DeviceContext3_HSSetSamplers, \
+    .HSSetConstantBuffers = rt_stub_ID3D11DeviceContext3_HSSetConstantBuffers, \
+    .DSSetShaderResources = rt_stub_ID3D11DeviceContext3_DSSetShaderResources, \
+    .DSSetShader = rt_stub_ID3D11DeviceContext3_DSSetShader, \
+    .DSSetSamplers = rt_stub_ID3D11DeviceContext3_DSSetSamplers, \
+    .DSSetConstantBuffers = rt_stub_ID3D11DeviceContext3_DSSetConstantBuffers, \
+    .CSSetShaderResources = rt_stub_ID3D11DeviceContext3_CSSetShaderResources, \
+    .CSSetUnorderedAccessViews = rt_stub_ID3D11DeviceContext3_CSSetUnorderedAccessViews, \
+    .CSSetShader = rt_stub_ID3D11DeviceContext3_CSSetShader, \
+    .CSSetSamplers = rt_stub_ID3D11DeviceContext3_CSSetSamplers, \
+    .CSSetConstantBuffers = rt_stub_ID3D11DeviceContext3_CSSetConstantBuffers, \
+    .VSGetConstantBuffers = rt_stub_ID3D11DeviceContext3_VSGetConstantBuffers, \
+    .PSGetShaderResources = rt_stub_ID3D11DeviceContext3_PSGetShaderResources, \
+    .PSGetShader = rt_stub_ID3D11DeviceContext3_PSGetShader, \
+    .PSGetSamplers = rt_stub_ID3D11DeviceContext3_PSGetSamplers, \
+    .VSGetShader = rt_stub_ID3D11DeviceContext3_VSGetShader, \
+    .PSGetConstantBuffers = rt_stub_ID3D11DeviceContext3_PSGetConstantBuffers, \
+    .IAGetInputLayout = rt_stub_ID3D11DeviceContext3_IAGetInputLayout, \
+    .IAGetVertexBuffers = rt_stub_ID3D11DeviceContext3_IAGetVertexBuffers, \
+    .IAGetIndexBuffer = rt_stub_ID3D11DeviceContext3_IAGetIndexBuffer, \
+    .GSGetConstantBuffers = rt_stub_ID3D11DeviceContext3_GSGetConstantBuffers, \
+    .GSGetShader = rt_stub_ID3D11DeviceContext3_GSGetShader, \
+    .IAGetPrimitiveTopology = rt_stub_ID3D11DeviceContext3_IAGetPrimitiveTopology, \
+    .VSGetShaderResources = rt_stub_ID3D11DeviceContext3_VSGetShaderResources, \
+    .VSGetSamplers = rt_stub_ID3D11DeviceContext3_VSGetSamplers, \
+    .GetPredication = rt_stub_ID3D11DeviceContext3_GetPredication, \
+    .GSGetShaderResources = rt_stub_ID3D11DeviceContext3_GSGetShaderResources, \
+    .GSGetSamplers = rt_stub_ID3D11DeviceContext3_GSGetSamplers, \
+    .OMGetRenderTargets = rt_stub_ID3D11DeviceContext3_OMGetRenderTargets, \
+    .OMGetRenderTargetsAndUnorderedAccessViews = rt_stub_ID3D11DeviceContext3_OMGetRenderTargetsAndUnorderedAccessViews, \
+    .OMGetBlendState = rt_stub_ID3D11DeviceContext3_OMGetBlendState, \
+    .OMGetDepthStencilState = rt_stub_ID3D11DeviceContext3_OMGetDepthStencilState, \
+    .SOGetTargets = rt_stub_ID3D11DeviceContext3_SOGetTargets, \
+    .RSGetState = rt_stub_ID3D11DeviceContext3_RSGetState, \
+    .RSGetViewports = rt_stub_ID3D11DeviceContext3_RSGetViewports, \
+    .RSGetScissorRects = rt_stub_ID3D11DeviceContext3_RSGetScissorRects, \
+    .HSGetShaderResources = rt_stub_ID3D11DeviceContext3_HSGetShaderResources, \
+    .HSGetShader = rt_stub_ID3D11DeviceContext3_HSGetShader, \
+    .HSGetSamplers = rt_stub_ID3D11DeviceContext3_HSGetSamplers, \
+    .HSGetConstantBuffers = rt_stub_ID3D11DeviceContext3_HSGetConstantBuffers, \
+    .DSGetShaderResources = rt_stub_ID3D11DeviceContext3_DSGetShaderResources, \
+    .DSGetShader = rt_stub_ID3D11DeviceContext3_DSGetShader, \
+    .DSGetSamplers = rt_stub_ID3D11DeviceContext3_DSGetSamplers, \
+    .DSGetConstantBuffers = rt_stub_ID3D11DeviceContext3_DSGetConstantBuffers, \
+    .CSGetShaderResources = rt_stub_ID3D11DeviceContext3_CSGetShaderResources, \
+    .CSGetUnorderedAccessViews = rt_stub_ID3D11DeviceContext3_CSGetUnorderedAccessViews, \
+    .CSGetShader = rt_stub_ID3D11DeviceContext3_CSGetShader, \
+    .CSGetSamplers = rt_stub_ID3D11DeviceContext3_CSGetSamplers, \
+    .CSGetConstantBuffers = rt_stub_ID3D11DeviceContext3_CSGetConstantBuffers, \
+    .ClearState = rt_stub_ID3D11DeviceContext3_ClearState, \
+    .Flush = rt_stub_ID3D11DeviceContext3_Flush, \
+    .GetType = rt_stub_ID3D11DeviceContext3_GetType, \
+    .GetContextFlags = rt_stub_ID3D11DeviceContext3_GetContextFlags, \
+    .FinishCommandList = rt_stub_ID3D11DeviceContext3_FinishCommandList, \
+    .CopySubresourceRegion1 = rt_stub_ID3D11DeviceContext3_CopySubresourceRegion1, \
+    .UpdateSubresource1 = rt_stub_ID3D11DeviceContext3_UpdateSubresource1, \
+    .DiscardResource = rt_stub_ID3D11DeviceContext3_DiscardResource, \
+    .DiscardView = rt_stub_ID3D11DeviceContext3_DiscardView, \
+    .VSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_VSSetConstantBuffers1, \
+    .HSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_HSSetConstantBuffers1, \
+    .DSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_DSSetConstantBuffers1, \
+    .GSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_GSSetConstantBuffers1, \
+    .PSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_PSSetConstantBuffers1, \
+    .CSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_CSSetConstantBuffers1, \
+    .VSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_VSGetConstantBuffers1, \
+    .HSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_HSGetConstantBuffers1, \
+    .DSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_DSGetConstantBuffers1, \
+    .GSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_GSGetConstantBuffers1, \
+    .PSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_PSGetConstantBuffers1, \
+    .CSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext3_CSGetConstantBuffers1, \
+    .SwapDeviceContextState = rt_stub_ID3D11DeviceContext3_SwapDeviceContextState, \
+    .ClearView = rt_stub_ID3D11DeviceContext3_ClearView, \
+    .DiscardView1 = rt_stub_ID3D11DeviceContext3_DiscardView1, \
+    .UpdateTileMappings = rt_stub_ID3D11DeviceContext3_UpdateTileMappings, \
+    .CopyTileMappings = rt_stub_ID3D11DeviceContext3_CopyTileMappings, \
+    .CopyTiles = rt_stub_ID3D11DeviceContext3_CopyTiles, \
+    .UpdateTiles = rt_stub_ID3D11DeviceContext3_UpdateTiles, \
+    .ResizeTilePool = rt_stub_ID3D11DeviceContext3_ResizeTilePool, \
+    .TiledResourceBarrier = rt_stub_ID3D11DeviceContext3_TiledResourceBarrier, \
+    .IsAnnotationEnabled = rt_stub_ID3D11DeviceContext3_IsAnnotationEnabled, \
+    .SetMarkerInt = rt_stub_ID3D11DeviceContext3_SetMarkerInt, \
+    .BeginEventInt = rt_stub_ID3D11DeviceContext3_BeginEventInt, \
+    .EndEvent = rt_stub_ID3D11DeviceContext3_EndEvent, \
+    .Flush1 = rt_stub_ID3D11DeviceContext3_Flush1, \
+    .SetHardwareProtectionState = rt_stub_ID3D11DeviceContext3_SetHardwareProtectionState, \
+    .GetHardwareProtectionState = rt_stub_ID3D11DeviceContext3_GetHardwareProtectionState
+struct rt_own_ID3D11DeviceContext3 {
+    void (STDMETHODCALLTYPE *Flush1)(ID3D11DeviceContext3 *This, D3D11_CONTEXT_TYPE ContextType, HANDLE hEvent);
+    void (STDMETHODCALLTYPE *SetHardwareProtectionState)(ID3D11DeviceContext3 *This, BOOL HwProtectionEnable);
+    void (STDMETHODCALLTYPE *GetHardwareProtectionState)(ID3D11DeviceContext3 *This, BOOL *pHwProtectionEnable);
+};
+_Static_assert(sizeof(struct ID3D11DeviceContext2Vtbl) + sizeof(struct rt_own_ID3D11DeviceContext3) == sizeof(struct ID3D11DeviceContext3Vtbl), "ID3D11DeviceContext3's own slots follow ID3D11DeviceContext2's");
+#define RT_API_OWN_STUBS_ID3D11DeviceContext3 \
+    .Flush1 = rt_stub_ID3D11DeviceContext3_Flush1, \
+    .SetHardwareProtectionState = rt_stub_ID3D11DeviceContext3_SetHardwareProtectionState, \
+    .GetHardwareProtectionState = rt_stub_ID3D11DeviceContext3_GetHardwareProtectionState
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Fence_QueryInterface(ID3D11Fence *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Fence_AddRef(ID3D11Fence *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Fence_Release(ID3D11Fence *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Fence_GetDevice(ID3D11Fence *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Fence_GetPrivateData(ID3D11Fence *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Fence_SetPrivateData(ID3D11Fence *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Fence_SetPrivateDataInterface(ID3D11Fence *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Fence_CreateSharedHandle(ID3D11Fence *This, const SECURITY_ATTRIBUTES *pAttributes, DWORD dwAccess, const WCHAR *lpName, HANDLE *pHandle) { return rt_api_not_implemented("ID3D11Fence::CreateSharedHandle"); }
+static inline UINT64 STDMETHODCALLTYPE rt_stub_ID3D11Fence_GetCompletedValue(ID3D11Fence *This) { rt_api_not_implemented("ID3D11Fence::GetCompletedValue"); return (UINT64)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Fence_SetEventOnCompletion(ID3D11Fence *This, UINT64 Value, HANDLE hEvent) { return rt_api_not_implemented("ID3D11Fence::SetEventOnCompletion"); }
+#define RT_API_STUBS_ID3D11Fence \
+    .QueryInterface = rt_stub_ID3D11Fence_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Fence_AddRef, \
+    .Release = rt_stub_ID3D11Fence_Release, \
+    .GetDevice = rt_stub_ID3D11Fence_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11Fence_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Fence_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Fence_SetPrivateDataInterface, \
+    .CreateSharedHandle = rt_stub_ID3D11Fence_CreateSharedHandle, \
+    .GetCompletedValue = rt_stub_ID3D11Fence_GetCompletedValue, \
+    .SetEventOnCompletion = rt_stub_ID3D11Fence_SetEventOnCompletion
+struct rt_own_ID3D11Fence {
+    HRESULT (STDMETHODCALLTYPE *CreateSharedHandle)(ID3D11Fence *This, const SECURITY_ATTRIBUTES *pAttributes, DWORD dwAccess, const WCHAR *lpName, HANDLE *pHandle);
+    UINT64 (STDMETHODCALLTYPE *GetCompletedValue)(ID3D11Fence *This);
+    HRESULT (STDMETHODCALLTYPE *SetEventOnCompletion)(ID3D11Fence *This, UINT64 Value, HANDLE hEvent);
+};
+_Static_assert(sizeof(struct ID3D11DeviceChildVtbl) + sizeof(struct rt_own_ID3D11Fence) == sizeof(struct ID3D11FenceVtbl), "ID3D11Fence's own slots follow ID3D11DeviceChild's");
+#define RT_API_OWN_STUBS_ID3D11Fence \
+    .CreateSharedHandle = rt_stub_ID3D11Fence_CreateSharedHandle, \
+    .GetCompletedValue = rt_stub_ID3D11Fence_GetCompletedValue, \
+    .SetEventOnCompletion = rt_stub_ID3D11Fence_SetEventOnCompletion
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_QueryInterface(ID3D11DeviceContext4 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_AddRef(ID3D11DeviceContext4 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Release(ID3D11DeviceContext4 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GetDevice(ID3D11DeviceContext4 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GetPrivateData(ID3D11DeviceContext4 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SetPrivateData(ID3D11DeviceContext4 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SetPrivateDataInterface(ID3D11DeviceContext4 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSSetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::VSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSSetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::PSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSSetShader(ID3D11DeviceContext4 *This, ID3D11PixelShader *pPixelShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::PSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSSetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::PSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSSetShader(ID3D11DeviceContext4 *This, ID3D11VertexShader *pVertexShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::VSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DrawIndexed(ID3D11DeviceContext4 *This, UINT IndexCount, UINT StartIndexLocation, INT BaseVertexLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexed"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Draw(ID3D11DeviceContext4 *This, UINT VertexCount, UINT StartVertexLocation) { rt_api_not_implemented("ID3D11DeviceContext::Draw"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Map(ID3D11DeviceContext4 *This, ID3D11Resource *pResource, UINT Subresource, D3D11_MAP MapType, UINT MapFlags, D3D11_MAPPED_SUBRESOURCE *pMappedResource) { return rt_api_not_implemented("ID3D11DeviceContext::Map"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Unmap(ID3D11DeviceContext4 *This, ID3D11Resource *pResource, UINT Subresource) { rt_api_not_implemented("ID3D11DeviceContext::Unmap"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSSetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::PSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IASetInputLayout(ID3D11DeviceContext4 *This, ID3D11InputLayout *pInputLayout) { rt_api_not_implemented("ID3D11DeviceContext::IASetInputLayout"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IASetVertexBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppVertexBuffers, const UINT *pStrides, const UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::IASetVertexBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IASetIndexBuffer(ID3D11DeviceContext4 *This, ID3D11Buffer *pIndexBuffer, DXGI_FORMAT Format, UINT Offset) { rt_api_not_implemented("ID3D11DeviceContext::IASetIndexBuffer"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DrawIndexedInstanced(ID3D11DeviceContext4 *This, UINT IndexCountPerInstance, UINT InstanceCount, UINT StartIndexLocation, INT BaseVertexLocation, UINT StartInstanceLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexedInstanced"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DrawInstanced(ID3D11DeviceContext4 *This, UINT VertexCountPerInstance, UINT InstanceCount, UINT StartVertexLocation, UINT StartInstanceLocation) { rt_api_not_implemented("ID3D11DeviceContext::DrawInstanced"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSSetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::GSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSSetShader(ID3D11DeviceContext4 *This, ID3D11GeometryShader *pShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::GSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IASetPrimitiveTopology(ID3D11DeviceContext4 *This, D3D11_PRIMITIVE_TOPOLOGY Topology) { rt_api_not_implemented("ID3D11DeviceContext::IASetPrimitiveTopology"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSSetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::VSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSSetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::VSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Begin(ID3D11DeviceContext4 *This, ID3D11Asynchronous *pAsync) { rt_api_not_implemented("ID3D11DeviceContext::Begin"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_End(ID3D11DeviceContext4 *This, ID3D11Asynchronous *pAsync) { rt_api_not_implemented("ID3D11DeviceContext::End"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GetData(ID3D11DeviceContext4 *This, ID3D11Asynchronous *pAsync, void *pData, UINT DataSize, UINT GetDataFlags) { return rt_api_not_implemented("ID3D11DeviceContext::GetData"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SetPredication(ID3D11DeviceContext4 *This, ID3D11Predicate *pPredicate, BOOL PredicateValue) { rt_api_not_implemented("ID3D11DeviceContext::SetPredication"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSSetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::GSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSSetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::GSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_OMSetRenderTargets(ID3D11DeviceContext4 *This, UINT NumViews, ID3D11RenderTargetView *const *ppRenderTargetViews, ID3D11DepthStencilView *pDepthStencilView) { rt_api_not_implemented("ID3D11DeviceContext::OMSetRenderTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_OMSetRenderTargetsAndUnorderedAccessViews(ID3D11DeviceContext4 *This, UINT NumRTVs, ID3D11RenderTargetView *const *ppRenderTargetViews, ID3D11DepthStencilView *pDepthStencilView, UINT UAVStartSlot, UINT NumUAVs, ID3D11UnorderedAccessView *const *ppUnorderedAccessViews, const UINT *pUAVInitialCounts) { rt_api_not_implemented("ID3D11DeviceContext::OMSetRenderTargetsAndUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_OMSetBlendState(ID3D11DeviceContext4 *This, ID3D11BlendState *pBlendState, const FLOAT BlendFactor[4], UINT SampleMask) { rt_api_not_implemented("ID3D11DeviceContext::OMSetBlendState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_OMSetDepthStencilState(ID3D11DeviceContext4 *This, ID3D11DepthStencilState *pDepthStencilState, UINT StencilRef) { rt_api_not_implemented("ID3D11DeviceContext::OMSetDepthStencilState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SOSetTargets(ID3D11DeviceContext4 *This, UINT NumBuffers, ID3D11Buffer *const *ppSOTargets, const UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::SOSetTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DrawAuto(ID3D11DeviceContext4 *This) { rt_api_not_implemented("ID3D11DeviceContext::DrawAuto"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DrawIndexedInstancedIndirect(ID3D11DeviceContext4 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DrawIndexedInstancedIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DrawInstancedIndirect(ID3D11DeviceContext4 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DrawInstancedIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Dispatch(ID3D11DeviceContext4 *This, UINT ThreadGroupCountX, UINT ThreadGroupCountY, UINT ThreadGroupCountZ) { rt_api_not_implemented("ID3D11DeviceContext::Dispatch"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DispatchIndirect(ID3D11DeviceContext4 *This, ID3D11Buffer *pBufferForArgs, UINT AlignedByteOffsetForArgs) { rt_api_not_implemented("ID3D11DeviceContext::DispatchIndirect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_RSSetState(ID3D11DeviceContext4 *This, ID3D11RasterizerState *pRasterizerState) { rt_api_not_implemented("ID3D11DeviceContext::RSSetState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_RSSetViewports(ID3D11DeviceContext4 *This, UINT NumViewports, const D3D11_VIEWPORT *pViewports) { rt_api_not_implemented("ID3D11DeviceContext::RSSetViewports"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_RSSetScissorRects(ID3D11DeviceContext4 *This, UINT NumRects, const D3D11_RECT *pRects) { rt_api_not_implemented("ID3D11DeviceContext::RSSetScissorRects"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CopySubresourceRegion(ID3D11DeviceContext4 *This, ID3D11Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox) { rt_api_not_implemented("ID3D11DeviceContext::CopySubresourceRegion"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CopyResource(ID3D11DeviceContext4 *This, ID3D11Resource *pDstResource, ID3D11Resource *pSrcResource) { rt_api_not_implemented("ID3D11DeviceContext::CopyResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_UpdateSubresource(ID3D11DeviceContext4 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch) { rt_api_not_implemented("ID3D11DeviceContext::UpdateSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CopyStructureCount(ID3D11DeviceContext4 *This, ID3D11Buffer *pDstBuffer, UINT DstAlignedByteOffset, ID3D11UnorderedAccessView *pSrcView) { rt_api_not_implemented("ID3D11DeviceContext::CopyStructureCount"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ClearRenderTargetView(ID3D11DeviceContext4 *This, ID3D11RenderTargetView *pRenderTargetView, const FLOAT ColorRGBA[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearRenderTargetView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ClearUnorderedAccessViewUint(ID3D11DeviceContext4 *This, ID3D11UnorderedAccessView *pUnorderedAccessView, const UINT Values[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearUnorderedAccessViewUint"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ClearUnorderedAccessViewFloat(ID3D11DeviceContext4 *This, ID3D11UnorderedAccessView *pUnorderedAccessView, const FLOAT Values[4]) { rt_api_not_implemented("ID3D11DeviceContext::ClearUnorderedAccessViewFloat"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ClearDepthStencilView(ID3D11DeviceContext4 *This, ID3D11DepthStencilView *pDepthStencilView, UINT ClearFlags, FLOAT Depth, UINT8 Stencil) { rt_api_not_implemented("ID3D11DeviceContext::ClearDepthStencilView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GenerateMips(ID3D11DeviceContext4 *This, ID3D11ShaderResourceView *pShaderResourceView) { rt_api_not_implemented("ID3D11DeviceContext::GenerateMips"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SetResourceMinLOD(ID3D11DeviceContext4 *This, ID3D11Resource *pResource, FLOAT MinLOD) { rt_api_not_implemented("ID3D11DeviceContext::SetResourceMinLOD"); }
+static inline FLOAT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GetResourceMinLOD(ID3D11DeviceContext4 *This, ID3D11Resource *pResource) { rt_api_not_implemented("ID3D11DeviceContext::GetResourceMinLOD"); return (FLOAT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ResolveSubresource(ID3D11DeviceContext4 *This, ID3D11Resource *pDstResource, UINT DstSubresource, ID3D11Resource *pSrcResource, UINT SrcSubresource, DXGI_FORMAT Format) { rt_api_not_implemented("ID3D11DeviceContext::ResolveSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ExecuteCommandList(ID3D11DeviceContext4 *This, ID3D11CommandList *pCommandList, BOOL RestoreContextState) { rt_api_not_implemented("ID3D11DeviceContext::ExecuteCommandList"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSSetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::HSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSSetShader(ID3D11DeviceContext4 *This, ID3D11HullShader *pHullShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::HSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSSetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::HSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSSetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::HSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSSetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::DSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSSetShader(ID3D11DeviceContext4 *This, ID3D11DomainShader *pDomainShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::DSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSSetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::DSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSSetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::DSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSSetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView *const *ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::CSSetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSSetUnorderedAccessViews(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumUAVs, ID3D11UnorderedAccessView *const *ppUnorderedAccessViews, const UINT *pUAVInitialCounts) { rt_api_not_implemented("ID3D11DeviceContext::CSSetUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSSetShader(ID3D11DeviceContext4 *This, ID3D11ComputeShader *pComputeShader, ID3D11ClassInstance *const *ppClassInstances, UINT NumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::CSSetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSSetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState *const *ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::CSSetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSSetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::CSSetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSGetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::VSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSGetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::PSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSGetShader(ID3D11DeviceContext4 *This, ID3D11PixelShader **ppPixelShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::PSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSGetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::PSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSGetShader(ID3D11DeviceContext4 *This, ID3D11VertexShader **ppVertexShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::VSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSGetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::PSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IAGetInputLayout(ID3D11DeviceContext4 *This, ID3D11InputLayout **ppInputLayout) { rt_api_not_implemented("ID3D11DeviceContext::IAGetInputLayout"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IAGetVertexBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppVertexBuffers, UINT *pStrides, UINT *pOffsets) { rt_api_not_implemented("ID3D11DeviceContext::IAGetVertexBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IAGetIndexBuffer(ID3D11DeviceContext4 *This, ID3D11Buffer **pIndexBuffer, DXGI_FORMAT *Format, UINT *Offset) { rt_api_not_implemented("ID3D11DeviceContext::IAGetIndexBuffer"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSGetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::GSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSGetShader(ID3D11DeviceContext4 *This, ID3D11GeometryShader **ppGeometryShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::GSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IAGetPrimitiveTopology(ID3D11DeviceContext4 *This, D3D11_PRIMITIVE_TOPOLOGY *pTopology) { rt_api_not_implemented("ID3D11DeviceContext::IAGetPrimitiveTopology"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSGetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::VSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSGetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::VSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GetPredication(ID3D11DeviceContext4 *This, ID3D11Predicate **ppPredicate, BOOL *pPredicateValue) { rt_api_not_implemented("ID3D11DeviceContext::GetPredication"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSGetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::GSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSGetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::GSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_OMGetRenderTargets(ID3D11DeviceContext4 *This, UINT NumViews, ID3D11RenderTargetView **ppRenderTargetViews, ID3D11DepthStencilView **ppDepthStencilView) { rt_api_not_implemented("ID3D11DeviceContext::OMGetRenderTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_OMGetRenderTargetsAndUnorderedAccessViews(ID3D11DeviceContext4 *This, UINT NumRTVs, ID3D11RenderTargetView **ppRenderTargetViews, ID3D11DepthStencilView **ppDepthStencilView, UINT UAVStartSlot, UINT NumUAVs, ID3D11UnorderedAccessView **ppUnorderedAccessViews) { rt_api_not_implemented("ID3D11DeviceContext::OMGetRenderTargetsAndUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_OMGetBlendState(ID3D11DeviceContext4 *This, ID3D11BlendState **ppBlendState, FLOAT BlendFactor[4], UINT *pSampleMask) { rt_api_not_implemented("ID3D11DeviceContext::OMGetBlendState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_OMGetDepthStencilState(ID3D11DeviceContext4 *This, ID3D11DepthStencilState **ppDepthStencilState, UINT *pStencilRef) { rt_api_not_implemented("ID3D11DeviceContext::OMGetDepthStencilState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SOGetTargets(ID3D11DeviceContext4 *This, UINT NumBuffers, ID3D11Buffer **ppSOTargets) { rt_api_not_implemented("ID3D11DeviceContext::SOGetTargets"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_RSGetState(ID3D11DeviceContext4 *This, ID3D11RasterizerState **ppRasterizerState) { rt_api_not_implemented("ID3D11DeviceContext::RSGetState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_RSGetViewports(ID3D11DeviceContext4 *This, UINT *pNumViewports, D3D11_VIEWPORT *pViewports) { rt_api_not_implemented("ID3D11DeviceContext::RSGetViewports"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_RSGetScissorRects(ID3D11DeviceContext4 *This, UINT *pNumRects, D3D11_RECT *pRects) { rt_api_not_implemented("ID3D11DeviceContext::RSGetScissorRects"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSGetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::HSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSGetShader(ID3D11DeviceContext4 *This, ID3D11HullShader **ppHullShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::HSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSGetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::HSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSGetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::HSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSGetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::DSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSGetShader(ID3D11DeviceContext4 *This, ID3D11DomainShader **ppDomainShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::DSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSGetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::DSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSGetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::DSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSGetShaderResources(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumViews, ID3D11ShaderResourceView **ppShaderResourceViews) { rt_api_not_implemented("ID3D11DeviceContext::CSGetShaderResources"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSGetUnorderedAccessViews(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumUAVs, ID3D11UnorderedAccessView **ppUnorderedAccessViews) { rt_api_not_implemented("ID3D11DeviceContext::CSGetUnorderedAccessViews"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSGetShader(ID3D11DeviceContext4 *This, ID3D11ComputeShader **ppComputeShader, ID3D11ClassInstance **ppClassInstances, UINT *pNumClassInstances) { rt_api_not_implemented("ID3D11DeviceContext::CSGetShader"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSGetSamplers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumSamplers, ID3D11SamplerState **ppSamplers) { rt_api_not_implemented("ID3D11DeviceContext::CSGetSamplers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSGetConstantBuffers(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers) { rt_api_not_implemented("ID3D11DeviceContext::CSGetConstantBuffers"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ClearState(ID3D11DeviceContext4 *This) { rt_api_not_implemented("ID3D11DeviceContext::ClearState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Flush(ID3D11DeviceContext4 *This) { rt_api_not_implemented("ID3D11DeviceContext::Flush"); }
+static inline D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GetType(ID3D11DeviceContext4 *This) { rt_api_not_implemented("ID3D11DeviceContext::GetType"); return (D3D11_DEVICE_CONTEXT_TYPE)0; }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GetContextFlags(ID3D11DeviceContext4 *This) { rt_api_not_implemented("ID3D11DeviceContext::GetContextFlags"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_FinishCommandList(ID3D11DeviceContext4 *This, BOOL RestoreDeferredContextState, ID3D11CommandList **ppCommandList) { return rt_api_not_implemented("ID3D11DeviceContext::FinishCommandList"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CopySubresourceRegion1(ID3D11DeviceContext4 *This, ID3D11Resource *pDstResource, UINT DstSubresource, UINT DstX, UINT DstY, UINT DstZ, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox, UINT CopyFlags) { rt_api_not_implemented("ID3D11DeviceContext1::CopySubresourceRegion1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_UpdateSubresource1(ID3D11DeviceContext4 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch, UINT CopyFlags) { rt_api_not_implemented("ID3D11DeviceContext1::UpdateSubresource1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DiscardResource(ID3D11DeviceContext4 *This, ID3D11Resource *pResource) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardResource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DiscardView(ID3D11DeviceContext4 *This, ID3D11View *pResourceView) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSSetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::VSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSSetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::HSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSSetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::DSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSSetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::GSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSSetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::PSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSSetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer *const *ppConstantBuffers, const UINT *pFirstConstant, const UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::CSSetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_VSGetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::VSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_HSGetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::HSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DSGetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::DSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GSGetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::GSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_PSGetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::PSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CSGetConstantBuffers1(ID3D11DeviceContext4 *This, UINT StartSlot, UINT NumBuffers, ID3D11Buffer **ppConstantBuffers, UINT *pFirstConstant, UINT *pNumConstants) { rt_api_not_implemented("ID3D11DeviceContext1::CSGetConstantBuffers1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SwapDeviceContextState(ID3D11DeviceContext4 *This, ID3DDeviceContextState *pState, ID3DDeviceContextState **ppPreviousState) { rt_api_not_implemented("ID3D11DeviceContext1::SwapDeviceContextState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ClearView(ID3D11DeviceContext4 *This, ID3D11View *pView, const FLOAT Color[4], const D3D11_RECT *pRect, UINT NumRects) { rt_api_not_implemented("ID3D11DeviceContext1::ClearView"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_DiscardView1(ID3D11DeviceContext4 *This, ID3D11View *pResourceView, const D3D11_RECT *pRects, UINT NumRects) { rt_api_not_implemented("ID3D11DeviceContext1::DiscardView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_UpdateTileMappings(ID3D11DeviceContext4 *This, ID3D11Resource *pTiledResource, UINT NumTiledResourceRegions, const D3D11_TILED_RESOURCE_COORDINATE *pTiledResourceRegionStartCoordinates, const D3D11_TILE_REGION_SIZE *pTiledResourceRegionSizes, ID3D11Buffer *pTilePool, UINT NumRanges, const UINT *pRangeFlags, const UINT *pTilePoolStartOffsets, const UINT *pRangeTileCounts, UINT Flags) { return rt_api_not_implemented("ID3D11DeviceContext2::UpdateTileMappings"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CopyTileMappings(ID3D11DeviceContext4 *This, ID3D11Resource *pDestTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pDestRegionStartCoordinate, ID3D11Resource *pSourceTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pSourceRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pTileRegionSize, UINT Flags) { return rt_api_not_implemented("ID3D11DeviceContext2::CopyTileMappings"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_CopyTiles(ID3D11DeviceContext4 *This, ID3D11Resource *pTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pTileRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pTileRegionSize, ID3D11Buffer *pBuffer, UINT64 BufferStartOffsetInBytes, UINT Flags) { rt_api_not_implemented("ID3D11DeviceContext2::CopyTiles"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_UpdateTiles(ID3D11DeviceContext4 *This, ID3D11Resource *pDestTiledResource, const D3D11_TILED_RESOURCE_COORDINATE *pDestTileRegionStartCoordinate, const D3D11_TILE_REGION_SIZE *pDestTileRegionSize, const void *pSourceTileData, UINT Flags) { rt_api_not_implemented("ID3D11DeviceContext2::UpdateTiles"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_ResizeTilePool(ID3D11DeviceContext4 *This, ID3D11Buffer *pTilePool, UINT64 NewSizeInBytes) { return rt_api_not_implemented("ID3D11DeviceContext2::ResizeTilePool"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_TiledResourceBarrier(ID3D11DeviceContext4 *This, ID3D11DeviceChild *pTiledResourceOrViewAccessBeforeBarrier, ID3D11DeviceChild *pTiledResourceOrViewAccessAfterBarrier) { rt_api_not_implemented("ID3D11DeviceContext2::TiledResourceBarrier"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_IsAnnotationEnabled(ID3D11DeviceContext4 *This) { rt_api_not_implemented("ID3D11DeviceContext2::IsAnnotationEnabled"); return (BOOL)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SetMarkerInt(ID3D11DeviceContext4 *This, const WCHAR *pLabel, int Data) { rt_api_not_implemented("ID3D11DeviceContext2::SetMarkerInt"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_BeginEventInt(ID3D11DeviceContext4 *This, const WCHAR *pLabel, int Data) { rt_api_not_implemented("ID3D11DeviceContext2::BeginEventInt"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_EndEvent(ID3D11DeviceContext4 *This) { rt_api_not_implemented("ID3D11DeviceContext2::EndEvent"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Flush1(ID3D11DeviceContext4 *This, D3D11_CONTEXT_TYPE ContextType, HANDLE hEvent) { rt_api_not_implemented("ID3D11DeviceContext3::Flush1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_SetHardwareProtectionState(ID3D11DeviceContext4 *This, BOOL HwProtectionEnable) { rt_api_not_implemented("ID3D11DeviceContext3::SetHardwareProtectionState"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_GetHardwareProtectionState(ID3D11DeviceContext4 *This, BOOL *pHwProtectionEnable) { rt_api_not_implemented("ID3D11DeviceContext3::GetHardwareProtectionState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Signal(ID3D11DeviceContext4 *This, ID3D11Fence *pFence, UINT64 Value) { return rt_api_not_implemented("ID3D11DeviceContext4::Signal"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11DeviceContext4_Wait(ID3D11DeviceContext4 *This, ID3D11Fence *pFence, UINT64 Value) { return rt_api_not_implemented("ID3D11DeviceContext4::Wait"); }
+#define RT_API_STUBS_ID3D11DeviceContext4 \
+    .QueryInterface = rt_stub_ID3D11DeviceContext4_QueryInterface, \
+    .AddRef = rt_stub_ID3D11DeviceContext4_AddRef, \
+    .Release = rt_stub_ID3D11DeviceContext4_Release, \
+    .GetDevice = rt_stub_ID3D11DeviceContext4_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11DeviceContext4_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11DeviceContext4_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11DeviceContext4_SetPrivateDataInterface, \
+    .VSSetConstantBuffers = rt_stub_ID3D11DeviceContext4_VSSetConstantBuffers, \
+    .PSSetShaderResources = rt_stub_ID3D11DeviceContext4_PSSetShaderResources, \
+    .PSSetShader = rt_stub_ID3D11DeviceContext4_PSSetShader, \
+    .PSSetSamplers = rt_stub_ID3D11DeviceContext4_PSSetSamplers, \
+    .VSSetShader = rt_stub_ID3D11DeviceContext4_VSSetShader, \
+    .DrawIndexed = rt_stub_ID3D11DeviceContext4_DrawIndexed, \
+    .Draw = rt_stub_ID3D11DeviceContext4_Draw, \
+    .Map = rt_stub_ID3D11DeviceContext4_Map, \
+    .Unmap = rt_stub_ID3D11DeviceContext4_Unmap, \
+    .PSSetConstantBuffers = rt_stub_ID3D11DeviceContext4_PSSetConstantBuffers, \
+    .IASetInputLayout = rt_stub_ID3D11DeviceContext4_IASetInputLayout, \
+    .IASetVertexBuffers = rt_stub_ID3D11DeviceContext4_IASetVertexBuffers, \
+    .IASetIndexBuffer = rt_stub_ID3D11DeviceContext4_IASetIndexBuffer, \
+    .DrawIndexedInstanced = rt_stub_ID3D11DeviceContext4_DrawIndexedInstanced, \
+    .DrawInstanced = rt_stub_ID3D11DeviceContext4_DrawInstanced, \
+    .GSSetConstantBuffers = rt_stub_ID3D11DeviceContext4_GSSetConstantBuffers, \
+    .GSSetShader = rt_stub_ID3D11DeviceContext4_GSSetShader, \
+    .IASetPrimitiveTopology = rt_stub_ID3D11DeviceContext4_IASetPrimitiveTopology, \
+    .VSSetShaderResources = rt_stub_ID3D11DeviceContext4_VSSetShaderResources, \
+    .VSSetSamplers = rt_stub_ID3D11DeviceContext4_VSSetSamplers, \
+    .Begin = rt_stub_ID3D11DeviceContext4_Begin, \
+    .End = rt_stub_ID3D11DeviceContext4_End, \
+    .GetData = rt_stub_ID3D11DeviceContext4_GetData, \
+    .SetPredication = rt_stub_ID3D11DeviceContext4_SetPredication, \
+    .GSSetShaderResources = rt_stub_ID3D11DeviceContext4_GSSetShaderResources, \
+    .GSSetSamplers = rt_stub_ID3D11DeviceContext4_GSSetSamplers, \
+    .OMSetRenderTargets = rt_stub_ID3D11DeviceContext4_OMSetRenderTargets, \
+    .OMSetRenderTargetsAndUnorderedAccessViews = rt_stub_ID3D11DeviceContext4_OMSetRenderTargetsAndUnorderedAccessViews, \
+    .OMSetBlendState = rt_stub_ID3D11DeviceContext4_OMSetBlendState, \
+    .OMSetDepthStencilState = rt_stub_ID3D11DeviceContext4_OMSetDepthStencilState, \
+    .SOSetTargets = rt_stub_ID3D11DeviceContext4_SOSetTargets, \
+    .DrawAuto = rt_stub_ID3D11DeviceContext4_DrawAuto, \
+    .DrawIndexedInstancedIndirect = rt_stub_ID3D11DeviceContext4_DrawIndexedInstancedIndirect, \
+    .DrawInstancedIndirect = rt_stub_ID3D11DeviceContext4_DrawInstancedIndirect, \
+    .Dispatch = rt_stub_ID3D11DeviceContext4_Dispatch, \
+    .DispatchIndirect = rt_stub_ID3D11DeviceContext4_DispatchIndirect, \
+    .RSSetState = rt_stub_ID3D11DeviceContext4_RSSetState, \
+    .RSSetViewports = rt_stub_ID3D11DeviceContext4_RSSetViewports, \
+    .RSSetScissorRects = rt_stub_ID3D11DeviceContext4_RSSetScissorRects, \
+    .CopySubresourceRegion = rt_stub_ID3D11DeviceContext4_CopySubresourceRegion, \
+    .CopyResource = rt_stub_ID3D11DeviceContext4_CopyResource, \
+    .UpdateSubresource = rt_stub_ID3D11DeviceContext4_UpdateSubresource, \
+    .CopyStructureCount = rt_stub_ID3D11DeviceContext4_CopyStructureCount, \
+    .ClearRenderTargetView = rt_stub_ID3D11DeviceContext4_ClearRenderTargetView, \
+    .ClearUnorderedAccessViewUint = rt_stub_ID3D11DeviceContext4_ClearUnorderedAccessViewUint, \
+    .ClearUnorderedAccessViewFloat = rt_stub_ID3D11DeviceContext4_ClearUnorderedAccessViewFloat, \
+    .ClearDepthStencilView = rt_stub_ID3D11DeviceContext4_ClearDepthStencilView, \
+    .GenerateMips = rt_stub_ID3D11DeviceContext4_GenerateMips, \
+    .SetResourceMinLOD = rt_stub_ID3D11DeviceContext4_SetResourceMinLOD, \
+    .GetResourceMinLOD = rt_stub_ID3D11DeviceContext4_GetResourceMinLOD, \
+    .ResolveSubresource = rt_stub_ID3D11DeviceContext4_ResolveSubresource, \
+    .ExecuteCommandList = rt_stub_ID3D11DeviceContext4_ExecuteCommandList, \
+    .HSSetShaderResources = rt_stub_ID3D11DeviceContext4_HSSetShaderResources, \
+    .HSSetShader = rt_stub_ID3D11DeviceContext4_HSSetShader, \
+    .HSSetSamplers = rt_stub_ID3D11DeviceContext4_HSSetSamplers, \
+    .HSSetConstantBuffers = rt_stub_ID3D11DeviceContext4_HSSetConstantBuffers, \
+    .DSSetShaderResources = rt_stub_ID3D11DeviceContext4_DSSetShaderResources, \
+    .DSSetShader = rt_stub_ID3D11DeviceContext4_DSSetShader, \
+    .DSSetSamplers = rt_stub_ID3D11DeviceContext4_DSSetSamplers, \
+    .DSSetConstantBuffers = rt_stub_ID3D11DeviceContext4_DSSetConstantBuffers, \
+    .CSSetShaderResources = rt_stub_ID3D11DeviceContext4_CSSetShaderResources, \
+    .CSSetUnorderedAccessViews = rt_stub_ID3D11DeviceContext4_CSSetUnorderedAccessViews, \
+    .CSSetShader = rt_stub_ID3D11DeviceContext4_CSSetShader, \
+    .CSSetSamplers = rt_stub_ID3D11DeviceContext4_CSSetSamplers, \
+    .CSSetConstantBuffers = rt_stub_ID3D11DeviceContext4_CSSetConstantBuffers, \
+    .VSGetConstantBuffers = rt_stub_ID3D11DeviceContext4_VSGetConstantBuffers, \
+    .PSGetShaderResources = rt_stub_ID3D11DeviceContext4_PSGetShaderResources, \
+    .PSGetShader = rt_stub_ID3D11DeviceContext4_PSGetShader, \
+    .PSGetSamplers = rt_stub_ID3D11DeviceContext4_PSGetSamplers, \
+    .VSGetShader = rt_stub_ID3D11DeviceContext4_VSGetShader, \
+    .PSGetConstantBuffers = rt_stub_ID3D11DeviceContext4_PSGetConstantBuffers, \
+    .IAGetInputLayout = rt_stub_ID3D11DeviceContext4_IAGetInputLayout, \
+    .IAGetVertexBuffers = rt_stub_ID3D11DeviceContext4_IAGetVertexBuffers, \
+    .IAGetIndexBuffer = rt_stub_ID3D11DeviceContext4_IAGetIndexBuffer, \
+    .GSGetConstantBuffers = rt_stub_ID3D11DeviceContext4_GSGetConstantBuffers, \
+    .GSGetShader = rt_stub_ID3D11DeviceContext4_GSGetShader, \
+    .IAGetPrimitiveTopology = rt_stub_ID3D11DeviceContext4_IAGetPrimitiveTopology, \
+    .VSGetShaderResources = rt_stub_ID3D11DeviceContext4_VSGetShaderResources, \
+    .VSGetSamplers = rt_stub_ID3D11DeviceContext4_VSGetSamplers, \
+    .GetPredication = rt_stub_ID3D11DeviceContext4_GetPredication, \
+    .GSGetShaderResources = rt_stub_ID3D11DeviceContext4_GSGetShaderResources, \
+    .GSGetSamplers = rt_stub_ID3D11DeviceContext4_GSGetSamplers, \
+    .OMGetRenderTargets = rt_stub_ID3D11DeviceContext4_OMGetRenderTargets, \
+    .OMGetRenderTargetsAndUnorderedAccessViews = rt_stub_ID3D11DeviceContext4_OMGetRenderTargetsAndUnorderedAccessViews, \
+    .OMGetBlendState = rt_stub_ID3D11DeviceContext4_OMGetBlendState, \
+    .OMGetDepthStencilState = rt_stub_ID3D11DeviceContext4_OMGetDepthStencilState, \
+    .SOGetTargets = rt_stub_ID3D11DeviceContext4_SOGetTargets, \
+    .RSGetState = rt_stub_ID3D11DeviceContext4_RSGetState, \
+    .RSGetViewports = rt_stub_ID3D11DeviceContext4_RSGetViewports, \
+    .RSGetScissorRects = rt_stub_ID3D11DeviceContext4_RSGetScissorRects, \
+    .HSGetShaderResources = rt_stub_ID3D11DeviceContext4_HSGetShaderResources, \
+    .HSGetShader = rt_stub_ID3D11DeviceContext4_HSGetShader, \
+    .HSGetSamplers = rt_stub_ID3D11DeviceContext4_HSGetSamplers, \
+    .HSGetConstantBuffers = rt_stub_ID3D11DeviceContext4_HSGetConstantBuffers, \
+    .DSGetShaderResources = rt_stub_ID3D11DeviceContext4_DSGetShaderResources, \
+    .DSGetShader = rt_stub_ID3D11DeviceContext4_DSGetShader, \
+    .DSGetSamplers = rt_stub_ID3D11DeviceContext4_DSGetSamplers, \
+    .DSGetConstantBuffers = rt_stub_ID3D11DeviceContext4_DSGetConstantBuffers, \
+    .CSGetShaderResources = rt_stub_ID3D11DeviceContext4_CSGetShaderResources, \
+    .CSGetUnorderedAccessViews = rt_stub_ID3D11DeviceContext4_CSGetUnorderedAccessViews, \
+    .CSGetShader = rt_stub_ID3D11DeviceContext4_CSGetShader, \
+    .CSGetSamplers = rt_stub_ID3D11DeviceContext4_CSGetSamplers, \
+    .CSGetConstantBuffers = rt_stub_ID3D11DeviceContext4_CSGetConstantBuffers, \
+    .ClearState = rt_stub_ID3D11DeviceContext4_ClearState, \
+    .Flush = rt_stub_ID3D11DeviceContext4_Flush, \
+    .GetType = rt_stub_ID3D11DeviceContext4_GetType, \
+    .GetContextFlags = rt_stub_ID3D11DeviceContext4_GetContextFlags, \
+    .FinishCommandList = rt_stub_ID3D11DeviceContext4_FinishCommandList, \
+    .CopySubresourceRegion1 = rt_stub_ID3D11DeviceContext4_CopySubresourceRegion1, \
+    .UpdateSubresource1 = rt_stub_ID3D11DeviceContext4_UpdateSubresource1, \
+    .DiscardResource = rt_stub_ID3D11DeviceContext4_DiscardResource, \
+    .DiscardView = rt_stub_ID3D11DeviceContext4_DiscardView, \
+    .VSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_VSSetConstantBuffers1, \
+    .HSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_HSSetConstantBuffers1, \
+    .DSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_DSSetConstantBuffers1, \
+    .GSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_GSSetConstantBuffers1, \
+    .PSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_PSSetConstantBuffers1, \
+    .CSSetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_CSSetConstantBuffers1, \
+    .VSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_VSGetConstantBuffers1, \
+    .HSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_HSGetConstantBuffers1, \
+    .DSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_DSGetConstantBuffers1, \
+    .GSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_GSGetConstantBuffers1, \
+    .PSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_PSGetConstantBuffers1, \
+    .CSGetConstantBuffers1 = rt_stub_ID3D11DeviceContext4_CSGetConstantBuffers1, \
+    .SwapDeviceContextState = rt_stub_ID3D11DeviceContext4_SwapDeviceContextState, \
+    .ClearView = rt_stub_ID3D11DeviceContext4_ClearView, \
+    .DiscardView1 = rt_stub_ID3D11DeviceContext4_DiscardView1, \
+    .UpdateTileMappings = rt_stub_ID3D11DeviceContext4_UpdateTileMappings, \
+    .CopyTileMappings = rt_stub_ID3D11DeviceContext4_CopyTileMappings, \
+    .CopyTiles = rt_stub_ID3D11DeviceContext4_CopyTiles, \
+    .UpdateTiles = rt_stub_ID3D11DeviceContext4_UpdateTiles, \
+    .ResizeTilePool = rt_stub_ID3D11DeviceContext4_ResizeTilePool, \
+    .TiledResourceBarrier = rt_stub_ID3D11DeviceContext4_TiledResourceBarrier, \
+    .IsAnnotationEnabled = rt_stub_ID3D11DeviceContext4_IsAnnotationEnabled, \
+    .SetMarkerInt = rt_stub_ID3D11DeviceContext4_SetMarkerInt, \
+    .BeginEventInt = rt_stub_ID3D11DeviceContext4_BeginEventInt, \
+    .EndEvent = rt_stub_ID3D11DeviceContext4_EndEvent, \
+    .Flush1 = rt_stub_ID3D11DeviceContext4_Flush1, \
+    .SetHardwareProtectionState = rt_stub_ID3D11DeviceContext4_SetHardwareProtectionState, \
+    .GetHardwareProtectionState = rt_stub_ID3D11DeviceContext4_GetHardwareProtectionState, \
+    .Signal = rt_stub_ID3D11DeviceContext4_Signal, \
+    .Wait = rt_stub_ID3D11DeviceContext4_Wait
+struct rt_own_ID3D11DeviceContext4 {
+    HRESULT (STDMETHODCALLTYPE *Signal)(ID3D11DeviceContext4 *This, ID3D11Fence *pFence, UINT64 Value);
+    HRESULT (STDMETHODCALLTYPE *Wait)(ID3D11DeviceContext4 *This, ID3D11Fence *pFence, UINT64 Value);
+};
+_Static_assert(sizeof(struct ID3D11DeviceContext3Vtbl) + sizeof(struct rt_own_ID3D11DeviceContext4) == sizeof(struct ID3D11DeviceContext4Vtbl), "ID3D11DeviceContext4's own slots follow ID3D11DeviceContext3's");
+#define RT_API_OWN_STUBS_ID3D11DeviceContext4 \
+    .Signal = rt_stub_ID3D11DeviceContext4_Signal, \
+    .Wait = rt_stub_ID3D11DeviceContext4_Wait
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_QueryInterface(ID3D11Device3 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device3_AddRef(ID3D11Device3 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device3_Release(ID3D11Device3 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateBuffer(ID3D11Device3 *This, const D3D11_BUFFER_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Buffer **ppBuffer) { return rt_api_not_implemented("ID3D11Device::CreateBuffer"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateTexture1D(ID3D11Device3 *This, const D3D11_TEXTURE1D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture1D **ppTexture1D) { return rt_api_not_implemented("ID3D11Device::CreateTexture1D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateTexture2D(ID3D11Device3 *This, const D3D11_TEXTURE2D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D **ppTexture2D) { return rt_api_not_implemented("ID3D11Device::CreateTexture2D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateTexture3D(ID3D11Device3 *This, const D3D11_TEXTURE3D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D **ppTexture3D) { return rt_api_not_implemented("ID3D11Device::CreateTexture3D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateShaderResourceView(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC *pDesc, ID3D11ShaderResourceView **ppSRView) { return rt_api_not_implemented("ID3D11Device::CreateShaderResourceView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateUnorderedAccessView(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc, ID3D11UnorderedAccessView **ppUAView) { return rt_api_not_implemented("ID3D11Device::CreateUnorderedAccessView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateRenderTargetView(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC *pDesc, ID3D11RenderTargetView **ppRTView) { return rt_api_not_implemented("ID3D11Device::CreateRenderTargetView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateDepthStencilView(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_DEPTH_STENCIL_VIEW_DESC *pDesc, ID3D11DepthStencilView **ppDepthStencilView) { return rt_api_not_implemented("ID3D11Device::CreateDepthStencilView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateInputLayout(ID3D11Device3 *This, const D3D11_INPUT_ELEMENT_DESC *pInputElementDescs, UINT NumElements, const void *pShaderBytecodeWithInputSignature, SIZE_T BytecodeLength, ID3D11InputLayout **ppInputLayout) { return rt_api_not_implemented("ID3D11Device::CreateInputLayout"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateVertexShader(ID3D11Device3 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11VertexShader **ppVertexShader) { return rt_api_not_implemented("ID3D11Device::CreateVertexShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateGeometryShader(ID3D11Device3 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader) { return rt_api_not_implemented("ID3D11Device::CreateGeometryShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateGeometryShaderWithStreamOutput(ID3D11Device3 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, const D3D11_SO_DECLARATION_ENTRY *pSODeclaration, UINT NumEntries, const UINT *pBufferStrides, UINT NumStrides, UINT RasterizedStream, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader) { return rt_api_not_implemented("ID3D11Device::CreateGeometryShaderWithStreamOutput"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreatePixelShader(ID3D11Device3 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11PixelShader **ppPixelShader) { return rt_api_not_implemented("ID3D11Device::CreatePixelShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateHullShader(ID3D11Device3 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11HullShader **ppHullShader) { return rt_api_not_implemented("ID3D11Device::CreateHullShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateDomainShader(ID3D11Device3 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11DomainShader **ppDomainShader) { return rt_api_not_implemented("ID3D11Device::CreateDomainShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateComputeShader(ID3D11Device3 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11ComputeShader **ppComputeShader) { return rt_api_not_implemented("ID3D11Device::CreateComputeShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateClassLinkage(ID3D11Device3 *This, ID3D11ClassLinkage **ppLinkage) { return rt_api_not_implemented("ID3D11Device::CreateClassLinkage"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateBlendState(ID3D11Device3 *This, const D3D11_BLEND_DESC *pBlendStateDesc, ID3D11BlendState **ppBlendState) { return rt_api_not_implemented("ID3D11Device::CreateBlendState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateDepthStencilState(ID3D11Device3 *This, const D3D11_DEPTH_STENCIL_DESC *pDepthStencilDesc, ID3D11DepthStencilState **ppDepthStencilState) { return rt_api_not_implemented("ID3D11Device::CreateDepthStencilState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateRasterizerState(ID3D11Device3 *This, const D3D11_RASTERIZER_DESC *pRasterizerDesc, ID3D11RasterizerState **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device::CreateRasterizerState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateSamplerState(ID3D11Device3 *This, const D3D11_SAMPLER_DESC *pSamplerDesc, ID3D11SamplerState **ppSamplerState) { return rt_api_not_implemented("ID3D11Device::CreateSamplerState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateQuery(ID3D11Device3 *This, const D3D11_QUERY_DESC *pQueryDesc, ID3D11Query **ppQuery) { return rt_api_not_implemented("ID3D11Device::CreateQuery"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreatePredicate(ID3D11Device3 *This, const D3D11_QUERY_DESC *pPredicateDesc, ID3D11Predicate **ppPredicate) { return rt_api_not_implemented("ID3D11Device::CreatePredicate"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateCounter(ID3D11Device3 *This, const D3D11_COUNTER_DESC *pCounterDesc, ID3D11Counter **ppCounter) { return rt_api_not_implemented("ID3D11Device::CreateCounter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateDeferredContext(ID3D11Device3 *This, UINT ContextFlags, ID3D11DeviceContext **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device::CreateDeferredContext"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_OpenSharedResource(ID3D11Device3 *This, HANDLE hResource, REFIID ReturnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device::OpenSharedResource"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CheckFormatSupport(ID3D11Device3 *This, DXGI_FORMAT Format, UINT *pFormatSupport) { return rt_api_not_implemented("ID3D11Device::CheckFormatSupport"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CheckMultisampleQualityLevels(ID3D11Device3 *This, DXGI_FORMAT Format, UINT SampleCount, UINT *pNumQualityLevels) { return rt_api_not_implemented("ID3D11Device::CheckMultisampleQualityLevels"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device3_CheckCounterInfo(ID3D11Device3 *This, D3D11_COUNTER_INFO *pCounterInfo) { rt_api_not_implemented("ID3D11Device::CheckCounterInfo"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CheckCounter(ID3D11Device3 *This, const D3D11_COUNTER_DESC *pDesc, D3D11_COUNTER_TYPE *pType, UINT *pActiveCounters, LPSTR szName, UINT *pNameLength, LPSTR szUnits, UINT *pUnitsLength, LPSTR szDescription, UINT *pDescriptionLength) { return rt_api_not_implemented("ID3D11Device::CheckCounter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CheckFeatureSupport(ID3D11Device3 *This, D3D11_FEATURE Feature, void *pFeatureSupportData, UINT FeatureSupportDataSize) { return rt_api_not_implemented("ID3D11Device::CheckFeatureSupport"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetPrivateData(ID3D11Device3 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11Device::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_SetPrivateData(ID3D11Device3 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11Device::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_SetPrivateDataInterface(ID3D11Device3 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11Device::SetPrivateDataInterface"); }
+static inline D3D_FEATURE_LEVEL STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetFeatureLevel(ID3D11Device3 *This) { rt_api_not_implemented("ID3D11Device::GetFeatureLevel"); return (D3D_FEATURE_LEVEL)0; }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetCreationFlags(ID3D11Device3 *This) { rt_api_not_implemented("ID3D11Device::GetCreationFlags"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetDeviceRemovedReason(ID3D11Device3 *This) { return rt_api_not_implemented("ID3D11Device::GetDeviceRemovedReason"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetImmediateContext(ID3D11Device3 *This, ID3D11DeviceContext **ppImmediateContext) { rt_api_not_implemented("ID3D11Device::GetImmediateContext"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_SetExceptionMode(ID3D11Device3 *This, UINT RaiseFlags) { return rt_api_not_implemented("ID3D11Device::SetExceptionMode"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetExceptionMode(ID3D11Device3 *This) { rt_api_not_implemented("ID3D11Device::GetExceptionMode"); return (UINT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetImmediateContext1(ID3D11Device3 *This, ID3D11DeviceContext1 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device1::GetImmediateContext1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateDeferredContext1(ID3D11Device3 *This, UINT ContextFlags, ID3D11DeviceContext1 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device1::CreateDeferredContext1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateBlendState1(ID3D11Device3 *This, const D3D11_BLEND_DESC1 *pBlendStateDesc, ID3D11BlendState1 **ppBlendState) { return rt_api_not_implemented("ID3D11Device1::CreateBlendState1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateRasterizerState1(ID3D11Device3 *This, const D3D11_RASTERIZER_DESC1 *pRasterizerDesc, ID3D11RasterizerState1 **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device1::CreateRasterizerState1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateDeviceContextState(ID3D11Device3 *This, UINT Flags, const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels, UINT SDKVersion, REFIID EmulatedInterface, D3D_FEATURE_LEVEL *pChosenFeatureLevel, ID3DDeviceContextState **ppContextState) { return rt_api_not_implemented("ID3D11Device1::CreateDeviceContextState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_OpenSharedResource1(ID3D11Device3 *This, HANDLE hResource, REFIID returnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device1::OpenSharedResource1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_OpenSharedResourceByName(ID3D11Device3 *This, LPCWSTR lpName, DWORD dwDesiredAccess, REFIID returnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device1::OpenSharedResourceByName"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetImmediateContext2(ID3D11Device3 *This, ID3D11DeviceContext2 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device2::GetImmediateContext2"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateDeferredContext2(ID3D11Device3 *This, UINT ContextFlags, ID3D11DeviceContext2 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device2::CreateDeferredContext2"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetResourceTiling(ID3D11Device3 *This, ID3D11Resource *pTiledResource, UINT *pNumTilesForEntireResource, D3D11_PACKED_MIP_DESC *pPackedMipDesc, D3D11_TILE_SHAPE *pStandardTileShapeForNonPackedMips, UINT *pNumSubresourceTilings, UINT FirstSubresourceTilingToGet, D3D11_SUBRESOURCE_TILING *pSubresourceTilingsForNonPackedMips) { rt_api_not_implemented("ID3D11Device2::GetResourceTiling"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CheckMultisampleQualityLevels1(ID3D11Device3 *This, DXGI_FORMAT Format, UINT SampleCount, UINT Flags, UINT *pNumQualityLevels) { return rt_api_not_implemented("ID3D11Device2::CheckMultisampleQualityLevels1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateTexture2D1(ID3D11Device3 *This, const D3D11_TEXTURE2D_DESC1 *pDesc1, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D1 **ppTexture2D) { return rt_api_not_implemented("ID3D11Device3::CreateTexture2D1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateTexture3D1(ID3D11Device3 *This, const D3D11_TEXTURE3D_DESC1 *pDesc1, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D1 **ppTexture3D) { return rt_api_not_implemented("ID3D11Device3::CreateTexture3D1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateRasterizerState2(ID3D11Device3 *This, const D3D11_RASTERIZER_DESC2 *pRasterizerDesc, ID3D11RasterizerState2 **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device3::CreateRasterizerState2"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateShaderResourceView1(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC1 *pDesc1, ID3D11ShaderResourceView1 **ppSRView1) { return rt_api_not_implemented("ID3D11Device3::CreateShaderResourceView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateUnorderedAccessView1(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1 *pDesc1, ID3D11UnorderedAccessView1 **ppUAView1) { return rt_api_not_implemented("ID3D11Device3::CreateUnorderedAccessView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateRenderTargetView1(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC1 *pDesc1, ID3D11RenderTargetView1 **ppRTView1) { return rt_api_not_implemented("ID3D11Device3::CreateRenderTargetView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateQuery1(ID3D11Device3 *This, const D3D11_QUERY_DESC1 *pQueryDesc1, ID3D11Query1 **ppQuery1) { return rt_api_not_implemented("ID3D11Device3::CreateQuery1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device3_GetImmediateContext3(ID3D11Device3 *This, ID3D11DeviceContext3 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device3::GetImmediateContext3"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device3_CreateDeferredContext3(ID3D11Device3 *This, UINT ContextFlags, ID3D11DeviceContext3 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device3::CreateDeferredContext3"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device3_WriteToSubresource(ID3D11Device3 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch) { rt_api_not_implemented("ID3D11Device3::WriteToSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device3_ReadFromSubresource(ID3D11Device3 *This, void *pDstData, UINT DstRowPitch, UINT DstDepthPitch, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox) { rt_api_not_implemented("ID3D11Device3::ReadFromSubresource"); }
+#define RT_API_STUBS_ID3D11Device3 \
+    .QueryInterface = rt_stub_ID3D11Device3_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Device3_AddRef, \
+    .Release = rt_stub_ID3D11Device3_Release, \
+    .CreateBuffer = rt_stub_ID3D11Device3_CreateBuffer, \
+    .CreateTexture1D = rt_stub_ID3D11Device3_CreateTexture1D, \
+    .CreateTexture2D = rt_stub_ID3D11Device3_CreateTexture2D, \
+    .CreateTexture3D = rt_stub_ID3D11Device3_CreateTexture3D, \
+    .CreateShaderResourceView = rt_stub_ID3D11Device3_CreateShaderResourceView, \
+    .CreateUnorderedAccessView = rt_stub_ID3D11Device3_CreateUnorderedAccessView, \
+    .CreateRenderTargetView = rt_stub_ID3D11Device3_CreateRenderTargetView, \
+    .CreateDepthStencilView = rt_stub_ID3D11Device3_CreateDepthStencilView, \
+    .CreateInputLayout = rt_stub_ID3D11Device3_CreateInputLayout, \
+    .CreateVertexShader = rt_stub_ID3D11Device3_CreateVertexShader, \
+    .CreateGeometryShader = rt_stub_ID3D11Device3_CreateGeometryShader, \
+    .CreateGeometryShaderWithStreamOutput = rt_stub_ID3D11Device3_CreateGeometryShaderWithStreamOutput, \
+    .CreatePixelShader = rt_stub_ID3D11Device3_CreatePixelShader, \
+    .CreateHullShader = rt_stub_ID3D11Device3_CreateHullShader, \
+    .CreateDomainShader = rt_stub_ID3D11Device3_CreateDomainShader, \
+    .CreateComputeShader = rt_stub_ID3D11Device3_CreateComputeShader, \
+    .CreateClassLinkage = rt_stub_ID3D11Device3_CreateClassLinkage, \
+    .CreateBlendState = rt_stub_ID3D11Device3_CreateBlendState, \
+    .CreateDepthStencilState = rt_stub_ID3D11Device3_CreateDepthStencilState, \
+    .CreateRasterizerState = rt_stub_ID3D11Device3_CreateRasterizerState, \
+    .CreateSamplerState = rt_stub_ID3D11Device3_CreateSamplerState, \
+    .CreateQuery = rt_stub_ID3D11Device3_CreateQuery, \
+    .CreatePredicate = rt_stub_ID3D11Device3_CreatePredicate, \
+    .CreateCounter = rt_stub_ID3D11Device3_CreateCounter, \
+    .CreateDeferredContext = rt_stub_ID3D11Device3_CreateDeferredContext, \
+    .OpenSharedResource = rt_stub_ID3D11Device3_OpenSharedResource, \
+    .CheckFormatSupport = rt_stub_ID3D11Device3_CheckFormatSupport, \
+    .CheckMultisampleQualityLevels = rt_stub_ID3D11Device3_CheckMultisampleQualityLevels, \
+    .CheckCounterInfo = rt_stub_ID3D11Device3_CheckCounterInfo, \
+    .CheckCounter = rt_stub_ID3D11Device3_CheckCounter, \
+    .CheckFeatureSupport = rt_stub_ID3D11Device3_CheckFeatureSupport, \
+    .GetPrivateData = rt_stub_ID3D11Device3_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Device3_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Device3_SetPrivateDataInterface, \
+    .GetFeatureLevel = rt_stub_ID3D11Device3_GetFeatureLevel, \
+    .GetCreationFlags = rt_stub_ID3D11Device3_GetCreationFlags, \
+    .GetDeviceRemovedReason = rt_stub_ID3D11Device3_GetDeviceRemovedReason, \
+    .GetImmediateContext = rt_stub_ID3D11Device3_GetImmediateContext, \
+    .SetExceptionMode = rt_stub_ID3D11Device3_SetExceptionMode, \
+    .GetExceptionMode = rt_stub_ID3D11Device3_GetExceptionMode, \
+    .GetImmediateContext1 = rt_stub_ID3D11Device3_GetImmediateContext1, \
+    .CreateDeferredContext1 = rt_stub_ID3D11Device3_CreateDeferredContext1, \
+    .CreateBlendState1 = rt_stub_ID3D11Device3_CreateBlendState1, \
+    .CreateRasterizerState1 = rt_stub_ID3D11Device3_CreateRasterizerState1, \
+    .CreateDeviceContextState = rt_stub_ID3D11Device3_CreateDeviceContextState, \
+    .OpenSharedResource1 = rt_stub_ID3D11Device3_OpenSharedResource1, \
+    .OpenSharedResourceByName = rt_stub_ID3D11Device3_OpenSharedResourceByName, \
+    .GetImmediateContext2 = rt_stub_ID3D11Device3_GetImmediateContext2, \
+    .CreateDeferredContext2 = rt_stub_ID3D11Device3_CreateDeferredContext2, \
+    .GetResourceTiling = rt_stub_ID3D11Device3_GetResourceTiling, \
+    .CheckMultisampleQualityLevels1 = rt_stub_ID3D11Device3_CheckMultisampleQualityLevels1, \
+    .CreateTexture2D1 = rt_stub_ID3D11Device3_CreateTexture2D1, \
+    .CreateTexture3D1 = rt_stub_ID3D11Device3_CreateTexture3D1, \
+    .CreateRasterizerState2 = rt_stub_ID3D11Device3_CreateRasterizerState2, \
+    .CreateShaderResourceView1 = rt_stub_ID3D11Device3_CreateShaderResourceView1, \
+    .CreateUnorderedAccessView1 = rt_stub_ID3D11Device3_CreateUnorderedAccessView1, \
+    .CreateRenderTargetView1 = rt_stub_ID3D11Device3_CreateRenderTargetView1, \
+    .CreateQuery1 = rt_stub_ID3D11Device3_CreateQuery1, \
+    .GetImmediateContext3 = rt_stub_ID3D11Device3_GetImmediateContext3, \
+    .CreateDeferredContext3 = rt_stub_ID3D11Device3_CreateDeferredContext3, \
+    .WriteToSubresource = rt_stub_ID3D11Device3_WriteToSubresource, \
+    .ReadFromSubresource = rt_stub_ID3D11Device3_ReadFromSubresource
+struct rt_own_ID3D11Device3 {
+    HRESULT (STDMETHODCALLTYPE *CreateTexture2D1)(ID3D11Device3 *This, const D3D11_TEXTURE2D_DESC1 *pDesc1, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D1 **ppTexture2D);
+    HRESULT (STDMETHODCALLTYPE *CreateTexture3D1)(ID3D11Device3 *This, const D3D11_TEXTURE3D_DESC1 *pDesc1, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D1 **ppTexture3D);
+    HRESULT (STDMETHODCALLTYPE *CreateRasterizerState2)(ID3D11Device3 *This, const D3D11_RASTERIZER_DESC2 *pRasterizerDesc, ID3D11RasterizerState2 **ppRasterizerState);
+    HRESULT (STDMETHODCALLTYPE *CreateShaderResourceView1)(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC1 *pDesc1, ID3D11ShaderResourceView1 **ppSRView1);
+    HRESULT (STDMETHODCALLTYPE *CreateUnorderedAccessView1)(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1 *pDesc1, ID3D11UnorderedAccessView1 **ppUAView1);
+    HRESULT (STDMETHODCALLTYPE *CreateRenderTargetView1)(ID3D11Device3 *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC1 *pDesc1, ID3D11RenderTargetView1 **ppRTView1);
+    HRESULT (STDMETHODCALLTYPE *CreateQuery1)(ID3D11Device3 *This, const D3D11_QUERY_DESC1 *pQueryDesc1, ID3D11Query1 **ppQuery1);
+    void (STDMETHODCALLTYPE *GetImmediateContext3)(ID3D11Device3 *This, ID3D11DeviceContext3 **ppImmediateContext);
+    HRESULT (STDMETHODCALLTYPE *CreateDeferredContext3)(ID3D11Device3 *This, UINT ContextFlags, ID3D11DeviceContext3 **ppDeferredContext);
+    void (STDMETHODCALLTYPE *WriteToSubresource)(ID3D11Device3 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch);
+    void (STDMETHODCALLTYPE *ReadFromSubresource)(ID3D11Device3 *This, void *pDstData, UINT DstRowPitch, UINT DstDepthPitch, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox);
+};
+_Static_assert(sizeof(struct ID3D11Device2Vtbl) + sizeof(struct rt_own_ID3D11Device3) == sizeof(struct ID3D11Device3Vtbl), "ID3D11Device3's own slots follow ID3D11Device2's");
+#define RT_API_OWN_STUBS_ID3D11Device3 \
+    .CreateTexture2D1 = rt_stub_ID3D11Device3_CreateTexture2D1, \
+    .CreateTexture3D1 = rt_stub_ID3D11Device3_CreateTexture3D1, \
+    .CreateRasterizerState2 = rt_stub_ID3D11Device3_CreateRasterizerState2, \
+    .CreateShaderResourceView1 = rt_stub_ID3D11Device3_CreateShaderResourceView1, \
+    .CreateUnorderedAccessView1 = rt_stub_ID3D11Device3_CreateUnorderedAccessView1, \
+    .CreateRenderTargetView1 = rt_stub_ID3D11Device3_CreateRenderTargetView1, \
+    .CreateQuery1 = rt_stub_ID3D11Device3_CreateQuery1, \
+    .GetImmediateContext3 = rt_stub_ID3D11Device3_GetImmediateContext3, \
+    .CreateDeferredContext3 = rt_stub_ID3D11Device3_CreateDeferredContext3, \
+    .WriteToSubresource = rt_stub_ID3D11Device3_WriteToSubresource, \
+    .ReadFromSubresource = rt_stub_ID3D11Device3_ReadFromSubresource
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_QueryInterface(ID3D11Device4 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device4_AddRef(ID3D11Device4 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device4_Release(ID3D11Device4 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateBuffer(ID3D11Device4 *This, const D3D11_BUFFER_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Buffer **ppBuffer) { return rt_api_not_implemented("ID3D11Device::CreateBuffer"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateTexture1D(ID3D11Device4 *This, const D3D11_TEXTURE1D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture1D **ppTexture1D) { return rt_api_not_implemented("ID3D11Device::CreateTexture1D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateTexture2D(ID3D11Device4 *This, const D3D11_TEXTURE2D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D **ppTexture2D) { return rt_api_not_implemented("ID3D11Device::CreateTexture2D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateTexture3D(ID3D11Device4 *This, const D3D11_TEXTURE3D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D **ppTexture3D) { return rt_api_not_implemented("ID3D11Device::CreateTexture3D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateShaderResourceView(ID3D11Device4 *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC *pDesc, ID3D11ShaderResourceView **ppSRView) { return rt_api_not_implemented("ID3D11Device::CreateShaderResourceView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateUnorderedAccessView(ID3D11Device4 *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc, ID3D11UnorderedAccessView **ppUAView) { return rt_api_not_implemented("ID3D11Device::CreateUnorderedAccessView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateRenderTargetView(ID3D11Device4 *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC *pDesc, ID3D11RenderTargetView **ppRTView) { return rt_api_not_implemented("ID3D11Device::CreateRenderTargetView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateDepthStencilView(ID3D11Device4 *This, ID3D11Resource *pResource, const D3D11_DEPTH_STENCIL_VIEW_DESC *pDesc, ID3D11DepthStencilView **ppDepthStencilView) { return rt_api_not_implemented("ID3D11Device::CreateDepthStencilView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateInputLayout(ID3D11Device4 *This, const D3D11_INPUT_ELEMENT_DESC *pInputElementDescs, UINT NumElements, const void *pShaderBytecodeWithInputSignature, SIZE_T BytecodeLength, ID3D11InputLayout **ppInputLayout) { return rt_api_not_implemented("ID3D11Device::CreateInputLayout"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateVertexShader(ID3D11Device4 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11VertexShader **ppVertexShader) { return rt_api_not_implemented("ID3D11Device::CreateVertexShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateGeometryShader(ID3D11Device4 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader) { return rt_api_not_implemented("ID3D11Device::CreateGeometryShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateGeometryShaderWithStreamOutput(ID3D11Device4 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, const D3D11_SO_DECLARATION_ENTRY *pSODeclaration, UINT NumEntries, const UINT *pBufferStrides, UINT NumStrides, UINT RasterizedStream, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader) { return rt_api_not_implemented("ID3D11Device::CreateGeometryShaderWithStreamOutput"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreatePixelShader(ID3D11Device4 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11PixelShader **ppPixelShader) { return rt_api_not_implemented("ID3D11Device::CreatePixelShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateHullShader(ID3D11Device4 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11HullShader **ppHullShader) { return rt_api_not_implemented("ID3D11Device::CreateHullShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateDomainShader(ID3D11Device4 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11DomainShader **ppDomainShader) { return rt_api_not_implemented("ID3D11Device::CreateDomainShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateComputeShader(ID3D11Device4 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11ComputeShader **ppComputeShader) { return rt_api_not_implemented("ID3D11Device::CreateComputeShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateClassLinkage(ID3D11Device4 *This, ID3D11ClassLinkage **ppLinkage) { return rt_api_not_implemented("ID3D11Device::CreateClassLinkage"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateBlendState(ID3D11Device4 *This, const D3D11_BLEND_DESC *pBlendStateDesc, ID3D11BlendState **ppBlendState) { return rt_api_not_implemented("ID3D11Device::CreateBlendState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateDepthStencilState(ID3D11Device4 *This, const D3D11_DEPTH_STENCIL_DESC *pDepthStencilDesc, ID3D11DepthStencilState **ppDepthStencilState) { return rt_api_not_implemented("ID3D11Device::CreateDepthStencilState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateRasterizerState(ID3D11Device4 *This, const D3D11_RASTERIZER_DESC *pRasterizerDesc, ID3D11RasterizerState **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device::CreateRasterizerState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateSamplerState(ID3D11Device4 *This, const D3D11_SAMPLER_DESC *pSamplerDesc, ID3D11SamplerState **ppSamplerState) { return rt_api_not_implemented("ID3D11Device::CreateSamplerState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateQuery(ID3D11Device4 *This, const D3D11_QUERY_DESC *pQueryDesc, ID3D11Query **ppQuery) { return rt_api_not_implemented("ID3D11Device::CreateQuery"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreatePredicate(ID3D11Device4 *This, const D3D11_QUERY_DESC *pPredicateDesc, ID3D11Predicate **ppPredicate) { return rt_api_not_implemented("ID3D11Device::CreatePredicate"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateCounter(ID3D11Device4 *This, const D3D11_COUNTER_DESC *pCounterDesc, ID3D11Counter **ppCounter) { return rt_api_not_implemented("ID3D11Device::CreateCounter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateDeferredContext(ID3D11Device4 *This, UINT ContextFlags, ID3D11DeviceContext **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device::CreateDeferredContext"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_OpenSharedResource(ID3D11Device4 *This, HANDLE hResource, REFIID ReturnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device::OpenSharedResource"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CheckFormatSupport(ID3D11Device4 *This, DXGI_FORMAT Format, UINT *pFormatSupport) { return rt_api_not_implemented("ID3D11Device::CheckFormatSupport"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CheckMultisampleQualityLevels(ID3D11Device4 *This, DXGI_FORMAT Format, UINT SampleCount, UINT *pNumQualityLevels) { return rt_api_not_implemented("ID3D11Device::CheckMultisampleQualityLevels"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_CheckCounterInfo(ID3D11Device4 *This, D3D11_COUNTER_INFO *pCounterInfo) { rt_api_not_implemented("ID3D11Device::CheckCounterInfo"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CheckCounter(ID3D11Device4 *This, const D3D11_COUNTER_DESC *pDesc, D3D11_COUNTER_TYPE *pType, UINT *pActiveCounters, LPSTR szName, UINT *pNameLength, LPSTR szUnits, UINT *pUnitsLength, LPSTR szDescription, UINT *pDescriptionLength) { return rt_api_not_implemented("ID3D11Device::CheckCounter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CheckFeatureSupport(ID3D11Device4 *This, D3D11_FEATURE Feature, void *pFeatureSupportData, UINT FeatureSupportDataSize) { return rt_api_not_implemented("ID3D11Device::CheckFeatureSupport"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetPrivateData(ID3D11Device4 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11Device::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_SetPrivateData(ID3D11Device4 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11Device::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_SetPrivateDataInterface(ID3D11Device4 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11Device::SetPrivateDataInterface"); }
+static inline D3D_FEATURE_LEVEL STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetFeatureLevel(ID3D11Device4 *This) { rt_api_not_implemented("ID3D11Device::GetFeatureLevel"); return (D3D_FEATURE_LEVEL)0; }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetCreationFlags(ID3D11Device4 *This) { rt_api_not_implemented("ID3D11Device::GetCreationFlags"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetDeviceRemovedReason(ID3D11Device4 *This) { return rt_api_not_implemented("ID3D11Device::GetDeviceRemovedReason"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetImmediateContext(ID3D11Device4 *This, ID3D11DeviceContext **ppImmediateContext) { rt_api_not_implemented("ID3D11Device::GetImmediateContext"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_SetExceptionMode(ID3D11Device4 *This, UINT RaiseFlags) { return rt_api_not_implemented("ID3D11Device::SetExceptionMode"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetExceptionMode(ID3D11Device4 *This) { rt_api_not_implemented("ID3D11Device::GetExceptionMode"); return (UINT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetImmediateContext1(ID3D11Device4 *This, ID3D11DeviceContext1 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device1::GetImmediateContext1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateDeferredContext1(ID3D11Device4 *This, UINT ContextFlags, ID3D11DeviceContext1 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device1::CreateDeferredContext1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateBlendState1(ID3D11Device4 *This, const D3D11_BLEND_DESC1 *pBlendStateDesc, ID3D11BlendState1 **ppBlendState) { return rt_api_not_implemented("ID3D11Device1::CreateBlendState1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateRasterizerState1(ID3D11Device4 *This, const D3D11_RASTERIZER_DESC1 *pRasterizerDesc, ID3D11RasterizerState1 **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device1::CreateRasterizerState1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateDeviceContextState(ID3D11Device4 *This, UINT Flags, const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels, UINT SDKVersion, REFIID EmulatedInterface, D3D_FEATURE_LEVEL *pChosenFeatureLevel, ID3DDeviceContextState **ppContextState) { return rt_api_not_implemented("ID3D11Device1::CreateDeviceContextState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_OpenSharedResource1(ID3D11Device4 *This, HANDLE hResource, REFIID returnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device1::OpenSharedResource1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_OpenSharedResourceByName(ID3D11Device4 *This, LPCWSTR lpName, DWORD dwDesiredAccess, REFIID returnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device1::OpenSharedResourceByName"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetImmediateContext2(ID3D11Device4 *This, ID3D11DeviceContext2 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device2::GetImmediateContext2"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateDeferredContext2(ID3D11Device4 *This, UINT ContextFlags, ID3D11DeviceContext2 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device2::CreateDeferredContext2"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetResourceTiling(ID3D11Device4 *This, ID3D11Resource *pTiledResource, UINT *pNumTilesForEntireResource, D3D11_PACKED_MIP_DESC *pPackedMipDesc, D3D11_TILE_SHAPE *pStandardTileShapeForNonPackedMips, UINT *pNumSubresourceTilings, UINT FirstSubresourceTilingToGet, D3D11_SUBRESOURCE_TILING *pSubresourceTilingsForNonPackedMips) { rt_api_not_implemented("ID3D11Device2::GetResourceTiling"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CheckMultisampleQualityLevels1(ID3D11Device4 *This, DXGI_FORMAT Format, UINT SampleCount, UINT Flags, UINT *pNumQualityLevels) { return rt_api_not_implemented("ID3D11Device2::CheckMultisampleQualityLevels1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateTexture2D1(ID3D11Device4 *This, const D3D11_TEXTURE2D_DESC1 *pDesc1, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D1 **ppTexture2D) { return rt_api_not_implemented("ID3D11Device3::CreateTexture2D1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateTexture3D1(ID3D11Device4 *This, const D3D11_TEXTURE3D_DESC1 *pDesc1, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D1 **ppTexture3D) { return rt_api_not_implemented("ID3D11Device3::CreateTexture3D1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateRasterizerState2(ID3D11Device4 *This, const D3D11_RASTERIZER_DESC2 *pRasterizerDesc, ID3D11RasterizerState2 **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device3::CreateRasterizerState2"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateShaderResourceView1(ID3D11Device4 *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC1 *pDesc1, ID3D11ShaderResourceView1 **ppSRView1) { return rt_api_not_implemented("ID3D11Device3::CreateShaderResourceView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateUnorderedAccessView1(ID3D11Device4 *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1 *pDesc1, ID3D11UnorderedAccessView1 **ppUAView1) { return rt_api_not_implemented("ID3D11Device3::CreateUnorderedAccessView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateRenderTargetView1(ID3D11Device4 *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC1 *pDesc1, ID3D11RenderTargetView1 **ppRTView1) { return rt_api_not_implemented("ID3D11Device3::CreateRenderTargetView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateQuery1(ID3D11Device4 *This, const D3D11_QUERY_DESC1 *pQueryDesc1, ID3D11Query1 **ppQuery1) { return rt_api_not_implemented("ID3D11Device3::CreateQuery1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_GetImmediateContext3(ID3D11Device4 *This, ID3D11DeviceContext3 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device3::GetImmediateContext3"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_CreateDeferredContext3(ID3D11Device4 *This, UINT ContextFlags, ID3D11DeviceContext3 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device3::CreateDeferredContext3"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_WriteToSubresource(ID3D11Device4 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch) { rt_api_not_implemented("ID3D11Device3::WriteToSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_ReadFromSubresource(ID3D11Device4 *This, void *pDstData, UINT DstRowPitch, UINT DstDepthPitch, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox) { rt_api_not_implemented("ID3D11Device3::ReadFromSubresource"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device4_RegisterDeviceRemovedEvent(ID3D11Device4 *This, HANDLE hEvent, DWORD *pdwCookie) { return rt_api_not_implemented("ID3D11Device4::RegisterDeviceRemovedEvent"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device4_UnregisterDeviceRemoved(ID3D11Device4 *This, DWORD dwCookie) { rt_api_not_implemented("ID3D11Device4::UnregisterDeviceRemoved"); }
+#define RT_API_STUBS_ID3D11Device4 \
+    .QueryInterface = rt_stub_ID3D11Device4_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Device4_AddRef, \
+    .Release = rt_stub_ID3D11Device4_Release, \
+    .CreateBuffer = rt_stub_ID3D11Device4_CreateBuffer, \
+    .CreateTexture1D = rt_stub_ID3D11Device4_CreateTexture1D, \
+    .CreateTexture2D = rt_stub_ID3D11Device4_CreateTexture2D, \
+    .CreateTexture3D = rt_stub_ID3D11Device4_CreateTexture3D, \
+    .CreateShaderResourceView = rt_stub_ID3D11Device4_CreateShaderResourceView, \
+    .CreateUnorderedAccessView = rt_stub_ID3D11Device4_CreateUnorderedAccessView, \
+    .CreateRenderTargetView = rt_stub_ID3D11Device4_CreateRenderTargetView, \
+    .CreateDepthStencilView = rt_stub_ID3D11Device4_CreateDepthStencilView, \
+    .CreateInputLayout = rt_stub_ID3D11Device4_CreateInputLayout, \
+    .CreateVertexShader = rt_stub_ID3D11Device4_CreateVertexShader, \
+    .CreateGeometryShader = rt_stub_ID3D11Device4_CreateGeometryShader, \
+    .CreateGeometryShaderWithStreamOutput = rt_stub_ID3D11Device4_CreateGeometryShaderWithStreamOutput, \
+    .CreatePixelShader = rt_stub_ID3D11Device4_CreatePixelShader, \
+    .CreateHullShader = rt_stub_ID3D11Device4_CreateHullShader, \
+    .CreateDomainShader = rt_stub_ID3D11Device4_CreateDomainShader, \
+    .CreateComputeShader = rt_stub_ID3D11Device4_CreateComputeShader, \
+    .CreateClassLinkage = rt_stub_ID3D11Device4_CreateClassLinkage, \
+    .CreateBlendState = rt_stub_ID3D11Device4_CreateBlendState, \
+    .CreateDepthStencilState = rt_stub_ID3D11Device4_CreateDepthStencilState, \
+    .CreateRasterizerState = rt_stub_ID3D11Device4_CreateRasterizerState, \
+    .CreateSamplerState = rt_stub_ID3D11Device4_CreateSamplerState, \
+    .CreateQuery = rt_stub_ID3D11Device4_CreateQuery, \
+    .CreatePredicate = rt_stub_ID3D11Device4_CreatePredicate, \
+    .CreateCounter = rt_stub_ID3D11Device4_CreateCounter, \
+    .CreateDeferredContext = rt_stub_ID3D11Device4_CreateDeferredContext, \
+    .OpenSharedResource = rt_stub_ID3D11Device4_OpenSharedResource, \
+    .CheckFormatSupport = rt_stub_ID3D11Device4_CheckFormatSupport, \
+    .CheckMultisampleQualityLevels = rt_stub_ID3D11Device4_CheckMultisampleQualityLevels, \
+    .CheckCounterInfo = rt_stub_ID3D11Device4_CheckCounterInfo, \
+    .CheckCounter = rt_stub_ID3D11Device4_CheckCounter, \
+    .CheckFeatureSupport = rt_stub_ID3D11Device4_CheckFeatureSupport, \
+    .GetPrivateData = rt_stub_ID3D11Device4_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Device4_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Device4_SetPrivateDataInterface, \
+    .GetFeatureLevel = rt_stub_ID3D11Device4_GetFeatureLevel, \
+    .GetCreationFlags = rt_stub_ID3D11Device4_GetCreationFlags, \
+    .GetDeviceRemovedReason = rt_stub_ID3D11Device4_GetDeviceRemovedReason, \
+    .GetImmediateContext = rt_stub_ID3D11Device4_GetImmediateContext, \
+    .SetExceptionMode = rt_stub_ID3D11Device4_SetExceptionMode, \
+    .GetExceptionMode = rt_stub_ID3D11Device4_GetExceptionMode, \
+    .GetImmediateContext1 = rt_stub_ID3D11Device4_GetImmediateContext1, \
+    .CreateDeferredContext1 = rt_stub_ID3D11Device4_CreateDeferredContext1, \
+    .CreateBlendState1 = rt_stub_ID3D11Device4_CreateBlendState1, \
+    .CreateRasterizerState1 = rt_stub_ID3D11Device4_CreateRasterizerState1, \
+    .CreateDeviceContextState = rt_stub_ID3D11Device4_CreateDeviceContextState, \
+    .OpenSharedResource1 = rt_stub_ID3D11Device4_OpenSharedResource1, \
+    .OpenSharedResourceByName = rt_stub_ID3D11Device4_OpenSharedResourceByName, \
+    .GetImmediateContext2 = rt_stub_ID3D11Device4_GetImmediateContext2, \
+    .CreateDeferredContext2 = rt_stub_ID3D11Device4_CreateDeferredContext2, \
+    .GetResourceTiling = rt_stub_ID3D11Device4_GetResourceTiling, \
+    .CheckMultisampleQualityLevels1 = rt_stub_ID3D11Device4_CheckMultisampleQualityLevels1, \
+    .CreateTexture2D1 = rt_stub_ID3D11Device4_CreateTexture2D1, \
+    .CreateTexture3D1 = rt_stub_ID3D11Device4_CreateTexture3D1, \
+    .CreateRasterizerState2 = rt_stub_ID3D11Device4_CreateRasterizerState2, \
+    .CreateShaderResourceView1 = rt_stub_ID3D11Device4_CreateShaderResourceView1, \
+    .CreateUnorderedAccessView1 = rt_stub_ID3D11Device4_CreateUnorderedAccessView1, \
+    .CreateRenderTargetView1 = rt_stub_ID3D11Device4_CreateRenderTargetView1, \
+    .CreateQuery1 = rt_stub_ID3D11Device4_CreateQuery1, \
+    .GetImmediateContext3 = rt_stub_ID3D11Device4_GetImmediateContext3, \
+    .CreateDeferredContext3 = rt_stub_ID3D11Device4_CreateDeferredContext3, \
+    .WriteToSubresource = rt_stub_ID3D11Device4_WriteToSubresource, \
+    .ReadFromSubresource = rt_stub_ID3D11Device4_ReadFromSubresource, \
+    .RegisterDeviceRemovedEvent = rt_stub_ID3D11Device4_RegisterDeviceRemovedEvent, \
+    .UnregisterDeviceRemoved = rt_stub_ID3D11Device4_UnregisterDeviceRemoved
+struct rt_own_ID3D11Device4 {
+    HRESULT (STDMETHODCALLTYPE *RegisterDeviceRemovedEvent)(ID3D11Device4 *This, HANDLE hEvent, DWORD *pdwCookie);
+    void (STDMETHODCALLTYPE *UnregisterDeviceRemoved)(ID3D11Device4 *This, DWORD dwCookie);
+};
+_Static_assert(sizeof(struct ID3D11Device3Vtbl) + sizeof(struct rt_own_ID3D11Device4) == sizeof(struct ID3D11Device4Vtbl), "ID3D11Device4's own slots follow ID3D11Device3's");
+#define RT_API_OWN_STUBS_ID3D11Device4 \
+    .RegisterDeviceRemovedEvent = rt_stub_ID3D11Device4_RegisterDeviceRemovedEvent, \
+    .UnregisterDeviceRemoved = rt_stub_ID3D11Device4_UnregisterDeviceRemoved
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_QueryInterface(ID3D11Device5 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device5_AddRef(ID3D11Device5 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Device5_Release(ID3D11Device5 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateBuffer(ID3D11Device5 *This, const D3D11_BUFFER_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Buffer **ppBuffer) { return rt_api_not_implemented("ID3D11Device::CreateBuffer"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateTexture1D(ID3D11Device5 *This, const D3D11_TEXTURE1D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture1D **ppTexture1D) { return rt_api_not_implemented("ID3D11Device::CreateTexture1D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateTexture2D(ID3D11Device5 *This, const D3D11_TEXTURE2D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D **ppTexture2D) { return rt_api_not_implemented("ID3D11Device::CreateTexture2D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateTexture3D(ID3D11Device5 *This, const D3D11_TEXTURE3D_DESC *pDesc, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D **ppTexture3D) { return rt_api_not_implemented("ID3D11Device::CreateTexture3D"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateShaderResourceView(ID3D11Device5 *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC *pDesc, ID3D11ShaderResourceView **ppSRView) { return rt_api_not_implemented("ID3D11Device::CreateShaderResourceView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateUnorderedAccessView(ID3D11Device5 *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC *pDesc, ID3D11UnorderedAccessView **ppUAView) { return rt_api_not_implemented("ID3D11Device::CreateUnorderedAccessView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateRenderTargetView(ID3D11Device5 *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC *pDesc, ID3D11RenderTargetView **ppRTView) { return rt_api_not_implemented("ID3D11Device::CreateRenderTargetView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateDepthStencilView(ID3D11Device5 *This, ID3D11Resource *pResource, const D3D11_DEPTH_STENCIL_VIEW_DESC *pDesc, ID3D11DepthStencilView **ppDepthStencilView) { return rt_api_not_implemented("ID3D11Device::CreateDepthStencilView"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateInputLayout(ID3D11Device5 *This, const D3D11_INPUT_ELEMENT_DESC *pInputElementDescs, UINT NumElements, const void *pShaderBytecodeWithInputSignature, SIZE_T BytecodeLength, ID3D11InputLayout **ppInputLayout) { return rt_api_not_implemented("ID3D11Device::CreateInputLayout"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateVertexShader(ID3D11Device5 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11VertexShader **ppVertexShader) { return rt_api_not_implemented("ID3D11Device::CreateVertexShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateGeometryShader(ID3D11Device5 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader) { return rt_api_not_implemented("ID3D11Device::CreateGeometryShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateGeometryShaderWithStreamOutput(ID3D11Device5 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, const D3D11_SO_DECLARATION_ENTRY *pSODeclaration, UINT NumEntries, const UINT *pBufferStrides, UINT NumStrides, UINT RasterizedStream, ID3D11ClassLinkage *pClassLinkage, ID3D11GeometryShader **ppGeometryShader) { return rt_api_not_implemented("ID3D11Device::CreateGeometryShaderWithStreamOutput"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreatePixelShader(ID3D11Device5 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11PixelShader **ppPixelShader) { return rt_api_not_implemented("ID3D11Device::CreatePixelShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateHullShader(ID3D11Device5 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11HullShader **ppHullShader) { return rt_api_not_implemented("ID3D11Device::CreateHullShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateDomainShader(ID3D11Device5 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11DomainShader **ppDomainShader) { return rt_api_not_implemented("ID3D11Device::CreateDomainShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateComputeShader(ID3D11Device5 *This, const void *pShaderBytecode, SIZE_T BytecodeLength, ID3D11ClassLinkage *pClassLinkage, ID3D11ComputeShader **ppComputeShader) { return rt_api_not_implemented("ID3D11Device::CreateComputeShader"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateClassLinkage(ID3D11Device5 *This, ID3D11ClassLinkage **ppLinkage) { return rt_api_not_implemented("ID3D11Device::CreateClassLinkage"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateBlendState(ID3D11Device5 *This, const D3D11_BLEND_DESC *pBlendStateDesc, ID3D11BlendState **ppBlendState) { return rt_api_not_implemented("ID3D11Device::CreateBlendState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateDepthStencilState(ID3D11Device5 *This, const D3D11_DEPTH_STENCIL_DESC *pDepthStencilDesc, ID3D11DepthStencilState **ppDepthStencilState) { return rt_api_not_implemented("ID3D11Device::CreateDepthStencilState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateRasterizerState(ID3D11Device5 *This, const D3D11_RASTERIZER_DESC *pRasterizerDesc, ID3D11RasterizerState **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device::CreateRasterizerState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateSamplerState(ID3D11Device5 *This, const D3D11_SAMPLER_DESC *pSamplerDesc, ID3D11SamplerState **ppSamplerState) { return rt_api_not_implemented("ID3D11Device::CreateSamplerState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateQuery(ID3D11Device5 *This, const D3D11_QUERY_DESC *pQueryDesc, ID3D11Query **ppQuery) { return rt_api_not_implemented("ID3D11Device::CreateQuery"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreatePredicate(ID3D11Device5 *This, const D3D11_QUERY_DESC *pPredicateDesc, ID3D11Predicate **ppPredicate) { return rt_api_not_implemented("ID3D11Device::CreatePredicate"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateCounter(ID3D11Device5 *This, const D3D11_COUNTER_DESC *pCounterDesc, ID3D11Counter **ppCounter) { return rt_api_not_implemented("ID3D11Device::CreateCounter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateDeferredContext(ID3D11Device5 *This, UINT ContextFlags, ID3D11DeviceContext **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device::CreateDeferredContext"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_OpenSharedResource(ID3D11Device5 *This, HANDLE hResource, REFIID ReturnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device::OpenSharedResource"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CheckFormatSupport(ID3D11Device5 *This, DXGI_FORMAT Format, UINT *pFormatSupport) { return rt_api_not_implemented("ID3D11Device::CheckFormatSupport"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CheckMultisampleQualityLevels(ID3D11Device5 *This, DXGI_FORMAT Format, UINT SampleCount, UINT *pNumQualityLevels) { return rt_api_not_implemented("ID3D11Device::CheckMultisampleQualityLevels"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_CheckCounterInfo(ID3D11Device5 *This, D3D11_COUNTER_INFO *pCounterInfo) { rt_api_not_implemented("ID3D11Device::CheckCounterInfo"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CheckCounter(ID3D11Device5 *This, const D3D11_COUNTER_DESC *pDesc, D3D11_COUNTER_TYPE *pType, UINT *pActiveCounters, LPSTR szName, UINT *pNameLength, LPSTR szUnits, UINT *pUnitsLength, LPSTR szDescription, UINT *pDescriptionLength) { return rt_api_not_implemented("ID3D11Device::CheckCounter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CheckFeatureSupport(ID3D11Device5 *This, D3D11_FEATURE Feature, void *pFeatureSupportData, UINT FeatureSupportDataSize) { return rt_api_not_implemented("ID3D11Device::CheckFeatureSupport"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetPrivateData(ID3D11Device5 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11Device::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_SetPrivateData(ID3D11Device5 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11Device::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_SetPrivateDataInterface(ID3D11Device5 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11Device::SetPrivateDataInterface"); }
+static inline D3D_FEATURE_LEVEL STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetFeatureLevel(ID3D11Device5 *This) { rt_api_not_implemented("ID3D11Device::GetFeatureLevel"); return (D3D_FEATURE_LEVEL)0; }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetCreationFlags(ID3D11Device5 *This) { rt_api_not_implemented("ID3D11Device::GetCreationFlags"); return (UINT)0; }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetDeviceRemovedReason(ID3D11Device5 *This) { return rt_api_not_implemented("ID3D11Device::GetDeviceRemovedReason"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetImmediateContext(ID3D11Device5 *This, ID3D11DeviceContext **ppImmediateContext) { rt_api_not_implemented("ID3D11Device::GetImmediateContext"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_SetExceptionMode(ID3D11Device5 *This, UINT RaiseFlags) { return rt_api_not_implemented("ID3D11Device::SetExceptionMode"); }
+static inline UINT STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetExceptionMode(ID3D11Device5 *This) { rt_api_not_implemented("ID3D11Device::GetExceptionMode"); return (UINT)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetImmediateContext1(ID3D11Device5 *This, ID3D11DeviceContext1 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device1::GetImmediateContext1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateDeferredContext1(ID3D11Device5 *This, UINT ContextFlags, ID3D11DeviceContext1 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device1::CreateDeferredContext1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateBlendState1(ID3D11Device5 *This, const D3D11_BLEND_DESC1 *pBlendStateDesc, ID3D11BlendState1 **ppBlendState) { return rt_api_not_implemented("ID3D11Device1::CreateBlendState1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateRasterizerState1(ID3D11Device5 *This, const D3D11_RASTERIZER_DESC1 *pRasterizerDesc, ID3D11RasterizerState1 **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device1::CreateRasterizerState1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateDeviceContextState(ID3D11Device5 *This, UINT Flags, const D3D_FEATURE_LEVEL *pFeatureLevels, UINT FeatureLevels, UINT SDKVersion, REFIID EmulatedInterface, D3D_FEATURE_LEVEL *pChosenFeatureLevel, ID3DDeviceContextState **ppContextState) { return rt_api_not_implemented("ID3D11Device1::CreateDeviceContextState"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_OpenSharedResource1(ID3D11Device5 *This, HANDLE hResource, REFIID returnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device1::OpenSharedResource1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_OpenSharedResourceByName(ID3D11Device5 *This, LPCWSTR lpName, DWORD dwDesiredAccess, REFIID returnedInterface, void **ppResource) { return rt_api_not_implemented("ID3D11Device1::OpenSharedResourceByName"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetImmediateContext2(ID3D11Device5 *This, ID3D11DeviceContext2 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device2::GetImmediateContext2"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateDeferredContext2(ID3D11Device5 *This, UINT ContextFlags, ID3D11DeviceContext2 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device2::CreateDeferredContext2"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetResourceTiling(ID3D11Device5 *This, ID3D11Resource *pTiledResource, UINT *pNumTilesForEntireResource, D3D11_PACKED_MIP_DESC *pPackedMipDesc, D3D11_TILE_SHAPE *pStandardTileShapeForNonPackedMips, UINT *pNumSubresourceTilings, UINT FirstSubresourceTilingToGet, D3D11_SUBRESOURCE_TILING *pSubresourceTilingsForNonPackedMips) { rt_api_not_implemented("ID3D11Device2::GetResourceTiling"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CheckMultisampleQualityLevels1(ID3D11Device5 *This, DXGI_FORMAT Format, UINT SampleCount, UINT Flags, UINT *pNumQualityLevels) { return rt_api_not_implemented("ID3D11Device2::CheckMultisampleQualityLevels1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateTexture2D1(ID3D11Device5 *This, const D3D11_TEXTURE2D_DESC1 *pDesc1, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture2D1 **ppTexture2D) { return rt_api_not_implemented("ID3D11Device3::CreateTexture2D1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateTexture3D1(ID3D11Device5 *This, const D3D11_TEXTURE3D_DESC1 *pDesc1, const D3D11_SUBRESOURCE_DATA *pInitialData, ID3D11Texture3D1 **ppTexture3D) { return rt_api_not_implemented("ID3D11Device3::CreateTexture3D1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateRasterizerState2(ID3D11Device5 *This, const D3D11_RASTERIZER_DESC2 *pRasterizerDesc, ID3D11RasterizerState2 **ppRasterizerState) { return rt_api_not_implemented("ID3D11Device3::CreateRasterizerState2"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateShaderResourceView1(ID3D11Device5 *This, ID3D11Resource *pResource, const D3D11_SHADER_RESOURCE_VIEW_DESC1 *pDesc1, ID3D11ShaderResourceView1 **ppSRView1) { return rt_api_not_implemented("ID3D11Device3::CreateShaderResourceView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateUnorderedAccessView1(ID3D11Device5 *This, ID3D11Resource *pResource, const D3D11_UNORDERED_ACCESS_VIEW_DESC1 *pDesc1, ID3D11UnorderedAccessView1 **ppUAView1) { return rt_api_not_implemented("ID3D11Device3::CreateUnorderedAccessView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateRenderTargetView1(ID3D11Device5 *This, ID3D11Resource *pResource, const D3D11_RENDER_TARGET_VIEW_DESC1 *pDesc1, ID3D11RenderTargetView1 **ppRTView1) { return rt_api_not_implemented("ID3D11Device3::CreateRenderTargetView1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateQuery1(ID3D11Device5 *This, const D3D11_QUERY_DESC1 *pQueryDesc1, ID3D11Query1 **ppQuery1) { return rt_api_not_implemented("ID3D11Device3::CreateQuery1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_GetImmediateContext3(ID3D11Device5 *This, ID3D11DeviceContext3 **ppImmediateContext) { rt_api_not_implemented("ID3D11Device3::GetImmediateContext3"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateDeferredContext3(ID3D11Device5 *This, UINT ContextFlags, ID3D11DeviceContext3 **ppDeferredContext) { return rt_api_not_implemented("ID3D11Device3::CreateDeferredContext3"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_WriteToSubresource(ID3D11Device5 *This, ID3D11Resource *pDstResource, UINT DstSubresource, const D3D11_BOX *pDstBox, const void *pSrcData, UINT SrcRowPitch, UINT SrcDepthPitch) { rt_api_not_implemented("ID3D11Device3::WriteToSubresource"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_ReadFromSubresource(ID3D11Device5 *This, void *pDstData, UINT DstRowPitch, UINT DstDepthPitch, ID3D11Resource *pSrcResource, UINT SrcSubresource, const D3D11_BOX *pSrcBox) { rt_api_not_implemented("ID3D11Device3::ReadFromSubresource"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_RegisterDeviceRemovedEvent(ID3D11Device5 *This, HANDLE hEvent, DWORD *pdwCookie) { return rt_api_not_implemented("ID3D11Device4::RegisterDeviceRemovedEvent"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Device5_UnregisterDeviceRemoved(ID3D11Device5 *This, DWORD dwCookie) { rt_api_not_implemented("ID3D11Device4::UnregisterDeviceRemoved"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_OpenSharedFence(ID3D11Device5 *This, HANDLE hFence, REFIID ReturnedInterface, void **ppFence) { return rt_api_not_implemented("ID3D11Device5::OpenSharedFence"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Device5_CreateFence(ID3D11Device5 *This, UINT64 InitialValue, D3D11_FENCE_FLAG Flags, REFIID ReturnedInterface, void **ppFence) { return rt_api_not_implemented("ID3D11Device5::CreateFence"); }
+#define RT_API_STUBS_ID3D11Device5 \
+    .QueryInterface = rt_stub_ID3D11Device5_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Device5_AddRef, \
+    .Release = rt_stub_ID3D11Device5_Release, \
+    .CreateBuffer = rt_stub_ID3D11Device5_CreateBuffer, \
+    .CreateTexture1D = rt_stub_ID3D11Device5_CreateTexture1D, \
+    .CreateTexture2D = rt_stub_ID3D11Device5_CreateTexture2D, \
+    .CreateTexture3D = rt_stub_ID3D11Device5_CreateTexture3D, \
+    .CreateShaderResourceView = rt_stub_ID3D11Device5_CreateShaderResourceView, \
+    .CreateUnorderedAccessView = rt_stub_ID3D11Device5_CreateUnorderedAccessView, \
+    .CreateRenderTargetView = rt_stub_ID3D11Device5_CreateRenderTargetView, \
+    .CreateDepthStencilView = rt_stub_ID3D11Device5_CreateDepthStencilView, \
+    .CreateInputLayout = rt_stub_ID3D11Device5_CreateInputLayout, \
+    .CreateVertexShader = rt_stub_ID3D11Device5_CreateVertexShader, \
+    .CreateGeometryShader = rt_stub_ID3D11Device5_CreateGeometryShader, \
+    .CreateGeometryShaderWithStreamOutput = rt_stub_ID3D11Device5_CreateGeometryShaderWithStreamOutput, \
+    .CreatePixelShader = rt_stub_ID3D11Device5_CreatePixelShader, \
+    .CreateHullShader = rt_stub_ID3D11Device5_CreateHullShader, \
+    .CreateDomainShader = rt_stub_ID3D11Device5_CreateDomainShader, \
+    .CreateComputeShader = rt_stub_ID3D11Device5_CreateComputeShader, \
+    .CreateClassLinkage = rt_stub_ID3D11Device5_CreateClassLinkage, \
+    .CreateBlendState = rt_stub_ID3D11Device5_CreateBlendState, \
+    .CreateDepthStencilState = rt_stub_ID3D11Device5_CreateDepthStencilState, \
+    .CreateRasterizerState = rt_stub_ID3D11Device5_CreateRasterizerState, \
+    .CreateSamplerState = rt_stub_ID3D11Device5_CreateSamplerState, \
+    .CreateQuery = rt_stub_ID3D11Device5_CreateQuery, \
+    .CreatePredicate = rt_stub_ID3D11Device5_CreatePredicate, \
+    .CreateCounter = rt_stub_ID3D11Device5_CreateCounter, \
+    .CreateDeferredContext = rt_stub_ID3D11Device5_CreateDeferredContext, \
+    .OpenSharedResource = rt_stub_ID3D11Device5_OpenSharedResource, \
+    .CheckFormatSupport = rt_stub_ID3D11Device5_CheckFormatSupport, \
+    .CheckMultisampleQualityLevels = rt_stub_ID3D11Device5_CheckMultisampleQualityLevels, \
+    .CheckCounterInfo = rt_stub_ID3D11Device5_CheckCounterInfo, \
+    .CheckCounter = rt_stub_ID3D11Device5_CheckCounter, \
+    .CheckFeatureSupport = rt_stub_ID3D11Device5_CheckFeatureSupport, \
+    .GetPrivateData = rt_stub_ID3D11Device5_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11Device5_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11Device5_SetPrivateDataInterface, \
+    .GetFeatureLevel = rt_stub_ID3D11Device5_GetFeatureLevel, \
+    .GetCreationFlags = rt_stub_ID3D11Device5_GetCreationFlags, \
+    .GetDeviceRemovedReason = rt_stub_ID3D11Device5_GetDeviceRemovedReason, \
+    .GetImmediateContext = rt_stub_ID3D11Device5_GetImmediateContext, \
+    .SetExceptionMode = rt_stub_ID3D11Device5_SetExceptionMode, \
+    .GetExceptionMode = rt_stub_ID3D11Device5_GetExceptionMode, \
+    .GetImmediateContext1 = rt_stub_ID3D11Device5_GetImmediateContext1, \
+    .CreateDeferredContext1 = rt_stub_ID3D11Device5_CreateDeferredContext1, \
+    .CreateBlendState1 = rt_stub_ID3D11Device5_CreateBlendState1, \
+    .CreateRasterizerState1 = rt_stub_ID3D11Device5_CreateRasterizerState1, \
+    .CreateDeviceContextState = rt_stub_ID3D11Device5_CreateDeviceContextState, \
+    .OpenSharedResource1 = rt_stub_ID3D11Device5_OpenSharedResource1, \
+    .OpenSharedResourceByName = rt_stub_ID3D11Device5_OpenSharedResourceByName, \
+    .GetImmediateContext2 = rt_stub_ID3D11Device5_GetImmediateContext2, \
+    .CreateDeferredContext2 = rt_stub_ID3D11Device5_CreateDeferredContext2, \
+    .GetResourceTiling = rt_stub_ID3D11Device5_GetResourceTiling, \
+    .CheckMultisampleQualityLevels1 = rt_stub_ID3D11Device5_CheckMultisampleQualityLevels1, \
+    .CreateTexture2D1 = rt_stub_ID3D11Device5_CreateTexture2D1, \
+    .CreateTexture3D1 = rt_stub_ID3D11Device5_CreateTexture3D1, \
+    .CreateRasterizerState2 = rt_stub_ID3D11Device5_CreateRasterizerState2, \
+    .CreateShaderResourceView1 = rt_stub_ID3D11Device5_CreateShaderResourceView1, \
+    .CreateUnorderedAccessView1 = rt_stub_ID3D11Device5_CreateUnorderedAccessView1, \
+    .CreateRenderTargetView1 = rt_stub_ID3D11Device5_CreateRenderTargetView1, \
+    .CreateQuery1 = rt_stub_ID3D11Device5_CreateQuery1, \
+    .GetImmediateContext3 = rt_stub_ID3D11Device5_GetImmediateContext3, \
+    .CreateDeferredContext3 = rt_stub_ID3D11Device5_CreateDeferredContext3, \
+    .WriteToSubresource = rt_stub_ID3D11Device5_WriteToSubresource, \
+    .ReadFromSubresource = rt_stub_ID3D11Device5_ReadFromSubresource, \
+    .RegisterDeviceRemovedEvent = rt_stub_ID3D11Device5_RegisterDeviceRemovedEvent, \
+    .UnregisterDeviceRemoved = rt_stub_ID3D11Device5_UnregisterDeviceRemoved, \
+    .OpenSharedFence = rt_stub_ID3D11Device5_OpenSharedFence, \
+    .CreateFence = rt_stub_ID3D11Device5_CreateFence
+struct rt_own_ID3D11Device5 {
+    HRESULT (STDMETHODCALLTYPE *OpenSharedFence)(ID3D11Device5 *This, HANDLE hFence, REFIID ReturnedInterface, void **ppFence);
+    HRESULT (STDMETHODCALLTYPE *CreateFence)(ID3D11Device5 *This, UINT64 InitialValue, D3D11_FENCE_FLAG Flags, REFIID ReturnedInterface, void **ppFence);
+};
+_Static_assert(sizeof(struct ID3D11Device4Vtbl) + sizeof(struct rt_own_ID3D11Device5) == sizeof(struct ID3D11Device5Vtbl), "ID3D11Device5's own slots follow ID3D11Device4's");
+#define RT_API_OWN_STUBS_ID3D11Device5 \
+    .OpenSharedFence = rt_stub_ID3D11Device5_OpenSharedFence, \
+    .CreateFence = rt_stub_ID3D11Device5_CreateFence
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Multithread_QueryInterface(ID3D11Multithread *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Multithread_AddRef(ID3D11Multithread *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Multithread_Release(ID3D11Multithread *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Multithread_Enter(ID3D11Multithread *This) { rt_api_not_implemented("ID3D11Multithread::Enter"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11Multithread_Leave(ID3D11Multithread *This) { rt_api_not_implemented("ID3D11Multithread::Leave"); }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D11Multithread_SetMultithreadProtected(ID3D11Multithread *This, BOOL bMTProtect) { rt_api_not_implemented("ID3D11Multithread::SetMultithreadProtected"); return (BOOL)0; }
+static inline BOOL STDMETHODCALLTYPE rt_stub_ID3D11Multithread_GetMultithreadProtected(ID3D11Multithread *This) { rt_api_not_implemented("ID3D11Multithread::GetMultithreadProtected"); return (BOOL)0; }
+#define RT_API_STUBS_ID3D11Multithread \
+    .QueryInterface = rt_stub_ID3D11Multithread_QueryInterface, \
+    .AddRef = rt_stub_ID3D11Multithread_AddRef, \
+    .Release = rt_stub_ID3D11Multithread_Release, \
+    .Enter = rt_stub_ID3D11Multithread_Enter, \
+    .Leave = rt_stub_ID3D11Multithread_Leave, \
+    .SetMultithreadProtected = rt_stub_ID3D11Multithread_SetMultithreadProtected, \
+    .GetMultithreadProtected = rt_stub_ID3D11Multithread_GetMultithreadProtected
+struct rt_own_ID3D11Multithread {
+    void (STDMETHODCALLTYPE *Enter)(ID3D11Multithread *This);
+    void (STDMETHODCALLTYPE *Leave)(ID3D11Multithread *This);
+    BOOL (STDMETHODCALLTYPE *SetMultithreadProtected)(ID3D11Multithread *This, BOOL bMTProtect);
+    BOOL (STDMETHODCALLTYPE *GetMultithreadProtected)(ID3D11Multithread *This);
+};
+_Static_assert(sizeof(struct IUnknownVtbl) + sizeof(struct rt_own_ID3D11Multithread) == sizeof(struct ID3D11MultithreadVtbl), "ID3D11Multithread's own slots follow IUnknown's");
+#define RT_API_OWN_STUBS_ID3D11Multithread \
+    .Enter = rt_stub_ID3D11Multithread_Enter, \
+    .Leave = rt_stub_ID3D11Multithread_Leave, \
+    .SetMultithreadProtected = rt_stub_ID3D11Multithread_SetMultithreadProtected, \
+    .GetMultithreadProtected = rt_stub_ID3D11Multithread_GetMultithreadProtected
+
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_QueryInterface(ID3D11VideoContext2 *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_AddRef(ID3D11VideoContext2 *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }
+static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_Release(ID3D11VideoContext2 *This) { rt_api_not_implemented("IUnknown::Release"); return (ULONG)0; }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_GetDevice(ID3D11VideoContext2 *This, ID3D11Device **ppDevice) { rt_api_not_implemented("ID3D11DeviceChild::GetDevice"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_GetPrivateData(ID3D11VideoContext2 *This, REFGUID guid, UINT *pDataSize, void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::GetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_SetPrivateData(ID3D11VideoContext2 *This, REFGUID guid, UINT DataSize, const void *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateData"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_SetPrivateDataInterface(ID3D11VideoContext2 *This, REFGUID guid, const IUnknown *pData) { return rt_api_not_implemented("ID3D11DeviceChild::SetPrivateDataInterface"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_GetDecoderBuffer(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder, D3D11_VIDEO_DECODER_BUFFER_TYPE type, UINT *buffer_size, void **buffer) { return rt_api_not_implemented("ID3D11VideoContext::GetDecoderBuffer"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_ReleaseDecoderBuffer(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder, D3D11_VIDEO_DECODER_BUFFER_TYPE type) { return rt_api_not_implemented("ID3D11VideoContext::ReleaseDecoderBuffer"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_DecoderBeginFrame(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder, ID3D11VideoDecoderOutputView *view, UINT key_size, const void *key) { return rt_api_not_implemented("ID3D11VideoContext::DecoderBeginFrame"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_DecoderEndFrame(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder) { return rt_api_not_implemented("ID3D11VideoContext::DecoderEndFrame"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_SubmitDecoderBuffers(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder, UINT buffers_count, const D3D11_VIDEO_DECODER_BUFFER_DESC *buffer_desc) { return rt_api_not_implemented("ID3D11VideoContext::SubmitDecoderBuffers"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_DecoderExtension(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder, const D3D11_VIDEO_DECODER_EXTENSION *extension) { return rt_api_not_implemented("ID3D11VideoContext::DecoderExtension"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputTargetRect(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL enable, const RECT *rect) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetOutputTargetRect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputBackgroundColor(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL y_cb_cr, const D3D11_VIDEO_COLOR *color) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetOutputBackgroundColor"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputColorSpace(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, const D3D11_VIDEO_PROCESSOR_COLOR_SPACE *color_space) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetOutputColorSpace"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputAlphaFillMode(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, D3D11_VIDEO_PROCESSOR_ALPHA_FILL_MODE alpha_fill_mode, UINT stream_idx) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetOutputAlphaFillMode"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputConstriction(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL enable, SIZE size) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetOutputConstriction"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputStereoMode(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL enable) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetOutputStereoMode"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputExtension(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, const GUID *guid, UINT data_size, void *data) { return rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetOutputExtension"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputTargetRect(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL *enabled, RECT *rect) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetOutputTargetRect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputBackgroundColor(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL *y_cb_cr, D3D11_VIDEO_COLOR *color) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetOutputBackgroundColor"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputColorSpace(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, D3D11_VIDEO_PROCESSOR_COLOR_SPACE *color_space) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetOutputColorSpace"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputAlphaFillMode(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, D3D11_VIDEO_PROCESSOR_ALPHA_FILL_MODE *alpha_fill_mode, UINT *stream_idx) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetOutputAlphaFillMode"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputConstriction(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL *enabled, SIZE *size) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetOutputConstriction"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputStereoMode(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL *enabled) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetOutputStereoMode"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputExtension(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, const GUID *guid, UINT data_size, void *data) { return rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetOutputExtension"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamFrameFormat(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_FRAME_FORMAT format) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamFrameFormat"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamColorSpace(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, const D3D11_VIDEO_PROCESSOR_COLOR_SPACE *color_space) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamColorSpace"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamOutputRate(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_OUTPUT_RATE rate, BOOL repeat, const DXGI_RATIONAL *custom_rate) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamOutputRate"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamSourceRect(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, const RECT *rect) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamSourceRect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamDestRect(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, const RECT *rect) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamDestRect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamAlpha(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, float alpha) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamAlpha"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamPalette(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, UINT entry_count, const UINT *entries) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamPalette"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamPixelAspectRatio(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, const DXGI_RATIONAL *src_aspect_ratio, const DXGI_RATIONAL *dst_aspect_ratio) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamPixelAspectRatio"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamLumaKey(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, float lower, float upper) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamLumaKey"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamStereoFormat(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, D3D11_VIDEO_PROCESSOR_STEREO_FORMAT format, BOOL left_view_frame0, BOOL base_view_frame0, D3D11_VIDEO_PROCESSOR_STEREO_FLIP_MODE flip_mode, int mono_offset) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamStereoFormat"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamAutoProcessingMode(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamAutoProcessingMode"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamFilter(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_FILTER filter, BOOL enable, int level) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamExtension(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, const GUID *guid, UINT data_size, void *data) { return rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamExtension"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamFrameFormat(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_FRAME_FORMAT *format) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamFrameFormat"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamColorSpace(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_COLOR_SPACE *color_space) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamColorSpace"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamOutputRate(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_OUTPUT_RATE *rate, BOOL *repeat, DXGI_RATIONAL *custom_rate) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamOutputRate"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamSourceRect(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, RECT *rect) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamSourceRect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamDestRect(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, RECT *rect) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamDestRect"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamAlpha(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, float *alpha) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamAlpha"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamPalette(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, UINT entry_count, UINT *entries) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamPalette"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamPixelAspectRatio(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, DXGI_RATIONAL *src_aspect_ratio, DXGI_RATIONAL *dst_aspect_ratio) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamPixelAspectRatio"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamLumaKey(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, float *lower, float *upper) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamLumaKey"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamStereoFormat(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled, D3D11_VIDEO_PROCESSOR_STEREO_FORMAT *format, BOOL *left_view_frame0, BOOL *base_view_frame0, D3D11_VIDEO_PROCESSOR_STEREO_FLIP_MODE *flip_mode, int *mono_offset) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamStereoFormat"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamAutoProcessingMode(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enabled) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamAutoProcessingMode"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamFilter(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, D3D11_VIDEO_PROCESSOR_FILTER filter, BOOL *enabled, int *level) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamFilter"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamExtension(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, const GUID *guid, UINT data_size, void *data) { return rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamExtension"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorBlt(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, ID3D11VideoProcessorOutputView *view, UINT frame_idx, UINT stream_count, const D3D11_VIDEO_PROCESSOR_STREAM *streams) { return rt_api_not_implemented("ID3D11VideoContext::VideoProcessorBlt"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_NegotiateCryptoSessionKeyExchange(ID3D11VideoContext2 *This, ID3D11CryptoSession *session, UINT data_size, void *data) { return rt_api_not_implemented("ID3D11VideoContext::NegotiateCryptoSessionKeyExchange"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_EncryptionBlt(ID3D11VideoContext2 *This, ID3D11CryptoSession *session, ID3D11Texture2D *src_surface, ID3D11Texture2D *dst_surface, UINT iv_size, void *iv) { rt_api_not_implemented("ID3D11VideoContext::EncryptionBlt"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_DecryptionBlt(ID3D11VideoContext2 *This, ID3D11CryptoSession *session, ID3D11Texture2D *src_surface, ID3D11Texture2D *dst_surface, D3D11_ENCRYPTED_BLOCK_INFO *block_info, UINT key_size, const void *key, UINT iv_size, void *iv) { rt_api_not_implemented("ID3D11VideoContext::DecryptionBlt"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_StartSessionKeyRefresh(ID3D11VideoContext2 *This, ID3D11CryptoSession *session, UINT random_number_size, void *random_number) { rt_api_not_implemented("ID3D11VideoContext::StartSessionKeyRefresh"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_FinishSessionKeyRefresh(ID3D11VideoContext2 *This, ID3D11CryptoSession *session) { rt_api_not_implemented("ID3D11VideoContext::FinishSessionKeyRefresh"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_GetEncryptionBltKey(ID3D11VideoContext2 *This, ID3D11CryptoSession *session, UINT key_size, void *key) { return rt_api_not_implemented("ID3D11VideoContext::GetEncryptionBltKey"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_NegotiateAuthenticatedChannelKeyExchange(ID3D11VideoContext2 *This, ID3D11AuthenticatedChannel *channel, UINT data_size, void *data) { return rt_api_not_implemented("ID3D11VideoContext::NegotiateAuthenticatedChannelKeyExchange"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_QueryAuthenticatedChannel(ID3D11VideoContext2 *This, ID3D11AuthenticatedChannel *channel, UINT input_size, const void *input, UINT output_size, void *output) { return rt_api_not_implemented("ID3D11VideoContext::QueryAuthenticatedChannel"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_ConfigureAuthenticatedChannel(ID3D11VideoContext2 *This, ID3D11AuthenticatedChannel *channel, UINT input_size, const void *input, D3D11_AUTHENTICATED_CONFIGURE_OUTPUT *output) { return rt_api_not_implemented("ID3D11VideoContext::ConfigureAuthenticatedChannel"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamRotation(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL enable, D3D11_VIDEO_PROCESSOR_ROTATION rotation) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorSetStreamRotation"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamRotation(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_idx, BOOL *enable, D3D11_VIDEO_PROCESSOR_ROTATION *rotation) { rt_api_not_implemented("ID3D11VideoContext::VideoProcessorGetStreamRotation"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_SubmitDecoderBuffers1(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder, UINT buffer_count, const D3D11_VIDEO_DECODER_BUFFER_DESC1 *buffer_desc) { return rt_api_not_implemented("ID3D11VideoContext1::SubmitDecoderBuffers1"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_GetDataForNewHardwareKey(ID3D11VideoContext2 *This, ID3D11CryptoSession *session, UINT input_size, const void *input_data, UINT64 *output_data) { return rt_api_not_implemented("ID3D11VideoContext1::GetDataForNewHardwareKey"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_CheckCryptoSessionStatus(ID3D11VideoContext2 *This, ID3D11CryptoSession *session, D3D11_CRYPTO_SESSION_STATUS *status) { return rt_api_not_implemented("ID3D11VideoContext1::CheckCryptoSessionStatus"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_DecoderEnableDownsampling(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder, DXGI_COLOR_SPACE_TYPE colour_space, const D3D11_VIDEO_SAMPLE_DESC *output_desc, UINT reference_frame_count) { return rt_api_not_implemented("ID3D11VideoContext1::DecoderEnableDownsampling"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_DecoderUpdateDownsampling(ID3D11VideoContext2 *This, ID3D11VideoDecoder *decoder, const D3D11_VIDEO_SAMPLE_DESC *output_desc) { return rt_api_not_implemented("ID3D11VideoContext1::DecoderUpdateDownsampling"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputColorSpace1(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, DXGI_COLOR_SPACE_TYPE colour_space) { rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorSetOutputColorSpace1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputShaderUsage(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL shader_usage) { rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorSetOutputShaderUsage"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputColorSpace1(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, DXGI_COLOR_SPACE_TYPE *colour_space) { rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorGetOutputColorSpace1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputShaderUsage(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, BOOL *shader_usage) { rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorGetOutputShaderUsage"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamColorSpace1(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_index, DXGI_COLOR_SPACE_TYPE colour_space) { rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorSetStreamColorSpace1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamMirror(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_index, BOOL enable, BOOL flip_horizontal, BOOL flip_vertical) { rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorSetStreamMirror"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamColorSpace1(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_index, DXGI_COLOR_SPACE_TYPE *colour_space) { rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorGetStreamColorSpace1"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamMirror(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT stream_index, BOOL *enable, BOOL *flip_horizontal, BOOL *flip_vertical) { rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorGetStreamMirror"); }
+static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetBehaviorHints(ID3D11VideoContext2 *This, ID3D11VideoProcessor *processor, UINT output_width, UINT output_height, DXGI_FORMAT output_format, UINT stream_count, const D3D11_VIDEO_PROCESSOR_STREAM_BEHAVIOR_HINT *streams, UINT *behaviour_hints) { return rt_api_not_implemented("ID3D11VideoContext1::VideoProcessorGetBehaviorHints"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputHDRMetaData(ID3D11VideoContext2 *This, ID3D11VideoProcessor *pVideoProcessor, DXGI_HDR_METADATA_TYPE Type, UINT Size, const void *pHDRMetaData) { rt_api_not_implemented("ID3D11VideoContext2::VideoProcessorSetOutputHDRMetaData"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputHDRMetaData(ID3D11VideoContext2 *This, ID3D11VideoProcessor *pVideoProcessor, DXGI_HDR_METADATA_TYPE *pType, UINT Size, void *pMetaData) { rt_api_not_implemented("ID3D11VideoContext2::VideoProcessorGetOutputHDRMetaData"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamHDRMetaData(ID3D11VideoContext2 *This, ID3D11VideoProcessor *pVideoProcessor, UINT StreamIndex, DXGI_HDR_METADATA_TYPE Type, UINT Size, const void *pHDRMetaData) { rt_api_not_implemented("ID3D11VideoContext2::VideoProcessorSetStreamHDRMetaData"); }
+static inline void STDMETHODCALLTYPE rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamHDRMetaData(ID3D11VideoContext2 *This, ID3D11VideoProcessor *pVideoProcessor, UINT StreamIndex, DXGI_HDR_METADATA_TYPE *pType, UINT Size, void *pMetaData) { rt_api_not_implemented("ID3D11VideoContext2::VideoProcessorGetStreamHDRMetaData"); }
+#define RT_API_STUBS_ID3D11VideoContext2 \
+    .QueryInterface = rt_stub_ID3D11VideoContext2_QueryInterface, \
+    .AddRef = rt_stub_ID3D11VideoContext2_AddRef, \
+    .Release = rt_stub_ID3D11VideoContext2_Release, \
+    .GetDevice = rt_stub_ID3D11VideoContext2_GetDevice, \
+    .GetPrivateData = rt_stub_ID3D11VideoContext2_GetPrivateData, \
+    .SetPrivateData = rt_stub_ID3D11VideoContext2_SetPrivateData, \
+    .SetPrivateDataInterface = rt_stub_ID3D11VideoContext2_SetPrivateDataInterface, \
+    .GetDecoderBuffer = rt_stub_ID3D11VideoContext2_GetDecoderBuffer, \
+    .ReleaseDecoderBuffer = rt_stub_ID3D11VideoContext2_ReleaseDecoderBuffer, \
+    .DecoderBeginFrame = rt_stub_ID3D11VideoContext2_DecoderBeginFrame, \
+    .DecoderEndFrame = rt_stub_ID3D11VideoContext2_DecoderEndFrame, \
+    .SubmitDecoderBuffers = rt_stub_ID3D11VideoContext2_SubmitDecoderBuffers, \
+    .DecoderExtension = rt_stub_ID3D11VideoContext2_DecoderExtension, \
+    .VideoProcessorSetOutputTargetRect = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputTargetRect, \
+    .VideoProcessorSetOutputBackgroundColor = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputBackgroundColor, \
+    .VideoProcessorSetOutputColorSpace = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputColorSpace, \
+    .VideoProcessorSetOutputAlphaFillMode = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputAlphaFillMode, \
+    .VideoProcessorSetOutputConstriction = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputConstriction, \
+    .VideoProcessorSetOutputStereoMode = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputStereoMode, \
+    .VideoProcessorSetOutputExtension = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputExtension, \
+    .VideoProcessorGetOutputTargetRect = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputTargetRect, \
+    .VideoProcessorGetOutputBackgroundColor = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputBackgroundColor, \
+    .VideoProcessorGetOutputColorSpace = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputColorSpace, \
+    .VideoProcessorGetOutputAlphaFillMode = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputAlphaFillMode, \
+    .VideoProcessorGetOutputConstriction = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputConstriction, \
+    .VideoProcessorGetOutputStereoMode = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputStereoMode, \
+    .VideoProcessorGetOutputExtension = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputExtension, \
+    .VideoProcessorSetStreamFrameFormat = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamFrameFormat, \
+    .VideoProcessorSetStreamColorSpace = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamColorSpace, \
+    .VideoProcessorSetStreamOutputRate = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamOutputRate, \
+    .VideoProcessorSetStreamSourceRect = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamSourceRect, \
+    .VideoProcessorSetStreamDestRect = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamDestRect, \
+    .VideoProcessorSetStreamAlpha = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamAlpha, \
+    .VideoProcessorSetStreamPalette = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamPalette, \
+    .VideoProcessorSetStreamPixelAspectRatio = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamPixelAspectRatio, \
+    .VideoProcessorSetStreamLumaKey = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamLumaKey, \
+    .VideoProcessorSetStreamStereoFormat = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamStereoFormat, \
+    .VideoProcessorSetStreamAutoProcessingMode = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamAutoProcessingMode, \
+    .VideoProcessorSetStreamFilter = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamFilter, \
+    .VideoProcessorSetStreamExtension = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamExtension, \
+    .VideoProcessorGetStreamFrameFormat = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamFrameFormat, \
+    .VideoProcessorGetStreamColorSpace = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamColorSpace, \
+    .VideoProcessorGetStreamOutputRate = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamOutputRate, \
+    .VideoProcessorGetStreamSourceRect = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamSourceRect, \
+    .VideoProcessorGetStreamDestRect = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamDestRect, \
+    .VideoProcessorGetStreamAlpha = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamAlpha, \
+    .VideoProcessorGetStreamPalette = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamPalette, \
+    .VideoProcessorGetStreamPixelAspectRatio = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamPixelAspectRatio, \
+    .VideoProcessorGetStreamLumaKey = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamLumaKey, \
+    .VideoProcessorGetStreamStereoFormat = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamStereoFormat, \
+    .VideoProcessorGetStreamAutoProcessingMode = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamAutoProcessingMode, \
+    .VideoProcessorGetStreamFilter = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamFilter, \
+    .VideoProcessorGetStreamExtension = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamExtension, \
+    .VideoProcessorBlt = rt_stub_ID3D11VideoContext2_VideoProcessorBlt, \
+    .NegotiateCryptoSessionKeyExchange = rt_stub_ID3D11VideoContext2_NegotiateCryptoSessionKeyExchange, \
+    .EncryptionBlt = rt_stub_ID3D11VideoContext2_EncryptionBlt, \
+    .DecryptionBlt = rt_stub_ID3D11VideoContext2_DecryptionBlt, \
+    .StartSessionKeyRefresh = rt_stub_ID3D11VideoContext2_StartSessionKeyRefresh, \
+    .FinishSessionKeyRefresh = rt_stub_ID3D11VideoContext2_FinishSessionKeyRefresh, \
+    .GetEncryptionBltKey = rt_stub_ID3D11VideoContext2_GetEncryptionBltKey, \
+    .NegotiateAuthenticatedChannelKeyExchange = rt_stub_ID3D11VideoContext2_NegotiateAuthenticatedChannelKeyExchange, \
+    .QueryAuthenticatedChannel = rt_stub_ID3D11VideoContext2_QueryAuthenticatedChannel, \
+    .ConfigureAuthenticatedChannel = rt_stub_ID3D11VideoContext2_ConfigureAuthenticatedChannel, \
+    .VideoProcessorSetStreamRotation = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamRotation, \
+    .VideoProcessorGetStreamRotation = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamRotation, \
+    .SubmitDecoderBuffers1 = rt_stub_ID3D11VideoContext2_SubmitDecoderBuffers1, \
+    .GetDataForNewHardwareKey = rt_stub_ID3D11VideoContext2_GetDataForNewHardwareKey, \
+    .CheckCryptoSessionStatus = rt_stub_ID3D11VideoContext2_CheckCryptoSessionStatus, \
+    .DecoderEnableDownsampling = rt_stub_ID3D11VideoContext2_DecoderEnableDownsampling, \
+    .DecoderUpdateDownsampling = rt_stub_ID3D11VideoContext2_DecoderUpdateDownsampling, \
+    .VideoProcessorSetOutputColorSpace1 = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputColorSpace1, \
+    .VideoProcessorSetOutputShaderUsage = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputShaderUsage, \
+    .VideoProcessorGetOutputColorSpace1 = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputColorSpace1, \
+    .VideoProcessorGetOutputShaderUsage = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputShaderUsage, \
+    .VideoProcessorSetStreamColorSpace1 = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamColorSpace1, \
+    .VideoProcessorSetStreamMirror = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamMirror, \
+    .VideoProcessorGetStreamColorSpace1 = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamColorSpace1, \
+    .VideoProcessorGetStreamMirror = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamMirror, \
+    .VideoProcessorGetBehaviorHints = rt_stub_ID3D11VideoContext2_VideoProcessorGetBehaviorHints, \
+    .VideoProcessorSetOutputHDRMetaData = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputHDRMetaData, \
+    .VideoProcessorGetOutputHDRMetaData = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputHDRMetaData, \
+    .VideoProcessorSetStreamHDRMetaData = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamHDRMetaData, \
+    .VideoProcessorGetStreamHDRMetaData = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamHDRMetaData
+struct rt_own_ID3D11VideoContext2 {
+    void (STDMETHODCALLTYPE *VideoProcessorSetOutputHDRMetaData)(ID3D11VideoContext2 *This, ID3D11VideoProcessor *pVideoProcessor, DXGI_HDR_METADATA_TYPE Type, UINT Size, const void *pHDRMetaData);
+    void (STDMETHODCALLTYPE *VideoProcessorGetOutputHDRMetaData)(ID3D11VideoContext2 *This, ID3D11VideoProcessor *pVideoProcessor, DXGI_HDR_METADATA_TYPE *pType, UINT Size, void *pMetaData);
+    void (STDMETHODCALLTYPE *VideoProcessorSetStreamHDRMetaData)(ID3D11VideoContext2 *This, ID3D11VideoProcessor *pVideoProcessor, UINT StreamIndex, DXGI_HDR_METADATA_TYPE Type, UINT Size, const void *pHDRMetaData);
+    void (STDMETHODCALLTYPE *VideoProcessorGetStreamHDRMetaData)(ID3D11VideoContext2 *This, ID3D11VideoProcessor *pVideoProcessor, UINT StreamIndex, DXGI_HDR_METADATA_TYPE *pType, UINT Size, void *pMetaData);
+};
+_Static_assert(sizeof(struct ID3D11VideoContext1Vtbl) + sizeof(struct rt_own_ID3D11VideoContext2) == sizeof(struct ID3D11VideoContext2Vtbl), "ID3D11VideoContext2's own slots follow ID3D11VideoContext1's");
+#define RT_API_OWN_STUBS_ID3D11VideoContext2 \
+    .VideoProcessorSetOutputHDRMetaData = rt_stub_ID3D11VideoContext2_VideoProcessorSetOutputHDRMetaData, \
+    .VideoProcessorGetOutputHDRMetaData = rt_stub_ID3D11VideoContext2_VideoProcessorGetOutputHDRMetaData, \
+    .VideoProcessorSetStreamHDRMetaData = rt_stub_ID3D11VideoContext2_VideoProcessorSetStreamHDRMetaData, \
+    .VideoProcessorGetStreamHDRMetaData = rt_stub_ID3D11VideoContext2_VideoProcessorGetStreamHDRMetaData
 
 static inline HRESULT STDMETHODCALLTYPE rt_stub_ID3D11Debug_QueryInterface(ID3D11Debug *This, REFIID riid, void **ppvObject) { return rt_api_not_implemented("IUnknown::QueryInterface"); }
 static inline ULONG STDMETHODCALLTYPE rt_stub_ID3D11Debug_AddRef(ID3D11Debug *This) { rt_api_not_implemented("IUnknown::AddRef"); return (ULONG)0; }

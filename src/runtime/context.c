@@ -17,7 +17,9 @@ HRESULT STDMETHODCALLTYPE rt_context_QueryInterface(ID3D11DeviceContext *iface, 
     if (!riid)
         return E_INVALIDARG;
     if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
-        rt_iid_equal(riid, &IID_ID3D11DeviceContext) || rt_iid_equal(riid, &IID_ID3D11DeviceContext1)) {
+        rt_iid_equal(riid, &IID_ID3D11DeviceContext) || rt_iid_equal(riid, &IID_ID3D11DeviceContext1) ||
+        rt_iid_equal(riid, &IID_ID3D11DeviceContext2) || rt_iid_equal(riid, &IID_ID3D11DeviceContext3) ||
+        rt_iid_equal(riid, &IID_ID3D11DeviceContext4)) {
         ID3D11DeviceContext_AddRef(iface);
         *ppv = iface;
         return S_OK;
@@ -66,6 +68,27 @@ static void STDMETHODCALLTYPE ctx_Flush(ID3D11DeviceContext *iface)
     (void)rt_ddi_error_to_api(dev, err, allowed, 1, "pfnFlush");
 }
 
+/* ID3D11DeviceContext3::Flush1: Flush, and with an event, the event is set once the work submitted
+ * so far is done (the event query the page describes: as IDXGIDevice2::EnqueueSetEvent). A
+ * deferred context has nothing to submit: its event is set at once. */
+void STDMETHODCALLTYPE rt_context_Flush1(ID3D11DeviceContext3 *iface, D3D11_CONTEXT_TYPE type, HANDLE event)
+{
+    struct rt_context *ctx = rt_context_from_iface((ID3D11DeviceContext *)iface);
+    if ((UINT)type > D3D11_CONTEXT_TYPE_VIDEO) {
+        RT_REFUSE("Flush1: ContextType %u is not a D3D11_CONTEXT_TYPE", (UINT)type);
+        return;
+    }
+    if (ctx->dc || rt_device_is_removed(ctx->device)) {
+        if (event)
+            (void)SetEvent(event);
+        return;
+    }
+    if (event)
+        (void)rt_gpu_signal_after_work(ctx->device, 0, 0, event);
+    else
+        ctx_Flush((ID3D11DeviceContext *)iface);
+}
+
 static D3D11_DEVICE_CONTEXT_TYPE STDMETHODCALLTYPE ctx_GetType(ID3D11DeviceContext *iface)
 {
     return D3D11_DEVICE_CONTEXT_IMMEDIATE;
@@ -92,6 +115,7 @@ RT_PRIVATE_DATA_DEFINE(, rt_context, ID3D11DeviceContext, &rt_context_from_iface
 static const struct {
     struct ID3D11DeviceContextVtbl base;
     struct rt_own_ID3D11DeviceContext1 ext;
+    RT_CONTEXT_VTBL_EXT;
 } context_vtbl = {
     .base = {
         RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
@@ -118,6 +142,9 @@ static const struct {
         .GetData = rt_traced_GetData,
     },
     .ext = { RT_API_OWN_STUBS_ID3D11DeviceContext1, RT_CONTEXT1_SLOTS },
+    .ext2 = { RT_API_OWN_STUBS_ID3D11DeviceContext2 },
+    .ext3 = { RT_API_OWN_STUBS_ID3D11DeviceContext3, .Flush1 = rt_context_Flush1 },
+    .ext4 = { RT_API_OWN_STUBS_ID3D11DeviceContext4, RT_CONTEXT4_SLOTS },
 };
 
 void rt_context_init(struct rt_context *ctx, struct rt_device *dev)

@@ -605,6 +605,7 @@ static UINT STDMETHODCALLTYPE dc_GetContextFlags(ID3D11DeviceContext *iface)
 static const struct {
     struct ID3D11DeviceContextVtbl base;
     struct rt_own_ID3D11DeviceContext1 ext;
+    RT_CONTEXT_VTBL_EXT;
 } deferred_vtbl = {
     .base = {
         RT_API_STUBS_ID3D11DeviceContext, /* every slot answers "not implemented" until named below */
@@ -631,6 +632,9 @@ static const struct {
         .GetData = rt_traced_GetData,
     },
     .ext = { RT_API_OWN_STUBS_ID3D11DeviceContext1, RT_CONTEXT1_SLOTS },
+    .ext2 = { RT_API_OWN_STUBS_ID3D11DeviceContext2 },
+    .ext3 = { RT_API_OWN_STUBS_ID3D11DeviceContext3, .Flush1 = rt_context_Flush1 },
+    .ext4 = { RT_API_OWN_STUBS_ID3D11DeviceContext4, RT_CONTEXT4_SLOTS },
 };
 
 HRESULT STDMETHODCALLTYPE rt_device_CreateDeferredContext(ID3D11Device *iface, UINT flags,

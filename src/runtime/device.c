@@ -177,7 +177,9 @@ static HRESULT STDMETHODCALLTYPE dev_QueryInterface(ID3D11Device *iface, REFIID 
     if (!riid)
         return E_INVALIDARG;
     if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11Device) ||
-        rt_iid_equal(riid, &IID_ID3D11Device1)) {
+        rt_iid_equal(riid, &IID_ID3D11Device1) || rt_iid_equal(riid, &IID_ID3D11Device2) ||
+        rt_iid_equal(riid, &IID_ID3D11Device3) || rt_iid_equal(riid, &IID_ID3D11Device4) ||
+        rt_iid_equal(riid, &IID_ID3D11Device5)) {
         rt_device_addref(rt_device_from_iface(iface));
         *ppv = iface;
         return S_OK;
@@ -285,8 +287,8 @@ static HRESULT STDMETHODCALLTYPE dev_CheckFeatureSupport(ID3D11Device *iface, D3
     /* ID3D11Device::CheckFeatureSupport: E_INVALIDARG for NULL data, a size that is not the
      * feature's structure, or a feature this runtime does not know; the data is then untouched
      * (Wine d3d11 tests, run on Windows: test_check_feature_support). Every D3D11_FEATURE up to
-     * D3D11.2 is answered with what this stack does (no shaders: every shader-related option is
-     * FALSE). */
+     * D3D11.4 (OPTIONS5) is answered with what this stack does (no shaders: every shader-related
+     * option is FALSE). */
     static const UINT sizes[] = {
         [D3D11_FEATURE_THREADING] = sizeof(D3D11_FEATURE_DATA_THREADING),
         [D3D11_FEATURE_DOUBLES] = sizeof(D3D11_FEATURE_DATA_DOUBLES),
@@ -302,6 +304,12 @@ static HRESULT STDMETHODCALLTYPE dev_CheckFeatureSupport(ID3D11Device *iface, D3
         [D3D11_FEATURE_D3D9_SIMPLE_INSTANCING_SUPPORT] = sizeof(D3D11_FEATURE_DATA_D3D9_SIMPLE_INSTANCING_SUPPORT),
         [D3D11_FEATURE_MARKER_SUPPORT] = sizeof(D3D11_FEATURE_DATA_MARKER_SUPPORT),
         [D3D11_FEATURE_D3D9_OPTIONS1] = sizeof(D3D11_FEATURE_DATA_D3D9_OPTIONS1),
+        [D3D11_FEATURE_D3D11_OPTIONS2] = sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS2),
+        [D3D11_FEATURE_D3D11_OPTIONS3] = sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS3),
+        [D3D11_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT] = sizeof(D3D11_FEATURE_DATA_GPU_VIRTUAL_ADDRESS_SUPPORT),
+        [D3D11_FEATURE_D3D11_OPTIONS4] = sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS4),
+        [D3D11_FEATURE_SHADER_CACHE] = sizeof(D3D11_FEATURE_DATA_SHADER_CACHE),
+        [D3D11_FEATURE_D3D11_OPTIONS5] = sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS5),
     };
     if ((UINT)feature >= sizeof(sizes) / sizeof(sizes[0])) {
         RT_REFUSE("CheckFeatureSupport: feature %u is not a D3D11_FEATURE this runtime knows", (UINT)feature);
@@ -357,9 +365,24 @@ static HRESULT STDMETHODCALLTYPE dev_CheckFeatureSupport(ID3D11Device *iface, D3
         o->MapNoOverwriteOnDynamicBufferSRV = ddi11_1;
         return S_OK;
     }
+    case D3D11_FEATURE_D3D11_OPTIONS5: {
+        /* Shared resources: NT handles, keyed mutexes, fences and the D3D11.1 formats (share.c,
+         * fence.c); no tiled resources to share, so not TIER_2 (D3D11_SHARED_RESOURCE_TIER). */
+        ((D3D11_FEATURE_DATA_D3D11_OPTIONS5 *)data)->SharedResourceTier = D3D11_SHARED_RESOURCE_TIER_1;
+        return S_OK;
+    }
     case D3D11_FEATURE_D3D11_OPTIONS1:
         /* TiledResourcesTier NOT_SUPPORTED (0), no min/max filtering, no ClearView, and no Map of
          * a USAGE_DEFAULT buffer (map.c refuses it): all zero. */
+    case D3D11_FEATURE_D3D11_OPTIONS2:
+        /* No stencil reference from shaders, typed UAV loads, ROVs, conservative rasterization or
+         * tiled resources; no Map of a DEFAULT texture and no standard swizzle (CreateTexture2D1
+         * takes the driver's layout only, texture.c); UnifiedMemoryArchitecture FALSE: the
+         * reference adapter has its own video memory segments. */
+    case D3D11_FEATURE_D3D11_OPTIONS3:
+    case D3D11_FEATURE_D3D11_OPTIONS4: /* ExtendedNV12SharedTextureSupported: no NV12 textures */
+    case D3D11_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT: /* no GPU address reaches the API: 0 bits */
+    case D3D11_FEATURE_SHADER_CACHE: /* no shaders: D3D11_SHADER_CACHE_SUPPORT_NONE */
     default:
         /* DOUBLES, D3D10_X_HARDWARE_OPTIONS, ARCHITECTURE_INFO (not a tile-based deferred
          * renderer), SHADER_MIN_PRECISION_SUPPORT (full precision only: 0), D3D9_SHADOW_SUPPORT,
@@ -413,10 +436,55 @@ static HRESULT STDMETHODCALLTYPE dev_CreateDeferredContext1(ID3D11Device1 *iface
     return rt_traced_CreateDeferredContext((ID3D11Device *)iface, flags, (ID3D11DeviceContext **)out);
 }
 
-/* ID3D11Device's vtable and ID3D11Device1's own slots after it: one object. */
+/* ID3D11Device2 / 3: the same contexts again, as ID3D11DeviceContext2 / 3 (docs/api.md "Direct3D
+ * 11.2 to 11.4"). */
+static void STDMETHODCALLTYPE dev_GetImmediateContext2(ID3D11Device2 *iface, ID3D11DeviceContext2 **out)
+{
+    dev_GetImmediateContext((ID3D11Device *)iface, (ID3D11DeviceContext **)out);
+}
+
+static HRESULT STDMETHODCALLTYPE dev_CreateDeferredContext2(ID3D11Device2 *iface, UINT flags, ID3D11DeviceContext2 **out)
+{
+    return rt_traced_CreateDeferredContext((ID3D11Device *)iface, flags, (ID3D11DeviceContext **)out);
+}
+
+static void STDMETHODCALLTYPE dev_GetImmediateContext3(ID3D11Device3 *iface, ID3D11DeviceContext3 **out)
+{
+    dev_GetImmediateContext((ID3D11Device *)iface, (ID3D11DeviceContext **)out);
+}
+
+static HRESULT STDMETHODCALLTYPE dev_CreateDeferredContext3(ID3D11Device3 *iface, UINT flags, ID3D11DeviceContext3 **out)
+{
+    return rt_traced_CreateDeferredContext((ID3D11Device *)iface, flags, (ID3D11DeviceContext **)out);
+}
+
+/* ID3D11Device2::CheckMultisampleQualityLevels1: Flags 0 is CheckMultisampleQualityLevels; with
+ * D3D11_CHECK_MULTISAMPLE_QUALITY_LEVELS_TILED_RESOURCE it asks about tiled resources, which this
+ * stack does not have (TiledResourcesTier NOT_SUPPORTED): 0 levels; any other bit is refused. */
+static HRESULT STDMETHODCALLTYPE dev_CheckMultisampleQualityLevels1(ID3D11Device2 *iface, DXGI_FORMAT format,
+                                                                    UINT count, UINT flags, UINT *levels)
+{
+    if (flags & ~(UINT)D3D11_CHECK_MULTISAMPLE_QUALITY_LEVELS_TILED_RESOURCE) {
+        RT_REFUSE("CheckMultisampleQualityLevels1: Flags 0x%x has bits "
+                  "D3D11_CHECK_MULTISAMPLE_QUALITY_LEVELS_FLAG does not define", flags);
+        if (levels)
+            *levels = 0;
+        return E_INVALIDARG;
+    }
+    HRESULT hr = dev_CheckMultisampleQualityLevels((ID3D11Device *)iface, format, count, levels);
+    if (SUCCEEDED(hr) && flags)
+        *levels = 0;
+    return hr;
+}
+
+/* ID3D11Device's vtable, then the own slots of ID3D11Device1 to 5: one object. */
 static const struct {
     struct ID3D11DeviceVtbl base;
     struct rt_own_ID3D11Device1 ext;
+    struct rt_own_ID3D11Device2 ext2;
+    struct rt_own_ID3D11Device3 ext3;
+    struct rt_own_ID3D11Device4 ext4;
+    struct rt_own_ID3D11Device5 ext5;
 } device_vtbl = {
     .base = {
         RT_API_STUBS_ID3D11Device, /* every slot answers "not implemented" until named below */
@@ -448,6 +516,29 @@ static const struct {
         .CreateDeferredContext1 = dev_CreateDeferredContext1,
         .OpenSharedResource1 = rt_traced_OpenSharedResource1,
         .OpenSharedResourceByName = rt_traced_OpenSharedResourceByName,
+    },
+    .ext2 = {
+        RT_API_OWN_STUBS_ID3D11Device2,
+        .GetImmediateContext2 = dev_GetImmediateContext2,
+        .CreateDeferredContext2 = dev_CreateDeferredContext2,
+        .CheckMultisampleQualityLevels1 = dev_CheckMultisampleQualityLevels1,
+    },
+    .ext3 = {
+        RT_API_OWN_STUBS_ID3D11Device3,
+        .GetImmediateContext3 = dev_GetImmediateContext3,
+        .CreateDeferredContext3 = dev_CreateDeferredContext3,
+        .CreateTexture2D1 = rt_device_CreateTexture2D1,
+        .CreateTexture3D1 = rt_device_CreateTexture3D1,
+        .CreateQuery1 = rt_device_CreateQuery1,
+        .CreateShaderResourceView1 = rt_device_CreateShaderResourceView1,
+        .CreateRenderTargetView1 = rt_device_CreateRenderTargetView1,
+        .CreateUnorderedAccessView1 = rt_device_CreateUnorderedAccessView1,
+    },
+    .ext4 = { RT_API_OWN_STUBS_ID3D11Device4 },
+    .ext5 = {
+        RT_API_OWN_STUBS_ID3D11Device5,
+        .CreateFence = rt_device_CreateFence,
+        .OpenSharedFence = rt_device_OpenSharedFence,
     },
 };
 

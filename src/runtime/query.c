@@ -39,7 +39,11 @@ static UINT query_data_size(D3D11_QUERY type)
 }
 
 
-static const struct ID3D11QueryVtbl query_vtbl;
+/* ID3D11Query's vtable with ID3D11Query1's own slot (GetDesc1) after it: one object answers both. */
+static const struct query_vtbl {
+    struct ID3D11QueryVtbl base;
+    struct rt_own_ID3D11Query1 ext;
+} query_vtbl;
 
 static struct rt_query *rt_query_from_async(ID3D11Asynchronous *iface)
 {
@@ -57,7 +61,8 @@ static HRESULT STDMETHODCALLTYPE query_QueryInterface(ID3D11Query *iface, REFIID
     if (!riid)
         return E_INVALIDARG;
     if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
-        rt_iid_equal(riid, &IID_ID3D11Asynchronous) || rt_iid_equal(riid, &IID_ID3D11Query)) {
+        rt_iid_equal(riid, &IID_ID3D11Asynchronous) || rt_iid_equal(riid, &IID_ID3D11Query) ||
+        rt_iid_equal(riid, &IID_ID3D11Query1)) {
         ID3D11Query_AddRef(iface);
         *ppv = iface;
         return S_OK;
@@ -118,10 +123,20 @@ static void STDMETHODCALLTYPE query_GetDesc(ID3D11Query *iface, D3D11_QUERY_DESC
         *desc = ((struct rt_query *)iface)->desc;
 }
 
+/* ID3D11Query1::GetDesc1: the description CreateQuery1 was given (CreateQuery: ContextType ALL). */
+static void STDMETHODCALLTYPE query_GetDesc1(ID3D11Query1 *iface, D3D11_QUERY_DESC1 *desc)
+{
+    if (!desc)
+        return;
+    const struct rt_query *q = (const struct rt_query *)iface;
+    *desc = (D3D11_QUERY_DESC1){ .Query = q->desc.Query, .MiscFlags = q->desc.MiscFlags, .ContextType = q->context_type };
+}
+
 RT_PRIVATE_DATA_METHODS(query, ID3D11Query, &((struct rt_query *)This)->device->private_lock,
                         &((struct rt_query *)This)->private_data)
 
-static const struct ID3D11QueryVtbl query_vtbl = {
+static const struct query_vtbl query_vtbl = {
+    .base = {
     RT_API_STUBS_ID3D11Query, /* every slot answers "not implemented" until named below */
     .QueryInterface = query_QueryInterface,
     RT_PRIVATE_DATA_SLOTS(query),
@@ -130,6 +145,8 @@ static const struct ID3D11QueryVtbl query_vtbl = {
     .GetDevice = query_GetDevice,
     .GetDataSize = query_GetDataSize,
     .GetDesc = query_GetDesc,
+    },
+    .ext = { RT_API_OWN_STUBS_ID3D11Query1, .GetDesc1 = query_GetDesc1 },
 };
 
 HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11_QUERY_DESC *desc, ID3D11Query **out)
@@ -169,7 +186,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
     struct rt_query *q = wddm_calloc(1, sizeof(*q));
     if (!q)
         return E_OUTOFMEMORY;
-    q->iface.lpVtbl = &query_vtbl;
+    q->iface.lpVtbl = &query_vtbl.base;
     q->d3d10.lpVtbl = &rt_d3d10_query_vtbl;
     q->magic = RT_QUERY_MAGIC;
     atomic_init(&q->refs, 1);
@@ -202,6 +219,28 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateQuery(ID3D11Device *iface, const D3D11
     RT_LIVE_ADD(dev, RT_LIVE_QUERY, 1);
     *out = &q->iface;
     return S_OK;
+}
+
+/* ID3D11Device3::CreateQuery1: CreateQuery with the context type the query is for, recorded and
+ * given back by GetDesc1 (one GPU queue here: every type is the one queue's). */
+HRESULT STDMETHODCALLTYPE rt_device_CreateQuery1(ID3D11Device3 *iface, const D3D11_QUERY_DESC1 *desc,
+                                                 ID3D11Query1 **out)
+{
+    if (out)
+        *out = NULL;
+    if (!desc) {
+        RT_REFUSE("CreateQuery1: pQueryDesc1 is NULL");
+        return E_INVALIDARG;
+    }
+    if ((UINT)desc->ContextType > D3D11_CONTEXT_TYPE_VIDEO) {
+        RT_REFUSE("CreateQuery1: ContextType %u is not a D3D11_CONTEXT_TYPE", (UINT)desc->ContextType);
+        return E_INVALIDARG;
+    }
+    const D3D11_QUERY_DESC d = { desc->Query, desc->MiscFlags };
+    HRESULT hr = rt_traced_CreateQuery((ID3D11Device *)iface, &d, (ID3D11Query **)out);
+    if (hr == S_OK)
+        ((struct rt_query *)*out)->context_type = desc->ContextType; /* before anyone else sees it */
+    return hr;
 }
 
 void STDMETHODCALLTYPE rt_context_Begin(ID3D11DeviceContext *iface, ID3D11Asynchronous *async)

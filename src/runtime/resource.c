@@ -434,10 +434,14 @@ HRESULT rt_resource_query_interface(struct rt_resource *res, REFIID riid, void *
     case D3D11_RESOURCE_DIMENSION_TEXTURE2D: own = &IID_ID3D11Texture2D; break;
     default: own = &IID_ID3D11Texture3D; break;
     }
+    /* ID3D11Texture2D1 / 3D1 (Direct3D 11.3): the same pointer, their GetDesc1 after GetDesc. */
+    const IID *own1 = res->dimension == D3D11_RESOURCE_DIMENSION_TEXTURE2D   ? &IID_ID3D11Texture2D1
+                      : res->dimension == D3D11_RESOURCE_DIMENSION_TEXTURE3D ? &IID_ID3D11Texture3D1
+                                                                             : own;
     /* Single inheritance: IUnknown <- ID3D11DeviceChild <- ID3D11Resource <- the kind; one
      * pointer serves them all (the vtables share their prefix). */
     if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
-        rt_iid_equal(riid, &IID_ID3D11Resource) || rt_iid_equal(riid, own)) {
+        rt_iid_equal(riid, &IID_ID3D11Resource) || rt_iid_equal(riid, own) || rt_iid_equal(riid, own1)) {
         rt_resource_addref(res);
         *ppv = res;
         return S_OK;

@@ -20,6 +20,7 @@
 
 #include "d3d11.h"
 #include "d3d11_1.h"
+#include "d3d11_4.h" /* with d3d11_2.h and d3d11_3.h */
 #include "dxgi1_4.h"
 #include "d3d10_1.h"
 #include "d3d11sdklayers.h"
@@ -383,6 +384,11 @@ void rt_gpu_wait(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value);
 /* Submits what the immediate context recorded so far (its Flush). */
 void rt_gpu_flush(struct rt_device *dev);
 UINT64 rt_gpu_signal_after_work(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value, HANDLE event);
+/* The same for a monitored fence (ID3D11DeviceContext4::Signal, fence.c): flushes, then queues
+ * `fence` = `value` after every context's earlier work (at once from the CPU when the UMD has no
+ * context); rt_gpu_wait_monitored makes every context wait for fence >= value. */
+NTSTATUS rt_gpu_signal_monitored(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value);
+void rt_gpu_wait_monitored(struct rt_device *dev, D3DKMT_HANDLE fence, UINT64 value);
 
 /* Driver handle memory that fits behind a cached rt_resource block. The reference UMD asks
  * sizeof(umd_resource) + n * 32 bytes; 512 covers every buffer and small mip chains. */
@@ -446,11 +452,29 @@ struct rt_query {
     struct rt_device *device;       /* holds one device reference */
     struct rt_private_data private_data;
     D3D11_QUERY_DESC desc;          /* read-only after creation */
+    D3D11_CONTEXT_TYPE context_type; /* CreateQuery1's (ALL for CreateQuery); read-only */
     void *drv_mem;                  /* CalcPrivateQuerySize bytes */
     D3D10DDI_HQUERY drv;
     enum rt_query_state state;      /* protected by device->lock */
     ID3D10Query d3d10;              /* the D3D10 face on a D3D10 device (d3d10_query.c) */
 };
+/* view1.c: the Direct3D 11.3 views (DESC1: a PlaneSlice, 0 here): ID3D11Device3's Create*View1, and
+ * a view's DESC as its DESC1 (the views' GetDesc1, view.c and view_sruav.c). */
+HRESULT STDMETHODCALLTYPE rt_device_CreateShaderResourceView1(ID3D11Device3 *iface, ID3D11Resource *resource,
+                                                              const D3D11_SHADER_RESOURCE_VIEW_DESC1 *desc,
+                                                              ID3D11ShaderResourceView1 **out);
+HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView1(ID3D11Device3 *iface, ID3D11Resource *resource,
+                                                             const D3D11_RENDER_TARGET_VIEW_DESC1 *desc,
+                                                             ID3D11RenderTargetView1 **out);
+HRESULT STDMETHODCALLTYPE rt_device_CreateUnorderedAccessView1(ID3D11Device3 *iface, ID3D11Resource *resource,
+                                                               const D3D11_UNORDERED_ACCESS_VIEW_DESC1 *desc,
+                                                               ID3D11UnorderedAccessView1 **out);
+void rt_srv_desc1(const D3D11_SHADER_RESOURCE_VIEW_DESC *in, D3D11_SHADER_RESOURCE_VIEW_DESC1 *out);
+void rt_rtv_desc1(const D3D11_RENDER_TARGET_VIEW_DESC *in, D3D11_RENDER_TARGET_VIEW_DESC1 *out);
+void rt_uav_desc1(const D3D11_UNORDERED_ACCESS_VIEW_DESC *in, D3D11_UNORDERED_ACCESS_VIEW_DESC1 *out);
+/* query.c: ID3D11Device3::CreateQuery1. */
+HRESULT STDMETHODCALLTYPE rt_device_CreateQuery1(ID3D11Device3 *iface, const D3D11_QUERY_DESC1 *desc,
+                                                 ID3D11Query1 **out);
 /* d3d10_query.c: a query's D3D10 face for a D3D10 IID (NULL: none), and its vtable. */
 void *rt_d3d10_query_face(struct rt_query *q, REFIID riid);
 extern const struct ID3D10QueryVtbl rt_d3d10_query_vtbl;
@@ -532,6 +556,24 @@ void STDMETHODCALLTYPE rt_context_DiscardView1(ID3D11DeviceContext1 *This, ID3D1
     .CopySubresourceRegion1 = rt_context_CopySubresourceRegion1,                                          \
     .UpdateSubresource1 = rt_context_UpdateSubresource1, .DiscardResource = rt_context_DiscardResource,   \
     .DiscardView = rt_context_DiscardView, .DiscardView1 = rt_context_DiscardView1
+/* fence.c: ID3D11Device5's fences and ID3D11DeviceContext4's Signal / Wait (immediate context only;
+ * a deferred context answers DXGI_ERROR_INVALID_CALL). RT_CONTEXT4_SLOTS names the latter in the
+ * ID3D11DeviceContext4 part of a context vtable. */
+HRESULT STDMETHODCALLTYPE rt_device_CreateFence(ID3D11Device5 *iface, UINT64 initial, D3D11_FENCE_FLAG flags,
+                                                REFIID riid, void **out);
+HRESULT STDMETHODCALLTYPE rt_device_OpenSharedFence(ID3D11Device5 *iface, HANDLE handle, REFIID riid, void **out);
+HRESULT STDMETHODCALLTYPE rt_context_Signal(ID3D11DeviceContext4 *iface, ID3D11Fence *fence, UINT64 value);
+HRESULT STDMETHODCALLTYPE rt_context_Wait(ID3D11DeviceContext4 *iface, ID3D11Fence *fence, UINT64 value);
+#define RT_CONTEXT4_SLOTS .Signal = rt_context_Signal, .Wait = rt_context_Wait
+/* context.c: ID3D11DeviceContext3::Flush1 (both kinds: a deferred context has nothing to flush). */
+void STDMETHODCALLTYPE rt_context_Flush1(ID3D11DeviceContext3 *iface, D3D11_CONTEXT_TYPE type, HANDLE event);
+/* The own slots of ID3D11DeviceContext2 to 4 after ID3D11DeviceContext1's, in a context vtable
+ * (context.c, deferred.c): Context2's are all stubs, Context3's Flush1 and Context4's
+ * RT_CONTEXT4_SLOTS are the runtime's. */
+#define RT_CONTEXT_VTBL_EXT                       \
+    struct rt_own_ID3D11DeviceContext2 ext2;      \
+    struct rt_own_ID3D11DeviceContext3 ext3;      \
+    struct rt_own_ID3D11DeviceContext4 ext4
 /* context.c: what both kinds of context answer alike: QueryInterface (ID3D11DeviceContext and
  * ID3D11DeviceContext1 are the same pointer: one vtable serves both) and private data. */
 HRESULT STDMETHODCALLTYPE rt_context_QueryInterface(ID3D11DeviceContext *iface, REFIID riid, void **ppv);
@@ -541,6 +583,10 @@ HRESULT STDMETHODCALLTYPE rt_context_SetPrivateData(ID3D11DeviceContext *This, R
 HRESULT STDMETHODCALLTYPE rt_context_SetPrivateDataInterface(ID3D11DeviceContext *This, REFGUID guid,
                                                              const IUnknown *unk);
 
+/* share.c: kernel objects as one NT handle, under an optional name (CreateSharedHandle of a
+ * resource or a fence); `dxgi` files refusals with DXGI's debug layer, else the device's. */
+HRESULT rt_share_objects(const char *fn, BOOL dxgi, const D3DKMT_HANDLE *objs, UINT n,
+                         const SECURITY_ATTRIBUTES *attributes, DWORD access, const WCHAR *name, HANDLE *handle);
 /* share.c: GetParent / GetDevice of a resource's DXGI faces (IDXGIResource, IDXGISurface). */
 HRESULT rt_resource_dxgi_parent(struct rt_resource *res, REFIID riid, void **parent);
 HRESULT rt_resource_dxgi_device(struct rt_resource *res, REFIID riid, void **device);
@@ -589,8 +635,15 @@ void rt_subresource_dims(const struct rt_resource *res, UINT sub, UINT *w, UINT 
 /* buffer.c / texture.c: the vtables (also how rt_resource_from_iface recognises ours) */
 extern const struct ID3D11BufferVtbl rt_buffer_vtbl;
 extern const struct ID3D11Texture1DVtbl rt_texture1d_vtbl;
-extern const struct ID3D11Texture2DVtbl rt_texture2d_vtbl;
-extern const struct ID3D11Texture3DVtbl rt_texture3d_vtbl;
+/* ID3D11Texture2D's and 3D's vtables with the own slots of ID3D11Texture2D1 / 3D1 after them
+ * (texture.c: one object answers both); only their addresses are used outside texture.c. */
+extern const struct rt_texture2d_vtbl rt_texture2d_vtbl;
+extern const struct rt_texture3d_vtbl rt_texture3d_vtbl;
+/* texture.c: ID3D11Device3::CreateTexture2D1 / CreateTexture3D1 (the driver's layout only). */
+HRESULT STDMETHODCALLTYPE rt_device_CreateTexture2D1(ID3D11Device3 *iface, const D3D11_TEXTURE2D_DESC1 *desc,
+                                                     const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture2D1 **out);
+HRESULT STDMETHODCALLTYPE rt_device_CreateTexture3D1(ID3D11Device3 *iface, const D3D11_TEXTURE3D_DESC1 *desc,
+                                                     const D3D11_SUBRESOURCE_DATA *data, ID3D11Texture3D1 **out);
 HRESULT STDMETHODCALLTYPE rt_device_CreateBuffer(ID3D11Device *iface, const D3D11_BUFFER_DESC *desc,
                                                  const D3D11_SUBRESOURCE_DATA *data, ID3D11Buffer **out);
 HRESULT STDMETHODCALLTYPE rt_device_CreateTexture1D(ID3D11Device *iface, const D3D11_TEXTURE1D_DESC *desc,

@@ -158,11 +158,45 @@ static BOOL nt_name(const WCHAR *name, WCHAR *buf, size_t cap, UNICODE_STRING *o
 
 #define NT_NAME_CAP (MAX_PATH + 40)
 
+/* Kernel objects shared as one NT handle (D3DKMTShareObjects), under an optional name: the
+ * common half of IDXGIResource1::CreateSharedHandle and ID3D11Fence::CreateSharedHandle (fence.c).
+ * A name in use answers DXGI_ERROR_NAME_ALREADY_EXISTS; `dxgi` files the refusals with DXGI's
+ * debug layer, else with the device's. */
+#define SHARE_REFUSE(dxgi, ...)                   \
+    do {                                          \
+        if (dxgi)                                 \
+            RT_REFUSE_DXGI(RESOURCE, __VA_ARGS__); \
+        else                                      \
+            RT_REFUSE(__VA_ARGS__);               \
+    } while (0)
+HRESULT rt_share_objects(const char *fn, BOOL dxgi, const D3DKMT_HANDLE *objs, UINT n,
+                         const SECURITY_ATTRIBUTES *attributes, DWORD access, const WCHAR *name, HANDLE *handle)
+{
+    WCHAR buf[NT_NAME_CAP];
+    UNICODE_STRING uname;
+    if (name && !nt_name(name, buf, NT_NAME_CAP, &uname)) {
+        SHARE_REFUSE(dxgi, "%s: lpName is empty or longer than MAX_PATH characters", fn);
+        return E_INVALIDARG;
+    }
+    OBJECT_ATTRIBUTES oa;
+    InitializeObjectAttributes(&oa, name ? &uname : NULL, OBJ_CASE_INSENSITIVE, NULL,
+                               attributes ? attributes->lpSecurityDescriptor : NULL);
+    NTSTATUS st = D3DKMTShareObjects(n, objs, &oa, access, handle);
+    if (st == STATUS_OBJECT_NAME_COLLISION) {
+        SHARE_REFUSE(dxgi, "%s: the name is already in use by another shared object", fn);
+        return DXGI_ERROR_NAME_ALREADY_EXISTS;
+    }
+    if (!NT_SUCCESS(st)) {
+        SHARE_REFUSE(dxgi, "%s: D3DKMTShareObjects failed 0x%08x", fn, (UINT)st);
+        return st == STATUS_NO_MEMORY ? E_OUTOFMEMORY : E_INVALIDARG;
+    }
+    return S_OK;
+}
+
 /* A MISC_SHARED_NTHANDLE resource (created, or opened by OpenSharedResource1) becomes an NT
- * handle through D3DKMTShareObjects: its kernel resource, with its keyed mutex and fence for a
- * keyed-mutex one. A resource not created for NT handles is refused with E_INVALIDARG (Wine
- * d3d11: "CreateSharedHandle will fail", IDXGIResource1::CreateSharedHandle remarks); a name in
- * use answers DXGI_ERROR_NAME_ALREADY_EXISTS. Each call makes a new NT handle. */
+ * handle of its kernel resource, with its keyed mutex and fence for a keyed-mutex one. A
+ * resource not created for NT handles is refused with E_INVALIDARG (Wine d3d11: "CreateSharedHandle
+ * will fail", IDXGIResource1::CreateSharedHandle remarks). Each call makes a new NT handle. */
 static HRESULT STDMETHODCALLTYPE dxgi_CreateSharedHandle(IDXGIResource1 *This, const SECURITY_ATTRIBUTES *attributes,
                                                         DWORD access, const WCHAR *name, HANDLE *handle)
 {
@@ -178,31 +212,13 @@ static HRESULT STDMETHODCALLTYPE dxgi_CreateSharedHandle(IDXGIResource1 *This, c
                        "MISC_SHARED resource shares through GetSharedHandle)", fn);
         return E_INVALIDARG;
     }
-    WCHAR buf[NT_NAME_CAP];
-    UNICODE_STRING uname;
-    if (name && !nt_name(name, buf, NT_NAME_CAP, &uname)) {
-        RT_REFUSE_DXGI(RESOURCE, "%s: lpName is empty or longer than MAX_PATH characters", fn);
-        return E_INVALIDARG;
-    }
-    OBJECT_ATTRIBUTES oa;
-    InitializeObjectAttributes(&oa, name ? &uname : NULL, OBJ_CASE_INSENSITIVE, NULL,
-                               attributes ? attributes->lpSecurityDescriptor : NULL);
     D3DKMT_HANDLE objs[3] = { res->km_resource };
     UINT n = 1;
     if (res->km) {
         rt_keyed_mutex_locals(res->km, &objs[1], &objs[2]);
         n = 3;
     }
-    NTSTATUS st = D3DKMTShareObjects(n, objs, &oa, access, handle);
-    if (st == STATUS_OBJECT_NAME_COLLISION) {
-        RT_REFUSE_DXGI(RESOURCE, "%s: the name is already in use by another shared object", fn);
-        return DXGI_ERROR_NAME_ALREADY_EXISTS;
-    }
-    if (!NT_SUCCESS(st)) {
-        RT_REFUSE_DXGI(RESOURCE, "%s: D3DKMTShareObjects failed 0x%08x", fn, (UINT)st);
-        return st == STATUS_NO_MEMORY ? E_OUTOFMEMORY : E_INVALIDARG;
-    }
-    return S_OK;
+    return rt_share_objects(fn, TRUE, objs, n, attributes, access, name, handle);
 }
 
 static const struct {

@@ -10,11 +10,15 @@
 
 #include <stdlib.h>
 
-static const struct ID3D11RenderTargetViewVtbl rtv_vtbl;
+/* ID3D11RenderTargetView's vtable with ID3D11RenderTargetView1's GetDesc1 after it: one object. */
+static const struct rtv_vtbl {
+    struct ID3D11RenderTargetViewVtbl base;
+    struct rt_own_ID3D11RenderTargetView1 ext;
+} rtv_vtbl;
 
 struct rt_rtv *rt_rtv_from_iface(ID3D11RenderTargetView *iface)
 {
-    if (!iface || iface->lpVtbl != &rtv_vtbl)
+    if (!iface || iface->lpVtbl != &rtv_vtbl.base)
         return NULL;
     struct rt_rtv *v = (struct rt_rtv *)iface;
     return v->magic == RT_VIEW_MAGIC ? v : NULL;
@@ -28,7 +32,8 @@ static HRESULT STDMETHODCALLTYPE rtv_QueryInterface(ID3D11RenderTargetView *ifac
     if (!riid)
         return E_INVALIDARG;
     if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
-        rt_iid_equal(riid, &IID_ID3D11View) || rt_iid_equal(riid, &IID_ID3D11RenderTargetView)) {
+        rt_iid_equal(riid, &IID_ID3D11View) || rt_iid_equal(riid, &IID_ID3D11RenderTargetView) ||
+        rt_iid_equal(riid, &IID_ID3D11RenderTargetView1)) {
         ID3D11RenderTargetView_AddRef(iface);
         *ppv = iface;
         return S_OK;
@@ -95,10 +100,17 @@ static void STDMETHODCALLTYPE rtv_GetDesc(ID3D11RenderTargetView *iface, D3D11_R
         *desc = ((struct rt_rtv *)iface)->desc;
 }
 
+static void STDMETHODCALLTYPE rtv_GetDesc1(ID3D11RenderTargetView1 *iface, D3D11_RENDER_TARGET_VIEW_DESC1 *desc)
+{
+    if (desc)
+        rt_rtv_desc1(&((struct rt_rtv *)iface)->desc, desc);
+}
+
 RT_PRIVATE_DATA_METHODS(rtv, ID3D11RenderTargetView, &((struct rt_rtv *)This)->device->private_lock,
                         &((struct rt_rtv *)This)->private_data)
 
-static const struct ID3D11RenderTargetViewVtbl rtv_vtbl = {
+static const struct rtv_vtbl rtv_vtbl = {
+    .base = {
     RT_API_STUBS_ID3D11RenderTargetView, /* every slot answers "not implemented" until named below */
     .QueryInterface = rtv_QueryInterface,
     RT_PRIVATE_DATA_SLOTS(rtv),
@@ -107,6 +119,8 @@ static const struct ID3D11RenderTargetViewVtbl rtv_vtbl = {
     .GetDevice = rtv_GetDevice,
     .GetResource = rtv_GetResource,
     .GetDesc = rtv_GetDesc,
+    },
+    .ext = { RT_API_OWN_STUBS_ID3D11RenderTargetView1, .GetDesc1 = rtv_GetDesc1 },
 };
 
 /* The view a NULL description means: the whole resource, mip 0, in the resource's format. */
@@ -324,7 +338,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateRenderTargetView(ID3D11Device *iface, 
     struct rt_rtv *v = wddm_calloc(1, sizeof(*v));
     if (!v)
         return E_OUTOFMEMORY;
-    v->iface.lpVtbl = &rtv_vtbl;
+    v->iface.lpVtbl = &rtv_vtbl.base;
     v->d3d10.lpVtbl = &rt_d3d10_rtv_vtbl;
     v->magic = RT_VIEW_MAGIC;
     atomic_init(&v->refs, 1);

@@ -13,12 +13,19 @@
 
 #include <stdlib.h>
 
-static const struct ID3D11ShaderResourceViewVtbl srv_vtbl;
-static const struct ID3D11UnorderedAccessViewVtbl uav_vtbl;
+/* Each kind's vtable with its 11.3 interface's GetDesc1 after it: one object answers both. */
+static const struct srv_vtbl {
+    struct ID3D11ShaderResourceViewVtbl base;
+    struct rt_own_ID3D11ShaderResourceView1 ext;
+} srv_vtbl;
+static const struct uav_vtbl {
+    struct ID3D11UnorderedAccessViewVtbl base;
+    struct rt_own_ID3D11UnorderedAccessView1 ext;
+} uav_vtbl;
 
 struct rt_sview *rt_uav_from_iface(ID3D11UnorderedAccessView *iface)
 {
-    if (!iface || iface->lpVtbl != &uav_vtbl)
+    if (!iface || iface->lpVtbl != &uav_vtbl.base)
         return NULL;
     struct rt_sview *v = (struct rt_sview *)iface;
     return v->magic == RT_VIEW_MAGIC ? v : NULL;
@@ -43,7 +50,8 @@ static HRESULT view_qi(struct rt_sview *v, REFIID riid, void **ppv)
         return E_INVALIDARG;
     if (rt_iid_equal(riid, &IID_IUnknown) || rt_iid_equal(riid, &IID_ID3D11DeviceChild) ||
         rt_iid_equal(riid, &IID_ID3D11View) ||
-        rt_iid_equal(riid, v->is_uav ? &IID_ID3D11UnorderedAccessView : &IID_ID3D11ShaderResourceView)) {
+        rt_iid_equal(riid, v->is_uav ? &IID_ID3D11UnorderedAccessView : &IID_ID3D11ShaderResourceView) ||
+        rt_iid_equal(riid, v->is_uav ? &IID_ID3D11UnorderedAccessView1 : &IID_ID3D11ShaderResourceView1)) {
         atomic_fetch_add(&v->refs, 1);
         *ppv = v;
         return S_OK;
@@ -105,7 +113,19 @@ static ULONG view_release(struct rt_sview *v)
 VIEW_METHODS(srv, ID3D11ShaderResourceView, D3D11_SHADER_RESOURCE_VIEW_DESC, srv)
 VIEW_METHODS(uav, ID3D11UnorderedAccessView, D3D11_UNORDERED_ACCESS_VIEW_DESC, uav)
 
-static const struct ID3D11ShaderResourceViewVtbl srv_vtbl = {
+static void STDMETHODCALLTYPE srv_GetDesc1(ID3D11ShaderResourceView1 *This, D3D11_SHADER_RESOURCE_VIEW_DESC1 *d)
+{
+    if (d)
+        rt_srv_desc1(&((struct rt_sview *)This)->desc.srv, d);
+}
+static void STDMETHODCALLTYPE uav_GetDesc1(ID3D11UnorderedAccessView1 *This, D3D11_UNORDERED_ACCESS_VIEW_DESC1 *d)
+{
+    if (d)
+        rt_uav_desc1(&((struct rt_sview *)This)->desc.uav, d);
+}
+
+static const struct srv_vtbl srv_vtbl = {
+    .base = {
     RT_API_STUBS_ID3D11ShaderResourceView, /* every slot answers "not implemented" until named below */
     .QueryInterface = srv_QueryInterface,
     RT_PRIVATE_DATA_SLOTS(srv),
@@ -114,8 +134,11 @@ static const struct ID3D11ShaderResourceViewVtbl srv_vtbl = {
     .GetDevice = srv_GetDevice,
     .GetResource = srv_GetResource,
     .GetDesc = srv_GetDesc,
+    },
+    .ext = { RT_API_OWN_STUBS_ID3D11ShaderResourceView1, .GetDesc1 = srv_GetDesc1 },
 };
-static const struct ID3D11UnorderedAccessViewVtbl uav_vtbl = {
+static const struct uav_vtbl uav_vtbl = {
+    .base = {
     RT_API_STUBS_ID3D11UnorderedAccessView, /* every slot answers "not implemented" until named below */
     .QueryInterface = uav_QueryInterface,
     RT_PRIVATE_DATA_SLOTS(uav),
@@ -124,6 +147,8 @@ static const struct ID3D11UnorderedAccessViewVtbl uav_vtbl = {
     .GetDevice = uav_GetDevice,
     .GetResource = uav_GetResource,
     .GetDesc = uav_GetDesc,
+    },
+    .ext = { RT_API_OWN_STUBS_ID3D11UnorderedAccessView1, .GetDesc1 = uav_GetDesc1 },
 };
 
 /* ---- validation: the parts both kinds share ------------------------------------------------ */
@@ -322,7 +347,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateShaderResourceView(ID3D11Device *iface
     struct rt_sview *v = wddm_calloc(1, sizeof *v);
     if (!v)
         return E_OUTOFMEMORY;
-    v->iface = (void *)&srv_vtbl;
+    v->iface = (void *)&srv_vtbl.base;
     v->d3d10.lpVtbl = &rt_d3d10_srv_vtbl;
     v->desc.srv = d;
     hr = view_create(dev, res, v, &args);
@@ -420,7 +445,7 @@ HRESULT STDMETHODCALLTYPE rt_device_CreateUnorderedAccessView(ID3D11Device *ifac
     struct rt_sview *v = wddm_calloc(1, sizeof *v);
     if (!v)
         return E_OUTOFMEMORY;
-    v->iface = (void *)&uav_vtbl;
+    v->iface = (void *)&uav_vtbl.base;
     v->is_uav = TRUE;
     v->desc.uav = d;
     hr = view_create(dev, res, v, &args);

@@ -27,7 +27,8 @@ import subprocess
 import sys
 
 HEADERS = ["unknwn.h", "dxgi.h", "dxgi1_2.h", "dxgi1_3.h", "dxgi1_4.h", "d3d10.h", "d3d10_1.h",
-           "d3d10sdklayers.h", "d3d11.h", "d3d11_1.h", "d3d11sdklayers.h", "dxgidebug.h"]
+           "d3d10sdklayers.h", "d3d11.h", "d3d11_1.h", "d3d11_2.h", "d3d11_3.h", "d3d11_4.h",
+           "d3d11sdklayers.h", "dxgidebug.h"]
 # Debian 12's mingw-w64 dxgidebug.h has IDXGIDebug, DXGI_DEBUG_RLO_FLAGS and the four DXGI GUIDs
 # only: those are checked here; IDXGIInfoQueue and IDXGIDebug1 follow the SDK order recorded in
 # api/dxgidebug.api (docs/api.md "The DXGI info queue"); their slot counts are SDK_SLOTS below.
@@ -35,6 +36,9 @@ SDK_SLOTS = {"IDXGIInfoQueue": 40, "IDXGIDebug1": 7}
 # The producer GUIDs both sides declare are compared too, except where mingw-w64 differs from the
 # "DXGI_DEBUG_ID" reference page: it spells DXGI_DEBUG_APP's fifth byte 0x90, the page 0x09.
 GUID_FROM_DOCS = {"DXGI_DEBUG_APP": [0x06cd6e01, 0x4219, 0x4ebd, 0x87, 0x09, 0x27, 0xed, 0x23, 0x36, 0x0c, 0x62]}
+# Enumerators whose value the current SDK changed after the version mingw-w64 follows: the first
+# Windows 10 SDK's d3d11_3.h said D3D11_FENCE_FLAG_NONE = 0x1, later ones (and ours) say 0.
+SDK_ENUM_VALUES = {"D3D11_FENCE_FLAG": {"D3D11_FENCE_FLAG_NONE": 0}}
 OURS_FOR = {"unknwn.h": "d3dcommon.h"}       # the SDK keeps IUnknown in unknwn.h, we in d3dcommon.h
 ONLY = {"unknwn.h": {"IUnknown"}}             # unknwn.h's other interfaces are COM's, not D3D's
 
@@ -185,6 +189,7 @@ def main():
     for name in sorted(set(sdk_enums) & set(our_enums)):
         compared += 1
         for k, v in sdk_enums[name].items():
+            v = str(SDK_ENUM_VALUES.get(name, {}).get(k, v))
             mine = our_enums[name].get(k)
             if mine is None:
                 errors.append("%s: %s missing" % (name, k))

@@ -7,7 +7,9 @@
 /* rule: runtime.sampledesc-quality-must-below (count loop) */
 #include "conformance/d3d11_conf.h"
 
-/* Every feature up to D3D11.2 with its structure size. */
+#include <d3d11_4.h> /* D3D11_FEATURE_DATA_D3D11_OPTIONS4 */
+
+/* Every feature up to D3D11.4 (OPTIONS5) with its structure size. */
 static const struct { D3D11_FEATURE f; UINT size; } features[] = {
     { D3D11_FEATURE_THREADING, sizeof(D3D11_FEATURE_DATA_THREADING) },
     { D3D11_FEATURE_DOUBLES, sizeof(D3D11_FEATURE_DATA_DOUBLES) },
@@ -23,6 +25,12 @@ static const struct { D3D11_FEATURE f; UINT size; } features[] = {
     { D3D11_FEATURE_D3D9_SIMPLE_INSTANCING_SUPPORT, sizeof(D3D11_FEATURE_DATA_D3D9_SIMPLE_INSTANCING_SUPPORT) },
     { D3D11_FEATURE_MARKER_SUPPORT, sizeof(D3D11_FEATURE_DATA_MARKER_SUPPORT) },
     { D3D11_FEATURE_D3D9_OPTIONS1, sizeof(D3D11_FEATURE_DATA_D3D9_OPTIONS1) },
+    { D3D11_FEATURE_D3D11_OPTIONS2, sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS2) },
+    { D3D11_FEATURE_D3D11_OPTIONS3, sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS3) },
+    { D3D11_FEATURE_GPU_VIRTUAL_ADDRESS_SUPPORT, sizeof(D3D11_FEATURE_DATA_GPU_VIRTUAL_ADDRESS_SUPPORT) },
+    { D3D11_FEATURE_D3D11_OPTIONS4, sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS4) },
+    { D3D11_FEATURE_SHADER_CACHE, sizeof(D3D11_FEATURE_DATA_SHADER_CACHE) },
+    { D3D11_FEATURE_D3D11_OPTIONS5, sizeof(D3D11_FEATURE_DATA_D3D11_OPTIONS5) },
 };
 
 static BOOL untouched(const BYTE *p, size_t n)
@@ -41,6 +49,7 @@ static void test_check_feature_support_refuses_wrong_sizes_and_answers_every_fea
     struct conf *c = *state;
     assert_int_equal(D3D11_FEATURE_D3D11_OPTIONS1, 10);
     assert_int_equal(D3D11_FEATURE_D3D9_OPTIONS1, 13);
+    assert_int_equal(D3D11_FEATURE_D3D11_OPTIONS5, 19);
     BYTE buf[2 * 64];
     for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) {
         UINT n = features[i].size;
@@ -60,7 +69,6 @@ static void test_check_feature_support_refuses_wrong_sizes_and_answers_every_fea
         assert_true(untouched(buf + n, sizeof buf - n)); /* nothing written past the structure */
     }
     memset(buf, 0xef, sizeof buf);
-    assert_int_equal(ID3D11Device_CheckFeatureSupport(c->dev, (D3D11_FEATURE)14, buf, 4), E_INVALIDARG);
     assert_int_equal(ID3D11Device_CheckFeatureSupport(c->dev, (D3D11_FEATURE)0x7fff, buf, 4), E_INVALIDARG);
     assert_true(untouched(buf, sizeof buf));
 }

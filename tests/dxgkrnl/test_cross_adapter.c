@@ -147,6 +147,38 @@ static void adapter_count_two_starts_two_adapters_with_distinct_luids(void **sta
 }
 
 /* rule: kernel.bad-wddm-adapter-count-fails-enumeration */
+/* An adapter stops when nothing holds it, and the next enumeration starts it again under the
+ * same LUID, even while another adapter is still held (a device on adapter 0 does not hide
+ * adapter 1 from a later D3DKMTEnumAdapters2). */
+/* rule: kernel.adapter-stopped-unheld-restarted-same-luid */
+static void an_unheld_adapter_is_started_again_while_another_is_held(void **state)
+{
+    (void)state;
+    D3DKMT_ADAPTERINFO info[4], again[4];
+    D3DKMT_ENUMADAPTERS2 en = { .NumAdapters = 4, .pAdapters = info };
+    assert_int_equal(D3DKMTEnumAdapters2(&en), STATUS_SUCCESS);
+    assert_int_equal(en.NumAdapters, 2);
+    D3DKMT_CLOSEADAPTER c = { .hAdapter = info[1].hAdapter };
+    assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS); /* adapter 1 stops: nothing holds it */
+    D3DKMT_ENUMADAPTERS2 en2 = { .NumAdapters = 4, .pAdapters = again };
+    assert_int_equal(D3DKMTEnumAdapters2(&en2), STATUS_SUCCESS); /* adapter 0 still held by info[0] */
+    assert_int_equal(en2.NumAdapters, 2);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(again[i].AdapterLuid.LowPart, info[i].AdapterLuid.LowPart);
+        assert_int_equal(again[i].AdapterLuid.HighPart, info[i].AdapterLuid.HighPart);
+    }
+    struct dxgk_adapter *a0 = dxgk_adapter_get(info[0].hAdapter), *b0 = dxgk_adapter_get(again[0].hAdapter);
+    assert_ptr_equal(a0, b0); /* the held one is the same adapter */
+    dxgk_adapter_put(a0);
+    dxgk_adapter_put(b0);
+    for (int i = 0; i < 2; i++) {
+        c.hAdapter = again[i].hAdapter;
+        assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS);
+    }
+    c.hAdapter = info[0].hAdapter;
+    assert_int_equal(D3DKMTCloseAdapter(&c), STATUS_SUCCESS);
+}
+
 static void adapter_count_out_of_range_is_refused_with_a_line(void **state)
 {
     (void)state;
@@ -692,6 +724,7 @@ int main(void)
     unsetenv("WDDM_KMD_CAPS");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(adapter_count_two_starts_two_adapters_with_distinct_luids),
+        cmocka_unit_test(an_unheld_adapter_is_started_again_while_another_is_held),
         cmocka_unit_test(destroyed_cross_adapter_pages_outlive_the_unmap_of_their_range),
         cmocka_unit_test(adapter_count_out_of_range_is_refused_with_a_line),
         cmocka_unit_test(copy_on_a_is_read_by_a_gpu_copy_on_b),

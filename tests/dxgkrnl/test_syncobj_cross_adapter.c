@@ -2,7 +2,7 @@
  * fence created Shared + CrossAdapter on adapter A is opened by its global handle and used by
  * a context of adapter B: B's GPU work waits for A's signal. Without CrossAdapter an opened
  * handle serves only devices of its own adapter. WDDM_ADAPTER_COUNT=2, reference KMDs. */
-/* rule: sched.shared-crossadapter-monitored-fence (two adapters; fails when the opened handle is kept to its adapter) */
+/* rule: sched.shared-crossadapter-monitored-fence (two adapters; fails when the opened handle is kept to its adapter, or when the NT-handle open skips the adapter check) */
 #include "real_env.h"
 
 static D3DKMT_HANDLE fence(D3DKMT_HANDLE device, UINT flags, D3DKMT_HANDLE *global)
@@ -98,6 +98,45 @@ static void test_without_cross_adapter_an_opened_fence_stays_on_its_adapter(void
     renv_close(&a);
 }
 
+/* An NT handle opened for a device (D3DKMTOpenSyncObjectFromNtHandle2) gives that device's handle:
+ * the adapter rule is checked at the open. */
+static D3DKMT_HANDLE share_nt(D3DKMT_HANDLE f)
+{
+    HANDLE h = NULL;
+    OBJECT_ATTRIBUTES oa;
+    InitializeObjectAttributes(&oa, NULL, 0, NULL, NULL);
+    assert_int_equal(D3DKMTShareObjects(1, &f, &oa, GENERIC_ALL, &h), STATUS_SUCCESS);
+    return (D3DKMT_HANDLE)(uintptr_t)h;
+}
+
+static NTSTATUS open_nt(D3DKMT_HANDLE device, D3DKMT_HANDLE nt, D3DKMT_HANDLE *out)
+{
+    D3DKMT_OPENSYNCOBJECTFROMNTHANDLE2 o = { .hNtHandle = (HANDLE)(uintptr_t)nt, .hDevice = device };
+    NTSTATUS st = D3DKMTOpenSyncObjectFromNtHandle2(&o);
+    *out = o.hSyncObject;
+    return st;
+}
+
+static void test_an_nt_handle_opens_on_another_adapter_only_cross_adapter(void **state)
+{
+    (void)state;
+    struct renv a, b;
+    renv_open_pair(&a, &b);
+    D3DKMT_HANDLE local = 0;
+    D3DKMT_HANDLE plain = share_nt(fence(a.device, 0x1 | 0x2, NULL)); /* Shared | NtSecuritySharing */
+    assert_int_equal(open_nt(b.device, plain, &local), STATUS_INVALID_PARAMETER);
+    renv_expect_refusal("created on another adapter and is not CrossAdapter");
+    assert_int_equal(open_nt(a.device, plain, &local), STATUS_SUCCESS); /* its own adapter: any device */
+    D3DKMT_HANDLE cross = share_nt(fence(a.device, 0x1 | 0x2 | 0x4, NULL)); /* ... | CrossAdapter */
+    D3DKMT_HANDLE fb = 0;
+    assert_int_equal(open_nt(b.device, cross, &fb), STATUS_SUCCESS);
+    assert_int_equal(gpu_wait(b.context, fb, 0), STATUS_SUCCESS);
+    CloseHandle((HANDLE)(uintptr_t)plain);
+    CloseHandle((HANDLE)(uintptr_t)cross);
+    renv_close(&b);
+    renv_close(&a);
+}
+
 int main(void)
 {
     setenv("WDDM_ADAPTER_COUNT", "2", 1);
@@ -105,6 +144,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_cross_adapter_fence_orders_work_on_the_other_adapter),
         cmocka_unit_test(test_without_cross_adapter_an_opened_fence_stays_on_its_adapter),
+        cmocka_unit_test(test_an_nt_handle_opens_on_another_adapter_only_cross_adapter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

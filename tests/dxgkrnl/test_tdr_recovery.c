@@ -102,6 +102,61 @@ static void test_hang_resets_the_engine_and_loses_only_the_guilty_device(void **
     renv_close(&g); /* destroying a lost device works */
 }
 
+/* A lost device runs nothing more: a signal its second context queued behind a GPU wait is never
+ * applied, even when another device releases that wait after the recovery - the lost device's
+ * fence keeps the maximum value the recovery gave it. */
+/* rule: sched.lost-device-queued-signals-never-applied */
+static void test_a_signal_queued_by_a_lost_device_is_never_applied(void **state)
+{
+    (void)state;
+    struct renv g, g2, o;
+    renv_open(&g);
+    renv_add_context(&g, &g2, false); /* a second context of the guilty device */
+    renv_add_context(&g, &o, true);   /* another device */
+    D3DKMT_HANDLE src = renv_alloc(&g, SWGPU_ALLOC_UPLOAD, 4096), dst = renv_alloc(&g, SWGPU_ALLOC_READBACK, 4096);
+    const volatile UINT64 *fv, *gatev;
+    D3DKMT_HANDLE f = monitored_fence(g.device, false, &fv);
+    /* The gate: shared, and kept through the recovery (NoSignalMaxValueOnTdr), so that only the
+     * other device releases the wait. */
+    D3DKMT_CREATESYNCHRONIZATIONOBJECT2 cs = { .hDevice = g.device };
+    cs.Info.Type = D3DDDI_MONITORED_FENCE;
+    cs.Info.Flags.Shared = 1;
+    cs.Info.Flags.NoSignalMaxValueOnTdr = 1;
+    cs.Info.MonitoredFence.InitialFenceValue = 5;
+    assert_int_equal(D3DKMTCreateSynchronizationObject2(&cs), STATUS_SUCCESS);
+    D3DKMT_HANDLE gate = cs.hSyncObject;
+    gatev = cs.Info.MonitoredFence.FenceValueCPUVirtualAddress;
+    D3DKMT_OPENSYNCHRONIZATIONOBJECT op = { .hSharedHandle = cs.Info.SharedHandle };
+    assert_int_equal(D3DKMTOpenSynchronizationObject(&op), STATUS_SUCCESS);
+    struct wddm_counters c0 = renv_counters();
+
+    wddm_swgpu_inject_hang();
+    assert_int_equal(renv_copy(&g, dst, src, 4096), STATUS_SUCCESS); /* hangs */
+    UINT64 one = 1, six = 6;
+    D3DKMT_WAITFORSYNCHRONIZATIONOBJECTFROMGPU w = { .hContext = g2.context, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &gate, .MonitoredFenceValueArray = &six };
+    assert_int_equal(D3DKMTWaitForSynchronizationObjectFromGpu(&w), STATUS_SUCCESS);
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMGPU sg = { .hContext = g2.context, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &f, .MonitoredFenceValueArray = &one };
+    assert_int_equal(D3DKMTSignalSynchronizationObjectFromGpu(&sg), STATUS_SUCCESS);
+    (void)wait_recovered(&c0);
+    while (*fv != UINT64_MAX)
+        usleep(1000);
+    assert_int_equal(*gatev, 5);
+    /* The other device opens the gate; the lost device's queued signal stays unapplied. */
+    D3DKMT_SIGNALSYNCHRONIZATIONOBJECTFROMCPU sc = { .hDevice = o.device, .ObjectCount = 1,
+                                                     .ObjectHandleArray = &op.hSyncObject, .FenceValueArray = &six };
+    assert_int_equal(D3DKMTSignalSynchronizationObjectFromCpu(&sc), STATUS_SUCCESS);
+    assert_int_equal(*gatev, 6);
+    for (int i = 0; i < 100; i++) { /* 100 ms for a signal that must never come */
+        assert_true(*fv == UINT64_MAX);
+        usleep(1000);
+    }
+    D3DKMT_DESTROYDEVICE dd = { .hDevice = o.device };
+    assert_int_equal(D3DKMTDestroyDevice(&dd), STATUS_SUCCESS);
+    renv_close(&g);
+}
+
 /* rule: sched.tdr-detection-watchdog-adapter-node (4× the delay, preempted and resumed, no reset) */
 static void test_long_buffer_that_makes_progress_is_not_a_hang(void **state)
 {
@@ -271,6 +326,7 @@ int main(void)
     setenv("WDDM_TDR_DELAY_MS", "100", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hang_resets_the_engine_and_loses_only_the_guilty_device),
+        cmocka_unit_test(test_a_signal_queued_by_a_lost_device_is_never_applied),
         cmocka_unit_test(test_long_buffer_that_makes_progress_is_not_a_hang),
         cmocka_unit_test(test_paused_gpu_is_not_a_hang),
         cmocka_unit_test(test_failed_engine_reset_escalates_to_adapter_reset_and_loses_every_device),

@@ -426,7 +426,50 @@ static UINT adapter_count(void)
     return (UINT)n;
 }
 
-/* Returns the started adapters with a reference each; starts them if none is. */
+/* Starts the adapter of index i (LUID luid_base + i), listed in index order (process lock held). */
+static NTSTATUS adapter_start_index(UINT i, struct dxgk_adapter **out)
+{
+    struct dxgk_adapter *a = wddm_calloc(1, sizeof *a);
+    if (!a)
+        return STATUS_NO_MEMORY;
+    dxgk_object_init(&a->obj, DXGK_TYPE_ADAPTER, adapter_release);
+    a->up = &upcalls;
+    /* Stable across restarts: a LUID from an earlier enumeration still opens it. */
+    a->luid.LowPart = process.luid_base + i;
+    /* wddm_set_kmd_entry, else the adapter's WDDM_KMD module, else the built-in KMD. */
+    PDRIVER_INITIALIZE entry = process.kmd_entry;
+    NTSTATUS st = STATUS_SUCCESS;
+    if (entry)
+        a->kmd_name = entry == SwKmdDriverEntry ? NULL : dxgk_driver_entry_name(entry);
+    else
+        st = dxgk_driver_kmd_entry(i, SwKmdDriverEntry, &entry, &a->kmd_name);
+    if (NT_SUCCESS(st))
+        st = dxgk_driver_umd_name(i, &a->umd_name);
+    if (NT_SUCCESS(st))
+        st = adapter_start(a, entry);
+    if (!NT_SUCCESS(st)) {
+        free(a->umd_name);
+        free(a->kmd_name);
+        free(a);
+        return st;
+    }
+    /* Listed in index order: D3DKMTEnumAdapters2 returns adapter 0 first. */
+    struct dxgk_adapter **pp = &process.adapters;
+    while (*pp && (*pp)->luid.LowPart < a->luid.LowPart)
+        pp = &(*pp)->next;
+    a->next = *pp;
+    *pp = a;
+    a->listed = true;
+    *out = a; /* the list holds no reference: the creation reference is the caller's */
+    return STATUS_SUCCESS;
+}
+
+/* Returns the adapters with a reference each, in index order, first starting each one of the
+ * configured count that is not running: an adapter stops when its last reference goes (no
+ * device, handle or enumeration holds it), and comes back, under the same LUID, at the next
+ * enumeration or open, while the others may still be running (a program holding a device on
+ * one adapter still sees all of them, as on Windows, where adapters do not come and go with
+ * their users). */
 static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *count)
 {
     NTSTATUS st = STATUS_SUCCESS;
@@ -445,60 +488,40 @@ static NTSTATUS adapters_acquire(struct dxgk_adapter **out, UINT cap, UINT *coun
             continue;
         out[n++] = a;
     }
-    UINT want = n ? 0 : adapter_count();
+    UINT running = n;
+    UINT want = adapter_count();
     if (want)
         dxgk_verifier_start();
     if (n == 0 && want == 0)
         st = STATUS_INVALID_PARAMETER;
-    if (n == 0 && want) {
-        struct dxgk_adapter **tail = &process.adapters;
-        for (UINT i = 0; i < want && n < cap; i++) {
-            struct dxgk_adapter *a = wddm_calloc(1, sizeof *a);
-            if (!a) {
-                st = STATUS_NO_MEMORY;
-                break;
-            }
-            dxgk_object_init(&a->obj, DXGK_TYPE_ADAPTER, adapter_release);
-            a->up = &upcalls;
-            /* Stable across restarts: a LUID from an earlier enumeration still opens it. */
-            a->luid.LowPart = process.luid_base + i;
-            /* wddm_set_kmd_entry, else the adapter's WDDM_KMD module, else the built-in KMD. */
-            PDRIVER_INITIALIZE entry = process.kmd_entry;
-            if (entry) {
-                a->kmd_name = entry == SwKmdDriverEntry ? NULL : dxgk_driver_entry_name(entry);
-                st = STATUS_SUCCESS;
-            } else {
-                st = dxgk_driver_kmd_entry(i, SwKmdDriverEntry, &entry, &a->kmd_name);
-            }
-            if (NT_SUCCESS(st))
-                st = dxgk_driver_umd_name(i, &a->umd_name);
-            if (NT_SUCCESS(st))
-                st = adapter_start(a, entry);
-            if (!NT_SUCCESS(st)) {
-                free(a->umd_name);
-                free(a->kmd_name);
-                free(a);
-                break;
-            }
-            /* Listed in start order: D3DKMTEnumAdapters2 returns adapter 0 first. */
-            a->listed = true;
-            a->next = NULL;
-            *tail = a;
-            tail = &a->next;
-            out[n++] = a; /* the list holds no reference: the creation reference is the caller's */
+    for (UINT i = 0; i < want && n < cap && NT_SUCCESS(st); i++) {
+        bool up = false;
+        for (UINT k = 0; k < running && !up; k++)
+            up = out[k]->luid.LowPart == process.luid_base + i;
+        if (!up)
+            st = adapter_start_index(i, &out[n]);
+        if (!up && NT_SUCCESS(st))
+            n++;
+    }
+    if (!NT_SUCCESS(st)) {
+        /* All or none: an adapter that failed to start fails the enumeration (a half hybrid
+         * system would hide the failure). The ones started here are stopped, and the
+         * references taken on the running ones given back. */
+        for (UINT i = 0; i < n; i++) {
+            pthread_mutex_unlock(&process.lock);
+            dxgk_object_put(&out[i]->obj);
+            pthread_mutex_lock(&process.lock);
         }
-        if (!NT_SUCCESS(st)) {
-            /* All or none: an adapter that failed to start fails the enumeration (a half
-             * hybrid system would hide the failure). The started ones are stopped. */
-            for (UINT i = 0; i < n; i++) {
-                pthread_mutex_unlock(&process.lock);
-                dxgk_object_put(&out[i]->obj);
-                pthread_mutex_lock(&process.lock);
-            }
-            n = 0;
-        }
+        n = 0;
     }
     pthread_mutex_unlock(&process.lock);
+    /* Index order, as the list is (the restarted ones were appended). */
+    for (UINT i = 1; i < n; i++)
+        for (UINT k = i; k && out[k - 1]->luid.LowPart > out[k]->luid.LowPart; k--) {
+            struct dxgk_adapter *t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
+        }
     *count = n;
     if (n)
         return STATUS_SUCCESS;

@@ -457,11 +457,20 @@ NTSTATUS APIENTRY D3DKMTOpenSyncObjectFromNtHandle2(D3DKMT_OPENSYNCOBJECTFROMNTH
         dxgk_refuse("%s: invalid device handle 0x%08x", fn, args->hDevice);
         return STATUS_INVALID_PARAMETER;
     }
+    LUID luid = d->adapter->luid;
     dxgk_device_put(d);
     struct nt_object *o;
     NTSTATUS st = get_kind(fn, args->hNtHandle, NT_SYNC, &o);
     if (!NT_SUCCESS(st))
         return st;
+    /* The handle will serve hDevice: of the creator's adapter, unless the object is CrossAdapter
+     * (the rule get_one applies to an opened handle of no device). */
+    if (!o->sync->flags.CrossAdapter && (o->sync->adapter.LowPart != luid.LowPart ||
+                                         o->sync->adapter.HighPart != luid.HighPart)) {
+        dxgk_refuse("%s: the synchronization object was created on another adapter and is not CrossAdapter", fn);
+        object_put(o);
+        return STATUS_INVALID_PARAMETER;
+    }
     D3DKMT_HANDLE h = dxgk_syncobj_open_shared(o->sync, args->hDevice);
     if (h && o->sync->type == D3DDDI_MONITORED_FENCE) {
         args->MonitoredFence.FenceValueCPUVirtualAddress = (VOID *)o->sync->cpu_va;

@@ -88,6 +88,8 @@ NTSTATUS dxgk_tdr_check_stopped_locked(struct dxgk_adapter *a, const char *call)
 /* sched/syncobj.c: the device's monitored fences to their maximum value (docs/semantics.md §8.3),
  * except those created NoSignalMaxValueOnTdr. No lock held. */
 void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device);
+/* A lost device's handles take no more signals from its contexts (before its packets retire). */
+void dxgk_syncobj_mark_lost(D3DKMT_HANDLE device);
 
 /* sched/syncobj.c: synchronization objects (docs/semantics.md §8.5, issue 20). Every type keeps
  * its state in one 64-bit word: a monitored fence's or a fence's value, a semaphore's count, a
@@ -126,6 +128,8 @@ struct dxgk_syncobj {                 /* one local handle */
     _Atomic UINT64 *value;
     const volatile UINT64 *cpu_va;
     atomic_bool dead;                 /* this handle destroyed: its waiters fail */
+    atomic_bool lost;                 /* its device was lost: the signals its contexts queued are
+                                         never applied (dxgk_syncobj_signal_max_device) */
 };
 /* A GPU signal (D3DKMTSignalSynchronizationObject*, ...FromGpu) waiting for the work its
  * context had queued. */

@@ -372,6 +372,10 @@ struct gsched_gpu_signal *gsched_gpu_signals_take_locked(struct gsched_node *n)
 /* Applies one object's part of a GPU signal (sync lock held). */
 static void signal_one(const struct gsched_gpu_signal *g, struct dxgk_syncobj *o, UINT64 value)
 {
+    /* A lost device runs nothing more: a signal it queued before the loss, released later (by a
+     * wait the loss satisfied), would take back the maximum value its fences were given. */
+    if (atomic_load_explicit(&o->lost, memory_order_acquire))
+        return;
     UINT64 cur = atomic_load_explicit(o->value, memory_order_relaxed);
     switch (o->type) {
     case D3DDDI_SYNCHRONIZATION_MUTEX:
@@ -751,10 +755,9 @@ NTSTATUS APIENTRY D3DKMTWaitForSynchronizationObject2(const D3DKMT_WAITFORSYNCHR
     return gpu_wait(&call);
 }
 
-/* After a timeout recovery: every fence and monitored fence of a lost device goes to its maximum value so
- * that nothing waits forever for work that will never run (docs/semantics.md §8.3), unless it was
- * created NoSignalMaxValueOnTdr. CPU waiters wake; GPU waits on them are satisfied. */
-void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device)
+/* Every handle of a lost device: marked lost (no signal its contexts queued is applied any more),
+ * and, with `max`, its fences and monitored fences set to their maximum value. */
+static void device_handles_lost(D3DKMT_HANDLE device, bool max)
 {
     struct dxgk_object **objs;
     D3DKMT_HANDLE *hs;
@@ -762,14 +765,33 @@ void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device)
     pthread_mutex_lock(&sync_wait.lock);
     for (size_t i = 0; i < n; i++) {
         struct dxgk_syncobj *s = (struct dxgk_syncobj *)objs[i];
+        if (s->device != device)
+            continue;
+        atomic_store_explicit(&s->lost, true, memory_order_release);
         bool fence = s->type == D3DDDI_MONITORED_FENCE || s->type == D3DDDI_FENCE;
-        if (s->device == device && fence && !s->flags.NoSignalMaxValueOnTdr)
+        if (max && fence && !s->flags.NoSignalMaxValueOnTdr)
             atomic_store_explicit(s->value, UINT64_MAX, memory_order_release);
     }
-    values_changed_locked();
+    if (max)
+        values_changed_locked();
     pthread_mutex_unlock(&sync_wait.lock);
     for (size_t i = 0; i < n; i++)
         dxgk_object_put(objs[i]);
     free(objs);
     free(hs);
+}
+
+/* As soon as a device is lost, before the packets a reset aborts retire: a signal queued behind
+ * them (or behind a wait the loss will satisfy) would otherwise still be applied. */
+void dxgk_syncobj_mark_lost(D3DKMT_HANDLE device)
+{
+    device_handles_lost(device, false);
+}
+
+/* After a timeout recovery: every fence and monitored fence of a lost device goes to its maximum value so
+ * that nothing waits forever for work that will never run (docs/semantics.md §8.3), unless it was
+ * created NoSignalMaxValueOnTdr. CPU waiters wake; GPU waits on them are satisfied. */
+void dxgk_syncobj_signal_max_device(D3DKMT_HANDLE device)
+{
+    device_handles_lost(device, true);
 }

@@ -88,6 +88,7 @@ static UINT env_uint(const char *name, const char *unit, unsigned long lo, unsig
 struct lost_list {
     D3DKMT_HANDLE h[64];
     UINT count;
+    UINT marked;                      /* the first `marked` are marked lost already */
     bool overflow;
 };
 
@@ -97,6 +98,15 @@ static void lost_add(struct lost_list *l, struct dxgk_device *d)
         l->h[l->count++] = d->handle;
     else
         l->overflow = true;
+}
+
+/* Before the packets a reset aborts retire (no lock held): the lost devices' handles take no more
+ * signals from their contexts, so that a signal queued behind those packets cannot lower the
+ * maximum value lost_signal gives their fences. */
+static void lost_mark(struct lost_list *l)
+{
+    for (; l->marked < l->count; l->marked++)
+        dxgk_syncobj_mark_lost(l->h[l->marked]);
 }
 
 static void lost_signal(struct lost_list *l)
@@ -175,6 +185,7 @@ static void tdr_blame(struct tdr_op *op, bool forced)
     if (op->guilty && dxgk_device_set_error_locked(op->guilty, STATUS_DEVICE_REMOVED, D3DKMT_DEVICEEXECUTION_HUNG))
         lost_add(&op->lost, op->guilty);
     pthread_mutex_unlock(&a->lock);
+    lost_mark(&op->lost);
     if (forced)
         dxgk_refuse("TDR: node %u: engine timeout forced by D3DKMT_TDRDBGCTRLTYPE_ENGINETDR", op->n->ordinal);
     else
@@ -234,6 +245,7 @@ static bool engine_reset(struct tdr_op *op)
     }
     pthread_mutex_unlock(&n->lock);
     pthread_mutex_unlock(&a->lock);
+    lost_mark(&op->lost);
     gsched_trace(n->adapter, WDDM_SCHED_EVENT_RESET, n->ordinal, guilty, 0, aborted);
     (void)gsched_resume_after(n, aborted);
     DXGK_COUNT(a, engine_resets, 1);
@@ -307,6 +319,7 @@ static void adapter_reset(struct tdr_op *op)
     struct dxgk_adapter *a = op->a;
     const DRIVER_INITIALIZATION_DATA *ddi = &a->driver.ddi;
     adapter_lose_devices(op);
+    lost_mark(&op->lost);
     for (UINT i = 0; i < a->node_count; i++)
         gsched_gate_close_for_reset(&a->node[i]);
     gsched_trace(a, WDDM_SCHED_EVENT_RESET, ~0u, 0, 0, 0);
