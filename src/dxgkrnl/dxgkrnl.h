@@ -448,6 +448,7 @@ struct dxgk_upcalls {
     void (*deferred_process)(struct dxgk_adapter *a, struct dxgk_device *only, bool wait);
 };
 
+struct iommu_domain; /* iommu.c */
 struct dxgk_adapter {
     struct dxgk_object obj;
     const struct dxgk_upcalls *up;    /* immutable (objects/adapter.c) */
@@ -523,6 +524,8 @@ struct dxgk_adapter {
     bool isolated;                    /* IOMMU-based GPU isolation on (iommu.c): the device's
                                          physical accesses reach only what the kernel mapped; set
                                          at start, immutable */
+    _Atomic(struct iommu_domain *) iommu_kernel; /* isolated: the domain of those accesses
+                                         (iommu.c), from start to after stop */
     struct {                          /* the frame buffer save area (vidmm/framebuffer_save.c) */
         SIZE_T max;                   /* DXGK_FRAMEBUFFERSAVEAREA.MaximumSize (0: none); immutable */
         BYTE *area;                   /* its pages, committed at first use; lock */
@@ -826,15 +829,20 @@ NTSTATUS dxgk_iommu_domain_create(PDEVICE_OBJECT pdo, ULONG *pasid);
 void dxgk_iommu_domain_destroy(ULONG pasid);
 NTSTATUS dxgk_iommu_map(ULONG pasid, UINT64 va, const void *host, UINT64 pages, bool writable);
 void dxgk_iommu_unmap(ULONG pasid, UINT64 va, UINT64 pages);
-/* IOMMU-based GPU isolation: the devices' domain for their physical accesses (1:1), made once;
- * then every page the kernel hands a device (dxgk_page_alloc, section views) is mapped in it
- * while it exists (map false: unmapped). Without an isolated adapter both do nothing. */
-NTSTATUS dxgk_iommu_isolation_start(void);
-void dxgk_iommu_kernel_map(const void *p, size_t bytes, bool map);
+/* IOMMU-based GPU isolation: an isolated adapter's domain for its device's physical accesses
+ * (1:1), made at its start and freed after its stop; every page the kernel hands that adapter's
+ * device (dxgk_page_alloc, section views, shared pages it opened) is mapped in it while it is
+ * in use (map false: one use less; a page is unmapped when its last use went). For an adapter
+ * that is not isolated (or NULL) dxgk_iommu_kernel_map does nothing. */
+NTSTATUS dxgk_iommu_isolation_start(struct dxgk_adapter *a);
+void dxgk_iommu_isolation_stop(struct dxgk_adapter *a);
+bool dxgk_iommu_kernel_map(struct dxgk_adapter *a, const void *p, size_t bytes, bool map); /* false: no
+                                         memory for the domain's tables (nothing mapped) */
 
-/* pages_and_clock.c */
-void *dxgk_page_alloc(size_t size);   /* zeroed, page aligned, NULL on failure */
-void dxgk_page_free(void *p, size_t size); /* size as allocated */
+/* pages_and_clock.c: pages for adapter `a`'s device (mapped in its isolation domain), or for no
+ * device yet (NULL: mapped by whoever hands them out). */
+void *dxgk_page_alloc(struct dxgk_adapter *a, size_t size); /* zeroed, page aligned, NULL on failure */
+void dxgk_page_free(struct dxgk_adapter *a, void *p, size_t size); /* as allocated */
 UINT64 dxgk_now_ns(void);
 
 #endif /* DXGKRNL_DXGKRNL_H */

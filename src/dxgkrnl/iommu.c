@@ -25,7 +25,11 @@
 #define IOMMU_MAX_PASID 4096u /* PASIDs 1..4095; 0 means "none" and is never handed out */
 #define IOMMU_VALID 1ull
 #define IOMMU_WRITE 2ull
-#define IOMMU_ADDR_MASK (~(UINT64)(DXGK_PAGE_SIZE - 1))
+#define IOMMU_ADDR_MASK ((((UINT64)1 << 52) - 1) & ~(UINT64)(DXGK_PAGE_SIZE - 1))
+/* An isolation domain's leaf counts the kernel's mappings of its page (bits 52..62, the count less
+ * one): a page two users map stays mapped until both unmapped it. */
+#define IOMMU_USES_SHIFT 52
+#define IOMMU_USES_MAX 0x7ffull
 
 struct iommu_table {
     _Atomic(UINT64) e[IOMMU_ENTRIES]; /* next table's host address, or the page's, | flags */
@@ -39,13 +43,12 @@ struct iommu_domain {
 
 static pthread_mutex_t pasid_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(struct iommu_domain *) domains[IOMMU_MAX_PASID];
-/* IOMMU-based GPU isolation (WDDM 2.4): the domain of the devices' requests without a PASID, their
- * physical accesses, remapped 1:1 (the logical address is the physical one). It holds every page
- * the kernel hands out for a device's use (dxgk_page_alloc, section views): made at the first
- * isolated adapter's start, kept for the process. */
-static _Atomic(struct iommu_domain *) kernel_domain;
-static pthread_once_t kernel_domain_once = PTHREAD_ONCE_INIT;
-
+/* IOMMU-based GPU isolation (WDDM 2.4): each isolated adapter has a domain of its own for its
+ * device's requests without a PASID, its physical accesses, remapped 1:1 (the logical address is
+ * the physical one). It holds the pages the kernel hands out for that adapter's use (its DMA,
+ * command and paging buffers, its allocations' backing stores and section views, its frame buffer
+ * save area, its KMD's own memory, the cross-adapter resources it opened, the dummy page), so one
+ * adapter's GPU cannot reach another's. Made at the adapter's start, freed after its stop. */
 static UINT index_at(UINT64 va, UINT level) /* level 3 = the root, 0 = the leaf table */
 {
     return (UINT)((va >> (12 + 9 * level)) & (IOMMU_ENTRIES - 1));
@@ -175,29 +178,35 @@ void dxgk_iommu_unmap(ULONG pasid, UINT64 va, UINT64 pages)
     pthread_mutex_unlock(&d->lock);
 }
 
-static void kernel_domain_make(void)
+NTSTATUS dxgk_iommu_isolation_start(struct dxgk_adapter *a)
 {
     struct iommu_domain *d = wddm_calloc(1, sizeof *d);
-    if (d && !(d->root = table_new())) {
+    if (!d || !(d->root = table_new())) {
         free(d);
-        d = NULL;
+        return STATUS_NO_MEMORY;
     }
-    if (d)
-        pthread_mutex_init(&d->lock, NULL);
-    atomic_store_explicit(&kernel_domain, d, memory_order_release);
+    d->pdo = &a->pdo;
+    pthread_mutex_init(&d->lock, NULL);
+    atomic_store_explicit(&a->iommu_kernel, d, memory_order_release);
+    return STATUS_SUCCESS;
 }
 
-NTSTATUS dxgk_iommu_isolation_start(void)
+/* After the adapter stopped: its engines no longer walk the domain. */
+void dxgk_iommu_isolation_stop(struct dxgk_adapter *a)
 {
-    pthread_once(&kernel_domain_once, kernel_domain_make);
-    return atomic_load_explicit(&kernel_domain, memory_order_acquire) ? STATUS_SUCCESS : STATUS_NO_MEMORY;
+    struct iommu_domain *d = atomic_exchange_explicit(&a->iommu_kernel, NULL, memory_order_acq_rel);
+    if (!d)
+        return;
+    table_free(d->root, IOMMU_LEVELS - 1);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
 }
 
 /* The walk of a domain: the leaf of va, or 0 with *st set. */
 static UINT64 walk(struct iommu_domain *d, UINT64 va, NTSTATUS *st)
 {
     *st = STATUS_ACCESS_VIOLATION;
-    if (va >> IOMMU_VA_BITS)
+    if (!d || va >> IOMMU_VA_BITS)
         return 0;
     _Atomic(UINT64) *leaf = leaf_entry(d, va, false);
     UINT64 e = leaf ? atomic_load_explicit(leaf, memory_order_acquire) : 0;
@@ -206,19 +215,39 @@ static UINT64 walk(struct iommu_domain *d, UINT64 va, NTSTATUS *st)
     return e;
 }
 
-void dxgk_iommu_kernel_map(const void *p, size_t bytes, bool map)
+/* One use more (map) or less of each page of [first, end) (domain lock held); false if a table
+ * could not be made for a page to map (nothing is changed then). */
+static bool kernel_uses_locked(struct iommu_domain *d, UINT64 first, UINT64 end, bool map)
 {
-    struct iommu_domain *d = atomic_load_explicit(&kernel_domain, memory_order_acquire);
-    if (!d || !p)
-        return;
-    UINT64 first = (uintptr_t)p & IOMMU_ADDR_MASK, end = (uintptr_t)p + bytes;
-    pthread_mutex_lock(&d->lock);
     for (UINT64 page = first; page < end; page += DXGK_PAGE_SIZE) {
         _Atomic(UINT64) *leaf = leaf_entry(d, page, map);
-        if (leaf) /* no memory for a table: the page stays unreachable, the GPU faults on it */
-            atomic_store_explicit(leaf, map ? page | IOMMU_VALID | IOMMU_WRITE : 0, memory_order_release);
+        if (!leaf && map) { /* no memory for a table: the uses taken so far are given back */
+            kernel_uses_locked(d, first, page, false);
+            return false;
+        }
+        if (!leaf)
+            continue;
+        UINT64 e = atomic_load_explicit(leaf, memory_order_relaxed);
+        UINT64 uses = (e & IOMMU_VALID) ? (e >> IOMMU_USES_SHIFT) + 1 : 0;
+        if (map && uses <= IOMMU_USES_MAX)
+            uses++; /* past the maximum the page stays mapped for good: never unmapped under a user */
+        else if (!map && uses && uses <= IOMMU_USES_MAX)
+            uses--;
+        atomic_store_explicit(leaf, uses ? page | IOMMU_VALID | IOMMU_WRITE | ((uses - 1) << IOMMU_USES_SHIFT) : 0,
+                              memory_order_release);
     }
+    return true;
+}
+
+bool dxgk_iommu_kernel_map(struct dxgk_adapter *a, const void *p, size_t bytes, bool map)
+{
+    struct iommu_domain *d = a ? atomic_load_explicit(&a->iommu_kernel, memory_order_acquire) : NULL;
+    if (!d || !p)
+        return true;
+    pthread_mutex_lock(&d->lock);
+    bool ok = kernel_uses_locked(d, (uintptr_t)p & IOMMU_ADDR_MASK, (uintptr_t)p + bytes, map);
     pthread_mutex_unlock(&d->lock);
+    return ok;
 }
 
 NTSTATUS WddmIoMmuTranslate(PDEVICE_OBJECT pdo, ULONG Pasid, UINT64 VirtualAddress, BOOLEAN Write,
@@ -231,7 +260,7 @@ NTSTATUS WddmIoMmuTranslate(PDEVICE_OBJECT pdo, ULONG Pasid, UINT64 VirtualAddre
             return STATUS_SUCCESS;
         }
         NTSTATUS st;
-        UINT64 e = walk(atomic_load_explicit(&kernel_domain, memory_order_acquire), VirtualAddress, &st);
+        UINT64 e = walk(atomic_load_explicit(&pdo->adapter->iommu_kernel, memory_order_acquire), VirtualAddress, &st);
         if (NT_SUCCESS(st))
             *PhysicalAddress = (e & IOMMU_ADDR_MASK) | (VirtualAddress & (DXGK_PAGE_SIZE - 1));
         return st;

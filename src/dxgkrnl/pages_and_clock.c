@@ -20,8 +20,8 @@ static size_t page_round(size_t size)
     return size ? size : DXGK_PAGE_SIZE;
 }
 
-/* Every such page may be handed to a device: mapped for isolated devices while it exists (iommu.c). */
-void *dxgk_page_alloc(size_t size)
+/* Pages for adapter a's device: in its isolation domain while they exist (iommu.c). */
+void *dxgk_page_alloc(struct dxgk_adapter *a, size_t size)
 {
     size = page_round(size);
     void *p;
@@ -34,16 +34,22 @@ void *dxgk_page_alloc(size_t size)
         if (p)
             memset(p, 0, size);
     }
-    dxgk_iommu_kernel_map(p, size, true);
+    if (p && !dxgk_iommu_kernel_map(a, p, size, true)) { /* unreachable pages are no pages */
+        if (size >= DXGK_MMAP_THRESHOLD)
+            munmap(p, size);
+        else
+            free(p);
+        p = NULL;
+    }
     return p;
 }
 
-void dxgk_page_free(void *p, size_t size)
+void dxgk_page_free(struct dxgk_adapter *a, void *p, size_t size)
 {
     if (!p)
         return;
     size = page_round(size);
-    dxgk_iommu_kernel_map(p, size, false);
+    dxgk_iommu_kernel_map(a, p, size, false);
     if (size >= DXGK_MMAP_THRESHOLD)
         munmap(p, size);
     else

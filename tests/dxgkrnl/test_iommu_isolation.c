@@ -127,11 +127,80 @@ static void supported_isolation_is_on_only_when_asked(void **state)
     stop(&e);
 }
 
+/* Whether adapter `e`'s device reaches `page` by a physical access (a request without a PASID). */
+static bool reaches(const struct renv *e, const void *page)
+{
+    struct dxgk_device *d = (struct dxgk_device *)dxgk_handle_get(e->device, DXGK_TYPE_DEVICE);
+    assert_non_null(d);
+    UINT64 phys = 0;
+    NTSTATUS st = WddmIoMmuTranslate(&d->adapter->pdo, 0, (UINT64)(uintptr_t)page, TRUE, &phys);
+    dxgk_object_put(&d->obj);
+    assert_true(st == STATUS_SUCCESS || st == STATUS_ACCESS_VIOLATION);
+    if (st == STATUS_SUCCESS)
+        assert_int_equal(phys, (UINT64)(uintptr_t)page); /* 1:1 */
+    return st == STATUS_SUCCESS;
+}
+
+/* An allocation's backing store (an upload buffer: system pages in the aperture). */
+static const void *backing_of(D3DKMT_HANDLE h)
+{
+    struct dxgk_allocation *al = (struct dxgk_allocation *)dxgk_handle_get(h, DXGK_TYPE_ALLOCATION);
+    assert_non_null(al);
+    pthread_mutex_lock(&al->device->adapter->lock);
+    const void *p = al->current->backing;
+    pthread_mutex_unlock(&al->device->adapter->lock);
+    dxgk_object_put(&al->obj);
+    assert_non_null(p);
+    return p;
+}
+
+static const void *command_buffer_of(D3DKMT_HANDLE context)
+{
+    struct dxgk_context *c = (struct dxgk_context *)dxgk_handle_get(context, DXGK_TYPE_CONTEXT);
+    assert_non_null(c);
+    const void *p = c->cmd;
+    dxgk_object_put(&c->obj);
+    return p;
+}
+
+/* Two isolated adapters: each has a domain of its own, so one's GPU reaches its own DMA buffers and
+ * backing stores and not the other's; a page both use (the dummy page) both reach. */
+/* rule: kernel.isolation-domain-per-adapter */
+static void each_isolated_adapter_reaches_only_its_own_pages(void **state)
+{
+    (void)state;
+    setenv("WDDM_ADAPTER_COUNT", "2", 1);
+    renv_caps("DXGK_VIDMMCAPS.IoMmuSecureModeSupported = 1\nDXGK_VIDMMCAPS.IoMmuSecureModeRequired = 1\n");
+    struct renv a, b;
+    renv_open_pair(&a, &b);
+    assert_true(isolated(&a) && isolated(&b));
+    D3DKMT_HANDLE ua = renv_alloc(&a, SWGPU_ALLOC_UPLOAD, BYTES), ub = renv_alloc(&b, SWGPU_ALLOC_UPLOAD, BYTES);
+    void *p;
+    assert_int_equal(renv_lock(&a, ua, LOCK_WRITEONLY, &p), STATUS_SUCCESS); /* placed, its backing committed */
+    renv_unlock(&a, ua);
+    assert_int_equal(renv_lock(&b, ub, LOCK_WRITEONLY, &p), STATUS_SUCCESS);
+    renv_unlock(&b, ub);
+    const void *pa = backing_of(ua), *pb = backing_of(ub);
+    assert_true(reaches(&a, pa));
+    assert_false(reaches(&b, pa));
+    assert_true(reaches(&b, pb));
+    assert_false(reaches(&a, pb));
+    const void *ca = command_buffer_of(a.context), *cb = command_buffer_of(b.context);
+    assert_true(reaches(&a, ca) && !reaches(&b, ca));
+    assert_true(reaches(&b, cb) && !reaches(&a, cb));
+    assert_true(reaches(&a, vidmm_dummy_page()) && reaches(&b, vidmm_dummy_page()));
+    renv_close(&b);
+    renv_close(&a);
+    renv_caps_remove();
+    unsetenv("WDDM_ADAPTER_COUNT");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_required_isolation_confines_the_gpu_to_the_kernels_pages),
         cmocka_unit_test(supported_isolation_is_on_only_when_asked),
+        cmocka_unit_test(each_isolated_adapter_reaches_only_its_own_pages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

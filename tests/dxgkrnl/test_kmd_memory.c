@@ -56,6 +56,12 @@ static void the_kmds_blocks_are_reachable_exactly_while_they_live(void **state)
     const void *page1 = (const void *)(uintptr_t)((UINT64)pm.pMdl->PfnArray[1] << 12);
     assert_true(reachable(page1));
     memset(pm.pMdl->MappedSystemVa, 0x5a, 8192); /* locked and mapped for the CPU too */
+    /* Mapped a second time (an MDL over the same pages) and unmapped: the first use keeps them. */
+    DXGKARGCB_MAPMDLTOIOMMU again = { .pMdl = pm.pMdl };
+    assert_int_equal(cb->DxgkCbMapMdlToIoMmu(cb->DeviceHandle, &again), STATUS_SUCCESS);
+    DXGKARGCB_UNMAPMDLFROMIOMMU undo = { .hMemoryHandle = again.hMemoryHandle };
+    cb->DxgkCbUnmapMdlFromIoMmu(cb->DeviceHandle, &undo);
+    assert_true(reachable(page1)); /* rule: vidmm.kernel-iommu-mapping-counted */
     DXGKARGCB_FREEPAGESFROMMDL fp = { .hMemoryHandle = pm.hMemoryHandle };
     assert_int_equal(cb->DxgkCbFreePagesFromMdl(cb->DeviceHandle, &fp), STATUS_SUCCESS);
     assert_int_equal(cb->DxgkCbFreePagesFromMdl(cb->DeviceHandle, &fp), STATUS_INVALID_PARAMETER); /* twice */

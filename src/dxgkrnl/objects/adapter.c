@@ -215,8 +215,13 @@ static NTSTATUS start_caps(struct start_op *op)
     const DXGK_VIDMMCAPS *mm = &a->caps.MemoryManagementCaps;
     const char *ask = getenv("WDDM_IOMMU_ISOLATION");
     a->isolated = mm->IoMmuSecureModeSupported && (mm->IoMmuSecureModeRequired || (ask && !strcmp(ask, "1")));
-    if (a->isolated && !NT_SUCCESS(dxgk_iommu_isolation_start()))
-        return STATUS_NO_MEMORY;
+    if (a->isolated) {
+        if (!NT_SUCCESS(dxgk_iommu_isolation_start(a)))
+            return STATUS_NO_MEMORY;
+        /* Where UNMAP_APERTURE_SEGMENT points an aperture range: the process's one dummy page. */
+        if (!dxgk_iommu_kernel_map(a, vidmm_dummy_page(), DXGK_PAGE_SIZE, true))
+            return STATUS_NO_MEMORY;
+    }
     /* "immediately after querying the physical adapter caps" (IOMMU-based GPU isolation) */
     return vidmm_fb_save_start(a);
 }
@@ -367,6 +372,7 @@ static void adapter_stop(struct dxgk_adapter *a)
         vidmm_segment_fini(&a->seg[i]);
     vidmm_fb_save_stop(a);
     vidmm_kmd_memory_stop(a);
+    dxgk_iommu_isolation_stop(a); /* last: every page it mapped is unmapped or no longer used */
     pthread_mutex_destroy(&a->lock);
     pthread_mutex_destroy(&a->interrupt_lock);
     pthread_mutex_destroy(&a->dpc_lock);

@@ -77,9 +77,17 @@ static bool entry_idle_locked(struct dxgk_adapter *a, const struct dxgk_deferred
  * creation (shared with the KMD, seed 002; a cross-adapter resource's pages, which belong to its
  * share, seed 003). Both outlive the UNMAP of its last aperture range (al->unmap_fence,
  * vidmm/placement.c). */
-static void share_pages_release(void *share)
+struct share_pages_use {
+    struct dxgk_share *share;
+    struct dxgk_adapter *adapter;     /* the adapter whose UNMAP fence released it: alive then */
+};
+
+static void share_pages_release(void *arg)
 {
-    dxgk_share_pages_release(share); /* shares.lock is a leaf lock */
+    struct share_pages_use *u = arg;
+    dxgk_share_unmap(u->share, u->adapter);
+    dxgk_share_pages_release(u->share); /* shares.lock is a leaf lock */
+    free(u);
 }
 
 static void fixed_memory_release(struct dxgk_adapter *a, struct dxgk_allocation *al)
@@ -94,8 +102,15 @@ static void fixed_memory_release(struct dxgk_adapter *a, struct dxgk_allocation 
         if (dxgk_share_is_cross_adapter(al->share)) {
             dxgk_share_detach(&al->first);
             dxgk_share_pages_hold(al->share);
-            if (!vidmm_release_after_locked(a, al->unmap_fence, share_pages_release, al->share))
+            struct share_pages_use *u = wddm_calloc(1, sizeof *u);
+            if (u)
+                *u = (struct share_pages_use){ al->share, a };
+            if (!u || !vidmm_release_after_locked(a, al->unmap_fence, share_pages_release, u)) {
+                /* Nothing to wait with: released now (the pages stay with the share for others). */
+                dxgk_share_unmap(al->share, a);
                 dxgk_share_pages_release(al->share);
+                free(u);
+            }
         }
         dxgk_share_put(al->share);
         al->share = NULL;
@@ -680,12 +695,13 @@ static NTSTATUS create_build_one(struct create_op *op, UINT i)
     if (i == 0)
         x->share = op->share; /* the share's first reference, once the call succeeds */
     if (op->cross_adapter) {
-        dxgk_share_attach(op->share, &x->first);
+        if (!dxgk_share_attach(op->share, op->a, &x->first))
+            return STATUS_NO_MEMORY;
         x->kmd_backing = true;
     }
     x->primary = op->ui[i].Flags.Primary;
     if (x->primary && a->caps.MemoryManagementCaps.SectionBackedPrimary) {
-        if (!vidmm_backing_commit_section(&x->first))
+        if (!vidmm_backing_commit_section(a, &x->first))
             return STATUS_NO_MEMORY;
         x->kmd_backing = true;
     }
@@ -694,7 +710,7 @@ static NTSTATUS create_build_one(struct create_op *op, UINT i)
         return iost;
     if (!info->Flags2.ShareBackingStoreWithKmd)
         return STATUS_SUCCESS;
-    if (!vidmm_backing_commit(&x->first))
+    if (!vidmm_backing_commit(a, &x->first))
         return STATUS_NO_MEMORY;
     x->kmd_backing = true;
     if (!a->driver.ddi.DxgkDdiSetAllocationBackingStore) {
@@ -831,10 +847,10 @@ static void create_undo(struct create_op *op)
         if (!x)
             continue;
         if (op->cross_adapter)
-            dxgk_share_detach(&x->first); /* the share's pages, freed with it below */
+            dxgk_share_attach_undo(op->share, op->a, &x->first); /* the share's pages, freed with it below */
         x->share = NULL;
         vidmm_va_iommu_detach_unpublished(x);
-        vidmm_backing_free(&x->first); /* committed only for a ShareBackingStoreWithKmd one, a
+        vidmm_backing_free(op->a, &x->first); /* committed only for a ShareBackingStoreWithKmd one, a
                                           section-backed primary or in the IoMmu model */
         dxgk_object_put(x->handle ? dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION) : &x->obj);
     }

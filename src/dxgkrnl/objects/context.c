@@ -13,9 +13,9 @@ static void context_release(struct dxgk_object *obj)
     while (c->pool) {
         struct dxgk_packet *p = c->pool;
         c->pool = p->next;
-        gsched_packet_free(p);
+        gsched_packet_free(c->device->adapter, p);
     }
-    dxgk_page_free(c->cmd, c->cmd_size);
+    dxgk_page_free(c->device->adapter, c->cmd, c->cmd_size);
     free(c->alloc_list);
     free(c->patch_list);
     free(c->va_stamp); /* empty: gsched_drop_held_locked ran when the context was destroyed */
@@ -76,7 +76,7 @@ NTSTATUS APIENTRY D3DKMTCreateContext(D3DKMT_CREATECONTEXT *args)
     c->info = cc.ContextInfo;
     dxgk_verify_context_info(&c->info);
     c->cmd_size = (c->info.DmaBufferSize + DXGK_PAGE_SIZE - 1) & ~(DXGK_PAGE_SIZE - 1);
-    c->cmd = dxgk_page_alloc(c->cmd_size);
+    c->cmd = dxgk_page_alloc(d->adapter, c->cmd_size);
     c->alloc_list_size = c->info.AllocationListSize;
     c->alloc_list = wddm_calloc(c->alloc_list_size, sizeof *c->alloc_list);
     c->patch_list_size = c->info.PatchLocationListSize;

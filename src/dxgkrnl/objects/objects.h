@@ -109,8 +109,16 @@ void dxgk_share_put(struct dxgk_share *s);
  * with its last reference: an adapter holds them until its UNMAP of them ran. */
 void dxgk_share_pages_hold(struct dxgk_share *s);
 void dxgk_share_pages_release(struct dxgk_share *s);
-void dxgk_share_attach(struct dxgk_share *s, struct vidmm_instance *in);
+/* A cross-adapter share's pages as an instance's backing store on adapter `a`: attach maps them in
+ * a's isolation domain (one use), detach takes them off the instance, unmap gives that use back
+ * once a's GPU is through with them (after its UNMAP of them ran, or at once if it never used
+ * them). */
+bool dxgk_share_attach(struct dxgk_share *s, struct dxgk_adapter *a, struct vidmm_instance *in); /* false: no
+                                         memory to map them, nothing attached */
 void dxgk_share_detach(struct vidmm_instance *in);
+void dxgk_share_unmap(struct dxgk_share *s, struct dxgk_adapter *a);
+void dxgk_share_attach_undo(struct dxgk_share *s, struct dxgk_adapter *a, struct vidmm_instance *in); /* before
+                                         any GPU use: detach and unmap, if attached */
 bool dxgk_share_is_cross_adapter(const struct dxgk_share *s);
 /* NT-handle sharing of a resource (CreateShared + NtSecuritySharing: the share is never
  * published under a global handle). nt_hold: from a live resource handle, the share and its

@@ -78,7 +78,7 @@ static void *dup_data(const void *p, UINT size)
 
 static void share_free(struct dxgk_share *s)
 {
-    dxgk_page_free(s->pages, s->page_count * DXGK_PAGE_SIZE);
+    dxgk_page_free(NULL, s->pages, s->page_count * DXGK_PAGE_SIZE); /* unmapped by each user */
     free(s->pfn);
     free(s->alloc_priv);
     free(s->res_priv);
@@ -135,10 +135,26 @@ static struct dxgk_share *share_get(D3DKMT_HANDLE h)
 
 /* The instance's backing store becomes the share's pages (never freed by VidMm: the
  * allocation is kmd_backing-like, objects/allocation.c sets them aside at destruction). */
-void dxgk_share_attach(struct dxgk_share *s, struct vidmm_instance *in)
+bool dxgk_share_attach(struct dxgk_share *s, struct dxgk_adapter *a, struct vidmm_instance *in)
 {
+    if (!dxgk_iommu_kernel_map(a, s->pages, s->page_count * DXGK_PAGE_SIZE, true))
+        return false; /* not attached: in->backing stays NULL */
     in->backing = s->pages;
     in->mdl = s->mdl;
+    return true;
+}
+
+void dxgk_share_unmap(struct dxgk_share *s, struct dxgk_adapter *a)
+{
+    dxgk_iommu_kernel_map(a, s->pages, s->page_count * DXGK_PAGE_SIZE, false);
+}
+
+void dxgk_share_attach_undo(struct dxgk_share *s, struct dxgk_adapter *a, struct vidmm_instance *in)
+{
+    if (!in->backing)
+        return; /* not attached */
+    dxgk_share_detach(in);
+    dxgk_share_unmap(s, a); /* never used by the GPU */
 }
 
 void dxgk_share_detach(struct vidmm_instance *in)
@@ -178,7 +194,7 @@ NTSTATUS dxgk_share_create(struct dxgk_adapter *a, const D3DKMT_CREATEALLOCATION
     if (ok && cross_adapter) {
         /* Page-aligned, zeroed system pages (seed 003: the start is page aligned). */
         s->page_count = (size_t)((info->Size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE);
-        s->pages = dxgk_page_alloc(s->page_count * DXGK_PAGE_SIZE);
+        s->pages = dxgk_page_alloc(NULL, s->page_count * DXGK_PAGE_SIZE); /* mapped per user (attach) */
         s->pfn = wddm_calloc(s->page_count, sizeof *s->pfn);
         ok = s->pages && s->pfn;
         if (ok)
@@ -634,8 +650,8 @@ static NTSTATUS open_resource(D3DKMT_OPENRESOURCE *args, bool info2, struct dxgk
     x->kmd_backing = true; /* a fixed backing store: never renamed, set aside at destruction */
     x->opened = true;
     x->share = s;          /* the lookup's reference */
-    dxgk_share_attach(s, &x->first);
-    st = vidmm_va_iommu_attach(a, x); /* IoMmu: at the share's pages, as the CPU sees them here */
+    st = dxgk_share_attach(s, a, &x->first) ? vidmm_va_iommu_attach(a, x) /* IoMmu: at the share's pages, */
+                                            : STATUS_NO_MEMORY;           /* as the CPU sees them here */
     if (!NT_SUCCESS(st))
         goto out;
     {
@@ -680,7 +696,7 @@ out:
     }
     if (x) {
         vidmm_va_iommu_detach_unpublished(x);
-        dxgk_share_detach(&x->first);
+        dxgk_share_attach_undo(s, a, &x->first);
         x->share = NULL;
         dxgk_object_put(x->handle ? dxgk_handle_remove(x->handle, DXGK_TYPE_ALLOCATION) : &x->obj);
         dxgk_object_put(res->handle ? dxgk_handle_remove(res->handle, DXGK_TYPE_RESOURCE) : &res->obj);

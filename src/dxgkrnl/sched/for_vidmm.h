@@ -33,7 +33,7 @@ void gsched_wait_node_idle(struct gsched_node *n);
 /* 2. Paging buffers (sched/node.c, sched/queue.c): submitted like any packet; a packet that never
  * reached the GPU is freed; retired ones go back to their pools (adapter->lock held). */
 UINT64 gsched_submit(struct gsched_node *n, struct dxgk_packet *p);
-void gsched_packet_free(struct dxgk_packet *p);
+void gsched_packet_free(struct dxgk_adapter *a, struct dxgk_packet *p); /* a: the DMA buffer's adapter */
 void gsched_recycle_retired_locked(struct dxgk_adapter *a, struct gsched_node *n);
 
 /* 3. The paging queues' fences (sched/syncobj.c). Signals `s` to `value` once node fence `fence`

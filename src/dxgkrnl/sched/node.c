@@ -458,7 +458,7 @@ void gsched_node_stop(struct gsched_node *n)
         struct dxgk_packet *p = n->retired;
         n->retired = p->next;
         if (p->paging)
-            gsched_packet_free(p);
+            gsched_packet_free(n->adapter, p);
     }
     pthread_mutex_destroy(&n->lock);
     pthread_mutex_destroy(&n->submit_lock);

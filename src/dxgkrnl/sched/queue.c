@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gsched_packet_free(struct dxgk_packet *p)
+void gsched_packet_free(struct dxgk_adapter *a, struct dxgk_packet *p)
 {
     if (!p)
         return;
-    dxgk_page_free(p->dma, p->dma_capacity);
+    dxgk_page_free(a, p->dma, p->dma_capacity);
     free(p->priv);
     free(p->alloc_list);
     free(p->inst);
@@ -41,19 +41,19 @@ static struct dxgk_packet *packet_new(struct dxgk_context *c)
          * carries only a VA and a length: no DMA buffer copy, no allocation or patch list to
          * keep (~330 KiB of lists a packet otherwise, times the context's queue depth). */
         if (p->priv_size && !p->priv) {
-            gsched_packet_free(p);
+            gsched_packet_free(c->device->adapter, p);
             return NULL;
         }
         return p;
     }
     p->dma_capacity = c->cmd_size > c->info.DmaBufferSize ? c->cmd_size : c->info.DmaBufferSize;
-    p->dma = dxgk_page_alloc(p->dma_capacity);
+    p->dma = dxgk_page_alloc(c->device->adapter, p->dma_capacity);
     p->alloc_list = wddm_calloc(c->alloc_list_size, sizeof *p->alloc_list);
     p->inst = wddm_calloc(c->alloc_list_size, sizeof *p->inst);
     p->saved_use = wddm_calloc(c->alloc_list_size ? c->alloc_list_size : 1, sizeof *p->saved_use);
     p->patch = wddm_calloc(c->patch_list_size, sizeof *p->patch);
     if (!p->dma || (p->priv_size && !p->priv) || !p->alloc_list || !p->inst || !p->patch || !p->saved_use) {
-        gsched_packet_free(p);
+        gsched_packet_free(c->device->adapter, p);
         return NULL;
     }
     return p;

@@ -218,7 +218,7 @@ NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOC
      * an aperture placement maps these very pages and an eviction only unmaps them, so it stays
      * valid (and holds the content) for the allocation's life. */
     if (ca->vm && p->Flags.CpuVisible && p->Flags.Protected && !(p->SupportedSegmentSet & ~aperture_mask(a))) {
-        if (!vidmm_backing_commit(&ca->vm->first)) {
+        if (!vidmm_backing_commit(a, &ca->vm->first)) {
             dxgk_object_put(&ca->obj);
             st = STATUS_NO_MEMORY;
             goto out;
@@ -232,7 +232,7 @@ NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOC
     }
     ca->handle = dxgk_handle_insert(&ca->obj);
     if (!ca->handle) {
-        vidmm_backing_free(&ca->vm->first);
+        vidmm_backing_free(a, &ca->vm->first);
         dxgk_object_put(&ca->obj);
         st = STATUS_NO_MEMORY;
         goto out;
@@ -248,7 +248,7 @@ NTSTATUS APIENTRY dxgk_cb_create_context_allocation(DXGKARGCB_CREATECONTEXTALLOC
     pthread_mutex_unlock(&a->lock);
     if (dead) {
         dxgk_refuse("DxgkCbCreateContextAllocation: the owning %s is being destroyed", c ? "context" : "device");
-        vidmm_backing_free(&ca->vm->first);
+        vidmm_backing_free(a, &ca->vm->first);
         dxgk_object_put(dxgk_handle_remove(ca->handle, DXGK_TYPE_CONTEXT_ALLOCATION));
         goto out;
     }

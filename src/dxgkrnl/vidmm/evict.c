@@ -98,16 +98,16 @@ void vidmm_touch_locked(struct dxgk_adapter *a, struct vidmm_instance *in)
     }
 }
 
-bool vidmm_backing_commit(struct vidmm_instance *in)
+bool vidmm_backing_commit(struct dxgk_adapter *a, struct vidmm_instance *in)
 {
     if (in->backing)
         return true;
     UINT64 size = in->alloc->info.Size;
     size_t pages = (size + DXGK_PAGE_SIZE - 1) / DXGK_PAGE_SIZE;
-    void *backing = dxgk_page_alloc(pages * DXGK_PAGE_SIZE);
+    void *backing = dxgk_page_alloc(a, pages * DXGK_PAGE_SIZE);
     PFN_NUMBER *pfn = wddm_calloc(pages, sizeof *pfn);
     if (!backing || !pfn) {
-        dxgk_page_free(backing, pages * DXGK_PAGE_SIZE);
+        dxgk_page_free(a, backing, pages * DXGK_PAGE_SIZE);
         free(pfn);
         dxgk_refuse("vidmm: cannot commit a %zu-byte backing store", (size_t)size);
         return false;
@@ -133,7 +133,7 @@ MDL vidmm_mdl_of(void *pages, UINT64 bytes, PFN_NUMBER *pfn)
  * mapped shared: it exists from the primary's creation, every view of it sees the same bytes
  * (the lock's, the aperture's, a second mapping of the object), and it lives until the
  * primary is destroyed (never discarded, never renamed). */
-bool vidmm_backing_commit_section(struct vidmm_instance *in)
+bool vidmm_backing_commit_section(struct dxgk_adapter *a, struct vidmm_instance *in)
 {
     if (in->backing)
         return in->section;
@@ -148,7 +148,8 @@ bool vidmm_backing_commit_section(struct vidmm_instance *in)
     }
     void *view = mmap(NULL, pages * DXGK_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     PFN_NUMBER *pfn = wddm_calloc(pages, sizeof *pfn);
-    if (view == MAP_FAILED || !pfn) {
+    /* An isolated device may reach it: in its domain while it lives. */
+    if (view == MAP_FAILED || !pfn || !dxgk_iommu_kernel_map(a, view, pages * DXGK_PAGE_SIZE, true)) {
         if (view != MAP_FAILED)
             munmap(view, pages * DXGK_PAGE_SIZE);
         free(pfn);
@@ -159,23 +160,22 @@ bool vidmm_backing_commit_section(struct vidmm_instance *in)
     in->backing = view;
     in->section = true;
     in->section_fd = fd;
-    dxgk_iommu_kernel_map(view, pages * DXGK_PAGE_SIZE, true); /* isolated devices may reach it */
     in->mdl = vidmm_mdl_of(view, size, pfn);
     return true;
 }
 
-void vidmm_backing_free(struct vidmm_instance *in)
+void vidmm_backing_free(struct dxgk_adapter *a, struct vidmm_instance *in)
 {
     if (!in->backing)
         return;
     if (in->section) {
-        dxgk_iommu_kernel_map(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE, false);
+        dxgk_iommu_kernel_map(a, in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE, false);
         munmap(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE);
         close(in->section_fd);
         in->section = false;
         in->section_fd = -1;
     } else {
-        dxgk_page_free(in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE);
+        dxgk_page_free(a, in->backing, in->mdl.PageCount * DXGK_PAGE_SIZE);
     }
     free(in->mdl.PfnArray);
     in->backing = NULL;
@@ -246,7 +246,7 @@ static void *dummy_storage;
 static pthread_once_t dummy_once = PTHREAD_ONCE_INIT;
 static void dummy_init(void)
 {
-    dummy_storage = dxgk_page_alloc(DXGK_PAGE_SIZE);
+    dummy_storage = dxgk_page_alloc(NULL, DXGK_PAGE_SIZE); /* every isolated adapter maps it (objects/adapter.c) */
 }
 
 void *vidmm_dummy_page(void)
@@ -323,7 +323,7 @@ static bool evict_op(struct dxgk_adapter *a, struct vidmm_instance *in, UINT ap,
         args->DiscardContent.SegmentAddress.QuadPart = s->desc.BaseAddress.QuadPart + (LONGLONG)in->offset;
         args->DiscardContent.Flags.AllocationIsIdle = idle;
     } else {
-        if (!vidmm_backing_commit(in))
+        if (!vidmm_backing_commit(a, in))
             return false;
         args->Operation = DXGK_OPERATION_TRANSFER;
         args->Transfer.hAllocation = al->info.hAllocation;
@@ -374,7 +374,7 @@ NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instan
     UINT64 ap_offset = 0;
     UINT ap = 0;
     if (!s->aperture && !dead_content && !special && al->info.EvictionSegmentSet &&
-        !(swizzled && (want_linear || in->unswizzled)) && vidmm_backing_commit(in))
+        !(swizzled && (want_linear || in->unswizzled)) && vidmm_backing_commit(a, in))
         ap = eviction_aperture_locked(a, in, &ap_offset);
     if (ap) {
         DXGKARG_BUILDPAGINGBUFFER map = { 0 };

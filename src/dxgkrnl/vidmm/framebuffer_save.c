@@ -41,7 +41,7 @@ NTSTATUS vidmm_fb_save_start(struct dxgk_adapter *a)
 void vidmm_fb_save_stop(struct dxgk_adapter *a)
 {
     if (a->fb_save.area)
-        dxgk_page_free(a->fb_save.area, a->fb_save.max);
+        dxgk_page_free(a, a->fb_save.area, a->fb_save.max);
     free(a->fb_save.pfn);
     if (a->fb_save.max)
         vidmm_commit_uncharge(a->fb_save.max);
@@ -75,11 +75,11 @@ static bool commit_locked(struct dxgk_adapter *a)
 {
     if (a->fb_save.area)
         return true;
-    BYTE *area = dxgk_page_alloc(a->fb_save.max);
+    BYTE *area = dxgk_page_alloc(a, a->fb_save.max);
     PFN_NUMBER *pfn = wddm_calloc(a->fb_save.max / DXGK_PAGE_SIZE, sizeof *pfn);
     if (!area || !pfn) {
         if (area)
-            dxgk_page_free(area, a->fb_save.max);
+            dxgk_page_free(a, area, a->fb_save.max);
         free(pfn);
         return false;
     }

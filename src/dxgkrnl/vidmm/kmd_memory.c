@@ -30,22 +30,33 @@ struct dxgk_kmd_block {
 static const char *const kind_name[] = { "DxgkCbAllocatePagesForMdl", "DxgkCbAllocateContiguousMemory",
                                          "DxgkCbMapMdlToIoMmu" };
 
-/* The pages of an MDL in the devices' IOMMU domain (map) or out of it. */
-static void mdl_map(const MDL *m, bool map)
+static const void *mdl_page(const MDL *m, SIZE_T i)
 {
-    for (SIZE_T i = 0; i < m->PageCount; i++)
-        dxgk_iommu_kernel_map((const void *)(uintptr_t)((UINT64)m->PfnArray[i] << 12), DXGK_PAGE_SIZE, map);
+    return (const void *)(uintptr_t)((UINT64)m->PfnArray[i] << 12);
 }
 
-static void block_release(struct dxgk_kmd_block *b)
+/* The pages of an MDL in the adapter's IOMMU domain (map) or out of it; false (nothing mapped) if
+ * the domain had no memory for a page's tables. */
+static bool mdl_map(struct dxgk_adapter *a, const MDL *m, bool map)
+{
+    for (SIZE_T i = 0; i < m->PageCount; i++)
+        if (!dxgk_iommu_kernel_map(a, mdl_page(m, i), DXGK_PAGE_SIZE, map)) {
+            while (i--)
+                (void)dxgk_iommu_kernel_map(a, mdl_page(m, i), DXGK_PAGE_SIZE, false);
+            return false;
+        }
+    return true;
+}
+
+static void block_release(struct dxgk_adapter *a, struct dxgk_kmd_block *b)
 {
     if (b->kind == KMD_MAPPED_MDL) {
-        mdl_map(b->mapped, false);
+        (void)mdl_map(a, b->mapped, false);
     } else if (b->kind == KMD_CONTIGUOUS) {
-        dxgk_iommu_kernel_map(b->mem, b->size, false);
+        dxgk_iommu_kernel_map(a, b->mem, b->size, false);
         free(b->mem);
     } else {
-        dxgk_page_free(b->mem, b->size); /* unmaps it */
+        dxgk_page_free(a, b->mem, b->size); /* unmaps it */
         free(b->pfn);
     }
     free(b);
@@ -87,12 +98,12 @@ NTSTATUS APIENTRY dxgk_cb_allocate_pages_for_mdl(const HANDLE hAdapter, DXGKARGC
     if (b) {
         b->kind = KMD_PAGES;
         b->size = pages * DXGK_PAGE_SIZE;
-        b->mem = dxgk_page_alloc(b->size); /* mapped in the IOMMU for its lifetime */
+        b->mem = dxgk_page_alloc(a, b->size); /* mapped in the IOMMU for its lifetime */
         b->pfn = wddm_calloc(pages, sizeof *b->pfn);
     }
     if (!b || !b->mem || !b->pfn) {
         if (b && b->mem)
-            dxgk_page_free(b->mem, b->size);
+            dxgk_page_free(a, b->mem, b->size);
         if (b)
             free(b->pfn);
         free(b);
@@ -111,7 +122,7 @@ static NTSTATUS give_back(HANDLE hAdapter, bool args, HANDLE h, enum kmd_block_k
     struct dxgk_kmd_block *b = hAdapter && args ? untrack(hAdapter, h, kind, who) : NULL;
     if (!b)
         return STATUS_INVALID_PARAMETER;
-    block_release(b);
+    block_release(hAdapter, b);
     return STATUS_SUCCESS;
 }
 
@@ -149,7 +160,11 @@ NTSTATUS APIENTRY dxgk_cb_allocate_contiguous_memory(const HANDLE hAdapter, DXGK
         return STATUS_NO_MEMORY;
     }
     memset(b->mem, 0, size);
-    dxgk_iommu_kernel_map(b->mem, size, true); /* for its lifetime */
+    if (!dxgk_iommu_kernel_map(a, b->mem, size, true)) { /* for its lifetime */
+        free(b->mem);
+        free(b);
+        return STATUS_NO_MEMORY;
+    }
     track(a, b);
     args->pMemory = b->mem;
     args->hMemoryHandle = b;
@@ -174,7 +189,10 @@ NTSTATUS APIENTRY dxgk_cb_map_mdl_to_iommu(const HANDLE hAdapter, DXGKARGCB_MAPM
         return STATUS_NO_MEMORY;
     b->kind = KMD_MAPPED_MDL;
     b->mapped = args->pMdl;
-    mdl_map(b->mapped, true);
+    if (!mdl_map(a, b->mapped, true)) {
+        free(b);
+        return STATUS_INSUFFICIENT_RESOURCES;
+    }
     track(a, b);
     args->hMemoryHandle = b;
     return STATUS_SUCCESS;
@@ -194,6 +212,6 @@ void vidmm_kmd_memory_stop(struct dxgk_adapter *a)
         dxgk_verifier_report(a, kind_name[b->kind], "Isolation.MemoryLeak", false,
                              "a block the KMD never gave back (%zu bytes) is left at the adapter's stop",
                              b->kind == KMD_MAPPED_MDL ? (size_t)(b->mapped->PageCount * DXGK_PAGE_SIZE) : b->size);
-        block_release(b);
+        block_release(a, b);
     }
 }

@@ -39,11 +39,11 @@ struct dxgk_packet *vidmm_paging_packet_get_locked(struct dxgk_adapter *a)
         p->paging = true;
         p->node = a->paging_node;
         p->dma_capacity = a->paging_buffer_size;
-        p->dma = dxgk_page_alloc(p->dma_capacity);
+        p->dma = dxgk_page_alloc(a, p->dma_capacity);
         p->priv_size = a->paging_priv_size;
         p->priv = p->priv_size ? wddm_calloc(1, p->priv_size) : NULL;
         if (!p->dma || (p->priv_size && !p->priv)) {
-            gsched_packet_free(p);
+            gsched_packet_free(a, p);
             return NULL;
         }
     }
@@ -83,7 +83,7 @@ void vidmm_paging_pool_fini(struct dxgk_adapter *a)
     while (a->paging_pool) {
         struct dxgk_packet *p = a->paging_pool;
         a->paging_pool = p->next;
-        gsched_packet_free(p);
+        gsched_packet_free(a, p);
     }
 }
 

@@ -80,7 +80,7 @@ static bool try_segment_locked(struct dxgk_adapter *a, struct vidmm_instance *in
     if (s->aperture) {
         /* An aperture placement is backed by page-aligned system memory: the backing store
          * (an evicted instance's content, or freshly committed zeroed pages). */
-        if (!vidmm_backing_commit(inst)) {
+        if (!vidmm_backing_commit(a, inst)) {
             vidmm_segment_free_locked(s, offset, info->Size);
             return false;
         }
@@ -217,7 +217,7 @@ void vidmm_backing_retire_locked(struct dxgk_adapter *a, struct vidmm_instance *
         return;
     struct vidmm_retiring *r = park_locked(a, fence);
     if (!r) {
-        vidmm_backing_free(in);
+        vidmm_backing_free(a, in);
         return;
     }
     r->pages.backing = in->backing;
@@ -251,7 +251,7 @@ void vidmm_retiring_reap_locked(struct dxgk_adapter *a, bool all)
             if (r->release)
                 r->release(r->release_arg);
             else
-                vidmm_backing_free(&r->pages);
+                vidmm_backing_free(a, &r->pages);
             free(r);
         } else {
             pp = &r->next;

@@ -542,7 +542,7 @@ NTSTATUS vidmm_va_iommu_attach(struct dxgk_adapter *a, struct dxgk_allocation *a
 {
     if (!a->mmu || !a->mmu->iommu)
         return STATUS_SUCCESS;
-    if (!al->first.backing && !vidmm_backing_commit(&al->first))
+    if (!al->first.backing && !vidmm_backing_commit(a, &al->first))
         return STATUS_NO_MEMORY;
     struct vidmm_mapping *map = wddm_calloc(1, sizeof *map);
     if (!map)

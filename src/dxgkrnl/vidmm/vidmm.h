@@ -91,15 +91,15 @@ static inline bool vidmm_moves_under_lock(const struct vidmm_instance *inst)
 void vidmm_special_lock_transfer_args(DXGKARG_BUILDPAGINGBUFFER *args, const struct vidmm_instance *inst);
 NTSTATUS vidmm_evict_instance_locked(struct dxgk_adapter *a, struct vidmm_instance *inst,
                                      struct vidmm_paging_batch *batch, enum vidmm_evict_mode mode);
-bool vidmm_backing_commit(struct vidmm_instance *inst);
+bool vidmm_backing_commit(struct dxgk_adapter *a, struct vidmm_instance *inst);
 /* `bytes` of page-aligned system memory at `pages` as an MDL, its PFN array written into pfn
  * (room for every page): a PFN is the host address >> 12 (docs/architecture.md "Memory and
  * addresses"). */
 MDL vidmm_mdl_of(void *pages, UINT64 bytes, PFN_NUMBER *pfn);
 /* The backing store as a section (memfd, mapped shared) from now on: a section-backed primary
  * (DXGK_VIDMMCAPS.SectionBackedPrimary, issue 6). Not yet committed only. */
-bool vidmm_backing_commit_section(struct vidmm_instance *inst);
-void vidmm_backing_free(struct vidmm_instance *inst);
+bool vidmm_backing_commit_section(struct dxgk_adapter *a, struct vidmm_instance *inst);
+void vidmm_backing_free(struct dxgk_adapter *a, struct vidmm_instance *inst);
 /* Waits (adapter lock dropped) until every node retired what it had submitted at the call
  * (queued: every packet that had a ticket; packets held behind a GPU wait have none). */
 void vidmm_wait_submitted_locked(struct dxgk_adapter *a);
