@@ -1127,6 +1127,21 @@ typedef struct _DXGKARG_PREEMPTCOMMAND {
     DXGK_PREEMPTCOMMANDFLAGS Flags;
 } DXGKARG_PREEMPTCOMMAND;
 
+/* IOMMU-based GPU isolation (WDDM 2.4): the kernel switches the device's IOMMU domain between
+ * DxgkDdiBeginExclusiveAccess and DxgkDdiEndExclusiveAccess, during which the device must be silent
+ * on the bus and no other DDI is called. Each argument has one Reserved member (the pages give no
+ * type: UINT here). */
+typedef struct _DXGKARG_BEGINEXCLUSIVEACCESS {
+    UINT Reserved;
+} DXGKARG_BEGINEXCLUSIVEACCESS;
+typedef struct _DXGKARG_ENDEXCLUSIVEACCESS {
+    UINT Reserved;
+} DXGKARG_ENDEXCLUSIVEACCESS;
+typedef NTSTATUS APIENTRY DXGKDDI_BEGINEXCLUSIVEACCESS(const HANDLE hAdapter, DXGKARG_BEGINEXCLUSIVEACCESS *pBeginExclusiveAccess);
+typedef DXGKDDI_BEGINEXCLUSIVEACCESS *PDXGKDDI_BEGINEXCLUSIVEACCESS;
+typedef NTSTATUS APIENTRY DXGKDDI_ENDEXCLUSIVEACCESS(const HANDLE hAdapter, DXGKARG_ENDEXCLUSIVEACCESS *pEndExclusiveAccess);
+typedef DXGKDDI_ENDEXCLUSIVEACCESS *PDXGKDDI_ENDEXCLUSIVEACCESS;
+
 typedef struct _DXGKARG_RESETENGINE {
     UINT NodeOrdinal;                 /* [in] */
     UINT EngineOrdinal;               /* [in] */

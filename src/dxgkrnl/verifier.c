@@ -34,6 +34,7 @@ static const struct ddi_slot mandatory_ddis[] = {
     SLOT(DxgkDdiBuildPagingBuffer), SLOT(DxgkDdiInterruptRoutine), SLOT(DxgkDdiDpcRoutine),
 };
 static const struct ddi_slot preemption_ddis[] = { SLOT(DxgkDdiPreemptCommand) };
+static const struct ddi_slot exclusive_access_ddis[] = { SLOT(DxgkDdiBeginExclusiveAccess), SLOT(DxgkDdiEndExclusiveAccess) };
 static const struct ddi_slot engine_tdr_ddis[] = { SLOT(DxgkDdiQueryDependentEngineGroup),
                                                    SLOT(DxgkDdiQueryEngineStatus), SLOT(DxgkDdiResetEngine) };
 static const struct ddi_slot gpummu_ddis[] = { SLOT(DxgkDdiSetRootPageTable), SLOT(DxgkDdiGetRootPageTableSize),
@@ -81,8 +82,7 @@ static const struct ddi_slot not_modeled_ddis[] = {
     SLOT(DxgkDdiUpdateHwContextState), SLOT(DxgkDdiCreateProtectedSession),
     SLOT(DxgkDdiDestroyProtectedSession), SLOT(DxgkDdiSetSchedulingLogBuffer), SLOT(DxgkDdiSetupPriorityBands),
     SLOT(DxgkDdiNotifyFocusPresent), SLOT(DxgkDdiSetContextSchedulingProperties), SLOT(DxgkDdiSuspendContext),
-    SLOT(DxgkDdiResumeContext), SLOT(DxgkDdiSetVirtualMachineData), SLOT(DxgkDdiBeginExclusiveAccess),
-    SLOT(DxgkDdiEndExclusiveAccess), SLOT(DxgkDdiQueryDiagnosticTypesSupport),
+    SLOT(DxgkDdiResumeContext), SLOT(DxgkDdiSetVirtualMachineData), SLOT(DxgkDdiQueryDiagnosticTypesSupport),
     SLOT(DxgkDdiControlDiagnosticReporting), SLOT(DxgkDdiResumeHwEngine), SLOT(DxgkDdiSignalMonitoredFence),
     SLOT(DxgkDdiPresentToHwQueue), SLOT(DxgkDdiValidateSubmitCommand),
     SLOT(DxgkDdiSetTargetAdjustedColorimetry2), SLOT(DxgkDdiSetTrackedWorkloadPowerLevel),
@@ -187,6 +187,11 @@ bool dxgk_verify_driver_caps(const struct dxgk_adapter *a)
            names);
     VERIFY(!c->SupportPerEngineTDR || !ddi_names(&a->driver.ddi, DDI_SET(engine_tdr_ddis), false, names, sizeof names),
            "Caps.PerEngineTdrDdi", "DXGK_DRIVERCAPS.SupportPerEngineTDR is set but DRIVER_INITIALIZATION_DATA lacks %s",
+           names);
+    /* "a kernel-mode driver must implement the following DDIs" (IOMMU-based GPU isolation). */
+    VERIFY(!mm->IoMmuSecureModeSupported ||
+               !ddi_names(&a->driver.ddi, DDI_SET(exclusive_access_ddis), false, names, sizeof names),
+           "Caps.IsolationDdi", "DXGK_VIDMMCAPS.IoMmuSecureModeSupported is set but DRIVER_INITIALIZATION_DATA lacks %s",
            names);
     return true;
 }

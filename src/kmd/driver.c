@@ -44,6 +44,8 @@ void SwKmdGetDriverInitializationData(DRIVER_INITIALIZATION_DATA *d)
     d->DxgkDdiQueryDependentEngineGroup = SwKmdQueryDependentEngineGroup;
     d->DxgkDdiQueryEngineStatus = SwKmdQueryEngineStatus;
     d->DxgkDdiResetEngine = SwKmdResetEngine;
+    d->DxgkDdiBeginExclusiveAccess = SwKmdBeginExclusiveAccess;
+    d->DxgkDdiEndExclusiveAccess = SwKmdEndExclusiveAccess;
     /* GpuMmu model (issue 6): always registered; they answer STATUS_NOT_SUPPORTED (or do
      * nothing) unless the caps select the model, so one table serves both modes. */
     d->DxgkDdiSetRootPageTable = SwKmdSetRootPageTable;

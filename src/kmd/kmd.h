@@ -94,6 +94,8 @@ struct swkmd_adapter {
      * IoMmuSupported. The GPU reaches memory through the platform's IOMMU by the PASID of the
      * device's process (DXGKARG_CREATEDEVICE.Pasid). Set at StartDevice, read-only after. */
     bool iommu;
+    /* Inside DxgkDdiBeginExclusiveAccess ... EndExclusiveAccess (exclusive_access.c). */
+    atomic_int exclusive;
     /* Swizzling ranges (swizzle.c), the first caps.NumberOfSwizzlingRanges used. The kernel
      * serialises the acquires, the releases and the paging builds that read them (its adapter
      * lock), as Windows serialises them. */
@@ -301,6 +303,11 @@ NTSTATUS APIENTRY SwKmdRestartFromTimeout(const PVOID MiniportDeviceContext);
 NTSTATUS APIENTRY SwKmdQueryDependentEngineGroup(const HANDLE hAdapter, DXGKARG_QUERYDEPENDENTENGINEGROUP *pArgs);
 NTSTATUS APIENTRY SwKmdQueryEngineStatus(const HANDLE hAdapter, DXGKARG_QUERYENGINESTATUS *pArgs);
 NTSTATUS APIENTRY SwKmdResetEngine(const HANDLE hAdapter, DXGKARG_RESETENGINE *pArgs);
+/* IOMMU domain switches (exclusive_access.c): the window, and whether a DDI called inside it is
+ * refused (true, after a line). */
+NTSTATUS APIENTRY SwKmdBeginExclusiveAccess(const HANDLE hAdapter, DXGKARG_BEGINEXCLUSIVEACCESS *pArgs);
+NTSTATUS APIENTRY SwKmdEndExclusiveAccess(const HANDLE hAdapter, DXGKARG_ENDEXCLUSIVEACCESS *pArgs);
+bool swkmd_exclusive_refuses(struct swkmd_adapter *ad, const char *ddi);
 /* GpuMmu model (gpummu.c, submit.c; issue 6). */
 VOID APIENTRY SwKmdSetRootPageTable(const HANDLE hAdapter, const DXGKARG_SETROOTPAGETABLE *pSetPageTable);
 SIZE_T APIENTRY SwKmdGetRootPageTableSize(const HANDLE hAdapter, DXGKARG_GETROOTPAGETABLESIZE *pArgs);

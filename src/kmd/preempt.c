@@ -18,6 +18,8 @@ NTSTATUS APIENTRY SwKmdPreemptCommand(const HANDLE hAdapter, const DXGKARG_PREEM
         wddm_debug("kmd", "PreemptCommand: bad adapter, NULL arguments or adapter not started");
         return STATUS_INVALID_PARAMETER;
     }
+    if (swkmd_exclusive_refuses(a, "PreemptCommand"))
+        return STATUS_INVALID_DEVICE_STATE;
     if (p->NodeOrdinal >= SWKMD_NODE_COUNT || p->EngineOrdinal != 0) {
         wddm_debug("kmd", "PreemptCommand: NodeOrdinal %u / EngineOrdinal %u: this GPU has %u nodes of one engine",
                    p->NodeOrdinal, p->EngineOrdinal, SWKMD_NODE_COUNT);

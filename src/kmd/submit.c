@@ -14,6 +14,8 @@ NTSTATUS APIENTRY SwKmdSubmitCommand(const HANDLE hAdapter, const DXGKARG_SUBMIT
         wddm_debug("kmd", "SubmitCommand: bad adapter, NULL arguments or adapter not started");
         return STATUS_INVALID_PARAMETER;
     }
+    if (swkmd_exclusive_refuses(ad, "SubmitCommand"))
+        return STATUS_INVALID_DEVICE_STATE;
     UINT32 node = a->NodeOrdinal;
     if (node >= SWKMD_NODE_COUNT) {
         wddm_debug("kmd", "SubmitCommand: NodeOrdinal %u >= %u", node, SWKMD_NODE_COUNT);
@@ -65,6 +67,8 @@ NTSTATUS APIENTRY SwKmdSubmitCommandVirtual(const HANDLE hAdapter, const DXGKARG
         wddm_debug("kmd", "SubmitCommandVirtual: bad adapter, NULL arguments or adapter not started");
         return STATUS_INVALID_PARAMETER;
     }
+    if (swkmd_exclusive_refuses(ad, "SubmitCommandVirtual"))
+        return STATUS_INVALID_DEVICE_STATE;
     if (!ad->gpummu && !ad->iommu) {
         wddm_debug("kmd", "SubmitCommandVirtual: the caps select neither the GpuMmu nor the IoMmu model");
         return STATUS_NOT_SUPPORTED;

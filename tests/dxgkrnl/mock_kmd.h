@@ -65,12 +65,22 @@ static struct {
                                          it and fail the query; 0: neither */
     atomic_ulong fb_save_size;
     atomic_uint fb_save_queries;      /* DXGKQAITYPE_FRAMEBUFFERSAVESIZE queries answered */
+    atomic_uint exclusive_begins, exclusive_ends; /* DxgkDdiBegin/EndExclusiveAccess calls */
+    atomic_uint exclusive_attached;   /* bit 0: the IOMMU domain was attached (a physical access to
+                                         the dummy page translates) at Begin; bit 1: at End */
+    atomic_uint exclusive_fail;       /* Begin answers STATUS_UNSUCCESSFUL */
+    atomic_uint no_exclusive_ddis;    /* the table lacks DxgkDdiBegin/EndExclusiveAccess */
 } mock;
 
 static inline void mock_reset(void)
 {
     atomic_store(&mock.paused, false);
     atomic_store(&mock.gpu_mmu_and_io_mmu, 0);
+    atomic_store(&mock.exclusive_begins, 0);
+    atomic_store(&mock.exclusive_ends, 0);
+    atomic_store(&mock.exclusive_attached, 0);
+    atomic_store(&mock.exclusive_fail, 0);
+    atomic_store(&mock.no_exclusive_ddis, 0);
     atomic_store(&mock.render_split, 0);
     atomic_store(&mock.transfer_busy, 0);
     atomic_store(&mock.busy_returned, 0);
@@ -576,6 +586,35 @@ static NTSTATUS APIENTRY mock_build_paging(const HANDLE h, DXGKARG_BUILDPAGINGBU
     return STATUS_NOT_SUPPORTED;
 }
 
+void *vidmm_dummy_page(void); /* the kernel's (vidmm/evict.c): in every isolation domain */
+
+/* Whether the device's physical access to the dummy page translates: its IOMMU domain is attached. */
+static bool mock_domain_attached(const struct mock_adapter *m)
+{
+    UINT64 phys;
+    return NT_SUCCESS(WddmIoMmuTranslate(m->pdo, 0, (UINT64)(uintptr_t)vidmm_dummy_page(), FALSE, &phys));
+}
+
+static NTSTATUS APIENTRY mock_begin_exclusive(const HANDLE h, DXGKARG_BEGINEXCLUSIVEACCESS *args)
+{
+    (void)args;
+    atomic_fetch_add(&mock.exclusive_begins, 1);
+    if (atomic_load(&mock.exclusive_fail))
+        return STATUS_UNSUCCESSFUL;
+    if (mock_domain_attached((const struct mock_adapter *)h))
+        atomic_fetch_or(&mock.exclusive_attached, 1u);
+    return STATUS_SUCCESS;
+}
+
+static NTSTATUS APIENTRY mock_end_exclusive(const HANDLE h, DXGKARG_ENDEXCLUSIVEACCESS *args)
+{
+    (void)args;
+    atomic_fetch_add(&mock.exclusive_ends, 1);
+    if (mock_domain_attached((const struct mock_adapter *)h))
+        atomic_fetch_or(&mock.exclusive_attached, 2u);
+    return STATUS_SUCCESS;
+}
+
 static inline NTSTATUS mock_driver_entry(PDRIVER_OBJECT drv, PVOID reg)
 {
     DRIVER_INITIALIZATION_DATA d = {
@@ -599,7 +638,13 @@ static inline NTSTATUS mock_driver_entry(PDRIVER_OBJECT drv, PVOID reg)
         .DxgkDdiRender = mock_render,
         .DxgkDdiCreateContext = mock_create_context,
         .DxgkDdiDestroyContext = mock_destroy_context,
+        .DxgkDdiBeginExclusiveAccess = mock_begin_exclusive,
+        .DxgkDdiEndExclusiveAccess = mock_end_exclusive,
     };
+    if (atomic_load(&mock.no_exclusive_ddis)) {
+        d.DxgkDdiBeginExclusiveAccess = NULL;
+        d.DxgkDdiEndExclusiveAccess = NULL;
+    }
     return DxgkInitialize(drv, reg, &d);
 }
 

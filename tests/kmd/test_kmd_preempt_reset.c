@@ -531,6 +531,32 @@ static void bad_arguments_are_refused(void **state)
     pthread_mutex_unlock(&fk.isr_lock);
 }
 
+/* Inside DxgkDdiBeginExclusiveAccess ... EndExclusiveAccess the kernel calls no other DDI: the
+ * reference KMD refuses a submission or a preemption there (nothing reaches the GPU), a second
+ * begin, and an end without a begin; after the end it takes work again. */
+/* rule: kmd.exclusive-access-window-silent */
+static void nothing_runs_inside_an_exclusive_access(void **state)
+{
+    (void)state;
+    DXGKARG_BEGINEXCLUSIVEACCESS b = { 0 };
+    DXGKARG_ENDEXCLUSIVEACCESS e = { 0 };
+    UINT32 done = fk_completed(SWKMD_NODE_COPY);
+    assert_int_equal(fk.ddi.DxgkDdiEndExclusiveAccess(fk.adapter, &e), STATUS_INVALID_DEVICE_STATE);
+    assert_int_equal(fk.ddi.DxgkDdiBeginExclusiveAccess(fk.adapter, &b), STATUS_SUCCESS);
+    assert_int_equal(fk.ddi.DxgkDdiBeginExclusiveAccess(fk.adapter, &b), STATUS_INVALID_DEVICE_STATE);
+    DXGKARG_SUBMITCOMMAND s;
+    memset(&s, 0, sizeof s);
+    s.SubmissionFenceId = done + 1;
+    s.NodeOrdinal = SWKMD_NODE_COPY;
+    assert_int_equal(fk.ddi.DxgkDdiSubmitCommand(fk.adapter, &s), STATUS_INVALID_DEVICE_STATE);
+    DXGKARG_PREEMPTCOMMAND pc = { .PreemptionFenceId = 3, .NodeOrdinal = SWKMD_NODE_COPY };
+    assert_int_equal(fk.ddi.DxgkDdiPreemptCommand(fk.adapter, &pc), STATUS_INVALID_DEVICE_STATE);
+    assert_int_equal(fk_completed(SWKMD_NODE_COPY), done); /* nothing reached the GPU */
+    assert_int_equal(fk.ddi.DxgkDdiEndExclusiveAccess(fk.adapter, &e), STATUS_SUCCESS);
+    submit(SWKMD_NODE_COPY, NULL, NULL, done + 1, 0, 0);
+    fk_wait_completed(SWKMD_NODE_COPY, done + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +572,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(dependent_engine_group_is_the_node_alone, setup, teardown),
         cmocka_unit_test_setup_teardown(reset_from_timeout_completes_every_submitted_fence, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_arguments_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(nothing_runs_inside_an_exclusive_access, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

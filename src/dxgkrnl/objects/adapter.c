@@ -199,6 +199,28 @@ static NTSTATUS start_driver(struct start_op *op, PDRIVER_INITIALIZE entry)
 /* Phase 2: the driver caps, verified, and the DDIs they promise (docs/semantics.md §6.2, §6.3:
  * PreemptionAware needs DxgkDdiPreemptCommand; SupportPerEngineTDR needs
  * QueryDependentEngineGroup, QueryEngineStatus and ResetEngine). */
+/* The device's IOMMU domain, attached "shortly after the device is started", inside the KMD's
+ * exclusive access: nothing runs on the engines yet and no other DDI is called in between. */
+static NTSTATUS attach_isolation_domain(struct dxgk_adapter *a)
+{
+    DXGKARG_BEGINEXCLUSIVEACCESS begin = { 0 };
+    NTSTATUS st = a->driver.ddi.DxgkDdiBeginExclusiveAccess(a->miniport, &begin);
+    if (!NT_SUCCESS(st)) {
+        dxgk_refuse("adapter start: DxgkDdiBeginExclusiveAccess failed 0x%08x: the IOMMU domain cannot be attached",
+                    (unsigned)st);
+        return st;
+    }
+    st = dxgk_iommu_isolation_start(a);
+    /* Where UNMAP_APERTURE_SEGMENT points an aperture range: the process's one dummy page. */
+    if (NT_SUCCESS(st) && !dxgk_iommu_kernel_map(a, vidmm_dummy_page(), DXGK_PAGE_SIZE, true))
+        st = STATUS_NO_MEMORY;
+    DXGKARG_ENDEXCLUSIVEACCESS end = { 0 };
+    NTSTATUS end_st = a->driver.ddi.DxgkDdiEndExclusiveAccess(a->miniport, &end);
+    if (!NT_SUCCESS(end_st))
+        dxgk_refuse("adapter start: DxgkDdiEndExclusiveAccess failed 0x%08x", (unsigned)end_st);
+    return NT_SUCCESS(st) ? end_st : st;
+}
+
 static NTSTATUS start_caps(struct start_op *op)
 {
     struct dxgk_adapter *a = op->a;
@@ -215,15 +237,11 @@ static NTSTATUS start_caps(struct start_op *op)
     const DXGK_VIDMMCAPS *mm = &a->caps.MemoryManagementCaps;
     const char *ask = getenv("WDDM_IOMMU_ISOLATION");
     a->isolated = mm->IoMmuSecureModeSupported && (mm->IoMmuSecureModeRequired || (ask && !strcmp(ask, "1")));
-    if (a->isolated) {
-        if (!NT_SUCCESS(dxgk_iommu_isolation_start(a)))
-            return STATUS_NO_MEMORY;
-        /* Where UNMAP_APERTURE_SEGMENT points an aperture range: the process's one dummy page. */
-        if (!dxgk_iommu_kernel_map(a, vidmm_dummy_page(), DXGK_PAGE_SIZE, true))
-            return STATUS_NO_MEMORY;
-    }
     /* "immediately after querying the physical adapter caps" (IOMMU-based GPU isolation) */
-    return vidmm_fb_save_start(a);
+    st = vidmm_fb_save_start(a);
+    if (NT_SUCCESS(st) && a->isolated)
+        st = attach_isolation_domain(a);
+    return st;
 }
 
 /* Phase 3: the segments, by the two-call query (docs/semantics.md §6.4: count first, then the
@@ -310,6 +328,7 @@ static void start_undo(struct start_op *op)
     if (op->added && a->driver.ddi.DxgkDdiRemoveDevice)
         a->driver.ddi.DxgkDdiRemoveDevice(a->miniport);
     vidmm_kmd_memory_stop(a);
+    dxgk_iommu_isolation_stop(a);
     pthread_mutex_destroy(&a->lock);
     pthread_mutex_destroy(&a->interrupt_lock);
     pthread_mutex_destroy(&a->dpc_lock);
