@@ -268,30 +268,33 @@ HRESULT STDMETHODCALLTYPE rt_device_OpenSharedFence(ID3D11Device5 *iface, HANDLE
                       out);
 }
 
-/* The fence a context method may use: one of this device's. */
-static struct rt_fence *context_fence(struct rt_context *ctx, ID3D11Fence *iface, const char *fn)
+/* The fence a Signal or Wait may use: one of this device's, on the immediate context of a device not
+ * removed; else the call's answer, after a line. */
+static HRESULT context_fence(struct rt_context *ctx, ID3D11Fence *iface, const char *fn, struct rt_fence **out)
 {
     struct rt_fence *f = fence_checked(iface);
+    *out = NULL;
     if (!f)
         RT_REFUSE("%s: pFence is not a fence", fn);
     else if (f->device != ctx->device)
         RT_REFUSE("%s: the fence belongs to another device (open its shared handle on this one)", fn);
     else if (ctx->dc)
         RT_REFUSE("%s: a deferred context cannot signal or wait for a fence (the immediate context only)", fn);
+    else if (rt_device_is_removed(ctx->device))
+        return DXGI_ERROR_DEVICE_REMOVED;
     else
-        return f;
-    return NULL;
+        return (*out = f, S_OK);
+    return ctx->dc ? DXGI_ERROR_INVALID_CALL : E_INVALIDARG;
 }
 
 /* ID3D11DeviceContext4::Signal: the fence takes Value once the work submitted before it is done. */
 HRESULT STDMETHODCALLTYPE rt_context_Signal(ID3D11DeviceContext4 *iface, ID3D11Fence *fence, UINT64 value)
 {
     struct rt_context *ctx = rt_context_from_iface((ID3D11DeviceContext *)iface);
-    struct rt_fence *f = context_fence(ctx, fence, "ID3D11DeviceContext4::Signal");
-    if (!f)
-        return ctx->dc ? DXGI_ERROR_INVALID_CALL : E_INVALIDARG;
-    if (rt_device_is_removed(ctx->device))
-        return DXGI_ERROR_DEVICE_REMOVED;
+    struct rt_fence *f;
+    HRESULT hr = context_fence(ctx, fence, "ID3D11DeviceContext4::Signal", &f);
+    if (FAILED(hr))
+        return hr;
     NTSTATUS st = rt_gpu_signal_monitored(ctx->device, f->sync, value);
     return NT_SUCCESS(st) ? S_OK : st == STATUS_NO_MEMORY ? E_OUTOFMEMORY : DXGI_ERROR_DEVICE_REMOVED;
 }
@@ -300,11 +303,10 @@ HRESULT STDMETHODCALLTYPE rt_context_Signal(ID3D11DeviceContext4 *iface, ID3D11F
 HRESULT STDMETHODCALLTYPE rt_context_Wait(ID3D11DeviceContext4 *iface, ID3D11Fence *fence, UINT64 value)
 {
     struct rt_context *ctx = rt_context_from_iface((ID3D11DeviceContext *)iface);
-    struct rt_fence *f = context_fence(ctx, fence, "ID3D11DeviceContext4::Wait");
-    if (!f)
-        return ctx->dc ? DXGI_ERROR_INVALID_CALL : E_INVALIDARG;
-    if (rt_device_is_removed(ctx->device))
-        return DXGI_ERROR_DEVICE_REMOVED;
+    struct rt_fence *f;
+    HRESULT hr = context_fence(ctx, fence, "ID3D11DeviceContext4::Wait", &f);
+    if (FAILED(hr))
+        return hr;
     rt_gpu_flush(ctx->device); /* the commands recorded before the Wait do not wait */
     rt_gpu_wait_monitored(ctx->device, f->sync, value);
     return S_OK;

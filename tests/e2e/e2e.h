@@ -83,6 +83,22 @@ static inline ID3D11Texture2D *e2e_texture_filled(ID3D11Device *dev, const D3D11
     return t;
 }
 
+/* A 4 KiB buffer: DEFAULT (shader resource) holding pattern `seed`, or STAGING (CPU-readable, empty
+ * for seed 0): the source and the readback of a GPU copy the tests pause and resume around. */
+#define E2E_SMALL_BYTES 4096u
+static inline ID3D11Buffer *e2e_small_buffer(ID3D11Device *dev, D3D11_USAGE usage, uint32_t seed)
+{
+    static uint8_t data[E2E_SMALL_BYTES];
+    e2e_fill(data, sizeof data, seed);
+    D3D11_BUFFER_DESC d = { E2E_SMALL_BYTES, usage, 0, usage == D3D11_USAGE_STAGING ? D3D11_CPU_ACCESS_READ : 0, 0, 0 };
+    if (usage == D3D11_USAGE_DEFAULT)
+        d.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+    D3D11_SUBRESOURCE_DATA init = { .pSysMem = data };
+    ID3D11Buffer *b = NULL;
+    assert_int_equal(ID3D11Device_CreateBuffer(dev, &d, seed ? &init : NULL, &b), S_OK);
+    return b;
+}
+
 /* Which driver model the first adapter runs (issue 6: the suite runs in both, scripts/test.sh):
  * 1 = WDDM 2.x virtual addressing, GpuMmu or IoMmu (GPU virtual addresses, D3DKMTSubmitCommand,
  * the UMD maps with pfnLock2Cb and renames itself), 0 = WDDM 1.x (allocation + patch lists, pfnLockCb). Read from

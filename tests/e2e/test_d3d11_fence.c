@@ -17,20 +17,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
-#define BYTES 4096u
-
-static ID3D11Buffer *buffer(ID3D11Device *dev, D3D11_USAGE usage, uint32_t seed)
-{
-    static uint8_t data[BYTES];
-    e2e_fill(data, sizeof data, seed);
-    D3D11_BUFFER_DESC d = { BYTES, usage, 0, usage == D3D11_USAGE_STAGING ? D3D11_CPU_ACCESS_READ : 0, 0, 0 };
-    if (usage == D3D11_USAGE_DEFAULT)
-        d.BindFlags = D3D11_BIND_SHADER_RESOURCE;
-    D3D11_SUBRESOURCE_DATA init = { .pSysMem = data };
-    ID3D11Buffer *b = NULL;
-    assert_int_equal(ID3D11Device_CreateBuffer(dev, &d, seed ? &init : NULL, &b), S_OK);
-    return b;
-}
+#define BYTES E2E_SMALL_BYTES
 
 static ID3D11Device5 *dev5(ID3D11Device *dev)
 {
@@ -117,7 +104,7 @@ static void signal_reaches_the_value_after_the_work_before_it(void **state)
     ID3D11Fence *f = fence(e->dev, 3, D3D11_FENCE_FLAG_NONE);
     assert_int_equal(ID3D11Fence_GetCompletedValue(f), 3);
     ID3D11DeviceContext4 *c = ctx4(e->ctx);
-    ID3D11Buffer *src = buffer(e->dev, D3D11_USAGE_DEFAULT, 7), *stg = buffer(e->dev, D3D11_USAGE_STAGING, 0);
+    ID3D11Buffer *src = e2e_small_buffer(e->dev, D3D11_USAGE_DEFAULT, 7), *stg = e2e_small_buffer(e->dev, D3D11_USAGE_STAGING, 0);
     ID3D11DeviceContext_Flush(e->ctx);
     HANDLE ev = CreateEventW(NULL, FALSE, FALSE, NULL), early = CreateEventW(NULL, FALSE, FALSE, NULL);
     wddm_swgpu_set_paused(1);
@@ -167,7 +154,7 @@ static void set_event_on_completion_without_an_event_blocks_until_reached(void *
     ID3D11Fence *f = fence(e->dev, 0, D3D11_FENCE_FLAG_NONE);
     ID3D11DeviceContext4 *c = ctx4(e->ctx);
     wddm_swgpu_set_paused(1);
-    ID3D11Buffer *src = buffer(e->dev, D3D11_USAGE_DEFAULT, 9), *stg = buffer(e->dev, D3D11_USAGE_STAGING, 0);
+    ID3D11Buffer *src = e2e_small_buffer(e->dev, D3D11_USAGE_DEFAULT, 9), *stg = e2e_small_buffer(e->dev, D3D11_USAGE_STAGING, 0);
     ID3D11DeviceContext_CopyResource(e->ctx, (ID3D11Resource *)stg, (ID3D11Resource *)src);
     assert_int_equal(ID3D11DeviceContext4_Signal(c, f, 1), S_OK);
     struct blocking_wait w = { .f = f, .value = 1 };
@@ -231,7 +218,7 @@ static void wait_on_one_device_released_by_a_signal_on_another(UINT adapter_b, D
     assert_true(CloseHandle(h)); /* the opened fence holds the object */
     assert_int_equal(ID3D11Fence_GetCompletedValue(fb), 0);
 
-    ID3D11Buffer *src = buffer(da, D3D11_USAGE_DEFAULT, 11), *stg = buffer(da, D3D11_USAGE_STAGING, 0);
+    ID3D11Buffer *src = e2e_small_buffer(da, D3D11_USAGE_DEFAULT, 11), *stg = e2e_small_buffer(da, D3D11_USAGE_STAGING, 0);
     ID3D11DeviceContext_Flush(ca);
     ID3D11DeviceContext4 *c4a = ctx4(ca), *c4b = ctx4(cb);
     assert_int_equal(ID3D11DeviceContext4_Wait(c4a, fa, 5), S_OK);
@@ -395,7 +382,7 @@ static void flush1_sets_its_event_once_the_work_is_done(void **state)
     struct e2e *e = *state;
     ID3D11DeviceContext3 *c3 = NULL;
     assert_int_equal(ID3D11DeviceContext_QueryInterface(e->ctx, &IID_ID3D11DeviceContext3, (void **)&c3), S_OK);
-    ID3D11Buffer *src = buffer(e->dev, D3D11_USAGE_DEFAULT, 13), *stg = buffer(e->dev, D3D11_USAGE_STAGING, 0);
+    ID3D11Buffer *src = e2e_small_buffer(e->dev, D3D11_USAGE_DEFAULT, 13), *stg = e2e_small_buffer(e->dev, D3D11_USAGE_STAGING, 0);
     ID3D11DeviceContext_Flush(e->ctx);
     HANDLE ev = CreateEventW(NULL, FALSE, FALSE, NULL);
     wddm_swgpu_set_paused(1);
@@ -427,7 +414,7 @@ static void a_lost_devices_fence_reads_the_maximum(void **state)
     ID3D11DeviceContext4 *c = ctx4(ctx);
     HANDLE ev = CreateEventW(NULL, FALSE, FALSE, NULL);
     assert_int_equal(ID3D11Fence_SetEventOnCompletion(f, 1, ev), S_OK);
-    ID3D11Buffer *src = buffer(dev, D3D11_USAGE_DEFAULT, 15), *stg = buffer(dev, D3D11_USAGE_STAGING, 0);
+    ID3D11Buffer *src = e2e_small_buffer(dev, D3D11_USAGE_DEFAULT, 15), *stg = e2e_small_buffer(dev, D3D11_USAGE_STAGING, 0);
     ID3D11DeviceContext_Flush(ctx);
     wddm_swgpu_inject_hang();
     ID3D11DeviceContext_CopyResource(ctx, (ID3D11Resource *)stg, (ID3D11Resource *)src);

@@ -6,20 +6,7 @@
 
 #include <dxgi1_2.h>
 
-#define BYTES 4096u
-
-static ID3D11Buffer *buffer(ID3D11Device *dev, D3D11_USAGE usage, uint32_t seed)
-{
-    static uint8_t data[BYTES];
-    e2e_fill(data, sizeof data, seed);
-    D3D11_BUFFER_DESC d = { BYTES, usage, 0, usage == D3D11_USAGE_STAGING ? D3D11_CPU_ACCESS_READ : 0, 0, 0 };
-    if (usage == D3D11_USAGE_DEFAULT)
-        d.BindFlags = D3D11_BIND_SHADER_RESOURCE;
-    D3D11_SUBRESOURCE_DATA init = { .pSysMem = data };
-    ID3D11Buffer *b = NULL;
-    assert_int_equal(ID3D11Device_CreateBuffer(dev, &d, seed ? &init : NULL, &b), S_OK);
-    return b;
-}
+#define BYTES E2E_SMALL_BYTES
 
 /* rule: dxgi.idxgidevice2-enqueuesetevent-flushes (GPU paused: not set; resumed: set, a DO_NOT_WAIT Map finds the copy done) */
 static void the_event_is_set_when_the_work_before_it_completed(void **state)
@@ -27,7 +14,7 @@ static void the_event_is_set_when_the_work_before_it_completed(void **state)
     struct e2e *e = *state;
     IDXGIDevice2 *dxgi = NULL;
     assert_int_equal(ID3D11Device_QueryInterface(e->dev, &IID_IDXGIDevice2, (void **)&dxgi), S_OK);
-    ID3D11Buffer *src = buffer(e->dev, D3D11_USAGE_DEFAULT, 5), *stg = buffer(e->dev, D3D11_USAGE_STAGING, 0);
+    ID3D11Buffer *src = e2e_small_buffer(e->dev, D3D11_USAGE_DEFAULT, 5), *stg = e2e_small_buffer(e->dev, D3D11_USAGE_STAGING, 0);
     HANDLE ev = CreateEventW(NULL, FALSE, FALSE, NULL);
     assert_non_null(ev);
     ID3D11DeviceContext_Flush(e->ctx);
