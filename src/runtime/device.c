@@ -82,9 +82,11 @@ void rt_device_set_removed(struct rt_device *dev, HRESULT reason)
     if (kernel_execution_state(dev, &state))
         reason = rt_removed_reason_from_kernel(state, reason);
     /* The first reason sticks: GetDeviceRemovedReason answers why the device was lost. */
-    if (atomic_compare_exchange_strong(&dev->removed_reason, &expected, reason))
+    if (atomic_compare_exchange_strong(&dev->removed_reason, &expected, reason)) {
         RT_REFUSE("device removed (reason 0x%08x): every later call fails with DXGI_ERROR_DEVICE_REMOVED",
                   (UINT)reason);
+        rt_removed_events_fire(dev); /* ID3D11Device4::RegisterDeviceRemovedEvent's events */
+    }
 }
 
 void rt_ddi_begin(struct rt_device *dev)
@@ -132,6 +134,7 @@ HRESULT rt_ddi_error_to_api(struct rt_device *dev, HRESULT ddi_error, const HRES
 
 static void device_teardown(struct rt_device *dev)
 {
+    rt_removed_events_stop(dev); /* first: its fence is the kernel device's */
     rt_private_clear(&dev->private_data);
     rt_private_clear(&dev->context.private_data);
     if (dev->drv_device_created && dev->funcs.pfnDestroyDevice) {
@@ -534,7 +537,11 @@ static const struct {
         .CreateRenderTargetView1 = rt_device_CreateRenderTargetView1,
         .CreateUnorderedAccessView1 = rt_device_CreateUnorderedAccessView1,
     },
-    .ext4 = { RT_API_OWN_STUBS_ID3D11Device4 },
+    .ext4 = {
+        RT_API_OWN_STUBS_ID3D11Device4,
+        .RegisterDeviceRemovedEvent = rt_device_RegisterDeviceRemovedEvent,
+        .UnregisterDeviceRemoved = rt_device_UnregisterDeviceRemoved,
+    },
     .ext5 = {
         RT_API_OWN_STUBS_ID3D11Device5,
         .CreateFence = rt_device_CreateFence,

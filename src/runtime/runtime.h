@@ -255,6 +255,8 @@ struct rt_device {
     UINT d3d10_flags;               /* D3D10_CREATE_DEVICE_* as given (GetCreationFlags) */
     /* The debug layer (D3D11_CREATE_DEVICE_DEBUG, D3D10_CREATE_DEVICE_DEBUG; debug_layer.c,
      * info_queue.c): NULL without. */
+    struct rt_removal_watch *removal; /* RegisterDeviceRemovedEvent's events (removed_event.c);
+                                         made at the first, guarded by private_lock */
     struct rt_info_queue *info_queue;
     ID3D11Debug debug;              /* the ID3D11Debug face (with info_queue only) */
     ID3D10Debug debug10;            /* the ID3D10Debug face (with info_queue, on a D3D10 device) */
@@ -565,6 +567,12 @@ HRESULT STDMETHODCALLTYPE rt_device_OpenSharedFence(ID3D11Device5 *iface, HANDLE
 HRESULT STDMETHODCALLTYPE rt_context_Signal(ID3D11DeviceContext4 *iface, ID3D11Fence *fence, UINT64 value);
 HRESULT STDMETHODCALLTYPE rt_context_Wait(ID3D11DeviceContext4 *iface, ID3D11Fence *fence, UINT64 value);
 #define RT_CONTEXT4_SLOTS .Signal = rt_context_Signal, .Wait = rt_context_Wait
+/* removed_event.c: ID3D11Device4's device-removed events; _fire sets them (a removal the runtime
+ * decided), _stop unregisters them without setting them (the device's destruction). */
+HRESULT STDMETHODCALLTYPE rt_device_RegisterDeviceRemovedEvent(ID3D11Device4 *iface, HANDLE event, DWORD *cookie);
+void STDMETHODCALLTYPE rt_device_UnregisterDeviceRemoved(ID3D11Device4 *iface, DWORD cookie);
+void rt_removed_events_fire(struct rt_device *dev);
+void rt_removed_events_stop(struct rt_device *dev);
 /* context.c: ID3D11DeviceContext3::Flush1 (both kinds: a deferred context has nothing to flush). */
 void STDMETHODCALLTYPE rt_context_Flush1(ID3D11DeviceContext3 *iface, D3D11_CONTEXT_TYPE type, HANDLE event);
 /* The own slots of ID3D11DeviceContext2 to 4 after ID3D11DeviceContext1's, in a context vtable
