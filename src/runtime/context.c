@@ -111,6 +111,74 @@ static UINT STDMETHODCALLTYPE ctx_GetContextFlags(ID3D11DeviceContext *iface)
 RT_PRIVATE_DATA_DEFINE(, rt_context, ID3D11DeviceContext, &rt_context_from_iface(This)->device->private_lock,
                        &rt_context_from_iface(This)->private_data)
 
+/* The immediate context's methods that reach the driver or its state, each inside the device's
+ * critical section while ID3D10Multithread / ID3D11Multithread protection is on (multithread.c):
+ * the wrapper takes it around the method the vtable would otherwise name. */
+#define MT_DEV(iface) (rt_context_from_iface((ID3D11DeviceContext *)(iface))->device)
+#define MT_VOID(name, Iface, fn, params, args)                                                            \
+    static void STDMETHODCALLTYPE name params                                                             \
+    {                                                                                                     \
+        struct rt_device *dev_ = MT_DEV(iface);                                                           \
+        BOOL locked_ = rt_mt_enter(dev_);                                                                 \
+        fn args;                                                                                          \
+        rt_mt_leave(dev_, locked_);                                                                       \
+    }
+#define MT_HR(name, Iface, fn, params, args)                                                              \
+    static HRESULT STDMETHODCALLTYPE name params                                                          \
+    {                                                                                                     \
+        struct rt_device *dev_ = MT_DEV(iface);                                                           \
+        BOOL locked_ = rt_mt_enter(dev_);                                                                 \
+        HRESULT hr_ = fn args;                                                                            \
+        rt_mt_leave(dev_, locked_);                                                                       \
+        return hr_;                                                                                       \
+    }
+typedef ID3D11DeviceContext Ctx;
+MT_HR(mt_Map, Ctx, rt_traced_Map,
+      (Ctx *iface, ID3D11Resource *r, UINT sub, D3D11_MAP type, UINT flags, D3D11_MAPPED_SUBRESOURCE *m),
+      (iface, r, sub, type, flags, m))
+MT_VOID(mt_Unmap, Ctx, rt_traced_Unmap, (Ctx *iface, ID3D11Resource *r, UINT sub), (iface, r, sub))
+MT_VOID(mt_CopySubresourceRegion, Ctx, rt_traced_CopySubresourceRegion,
+        (Ctx *iface, ID3D11Resource *dst, UINT ds, UINT x, UINT y, UINT z, ID3D11Resource *src, UINT ss,
+         const D3D11_BOX *box),
+        (iface, dst, ds, x, y, z, src, ss, box))
+MT_VOID(mt_CopyResource, Ctx, rt_traced_CopyResource, (Ctx *iface, ID3D11Resource *dst, ID3D11Resource *src),
+        (iface, dst, src))
+MT_VOID(mt_UpdateSubresource, Ctx, rt_traced_UpdateSubresource,
+        (Ctx *iface, ID3D11Resource *dst, UINT ds, const D3D11_BOX *box, const void *data, UINT rp, UINT dp),
+        (iface, dst, ds, box, data, rp, dp))
+MT_VOID(mt_ClearRenderTargetView, Ctx, rt_traced_ClearRenderTargetView,
+        (Ctx *iface, ID3D11RenderTargetView *rtv, const FLOAT color[4]), (iface, rtv, color))
+MT_VOID(mt_Flush, Ctx, ctx_Flush, (Ctx *iface), (iface))
+MT_VOID(mt_ClearState, Ctx, rt_context_ClearState, (Ctx *iface), (iface))
+MT_VOID(mt_ExecuteCommandList, Ctx, rt_traced_ExecuteCommandList, (Ctx *iface, ID3D11CommandList *l, BOOL restore),
+        (iface, l, restore))
+MT_VOID(mt_ClearUnorderedAccessViewUint, Ctx, rt_traced_ClearUnorderedAccessViewUint,
+        (Ctx *iface, ID3D11UnorderedAccessView *uav, const UINT values[4]), (iface, uav, values))
+MT_VOID(mt_Begin, Ctx, rt_traced_Begin, (Ctx *iface, ID3D11Asynchronous *a), (iface, a))
+MT_VOID(mt_End, Ctx, rt_traced_End, (Ctx *iface, ID3D11Asynchronous *a), (iface, a))
+MT_HR(mt_GetData, Ctx, rt_traced_GetData, (Ctx *iface, ID3D11Asynchronous *a, void *data, UINT size, UINT flags),
+      (iface, a, data, size, flags))
+MT_VOID(mt_CopySubresourceRegion1, ID3D11DeviceContext1, rt_context_CopySubresourceRegion1,
+        (ID3D11DeviceContext1 *iface, ID3D11Resource *dst, UINT ds, UINT x, UINT y, UINT z, ID3D11Resource *src,
+         UINT ss, const D3D11_BOX *box, UINT flags),
+        (iface, dst, ds, x, y, z, src, ss, box, flags))
+MT_VOID(mt_UpdateSubresource1, ID3D11DeviceContext1, rt_context_UpdateSubresource1,
+        (ID3D11DeviceContext1 *iface, ID3D11Resource *dst, UINT ds, const D3D11_BOX *box, const void *data, UINT rp,
+         UINT dp, UINT flags),
+        (iface, dst, ds, box, data, rp, dp, flags))
+MT_VOID(mt_DiscardResource, ID3D11DeviceContext1, rt_context_DiscardResource,
+        (ID3D11DeviceContext1 *iface, ID3D11Resource *r), (iface, r))
+MT_VOID(mt_DiscardView, ID3D11DeviceContext1, rt_context_DiscardView, (ID3D11DeviceContext1 *iface, ID3D11View *v),
+        (iface, v))
+MT_VOID(mt_DiscardView1, ID3D11DeviceContext1, rt_context_DiscardView1,
+        (ID3D11DeviceContext1 *iface, ID3D11View *v, const D3D11_RECT *rects, UINT n), (iface, v, rects, n))
+MT_VOID(mt_Flush1, ID3D11DeviceContext3, rt_context_Flush1,
+        (ID3D11DeviceContext3 *iface, D3D11_CONTEXT_TYPE type, HANDLE event), (iface, type, event))
+MT_HR(mt_Signal, ID3D11DeviceContext4, rt_context_Signal, (ID3D11DeviceContext4 *iface, ID3D11Fence *f, UINT64 v),
+      (iface, f, v))
+MT_HR(mt_Wait, ID3D11DeviceContext4, rt_context_Wait, (ID3D11DeviceContext4 *iface, ID3D11Fence *f, UINT64 v),
+      (iface, f, v))
+
 /* ID3D11DeviceContext's vtable and ID3D11DeviceContext1's own slots after it: one object. */
 static const struct {
     struct ID3D11DeviceContextVtbl base;
@@ -124,27 +192,34 @@ static const struct {
         .AddRef = ctx_AddRef,
         .Release = ctx_Release,
         .GetDevice = ctx_GetDevice,
-        .Map = rt_traced_Map,
-        .Unmap = rt_traced_Unmap,
-        .CopySubresourceRegion = rt_traced_CopySubresourceRegion,
-        .CopyResource = rt_traced_CopyResource,
-        .UpdateSubresource = rt_traced_UpdateSubresource,
-        .ClearRenderTargetView = rt_traced_ClearRenderTargetView,
-        .Flush = ctx_Flush,
+        .Map = mt_Map,
+        .Unmap = mt_Unmap,
+        .CopySubresourceRegion = mt_CopySubresourceRegion,
+        .CopyResource = mt_CopyResource,
+        .UpdateSubresource = mt_UpdateSubresource,
+        .ClearRenderTargetView = mt_ClearRenderTargetView,
+        .Flush = mt_Flush,
         .GetType = ctx_GetType,
-        .ClearState = rt_context_ClearState,
-        .ExecuteCommandList = rt_traced_ExecuteCommandList,
+        .ClearState = mt_ClearState,
+        .ExecuteCommandList = mt_ExecuteCommandList,
         .FinishCommandList = ctx_FinishCommandList,
         .GetContextFlags = ctx_GetContextFlags,
-        .ClearUnorderedAccessViewUint = rt_traced_ClearUnorderedAccessViewUint,
-        .Begin = rt_traced_Begin,
-        .End = rt_traced_End,
-        .GetData = rt_traced_GetData,
+        .ClearUnorderedAccessViewUint = mt_ClearUnorderedAccessViewUint,
+        .Begin = mt_Begin,
+        .End = mt_End,
+        .GetData = mt_GetData,
     },
-    .ext = { RT_API_OWN_STUBS_ID3D11DeviceContext1, RT_CONTEXT1_SLOTS },
+    .ext = {
+        RT_API_OWN_STUBS_ID3D11DeviceContext1,
+        .CopySubresourceRegion1 = mt_CopySubresourceRegion1,
+        .UpdateSubresource1 = mt_UpdateSubresource1,
+        .DiscardResource = mt_DiscardResource,
+        .DiscardView = mt_DiscardView,
+        .DiscardView1 = mt_DiscardView1,
+    },
     .ext2 = { RT_API_OWN_STUBS_ID3D11DeviceContext2 },
-    .ext3 = { RT_API_OWN_STUBS_ID3D11DeviceContext3, .Flush1 = rt_context_Flush1 },
-    .ext4 = { RT_API_OWN_STUBS_ID3D11DeviceContext4, RT_CONTEXT4_SLOTS },
+    .ext3 = { RT_API_OWN_STUBS_ID3D11DeviceContext3, .Flush1 = mt_Flush1 },
+    .ext4 = { RT_API_OWN_STUBS_ID3D11DeviceContext4, .Signal = mt_Signal, .Wait = mt_Wait },
 };
 
 void rt_context_init(struct rt_context *ctx, struct rt_device *dev)

@@ -1,6 +1,6 @@
 /*
  * d3d10_device.c - D3D10CreateDevice / D3D10CreateDevice1 and the device's D3D10 faces
- * (issue 15 §1): ID3D10Device1 and ID3D10Multithread.
+ * (issue 15 §1): ID3D10Device1 (its ID3D10Multithread face: multithread.c).
  *
  * A D3D10 device is the runtime's device object (device.c) opened through the D3D10 DDI:
  * D3D10CreateDevice drives the D3D10.0 DDI at feature level 10_0, D3D10CreateDevice1 the
@@ -32,13 +32,7 @@ static struct rt_device *dev_of(void *face)
     return (struct rt_device *)((char *)face - offsetof(struct rt_device, d3d10));
 }
 
-static struct rt_device *mt_of(void *face)
-{
-    return (struct rt_device *)((char *)face - offsetof(struct rt_device, multithread));
-}
-
 static const struct ID3D10Device1Vtbl device10_vtbl;
-static const struct ID3D10MultithreadVtbl multithread_vtbl;
 
 struct rt_device *rt_device_from_d3d10(ID3D10Device *iface)
 {
@@ -57,15 +51,12 @@ void rt_d3d10_enter(struct rt_d3d10_call *c, struct rt_device *dev, D3D10_MESSAG
                     D3D10_MESSAGE_CATEGORY category)
 {
     rt_call_begin_d3d10(&c->scope, dev, id, category);
-    c->locked = atomic_load(&dev->mt_protected) ? TRUE : FALSE;
-    if (c->locked)
-        pthread_mutex_lock(&dev->mt_lock);
+    c->locked = rt_mt_enter(dev);
 }
 
 void rt_d3d10_leave(struct rt_d3d10_call *c)
 {
-    if (c->locked)
-        pthread_mutex_unlock(&c->scope.device->mt_lock);
+    rt_mt_leave(c->scope.device, c->locked);
     rt_call_end(&c->scope);
 }
 
@@ -421,62 +412,9 @@ static const struct ID3D10Device1Vtbl device10_vtbl = {
     .GetFeatureLevel = dev10_GetFeatureLevel,
 };
 
-/* ---- ID3D10Multithread --------------------------------------------------------------------------- */
-
-static HRESULT STDMETHODCALLTYPE mt_QueryInterface(ID3D10Multithread *This, REFIID riid, void **ppv)
-{
-    return ID3D11Device_QueryInterface(&mt_of(This)->iface, riid, ppv);
-}
-static ULONG STDMETHODCALLTYPE mt_AddRef(ID3D10Multithread *This)
-{
-    return ID3D11Device_AddRef(&mt_of(This)->iface);
-}
-static ULONG STDMETHODCALLTYPE mt_Release(ID3D10Multithread *This)
-{
-    return ID3D11Device_Release(&mt_of(This)->iface);
-}
-static void STDMETHODCALLTYPE mt_Enter(ID3D10Multithread *This)
-{
-    pthread_mutex_lock(&mt_of(This)->mt_lock);
-}
-static void STDMETHODCALLTYPE mt_Leave(ID3D10Multithread *This)
-{
-    pthread_mutex_unlock(&mt_of(This)->mt_lock);
-}
-static BOOL STDMETHODCALLTYPE mt_SetMultithreadProtected(ID3D10Multithread *This, BOOL on)
-{
-    return atomic_exchange(&mt_of(This)->mt_protected, on ? TRUE : FALSE);
-}
-static BOOL STDMETHODCALLTYPE mt_GetMultithreadProtected(ID3D10Multithread *This)
-{
-    return atomic_load(&mt_of(This)->mt_protected);
-}
-
-static const struct ID3D10MultithreadVtbl multithread_vtbl = {
-    RT_API_STUBS_ID3D10Multithread,
-    .QueryInterface = mt_QueryInterface,
-    .AddRef = mt_AddRef,
-    .Release = mt_Release,
-    .Enter = mt_Enter,
-    .Leave = mt_Leave,
-    .SetMultithreadProtected = mt_SetMultithreadProtected,
-    .GetMultithreadProtected = mt_GetMultithreadProtected,
-};
-
 void rt_d3d10_device_init(struct rt_device *dev)
 {
     dev->d3d10.lpVtbl = &device10_vtbl;
-    dev->multithread.lpVtbl = &multithread_vtbl;
-    pthread_mutexattr_t a;
-    pthread_mutexattr_init(&a);
-    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE); /* Enter nests, and a call inside Enter takes it */
-    pthread_mutex_init(&dev->mt_lock, &a);
-    pthread_mutexattr_destroy(&a);
-}
-
-void rt_d3d10_device_fini(struct rt_device *dev)
-{
-    pthread_mutex_destroy(&dev->mt_lock);
 }
 
 /* The device's QueryInterface answer for the D3D10 IIDs (device.c), NULL for any other. */
@@ -486,8 +424,6 @@ void *rt_d3d10_device_face(struct rt_device *dev, REFIID riid)
         return NULL;
     if (rt_iid_equal(riid, &IID_ID3D10Device) || rt_iid_equal(riid, &IID_ID3D10Device1))
         return &dev->d3d10;
-    if (rt_iid_equal(riid, &IID_ID3D10Multithread))
-        return &dev->multithread;
     if (dev->info_queue && rt_iid_equal(riid, &IID_ID3D10Debug)) /* D3D10_CREATE_DEVICE_DEBUG (debug_layer.c) */
         return &dev->debug10;
     if (dev->info_queue && rt_iid_equal(riid, &IID_ID3D10InfoQueue))

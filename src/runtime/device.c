@@ -158,8 +158,7 @@ static void device_teardown(struct rt_device *dev)
         dev->adapter->iface.lpVtbl->Release(&dev->adapter->iface);
     pthread_mutex_destroy(&dev->lock);
     pthread_mutex_destroy(&dev->private_lock);
-    if (rt_device_is_d3d10(dev))
-        rt_d3d10_device_fini(dev);
+    rt_multithread_fini(dev);
     rt_info_queue_destroy(dev->info_queue);
     free(dev);
 }
@@ -189,6 +188,8 @@ static HRESULT STDMETHODCALLTYPE dev_QueryInterface(ID3D11Device *iface, REFIID 
     }
     struct rt_device *dev = rt_device_from_iface(iface);
     void *face = rt_d3d10_device_face(dev, riid); /* a D3D10 device (d3d10_device.c) */
+    if (!face)
+        face = rt_multithread_face(dev, riid); /* every device (multithread.c) */
     if (!face && dev->info_queue) { /* the debug layer's faces (debug_layer.c, info_queue.c) */
         if (rt_iid_equal(riid, &IID_ID3D11Debug))
             face = &dev->debug;
@@ -785,8 +786,10 @@ HRESULT rt_device_create(struct rt_adapter *adapter, UINT flags, D3D_FEATURE_LEV
     dev->iface.lpVtbl = &device_vtbl.base;
     dev->dxgi.lpVtbl = &rt_dxgi_device_vtbl;
     dev->ddi_interface = ddi_interface;
+    /* D3D10's immediate context is protected by default, D3D11's is not (multithread.c). */
+    rt_multithread_init(dev, rt_device_is_d3d10(dev));
     if (rt_device_is_d3d10(dev))
-        rt_d3d10_device_init(dev); /* the ID3D10Device1 face and its ID3D10Multithread (d3d10_device.c) */
+        rt_d3d10_device_init(dev); /* the ID3D10Device1 face (d3d10_device.c) */
     dev->max_frame_latency = 3; /* IDXGIDevice1::GetMaximumFrameLatency's default */
     if (adapter) {
         atomic_fetch_add(&adapter->refs, 1);

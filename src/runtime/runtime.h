@@ -249,9 +249,9 @@ struct rt_device {
     PFND3D10DDI_RETRIEVESUBOBJECT retrieve_subobject; /* likewise */
     /* The D3D10 API's faces of the device (d3d10_device.c): set only on a D3D10 device. */
     ID3D10Device1 d3d10;
-    ID3D10Multithread multithread;
-    atomic_int mt_protected;        /* ID3D10Multithread::SetMultithreadProtected (D3D10's default TRUE) */
-    pthread_mutex_t mt_lock;        /* ID3D10Multithread::Enter / Leave (recursive) */
+    ID3D10Multithread multithread;  /* also ID3D11Multithread (multithread.c): every device */
+    atomic_int mt_protected;        /* SetMultithreadProtected (D3D10's default TRUE, D3D11's FALSE) */
+    pthread_mutex_t mt_lock;        /* Enter / Leave, and a protected immediate context's calls (recursive) */
     UINT d3d10_flags;               /* D3D10_CREATE_DEVICE_* as given (GetCreationFlags) */
     /* The debug layer (D3D11_CREATE_DEVICE_DEBUG, D3D10_CREATE_DEVICE_DEBUG; debug_layer.c,
      * info_queue.c): NULL without. */
@@ -851,10 +851,16 @@ SIZE_T rt_ddi_calc_srv_size(struct rt_device *dev, const D3D11DDIARG_CREATESHADE
 void rt_ddi_create_srv(struct rt_device *dev, const D3D11DDIARG_CREATESHADERRESOURCEVIEW *args,
                        D3D10DDI_HSHADERRESOURCEVIEW h, D3D10DDI_HRTSHADERRESOURCEVIEW rt);
 
-/* d3d10_device.c: the ID3D10Device1 and ID3D10Multithread faces of a D3D10 device; fini at
- * its teardown. */
+/* d3d10_device.c: the ID3D10Device1 face of a D3D10 device. */
 void rt_d3d10_device_init(struct rt_device *dev);
-void rt_d3d10_device_fini(struct rt_device *dev);
+/* multithread.c: every device's ID3D10Multithread / ID3D11Multithread face (one IID), its lock,
+ * and the immediate context's protection: rt_mt_enter takes the lock while protection is on
+ * (TRUE: taken), rt_mt_leave drops what it took. */
+void rt_multithread_init(struct rt_device *dev, BOOL protect);
+void rt_multithread_fini(struct rt_device *dev);
+void *rt_multithread_face(struct rt_device *dev, REFIID riid);
+BOOL rt_mt_enter(struct rt_device *dev);
+void rt_mt_leave(struct rt_device *dev, BOOL locked);
 void *rt_d3d10_device_face(struct rt_device *dev, REFIID riid);
 /* d3d10_resource.c / d3d10_view.c / d3d10_query.c: an object's D3D10 face for a D3D10 IID
  * (NULL: not one, or not a D3D10 device's object), and the vtable a resource's face gets. */
