@@ -140,12 +140,18 @@ HRESULT STDMETHODCALLTYPE rt_device_RegisterDeviceRemovedEvent(ID3D11Device4 *if
     return hr;
 }
 
-void STDMETHODCALLTYPE rt_device_UnregisterDeviceRemoved(ID3D11Device4 *iface, DWORD cookie)
+/* The device's watch if a registration made it (it lives until the device's teardown). */
+static struct rt_removal_watch *watch_of(struct rt_device *dev)
 {
-    struct rt_device *dev = rt_device_from_iface((ID3D11Device *)iface);
     pthread_mutex_lock(&dev->private_lock);
     struct rt_removal_watch *w = dev->removal;
     pthread_mutex_unlock(&dev->private_lock);
+    return w;
+}
+
+void STDMETHODCALLTYPE rt_device_UnregisterDeviceRemoved(ID3D11Device4 *iface, DWORD cookie)
+{
+    struct rt_removal_watch *w = watch_of(rt_device_from_iface((ID3D11Device *)iface));
     if (!w)
         return;
     pthread_mutex_lock(&w->lock);
@@ -160,9 +166,7 @@ void STDMETHODCALLTYPE rt_device_UnregisterDeviceRemoved(ID3D11Device4 *iface, D
 
 void rt_removed_events_fire(struct rt_device *dev)
 {
-    pthread_mutex_lock(&dev->private_lock);
-    struct rt_removal_watch *w = dev->removal;
-    pthread_mutex_unlock(&dev->private_lock);
+    struct rt_removal_watch *w = watch_of(dev);
     if (!w)
         return;
     pthread_mutex_lock(&w->lock);
