@@ -338,6 +338,27 @@ static inline void renv_unlock2(D3DKMT_HANDLE device, D3DKMT_HANDLE alloc)
     assert_int_equal(D3DKMTUnlock2(&u), STATUS_SUCCESS);
 }
 
+/* The allocation holds `bytes` of pattern `seed` (read through pfnLock2Cb's pointer). */
+static inline void renv_check2(D3DKMT_HANDLE device, D3DKMT_HANDLE alloc, size_t bytes, uint32_t seed)
+{
+    UINT8 *want = malloc(bytes);
+    assert_non_null(want);
+    renv_pattern(want, bytes, seed);
+    void *p = renv_lock2(device, alloc);
+    assert_memory_equal(p, want, bytes);
+    renv_unlock2(device, alloc);
+    free(want);
+}
+
+/* The device's execution state once its fault arrived: waited for (bounded, 20 s) while the GPU
+ * runs the faulting buffer. */
+static inline D3DKMT_DEVICEEXECUTION_STATE renv_wait_lost(D3DKMT_HANDLE device)
+{
+    for (int i = 0; i < 20000 && renv_exec_state(device) == D3DKMT_DEVICEEXECUTION_ACTIVE; i++)
+        usleep(1000);
+    return renv_exec_state(device);
+}
+
 /* One COPY command with GPU virtual addresses (no patching in the GpuMmu model). */
 static inline UINT renv_va_copy_cmd(void *at, D3DGPU_VIRTUAL_ADDRESS dst, D3DGPU_VIRTUAL_ADDRESS src, UINT32 bytes)
 {

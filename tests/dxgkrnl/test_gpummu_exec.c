@@ -88,19 +88,7 @@ static NTSTATUS vdev_copies(struct vdev *v, const D3DGPU_VIRTUAL_ADDRESS *dst, c
 
 static void vdev_check(struct vdev *v, uint32_t seed)
 {
-    UINT8 want[BYTES];
-    renv_pattern(want, BYTES, seed);
-    void *p = renv_lock2(v->device, v->rb);
-    assert_memory_equal(p, want, BYTES);
-    renv_unlock2(v->device, v->rb);
-}
-
-static D3DKMT_DEVICEEXECUTION_STATE wait_lost(D3DKMT_HANDLE device)
-{
-    /* The fault arrives when the GPU ran the buffer: wait for it (bounded), assert the state. */
-    for (int i = 0; i < 20000 && renv_exec_state(device) == D3DKMT_DEVICEEXECUTION_ACTIVE; i++)
-        usleep(1000);
-    return renv_exec_state(device);
+    renv_check2(v->device, v->rb, BYTES, seed);
 }
 
 /* A GPU_ONLY allocation of BYTES on the test device, made resident and mapped writable at *va. */
@@ -305,7 +293,7 @@ static void never_resident_access_faults_and_loses_only_that_device(void **state
     D3DGPU_VIRTUAL_ADDRESS ghost_va = renv_map(e.device, ghost, BYTES / 4096, true);
     D3DGPU_VIRTUAL_ADDRESS d = a.rb_va, s = ghost_va;
     assert_int_equal(vdev_copies(&a, &d, &s, 1), STATUS_SUCCESS);
-    assert_int_equal(wait_lost(e.device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
+    assert_int_equal(renv_wait_lost(e.device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
     D3DKMT_GETDEVICESTATE gs = { .hDevice = e.device, .StateType = D3DKMT_DEVICESTATE_PAGE_FAULT };
     assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
     assert_true(gs.PageFaultState.FaultedVirtualAddress >= ghost_va &&
@@ -341,7 +329,7 @@ static void placed_without_make_resident_still_faults(void **state)
     assert_int_not_equal(place_of(up), 0); /* placed by the lock */
     D3DGPU_VIRTUAL_ADDRESS d = v.rb_va, s = up_va;
     assert_int_equal(vdev_copies(&v, &d, &s, 1), STATUS_SUCCESS);
-    assert_int_equal(wait_lost(e.device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
+    assert_int_equal(renv_wait_lost(e.device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
 }
 
 /* rule: vidmm.write-through-mapping-without-protection */
@@ -353,7 +341,7 @@ static void write_through_a_read_only_mapping_faults_as_a_write(void **state)
     /* src_va is mapped without Protection.Write: copying into it faults. */
     D3DGPU_VIRTUAL_ADDRESS d = v.src_va, s = v.rb_va;
     assert_int_equal(vdev_copies(&v, &d, &s, 1), STATUS_SUCCESS);
-    assert_int_equal(wait_lost(e.device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
+    assert_int_equal(renv_wait_lost(e.device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
     D3DKMT_GETDEVICESTATE gs = { .hDevice = e.device, .StateType = D3DKMT_DEVICESTATE_PAGE_FAULT };
     assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
     assert_int_equal(gs.PageFaultState.PageFaultFlags & DXGK_PAGE_FAULT_WRITE, DXGK_PAGE_FAULT_WRITE);

@@ -84,18 +84,7 @@ static NTSTATUS idev_copy(struct idev *v, D3DGPU_VIRTUAL_ADDRESS dst, D3DGPU_VIR
 
 static void idev_check(struct idev *v, uint32_t seed)
 {
-    UINT8 want[BYTES];
-    renv_pattern(want, BYTES, seed);
-    void *p = renv_lock2(v->device, v->rb);
-    assert_memory_equal(p, want, BYTES);
-    renv_unlock2(v->device, v->rb);
-}
-
-static D3DKMT_DEVICEEXECUTION_STATE wait_lost(D3DKMT_HANDLE device)
-{
-    for (int i = 0; i < 20000 && renv_exec_state(device) == D3DKMT_DEVICEEXECUTION_ACTIVE; i++)
-        usleep(1000);
-    return renv_exec_state(device);
+    renv_check2(v->device, v->rb, BYTES, seed);
 }
 
 static void new_device(D3DKMT_HANDLE adapter, D3DKMT_HANDLE *device, D3DKMT_HANDLE *context)
@@ -117,7 +106,7 @@ static void destroy_device(D3DKMT_HANDLE device)
 /* The page fault of a lost device: from the IOMMU, at a VA inside [lo, lo + BYTES). */
 static void expect_iommu_fault(D3DKMT_HANDLE device, D3DGPU_VIRTUAL_ADDRESS lo)
 {
-    assert_int_equal(wait_lost(device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
+    assert_int_equal(renv_wait_lost(device), D3DKMT_DEVICEEXECUTION_ERROR_DMAPAGEFAULT);
     D3DKMT_GETDEVICESTATE gs = { .hDevice = device, .StateType = D3DKMT_DEVICESTATE_PAGE_FAULT };
     assert_int_equal(D3DKMTGetDeviceState(&gs), STATUS_SUCCESS);
     assert_true(gs.PageFaultState.FaultedVirtualAddress >= lo && gs.PageFaultState.FaultedVirtualAddress < lo + BYTES);
